@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "vault",
+    products: [
+        .executable(name: "vault", targets: ["vault"]),
+        .library(name: "VaultCore", targets: ["VaultCore"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(name: "VaultCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "VaultCore", dependencies: ["VaultCrypto"]),
+        .target(name: "VaultCLI", dependencies: ["VaultCore"]),
+        .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
+        .testTarget(
+            name: "VaultCryptoTests",
+            dependencies: ["VaultCrypto"],
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "VaultCoreTests",
+            dependencies: ["VaultCore", "VaultCrypto"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "VaultCLITests",
+            dependencies: ["VaultCLI", "VaultCore"],
+            resources: [.copy("Scenarios")]
+        ),
+    ],
+    swiftLanguageModes: [.v5]
+)
