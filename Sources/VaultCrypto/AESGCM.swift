@@ -1,0 +1,216 @@
+internal import COpenSSL
+
+/// AES-256-GCM authenticated encryption (NIST SP 800-38D) with 96-bit nonces and 128-bit tags.
+public enum AESGCM {
+    /// Key length in bytes (AES-256).
+    public static let keySize = 32
+    /// Nonce length in bytes (96 bits, the size GCM handles without hashing the IV).
+    public static let nonceSize = 12
+    /// Authentication tag length in bytes (128 bits).
+    public static let tagSize = 16
+
+    nonisolated(unsafe) private static let cipher = EVP_aes_256_gcm()
+
+    // EVP_*Update take an int length, so large inputs go through in pieces.
+    private static let maxPiece = 1 << 30
+
+    // MARK: seal
+
+    /// Seals plaintext under a 256-bit key with a fresh random 96-bit nonce; returns nonce ‖ ciphertext ‖ tag.
+    /// Throws `CryptoError.invalidParameters` if the key is not 32 bytes, `CryptoError.openSSL` if OpenSSL fails.
+    public static func seal(_ plaintext: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
+        try checkKey(key)
+        let nonce = SecureRandom.bytes(nonceSize)
+        var box = [UInt8](repeating: 0, count: nonceSize + plaintext.count + tagSize)
+        try box.withUnsafeMutableBytes { out in
+            out.copyBytes(from: nonce)
+            try nonce.withUnsafeBytes { n in
+                try encrypt(plaintext, key: key, nonce: n, aad: aad,
+                            into: UnsafeMutableRawBufferPointer(rebasing: out[nonceSize...]))
+            }
+        }
+        return box
+    }
+
+    /// Seals a byte array; see `seal(_:key:aad:)` for the output and what it throws.
+    public static func seal(_ plaintext: [UInt8], key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
+        try plaintext.withUnsafeBytes { try seal($0, key: key, aad: aad) }
+    }
+
+    /// Seals secret bytes; see `seal(_:key:aad:)` for the output and what it throws.
+    public static func seal(_ plaintext: SecretBytes, key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
+        try plaintext.withUnsafeBytes { try seal($0, key: key, aad: aad) }
+    }
+
+    /// Same with an explicit nonce (for known-answer tests and fixed vectors only); returns ciphertext ‖ tag (no nonce).
+    /// Never reuse a nonce with the same key. Throws `CryptoError.invalidParameters` if the key is not
+    /// 32 bytes or the nonce not 12, `CryptoError.openSSL` if OpenSSL fails.
+    public static func seal(_ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8]) throws -> [UInt8] {
+        try checkKey(key)
+        try checkNonce(nonce)
+        var sealed = [UInt8](repeating: 0, count: plaintext.count + tagSize)
+        try sealed.withUnsafeMutableBytes { out in
+            try plaintext.withUnsafeBytes { p in
+                try nonce.withUnsafeBytes { n in try encrypt(p, key: key, nonce: n, aad: aad, into: out) }
+            }
+        }
+        return sealed
+    }
+
+    // MARK: open
+
+    /// Opens nonce ‖ ciphertext ‖ tag and returns the plaintext as SecretBytes.
+    /// Throws `CryptoError.authenticationFailed` on any mismatch (including input shorter than nonce+tag),
+    /// `CryptoError.invalidParameters` if the key is not 32 bytes, `CryptoError.openSSL` if OpenSSL fails.
+    public static func open(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
+        try checkKey(key)
+        guard box.count >= nonceSize + tagSize else { throw CryptoError.authenticationFailed }
+        return try decrypt(
+            ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize ..< box.count - tagSize]),
+            tag: UnsafeRawBufferPointer(rebasing: box[(box.count - tagSize)...]),
+            key: key,
+            nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceSize]),
+            aad: aad)
+    }
+
+    /// Opens a byte array; see `open(_:key:aad:)` for the input and what it throws.
+    public static func open(_ box: [UInt8], key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
+        try box.withUnsafeBytes { try open($0, key: key, aad: aad) }
+    }
+
+    /// Opens an array slice; see `open(_:key:aad:)` for the input and what it throws.
+    public static func open(_ box: ArraySlice<UInt8>, key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
+        try box.withUnsafeBytes { try open($0, key: key, aad: aad) }
+    }
+
+    /// KAT form: explicit nonce, input ciphertext ‖ tag. Throws `CryptoError.authenticationFailed` on any
+    /// mismatch (including input shorter than the tag), `CryptoError.invalidParameters` if the key is not
+    /// 32 bytes or the nonce not 12, `CryptoError.openSSL` if OpenSSL fails.
+    public static func open(ciphertextAndTag: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8]) throws -> SecretBytes {
+        try checkKey(key)
+        try checkNonce(nonce)
+        guard ciphertextAndTag.count >= tagSize else { throw CryptoError.authenticationFailed }
+        return try ciphertextAndTag.withUnsafeBytes { input in
+            try nonce.withUnsafeBytes { n in
+                try decrypt(
+                    ciphertext: UnsafeRawBufferPointer(rebasing: input[..<(input.count - tagSize)]),
+                    tag: UnsafeRawBufferPointer(rebasing: input[(input.count - tagSize)...]),
+                    key: key, nonce: n, aad: aad)
+            }
+        }
+    }
+
+    // MARK: OpenSSL
+
+    private static func checkKey(_ key: SecretBytes) throws {
+        guard key.count == keySize else {
+            throw CryptoError.invalidParameters("AES-256-GCM key must be \(keySize) bytes, got \(key.count)")
+        }
+    }
+
+    private static func checkNonce(_ nonce: [UInt8]) throws {
+        guard nonce.count == nonceSize else {
+            throw CryptoError.invalidParameters("AES-GCM nonce must be \(nonceSize) bytes, got \(nonce.count)")
+        }
+    }
+
+    /// Writes ciphertext ‖ tag into `out`, which holds exactly plaintext.count + tagSize bytes.
+    private static func encrypt(_ plaintext: UnsafeRawBufferPointer, key: SecretBytes, nonce: UnsafeRawBufferPointer,
+                                aad: [UInt8], into out: UnsafeMutableRawBufferPointer) throws {
+        let context = try CipherContext()
+        let ctx = context.pointer
+        try key.withUnsafeBytes { k in
+            try check(EVP_EncryptInit_ex(ctx, try check(cipher, "EVP_aes_256_gcm"), nil,
+                                         k.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                         nonce.baseAddress!.assumingMemoryBound(to: UInt8.self)),
+                      "EVP_EncryptInit_ex")
+        }
+        try addAAD(aad, ctx, EVP_EncryptUpdate)
+        let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var written = 0
+        if let input = plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+            while written < plaintext.count {
+                let piece = min(plaintext.count - written, maxPiece)
+                var outLength: Int32 = 0
+                try check(EVP_EncryptUpdate(ctx, body + written, &outLength, input + written, Int32(piece)),
+                          "EVP_EncryptUpdate")
+                written += Int(outLength)
+            }
+        }
+        var finalLength: Int32 = 0
+        try check(EVP_EncryptFinal_ex(ctx, body + written, &finalLength), "EVP_EncryptFinal_ex")
+        written += Int(finalLength)
+        guard written == plaintext.count else {
+            throw CryptoError.openSSL("EVP_EncryptUpdate: wrote \(written) of \(plaintext.count) bytes")
+        }
+        try check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, Int32(tagSize), body + written),
+                  "EVP_CIPHER_CTX_ctrl(GET_TAG)")
+    }
+
+    private static func decrypt(ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, key: SecretBytes,
+                                nonce: UnsafeRawBufferPointer, aad: [UInt8]) throws -> SecretBytes {
+        let context = try CipherContext()
+        let ctx = context.pointer
+        try key.withUnsafeBytes { k in
+            try check(EVP_DecryptInit_ex(ctx, try check(cipher, "EVP_aes_256_gcm"), nil,
+                                         k.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                         nonce.baseAddress!.assumingMemoryBound(to: UInt8.self)),
+                      "EVP_DecryptInit_ex")
+        }
+        try addAAD(aad, ctx, EVP_DecryptUpdate)
+        let plaintext = SecretBytes(count: ciphertext.count)
+        try plaintext.withUnsafeMutableBytes { out in
+            // SecretBytes always has a valid pointer, even for 0 bytes.
+            let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var written = 0
+            if let input = ciphertext.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+                while written < ciphertext.count {
+                    let piece = min(ciphertext.count - written, maxPiece)
+                    var outLength: Int32 = 0
+                    try check(EVP_DecryptUpdate(ctx, body + written, &outLength, input + written, Int32(piece)),
+                              "EVP_DecryptUpdate")
+                    written += Int(outLength)
+                }
+            }
+            var expectedTag = [UInt8](tag)
+            try check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, Int32(tagSize), &expectedTag),
+                      "EVP_CIPHER_CTX_ctrl(SET_TAG)")
+            var finalLength: Int32 = 0
+            guard EVP_DecryptFinal_ex(ctx, body + written, &finalLength) > 0 else {
+                ERR_clear_error()
+                throw CryptoError.authenticationFailed
+            }
+        }
+        return plaintext
+    }
+
+    private typealias Update = (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int32>?,
+                                UnsafePointer<UInt8>?, Int32) -> Int32
+
+    /// Feeds the associated data: an update call with a NULL output buffer is GCM's AAD input.
+    private static func addAAD(_ aad: [UInt8], _ ctx: OpaquePointer, _ update: Update) throws {
+        guard !aad.isEmpty else { return }
+        try aad.withUnsafeBufferPointer { a in
+            var offset = 0
+            while offset < a.count {
+                let piece = min(a.count - offset, maxPiece)
+                var outLength: Int32 = 0
+                try check(update(ctx, nil, &outLength, a.baseAddress! + offset, Int32(piece)), "EVP_CipherUpdate(AAD)")
+                offset += piece
+            }
+        }
+    }
+}
+
+/// Owns one EVP_CIPHER_CTX for the length of a seal or open.
+private final class CipherContext {
+    let pointer: OpaquePointer
+
+    init() throws {
+        pointer = try check(EVP_CIPHER_CTX_new(), "EVP_CIPHER_CTX_new")
+    }
+
+    deinit {
+        EVP_CIPHER_CTX_free(pointer)
+    }
+}

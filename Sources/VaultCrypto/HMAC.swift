@@ -1,0 +1,88 @@
+internal import COpenSSL
+
+/// One-shot HMAC-SHA256 (RFC 2104, FIPS 198-1).
+public enum HMAC {
+    /// One-shot HMAC-SHA256 of `data` under `key`; returns the 32-byte MAC.
+    /// Never throws: OpenSSL can only fail here if its HMAC implementation is missing or memory
+    /// runs out, and then the process stops with `fatalError`.
+    public static func sha256(key: SecretBytes, data: UnsafeRawBufferPointer) -> [UInt8] {
+        do {
+            let mac = try HMACSHA256(key: key)
+            mac.update(data)
+            return mac.finalize()
+        } catch {
+            fatalError("HMAC-SHA256: \(error)")
+        }
+    }
+
+    /// One-shot HMAC-SHA256 of a byte array; see `sha256(key:data:)`. Never throws.
+    public static func sha256(key: SecretBytes, data: [UInt8]) -> [UInt8] {
+        data.withUnsafeBytes { sha256(key: key, data: $0) }
+    }
+}
+
+/// Streaming HMAC-SHA256 for MACs over many pieces (e.g. a header plus an index of 100 000 entries) without concatenating them.
+///
+/// Feed pieces with `update` and call `finalize()` once; the object owns an EVP_MAC_CTX freed in deinit.
+public final class HMACSHA256 {
+    /// MAC output length in bytes.
+    public static let macSize = 32
+
+    nonisolated(unsafe) private static let mac = EVP_MAC_fetch(nil, "HMAC", nil)
+
+    private let context: OpaquePointer
+    private var finalized = false
+
+    /// Starts an HMAC-SHA256 computation under `key` (any length; keys longer than 64 bytes are hashed first).
+    /// Throws `CryptoError.openSSL` if OpenSSL cannot provide HMAC-SHA256.
+    public init(key: SecretBytes) throws {
+        let context = try check(EVP_MAC_CTX_new(try check(Self.mac, "EVP_MAC_fetch(HMAC)")), "EVP_MAC_CTX_new")
+        do {
+            try key.withUnsafeBytes { k in
+                // SecretBytes always has a valid pointer, even for an empty key.
+                try check(vault_hmac_sha256_init(context, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count),
+                          "EVP_MAC_init(HMAC-SHA256)")
+            }
+        } catch {
+            // self is not initialised yet, so deinit will not run: free here.
+            EVP_MAC_CTX_free(context)
+            throw error
+        }
+        self.context = context
+    }
+
+    deinit {
+        EVP_MAC_CTX_free(context)
+    }
+
+    /// Adds `bytes` to the MAC. Never throws; traps if called after `finalize()`.
+    public func update(_ bytes: UnsafeRawBufferPointer) {
+        precondition(!finalized, "HMACSHA256.update called after finalize()")
+        guard let start = bytes.baseAddress, bytes.count > 0 else { return }
+        do {
+            try check(EVP_MAC_update(context, start.assumingMemoryBound(to: UInt8.self), bytes.count), "EVP_MAC_update")
+        } catch {
+            fatalError("HMAC-SHA256: \(error)")
+        }
+    }
+
+    /// Adds a byte array to the MAC; see `update(_:)`. Never throws.
+    public func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// Returns the 32-byte MAC of everything added. Call it once. Never throws; traps if called twice.
+    public func finalize() -> [UInt8] {
+        precondition(!finalized, "HMACSHA256.finalize called twice")
+        finalized = true
+        var out = [UInt8](repeating: 0, count: Self.macSize)
+        var length = 0
+        do {
+            try check(EVP_MAC_final(context, &out, &length, out.count), "EVP_MAC_final")
+        } catch {
+            fatalError("HMAC-SHA256: \(error)")
+        }
+        precondition(length == Self.macSize, "HMAC-SHA256 produced \(length) bytes")
+        return out
+    }
+}

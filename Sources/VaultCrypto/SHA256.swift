@@ -1,0 +1,33 @@
+internal import COpenSSL
+
+/// SHA-256 (FIPS 180-4).
+public enum SHA256 {
+    /// Digest length in bytes.
+    public static let digestSize = 32
+
+    nonisolated(unsafe) private static let digest = EVP_sha256()
+
+    /// Returns the 32-byte SHA-256 digest of `data`. Never throws: OpenSSL can only fail here if
+    /// SHA-256 is missing or memory runs out, and then the process stops with `fatalError`.
+    public static func hash(_ data: UnsafeRawBufferPointer) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: digestSize)
+        var length: UInt32 = 0
+        // EVP_Digest wants a valid pointer even for empty input.
+        var empty: UInt8 = 0
+        do {
+            try withUnsafeMutableBytes(of: &empty) { spare in
+                let input = data.baseAddress ?? UnsafeRawPointer(spare.baseAddress!)
+                try check(EVP_Digest(input, data.count, &out, &length, try check(digest, "EVP_sha256"), nil), "EVP_Digest")
+            }
+        } catch {
+            fatalError("SHA-256: \(error)")
+        }
+        precondition(length == UInt32(digestSize), "SHA-256 produced \(length) bytes")
+        return out
+    }
+
+    /// Returns the SHA-256 digest of a byte array; see `hash(_:)`. Never throws.
+    public static func hash(_ data: [UInt8]) -> [UInt8] {
+        data.withUnsafeBytes { hash($0) }
+    }
+}

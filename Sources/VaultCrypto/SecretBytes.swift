@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+internal import COpenSSL
+
+/// A buffer of secret bytes (keys, passphrases, plaintexts) that owns its memory.
+///
+/// The buffer is allocated with `malloc`, locked into RAM with `mlock` where the
+/// process is allowed to (a failure is ignored), and in `deinit` wiped with
+/// `OPENSSL_cleanse`, unlocked and freed. Contents are reachable only through
+/// `withUnsafeBytes`, `withUnsafeMutableBytes` and `copyBytes()`; the
+/// descriptions print only the size.
+public final class SecretBytes: @unchecked Sendable {
+    private let base: UnsafeMutableRawPointer
+    private let allocation: Int
+    private let locked: Bool
+
+    /// The number of secret bytes.
+    public let count: Int
+
+    /// Allocates `count` zero bytes. Never throws; traps if `count` is negative or memory is exhausted.
+    public init(count: Int) {
+        precondition(count >= 0, "SecretBytes count must not be negative")
+        // malloc(0) may return NULL; one spare byte keeps the pointer valid for OpenSSL.
+        allocation = Swift.max(count, 1)
+        guard let memory = malloc(allocation) else { fatalError("SecretBytes: out of memory for \(count) bytes") }
+        memset(memory, 0, allocation)
+        base = memory
+        locked = mlock(memory, allocation) == 0
+        self.count = count
+    }
+
+    /// Copies `bytes` into a new secret buffer. Never throws.
+    public convenience init(_ bytes: [UInt8]) {
+        self.init(count: bytes.count)
+        bytes.withUnsafeBytes { copyIn($0) }
+    }
+
+    /// Copies `bytes` into a new secret buffer. Never throws.
+    public convenience init(_ bytes: ArraySlice<UInt8>) {
+        self.init(count: bytes.count)
+        bytes.withUnsafeBytes { copyIn($0) }
+    }
+
+    /// Copies the bytes of `buffer` into a new secret buffer. Never throws.
+    public convenience init(_ buffer: UnsafeRawBufferPointer) {
+        self.init(count: buffer.count)
+        copyIn(buffer)
+    }
+
+    /// Fills a new secret buffer with `count` bytes from OpenSSL's CSPRNG (`RAND_bytes`).
+    /// Never throws; traps if the CSPRNG fails, as `SecureRandom.bytes` does.
+    public convenience init(random count: Int) {
+        self.init(count: count)
+        SecureRandom.fill(UnsafeMutableRawBufferPointer(start: base, count: count))
+    }
+
+    deinit {
+        OPENSSL_cleanse(base, allocation)
+        if locked { munlock(base, allocation) }
+        free(base)
+    }
+
+    private func copyIn(_ source: UnsafeRawBufferPointer) {
+        if let start = source.baseAddress, source.count > 0 {
+            base.copyMemory(from: start, byteCount: source.count)
+        }
+    }
+
+    /// Calls `body` with a read-only view of the secret bytes; the pointer must not escape `body`.
+    /// Rethrows whatever `body` throws.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// Calls `body` with a writable view of the secret bytes; the pointer must not escape `body`.
+    /// Rethrows whatever `body` throws.
+    public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeMutableRawBufferPointer(start: base, count: count))
+    }
+
+    /// Constant-time comparison (CRYPTO_memcmp), false when sizes differ. Never throws.
+    public func constantTimeEquals(_ other: SecretBytes) -> Bool {
+        guard count == other.count else { return false }
+        return CRYPTO_memcmp(base, other.base, count) == 0
+    }
+
+    /// A new SecretBytes holding self followed by other (for key concatenation). Never throws.
+    public func appending(_ other: SecretBytes) -> SecretBytes {
+        let result = SecretBytes(count: count + other.count)
+        result.base.copyMemory(from: base, byteCount: count)
+        (result.base + count).copyMemory(from: other.base, byteCount: other.count)
+        return result
+    }
+
+    /// Copies the bytes out into an Array — only for writing into a sealed buffer / file at the last moment.
+    /// The copy is ordinary memory that is neither locked nor wiped. Never throws.
+    public func copyBytes() -> [UInt8] {
+        [UInt8](UnsafeRawBufferPointer(start: base, count: count))
+    }
+}
+
+extension SecretBytes: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// "SecretBytes(N bytes)": the size only, never the contents.
+    public var description: String { "SecretBytes(\(count) bytes)" }
+
+    /// Same as `description`: the size only, never the contents.
+    public var debugDescription: String { description }
+
+    /// A mirror with no children, so `dump` and debuggers' summaries show no contents.
+    public var customMirror: Mirror { Mirror(self, children: [:], displayStyle: .class) }
+}
+
+/// Constant-time comparison of two byte arrays (CRYPTO_memcmp), false when sizes differ.
+/// Only the contents are compared in constant time; the sizes are not secret. Never throws.
+public func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+    guard a.count == b.count else { return false }
+    if a.isEmpty { return true }
+    return a.withUnsafeBytes { pa in
+        b.withUnsafeBytes { pb in CRYPTO_memcmp(pa.baseAddress, pb.baseAddress, a.count) == 0 }
+    }
+}
