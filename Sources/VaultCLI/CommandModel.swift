@@ -1,0 +1,151 @@
+/// The vocabulary of the command table: every command and option is a value
+/// of these types, and the parser, `vault help`, the man page and the shell
+/// completions are all renderings of the same values.
+
+/// How a shell should complete an option's value or a positional argument.
+public enum CompletionKind: Equatable, Sendable {
+    case none
+    case file
+    case directory
+    /// A fixed set of words, e.g. accessibility classes.
+    case values([String])
+    /// Names read from the vault through the hidden `__complete` command.
+    case group
+    case service
+    case account
+    /// A command name (for `vault help COMMAND`).
+    case command
+}
+
+/// One option of a command (or a global option).
+public struct OptionSpec: Sendable {
+    /// Long name without the leading dashes, e.g. "service".
+    public var long: String
+    /// Short name without the dash, e.g. "s".
+    public var short: Character?
+    /// Name of the value in usage text, e.g. "SERVICE"; nil for a flag.
+    public var valueName: String?
+    public var help: String
+    /// Default shown in help, when there is one worth showing.
+    public var defaultValue: String?
+    /// May be given more than once; every value is kept.
+    public var repeatable: Bool
+    public var completion: CompletionKind
+    /// Accepted but not shown in help, man page or completions.
+    public var hidden: Bool
+
+    public init(
+        _ long: String, short: Character? = nil, value valueName: String? = nil,
+        help: String, default defaultValue: String? = nil, repeatable: Bool = false,
+        completion: CompletionKind = .none, hidden: Bool = false
+    ) {
+        self.long = long
+        self.short = short
+        self.valueName = valueName
+        self.help = help
+        self.defaultValue = defaultValue
+        self.repeatable = repeatable
+        self.completion = completion
+        self.hidden = hidden
+    }
+
+    public var isFlag: Bool { valueName == nil }
+}
+
+/// A positional argument of a command.
+public struct PositionalSpec: Sendable {
+    public var name: String
+    public var help: String
+    public var optional: Bool
+    /// Takes every remaining argument.
+    public var variadic: Bool
+    public var completion: CompletionKind
+
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false,
+                completion: CompletionKind = .none) {
+        self.name = name
+        self.help = help
+        self.optional = optional
+        self.variadic = variadic
+        self.completion = completion
+    }
+}
+
+/// One example in `vault help COMMAND` and the man page; the first is the common case.
+public struct ExampleSpec: Sendable {
+    public var command: String
+    public var explanation: String
+
+    public init(_ command: String, _ explanation: String) {
+        self.command = command
+        self.explanation = explanation
+    }
+}
+
+/// One command of the table.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var summary: String
+    public var discussion: String
+    public var options: [OptionSpec]
+    public var positionals: [PositionalSpec]
+    public var examples: [ExampleSpec]
+    /// Accepts `-- COMMAND ARGS…` after its options (e.g. `vault run`).
+    public var takesCommandAfterDashDash: Bool
+    /// Not shown in help, man page or completions (e.g. `__complete`).
+    public var hidden: Bool
+    public var run: @Sendable (Invocation) throws -> Void
+
+    public init(
+        _ name: String, summary: String, discussion: String = "",
+        options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
+        examples: [ExampleSpec] = [], takesCommandAfterDashDash: Bool = false,
+        hidden: Bool = false, run: @escaping @Sendable (Invocation) throws -> Void
+    ) {
+        self.name = name
+        self.summary = summary
+        self.discussion = discussion
+        self.options = options
+        self.positionals = positionals
+        self.examples = examples
+        self.takesCommandAfterDashDash = takesCommandAfterDashDash
+        self.hidden = hidden
+        self.run = run
+    }
+}
+
+/// What the parser made of argv: the command and the values given to it.
+public struct ParsedArguments: Sendable {
+    public var command: CommandSpec
+    /// Values by long option name, in the order given (flags hold "").
+    public var options: [String: [String]]
+    public var positionals: [String]
+    /// Everything after `--` for commands that run another command.
+    public var trailing: [String]
+
+    public init(command: CommandSpec, options: [String: [String]] = [:],
+                positionals: [String] = [], trailing: [String] = []) {
+        self.command = command
+        self.options = options
+        self.positionals = positionals
+        self.trailing = trailing
+    }
+
+    /// The last value given for `long`, if any.
+    public func value(_ long: String) -> String? { options[long]?.last }
+    /// Every value given for `long`, in order.
+    public func values(_ long: String) -> [String] { options[long] ?? [] }
+    /// Whether the flag `long` was given.
+    public func flag(_ long: String) -> Bool { options[long] != nil }
+}
+
+/// A usage error: exit 2, one line naming the problem, one hint saying what to do.
+public struct UsageError: Error, Equatable {
+    public var message: String
+    public var hint: String?
+
+    public init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+}

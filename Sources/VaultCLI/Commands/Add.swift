@@ -1,0 +1,24 @@
+import VaultCore
+
+/// `vault add`: stores a new item; `--update` replaces an existing one.
+enum AddCommand {
+    static func run(_ invocation: Invocation) throws {
+        let options = ItemArguments(invocation)
+        let arguments = invocation.arguments
+        let service = try options.service()
+        let account = try options.account()
+        let group = try options.group() ?? .default
+        let accessibility = try options.accessibility() ?? .default
+        let access = VaultAccess(invocation)
+        let vault = try access.vault()
+        let secret = try SecretInput(invocation).read(access: access)
+        let item = NewItem(
+            service: service, account: account, group: group, accessibility: accessibility,
+            label: arguments.value("label"), comment: arguments.value("comment"), kind: arguments.value("kind"),
+            generic: arguments.value("generic"), secret: secret)
+        let outcome = try vault.add(item, replaceExisting: arguments.flag("update"))
+        let verb = outcome == .added ? "added" : "replaced"
+        invocation.terminal.writeErr(
+            "vault: \(verb) service \(quoted(service)), account \(quoted(account)) in group \(quoted(group.name)) (\(accessibility.rawValue))\n")
+    }
+}

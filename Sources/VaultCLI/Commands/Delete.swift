@@ -1,0 +1,13 @@
+import VaultCore
+
+/// `vault delete`: removes one item, or every match with --all-matching.
+enum DeleteCommand {
+    static func run(_ invocation: Invocation) throws {
+        let query = try ItemArguments(invocation).query()
+        guard query.service != nil || query.account != nil || query.label != nil || query.group != nil else {
+            throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT (add --all-matching to delete several)")
+        }
+        let deleted = try VaultAccess(invocation).vault().delete(matching: query, allMatching: invocation.arguments.flag("all-matching"))
+        invocation.terminal.writeErr("vault: deleted \(deleted.count) item\(deleted.count == 1 ? "" : "s")\n")
+    }
+}

@@ -1,0 +1,23 @@
+import VaultCore
+
+/// `vault get`: writes one item's secret exactly, or its attributes as JSON.
+enum GetCommand {
+    static func run(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        if arguments.flag("show-secret"), !arguments.flag("json") {
+            throw UsageError("--show-secret goes with --json", hint: "add --json, or drop --show-secret to print the secret alone")
+        }
+        let query = try ItemArguments(invocation).query()
+        guard query.service != nil || query.account != nil || query.label != nil else {
+            throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
+        }
+        let item = try VaultAccess(invocation).vault().item(matching: query)
+        let terminal = invocation.terminal
+        if arguments.flag("json") {
+            terminal.writeOut(ItemOutput.json(item.attributes, secret: arguments.flag("show-secret") ? item.secret : nil) + "\n")
+            return
+        }
+        item.secret.withUnsafeBytes { terminal.writeOut($0) }
+        if terminal.stdoutIsTTY { terminal.writeOut("\n") }
+    }
+}

@@ -1,0 +1,40 @@
+import VaultCore
+import VaultCrypto
+
+/// `vault init`: creates a vault with a passphrase or a key-file keyslot.
+enum InitCommand {
+    static func run(_ invocation: Invocation) throws {
+        let access = VaultAccess(invocation)
+        let location = access.location
+        guard !location.exists else { throw VaultError.vaultExists(path: location.path) }
+        let kdf = try KDFCost.parse(invocation.arguments.value("kdf-cost"))
+        let credential: Credential
+        var createdKeyFile = false
+        if let path = access.keyFilePath {
+            createdKeyFile = !KeyFile.exists(path: path)
+            credential = .keyFile(createdKeyFile ? try KeyFile.create(path: path) : try KeyFile.read(path: path))
+        } else {
+            credential = .passphrase(try access.newPassphrase(fromFile: access.passphraseFilePath, purpose: "New passphrase"))
+        }
+        try Vault.create(at: location, credential: credential, kdf: kdf)
+        let terminal = invocation.terminal
+        if let path = access.keyFilePath {
+            if createdKeyFile { terminal.writeErr("vault: created key file \(quoted(path)) (mode 600); keep it safe: it opens the vault\n") }
+            terminal.writeErr("vault: created vault \(quoted(location.path)), unlocked by the key file \(quoted(path))\n")
+        } else {
+            terminal.writeErr("vault: created vault \(quoted(location.path)), unlocked by a passphrase\n")
+        }
+    }
+}
+
+/// `--kdf-cost`: the scrypt cost of a new passphrase keyslot.
+enum KDFCost {
+    static func parse(_ value: String?) throws -> Scrypt.Parameters {
+        switch value {
+        case nil, "interactive": return .interactive
+        case "testing": return .testing
+        case let other?:
+            throw UsageError("unknown --kdf-cost \(quoted(other))", hint: "use \"interactive\" (the default) or \"testing\" (tests only)")
+        }
+    }
+}

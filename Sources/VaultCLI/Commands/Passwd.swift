@@ -1,0 +1,33 @@
+import VaultCore
+
+/// `vault passwd`: changes the passphrase, or adds or removes a key-file
+/// keyslot, or removes the passphrase. One change per call.
+enum PasswdCommand {
+    static func run(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        let actions = ["add-key-file", "remove-key-file", "remove-passphrase", "new-passphrase-file"].filter { arguments.options[$0] != nil }
+        guard actions.count <= 1 else {
+            throw UsageError("--\(actions[0]) and --\(actions[1]) cannot be combined", hint: "make one change per call")
+        }
+        let access = VaultAccess(invocation)
+        let vault = try access.vault()
+        let terminal = invocation.terminal
+        if let path = arguments.value("add-key-file") {
+            let created = !KeyFile.exists(path: path)
+            let content = created ? try KeyFile.create(path: path) : try KeyFile.read(path: path)
+            try vault.addKeyFile(content)
+            terminal.writeErr("vault: \(created ? "created key file \(quoted(path)) and " : "")added a key-file keyslot\n")
+        } else if let path = arguments.value("remove-key-file") {
+            try vault.removeKeyFile(try KeyFile.read(path: path))
+            terminal.writeErr("vault: removed the keyslot of key file \(quoted(path))\n")
+        } else if arguments.flag("remove-passphrase") {
+            try vault.removePassphrase()
+            terminal.writeErr("vault: removed the passphrase; the vault now opens only with its key file\n")
+        } else {
+            let kdf = try KDFCost.parse(arguments.value("kdf-cost"))
+            let passphrase = try access.newPassphrase(fromFile: arguments.value("new-passphrase-file"), purpose: "New passphrase")
+            try vault.changePassphrase(to: passphrase, kdf: kdf)
+            terminal.writeErr("vault: changed the passphrase\n")
+        }
+    }
+}

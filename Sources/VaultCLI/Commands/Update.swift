@@ -1,0 +1,30 @@
+import VaultCore
+import VaultCrypto
+
+/// `vault update`: changes one item's secret and/or attributes. A new secret
+/// is read when a source is named (--secret-file, --generate, -w) or when no
+/// attribute changes are given; otherwise only the attributes change.
+enum UpdateCommand {
+    static func run(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        let options = ItemArguments(invocation)
+        let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
+        var change = ItemChange(
+            accessibility: try options.accessibility(), label: arguments.value("label"),
+            comment: arguments.value("comment"), kind: arguments.value("kind"), generic: arguments.value("generic"))
+        let input = SecretInput(invocation)
+        if arguments.flag("keep-secret"), input.hasExplicitSource {
+            throw UsageError("--keep-secret and a new secret were both given", hint: "drop one of them")
+        }
+        let readsSecret = input.hasExplicitSource || (!arguments.flag("keep-secret") && change.isEmpty)
+        let access = VaultAccess(invocation)
+        let vault = try access.vault()
+        if readsSecret { change.secret = try input.read(access: access) }
+        guard !change.isEmpty else {
+            throw UsageError("nothing to change", hint: "give a new secret or an attribute such as --label")
+        }
+        let updated = try vault.update(matching: query, with: change)
+        invocation.terminal.writeErr(
+            "vault: updated service \(quoted(updated.service)), account \(quoted(updated.account)) in group \(quoted(updated.group.name))\n")
+    }
+}

@@ -1,0 +1,132 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultCore
+
+/// The words for every error: written once, here, where they are printed.
+struct ErrorReport {
+    var status: Status
+    var message: String
+    /// Extra lines after the message (e.g. the candidates of an ambiguous query).
+    var details: [String] = []
+    var hint: String?
+
+    init(_ error: Error) {
+        switch error {
+        case let error as UsageError:
+            self.init(status: .usage, message: error.message, hint: error.hint)
+        case let error as CommandFailure:
+            self.init(status: error.status, message: error.message, hint: error.hint)
+        case let error as VaultError:
+            self = ErrorReport.describe(error)
+        default:
+            self.init(status: .failure, message: "unexpected failure: \(error)", hint: nil)
+        }
+    }
+
+    init(status: Status, message: String, details: [String] = [], hint: String?) {
+        self.status = status
+        self.message = message
+        self.details = details
+        self.hint = hint
+    }
+
+    private static func describe(_ error: VaultError) -> ErrorReport {
+        let status = error.status
+        switch error {
+        case .itemNotFound(let query):
+            var listHint = "list what exists with 'vault list"
+            if let service = query.service { listHint += " --service \(shellQuoted(service))" }
+            return ErrorReport(status: status, message: "no item for \(describe(query))", hint: listHint + "'")
+        case .duplicateItem(let key):
+            return ErrorReport(
+                status: status,
+                message: "an item for service \(quoted(key.service)), account \(quoted(key.account)) already exists in group \(quoted(key.group.name))",
+                hint: "replace it with 'vault add --update …', or change it with 'vault update'")
+        case .ambiguous(let candidates):
+            return ErrorReport(
+                status: status, message: "\(candidates.count) items match; the command needs exactly one",
+                details: candidates.map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
+                hint: "name one with --service, --account and --group, or use --all-matching where the command has it")
+        case .wrongCredential(.passphrase):
+            return ErrorReport(status: status, message: "wrong passphrase", hint: "try again, or unlock with --key-file if the vault has a key-file keyslot")
+        case .wrongCredential(.keyFile):
+            return ErrorReport(status: status, message: "the key file does not open this vault",
+                               hint: "point --key-file (or VAULT_KEY_FILE) at the key file this vault was set up with")
+        case .noKeyslot(let kind):
+            let other = kind == .passphrase ? "--key-file" : "--passphrase-file or the passphrase prompt"
+            return ErrorReport(status: status, message: "this vault has no \(kind.rawValue) keyslot", hint: "unlock it with \(other)")
+        case .noSuchVault(let path):
+            return ErrorReport(status: status, message: "no vault at \(quoted(path))",
+                               hint: "create one with 'vault init', or choose another with --vault or VAULT_PATH")
+        case .vaultExists(let path):
+            return ErrorReport(status: status, message: "a vault already exists at \(quoted(path))",
+                               hint: "use it as it is, or choose another path with --vault or VAULT_PATH")
+        case .corrupted(let path, let detail):
+            return ErrorReport(status: status, message: "the vault \(quoted(path)) is damaged or was tampered with: \(detail)",
+                               hint: "nothing was changed; restore the file from a backup")
+        case .insecurePermissions(let path, let mode):
+            let octal = String(mode, radix: 8)
+            return ErrorReport(status: status, message: "\(quoted(path)) is accessible by other users (mode 0\(octal))",
+                               hint: "restrict it with 'chmod 600 \(shellQuoted(path))'")
+        case .invalidKeyFile(let path, let detail):
+            return ErrorReport(status: status, message: "cannot use \(quoted(path)) as a credential: \(detail)",
+                               hint: "point the option at the right file, or create a key file with 'vault init --key-file FILE'")
+        case .boundToAnotherDevice(let group, let accessibility):
+            return ErrorReport(status: status,
+                               message: "an item of group \(quoted(group.name)) is \(accessibility.rawValue) and bound to another device",
+                               hint: "its key never leaves the machine it was added on; add it again here if you need it")
+        case .invalidValue(let field, let detail):
+            return ErrorReport(status: status, message: "invalid \(field): \(detail)", hint: "see 'vault help'")
+        case .io(let path, let operation, let code):
+            return ErrorReport(status: status, message: "cannot \(operation) \(quoted(path)): \(String(cString: strerror(code)))",
+                               hint: "check that the path exists and that you may write to its directory")
+        case .lastKeyslot:
+            return ErrorReport(status: status, message: "that would remove the last way to unlock the vault",
+                               hint: "add another first, e.g. 'vault passwd --add-key-file FILE'")
+        case .passcodeNotSet:
+            return ErrorReport(status: status, message: "this class needs a passphrase and the vault has none",
+                               hint: "set one with 'vault passwd --new-passphrase-file FILE' first")
+        }
+    }
+
+    private static func describe(_ query: Query) -> String {
+        var parts: [String] = []
+        if let service = query.service { parts.append("service \(quoted(service))") }
+        if let account = query.account { parts.append("account \(quoted(account))") }
+        if let group = query.group { parts.append("group \(quoted(group.name))") }
+        if let label = query.label { parts.append("label \(quoted(label))") }
+        if let accessibility = query.accessibility { parts.append("class \(quoted(accessibility.rawValue))") }
+        return parts.isEmpty ? "the query" : parts.joined(separator: ", ")
+    }
+}
+
+/// A name in double quotes, with control characters escaped so one line stays one line.
+func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        case "\r": out += "\\r"
+        default:
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}
+
+/// A word as a shell would need it: bare when safe, else in single quotes.
+func shellQuoted(_ text: String) -> String {
+    let safe = !text.isEmpty && text.unicodeScalars.allSatisfy {
+        ($0.value >= 0x30 && $0.value <= 0x39) || ($0.value >= 0x41 && $0.value <= 0x5A)
+            || ($0.value >= 0x61 && $0.value <= 0x7A) || "-_./:@=+,".unicodeScalars.contains($0)
+    }
+    return safe ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+}

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The process's standard streams: writing data and messages, asking whether
+/// a stream is a terminal, and reading a passphrase without echo.
+public struct Terminal: Sendable {
+    public init() {}
+
+    public var stdinIsTTY: Bool { isatty(STDIN_FILENO) == 1 }
+    public var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
+    public var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Columns of the terminal on stdout, or nil when it is not a terminal.
+    public var width: Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Writes bytes to stdout exactly as given.
+    public func writeOut(_ bytes: UnsafeRawBufferPointer) {
+        Terminal.writeAll(STDOUT_FILENO, bytes)
+    }
+
+    public func writeOut(_ text: String) {
+        var text = text
+        text.withUTF8 { Terminal.writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
+    }
+
+    public func writeErr(_ text: String) {
+        var text = text
+        text.withUTF8 { Terminal.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Reads all of stdin.
+    public func readAllInput() -> [UInt8] {
+        Terminal.readAll(STDIN_FILENO)
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += n
+        }
+    }
+
+    static func readAll(_ fd: Int32) -> [UInt8] {
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if n == 0 { break }
+            result.append(contentsOf: chunk[0..<n])
+        }
+        return result
+    }
+}
+
+extension Terminal {
+    /// Asks for a line on the controlling terminal (/dev/tty) with echo off,
+    /// so the answer never shows and stdin stays free for data. Returns nil
+    /// when there is no controlling terminal.
+    public func readHidden(prompt: String) -> [UInt8]? {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var saved = termios()
+        let isTerminal = tcgetattr(fd, &saved) == 0
+        if isTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            tcsetattr(fd, TCSAFLUSH, &quiet)
+        }
+        defer {
+            if isTerminal { tcsetattr(fd, TCSAFLUSH, &saved) }
+        }
+        var text = prompt
+        text.withUTF8 { Terminal.writeAll(fd, UnsafeRawBufferPointer($0)) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = read(fd, &byte, 1)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 || byte == 0x0A { break }
+            line.append(byte)
+        }
+        if line.last == 0x0D { line.removeLast() }
+        var newline: UInt8 = 0x0A
+        _ = write(fd, &newline, 1)
+        return line
+    }
+
+    /// Whether a controlling terminal can be opened for prompts.
+    public var hasControllingTerminal: Bool {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        close(fd)
+        return true
+    }
+}

@@ -1,0 +1,69 @@
+import VaultCrypto
+
+/// What a caller unlocks a vault with.
+public struct Credential: Sendable {
+    public let kind: CredentialKind
+    /// The passphrase bytes, or the whole content of the key file.
+    public let secret: SecretBytes
+
+    /// A passphrase (its bytes as typed, without a trailing newline).
+    public static func passphrase(_ secret: SecretBytes) -> Credential {
+        Credential(kind: .passphrase, secret: secret)
+    }
+
+    /// The content of a key file.
+    public static func keyFile(_ content: SecretBytes) -> Credential {
+        Credential(kind: .keyFile, secret: content)
+    }
+
+    var slotKind: Keyslot.Kind {
+        switch kind {
+        case .passphrase: return .passphrase
+        case .keyFile: return .keyFile
+        }
+    }
+}
+
+/// Key files: reading them safely and making new ones.
+public enum KeyFile {
+    /// Reads a key file, refusing one readable by group or others, shorter than
+    /// 32 bytes or longer than 64 KiB.
+    public static func read(path: String) throws -> SecretBytes {
+        let bytes = try FileSystem.read(path, requirePrivate: true,
+                                        missing: .invalidKeyFile(path: path, detail: "no such file"))
+        guard bytes.count >= Keyslot.minimumKeyFileBytes else {
+            throw VaultError.invalidKeyFile(path: path, detail: "it holds \(bytes.count) bytes; a key file needs at least \(Keyslot.minimumKeyFileBytes) bytes")
+        }
+        guard bytes.count <= Keyslot.maximumKeyFileBytes else {
+            throw VaultError.invalidKeyFile(path: path, detail: "it holds more than 64 KiB")
+        }
+        return SecretBytes(bytes)
+    }
+
+    /// Creates a new key file (0600, failing if it exists) holding 32 random
+    /// bytes as one line of base64, and returns its content.
+    public static func create(path: String) throws -> SecretBytes {
+        let content = Array(("vault-key-v1:" + Base64.encode(SecureRandom.bytes(32)) + "\n").utf8)
+        try FileSystem.createExclusive(content, at: path)
+        return SecretBytes(content)
+    }
+
+    /// Whether a file exists at `path`.
+    public static func exists(path: String) -> Bool {
+        FileSystem.exists(path)
+    }
+}
+
+/// Reads a passphrase file: its content without one trailing newline.
+public enum PassphraseFile {
+    /// Refuses a file readable by group or others, like a key file.
+    public static func read(path: String) throws -> SecretBytes {
+        var bytes = try FileSystem.read(path, requirePrivate: true,
+                                        missing: .invalidKeyFile(path: path, detail: "no such file"))
+        if bytes.last == 0x0A { bytes.removeLast() }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        let secret = SecretBytes(bytes)
+        for i in bytes.indices { bytes[i] = 0 }
+        return secret
+    }
+}

@@ -1,0 +1,97 @@
+/// Big-endian writer for the vault file and bundles.
+struct ByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 0) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func u8(_ value: UInt8) { bytes.append(value) }
+
+    mutating func u16(_ value: UInt16) {
+        bytes.append(UInt8(value >> 8))
+        bytes.append(UInt8(value & 0xFF))
+    }
+
+    mutating func u32(_ value: UInt32) {
+        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xFF)) }
+    }
+
+    mutating func u64(_ value: UInt64) {
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+    }
+
+    mutating func raw<C: Collection>(_ data: C) where C.Element == UInt8 { bytes.append(contentsOf: data) }
+
+    /// A u32 length followed by the bytes.
+    mutating func lengthPrefixed<C: Collection>(_ data: C) where C.Element == UInt8 {
+        u32(UInt32(data.count))
+        bytes.append(contentsOf: data)
+    }
+}
+
+/// Thrown by `ByteReader` when the input ends early or holds an impossible value.
+struct MalformedInput: Error {
+    let detail: String
+}
+
+/// Big-endian reader over a byte buffer; every read checks bounds.
+struct ByteReader {
+    let bytes: [UInt8]
+    private(set) var offset: Int
+
+    init(_ bytes: [UInt8], offset: Int = 0) {
+        self.bytes = bytes
+        self.offset = offset
+    }
+
+    var remaining: Int { bytes.count - offset }
+    var isAtEnd: Bool { offset == bytes.count }
+
+    mutating func u8() throws -> UInt8 {
+        try need(1, "a byte")
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func u16() throws -> UInt16 {
+        try need(2, "a 16-bit value")
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+    }
+
+    mutating func u32() throws -> UInt32 {
+        try need(4, "a 32-bit value")
+        var value: UInt32 = 0
+        for i in 0..<4 { value = value << 8 | UInt32(bytes[offset + i]) }
+        offset += 4
+        return value
+    }
+
+    mutating func u64() throws -> UInt64 {
+        try need(8, "a 64-bit value")
+        var value: UInt64 = 0
+        for i in 0..<8 { value = value << 8 | UInt64(bytes[offset + i]) }
+        offset += 8
+        return value
+    }
+
+    mutating func raw(_ count: Int) throws -> ArraySlice<UInt8> {
+        try need(count, "\(count) bytes")
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    /// A u32 length, at most `limit`, followed by that many bytes.
+    mutating func lengthPrefixed(limit: Int) throws -> ArraySlice<UInt8> {
+        let count = Int(try u32())
+        guard count <= limit else { throw MalformedInput(detail: "a length of \(count) exceeds \(limit)") }
+        return try raw(count)
+    }
+
+    private func need(_ count: Int, _ what: String) throws {
+        guard count >= 0, remaining >= count else {
+            throw MalformedInput(detail: "the file ends where \(what) was expected at offset \(offset)")
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import VaultCrypto
+
+/// The v1 vault file as parsed, before any key is applied: every field of
+/// docs/FORMAT.md in order. Decoding checks structure, limits and the header
+/// checksum; the header MAC and index MACs are checked by `Unlocker` and
+/// `OpenVault`, which hold the keys.
+struct VaultFile {
+    static let magic: [UInt8] = [0x89, 0x56, 0x41, 0x55, 0x4C, 0x54, 0x0D, 0x0A]  // "\x89VAULT\r\n"
+    static let version: UInt16 = 1
+    static let idSize = 16
+    static let checkSize = 16
+    static let digestSize = 32
+    static let wrappedKeySize = 12 + 32 + 16
+    static let maxKeyslots = 16
+    static let maxGroups = 4096
+    static let maxRecords = 10_000_000
+    static let maxRecordBytes = (1 << 20) + 64 * 1024
+
+    var vaultID: [UInt8]
+    /// HMAC of the device key that device-bound items are sealed with.
+    var deviceCheck: [UInt8]
+    var keyslots: [Keyslot]
+    var classes: [WrappedClassKey]
+    var groups: [WrappedGroupKey]
+    var index: [IndexEntry]
+    /// One MAC per group, in `groups` order, over that group's index entries.
+    var indexMACs: [[UInt8]]
+    /// Sealed records, in index order.
+    var records: [ArraySlice<UInt8>]
+
+    /// The bytes the header checksum and MAC cover (everything before the checksum).
+    func encodeHeaderParameters() -> [UInt8] {
+        var w = ByteWriter(capacity: 512)
+        w.raw(VaultFile.magic)
+        w.u16(VaultFile.version)
+        w.raw(vaultID)
+        w.raw(deviceCheck)
+        w.u8(UInt8(keyslots.count))
+        for slot in keyslots { slot.encode(into: &w) }
+        w.u8(UInt8(classes.count))
+        for entry in classes {
+            w.u8(entry.classID)
+            w.raw(entry.wrapped)
+        }
+        w.u32(UInt32(groups.count))
+        for group in groups { group.encode(into: &w) }
+        return w.bytes
+    }
+
+    /// The whole file, given its header parameters (from `encodeHeaderParameters()`)
+    /// and the header MAC over parameters and checksum.
+    func encode(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8]) -> [UInt8] {
+        let recordBytes = records.reduce(0) { $0 + $1.count }
+        var w = ByteWriter(capacity: parameters.count + 68 + index.count * IndexEntry.size + recordBytes + 32 * groups.count)
+        w.raw(parameters)
+        w.raw(checksum)
+        w.raw(headerMAC)
+        w.u32(UInt32(index.count))
+        for entry in index { entry.encode(into: &w) }
+        for mac in indexMACs { w.raw(mac) }
+        for record in records { w.raw(record) }
+        return w.bytes
+    }
+
+    /// Parses a whole file. Throws `MalformedInput` for anything that does not
+    /// follow the format, including a header checksum mismatch and trailing bytes.
+    static func decode(_ bytes: [UInt8]) throws -> (file: VaultFile, headerMAC: [UInt8], parametersEnd: Int) {
+        var r = ByteReader(bytes)
+        guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault file (bad magic number)") }
+        let version = try r.u16()
+        guard version == VaultFile.version else {
+            throw MalformedInput(detail: "format version \(version) is not supported (this vault reads version \(VaultFile.version))")
+        }
+        let vaultID = Array(try r.raw(idSize))
+        let deviceCheck = Array(try r.raw(checkSize))
+        let slotCount = Int(try r.u8())
+        guard (1...maxKeyslots).contains(slotCount) else { throw MalformedInput(detail: "\(slotCount) keyslots") }
+        var keyslots: [Keyslot] = []
+        for _ in 0..<slotCount { keyslots.append(try Keyslot.decode(from: &r)) }
+        let classCount = Int(try r.u8())
+        var classes: [WrappedClassKey] = []
+        for _ in 0..<classCount {
+            classes.append(WrappedClassKey(classID: try r.u8(), wrapped: Array(try r.raw(wrappedKeySize))))
+        }
+        let groupCount = Int(try r.u32())
+        guard groupCount <= maxGroups else { throw MalformedInput(detail: "\(groupCount) groups") }
+        var groups: [WrappedGroupKey] = []
+        for _ in 0..<groupCount { groups.append(try WrappedGroupKey.decode(from: &r)) }
+        let parametersEnd = r.offset
+        let checksum = Array(try r.raw(digestSize))
+        guard constantTimeEquals(checksum, SHA256.hash(Array(bytes[0..<parametersEnd]))) else {
+            throw MalformedInput(detail: "the header checksum does not match")
+        }
+        let headerMAC = Array(try r.raw(digestSize))
+        let recordCount = Int(try r.u32())
+        guard recordCount <= maxRecords, recordCount * IndexEntry.size <= r.remaining else {
+            throw MalformedInput(detail: "an index of \(recordCount) records does not fit the file")
+        }
+        var index: [IndexEntry] = []
+        index.reserveCapacity(recordCount)
+        for _ in 0..<recordCount { index.append(try IndexEntry.decode(from: &r)) }
+        var indexMACs: [[UInt8]] = []
+        for _ in 0..<groupCount { indexMACs.append(Array(try r.raw(digestSize))) }
+        var records: [ArraySlice<UInt8>] = []
+        records.reserveCapacity(recordCount)
+        for entry in index {
+            guard Int(entry.length) <= maxRecordBytes else { throw MalformedInput(detail: "a record of \(entry.length) bytes") }
+            records.append(try r.raw(Int(entry.length)))
+        }
+        guard r.isAtEnd else { throw MalformedInput(detail: "\(r.remaining) bytes follow the last record") }
+        let file = VaultFile(vaultID: vaultID, deviceCheck: deviceCheck, keyslots: keyslots, classes: classes,
+                             groups: groups, index: index, indexMACs: indexMACs, records: records)
+        return (file, headerMAC, parametersEnd)
+    }
+}
+
+/// A class key wrapped under the vault's wrap key.
+struct WrappedClassKey {
+    var classID: UInt8
+    var wrapped: [UInt8]
+}
+
+/// A group: its id, its name and key wrapped under the wrap key, and base keys
+/// of the `always` classes wrapped under the device key.
+struct WrappedGroupKey {
+    static let maxWrappedBytes = 256
+
+    var groupID: UInt32
+    var wrappedNameAndKey: [UInt8]
+    var deviceWrapped: [(classID: UInt8, wrapped: [UInt8])]
+
+    func encode(into w: inout ByteWriter) {
+        w.u32(groupID)
+        w.lengthPrefixed(wrappedNameAndKey)
+        w.u8(UInt8(deviceWrapped.count))
+        for entry in deviceWrapped {
+            w.u8(entry.classID)
+            w.raw(entry.wrapped)
+        }
+    }
+
+    static func decode(from r: inout ByteReader) throws -> WrappedGroupKey {
+        let id = try r.u32()
+        let wrapped = Array(try r.lengthPrefixed(limit: maxWrappedBytes))
+        let count = Int(try r.u8())
+        var deviceWrapped: [(UInt8, [UInt8])] = []
+        for _ in 0..<count {
+            deviceWrapped.append((try r.u8(), Array(try r.raw(VaultFile.wrappedKeySize))))
+        }
+        return WrappedGroupKey(groupID: id, wrappedNameAndKey: wrapped, deviceWrapped: deviceWrapped)
+    }
+}
+
+/// One entry of the lookup index: which record sits where, and a keyed tag of
+/// its service and account so a lookup decrypts one record, not all.
+struct IndexEntry: Equatable {
+    static let size = 16 + 16 + 4 + 1 + 4
+
+    var recordID: [UInt8]
+    var lookupTag: [UInt8]
+    var groupID: UInt32
+    var classID: UInt8
+    var length: UInt32
+
+    func encode(into w: inout ByteWriter) {
+        w.raw(recordID)
+        w.raw(lookupTag)
+        w.u32(groupID)
+        w.u8(classID)
+        w.u32(length)
+    }
+
+    static func decode(from r: inout ByteReader) throws -> IndexEntry {
+        IndexEntry(recordID: Array(try r.raw(16)), lookupTag: Array(try r.raw(16)),
+                   groupID: try r.u32(), classID: try r.u8(), length: try r.u32())
+    }
+}

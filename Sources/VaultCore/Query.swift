@@ -1,0 +1,43 @@
+/// A query over item attributes: every field that is set must match exactly;
+/// unset fields match anything. An empty query matches every item.
+public struct Query: Equatable, Sendable {
+    public var service: String?
+    public var account: String?
+    /// nil searches every group the caller can open.
+    public var group: AccessGroup?
+    public var accessibility: Accessibility?
+    public var label: String?
+    public var comment: String?
+    public var kind: String?
+    public var generic: String?
+
+    public init(
+        service: String? = nil, account: String? = nil, group: AccessGroup? = nil,
+        accessibility: Accessibility? = nil, label: String? = nil, comment: String? = nil,
+        kind: String? = nil, generic: String? = nil
+    ) {
+        self.service = service
+        self.account = account
+        self.group = group
+        self.accessibility = accessibility
+        self.label = label
+        self.comment = comment
+        self.kind = kind
+        self.generic = generic
+    }
+
+    /// Whether the item's attributes satisfy every field of the query.
+    public func matches(_ item: ItemAttributes) -> Bool {
+        (service == nil || service == item.service)
+            && (account == nil || account == item.account)
+            && (group == nil || group == item.group)
+            && (accessibility == nil || accessibility == item.accessibility)
+            && (label == nil || label == item.label)
+            && (comment == nil || comment == item.comment)
+            && (kind == nil || kind == item.kind)
+            && (generic == nil || generic == item.generic)
+    }
+
+    /// Whether the lookup index can answer the query: service and account both given.
+    var usesLookupIndex: Bool { service != nil && account != nil }
+}

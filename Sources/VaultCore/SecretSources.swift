@@ -1,0 +1,38 @@
+import VaultCrypto
+
+/// Reading a secret from a file, exactly as its bytes are.
+public enum SecretFile {
+    /// The file's bytes; throws `invalidValue` above `limit` bytes.
+    public static func read(path: String, limit: Int) throws -> SecretBytes {
+        var bytes = try FileSystem.read(path, requirePrivate: false,
+                                        missing: .invalidValue(field: "secret file", detail: "\"\(path)\" does not exist"))
+        defer { for i in bytes.indices { bytes[i] = 0 } }
+        guard bytes.count <= limit else {
+            throw VaultError.invalidValue(field: "secret", detail: "it is \(bytes.count) bytes; the limit is \(limit) (1 MiB)")
+        }
+        return SecretBytes(bytes)
+    }
+}
+
+/// Random secrets drawn uniformly from an alphabet.
+public enum RandomSecret {
+    /// `length` characters from `alphabet` (at most 256 symbols), by rejection
+    /// sampling so every symbol is equally likely.
+    public static func generate(length: Int, alphabet: [UInt8]) -> SecretBytes {
+        precondition(!alphabet.isEmpty && alphabet.count <= 256)
+        let result = SecretBytes(count: length)
+        let limit = 256 - 256 % alphabet.count
+        result.withUnsafeMutableBytes { out in
+            var filled = 0
+            while filled < length {
+                var pool = SecureRandom.bytes(length * 2)
+                for byte in pool where filled < length && Int(byte) < limit {
+                    out[filled] = alphabet[Int(byte) % alphabet.count]
+                    filled += 1
+                }
+                for i in pool.indices { pool[i] = 0 }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few file operations the vault needs, over POSIX calls, each failing
+/// with a `VaultError` that names the path.
+enum FileSystem {
+    /// Whether a file exists at `path` (following links).
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Reads a whole regular file; refuses one readable or writable by group or
+    /// others when `requirePrivate` is set (like ssh does for keys).
+    static func read(_ path: String, requirePrivate: Bool, missing: VaultError) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { throw missing }
+            throw VaultError.io(path: path, operation: "open", errno: errno)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw VaultError.io(path: path, operation: "stat", errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw VaultError.io(path: path, operation: "read", errno: EISDIR) }
+        if requirePrivate, info.st_mode & 0o077 != 0 {
+            throw VaultError.insecurePermissions(path: path, mode: UInt32(info.st_mode & 0o777))
+        }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var offset = 0
+        while offset < size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, size - offset, off_t(offset)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                if n == 0 { break }
+                throw VaultError.io(path: path, operation: "read", errno: errno)
+            }
+            offset += n
+        }
+        if offset < size { bytes.removeLast(size - offset) }
+        return bytes
+    }
+
+    /// Creates `path` as a 0700 directory (and its parents) if it is missing.
+    static func makeDirectory(_ path: String) throws {
+        if exists(path) { return }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            try makeDirectory(String(path[..<slash]))
+        }
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            throw VaultError.io(path: path, operation: "create directory", errno: errno)
+        }
+    }
+
+    /// Replaces `path` atomically: a temp file in the same directory, fsync,
+    /// rename, fsync of the directory. A crash leaves the old or the new file.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws {
+        let temp = path + ".tmp-\(getpid())"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw VaultError.io(path: temp, operation: "create", errno: errno) }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+        }
+        do {
+            var offset = 0
+            while offset < bytes.count {
+                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw VaultError.io(path: temp, operation: "write", errno: errno) }
+                offset += n
+            }
+            guard fsync(fd) == 0 else { throw VaultError.io(path: temp, operation: "fsync", errno: errno) }
+            closed = true
+            guard close(fd) == 0 else { throw VaultError.io(path: temp, operation: "close", errno: errno) }
+            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
+        } catch {
+            unlink(temp)
+            throw error
+        }
+        syncDirectory(directory)
+    }
+
+    /// Creates a new file holding `bytes` with mode 0600; fails if it exists.
+    static func createExclusive(_ bytes: [UInt8], at path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw VaultError.io(path: path, operation: "create", errno: errno) }
+        defer { close(fd) }
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard n == bytes.count, fsync(fd) == 0 else { throw VaultError.io(path: path, operation: "write", errno: errno) }
+    }
+
+    static func syncDirectory(_ directory: String) {
+        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dirfd >= 0 else { return }
+        fsync(dirfd)
+        close(dirfd)
+    }
+
+    static func remove(_ path: String) {
+        unlink(path)
+    }
+}

@@ -1,0 +1,61 @@
+import FoundationEssentials
+
+/// Why a vault operation failed. Errors carry the facts; the command line
+/// writes the words. Each maps to one `Status` and so to one exit code.
+public enum VaultError: Error, Equatable {
+    /// No item matches the query.
+    case itemNotFound(Query)
+    /// An item with the same (group, service, account) exists.
+    case duplicateItem(ItemKey)
+    /// A query that must name one item matches several.
+    case ambiguous([ItemAttributes])
+    /// No keyslot opens with the credential given.
+    case wrongCredential(CredentialKind)
+    /// The vault has no keyslot of the kind given (e.g. a key file for a passphrase-only vault).
+    case noKeyslot(CredentialKind)
+    /// The vault file does not exist.
+    case noSuchVault(path: String)
+    /// `init` found a vault already there.
+    case vaultExists(path: String)
+    /// The vault (or a file it needs) is damaged or was tampered with.
+    case corrupted(path: String, detail: String)
+    /// A file holding secrets is readable or writable by group or others.
+    case insecurePermissions(path: String, mode: UInt32)
+    /// A key file is too short or otherwise unusable.
+    case invalidKeyFile(path: String, detail: String)
+    /// An item is device-bound and this machine's device key is not the one it was sealed with.
+    case boundToAnotherDevice(group: AccessGroup, accessibility: Accessibility)
+    /// A value is outside what the vault accepts (size, characters, empty).
+    case invalidValue(field: String, detail: String)
+    /// A system call failed on a path.
+    case io(path: String, operation: String, errno: Int32)
+    /// The last keyslot cannot be removed: the vault would not open again.
+    case lastKeyslot
+    /// The accessibility class needs a passphrase keyslot and the vault has none.
+    case passcodeNotSet
+
+    /// The status (and exit code) of this error.
+    public var status: Status {
+        switch self {
+        case .itemNotFound: return .itemNotFound
+        case .duplicateItem: return .duplicateItem
+        case .ambiguous: return .usage
+        case .wrongCredential, .noKeyslot: return .authFailed
+        case .noSuchVault: return .noSuchVault
+        case .vaultExists: return .duplicateVault
+        case .corrupted: return .decode
+        case .insecurePermissions, .io: return .failure
+        case .invalidKeyFile: return .authFailed
+        case .boundToAnotherDevice: return .decode
+        case .invalidValue: return .usage
+        case .lastKeyslot: return .usage
+        case .passcodeNotSet: return .usage
+        }
+    }
+}
+
+/// The kinds of credential that unlock a vault.
+public enum CredentialKind: String, Sendable, Equatable {
+    case passphrase
+    case keyFile = "key file"
+}

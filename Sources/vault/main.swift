@@ -1,0 +1,7 @@
+import VaultCLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(VaultMain.run(Array(CommandLine.arguments.dropFirst())))
