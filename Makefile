@@ -1,0 +1,54 @@
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+
+SWIFT ?= swift
+RELEASE_FLAGS = -c release --static-swift-stdlib
+
+.PHONY: all deps build release test demo generate install uninstall clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+test: deps
+	scripts/test.sh
+
+demo: build
+	scripts/demo.sh
+
+generate:
+	scripts/generate.sh
+
+# The man page and completions are generated and committed (make generate);
+# a missing one is named, never skipped.
+install: release
+	@for f in man/vault.1 completions/vault.bash completions/_vault completions/vault.fish; do \
+		[ -f "$$f" ] || { echo "make: $$f is missing; run 'make generate' and commit it" >&2; exit 1; }; \
+	done
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
+		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
+	install -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/vault" "$(DESTDIR)$(BINDIR)/vault"
+	install -m 0644 man/vault.1 "$(DESTDIR)$(MANDIR)/man1/vault.1"
+	install -m 0644 completions/vault.bash "$(DESTDIR)$(BASHCOMPDIR)/vault"
+	install -m 0644 completions/_vault "$(DESTDIR)$(ZSHCOMPDIR)/_vault"
+	install -m 0644 completions/vault.fish "$(DESTDIR)$(FISHCOMPDIR)/vault.fish"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/vault" "$(DESTDIR)$(MANDIR)/man1/vault.1" \
+		"$(DESTDIR)$(BASHCOMPDIR)/vault" "$(DESTDIR)$(ZSHCOMPDIR)/_vault" \
+		"$(DESTDIR)$(FISHCOMPDIR)/vault.fish"
+
+clean:
+	rm -rf .build

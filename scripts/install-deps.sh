@@ -1,0 +1,48 @@
+#!/bin/sh
+# Installs the Debian packages that building and testing vault need, and only
+# those that are missing. Run by `make deps` (and so by `make test` and CI).
+set -eu
+
+# One list; later features append to it.
+#   pkg-config libssl-dev       build: the COpenSSL system library
+#   util-linux                  tests: setsid runs the binary with no terminal
+#   mandoc                      tests: lint the generated man page
+#   bash-completion zsh fish    tests: load the generated completions
+#   git python3                 tests
+PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
+
+missing=""
+for package in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+        missing="$missing $package"
+    fi
+done
+missing="${missing# }"
+
+if [ -z "$missing" ]; then
+    echo "install-deps: all packages present ($PACKAGES)"
+    exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+    as_root=""
+elif command -v sudo >/dev/null 2>&1; then
+    as_root="sudo"
+else
+    echo "install-deps: error: missing packages: $missing" >&2
+    echo "install-deps: hint: run as root: apt-get install $missing" >&2
+    exit 1
+fi
+
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086 # word splitting of $as_root and $missing is wanted
+if ! { $as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+       $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing; } \
+       >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "install-deps: error: could not install: $missing" >&2
+    exit 1
+fi
+echo "install-deps: installed $missing"
