@@ -25,12 +25,12 @@ let package = Package(
         .testTarget(
             name: "VaultCoreTests",
             dependencies: ["VaultCore", "VaultCrypto"],
-            resources: [.copy("Fixtures")]
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "VaultCLITests",
             dependencies: ["VaultCLI", "VaultCore"],
-            resources: [.copy("Scenarios")]
+            exclude: ["Scenarios"]
         ),
     ],
     swiftLanguageModes: [.v5]

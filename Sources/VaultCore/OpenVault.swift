@@ -5,7 +5,7 @@ import VaultCrypto
 /// item operations that read or change it. `Vault` wraps these in reads and
 /// locked read-modify-write transactions.
 struct OpenVault {
-    private(set) var file: VaultFile
+    var file: VaultFile
     let keys: KeyRing
     let path: String
     /// Whether this machine's device key is the one the vault's device-bound items are sealed with.

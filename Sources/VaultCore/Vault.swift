@@ -88,9 +88,7 @@ public final class Vault {
     @discardableResult
     public func update(matching query: Query, with change: ItemChange) throws -> ItemAttributes {
         if let secret = change.secret { try Vault.validateSecret(secret) }
-        for (field, value) in [("label", change.label), ("comment", change.comment), ("kind", change.kind), ("generic", change.generic)] {
-            try Vault.validateAttribute(field, value)
-        }
+        try Vault.validateOptionalAttributes(label: change.label, comment: change.comment, kind: change.kind, generic: change.generic)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let item = try vault.openRecord(at: position)
@@ -183,15 +181,21 @@ public final class Vault {
         guard !new.service.isEmpty else { throw VaultError.invalidValue(field: "service", detail: "it is empty") }
         try validateAttribute("service", new.service)
         try validateAttribute("account", new.account)
-        for (field, value) in [("label", new.label), ("comment", new.comment), ("kind", new.kind), ("generic", new.generic)] {
-            try validateAttribute(field, value)
-        }
+        try validateOptionalAttributes(label: new.label, comment: new.comment, kind: new.kind, generic: new.generic)
         try validateSecret(new.secret)
     }
 
-    private static func validateAttribute(_ field: String, _ value: String?) throws {
-        guard let value, value.utf8.count > ItemLimits.maxAttributeBytes else { return }
-        throw VaultError.invalidValue(field: field, detail: "it is \(value.utf8.count) bytes; the limit is \(ItemLimits.maxAttributeBytes)")
+    private static func validateOptionalAttributes(label: String?, comment: String?, kind: String?, generic: String?) throws {
+        if let label { try validateAttribute("label", label) }
+        if let comment { try validateAttribute("comment", comment) }
+        if let kind { try validateAttribute("kind", kind) }
+        if let generic { try validateAttribute("generic", generic) }
+    }
+
+    private static func validateAttribute(_ field: String, _ value: String) throws {
+        let size = value.utf8.count
+        guard size > ItemLimits.maxAttributeBytes else { return }
+        throw VaultError.invalidValue(field: field, detail: "it is \(size) bytes; the limit is \(ItemLimits.maxAttributeBytes)")
     }
 
     private static func validateSecret(_ secret: SecretBytes) throws {

@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import VaultCore
+import VaultCrypto
+
+/// The v1 file: round trip, the committed test vector, bindings of records to
+/// their place and vault, and what the file shows without keys.
+@Suite struct FormatTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Fixtures/v1"
+    static let vectorPassphrase = Credential.passphrase(SecretBytes(Array("correct horse battery staple".utf8)))
+
+    /// Copies the committed test vector into `dir` (git does not keep 0600).
+    func copyVector(into dir: TempDirectory, withDeviceKey: Bool) throws -> VaultLocation {
+        let location = dir.location("v1.vault")
+        writeBytes(fileBytes(FormatTests.fixtures + "/v1.vault"), to: location.path)
+        if withDeviceKey { writeBytes(fileBytes(FormatTests.fixtures + "/device.key"), to: location.deviceKeyPath) }
+        return location
+    }
+
+    @Test func committedTestVectorOpens() throws {
+        let dir = try TempDirectory()
+        let vault = Vault(location: try copyVector(into: dir, withDeviceKey: true), credential: FormatTests.vectorPassphrase)
+        #expect(try vault.secret("github", "ci-bot") == "ghp_testvector_0001")
+        #expect(try vault.item(matching: Query(service: "github", account: "ci-bot")).attributes.label == "GitHub CI")
+        let npm = try vault.item(matching: Query(service: "npm", account: "publish"))
+        #expect(npm.secret.text == "npm_testvector_0002")
+        #expect(npm.attributes.group == AccessGroup("ci"))
+        #expect(npm.attributes.accessibility == .afterFirstUnlock)
+        #expect(try vault.item(matching: Query(service: "binary", account: "nul")).secret.copyBytes() == [0, 1, 2, 0xFF])
+        #expect(try vault.secret("device", "bound") == "bound_testvector_0004")
+        #expect(try vault.attributes(matching: Query()).count == 4)
+    }
+
+    @Test func deviceBoundItemsNeedTheirDevice() throws {
+        let dir = try TempDirectory()
+        let vault = Vault(location: try copyVector(into: dir, withDeviceKey: false), credential: FormatTests.vectorPassphrase)
+        #expect(try vault.secret("github", "ci-bot") == "ghp_testvector_0001")
+        #expect(throws: VaultError.boundToAnotherDevice(group: .default, accessibility: .whenUnlockedThisDeviceOnly)) {
+            try vault.secret("device", "bound")
+        }
+    }
+
+    @Test func roundTripIsStable() throws {
+        let dir = try TempDirectory()
+        let location = try copyVector(into: dir, withDeviceKey: true)
+        let bytes = fileBytes(location.path)
+        let open = try OpenVault.unlock(bytes, credential: FormatTests.vectorPassphrase,
+                                        deviceKey: try DeviceKey.load(at: location.deviceKeyPath), path: location.path)
+        #expect(try open.encode() == bytes)
+    }
+
+    @Test func recordMovedToAnotherPlaceDoesNotOpen() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.add("first", "a", "secret-one")
+        try vault.add("second", "b", "secret-two")
+        var open = try OpenVault.unlock(fileBytes(dir.location().path), credential: testKeyFile,
+                                        deviceKey: try DeviceKey.load(at: dir.location().deviceKeyPath), path: "test")
+        // Swap the sealed records (and their lengths) but keep each index entry's identity;
+        // the MACs are recomputed, so only the records' own AAD binding can catch it.
+        open.file.records.swapAt(0, 1)
+        let lengths = (open.file.index[0].length, open.file.index[1].length)
+        open.file.index[0].length = lengths.1
+        open.file.index[1].length = lengths.0
+        let moved = try OpenVault.unlock(try open.encode(), credential: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
+        #expect(throws: VaultError.corrupted(path: "test", detail: "a record does not open")) { try moved.openRecord(at: 0) }
+        #expect(throws: VaultError.corrupted(path: "test", detail: "a record does not open")) { try moved.openRecord(at: 1) }
+    }
+
+    @Test func recordMovedToAnotherVaultDoesNotOpen() throws {
+        let dir = try TempDirectory()
+        let first = try Vault.makeTest(at: dir.location("a.vault"))
+        let second = try Vault.makeTest(at: dir.location("b.vault"))
+        try first.add("svc", "acct", "from-a")
+        try second.add("svc", "acct", "from-b")
+        let device = try DeviceKey.load(at: dir.location().deviceKeyPath)
+        let a = try OpenVault.unlock(fileBytes(dir.location("a.vault").path), credential: testKeyFile, deviceKey: device, path: "a")
+        var b = try OpenVault.unlock(fileBytes(dir.location("b.vault").path), credential: testKeyFile, deviceKey: device, path: "b")
+        b.file.records[0] = a.file.records[0]
+        b.file.index[0].length = a.file.index[0].length
+        let mixed = try OpenVault.unlock(try b.encode(), credential: testKeyFile, deviceKey: device, path: "b")
+        #expect(throws: VaultError.corrupted(path: "b", detail: "a record does not open")) { try mixed.openRecord(at: 0) }
+    }
+
+    @Test func wrongKeyMaterialFailsCryptographically() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.add("svc", "acct", "value")
+        let open = try OpenVault.unlock(fileBytes(dir.location().path), credential: testKeyFile,
+                                        deviceKey: try DeviceKey.load(at: dir.location().deviceKeyPath), path: "t")
+        let entry = open.file.index[0]
+        let aad = RecordCodec.aad(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
+        // The right keys open it.
+        let right = try open.keys.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.recordID)
+        #expect(throws: Never.self) { try AESGCM.open(open.file.records[0], key: right, aad: aad) }
+        // A ring with every key random but the same vault id does not.
+        let impostor = KeyRing(vaultID: open.file.vaultID, masterKey: SecretBytes(random: 32), deviceKey: nil)
+        impostor.addGroup(.default, id: entry.groupID, key: SecretBytes(random: 32))
+        impostor.addClassKey(SecretBytes(random: 32), classID: entry.classID)
+        let wrong = try impostor.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.recordID)
+        #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(open.file.records[0], key: wrong, aad: aad) }
+        // Nor does the right key with another record id in the AAD.
+        let otherAAD = RecordCodec.aad(vaultID: open.file.vaultID, recordID: [UInt8](repeating: 7, count: 16),
+                                       groupID: entry.groupID, classID: entry.classID)
+        #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(open.file.records[0], key: right, aad: otherAAD) }
+    }
+
+    @Test func fileShowsNoNamesOrSecrets() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.add("very-visible-service", "very-visible-account", "very-visible-secret", group: AccessGroup("visible-group")!,
+                      label: "very-visible-label")
+        let text = String(decoding: fileBytes(dir.location().path), as: Unicode.ASCII.self)
+        for word in ["very-visible", "visible-group"] { #expect(!text.contains(word)) }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import VaultCore
+import VaultCrypto
+
+/// Every damaged byte gives errSecDecode (or, for a byte nothing depends on,
+/// the right answer) — never wrong bytes, another status, or a crash.
+@Suite struct TamperTests {
+    /// A small vault with items in two groups and two classes.
+    func smallVault(in dir: TempDirectory) throws -> (Vault, [UInt8]) {
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.add("github", "ci-bot", "the-right-secret")
+        try vault.add("npm", "publish", "other", group: AccessGroup("ci")!, accessibility: .afterFirstUnlock)
+        return (vault, fileBytes(dir.location().path))
+    }
+
+    /// What reading the item gives on damaged bytes: nil for errSecDecode, else the secret.
+    func outcome(_ vault: Vault) -> Result<String, Error> {
+        Result { try vault.secret("github", "ci-bot") }
+    }
+
+    @Test func flippingAnyByteNeverYieldsWrongPlaintext() throws {
+        let dir = try TempDirectory()
+        let (vault, original) = try smallVault(in: dir)
+        var wrong: [String] = []
+        for offset in original.indices {
+            for mask: UInt8 in [0x01, 0x80] {
+                var damaged = original
+                damaged[offset] ^= mask
+                writeBytes(damaged, to: dir.location().path)
+                switch outcome(vault) {
+                case .success("the-right-secret"): continue
+                case .success(let other): wrong.append("offset \(offset): returned \(other)")
+                case .failure(VaultError.corrupted): continue
+                case .failure(let error): wrong.append("offset \(offset) mask \(mask): \(error)")
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count) damaged vaults answered wrongly: \(wrong.prefix(10))")
+    }
+
+    @Test func truncatingAtAnyLengthIsDecodeError() throws {
+        let dir = try TempDirectory()
+        let (vault, original) = try smallVault(in: dir)
+        var wrong: [String] = []
+        for length in 0..<original.count {
+            writeBytes(Array(original[0..<length]), to: dir.location().path)
+            if case .failure(VaultError.corrupted) = outcome(vault) { continue }
+            wrong.append("length \(length): \(outcome(vault))")
+        }
+        writeBytes(original + [0], to: dir.location().path)
+        if case .failure(VaultError.corrupted) = outcome(vault) {} else { wrong.append("one extra byte accepted") }
+        #expect(wrong.isEmpty, "\(wrong.count) truncated vaults answered wrongly: \(wrong.prefix(10))")
+    }
+
+    @Test func hostileScryptParametersAreRefusedBeforeRunning() throws {
+        // A passphrase slot claiming logN = 36 must be refused, not run for hours.
+        let dir = try TempDirectory()
+        try Vault.create(at: dir.location(), credential: .passphrase(SecretBytes(Array("pw".utf8))), kdf: .testing)
+        var bytes = fileBytes(dir.location().path)
+        // magic 8, version 2, vault id 16, device check 16, slot count 1, kind 1, salt 16 → logN
+        let logNOffset = 8 + 2 + 16 + 16 + 1 + 1 + 16
+        #expect(bytes[logNOffset] == Scrypt.Parameters.testing.logN)
+        bytes[logNOffset] = 36
+        #expect(throws: MalformedInput.self) { try VaultFile.decode(bytes) }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+@testable import VaultCore
+import VaultCrypto
+
+/// A private temporary directory for one test, removed when released.
+final class TempDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.path + "/vault-core-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func location(_ name: String = "test.vault") -> VaultLocation {
+        VaultLocation(path: path + "/" + name)
+    }
+}
+
+/// A fixed key-file credential: fast to unlock (no scrypt).
+let testKeyFile = Credential.keyFile(SecretBytes(Array("vault-key-v1:test-key-material-0123456789abcdef\n".utf8)))
+
+/// A clock tests move by hand.
+final class TestClock: @unchecked Sendable {
+    var now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func advance(_ seconds: TimeInterval) { now += seconds }
+}
+
+extension SecretBytes {
+    var text: String { String(decoding: copyBytes(), as: UTF8.self) }
+}
+
+extension Vault {
+    /// A new vault at `location` with the test key file.
+    static func makeTest(at location: VaultLocation, clock: TestClock = TestClock()) throws -> Vault {
+        try Vault.create(at: location, credential: testKeyFile, kdf: .testing)
+        return Vault(location: location, credential: testKeyFile, clock: { clock.now })
+    }
+
+    @discardableResult
+    func add(_ service: String, _ account: String, _ secret: String, group: AccessGroup = .default,
+             accessibility: Accessibility = .default, label: String? = nil) throws -> AddOutcome {
+        try add(NewItem(service: service, account: account, group: group, accessibility: accessibility,
+                        label: label, secret: SecretBytes(Array(secret.utf8))))
+    }
+
+    func secret(_ service: String, _ account: String, group: AccessGroup? = nil) throws -> String {
+        try item(matching: Query(service: service, account: account, group: group)).secret.text
+    }
+}
+
+func fileBytes(_ path: String) -> [UInt8] {
+    Array(FileManager.default.contents(atPath: path) ?? Data())
+}
+
+func writeBytes(_ bytes: [UInt8], to path: String) {
+    FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
+}
