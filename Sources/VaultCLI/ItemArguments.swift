@@ -28,9 +28,10 @@ struct ItemArguments {
         return account
     }
 
-    /// --group, or VAULT_GROUP, or nil.
+    /// --group, or VAULT_GROUP, or `group` in the config file, or nil.
     func group() throws -> AccessGroup? {
-        guard let name = arguments.value("group") ?? environment["VAULT_GROUP"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+        let fromEnvironment = environment["VAULT_GROUP"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let name = try arguments.value("group") ?? fromEnvironment ?? Config.load(environment: environment).value("group") else {
             return nil
         }
         guard let group = AccessGroup(name) else {
@@ -47,6 +48,12 @@ struct ItemArguments {
                              hint: "use one of: \(Accessibility.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value
+    }
+
+    /// The descriptive attributes given as options (label, comment, kind, generic).
+    func details() -> ItemDetails {
+        ItemDetails(label: arguments.value("label"), comment: arguments.value("comment"), kind: arguments.value("kind"),
+                    generic: arguments.value("generic"))
     }
 
     /// The query the selecting options describe (service, account, group, label, class).

@@ -55,6 +55,11 @@ struct VaultAccess {
         return Vault(location: location, credential: try credential())
     }
 
+    /// The item store the command works on: the vault file (the only backend so far).
+    func store() throws -> ItemStore {
+        try vault()
+    }
+
     /// Reads a new passphrase: from a file, or typed twice on the terminal.
     func newPassphrase(fromFile path: String?, purpose: String) throws -> SecretBytes {
         if let path { return try PassphraseFile.read(path: path) }

@@ -1,6 +1,42 @@
 import FoundationEssentials
 import VaultCrypto
 
+/// The descriptive attributes of an item, beside its key and class. In an
+/// `ItemChange`, nil means "leave as it is".
+public struct ItemDetails: Equatable, Sendable {
+    public var label: String?
+    public var comment: String?
+    public var kind: String?
+    public var generic: String?
+    /// The environment variable name `vault env` and `vault run` give the secret.
+    public var envName: String?
+    public var expires: Date?
+
+    public init(label: String? = nil, comment: String? = nil, kind: String? = nil, generic: String? = nil,
+                envName: String? = nil, expires: Date? = nil) {
+        self.label = label
+        self.comment = comment
+        self.kind = kind
+        self.generic = generic
+        self.envName = envName
+        self.expires = expires
+    }
+
+    /// These details with every field that `change` sets replaced.
+    public func applying(_ change: ItemDetails) -> ItemDetails {
+        ItemDetails(label: change.label ?? label, comment: change.comment ?? comment, kind: change.kind ?? kind,
+                    generic: change.generic ?? generic, envName: change.envName ?? envName, expires: change.expires ?? expires)
+    }
+
+    /// The text fields by name, for validation and output.
+    public var textFields: [(name: String, value: String?)] {
+        [("label", label), ("comment", comment), ("kind", kind), ("generic", generic), ("env-name", envName)]
+    }
+
+    /// Whether no field is set.
+    public var isEmpty: Bool { self == ItemDetails() }
+}
+
 /// The attributes of one item (Keychain generic-password semantics). The
 /// primary key is (group, service, account). Attributes never hold the secret.
 public struct ItemAttributes: Equatable, Sendable {
@@ -8,30 +44,19 @@ public struct ItemAttributes: Equatable, Sendable {
     public var account: String
     public var group: AccessGroup
     public var accessibility: Accessibility
-    public var label: String?
-    public var comment: String?
-    public var kind: String?
-    public var generic: String?
+    public var details: ItemDetails
     public var created: Date
     public var modified: Date
-    public var expires: Date?
 
-    public init(
-        service: String, account: String, group: AccessGroup = .default,
-        accessibility: Accessibility = .default, label: String? = nil, comment: String? = nil,
-        kind: String? = nil, generic: String? = nil, created: Date, modified: Date, expires: Date? = nil
-    ) {
+    public init(service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
+                details: ItemDetails = ItemDetails(), created: Date, modified: Date) {
         self.service = service
         self.account = account
         self.group = group
         self.accessibility = accessibility
-        self.label = label
-        self.comment = comment
-        self.kind = kind
-        self.generic = generic
+        self.details = details
         self.created = created
         self.modified = modified
-        self.expires = expires
     }
 
     /// The primary key of the item.
@@ -70,33 +95,22 @@ public enum ItemLimits {
     public static let maxAttributeBytes = 4096
 }
 
-/// The attributes a new item is added with; dates are set by the vault.
+/// An item to add: its key, class, details and secret; dates are set by the vault.
 public struct NewItem: Sendable {
     public var service: String
     public var account: String
     public var group: AccessGroup
     public var accessibility: Accessibility
-    public var label: String?
-    public var comment: String?
-    public var kind: String?
-    public var generic: String?
-    public var expires: Date?
+    public var details: ItemDetails
     public var secret: SecretBytes
 
-    public init(
-        service: String, account: String, group: AccessGroup = .default,
-        accessibility: Accessibility = .default, label: String? = nil, comment: String? = nil,
-        kind: String? = nil, generic: String? = nil, expires: Date? = nil, secret: SecretBytes
-    ) {
+    public init(service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
+                details: ItemDetails = ItemDetails(), secret: SecretBytes) {
         self.service = service
         self.account = account
         self.group = group
         self.accessibility = accessibility
-        self.label = label
-        self.comment = comment
-        self.kind = kind
-        self.generic = generic
-        self.expires = expires
+        self.details = details
         self.secret = secret
     }
 }
@@ -104,29 +118,15 @@ public struct NewItem: Sendable {
 /// The changes `update` applies to one item; nil leaves a field as it is.
 public struct ItemChange: Sendable {
     public var accessibility: Accessibility?
-    public var label: String?
-    public var comment: String?
-    public var kind: String?
-    public var generic: String?
-    public var expires: Date?
+    public var details: ItemDetails
     public var secret: SecretBytes?
 
-    public init(
-        accessibility: Accessibility? = nil, label: String? = nil, comment: String? = nil,
-        kind: String? = nil, generic: String? = nil, expires: Date? = nil, secret: SecretBytes? = nil
-    ) {
+    public init(accessibility: Accessibility? = nil, details: ItemDetails = ItemDetails(), secret: SecretBytes? = nil) {
         self.accessibility = accessibility
-        self.label = label
-        self.comment = comment
-        self.kind = kind
-        self.generic = generic
-        self.expires = expires
+        self.details = details
         self.secret = secret
     }
 
     /// Whether the change would change nothing.
-    public var isEmpty: Bool {
-        accessibility == nil && label == nil && comment == nil && kind == nil && generic == nil
-            && expires == nil && secret == nil
-    }
+    public var isEmpty: Bool { accessibility == nil && details.isEmpty && secret == nil }
 }

@@ -32,10 +32,10 @@ public struct Query: Equatable, Sendable {
             && (account == nil || account == item.account)
             && (group == nil || group == item.group)
             && (accessibility == nil || accessibility == item.accessibility)
-            && (label == nil || label == item.label)
-            && (comment == nil || comment == item.comment)
-            && (kind == nil || kind == item.kind)
-            && (generic == nil || generic == item.generic)
+            && (label == nil || label == item.details.label)
+            && (comment == nil || comment == item.details.comment)
+            && (kind == nil || kind == item.details.kind)
+            && (generic == nil || generic == item.details.generic)
     }
 
     /// Whether the lookup index can answer the query: service and account both given.

@@ -5,7 +5,7 @@ import VaultCrypto
 /// copy-matching, update, delete). Reads work on a snapshot; every change
 /// takes the sidecar lock, re-reads the file, applies the change and replaces
 /// the file atomically, so parallel writers lose no update.
-public final class Vault {
+public final class Vault: ItemStore {
     public let location: VaultLocation
     private let credential: Credential
     private let clock: () -> Date
@@ -16,12 +16,6 @@ public final class Vault {
         self.location = location
         self.credential = credential
         self.clock = clock
-    }
-
-    /// The outcome of `add`.
-    public enum AddOutcome: Equatable, Sendable {
-        case added
-        case replaced
     }
 
     // MARK: creating
@@ -74,10 +68,8 @@ public final class Vault {
             }
             let now = clock()
             let created = try existing.map { try vault.openRecord(at: $0).attributes.created } ?? now
-            let attributes = ItemAttributes(
-                service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
-                label: new.label, comment: new.comment, kind: new.kind, generic: new.generic,
-                created: created, modified: now, expires: new.expires)
+            let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
+                                            accessibility: new.accessibility, details: new.details, created: created, modified: now)
             try vault.store(attributes, secret: new.secret, replacing: existing)
             return existing == nil ? .added : .replaced
         }
@@ -88,17 +80,13 @@ public final class Vault {
     @discardableResult
     public func update(matching query: Query, with change: ItemChange) throws -> ItemAttributes {
         if let secret = change.secret { try Vault.validateSecret(secret) }
-        try Vault.validateOptionalAttributes(label: change.label, comment: change.comment, kind: change.kind, generic: change.generic)
+        try Vault.validate(change.details)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let item = try vault.openRecord(at: position)
             var attributes = item.attributes
             attributes.accessibility = change.accessibility ?? attributes.accessibility
-            attributes.label = change.label ?? attributes.label
-            attributes.comment = change.comment ?? attributes.comment
-            attributes.kind = change.kind ?? attributes.kind
-            attributes.generic = change.generic ?? attributes.generic
-            attributes.expires = change.expires ?? attributes.expires
+            attributes.details = attributes.details.applying(change.details)
             attributes.modified = clock()
             try vault.store(attributes, secret: change.secret ?? item.secret, replacing: position)
             return attributes
@@ -181,15 +169,14 @@ public final class Vault {
         guard !new.service.isEmpty else { throw VaultError.invalidValue(field: "service", detail: "it is empty") }
         try validateAttribute("service", new.service)
         try validateAttribute("account", new.account)
-        try validateOptionalAttributes(label: new.label, comment: new.comment, kind: new.kind, generic: new.generic)
+        try validate(new.details)
         try validateSecret(new.secret)
     }
 
-    private static func validateOptionalAttributes(label: String?, comment: String?, kind: String?, generic: String?) throws {
-        if let label { try validateAttribute("label", label) }
-        if let comment { try validateAttribute("comment", comment) }
-        if let kind { try validateAttribute("kind", kind) }
-        if let generic { try validateAttribute("generic", generic) }
+    private static func validate(_ details: ItemDetails) throws {
+        for field in details.textFields {
+            if let value = field.value { try validateAttribute(field.name, value) }
+        }
     }
 
     private static func validateAttribute(_ field: String, _ value: String) throws {

@@ -21,7 +21,7 @@ import VaultCrypto
         let dir = try TempDirectory()
         let vault = Vault(location: try copyVector(into: dir, withDeviceKey: true), credential: FormatTests.vectorPassphrase)
         #expect(try vault.secret("github", "ci-bot") == "ghp_testvector_0001")
-        #expect(try vault.item(matching: Query(service: "github", account: "ci-bot")).attributes.label == "GitHub CI")
+        #expect(try vault.item(matching: Query(service: "github", account: "ci-bot")).attributes.details.label == "GitHub CI")
         let npm = try vault.item(matching: Query(service: "npm", account: "publish"))
         #expect(npm.secret.text == "npm_testvector_0002")
         #expect(npm.attributes.group == AccessGroup("ci"))

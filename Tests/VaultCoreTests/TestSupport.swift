@@ -46,7 +46,7 @@ extension Vault {
     func add(_ service: String, _ account: String, _ secret: String, group: AccessGroup = .default,
              accessibility: Accessibility = .default, label: String? = nil) throws -> AddOutcome {
         try add(NewItem(service: service, account: account, group: group, accessibility: accessibility,
-                        label: label, secret: SecretBytes(Array(secret.utf8))))
+                        details: ItemDetails(label: label), secret: SecretBytes(Array(secret.utf8))))
     }
 
     func secret(_ service: String, _ account: String, group: AccessGroup? = nil) throws -> String {

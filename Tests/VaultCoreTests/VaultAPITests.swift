@@ -11,7 +11,7 @@ import VaultCrypto
         #expect(try vault.add("github", "ci-bot", "token-1", label: "CI") == .added)
         let item = try vault.item(matching: Query(service: "github", account: "ci-bot"))
         #expect(item.secret.text == "token-1")
-        #expect(item.attributes.label == "CI")
+        #expect(item.attributes.details.label == "CI")
         #expect(item.attributes.group == .default)
         #expect(item.attributes.accessibility == .whenUnlocked)
     }
@@ -75,13 +75,13 @@ import VaultCrypto
         let created = try vault.item(matching: Query(service: "svc", account: "acct")).attributes.created
         clock.advance(3600)
         let updated = try vault.update(matching: Query(service: "svc", account: "acct"),
-                                       with: ItemChange(accessibility: .afterFirstUnlock, label: "L2",
+                                       with: ItemChange(accessibility: .afterFirstUnlock, details: ItemDetails(label: "L2"),
                                                         secret: SecretBytes(Array("new".utf8))))
         #expect(updated.created == created)
         #expect(updated.modified == clock.now)
         let item = try vault.item(matching: Query(service: "svc", account: "acct"))
         #expect(item.secret.text == "new")
-        #expect(item.attributes.label == "L2")
+        #expect(item.attributes.details.label == "L2")
         #expect(item.attributes.accessibility == .afterFirstUnlock)
     }
 

@@ -10,13 +10,11 @@ enum AddCommand {
         let group = try options.group() ?? .default
         let accessibility = try options.accessibility() ?? .default
         let access = VaultAccess(invocation)
-        let vault = try access.vault()
+        let store = try access.store()
         let secret = try SecretInput(invocation).read(access: access)
-        let item = NewItem(
-            service: service, account: account, group: group, accessibility: accessibility,
-            label: arguments.value("label"), comment: arguments.value("comment"), kind: arguments.value("kind"),
-            generic: arguments.value("generic"), secret: secret)
-        let outcome = try vault.add(item, replaceExisting: arguments.flag("update"))
+        let item = NewItem(service: service, account: account, group: group, accessibility: accessibility,
+                           details: options.details(), secret: secret)
+        let outcome = try store.add(item, replaceExisting: arguments.flag("update"))
         let verb = outcome == .added ? "added" : "replaced"
         invocation.terminal.writeErr(
             "vault: \(verb) service \(quoted(service)), account \(quoted(account)) in group \(quoted(group.name)) (\(accessibility.rawValue))\n")

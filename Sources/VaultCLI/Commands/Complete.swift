@@ -7,7 +7,7 @@ enum CompleteCommand {
         var access = VaultAccess(invocation)
         access.invocation.arguments.options["no-interaction"] = [""]
         guard let kind = invocation.arguments.positionals.first,
-              let items = try? access.vault().attributes(matching: Query()) else { return }
+              let items = try? access.store().attributes(matching: Query()) else { return }
         let names: [String]
         switch kind {
         case "groups": names = items.map(\.group.name)

@@ -11,7 +11,7 @@ enum GetCommand {
         guard query.service != nil || query.account != nil || query.label != nil else {
             throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
         }
-        let item = try VaultAccess(invocation).vault().item(matching: query)
+        let item = try VaultAccess(invocation).store().item(matching: query)
         let terminal = invocation.terminal
         if arguments.flag("json") {
             terminal.writeOut(ItemOutput.json(item.attributes, secret: arguments.flag("show-secret") ? item.secret : nil) + "\n")

@@ -4,7 +4,7 @@ import VaultCore
 enum ListCommand {
     static func run(_ invocation: Invocation) throws {
         let query = try ItemArguments(invocation).query()
-        let items = try VaultAccess(invocation).vault().attributes(matching: query)
+        let items = try VaultAccess(invocation).store().attributes(matching: query)
         let terminal = invocation.terminal
         if invocation.arguments.flag("json") {
             terminal.writeOut(ItemOutput.jsonArray(items) + "\n")

@@ -9,21 +9,19 @@ enum UpdateCommand {
         let arguments = invocation.arguments
         let options = ItemArguments(invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
-        var change = ItemChange(
-            accessibility: try options.accessibility(), label: arguments.value("label"),
-            comment: arguments.value("comment"), kind: arguments.value("kind"), generic: arguments.value("generic"))
+        var change = ItemChange(accessibility: try options.accessibility(), details: options.details())
         let input = SecretInput(invocation)
         if arguments.flag("keep-secret"), input.hasExplicitSource {
             throw UsageError("--keep-secret and a new secret were both given", hint: "drop one of them")
         }
         let readsSecret = input.hasExplicitSource || (!arguments.flag("keep-secret") && change.isEmpty)
         let access = VaultAccess(invocation)
-        let vault = try access.vault()
+        let store = try access.store()
         if readsSecret { change.secret = try input.read(access: access) }
         guard !change.isEmpty else {
             throw UsageError("nothing to change", hint: "give a new secret or an attribute such as --label")
         }
-        let updated = try vault.update(matching: query, with: change)
+        let updated = try store.update(matching: query, with: change)
         invocation.terminal.writeErr(
             "vault: updated service \(quoted(updated.service)), account \(quoted(updated.account)) in group \(quoted(updated.group.name))\n")
     }

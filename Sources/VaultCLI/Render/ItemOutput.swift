@@ -12,13 +12,12 @@ enum ItemOutput {
             ("group", jsonString(attributes.group.name)),
             ("class", jsonString(attributes.accessibility.rawValue)),
         ]
-        for (name, value) in [("label", attributes.label), ("comment", attributes.comment),
-                              ("kind", attributes.kind), ("generic", attributes.generic)] {
-            if let value { fields.append((name, jsonString(value))) }
+        for field in attributes.details.textFields {
+            if let value = field.value { fields.append((field.name.replacing("-", with: "_"), jsonString(value))) }
         }
         fields.append(("created", jsonString(isoDate(attributes.created))))
         fields.append(("modified", jsonString(isoDate(attributes.modified))))
-        if let expires = attributes.expires { fields.append(("expires", jsonString(isoDate(expires)))) }
+        if let expires = attributes.details.expires { fields.append(("expires", jsonString(isoDate(expires)))) }
         if let secret {
             let bytes = secret.copyBytes()
             if let text = String(validating: bytes, as: UTF8.self) {
@@ -40,7 +39,7 @@ enum ItemOutput {
         let header = ["GROUP", "SERVICE", "ACCOUNT", "CLASS", "MODIFIED", "LABEL"]
         let rows = items.map {
             [$0.group.name, printable($0.service), printable($0.account), $0.accessibility.rawValue,
-             isoDate($0.modified), printable($0.label ?? "")]
+             isoDate($0.modified), printable($0.details.label ?? "")]
         }
         let widths = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0

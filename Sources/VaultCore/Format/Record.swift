@@ -6,7 +6,7 @@ import VaultCrypto
 /// record id, group, class and the format version.
 enum RecordCodec {
     private enum Tag: UInt8 {
-        case service = 1, account, label, comment, kind, generic, created, modified, expires, secret
+        case service = 1, account, label, comment, kind, generic, created, modified, expires, secret, envName
     }
 
     static func aad(vaultID: [UInt8], recordID: [UInt8], groupID: UInt32, classID: UInt8) -> [UInt8] {
@@ -35,13 +35,14 @@ enum RecordCodec {
         }
         text(.service, attributes.service)
         text(.account, attributes.account)
-        text(.label, attributes.label)
-        text(.comment, attributes.comment)
-        text(.kind, attributes.kind)
-        text(.generic, attributes.generic)
+        text(.label, attributes.details.label)
+        text(.comment, attributes.details.comment)
+        text(.kind, attributes.details.kind)
+        text(.generic, attributes.details.generic)
+        text(.envName, attributes.details.envName)
         date(.created, attributes.created)
         date(.modified, attributes.modified)
-        date(.expires, attributes.expires)
+        date(.expires, attributes.details.expires)
         w.u8(Tag.secret.rawValue)
         w.u32(UInt32(secret.count))
         let head = w.bytes
@@ -92,10 +93,10 @@ enum RecordCodec {
                   let created = dates[.created], let modified = dates[.modified] else {
                 throw MalformedInput(detail: "a record lacks a required field")
             }
-            let attributes = ItemAttributes(
-                service: service, account: account, group: group, accessibility: accessibility,
-                label: texts[.label], comment: texts[.comment], kind: texts[.kind], generic: texts[.generic],
-                created: created, modified: modified, expires: dates[.expires])
+            let details = ItemDetails(label: texts[.label], comment: texts[.comment], kind: texts[.kind],
+                                      generic: texts[.generic], envName: texts[.envName], expires: dates[.expires])
+            let attributes = ItemAttributes(service: service, account: account, group: group, accessibility: accessibility,
+                                            details: details, created: created, modified: modified)
             return Item(attributes: attributes, secret: secret)
         }
     }

@@ -1,0 +1,21 @@
+/// The Keychain-style item operations every backend offers: the encrypted
+/// vault file (`Vault`) and the desktop keyring. Commands work through this,
+/// so `--backend` changes where items live, not what the commands do.
+public protocol ItemStore {
+    /// Adds an item; throws `duplicateItem` unless `replaceExisting` is set.
+    func add(_ new: NewItem, replaceExisting: Bool) throws -> AddOutcome
+    /// The attributes (no secrets) of every item matching `query`.
+    func attributes(matching query: Query) throws -> [ItemAttributes]
+    /// The one item matching `query`, with its secret; `itemNotFound` or `ambiguous` otherwise.
+    func item(matching query: Query) throws -> Item
+    /// Changes the one item matching `query`.
+    func update(matching query: Query, with change: ItemChange) throws -> ItemAttributes
+    /// Deletes the one item matching `query`, or all of them with `allMatching`.
+    func delete(matching query: Query, allMatching: Bool) throws -> [ItemAttributes]
+}
+
+/// The outcome of `add`.
+public enum AddOutcome: Equatable, Sendable {
+    case added
+    case replaced
+}

@@ -1,0 +1,66 @@
+/// Settings from `${XDG_CONFIG_HOME:-~/.config}/vault/config`: one
+/// `key = value` per line, `#` starts a comment, blank lines are ignored.
+/// An unknown key or a malformed line is an error naming the line, so a typo
+/// never silently does nothing.
+public struct Config: Sendable {
+    /// The keys vault reads, with what each sets (docs/CLI.md lists them too).
+    public static let knownKeys: [String: String] = [
+        "group": "the access group of commands that name none (like VAULT_GROUP)",
+        "backend": "file or secret-service (like VAULT_BACKEND)",
+    ]
+
+    public let path: String
+    public let values: [String: String]
+
+    public init(path: String, values: [String: String]) {
+        self.path = path
+        self.values = values
+    }
+
+    /// The config file's path for this environment.
+    public static func path(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/vault/config" }
+        return (environment["HOME"] ?? "/") + "/.config/vault/config"
+    }
+
+    /// Reads the config file; a missing file is an empty config.
+    public static func load(environment: [String: String]) throws -> Config {
+        let path = path(environment: environment)
+        guard FileSystem.exists(path) else { return Config(path: path, values: [:]) }
+        let bytes = try FileSystem.read(path, requirePrivate: false, missing: .io(path: path, operation: "open", errno: 2))
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw VaultError.invalidValue(field: "config", detail: "\"\(path)\" is not UTF-8 text")
+        }
+        return try parse(text, path: path)
+    }
+
+    static func parse(_ text: String, path: String) throws -> Config {
+        var values: [String: String] = [:]
+        for (number, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmed()
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw VaultError.invalidValue(field: "config", detail: "\(path):\(number + 1): expected \"key = value\"")
+            }
+            let key = line[..<equals].trimmed()
+            guard knownKeys[key] != nil else {
+                throw VaultError.invalidValue(
+                    field: "config", detail: "\(path):\(number + 1): unknown key \"\(key)\" (known: \(knownKeys.keys.sorted().joined(separator: ", ")))")
+            }
+            values[key] = line[line.index(after: equals)...].trimmed()
+        }
+        return Config(path: path, values: values)
+    }
+
+    /// The value of `key`, if set.
+    public func value(_ key: String) -> String? { values[key] }
+}
+
+private extension StringProtocol {
+    func trimmed() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice.removeFirst() }
+        while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice.removeLast() }
+        return String(slice)
+    }
+}
