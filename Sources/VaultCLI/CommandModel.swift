@@ -7,7 +7,8 @@ public enum CompletionKind: Equatable, Sendable {
     case none
     case file
     case directory
-    /// A fixed set of words, e.g. accessibility classes.
+    /// A fixed set of words, e.g. accessibility classes; the parser refuses
+    /// any other value, except an option's `aliases`.
     case values([String])
     /// Names read from the vault through the hidden `__complete` command.
     case group
@@ -33,11 +34,14 @@ public struct OptionSpec: Sendable {
     public var completion: CompletionKind
     /// Accepted but not shown in help, man page or completions.
     public var hidden: Bool
+    /// Values accepted besides those of a `.values` completion, and never
+    /// offered, e.g. Apple's constant names for an accessibility class.
+    public var aliases: [String]
 
     public init(
         _ long: String, short: Character? = nil, value valueName: String? = nil,
         help: String, default defaultValue: String? = nil, repeatable: Bool = false,
-        completion: CompletionKind = .none, hidden: Bool = false
+        completion: CompletionKind = .none, hidden: Bool = false, aliases: [String] = []
     ) {
         self.long = long
         self.short = short
@@ -47,6 +51,7 @@ public struct OptionSpec: Sendable {
         self.repeatable = repeatable
         self.completion = completion
         self.hidden = hidden
+        self.aliases = aliases
     }
 
     public var isFlag: Bool { valueName == nil }

@@ -1,0 +1,294 @@
+import VaultCore
+
+/// Every command and option of `vault`, as data. The parser, `vault help`, the
+/// man page and the shell completions are renderings of this table: adding an
+/// option is one line here.
+public enum CommandTable {
+    /// The version printed by `vault --version`.
+    public static let version = "0.1.0"
+
+    /// What vault is, in the words of `vault help` and the man page's NAME.
+    public static let summary = "keep secrets for shells, scripts and CI jobs in an encrypted file"
+
+    /// Options accepted before or after any command name.
+    public static let globalOptions: [OptionSpec] = [
+        OptionSpec("vault", value: "PATH",
+                   help: "vault file to use (environment: VAULT_PATH)",
+                   default: "~/.local/share/vault/default.vault", completion: .file),
+        OptionSpec("passphrase-file", value: "FILE",
+                   help: "read the passphrase from FILE, less one trailing newline, instead of prompting (environment: VAULT_PASSPHRASE_FILE)",
+                   completion: .file),
+        OptionSpec("key-file", value: "FILE",
+                   help: "unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)",
+                   completion: .file),
+        OptionSpec("no-interaction",
+                   help: "never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)"),
+        OptionSpec("help", short: "h", help: "show help for vault or for a command"),
+        OptionSpec("version", help: "print the version of vault"),
+    ]
+
+    /// Every command, in the order `vault help` lists them.
+    public static let commands: [CommandSpec] = [
+        initCommand, addCommand, getCommand, updateCommand, deleteCommand,
+        listCommand, passwdCommand, helpCommand, completeCommand, generateCommand,
+    ]
+}
+
+// MARK: - Options shared by several commands
+
+extension CommandTable {
+    static func service(_ help: String) -> OptionSpec {
+        OptionSpec("service", short: "s", value: "SERVICE", help: help, completion: .service)
+    }
+
+    static func account(_ help: String) -> OptionSpec {
+        OptionSpec("account", short: "a", value: "ACCOUNT", help: help, completion: .account)
+    }
+
+    /// Commands that find items search one group only when one is named.
+    static let searchGroupHelp = "only items of this access group (environment: VAULT_GROUP); every group when none is named"
+
+    static func group(_ help: String, default defaultValue: String? = nil) -> OptionSpec {
+        OptionSpec("group", value: "GROUP", help: help, default: defaultValue, completion: .group)
+    }
+
+    static func label(_ help: String) -> OptionSpec {
+        OptionSpec("label", short: "l", value: "LABEL", help: help)
+    }
+
+    /// `--class`: the CLI names, or Apple's constant names.
+    static func accessibility(_ help: String, default defaultValue: String? = nil) -> OptionSpec {
+        OptionSpec("class", value: "CLASS", help: help + "; Apple's kSecAttrAccessible names work too",
+                   default: defaultValue, completion: .values(Accessibility.allCases.map(\.rawValue)),
+                   aliases: Accessibility.allCases.map(\.appleConstant))
+    }
+
+    static let json = OptionSpec("json", help: "print JSON instead of text")
+
+    static let kdfCost = OptionSpec(
+        "kdf-cost", value: "COST",
+        help: "scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost",
+        default: "interactive", completion: .values(["interactive", "testing"]))
+
+    /// Attributes that `add` sets and `update` changes.
+    static let attributeOptions: [OptionSpec] = [
+        label("label shown by list"),
+        OptionSpec("comment", short: "j", value: "COMMENT", help: "free-form comment"),
+        OptionSpec("kind", short: "D", value: "KIND", help: "kind of secret, e.g. \"api token\""),
+        OptionSpec("generic", short: "G", value: "DATA", help: "application data stored beside the secret"),
+    ]
+
+    /// Where the new secret comes from; without any of these it is read from
+    /// stdin, or from a no-echo prompt on a terminal.
+    static let secretSourceOptions: [OptionSpec] = [
+        OptionSpec("secret-file", value: "FILE", help: "read the secret from FILE", completion: .file),
+        OptionSpec("generate", help: "generate a random secret"),
+        OptionSpec("length", value: "N", help: "length of a generated secret", default: "32"),
+        OptionSpec("charset", value: "SET", help: "characters of a generated secret",
+                   default: "alnum", completion: .values(["alnum", "alpha", "digits", "hex", "printable"])),
+        OptionSpec("password", short: "w", value: "VALUE",
+                   help: "the secret itself; visible to other users in ps, prefer stdin"),
+    ]
+}
+
+// MARK: - Commands
+
+extension CommandTable {
+    static let initCommand = CommandSpec(
+        "init", summary: "create a new vault",
+        discussion: """
+            Creates an empty vault file at the vault path, in a directory created 0700. \
+            It opens with a passphrase, asked twice on a terminal or read from \
+            --passphrase-file, or with --key-file, with a key file; a key file that does \
+            not exist yet is created with 32 random bytes. Fails if a vault already \
+            exists there.
+            """,
+        options: [kdfCost],
+        examples: [
+            ExampleSpec("vault init", "create the default vault, asking for a passphrase twice"),
+            ExampleSpec("vault --vault ./ci.vault --key-file ./ci.key init",
+                        "create a vault for a CI job, and the key file that opens it"),
+            ExampleSpec("vault init --passphrase-file pass.txt --kdf-cost testing",
+                        "create a vault quickly in a test suite"),
+        ],
+        run: { try InitCommand.run($0) })
+
+    static let addCommand = CommandSpec(
+        "add", summary: "add a secret item",
+        discussion: """
+            Stores a new item under its access group, service and account. The secret \
+            comes from stdin when it is not a terminal, from a no-echo prompt asked \
+            twice when it is, from --secret-file, or from --generate. Adding an item \
+            whose group, service and account already exist fails with exit 45 unless \
+            --update is given.
+            """,
+        options: [
+            service("service the item belongs to"),
+            account("account the item belongs to"),
+        ] + attributeOptions + [
+            accessibility("when the item can be read", default: "when-unlocked"),
+            group("access group of the item (environment: VAULT_GROUP)", default: "default"),
+            OptionSpec("update", short: "U", help: "replace an existing item with the same group, service and account"),
+        ] + secretSourceOptions,
+        examples: [
+            ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
+                        "store a token from stdin, where ps cannot see it"),
+            ExampleSpec("vault add -s github -a alice",
+                        "store a secret typed at a no-echo prompt"),
+            ExampleSpec("vault add -s postgres -a admin --generate --length 40 --charset printable",
+                        "generate and store a random 40-character password"),
+            ExampleSpec("vault add -U -s backup -a cron --class after-first-unlock --secret-file backup.key",
+                        "replace an item that a cron job may read after the first unlock"),
+        ],
+        run: { try AddCommand.run($0) })
+
+    static let getCommand = CommandSpec(
+        "get", summary: "print the secret of one item",
+        discussion: """
+            Finds the one item that matches the query and writes its secret to stdout \
+            exactly, adding a newline only when stdout is a terminal. No match exits \
+            with 44; a query that matches several items is an error that lists them. \
+            With --json it prints the item's attributes, and its secret only with \
+            --show-secret.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            label("label of the item"),
+            json,
+            OptionSpec("show-secret", help: "include the secret in --json output"),
+        ],
+        examples: [
+            ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
+            ExampleSpec(#"GITHUB_TOKEN="$(vault get -s github -a ci-bot)" ./deploy.sh"#,
+                        "pass a secret to one command through its environment"),
+            ExampleSpec("vault get -s github -a ci-bot --json", "show an item's attributes without its secret"),
+        ],
+        run: { try GetCommand.run($0) })
+
+    static let updateCommand = CommandSpec(
+        "update", summary: "change the secret or attributes of one item",
+        discussion: """
+            Selects the one item that matches the query, and \
+            replaces its secret (read as for add) and any attributes given. With \
+            --keep-secret only the attributes change and no secret is read.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+        ] + attributeOptions + [
+            accessibility("new accessibility class of the item"),
+        ] + secretSourceOptions + [
+            OptionSpec("keep-secret", help: "change attributes only; do not read a new secret"),
+        ],
+        examples: [
+            ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
+                        "rotate a token"),
+            ExampleSpec(#"vault update -s github -a ci-bot --keep-secret -l "GitHub CI token""#,
+                        "change a label and keep the secret"),
+            ExampleSpec("vault update -s postgres -a admin --generate",
+                        "replace a password with a new random one"),
+        ],
+        run: { try UpdateCommand.run($0) })
+
+    static let deleteCommand = CommandSpec(
+        "delete", summary: "delete items",
+        discussion: """
+            Deletes the one item that matches the query. A query that matches several \
+            items is an error that lists them, unless --all-matching is given.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            label("label of the item"),
+            OptionSpec("all-matching", help: "delete every item that matches instead of exactly one"),
+        ],
+        examples: [
+            ExampleSpec("vault delete -s github -a ci-bot", "delete one item"),
+            ExampleSpec("vault delete --group ci --all-matching", "delete every item of the group ci"),
+        ],
+        run: { try DeleteCommand.run($0) })
+
+    static let listCommand = CommandSpec(
+        "list", summary: "list items, never their secrets",
+        discussion: """
+            Prints the group, service, account, class and label of every item that \
+            matches the filters, one per line, or as JSON with --json. Secrets are \
+            never printed.
+            """,
+        options: [
+            service("only items of this service"),
+            account("only items of this account"),
+            group(searchGroupHelp),
+            accessibility("only items of this accessibility class"),
+            json,
+        ],
+        examples: [
+            ExampleSpec("vault list", "list every item"),
+            ExampleSpec("vault list --service github", "list the accounts stored for one service"),
+            ExampleSpec("vault list --group ci --json", "list one group's items as JSON"),
+        ],
+        run: { try ListCommand.run($0) })
+
+    static let passwdCommand = CommandSpec(
+        "passwd", summary: "change how the vault is unlocked",
+        discussion: """
+            Unlocks the vault with the current passphrase or key file, then makes one \
+            change to its keyslots: sets a new passphrase (asked twice, or read from \
+            --new-passphrase-file), adds or removes a key file, or removes the \
+            passphrase. Items are not re-encrypted. Removing the passphrase destroys \
+            the items of class when-passcode-set-this-device-only.
+            """,
+        options: [
+            OptionSpec("new-passphrase-file", value: "FILE",
+                       help: "read the new passphrase from FILE instead of prompting", completion: .file),
+            OptionSpec("add-key-file", value: "FILE",
+                       help: "also unlock with the key in FILE, created if missing", completion: .file),
+            OptionSpec("remove-key-file", value: "FILE",
+                       help: "no longer unlock with the key in FILE", completion: .file),
+            OptionSpec("remove-passphrase", help: "no longer unlock with a passphrase"),
+            kdfCost,
+        ],
+        examples: [
+            ExampleSpec("vault passwd", "change the passphrase"),
+            ExampleSpec("vault passwd --add-key-file ~/.config/vault/laptop.key",
+                        "also unlock with a key file"),
+            ExampleSpec("vault --key-file ./ci.key passwd --remove-passphrase",
+                        "keep only the key file"),
+        ],
+        run: { try PasswdCommand.run($0) })
+
+    static let helpCommand = CommandSpec(
+        "help", summary: "show help for vault or for a command",
+        discussion: "Shows the commands of vault, or the options and examples of one command.",
+        positionals: [
+            PositionalSpec("COMMAND", help: "command to describe", optional: true, completion: .command),
+        ],
+        examples: [
+            ExampleSpec("vault help add", "show the options and examples of add"),
+        ],
+        run: { try HelpCommand.run($0) })
+
+    static let completeCommand = CommandSpec(
+        "__complete", summary: "print names for shell completion",
+        discussion: "Prints one name per line from the unlocked vault, and nothing when it is locked.",
+        positionals: [
+            PositionalSpec("KIND", help: "names to print",
+                           completion: .values(["groups", "services", "accounts"])),
+        ],
+        hidden: true,
+        run: { try CompleteCommand.run($0) })
+
+    static let generateCommand = CommandSpec(
+        "__generate", summary: "print a file generated from this table",
+        discussion: "Prints the man page or a shell completion script; make generate writes them.",
+        positionals: [
+            PositionalSpec("FILE", help: "file to print",
+                           completion: .values(GeneratedFile.allCases.map(\.rawValue))),
+        ],
+        hidden: true,
+        run: { try GenerateCommand.run($0) })
+}

@@ -1,0 +1,86 @@
+/// completions/vault.fish: fish completion rendered from the command table.
+enum FishCompletion {
+    /// The whole script.
+    static func render() -> String {
+        let globalsWithValues = CommandTable.visibleGlobalOptions.filter { !$0.isFlag }.map { "--" + $0.long }
+        var script = """
+            # \(GeneratedFile.notice)
+
+            # The command on the line: the first word that is not an option or the
+            # value of a global option.
+            function __vault_command
+                set -l words (commandline -opc)
+                set -e words[1]
+                while set -q words[1]
+                    if contains -- $words[1] \(globalsWithValues.joined(separator: " "))
+                        set -e words[1]
+                    else if not string match -q -- '-*' $words[1]
+                        echo $words[1]
+                        return 0
+                    end
+                    set -e words[1]
+                end
+                return 1
+            end
+
+            function __vault_using
+                set -l command (__vault_command)
+                and test "$command" = $argv[1]
+            end
+
+            function __vault_no_command
+                not __vault_command >/dev/null
+            end
+
+            # Names read from the vault, for --group, --service and --account.
+            function __vault_names
+                vault __complete $argv[1] 2>/dev/null
+            end
+
+            complete -c vault -f
+
+            """
+        for command in CommandTable.visibleCommands {
+            script += "complete -c vault -n __vault_no_command -a \(command.name) -d \(quoted(command.summary))\n"
+        }
+        script += "\n" + CommandTable.visibleGlobalOptions.map { line($0, condition: nil) }.joined()
+        for command in CommandTable.visibleCommands {
+            let condition = quoted("__vault_using " + command.name)
+            script += "\n"
+            script += command.visibleOptions.map { line($0, condition: condition) }.joined()
+            for positional in command.positionals {
+                script += "complete -c vault -n \(condition)\(arguments(positional.completion)) -d \(quoted(positional.help))\n"
+            }
+        }
+        return script
+    }
+
+    /// `complete -c vault -n COND -s s -l service -x -a '(…)' -d 'help'`.
+    private static func line(_ option: OptionSpec, condition: String?) -> String {
+        var line = "complete -c vault"
+        if let condition { line += " -n " + condition }
+        if let short = option.short { line += " -s \(short)" }
+        line += " -l " + option.long
+        if !option.isFlag { line += (option.completion == .file ? " -r" : " -x") + arguments(option.completion) }
+        return line + " -d " + quoted(option.help) + "\n"
+    }
+
+    /// The `complete` flags that offer the words of a value or argument.
+    private static func arguments(_ completion: CompletionKind) -> String {
+        switch completion {
+        case .none: ""
+        case .file: " -F"
+        case .directory: " -a '(__fish_complete_directories)'"
+        case .values(let words): " -a " + quoted(words.joined(separator: " "))
+        case .group: " -a '(__vault_names groups)'"
+        case .service: " -a '(__vault_names services)'"
+        case .account: " -a '(__vault_names accounts)'"
+        case .command: " -a " + quoted(CommandTable.visibleCommands.map(\.name).joined(separator: " "))
+        }
+    }
+
+    /// `text` in fish single quotes.
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingEvery("\\", with: "\\\\").replacingEvery("'", with: "\\'") + "'"
+    }
+}

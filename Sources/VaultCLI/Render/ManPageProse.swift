@@ -1,0 +1,179 @@
+/// The hand-written parts of man/vault.1, in mdoc: what the command table
+/// cannot say. ManPage.swift puts them around the parts rendered from the
+/// table. One sentence per line, as mdoc wants.
+enum ManPageProse {
+    /// The date in `.Dd`: when this prose or the table last changed in a way
+    /// a reader would notice.
+    static let date = "November 23, 2026"
+
+    static let description = #"""
+        .Nm
+        keeps small secrets \(em tokens, passwords, keys \(em for shells, scripts and CI jobs,
+        as the Keychain does for applications.
+        Each item is addressed by its access group, service and account,
+        and carries an accessibility class that says when it can be read.
+        Items are sealed with AES-256-GCM in one vault file,
+        under keys that a passphrase, a key file or both unlock.
+        A command unlocks the vault with the first of
+        .Fl \-key-file ,
+        .Ev VAULT_KEY_FILE ,
+        .Fl \-passphrase-file ,
+        .Ev VAULT_PASSPHRASE_FILE
+        and a passphrase prompt on the terminal.
+        .Pp
+        Secrets are never taken from the command line unless
+        .Fl w
+        is given: they are read from standard input, from a prompt that does not echo,
+        from a file, or generated.
+        .Cm get
+        writes a secret exactly as stored, adding a newline only when standard output is a terminal.
+        Messages go to standard error; nothing but data goes to standard output.
+        .Pp
+        Accessibility classes:
+        .Bl -tag -width Ds
+        .It Cm when-unlocked
+        Readable while the vault is unlocked: with a passphrase or key file given on this call.
+        The default.
+        .It Cm after-first-unlock
+        Readable once the vault has been unlocked since this machine booted, for cron jobs and daemons.
+        .It Cm always
+        Readable without unlocking.
+        Allowed with a warning.
+        .It Cm when-unlocked-this-device-only , after-first-unlock-this-device-only , always-this-device-only
+        As above, and only on this machine: the item's key is also bound to a device key
+        that never leaves it, so a copied vault file does not open these items elsewhere.
+        .It Cm when-passcode-set-this-device-only
+        As
+        .Cm when-unlocked-this-device-only ,
+        and only while the vault has a passphrase: removing the passphrase destroys these items.
+        .El
+        .Pp
+        Access groups are cryptographic: a credential that covers one group
+        cannot decrypt the items of another.
+        """#
+
+    /// The items of the EXIT STATUS list, as DESIGN.md §2 fixes them: the
+    /// statuses of macOS security(1), the low byte of the Keychain's OSStatus.
+    static let exitStatus = #"""
+        .It 0
+        Success.
+        .It 2
+        Usage error: an unknown command or option, or a missing or invalid value.
+        .It 44
+        No item matches the query (errSecItemNotFound, \-25300).
+        .It 45
+        An item with the same group, service and account exists (errSecDuplicateItem, \-25299).
+        .It 51
+        Wrong passphrase or key file (errSecAuthFailed, \-25293).
+        .It 36
+        The vault is locked and there is no way to ask for a passphrase:
+        no terminal,
+        .Fl \-no-interaction
+        or CI (errSecInteractionNotAllowed, \-25308).
+        .It 30
+        The credential does not cover the access group (errSecMissingEntitlement, \-34018).
+        .It 93
+        The vault file is corrupted or has been tampered with (errSecDecode, \-26275).
+        """#
+
+    /// The items of the ENVIRONMENT list.
+    static let environment = #"""
+        .It Ev VAULT_PATH
+        The vault file, as with
+        .Fl \-vault .
+        .It Ev VAULT_PASSPHRASE_FILE
+        A file that holds the passphrase, as with
+        .Fl \-passphrase-file .
+        .It Ev VAULT_KEY_FILE
+        A key file, as with
+        .Fl \-key-file .
+        .It Ev VAULT_GROUP
+        The access group of commands that name none with
+        .Fl \-group ;
+        without it, and without a
+        .Cm group
+        in the config file,
+        .Cm add
+        uses
+        .Cm default
+        and the other commands search every group.
+        .It Ev VAULT_NO_INTERACTION
+        When set to anything but an empty string, 0, false or no, never prompt, as with
+        .Fl \-no-interaction .
+        .It Ev XDG_CONFIG_HOME
+        The config file is
+        .Pa $XDG_CONFIG_HOME/vault/config ,
+        or
+        .Pa ~/.config/vault/config
+        when it is unset.
+        .It Ev XDG_DATA_HOME
+        The directory of the default vault is
+        .Pa $XDG_DATA_HOME/vault ,
+        or
+        .Pa ~/.local/share/vault
+        when it is unset.
+        .It Ev NO_COLOR
+        When set and not empty, help is printed without bold headings.
+        .It Ev CI
+        When set as for
+        .Ev VAULT_NO_INTERACTION ,
+        as CI services do, never prompt: a locked vault exits with 36.
+        """#
+
+    /// The items of the FILES list.
+    static let files = #"""
+        .It Pa ~/.local/share/vault/default.vault
+        The default vault, created 0600 in a 0700 directory.
+        A vault or key file that group or others can read is refused.
+        .It Pa ~/.config/vault/config
+        Settings, one
+        .Ql key = value
+        per line;
+        .Ql #
+        starts a comment.
+        .Cm group
+        sets the access group as
+        .Ev VAULT_GROUP
+        does, which wins over it.
+        An unknown key is an error.
+        .It Pa ~/.local/share/vault/default.vault.lock
+        The lock file of the default vault: every vault has one, its path with
+        .Pa .lock
+        appended.
+        Writers hold an exclusive flock(2) on it.
+        .It Pa ~/.local/share/vault/device.key
+        This machine's device key, for the
+        .Cm this-device-only
+        classes of the vaults in its directory.
+        It is never written to a vault file and never exported.
+        """#
+
+    static let security = #"""
+        Secrets given with
+        .Fl w
+        are visible to every user of the machine in ps(1);
+        pipe them into standard input instead.
+        .Pp
+        The passphrase is stretched with scrypt.
+        .Fl \-kdf-cost Cm testing
+        lowers its cost and is meant for tests only.
+        .Pp
+        Every record is sealed with its own key, derived from its group and class keys,
+        and the header is authenticated before any record is opened,
+        so a changed byte anywhere exits with 93 instead of giving wrong plaintext.
+        Service, account and label are sealed inside the records:
+        the file shows only sizes, counts, groups and classes.
+        .Pp
+        Secret bytes are kept in locked memory where the system allows it,
+        wiped when freed, and core dumps are disabled.
+        No secret appears in an error message, or in
+        .Fl \-json
+        output without
+        .Fl \-show-secret .
+        """#
+
+    static let seeAlso = #"""
+        secret-tool(1), which reads the items of the secret-service backend;
+        security(1) on macOS, whose exit statuses vault shares.
+        """#
+}

@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+
+/// The committed completion scripts, run by the real shells: bash through
+/// its completion function, fish through `complete -C`, zsh through a
+/// pseudo-terminal and the completion system. A shell that is not installed
+/// fails its tests (make test installs them).
+@Suite struct CompletionTests {
+    // MARK: bash
+
+    @Test func bashCompletesCommands() throws {
+        #expect(try bash("vault", "ad") == ["add"])
+        #expect(try bash("vault", "") == ["init", "add", "get", "update", "delete", "list", "passwd", "help"])
+    }
+
+    @Test func bashCompletesOptions() throws {
+        #expect(try bash("vault", "add", "--ser") == ["--service"])
+        #expect(try bash("vault", "--vault", "v", "get", "--sh") == ["--show-secret"])
+        #expect(try bash("vault", "--no-int") == ["--no-interaction"])
+    }
+
+    @Test func bashCompletesOptionValues() throws {
+        let classes = ["after-first-unlock", "always", "after-first-unlock-this-device-only", "always-this-device-only"]
+        #expect(try bash("vault", "add", "--class", "a") == classes)
+        // bash splits `--class=a` at the `=`.
+        #expect(try bash("vault", "add", "--class", "=", "a") == classes)
+        #expect(try bash("vault", "init", "--kdf-cost", "") == ["interactive", "testing"])
+        #expect(try bash("vault", "help", "de") == ["delete"])
+    }
+
+    @Test func bashAsksTheVaultForNames() throws {
+        let calls = FileManager.default.temporaryDirectory.appendingPathComponent("vault-calls-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: calls) }
+        #expect(try bash("vault", "--vault", "/v", "add", "--group", "", calls: calls) == ["ci", "default"])
+        #expect(try String(contentsOf: calls, encoding: .utf8) == "--vault /v __complete groups\n")
+        #expect(try bash("vault", "get", "-s", "gi") == [])
+    }
+
+    @Test func bashCompletesFiles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("vault-files-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data().write(to: directory.appendingPathComponent("token.txt"))
+        let prefix = directory.path + "/tok"
+        #expect(try bash("vault", "add", "--secret-file", prefix) == [directory.path + "/token.txt"])
+        #expect(try bash("vault", "--key-file", prefix) == [directory.path + "/token.txt"])
+    }
+
+    // MARK: fish
+
+    @Test func fishCompletesCommands() throws {
+        #expect(try fish("vault ad") == ["add"])
+    }
+
+    @Test func fishCompletesOptions() throws {
+        #expect(try fish("vault add --ser") == ["--service"])
+        #expect(try fish("vault --vault /tmp/v add --gr") == ["--group"])
+    }
+
+    @Test func fishCompletesOptionValues() throws {
+        #expect(try fish("vault add --class a") ==
+            ["after-first-unlock", "after-first-unlock-this-device-only", "always", "always-this-device-only"])
+        #expect(try fish("vault list --class=w") ==
+            ["--class=when-passcode-set-this-device-only", "--class=when-unlocked", "--class=when-unlocked-this-device-only"])
+    }
+
+    @Test func fishAsksTheVaultForNames() throws {
+        #expect(try fish("vault add --group ") == ["ci", "default"])
+    }
+
+    // MARK: zsh
+
+    @Test func zshScriptParses() throws {
+        guard let zsh = installedTool("zsh") else { return }
+        let result = try runTool(zsh, ["-n", completions.appendingPathComponent("_vault").path])
+        #expect(result.status == 0, "zsh -n completions/_vault: \(result.stderr)")
+    }
+
+    @Test func zshCompletes() throws {
+        #expect(try zsh("vault ad") == ["add"])
+        #expect(try zsh("vault add --ser") == ["--service"])
+        #expect(try zsh("vault add --class always-") == ["always-this-device-only"])
+        #expect(try zsh("vault list --group ") == ["ci", "default"])
+    }
+}
+
+// MARK: running the shells and tools
+
+/// Where the committed scripts live: completions/ at the package root.
+private let completions = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("completions")
+
+/// The candidates bash offers for the words, the last one being completed.
+/// `vault` is a function that prints the names "ci" and "default", and
+/// appends its arguments to `calls` when given.
+private func bash(_ words: String..., calls: URL? = nil) throws -> [String]? {
+    guard let bash = installedTool("bash") else { return nil }
+    let script = """
+        source "$1"; shift
+        vault() { local IFS=' '; [[ -n "$VAULT_CALLS" ]] && echo "$*" >> "$VAULT_CALLS"; printf '%s\\n' ci default; }
+        COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+        _vault
+        printf '%s\\n' "${COMPREPLY[@]}"
+        """
+    let result = try runTool(bash, ["--norc", "--noprofile", "-c", script, "bash",
+                                completions.appendingPathComponent("vault.bash").path] + words,
+                         environment: ["VAULT_CALLS": calls?.path ?? ""])
+    #expect(result.stderr.isEmpty, "bash: \(result.stderr)")
+    return result.stdout.split(separator: "\n").map(String.init)
+}
+
+/// The candidates fish offers for a command line, without descriptions.
+private func fish(_ line: String) throws -> [String]? {
+    guard let fish = installedTool("fish") else { return nil }
+    let script = """
+        set fish_complete_path $argv[1]
+        function vault; printf '%s\\n' ci default; end
+        complete -C $argv[2]
+        """
+    let result = try runTool(fish, ["--no-config", "-c", script, completions.path, line])
+    #expect(result.stderr.isEmpty, "fish: \(result.stderr)")
+    return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+}
+
+/// The candidates zsh's completion system offers for a command line: the
+/// line is typed into an interactive zsh on a pseudo-terminal, followed by a
+/// tab, and every `compadd` reports the words it matched. zsh drops what is
+/// typed before its line editor starts, so the line waits for a READY mark.
+private func zsh(_ line: String) throws -> [String]? {
+    guard let zsh = installedTool("zsh") else { return nil }
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("vault-zsh-\(UUID())")
+    defer { try? FileManager.default.removeItem(at: output) }
+    let script = """
+        zmodload zsh/zpty
+        zpty z zsh -f -i
+        zpty -w z "PS1=''; fpath=(${(q)1} \\$fpath); autoload -Uz compinit; compinit -u -D"
+        zpty -w z "vault() { print -l ci default }"
+        zpty -w z 'compadd() { local -a hits; builtin compadd -O hits "$@"; (( $#hits )) && print -rl -- $hits >> '${(q)3}'; builtin compadd "$@" }'
+        zpty -w z "print -r -- READY >> ${(q)3}"
+        for i in {1..200}; do [[ -f $3 && "$(<$3)" == *READY ]] && break; sleep 0.05; done
+        zpty -w -n z "$2"$'\\t'
+        zpty -w z $'\\x15'"print -r -- DONE >> ${(q)3}"
+        for i in {1..200}; do [[ "$(<$3)" == *DONE ]] && break; sleep 0.05; done
+        zpty -d z
+        """
+    let result = try runTool(zsh, ["-f", "-c", script, "zsh", completions.path, line, output.path])
+    #expect(result.status == 0, "zsh: \(result.stderr)")
+    let words = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    #expect(words.hasPrefix("READY\n") && words.hasSuffix("DONE\n"), "zsh did not finish completing \"\(line)\"")
+    var seen: Set<Substring> = ["READY", "DONE"]
+    return words.split(separator: "\n").filter { seen.insert($0).inserted }.map(String.init)
+}
+
+/// The path of an installed tool, or nil after recording that it is missing.
+func installedTool(_ name: String) -> String? {
+    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+        + ["/usr/bin", "/bin"]
+    let path = directories.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    if path == nil {
+        Issue.record("\(name) is not installed, so this cannot be tested: install it (apt-get install \(name)); make test does")
+    }
+    return path
+}
+
+/// What a tool run by `runTool` did.
+struct ToolResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `executable` with stdin from /dev/null and returns its status and output.
+func runTool(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> ToolResult {
+    // stderr goes to a file, so a full pipe can never block the child while stdout is read.
+    let errors = FileManager.default.temporaryDirectory.appendingPathComponent("vault-stderr-\(UUID())")
+    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+    defer { try? FileManager.default.removeItem(at: errors) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = try FileHandle(forWritingTo: errors)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return ToolResult(status: process.terminationStatus,
+                         stdout: String(decoding: output, as: UTF8.self),
+                         stderr: (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+}

@@ -1,0 +1,137 @@
+# Generated from CommandTable.swift by `make generate` — do not edit
+# bash completion for vault: source this file, or install it as vault in
+# the completions directory of bash-completion.
+
+_vault_commands="init add get update delete list passwd help"
+
+# The options of command $1 (none: before the command), global ones included.
+_vault_options() {
+    case "$1" in
+        init) echo "--kdf-cost --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --class --group -U --update --secret-file --generate --length --charset -w --password --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --kdf-cost --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        help) echo "--vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        *) echo "--vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+    esac
+}
+
+# How the value of option $2 of command $1 completes: "file", "directory",
+# "none", "names KIND" or "words WORD...". Fails for an option that takes no value.
+_vault_value_kind() {
+    case "$1 $2" in
+        *" --vault") echo "file" ;;
+        *" --passphrase-file") echo "file" ;;
+        *" --key-file") echo "file" ;;
+        "init --kdf-cost") echo "words interactive testing" ;;
+        "add -s"|"add --service") echo "names services" ;;
+        "add -a"|"add --account") echo "names accounts" ;;
+        "add -l"|"add --label") echo "none" ;;
+        "add -j"|"add --comment") echo "none" ;;
+        "add -D"|"add --kind") echo "none" ;;
+        "add -G"|"add --generic") echo "none" ;;
+        "add --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "add --group") echo "names groups" ;;
+        "add --secret-file") echo "file" ;;
+        "add --length") echo "none" ;;
+        "add --charset") echo "words alnum alpha digits hex printable" ;;
+        "add -w"|"add --password") echo "none" ;;
+        "get -s"|"get --service") echo "names services" ;;
+        "get -a"|"get --account") echo "names accounts" ;;
+        "get --group") echo "names groups" ;;
+        "get -l"|"get --label") echo "none" ;;
+        "update -s"|"update --service") echo "names services" ;;
+        "update -a"|"update --account") echo "names accounts" ;;
+        "update --group") echo "names groups" ;;
+        "update -l"|"update --label") echo "none" ;;
+        "update -j"|"update --comment") echo "none" ;;
+        "update -D"|"update --kind") echo "none" ;;
+        "update -G"|"update --generic") echo "none" ;;
+        "update --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "update --secret-file") echo "file" ;;
+        "update --length") echo "none" ;;
+        "update --charset") echo "words alnum alpha digits hex printable" ;;
+        "update -w"|"update --password") echo "none" ;;
+        "delete -s"|"delete --service") echo "names services" ;;
+        "delete -a"|"delete --account") echo "names accounts" ;;
+        "delete --group") echo "names groups" ;;
+        "delete -l"|"delete --label") echo "none" ;;
+        "list -s"|"list --service") echo "names services" ;;
+        "list -a"|"list --account") echo "names accounts" ;;
+        "list --group") echo "names groups" ;;
+        "list --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "passwd --new-passphrase-file") echo "file" ;;
+        "passwd --add-key-file") echo "file" ;;
+        "passwd --remove-key-file") echo "file" ;;
+        "passwd --kdf-cost") echo "words interactive testing" ;;
+        *) return 1 ;;
+    esac
+}
+
+# How positional argument $2 (from 0) of command $1 completes.
+_vault_positional_kind() {
+    case "$1 $2" in
+        "help "0) echo "commands" ;;
+        *) echo none ;;
+    esac
+}
+
+# Sets COMPREPLY to the completions of $2 as kind $1; $3 prefixes each.
+_vault_complete_kind() {
+    local kind="${1%% *}" words="${1#* }" IFS=$'\n'
+    case "$kind" in
+        file) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$2") ;;
+        directory) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$2") ;;
+        names) mapfile -t COMPREPLY < <(compgen -W "$(vault "${_vault_globals[@]}" __complete "$words" 2>/dev/null)" -- "$2") ;;
+        commands) IFS=' '; mapfile -t COMPREPLY < <(compgen -W "$_vault_commands" -- "$2") ;;
+        words) IFS=' '; mapfile -t COMPREPLY < <(compgen -W "$words" -- "$2") ;;
+        *) COMPREPLY=() ;;
+    esac
+    COMPREPLY=("${COMPREPLY[@]/#/${3-}}")
+}
+
+_vault() {
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]-}"
+    local command="" word kind i positionals=0 ended=""
+    # Global options given so far, passed on to `vault __complete`.
+    local -a _vault_globals=()
+    # Find the command, skipping options and their values; bash splits
+    # --class=a into "--class" "=" "a".
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        word="${COMP_WORDS[i]}"
+        if [[ -n "$ended" || "$word" != -* || "$word" == - ]]; then
+            if [[ -z "$command" ]]; then command="$word"; else positionals=$((positionals + 1)); fi
+        elif [[ "$word" == -- ]]; then
+            ended=1
+        elif [[ "$word" == --*=* ]]; then
+            _vault_value_kind "" "${word%%=*}" >/dev/null && _vault_globals+=("$word")
+        elif _vault_value_kind "$command" "$word" >/dev/null; then
+            [[ "${COMP_WORDS[i+1]-}" == = ]] && i=$((i + 1))
+            i=$((i + 1))
+            _vault_value_kind "" "$word" >/dev/null && _vault_globals+=("$word" "${COMP_WORDS[i]-}")
+        fi
+    done
+    if [[ -z "$ended" ]]; then
+        if [[ "$cur" == = ]] && kind=$(_vault_value_kind "$command" "$prev"); then
+            _vault_complete_kind "$kind" ""; return
+        elif [[ "$prev" == = ]] && kind=$(_vault_value_kind "$command" "${COMP_WORDS[COMP_CWORD-2]-}"); then
+            _vault_complete_kind "$kind" "$cur"; return
+        elif [[ "$cur" == --*=* ]] && kind=$(_vault_value_kind "$command" "${cur%%=*}"); then
+            _vault_complete_kind "$kind" "${cur#*=}" "${cur%%=*}="; return
+        elif [[ "$prev" == -* ]] && kind=$(_vault_value_kind "$command" "$prev"); then
+            _vault_complete_kind "$kind" "$cur"; return
+        elif [[ "$cur" == -* ]]; then
+            _vault_complete_kind "words $(_vault_options "$command")" "$cur"; return
+        fi
+    fi
+    if [[ -z "$command" ]]; then
+        _vault_complete_kind commands "$cur"
+    else
+        _vault_complete_kind "$(_vault_positional_kind "$command" "$positionals")" "$cur"
+    fi
+}
+
+complete -F _vault vault

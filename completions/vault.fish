@@ -1,0 +1,108 @@
+# Generated from CommandTable.swift by `make generate` — do not edit
+
+# The command on the line: the first word that is not an option or the
+# value of a global option.
+function __vault_command
+    set -l words (commandline -opc)
+    set -e words[1]
+    while set -q words[1]
+        if contains -- $words[1] --vault --passphrase-file --key-file
+            set -e words[1]
+        else if not string match -q -- '-*' $words[1]
+            echo $words[1]
+            return 0
+        end
+        set -e words[1]
+    end
+    return 1
+end
+
+function __vault_using
+    set -l command (__vault_command)
+    and test "$command" = $argv[1]
+end
+
+function __vault_no_command
+    not __vault_command >/dev/null
+end
+
+# Names read from the vault, for --group, --service and --account.
+function __vault_names
+    vault __complete $argv[1] 2>/dev/null
+end
+
+complete -c vault -f
+complete -c vault -n __vault_no_command -a init -d 'create a new vault'
+complete -c vault -n __vault_no_command -a add -d 'add a secret item'
+complete -c vault -n __vault_no_command -a get -d 'print the secret of one item'
+complete -c vault -n __vault_no_command -a update -d 'change the secret or attributes of one item'
+complete -c vault -n __vault_no_command -a delete -d 'delete items'
+complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
+complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
+complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
+
+complete -c vault -l vault -r -F -d 'vault file to use (environment: VAULT_PATH)'
+complete -c vault -l passphrase-file -r -F -d 'read the passphrase from FILE, less one trailing newline, instead of prompting (environment: VAULT_PASSPHRASE_FILE)'
+complete -c vault -l key-file -r -F -d 'unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)'
+complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)'
+complete -c vault -s h -l help -d 'show help for vault or for a command'
+complete -c vault -l version -d 'print the version of vault'
+
+complete -c vault -n '__vault_using init' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
+
+complete -c vault -n '__vault_using add' -s s -l service -x -a '(__vault_names services)' -d 'service the item belongs to'
+complete -c vault -n '__vault_using add' -s a -l account -x -a '(__vault_names accounts)' -d 'account the item belongs to'
+complete -c vault -n '__vault_using add' -s l -l label -x -d 'label shown by list'
+complete -c vault -n '__vault_using add' -s j -l comment -x -d 'free-form comment'
+complete -c vault -n '__vault_using add' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
+complete -c vault -n '__vault_using add' -s G -l generic -x -d 'application data stored beside the secret'
+complete -c vault -n '__vault_using add' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'when the item can be read; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using add' -l group -x -a '(__vault_names groups)' -d 'access group of the item (environment: VAULT_GROUP)'
+complete -c vault -n '__vault_using add' -s U -l update -d 'replace an existing item with the same group, service and account'
+complete -c vault -n '__vault_using add' -l secret-file -r -F -d 'read the secret from FILE'
+complete -c vault -n '__vault_using add' -l generate -d 'generate a random secret'
+complete -c vault -n '__vault_using add' -l length -x -d 'length of a generated secret'
+complete -c vault -n '__vault_using add' -l charset -x -a 'alnum alpha digits hex printable' -d 'characters of a generated secret'
+complete -c vault -n '__vault_using add' -s w -l password -x -d 'the secret itself; visible to other users in ps, prefer stdin'
+
+complete -c vault -n '__vault_using get' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
+complete -c vault -n '__vault_using get' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
+complete -c vault -n '__vault_using get' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using get' -s l -l label -x -d 'label of the item'
+complete -c vault -n '__vault_using get' -l json -d 'print JSON instead of text'
+complete -c vault -n '__vault_using get' -l show-secret -d 'include the secret in --json output'
+
+complete -c vault -n '__vault_using update' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
+complete -c vault -n '__vault_using update' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
+complete -c vault -n '__vault_using update' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using update' -s l -l label -x -d 'label shown by list'
+complete -c vault -n '__vault_using update' -s j -l comment -x -d 'free-form comment'
+complete -c vault -n '__vault_using update' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
+complete -c vault -n '__vault_using update' -s G -l generic -x -d 'application data stored beside the secret'
+complete -c vault -n '__vault_using update' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'new accessibility class of the item; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using update' -l secret-file -r -F -d 'read the secret from FILE'
+complete -c vault -n '__vault_using update' -l generate -d 'generate a random secret'
+complete -c vault -n '__vault_using update' -l length -x -d 'length of a generated secret'
+complete -c vault -n '__vault_using update' -l charset -x -a 'alnum alpha digits hex printable' -d 'characters of a generated secret'
+complete -c vault -n '__vault_using update' -s w -l password -x -d 'the secret itself; visible to other users in ps, prefer stdin'
+complete -c vault -n '__vault_using update' -l keep-secret -d 'change attributes only; do not read a new secret'
+
+complete -c vault -n '__vault_using delete' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
+complete -c vault -n '__vault_using delete' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
+complete -c vault -n '__vault_using delete' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using delete' -s l -l label -x -d 'label of the item'
+complete -c vault -n '__vault_using delete' -l all-matching -d 'delete every item that matches instead of exactly one'
+
+complete -c vault -n '__vault_using list' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
+complete -c vault -n '__vault_using list' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
+complete -c vault -n '__vault_using list' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using list' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'only items of this accessibility class; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using list' -l json -d 'print JSON instead of text'
+
+complete -c vault -n '__vault_using passwd' -l new-passphrase-file -r -F -d 'read the new passphrase from FILE instead of prompting'
+complete -c vault -n '__vault_using passwd' -l add-key-file -r -F -d 'also unlock with the key in FILE, created if missing'
+complete -c vault -n '__vault_using passwd' -l remove-key-file -r -F -d 'no longer unlock with the key in FILE'
+complete -c vault -n '__vault_using passwd' -l remove-passphrase -d 'no longer unlock with a passphrase'
+complete -c vault -n '__vault_using passwd' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
+
+complete -c vault -n '__vault_using help' -a 'init add get update delete list passwd help' -d 'command to describe'
