@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update delete list passwd help"
+_vault_commands="init add get update delete list unlock lock status passwd help"
 
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
@@ -13,7 +13,10 @@ _vault_options() {
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
-        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --kdf-cost --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        unlock) echo "--timeout --raw --export --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        lock) echo "--all --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        status) echo "--json --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --kdf-cost -y --yes --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
         help) echo "--vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
         *) echo "--vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
     esac
@@ -63,6 +66,7 @@ _vault_value_kind() {
         "list -a"|"list --account") echo "names accounts" ;;
         "list --group") echo "names groups" ;;
         "list --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "unlock --timeout") echo "none" ;;
         "passwd --new-passphrase-file") echo "file" ;;
         "passwd --add-key-file") echo "file" ;;
         "passwd --remove-key-file") echo "file" ;;

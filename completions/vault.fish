@@ -38,6 +38,9 @@ complete -c vault -n __vault_no_command -a get -d 'print the secret of one item'
 complete -c vault -n __vault_no_command -a update -d 'change the secret or attributes of one item'
 complete -c vault -n __vault_no_command -a delete -d 'delete items'
 complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
+complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session and print its token'
+complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
+complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
 complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
 
@@ -99,10 +102,19 @@ complete -c vault -n '__vault_using list' -l group -x -a '(__vault_names groups)
 complete -c vault -n '__vault_using list' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'only items of this accessibility class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using list' -l json -d 'print JSON instead of text'
 
+complete -c vault -n '__vault_using unlock' -l timeout -x -d 'end the session after this long without use, e.g. 90s, 15m, 2h (config: session-timeout)'
+complete -c vault -n '__vault_using unlock' -l raw -d 'print only the token'
+complete -c vault -n '__vault_using unlock' -l export -d 'print \'export VAULT_SESSION=…\' for eval'
+
+complete -c vault -n '__vault_using lock' -l all -d 'end every session and the after-first-unlock cache too'
+
+complete -c vault -n '__vault_using status' -l json -d 'print JSON instead of text'
+
 complete -c vault -n '__vault_using passwd' -l new-passphrase-file -r -F -d 'read the new passphrase from FILE instead of prompting'
 complete -c vault -n '__vault_using passwd' -l add-key-file -r -F -d 'also unlock with the key in FILE, created if missing'
 complete -c vault -n '__vault_using passwd' -l remove-key-file -r -F -d 'no longer unlock with the key in FILE'
 complete -c vault -n '__vault_using passwd' -l remove-passphrase -d 'no longer unlock with a passphrase'
 complete -c vault -n '__vault_using passwd' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
+complete -c vault -n '__vault_using passwd' -s y -l yes -d 'confirm destroying items without asking (needed without a terminal)'
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list passwd help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get update delete list unlock lock status passwd help' -d 'command to describe'

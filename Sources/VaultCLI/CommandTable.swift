@@ -30,7 +30,8 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, updateCommand, deleteCommand,
-        listCommand, passwdCommand, helpCommand, completeCommand, generateCommand,
+        listCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
+        helpCommand, completeCommand, generateCommand,
     ]
 }
 
@@ -251,6 +252,7 @@ extension CommandTable {
                        help: "no longer unlock with the key in FILE", completion: .file),
             OptionSpec("remove-passphrase", help: "no longer unlock with a passphrase"),
             kdfCost,
+            OptionSpec("yes", short: "y", help: "confirm destroying items without asking (needed without a terminal)"),
         ],
         examples: [
             ExampleSpec("vault passwd", "change the passphrase"),
@@ -260,6 +262,50 @@ extension CommandTable {
                         "keep only the key file"),
         ],
         run: { try PasswdCommand.run($0) })
+
+    static let unlockCommand = CommandSpec(
+        "unlock", summary: "start an unlock session and print its token",
+        discussion: """
+            Asks once for the passphrase (or uses the key file) and starts a session:             the unwrapped keys are kept in the runtime directory, sealed under a token             that is printed. With VAULT_SESSION set to the token, commands need no             passphrase until the session is idle for longer than its timeout or is             locked. Sessions live side by side: a new one never ends another. Any             unlock also opens after-first-unlock items until the next reboot.
+            """,
+        options: [
+            OptionSpec("timeout", value: "DURATION",
+                       help: "end the session after this long without use, e.g. 90s, 15m, 2h (config: session-timeout)",
+                       default: "15m"),
+            OptionSpec("raw", help: "print only the token"),
+            OptionSpec("export", help: "print 'export VAULT_SESSION=…' for eval"),
+        ],
+        examples: [
+            ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell for 15 minutes of idle time"),
+            ExampleSpec("export VAULT_SESSION=\"$(vault unlock --raw --timeout 2h)\"", "keep the token for a long job"),
+        ],
+        run: { try UnlockCommand.run($0) })
+
+    static let lockCommand = CommandSpec(
+        "lock", summary: "end unlock sessions",
+        discussion: """
+            Ends the session in VAULT_SESSION and wipes its cache; with no VAULT_SESSION,             ends every session of the vault. After-first-unlock items stay readable until             a reboot or --all.
+            """,
+        options: [
+            OptionSpec("all", help: "end every session and the after-first-unlock cache too"),
+        ],
+        examples: [
+            ExampleSpec("vault lock", "end this shell's session"),
+            ExampleSpec("vault lock --all", "end every session and the after-first-unlock state"),
+        ],
+        run: { try LockCommand.run($0) })
+
+    static let statusCommand = CommandSpec(
+        "status", summary: "show whether the vault is locked, and what it holds",
+        discussion: """
+            Shows, without unlocking: the vault path and backend, whether the session in             VAULT_SESSION is live and when it ends, whether after-first-unlock items are             open, whether this is the vault's device, its keyslots, and item counts by             group and class.
+            """,
+        options: [json],
+        examples: [
+            ExampleSpec("vault status", "show the state of the default vault"),
+            ExampleSpec("vault status --json", "the same for a script"),
+        ],
+        run: { try StatusCommand.run($0) })
 
     static let helpCommand = CommandSpec(
         "help", summary: "show help for vault or for a command",

@@ -100,6 +100,25 @@ extension Terminal {
         return line
     }
 
+    /// Asks a question on the controlling terminal and returns the answer
+    /// (echoed as typed), or nil without a terminal.
+    public func readLine(prompt: String) -> String? {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var text = prompt
+        text.withUTF8 { Terminal.writeAll(fd, UnsafeRawBufferPointer($0)) }
+        var line: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = read(fd, &byte, 1)
+            if n < 0, errno == EINTR { continue }
+            if n <= 0 || byte == 0x0A { break }
+            line.append(byte)
+        }
+        return String(decoding: line, as: UTF8.self).filter { !$0.isWhitespace }
+    }
+
     /// Whether a controlling terminal can be opened for prompts.
     public var hasControllingTerminal: Bool {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)

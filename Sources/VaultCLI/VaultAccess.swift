@@ -36,10 +36,18 @@ struct VaultAccess {
         nonEmpty(arguments.value("passphrase-file")) ?? nonEmpty(environment["VAULT_PASSPHRASE_FILE"])
     }
 
-    /// The credential that unlocks the vault for this call.
+    /// The credential named by options or the environment, if any.
+    private func namedCredential(flagsOnly: Bool) throws -> Credential? {
+        let keyFile = flagsOnly ? arguments.value("key-file") : keyFilePath
+        let passphraseFile = flagsOnly ? arguments.value("passphrase-file") : passphraseFilePath
+        if let path = keyFile, !path.isEmpty { return .keyFile(try KeyFile.read(path: path)) }
+        if let path = passphraseFile, !path.isEmpty { return .passphrase(try PassphraseFile.read(path: path)) }
+        return nil
+    }
+
+    /// The credential for this call: named, or typed at a prompt; exit 36 when neither may be had.
     func credential() throws -> Credential {
-        if let path = keyFilePath { return .keyFile(try KeyFile.read(path: path)) }
-        if let path = passphraseFilePath { return .passphrase(try PassphraseFile.read(path: path)) }
+        if let named = try namedCredential(flagsOnly: false) { return named }
         if let reason = reasonPromptsAreOff { throw CommandFailure.interactionNotAllowed(reason: reason) }
         guard let typed = invocation.terminal.readHidden(prompt: "Passphrase for \(location.path): ") else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")
@@ -47,17 +55,45 @@ struct VaultAccess {
         return .passphrase(SecretBytes(typed))
     }
 
-    /// The vault, unlocked with this call's credential. Fails early when the
-    /// vault does not exist, before asking for a passphrase.
+    /// The session token in VAULT_SESSION, if any.
+    var sessionToken: String? {
+        guard let token = environment["VAULT_SESSION"], !token.isEmpty else { return nil }
+        return token
+    }
+
+    /// The vault with its keys: a credential named by an option wins, then the
+    /// session in VAULT_SESSION, then a credential named in the environment,
+    /// then no unlock at all (always and after-first-unlock items open), with a
+    /// prompt as the fallback where prompts are allowed. Fails early when the
+    /// vault does not exist, before asking for anything.
     func vault() throws -> Vault {
         let location = self.location
         guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        return Vault(location: location, credential: try credential())
+        let host = HostContext.live(environment: environment)
+        if let named = try namedCredential(flagsOnly: true) {
+            return Vault(location: location, keys: .credential(named), host: host)
+        }
+        let prompt: (() throws -> Credential)? = reasonPromptsAreOff == nil ? { try self.credential() } : nil
+        if let token = sessionToken {
+            let fallback: (() throws -> Credential)? = (keyFilePath != nil || passphraseFilePath != nil) ? { try self.credential() } : prompt
+            return Vault(location: location, keys: .session(token), ask: fallback, host: host)
+        }
+        if let named = try namedCredential(flagsOnly: false) {
+            return Vault(location: location, keys: .credential(named), host: host)
+        }
+        return Vault(location: location, keys: .none, ask: prompt, host: host)
     }
 
     /// The item store the command works on: the vault file (the only backend so far).
     func store() throws -> ItemStore {
         try vault()
+    }
+
+    /// The vault opened with a credential, for commands that start from one (unlock, passwd).
+    func vaultWithCredential() throws -> Vault {
+        let location = self.location
+        guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
+        return Vault(location: location, keys: .credential(try credential()), host: HostContext.live(environment: environment))
     }
 
     /// Reads a new passphrase: from a file, or typed twice on the terminal.

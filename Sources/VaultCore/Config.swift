@@ -7,6 +7,7 @@ public struct Config: Sendable {
     public static let knownKeys: [String: String] = [
         "group": "the access group of commands that name none (like VAULT_GROUP)",
         "backend": "file or secret-service (like VAULT_BACKEND)",
+        "session-timeout": "the idle timeout of `vault unlock` sessions, e.g. 15m (like --timeout)",
     ]
 
     public let path: String

@@ -1,9 +1,9 @@
 import FoundationEssentials
 import VaultCrypto
 
-/// A vault file unlocked in memory: its parsed layout and its keys, with the
-/// item operations that read or change it. `Vault` wraps these in reads and
-/// locked read-modify-write transactions.
+/// A vault file opened in memory with the keys a caller holds: its parsed
+/// layout and the item operations that read or change it. `Vault` wraps these
+/// in reads and locked read-modify-write transactions.
 struct OpenVault {
     var file: VaultFile
     let keys: KeyRing
@@ -11,7 +11,10 @@ struct OpenVault {
     /// Whether this machine's device key is the one the vault's device-bound items are sealed with.
     let deviceMatches: Bool
 
-    // MARK: creating and unlocking
+    /// Classes whose base keys the device key alone opens.
+    static let deviceClasses = Accessibility.allCases.filter(\.opensWithoutUnlock)
+
+    // MARK: creating and opening
 
     /// A new, empty vault with one keyslot, every class key and the default group.
     static func create(slotKind: Keyslot.Kind, secret: SecretBytes, kdf: Scrypt.Parameters,
@@ -24,35 +27,82 @@ struct OpenVault {
         for accessibility in Accessibility.allCases {
             let classKey = SecretBytes(random: AESGCM.keySize)
             keys.addClassKey(classKey, classID: accessibility.fileID)
-            let wrapped = try AESGCM.seal(classKey, key: keys.wrapKey, aad: classAAD(vaultID, accessibility.fileID))
-            classes.append(WrappedClassKey(classID: accessibility.fileID, wrapped: wrapped))
+            classes.append(WrappedClassKey(classID: accessibility.fileID, wrapped: try wrapClassKey(classKey, accessibility.fileID, keys)))
         }
+        let wrappedHeaderMACKey = try AESGCM.seal(keys.headerMACKey!, key: keys.deviceWrapKey(), aad: deviceHeaderAAD(vaultID))
         let file = VaultFile(vaultID: vaultID, deviceCheck: KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: vaultID),
-                             keyslots: [slot], classes: classes, groups: [], index: [], indexMACs: [], records: [])
+                             deviceWrappedHeaderMACKey: wrappedHeaderMACKey, keyslots: [slot], classes: classes,
+                             groups: [], index: [], indexMACs: [], records: [])
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: true)
         _ = try vault.groupID(for: .default, creating: true)
         return vault
     }
 
-    /// Parses `bytes`, opens a keyslot with the credential, then checks the
-    /// header MAC and every index MAC before any record is opened.
+    /// Parses `bytes` and opens a keyslot with the credential: a full ring.
     static func unlock(_ bytes: [UInt8], credential: Credential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
-        let decoded: (file: VaultFile, headerMAC: [UInt8], parametersEnd: Int)
+        let parsed = try parse(bytes, path: path)
+        let masterKey = try openKeyslot(parsed.file, credential: credential, path: path)
+        return try open(parsed, masterKey: masterKey, deviceKey: deviceKey, path: path)
+    }
+
+    /// Parses `bytes` and opens it with a master key (from a keyslot or a session).
+    static func open(_ bytes: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+        try open(try parse(bytes, path: path), masterKey: masterKey, deviceKey: deviceKey, path: path)
+    }
+
+    /// Opens `bytes` without the master key: with what this device's key opens
+    /// (the `always` classes) and the grants given (the after-first-unlock cache,
+    /// a scoped credential). Only the header MAC key given, or sealed under the
+    /// device key, can check the header; without one the open fails.
+    static func openPartial(_ bytes: [UInt8], deviceKey: SecretBytes?, headerMACKey: SecretBytes?, grants: [GroupGrant],
+                            classKeys: [UInt8: SecretBytes] = [:], path: String) throws -> OpenVault {
+        let parsed = try parse(bytes, path: path)
+        let file = parsed.file
+        let deviceMatches = matches(deviceKey, file)
+        var headerKey = headerMACKey
+        if headerKey == nil, deviceMatches, let deviceKey, !file.deviceWrappedHeaderMACKey.isEmpty {
+            headerKey = try? AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
+                                        aad: deviceHeaderAAD(file.vaultID))
+        }
+        guard let headerKey else { throw VaultError.locked(nil) }
+        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil)
+        try verifyHeaderMAC(parsed, keys: keys, path: path)
+        for (classID, key) in classKeys { keys.addClassKey(key, classID: classID) }
+        if deviceMatches, let deviceKey {
+            let wrapKey = KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID)
+            for entry in file.groups where !entry.deviceWrapped.isEmpty {
+                keys.addGroup(try openDeviceGrant(entry, key: wrapKey, vaultID: file.vaultID, path: path).groupKeys, id: entry.groupID)
+            }
+        }
+        for grant in grants {
+            guard file.groups.contains(where: { $0.groupID == grant.groupID }) else { continue }
+            let merged = grant.groupKeys
+            if let existing = keys.groups[grant.groupID] {
+                for (classID, key) in existing.baseKeys where merged.baseKeys[classID] == nil { merged.addBaseKey(key, classID: classID) }
+            }
+            keys.addGroup(merged, id: grant.groupID)
+        }
+        let vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches)
+        try vault.verifyIndex()
+        return vault
+    }
+
+    private typealias Parsed = (file: VaultFile, headerMAC: [UInt8], parametersEnd: Int, bytes: [UInt8])
+
+    private static func parse(_ bytes: [UInt8], path: String) throws -> Parsed {
         do {
-            decoded = try VaultFile.decode(bytes)
+            let decoded = try VaultFile.decode(bytes)
+            return (decoded.file, decoded.headerMAC, decoded.parametersEnd, bytes)
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.detail)
         }
-        let file = decoded.file
-        let masterKey = try openKeyslot(file, credential: credential, path: path)
-        let deviceMatches = deviceKey.map {
-            constantTimeEquals(KeyRing.deviceCheck(deviceKey: $0, vaultID: file.vaultID), file.deviceCheck)
-        } ?? false
+    }
+
+    private static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+        let file = parsed.file
+        let deviceMatches = matches(deviceKey, file)
         let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil)
-        let covered = Array(bytes[0..<decoded.parametersEnd + VaultFile.digestSize])
-        guard constantTimeEquals(HMAC.sha256(key: keys.headerMACKey, data: covered), decoded.headerMAC) else {
-            throw VaultError.corrupted(path: path, detail: "the header MAC does not match")
-        }
+        try verifyHeaderMAC(parsed, keys: keys, path: path)
         do {
             try unwrapKeys(file, into: keys)
         } catch {
@@ -61,6 +111,17 @@ struct OpenVault {
         let vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches)
         try vault.verifyIndex()
         return vault
+    }
+
+    private static func matches(_ deviceKey: SecretBytes?, _ file: VaultFile) -> Bool {
+        deviceKey.map { constantTimeEquals(KeyRing.deviceCheck(deviceKey: $0, vaultID: file.vaultID), file.deviceCheck) } ?? false
+    }
+
+    private static func verifyHeaderMAC(_ parsed: Parsed, keys: KeyRing, path: String) throws {
+        let covered = parsed.bytes.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[0..<parsed.parametersEnd + VaultFile.digestSize]) }
+        guard let key = keys.headerMACKey, constantTimeEquals(HMAC.sha256(key: key, data: covered), parsed.headerMAC) else {
+            throw VaultError.corrupted(path: path, detail: "the header MAC does not match")
+        }
     }
 
     private static func openKeyslot(_ file: VaultFile, credential: Credential, path: String) throws -> SecretBytes {
@@ -79,12 +140,12 @@ struct OpenVault {
     }
 
     private static func unwrapKeys(_ file: VaultFile, into keys: KeyRing) throws {
+        guard let wrapKey = keys.wrapKey else { throw KeyRingError.missingClassKey(0) }
         for entry in file.classes {
-            let key = try AESGCM.open(entry.wrapped, key: keys.wrapKey, aad: classAAD(file.vaultID, entry.classID))
-            keys.addClassKey(key, classID: entry.classID)
+            keys.addClassKey(try AESGCM.open(entry.wrapped, key: wrapKey, aad: classAAD(file.vaultID, entry.classID)), classID: entry.classID)
         }
         for entry in file.groups {
-            let plaintext = try AESGCM.open(entry.wrappedNameAndKey, key: keys.wrapKey, aad: groupAAD(file.vaultID, entry.groupID))
+            let plaintext = try AESGCM.open(entry.wrappedNameAndKey, key: wrapKey, aad: groupAAD(file.vaultID, entry.groupID))
             let (group, key) = try plaintext.withUnsafeBytes { bytes -> (AccessGroup, SecretBytes) in
                 guard bytes.count > AESGCM.keySize else { throw MalformedInput(detail: "a group entry too short") }
                 let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - AESGCM.keySize])
@@ -95,19 +156,32 @@ struct OpenVault {
                 return (group, SecretBytes(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - AESGCM.keySize)...])))
             }
             guard keys.groups[entry.groupID] == nil else { throw MalformedInput(detail: "a repeated group id") }
-            keys.addGroup(group, id: entry.groupID, key: key)
+            keys.addGroup(keys.groupKeys(group, groupKey: key), id: entry.groupID)
         }
     }
 
-    /// Every index entry names a known group and class, and each group's index MAC matches.
+    private static func openDeviceGrant(_ entry: WrappedGroupKey, key: SecretBytes, vaultID: [UInt8], path: String) throws -> GroupGrant {
+        do {
+            let plaintext = try AESGCM.open(entry.deviceWrapped, key: key, aad: groupAAD(vaultID, entry.groupID, device: true))
+            var reader = ByteReader(plaintext.copyBytes())
+            let grant = try GroupGrant.decode(from: &reader)
+            guard grant.groupID == entry.groupID, reader.isAtEnd else { throw MalformedInput(detail: "a device grant of another group") }
+            return grant
+        } catch {
+            throw VaultError.corrupted(path: path, detail: "a device-sealed group entry does not open")
+        }
+    }
+
+    /// Every index entry names a group and class of the header, and the index
+    /// MAC of every group this ring holds matches.
     private func verifyIndex() throws {
+        let groupIDs = Set(file.groups.map(\.groupID))
         for entry in file.index {
-            guard keys.groups[entry.groupID] != nil, Accessibility(fileID: entry.classID) != nil,
-                  entry.recordID.count == 16 else {
+            guard groupIDs.contains(entry.groupID), Accessibility(fileID: entry.classID) != nil else {
                 throw VaultError.corrupted(path: path, detail: "an index entry names an unknown group or class")
             }
         }
-        for (group, mac) in zip(file.groups, file.indexMACs) {
+        for (group, mac) in zip(file.groups, file.indexMACs) where keys.groups[group.groupID] != nil {
             guard constantTimeEquals(try keys.indexMAC(groupID: group.groupID, entries: file.index), mac) else {
                 throw VaultError.corrupted(path: path, detail: "the index MAC of a group does not match")
             }
@@ -116,25 +190,36 @@ struct OpenVault {
 
     // MARK: reading
 
-    /// Positions (in index order) of the records that match the query.
-    func positions(matching query: Query) throws -> [Int] {
+    /// Positions (in index order) of the records that match the query, among
+    /// the groups this ring holds. A record the ring cannot open throws
+    /// `locked` — or is left out when `skipLocked` is set.
+    func positions(matching query: Query, skipLocked: Bool = false) throws -> [Int] {
         let groupIDs: [UInt32]
         if let group = query.group {
             guard let id = keys.groupID(of: group) else { return [] }
             groupIDs = [id]
         } else {
-            groupIDs = file.groups.map(\.groupID)
+            groupIDs = file.groups.map(\.groupID).filter { keys.groups[$0] != nil }
         }
         var matches: [Int] = []
+        func consider(_ position: Int, check: (ItemAttributes) throws -> Void = { _ in }) throws {
+            do {
+                let attributes = try openRecord(at: position).attributes
+                try check(attributes)
+                if query.matches(attributes) { matches.append(position) }
+            } catch VaultError.locked where skipLocked {
+            } catch VaultError.boundToAnotherDevice where skipLocked {
+            }
+        }
         if let service = query.service, let account = query.account {
             for groupID in groupIDs {
                 let tag = try keys.lookupTag(groupID: groupID, service: service, account: account)
                 for (position, entry) in file.index.enumerated() where entry.groupID == groupID && entry.lookupTag == tag {
-                    let attributes = try openRecord(at: position).attributes
-                    guard attributes.service == service, attributes.account == account else {
-                        throw VaultError.corrupted(path: path, detail: "a lookup tag does not match its record")
+                    try consider(position) { attributes in
+                        guard attributes.service == service, attributes.account == account else {
+                            throw VaultError.corrupted(path: path, detail: "a lookup tag does not match its record")
+                        }
                     }
-                    if query.matches(attributes) { matches.append(position) }
                 }
             }
             return matches
@@ -142,26 +227,45 @@ struct OpenVault {
         let wanted = Set(groupIDs)
         for (position, entry) in file.index.enumerated() where wanted.contains(entry.groupID) {
             if let accessibility = query.accessibility, accessibility.fileID != entry.classID { continue }
-            if query.matches(try openRecord(at: position).attributes) { matches.append(position) }
+            try consider(position)
         }
         return matches
+    }
+
+    /// How many records of the groups in scope this ring cannot open (locked or bound to another device).
+    func lockedCount(in group: AccessGroup?) -> Int {
+        let groupID = group.flatMap { keys.groupID(of: $0) }
+        return file.index.indices.filter { position in
+            let entry = file.index[position]
+            if group != nil, entry.groupID != groupID { return false }
+            guard keys.groups[entry.groupID] != nil else { return group == nil }
+            switch Result(catching: { try openRecord(at: position) }) {
+            case .failure(VaultError.locked), .failure(VaultError.boundToAnotherDevice): return true
+            default: return false
+            }
+        }.count
     }
 
     /// Decrypts the record at `position`.
     func openRecord(at position: Int) throws -> Item {
         let entry = file.index[position]
-        guard let accessibility = Accessibility(fileID: entry.classID), let group = keys.groups[entry.groupID]?.group else {
-            throw VaultError.corrupted(path: path, detail: "an index entry names an unknown group or class")
+        guard let accessibility = Accessibility(fileID: entry.classID) else {
+            throw VaultError.corrupted(path: path, detail: "an index entry names an unknown class")
+        }
+        guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(accessibility) }
+        let key: SecretBytes
+        do {
+            key = try keys.recordKey(groupID: entry.groupID, accessibility: accessibility, recordID: entry.recordID)
+        } catch KeyRingError.missingDeviceKey {
+            throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
+        } catch {
+            throw VaultError.locked(accessibility)
         }
         let aad = RecordCodec.aad(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         let plaintext: SecretBytes
         do {
-            let key = try keys.recordKey(groupID: entry.groupID, accessibility: accessibility, recordID: entry.recordID)
             plaintext = try AESGCM.open(file.records[position], key: key, aad: aad)
         } catch {
-            if accessibility.isDeviceBound && !deviceMatches {
-                throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
-            }
             throw VaultError.corrupted(path: path, detail: "a record does not open")
         }
         do {
@@ -173,27 +277,31 @@ struct OpenVault {
 
     // MARK: changing
 
+    /// Whether the ring may change the vault: it needs the master key.
+    var isWritable: Bool { keys.masterKey != nil }
+
     /// The id of `group`, creating the group (and its key) when `creating` is set.
     mutating func groupID(for group: AccessGroup, creating: Bool) throws -> UInt32? {
         if let id = keys.groupID(of: group) { return id }
         guard creating else { return nil }
+        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         let id = (file.groups.map(\.groupID).max() ?? 0) + 1
         let groupKey = SecretBytes(random: AESGCM.keySize)
-        keys.addGroup(group, id: id, key: groupKey)
-        let wrapped = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: keys.wrapKey,
+        keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
+        let wrapped = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: wrapKey,
                                       aad: OpenVault.groupAAD(file.vaultID, id))
-        var deviceWrapped: [(classID: UInt8, wrapped: [UInt8])] = []
-        if keys.deviceKey != nil {
-            for accessibility in Accessibility.allCases where accessibility.opensWithoutUnlock {
-                let base = try keys.baseKey(groupID: id, classID: accessibility.fileID)
-                let sealed = try AESGCM.seal(base, key: keys.deviceWrapKey(),
-                                             aad: OpenVault.deviceAAD(file.vaultID, id, accessibility.fileID))
-                deviceWrapped.append((accessibility.fileID, sealed))
-            }
-        }
-        file.groups.append(WrappedGroupKey(groupID: id, wrappedNameAndKey: wrapped, deviceWrapped: deviceWrapped))
+        file.groups.append(WrappedGroupKey(groupID: id, wrappedNameAndKey: wrapped, deviceWrapped: try deviceGrant(for: id)))
         file.indexMACs.append([])
         return id
+    }
+
+    /// What the device key alone opens of a group: its `always` classes. Empty without a device key.
+    private func deviceGrant(for groupID: UInt32) throws -> [UInt8] {
+        guard keys.deviceKey != nil else { return [] }
+        var w = ByteWriter()
+        try GroupGrant.of(groupID, in: keys, classes: OpenVault.deviceClasses).encode(into: &w)
+        defer { w.wipeBytes() }
+        return try AESGCM.seal(w.bytes, key: keys.deviceWrapKey(), aad: OpenVault.groupAAD(file.vaultID, groupID, device: true))
     }
 
     /// Seals `attributes` and `secret` as a new record with a fresh record id,
@@ -201,6 +309,9 @@ struct OpenVault {
     mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, replacing position: Int? = nil) throws {
         if attributes.accessibility.isDeviceBound && !deviceMatches {
             throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
+        }
+        if attributes.accessibility == .whenPasscodeSetThisDeviceOnly && !hasKeyslot(.passphrase) {
+            throw VaultError.passcodeNotSet
         }
         guard let groupID = try groupID(for: attributes.group, creating: true) else { return }
         let recordID = SecureRandom.bytes(16)
@@ -228,43 +339,54 @@ struct OpenVault {
         }
     }
 
+    /// Replaces a class key with a fresh one, so copies of the old key open nothing written after.
+    mutating func rotateClassKey(_ accessibility: Accessibility) throws {
+        let classKey = SecretBytes(random: AESGCM.keySize)
+        let id = accessibility.fileID
+        guard let index = file.classes.firstIndex(where: { $0.classID == id }) else { return }
+        file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
+        keys.addClassKey(classKey, classID: id)
+        keys.forgetBaseKeys(classID: id)
+    }
+
     /// Replaces the keyslots (at least one must remain).
     mutating func setKeyslots(_ slots: [Keyslot]) throws {
         guard !slots.isEmpty else { throw VaultError.lastKeyslot }
         file.keyslots = slots
     }
 
-    /// The whole file with fresh index MACs and header MAC.
+    /// The whole file with fresh index MACs and header MAC. Needs a full ring.
     func encode() throws -> [UInt8] {
+        guard isWritable, let headerMACKey = keys.headerMACKey else { throw VaultError.locked(nil) }
         var file = self.file
         file.indexMACs = try file.groups.map { try keys.indexMAC(groupID: $0.groupID, entries: file.index) }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
-        let headerMAC = HMAC.sha256(key: keys.headerMACKey, data: parameters + checksum)
+        let headerMAC = HMAC.sha256(key: headerMACKey, data: parameters + checksum)
         return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC)
     }
 
     // MARK: AAD of wrapped keys
 
+    private static func wrapClassKey(_ classKey: SecretBytes, _ classID: UInt8, _ keys: KeyRing) throws -> [UInt8] {
+        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
+        return try AESGCM.seal(classKey, key: wrapKey, aad: classAAD(keys.vaultID, classID))
+    }
+
     private static func classAAD(_ vaultID: [UInt8], _ classID: UInt8) -> [UInt8] {
         Array("class".utf8) + vaultID + [classID]
     }
 
-    private static func groupAAD(_ vaultID: [UInt8], _ groupID: UInt32) -> [UInt8] {
+    private static func groupAAD(_ vaultID: [UInt8], _ groupID: UInt32, device: Bool = false) -> [UInt8] {
         var w = ByteWriter()
-        w.raw(Array("group".utf8))
+        w.raw(Array((device ? "device group" : "group").utf8))
         w.raw(vaultID)
         w.u32(groupID)
         return w.bytes
     }
 
-    private static func deviceAAD(_ vaultID: [UInt8], _ groupID: UInt32, _ classID: UInt8) -> [UInt8] {
-        var w = ByteWriter()
-        w.raw(Array("device".utf8))
-        w.raw(vaultID)
-        w.u32(groupID)
-        w.u8(classID)
-        return w.bytes
+    private static func deviceHeaderAAD(_ vaultID: [UInt8]) -> [UInt8] {
+        Array("device header".utf8) + vaultID
     }
 }
 
@@ -273,15 +395,17 @@ struct OpenVault {
 extension OpenVault {
     /// Adds a keyslot that opens with `secret`.
     mutating func addKeyslot(kind: Keyslot.Kind, secret: SecretBytes, kdf: Scrypt.Parameters) throws {
+        guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
         guard file.keyslots.count < VaultFile.maxKeyslots else {
             throw VaultError.invalidValue(field: "keyslot", detail: "a vault holds at most \(VaultFile.maxKeyslots) keyslots")
         }
-        file.keyslots.append(try Keyslot.make(kind: kind, secret: secret, kdf: kdf, masterKey: keys.masterKey, vaultID: file.vaultID))
+        file.keyslots.append(try Keyslot.make(kind: kind, secret: secret, kdf: kdf, masterKey: masterKey, vaultID: file.vaultID))
     }
 
     /// Replaces every passphrase keyslot with one for `secret`.
     mutating func replacePassphrase(with secret: SecretBytes, kdf: Scrypt.Parameters) throws {
-        let slot = try Keyslot.make(kind: .passphrase, secret: secret, kdf: kdf, masterKey: keys.masterKey, vaultID: file.vaultID)
+        guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
+        let slot = try Keyslot.make(kind: .passphrase, secret: secret, kdf: kdf, masterKey: masterKey, vaultID: file.vaultID)
         try setKeyslots(file.keyslots.filter { $0.kind != .passphrase } + [slot])
     }
 

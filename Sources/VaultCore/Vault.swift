@@ -1,21 +1,44 @@
 import FoundationEssentials
 import VaultCrypto
 
-/// A vault file opened with one credential: the SecItem-style API (add,
-/// copy-matching, update, delete). Reads work on a snapshot; every change
-/// takes the sidecar lock, re-reads the file, applies the change and replaces
-/// the file atomically, so parallel writers lose no update.
+/// Where a `Vault` gets its keys.
+public enum KeySource: Sendable {
+    /// A passphrase or key file: the master key, from a keyslot.
+    case credential(Credential)
+    /// An unlock session's token (`vault unlock`).
+    case session(String)
+    /// No unlock: what this device's key opens (`always` items) and, after a
+    /// first unlock since boot, the after-first-unlock cache.
+    case none
+}
+
+/// A vault file and the keys to open it: the SecItem-style API (add,
+/// copy-matching, update, delete), unlock sessions and status. Reads work on a
+/// snapshot; every change takes the sidecar lock, re-reads the file, applies
+/// the change and replaces the file atomically, so parallel writers lose no update.
 public final class Vault: ItemStore {
     public let location: VaultLocation
-    private let credential: Credential
-    private let clock: () -> Date
+    private var source: KeySource
+    /// Asked once for a credential when the keys at hand do not open what is needed.
+    private var ask: (() throws -> Credential)?
+    let host: HostContext
 
     /// - Parameters:
-    ///   - clock: the time source for created/modified dates (tests inject one).
-    public init(location: VaultLocation, credential: Credential, clock: @escaping () -> Date = { Date() }) {
+    ///   - keys: where the keys come from.
+    ///   - ask: called at most once, when `keys` do not open what an operation needs (a prompt).
+    ///   - host: time, boot id and runtime directory (tests inject their own).
+    public init(location: VaultLocation, keys: KeySource, ask: (() throws -> Credential)? = nil, host: HostContext) {
         self.location = location
-        self.credential = credential
-        self.clock = clock
+        self.source = keys
+        self.ask = ask
+        self.host = host
+    }
+
+    /// A vault opened with a credential; `clock` sets created/modified dates (tests inject one).
+    public convenience init(location: VaultLocation, credential: Credential, clock: @escaping @Sendable () -> Date = { Date() }) {
+        var host = HostContext.live(environment: ["XDG_RUNTIME_DIR": location.directory + "/.runtime"])
+        host.now = clock
+        self.init(location: location, keys: .credential(credential), host: host)
     }
 
     // MARK: creating
@@ -40,16 +63,33 @@ public final class Vault: ItemStore {
     /// The attributes of every item that matches `query` (no secrets), in file order.
     /// An empty result is not an error.
     public func attributes(matching query: Query) throws -> [ItemAttributes] {
-        let vault = try readSnapshot()
-        return try vault.positions(matching: query).map { try vault.openRecord(at: $0).attributes }
+        try withKeys {
+            let vault = try readSnapshot()
+            return try vault.positions(matching: query).map { try vault.openRecord(at: $0).attributes }
+        }
+    }
+
+    /// Like `attributes(matching:)`, but without a way to ask leaves out the items the keys at hand
+    /// cannot open instead of asking for an unlock, and says how many were left out.
+    /// When there is a way to ask for a credential, it asks rather than leave items out.
+    public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int) {
+        try withKeys {
+            let vault = try readSnapshot()
+            let locked = vault.lockedCount(in: query.group)
+            if locked > 0, ask != nil { throw VaultError.locked(nil) }
+            let items = try vault.positions(matching: query, skipLocked: true).map { try vault.openRecord(at: $0).attributes }
+            return (items, locked)
+        }
     }
 
     /// The one item that matches `query`, with its secret.
     /// Throws `itemNotFound` when none matches and `ambiguous` (listing them) when several do.
     public func item(matching query: Query) throws -> Item {
-        let vault = try readSnapshot()
-        let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-        return try vault.openRecord(at: position)
+        try withKeys {
+            let vault = try readSnapshot()
+            let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
+            return try vault.openRecord(at: position)
+        }
     }
 
     // MARK: changing
@@ -66,7 +106,7 @@ public final class Vault: ItemStore {
             if existing != nil, !replaceExisting {
                 throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
             }
-            let now = clock()
+            let now = host.now()
             let created = try existing.map { try vault.openRecord(at: $0).attributes.created } ?? now
             let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
                                             accessibility: new.accessibility, details: new.details, created: created, modified: now)
@@ -87,7 +127,7 @@ public final class Vault: ItemStore {
             var attributes = item.attributes
             attributes.accessibility = change.accessibility ?? attributes.accessibility
             attributes.details = attributes.details.applying(change.details)
-            attributes.modified = clock()
+            attributes.modified = host.now()
             try vault.store(attributes, secret: change.secret ?? item.secret, replacing: position)
             return attributes
         }
@@ -130,20 +170,58 @@ public final class Vault: ItemStore {
         }
     }
 
-    /// Removes every passphrase keyslot; a key-file keyslot must remain.
-    public func removePassphrase() throws {
+    /// Removes every passphrase keyslot (a key-file keyslot must remain) and
+    /// destroys the `when-passcode-set-this-device-only` items: they are
+    /// deleted and their class key replaced. Returns what was destroyed.
+    @discardableResult
+    public func removePassphrase() throws -> [ItemAttributes] {
         try transaction { vault in
             guard vault.hasKeyslot(.keyFile) else { throw VaultError.lastKeyslot }
             _ = try vault.removeKeyslots(kind: .passphrase, openedBy: nil)
+            let doomed = try vault.positions(matching: Query(accessibility: .whenPasscodeSetThisDeviceOnly))
+            let destroyed = try doomed.map { try vault.openRecord(at: $0).attributes }
+            vault.remove(at: doomed)
+            try vault.rotateClassKey(.whenPasscodeSetThisDeviceOnly)
+            return destroyed
         }
     }
 
     // MARK: plumbing
 
-    private func readSnapshot() throws -> OpenVault {
+    /// Runs `body`; when the keys at hand do not suffice and there is a way to
+    /// ask, asks once for a credential and runs it again with that.
+    func withKeys<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as VaultError {
+            switch error {
+            case .locked, .sessionEnded:
+                guard let ask else { throw error }
+                self.ask = nil
+                source = .credential(try ask())
+                return try body()
+            default:
+                throw error
+            }
+        }
+    }
+
+    func readSnapshot() throws -> OpenVault {
         let bytes = try FileSystem.read(location.path, requirePrivate: true, missing: .noSuchVault(path: location.path))
-        return try OpenVault.unlock(bytes, credential: credential, deviceKey: try DeviceKey.load(at: location.deviceKeyPath),
-                                    path: location.path)
+        let deviceKey = try DeviceKey.load(at: location.deviceKeyPath)
+        switch source {
+        case .credential(let credential):
+            let vault = try OpenVault.unlock(bytes, credential: credential, deviceKey: deviceKey, path: location.path)
+            refreshAfterFirstUnlockCache(vault, onlyIfMissing: true)
+            return vault
+        case .session(let token):
+            let masterKey = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host)
+            return try OpenVault.open(bytes, masterKey: masterKey, deviceKey: deviceKey, path: location.path)
+        case .none:
+            let cache = AfterFirstUnlockCache.read(vaultID: VaultFile.peekVaultID(bytes), deviceKey: deviceKey, host: host)
+            return try OpenVault.openPartial(bytes, deviceKey: deviceKey, headerMACKey: cache?.headerMACKey,
+                                             grants: cache?.grants ?? [], path: location.path)
+        }
     }
 
     /// Runs `body` under the writer lock on a fresh read of the file, then writes the result atomically.
@@ -151,10 +229,23 @@ public final class Vault: ItemStore {
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
         let lock = try LockFile(path: location.lockPath)
         defer { withExtendedLifetime(lock) {} }
-        var vault = try readSnapshot()
-        let result = try body(&vault)
-        try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
-        return result
+        return try withKeys {
+            var vault = try readSnapshot()
+            guard vault.isWritable else { throw VaultError.locked(nil) }
+            let result = try body(&vault)
+            try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
+            refreshAfterFirstUnlockCache(vault, onlyIfMissing: false)
+            return result
+        }
+    }
+
+    /// Any unlock leaves the after-first-unlock cache for this boot; a change rewrites it (groups may be new).
+    private func refreshAfterFirstUnlockCache(_ vault: OpenVault, onlyIfMissing: Bool) {
+        guard vault.isWritable, vault.deviceMatches else { return }
+        if onlyIfMissing, AfterFirstUnlockCache.isPresent(vaultID: vault.file.vaultID, deviceKey: vault.keys.deviceKey, host: host) {
+            return
+        }
+        try? AfterFirstUnlockCache.write(from: vault.keys, groupIDs: vault.file.groups.map(\.groupID), host: host)
     }
 
     private static func single(_ positions: [Int], in vault: OpenVault, query: Query) throws -> Int {

@@ -33,6 +33,10 @@ public enum VaultError: Error, Equatable {
     case lastKeyslot
     /// The accessibility class needs a passphrase keyslot and the vault has none.
     case passcodeNotSet
+    /// The keys at hand do not open this: an item of the class given, or (nil) a change to the vault.
+    case locked(Accessibility?)
+    /// The unlock session has ended (idle timeout or `vault lock`), or the token is not one of this vault's.
+    case sessionEnded(SessionEnd)
 
     /// The status (and exit code) of this error.
     public var status: Status {
@@ -50,8 +54,19 @@ public enum VaultError: Error, Equatable {
         case .invalidValue: return .usage
         case .lastKeyslot: return .usage
         case .passcodeNotSet: return .usage
+        case .locked, .sessionEnded: return .interactionNotAllowed
         }
     }
+}
+
+/// Why a session token no longer opens the vault.
+public enum SessionEnd: Equatable, Sendable {
+    /// Idle for longer than its timeout.
+    case expired
+    /// Locked, never made, or made for another vault or boot.
+    case unknown
+    /// The token is not a vault session token.
+    case malformed
 }
 
 /// The kinds of credential that unlock a vault.

@@ -10,7 +10,7 @@ import Testing
 
     @Test func bashCompletesCommands() throws {
         #expect(try bash("vault", "ad") == ["add"])
-        #expect(try bash("vault", "") == ["init", "add", "get", "update", "delete", "list", "passwd", "help"])
+        #expect(try bash("vault", "") == ["init", "add", "get", "update", "delete", "list", "unlock", "lock", "status", "passwd", "help"])
     }
 
     @Test func bashCompletesOptions() throws {

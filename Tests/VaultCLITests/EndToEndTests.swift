@@ -53,19 +53,21 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
         let script = """
+        pids=
         for w in 1 2 3 4; do
           ( for i in $(seq 1 25); do printf 'secret-%s-%s' $w $i | vault add -s "svc-$w" -a "acct-$i" || exit 1; done ) &
+          pids="$pids $!"
         done
         fail=0
-        for job in $(jobs -p); do wait $job || fail=1; done
+        for pid in $pids; do wait $pid || fail=1; done
         exit $fail
         """
         let writers = try sandbox.run("/bin/sh", ["-c", script])
         #expect(writers.status == 0, "\(writers.stderr)")
         let list = try sandbox.vault(["list", "--json"])
-        #expect(list.status == 0)
+        #expect(list.status == 0, "\(list.stderr)")
         let items = try JSONSerialization.jsonObject(with: Data(list.stdout)) as? [[String: Any]] ?? []
-        #expect(items.count == 100)
+        #expect(items.count == 100, "\(writers.stderr.suffix(500)) \(list.stderr)")
         let get = try sandbox.vault(["get", "-s", "svc-3", "-a", "acct-17"])
         #expect(get.stdoutText == "secret-3-17")
     }

@@ -28,7 +28,17 @@ import VaultCrypto
         #expect(npm.attributes.accessibility == .afterFirstUnlock)
         #expect(try vault.item(matching: Query(service: "binary", account: "nul")).secret.copyBytes() == [0, 1, 2, 0xFF])
         #expect(try vault.secret("device", "bound") == "bound_testvector_0004")
-        #expect(try vault.attributes(matching: Query()).count == 4)
+        #expect(try vault.secret("always", "any") == "always_testvector_0005")
+        #expect(try vault.attributes(matching: Query()).count == 5)
+    }
+
+    @Test func committedTestVectorOpensAlwaysItemsWithTheDeviceKeyAlone() throws {
+        let dir = try TempDirectory()
+        let location = try copyVector(into: dir, withDeviceKey: true)
+        let host = HostContext(now: { Date() }, bootID: { "test-boot" }, runtimeDirectory: dir.path + "/run")
+        let vault = Vault(location: location, keys: .none, host: host)
+        #expect(try vault.secret("always", "any") == "always_testvector_0005")
+        #expect(throws: VaultError.locked(.whenUnlocked)) { try vault.secret("github", "ci-bot") }
     }
 
     @Test func deviceBoundItemsNeedTheirDevice() throws {
@@ -95,7 +105,7 @@ import VaultCrypto
         #expect(throws: Never.self) { try AESGCM.open(open.file.records[0], key: right, aad: aad) }
         // A ring with every key random but the same vault id does not.
         let impostor = KeyRing(vaultID: open.file.vaultID, masterKey: SecretBytes(random: 32), deviceKey: nil)
-        impostor.addGroup(.default, id: entry.groupID, key: SecretBytes(random: 32))
+        impostor.addGroup(impostor.groupKeys(.default, groupKey: SecretBytes(random: 32)), id: entry.groupID)
         impostor.addClassKey(SecretBytes(random: 32), classID: entry.classID)
         let wrong = try impostor.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.recordID)
         #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(open.file.records[0], key: wrong, aad: aad) }

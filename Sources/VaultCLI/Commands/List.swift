@@ -4,8 +4,11 @@ import VaultCore
 enum ListCommand {
     static func run(_ invocation: Invocation) throws {
         let query = try ItemArguments(invocation).query()
-        let items = try VaultAccess(invocation).store().attributes(matching: query)
+        let (items, locked) = try VaultAccess(invocation).vault().listing(matching: query)
         let terminal = invocation.terminal
+        if locked > 0 {
+            terminal.writeErr("vault: \(locked) item\(locked == 1 ? " is" : "s are") locked and not listed; unlock to see \(locked == 1 ? "it" : "them")\n")
+        }
         if invocation.arguments.flag("json") {
             terminal.writeOut(ItemOutput.jsonArray(items) + "\n")
         } else if items.isEmpty {

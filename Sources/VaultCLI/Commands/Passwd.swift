@@ -21,8 +21,14 @@ enum PasswdCommand {
             try vault.removeKeyFile(try KeyFile.read(path: path))
             terminal.writeErr("vault: removed the keyslot of key file \(quoted(path))\n")
         } else if arguments.flag("remove-passphrase") {
-            try vault.removePassphrase()
-            terminal.writeErr("vault: removed the passphrase; the vault now opens only with its key file\n")
+            let doomed = try vault.attributes(matching: Query(accessibility: .whenPasscodeSetThisDeviceOnly))
+            if !doomed.isEmpty {
+                terminal.writeErr("vault: warning: removing the passphrase destroys \(doomed.count) when-passcode-set-this-device-only item\(doomed.count == 1 ? "" : "s")\n")
+                try Confirmation.require(invocation, access: access, question: "Destroy them and remove the passphrase?")
+            }
+            let destroyed = try vault.removePassphrase()
+            terminal.writeErr("vault: removed the passphrase; the vault now opens only with its key file")
+            terminal.writeErr(destroyed.isEmpty ? "\n" : "; destroyed \(destroyed.count) item\(destroyed.count == 1 ? "" : "s")\n")
         } else {
             let kdf = try KDFCost.parse(arguments.value("kdf-cost"))
             let passphrase = try access.newPassphrase(fromFile: arguments.value("new-passphrase-file"), purpose: "New passphrase")

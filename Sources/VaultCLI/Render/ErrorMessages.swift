@@ -84,11 +84,27 @@ struct ErrorReport {
         case .lastKeyslot:
             return ErrorReport(status: status, message: "that would remove the last way to unlock the vault",
                                hint: "add another first, e.g. 'vault passwd --add-key-file FILE'")
+        case .locked(let accessibility?):
+            return ErrorReport(status: status, message: "the vault is locked and items of class \(quoted(accessibility.rawValue)) need an unlock",
+                               hint: unlockHint)
+        case .locked(nil):
+            return ErrorReport(status: status, message: "the vault is locked and this command needs it unlocked", hint: unlockHint)
+        case .sessionEnded(.expired):
+            return ErrorReport(status: status, message: "the unlock session in VAULT_SESSION has expired", hint: unlockHint)
+        case .sessionEnded(.unknown):
+            return ErrorReport(status: status, message: "the unlock session in VAULT_SESSION has ended or belongs to another vault",
+                               hint: unlockHint)
+        case .sessionEnded(.malformed):
+            return ErrorReport(status: status, message: "VAULT_SESSION does not hold a vault session token",
+                               hint: "set it from 'vault unlock --raw', or unset it")
         case .passcodeNotSet:
             return ErrorReport(status: status, message: "this class needs a passphrase and the vault has none",
                                hint: "set one with 'vault passwd --new-passphrase-file FILE' first")
         }
     }
+
+    private static let unlockHint =
+        "unlock with 'eval \"$(vault unlock --export)\"', or give --key-file FILE or --passphrase-file FILE (or VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE)"
 
     private static func describe(_ query: Query) -> String {
         var parts: [String] = []

@@ -23,6 +23,11 @@ struct ByteWriter {
 
     mutating func raw<C: Collection>(_ data: C) where C.Element == UInt8 { bytes.append(contentsOf: data) }
 
+    /// Zeroes what was written, for buffers that held key material.
+    mutating func wipeBytes() {
+        for i in bytes.indices { bytes[i] = 0 }
+    }
+
     /// A u32 length followed by the bytes.
     mutating func lengthPrefixed<C: Collection>(_ data: C) where C.Element == UInt8 {
         u32(UInt32(data.count))

@@ -1,88 +1,109 @@
 import VaultCrypto
 
-/// The unwrapped keys of an open vault and every key derived from them
-/// (docs/FORMAT.md, "Key derivation"). Derived keys are cached per process.
+/// The keys a caller holds for one vault, and every key derived from them
+/// (docs/FORMAT.md, "Keys"). A full ring (from the master key) holds every
+/// group and class key; a partial ring — from the device key, the
+/// after-first-unlock cache or a scoped credential — holds only what its
+/// source gives, so what it cannot decrypt it cannot derive either.
 final class KeyRing {
     let vaultID: [UInt8]
-    let masterKey: SecretBytes
-    /// Group keys and names by group id.
-    private(set) var groups: [UInt32: (group: AccessGroup, key: SecretBytes)] = [:]
+    /// The master key, in a full ring only.
+    let masterKey: SecretBytes?
+    /// The header MAC key, when the ring can check (and so rewrite) the header.
+    let headerMACKey: SecretBytes?
+    /// This machine's device key, when it is the one the vault's device-bound items use.
+    let deviceKey: SecretBytes?
+    /// The groups the ring can open, by id.
+    private(set) var groups: [UInt32: GroupKeys] = [:]
     /// Class keys by class id.
     private(set) var classKeys: [UInt8: SecretBytes] = [:]
-    /// This machine's device key, when there is one.
-    let deviceKey: SecretBytes?
 
-    private var lookupKeys: [UInt32: SecretBytes] = [:]
-    private var baseKeys: [UInt64: SecretBytes] = [:]
-
+    /// A full ring from the master key.
     init(vaultID: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?) {
         self.vaultID = vaultID
         self.masterKey = masterKey
+        self.headerMACKey = KeyRing.derive(masterKey, "header mac", [], vaultID: vaultID)
         self.deviceKey = deviceKey
     }
 
-    func addGroup(_ group: AccessGroup, id: UInt32, key: SecretBytes) {
-        groups[id] = (group, key)
+    /// A partial ring: no master key.
+    init(vaultID: [UInt8], headerMACKey: SecretBytes?, deviceKey: SecretBytes?) {
+        self.vaultID = vaultID
+        self.masterKey = nil
+        self.headerMACKey = headerMACKey
+        self.deviceKey = deviceKey
+    }
+
+    /// The key that wraps class and group keys in the header (full ring only).
+    lazy var wrapKey: SecretBytes? = masterKey.map { KeyRing.derive($0, "key wrap", [], vaultID: vaultID) }
+
+    func addGroup(_ keys: GroupKeys, id: UInt32) {
+        groups[id] = keys
     }
 
     func removeGroup(id: UInt32) {
         groups[id] = nil
-        lookupKeys[id] = nil
     }
 
     func addClassKey(_ key: SecretBytes, classID: UInt8) {
         classKeys[classID] = key
     }
 
+    /// Drops cached base keys of a class whose key changed.
+    func forgetBaseKeys(classID: UInt8) {
+        for keys in groups.values where keys.groupKey != nil { keys.baseKeys[classID] = nil }
+    }
+
     func groupID(of group: AccessGroup) -> UInt32? {
         groups.first(where: { $0.value.group == group })?.key
     }
 
-    // MARK: keys derived from the master key
+    /// The full keys of a group made from its group key.
+    func groupKeys(_ group: AccessGroup, groupKey: SecretBytes) -> GroupKeys {
+        GroupKeys(group: group, groupKey: groupKey,
+                  lookupKey: KeyRing.derive(groupKey, "lookup", [], vaultID: vaultID),
+                  indexMACKey: KeyRing.derive(groupKey, "index mac", [], vaultID: vaultID))
+    }
 
-    lazy var wrapKey: SecretBytes = derive(masterKey, "key wrap", [])
-    lazy var headerMACKey: SecretBytes = derive(masterKey, "header mac", [])
-
-    // MARK: keys derived from a group key
+    // MARK: derived keys and tags
 
     func lookupTag(groupID: UInt32, service: String, account: String) throws -> [UInt8] {
-        let key: SecretBytes
-        if let cached = lookupKeys[groupID] {
-            key = cached
-        } else {
-            key = derive(try groupKey(groupID), "lookup", [])
-            lookupKeys[groupID] = key
-        }
         var w = ByteWriter()
         w.lengthPrefixed(Array(service.utf8))
         w.lengthPrefixed(Array(account.utf8))
-        return Array(HMAC.sha256(key: key, data: w.bytes).prefix(16))
+        return Array(HMAC.sha256(key: try group(groupID).lookupKey, data: w.bytes).prefix(16))
     }
 
     func indexMAC(groupID: UInt32, entries: [IndexEntry]) throws -> [UInt8] {
-        let mac = try HMACSHA256(key: derive(try groupKey(groupID), "index mac", []))
+        let mac = try HMACSHA256(key: try group(groupID).indexMACKey)
         var w = ByteWriter(capacity: 64)
         w.raw(vaultID)
         w.u32(groupID)
         mac.update(w.bytes)
+        var e = ByteWriter(capacity: IndexEntry.size * 64)
         for entry in entries where entry.groupID == groupID {
-            var e = ByteWriter(capacity: IndexEntry.size)
             entry.encode(into: &e)
-            mac.update(e.bytes)
+            if e.bytes.count >= IndexEntry.size * 64 {
+                mac.update(e.bytes)
+                e = ByteWriter(capacity: IndexEntry.size * 64)
+            }
         }
+        mac.update(e.bytes)
         return mac.finalize()
     }
 
     /// The base key of (group, class): what the record keys of that pair derive from.
     func baseKey(groupID: UInt32, classID: UInt8) throws -> SecretBytes {
-        let cacheKey = UInt64(groupID) << 8 | UInt64(classID)
-        if let cached = baseKeys[cacheKey] { return cached }
-        guard let classKey = classKeys[classID] else { throw KeyRingError.missingClassKey(classID) }
+        let keys = try group(groupID)
+        if let cached = keys.baseKeys[classID] { return cached }
+        guard let groupKey = keys.groupKey, let classKey = classKeys[classID] else {
+            throw KeyRingError.missingClassKey(classID)
+        }
         var context = ByteWriter()
         context.u32(groupID)
         context.u8(classID)
-        let key = derive(try groupKey(groupID).appending(classKey), "base", context.bytes)
-        baseKeys[cacheKey] = key
+        let key = KeyRing.derive(groupKey.appending(classKey), "base", context.bytes, vaultID: vaultID)
+        keys.baseKeys[classID] = key
         return key
     }
 
@@ -93,13 +114,17 @@ final class KeyRing {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
             material = material.appending(deviceKey)
         }
-        return derive(material, "record", recordID)
+        return KeyRing.derive(material, "record", recordID, vaultID: vaultID)
     }
 
-    /// The key that wraps `always` base keys on this device.
+    /// The key that seals what the device key alone opens.
     func deviceWrapKey() throws -> SecretBytes {
         guard let deviceKey else { throw KeyRingError.missingDeviceKey }
-        return derive(deviceKey, "device wrap", [])
+        return KeyRing.deviceWrapKey(deviceKey, vaultID: vaultID)
+    }
+
+    static func deviceWrapKey(_ deviceKey: SecretBytes, vaultID: [UInt8]) -> SecretBytes {
+        derive(deviceKey, "device wrap", [], vaultID: vaultID)
     }
 
     /// The device check stored in the header: which device key seals device-bound items.
@@ -107,14 +132,40 @@ final class KeyRing {
         Array(HMAC.sha256(key: deviceKey, data: Array("vault v1 device check".utf8) + vaultID).prefix(VaultFile.checkSize))
     }
 
-    private func groupKey(_ id: UInt32) throws -> SecretBytes {
-        guard let entry = groups[id] else { throw KeyRingError.missingGroupKey(id) }
-        return entry.key
+    private func group(_ id: UInt32) throws -> GroupKeys {
+        guard let keys = groups[id] else { throw KeyRingError.missingGroupKey(id) }
+        return keys
     }
 
-    private func derive(_ material: SecretBytes, _ label: String, _ context: [UInt8]) -> SecretBytes {
-        // HKDF only fails on impossible parameters (a 32-byte output of SHA-256 is always possible).
+    /// HKDF-SHA256 with the vault id as salt and "vault v1 <label>" ‖ context as info.
+    static func derive(_ material: SecretBytes, _ label: String, _ context: [UInt8], vaultID: [UInt8]) -> SecretBytes {
+        // HKDF only fails on impossible parameters (32 bytes of SHA-256 output are always possible).
         try! HKDF.deriveKey(inputKeyMaterial: material, salt: vaultID, info: Array("vault v1 \(label)".utf8) + context)
+    }
+}
+
+/// The keys of one group that a ring holds: the group key itself in a full
+/// ring, or only the lookup key, index MAC key and some base keys in a partial one.
+final class GroupKeys {
+    let group: AccessGroup
+    let groupKey: SecretBytes?
+    let lookupKey: SecretBytes
+    let indexMACKey: SecretBytes
+    /// Base keys by class id: derived on demand from the group key, or given.
+    fileprivate(set) var baseKeys: [UInt8: SecretBytes]
+
+    /// Adds a base key the ring was given (not derived).
+    func addBaseKey(_ key: SecretBytes, classID: UInt8) {
+        baseKeys[classID] = key
+    }
+
+    init(group: AccessGroup, groupKey: SecretBytes?, lookupKey: SecretBytes, indexMACKey: SecretBytes,
+         baseKeys: [UInt8: SecretBytes] = [:]) {
+        self.group = group
+        self.groupKey = groupKey
+        self.lookupKey = lookupKey
+        self.indexMACKey = indexMACKey
+        self.baseKeys = baseKeys
     }
 }
 

@@ -19,6 +19,8 @@ struct VaultFile {
     var vaultID: [UInt8]
     /// HMAC of the device key that device-bound items are sealed with.
     var deviceCheck: [UInt8]
+    /// The header MAC key sealed under the device key (empty when the vault was made without one).
+    var deviceWrappedHeaderMACKey: [UInt8]
     var keyslots: [Keyslot]
     var classes: [WrappedClassKey]
     var groups: [WrappedGroupKey]
@@ -28,6 +30,13 @@ struct VaultFile {
     /// Sealed records, in index order.
     var records: [ArraySlice<UInt8>]
 
+    /// The vault id of a file, read without parsing the rest; empty when the file is too short.
+    static func peekVaultID(_ bytes: [UInt8]) -> [UInt8] {
+        let start = magic.count + 2
+        guard bytes.count >= start + idSize else { return [] }
+        return Array(bytes[start..<start + idSize])
+    }
+
     /// The bytes the header checksum and MAC cover (everything before the checksum).
     func encodeHeaderParameters() -> [UInt8] {
         var w = ByteWriter(capacity: 512)
@@ -35,6 +44,7 @@ struct VaultFile {
         w.u16(VaultFile.version)
         w.raw(vaultID)
         w.raw(deviceCheck)
+        w.lengthPrefixed(deviceWrappedHeaderMACKey)
         w.u8(UInt8(keyslots.count))
         for slot in keyslots { slot.encode(into: &w) }
         w.u8(UInt8(classes.count))
@@ -73,6 +83,7 @@ struct VaultFile {
         }
         let vaultID = Array(try r.raw(idSize))
         let deviceCheck = Array(try r.raw(checkSize))
+        let deviceWrappedHeaderMACKey = Array(try r.lengthPrefixed(limit: wrappedKeySize))
         let slotCount = Int(try r.u8())
         guard (1...maxKeyslots).contains(slotCount) else { throw MalformedInput(detail: "\(slotCount) keyslots") }
         var keyslots: [Keyslot] = []
@@ -108,7 +119,8 @@ struct VaultFile {
             records.append(try r.raw(Int(entry.length)))
         }
         guard r.isAtEnd else { throw MalformedInput(detail: "\(r.remaining) bytes follow the last record") }
-        let file = VaultFile(vaultID: vaultID, deviceCheck: deviceCheck, keyslots: keyslots, classes: classes,
+        let file = VaultFile(vaultID: vaultID, deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
+                             keyslots: keyslots, classes: classes,
                              groups: groups, index: index, indexMACs: indexMACs, records: records)
         return (file, headerMAC, parametersEnd)
     }
@@ -120,34 +132,25 @@ struct WrappedClassKey {
     var wrapped: [UInt8]
 }
 
-/// A group: its id, its name and key wrapped under the wrap key, and base keys
-/// of the `always` classes wrapped under the device key.
+/// A group: its id, its name and key wrapped under the wrap key, and what
+/// this device may open without an unlock, sealed under the device key.
 struct WrappedGroupKey {
     static let maxWrappedBytes = 256
 
     var groupID: UInt32
     var wrappedNameAndKey: [UInt8]
-    var deviceWrapped: [(classID: UInt8, wrapped: [UInt8])]
+    /// The group's lookup and index MAC keys and its `always` base keys, with its name, under the device key.
+    var deviceWrapped: [UInt8]
 
     func encode(into w: inout ByteWriter) {
         w.u32(groupID)
         w.lengthPrefixed(wrappedNameAndKey)
-        w.u8(UInt8(deviceWrapped.count))
-        for entry in deviceWrapped {
-            w.u8(entry.classID)
-            w.raw(entry.wrapped)
-        }
+        w.lengthPrefixed(deviceWrapped)
     }
 
     static func decode(from r: inout ByteReader) throws -> WrappedGroupKey {
-        let id = try r.u32()
-        let wrapped = Array(try r.lengthPrefixed(limit: maxWrappedBytes))
-        let count = Int(try r.u8())
-        var deviceWrapped: [(UInt8, [UInt8])] = []
-        for _ in 0..<count {
-            deviceWrapped.append((try r.u8(), Array(try r.raw(VaultFile.wrappedKeySize))))
-        }
-        return WrappedGroupKey(groupID: id, wrappedNameAndKey: wrapped, deviceWrapped: deviceWrapped)
+        WrappedGroupKey(groupID: try r.u32(), wrappedNameAndKey: Array(try r.lengthPrefixed(limit: maxWrappedBytes)),
+                        deviceWrapped: Array(try r.lengthPrefixed(limit: maxWrappedBytes)))
     }
 }
 

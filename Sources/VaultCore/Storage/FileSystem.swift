@@ -26,19 +26,18 @@ enum FileSystem {
         if requirePrivate, info.st_mode & 0o077 != 0 {
             throw VaultError.insecurePermissions(path: path, mode: UInt32(info.st_mode & 0o777))
         }
-        let size = Int(info.st_size)
-        var bytes = [UInt8](repeating: 0, count: size)
+        // Read to the end rather than trust st_size: files in /proc report 0.
+        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 4096))
         var offset = 0
-        while offset < size {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + offset, size - offset, off_t(offset)) }
+        while true {
+            if offset == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: bytes.count)) }
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                if n == 0 { break }
-                throw VaultError.io(path: path, operation: "read", errno: errno)
-            }
+            if n < 0 { throw VaultError.io(path: path, operation: "read", errno: errno) }
+            if n == 0 { break }
             offset += n
         }
-        if offset < size { bytes.removeLast(size - offset) }
+        bytes.removeLast(bytes.count - offset)
         return bytes
     }
 
@@ -100,5 +99,34 @@ enum FileSystem {
 
     static func remove(_ path: String) {
         unlink(path)
+    }
+
+    /// Overwrites a small file with zeros, then removes it: for caches that held keys.
+    static func wipeAndRemove(_ path: String) {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_size > 0 {
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            if fd >= 0 {
+                let zeros = [UInt8](repeating: 0, count: Int(info.st_size))
+                _ = zeros.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                fsync(fd)
+                close(fd)
+            }
+        }
+        unlink(path)
+    }
+
+    /// The names in a directory (empty when it cannot be read).
+    static func list(_ directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What one run of the built `vault` binary did.
 struct RunResult {
@@ -10,7 +13,7 @@ struct RunResult {
 }
 
 /// A throwaway HOME for end-to-end tests: runs the built `vault` binary with
-/// no controlling terminal (through setsid), files for stdin/stdout/stderr,
+/// no controlling terminal (a new session), files for stdin/stdout/stderr,
 /// and an environment that holds only what the test gives it.
 final class Sandbox {
     let home: String
@@ -22,7 +25,8 @@ final class Sandbox {
                                                 attributes: [.posixPermissions: 0o700])
         home = base
         let binaryDirectory = URL(fileURLWithPath: Sandbox.vaultBinary).deletingLastPathComponent().path
-        environment = ["HOME": base, "PATH": binaryDirectory + ":/usr/bin:/bin", "LANG": "C.UTF-8"]
+        environment = ["HOME": base, "PATH": binaryDirectory + ":/usr/bin:/bin", "LANG": "C.UTF-8",
+                       "XDG_RUNTIME_DIR": base + "/run"]
     }
 
     deinit {
@@ -61,20 +65,50 @@ final class Sandbox {
         defer {
             for suffix in [".in", ".out", ".err"] { try? FileManager.default.removeItem(atPath: io + suffix) }
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["-w", program] + arguments
-        process.environment = environment.merging(extra) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: home)
-        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: io + ".in"))
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: io + ".out"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: io + ".err"))
-        try process.run()
-        process.waitUntilExit()
+        let status = try Sandbox.spawn(program, arguments, environment: environment.merging(extra) { $1 },
+                                       directory: home, stdin: io + ".in", stdout: io + ".out", stderr: io + ".err")
         let out = FileManager.default.contents(atPath: io + ".out").map { Array($0) } ?? []
         let err = FileManager.default.contents(atPath: io + ".err").map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
         return RunResult(status: status, stdout: out, stderr: err)
+    }
+
+    /// Runs a program in a new session (no controlling terminal) with every
+    /// signal unblocked — test-runner threads block SIGCHLD, and a shell that
+    /// inherits that mask waits for its children forever — and returns its
+    /// exit status (128 + N for a signal).
+    static func spawn(_ program: String, _ arguments: [String], environment: [String: String], directory: String,
+                      stdin: String, stdout: String, stderr: String) throws -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_TRUNC, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_TRUNC, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        // glibc's POSIX_SPAWN_SETSID (0x80) is only declared with _GNU_SOURCE.
+        posix_spawnattr_setflags(&attributes, Int16(0x80 | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // env -C sets the working directory (posix_spawn_file_actions_addchdir_np needs _GNU_SOURCE too).
+        let argv = (["/usr/bin/env", "-C", directory, program] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var pid = pid_t()
+        let result = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
+        guard result == 0 else { throw SandboxError.setupFailed("posix_spawn \(program): \(String(cString: strerror(result)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
     /// Creates a vault unlocked by the key file `key` (fast: no scrypt) and points VAULT_KEY_FILE at it.

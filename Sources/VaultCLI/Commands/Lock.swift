@@ -1,0 +1,14 @@
+import VaultCore
+
+/// `vault lock`: ends the session in VAULT_SESSION (every session of the vault
+/// when none is set); `--all` also ends the after-first-unlock cache.
+enum LockCommand {
+    static func run(_ invocation: Invocation) throws {
+        let access = VaultAccess(invocation)
+        let all = invocation.arguments.flag("all")
+        let outcome = try access.vault().lock(token: access.sessionToken, all: all)
+        var words = "ended \(outcome.sessionsEnded) session\(outcome.sessionsEnded == 1 ? "" : "s")"
+        if all { words += outcome.afterFirstUnlockEnded ? " and the after-first-unlock cache" : "; no after-first-unlock cache was left" }
+        invocation.terminal.writeErr("vault: \(words)\n")
+    }
+}

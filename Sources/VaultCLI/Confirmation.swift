@@ -1,0 +1,15 @@
+import VaultCore
+
+/// Asking before a destructive change: `--yes` answers for scripts; on a
+/// terminal vault asks; with neither it refuses (exit 2) and changes nothing.
+enum Confirmation {
+    static func require(_ invocation: Invocation, access: VaultAccess, question: String) throws {
+        if invocation.arguments.flag("yes") { return }
+        guard access.reasonPromptsAreOff == nil, let answer = invocation.terminal.readLine(prompt: question + " [y/N] ") else {
+            throw UsageError("this destroys items and needs confirmation", hint: "add --yes to confirm without a terminal")
+        }
+        guard ["y", "yes"].contains(answer.lowercased()) else {
+            throw CommandFailure(.failure, "not confirmed; nothing was changed")
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What vault reads from the machine besides the vault: the time, the boot
+/// id and where per-user runtime files go. Tests inject their own.
+public struct HostContext: Sendable {
+    public var now: @Sendable () -> Date
+    /// This boot's id (`/proc/sys/kernel/random/boot_id`), nil where there is none.
+    public var bootID: @Sendable () -> String?
+    /// The directory for session and after-first-unlock caches.
+    public var runtimeDirectory: String
+
+    public init(now: @escaping @Sendable () -> Date, bootID: @escaping @Sendable () -> String?, runtimeDirectory: String) {
+        self.now = now
+        self.bootID = bootID
+        self.runtimeDirectory = runtimeDirectory
+    }
+
+    /// The real machine: `$XDG_RUNTIME_DIR/vault`, or `/tmp/vault-UID` when that is unset.
+    public static func live(environment: [String: String]) -> HostContext {
+        let base: String
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            base = runtime + "/vault"
+        } else {
+            base = "/tmp/vault-\(getuid())"
+        }
+        return HostContext(now: { Date() }, bootID: { HostContext.readBootID() }, runtimeDirectory: base)
+    }
+
+    private static func readBootID() -> String? {
+        guard let bytes = try? FileSystem.read("/proc/sys/kernel/random/boot_id", requirePrivate: false,
+                                               missing: .io(path: "boot_id", operation: "open", errno: ENOENT)) else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
+        return text.isEmpty ? nil : text
+    }
+
+    /// The runtime directory, created 0700 if missing; refused when another
+    /// user owns it or others may enter it (a shared /tmp must not leak sessions).
+    func preparedRuntimeDirectory() throws -> String {
+        try FileSystem.makeDirectory(runtimeDirectory)
+        var info = stat()
+        guard stat(runtimeDirectory, &info) == 0 else {
+            throw VaultError.io(path: runtimeDirectory, operation: "stat", errno: errno)
+        }
+        guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+            throw VaultError.insecurePermissions(path: runtimeDirectory, mode: UInt32(info.st_mode & 0o777))
+        }
+        return runtimeDirectory
+    }
+}

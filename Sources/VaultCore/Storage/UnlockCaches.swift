@@ -1,0 +1,197 @@
+import FoundationEssentials
+import VaultCrypto
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Unlock sessions: the master key sealed under a random token, in a 0600
+/// file in the runtime directory. Neither the file nor the token alone opens
+/// anything. The file's modification time is the last use; a session idle
+/// longer than its timeout has ended. Sessions live side by side: a new one
+/// never ends another.
+enum SessionCache {
+    static let magic = Array("VSESSN01".utf8)
+    static let tokenPrefix = "vs1_"
+
+    /// Starts a session holding `masterKey`; returns its token.
+    static func start(masterKey: SecretBytes, vaultID: [UInt8], timeout: Int, host: HostContext) throws -> String {
+        let sessionID = SecureRandom.bytes(16)
+        let tokenKey = SecretBytes(random: 32)
+        var w = ByteWriter()
+        w.raw(magic)
+        w.u32(UInt32(timeout))
+        let header = w.bytes
+        let sealed = try AESGCM.seal(masterKey, key: sealKey(tokenKey, sessionID, vaultID), aad: header + vaultID + sessionID)
+        let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
+        try FileSystem.writeAtomically(header + sealed, to: path, directory: host.runtimeDirectory)
+        try touch(path, at: host.now())
+        return tokenPrefix + hex(sessionID + tokenKey.copyBytes())
+    }
+
+    /// The master key of a live session, refreshing its idle timer.
+    static func open(token: String, vaultID: [UInt8], host: HostContext) throws -> SecretBytes {
+        let (sessionID, tokenKey) = try parse(token)
+        let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
+        guard let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
+              bytes.count > magic.count + 4, Array(bytes[0..<magic.count]) == magic else {
+            throw VaultError.sessionEnded(.unknown)
+        }
+        let timeout = Double(bytes[magic.count..<magic.count + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        if host.now().timeIntervalSince(try lastUse(path)) > timeout {
+            FileSystem.wipeAndRemove(path)
+            throw VaultError.sessionEnded(.expired)
+        }
+        let header = Array(bytes[0..<magic.count + 4])
+        guard let masterKey = try? AESGCM.open(Array(bytes[(magic.count + 4)...]), key: sealKey(tokenKey, sessionID, vaultID),
+                                               aad: header + vaultID + sessionID) else {
+            throw VaultError.sessionEnded(.unknown)
+        }
+        try? touch(path, at: host.now())
+        return masterKey
+    }
+
+    /// Ends the session of `token`; false when it had already ended.
+    @discardableResult
+    static func end(token: String, vaultID: [UInt8], host: HostContext) throws -> Bool {
+        let (sessionID, _) = try parse(token)
+        let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
+        guard FileSystem.exists(path) else { return false }
+        FileSystem.wipeAndRemove(path)
+        return true
+    }
+
+    /// Ends every session of the vault; returns how many there were.
+    static func endAll(vaultID: [UInt8], host: HostContext) -> Int {
+        let prefix = hex(vaultID) + "."
+        let names = FileSystem.list(host.runtimeDirectory).filter { $0.hasPrefix(prefix) && $0.hasSuffix(".session") }
+        for name in names { FileSystem.wipeAndRemove(host.runtimeDirectory + "/" + name) }
+        return names.count
+    }
+
+    /// When the session of `token` ends if left idle, or nil when it has ended.
+    static func expiry(token: String, vaultID: [UInt8], host: HostContext) -> Date? {
+        guard let (sessionID, _) = try? parse(token),
+              let path = try? filePath(vaultID: vaultID, sessionID: sessionID, host: host),
+              let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
+              bytes.count > magic.count + 4, let used = try? lastUse(path) else { return nil }
+        let timeout = Double(bytes[magic.count..<magic.count + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        let end = used.addingTimeInterval(timeout)
+        return end > host.now() ? end : nil
+    }
+
+    private static func parse(_ token: String) throws -> (sessionID: [UInt8], key: SecretBytes) {
+        guard token.hasPrefix(tokenPrefix), let bytes = unhex(String(token.dropFirst(tokenPrefix.count))), bytes.count == 48 else {
+            throw VaultError.sessionEnded(.malformed)
+        }
+        return (Array(bytes[0..<16]), SecretBytes(bytes[16...]))
+    }
+
+    private static func sealKey(_ tokenKey: SecretBytes, _ sessionID: [UInt8], _ vaultID: [UInt8]) -> SecretBytes {
+        KeyRing.derive(tokenKey, "session", sessionID, vaultID: vaultID)
+    }
+
+    private static func filePath(vaultID: [UInt8], sessionID: [UInt8], host: HostContext) throws -> String {
+        try host.preparedRuntimeDirectory() + "/" + hex(vaultID) + "." + hex(sessionID) + ".session"
+    }
+
+    private static func lastUse(_ path: String) throws -> Date {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw VaultError.sessionEnded(.unknown) }
+        return Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
+    }
+
+    private static func touch(_ path: String, at date: Date) throws {
+        let seconds = date.timeIntervalSince1970
+        var times = [timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9)),
+                     timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))]
+        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw VaultError.io(path: path, operation: "touch", errno: errno) }
+    }
+}
+
+/// The after-first-unlock cache: the keys of the after-first-unlock (and
+/// always) classes of every group, sealed under a key derived from the device
+/// key and this boot's id. Any unlock writes it; `vault lock --all` and a
+/// reboot (a new boot id) end it.
+enum AfterFirstUnlockCache {
+    static let magic = Array("VAFU0001".utf8)
+    static let classes: [Accessibility] = [.afterFirstUnlock, .afterFirstUnlockThisDeviceOnly, .always, .alwaysThisDeviceOnly]
+
+    /// Writes the cache from a full ring; does nothing without a device key or boot id.
+    static func write(from keys: KeyRing, groupIDs: [UInt32], host: HostContext) throws {
+        guard let deviceKey = keys.deviceKey, let bootID = host.bootID(), let headerMACKey = keys.headerMACKey else { return }
+        var w = ByteWriter()
+        defer { w.wipeBytes() }
+        w.raw(headerMACKey.copyBytes())
+        w.u32(UInt32(groupIDs.count))
+        for id in groupIDs { try GroupGrant.of(id, in: keys, classes: classes).encode(into: &w) }
+        let sealed = try AESGCM.seal(w.bytes, key: sealKey(deviceKey, bootID, keys.vaultID), aad: magic + keys.vaultID)
+        try FileSystem.writeAtomically(magic + sealed, to: try path(keys.vaultID, host), directory: host.runtimeDirectory)
+    }
+
+    /// The cached header MAC key and grants, or nil when there is no cache for this boot.
+    static func read(vaultID: [UInt8], deviceKey: SecretBytes?, host: HostContext) -> (headerMACKey: SecretBytes, grants: [GroupGrant])? {
+        guard let deviceKey, let bootID = host.bootID(), let path = try? path(vaultID, host),
+              let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
+              bytes.count > magic.count, Array(bytes[0..<magic.count]) == magic,
+              let plaintext = try? AESGCM.open(Array(bytes[magic.count...]), key: sealKey(deviceKey, bootID, vaultID), aad: magic + vaultID)
+        else { return nil }
+        var reader = ByteReader(plaintext.copyBytes())
+        guard let headerKey = try? SecretBytes(reader.raw(32)), let count = try? reader.u32() else { return nil }
+        var grants: [GroupGrant] = []
+        for _ in 0..<count {
+            guard let grant = try? GroupGrant.decode(from: &reader) else { return nil }
+            grants.append(grant)
+        }
+        return (headerKey, grants)
+    }
+
+    /// Whether a cache for this boot exists and opens.
+    static func isPresent(vaultID: [UInt8], deviceKey: SecretBytes?, host: HostContext) -> Bool {
+        read(vaultID: vaultID, deviceKey: deviceKey, host: host) != nil
+    }
+
+    static func remove(vaultID: [UInt8], host: HostContext) {
+        if let path = try? path(vaultID, host), FileSystem.exists(path) { FileSystem.wipeAndRemove(path) }
+    }
+
+    private static func sealKey(_ deviceKey: SecretBytes, _ bootID: String, _ vaultID: [UInt8]) -> SecretBytes {
+        KeyRing.derive(deviceKey, "after first unlock", Array(bootID.utf8), vaultID: vaultID)
+    }
+
+    private static func path(_ vaultID: [UInt8], _ host: HostContext) throws -> String {
+        try host.preparedRuntimeDirectory() + "/" + hex(vaultID) + ".afu"
+    }
+}
+
+func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+        out.append(digits[Int(byte >> 4)])
+        out.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+func unhex(_ text: String) -> [UInt8]? {
+    let chars = Array(text.utf8)
+    guard chars.count % 2 == 0 else { return nil }
+    func value(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: return c - 0x30
+        case 0x61...0x66: return c - 0x61 + 10
+        case 0x41...0x46: return c - 0x41 + 10
+        default: return nil
+        }
+    }
+    var out: [UInt8] = []
+    var i = 0
+    while i < chars.count {
+        guard let high = value(chars[i]), let low = value(chars[i + 1]) else { return nil }
+        out.append(high << 4 | low)
+        i += 2
+    }
+    return out
+}

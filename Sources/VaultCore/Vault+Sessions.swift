@@ -1,0 +1,100 @@
+import FoundationEssentials
+import VaultCrypto
+
+/// Unlock sessions, locking and status.
+extension Vault {
+    /// The idle timeout of a session when none is given: 15 minutes.
+    public static let defaultSessionTimeout = 15 * 60
+
+    /// Unlocks the vault (asking if need be) and starts a session that ends
+    /// after `timeout` seconds without use; returns its token. Also leaves the
+    /// after-first-unlock cache for this boot.
+    public func startSession(timeout: Int = Vault.defaultSessionTimeout) throws -> String {
+        try withKeys {
+            let vault = try readSnapshot()
+            guard let masterKey = vault.keys.masterKey else { throw VaultError.locked(nil) }
+            if vault.deviceMatches {
+                try? AfterFirstUnlockCache.write(from: vault.keys, groupIDs: vault.file.groups.map(\.groupID), host: host)
+            }
+            return try SessionCache.start(masterKey: masterKey, vaultID: vault.file.vaultID, timeout: timeout, host: host)
+        }
+    }
+
+    /// What `lock` ended.
+    public struct LockOutcome: Equatable, Sendable {
+        public var sessionsEnded: Int
+        public var afterFirstUnlockEnded: Bool
+    }
+
+    /// Ends the session of `token`, or every session of this vault when
+    /// `token` is nil; with `all`, also ends the after-first-unlock cache.
+    /// Needs no unlock.
+    public func lock(token: String?, all: Bool) throws -> LockOutcome {
+        let vaultID = try self.vaultID()
+        var outcome = LockOutcome(sessionsEnded: 0, afterFirstUnlockEnded: false)
+        if let token, !all {
+            outcome.sessionsEnded = try SessionCache.end(token: token, vaultID: vaultID, host: host) ? 1 : 0
+        } else {
+            outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
+        }
+        if all {
+            outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try DeviceKey.load(at: location.deviceKeyPath), host: host)
+            AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
+        }
+        return outcome
+    }
+
+    /// What `vault status` shows; read without any unlock.
+    public struct StatusReport: Sendable {
+        /// When the session of the token given ends if left idle; nil when there is none or it has ended.
+        public var sessionExpiry: Date?
+        public var afterFirstUnlock: Bool
+        /// Whether this machine's device key is the vault's (device-bound items open here).
+        public var onItsDevice: Bool
+        public var keyslots: [CredentialKind]
+        /// Items by group name (or "#id" where this device cannot read the name) and class.
+        public var counts: [ItemCount]
+    }
+
+    /// Items of one group and class.
+    public struct ItemCount: Equatable, Sendable {
+        public var group: String
+        public var accessibility: Accessibility
+        public var count: Int
+    }
+
+    /// The vault's state without unlocking it: session, after-first-unlock
+    /// cache, keyslots, and item counts by group and class.
+    public func status(sessionToken: String?) throws -> StatusReport {
+        let bytes = try FileSystem.read(location.path, requirePrivate: true, missing: .noSuchVault(path: location.path))
+        let file: VaultFile
+        do {
+            file = try VaultFile.decode(bytes).file
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: location.path, detail: error.detail)
+        }
+        let deviceKey = try DeviceKey.load(at: location.deviceKeyPath)
+        let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey, headerMACKey: nil, grants: [], path: location.path)
+        var counts: [ItemCount] = []
+        for group in file.groups {
+            let name = partial?.keys.groups[group.groupID]?.group.name ?? "#\(group.groupID)"
+            for accessibility in Accessibility.allCases {
+                let count = file.index.filter { $0.groupID == group.groupID && $0.classID == accessibility.fileID }.count
+                if count > 0 { counts.append(ItemCount(group: name, accessibility: accessibility, count: count)) }
+            }
+        }
+        return StatusReport(
+            sessionExpiry: sessionToken.flatMap { SessionCache.expiry(token: $0, vaultID: file.vaultID, host: host) },
+            afterFirstUnlock: AfterFirstUnlockCache.isPresent(vaultID: file.vaultID, deviceKey: deviceKey, host: host),
+            onItsDevice: partial?.deviceMatches ?? false,
+            keyslots: file.keyslots.map { $0.kind == .passphrase ? .passphrase : .keyFile },
+            counts: counts)
+    }
+
+    private func vaultID() throws -> [UInt8] {
+        let bytes = try FileSystem.read(location.path, requirePrivate: true, missing: .noSuchVault(path: location.path))
+        let id = VaultFile.peekVaultID(bytes)
+        guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: "the file is too short") }
+        return id
+    }
+}
