@@ -79,21 +79,12 @@ extension Terminal {
         if isTerminal {
             var quiet = saved
             quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(fd, TCSAFLUSH, &quiet)
+            tcsetattr(fd, TCSANOW, &quiet)
         }
         defer {
-            if isTerminal { tcsetattr(fd, TCSAFLUSH, &saved) }
+            if isTerminal { tcsetattr(fd, TCSANOW, &saved) }
         }
-        var text = prompt
-        text.withUTF8 { Terminal.writeAll(fd, UnsafeRawBufferPointer($0)) }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let n = read(fd, &byte, 1)
-            if n < 0, errno == EINTR { continue }
-            if n <= 0 || byte == 0x0A { break }
-            line.append(byte)
-        }
+        var line = Terminal.ask(prompt, on: fd)
         if line.last == 0x0D { line.removeLast() }
         var newline: UInt8 = 0x0A
         _ = write(fd, &newline, 1)
@@ -106,8 +97,13 @@ extension Terminal {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        return String(decoding: Terminal.ask(prompt, on: fd), as: UTF8.self).filter { !$0.isWhitespace }
+    }
+
+    /// Writes `prompt` to the terminal `fd` and reads one line (without its newline).
+    private static func ask(_ prompt: String, on fd: Int32) -> [UInt8] {
         var text = prompt
-        text.withUTF8 { Terminal.writeAll(fd, UnsafeRawBufferPointer($0)) }
+        text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
@@ -116,7 +112,7 @@ extension Terminal {
             if n <= 0 || byte == 0x0A { break }
             line.append(byte)
         }
-        return String(decoding: line, as: UTF8.self).filter { !$0.isWhitespace }
+        return line
     }
 
     /// Whether a controlling terminal can be opened for prompts.

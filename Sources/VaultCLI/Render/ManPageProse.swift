@@ -57,8 +57,11 @@ enum ManPageProse {
     static let exitStatus = #"""
         .It 0
         Success.
+        .It 1
+        Another failure: an I/O error, or a vault, key or passphrase file that other users can read.
         .It 2
-        Usage error: an unknown command or option, or a missing or invalid value.
+        Usage error: an unknown command or option, a missing or invalid value,
+        or a query that matches several items where one is needed.
         .It 44
         No item matches the query (errSecItemNotFound, \-25300).
         .It 45
@@ -72,8 +75,14 @@ enum ManPageProse {
         or CI (errSecInteractionNotAllowed, \-25308).
         .It 30
         The credential does not cover the access group (errSecMissingEntitlement, \-34018).
+        .It 48
+        .Cm init
+        found a vault already there (errSecDuplicateKeychain, \-25296).
+        .It 50
+        There is no vault at the path (errSecNoSuchKeychain, \-25294).
         .It 93
-        The vault file is corrupted or has been tampered with (errSecDecode, \-26275).
+        The vault file is corrupted or has been tampered with, or an item is bound to
+        another device (errSecDecode, \-26275).
         """#
 
     /// The items of the ENVIRONMENT list.
@@ -87,6 +96,9 @@ enum ManPageProse {
         .It Ev VAULT_KEY_FILE
         A key file, as with
         .Fl \-key-file .
+        .It Ev VAULT_SESSION
+        The token of an unlock session, from
+        .Cm vault unlock .
         .It Ev VAULT_GROUP
         The access group of commands that name none with
         .Fl \-group ;
@@ -112,6 +124,12 @@ enum ManPageProse {
         or
         .Pa ~/.local/share/vault
         when it is unset.
+        .It Ev XDG_RUNTIME_DIR
+        Unlock sessions and the after-first-unlock cache live in
+        .Pa $XDG_RUNTIME_DIR/vault ,
+        or in
+        .Pa /tmp/vault-UID
+        when it is unset.
         .It Ev NO_COLOR
         When set and not empty, help is printed without bold headings.
         .It Ev CI
@@ -134,7 +152,9 @@ enum ManPageProse {
         .Cm group
         sets the access group as
         .Ev VAULT_GROUP
-        does, which wins over it.
+        does, which wins over it;
+        .Cm session-timeout
+        sets the idle timeout of unlock sessions.
         An unknown key is an error.
         .It Pa ~/.local/share/vault/default.vault.lock
         The lock file of the default vault: every vault has one, its path with
