@@ -78,5 +78,11 @@ step "Deleting removes an item that is no longer needed." \
     0 'vault delete -s postgres -a admin'
 step "The final list shows only the GitHub token." \
     0 'vault list'
+step "An unlock session lets later commands read without any credential until it has been idle for its timeout." \
+    0 'eval "$(vault unlock --export --timeout 5m)" && unset VAULT_KEY_FILE'
+step "Status shows, without unlocking, whether the vault is locked and what it holds." \
+    0 'vault status'
+step "Locking ends the session; a when-unlocked item then needs an unlock again, and with no terminal vault says so at once (exit 36)." \
+    36 'vault lock && vault get -s github -a ci-bot'
 echo
 echo "demo: done; the throwaway vault in $demo_home is removed now"
