@@ -119,6 +119,12 @@ struct ErrorReport {
 
 /// A name in double quotes, with control characters escaped so one line stays one line.
 func quoted(_ text: String) -> String {
+    doubleQuoted(text, escapeControl: { "\\u{\(String($0, radix: 16))}" }, escapesDelete: true)
+}
+
+/// `text` in double quotes with `"`, backslash, newline, tab and carriage return
+/// backslash-escaped, and other control characters written by `escapeControl`.
+func doubleQuoted(_ text: String, escapeControl: (UInt32) -> String, escapesDelete: Bool) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
         switch scalar {
@@ -128,8 +134,8 @@ func quoted(_ text: String) -> String {
         case "\t": out += "\\t"
         case "\r": out += "\\r"
         default:
-            if scalar.value < 0x20 || scalar.value == 0x7F {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
+            if scalar.value < 0x20 || (escapesDelete && scalar.value == 0x7F) {
+                out += escapeControl(scalar.value)
             } else {
                 out.unicodeScalars.append(scalar)
             }
