@@ -155,7 +155,9 @@ struct OpenVault {
                 }
                 return (group, SecretBytes(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - AESGCM.keySize)...])))
             }
-            guard keys.groups[entry.groupID] == nil else { throw MalformedInput(detail: "a repeated group id") }
+            guard keys.groups[entry.groupID] == nil, constantTimeEquals(keys.groupKeyCheck(key, groupID: entry.groupID), entry.keyCheck) else {
+                throw MalformedInput(detail: "a repeated group id or a group key that fails its check")
+            }
             keys.addGroup(keys.groupKeys(group, groupKey: key), id: entry.groupID)
         }
     }
@@ -290,7 +292,8 @@ struct OpenVault {
         keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
         let wrapped = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: wrapKey,
                                       aad: OpenVault.groupAAD(file.vaultID, id))
-        file.groups.append(WrappedGroupKey(groupID: id, wrappedNameAndKey: wrapped, deviceWrapped: try deviceGrant(for: id)))
+        file.groups.append(WrappedGroupKey(groupID: id, keyCheck: keys.groupKeyCheck(groupKey, groupID: id),
+                                           wrappedNameAndKey: wrapped, deviceWrapped: try deviceGrant(for: id)))
         file.indexMACs.append([])
         return id
     }
@@ -359,7 +362,10 @@ struct OpenVault {
     func encode() throws -> [UInt8] {
         guard isWritable, let headerMACKey = keys.headerMACKey else { throw VaultError.locked(nil) }
         var file = self.file
-        file.indexMACs = try file.groups.map { try keys.indexMAC(groupID: $0.groupID, entries: file.index) }
+        // Groups the ring does not hold keep their MAC: their entries cannot have changed.
+        file.indexMACs = try zip(file.groups, file.indexMACs).map { group, stored in
+            keys.groups[group.groupID] == nil ? stored : try keys.indexMAC(groupID: group.groupID, entries: file.index)
+        }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
         let headerMAC = HMAC.sha256(key: headerMACKey, data: parameters + checksum)

@@ -67,6 +67,15 @@ final class KeyRing {
 
     // MARK: derived keys and tags
 
+    /// The check value of a group key stored in the header.
+    func groupKeyCheck(_ groupKey: SecretBytes, groupID: UInt32) -> [UInt8] {
+        var w = ByteWriter()
+        w.raw(Array("vault v1 group key check".utf8))
+        w.raw(vaultID)
+        w.u32(groupID)
+        return Array(HMAC.sha256(key: groupKey, data: w.bytes).prefix(VaultFile.checkSize))
+    }
+
     func lookupTag(groupID: UInt32, service: String, account: String) throws -> [UInt8] {
         var w = ByteWriter()
         w.lengthPrefixed(Array(service.utf8))

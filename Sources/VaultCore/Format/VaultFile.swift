@@ -138,18 +138,23 @@ struct WrappedGroupKey {
     static let maxWrappedBytes = 256
 
     var groupID: UInt32
+    /// `HMAC(GK, "vault v1 group key check" ‖ vault id ‖ group id)[0..16]`: tells a
+    /// credential holding an older (revoked) group key from a damaged file.
+    var keyCheck: [UInt8]
     var wrappedNameAndKey: [UInt8]
     /// The group's lookup and index MAC keys and its `always` base keys, with its name, under the device key.
     var deviceWrapped: [UInt8]
 
     func encode(into w: inout ByteWriter) {
         w.u32(groupID)
+        w.raw(keyCheck)
         w.lengthPrefixed(wrappedNameAndKey)
         w.lengthPrefixed(deviceWrapped)
     }
 
     static func decode(from r: inout ByteReader) throws -> WrappedGroupKey {
-        WrappedGroupKey(groupID: try r.u32(), wrappedNameAndKey: Array(try r.lengthPrefixed(limit: maxWrappedBytes)),
+        WrappedGroupKey(groupID: try r.u32(), keyCheck: Array(try r.raw(VaultFile.checkSize)),
+                        wrappedNameAndKey: Array(try r.lengthPrefixed(limit: maxWrappedBytes)),
                         deviceWrapped: Array(try r.lengthPrefixed(limit: maxWrappedBytes)))
     }
 }
