@@ -266,7 +266,12 @@ extension CommandTable {
     static let unlockCommand = CommandSpec(
         "unlock", summary: "start an unlock session and print its token",
         discussion: """
-            Asks once for the passphrase (or uses the key file) and starts a session:             the unwrapped keys are kept in the runtime directory, sealed under a token             that is printed. With VAULT_SESSION set to the token, commands need no             passphrase until the session is idle for longer than its timeout or is             locked. Sessions live side by side: a new one never ends another. Any             unlock also opens after-first-unlock items until the next reboot.
+            Asks once for the passphrase (or uses the key file) and starts a session: the \
+            unwrapped keys are kept in the runtime directory, sealed under a token that is \
+            printed. With VAULT_SESSION set to the token, commands need no passphrase until \
+            the session is idle for longer than its timeout or is locked. Sessions live side \
+            by side: a new one never ends another. Any unlock also opens after-first-unlock \
+            items until the next reboot.
             """,
         options: [
             OptionSpec("timeout", value: "DURATION",
@@ -284,13 +289,15 @@ extension CommandTable {
     static let lockCommand = CommandSpec(
         "lock", summary: "end unlock sessions",
         discussion: """
-            Ends the session in VAULT_SESSION and wipes its cache; with no VAULT_SESSION,             ends every session of the vault. After-first-unlock items stay readable until             a reboot or --all.
+            Ends the session in VAULT_SESSION and wipes its cache; other sessions go on. \
+            --all ends every session of the vault and the after-first-unlock cache too; \
+            otherwise after-first-unlock items stay readable until a reboot.
             """,
         options: [
             OptionSpec("all", help: "end every session and the after-first-unlock cache too"),
         ],
         examples: [
-            ExampleSpec("vault lock", "end this shell's session"),
+            ExampleSpec("vault lock", "end the session in VAULT_SESSION; other sessions go on"),
             ExampleSpec("vault lock --all", "end every session and the after-first-unlock state"),
         ],
         run: { try LockCommand.run($0) })
@@ -298,7 +305,10 @@ extension CommandTable {
     static let statusCommand = CommandSpec(
         "status", summary: "show whether the vault is locked, and what it holds",
         discussion: """
-            Shows, without unlocking: the vault path and backend, whether the session in             VAULT_SESSION is live and when it ends, whether after-first-unlock items are             open, whether this is the vault's device, its keyslots, and item counts by             group and class.
+            Shows, without unlocking: the vault path and backend, whether the session in \
+            VAULT_SESSION is live and when it ends, whether after-first-unlock items are \
+            open, whether this is the vault's device, its keyslots, and item counts by group \
+            and class.
             """,
         options: [json],
         examples: [

@@ -1,10 +1,9 @@
 import VaultCore
 import VaultCrypto
 
-/// How a command reaches the vault: which file, with which credential, and
-/// whether it may prompt. The credential comes from, in order: --key-file,
-/// VAULT_KEY_FILE, --passphrase-file, VAULT_PASSPHRASE_FILE, a no-echo prompt
-/// on the terminal — and when none may be used, exit 36 at once.
+/// How a command reaches the vault: which file, with which keys, and whether
+/// it may prompt (see `vault()` for the order); when a needed key cannot be
+/// had and vault may not prompt, exit 36 at once.
 struct VaultAccess {
     var invocation: Invocation
 
@@ -99,7 +98,10 @@ struct VaultAccess {
     /// Reads a new passphrase: from a file, or typed twice on the terminal.
     func newPassphrase(fromFile path: String?, purpose: String) throws -> SecretBytes {
         if let path { return try PassphraseFile.read(path: path) }
-        if let reason = reasonPromptsAreOff { throw CommandFailure.interactionNotAllowed(reason: reason) }
+        if let reason = reasonPromptsAreOff {
+            throw CommandFailure(.interactionNotAllowed, "no new passphrase given, and vault may not prompt here (\(reason))",
+                                 hint: "init takes --passphrase-file FILE or --key-file FILE; passwd takes --new-passphrase-file FILE")
+        }
         guard let first = invocation.terminal.readHidden(prompt: "\(purpose): "),
               let second = invocation.terminal.readHidden(prompt: "\(purpose) (again): ") else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")

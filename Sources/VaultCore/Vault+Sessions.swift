@@ -26,8 +26,8 @@ extension Vault {
         public var afterFirstUnlockEnded: Bool
     }
 
-    /// Ends the session of `token`, or every session of this vault when
-    /// `token` is nil; with `all`, also ends the after-first-unlock cache.
+    /// Ends the session of `token`; with `all` (or no token), every session of
+    /// this vault; with `all`, also the after-first-unlock cache.
     /// Needs no unlock.
     public func lock(token: String?, all: Bool) throws -> LockOutcome {
         let vaultID = try self.vaultID()

@@ -21,6 +21,8 @@ public final class Vault: ItemStore {
     private var source: KeySource
     /// Asked once for a credential when the keys at hand do not open what is needed.
     private var ask: (() throws -> Credential)?
+    /// Why the session given no longer opens the vault, once that is known.
+    private var endedSession: VaultError?
     let host: HostContext
 
     /// - Parameters:
@@ -155,9 +157,14 @@ public final class Vault: ItemStore {
         try transaction { vault in try vault.replacePassphrase(with: newPassphrase, kdf: kdf) }
     }
 
-    /// Adds a keyslot that opens with the content of a key file.
+    /// Adds a keyslot that opens with the content of a key file; refuses a key file that already opens the vault.
     public func addKeyFile(_ content: SecretBytes) throws {
-        try transaction { vault in try vault.addKeyslot(kind: .keyFile, secret: content, kdf: .interactive) }
+        try transaction { vault in
+            if try vault.keyslotOpening(kind: .keyFile, with: content) {
+                throw VaultError.invalidValue(field: "key file", detail: "it already opens this vault")
+            }
+            try vault.addKeyslot(kind: .keyFile, secret: content, kdf: .interactive)
+        }
     }
 
     /// Removes the keyslot that the key file content opens. Throws
@@ -176,6 +183,9 @@ public final class Vault: ItemStore {
     @discardableResult
     public func removePassphrase() throws -> [ItemAttributes] {
         try transaction { vault in
+            guard vault.hasKeyslot(.passphrase) else {
+                throw VaultError.invalidValue(field: "passwd", detail: "the vault has no passphrase to remove")
+            }
             guard vault.hasKeyslot(.keyFile) else { throw VaultError.lastKeyslot }
             _ = try vault.removeKeyslots(kind: .passphrase, openedBy: nil)
             let doomed = try vault.positions(matching: Query(accessibility: .whenPasscodeSetThisDeviceOnly))
@@ -196,7 +206,7 @@ public final class Vault: ItemStore {
         } catch let error as VaultError {
             switch error {
             case .locked, .sessionEnded:
-                guard let ask else { throw error }
+                guard let ask else { throw endedSession ?? error }
                 self.ask = nil
                 source = .credential(try ask())
                 return try body()
@@ -215,8 +225,16 @@ public final class Vault: ItemStore {
             refreshAfterFirstUnlockCache(vault, onlyIfMissing: true)
             return vault
         case .session(let token):
-            let masterKey = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host)
-            return try OpenVault.open(bytes, masterKey: masterKey, deviceKey: deviceKey, path: location.path)
+            do {
+                let masterKey = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host)
+                return try OpenVault.open(bytes, masterKey: masterKey, deviceKey: deviceKey, path: location.path)
+            } catch let error as VaultError {
+                guard case .sessionEnded = error else { throw error }
+                // An ended session still leaves what opens with no unlock; say why only if that is not enough.
+                endedSession = error
+                source = .none
+                return try readSnapshot()
+            }
         case .none:
             let cache = AfterFirstUnlockCache.read(vaultID: VaultFile.peekVaultID(bytes), deviceKey: deviceKey, host: host)
             return try OpenVault.openPartial(bytes, deviceKey: deviceKey, headerMACKey: cache?.headerMACKey,

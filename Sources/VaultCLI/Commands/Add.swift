@@ -9,10 +9,7 @@ enum AddCommand {
         let account = try options.account()
         let group = try options.group() ?? .default
         let accessibility = try options.accessibility() ?? .default
-        if accessibility.opensWithoutUnlock {
-            invocation.terminal.writeErr(
-                "vault: warning: class \"\(accessibility.rawValue)\" opens with no unlock at all, for any program that can read your files on this machine; Apple deprecated it for that reason\n")
-        }
+        ClassWarning.show(for: accessibility, on: invocation.terminal)
         let access = VaultAccess(invocation)
         let store = try access.store()
         let secret = try SecretInput(invocation).read(access: access)

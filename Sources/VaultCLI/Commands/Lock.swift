@@ -6,6 +6,10 @@ enum LockCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let all = invocation.arguments.flag("all")
+        guard all || access.sessionToken != nil else {
+            invocation.terminal.writeErr("vault: no session to end: VAULT_SESSION is not set ('vault lock --all' ends every session)\n")
+            return
+        }
         let outcome = try access.vault().lock(token: access.sessionToken, all: all)
         var words = "ended \(outcome.sessionsEnded) session\(outcome.sessionsEnded == 1 ? "" : "s")"
         if all { words += outcome.afterFirstUnlockEnded ? " and the after-first-unlock cache" : "; no after-first-unlock cache was left" }

@@ -32,8 +32,9 @@ enum PasswdCommand {
         } else {
             let kdf = try KDFCost.parse(arguments.value("kdf-cost"))
             let passphrase = try access.newPassphrase(fromFile: arguments.value("new-passphrase-file"), purpose: "New passphrase")
+            let hadPassphrase = try vault.status(sessionToken: nil).keyslots.contains(.passphrase)
             try vault.changePassphrase(to: passphrase, kdf: kdf)
-            terminal.writeErr("vault: changed the passphrase\n")
+            terminal.writeErr(hadPassphrase ? "vault: changed the passphrase\n" : "vault: set a passphrase\n")
         }
     }
 }

@@ -10,6 +10,7 @@ enum UpdateCommand {
         let options = ItemArguments(invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
         var change = ItemChange(accessibility: try options.accessibility(), details: options.details())
+        ClassWarning.show(for: change.accessibility, on: invocation.terminal)
         let input = SecretInput(invocation)
         if arguments.flag("keep-secret"), input.hasExplicitSource {
             throw UsageError("--keep-secret and a new secret were both given", hint: "drop one of them")

@@ -35,9 +35,9 @@ struct ErrorReport {
         let status = error.status
         switch error {
         case .itemNotFound(let query):
-            var listHint = "list what exists with 'vault list"
-            if let service = query.service { listHint += " --service \(shellQuoted(service))" }
-            return ErrorReport(status: status, message: "no item for \(describe(query))", hint: listHint + "'")
+            var listHint = "list what exists with: vault list"
+            if let service = query.service { listHint += " --service=\(shellQuoted(service))" }
+            return ErrorReport(status: status, message: "no item for \(describe(query))", hint: listHint)
         case .duplicateItem(let key):
             return ErrorReport(
                 status: status,

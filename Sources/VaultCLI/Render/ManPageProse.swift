@@ -193,7 +193,6 @@ enum ManPageProse {
         """#
 
     static let seeAlso = #"""
-        secret-tool(1), which reads the items of the secret-service backend;
         security(1) on macOS, whose exit statuses vault shares.
         """#
 }
