@@ -25,8 +25,8 @@ enum GroupCommand {
             }
             let removed = try vault.deleteGroup(group)
             invocation.terminal.writeErr("vault: deleted group \(quoted(group.name)) and \(removed) item\(removed == 1 ? "" : "s")\n")
-        case let other:
-            throw UsageError("unknown group action \(quoted(other ?? ""))", hint: "use 'vault group list', 'vault group create NAME' or 'vault group delete NAME'")
+        default:
+            preconditionFailure("the command table allows only list, create and delete")
         }
     }
 
