@@ -2,15 +2,15 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update delete list group grant revoke unlock lock status passwd help"
+_vault_commands="init add get update delete list group grant revoke unlock lock status passwd wipe first-run export import reset verify help"
 
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --class --group -U --update --secret-file --generate --length --charset -w --password --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --expires --class --group -U --update --secret-file --generate --length --charset -w --password --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --expires --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
@@ -20,6 +20,12 @@ _vault_options() {
         lock) echo "--all --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         status) echo "--json --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
+        wipe) echo "--group -s --service -a --account --expired --older-than --all -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
+        first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
+        export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
+        import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
+        reset) echo "-y --yes --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
+        verify) echo "--vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         help) echo "--vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         *) echo "--vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
     esac
@@ -40,6 +46,7 @@ _vault_value_kind() {
         "add -j"|"add --comment") echo "none" ;;
         "add -D"|"add --kind") echo "none" ;;
         "add -G"|"add --generic") echo "none" ;;
+        "add --expires") echo "none" ;;
         "add --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         "add --group") echo "names groups" ;;
         "add --secret-file") echo "file" ;;
@@ -57,6 +64,7 @@ _vault_value_kind() {
         "update -j"|"update --comment") echo "none" ;;
         "update -D"|"update --kind") echo "none" ;;
         "update -G"|"update --generic") echo "none" ;;
+        "update --expires") echo "none" ;;
         "update --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         "update --secret-file") echo "file" ;;
         "update --length") echo "none" ;;
@@ -79,6 +87,19 @@ _vault_value_kind() {
         "passwd --add-key-file") echo "file" ;;
         "passwd --remove-key-file") echo "file" ;;
         "passwd --kdf-cost") echo "words interactive testing" ;;
+        "wipe --group") echo "names groups" ;;
+        "wipe -s"|"wipe --service") echo "names services" ;;
+        "wipe -a"|"wipe --account") echo "names accounts" ;;
+        "wipe --older-than") echo "none" ;;
+        "first-run --marker") echo "file" ;;
+        "first-run --group") echo "names groups" ;;
+        "export -o"|"export --out") echo "file" ;;
+        "export --bundle-passphrase-file") echo "file" ;;
+        "export --bundle-key-file") echo "file" ;;
+        "export --kdf-cost") echo "words interactive testing" ;;
+        "import --bundle-passphrase-file") echo "file" ;;
+        "import --bundle-key-file") echo "file" ;;
+        "import --on-conflict") echo "words skip replace fail" ;;
         *) return 1 ;;
     esac
 }
@@ -88,6 +109,7 @@ _vault_positional_kind() {
     case "$1 $2" in
         "group "0) echo "words list create delete" ;;
         "group "1) echo "names groups" ;;
+        "import "0) echo "file" ;;
         "help "0) echo "commands" ;;
         *) echo none ;;
     esac

@@ -45,6 +45,12 @@ complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session an
 complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
 complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
 complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
+complete -c vault -n __vault_no_command -a wipe -d 'remove the items that match filters'
+complete -c vault -n __vault_no_command -a first-run -d 'wipe what an earlier install or owner left, once'
+complete -c vault -n __vault_no_command -a export -d 'write items to an encrypted bundle'
+complete -c vault -n __vault_no_command -a import -d 'add the items of an export bundle'
+complete -c vault -n __vault_no_command -a reset -d 'remove the vault and everything kept for it'
+complete -c vault -n __vault_no_command -a verify -d 'check the vault\'s files, format and records'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
 
 complete -c vault -l vault -r -F -d 'vault file to use (environment: VAULT_PATH)'
@@ -63,6 +69,7 @@ complete -c vault -n '__vault_using add' -s l -l label -x -d 'label shown by lis
 complete -c vault -n '__vault_using add' -s j -l comment -x -d 'free-form comment'
 complete -c vault -n '__vault_using add' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
 complete -c vault -n '__vault_using add' -s G -l generic -x -d 'application data stored beside the secret'
+complete -c vault -n '__vault_using add' -l expires -x -d 'the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry'
 complete -c vault -n '__vault_using add' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'when the item can be read; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using add' -l group -x -a '(__vault_names groups)' -d 'access group of the item (environment: VAULT_GROUP)'
 complete -c vault -n '__vault_using add' -s U -l update -d 'replace an existing item with the same group, service and account'
@@ -86,6 +93,7 @@ complete -c vault -n '__vault_using update' -s l -l label -x -d 'label shown by 
 complete -c vault -n '__vault_using update' -s j -l comment -x -d 'free-form comment'
 complete -c vault -n '__vault_using update' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
 complete -c vault -n '__vault_using update' -s G -l generic -x -d 'application data stored beside the secret'
+complete -c vault -n '__vault_using update' -l expires -x -d 'the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry'
 complete -c vault -n '__vault_using update' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'new accessibility class of the item; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using update' -l secret-file -r -F -d 'read the secret from FILE'
 complete -c vault -n '__vault_using update' -l generate -d 'generate a random secret'
@@ -133,4 +141,31 @@ complete -c vault -n '__vault_using passwd' -l remove-passphrase -d 'no longer u
 complete -c vault -n '__vault_using passwd' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using passwd' -s y -l yes -d 'confirm destroying items without asking (needed without a terminal)'
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd help' -d 'command to describe'
+complete -c vault -n '__vault_using wipe' -l group -x -a '(__vault_names groups)' -d 'only items of this group'
+complete -c vault -n '__vault_using wipe' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
+complete -c vault -n '__vault_using wipe' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
+complete -c vault -n '__vault_using wipe' -l expired -d 'only items whose expiry date has come'
+complete -c vault -n '__vault_using wipe' -l older-than -x -d 'only items last changed longer ago than this, e.g. 90d'
+complete -c vault -n '__vault_using wipe' -l all -d 'every item of the vault'
+complete -c vault -n '__vault_using wipe' -s n -l dry-run -d 'show what would be removed, and change nothing'
+complete -c vault -n '__vault_using wipe' -s y -l yes -d 'confirm without asking (needed without a terminal)'
+
+complete -c vault -n '__vault_using first-run' -l marker -r -F -d 'the marker file; created 0600 after the wipe'
+complete -c vault -n '__vault_using first-run' -l group -x -a '(__vault_names groups)' -d 'a group to wipe; repeat it for several'
+complete -c vault -n '__vault_using first-run' -s n -l dry-run -d 'show what would be removed, and change nothing'
+complete -c vault -n '__vault_using first-run' -s y -l yes -d 'confirm without asking (needed without a terminal)'
+
+complete -c vault -n '__vault_using export' -s o -l out -r -F -d 'the new bundle file'
+complete -c vault -n '__vault_using export' -l bundle-passphrase-file -r -F -d 'read the bundle\'s passphrase from FILE'
+complete -c vault -n '__vault_using export' -l bundle-key-file -r -F -d 'seal the bundle with the key file FILE, created if missing'
+complete -c vault -n '__vault_using export' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
+
+complete -c vault -n '__vault_using import' -l bundle-passphrase-file -r -F -d 'read the bundle\'s passphrase from FILE'
+complete -c vault -n '__vault_using import' -l bundle-key-file -r -F -d 'open the bundle with the key file FILE'
+complete -c vault -n '__vault_using import' -l on-conflict -x -a 'skip replace fail' -d 'what to do with an item that exists'
+complete -c vault -n '__vault_using import' -F -d 'the bundle to import'
+
+complete -c vault -n '__vault_using reset' -s y -l yes -d 'confirm without asking (needed without a terminal)'
+
+
+complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd wipe first-run export import reset verify help' -d 'command to describe'

@@ -34,6 +34,7 @@ public enum CommandTable {
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, updateCommand, deleteCommand,
         listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
+        wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand,
         helpCommand, completeCommand, generateCommand,
     ]
 }
@@ -80,6 +81,8 @@ extension CommandTable {
         OptionSpec("comment", short: "j", value: "COMMENT", help: "free-form comment"),
         OptionSpec("kind", short: "D", value: "KIND", help: "kind of secret, e.g. \"api token\""),
         OptionSpec("generic", short: "G", value: "DATA", help: "application data stored beside the secret"),
+        OptionSpec("expires", value: "WHEN",
+                   help: "the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry"),
     ]
 
     /// Where the new secret comes from; without any of these it is read from

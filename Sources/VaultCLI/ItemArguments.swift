@@ -1,3 +1,4 @@
+import FoundationEssentials
 import VaultCore
 
 /// Reading item attributes and queries from parsed options, with the usage
@@ -64,10 +65,23 @@ struct ItemArguments {
         return value
     }
 
-    /// The descriptive attributes given as options (label, comment, kind, generic).
-    func details() -> ItemDetails {
+    /// The descriptive attributes given as options (label, comment, kind, generic, expires).
+    func details() throws -> ItemDetails {
         ItemDetails(label: arguments.value("label"), comment: arguments.value("comment"), kind: arguments.value("kind"),
-                    generic: arguments.value("generic"))
+                    generic: arguments.value("generic"), expires: try expiry())
+    }
+
+    /// Whether --expires never was given: the item's expiry is removed.
+    var removesExpiry: Bool { arguments.value("expires") == "never" }
+
+    /// --expires as a date: a duration from now, or a date; nil when not given or `never`.
+    func expiry(now: Date = Date()) throws -> Date? {
+        guard let text = arguments.value("expires"), text != "never" else { return nil }
+        guard let date = DateText.durationOrDate(text, now: now) else {
+            throw UsageError("invalid --expires \(quoted(text))",
+                             hint: "give a duration such as 12h or 30d, a date such as 2027-01-31 or 2027-01-31T12:00Z, or never")
+        }
+        return date
     }
 
     /// The query the selecting options describe (service, account, group, label, class).

@@ -79,8 +79,18 @@ struct VaultAccess {
     /// unlock at all (always and after-first-unlock items open), with a prompt
     /// as the fallback where prompts are allowed. A scoped credential never
     /// falls back to a prompt. Fails early when the vault does not exist,
-    /// before asking for anything.
-    func vault() throws -> Vault {
+    /// before asking for anything. Unless `applyingFirstRun` is off, runs the
+    /// first-run wipe the config asks for first (`first-run-marker`).
+    func vault(applyingFirstRun: Bool = true) throws -> Vault {
+        let vault = try openVault()
+        if applyingFirstRun {
+            try FirstRun.applyConfigured(try Config.load(environment: environment), vault: vault,
+                                         run: WipeRun(invocation: invocation, access: self), terminal: invocation.terminal)
+        }
+        return vault
+    }
+
+    private func openVault() throws -> Vault {
         let location = self.location
         guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
         let host = HostContext.live(environment: environment)
@@ -109,6 +119,25 @@ struct VaultAccess {
         try vault()
     }
 
+    /// The credential of an export bundle: --bundle-key-file (created when
+    /// missing and `creating`), --bundle-passphrase-file, or a prompt (twice when `creating`).
+    func bundleCredential(creating: Bool) throws -> Credential {
+        let hint = "give --bundle-passphrase-file FILE or --bundle-key-file FILE"
+        if let path = nonEmpty(arguments.value("bundle-key-file")) {
+            if creating, !KeyFile.exists(path: path) { return .keyFile(try KeyFile.create(path: path)) }
+            return .keyFile(try KeyFile.read(path: path))
+        }
+        if let path = nonEmpty(arguments.value("bundle-passphrase-file")) { return .passphrase(try PassphraseFile.read(path: path)) }
+        if creating { return .passphrase(try newPassphrase(fromFile: nil, purpose: "Passphrase for the bundle", hint: hint)) }
+        if let reason = reasonPromptsAreOff {
+            throw CommandFailure(.interactionNotAllowed, "no bundle passphrase given, and vault may not prompt here (\(reason))", hint: hint)
+        }
+        guard let typed = invocation.terminal.readHidden(prompt: "Passphrase for the bundle: ") else {
+            throw CommandFailure.interactionNotAllowed(reason: "no terminal")
+        }
+        return .passphrase(SecretBytes(typed))
+    }
+
     /// The vault opened with a credential, for commands that start from one (unlock, passwd).
     func vaultWithCredential() throws -> Vault {
         let location = self.location
@@ -117,11 +146,11 @@ struct VaultAccess {
     }
 
     /// Reads a new passphrase: from a file, or typed twice on the terminal.
-    func newPassphrase(fromFile path: String?, purpose: String) throws -> SecretBytes {
+    func newPassphrase(fromFile path: String?, purpose: String,
+                       hint: String = "init takes --passphrase-file FILE or --key-file FILE; passwd takes --new-passphrase-file FILE") throws -> SecretBytes {
         if let path { return try PassphraseFile.read(path: path) }
         if let reason = reasonPromptsAreOff {
-            throw CommandFailure(.interactionNotAllowed, "no new passphrase given, and vault may not prompt here (\(reason))",
-                                 hint: "init takes --passphrase-file FILE or --key-file FILE; passwd takes --new-passphrase-file FILE")
+            throw CommandFailure(.interactionNotAllowed, "no new passphrase given, and vault may not prompt here (\(reason))", hint: hint)
         }
         guard let first = invocation.terminal.readHidden(prompt: "\(purpose): "),
               let second = invocation.terminal.readHidden(prompt: "\(purpose) (again): ") else {

@@ -61,6 +61,11 @@ public struct ItemAttributes: Equatable, Sendable {
 
     /// The primary key of the item.
     public var key: ItemKey { ItemKey(group: group, service: service, account: account) }
+
+    /// Whether the item's expiry date has come at `date`.
+    public func hasExpired(at date: Date) -> Bool {
+        details.expires.map { date >= $0 } ?? false
+    }
 }
 
 /// The primary key of an item.
@@ -120,13 +125,17 @@ public struct ItemChange: Sendable {
     public var accessibility: Accessibility?
     public var details: ItemDetails
     public var secret: SecretBytes?
+    /// Removes the item's expiry date (`details.expires` can only set one).
+    public var removesExpiry: Bool
 
-    public init(accessibility: Accessibility? = nil, details: ItemDetails = ItemDetails(), secret: SecretBytes? = nil) {
+    public init(accessibility: Accessibility? = nil, details: ItemDetails = ItemDetails(), secret: SecretBytes? = nil,
+                removesExpiry: Bool = false) {
         self.accessibility = accessibility
         self.details = details
         self.secret = secret
+        self.removesExpiry = removesExpiry
     }
 
     /// Whether the change would change nothing.
-    public var isEmpty: Bool { accessibility == nil && details.isEmpty && secret == nil }
+    public var isEmpty: Bool { accessibility == nil && details.isEmpty && secret == nil && !removesExpiry }
 }

@@ -23,6 +23,12 @@ public final class Vault: ItemStore {
     private var source: KeySource
     /// Asked once for a credential when the keys at hand do not open what is needed.
     private var ask: (() throws -> Credential)?
+    /// Whether the keys are a scoped credential's.
+    public var isScoped: Bool {
+        if case .scoped = source { return true }
+        return false
+    }
+
     /// Whether an operation may still ask for a credential.
     var canAsk: Bool { ask != nil }
     /// Why the session given no longer opens the vault, once that is known.
@@ -91,13 +97,16 @@ public final class Vault: ItemStore {
     }
 
     /// The one item that matches `query`, with its secret.
-    /// Throws `itemNotFound` when none matches and `ambiguous` (listing them) when several do.
+    /// Throws `itemNotFound` when none matches, `ambiguous` (listing them) when
+    /// several do, and `itemExpired` when its expiry date has come.
     public func item(matching query: Query) throws -> Item {
         try checkScope(query.group)
         return try withKeys {
             let vault = try readSnapshot()
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            return try vault.openRecord(at: position)
+            let item = try vault.openRecord(at: position)
+            if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
+            return item
         }
     }
 
@@ -138,6 +147,7 @@ public final class Vault: ItemStore {
             var attributes = item.attributes
             attributes.accessibility = change.accessibility ?? attributes.accessibility
             attributes.details = attributes.details.applying(change.details)
+            if change.removesExpiry { attributes.details.expires = nil }
             attributes.modified = host.now()
             try vault.store(attributes, secret: change.secret ?? item.secret, replacing: position)
             return attributes

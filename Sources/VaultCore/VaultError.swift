@@ -51,6 +51,10 @@ public enum VaultError: Error, Equatable {
     case readOnlyCredential
     /// Something only the vault's owner (passphrase, key file, session) may do, asked of a scoped credential.
     case ownerOnly(action: String)
+    /// The item's expiry date has come; it stays until `vault wipe --expired`.
+    case itemExpired(ItemAttributes)
+    /// An export bundle is damaged or not a bundle.
+    case damagedBundle(path: String, detail: String)
     /// The group does not exist.
     case noSuchGroup(AccessGroup)
     /// `group create` of a group that exists.
@@ -76,7 +80,8 @@ public enum VaultError: Error, Equatable {
         case .damagedCredential: return .decode
         case .credentialExpired, .credentialRevoked, .credentialForAnotherVault: return .authFailed
         case .outsideCredential, .readOnlyCredential, .ownerOnly: return .missingEntitlement
-        case .noSuchGroup: return .itemNotFound
+        case .noSuchGroup, .itemExpired: return .itemNotFound
+        case .damagedBundle: return .decode
         case .groupExists: return .duplicateItem
         }
     }

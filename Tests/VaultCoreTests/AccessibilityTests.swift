@@ -15,7 +15,7 @@ import VaultCrypto
         init(_ dir: TempDirectory) { runtime = dir.path + "/run" }
 
         var context: HostContext {
-            HostContext(now: { [unowned self] in self.now }, bootID: { [unowned self] in self.bootID }, runtimeDirectory: runtime)
+            HostContext(now: { self.now }, bootID: { self.bootID }, runtimeDirectory: runtime)
         }
     }
 

@@ -9,14 +9,10 @@ enum GrantCommand {
         guard let out = arguments.value("out"), !out.isEmpty else {
             throw UsageError("no --out given", hint: "name a new file for the credential with --out FILE, or --out - for stdout")
         }
-        var expires: Date?
-        if let text = arguments.value("expires") {
-            let now = Date()
-            guard let date = DateText.durationOrDate(text, now: now) else {
-                throw UsageError("invalid --expires \(quoted(text))", hint: "give a duration such as 12h or 30d, or a date such as 2027-01-31 or 2027-01-31T12:00Z")
-            }
-            guard date > now else { throw UsageError("--expires \(quoted(text)) is in the past", hint: "give a later date") }
-            expires = date
+        let now = Date()
+        let expires = try ItemArguments(invocation).expiry(now: now)
+        if let expires, expires <= now {
+            throw UsageError("--expires \(quoted(arguments.value("expires") ?? "")) is in the past", hint: "give a later date")
         }
         if out != "-", KeyFile.exists(path: out) {
             throw UsageError("\(quoted(out)) already exists", hint: "choose a new file for --out; vault never overwrites a credential")

@@ -119,6 +119,14 @@ struct ErrorReport {
         case .ownerOnly(let action):
             return ErrorReport(status: status, message: "a scoped credential cannot \(action)",
                                hint: "unset VAULT_CREDENTIAL (or drop --credential) and unlock with the passphrase or key file")
+        case .itemExpired(let attributes):
+            return ErrorReport(
+                status: status,
+                message: "the item for service \(quoted(attributes.service)), account \(quoted(attributes.account)) in group \(quoted(attributes.group.name)) expired on \(attributes.details.expires.map(DateText.iso) ?? "?")",
+                hint: "store a new secret with 'vault update … --expires WHEN' (or --expires never), or remove expired items with 'vault wipe --expired'")
+        case .damagedBundle(let path, let detail):
+            return ErrorReport(status: status, message: "the export bundle \(quoted(path)) is damaged: \(detail)",
+                               hint: "nothing was imported; export it again from the vault it came from")
         case .noSuchGroup(let group):
             return ErrorReport(status: status, message: "no group \(quoted(group.name))",
                                hint: "list the groups with 'vault group list', or create it with 'vault group create \(shellQuoted(group.name))'")

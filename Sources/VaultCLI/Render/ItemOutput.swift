@@ -17,7 +17,10 @@ enum ItemOutput {
         }
         fields.append(("created", jsonString(DateText.iso(attributes.created))))
         fields.append(("modified", jsonString(DateText.iso(attributes.modified))))
-        if let expires = attributes.details.expires { fields.append(("expires", jsonString(DateText.iso(expires)))) }
+        if let expires = attributes.details.expires {
+            fields.append(("expires", jsonString(DateText.iso(expires))))
+            fields.append(("expired", attributes.hasExpired(at: Date()) ? "true" : "false"))
+        }
         if let secret {
             let bytes = secret.copyBytes()
             if let text = String(validating: bytes, as: UTF8.self) {
@@ -34,12 +37,19 @@ enum ItemOutput {
         items.isEmpty ? "[]" : "[\n" + items.map { "  " + json($0) }.joined(separator: ",\n") + "\n]"
     }
 
-    /// Aligned columns: GROUP SERVICE ACCOUNT CLASS MODIFIED LABEL.
-    static func table(_ items: [ItemAttributes]) -> String {
-        let header = ["GROUP", "SERVICE", "ACCOUNT", "CLASS", "MODIFIED", "LABEL"]
+    /// Aligned columns: GROUP SERVICE ACCOUNT CLASS MODIFIED [EXPIRES] LABEL;
+    /// EXPIRES only when an item has an expiry date, "expired …" once it has come.
+    static func table(_ items: [ItemAttributes], now: Date = Date()) -> String {
+        let showsExpiry = items.contains { $0.details.expires != nil }
+        func expiry(_ item: ItemAttributes) -> [String] {
+            guard showsExpiry else { return [] }
+            guard let expires = item.details.expires else { return ["-"] }
+            return [(item.hasExpired(at: now) ? "expired " : "") + DateText.iso(expires)]
+        }
+        let header = ["GROUP", "SERVICE", "ACCOUNT", "CLASS", "MODIFIED"] + (showsExpiry ? ["EXPIRES"] : []) + ["LABEL"]
         let rows = items.map {
             [$0.group.name, printable($0.service), printable($0.account), $0.accessibility.rawValue,
-             DateText.iso($0.modified), printable($0.details.label ?? "")]
+             DateText.iso($0.modified)] + expiry($0) + [printable($0.details.label ?? "")]
         }
         let widths = header.indices.map { column in
             ([header] + rows).map { $0[column].count }.max() ?? 0

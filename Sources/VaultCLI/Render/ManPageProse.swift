@@ -76,7 +76,7 @@ enum ManPageProse {
         Usage error: an unknown command or option, a missing or invalid value,
         or a query that matches several items where one is needed.
         .It 44
-        No item matches the query (errSecItemNotFound, \-25300).
+        No item matches the query, or the item has expired, or the group does not exist (errSecItemNotFound, \-25300).
         .It 45
         An item with the same group, service and account exists (errSecDuplicateItem, \-25299).
         .It 51
@@ -175,7 +175,13 @@ enum ManPageProse {
         .Ev VAULT_GROUP
         does, which wins over it;
         .Cm session-timeout
-        sets the idle timeout of unlock sessions.
+        sets the idle timeout of unlock sessions;
+        .Cm first-run-marker
+        and
+        .Cm first-run-groups
+        run the wipe of
+        .Cm vault first-run
+        before the first command that opens the vault, without asking.
         An unknown key is an error.
         .It Pa ~/.local/share/vault/default.vault.lock
         The lock file of the default vault: every vault has one, its path with

@@ -97,6 +97,13 @@ enum FileSystem {
         close(dirfd)
     }
 
+    /// The permission bits of `path`; nil when it does not exist.
+    static func mode(_ path: String) -> UInt32? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return UInt32(info.st_mode & 0o777)
+    }
+
     static func remove(_ path: String) {
         unlink(path)
     }

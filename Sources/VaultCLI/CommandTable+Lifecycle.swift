@@ -1,0 +1,131 @@
+/// The life of a vault's items: expiry, wipes, moving items, starting over, checking.
+extension CommandTable {
+    static let dryRun = OptionSpec("dry-run", short: "n", help: "show what would be removed, and change nothing")
+    static let yes = OptionSpec("yes", short: "y", help: "confirm without asking (needed without a terminal)")
+
+    static let wipeCommand = CommandSpec(
+        "wipe", summary: "remove the items that match filters",
+        discussion: """
+            Removes every item that matches all the filters given, after printing them \
+            and asking on a terminal; without a terminal it needs --yes. --all removes \
+            every item. Wiping whole groups (--group alone, or --all) also gives those \
+            groups fresh keys, so credentials granted for them and old copies of their \
+            keys open nothing from then on. The group comes from --group only, never \
+            from VAULT_GROUP or the config.
+            """,
+        options: [
+            OptionSpec("group", value: "GROUP", help: "only items of this group", completion: .group),
+            service("only items of this service"),
+            account("only items of this account"),
+            OptionSpec("expired", help: "only items whose expiry date has come"),
+            OptionSpec("older-than", value: "DURATION", help: "only items last changed longer ago than this, e.g. 90d"),
+            OptionSpec("all", help: "every item of the vault"),
+            dryRun,
+            yes,
+        ],
+        examples: [
+            ExampleSpec("vault wipe --expired --yes", "remove expired items from a script"),
+            ExampleSpec("vault wipe --group ci --dry-run", "show what wiping the group ci would remove"),
+            ExampleSpec("vault wipe --service old-api --older-than 180d", "remove stale items of one service, after a yes"),
+        ],
+        run: { try WipeCommand.run($0) })
+
+    static let firstRunCommand = CommandSpec(
+        "first-run", summary: "wipe what an earlier install or owner left, once",
+        discussion: """
+            When the marker file is missing, wipes the groups named (every item of the \
+            vault when none is named, which asks on a terminal and needs --yes without \
+            one), then creates the marker. When the marker exists it changes nothing. \
+            Safe to run at the start of every job or every launch of a tool: keep the \
+            marker where a reinstall or a fresh runner removes it. The config keys \
+            first-run-marker and first-run-groups do the same before the first command \
+            that opens the vault.
+            """,
+        options: [
+            OptionSpec("marker", value: "PATH", help: "the marker file; created 0600 after the wipe", completion: .file),
+            OptionSpec("group", value: "GROUP", help: "a group to wipe; repeat it for several", repeatable: true, completion: .group),
+            dryRun,
+            yes,
+        ],
+        examples: [
+            ExampleSpec("vault first-run --marker \"$RUNNER_TEMP/vault-first-run\" --group ci",
+                        "on a reused CI runner: wipe the group ci once per job"),
+            ExampleSpec("vault first-run --marker ~/.local/state/mytool/installed --group mytool",
+                        "in a tool: wipe its items left by an earlier install"),
+        ],
+        run: { try FirstRunCommand.run($0) })
+
+    static let exportCommand = CommandSpec(
+        "export", summary: "write items to an encrypted bundle",
+        discussion: """
+            Writes every item to a new file (0600), sealed under the bundle's own \
+            passphrase (asked twice, or --bundle-passphrase-file) or key file \
+            (--bundle-key-file, created when missing). Items of the -this-device-only \
+            classes are never exported: their keys never leave this machine; vault says \
+            how many were left out.
+            """,
+        options: [
+            OptionSpec("out", short: "o", value: "FILE", help: "the new bundle file", completion: .file),
+            OptionSpec("bundle-passphrase-file", value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
+            OptionSpec("bundle-key-file", value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
+                       completion: .file),
+            kdfCost,
+        ],
+        examples: [
+            ExampleSpec("vault export --out backup.vexport", "export to a bundle, asking for its passphrase"),
+            ExampleSpec("vault export --out move.vexport --bundle-key-file move.key", "export for another machine with a key file"),
+        ],
+        run: { try ExportCommand.run($0) })
+
+    static let importCommand = CommandSpec(
+        "import", summary: "add the items of an export bundle",
+        discussion: """
+            Adds the items of a bundle made by export, with their attributes and dates. \
+            An item whose group, service and account exist is skipped, replaced, or \
+            (the default) makes the import fail with nothing imported, as --on-conflict \
+            says. Reports how many items were added, replaced and skipped.
+            """,
+        options: [
+            OptionSpec("bundle-passphrase-file", value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
+            OptionSpec("bundle-key-file", value: "FILE", help: "open the bundle with the key file FILE", completion: .file),
+            OptionSpec("on-conflict", value: "POLICY", help: "what to do with an item that exists", default: "fail",
+                       completion: .values(["skip", "replace", "fail"])),
+        ],
+        positionals: [PositionalSpec("FILE", help: "the bundle to import", completion: .file)],
+        examples: [
+            ExampleSpec("vault import backup.vexport", "import, failing on the first item that exists"),
+            ExampleSpec("vault import move.vexport --bundle-key-file move.key --on-conflict replace",
+                        "import and overwrite what exists"),
+        ],
+        run: { try ImportCommand.run($0) })
+
+    static let resetCommand = CommandSpec(
+        "reset", summary: "remove the vault and everything kept for it",
+        discussion: """
+            Removes the vault file, its lock file, its unlock sessions and \
+            after-first-unlock cache, and the device key when no other vault in its \
+            directory uses it, then the directory if that leaves it empty. Asks on a \
+            terminal; needs --yes without one. Needs no passphrase: it is how to start \
+            over after losing it.
+            """,
+        options: [yes],
+        examples: [
+            ExampleSpec("vault reset", "remove the default vault, after a yes"),
+            ExampleSpec("vault --vault ./ci.vault reset --yes", "remove a CI job's vault"),
+        ],
+        run: { try ResetCommand.run($0) })
+
+    static let verifyCommand = CommandSpec(
+        "verify", summary: "check the vault's files, format and records",
+        discussion: """
+            Checks the permissions of the vault, its directory, device key and lock \
+            file, parses the whole file, checks its MACs, and opens every record the \
+            keys at hand open. Changes nothing. Exits 93 when anything is damaged, 1 \
+            when a file is exposed to other users, 0 otherwise.
+            """,
+        examples: [
+            ExampleSpec("vault verify", "check the default vault, opening what the keys at hand open"),
+            ExampleSpec("vault --key-file ci.key verify", "check every record of a CI vault"),
+        ],
+        run: { try VerifyCommand.run($0) })
+}

@@ -1,0 +1,22 @@
+import VaultCore
+
+/// `vault import`: adds the items of an export bundle.
+enum ImportCommand {
+    static func run(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        let path = arguments.positionals[0]
+        let policy = ConflictPolicy(rawValue: arguments.value("on-conflict") ?? "fail") ?? .fail
+        let access = VaultAccess(invocation)
+        let vault = try access.vault()
+        let outcome: Vault.ImportOutcome
+        do {
+            outcome = try vault.importBundle(at: path, credential: try access.bundleCredential(creating: false), onConflict: policy)
+        } catch VaultError.duplicateItem(let key) {
+            throw CommandFailure(
+                .duplicateItem,
+                "the bundle holds service \(quoted(key.service)), account \(quoted(key.account)) of group \(quoted(key.group.name)), which exists here; nothing was imported",
+                hint: "choose what to do with such items: --on-conflict skip or --on-conflict replace")
+        }
+        invocation.terminal.writeErr("vault: imported from \(quoted(path)): \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.skipped) skipped\n")
+    }
+}

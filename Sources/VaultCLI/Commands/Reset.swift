@@ -1,0 +1,15 @@
+import VaultCore
+
+/// `vault reset`: removes the vault and everything kept for it.
+enum ResetCommand {
+    static func run(_ invocation: Invocation) throws {
+        let access = VaultAccess(invocation)
+        let location = access.location
+        guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
+        try Confirmation.require(invocation, access: access,
+                                 question: "Remove the vault \(quoted(location.path)) and every item in it, for good?")
+        let outcome = try access.vault(applyingFirstRun: false).reset()
+        let sessions = outcome.sessionsEnded == 0 ? "" : " and ended \(outcome.sessionsEnded) session\(outcome.sessionsEnded == 1 ? "" : "s")"
+        invocation.terminal.writeErr("vault: removed \(outcome.removedPaths.map(quoted).joined(separator: ", "))\(sessions)\n")
+    }
+}

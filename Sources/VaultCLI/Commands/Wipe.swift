@@ -1,0 +1,38 @@
+import FoundationEssentials
+import VaultCore
+
+/// `vault wipe`: removes the items that match every filter given.
+enum WipeCommand {
+    static func run(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        let filter = try self.filter(arguments)
+        let access = VaultAccess(invocation)
+        let vault = try access.vault()
+        if arguments.flag("dry-run") {
+            let plan = try vault.wipe(filter, dryRun: true)
+            invocation.terminal.writeOut(WipeRun.describe(plan))
+            invocation.terminal.writeErr("vault: dry run: would have \(WipeRun.summary(plan)); nothing was changed\n")
+            return
+        }
+        let outcome = try WipeRun(invocation: invocation, access: access).perform(filter, on: vault, confirm: true)
+        invocation.terminal.writeErr("vault: \(WipeRun.summary(outcome))\n")
+    }
+
+    private static func filter(_ arguments: ParsedArguments) throws -> WipeFilter {
+        var filter = WipeFilter(query: Query(service: arguments.value("service"), account: arguments.value("account"),
+                                             group: try arguments.value("group").map(ItemArguments.group(named:))),
+                                expiredOnly: arguments.flag("expired"))
+        if let text = arguments.value("older-than") {
+            filter.modifiedBefore = Date().addingTimeInterval(-Double(try DurationText.option("older-than", text)))
+        }
+        let all = arguments.flag("all")
+        let narrowed = filter != WipeFilter()
+        if all, narrowed {
+            throw UsageError("--all wipes every item and takes no filter", hint: "drop --all, or drop the filters")
+        }
+        if !all, !narrowed {
+            throw UsageError("nothing to wipe named", hint: "give --group, --service, --account, --expired or --older-than, or --all for every item")
+        }
+        return filter
+    }
+}

@@ -1,0 +1,45 @@
+import VaultCore
+
+/// A wipe as the command line does it, for `wipe`, `first-run` and the
+/// first-run config keys: work out what goes, show it and ask when asked to,
+/// then remove it.
+struct WipeRun {
+    let invocation: Invocation
+    let access: VaultAccess
+
+    /// Wipes what `filter` selects. With `confirm`, prints the items and asks
+    /// (or needs --yes) before removing any. A whole-group wipe runs even when
+    /// the group is empty, so the group still gets a fresh key.
+    func perform(_ filter: WipeFilter, on vault: Vault, confirm: Bool) throws -> WipeOutcome {
+        let plan = try vault.wipe(filter, dryRun: true)
+        if plan.removedCount == 0, !filter.selectsWholeGroups { return plan }
+        if confirm, plan.removedCount > 0 {
+            invocation.terminal.writeErr(WipeRun.describe(plan))
+            try Confirmation.require(invocation, access: access,
+                                     question: "Remove \(plan.removedCount) item\(plan.removedCount == 1 ? "" : "s")?")
+        }
+        return try vault.wipe(filter, dryRun: false)
+    }
+
+    /// The items a wipe removes, as a table, with the unread ones counted.
+    static func describe(_ outcome: WipeOutcome) -> String {
+        var text = outcome.removed.isEmpty ? "" : ItemOutput.table(outcome.removed)
+        if outcome.removedUnread > 0 {
+            text += "and \(outcome.removedUnread) item\(outcome.removedUnread == 1 ? "" : "s") bound to another device, unread\n"
+        }
+        return text
+    }
+
+    /// One line saying what a wipe did.
+    static func summary(_ outcome: WipeOutcome) -> String {
+        var line = "removed \(outcome.removedCount) item\(outcome.removedCount == 1 ? "" : "s")"
+        if !outcome.rekeyedGroups.isEmpty {
+            line += "; new key for group\(outcome.rekeyedGroups.count == 1 ? "" : "s") "
+                + outcome.rekeyedGroups.map { quoted($0.name) }.joined(separator: ", ")
+        }
+        if outcome.keptUnread > 0 {
+            line += "; kept \(outcome.keptUnread) item\(outcome.keptUnread == 1 ? "" : "s") bound to another device that could not be read"
+        }
+        return line
+    }
+}

@@ -1,0 +1,72 @@
+import VaultCrypto
+
+/// An export bundle (`vault export`): items sealed under a key of their own,
+/// wrapped in a keyslot of the bundle's own passphrase or key file, so a
+/// bundle opens without the vault it came from (docs/FORMAT.md, "Export bundles").
+enum ExportBundle {
+    static let magic: [UInt8] = [0x89, 0x56, 0x45, 0x58, 0x50, 0x4F, 0x52, 0x54]  // "\x89VEXPORT"
+    static let version: UInt16 = 1
+    static let maxItems = 10_000_000
+
+    static func seal(_ items: [Item], credential: Credential, kdf: Scrypt.Parameters) throws -> [UInt8] {
+        let bundleID = SecureRandom.bytes(VaultFile.idSize)
+        let bundleKey = SecretBytes(random: AESGCM.keySize)
+        var header = ByteWriter()
+        header.raw(magic)
+        header.u16(version)
+        header.raw(bundleID)
+        try Keyslot.make(kind: credential.slotKind, secret: credential.secret, kdf: kdf, masterKey: bundleKey, vaultID: bundleID)
+            .encode(into: &header)
+        var body = ByteWriter(capacity: items.count * 256)
+        defer { body.wipeBytes() }
+        body.u32(UInt32(items.count))
+        for item in items {
+            body.lengthPrefixed(Array(item.attributes.group.name.utf8))
+            body.u8(item.attributes.accessibility.fileID)
+            let plaintext = RecordCodec.encodePlaintext(item.attributes, secret: item.secret)
+            body.u32(UInt32(plaintext.count))
+            plaintext.withUnsafeBytes { body.raw($0) }
+        }
+        let sealed = try AESGCM.seal(SecretBytes(body.bytes), key: bundleKey, aad: header.bytes)
+        return header.bytes + sealed
+    }
+
+    /// Opens a bundle with its credential. Throws `wrongCredential` for the
+    /// wrong passphrase or key file and `MalformedInput` for anything damaged.
+    static func open(_ bytes: [UInt8], credential: Credential) throws -> [Item] {
+        var r = ByteReader(bytes)
+        guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault export bundle") }
+        let version = try r.u16()
+        guard version == ExportBundle.version else {
+            throw MalformedInput(detail: "bundle version \(version) is not supported (this vault reads version \(ExportBundle.version))")
+        }
+        let bundleID = Array(try r.raw(VaultFile.idSize))
+        let slot = try Keyslot.decode(from: &r)
+        guard slot.kind == credential.slotKind else { throw VaultError.noKeyslot(credential.kind) }
+        guard case .opened(let bundleKey) = try slot.open(with: credential.secret, vaultID: bundleID) else {
+            throw VaultError.wrongCredential(credential.kind)
+        }
+        let headerEnd = r.offset
+        let body: SecretBytes
+        do {
+            body = try AESGCM.open(bytes[headerEnd...], key: bundleKey, aad: Array(bytes[..<headerEnd]))
+        } catch {
+            throw MalformedInput(detail: "its sealed items do not open")
+        }
+        var reader = ByteReader(body.copyBytes())
+        let count = Int(try reader.u32())
+        guard count <= maxItems else { throw MalformedInput(detail: "\(count) items") }
+        var items: [Item] = []
+        for _ in 0..<count {
+            guard let name = String(validating: try reader.lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
+                  let group = AccessGroup(name),
+                  let accessibility = Accessibility(fileID: try reader.u8()), !accessibility.isDeviceBound else {
+                throw MalformedInput(detail: "an item with a malformed group or class")
+            }
+            let plaintext = SecretBytes(try reader.lengthPrefixed(limit: VaultFile.maxRecordBytes))
+            items.append(try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility))
+        }
+        guard reader.isAtEnd else { throw MalformedInput(detail: "bytes follow the last item") }
+        return items
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `verify` found.
+public struct VerifyReport: Sendable {
+    /// A file holding secrets that group or others may read or write (or a
+    /// directory they may write to), and its mode.
+    public var exposedFiles: [(path: String, mode: UInt32)]
+    /// Whether the records were checked: not while the vault file itself is exposed (vault refuses to read it).
+    public var checkedRecords: Bool
+    /// Why the vault file as a whole cannot be trusted (header, index), if so.
+    public var damage: String?
+    public var itemCount: Int
+    /// Records that opened and decoded.
+    public var opened: Int
+    /// Records the keys at hand do not open (locked, or bound to another device).
+    public var unopened: Int
+    /// Records that failed to open with the right keys: damaged or tampered with.
+    public var damagedRecords: Int
+
+    public var isDamaged: Bool { damage != nil || damagedRecords > 0 }
+}
+
+extension Vault {
+    /// Checks the vault without changing it: the permissions of its files, its
+    /// format, and every record the keys at hand open.
+    public func verify() throws -> VerifyReport {
+        var report = VerifyReport(exposedFiles: [], checkedRecords: true, damage: nil, itemCount: 0, opened: 0, unopened: 0, damagedRecords: 0)
+        if let mode = FileSystem.mode(location.directory), mode & 0o022 != 0 { report.exposedFiles.append((location.directory, mode)) }
+        for path in [location.path, location.deviceKeyPath, location.lockPath] {
+            if let mode = FileSystem.mode(path), mode & 0o077 != 0 { report.exposedFiles.append((path, mode)) }
+        }
+        guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
+        do {
+            let vault = try withKeys { try readSnapshot() }
+            report.itemCount = vault.file.index.count
+            for position in vault.file.index.indices {
+                do {
+                    _ = try vault.openRecord(at: position)
+                    report.opened += 1
+                } catch VaultError.locked, VaultError.boundToAnotherDevice {
+                    report.unopened += 1
+                } catch VaultError.corrupted {
+                    report.damagedRecords += 1
+                }
+            }
+        } catch VaultError.corrupted(_, let detail) {
+            report.damage = detail
+        } catch VaultError.insecurePermissions {
+            report.checkedRecords = false
+        }
+        return report
+    }
+
+    /// What `reset` removed.
+    public struct ResetOutcome: Sendable {
+        public var removedPaths: [String]
+        public var sessionsEnded: Int
+    }
+
+    /// Removes the vault file, its lock file, its sessions and after-first-unlock
+    /// cache, and the device key when no other vault in the directory uses it;
+    /// then the directory, if that leaves it empty. Needs no unlock.
+    public func reset() throws -> ResetOutcome {
+        guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
+        let lock = try LockFile(path: location.lockPath)
+        defer { withExtendedLifetime(lock) {} }
+        var outcome = ResetOutcome(removedPaths: [], sessionsEnded: 0)
+        let vaultID = VaultFile.peekVaultID((try? FileSystem.read(location.path, requirePrivate: false, missing: .noSuchVault(path: location.path))) ?? [])
+        if !vaultID.isEmpty {
+            outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
+            AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
+        }
+        let vaultName = String(location.path.split(separator: "/").last ?? "")
+        let otherVaults = FileSystem.list(location.directory).filter { $0.hasSuffix(".vault") && $0 != vaultName }
+        var doomed = [location.path]
+        if otherVaults.isEmpty { doomed.append(location.deviceKeyPath) }
+        doomed.append(location.lockPath)
+        for path in doomed where FileSystem.exists(path) {
+            FileSystem.wipeAndRemove(path)
+            outcome.removedPaths.append(path)
+        }
+        FileSystem.syncDirectory(location.directory)
+        if FileSystem.list(location.directory).isEmpty, rmdir(location.directory) == 0 {
+            outcome.removedPaths.append(location.directory)
+        }
+        return outcome
+    }
+}

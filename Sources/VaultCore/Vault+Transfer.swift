@@ -1,0 +1,85 @@
+import VaultCrypto
+
+/// What to do when an imported item's group, service and account exist.
+public enum ConflictPolicy: String, CaseIterable, Sendable {
+    /// Keep the vault's item.
+    case skip
+    /// Replace it with the imported one.
+    case replace
+    /// Import nothing at all (errSecDuplicateItem).
+    case fail
+}
+
+/// Moving items between vaults: `export` to an encrypted bundle, `import` from one.
+extension Vault {
+    /// What `export` wrote.
+    public struct ExportOutcome: Sendable {
+        public var exported: Int
+        /// Items of the `-this-device-only` classes: never exported.
+        public var leftOut: Int
+    }
+
+    /// Writes every item except the `-this-device-only` ones to a new bundle
+    /// file (0600) at `path`, sealed under `credential`: a passphrase or key
+    /// file of the bundle's own.
+    public func export(to path: String, credential: Credential, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
+        try requireOwner("export items")
+        return try withKeys {
+            let vault = try readSnapshot()
+            guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+            var items: [Item] = []
+            var leftOut = 0
+            for (position, entry) in vault.file.index.enumerated() {
+                guard let accessibility = Accessibility(fileID: entry.classID), !accessibility.isDeviceBound else {
+                    leftOut += 1
+                    continue
+                }
+                items.append(try vault.openRecord(at: position))
+            }
+            try FileSystem.createExclusive(try ExportBundle.seal(items, credential: credential, kdf: kdf), at: path)
+            return ExportOutcome(exported: items.count, leftOut: leftOut)
+        }
+    }
+
+    /// What `import` did.
+    public struct ImportOutcome: Equatable, Sendable {
+        public var added = 0
+        public var replaced = 0
+        public var skipped = 0
+    }
+
+    /// Adds the items of the bundle at `path`, keeping their attributes and
+    /// dates. An item whose group, service and account exist follows `policy`;
+    /// with `.fail`, one conflict imports nothing.
+    public func importBundle(at path: String, credential: Credential, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+        try requireOwner("import items")
+        let bytes = try FileSystem.read(path, requirePrivate: false, missing: .damagedBundle(path: path, detail: "no such file"))
+        let items: [Item]
+        do {
+            items = try ExportBundle.open(bytes, credential: credential)
+        } catch let error as MalformedInput {
+            throw VaultError.damagedBundle(path: path, detail: error.detail)
+        }
+        return try transaction { vault in
+            var outcome = ImportOutcome()
+            for item in items {
+                let attributes = item.attributes
+                let existing = try vault.positions(matching: Query(service: attributes.service, account: attributes.account,
+                                                                   group: attributes.group)).first
+                switch (existing, policy) {
+                case (nil, _):
+                    try vault.store(attributes, secret: item.secret)
+                    outcome.added += 1
+                case (_?, .skip):
+                    outcome.skipped += 1
+                case (let position?, .replace):
+                    try vault.store(attributes, secret: item.secret, replacing: position)
+                    outcome.replaced += 1
+                case (_?, .fail):
+                    throw VaultError.duplicateItem(attributes.key)
+                }
+            }
+            return outcome
+        }
+    }
+}

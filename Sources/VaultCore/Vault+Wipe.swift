@@ -1,0 +1,107 @@
+import FoundationEssentials
+
+/// What `wipe` removes: the items that match every filter given.
+public struct WipeFilter: Equatable, Sendable {
+    /// Group, service and account to match; an unset field matches anything.
+    public var query: Query
+    /// Only items whose expiry date has come.
+    public var expiredOnly: Bool
+    /// Only items last modified before this date.
+    public var modifiedBefore: Date?
+
+    public init(query: Query = Query(), expiredOnly: Bool = false, modifiedBefore: Date? = nil) {
+        self.query = query
+        self.expiredOnly = expiredOnly
+        self.modifiedBefore = modifiedBefore
+    }
+
+    /// Whether it selects whole groups (the group named, or every group): then
+    /// the groups also get fresh keys, so old credentials and copies of their keys open nothing later.
+    public var selectsWholeGroups: Bool {
+        query.service == nil && query.account == nil && !expiredOnly && modifiedBefore == nil
+    }
+}
+
+/// What `wipe` removed, or would remove in a dry run.
+public struct WipeOutcome: Sendable {
+    /// The items removed whose attributes could be read.
+    public var removed: [ItemAttributes]
+    /// Items of a wiped group that are bound to another device: removed unread.
+    public var removedUnread: Int
+    /// Items that might match but are bound to another device, so could not be read: kept.
+    public var keptUnread: Int
+    /// The groups that got a fresh key.
+    public var rekeyedGroups: [AccessGroup]
+
+    public var removedCount: Int { removed.count + removedUnread }
+
+    /// Nothing removed.
+    public static let nothing = WipeOutcome(removed: [], removedUnread: 0, keptUnread: 0, rekeyedGroups: [])
+}
+
+extension Vault {
+    /// Removes the items that match `filter`; with `dryRun`, only says what it would remove.
+    /// A filter of whole groups also gives each group a fresh key.
+    public func wipe(_ filter: WipeFilter, dryRun: Bool) throws -> WipeOutcome {
+        try requireOwner("wipe items")
+        if dryRun {
+            return try withKeys {
+                let vault = try readSnapshot()
+                // A preview of what the owner would remove needs the owner's keys, or it would miss groups.
+                guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+                return try vault.wipeSelection(filter, now: host.now()).outcome
+            }
+        }
+        return try transaction { vault in
+            var (positions, outcome) = try vault.wipeSelection(filter, now: host.now())
+            vault.remove(at: positions)
+            if filter.selectsWholeGroups {
+                for group in outcome.rekeyedGroups {
+                    guard let id = try vault.groupID(for: group, creating: false) else { continue }
+                    _ = try vault.rotateGroupKey(id)
+                }
+            } else {
+                outcome.rekeyedGroups = []
+            }
+            return outcome
+        }
+    }
+}
+
+extension OpenVault {
+    /// The positions `filter` selects and the outcome of removing them
+    /// (`rekeyedGroups` lists every group in scope for a whole-group filter).
+    func wipeSelection(_ filter: WipeFilter, now: Date) throws -> (positions: [Int], outcome: WipeOutcome) {
+        let groupIDs: [UInt32]
+        if let group = filter.query.group {
+            guard let id = keys.groupID(of: group) else { throw VaultError.noSuchGroup(group) }
+            groupIDs = [id]
+        } else {
+            groupIDs = file.groups.map(\.groupID).filter { keys.groups[$0] != nil }
+        }
+        let wanted = Set(groupIDs)
+        var positions: [Int] = []
+        var outcome = WipeOutcome(removed: [], removedUnread: 0, keptUnread: 0,
+                                  rekeyedGroups: filter.selectsWholeGroups ? groupIDs.compactMap { keys.groups[$0]?.group } : [])
+        for (position, entry) in file.index.enumerated() where wanted.contains(entry.groupID) {
+            let attributes: ItemAttributes
+            do {
+                attributes = try openRecord(at: position).attributes
+            } catch VaultError.boundToAnotherDevice {
+                if filter.selectsWholeGroups {
+                    positions.append(position)
+                    outcome.removedUnread += 1
+                } else {
+                    outcome.keptUnread += 1
+                }
+                continue
+            }
+            guard filter.query.matches(attributes) else { continue }
+            if filter.expiredOnly, !attributes.hasExpired(at: now) { continue }
+            if let cutoff = filter.modifiedBefore, attributes.modified >= cutoff { continue }
+            positions.append(position)
+            outcome.removed.append(attributes)
+        }
+        return (positions, outcome)
+    }
+}
