@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update delete list unlock lock status passwd help"
+_vault_commands="init add get update delete list unlock lock status passwd git-credential docker-credential help"
 
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
@@ -17,6 +17,8 @@ _vault_options() {
         lock) echo "--all --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
         status) echo "--json --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
         passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --kdf-cost -y --yes --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        git-credential) echo "--group --class --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
+        docker-credential) echo "--group --class --vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
         help) echo "--vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
         *) echo "--vault --passphrase-file --key-file --no-interaction -h --help --version" ;;
     esac
@@ -71,6 +73,10 @@ _vault_value_kind() {
         "passwd --add-key-file") echo "file" ;;
         "passwd --remove-key-file") echo "file" ;;
         "passwd --kdf-cost") echo "words interactive testing" ;;
+        "git-credential --group") echo "names groups" ;;
+        "git-credential --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "docker-credential --group") echo "names groups" ;;
+        "docker-credential --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         *) return 1 ;;
     esac
 }
@@ -78,6 +84,8 @@ _vault_value_kind() {
 # How positional argument $2 (from 0) of command $1 completes.
 _vault_positional_kind() {
     case "$1 $2" in
+        "git-credential "0) echo "words get store erase" ;;
+        "docker-credential "0) echo "words store get erase list version" ;;
         "help "0) echo "commands" ;;
         *) echo none ;;
     esac

@@ -42,6 +42,8 @@ complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session an
 complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
 complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
 complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
+complete -c vault -n __vault_no_command -a git-credential -d 'be git\'s credential helper'
+complete -c vault -n __vault_no_command -a docker-credential -d 'be docker\'s credential helper'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
 
 complete -c vault -l vault -r -F -d 'vault file to use (environment: VAULT_PATH)'
@@ -117,4 +119,12 @@ complete -c vault -n '__vault_using passwd' -l remove-passphrase -d 'no longer u
 complete -c vault -n '__vault_using passwd' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using passwd' -s y -l yes -d 'confirm destroying items without asking (needed without a terminal)'
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list unlock lock status passwd help' -d 'command to describe'
+complete -c vault -n '__vault_using git-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials (environment: VAULT_GROUP)'
+complete -c vault -n '__vault_using git-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using git-credential' -a 'get store erase' -d 'what git asks for'
+
+complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials (environment: VAULT_GROUP)'
+complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
+
+complete -c vault -n '__vault_using help' -a 'init add get update delete list unlock lock status passwd git-credential docker-credential help' -d 'command to describe'

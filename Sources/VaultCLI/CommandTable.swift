@@ -31,7 +31,7 @@ public enum CommandTable {
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, updateCommand, deleteCommand,
         listCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
-        helpCommand, completeCommand, generateCommand,
+        gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand,
     ]
 }
 
