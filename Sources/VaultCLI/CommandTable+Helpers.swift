@@ -19,7 +19,8 @@ extension CommandTable {
             git:PROTOCOL://HOST[/PATH], account the user name, secret the password; \
             protocol and host must match, and path and user name when git sends them. \
             Installed as git-credential-vault, a link to vault, so that \
-            'git config --global credential.helper vault' works. A failure is one line on \
+            'git config --global credential.helper vault' works, and \
+            'credential.helper = "vault --group ci"' picks a group. A failure is one line on \
             stderr and nothing on stdout, so git goes on to its next helper or its prompt; \
             bad input exits 2 and changes nothing. See docs/INTEGRATIONS.md.
             """,
@@ -28,12 +29,11 @@ extension CommandTable {
             PositionalSpec("OPERATION", help: "what git asks for", completion: .values(GitCredentialCommand.operations)),
         ],
         examples: [
-            ExampleSpec("git config --global credential.helper vault",
-                        "let git keep its HTTPS logins in vault (runs git-credential-vault)"),
-            ExampleSpec(#"git config --global credential.helper "vault --group ci""#,
-                        "keep them in the access group ci"),
             ExampleSpec("printf 'protocol=https\\nhost=example.com\\n\\n' | vault git-credential get",
                         "ask as git would: prints protocol, host, username and password when stored"),
+            ExampleSpec(#"printf 'protocol=https\nhost=example.com\nusername=bot\npassword=%s\n\n' "$TOKEN" | vault git-credential --group ci store"#,
+                        "store a token in the access group ci as git would"),
+            ExampleSpec("vault list --service git:https://example.com", "show the logins git stored: they are ordinary items"),
         ],
         run: { try GitCredentialCommand.run($0) })
 
@@ -41,8 +41,8 @@ extension CommandTable {
         "docker-credential", summary: "be docker's credential helper",
         discussion: """
             Speaks the docker-credential-helpers protocol: store reads \
-            {"ServerURL": …, "Username": …, "Secret": …} on stdin, get and erase read a \
-            server URL, list prints {"SERVERURL": "USERNAME", …}, version prints the \
+            {"ServerURL": ..., "Username": ..., "Secret": ...} on stdin, get and erase read a \
+            server URL, list prints {"SERVERURL": "USERNAME", ...}, version prints the \
             version. Logins are ordinary items: service docker:SERVERURL, account the user \
             name, secret the password or token, one login per server. When no login is \
             stored, get and erase print 'credentials not found in native keychain' and \
@@ -56,11 +56,11 @@ extension CommandTable {
             PositionalSpec("OPERATION", help: "what docker asks for", completion: .values(DockerCredentialCommand.operations)),
         ],
         examples: [
-            ExampleSpec(#"echo '{ "credsStore": "vault" }' > ~/.docker/config.json"#,
-                        "let docker keep its registry logins in vault (runs docker-credential-vault)"),
             ExampleSpec("printf %s https://index.docker.io/v1/ | vault docker-credential get",
                         "print the login stored for Docker Hub as JSON"),
             ExampleSpec("vault docker-credential list", "list the servers with a stored login"),
+            ExampleSpec("vault --key-file ci.key docker-credential --group ci list",
+                        "list the registry logins of the access group ci"),
         ],
         run: { try DockerCredentialCommand.run($0) })
 }
