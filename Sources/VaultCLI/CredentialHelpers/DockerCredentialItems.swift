@@ -80,6 +80,8 @@ struct DockerCredentialItems {
         let item = NewItem(service: service, account: credential.username, group: group,
                            accessibility: accessibility ?? same?.accessibility ?? .default,
                            details: details, secret: credential.secret)
+        // docker stores after every login: an unchanged login is not written again.
+        if let same, existing.count == 1, try store.holds(item, as: same) { return }
         _ = try store.add(item, replaceExisting: true)
         for other in existing where other.account != credential.username {
             _ = try store.delete(matching: Query(service: service, account: other.account, group: group), allMatching: false)

@@ -105,8 +105,12 @@ struct GitCredentialItems {
         let item = NewItem(service: location.service, account: username, group: group,
                            accessibility: accessibility ?? existing?.accessibility ?? .default,
                            details: details, secret: GitCredentialItems.joinSecret(password, secretAttributes))
+        let others = matching.filter { $0.service != item.service || $0.account != item.account }
+        // git stores after every successful login: an unchanged credential is not written again,
+        // which also keeps a read-only scoped credential working.
+        if let existing, others.isEmpty, try store.holds(item, as: existing) { return }
         _ = try store.add(item, replaceExisting: true)
-        for other in matching where other.service != item.service || other.account != item.account {
+        for other in others {
             _ = try store.delete(matching: Query(service: other.service, account: other.account, group: group), allMatching: false)
         }
     }

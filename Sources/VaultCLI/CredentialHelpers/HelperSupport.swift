@@ -1,4 +1,5 @@
 import VaultCore
+import VaultCrypto
 
 /// A helper's failure, already written the way its protocol wants; vault
 /// exits with `status` and prints nothing more.
@@ -47,5 +48,14 @@ extension Array where Element == ItemAttributes {
     /// login in when several match (git's store helper keeps the newest first too).
     func newestFirst() -> [ItemAttributes] {
         sorted { ($0.modified, $1.service, $1.account) > ($1.modified, $0.service, $0.account) }
+    }
+}
+
+extension ItemStore {
+    /// Whether the stored item `existing` already holds `new`: same class, details and secret.
+    func holds(_ new: NewItem, as existing: ItemAttributes) throws -> Bool {
+        guard existing.accessibility == new.accessibility, existing.details == new.details else { return false }
+        let stored = try item(matching: Query(service: existing.service, account: existing.account, group: existing.group))
+        return stored.secret.constantTimeEquals(new.secret)
     }
 }
