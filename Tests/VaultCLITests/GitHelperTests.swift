@@ -57,6 +57,25 @@ import Testing
         #expect(try sandbox.shell("\(groupGit) credential fill", stdin: "protocol=https\nhost=ci.example\n\n").stdoutText.contains("password=ci-tok"))
     }
 
+    /// The helper takes vault's unlock options from git's config, or the environment git passes on.
+    @Test func passphraseFileAndKeyFileUnlockTheHelper() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("pass", Array("correct horse".utf8))
+        #expect(try sandbox.vault(["init", "--passphrase-file", sandbox.path("pass"), "--kdf-cost", "testing"]).status == 0)
+        #expect(try sandbox.vault(["passwd", "--passphrase-file", sandbox.path("pass"), "--add-key-file", sandbox.path("key")]).status == 0)
+        try sandbox.linkHelpers()
+        let withPassphrase = #"git -c credential.helper="vault --passphrase-file $HOME/pass""#
+        let approve = try sandbox.shell("\(withPassphrase) credential approve",
+                                        stdin: "protocol=https\nhost=example.com\nusername=alice\npassword=tok-1\n\n")
+        #expect(approve.status == 0, "\(approve.stderr)")
+        #expect(try sandbox.shell("\(git) credential fill", stdin: "protocol=https\nhost=example.com\n\n").stdout.isEmpty)
+        for unlock in [#"git -c credential.helper="vault --key-file $HOME/key""#, "VAULT_KEY_FILE=$HOME/key \(git)",
+                       "VAULT_PASSPHRASE_FILE=$HOME/pass \(git)"] {
+            let fill = try sandbox.shell("\(unlock) credential fill", stdin: "protocol=https\nhost=example.com\n\n")
+            #expect(fill.stdoutText.hasSuffix("username=alice\npassword=tok-1\n"), "\(unlock): \(fill.stderr)")
+        }
+    }
+
     /// A real fetch over HTTP from `git http-backend` behind a CGI server on
     /// 127.0.0.1 that wants basic auth: it works with the token in vault, git
     /// erases a token the server refuses, and it fails once the item is gone.
