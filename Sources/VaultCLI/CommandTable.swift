@@ -21,6 +21,9 @@ public enum CommandTable {
         OptionSpec("key-file", value: "FILE",
                    help: "unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)",
                    completion: .file),
+        OptionSpec("credential", value: "FILE",
+                   help: "use the scoped credential in FILE, made by 'vault grant' (environment: VAULT_CREDENTIAL, a path or the credential itself)",
+                   completion: .file),
         OptionSpec("no-interaction",
                    help: "never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)"),
         OptionSpec("help", short: "h", help: "show help for vault or for a command"),
@@ -30,7 +33,7 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, updateCommand, deleteCommand,
-        listCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
+        listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand,
     ]
 }

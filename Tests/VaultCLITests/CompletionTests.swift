@@ -11,7 +11,7 @@ import Testing
 
     @Test func bashCompletesCommands() throws {
         #expect(try bash("vault", "ad") == ["add"])
-        #expect(try bash("vault", "") == CommandTable.visibleCommands.map(\.name))
+        #expect(try bash("vault", "") == CommandTable.commands.filter { !$0.hidden }.map(\.name))
     }
 
     @Test func bashCompletesOptions() throws {

@@ -76,6 +76,42 @@ import Testing
         }
     }
 
+    /// The CI hand-off of docs/INTEGRATIONS.md: a read-only credential for
+    /// group ci in VAULT_CREDENTIAL gives git and docker that group's logins,
+    /// git's store of an unchanged login succeeds, and other groups exit 30.
+    @Test func scopedCredentialGivesTheHelpersExactlyItsGroup() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initWithKeyFile()
+        try sandbox.linkHelpers()
+        let setUp = #"""
+            set -e
+            printf 'protocol=https\nhost=ci.example\nusername=bot\npassword=ci-tok\n\n' | vault git-credential --group ci store
+            printf '{"ServerURL":"registry.example","Username":"robot","Secret":"reg-tok"}' | vault docker-credential --group ci store
+            printf 'protocol=https\nhost=desk.example\nusername=me\npassword=desk-tok\n\n' | vault git-credential store
+            vault grant --group ci --read-only --out ci.cred 2>/dev/null
+            """#
+        let prepared = try sandbox.shell(setUp)
+        #expect(prepared.status == 0, "\(prepared.stderr)")
+        sandbox.environment["VAULT_KEY_FILE"] = nil
+        sandbox.environment["VAULT_CREDENTIAL"] = sandbox.path("ci.cred")
+        sandbox.environment["VAULT_GROUP"] = "ci"
+
+        let fill = try sandbox.shell("\(git) credential fill", stdin: "protocol=https\nhost=ci.example\n\n")
+        #expect(fill.stdoutText.hasSuffix("username=bot\npassword=ci-tok\n"), "\(fill.stderr)")
+        let approve = try sandbox.shell("git-credential-vault store", stdin: "protocol=https\nhost=ci.example\nusername=bot\npassword=ci-tok\n\n")
+        #expect(approve.status == 0, "\(approve.stderr)")
+        let docker = try sandbox.shell("docker-credential-vault get", stdin: "registry.example")
+        #expect(docker.stdoutText == #"{"ServerURL":"registry.example","Username":"robot","Secret":"reg-tok"}"# + "\n", "\(docker.stderr)")
+
+        let otherGroup = try sandbox.shell("git-credential-vault --group default get", stdin: "protocol=https\nhost=desk.example\n\n")
+        #expect(otherGroup.status == 30)
+        #expect(otherGroup.stdout.isEmpty)
+        #expect(!otherGroup.stderr.contains("desk-tok"))
+        let change = try sandbox.shell("git-credential-vault store", stdin: "protocol=https\nhost=ci.example\nusername=bot\npassword=new-tok\n\n")
+        #expect(change.status == 30, "\(change.stderr)")
+        #expect(change.stderr.split(separator: "\n").count == 1)
+    }
+
     /// A real fetch over HTTP from `git http-backend` behind a CGI server on
     /// 127.0.0.1 that wants basic auth: it works with the token in vault, git
     /// erases a token the server refuses, and it fails once the item is gone.
