@@ -8,6 +8,7 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
+HELPER_LINKS = git-credential-vault docker-credential-vault
 
 .PHONY: all deps build release test demo generate install uninstall clean
 
@@ -40,12 +41,15 @@ install: release
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
 		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
 	install -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/vault" "$(DESTDIR)$(BINDIR)/vault"
+	# git and docker run their credential helpers by these names; vault answers to them.
+	for helper in $(HELPER_LINKS); do ln -sf vault "$(DESTDIR)$(BINDIR)/$$helper"; done
 	install -m 0644 man/vault.1 "$(DESTDIR)$(MANDIR)/man1/vault.1"
 	install -m 0644 completions/vault.bash "$(DESTDIR)$(BASHCOMPDIR)/vault"
 	install -m 0644 completions/_vault "$(DESTDIR)$(ZSHCOMPDIR)/_vault"
 	install -m 0644 completions/vault.fish "$(DESTDIR)$(FISHCOMPDIR)/vault.fish"
 
 uninstall:
+	for helper in $(HELPER_LINKS); do rm -f "$(DESTDIR)$(BINDIR)/$$helper"; done
 	rm -f "$(DESTDIR)$(BINDIR)/vault" "$(DESTDIR)$(MANDIR)/man1/vault.1" \
 		"$(DESTDIR)$(BASHCOMPDIR)/vault" "$(DESTDIR)$(ZSHCOMPDIR)/_vault" \
 		"$(DESTDIR)$(FISHCOMPDIR)/vault.fish"

@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update delete list group grant revoke unlock lock status passwd wipe first-run export import reset verify help"
+_vault_commands="init add get update delete list group grant revoke unlock lock status passwd wipe first-run export import reset verify git-credential docker-credential help"
 
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
@@ -26,6 +26,8 @@ _vault_options() {
         import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         reset) echo "-y --yes --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         verify) echo "--vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
+        git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
+        docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         help) echo "--vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
         *) echo "--vault --passphrase-file --key-file --credential --no-interaction -h --help --version" ;;
     esac
@@ -100,6 +102,10 @@ _vault_value_kind() {
         "import --bundle-passphrase-file") echo "file" ;;
         "import --bundle-key-file") echo "file" ;;
         "import --on-conflict") echo "words skip replace fail" ;;
+        "git-credential --group") echo "names groups" ;;
+        "git-credential --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "docker-credential --group") echo "names groups" ;;
+        "docker-credential --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         *) return 1 ;;
     esac
 }
@@ -110,6 +116,8 @@ _vault_positional_kind() {
         "group "0) echo "words list create delete" ;;
         "group "1) echo "names groups" ;;
         "import "0) echo "file" ;;
+        "git-credential "0) echo "words get store erase" ;;
+        "docker-credential "0) echo "words store get erase list version" ;;
         "help "0) echo "commands" ;;
         *) echo none ;;
     esac

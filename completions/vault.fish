@@ -51,6 +51,8 @@ complete -c vault -n __vault_no_command -a export -d 'write items to an encrypte
 complete -c vault -n __vault_no_command -a import -d 'add the items of an export bundle'
 complete -c vault -n __vault_no_command -a reset -d 'remove the vault and everything kept for it'
 complete -c vault -n __vault_no_command -a verify -d 'check the vault\'s files, format and records'
+complete -c vault -n __vault_no_command -a git-credential -d 'be git\'s credential helper'
+complete -c vault -n __vault_no_command -a docker-credential -d 'be docker\'s credential helper'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
 
 complete -c vault -l vault -r -F -d 'vault file to use (environment: VAULT_PATH)'
@@ -168,4 +170,12 @@ complete -c vault -n '__vault_using import' -F -d 'the bundle to import'
 complete -c vault -n '__vault_using reset' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd wipe first-run export import reset verify help' -d 'command to describe'
+complete -c vault -n '__vault_using git-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials (environment: VAULT_GROUP)'
+complete -c vault -n '__vault_using git-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using git-credential' -a 'get store erase' -d 'what git asks for'
+
+complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials (environment: VAULT_GROUP)'
+complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
+
+complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'

@@ -9,7 +9,9 @@ set -eu
 #   mandoc                      tests: lint the generated man page
 #   bash-completion zsh fish    tests: load the generated completions
 #   git python3                 tests
+#   python3-docker              tests: docker's credential store client drives docker-credential-vault
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
+PACKAGES="$PACKAGES python3-docker"
 
 missing=""
 for package in $PACKAGES; do

@@ -35,7 +35,7 @@ public enum CommandTable {
         initCommand, addCommand, getCommand, updateCommand, deleteCommand,
         listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand,
-        helpCommand, completeCommand, generateCommand,
+        gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand,
     ]
 }
 

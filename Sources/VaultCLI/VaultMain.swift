@@ -8,14 +8,21 @@ import VaultCrypto
 /// The whole program: parse argv against the table, run the command, turn
 /// any error into its message and exit code.
 public enum VaultMain {
-    /// Runs vault with `arguments` (argv without the program name) and returns the exit code.
-    public static func run(_ arguments: [String], environment: [String: String] = ProcessEnvironment.current) -> Int32 {
+    /// Runs vault with `arguments` (argv without the program name) and returns
+    /// the exit code; `programName` (argv[0]) picks a credential helper when it names one.
+    public static func run(_ arguments: [String], invokedAs programName: String = "vault",
+                           environment: [String: String] = ProcessEnvironment.current) -> Int32 {
         ProcessHardening.disableCoreDumps()
         let terminal = Terminal()
+        guard let arguments = HelperProgram.arguments(invokedAs: programName, arguments) else {
+            return Status.success.exitCode
+        }
         do {
             let parsed = try Parser.parse(arguments)
             try parsed.command.run(Invocation(arguments: parsed, environment: environment, terminal: terminal))
             return Status.success.exitCode
+        } catch let failure as ReportedFailure {
+            return failure.status.exitCode
         } catch {
             let report = ErrorReport(error)
             terminal.writeErr("vault: error: \(report.message)\n")

@@ -63,6 +63,28 @@ enum ManPageProse {
         instead of the passphrase.
         .Cm vault revoke
         gives a group a new key and ends every credential granted for it.
+        .Pp
+        Credential helpers:
+        .Nm
+        answers to the names
+        .Nm git-credential-vault
+        and
+        .Nm docker-credential-vault ,
+        links to it that
+        .Ql make install
+        creates, as
+        .Cm git-credential
+        and
+        .Cm docker-credential ,
+        so that git's
+        .Ql credential.helper = vault
+        and docker's
+        .Ql \(dqcredsStore\(dq: \(dqvault\(dq
+        keep their logins as ordinary items, in services
+        .Ql git:PROTOCOL://HOST[/PATH]
+        and
+        .Ql docker:SERVERURL .
+        With the vault locked and no terminal, a helper answers at once with one line on standard error.
         """#
 
     /// The items of the EXIT STATUS list, as DESIGN.md §2 fixes them: the
@@ -220,6 +242,12 @@ enum ManPageProse {
         """#
 
     static let seeAlso = #"""
-        security(1) on macOS, whose exit statuses vault shares.
+        security(1) on macOS, whose exit statuses vault shares;
+        git-credential(1) and gitcredentials(7), whose helper protocol
+        .Cm git-credential
+        speaks;
+        docker-credential-helpers, whose protocol
+        .Cm docker-credential
+        speaks.
         """#
 }
