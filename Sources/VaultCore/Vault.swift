@@ -243,7 +243,7 @@ public final class Vault: ItemStore {
     }
 
     /// Runs `body` under the writer lock on a fresh read of the file, then writes the result atomically.
-    private func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
+    func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
         let lock = try LockFile(path: location.lockPath)
         defer { withExtendedLifetime(lock) {} }
