@@ -16,7 +16,8 @@
     X(g_dbus_proxy_get_object_path) \
     X(secret_schema_newv) X(secret_schema_unref) X(secret_service_get_sync) X(secret_service_get_collections) \
     X(secret_service_unlock_sync) X(secret_collection_for_alias_sync) X(secret_collection_get_label) \
-    X(secret_collection_get_locked) X(secret_collection_search_sync) X(secret_item_create_sync) \
+    X(secret_collection_get_locked) X(secret_collection_load_items_sync) X(secret_collection_get_items) \
+    X(secret_collection_search_sync) X(secret_item_create_sync) \
     X(secret_item_get_attributes) X(secret_item_get_label) X(secret_item_get_created) X(secret_item_get_modified) \
     X(secret_item_get_locked) X(secret_item_load_secret_sync) X(secret_item_get_secret) X(secret_item_set_secret_sync) \
     X(secret_item_set_attributes_sync) X(secret_item_set_label_sync) X(secret_item_delete_sync) X(secret_value_new) \

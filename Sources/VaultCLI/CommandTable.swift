@@ -26,7 +26,7 @@ public enum CommandTable {
                    default: "file", completion: .values(["file", "secret-service"])),
         OptionSpec("collection", value: "COLLECTION",
                    help: "keyring collection of the secret-service backend: default, session (in memory until logout) or a collection's name (environment: VAULT_COLLECTION)",
-                   default: "default", completion: .values(["default", "session"])),
+                   default: "default"),
         OptionSpec("no-interaction",
                    help: "never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)"),
         OptionSpec("help", short: "h", help: "show help for vault or for a command"),

@@ -24,20 +24,22 @@ enum ItemSchema {
     static let attributeNames = [service, account, group, accessibility, comment, kind, generic, envName, expires, device]
 
     /// The attributes that describe `attributes` (the label is the item's own label).
-    static func attributes(of attributes: ItemAttributes, device: String?) -> [String: String] {
-        var result = [
+    static func attributes(of attributes: ItemAttributes, device: String?) -> [String: String?] {
+        var result: [String: String?] = [
             service: attributes.service,
             account: attributes.account,
             group: attributes.group.name,
             accessibility: attributes.accessibility.rawValue,
         ]
         let details = attributes.details
-        result[comment] = details.comment
-        result[kind] = details.kind
-        result[generic] = details.generic
-        result[envName] = details.envName
-        result[expires] = details.expires.map { String(Int64($0.timeIntervalSince1970)) }
-        if attributes.accessibility.isDeviceBound { result[self.device] = device }
+        let optional: [(String, String?)] = [
+            (comment, details.comment), (kind, details.kind), (generic, details.generic), (envName, details.envName),
+            (expires, details.expires.map { String(Int64($0.timeIntervalSince1970)) }),
+            (self.device, attributes.accessibility.isDeviceBound ? device : nil),
+        ]
+        for (name, value) in optional {
+            if let value { result[name] = value }
+        }
         return result
     }
 

@@ -19,8 +19,10 @@ public final class KeyringSlotKeys {
         library = try LibSecret.load(environment: environment)
         keyring = try KeyringConnection(library, reasonPromptsAreOff: reasonPromptsAreOff)
         collection = try keyring.collection(named: SecretServiceStore.defaultCollection)
-        let names = LibSecret.StringTable(library, [KeyringSlotKeys.vaultIDAttribute: nil, KeyringSlotKeys.pathAttribute: nil])
-        schema = library.api.secret_schema_newv(KeyringSlotKeys.schemaName, UInt32(VAULT_SECRET_SCHEMA_NONE), names.table)!
+        let api = library.api
+        schema = library.withStringTable([KeyringSlotKeys.vaultIDAttribute: nil, KeyringSlotKeys.pathAttribute: nil]) {
+            api.secret_schema_newv(KeyringSlotKeys.schemaName, UInt32(VAULT_SECRET_SCHEMA_NONE), $0)!
+        }
     }
 
     deinit {
@@ -32,14 +34,16 @@ public final class KeyringSlotKeys {
     public func store(_ key: SecretBytes, vaultID: String, path: String) throws {
         try keyring.ensureUnlocked(collection, name: SecretServiceStore.defaultCollection)
         _ = try remove(vaultID: vaultID)
-        let table = LibSecret.StringTable(library, [KeyringSlotKeys.vaultIDAttribute: vaultID, KeyringSlotKeys.pathAttribute: path])
         let value = key.withUnsafeBytes { bytes in
             library.api.secret_value_new(bytes.baseAddress!.assumingMemoryBound(to: CChar.self), bytes.count, "text/plain")!
         }
         defer { library.api.secret_value_unref(UnsafeMutableRawPointer(value)) }
-        let item = try library.call("store the keyslot key") {
-            library.api.secret_item_create_sync(collection, schema, table.table, "vault keyslot key for \(path)", value,
-                                                UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
+        let attributes: [String: String?] = [KeyringSlotKeys.vaultIDAttribute: vaultID, KeyringSlotKeys.pathAttribute: path]
+        let item = try library.withStringTable(attributes) { table in
+            try library.call("store the keyslot key") {
+                library.api.secret_item_create_sync(collection, schema, table, "vault keyslot key for \(path)", value,
+                                                    UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
+            }
         }
         if let item { library.api.g_object_unref(UnsafeMutableRawPointer(item)) }
     }
@@ -71,9 +75,10 @@ public final class KeyringSlotKeys {
     }
 
     private func search(vaultID: String) throws -> [OpaquePointer] {
-        let table = LibSecret.StringTable(library, [KeyringSlotKeys.vaultIDAttribute: vaultID])
-        let list = try library.call("search the keyring") {
-            library.api.secret_collection_search_sync(collection, schema, table.table, UInt32(VAULT_SECRET_SEARCH_ALL), nil, $0)
+        let list = try library.withStringTable([KeyringSlotKeys.vaultIDAttribute: vaultID]) { table in
+            try library.call("search the keyring") {
+                library.api.secret_collection_search_sync(collection, schema, table, UInt32(VAULT_SECRET_SEARCH_ALL), nil, $0)
+            }
         }
         return library.elements(of: list).map(OpaquePointer.init)
     }

@@ -64,33 +64,22 @@ struct LibSecret {
         return result
     }
 
-    /// A GHashTable of strings that lives as long as this value; frees its strings when released.
-    final class StringTable {
-        let table: OpaquePointer
-        private var owned: [UnsafeMutablePointer<CChar>] = []
-        private let library: LibSecret
-
-        init(_ library: LibSecret, _ pairs: [String: String?]) {
-            self.library = library
-            table = library.api.g_hash_table_new(library.api.g_str_hash, library.api.g_str_equal)!
-            for (key, value) in pairs.sorted(by: { $0.key < $1.key }) { insert(key, value) }
-        }
-
-        /// Inserts `key` with a string value, or with a null value (schema attribute type 0, "string").
-        func insert(_ key: String, _ value: String?) {
-            let keyCopy = strdup(key)!
-            owned.append(keyCopy)
-            var valueCopy: UnsafeMutablePointer<CChar>?
-            if let value {
-                valueCopy = strdup(value)!
-                owned.append(valueCopy!)
-            }
-            _ = library.api.g_hash_table_insert(table, keyCopy, valueCopy)
-        }
-
-        deinit {
-            library.api.g_hash_table_unref(table)
+    /// Runs `body` with a GHashTable of copies of `pairs` (a nil value is a
+    /// null pointer: schema attribute type 0, "string"), freed when it returns.
+    func withStringTable<R>(_ pairs: [String: String?], _ body: (OpaquePointer) throws -> R) rethrows -> R {
+        let table = api.g_hash_table_new(api.g_str_hash, api.g_str_equal)!
+        var owned: [UnsafeMutablePointer<CChar>] = []
+        defer {
+            api.g_hash_table_unref(table)
             for pointer in owned { free(pointer) }
         }
+        for (key, value) in pairs {
+            let keyCopy = strdup(key)!
+            owned.append(keyCopy)
+            let valueCopy = value.map { strdup($0)! }
+            if let valueCopy { owned.append(valueCopy) }
+            _ = api.g_hash_table_insert(table, keyCopy, valueCopy)
+        }
+        return try body(table)
     }
 }

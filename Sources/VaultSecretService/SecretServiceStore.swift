@@ -36,10 +36,13 @@ public final class SecretServiceStore: ItemStore {
         keyring = try KeyringConnection(library, reasonPromptsAreOff: reasonPromptsAreOff)
         collection = try keyring.collection(named: name)
         collectionName = name
-        storingSchema = library.api.secret_schema_newv(ItemSchema.name, UInt32(VAULT_SECRET_SCHEMA_NONE),
-                                                       LibSecret.StringTable(library, ItemSchema.schemaTable).table)!
-        searchingSchema = library.api.secret_schema_newv(ItemSchema.name, UInt32(VAULT_SECRET_SCHEMA_DONT_MATCH_NAME),
-                                                         LibSecret.StringTable(library, ItemSchema.schemaTable).table)!
+        let api = library.api
+        storingSchema = library.withStringTable(ItemSchema.schemaTable) {
+            api.secret_schema_newv(ItemSchema.name, UInt32(VAULT_SECRET_SCHEMA_NONE), $0)!
+        }
+        searchingSchema = library.withStringTable(ItemSchema.schemaTable) {
+            api.secret_schema_newv(ItemSchema.name, UInt32(VAULT_SECRET_SCHEMA_DONT_MATCH_NAME), $0)!
+        }
         device = MachineIdentity.digest()
         self.now = now
     }
@@ -65,12 +68,13 @@ public final class SecretServiceStore: ItemStore {
             try write(attributes, secret: new.secret, to: existing.item)
             return .replaced
         }
-        let table = LibSecret.StringTable(library, ItemSchema.attributes(of: attributes, device: device))
         let value = makeValue(new.secret)
         defer { library.api.secret_value_unref(UnsafeMutableRawPointer(value)) }
-        let item = try library.call("store the item") {
-            library.api.secret_item_create_sync(collection, storingSchema, table.table, label(of: attributes), value,
-                                                UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
+        let item = try library.withStringTable(ItemSchema.attributes(of: attributes, device: device)) { table in
+            try library.call("store the item") {
+                library.api.secret_item_create_sync(collection, storingSchema, table, label(of: attributes), value,
+                                                    UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
+            }
         }
         if let item { library.api.g_object_unref(UnsafeMutableRawPointer(item)) }
         return .added
@@ -135,12 +139,20 @@ public final class SecretServiceStore: ItemStore {
     /// Only service and account go to the Secret Service: items other tools
     /// wrote carry no group or class, so those fields are matched here.
     private func search(_ query: Query) throws -> [Found] {
-        var filter: [String: String] = [:]
-        filter[ItemSchema.service] = query.service
-        filter[ItemSchema.account] = query.account
-        let table = LibSecret.StringTable(library, filter)
-        let list = try library.call("search the collection") {
-            library.api.secret_collection_search_sync(collection, searchingSchema, table.table, UInt32(VAULT_SECRET_SEARCH_ALL), nil, $0)
+        var filter: [String: String?] = [:]
+        if let service = query.service { filter[ItemSchema.service] = service }
+        if let account = query.account { filter[ItemSchema.account] = account }
+        let list: UnsafeMutablePointer<GList>?
+        if filter.isEmpty {
+            // The Secret Service searches need one attribute at least: list the whole collection instead.
+            _ = try library.call("load the collection") { library.api.secret_collection_load_items_sync(collection, nil, $0) }
+            list = library.api.secret_collection_get_items(collection)
+        } else {
+            list = try library.withStringTable(filter) { table in
+                try library.call("search the collection") {
+                    library.api.secret_collection_search_sync(collection, searchingSchema, table, UInt32(VAULT_SECRET_SEARCH_ALL), nil, $0)
+                }
+            }
         }
         var found: [Found] = []
         for pointer in library.elements(of: list) {
@@ -183,9 +195,10 @@ public final class SecretServiceStore: ItemStore {
     }
 
     private func write(_ attributes: ItemAttributes, secret: SecretBytes?, to item: OpaquePointer) throws {
-        let table = LibSecret.StringTable(library, ItemSchema.attributes(of: attributes, device: device))
-        _ = try library.call("change the item's attributes") {
-            library.api.secret_item_set_attributes_sync(item, storingSchema, table.table, nil, $0)
+        _ = try library.withStringTable(ItemSchema.attributes(of: attributes, device: device)) { table in
+            try library.call("change the item's attributes") {
+                library.api.secret_item_set_attributes_sync(item, storingSchema, table, nil, $0)
+            }
         }
         _ = try library.call("change the item's label") {
             library.api.secret_item_set_label_sync(item, label(of: attributes), nil, $0)

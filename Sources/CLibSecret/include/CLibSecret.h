@@ -80,6 +80,8 @@ typedef struct VaultLibSecret {
     SecretCollection *(*secret_collection_for_alias_sync)(SecretService *, const char *alias, unsigned int flags, GCancellable *, GError **);
     char *(*secret_collection_get_label)(SecretCollection *);
     int (*secret_collection_get_locked)(SecretCollection *);
+    int (*secret_collection_load_items_sync)(SecretCollection *, GCancellable *, GError **);
+    GList *(*secret_collection_get_items)(SecretCollection *);
     GList *(*secret_collection_search_sync)(SecretCollection *, const SecretSchema *, GHashTable *attributes, unsigned int flags, GCancellable *, GError **);
     SecretItem *(*secret_item_create_sync)(SecretCollection *, const SecretSchema *, GHashTable *attributes, const char *label, SecretValue *, unsigned int flags, GCancellable *, GError **);
     GHashTable *(*secret_item_get_attributes)(SecretItem *);
