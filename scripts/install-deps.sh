@@ -9,7 +9,12 @@ set -eu
 #   mandoc                      tests: lint the generated man page
 #   bash-completion zsh fish    tests: load the generated completions
 #   git python3                 tests
+#   libsecret-1-dev             build: libsecret's headers check the types CLibSecret loads with dlopen
+#   gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin
+#                               tests: a real Secret Service (dbus-run-session, gnome-keyring-daemon),
+#                               secret-tool for interop, gdbus to lock a collection
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
+PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
 
 missing=""
 for package in $PACKAGES; do
