@@ -21,7 +21,7 @@ cat "$log"
 
 # Secret Service tests skip (with their reason) only where no keyring daemon
 # starts; in CI (CI=true) they fail instead.
-skipped="$(grep -c 'Test .*secretService.* skipped\|Test .*SecretService.* skipped' "$log" || true)"
-reason="$(grep -m 1 -o 'Test .*[Ss]ecretService.* skipped: .*' "$log" | sed 's/.* skipped: //' || true)"
+skipped="$(grep -c 'skipped: "Secret Service' "$log" || true)"
+reason="$(grep -m 1 -o 'skipped: "Secret Service: [^"]*' "$log" | sed 's/.*Secret Service: //' || true)"
 echo "test: $skipped Secret Service test(s) skipped${reason:+ ($reason)}"
 exit "$status"

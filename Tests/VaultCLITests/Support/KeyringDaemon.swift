@@ -18,7 +18,9 @@ enum KeyringDaemon {
     static var isCI: Bool { !["", "0", "false", "no"].contains((environment["CI"] ?? "").lowercased()) }
 
     /// Skips a test, naming the reason, where no daemon could be started; in CI the test runs (and fails).
-    static let trait = ConditionTrait.enabled(if: missingReason == nil || isCI, Comment(rawValue: missingReason ?? ""))
+    /// The comment starts with "Secret Service", which scripts/test.sh counts.
+    static let trait = ConditionTrait.enabled(if: missingReason == nil || isCI,
+                                              Comment(rawValue: "Secret Service: \(missingReason ?? "")"))
 
     /// Records a failure and returns false when there is no daemon (reached only in CI).
     static func isAvailable() -> Bool {
