@@ -2,23 +2,26 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update delete list unlock lock status passwd help"
+_vault_commands="init add get update delete list group grant revoke unlock lock status passwd help"
 
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
     case "$1" in
-        init) echo "--kdf-cost --vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --class --group -U --update --secret-file --generate --length --charset -w --password --vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        unlock) echo "--timeout --raw --export --vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        lock) echo "--all --vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        status) echo "--json --vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        help) echo "--vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
-        *) echo "--vault --passphrase-file --key-file --backend --collection --no-interaction -h --help --version" ;;
+        init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --class --group -U --update --secret-file --generate --length --charset -w --password --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        grant) echo "--group --read-only --expires -o --out --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        revoke) echo "--group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        unlock) echo "--timeout --raw --export --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        lock) echo "--all --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        status) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        help) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        *) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
     esac
 }
 
@@ -29,6 +32,7 @@ _vault_value_kind() {
         *" --vault") echo "file" ;;
         *" --passphrase-file") echo "file" ;;
         *" --key-file") echo "file" ;;
+        *" --credential") echo "file" ;;
         *" --backend") echo "words file secret-service" ;;
         *" --collection") echo "none" ;;
         "init --kdf-cost") echo "words interactive testing" ;;
@@ -68,6 +72,10 @@ _vault_value_kind() {
         "list -a"|"list --account") echo "names accounts" ;;
         "list --group") echo "names groups" ;;
         "list --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "grant --group") echo "names groups" ;;
+        "grant --expires") echo "none" ;;
+        "grant -o"|"grant --out") echo "file" ;;
+        "revoke --group") echo "names groups" ;;
         "unlock --timeout") echo "none" ;;
         "passwd --new-passphrase-file") echo "file" ;;
         "passwd --add-key-file") echo "file" ;;
@@ -80,6 +88,8 @@ _vault_value_kind() {
 # How positional argument $2 (from 0) of command $1 completes.
 _vault_positional_kind() {
     case "$1 $2" in
+        "group "0) echo "words list create delete" ;;
+        "group "1) echo "names groups" ;;
         "help "0) echo "commands" ;;
         *) echo none ;;
     esac

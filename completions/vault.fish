@@ -6,7 +6,7 @@ function __vault_command
     set -l words (commandline -opc)
     set -e words[1]
     while set -q words[1]
-        if contains -- $words[1] --vault --passphrase-file --key-file --backend --collection
+        if contains -- $words[1] --vault --passphrase-file --key-file --credential --backend --collection
             set -e words[1]
         else if not string match -q -- '-*' $words[1]
             echo $words[1]
@@ -38,6 +38,9 @@ complete -c vault -n __vault_no_command -a get -d 'print the secret of one item'
 complete -c vault -n __vault_no_command -a update -d 'change the secret or attributes of one item'
 complete -c vault -n __vault_no_command -a delete -d 'delete items'
 complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
+complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups'
+complete -c vault -n __vault_no_command -a grant -d 'write a scoped credential that opens some groups only'
+complete -c vault -n __vault_no_command -a revoke -d 'end every credential granted for a group'
 complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session and print its token'
 complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
 complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
@@ -47,6 +50,7 @@ complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a
 complete -c vault -l vault -r -F -d 'vault file to use (environment: VAULT_PATH)'
 complete -c vault -l passphrase-file -r -F -d 'read the passphrase from FILE, less one trailing newline, instead of prompting (environment: VAULT_PASSPHRASE_FILE)'
 complete -c vault -l key-file -r -F -d 'unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)'
+complete -c vault -l credential -r -F -d 'use the scoped credential in FILE, made by \'vault grant\' (environment: VAULT_CREDENTIAL, a path or the credential itself)'
 complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)'
 complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name (environment: VAULT_COLLECTION)'
 complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)'
@@ -104,6 +108,18 @@ complete -c vault -n '__vault_using list' -l group -x -a '(__vault_names groups)
 complete -c vault -n '__vault_using list' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'only items of this accessibility class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using list' -l json -d 'print JSON instead of text'
 
+complete -c vault -n '__vault_using group' -l json -d 'print JSON instead of text'
+complete -c vault -n '__vault_using group' -s y -l yes -d 'delete a group that holds items without asking (needed without a terminal)'
+complete -c vault -n '__vault_using group' -a 'list create delete' -d 'list, create or delete'
+complete -c vault -n '__vault_using group' -a '(__vault_names groups)' -d 'the group to create or delete'
+
+complete -c vault -n '__vault_using grant' -l group -x -a '(__vault_names groups)' -d 'a group the credential opens; repeat it for several'
+complete -c vault -n '__vault_using grant' -l read-only -d 'the credential can read items but not change them'
+complete -c vault -n '__vault_using grant' -l expires -x -d 'stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)'
+complete -c vault -n '__vault_using grant' -s o -l out -r -F -d 'the new file to write the credential to; - writes it to stdout'
+
+complete -c vault -n '__vault_using revoke' -l group -x -a '(__vault_names groups)' -d 'a group whose credentials end; repeat it for several'
+
 complete -c vault -n '__vault_using unlock' -l timeout -x -d 'end the session after this long without use, e.g. 90s, 15m, 2h (config: session-timeout)'
 complete -c vault -n '__vault_using unlock' -l raw -d 'print only the token'
 complete -c vault -n '__vault_using unlock' -l export -d 'print \'export VAULT_SESSION=…\' for eval'
@@ -121,4 +137,4 @@ complete -c vault -n '__vault_using passwd' -l remove-keyring-slot -d 'no longer
 complete -c vault -n '__vault_using passwd' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using passwd' -s y -l yes -d 'confirm destroying items without asking (needed without a terminal)'
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list unlock lock status passwd help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd help' -d 'command to describe'

@@ -21,6 +21,9 @@ public enum CommandTable {
         OptionSpec("key-file", value: "FILE",
                    help: "unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)",
                    completion: .file),
+        OptionSpec("credential", value: "FILE",
+                   help: "use the scoped credential in FILE, made by 'vault grant' (environment: VAULT_CREDENTIAL, a path or the credential itself)",
+                   completion: .file),
         OptionSpec("backend", value: "BACKEND",
                    help: "where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)",
                    default: "file", completion: .values(["file", "secret-service"])),
@@ -36,7 +39,7 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, updateCommand, deleteCommand,
-        listCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
+        listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
         helpCommand, completeCommand, generateCommand,
     ]
 }

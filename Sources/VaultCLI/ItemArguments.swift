@@ -34,6 +34,20 @@ struct ItemArguments {
         guard let name = try arguments.value("group") ?? fromEnvironment ?? Config.load(environment: environment).value("group") else {
             return nil
         }
+        return try ItemArguments.group(named: name)
+    }
+
+    /// Every --group given (no default), at least one.
+    func namedGroups(purpose: String) throws -> [AccessGroup] {
+        let names = arguments.values("group")
+        guard !names.isEmpty else { throw UsageError("no --group given", hint: "name the groups \(purpose) with --group GROUP (repeat it for several)") }
+        var groups: [AccessGroup] = []
+        for name in names where !groups.contains(where: { $0.name == name }) { groups.append(try ItemArguments.group(named: name)) }
+        return groups
+    }
+
+    /// A group name, or a usage error that states the rule.
+    static func group(named name: String) throws -> AccessGroup {
         guard let group = AccessGroup(name) else {
             throw UsageError("invalid group \(quoted(name))", hint: "a group name is \(AccessGroup.rule)")
         }

@@ -54,17 +54,32 @@ struct VaultAccess {
         return .passphrase(SecretBytes(typed))
     }
 
+    /// The scoped credential named by --credential, or (unless `flagsOnly`) by
+    /// VAULT_CREDENTIAL: a path, or the credential's text itself (with or
+    /// without its `vault-credential-v1:` prefix), as CI secret variables hold it.
+    private func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
+        if let path = nonEmpty(arguments.value("credential")) { return try ScopedCredential.read(path: path) }
+        guard !flagsOnly, let value = nonEmpty(environment["VAULT_CREDENTIAL"]) else { return nil }
+        if value.hasPrefix(ScopedCredential.textPrefix) || (Base64.decode(value) != nil && !KeyFile.exists(path: value)) {
+            let text = value.hasPrefix(ScopedCredential.textPrefix) ? value : ScopedCredential.textPrefix + value
+            return try ScopedCredential.decode(text, source: "VAULT_CREDENTIAL")
+        }
+        return try ScopedCredential.read(path: value)
+    }
+
     /// The session token in VAULT_SESSION, if any.
     var sessionToken: String? {
         guard let token = environment["VAULT_SESSION"], !token.isEmpty else { return nil }
         return token
     }
 
-    /// The vault with its keys: a credential named by an option wins, then the
-    /// session in VAULT_SESSION, then a credential named in the environment,
-    /// then no unlock at all (always and after-first-unlock items open), with a
-    /// prompt as the fallback where prompts are allowed. Fails early when the
-    /// vault does not exist, before asking for anything.
+    /// The vault with its keys: a credential named by an option wins (key
+    /// file, passphrase file, scoped credential), then the session in
+    /// VAULT_SESSION, then a credential named in the environment, then no
+    /// unlock at all (always and after-first-unlock items open), with a prompt
+    /// as the fallback where prompts are allowed. A scoped credential never
+    /// falls back to a prompt. Fails early when the vault does not exist,
+    /// before asking for anything.
     func vault() throws -> Vault {
         try requireFileBackend()
         let location = self.location
@@ -73,6 +88,9 @@ struct VaultAccess {
         if let named = try namedCredential(flagsOnly: true) {
             return Vault(location: location, keys: .credential(named), host: host)
         }
+        if let scoped = try scopedCredential(flagsOnly: true) {
+            return Vault(location: location, keys: .scoped(scoped), host: host)
+        }
         let prompt = keyringFirst(then: reasonPromptsAreOff == nil ? { try self.credential() } : nil)
         if let token = sessionToken {
             let fallback: (() throws -> Credential)? = (keyFilePath != nil || passphraseFilePath != nil) ? { try self.credential() } : prompt
@@ -80,6 +98,9 @@ struct VaultAccess {
         }
         if let named = try namedCredential(flagsOnly: false) {
             return Vault(location: location, keys: .credential(named), host: host)
+        }
+        if let scoped = try scopedCredential(flagsOnly: false) {
+            return Vault(location: location, keys: .scoped(scoped), host: host)
         }
         return Vault(location: location, keys: .none, ask: prompt, host: host)
     }

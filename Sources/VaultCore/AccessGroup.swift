@@ -19,12 +19,15 @@ public struct AccessGroup: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { name }
 
+    /// The longest name, in bytes.
+    public static let maxLength = 64
+
     /// The rule a group name must follow, for error messages.
     public static let rule = "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
 
     private static func isValid(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        guard (1...64).contains(bytes.count) else { return false }
+        guard (1...maxLength).contains(bytes.count) else { return false }
         func isAlphanumeric(_ b: UInt8) -> Bool {
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
         }

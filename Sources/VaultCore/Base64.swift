@@ -19,3 +19,36 @@ public enum Base64 {
         return String(decoding: out, as: UTF8.self)
     }
 }
+
+extension Base64 {
+    /// Decodes base64 text (padding required, no whitespace); nil when `text` is not base64.
+    public static func decode(_ text: String) -> [UInt8]? {
+        let input = Array(text.utf8)
+        guard input.count % 4 == 0 else { return nil }
+        var values: [UInt8] = []
+        values.reserveCapacity(input.count)
+        for (position, character) in input.enumerated() {
+            if character == UInt8(ascii: "=") {
+                // Padding only in the last two places, and only as a suffix.
+                guard position >= input.count - 2, input[position...].allSatisfy({ $0 == UInt8(ascii: "=") }) else { return nil }
+                break
+            }
+            guard let value = alphabetIndex[character] else { return nil }
+            values.append(value)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(values.count * 3 / 4)
+        var i = 0
+        while i + 1 < values.count {
+            out.append(values[i] << 2 | values[i + 1] >> 4)
+            if i + 2 < values.count { out.append(values[i + 1] << 4 | values[i + 2] >> 2) }
+            if i + 3 < values.count { out.append(values[i + 2] << 6 | values[i + 3]) }
+            i += 4
+        }
+        guard values.count % 4 != 1 else { return nil }
+        return out
+    }
+
+    private static let alphabetIndex: [UInt8: UInt8] = Dictionary(
+        uniqueKeysWithValues: alphabet.enumerated().map { ($0.element, UInt8($0.offset)) })
+}

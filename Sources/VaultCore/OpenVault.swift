@@ -10,6 +10,10 @@ struct OpenVault {
     let path: String
     /// Whether this machine's device key is the one the vault's device-bound items are sealed with.
     let deviceMatches: Bool
+    /// Whether the keys may change the vault: a full ring, or a read-write scoped credential.
+    let isWritable: Bool
+    /// The groups a scoped credential limits the ring to; nil when not limited.
+    var scope: Set<UInt32>? = nil
 
     /// Classes whose base keys the device key alone opens.
     static let deviceClasses = Accessibility.allCases.filter(\.opensWithoutUnlock)
@@ -33,7 +37,7 @@ struct OpenVault {
         let file = VaultFile(vaultID: vaultID, deviceCheck: KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: vaultID),
                              deviceWrappedHeaderMACKey: wrappedHeaderMACKey, keyslots: [slot], classes: classes,
                              groups: [], index: [], indexMACs: [], records: [])
-        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: true)
+        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: true, isWritable: true)
         _ = try vault.groupID(for: .default, creating: true)
         return vault
     }
@@ -51,12 +55,50 @@ struct OpenVault {
     }
 
     /// Opens `bytes` without the master key: with what this device's key opens
-    /// (the `always` classes) and the grants given (the after-first-unlock cache,
-    /// a scoped credential). Only the header MAC key given, or sealed under the
-    /// device key, can check the header; without one the open fails.
+    /// (the `always` classes) and the grants given (the after-first-unlock cache).
+    /// Only the header MAC key given, or sealed under the device key, can check
+    /// the header; without one the open fails.
     static func openPartial(_ bytes: [UInt8], deviceKey: SecretBytes?, headerMACKey: SecretBytes?, grants: [GroupGrant],
-                            classKeys: [UInt8: SecretBytes] = [:], path: String) throws -> OpenVault {
+                            path: String) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
+        let (keys, deviceMatches) = try partialRing(parsed, deviceKey: deviceKey, headerMACKey: headerMACKey,
+                                                    scope: nil, requireHeaderMAC: true, path: path)
+        for grant in grants where parsed.file.groups.contains(where: { $0.groupID == grant.groupID }) {
+            merge(grant.groupKeys, id: grant.groupID, into: keys)
+        }
+        let vault = OpenVault(file: parsed.file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
+        try vault.verifyIndex()
+        return vault
+    }
+
+    /// Opens `bytes` with a scoped credential: the ring holds its groups and nothing else.
+    /// A read-only credential holds no header MAC key; the header checksum and each
+    /// record's own seal are then what protect what it reads.
+    static func open(_ bytes: [UInt8], credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+        let parsed = try parse(bytes, path: path)
+        let file = parsed.file
+        guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
+        let scope = Set(credential.grants.map(\.groupID))
+        let (keys, deviceMatches) = try partialRing(parsed, deviceKey: deviceKey, headerMACKey: credential.headerMACKey,
+                                                    scope: scope, requireHeaderMAC: !credential.readOnly, path: path)
+        for grant in credential.grants {
+            guard let entry = file.groups.first(where: { $0.groupID == grant.groupID }),
+                  constantTimeEquals(entry.keyCheck, grant.keyCheck) else {
+                throw VaultError.credentialRevoked(grant.group)
+            }
+            merge(grant.groupKeys, id: grant.groupID, into: keys)
+        }
+        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches,
+                              isWritable: !credential.readOnly && keys.headerMACKey != nil)
+        vault.scope = scope
+        try vault.verifyIndex()
+        return vault
+    }
+
+    /// A ring without the master key: the header MAC key given or sealed under
+    /// the device key, and what the device key opens of the groups in `scope` (all when nil).
+    private static func partialRing(_ parsed: Parsed, deviceKey: SecretBytes?, headerMACKey: SecretBytes?, scope: Set<UInt32>?,
+                                    requireHeaderMAC: Bool, path: String) throws -> (KeyRing, deviceMatches: Bool) {
         let file = parsed.file
         let deviceMatches = matches(deviceKey, file)
         var headerKey = headerMACKey
@@ -64,27 +106,24 @@ struct OpenVault {
             headerKey = try? AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
                                         aad: deviceHeaderAAD(file.vaultID))
         }
-        guard let headerKey else { throw VaultError.locked(nil) }
+        if headerKey == nil, requireHeaderMAC { throw VaultError.locked(nil) }
         let keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil)
-        try verifyHeaderMAC(parsed, keys: keys, path: path)
-        for (classID, key) in classKeys { keys.addClassKey(key, classID: classID) }
+        if headerKey != nil { try verifyHeaderMAC(parsed, keys: keys, path: path) }
         if deviceMatches, let deviceKey {
             let wrapKey = KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID)
-            for entry in file.groups where !entry.deviceWrapped.isEmpty {
+            for entry in file.groups where !entry.deviceWrapped.isEmpty && (scope?.contains(entry.groupID) ?? true) {
                 keys.addGroup(try openDeviceGrant(entry, key: wrapKey, vaultID: file.vaultID, path: path).groupKeys, id: entry.groupID)
             }
         }
-        for grant in grants {
-            guard file.groups.contains(where: { $0.groupID == grant.groupID }) else { continue }
-            let merged = grant.groupKeys
-            if let existing = keys.groups[grant.groupID] {
-                for (classID, key) in existing.baseKeys where merged.baseKeys[classID] == nil { merged.addBaseKey(key, classID: classID) }
-            }
-            keys.addGroup(merged, id: grant.groupID)
+        return (keys, deviceMatches)
+    }
+
+    /// Adds a group's keys to the ring, keeping base keys the ring already has that `keys` lacks.
+    private static func merge(_ keys: GroupKeys, id: UInt32, into ring: KeyRing) {
+        if let existing = ring.groups[id] {
+            for (classID, key) in existing.baseKeys where keys.baseKeys[classID] == nil { keys.addBaseKey(key, classID: classID) }
         }
-        let vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches)
-        try vault.verifyIndex()
-        return vault
+        ring.addGroup(keys, id: id)
     }
 
     private typealias Parsed = (file: VaultFile, headerMAC: [UInt8], parametersEnd: Int, bytes: [UInt8])
@@ -108,7 +147,7 @@ struct OpenVault {
         } catch {
             throw VaultError.corrupted(path: path, detail: "a wrapped key does not open")
         }
-        let vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches)
+        let vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
         try vault.verifyIndex()
         return vault
     }
@@ -183,7 +222,7 @@ struct OpenVault {
                 throw VaultError.corrupted(path: path, detail: "an index entry names an unknown group or class")
             }
         }
-        for (group, mac) in zip(file.groups, file.indexMACs) where keys.groups[group.groupID] != nil {
+        for (group, mac) in zip(file.groups, file.indexMACs) where keys.groups[group.groupID]?.indexMACKey != nil {
             guard constantTimeEquals(try keys.indexMAC(groupID: group.groupID, entries: file.index), mac) else {
                 throw VaultError.corrupted(path: path, detail: "the index MAC of a group does not match")
             }
@@ -240,6 +279,7 @@ struct OpenVault {
         return file.index.indices.filter { position in
             let entry = file.index[position]
             if group != nil, entry.groupID != groupID { return false }
+            if let scope, !scope.contains(entry.groupID) { return false }
             guard keys.groups[entry.groupID] != nil else { return group == nil }
             switch Result(catching: { try openRecord(at: position) }) {
             case .failure(VaultError.locked), .failure(VaultError.boundToAnotherDevice): return true
@@ -279,23 +319,72 @@ struct OpenVault {
 
     // MARK: changing
 
-    /// Whether the ring may change the vault: it needs the master key.
-    var isWritable: Bool { keys.masterKey != nil }
-
     /// The id of `group`, creating the group (and its key) when `creating` is set.
     mutating func groupID(for group: AccessGroup, creating: Bool) throws -> UInt32? {
         if let id = keys.groupID(of: group) { return id }
         guard creating else { return nil }
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         let id = (file.groups.map(\.groupID).max() ?? 0) + 1
-        let groupKey = SecretBytes(random: AESGCM.keySize)
-        keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
-        let wrapped = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: wrapKey,
-                                      aad: OpenVault.groupAAD(file.vaultID, id))
-        file.groups.append(WrappedGroupKey(groupID: id, keyCheck: keys.groupKeyCheck(groupKey, groupID: id),
-                                           wrappedNameAndKey: wrapped, deviceWrapped: try deviceGrant(for: id)))
+        file.groups.append(WrappedGroupKey(groupID: id, keyCheck: [], wrappedNameAndKey: [], deviceWrapped: []))
         file.indexMACs.append([])
+        try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: file.groups.count - 1, wrapKey: wrapKey)
         return id
+    }
+
+    /// Makes `groupKey` the key of the group at `slot` of the header: its key check, wrapped entry and device grant.
+    private mutating func setGroupKey(_ groupKey: SecretBytes, of group: AccessGroup, at slot: Int, wrapKey: SecretBytes) throws {
+        let id = file.groups[slot].groupID
+        keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
+        file.groups[slot].keyCheck = keys.groupKeyCheck(groupKey, groupID: id)
+        file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: wrapKey,
+                                                              aad: OpenVault.groupAAD(file.vaultID, id))
+        file.groups[slot].deviceWrapped = try deviceGrant(for: id)
+    }
+
+    /// Gives a group a fresh key and re-seals its items under it, so every key
+    /// handed out for it before (scoped credentials, copies of caches) opens
+    /// nothing of it from then on. Returns how many items were re-sealed.
+    mutating func rotateGroupKey(_ groupID: UInt32) throws -> Int {
+        guard let wrapKey = keys.wrapKey, let group = keys.groups[groupID]?.group,
+              let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
+        let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
+        let items = try positions.map { try openRecord(at: $0) }
+        try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: slot, wrapKey: wrapKey)
+        for (position, item) in zip(positions, items) {
+            try store(item.attributes, secret: item.secret, replacing: position)
+        }
+        return items.count
+    }
+
+    /// Removes a group, its key and its items; returns how many items went with it.
+    mutating func removeGroup(_ groupID: UInt32) throws -> Int {
+        guard keys.masterKey != nil, let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
+            throw VaultError.locked(nil)
+        }
+        let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
+        remove(at: positions)
+        file.groups.remove(at: slot)
+        file.indexMACs.remove(at: slot)
+        keys.removeGroup(id: groupID)
+        return positions.count
+    }
+
+    /// A scoped credential for `groups`: their base keys of every class, lookup
+    /// keys and key checks; the MAC keys too unless it is read-only. Needs a full ring.
+    func grant(_ groups: [AccessGroup], readOnly: Bool, issued: Date, expires: Date?) throws -> ScopedCredential {
+        guard keys.masterKey != nil else { throw VaultError.locked(nil) }
+        let grants = try groups.map { group -> CredentialGrant in
+            guard let id = keys.groupID(of: group), let held = keys.groups[id],
+                  let entry = file.groups.first(where: { $0.groupID == id }) else { throw VaultError.noSuchGroup(group) }
+            var bases: [UInt8: SecretBytes] = [:]
+            for accessibility in Accessibility.allCases {
+                bases[accessibility.fileID] = try keys.baseKey(groupID: id, classID: accessibility.fileID)
+            }
+            return CredentialGrant(groupID: id, group: group, keyCheck: entry.keyCheck, lookupKey: held.lookupKey,
+                                   indexMACKey: readOnly ? nil : held.indexMACKey, baseKeys: bases)
+        }
+        return ScopedCredential(vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
+                                headerMACKey: readOnly ? nil : keys.headerMACKey, grants: grants)
     }
 
     /// What the device key alone opens of a group: its `always` classes. Empty without a device key.
@@ -364,7 +453,7 @@ struct OpenVault {
         var file = self.file
         // Groups the ring does not hold keep their MAC: their entries cannot have changed.
         file.indexMACs = try zip(file.groups, file.indexMACs).map { group, stored in
-            keys.groups[group.groupID] == nil ? stored : try keys.indexMAC(groupID: group.groupID, entries: file.index)
+            keys.groups[group.groupID]?.indexMACKey == nil ? stored : try keys.indexMAC(groupID: group.groupID, entries: file.index)
         }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)

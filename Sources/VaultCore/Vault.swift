@@ -7,6 +7,8 @@ public enum KeySource: Sendable {
     case credential(Credential)
     /// An unlock session's token (`vault unlock`).
     case session(String)
+    /// A scoped credential (`vault grant`): its groups' items and nothing else.
+    case scoped(ScopedCredential)
     /// No unlock: what this device's key opens (`always` items) and, after a
     /// first unlock since boot, the after-first-unlock cache.
     case none
@@ -21,6 +23,8 @@ public final class Vault: ItemStore {
     private var source: KeySource
     /// Asked once for a credential when the keys at hand do not open what is needed.
     private var ask: (() throws -> Credential)?
+    /// Whether an operation may still ask for a credential.
+    var canAsk: Bool { ask != nil }
     /// Why the session given no longer opens the vault, once that is known.
     private var endedSession: VaultError?
     let host: HostContext
@@ -65,7 +69,8 @@ public final class Vault: ItemStore {
     /// The attributes of every item that matches `query` (no secrets), in file order.
     /// An empty result is not an error.
     public func attributes(matching query: Query) throws -> [ItemAttributes] {
-        try withKeys {
+        try checkScope(query.group)
+        return try withKeys {
             let vault = try readSnapshot()
             return try vault.positions(matching: query).map { try vault.openRecord(at: $0).attributes }
         }
@@ -75,7 +80,8 @@ public final class Vault: ItemStore {
     /// cannot open instead of asking for an unlock, and says how many were left out.
     /// When there is a way to ask for a credential, it asks rather than leave items out.
     public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int) {
-        try withKeys {
+        try checkScope(query.group)
+        return try withKeys {
             let vault = try readSnapshot()
             let locked = vault.lockedCount(in: query.group)
             if locked > 0, ask != nil { throw VaultError.locked(nil) }
@@ -87,7 +93,8 @@ public final class Vault: ItemStore {
     /// The one item that matches `query`, with its secret.
     /// Throws `itemNotFound` when none matches and `ambiguous` (listing them) when several do.
     public func item(matching query: Query) throws -> Item {
-        try withKeys {
+        try checkScope(query.group)
+        return try withKeys {
             let vault = try readSnapshot()
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             return try vault.openRecord(at: position)
@@ -102,6 +109,7 @@ public final class Vault: ItemStore {
     @discardableResult
     public func add(_ new: NewItem, replaceExisting: Bool = false) throws -> AddOutcome {
         try Vault.validate(new)
+        try checkScope(new.group, writing: true)
         return try transaction { vault in
             let key = Query(service: new.service, account: new.account, group: new.group)
             let existing = try vault.positions(matching: key).first
@@ -123,6 +131,7 @@ public final class Vault: ItemStore {
     public func update(matching query: Query, with change: ItemChange) throws -> ItemAttributes {
         if let secret = change.secret { try Vault.validateSecret(secret) }
         try Vault.validate(change.details)
+        try checkScope(query.group, writing: true)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let item = try vault.openRecord(at: position)
@@ -140,7 +149,8 @@ public final class Vault: ItemStore {
     /// query that matches several items throws `ambiguous` and deletes nothing.
     @discardableResult
     public func delete(matching query: Query, allMatching: Bool = false) throws -> [ItemAttributes] {
-        try transaction { vault in
+        try checkScope(query.group, writing: true)
+        return try transaction { vault in
             let positions = try vault.positions(matching: query)
             if !allMatching { _ = try Vault.single(positions, in: vault, query: query) }
             guard !positions.isEmpty else { throw VaultError.itemNotFound(query) }
@@ -198,6 +208,20 @@ public final class Vault: ItemStore {
 
     // MARK: plumbing
 
+    /// With a scoped credential: refuses a group it does not cover, and any change when it is read-only.
+    func checkScope(_ group: AccessGroup?, writing: Bool = false) throws {
+        guard case .scoped(let credential) = source else { return }
+        if writing, credential.readOnly { throw VaultError.readOnlyCredential }
+        if let group, !credential.groups.contains(group) {
+            throw VaultError.outsideCredential(group: group, covered: credential.groups)
+        }
+    }
+
+    /// Refuses what only the owner may do when the keys are a scoped credential.
+    func requireOwner(_ action: String) throws {
+        if case .scoped = source { throw VaultError.ownerOnly(action: action) }
+    }
+
     /// Runs `body`; when the keys at hand do not suffice and there is a way to
     /// ask, asks once for a credential and runs it again with that.
     func withKeys<R>(_ body: () throws -> R) throws -> R {
@@ -235,6 +259,9 @@ public final class Vault: ItemStore {
                 source = .none
                 return try readSnapshot()
             }
+        case .scoped(let credential):
+            if credential.hasExpired(at: host.now()), let expires = credential.expires { throw VaultError.credentialExpired(expires) }
+            return try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: location.path)
         case .none:
             let cache = AfterFirstUnlockCache.read(vaultID: VaultFile.peekVaultID(bytes), deviceKey: deviceKey, host: host)
             return try OpenVault.openPartial(bytes, deviceKey: deviceKey, headerMACKey: cache?.headerMACKey,
@@ -259,7 +286,7 @@ public final class Vault: ItemStore {
 
     /// Any unlock leaves the after-first-unlock cache for this boot; a change rewrites it (groups may be new).
     private func refreshAfterFirstUnlockCache(_ vault: OpenVault, onlyIfMissing: Bool) {
-        guard vault.isWritable, vault.deviceMatches else { return }
+        guard vault.keys.masterKey != nil, vault.deviceMatches else { return }
         if onlyIfMissing, AfterFirstUnlockCache.isPresent(vaultID: vault.file.vaultID, deviceKey: vault.keys.deviceKey, host: host) {
             return
         }

@@ -37,6 +37,24 @@ public enum VaultError: Error, Equatable {
     case locked(Accessibility?)
     /// The unlock session has ended (idle timeout or `vault lock`), or the token is not one of this vault's.
     case sessionEnded(SessionEnd)
+    /// A scoped credential is not intact (`source` is its path, or the variable that held it).
+    case damagedCredential(source: String, detail: String)
+    /// A scoped credential whose expiry date has passed.
+    case credentialExpired(Date)
+    /// A scoped credential for a group whose key was rotated (`vault revoke`) or that was deleted.
+    case credentialRevoked(AccessGroup)
+    /// A scoped credential of another vault.
+    case credentialForAnotherVault
+    /// A scoped credential used on a group it does not cover.
+    case outsideCredential(group: AccessGroup, covered: [AccessGroup])
+    /// A change asked of a read-only credential.
+    case readOnlyCredential
+    /// Something only the vault's owner (passphrase, key file, session) may do, asked of a scoped credential.
+    case ownerOnly(action: String)
+    /// The group does not exist.
+    case noSuchGroup(AccessGroup)
+    /// `group create` of a group that exists.
+    case groupExists(AccessGroup)
 
     /// The status (and exit code) of this error.
     public var status: Status {
@@ -55,6 +73,11 @@ public enum VaultError: Error, Equatable {
         case .lastKeyslot: return .usage
         case .passcodeNotSet: return .usage
         case .locked, .sessionEnded: return .interactionNotAllowed
+        case .damagedCredential: return .decode
+        case .credentialExpired, .credentialRevoked, .credentialForAnotherVault: return .authFailed
+        case .outsideCredential, .readOnlyCredential, .ownerOnly: return .missingEntitlement
+        case .noSuchGroup: return .itemNotFound
+        case .groupExists: return .duplicateItem
         }
     }
 }

@@ -62,7 +62,7 @@ import VaultCrypto
         let entry = open.file.index[position]
         let aad = RecordCodec.aad(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         // Everything the partial ring holds, tried as the record's base key: none opens it.
-        let held = open.keys.groups.values.flatMap { [$0.lookupKey, $0.indexMACKey] + Array($0.baseKeys.values) }
+        let held = open.keys.groups.values.flatMap { [$0.lookupKey] + ($0.indexMACKey.map { [$0] } ?? []) + Array($0.baseKeys.values) }
         #expect(!held.isEmpty)
         for key in held {
             let recordKey = KeyRing.derive(key, "record", entry.recordID, vaultID: open.file.vaultID)

@@ -9,7 +9,7 @@ enum StatusCommand {
         let vault = try access.vault()
         let report = try vault.status(sessionToken: access.sessionToken)
         let total = report.counts.reduce(0) { $0 + $1.count }
-        let state = report.sessionExpiry.map { "unlocked (session ends at \(ItemOutput.isoDate($0)) if idle)" } ?? "locked"
+        let state = report.sessionExpiry.map { "unlocked (session ends at \(DateText.iso($0)) if idle)" } ?? "locked"
         let terminal = invocation.terminal
         if invocation.arguments.flag("json") {
             var fields = [
@@ -17,7 +17,7 @@ enum StatusCommand {
                 "\"backend\":\"file\"",
                 "\"locked\":\(report.sessionExpiry == nil)",
             ]
-            if let expiry = report.sessionExpiry { fields.append("\"session_expires\":\(ItemOutput.jsonString(ItemOutput.isoDate(expiry)))") }
+            if let expiry = report.sessionExpiry { fields.append("\"session_expires\":\(ItemOutput.jsonString(DateText.iso(expiry)))") }
             fields.append("\"after_first_unlock\":\(report.afterFirstUnlock)")
             fields.append("\"on_its_device\":\(report.onItsDevice)")
             fields.append("\"keyslots\":[\(report.keyslots.map { ItemOutput.jsonString($0.rawValue) }.joined(separator: ","))]")

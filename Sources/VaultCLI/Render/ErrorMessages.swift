@@ -106,6 +106,34 @@ struct ErrorReport {
         case .sessionEnded(.malformed):
             return ErrorReport(status: status, message: "VAULT_SESSION does not hold a vault session token",
                                hint: "set it from 'vault unlock --raw', or unset it")
+        case .damagedCredential(let source, let detail):
+            return ErrorReport(status: status, message: "the credential in \(quoted(source)) is damaged: \(detail)",
+                               hint: "copy it again from the output of 'vault grant', or ask the vault's owner for a new one")
+        case .credentialExpired(let date):
+            return ErrorReport(status: status, message: "the credential expired on \(DateText.iso(date))",
+                               hint: "ask the vault's owner for a new one: vault grant --group GROUP --out FILE")
+        case .credentialRevoked(let group):
+            return ErrorReport(status: status, message: "the credential for group \(quoted(group.name)) was revoked",
+                               hint: "ask the vault's owner for a new one: vault grant --group \(shellQuoted(group.name)) --out FILE")
+        case .credentialForAnotherVault:
+            return ErrorReport(status: status, message: "the credential was granted for another vault",
+                               hint: "use it with the vault it came from (--vault PATH or VAULT_PATH), or get a grant from this one")
+        case .outsideCredential(let group, let covered):
+            return ErrorReport(status: status,
+                               message: "the credential does not cover group \(quoted(group.name)); it covers \(covered.map { quoted($0.name) }.joined(separator: ", "))",
+                               hint: "name one of its groups, or ask for a grant with --group \(shellQuoted(group.name))")
+        case .readOnlyCredential:
+            return ErrorReport(status: status, message: "the credential is read-only and cannot change items",
+                               hint: "ask the vault's owner for a grant without --read-only, or make the change with the passphrase")
+        case .ownerOnly(let action):
+            return ErrorReport(status: status, message: "a scoped credential cannot \(action)",
+                               hint: "unset VAULT_CREDENTIAL (or drop --credential) and unlock with the passphrase or key file")
+        case .noSuchGroup(let group):
+            return ErrorReport(status: status, message: "no group \(quoted(group.name))",
+                               hint: "list the groups with 'vault group list', or create it with 'vault group create \(shellQuoted(group.name))'")
+        case .groupExists(let group):
+            return ErrorReport(status: status, message: "the group \(quoted(group.name)) already exists",
+                               hint: "use it as it is; 'vault group list' shows every group")
         case .passcodeNotSet:
             return ErrorReport(status: status, message: "this class needs a passphrase and the vault has none",
                                hint: "set one with 'vault passwd --new-passphrase-file FILE' first")

@@ -16,9 +16,13 @@ enum ManPageProse {
         under keys that a passphrase, a key file or both unlock.
         A command unlocks the vault with the first of
         .Fl \-key-file ,
-        .Ev VAULT_KEY_FILE ,
         .Fl \-passphrase-file ,
-        .Ev VAULT_PASSPHRASE_FILE
+        .Fl \-credential ,
+        the session in
+        .Ev VAULT_SESSION ,
+        .Ev VAULT_KEY_FILE ,
+        .Ev VAULT_PASSPHRASE_FILE ,
+        .Ev VAULT_CREDENTIAL
         and a passphrase prompt on the terminal.
         .Pp
         Secrets are never taken from the command line unless
@@ -48,8 +52,17 @@ enum ManPageProse {
         and only while the vault has a passphrase: removing the passphrase destroys these items.
         .El
         .Pp
-        Access groups are cryptographic: a credential that covers one group
-        cannot decrypt the items of another.
+        Access groups are cryptographic.
+        .Cm vault grant
+        writes a scoped credential that holds the keys of the groups it names and no others,
+        so it cannot decrypt the items of another group;
+        a CI job uses it with
+        .Fl \-credential
+        or
+        .Ev VAULT_CREDENTIAL
+        instead of the passphrase.
+        .Cm vault revoke
+        gives a group a new key and ends every credential granted for it.
         """#
 
     /// The items of the EXIT STATUS list, as DESIGN.md §2 fixes them: the
@@ -67,22 +80,24 @@ enum ManPageProse {
         .It 45
         An item with the same group, service and account exists (errSecDuplicateItem, \-25299).
         .It 51
-        Wrong passphrase or key file (errSecAuthFailed, \-25293).
+        Wrong passphrase or key file, or a scoped credential that has expired,
+        was revoked or belongs to another vault (errSecAuthFailed, \-25293).
         .It 36
         The vault is locked and there is no way to ask for a passphrase:
         no terminal,
         .Fl \-no-interaction
         or CI (errSecInteractionNotAllowed, \-25308).
         .It 30
-        The credential does not cover the access group (errSecMissingEntitlement, \-34018).
+        The scoped credential does not cover the access group, is read-only and a change was asked,
+        or cannot do what only the owner may (errSecMissingEntitlement, \-34018).
         .It 48
         .Cm init
         found a vault already there (errSecDuplicateKeychain, \-25296).
         .It 50
         There is no vault at the path (errSecNoSuchKeychain, \-25294).
         .It 93
-        The vault file is corrupted or has been tampered with, or an item is bound to
-        another device (errSecDecode, \-26275).
+        The vault file or a scoped credential is corrupted or has been tampered with,
+        or an item is bound to another device (errSecDecode, \-26275).
         """#
 
     /// The items of the ENVIRONMENT list.
@@ -99,6 +114,12 @@ enum ManPageProse {
         .It Ev VAULT_SESSION
         The token of an unlock session, from
         .Cm vault unlock .
+        .It Ev VAULT_CREDENTIAL
+        A scoped credential from
+        .Cm vault grant ,
+        as with
+        .Fl \-credential :
+        the path of its file, or its text itself, as a CI secret variable holds it.
         .It Ev VAULT_GROUP
         The access group of commands that name none with
         .Fl \-group ;

@@ -16,12 +16,13 @@ struct GroupGrant {
     /// The grant of `classes` of a group in a full ring.
     static func of(_ groupID: UInt32, in ring: KeyRing, classes: [Accessibility]) throws -> GroupGrant {
         guard let keys = ring.groups[groupID] else { throw KeyRingError.missingGroupKey(groupID) }
+        guard let indexMACKey = keys.indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
         var bases: [UInt8: SecretBytes] = [:]
         for accessibility in classes {
             bases[accessibility.fileID] = try ring.baseKey(groupID: groupID, classID: accessibility.fileID)
         }
         return GroupGrant(groupID: groupID, group: keys.group, groupKey: nil, lookupKey: keys.lookupKey,
-                          indexMACKey: keys.indexMACKey, baseKeys: bases)
+                          indexMACKey: indexMACKey, baseKeys: bases)
     }
 
     /// The ring's view of this grant.
@@ -49,7 +50,7 @@ struct GroupGrant {
 
     static func decode(from r: inout ByteReader) throws -> GroupGrant {
         let id = try r.u32()
-        guard let name = String(validating: try r.lengthPrefixed(limit: 64), as: UTF8.self), let group = AccessGroup(name) else {
+        guard let name = String(validating: try r.lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self), let group = AccessGroup(name) else {
             throw MalformedInput(detail: "a malformed group name")
         }
         let lookupKey = SecretBytes(try r.raw(32))

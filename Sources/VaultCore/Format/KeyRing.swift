@@ -83,8 +83,10 @@ final class KeyRing {
         return Array(HMAC.sha256(key: try group(groupID).lookupKey, data: w.bytes).prefix(16))
     }
 
+    /// The MAC of a group's index entries; throws `missingIndexMACKey` for a group held without that key (a read-only credential).
     func indexMAC(groupID: UInt32, entries: [IndexEntry]) throws -> [UInt8] {
-        let mac = try HMACSHA256(key: try group(groupID).indexMACKey)
+        guard let indexMACKey = try group(groupID).indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
+        let mac = try HMACSHA256(key: indexMACKey)
         var w = ByteWriter(capacity: 64)
         w.raw(vaultID)
         w.u32(groupID)
@@ -159,7 +161,8 @@ final class GroupKeys {
     let group: AccessGroup
     let groupKey: SecretBytes?
     let lookupKey: SecretBytes
-    let indexMACKey: SecretBytes
+    /// Checks (and so can rewrite) the group's index; a read-only credential does not hold it.
+    let indexMACKey: SecretBytes?
     /// Base keys by class id: derived on demand from the group key, or given.
     fileprivate(set) var baseKeys: [UInt8: SecretBytes]
 
@@ -168,7 +171,7 @@ final class GroupKeys {
         baseKeys[classID] = key
     }
 
-    init(group: AccessGroup, groupKey: SecretBytes?, lookupKey: SecretBytes, indexMACKey: SecretBytes,
+    init(group: AccessGroup, groupKey: SecretBytes?, lookupKey: SecretBytes, indexMACKey: SecretBytes?,
          baseKeys: [UInt8: SecretBytes] = [:]) {
         self.group = group
         self.groupKey = groupKey
@@ -183,4 +186,5 @@ enum KeyRingError: Error {
     case missingGroupKey(UInt32)
     case missingClassKey(UInt8)
     case missingDeviceKey
+    case missingIndexMACKey(UInt32)
 }

@@ -1,0 +1,53 @@
+import VaultCore
+
+/// `vault group list|create|delete`.
+enum GroupCommand {
+    static func run(_ invocation: Invocation) throws {
+        let access = VaultAccess(invocation)
+        let positionals = invocation.arguments.positionals
+        let name = positionals.count > 1 ? positionals[1] : nil
+        switch positionals.first {
+        case "list":
+            guard name == nil else { throw UsageError("group list takes no name", hint: "run 'vault group list'") }
+            try list(invocation, access: access)
+        case "create":
+            let group = try ItemArguments.group(named: try required(name, action: "create"))
+            try access.vault().createGroup(group)
+            invocation.terminal.writeErr("vault: created group \(quoted(group.name))\n")
+        case "delete":
+            let group = try ItemArguments.group(named: try required(name, action: "delete"))
+            let vault = try access.vault()
+            let summary = try vault.groups().groups.first { $0.group == group }
+            guard let summary else { throw VaultError.noSuchGroup(group) }
+            if summary.itemCount > 0 {
+                try Confirmation.require(invocation, access: access,
+                                         question: "Delete group \(quoted(group.name)) and its \(summary.itemCount) item\(summary.itemCount == 1 ? "" : "s")?")
+            }
+            let removed = try vault.deleteGroup(group)
+            invocation.terminal.writeErr("vault: deleted group \(quoted(group.name)) and \(removed) item\(removed == 1 ? "" : "s")\n")
+        default:
+            preconditionFailure("the command table allows only list, create and delete")
+        }
+    }
+
+    private static func required(_ name: String?, action: String) throws -> String {
+        guard let name else { throw UsageError("group \(action) needs a group name", hint: "run 'vault group \(action) NAME'") }
+        return name
+    }
+
+    private static func list(_ invocation: Invocation, access: VaultAccess) throws {
+        let (groups, unopened) = try access.vault().groups()
+        let terminal = invocation.terminal
+        if unopened > 0 {
+            terminal.writeErr("vault: \(unopened) group\(unopened == 1 ? "" : "s") not listed: locked (unlock to see \(unopened == 1 ? "it" : "them"))\n")
+        }
+        if invocation.arguments.flag("json") {
+            let objects = groups.map { "{\"group\":\(ItemOutput.jsonString($0.group.name)),\"items\":\($0.itemCount)}" }
+            terminal.writeOut("[" + objects.joined(separator: ",") + "]\n")
+        } else {
+            for summary in groups {
+                terminal.writeOut("\(summary.group.name)\t\(summary.itemCount) item\(summary.itemCount == 1 ? "" : "s")\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import FoundationEssentials
+
+/// Dates as vault prints and reads them: ISO 8601 in UTC, to the second.
+enum DateText {
+    /// `2026-11-23T14:05:00Z`.
+    static func iso(_ date: Date) -> String {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let secondOfDay = seconds - days * 86400
+        // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+    }
+
+    /// Reads `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM[:SS]Z`; nil for anything else.
+    static func parse(_ text: String) -> Date? {
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        let ymd = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+        guard ymd.count == 3, ymd[0].count == 4, ymd[1].count == 2, ymd[2].count == 2,
+              let year = Int64(ymd[0]), let month = Int64(ymd[1]), let day = Int64(ymd[2]),
+              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+        var secondOfDay: Int64 = 0
+        if parts.count == 2 {
+            guard parts[1].hasSuffix("Z") else { return nil }
+            let hms = parts[1].dropLast().split(separator: ":", omittingEmptySubsequences: false)
+            guard (2...3).contains(hms.count), hms.allSatisfy({ $0.count == 2 }),
+                  let hour = Int64(hms[0]), let minute = Int64(hms[1]), let second = Int64(hms.count == 3 ? hms[2] : "00"),
+                  hour < 24, minute < 60, second < 60 else { return nil }
+            secondOfDay = hour * 3600 + minute * 60 + second
+        }
+        // Days since 1970-01-01 from a civil date (Howard Hinnant's algorithm).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Date(timeIntervalSince1970: Double(days * 86400 + secondOfDay))
+    }
+
+    /// A point in time given as a duration from now (`30d`) or a date; nil when `text` is neither.
+    static func durationOrDate(_ text: String, now: Date) -> Date? {
+        if let seconds = DurationText.seconds(text) { return now.addingTimeInterval(Double(seconds)) }
+        return parse(text)
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}

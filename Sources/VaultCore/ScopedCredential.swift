@@ -1,0 +1,184 @@
+import FoundationEssentials
+import VaultCrypto
+
+/// A scoped credential (`vault grant`): the keys of some access groups of one
+/// vault and nothing else, so a CI job can read those groups' items without
+/// the master passphrase. It holds each group's base keys, lookup key and key
+/// check — never a group key, class key or the master key — so the other
+/// groups' records cannot be decrypted with anything it holds. A read-only
+/// credential also leaves out the index MAC keys and the header MAC key: any
+/// change it made would fail the owner's checks. The text form is
+/// `vault-credential-v1:` + base64 of the payload in docs/FORMAT.md.
+public struct ScopedCredential: Sendable {
+    /// How the text form of a credential starts.
+    public static let textPrefix = "vault-credential-v1:"
+    static let magic = Array("VCRD".utf8)
+    static let version: UInt8 = 1
+    static let maxGroups = 64
+    static let checksumSize = 16
+
+    /// The vault this credential belongs to.
+    public let vaultID: [UInt8]
+    /// Whether it may only read.
+    public let readOnly: Bool
+    public let issued: Date
+    /// When it stops working; nil for never.
+    public let expires: Date?
+    /// Checks the header, and so lets a read-write credential rewrite it; nil when read-only.
+    let headerMACKey: SecretBytes?
+    let grants: [CredentialGrant]
+
+    /// The groups it opens, in the order granted.
+    public var groups: [AccessGroup] { grants.map(\.group) }
+
+    /// Whether it has expired at `date`.
+    public func hasExpired(at date: Date) -> Bool {
+        expires.map { date >= $0 } ?? false
+    }
+
+    // MARK: text form
+
+    /// The text written to a credential file: one line.
+    public func encoded() -> String {
+        var w = ByteWriter(capacity: 128 + grants.count * 200)
+        w.raw(ScopedCredential.magic)
+        w.u8(ScopedCredential.version)
+        w.raw(vaultID)
+        w.u8(readOnly ? 1 : 0)
+        w.u64(UInt64(bitPattern: Int64(issued.timeIntervalSince1970.rounded(.down))))
+        w.u64(UInt64(bitPattern: Int64(expires?.timeIntervalSince1970.rounded(.down) ?? 0)))
+        writeOptionalKey(headerMACKey, into: &w)
+        w.u8(UInt8(grants.count))
+        for grant in grants { grant.encode(into: &w) }
+        w.raw(SHA256.hash(w.bytes).prefix(ScopedCredential.checksumSize))
+        defer { w.wipeBytes() }
+        return ScopedCredential.textPrefix + Base64.encode(w.bytes) + "\n"
+    }
+
+    /// Parses the text of a credential (surrounding whitespace allowed). Throws
+    /// `damagedCredential` naming `source` for anything that is not an intact credential.
+    public static func decode(_ text: String, source: String) throws -> ScopedCredential {
+        let words = text.split(whereSeparator: \.isWhitespace)
+        guard words.count == 1, let trimmed = words.first, trimmed.hasPrefix(textPrefix) else {
+            throw VaultError.damagedCredential(source: source, detail: "it does not start with \(textPrefix)")
+        }
+        guard let bytes = Base64.decode(String(trimmed.dropFirst(textPrefix.count))) else {
+            throw VaultError.damagedCredential(source: source, detail: "it is not valid base64")
+        }
+        do {
+            return try decode(bytes)
+        } catch let error as MalformedInput {
+            throw VaultError.damagedCredential(source: source, detail: error.detail)
+        }
+    }
+
+    static func decode(_ bytes: [UInt8]) throws -> ScopedCredential {
+        guard bytes.count > checksumSize else { throw MalformedInput(detail: "it is too short") }
+        let payload = Array(bytes.dropLast(checksumSize))
+        guard constantTimeEquals(Array(SHA256.hash(payload).prefix(checksumSize)), Array(bytes.suffix(checksumSize))) else {
+            throw MalformedInput(detail: "its checksum does not match (a changed or truncated copy)")
+        }
+        var r = ByteReader(payload)
+        guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault credential") }
+        let version = try r.u8()
+        guard version == ScopedCredential.version else {
+            throw MalformedInput(detail: "credential version \(version) is not supported (this vault reads version \(ScopedCredential.version))")
+        }
+        let vaultID = Array(try r.raw(VaultFile.idSize))
+        let flags = try r.u8()
+        guard flags <= 1 else { throw MalformedInput(detail: "unknown flags") }
+        let issued = Date(timeIntervalSince1970: Double(Int64(bitPattern: try r.u64())))
+        let expiresSeconds = Int64(bitPattern: try r.u64())
+        let headerMACKey = try readOptionalKey(&r)
+        let count = Int(try r.u8())
+        guard (1...maxGroups).contains(count) else { throw MalformedInput(detail: "\(count) groups") }
+        var grants: [CredentialGrant] = []
+        for _ in 0..<count { grants.append(try CredentialGrant.decode(from: &r)) }
+        guard r.isAtEnd else { throw MalformedInput(detail: "bytes follow the last group") }
+        guard Set(grants.map(\.groupID)).count == grants.count else { throw MalformedInput(detail: "a repeated group") }
+        return ScopedCredential(vaultID: vaultID, readOnly: flags == 1, issued: issued,
+                                expires: expiresSeconds == 0 ? nil : Date(timeIntervalSince1970: Double(expiresSeconds)),
+                                headerMACKey: headerMACKey, grants: grants)
+    }
+
+    // MARK: files
+
+    /// Reads a credential file, refusing one readable by group or others.
+    public static func read(path: String) throws -> ScopedCredential {
+        let bytes = try FileSystem.read(path, requirePrivate: true,
+                                        missing: .invalidKeyFile(path: path, detail: "no such file"))
+        guard bytes.count <= 64 * 1024, let text = String(validating: bytes, as: UTF8.self) else {
+            throw VaultError.damagedCredential(source: path, detail: "it is not a credential file")
+        }
+        return try decode(text, source: path)
+    }
+
+    /// Writes the credential to a new file, 0600, failing if `path` exists.
+    public func write(to path: String) throws {
+        try FileSystem.createExclusive(Array(encoded().utf8), at: path)
+    }
+}
+
+/// What a credential holds of one group.
+struct CredentialGrant {
+    var groupID: UInt32
+    var group: AccessGroup
+    /// The header's key check of the group key at grant time; a different one means the group was revoked.
+    var keyCheck: [UInt8]
+    var lookupKey: SecretBytes
+    var indexMACKey: SecretBytes?
+    var baseKeys: [UInt8: SecretBytes]
+
+    var groupKeys: GroupKeys {
+        GroupKeys(group: group, groupKey: nil, lookupKey: lookupKey, indexMACKey: indexMACKey, baseKeys: baseKeys)
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.u32(groupID)
+        w.lengthPrefixed(Array(group.name.utf8))
+        w.raw(keyCheck)
+        w.raw(lookupKey.copyBytes())
+        writeOptionalKey(indexMACKey, into: &w)
+        w.u8(UInt8(baseKeys.count))
+        for (classID, key) in baseKeys.sorted(by: { $0.key < $1.key }) {
+            w.u8(classID)
+            w.raw(key.copyBytes())
+        }
+    }
+
+    static func decode(from r: inout ByteReader) throws -> CredentialGrant {
+        let id = try r.u32()
+        guard let name = String(validating: try r.lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
+              let group = AccessGroup(name) else {
+            throw MalformedInput(detail: "a malformed group name")
+        }
+        let keyCheck = Array(try r.raw(VaultFile.checkSize))
+        let lookupKey = SecretBytes(try r.raw(AESGCM.keySize))
+        let indexMACKey = try readOptionalKey(&r)
+        var bases: [UInt8: SecretBytes] = [:]
+        for _ in 0..<Int(try r.u8()) {
+            let classID = try r.u8()
+            guard Accessibility(fileID: classID) != nil, bases[classID] == nil else { throw MalformedInput(detail: "an unknown or repeated class") }
+            bases[classID] = SecretBytes(try r.raw(AESGCM.keySize))
+        }
+        return CredentialGrant(groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
+                               indexMACKey: indexMACKey, baseKeys: bases)
+    }
+}
+
+private func writeOptionalKey(_ key: SecretBytes?, into w: inout ByteWriter) {
+    if let key {
+        w.u8(1)
+        w.raw(key.copyBytes())
+    } else {
+        w.u8(0)
+    }
+}
+
+private func readOptionalKey(_ r: inout ByteReader) throws -> SecretBytes? {
+    switch try r.u8() {
+    case 0: return nil
+    case 1: return SecretBytes(try r.raw(AESGCM.keySize))
+    default: throw MalformedInput(detail: "a malformed key field")
+    }
+}
