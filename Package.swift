@@ -15,7 +15,17 @@ let package = Package(
         ),
         .target(name: "VaultCrypto", dependencies: ["COpenSSL"]),
         .target(name: "VaultCore", dependencies: ["VaultCrypto"]),
-        .target(name: "VaultCLI", dependencies: ["VaultCore"]),
+        // libsecret's headers are used at build time only, to check the
+        // function types that LibSecretLoader.c resolves with dlopen: no
+        // pkgConfig here, since that would link libsecret and GLib into vault.
+        .target(
+            name: "CLibSecret",
+            cSettings: [.unsafeFlags(["-I/usr/include/libsecret-1", "-I/usr/include/glib-2.0",
+                                      "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
+                                      "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include"])]
+        ),
+        .target(name: "VaultSecretService", dependencies: ["VaultCore", "VaultCrypto", "CLibSecret"]),
+        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService"]),
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
         .testTarget(
             name: "VaultCryptoTests",

@@ -6,7 +6,7 @@ function __vault_command
     set -l words (commandline -opc)
     set -e words[1]
     while set -q words[1]
-        if contains -- $words[1] --vault --passphrase-file --key-file --credential
+        if contains -- $words[1] --vault --passphrase-file --key-file --credential --backend --collection
             set -e words[1]
         else if not string match -q -- '-*' $words[1]
             echo $words[1]
@@ -59,6 +59,8 @@ complete -c vault -l vault -r -F -d 'vault file to use (environment: VAULT_PATH)
 complete -c vault -l passphrase-file -r -F -d 'read the passphrase from FILE, less one trailing newline, instead of prompting (environment: VAULT_PASSPHRASE_FILE)'
 complete -c vault -l key-file -r -F -d 'unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)'
 complete -c vault -l credential -r -F -d 'use the scoped credential in FILE, made by \'vault grant\' (environment: VAULT_CREDENTIAL, a path or the credential itself)'
+complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)'
+complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name (environment: VAULT_COLLECTION)'
 complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)'
 complete -c vault -s h -l help -d 'show help for vault or for a command'
 complete -c vault -l version -d 'print the version of vault'
@@ -140,6 +142,8 @@ complete -c vault -n '__vault_using passwd' -l new-passphrase-file -r -F -d 'rea
 complete -c vault -n '__vault_using passwd' -l add-key-file -r -F -d 'also unlock with the key in FILE, created if missing'
 complete -c vault -n '__vault_using passwd' -l remove-key-file -r -F -d 'no longer unlock with the key in FILE'
 complete -c vault -n '__vault_using passwd' -l remove-passphrase -d 'no longer unlock with a passphrase'
+complete -c vault -n '__vault_using passwd' -l add-keyring-slot -d 'also unlock with a random key kept in the desktop keyring, so a logged-in desktop needs no passphrase'
+complete -c vault -n '__vault_using passwd' -l remove-keyring-slot -d 'no longer unlock with the desktop keyring, and delete its key there'
 complete -c vault -n '__vault_using passwd' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using passwd' -s y -l yes -d 'confirm destroying items without asking (needed without a terminal)'
 

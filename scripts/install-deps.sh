@@ -10,8 +10,13 @@ set -eu
 #   bash-completion zsh fish    tests: load the generated completions
 #   git python3                 tests
 #   python3-docker              tests: docker's credential store client drives docker-credential-vault
+#   libsecret-1-dev             build: libsecret's headers check the types CLibSecret loads with dlopen
+#   gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin
+#                               tests: a real Secret Service (dbus-run-session, gnome-keyring-daemon),
+#                               secret-tool for interop, gdbus to lock a collection
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
 PACKAGES="$PACKAGES python3-docker"
+PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
 
 missing=""
 for package in $PACKAGES; do

@@ -24,6 +24,12 @@ public enum CommandTable {
         OptionSpec("credential", value: "FILE",
                    help: "use the scoped credential in FILE, made by 'vault grant' (environment: VAULT_CREDENTIAL, a path or the credential itself)",
                    completion: .file),
+        OptionSpec("backend", value: "BACKEND",
+                   help: "where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)",
+                   default: "file", completion: .values(["file", "secret-service"])),
+        OptionSpec("collection", value: "COLLECTION",
+                   help: "keyring collection of the secret-service backend: default, session (in memory until logout) or a collection's name (environment: VAULT_COLLECTION)",
+                   default: "default"),
         OptionSpec("no-interaction",
                    help: "never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)"),
         OptionSpec("help", short: "h", help: "show help for vault or for a command"),
@@ -245,8 +251,8 @@ extension CommandTable {
         discussion: """
             Unlocks the vault with the current passphrase or key file, then makes one \
             change to its keyslots: sets a new passphrase (asked twice, or read from \
-            --new-passphrase-file), adds or removes a key file, or removes the \
-            passphrase. Items are not re-encrypted. Removing the passphrase destroys \
+            --new-passphrase-file), adds or removes a key file or a desktop-keyring \
+            key, or removes the passphrase. Items are not re-encrypted. Removing the passphrase destroys \
             the items of class when-passcode-set-this-device-only.
             """,
         options: [
@@ -257,6 +263,8 @@ extension CommandTable {
             OptionSpec("remove-key-file", value: "FILE",
                        help: "no longer unlock with the key in FILE", completion: .file),
             OptionSpec("remove-passphrase", help: "no longer unlock with a passphrase"),
+            OptionSpec("add-keyring-slot", help: "also unlock with a random key kept in the desktop keyring, so a logged-in desktop needs no passphrase"),
+            OptionSpec("remove-keyring-slot", help: "no longer unlock with the desktop keyring, and delete its key there"),
             kdfCost,
             OptionSpec("yes", short: "y", help: "confirm destroying items without asking (needed without a terminal)"),
         ],
@@ -264,6 +272,7 @@ extension CommandTable {
             ExampleSpec("vault passwd", "change the passphrase"),
             ExampleSpec("vault passwd --add-key-file ~/.config/vault/laptop.key",
                         "also unlock with a key file"),
+            ExampleSpec("vault passwd --add-keyring-slot", "unlock without a prompt while logged in to the desktop"),
             ExampleSpec("vault --key-file ./ci.key passwd --remove-passphrase",
                         "keep only the key file"),
         ],

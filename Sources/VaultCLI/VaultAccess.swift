@@ -91,6 +91,7 @@ struct VaultAccess {
     }
 
     private func openVault() throws -> Vault {
+        try requireFileBackend()
         let location = self.location
         guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
         let host = HostContext.live(environment: environment)
@@ -100,7 +101,7 @@ struct VaultAccess {
         if let scoped = try scopedCredential(flagsOnly: true) {
             return Vault(location: location, keys: .scoped(scoped), host: host)
         }
-        let prompt: (() throws -> Credential)? = reasonPromptsAreOff == nil ? { try self.credential() } : nil
+        let prompt = keyringFirst(then: reasonPromptsAreOff == nil ? { try self.credential() } : nil)
         if let token = sessionToken {
             let fallback: (() throws -> Credential)? = (keyFilePath != nil || passphraseFilePath != nil) ? { try self.credential() } : prompt
             return Vault(location: location, keys: .session(token), ask: fallback, host: host)
@@ -114,9 +115,9 @@ struct VaultAccess {
         return Vault(location: location, keys: .none, ask: prompt, host: host)
     }
 
-    /// The item store the command works on: the vault file (the only backend so far).
+    /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).
     func store() throws -> ItemStore {
-        try vault()
+        try backend() == .secretService ? try secretServiceStore() : try vault()
     }
 
     /// The credential of an export bundle: --bundle-key-file (created when
@@ -140,6 +141,7 @@ struct VaultAccess {
 
     /// The vault opened with a credential, for commands that start from one (unlock, passwd).
     func vaultWithCredential() throws -> Vault {
+        try requireFileBackend()
         let location = self.location
         guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
         return Vault(location: location, keys: .credential(try credential()), host: HostContext.live(environment: environment))

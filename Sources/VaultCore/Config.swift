@@ -6,7 +6,7 @@ public struct Config: Sendable {
     /// The keys vault reads, with what each sets (docs/CLI.md lists them too).
     public static let knownKeys: [String: String] = [
         "group": "the access group of commands that name none (like VAULT_GROUP)",
-        "backend": "reserved for the Secret Service backend; only \"file\" exists so far",
+        "backend": "where items live: file or secret-service (like VAULT_BACKEND)",
         "session-timeout": "the idle timeout of `vault unlock` sessions, e.g. 15m (like --timeout)",
         "first-run-marker": "a marker file: when it is missing, the first command that opens the vault wipes first (like `vault first-run`)",
         "first-run-groups": "the groups that first-run-marker wipes, separated by commas; the whole vault when unset",

@@ -16,10 +16,27 @@ public struct Credential: Sendable {
         Credential(kind: .keyFile, secret: content)
     }
 
+    /// The key of a desktop-keyring keyslot, as the keyring holds it.
+    public static func desktopKeyring(_ key: SecretBytes) -> Credential {
+        Credential(kind: .desktopKeyring, secret: key)
+    }
+
     var slotKind: Keyslot.Kind {
         switch kind {
         case .passphrase: return .passphrase
         case .keyFile: return .keyFile
+        case .desktopKeyring: return .desktopKeyring
+        }
+    }
+}
+
+extension Keyslot.Kind {
+    /// The credential that opens a slot of this kind.
+    var credentialKind: CredentialKind {
+        switch self {
+        case .passphrase: return .passphrase
+        case .keyFile: return .keyFile
+        case .desktopKeyring: return .desktopKeyring
         }
     }
 }

@@ -87,7 +87,7 @@ extension Vault {
             sessionExpiry: sessionToken.flatMap { SessionCache.expiry(token: $0, vaultID: file.vaultID, host: host) },
             afterFirstUnlock: AfterFirstUnlockCache.isPresent(vaultID: file.vaultID, deviceKey: deviceKey, host: host),
             onItsDevice: partial?.deviceMatches ?? false,
-            keyslots: file.keyslots.map { $0.kind == .passphrase ? .passphrase : .keyFile },
+            keyslots: file.keyslots.map(\.kind.credentialKind),
             counts: counts)
     }
 

@@ -311,7 +311,8 @@ public final class Vault: ItemStore {
         return first
     }
 
-    private static func validate(_ new: NewItem) throws {
+    /// Refuses an item that no backend stores: an empty service, an attribute or secret over the limits.
+    public static func validate(_ new: NewItem) throws {
         guard !new.service.isEmpty else { throw VaultError.invalidValue(field: "service", detail: "it is empty") }
         try validateAttribute("service", new.service)
         try validateAttribute("account", new.account)
@@ -319,7 +320,8 @@ public final class Vault: ItemStore {
         try validateSecret(new.secret)
     }
 
-    private static func validate(_ details: ItemDetails) throws {
+    /// Refuses attributes over the size limit.
+    public static func validate(_ details: ItemDetails) throws {
         for field in details.textFields {
             if let value = field.value { try validateAttribute(field.name, value) }
         }
@@ -331,7 +333,8 @@ public final class Vault: ItemStore {
         throw VaultError.invalidValue(field: field, detail: "it is \(size) bytes; the limit is \(ItemLimits.maxAttributeBytes)")
     }
 
-    private static func validateSecret(_ secret: SecretBytes) throws {
+    /// Refuses a secret over 1 MiB.
+    public static func validateSecret(_ secret: SecretBytes) throws {
         guard secret.count > ItemLimits.maxSecretBytes else { return }
         throw VaultError.invalidValue(field: "secret", detail: "it is \(secret.count) bytes; the limit is \(ItemLimits.maxSecretBytes) (1 MiB)")
     }

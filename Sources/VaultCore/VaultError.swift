@@ -101,4 +101,5 @@ public enum SessionEnd: Equatable, Sendable {
 public enum CredentialKind: String, Sendable, Equatable {
     case passphrase
     case keyFile = "key file"
+    case desktopKeyring = "desktop keyring"
 }

@@ -5,6 +5,7 @@ import VaultCrypto
 enum InitCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
+        try access.requireFileBackend()
         let location = access.location
         guard !location.exists else { throw VaultError.vaultExists(path: location.path) }
         let kdf = try KDFCost.parse(invocation.arguments.value("kdf-cost"))

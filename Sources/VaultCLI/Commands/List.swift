@@ -4,7 +4,7 @@ import VaultCore
 enum ListCommand {
     static func run(_ invocation: Invocation) throws {
         let query = try ItemArguments(invocation).query()
-        let (items, locked) = try VaultAccess(invocation).vault().listing(matching: query)
+        let (items, locked) = try VaultAccess(invocation).store().listing(matching: query)
         let terminal = invocation.terminal
         if locked > 0 {
             terminal.writeErr("vault: \(locked) item\(locked == 1 ? "" : "s") not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")

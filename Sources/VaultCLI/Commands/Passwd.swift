@@ -1,11 +1,11 @@
 import VaultCore
 
-/// `vault passwd`: changes the passphrase, or adds or removes a key-file
-/// keyslot, or removes the passphrase. One change per call.
+/// `vault passwd`: changes the passphrase, or adds or removes a key-file or
+/// desktop-keyring keyslot, or removes the passphrase. One change per call.
 enum PasswdCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        let actions = ["add-key-file", "remove-key-file", "remove-passphrase", "new-passphrase-file"].filter { arguments.options[$0] != nil }
+        let actions = ["add-key-file", "remove-key-file", "add-keyring-slot", "remove-keyring-slot", "remove-passphrase", "new-passphrase-file"].filter { arguments.options[$0] != nil }
         guard actions.count <= 1 else {
             throw UsageError("--\(actions[0]) and --\(actions[1]) cannot be combined", hint: "make one change per call")
         }
@@ -20,6 +20,10 @@ enum PasswdCommand {
         } else if let path = arguments.value("remove-key-file") {
             try vault.removeKeyFile(try KeyFile.read(path: path))
             terminal.writeErr("vault: removed the keyslot of key file \(quoted(path))\n")
+        } else if arguments.flag("add-keyring-slot") {
+            try KeyringSlotChange.add(to: vault, access: access)
+        } else if arguments.flag("remove-keyring-slot") {
+            try KeyringSlotChange.remove(from: vault, access: access)
         } else if arguments.flag("remove-passphrase") {
             let doomed = try vault.attributes(matching: Query(accessibility: .whenPasscodeSetThisDeviceOnly))
             if !doomed.isEmpty {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VaultCore
+import VaultSecretService
 
 /// The words for every error: written once, here, where they are printed.
 struct ErrorReport {
@@ -18,6 +19,8 @@ struct ErrorReport {
         case let error as CommandFailure:
             self.init(status: error.status, message: error.message, hint: error.hint)
         case let error as VaultError:
+            self = ErrorReport.describe(error)
+        case let error as SecretServiceError:
             self = ErrorReport.describe(error)
         default:
             self.init(status: .failure, message: "unexpected failure: \(error)", hint: nil)
@@ -53,6 +56,12 @@ struct ErrorReport {
         case .wrongCredential(.keyFile):
             return ErrorReport(status: status, message: "the key file does not open this vault",
                                hint: "point --key-file (or VAULT_KEY_FILE) at the key file this vault was set up with")
+        case .wrongCredential(.desktopKeyring):
+            return ErrorReport(status: status, message: "the key in the desktop keyring does not open this vault",
+                               hint: "unlock with the passphrase, then run 'vault passwd --add-keyring-slot' again")
+        case .noKeyslot(.desktopKeyring):
+            return ErrorReport(status: status, message: "this vault has no desktop-keyring keyslot",
+                               hint: "add one with 'vault passwd --add-keyring-slot'")
         case .noKeyslot(let kind):
             let other = kind == .passphrase ? "--key-file" : "--passphrase-file or the passphrase prompt"
             return ErrorReport(status: status, message: "this vault has no \(kind.rawValue) keyslot", hint: "unlock it with \(other)")

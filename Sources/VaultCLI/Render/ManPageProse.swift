@@ -179,6 +179,18 @@ enum ManPageProse {
         When set as for
         .Ev VAULT_NO_INTERACTION ,
         as CI services do, never prompt: a locked vault exits with 36.
+        .It Ev VAULT_BACKEND
+        Where items live, as with
+        .Fl \-backend :
+        .Cm file
+        or
+        .Cm secret-service .
+        .It Ev VAULT_COLLECTION
+        The keyring collection of the secret-service backend, as with
+        .Fl \-collection .
+        .It Ev VAULT_LIBSECRET_PATH
+        For tests only: load libsecret from this path instead of
+        .Pa libsecret-1.so.0 .
         """#
 
     /// The items of the FILES list.
@@ -204,6 +216,10 @@ enum ManPageProse {
         run the wipe of
         .Cm vault first-run
         before the first command that opens the vault, without asking.
+        .Cm backend
+        chooses the backend as
+        .Ev VAULT_BACKEND
+        does.
         An unknown key is an error.
         .It Pa ~/.local/share/vault/default.vault.lock
         The lock file of the default vault: every vault has one, its path with
@@ -239,6 +255,12 @@ enum ManPageProse {
         .Fl \-json
         output without
         .Fl \-show-secret .
+        .Pp
+        With
+        .Fl \-backend Cm secret-service ,
+        items are only as safe as the desktop keyring keeps them:
+        any program of the desktop session can read an unlocked collection,
+        and classes and access groups are attributes there, not keys.
         """#
 
     static let seeAlso = #"""

@@ -12,6 +12,16 @@ public protocol ItemStore {
     func update(matching query: Query, with change: ItemChange) throws -> ItemAttributes
     /// Deletes the one item matching `query`, or all of them with `allMatching`.
     func delete(matching query: Query, allMatching: Bool) throws -> [ItemAttributes]
+    /// What `list` shows: the attributes of the items matching `query` that can
+    /// be read without asking for an unlock, and how many were left out as locked.
+    func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int)
+}
+
+extension ItemStore {
+    /// A store whose attributes are readable while it is locked leaves nothing out.
+    public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int) {
+        (try attributes(matching: query), 0)
+    }
 }
 
 /// The outcome of `add`.

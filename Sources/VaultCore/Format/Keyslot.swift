@@ -1,12 +1,14 @@
 import VaultCrypto
 
 /// One way to unlock a vault: a key-encryption key derived from a passphrase
-/// (scrypt) or a key file (HKDF) wraps the master key. A check value tells a
+/// (scrypt), a key file or a desktop keyring's key (HKDF) wraps the master key. A check value tells a
 /// wrong credential (exit 51) from a damaged slot (exit 93).
 struct Keyslot: Equatable {
     enum Kind: UInt8 {
         case passphrase = 1
         case keyFile = 2
+        /// A random key kept in the desktop keyring (`vault passwd --add-keyring-slot`).
+        case desktopKeyring = 3
     }
 
     static let saltSize = 16
@@ -16,7 +18,7 @@ struct Keyslot: Equatable {
 
     var kind: Kind
     var salt: [UInt8]
-    /// scrypt cost for passphrase slots; all zero for key-file slots.
+    /// scrypt cost for passphrase slots; all zero for the others.
     var kdf: Scrypt.Parameters
     var check: [UInt8]
     var wrappedMasterKey: [UInt8]
@@ -87,6 +89,8 @@ struct Keyslot: Equatable {
             return try Scrypt.deriveKey(passphrase: secret, salt: salt, parameters: kdf)
         case .keyFile:
             return try HKDF.deriveKey(inputKeyMaterial: secret, salt: salt, info: Array("vault v1 key file".utf8) + vaultID)
+        case .desktopKeyring:
+            return try HKDF.deriveKey(inputKeyMaterial: secret, salt: salt, info: Array("vault v1 desktop keyring".utf8) + vaultID)
         }
     }
 

@@ -1,0 +1,107 @@
+// The few libsecret and GLib functions the Secret Service backend calls, as
+// function pointers filled by dlopen("libsecret-1.so.0") at run time: vault
+// has no link-time dependency on libsecret or GLib, so it runs (with the file
+// backend) where they are not installed. LibSecretLoader.c checks each type
+// below against libsecret's own headers (libsecret-1-dev) when it compiles.
+#ifndef VAULT_CLIBSECRET_H
+#define VAULT_CLIBSECRET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+// Opaque types, with the tags GLib and libsecret give them.
+typedef struct _GHashTable GHashTable;
+typedef struct _GCancellable GCancellable;
+typedef struct _SecretService SecretService;
+typedef struct _SecretCollection SecretCollection;
+typedef struct _SecretItem SecretItem;
+typedef struct _SecretValue SecretValue;
+#ifndef __SECRET_SCHEMA_H__
+typedef struct _SecretSchema SecretSchema;  // an anonymous struct in libsecret's header
+#endif
+typedef struct _GDBusProxy GDBusProxy;
+
+// Structs whose fields vault reads: GLib's public (stable ABI) layouts. The
+// guards let LibSecretLoader.c include GLib's own definitions first.
+typedef struct _GList GList;
+#ifndef __G_LIST_H__
+struct _GList {
+    void *data;
+    GList *next;
+    GList *prev;
+};
+#endif
+
+typedef struct _GError GError;
+#ifndef __G_ERROR_H__
+struct _GError {
+    uint32_t domain;
+    int code;
+    char *message;
+};
+#endif
+
+// Flag values from libsecret's headers (secret-service.h, secret-types.h, …).
+enum {
+    VAULT_SECRET_SERVICE_OPEN_SESSION = 1 << 1,
+    VAULT_SECRET_SERVICE_LOAD_COLLECTIONS = 1 << 2,
+    VAULT_SECRET_SCHEMA_NONE = 0,
+    VAULT_SECRET_SCHEMA_DONT_MATCH_NAME = 1 << 1,
+    VAULT_SECRET_SCHEMA_ATTRIBUTE_STRING = 0,
+    VAULT_SECRET_SEARCH_ALL = 1 << 1,
+    VAULT_SECRET_ITEM_CREATE_NONE = 0,
+    VAULT_SECRET_ERROR_IS_LOCKED = 2,
+    VAULT_SECRET_ERROR_NO_SUCH_OBJECT = 3,
+};
+
+/// The functions vault calls, resolved from libsecret and the GLib it loads.
+typedef struct VaultLibSecret {
+    // GLib
+    GHashTable *(*g_hash_table_new)(unsigned int (*hash)(const void *), int (*equal)(const void *, const void *));
+    unsigned int (*g_str_hash)(const void *);
+    int (*g_str_equal)(const void *, const void *);
+    int (*g_hash_table_insert)(GHashTable *, void *key, void *value);
+    void *(*g_hash_table_lookup)(GHashTable *, const void *key);
+    GList *(*g_hash_table_get_keys)(GHashTable *);
+    void (*g_hash_table_unref)(GHashTable *);
+    void (*g_list_free)(GList *);
+    void (*g_object_unref)(void *);
+    void (*g_error_free)(GError *);
+    void (*g_free)(void *);
+    const char *(*g_dbus_proxy_get_object_path)(GDBusProxy *);
+
+    // libsecret
+    SecretSchema *(*secret_schema_newv)(const char *name, unsigned int flags, GHashTable *attribute_names_and_types);
+    void (*secret_schema_unref)(SecretSchema *);
+    SecretService *(*secret_service_get_sync)(unsigned int flags, GCancellable *, GError **);
+    GList *(*secret_service_get_collections)(SecretService *);
+    int (*secret_service_unlock_sync)(SecretService *, GList *objects, GCancellable *, GList **unlocked, GError **);
+    SecretCollection *(*secret_collection_for_alias_sync)(SecretService *, const char *alias, unsigned int flags, GCancellable *, GError **);
+    char *(*secret_collection_get_label)(SecretCollection *);
+    int (*secret_collection_get_locked)(SecretCollection *);
+    int (*secret_collection_load_items_sync)(SecretCollection *, GCancellable *, GError **);
+    GList *(*secret_collection_get_items)(SecretCollection *);
+    GList *(*secret_collection_search_sync)(SecretCollection *, const SecretSchema *, GHashTable *attributes, unsigned int flags, GCancellable *, GError **);
+    SecretItem *(*secret_item_create_sync)(SecretCollection *, const SecretSchema *, GHashTable *attributes, const char *label, SecretValue *, unsigned int flags, GCancellable *, GError **);
+    GHashTable *(*secret_item_get_attributes)(SecretItem *);
+    char *(*secret_item_get_label)(SecretItem *);
+    uint64_t (*secret_item_get_created)(SecretItem *);
+    uint64_t (*secret_item_get_modified)(SecretItem *);
+    int (*secret_item_get_locked)(SecretItem *);
+    int (*secret_item_load_secret_sync)(SecretItem *, GCancellable *, GError **);
+    SecretValue *(*secret_item_get_secret)(SecretItem *);
+    int (*secret_item_set_secret_sync)(SecretItem *, SecretValue *, GCancellable *, GError **);
+    int (*secret_item_set_attributes_sync)(SecretItem *, const SecretSchema *, GHashTable *attributes, GCancellable *, GError **);
+    int (*secret_item_set_label_sync)(SecretItem *, const char *label, GCancellable *, GError **);
+    int (*secret_item_delete_sync)(SecretItem *, GCancellable *, GError **);
+    SecretValue *(*secret_value_new)(const char *secret, ssize_t length, const char *content_type);
+    const char *(*secret_value_get)(SecretValue *, size_t *length);
+    void (*secret_value_unref)(void *);
+} VaultLibSecret;
+
+/// Loads the library at `path` (once per process) and resolves every function.
+/// Returns the table, or NULL with a one-line reason (dlerror's words) in `reason`.
+const VaultLibSecret *vault_libsecret_load(const char *path, char *reason, size_t reason_size);
+
+#endif

@@ -1,0 +1,66 @@
+import VaultCrypto
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The desktop-keyring keyslot: a random key kept in the desktop keyring opens
+/// the vault, so a logged-in desktop needs no passphrase. VaultCore only holds
+/// the slot; the command line talks to the keyring.
+extension Vault {
+    /// The vault id in hex: what names this vault's key in the desktop keyring.
+    public static func identifier(at location: VaultLocation) throws -> String {
+        let id = VaultFile.peekVaultID(try FileSystem.read(location.path, requirePrivate: true, missing: .noSuchVault(path: location.path)))
+        guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: "the file is too short") }
+        return id.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+
+    /// Whether the vault has a desktop-keyring keyslot, read from the start of
+    /// the file without any key (false when it cannot be read).
+    public static func hasKeyringSlot(at location: VaultLocation) -> Bool {
+        Vault.keyslotKinds(inHeaderOf: location.path).contains(Keyslot.Kind.desktopKeyring.rawValue)
+    }
+
+    /// Adds a desktop-keyring keyslot that `key` opens; a vault has at most one.
+    public func addKeyringSlot(_ key: SecretBytes) throws {
+        try transaction { vault in
+            guard !vault.hasKeyslot(.desktopKeyring) else {
+                throw VaultError.invalidValue(field: "keyslot", detail: "the vault already has a desktop-keyring keyslot")
+            }
+            try vault.addKeyslot(kind: .desktopKeyring, secret: key, kdf: .interactive)
+        }
+    }
+
+    /// Removes the desktop-keyring keyslot; throws `noKeyslot` when there is none.
+    public func removeKeyringSlot() throws {
+        try transaction { vault in
+            guard try vault.removeKeyslots(kind: .desktopKeyring, openedBy: nil) > 0 else {
+                throw VaultError.noKeyslot(.desktopKeyring)
+            }
+        }
+    }
+
+    /// The kind bytes of the keyslots, from the first bytes of the file only
+    /// (keyslots come early in the header): cheap enough for every command.
+    private static func keyslotKinds(inHeaderOf path: String) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var prefix = [UInt8](repeating: 0, count: 4096)
+        let count = prefix.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+        guard count > 0 else { return [] }
+        var reader = ByteReader(Array(prefix[0..<count]))
+        var kinds: [UInt8] = []
+        do {
+            _ = try reader.raw(VaultFile.magic.count + 2 + VaultFile.idSize + VaultFile.checkSize)
+            _ = try reader.lengthPrefixed(limit: VaultFile.wrappedKeySize)
+            for _ in 0..<Int(try reader.u8()) {
+                kinds.append(try reader.u8())
+                _ = try reader.raw(Keyslot.saltSize + 9 + VaultFile.checkSize + VaultFile.wrappedKeySize)
+            }
+        } catch {
+            return kinds
+        }
+        return kinds
+    }
+}

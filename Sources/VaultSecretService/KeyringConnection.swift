@@ -1,0 +1,62 @@
+import CLibSecret
+
+/// The connection to the Secret Service: finding a collection by name and
+/// unlocking it, with libsecret's own prompt where vault may prompt.
+struct KeyringConnection {
+    private let library: LibSecret
+    private let service: OpaquePointer
+    private let reasonPromptsAreOff: String?
+
+    init(_ library: LibSecret, reasonPromptsAreOff: String?) throws {
+        self.library = library
+        self.reasonPromptsAreOff = reasonPromptsAreOff
+        let flags = UInt32(VAULT_SECRET_SERVICE_OPEN_SESSION | VAULT_SECRET_SERVICE_LOAD_COLLECTIONS)
+        do {
+            guard let service = try library.call("connect", { library.api.secret_service_get_sync(flags, nil, $0) }) else {
+                throw SecretServiceError.serviceUnavailable(detail: "libsecret returned no service")
+            }
+            self.service = service
+        } catch SecretServiceError.failed(_, let detail) {
+            throw SecretServiceError.serviceUnavailable(detail: detail)
+        }
+    }
+
+    /// The collection with alias `name` (`default`, `session`, …), else the one
+    /// whose label or object-path name is `name`; the caller owns the reference.
+    func collection(named name: String) throws -> OpaquePointer {
+        let byAlias = try library.call("find the collection \"\(name)\"") {
+            library.api.secret_collection_for_alias_sync(service, name, 0, nil, $0)
+        }
+        if let byAlias { return byAlias }
+        for pointer in library.elements(of: library.api.secret_service_get_collections(service)) {
+            let collection = OpaquePointer(pointer)
+            let path = library.api.g_dbus_proxy_get_object_path(collection).map { String(cString: $0) } ?? ""
+            let label = library.api.secret_collection_get_label(collection).map { pointer -> String in
+                defer { library.api.g_free(pointer) }
+                return String(cString: pointer)
+            }
+            if label == name || path.split(separator: "/").last.map(String.init) == name { return collection }
+            library.api.g_object_unref(pointer)
+        }
+        throw SecretServiceError.noSuchCollection(name)
+    }
+
+    /// Unlocks a locked collection through the keyring's own prompt; where vault
+    /// may not prompt, throws `locked` (exit 36) instead.
+    func ensureUnlocked(_ collection: OpaquePointer, name: String) throws {
+        guard library.api.secret_collection_get_locked(collection) != 0 else { return }
+        if let reason = reasonPromptsAreOff { throw SecretServiceError.locked(collection: name, reason: reason) }
+        var objects = GList(data: UnsafeMutableRawPointer(collection), next: nil, prev: nil)
+        var unlocked: UnsafeMutablePointer<GList>?
+        let count: Int32
+        do {
+            count = try library.call("unlock the collection") {
+                library.api.secret_service_unlock_sync(service, &objects, nil, &unlocked, $0)
+            }
+        } catch SecretServiceError.failed(_, let detail) {
+            throw SecretServiceError.unlockFailed(collection: name, detail: detail)
+        }
+        for object in library.elements(of: unlocked) { library.api.g_object_unref(object) }
+        guard count > 0 else { throw SecretServiceError.unlockFailed(collection: name, detail: "the unlock prompt was dismissed") }
+    }
+}
