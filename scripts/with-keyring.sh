@@ -19,6 +19,18 @@ if [ "${VAULT_IN_KEYRING_SESSION:-}" != 1 ]; then
     VAULT_IN_KEYRING_SESSION=1 exec dbus-run-session -- "$0" "$@"
 fi
 
+# The daemon makes its login collection a moment after it starts: try for up to 10 s.
+probe_keyring() {
+    for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        if printf probe | secret-tool store --label="vault test probe" vault-test-probe 1 2>"$keyring_home/probe.log" \
+                && secret-tool clear vault-test-probe 1 2>>"$keyring_home/probe.log"; then
+            return 0
+        fi
+        sleep 0.5
+    done
+    return 1
+}
+
 keyring_home="$(mktemp -d)"
 trap 'rm -rf "$keyring_home"' EXIT
 mkdir -m 700 "$keyring_home/run"
@@ -28,8 +40,7 @@ if ! command -v gnome-keyring-daemon >/dev/null 2>&1; then
 elif ! printf '%s' "vault-test-keyring" | HOME="$keyring_home" XDG_DATA_HOME="$keyring_home/data" \
         XDG_RUNTIME_DIR="$keyring_home/run" gnome-keyring-daemon --daemonize --unlock --components=secrets >/dev/null 2>"$keyring_home/daemon.log"; then
     skip="gnome-keyring-daemon did not start: $(head -n 1 "$keyring_home/daemon.log")"
-elif ! printf probe | secret-tool store --label="vault test probe" vault-test-probe 1 2>"$keyring_home/probe.log" \
-        || ! secret-tool clear vault-test-probe 1 2>>"$keyring_home/probe.log"; then
+elif ! probe_keyring; then
     skip="the keyring daemon does not answer: $(head -n 1 "$keyring_home/probe.log")"
 fi
 

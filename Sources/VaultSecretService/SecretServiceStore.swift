@@ -88,6 +88,7 @@ public final class SecretServiceStore: ItemStore {
         let found = try single(try search(query), query: query)
         try keyring.ensureUnlocked(collection, name: collectionName)
         try checkDevice(found)
+        if found.attributes.hasExpired(at: Date()) { throw VaultError.itemExpired(found.attributes) }
         return Item(attributes: found.attributes, secret: try readSecret(of: found.item))
     }
 
@@ -100,6 +101,7 @@ public final class SecretServiceStore: ItemStore {
         var attributes = found.attributes
         attributes.accessibility = change.accessibility ?? attributes.accessibility
         attributes.details = attributes.details.applying(change.details)
+        if change.removesExpiry { attributes.details.expires = nil }
         attributes.modified = now()
         try write(attributes, secret: change.secret, to: found.item)
         return attributes

@@ -46,6 +46,18 @@ import Testing
         #expect(try sandbox.vault(["delete", "-s", service, "-a", "binary"]).status == 44)
     }
 
+    @Test(KeyringDaemon.trait) func expiredItemsAreNotReturned() throws {
+        guard KeyringDaemon.isAvailable() else { return }
+        let sandbox = try KeyringDaemon.sandbox()
+        let service = KeyringDaemon.uniqueService("expiry")
+        #expect(try sandbox.vault(["add", "-s", service, "-a", "old", "--expires", "2001-01-01"], stdin: Array("x".utf8)).status == 0)
+        let result = try sandbox.vault(["get", "-s", service, "-a", "old"])
+        #expect(result.status == 44 && result.stderr.contains("expired on 2001-01-01T00:00:00Z"), "\(result.stderr)")
+        #expect(try sandbox.vault(["update", "-s", service, "-a", "old", "--keep-secret", "--expires", "never"]).status == 0)
+        #expect(try sandbox.vault(["get", "-s", service, "-a", "old"]).stdoutText == "x")
+        #expect(try sandbox.vault(["delete", "-s", service, "-a", "old"]).status == 0)
+    }
+
     @Test(KeyringDaemon.trait) func groupsAreSeparateItems() throws {
         guard KeyringDaemon.isAvailable() else { return }
         let sandbox = try KeyringDaemon.sandbox()
