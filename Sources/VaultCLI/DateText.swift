@@ -47,10 +47,15 @@ enum DateText {
         return Date(timeIntervalSince1970: Double(days * 86400 + secondOfDay))
     }
 
-    /// A point in time given as a duration from now (`30d`) or a date; nil when `text` is neither.
+    /// The last moment vault reads or writes: 9999-12-31T23:59:59Z.
+    static let latest = Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// A point in time given as a duration from now (`30d`) or a date, no later
+    /// than `latest`; nil when `text` is neither.
     static func durationOrDate(_ text: String, now: Date) -> Date? {
-        if let seconds = DurationText.seconds(text) { return now.addingTimeInterval(Double(seconds)) }
-        return parse(text)
+        let date = DurationText.seconds(text).map { now.addingTimeInterval(Double($0)) } ?? parse(text)
+        guard let date, date <= latest else { return nil }
+        return date
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

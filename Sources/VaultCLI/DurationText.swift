@@ -11,8 +11,9 @@ enum DurationText {
                 digits.append(character)
             } else if let unit = units[character], let value = Int(digits) {
                 let (product, overflow) = value.multipliedReportingOverflow(by: unit)
-                guard !overflow else { return nil }
-                total += product
+                let (sum, sumOverflow) = total.addingReportingOverflow(product)
+                guard !overflow, !sumOverflow else { return nil }
+                total = sum
                 digits = ""
             } else {
                 return nil

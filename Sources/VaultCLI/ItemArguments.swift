@@ -79,7 +79,7 @@ struct ItemArguments {
         guard let text = arguments.value("expires"), text != "never" else { return nil }
         guard let date = DateText.durationOrDate(text, now: now) else {
             throw UsageError("invalid --expires \(quoted(text))",
-                             hint: "give a duration such as 12h or 30d, a date such as 2027-01-31 or 2027-01-31T12:00Z, or never")
+                             hint: "give a duration such as 12h or 30d, a date up to 9999-12-31 such as 2027-01-31 or 2027-01-31T12:00Z, or never")
         }
         return date
     }

@@ -60,7 +60,8 @@ struct VaultAccess {
     private func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
         if let path = nonEmpty(arguments.value("credential")) { return try ScopedCredential.read(path: path) }
         guard !flagsOnly, let value = nonEmpty(environment["VAULT_CREDENTIAL"]) else { return nil }
-        if value.hasPrefix(ScopedCredential.textPrefix) || (Base64.decode(value) != nil && !KeyFile.exists(path: value)) {
+        // A credential's text is hundreds of characters; a short value is a path even when it happens to be base64.
+        if value.hasPrefix(ScopedCredential.textPrefix) || (value.count >= 64 && Base64.decode(value) != nil && !KeyFile.exists(path: value)) {
             let text = value.hasPrefix(ScopedCredential.textPrefix) ? value : ScopedCredential.textPrefix + value
             return try ScopedCredential.decode(text, source: "VAULT_CREDENTIAL")
         }
@@ -79,18 +80,8 @@ struct VaultAccess {
     /// unlock at all (always and after-first-unlock items open), with a prompt
     /// as the fallback where prompts are allowed. A scoped credential never
     /// falls back to a prompt. Fails early when the vault does not exist,
-    /// before asking for anything. Unless `applyingFirstRun` is off, runs the
-    /// first-run wipe the config asks for first (`first-run-marker`).
-    func vault(applyingFirstRun: Bool = true) throws -> Vault {
-        let vault = try openVault()
-        if applyingFirstRun {
-            try FirstRun.applyConfigured(try Config.load(environment: environment), vault: vault,
-                                         run: WipeRun(invocation: invocation, access: self), terminal: invocation.terminal)
-        }
-        return vault
-    }
-
-    private func openVault() throws -> Vault {
+    /// before asking for anything.
+    func vault() throws -> Vault {
         try requireFileBackend()
         let location = self.location
         guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
@@ -116,8 +107,14 @@ struct VaultAccess {
     }
 
     /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).
+    /// Item commands (not previews, maintenance or completion) first run the
+    /// first-run wipe the config asks for (`first-run-marker`).
     func store() throws -> ItemStore {
-        try backend() == .secretService ? try secretServiceStore() : try vault()
+        if try backend() == .secretService { return try secretServiceStore() }
+        let vault = try self.vault()
+        try FirstRun.applyConfigured(try Config.load(environment: environment), vault: vault,
+                                     run: WipeRun(invocation: invocation, access: self), terminal: invocation.terminal)
+        return vault
     }
 
     /// The credential of an export bundle: --bundle-key-file (created when

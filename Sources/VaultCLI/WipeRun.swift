@@ -18,7 +18,7 @@ struct WipeRun {
             try Confirmation.require(invocation, access: access,
                                      question: "Remove \(plan.removedCount) item\(plan.removedCount == 1 ? "" : "s")?")
         }
-        return try vault.wipe(filter, dryRun: false)
+        return try vault.wipe(filter, dryRun: false, expecting: confirm ? plan.removed : nil)
     }
 
     /// The items a wipe removes, as a table, with the unread ones counted.

@@ -14,6 +14,9 @@ struct OpenVault {
     let isWritable: Bool
     /// The groups a scoped credential limits the ring to; nil when not limited.
     var scope: Set<UInt32>? = nil
+    /// The header as read and its MAC: a ring without the header MAC key
+    /// (a scoped credential) may write the file only with this header unchanged.
+    var storedHeader: (parameters: ArraySlice<UInt8>, mac: [UInt8])? = nil
 
     /// Classes whose base keys the device key alone opens.
     static let deviceClasses = Accessibility.allCases.filter(\.opensWithoutUnlock)
@@ -63,8 +66,14 @@ struct OpenVault {
         let parsed = try parse(bytes, path: path)
         let (keys, deviceMatches) = try partialRing(parsed, deviceKey: deviceKey, headerMACKey: headerMACKey,
                                                     scope: nil, requireHeaderMAC: true, path: path)
-        for grant in grants where parsed.file.groups.contains(where: { $0.groupID == grant.groupID }) {
+        for grant in grants {
+            guard let slot = parsed.file.groups.firstIndex(where: { $0.groupID == grant.groupID }) else { continue }
+            let previous = keys.groups[grant.groupID]
             merge(grant.groupKeys, id: grant.groupID, into: keys)
+            // A cache from before a revoke or a group's deletion holds keys that are not this group's any more: leave them out.
+            if !constantTimeEquals(try keys.indexMAC(groupID: grant.groupID, entries: parsed.file.index), parsed.file.indexMACs[slot]) {
+                if let previous { keys.addGroup(previous, id: grant.groupID) } else { keys.removeGroup(id: grant.groupID) }
+            }
         }
         let vault = OpenVault(file: parsed.file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
         try vault.verifyIndex()
@@ -72,15 +81,15 @@ struct OpenVault {
     }
 
     /// Opens `bytes` with a scoped credential: the ring holds its groups and nothing else.
-    /// A read-only credential holds no header MAC key; the header checksum and each
-    /// record's own seal are then what protect what it reads.
+    /// A credential holds no header MAC key: the header checksum, its groups'
+    /// index MACs (read-write only) and each record's own seal protect what it reads.
     static func open(_ bytes: [UInt8], credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
         let file = parsed.file
         guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
         let scope = Set(credential.grants.map(\.groupID))
-        let (keys, deviceMatches) = try partialRing(parsed, deviceKey: deviceKey, headerMACKey: credential.headerMACKey,
-                                                    scope: scope, requireHeaderMAC: !credential.readOnly, path: path)
+        let (keys, deviceMatches) = try partialRing(parsed, deviceKey: deviceKey, headerMACKey: nil,
+                                                    scope: scope, requireHeaderMAC: false, path: path)
         for grant in credential.grants {
             guard let entry = file.groups.first(where: { $0.groupID == grant.groupID }),
                   constantTimeEquals(entry.keyCheck, grant.keyCheck) else {
@@ -88,9 +97,9 @@ struct OpenVault {
             }
             merge(grant.groupKeys, id: grant.groupID, into: keys)
         }
-        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches,
-                              isWritable: !credential.readOnly && keys.headerMACKey != nil)
+        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: !credential.readOnly)
         vault.scope = scope
+        vault.storedHeader = (parsed.bytes[0..<parsed.parametersEnd], parsed.headerMAC)
         try vault.verifyIndex()
         return vault
     }
@@ -324,7 +333,10 @@ struct OpenVault {
         if let id = keys.groupID(of: group) { return id }
         guard creating else { return nil }
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-        let id = (file.groups.map(\.groupID).max() ?? 0) + 1
+        // A random id, never one a deleted group had a moment ago (whose old keys may still sit in a cache).
+        let used = Set(file.groups.map(\.groupID))
+        var id = UInt32.random(in: 1...UInt32.max)
+        while used.contains(id) { id = UInt32.random(in: 1...UInt32.max) }
         file.groups.append(WrappedGroupKey(groupID: id, keyCheck: [], wrappedNameAndKey: [], deviceWrapped: []))
         file.indexMACs.append([])
         try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: file.groups.count - 1, wrapKey: wrapKey)
@@ -370,9 +382,12 @@ struct OpenVault {
     }
 
     /// A scoped credential for `groups`: their base keys of every class, lookup
-    /// keys and key checks; the MAC keys too unless it is read-only. Needs a full ring.
+    /// keys and key checks; the index MAC keys too unless it is read-only. Needs a full ring.
     func grant(_ groups: [AccessGroup], readOnly: Bool, issued: Date, expires: Date?) throws -> ScopedCredential {
         guard keys.masterKey != nil else { throw VaultError.locked(nil) }
+        guard groups.count <= ScopedCredential.maxGroups else {
+            throw VaultError.invalidValue(field: "grant", detail: "\(groups.count) groups; a credential covers at most \(ScopedCredential.maxGroups)")
+        }
         let grants = try groups.map { group -> CredentialGrant in
             guard let id = keys.groupID(of: group), let held = keys.groups[id],
                   let entry = file.groups.first(where: { $0.groupID == id }) else { throw VaultError.noSuchGroup(group) }
@@ -384,7 +399,7 @@ struct OpenVault {
                                    indexMACKey: readOnly ? nil : held.indexMACKey, baseKeys: bases)
         }
         return ScopedCredential(vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
-                                headerMACKey: readOnly ? nil : keys.headerMACKey, grants: grants)
+                                grants: grants)
     }
 
     /// What the device key alone opens of a group: its `always` classes. Empty without a device key.
@@ -447,9 +462,10 @@ struct OpenVault {
         file.keyslots = slots
     }
 
-    /// The whole file with fresh index MACs and header MAC. Needs a full ring.
+    /// The whole file with fresh index MACs and header MAC: needs the header MAC
+    /// key, or (a scoped credential) an unchanged header, whose stored MAC is kept.
     func encode() throws -> [UInt8] {
-        guard isWritable, let headerMACKey = keys.headerMACKey else { throw VaultError.locked(nil) }
+        guard isWritable else { throw VaultError.locked(nil) }
         var file = self.file
         // Groups the ring does not hold keep their MAC: their entries cannot have changed.
         file.indexMACs = try zip(file.groups, file.indexMACs).map { group, stored in
@@ -457,7 +473,14 @@ struct OpenVault {
         }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
-        let headerMAC = HMAC.sha256(key: headerMACKey, data: parameters + checksum)
+        let headerMAC: [UInt8]
+        if let headerMACKey = keys.headerMACKey {
+            headerMAC = HMAC.sha256(key: headerMACKey, data: parameters + checksum)
+        } else if let storedHeader, storedHeader.parameters.elementsEqual(parameters) {
+            headerMAC = storedHeader.mac
+        } else {
+            throw VaultError.locked(nil)
+        }
         return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC)
     }
 

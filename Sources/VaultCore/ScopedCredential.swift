@@ -4,10 +4,11 @@ import VaultCrypto
 /// A scoped credential (`vault grant`): the keys of some access groups of one
 /// vault and nothing else, so a CI job can read those groups' items without
 /// the master passphrase. It holds each group's base keys, lookup key and key
-/// check — never a group key, class key or the master key — so the other
-/// groups' records cannot be decrypted with anything it holds. A read-only
-/// credential also leaves out the index MAC keys and the header MAC key: any
-/// change it made would fail the owner's checks. The text form is
+/// check — never a group key, class key, the header MAC key or the master
+/// key — so the other groups' records cannot be decrypted with anything it
+/// holds, and the header cannot be changed with it. A read-only credential
+/// also leaves out the index MAC keys: a change to its groups' index would
+/// fail the owner's checks. The text form is
 /// `vault-credential-v1:` + base64 of the payload in docs/FORMAT.md.
 public struct ScopedCredential: Sendable {
     /// How the text form of a credential starts.
@@ -16,6 +17,8 @@ public struct ScopedCredential: Sendable {
     static let version: UInt8 = 1
     static let maxGroups = 64
     static let checksumSize = 16
+    /// 9999-12-31T23:59:59Z: dates beyond are refused.
+    static let maxDateSeconds: Int64 = 253_402_300_799
 
     /// The vault this credential belongs to.
     public let vaultID: [UInt8]
@@ -24,8 +27,6 @@ public struct ScopedCredential: Sendable {
     public let issued: Date
     /// When it stops working; nil for never.
     public let expires: Date?
-    /// Checks the header, and so lets a read-write credential rewrite it; nil when read-only.
-    let headerMACKey: SecretBytes?
     let grants: [CredentialGrant]
 
     /// The groups it opens, in the order granted.
@@ -47,7 +48,6 @@ public struct ScopedCredential: Sendable {
         w.u8(readOnly ? 1 : 0)
         w.u64(UInt64(bitPattern: Int64(issued.timeIntervalSince1970.rounded(.down))))
         w.u64(UInt64(bitPattern: Int64(expires?.timeIntervalSince1970.rounded(.down) ?? 0)))
-        writeOptionalKey(headerMACKey, into: &w)
         w.u8(UInt8(grants.count))
         for grant in grants { grant.encode(into: &w) }
         w.raw(SHA256.hash(w.bytes).prefix(ScopedCredential.checksumSize))
@@ -87,9 +87,12 @@ public struct ScopedCredential: Sendable {
         let vaultID = Array(try r.raw(VaultFile.idSize))
         let flags = try r.u8()
         guard flags <= 1 else { throw MalformedInput(detail: "unknown flags") }
-        let issued = Date(timeIntervalSince1970: Double(Int64(bitPattern: try r.u64())))
+        let issuedSeconds = Int64(bitPattern: try r.u64())
         let expiresSeconds = Int64(bitPattern: try r.u64())
-        let headerMACKey = try readOptionalKey(&r)
+        guard (0...maxDateSeconds).contains(issuedSeconds), (0...maxDateSeconds).contains(expiresSeconds) else {
+            throw MalformedInput(detail: "a date out of range")
+        }
+        let issued = Date(timeIntervalSince1970: Double(issuedSeconds))
         let count = Int(try r.u8())
         guard (1...maxGroups).contains(count) else { throw MalformedInput(detail: "\(count) groups") }
         var grants: [CredentialGrant] = []
@@ -98,7 +101,7 @@ public struct ScopedCredential: Sendable {
         guard Set(grants.map(\.groupID)).count == grants.count else { throw MalformedInput(detail: "a repeated group") }
         return ScopedCredential(vaultID: vaultID, readOnly: flags == 1, issued: issued,
                                 expires: expiresSeconds == 0 ? nil : Date(timeIntervalSince1970: Double(expiresSeconds)),
-                                headerMACKey: headerMACKey, grants: grants)
+                                grants: grants)
     }
 
     // MARK: files

@@ -41,8 +41,10 @@ public struct WipeOutcome: Sendable {
 
 extension Vault {
     /// Removes the items that match `filter`; with `dryRun`, only says what it would remove.
-    /// A filter of whole groups also gives each group a fresh key.
-    public func wipe(_ filter: WipeFilter, dryRun: Bool) throws -> WipeOutcome {
+    /// A filter of whole groups also gives each group a fresh key. With `expecting`
+    /// (what a dry run showed), throws `changedSinceShown` and removes nothing
+    /// when the items it would remove now are not those.
+    public func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
         try requireOwner("wipe items")
         if dryRun {
             return try withKeys {
@@ -54,6 +56,7 @@ extension Vault {
         }
         return try transaction { vault in
             var (positions, outcome) = try vault.wipeSelection(filter, now: host.now())
+            if let expecting, expecting != outcome.removed { throw VaultError.changedSinceShown }
             vault.remove(at: positions)
             if filter.selectsWholeGroups {
                 for group in outcome.rekeyedGroups {

@@ -53,6 +53,8 @@ public enum VaultError: Error, Equatable {
     case ownerOnly(action: String)
     /// The item's expiry date has come; it stays until `vault wipe --expired`.
     case itemExpired(ItemAttributes)
+    /// The items a wipe would remove changed between showing them and removing them.
+    case changedSinceShown
     /// An export bundle is damaged or not a bundle.
     case damagedBundle(path: String, detail: String)
     /// The group does not exist.
@@ -82,6 +84,7 @@ public enum VaultError: Error, Equatable {
         case .outsideCredential, .readOnlyCredential, .ownerOnly: return .missingEntitlement
         case .noSuchGroup, .itemExpired: return .itemNotFound
         case .damagedBundle: return .decode
+        case .changedSinceShown: return .failure
         case .groupExists: return .duplicateItem
         }
     }

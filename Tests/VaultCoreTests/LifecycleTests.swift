@@ -72,7 +72,16 @@ import VaultCrypto
         #expect(throws: VaultError.noSuchGroup(AccessGroup("nope")!)) { try plan(WipeFilter(query: Query(group: AccessGroup("nope")!))) }
         // Dry runs changed nothing; a combined filter removes exactly its items.
         #expect(try keys(vault).count == 4)
-        let removed = try vault.wipe(WipeFilter(query: Query(account: "new", group: ci)), dryRun: false)
+        // What a dry run showed must still be what goes.
+        let shown = try vault.wipe(WipeFilter(query: Query(account: "new", group: ci)), dryRun: true).removed
+        try add(vault, "late", "new", group: ci)
+        let before = fileBytes(dir.location().path)
+        #expect(throws: VaultError.changedSinceShown) {
+            try vault.wipe(WipeFilter(query: Query(account: "new", group: ci)), dryRun: false, expecting: shown)
+        }
+        #expect(fileBytes(dir.location().path) == before)
+        try vault.delete(matching: Query(service: "late", account: "new"))
+        let removed = try vault.wipe(WipeFilter(query: Query(account: "new", group: ci)), dryRun: false, expecting: shown)
         #expect(removed.removedCount == 2)
         #expect(try keys(vault) == ["ci/api/old", "prod/api/new"])
     }

@@ -48,7 +48,7 @@ import VaultCrypto
         let dir = try TempDirectory()
         let owner = try makeVault(dir)
         let credential = try owner.grant(groups: [ci], readOnly: false, expires: nil)
-        var material: [SecretBytes] = [try #require(credential.headerMACKey)]
+        var material: [SecretBytes] = []
         for grant in credential.grants {
             material.append(grant.lookupKey)
             if let indexMACKey = grant.indexMACKey { material.append(indexMACKey) }
@@ -75,12 +75,27 @@ import VaultCrypto
         #expect(throws: (any Error).self) { try ring.recordKey(groupID: prodID, accessibility: .whenUnlocked, recordID: [UInt8](repeating: 0, count: 16)) }
     }
 
+    /// A read-write credential changes its groups' records; it cannot change the header (groups, keyslots).
+    @Test func readWriteCredentialCannotChangeTheHeader() throws {
+        let dir = try TempDirectory()
+        let owner = try makeVault(dir)
+        let credential = try owner.grant(groups: [ci], readOnly: false, expires: nil)
+        var open = try OpenVault.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "")
+        #expect(open.keys.headerMACKey == nil)
+        _ = try open.encode()
+        open.file.keyslots.removeAll()
+        #expect(throws: VaultError.locked(nil)) { try open.encode() }
+        var dropped = try OpenVault.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "")
+        dropped.file.groups.removeLast()
+        dropped.file.indexMACs.removeLast()
+        #expect(throws: VaultError.locked(nil)) { try dropped.encode() }
+    }
+
     @Test func readOnlyCanReadButNotChangeAndHoldsNoMACKeys() throws {
         let dir = try TempDirectory()
         let owner = try makeVault(dir)
         let credential = try roundTrip(try owner.grant(groups: [ci], readOnly: true, expires: nil))
         #expect(credential.readOnly)
-        #expect(credential.headerMACKey == nil)
         #expect(credential.grants.allSatisfy { $0.indexMACKey == nil })
         let vault = scoped(dir, credential)
         #expect(try vault.secret("db", "ci") == "ci-secret")
@@ -135,6 +150,21 @@ import VaultCrypto
                 try AESGCM.open(file.records[position], key: KeyRing.derive(base, "record", entry.recordID, vaultID: file.vaultID), aad: aad)
             }
         }
+    }
+
+    /// An after-first-unlock cache written before a revoke holds the group's old keys: they are left out, not read as damage.
+    @Test func staleAfterFirstUnlockCacheIsIgnoredAfterRevoke() throws {
+        let dir = try TempDirectory()
+        let owner = try makeVault(dir)
+        try owner.add("cron", "ci", "ci-cron", group: ci, accessibility: .afterFirstUnlock)
+        let runtime = dir.path + "/.runtime/vault"
+        let cacheName = try #require(FileSystem.list(runtime).first { $0.hasSuffix(".afu") })
+        let staleCache = fileBytes(runtime + "/" + cacheName)
+        try owner.revoke(group: ci)
+        writeBytes(staleCache, to: runtime + "/" + cacheName)
+        let unlocked = Vault(location: dir.location(), keys: .none, host: HostContext.live(environment: ["XDG_RUNTIME_DIR": dir.path + "/.runtime"]))
+        #expect(try unlocked.secret("api", "ci") == "ci-api")
+        #expect(throws: VaultError.locked(.afterFirstUnlock)) { try unlocked.secret("cron", "ci") }
     }
 
     @Test func deletedGroupReadsAsRevoked() throws {

@@ -17,7 +17,7 @@ enum FirstRunCommand {
         let access = VaultAccess(invocation)
         let dryRun = arguments.flag("dry-run")
         if access.location.exists {
-            let vault = try access.vault(applyingFirstRun: false)
+            let vault = try access.vault()
             if dryRun {
                 let plans = try FirstRun.filters(groups).map { try FirstRun.plan($0, vault) }
                 plans.forEach { terminal.writeOut(WipeRun.describe($0)) }
@@ -25,15 +25,22 @@ enum FirstRunCommand {
                 terminal.writeErr("vault: dry run: the first run would remove \(count) item\(count == 1 ? "" : "s") and create \(quoted(marker)); nothing was changed\n")
                 return
             }
-            let outcomes = try FirstRun.wipe(groups, vault: vault, run: WipeRun(invocation: invocation, access: access), confirm: groups.isEmpty)
+            let run = WipeRun(invocation: invocation, access: access)
+            guard let outcomes = try FirstRun.claimAndWipe(marker: marker, groups, vault: vault, run: run, confirm: groups.isEmpty) else {
+                terminal.writeErr("vault: first run already done (marker \(quoted(marker)) exists); nothing changed\n")
+                return
+            }
             outcomes.forEach { terminal.writeErr("vault: first run: \(WipeRun.summary($0))\n") }
         } else if dryRun {
             terminal.writeErr("vault: dry run: no vault yet; the first run would only create \(quoted(marker))\n")
             return
         } else {
+            guard try FirstRunMarker.claim(at: marker, now: Date()) else {
+                terminal.writeErr("vault: first run already done (marker \(quoted(marker)) exists); nothing changed\n")
+                return
+            }
             terminal.writeErr("vault: first run: no vault yet, nothing to wipe\n")
         }
-        try FirstRunMarker.create(at: marker, now: Date())
         terminal.writeErr("vault: created the first-run marker \(quoted(marker))\n")
     }
 }
@@ -65,12 +72,25 @@ enum FirstRun {
         }
     }
 
+    /// Claims the marker, wipes, and gives the claim back if the wipe fails;
+    /// returns nil when another command claimed this first run already.
+    static func claimAndWipe(marker: String, _ groups: [AccessGroup], vault: Vault, run: WipeRun, confirm: Bool) throws -> [WipeOutcome]? {
+        guard try FirstRunMarker.claim(at: marker, now: Date()) else { return nil }
+        do {
+            return try wipe(groups, vault: vault, run: run, confirm: confirm)
+        } catch {
+            FirstRunMarker.release(at: marker)
+            throw error
+        }
+    }
+
     /// The first-run config keys: when `first-run-marker` is set and the marker
     /// is missing, wipes `first-run-groups` (or the whole vault: the config is the
     /// consent) and creates the marker. Scoped credentials cannot wipe: skipped for them.
     static func applyConfigured(_ config: Config, vault: Vault, run: WipeRun, terminal: Terminal) throws {
-        guard let marker = config.value("first-run-marker"), !marker.isEmpty, !FirstRunMarker.exists(at: marker),
-              !vault.isScoped else { return }
+        guard let configured = config.value("first-run-marker"), !configured.isEmpty, !vault.isScoped else { return }
+        let marker = try absolutePath(configured, config: config, home: run.invocation.environment["HOME"])
+        guard !FirstRunMarker.exists(at: marker) else { return }
         let names = (config.value("first-run-groups") ?? "").split(separator: ",").map { String($0).filter { !$0.isWhitespace } }
         let groups = try names.filter { !$0.isEmpty }.map { name in
             guard let group = AccessGroup(name) else {
@@ -78,8 +98,28 @@ enum FirstRun {
             }
             return group
         }
-        let outcomes = try wipe(groups, vault: vault, run: run, confirm: false)
-        outcomes.forEach { terminal.writeErr("vault: first run (\(config.path)): \(WipeRun.summary($0))\n") }
-        try FirstRunMarker.create(at: marker, now: Date())
+        do {
+            let outcomes = try claimAndWipe(marker: marker, groups, vault: vault, run: run, confirm: false) ?? []
+            outcomes.forEach { terminal.writeErr("vault: first run (\(config.path)): \(WipeRun.summary($0))\n") }
+        } catch VaultError.locked, VaultError.sessionEnded {
+            throw lockedFailure(config, marker)
+        } catch let failure as CommandFailure where failure.status == .interactionNotAllowed {
+            throw lockedFailure(config, marker)
+        }
+    }
+
+    private static func lockedFailure(_ config: Config, _ marker: String) -> CommandFailure {
+        CommandFailure(.interactionNotAllowed,
+                       "the first-run wipe that \(quoted(config.path)) asks for (first-run-marker \(quoted(marker)) is missing) needs the vault unlocked",
+                       hint: "run it once unlocked, e.g. 'vault first-run --marker \(shellQuoted(marker))' with --key-file or --passphrase-file")
+    }
+
+    /// The marker path of the config: absolute, or `~/…`; anything else is a config error,
+    /// since a relative marker would make every new working directory a first run.
+    private static func absolutePath(_ path: String, config: Config, home: String?) throws -> String {
+        if path.hasPrefix("/") { return path }
+        if path.hasPrefix("~/"), let home, home.hasPrefix("/") { return home + path.dropFirst() }
+        throw VaultError.invalidValue(field: "config",
+                                      detail: "\(config.path): first-run-marker must be an absolute path or start with ~/, not \(quoted(path))")
     }
 }

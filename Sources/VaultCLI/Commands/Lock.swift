@@ -10,7 +10,7 @@ enum LockCommand {
             invocation.terminal.writeErr("vault: no session to end: VAULT_SESSION is not set ('vault lock --all' ends every session)\n")
             return
         }
-        let outcome = try access.vault(applyingFirstRun: false).lock(token: access.sessionToken, all: all)
+        let outcome = try access.vault().lock(token: access.sessionToken, all: all)
         var words = "ended \(outcome.sessionsEnded) session\(outcome.sessionsEnded == 1 ? "" : "s")"
         if all { words += outcome.afterFirstUnlockEnded ? " and the after-first-unlock cache" : "; no after-first-unlock cache was left" }
         invocation.terminal.writeErr("vault: \(words)\n")

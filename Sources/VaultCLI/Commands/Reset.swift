@@ -8,7 +8,7 @@ enum ResetCommand {
         guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
         try Confirmation.require(invocation, access: access,
                                  question: "Remove the vault \(quoted(location.path)) and every item in it, for good?")
-        let outcome = try access.vault(applyingFirstRun: false).reset()
+        let outcome = try access.vault().reset()
         let sessions = outcome.sessionsEnded == 0 ? "" : " and ended \(outcome.sessionsEnded) session\(outcome.sessionsEnded == 1 ? "" : "s")"
         invocation.terminal.writeErr("vault: removed \(outcome.removedPaths.map(quoted).joined(separator: ", "))\(sessions)\n")
     }

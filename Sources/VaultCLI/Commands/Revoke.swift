@@ -6,7 +6,14 @@ enum RevokeCommand {
         let groups = try ItemArguments(invocation).namedGroups(purpose: "whose credentials end")
         let vault = try VaultAccess(invocation).vault()
         for group in groups {
-            let count = try vault.revoke(group: group)
+            let count: Int
+            do {
+                count = try vault.revoke(group: group)
+            } catch VaultError.boundToAnotherDevice {
+                throw CommandFailure(
+                    .failure, "cannot revoke group \(quoted(group.name)) here: it holds -this-device-only items that only the machine they were added on can re-seal",
+                    hint: "run 'vault revoke --group \(shellQuoted(group.name))' on that machine, or 'vault wipe --group \(shellQuoted(group.name))' here to drop its items and renew its key")
+            }
             invocation.terminal.writeErr("vault: revoked every credential of group \(quoted(group.name)); re-sealed \(count) item\(count == 1 ? "" : "s") under a new group key\n")
         }
     }

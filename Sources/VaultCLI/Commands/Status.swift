@@ -6,7 +6,7 @@ import VaultCore
 enum StatusCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
-        let vault = try access.vault(applyingFirstRun: false)
+        let vault = try access.vault()
         let report = try vault.status(sessionToken: access.sessionToken)
         let total = report.counts.reduce(0) { $0 + $1.count }
         let state = report.sessionExpiry.map { "unlocked (session ends at \(DateText.iso($0)) if idle)" } ?? "locked"

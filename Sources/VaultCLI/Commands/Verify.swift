@@ -4,7 +4,7 @@ import VaultCore
 enum VerifyCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
-        let report = try access.vault(applyingFirstRun: false).verify()
+        let report = try access.vault().verify()
         let terminal = invocation.terminal
         for file in report.exposedFiles {
             terminal.writeOut("exposed: \(quoted(file.path)) has mode 0\(String(file.mode, radix: 8)); restrict it with 'chmod \(file.path == access.location.directory ? "700" : "600") \(shellQuoted(file.path))'\n")
@@ -18,7 +18,7 @@ enum VerifyCommand {
         }
         if report.isDamaged {
             throw CommandFailure(.decode, "the vault \(quoted(access.location.path)) is damaged or was tampered with",
-                                 hint: "restore it from a backup; 'vault export' of what still opens saves the rest")
+                                 hint: "nothing was changed; restore the file from a backup")
         }
         if !report.exposedFiles.isEmpty {
             throw CommandFailure(.failure, "files of the vault are exposed to other users", hint: "run the chmod commands above")

@@ -133,6 +133,9 @@ struct ErrorReport {
                 status: status,
                 message: "the item for service \(quoted(attributes.service)), account \(quoted(attributes.account)) in group \(quoted(attributes.group.name)) expired on \(attributes.details.expires.map(DateText.iso) ?? "?")",
                 hint: "store a new secret with 'vault update … --expires WHEN' (or --expires never), or remove expired items with 'vault wipe --expired'")
+        case .changedSinceShown:
+            return ErrorReport(status: status, message: "the vault changed after the items to remove were shown; nothing was removed",
+                               hint: "run the command again to see the items as they are now")
         case .damagedBundle(let path, let detail):
             return ErrorReport(status: status, message: "the export bundle \(quoted(path)) is damaged: \(detail)",
                                hint: "nothing was imported; export it again from the vault it came from")
