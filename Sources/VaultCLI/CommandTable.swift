@@ -31,6 +31,7 @@ public enum CommandTable {
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, updateCommand, deleteCommand,
         listCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
+        runCommand, envCommand, injectCommand,
         helpCommand, completeCommand, generateCommand,
     ]
 }
@@ -77,6 +78,7 @@ extension CommandTable {
         OptionSpec("comment", short: "j", value: "COMMENT", help: "free-form comment"),
         OptionSpec("kind", short: "D", value: "KIND", help: "kind of secret, e.g. \"api token\""),
         OptionSpec("generic", short: "G", value: "DATA", help: "application data stored beside the secret"),
+        OptionSpec("env-name", value: "NAME", help: "variable name for vault env; default: SERVICE_ACCOUNT upper-cased"),
     ]
 
     /// Where the new secret comes from; without any of these it is read from

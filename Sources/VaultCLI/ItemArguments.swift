@@ -50,10 +50,15 @@ struct ItemArguments {
         return value
     }
 
-    /// The descriptive attributes given as options (label, comment, kind, generic).
-    func details() -> ItemDetails {
-        ItemDetails(label: arguments.value("label"), comment: arguments.value("comment"), kind: arguments.value("kind"),
-                    generic: arguments.value("generic"))
+    /// The descriptive attributes given as options (label, comment, kind, generic, env name).
+    func details() throws -> ItemDetails {
+        let envName = arguments.value("env-name")
+        if let envName, !Dotenv.isValidName(envName) {
+            throw UsageError("invalid --env-name \(quoted(envName))",
+                             hint: "an environment variable name is letters, digits and _, not starting with a digit")
+        }
+        return ItemDetails(label: arguments.value("label"), comment: arguments.value("comment"), kind: arguments.value("kind"),
+                           generic: arguments.value("generic"), envName: envName)
     }
 
     /// The query the selecting options describe (service, account, group, label, class).

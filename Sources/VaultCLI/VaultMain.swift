@@ -16,13 +16,22 @@ public enum VaultMain {
             let parsed = try Parser.parse(arguments)
             try parsed.command.run(Invocation(arguments: parsed, environment: environment, terminal: terminal))
             return Status.success.exitCode
+        } catch let child as ChildExitStatus {
+            if let failure = child.failure { report(failure, on: terminal) }
+            return child.code
         } catch {
-            let report = ErrorReport(error)
-            terminal.writeErr("vault: error: \(report.message)\n")
-            for line in report.details { terminal.writeErr("vault:   \(line)\n") }
-            if let hint = report.hint { terminal.writeErr("vault: hint: \(hint)\n") }
-            return report.status.exitCode
+            return report(error, on: terminal)
         }
+    }
+
+    /// Prints the error's message, details and hint; returns its exit code.
+    @discardableResult
+    private static func report(_ error: Error, on terminal: Terminal) -> Int32 {
+        let report = ErrorReport(error)
+        terminal.writeErr("vault: error: \(report.message)\n")
+        for line in report.details { terminal.writeErr("vault:   \(line)\n") }
+        if let hint = report.hint { terminal.writeErr("vault: hint: \(hint)\n") }
+        return report.status.exitCode
     }
 }
 

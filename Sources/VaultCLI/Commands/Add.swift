@@ -14,7 +14,7 @@ enum AddCommand {
         let store = try access.store()
         let secret = try SecretInput(invocation).read(access: access)
         let item = NewItem(service: service, account: account, group: group, accessibility: accessibility,
-                           details: options.details(), secret: secret)
+                           details: try options.details(), secret: secret)
         let outcome = try store.add(item, replaceExisting: arguments.flag("update"))
         let verb = outcome == .added ? "added" : "replaced"
         invocation.terminal.writeErr(

@@ -9,7 +9,7 @@ enum UpdateCommand {
         let arguments = invocation.arguments
         let options = ItemArguments(invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
-        var change = ItemChange(accessibility: try options.accessibility(), details: options.details())
+        var change = ItemChange(accessibility: try options.accessibility(), details: try options.details())
         ClassWarning.show(for: change.accessibility, on: invocation.terminal)
         let input = SecretInput(invocation)
         if arguments.flag("keep-secret"), input.hasExplicitSource {
