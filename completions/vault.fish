@@ -42,6 +42,9 @@ complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session an
 complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
 complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
 complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
+complete -c vault -n __vault_no_command -a run -d 'run a command with secrets in its environment, masked in its output'
+complete -c vault -n __vault_no_command -a env -d 'print items as environment variable assignments'
+complete -c vault -n __vault_no_command -a inject -d 'fill a template\'s secret references'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
 
 complete -c vault -l vault -r -F -d 'vault file to use (environment: VAULT_PATH)'
@@ -59,6 +62,7 @@ complete -c vault -n '__vault_using add' -s l -l label -x -d 'label shown by lis
 complete -c vault -n '__vault_using add' -s j -l comment -x -d 'free-form comment'
 complete -c vault -n '__vault_using add' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
 complete -c vault -n '__vault_using add' -s G -l generic -x -d 'application data stored beside the secret'
+complete -c vault -n '__vault_using add' -l env-name -x -d 'variable name for vault env; default: SERVICE_ACCOUNT upper-cased'
 complete -c vault -n '__vault_using add' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'when the item can be read; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using add' -l group -x -a '(__vault_names groups)' -d 'access group of the item (environment: VAULT_GROUP)'
 complete -c vault -n '__vault_using add' -s U -l update -d 'replace an existing item with the same group, service and account'
@@ -82,6 +86,7 @@ complete -c vault -n '__vault_using update' -s l -l label -x -d 'label shown by 
 complete -c vault -n '__vault_using update' -s j -l comment -x -d 'free-form comment'
 complete -c vault -n '__vault_using update' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
 complete -c vault -n '__vault_using update' -s G -l generic -x -d 'application data stored beside the secret'
+complete -c vault -n '__vault_using update' -l env-name -x -d 'variable name for vault env; default: SERVICE_ACCOUNT upper-cased'
 complete -c vault -n '__vault_using update' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'new accessibility class of the item; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using update' -l secret-file -r -F -d 'read the secret from FILE'
 complete -c vault -n '__vault_using update' -l generate -d 'generate a random secret'
@@ -117,4 +122,16 @@ complete -c vault -n '__vault_using passwd' -l remove-passphrase -d 'no longer u
 complete -c vault -n '__vault_using passwd' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using passwd' -s y -l yes -d 'confirm destroying items without asking (needed without a terminal)'
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list unlock lock status passwd help' -d 'command to describe'
+complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command; VALUE may be a reference'
+complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
+complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using run' -l no-masking -d 'pass the command\'s output through unmasked'
+
+complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'
+
+complete -c vault -n '__vault_using inject' -s i -l in -r -F -d 'the template to fill (- for stdin)'
+complete -c vault -n '__vault_using inject' -s o -l out -r -F -d 'write to FILE (mode 0600) instead of stdout'
+complete -c vault -n '__vault_using inject' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
+
+complete -c vault -n '__vault_using help' -a 'init add get update delete list unlock lock status passwd run env inject help' -d 'command to describe'

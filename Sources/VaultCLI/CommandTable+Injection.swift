@@ -76,7 +76,7 @@ extension CommandTable {
         ],
         examples: [
             ExampleSpec("vault inject -i config.yml.tpl -o config.yml", "write a config file with its secrets filled in"),
-            ExampleSpec("vault inject -i - < netrc.tpl > ~/.netrc", "fill a template from stdin"),
+            ExampleSpec("vault inject -i deploy.env.tpl", "print a filled template to stdout"),
         ],
         run: { try InjectCommand.run($0) })
 }

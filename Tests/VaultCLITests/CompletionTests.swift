@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VaultCLI
 
 /// The committed completion scripts, run by the real shells: bash through
 /// its completion function, fish through `complete -C`, zsh through a
@@ -10,7 +11,7 @@ import Testing
 
     @Test func bashCompletesCommands() throws {
         #expect(try bash("vault", "ad") == ["add"])
-        #expect(try bash("vault", "") == ["init", "add", "get", "update", "delete", "list", "unlock", "lock", "status", "passwd", "help"])
+        #expect(try bash("vault", "") == CommandTable.commands.filter { !$0.hidden }.map(\.name))
     }
 
     @Test func bashCompletesOptions() throws {
