@@ -9,7 +9,9 @@ set -eu
 #   mandoc                      tests: lint the generated man page
 #   bash-completion zsh fish    tests: load the generated completions
 #   git python3                 tests
+#   hyperfine                   bench: bench/masking.sh (vault run throughput)
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
+PACKAGES="$PACKAGES hyperfine"
 
 missing=""
 for package in $PACKAGES; do

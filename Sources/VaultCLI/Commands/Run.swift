@@ -89,8 +89,8 @@ enum RunCommand {
     }
 }
 
-/// A pipe whose ends are closed on exec; the read end is enlarged (fewer
-/// wake-ups for a child that writes a lot).
+/// A pipe whose ends are closed on exec, with room for 256 KiB: a child that
+/// writes a lot wakes vault for fewer, larger reads.
 private struct Pipe {
     let readEnd: Int32
     let writeEnd: Int32
@@ -103,6 +103,6 @@ private struct Pipe {
         readEnd = ends[0]
         writeEnd = ends[1]
         for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(readEnd, 1031 /* F_SETPIPE_SZ, a Linux extension Glibc does not export */, Int32(1 << 20))
+        _ = fcntl(readEnd, 1031 /* F_SETPIPE_SZ, a Linux extension Glibc does not export */, Int32(1 << 18))
     }
 }

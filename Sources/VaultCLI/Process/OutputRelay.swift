@@ -68,9 +68,9 @@ struct OutputRelay {
     mutating func run() -> Int32 {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: OutputRelay.bufferSize, alignment: 16)
         defer { buffer.deallocate() }
-        var exitStatus: Int32?
+        // Checked once now and then after each SIGCHLD (not on every read: a waitpid per read costs).
+        var exitStatus = child.poll()
         while true {
-            if exitStatus == nil { exitStatus = child.poll() }
             let outputOpen = streams.contains(where: \.open)
             if let status = exitStatus, !outputOpen { return status }
 
@@ -88,7 +88,11 @@ struct OutputRelay {
                 closeAll()
                 continue
             }
-            if fds[0].revents != 0 { handle(signals.drain()) }
+            if fds[0].revents != 0 {
+                let caught = signals.drain()
+                handle(caught)
+                if exitStatus == nil, caught.contains(where: { $0.number == SIGCHLD }) { exitStatus = child.poll() }
+            }
             for index in streams.indices where streams[index].open && fds[index + 1].revents != 0 {
                 pump(index, buffer)
             }
@@ -104,7 +108,7 @@ struct OutputRelay {
         for signal in caught {
             switch signal.number {
             case SIGCHLD:
-                break  // the loop polls the child
+                break  // run() collects the child
             case SIGWINCH:
                 terminal?.copyWindowSize()
             default:
@@ -113,24 +117,30 @@ struct OutputRelay {
         }
     }
 
-    /// Reads what is there and passes it through the masker.
+    /// Reads what is there and passes it through the masker; reads again at
+    /// once (a few times, to stay fair to the other stream) while reads fill
+    /// the buffer, saving a poll per read on a busy stream.
     private mutating func pump(_ index: Int, _ buffer: UnsafeMutableRawBufferPointer) {
-        let n = read(streams[index].source, buffer.baseAddress, buffer.count)
-        if n < 0, errno == EINTR || errno == EAGAIN { return }
-        guard n > 0 else {
-            // EOF, or EIO from a pseudo-terminal whose every slave is closed.
-            close(index)
-            return
-        }
-        let destination = streams[index].destination
-        var delivered = true
-        streams[index].masking.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { bytes in
-            if delivered { delivered = RelayedStream.write(bytes, to: destination) }
-        }
-        if !delivered {
-            // Nobody reads our output any more: stop reading, so the child gets EPIPE in turn.
-            streams[index].open = false
-            Glibc.close(streams[index].source)
+        for _ in 0..<8 {
+            let n = read(streams[index].source, buffer.baseAddress, buffer.count)
+            if n < 0, errno == EINTR || errno == EAGAIN { return }
+            guard n > 0 else {
+                // EOF, or EIO from a pseudo-terminal whose every slave is closed.
+                close(index)
+                return
+            }
+            let destination = streams[index].destination
+            var delivered = true
+            streams[index].masking.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<n])) { bytes in
+                if delivered { delivered = RelayedStream.write(bytes, to: destination) }
+            }
+            if !delivered {
+                // Nobody reads our output any more: stop reading, so the child gets EPIPE in turn.
+                streams[index].open = false
+                Glibc.close(streams[index].source)
+                return
+            }
+            if n < buffer.count { return }
         }
     }
 

@@ -2,7 +2,7 @@
 /// automaton so that one pass over the output finds every occurrence of every
 /// secret, however the output is cut into reads. Shared by the streams of one
 /// `vault run` (stdout and stderr each have a `MaskingStream`).
-public final class MaskPatterns: Sendable {
+public final class MaskPatterns: @unchecked Sendable {
     /// What a concealed secret is replaced with.
     public static let marker = Array("<concealed by vault>".utf8)
     /// Secrets (and lines of multi-line secrets) shorter than this many bytes
@@ -14,18 +14,29 @@ public final class MaskPatterns: Sendable {
     /// Whether there is nothing to conceal (the stream is copied as is).
     public var isEmpty: Bool { depth.count == 1 }
 
+    // The automaton, in buffers that the scanning loop reads without bounds
+    // checks; immutable after init, so sharing is safe.
     /// Per state: the first index into `edgeBytes`/`edgeTargets` and the count.
-    private let edgeStart: [Int32]
-    private let edgeCount: [Int32]
-    private let edgeBytes: [UInt8]
-    private let edgeTargets: [Int32]
+    private let edgeStart: UnsafeMutableBufferPointer<Int32>
+    private let edgeCount: UnsafeMutableBufferPointer<Int32>
+    private let edgeBytes: UnsafeMutableBufferPointer<UInt8>
+    private let edgeTargets: UnsafeMutableBufferPointer<Int32>
     /// The root's transitions for every byte (0 stays at the root).
-    private let rootNext: [Int32]
-    private let fail: [Int32]
+    private let rootNext: UnsafeMutableBufferPointer<Int32>
+    private let fail: UnsafeMutableBufferPointer<Int32>
+    /// One bit per pair of bytes that starts a pattern: at the root, a byte
+    /// whose pair with the next is not here cannot start a match and is
+    /// skipped without stepping the automaton (most bytes, on most output).
+    private let startPairs: UnsafeMutableBufferPointer<UInt64>
+    /// One bit per pair of bytes found anywhere in the first `window` bytes
+    /// of a pattern: when the pair at the end of a window is not here, no
+    /// pattern starts in that window, and the scan jumps `window - 1` bytes.
+    private let windowPairs: UnsafeMutableBufferPointer<UInt64>
+    private let window: Int
     /// Per state: how many bytes of a pattern it has matched.
-    let depth: [Int32]
+    let depth: UnsafeMutableBufferPointer<Int32>
     /// Per state: the length of the longest pattern ending here, or 0.
-    let matchLength: [Int32]
+    let matchLength: UnsafeMutableBufferPointer<Int32>
 
     /// Compiles `secrets`. Each secret is a pattern, and so is each line of a
     /// multi-line secret (without its `\r`), so that output that rewrites line
@@ -102,14 +113,40 @@ public final class MaskPatterns: Sendable {
                 targets.append(target)
             }
         }
-        edgeStart = starts
-        edgeCount = counts
-        edgeBytes = bytes
-        edgeTargets = targets
-        rootNext = root
-        fail = failLinks
-        depth = depths
-        matchLength = longest
+        edgeStart = MaskPatterns.pinned(starts)
+        edgeCount = MaskPatterns.pinned(counts)
+        edgeBytes = MaskPatterns.pinned(bytes)
+        edgeTargets = MaskPatterns.pinned(targets)
+        rootNext = MaskPatterns.pinned(root)
+        fail = MaskPatterns.pinned(failLinks)
+        depth = MaskPatterns.pinned(depths)
+        matchLength = MaskPatterns.pinned(longest)
+        let window = min(patterns.map(\.count).min() ?? 2, 8)
+        var firstPairs = [UInt64](repeating: 0, count: 65536 / 64)
+        var anywhere = firstPairs
+        for pattern in patterns {
+            for offset in 0..<(window - 1) {
+                let pair = Int(pattern[offset]) << 8 | Int(pattern[offset + 1])
+                anywhere[pair >> 6] |= 1 << UInt64(pair & 63)
+                if offset == 0 { firstPairs[pair >> 6] |= 1 << UInt64(pair & 63) }
+            }
+        }
+        startPairs = MaskPatterns.pinned(firstPairs)
+        windowPairs = MaskPatterns.pinned(anywhere)
+        self.window = window
+    }
+
+    deinit {
+        for buffer in [edgeStart, edgeCount, edgeTargets, rootNext, fail, depth, matchLength] { buffer.deallocate() }
+        edgeBytes.deallocate()
+        startPairs.deallocate()
+        windowPairs.deallocate()
+    }
+
+    private static func pinned<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+        _ = buffer.initialize(from: array)
+        return buffer
     }
 
     /// The state after reading `byte` in `state`.
@@ -129,13 +166,28 @@ public final class MaskPatterns: Sendable {
         return rootNext[Int(byte)]
     }
 
-    /// The first index at or after `index` whose byte can start a pattern, or `end`.
+    /// The first index at or after `index` where a pattern can start (its
+    /// byte and the next are a pattern's first two bytes), or `end`. Bytes
+    /// too near the end to decide are candidates. Skipping a byte here gives
+    /// the same automaton state as stepping through it from the root.
     @inline(__always)
     func skipToCandidate(_ bytes: UnsafeRawBufferPointer, from index: Int, to end: Int) -> Int {
-        rootNext.withUnsafeBufferPointer { root in
-            var index = index
-            while index < end, root[Int(bytes[index])] == 0 { index += 1 }
-            return index
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return end }
+        @inline(__always) func has(_ set: UnsafeMutableBufferPointer<UInt64>, _ at: Int) -> Bool {
+            let pair = Int(base[at]) << 8 | Int(base[at + 1])
+            return set[pair >> 6] & (1 << UInt64(pair & 63)) != 0
+        }
+        var start = index
+        while true {
+            let last = start + window - 2
+            guard last + 1 < end else {
+                while start + 1 < end, !has(startPairs, start) { start += 1 }
+                return start
+            }
+            if has(windowPairs, last) {
+                for candidate in start...last where has(startPairs, candidate) { return candidate }
+            }
+            start = last + 1
         }
     }
 }
