@@ -74,11 +74,15 @@ private let marker = "<concealed by vault>"
     /// The property: random output with secrets inserted, cut at every
     /// boundary and into random read sizes, comes out exactly as a one-shot
     /// replacement would give it.
-    @Test func secretsSplitAtEveryBoundaryAndRandomReadSizes() {
+    /// (With a 4-byte secret the scan's skip window is 4 bytes; without, 8.)
+    @Test(arguments: [
+        ["hunter22", "p@ss:w0rd/with-more", "AAAA", "line one\nline two", "sec"],
+        ["hunter22hunter", "p@ss:w0rd/with-more", "line one\nline two", "sec"],
+    ])
+    func secretsSplitAtEveryBoundaryAndRandomReadSizes(secrets: [String]) {
         var generator = SystemRandomNumberGenerator()
-        let secrets = ["hunter22", "p@ss:w0rd/with-more", "AAAA", "line one\nline two", "sec"]
         let alphabet = Array("abcdefghinrstu AP@2\n:w".utf8)
-        for round in 0..<150 {
+        for round in 0..<100 {
             var input: [UInt8] = []
             for _ in 0..<Int.random(in: 1...8, using: &generator) {
                 let filler = (0..<Int.random(in: 0...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
