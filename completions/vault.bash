@@ -2,15 +2,15 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update delete list group grant revoke unlock lock status passwd wipe first-run export import reset verify git-credential docker-credential help"
+_vault_commands="init add get update delete list group grant revoke unlock lock status passwd run env inject wipe first-run export import reset verify git-credential docker-credential help"
 
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --expires --class --group -U --update --secret-file --generate --length --charset -w --password --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group -U --update --secret-file --generate --length --charset -w --password --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --expires --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
@@ -20,6 +20,9 @@ _vault_options() {
         lock) echo "--all --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         status) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        run) echo "--env --env-file --group --no-masking --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        env) echo "--group --format --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         wipe) echo "--group -s --service -a --account --expired --older-than --all -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
@@ -50,6 +53,7 @@ _vault_value_kind() {
         "add -j"|"add --comment") echo "none" ;;
         "add -D"|"add --kind") echo "none" ;;
         "add -G"|"add --generic") echo "none" ;;
+        "add --env-name") echo "none" ;;
         "add --expires") echo "none" ;;
         "add --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         "add --group") echo "names groups" ;;
@@ -68,6 +72,7 @@ _vault_value_kind() {
         "update -j"|"update --comment") echo "none" ;;
         "update -D"|"update --kind") echo "none" ;;
         "update -G"|"update --generic") echo "none" ;;
+        "update --env-name") echo "none" ;;
         "update --expires") echo "none" ;;
         "update --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         "update --secret-file") echo "file" ;;
@@ -91,6 +96,14 @@ _vault_value_kind() {
         "passwd --add-key-file") echo "file" ;;
         "passwd --remove-key-file") echo "file" ;;
         "passwd --kdf-cost") echo "words interactive testing" ;;
+        "run --env") echo "none" ;;
+        "run --env-file") echo "file" ;;
+        "run --group") echo "names groups" ;;
+        "env --group") echo "names groups" ;;
+        "env --format") echo "words dotenv shell json github" ;;
+        "inject -i"|"inject --in") echo "file" ;;
+        "inject -o"|"inject --out") echo "file" ;;
+        "inject --group") echo "names groups" ;;
         "wipe --group") echo "names groups" ;;
         "wipe -s"|"wipe --service") echo "names services" ;;
         "wipe -a"|"wipe --account") echo "names accounts" ;;

@@ -45,6 +45,9 @@ complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session an
 complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
 complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
 complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
+complete -c vault -n __vault_no_command -a run -d 'run a command with secrets in its environment, masked in its output'
+complete -c vault -n __vault_no_command -a env -d 'print items as environment variable assignments'
+complete -c vault -n __vault_no_command -a inject -d 'fill a template\'s secret references'
 complete -c vault -n __vault_no_command -a wipe -d 'remove the items that match filters'
 complete -c vault -n __vault_no_command -a first-run -d 'wipe what an earlier install or owner left, once'
 complete -c vault -n __vault_no_command -a export -d 'write items to an encrypted bundle'
@@ -73,6 +76,7 @@ complete -c vault -n '__vault_using add' -s l -l label -x -d 'label shown by lis
 complete -c vault -n '__vault_using add' -s j -l comment -x -d 'free-form comment'
 complete -c vault -n '__vault_using add' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
 complete -c vault -n '__vault_using add' -s G -l generic -x -d 'application data stored beside the secret'
+complete -c vault -n '__vault_using add' -l env-name -x -d 'variable name for vault env; default: SERVICE_ACCOUNT upper-cased'
 complete -c vault -n '__vault_using add' -l expires -x -d 'the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry'
 complete -c vault -n '__vault_using add' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'when the item can be read; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using add' -l group -x -a '(__vault_names groups)' -d 'access group of the item (environment: VAULT_GROUP)'
@@ -97,6 +101,7 @@ complete -c vault -n '__vault_using update' -s l -l label -x -d 'label shown by 
 complete -c vault -n '__vault_using update' -s j -l comment -x -d 'free-form comment'
 complete -c vault -n '__vault_using update' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
 complete -c vault -n '__vault_using update' -s G -l generic -x -d 'application data stored beside the secret'
+complete -c vault -n '__vault_using update' -l env-name -x -d 'variable name for vault env; default: SERVICE_ACCOUNT upper-cased'
 complete -c vault -n '__vault_using update' -l expires -x -d 'the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry'
 complete -c vault -n '__vault_using update' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'new accessibility class of the item; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using update' -l secret-file -r -F -d 'read the secret from FILE'
@@ -147,6 +152,18 @@ complete -c vault -n '__vault_using passwd' -l remove-keyring-slot -d 'no longer
 complete -c vault -n '__vault_using passwd' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using passwd' -s y -l yes -d 'confirm destroying items without asking (needed without a terminal)'
 
+complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command; VALUE may be a reference'
+complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
+complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using run' -l no-masking -d 'pass the command\'s output through unmasked'
+
+complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'
+
+complete -c vault -n '__vault_using inject' -s i -l in -r -F -d 'the template to fill (- for stdin)'
+complete -c vault -n '__vault_using inject' -s o -l out -r -F -d 'write to FILE (mode 0600) instead of stdout'
+complete -c vault -n '__vault_using inject' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
+
 complete -c vault -n '__vault_using wipe' -l group -x -a '(__vault_names groups)' -d 'only items of this group'
 complete -c vault -n '__vault_using wipe' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
 complete -c vault -n '__vault_using wipe' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
@@ -182,4 +199,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd run env inject wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'

@@ -40,6 +40,7 @@ public enum CommandTable {
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, updateCommand, deleteCommand,
         listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
+        runCommand, envCommand, injectCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand,
     ]
@@ -87,6 +88,7 @@ extension CommandTable {
         OptionSpec("comment", short: "j", value: "COMMENT", help: "free-form comment"),
         OptionSpec("kind", short: "D", value: "KIND", help: "kind of secret, e.g. \"api token\""),
         OptionSpec("generic", short: "G", value: "DATA", help: "application data stored beside the secret"),
+        OptionSpec("env-name", value: "NAME", help: "variable name for vault env; default: SERVICE_ACCOUNT upper-cased"),
         OptionSpec("expires", value: "WHEN",
                    help: "the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry"),
     ]

@@ -65,10 +65,15 @@ struct ItemArguments {
         return value
     }
 
-    /// The descriptive attributes given as options (label, comment, kind, generic, expires).
+    /// The descriptive attributes given as options (label, comment, kind, generic, env name, expires).
     func details() throws -> ItemDetails {
-        ItemDetails(label: arguments.value("label"), comment: arguments.value("comment"), kind: arguments.value("kind"),
-                    generic: arguments.value("generic"), expires: try expiry())
+        let envName = arguments.value("env-name")
+        if let envName, !Dotenv.isValidName(envName) {
+            throw UsageError("invalid --env-name \(quoted(envName))",
+                             hint: "an environment variable name is letters, digits and _, not starting with a digit")
+        }
+        return ItemDetails(label: arguments.value("label"), comment: arguments.value("comment"), kind: arguments.value("kind"),
+                           generic: arguments.value("generic"), envName: envName, expires: try expiry())
     }
 
     /// Whether --expires never was given: the item's expiry is removed.

@@ -23,13 +23,22 @@ public enum VaultMain {
             return Status.success.exitCode
         } catch let failure as ReportedFailure {
             return failure.status.exitCode
+        } catch let child as ChildExitStatus {
+            if let failure = child.failure { report(failure, on: terminal) }
+            return child.code
         } catch {
-            let report = ErrorReport(error)
-            terminal.writeErr("vault: error: \(report.message)\n")
-            for line in report.details { terminal.writeErr("vault:   \(line)\n") }
-            if let hint = report.hint { terminal.writeErr("vault: hint: \(hint)\n") }
-            return report.status.exitCode
+            return report(error, on: terminal)
         }
+    }
+
+    /// Prints the error's message, details and hint; returns its exit code.
+    @discardableResult
+    private static func report(_ error: Error, on terminal: Terminal) -> Int32 {
+        let report = ErrorReport(error)
+        terminal.writeErr("vault: error: \(report.message)\n")
+        for line in report.details { terminal.writeErr("vault:   \(line)\n") }
+        if let hint = report.hint { terminal.writeErr("vault: hint: \(hint)\n") }
+        return report.status.exitCode
     }
 }
 

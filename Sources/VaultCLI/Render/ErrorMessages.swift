@@ -17,7 +17,7 @@ struct ErrorReport {
         case let error as UsageError:
             self.init(status: .usage, message: error.message, hint: error.hint)
         case let error as CommandFailure:
-            self.init(status: error.status, message: error.message, hint: error.hint)
+            self.init(status: error.status, message: error.message, details: error.details, hint: error.hint)
         case let error as VaultError:
             self = ErrorReport.describe(error)
         case let error as SecretServiceError:
@@ -152,7 +152,7 @@ struct ErrorReport {
     }
 
     private static let unlockHint =
-        "unlock with 'eval \"$(vault unlock --export)\"', or give --key-file FILE or --passphrase-file FILE (or VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE)"
+        "unlock with 'eval \"$(vault unlock --export)\"', or " + CommandFailure.credentialWays
 
     private static func describe(_ query: Query) -> String {
         var parts: [String] = []

@@ -13,7 +13,7 @@ enum ManPage {
             ".Nd " + CommandTable.summary,
         ]
         page += synopsis()
-        page += [".Sh DESCRIPTION", ManPageProse.description]
+        page += [".Sh DESCRIPTION", ManPageProse.description, ManPageProse.secretReferences]
         page += commands()
         page += [".Sh OPTIONS", "These options work before or after any command.", ".Bl -tag -width Ds"]
         page += CommandTable.visibleGlobalOptions.flatMap(optionItem)

@@ -87,6 +87,57 @@ enum ManPageProse {
         With the vault locked and no terminal, a helper answers at once with one line on standard error.
         """#
 
+    /// How run, env and inject name items, and how they behave in CI.
+    static let secretReferences = #"""
+        .Ss Secret references
+        .Cm run
+        and
+        .Cm inject
+        name items with references of the form
+        .Ql vault://[GROUP/]SERVICE/ACCOUNT .
+        Two parts are a service and an account, three a group, a service and an account;
+        without a group,
+        .Fl \-group ,
+        .Ev VAULT_GROUP
+        or the config file's
+        .Cm group
+        applies, else every group is searched.
+        In names,
+        .Ql % ,
+        .Ql / ,
+        .Ql \&? ,
+        .Ql #
+        and spaces are percent-encoded, as in
+        .Ql vault://db%2Fprod/admin%20user ;
+        an empty account is nothing after the last slash.
+        A reference that is malformed or names no item stops the command before
+        anything runs or is written, and every such reference is listed.
+        .Ss Masking
+        .Cm run
+        replaces each secret it resolved, wherever it appears in the command's
+        standard output or standard error, by
+        .Ql <concealed by vault> ,
+        and each line of a multi-line secret as well.
+        Output is passed on as it arrives; only bytes that could still turn out to be
+        the start of a secret are held until the next read or the end.
+        Secrets shorter than 4 bytes are not masked, and vault says so once on standard error.
+        When standard output is a terminal the command runs on a pseudo-terminal of its own.
+        .Ss Non-interactive use
+        vault never prompts when
+        .Ev CI
+        or
+        .Ev VAULT_NO_INTERACTION
+        is set, with
+        .Fl \-no-interaction ,
+        or without a terminal.
+        A command that needs the vault unlocked then exits 36 at once and lists the ways to give a credential:
+        .Fl \-key-file ,
+        .Fl \-passphrase-file ,
+        .Ev VAULT_SESSION ,
+        or a scoped credential from
+        .Cm vault grant .
+        """#
+
     /// The items of the EXIT STATUS list, as DESIGN.md §2 fixes them: the
     /// statuses of macOS security(1), the low byte of the Keychain's OSStatus.
     static let exitStatus = #"""
@@ -175,6 +226,10 @@ enum ManPageProse {
         when it is unset.
         .It Ev NO_COLOR
         When set and not empty, help is printed without bold headings.
+        .It Ev GITHUB_ENV
+        The file
+        .Cm env Fl \-format Cm github
+        appends to.
         .It Ev CI
         When set as for
         .Ev VAULT_NO_INTERACTION ,

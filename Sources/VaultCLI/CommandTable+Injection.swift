@@ -1,0 +1,82 @@
+import VaultCore
+
+// Commands that hand secrets to other programs: run, env, inject.
+extension CommandTable {
+    static let referenceGroup = group(
+        "group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named")
+
+    static let runCommand = CommandSpec(
+        "run", summary: "run a command with secrets in its environment, masked in its output",
+        discussion: """
+            Resolves every secret reference, vault://[GROUP/]SERVICE/ACCOUNT, in the \
+            environment, in each --env-file (NAME=VALUE lines: # comments, 'single' and \
+            "double" quotes, an optional export prefix) and in each --env, then runs \
+            COMMAND with the secrets in place of the references. If any reference is \
+            malformed or missing, nothing runs and every one is listed. Each secret the \
+            command prints on stdout or stderr is replaced by <concealed by vault>, also \
+            when split across writes, and every other byte passes unchanged and at once; \
+            secrets shorter than 4 bytes are not masked (vault says so). When stdout is a \
+            terminal the command gets a pseudo-terminal, so colours and progress bars \
+            still work. SIGINT, SIGTERM and SIGHUP are forwarded; vault exits with the \
+            command's status, or 128+N when a signal N ended it.
+            """,
+        options: [
+            OptionSpec("env", value: "NAME=VALUE", help: "set NAME for the command; VALUE may be a reference", repeatable: true),
+            OptionSpec("env-file", value: "FILE", help: "read NAME=VALUE lines from FILE (dotenv syntax)", repeatable: true,
+                       completion: .file),
+            referenceGroup,
+            OptionSpec("no-masking", help: "pass the command's output through unmasked"),
+        ],
+        examples: [
+            ExampleSpec("GITHUB_TOKEN=vault://github/ci-bot vault run -- ./deploy.sh",
+                        "run a script with a token from the vault, masked in its output"),
+            ExampleSpec("vault run --env-file .env.vault -- npm test",
+                        "resolve the references of an env file"),
+            ExampleSpec("vault run --env PGPASSWORD=vault://ci/postgres/admin -- psql -h db",
+                        "set one variable from an item of the group ci"),
+        ],
+        takesCommandAfterDashDash: true,
+        run: { try RunCommand.run($0) })
+
+    static let envCommand = CommandSpec(
+        "env", summary: "print items as environment variable assignments",
+        discussion: """
+            Prints NAME=VALUE for every item of the group (or of every group the caller \
+            can open). NAME is the item's --env-name, or else its service and account \
+            upper-cased and joined by _, with characters other than letters, digits and _ \
+            turned into _ (github/ci-bot gives GITHUB_CI_BOT). --format shell prints \
+            export lines for eval, json one object, and github prints ::add-mask:: for each \
+            value and appends the assignments to $GITHUB_ENV, multi-line values with a \
+            random heredoc delimiter.
+            """,
+        options: [
+            referenceGroup,
+            OptionSpec("format", value: "FORMAT", help: "how to print the assignments", default: "dotenv",
+                       completion: .values(EnvFormat.allCases.map(\.rawValue))),
+        ],
+        examples: [
+            ExampleSpec("vault env --group ci --format github", "export the group ci's items to later steps of a GitHub Actions job"),
+            ExampleSpec("eval \"$(vault env --group dev --format shell)\"", "set the group dev's items in this shell"),
+            ExampleSpec("vault env --format json", "print every item as one JSON object"),
+        ],
+        run: { try EnvCommand.run($0) })
+
+    static let injectCommand = CommandSpec(
+        "inject", summary: "fill a template's secret references",
+        discussion: """
+            Copies TEMPLATE with every {{ vault://[GROUP/]SERVICE/ACCOUNT }} replaced by \
+            the secret, byte for byte, to stdout or to --out. The output file is written \
+            atomically with mode 0600. If any reference is malformed or missing, nothing \
+            is written and every one is listed.
+            """,
+        options: [
+            OptionSpec("in", short: "i", value: "TEMPLATE", help: "the template to fill (- for stdin)", completion: .file),
+            OptionSpec("out", short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout", completion: .file),
+            referenceGroup,
+        ],
+        examples: [
+            ExampleSpec("vault inject -i config.yml.tpl -o config.yml", "write a config file with its secrets filled in"),
+            ExampleSpec("vault inject -i deploy.env.tpl", "print a filled template to stdout"),
+        ],
+        run: { try InjectCommand.run($0) })
+}

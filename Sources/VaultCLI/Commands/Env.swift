@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultCore
+
+/// `vault env`: prints an assignment for every item in scope, named by its
+/// env name (or the default derived from service and account).
+enum EnvCommand {
+    static func run(_ invocation: Invocation) throws {
+        let formatName = invocation.arguments.value("format") ?? EnvFormat.dotenv.rawValue
+        guard let format = EnvFormat(rawValue: formatName) else {
+            throw UsageError("unknown format \(quoted(formatName))",
+                             hint: "use one of: \(EnvFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let githubEnv = invocation.environment["GITHUB_ENV"].flatMap { $0.isEmpty ? nil : $0 }
+        if format == .github, githubEnv == nil {
+            throw UsageError("--format github appends to $GITHUB_ENV, which is not set",
+                             hint: "run it in a GitHub Actions step, or use --format dotenv, shell or json")
+        }
+        let variables = try self.variables(invocation)
+        let terminal = invocation.terminal
+        if variables.isEmpty { terminal.writeErr("vault: no items in scope; nothing to print\n") }
+        guard format == .github, let githubEnv else {
+            terminal.writeOut(format.render(variables))
+            return
+        }
+        terminal.writeOut(GitHubEnvironment.maskCommands(variables.map(\.value)))
+        try append(Array(format.render(variables).utf8), to: githubEnv)
+        terminal.writeErr("vault: exported \(variables.count) variable\(variables.count == 1 ? "" : "s") to $GITHUB_ENV\n")
+    }
+
+    /// Name and secret of every item of the group (or of every group), by name.
+    private static func variables(_ invocation: Invocation) throws -> [(name: String, value: String)] {
+        let group = try ItemArguments(invocation).group()
+        let store = try VaultAccess(invocation).store()
+        let items = try store.attributes(matching: Query(group: group))
+        let byName = Dictionary(grouping: items, by: EnvironmentName.of)
+        if let (name, clashing) = byName.first(where: { $0.value.count > 1 }) {
+            throw CommandFailure(.usage, "\(clashing.count) items would set \(name)",
+                                 details: clashing.map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
+                                 hint: "give one another name with 'vault update … --keep-secret --env-name NAME', or pick a group with --group")
+        }
+        return try byName.keys.sorted().map { name in
+            let attributes = byName[name]![0]
+            let secret = try store.item(matching: Query(service: attributes.service, account: attributes.account, group: attributes.group)).secret
+            guard let value = String(validating: secret.copyBytes(), as: UTF8.self), !value.contains("\u{0}") else {
+                throw CommandFailure(.usage, "the secret of service \(quoted(attributes.service)), account \(quoted(attributes.account)) is not text, so it cannot be an environment variable",
+                                     hint: "write it to a file with 'vault get' or 'vault inject' instead")
+            }
+            return (name, value)
+        }
+    }
+
+    /// Appends to the file GitHub Actions reads after the step.
+    private static func append(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw VaultError.io(path: path, operation: "open", errno: errno) }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw VaultError.io(path: path, operation: "write", errno: errno) }
+    }
+}

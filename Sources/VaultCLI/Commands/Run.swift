@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultCore
+import VaultCrypto
+
+/// `vault run`: resolves the secret references in the environment, env files
+/// and `--env`, then runs the command with them, its output masked.
+enum RunCommand {
+    static func run(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        guard let program = arguments.trailing.first, !program.isEmpty else {
+            throw UsageError("no command to run", hint: "put it after --, e.g. vault run -- ./deploy.sh")
+        }
+        let environment = try ChildEnvironment(invocation)
+        let secrets = try ReferenceResolver(invocation).resolve(environment.referenceUses, action: "nothing was run")
+        let variables = try environment.resolved(with: secrets)
+        let terminal = invocation.terminal
+
+        let signals = try SignalRelay()
+        defer { signals.restore() }
+        guard !arguments.flag("no-masking") else {
+            let child = try ChildProcess.spawn(arguments.trailing, environment: variables, streams: ChildStreams())
+            var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
+            try exit(with: relay.run())
+            return
+        }
+        let patterns = MaskPatterns(secrets: secrets.values.map { $0.copyBytes() })
+        if patterns.tooShortCount > 0 {
+            let count = patterns.tooShortCount
+            terminal.writeErr("vault: note: \(count) secret\(count == 1 ? " is" : "s are") shorter than \(MaskPatterns.minimumLength) bytes and not masked in the output\n")
+        }
+        let status = terminal.stdoutIsTTY
+            ? try runOnPseudoTerminal(arguments.trailing, variables, patterns, signals, terminal)
+            : try runOnPipes(arguments.trailing, variables, patterns, signals)
+        try exit(with: status)
+    }
+
+    /// The child writes to pipes and stays in vault's process group, so a
+    /// terminal's ^C reaches it directly (vault does not send it again).
+    private static func runOnPipes(_ argv: [String], _ variables: [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
+                                   _ signals: SignalRelay) throws -> Int32 {
+        let stdout = try Pipe()
+        let stderr = try Pipe()
+        let child: ChildProcess
+        do {
+            defer {
+                close(stdout.writeEnd)
+                close(stderr.writeEnd)
+            }
+            child = try ChildProcess.spawn(argv, environment: variables,
+                                           streams: ChildStreams(stdout: stdout.writeEnd, stderr: stderr.writeEnd))
+        }
+        var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
+        relay.relay(stdout.readEnd, to: STDOUT_FILENO, patterns: patterns)
+        relay.relay(stderr.readEnd, to: STDERR_FILENO, patterns: patterns)
+        return relay.run()
+    }
+
+    /// vault's stdout is a terminal: the child gets a pseudo-terminal of its
+    /// own (and stdin from it when vault's stdin is a terminal, with vault's
+    /// terminal in raw mode meanwhile), so it behaves as on a terminal while
+    /// its output still passes the masker.
+    private static func runOnPseudoTerminal(_ argv: [String], _ variables: [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
+                                            _ signals: SignalRelay, _ terminal: Terminal) throws -> Int32 {
+        let pty = try PseudoTerminal()
+        let stderr = terminal.stderrIsTTY ? nil : try Pipe()
+        let child: ChildProcess
+        do {
+            defer {
+                pty.closeSlave()
+                if let stderr { close(stderr.writeEnd) }
+            }
+            child = try ChildProcess.spawn(argv, environment: variables, streams: ChildStreams(
+                terminalPath: pty.slavePath, stdinFromTerminal: terminal.stdinIsTTY, stderr: stderr?.writeEnd))
+        }
+        var rawMode = RawMode()
+        if terminal.stdinIsTTY { rawMode.enter(STDIN_FILENO) }
+        defer { rawMode.leave(STDIN_FILENO) }
+        var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: true, terminal: pty,
+                                keyboard: terminal.stdinIsTTY ? STDIN_FILENO : nil)
+        relay.relay(pty.master, to: STDOUT_FILENO, patterns: patterns)
+        if let stderr { relay.relay(stderr.readEnd, to: STDERR_FILENO, patterns: patterns) }
+        return relay.run()
+    }
+
+    private static func exit(with status: Int32) throws {
+        if status != 0 { throw ChildExitStatus(code: status) }
+    }
+}
+
+/// A pipe whose ends are closed on exec, with room for 256 KiB: a child that
+/// writes a lot wakes vault for fewer, larger reads.
+private struct Pipe {
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init() throws {
+        var ends: [Int32] = [0, 0]
+        guard Glibc.pipe(&ends) == 0 else {
+            throw CommandFailure(.failure, "cannot create a pipe: \(String(cString: strerror(errno)))")
+        }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        _ = fcntl(readEnd, 1031 /* F_SETPIPE_SZ, a Linux extension Glibc does not export */, Int32(1 << 18))
+    }
+}

@@ -1,0 +1,68 @@
+import VaultCore
+import VaultCrypto
+
+/// A secret reference and where it was written, for messages ("GITHUB_TOKEN",
+/// "env.list:3", "template.yml:12").
+struct ReferenceUse {
+    var origin: String
+    var text: String
+}
+
+/// Resolves the secret references of `run`, `env` and `inject` against the
+/// store, all or nothing: every malformed or missing reference is listed in
+/// one error before anything is run or written.
+struct ReferenceResolver {
+    let invocation: Invocation
+
+    init(_ invocation: Invocation) {
+        self.invocation = invocation
+    }
+
+    /// The secret of every reference, by reference; throws a usage error
+    /// listing every malformed one, then an item-not-found error listing every
+    /// missing one. A locked vault or a wrong credential fails at once.
+    func resolve(_ uses: [ReferenceUse], action: String) throws -> [SecretReference: SecretBytes] {
+        var parsed: [(use: ReferenceUse, reference: SecretReference)] = []
+        var malformed: [String] = []
+        for use in uses {
+            do {
+                parsed.append((use, try SecretReference(parsing: use.text)))
+            } catch {
+                malformed.append("\(use.origin): \(use.text): \(error.problem)")
+            }
+        }
+        if !malformed.isEmpty {
+            throw CommandFailure(.usage, "\(count(malformed.count, "secret reference")) cannot be read; \(action)",
+                                 details: malformed, hint: SecretReferenceError.syntaxHint)
+        }
+        guard !parsed.isEmpty else { return [:] }
+        let defaultGroup = try ItemArguments(invocation).group()
+        let store = try VaultAccess(invocation).store()
+        var secrets: [SecretReference: SecretBytes] = [:]
+        var missing: [String] = []
+        var firstStatus: Status?
+        for (use, reference) in parsed where secrets[reference] == nil {
+            let query = reference.query(defaultGroup: defaultGroup)
+            do {
+                secrets[reference] = try store.item(matching: query).secret
+            } catch VaultError.itemNotFound {
+                missing.append("\(use.origin): \(reference): no such item")
+                firstStatus = firstStatus ?? .itemNotFound
+            } catch VaultError.ambiguous(let candidates) {
+                let groups = candidates.map { quoted($0.group.name) }.joined(separator: ", ")
+                missing.append("\(use.origin): \(reference): in several groups (\(groups)); name one, e.g. vault://GROUP/…")
+                firstStatus = firstStatus ?? .usage
+            }
+        }
+        if let status = firstStatus {
+            throw CommandFailure(status, "\(count(missing.count, "secret reference")) cannot be resolved; \(action)",
+                                 details: missing,
+                                 hint: "add the missing items with 'vault add', or fix the references ('vault list' shows what exists)")
+        }
+        return secrets
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,141 @@
+/// A reference to one item's secret, as written in environment variables,
+/// env files and templates: `vault://[GROUP/]SERVICE/ACCOUNT`.
+///
+/// Two segments are a service and an account; three are a group, a service
+/// and an account. In a name, `%`, `/`, `?`, `#`, whitespace and control
+/// characters must be percent-encoded (`%25`, `%2F`, `%3F`, `%23`, `%20` …);
+/// any other byte may be. `?` and `#` are reserved for later use. An empty
+/// account is written as nothing after the last slash: `vault://svc/`.
+public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
+    /// The group to search, or nil for the caller's default (every group it can open).
+    public var group: AccessGroup?
+    public var service: String
+    public var account: String
+
+    /// What every reference starts with.
+    public static let scheme = "vault://"
+
+    public init(group: AccessGroup? = nil, service: String, account: String) {
+        self.group = group
+        self.service = service
+        self.account = account
+    }
+
+    /// Whether `text` is meant as a reference (starts with `vault://`), valid or not.
+    public static func isReference(_ text: String) -> Bool {
+        text.hasPrefix(scheme)
+    }
+
+    /// Parses a reference; throws `SecretReferenceError` naming what is wrong.
+    public init(parsing text: String) throws(SecretReferenceError) {
+        guard text.hasPrefix(SecretReference.scheme) else { throw .missingScheme }
+        let path = text.dropFirst(SecretReference.scheme.count)
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard segments.count == 2 || segments.count == 3 else { throw .segmentCount(segments.count) }
+        let names = try segments.map { segment throws(SecretReferenceError) in try SecretReference.decode(segment) }
+        if names.count == 3 {
+            guard let group = AccessGroup(names[0]) else { throw .invalidGroup(names[0]) }
+            self.group = group
+        }
+        service = names[names.count - 2]
+        account = names[names.count - 1]
+        guard !service.isEmpty else { throw .emptyService }
+    }
+
+    /// The reference in its canonical spelling, with reserved characters encoded.
+    public var description: String {
+        let names = (group.map { [$0.name] } ?? []) + [service, account]
+        return SecretReference.scheme + names.map(SecretReference.encode).joined(separator: "/")
+    }
+
+    /// The query that finds the item: the reference's own group, else `defaultGroup`.
+    public func query(defaultGroup: AccessGroup?) -> Query {
+        Query(service: service, account: account, group: group ?? defaultGroup)
+    }
+
+    // MARK: percent-encoding
+
+    private static func mustEncode(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "/")
+            || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    /// `name` with the bytes that `mustEncode` names written as `%XX`.
+    private static func encode(_ name: String) -> String {
+        var bytes: [UInt8] = []
+        for byte in name.utf8 {
+            if mustEncode(byte) {
+                bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func decode(_ segment: String) throws(SecretReferenceError) -> String {
+        var bytes: [UInt8] = []
+        let raw = Array(segment.utf8)
+        var index = 0
+        while index < raw.count {
+            let byte = raw[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < raw.count, let high = hexValue(raw[index + 1]), let low = hexValue(raw[index + 2]) else {
+                    throw .badEscape(String(decoding: raw[index..<min(index + 3, raw.count)], as: UTF8.self))
+                }
+                bytes.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { throw .reservedCharacter(Character(Unicode.Scalar(byte))) }
+            if byte <= 0x20 || byte == 0x7F { throw .unencodedSpace }
+            bytes.append(byte)
+            index += 1
+        }
+        guard let name = String(validating: bytes, as: UTF8.self) else { throw .notUTF8 }
+        return name
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+}
+
+/// Why text is not a valid secret reference; `problem` says it in words.
+public enum SecretReferenceError: Error, Equatable, Sendable {
+    case missingScheme
+    case segmentCount(Int)
+    case emptyService
+    case invalidGroup(String)
+    case badEscape(String)
+    case reservedCharacter(Character)
+    case unencodedSpace
+    case notUTF8
+
+    /// What is wrong, for an error message.
+    public var problem: String {
+        switch self {
+        case .missingScheme: return "it does not start with vault://"
+        case .segmentCount(let count):
+            return "it has \(count) part\(count == 1 ? "" : "s") after vault://; it needs SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT"
+        case .emptyService: return "the service is empty"
+        case .invalidGroup(let name): return "\"\(name)\" is not a valid group name (\(AccessGroup.rule))"
+        case .badEscape(let text): return "\"\(text)\" is not a percent-escape (% and two hex digits)"
+        case .reservedCharacter(let character): return "\"\(character)\" is reserved; write it percent-encoded"
+        case .unencodedSpace: return "it holds a space or control character; write it percent-encoded, e.g. %20"
+        case .notUTF8: return "a percent-escape decodes to bytes that are not UTF-8"
+        }
+    }
+
+    /// How to write it right, for a hint.
+    public static let syntaxHint =
+        "write vault://[GROUP/]SERVICE/ACCOUNT, percent-encoding '/', '%', '?', '#' and spaces in names (e.g. %2F)"
+}
+

@@ -1,0 +1,15 @@
+/// Files vault reads or writes for the user rather than for the vault: env
+/// files, templates, and the output of `vault inject`.
+public enum PlainFile {
+    /// The bytes of the file at `path`; throws `io` (e.g. ENOENT) naming it.
+    public static func read(_ path: String) throws -> [UInt8] {
+        try FileSystem.read(path, requirePrivate: false, missing: .io(path: path, operation: "read", errno: 2))
+    }
+
+    /// Writes `bytes` to `path` atomically (temp file in the same directory,
+    /// fsync, rename), mode 0600: readers see the old file or the whole new one.
+    public static func writePrivately(_ bytes: [UInt8], to path: String) throws {
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        try FileSystem.writeAtomically(bytes, to: path, directory: directory)
+    }
+}

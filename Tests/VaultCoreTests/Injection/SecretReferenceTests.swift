@@ -1,0 +1,76 @@
+import Testing
+import VaultCore
+
+@Suite struct SecretReferenceTests {
+    @Test func twoSegmentsAreServiceAndAccount() throws {
+        let reference = try SecretReference(parsing: "vault://github/ci-bot")
+        #expect(reference == SecretReference(service: "github", account: "ci-bot"))
+        #expect(reference.query(defaultGroup: nil) == Query(service: "github", account: "ci-bot"))
+        #expect(reference.query(defaultGroup: AccessGroup("ci")) == Query(service: "github", account: "ci-bot", group: AccessGroup("ci")))
+    }
+
+    @Test func threeSegmentsStartWithTheGroup() throws {
+        let reference = try SecretReference(parsing: "vault://ci/github/ci-bot")
+        #expect(reference == SecretReference(group: AccessGroup("ci"), service: "github", account: "ci-bot"))
+        #expect(reference.query(defaultGroup: AccessGroup("other")).group == AccessGroup("ci"))
+    }
+
+    @Test func emptyAccountIsNothingAfterTheLastSlash() throws {
+        #expect(try SecretReference(parsing: "vault://npm/").account == "")
+    }
+
+    @Test func percentEncodingDecodesReservedCharactersAndUnicode() throws {
+        let reference = try SecretReference(parsing: "vault://db%2Fprod/admin%20user%3F%25%23")
+        #expect(reference.service == "db/prod")
+        #expect(reference.account == "admin user?%#")
+        #expect(try SecretReference(parsing: "vault://caf%C3%A9/x").service == "café")
+        #expect(try SecretReference(parsing: "vault://café/x").service == "café")
+    }
+
+    @Test func descriptionRoundTripsEveryName() throws {
+        let names = ["plain", "a/b", "50%", "what?", "x#y", "two words", "tab\there", "café", "=eq=", ""]
+        for service in names where !service.isEmpty {
+            for account in names {
+                for group in [nil, AccessGroup("ci")] {
+                    let reference = SecretReference(group: group, service: service, account: account)
+                    #expect(try SecretReference(parsing: reference.description) == reference, "\(reference)")
+                }
+            }
+        }
+        #expect(SecretReference(service: "a/b", account: "c d").description == "vault://a%2Fb/c%20d")
+    }
+
+    @Test(arguments: [
+        ("github/ci-bot", SecretReferenceError.missingScheme),
+        ("vault://github", .segmentCount(1)),
+        ("vault://a/b/c/d", .segmentCount(4)),
+        ("vault:///ci-bot", .emptyService),
+        ("vault://bad group!/s/a", .unencodedSpace),
+        ("vault://-x/s/a", .invalidGroup("-x")),
+        ("vault://s/a%2", .badEscape("%2")),
+        ("vault://s/a%zz", .badEscape("%zz")),
+        ("vault://s/a?b", .reservedCharacter("?")),
+        ("vault://s/a b", .unencodedSpace),
+        ("vault://s/a%FF", .notUTF8),
+    ])
+    func malformedReferencesSayWhy(text: String, error: SecretReferenceError) {
+        #expect(throws: error) { try SecretReference(parsing: text) }
+        #expect(!error.problem.isEmpty)
+    }
+
+    @Test func isReferenceLooksAtTheSchemeOnly() {
+        #expect(SecretReference.isReference("vault://anything"))
+        #expect(!SecretReference.isReference("https://example.com"))
+        #expect(!SecretReference.isReference(" vault://x/y"))
+    }
+}
+
+@Suite struct EnvironmentNameTests {
+    @Test func derivedFromServiceAndAccount() {
+        #expect(EnvironmentName.derived(service: "github", account: "ci-bot") == "GITHUB_CI_BOT")
+        #expect(EnvironmentName.derived(service: "npm", account: "") == "NPM")
+        #expect(EnvironmentName.derived(service: "db.prod", account: "admin@host") == "DB_PROD_ADMIN_HOST")
+        #expect(EnvironmentName.derived(service: "1password", account: "x") == "_1PASSWORD_X")
+        #expect(EnvironmentName.derived(service: "café", account: "é") == "CAF___")
+    }
+}

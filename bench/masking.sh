@@ -1,0 +1,62 @@
+#!/bin/sh
+# Throughput of `vault run` with masking on, against a plain pipe: prints one
+# markdown table row (| benchmark | vault run | plain pipe | ratio | goal |).
+# Builds nothing: pass the release binary, e.g.
+#   bench/masking.sh "$(swift build -c release --show-bin-path)/vault"
+# Uses hyperfine when installed (scripts/install-deps.sh installs it).
+set -eu
+
+vault="${1:?usage: bench/masking.sh PATH/TO/RELEASE/vault [SIZE_MIB]}"
+size_mib="${2:-256}"
+case "$vault" in /*) ;; *) vault="$PWD/$vault" ;; esac
+[ -x "$vault" ] || { echo "masking.sh: error: $vault is not an executable" >&2; exit 2; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+export HOME="$work" XDG_RUNTIME_DIR="$work/run" VAULT_PATH="$work/bench.vault" VAULT_KEY_FILE="$work/key"
+unset VAULT_SESSION VAULT_PASSPHRASE_FILE VAULT_GROUP
+
+# A vault with a few secrets, all of them loaded into the masker.
+"$vault" init --key-file "$VAULT_KEY_FILE" >/dev/null 2>&1
+i=1
+while [ "$i" -le 5 ]; do
+    head -c 24 /dev/urandom | base64 | tr -d '\n/+=' | "$vault" add -s "bench$i" -a ci >/dev/null 2>&1
+    i=$((i + 1))
+done
+export S1=vault://bench1/ci S2=vault://bench2/ci S3=vault://bench3/ci S4=vault://bench4/ci S5=vault://bench5/ci
+
+# Text-like data (base64 lines), so the masker's first-byte filter is exercised.
+head -c "$((size_mib * 3 / 4))M" /dev/urandom | base64 > "$work/big"
+bytes="$(wc -c < "$work/big")"
+
+if command -v hyperfine >/dev/null 2>&1; then
+    hyperfine --warmup 1 --runs 5 --style none --export-json "$work/times.json" \
+        --command-name masked "\"$vault\" run -- cat \"$work/big\" > /dev/null" \
+        --command-name plain "cat \"$work/big\" | cat > /dev/null" >/dev/null 2>&1
+    best_of() {
+        python3 -c 'import json, sys
+print(min(next(r for r in json.load(open(sys.argv[1]))["results"] if r["command"] == sys.argv[2])["times"]))' "$work/times.json" "$1"
+    }
+    masked="$(best_of masked)"
+    plain="$(best_of plain)"
+else
+    best() {
+        python3 -c 'import subprocess, sys, time
+times = []
+for _ in range(3):
+    start = time.perf_counter()
+    subprocess.run(sys.argv[1], shell=True, check=True)
+    times.append(time.perf_counter() - start)
+print(min(times))' "$1"
+    }
+    masked="$(best "\"$vault\" run -- cat \"$work/big\" > /dev/null")"
+    plain="$(best "cat \"$work/big\" | cat > /dev/null")"
+fi
+
+python3 - "$bytes" "$masked" "$plain" <<'PY'
+import sys
+size, masked, plain = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+mib = size / (1 << 20)
+ratio = (mib / masked) / (mib / plain)
+print(f"| vault run masking ({mib:.0f} MiB, 5 secrets) | {mib / masked:.0f} MiB/s | {mib / plain:.0f} MiB/s (cat \\| cat) | {ratio:.2f} | >= 0.50 |")
+PY
