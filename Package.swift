@@ -17,6 +17,8 @@ let package = Package(
         .target(name: "VaultCore", dependencies: ["VaultCrypto"]),
         .target(name: "VaultCLI", dependencies: ["VaultCore"]),
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
+        // make bench: fills large vaults through Vault.addAll; not installed.
+        .executableTarget(name: "vault-bench-fill", dependencies: ["VaultCore"], path: "Sources/VaultBenchFill"),
         .testTarget(
             name: "VaultCryptoTests",
             dependencies: ["VaultCrypto"],

@@ -243,7 +243,7 @@ public final class Vault: ItemStore {
     }
 
     /// Runs `body` under the writer lock on a fresh read of the file, then writes the result atomically.
-    private func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
+    func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
         let lock = try LockFile(path: location.lockPath)
         defer { withExtendedLifetime(lock) {} }
@@ -274,7 +274,7 @@ public final class Vault: ItemStore {
         return first
     }
 
-    private static func validate(_ new: NewItem) throws {
+    static func validate(_ new: NewItem) throws {
         guard !new.service.isEmpty else { throw VaultError.invalidValue(field: "service", detail: "it is empty") }
         try validateAttribute("service", new.service)
         try validateAttribute("account", new.account)
