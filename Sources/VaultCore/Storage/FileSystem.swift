@@ -55,7 +55,7 @@ enum FileSystem {
     /// Replaces `path` atomically: a temp file in the same directory, fsync,
     /// rename, fsync of the directory. A crash leaves the old or the new file.
     static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws {
-        let temp = path + ".tmp-\(getpid())"
+        let temp = path + temporaryInfix + "\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw VaultError.io(path: temp, operation: "create", errno: errno) }
         var closed = false
@@ -79,6 +79,18 @@ enum FileSystem {
             throw error
         }
         syncDirectory(directory)
+    }
+
+    /// What `writeAtomically` puts between the path and its pid to name its temp file.
+    private static let temporaryInfix = ".tmp-"
+
+    /// Removes the temp files that writers killed mid-write left for `path`.
+    /// Only safe under the lock that every writer of `path` holds.
+    static func removeAbandonedTemporaries(of path: String, directory: String) {
+        let prefix = String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]) + temporaryInfix
+        for name in list(directory) where name.hasPrefix(prefix) && name.dropFirst(prefix.count).allSatisfy(\.isNumber) {
+            unlink(directory + "/" + name)
+        }
     }
 
     /// Creates a new file holding `bytes` with mode 0600; fails if it exists.
