@@ -4,4 +4,4 @@ import VaultCLI
 import Glibc
 #endif
 
-exit(VaultMain.run(Array(CommandLine.arguments.dropFirst())))
+exit(VaultMain.run(rawArguments: VaultMain.processArguments))
