@@ -9,7 +9,10 @@ set -eu
 #   mandoc                      tests: lint the generated man page
 #   bash-completion zsh fish    tests: load the generated completions
 #   git python3                 tests
+#   hyperfine gnome-keyring dbus libsecret-tools pass gnupg time
+#                               make bench: timing, the two peers, peak RSS
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
+PACKAGES="$PACKAGES hyperfine gnome-keyring dbus libsecret-tools pass gnupg time"
 
 missing=""
 for package in $PACKAGES; do
