@@ -215,8 +215,8 @@ struct OpenVault {
         }
         if let service = query.service, let account = query.account {
             for groupID in groupIDs {
-                let tag = try keys.lookupTag(groupID: groupID, service: service, account: account)
-                for (position, entry) in file.index.enumerated() where entry.groupID == groupID && entry.lookupTag == tag {
+                let tag = Bytes16(try keys.lookupTag(groupID: groupID, service: service, account: account))
+                for (position, entry) in file.index.enumerated() where entry.groupID == groupID && entry.tag == tag {
                     try consider(position) { attributes in
                         guard attributes.service == service, attributes.account == account else {
                             throw VaultError.corrupted(path: path, detail: "a lookup tag does not match its record")

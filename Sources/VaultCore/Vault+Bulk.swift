@@ -10,14 +10,14 @@ extension Vault {
         for item in items { try Vault.validate(item) }
         try transaction { vault in
             // One pass over the index, not one per item: a lookup tag names (group, service, account).
-            var taken = Set(vault.file.index.map { LookupKey(groupID: $0.groupID, tag: $0.lookupTag) })
+            var taken = Set(vault.file.index.map { LookupKey(groupID: $0.groupID, tag: $0.tag) })
             let now = host.now()
             for new in items {
                 let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
                                                 accessibility: new.accessibility, details: new.details, created: now, modified: now)
                 try vault.store(attributes, secret: new.secret)
                 let entry = vault.file.index[vault.file.index.count - 1]
-                guard taken.insert(LookupKey(groupID: entry.groupID, tag: entry.lookupTag)).inserted else {
+                guard taken.insert(LookupKey(groupID: entry.groupID, tag: entry.tag)).inserted else {
                     throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
                 }
             }
@@ -27,5 +27,5 @@ extension Vault {
 
 private struct LookupKey: Hashable {
     let groupID: UInt32
-    let tag: [UInt8]
+    let tag: Bytes16
 }

@@ -27,7 +27,8 @@ enum FileSystem {
             throw VaultError.insecurePermissions(path: path, mode: UInt32(info.st_mode & 0o777))
         }
         // Read to the end rather than trust st_size: files in /proc report 0.
-        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 4096))
+        // One byte more than st_size, so the read that finds the end needs no larger buffer.
+        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size) + 1, 4096))
         var offset = 0
         while true {
             if offset == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: bytes.count)) }
