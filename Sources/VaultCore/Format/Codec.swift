@@ -13,13 +13,14 @@ struct ByteWriter {
         bytes.append(UInt8(value & 0xFF))
     }
 
-    // One append of the big-endian bytes, not one per byte: index MACs encode every entry on each open.
+    // One copy of the big-endian bytes, not an append per byte: index MACs
+    // encode every entry on each open. A typed buffer takes Array's memcpy path.
     mutating func u32(_ value: UInt32) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     mutating func u64(_ value: UInt64) {
-        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     mutating func raw<C: Collection>(_ data: C) where C.Element == UInt8 { bytes.append(contentsOf: data) }
