@@ -56,7 +56,7 @@ keyring_pid=""
 cleanup() {
     if [ -n "$keyring_pid" ]; then kill "$keyring_pid" 2>/dev/null || true; fi
     if [ -n "${GNUPGHOME:-}" ]; then gpgconf --kill gpg-agent 2>/dev/null || true; fi
-    rm -rf "$work"
+    rm -rf "$work" "${runtime:-}"
 }
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -64,10 +64,15 @@ trap 'exit 143' TERM HUP
 
 cc -O2 -o "$work/floor" "$floor_source" -lcrypto
 
-# Nothing of the caller's own vault, keyring or GnuPG home may take part.
+# Nothing of the caller's own vault, keyring or GnuPG home may take part. The
+# runtime directory (sessions, caches) is a tmpfs, as /run/user/UID is.
 unset VAULT_PATH VAULT_PASSPHRASE_FILE VAULT_SESSION VAULT_GROUP
+runtime="$work/home/run"
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+    runtime="$(mktemp -d /dev/shm/vault-bench.XXXXXX)"
+fi
 export HOME="$work/home" XDG_DATA_HOME="$work/home/data" XDG_CONFIG_HOME="$work/home/config" \
-    XDG_RUNTIME_DIR="$work/home/run" GNUPGHOME="$work/home/gnupg" PASSWORD_STORE_DIR="$work/home/pass"
+    XDG_RUNTIME_DIR="$runtime" GNUPGHOME="$work/home/gnupg" PASSWORD_STORE_DIR="$work/home/pass"
 mkdir -p -m 700 "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR" "$GNUPGHOME"
 umask 077
 printf '%s' 'bench-secret-0123456789abcdefghij' > "$work/secret"

@@ -235,16 +235,15 @@ struct OpenVault {
     }
 
     /// How many records of the groups in scope this ring cannot open (locked or bound to another device).
+    /// Decides by keys, not by decrypting: the base key of (group, class) answers for all its records.
     func lockedCount(in group: AccessGroup?) -> Int {
         let groupID = group.flatMap { keys.groupID(of: $0) }
-        return file.index.indices.filter { position in
-            let entry = file.index[position]
+        return file.index.filter { entry in
             if group != nil, entry.groupID != groupID { return false }
             guard keys.groups[entry.groupID] != nil else { return group == nil }
-            switch Result(catching: { try openRecord(at: position) }) {
-            case .failure(VaultError.locked), .failure(VaultError.boundToAnotherDevice): return true
-            default: return false
-            }
+            guard let accessibility = Accessibility(fileID: entry.classID) else { return false }
+            guard (try? keys.baseKey(groupID: entry.groupID, classID: entry.classID)) != nil else { return true }
+            return accessibility.isDeviceBound && keys.deviceKey == nil
         }.count
     }
 

@@ -66,7 +66,7 @@ struct VaultFile {
         w.raw(checksum)
         w.raw(headerMAC)
         w.u32(UInt32(index.count))
-        for entry in index { entry.encode(into: &w) }
+        w.raw(IndexEntry.encode(index))
         for mac in indexMACs { w.raw(mac) }
         for record in records { w.raw(record) }
         return w.bytes
@@ -186,12 +186,21 @@ struct IndexEntry: Equatable {
     var recordID: [UInt8] { id.bytes }
     var lookupTag: [UInt8] { tag.bytes }
 
-    func encode(into w: inout ByteWriter) {
-        id.encode(into: &w)
-        tag.encode(into: &w)
-        w.u32(groupID)
-        w.u8(classID)
-        w.u32(length)
+    /// Entries encoded back to back, as the file holds them, in one buffer:
+    /// every open MACs the whole index, so this is a hot path.
+    static func encode(_ entries: [IndexEntry]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: entries.count * size) { buffer, initialized in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            for (number, entry) in entries.enumerated() {
+                let at = base + number * size
+                entry.id.store(to: at)
+                entry.tag.store(to: at + 16)
+                at.storeBytes(of: entry.groupID.bigEndian, toByteOffset: 32, as: UInt32.self)
+                at.storeBytes(of: entry.classID, toByteOffset: 36, as: UInt8.self)
+                at.storeBytes(of: entry.length.bigEndian, toByteOffset: 37, as: UInt32.self)
+            }
+            initialized = entries.count * size
+        }
     }
 
     static func decode(from r: inout ByteReader) throws -> IndexEntry {
@@ -226,6 +235,12 @@ struct Bytes16: Hashable {
     func encode(into w: inout ByteWriter) {
         w.u64(high)
         w.u64(low)
+    }
+
+    /// Writes the 16 bytes at `pointer` (no alignment needed).
+    func store(to pointer: UnsafeMutableRawPointer) {
+        pointer.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
+        pointer.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
     }
 
     static func decode(from r: inout ByteReader) throws -> Bytes16 {
