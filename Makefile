@@ -10,7 +10,7 @@ SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
 HELPER_LINKS = git-credential-vault docker-credential-vault
 
-.PHONY: all deps build release test demo generate install uninstall clean
+.PHONY: all deps build release test demo generate install uninstall clean bench reliability fuzz
 
 all: build
 
@@ -28,6 +28,18 @@ test: deps
 
 demo: build
 	scripts/demo.sh
+
+# Times vault against the floor and its peers; writes bench/RESULTS.md (bench/README.md).
+bench: deps release
+	RELEASE_FLAGS="$(RELEASE_FLAGS)" bench/run.sh
+
+# Crash, concurrency and bad-input tests at full scale, the suite under ASan, and fuzzing.
+reliability: deps
+	scripts/reliability.sh
+
+# Every libFuzzer harness in Fuzz/Harnesses for FUZZ_SECONDS (default 60) each.
+fuzz: deps
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 generate:
 	scripts/generate.sh

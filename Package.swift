@@ -27,6 +27,8 @@ let package = Package(
         .target(name: "VaultSecretService", dependencies: ["VaultCore", "VaultCrypto", "CLibSecret"]),
         .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService"]),
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
+        // make bench: fills large vaults through Vault.addAll; not installed.
+        .executableTarget(name: "vault-bench-fill", dependencies: ["VaultCore"], path: "Sources/VaultBenchFill"),
         .testTarget(
             name: "VaultCryptoTests",
             dependencies: ["VaultCrypto"],

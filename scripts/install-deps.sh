@@ -14,11 +14,11 @@ set -eu
 #   gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin
 #                               tests: a real Secret Service (dbus-run-session, gnome-keyring-daemon),
 #                               secret-tool for interop, gdbus to lock a collection
-#   hyperfine                   bench: bench/masking.sh (vault run throughput)
+#   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
 PACKAGES="$PACKAGES python3-docker"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
-PACKAGES="$PACKAGES hyperfine"
+PACKAGES="$PACKAGES hyperfine pass gnupg time"
 
 missing=""
 for package in $PACKAGES; do

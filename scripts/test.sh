@@ -24,4 +24,10 @@ cat "$log"
 skipped="$(grep -c 'skipped: "Secret Service' "$log" || true)"
 reason="$(grep -m 1 -o 'skipped: "Secret Service: [^"]*' "$log" | sed 's/.*Secret Service: //' || true)"
 echo "test: $skipped Secret Service test(s) skipped${reason:+ ($reason)}"
+
+# A short fuzzing pass: replays the committed crash inputs, then fuzzes each
+# harness briefly. TEST_FUZZ_SECONDS=0 skips it.
+if [ "$status" = 0 ] && [ "${TEST_FUZZ_SECONDS:-5}" != 0 ]; then
+    scripts/fuzz.sh "${TEST_FUZZ_SECONDS:-5}" || status=$?
+fi
 exit "$status"

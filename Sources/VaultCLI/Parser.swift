@@ -49,7 +49,7 @@ public enum Parser {
         if let command = commands.first(where: { $0.name == name }) { return command }
         let visible = commands.filter { !$0.hidden }.map(\.name)
         let hint = Suggestion.closest(to: name, among: visible).map { "did you mean \"\($0)\"? (see 'vault help')" }
-        throw UsageError("unknown command \"\(name)\"", hint: hint ?? "see 'vault help'")
+        throw UsageError("unknown command \(quoted(name))", hint: hint ?? "see 'vault help'")
     }
 
     private static func helpCommand(in commands: [CommandSpec]) -> CommandSpec {
@@ -146,10 +146,10 @@ private struct ParseRun {
 
     private mutating func nextValue(for spec: OptionSpec, spelled: String) throws(UsageError) -> String {
         guard let next = words.first else {
-            throw UsageError("missing value for \"\(spelled)\"", hint: "write \(spelled) \(spec.valueName ?? "VALUE")")
+            throw UsageError("missing value for \(quoted(spelled))", hint: "write \(spelled) \(spec.valueName ?? "VALUE")")
         }
         if next.hasPrefix("-"), next != "-" {
-            throw UsageError("missing value for \"\(spelled)\"",
+            throw UsageError("missing value for \(quoted(spelled))",
                              hint: "to give a value that begins with \"-\", write --\(spec.long)=\(next)")
         }
         return words.removeFirst()
@@ -171,7 +171,7 @@ private struct ParseRun {
     }
 
     private func unknownOption(_ spelled: String, suggest: Bool) -> UsageError {
-        let message = "unknown option \"\(spelled)\" for \"\(context)\""
+        let message = "unknown option \(quoted(spelled)) for \"\(context)\""
         let visible = ((command?.options ?? []) + globalOptions).filter { !$0.hidden }.map { "--" + $0.long }
         if suggest, let suggestion = Suggestion.closest(to: spelled, among: visible) {
             return UsageError(message, hint: "did you mean \"\(suggestion)\"?")
@@ -193,7 +193,7 @@ private struct ParseRun {
         if command.positionals.last?.variadic != true, positionals.count > command.positionals.count {
             let extra = positionals[command.positionals.count]
             let hint = command.takesCommandAfterDashDash ? "put the command to run after \"--\"" : helpHint
-            throw UsageError("unexpected argument \"\(extra)\" for \"\(context)\"", hint: hint)
+            throw UsageError("unexpected argument \(quoted(extra)) for \"\(context)\"", hint: hint)
         }
         for (index, value) in positionals.enumerated() {
             let spec = command.positionals[min(index, command.positionals.count - 1)]
@@ -206,7 +206,7 @@ private struct ParseRun {
     private func check(_ value: String, in allowed: [String], for name: String) throws(UsageError) {
         guard !allowed.contains(value) else { return }
         let hint = Suggestion.closest(to: value, among: allowed).map { "did you mean \"\($0)\"?" }
-        throw UsageError("invalid value \"\(value)\" for \"\(name)\"",
+        throw UsageError("invalid value \(quoted(value)) for \"\(name)\"",
                          hint: hint ?? "choose one of: " + allowed.joined(separator: ", "))
     }
 }

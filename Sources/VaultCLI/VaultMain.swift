@@ -31,6 +31,25 @@ public enum VaultMain {
         }
     }
 
+    /// Runs vault with argv as the kernel gave it (without the program name).
+    /// Refuses an argument that is not UTF-8: decoding would replace its bad
+    /// bytes with U+FFFD, and two different names would become one item.
+    public static func run(rawArguments: [[UInt8]], invokedAs programName: String = "vault") -> Int32 {
+        for (position, bytes) in rawArguments.enumerated() where String(validating: bytes, as: UTF8.self) == nil {
+            return report(UsageError("argument \(position + 1) is not valid UTF-8: \(quoted(bytes: bytes))",
+                                     hint: "names and option values must be UTF-8 text; give a binary secret on stdin or with --secret-file"),
+                          on: Terminal())
+        }
+        return run(rawArguments.map { String(decoding: $0, as: UTF8.self) }, invokedAs: programName)
+    }
+
+    /// This process's argv without the program name, as bytes.
+    public static var processArguments: [[UInt8]] {
+        (1..<Int(CommandLine.argc)).compactMap { index in
+            CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) }
+        }
+    }
+
     /// Prints the error's message, details and hint; returns its exit code.
     @discardableResult
     private static func report(_ error: Error, on terminal: Terminal) -> Int32 {

@@ -263,8 +263,8 @@ struct OpenVault {
         }
         if let service = query.service, let account = query.account {
             for groupID in groupIDs {
-                let tag = try keys.lookupTag(groupID: groupID, service: service, account: account)
-                for (position, entry) in file.index.enumerated() where entry.groupID == groupID && entry.lookupTag == tag {
+                let tag = Bytes16(try keys.lookupTag(groupID: groupID, service: service, account: account))
+                for (position, entry) in file.index.enumerated() where entry.groupID == groupID && entry.tag == tag {
                     try consider(position) { attributes in
                         guard attributes.service == service, attributes.account == account else {
                             throw VaultError.corrupted(path: path, detail: "a lookup tag does not match its record")
@@ -283,17 +283,16 @@ struct OpenVault {
     }
 
     /// How many records of the groups in scope this ring cannot open (locked or bound to another device).
+    /// Decides by keys, not by decrypting: the base key of (group, class) answers for all its records.
     func lockedCount(in group: AccessGroup?) -> Int {
         let groupID = group.flatMap { keys.groupID(of: $0) }
-        return file.index.indices.filter { position in
-            let entry = file.index[position]
+        return file.index.filter { entry in
             if group != nil, entry.groupID != groupID { return false }
             if let scope, !scope.contains(entry.groupID) { return false }
             guard keys.groups[entry.groupID] != nil else { return group == nil }
-            switch Result(catching: { try openRecord(at: position) }) {
-            case .failure(VaultError.locked), .failure(VaultError.boundToAnotherDevice): return true
-            default: return false
-            }
+            guard let accessibility = Accessibility(fileID: entry.classID) else { return false }
+            guard (try? keys.baseKey(groupID: entry.groupID, classID: entry.classID)) != nil else { return true }
+            return accessibility.isDeviceBound && keys.deviceKey == nil
         }.count
     }
 

@@ -284,6 +284,7 @@ public final class Vault: ItemStore {
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
         let lock = try LockFile(path: location.lockPath)
         defer { withExtendedLifetime(lock) {} }
+        FileSystem.removeAbandonedTemporaries(of: location.path, directory: location.directory)
         return try withKeys {
             var vault = try readSnapshot()
             guard vault.isWritable else { throw VaultError.locked(nil) }

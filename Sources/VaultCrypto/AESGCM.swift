@@ -9,7 +9,9 @@ public enum AESGCM {
     /// Authentication tag length in bytes (128 bits).
     public static let tagSize = 16
 
-    nonisolated(unsafe) private static let cipher = EVP_aes_256_gcm()
+    // Fetched once: EVP_aes_256_gcm() makes every EVP_*Init_ex fetch the implementation
+    // again (OpenSSL 3's implicit fetch), which cost more than opening a small record.
+    nonisolated(unsafe) private static let cipher = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
 
     // EVP_*Update take an int length, so large inputs go through in pieces.
     private static let maxPiece = 1 << 30
@@ -120,7 +122,7 @@ public enum AESGCM {
         let context = try CipherContext()
         let ctx = context.pointer
         try key.withUnsafeBytes { k in
-            try check(EVP_EncryptInit_ex(ctx, try check(cipher, "EVP_aes_256_gcm"), nil,
+            try check(EVP_EncryptInit_ex(ctx, try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil,
                                          k.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                          nonce.baseAddress!.assumingMemoryBound(to: UInt8.self)),
                       "EVP_EncryptInit_ex")
@@ -152,7 +154,7 @@ public enum AESGCM {
         let context = try CipherContext()
         let ctx = context.pointer
         try key.withUnsafeBytes { k in
-            try check(EVP_DecryptInit_ex(ctx, try check(cipher, "EVP_aes_256_gcm"), nil,
+            try check(EVP_DecryptInit_ex(ctx, try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil,
                                          k.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                          nonce.baseAddress!.assumingMemoryBound(to: UInt8.self)),
                       "EVP_DecryptInit_ex")

@@ -4,4 +4,4 @@ import VaultCLI
 import Glibc
 #endif
 
-exit(VaultMain.run(Array(CommandLine.arguments.dropFirst()), invokedAs: CommandLine.arguments.first ?? "vault"))
+exit(VaultMain.run(rawArguments: VaultMain.processArguments, invokedAs: CommandLine.arguments.first ?? "vault"))

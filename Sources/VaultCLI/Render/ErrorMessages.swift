@@ -170,6 +170,20 @@ func quoted(_ text: String) -> String {
     doubleQuoted(text, escapeControl: { "\\u{\(String($0, radix: 16))}" }, escapesDelete: true)
 }
 
+/// Bytes that may not be UTF-8, in double quotes: printable ASCII as it is, any other byte as \xHH.
+func quoted(bytes: [UInt8]) -> String {
+    let hex = Array("0123456789ABCDEF")
+    var out = "\""
+    for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += "\\" + String(UnicodeScalar(byte))
+        case 0x20...0x7E: out.unicodeScalars.append(UnicodeScalar(byte))
+        default: out += "\\x" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+        }
+    }
+    return out + "\""
+}
+
 /// `text` in double quotes with `"`, backslash, newline, tab and carriage return
 /// backslash-escaped, and other control characters written by `escapeControl`.
 func doubleQuoted(_ text: String, escapeControl: (UInt32) -> String, escapesDelete: Bool) -> String {
@@ -192,11 +206,18 @@ func doubleQuoted(_ text: String, escapeControl: (UInt32) -> String, escapesDele
     return out + "\""
 }
 
-/// A word as a shell would need it: bare when safe, else in single quotes.
+/// A word as a shell would need it: bare when safe, else in single quotes;
+/// with control characters, in $'…' with them escaped, so none reaches the terminal raw.
 func shellQuoted(_ text: String) -> String {
     let safe = !text.isEmpty && text.unicodeScalars.allSatisfy {
         ($0.value >= 0x30 && $0.value <= 0x39) || ($0.value >= 0x41 && $0.value <= 0x5A)
             || ($0.value >= 0x61 && $0.value <= 0x7A) || "-_./:@=+,".unicodeScalars.contains($0)
     }
-    return safe ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+    if safe { return text }
+    if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        // In $'…' (bash, zsh, ksh), \" \\ \n \t \r and \xHH are escapes, as doubleQuoted writes them.
+        let body = doubleQuoted(text, escapeControl: { ($0 < 0x10 ? "\\x0" : "\\x") + String($0, radix: 16) }, escapesDelete: true)
+        return "$'" + body.dropFirst().dropLast().replacing("'", with: "\\'") + "'"
+    }
+    return "'" + text.replacing("'", with: "'\\''") + "'"
 }

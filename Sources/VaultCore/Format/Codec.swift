@@ -13,12 +13,14 @@ struct ByteWriter {
         bytes.append(UInt8(value & 0xFF))
     }
 
+    // One copy of the big-endian bytes, not an append per byte: index MACs
+    // encode every entry on each open. A typed buffer takes Array's memcpy path.
     mutating func u32(_ value: UInt32) {
-        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((value >> UInt32(shift)) & 0xFF)) }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     mutating func u64(_ value: UInt64) {
-        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8((value >> UInt64(shift)) & 0xFF)) }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     mutating func raw<C: Collection>(_ data: C) where C.Element == UInt8 { bytes.append(contentsOf: data) }
@@ -94,9 +96,11 @@ struct ByteReader {
         return try raw(count)
     }
 
-    private func need(_ count: Int, _ what: String) throws {
+    /// `what` is built only on failure: formatting it on every read cost a
+    /// third of the parse time of a large vault.
+    private func need(_ count: Int, _ what: @autoclosure () -> String) throws {
         guard count >= 0, remaining >= count else {
-            throw MalformedInput(detail: "the file ends where \(what) was expected at offset \(offset)")
+            throw MalformedInput(detail: "the file ends where \(what()) was expected at offset \(offset)")
         }
     }
 }

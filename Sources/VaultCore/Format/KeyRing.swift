@@ -91,15 +91,7 @@ final class KeyRing {
         w.raw(vaultID)
         w.u32(groupID)
         mac.update(w.bytes)
-        var e = ByteWriter(capacity: IndexEntry.size * 64)
-        for entry in entries where entry.groupID == groupID {
-            entry.encode(into: &e)
-            if e.bytes.count >= IndexEntry.size * 64 {
-                mac.update(e.bytes)
-                e = ByteWriter(capacity: IndexEntry.size * 64)
-            }
-        }
-        mac.update(e.bytes)
+        mac.update(IndexEntry.encode(entries.filter { $0.groupID == groupID }))
         return mac.finalize()
     }
 

@@ -66,7 +66,7 @@ struct VaultFile {
         w.raw(checksum)
         w.raw(headerMAC)
         w.u32(UInt32(index.count))
-        for entry in index { entry.encode(into: &w) }
+        w.raw(IndexEntry.encode(index))
         for mac in indexMACs { w.raw(mac) }
         for record in records { w.raw(record) }
         return w.bytes
@@ -160,26 +160,90 @@ struct WrappedGroupKey {
 }
 
 /// One entry of the lookup index: which record sits where, and a keyed tag of
-/// its service and account so a lookup decrypts one record, not all.
+/// its service and account so a lookup decrypts one record, not all. Held
+/// inline, without heap buffers: every open parses and MACs the whole index.
 struct IndexEntry: Equatable {
     static let size = 16 + 16 + 4 + 1 + 4
 
-    var recordID: [UInt8]
-    var lookupTag: [UInt8]
+    var id: Bytes16
+    var tag: Bytes16
     var groupID: UInt32
     var classID: UInt8
     var length: UInt32
 
-    func encode(into w: inout ByteWriter) {
-        w.raw(recordID)
-        w.raw(lookupTag)
-        w.u32(groupID)
-        w.u8(classID)
-        w.u32(length)
+    init(recordID: [UInt8], lookupTag: [UInt8], groupID: UInt32, classID: UInt8, length: UInt32) {
+        self.init(id: Bytes16(recordID), tag: Bytes16(lookupTag), groupID: groupID, classID: classID, length: length)
+    }
+
+    private init(id: Bytes16, tag: Bytes16, groupID: UInt32, classID: UInt8, length: UInt32) {
+        self.id = id
+        self.tag = tag
+        self.groupID = groupID
+        self.classID = classID
+        self.length = length
+    }
+
+    var recordID: [UInt8] { id.bytes }
+    var lookupTag: [UInt8] { tag.bytes }
+
+    /// Entries encoded back to back, as the file holds them, in one buffer:
+    /// every open MACs the whole index, so this is a hot path.
+    static func encode(_ entries: [IndexEntry]) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: entries.count * size) { buffer, initialized in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            for (number, entry) in entries.enumerated() {
+                let at = base + number * size
+                entry.id.store(to: at)
+                entry.tag.store(to: at + 16)
+                at.storeBytes(of: entry.groupID.bigEndian, toByteOffset: 32, as: UInt32.self)
+                at.storeBytes(of: entry.classID, toByteOffset: 36, as: UInt8.self)
+                at.storeBytes(of: entry.length.bigEndian, toByteOffset: 37, as: UInt32.self)
+            }
+            initialized = entries.count * size
+        }
     }
 
     static func decode(from r: inout ByteReader) throws -> IndexEntry {
-        IndexEntry(recordID: Array(try r.raw(16)), lookupTag: Array(try r.raw(16)),
+        IndexEntry(id: try Bytes16.decode(from: &r), tag: try Bytes16.decode(from: &r),
                    groupID: try r.u32(), classID: try r.u8(), length: try r.u32())
+    }
+}
+
+/// Sixteen bytes as two big-endian words: a record id or lookup tag without an allocation.
+struct Bytes16: Hashable {
+    private var high: UInt64
+    private var low: UInt64
+
+    /// `bytes` must hold exactly 16 bytes.
+    init(_ bytes: some Collection<UInt8>) {
+        precondition(bytes.count == 16, "Bytes16 from \(bytes.count) bytes")
+        high = bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+        low = bytes.dropFirst(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    private init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    var bytes: [UInt8] {
+        var w = ByteWriter(capacity: 16)
+        encode(into: &w)
+        return w.bytes
+    }
+
+    func encode(into w: inout ByteWriter) {
+        w.u64(high)
+        w.u64(low)
+    }
+
+    /// Writes the 16 bytes at `pointer` (no alignment needed).
+    func store(to pointer: UnsafeMutableRawPointer) {
+        pointer.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
+        pointer.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
+    }
+
+    static func decode(from r: inout ByteReader) throws -> Bytes16 {
+        Bytes16(high: try r.u64(), low: try r.u64())
     }
 }

@@ -27,7 +27,8 @@ enum FileSystem {
             throw VaultError.insecurePermissions(path: path, mode: UInt32(info.st_mode & 0o777))
         }
         // Read to the end rather than trust st_size: files in /proc report 0.
-        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 4096))
+        // One byte more than st_size, so the read that finds the end needs no larger buffer.
+        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size) + 1, 4096))
         var offset = 0
         while true {
             if offset == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: bytes.count)) }
@@ -55,7 +56,7 @@ enum FileSystem {
     /// Replaces `path` atomically: a temp file in the same directory, fsync,
     /// rename, fsync of the directory. A crash leaves the old or the new file.
     static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws {
-        let temp = path + ".tmp-\(getpid())"
+        let temp = path + temporaryInfix + "\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw VaultError.io(path: temp, operation: "create", errno: errno) }
         var closed = false
@@ -79,6 +80,18 @@ enum FileSystem {
             throw error
         }
         syncDirectory(directory)
+    }
+
+    /// What `writeAtomically` puts between the path and its pid to name its temp file.
+    private static let temporaryInfix = ".tmp-"
+
+    /// Removes the temp files that writers killed mid-write left for `path`.
+    /// Only safe under the lock that every writer of `path` holds.
+    static func removeAbandonedTemporaries(of path: String, directory: String) {
+        let prefix = String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]) + temporaryInfix
+        for name in list(directory) where name.hasPrefix(prefix) && name.dropFirst(prefix.count).allSatisfy(\.isNumber) {
+            unlink(directory + "/" + name)
+        }
     }
 
     /// Creates a new file holding `bytes` with mode 0600; fails if it exists.

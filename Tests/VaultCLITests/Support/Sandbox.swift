@@ -78,6 +78,13 @@ final class Sandbox {
     /// exit status (128 + N for a signal).
     static func spawn(_ program: String, _ arguments: [String], environment: [String: String], directory: String,
                       stdin: String, stdout: String, stderr: String) throws -> Int32 {
+        waitForExit(try launch(program, arguments, environment: environment, directory: directory,
+                               stdin: stdin, stdout: stdout, stderr: stderr))
+    }
+
+    /// Starts a program as `spawn` does and returns its pid without waiting.
+    static func launch(_ program: String, _ arguments: [String], environment: [String: String], directory: String,
+                       stdin: String, stdout: String, stderr: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -105,6 +112,11 @@ final class Sandbox {
         var pid = pid_t()
         let result = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
         guard result == 0 else { throw SandboxError.setupFailed("posix_spawn \(program): \(String(cString: strerror(result)))") }
+        return pid
+    }
+
+    /// Waits for a launched program; its exit status, or 128 + N for signal N.
+    static func waitForExit(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let signal = status & 0x7F

@@ -1,0 +1,2 @@
+db: {{ vault://ci/db/admin }}
+plain {{ not }} {{vault://svc/acct}}

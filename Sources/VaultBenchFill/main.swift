@@ -1,0 +1,29 @@
+// vault-bench-fill VAULT KEY_FILE COUNT: adds COUNT items (service
+// "bench-000000"…, account "bench", a 32-byte secret) to an existing vault
+// that KEY_FILE opens, in one transaction through Vault.addAll. Used by
+// bench/run.sh to build large vaults quickly; not installed.
+import VaultCore
+import VaultCrypto
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
+    fputs("usage: vault-bench-fill VAULT KEY_FILE COUNT\n", stderr)
+    exit(2)
+}
+do {
+    let vault = Vault(location: VaultLocation(path: arguments[1]), credential: .keyFile(try KeyFile.read(path: arguments[2])))
+    let secretAlphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    let items = (0..<count).map { number in
+        NewItem(service: "bench-" + String(repeating: "0", count: max(0, 6 - String(number).count)) + String(number),
+                account: "bench", details: ItemDetails(label: "bench item \(number)"),
+                secret: RandomSecret.generate(length: 32, alphabet: secretAlphabet))
+    }
+    try vault.addAll(items)
+} catch {
+    fputs("vault-bench-fill: error: \(error)\n", stderr)
+    exit(1)
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import VaultCore
+import VaultCrypto
+
+/// Every committed fuzz input (Fuzz/Regressions/NAME: crashes found and fixed;
+/// Fuzz/Corpus/NAME: the seeds) through the parser its harness fuzzes, so a
+/// fixed crash stays fixed without a fuzzer build. A new harness of a
+/// VaultCore parser adds one entry here; see Fuzz/README.md.
+@Suite struct FuzzRegressionTests {
+    static let parsers: [String: ([UInt8]) -> Void] = [
+        "VaultFile": { bytes in
+            guard let decoded = try? VaultFile.decode(bytes) else { return }
+            let parameters = decoded.file.encodeHeaderParameters()
+            let end = decoded.parametersEnd
+            #expect(decoded.file.encode(parameters: parameters, checksum: Array(bytes[end..<end + 32]),
+                                        headerMAC: decoded.headerMAC) == bytes)
+        },
+        "Record": { bytes in
+            _ = try? RecordCodec.decodePlaintext(SecretBytes(bytes), group: .default, accessibility: .default)
+        },
+        "Credential": { bytes in
+            _ = try? ScopedCredential.decode(bytes)
+            _ = try? ScopedCredential.decode(String(decoding: bytes, as: UTF8.self), source: "fuzz")
+        },
+        "ExportBundle": { bytes in
+            let key = Credential.keyFile(SecretBytes(Array("vault-key-v1:fuzz-bundle-key-0123456789abcdefghij\n".utf8)))
+            _ = try? ExportBundle.open(bytes, credential: key)
+        },
+        "Dotenv": { bytes in _ = try? Dotenv.parse(String(decoding: bytes, as: UTF8.self)) },
+        "Template": { bytes in
+            _ = try? Template.parse(bytes)
+            _ = try? SecretReference(parsing: String(decoding: bytes, as: UTF8.self))
+        },
+    ]
+
+    @Test(arguments: parsers.keys.sorted())
+    func committedInputs(harness: String) throws {
+        let inputs = FuzzInputs.load(harness)
+        #expect(!inputs.isEmpty, "no seeds in Fuzz/Corpus/\(harness)")
+        for input in inputs { Self.parsers[harness]!(input) }
+    }
+}
+
+/// The committed inputs of one fuzz harness: its regressions, then its seeds.
+enum FuzzInputs {
+    static func load(_ harness: String) -> [[UInt8]] {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        return ["Regressions", "Corpus"].flatMap { kind -> [[UInt8]] in
+            let directory = root.path + "/Fuzz/\(kind)/\(harness)"
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            return names.sorted().compactMap { FileManager.default.contents(atPath: directory + "/" + $0).map { Array($0) } }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Builds the libFuzzer harnesses in Fuzz/Harnesses and runs each: first over
+# its committed crash inputs (Fuzz/Regressions/NAME), then fuzzing for a
+# bounded time from its seeds (Fuzz/Corpus/NAME). Run by `make fuzz` (60 s
+# each) and by `make test` / CI (a short pass).
+#
+#   scripts/fuzz.sh [SECONDS] [NAME...]     default: FUZZ_SECONDS or 60, every harness
+#
+# How it builds: `swift build --sanitize=fuzzer` compiles the package's
+# modules with coverage instrumentation (and testability, so harnesses may
+# `@testable import` internal parsers); each harness is one Swift file that
+# defines LLVMFuzzerTestOneInput, compiled with `swiftc -sanitize=fuzzer
+# -parse-as-library` against those modules and linked with their objects.
+# AddressSanitizer is on in both, for the unsafe-pointer code of the parsers.
+set -eu
+cd "$(dirname "$0")/.."
+
+seconds="${1:-${FUZZ_SECONDS:-60}}"
+[ $# -gt 0 ] && shift
+scratch=".build/fuzz"
+work="$scratch/run"
+
+swift build --sanitize=fuzzer --sanitize=address --scratch-path "$scratch" --target VaultCLI >&2
+debug="$scratch/debug"
+objects="$(ls "$debug"/VaultCrypto.build/*.o "$debug"/VaultCore.build/*.o "$debug"/CLibSecret.build/*.o \
+    "$debug"/VaultSecretService.build/*.o "$debug"/VaultCLI.build/*.o)"
+openssl_flags="$(pkg-config --cflags --libs openssl)"
+
+if [ $# -eq 0 ]; then
+    set -- $(ls Fuzz/Harnesses | sed -n 's/\.swift$//p')
+fi
+mkdir -p "$work/bin"
+failed=""
+for name in "$@"; do
+    harness="Fuzz/Harnesses/$name.swift"
+    [ -f "$harness" ] || { echo "fuzz: error: no harness $harness" >&2; exit 2; }
+    binary="$work/bin/$name"
+    # shellcheck disable=SC2086 # objects and flags are lists of words
+    swiftc -sanitize=fuzzer,address -parse-as-library -g -module-name "Fuzz$name" \
+        -I "$debug/Modules" -I Sources/COpenSSL $openssl_flags \
+        -Xcc -fmodule-map-file="$debug/CLibSecret.build/module.modulemap" -I Sources/CLibSecret/include -ldl \
+        "$harness" $objects -o "$binary"
+
+    regressions="Fuzz/Regressions/$name"
+    if [ -d "$regressions" ] && [ -n "$(ls "$regressions")" ]; then
+        echo "fuzz: $name: replaying $(ls "$regressions" | wc -l) committed crash inputs" >&2
+        "$binary" "$regressions"/* >"$work/$name.replay.log" 2>&1 || {
+            cat "$work/$name.replay.log" >&2
+            failed="$failed $name(regression)"
+            continue
+        }
+    fi
+
+    corpus="$work/corpus/$name" artifacts="$work/artifacts/$name/"
+    mkdir -p "$corpus" "$artifacts"
+    echo "fuzz: $name: fuzzing for $seconds s" >&2
+    if ! "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$artifacts" "$corpus" "Fuzz/Corpus/$name" >"$work/$name.log" 2>&1; then
+        tail -n 40 "$work/$name.log" >&2
+        echo "fuzz: error: $name found a crash; the input is in $artifacts" >&2
+        echo "fuzz: hint: copy it to Fuzz/Regressions/$name/, add it to the regression test, fix the parser and commit both" >&2
+        failed="$failed $name"
+        continue
+    fi
+    grep -E '^stat::number_of_executed_units|^Done' "$work/$name.log" | sed "s/^/fuzz: $name: /" >&2 || true
+done
+
+if [ -n "$failed" ]; then
+    echo "fuzz: error: failed:$failed" >&2
+    exit 1
+fi
+echo "fuzz: every harness ran clean" >&2

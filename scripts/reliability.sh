@@ -1,0 +1,26 @@
+#!/bin/sh
+# The long reliability pass (make reliability): the crash-safety, concurrency
+# and hostile-input tests at full scale, the whole test suite with the
+# binary and tests under AddressSanitizer, and every fuzz harness for
+# FUZZ_SECONDS (default 60) each. `make test` runs short forms of all three.
+set -eu
+cd "$(dirname "$0")/.."
+
+swift build
+VAULT_BINARY="$(swift build --show-bin-path)/vault"
+export VAULT_BINARY
+echo "reliability: crash safety, concurrency soak and bad input at full scale" >&2
+VAULT_RELIABILITY=full swift test --filter 'CrashSafetyTests|ConcurrencySoakTests|BadInputMatrixTests|FullAndReadOnlyDiskTests' </dev/null
+
+echo "reliability: the whole suite under AddressSanitizer" >&2
+asan=".build/asan"
+swift build --sanitize=address --scratch-path "$asan"
+# The end-to-end tests run the ASan-built binary too. Leak checks are off: the
+# Swift runtime keeps metadata caches for the life of the process.
+VAULT_BINARY="$(swift build --sanitize=address --scratch-path "$asan" --show-bin-path)/vault" \
+ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
+    swift test --sanitize=address --scratch-path "$asan" </dev/null
+
+echo "reliability: fuzzing" >&2
+scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
+echo "reliability: all passed" >&2
