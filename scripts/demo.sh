@@ -78,6 +78,14 @@ step "Deleting removes an item that is no longer needed." \
     0 'vault delete -s postgres -a admin'
 step "The final list shows only the GitHub token." \
     0 'vault list'
+step "A CI job gets a credential for one group only: here the group ci, read-only, for a day." \
+    0 'printf %s '\''s3cret-deploy'\'' | vault add --group ci -s deploy -a bot && vault grant --group ci --read-only --expires 1d --out ci.cred'
+step "With that credential (VAULT_CREDENTIAL holds its text, as a CI secret variable would) and CI set, vault run gives the job its secret and masks it in the log." \
+    0 'CI=true VAULT_KEY_FILE= VAULT_CREDENTIAL="$(cat ci.cred)" DEPLOY_TOKEN=vault://ci/deploy/bot vault run -- sh -c '\''echo "deploying with $DEPLOY_TOKEN"'\'''
+step "The same credential cannot open another group: exit 30 (errSecMissingEntitlement)." \
+    30 'VAULT_KEY_FILE= VAULT_CREDENTIAL=ci.cred vault get --group default -s github -a ci-bot'
+step "Revoking the group ends every credential granted for it, and keeps its items." \
+    0 'vault revoke --group ci && vault get --group ci -s deploy -a bot'
 step "An unlock session lets later commands read without any credential until it has been idle for its timeout." \
     0 'eval "$(vault unlock --export --timeout 5m)" && unset VAULT_KEY_FILE'
 step "Status shows, without unlocking, whether the vault is locked and what it holds." \

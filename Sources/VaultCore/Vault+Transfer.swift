@@ -64,6 +64,8 @@ extension Vault {
             var outcome = ImportOutcome()
             for item in items {
                 let attributes = item.attributes
+                try Vault.validate(NewItem(service: attributes.service, account: attributes.account, group: attributes.group,
+                                           accessibility: attributes.accessibility, details: attributes.details, secret: item.secret))
                 let existing = try vault.positions(matching: Query(service: attributes.service, account: attributes.account,
                                                                    group: attributes.group)).first
                 switch (existing, policy) {
