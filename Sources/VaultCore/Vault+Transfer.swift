@@ -17,9 +17,11 @@ extension Vault {
         public var exported: Int
         /// Items of the `-this-device-only` classes: never exported.
         public var leftOut: Int
+        /// Records that did not open with the right keys (damaged): left out, so the rest is saved.
+        public var damaged: Int
     }
 
-    /// Writes every item except the `-this-device-only` ones to a new bundle
+    /// Writes every item except the `-this-device-only` ones (and records that are damaged) to a new bundle
     /// file (0600) at `path`, sealed under `credential`: a passphrase or key
     /// file of the bundle's own.
     public func export(to path: String, credential: Credential, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
@@ -29,15 +31,20 @@ extension Vault {
             guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
             var items: [Item] = []
             var leftOut = 0
+            var damaged = 0
             for (position, entry) in vault.file.index.enumerated() {
                 guard let accessibility = Accessibility(fileID: entry.classID), !accessibility.isDeviceBound else {
                     leftOut += 1
                     continue
                 }
-                items.append(try vault.openRecord(at: position))
+                do {
+                    items.append(try vault.openRecord(at: position))
+                } catch VaultError.corrupted {
+                    damaged += 1
+                }
             }
             try FileSystem.createExclusive(try ExportBundle.seal(items, credential: credential, kdf: kdf), at: path)
-            return ExportOutcome(exported: items.count, leftOut: leftOut)
+            return ExportOutcome(exported: items.count, leftOut: leftOut, damaged: damaged)
         }
     }
 

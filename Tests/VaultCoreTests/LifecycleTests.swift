@@ -186,6 +186,9 @@ import VaultCrypto
         writeBytes(bytes, to: dir.location().path)
         report = try vault.verify()
         #expect(report.isDamaged && report.damagedRecords == 1 && report.opened == 1)
+        // Export saves what still opens and counts the rest.
+        let saved = try vault.export(to: dir.path + "/rescue.vexport", credential: testKeyFile, kdf: .testing)
+        #expect(saved.exported == 1 && saved.damaged == 1)
         chmod(dir.location().deviceKeyPath, 0o644)
         report = try vault.verify()
         #expect(report.exposedFiles.map(\.path) == [dir.location().deviceKeyPath])

@@ -18,6 +18,9 @@ enum ExportCommand {
         if outcome.leftOut > 0 {
             line += "; left out \(outcome.leftOut) -this-device-only item\(outcome.leftOut == 1 ? "" : "s"), whose keys never leave this machine"
         }
+        if outcome.damaged > 0 {
+            line += "; left out \(outcome.damaged) damaged record\(outcome.damaged == 1 ? "" : "s") (see 'vault verify')"
+        }
         invocation.terminal.writeErr(line + "\n")
     }
 }

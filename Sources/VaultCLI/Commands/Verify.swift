@@ -18,7 +18,7 @@ enum VerifyCommand {
         }
         if report.isDamaged {
             throw CommandFailure(.decode, "the vault \(quoted(access.location.path)) is damaged or was tampered with",
-                                 hint: "nothing was changed; restore the file from a backup")
+                                 hint: "restore the file from a backup, or save what still opens with 'vault export'")
         }
         if !report.exposedFiles.isEmpty {
             throw CommandFailure(.failure, "files of the vault are exposed to other users", hint: "run the chmod commands above")
