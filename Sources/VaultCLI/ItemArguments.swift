@@ -47,6 +47,20 @@ struct ItemArguments {
         return groups
     }
 
+    /// --out: a file that must not exist yet (vault never overwrites what it
+    /// wrote, e.g. a credential or bundle), or `-` for stdout when `allowsStdout`.
+    func newOutputFile(for what: String, allowsStdout: Bool) throws -> String {
+        guard let out = arguments.value("out"), !out.isEmpty else {
+            throw UsageError("no --out given",
+                             hint: "name a new file for the \(what) with --out FILE" + (allowsStdout ? ", or --out - for stdout" : ""))
+        }
+        if out == "-", allowsStdout { return out }
+        if KeyFile.exists(path: out) {
+            throw UsageError("\(quoted(out)) already exists", hint: "choose a new file for --out; vault never overwrites a \(what)")
+        }
+        return out
+    }
+
     /// A group name, or a usage error that states the rule.
     static func group(named name: String) throws -> AccessGroup {
         guard let group = AccessGroup(name) else {

@@ -32,7 +32,7 @@ struct ReferenceResolver {
             }
         }
         if !malformed.isEmpty {
-            throw CommandFailure(.usage, "\(count(malformed.count, "secret reference")) cannot be read; \(action)",
+            throw CommandFailure(.usage, "\(counted(malformed.count, "secret reference")) cannot be read; \(action)",
                                  details: malformed, hint: SecretReferenceError.syntaxHint)
         }
         guard !parsed.isEmpty else { return [:] }
@@ -55,14 +55,10 @@ struct ReferenceResolver {
             }
         }
         if let status = firstStatus {
-            throw CommandFailure(status, "\(count(missing.count, "secret reference")) cannot be resolved; \(action)",
+            throw CommandFailure(status, "\(counted(missing.count, "secret reference")) cannot be resolved; \(action)",
                                  details: missing,
                                  hint: "add the missing items with 'vault add', or fix the references ('vault list' shows what exists)")
         }
         return secrets
-    }
-
-    private func count(_ number: Int, _ noun: String) -> String {
-        "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 }

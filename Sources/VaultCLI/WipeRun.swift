@@ -16,7 +16,7 @@ struct WipeRun {
         if confirm, plan.removedCount > 0 {
             invocation.terminal.writeErr(WipeRun.describe(plan))
             try Confirmation.require(invocation, access: access,
-                                     question: "Remove \(plan.removedCount) item\(plan.removedCount == 1 ? "" : "s")?")
+                                     question: "Remove \(counted(plan.removedCount, "item"))?")
         }
         return try vault.wipe(filter, dryRun: false, expecting: confirm ? plan.removed : nil)
     }
@@ -25,20 +25,20 @@ struct WipeRun {
     static func describe(_ outcome: WipeOutcome) -> String {
         var text = outcome.removed.isEmpty ? "" : ItemOutput.table(outcome.removed)
         if outcome.removedUnread > 0 {
-            text += "and \(outcome.removedUnread) item\(outcome.removedUnread == 1 ? "" : "s") bound to another device, unread\n"
+            text += "and \(counted(outcome.removedUnread, "item")) bound to another device, unread\n"
         }
         return text
     }
 
     /// One line saying what a wipe did.
     static func summary(_ outcome: WipeOutcome) -> String {
-        var line = "removed \(outcome.removedCount) item\(outcome.removedCount == 1 ? "" : "s")"
+        var line = "removed \(counted(outcome.removedCount, "item"))"
         if !outcome.rekeyedGroups.isEmpty {
             line += "; new key for group\(outcome.rekeyedGroups.count == 1 ? "" : "s") "
                 + outcome.rekeyedGroups.map { quoted($0.name) }.joined(separator: ", ")
         }
         if outcome.keptUnread > 0 {
-            line += "; kept \(outcome.keptUnread) item\(outcome.keptUnread == 1 ? "" : "s") bound to another device that could not be read"
+            line += "; kept \(counted(outcome.keptUnread, "item")) bound to another device that could not be read"
         }
         return line
     }

@@ -26,7 +26,7 @@ enum EnvCommand {
         }
         terminal.writeOut(GitHubEnvironment.maskCommands(variables.map(\.value)))
         try append(Array(format.render(variables).utf8), to: githubEnv)
-        terminal.writeErr("vault: exported \(variables.count) variable\(variables.count == 1 ? "" : "s") to $GITHUB_ENV\n")
+        terminal.writeErr("vault: exported \(counted(variables.count, "variable")) to $GITHUB_ENV\n")
     }
 
     /// Name and secret of every item of the group (or of every group), by name.

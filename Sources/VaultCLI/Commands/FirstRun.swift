@@ -22,7 +22,7 @@ enum FirstRunCommand {
                 let plans = try FirstRun.filters(groups).map { try FirstRun.plan($0, vault) }
                 plans.forEach { terminal.writeOut(WipeRun.describe($0)) }
                 let count = plans.reduce(0) { $0 + $1.removedCount }
-                terminal.writeErr("vault: dry run: the first run would remove \(count) item\(count == 1 ? "" : "s") and create \(quoted(marker)); nothing was changed\n")
+                terminal.writeErr("vault: dry run: the first run would remove \(counted(count, "item")) and create \(quoted(marker)); nothing was changed\n")
                 return
             }
             let run = WipeRun(invocation: invocation, access: access)

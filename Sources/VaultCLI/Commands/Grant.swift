@@ -5,17 +5,13 @@ import VaultCore
 enum GrantCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        let groups = try ItemArguments(invocation).namedGroups(purpose: "the credential opens")
-        guard let out = arguments.value("out"), !out.isEmpty else {
-            throw UsageError("no --out given", hint: "name a new file for the credential with --out FILE, or --out - for stdout")
-        }
+        let options = ItemArguments(invocation)
+        let groups = try options.namedGroups(purpose: "the credential opens")
+        let out = try options.newOutputFile(for: "credential", allowsStdout: true)
         let now = Date()
-        let expires = try ItemArguments(invocation).expiry(now: now)
+        let expires = try options.expiry(now: now)
         if let expires, expires <= now {
             throw UsageError("--expires \(quoted(arguments.value("expires") ?? "")) is in the past", hint: "give a later date")
-        }
-        if out != "-", KeyFile.exists(path: out) {
-            throw UsageError("\(quoted(out)) already exists", hint: "choose a new file for --out; vault never overwrites a credential")
         }
         let credential = try VaultAccess(invocation).vault().grant(groups: groups, readOnly: arguments.flag("read-only"), expires: expires)
         if out == "-" {

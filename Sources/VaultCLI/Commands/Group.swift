@@ -21,10 +21,10 @@ enum GroupCommand {
             guard let summary else { throw VaultError.noSuchGroup(group) }
             if summary.itemCount > 0 {
                 try Confirmation.require(invocation, access: access,
-                                         question: "Delete group \(quoted(group.name)) and its \(summary.itemCount) item\(summary.itemCount == 1 ? "" : "s")?")
+                                         question: "Delete group \(quoted(group.name)) and its \(counted(summary.itemCount, "item"))?")
             }
             let removed = try vault.deleteGroup(group)
-            invocation.terminal.writeErr("vault: deleted group \(quoted(group.name)) and \(removed) item\(removed == 1 ? "" : "s")\n")
+            invocation.terminal.writeErr("vault: deleted group \(quoted(group.name)) and \(counted(removed, "item"))\n")
         default:
             preconditionFailure("the command table allows only list, create and delete")
         }
@@ -39,14 +39,14 @@ enum GroupCommand {
         let (groups, unopened) = try access.vault().groups()
         let terminal = invocation.terminal
         if unopened > 0 {
-            terminal.writeErr("vault: \(unopened) group\(unopened == 1 ? "" : "s") not listed: locked (unlock to see \(unopened == 1 ? "it" : "them"))\n")
+            terminal.writeErr("vault: \(counted(unopened, "group")) not listed: locked (unlock to see \(unopened == 1 ? "it" : "them"))\n")
         }
         if invocation.arguments.flag("json") {
             let objects = groups.map { "{\"group\":\(ItemOutput.jsonString($0.group.name)),\"items\":\($0.itemCount)}" }
             terminal.writeOut("[" + objects.joined(separator: ",") + "]\n")
         } else {
             for summary in groups {
-                terminal.writeOut("\(summary.group.name)\t\(summary.itemCount) item\(summary.itemCount == 1 ? "" : "s")\n")
+                terminal.writeOut("\(summary.group.name)\t\(counted(summary.itemCount, "item"))\n")
             }
         }
     }

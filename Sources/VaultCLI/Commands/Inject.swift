@@ -31,7 +31,7 @@ enum InjectCommand {
         }
         if let output {
             try PlainFile.writePrivately(bytes, to: output)
-            invocation.terminal.writeErr("vault: wrote \(quoted(output)) (mode 0600) with \(uses.count) secret\(uses.count == 1 ? "" : "s")\n")
+            invocation.terminal.writeErr("vault: wrote \(quoted(output)) (mode 0600) with \(counted(uses.count, "secret"))\n")
         } else {
             bytes.withUnsafeBytes { invocation.terminal.writeOut($0) }
         }

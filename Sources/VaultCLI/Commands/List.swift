@@ -7,7 +7,7 @@ enum ListCommand {
         let (items, locked) = try VaultAccess(invocation).store().listing(matching: query)
         let terminal = invocation.terminal
         if locked > 0 {
-            terminal.writeErr("vault: \(locked) item\(locked == 1 ? "" : "s") not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
+            terminal.writeErr("vault: \(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
         }
         if invocation.arguments.flag("json") {
             terminal.writeOut(ItemOutput.jsonArray(items) + "\n")

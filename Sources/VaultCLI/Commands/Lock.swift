@@ -11,7 +11,7 @@ enum LockCommand {
             return
         }
         let outcome = try access.vault().lock(token: access.sessionToken, all: all)
-        var words = "ended \(outcome.sessionsEnded) session\(outcome.sessionsEnded == 1 ? "" : "s")"
+        var words = "ended \(counted(outcome.sessionsEnded, "session"))"
         if all { words += outcome.afterFirstUnlockEnded ? " and the after-first-unlock cache" : "; no after-first-unlock cache was left" }
         invocation.terminal.writeErr("vault: \(words)\n")
     }

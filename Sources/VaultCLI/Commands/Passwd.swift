@@ -32,7 +32,7 @@ enum PasswdCommand {
             }
             let destroyed = try vault.removePassphrase()
             terminal.writeErr("vault: removed the passphrase; the vault now opens only with its key file")
-            terminal.writeErr(destroyed.isEmpty ? "\n" : "; destroyed \(destroyed.count) item\(destroyed.count == 1 ? "" : "s")\n")
+            terminal.writeErr(destroyed.isEmpty ? "\n" : "; destroyed \(counted(destroyed.count, "item"))\n")
         } else {
             let kdf = try KDFCost.parse(arguments.value("kdf-cost"))
             let passphrase = try access.newPassphrase(fromFile: arguments.value("new-passphrase-file"), purpose: "New passphrase")

@@ -9,7 +9,7 @@ enum ResetCommand {
         try Confirmation.require(invocation, access: access,
                                  question: "Remove the vault \(quoted(location.path)) and every item in it, for good?")
         let outcome = try access.vault().reset()
-        let sessions = outcome.sessionsEnded == 0 ? "" : " and ended \(outcome.sessionsEnded) session\(outcome.sessionsEnded == 1 ? "" : "s")"
+        let sessions = outcome.sessionsEnded == 0 ? "" : " and ended \(counted(outcome.sessionsEnded, "session"))"
         invocation.terminal.writeErr("vault: removed \(outcome.removedPaths.map(quoted).joined(separator: ", "))\(sessions)\n")
     }
 }

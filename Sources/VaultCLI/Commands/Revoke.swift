@@ -14,7 +14,7 @@ enum RevokeCommand {
                     .failure, "cannot revoke group \(quoted(group.name)) here: it holds -this-device-only items that only the machine they were added on can re-seal",
                     hint: "run 'vault revoke --group \(shellQuoted(group.name))' on that machine, or 'vault wipe --group \(shellQuoted(group.name))' here to drop its items and renew its key")
             }
-            invocation.terminal.writeErr("vault: revoked every credential of group \(quoted(group.name)); re-sealed \(count) item\(count == 1 ? "" : "s") under a new group key\n")
+            invocation.terminal.writeErr("vault: revoked every credential of group \(quoted(group.name)); re-sealed \(counted(count, "item")) under a new group key\n")
         }
     }
 }
