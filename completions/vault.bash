@@ -20,7 +20,7 @@ _vault_options() {
         lock) echo "--all --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         status) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        run) echo "--env --env-file --group --no-masking --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        run) echo "--env --env-file --group --no-masking --keep-vault-env --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         env) echo "--group --format --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         wipe) echo "--group -s --service -a --account --expired --older-than --all -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;

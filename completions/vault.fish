@@ -156,6 +156,7 @@ complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command;
 complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
 complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using run' -l no-masking -d 'pass the command\'s output through unmasked'
+complete -c vault -n '__vault_using run' -l keep-vault-env -d 'hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE), which run drops by default; the command can then read every item you can'
 
 complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'

@@ -8,14 +8,14 @@ set -eu
 #   util-linux                  tests: setsid runs the binary with no terminal
 #   mandoc                      tests: lint the generated man page
 #   bash-completion zsh fish    tests: load the generated completions
-#   git python3                 tests
+#   git python3 python3-yaml    tests (python3-yaml: RepositoryFlowTests runs the README's GitHub Actions job)
 #   python3-docker              tests: docker's credential store client drives docker-credential-vault
 #   libsecret-1-dev             build: libsecret's headers check the types CLibSecret loads with dlopen
 #   gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin
 #                               tests: a real Secret Service (dbus-run-session, gnome-keyring-daemon),
 #                               secret-tool for interop, gdbus to lock a collection
 #   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
-PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
+PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3 python3-yaml"
 PACKAGES="$PACKAGES python3-docker"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"

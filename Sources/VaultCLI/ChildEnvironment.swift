@@ -2,7 +2,8 @@ import VaultCore
 import VaultCrypto
 
 /// The environment `vault run` gives its child before references are
-/// resolved: vault's own, then each `--env-file` in order, then each `--env`;
+/// resolved: vault's own less the variables that unlock vault (unless
+/// `--keep-vault-env`), then each `--env-file` in order, then each `--env`;
 /// a later assignment of a name wins.
 struct ChildEnvironment {
     private var values: [String: String] = [:]
@@ -10,7 +11,8 @@ struct ChildEnvironment {
     private var origins: [String: String] = [:]
 
     init(_ invocation: Invocation) throws {
-        for (name, value) in invocation.environment { assign(name, value, origin: name) }
+        let withheld = invocation.arguments.flag("keep-vault-env") ? [] : Set(CommandTable.unlockingVariables)
+        for (name, value) in invocation.environment where !withheld.contains(name) { assign(name, value, origin: name) }
         for path in invocation.arguments.values("env-file") {
             let bytes = try PlainFile.read(path)
             guard let text = String(validating: bytes, as: UTF8.self) else {

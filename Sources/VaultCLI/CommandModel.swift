@@ -37,11 +37,17 @@ public struct OptionSpec: Sendable {
     /// Values accepted besides those of a `.values` completion, and never
     /// offered, e.g. Apple's constant names for an accessibility class.
     public var aliases: [String]
+    /// The environment variable that gives the same setting, if any.
+    public var environment: String?
+    /// Whether the setting unlocks the vault (a key, a credential): its
+    /// environment variable is never handed to a child of `vault run`.
+    public var unlocks: Bool
 
     public init(
         _ long: String, short: Character? = nil, value valueName: String? = nil,
         help: String, default defaultValue: String? = nil, repeatable: Bool = false,
-        completion: CompletionKind = .none, hidden: Bool = false, aliases: [String] = []
+        completion: CompletionKind = .none, hidden: Bool = false, aliases: [String] = [],
+        environment: String? = nil, unlocks: Bool = false
     ) {
         self.long = long
         self.short = short
@@ -52,9 +58,23 @@ public struct OptionSpec: Sendable {
         self.completion = completion
         self.hidden = hidden
         self.aliases = aliases
+        self.environment = environment
+        self.unlocks = unlocks
     }
 
     public var isFlag: Bool { valueName == nil }
+}
+
+/// An environment variable vault reads that no option stands for.
+public struct EnvironmentSpec: Sendable {
+    public var name: String
+    /// Whether it unlocks the vault; see `OptionSpec.unlocks`.
+    public var unlocks: Bool
+
+    public init(_ name: String, unlocks: Bool = false) {
+        self.name = name
+        self.unlocks = unlocks
+    }
 }
 
 /// A positional argument of a command.

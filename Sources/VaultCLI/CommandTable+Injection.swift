@@ -18,7 +18,10 @@ extension CommandTable {
             secrets shorter than 4 bytes are not masked (vault says so). When stdout is a \
             terminal the command gets a pseudo-terminal, so colours and progress bars \
             still work. SIGINT, SIGTERM and SIGHUP are forwarded; vault exits with the \
-            command's status, or 128+N when a signal N ended it.
+            command's status, or 128+N when a signal N ended it. The command gets secrets, \
+            never what unlocks vault: VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE and \
+            VAULT_PASSPHRASE_FILE are left out of its environment unless --keep-vault-env \
+            is given (an --env or --env-file that sets one is kept).
             """,
         options: [
             OptionSpec("env", value: "NAME=VALUE", help: "set NAME for the command; VALUE may be a reference", repeatable: true),
@@ -26,6 +29,8 @@ extension CommandTable {
                        completion: .file),
             referenceGroup,
             OptionSpec("no-masking", help: "pass the command's output through unmasked"),
+            OptionSpec("keep-vault-env",
+                       help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE), which run drops by default; the command can then read every item you can"),
         ],
         examples: [
             ExampleSpec("GITHUB_TOKEN=vault://github/ci-bot vault run -- ./deploy.sh",

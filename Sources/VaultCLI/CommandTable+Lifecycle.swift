@@ -102,9 +102,8 @@ extension CommandTable {
     static let resetCommand = CommandSpec(
         "reset", summary: "remove the vault and everything kept for it",
         discussion: """
-            Removes the vault file, its lock file, its unlock sessions and \
-            after-first-unlock cache, and the device key when no other vault in its \
-            directory uses it, then the directory if that leaves it empty. Asks on a \
+            Removes the vault file, its unlock sessions, after-first-unlock cache and \
+            device key, then the directory if that leaves it empty. Asks on a \
             terminal; needs --yes without one. Needs no passphrase: it is how to start \
             over after losing it.
             """,
@@ -118,10 +117,10 @@ extension CommandTable {
     static let verifyCommand = CommandSpec(
         "verify", summary: "check the vault's files, format and records",
         discussion: """
-            Checks the permissions of the vault, its directory, device key and lock \
-            file, parses the whole file, checks its MACs, and opens every record the \
-            keys at hand open. Changes nothing. Exits 93 when anything is damaged, 1 \
-            when a file is exposed to other users, 0 otherwise.
+            Checks the permissions of the vault (others may read it, not write it), \
+            its directory and its device key, parses the whole file, checks its MACs, \
+            and opens every record the keys at hand open. Changes nothing. Exits 93 \
+            when anything is damaged, 1 when a file is exposed to other users, 0 otherwise.
             """,
         examples: [
             ExampleSpec("vault verify", "check the default vault, opening what the keys at hand open"),

@@ -14,27 +14,40 @@ public enum CommandTable {
     public static let globalOptions: [OptionSpec] = [
         OptionSpec("vault", value: "PATH",
                    help: "vault file to use (environment: VAULT_PATH)",
-                   default: "~/.local/share/vault/default.vault", completion: .file),
+                   default: "~/.local/share/vault/default.vault", completion: .file, environment: "VAULT_PATH"),
         OptionSpec("passphrase-file", value: "FILE",
                    help: "read the passphrase from FILE, less one trailing newline, instead of prompting (environment: VAULT_PASSPHRASE_FILE)",
-                   completion: .file),
+                   completion: .file, environment: "VAULT_PASSPHRASE_FILE", unlocks: true),
         OptionSpec("key-file", value: "FILE",
                    help: "unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)",
-                   completion: .file),
+                   completion: .file, environment: "VAULT_KEY_FILE", unlocks: true),
         OptionSpec("credential", value: "FILE",
                    help: "use the scoped credential in FILE, made by 'vault grant' (environment: VAULT_CREDENTIAL, a path or the credential itself)",
-                   completion: .file),
+                   completion: .file, environment: "VAULT_CREDENTIAL", unlocks: true),
         OptionSpec("backend", value: "BACKEND",
                    help: "where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)",
-                   default: "file", completion: .values(["file", "secret-service"])),
+                   default: "file", completion: .values(["file", "secret-service"]), environment: "VAULT_BACKEND"),
         OptionSpec("collection", value: "COLLECTION",
                    help: "keyring collection of the secret-service backend: default, session (in memory until logout) or a collection's name (environment: VAULT_COLLECTION)",
-                   default: "default"),
+                   default: "default", environment: "VAULT_COLLECTION"),
         OptionSpec("no-interaction",
-                   help: "never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)"),
+                   help: "never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)",
+                   environment: "VAULT_NO_INTERACTION"),
         OptionSpec("help", short: "h", help: "show help for vault or for a command"),
         OptionSpec("version", help: "print the version of vault"),
     ]
+
+    /// Environment variables that no option stands for.
+    public static let environmentOnly: [EnvironmentSpec] = [
+        EnvironmentSpec("VAULT_SESSION", unlocks: true),
+        EnvironmentSpec("VAULT_GROUP"),
+    ]
+
+    /// Every environment variable that unlocks the vault, by the table's
+    /// `unlocks` marks: what `vault run` never hands its child.
+    public static var unlockingVariables: [String] {
+        globalOptions.filter(\.unlocks).compactMap(\.environment) + environmentOnly.filter(\.unlocks).map(\.name)
+    }
 
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [

@@ -82,6 +82,12 @@ struct VaultAccess {
     /// falls back to a prompt. Fails early when the vault does not exist,
     /// before asking for anything.
     func vault() throws -> Vault {
+        let vault = try vaultWithKeys()
+        vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
+        return vault
+    }
+
+    private func vaultWithKeys() throws -> Vault {
         try requireFileBackend()
         let location = self.location
         guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
@@ -141,7 +147,9 @@ struct VaultAccess {
         try requireFileBackend()
         let location = self.location
         guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        return Vault(location: location, keys: .credential(try credential()), host: HostContext.live(environment: environment))
+        let vault = Vault(location: location, keys: .credential(try credential()), host: HostContext.live(environment: environment))
+        vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
+        return vault
     }
 
     /// Reads a new passphrase: from a file, or typed twice on the terminal.

@@ -24,9 +24,8 @@ struct OpenVault {
     // MARK: creating and opening
 
     /// A new, empty vault with one keyslot, every class key and the default group.
-    static func create(slotKind: Keyslot.Kind, secret: SecretBytes, kdf: Scrypt.Parameters,
+    static func create(vaultID: [UInt8], slotKind: Keyslot.Kind, secret: SecretBytes, kdf: Scrypt.Parameters,
                        deviceKey: SecretBytes, path: String) throws -> OpenVault {
-        let vaultID = SecureRandom.bytes(VaultFile.idSize)
         let masterKey = SecretBytes(random: AESGCM.keySize)
         let keys = KeyRing(vaultID: vaultID, masterKey: masterKey, deviceKey: deviceKey)
         let slot = try Keyslot.make(kind: slotKind, secret: secret, kdf: kdf, masterKey: masterKey, vaultID: vaultID)
@@ -404,10 +403,46 @@ struct OpenVault {
     /// What the device key alone opens of a group: its `always` classes. Empty without a device key.
     private func deviceGrant(for groupID: UInt32) throws -> [UInt8] {
         guard keys.deviceKey != nil else { return [] }
+        return try deviceGrant(for: groupID, wrapKey: keys.deviceWrapKey())
+    }
+
+    private func deviceGrant(for groupID: UInt32, wrapKey: SecretBytes) throws -> [UInt8] {
         var w = ByteWriter()
         try GroupGrant.of(groupID, in: keys, classes: OpenVault.deviceClasses).encode(into: &w)
         defer { w.wipeBytes() }
-        return try AESGCM.seal(w.bytes, key: keys.deviceWrapKey(), aad: OpenVault.groupAAD(file.vaultID, groupID, device: true))
+        return try AESGCM.seal(w.bytes, key: wrapKey, aad: OpenVault.groupAAD(file.vaultID, groupID, device: true))
+    }
+
+    /// The master key of a full ring.
+    func masterKey() throws -> SecretBytes {
+        guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
+        return masterKey
+    }
+
+    /// This vault moved to a new device key: what the device key alone opens
+    /// re-wrapped under `newKey`, and every device-bound item re-sealed under
+    /// it (opened with the device key this vault holds now). Needs a full ring.
+    func rebound(toDeviceKey newKey: SecretBytes) throws -> (vault: OpenVault, resealed: Int) {
+        let masterKey = try masterKey()
+        let deviceBound = file.index.indices.filter { Accessibility(fileID: file.index[$0].classID)?.isDeviceBound ?? false }
+        let items = try deviceBound.map { try openRecord(at: $0) }
+        var moved = self
+        moved.remove(at: deviceBound)
+        let wrapKey = KeyRing.deviceWrapKey(newKey, vaultID: file.vaultID)
+        moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
+        moved.file.deviceWrappedHeaderMACKey = try AESGCM.seal(try headerMACKey(), key: wrapKey,
+                                                               aad: OpenVault.deviceHeaderAAD(file.vaultID))
+        for slot in moved.file.groups.indices {
+            moved.file.groups[slot].deviceWrapped = try deviceGrant(for: moved.file.groups[slot].groupID, wrapKey: wrapKey)
+        }
+        var reopened = try OpenVault.open(try moved.encode(), masterKey: masterKey, deviceKey: newKey, path: path)
+        for item in items { try reopened.store(item.attributes, secret: item.secret) }
+        return (reopened, items.count)
+    }
+
+    private func headerMACKey() throws -> SecretBytes {
+        guard let key = keys.headerMACKey else { throw VaultError.locked(nil) }
+        return key
     }
 
     /// Seals `attributes` and `secret` as a new record with a fresh record id,

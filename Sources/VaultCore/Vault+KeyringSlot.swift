@@ -10,7 +10,8 @@ import Glibc
 extension Vault {
     /// The vault id in hex: what names this vault's key in the desktop keyring.
     public static func identifier(at location: VaultLocation) throws -> String {
-        let id = VaultFile.peekVaultID(try FileSystem.read(location.path, requirePrivate: true, missing: .noSuchVault(path: location.path)))
+        let id = VaultFile.peekVaultID(try FileSystem.readVaultFile(location.path, directory: location.directory,
+                                                                    missing: .noSuchVault(path: location.path)))
         guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: "the file is too short") }
         return id.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }

@@ -27,11 +27,14 @@ extension Vault {
     /// format, and every record the keys at hand open.
     public func verify() throws -> VerifyReport {
         var report = VerifyReport(exposedFiles: [], checkedRecords: true, damage: nil, itemCount: 0, opened: 0, unopened: 0, damagedRecords: 0)
-        if let mode = FileSystem.mode(location.directory), mode & 0o022 != 0 { report.exposedFiles.append((location.directory, mode)) }
-        for path in [location.path, location.deviceKeyPath, location.lockPath] {
-            if let mode = FileSystem.mode(path), mode & 0o077 != 0 { report.exposedFiles.append((path, mode)) }
+        if let mode = FileSystem.mode(location.directory), mode & 0o022 != 0, mode & UInt32(S_ISVTX) == 0 {
+            report.exposedFiles.append((location.directory, mode))
         }
+        if let mode = FileSystem.mode(location.path), mode & 0o022 != 0 { report.exposedFiles.append((location.path, mode)) }
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
+        let vaultID = VaultFile.peekVaultID(try readFile())
+        let deviceKeyPath = DeviceKey.path(vaultID: vaultID, host: host)
+        if let mode = FileSystem.mode(deviceKeyPath), mode & 0o077 != 0 { report.exposedFiles.append((deviceKeyPath, mode)) }
         do {
             let vault = try withKeys { try readSnapshot() }
             report.itemCount = vault.file.index.count
@@ -47,7 +50,7 @@ extension Vault {
             }
         } catch VaultError.corrupted(_, let detail) {
             report.damage = detail
-        } catch VaultError.insecurePermissions {
+        } catch VaultError.insecurePermissions, VaultError.writableByOthers {
             report.checkedRecords = false
         }
         return report
@@ -59,32 +62,34 @@ extension Vault {
         public var sessionsEnded: Int
     }
 
-    /// Removes the vault file, its lock file, its sessions and after-first-unlock
-    /// cache, and the device key when no other vault in the directory uses it;
-    /// then the directory, if that leaves it empty. Needs no unlock.
+    /// Removes the vault file, its sessions, after-first-unlock cache and device
+    /// key (and what earlier versions kept beside it: its lock file, and the
+    /// shared device key when no other vault in the directory uses it); then
+    /// the directory, if that leaves it empty. Needs no unlock.
     public func reset() throws -> ResetOutcome {
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
-        let lock = try LockFile(path: location.lockPath)
-        defer { withExtendedLifetime(lock) {} }
-        var outcome = ResetOutcome(removedPaths: [], sessionsEnded: 0)
-        let vaultID = VaultFile.peekVaultID((try? FileSystem.read(location.path, requirePrivate: false, missing: .noSuchVault(path: location.path))) ?? [])
-        if !vaultID.isEmpty {
-            outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
-            AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
+        return try withWriterLock {
+            var outcome = ResetOutcome(removedPaths: [], sessionsEnded: 0)
+            let bytes = (try? FileSystem.read(location.path, requirePrivate: false, missing: .noSuchVault(path: location.path))) ?? []
+            let vaultID = VaultFile.peekVaultID(bytes)
+            if !vaultID.isEmpty {
+                outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
+                AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
+                if let removed = DeviceKey.remove(vaultID: vaultID, host: host) { outcome.removedPaths.append(removed) }
+            }
+            let vaultName = String(location.path.split(separator: "/").last ?? "")
+            let otherVaults = FileSystem.list(location.directory).filter { $0.hasSuffix(".vault") && $0 != vaultName }
+            var doomed = [location.path]
+            if otherVaults.isEmpty { doomed.append(location.legacyDeviceKeyPath) }
+            for path in doomed where FileSystem.exists(path) {
+                FileSystem.wipeAndRemove(path)
+                outcome.removedPaths.append(path)
+            }
+            FileSystem.syncDirectory(location.directory)
+            if FileSystem.list(location.directory).isEmpty, rmdir(location.directory) == 0 {
+                outcome.removedPaths.append(location.directory)
+            }
+            return outcome
         }
-        let vaultName = String(location.path.split(separator: "/").last ?? "")
-        let otherVaults = FileSystem.list(location.directory).filter { $0.hasSuffix(".vault") && $0 != vaultName }
-        var doomed = [location.path]
-        if otherVaults.isEmpty { doomed.append(location.deviceKeyPath) }
-        doomed.append(location.lockPath)
-        for path in doomed where FileSystem.exists(path) {
-            FileSystem.wipeAndRemove(path)
-            outcome.removedPaths.append(path)
-        }
-        FileSystem.syncDirectory(location.directory)
-        if FileSystem.list(location.directory).isEmpty, rmdir(location.directory) == 0 {
-            outcome.removedPaths.append(location.directory)
-        }
-        return outcome
     }
 }

@@ -38,7 +38,7 @@ extension Vault {
             outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
         }
         if all {
-            outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try DeviceKey.load(at: location.deviceKeyPath), host: host)
+            outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try DeviceKey.load(vaultID: vaultID, location: location, host: host), host: host)
             AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
         }
         return outcome
@@ -66,14 +66,14 @@ extension Vault {
     /// The vault's state without unlocking it: session, after-first-unlock
     /// cache, keyslots, and item counts by group and class.
     public func status(sessionToken: String?) throws -> StatusReport {
-        let bytes = try FileSystem.read(location.path, requirePrivate: true, missing: .noSuchVault(path: location.path))
+        let bytes = try readFile()
         let file: VaultFile
         do {
             file = try VaultFile.decode(bytes).file
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: location.path, detail: error.detail)
         }
-        let deviceKey = try DeviceKey.load(at: location.deviceKeyPath)
+        let deviceKey = try DeviceKey.load(vaultID: file.vaultID, location: location, host: host)
         let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey, headerMACKey: nil, grants: [], path: location.path)
         var counts: [ItemCount] = []
         for group in file.groups {
@@ -92,7 +92,7 @@ extension Vault {
     }
 
     private func vaultID() throws -> [UInt8] {
-        let bytes = try FileSystem.read(location.path, requirePrivate: true, missing: .noSuchVault(path: location.path))
+        let bytes = try readFile()
         let id = VaultFile.peekVaultID(bytes)
         guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: "the file is too short") }
         return id

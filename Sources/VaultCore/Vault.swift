@@ -33,6 +33,10 @@ public final class Vault: ItemStore {
     var canAsk: Bool { ask != nil }
     /// Why the session given no longer opens the vault, once that is known.
     private var endedSession: VaultError?
+    /// Whether this vault holds the writer lock now (see `withWriterLock`).
+    private var holdsWriterLock = false
+    /// Told of what vault did on its own that the user should know (see `VaultNotice`).
+    public var onNotice: ((VaultNotice) -> Void)?
     let host: HostContext
 
     /// - Parameters:
@@ -48,24 +52,35 @@ public final class Vault: ItemStore {
 
     /// A vault opened with a credential; `clock` sets created/modified dates (tests inject one).
     public convenience init(location: VaultLocation, credential: Credential, clock: @escaping @Sendable () -> Date = { Date() }) {
-        var host = HostContext.live(environment: ["XDG_RUNTIME_DIR": location.directory + "/.runtime"])
+        var host = Vault.selfContainedHost(for: location)
         host.now = clock
         self.init(location: location, keys: .credential(credential), host: host)
+    }
+
+    /// A host whose runtime files and device keys live in hidden folders
+    /// beside the vault (`.runtime`, `.data`): for the convenience initialiser
+    /// and `create` without a host, as tests and embedders use them.
+    static func selfContainedHost(for location: VaultLocation) -> HostContext {
+        HostContext.live(environment: ["XDG_RUNTIME_DIR": location.directory + "/.runtime",
+                                       "XDG_DATA_HOME": location.directory + "/.data"])
     }
 
     // MARK: creating
 
     /// Creates a new vault with one keyslot for `credential`, in a 0700
-    /// directory, with this machine's device key beside it (made if missing).
-    /// Throws `VaultError.vaultExists` when a vault is already there.
+    /// directory, and this machine's device key for it in the host's device-key
+    /// directory (by default, the self-contained host of the convenience
+    /// initialiser). Throws `VaultError.vaultExists` when a vault is already there.
     public static func create(at location: VaultLocation, credential: Credential,
-                              kdf: Scrypt.Parameters = .interactive) throws {
+                              kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil) throws {
+        let host = host ?? selfContainedHost(for: location)
         try FileSystem.makeDirectory(location.directory)
-        let lock = try LockFile(path: location.lockPath)
+        let lock = try DirectoryLock(directory: location.directory)
         defer { withExtendedLifetime(lock) {} }
         guard !FileSystem.exists(location.path) else { throw VaultError.vaultExists(path: location.path) }
-        let deviceKey = try DeviceKey.loadOrCreate(at: location.deviceKeyPath)
-        let vault = try OpenVault.create(slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
+        let vaultID = SecureRandom.bytes(VaultFile.idSize)
+        let deviceKey = try DeviceKey.create(vaultID: vaultID, host: host)
+        let vault = try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
                                          deviceKey: deviceKey, path: location.path)
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
     }
@@ -251,16 +266,24 @@ public final class Vault: ItemStore {
     }
 
     func readSnapshot() throws -> OpenVault {
-        let bytes = try FileSystem.read(location.path, requirePrivate: true, missing: .noSuchVault(path: location.path))
-        let deviceKey = try DeviceKey.load(at: location.deviceKeyPath)
+        let bytes = try readFile()
+        let vaultID = VaultFile.peekVaultID(bytes)
+        let deviceKey = try DeviceKey.load(vaultID: vaultID, location: location, host: host)
         switch source {
         case .credential(let credential):
+            if let exposed = try DeviceKey.exposedLegacyKey(vaultID: vaultID, location: location, host: host) {
+                let old = try OpenVault.unlock(bytes, credential: credential, deviceKey: exposed, path: location.path)
+                return try replaceExposedDeviceKey(exposed, masterKey: try old.masterKey())
+            }
             let vault = try OpenVault.unlock(bytes, credential: credential, deviceKey: deviceKey, path: location.path)
             refreshAfterFirstUnlockCache(vault, onlyIfMissing: true)
             return vault
         case .session(let token):
             do {
-                let masterKey = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host)
+                let masterKey = try SessionCache.open(token: token, vaultID: vaultID, host: host)
+                if let exposed = try DeviceKey.exposedLegacyKey(vaultID: vaultID, location: location, host: host) {
+                    return try replaceExposedDeviceKey(exposed, masterKey: masterKey)
+                }
                 return try OpenVault.open(bytes, masterKey: masterKey, deviceKey: deviceKey, path: location.path)
             } catch let error as VaultError {
                 guard case .sessionEnded = error else { throw error }
@@ -273,25 +296,45 @@ public final class Vault: ItemStore {
             if credential.hasExpired(at: host.now()), let expires = credential.expires { throw VaultError.credentialExpired(expires) }
             return try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: location.path)
         case .none:
-            let cache = AfterFirstUnlockCache.read(vaultID: VaultFile.peekVaultID(bytes), deviceKey: deviceKey, host: host)
+            let cache = AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host)
             return try OpenVault.openPartial(bytes, deviceKey: deviceKey, headerMACKey: cache?.headerMACKey,
                                              grants: cache?.grants ?? [], path: location.path)
         }
     }
 
+    /// The vault file's bytes: refused when others may change it or its directory.
+    func readFile() throws -> [UInt8] {
+        try FileSystem.readVaultFile(location.path, directory: location.directory, missing: .noSuchVault(path: location.path))
+    }
+
+    /// Runs `body` holding the writer lock on the vault's directory; a call
+    /// made while this vault already holds it runs `body` at once (a second
+    /// flock from this process would wait for itself).
+    func withWriterLock<R>(_ body: () throws -> R) throws -> R {
+        if holdsWriterLock { return try body() }
+        let lock = try DirectoryLock(directory: location.directory)
+        holdsWriterLock = true
+        defer {
+            holdsWriterLock = false
+            withExtendedLifetime(lock) {}
+        }
+        FileSystem.removeAbandonedTemporaries(of: location.path, directory: location.directory)
+        if FileSystem.exists(location.legacyLockPath) { FileSystem.remove(location.legacyLockPath) }
+        return try body()
+    }
+
     /// Runs `body` under the writer lock on a fresh read of the file, then writes the result atomically.
     func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
-        let lock = try LockFile(path: location.lockPath)
-        defer { withExtendedLifetime(lock) {} }
-        FileSystem.removeAbandonedTemporaries(of: location.path, directory: location.directory)
-        return try withKeys {
-            var vault = try readSnapshot()
-            guard vault.isWritable else { throw VaultError.locked(nil) }
-            let result = try body(&vault)
-            try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
-            refreshAfterFirstUnlockCache(vault, onlyIfMissing: false)
-            return result
+        return try withWriterLock {
+            try withKeys {
+                var vault = try readSnapshot()
+                guard vault.isWritable else { throw VaultError.locked(nil) }
+                let result = try body(&vault)
+                try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
+                refreshAfterFirstUnlockCache(vault, onlyIfMissing: false)
+                return result
+            }
         }
     }
 

@@ -21,6 +21,11 @@ public enum VaultError: Error, Equatable {
     case corrupted(path: String, detail: String)
     /// A file holding secrets is readable or writable by group or others.
     case insecurePermissions(path: String, mode: UInt32)
+    /// A file or directory that group or others may change: the vault file
+    /// (which others may read, not write), or the directory that holds it.
+    case writableByOthers(path: String, mode: UInt32)
+    /// An output path is a symbolic link; vault writes only to a real path.
+    case symbolicLink(path: String)
     /// A key file is too short or otherwise unusable.
     case invalidKeyFile(path: String, detail: String)
     /// An item is device-bound and this machine's device key is not the one it was sealed with.
@@ -72,7 +77,7 @@ public enum VaultError: Error, Equatable {
         case .noSuchVault: return .noSuchVault
         case .vaultExists: return .duplicateVault
         case .corrupted: return .decode
-        case .insecurePermissions, .io: return .failure
+        case .insecurePermissions, .writableByOthers, .symbolicLink, .io: return .failure
         case .invalidKeyFile: return .authFailed
         case .boundToAnotherDevice: return .decode
         case .invalidValue: return .usage

@@ -23,7 +23,7 @@ import VaultCrypto
 
     /// A passphrase vault with one item of each class.
     func vaultWithEveryClass(_ dir: TempDirectory, _ host: TestHost) throws -> Vault {
-        try Vault.create(at: dir.location(), credential: passphrase, kdf: .testing)
+        try Vault.create(at: dir.location(), credential: passphrase, kdf: .testing, host: host.context)
         let vault = Vault(location: dir.location(), keys: .credential(passphrase), host: host.context)
         for accessibility in Accessibility.allCases {
             try vault.add(NewItem(service: accessibility.rawValue, account: "a", accessibility: accessibility,
@@ -56,7 +56,7 @@ import VaultCrypto
         let host = TestHost(dir)
         _ = try vaultWithEveryClass(dir, host)
         let bytes = fileBytes(dir.location().path)
-        let open = try OpenVault.openPartial(bytes, deviceKey: try DeviceKey.load(at: dir.location().deviceKeyPath),
+        let open = try OpenVault.openPartial(bytes, deviceKey: try deviceKey(of: dir.location(), host: host.context),
                                              headerMACKey: nil, grants: [], path: "t")
         let position = open.file.index.firstIndex { $0.classID == Accessibility.whenUnlocked.fileID }!
         let entry = open.file.index[position]

@@ -13,7 +13,7 @@ import VaultCrypto
     func copyVector(into dir: TempDirectory, withDeviceKey: Bool) throws -> VaultLocation {
         let location = dir.location("v1.vault")
         writeBytes(fileBytes(FormatTests.fixtures + "/v1.vault"), to: location.path)
-        if withDeviceKey { writeBytes(fileBytes(FormatTests.fixtures + "/device.key"), to: location.deviceKeyPath) }
+        if withDeviceKey { writeBytes(fileBytes(FormatTests.fixtures + "/device.key"), to: location.legacyDeviceKeyPath) }
         return location
     }
 
@@ -55,7 +55,7 @@ import VaultCrypto
         let location = try copyVector(into: dir, withDeviceKey: true)
         let bytes = fileBytes(location.path)
         let open = try OpenVault.unlock(bytes, credential: FormatTests.vectorPassphrase,
-                                        deviceKey: try DeviceKey.load(at: location.deviceKeyPath), path: location.path)
+                                        deviceKey: try deviceKey(of: location), path: location.path)
         #expect(try open.encode() == bytes)
     }
 
@@ -65,7 +65,7 @@ import VaultCrypto
         try vault.add("first", "a", "secret-one")
         try vault.add("second", "b", "secret-two")
         var open = try OpenVault.unlock(fileBytes(dir.location().path), credential: testKeyFile,
-                                        deviceKey: try DeviceKey.load(at: dir.location().deviceKeyPath), path: "test")
+                                        deviceKey: try deviceKey(of: dir.location()), path: "test")
         // Swap the sealed records (and their lengths) but keep each index entry's identity;
         // the MACs are recomputed, so only the records' own AAD binding can catch it.
         open.file.records.swapAt(0, 1)
@@ -83,7 +83,7 @@ import VaultCrypto
         let second = try Vault.makeTest(at: dir.location("b.vault"))
         try first.add("svc", "acct", "from-a")
         try second.add("svc", "acct", "from-b")
-        let device = try DeviceKey.load(at: dir.location().deviceKeyPath)
+        let device = try deviceKey(of: dir.location())
         let a = try OpenVault.unlock(fileBytes(dir.location("a.vault").path), credential: testKeyFile, deviceKey: device, path: "a")
         var b = try OpenVault.unlock(fileBytes(dir.location("b.vault").path), credential: testKeyFile, deviceKey: device, path: "b")
         b.file.records[0] = a.file.records[0]
@@ -97,7 +97,7 @@ import VaultCrypto
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("svc", "acct", "value")
         let open = try OpenVault.unlock(fileBytes(dir.location().path), credential: testKeyFile,
-                                        deviceKey: try DeviceKey.load(at: dir.location().deviceKeyPath), path: "t")
+                                        deviceKey: try deviceKey(of: dir.location()), path: "t")
         let entry = open.file.index[0]
         let aad = RecordCodec.aad(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         // The right keys open it.

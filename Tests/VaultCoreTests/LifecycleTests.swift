@@ -152,9 +152,9 @@ import VaultCrypto
     @Test func resetLeavesNothingOfTheVault() throws {
         let dir = try TempDirectory()
         let location = VaultLocation(path: dir.path + "/data/test.vault")
-        try Vault.create(at: location, credential: testKeyFile, kdf: .testing)
-        var host = HostContext.live(environment: ["XDG_RUNTIME_DIR": dir.path + "/run"])
+        var host = HostContext.live(environment: ["XDG_RUNTIME_DIR": dir.path + "/run", "XDG_DATA_HOME": dir.path + "/state"])
         host.bootID = { "boot-1" }
+        try Vault.create(at: location, credential: testKeyFile, kdf: .testing, host: host)
         let vault = Vault(location: location, keys: .credential(testKeyFile), host: host)
         try vault.add("a", "b", "c")
         _ = try vault.startSession()
@@ -163,15 +163,19 @@ import VaultCrypto
         #expect(outcome.sessionsEnded == 1)
         #expect(!FileSystem.exists(dir.path + "/data"))
         #expect(FileSystem.list(dir.path + "/run/vault").isEmpty)
+        #expect(FileSystem.list(dir.path + "/state/vault/device-keys").isEmpty)
     }
 
-    @Test func resetKeepsTheDeviceKeyOtherVaultsUse() throws {
+    @Test func resetRemovesOnlyItsOwnDeviceKey() throws {
         let dir = try TempDirectory()
         _ = try Vault.makeTest(at: dir.location("a.vault"))
         _ = try Vault.makeTest(at: dir.location("b.vault"))
+        let (keyOfA, keyOfB) = (deviceKeyPath(of: dir.location("a.vault")), deviceKeyPath(of: dir.location("b.vault")))
+        #expect(keyOfA != keyOfB && FileSystem.exists(keyOfA))
         _ = try Vault(location: dir.location("a.vault"), credential: testKeyFile).reset()
         #expect(!FileSystem.exists(dir.location("a.vault").path))
-        #expect(FileSystem.exists(dir.location("b.vault").deviceKeyPath))
+        #expect(!FileSystem.exists(keyOfA))
+        #expect(FileSystem.exists(keyOfB))
     }
 
     @Test func verifyCountsDamagedRecordsAndExposedFiles() throws {
@@ -189,8 +193,8 @@ import VaultCrypto
         // Export saves what still opens and counts the rest.
         let saved = try vault.export(to: dir.path + "/rescue.vexport", credential: testKeyFile, kdf: .testing)
         #expect(saved.exported == 1 && saved.damaged == 1)
-        chmod(dir.location().deviceKeyPath, 0o644)
+        chmod(deviceKeyPath(of: dir.location()), 0o644)
         report = try vault.verify()
-        #expect(report.exposedFiles.map(\.path) == [dir.location().deviceKeyPath])
+        #expect(report.exposedFiles.map(\.path) == [deviceKeyPath(of: dir.location())])
     }
 }

@@ -18,7 +18,7 @@ import VaultCrypto
     }
 
     func scoped(_ dir: TempDirectory, _ credential: ScopedCredential, clock: TestClock = TestClock()) -> Vault {
-        var host = HostContext.live(environment: ["XDG_RUNTIME_DIR": dir.path + "/.runtime"])
+        var host = Vault.selfContainedHost(for: dir.location())
         host.now = { clock.now }
         return Vault(location: dir.location(), keys: .scoped(credential), host: host)
     }
@@ -162,7 +162,7 @@ import VaultCrypto
         let staleCache = fileBytes(runtime + "/" + cacheName)
         try owner.revoke(group: ci)
         writeBytes(staleCache, to: runtime + "/" + cacheName)
-        let unlocked = Vault(location: dir.location(), keys: .none, host: HostContext.live(environment: ["XDG_RUNTIME_DIR": dir.path + "/.runtime"]))
+        let unlocked = Vault(location: dir.location(), keys: .none, host: Vault.selfContainedHost(for: dir.location()))
         #expect(try unlocked.secret("api", "ci") == "ci-api")
         #expect(throws: VaultError.locked(.afterFirstUnlock)) { try unlocked.secret("cron", "ci") }
     }

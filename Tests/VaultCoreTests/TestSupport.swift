@@ -35,6 +35,18 @@ extension SecretBytes {
     var text: String { String(decoding: copyBytes(), as: UTF8.self) }
 }
 
+/// Where this machine's device key of the vault at `location` lives, for a
+/// vault opened with `host` (the convenience initialiser's when nil).
+func deviceKeyPath(of location: VaultLocation, host: HostContext? = nil) -> String {
+    DeviceKey.path(vaultID: VaultFile.peekVaultID(fileBytes(location.path)), host: host ?? Vault.selfContainedHost(for: location))
+}
+
+/// The device key of the vault at `location` (see `deviceKeyPath(of:host:)`), nil when there is none.
+func deviceKey(of location: VaultLocation, host: HostContext? = nil) throws -> SecretBytes? {
+    try DeviceKey.load(vaultID: VaultFile.peekVaultID(fileBytes(location.path)), location: location,
+                       host: host ?? Vault.selfContainedHost(for: location))
+}
+
 extension Vault {
     /// A new vault at `location` with the test key file.
     static func makeTest(at location: VaultLocation, clock: TestClock = TestClock()) throws -> Vault {

@@ -17,7 +17,7 @@ enum InitCommand {
         } else {
             credential = .passphrase(try access.newPassphrase(fromFile: access.passphraseFilePath, purpose: "New passphrase"))
         }
-        try Vault.create(at: location, credential: credential, kdf: kdf)
+        try Vault.create(at: location, credential: credential, kdf: kdf, host: HostContext.live(environment: invocation.environment))
         let terminal = invocation.terminal
         if let path = access.keyFilePath {
             if createdKeyFile { terminal.writeErr("vault: created key file \(quoted(path)) (mode 600); keep it safe: it opens the vault\n") }

@@ -13,6 +13,9 @@ enum RunCommand {
             throw UsageError("no command to run", hint: "put it after --, e.g. vault run -- ./deploy.sh")
         }
         let environment = try ChildEnvironment(invocation)
+        if arguments.flag("keep-vault-env") {
+            invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")
+        }
         let secrets = try ReferenceResolver(invocation).resolve(environment.referenceUses, action: "nothing was run")
         let variables = try environment.resolved(with: secrets)
         let terminal = invocation.terminal

@@ -78,6 +78,13 @@ struct ErrorReport {
             let octal = String(mode, radix: 8)
             return ErrorReport(status: status, message: "\(quoted(path)) is accessible by other users (mode 0\(octal))",
                                hint: "restrict it with 'chmod 600 \(shellQuoted(path))'")
+        case .writableByOthers(let path, let mode):
+            let octal = String(mode, radix: 8)
+            return ErrorReport(status: status, message: "\(quoted(path)) may be changed by other users (mode 0\(octal))",
+                               hint: "take their write access away with 'chmod go-w \(shellQuoted(path))'")
+        case .symbolicLink(let path):
+            return ErrorReport(status: status, message: "\(quoted(path)) is a symbolic link; vault does not write through links",
+                               hint: "give the real path, or remove the link first")
         case .invalidKeyFile(let path, let detail):
             return ErrorReport(status: status, message: "cannot use \(quoted(path)) as a credential: \(detail)",
                                hint: "point the option at the right file, or create a key file with 'vault init --key-file FILE'")

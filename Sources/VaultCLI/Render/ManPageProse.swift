@@ -187,6 +187,11 @@ enum ManPageProse {
         .It Ev VAULT_SESSION
         The token of an unlock session, from
         .Cm vault unlock .
+        This, VAULT_CREDENTIAL, VAULT_KEY_FILE and VAULT_PASSPHRASE_FILE unlock the vault:
+        .Cm vault run
+        leaves them out of the command's environment unless
+        .Fl \-keep-vault-env
+        is given.
         .It Ev VAULT_CREDENTIAL
         A scoped credential from
         .Cm vault grant ,
@@ -213,7 +218,7 @@ enum ManPageProse {
         .Pa ~/.config/vault/config
         when it is unset.
         .It Ev XDG_DATA_HOME
-        The directory of the default vault is
+        The directory of the default vault and of the device keys is
         .Pa $XDG_DATA_HOME/vault ,
         or
         .Pa ~/.local/share/vault
@@ -276,16 +281,15 @@ enum ManPageProse {
         .Ev VAULT_BACKEND
         does.
         An unknown key is an error.
-        .It Pa ~/.local/share/vault/default.vault.lock
-        The lock file of the default vault: every vault has one, its path with
-        .Pa .lock
-        appended.
-        Writers hold an exclusive flock(2) on it.
-        .It Pa ~/.local/share/vault/device.key
-        This machine's device key, for the
+        .It Pa ~/.local/share/vault/device-keys/ Ns Ar ID Ns Pa .key
+        This machine's device key for the vault whose id is
+        .Ar ID ,
+        for its
         .Cm this-device-only
-        classes of the vaults in its directory.
-        It is never written to a vault file and never exported.
+        classes.
+        It is never written to a vault file, never kept beside one and never exported.
+        Writers lock the vault's directory itself with flock(2), so nothing but the
+        vault file lies beside it and a vault may be committed to git.
         """#
 
     static let security = #"""

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VaultCrypto
 
 /// The few file operations the vault needs, over POSIX calls, each failing
 /// with a `VaultError` that names the path.
@@ -14,6 +15,45 @@ enum FileSystem {
     /// Reads a whole regular file; refuses one readable or writable by group or
     /// others when `requirePrivate` is set (like ssh does for keys).
     static func read(_ path: String, requirePrivate: Bool, missing: VaultError) throws -> [UInt8] {
+        try read(path, refusing: requirePrivate ? .secret : .none, missing: missing)
+    }
+
+    /// Reads a vault file: ciphertext, so a checkout's 0644 is fine, but one
+    /// that group or others may change is refused, and so is a directory they
+    /// may write to (they could replace the file).
+    static func readVaultFile(_ path: String, directory: String, missing: VaultError) throws -> [UInt8] {
+        try refuseWritableByOthers(directory: directory)
+        return try read(path, refusing: .ciphertext, missing: missing)
+    }
+
+    /// Which permission bits make a file unsafe to read.
+    enum Exposure {
+        /// Keys, credentials, sessions: nobody else may read or write them.
+        case secret
+        /// The vault file: others may read it, not change it.
+        case ciphertext
+        case none
+
+        var forbiddenBits: mode_t {
+            switch self {
+            case .secret: return 0o077
+            case .ciphertext: return 0o022
+            case .none: return 0
+            }
+        }
+    }
+
+    /// Refuses a directory that group or others may write to, unless it is
+    /// sticky (as /tmp is: others cannot rename or remove what is ours there).
+    static func refuseWritableByOthers(directory: String) throws {
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return }
+        if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
+            throw VaultError.writableByOthers(path: directory, mode: UInt32(info.st_mode & 0o7777))
+        }
+    }
+
+    private static func read(_ path: String, refusing exposure: Exposure, missing: VaultError) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw missing }
@@ -23,8 +63,10 @@ enum FileSystem {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw VaultError.io(path: path, operation: "stat", errno: errno) }
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw VaultError.io(path: path, operation: "read", errno: EISDIR) }
-        if requirePrivate, info.st_mode & 0o077 != 0 {
-            throw VaultError.insecurePermissions(path: path, mode: UInt32(info.st_mode & 0o777))
+        if info.st_mode & exposure.forbiddenBits != 0 {
+            let mode = UInt32(info.st_mode & 0o777)
+            if exposure == .ciphertext { throw VaultError.writableByOthers(path: path, mode: mode) }
+            throw VaultError.insecurePermissions(path: path, mode: mode)
         }
         // Read to the end rather than trust st_size: files in /proc report 0.
         // One byte more than st_size, so the read that finds the end needs no larger buffer.
@@ -53,17 +95,42 @@ enum FileSystem {
         }
     }
 
-    /// Replaces `path` atomically: a temp file in the same directory, fsync,
-    /// rename, fsync of the directory. A crash leaves the old or the new file.
+    /// Replaces `path` atomically: a temp file with a random name in the same
+    /// directory, created exclusively without following links and 0600 on its
+    /// descriptor, then fsync, rename, fsync of the directory. A crash leaves
+    /// the old or the new file; a link planted at `path` is refused, never
+    /// followed, and one planted at a temp name makes the create fail.
     static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws {
-        let temp = path + temporaryInfix + "\(getpid())"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        try refuseSymbolicLink(path)
+        try writeThroughTemporary(bytes, to: path, directory: directory) { temp in
+            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
+        }
+    }
+
+    /// Creates `path` holding `bytes`, mode 0600, atomically and only if
+    /// nothing is there (a link, even a dangling one, counts): readers never
+    /// see a half-written file, and a crash leaves no file at `path`.
+    static func createExclusive(_ bytes: [UInt8], at path: String) throws {
+        let directory = directoryOf(path)
+        try writeThroughTemporary(bytes, to: path, directory: directory) { temp in
+            // link(2) fails with EEXIST rather than replace: the no-clobber rename.
+            guard link(temp, path) == 0 else { throw VaultError.io(path: path, operation: "create", errno: errno) }
+            unlink(temp)
+        }
+    }
+
+    /// Writes `bytes` to a fresh temp file beside `path`, then lets `publish` move it into place.
+    private static func writeThroughTemporary(_ bytes: [UInt8], to path: String, directory: String,
+                                              publish: (String) throws -> Void) throws {
+        let temp = directory + "/" + temporaryPrefix(of: path) + hex(SecureRandom.bytes(8))
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw VaultError.io(path: temp, operation: "create", errno: errno) }
         var closed = false
         defer {
             if !closed { close(fd) }
         }
         do {
+            guard fchmod(fd, 0o600) == 0 else { throw VaultError.io(path: temp, operation: "chmod", errno: errno) }
             var offset = 0
             while offset < bytes.count {
                 let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
@@ -74,7 +141,7 @@ enum FileSystem {
             guard fsync(fd) == 0 else { throw VaultError.io(path: temp, operation: "fsync", errno: errno) }
             closed = true
             guard close(fd) == 0 else { throw VaultError.io(path: temp, operation: "close", errno: errno) }
-            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
+            try publish(temp)
         } catch {
             unlink(temp)
             throw error
@@ -82,25 +149,52 @@ enum FileSystem {
         syncDirectory(directory)
     }
 
-    /// What `writeAtomically` puts between the path and its pid to name its temp file.
-    private static let temporaryInfix = ".tmp-"
+    /// Temp files are `.NAME.tmp-` and 16 random hex digits: hidden, and not guessable by whoever can write the directory.
+    private static func temporaryPrefix(of path: String) -> String {
+        "." + baseName(path) + ".tmp-"
+    }
 
-    /// Removes the temp files that writers killed mid-write left for `path`.
+    /// Removes the temp files that writers killed mid-write left for `path`
+    /// (and those of older versions: `NAME.tmp-PID`).
     /// Only safe under the lock that every writer of `path` holds.
     static func removeAbandonedTemporaries(of path: String, directory: String) {
-        let prefix = String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]) + temporaryInfix
-        for name in list(directory) where name.hasPrefix(prefix) && name.dropFirst(prefix.count).allSatisfy(\.isNumber) {
-            unlink(directory + "/" + name)
+        let prefix = temporaryPrefix(of: path)
+        let oldPrefix = baseName(path) + ".tmp-"
+        for name in list(directory) {
+            let isOurs = name.hasPrefix(prefix) && unhex(String(name.dropFirst(prefix.count)))?.count == 8
+            let isOlder = name.hasPrefix(oldPrefix) && name.dropFirst(oldPrefix.count).allSatisfy(\.isNumber)
+            if isOurs || isOlder { unlink(directory + "/" + name) }
         }
     }
 
-    /// Creates a new file holding `bytes` with mode 0600; fails if it exists.
-    static func createExclusive(_ bytes: [UInt8], at path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw VaultError.io(path: path, operation: "create", errno: errno) }
-        defer { close(fd) }
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard n == bytes.count, fsync(fd) == 0 else { throw VaultError.io(path: path, operation: "write", errno: errno) }
+    /// Refuses to write through a symbolic link: the output would land wherever it points.
+    static func refuseSymbolicLink(_ path: String) throws {
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK { throw VaultError.symbolicLink(path: path) }
+    }
+
+    /// The target of `path` when it is a symbolic link to an existing file, else `path` itself.
+    static func resolvingSymbolicLink(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return path }
+        return realPath(path) ?? path
+    }
+
+    /// The absolute path of `path` with every link resolved; nil when it does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// The directory part of `path` ("." when it has none).
+    static func directoryOf(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func baseName(_ path: String) -> String {
+        String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...])
     }
 
     static func syncDirectory(_ directory: String) {

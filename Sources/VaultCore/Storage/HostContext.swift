@@ -12,14 +12,22 @@ public struct HostContext: Sendable {
     public var bootID: @Sendable () -> String?
     /// The directory for session and after-first-unlock caches.
     public var runtimeDirectory: String
+    /// The directory for this machine's device keys, one per vault id: kept
+    /// across reboots, never beside a vault file.
+    public var deviceKeyDirectory: String
 
-    public init(now: @escaping @Sendable () -> Date, bootID: @escaping @Sendable () -> String?, runtimeDirectory: String) {
+    /// - Parameter deviceKeyDirectory: defaults to `device-keys` in the runtime directory (for tests).
+    public init(now: @escaping @Sendable () -> Date, bootID: @escaping @Sendable () -> String?, runtimeDirectory: String,
+                deviceKeyDirectory: String? = nil) {
         self.now = now
         self.bootID = bootID
         self.runtimeDirectory = runtimeDirectory
+        self.deviceKeyDirectory = deviceKeyDirectory ?? runtimeDirectory + "/device-keys"
     }
 
-    /// The real machine: `$XDG_RUNTIME_DIR/vault`, or `/tmp/vault-UID` when that is unset.
+    /// The real machine: runtime files in `$XDG_RUNTIME_DIR/vault` (or
+    /// `/tmp/vault-UID` when that is unset), device keys in
+    /// `${XDG_DATA_HOME:-~/.local/share}/vault/device-keys`.
     public static func live(environment: [String: String]) -> HostContext {
         let base: String
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
@@ -27,7 +35,14 @@ public struct HostContext: Sendable {
         } else {
             base = "/tmp/vault-\(getuid())"
         }
-        return HostContext(now: { Date() }, bootID: { HostContext.readBootID() }, runtimeDirectory: base)
+        return HostContext(now: { Date() }, bootID: { HostContext.readBootID() }, runtimeDirectory: base,
+                           deviceKeyDirectory: dataHome(environment: environment) + "/vault/device-keys")
+    }
+
+    /// `$XDG_DATA_HOME`, or `~/.local/share` when it is unset or relative.
+    static func dataHome(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg }
+        return (environment["HOME"] ?? "/") + "/.local/share"
     }
 
     private static func readBootID() -> String? {

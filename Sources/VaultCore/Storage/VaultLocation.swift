@@ -1,10 +1,13 @@
-/// Where a vault lives: the vault file and the files kept beside it.
+/// Where a vault lives. Only the vault file is kept at this path: the device
+/// key, sessions and caches are machine-local and live in the XDG directories
+/// (see `HostContext`), so a vault may sit in a git work tree.
 public struct VaultLocation: Equatable, Sendable {
-    /// The vault file.
+    /// The vault file. A symbolic link is resolved once, here, so writes
+    /// replace the real file and the link survives.
     public let path: String
 
     public init(path: String) {
-        self.path = path
+        self.path = FileSystem.resolvingSymbolicLink(path)
     }
 
     /// The default location: `${XDG_DATA_HOME:-~/.local/share}/vault/default.vault`,
@@ -13,28 +16,19 @@ public struct VaultLocation: Equatable, Sendable {
         if let path = explicitPath ?? environment["VAULT_PATH"], !path.isEmpty {
             return VaultLocation(path: path)
         }
-        let dataHome: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = xdg
-        } else {
-            dataHome = (environment["HOME"] ?? "/") + "/.local/share"
-        }
-        return VaultLocation(path: dataHome + "/vault/default.vault")
+        return VaultLocation(path: HostContext.dataHome(environment: environment) + "/vault/default.vault")
     }
 
     /// Whether the vault file exists.
     public var exists: Bool { FileSystem.exists(path) }
 
     /// The directory that holds the vault.
-    public var directory: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let dir = String(path[..<slash])
-        return dir.isEmpty ? "/" : dir
-    }
+    public var directory: String { FileSystem.directoryOf(path) }
 
-    /// The sidecar lock file: writers lock it, never the vault, whose inode the rename swaps.
-    public var lockPath: String { path + ".lock" }
+    /// Where earlier versions kept the device key: beside the vault, shared
+    /// by the vaults of one directory. Read once to move it (see `DeviceKey`).
+    var legacyDeviceKeyPath: String { directory + "/device.key" }
 
-    /// This machine's device key, shared by the vaults of one directory; never in the vault file.
-    public var deviceKeyPath: String { directory + "/device.key" }
+    /// Where earlier versions kept their lock file; removed by writers.
+    var legacyLockPath: String { path + ".lock" }
 }
