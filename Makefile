@@ -7,10 +7,12 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 SWIFT ?= swift
-RELEASE_FLAGS = -c release --static-swift-stdlib
+# A static Swift runtime and no RUNPATH: the binary needs only glibc and
+# libcrypto, and the loader probes no toolchain directories.
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -no-toolchain-stdlib-rpath
 HELPER_LINKS = git-credential-vault docker-credential-vault
 
-.PHONY: all deps build release test demo generate install uninstall clean bench reliability fuzz
+.PHONY: all deps build release test demo generate install uninstall clean bench reliability fuzz deb
 
 all: build
 
@@ -44,6 +46,10 @@ fuzz: deps
 generate:
 	scripts/generate.sh
 
+# A Debian package in dist/ (package vault-keychain; see README, "Install").
+deb:
+	RELEASE_FLAGS="$(RELEASE_FLAGS)" scripts/deb.sh
+
 # The man page and completions are generated and committed (make generate);
 # a missing one is named, never skipped.
 install: release
@@ -67,4 +73,4 @@ uninstall:
 		"$(DESTDIR)$(FISHCOMPDIR)/vault.fish"
 
 clean:
-	rm -rf .build
+	rm -rf .build dist

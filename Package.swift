@@ -10,20 +10,15 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "COpenSSL",
-            pkgConfig: "openssl",
+            pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "VaultCrypto", dependencies: ["COpenSSL"]),
         .target(name: "VaultCore", dependencies: ["VaultCrypto"]),
-        // libsecret's headers are used at build time only, to check the
-        // function types that LibSecretLoader.c resolves with dlopen: no
-        // pkgConfig here, since that would link libsecret and GLib into vault.
-        .target(
-            name: "CLibSecret",
-            cSettings: [.unsafeFlags(["-I/usr/include/libsecret-1", "-I/usr/include/glib-2.0",
-                                      "-I/usr/lib/x86_64-linux-gnu/glib-2.0/include",
-                                      "-I/usr/lib/aarch64-linux-gnu/glib-2.0/include"])]
-        ),
+        // The libsecret functions vault loads with dlopen: no pkgConfig (that
+        // would link libsecret and GLib into vault) and no header paths
+        // (scripts/check-libsecret-types.sh checks the types with pkg-config).
+        .target(name: "CLibSecret"),
         .target(name: "VaultSecretService", dependencies: ["VaultCore", "VaultCrypto", "CLibSecret"]),
         .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService"]),
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),

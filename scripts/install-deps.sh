@@ -15,10 +15,12 @@ set -eu
 #                               tests: a real Secret Service (dbus-run-session, gnome-keyring-daemon),
 #                               secret-tool for interop, gdbus to lock a collection
 #   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
+#   lintian binutils            make test: the Debian package is checked by lintian (readelf for its RUNPATH)
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3 python3-yaml"
 PACKAGES="$PACKAGES python3-docker"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"
+PACKAGES="$PACKAGES lintian binutils"
 
 missing=""
 for package in $PACKAGES; do

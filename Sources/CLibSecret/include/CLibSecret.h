@@ -104,4 +104,19 @@ typedef struct VaultLibSecret {
 /// Returns the table, or NULL with a one-line reason (dlerror's words) in `reason`.
 const VaultLibSecret *vault_libsecret_load(const char *path, char *reason, size_t reason_size);
 
+/// Every function of VaultLibSecret, for X-macros: the loader resolves each
+/// with dlsym, and scripts/check-libsecret-types.c checks each one's type.
+#define VAULT_LIBSECRET_FUNCTIONS(X) \
+    X(g_hash_table_new) X(g_str_hash) X(g_str_equal) X(g_hash_table_insert) X(g_hash_table_lookup) \
+    X(g_hash_table_get_keys) X(g_hash_table_unref) X(g_list_free) X(g_object_unref) X(g_error_free) X(g_free) \
+    X(g_dbus_proxy_get_object_path) \
+    X(secret_schema_newv) X(secret_schema_unref) X(secret_service_get_sync) X(secret_service_get_collections) \
+    X(secret_service_unlock_sync) X(secret_collection_for_alias_sync) X(secret_collection_get_label) \
+    X(secret_collection_get_locked) X(secret_collection_load_items_sync) X(secret_collection_get_items) \
+    X(secret_collection_search_sync) X(secret_item_create_sync) \
+    X(secret_item_get_attributes) X(secret_item_get_label) X(secret_item_get_created) X(secret_item_get_modified) \
+    X(secret_item_get_locked) X(secret_item_load_secret_sync) X(secret_item_get_secret) X(secret_item_set_secret_sync) \
+    X(secret_item_set_attributes_sync) X(secret_item_set_label_sync) X(secret_item_delete_sync) X(secret_value_new) \
+    X(secret_value_get) X(secret_value_unref)
+
 #endif

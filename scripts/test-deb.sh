@@ -1,0 +1,49 @@
+#!/bin/sh
+# Builds the Debian package, runs lintian on it (no errors allowed), installs
+# it (dpkg -i when root in CI, removed again afterwards; dpkg -x elsewhere) and
+# runs what a new user would: vault --version, vault init in a temp HOME, and
+# both credential helpers through their links. Run by `make test`.
+set -eu
+cd "$(dirname "$0")/.."
+
+deb="$(scripts/deb.sh)"
+echo "test-deb: built $deb"
+lintian --fail-on error --suppress-tags-from-file /dev/null "$deb"
+echo "test-deb: lintian found no errors"
+
+work="$(mktemp -d)"
+installed=""
+cleanup() {
+    [ -z "$installed" ] || dpkg -r vault-keychain >/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+if [ "$(id -u)" -eq 0 ] && [ -n "${CI:-}" ] && ! dpkg-query -W vault >/dev/null 2>&1; then
+    dpkg -i "$deb" >/dev/null
+    installed=1
+    bin=/usr/bin
+    echo "test-deb: installed with dpkg -i"
+else
+    dpkg -x "$deb" "$work/root"
+    bin="$work/root/usr/bin"
+    echo "test-deb: unpacked with dpkg -x"
+fi
+
+fail() { echo "test-deb: error: $*" >&2; exit 1; }
+home="$work/home"
+mkdir -m 700 "$home"
+run() { env -i HOME="$home" PATH="$bin:/usr/bin:/bin" VAULT_KEY_FILE="$home/key" "$@"; }
+
+run vault --version | grep -q '^vault ' || fail "vault --version printed no version"
+run vault init --key-file "$home/key" 2>/dev/null || fail "vault init failed"
+printf 'deb-secret' | run vault add -s deb -a check 2>/dev/null
+[ "$(run vault get -s deb -a check)" = deb-secret ] || fail "vault get did not return the secret"
+printf 'protocol=https\nhost=example.org\nusername=u\npassword=from-git\n\n' | run git-credential-vault store
+[ "$(printf 'protocol=https\nhost=example.org\n\n' | run git-credential-vault get | grep '^password=')" = password=from-git ] ||
+    fail "git-credential-vault did not answer through its link"
+run docker-credential-vault version | grep -q . || fail "docker-credential-vault printed no version"
+printf '{"ServerURL":"https://registry.example.org","Username":"u","Secret":"from-docker"}' | run docker-credential-vault store
+printf 'https://registry.example.org' | run docker-credential-vault get | grep -q '"Secret":"from-docker"' ||
+    fail "docker-credential-vault did not answer through its link"
+readelf -d "$bin/vault" | grep -qE 'RPATH|RUNPATH' && fail "the packaged binary has a RUNPATH"
+echo "test-deb: vault --version, init, add/get and both helpers work from the package"
