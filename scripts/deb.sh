@@ -36,12 +36,15 @@ strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/u
 ln -s vault "$root/usr/bin/git-credential-vault"
 ln -s vault "$root/usr/bin/docker-credential-vault"
 gzip -9n -c man/vault.1 > "$root/usr/share/man/man1/vault.1.gz"
+ln -s vault.1.gz "$root/usr/share/man/man1/git-credential-vault.1.gz"
+ln -s vault.1.gz "$root/usr/share/man/man1/docker-credential-vault.1.gz"
 install -m 0644 completions/vault.bash "$root/usr/share/bash-completion/completions/vault"
 install -m 0644 completions/_vault "$root/usr/share/zsh/vendor-completions/_vault"
 install -m 0644 completions/vault.fish "$root/usr/share/fish/vendor_completions.d/vault.fish"
 install -m 0644 packaging/debian/copyright "$doc/copyright"
-sed "s/@VERSION@/$version/" packaging/debian/changelog | gzip -9n > "$doc/changelog.Debian.gz"
-chmod 0644 "$root/usr/share/man/man1/vault.1.gz" "$doc/changelog.Debian.gz"
+# A native package (no Debian revision): its changelog is changelog.gz.
+sed "s/@VERSION@/$version/" packaging/debian/changelog | gzip -9n > "$doc/changelog.gz"
+chmod 0644 "$root/usr/share/man/man1/vault.1.gz" "$doc/changelog.gz"
 
 installed_size="$(du -sk --exclude=DEBIAN "$root" | cut -f1)"
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$installed_size/" \

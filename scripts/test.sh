@@ -25,6 +25,15 @@ skipped="$(grep -c 'skipped: "Secret Service' "$log" || true)"
 reason="$(grep -m 1 -o 'skipped: "Secret Service: [^"]*' "$log" | sed 's/.*Secret Service: //' || true)"
 echo "test: $skipped Secret Service test(s) skipped${reason:+ ($reason)}"
 
+# The libsecret types vault loads with dlopen, against libsecret's headers;
+# then the Debian package, built, linted, installed and run.
+if [ "$status" = 0 ]; then
+    scripts/check-libsecret-types.sh || status=$?
+fi
+if [ "$status" = 0 ]; then
+    scripts/test-deb.sh || status=$?
+fi
+
 # A short fuzzing pass: replays the committed crash inputs, then fuzzes each
 # harness briefly. TEST_FUZZ_SECONDS=0 skips it.
 if [ "$status" = 0 ] && [ "${TEST_FUZZ_SECONDS:-5}" != 0 ]; then
