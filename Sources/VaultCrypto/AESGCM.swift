@@ -119,66 +119,32 @@ public enum AESGCM {
     /// Writes ciphertext ‖ tag into `out`, which holds exactly plaintext.count + tagSize bytes.
     private static func encrypt(_ plaintext: UnsafeRawBufferPointer, key: SecretBytes, nonce: UnsafeRawBufferPointer,
                                 aad: [UInt8], into out: UnsafeMutableRawBufferPointer) throws {
-        let context = try CipherContext()
-        let ctx = context.pointer
-        try key.withUnsafeBytes { k in
-            try check(EVP_EncryptInit_ex(ctx, try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil,
-                                         k.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                         nonce.baseAddress!.assumingMemoryBound(to: UInt8.self)),
-                      "EVP_EncryptInit_ex")
-        }
-        try addAAD(aad, ctx, EVP_EncryptUpdate)
+        let context = try start(encrypting: true, key: key, nonce: nonce, aad: aad)
         let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var written = 0
-        if let input = plaintext.baseAddress?.assumingMemoryBound(to: UInt8.self) {
-            while written < plaintext.count {
-                let piece = min(plaintext.count - written, maxPiece)
-                var outLength: Int32 = 0
-                try check(EVP_EncryptUpdate(ctx, body + written, &outLength, input + written, Int32(piece)),
-                          "EVP_EncryptUpdate")
-                written += Int(outLength)
-            }
-        }
+        var written = try update(context.pointer, plaintext, into: body)
         var finalLength: Int32 = 0
-        try check(EVP_EncryptFinal_ex(ctx, body + written, &finalLength), "EVP_EncryptFinal_ex")
+        try check(EVP_CipherFinal_ex(context.pointer, body + written, &finalLength), "EVP_CipherFinal_ex")
         written += Int(finalLength)
         guard written == plaintext.count else {
-            throw CryptoError.openSSL("EVP_EncryptUpdate: wrote \(written) of \(plaintext.count) bytes")
+            throw CryptoError.openSSL("EVP_CipherUpdate: wrote \(written) of \(plaintext.count) bytes")
         }
-        try check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, Int32(tagSize), body + written),
+        try check(EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_GET_TAG, Int32(tagSize), body + written),
                   "EVP_CIPHER_CTX_ctrl(GET_TAG)")
     }
 
     private static func decrypt(ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, key: SecretBytes,
                                 nonce: UnsafeRawBufferPointer, aad: [UInt8]) throws -> SecretBytes {
-        let context = try CipherContext()
-        let ctx = context.pointer
-        try key.withUnsafeBytes { k in
-            try check(EVP_DecryptInit_ex(ctx, try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil,
-                                         k.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                         nonce.baseAddress!.assumingMemoryBound(to: UInt8.self)),
-                      "EVP_DecryptInit_ex")
-        }
-        try addAAD(aad, ctx, EVP_DecryptUpdate)
+        let context = try start(encrypting: false, key: key, nonce: nonce, aad: aad)
         let plaintext = SecretBytes(count: ciphertext.count)
         try plaintext.withUnsafeMutableBytes { out in
             // SecretBytes always has a valid pointer, even for 0 bytes.
             let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var written = 0
-            if let input = ciphertext.baseAddress?.assumingMemoryBound(to: UInt8.self) {
-                while written < ciphertext.count {
-                    let piece = min(ciphertext.count - written, maxPiece)
-                    var outLength: Int32 = 0
-                    try check(EVP_DecryptUpdate(ctx, body + written, &outLength, input + written, Int32(piece)),
-                              "EVP_DecryptUpdate")
-                    written += Int(outLength)
-                }
-            }
+            let written = try update(context.pointer, ciphertext, into: body)
             var expectedTag = [UInt8](tag)
-            try check(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, Int32(tagSize), &expectedTag),
+            try check(EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_SET_TAG, Int32(tagSize), &expectedTag),
                       "EVP_CIPHER_CTX_ctrl(SET_TAG)")
             var finalLength: Int32 = 0
-            guard EVP_DecryptFinal_ex(ctx, body + written, &finalLength) > 0 else {
+            guard EVP_CipherFinal_ex(context.pointer, body + written, &finalLength) > 0 else {
                 ERR_clear_error()
                 throw CryptoError.authenticationFailed
             }
@@ -186,21 +152,36 @@ public enum AESGCM {
         return plaintext
     }
 
-    private typealias Update = (OpaquePointer?, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int32>?,
-                                UnsafePointer<UInt8>?, Int32) -> Int32
-
-    /// Feeds the associated data: an update call with a NULL output buffer is GCM's AAD input.
-    private static func addAAD(_ aad: [UInt8], _ ctx: OpaquePointer, _ update: Update) throws {
-        guard !aad.isEmpty else { return }
-        try aad.withUnsafeBufferPointer { a in
-            var offset = 0
-            while offset < a.count {
-                let piece = min(a.count - offset, maxPiece)
-                var outLength: Int32 = 0
-                try check(update(ctx, nil, &outLength, a.baseAddress! + offset, Int32(piece)), "EVP_CipherUpdate(AAD)")
-                offset += piece
-            }
+    /// A context keyed for one seal or open, with the associated data already fed.
+    private static func start(encrypting: Bool, key: SecretBytes, nonce: UnsafeRawBufferPointer, aad: [UInt8]) throws -> CipherContext {
+        let context = try CipherContext()
+        try key.withUnsafeBytes { k in
+            try check(EVP_CipherInit_ex(context.pointer, try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil,
+                                        k.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                        nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), encrypting ? 1 : 0),
+                      "EVP_CipherInit_ex")
         }
+        // An update with no output buffer is GCM's associated-data input.
+        _ = try aad.withUnsafeBytes { try update(context.pointer, $0, into: nil) }
+        return context
+    }
+
+    /// Passes `input` through the cipher into `output` (nil: associated data), in
+    /// pieces that fit OpenSSL's Int32 lengths; returns how many bytes it wrote.
+    private static func update(_ ctx: OpaquePointer, _ input: UnsafeRawBufferPointer,
+                               into output: UnsafeMutablePointer<UInt8>?) throws -> Int {
+        guard let base = input.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
+        var read = 0
+        var written = 0
+        while read < input.count {
+            let piece = min(input.count - read, maxPiece)
+            var outLength: Int32 = 0
+            try check(EVP_CipherUpdate(ctx, output.map { $0 + written }, &outLength, base + read, Int32(piece)),
+                      "EVP_CipherUpdate")
+            read += piece
+            written += Int(outLength)
+        }
+        return written
     }
 }
 
