@@ -40,5 +40,5 @@ let package = Package(
             exclude: ["Scenarios", "Support/run-github-job.py"]
         ),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -9,10 +9,16 @@ import VaultCrypto
 import Glibc
 #endif
 
+/// Writes `message` to stderr and exits with `code`.
+func fail(_ message: String, _ code: Int32) -> Never {
+    let bytes = Array(message.utf8)
+    _ = write(STDERR_FILENO, bytes, bytes.count)
+    exit(code)
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
-    fputs("usage: vault-bench-fill VAULT KEY_FILE COUNT\n", stderr)
-    exit(2)
+    fail("usage: vault-bench-fill VAULT KEY_FILE COUNT\n", 2)
 }
 do {
     let vault = Vault(location: VaultLocation(path: arguments[1]), credential: .keyFile(try KeyFile.read(path: arguments[2])))
@@ -24,6 +30,5 @@ do {
     }
     try vault.addAll(items)
 } catch {
-    fputs("vault-bench-fill: error: \(error)\n", stderr)
-    exit(1)
+    fail("vault-bench-fill: error: \(error)\n", 1)
 }

@@ -5,7 +5,7 @@ import Testing
 /// The committed inputs of the VaultCLI fuzz harnesses (Fuzz/Regressions/NAME
 /// and Fuzz/Corpus/NAME) through the parser each fuzzes; see Fuzz/README.md.
 @Suite struct CLIFuzzRegressionTests {
-    static let parsers: [String: ([UInt8]) -> Void] = [
+    static let parsers: [String: @Sendable ([UInt8]) -> Void] = [
         "Arguments": { bytes in
             let argv = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             do {

@@ -8,7 +8,7 @@ import VaultCrypto
 /// fixed crash stays fixed without a fuzzer build. A new harness of a
 /// VaultCore parser adds one entry here; see Fuzz/README.md.
 @Suite struct FuzzRegressionTests {
-    static let parsers: [String: ([UInt8]) -> Void] = [
+    static let parsers: [String: @Sendable ([UInt8]) -> Void] = [
         "VaultFile": { bytes in
             guard let decoded = try? VaultFile.decode(bytes) else { return }
             let parameters = decoded.file.encodeHeaderParameters()

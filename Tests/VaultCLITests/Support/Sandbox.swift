@@ -14,8 +14,10 @@ struct RunResult {
 
 /// A throwaway HOME for end-to-end tests: runs the built `vault` binary with
 /// no controlling terminal (a new session), files for stdin/stdout/stderr,
-/// and an environment that holds only what the test gives it.
-final class Sandbox {
+/// and an environment that holds only what the test gives it. Sendable by
+/// hand: concurrent tests only run commands in it; the environment is set up
+/// before any of them start.
+final class Sandbox: @unchecked Sendable {
     let home: String
     var environment: [String: String]
 
