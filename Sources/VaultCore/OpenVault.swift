@@ -35,7 +35,7 @@ struct OpenVault {
             keys.addClassKey(classKey, classID: accessibility.fileID)
             classes.append(WrappedClassKey(classID: accessibility.fileID, wrapped: try wrapClassKey(classKey, accessibility.fileID, keys)))
         }
-        let wrappedHeaderMACKey = try AESGCM.seal(keys.headerMACKey!, key: keys.deviceWrapKey(), aad: deviceHeaderAAD(vaultID))
+        let wrappedHeaderMACKey = try AESGCM.seal(keys.headerMACKey!, key: keys.deviceWrapKey(), aad: AAD.deviceHeader(vaultID: vaultID))
         let file = VaultFile(vaultID: vaultID, deviceCheck: KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: vaultID),
                              deviceWrappedHeaderMACKey: wrappedHeaderMACKey, keyslots: [slot], classes: classes,
                              groups: [], index: [], indexMACs: [], records: [])
@@ -112,7 +112,7 @@ struct OpenVault {
         var headerKey = headerMACKey
         if headerKey == nil, deviceMatches, let deviceKey, !file.deviceWrappedHeaderMACKey.isEmpty {
             headerKey = try? AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
-                                        aad: deviceHeaderAAD(file.vaultID))
+                                        aad: AAD.deviceHeader(vaultID: file.vaultID))
         }
         if headerKey == nil, requireHeaderMAC { throw VaultError.locked(nil) }
         let keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil)
@@ -189,10 +189,10 @@ struct OpenVault {
     private static func unwrapKeys(_ file: VaultFile, into keys: KeyRing) throws {
         guard let wrapKey = keys.wrapKey else { throw KeyRingError.missingClassKey(0) }
         for entry in file.classes {
-            keys.addClassKey(try AESGCM.open(entry.wrapped, key: wrapKey, aad: classAAD(file.vaultID, entry.classID)), classID: entry.classID)
+            keys.addClassKey(try AESGCM.open(entry.wrapped, key: wrapKey, aad: AAD.classKey(vaultID: file.vaultID, classID: entry.classID)), classID: entry.classID)
         }
         for entry in file.groups {
-            let plaintext = try AESGCM.open(entry.wrappedNameAndKey, key: wrapKey, aad: groupAAD(file.vaultID, entry.groupID))
+            let plaintext = try AESGCM.open(entry.wrappedNameAndKey, key: wrapKey, aad: AAD.group(vaultID: file.vaultID, groupID: entry.groupID))
             let (group, key) = try plaintext.withUnsafeBytes { bytes -> (AccessGroup, SecretBytes) in
                 guard bytes.count > AESGCM.keySize else { throw MalformedInput(detail: "a group entry too short") }
                 let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - AESGCM.keySize])
@@ -211,7 +211,7 @@ struct OpenVault {
 
     private static func openDeviceGrant(_ entry: WrappedGroupKey, key: SecretBytes, vaultID: [UInt8], path: String) throws -> GroupGrant {
         do {
-            let plaintext = try AESGCM.open(entry.deviceWrapped, key: key, aad: groupAAD(vaultID, entry.groupID, device: true))
+            let plaintext = try AESGCM.open(entry.deviceWrapped, key: key, aad: AAD.group(vaultID: vaultID, groupID: entry.groupID, device: true))
             var reader = ByteReader(plaintext.copyBytes())
             let grant = try GroupGrant.decode(from: &reader)
             guard grant.groupID == entry.groupID, reader.isAtEnd else { throw MalformedInput(detail: "a device grant of another group") }
@@ -310,7 +310,7 @@ struct OpenVault {
         } catch {
             throw VaultError.locked(accessibility)
         }
-        let aad = RecordCodec.aad(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
+        let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         let plaintext: SecretBytes
         do {
             plaintext = try AESGCM.open(file.records[position], key: key, aad: aad)
@@ -347,7 +347,7 @@ struct OpenVault {
         keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
         file.groups[slot].keyCheck = keys.groupKeyCheck(groupKey, groupID: id)
         file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: wrapKey,
-                                                              aad: OpenVault.groupAAD(file.vaultID, id))
+                                                              aad: AAD.group(vaultID: file.vaultID, groupID: id))
         file.groups[slot].deviceWrapped = try deviceGrant(for: id)
     }
 
@@ -410,7 +410,7 @@ struct OpenVault {
         var w = ByteWriter()
         try GroupGrant.of(groupID, in: keys, classes: OpenVault.deviceClasses).encode(into: &w)
         defer { w.wipeBytes() }
-        return try AESGCM.seal(w.bytes, key: wrapKey, aad: OpenVault.groupAAD(file.vaultID, groupID, device: true))
+        return try AESGCM.seal(w.bytes, key: wrapKey, aad: AAD.group(vaultID: file.vaultID, groupID: groupID, device: true))
     }
 
     /// The master key of a full ring.
@@ -431,7 +431,7 @@ struct OpenVault {
         let wrapKey = KeyRing.deviceWrapKey(newKey, vaultID: file.vaultID)
         moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
         moved.file.deviceWrappedHeaderMACKey = try AESGCM.seal(try headerMACKey(), key: wrapKey,
-                                                               aad: OpenVault.deviceHeaderAAD(file.vaultID))
+                                                               aad: AAD.deviceHeader(vaultID: file.vaultID))
         for slot in moved.file.groups.indices {
             moved.file.groups[slot].deviceWrapped = try deviceGrant(for: moved.file.groups[slot].groupID, wrapKey: wrapKey)
         }
@@ -458,7 +458,7 @@ struct OpenVault {
         let recordID = SecureRandom.bytes(16)
         let classID = attributes.accessibility.fileID
         let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: recordID)
-        let aad = RecordCodec.aad(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
+        let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
         let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret), key: key, aad: aad)
         let entry = IndexEntry(recordID: recordID,
                                lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
@@ -518,28 +518,11 @@ struct OpenVault {
         return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC)
     }
 
-    // MARK: AAD of wrapped keys
-
     private static func wrapClassKey(_ classKey: SecretBytes, _ classID: UInt8, _ keys: KeyRing) throws -> [UInt8] {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-        return try AESGCM.seal(classKey, key: wrapKey, aad: classAAD(keys.vaultID, classID))
+        return try AESGCM.seal(classKey, key: wrapKey, aad: AAD.classKey(vaultID: keys.vaultID, classID: classID))
     }
 
-    private static func classAAD(_ vaultID: [UInt8], _ classID: UInt8) -> [UInt8] {
-        Array("class".utf8) + vaultID + [classID]
-    }
-
-    private static func groupAAD(_ vaultID: [UInt8], _ groupID: UInt32, device: Bool = false) -> [UInt8] {
-        var w = ByteWriter()
-        w.raw(Array((device ? "device group" : "group").utf8))
-        w.raw(vaultID)
-        w.u32(groupID)
-        return w.bytes
-    }
-
-    private static func deviceHeaderAAD(_ vaultID: [UInt8]) -> [UInt8] {
-        Array("device header".utf8) + vaultID
-    }
 }
 
 // MARK: keyslots

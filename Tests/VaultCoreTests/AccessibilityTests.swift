@@ -60,7 +60,7 @@ import VaultCrypto
                                              headerMACKey: nil, grants: [], path: "t")
         let position = open.file.index.firstIndex { $0.classID == Accessibility.whenUnlocked.fileID }!
         let entry = open.file.index[position]
-        let aad = RecordCodec.aad(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
+        let aad = AAD.record(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         // Everything the partial ring holds, tried as the record's base key: none opens it.
         let held = open.keys.groups.values.flatMap { [$0.lookupKey] + ($0.indexMACKey.map { [$0] } ?? []) + Array($0.baseKeys.values) }
         #expect(!held.isEmpty)

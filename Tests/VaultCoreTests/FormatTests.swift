@@ -99,7 +99,7 @@ import VaultCrypto
         let open = try OpenVault.unlock(fileBytes(dir.location().path), credential: testKeyFile,
                                         deviceKey: try deviceKey(of: dir.location()), path: "t")
         let entry = open.file.index[0]
-        let aad = RecordCodec.aad(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
+        let aad = AAD.record(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         // The right keys open it.
         let right = try open.keys.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.recordID)
         #expect(throws: Never.self) { try AESGCM.open(open.file.records[0], key: right, aad: aad) }
@@ -110,7 +110,7 @@ import VaultCrypto
         let wrong = try impostor.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.recordID)
         #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(open.file.records[0], key: wrong, aad: aad) }
         // Nor does the right key with another record id in the AAD.
-        let otherAAD = RecordCodec.aad(vaultID: open.file.vaultID, recordID: [UInt8](repeating: 7, count: 16),
+        let otherAAD = AAD.record(vaultID: open.file.vaultID, recordID: [UInt8](repeating: 7, count: 16),
                                        groupID: entry.groupID, classID: entry.classID)
         #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(open.file.records[0], key: right, aad: otherAAD) }
     }

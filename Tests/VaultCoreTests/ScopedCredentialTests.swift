@@ -61,7 +61,7 @@ import VaultCrypto
         #expect(prodPositions.count == 1)
         for position in prodPositions {
             let entry = file.index[position]
-            let aad = RecordCodec.aad(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
+            let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
             for key in material {
                 for candidate in [key, KeyRing.derive(key, "record", entry.recordID, vaultID: file.vaultID)] {
                     #expect(throws: (any Error).self) { try AESGCM.open(file.records[position], key: candidate, aad: aad) }
@@ -144,7 +144,7 @@ import VaultCrypto
         let bytes = fileBytes(dir.location().path)
         let file = try VaultFile.decode(bytes).file
         for (position, entry) in file.index.enumerated() where entry.groupID == old.grants[0].groupID {
-            let aad = RecordCodec.aad(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
+            let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
             let base = try #require(old.grants[0].baseKeys[entry.classID])
             #expect(throws: (any Error).self) {
                 try AESGCM.open(file.records[position], key: KeyRing.derive(base, "record", entry.recordID, vaultID: file.vaultID), aad: aad)

@@ -58,7 +58,7 @@ struct Keyslot: Equatable {
         let parameters = kind == .passphrase ? kdf : Scrypt.Parameters(logN: 0, r: 0, p: 0)
         let kek = try deriveKEK(kind: kind, secret: secret, salt: salt, kdf: parameters, vaultID: vaultID)
         var slot = Keyslot(kind: kind, salt: salt, kdf: parameters, check: checkValue(kek: kek, vaultID: vaultID), wrappedMasterKey: [])
-        slot.wrappedMasterKey = try AESGCM.seal(masterKey, key: kek, aad: vaultID + slot.describingBytes)
+        slot.wrappedMasterKey = try AESGCM.seal(masterKey, key: kek, aad: AAD.keyslot(vaultID: vaultID, describing: slot.describingBytes))
         return slot
     }
 
@@ -75,7 +75,7 @@ struct Keyslot: Equatable {
         let kek = try Keyslot.deriveKEK(kind: kind, secret: secret, salt: salt, kdf: kdf, vaultID: vaultID)
         guard constantTimeEquals(check, Keyslot.checkValue(kek: kek, vaultID: vaultID)) else { return .wrongCredential }
         do {
-            let masterKey = try AESGCM.open(wrappedMasterKey, key: kek, aad: vaultID + describingBytes)
+            let masterKey = try AESGCM.open(wrappedMasterKey, key: kek, aad: AAD.keyslot(vaultID: vaultID, describing: describingBytes))
             guard masterKey.count == AESGCM.keySize else { throw MalformedInput(detail: "a master key of the wrong size") }
             return .opened(masterKey)
         } catch is CryptoError {

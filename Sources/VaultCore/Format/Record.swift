@@ -9,16 +9,6 @@ enum RecordCodec {
         case service = 1, account, label, comment, kind, generic, created, modified, expires, secret, envName
     }
 
-    static func aad(vaultID: [UInt8], recordID: [UInt8], groupID: UInt32, classID: UInt8) -> [UInt8] {
-        var w = ByteWriter(capacity: 40)
-        w.raw(vaultID)
-        w.raw(recordID)
-        w.u32(groupID)
-        w.u8(classID)
-        w.u16(VaultFile.version)
-        return w.bytes
-    }
-
     /// The plaintext of a record: tag, u32 length, value — secret last.
     static func encodePlaintext(_ attributes: ItemAttributes, secret: SecretBytes) -> SecretBytes {
         var w = ByteWriter(capacity: 256)

@@ -22,7 +22,7 @@ enum SessionCache {
         w.raw(magic)
         w.u32(UInt32(timeout))
         let header = w.bytes
-        let sealed = try AESGCM.seal(masterKey, key: sealKey(tokenKey, sessionID, vaultID), aad: header + vaultID + sessionID)
+        let sealed = try AESGCM.seal(masterKey, key: sealKey(tokenKey, sessionID, vaultID), aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID))
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         try FileSystem.writeAtomically(header + sealed, to: path, directory: host.runtimeDirectory)
         try touch(path, at: host.now())
@@ -44,7 +44,7 @@ enum SessionCache {
         }
         let header = Array(bytes[0..<magic.count + 4])
         guard let masterKey = try? AESGCM.open(Array(bytes[(magic.count + 4)...]), key: sealKey(tokenKey, sessionID, vaultID),
-                                               aad: header + vaultID + sessionID) else {
+                                               aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID)) else {
             throw VaultError.sessionEnded(.unknown)
         }
         try? touch(path, at: host.now())
@@ -125,7 +125,7 @@ enum AfterFirstUnlockCache {
         w.raw(headerMACKey.copyBytes())
         w.u32(UInt32(groupIDs.count))
         for id in groupIDs { try GroupGrant.of(id, in: keys, classes: classes).encode(into: &w) }
-        let sealed = try AESGCM.seal(w.bytes, key: sealKey(deviceKey, bootID, keys.vaultID), aad: magic + keys.vaultID)
+        let sealed = try AESGCM.seal(w.bytes, key: sealKey(deviceKey, bootID, keys.vaultID), aad: AAD.afterFirstUnlockCache(magic: magic, vaultID: keys.vaultID))
         try FileSystem.writeAtomically(magic + sealed, to: try path(keys.vaultID, host), directory: host.runtimeDirectory)
     }
 
@@ -134,7 +134,7 @@ enum AfterFirstUnlockCache {
         guard let deviceKey, let bootID = host.bootID(), let path = try? path(vaultID, host),
               let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
               bytes.count > magic.count, Array(bytes[0..<magic.count]) == magic,
-              let plaintext = try? AESGCM.open(Array(bytes[magic.count...]), key: sealKey(deviceKey, bootID, vaultID), aad: magic + vaultID)
+              let plaintext = try? AESGCM.open(Array(bytes[magic.count...]), key: sealKey(deviceKey, bootID, vaultID), aad: AAD.afterFirstUnlockCache(magic: magic, vaultID: vaultID))
         else { return nil }
         var reader = ByteReader(plaintext.copyBytes())
         guard let headerKey = try? SecretBytes(reader.raw(32)), let count = try? reader.u32() else { return nil }

@@ -1,0 +1,50 @@
+/// The associated data of every AES-GCM seal vault makes, in one place: what
+/// each sealed value is bound to, so that it opens nowhere else. docs/FORMAT.md
+/// lists the same.
+enum AAD {
+    /// A record: vault id ‖ record id ‖ u32 group id ‖ u8 class id ‖ u16 format version.
+    static func record(vaultID: [UInt8], recordID: [UInt8], groupID: UInt32, classID: UInt8) -> [UInt8] {
+        var w = ByteWriter(capacity: 40)
+        w.raw(vaultID)
+        w.raw(recordID)
+        w.u32(groupID)
+        w.u8(classID)
+        w.u16(VaultFile.version)
+        return w.bytes
+    }
+
+    /// A class key wrapped under WK: "class" ‖ vault id ‖ u8 class id.
+    static func classKey(vaultID: [UInt8], classID: UInt8) -> [UInt8] {
+        Array("class".utf8) + vaultID + [classID]
+    }
+
+    /// A group's name and key under WK ("group"), or its device grant under
+    /// DWK ("device group"): the label ‖ vault id ‖ u32 group id.
+    static func group(vaultID: [UInt8], groupID: UInt32, device: Bool = false) -> [UInt8] {
+        var w = ByteWriter()
+        w.raw(Array((device ? "device group" : "group").utf8))
+        w.raw(vaultID)
+        w.u32(groupID)
+        return w.bytes
+    }
+
+    /// The header MAC key under DWK: "device header" ‖ vault id.
+    static func deviceHeader(vaultID: [UInt8]) -> [UInt8] {
+        Array("device header".utf8) + vaultID
+    }
+
+    /// A keyslot's wrapped master key: vault id ‖ the slot's kind and parameters.
+    static func keyslot(vaultID: [UInt8], describing: [UInt8]) -> [UInt8] {
+        vaultID + describing
+    }
+
+    /// An unlock session's master key: the session file's header ‖ vault id ‖ session id.
+    static func session(header: [UInt8], vaultID: [UInt8], sessionID: [UInt8]) -> [UInt8] {
+        header + vaultID + sessionID
+    }
+
+    /// The after-first-unlock cache: its magic ‖ vault id.
+    static func afterFirstUnlockCache(magic: [UInt8], vaultID: [UInt8]) -> [UInt8] {
+        magic + vaultID
+    }
+}
