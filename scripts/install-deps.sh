@@ -17,6 +17,8 @@ set -eu
 #   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
 PACKAGES="$PACKAGES python3-docker"
+# python3-dotenv: a real dotenv reader, for the vault env --format dotenv property test
+PACKAGES="$PACKAGES python3-dotenv"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"
 
