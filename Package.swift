@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(
             name: "VaultCLITests",
             dependencies: ["VaultCLI", "VaultCore"],
-            exclude: ["Scenarios"]
+            exclude: ["Scenarios", "Support/scan-memory.py"]
         ),
     ],
     swiftLanguageModes: [.v5]

@@ -188,6 +188,19 @@ import Testing
         #expect(lockedKiB > 0, "VmLck of vault while its child runs: \(result.stdoutText)")
     }
 
+    @Test(.enabled(if: getuid() == 0, "reading the memory of vault, which is not dumpable, needs root"))
+    func whileTheChildRunsVaultHoldsTheSecretOnlyInLockedMemory() throws {
+        let sandbox = try RunTests.sandbox()
+        let scanner = Sandbox.packageRoot + "/Tests/VaultCLITests/Support/scan-memory.py"
+        // The needle comes from the child's environment, so vault's own argv does not hold it.
+        let result = try sandbox.vault(["run", "--env", "T=vault://github/ci-bot", "--", "sh", "-c",
+                                        "NEEDLE=\"$T\" /usr/bin/python3 \(scanner) $PPID"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let copies = result.stdoutText.split(separator: "\n").map { $0.replacingOccurrences(of: RunTests.marker, with: "") }
+        #expect(!copies.isEmpty, "the scan finds the secret where vault holds it")
+        #expect(copies.allSatisfy { $0.hasPrefix("locked ") }, "copies of the secret in vault's memory: \(copies)")
+    }
+
     @Test func withoutACredentialInCIItFailsAtOnceListingTheWays() throws {
         let sandbox = try RunTests.sandbox()
         sandbox.environment["VAULT_KEY_FILE"] = nil
