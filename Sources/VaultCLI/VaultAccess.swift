@@ -117,7 +117,7 @@ struct VaultAccess {
         let hint = "give --bundle-passphrase-file FILE or --bundle-key-file FILE"
         if let path = nonEmpty(arguments.value("bundle-key-file")) {
             if creating, !KeyFile.exists(path: path) { return .keyFile(try KeyFile.create(path: path)) }
-            return .keyFile(try KeyFile.read(path: path))
+            return .keyFile(try KeyFile.read(path: path, kind: .bundleKeyFile))
         }
         if let path = nonEmpty(arguments.value("bundle-passphrase-file")) { return .passphrase(try PassphraseFile.read(path: path)) }
         if creating { return .passphrase(try newPassphrase(fromFile: nil, purpose: "Passphrase for the bundle", hint: hint)) }

@@ -44,9 +44,9 @@ extension Keyslot.Kind {
 /// Key files: reading them safely and making new ones.
 public enum KeyFile {
     /// Reads a key file, refusing one readable by group or others, shorter than
-    /// 32 bytes or longer than 64 KiB.
-    public static func read(path: String) throws -> SecretBytes {
-        let bytes = try FileSystem.read(path, kind: .keyFile, requirePrivate: true)
+    /// 32 bytes or longer than 64 KiB; `kind` names it when it is missing.
+    public static func read(path: String, kind: InputFileKind = .keyFile) throws -> SecretBytes {
+        let bytes = try FileSystem.read(path, kind: kind, requirePrivate: true)
         guard bytes.count >= Keyslot.minimumKeyFileBytes else {
             throw VaultError.invalidKeyFile(path: path, detail: "it holds \(bytes.count) bytes; a key file needs at least \(Keyslot.minimumKeyFileBytes) bytes")
         }

@@ -179,6 +179,7 @@ struct ErrorReport {
         case .credential: return "make one with 'vault grant --group GROUP --out FILE', or point --credential (or VAULT_CREDENTIAL) at it"
         case .bundle: return "make one with 'vault export --out FILE' on the vault the items come from"
         case .keyFile: return "make one with 'vault init --key-file FILE' or 'vault passwd --add-key-file FILE', or point the option at it"
+        case .bundleKeyFile: return "use the key file 'vault export --bundle-key-file FILE' made with the bundle"
         case .passphraseFile: return "write the passphrase to a file only you can read (chmod 600), or leave the option out to be asked"
         case .secretFile: return "check the path: --secret-file reads the secret from a file that exists"
         }

@@ -8,6 +8,7 @@ public enum InputFileKind: String, Sendable, Equatable {
     case credential = "credential file"
     case bundle = "export bundle"
     case keyFile = "key file"
+    case bundleKeyFile = "bundle key file"
     case passphraseFile = "passphrase file"
     case secretFile = "secret file"
 }
