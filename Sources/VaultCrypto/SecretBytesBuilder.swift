@@ -37,9 +37,17 @@ public struct SecretBytesBuilder {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Appends one byte.
-    public mutating func append(byte: UInt8) {
-        withUnsafeBytes(of: byte) { append($0) }
+    /// Appends `bytes`, each byte for which `escape` gives text replaced by
+    /// that text; the runs between are copied whole.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer, escaping escape: (UInt8) -> String?) {
+        var runStart = 0
+        for (index, byte) in bytes.enumerated() {
+            guard let replacement = escape(byte) else { continue }
+            append(UnsafeRawBufferPointer(rebasing: bytes[runStart..<index]))
+            append(replacement)
+            runStart = index + 1
+        }
+        append(UnsafeRawBufferPointer(rebasing: bytes[runStart...]))
     }
 
     /// The bytes written, as a secret of exactly that size.

@@ -69,11 +69,7 @@ enum EnvFormat: String, CaseIterable {
     /// `'value'`, each `'` written as `'\''`.
     static func appendSingleQuoted(_ value: SecretBytes, to out: inout SecretBytesBuilder) {
         out.append("'")
-        value.withUnsafeBytes { bytes in
-            for byte in bytes {
-                if byte == UInt8(ascii: "'") { out.append("'\\''") } else { out.append(byte: byte) }
-            }
-        }
+        value.withUnsafeBytes { out.append($0) { $0 == UInt8(ascii: "'") ? "'\\''" : nil } }
         out.append("'")
     }
 
@@ -81,15 +77,15 @@ enum EnvFormat: String, CaseIterable {
     static func appendJSONString(_ value: SecretBytes, to out: inout SecretBytesBuilder) {
         out.append("\"")
         value.withUnsafeBytes { bytes in
-            for byte in bytes {
+            out.append(bytes) { byte in
                 switch byte {
-                case UInt8(ascii: "\""): out.append("\\\"")
-                case UInt8(ascii: "\\"): out.append("\\\\")
-                case 0x0A: out.append("\\n")
-                case 0x09: out.append("\\t")
-                case 0x0D: out.append("\\r")
-                case 0..<0x20: out.append("\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16))
-                default: out.append(byte: byte)
+                case UInt8(ascii: "\""): return "\\\""
+                case UInt8(ascii: "\\"): return "\\\\"
+                case 0x0A: return "\\n"
+                case 0x09: return "\\t"
+                case 0x0D: return "\\r"
+                case 0..<0x20: return "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+                default: return nil
                 }
             }
         }
@@ -159,12 +155,12 @@ enum GitHubEnvironment {
 
     /// Workflow-command data escaping: % CR LF.
     static func appendEscapedData(_ bytes: UnsafeRawBufferPointer, to out: inout SecretBytesBuilder) {
-        for byte in bytes {
+        out.append(bytes) { byte in
             switch byte {
-            case UInt8(ascii: "%"): out.append("%25")
-            case 0x0D: out.append("%0D")
-            case 0x0A: out.append("%0A")
-            default: out.append(byte: byte)
+            case UInt8(ascii: "%"): return "%25"
+            case 0x0D: return "%0D"
+            case 0x0A: return "%0A"
+            default: return nil
             }
         }
     }
