@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(
             name: "VaultCLITests",
             dependencies: ["VaultCLI", "VaultCore"],
-            exclude: ["Scenarios", "Support/run-github-job.py"]
+            exclude: ["Scenarios", "Support/run-github-job.py", "Support/scan-memory.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

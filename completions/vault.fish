@@ -61,7 +61,7 @@ complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a
 complete -c vault -l vault -r -F -d 'vault file to use (environment: VAULT_PATH)'
 complete -c vault -l passphrase-file -r -F -d 'read the passphrase from FILE, less one trailing newline, instead of prompting (environment: VAULT_PASSPHRASE_FILE)'
 complete -c vault -l key-file -r -F -d 'unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)'
-complete -c vault -l credential -r -F -d 'use the scoped credential in FILE, made by \'vault grant\' (environment: VAULT_CREDENTIAL, a path or the credential itself)'
+complete -c vault -l credential -r -F -d 'use the scoped credential in FILE, made by \'vault grant\' (environment: VAULT_CREDENTIAL, a path, the credential itself or its base64)'
 complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)'
 complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name (environment: VAULT_COLLECTION)'
 complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)'

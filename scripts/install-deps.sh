@@ -18,6 +18,8 @@ set -eu
 #   lintian binutils            make test: the Debian package is checked by lintian (readelf for its RUNPATH)
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3 python3-yaml"
 PACKAGES="$PACKAGES python3-docker"
+# python3-dotenv: a real dotenv reader, for the vault env --format dotenv property test
+PACKAGES="$PACKAGES python3-dotenv"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"
 PACKAGES="$PACKAGES lintian binutils"

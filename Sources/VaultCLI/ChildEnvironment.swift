@@ -30,7 +30,10 @@ struct ChildEnvironment {
         }
         for assignment in invocation.arguments.values("env") {
             guard let equals = assignment.firstIndex(of: "="), Dotenv.isValidName(String(assignment[..<equals])) else {
-                throw UsageError("--env \(quoted(assignment)) is not NAME=VALUE",
+                // The value may be a secret typed in the wrong place: name only what stands before the "=".
+                let shown = assignment.firstIndex(of: "=").map { "\(quoted(String(assignment[..<$0])))=…" }
+                    ?? "(\(assignment.count) characters, not shown)"
+                throw UsageError("--env \(shown) is not NAME=VALUE",
                                  hint: "write --env NAME=vault://SERVICE/ACCOUNT, with a name of letters, digits and _")
             }
             let name = String(assignment[..<equals])

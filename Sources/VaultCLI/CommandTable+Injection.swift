@@ -46,10 +46,12 @@ extension CommandTable {
     static let envCommand = CommandSpec(
         "env", summary: "print items as environment variable assignments",
         discussion: """
-            Prints NAME=VALUE for every item of the group (or of every group the caller \
+            Prints NAME='VALUE' for every item of the group (or of every group the caller \
             can open). NAME is the item's --env-name, or else its service and account \
             upper-cased and joined by _, with characters other than letters, digits and _ \
-            turned into _ (github/ci-bot gives GITHUB_CI_BOT). --format shell prints \
+            turned into _ (github/ci-bot gives GITHUB_CI_BOT). The default dotenv format \
+            reads back the same in bash and python-dotenv, so it refuses (exit 2, nothing \
+            printed) a value holding ', \\, a line break or ${. --format shell prints \
             export lines for eval, json one object, and github prints ::add-mask:: for each \
             value and appends the assignments to $GITHUB_ENV, multi-line values with a \
             random heredoc delimiter.

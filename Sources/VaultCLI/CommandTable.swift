@@ -22,7 +22,7 @@ public enum CommandTable {
                    help: "unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)",
                    completion: .file, environment: "VAULT_KEY_FILE", unlocks: true),
         OptionSpec("credential", value: "FILE",
-                   help: "use the scoped credential in FILE, made by 'vault grant' (environment: VAULT_CREDENTIAL, a path or the credential itself)",
+                   help: "use the scoped credential in FILE, made by 'vault grant' (environment: VAULT_CREDENTIAL, a path, the credential itself or its base64)",
                    completion: .file, environment: "VAULT_CREDENTIAL", unlocks: true),
         OptionSpec("backend", value: "BACKEND",
                    help: "where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)",

@@ -55,17 +55,11 @@ struct VaultAccess {
     }
 
     /// The scoped credential named by --credential, or (unless `flagsOnly`) by
-    /// VAULT_CREDENTIAL: a path, or the credential's text itself (with or
-    /// without its `vault-credential-v1:` prefix), as CI secret variables hold it.
+    /// VAULT_CREDENTIAL: a path, the credential's text, or its base64 (see `ScopedCredential.load`).
     private func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
-        if let path = nonEmpty(arguments.value("credential")) { return try ScopedCredential.read(path: path) }
+        if let value = nonEmpty(arguments.value("credential")) { return try ScopedCredential.load(value, source: "--credential") }
         guard !flagsOnly, let value = nonEmpty(environment["VAULT_CREDENTIAL"]) else { return nil }
-        // A credential's text is hundreds of characters; a short value is a path even when it happens to be base64.
-        if value.hasPrefix(ScopedCredential.textPrefix) || (value.count >= 64 && Base64.decode(value) != nil && !KeyFile.exists(path: value)) {
-            let text = value.hasPrefix(ScopedCredential.textPrefix) ? value : ScopedCredential.textPrefix + value
-            return try ScopedCredential.decode(text, source: "VAULT_CREDENTIAL")
-        }
-        return try ScopedCredential.read(path: value)
+        return try ScopedCredential.load(value, source: "VAULT_CREDENTIAL")
     }
 
     /// The session token in VAULT_SESSION, if any.
@@ -129,7 +123,7 @@ struct VaultAccess {
         let hint = "give --bundle-passphrase-file FILE or --bundle-key-file FILE"
         if let path = nonEmpty(arguments.value("bundle-key-file")) {
             if creating, !KeyFile.exists(path: path) { return .keyFile(try KeyFile.create(path: path)) }
-            return .keyFile(try KeyFile.read(path: path))
+            return .keyFile(try KeyFile.read(path: path, kind: .bundleKeyFile))
         }
         if let path = nonEmpty(arguments.value("bundle-passphrase-file")) { return .passphrase(try PassphraseFile.read(path: path)) }
         if creating { return .passphrase(try newPassphrase(fromFile: nil, purpose: "Passphrase for the bundle", hint: hint)) }

@@ -44,10 +44,9 @@ extension Keyslot.Kind {
 /// Key files: reading them safely and making new ones.
 public enum KeyFile {
     /// Reads a key file, refusing one readable by group or others, shorter than
-    /// 32 bytes or longer than 64 KiB.
-    public static func read(path: String) throws -> SecretBytes {
-        let bytes = try FileSystem.read(path, requirePrivate: true,
-                                        missing: .invalidKeyFile(path: path, detail: "no such file"))
+    /// 32 bytes or longer than 64 KiB; `kind` names it when it is missing.
+    public static func read(path: String, kind: InputFileKind = .keyFile) throws -> SecretBytes {
+        let bytes = try FileSystem.read(path, kind: kind, requirePrivate: true)
         guard bytes.count >= Keyslot.minimumKeyFileBytes else {
             throw VaultError.invalidKeyFile(path: path, detail: "it holds \(bytes.count) bytes; a key file needs at least \(Keyslot.minimumKeyFileBytes) bytes")
         }
@@ -75,8 +74,7 @@ public enum KeyFile {
 public enum PassphraseFile {
     /// Refuses a file readable by group or others, like a key file.
     public static func read(path: String) throws -> SecretBytes {
-        var bytes = try FileSystem.read(path, requirePrivate: true,
-                                        missing: .invalidKeyFile(path: path, detail: "no such file"))
+        var bytes = try FileSystem.read(path, kind: .passphraseFile, requirePrivate: true)
         if bytes.last == 0x0A { bytes.removeLast() }
         if bytes.last == 0x0D { bytes.removeLast() }
         let secret = SecretBytes(bytes)

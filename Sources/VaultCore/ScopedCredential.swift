@@ -108,8 +108,7 @@ public struct ScopedCredential: Sendable {
 
     /// Reads a credential file, refusing one readable by group or others.
     public static func read(path: String) throws -> ScopedCredential {
-        let bytes = try FileSystem.read(path, requirePrivate: true,
-                                        missing: .invalidKeyFile(path: path, detail: "no such file"))
+        let bytes = try FileSystem.read(path, kind: .credential, requirePrivate: true)
         guard bytes.count <= 64 * 1024, let text = String(validating: bytes, as: UTF8.self) else {
             throw VaultError.damagedCredential(source: path, detail: "it is not a credential file")
         }

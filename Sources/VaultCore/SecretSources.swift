@@ -4,8 +4,7 @@ import VaultCrypto
 public enum SecretFile {
     /// The file's bytes; throws `invalidValue` above `limit` bytes.
     public static func read(path: String, limit: Int) throws -> SecretBytes {
-        var bytes = try FileSystem.read(path, requirePrivate: false,
-                                        missing: .invalidValue(field: "secret file", detail: "\"\(path)\" does not exist"))
+        var bytes = try FileSystem.read(path, kind: .secretFile, requirePrivate: false)
         defer { for i in bytes.indices { bytes[i] = 0 } }
         guard bytes.count <= limit else {
             throw VaultError.invalidValue(field: "secret", detail: "it is \(bytes.count) bytes; the limit is \(limit) (1 MiB)")

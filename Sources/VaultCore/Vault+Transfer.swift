@@ -60,7 +60,7 @@ extension Vault {
     /// with `.fail`, one conflict imports nothing.
     public func importBundle(at path: String, credential: Credential, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
         try requireOwner("import items")
-        let bytes = try FileSystem.read(path, requirePrivate: false, missing: .damagedBundle(path: path, detail: "no such file"))
+        let bytes = try FileSystem.read(path, kind: .bundle, requirePrivate: false)
         let items: [Item]
         do {
             items = try ExportBundle.open(bytes, credential: credential)

@@ -32,6 +32,13 @@ public enum VaultError: Error, Equatable {
     case boundToAnotherDevice(group: AccessGroup, accessibility: Accessibility)
     /// A value is outside what the vault accepts (size, characters, empty).
     case invalidValue(field: String, detail: String)
+    /// A file the user named (a credential, key file, bundle…) does not exist.
+    case noSuchFile(path: String, kind: InputFileKind)
+    /// `--credential` or `VAULT_CREDENTIAL` is neither a file that exists nor a
+    /// credential's text; only its length is kept, since it may be a secret.
+    case unrecognizedCredential(length: Int)
+    /// A file the user named exists but cannot be read (EISDIR for a directory, EACCES…).
+    case unreadableFile(path: String, kind: InputFileKind, errno: Int32)
     /// A system call failed on a path.
     case io(path: String, operation: String, errno: Int32)
     /// The last keyslot cannot be removed: the vault would not open again.
@@ -77,7 +84,7 @@ public enum VaultError: Error, Equatable {
         case .noSuchVault: return .noSuchVault
         case .vaultExists: return .duplicateVault
         case .corrupted: return .decode
-        case .insecurePermissions, .writableByOthers, .symbolicLink, .io: return .failure
+        case .insecurePermissions, .writableByOthers, .symbolicLink, .io, .noSuchFile, .unreadableFile, .unrecognizedCredential: return .failure
         case .invalidKeyFile: return .authFailed
         case .boundToAnotherDevice: return .decode
         case .invalidValue: return .usage

@@ -5,15 +5,13 @@ internal import COpenSSL
 
 /// A buffer of secret bytes (keys, passphrases, plaintexts) that owns its memory.
 ///
-/// The buffer is allocated with `malloc`, locked into RAM with `mlock` where the
-/// process is allowed to (a failure is ignored), and in `deinit` wiped with
-/// `OPENSSL_cleanse`, unlocked and freed. Contents are reachable only through
+/// The buffer lives in `LockedArena.shared`: memory locked into RAM where the
+/// process is allowed to, excluded from core dumps, and wiped with
+/// `OPENSSL_cleanse` in `deinit`. Contents are reachable only through
 /// `withUnsafeBytes`, `withUnsafeMutableBytes` and `copyBytes()`; the
 /// descriptions print only the size.
 public final class SecretBytes: @unchecked Sendable {
     private let base: UnsafeMutableRawPointer
-    private let allocation: Int
-    private let locked: Bool
 
     /// The number of secret bytes.
     public let count: Int
@@ -21,12 +19,8 @@ public final class SecretBytes: @unchecked Sendable {
     /// Allocates `count` zero bytes. Never throws; traps if `count` is negative or memory is exhausted.
     public init(count: Int) {
         precondition(count >= 0, "SecretBytes count must not be negative")
-        // malloc(0) may return NULL; one spare byte keeps the pointer valid for OpenSSL.
-        allocation = Swift.max(count, 1)
-        guard let memory = malloc(allocation) else { fatalError("SecretBytes: out of memory for \(count) bytes") }
-        memset(memory, 0, allocation)
-        base = memory
-        locked = mlock(memory, allocation) == 0
+        // The arena hands out zeroed memory, and a valid pointer even for 0 bytes (OpenSSL wants one).
+        base = LockedArena.shared.allocate(byteCount: count)
         self.count = count
     }
 
@@ -56,9 +50,7 @@ public final class SecretBytes: @unchecked Sendable {
     }
 
     deinit {
-        OPENSSL_cleanse(base, allocation)
-        if locked { munlock(base, allocation) }
-        free(base)
+        LockedArena.shared.deallocate(base, byteCount: count)
     }
 
     private func copyIn(_ source: UnsafeRawBufferPointer) {

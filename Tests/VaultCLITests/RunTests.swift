@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// `vault run` end to end with real child processes: resolution, exit status
@@ -165,6 +168,37 @@ import Testing
 
         let piped = try sandbox.vault(["run", "--", "sh", "-c", "if [ -t 1 ]; then echo tty; else echo no-tty; fi"])
         #expect(piped.stdoutText == "no-tty\n")
+    }
+
+    /// RLIMIT_MEMLOCK of this process, which vault inherits: 0 means mlock is refused (unless root).
+    static let memoryLockLimit: UInt = {
+        var limit = rlimit()
+        getrlimit(__rlimit_resource_t(__RLIMIT_MEMLOCK.rawValue), &limit)
+        return getuid() == 0 ? .max : limit.rlim_cur
+    }()
+
+    @Test(.enabled(if: memoryLockLimit > 0, "RLIMIT_MEMLOCK is 0: vault may lock nothing, so VmLck stays 0"))
+    func secretsAreInLockedMemoryWhileTheChildRuns() throws {
+        let sandbox = try RunTests.sandbox()
+        // The child is vault's child: /proc/$PPID/status is vault's, read while vault waits on it.
+        let result = try sandbox.vault(["run", "--env", "T=vault://github/ci-bot", "--", "sh", "-c",
+                                        "sed -n 's/^VmLck:[[:space:]]*\\([0-9]*\\) kB$/\\1/p' /proc/$PPID/status"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lockedKiB = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(lockedKiB > 0, "VmLck of vault while its child runs: \(result.stdoutText)")
+    }
+
+    @Test(.enabled(if: getuid() == 0, "reading the memory of vault, which is not dumpable, needs root"))
+    func whileTheChildRunsVaultHoldsTheSecretOnlyInLockedMemory() throws {
+        let sandbox = try RunTests.sandbox()
+        let scanner = Sandbox.packageRoot + "/Tests/VaultCLITests/Support/scan-memory.py"
+        // The needle comes from the child's environment, so vault's own argv does not hold it.
+        let result = try sandbox.vault(["run", "--env", "T=vault://github/ci-bot", "--", "sh", "-c",
+                                        "NEEDLE=\"$T\" /usr/bin/python3 \(scanner) $PPID"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let copies = result.stdoutText.split(separator: "\n").map { $0.replacingOccurrences(of: RunTests.marker, with: "") }
+        #expect(!copies.isEmpty, "the scan finds the secret where vault holds it")
+        #expect(copies.allSatisfy { $0.hasPrefix("locked ") }, "copies of the secret in vault's memory: \(copies)")
     }
 
     @Test func withoutACredentialInCIItFailsAtOnceListingTheWays() throws {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VaultCore
+import VaultCrypto
 
 /// `vault env`: prints an assignment for every item in scope, named by its
 /// env name (or the default derived from service and account).
@@ -18,19 +19,24 @@ enum EnvCommand {
                              hint: "run it in a GitHub Actions step, or use --format dotenv, shell or json")
         }
         let variables = try self.variables(invocation)
+        let refused = format.unwritable(variables)
+        if !refused.isEmpty {
+            throw CommandFailure(.usage, "\(counted(refused.count, "secret")) \(refused.count == 1 ? "holds" : "hold") a ', a \\, a line break or ${, which --format dotenv cannot write so that bash and python-dotenv read the same value; nothing was printed",
+                                 details: refused, hint: "use --format shell (for sh, bash, zsh) or --format json")
+        }
         let terminal = invocation.terminal
         if variables.isEmpty { terminal.writeErr("vault: no items in scope; nothing to print\n") }
         guard format == .github, let githubEnv else {
-            terminal.writeOut(format.render(variables))
+            format.render(variables).withUnsafeBytes { terminal.writeOut($0) }
             return
         }
-        terminal.writeOut(GitHubEnvironment.maskCommands(variables.map(\.value)))
-        try append(Array(format.render(variables).utf8), to: githubEnv)
+        GitHubEnvironment.maskCommands(variables.map(\.value)).withUnsafeBytes { terminal.writeOut($0) }
+        try append(format.render(variables), to: githubEnv)
         terminal.writeErr("vault: exported \(counted(variables.count, "variable")) to $GITHUB_ENV\n")
     }
 
     /// Name and secret of every item of the group (or of every group), by name.
-    private static func variables(_ invocation: Invocation) throws -> [(name: String, value: String)] {
+    private static func variables(_ invocation: Invocation) throws -> [(name: String, value: SecretBytes)] {
         let group = try ItemArguments(invocation).group()
         let store = try VaultAccess(invocation).store()
         let items = try store.attributes(matching: Query(group: group))
@@ -43,20 +49,37 @@ enum EnvCommand {
         return try byName.keys.sorted().map { name in
             let attributes = byName[name]![0]
             let secret = try store.item(matching: Query(service: attributes.service, account: attributes.account, group: attributes.group)).secret
-            guard let value = String(validating: secret.copyBytes(), as: UTF8.self), !value.contains("\u{0}") else {
+            guard isEnvironmentText(secret) else {
                 throw CommandFailure(.usage, "the secret of service \(quoted(attributes.service)), account \(quoted(attributes.account)) is not text, so it cannot be an environment variable",
                                      hint: "write it to a file with 'vault get' or 'vault inject' instead")
             }
-            return (name, value)
+            return (name, secret)
+        }
+    }
+
+    /// Whether a secret can be an environment variable's value: UTF-8 without NUL
+    /// (checked in place, without copying it into a String).
+    private static func isEnvironmentText(_ secret: SecretBytes) -> Bool {
+        secret.withUnsafeBytes { bytes in
+            guard !bytes.contains(0) else { return false }
+            var parser = Unicode.UTF8.ForwardParser()
+            var iterator = bytes.makeIterator()
+            while true {
+                switch parser.parseScalar(from: &iterator) {
+                case .valid: continue
+                case .emptyInput: return true
+                case .error: return false
+                }
+            }
         }
     }
 
     /// Appends to the file GitHub Actions reads after the step.
-    private static func append(_ bytes: [UInt8], to path: String) throws {
+    private static func append(_ secret: SecretBytes, to path: String) throws {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw VaultError.io(path: path, operation: "open", errno: errno) }
         defer { close(fd) }
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == bytes.count else { throw VaultError.io(path: path, operation: "write", errno: errno) }
+        let written = secret.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == secret.count else { throw VaultError.io(path: path, operation: "write", errno: errno) }
     }
 }

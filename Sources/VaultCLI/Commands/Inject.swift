@@ -1,4 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import VaultCore
+import VaultCrypto
 
 /// `vault inject`: copies a template with its `{{ vault://… }}` references
 /// replaced by their secrets, to stdout or atomically to a 0600 file.
@@ -21,19 +25,22 @@ enum InjectCommand {
         }
         let output = arguments.value("out")
         let secrets = try ReferenceResolver(invocation).resolve(uses, action: output == nil ? "nothing was printed" : "nothing was written")
-        var bytes: [UInt8] = []
-        defer { for index in bytes.indices { bytes[index] = 0 } }
+        var filled = SecretBytesBuilder(capacity: template.count)
         for segment in segments {
             switch segment {
-            case .text(let text): bytes += text
-            case .reference(let reference, _): bytes += secrets[reference]!.copyBytes()
+            case .text(let text): text.withUnsafeBytes { filled.append($0) }
+            case .reference(let reference, _): filled.append(secrets[reference]!)
             }
         }
+        let result = filled.finish()
         if let output {
+            // The file writer takes an array: the copy lives only for the write, then is wiped.
+            var bytes = result.copyBytes()
+            defer { bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { memset(base, 0, $0.count) } } }
             try PlainFile.writePrivately(bytes, to: output)
             invocation.terminal.writeErr("vault: wrote \(quoted(output)) (mode 0600) with \(counted(uses.count, "secret"))\n")
         } else {
-            bytes.withUnsafeBytes { invocation.terminal.writeOut($0) }
+            result.withUnsafeBytes { invocation.terminal.writeOut($0) }
         }
     }
 }

@@ -17,31 +17,31 @@ enum RunCommand {
             invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")
         }
         let secrets = try ReferenceResolver(invocation).resolve(environment.referenceUses, action: "nothing was run")
-        let variables = try environment.resolved(with: secrets)
+        var variables = try environment.resolved(with: secrets)
         let terminal = invocation.terminal
 
         let signals = try SignalRelay()
         defer { signals.restore() }
         guard !arguments.flag("no-masking") else {
-            let child = try ChildProcess.spawn(arguments.trailing, environment: variables, streams: ChildStreams())
+            let child = try ChildProcess.spawn(arguments.trailing, environment: &variables, streams: ChildStreams())
             var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
             try exit(with: relay.run())
             return
         }
-        let patterns = MaskPatterns(secrets: secrets.values.map { $0.copyBytes() })
+        let patterns = MaskPatterns(secrets: Array(secrets.values))
         if patterns.tooShortCount > 0 {
             let count = patterns.tooShortCount
             terminal.writeErr("vault: note: \(count) secret\(count == 1 ? " is" : "s are") shorter than \(MaskPatterns.minimumLength) bytes and not masked in the output\n")
         }
         let status = terminal.stdoutIsTTY
-            ? try runOnPseudoTerminal(arguments.trailing, variables, patterns, signals, terminal)
-            : try runOnPipes(arguments.trailing, variables, patterns, signals)
+            ? try runOnPseudoTerminal(arguments.trailing, &variables, patterns, signals, terminal)
+            : try runOnPipes(arguments.trailing, &variables, patterns, signals)
         try exit(with: status)
     }
 
     /// The child writes to pipes and stays in vault's process group, so a
     /// terminal's ^C reaches it directly (vault does not send it again).
-    private static func runOnPipes(_ argv: [String], _ variables: [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
+    private static func runOnPipes(_ argv: [String], _ variables: inout [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
                                    _ signals: SignalRelay) throws -> Int32 {
         let stdout = try Pipe()
         let stderr = try Pipe()
@@ -51,7 +51,7 @@ enum RunCommand {
                 close(stdout.writeEnd)
                 close(stderr.writeEnd)
             }
-            child = try ChildProcess.spawn(argv, environment: variables,
+            child = try ChildProcess.spawn(argv, environment: &variables,
                                            streams: ChildStreams(stdout: stdout.writeEnd, stderr: stderr.writeEnd))
         }
         var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
@@ -64,7 +64,7 @@ enum RunCommand {
     /// own (and stdin from it when vault's stdin is a terminal, with vault's
     /// terminal in raw mode meanwhile), so it behaves as on a terminal while
     /// its output still passes the masker.
-    private static func runOnPseudoTerminal(_ argv: [String], _ variables: [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
+    private static func runOnPseudoTerminal(_ argv: [String], _ variables: inout [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
                                             _ signals: SignalRelay, _ terminal: Terminal) throws -> Int32 {
         let pty = try PseudoTerminal()
         let stderr = terminal.stderrIsTTY ? nil : try Pipe()
@@ -74,7 +74,7 @@ enum RunCommand {
                 pty.closeSlave()
                 if let stderr { close(stderr.writeEnd) }
             }
-            child = try ChildProcess.spawn(argv, environment: variables, streams: ChildStreams(
+            child = try ChildProcess.spawn(argv, environment: &variables, streams: ChildStreams(
                 terminalPath: pty.slavePath, stdinFromTerminal: terminal.stdinIsTTY, stderr: stderr?.writeEnd))
         }
         var rawMode = RawMode()

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VaultCrypto
 
 /// Where the child's standard streams go.
 struct ChildStreams {
@@ -17,13 +18,16 @@ struct ChildStreams {
 
 /// The child of `vault run`, started with posix_spawnp (no fork of the Swift
 /// runtime), its environment built from bytes so secrets never become Swift
-/// strings, and those bytes wiped once the child has its copy.
+/// strings, in one block of locked memory that is wiped once the child has its
+/// copy (posix_spawnp returns after the child has run exec).
 struct ChildProcess {
     let pid: pid_t
 
-    /// Starts `argv` (found on PATH) with exactly `environment`. Fails with
-    /// exit 127 when the command is not found and 126 when it cannot run.
-    static func spawn(_ argv: [String], environment: [(name: String, value: [UInt8])], streams: ChildStreams) throws -> ChildProcess {
+    /// Starts `argv` (found on PATH) with exactly `environment`, whose values
+    /// are wiped as soon as they are copied into the locked block (pass the
+    /// only copy, so the wipe reaches it). Fails with exit 127 when the command
+    /// is not found and 126 when it cannot run.
+    static func spawn(_ argv: [String], environment: inout [(name: String, value: [UInt8])], streams: ChildStreams) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -54,16 +58,23 @@ struct ChildProcess {
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let arguments = argv.map { strdup($0) } + [nil]
-        let variables = environment.map { cString($0.name, $0.value) } + [nil]
-        defer {
-            for pointer in arguments { free(pointer) }
-            for case let pointer? in variables {
-                explicit_bzero(pointer, strlen(pointer))
-                free(pointer)
-            }
+        defer { for pointer in arguments { free(pointer) } }
+        let block = environmentBlock(environment)
+        for index in environment.indices {
+            environment[index].value.withUnsafeMutableBytes { if let base = $0.baseAddress { explicit_bzero(base, $0.count) } }
         }
         var pid = pid_t()
-        let result = posix_spawnp(&pid, argv[0], &actions, &attributes, arguments, variables)
+        let result = block.withUnsafeMutableBytes { raw in
+            let base = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+            var variables: [UnsafeMutablePointer<CChar>?] = []
+            var offset = 0
+            for (name, value) in environment {
+                variables.append(base + offset)
+                offset += name.utf8.count + 1 + value.count + 1
+            }
+            variables.append(nil)
+            return posix_spawnp(&pid, argv[0], &actions, &attributes, arguments, variables)
+        }
         guard result == 0 else {
             let reason = String(cString: strerror(result))
             if result == ENOENT {
@@ -76,15 +87,20 @@ struct ChildProcess {
         return ChildProcess(pid: pid)
     }
 
-    /// "NAME=VALUE\0" in malloc'd memory.
-    private static func cString(_ name: String, _ value: [UInt8]) -> UnsafeMutablePointer<CChar>? {
-        let bytes = Array(name.utf8) + [UInt8(ascii: "=")]
-        let pointer = malloc(bytes.count + value.count + 1)!.assumingMemoryBound(to: CChar.self)
-        let raw = UnsafeMutableRawPointer(pointer)
-        bytes.withUnsafeBytes { raw.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        value.withUnsafeBytes { if let base = $0.baseAddress { (raw + bytes.count).copyMemory(from: base, byteCount: $0.count) } }
-        pointer[bytes.count + value.count] = 0
-        return pointer
+    /// "NAME=VALUE\0" for every variable, one after another, in locked memory.
+    private static func environmentBlock(_ environment: [(name: String, value: [UInt8])]) -> SecretBytes {
+        let block = SecretBytes(count: environment.reduce(0) { $0 + $1.name.utf8.count + 1 + $1.value.count + 1 })
+        block.withUnsafeMutableBytes { raw in
+            var offset = 0
+            for (name, value) in environment {
+                for part in [Array(name.utf8) + [UInt8(ascii: "=")], value] {
+                    part.withUnsafeBytes { if let source = $0.baseAddress { (raw.baseAddress! + offset).copyMemory(from: source, byteCount: $0.count) } }
+                    offset += part.count
+                }
+                offset += 1  // the NUL, already there: the block starts zeroed
+            }
+        }
+        return block
     }
 
     /// The exit status if the child has ended (128 + N for signal N), without waiting.

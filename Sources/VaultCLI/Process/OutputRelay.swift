@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VaultCore
+import VaultCrypto
 
 /// One output stream of the child: read from `source`, masked, written to `destination`.
 private struct RelayedStream {
@@ -66,8 +67,10 @@ struct OutputRelay {
 
     /// Runs until the child has exited and its output is drained; returns its status.
     mutating func run() -> Int32 {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: OutputRelay.bufferSize, alignment: 16)
-        defer { buffer.deallocate() }
+        // The child's output holds the secrets until the masker has seen it: locked memory, wiped at the end.
+        let buffer = UnsafeMutableRawBufferPointer(start: LockedArena.shared.allocate(byteCount: OutputRelay.bufferSize),
+                                                   count: OutputRelay.bufferSize)
+        defer { LockedArena.shared.deallocate(buffer.baseAddress!, byteCount: buffer.count) }
         // Checked once now and then after each SIGCHLD (not on every read: a waitpid per read costs).
         var exitStatus = child.poll()
         while true {

@@ -1,9 +1,13 @@
 import VaultCrypto
 
 /// The output formats of `vault env`: each turns (name, value) pairs into
-/// text that its reader reads back exactly.
+/// text that its reader reads back exactly. The text is built in locked
+/// memory, since it holds every secret.
 enum EnvFormat: String, CaseIterable {
-    /// `NAME="value"`, with \n \r \t \" \\ \$ escapes, as `vault run --env-file` and most dotenv readers read it.
+    /// `NAME='value'`: single quotes, which bash and `vault run --env-file`
+    /// read literally, and python-dotenv too but for `${NAME}`, which it
+    /// expands even there. A value that cannot be written so that all of them
+    /// read it back is refused (see `unwritable`).
     case dotenv
     /// `export NAME='value'`, for `eval` or `source` in sh, bash and zsh.
     case shell
@@ -12,40 +16,80 @@ enum EnvFormat: String, CaseIterable {
     /// GitHub Actions: `::add-mask::` commands on stdout, assignments appended to $GITHUB_ENV.
     case github
 
-    /// The text for every format but github.
-    func render(_ variables: [(name: String, value: String)]) -> String {
-        switch self {
-        case .dotenv:
-            return variables.map { "\($0.name)=\(EnvFormat.dotenvQuoted($0.value))\n" }.joined()
-        case .shell:
-            return variables.map { "export \($0.name)=\(EnvFormat.singleQuoted($0.value))\n" }.joined()
-        case .json:
-            guard !variables.isEmpty else { return "{}\n" }
-            let members = variables.map { "  \(ItemOutput.jsonString($0.name)): \(ItemOutput.jsonString($0.value))" }
-            return "{\n" + members.joined(separator: ",\n") + "\n}\n"
-        case .github:
-            return GitHubEnvironment.assignments(variables)
-        }
+    /// The names whose values dotenv cannot write so that bash and python-dotenv
+    /// read the same value: no `'` fits inside single quotes, python-dotenv
+    /// reads `\\` and `\'` as escapes, a CR as a line end and `${` as the start of
+    /// a variable, and no quoting avoids all of these in both readers.
+    /// Checked for every value before anything is printed.
+    func unwritable(_ variables: [(name: String, value: SecretBytes)]) -> [String] {
+        guard self == .dotenv else { return [] }
+        return variables.filter { $0.value.withUnsafeBytes(EnvFormat.refusedByDotenv) }.map(\.name)
     }
 
-    static func dotenvQuoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "$": out += "\\$"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(scalar)
+    private static func refusedByDotenv(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for (index, byte) in bytes.enumerated() {
+            switch byte {
+            case UInt8(ascii: "'"), UInt8(ascii: "\\"), 0x0A, 0x0D: return true
+            case UInt8(ascii: "$") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "{"): return true
+            default: continue
             }
         }
-        return out + "\""
+        return false
     }
 
-    static func singleQuoted(_ value: String) -> String {
-        "'" + value.replacing("'", with: "'\\''") + "'"
+    /// The text for every format but github.
+    func render(_ variables: [(name: String, value: SecretBytes)]) -> SecretBytes {
+        var out = SecretBytesBuilder()
+        switch self {
+        case .dotenv:
+            for (name, value) in variables {
+                out.append("\(name)='")
+                out.append(value)
+                out.append("'\n")
+            }
+        case .shell:
+            for (name, value) in variables {
+                out.append("export \(name)=")
+                EnvFormat.appendSingleQuoted(value, to: &out)
+                out.append("\n")
+            }
+        case .json:
+            out.append(variables.isEmpty ? "{}\n" : "{\n")
+            for (index, (name, value)) in variables.enumerated() {
+                out.append("  \(ItemOutput.jsonString(name)): ")
+                EnvFormat.appendJSONString(value, to: &out)
+                out.append(index == variables.count - 1 ? "\n}\n" : ",\n")
+            }
+        case .github:
+            GitHubEnvironment.appendAssignments(variables, to: &out)
+        }
+        return out.finish()
+    }
+
+    /// `'value'`, each `'` written as `'\''`.
+    static func appendSingleQuoted(_ value: SecretBytes, to out: inout SecretBytesBuilder) {
+        out.append("'")
+        value.withUnsafeBytes { out.append($0) { $0 == UInt8(ascii: "'") ? "'\\''" : nil } }
+        out.append("'")
+    }
+
+    /// A JSON string of text already known to be UTF-8: `"` `\` and control characters escaped.
+    static func appendJSONString(_ value: SecretBytes, to out: inout SecretBytesBuilder) {
+        out.append("\"")
+        value.withUnsafeBytes { bytes in
+            out.append(bytes) { byte in
+                switch byte {
+                case UInt8(ascii: "\""): return "\\\""
+                case UInt8(ascii: "\\"): return "\\\\"
+                case 0x0A: return "\\n"
+                case 0x09: return "\\t"
+                case 0x0D: return "\\r"
+                case 0..<0x20: return "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+                default: return nil
+                }
+            }
+        }
+        out.append("\"")
     }
 }
 
@@ -54,36 +98,55 @@ enum EnvFormat: String, CaseIterable {
 enum GitHubEnvironment {
     /// `::add-mask::VALUE` for each value and, for a multi-line value, each of
     /// its lines: the runner masks line by line. Data is escaped as the toolkit does.
-    static func maskCommands(_ values: [String]) -> String {
-        var lines: [String] = []
+    static func maskCommands(_ values: [SecretBytes]) -> SecretBytes {
+        var out = SecretBytesBuilder()
         for value in values {
-            var pieces = [value]
-            if value.contains("\n") {
-                pieces += value.split(separator: "\n").map { String($0.hasSuffix("\r") ? $0.dropLast() : $0) }
-            }
-            for piece in pieces where !piece.isEmpty {
-                lines.append("::add-mask::" + escapeData(piece) + "\n")
+            value.withUnsafeBytes { bytes in
+                var pieces = [UnsafeRawBufferPointer(bytes)]
+                if bytes.contains(0x0A) {
+                    pieces += bytes.split(separator: 0x0A).map { line in
+                        UnsafeRawBufferPointer(rebasing: line.last == 0x0D ? line.dropLast() : line)
+                    }
+                }
+                for piece in pieces where !piece.isEmpty {
+                    out.append("::add-mask::")
+                    appendEscapedData(piece, to: &out)
+                    out.append("\n")
+                }
             }
         }
-        return lines.joined()
+        return out.finish()
     }
 
     /// `NAME=value` for a one-line value; for a multi-line one
     /// `NAME<<DELIMITER`, the value, `DELIMITER`, with a random delimiter that
     /// the value does not contain.
-    static func assignments(_ variables: [(name: String, value: String)],
-                            delimiter: () -> String = randomDelimiter) -> String {
-        var out = ""
+    static func appendAssignments(_ variables: [(name: String, value: SecretBytes)], to out: inout SecretBytesBuilder,
+                                  delimiter: () -> String = randomDelimiter) {
         for (name, value) in variables {
-            if !value.contains("\n") && !value.contains("\r") {
-                out += "\(name)=\(value)\n"
+            let multiLine = value.withUnsafeBytes { $0.contains(0x0A) || $0.contains(0x0D) }
+            guard multiLine else {
+                out.append("\(name)=")
+                out.append(value)
+                out.append("\n")
                 continue
             }
             var mark = delimiter()
-            while value.contains(mark) { mark = delimiter() }
-            out += "\(name)<<\(mark)\n\(value)\n\(mark)\n"
+            while contains(value, mark) { mark = delimiter() }
+            out.append("\(name)<<\(mark)\n")
+            out.append(value)
+            out.append("\n\(mark)\n")
         }
-        return out
+    }
+
+    private static func contains(_ value: SecretBytes, _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        return value.withUnsafeBytes { bytes in
+            guard bytes.count >= needle.count else { return false }
+            return (0...(bytes.count - needle.count)).contains { start in
+                needle.indices.allSatisfy { bytes[start + $0] == needle[$0] }
+            }
+        }
     }
 
     static func randomDelimiter() -> String {
@@ -91,7 +154,14 @@ enum GitHubEnvironment {
     }
 
     /// Workflow-command data escaping: % CR LF.
-    static func escapeData(_ text: String) -> String {
-        text.replacing("%", with: "%25").replacing("\r", with: "%0D").replacing("\n", with: "%0A")
+    static func appendEscapedData(_ bytes: UnsafeRawBufferPointer, to out: inout SecretBytesBuilder) {
+        out.append(bytes) { byte in
+            switch byte {
+            case UInt8(ascii: "%"): return "%25"
+            case 0x0D: return "%0D"
+            case 0x0A: return "%0A"
+            default: return nil
+            }
+        }
     }
 }

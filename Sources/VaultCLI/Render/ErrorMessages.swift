@@ -94,6 +94,18 @@ struct ErrorReport {
                                hint: "its key never leaves the machine it was added on; add it again here if you need it")
         case .invalidValue(let field, let detail):
             return ErrorReport(status: status, message: "invalid \(field): \(detail)", hint: "see 'vault help'")
+        case .noSuchFile(let path, let kind):
+            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shownPath(path)): no such file", hint: makerHint(kind))
+        case .unrecognizedCredential(let length):
+            return ErrorReport(status: status,
+                               message: "cannot use the credential given (\(length) characters, not shown): no such file, and not a credential's text",
+                               hint: makerHint(.credential) + "; a path is shown in messages only when it starts with / or ./")
+        case .unreadableFile(let path, let kind, EISDIR):
+            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(quoted(path)): it is a directory",
+                               hint: "name a file, not a directory")
+        case .unreadableFile(let path, let kind, let code):
+            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(quoted(path)): \(String(cString: strerror(code)).lowercased())",
+                               hint: "check its permissions with 'ls -l \(shellQuoted(path))'")
         case .io(let path, let operation, let code):
             return ErrorReport(status: status, message: "cannot \(operation) \(quoted(path)): \(String(cString: strerror(code)))",
                                hint: "check that the path exists and that you may write to its directory")
@@ -155,6 +167,28 @@ struct ErrorReport {
         case .passcodeNotSet:
             return ErrorReport(status: status, message: "this class needs a passphrase and the vault has none",
                                hint: "set one with 'vault passwd --new-passphrase-file FILE' first")
+        }
+    }
+
+    /// A path the user gave, quoted, unless it looks like a secret put where a
+    /// path belongs (a key's or credential's text, a long token, a passphrase
+    /// of several words): then only its length.
+    private static func shownPath(_ path: String) -> String {
+        let tagged = ["vault-key-v1:", "vault-credential-v1:"].contains(where: path.contains)
+        let secretLike = !path.contains("/") && (path.count >= 40 || path.contains(where: \.isWhitespace))
+        guard tagged || secretLike || path.contains(where: \.isNewline) else { return quoted(path) }
+        return "given (\(path.count) characters, not shown)"
+    }
+
+    /// Which command makes a missing file of this kind.
+    private static func makerHint(_ kind: InputFileKind) -> String {
+        switch kind {
+        case .credential: return "make one with 'vault grant --group GROUP --out FILE', or point --credential (or VAULT_CREDENTIAL) at it"
+        case .bundle: return "make one with 'vault export --out FILE' on the vault the items come from"
+        case .keyFile: return "make one with 'vault init --key-file FILE' or 'vault passwd --add-key-file FILE', or point the option at it"
+        case .bundleKeyFile: return "use the key file 'vault export --bundle-key-file FILE' made with the bundle"
+        case .passphraseFile: return "write the passphrase to a file only you can read (chmod 600), or leave the option out to be asked"
+        case .secretFile: return "check the path: --secret-file reads the secret from a file that exists"
         }
     }
 

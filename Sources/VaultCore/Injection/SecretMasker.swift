@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultCrypto
+
 /// The secrets to conceal in a stream, compiled once into an Aho–Corasick
 /// automaton so that one pass over the output finds every occurrence of every
 /// secret, however the output is cut into reads. Shared by the streams of one
@@ -41,28 +46,43 @@ public final class MaskPatterns: @unchecked Sendable {
     /// Compiles `secrets`. Each secret is a pattern, and so is each line of a
     /// multi-line secret (without its `\r`), so that output that rewrites line
     /// ends, as a terminal does, is still concealed.
-    public init(secrets: [[UInt8]]) {
-        var patterns = Set<[UInt8]>()
+    ///
+    /// The automaton holds every secret's bytes, so it lives in locked memory
+    /// (`LockedArena.shared`) and is wiped when freed; so are the scratch
+    /// tables of the build.
+    public init(secrets: [SecretBytes]) {
+        // Patterns as (secret, range) into the locked inputs: no copy of a secret's bytes.
+        var patterns: [(secret: Int, bytes: Range<Int>)] = []
         var tooShort = 0
-        for secret in secrets {
+        for (index, secret) in secrets.enumerated() {
             guard secret.count >= MaskPatterns.minimumLength else {
-                if !secret.isEmpty { tooShort += 1 }
+                if secret.count > 0 { tooShort += 1 }
                 continue
             }
-            patterns.insert(secret)
-            guard secret.contains(0x0A) else { continue }
-            for var line in secret.split(separator: 0x0A) {
-                if line.last == 0x0D { line = line.dropLast() }
-                if line.count >= MaskPatterns.minimumLength { patterns.insert(Array(line)) }
+            patterns.append((index, 0..<secret.count))
+            secret.withUnsafeBytes { bytes in
+                guard bytes.contains(0x0A) else { return }
+                var lineStart = 0
+                for end in bytes.indices where bytes[end] == 0x0A || end == bytes.count - 1 {
+                    var lineEnd = bytes[end] == 0x0A ? end : end + 1
+                    if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                    if lineEnd - lineStart >= MaskPatterns.minimumLength { patterns.append((index, lineStart..<lineEnd)) }
+                    lineStart = end + 1
+                }
             }
         }
         tooShortCount = tooShort
+        func forEachPattern(_ body: (UnsafeRawBufferPointer) -> Void) {
+            for pattern in patterns {
+                secrets[pattern.secret].withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[pattern.bytes])) }
+            }
+        }
 
         // The trie, with children as small lists (most nodes have one child).
         var children: [[(UInt8, Int32)]] = [[]]
         var terminal: [Int32] = [0]
         var depths: [Int32] = [0]
-        for pattern in patterns {
+        forEachPattern { pattern in
             var state: Int32 = 0
             for byte in pattern {
                 if let next = children[Int(state)].first(where: { $0.0 == byte })?.1 {
@@ -105,6 +125,7 @@ public final class MaskPatterns: @unchecked Sendable {
         var counts: [Int32] = []
         var bytes: [UInt8] = []
         var targets: [Int32] = []
+        bytes.reserveCapacity(children.count)
         for list in children {
             starts.append(Int32(bytes.count))
             counts.append(Int32(list.count))
@@ -121,10 +142,10 @@ public final class MaskPatterns: @unchecked Sendable {
         fail = MaskPatterns.pinned(failLinks)
         depth = MaskPatterns.pinned(depths)
         matchLength = MaskPatterns.pinned(longest)
-        let window = min(patterns.map(\.count).min() ?? 2, 8)
+        let window = min(patterns.map(\.bytes.count).min() ?? 2, 8)
         var firstPairs = [UInt64](repeating: 0, count: 65536 / 64)
         var anywhere = firstPairs
-        for pattern in patterns {
+        forEachPattern { pattern in
             for offset in 0..<(window - 1) {
                 let pair = Int(pattern[offset]) << 8 | Int(pattern[offset + 1])
                 anywhere[pair >> 6] |= 1 << UInt64(pair & 63)
@@ -134,19 +155,43 @@ public final class MaskPatterns: @unchecked Sendable {
         startPairs = MaskPatterns.pinned(firstPairs)
         windowPairs = MaskPatterns.pinned(anywhere)
         self.window = window
+        for index in children.indices { MaskPatterns.wipe(&children[index]) }
+        MaskPatterns.wipe(&bytes)
+        MaskPatterns.wipe(&root)
+        MaskPatterns.wipe(&firstPairs)
+        MaskPatterns.wipe(&anywhere)
+    }
+
+    /// Compiles secrets given as plain arrays (tests and benchmarks).
+    public convenience init(secrets: [[UInt8]]) {
+        self.init(secrets: secrets.map { SecretBytes($0) })
     }
 
     deinit {
-        for buffer in [edgeStart, edgeCount, edgeTargets, rootNext, fail, depth, matchLength] { buffer.deallocate() }
-        edgeBytes.deallocate()
-        startPairs.deallocate()
-        windowPairs.deallocate()
+        for buffer in [edgeStart, edgeCount, edgeTargets, rootNext, fail, depth, matchLength] { MaskPatterns.release(buffer) }
+        MaskPatterns.release(edgeBytes)
+        MaskPatterns.release(startPairs)
+        MaskPatterns.release(windowPairs)
     }
 
-    private static func pinned<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: max(array.count, 1))
+    /// A copy of `array` in locked memory.
+    private static func pinned<T: BitwiseCopyable>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+        let capacity = max(array.count, 1)
+        let raw = LockedArena.shared.allocate(byteCount: capacity * MemoryLayout<T>.stride)
+        let buffer = UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: capacity), count: capacity)
         _ = buffer.initialize(from: array)
         return buffer
+    }
+
+    private static func release<T>(_ buffer: UnsafeMutableBufferPointer<T>) {
+        LockedArena.shared.deallocate(UnsafeMutableRawPointer(buffer.baseAddress!), byteCount: buffer.count * MemoryLayout<T>.stride)
+    }
+
+    /// Overwrites a scratch table that held secret bytes (or facts about them) before it is dropped.
+    private static func wipe<T>(_ array: inout [T]) {
+        array.withUnsafeMutableBytes { raw in
+            if let base = raw.baseAddress { memset(base, 0, raw.count) }
+        }
     }
 
     /// The state after reading `byte` in `state`.

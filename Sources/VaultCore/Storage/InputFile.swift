@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a file that the user names for vault to read holds: for messages that
+/// say which file is missing and which command makes it.
+public enum InputFileKind: String, Sendable, Equatable {
+    case credential = "credential file"
+    case bundle = "export bundle"
+    case keyFile = "key file"
+    case bundleKeyFile = "bundle key file"
+    case passphraseFile = "passphrase file"
+    case secretFile = "secret file"
+}
+
+extension FileSystem {
+    /// Reads a file the user named. Throws `noSuchFile` when it is missing and
+    /// `unreadableFile` when it cannot be read (a directory, no permission),
+    /// both exit 1: neither is a wrong key nor a damaged file.
+    static func read(_ path: String, kind: InputFileKind, requirePrivate: Bool) throws -> [UInt8] {
+        do {
+            return try FileSystem.read(path, requirePrivate: requirePrivate, missing: .noSuchFile(path: path, kind: kind))
+        } catch VaultError.io(path, _, let code) {
+            throw VaultError.unreadableFile(path: path, kind: kind, errno: code)
+        }
+    }
+}
