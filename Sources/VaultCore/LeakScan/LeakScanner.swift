@@ -1,0 +1,83 @@
+/// A secret found in a scanned stream: where it starts (1-based line, and
+/// 1-based byte column in that line) and what it is.
+public struct LeakHit: Hashable, Sendable {
+    public var line: Int
+    public var column: Int
+    public var source: LeakSource
+}
+
+/// Searches one stream (a file, a git blob) for every pattern of
+/// `LeakPatterns`, chunk by chunk: the last bytes of a chunk that could begin
+/// a pattern are searched again with the next, so a secret split between
+/// reads is found, once.
+public enum LeakScanner {
+    static let chunkSize = 1 << 20
+
+    /// Every hit in the stream that `read` fills (it returns the count of
+    /// bytes read, 0 at the end), in the order they start.
+    public static func scan(_ patterns: LeakPatterns, read: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> [LeakHit] {
+        let overlap = max(patterns.longestPattern - 1, 0)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: overlap + chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        var hits: [LeakHit] = []
+        var seen = Set<LeakHit>()
+        /// Bytes at the front of the buffer carried over from the last chunk.
+        var kept = 0
+        /// Line and column of the buffer's first byte.
+        var line = 1, column = 1
+        while true {
+            let count = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[kept..<(kept + chunkSize)]))
+            guard count > 0 else { break }
+            let filled = kept + count
+            let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<filled])
+            var found: [(start: Int, id: Int)] = []
+            var state: Int32 = 0
+            patterns.automaton.search(bytes, state: &state) { id, end in
+                // A match that ends in the carried-over bytes was found with the last chunk.
+                if end > kept { found.append((end - patterns.automaton.patterns[id].count, id)) }
+            }
+            found.sort { $0.start < $1.start }
+            var position = LinePosition(line: line, column: column)
+            for (start, id) in found {
+                let place = position.advanced(over: bytes, to: start)
+                for source in patterns.sources[id] {
+                    let hit = LeakHit(line: place.line, column: place.column, source: source)
+                    if seen.insert(hit).inserted { hits.append(hit) }
+                }
+            }
+            let keep = min(overlap, filled)
+            let next = position.advanced(over: bytes, to: filled - keep)
+            line = next.line
+            column = next.column
+            buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + (filled - keep), byteCount: keep)
+            kept = keep
+        }
+        return hits
+    }
+}
+
+/// Line and column of an offset in a buffer, counted forward from the last offset asked for.
+private struct LinePosition {
+    var line: Int
+    var column: Int
+    private var offset = 0
+
+    init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    /// The line and column at `target` (not before the last offset asked for).
+    mutating func advanced(over bytes: UnsafeRawBufferPointer, to target: Int) -> (line: Int, column: Int) {
+        while offset < target {
+            if bytes[offset] == 0x0A {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            offset += 1
+        }
+        return (line, column)
+    }
+}
