@@ -20,7 +20,7 @@ _vault_options() {
         lock) echo "--all --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         status) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        run) echo "--env --env-file --group --no-masking --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        run) echo "--env --env-file --group --no-masking --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         env) echo "--group --format --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
@@ -101,6 +101,9 @@ _vault_value_kind() {
         "run --env") echo "none" ;;
         "run --env-file") echo "file" ;;
         "run --group") echo "names groups" ;;
+        "run --mount") echo "file" ;;
+        "run --mount-format") echo "words dotenv json" ;;
+        "run --mount-max-reads") echo "none" ;;
         "env --group") echo "names groups" ;;
         "env --format") echo "words dotenv shell json github" ;;
         "inject -i"|"inject --in") echo "file" ;;

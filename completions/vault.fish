@@ -158,6 +158,9 @@ complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command;
 complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
 complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using run' -l no-masking -d 'pass the command\'s output through unmasked'
+complete -c vault -n '__vault_using run' -l mount -r -F -d 'serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR'
+complete -c vault -n '__vault_using run' -l mount-format -x -a 'dotenv json' -d 'how the variables are written on the pipe without a template'
+complete -c vault -n '__vault_using run' -l mount-max-reads -x -d 'remove the pipe after N readers; 0 serves until the command exits'
 
 complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'

@@ -18,7 +18,10 @@ extension CommandTable {
             secrets shorter than 4 bytes are not masked (vault says so). When stdout is a \
             terminal the command gets a pseudo-terminal, so colours and progress bars \
             still work. SIGINT, SIGTERM and SIGHUP are forwarded; vault exits with the \
-            command's status, or 128+N when a signal N ended it.
+            command's status, or 128+N when a signal N ended it. With --mount the secrets \
+            are served on a named pipe (0600, its path in VAULT_MOUNT_PATH) instead of the \
+            environment, one reader at a time, and never written to a file system; the \
+            pipe is removed when the command exits.
             """,
         options: [
             OptionSpec("env", value: "NAME=VALUE", help: "set NAME for the command; VALUE may be a reference", repeatable: true),
@@ -26,6 +29,12 @@ extension CommandTable {
                        completion: .file),
             referenceGroup,
             OptionSpec("no-masking", help: "pass the command's output through unmasked"),
+            OptionSpec("mount", value: "PATH[=TEMPLATE]",
+                       help: "serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR",
+                       completion: .file),
+            OptionSpec("mount-format", value: "FORMAT", help: "how the variables are written on the pipe without a template",
+                       default: "dotenv", completion: .values(MountOption.Format.allCases.map(\.rawValue))),
+            OptionSpec("mount-max-reads", value: "N", help: "remove the pipe after N readers; 0 serves until the command exits", default: "0"),
         ],
         examples: [
             ExampleSpec("GITHUB_TOKEN=vault://github/ci-bot vault run -- ./deploy.sh",
@@ -34,6 +43,8 @@ extension CommandTable {
                         "resolve the references of an env file"),
             ExampleSpec("vault run --env PGPASSWORD=vault://ci/postgres/admin -- psql -h db",
                         "set one variable from an item of the group ci"),
+            ExampleSpec("vault run --env-file .env.vault --mount app.env --mount-max-reads 1 -- sh -c 'app --env-file \"$VAULT_MOUNT_PATH\"'",
+                        "hand the secrets to a program that reads a file, through a pipe read once"),
         ],
         takesCommandAfterDashDash: true,
         run: { try RunCommand.run($0) })

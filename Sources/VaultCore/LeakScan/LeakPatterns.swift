@@ -3,6 +3,11 @@ public struct LeakSource: Hashable, Sendable {
     /// The secret's index in the list `LeakPatterns` was built from.
     public var secret: Int
     public var encoding: SecretEncoding
+
+    public init(secret: Int, encoding: SecretEncoding) {
+        self.secret = secret
+        self.encoding = encoding
+    }
 }
 
 /// Every secret to look for, in every `SecretEncoding`, compiled into one

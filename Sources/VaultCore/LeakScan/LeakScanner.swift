@@ -4,6 +4,12 @@ public struct LeakHit: Hashable, Sendable {
     public var line: Int
     public var column: Int
     public var source: LeakSource
+
+    public init(line: Int, column: Int, source: LeakSource) {
+        self.line = line
+        self.column = column
+        self.source = source
+    }
 }
 
 /// Searches one stream (a file, a git blob) for every pattern of
@@ -37,18 +43,18 @@ public enum LeakScanner {
                 if end > kept { found.append((end - patterns.automaton.patterns[id].count, id)) }
             }
             found.sort { $0.start < $1.start }
+            let keep = min(overlap, filled)
             var position = LinePosition(line: line, column: column)
+            var next: (line: Int, column: Int)?
             for (start, id) in found {
+                if next == nil, start >= filled - keep { next = position.advanced(over: bytes, to: filled - keep) }
                 let place = position.advanced(over: bytes, to: start)
                 for source in patterns.sources[id] {
                     let hit = LeakHit(line: place.line, column: place.column, source: source)
                     if seen.insert(hit).inserted { hits.append(hit) }
                 }
             }
-            let keep = min(overlap, filled)
-            let next = position.advanced(over: bytes, to: filled - keep)
-            line = next.line
-            column = next.column
+            (line, column) = next ?? position.advanced(over: bytes, to: filled - keep)
             buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + (filled - keep), byteCount: keep)
             kept = keep
         }
