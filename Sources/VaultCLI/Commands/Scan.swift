@@ -36,6 +36,11 @@ enum ScanCommand {
         }
         let baseline = try baselinePath.flatMap { arguments.flag("update-baseline") ? nil : try ScanBaseline(reading: $0) }
 
+        let roots = arguments.positionals.isEmpty ? ["."] : arguments.positionals
+        // Bad paths are found before the vault is opened.
+        let trees = history ? [] : try roots.map {
+            try ScanFiles(root: $0, skipIgnored: arguments.flag("skip-ignored"), environment: invocation.environment)
+        }
         let secrets = try ReadableSecrets(invocation).items
         let patterns = LeakPatterns(secrets: secrets.map { $0.secret.copyBytes() })
         let terminal = invocation.terminal
@@ -44,7 +49,6 @@ enum ScanCommand {
             terminal.writeErr("vault: note: \(counted(skipped.count, "item")) shorter than \(LeakPatterns.minimumLength) bytes not searched (too short to search without noise): \(skipped.joined(separator: ", "))\n")
         }
 
-        let roots = arguments.positionals.isEmpty ? ["."] : arguments.positionals
         var findings: [ScanFinding] = []
         var unreadable: [String] = []
         if history {
@@ -53,8 +57,7 @@ enum ScanCommand {
                 findings += leaks.map { ScanFinding(history: $0, item: secrets[$0.hit.source.secret].key) }
             }
         } else {
-            for root in roots {
-                let tree = try ScanFiles(root: root, skipIgnored: arguments.flag("skip-ignored"), environment: invocation.environment)
+            for tree in trees {
                 unreadable += tree.unreadable
                 for path in tree.files {
                     guard let hits = try? FileScan.hits(in: path, patterns) else {

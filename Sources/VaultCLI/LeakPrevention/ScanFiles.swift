@@ -16,7 +16,7 @@ struct ScanFiles {
     init(root: String, skipIgnored: Bool, environment: [String: String]) throws {
         var info = stat()
         guard stat(root, &info) == 0 else {
-            throw UsageError("cannot scan \(quoted(root)): \(String(cString: strerror(errno)))",
+            throw UsageError("cannot scan \(quoted(root)): \(String(cString: strerror(errno)).lowercased())",
                              hint: "give files or directories that exist, or none to scan the current directory")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
