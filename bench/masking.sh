@@ -1,6 +1,7 @@
 #!/bin/sh
-# Throughput of `vault run` with masking on, against a plain pipe: prints one
-# markdown table row (| benchmark | vault run | plain pipe | ratio | goal |).
+# Throughput of `vault run` with masking on, and of `vault redact` (the same
+# masker over stdin), against a plain pipe: prints two markdown table rows
+# (| benchmark | vault | plain pipe | ratio | goal |).
 # Builds nothing: pass the release binary, e.g.
 #   bench/masking.sh "$(swift build -c release --show-bin-path)/vault"
 # Uses hyperfine when installed (scripts/install-deps.sh installs it).
@@ -32,12 +33,14 @@ bytes="$(wc -c < "$work/big")"
 if command -v hyperfine >/dev/null 2>&1; then
     hyperfine --warmup 1 --runs 5 --style none --export-json "$work/times.json" \
         --command-name masked "\"$vault\" run -- cat \"$work/big\" > /dev/null" \
+        --command-name redact "cat \"$work/big\" | \"$vault\" redact > /dev/null" \
         --command-name plain "cat \"$work/big\" | cat > /dev/null" >/dev/null 2>&1
     best_of() {
         python3 -c 'import json, sys
 print(min(next(r for r in json.load(open(sys.argv[1]))["results"] if r["command"] == sys.argv[2])["times"]))' "$work/times.json" "$1"
     }
     masked="$(best_of masked)"
+    redact="$(best_of redact)"
     plain="$(best_of plain)"
 else
     best() {
@@ -50,13 +53,15 @@ for _ in range(3):
 print(min(times))' "$1"
     }
     masked="$(best "\"$vault\" run -- cat \"$work/big\" > /dev/null")"
+    redact="$(best "cat \"$work/big\" | \"$vault\" redact > /dev/null")"
     plain="$(best "cat \"$work/big\" | cat > /dev/null")"
 fi
 
-python3 - "$bytes" "$masked" "$plain" <<'PY'
+python3 - "$bytes" "$masked" "$redact" "$plain" <<'PY'
 import sys
-size, masked, plain = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+size, masked, redact, plain = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 mib = size / (1 << 20)
-ratio = (mib / masked) / (mib / plain)
-print(f"| vault run masking ({mib:.0f} MiB, 5 secrets) | {mib / masked:.0f} MiB/s | {mib / plain:.0f} MiB/s (cat \\| cat) | {ratio:.2f} | >= 0.50 |")
+for name, seconds in (("vault run masking", masked), ("vault redact", redact)):
+    ratio = plain / seconds
+    print(f"| {name} ({mib:.0f} MiB, 5 secrets) | {mib / seconds:.0f} MiB/s | {mib / plain:.0f} MiB/s (cat \\| cat) | {ratio:.2f} | >= 0.50 |")
 PY
