@@ -55,6 +55,13 @@ for number in range(1, commits + 1):
 PY
 git -C "$work/repo" gc -q --aggressive >/dev/null 2>&1 || true
 
+# Both must find the planted secret, or the times compare nothing.
+found="$("$vault" scan --git-history "$work/repo" 2>/dev/null || true)"
+case "$found" in *"vault://default/bench1/ci (raw)"*) ;; *) echo "scan.sh: error: vault scan missed the planted secret" >&2; exit 1 ;; esac
+# shellcheck disable=SC2046 # one argument per commit
+git -C "$work/repo" grep -q -F -f "$work/secrets.txt" $(git -C "$work/repo" rev-list --all) \
+    || { echo "scan.sh: error: git grep missed the planted secret" >&2; exit 1; }
+
 scan="\"$vault\" scan --git-history --exit-code 0 \"$work/repo\" > /dev/null 2>&1"
 grep_all="cd \"$work/repo\" && git grep -F -f \"$work/secrets.txt\" \$(git rev-list --all) > /dev/null; true"
 if command -v hyperfine >/dev/null 2>&1; then

@@ -241,6 +241,32 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("k.env")))
     }
 
+    @Test func aReaderBlockedInOpenIsReleasedWhenTheChildExits() throws {
+        let sandbox = try LeakPreventionTests.sandbox()
+        // More than a pipe holds, so the server stays busy with a first reader that never reads.
+        try sandbox.write("big.tpl", Array((String(repeating: "x", count: 200_000) + "{{ vault://github/ci }}\n").utf8))
+        let script = """
+            P="$VAULT_MOUNT_PATH"; first=$(stat -c %i "$P")
+            (exec 3<"$P"; sleep 2) </dev/null >/dev/null 2>&1 &
+            while [ "$(stat -c %i "$P" 2>/dev/null)" = "$first" ]; do sleep 0.01; done
+            (cat "$P" > second.out; echo "$?" > second.status) </dev/null >/dev/null 2>&1 &
+            reader=$!
+            until grep -q wait_for_partner /proc/$reader/wchan /proc/$(pgrep -P $reader cat)/wchan 2>/dev/null; do sleep 0.01; done
+            exit 0
+            """
+        let run = try sandbox.vault(["run", "--mount", "./big.env=big.tpl", "--", "sh", "-c", script])
+        #expect(run.status == 0, "\(run.stderr)")
+        // The second reader was blocked in open when the child exited: vault let it go with end-of-file.
+        var status: [UInt8]?
+        for _ in 0..<500 where status == nil {
+            status = sandbox.read("second.status").flatMap { $0.isEmpty ? nil : $0 }
+            if status == nil { usleep(20_000) }
+        }
+        #expect(status.map { String(decoding: $0, as: UTF8.self) } == "0\n", "the blocked reader was not released")
+        #expect(sandbox.read("second.out") == [])
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("big.env")))
+    }
+
     @Test func mountRefusesBadOptions() throws {
         let sandbox = try LeakPreventionTests.sandbox()
         try sandbox.write("taken", [])

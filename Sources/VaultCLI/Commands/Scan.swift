@@ -57,10 +57,11 @@ enum ScanCommand {
                 findings += leaks.map { ScanFinding(history: $0, item: secrets[$0.hit.source.secret].key) }
             }
         } else {
+            let scanner = LeakScanner(patterns)
             for tree in trees {
                 unreadable += tree.unreadable
                 for path in tree.files {
-                    guard let hits = try? FileScan.hits(in: path, patterns) else {
+                    guard let hits = try? FileScan.hits(in: path, scanner) else {
                         unreadable.append(path)
                         continue
                     }
@@ -122,11 +123,11 @@ enum ScanCommand {
 
 /// Reads one file through `LeakScanner`.
 enum FileScan {
-    static func hits(in path: String, _ patterns: LeakPatterns) throws -> [LeakHit] {
+    static func hits(in path: String, _ scanner: LeakScanner) throws -> [LeakHit] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw VaultError.io(path: path, operation: "open", errno: errno) }
         defer { close(fd) }
-        return try LeakScanner.scan(patterns) { target in
+        return try scanner.scan { target in
             while true {
                 let count = read(fd, target.baseAddress, target.count)
                 if count >= 0 { return count }

@@ -62,6 +62,7 @@ struct GitHistory {
                                          stdin: objects.readEnd, stdout: contents.writeEnd, stderr: batchErrors.writeEnd)
         }
         let reader = BufferedReader(contents.readEnd)
+        let scanner = LeakScanner(patterns)
         var results: [(blob: String, path: String, hits: [LeakHit])] = []
         while let header = reader.readLine() {
             let fields = header.split(separator: 0x20, maxSplits: 3, omittingEmptySubsequences: false)
@@ -73,7 +74,7 @@ struct GitHistory {
                 return count
             }
             if fields[1].elementsEqual("blob".utf8) {
-                let hits = LeakScanner.scan(patterns, read: read)
+                let hits = scanner.scan(read: read)
                 if !hits.isEmpty {
                     let path = fields.count > 3 ? String(decoding: fields[3], as: UTF8.self) : ""
                     results.append((String(decoding: fields[0], as: UTF8.self), path, hits))

@@ -12,19 +12,30 @@ public struct LeakHit: Hashable, Sendable {
     }
 }
 
-/// Searches one stream (a file, a git blob) for every pattern of
-/// `LeakPatterns`, chunk by chunk: the last bytes of a chunk that could begin
-/// a pattern are searched again with the next, so a secret split between
-/// reads is found, once.
-public enum LeakScanner {
+/// Searches streams (files, git blobs) for every pattern of `LeakPatterns`,
+/// chunk by chunk: the last bytes of a chunk that could begin a pattern are
+/// searched again with the next, so a secret split between reads is found,
+/// once. One scanner serves many streams, one after the other, with one buffer.
+public final class LeakScanner {
     static let chunkSize = 1 << 20
+    private let patterns: LeakPatterns
+    private let overlap: Int
+    private let buffer: UnsafeMutableRawBufferPointer
+
+    public init(_ patterns: LeakPatterns) {
+        self.patterns = patterns
+        overlap = max(patterns.longestPattern - 1, 0)
+        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: overlap + LeakScanner.chunkSize, alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
 
     /// Every hit in the stream that `read` fills (it returns the count of
     /// bytes read, 0 at the end), in the order they start.
-    public static func scan(_ patterns: LeakPatterns, read: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> [LeakHit] {
-        let overlap = max(patterns.longestPattern - 1, 0)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: overlap + chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
+    public func scan(read: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> [LeakHit] {
+        let patterns = self.patterns
         var hits: [LeakHit] = []
         var seen = Set<LeakHit>()
         /// Bytes at the front of the buffer carried over from the last chunk.
@@ -32,7 +43,7 @@ public enum LeakScanner {
         /// Line and column of the buffer's first byte.
         var line = 1, column = 1
         while true {
-            let count = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[kept..<(kept + chunkSize)]))
+            let count = try read(UnsafeMutableRawBufferPointer(rebasing: buffer[kept..<(kept + LeakScanner.chunkSize)]))
             guard count > 0 else { break }
             let filled = kept + count
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<filled])

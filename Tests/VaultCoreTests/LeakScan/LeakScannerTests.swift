@@ -4,7 +4,7 @@ import VaultCore
 /// Every hit of `patterns` in `input`, read `size` bytes at a time.
 private func hits(_ input: [UInt8], _ patterns: LeakPatterns, readSize size: Int) -> [LeakHit] {
     var offset = 0
-    return LeakScanner.scan(patterns) { target in
+    return LeakScanner(patterns).scan { target in
         let count = min(size, target.count, input.count - offset)
         target.copyMemory(from: UnsafeRawBufferPointer(rebasing: input.withUnsafeBytes { $0 }[offset..<offset + count]))
         offset += count
