@@ -30,32 +30,10 @@ export S1=vault://bench1/ci S2=vault://bench2/ci S3=vault://bench3/ci S4=vault:/
 head -c "$((size_mib * 3 / 4))M" /dev/urandom | base64 > "$work/big"
 bytes="$(wc -c < "$work/big")"
 
-if command -v hyperfine >/dev/null 2>&1; then
-    hyperfine --warmup 1 --runs 5 --style none --export-json "$work/times.json" \
-        --command-name masked "\"$vault\" run -- cat \"$work/big\" > /dev/null" \
-        --command-name redact "cat \"$work/big\" | \"$vault\" redact > /dev/null" \
-        --command-name plain "cat \"$work/big\" | cat > /dev/null" >/dev/null 2>&1
-    best_of() {
-        python3 -c 'import json, sys
-print(min(next(r for r in json.load(open(sys.argv[1]))["results"] if r["command"] == sys.argv[2])["times"]))' "$work/times.json" "$1"
-    }
-    masked="$(best_of masked)"
-    redact="$(best_of redact)"
-    plain="$(best_of plain)"
-else
-    best() {
-        python3 -c 'import subprocess, sys, time
-times = []
-for _ in range(3):
-    start = time.perf_counter()
-    subprocess.run(sys.argv[1], shell=True, check=True)
-    times.append(time.perf_counter() - start)
-print(min(times))' "$1"
-    }
-    masked="$(best "\"$vault\" run -- cat \"$work/big\" > /dev/null")"
-    redact="$(best "cat \"$work/big\" | \"$vault\" redact > /dev/null")"
-    plain="$(best "cat \"$work/big\" | cat > /dev/null")"
-fi
+. "$(dirname "$0")/timing.sh"
+masked="$(best_time 5 "\"$vault\" run -- cat \"$work/big\" > /dev/null")"
+redact="$(best_time 5 "cat \"$work/big\" | \"$vault\" redact > /dev/null")"
+plain="$(best_time 5 "cat \"$work/big\" | cat > /dev/null")"
 
 python3 - "$bytes" "$masked" "$redact" "$plain" <<'PY'
 import sys
