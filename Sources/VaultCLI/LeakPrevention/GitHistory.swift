@@ -25,15 +25,15 @@ struct GitHistory {
     func scan(_ patterns: LeakPatterns) throws -> [HistoryLeak] {
         let blobHits = try scanBlobs(patterns)
         guard !blobHits.isEmpty else { return [] }
-        let additions = try commitsAdding(Set(blobHits.map(\.blob)))
+        let hitsByBlob = Dictionary(blobHits.map { ($0.blob, $0.hits) }, uniquingKeysWith: +)
+        let additions = try commitsAdding(Set(hitsByBlob.keys))
         var leaks: [HistoryLeak] = []
-        var attributed = Set<String>()
         for addition in additions {
-            for blob in blobHits where blob.blob == addition.blob {
-                attributed.insert(blob.blob)
-                leaks += blob.hits.map { HistoryLeak(commit: addition.commit, blob: blob.blob, path: addition.path, hit: $0) }
+            leaks += hitsByBlob[addition.blob, default: []].map {
+                HistoryLeak(commit: addition.commit, blob: addition.blob, path: addition.path, hit: $0)
             }
         }
+        let attributed = Set(additions.map(\.blob))
         for blob in blobHits where !attributed.contains(blob.blob) {
             leaks += blob.hits.map { HistoryLeak(commit: nil, blob: blob.blob, path: blob.path, hit: $0) }
         }
