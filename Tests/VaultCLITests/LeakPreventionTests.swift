@@ -251,7 +251,9 @@ import Testing
             while [ "$(stat -c %i "$P" 2>/dev/null)" = "$first" ]; do sleep 0.01; done
             (cat "$P" > second.out; echo "$?" > second.status) </dev/null >/dev/null 2>&1 &
             reader=$!
-            until grep -q wait_for_partner /proc/$reader/wchan /proc/$(pgrep -P $reader cat)/wchan 2>/dev/null; do sleep 0.01; done
+            tries=0
+            until grep -qs wait_for_partner /proc/$reader/wchan $(sed 's|[0-9][0-9]*|/proc/&/wchan|g' /proc/$reader/task/$reader/children 2>/dev/null) \\
+                || [ $tries -ge 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
             exit 0
             """
         let run = try sandbox.vault(["run", "--mount", "./big.env=big.tpl", "--", "sh", "-c", script])
