@@ -38,8 +38,10 @@ import Testing
     /// Every way a secret could show up in vault's output: its bytes and encodings.
     static func leakedForms(of secret: String) -> [String] {
         let bytes = Data(secret.utf8)
-        return [secret, bytes.base64EncodedString(), bytes.map { String(format: "%02x", $0) }.joined(),
-                secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret]
+        let base64 = bytes.base64EncodedString()
+        let hex = bytes.map { String(format: "%02x", $0) }.joined()
+        return [secret, base64, base64.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"),
+                hex, hex.uppercased(), secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret]
     }
 
     static func expectNoSecret(in result: RunResult, _ comment: Comment? = nil) {
