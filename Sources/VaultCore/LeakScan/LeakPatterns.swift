@@ -4,6 +4,7 @@ public struct LeakSource: Hashable, Sendable {
     public var secret: Int
     public var encoding: SecretEncoding
 
+    /// The `secret`-th secret given to `LeakPatterns`, written in `encoding`.
     public init(secret: Int, encoding: SecretEncoding) {
         self.secret = secret
         self.encoding = encoding
@@ -27,6 +28,8 @@ public final class LeakPatterns: @unchecked Sendable {
     /// The longest pattern's length: how far a match can reach back.
     let longestPattern: Int
 
+    /// Compiles every form of every secret of at least `minimumLength` bytes;
+    /// hits name a secret by its index in `secrets`.
     public init(secrets: [[UInt8]]) {
         var idByPattern: [[UInt8]: Int] = [:]
         var patterns: [[UInt8]] = []

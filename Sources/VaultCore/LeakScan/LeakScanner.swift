@@ -5,6 +5,7 @@ public struct LeakHit: Hashable, Sendable {
     public var column: Int
     public var source: LeakSource
 
+    /// A hit of `source` starting at `line` and `column` (both from 1).
     public init(line: Int, column: Int, source: LeakSource) {
         self.line = line
         self.column = column
@@ -22,6 +23,7 @@ public final class LeakScanner {
     private let overlap: Int
     private let buffer: UnsafeMutableRawBufferPointer
 
+    /// A scanner for `patterns`, with a buffer of a little over 1 MiB.
     public init(_ patterns: LeakPatterns) {
         self.patterns = patterns
         overlap = max(patterns.longestPattern - 1, 0)
