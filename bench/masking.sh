@@ -1,6 +1,7 @@
 #!/bin/sh
-# Throughput of `vault run` with masking on, against a plain pipe: prints one
-# markdown table row (| benchmark | vault run | plain pipe | ratio | goal |).
+# Throughput of `vault run` with masking on, and of `vault redact` (the same
+# masker over stdin), against a plain pipe: prints two markdown table rows
+# (| benchmark | vault | plain pipe | ratio | goal |).
 # Builds nothing: pass the release binary, e.g.
 #   bench/masking.sh "$(swift build -c release --show-bin-path)/vault"
 # Uses hyperfine when installed (scripts/install-deps.sh installs it).
@@ -29,34 +30,16 @@ export S1=vault://bench1/ci S2=vault://bench2/ci S3=vault://bench3/ci S4=vault:/
 head -c "$((size_mib * 3 / 4))M" /dev/urandom | base64 > "$work/big"
 bytes="$(wc -c < "$work/big")"
 
-if command -v hyperfine >/dev/null 2>&1; then
-    hyperfine --warmup 1 --runs 5 --style none --export-json "$work/times.json" \
-        --command-name masked "\"$vault\" run -- cat \"$work/big\" > /dev/null" \
-        --command-name plain "cat \"$work/big\" | cat > /dev/null" >/dev/null 2>&1
-    best_of() {
-        python3 -c 'import json, sys
-print(min(next(r for r in json.load(open(sys.argv[1]))["results"] if r["command"] == sys.argv[2])["times"]))' "$work/times.json" "$1"
-    }
-    masked="$(best_of masked)"
-    plain="$(best_of plain)"
-else
-    best() {
-        python3 -c 'import subprocess, sys, time
-times = []
-for _ in range(3):
-    start = time.perf_counter()
-    subprocess.run(sys.argv[1], shell=True, check=True)
-    times.append(time.perf_counter() - start)
-print(min(times))' "$1"
-    }
-    masked="$(best "\"$vault\" run -- cat \"$work/big\" > /dev/null")"
-    plain="$(best "cat \"$work/big\" | cat > /dev/null")"
-fi
+. "$(dirname "$0")/timing.sh"
+masked="$(best_time 5 "\"$vault\" run -- cat \"$work/big\" > /dev/null")"
+redact="$(best_time 5 "cat \"$work/big\" | \"$vault\" redact > /dev/null")"
+plain="$(best_time 5 "cat \"$work/big\" | cat > /dev/null")"
 
-python3 - "$bytes" "$masked" "$plain" <<'PY'
+python3 - "$bytes" "$masked" "$redact" "$plain" <<'PY'
 import sys
-size, masked, plain = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+size, masked, redact, plain = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 mib = size / (1 << 20)
-ratio = (mib / masked) / (mib / plain)
-print(f"| vault run masking ({mib:.0f} MiB, 5 secrets) | {mib / masked:.0f} MiB/s | {mib / plain:.0f} MiB/s (cat \\| cat) | {ratio:.2f} | >= 0.50 |")
+for name, seconds in (("vault run masking", masked), ("vault redact", redact)):
+    ratio = plain / seconds
+    print(f"| {name} ({mib:.0f} MiB, 5 secrets) | {mib / seconds:.0f} MiB/s | {mib / plain:.0f} MiB/s (cat \\| cat) | {ratio:.2f} | >= 0.50 |")
 PY

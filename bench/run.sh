@@ -179,6 +179,10 @@ masking=""
 if [ -x bench/masking.sh ] || [ -f bench/masking.sh ]; then
     masking="$(sh bench/masking.sh "$VAULT_BIN")"
 fi
+scanning=""
+if [ -f bench/scan.sh ]; then
+    scanning="$(sh bench/scan.sh "$VAULT_BIN")"
+fi
 
 table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$largest" "$rss_get" "$rss_floor")"
 {
@@ -190,6 +194,12 @@ table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$larg
         echo "vault run masking (bench/masking.sh):"
         echo
         echo "$masking"
+    fi
+    if [ -n "$scanning" ]; then
+        echo
+        echo "vault scan against git grep (bench/scan.sh):"
+        echo
+        echo "$scanning"
     fi
 } >"$work/report.md"
 cat "$work/report.md"

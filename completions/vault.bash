@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update delete list group grant revoke unlock lock status passwd run env inject wipe first-run export import reset verify git-credential docker-credential help"
+_vault_commands="init add get update delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help"
 
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
@@ -20,9 +20,11 @@ _vault_options() {
         lock) echo "--all --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         status) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        run) echo "--env --env-file --group --no-masking --keep-vault-env --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        run) echo "--env --env-file --group --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         env) echo "--group --format --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        redact) echo "--group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         wipe) echo "--group -s --service -a --account --expired --older-than --all -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
@@ -99,11 +101,18 @@ _vault_value_kind() {
         "run --env") echo "none" ;;
         "run --env-file") echo "file" ;;
         "run --group") echo "names groups" ;;
+        "run --mount") echo "file" ;;
+        "run --mount-format") echo "words dotenv json" ;;
+        "run --mount-max-reads") echo "none" ;;
         "env --group") echo "names groups" ;;
         "env --format") echo "words dotenv shell json github" ;;
         "inject -i"|"inject --in") echo "file" ;;
         "inject -o"|"inject --out") echo "file" ;;
         "inject --group") echo "names groups" ;;
+        "scan --group") echo "names groups" ;;
+        "scan --baseline") echo "file" ;;
+        "scan --exit-code") echo "none" ;;
+        "redact --group") echo "names groups" ;;
         "wipe --group") echo "names groups" ;;
         "wipe -s"|"wipe --service") echo "names services" ;;
         "wipe -a"|"wipe --account") echo "names accounts" ;;
@@ -130,6 +139,7 @@ _vault_positional_kind() {
     case "$1 $2" in
         "group "0) echo "words list create delete" ;;
         "group "1) echo "names groups" ;;
+        "scan "*) echo "file" ;;
         "import "0) echo "file" ;;
         "git-credential "0) echo "words get store erase" ;;
         "docker-credential "0) echo "words store get erase list version" ;;

@@ -48,6 +48,8 @@ complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is un
 complete -c vault -n __vault_no_command -a run -d 'run a command with secrets in its environment, masked in its output'
 complete -c vault -n __vault_no_command -a env -d 'print items as environment variable assignments'
 complete -c vault -n __vault_no_command -a inject -d 'fill a template\'s secret references'
+complete -c vault -n __vault_no_command -a scan -d 'find leaked secrets in files or git history'
+complete -c vault -n __vault_no_command -a redact -d 'copy stdin to stdout with every secret concealed'
 complete -c vault -n __vault_no_command -a wipe -d 'remove the items that match filters'
 complete -c vault -n __vault_no_command -a first-run -d 'wipe what an earlier install or owner left, once'
 complete -c vault -n __vault_no_command -a export -d 'write items to an encrypted bundle'
@@ -157,6 +159,9 @@ complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE l
 complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using run' -l no-masking -d 'pass the command\'s output through unmasked'
 complete -c vault -n '__vault_using run' -l keep-vault-env -d 'hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE), which run drops by default; the command can then read every item you can'
+complete -c vault -n '__vault_using run' -l mount -r -F -d 'serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR'
+complete -c vault -n '__vault_using run' -l mount-format -x -a 'dotenv json' -d 'how the variables are written on the pipe without a template'
+complete -c vault -n '__vault_using run' -l mount-max-reads -x -d 'remove the pipe after N readers; 0 serves until the command exits'
 
 complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'
@@ -164,6 +169,17 @@ complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json gith
 complete -c vault -n '__vault_using inject' -s i -l in -r -F -d 'the template to fill (- for stdin)'
 complete -c vault -n '__vault_using inject' -s o -l out -r -F -d 'write to FILE (mode 0600) instead of stdout'
 complete -c vault -n '__vault_using inject' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
+
+complete -c vault -n '__vault_using scan' -l git-history -d 'search every blob of the repository\'s history instead of the files'
+complete -c vault -n '__vault_using scan' -l group -x -a '(__vault_names groups)' -d 'only the items of this access group (repeat for several; environment: VAULT_GROUP); every group the caller can open when none is named'
+complete -c vault -n '__vault_using scan' -l skip-ignored -d 'search only files git would track, not those .gitignore ignores'
+complete -c vault -n '__vault_using scan' -l baseline -r -F -d 'hits listed in FILE are accepted and do not fail the scan'
+complete -c vault -n '__vault_using scan' -l update-baseline -d 'write every current hit to the --baseline FILE as accepted, and exit 0'
+complete -c vault -n '__vault_using scan' -l exit-code -x -d 'exit status when a leak is found'
+complete -c vault -n '__vault_using scan' -l json -d 'print JSON instead of text'
+complete -c vault -n '__vault_using scan' -F -d 'files or directories to search, or the repository with --git-history (default .)'
+
+complete -c vault -n '__vault_using redact' -l group -x -a '(__vault_names groups)' -d 'only the items of this access group (repeat for several; environment: VAULT_GROUP); every group the caller can open when none is named'
 
 complete -c vault -n '__vault_using wipe' -l group -x -a '(__vault_names groups)' -d 'only items of this group'
 complete -c vault -n '__vault_using wipe' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
@@ -200,4 +216,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd run env inject wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'

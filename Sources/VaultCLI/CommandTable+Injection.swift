@@ -21,7 +21,10 @@ extension CommandTable {
             command's status, or 128+N when a signal N ended it. The command gets secrets, \
             never what unlocks vault: VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE and \
             VAULT_PASSPHRASE_FILE are left out of its environment unless --keep-vault-env \
-            is given (an --env or --env-file that sets one is kept).
+            is given (an --env or --env-file that sets one is kept). With --mount the \
+            secrets are served on a named pipe (0600, its path in VAULT_MOUNT_PATH) instead \
+            of the environment, one reader at a time, and never written to a file system; \
+            the pipe is removed when the command exits.
             """,
         options: [
             OptionSpec("env", value: "NAME=VALUE", help: "set NAME for the command; VALUE may be a reference", repeatable: true),
@@ -31,6 +34,12 @@ extension CommandTable {
             OptionSpec("no-masking", help: "pass the command's output through unmasked"),
             OptionSpec("keep-vault-env",
                        help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE), which run drops by default; the command can then read every item you can"),
+            OptionSpec("mount", value: "PATH[=TEMPLATE]",
+                       help: "serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR",
+                       completion: .file),
+            OptionSpec("mount-format", value: "FORMAT", help: "how the variables are written on the pipe without a template",
+                       default: "dotenv", completion: .values(MountOption.Format.allCases.map(\.rawValue))),
+            OptionSpec("mount-max-reads", value: "N", help: "remove the pipe after N readers; 0 serves until the command exits", default: "0"),
         ],
         examples: [
             ExampleSpec("GITHUB_TOKEN=vault://github/ci-bot vault run -- ./deploy.sh",
@@ -39,6 +48,8 @@ extension CommandTable {
                         "resolve the references of an env file"),
             ExampleSpec("vault run --env PGPASSWORD=vault://ci/postgres/admin -- psql -h db",
                         "set one variable from an item of the group ci"),
+            ExampleSpec("vault run --env-file .env.vault --mount app.env --mount-max-reads 1 -- sh -c 'app --env-file \"$VAULT_MOUNT_PATH\"'",
+                        "hand the secrets to a program that reads a file, through a pipe read once"),
         ],
         takesCommandAfterDashDash: true,
         run: { try RunCommand.run($0) })

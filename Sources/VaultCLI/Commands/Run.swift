@@ -16,12 +16,16 @@ enum RunCommand {
         if arguments.flag("keep-vault-env") {
             invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")
         }
-        let secrets = try ReferenceResolver(invocation).resolve(environment.referenceUses, action: "nothing was run")
+        let mount = try MountOption(invocation)
+        let secrets = try ReferenceResolver(invocation).resolve(environment.referenceUses + (mount?.referenceUses ?? []),
+                                                                action: "nothing was run")
         var variables = try environment.resolved(with: secrets)
         let terminal = invocation.terminal
 
         let signals = try SignalRelay()
         defer { signals.restore() }
+        let mounted = try mount?.start(&variables, from: environment, secrets: secrets, invocation: invocation)
+        defer { mounted?.close() }
         guard !arguments.flag("no-masking") else {
             let child = try ChildProcess.spawn(arguments.trailing, environment: &variables, streams: ChildStreams())
             var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)

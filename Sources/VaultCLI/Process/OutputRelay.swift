@@ -5,7 +5,7 @@ import VaultCore
 import VaultCrypto
 
 /// One output stream of the child: read from `source`, masked, written to `destination`.
-private struct RelayedStream {
+struct RelayedStream {
     var source: Int32
     var destination: Int32
     var masking: MaskingStream

@@ -1,12 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import VaultCrypto
 
-/// The secrets to conceal in a stream, compiled once into an Aho–Corasick
-/// automaton so that one pass over the output finds every occurrence of every
-/// secret, however the output is cut into reads. Shared by the streams of one
-/// `vault run` (stdout and stderr each have a `MaskingStream`).
+/// The secrets to conceal in a stream, compiled once into a `PatternAutomaton`.
+/// Shared by the streams of one `vault run` (stdout and stderr each have a
+/// `MaskingStream`).
 public final class MaskPatterns: @unchecked Sendable {
     /// What a concealed secret is replaced with.
     public static let marker = Array("<concealed by vault>".utf8)
@@ -17,223 +13,41 @@ public final class MaskPatterns: @unchecked Sendable {
     /// How many of the secrets given were too short to conceal.
     public let tooShortCount: Int
     /// Whether there is nothing to conceal (the stream is copied as is).
-    public var isEmpty: Bool { depth.count == 1 }
-
-    // The automaton, in buffers that the scanning loop reads without bounds
-    // checks; immutable after init, so sharing is safe.
-    /// Per state: the first index into `edgeBytes`/`edgeTargets` and the count.
-    private let edgeStart: UnsafeMutableBufferPointer<Int32>
-    private let edgeCount: UnsafeMutableBufferPointer<Int32>
-    private let edgeBytes: UnsafeMutableBufferPointer<UInt8>
-    private let edgeTargets: UnsafeMutableBufferPointer<Int32>
-    /// The root's transitions for every byte (0 stays at the root).
-    private let rootNext: UnsafeMutableBufferPointer<Int32>
-    private let fail: UnsafeMutableBufferPointer<Int32>
-    /// One bit per pair of bytes that starts a pattern: at the root, a byte
-    /// whose pair with the next is not here cannot start a match and is
-    /// skipped without stepping the automaton (most bytes, on most output).
-    private let startPairs: UnsafeMutableBufferPointer<UInt64>
-    /// One bit per pair of bytes found anywhere in the first `window` bytes
-    /// of a pattern: when the pair at the end of a window is not here, no
-    /// pattern starts in that window, and the scan jumps `window - 1` bytes.
-    private let windowPairs: UnsafeMutableBufferPointer<UInt64>
-    private let window: Int
-    /// Per state: how many bytes of a pattern it has matched.
-    let depth: UnsafeMutableBufferPointer<Int32>
-    /// Per state: the length of the longest pattern ending here, or 0.
-    let matchLength: UnsafeMutableBufferPointer<Int32>
+    public var isEmpty: Bool { automaton.isEmpty }
+    let automaton: PatternAutomaton
 
     /// Compiles `secrets`. Each secret is a pattern, and so is each line of a
     /// multi-line secret (without its `\r`), so that output that rewrites line
-    /// ends, as a terminal does, is still concealed.
-    ///
-    /// The automaton holds every secret's bytes, so it lives in locked memory
-    /// (`LockedArena.shared`) and is wiped when freed; so are the scratch
-    /// tables of the build.
+    /// ends, as a terminal does, is still concealed. The automaton lives in
+    /// locked memory (see `PatternAutomaton`); the patterns' copies made here
+    /// are wiped once it is built.
     public init(secrets: [SecretBytes]) {
-        // Patterns as (secret, range) into the locked inputs: no copy of a secret's bytes.
-        var patterns: [(secret: Int, bytes: Range<Int>)] = []
+        var patterns = Set<[UInt8]>()
         var tooShort = 0
-        for (index, secret) in secrets.enumerated() {
+        for secret in secrets {
             guard secret.count >= MaskPatterns.minimumLength else {
                 if secret.count > 0 { tooShort += 1 }
                 continue
             }
-            patterns.append((index, 0..<secret.count))
-            secret.withUnsafeBytes { bytes in
-                guard bytes.contains(0x0A) else { return }
-                var lineStart = 0
-                for end in bytes.indices where bytes[end] == 0x0A || end == bytes.count - 1 {
-                    var lineEnd = bytes[end] == 0x0A ? end : end + 1
-                    if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-                    if lineEnd - lineStart >= MaskPatterns.minimumLength { patterns.append((index, lineStart..<lineEnd)) }
-                    lineStart = end + 1
-                }
+            var bytes = secret.copyBytes()
+            defer { PatternAutomaton.wipe(&bytes) }
+            patterns.insert(bytes)
+            guard bytes.contains(0x0A) else { continue }
+            for var line in bytes.split(separator: 0x0A) {
+                if line.last == 0x0D { line = line.dropLast() }
+                if line.count >= MaskPatterns.minimumLength { patterns.insert(Array(line)) }
             }
         }
         tooShortCount = tooShort
-        func forEachPattern(_ body: (UnsafeRawBufferPointer) -> Void) {
-            for pattern in patterns {
-                secrets[pattern.secret].withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[pattern.bytes])) }
-            }
-        }
-
-        // The trie, with children as small lists (most nodes have one child).
-        var children: [[(UInt8, Int32)]] = [[]]
-        var terminal: [Int32] = [0]
-        var depths: [Int32] = [0]
-        forEachPattern { pattern in
-            var state: Int32 = 0
-            for byte in pattern {
-                if let next = children[Int(state)].first(where: { $0.0 == byte })?.1 {
-                    state = next
-                } else {
-                    let next = Int32(children.count)
-                    children[Int(state)].append((byte, next))
-                    children.append([])
-                    terminal.append(0)
-                    depths.append(depths[Int(state)] + 1)
-                    state = next
-                }
-            }
-            terminal[Int(state)] = Int32(pattern.count)
-        }
-
-        // Failure links and longest matches, breadth first.
-        var failLinks = [Int32](repeating: 0, count: children.count)
-        var longest = terminal
-        var root = [Int32](repeating: 0, count: 256)
-        for (byte, child) in children[0] { root[Int(byte)] = child }
-        var queue = children[0].map(\.1)
-        var head = 0
-        while head < queue.count {
-            let state = queue[head]
-            head += 1
-            for (byte, child) in children[Int(state)] {
-                var link = failLinks[Int(state)]
-                while link != 0, children[Int(link)].first(where: { $0.0 == byte }) == nil {
-                    link = failLinks[Int(link)]
-                }
-                let target = link == 0 ? root[Int(byte)] : children[Int(link)].first(where: { $0.0 == byte })!.1
-                failLinks[Int(child)] = target == child ? 0 : target
-                longest[Int(child)] = max(longest[Int(child)], longest[Int(failLinks[Int(child)])])
-                queue.append(child)
-            }
-        }
-
-        var starts: [Int32] = []
-        var counts: [Int32] = []
-        var bytes: [UInt8] = []
-        var targets: [Int32] = []
-        bytes.reserveCapacity(children.count)
-        for list in children {
-            starts.append(Int32(bytes.count))
-            counts.append(Int32(list.count))
-            for (byte, target) in list {
-                bytes.append(byte)
-                targets.append(target)
-            }
-        }
-        edgeStart = MaskPatterns.pinned(starts)
-        edgeCount = MaskPatterns.pinned(counts)
-        edgeBytes = MaskPatterns.pinned(bytes)
-        edgeTargets = MaskPatterns.pinned(targets)
-        rootNext = MaskPatterns.pinned(root)
-        fail = MaskPatterns.pinned(failLinks)
-        depth = MaskPatterns.pinned(depths)
-        matchLength = MaskPatterns.pinned(longest)
-        let window = min(patterns.map(\.bytes.count).min() ?? 2, 8)
-        var firstPairs = [UInt64](repeating: 0, count: 65536 / 64)
-        var anywhere = firstPairs
-        forEachPattern { pattern in
-            for offset in 0..<(window - 1) {
-                let pair = Int(pattern[offset]) << 8 | Int(pattern[offset + 1])
-                anywhere[pair >> 6] |= 1 << UInt64(pair & 63)
-                if offset == 0 { firstPairs[pair >> 6] |= 1 << UInt64(pair & 63) }
-            }
-        }
-        startPairs = MaskPatterns.pinned(firstPairs)
-        windowPairs = MaskPatterns.pinned(anywhere)
-        self.window = window
-        for index in children.indices { MaskPatterns.wipe(&children[index]) }
-        MaskPatterns.wipe(&bytes)
-        MaskPatterns.wipe(&root)
-        MaskPatterns.wipe(&firstPairs)
-        MaskPatterns.wipe(&anywhere)
+        var list = Array(patterns)
+        patterns.removeAll()
+        automaton = PatternAutomaton(patterns: list)
+        for index in list.indices { PatternAutomaton.wipe(&list[index]) }
     }
 
     /// Compiles secrets given as plain arrays (tests and benchmarks).
     public convenience init(secrets: [[UInt8]]) {
         self.init(secrets: secrets.map { SecretBytes($0) })
-    }
-
-    deinit {
-        for buffer in [edgeStart, edgeCount, edgeTargets, rootNext, fail, depth, matchLength] { MaskPatterns.release(buffer) }
-        MaskPatterns.release(edgeBytes)
-        MaskPatterns.release(startPairs)
-        MaskPatterns.release(windowPairs)
-    }
-
-    /// A copy of `array` in locked memory.
-    private static func pinned<T: BitwiseCopyable>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-        let capacity = max(array.count, 1)
-        let raw = LockedArena.shared.allocate(byteCount: capacity * MemoryLayout<T>.stride)
-        let buffer = UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: capacity), count: capacity)
-        _ = buffer.initialize(from: array)
-        return buffer
-    }
-
-    private static func release<T>(_ buffer: UnsafeMutableBufferPointer<T>) {
-        LockedArena.shared.deallocate(UnsafeMutableRawPointer(buffer.baseAddress!), byteCount: buffer.count * MemoryLayout<T>.stride)
-    }
-
-    /// Overwrites a scratch table that held secret bytes (or facts about them) before it is dropped.
-    private static func wipe<T>(_ array: inout [T]) {
-        array.withUnsafeMutableBytes { raw in
-            if let base = raw.baseAddress { memset(base, 0, raw.count) }
-        }
-    }
-
-    /// The state after reading `byte` in `state`.
-    @inline(__always)
-    func next(_ state: Int32, _ byte: UInt8) -> Int32 {
-        var state = state
-        while state != 0 {
-            let start = Int(edgeStart[Int(state)])
-            let end = start + Int(edgeCount[Int(state)])
-            var edge = start
-            while edge < end {
-                if edgeBytes[edge] == byte { return edgeTargets[edge] }
-                edge += 1
-            }
-            state = fail[Int(state)]
-        }
-        return rootNext[Int(byte)]
-    }
-
-    /// The first index at or after `index` where a pattern can start (its
-    /// byte and the next are a pattern's first two bytes), or `end`. Bytes
-    /// too near the end to decide are candidates. Skipping a byte here gives
-    /// the same automaton state as stepping through it from the root.
-    @inline(__always)
-    func skipToCandidate(_ bytes: UnsafeRawBufferPointer, from index: Int, to end: Int) -> Int {
-        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return end }
-        @inline(__always) func has(_ set: UnsafeMutableBufferPointer<UInt64>, _ at: Int) -> Bool {
-            let pair = Int(base[at]) << 8 | Int(base[at + 1])
-            return set[pair >> 6] & (1 << UInt64(pair & 63)) != 0
-        }
-        var start = index
-        while true {
-            let last = start + window - 2
-            guard last + 1 < end else {
-                while start + 1 < end, !has(startPairs, start) { start += 1 }
-                return start
-            }
-            if has(windowPairs, last) {
-                for candidate in start...last where has(startPairs, candidate) { return candidate }
-            }
-            start = last + 1
-        }
     }
 }
 
@@ -242,7 +56,7 @@ public final class MaskPatterns: @unchecked Sendable {
 /// a newline, only the few bytes that could still become a secret. Every other
 /// byte passes through unchanged.
 public struct MaskingStream {
-    private let patterns: MaskPatterns
+    private let automaton: PatternAutomaton
     private var state: Int32 = 0
     /// Bytes fed so far.
     private var position = 0
@@ -255,17 +69,17 @@ public struct MaskingStream {
     private var pending: [Range<Int>] = []
 
     public init(_ patterns: MaskPatterns) {
-        self.patterns = patterns
+        automaton = patterns.automaton
     }
 
     /// Feeds the next bytes of the stream; `output` receives what can be written now.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, output: (UnsafeRawBufferPointer) -> Void) {
         let base = position
-        if !patterns.isEmpty {
+        if !automaton.isEmpty {
             scan(chunk, base: base)
         }
         position += chunk.count
-        let safe = position - Int(patterns.depth[Int(state)])
+        let safe = position - Int(automaton.depth[Int(state)])
         flush(upTo: safe, chunk: chunk, chunkBase: base, output: output)
         keepUnwritten(chunk: chunk, chunkBase: base)
     }
@@ -280,18 +94,18 @@ public struct MaskingStream {
     }
 
     private mutating func scan(_ chunk: UnsafeRawBufferPointer, base: Int) {
-        let patterns = self.patterns
+        let automaton = self.automaton
         var state = self.state
         var index = 0
         let count = chunk.count
         while index < count {
             if state == 0 {
-                index = patterns.skipToCandidate(chunk, from: index, to: count)
+                index = automaton.skipToCandidate(chunk, from: index, to: count)
                 if index == count { break }
             }
-            state = patterns.next(state, chunk[index])
+            state = automaton.next(state, chunk[index])
             index += 1
-            let length = Int(patterns.matchLength[Int(state)])
+            let length = Int(automaton.matchLength[Int(state)])
             if length > 0 { conceal(base + index - length..<base + index) }
         }
         self.state = state

@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultCore
+
+/// `vault scan`: searches files, or every blob of a repository's history,
+/// for the secrets the caller can read, in their common encodings, and
+/// prints where each is, never what.
+enum ScanCommand {
+    /// The exit status when the scan could not complete: never 1, which says
+    /// a leak was found, so a CI step can tell a leak from a failure.
+    static let failureExitCode: Int32 = 3
+
+    static func run(_ invocation: Invocation) throws {
+        do {
+            try scan(invocation)
+        } catch let error where !(error is ChildExitStatus) {
+            let report = ErrorReport(error)
+            guard report.status.exitCode == Status.failure.exitCode else { throw error }
+            throw ChildExitStatus(code: failureExitCode,
+                                  failure: CommandFailure(report.status, report.message, details: report.details, hint: report.hint))
+        }
+    }
+
+    private static func scan(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        let leakExitCode = try exitCode(arguments.value("exit-code"))
+        let history = arguments.flag("git-history")
+        let baselinePath = arguments.value("baseline")
+        if arguments.flag("update-baseline"), baselinePath == nil {
+            throw UsageError("--update-baseline needs --baseline FILE", hint: "write the accepted hits with 'vault scan --baseline FILE --update-baseline'")
+        }
+        if history, arguments.flag("skip-ignored") {
+            throw UsageError("--skip-ignored applies to files, and --git-history searches commits",
+                             hint: "drop one of them: history holds only what was committed")
+        }
+        let baseline = try baselinePath.flatMap { arguments.flag("update-baseline") ? nil : try ScanBaseline(reading: $0) }
+
+        let roots = arguments.positionals.isEmpty ? ["."] : arguments.positionals
+        // Bad paths are found before the vault is opened.
+        let trees = history ? [] : try roots.map {
+            try ScanFiles(root: $0, skipIgnored: arguments.flag("skip-ignored"), environment: invocation.environment)
+        }
+        let secrets = try ReadableSecrets(invocation).items
+        let patterns = LeakPatterns(secrets: secrets.map { $0.secret.copyBytes() })
+        let terminal = invocation.terminal
+        let skipped = patterns.skipped.map { ItemName.of(secrets[$0].key) }
+        if !skipped.isEmpty {
+            terminal.writeErr("vault: note: \(counted(skipped.count, "item")) shorter than \(LeakPatterns.minimumLength) bytes not searched (too short to search without noise): \(skipped.joined(separator: ", "))\n")
+        }
+
+        var findings: [ScanFinding] = []
+        var unreadable: [String] = []
+        if history {
+            for root in roots {
+                let leaks = try GitHistory(repository: root, environment: invocation.environment).scan(patterns)
+                findings += leaks.map { ScanFinding(history: $0, item: secrets[$0.hit.source.secret].key) }
+            }
+        } else {
+            let scanner = LeakScanner(patterns)
+            for tree in trees {
+                unreadable += tree.unreadable
+                for path in tree.files {
+                    guard let hits = try? FileScan.hits(in: path, scanner) else {
+                        unreadable.append(path)
+                        continue
+                    }
+                    findings += hits.map { ScanFinding(file: path, hit: $0, item: secrets[$0.source.secret].key) }
+                }
+            }
+        }
+        for path in unreadable { terminal.writeErr("vault: warning: cannot read \(quoted(path)); it was not searched\n") }
+
+        if arguments.flag("update-baseline"), let baselinePath {
+            try ScanBaseline.write(findings, to: baselinePath)
+            terminal.writeErr("vault: wrote \(counted(Set(findings.map(\.baselineKey)).count, "accepted hit")) to \(quoted(baselinePath))\n")
+            return
+        }
+        let new = findings.filter { !(baseline?.accepted.contains($0.baselineKey) ?? false) }
+        let accepted = findings.count - new.count
+        if arguments.flag("json") {
+            terminal.writeOut(json(new, accepted: accepted, skipped: skipped, unreadable: unreadable))
+        } else {
+            terminal.writeOut(new.map(\.text).joined())
+        }
+        let acceptedNote = accepted > 0 ? " (\(accepted) more accepted by the baseline)" : ""
+        terminal.writeErr("vault: \(counted(new.count, "hit")) of \(counted(secrets.count - skipped.count, "secret")) searched\(acceptedNote)\n")
+        if !new.isEmpty {
+            throw ChildExitStatus(code: leakExitCode)
+        }
+        if !unreadable.isEmpty {
+            throw ChildExitStatus(code: failureExitCode, failure: CommandFailure(
+                .failure, "\(counted(unreadable.count, "path")) could not be read, so the scan is incomplete",
+                hint: "give vault read access to them, or scan without them"))
+        }
+    }
+
+    /// The status for "a leak was found": 1, or --exit-code N, which may not be one of vault's error statuses.
+    private static func exitCode(_ text: String?) throws -> Int32 {
+        guard let text else { return 1 }
+        let reserved = Set(Status.allCases.map(\.exitCode)).subtracting([0, 1]).union([failureExitCode])
+        guard let code = Int32(text), (0...255).contains(code), !reserved.contains(code) else {
+            throw UsageError("--exit-code \(quoted(text)) is not a number from 0 to 255 that vault does not use for errors",
+                             hint: "use 1 (the default), 0 to report without failing, or another number not in \(reserved.sorted().map(String.init).joined(separator: ", "))")
+        }
+        return code
+    }
+
+    private static func json(_ findings: [ScanFinding], accepted: Int, skipped: [String], unreadable: [String]) -> String {
+        let hits = findings.map { "    " + $0.json }.joined(separator: ",\n")
+        let skippedItems = skipped.map { "{\"item\": \(ItemOutput.jsonString($0)), \"reason\": \"shorter than \(LeakPatterns.minimumLength) bytes\"}" }
+        return """
+            {
+              "hits": [\(hits.isEmpty ? "" : "\n" + hits + "\n  ")],
+              "accepted": \(accepted),
+              "skipped": [\(skippedItems.joined(separator: ", "))],
+              "unreadable": [\(unreadable.map(ItemOutput.jsonString).joined(separator: ", "))]
+            }
+
+            """
+    }
+}
+
+/// Reads one file through `LeakScanner`.
+enum FileScan {
+    static func hits(in path: String, _ scanner: LeakScanner) throws -> [LeakHit] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw VaultError.io(path: path, operation: "open", errno: errno) }
+        defer { close(fd) }
+        return try scanner.scan { target in
+            while true {
+                let count = read(fd, target.baseAddress, target.count)
+                if count >= 0 { return count }
+                if errno != EINTR { throw VaultError.io(path: path, operation: "read", errno: errno) }
+            }
+        }
+    }
+}

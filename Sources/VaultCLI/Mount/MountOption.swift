@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultCore
+import VaultCrypto
+
+/// `vault run --mount PATH[=TEMPLATE]` with `--mount-format` and
+/// `--mount-max-reads`: what the child reads from a named pipe instead of
+/// its environment, and where the pipe is.
+struct MountOption {
+    enum Format: String, CaseIterable {
+        case dotenv
+        case json
+    }
+
+    /// PATH as given: empty or a bare name is made in a private directory
+    /// under the runtime directory ($XDG_RUNTIME_DIR/vault).
+    var path: String
+    var template: LoadedTemplate?
+    var format: Format
+    /// Readers to serve before the path is removed; 0 for no limit.
+    var maxReads: Int
+
+    /// The options given, or nil without --mount.
+    init?(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        guard let value = arguments.value("mount") else {
+            for dependent in ["mount-format", "mount-max-reads"] where arguments.value(dependent) != nil {
+                throw UsageError("--\(dependent) needs --mount", hint: "add --mount PATH, or drop --\(dependent)")
+            }
+            return nil
+        }
+        let equals = value.firstIndex(of: "=")
+        path = String(value[..<(equals ?? value.endIndex)])
+        template = try equals.map { try LoadedTemplate(path: String(value[value.index(after: $0)...])) }
+        let formatName = arguments.value("mount-format") ?? Format.dotenv.rawValue
+        guard let format = Format(rawValue: formatName) else {
+            throw UsageError("unknown --mount-format \(quoted(formatName))",
+                             hint: "use one of: \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if template != nil, arguments.value("mount-format") != nil {
+            throw UsageError("--mount-format applies only without a template", hint: "drop --mount-format, or =TEMPLATE from --mount")
+        }
+        self.format = format
+        let maxReadsText = arguments.value("mount-max-reads") ?? "0"
+        guard let maxReads = Int(maxReadsText), maxReads >= 0 else {
+            throw UsageError("--mount-max-reads \(quoted(maxReadsText)) is not a whole number",
+                             hint: "give how many times the pipe may be read, e.g. --mount-max-reads 1 (0: until the command exits)")
+        }
+        self.maxReads = maxReads
+    }
+
+    /// The template's references, to resolve with the environment's.
+    var referenceUses: [ReferenceUse] { template?.referenceUses ?? [] }
+
+    /// Creates the pipe and serves it. Changes the child's `variables`:
+    /// `VAULT_MOUNT_PATH` is added and, without a template, the variables that
+    /// held references move from the environment to the pipe.
+    func start(_ childVariables: inout [(name: String, value: [UInt8])], from environment: ChildEnvironment,
+               secrets: [SecretReference: SecretBytes], invocation: Invocation) throws -> MountPipe {
+        let variables = childVariables
+        let content: SecretBytes
+        if let template {
+            content = template.rendered(with: secrets)
+        } else {
+            // Resolved with no secrets, each variable keeps its text: a reference stays one.
+            let referenced = Set(try environment.resolved(with: [:])
+                .filter { SecretReference.isReference(String(decoding: $0.value, as: UTF8.self)) }.map(\.name))
+            childVariables.removeAll { referenced.contains($0.name) }
+            let mounted = try variables.filter { referenced.contains($0.name) }.map { variable in
+                guard String(validating: variable.value, as: UTF8.self) != nil else {
+                    throw CommandFailure(.usage, "the secret for \(variable.name) is not UTF-8 text, so it cannot be written as \(format.rawValue)",
+                                         hint: "mount a template instead: --mount PATH=TEMPLATE")
+                }
+                return (name: variable.name, value: SecretBytes(variable.value))
+            }
+            let envFormat = format == .json ? EnvFormat.json : EnvFormat.dotenv
+            let unwritable = envFormat.unwritable(mounted)
+            guard unwritable.isEmpty else {
+                throw CommandFailure(.usage, "dotenv cannot hold the secret of \(unwritable.joined(separator: ", ")) so that every reader reads it back",
+                                     hint: "mount it as JSON with --mount-format json, or through a template")
+            }
+            content = envFormat.render(mounted)
+        }
+        let (fullPath, directory) = try location(invocation.environment)
+        let pipe = try MountPipe(path: fullPath, content: content, maxReads: maxReads, directoryToRemove: directory)
+        childVariables.removeAll { $0.name == "VAULT_MOUNT_PATH" }
+        childVariables.append((name: "VAULT_MOUNT_PATH", value: Array(fullPath.utf8)))
+        return pipe
+    }
+
+    /// The absolute path of the pipe, and the private directory made for it, if any.
+    private func location(_ environment: [String: String]) throws -> (path: String, directory: String?) {
+        if path.contains("/") {
+            guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return (path, nil) }
+            defer { free(cwd) }
+            return (String(cString: cwd) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path), nil)
+        }
+        let base = HostContext.live(environment: environment).runtimeDirectory
+        mkdir(base, 0o700)
+        var info = stat()
+        guard stat(base, &info) == 0, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+            throw CommandFailure(.failure, "the runtime directory \(quoted(base)) is missing or open to other users",
+                                 hint: "set XDG_RUNTIME_DIR to a directory of yours, mode 0700, or give --mount a path with a /")
+        }
+        var pattern = Array((base + "/mount-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&pattern) else {
+            throw VaultError.io(path: base, operation: "mkdtemp", errno: errno)
+        }
+        let directory = String(cString: made)
+        let name = path.isEmpty ? (format == .json ? "secrets.json" : "secrets.env") : path
+        return (directory + "/" + name, directory)
+    }
+}
