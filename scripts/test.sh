@@ -39,4 +39,10 @@ fi
 if [ "$status" = 0 ] && [ "${TEST_FUZZ_SECONDS:-5}" != 0 ]; then
     scripts/fuzz.sh "${TEST_FUZZ_SECONDS:-5}" || status=$?
 fi
+
+# A separate package that depends on VaultCore through a git URL and a
+# version tag runs the example of docs/VAULTCORE.md (it builds HEAD).
+if [ "$status" = 0 ]; then
+    scripts/test-consumer-package.sh || status=$?
+fi
 exit "$status"

@@ -2,6 +2,7 @@
 /// characters of letters, digits, `.`, `_` and `-`, starting with a letter or
 /// digit, so an invalid group cannot exist.
 public struct AccessGroup: Hashable, Sendable, CustomStringConvertible {
+    /// The group's name, as validated by `init?(_:)`.
     public let name: String
 
     /// The group items belong to when none is named.
@@ -17,6 +18,7 @@ public struct AccessGroup: Hashable, Sendable, CustomStringConvertible {
         self.name = uncheckedName
     }
 
+    /// The group's name, as written in messages and `vault://` references.
     public var description: String { name }
 
     /// The longest name, in bytes.

@@ -43,7 +43,7 @@ public enum Accessibility: String, CaseIterable, Sendable, Codable {
     }
 
     /// The class's id in the vault file (docs/FORMAT.md).
-    public var fileID: UInt8 {
+    var fileID: UInt8 {
         switch self {
         case .whenUnlocked: return 1
         case .afterFirstUnlock: return 2
@@ -56,7 +56,7 @@ public enum Accessibility: String, CaseIterable, Sendable, Codable {
     }
 
     /// The class with the given file id, if any.
-    public init?(fileID: UInt8) {
+    init?(fileID: UInt8) {
         guard let value = Accessibility.allCases.first(where: { $0.fileID == fileID }) else { return nil }
         self = value
     }

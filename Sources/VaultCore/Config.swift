@@ -12,9 +12,12 @@ public struct Config: Sendable {
         "first-run-groups": "the groups that first-run-marker wipes, separated by commas; the whole vault when unset",
     ]
 
+    /// The config file this was read from (it need not exist).
     public let path: String
+    /// The settings, by key; only keys of `knownKeys`.
     public let values: [String: String]
 
+    /// A config with these values, as if read from `path`; `load(environment:)` reads the file.
     public init(path: String, values: [String: String]) {
         self.path = path
         self.values = values

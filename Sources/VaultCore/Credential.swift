@@ -2,6 +2,7 @@ import VaultCrypto
 
 /// What a caller unlocks a vault with.
 public struct Credential: Sendable {
+    /// Whether it is a passphrase, a key file or a desktop-keyring key.
     public let kind: CredentialKind
     /// The passphrase bytes, or the whole content of the key file.
     public let secret: SecretBytes

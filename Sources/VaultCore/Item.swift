@@ -4,14 +4,20 @@ import VaultCrypto
 /// The descriptive attributes of an item, beside its key and class. In an
 /// `ItemChange`, nil means "leave as it is".
 public struct ItemDetails: Equatable, Sendable {
+    /// A name for people (kSecAttrLabel).
     public var label: String?
+    /// A free-text note (kSecAttrComment).
     public var comment: String?
+    /// What the secret is, e.g. "token" (kSecAttrDescription); the Codable API sets `json`.
     public var kind: String?
+    /// Free-form data the caller keeps with the item (kSecAttrGeneric), as text.
     public var generic: String?
     /// The environment variable name `vault env` and `vault run` give the secret.
     public var envName: String?
+    /// When the item expires: reading it afterwards throws `itemExpired`; nil for never.
     public var expires: Date?
 
+    /// Details with the fields given; every field defaults to nil (unset).
     public init(label: String? = nil, comment: String? = nil, kind: String? = nil, generic: String? = nil,
                 envName: String? = nil, expires: Date? = nil) {
         self.label = label
@@ -40,14 +46,22 @@ public struct ItemDetails: Equatable, Sendable {
 /// The attributes of one item (Keychain generic-password semantics). The
 /// primary key is (group, service, account). Attributes never hold the secret.
 public struct ItemAttributes: Equatable, Sendable {
+    /// What the secret is for, e.g. "github": part of the primary key, never empty.
     public var service: String
+    /// Who the secret belongs to, e.g. "ci-bot": part of the primary key; may be empty.
     public var account: String
+    /// The access group: who may read the item; part of the primary key.
     public var group: AccessGroup
+    /// The class: when the item may be read, and on which machine.
     public var accessibility: Accessibility
+    /// Label, comment, kind, generic data, environment name and expiry.
     public var details: ItemDetails
+    /// When the item was first added; kept when it is replaced or updated.
     public var created: Date
+    /// When the item or its secret last changed.
     public var modified: Date
 
+    /// Attributes with the key, class and details given (the default group and class when not).
     public init(service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
                 details: ItemDetails = ItemDetails(), created: Date, modified: Date) {
         self.service = service
@@ -70,10 +84,14 @@ public struct ItemAttributes: Equatable, Sendable {
 
 /// The primary key of an item.
 public struct ItemKey: Hashable, Sendable {
+    /// The item's access group.
     public var group: AccessGroup
+    /// The item's service.
     public var service: String
+    /// The item's account.
     public var account: String
 
+    /// The key of the item with this group, service and account.
     public init(group: AccessGroup, service: String, account: String) {
         self.group = group
         self.service = service
@@ -83,9 +101,12 @@ public struct ItemKey: Hashable, Sendable {
 
 /// An item with its secret.
 public struct Item: Sendable {
+    /// Everything about the item but its secret.
     public var attributes: ItemAttributes
+    /// The secret's bytes, exactly as stored.
     public var secret: SecretBytes
 
+    /// An item with these attributes and this secret.
     public init(attributes: ItemAttributes, secret: SecretBytes) {
         self.attributes = attributes
         self.secret = secret
@@ -102,13 +123,20 @@ public enum ItemLimits {
 
 /// An item to add: its key, class, details and secret; dates are set by the vault.
 public struct NewItem: Sendable {
+    /// What the secret is for: part of the primary key, never empty.
     public var service: String
+    /// Who the secret belongs to: part of the primary key; may be empty.
     public var account: String
+    /// The access group to add it to (`default` unless given).
     public var group: AccessGroup
+    /// When it may be read (`when-unlocked` unless given).
     public var accessibility: Accessibility
+    /// Label, comment, kind, generic data, environment name and expiry.
     public var details: ItemDetails
+    /// The secret: any bytes, at most `ItemLimits.maxSecretBytes`.
     public var secret: SecretBytes
 
+    /// An item to add; `Vault.add` checks it (`Vault.validate`) and sets its dates.
     public init(service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
                 details: ItemDetails = ItemDetails(), secret: SecretBytes) {
         self.service = service
@@ -122,12 +150,16 @@ public struct NewItem: Sendable {
 
 /// The changes `update` applies to one item; nil leaves a field as it is.
 public struct ItemChange: Sendable {
+    /// A new class for the item (re-sealed under its keys); nil keeps it.
     public var accessibility: Accessibility?
+    /// The details to set; its nil fields keep the item's.
     public var details: ItemDetails
+    /// A new secret; nil keeps it.
     public var secret: SecretBytes?
     /// Removes the item's expiry date (`details.expires` can only set one).
     public var removesExpiry: Bool
 
+    /// A change of the fields given; with no argument, a change that changes nothing.
     public init(accessibility: Accessibility? = nil, details: ItemDetails = ItemDetails(), secret: SecretBytes? = nil,
                 removesExpiry: Bool = false) {
         self.accessibility = accessibility

@@ -1,16 +1,24 @@
 /// A query over item attributes: every field that is set must match exactly;
 /// unset fields match anything. An empty query matches every item.
 public struct Query: Equatable, Sendable {
+    /// The service to match.
     public var service: String?
+    /// The account to match.
     public var account: String?
     /// nil searches every group the caller can open.
     public var group: AccessGroup?
+    /// The class to match.
     public var accessibility: Accessibility?
+    /// The label to match.
     public var label: String?
+    /// The comment to match.
     public var comment: String?
+    /// The kind to match.
     public var kind: String?
+    /// The generic data to match.
     public var generic: String?
 
+    /// A query on the fields given; with no argument, one that matches every item.
     public init(
         service: String? = nil, account: String? = nil, group: AccessGroup? = nil,
         accessibility: Accessibility? = nil, label: String? = nil, comment: String? = nil,

@@ -24,6 +24,7 @@ public struct ScopedCredential: Sendable {
     public let vaultID: [UInt8]
     /// Whether it may only read.
     public let readOnly: Bool
+    /// When it was granted.
     public let issued: Date
     /// When it stops working; nil for never.
     public let expires: Date?

@@ -2,17 +2,27 @@
 /// carries its OSStatus and the exit code `vault` returns for it, which
 /// follows macOS `security` (OSStatus & 0xFF) so scripts can port.
 public enum Status: CaseIterable, Sendable {
+    /// It worked (errSecSuccess, exit 0).
     case success
     /// A general failure with no Keychain counterpart: I/O errors, unsafe file permissions.
     case failure
+    /// A bad command line or value (exit 2).
     case usage
+    /// No item matches (errSecItemNotFound, exit 44).
     case itemNotFound
+    /// The item's group, service and account exist already (errSecDuplicateItem, exit 45).
     case duplicateItem
+    /// A wrong passphrase or credential (errSecAuthFailed, exit 51).
     case authFailed
+    /// Locked, and no way to ask for a credential (errSecInteractionNotAllowed, exit 36).
     case interactionNotAllowed
+    /// The keys at hand do not cover the access group (errSecMissingEntitlement, exit 30).
     case missingEntitlement
+    /// No vault file where one was expected (errSecNoSuchKeychain, exit 50).
     case noSuchVault
+    /// A vault exists already where one was to be created (errSecDuplicateKeychain, exit 48).
     case duplicateVault
+    /// A damaged, tampered or unreadable vault file or input (errSecDecode, exit 93).
     case decode
 
     /// The Keychain's OSStatus for this outcome (0 where it has none).

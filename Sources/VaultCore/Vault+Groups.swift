@@ -2,7 +2,9 @@ import FoundationEssentials
 
 /// A group and how many items it holds.
 public struct GroupSummary: Equatable, Sendable {
+    /// The group.
     public let group: AccessGroup
+    /// How many items of the group the vault holds.
     public let itemCount: Int
 }
 

@@ -11,6 +11,7 @@ public struct VerifyReport: Sendable {
     public var checkedRecords: Bool
     /// Why the vault file as a whole cannot be trusted (header, index), if so.
     public var damage: String?
+    /// How many records the vault file holds.
     public var itemCount: Int
     /// Records that opened and decoded.
     public var opened: Int
@@ -19,6 +20,7 @@ public struct VerifyReport: Sendable {
     /// Records that failed to open with the right keys: damaged or tampered with.
     public var damagedRecords: Int
 
+    /// Whether anything was found damaged: the file as a whole, or any record.
     public var isDamaged: Bool { damage != nil || damagedRecords > 0 }
 }
 
@@ -58,7 +60,9 @@ extension Vault {
 
     /// What `reset` removed.
     public struct ResetOutcome: Sendable {
+        /// The files and directories removed.
         public var removedPaths: [String]
+        /// How many unlock sessions ended.
         public var sessionsEnded: Int
     }
 

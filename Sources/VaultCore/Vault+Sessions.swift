@@ -22,7 +22,9 @@ extension Vault {
 
     /// What `lock` ended.
     public struct LockOutcome: Equatable, Sendable {
+        /// How many unlock sessions ended.
         public var sessionsEnded: Int
+        /// Whether an after-first-unlock cache was there and is gone.
         public var afterFirstUnlockEnded: Bool
     }
 
@@ -48,9 +50,11 @@ extension Vault {
     public struct StatusReport: Sendable {
         /// When the session of the token given ends if left idle; nil when there is none or it has ended.
         public var sessionExpiry: Date?
+        /// Whether the after-first-unlock cache of this boot is present (after-first-unlock items open without an unlock).
         public var afterFirstUnlock: Bool
         /// Whether this machine's device key is the vault's (device-bound items open here).
         public var onItsDevice: Bool
+        /// The kinds of the vault's keyslots, in file order.
         public var keyslots: [CredentialKind]
         /// Items by group name (or "#id" where this device cannot read the name) and class.
         public var counts: [ItemCount]
@@ -58,8 +62,11 @@ extension Vault {
 
     /// Items of one group and class.
     public struct ItemCount: Equatable, Sendable {
+        /// The group's name, or "#id" where this device cannot read it.
         public var group: String
+        /// The class.
         public var accessibility: Accessibility
+        /// How many items of that group and class.
         public var count: Int
     }
 

@@ -14,6 +14,7 @@ public enum ConflictPolicy: String, CaseIterable, Sendable {
 extension Vault {
     /// What `export` wrote.
     public struct ExportOutcome: Sendable {
+        /// How many items were written to the bundle.
         public var exported: Int
         /// Items of the `-this-device-only` classes: never exported.
         public var leftOut: Int
@@ -50,8 +51,11 @@ extension Vault {
 
     /// What `import` did.
     public struct ImportOutcome: Equatable, Sendable {
+        /// Items that were new to this vault.
         public var added = 0
+        /// Items that replaced one with the same group, service and account (`.replace`).
         public var replaced = 0
+        /// Items left out because one with the same group, service and account exists (`.skip`).
         public var skipped = 0
     }
 

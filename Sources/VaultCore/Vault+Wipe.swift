@@ -9,6 +9,7 @@ public struct WipeFilter: Equatable, Sendable {
     /// Only items last modified before this date.
     public var modifiedBefore: Date?
 
+    /// A filter of the fields given; with no argument, one that selects every item.
     public init(query: Query = Query(), expiredOnly: Bool = false, modifiedBefore: Date? = nil) {
         self.query = query
         self.expiredOnly = expiredOnly
@@ -33,6 +34,7 @@ public struct WipeOutcome: Sendable {
     /// The groups that got a fresh key.
     public var rekeyedGroups: [AccessGroup]
 
+    /// How many items were removed, read or not.
     public var removedCount: Int { removed.count + removedUnread }
 
     /// Nothing removed.

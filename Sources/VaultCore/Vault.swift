@@ -19,6 +19,7 @@ public enum KeySource: Sendable {
 /// snapshot; every change takes the sidecar lock, re-reads the file, applies
 /// the change and replaces the file atomically, so parallel writers lose no update.
 public final class Vault: ItemStore {
+    /// Where the vault file is.
     public let location: VaultLocation
     private var source: KeySource
     /// Asked once for a credential when the keys at hand do not open what is needed.

@@ -26,6 +26,8 @@ extension ItemStore {
 
 /// The outcome of `add`.
 public enum AddOutcome: Equatable, Sendable {
+    /// No item had the key: the item was added.
     case added
+    /// An item with the key existed: it was replaced (its created date kept).
     case replaced
 }

@@ -1,10 +1,13 @@
 /// One assignment of an env file.
 public struct DotenvEntry: Equatable, Sendable {
+    /// The variable's name.
     public var name: String
+    /// The value, unquoted and unescaped.
     public var value: String
     /// The line the assignment starts on, from 1.
     public var line: Int
 
+    /// An assignment of `value` to `name` on line `line`.
     public init(name: String, value: String, line: Int) {
         self.name = name
         self.value = value
@@ -14,7 +17,9 @@ public struct DotenvEntry: Equatable, Sendable {
 
 /// A line of an env file that cannot be read.
 public struct DotenvError: Error, Equatable, Sendable {
+    /// The line, from 1.
     public var line: Int
+    /// What is wrong with it, for an error message.
     public var problem: String
 }
 

@@ -68,6 +68,7 @@ public struct MaskingStream {
     /// Ranges to conceal that have not been written yet, in order, not overlapping.
     private var pending: [Range<Int>] = []
 
+    /// A masker that conceals every match of `patterns`.
     public init(_ patterns: MaskPatterns) {
         automaton = patterns.automaton
     }

@@ -9,12 +9,15 @@
 public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     /// The group to search, or nil for the caller's default (every group it can open).
     public var group: AccessGroup?
+    /// The item's service.
     public var service: String
+    /// The item's account (may be empty).
     public var account: String
 
     /// What every reference starts with.
     public static let scheme = "vault://"
 
+    /// A reference to the item with this service and account (in `group`, when given).
     public init(group: AccessGroup? = nil, service: String, account: String) {
         self.group = group
         self.service = service
@@ -110,13 +113,21 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
 
 /// Why text is not a valid secret reference; `problem` says it in words.
 public enum SecretReferenceError: Error, Equatable, Sendable {
+    /// It does not start with `vault://`.
     case missingScheme
+    /// It has this many segments, not two or three.
     case segmentCount(Int)
+    /// The service segment is empty.
     case emptyService
+    /// The group segment is not a valid group name.
     case invalidGroup(String)
+    /// A `%` is not followed by two hex digits.
     case badEscape(String)
+    /// A reserved character (`?`, `#`) is not percent-encoded.
     case reservedCharacter(Character)
+    /// A space or control character is not percent-encoded.
     case unencodedSpace
+    /// A percent-escape decodes to bytes that are not UTF-8.
     case notUTF8
 
     /// What is wrong, for an error message.

@@ -1,12 +1,16 @@
 /// One piece of a template: bytes copied as they are, or a reference replaced by its secret.
 public enum TemplateSegment: Equatable, Sendable {
+    /// Bytes copied to the output as they are.
     case text([UInt8])
+    /// A reference replaced by its item's secret; `line` is where it starts, from 1.
     case reference(SecretReference, line: Int)
 }
 
 /// A template that cannot be read: an unclosed `{{ vault://` or a bad reference.
 public struct TemplateError: Error, Equatable, Sendable {
+    /// The line the problem is on, from 1.
     public var line: Int
+    /// What is wrong, for an error message.
     public var problem: String
 }
 

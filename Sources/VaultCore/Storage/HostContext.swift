@@ -7,6 +7,7 @@ import Glibc
 /// What vault reads from the machine besides the vault: the time, the boot
 /// id and where per-user runtime files go. Tests inject their own.
 public struct HostContext: Sendable {
+    /// The time now: created and modified dates, expiry, session timeouts.
     public var now: @Sendable () -> Date
     /// This boot's id (`/proc/sys/kernel/random/boot_id`), nil where there is none.
     public var bootID: @Sendable () -> String?

@@ -6,6 +6,7 @@ public struct VaultLocation: Equatable, Sendable {
     /// replace the real file and the link survives.
     public let path: String
 
+    /// The vault file at `path` (a symbolic link resolved).
     public init(path: String) {
         self.path = FileSystem.resolvingSymbolicLink(path)
     }

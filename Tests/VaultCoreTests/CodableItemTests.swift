@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import VaultCore
+import VaultCrypto
+
+/// `set` and `value`: any Codable value as an item's secret, as JSON.
+@Suite struct CodableItemTests {
+    struct Login: Codable, Equatable {
+        var user: String
+        var password: String
+        var hosts: [String]
+        var port: Int
+        var rotated: Date?
+    }
+
+    let login = Login(user: "app", password: "hunter2-secret", hosts: ["db1", "db2"], port: 5432,
+                      rotated: Date(timeIntervalSince1970: 1_700_000_000))
+
+    @Test func aStructRoundTripsAsJSON() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        #expect(try vault.set(login, service: "db", account: "app") == .added)
+        #expect(try vault.value(Login.self, service: "db", account: "app") == login)
+        let item = try vault.item(matching: Query(service: "db", account: "app"))
+        #expect(item.attributes.details.kind == "json")
+        let decoded = try JSONDecoder().decode(Login.self, from: Data(item.secret.copyBytes()))
+        #expect(decoded == login)
+    }
+
+    @Test func setReplacesKeepingTheCreatedDate() throws {
+        let dir = try TempDirectory()
+        let clock = TestClock()
+        let vault = try Vault.makeTest(at: dir.location(), clock: clock)
+        try vault.set(login, service: "db", account: "app")
+        clock.advance(60)
+        var rotated = login
+        rotated.password = "new-password"
+        #expect(try vault.set(rotated, service: "db", account: "app") == .replaced)
+        #expect(try vault.value(Login.self, service: "db", account: "app") == rotated)
+        let attributes = try vault.attributes(matching: Query(service: "db", account: "app"))
+        #expect(attributes.count == 1)
+        #expect(attributes.first.map { $0.modified.timeIntervalSince($0.created) } == 60)
+    }
+
+    @Test func aMissingItemThrowsItemNotFound() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        #expect(throws: VaultError.itemNotFound(Query(service: "db", account: "app", group: .default))) {
+            try vault.value(Login.self, service: "db", account: "app")
+        }
+    }
+
+    @Test func rawBytesThatAreNotJSONGiveADecodingErrorWithoutTheSecret() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.add("github", "ci-bot", "ghp_0123456789")
+        let expected = CodableItemError(key: ItemKey(group: .default, service: "github", account: "ci-bot"),
+                                        type: "Login", operation: .decoding, problem: "it is not JSON")
+        #expect(throws: expected) { try vault.value(Login.self, service: "github", account: "ci-bot") }
+        #expect(expected.status.exitCode == 93)
+        #expect(expected.description == #"cannot decode item (group "default", service "github", account "ci-bot") as Login: it is not JSON"#)
+    }
+
+    @Test func jsonOfAnotherShapeNamesWhatIsWrongButNoValue() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        struct Partial: Codable { var user = "app", password = "hunter2-secret" }
+        try vault.set(Partial(), service: "db", account: "partial")
+        try vault.set(["hosts": [12_345_678]], service: "db", account: "numbers")
+        func problem<Value: Decodable>(_ type: Value.Type, _ account: String) -> String? {
+            let error = #expect(throws: CodableItemError.self) { try vault.value(type, service: "db", account: account) }
+            return error?.problem
+        }
+        #expect(problem(Login.self, "partial") == #"key "hosts" is missing at $"#)
+        #expect(problem([String: [String]].self, "numbers") == "the value at $.hosts[0] is not String")
+        #expect(problem([String: Int].self, "numbers") == "the value at $.hosts is not Int")
+    }
+
+    @Test func aValueWithNoJSONFormIsRefusedAndNothingIsStored() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        #expect(throws: CodableItemError.self) { try vault.set([Double.nan], service: "metrics", account: "x") }
+        #expect(try vault.attributes(matching: Query()).isEmpty)
+    }
+
+    @Test func classesAndGroupsAreHonoured() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        let ci = AccessGroup("ci")!
+        try vault.set("default-token", service: "deploy", account: "bot")
+        try vault.set("ci-token", service: "deploy", account: "bot", group: ci, accessibility: .afterFirstUnlock)
+        #expect(try vault.value(String.self, service: "deploy", account: "bot") == "default-token")
+        #expect(try vault.value(String.self, service: "deploy", account: "bot", group: ci) == "ci-token")
+        let attributes = try vault.attributes(matching: Query(service: "deploy", group: ci))
+        #expect(attributes.map(\.accessibility) == [.afterFirstUnlock])
+        #expect(throws: VaultError.itemNotFound(Query(service: "deploy", account: "bot", group: AccessGroup("prod")!))) {
+            try vault.value(String.self, service: "deploy", account: "bot", group: AccessGroup("prod")!)
+        }
+
+        let credential = try vault.grant(groups: [ci], readOnly: true, expires: nil)
+        let scoped = Vault(location: dir.location(), keys: .scoped(credential), host: Vault.selfContainedHost(for: dir.location()))
+        #expect(try scoped.value(String.self, service: "deploy", account: "bot", group: ci) == "ci-token")
+        #expect(throws: VaultError.outsideCredential(group: .default, covered: [ci])) {
+            try scoped.value(String.self, service: "deploy", account: "bot")
+        }
+        #expect(throws: VaultError.readOnlyCredential) { try scoped.set("mine", service: "deploy", account: "bot", group: ci) }
+    }
+}
