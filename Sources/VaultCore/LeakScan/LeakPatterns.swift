@@ -2,6 +2,7 @@
 public struct LeakSource: Hashable, Sendable {
     /// The secret's index in the list `LeakPatterns` was built from.
     public var secret: Int
+    /// How the secret is written where it was found (raw, base64, hex …).
     public var encoding: SecretEncoding
 
     /// The `secret`-th secret given to `LeakPatterns`, written in `encoding`.
@@ -19,6 +20,7 @@ public final class LeakPatterns: @unchecked Sendable {
     /// match everywhere. They are listed in `skipped` instead.
     public static let minimumLength = 8
 
+    /// The automaton of every searched pattern, by pattern id.
     public let automaton: PatternAutomaton
     /// By pattern id: the secrets and encodings the pattern shows (one secret
     /// once, in its first encoding in `SecretEncoding.allCases` order).

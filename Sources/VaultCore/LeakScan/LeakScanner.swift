@@ -1,8 +1,11 @@
 /// A secret found in a scanned stream: where it starts (1-based line, and
 /// 1-based byte column in that line) and what it is.
 public struct LeakHit: Hashable, Sendable {
+    /// The line the hit starts on, from 1.
     public var line: Int
+    /// The byte column in that line where the hit starts, from 1.
     public var column: Int
+    /// Which secret, in which encoding.
     public var source: LeakSource
 
     /// A hit of `source` starting at `line` and `column` (both from 1).

@@ -5,11 +5,17 @@ import Glibc
 /// What a file that the user names for vault to read holds: for messages that
 /// say which file is missing and which command makes it.
 public enum InputFileKind: String, Sendable, Equatable {
+    /// A scoped credential, made by `vault grant`.
     case credential = "credential file"
+    /// An export bundle, made by `vault export`.
     case bundle = "export bundle"
+    /// A key file that unlocks the vault (`vault init --key-file`, `passwd --add-key-file`).
     case keyFile = "key file"
+    /// The key file of an export bundle (`vault export --bundle-key-file`).
     case bundleKeyFile = "bundle key file"
+    /// A file holding a passphrase (`--passphrase-file`).
     case passphraseFile = "passphrase file"
+    /// A file holding an item's secret (`--secret-file`).
     case secretFile = "secret file"
 }
 
