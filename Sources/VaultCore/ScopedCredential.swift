@@ -137,51 +137,19 @@ struct CredentialGrant {
     }
 
     func encode(into w: inout ByteWriter) {
-        w.u32(groupID)
-        w.lengthPrefixed(Array(group.name.utf8))
+        w.group(groupID, group)
         w.raw(keyCheck)
         w.raw(lookupKey.copyBytes())
-        writeOptionalKey(indexMACKey, into: &w)
-        w.u8(UInt8(baseKeys.count))
-        for (classID, key) in baseKeys.sorted(by: { $0.key < $1.key }) {
-            w.u8(classID)
-            w.raw(key.copyBytes())
-        }
+        w.optionalKey(indexMACKey)
+        w.baseKeys(baseKeys)
     }
 
     static func decode(from r: inout ByteReader) throws -> CredentialGrant {
-        let id = try r.u32()
-        guard let name = String(validating: try r.lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
-              let group = AccessGroup(name) else {
-            throw MalformedInput(detail: "a malformed group name")
-        }
+        let (id, group) = try r.group()
         let keyCheck = Array(try r.raw(VaultFile.checkSize))
         let lookupKey = SecretBytes(try r.raw(AESGCM.keySize))
-        let indexMACKey = try readOptionalKey(&r)
-        var bases: [UInt8: SecretBytes] = [:]
-        for _ in 0..<Int(try r.u8()) {
-            let classID = try r.u8()
-            guard Accessibility(fileID: classID) != nil, bases[classID] == nil else { throw MalformedInput(detail: "an unknown or repeated class") }
-            bases[classID] = SecretBytes(try r.raw(AESGCM.keySize))
-        }
+        let indexMACKey = try r.optionalKey()
         return CredentialGrant(groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
-                               indexMACKey: indexMACKey, baseKeys: bases)
-    }
-}
-
-private func writeOptionalKey(_ key: SecretBytes?, into w: inout ByteWriter) {
-    if let key {
-        w.u8(1)
-        w.raw(key.copyBytes())
-    } else {
-        w.u8(0)
-    }
-}
-
-private func readOptionalKey(_ r: inout ByteReader) throws -> SecretBytes? {
-    switch try r.u8() {
-    case 0: return nil
-    case 1: return SecretBytes(try r.raw(AESGCM.keySize))
-    default: throw MalformedInput(detail: "a malformed key field")
+                               indexMACKey: indexMACKey, baseKeys: try r.baseKeys())
     }
 }

@@ -31,36 +31,19 @@ struct GroupGrant {
     }
 
     func encode(into w: inout ByteWriter) {
-        w.u32(groupID)
-        w.lengthPrefixed(Array(group.name.utf8))
+        w.group(groupID, group)
         w.raw(lookupKey.copyBytes())
         w.raw(indexMACKey.copyBytes())
-        if let groupKey {
-            w.u8(1)
-            w.raw(groupKey.copyBytes())
-        } else {
-            w.u8(0)
-        }
-        w.u8(UInt8(baseKeys.count))
-        for (classID, key) in baseKeys.sorted(by: { $0.key < $1.key }) {
-            w.u8(classID)
-            w.raw(key.copyBytes())
-        }
+        w.optionalKey(groupKey)
+        w.baseKeys(baseKeys)
     }
 
     static func decode(from r: inout ByteReader) throws -> GroupGrant {
-        let id = try r.u32()
-        guard let name = String(validating: try r.lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self), let group = AccessGroup(name) else {
-            throw MalformedInput(detail: "a malformed group name")
-        }
-        let lookupKey = SecretBytes(try r.raw(32))
-        let indexMACKey = SecretBytes(try r.raw(32))
-        let groupKey = try r.u8() == 1 ? SecretBytes(try r.raw(32)) : nil
-        var bases: [UInt8: SecretBytes] = [:]
-        for _ in 0..<Int(try r.u8()) {
-            let classID = try r.u8()
-            bases[classID] = SecretBytes(try r.raw(32))
-        }
-        return GroupGrant(groupID: id, group: group, groupKey: groupKey, lookupKey: lookupKey, indexMACKey: indexMACKey, baseKeys: bases)
+        let (id, group) = try r.group()
+        let lookupKey = SecretBytes(try r.raw(AESGCM.keySize))
+        let indexMACKey = SecretBytes(try r.raw(AESGCM.keySize))
+        let groupKey = try r.optionalKey()
+        return GroupGrant(groupID: id, group: group, groupKey: groupKey, lookupKey: lookupKey, indexMACKey: indexMACKey,
+                          baseKeys: try r.baseKeys())
     }
 }

@@ -1,0 +1,66 @@
+import VaultCrypto
+
+// The fields that every grant of group keys writes the same way: the scoped
+// credential's (`CredentialGrant`) and the device's and after-first-unlock
+// cache's (`GroupGrant`). One codec for each field, so the two cannot drift.
+
+extension ByteWriter {
+    /// u32 group id ‖ u32-length-prefixed UTF-8 group name.
+    mutating func group(_ id: UInt32, _ group: AccessGroup) {
+        u32(id)
+        lengthPrefixed(Array(group.name.utf8))
+    }
+
+    /// u8 1 ‖ 32-byte key, or u8 0 when there is none.
+    mutating func optionalKey(_ key: SecretBytes?) {
+        if let key {
+            u8(1)
+            raw(key.copyBytes())
+        } else {
+            u8(0)
+        }
+    }
+
+    /// u8 count ‖ (u8 class id ‖ 32-byte base key) in class id order.
+    mutating func baseKeys(_ keys: [UInt8: SecretBytes]) {
+        u8(UInt8(keys.count))
+        for (classID, key) in keys.sorted(by: { $0.key < $1.key }) {
+            u8(classID)
+            raw(key.copyBytes())
+        }
+    }
+}
+
+extension ByteReader {
+    /// See `ByteWriter.group`; throws on a name that is no valid group.
+    mutating func group() throws -> (id: UInt32, group: AccessGroup) {
+        let id = try u32()
+        guard let name = String(validating: try lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
+              let group = AccessGroup(name) else {
+            throw MalformedInput(detail: "a malformed group name")
+        }
+        return (id, group)
+    }
+
+    /// See `ByteWriter.optionalKey`; throws on a flag other than 0 or 1.
+    mutating func optionalKey() throws -> SecretBytes? {
+        switch try u8() {
+        case 0: return nil
+        case 1: return SecretBytes(try raw(AESGCM.keySize))
+        default: throw MalformedInput(detail: "a malformed key field")
+        }
+    }
+
+    /// See `ByteWriter.baseKeys`; throws on an unknown or repeated class.
+    mutating func baseKeys() throws -> [UInt8: SecretBytes] {
+        var keys: [UInt8: SecretBytes] = [:]
+        for _ in 0..<Int(try u8()) {
+            let classID = try u8()
+            guard Accessibility(fileID: classID) != nil, keys[classID] == nil else {
+                throw MalformedInput(detail: "an unknown or repeated class")
+            }
+            keys[classID] = SecretBytes(try raw(AESGCM.keySize))
+        }
+        return keys
+    }
+}
