@@ -11,7 +11,7 @@ extension VaultAccess {
     /// --backend, else VAULT_BACKEND, else `backend` in the config file, else the file.
     func backend() throws -> Backend {
         let environment = invocation.environment
-        let named = try invocation.arguments.value("backend")
+        let named = try invocation.arguments.value(.backend)
             ?? environment["VAULT_BACKEND"].flatMap { $0.isEmpty ? nil : $0 }
             ?? Config.load(environment: environment).value("backend")
         guard let name = named else { return .file }
@@ -24,7 +24,7 @@ extension VaultAccess {
 
     /// --collection, else VAULT_COLLECTION, else `default`; nil when neither names one.
     private var namedCollection: String? {
-        invocation.arguments.value("collection") ?? invocation.environment["VAULT_COLLECTION"].flatMap { $0.isEmpty ? nil : $0 }
+        invocation.arguments.value(.collection) ?? invocation.environment["VAULT_COLLECTION"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// The keyring collection the secret-service backend works on.
@@ -42,7 +42,7 @@ extension VaultAccess {
             throw UsageError("\(quoted(invocation.arguments.command.name)) works on the vault file, and the backend is secret-service",
                              hint: "run it without --backend secret-service (and VAULT_BACKEND or backend in the config)")
         }
-        if invocation.arguments.value("collection") != nil {
+        if invocation.arguments.value(.collection) != nil {
             throw UsageError("--collection goes with --backend secret-service", hint: "add --backend secret-service, or drop --collection")
         }
     }

@@ -11,9 +11,9 @@ struct ChildEnvironment {
     private var origins: [String: String] = [:]
 
     init(_ invocation: Invocation) throws {
-        let withheld = invocation.arguments.flag("keep-vault-env") ? [] : Set(CommandTable.unlockingVariables)
+        let withheld = invocation.arguments.flag(.keepVaultEnv) ? [] : Set(CommandTable.unlockingVariables)
         for (name, value) in invocation.environment where !withheld.contains(name) { assign(name, value, origin: name) }
-        for path in invocation.arguments.values("env-file") {
+        for path in invocation.arguments.values(.envFile) {
             let bytes = try PlainFile.read(path)
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 throw CommandFailure(.usage, "the env file \(quoted(path)) is not UTF-8 text",
@@ -28,7 +28,7 @@ struct ChildEnvironment {
                                      hint: "write NAME=VALUE lines; quote values with spaces or #; see 'vault help run'")
             }
         }
-        for assignment in invocation.arguments.values("env") {
+        for assignment in invocation.arguments.values(.env) {
             guard let equals = assignment.firstIndex(of: "="), Dotenv.isValidName(String(assignment[..<equals])) else {
                 // The value may be a secret typed in the wrong place: name only what stands before the "=".
                 let shown = assignment.firstIndex(of: "=").map { "\(quoted(String(assignment[..<$0])))=…" }

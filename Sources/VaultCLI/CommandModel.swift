@@ -18,6 +18,17 @@ public enum CompletionKind: Equatable, Sendable {
     case command
 }
 
+/// An option's long name, without the leading dashes. Every name is a
+/// constant in CommandTable+OptionNames.swift; the table declares options and
+/// commands read them through those constants, never through a string.
+public struct OptionName: Hashable, Sendable {
+    public let long: String
+
+    init(_ long: String) {
+        self.long = long
+    }
+}
+
 /// One option of a command (or a global option).
 public struct OptionSpec: Sendable {
     /// Long name without the leading dashes, e.g. "service".
@@ -44,12 +55,12 @@ public struct OptionSpec: Sendable {
     public var unlocks: Bool
 
     public init(
-        _ long: String, short: Character? = nil, value valueName: String? = nil,
+        _ name: OptionName, short: Character? = nil, value valueName: String? = nil,
         help: String, default defaultValue: String? = nil, repeatable: Bool = false,
         completion: CompletionKind = .none, hidden: Bool = false, aliases: [String] = [],
         environment: String? = nil, unlocks: Bool = false
     ) {
-        self.long = long
+        self.long = name.long
         self.short = short
         self.valueName = valueName
         self.help = help
@@ -156,12 +167,12 @@ public struct ParsedArguments: Sendable {
         self.trailing = trailing
     }
 
-    /// The last value given for `long`, if any.
-    public func value(_ long: String) -> String? { options[long]?.last }
-    /// Every value given for `long`, in order.
-    public func values(_ long: String) -> [String] { options[long] ?? [] }
-    /// Whether the flag `long` was given.
-    public func flag(_ long: String) -> Bool { options[long] != nil }
+    /// The last value given for the option `name`, if any.
+    public func value(_ name: OptionName) -> String? { options[name.long]?.last }
+    /// Every value given for the option `name`, in order.
+    public func values(_ name: OptionName) -> [String] { options[name.long] ?? [] }
+    /// Whether the flag `name` was given.
+    public func flag(_ name: OptionName) -> Bool { options[name.long] != nil }
 }
 
 /// A usage error: exit 2, one line naming the problem, one hint saying what to do.

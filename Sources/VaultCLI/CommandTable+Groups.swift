@@ -10,7 +10,7 @@ extension CommandTable {
             """,
         options: [
             json,
-            OptionSpec("yes", short: "y", help: "delete a group that holds items without asking (needed without a terminal)"),
+            OptionSpec(.yes, short: "y", help: "delete a group that holds items without asking (needed without a terminal)"),
         ],
         positionals: [
             PositionalSpec("ACTION", help: "list, create or delete", completion: .values(["list", "create", "delete"])),
@@ -33,12 +33,12 @@ extension CommandTable {
             working after that time. 'vault revoke --group G' ends every credential of G.
             """,
         options: [
-            OptionSpec("group", value: "GROUP", help: "a group the credential opens; repeat it for several",
+            OptionSpec(.group, value: "GROUP", help: "a group the credential opens; repeat it for several",
                        repeatable: true, completion: .group),
-            OptionSpec("read-only", help: "the credential can read items but not change them"),
-            OptionSpec("expires", value: "WHEN",
+            OptionSpec(.readOnly, help: "the credential can read items but not change them"),
+            OptionSpec(.expires, value: "WHEN",
                        help: "stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)"),
-            OptionSpec("out", short: "o", value: "FILE", help: "the new file to write the credential to; - writes it to stdout",
+            OptionSpec(.out, short: "o", value: "FILE", help: "the new file to write the credential to; - writes it to stdout",
                        completion: .file),
         ],
         examples: [
@@ -56,7 +56,7 @@ extension CommandTable {
             items stay as they are. Grant a new credential to whoever still needs one.
             """,
         options: [
-            OptionSpec("group", value: "GROUP", help: "a group whose credentials end; repeat it for several",
+            OptionSpec(.group, value: "GROUP", help: "a group whose credentials end; repeat it for several",
                        repeatable: true, completion: .group),
         ],
         examples: [

@@ -27,19 +27,19 @@ extension CommandTable {
             the pipe is removed when the command exits.
             """,
         options: [
-            OptionSpec("env", value: "NAME=VALUE", help: "set NAME for the command; VALUE may be a reference", repeatable: true),
-            OptionSpec("env-file", value: "FILE", help: "read NAME=VALUE lines from FILE (dotenv syntax)", repeatable: true,
+            OptionSpec(.env, value: "NAME=VALUE", help: "set NAME for the command; VALUE may be a reference", repeatable: true),
+            OptionSpec(.envFile, value: "FILE", help: "read NAME=VALUE lines from FILE (dotenv syntax)", repeatable: true,
                        completion: .file),
             referenceGroup,
-            OptionSpec("no-masking", help: "pass the command's output through unmasked"),
-            OptionSpec("keep-vault-env",
+            OptionSpec(.noMasking, help: "pass the command's output through unmasked"),
+            OptionSpec(.keepVaultEnv,
                        help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE), which run drops by default; the command can then read every item you can"),
-            OptionSpec("mount", value: "PATH[=TEMPLATE]",
+            OptionSpec(.mount, value: "PATH[=TEMPLATE]",
                        help: "serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR",
                        completion: .file),
-            OptionSpec("mount-format", value: "FORMAT", help: "how the variables are written on the pipe without a template",
+            OptionSpec(.mountFormat, value: "FORMAT", help: "how the variables are written on the pipe without a template",
                        default: "dotenv", completion: .values(MountOption.Format.allCases.map(\.rawValue))),
-            OptionSpec("mount-max-reads", value: "N", help: "remove the pipe after N readers; 0 serves until the command exits", default: "0"),
+            OptionSpec(.mountMaxReads, value: "N", help: "remove the pipe after N readers; 0 serves until the command exits", default: "0"),
         ],
         examples: [
             ExampleSpec("GITHUB_TOKEN=vault://github/ci-bot vault run -- ./deploy.sh",
@@ -69,7 +69,7 @@ extension CommandTable {
             """,
         options: [
             referenceGroup,
-            OptionSpec("format", value: "FORMAT", help: "how to print the assignments", default: "dotenv",
+            OptionSpec(.format, value: "FORMAT", help: "how to print the assignments", default: "dotenv",
                        completion: .values(EnvFormat.allCases.map(\.rawValue))),
         ],
         examples: [
@@ -88,8 +88,8 @@ extension CommandTable {
             is written and every one is listed.
             """,
         options: [
-            OptionSpec("in", short: "i", value: "TEMPLATE", help: "the template to fill (- for stdin)", completion: .file),
-            OptionSpec("out", short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout", completion: .file),
+            OptionSpec(.in, short: "i", value: "TEMPLATE", help: "the template to fill (- for stdin)", completion: .file),
+            OptionSpec(.out, short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout", completion: .file),
             referenceGroup,
         ],
         examples: [

@@ -3,7 +3,7 @@ import VaultCore
 // Commands that keep secrets out of repositories and logs: scan, redact.
 extension CommandTable {
     static let scanGroups = OptionSpec(
-        "group", value: "GROUP",
+        .group, value: "GROUP",
         help: "only the items of this access group (repeat for several; environment: VAULT_GROUP); every group the caller can open when none is named",
         repeatable: true, completion: .group)
 
@@ -25,12 +25,12 @@ extension CommandTable {
             failures; never 1 for an error.
             """,
         options: [
-            OptionSpec("git-history", help: "search every blob of the repository's history instead of the files"),
+            OptionSpec(.gitHistory, help: "search every blob of the repository's history instead of the files"),
             scanGroups,
-            OptionSpec("skip-ignored", help: "search only files git would track, not those .gitignore ignores"),
-            OptionSpec("baseline", value: "FILE", help: "hits listed in FILE are accepted and do not fail the scan", completion: .file),
-            OptionSpec("update-baseline", help: "write every current hit to the --baseline FILE as accepted, and exit 0"),
-            OptionSpec("exit-code", value: "N", help: "exit status when a leak is found", default: "1"),
+            OptionSpec(.skipIgnored, help: "search only files git would track, not those .gitignore ignores"),
+            OptionSpec(.baseline, value: "FILE", help: "hits listed in FILE are accepted and do not fail the scan", completion: .file),
+            OptionSpec(.updateBaseline, help: "write every current hit to the --baseline FILE as accepted, and exit 0"),
+            OptionSpec(.exitCode, value: "N", help: "exit status when a leak is found", default: "1"),
             json,
         ],
         positionals: [

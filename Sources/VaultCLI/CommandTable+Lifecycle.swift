@@ -1,7 +1,7 @@
 /// The life of a vault's items: expiry, wipes, moving items, starting over, checking.
 extension CommandTable {
-    static let dryRun = OptionSpec("dry-run", short: "n", help: "show what would be removed, and change nothing")
-    static let yes = OptionSpec("yes", short: "y", help: "confirm without asking (needed without a terminal)")
+    static let dryRun = OptionSpec(.dryRun, short: "n", help: "show what would be removed, and change nothing")
+    static let yes = OptionSpec(.yes, short: "y", help: "confirm without asking (needed without a terminal)")
 
     static let wipeCommand = CommandSpec(
         "wipe", summary: "remove the items that match filters",
@@ -14,12 +14,12 @@ extension CommandTable {
             from VAULT_GROUP or the config.
             """,
         options: [
-            OptionSpec("group", value: "GROUP", help: "only items of this group", completion: .group),
+            OptionSpec(.group, value: "GROUP", help: "only items of this group", completion: .group),
             service("only items of this service"),
             account("only items of this account"),
-            OptionSpec("expired", help: "only items whose expiry date has come"),
-            OptionSpec("older-than", value: "DURATION", help: "only items last changed longer ago than this, e.g. 90d"),
-            OptionSpec("all", help: "every item of the vault"),
+            OptionSpec(.expired, help: "only items whose expiry date has come"),
+            OptionSpec(.olderThan, value: "DURATION", help: "only items last changed longer ago than this, e.g. 90d"),
+            OptionSpec(.all, help: "every item of the vault"),
             dryRun,
             yes,
         ],
@@ -42,8 +42,8 @@ extension CommandTable {
             that opens the vault.
             """,
         options: [
-            OptionSpec("marker", value: "PATH", help: "the marker file; created 0600 after the wipe", completion: .file),
-            OptionSpec("group", value: "GROUP", help: "a group to wipe; repeat it for several", repeatable: true, completion: .group),
+            OptionSpec(.marker, value: "PATH", help: "the marker file; created 0600 after the wipe", completion: .file),
+            OptionSpec(.group, value: "GROUP", help: "a group to wipe; repeat it for several", repeatable: true, completion: .group),
             dryRun,
             yes,
         ],
@@ -65,9 +65,9 @@ extension CommandTable {
             how many were left out.
             """,
         options: [
-            OptionSpec("out", short: "o", value: "FILE", help: "the new bundle file", completion: .file),
-            OptionSpec("bundle-passphrase-file", value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
-            OptionSpec("bundle-key-file", value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
+            OptionSpec(.out, short: "o", value: "FILE", help: "the new bundle file", completion: .file),
+            OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
+            OptionSpec(.bundleKeyFile, value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
                        completion: .file),
             kdfCost,
         ],
@@ -86,9 +86,9 @@ extension CommandTable {
             says. Reports how many items were added, replaced and skipped.
             """,
         options: [
-            OptionSpec("bundle-passphrase-file", value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
-            OptionSpec("bundle-key-file", value: "FILE", help: "open the bundle with the key file FILE", completion: .file),
-            OptionSpec("on-conflict", value: "POLICY", help: "what to do with an item that exists", default: "fail",
+            OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
+            OptionSpec(.bundleKeyFile, value: "FILE", help: "open the bundle with the key file FILE", completion: .file),
+            OptionSpec(.onConflict, value: "POLICY", help: "what to do with an item that exists", default: "fail",
                        completion: .values(["skip", "replace", "fail"])),
         ],
         positionals: [PositionalSpec("FILE", help: "the bundle to import", completion: .file)],

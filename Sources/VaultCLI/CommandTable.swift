@@ -12,29 +12,29 @@ public enum CommandTable {
 
     /// Options accepted before or after any command name.
     public static let globalOptions: [OptionSpec] = [
-        OptionSpec("vault", value: "PATH",
+        OptionSpec(.vault, value: "PATH",
                    help: "vault file to use (environment: VAULT_PATH)",
                    default: "~/.local/share/vault/default.vault", completion: .file, environment: "VAULT_PATH"),
-        OptionSpec("passphrase-file", value: "FILE",
+        OptionSpec(.passphraseFile, value: "FILE",
                    help: "read the passphrase from FILE, less one trailing newline, instead of prompting (environment: VAULT_PASSPHRASE_FILE)",
                    completion: .file, environment: "VAULT_PASSPHRASE_FILE", unlocks: true),
-        OptionSpec("key-file", value: "FILE",
+        OptionSpec(.keyFile, value: "FILE",
                    help: "unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)",
                    completion: .file, environment: "VAULT_KEY_FILE", unlocks: true),
-        OptionSpec("credential", value: "FILE",
+        OptionSpec(.credential, value: "FILE",
                    help: "use the scoped credential in FILE, made by 'vault grant' (environment: VAULT_CREDENTIAL, a path, the credential itself or its base64)",
                    completion: .file, environment: "VAULT_CREDENTIAL", unlocks: true),
-        OptionSpec("backend", value: "BACKEND",
+        OptionSpec(.backend, value: "BACKEND",
                    help: "where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)",
                    default: "file", completion: .values(["file", "secret-service"]), environment: "VAULT_BACKEND"),
-        OptionSpec("collection", value: "COLLECTION",
+        OptionSpec(.collection, value: "COLLECTION",
                    help: "keyring collection of the secret-service backend: default, session (in memory until logout) or a collection's name (environment: VAULT_COLLECTION)",
                    default: "default", environment: "VAULT_COLLECTION"),
-        OptionSpec("no-interaction",
+        OptionSpec(.noInteraction,
                    help: "never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)",
                    environment: "VAULT_NO_INTERACTION"),
-        OptionSpec("help", short: "h", help: "show help for vault or for a command"),
-        OptionSpec("version", help: "print the version of vault"),
+        OptionSpec(.help, short: "h", help: "show help for vault or for a command"),
+        OptionSpec(.version, help: "print the version of vault"),
     ]
 
     /// Environment variables that no option stands for.
@@ -63,58 +63,58 @@ public enum CommandTable {
 
 extension CommandTable {
     static func service(_ help: String) -> OptionSpec {
-        OptionSpec("service", short: "s", value: "SERVICE", help: help, completion: .service)
+        OptionSpec(.service, short: "s", value: "SERVICE", help: help, completion: .service)
     }
 
     static func account(_ help: String) -> OptionSpec {
-        OptionSpec("account", short: "a", value: "ACCOUNT", help: help, completion: .account)
+        OptionSpec(.account, short: "a", value: "ACCOUNT", help: help, completion: .account)
     }
 
     /// Commands that find items search one group only when one is named.
     static let searchGroupHelp = "only items of this access group (environment: VAULT_GROUP); every group when none is named"
 
     static func group(_ help: String, default defaultValue: String? = nil) -> OptionSpec {
-        OptionSpec("group", value: "GROUP", help: help, default: defaultValue, completion: .group)
+        OptionSpec(.group, value: "GROUP", help: help, default: defaultValue, completion: .group)
     }
 
     static func label(_ help: String) -> OptionSpec {
-        OptionSpec("label", short: "l", value: "LABEL", help: help)
+        OptionSpec(.label, short: "l", value: "LABEL", help: help)
     }
 
     /// `--class`: the CLI names, or Apple's constant names.
     static func accessibility(_ help: String, default defaultValue: String? = nil) -> OptionSpec {
-        OptionSpec("class", value: "CLASS", help: help + "; Apple's kSecAttrAccessible names work too",
+        OptionSpec(.class, value: "CLASS", help: help + "; Apple's kSecAttrAccessible names work too",
                    default: defaultValue, completion: .values(Accessibility.allCases.map(\.rawValue)),
                    aliases: Accessibility.allCases.map(\.appleConstant))
     }
 
-    static let json = OptionSpec("json", help: "print JSON instead of text")
+    static let json = OptionSpec(.json, help: "print JSON instead of text")
 
     static let kdfCost = OptionSpec(
-        "kdf-cost", value: "COST",
+        .kdfCost, value: "COST",
         help: "scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost",
         default: "interactive", completion: .values(["interactive", "testing"]))
 
     /// Attributes that `add` sets and `update` changes.
     static let attributeOptions: [OptionSpec] = [
         label("label shown by list"),
-        OptionSpec("comment", short: "j", value: "COMMENT", help: "free-form comment"),
-        OptionSpec("kind", short: "D", value: "KIND", help: "kind of secret, e.g. \"api token\""),
-        OptionSpec("generic", short: "G", value: "DATA", help: "application data stored beside the secret"),
-        OptionSpec("env-name", value: "NAME", help: "variable name for vault env; default: SERVICE_ACCOUNT upper-cased"),
-        OptionSpec("expires", value: "WHEN",
+        OptionSpec(.comment, short: "j", value: "COMMENT", help: "free-form comment"),
+        OptionSpec(.kind, short: "D", value: "KIND", help: "kind of secret, e.g. \"api token\""),
+        OptionSpec(.generic, short: "G", value: "DATA", help: "application data stored beside the secret"),
+        OptionSpec(.envName, value: "NAME", help: "variable name for vault env; default: SERVICE_ACCOUNT upper-cased"),
+        OptionSpec(.expires, value: "WHEN",
                    help: "the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry"),
     ]
 
     /// Where the new secret comes from; without any of these it is read from
     /// stdin, or from a no-echo prompt on a terminal.
     static let secretSourceOptions: [OptionSpec] = [
-        OptionSpec("secret-file", value: "FILE", help: "read the secret from FILE", completion: .file),
-        OptionSpec("generate", help: "generate a random secret"),
-        OptionSpec("length", value: "N", help: "length of a generated secret", default: "32"),
-        OptionSpec("charset", value: "SET", help: "characters of a generated secret",
+        OptionSpec(.secretFile, value: "FILE", help: "read the secret from FILE", completion: .file),
+        OptionSpec(.generate, help: "generate a random secret"),
+        OptionSpec(.length, value: "N", help: "length of a generated secret", default: "32"),
+        OptionSpec(.charset, value: "SET", help: "characters of a generated secret",
                    default: "alnum", completion: .values(["alnum", "alpha", "digits", "hex", "printable"])),
-        OptionSpec("password", short: "w", value: "VALUE",
+        OptionSpec(.password, short: "w", value: "VALUE",
                    help: "the secret itself; visible to other users in ps, prefer stdin"),
     ]
 }
@@ -156,7 +156,7 @@ extension CommandTable {
         ] + attributeOptions + [
             accessibility("when the item can be read", default: "when-unlocked"),
             group("access group of the item (environment: VAULT_GROUP)", default: "default"),
-            OptionSpec("update", short: "U", help: "replace an existing item with the same group, service and account"),
+            OptionSpec(.update, short: "U", help: "replace an existing item with the same group, service and account"),
         ] + secretSourceOptions,
         examples: [
             ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
@@ -185,7 +185,7 @@ extension CommandTable {
             group(searchGroupHelp),
             label("label of the item"),
             json,
-            OptionSpec("show-secret", help: "include the secret in --json output"),
+            OptionSpec(.showSecret, help: "include the secret in --json output"),
         ],
         examples: [
             ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
@@ -209,7 +209,7 @@ extension CommandTable {
         ] + attributeOptions + [
             accessibility("new accessibility class of the item"),
         ] + secretSourceOptions + [
-            OptionSpec("keep-secret", help: "change attributes only; do not read a new secret"),
+            OptionSpec(.keepSecret, help: "change attributes only; do not read a new secret"),
         ],
         examples: [
             ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
@@ -232,7 +232,7 @@ extension CommandTable {
             account("account of the item"),
             group(searchGroupHelp),
             label("label of the item"),
-            OptionSpec("all-matching", help: "delete every item that matches instead of exactly one"),
+            OptionSpec(.allMatching, help: "delete every item that matches instead of exactly one"),
         ],
         examples: [
             ExampleSpec("vault delete -s github -a ci-bot", "delete one item"),
@@ -271,17 +271,17 @@ extension CommandTable {
             the items of class when-passcode-set-this-device-only.
             """,
         options: [
-            OptionSpec("new-passphrase-file", value: "FILE",
+            OptionSpec(.newPassphraseFile, value: "FILE",
                        help: "read the new passphrase from FILE instead of prompting", completion: .file),
-            OptionSpec("add-key-file", value: "FILE",
+            OptionSpec(.addKeyFile, value: "FILE",
                        help: "also unlock with the key in FILE, created if missing", completion: .file),
-            OptionSpec("remove-key-file", value: "FILE",
+            OptionSpec(.removeKeyFile, value: "FILE",
                        help: "no longer unlock with the key in FILE", completion: .file),
-            OptionSpec("remove-passphrase", help: "no longer unlock with a passphrase"),
-            OptionSpec("add-keyring-slot", help: "also unlock with a random key kept in the desktop keyring, so a logged-in desktop needs no passphrase"),
-            OptionSpec("remove-keyring-slot", help: "no longer unlock with the desktop keyring, and delete its key there"),
+            OptionSpec(.removePassphrase, help: "no longer unlock with a passphrase"),
+            OptionSpec(.addKeyringSlot, help: "also unlock with a random key kept in the desktop keyring, so a logged-in desktop needs no passphrase"),
+            OptionSpec(.removeKeyringSlot, help: "no longer unlock with the desktop keyring, and delete its key there"),
             kdfCost,
-            OptionSpec("yes", short: "y", help: "confirm destroying items without asking (needed without a terminal)"),
+            OptionSpec(.yes, short: "y", help: "confirm destroying items without asking (needed without a terminal)"),
         ],
         examples: [
             ExampleSpec("vault passwd", "change the passphrase"),
@@ -304,11 +304,11 @@ extension CommandTable {
             items until the next reboot.
             """,
         options: [
-            OptionSpec("timeout", value: "DURATION",
+            OptionSpec(.timeout, value: "DURATION",
                        help: "end the session after this long without use, e.g. 90s, 15m, 2h (config: session-timeout)",
                        default: "15m"),
-            OptionSpec("raw", help: "print only the token"),
-            OptionSpec("export", help: "print 'export VAULT_SESSION=…' for eval"),
+            OptionSpec(.raw, help: "print only the token"),
+            OptionSpec(.export, help: "print 'export VAULT_SESSION=…' for eval"),
         ],
         examples: [
             ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell for 15 minutes of idle time"),
@@ -324,7 +324,7 @@ extension CommandTable {
             otherwise after-first-unlock items stay readable until a reboot.
             """,
         options: [
-            OptionSpec("all", help: "end every session and the after-first-unlock cache too"),
+            OptionSpec(.all, help: "end every session and the after-first-unlock cache too"),
         ],
         examples: [
             ExampleSpec("vault lock", "end the session in VAULT_SESSION; other sessions go on"),

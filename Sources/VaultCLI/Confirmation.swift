@@ -4,7 +4,7 @@ import VaultCore
 /// terminal vault asks; with neither it refuses (exit 2) and changes nothing.
 enum Confirmation {
     static func require(_ invocation: Invocation, access: VaultAccess, question: String) throws {
-        if invocation.arguments.flag("yes") { return }
+        if invocation.arguments.flag(.yes) { return }
         guard access.reasonPromptsAreOff == nil, let answer = invocation.terminal.readLine(prompt: question + " [y/N] ") else {
             throw UsageError("this destroys items and needs confirmation", hint: "add --yes to confirm without a terminal")
         }

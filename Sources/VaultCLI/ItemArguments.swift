@@ -14,7 +14,7 @@ struct ItemArguments {
 
     /// --service, required.
     func service() throws -> String {
-        guard let service = arguments.value("service") else {
+        guard let service = arguments.value(.service) else {
             throw UsageError("missing --service", hint: "name the item's service with -s SERVICE")
         }
         guard !service.isEmpty else { throw UsageError("the service is empty", hint: "give a non-empty -s SERVICE") }
@@ -23,7 +23,7 @@ struct ItemArguments {
 
     /// --account, required (it may be empty).
     func account() throws -> String {
-        guard let account = arguments.value("account") else {
+        guard let account = arguments.value(.account) else {
             throw UsageError("missing --account", hint: "name the item's account with -a ACCOUNT (it may be \"\")")
         }
         return account
@@ -32,7 +32,7 @@ struct ItemArguments {
     /// --group, or VAULT_GROUP, or `group` in the config file, or nil.
     func group() throws -> AccessGroup? {
         let fromEnvironment = environment["VAULT_GROUP"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let name = try arguments.value("group") ?? fromEnvironment ?? Config.load(environment: environment).value("group") else {
+        guard let name = try arguments.value(.group) ?? fromEnvironment ?? Config.load(environment: environment).value("group") else {
             return nil
         }
         return try ItemArguments.group(named: name)
@@ -40,7 +40,7 @@ struct ItemArguments {
 
     /// Every --group given (no default), at least one.
     func namedGroups(purpose: String) throws -> [AccessGroup] {
-        let names = arguments.values("group")
+        let names = arguments.values(.group)
         guard !names.isEmpty else { throw UsageError("no --group given", hint: "name the groups \(purpose) with --group GROUP (repeat it for several)") }
         var groups: [AccessGroup] = []
         for name in names where !groups.contains(where: { $0.name == name }) { groups.append(try ItemArguments.group(named: name)) }
@@ -50,7 +50,7 @@ struct ItemArguments {
     /// --out: a file that must not exist yet (vault never overwrites what it
     /// wrote, e.g. a credential or bundle), or `-` for stdout when `allowsStdout`.
     func newOutputFile(for what: String, allowsStdout: Bool) throws -> String {
-        guard let out = arguments.value("out"), !out.isEmpty else {
+        guard let out = arguments.value(.out), !out.isEmpty else {
             throw UsageError("no --out given",
                              hint: "name a new file for the \(what) with --out FILE" + (allowsStdout ? ", or --out - for stdout" : ""))
         }
@@ -71,7 +71,7 @@ struct ItemArguments {
 
     /// --class, or nil.
     func accessibility() throws -> Accessibility? {
-        guard let name = arguments.value("class") else { return nil }
+        guard let name = arguments.value(.class) else { return nil }
         guard let value = Accessibility(name: name) else {
             throw UsageError("unknown class \(quoted(name))",
                              hint: "use one of: \(Accessibility.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -81,21 +81,21 @@ struct ItemArguments {
 
     /// The descriptive attributes given as options (label, comment, kind, generic, env name, expires).
     func details() throws -> ItemDetails {
-        let envName = arguments.value("env-name")
+        let envName = arguments.value(.envName)
         if let envName, !Dotenv.isValidName(envName) {
             throw UsageError("invalid --env-name \(quoted(envName))",
                              hint: "an environment variable name is letters, digits and _, not starting with a digit")
         }
-        return ItemDetails(label: arguments.value("label"), comment: arguments.value("comment"), kind: arguments.value("kind"),
-                           generic: arguments.value("generic"), envName: envName, expires: try expiry())
+        return ItemDetails(label: arguments.value(.label), comment: arguments.value(.comment), kind: arguments.value(.kind),
+                           generic: arguments.value(.generic), envName: envName, expires: try expiry())
     }
 
     /// Whether --expires never was given: the item's expiry is removed.
-    var removesExpiry: Bool { arguments.value("expires") == "never" }
+    var removesExpiry: Bool { arguments.value(.expires) == "never" }
 
     /// --expires as a date: a duration from now, or a date; nil when not given or `never`.
     func expiry(now: Date = Date()) throws -> Date? {
-        guard let text = arguments.value("expires"), text != "never" else { return nil }
+        guard let text = arguments.value(.expires), text != "never" else { return nil }
         guard let date = DateText.durationOrDate(text, now: now) else {
             throw UsageError("invalid --expires \(quoted(text))",
                              hint: "give a duration such as 12h or 30d, a date up to 9999-12-31 such as 2027-01-31 or 2027-01-31T12:00Z, or never")
@@ -105,7 +105,7 @@ struct ItemArguments {
 
     /// The query the selecting options describe (service, account, group, label, class).
     func query() throws -> Query {
-        Query(service: arguments.value("service"), account: arguments.value("account"), group: try group(),
-              accessibility: try accessibility(), label: arguments.value("label"))
+        Query(service: arguments.value(.service), account: arguments.value(.account), group: try group(),
+              accessibility: try accessibility(), label: arguments.value(.label))
     }
 }

@@ -24,7 +24,7 @@ struct SecretInput {
 
     /// Whether the options name a source other than stdin or the prompt.
     var hasExplicitSource: Bool {
-        arguments.value("secret-file") != nil || arguments.flag("generate") || arguments.value("password") != nil
+        arguments.value(.secretFile) != nil || arguments.flag(.generate) || arguments.value(.password) != nil
     }
 
     /// Reads the new secret, refusing two sources at once.
@@ -33,12 +33,12 @@ struct SecretInput {
         guard sources.count <= 1 else {
             throw UsageError("--\(sources[0]) and --\(sources[1]) both give the secret", hint: "give the secret one way only")
         }
-        if arguments.value("length") != nil || arguments.value("charset") != nil, !arguments.flag("generate") {
+        if arguments.value(.length) != nil || arguments.value(.charset) != nil, !arguments.flag(.generate) {
             throw UsageError("--length and --charset go with --generate", hint: "add --generate, or drop them")
         }
-        if let path = arguments.value("secret-file") { return try readFile(path) }
-        if arguments.flag("generate") { return try generate() }
-        if let value = arguments.value("password") {
+        if let path = arguments.value(.secretFile) { return try readFile(path) }
+        if arguments.flag(.generate) { return try generate() }
+        if let value = arguments.value(.password) {
             invocation.terminal.writeErr("vault: warning: a secret given with -w is visible to other users in the process list; prefer stdin or --secret-file\n")
             return SecretBytes(Array(value.utf8))
         }
@@ -60,11 +60,11 @@ struct SecretInput {
     }
 
     private func generate() throws -> SecretBytes {
-        let lengthText = arguments.value("length") ?? "32"
+        let lengthText = arguments.value(.length) ?? "32"
         guard let length = Int(lengthText), (1...4096).contains(length) else {
             throw UsageError("invalid --length \(quoted(lengthText))", hint: "give a whole number from 1 to 4096")
         }
-        let name = arguments.value("charset") ?? "alnum"
+        let name = arguments.value(.charset) ?? "alnum"
         guard let alphabet = SecretInput.charsets[name] else {
             throw UsageError("unknown --charset \(quoted(name))",
                              hint: "use one of: \(SecretInput.charsets.keys.sorted().joined(separator: ", "))")

@@ -15,12 +15,12 @@ struct VaultAccess {
     private var environment: [String: String] { invocation.environment }
 
     var location: VaultLocation {
-        VaultLocation.resolve(explicitPath: arguments.value("vault"), environment: environment)
+        VaultLocation.resolve(explicitPath: arguments.value(.vault), environment: environment)
     }
 
     /// Why vault may not prompt here, or nil when it may.
     var reasonPromptsAreOff: String? {
-        if arguments.flag("no-interaction") { return "--no-interaction" }
+        if arguments.flag(.noInteraction) { return "--no-interaction" }
         if isSet(environment["VAULT_NO_INTERACTION"]) { return "VAULT_NO_INTERACTION is set" }
         if isSet(environment["CI"]) { return "CI is set" }
         if !invocation.terminal.hasControllingTerminal { return "no terminal" }
@@ -28,17 +28,17 @@ struct VaultAccess {
     }
 
     /// The key file named by --key-file or VAULT_KEY_FILE.
-    var keyFilePath: String? { nonEmpty(arguments.value("key-file")) ?? nonEmpty(environment["VAULT_KEY_FILE"]) }
+    var keyFilePath: String? { nonEmpty(arguments.value(.keyFile)) ?? nonEmpty(environment["VAULT_KEY_FILE"]) }
 
     /// The passphrase file named by --passphrase-file or VAULT_PASSPHRASE_FILE.
     var passphraseFilePath: String? {
-        nonEmpty(arguments.value("passphrase-file")) ?? nonEmpty(environment["VAULT_PASSPHRASE_FILE"])
+        nonEmpty(arguments.value(.passphraseFile)) ?? nonEmpty(environment["VAULT_PASSPHRASE_FILE"])
     }
 
     /// The credential named by options or the environment, if any.
     private func namedCredential(flagsOnly: Bool) throws -> Credential? {
-        let keyFile = flagsOnly ? arguments.value("key-file") : keyFilePath
-        let passphraseFile = flagsOnly ? arguments.value("passphrase-file") : passphraseFilePath
+        let keyFile = flagsOnly ? arguments.value(.keyFile) : keyFilePath
+        let passphraseFile = flagsOnly ? arguments.value(.passphraseFile) : passphraseFilePath
         if let path = keyFile, !path.isEmpty { return .keyFile(try KeyFile.read(path: path)) }
         if let path = passphraseFile, !path.isEmpty { return .passphrase(try PassphraseFile.read(path: path)) }
         return nil
@@ -57,7 +57,7 @@ struct VaultAccess {
     /// The scoped credential named by --credential, or (unless `flagsOnly`) by
     /// VAULT_CREDENTIAL: a path, the credential's text, or its base64 (see `ScopedCredential.load`).
     private func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
-        if let value = nonEmpty(arguments.value("credential")) { return try ScopedCredential.load(value, source: "--credential") }
+        if let value = nonEmpty(arguments.value(.credential)) { return try ScopedCredential.load(value, source: "--credential") }
         guard !flagsOnly, let value = nonEmpty(environment["VAULT_CREDENTIAL"]) else { return nil }
         return try ScopedCredential.load(value, source: "VAULT_CREDENTIAL")
     }
@@ -121,11 +121,11 @@ struct VaultAccess {
     /// missing and `creating`), --bundle-passphrase-file, or a prompt (twice when `creating`).
     func bundleCredential(creating: Bool) throws -> Credential {
         let hint = "give --bundle-passphrase-file FILE or --bundle-key-file FILE"
-        if let path = nonEmpty(arguments.value("bundle-key-file")) {
+        if let path = nonEmpty(arguments.value(.bundleKeyFile)) {
             if creating, !KeyFile.exists(path: path) { return .keyFile(try KeyFile.create(path: path)) }
             return .keyFile(try KeyFile.read(path: path, kind: .bundleKeyFile))
         }
-        if let path = nonEmpty(arguments.value("bundle-passphrase-file")) { return .passphrase(try PassphraseFile.read(path: path)) }
+        if let path = nonEmpty(arguments.value(.bundlePassphraseFile)) { return .passphrase(try PassphraseFile.read(path: path)) }
         if creating { return .passphrase(try newPassphrase(fromFile: nil, purpose: "Passphrase for the bundle", hint: hint)) }
         if let reason = reasonPromptsAreOff {
             throw CommandFailure(.interactionNotAllowed, "no bundle passphrase given, and vault may not prompt here (\(reason))", hint: hint)

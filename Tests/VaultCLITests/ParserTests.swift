@@ -10,64 +10,64 @@ import Testing
     @Test func longOptionWithSeparateValue() throws {
         let parsed = try Parser.parse(["get", "--service", "github", "--account", "ci-bot"])
         #expect(parsed.command.name == "get")
-        #expect(parsed.value("service") == "github")
-        #expect(parsed.value("account") == "ci-bot")
+        #expect(parsed.value(.service) == "github")
+        #expect(parsed.value(.account) == "ci-bot")
     }
 
     @Test func longOptionWithEquals() throws {
         let parsed = try Parser.parse(["get", "--service=github", "--account=a=b"])
-        #expect(parsed.value("service") == "github")
-        #expect(parsed.value("account") == "a=b")
+        #expect(parsed.value(.service) == "github")
+        #expect(parsed.value(.account) == "a=b")
     }
 
     @Test func shortOptionSeparateAttachedAndWithEquals() throws {
         let parsed = try Parser.parse(["get", "-s", "github", "-aci-bot", "-l=label"])
-        #expect(parsed.value("service") == "github")
-        #expect(parsed.value("account") == "ci-bot")
-        #expect(parsed.value("label") == "label")
+        #expect(parsed.value(.service) == "github")
+        #expect(parsed.value(.account) == "ci-bot")
+        #expect(parsed.value(.label) == "label")
     }
 
     @Test func valueBeginningWithDashInEqualsForm() throws {
         let parsed = try Parser.parse(["get", "--service=-x", "-a=-y"])
-        #expect(parsed.value("service") == "-x")
-        #expect(parsed.value("account") == "-y")
+        #expect(parsed.value(.service) == "-x")
+        #expect(parsed.value(.account) == "-y")
     }
 
     @Test func loneDashAndEmptyStringAreValues() throws {
         let parsed = try Parser.parse(["add", "--secret-file", "-", "-s", "", "-a", "a"])
-        #expect(parsed.value("secret-file") == "-")
-        #expect(parsed.value("service") == "")
+        #expect(parsed.value(.secretFile) == "-")
+        #expect(parsed.value(.service) == "")
     }
 
     @Test func clusteredShortFlags() throws {
         let table = SmallTable()
         let parsed = try Parser.parse(["flags", "-xyz"], globalOptions: table.globals, commands: table.commands)
-        #expect(parsed.flag("x") && parsed.flag("y") && parsed.flag("z"))
+        #expect(parsed.flag(OptionName("x")) && parsed.flag(OptionName("y")) && parsed.flag(OptionName("z")))
     }
 
     @Test func clusterEndingInAnOptionThatTakesAValue() throws {
         let separate = try Parser.parse(["add", "-Uw", "secret", "-s", "s", "-a", "a"])
-        #expect(separate.flag("update"))
-        #expect(separate.value("password") == "secret")
+        #expect(separate.flag(.update))
+        #expect(separate.value(.password) == "secret")
         let attached = try Parser.parse(["add", "-Uwsecret"])
-        #expect(attached.flag("update"))
-        #expect(attached.value("password") == "secret")
+        #expect(attached.flag(.update))
+        #expect(attached.value(.password) == "secret")
     }
 
     @Test func flagsHoldAnEmptyValue() throws {
         let parsed = try Parser.parse(["list", "--json"])
         #expect(parsed.options["json"] == [""])
-        #expect(!parsed.flag("class"))
+        #expect(!parsed.flag(.class))
     }
 
     @Test func globalOptionsBeforeAndAfterTheCommand() throws {
         let before = try Parser.parse(["--vault", "/tmp/v", "--no-interaction", "list"])
         #expect(before.command.name == "list")
-        #expect(before.value("vault") == "/tmp/v")
-        #expect(before.flag("no-interaction"))
+        #expect(before.value(.vault) == "/tmp/v")
+        #expect(before.flag(.noInteraction))
         let after = try Parser.parse(["list", "--key-file=k", "--json"])
-        #expect(after.value("key-file") == "k")
-        #expect(after.flag("json"))
+        #expect(after.value(.keyFile) == "k")
+        #expect(after.flag(.json))
     }
 
     @Test func positionalArgument() throws {
@@ -89,7 +89,7 @@ import Testing
         let parsed = try Parser.parse(["run", "-e", "A", "--", "./deploy.sh", "--help", "-e", "B"],
                                       globalOptions: table.globals, commands: table.commands)
         #expect(parsed.command.name == "run")
-        #expect(parsed.values("env") == ["A"])
+        #expect(parsed.values(.env) == ["A"])
         #expect(parsed.trailing == ["./deploy.sh", "--help", "-e", "B"])
         #expect(parsed.positionals.isEmpty)
     }
@@ -97,8 +97,8 @@ import Testing
     @Test func repeatableOptionKeepsEveryValue() throws {
         let table = SmallTable()
         let parsed = try Parser.parse(["run", "-e", "A", "--env=B", "-eC"], globalOptions: table.globals, commands: table.commands)
-        #expect(parsed.values("env") == ["A", "B", "C"])
-        #expect(parsed.value("env") == "C")
+        #expect(parsed.values(.env) == ["A", "B", "C"])
+        #expect(parsed.value(.env) == "C")
     }
 
     @Test func variadicPositionalTakesTheRest() throws {
@@ -147,7 +147,7 @@ import Testing
     func versionParsesAsHelpWithTheVersionFlag(argv: [String]) throws {
         let parsed = try Parser.parse(argv)
         #expect(parsed.command.name == "help")
-        #expect(parsed.flag("version"))
+        #expect(parsed.flag(.version))
     }
 
     @Test func unknownCommandWithHelpIsStillAnError() {
@@ -258,7 +258,7 @@ import Testing
 
     @Test func aliasesAreAcceptedValues() throws {
         let parsed = try Parser.parse(["list", "--class", "kSecAttrAccessibleAlways"])
-        #expect(parsed.value("class") == "kSecAttrAccessibleAlways")
+        #expect(parsed.value(.class) == "kSecAttrAccessibleAlways")
     }
 
     @Test func messagesFollowTheHouseStyle() {
@@ -299,13 +299,13 @@ private func usageError(_ argv: [String], _ table: SmallTable? = nil) -> UsageEr
 
 /// A table with what the real one lacks.
 private struct SmallTable {
-    let globals = [OptionSpec("help", short: "h", help: "help")]
+    let globals = [OptionSpec(.help, short: "h", help: "help")]
     let commands = [
         CommandSpec("run", summary: "run a command",
-                    options: [OptionSpec("env", short: "e", value: "NAME", help: "a name", repeatable: true)],
+                    options: [OptionSpec(.env, short: "e", value: "NAME", help: "a name", repeatable: true)],
                     takesCommandAfterDashDash: true, run: { _ in }),
         CommandSpec("flags", summary: "flags",
-                    options: ["x", "y", "z"].map { OptionSpec($0, short: Character($0), help: $0) }, run: { _ in }),
+                    options: ["x", "y", "z"].map { OptionSpec(OptionName($0), short: Character($0), help: $0) }, run: { _ in }),
         CommandSpec("copy", summary: "copy",
                     positionals: [PositionalSpec("FROM", help: "from"), PositionalSpec("TO", help: "to", variadic: true)],
                     run: { _ in }),

@@ -15,7 +15,7 @@ enum AddCommand {
         let secret = try SecretInput(invocation).read(access: access)
         let item = NewItem(service: service, account: account, group: group, accessibility: accessibility,
                            details: try options.details(), secret: secret)
-        let outcome = try store.add(item, replaceExisting: arguments.flag("update"))
+        let outcome = try store.add(item, replaceExisting: arguments.flag(.update))
         let verb = outcome == .added ? "added" : "replaced"
         invocation.terminal.writeErr(
             "vault: \(verb) service \(quoted(service)), account \(quoted(account)) in group \(quoted(group.name)) (\(accessibility.rawValue))\n")

@@ -7,7 +7,7 @@ enum DeleteCommand {
         guard query.service != nil || query.account != nil || query.label != nil || query.group != nil else {
             throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT (add --all-matching to delete several)")
         }
-        let deleted = try VaultAccess(invocation).store().delete(matching: query, allMatching: invocation.arguments.flag("all-matching"))
+        let deleted = try VaultAccess(invocation).store().delete(matching: query, allMatching: invocation.arguments.flag(.allMatching))
         invocation.terminal.writeErr("vault: deleted \(counted(deleted.count, "item"))\n")
     }
 }

@@ -8,7 +8,7 @@ import VaultCrypto
 /// env name (or the default derived from service and account).
 enum EnvCommand {
     static func run(_ invocation: Invocation) throws {
-        let formatName = invocation.arguments.value("format") ?? EnvFormat.dotenv.rawValue
+        let formatName = invocation.arguments.value(.format) ?? EnvFormat.dotenv.rawValue
         guard let format = EnvFormat(rawValue: formatName) else {
             throw UsageError("unknown format \(quoted(formatName))",
                              hint: "use one of: \(EnvFormat.allCases.map(\.rawValue).joined(separator: ", "))")

@@ -5,7 +5,7 @@ enum ExportCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
         let out = try ItemArguments(invocation).newOutputFile(for: "bundle", allowsStdout: false)
-        let kdf = try KDFCost.parse(arguments.value("kdf-cost"))
+        let kdf = try KDFCost.parse(arguments.value(.kdfCost))
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let outcome = try vault.export(to: out, credential: try access.bundleCredential(creating: true), kdf: kdf)

@@ -5,17 +5,17 @@ import VaultCore
 enum FirstRunCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        guard let marker = arguments.value("marker"), !marker.isEmpty else {
+        guard let marker = arguments.value(.marker), !marker.isEmpty else {
             throw UsageError("no --marker given", hint: "name the marker file with --marker PATH, somewhere a reinstall or a fresh runner removes")
         }
-        let groups = try arguments.values("group").map(ItemArguments.group(named:))
+        let groups = try arguments.values(.group).map(ItemArguments.group(named:))
         let terminal = invocation.terminal
         if FirstRunMarker.exists(at: marker) {
             terminal.writeErr("vault: first run already done (marker \(quoted(marker)) exists); nothing changed\n")
             return
         }
         let access = VaultAccess(invocation)
-        let dryRun = arguments.flag("dry-run")
+        let dryRun = arguments.flag(.dryRun)
         if access.location.exists {
             let vault = try access.vault()
             if dryRun {

@@ -4,7 +4,7 @@ import VaultCore
 enum GetCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        if arguments.flag("show-secret"), !arguments.flag("json") {
+        if arguments.flag(.showSecret), !arguments.flag(.json) {
             throw UsageError("--show-secret goes with --json", hint: "add --json, or drop --show-secret to print the secret alone")
         }
         let query = try ItemArguments(invocation).query()
@@ -13,8 +13,8 @@ enum GetCommand {
         }
         let item = try VaultAccess(invocation).store().item(matching: query)
         let terminal = invocation.terminal
-        if arguments.flag("json") {
-            terminal.writeOut(ItemOutput.json(item.attributes, secret: arguments.flag("show-secret") ? item.secret : nil) + "\n")
+        if arguments.flag(.json) {
+            terminal.writeOut(ItemOutput.json(item.attributes, secret: arguments.flag(.showSecret) ? item.secret : nil) + "\n")
             return
         }
         item.secret.withUnsafeBytes { terminal.writeOut($0) }

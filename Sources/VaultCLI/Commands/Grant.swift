@@ -11,9 +11,9 @@ enum GrantCommand {
         let now = Date()
         let expires = try options.expiry(now: now)
         if let expires, expires <= now {
-            throw UsageError("--expires \(quoted(arguments.value("expires") ?? "")) is in the past", hint: "give a later date")
+            throw UsageError("--expires \(quoted(arguments.value(.expires) ?? "")) is in the past", hint: "give a later date")
         }
-        let credential = try VaultAccess(invocation).vault().grant(groups: groups, readOnly: arguments.flag("read-only"), expires: expires)
+        let credential = try VaultAccess(invocation).vault().grant(groups: groups, readOnly: arguments.flag(.readOnly), expires: expires)
         if out == "-" {
             invocation.terminal.writeOut(credential.encoded())
         } else {

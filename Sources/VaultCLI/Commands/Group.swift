@@ -41,7 +41,7 @@ enum GroupCommand {
         if unopened > 0 {
             terminal.writeErr("vault: \(counted(unopened, "group")) not listed: locked (unlock to see \(unopened == 1 ? "it" : "them"))\n")
         }
-        if invocation.arguments.flag("json") {
+        if invocation.arguments.flag(.json) {
             let objects = groups.map { "{\"group\":\(ItemOutput.jsonString($0.group.name)),\"items\":\($0.itemCount)}" }
             terminal.writeOut("[" + objects.joined(separator: ",") + "]\n")
         } else {

@@ -3,7 +3,7 @@ enum HelpCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
         let terminal = invocation.terminal
-        if arguments.flag("version") {
+        if arguments.flag(.version) {
             return terminal.writeOut("vault \(CommandTable.version)\n")
         }
         // NO_COLOR counts when set and not empty (https://no-color.org).

@@ -5,7 +5,7 @@ enum ImportCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
         let path = arguments.positionals[0]
-        let policy = ConflictPolicy(rawValue: arguments.value("on-conflict") ?? "fail") ?? .fail
+        let policy = ConflictPolicy(rawValue: arguments.value(.onConflict) ?? "fail") ?? .fail
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let outcome: Vault.ImportOutcome

@@ -8,7 +8,7 @@ enum InitCommand {
         try access.requireFileBackend()
         let location = access.location
         guard !location.exists else { throw VaultError.vaultExists(path: location.path) }
-        let kdf = try KDFCost.parse(invocation.arguments.value("kdf-cost"))
+        let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
         let credential: Credential
         var createdKeyFile = false
         if let path = access.keyFilePath {

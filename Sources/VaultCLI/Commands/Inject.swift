@@ -9,12 +9,12 @@ import VaultCrypto
 enum InjectCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        guard let input = arguments.value("in") else {
+        guard let input = arguments.value(.in) else {
             throw UsageError("missing --in", hint: "name the template with -i TEMPLATE (- for stdin)")
         }
         let template = try LoadedTemplate(path: input, bytes: input == "-" ? invocation.terminal.readAllInput() : nil)
         let uses = template.referenceUses
-        let output = arguments.value("out")
+        let output = arguments.value(.out)
         let secrets = try ReferenceResolver(invocation).resolve(uses, action: output == nil ? "nothing was printed" : "nothing was written")
         let rendered = template.rendered(with: secrets)
         if let output {

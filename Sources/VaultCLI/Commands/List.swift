@@ -9,7 +9,7 @@ enum ListCommand {
         if locked > 0 {
             terminal.writeErr("vault: \(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
         }
-        if invocation.arguments.flag("json") {
+        if invocation.arguments.flag(.json) {
             terminal.writeOut(ItemOutput.jsonArray(items) + "\n")
         } else if items.isEmpty {
             terminal.writeErr("vault: no items match\n")

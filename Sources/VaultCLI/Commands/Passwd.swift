@@ -12,19 +12,19 @@ enum PasswdCommand {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let terminal = invocation.terminal
-        if let path = arguments.value("add-key-file") {
+        if let path = arguments.value(.addKeyFile) {
             let created = !KeyFile.exists(path: path)
             let content = created ? try KeyFile.create(path: path) : try KeyFile.read(path: path)
             try vault.addKeyFile(content)
             terminal.writeErr("vault: \(created ? "created key file \(quoted(path)) and " : "")added a key-file keyslot\n")
-        } else if let path = arguments.value("remove-key-file") {
+        } else if let path = arguments.value(.removeKeyFile) {
             try vault.removeKeyFile(try KeyFile.read(path: path))
             terminal.writeErr("vault: removed the keyslot of key file \(quoted(path))\n")
-        } else if arguments.flag("add-keyring-slot") {
+        } else if arguments.flag(.addKeyringSlot) {
             try KeyringSlotChange.add(to: vault, access: access)
-        } else if arguments.flag("remove-keyring-slot") {
+        } else if arguments.flag(.removeKeyringSlot) {
             try KeyringSlotChange.remove(from: vault, access: access)
-        } else if arguments.flag("remove-passphrase") {
+        } else if arguments.flag(.removePassphrase) {
             let doomed = try vault.attributes(matching: Query(accessibility: .whenPasscodeSetThisDeviceOnly))
             if !doomed.isEmpty {
                 terminal.writeErr("vault: warning: removing the passphrase destroys \(doomed.count) when-passcode-set-this-device-only item\(doomed.count == 1 ? "" : "s")\n")
@@ -34,8 +34,8 @@ enum PasswdCommand {
             terminal.writeErr("vault: removed the passphrase; the vault now opens only with its key file")
             terminal.writeErr(destroyed.isEmpty ? "\n" : "; destroyed \(counted(destroyed.count, "item"))\n")
         } else {
-            let kdf = try KDFCost.parse(arguments.value("kdf-cost"))
-            let passphrase = try access.newPassphrase(fromFile: arguments.value("new-passphrase-file"), purpose: "New passphrase")
+            let kdf = try KDFCost.parse(arguments.value(.kdfCost))
+            let passphrase = try access.newPassphrase(fromFile: arguments.value(.newPassphraseFile), purpose: "New passphrase")
             let hadPassphrase = try vault.status(sessionToken: nil).keyslots.contains(.passphrase)
             try vault.changePassphrase(to: passphrase, kdf: kdf)
             terminal.writeErr(hadPassphrase ? "vault: changed the passphrase\n" : "vault: set a passphrase\n")

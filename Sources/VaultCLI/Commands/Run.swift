@@ -13,7 +13,7 @@ enum RunCommand {
             throw UsageError("no command to run", hint: "put it after --, e.g. vault run -- ./deploy.sh")
         }
         let environment = try ChildEnvironment(invocation)
-        if arguments.flag("keep-vault-env") {
+        if arguments.flag(.keepVaultEnv) {
             invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")
         }
         let mount = try MountOption(invocation)
@@ -26,7 +26,7 @@ enum RunCommand {
         defer { signals.restore() }
         let mounted = try mount?.start(&variables, from: environment, secrets: secrets, invocation: invocation)
         defer { mounted?.close() }
-        guard !arguments.flag("no-masking") else {
+        guard !arguments.flag(.noMasking) else {
             let child = try ChildProcess.spawn(arguments.trailing, environment: &variables, streams: ChildStreams())
             var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
             try exit(with: relay.run())

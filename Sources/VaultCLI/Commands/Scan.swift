@@ -24,22 +24,22 @@ enum ScanCommand {
 
     private static func scan(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        let leakExitCode = try exitCode(arguments.value("exit-code"))
-        let history = arguments.flag("git-history")
-        let baselinePath = arguments.value("baseline")
-        if arguments.flag("update-baseline"), baselinePath == nil {
+        let leakExitCode = try exitCode(arguments.value(.exitCode))
+        let history = arguments.flag(.gitHistory)
+        let baselinePath = arguments.value(.baseline)
+        if arguments.flag(.updateBaseline), baselinePath == nil {
             throw UsageError("--update-baseline needs --baseline FILE", hint: "write the accepted hits with 'vault scan --baseline FILE --update-baseline'")
         }
-        if history, arguments.flag("skip-ignored") {
+        if history, arguments.flag(.skipIgnored) {
             throw UsageError("--skip-ignored applies to files, and --git-history searches commits",
                              hint: "drop one of them: history holds only what was committed")
         }
-        let baseline = try baselinePath.flatMap { arguments.flag("update-baseline") ? nil : try ScanBaseline(reading: $0) }
+        let baseline = try baselinePath.flatMap { arguments.flag(.updateBaseline) ? nil : try ScanBaseline(reading: $0) }
 
         let roots = arguments.positionals.isEmpty ? ["."] : arguments.positionals
         // Bad paths are found before the vault is opened.
         let trees = history ? [] : try roots.map {
-            try ScanFiles(root: $0, skipIgnored: arguments.flag("skip-ignored"), environment: invocation.environment)
+            try ScanFiles(root: $0, skipIgnored: arguments.flag(.skipIgnored), environment: invocation.environment)
         }
         let secrets = try ReadableSecrets(invocation).items
         let patterns = LeakPatterns(secrets: secrets.map { $0.secret.copyBytes() })
@@ -71,14 +71,14 @@ enum ScanCommand {
         }
         for path in unreadable { terminal.writeErr("vault: warning: cannot read \(quoted(path)); it was not searched\n") }
 
-        if arguments.flag("update-baseline"), let baselinePath {
+        if arguments.flag(.updateBaseline), let baselinePath {
             try ScanBaseline.write(findings, to: baselinePath)
             terminal.writeErr("vault: wrote \(counted(Set(findings.map(\.baselineKey)).count, "accepted hit")) to \(quoted(baselinePath))\n")
             return
         }
         let new = findings.filter { !(baseline?.accepted.contains($0.baselineKey) ?? false) }
         let accepted = findings.count - new.count
-        if arguments.flag("json") {
+        if arguments.flag(.json) {
             terminal.writeOut(json(new, accepted: accepted, skipped: skipped, unreadable: unreadable))
         } else {
             terminal.writeOut(new.map(\.text).joined())

@@ -11,7 +11,7 @@ enum StatusCommand {
         let total = report.counts.reduce(0) { $0 + $1.count }
         let state = report.sessionExpiry.map { "unlocked (session ends at \(DateText.iso($0)) if idle)" } ?? "locked"
         let terminal = invocation.terminal
-        if invocation.arguments.flag("json") {
+        if invocation.arguments.flag(.json) {
             var fields = [
                 "\"path\":\(ItemOutput.jsonString(vault.location.path))",
                 "\"backend\":\"file\"",

@@ -13,10 +13,10 @@ enum UpdateCommand {
                                 removesExpiry: options.removesExpiry)
         ClassWarning.show(for: change.accessibility, on: invocation.terminal)
         let input = SecretInput(invocation)
-        if arguments.flag("keep-secret"), input.hasExplicitSource {
+        if arguments.flag(.keepSecret), input.hasExplicitSource {
             throw UsageError("--keep-secret and a new secret were both given", hint: "drop one of them")
         }
-        let readsSecret = input.hasExplicitSource || (!arguments.flag("keep-secret") && change.isEmpty)
+        let readsSecret = input.hasExplicitSource || (!arguments.flag(.keepSecret) && change.isEmpty)
         let access = VaultAccess(invocation)
         let store = try access.store()
         if readsSecret { change.secret = try input.read(access: access) }

@@ -8,7 +8,7 @@ enum WipeCommand {
         let filter = try self.filter(arguments)
         let access = VaultAccess(invocation)
         let vault = try access.vault()
-        if arguments.flag("dry-run") {
+        if arguments.flag(.dryRun) {
             let plan = try vault.wipe(filter, dryRun: true)
             invocation.terminal.writeOut(WipeRun.describe(plan))
             invocation.terminal.writeErr("vault: dry run: would have \(WipeRun.summary(plan)); nothing was changed\n")
@@ -19,13 +19,13 @@ enum WipeCommand {
     }
 
     private static func filter(_ arguments: ParsedArguments) throws -> WipeFilter {
-        var filter = WipeFilter(query: Query(service: arguments.value("service"), account: arguments.value("account"),
-                                             group: try arguments.value("group").map(ItemArguments.group(named:))),
-                                expiredOnly: arguments.flag("expired"))
-        if let text = arguments.value("older-than") {
+        var filter = WipeFilter(query: Query(service: arguments.value(.service), account: arguments.value(.account),
+                                             group: try arguments.value(.group).map(ItemArguments.group(named:))),
+                                expiredOnly: arguments.flag(.expired))
+        if let text = arguments.value(.olderThan) {
             filter.modifiedBefore = Date().addingTimeInterval(-Double(try DurationText.option("older-than", text)))
         }
-        let all = arguments.flag("all")
+        let all = arguments.flag(.all)
         let narrowed = filter != WipeFilter()
         if all, narrowed {
             throw UsageError("--all wipes every item and takes no filter", hint: "drop --all, or drop the filters")

@@ -8,7 +8,7 @@ struct ReadableSecrets {
     var items: [(key: ItemKey, secret: SecretBytes)]
 
     init(_ invocation: Invocation) throws {
-        let named = try invocation.arguments.values("group").map(ItemArguments.group(named:))
+        let named = try invocation.arguments.values(.group).map(ItemArguments.group(named:))
         let groups: [AccessGroup?] = named.isEmpty ? [try ItemArguments(invocation).group()] : named
         let store = try VaultAccess(invocation).store()
         var items: [(key: ItemKey, secret: SecretBytes)] = []
