@@ -2,6 +2,9 @@
 // (glibc 2.34+), so this adds no library to vault's link line.
 // libsecret's own headers (libsecret-1-dev), for the type checks below only:
 // nothing here takes a function's address, so nothing is linked.
+// secret_collection_new_for_dbus_path_sync is declared only for callers of
+// libsecret's "unstable" API (exported all the same, since libsecret 0.7).
+#define SECRET_API_SUBJECT_TO_CHANGE
 #include <libsecret/secret.h>
 
 #include "CLibSecret.h"
@@ -15,7 +18,8 @@
     X(g_hash_table_get_keys) X(g_hash_table_unref) X(g_list_free) X(g_object_unref) X(g_error_free) X(g_free) \
     X(g_dbus_proxy_get_object_path) \
     X(secret_schema_newv) X(secret_schema_unref) X(secret_service_get_sync) X(secret_service_get_collections) \
-    X(secret_service_unlock_sync) X(secret_collection_for_alias_sync) X(secret_collection_get_label) \
+    X(secret_service_load_collections_sync) X(secret_service_unlock_sync) X(secret_collection_for_alias_sync) \
+    X(secret_collection_new_for_dbus_path_sync) X(secret_collection_get_label) \
     X(secret_collection_get_locked) X(secret_collection_load_items_sync) X(secret_collection_get_items) \
     X(secret_collection_search_sync) X(secret_item_create_sync) \
     X(secret_item_get_attributes) X(secret_item_get_label) X(secret_item_get_created) X(secret_item_get_modified) \

@@ -76,8 +76,10 @@ typedef struct VaultLibSecret {
     void (*secret_schema_unref)(SecretSchema *);
     SecretService *(*secret_service_get_sync)(unsigned int flags, GCancellable *, GError **);
     GList *(*secret_service_get_collections)(SecretService *);
+    int (*secret_service_load_collections_sync)(SecretService *, GCancellable *, GError **);
     int (*secret_service_unlock_sync)(SecretService *, GList *objects, GCancellable *, GList **unlocked, GError **);
     SecretCollection *(*secret_collection_for_alias_sync)(SecretService *, const char *alias, unsigned int flags, GCancellable *, GError **);
+    SecretCollection *(*secret_collection_new_for_dbus_path_sync)(SecretService *, const char *path, unsigned int flags, GCancellable *, GError **);
     char *(*secret_collection_get_label)(SecretCollection *);
     int (*secret_collection_get_locked)(SecretCollection *);
     int (*secret_collection_load_items_sync)(SecretCollection *, GCancellable *, GError **);

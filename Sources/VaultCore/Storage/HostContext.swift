@@ -39,7 +39,7 @@ public struct HostContext: Sendable {
 
     /// The runtime directory, created 0700 if missing; refused when another
     /// user owns it or others may enter it (a shared /tmp must not leak sessions).
-    func preparedRuntimeDirectory() throws -> String {
+    public func preparedRuntimeDirectory() throws -> String {
         try FileSystem.makeDirectory(runtimeDirectory)
         var info = stat()
         guard stat(runtimeDirectory, &info) == 0 else {
