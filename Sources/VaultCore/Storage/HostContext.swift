@@ -27,7 +27,23 @@ public struct HostContext: Sendable {
         } else {
             base = "/tmp/vault-\(getuid())"
         }
-        return HostContext(now: { Date() }, bootID: { HostContext.readBootID() }, runtimeDirectory: base)
+        return HostContext(now: clock(environment: environment), bootID: { HostContext.readBootID() }, runtimeDirectory: base)
+    }
+
+    /// The system clock; in debug builds (the ones the tests run), a fixed
+    /// time when VAULT_TEST_NOW holds Unix seconds, so tests of expiry and
+    /// session timeouts need not wait (docs/CLI.md). Release builds ignore it.
+    /// It moves only the time of checks a caller could fool anyway by faking
+    /// its own clock (expiry of items and credentials, session idle time) and
+    /// the dates vault writes; no key depends on the time.
+    private static func clock(environment: [String: String]) -> @Sendable () -> Date {
+        #if DEBUG
+        if let text = environment["VAULT_TEST_NOW"], !text.isEmpty, text.allSatisfy(\.isASCII), let seconds = Int64(text) {
+            let fixed = Date(timeIntervalSince1970: Double(seconds))
+            return { fixed }
+        }
+        #endif
+        return { Date() }
     }
 
     private static func readBootID() -> String? {
