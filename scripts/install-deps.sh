@@ -9,6 +9,7 @@ set -eu
 #   mandoc                      tests: lint the generated man page
 #   bash-completion zsh fish    tests: load the generated completions
 #   git python3                 tests
+#   python3-cryptography        tests: Tests/FormatReader/vault_v1.py, the independent reader of the v1 test vector
 #   python3-docker              tests: docker's credential store client drives docker-credential-vault
 #   libsecret-1-dev             build: libsecret's headers check the types CLibSecret loads with dlopen
 #   gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin
@@ -16,7 +17,7 @@ set -eu
 #                               secret-tool for interop, gdbus to lock a collection
 #   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
-PACKAGES="$PACKAGES python3-docker"
+PACKAGES="$PACKAGES python3-docker python3-cryptography"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"
 
