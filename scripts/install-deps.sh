@@ -15,10 +15,12 @@ set -eu
 #   gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin
 #                               tests: a real Secret Service (dbus-run-session, gnome-keyring-daemon),
 #                               secret-tool for interop, gdbus to lock a collection
+#   binutils                    make fuzz: objdump checks that the fuzzed modules have coverage counters
 #   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3"
 PACKAGES="$PACKAGES python3-docker python3-cryptography"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
+PACKAGES="$PACKAGES binutils"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"
 
 missing=""
