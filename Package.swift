@@ -29,6 +29,8 @@ let package = Package(
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
         // make bench: fills large vaults through Vault.addAll; not installed.
         .executableTarget(name: "vault-bench-fill", dependencies: ["VaultCore"], path: "Sources/VaultBenchFill"),
+        // Shared by the test targets: the seeded random numbers of randomized tests.
+        .target(name: "VaultTestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "VaultCryptoTests",
             dependencies: ["VaultCrypto"],
@@ -36,12 +38,12 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultCoreTests",
-            dependencies: ["VaultCore", "VaultCrypto"],
+            dependencies: ["VaultCore", "VaultCrypto", "VaultTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "VaultCLITests",
-            dependencies: ["VaultCLI", "VaultCore"],
+            dependencies: ["VaultCLI", "VaultCore", "VaultTestSupport"],
             exclude: ["Scenarios"]
         ),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VaultTestSupport
 
 /// End-to-end properties of the built binary that a transcript cannot express:
 /// large binary secrets, damage at every byte, parallel writers.
@@ -7,7 +8,7 @@ import Testing
     @Test func oneMebibyteOfBinaryRoundTripsExactly() throws {
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(test: "oneMebibyteOfBinaryRoundTripsExactly")
         let secret = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let add = try sandbox.vault(["add", "-s", "blob", "-a", "max"], stdin: secret)
         #expect(add.status == 0, "\(add.stderr)")
