@@ -38,7 +38,8 @@ public struct HostContext: Sendable {
     /// the dates vault writes; no key depends on the time.
     private static func clock(environment: [String: String]) -> @Sendable () -> Date {
         #if DEBUG
-        if let text = environment["VAULT_TEST_NOW"], !text.isEmpty, text.allSatisfy(\.isASCII), let seconds = Int64(text) {
+        if let text = environment["VAULT_TEST_NOW"], !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+           let seconds = Int64(text) {
             let fixed = Date(timeIntervalSince1970: Double(seconds))
             return { fixed }
         }
