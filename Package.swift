@@ -24,6 +24,8 @@ let package = Package(
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
         // make bench: fills large vaults through Vault.addAll; not installed.
         .executableTarget(name: "vault-bench-fill", dependencies: ["VaultCore"], path: "Sources/VaultBenchFill"),
+        // Shared by the test targets: the seeded random numbers of randomized tests.
+        .target(name: "VaultTestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "VaultCryptoTests",
             dependencies: ["VaultCrypto"],
@@ -31,12 +33,12 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultCoreTests",
-            dependencies: ["VaultCore", "VaultCrypto"],
+            dependencies: ["VaultCore", "VaultCrypto", "VaultTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "VaultCLITests",
-            dependencies: ["VaultCLI", "VaultCore"],
+            dependencies: ["VaultCLI", "VaultCore", "VaultTestSupport"],
             exclude: ["Scenarios", "Support/run-github-job.py", "Support/scan-memory.py"]
         ),
     ],

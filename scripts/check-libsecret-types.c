@@ -2,6 +2,9 @@
 // own headers: each pointer in VaultLibSecret must have the type of the real
 // function, and each constant its value, so a changed prototype fails here
 // instead of crashing vault at run time.
+// secret_collection_new_for_dbus_path_sync is declared only for callers of
+// libsecret's "unstable" API (exported all the same, since libsecret 0.7).
+#define SECRET_API_SUBJECT_TO_CHANGE
 #include <libsecret/secret.h>
 
 #include "CLibSecret.h"

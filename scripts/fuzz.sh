@@ -20,8 +20,19 @@ seconds="${1:-${FUZZ_SECONDS:-60}}"
 scratch=".build/fuzz"
 work="$scratch/run"
 
-swift build --sanitize=fuzzer --sanitize=address --scratch-path "$scratch" --target VaultCLI >&2
+# --sanitize=fuzzer alone leaves the Swift modules of a clean build without
+# coverage counters (found with objdump: no __sancov_cntrs section), and a
+# harness then fuzzes blind, guided only by its own few lines; hence the
+# explicit -Xswiftc -sanitize=fuzzer, and the check below.
+swift build --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer --scratch-path "$scratch" --target VaultCLI >&2
 debug="$scratch/debug"
+for module in VaultCrypto VaultCore VaultCLI; do
+    if ! objdump -h "$(ls "$debug/$module.build"/*.o | head -n 1)" | grep -q __sancov_cntrs; then
+        echo "fuzz: error: $module was built without coverage counters; the harnesses would fuzz blind" >&2
+        echo "fuzz: hint: remove $scratch and run again" >&2
+        exit 1
+    fi
+done
 objects="$(ls "$debug"/VaultCrypto.build/*.o "$debug"/VaultCore.build/*.o "$debug"/CLibSecret.build/*.o \
     "$debug"/VaultSecretService.build/*.o "$debug"/VaultCLI.build/*.o)"
 openssl_flags="$(pkg-config --cflags --libs openssl)"
@@ -41,15 +52,21 @@ for name in "$@"; do
         -Xcc -fmodule-map-file="$debug/CLibSecret.build/module.modulemap" -I Sources/CLibSecret/include -ldl \
         "$harness" $objects -o "$binary"
 
+    # Every harness has committed regression inputs (at least a seed): a
+    # missing or empty directory would replay nothing and look like a pass.
     regressions="Fuzz/Regressions/$name"
-    if [ -d "$regressions" ] && [ -n "$(ls "$regressions")" ]; then
-        echo "fuzz: $name: replaying $(ls "$regressions" | wc -l) committed crash inputs" >&2
-        "$binary" "$regressions"/* >"$work/$name.replay.log" 2>&1 || {
-            cat "$work/$name.replay.log" >&2
-            failed="$failed $name(regression)"
-            continue
-        }
+    if [ ! -d "$regressions" ] || [ -z "$(ls "$regressions")" ]; then
+        echo "fuzz: error: $name: no regression inputs in $regressions" >&2
+        echo "fuzz: hint: commit at least one input there (an edge case of the parser); see Fuzz/README.md" >&2
+        failed="$failed $name(no-regressions)"
+        continue
     fi
+    echo "fuzz: $name: replaying $(ls "$regressions" | wc -l) committed regression inputs" >&2
+    "$binary" "$regressions"/* >"$work/$name.replay.log" 2>&1 || {
+        cat "$work/$name.replay.log" >&2
+        failed="$failed $name(regression)"
+        continue
+    }
 
     corpus="$work/corpus/$name" artifacts="$work/artifacts/$name/"
     mkdir -p "$corpus" "$artifacts"

@@ -9,20 +9,23 @@ set -eu
 #   mandoc                      tests: lint the generated man page
 #   bash-completion zsh fish    tests: load the generated completions
 #   git python3 python3-yaml    tests (python3-yaml: RepositoryFlowTests runs the README's GitHub Actions job)
+#   python3-cryptography        tests: Tests/FormatReader/vault_v1.py, the independent reader of the v1 test vector
 #   python3-docker              tests: docker's credential store client drives docker-credential-vault
 #   libsecret-1-dev             build: libsecret's headers check the types CLibSecret loads with dlopen
 #   gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin
 #                               tests: a real Secret Service (dbus-run-session, gnome-keyring-daemon),
 #                               secret-tool for interop, gdbus to lock a collection
+#   binutils                    make fuzz: objdump checks that the fuzzed modules have coverage counters
 #   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
-#   lintian binutils            make test: the Debian package is checked by lintian (readelf for its RUNPATH)
+#   lintian                     make test: the Debian package is checked by lintian (readelf, from binutils, for its RUNPATH)
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3 python3-yaml"
-PACKAGES="$PACKAGES python3-docker"
+PACKAGES="$PACKAGES python3-docker python3-cryptography"
 # python3-dotenv: a real dotenv reader, for the vault env --format dotenv property test
 PACKAGES="$PACKAGES python3-dotenv"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
+PACKAGES="$PACKAGES binutils"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"
-PACKAGES="$PACKAGES lintian binutils"
+PACKAGES="$PACKAGES lintian"
 
 missing=""
 for package in $PACKAGES; do

@@ -34,12 +34,23 @@ probe_keyring() {
 keyring_home="$(mktemp -d)"
 trap 'rm -rf "$keyring_home"' EXIT
 mkdir -m 700 "$keyring_home/run"
+# D-Bus starts a second gnome-keyring-daemon when a client asks for the
+# Secret Service before ours owns the name; with the session's own HOME that
+# one serves an empty, locked keyring in the real ~/.local/share/keyrings,
+# shared by every other test run. Give activation the same directories, so
+# an activated daemon joins ours (`--start` finds its control socket), and
+# wait for ours to own the name before the first request.
+keyring_environment="HOME=$keyring_home XDG_DATA_HOME=$keyring_home/data XDG_RUNTIME_DIR=$keyring_home/run"
 skip=""
 if ! command -v gnome-keyring-daemon >/dev/null 2>&1; then
     skip="gnome-keyring-daemon is not installed (Debian package gnome-keyring)"
-elif ! printf '%s' "vault-test-keyring" | HOME="$keyring_home" XDG_DATA_HOME="$keyring_home/data" \
-        XDG_RUNTIME_DIR="$keyring_home/run" gnome-keyring-daemon --daemonize --unlock --components=secrets >/dev/null 2>"$keyring_home/daemon.log"; then
+elif ! dbus-update-activation-environment $keyring_environment 2>"$keyring_home/daemon.log"; then
+    skip="dbus-update-activation-environment failed: $(head -n 1 "$keyring_home/daemon.log")"
+elif ! printf '%s' "vault-test-keyring" | env $keyring_environment \
+        gnome-keyring-daemon --daemonize --unlock --components=secrets >/dev/null 2>"$keyring_home/daemon.log"; then
     skip="gnome-keyring-daemon did not start: $(head -n 1 "$keyring_home/daemon.log")"
+elif ! gdbus wait --session --timeout 20 org.freedesktop.secrets 2>"$keyring_home/daemon.log"; then
+    skip="gnome-keyring-daemon did not take the name org.freedesktop.secrets: $(head -n 1 "$keyring_home/daemon.log")"
 elif ! probe_keyring; then
     skip="the keyring daemon does not answer: $(head -n 1 "$keyring_home/probe.log")"
 fi

@@ -33,7 +33,8 @@ extension VaultAccess {
         guard !name.isEmpty else {
             throw UsageError("the collection name is empty", hint: "give --collection default, session or a collection's name")
         }
-        return try SecretServiceStore(collection: name, environment: invocation.environment, reasonPromptsAreOff: reasonPromptsAreOff)
+        return try SecretServiceStore(collection: name, environment: invocation.environment, reasonPromptsAreOff: reasonPromptsAreOff,
+                                      host: HostContext.live(environment: invocation.environment))
     }
 
     /// Refuses the secret-service backend (and --collection) for what only the vault file has.

@@ -6,8 +6,10 @@ import VaultCore
 struct ItemArguments {
     let arguments: ParsedArguments
     let environment: [String: String]
+    private let invocation: Invocation
 
     init(_ invocation: Invocation) {
+        self.invocation = invocation
         arguments = invocation.arguments
         environment = invocation.environment
     }
@@ -94,7 +96,8 @@ struct ItemArguments {
     var removesExpiry: Bool { arguments.value(.expires) == "never" }
 
     /// --expires as a date: a duration from now, or a date; nil when not given or `never`.
-    func expiry(now: Date = Date()) throws -> Date? {
+    func expiry(now: Date? = nil) throws -> Date? {
+        let now = now ?? invocation.now
         guard let text = arguments.value(.expires), text != "never" else { return nil }
         guard let date = DateText.durationOrDate(text, now: now) else {
             throw UsageError("invalid --expires \(quoted(text))",

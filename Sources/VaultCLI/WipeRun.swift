@@ -1,3 +1,4 @@
+import FoundationEssentials
 import VaultCore
 
 /// A wipe as the command line does it, for `wipe`, `first-run` and the
@@ -14,7 +15,7 @@ struct WipeRun {
         let plan = try vault.wipe(filter, dryRun: true)
         if plan.removedCount == 0, !filter.selectsWholeGroups { return plan }
         if confirm, plan.removedCount > 0 {
-            invocation.terminal.writeErr(WipeRun.describe(plan))
+            invocation.terminal.writeErr(WipeRun.describe(plan, now: invocation.now))
             try Confirmation.require(invocation, access: access,
                                      question: "Remove \(counted(plan.removedCount, "item"))?")
         }
@@ -22,8 +23,8 @@ struct WipeRun {
     }
 
     /// The items a wipe removes, as a table, with the unread ones counted.
-    static func describe(_ outcome: WipeOutcome) -> String {
-        var text = outcome.removed.isEmpty ? "" : ItemOutput.table(outcome.removed)
+    static func describe(_ outcome: WipeOutcome, now: Date) -> String {
+        var text = outcome.removed.isEmpty ? "" : ItemOutput.table(outcome.removed, now: now)
         if outcome.removedUnread > 0 {
             text += "and \(counted(outcome.removedUnread, "item")) bound to another device, unread\n"
         }

@@ -10,7 +10,10 @@ struct KeyringConnection {
     init(_ library: LibSecret, reasonPromptsAreOff: String?) throws {
         self.library = library
         self.reasonPromptsAreOff = reasonPromptsAreOff
-        let flags = UInt32(VAULT_SECRET_SERVICE_OPEN_SESSION | VAULT_SECRET_SERVICE_LOAD_COLLECTIONS)
+        // No VAULT_SECRET_SERVICE_LOAD_COLLECTIONS: it loads every item with its
+        // attributes now, and libsecret's searches return those cached items,
+        // whose attributes would predate the collection lock (CollectionLock).
+        let flags = UInt32(VAULT_SECRET_SERVICE_OPEN_SESSION)
         do {
             guard let service = try library.call("connect", { library.api.secret_service_get_sync(flags, nil, $0) }) else {
                 throw SecretServiceError.serviceUnavailable(detail: "libsecret returned no service")
@@ -23,22 +26,29 @@ struct KeyringConnection {
 
     /// The collection with alias `name` (`default`, `session`, …), else the one
     /// whose label or object-path name is `name`; the caller owns the reference.
+    /// The collection comes with no items loaded, so every search asks the daemon.
     func collection(named name: String) throws -> OpaquePointer {
         let byAlias = try library.call("find the collection \"\(name)\"") {
             library.api.secret_collection_for_alias_sync(service, name, 0, nil, $0)
         }
         if let byAlias { return byAlias }
+        _ = try library.call("list the collections") { library.api.secret_service_load_collections_sync(service, nil, $0) }
+        var matchingPath: String?
         for pointer in library.elements(of: library.api.secret_service_get_collections(service)) {
+            defer { library.api.g_object_unref(pointer) }
             let collection = OpaquePointer(pointer)
             let path = library.api.g_dbus_proxy_get_object_path(collection).map { String(cString: $0) } ?? ""
             let label = library.api.secret_collection_get_label(collection).map { pointer -> String in
                 defer { library.api.g_free(pointer) }
                 return String(cString: pointer)
             }
-            if label == name || path.split(separator: "/").last.map(String.init) == name { return collection }
-            library.api.g_object_unref(pointer)
+            if matchingPath == nil, label == name || path.split(separator: "/").last.map(String.init) == name { matchingPath = path }
         }
-        throw SecretServiceError.noSuchCollection(name)
+        // The listed collections hold their items as loaded now: open a new proxy without them.
+        guard let path = matchingPath, let collection = try library.call("open the collection \"\(name)\"", {
+            library.api.secret_collection_new_for_dbus_path_sync(service, path, 0, nil, $0)
+        }) else { throw SecretServiceError.noSuchCollection(name) }
+        return collection
     }
 
     /// Unlocks a locked collection through the keyring's own prompt; where vault

@@ -22,7 +22,8 @@ public final class SecretServiceStore: ItemStore {
     /// find items other tools (`secret-tool store`) wrote without our schema.
     private let searchingSchema: OpaquePointer
     private let device: String?
-    private let now: () -> Date
+    private let host: HostContext
+    private let lock: CollectionLock
 
     /// Connects to the Secret Service and opens a collection: `default` (the
     /// login keyring), `session` (in memory until logout), or any other alias,
@@ -30,8 +31,8 @@ public final class SecretServiceStore: ItemStore {
     /// - Parameters:
     ///   - environment: VAULT_LIBSECRET_PATH (tests) and the D-Bus session address.
     ///   - reasonPromptsAreOff: why vault may not show the keyring's unlock prompt, or nil when it may.
-    public init(collection name: String, environment: [String: String], reasonPromptsAreOff: String?,
-                now: @escaping () -> Date = { Date() }) throws {
+    ///   - host: the clock (created, modified, expiry) and the runtime directory that holds the collection's lock.
+    public init(collection name: String, environment: [String: String], reasonPromptsAreOff: String?, host: HostContext) throws {
         library = try LibSecret.load(environment: environment)
         keyring = try KeyringConnection(library, reasonPromptsAreOff: reasonPromptsAreOff)
         collection = try keyring.collection(named: name)
@@ -44,7 +45,8 @@ public final class SecretServiceStore: ItemStore {
             api.secret_schema_newv(ItemSchema.name, UInt32(VAULT_SECRET_SCHEMA_DONT_MATCH_NAME), $0)!
         }
         device = MachineIdentity.digest()
-        self.now = now
+        self.host = host
+        lock = CollectionLock(host: host, objectPath: library.api.g_dbus_proxy_get_object_path(collection).map { String(cString: $0) } ?? name)
     }
 
     deinit {
@@ -58,26 +60,29 @@ public final class SecretServiceStore: ItemStore {
     public func add(_ new: NewItem, replaceExisting: Bool) throws -> AddOutcome {
         try Vault.validate(new)
         try keyring.ensureUnlocked(collection, name: collectionName)
-        let existing = try search(Query(service: new.service, account: new.account, group: new.group)).first
-        if existing != nil, !replaceExisting {
-            throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
-        }
-        let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
-                                        details: new.details, created: now(), modified: now())
-        if let existing {
-            try write(attributes, secret: new.secret, to: existing.item)
-            return .replaced
-        }
-        let value = makeValue(new.secret)
-        defer { library.api.secret_value_unref(UnsafeMutableRawPointer(value)) }
-        let item = try library.withStringTable(ItemSchema.attributes(of: attributes, device: device)) { table in
-            try library.call("store the item") {
-                library.api.secret_item_create_sync(collection, storingSchema, table, label(of: attributes), value,
-                                                    UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
+        return try lock.holding {
+            let existing = try search(Query(service: new.service, account: new.account, group: new.group)).first
+            if existing != nil, !replaceExisting {
+                throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
             }
+            let now = host.now()
+            let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
+                                            details: new.details, created: now, modified: now)
+            if let existing {
+                try write(attributes, secret: new.secret, to: existing.item)
+                return .replaced
+            }
+            let value = makeValue(new.secret)
+            defer { library.api.secret_value_unref(UnsafeMutableRawPointer(value)) }
+            let item = try library.withStringTable(ItemSchema.attributes(of: attributes, device: device)) { table in
+                try library.call("store the item") {
+                    library.api.secret_item_create_sync(collection, storingSchema, table, label(of: attributes), value,
+                                                        UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
+                }
+            }
+            if let item { library.api.g_object_unref(UnsafeMutableRawPointer(item)) }
+            return .added
         }
-        if let item { library.api.g_object_unref(UnsafeMutableRawPointer(item)) }
-        return .added
     }
 
     public func attributes(matching query: Query) throws -> [ItemAttributes] {
@@ -88,34 +93,38 @@ public final class SecretServiceStore: ItemStore {
         let found = try single(try search(query), query: query)
         try keyring.ensureUnlocked(collection, name: collectionName)
         try checkDevice(found)
-        if found.attributes.hasExpired(at: Date()) { throw VaultError.itemExpired(found.attributes) }
+        if found.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(found.attributes) }
         return Item(attributes: found.attributes, secret: try readSecret(of: found.item))
     }
 
     public func update(matching query: Query, with change: ItemChange) throws -> ItemAttributes {
         if let secret = change.secret { try Vault.validateSecret(secret) }
         try Vault.validate(change.details)
-        let found = try single(try search(query), query: query)
-        try keyring.ensureUnlocked(collection, name: collectionName)
-        try checkDevice(found)
-        var attributes = found.attributes
-        attributes.accessibility = change.accessibility ?? attributes.accessibility
-        attributes.details = attributes.details.applying(change.details)
-        if change.removesExpiry { attributes.details.expires = nil }
-        attributes.modified = now()
-        try write(attributes, secret: change.secret, to: found.item)
-        return attributes
+        return try lock.holding {
+            let found = try single(try search(query), query: query)
+            try keyring.ensureUnlocked(collection, name: collectionName)
+            try checkDevice(found)
+            var attributes = found.attributes
+            attributes.accessibility = change.accessibility ?? attributes.accessibility
+            attributes.details = attributes.details.applying(change.details)
+            if change.removesExpiry { attributes.details.expires = nil }
+            attributes.modified = host.now()
+            try write(attributes, secret: change.secret, to: found.item)
+            return attributes
+        }
     }
 
     public func delete(matching query: Query, allMatching: Bool) throws -> [ItemAttributes] {
-        let found = try search(query)
-        if !allMatching { _ = try single(found, query: query) }
-        guard !found.isEmpty else { throw VaultError.itemNotFound(query) }
-        try keyring.ensureUnlocked(collection, name: collectionName)
-        for entry in found {
-            _ = try library.call("delete the item") { library.api.secret_item_delete_sync(entry.item, nil, $0) }
+        try lock.holding {
+            let found = try search(query)
+            if !allMatching { _ = try single(found, query: query) }
+            guard !found.isEmpty else { throw VaultError.itemNotFound(query) }
+            try keyring.ensureUnlocked(collection, name: collectionName)
+            for entry in found {
+                _ = try library.call("delete the item") { library.api.secret_item_delete_sync(entry.item, nil, $0) }
+            }
+            return found.map(\.attributes)
         }
-        return found.map(\.attributes)
     }
 
     // MARK: plumbing

@@ -71,7 +71,8 @@ import Testing
                     message = str(error)
                     assert "secret-token" not in message, message
                     print(name, "locked" if "the vault is locked" in message else message)
-                assert time.monotonic() - start < 2, name + " took too long"
+                # Only a hang fails this (waiting for a prompt, say): no timing of a slow machine.
+                assert time.monotonic() - start < 60, name + " hung"
             run = subprocess.run(["timeout", "10", "docker-credential-vault", "get"], input=b"https://r.example",
                                  capture_output=True)
             print("exit", run.returncode, "stderr lines", len(run.stderr.splitlines()))

@@ -25,6 +25,8 @@ import Testing
             return names.sorted().compactMap { FileManager.default.contents(atPath: path + "/" + $0).map { Array($0) } }
         }
         #expect(!inputs.isEmpty, "no seeds in Fuzz/Corpus/\(harness)")
+        let regressions = (try? FileManager.default.contentsOfDirectory(atPath: directory + "/Regressions/\(harness)")) ?? []
+        #expect(!regressions.isEmpty, "no inputs in Fuzz/Regressions/\(harness)")
         for input in inputs { Self.parsers[harness]!(input) }
     }
 }

@@ -2,10 +2,38 @@ import Foundation
 import Testing
 
 /// The secret-service backend end to end: the built binary against a real
-/// GNOME Keyring daemon in a private D-Bus session (see KeyringDaemon).
-/// One test at a time: run in parallel against the one daemon, about half the
-/// runs saw another test's changes go missing (docs/SECRET-SERVICE.md).
-@Suite(.serialized) struct SecretServiceTests {
+/// GNOME Keyring daemon in a private D-Bus session (see KeyringDaemon). The
+/// tests run in parallel, as vault processes of one user do: vault's writes to
+/// a collection are serialized by its lock (docs/SECRET-SERVICE.md).
+@Suite struct SecretServiceTests {
+    /// Eight vaults at once add the same item, then eight at once change one
+    /// attribute each of one item: exactly one add wins, and every change lands.
+    /// Without the collection lock, several adds see no item and each creates
+    /// one, and updates write back attributes read before another's change
+    /// (without it, most rounds fail; three rounds make a miss unlikely).
+    @Test(KeyringDaemon.trait, arguments: 1...3) func parallelWritersToOneCollectionLoseNothing(round: Int) throws {
+        guard KeyringDaemon.isAvailable() else { return }
+        let sandbox = try KeyringDaemon.sandbox()
+        let service = KeyringDaemon.uniqueService("parallel-\(round)")
+        let adds = try (0..<8).map { try RunningVault(sandbox, ["add", "-s", service, "-a", "shared"], stdin: "writer-\($0)") }.map { $0.finish() }
+        #expect(adds.filter { $0.status == 0 }.count == 1, "exits: \(adds.map(\.status))")
+        #expect(adds.filter { $0.status == 45 }.count == 7, "exits: \(adds.map(\.status)); \(adds.map(\.stderr).joined())")
+        let listed = try sandbox.vault(["list", "--service", service, "--json"])
+        #expect(listed.stdoutText.components(separatedBy: "\"account\":\"shared\"").count == 2, "one item: \(listed.stdoutText)")
+
+        let changes: [[String]] = [["-l", "the label"], ["-j", "the comment"], ["-D", "the kind"], ["-G", "the generic"],
+                                   ["--env-name", "THE_NAME"], ["--expires", "2099-01-01"], ["--class", "after-first-unlock"]]
+        var updates = try changes.map { try RunningVault(sandbox, ["update", "-s", service, "-a", "shared", "--keep-secret"] + $0) }
+        updates.append(try RunningVault(sandbox, ["update", "-s", service, "-a", "shared"], stdin: "the secret"))
+        for result in updates.map({ $0.finish() }) { #expect(result.status == 0, "\(result.stderr)") }
+        let item = try sandbox.vault(["get", "-s", service, "-a", "shared", "--json", "--show-secret"]).stdoutText
+        for expected in ["\"label\":\"the label\"", "\"comment\":\"the comment\"", "\"kind\":\"the kind\"", "\"generic\":\"the generic\"",
+                         "\"env_name\":\"THE_NAME\"", "2099-01-01", "after-first-unlock", "\"secret\":\"the secret\""] {
+            #expect(item.contains(expected), "lost \(expected): \(item)")
+        }
+        #expect(try sandbox.vault(["delete", "-s", service, "--all-matching"]).status == 0)
+    }
+
     @Test(KeyringDaemon.trait) func everyItemCommandWorksThroughTheKeyring() throws {
         guard KeyringDaemon.isAvailable() else { return }
         let sandbox = try KeyringDaemon.sandbox()
@@ -153,22 +181,27 @@ import Testing
         let script = """
             set -e
             mkdir -m 700 "$HOME/run"
+            # As scripts/with-keyring.sh: an activated daemon joins this one, and the name is ours before the first request.
+            dbus-update-activation-environment HOME="$HOME" XDG_RUNTIME_DIR="$HOME/run"
             printf pw | XDG_RUNTIME_DIR="$HOME/run" gnome-keyring-daemon --daemonize --unlock --components=secrets >/dev/null
-            printf x | vault add -s locked -a one
+            gdbus wait --session --timeout 20 org.freedesktop.secrets
+            printf secret-value | vault add -s locked -a one
             gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \
                 --method org.freedesktop.Secret.Service.Lock "[objectpath '/org/freedesktop/secrets/collection/login']" >/dev/null
             set +e
             vault list
             echo "list=$?" >&2
-            vault get -s locked -a one
+            vault get -s locked -a one >"$HOME/got"
             echo "exit=$?" >&2
+            echo "got=[$(cat "$HOME/got")]" >&2
             """
         let result = try sandbox.run("/usr/bin/dbus-run-session", ["--", "/bin/sh", "-c", script],
                                      environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
         #expect(result.stderr.contains("exit=36"), "\(result.stderr)")
         #expect(result.stderr.contains("vault: error: the keyring collection \"default\" is locked and vault may not show its unlock prompt here (no terminal)"))
         #expect(result.stderr.contains("list=0"), "attributes are readable while the collection is locked")
-        #expect(result.stdoutText.contains("locked") && !result.stdoutText.contains("x\n"))
+        #expect(result.stdoutText.contains("locked") && !result.stdoutText.contains("secret-value"))
+        #expect(result.stderr.contains("got=[]"), "get printed the secret of a locked collection: \(result.stderr)")
     }
 }
 

@@ -19,13 +19,19 @@ import VaultCrypto
         "Record": { bytes in
             _ = try? RecordCodec.decodePlaintext(SecretBytes(bytes), group: .default, accessibility: .default)
         },
-        "Credential": { bytes in
+        "Credential": { payload in
+            // As the harness: the input is the payload; the checksum is appended.
+            let bytes = payload + SHA256.hash(payload).prefix(ScopedCredential.checksumSize)
             _ = try? ScopedCredential.decode(bytes)
-            _ = try? ScopedCredential.decode(String(decoding: bytes, as: UTF8.self), source: "fuzz")
+            _ = try? ScopedCredential.decode(ScopedCredential.textPrefix + Base64.encode(bytes), source: "fuzz")
         },
         "ExportBundle": { bytes in
             let key = Credential.keyFile(SecretBytes(Array("vault-key-v1:fuzz-bundle-key-0123456789abcdefghij\n".utf8)))
             _ = try? ExportBundle.open(bytes, credential: key)
+        },
+        "ExportBundleBody": { bytes in
+            guard let items = try? ExportBundle.decodeBody(SecretBytes(bytes)) else { return }
+            #expect((try? ExportBundle.decodeBody(ExportBundle.encodeBody(items)))?.map(\.attributes) == items.map(\.attributes))
         },
         "Dotenv": { bytes in _ = try? Dotenv.parse(String(decoding: bytes, as: UTF8.self)) },
         "Template": { bytes in
@@ -37,17 +43,29 @@ import VaultCrypto
     @Test(arguments: parsers.keys.sorted())
     func committedInputs(harness: String) throws {
         let inputs = FuzzInputs.load(harness)
-        #expect(!inputs.isEmpty, "no seeds in Fuzz/Corpus/\(harness)")
+        #expect(!FuzzInputs.load(harness, kinds: ["Regressions"]).isEmpty, "no inputs in Fuzz/Regressions/\(harness)")
+        #expect(!FuzzInputs.load(harness, kinds: ["Corpus"]).isEmpty, "no seeds in Fuzz/Corpus/\(harness)")
         for input in inputs { Self.parsers[harness]!(input) }
+    }
+
+    /// The seeds of the harnesses behind a checksum or a tag are valid: fuzzing
+    /// starts from inputs that reach the field parser, not from ones it refuses.
+    @Test func gatedHarnessSeedsReachTheFieldParser() throws {
+        for payload in FuzzInputs.load("Credential", kinds: ["Corpus"]) {
+            let credential = try ScopedCredential.decode(payload + SHA256.hash(payload).prefix(ScopedCredential.checksumSize))
+            #expect(!credential.grants.isEmpty)
+        }
+        let bodies = FuzzInputs.load("ExportBundleBody", kinds: ["Corpus"])
+        #expect(try bodies.map { try ExportBundle.decodeBody(SecretBytes($0)).count }.sorted() == [0, 2])
     }
 }
 
 /// The committed inputs of one fuzz harness: its regressions, then its seeds.
 enum FuzzInputs {
-    static func load(_ harness: String) -> [[UInt8]] {
+    static func load(_ harness: String, kinds: [String] = ["Regressions", "Corpus"]) -> [[UInt8]] {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { root.deleteLastPathComponent() }
-        return ["Regressions", "Corpus"].flatMap { kind -> [[UInt8]] in
+        return kinds.flatMap { kind -> [[UInt8]] in
             let directory = root.path + "/Fuzz/\(kind)/\(harness)"
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             return names.sorted().compactMap { FileManager.default.contents(atPath: directory + "/" + $0).map { Array($0) } }

@@ -143,13 +143,16 @@ import VaultCrypto
         // The old keys do not open the re-sealed records, whatever the header says.
         let bytes = fileBytes(dir.location().path)
         let file = try VaultFile.decode(bytes).file
+        var tried = 0
         for (position, entry) in file.index.enumerated() where entry.groupID == old.grants[0].groupID {
             let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
             let base = try #require(old.grants[0].baseKeys[entry.classID])
             #expect(throws: (any Error).self) {
                 try AESGCM.open(file.records[position], key: KeyRing.derive(base, "record", entry.recordID, vaultID: file.vaultID), aad: aad)
             }
+            tried += 1
         }
+        #expect(tried == 2, "the group's two records (db, api) were not both tried: \(tried)")
     }
 
     /// An after-first-unlock cache written before a revoke holds the group's old keys: they are left out, not read as damage.

@@ -14,29 +14,38 @@ import VaultCrypto
         return (vault, fileBytes(dir.location().path))
     }
 
-    /// What reading the item gives on damaged bytes: nil for errSecDecode, else the secret.
+    /// Every item of `smallVault` and its secret.
+    static let items = [("github", "ci-bot", "the-right-secret"), ("npm", "publish", "other")]
+
+    /// What reading the github item gives on damaged bytes: errSecDecode, or the right secret.
     func outcome(_ vault: Vault) -> Result<String, Error> {
         Result { try vault.secret("github", "ci-bot") }
     }
 
+    /// After each flip every item reads right or as damaged (never wrong
+    /// bytes), and `verify` reports the damage: no flipped byte goes unnoticed.
     @Test func flippingAnyByteNeverYieldsWrongPlaintext() throws {
         let dir = try TempDirectory()
         let (vault, original) = try smallVault(in: dir)
         var wrong: [String] = []
+        var unnoticed: [String] = []
         for offset in original.indices {
             for mask: UInt8 in [0x01, 0x80] {
                 var damaged = original
                 damaged[offset] ^= mask
                 writeBytes(damaged, to: dir.location().path)
-                switch outcome(vault) {
-                case .success("the-right-secret"): continue
-                case .success(let other): wrong.append("offset \(offset): returned \(other)")
-                case .failure(VaultError.corrupted): continue
-                case .failure(let error): wrong.append("offset \(offset) mask \(mask): \(error)")
+                for (service, account, secret) in Self.items {
+                    switch Result(catching: { try vault.secret(service, account) }) {
+                    case .success(secret), .failure(VaultError.corrupted): continue
+                    case .success(let other): wrong.append("offset \(offset) mask \(mask): \(service) returned \(other)")
+                    case .failure(let error): wrong.append("offset \(offset) mask \(mask): \(service): \(error)")
+                    }
                 }
+                if try !vault.verify().isDamaged { unnoticed.append("offset \(offset) mask \(mask)") }
             }
         }
         #expect(wrong.isEmpty, "\(wrong.count) damaged vaults answered wrongly: \(wrong.prefix(10))")
+        #expect(unnoticed.isEmpty, "verify missed \(unnoticed.count) flipped bytes: \(unnoticed.prefix(10))")
     }
 
     @Test func truncatingAtAnyLengthIsDecodeError() throws {

@@ -76,8 +76,10 @@ typedef struct VaultLibSecret {
     void (*secret_schema_unref)(SecretSchema *);
     SecretService *(*secret_service_get_sync)(unsigned int flags, GCancellable *, GError **);
     GList *(*secret_service_get_collections)(SecretService *);
+    int (*secret_service_load_collections_sync)(SecretService *, GCancellable *, GError **);
     int (*secret_service_unlock_sync)(SecretService *, GList *objects, GCancellable *, GList **unlocked, GError **);
     SecretCollection *(*secret_collection_for_alias_sync)(SecretService *, const char *alias, unsigned int flags, GCancellable *, GError **);
+    SecretCollection *(*secret_collection_new_for_dbus_path_sync)(SecretService *, const char *path, unsigned int flags, GCancellable *, GError **);
     char *(*secret_collection_get_label)(SecretCollection *);
     int (*secret_collection_get_locked)(SecretCollection *);
     int (*secret_collection_load_items_sync)(SecretCollection *, GCancellable *, GError **);
@@ -111,7 +113,8 @@ const VaultLibSecret *vault_libsecret_load(const char *path, char *reason, size_
     X(g_hash_table_get_keys) X(g_hash_table_unref) X(g_list_free) X(g_object_unref) X(g_error_free) X(g_free) \
     X(g_dbus_proxy_get_object_path) \
     X(secret_schema_newv) X(secret_schema_unref) X(secret_service_get_sync) X(secret_service_get_collections) \
-    X(secret_service_unlock_sync) X(secret_collection_for_alias_sync) X(secret_collection_get_label) \
+    X(secret_service_load_collections_sync) X(secret_service_unlock_sync) X(secret_collection_for_alias_sync) \
+    X(secret_collection_new_for_dbus_path_sync) X(secret_collection_get_label) \
     X(secret_collection_get_locked) X(secret_collection_load_items_sync) X(secret_collection_get_items) \
     X(secret_collection_search_sync) X(secret_item_create_sync) \
     X(secret_item_get_attributes) X(secret_item_get_label) X(secret_item_get_created) X(secret_item_get_modified) \

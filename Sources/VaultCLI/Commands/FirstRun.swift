@@ -20,7 +20,7 @@ enum FirstRunCommand {
             let vault = try access.vault()
             if dryRun {
                 let plans = try FirstRun.filters(groups).map { try FirstRun.plan($0, vault) }
-                plans.forEach { terminal.writeOut(WipeRun.describe($0)) }
+                plans.forEach { terminal.writeOut(WipeRun.describe($0, now: invocation.now)) }
                 let count = plans.reduce(0) { $0 + $1.removedCount }
                 terminal.writeErr("vault: dry run: the first run would remove \(counted(count, "item")) and create \(quoted(marker)); nothing was changed\n")
                 return

@@ -14,7 +14,7 @@ enum GetCommand {
         let item = try VaultAccess(invocation).store().item(matching: query)
         let terminal = invocation.terminal
         if arguments.flag(.json) {
-            terminal.writeOut(ItemOutput.json(item.attributes, secret: arguments.flag(.showSecret) ? item.secret : nil) + "\n")
+            terminal.writeOut(ItemOutput.json(item.attributes, secret: arguments.flag(.showSecret) ? item.secret : nil, now: invocation.now) + "\n")
             return
         }
         item.secret.withUnsafeBytes { terminal.writeOut($0) }

@@ -10,11 +10,11 @@ enum ListCommand {
             terminal.writeErr("vault: \(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
         }
         if invocation.arguments.flag(.json) {
-            terminal.writeOut(ItemOutput.jsonArray(items) + "\n")
+            terminal.writeOut(ItemOutput.jsonArray(items, now: invocation.now) + "\n")
         } else if items.isEmpty {
             terminal.writeErr("vault: no items match\n")
         } else {
-            terminal.writeOut(ItemOutput.table(items))
+            terminal.writeOut(ItemOutput.table(items, now: invocation.now))
         }
     }
 }

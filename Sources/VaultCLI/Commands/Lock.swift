@@ -5,7 +5,7 @@ import VaultCore
 enum LockCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
-        let all = invocation.arguments.flag("all")
+        let all = invocation.arguments.flag(.all)
         guard all || access.sessionToken != nil else {
             invocation.terminal.writeErr("vault: no session to end: VAULT_SESSION is not set ('vault lock --all' ends every session)\n")
             return

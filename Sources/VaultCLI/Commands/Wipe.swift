@@ -5,12 +5,12 @@ import VaultCore
 enum WipeCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        let filter = try self.filter(arguments)
+        let filter = try self.filter(arguments, now: invocation.now)
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         if arguments.flag(.dryRun) {
             let plan = try vault.wipe(filter, dryRun: true)
-            invocation.terminal.writeOut(WipeRun.describe(plan))
+            invocation.terminal.writeOut(WipeRun.describe(plan, now: invocation.now))
             invocation.terminal.writeErr("vault: dry run: would have \(WipeRun.summary(plan)); nothing was changed\n")
             return
         }
@@ -18,12 +18,12 @@ enum WipeCommand {
         invocation.terminal.writeErr("vault: \(WipeRun.summary(outcome))\n")
     }
 
-    private static func filter(_ arguments: ParsedArguments) throws -> WipeFilter {
+    private static func filter(_ arguments: ParsedArguments, now: Date) throws -> WipeFilter {
         var filter = WipeFilter(query: Query(service: arguments.value(.service), account: arguments.value(.account),
                                              group: try arguments.value(.group).map(ItemArguments.group(named:))),
                                 expiredOnly: arguments.flag(.expired))
         if let text = arguments.value(.olderThan) {
-            filter.modifiedBefore = Date().addingTimeInterval(-Double(try DurationText.option("older-than", text)))
+            filter.modifiedBefore = now.addingTimeInterval(-Double(try DurationText.option("older-than", text)))
         }
         let all = arguments.flag(.all)
         let narrowed = filter != WipeFilter()

@@ -4,8 +4,8 @@ import VaultCrypto
 
 /// How items are printed: a text table for people, JSON for programs.
 enum ItemOutput {
-    /// One JSON object per item; the secret only when given.
-    static func json(_ attributes: ItemAttributes, secret: SecretBytes? = nil) -> String {
+    /// One JSON object per item; the secret only when given; `expired` as of `now`.
+    static func json(_ attributes: ItemAttributes, secret: SecretBytes? = nil, now: Date) -> String {
         var fields: [(String, String)] = [
             ("service", jsonString(attributes.service)),
             ("account", jsonString(attributes.account)),
@@ -19,7 +19,7 @@ enum ItemOutput {
         fields.append(("modified", jsonString(DateText.iso(attributes.modified))))
         if let expires = attributes.details.expires {
             fields.append(("expires", jsonString(DateText.iso(expires))))
-            fields.append(("expired", attributes.hasExpired(at: Date()) ? "true" : "false"))
+            fields.append(("expired", attributes.hasExpired(at: now) ? "true" : "false"))
         }
         if let secret {
             let bytes = secret.copyBytes()
@@ -33,13 +33,13 @@ enum ItemOutput {
     }
 
     /// A JSON array of items, one per line.
-    static func jsonArray(_ items: [ItemAttributes]) -> String {
-        items.isEmpty ? "[]" : "[\n" + items.map { "  " + json($0) }.joined(separator: ",\n") + "\n]"
+    static func jsonArray(_ items: [ItemAttributes], now: Date) -> String {
+        items.isEmpty ? "[]" : "[\n" + items.map { "  " + json($0, now: now) }.joined(separator: ",\n") + "\n]"
     }
 
     /// Aligned columns: GROUP SERVICE ACCOUNT CLASS MODIFIED [EXPIRES] LABEL;
     /// EXPIRES only when an item has an expiry date, "expired …" once it has come.
-    static func table(_ items: [ItemAttributes], now: Date = Date()) -> String {
+    static func table(_ items: [ItemAttributes], now: Date) -> String {
         let showsExpiry = items.contains { $0.details.expires != nil }
         func expiry(_ item: ItemAttributes) -> [String] {
             guard showsExpiry else { return [] }

@@ -17,6 +17,12 @@ enum ExportBundle {
         header.raw(bundleID)
         try Keyslot.make(kind: credential.slotKind, secret: credential.secret, kdf: kdf, masterKey: bundleKey, vaultID: bundleID)
             .encode(into: &header)
+        let sealed = try AESGCM.seal(encodeBody(items), key: bundleKey, aad: header.bytes)
+        return header.bytes + sealed
+    }
+
+    /// The items as the sealed part holds them (docs/FORMAT.md, "Export bundles").
+    static func encodeBody(_ items: [Item]) -> SecretBytes {
         var body = ByteWriter(capacity: items.count * 256)
         defer { body.wipeBytes() }
         body.u32(UInt32(items.count))
@@ -27,8 +33,7 @@ enum ExportBundle {
             body.u32(UInt32(plaintext.count))
             plaintext.withUnsafeBytes { body.raw($0) }
         }
-        let sealed = try AESGCM.seal(SecretBytes(body.bytes), key: bundleKey, aad: header.bytes)
-        return header.bytes + sealed
+        return SecretBytes(body.bytes)
     }
 
     /// Opens a bundle with its credential. Throws `wrongCredential` for the
@@ -53,6 +58,12 @@ enum ExportBundle {
         } catch {
             throw MalformedInput(detail: "its sealed items do not open")
         }
+        return try decodeBody(body)
+    }
+
+    /// Parses the opened, sealed part: the items. Behind the AES-GCM tag in a
+    /// real bundle, so it is fuzzed on its own (Fuzz/Harnesses/ExportBundleBody.swift).
+    static func decodeBody(_ body: SecretBytes) throws -> [Item] {
         var reader = ByteReader(body.copyBytes())
         let count = Int(try reader.u32())
         guard count <= maxItems else { throw MalformedInput(detail: "\(count) items") }

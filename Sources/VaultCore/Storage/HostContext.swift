@@ -36,7 +36,7 @@ public struct HostContext: Sendable {
         } else {
             base = "/tmp/vault-\(getuid())"
         }
-        return HostContext(now: { Date() }, bootID: { HostContext.readBootID() }, runtimeDirectory: base,
+        return HostContext(now: clock(environment: environment), bootID: { HostContext.readBootID() }, runtimeDirectory: base,
                            deviceKeyDirectory: dataHome(environment: environment) + "/vault/device-keys")
     }
 
@@ -44,6 +44,23 @@ public struct HostContext: Sendable {
     static func dataHome(environment: [String: String]) -> String {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg }
         return (environment["HOME"] ?? "/") + "/.local/share"
+    }
+
+    /// The system clock; in debug builds (the ones the tests run), a fixed
+    /// time when VAULT_TEST_NOW holds Unix seconds, so tests of expiry and
+    /// session timeouts need not wait (docs/CLI.md). Release builds ignore it.
+    /// It moves only the time of checks a caller could fool anyway by faking
+    /// its own clock (expiry of items and credentials, session idle time) and
+    /// the dates vault writes; no key depends on the time.
+    private static func clock(environment: [String: String]) -> @Sendable () -> Date {
+        #if DEBUG
+        if let text = environment["VAULT_TEST_NOW"], !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+           let seconds = Int64(text) {
+            let fixed = Date(timeIntervalSince1970: Double(seconds))
+            return { fixed }
+        }
+        #endif
+        return { Date() }
     }
 
     private static func readBootID() -> String? {
@@ -55,7 +72,7 @@ public struct HostContext: Sendable {
 
     /// The runtime directory, created 0700 if missing; refused when another
     /// user owns it or others may enter it (a shared /tmp must not leak sessions).
-    func preparedRuntimeDirectory() throws -> String {
+    public func preparedRuntimeDirectory() throws -> String {
         try FileSystem.makeDirectory(runtimeDirectory)
         var info = stat()
         guard stat(runtimeDirectory, &info) == 0 else {

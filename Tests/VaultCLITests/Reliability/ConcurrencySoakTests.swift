@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VaultTestSupport
 
 /// N processes at once, each running M mixed add/update/delete/get on keys of
 /// its own and on keys all of them share. No acknowledged update is lost, the
@@ -24,8 +25,10 @@ import Testing
         let sharedWrites = Ledger<(key: String, write: SharedWrite)>()
         let sharedReads = Ledger<(key: String, value: String)>()
         let failures = Ledger<String>()
+        let seeds = SeededGenerator(test: "ConcurrencySoakTests")
 
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var random = SeededGenerator(derivedFrom: seeds, index: worker)
             // This worker alone writes its own keys, so it knows what each must hold.
             var own: [String: String] = [:]
             func vault(_ arguments: [String], _ stdin: String = "") -> RunResult {
@@ -38,7 +41,7 @@ import Testing
             }
             for step in 0..<operations {
                 let value = "w\(worker)-s\(step)-" + String(repeating: "v", count: (step * 37) % 300)
-                switch Int.random(in: 0..<6) {
+                switch Int.random(in: 0..<6, using: &random) {
                 case 0, 1:
                     let key = "own-\(worker)-\(step % 3)"
                     let result = own[key] == nil
@@ -46,22 +49,22 @@ import Testing
                         : vault(["update", "-s", key, "-a", "soak"], value)
                     if result.status == 0 { own[key] = value } else { failures.append("worker \(worker) write \(key): exit \(result.status): \(result.stderr)") }
                 case 2:
-                    guard let key = own.keys.randomElement() else { continue }
+                    guard let key = own.keys.sorted().randomElement(using: &random) else { continue }
                     let result = vault(["delete", "-s", key, "-a", "soak"])
                     if result.status == 0 { own[key] = nil } else { failures.append("worker \(worker) delete \(key): exit \(result.status): \(result.stderr)") }
                 case 3:
-                    let key = sharedKeys.randomElement()!
+                    let key = sharedKeys.randomElement(using: &random)!
                     let started = DispatchTime.now().uptimeNanoseconds
                     let result = vault(["update", "-s", key, "-a", "soak"], value)
                     sharedWrites.append((key, SharedWrite(value: value, started: started, ended: DispatchTime.now().uptimeNanoseconds,
                                                           acknowledged: result.status == 0)))
                     if result.status != 0 { failures.append("worker \(worker) update \(key): exit \(result.status): \(result.stderr)") }
                 case 4:
-                    let key = sharedKeys.randomElement()!
+                    let key = sharedKeys.randomElement(using: &random)!
                     let result = vault(["get", "-s", key, "-a", "soak"])
                     if result.status == 0 { sharedReads.append((key, result.stdoutText)) } else { failures.append("worker \(worker) get \(key): exit \(result.status): \(result.stderr)") }
                 default:
-                    guard let (key, expected) = own.randomElement() else { continue }
+                    guard let (key, expected) = own.sorted(by: { $0.key < $1.key }).randomElement(using: &random) else { continue }
                     let result = vault(["get", "-s", key, "-a", "soak"])
                     if result.status != 0 || result.stdoutText != expected {
                         failures.append("worker \(worker) read its own \(key): exit \(result.status), \(result.stdoutText.prefix(40)) instead of \(expected.prefix(40))")

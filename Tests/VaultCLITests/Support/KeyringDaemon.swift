@@ -30,12 +30,22 @@ enum KeyringDaemon {
     }
 
     /// A sandbox whose vault commands reach the test keyring through the secret-service backend.
+    /// Every such sandbox shares one runtime directory, as the processes of one
+    /// desktop user do, so they share the keyring's collection locks.
     static func sandbox() throws -> Sandbox {
         let sandbox = try Sandbox()
         sandbox.environment["DBUS_SESSION_BUS_ADDRESS"] = environment["DBUS_SESSION_BUS_ADDRESS"]
         sandbox.environment["VAULT_BACKEND"] = "secret-service"
+        sandbox.environment["XDG_RUNTIME_DIR"] = sharedRuntimeDirectory
         return sandbox
     }
+
+    /// The runtime directory of the keyring's user, for this test run.
+    private static let sharedRuntimeDirectory: String = {
+        let path = FileManager.default.temporaryDirectory.path + "/vault-test-keyring-run-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return path
+    }()
 
     /// A service name no other test uses: every test shares the one keyring.
     static func uniqueService(_ name: String) -> String {

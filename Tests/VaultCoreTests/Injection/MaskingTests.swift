@@ -1,5 +1,6 @@
 import Testing
 import VaultCore
+import VaultTestSupport
 
 /// Runs `input` through a fresh stream cut into reads of the given sizes.
 private func mask(_ input: [UInt8], secrets: [String], reads sizes: [Int]) -> [UInt8] {
@@ -80,7 +81,7 @@ private let marker = "<concealed by vault>"
         ["hunter22hunter", "p@ss:w0rd/with-more", "line one\nline two", "sec"],
     ])
     func secretsSplitAtEveryBoundaryAndRandomReadSizes(secrets: [String]) {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(test: "secretsSplitAtEveryBoundaryAndRandomReadSizes")
         let alphabet = Array("abcdefghinrstu AP@2\n:w".utf8)
         for round in 0..<100 {
             var input: [UInt8] = []
@@ -106,7 +107,7 @@ private let marker = "<concealed by vault>"
     }
 
     @Test func randomBinaryOutputWithoutSecretsIsByteExact() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(test: "randomBinaryOutputWithoutSecretsIsByteExact")
         let input = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let sizes = (0..<50).map { _ in Int.random(in: 1...70_000, using: &generator) }
         #expect(mask(input, secrets: ["\u{7f}ELFsecret", "zzzzzzzz"], reads: sizes) == input)
