@@ -65,8 +65,8 @@ import Glibc
         Row("mkdir -p d; vault add -s new -a x --secret-file d", 1, "\"d\": it is a directory"),
         Row("mkdir -p d; vault --vault d get -s github -a ci", 1, "Is a directory"),
         Row("mkdir -p d; vault --vault d add -s new -a x -w s", 1, "Is a directory"),
-        Row("mkdir -p d; vault --vault new/x.vault init --key-file d", 1, "\"d\": Is a directory"),
-        Row("mkdir -p d; vault --vault d/x.vault init --key-file d", 1, "\"d\": Is a directory"),
+        Row("mkdir -p d; vault --vault new/x.vault init --key-file d", 1, "\"d\": it is a directory"),
+        Row("mkdir -p d; vault --vault d/x.vault init --key-file d", 1, "\"d\": it is a directory"),
         // No credential and no terminal; a bad session token.
         Row("unset VAULT_KEY_FILE; vault add -s new -a x -w s", 36, "the vault is locked"),
         Row("unset VAULT_KEY_FILE; VAULT_SESSION=garbage vault get -s github -a ci", 36, "VAULT_SESSION"),
