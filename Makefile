@@ -12,12 +12,9 @@ SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -no-toolchain-stdlib-rpath
 HELPER_LINKS = git-credential-vault docker-credential-vault
 
-.PHONY: all deps build release test demo generate install uninstall clean bench reliability fuzz deb
+.PHONY: all deps build release test check fuzz-smoke demo generate install uninstall clean bench reliability fuzz deb
 
 all: build
-
-deps:
-	@scripts/install-deps.sh
 
 build:
 	$(SWIFT) build
@@ -25,8 +22,22 @@ build:
 release:
 	$(SWIFT) build $(RELEASE_FLAGS)
 
+# The one command a newcomer runs: its three steps, each runnable alone.
 test: deps
-	scripts/test.sh
+	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+# Installs the Debian packages that building and testing need (only what is missing).
+deps:
+	@scripts/install-deps.sh
+
+# Every test and check, without installing or fuzzing.
+check:
+	scripts/check.sh
+
+# Replays the committed fuzz inputs, then fuzzes each harness for FUZZ_SMOKE_SECONDS (default 5).
+fuzz-smoke:
+	scripts/fuzz.sh $(or $(FUZZ_SMOKE_SECONDS),5)
 
 demo: build
 	scripts/demo.sh

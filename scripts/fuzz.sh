@@ -47,7 +47,7 @@ for name in "$@"; do
     [ -f "$harness" ] || { echo "fuzz: error: no harness $harness" >&2; exit 2; }
     binary="$work/bin/$name"
     # shellcheck disable=SC2086 # objects and flags are lists of words
-    swiftc -sanitize=fuzzer,address -parse-as-library -g -module-name "Fuzz$name" \
+    swiftc -swift-version 6 -sanitize=fuzzer,address -parse-as-library -g -module-name "Fuzz$name" \
         -I "$debug/Modules" -I Sources/COpenSSL $openssl_flags \
         -Xcc -fmodule-map-file="$debug/CLibSecret.build/module.modulemap" -I Sources/CLibSecret/include -ldl \
         "$harness" $objects -o "$binary"

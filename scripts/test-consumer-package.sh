@@ -5,7 +5,7 @@
 # dependencies apply (no unsafe flags). Its main.swift is the example of
 # docs/VAULTCORE.md, taken from between the doc's markers, and what it prints
 # in a temporary HOME must be the doc's output block. It builds HEAD, not the
-# working tree: commit first. Run by scripts/test.sh; compiles VaultCore again
+# working tree: commit first. Run by scripts/check.sh; compiles VaultCore again
 # (a minute or two).
 set -eu
 cd "$(dirname "$0")/.."

@@ -18,7 +18,7 @@ enum KeyringDaemon {
     static var isCI: Bool { !["", "0", "false", "no"].contains((environment["CI"] ?? "").lowercased()) }
 
     /// Skips a test, naming the reason, where no daemon could be started; in CI the test runs (and fails).
-    /// The comment starts with "Secret Service", which scripts/test.sh counts.
+    /// The comment starts with "Secret Service", which scripts/check.sh counts.
     static let trait = ConditionTrait.enabled(if: missingReason == nil || isCI,
                                               Comment(rawValue: "Secret Service: \(missingReason ?? "")"))
 

@@ -1,6 +1,8 @@
 #!/bin/sh
-# Builds vault and runs every test (Swift Testing and XCTest) against the
-# built debug binary. Run by `make test`, which installs the packages first.
+# `make check`: builds vault and runs every test (Swift Testing and XCTest)
+# against the built debug binary, then the checks that are scripts: the
+# libsecret types, the Debian package, and a package that depends on
+# VaultCore. `make test` runs it after `make deps` and before `make fuzz-smoke`.
 # The tests run inside a private D-Bus session with a GNOME Keyring daemon
 # (scripts/with-keyring.sh), so the Secret Service tests use a real keyring.
 set -eu
@@ -35,7 +37,7 @@ unexpected="$(printf '%s\n' "$skips" | grep -v -F -e "${expected_skips:-no expec
 echo "test: $(printf '%s' "$skips" | grep -c . || true) test(s) skipped${expected_skips:+ (expected here: $expected_skips…)}"
 if [ -n "$unexpected" ]; then
     printf 'test: error: unexpected skip: %s\n' "$unexpected" >&2
-    echo "test: hint: make the test run here (install-deps.sh, run as root), or name the skip and its reason in scripts/test.sh" >&2
+    echo "test: hint: make the test run here (install-deps.sh, run as root), or name the skip and its reason in scripts/check.sh" >&2
     [ "$status" != 0 ] || status=1
 fi
 
@@ -46,12 +48,6 @@ if [ "$status" = 0 ]; then
 fi
 if [ "$status" = 0 ]; then
     scripts/test-deb.sh || status=$?
-fi
-
-# A short fuzzing pass: replays the committed crash inputs, then fuzzes each
-# harness briefly. TEST_FUZZ_SECONDS=0 skips it.
-if [ "$status" = 0 ] && [ "${TEST_FUZZ_SECONDS:-5}" != 0 ]; then
-    scripts/fuzz.sh "${TEST_FUZZ_SECONDS:-5}" || status=$?
 fi
 
 # A separate package that depends on VaultCore through a git URL and a
