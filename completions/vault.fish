@@ -60,13 +60,13 @@ complete -c vault -n __vault_no_command -a git-credential -d 'be git\'s credenti
 complete -c vault -n __vault_no_command -a docker-credential -d 'be docker\'s credential helper'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
 
-complete -c vault -l vault -r -F -d 'vault file to use (environment: VAULT_PATH)'
-complete -c vault -l passphrase-file -r -F -d 'read the passphrase from FILE, less one trailing newline, instead of prompting (environment: VAULT_PASSPHRASE_FILE)'
-complete -c vault -l key-file -r -F -d 'unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)'
-complete -c vault -l credential -r -F -d 'use the scoped credential in FILE, made by \'vault grant\' (environment: VAULT_CREDENTIAL, a path, the credential itself or its base64)'
-complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)'
-complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name (environment: VAULT_COLLECTION)'
-complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)'
+complete -c vault -l vault -r -F -d 'vault file to use'
+complete -c vault -l passphrase-file -r -F -d 'read the passphrase from FILE, less one trailing newline, instead of prompting'
+complete -c vault -l key-file -r -F -d 'unlock with the key file FILE instead of a passphrase'
+complete -c vault -l credential -r -F -d 'use the scoped credential in FILE, made by \'vault grant\' (the environment variable may hold a path, the credential itself or its base64)'
+complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret'
+complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name'
+complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked'
 complete -c vault -s h -l help -d 'show help for vault or for a command'
 complete -c vault -l version -d 'print the version of vault'
 
@@ -81,7 +81,7 @@ complete -c vault -n '__vault_using add' -s G -l generic -x -d 'application data
 complete -c vault -n '__vault_using add' -l env-name -x -d 'variable name for vault env; default: SERVICE_ACCOUNT upper-cased'
 complete -c vault -n '__vault_using add' -l expires -x -d 'the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry'
 complete -c vault -n '__vault_using add' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'when the item can be read; Apple\'s kSecAttrAccessible names work too'
-complete -c vault -n '__vault_using add' -l group -x -a '(__vault_names groups)' -d 'access group of the item (environment: VAULT_GROUP)'
+complete -c vault -n '__vault_using add' -l group -x -a '(__vault_names groups)' -d 'access group of the item'
 complete -c vault -n '__vault_using add' -s U -l update -d 'replace an existing item with the same group, service and account'
 complete -c vault -n '__vault_using add' -l secret-file -r -F -d 'read the secret from FILE'
 complete -c vault -n '__vault_using add' -l generate -d 'generate a random secret'
@@ -91,14 +91,14 @@ complete -c vault -n '__vault_using add' -s w -l password -x -d 'the secret itse
 
 complete -c vault -n '__vault_using get' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using get' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
-complete -c vault -n '__vault_using get' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using get' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 complete -c vault -n '__vault_using get' -s l -l label -x -d 'label of the item'
 complete -c vault -n '__vault_using get' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using get' -l show-secret -d 'include the secret in --json output'
 
 complete -c vault -n '__vault_using update' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using update' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
-complete -c vault -n '__vault_using update' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using update' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 complete -c vault -n '__vault_using update' -s l -l label -x -d 'label shown by list'
 complete -c vault -n '__vault_using update' -s j -l comment -x -d 'free-form comment'
 complete -c vault -n '__vault_using update' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
@@ -115,13 +115,13 @@ complete -c vault -n '__vault_using update' -l keep-secret -d 'change attributes
 
 complete -c vault -n '__vault_using delete' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using delete' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
-complete -c vault -n '__vault_using delete' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using delete' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 complete -c vault -n '__vault_using delete' -s l -l label -x -d 'label of the item'
 complete -c vault -n '__vault_using delete' -l all-matching -d 'delete every item that matches instead of exactly one'
 
 complete -c vault -n '__vault_using list' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
 complete -c vault -n '__vault_using list' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
-complete -c vault -n '__vault_using list' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using list' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 complete -c vault -n '__vault_using list' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'only items of this accessibility class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using list' -l json -d 'print JSON instead of text'
 
@@ -137,7 +137,7 @@ complete -c vault -n '__vault_using grant' -s o -l out -r -F -d 'the new file to
 
 complete -c vault -n '__vault_using revoke' -l group -x -a '(__vault_names groups)' -d 'a group whose credentials end; repeat it for several'
 
-complete -c vault -n '__vault_using unlock' -l timeout -x -d 'end the session after this long without use, e.g. 90s, 15m, 2h (config: session-timeout)'
+complete -c vault -n '__vault_using unlock' -l timeout -x -d 'end the session after this long without use, e.g. 90s, 15m, 2h'
 complete -c vault -n '__vault_using unlock' -l raw -d 'print only the token'
 complete -c vault -n '__vault_using unlock' -l export -d 'print \'export VAULT_SESSION=…\' for eval'
 
@@ -156,22 +156,22 @@ complete -c vault -n '__vault_using passwd' -s y -l yes -d 'confirm destroying i
 
 complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command; VALUE may be a reference'
 complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
-complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
 complete -c vault -n '__vault_using run' -l no-masking -d 'pass the command\'s output through unmasked'
 complete -c vault -n '__vault_using run' -l keep-vault-env -d 'hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE), which run drops by default; the command can then read every item you can'
 complete -c vault -n '__vault_using run' -l mount -r -F -d 'serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR'
 complete -c vault -n '__vault_using run' -l mount-format -x -a 'dotenv json' -d 'how the variables are written on the pipe without a template'
 complete -c vault -n '__vault_using run' -l mount-max-reads -x -d 'remove the pipe after N readers; 0 serves until the command exits'
 
-complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
 complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'
 
 complete -c vault -n '__vault_using inject' -s i -l in -r -F -d 'the template to fill (- for stdin)'
 complete -c vault -n '__vault_using inject' -s o -l out -r -F -d 'write to FILE (mode 0600) instead of stdout'
-complete -c vault -n '__vault_using inject' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using inject' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
 
 complete -c vault -n '__vault_using scan' -l git-history -d 'search every blob of the repository\'s history instead of the files'
-complete -c vault -n '__vault_using scan' -l group -x -a '(__vault_names groups)' -d 'only the items of this access group (repeat for several; environment: VAULT_GROUP); every group the caller can open when none is named'
+complete -c vault -n '__vault_using scan' -l group -x -a '(__vault_names groups)' -d 'only the items of this access group (repeat for several); every group the caller can open when none is named'
 complete -c vault -n '__vault_using scan' -l skip-ignored -d 'search only files git would track, not those .gitignore ignores'
 complete -c vault -n '__vault_using scan' -l baseline -r -F -d 'hits listed in FILE are accepted and do not fail the scan'
 complete -c vault -n '__vault_using scan' -l update-baseline -d 'write every current hit to the --baseline FILE as accepted, and exit 0'
@@ -179,7 +179,7 @@ complete -c vault -n '__vault_using scan' -l exit-code -x -d 'exit status when a
 complete -c vault -n '__vault_using scan' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using scan' -F -d 'files or directories to search, or the repository with --git-history (default .)'
 
-complete -c vault -n '__vault_using redact' -l group -x -a '(__vault_names groups)' -d 'only the items of this access group (repeat for several; environment: VAULT_GROUP); every group the caller can open when none is named'
+complete -c vault -n '__vault_using redact' -l group -x -a '(__vault_names groups)' -d 'only the items of this access group (repeat for several); every group the caller can open when none is named'
 
 complete -c vault -n '__vault_using wipe' -l group -x -a '(__vault_names groups)' -d 'only items of this group'
 complete -c vault -n '__vault_using wipe' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
@@ -208,11 +208,11 @@ complete -c vault -n '__vault_using import' -F -d 'the bundle to import'
 complete -c vault -n '__vault_using reset' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 
 
-complete -c vault -n '__vault_using git-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials (environment: VAULT_GROUP)'
+complete -c vault -n '__vault_using git-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials'
 complete -c vault -n '__vault_using git-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using git-credential' -a 'get store erase' -d 'what git asks for'
 
-complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials (environment: VAULT_GROUP)'
+complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials'
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 

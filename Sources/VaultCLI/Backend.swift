@@ -10,11 +10,7 @@ enum Backend: String, CaseIterable {
 extension VaultAccess {
     /// --backend, else VAULT_BACKEND, else `backend` in the config file, else the file.
     func backend() throws -> Backend {
-        let environment = invocation.environment
-        let named = try invocation.arguments.value(.backend)
-            ?? environment["VAULT_BACKEND"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Config.load(environment: environment).value("backend")
-        guard let name = named else { return .file }
+        guard let name = try Settings(invocation).value(.backend) else { return .file }
         guard let backend = Backend(rawValue: name) else {
             throw UsageError("unknown backend \(quoted(name))",
                              hint: "use one of: \(Backend.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -24,7 +20,9 @@ extension VaultAccess {
 
     /// --collection, else VAULT_COLLECTION, else `default`; nil when neither names one.
     private var namedCollection: String? {
-        invocation.arguments.value(.collection) ?? invocation.environment["VAULT_COLLECTION"].flatMap { $0.isEmpty ? nil : $0 }
+        // An empty --collection is named (and refused below); an empty VAULT_COLLECTION is not.
+        if let given = invocation.arguments.value(.collection) { return given }
+        return try? Settings(invocation).fromEnvironmentOrConfig(.collection)
     }
 
     /// The keyring collection the secret-service backend works on.

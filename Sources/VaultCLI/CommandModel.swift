@@ -48,17 +48,18 @@ public struct OptionSpec: Sendable {
     /// Values accepted besides those of a `.values` completion, and never
     /// offered, e.g. Apple's constant names for an accessibility class.
     public var aliases: [String]
-    /// The environment variable that gives the same setting, if any.
+    /// The environment variable that gives the same setting, if any (one of
+    /// `CommandTable.environment`); read when the option is not given.
     public var environment: String?
-    /// Whether the setting unlocks the vault (a key, a credential): its
-    /// environment variable is never handed to a child of `vault run`.
-    public var unlocks: Bool
+    /// The config-file key that gives the same setting, if any; read when
+    /// neither the option nor the environment variable is given.
+    public var configKey: String?
 
     public init(
         _ name: OptionName, short: Character? = nil, value valueName: String? = nil,
         help: String, default defaultValue: String? = nil, repeatable: Bool = false,
         completion: CompletionKind = .none, hidden: Bool = false, aliases: [String] = [],
-        environment: String? = nil, unlocks: Bool = false
+        environment: String? = nil, configKey: String? = nil
     ) {
         self.long = name.long
         self.short = short
@@ -70,20 +71,25 @@ public struct OptionSpec: Sendable {
         self.hidden = hidden
         self.aliases = aliases
         self.environment = environment
-        self.unlocks = unlocks
+        self.configKey = configKey
     }
 
     public var isFlag: Bool { valueName == nil }
 }
 
-/// An environment variable vault reads that no option stands for.
+/// An environment variable vault reads (or sets, for a child): the man
+/// page's ENVIRONMENT section is rendered from these.
 public struct EnvironmentSpec: Sendable {
     public var name: String
-    /// Whether it unlocks the vault; see `OptionSpec.unlocks`.
+    /// What it does, as table text (one or more sentences).
+    public var help: String
+    /// Whether it unlocks the vault (a key, a credential, a session): `vault
+    /// run` never hands it to its child (unless `--keep-vault-env`).
     public var unlocks: Bool
 
-    public init(_ name: String, unlocks: Bool = false) {
+    public init(_ name: String, unlocks: Bool = false, help: String) {
         self.name = name
+        self.help = help
         self.unlocks = unlocks
     }
 }

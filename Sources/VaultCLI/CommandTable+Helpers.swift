@@ -5,7 +5,7 @@ import VaultCore
 extension CommandTable {
     /// Options the helpers share: which group their items live in, and the class of new ones.
     static let helperOptions: [OptionSpec] = [
-        group("access group of the credentials (environment: VAULT_GROUP)", default: "default"),
+        group("access group of the credentials", default: "default"),
         accessibility("class of credentials stored from now on; a replaced one keeps its class", default: "when-unlocked"),
     ]
 

@@ -3,7 +3,7 @@ import VaultCore
 // Commands that hand secrets to other programs: run, env, inject.
 extension CommandTable {
     static let referenceGroup = group(
-        "group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named")
+        "group of references that name none, and of the items env prints; every group when none is named")
 
     static let runCommand = CommandSpec(
         "run", summary: "run a command with secrets in its environment, masked in its output",

@@ -4,8 +4,8 @@ import VaultCore
 extension CommandTable {
     static let scanGroups = OptionSpec(
         .group, value: "GROUP",
-        help: "only the items of this access group (repeat for several; environment: VAULT_GROUP); every group the caller can open when none is named",
-        repeatable: true, completion: .group)
+        help: "only the items of this access group (repeat for several); every group the caller can open when none is named",
+        repeatable: true, completion: .group, environment: "VAULT_GROUP")
 
     static let scanCommand = CommandSpec(
         "scan", summary: "find leaked secrets in files or git history",

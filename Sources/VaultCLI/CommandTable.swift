@@ -13,40 +13,80 @@ public enum CommandTable {
     /// Options accepted before or after any command name.
     public static let globalOptions: [OptionSpec] = [
         OptionSpec(.vault, value: "PATH",
-                   help: "vault file to use (environment: VAULT_PATH)",
+                   help: "vault file to use",
                    default: "~/.local/share/vault/default.vault", completion: .file, environment: "VAULT_PATH"),
         OptionSpec(.passphraseFile, value: "FILE",
-                   help: "read the passphrase from FILE, less one trailing newline, instead of prompting (environment: VAULT_PASSPHRASE_FILE)",
-                   completion: .file, environment: "VAULT_PASSPHRASE_FILE", unlocks: true),
+                   help: "read the passphrase from FILE, less one trailing newline, instead of prompting",
+                   completion: .file, environment: "VAULT_PASSPHRASE_FILE"),
         OptionSpec(.keyFile, value: "FILE",
-                   help: "unlock with the key file FILE instead of a passphrase (environment: VAULT_KEY_FILE)",
-                   completion: .file, environment: "VAULT_KEY_FILE", unlocks: true),
+                   help: "unlock with the key file FILE instead of a passphrase",
+                   completion: .file, environment: "VAULT_KEY_FILE"),
         OptionSpec(.credential, value: "FILE",
-                   help: "use the scoped credential in FILE, made by 'vault grant' (environment: VAULT_CREDENTIAL, a path, the credential itself or its base64)",
-                   completion: .file, environment: "VAULT_CREDENTIAL", unlocks: true),
+                   help: "use the scoped credential in FILE, made by 'vault grant' (the environment variable may hold a path, the credential itself or its base64)",
+                   completion: .file, environment: "VAULT_CREDENTIAL"),
         OptionSpec(.backend, value: "BACKEND",
-                   help: "where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)",
-                   default: "file", completion: .values(["file", "secret-service"]), environment: "VAULT_BACKEND"),
+                   help: "where items live: file, the vault file, or secret-service, the desktop keyring through libsecret",
+                   default: "file", completion: .values(["file", "secret-service"]), environment: "VAULT_BACKEND", configKey: "backend"),
         OptionSpec(.collection, value: "COLLECTION",
-                   help: "keyring collection of the secret-service backend: default, session (in memory until logout) or a collection's name (environment: VAULT_COLLECTION)",
+                   help: "keyring collection of the secret-service backend: default, session (in memory until logout) or a collection's name",
                    default: "default", environment: "VAULT_COLLECTION"),
         OptionSpec(.noInteraction,
-                   help: "never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)",
+                   help: "never prompt; fail with exit 36 when the vault is locked",
                    environment: "VAULT_NO_INTERACTION"),
         OptionSpec(.help, short: "h", help: "show help for vault or for a command"),
         OptionSpec(.version, help: "print the version of vault"),
     ]
 
-    /// Environment variables that no option stands for.
-    public static let environmentOnly: [EnvironmentSpec] = [
-        EnvironmentSpec("VAULT_SESSION", unlocks: true),
-        EnvironmentSpec("VAULT_GROUP"),
+    /// Every environment variable vault reads, with what it does; options
+    /// name theirs in `OptionSpec.environment`. `unlocks` marks what `vault run`
+    /// keeps from its child.
+    public static let environment: [EnvironmentSpec] = [
+        EnvironmentSpec("VAULT_PATH", help: "The vault file, as with --vault."),
+        EnvironmentSpec("VAULT_PASSPHRASE_FILE", unlocks: true,
+                        help: "A file that holds the passphrase, as with --passphrase-file."),
+        EnvironmentSpec("VAULT_KEY_FILE", unlocks: true, help: "A key file, as with --key-file."),
+        EnvironmentSpec("VAULT_SESSION", unlocks: true, help: "The token of an unlock session, from vault unlock."),
+        EnvironmentSpec("VAULT_CREDENTIAL", unlocks: true, help: """
+            A scoped credential from vault grant, as with --credential: the path of its file, or its text \
+            itself (or the base64 of it), as a CI secret variable holds it.
+            """),
+        EnvironmentSpec("VAULT_GROUP", help: """
+            The access group of commands that name none with --group; without it, and without group in \
+            the config file, add uses default and the other commands search every group.
+            """),
+        EnvironmentSpec("VAULT_NO_INTERACTION", help: """
+            When set to anything but an empty string, 0, false or no, never prompt, as with --no-interaction.
+            """),
+        EnvironmentSpec("VAULT_BACKEND", help: "Where items live, as with --backend: file or secret-service."),
+        EnvironmentSpec("VAULT_COLLECTION", help: "The keyring collection of the secret-service backend, as with --collection."),
+        EnvironmentSpec("VAULT_MOUNT_PATH", help: "Set by vault run --mount for the command it runs: the path of the named pipe."),
+        EnvironmentSpec("CI", help: """
+            When set as for VAULT_NO_INTERACTION, as CI services do, never prompt: a locked vault exits with 36.
+            """),
+        EnvironmentSpec("GITHUB_ENV", help: "The file that env --format github appends to."),
+        EnvironmentSpec("XDG_CONFIG_HOME", help: """
+            The config file is $XDG_CONFIG_HOME/vault/config, or ~/.config/vault/config when it is unset.
+            """),
+        EnvironmentSpec("XDG_DATA_HOME", help: """
+            The directory of the default vault and of the device keys is $XDG_DATA_HOME/vault, or \
+            ~/.local/share/vault when it is unset.
+            """),
+        EnvironmentSpec("XDG_RUNTIME_DIR", help: """
+            Unlock sessions and the after-first-unlock cache live in $XDG_RUNTIME_DIR/vault, or in \
+            /tmp/vault-UID when it is unset.
+            """),
+        EnvironmentSpec("NO_COLOR", help: "When set and not empty, help is printed without bold headings."),
+        EnvironmentSpec("VAULT_TEST_NOW", help: """
+            For tests only, and read by debug builds only: the time, in Unix seconds, for expiry and \
+            session checks.
+            """),
+        EnvironmentSpec("VAULT_LIBSECRET_PATH", help: "For tests only: load libsecret from this path instead of libsecret-1.so.0."),
     ]
 
-    /// Every environment variable that unlocks the vault, by the table's
-    /// `unlocks` marks: what `vault run` never hands its child.
+    /// Every environment variable that unlocks the vault, by the `unlocks`
+    /// marks: what `vault run` never hands its child.
     public static var unlockingVariables: [String] {
-        globalOptions.filter(\.unlocks).compactMap(\.environment) + environmentOnly.filter(\.unlocks).map(\.name)
+        environment.filter(\.unlocks).map(\.name)
     }
 
     /// Every command, in the order `vault help` lists them.
@@ -71,10 +111,11 @@ extension CommandTable {
     }
 
     /// Commands that find items search one group only when one is named.
-    static let searchGroupHelp = "only items of this access group (environment: VAULT_GROUP); every group when none is named"
+    static let searchGroupHelp = "only items of this access group; every group when none is named"
 
     static func group(_ help: String, default defaultValue: String? = nil) -> OptionSpec {
-        OptionSpec(.group, value: "GROUP", help: help, default: defaultValue, completion: .group)
+        OptionSpec(.group, value: "GROUP", help: help, default: defaultValue, completion: .group,
+                   environment: "VAULT_GROUP", configKey: "group")
     }
 
     static func label(_ help: String) -> OptionSpec {
@@ -155,7 +196,7 @@ extension CommandTable {
             account("account the item belongs to"),
         ] + attributeOptions + [
             accessibility("when the item can be read", default: "when-unlocked"),
-            group("access group of the item (environment: VAULT_GROUP)", default: "default"),
+            group("access group of the item", default: "default"),
             OptionSpec(.update, short: "U", help: "replace an existing item with the same group, service and account"),
         ] + secretSourceOptions,
         examples: [
@@ -305,8 +346,8 @@ extension CommandTable {
             """,
         options: [
             OptionSpec(.timeout, value: "DURATION",
-                       help: "end the session after this long without use, e.g. 90s, 15m, 2h (config: session-timeout)",
-                       default: "15m"),
+                       help: "end the session after this long without use, e.g. 90s, 15m, 2h",
+                       default: "15m", configKey: "session-timeout"),
             OptionSpec(.raw, help: "print only the token"),
             OptionSpec(.export, help: "print 'export VAULT_SESSION=…' for eval"),
         ],

@@ -33,8 +33,7 @@ struct ItemArguments {
 
     /// --group, or VAULT_GROUP, or `group` in the config file, or nil.
     func group() throws -> AccessGroup? {
-        let fromEnvironment = environment["VAULT_GROUP"].flatMap { $0.isEmpty ? nil : $0 }
-        guard let name = try arguments.value(.group) ?? fromEnvironment ?? Config.load(environment: environment).value("group") else {
+        guard let name = try Settings(invocation).value(.group) else {
             return nil
         }
         return try ItemArguments.group(named: name)

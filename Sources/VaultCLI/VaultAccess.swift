@@ -14,26 +14,27 @@ struct VaultAccess {
     private var arguments: ParsedArguments { invocation.arguments }
     private var environment: [String: String] { invocation.environment }
 
+    private var settings: Settings { Settings(invocation) }
+
+    /// --vault or VAULT_PATH, else the default vault.
     var location: VaultLocation {
-        VaultLocation.resolve(explicitPath: arguments.value(.vault), environment: environment)
+        VaultLocation.resolve(explicitPath: try? settings.value(.vault), environment: environment)
     }
 
     /// Why vault may not prompt here, or nil when it may.
     var reasonPromptsAreOff: String? {
         if arguments.flag(.noInteraction) { return "--no-interaction" }
-        if isSet(environment["VAULT_NO_INTERACTION"]) { return "VAULT_NO_INTERACTION is set" }
-        if isSet(environment["CI"]) { return "CI is set" }
+        if settings.isOn(.noInteraction) { return "VAULT_NO_INTERACTION is set" }
+        if Settings.isSet(environment["CI"]) { return "CI is set" }
         if !invocation.terminal.hasControllingTerminal { return "no terminal" }
         return nil
     }
 
-    /// The key file named by --key-file or VAULT_KEY_FILE.
-    var keyFilePath: String? { nonEmpty(arguments.value(.keyFile)) ?? nonEmpty(environment["VAULT_KEY_FILE"]) }
+    /// The key file named by --key-file or VAULT_KEY_FILE (no config key: it cannot fail).
+    var keyFilePath: String? { try? settings.value(.keyFile) }
 
     /// The passphrase file named by --passphrase-file or VAULT_PASSPHRASE_FILE.
-    var passphraseFilePath: String? {
-        nonEmpty(arguments.value(.passphraseFile)) ?? nonEmpty(environment["VAULT_PASSPHRASE_FILE"])
-    }
+    var passphraseFilePath: String? { try? settings.value(.passphraseFile) }
 
     /// The credential named by options or the environment, if any.
     private func namedCredential(flagsOnly: Bool) throws -> Credential? {
@@ -58,7 +59,7 @@ struct VaultAccess {
     /// VAULT_CREDENTIAL: a path, the credential's text, or its base64 (see `ScopedCredential.load`).
     private func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
         if let value = nonEmpty(arguments.value(.credential)) { return try ScopedCredential.load(value, source: "--credential") }
-        guard !flagsOnly, let value = nonEmpty(environment["VAULT_CREDENTIAL"]) else { return nil }
+        guard !flagsOnly, let value = try settings.fromEnvironmentOrConfig(.credential) else { return nil }
         return try ScopedCredential.load(value, source: "VAULT_CREDENTIAL")
     }
 
@@ -164,11 +165,6 @@ struct VaultAccess {
             throw CommandFailure(.usage, "the passphrase is empty", hint: "type a passphrase, or use --key-file for a key file")
         }
         return SecretBytes(first)
-    }
-
-    private func isSet(_ value: String?) -> Bool {
-        guard let value else { return false }
-        return !["", "0", "false", "no"].contains(value.lowercased())
     }
 
     private func nonEmpty(_ value: String?) -> String? {

@@ -88,6 +88,18 @@ import Testing
         }
     }
 
+    /// Each option's environment variable is one the table describes (and so
+    /// the man page lists), and exactly these four unlock the vault.
+    @Test func environmentVariablesAreDescribedAndUnlockingOnesMarked() {
+        let described = Set(CommandTable.environment.map(\.name))
+        let options = CommandTable.globalOptions + CommandTable.commands.flatMap(\.options)
+        for option in options {
+            if let variable = option.environment { #expect(described.contains(variable), "--\(option.long): \(variable)") }
+        }
+        #expect(Set(CommandTable.unlockingVariables) == ["VAULT_SESSION", "VAULT_CREDENTIAL", "VAULT_KEY_FILE", "VAULT_PASSPHRASE_FILE"])
+        for variable in CommandTable.environment { #expect(man.contains(".It Ev " + variable.name)) }
+    }
+
     @Test func optionNamesAreUniqueWithinEachCommand() {
         for command in CommandTable.commands {
             let options = command.options + CommandTable.globalOptions

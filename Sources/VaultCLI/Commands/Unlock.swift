@@ -7,8 +7,7 @@ enum UnlockCommand {
         if arguments.flag(.raw), arguments.flag(.export) {
             throw UsageError("--raw and --export cannot be combined", hint: "choose one way to print the token")
         }
-        let timeout = try arguments.value(.timeout).map { try DurationText.option("timeout", $0) }
-            ?? Config.load(environment: invocation.environment).value("session-timeout").map { try DurationText.option("timeout", $0) }
+        let timeout = try Settings(invocation).value(.timeout).map { try DurationText.option("timeout", $0) }
             ?? Vault.defaultSessionTimeout
         let token = try VaultAccess(invocation).vaultWithCredential().startSession(timeout: timeout)
         let terminal = invocation.terminal

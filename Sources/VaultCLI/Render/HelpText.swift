@@ -79,11 +79,14 @@ enum HelpRenderer {
         }.joined()
     }
 
-    /// The help of an option, with its default and the values it may take.
+    /// The help of an option, with its default, the values it may take, and
+    /// the environment variable and config key that set it too.
     static func optionHelp(_ option: OptionSpec) -> String {
         var notes: [String] = []
         if let value = option.defaultValue { notes.append("default: \(value)") }
         if let values = option.allowedValues { notes.append("one of: " + values.joined(separator: ", ")) }
+        if let variable = option.environment { notes.append("environment: " + variable) }
+        if let key = option.configKey { notes.append("config: " + key) }
         return notes.isEmpty ? option.help : option.help + " (" + notes.joined(separator: "; ") + ")"
     }
 

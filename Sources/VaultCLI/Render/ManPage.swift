@@ -18,7 +18,7 @@ enum ManPage {
         page += [".Sh OPTIONS", "These options work before or after any command.", ".Bl -tag -width Ds"]
         page += CommandTable.visibleGlobalOptions.flatMap(optionItem)
         page += [".El"]
-        page += list("ENVIRONMENT", ManPageProse.environment)
+        page += [".Sh ENVIRONMENT", ".Bl -tag -width Ds"] + CommandTable.environment.flatMap(environmentItem) + [".El"]
         page += list("FILES", ManPageProse.files)
         page += list("EXIT STATUS", ManPageProse.exitStatus)
         page += examples()
@@ -100,6 +100,17 @@ enum ManPage {
         lines += text(sentence(option.help))
         if let value = option.defaultValue { lines += ["The default is", ".Cm " + literal(value) + " ."] }
         if let values = option.allowedValues { lines += oneOf(values) }
+        if let variable = option.environment { lines += ["Environment:", ".Ev " + variable + " ."] }
+        if let key = option.configKey { lines += ["Config file:", ".Cm " + literal(key) + " ."] }
+        return lines
+    }
+
+    /// `.It Ev NAME` and what it does; the variables that unlock the vault say that `vault run` keeps them from its child.
+    private static func environmentItem(_ variable: EnvironmentSpec) -> [String] {
+        var lines = [".It Ev " + variable.name] + text(variable.help)
+        if variable.unlocks {
+            lines += text("It unlocks the vault, so vault run leaves it out of the command's environment unless --keep-vault-env is given.")
+        }
         return lines
     }
 

@@ -11,10 +11,10 @@ public struct VaultLocation: Equatable, Sendable {
         self.path = FileSystem.resolvingSymbolicLink(path)
     }
 
-    /// The default location: `${XDG_DATA_HOME:-~/.local/share}/vault/default.vault`,
-    /// overridden by `VAULT_PATH`.
+    /// `explicitPath`, or the default location:
+    /// `${XDG_DATA_HOME:-~/.local/share}/vault/default.vault`.
     public static func resolve(explicitPath: String?, environment: [String: String]) -> VaultLocation {
-        if let path = explicitPath ?? environment["VAULT_PATH"], !path.isEmpty {
+        if let path = explicitPath, !path.isEmpty {
             return VaultLocation(path: path)
         }
         return VaultLocation(path: HostContext.dataHome(environment: environment) + "/vault/default.vault")

@@ -1,0 +1,48 @@
+import VaultCore
+
+/// Every setting resolved one way: the option on the command line, then its
+/// environment variable, then its key in the config file, then nothing (the
+/// caller's default). Which variable and key belong to an option is said
+/// once, in the command table (`OptionSpec.environment`, `.configKey`); the
+/// config file is read only when a setting gets that far.
+struct Settings {
+    let invocation: Invocation
+
+    init(_ invocation: Invocation) {
+        self.invocation = invocation
+    }
+
+    /// The value of the setting of option `name`; an empty value counts as unset.
+    func value(_ name: OptionName) throws -> String? {
+        if let given = invocation.arguments.value(name), !given.isEmpty { return given }
+        return try fromEnvironmentOrConfig(name)
+    }
+
+    /// The value from the environment or the config only, as when a command
+    /// must tell an option given on the command line from one set elsewhere.
+    func fromEnvironmentOrConfig(_ name: OptionName) throws -> String? {
+        guard let spec = Settings.spec(name, of: invocation.arguments.command) else { return nil }
+        if let variable = spec.environment, let value = invocation.environment[variable], !value.isEmpty { return value }
+        if let key = spec.configKey { return try Config.load(environment: invocation.environment).value(key) }
+        return nil
+    }
+
+    /// Whether the flag `name` is on: given, or its variable set to anything
+    /// but an empty string, 0, false or no.
+    func isOn(_ name: OptionName) -> Bool {
+        if invocation.arguments.flag(name) { return true }
+        guard let variable = Settings.spec(name, of: invocation.arguments.command)?.environment else { return false }
+        return Settings.isSet(invocation.environment[variable])
+    }
+
+    /// Whether an environment value turns a switch on (CI, VAULT_NO_INTERACTION).
+    static func isSet(_ value: String?) -> Bool {
+        guard let value else { return false }
+        return !["", "0", "false", "no"].contains(value.lowercased())
+    }
+
+    /// The option `name` of `command`, or the global one.
+    static func spec(_ name: OptionName, of command: CommandSpec) -> OptionSpec? {
+        (command.options + CommandTable.globalOptions).first { $0.long == name.long }
+    }
+}
