@@ -78,15 +78,8 @@ enum EnvFormat: String, CaseIterable {
         out.append("\"")
         value.withUnsafeBytes { bytes in
             out.append(bytes) { byte in
-                switch byte {
-                case UInt8(ascii: "\""): return "\\\""
-                case UInt8(ascii: "\\"): return "\\\\"
-                case 0x0A: return "\\n"
-                case 0x09: return "\\t"
-                case 0x0D: return "\\r"
-                case 0..<0x20: return "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
-                default: return nil
-                }
+                if let escaped = escapedByBackslash(UInt32(byte)) { return escaped }
+                return byte < 0x20 ? "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16) : nil
             }
         }
         out.append("\"")

@@ -1,0 +1,66 @@
+// How names and values appear in messages and in text a shell reads back.
+// JSON output and `vault env` share the escapes of `escapedByBackslash`.
+
+/// A name in double quotes, with control characters escaped so one line stays one line.
+func quoted(_ text: String) -> String {
+    doubleQuoted(text, escapeControl: { "\\u{\(String($0, radix: 16))}" }, escapesDelete: true)
+}
+
+/// Bytes that may not be UTF-8, in double quotes: printable ASCII as it is, any other byte as \xHH.
+func quoted(bytes: [UInt8]) -> String {
+    let hex = Array("0123456789ABCDEF")
+    var out = "\""
+    for byte in bytes {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += "\\" + String(UnicodeScalar(byte))
+        case 0x20...0x7E: out.unicodeScalars.append(UnicodeScalar(byte))
+        default: out += "\\x" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+        }
+    }
+    return out + "\""
+}
+
+/// The escapes that JSON, C and a shell's `$'…'` write alike: `\"`, `\\`,
+/// `\n`, `\t` and `\r`; nil for any other character.
+func escapedByBackslash(_ value: UInt32) -> String? {
+    switch value {
+    case 0x22: return "\\\""
+    case 0x5C: return "\\\\"
+    case 0x0A: return "\\n"
+    case 0x09: return "\\t"
+    case 0x0D: return "\\r"
+    default: return nil
+    }
+}
+
+/// `text` in double quotes with `"`, backslash, newline, tab and carriage return
+/// backslash-escaped, and other control characters written by `escapeControl`.
+func doubleQuoted(_ text: String, escapeControl: (UInt32) -> String, escapesDelete: Bool) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        if let escaped = escapedByBackslash(scalar.value) {
+            out += escaped
+        } else if scalar.value < 0x20 || (escapesDelete && scalar.value == 0x7F) {
+            out += escapeControl(scalar.value)
+        } else {
+            out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
+
+/// A word as a shell would need it: bare when safe, else in single quotes;
+/// with control characters, in $'…' with them escaped, so none reaches the terminal raw.
+func shellQuoted(_ text: String) -> String {
+    let safe = !text.isEmpty && text.unicodeScalars.allSatisfy {
+        ($0.value >= 0x30 && $0.value <= 0x39) || ($0.value >= 0x41 && $0.value <= 0x5A)
+            || ($0.value >= 0x61 && $0.value <= 0x7A) || "-_./:@=+,".unicodeScalars.contains($0)
+    }
+    if safe { return text }
+    if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+        // In $'…' (bash, zsh, ksh), \" \\ \n \t \r and \xHH are escapes, as doubleQuoted writes them.
+        let body = doubleQuoted(text, escapeControl: { ($0 < 0x10 ? "\\x0" : "\\x") + String($0, radix: 16) }, escapesDelete: true)
+        return "$'" + body.dropFirst().dropLast().replacing("'", with: "\\'") + "'"
+    }
+    return "'" + text.replacing("'", with: "'\\''") + "'"
+}
