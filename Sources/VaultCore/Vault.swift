@@ -76,7 +76,7 @@ public final class Vault: ItemStore {
                               kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil) throws {
         let host = host ?? selfContainedHost(for: location)
         try FileSystem.makeDirectory(location.directory)
-        let lock = try DirectoryLock(directory: location.directory)
+        let lock = try LockFile(directory: location.directory)
         defer { withExtendedLifetime(lock) {} }
         guard !FileSystem.exists(location.path) else { throw VaultError.vaultExists(path: location.path) }
         let vaultID = SecureRandom.bytes(VaultFile.idSize)
@@ -313,7 +313,7 @@ public final class Vault: ItemStore {
     /// flock from this process would wait for itself).
     func withWriterLock<R>(_ body: () throws -> R) throws -> R {
         if holdsWriterLock { return try body() }
-        let lock = try DirectoryLock(directory: location.directory)
+        let lock = try LockFile(directory: location.directory)
         holdsWriterLock = true
         defer {
             holdsWriterLock = false
