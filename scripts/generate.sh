@@ -1,5 +1,5 @@
 #!/bin/sh
-# Writes the files rendered from Sources/VaultCLI/CommandTable.swift: the man
+# Writes the files rendered from Sources/VaultCLI/Table/CommandTable.swift: the man
 # page and the shell completions. Run by `make generate`; DriftTests fails
 # when a committed file differs from what the table renders.
 set -eu
