@@ -86,6 +86,8 @@ complete -c vault -n '__vault_using add' -l generate -d 'generate a random secre
 complete -c vault -n '__vault_using add' -l length -x -d 'length of a generated secret'
 complete -c vault -n '__vault_using add' -l charset -x -a 'alnum alpha digits hex printable' -d 'characters of a generated secret'
 complete -c vault -n '__vault_using add' -s w -l password -x -d 'the secret itself; visible to other users in ps, prefer stdin'
+complete -c vault -n '__vault_using add' -l trim-newline -d 'drop one trailing newline from the secret, as echo adds'
+complete -c vault -n '__vault_using add' -l allow-empty -d 'store an empty secret instead of refusing it'
 
 complete -c vault -n '__vault_using get' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using get' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -109,6 +111,8 @@ complete -c vault -n '__vault_using update' -l generate -d 'generate a random se
 complete -c vault -n '__vault_using update' -l length -x -d 'length of a generated secret'
 complete -c vault -n '__vault_using update' -l charset -x -a 'alnum alpha digits hex printable' -d 'characters of a generated secret'
 complete -c vault -n '__vault_using update' -s w -l password -x -d 'the secret itself; visible to other users in ps, prefer stdin'
+complete -c vault -n '__vault_using update' -l trim-newline -d 'drop one trailing newline from the secret, as echo adds'
+complete -c vault -n '__vault_using update' -l allow-empty -d 'store an empty secret instead of refusing it'
 complete -c vault -n '__vault_using update' -l keep-secret -d 'change attributes only; do not read a new secret'
 
 complete -c vault -n '__vault_using delete' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'

@@ -103,6 +103,8 @@ extension CommandTable {
                    default: "alnum", completion: .values(["alnum", "alpha", "digits", "hex", "printable"])),
         OptionSpec("password", short: "w", value: "VALUE",
                    help: "the secret itself; visible to other users in ps, prefer stdin"),
+        OptionSpec("trim-newline", help: "drop one trailing newline from the secret, as echo adds"),
+        OptionSpec("allow-empty", help: "store an empty secret instead of refusing it"),
     ]
 }
 

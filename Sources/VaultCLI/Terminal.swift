@@ -10,6 +10,11 @@ public struct Terminal: Sendable {
     public var stdinIsTTY: Bool { isatty(STDIN_FILENO) == 1 }
     public var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
     public var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
+    /// Whether stdin is a pipe (not a file, terminal or socket).
+    public var stdinIsPipe: Bool {
+        var status = stat()
+        return fstat(STDIN_FILENO, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO
+    }
 
     /// Columns of the terminal on stdout, or nil when it is not a terminal.
     public var width: Int? {
