@@ -172,7 +172,7 @@ complete -c vault -n '__vault_using wipe' -l group -x -a '(__vault_names groups)
 complete -c vault -n '__vault_using wipe' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
 complete -c vault -n '__vault_using wipe' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
 complete -c vault -n '__vault_using wipe' -l expired -d 'only items whose expiry date has come'
-complete -c vault -n '__vault_using wipe' -l older-than -x -d 'only items last changed longer ago than this, e.g. 90d'
+complete -c vault -n '__vault_using wipe' -l older-than -x -d 'only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)'
 complete -c vault -n '__vault_using wipe' -l all -d 'every item of the vault'
 complete -c vault -n '__vault_using wipe' -s n -l dry-run -d 'show what would be removed, and change nothing'
 complete -c vault -n '__vault_using wipe' -s y -l yes -d 'confirm without asking (needed without a terminal)'

@@ -18,7 +18,7 @@ extension CommandTable {
             service("only items of this service"),
             account("only items of this account"),
             OptionSpec("expired", help: "only items whose expiry date has come"),
-            OptionSpec("older-than", value: "DURATION", help: "only items last changed longer ago than this, e.g. 90d"),
+            OptionSpec("older-than", value: "WHEN", help: "only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)"),
             OptionSpec("all", help: "every item of the vault"),
             dryRun,
             yes,

@@ -8,11 +8,7 @@ enum GrantCommand {
         let options = ItemArguments(invocation)
         let groups = try options.namedGroups(purpose: "the credential opens")
         let out = try options.newOutputFile(for: "credential", allowsStdout: true)
-        let now = Date()
-        let expires = try options.expiry(now: now)
-        if let expires, expires <= now {
-            throw UsageError("--expires \(quoted(arguments.value("expires") ?? "")) is in the past", hint: "give a later date")
-        }
+        let expires = try options.expiry()
         let credential = try VaultAccess(invocation).vault().grant(groups: groups, readOnly: arguments.flag("read-only"), expires: expires)
         if out == "-" {
             invocation.terminal.writeOut(credential.encoded())

@@ -23,7 +23,7 @@ enum WipeCommand {
                                              group: try arguments.value("group").map(ItemArguments.group(named:))),
                                 expiredOnly: arguments.flag("expired"))
         if let text = arguments.value("older-than") {
-            filter.modifiedBefore = Date().addingTimeInterval(-Double(try DurationText.option("older-than", text)))
+            filter.modifiedBefore = try DurationText.pointInTime("older-than", text, .past, now: Date())
         }
         let all = arguments.flag("all")
         let narrowed = filter != WipeFilter()
