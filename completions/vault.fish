@@ -164,8 +164,8 @@ complete -c vault -n '__vault_using run' -l no-masking -d 'pass the command\'s o
 complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'
 
-complete -c vault -n '__vault_using inject' -s i -l in -r -F -d 'the template to fill (- for stdin)'
-complete -c vault -n '__vault_using inject' -s o -l out -r -F -d 'write to FILE (mode 0600) instead of stdout'
+complete -c vault -n '__vault_using inject' -s i -l in -r -F -d 'the template to fill; - or none: stdin'
+complete -c vault -n '__vault_using inject' -s o -l out -r -F -d 'write to FILE (mode 0600) instead of stdout; - is stdout'
 complete -c vault -n '__vault_using inject' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
 
 complete -c vault -n '__vault_using wipe' -l group -x -a '(__vault_names groups)' -d 'only items of this group'
@@ -182,7 +182,7 @@ complete -c vault -n '__vault_using first-run' -l group -x -a '(__vault_names gr
 complete -c vault -n '__vault_using first-run' -s n -l dry-run -d 'show what would be removed, and change nothing'
 complete -c vault -n '__vault_using first-run' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 
-complete -c vault -n '__vault_using export' -s o -l out -r -F -d 'the new bundle file'
+complete -c vault -n '__vault_using export' -s o -l out -r -F -d 'the new bundle file; - writes it to stdout'
 complete -c vault -n '__vault_using export' -l bundle-passphrase-file -r -F -d 'read the bundle\'s passphrase from FILE'
 complete -c vault -n '__vault_using export' -l bundle-key-file -r -F -d 'seal the bundle with the key file FILE, created if missing'
 complete -c vault -n '__vault_using export' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'

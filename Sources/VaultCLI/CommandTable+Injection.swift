@@ -64,19 +64,20 @@ extension CommandTable {
     static let injectCommand = CommandSpec(
         "inject", summary: "fill a template's secret references",
         discussion: """
-            Copies TEMPLATE with every {{ vault://[GROUP/]SERVICE/ACCOUNT }} replaced by \
-            the secret, byte for byte, to stdout or to --out. The output file is written \
-            atomically with mode 0600. If any reference is malformed or missing, nothing \
+            Copies TEMPLATE (stdin when no --in is given) with every \
+            {{ vault://[GROUP/]SERVICE/ACCOUNT }} replaced by the secret, byte for byte, \
+            to stdout or to --out. The output file is written atomically with mode 0600. If any reference is malformed or missing, nothing \
             is written and every one is listed.
             """,
         options: [
-            OptionSpec("in", short: "i", value: "TEMPLATE", help: "the template to fill (- for stdin)", completion: .file),
-            OptionSpec("out", short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout", completion: .file),
+            OptionSpec("in", short: "i", value: "TEMPLATE", help: "the template to fill; - or none: stdin", completion: .file),
+            OptionSpec("out", short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout; - is stdout", completion: .file),
             referenceGroup,
         ],
         examples: [
             ExampleSpec("vault inject -i config.yml.tpl -o config.yml", "write a config file with its secrets filled in"),
             ExampleSpec("vault inject -i deploy.env.tpl", "print a filled template to stdout"),
+            ExampleSpec("vault inject < deploy.env.tpl | kubectl apply -f -", "fill a template from stdin, as op inject does"),
         ],
         run: { try InjectCommand.run($0) })
 }

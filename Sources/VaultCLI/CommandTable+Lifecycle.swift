@@ -65,7 +65,7 @@ extension CommandTable {
             how many were left out.
             """,
         options: [
-            OptionSpec("out", short: "o", value: "FILE", help: "the new bundle file", completion: .file),
+            OptionSpec("out", short: "o", value: "FILE", help: "the new bundle file; - writes it to stdout", completion: .file),
             OptionSpec("bundle-passphrase-file", value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
             OptionSpec("bundle-key-file", value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
                        completion: .file),

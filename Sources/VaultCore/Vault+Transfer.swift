@@ -25,6 +25,13 @@ extension Vault {
     /// file (0600) at `path`, sealed under `credential`: a passphrase or key
     /// file of the bundle's own.
     public func export(to path: String, credential: Credential, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
+        let (bundle, outcome) = try sealedBundle(credential: credential, kdf: kdf)
+        try FileSystem.createExclusive(bundle, at: path)
+        return outcome
+    }
+
+    /// The bytes of a bundle `export(to:)` would write, for a caller that sends them elsewhere (stdout).
+    public func sealedBundle(credential: Credential, kdf: Scrypt.Parameters = .interactive) throws -> (bundle: [UInt8], outcome: ExportOutcome) {
         try requireOwner("export items")
         return try withKeys {
             let vault = try readSnapshot()
@@ -43,8 +50,8 @@ extension Vault {
                     damaged += 1
                 }
             }
-            try FileSystem.createExclusive(try ExportBundle.seal(items, credential: credential, kdf: kdf), at: path)
-            return ExportOutcome(exported: items.count, leftOut: leftOut, damaged: damaged)
+            return (try ExportBundle.seal(items, credential: credential, kdf: kdf),
+                    ExportOutcome(exported: items.count, leftOut: leftOut, damaged: damaged))
         }
     }
 

@@ -5,21 +5,23 @@ import VaultCore
 enum InjectCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        guard let input = arguments.value("in") else {
-            throw UsageError("missing --in", hint: "name the template with -i TEMPLATE (- for stdin)")
+        let input = arguments.value("in") ?? "-"
+        if input == "-", arguments.value("in") == nil, invocation.terminal.stdinIsTTY {
+            throw UsageError("no template given", hint: "name it with -i TEMPLATE, or pipe it in: 'vault inject < TEMPLATE'")
         }
         let template = input == "-" ? invocation.terminal.readAllInput() : try PlainFile.read(input)
+        let source = input == "-" ? "stdin" : input
         let segments: [TemplateSegment]
         do {
             segments = try Template.parse(template)
         } catch {
-            throw CommandFailure(.usage, "\(input):\(error.line): \(error.problem)", hint: SecretReferenceError.syntaxHint)
+            throw CommandFailure(.usage, "\(source):\(error.line): \(error.problem)", hint: SecretReferenceError.syntaxHint)
         }
         let uses = segments.compactMap { segment -> ReferenceUse? in
             guard case .reference(let reference, let line) = segment else { return nil }
-            return ReferenceUse(origin: "\(input):\(line)", text: reference.description)
+            return ReferenceUse(origin: "\(source):\(line)", text: reference.description)
         }
-        let output = arguments.value("out")
+        let output = arguments.value("out").flatMap { $0 == "-" ? nil : $0 }
         let secrets = try ReferenceResolver(invocation).resolve(uses, action: output == nil ? "nothing was printed" : "nothing was written")
         var bytes: [UInt8] = []
         defer { for index in bytes.indices { bytes[index] = 0 } }
