@@ -63,8 +63,8 @@ struct SecretInput {
         }
         if !invocation.terminal.stdinIsTTY { return SecretBytes(invocation.terminal.readAllInput()) }
         if let reason = access.reasonPromptsAreOff { throw CommandFailure.interactionNotAllowed(reason: reason) }
-        guard let first = invocation.terminal.readHidden(prompt: "Secret: "),
-              let second = invocation.terminal.readHidden(prompt: "Secret (again): ") else {
+        guard let first = try invocation.terminal.readHidden(prompt: "Secret: "),
+              let second = try invocation.terminal.readHidden(prompt: "Secret (again): ") else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")
         }
         guard first == second else {

@@ -21,8 +21,10 @@ public enum KeySource: Sendable {
 public final class Vault: ItemStore {
     public let location: VaultLocation
     private var source: KeySource
-    /// Asked once for a credential when the keys at hand do not open what is needed.
+    /// Asked for a credential when the keys at hand do not open what is needed.
     private var ask: (() throws -> Credential)?
+    /// How many times `ask` may be called when it gives a wrong passphrase.
+    private let askAttempts: Int
     /// Whether the keys are a scoped credential's.
     public var isScoped: Bool {
         if case .scoped = source { return true }
@@ -37,12 +39,15 @@ public final class Vault: ItemStore {
 
     /// - Parameters:
     ///   - keys: where the keys come from.
-    ///   - ask: called at most once, when `keys` do not open what an operation needs (a prompt).
+    ///   - ask: called when `keys` do not open what an operation needs (a prompt): once, and again
+    ///     after a wrong passphrase, up to `askAttempts` times in all (sudo and ssh allow three tries).
     ///   - host: time, boot id and runtime directory (tests inject their own).
-    public init(location: VaultLocation, keys: KeySource, ask: (() throws -> Credential)? = nil, host: HostContext) {
+    public init(location: VaultLocation, keys: KeySource, ask: (() throws -> Credential)? = nil, askAttempts: Int = 1,
+                host: HostContext) {
         self.location = location
         self.source = keys
         self.ask = ask
+        self.askAttempts = askAttempts
         self.host = host
     }
 
@@ -233,7 +238,8 @@ public final class Vault: ItemStore {
     }
 
     /// Runs `body`; when the keys at hand do not suffice and there is a way to
-    /// ask, asks once for a credential and runs it again with that.
+    /// ask, asks for a credential and runs it again with that, asking again
+    /// after a wrong passphrase up to `askAttempts` times.
     func withKeys<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
@@ -242,8 +248,15 @@ public final class Vault: ItemStore {
             case .locked, .sessionEnded:
                 guard let ask else { throw endedSession ?? error }
                 self.ask = nil
-                source = .credential(try ask())
-                return try body()
+                for attempt in 1... {
+                    source = .credential(try ask())
+                    do {
+                        return try body()
+                    } catch VaultError.wrongCredential(.passphrase) where attempt < askAttempts {
+                        continue
+                    }
+                }
+                preconditionFailure("the attempts above return or throw")
             default:
                 throw error
             }
