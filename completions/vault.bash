@@ -4,6 +4,16 @@
 
 _vault_commands="init add get update delete list group grant revoke unlock lock status passwd run env inject wipe first-run export import reset verify git-credential docker-credential help"
 
+# The command that $1 names: the command an alias stands for, or $1 itself.
+_vault_command_name() {
+    case "$1" in
+        show) echo get ;;
+        rm) echo delete ;;
+        ls) echo list ;;
+        *) printf '%s\n' "$1" ;;
+    esac
+}
+
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
     case "$1" in
@@ -162,7 +172,7 @@ _vault() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word="${COMP_WORDS[i]}"
         if [[ -n "$ended" || "$word" != -* || "$word" == - ]]; then
-            if [[ -z "$command" ]]; then command="$word"; else positionals=$((positionals + 1)); fi
+            if [[ -z "$command" ]]; then command="$(_vault_command_name "$word")"; else positionals=$((positionals + 1)); fi
         elif [[ "$word" == -- ]]; then
             ended=1
         elif [[ "$word" == --*=* ]]; then

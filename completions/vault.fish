@@ -9,12 +9,26 @@ function __vault_command
         if contains -- $words[1] --vault --passphrase-file --key-file --credential --backend --collection
             set -e words[1]
         else if not string match -q -- '-*' $words[1]
-            echo $words[1]
+            __vault_command_name $words[1]
             return 0
         end
         set -e words[1]
     end
     return 1
+end
+
+# The command that $argv[1] names: the command an alias stands for, or itself.
+function __vault_command_name
+    switch $argv[1]
+        case show
+            echo get
+        case rm
+            echo delete
+        case ls
+            echo list
+        case '*'
+            echo $argv[1]
+    end
 end
 
 function __vault_using

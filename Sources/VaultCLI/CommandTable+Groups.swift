@@ -63,5 +63,6 @@ extension CommandTable {
             ExampleSpec("vault revoke --group ci", "end the CI job's credential, e.g. after a leak"),
             ExampleSpec("vault revoke --group ci && vault grant --group ci --out ci.cred", "replace a credential"),
         ],
+        destructive: true,
         run: { try RevokeCommand.run($0) })
 }

@@ -77,7 +77,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault inject -i config.yml.tpl -o config.yml", "write a config file with its secrets filled in"),
             ExampleSpec("vault inject -i deploy.env.tpl", "print a filled template to stdout"),
-            ExampleSpec("vault inject < deploy.env.tpl | kubectl apply -f -", "fill a template from stdin, as op inject does"),
+            ExampleSpec("helm template . | vault inject | kubectl apply -f -", "fill a template from stdin, as op inject does"),
         ],
         run: { try InjectCommand.run($0) })
 }

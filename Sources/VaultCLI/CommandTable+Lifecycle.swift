@@ -28,6 +28,7 @@ extension CommandTable {
             ExampleSpec("vault wipe --group ci --dry-run", "show what wiping the group ci would remove"),
             ExampleSpec("vault wipe --service old-api --older-than 180d", "remove stale items of one service, after a yes"),
         ],
+        destructive: true,
         run: { try WipeCommand.run($0) })
 
     static let firstRunCommand = CommandSpec(
@@ -53,6 +54,7 @@ extension CommandTable {
             ExampleSpec("vault first-run --marker ~/.local/state/mytool/installed --group mytool",
                         "in a tool: wipe its items left by an earlier install"),
         ],
+        destructive: true,
         run: { try FirstRunCommand.run($0) })
 
     static let exportCommand = CommandSpec(
@@ -113,6 +115,7 @@ extension CommandTable {
             ExampleSpec("vault reset", "remove the default vault, after a yes"),
             ExampleSpec("vault --vault ./ci.vault reset --yes", "remove a CI job's vault"),
         ],
+        destructive: true,
         run: { try ResetCommand.run($0) })
 
     static let verifyCommand = CommandSpec(

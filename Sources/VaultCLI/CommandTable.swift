@@ -160,7 +160,7 @@ extension CommandTable {
         run: { try AddCommand.run($0) })
 
     static let getCommand = CommandSpec(
-        "get", summary: "print the secret of one item",
+        "get", aliases: ["show"], summary: "print the secret of one item",
         discussion: """
             Finds the one item that matches the query and writes its secret to stdout \
             exactly, adding a newline only when stdout is a terminal. No match exits \
@@ -211,7 +211,7 @@ extension CommandTable {
         run: { try UpdateCommand.run($0) })
 
     static let deleteCommand = CommandSpec(
-        "delete", summary: "delete items",
+        "delete", aliases: ["rm"], summary: "delete items",
         discussion: """
             Deletes the one item that matches the query. A query that matches several \
             items is an error that lists them, unless --all-matching is given.
@@ -227,10 +227,11 @@ extension CommandTable {
             ExampleSpec("vault delete -s github -a ci-bot", "delete one item"),
             ExampleSpec("vault delete --group ci --all-matching", "delete every item of the group ci"),
         ],
+        destructive: true,
         run: { try DeleteCommand.run($0) })
 
     static let listCommand = CommandSpec(
-        "list", summary: "list items, never their secrets",
+        "list", aliases: ["ls"], summary: "list items, never their secrets",
         discussion: """
             Prints the group, service, account, class and label of every item that \
             matches the filters, one per line, or as JSON with --json. Secrets are \

@@ -20,6 +20,13 @@ import Testing
         #expect(try bash("vault", "--no-int") == ["--no-interaction"])
     }
 
+    @Test func aliasesCompleteLikeTheirCommand() throws {
+        #expect(try bash("vault", "ls", "--ser") == ["--service"])
+        #expect(try bash("vault", "show", "--sh") == ["--show-secret"])
+        #expect(try fish("vault ls --ser") == ["--service"])
+        #expect(try zsh("vault show --show-") == ["--show-secret"])
+    }
+
     @Test func bashCompletesOptionValues() throws {
         let classes = ["after-first-unlock", "always", "after-first-unlock-this-device-only", "always-this-device-only"]
         #expect(try bash("vault", "add", "--class", "a") == classes)

@@ -12,6 +12,19 @@ enum BashCompletion {
 
             _vault_commands="\(commands.map(\.name).joined(separator: " "))"
 
+            # The command that $1 names: the command an alias stands for, or $1 itself.
+            _vault_command_name() {
+                case "$1" in
+
+            """
+        for (alias, name) in CommandTable.visibleAliases {
+            script += "        \(alias)) echo \(name) ;;\n"
+        }
+        script += """
+                    *) printf '%s\\n' "$1" ;;
+                esac
+            }
+
             # The options of command $1 (none: before the command), global ones included.
             _vault_options() {
                 case "$1" in
@@ -84,7 +97,7 @@ enum BashCompletion {
                 for ((i = 1; i < COMP_CWORD; i++)); do
                     word="${COMP_WORDS[i]}"
                     if [[ -n "$ended" || "$word" != -* || "$word" == - ]]; then
-                        if [[ -z "$command" ]]; then command="$word"; else positionals=$((positionals + 1)); fi
+                        if [[ -z "$command" ]]; then command="$(_vault_command_name "$word")"; else positionals=$((positionals + 1)); fi
                     elif [[ "$word" == -- ]]; then
                         ended=1
                     elif [[ "$word" == --*=* ]]; then

@@ -28,6 +28,10 @@ enum ZshCompletion {
               _describe -t commands 'vault command' commands
             }
 
+            # The command each alias stands for.
+            typeset -gA _vault_aliases
+            _vault_aliases=(\(CommandTable.visibleAliases.map { "\($0.alias) \($0.name)" }.joined(separator: " ")))
+
             _vault() {
               local curcontext="$curcontext" state line ret=1
               local -a globals
@@ -39,8 +43,9 @@ enum ZshCompletion {
               )
               _arguments -C $globals '1: :_vault_commands' '*:: :->command' && ret=0
               [[ $state == command ]] || return ret
-              curcontext="${curcontext%:*:*}:vault-$words[1]:"
-              case $words[1] in
+              local command=${_vault_aliases[$words[1]]:-$words[1]}
+              curcontext="${curcontext%:*:*}:vault-$command:"
+              case $command in
 
             """
         for command in commands {
