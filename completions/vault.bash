@@ -18,7 +18,7 @@ _vault_command_name() {
 _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group -U --update --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;

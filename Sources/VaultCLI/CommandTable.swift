@@ -144,7 +144,8 @@ extension CommandTable {
             account("account the item belongs to"),
         ] + attributeOptions + [
             accessibility("when the item can be read", default: "when-unlocked"),
-            group("access group of the item (environment: VAULT_GROUP)", default: "default"),
+            group("access group of the item, created when new (environment: VAULT_GROUP)", default: "default"),
+            OptionSpec("create-group", help: "create the group even when its name is one letter away from an existing group's"),
             OptionSpec("update", short: "U", help: "replace an existing item with the same group, service and account"),
         ] + secretSourceOptions,
         examples: [
