@@ -17,32 +17,32 @@ _vault_command_name() {
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
     case "$1" in
-        init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        grant) echo "--group --read-only --expires -o --out --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        revoke) echo "--group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        unlock) echo "--timeout --raw --export --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        lock) echo "--all --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        status) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        run) echo "--env --env-file --group --no-masking --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        env) echo "--group --format --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        wipe) echo "--group -s --service -a --account --expired --older-than --all -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        reset) echo "-y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        verify) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        help) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        *) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --keep-secret --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        delete) echo "-s --service -a --account --group -l --label --all-matching --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        grant) echo "--group --read-only --expires -o --out --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        revoke) echo "--group --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        unlock) echo "--timeout --raw --export --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        lock) echo "--all --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        status) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        run) echo "--env --env-file --group --no-masking --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        env) echo "--group --format --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        wipe) echo "--group -s --service -a --account --expired --older-than --all -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        reset) echo "-y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        verify) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        help) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        *) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
     esac
 }
 

@@ -79,6 +79,7 @@ complete -c vault -l credential -r -F -d 'use the scoped credential in FILE, mad
 complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret (environment: VAULT_BACKEND; config: backend)'
 complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name (environment: VAULT_COLLECTION)'
 complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)'
+complete -c vault -s q -l quiet -d 'leave out messages that say what was done; warnings and errors still show'
 complete -c vault -s h -l help -d 'show help for vault or for a command'
 complete -c vault -l version -d 'print the version of vault'
 
@@ -96,6 +97,7 @@ complete -c vault -n '__vault_using add' -l class -x -a 'when-unlocked after-fir
 complete -c vault -n '__vault_using add' -l group -x -a '(__vault_names groups)' -d 'access group of the item, created when new (environment: VAULT_GROUP)'
 complete -c vault -n '__vault_using add' -l create-group -d 'create the group even when its name is one letter away from an existing group\'s'
 complete -c vault -n '__vault_using add' -s U -l update -d 'replace an existing item with the same group, service and account'
+complete -c vault -n '__vault_using add' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 complete -c vault -n '__vault_using add' -l secret-file -r -F -d 'read the secret from FILE'
 complete -c vault -n '__vault_using add' -l generate -d 'generate a random secret'
 complete -c vault -n '__vault_using add' -l length -x -d 'length of a generated secret'
@@ -129,12 +131,14 @@ complete -c vault -n '__vault_using update' -s w -l password -x -d 'the secret i
 complete -c vault -n '__vault_using update' -l trim-newline -d 'drop one trailing newline from the secret, as echo adds'
 complete -c vault -n '__vault_using update' -l allow-empty -d 'store an empty secret instead of refusing it'
 complete -c vault -n '__vault_using update' -l keep-secret -d 'change attributes only; do not read a new secret'
+complete -c vault -n '__vault_using update' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using delete' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using delete' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
 complete -c vault -n '__vault_using delete' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using delete' -s l -l label -x -d 'label of the item'
 complete -c vault -n '__vault_using delete' -l all-matching -d 'delete every item that matches instead of exactly one'
+complete -c vault -n '__vault_using delete' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using list' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
 complete -c vault -n '__vault_using list' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
@@ -151,12 +155,15 @@ complete -c vault -n '__vault_using grant' -l group -x -a '(__vault_names groups
 complete -c vault -n '__vault_using grant' -l read-only -d 'the credential can read items but not change them'
 complete -c vault -n '__vault_using grant' -l expires -x -d 'stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)'
 complete -c vault -n '__vault_using grant' -s o -l out -r -F -d 'the new file to write the credential to; - writes it to stdout'
+complete -c vault -n '__vault_using grant' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using revoke' -l group -x -a '(__vault_names groups)' -d 'a group whose credentials end; repeat it for several'
+complete -c vault -n '__vault_using revoke' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using unlock' -l timeout -x -d 'end the session after this long without use, e.g. 90s, 15m, 2h (config: session-timeout)'
 complete -c vault -n '__vault_using unlock' -l raw -d 'print only the token'
 complete -c vault -n '__vault_using unlock' -l export -d 'print \'export VAULT_SESSION=…\' for eval'
+complete -c vault -n '__vault_using unlock' -l json -d 'print the token, whether an existing session was extended, and the timeout as JSON'
 
 complete -c vault -n '__vault_using lock' -l all -d 'end every session and the after-first-unlock cache too'
 
@@ -191,6 +198,7 @@ complete -c vault -n '__vault_using wipe' -l older-than -x -d 'only items last c
 complete -c vault -n '__vault_using wipe' -l all -d 'every item of the vault'
 complete -c vault -n '__vault_using wipe' -s n -l dry-run -d 'show what would be removed, and change nothing'
 complete -c vault -n '__vault_using wipe' -s y -l yes -d 'confirm without asking (needed without a terminal)'
+complete -c vault -n '__vault_using wipe' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using first-run' -l marker -r -F -d 'the marker file; created 0600 after the wipe'
 complete -c vault -n '__vault_using first-run' -l group -x -a '(__vault_names groups)' -d 'a group to wipe; repeat it for several'
@@ -201,14 +209,17 @@ complete -c vault -n '__vault_using export' -s o -l out -r -F -d 'the new bundle
 complete -c vault -n '__vault_using export' -l bundle-passphrase-file -r -F -d 'read the bundle\'s passphrase from FILE'
 complete -c vault -n '__vault_using export' -l bundle-key-file -r -F -d 'seal the bundle with the key file FILE, created if missing'
 complete -c vault -n '__vault_using export' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
+complete -c vault -n '__vault_using export' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using import' -l bundle-passphrase-file -r -F -d 'read the bundle\'s passphrase from FILE'
 complete -c vault -n '__vault_using import' -l bundle-key-file -r -F -d 'open the bundle with the key file FILE'
 complete -c vault -n '__vault_using import' -l on-conflict -x -a 'skip replace fail' -d 'what to do with an item that exists'
+complete -c vault -n '__vault_using import' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 complete -c vault -n '__vault_using import' -F -d 'the bundle to import'
 
 complete -c vault -n '__vault_using reset' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 
+complete -c vault -n '__vault_using verify' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using git-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials (environment: VAULT_GROUP)'
 complete -c vault -n '__vault_using git-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'

@@ -53,6 +53,7 @@ extension CommandTable {
             referenceGroup,
             OptionSpec("format", value: "FORMAT", help: "how to print the assignments", default: "dotenv",
                        completion: .values(EnvFormat.allCases.map(\.rawValue))),
+            OptionSpec("json", help: "refused with a pointer to --format json", hidden: true),
         ],
         examples: [
             ExampleSpec("vault env --group ci --format github", "export the group ci's items to later steps of a GitHub Actions job"),

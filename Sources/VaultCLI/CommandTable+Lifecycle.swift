@@ -22,6 +22,7 @@ extension CommandTable {
             OptionSpec("all", help: "every item of the vault"),
             dryRun,
             yes,
+            resultJSON,
         ],
         examples: [
             ExampleSpec("vault wipe --expired --yes", "remove expired items from a script"),
@@ -72,6 +73,7 @@ extension CommandTable {
             OptionSpec("bundle-key-file", value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
                        completion: .file),
             kdfCost,
+            resultJSON,
         ],
         examples: [
             ExampleSpec("vault export --out backup.vexport", "export to a bundle, asking for its passphrase"),
@@ -92,6 +94,7 @@ extension CommandTable {
             OptionSpec("bundle-key-file", value: "FILE", help: "open the bundle with the key file FILE", completion: .file),
             OptionSpec("on-conflict", value: "POLICY", help: "what to do with an item that exists", default: "fail",
                        completion: .values(["skip", "replace", "fail"])),
+            resultJSON,
         ],
         positionals: [PositionalSpec("FILE", help: "the bundle to import", completion: .file)],
         examples: [
@@ -126,6 +129,7 @@ extension CommandTable {
             keys at hand open. Changes nothing. Exits 93 when anything is damaged, 1 \
             when a file is exposed to other users, 0 otherwise.
             """,
+        options: [resultJSON],
         examples: [
             ExampleSpec("vault verify", "check the default vault, opening what the keys at hand open"),
             ExampleSpec("vault --key-file ci.key verify", "check every record of a CI vault"),

@@ -32,6 +32,7 @@ public enum CommandTable {
                    default: "default"),
         OptionSpec("no-interaction",
                    help: "never prompt; fail with exit 36 when the vault is locked (environment: VAULT_NO_INTERACTION)"),
+        OptionSpec("quiet", short: "q", help: "leave out messages that say what was done; warnings and errors still show"),
         OptionSpec("help", short: "h", help: "show help for vault or for a command"),
         OptionSpec("version", help: "print the version of vault"),
     ]
@@ -76,6 +77,9 @@ extension CommandTable {
     }
 
     static let json = OptionSpec("json", help: "print JSON instead of text")
+
+    /// --json on a command that changes something: its result as one JSON object.
+    static let resultJSON = OptionSpec("json", help: "print what was done as one JSON object on stdout instead of a message")
 
     static let kdfCost = OptionSpec(
         "kdf-cost", value: "COST",
@@ -147,6 +151,7 @@ extension CommandTable {
             group("access group of the item, created when new (environment: VAULT_GROUP)", default: "default"),
             OptionSpec("create-group", help: "create the group even when its name is one letter away from an existing group's"),
             OptionSpec("update", short: "U", help: "replace an existing item with the same group, service and account"),
+            resultJSON,
         ] + secretSourceOptions,
         examples: [
             ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
@@ -200,6 +205,7 @@ extension CommandTable {
             accessibility("new accessibility class of the item"),
         ] + secretSourceOptions + [
             OptionSpec("keep-secret", help: "change attributes only; do not read a new secret"),
+            resultJSON,
         ],
         examples: [
             ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
@@ -223,6 +229,7 @@ extension CommandTable {
             group(searchGroupHelp),
             label("label of the item"),
             OptionSpec("all-matching", help: "delete every item that matches instead of exactly one"),
+            resultJSON,
         ],
         examples: [
             ExampleSpec("vault delete -s github -a ci-bot", "delete one item"),
@@ -287,7 +294,9 @@ extension CommandTable {
     static let unlockCommand = CommandSpec(
         "unlock", summary: "start an unlock session and print its token",
         discussion: """
-            Asks once for the passphrase (or uses the key file) and starts a session: the \
+            With a live session in VAULT_SESSION, gives it a fresh idle timeout and prints \
+            the same token, asking nothing. Otherwise asks for the passphrase (three tries) \
+            or uses the key file, and starts a session: the \
             unwrapped keys are kept in the runtime directory, sealed under a token that is \
             printed. With VAULT_SESSION set to the token, commands need no passphrase until \
             the session is idle for longer than its timeout or is locked. Sessions live side \
@@ -300,6 +309,7 @@ extension CommandTable {
                        default: "15m"),
             OptionSpec("raw", help: "print only the token"),
             OptionSpec("export", help: "print 'export VAULT_SESSION=…' for eval"),
+            OptionSpec("json", help: "print the token, whether an existing session was extended, and the timeout as JSON"),
         ],
         examples: [
             ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell for 15 minutes of idle time"),

@@ -5,6 +5,9 @@ import Glibc
 /// The process's standard streams: writing data and messages, asking whether
 /// a stream is a terminal, and reading a passphrase without echo.
 public struct Terminal: Sendable {
+    /// -q/--quiet: success messages are left out; warnings and errors still show.
+    public var quiet = false
+
     public init() {}
 
     public var stdinIsTTY: Bool { isatty(STDIN_FILENO) == 1 }
@@ -36,6 +39,11 @@ public struct Terminal: Sendable {
     public func writeErr(_ text: String) {
         var text = text
         text.withUTF8 { Terminal.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Says what a command did, on stderr as `vault: MESSAGE`, unless quiet.
+    public func say(_ message: String) {
+        if !quiet { writeErr("vault: \(message)\n") }
     }
 
     /// Reads all of stdin.

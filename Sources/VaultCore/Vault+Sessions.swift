@@ -20,6 +20,17 @@ extension Vault {
         }
     }
 
+    /// Gives the live session of `token` a fresh idle timeout of `timeout`
+    /// seconds, asking for nothing; false when that session has ended.
+    public func extendSession(token: String, timeout: Int) throws -> Bool {
+        do {
+            try SessionCache.extend(token: token, vaultID: try vaultID(), timeout: timeout, host: host)
+            return true
+        } catch VaultError.sessionEnded {
+            return false
+        }
+    }
+
     /// What `lock` ended.
     public struct LockOutcome: Equatable, Sendable {
         public var sessionsEnded: Int

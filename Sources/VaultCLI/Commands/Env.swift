@@ -7,6 +7,9 @@ import VaultCore
 /// env name (or the default derived from service and account).
 enum EnvCommand {
     static func run(_ invocation: Invocation) throws {
+        if invocation.wantsJSON {
+            throw UsageError("env takes --format json, not --json", hint: "run 'vault env --format json'")
+        }
         let formatName = invocation.arguments.value("format") ?? EnvFormat.dotenv.rawValue
         guard let format = EnvFormat(rawValue: formatName) else {
             throw UsageError("unknown format \(quoted(formatName))",
@@ -19,14 +22,14 @@ enum EnvCommand {
         }
         let variables = try self.variables(invocation)
         let terminal = invocation.terminal
-        if variables.isEmpty { terminal.writeErr("vault: no items in scope; nothing to print\n") }
+        if variables.isEmpty { terminal.say("no items in scope; nothing to print") }
         guard format == .github, let githubEnv else {
             terminal.writeOut(format.render(variables))
             return
         }
         terminal.writeOut(GitHubEnvironment.maskCommands(variables.map(\.value)))
         try append(Array(format.render(variables).utf8), to: githubEnv)
-        terminal.writeErr("vault: exported \(counted(variables.count, "variable")) to $GITHUB_ENV\n")
+        terminal.say("exported \(counted(variables.count, "variable")) to $GITHUB_ENV")
     }
 
     /// Name and secret of every item of the group (or of every group), by name.

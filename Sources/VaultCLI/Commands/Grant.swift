@@ -8,6 +8,9 @@ enum GrantCommand {
         let options = ItemArguments(invocation)
         let groups = try options.namedGroups(purpose: "the credential opens")
         let out = try options.newOutputFile(for: "credential", allowsStdout: true)
+        if out == "-", invocation.wantsJSON {
+            throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")
+        }
         let expires = try options.expiry()
         let credential = try VaultAccess(invocation).vault().grant(groups: groups, readOnly: arguments.flag("read-only"), expires: expires)
         if out == "-" {
@@ -19,6 +22,9 @@ enum GrantCommand {
         let mode = credential.readOnly ? "read-only" : "read-write"
         let until = credential.expires.map { "until \(DateText.iso($0))" } ?? "with no expiry"
         let place = out == "-" ? "stdout" : quoted(out)
-        invocation.terminal.writeErr("vault: wrote a \(mode) credential for group\(groups.count == 1 ? "" : "s") \(names), \(until), to \(place)\n")
+        invocation.report("wrote a \(mode) credential for group\(groups.count == 1 ? "" : "s") \(names), \(until), to \(place)",
+                          json: .object([("file", .string(out)), ("groups", .array(groups.map { .string($0.name) })),
+                                         ("read_only", .bool(credential.readOnly)),
+                                         ("expires", .optional(credential.expires.map(DateText.iso)))]))
     }
 }

@@ -17,6 +17,8 @@ enum ImportCommand {
                 "the bundle holds service \(quoted(key.service)), account \(quoted(key.account)) of group \(quoted(key.group.name)), which exists here; nothing was imported",
                 hint: "choose what to do with such items: --on-conflict skip or --on-conflict replace")
         }
-        invocation.terminal.writeErr("vault: imported from \(quoted(path)): \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.skipped) skipped\n")
+        invocation.report("imported from \(quoted(path)): \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.skipped) skipped",
+                          json: .object([("file", .string(path)), ("added", .number(outcome.added)),
+                                         ("replaced", .number(outcome.replaced)), ("skipped", .number(outcome.skipped))]))
     }
 }

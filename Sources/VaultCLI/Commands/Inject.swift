@@ -33,7 +33,7 @@ enum InjectCommand {
         }
         if let output {
             try PlainFile.writePrivately(bytes, to: output)
-            invocation.terminal.writeErr("vault: wrote \(quoted(output)) (mode 0600) with \(counted(uses.count, "secret"))\n")
+            invocation.terminal.say("wrote \(quoted(output)) (mode 0600) with \(counted(uses.count, "secret"))")
         } else {
             bytes.withUnsafeBytes { invocation.terminal.writeOut($0) }
         }

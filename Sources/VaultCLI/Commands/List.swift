@@ -12,7 +12,7 @@ enum ListCommand {
         if invocation.arguments.flag("json") {
             terminal.writeOut(ItemOutput.jsonArray(items) + "\n")
         } else if items.isEmpty {
-            terminal.writeErr("vault: no items match\n")
+            terminal.say("no items match")
         } else {
             terminal.writeOut(ItemOutput.table(items))
         }

@@ -10,12 +10,12 @@ enum WipeCommand {
         let vault = try access.vault()
         if arguments.flag("dry-run") {
             let plan = try vault.wipe(filter, dryRun: true)
-            invocation.terminal.writeOut(WipeRun.describe(plan))
-            invocation.terminal.writeErr("vault: dry run: would have \(WipeRun.summary(plan)); nothing was changed\n")
+            if !invocation.wantsJSON { invocation.terminal.writeOut(WipeRun.describe(plan)) }
+            invocation.report("dry run: would have \(WipeRun.summary(plan)); nothing was changed", json: WipeRun.json(plan, dryRun: true))
             return
         }
         let outcome = try WipeRun(invocation: invocation, access: access).perform(filter, on: vault, confirm: true)
-        invocation.terminal.writeErr("vault: \(WipeRun.summary(outcome))\n")
+        invocation.report(WipeRun.summary(outcome), json: WipeRun.json(outcome, dryRun: false))
     }
 
     private static func filter(_ arguments: ParsedArguments) throws -> WipeFilter {
