@@ -336,7 +336,8 @@ extension CommandTable {
     static let statusCommand = CommandSpec(
         "status", summary: "show whether the vault is locked, and what it holds",
         discussion: """
-            Shows, without unlocking: the vault path and backend, whether the session in \
+            Shows, without unlocking: the vault path and backend, the scoped credential in use \
+            (its groups, read-only or not, expiry), whether the session in \
             VAULT_SESSION is live and when it ends, whether after-first-unlock items are \
             open, whether this is the vault's device, its keyslots, and item counts by group \
             and class.

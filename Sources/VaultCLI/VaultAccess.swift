@@ -98,7 +98,17 @@ struct VaultAccess {
             if keyFilePath != nil || passphraseFilePath != nil {
                 return Vault(location: location, keys: .session(token), ask: { try self.credential() }, host: host)
             }
-            return Vault(location: location, keys: .session(token), ask: prompt, askAttempts: attempts, host: host)
+            let calls = CallCount()
+            let saysSessionEnded = prompt.map { prompt in
+                {
+                    calls.value += 1
+                    if calls.value == 1, !Vault(location: location, keys: .none, host: host).sessionIsLive(token: token) {
+                        invocation.terminal.writeErr("vault: the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'\n")
+                    }
+                    return try prompt()
+                } as () throws -> Credential
+            }
+            return Vault(location: location, keys: .session(token), ask: saysSessionEnded, askAttempts: attempts, host: host)
         }
         if let named = try namedCredential(flagsOnly: false) {
             return Vault(location: location, keys: .credential(named), host: host)

@@ -31,6 +31,12 @@ public final class Vault: ItemStore {
         return false
     }
 
+    /// The scoped credential the vault is opened with, if any.
+    public var scopedCredential: ScopedCredential? {
+        if case .scoped(let credential) = source { return credential }
+        return nil
+    }
+
     /// Whether an operation may still ask for a credential.
     var canAsk: Bool { ask != nil }
     /// Why the session given no longer opens the vault, once that is known.
