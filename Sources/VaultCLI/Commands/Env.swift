@@ -43,12 +43,12 @@ enum EnvCommand {
                                  details: clashing.map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
                                  hint: "give one another name with 'vault update … --keep-secret --env-name NAME', or pick a group with --group")
         }
-        return try byName.keys.sorted().map { name in
+        return try byName.keys.sorted().compactMap { name in
             let attributes = byName[name]![0]
             let secret = try store.item(matching: Query(service: attributes.service, account: attributes.account, group: attributes.group)).secret
             guard let value = String(validating: secret.copyBytes(), as: UTF8.self), !value.contains("\u{0}") else {
-                throw CommandFailure(.usage, "the secret of service \(quoted(attributes.service)), account \(quoted(attributes.account)) is not text, so it cannot be an environment variable",
-                                     hint: "write it to a file with 'vault get' or 'vault inject' instead")
+                invocation.terminal.writeErr("vault: warning: skipped \(name): the secret of service \(quoted(attributes.service)), account \(quoted(attributes.account)) in group \(quoted(attributes.group.name)) is not text, so it cannot be an environment variable; read it with 'vault get'\n")
+                return nil
             }
             return (name, value)
         }
