@@ -47,7 +47,8 @@ extension CommandTable {
             turned into _ (github/ci-bot gives GITHUB_CI_BOT). --format shell prints \
             export lines for eval, json one object, and github prints ::add-mask:: for each \
             value and appends the assignments to $GITHUB_ENV, multi-line values with a \
-            random heredoc delimiter.
+            random heredoc delimiter. An item whose secret is not text is skipped with a \
+            warning naming it.
             """,
         options: [
             referenceGroup,

@@ -12,8 +12,11 @@ enum VerifyCommand {
             terminal.writeOut(text(report, directory: access.location.directory))
         }
         if report.isDamaged {
-            throw CommandFailure(.decode, "the vault \(quoted(access.location.path)) is damaged or was tampered with",
-                                 hint: "restore the file from a backup, or save what still opens with 'vault export'")
+            // Export saves around damaged records, but cannot open a file whose header or MACs fail.
+            let hint = report.damage == nil
+                ? "save what still opens with 'vault export --out FILE' (it leaves the damaged records out), or restore the file from a backup"
+                : "restore the file from a backup; nothing opens from a file damaged there, so 'vault export' cannot save it either"
+            throw CommandFailure(.decode, "the vault \(quoted(access.location.path)) is damaged or was tampered with", hint: hint)
         }
         if !report.exposedFiles.isEmpty {
             throw CommandFailure(.failure, "files of the vault are exposed to other users", hint: "run the chmod commands above")
