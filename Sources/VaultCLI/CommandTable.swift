@@ -242,7 +242,8 @@ extension CommandTable {
         "list", aliases: ["ls"], summary: "list items, never their secrets",
         discussion: """
             Prints the group, service, account, class and label of every item that \
-            matches the filters, one per line, or as JSON with --json. Secrets are \
+            matches the filters, sorted by group, service and account, \
+            one per line, or as JSON with --json. Secrets are \
             never printed.
             """,
         options: [

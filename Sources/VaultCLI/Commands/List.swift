@@ -4,7 +4,8 @@ import VaultCore
 enum ListCommand {
     static func run(_ invocation: Invocation) throws {
         let query = try ItemArguments(invocation).query()
-        let (items, locked) = try VaultAccess(invocation).store().listing(matching: query)
+        let (found, locked) = try VaultAccess(invocation).store().listing(matching: query)
+        let items = found.sorted { ($0.group.name, $0.service, $0.account) < ($1.group.name, $1.service, $1.account) }
         let terminal = invocation.terminal
         if locked > 0 {
             terminal.writeErr("vault: \(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
