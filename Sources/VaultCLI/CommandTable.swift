@@ -86,16 +86,20 @@ extension CommandTable {
         help: "scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost",
         default: "interactive", completion: .values(["interactive", "testing"]))
 
-    /// Attributes that `add` sets and `update` changes.
+    /// Attributes that `add` sets and `update` changes (and `expires`).
     static let attributeOptions: [OptionSpec] = [
         label("label shown by list"),
         OptionSpec("comment", short: "j", value: "COMMENT", help: "free-form comment"),
         OptionSpec("kind", short: "D", value: "KIND", help: "kind of secret, e.g. \"api token\""),
         OptionSpec("generic", short: "G", value: "DATA", help: "application data stored beside the secret"),
         OptionSpec("env-name", value: "NAME", help: "variable name for vault env; default: SERVICE_ACCOUNT upper-cased"),
-        OptionSpec("expires", value: "WHEN",
-                   help: "the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry"),
     ]
+
+    /// `--expires` of add, and of update, where `never` removes an expiry.
+    static func expires(_ more: String = "") -> OptionSpec {
+        OptionSpec("expires", value: "WHEN",
+                   help: "the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)" + more)
+    }
 
     /// Where the new secret comes from; without any of these it is read from
     /// stdin, or from a no-echo prompt on a terminal.
@@ -147,6 +151,7 @@ extension CommandTable {
             service("service the item belongs to"),
             account("account the item belongs to"),
         ] + attributeOptions + [
+            expires(),
             accessibility("when the item can be read", default: "when-unlocked"),
             group("access group of the item, created when new (environment: VAULT_GROUP)", default: "default"),
             OptionSpec("create-group", help: "create the group even when its name is one letter away from an existing group's"),
@@ -202,6 +207,7 @@ extension CommandTable {
             account("account of the item"),
             group(searchGroupHelp),
         ] + attributeOptions + [
+            expires("; never removes the expiry"),
             accessibility("new accessibility class of the item"),
         ] + secretSourceOptions + [
             OptionSpec("keep-secret", help: "change attributes only; do not read a new secret"),
