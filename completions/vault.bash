@@ -22,7 +22,7 @@ _vault_options() {
         get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --keep-secret --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
-        list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         grant) echo "--group --read-only --expires -o --out --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         revoke) echo "--group --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
@@ -33,7 +33,7 @@ _vault_options() {
         run) echo "--env --env-file --group --no-masking --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         env) echo "--group --format --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
-        wipe) echo "--group -s --service -a --account --expired --older-than --all -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
@@ -97,6 +97,9 @@ _vault_value_kind() {
         "list -a"|"list --account") echo "names accounts" ;;
         "list --group") echo "names groups" ;;
         "list --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "list --search") echo "none" ;;
+        "list --service-glob") echo "none" ;;
+        "list --account-glob") echo "none" ;;
         "grant --group") echo "names groups" ;;
         "grant --expires") echo "none" ;;
         "grant -o"|"grant --out") echo "file" ;;
@@ -117,6 +120,8 @@ _vault_value_kind() {
         "wipe --group") echo "names groups" ;;
         "wipe -s"|"wipe --service") echo "names services" ;;
         "wipe -a"|"wipe --account") echo "names accounts" ;;
+        "wipe --service-glob") echo "none" ;;
+        "wipe --account-glob") echo "none" ;;
         "wipe --older-than") echo "none" ;;
         "first-run --marker") echo "file" ;;
         "first-run --group") echo "names groups" ;;

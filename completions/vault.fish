@@ -144,6 +144,9 @@ complete -c vault -n '__vault_using list' -s s -l service -x -a '(__vault_names 
 complete -c vault -n '__vault_using list' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
 complete -c vault -n '__vault_using list' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using list' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'only items of this accessibility class; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using list' -l search -x -d 'only items whose service, account or label contains TEXT, in any case'
+complete -c vault -n '__vault_using list' -l service-glob -x -d 'only items whose service matches a shell glob, e.g. \'git:*\''
+complete -c vault -n '__vault_using list' -l account-glob -x -d 'only items whose account matches a shell glob, e.g. \'ci-*\''
 complete -c vault -n '__vault_using list' -l json -d 'print JSON instead of text'
 
 complete -c vault -n '__vault_using group' -l json -d 'print JSON instead of text'
@@ -193,6 +196,8 @@ complete -c vault -n '__vault_using inject' -l group -x -a '(__vault_names group
 complete -c vault -n '__vault_using wipe' -l group -x -a '(__vault_names groups)' -d 'only items of this group'
 complete -c vault -n '__vault_using wipe' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
 complete -c vault -n '__vault_using wipe' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
+complete -c vault -n '__vault_using wipe' -l service-glob -x -d 'only items whose service matches a shell glob, e.g. \'git:*\''
+complete -c vault -n '__vault_using wipe' -l account-glob -x -d 'only items whose account matches a shell glob, e.g. \'ci-*\''
 complete -c vault -n '__vault_using wipe' -l expired -d 'only items whose expiry date has come'
 complete -c vault -n '__vault_using wipe' -l older-than -x -d 'only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)'
 complete -c vault -n '__vault_using wipe' -l all -d 'every item of the vault'

@@ -17,6 +17,7 @@ extension CommandTable {
             OptionSpec("group", value: "GROUP", help: "only items of this group", completion: .group),
             service("only items of this service"),
             account("only items of this account"),
+        ] + nameGlobs + [
             OptionSpec("expired", help: "only items whose expiry date has come"),
             OptionSpec("older-than", value: "WHEN", help: "only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)"),
             OptionSpec("all", help: "every item of the vault"),

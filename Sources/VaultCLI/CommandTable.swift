@@ -78,6 +78,12 @@ extension CommandTable {
 
     static let json = OptionSpec("json", help: "print JSON instead of text")
 
+    /// Globs over names, for list and wipe; -s and -a stay exact, since names may hold `*`.
+    static let nameGlobs: [OptionSpec] = [
+        OptionSpec("service-glob", value: "GLOB", help: "only items whose service matches a shell glob, e.g. 'git:*'"),
+        OptionSpec("account-glob", value: "GLOB", help: "only items whose account matches a shell glob, e.g. 'ci-*'"),
+    ]
+
     /// --json on a command that changes something: its result as one JSON object.
     static let resultJSON = OptionSpec("json", help: "print what was done as one JSON object on stdout instead of a message")
 
@@ -257,10 +263,13 @@ extension CommandTable {
             account("only items of this account"),
             group(searchGroupHelp),
             accessibility("only items of this accessibility class"),
+            OptionSpec("search", value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
+        ] + nameGlobs + [
             json,
         ],
         examples: [
             ExampleSpec("vault list", "list every item"),
+            ExampleSpec("vault list --search github", "find items by part of a name or label"),
             ExampleSpec("vault list --service github", "list the accounts stored for one service"),
             ExampleSpec("vault list --group ci --json", "list one group's items as JSON"),
         ],

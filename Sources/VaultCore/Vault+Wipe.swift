@@ -8,17 +8,24 @@ public struct WipeFilter: Equatable, Sendable {
     public var expiredOnly: Bool
     /// Only items last modified before this date.
     public var modifiedBefore: Date?
+    /// Only items whose service, and account, match these globs.
+    public var servicePattern: NamePattern?
+    public var accountPattern: NamePattern?
 
-    public init(query: Query = Query(), expiredOnly: Bool = false, modifiedBefore: Date? = nil) {
+    public init(query: Query = Query(), expiredOnly: Bool = false, modifiedBefore: Date? = nil,
+                servicePattern: NamePattern? = nil, accountPattern: NamePattern? = nil) {
         self.query = query
         self.expiredOnly = expiredOnly
         self.modifiedBefore = modifiedBefore
+        self.servicePattern = servicePattern
+        self.accountPattern = accountPattern
     }
 
     /// Whether it selects whole groups (the group named, or every group): then
     /// the groups also get fresh keys, so old credentials and copies of their keys open nothing later.
     public var selectsWholeGroups: Bool {
         query.service == nil && query.account == nil && !expiredOnly && modifiedBefore == nil
+            && servicePattern == nil && accountPattern == nil
     }
 }
 
@@ -102,6 +109,8 @@ extension OpenVault {
             guard filter.query.matches(attributes) else { continue }
             if filter.expiredOnly, !attributes.hasExpired(at: now) { continue }
             if let cutoff = filter.modifiedBefore, attributes.modified >= cutoff { continue }
+            if let pattern = filter.servicePattern, !pattern.matches(attributes.service) { continue }
+            if let pattern = filter.accountPattern, !pattern.matches(attributes.account) { continue }
             positions.append(position)
             outcome.removed.append(attributes)
         }

@@ -21,7 +21,9 @@ enum WipeCommand {
     private static func filter(_ arguments: ParsedArguments) throws -> WipeFilter {
         var filter = WipeFilter(query: Query(service: arguments.value("service"), account: arguments.value("account"),
                                              group: try arguments.value("group").map(ItemArguments.group(named:))),
-                                expiredOnly: arguments.flag("expired"))
+                                expiredOnly: arguments.flag("expired"),
+                                servicePattern: arguments.value("service-glob").map(NamePattern.init),
+                                accountPattern: arguments.value("account-glob").map(NamePattern.init))
         if let text = arguments.value("older-than") {
             filter.modifiedBefore = try DurationText.pointInTime("older-than", text, .past, now: Date())
         }
@@ -31,7 +33,7 @@ enum WipeCommand {
             throw UsageError("--all wipes every item and takes no filter", hint: "drop --all, or drop the filters")
         }
         if !all, !narrowed {
-            throw UsageError("nothing to wipe named", hint: "give --group, --service, --account, --expired or --older-than, or --all for every item")
+            throw UsageError("nothing to wipe named", hint: "give --group, --service, --account, a glob, --expired or --older-than, or --all for every item")
         }
         return filter
     }
