@@ -2,12 +2,13 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update delete list group grant revoke unlock lock status passwd run env inject wipe first-run export import reset verify git-credential docker-credential help"
+_vault_commands="init add get update rename delete list group grant revoke unlock lock status passwd run env inject wipe first-run export import reset verify git-credential docker-credential help"
 
 # The command that $1 names: the command an alias stands for, or $1 itself.
 _vault_command_name() {
     case "$1" in
         show) echo get ;;
+        mv) echo rename ;;
         rm) echo delete ;;
         ls) echo list ;;
         *) printf '%s\n' "$1" ;;
@@ -21,6 +22,7 @@ _vault_options() {
         add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --keep-secret --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
@@ -89,6 +91,12 @@ _vault_value_kind() {
         "update --length") echo "none" ;;
         "update --charset") echo "words alnum alpha digits hex printable" ;;
         "update -w"|"update --password") echo "none" ;;
+        "rename -s"|"rename --service") echo "names services" ;;
+        "rename -a"|"rename --account") echo "names accounts" ;;
+        "rename --group") echo "names groups" ;;
+        "rename --to-service") echo "names services" ;;
+        "rename --to-account") echo "names accounts" ;;
+        "rename --to-group") echo "names groups" ;;
         "delete -s"|"delete --service") echo "names services" ;;
         "delete -a"|"delete --account") echo "names accounts" ;;
         "delete --group") echo "names groups" ;;

@@ -22,6 +22,8 @@ function __vault_command_name
     switch $argv[1]
         case show
             echo get
+        case mv
+            echo rename
         case rm
             echo delete
         case ls
@@ -50,6 +52,7 @@ complete -c vault -n __vault_no_command -a init -d 'create a new vault'
 complete -c vault -n __vault_no_command -a add -d 'add a secret item'
 complete -c vault -n __vault_no_command -a get -d 'print the secret of one item'
 complete -c vault -n __vault_no_command -a update -d 'change the secret or attributes of one item'
+complete -c vault -n __vault_no_command -a rename -d 'give one item a new service, account or group'
 complete -c vault -n __vault_no_command -a delete -d 'delete items'
 complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
 complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups'
@@ -132,6 +135,15 @@ complete -c vault -n '__vault_using update' -l trim-newline -d 'drop one trailin
 complete -c vault -n '__vault_using update' -l allow-empty -d 'store an empty secret instead of refusing it'
 complete -c vault -n '__vault_using update' -l keep-secret -d 'change attributes only; do not read a new secret'
 complete -c vault -n '__vault_using update' -l json -d 'print what was done as one JSON object on stdout instead of a message'
+
+complete -c vault -n '__vault_using rename' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
+complete -c vault -n '__vault_using rename' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
+complete -c vault -n '__vault_using rename' -l group -x -a '(__vault_names groups)' -d 'only items of this access group (environment: VAULT_GROUP); every group when none is named'
+complete -c vault -n '__vault_using rename' -l to-service -x -a '(__vault_names services)' -d 'the new service'
+complete -c vault -n '__vault_using rename' -l to-account -x -a '(__vault_names accounts)' -d 'the new account'
+complete -c vault -n '__vault_using rename' -l to-group -x -a '(__vault_names groups)' -d 'the group to move the item to'
+complete -c vault -n '__vault_using rename' -l create-group -d 'create the new group even when its name is one letter away from an existing group\'s'
+complete -c vault -n '__vault_using rename' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using delete' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using delete' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -234,4 +246,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd run env inject wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get update rename delete list group grant revoke unlock lock status passwd run env inject wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'

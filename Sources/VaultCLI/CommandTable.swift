@@ -39,7 +39,7 @@ public enum CommandTable {
 
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
-        initCommand, addCommand, getCommand, updateCommand, deleteCommand,
+        initCommand, addCommand, getCommand, updateCommand, renameCommand, deleteCommand,
         listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
         runCommand, envCommand, injectCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand,
@@ -249,6 +249,30 @@ extension CommandTable {
         ],
         destructive: true,
         run: { try DeleteCommand.run($0) })
+
+    static let renameCommand = CommandSpec(
+        "rename", aliases: ["mv"], summary: "give one item a new service, account or group",
+        discussion: """
+            Selects the one item that matches the query and gives it a new service, \
+            account and/or group, keeping its secret, attributes and created date, in \
+            one atomic write. Refused (exit 45) when an item already has the new name. \
+            A new group is created, as with add.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            OptionSpec("to-service", value: "SERVICE", help: "the new service", completion: .service),
+            OptionSpec("to-account", value: "ACCOUNT", help: "the new account", completion: .account),
+            OptionSpec("to-group", value: "GROUP", help: "the group to move the item to", completion: .group),
+            OptionSpec("create-group", help: "create the new group even when its name is one letter away from an existing group's"),
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault rename -s github -a ci-bot --to-account deploy-bot", "rename an item's account"),
+            ExampleSpec("vault rename -s github -a ci-bot --to-group ci", "move an item to the group ci"),
+        ],
+        run: { try RenameCommand.run($0) })
 
     static let listCommand = CommandSpec(
         "list", aliases: ["ls"], summary: "list items, never their secrets",

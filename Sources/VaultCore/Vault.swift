@@ -165,6 +165,39 @@ public final class Vault: ItemStore {
         }
     }
 
+    /// Renames the one item that matches `query`: a new service, account
+    /// and/or group (nil keeps each), keeping its secret, attributes and
+    /// created date, in one atomic write; a new group is created. Throws
+    /// `duplicateItem` when an item already has the new name, and
+    /// `itemNotFound` or `ambiguous` as `update` does. Returns the item as it
+    /// was and as it is.
+    @discardableResult
+    public func move(matching query: Query, toService: String? = nil, toAccount: String? = nil,
+                     toGroup: AccessGroup? = nil) throws -> (from: ItemAttributes, to: ItemAttributes) {
+        if let toService {
+            guard !toService.isEmpty else { throw VaultError.invalidValue(field: "service", detail: "it is empty") }
+            try Vault.validateAttribute("service", toService)
+        }
+        if let toAccount { try Vault.validateAttribute("account", toAccount) }
+        try checkScope(query.group, writing: true)
+        try checkScope(toGroup, writing: true)
+        return try transaction { vault in
+            let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
+            let item = try vault.openRecord(at: position)
+            var attributes = item.attributes
+            attributes.group = toGroup ?? attributes.group
+            attributes.service = toService ?? attributes.service
+            attributes.account = toAccount ?? attributes.account
+            let target = Query(service: attributes.service, account: attributes.account, group: attributes.group)
+            guard try vault.positions(matching: target).isEmpty else {
+                throw VaultError.duplicateItem(ItemKey(group: attributes.group, service: attributes.service, account: attributes.account))
+            }
+            attributes.modified = host.now()
+            try vault.store(attributes, secret: item.secret, replacing: position)
+            return (item.attributes, attributes)
+        }
+    }
+
     /// Deletes the item that matches `query`, or every matching item when
     /// `allMatching` is set; returns what was deleted. Without `allMatching`, a
     /// query that matches several items throws `ambiguous` and deletes nothing.

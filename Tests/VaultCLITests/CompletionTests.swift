@@ -21,9 +21,9 @@ import Testing
     }
 
     @Test func aliasesCompleteLikeTheirCommand() throws {
-        #expect(try bash("vault", "ls", "--ser") == ["--service"])
+        #expect(try bash("vault", "ls", "--sea") == ["--search"])
         #expect(try bash("vault", "show", "--sh") == ["--show-secret"])
-        #expect(try fish("vault ls --ser") == ["--service"])
+        #expect(try fish("vault ls --sea") == ["--search"])
         #expect(try zsh("vault show --show-") == ["--show-secret"])
     }
 
