@@ -42,9 +42,47 @@ function __vault_no_command
     not __vault_command >/dev/null
 end
 
-# Names read from the vault, for --group, --service and --account.
+# The service named on the line with -s or --service, if any.
+function __vault_service
+    set -l words (commandline -opc)
+    for i in (seq (count $words))
+        switch $words[$i]
+            case -s --service
+                set -l next (math $i + 1)
+                if set -q words[$next]
+                    echo $words[$next]
+                    return 0
+                end
+            case '--service=*'
+                string replace -- --service= '' $words[$i]
+                return 0
+        end
+    end
+    return 1
+end
+
+# Names read from the vault, for --group, --service and --account;
+# accounts only of the service on the line. vault reads nothing from
+# the terminal here, so TAB never waits.
 function __vault_names
-    vault __complete $argv[1] 2>/dev/null
+    set -l request __complete $argv[1]
+    if test "$argv[1]" = accounts; and set -l service (__vault_service)
+        set request $request --service $service
+    end
+    vault $request 2>/dev/null </dev/null
+end
+
+# Whether the line has `--`: what follows is a command to run.
+function __vault_after_dashdash
+    contains -- -- (commandline -opc)
+end
+
+# The completions of the command line after `--`, as fish completes any command.
+function __vault_command_after_dashdash
+    set -l words (commandline -opc)
+    set -l at (contains -i -- -- $words)
+    set -l rest $words[(math $at + 1)..-1]
+    complete -C (string join ' ' -- (string escape -- $rest) (commandline -ct))
 end
 
 complete -c vault -f
@@ -197,6 +235,7 @@ complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command;
 complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
 complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using run' -l no-masking -d 'pass the command\'s output through unmasked'
+complete -c vault -n '__vault_using run; and __vault_after_dashdash' -a '(__vault_command_after_dashdash)'
 
 complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints (environment: VAULT_GROUP); every group when none is named'
 complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'

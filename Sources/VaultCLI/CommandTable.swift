@@ -402,7 +402,8 @@ extension CommandTable {
 
     static let completeCommand = CommandSpec(
         "__complete", summary: "print names for shell completion",
-        discussion: "Prints one name per line from the unlocked vault, and nothing when it is locked.",
+        discussion: "Prints one name per line from what opens at once, and nothing when the vault is locked.",
+        options: [service("only accounts of this service")],
         positionals: [
             PositionalSpec("KIND", help: "names to print",
                            completion: .values(["groups", "services", "accounts"])),

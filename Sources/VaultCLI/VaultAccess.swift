@@ -133,6 +133,21 @@ struct VaultAccess {
         }
     }
 
+    /// The vault as shell completion opens it: with only what opens at once —
+    /// a session, a key file, a scoped credential, or no unlock at all — and
+    /// never a prompt, the desktop keyring or a passphrase file (its scrypt
+    /// takes about a second at every TAB).
+    func vaultOpeningAtOnce() throws -> Vault {
+        try requireFileBackend()
+        let location = self.location
+        guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
+        let host = HostContext.live(environment: environment)
+        if let token = sessionToken { return Vault(location: location, keys: .session(token), host: host) }
+        if let path = keyFilePath { return Vault(location: location, keys: .credential(.keyFile(try KeyFile.read(path: path))), host: host) }
+        if let scoped = try scopedCredential(flagsOnly: false) { return Vault(location: location, keys: .scoped(scoped), host: host) }
+        return Vault(location: location, keys: .none, host: host)
+    }
+
     /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).
     /// Item commands (not previews, maintenance or completion) first run the
     /// first-run wipe the config asks for (`first-run-marker`).

@@ -8,11 +8,17 @@ enum ZshCompletion {
             #compdef vault
             # \(GeneratedFile.notice)
 
-            # Names read from the vault, for --group, --service and --account.
+            # Names read from the vault, for --group, --service and --account:
+            # _arguments passes compadd's options first and the kind last; accounts
+            # only of the service on the line. vault reads nothing from the
+            # terminal here, so TAB never waits.
             _vault_names() {
-              local -a names
-              names=(${(f)"$(_call_program names vault __complete $1 2>/dev/null)"})
-              compadd -a names
+              local kind=$argv[-1] service=${opt_args[-s]:-$opt_args[--service]}
+              local -a names request
+              request=(__complete $kind)
+              [[ $kind == accounts && -n $service ]] && request+=(--service ${(Q)service})
+              names=(${(f)"$(_call_program names vault ${(q)request} 2>/dev/null </dev/null)"})
+              compadd "${(@)argv[1,-2]}" -a names
             }
 
             _vault_commands() {
@@ -50,7 +56,21 @@ enum ZshCompletion {
             """
         for command in commands {
             let specs = command.visibleOptions.map(spec) + positionalSpecs(command)
-            script += "    \(command.name))\n      _arguments $globals"
+            script += "    \(command.name))\n"
+            if command.takesCommandAfterDashDash {
+                // After `--`, the command to run and its arguments, as zsh completes any command line.
+                script += """
+                          local dashdash=${words[(i)--]}
+                          if (( dashdash < CURRENT )); then
+                            words=("${(@)words[dashdash+1,-1]}")
+                            (( CURRENT -= dashdash ))
+                            _normal && ret=0
+                            return ret
+                          fi
+
+                    """
+            }
+            script += "      _arguments $globals"
             script += specs.map { " \\\n        " + $0 }.joined()
             script += " && ret=0\n      ;;\n"
         }
