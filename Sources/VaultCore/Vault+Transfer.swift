@@ -40,6 +40,7 @@ extension Vault {
             var leftOut = 0
             var damaged = 0
             for (position, entry) in vault.file.index.enumerated() {
+                progress?(position + 1, vault.file.index.count)
                 guard let accessibility = Accessibility(fileID: entry.classID), !accessibility.isDeviceBound else {
                     leftOut += 1
                     continue
@@ -76,7 +77,8 @@ extension Vault {
         }
         return try transaction { vault in
             var outcome = ImportOutcome()
-            for item in items {
+            for (done, item) in items.enumerated() {
+                progress?(done + 1, items.count)
                 let attributes = item.attributes
                 try Vault.validate(NewItem(service: attributes.service, account: attributes.account, group: attributes.group,
                                            accessibility: attributes.accessibility, details: attributes.details, secret: item.secret))

@@ -58,11 +58,11 @@ extension Vault {
                 let vault = try readSnapshot()
                 // A preview of what the owner would remove needs the owner's keys, or it would miss groups.
                 guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
-                return try vault.wipeSelection(filter, now: host.now()).outcome
+                return try vault.wipeSelection(filter, now: host.now(), progress: progress).outcome
             }
         }
         return try transaction { vault in
-            var (positions, outcome) = try vault.wipeSelection(filter, now: host.now())
+            var (positions, outcome) = try vault.wipeSelection(filter, now: host.now(), progress: progress)
             if let expecting, expecting != outcome.removed { throw VaultError.changedSinceShown }
             vault.remove(at: positions)
             if filter.selectsWholeGroups {
@@ -81,7 +81,7 @@ extension Vault {
 extension OpenVault {
     /// The positions `filter` selects and the outcome of removing them
     /// (`rekeyedGroups` lists every group in scope for a whole-group filter).
-    func wipeSelection(_ filter: WipeFilter, now: Date) throws -> (positions: [Int], outcome: WipeOutcome) {
+    func wipeSelection(_ filter: WipeFilter, now: Date, progress: ProgressHandler? = nil) throws -> (positions: [Int], outcome: WipeOutcome) {
         let groupIDs: [UInt32]
         if let group = filter.query.group {
             guard let id = keys.groupID(of: group) else { throw VaultError.noSuchGroup(group) }
@@ -94,6 +94,7 @@ extension OpenVault {
         var outcome = WipeOutcome(removed: [], removedUnread: 0, keptUnread: 0,
                                   rekeyedGroups: filter.selectsWholeGroups ? groupIDs.compactMap { keys.groups[$0]?.group } : [])
         for (position, entry) in file.index.enumerated() where wanted.contains(entry.groupID) {
+            progress?(position + 1, file.index.count)
             let attributes: ItemAttributes
             do {
                 attributes = try openRecord(at: position).attributes

@@ -1,6 +1,10 @@
 import FoundationEssentials
 import VaultCrypto
 
+/// Told how far a long operation (verify, export, import, wipe, revoke) has
+/// come: items done of the total.
+public typealias ProgressHandler = (_ done: Int, _ total: Int) -> Void
+
 /// Where a `Vault` gets its keys.
 public enum KeySource: Sendable {
     /// A passphrase or key file: the master key, from a keyslot.
@@ -30,6 +34,9 @@ public final class Vault: ItemStore {
         if case .scoped = source { return true }
         return false
     }
+
+    /// Called as verify, export, import, wipe and revoke work through the items.
+    public var progress: ProgressHandler?
 
     /// The scoped credential the vault is opened with, if any.
     public var scopedCredential: ScopedCredential? {

@@ -15,6 +15,8 @@ enum ExportCommand {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let credential = try access.bundleCredential(creating: true)
+        let progress = ProgressLine.attach(to: vault, invocation, label: "export")
+        defer { progress?.finish() }
         let outcome: Vault.ExportOutcome
         if out == "-" {
             let sealed = try vault.sealedBundle(credential: credential, kdf: kdf)

@@ -9,6 +9,8 @@ enum ImportCommand {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let outcome: Vault.ImportOutcome
+        let progress = ProgressLine.attach(to: vault, invocation, label: "import")
+        defer { progress?.finish() }
         do {
             outcome = try vault.importBundle(at: path, credential: try access.bundleCredential(creating: false), onConflict: policy)
         } catch VaultError.duplicateItem(let key) {

@@ -6,6 +6,8 @@ enum RevokeCommand {
         let groups = try ItemArguments(invocation).namedGroups(purpose: "whose credentials end")
         let vault = try VaultAccess(invocation).vault()
         var resealed: [JSONValue] = []
+        let progress = ProgressLine.attach(to: vault, invocation, label: "revoke")
+        defer { progress?.finish() }
         for group in groups {
             let count: Int
             do {

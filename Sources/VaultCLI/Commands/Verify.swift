@@ -4,7 +4,10 @@ import VaultCore
 enum VerifyCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
-        let report = try access.vault().verify()
+        let vault = try access.vault()
+        let progress = ProgressLine.attach(to: vault, invocation, label: "verify")
+        defer { progress?.finish() }
+        let report = try vault.verify()
         let terminal = invocation.terminal
         if invocation.wantsJSON {
             terminal.writeOut(json(report).text + "\n")

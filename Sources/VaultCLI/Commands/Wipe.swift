@@ -8,6 +8,8 @@ enum WipeCommand {
         let filter = try self.filter(arguments)
         let access = VaultAccess(invocation)
         let vault = try access.vault()
+        let progress = ProgressLine.attach(to: vault, invocation, label: "wipe")
+        defer { progress?.finish() }
         if arguments.flag("dry-run") {
             let plan = try vault.wipe(filter, dryRun: true)
             if !invocation.wantsJSON { invocation.terminal.writeOut(WipeRun.describe(plan)) }
