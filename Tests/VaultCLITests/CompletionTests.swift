@@ -201,6 +201,9 @@ private func zsh(_ line: String, sandbox: Sandbox? = nil) throws -> [String]? {
         zpty -w z "print -r -- READY >> ${(q)3}"
         for i in {1..200}; do [[ -f $3 && "$(<$3)" == *READY ]] && break; sleep 0.05; done
         zpty -w -n z "$2"$'\\t'
+        # Typed-ahead input makes zsh cut a slow completion short: wait until words come and stop coming.
+        last=READY
+        for i in {1..100}; do sleep 0.1; now="$(<$3)"; [[ $now != READY && $now == $last ]] && break; last=$now; done
         zpty -w z $'\\x15'"print -r -- DONE >> ${(q)3}"
         for i in {1..200}; do [[ "$(<$3)" == *DONE ]] && break; sleep 0.05; done
         zpty -d z
