@@ -1,4 +1,3 @@
-import FoundationEssentials
 import VaultCore
 
 /// `vault grant`: writes a scoped credential for some groups.
