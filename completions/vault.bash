@@ -2,39 +2,53 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help"
+_vault_commands="init add get update rename delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help"
+# Commands that run another command after --.
+_vault_runners="run"
+
+# The command that $1 names: the command an alias stands for, or $1 itself.
+_vault_command_name() {
+    case "$1" in
+        show) echo get ;;
+        mv) echo rename ;;
+        rm) echo delete ;;
+        ls) echo list ;;
+        *) printf '%s\n' "$1" ;;
+    esac
+}
 
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
     case "$1" in
-        init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group -U --update --secret-file --generate --length --charset -w --password --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        grant) echo "--group --read-only --expires -o --out --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        revoke) echo "--group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        unlock) echo "--timeout --raw --export --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        lock) echo "--all --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        status) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        run) echo "--env --env-file --group --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        env) echo "--group --format --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        redact) echo "--group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        wipe) echo "--group -s --service -a --account --expired --older-than --all -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        reset) echo "-y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        verify) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        help) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        *) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --keep-secret --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        delete) echo "-s --service -a --account --group -l --label --all-matching --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        grant) echo "--group --read-only --expires -o --out --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        revoke) echo "--group --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        unlock) echo "--timeout --raw --export --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        lock) echo "--all --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        status) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        run) echo "--env --env-file --group --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        env) echo "--group --format --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        redact) echo "--group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        reset) echo "-y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        verify) echo "--json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        help) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        *) echo "--vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
     esac
 }
 
@@ -81,6 +95,12 @@ _vault_value_kind() {
         "update --length") echo "none" ;;
         "update --charset") echo "words alnum alpha digits hex printable" ;;
         "update -w"|"update --password") echo "none" ;;
+        "rename -s"|"rename --service") echo "names services" ;;
+        "rename -a"|"rename --account") echo "names accounts" ;;
+        "rename --group") echo "names groups" ;;
+        "rename --to-service") echo "names services" ;;
+        "rename --to-account") echo "names accounts" ;;
+        "rename --to-group") echo "names groups" ;;
         "delete -s"|"delete --service") echo "names services" ;;
         "delete -a"|"delete --account") echo "names accounts" ;;
         "delete --group") echo "names groups" ;;
@@ -89,6 +109,9 @@ _vault_value_kind() {
         "list -a"|"list --account") echo "names accounts" ;;
         "list --group") echo "names groups" ;;
         "list --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "list --search") echo "none" ;;
+        "list --service-glob") echo "none" ;;
+        "list --account-glob") echo "none" ;;
         "grant --group") echo "names groups" ;;
         "grant --expires") echo "none" ;;
         "grant -o"|"grant --out") echo "file" ;;
@@ -116,6 +139,8 @@ _vault_value_kind() {
         "wipe --group") echo "names groups" ;;
         "wipe -s"|"wipe --service") echo "names services" ;;
         "wipe -a"|"wipe --account") echo "names accounts" ;;
+        "wipe --service-glob") echo "none" ;;
+        "wipe --account-glob") echo "none" ;;
         "wipe --older-than") echo "none" ;;
         "first-run --marker") echo "file" ;;
         "first-run --group") echo "names groups" ;;
@@ -148,13 +173,35 @@ _vault_positional_kind() {
     esac
 }
 
+# The word $1 as typed, less backslashes and an opening quote: what a name starts with.
+_vault_unquoted() {
+    local word="${1//\\/}"
+    word=${word#\"}
+    word=${word#\'}
+    printf '%s\n' "$word"
+}
+
+# Sets COMPREPLY to the names of kind $1 that start with $2, each
+# quoted for the shell; accounts only of the service on the line.
+# vault reads nothing from the terminal here, so TAB never waits.
+_vault_complete_names() {
+    local name prefix
+    prefix="$(_vault_unquoted "$2")"
+    local -a arguments=("${_vault_globals[@]}" __complete "$1")
+    [[ "$1" == accounts && -n "$_vault_service" ]] && arguments+=(--service "$_vault_service")
+    COMPREPLY=()
+    while IFS= read -r name; do
+        [[ "$name" == "$prefix"* ]] && COMPREPLY+=("$(printf '%q' "$name")")
+    done < <(vault "${arguments[@]}" 2>/dev/null </dev/null)
+}
+
 # Sets COMPREPLY to the completions of $2 as kind $1; $3 prefixes each.
 _vault_complete_kind() {
     local kind="${1%% *}" words="${1#* }" IFS=$'\n'
     case "$kind" in
         file) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$2") ;;
         directory) compopt -o filenames 2>/dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$2") ;;
-        names) mapfile -t COMPREPLY < <(compgen -W "$(vault "${_vault_globals[@]}" __complete "$words" 2>/dev/null)" -- "$2") ;;
+        names) _vault_complete_names "$words" "$2" ;;
         commands) IFS=' '; mapfile -t COMPREPLY < <(compgen -W "$_vault_commands" -- "$2") ;;
         words) IFS=' '; mapfile -t COMPREPLY < <(compgen -W "$words" -- "$2") ;;
         *) COMPREPLY=() ;;
@@ -164,7 +211,7 @@ _vault_complete_kind() {
 
 _vault() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]-}"
-    local command="" word kind i positionals=0 ended=""
+    local command="" word kind i positionals=0 ended="" _vault_service=""
     # Global options given so far, passed on to `vault __complete`.
     local -a _vault_globals=()
     # Find the command, skipping options and their values; bash splits
@@ -172,17 +219,29 @@ _vault() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word="${COMP_WORDS[i]}"
         if [[ -n "$ended" || "$word" != -* || "$word" == - ]]; then
-            if [[ -z "$command" ]]; then command="$word"; else positionals=$((positionals + 1)); fi
+            if [[ -z "$command" ]]; then command="$(_vault_command_name "$word")"; else positionals=$((positionals + 1)); fi
         elif [[ "$word" == -- ]]; then
-            ended=1
+            ended=$i
         elif [[ "$word" == --*=* ]]; then
             _vault_value_kind "" "${word%%=*}" >/dev/null && _vault_globals+=("$word")
+            [[ "$word" == --service=* ]] && _vault_service="$(_vault_unquoted "${word#*=}")"
         elif _vault_value_kind "$command" "$word" >/dev/null; then
             [[ "${COMP_WORDS[i+1]-}" == = ]] && i=$((i + 1))
             i=$((i + 1))
             _vault_value_kind "" "$word" >/dev/null && _vault_globals+=("$word" "${COMP_WORDS[i]-}")
+            [[ "$word" == -s || "$word" == --service ]] && _vault_service="$(_vault_unquoted "${COMP_WORDS[i]-}")"
         fi
     done
+    # After `vault run --`: a command, then its files.
+    if [[ -n "$ended" && " $_vault_runners " == *" $command "* ]]; then
+        if ((COMP_CWORD == ended + 1)); then
+            mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+        else
+            compopt -o filenames 2>/dev/null
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        fi
+        return
+    fi
     if [[ -z "$ended" ]]; then
         if [[ "$cur" == = ]] && kind=$(_vault_value_kind "$command" "$prev"); then
             _vault_complete_kind "$kind" ""; return

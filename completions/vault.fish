@@ -9,12 +9,28 @@ function __vault_command
         if contains -- $words[1] --vault --passphrase-file --key-file --credential --backend --collection
             set -e words[1]
         else if not string match -q -- '-*' $words[1]
-            echo $words[1]
+            __vault_command_name $words[1]
             return 0
         end
         set -e words[1]
     end
     return 1
+end
+
+# The command that $argv[1] names: the command an alias stands for, or itself.
+function __vault_command_name
+    switch $argv[1]
+        case show
+            echo get
+        case mv
+            echo rename
+        case rm
+            echo delete
+        case ls
+            echo list
+        case '*'
+            echo $argv[1]
+    end
 end
 
 function __vault_using
@@ -26,9 +42,47 @@ function __vault_no_command
     not __vault_command >/dev/null
 end
 
-# Names read from the vault, for --group, --service and --account.
+# The service named on the line with -s or --service, if any.
+function __vault_service
+    set -l words (commandline -opc)
+    for i in (seq (count $words))
+        switch $words[$i]
+            case -s --service
+                set -l next (math $i + 1)
+                if set -q words[$next]
+                    echo $words[$next]
+                    return 0
+                end
+            case '--service=*'
+                string replace -- --service= '' $words[$i]
+                return 0
+        end
+    end
+    return 1
+end
+
+# Names read from the vault, for --group, --service and --account;
+# accounts only of the service on the line. vault reads nothing from
+# the terminal here, so TAB never waits.
 function __vault_names
-    vault __complete $argv[1] 2>/dev/null
+    set -l request __complete $argv[1]
+    if test "$argv[1]" = accounts; and set -l service (__vault_service)
+        set request $request --service $service
+    end
+    vault $request 2>/dev/null </dev/null
+end
+
+# Whether the line has `--`: what follows is a command to run.
+function __vault_after_dashdash
+    contains -- -- (commandline -opc)
+end
+
+# The completions of the command line after `--`, as fish completes any command.
+function __vault_command_after_dashdash
+    set -l words (commandline -opc)
+    set -l at (contains -i -- -- $words)
+    set -l rest $words[(math $at + 1)..-1]
+    complete -C (string join ' ' -- (string escape -- $rest) (commandline -ct))
 end
 
 complete -c vault -f
@@ -36,6 +90,7 @@ complete -c vault -n __vault_no_command -a init -d 'create a new vault'
 complete -c vault -n __vault_no_command -a add -d 'add a secret item'
 complete -c vault -n __vault_no_command -a get -d 'print the secret of one item'
 complete -c vault -n __vault_no_command -a update -d 'change the secret or attributes of one item'
+complete -c vault -n __vault_no_command -a rename -d 'give one item a new service, account or group'
 complete -c vault -n __vault_no_command -a delete -d 'delete items'
 complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
 complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups'
@@ -67,6 +122,7 @@ complete -c vault -l credential -r -F -d 'use the scoped credential in FILE, mad
 complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret'
 complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name'
 complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked'
+complete -c vault -s q -l quiet -d 'leave out messages that say what was done; warnings and errors still show'
 complete -c vault -s h -l help -d 'show help for vault or for a command'
 complete -c vault -l version -d 'print the version of vault'
 
@@ -79,15 +135,19 @@ complete -c vault -n '__vault_using add' -s j -l comment -x -d 'free-form commen
 complete -c vault -n '__vault_using add' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
 complete -c vault -n '__vault_using add' -s G -l generic -x -d 'application data stored beside the secret'
 complete -c vault -n '__vault_using add' -l env-name -x -d 'variable name for vault env; default: SERVICE_ACCOUNT upper-cased'
-complete -c vault -n '__vault_using add' -l expires -x -d 'the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry'
+complete -c vault -n '__vault_using add' -l expires -x -d 'the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)'
 complete -c vault -n '__vault_using add' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'when the item can be read; Apple\'s kSecAttrAccessible names work too'
-complete -c vault -n '__vault_using add' -l group -x -a '(__vault_names groups)' -d 'access group of the item'
+complete -c vault -n '__vault_using add' -l group -x -a '(__vault_names groups)' -d 'access group of the item, created when new'
+complete -c vault -n '__vault_using add' -l create-group -d 'create the group even when its name is one letter away from an existing group\'s'
 complete -c vault -n '__vault_using add' -s U -l update -d 'replace an existing item with the same group, service and account'
+complete -c vault -n '__vault_using add' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 complete -c vault -n '__vault_using add' -l secret-file -r -F -d 'read the secret from FILE'
 complete -c vault -n '__vault_using add' -l generate -d 'generate a random secret'
 complete -c vault -n '__vault_using add' -l length -x -d 'length of a generated secret'
 complete -c vault -n '__vault_using add' -l charset -x -a 'alnum alpha digits hex printable' -d 'characters of a generated secret'
 complete -c vault -n '__vault_using add' -s w -l password -x -d 'the secret itself; visible to other users in ps, prefer stdin'
+complete -c vault -n '__vault_using add' -l trim-newline -d 'drop one trailing newline from the secret, as echo adds'
+complete -c vault -n '__vault_using add' -l allow-empty -d 'store an empty secret instead of refusing it'
 
 complete -c vault -n '__vault_using get' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using get' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -104,25 +164,41 @@ complete -c vault -n '__vault_using update' -s j -l comment -x -d 'free-form com
 complete -c vault -n '__vault_using update' -s D -l kind -x -d 'kind of secret, e.g. "api token"'
 complete -c vault -n '__vault_using update' -s G -l generic -x -d 'application data stored beside the secret'
 complete -c vault -n '__vault_using update' -l env-name -x -d 'variable name for vault env; default: SERVICE_ACCOUNT upper-cased'
-complete -c vault -n '__vault_using update' -l expires -x -d 'the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry'
+complete -c vault -n '__vault_using update' -l expires -x -d 'the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes the expiry'
 complete -c vault -n '__vault_using update' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'new accessibility class of the item; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using update' -l secret-file -r -F -d 'read the secret from FILE'
 complete -c vault -n '__vault_using update' -l generate -d 'generate a random secret'
 complete -c vault -n '__vault_using update' -l length -x -d 'length of a generated secret'
 complete -c vault -n '__vault_using update' -l charset -x -a 'alnum alpha digits hex printable' -d 'characters of a generated secret'
 complete -c vault -n '__vault_using update' -s w -l password -x -d 'the secret itself; visible to other users in ps, prefer stdin'
+complete -c vault -n '__vault_using update' -l trim-newline -d 'drop one trailing newline from the secret, as echo adds'
+complete -c vault -n '__vault_using update' -l allow-empty -d 'store an empty secret instead of refusing it'
 complete -c vault -n '__vault_using update' -l keep-secret -d 'change attributes only; do not read a new secret'
+complete -c vault -n '__vault_using update' -l json -d 'print what was done as one JSON object on stdout instead of a message'
+
+complete -c vault -n '__vault_using rename' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
+complete -c vault -n '__vault_using rename' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
+complete -c vault -n '__vault_using rename' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
+complete -c vault -n '__vault_using rename' -l to-service -x -a '(__vault_names services)' -d 'the new service'
+complete -c vault -n '__vault_using rename' -l to-account -x -a '(__vault_names accounts)' -d 'the new account'
+complete -c vault -n '__vault_using rename' -l to-group -x -a '(__vault_names groups)' -d 'the group to move the item to'
+complete -c vault -n '__vault_using rename' -l create-group -d 'create the new group even when its name is one letter away from an existing group\'s'
+complete -c vault -n '__vault_using rename' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using delete' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using delete' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
 complete -c vault -n '__vault_using delete' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 complete -c vault -n '__vault_using delete' -s l -l label -x -d 'label of the item'
 complete -c vault -n '__vault_using delete' -l all-matching -d 'delete every item that matches instead of exactly one'
+complete -c vault -n '__vault_using delete' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using list' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
 complete -c vault -n '__vault_using list' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
 complete -c vault -n '__vault_using list' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 complete -c vault -n '__vault_using list' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'only items of this accessibility class; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using list' -l search -x -d 'only items whose service, account or label contains TEXT, in any case'
+complete -c vault -n '__vault_using list' -l service-glob -x -d 'only items whose service matches a shell glob, e.g. \'git:*\''
+complete -c vault -n '__vault_using list' -l account-glob -x -d 'only items whose account matches a shell glob, e.g. \'ci-*\''
 complete -c vault -n '__vault_using list' -l json -d 'print JSON instead of text'
 
 complete -c vault -n '__vault_using group' -l json -d 'print JSON instead of text'
@@ -134,12 +210,15 @@ complete -c vault -n '__vault_using grant' -l group -x -a '(__vault_names groups
 complete -c vault -n '__vault_using grant' -l read-only -d 'the credential can read items but not change them'
 complete -c vault -n '__vault_using grant' -l expires -x -d 'stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)'
 complete -c vault -n '__vault_using grant' -s o -l out -r -F -d 'the new file to write the credential to; - writes it to stdout'
+complete -c vault -n '__vault_using grant' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using revoke' -l group -x -a '(__vault_names groups)' -d 'a group whose credentials end; repeat it for several'
+complete -c vault -n '__vault_using revoke' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using unlock' -l timeout -x -d 'end the session after this long without use, e.g. 90s, 15m, 2h'
 complete -c vault -n '__vault_using unlock' -l raw -d 'print only the token'
 complete -c vault -n '__vault_using unlock' -l export -d 'print \'export VAULT_SESSION=…\' for eval'
+complete -c vault -n '__vault_using unlock' -l json -d 'print the token, whether an existing session was extended, and the timeout as JSON'
 
 complete -c vault -n '__vault_using lock' -l all -d 'end every session and the after-first-unlock cache too'
 
@@ -162,12 +241,13 @@ complete -c vault -n '__vault_using run' -l keep-vault-env -d 'hand the command 
 complete -c vault -n '__vault_using run' -l mount -r -F -d 'serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR'
 complete -c vault -n '__vault_using run' -l mount-format -x -a 'dotenv json' -d 'how the variables are written on the pipe without a template'
 complete -c vault -n '__vault_using run' -l mount-max-reads -x -d 'remove the pipe after N readers; 0 serves until the command exits'
+complete -c vault -n '__vault_using run; and __vault_after_dashdash' -a '(__vault_command_after_dashdash)'
 
 complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
 complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'
 
-complete -c vault -n '__vault_using inject' -s i -l in -r -F -d 'the template to fill (- for stdin)'
-complete -c vault -n '__vault_using inject' -s o -l out -r -F -d 'write to FILE (mode 0600) instead of stdout'
+complete -c vault -n '__vault_using inject' -s i -l in -r -F -d 'the template to fill; - or none: stdin'
+complete -c vault -n '__vault_using inject' -s o -l out -r -F -d 'write to FILE (mode 0600) instead of stdout; - is stdout'
 complete -c vault -n '__vault_using inject' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
 
 complete -c vault -n '__vault_using scan' -l git-history -d 'search every blob of the repository\'s history instead of the files'
@@ -184,29 +264,35 @@ complete -c vault -n '__vault_using redact' -l group -x -a '(__vault_names group
 complete -c vault -n '__vault_using wipe' -l group -x -a '(__vault_names groups)' -d 'only items of this group'
 complete -c vault -n '__vault_using wipe' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
 complete -c vault -n '__vault_using wipe' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
+complete -c vault -n '__vault_using wipe' -l service-glob -x -d 'only items whose service matches a shell glob, e.g. \'git:*\''
+complete -c vault -n '__vault_using wipe' -l account-glob -x -d 'only items whose account matches a shell glob, e.g. \'ci-*\''
 complete -c vault -n '__vault_using wipe' -l expired -d 'only items whose expiry date has come'
-complete -c vault -n '__vault_using wipe' -l older-than -x -d 'only items last changed longer ago than this, e.g. 90d'
+complete -c vault -n '__vault_using wipe' -l older-than -x -d 'only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)'
 complete -c vault -n '__vault_using wipe' -l all -d 'every item of the vault'
 complete -c vault -n '__vault_using wipe' -s n -l dry-run -d 'show what would be removed, and change nothing'
 complete -c vault -n '__vault_using wipe' -s y -l yes -d 'confirm without asking (needed without a terminal)'
+complete -c vault -n '__vault_using wipe' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using first-run' -l marker -r -F -d 'the marker file; created 0600 after the wipe'
 complete -c vault -n '__vault_using first-run' -l group -x -a '(__vault_names groups)' -d 'a group to wipe; repeat it for several'
 complete -c vault -n '__vault_using first-run' -s n -l dry-run -d 'show what would be removed, and change nothing'
 complete -c vault -n '__vault_using first-run' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 
-complete -c vault -n '__vault_using export' -s o -l out -r -F -d 'the new bundle file'
+complete -c vault -n '__vault_using export' -s o -l out -r -F -d 'the new bundle file; - writes it to stdout'
 complete -c vault -n '__vault_using export' -l bundle-passphrase-file -r -F -d 'read the bundle\'s passphrase from FILE'
 complete -c vault -n '__vault_using export' -l bundle-key-file -r -F -d 'seal the bundle with the key file FILE, created if missing'
 complete -c vault -n '__vault_using export' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
+complete -c vault -n '__vault_using export' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using import' -l bundle-passphrase-file -r -F -d 'read the bundle\'s passphrase from FILE'
 complete -c vault -n '__vault_using import' -l bundle-key-file -r -F -d 'open the bundle with the key file FILE'
 complete -c vault -n '__vault_using import' -l on-conflict -x -a 'skip replace fail' -d 'what to do with an item that exists'
+complete -c vault -n '__vault_using import' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 complete -c vault -n '__vault_using import' -F -d 'the bundle to import'
 
 complete -c vault -n '__vault_using reset' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 
+complete -c vault -n '__vault_using verify' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using git-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials'
 complete -c vault -n '__vault_using git-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
@@ -216,4 +302,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get update rename delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'

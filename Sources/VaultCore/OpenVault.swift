@@ -354,13 +354,14 @@ struct OpenVault {
     /// Gives a group a fresh key and re-seals its items under it, so every key
     /// handed out for it before (scoped credentials, copies of caches) opens
     /// nothing of it from then on. Returns how many items were re-sealed.
-    mutating func rotateGroupKey(_ groupID: UInt32) throws -> Int {
+    mutating func rotateGroupKey(_ groupID: UInt32, progress: ProgressHandler? = nil) throws -> Int {
         guard let wrapKey = keys.wrapKey, let group = keys.groups[groupID]?.group,
               let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
         let items = try positions.map { try openRecord(at: $0) }
         try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: slot, wrapKey: wrapKey)
-        for (position, item) in zip(positions, items) {
+        for (done, (position, item)) in zip(positions, items).enumerated() {
+            progress?(done + 1, items.count)
             try store(item.attributes, secret: item.secret, replacing: position)
         }
         return items.count

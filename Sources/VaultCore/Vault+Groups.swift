@@ -63,7 +63,7 @@ extension Vault {
         try requireOwner("revoke credentials")
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw VaultError.noSuchGroup(group) }
-            return try vault.rotateGroupKey(id)
+            return try vault.rotateGroupKey(id, progress: progress)
         }
     }
 }

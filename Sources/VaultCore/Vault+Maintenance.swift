@@ -41,6 +41,7 @@ extension Vault {
             let vault = try withKeys { try readSnapshot() }
             report.itemCount = vault.file.index.count
             for position in vault.file.index.indices {
+                progress?(position + 1, vault.file.index.count)
                 do {
                     _ = try vault.openRecord(at: position)
                     report.opened += 1

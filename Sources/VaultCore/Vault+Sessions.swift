@@ -20,6 +20,23 @@ extension Vault {
         }
     }
 
+    /// Gives the live session of `token` a fresh idle timeout of `timeout`
+    /// seconds, asking for nothing; false when that session has ended.
+    public func extendSession(token: String, timeout: Int) throws -> Bool {
+        do {
+            try SessionCache.extend(token: token, vaultID: try vaultID(), timeout: timeout, host: host)
+            return true
+        } catch VaultError.sessionEnded {
+            return false
+        }
+    }
+
+    /// Whether the session of `token` is live: not idle past its timeout, not locked. Asks for nothing.
+    public func sessionIsLive(token: String) -> Bool {
+        guard let vaultID = try? vaultID() else { return false }
+        return SessionCache.expiry(token: token, vaultID: vaultID, host: host) != nil
+    }
+
     /// What `lock` ended.
     public struct LockOutcome: Equatable, Sendable {
         /// How many unlock sessions ended.
@@ -84,7 +101,9 @@ extension Vault {
         let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey, headerMACKey: nil, grants: [], path: location.path)
         var counts: [ItemCount] = []
         for group in file.groups {
-            let name = partial?.keys.groups[group.groupID]?.group.name ?? "#\(group.groupID)"
+            let name = partial?.keys.groups[group.groupID]?.group.name
+                ?? scopedCredential?.grants.first(where: { $0.groupID == group.groupID })?.group.name
+                ?? "#\(group.groupID)"
             for accessibility in Accessibility.allCases {
                 let count = file.index.filter { $0.groupID == group.groupID && $0.classID == accessibility.fileID }.count
                 if count > 0 { counts.append(ItemCount(group: name, accessibility: accessibility, count: count)) }

@@ -26,6 +26,13 @@ extension Vault {
     /// file (0600) at `path`, sealed under `credential`: a passphrase or key
     /// file of the bundle's own.
     public func export(to path: String, credential: Credential, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
+        let (bundle, outcome) = try sealedBundle(credential: credential, kdf: kdf)
+        try FileSystem.createExclusive(bundle, at: path)
+        return outcome
+    }
+
+    /// The bytes of a bundle `export(to:)` would write, for a caller that sends them elsewhere (stdout).
+    public func sealedBundle(credential: Credential, kdf: Scrypt.Parameters = .interactive) throws -> (bundle: [UInt8], outcome: ExportOutcome) {
         try requireOwner("export items")
         return try withKeys {
             let vault = try readSnapshot()
@@ -34,6 +41,7 @@ extension Vault {
             var leftOut = 0
             var damaged = 0
             for (position, entry) in vault.file.index.enumerated() {
+                progress?(position + 1, vault.file.index.count)
                 guard let accessibility = Accessibility(fileID: entry.classID), !accessibility.isDeviceBound else {
                     leftOut += 1
                     continue
@@ -44,8 +52,8 @@ extension Vault {
                     damaged += 1
                 }
             }
-            try FileSystem.createExclusive(try ExportBundle.seal(items, credential: credential, kdf: kdf), at: path)
-            return ExportOutcome(exported: items.count, leftOut: leftOut, damaged: damaged)
+            return (try ExportBundle.seal(items, credential: credential, kdf: kdf),
+                    ExportOutcome(exported: items.count, leftOut: leftOut, damaged: damaged))
         }
     }
 
@@ -73,7 +81,8 @@ extension Vault {
         }
         return try transaction { vault in
             var outcome = ImportOutcome()
-            for item in items {
+            for (done, item) in items.enumerated() {
+                progress?(done + 1, items.count)
                 let attributes = item.attributes
                 try Vault.validate(NewItem(service: attributes.service, account: attributes.account, group: attributes.group,
                                            accessibility: attributes.accessibility, details: attributes.details, secret: item.secret))

@@ -8,18 +8,26 @@ public struct WipeFilter: Equatable, Sendable {
     public var expiredOnly: Bool
     /// Only items last modified before this date.
     public var modifiedBefore: Date?
+    /// Only items whose service matches this glob.
+    public var servicePattern: NamePattern?
+    /// Only items whose account matches this glob.
+    public var accountPattern: NamePattern?
 
     /// A filter of the fields given; with no argument, one that selects every item.
-    public init(query: Query = Query(), expiredOnly: Bool = false, modifiedBefore: Date? = nil) {
+    public init(query: Query = Query(), expiredOnly: Bool = false, modifiedBefore: Date? = nil,
+                servicePattern: NamePattern? = nil, accountPattern: NamePattern? = nil) {
         self.query = query
         self.expiredOnly = expiredOnly
         self.modifiedBefore = modifiedBefore
+        self.servicePattern = servicePattern
+        self.accountPattern = accountPattern
     }
 
     /// Whether it selects whole groups (the group named, or every group): then
     /// the groups also get fresh keys, so old credentials and copies of their keys open nothing later.
     public var selectsWholeGroups: Bool {
         query.service == nil && query.account == nil && !expiredOnly && modifiedBefore == nil
+            && servicePattern == nil && accountPattern == nil
     }
 }
 
@@ -53,11 +61,11 @@ extension Vault {
                 let vault = try readSnapshot()
                 // A preview of what the owner would remove needs the owner's keys, or it would miss groups.
                 guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
-                return try vault.wipeSelection(filter, now: host.now()).outcome
+                return try vault.wipeSelection(filter, now: host.now(), progress: progress).outcome
             }
         }
         return try transaction { vault in
-            var (positions, outcome) = try vault.wipeSelection(filter, now: host.now())
+            var (positions, outcome) = try vault.wipeSelection(filter, now: host.now(), progress: progress)
             if let expecting, expecting != outcome.removed { throw VaultError.changedSinceShown }
             vault.remove(at: positions)
             if filter.selectsWholeGroups {
@@ -76,7 +84,7 @@ extension Vault {
 extension OpenVault {
     /// The positions `filter` selects and the outcome of removing them
     /// (`rekeyedGroups` lists every group in scope for a whole-group filter).
-    func wipeSelection(_ filter: WipeFilter, now: Date) throws -> (positions: [Int], outcome: WipeOutcome) {
+    func wipeSelection(_ filter: WipeFilter, now: Date, progress: ProgressHandler? = nil) throws -> (positions: [Int], outcome: WipeOutcome) {
         let groupIDs: [UInt32]
         if let group = filter.query.group {
             guard let id = keys.groupID(of: group) else { throw VaultError.noSuchGroup(group) }
@@ -89,6 +97,7 @@ extension OpenVault {
         var outcome = WipeOutcome(removed: [], removedUnread: 0, keptUnread: 0,
                                   rekeyedGroups: filter.selectsWholeGroups ? groupIDs.compactMap { keys.groups[$0]?.group } : [])
         for (position, entry) in file.index.enumerated() where wanted.contains(entry.groupID) {
+            progress?(position + 1, file.index.count)
             let attributes: ItemAttributes
             do {
                 attributes = try openRecord(at: position).attributes
@@ -104,6 +113,8 @@ extension OpenVault {
             guard filter.query.matches(attributes) else { continue }
             if filter.expiredOnly, !attributes.hasExpired(at: now) { continue }
             if let cutoff = filter.modifiedBefore, attributes.modified >= cutoff { continue }
+            if let pattern = filter.servicePattern, !pattern.matches(attributes.service) { continue }
+            if let pattern = filter.accountPattern, !pattern.matches(attributes.account) { continue }
             positions.append(position)
             outcome.removed.append(attributes)
         }

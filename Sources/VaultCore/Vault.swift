@@ -1,6 +1,10 @@
 import FoundationEssentials
 import VaultCrypto
 
+/// Told how far a long operation (verify, export, import, wipe, revoke) has
+/// come: items done of the total.
+public typealias ProgressHandler = (_ done: Int, _ total: Int) -> Void
+
 /// Where a `Vault` gets its keys.
 public enum KeySource: Sendable {
     /// A passphrase or key file: the master key, from a keyslot.
@@ -22,12 +26,23 @@ public final class Vault: ItemStore {
     /// Where the vault file is.
     public let location: VaultLocation
     private var source: KeySource
-    /// Asked once for a credential when the keys at hand do not open what is needed.
+    /// Asked for a credential when the keys at hand do not open what is needed.
     private var ask: (() throws -> Credential)?
+    /// How many times `ask` may be called when it gives a wrong passphrase.
+    private let askAttempts: Int
     /// Whether the keys are a scoped credential's.
     public var isScoped: Bool {
         if case .scoped = source { return true }
         return false
+    }
+
+    /// Called as verify, export, import, wipe and revoke work through the items.
+    public var progress: ProgressHandler?
+
+    /// The scoped credential the vault is opened with, if any.
+    public var scopedCredential: ScopedCredential? {
+        if case .scoped(let credential) = source { return credential }
+        return nil
     }
 
     /// Whether an operation may still ask for a credential.
@@ -42,12 +57,15 @@ public final class Vault: ItemStore {
 
     /// - Parameters:
     ///   - keys: where the keys come from.
-    ///   - ask: called at most once, when `keys` do not open what an operation needs (a prompt).
+    ///   - ask: called when `keys` do not open what an operation needs (a prompt): once, and again
+    ///     after a wrong passphrase, up to `askAttempts` times in all (sudo and ssh allow three tries).
     ///   - host: time, boot id and runtime directory (tests inject their own).
-    public init(location: VaultLocation, keys: KeySource, ask: (() throws -> Credential)? = nil, host: HostContext) {
+    public init(location: VaultLocation, keys: KeySource, ask: (() throws -> Credential)? = nil, askAttempts: Int = 1,
+                host: HostContext) {
         self.location = location
         self.source = keys
         self.ask = ask
+        self.askAttempts = askAttempts
         self.host = host
     }
 
@@ -170,6 +188,39 @@ public final class Vault: ItemStore {
         }
     }
 
+    /// Renames the one item that matches `query`: a new service, account
+    /// and/or group (nil keeps each), keeping its secret, attributes and
+    /// created date, in one atomic write; a new group is created. Throws
+    /// `duplicateItem` when an item already has the new name, and
+    /// `itemNotFound` or `ambiguous` as `update` does. Returns the item as it
+    /// was and as it is.
+    @discardableResult
+    public func move(matching query: Query, toService: String? = nil, toAccount: String? = nil,
+                     toGroup: AccessGroup? = nil) throws -> (from: ItemAttributes, to: ItemAttributes) {
+        if let toService {
+            guard !toService.isEmpty else { throw VaultError.invalidValue(field: "service", detail: "it is empty") }
+            try Vault.validateAttribute("service", toService)
+        }
+        if let toAccount { try Vault.validateAttribute("account", toAccount) }
+        try checkScope(query.group, writing: true)
+        try checkScope(toGroup, writing: true)
+        return try transaction { vault in
+            let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
+            let item = try vault.openRecord(at: position)
+            var attributes = item.attributes
+            attributes.group = toGroup ?? attributes.group
+            attributes.service = toService ?? attributes.service
+            attributes.account = toAccount ?? attributes.account
+            let target = Query(service: attributes.service, account: attributes.account, group: attributes.group)
+            guard try vault.positions(matching: target).isEmpty else {
+                throw VaultError.duplicateItem(ItemKey(group: attributes.group, service: attributes.service, account: attributes.account))
+            }
+            attributes.modified = host.now()
+            try vault.store(attributes, secret: item.secret, replacing: position)
+            return (item.attributes, attributes)
+        }
+    }
+
     /// Deletes the item that matches `query`, or every matching item when
     /// `allMatching` is set; returns what was deleted. Without `allMatching`, a
     /// query that matches several items throws `ambiguous` and deletes nothing.
@@ -249,7 +300,8 @@ public final class Vault: ItemStore {
     }
 
     /// Runs `body`; when the keys at hand do not suffice and there is a way to
-    /// ask, asks once for a credential and runs it again with that.
+    /// ask, asks for a credential and runs it again with that, asking again
+    /// after a wrong passphrase up to `askAttempts` times.
     func withKeys<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
@@ -258,8 +310,15 @@ public final class Vault: ItemStore {
             case .locked, .sessionEnded:
                 guard let ask else { throw endedSession ?? error }
                 self.ask = nil
-                source = .credential(try ask())
-                return try body()
+                for attempt in 1... {
+                    source = .credential(try ask())
+                    do {
+                        return try body()
+                    } catch VaultError.wrongCredential(.passphrase) where attempt < askAttempts {
+                        continue
+                    }
+                }
+                preconditionFailure("the attempts above return or throw")
             default:
                 throw error
             }

@@ -20,6 +20,13 @@ import Testing
         #expect(try bash("vault", "--no-int") == ["--no-interaction"])
     }
 
+    @Test func aliasesCompleteLikeTheirCommand() throws {
+        #expect(try bash("vault", "ls", "--sea") == ["--search"])
+        #expect(try bash("vault", "show", "--sh") == ["--show-secret"])
+        #expect(try fish("vault ls --sea") == ["--search"])
+        #expect(try zsh("vault show --show-") == ["--show-secret"])
+    }
+
     @Test func bashCompletesOptionValues() throws {
         let classes = ["after-first-unlock", "always", "after-first-unlock-this-device-only", "always-this-device-only"]
         #expect(try bash("vault", "add", "--class", "a") == classes)
@@ -85,6 +92,56 @@ import Testing
     }
 }
 
+// MARK: completing from a real vault
+
+/// A vault with names as people have them: a space, two services with their
+/// own accounts, and a control character that must never reach the terminal.
+private func namesSandbox() throws -> Sandbox {
+    let sandbox = try Sandbox()
+    try sandbox.initWithKeyFile()
+    for (service, account) in [("github", "ci-bot"), ("github", "admin user"), ("postgres", "admin"), ("evil\u{1b}[31m", "x")] {
+        let added = try sandbox.vault(["add", "-s", service, "-a", account], stdin: Array("s".utf8))
+        #expect(added.status == 0, "add: \(added.stderr)")
+    }
+    return sandbox
+}
+
+extension Sandbox {
+    /// The sandbox's environment for a shell whose `vault` is the built binary.
+    var realVaultEnvironment: [String: String] { environment.merging(["VAULT_REAL": "1"]) { $1 } }
+}
+
+@Suite struct RealVaultCompletionTests {
+    @Test func bashQuotesNamesAndOffersTheAccountsOfTheServiceGiven() throws {
+        let sandbox = try namesSandbox()
+        #expect(try bash("vault", "get", "-s", "", sandbox: sandbox) == ["github", "postgres"])
+        #expect(try bash("vault", "get", "-s", "github", "-a", "", sandbox: sandbox) == ["admin\\ user", "ci-bot"])
+        #expect(try bash("vault", "get", "-s", "postgres", "-a", "", sandbox: sandbox) == ["admin"])
+        #expect(try bash("vault", "get", "--service=github", "-a", "admin\\ ", sandbox: sandbox) == ["admin\\ user"])
+    }
+
+    @Test func zshCompletesNamesFromTheVault() throws {
+        let sandbox = try namesSandbox()
+        #expect(try zsh("vault get -s ", sandbox: sandbox) == ["github", "postgres"])
+        #expect(try zsh("vault get -s postgres -a ", sandbox: sandbox) == ["admin"])
+        #expect(try zsh("vault get -s github -a ", sandbox: sandbox) == ["admin user", "ci-bot"])
+    }
+
+    @Test func fishCompletesNamesFromTheVault() throws {
+        let sandbox = try namesSandbox()
+        #expect(try fish("vault get -s ", sandbox: sandbox) == ["github", "postgres"])
+        #expect(try fish("vault get -s postgres -a ", sandbox: sandbox) == ["admin"])
+        #expect(try fish("vault get -s github -a ", sandbox: sandbox) == ["admin user", "ci-bot"])
+    }
+
+    @Test func everyShellCompletesTheCommandAfterRunDashDash() throws {
+        let sandbox = try namesSandbox()
+        #expect(try bash("vault", "run", "--", "ech", sandbox: sandbox)?.contains("echo") == true)
+        #expect(try zsh("vault run -- ech", sandbox: sandbox)?.contains("echo") == true)
+        #expect(try fish("vault run -- ech", sandbox: sandbox)?.contains("echo") == true)
+    }
+}
+
 // MARK: running the shells and tools
 
 /// Where the committed scripts live: completions/ at the package root.
@@ -94,32 +151,35 @@ private let completions = URL(fileURLWithPath: #filePath)
 
 /// The candidates bash offers for the words, the last one being completed.
 /// `vault` is a function that prints the names "ci" and "default", and
-/// appends its arguments to `calls` when given.
-private func bash(_ words: String..., calls: URL? = nil) throws -> [String]? {
+/// appends its arguments to `calls` when given; with a sandbox, it is the
+/// built binary on that sandbox's vault.
+private func bash(_ words: String..., calls: URL? = nil, sandbox: Sandbox? = nil) throws -> [String]? {
     guard let bash = installedTool("bash") else { return nil }
     let script = """
         source "$1"; shift
-        vault() { local IFS=' '; [[ -n "$VAULT_CALLS" ]] && echo "$*" >> "$VAULT_CALLS"; printf '%s\\n' ci default; }
+        [[ -n "$VAULT_REAL" ]] || vault() { local IFS=' '; [[ -n "$VAULT_CALLS" ]] && echo "$*" >> "$VAULT_CALLS"; printf '%s\\n' ci default; }
         COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
         _vault
         printf '%s\\n' "${COMPREPLY[@]}"
         """
     let result = try runTool(bash, ["--norc", "--noprofile", "-c", script, "bash",
                                 completions.appendingPathComponent("vault.bash").path] + words,
-                         environment: ["VAULT_CALLS": calls?.path ?? ""])
+                         environment: (sandbox?.realVaultEnvironment ?? [:]).merging(["VAULT_CALLS": calls?.path ?? ""]) { $1 })
     #expect(result.stderr.isEmpty, "bash: \(result.stderr)")
     return result.stdout.split(separator: "\n").map(String.init)
 }
 
-/// The candidates fish offers for a command line, without descriptions.
-private func fish(_ line: String) throws -> [String]? {
+/// The candidates fish offers for a command line, without descriptions; with
+/// a sandbox, `vault` is the built binary on that sandbox's vault.
+private func fish(_ line: String, sandbox: Sandbox? = nil) throws -> [String]? {
     guard let fish = installedTool("fish") else { return nil }
     let script = """
         set fish_complete_path $argv[1]
-        function vault; printf '%s\\n' ci default; end
+        if not set -q VAULT_REAL; function vault; printf '%s\\n' ci default; end; end
         complete -C $argv[2]
         """
-    let result = try runTool(fish, ["--no-config", "-c", script, completions.path, line])
+    let result = try runTool(fish, ["--no-config", "-c", script, completions.path, line],
+                             environment: sandbox?.realVaultEnvironment ?? [:])
     #expect(result.stderr.isEmpty, "fish: \(result.stderr)")
     return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
 }
@@ -128,7 +188,7 @@ private func fish(_ line: String) throws -> [String]? {
 /// line is typed into an interactive zsh on a pseudo-terminal, followed by a
 /// tab, and every `compadd` reports the words it matched. zsh drops what is
 /// typed before its line editor starts, so the line waits for a READY mark.
-private func zsh(_ line: String) throws -> [String]? {
+private func zsh(_ line: String, sandbox: Sandbox? = nil) throws -> [String]? {
     guard let zsh = installedTool("zsh") else { return nil }
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("vault-zsh-\(UUID())")
     defer { try? FileManager.default.removeItem(at: output) }
@@ -136,16 +196,20 @@ private func zsh(_ line: String) throws -> [String]? {
         zmodload zsh/zpty
         zpty z zsh -f -i
         zpty -w z "PS1=''; fpath=(${(q)1} \\$fpath); autoload -Uz compinit; compinit -u -D"
-        zpty -w z "vault() { print -l ci default }"
+        [[ -n $VAULT_REAL ]] || zpty -w z "vault() { print -l ci default }"
         zpty -w z 'compadd() { local -a hits; builtin compadd -O hits "$@"; (( $#hits )) && print -rl -- $hits >> '${(q)3}'; builtin compadd "$@" }'
         zpty -w z "print -r -- READY >> ${(q)3}"
         for i in {1..200}; do [[ -f $3 && "$(<$3)" == *READY ]] && break; sleep 0.05; done
         zpty -w -n z "$2"$'\\t'
+        # Typed-ahead input makes zsh cut a slow completion short: wait until words come and stop coming.
+        last=READY
+        for i in {1..100}; do sleep 0.1; now="$(<$3)"; [[ $now != READY && $now == $last ]] && break; last=$now; done
         zpty -w z $'\\x15'"print -r -- DONE >> ${(q)3}"
         for i in {1..200}; do [[ "$(<$3)" == *DONE ]] && break; sleep 0.05; done
         zpty -d z
         """
-    let result = try runTool(zsh, ["-f", "-c", script, "zsh", completions.path, line, output.path])
+    let result = try runTool(zsh, ["-f", "-c", script, "zsh", completions.path, line, output.path],
+                             environment: sandbox?.realVaultEnvironment ?? [:])
     #expect(result.status == 0, "zsh: \(result.stderr)")
     let words = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     #expect(words.hasPrefix("READY\n") && words.hasSuffix("DONE\n"), "zsh did not finish completing \"\(line)\"")

@@ -182,8 +182,8 @@ import Testing
     @Test func unknownOptionWithoutACloseOne() {
         #expect(usageError(["add", "--frobnicate"]) == UsageError(
             "unknown option \"--frobnicate\" for \"vault add\"", hint: "see 'vault help add'"))
-        #expect(usageError(["add", "--json"]) == UsageError(
-            "unknown option \"--json\" for \"vault add\"", hint: "see 'vault help add'"))
+        #expect(usageError(["init", "--json"]) == UsageError(
+            "unknown option \"--json\" for \"vault init\"", hint: "see 'vault help init'"))
     }
 
     @Test func unknownShortOption() {

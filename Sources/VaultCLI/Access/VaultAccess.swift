@@ -49,7 +49,7 @@ struct VaultAccess {
     func credential() throws -> Credential {
         if let named = try namedCredential(flagsOnly: false) { return named }
         if let reason = reasonPromptsAreOff { throw CommandFailure.interactionNotAllowed(reason: reason) }
-        guard let typed = invocation.terminal.readHidden(prompt: "Passphrase for \(location.path): ") else {
+        guard let typed = try invocation.terminal.readHidden(prompt: "Passphrase for \(location.path): ") else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")
         }
         return .passphrase(SecretBytes(typed))
@@ -93,10 +93,23 @@ struct VaultAccess {
         if let scoped = try scopedCredential(flagsOnly: true) {
             return Vault(location: location, keys: .scoped(scoped), host: host)
         }
-        let prompt = keyringFirst(then: reasonPromptsAreOff == nil ? { try self.credential() } : nil)
+        let prompt = keyringFirst(then: reasonPromptsAreOff == nil ? passphrasePrompt() : nil)
+        let attempts = reasonPromptsAreOff == nil ? VaultAccess.passphraseAttempts : 1
         if let token = sessionToken {
-            let fallback: (() throws -> Credential)? = (keyFilePath != nil || passphraseFilePath != nil) ? { try self.credential() } : prompt
-            return Vault(location: location, keys: .session(token), ask: fallback, host: host)
+            if keyFilePath != nil || passphraseFilePath != nil {
+                return Vault(location: location, keys: .session(token), ask: { try self.credential() }, host: host)
+            }
+            let calls = CallCount()
+            let saysSessionEnded = prompt.map { prompt in
+                {
+                    calls.value += 1
+                    if calls.value == 1, !Vault(location: location, keys: .none, host: host).sessionIsLive(token: token) {
+                        invocation.terminal.writeErr("vault: the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'\n")
+                    }
+                    return try prompt()
+                } as () throws -> Credential
+            }
+            return Vault(location: location, keys: .session(token), ask: saysSessionEnded, askAttempts: attempts, host: host)
         }
         if let named = try namedCredential(flagsOnly: false) {
             return Vault(location: location, keys: .credential(named), host: host)
@@ -104,7 +117,36 @@ struct VaultAccess {
         if let scoped = try scopedCredential(flagsOnly: false) {
             return Vault(location: location, keys: .scoped(scoped), host: host)
         }
-        return Vault(location: location, keys: .none, ask: prompt, host: host)
+        return Vault(location: location, keys: .none, ask: prompt, askAttempts: attempts, host: host)
+    }
+
+    /// Tries of a typed passphrase, as sudo and ssh allow.
+    static let passphraseAttempts = 3
+
+    /// The passphrase prompt as a `Vault`'s `ask`: a call after the first
+    /// follows a wrong passphrase, and says so.
+    private func passphrasePrompt() -> () throws -> Credential {
+        let calls = CallCount()
+        return {
+            calls.value += 1
+            if calls.value > 1 { invocation.terminal.writeErr("vault: wrong passphrase; try again\n") }
+            return try self.credential()
+        }
+    }
+
+    /// The vault as shell completion opens it: with only what opens at once —
+    /// a session, a key file, a scoped credential, or no unlock at all — and
+    /// never a prompt, the desktop keyring or a passphrase file (its scrypt
+    /// takes about a second at every TAB).
+    func vaultOpeningAtOnce() throws -> Vault {
+        try requireFileBackend()
+        let location = self.location
+        guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
+        let host = HostContext.live(environment: environment)
+        if let token = sessionToken { return Vault(location: location, keys: .session(token), host: host) }
+        if let path = keyFilePath { return Vault(location: location, keys: .credential(.keyFile(try KeyFile.read(path: path))), host: host) }
+        if let scoped = try scopedCredential(flagsOnly: false) { return Vault(location: location, keys: .scoped(scoped), host: host) }
+        return Vault(location: location, keys: .none, host: host)
     }
 
     /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).
@@ -131,18 +173,25 @@ struct VaultAccess {
         if let reason = reasonPromptsAreOff {
             throw CommandFailure(.interactionNotAllowed, "no bundle passphrase given, and vault may not prompt here (\(reason))", hint: hint)
         }
-        guard let typed = invocation.terminal.readHidden(prompt: "Passphrase for the bundle: ") else {
+        guard let typed = try invocation.terminal.readHidden(prompt: "Passphrase for the bundle: ") else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")
         }
         return .passphrase(SecretBytes(typed))
     }
 
-    /// The vault opened with a credential, for commands that start from one (unlock, passwd).
+    /// The vault opened with a credential, for commands that start from one
+    /// (unlock): a named one, or a passphrase typed at the prompt (three tries).
     func vaultWithCredential() throws -> Vault {
         try requireFileBackend()
         let location = self.location
         guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        let vault = Vault(location: location, keys: .credential(try credential()), host: HostContext.live(environment: environment))
+        let host = HostContext.live(environment: environment)
+        let vault: Vault
+        if keyFilePath == nil, passphraseFilePath == nil, reasonPromptsAreOff == nil {
+            vault = Vault(location: location, keys: .none, ask: passphrasePrompt(), askAttempts: VaultAccess.passphraseAttempts, host: host)
+        } else {
+            vault = Vault(location: location, keys: .credential(try credential()), host: host)
+        }
         vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
         return vault
     }
@@ -154,8 +203,8 @@ struct VaultAccess {
         if let reason = reasonPromptsAreOff {
             throw CommandFailure(.interactionNotAllowed, "no new passphrase given, and vault may not prompt here (\(reason))", hint: hint)
         }
-        guard let first = invocation.terminal.readHidden(prompt: "\(purpose): "),
-              let second = invocation.terminal.readHidden(prompt: "\(purpose) (again): ") else {
+        guard let first = try invocation.terminal.readHidden(prompt: "\(purpose): "),
+              let second = try invocation.terminal.readHidden(prompt: "\(purpose) (again): ") else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")
         }
         guard first == second else {
@@ -171,4 +220,9 @@ struct VaultAccess {
         guard let value, !value.isEmpty else { return nil }
         return value
     }
+}
+
+/// How many times a prompt has been called.
+private final class CallCount {
+    var value = 0
 }

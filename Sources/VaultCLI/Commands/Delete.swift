@@ -8,6 +8,6 @@ enum DeleteCommand {
             throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT (add --all-matching to delete several)")
         }
         let deleted = try VaultAccess(invocation).store().delete(matching: query, allMatching: invocation.arguments.flag(.allMatching))
-        invocation.terminal.writeErr("vault: deleted \(counted(deleted.count, "item"))\n")
+        invocation.report("deleted \(counted(deleted.count, "item"))", json: .object([("deleted", .items(deleted, now: invocation.now))]))
     }
 }

@@ -8,6 +8,9 @@ import VaultCrypto
 /// env name (or the default derived from service and account).
 enum EnvCommand {
     static func run(_ invocation: Invocation) throws {
+        if invocation.wantsJSON {
+            throw UsageError("env takes --format json, not --json", hint: "run 'vault env --format json'")
+        }
         let formatName = invocation.arguments.value(.format) ?? EnvFormat.dotenv.rawValue
         guard let format = EnvFormat(rawValue: formatName) else {
             throw UsageError("unknown format \(quoted(formatName))",
@@ -25,14 +28,14 @@ enum EnvCommand {
                                  details: refused, hint: "use --format shell (for sh, bash, zsh) or --format json")
         }
         let terminal = invocation.terminal
-        if variables.isEmpty { terminal.writeErr("vault: no items in scope; nothing to print\n") }
+        if variables.isEmpty { terminal.say("no items in scope; nothing to print") }
         guard format == .github, let githubEnv else {
             format.render(variables).withUnsafeBytes { terminal.writeOut($0) }
             return
         }
         GitHubEnvironment.maskCommands(variables.map(\.value)).withUnsafeBytes { terminal.writeOut($0) }
         try append(format.render(variables), to: githubEnv)
-        terminal.writeErr("vault: exported \(counted(variables.count, "variable")) to $GITHUB_ENV\n")
+        terminal.say("exported \(counted(variables.count, "variable")) to $GITHUB_ENV")
     }
 
     /// Name and secret of every item of the group (or of every group), by name.
@@ -46,12 +49,12 @@ enum EnvCommand {
                                  details: clashing.map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
                                  hint: "give one another name with 'vault update … --keep-secret --env-name NAME', or pick a group with --group")
         }
-        return try byName.keys.sorted().map { name in
+        return try byName.keys.sorted().compactMap { name in
             let attributes = byName[name]![0]
             let secret = try store.item(matching: Query(service: attributes.service, account: attributes.account, group: attributes.group)).secret
             guard isEnvironmentText(secret) else {
-                throw CommandFailure(.usage, "the secret of service \(quoted(attributes.service)), account \(quoted(attributes.account)) is not text, so it cannot be an environment variable",
-                                     hint: "write it to a file with 'vault get' or 'vault inject' instead")
+                invocation.terminal.writeErr("vault: warning: skipped \(name): the secret of service \(quoted(attributes.service)), account \(quoted(attributes.account)) in group \(quoted(attributes.group.name)) is not text, so it cannot be an environment variable; read it with 'vault get'\n")
+                return nil
             }
             return (name, secret)
         }

@@ -11,7 +11,7 @@ enum FirstRunCommand {
         let groups = try arguments.values(.group).map(ItemArguments.group(named:))
         let terminal = invocation.terminal
         if FirstRunMarker.exists(at: marker) {
-            terminal.writeErr("vault: first run already done (marker \(quoted(marker)) exists); nothing changed\n")
+            terminal.say("first run already done (marker \(quoted(marker)) exists); nothing changed")
             return
         }
         let access = VaultAccess(invocation)
@@ -22,26 +22,26 @@ enum FirstRunCommand {
                 let plans = try FirstRun.filters(groups).map { try FirstRun.plan($0, vault) }
                 plans.forEach { terminal.writeOut(WipeRun.describe($0, now: invocation.now)) }
                 let count = plans.reduce(0) { $0 + $1.removedCount }
-                terminal.writeErr("vault: dry run: the first run would remove \(counted(count, "item")) and create \(quoted(marker)); nothing was changed\n")
+                terminal.say("dry run: the first run would remove \(counted(count, "item")) and create \(quoted(marker)); nothing was changed")
                 return
             }
             let run = WipeRun(invocation: invocation, access: access)
             guard let outcomes = try FirstRun.claimAndWipe(marker: marker, groups, vault: vault, run: run, confirm: groups.isEmpty) else {
-                terminal.writeErr("vault: first run already done (marker \(quoted(marker)) exists); nothing changed\n")
+                terminal.say("first run already done (marker \(quoted(marker)) exists); nothing changed")
                 return
             }
-            outcomes.forEach { terminal.writeErr("vault: first run: \(WipeRun.summary($0))\n") }
+            outcomes.forEach { terminal.say("first run: \(WipeRun.summary($0))") }
         } else if dryRun {
-            terminal.writeErr("vault: dry run: no vault yet; the first run would only create \(quoted(marker))\n")
+            terminal.say("dry run: no vault yet; the first run would only create \(quoted(marker))")
             return
         } else {
             guard try FirstRunMarker.claim(at: marker, now: Date()) else {
-                terminal.writeErr("vault: first run already done (marker \(quoted(marker)) exists); nothing changed\n")
+                terminal.say("first run already done (marker \(quoted(marker)) exists); nothing changed")
                 return
             }
-            terminal.writeErr("vault: first run: no vault yet, nothing to wipe\n")
+            terminal.say("first run: no vault yet, nothing to wipe")
         }
-        terminal.writeErr("vault: created the first-run marker \(quoted(marker))\n")
+        terminal.say("created the first-run marker \(quoted(marker))")
     }
 }
 
@@ -100,7 +100,7 @@ enum FirstRun {
         }
         do {
             let outcomes = try claimAndWipe(marker: marker, groups, vault: vault, run: run, confirm: false) ?? []
-            outcomes.forEach { terminal.writeErr("vault: first run (\(config.path)): \(WipeRun.summary($0))\n") }
+            outcomes.forEach { terminal.say("first run (\(config.path)): \(WipeRun.summary($0))") }
         } catch VaultError.locked, VaultError.sessionEnded {
             throw lockedFailure(config, marker)
         } catch let failure as CommandFailure where failure.status == .interactionNotAllowed {

@@ -11,7 +11,15 @@ enum GetCommand {
         guard query.service != nil || query.account != nil || query.label != nil else {
             throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
         }
-        let item = try VaultAccess(invocation).store().item(matching: query)
+        let store = try VaultAccess(invocation).store()
+        let item: Item
+        do {
+            item = try store.item(matching: query)
+        } catch VaultError.itemNotFound(let missing) {
+            let error = VaultError.itemNotFound(missing)
+            guard let hint = NearNames.hint(for: query, in: store) else { throw error }
+            throw CommandFailure(.itemNotFound, ErrorReport(error).message, hint: hint)
+        }
         let terminal = invocation.terminal
         if arguments.flag(.json) {
             terminal.writeOut(ItemOutput.json(item.attributes, secret: arguments.flag(.showSecret) ? item.secret : nil, now: invocation.now) + "\n")

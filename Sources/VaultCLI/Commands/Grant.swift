@@ -1,4 +1,3 @@
-import FoundationEssentials
 import VaultCore
 
 /// `vault grant`: writes a scoped credential for some groups.
@@ -8,11 +7,10 @@ enum GrantCommand {
         let options = ItemArguments(invocation)
         let groups = try options.namedGroups(purpose: "the credential opens")
         let out = try options.newOutputFile(for: "credential", allowsStdout: true)
-        let now = invocation.now
-        let expires = try options.expiry(now: now)
-        if let expires, expires <= now {
-            throw UsageError("--expires \(quoted(arguments.value(.expires) ?? "")) is in the past", hint: "give a later date")
+        if out == "-", invocation.wantsJSON {
+            throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")
         }
+        let expires = try options.expiry()
         let credential = try VaultAccess(invocation).vault().grant(groups: groups, readOnly: arguments.flag(.readOnly), expires: expires)
         if out == "-" {
             invocation.terminal.writeOut(credential.encoded())
@@ -23,6 +21,9 @@ enum GrantCommand {
         let mode = credential.readOnly ? "read-only" : "read-write"
         let until = credential.expires.map { "until \(DateText.iso($0))" } ?? "with no expiry"
         let place = out == "-" ? "stdout" : quoted(out)
-        invocation.terminal.writeErr("vault: wrote a \(mode) credential for group\(groups.count == 1 ? "" : "s") \(names), \(until), to \(place)\n")
+        invocation.report("wrote a \(mode) credential for group\(groups.count == 1 ? "" : "s") \(names), \(until), to \(place)",
+                          json: .object([("file", .string(out)), ("groups", .array(groups.map { .string($0.name) })),
+                                         ("read_only", .bool(credential.readOnly)),
+                                         ("expires", .optional(credential.expires.map(DateText.iso)))]))
     }
 }

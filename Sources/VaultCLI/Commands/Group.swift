@@ -13,7 +13,7 @@ enum GroupCommand {
         case "create":
             let group = try ItemArguments.group(named: try required(name, action: "create"))
             try access.vault().createGroup(group)
-            invocation.terminal.writeErr("vault: created group \(quoted(group.name))\n")
+            invocation.report("created group \(quoted(group.name))", json: .object([("created", .string(group.name))]))
         case "delete":
             let group = try ItemArguments.group(named: try required(name, action: "delete"))
             let vault = try access.vault()
@@ -24,7 +24,8 @@ enum GroupCommand {
                                          question: "Delete group \(quoted(group.name)) and its \(counted(summary.itemCount, "item"))?")
             }
             let removed = try vault.deleteGroup(group)
-            invocation.terminal.writeErr("vault: deleted group \(quoted(group.name)) and \(counted(removed, "item"))\n")
+            invocation.report("deleted group \(quoted(group.name)) and \(counted(removed, "item"))",
+                              json: .object([("deleted", .string(group.name)), ("items", .number(removed))]))
         default:
             preconditionFailure("the command table allows only list, create and delete")
         }

@@ -9,6 +9,8 @@ enum ImportCommand {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let outcome: Vault.ImportOutcome
+        let progress = ProgressLine.attach(to: vault, invocation, label: "import")
+        defer { progress?.finish() }
         do {
             outcome = try vault.importBundle(at: path, credential: try access.bundleCredential(creating: false), onConflict: policy)
         } catch VaultError.duplicateItem(let key) {
@@ -17,6 +19,8 @@ enum ImportCommand {
                 "the bundle holds service \(quoted(key.service)), account \(quoted(key.account)) of group \(quoted(key.group.name)), which exists here; nothing was imported",
                 hint: "choose what to do with such items: --on-conflict skip or --on-conflict replace")
         }
-        invocation.terminal.writeErr("vault: imported from \(quoted(path)): \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.skipped) skipped\n")
+        invocation.report("imported from \(quoted(path)): \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.skipped) skipped",
+                          json: .object([("file", .string(path)), ("added", .number(outcome.added)),
+                                         ("replaced", .number(outcome.replaced)), ("skipped", .number(outcome.skipped))]))
     }
 }

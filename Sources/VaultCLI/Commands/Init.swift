@@ -20,10 +20,10 @@ enum InitCommand {
         try Vault.create(at: location, credential: credential, kdf: kdf, host: HostContext.live(environment: invocation.environment))
         let terminal = invocation.terminal
         if let path = access.keyFilePath {
-            if createdKeyFile { terminal.writeErr("vault: created key file \(quoted(path)) (mode 600); keep it safe: it opens the vault\n") }
-            terminal.writeErr("vault: created vault \(quoted(location.path)), unlocked by the key file \(quoted(path))\n")
+            if createdKeyFile { terminal.say("created key file \(quoted(path)) (mode 600); keep it safe: it opens the vault") }
+            terminal.say("created vault \(quoted(location.path)), unlocked by the key file \(quoted(path))")
         } else {
-            terminal.writeErr("vault: created vault \(quoted(location.path)), unlocked by a passphrase\n")
+            terminal.say("created vault \(quoted(location.path)), unlocked by a passphrase")
         }
     }
 }

@@ -9,12 +9,13 @@ import VaultCrypto
 enum InjectCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        guard let input = arguments.value(.in) else {
-            throw UsageError("missing --in", hint: "name the template with -i TEMPLATE (- for stdin)")
+        let input = arguments.value(.in) ?? "-"
+        if input == "-", arguments.value(.in) == nil, invocation.terminal.stdinIsTTY {
+            throw UsageError("no template given", hint: "name it with -i TEMPLATE, or pipe it in: 'vault inject < TEMPLATE'")
         }
         let template = try LoadedTemplate(path: input, bytes: input == "-" ? invocation.terminal.readAllInput() : nil)
         let uses = template.referenceUses
-        let output = arguments.value(.out)
+        let output = arguments.value(.out).flatMap { $0 == "-" ? nil : $0 }
         let secrets = try ReferenceResolver(invocation).resolve(uses, action: output == nil ? "nothing was printed" : "nothing was written")
         let rendered = template.rendered(with: secrets)
         if let output {
@@ -22,7 +23,7 @@ enum InjectCommand {
             var bytes = rendered.copyBytes()
             defer { bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { memset(base, 0, $0.count) } } }
             try PlainFile.writePrivately(bytes, to: output)
-            invocation.terminal.writeErr("vault: wrote \(quoted(output)) (mode 0600) with \(counted(uses.count, "secret"))\n")
+            invocation.terminal.say("wrote \(quoted(output)) (mode 0600) with \(counted(uses.count, "secret"))")
         } else {
             rendered.withUnsafeBytes { invocation.terminal.writeOut($0) }
         }

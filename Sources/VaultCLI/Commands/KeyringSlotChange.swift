@@ -22,7 +22,7 @@ enum KeyringSlotChange {
             _ = try? keys.remove(vaultID: vaultID)
             throw error
         }
-        access.invocation.terminal.writeErr("vault: added a desktop-keyring keyslot; a logged-in desktop now unlocks this vault\n")
+        access.invocation.terminal.say("added a desktop-keyring keyslot; a logged-in desktop now unlocks this vault")
     }
 
     /// Removes the keyslot, then the key from the keyring (a keyring that cannot
@@ -34,9 +34,9 @@ enum KeyringSlotChange {
         do {
             let keys = try KeyringSlotKeys(environment: access.invocation.environment, reasonPromptsAreOff: access.reasonPromptsAreOff)
             try keys.remove(vaultID: vaultID)
-            terminal.writeErr("vault: removed the desktop-keyring keyslot and its key\n")
+            terminal.say("removed the desktop-keyring keyslot and its key")
         } catch {
-            terminal.writeErr("vault: removed the desktop-keyring keyslot; its key stays in the keyring (\(ErrorReport(error).message))\n")
+            terminal.say("removed the desktop-keyring keyslot; its key stays in the keyring (\(ErrorReport(error).message))")
         }
     }
 }

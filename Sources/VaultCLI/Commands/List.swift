@@ -4,7 +4,9 @@ import VaultCore
 enum ListCommand {
     static func run(_ invocation: Invocation) throws {
         let query = try ItemArguments(invocation).query()
-        let (items, locked) = try VaultAccess(invocation).store().listing(matching: query)
+        let (found, locked) = try VaultAccess(invocation).store().listing(matching: query)
+        let items = found.filter(NameFilter(invocation.arguments).matches)
+            .sorted { ($0.group.name, $0.service, $0.account) < ($1.group.name, $1.service, $1.account) }
         let terminal = invocation.terminal
         if locked > 0 {
             terminal.writeErr("vault: \(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
@@ -12,7 +14,7 @@ enum ListCommand {
         if invocation.arguments.flag(.json) {
             terminal.writeOut(ItemOutput.jsonArray(items, now: invocation.now) + "\n")
         } else if items.isEmpty {
-            terminal.writeErr("vault: no items match\n")
+            terminal.say("no items match")
         } else {
             terminal.writeOut(ItemOutput.table(items, now: invocation.now))
         }

@@ -7,12 +7,12 @@ enum LockCommand {
         let access = VaultAccess(invocation)
         let all = invocation.arguments.flag(.all)
         guard all || access.sessionToken != nil else {
-            invocation.terminal.writeErr("vault: no session to end: VAULT_SESSION is not set ('vault lock --all' ends every session)\n")
+            invocation.terminal.say("no session to end: VAULT_SESSION is not set ('vault lock --all' ends every session)")
             return
         }
         let outcome = try access.vault().lock(token: access.sessionToken, all: all)
         var words = "ended \(counted(outcome.sessionsEnded, "session"))"
         if all { words += outcome.afterFirstUnlockEnded ? " and the after-first-unlock cache" : "; no after-first-unlock cache was left" }
-        invocation.terminal.writeErr("vault: \(words)\n")
+        invocation.terminal.say("\(words)")
     }
 }

@@ -16,10 +16,10 @@ enum PasswdCommand {
             let created = !KeyFile.exists(path: path)
             let content = created ? try KeyFile.create(path: path) : try KeyFile.read(path: path)
             try vault.addKeyFile(content)
-            terminal.writeErr("vault: \(created ? "created key file \(quoted(path)) and " : "")added a key-file keyslot\n")
+            terminal.say("\(created ? "created key file \(quoted(path)) and " : "")added a key-file keyslot")
         } else if let path = arguments.value(.removeKeyFile) {
             try vault.removeKeyFile(try KeyFile.read(path: path))
-            terminal.writeErr("vault: removed the keyslot of key file \(quoted(path))\n")
+            terminal.say("removed the keyslot of key file \(quoted(path))")
         } else if arguments.flag(.addKeyringSlot) {
             try KeyringSlotChange.add(to: vault, access: access)
         } else if arguments.flag(.removeKeyringSlot) {
@@ -31,14 +31,14 @@ enum PasswdCommand {
                 try Confirmation.require(invocation, access: access, question: "Destroy them and remove the passphrase?")
             }
             let destroyed = try vault.removePassphrase()
-            terminal.writeErr("vault: removed the passphrase; the vault now opens only with its key file")
-            terminal.writeErr(destroyed.isEmpty ? "\n" : "; destroyed \(counted(destroyed.count, "item"))\n")
+            terminal.say("removed the passphrase; the vault now opens only with its key file"
+                         + (destroyed.isEmpty ? "" : "; destroyed \(counted(destroyed.count, "item"))"))
         } else {
             let kdf = try KDFCost.parse(arguments.value(.kdfCost))
             let passphrase = try access.newPassphrase(fromFile: arguments.value(.newPassphraseFile), purpose: "New passphrase")
             let hadPassphrase = try vault.status(sessionToken: nil).keyslots.contains(.passphrase)
             try vault.changePassphrase(to: passphrase, kdf: kdf)
-            terminal.writeErr(hadPassphrase ? "vault: changed the passphrase\n" : "vault: set a passphrase\n")
+            terminal.say(hadPassphrase ? "changed the passphrase" : "set a passphrase")
         }
     }
 }

@@ -10,6 +10,6 @@ enum ResetCommand {
                                  question: "Remove the vault \(quoted(location.path)) and every item in it, for good?")
         let outcome = try access.vault().reset()
         let sessions = outcome.sessionsEnded == 0 ? "" : " and ended \(counted(outcome.sessionsEnded, "session"))"
-        invocation.terminal.writeErr("vault: removed \(outcome.removedPaths.map(quoted).joined(separator: ", "))\(sessions)\n")
+        invocation.terminal.say("removed \(outcome.removedPaths.map(quoted).joined(separator: ", "))\(sessions)")
     }
 }

@@ -5,6 +5,9 @@ enum RevokeCommand {
     static func run(_ invocation: Invocation) throws {
         let groups = try ItemArguments(invocation).namedGroups(purpose: "whose credentials end")
         let vault = try VaultAccess(invocation).vault()
+        var resealed: [JSONValue] = []
+        let progress = ProgressLine.attach(to: vault, invocation, label: "revoke")
+        defer { progress?.finish() }
         for group in groups {
             let count: Int
             do {
@@ -14,7 +17,11 @@ enum RevokeCommand {
                     .failure, "cannot revoke group \(quoted(group.name)) here: it holds -this-device-only items that only the machine they were added on can re-seal",
                     hint: "run 'vault revoke --group \(shellQuoted(group.name))' on that machine, or 'vault wipe --group \(shellQuoted(group.name))' here to drop its items and renew its key")
             }
-            invocation.terminal.writeErr("vault: revoked every credential of group \(quoted(group.name)); re-sealed \(counted(count, "item")) under a new group key\n")
+            if !invocation.wantsJSON {
+                invocation.terminal.say("revoked every credential of group \(quoted(group.name)); re-sealed \(counted(count, "item")) under a new group key")
+            }
+            resealed.append(.object([("group", .string(group.name)), ("resealed", .number(count))]))
         }
+        if invocation.wantsJSON { invocation.terminal.writeOut(JSONValue.object([("revoked", .array(resealed))]).text + "\n") }
     }
 }

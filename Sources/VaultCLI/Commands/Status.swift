@@ -1,38 +1,47 @@
 import FoundationEssentials
 import VaultCore
 
-/// `vault status`: locked or unlocked, the after-first-unlock state, and item
-/// counts by group and class — without an unlock.
+/// `vault status`: locked or unlocked, the after-first-unlock state, the
+/// scoped credential in use, and item counts by group and class — without an unlock.
 enum StatusCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let report = try vault.status(sessionToken: access.sessionToken)
         let total = report.counts.reduce(0) { $0 + $1.count }
-        let state = report.sessionExpiry.map { "unlocked (session ends at \(DateText.iso($0)) if idle)" } ?? "locked"
+        let sessionEnded = access.sessionToken != nil && report.sessionExpiry == nil
+        let state = report.sessionExpiry.map { "unlocked (session ends at \(DateText.iso($0)) if idle)" }
+            ?? (sessionEnded ? "locked (the session in VAULT_SESSION has ended; start one with 'vault unlock')" : "locked")
+        let credential = vault.scopedCredential
         let terminal = invocation.terminal
-        if invocation.arguments.flag(.json) {
-            var fields = [
-                "\"path\":\(ItemOutput.jsonString(vault.location.path))",
-                "\"backend\":\"file\"",
-                "\"locked\":\(report.sessionExpiry == nil)",
+        if invocation.wantsJSON {
+            var fields: [(String, JSONValue)] = [
+                ("path", .string(vault.location.path)),
+                ("backend", .string("file")),
+                ("locked", .bool(report.sessionExpiry == nil)),
             ]
-            if let expiry = report.sessionExpiry { fields.append("\"session_expires\":\(ItemOutput.jsonString(DateText.iso(expiry)))") }
-            fields.append("\"after_first_unlock\":\(report.afterFirstUnlock)")
-            fields.append("\"on_its_device\":\(report.onItsDevice)")
-            fields.append("\"keyslots\":[\(report.keyslots.map { ItemOutput.jsonString($0.rawValue) }.joined(separator: ","))]")
-            fields.append("\"items\":\(total)")
-            let counts = report.counts.map {
-                "{\"group\":\(ItemOutput.jsonString($0.group)),\"class\":\"\($0.accessibility.rawValue)\",\"count\":\($0.count)}"
-            }
-            fields.append("\"counts\":[\(counts.joined(separator: ","))]")
-            terminal.writeOut("{" + fields.joined(separator: ",") + "}\n")
+            if let expiry = report.sessionExpiry { fields.append(("session_expires", .string(DateText.iso(expiry)))) }
+            if sessionEnded { fields.append(("session_ended", .bool(true))) }
+            if let credential { fields.append(("credential", json(credential))) }
+            fields += [
+                ("after_first_unlock", .bool(report.afterFirstUnlock)),
+                ("on_its_device", .bool(report.onItsDevice)),
+                ("keyslots", .array(report.keyslots.map { .string($0.rawValue) })),
+                ("items", .number(total)),
+                ("counts", .array(report.counts.map {
+                    .object([("group", .string($0.group)), ("class", .string($0.accessibility.rawValue)), ("count", .number($0.count))])
+                })),
+            ]
+            terminal.writeOut(JSONValue.object(fields).text + "\n")
             return
         }
         var lines = [
             "vault:              \(vault.location.path)",
             "backend:            file",
             "state:              \(state)",
+        ]
+        if let credential { lines.append("credential:         \(describe(credential))") }
+        lines += [
             "after first unlock: \(report.afterFirstUnlock ? "yes (after-first-unlock items open without a session)" : "no")",
             "device:             \(report.onItsDevice ? "this machine (device-bound items open here)" : "another machine (device-bound items do not open here)")",
             "keyslots:           \(report.keyslots.map(\.rawValue).joined(separator: ", "))",
@@ -42,5 +51,18 @@ enum StatusCommand {
             lines.append("  \(count.group) / \(count.accessibility.rawValue): \(count.count)")
         }
         terminal.writeOut(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// `scoped to group "ci"; read-only; expires 2027-01-31T00:00:00Z`, as `gh auth status` shows a token's scopes.
+    private static func describe(_ credential: ScopedCredential) -> String {
+        let groups = credential.groups.map { quoted($0.name) }.joined(separator: ", ")
+        let expiry = credential.expires.map { (credential.hasExpired(at: Date()) ? "expired " : "expires ") + DateText.iso($0) } ?? "no expiry"
+        return "scoped to group\(credential.groups.count == 1 ? "" : "s") \(groups); \(credential.readOnly ? "read-only" : "read-write"); \(expiry)"
+    }
+
+    private static func json(_ credential: ScopedCredential) -> JSONValue {
+        .object([("groups", .array(credential.groups.map { .string($0.name) })), ("read_only", .bool(credential.readOnly)),
+                 ("expires", .optional(credential.expires.map(DateText.iso))),
+                 ("expired", .bool(credential.hasExpired(at: Date())))])
     }
 }

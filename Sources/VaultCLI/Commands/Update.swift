@@ -24,7 +24,8 @@ enum UpdateCommand {
             throw UsageError("nothing to change", hint: "give a new secret or an attribute such as --label")
         }
         let updated = try store.update(matching: query, with: change)
-        invocation.terminal.writeErr(
-            "vault: updated service \(quoted(updated.service)), account \(quoted(updated.account)) in group \(quoted(updated.group.name))\n")
+        invocation.report(
+            "updated service \(quoted(updated.service)), account \(quoted(updated.account)) in group \(quoted(updated.group.name))",
+            json: .object([("action", .string("updated")), ("item", .rendered(ItemOutput.json(updated, now: invocation.now)))]))
     }
 }

@@ -4,25 +4,55 @@ import VaultCore
 enum VerifyCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
-        let report = try access.vault().verify()
+        let vault = try access.vault()
+        let progress = ProgressLine.attach(to: vault, invocation, label: "verify")
+        defer { progress?.finish() }
+        let report = try vault.verify()
         let terminal = invocation.terminal
-        for file in report.exposedFiles {
-            terminal.writeOut("exposed: \(quoted(file.path)) has mode 0\(String(file.mode, radix: 8)); restrict it with 'chmod \(file.path == access.location.directory ? "700" : "600") \(shellQuoted(file.path))'\n")
-        }
-        if let damage = report.damage {
-            terminal.writeOut("damaged: \(damage)\n")
-        } else if !report.checkedRecords {
-            terminal.writeOut("records: not checked while the vault file is exposed\n")
+        if invocation.wantsJSON {
+            terminal.writeOut(json(report).text + "\n")
         } else {
-            terminal.writeOut("records: \(report.itemCount) in all, \(report.opened) opened, \(report.unopened) not opened with the keys at hand, \(report.damagedRecords) damaged\n")
+            terminal.writeOut(text(report, directory: access.location.directory))
         }
         if report.isDamaged {
-            throw CommandFailure(.decode, "the vault \(quoted(access.location.path)) is damaged or was tampered with",
-                                 hint: "restore the file from a backup, or save what still opens with 'vault export'")
+            // Export saves around damaged records, but cannot open a file whose header or MACs fail.
+            let hint = report.damage == nil
+                ? "save what still opens with 'vault export --out FILE' (it leaves the damaged records out), or restore the file from a backup"
+                : "restore the file from a backup; nothing opens from a file damaged there, so 'vault export' cannot save it either"
+            throw CommandFailure(.decode, "the vault \(quoted(access.location.path)) is damaged or was tampered with", hint: hint)
         }
         if !report.exposedFiles.isEmpty {
             throw CommandFailure(.failure, "files of the vault are exposed to other users", hint: "run the chmod commands above")
         }
-        terminal.writeErr("vault: the vault is intact\(report.unopened > 0 ? " as far as the keys at hand can tell; unlock to check every record" : "")\n")
+        if !invocation.wantsJSON {
+            terminal.say("the vault is intact\(report.unopened > 0 ? " as far as the keys at hand can tell; unlock to check every record" : "")")
+        }
+    }
+
+    private static func text(_ report: VerifyReport, directory: String) -> String {
+        var lines = report.exposedFiles.map { file in
+            "exposed: \(quoted(file.path)) has mode 0\(String(file.mode, radix: 8)); restrict it with 'chmod \(file.path == directory ? "700" : "600") \(shellQuoted(file.path))'"
+        }
+        if let damage = report.damage {
+            lines.append("damaged: \(damage)")
+        } else if !report.checkedRecords {
+            lines.append("records: not checked while the vault file is exposed")
+        } else {
+            lines.append("records: \(report.itemCount) in all, \(report.opened) opened, \(report.unopened) not opened with the keys at hand, \(report.damagedRecords) damaged")
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    private static func json(_ report: VerifyReport) -> JSONValue {
+        let records: JSONValue = report.damage == nil && report.checkedRecords
+            ? .object([("total", .number(report.itemCount)), ("opened", .number(report.opened)),
+                       ("unopened", .number(report.unopened)), ("damaged", .number(report.damagedRecords))])
+            : .null
+        return .object([
+            ("intact", .bool(!report.isDamaged && report.exposedFiles.isEmpty)),
+            ("damage", .optional(report.damage)),
+            ("exposed", .array(report.exposedFiles.map { .object([("path", .string($0.path)), ("mode", .string("0" + String($0.mode, radix: 8)))]) })),
+            ("records", records),
+        ])
     }
 }

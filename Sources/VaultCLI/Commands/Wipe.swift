@@ -8,22 +8,26 @@ enum WipeCommand {
         let filter = try self.filter(arguments, now: invocation.now)
         let access = VaultAccess(invocation)
         let vault = try access.vault()
+        let progress = ProgressLine.attach(to: vault, invocation, label: "wipe")
+        defer { progress?.finish() }
         if arguments.flag(.dryRun) {
             let plan = try vault.wipe(filter, dryRun: true)
-            invocation.terminal.writeOut(WipeRun.describe(plan, now: invocation.now))
-            invocation.terminal.writeErr("vault: dry run: would have \(WipeRun.summary(plan)); nothing was changed\n")
+            if !invocation.wantsJSON { invocation.terminal.writeOut(WipeRun.describe(plan, now: invocation.now)) }
+            invocation.report("dry run: would have \(WipeRun.summary(plan)); nothing was changed", json: WipeRun.json(plan, dryRun: true, now: invocation.now))
             return
         }
         let outcome = try WipeRun(invocation: invocation, access: access).perform(filter, on: vault, confirm: true)
-        invocation.terminal.writeErr("vault: \(WipeRun.summary(outcome))\n")
+        invocation.report(WipeRun.summary(outcome), json: WipeRun.json(outcome, dryRun: false, now: invocation.now))
     }
 
     private static func filter(_ arguments: ParsedArguments, now: Date) throws -> WipeFilter {
         var filter = WipeFilter(query: Query(service: arguments.value(.service), account: arguments.value(.account),
                                              group: try arguments.value(.group).map(ItemArguments.group(named:))),
-                                expiredOnly: arguments.flag(.expired))
+                                expiredOnly: arguments.flag(.expired),
+                                servicePattern: arguments.value(.serviceGlob).map(NamePattern.init),
+                                accountPattern: arguments.value(.accountGlob).map(NamePattern.init))
         if let text = arguments.value(.olderThan) {
-            filter.modifiedBefore = now.addingTimeInterval(-Double(try DurationText.option("older-than", text)))
+            filter.modifiedBefore = try DurationText.pointInTime("older-than", text, .past, now: now)
         }
         let all = arguments.flag(.all)
         let narrowed = filter != WipeFilter()
@@ -31,7 +35,7 @@ enum WipeCommand {
             throw UsageError("--all wipes every item and takes no filter", hint: "drop --all, or drop the filters")
         }
         if !all, !narrowed {
-            throw UsageError("nothing to wipe named", hint: "give --group, --service, --account, --expired or --older-than, or --all for every item")
+            throw UsageError("nothing to wipe named", hint: "give --group, --service, --account, a glob, --expired or --older-than, or --all for every item")
         }
         return filter
     }

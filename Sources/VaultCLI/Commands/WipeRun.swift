@@ -15,7 +15,8 @@ struct WipeRun {
         let plan = try vault.wipe(filter, dryRun: true)
         if plan.removedCount == 0, !filter.selectsWholeGroups { return plan }
         if confirm, plan.removedCount > 0 {
-            invocation.terminal.writeErr(WipeRun.describe(plan, now: invocation.now))
+            // The list is the question's context; with --yes it is a record of what goes, which -q leaves out.
+            if !(invocation.terminal.quiet && invocation.arguments.flag(.yes)) { invocation.terminal.writeErr(WipeRun.describe(plan, now: invocation.now)) }
             try Confirmation.require(invocation, access: access,
                                      question: "Remove \(counted(plan.removedCount, "item"))?")
         }
@@ -29,6 +30,13 @@ struct WipeRun {
             text += "and \(counted(outcome.removedUnread, "item")) bound to another device, unread\n"
         }
         return text
+    }
+
+    /// What a wipe did (or would do), for --json.
+    static func json(_ outcome: WipeOutcome, dryRun: Bool, now: Date) -> JSONValue {
+        .object([("dry_run", .bool(dryRun)), ("removed", .items(outcome.removed, now: now)),
+                 ("removed_unread", .number(outcome.removedUnread)), ("kept_unread", .number(outcome.keptUnread)),
+                 ("rekeyed_groups", .array(outcome.rekeyedGroups.map { .string($0.name) }))])
     }
 
     /// One line saying what a wipe did.

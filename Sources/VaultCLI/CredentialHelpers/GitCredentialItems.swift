@@ -88,10 +88,13 @@ struct GitCredentialItems {
     }
 
     /// Stores the credential, replacing what matches it; a request without
-    /// protocol, host, user name or password is ignored, as git's store helper does.
+    /// protocol, host, user name or password is ignored, as git's store helper
+    /// does. An empty user name or password given as `username=` is stored, as
+    /// git-credential-libsecret does.
     func store(_ request: GitCredentialMessage) throws {
         guard let location = GitCredentialLocation(request: request),
-              let username = request.text("username"), let password = request.value("password") else { return }
+              let username = request.storedValue("username").map({ String(decoding: $0.copyBytes(), as: UTF8.self) }),
+              let password = request.storedValue("password") else { return }
         let matching = try matches(location, username: username)
         let existing = matching.first { $0.service == location.service && $0.account == username }
         var details = existing?.details ?? ItemDetails()

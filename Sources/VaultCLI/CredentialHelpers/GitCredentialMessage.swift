@@ -19,6 +19,12 @@ struct GitCredentialMessage {
         return value
     }
 
+    /// The last value of `key`, empty or not: what `store` keeps (git's t0303
+    /// stores `username=` and `password=`, and expects them back).
+    func storedValue(_ key: String) -> SecretBytes? {
+        attributes.last(where: { $0.key == key })?.value
+    }
+
     /// The last value of `key` as text, for names (protocol, host, path, username).
     func text(_ key: String) -> String? {
         value(key).map { String(decoding: $0.copyBytes(), as: UTF8.self) }

@@ -10,12 +10,12 @@ struct LoadedTemplate {
 
     /// Reads and parses the template at `path`; a syntax error is a usage error naming its line.
     init(path: String, bytes: [UInt8]? = nil) throws {
-        name = path
+        name = path == "-" ? "stdin" : path
         let template = try bytes ?? PlainFile.read(path)
         do {
             segments = try Template.parse(template)
         } catch {
-            throw CommandFailure(.usage, "\(path):\(error.line): \(error.problem)", hint: SecretReferenceError.syntaxHint)
+            throw CommandFailure(.usage, "\(name):\(error.line): \(error.problem)", hint: SecretReferenceError.syntaxHint)
         }
     }
 

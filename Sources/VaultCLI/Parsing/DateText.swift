@@ -50,14 +50,6 @@ enum DateText {
     /// The last moment vault reads or writes: 9999-12-31T23:59:59Z.
     static let latest = Date(timeIntervalSince1970: 253_402_300_799)
 
-    /// A point in time given as a duration from now (`30d`) or a date, no later
-    /// than `latest`; nil when `text` is neither.
-    static func durationOrDate(_ text: String, now: Date) -> Date? {
-        let date = DurationText.seconds(text).map { now.addingTimeInterval(Double($0)) } ?? parse(text)
-        guard let date, date <= latest else { return nil }
-        return date
-    }
-
     private static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

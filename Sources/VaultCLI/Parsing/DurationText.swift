@@ -1,8 +1,12 @@
-/// Durations as people type them: `90s`, `15m`, `1h30m`, `2d`, or plain seconds.
+import FoundationEssentials
+
+/// Durations as people type them: `90s`, `15m`, `1h30m`, `2d`, `1w`. A unit
+/// is required: a bare `180` could mean seconds or days, and a wipe that
+/// guesses seconds removes everything older than three minutes. Every
+/// duration option reads its value through `option` or `pointInTime`.
 enum DurationText {
-    /// Seconds in `text`, or nil when it is not a duration.
+    /// Seconds in `text`, or nil when it is not a duration with units.
     static func seconds(_ text: String) -> Int? {
-        if let plain = Int(text) { return plain > 0 ? plain : nil }
         let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604_800]
         var total = 0
         var digits = ""
@@ -22,12 +26,48 @@ enum DurationText {
         return digits.isEmpty && total > 0 ? total : nil
     }
 
-    /// Reads a duration option, with a usage error that shows the accepted forms.
+    /// Reads the duration option `--name`, with a usage error that shows the accepted forms.
     static func option(_ name: String, _ text: String) throws -> Int {
         guard let value = seconds(text) else {
-            throw UsageError("invalid --\(name) \(quoted(text))", hint: "give a duration such as 90s, 15m, 1h30m or 2d")
+            throw UsageError("invalid --\(name) \(quoted(text))", hint: unitHint(text) ?? "give a duration such as 90s, 15m, 1h30m or 2d")
         }
         return value
+    }
+
+    /// Which way a point-in-time option looks from now.
+    enum Direction {
+        /// `--expires 30d`: 30 days from now; a date must not have passed.
+        case future
+        /// `--older-than 30d`: 30 days ago; a date must have passed.
+        case past
+    }
+
+    /// Reads the option `--name` that takes a duration or a date (`2027-01-31`,
+    /// `2027-01-31T12:00Z`), as the moment it names, up to 9999-12-31.
+    static func pointInTime(_ name: String, _ text: String, _ direction: Direction, now: Date) throws -> Date {
+        let forms = "a duration such as 12h or 30d, or a date up to 9999-12-31 such as 2027-01-31 or 2027-01-31T12:00Z"
+        let date: Date?
+        if let seconds = seconds(text) {
+            date = now.addingTimeInterval(Double(direction == .future ? seconds : -seconds))
+        } else {
+            date = DateText.parse(text)
+        }
+        guard let date, date <= DateText.latest else {
+            throw UsageError("invalid --\(name) \(quoted(text))", hint: unitHint(text) ?? "give " + forms)
+        }
+        if direction == .future, date <= now {
+            throw UsageError("--\(name) \(quoted(text)) is in the past", hint: "give a later date, or a duration such as 30d")
+        }
+        if direction == .past, date > now {
+            throw UsageError("--\(name) \(quoted(text)) is in the future", hint: "give a date that has passed, or a duration such as 30d")
+        }
+        return date
+    }
+
+    /// The hint for a bare number: which unit did you mean?
+    private static func unitHint(_ text: String) -> String? {
+        guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return "a duration needs a unit: write \(text)s, \(text)m, \(text)h or \(text)d"
     }
 
     /// A duration for people: "15m", "1h30m".

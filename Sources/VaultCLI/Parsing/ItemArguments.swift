@@ -94,15 +94,11 @@ struct ItemArguments {
     /// Whether --expires never was given: the item's expiry is removed.
     var removesExpiry: Bool { arguments.value(.expires) == "never" }
 
-    /// --expires as a date: a duration from now, or a date; nil when not given or `never`.
+    /// --expires as a date: a duration from now, or a date that has not passed; nil when not given or `never`.
     func expiry(now: Date? = nil) throws -> Date? {
         let now = now ?? invocation.now
         guard let text = arguments.value(.expires), text != "never" else { return nil }
-        guard let date = DateText.durationOrDate(text, now: now) else {
-            throw UsageError("invalid --expires \(quoted(text))",
-                             hint: "give a duration such as 12h or 30d, a date up to 9999-12-31 such as 2027-01-31 or 2027-01-31T12:00Z, or never")
-        }
-        return date
+        return try DurationText.pointInTime("expires", text, .future, now: now)
     }
 
     /// The query the selecting options describe (service, account, group, label, class).

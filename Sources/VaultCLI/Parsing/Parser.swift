@@ -42,13 +42,14 @@ public enum Parser {
                                positionals: run.positionals, trailing: run.trailing)
     }
 
-    /// The command called `name`, visible or hidden.
+    /// The command called `name` or one of its aliases, visible or hidden.
     ///
-    /// - Throws: `UsageError` for an unknown name, suggesting a close one.
+    /// - Throws: `UsageError` for an unknown name, suggesting a close one
+    ///   that removes nothing: a mistyped word never leads to a destructive command.
     static func command(named name: String, in commands: [CommandSpec]) throws(UsageError) -> CommandSpec {
-        if let command = commands.first(where: { $0.name == name }) { return command }
-        let visible = commands.filter { !$0.hidden }.map(\.name)
-        let hint = Suggestion.closest(to: name, among: visible).map { "did you mean \"\($0)\"? (see 'vault help')" }
+        if let command = commands.first(where: { $0.name == name || $0.aliases.contains(name) }) { return command }
+        let safe = commands.filter { !$0.hidden && !$0.destructive }.flatMap { [$0.name] + $0.aliases }
+        let hint = Suggestion.closest(to: name, among: safe).map { "did you mean \"\($0)\"? (see 'vault help')" }
         throw UsageError("unknown command \(quoted(name))", hint: hint ?? "see 'vault help'")
     }
 

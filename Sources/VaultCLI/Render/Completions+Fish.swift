@@ -15,12 +15,26 @@ enum FishCompletion {
                     if contains -- $words[1] \(globalsWithValues.joined(separator: " "))
                         set -e words[1]
                     else if not string match -q -- '-*' $words[1]
-                        echo $words[1]
+                        __vault_command_name $words[1]
                         return 0
                     end
                     set -e words[1]
                 end
                 return 1
+            end
+
+            # The command that $argv[1] names: the command an alias stands for, or itself.
+            function __vault_command_name
+                switch $argv[1]
+
+            """
+        for (alias, name) in CommandTable.visibleAliases {
+            script += "        case \(alias)\n            echo \(name)\n"
+        }
+        script += """
+                    case '*'
+                        echo $argv[1]
+                end
             end
 
             function __vault_using
@@ -32,9 +46,47 @@ enum FishCompletion {
                 not __vault_command >/dev/null
             end
 
-            # Names read from the vault, for --group, --service and --account.
+            # The service named on the line with -s or --service, if any.
+            function __vault_service
+                set -l words (commandline -opc)
+                for i in (seq (count $words))
+                    switch $words[$i]
+                        case -s --service
+                            set -l next (math $i + 1)
+                            if set -q words[$next]
+                                echo $words[$next]
+                                return 0
+                            end
+                        case '--service=*'
+                            string replace -- --service= '' $words[$i]
+                            return 0
+                    end
+                end
+                return 1
+            end
+
+            # Names read from the vault, for --group, --service and --account;
+            # accounts only of the service on the line. vault reads nothing from
+            # the terminal here, so TAB never waits.
             function __vault_names
-                vault __complete $argv[1] 2>/dev/null
+                set -l request __complete $argv[1]
+                if test "$argv[1]" = accounts; and set -l service (__vault_service)
+                    set request $request --service $service
+                end
+                vault $request 2>/dev/null </dev/null
+            end
+
+            # Whether the line has `--`: what follows is a command to run.
+            function __vault_after_dashdash
+                contains -- -- (commandline -opc)
+            end
+
+            # The completions of the command line after `--`, as fish completes any command.
+            function __vault_command_after_dashdash
+                set -l words (commandline -opc)
+                set -l at (contains -i -- -- $words)
+                set -l rest $words[(math $at + 1)..-1]
+                complete -C (string join ' ' -- (string escape -- $rest) (commandline -ct))
             end
 
             complete -c vault -f
@@ -48,6 +100,9 @@ enum FishCompletion {
             let condition = quoted("__vault_using " + command.name)
             script += "\n"
             script += command.visibleOptions.map { line($0, condition: condition) }.joined()
+            if command.takesCommandAfterDashDash {
+                script += "complete -c vault -n \(quoted("__vault_using \(command.name); and __vault_after_dashdash")) -a '(__vault_command_after_dashdash)'\n"
+            }
             for positional in command.positionals {
                 script += "complete -c vault -n \(condition)\(arguments(positional.completion)) -d \(quoted(positional.help))\n"
             }

@@ -8,11 +8,17 @@ enum ZshCompletion {
             #compdef vault
             # \(GeneratedFile.notice)
 
-            # Names read from the vault, for --group, --service and --account.
+            # Names read from the vault, for --group, --service and --account:
+            # _arguments passes compadd's options first and the kind last; accounts
+            # only of the service on the line. vault reads nothing from the
+            # terminal here, so TAB never waits.
             _vault_names() {
-              local -a names
-              names=(${(f)"$(_call_program names vault __complete $1 2>/dev/null)"})
-              compadd -a names
+              local kind=$argv[-1] service=${opt_args[-s]:-$opt_args[--service]}
+              local -a names request
+              request=(__complete $kind)
+              [[ $kind == accounts && -n $service ]] && request+=(--service ${(Q)service})
+              names=(${(f)"$(_call_program names vault ${(q)request} 2>/dev/null </dev/null)"})
+              compadd "${(@)argv[1,-2]}" -a names
             }
 
             _vault_commands() {
@@ -28,6 +34,10 @@ enum ZshCompletion {
               _describe -t commands 'vault command' commands
             }
 
+            # The command each alias stands for.
+            typeset -gA _vault_aliases
+            _vault_aliases=(\(CommandTable.visibleAliases.map { "\($0.alias) \($0.name)" }.joined(separator: " ")))
+
             _vault() {
               local curcontext="$curcontext" state line ret=1
               local -a globals
@@ -39,13 +49,28 @@ enum ZshCompletion {
               )
               _arguments -C $globals '1: :_vault_commands' '*:: :->command' && ret=0
               [[ $state == command ]] || return ret
-              curcontext="${curcontext%:*:*}:vault-$words[1]:"
-              case $words[1] in
+              local command=${_vault_aliases[$words[1]]:-$words[1]}
+              curcontext="${curcontext%:*:*}:vault-$command:"
+              case $command in
 
             """
         for command in commands {
             let specs = command.visibleOptions.map(spec) + positionalSpecs(command)
-            script += "    \(command.name))\n      _arguments $globals"
+            script += "    \(command.name))\n"
+            if command.takesCommandAfterDashDash {
+                // After `--`, the command to run and its arguments, as zsh completes any command line.
+                script += """
+                          local dashdash=${words[(i)--]}
+                          if (( dashdash < CURRENT )); then
+                            words=("${(@)words[dashdash+1,-1]}")
+                            (( CURRENT -= dashdash ))
+                            _normal && ret=0
+                            return ret
+                          fi
+
+                    """
+            }
+            script += "      _arguments $globals"
             script += specs.map { " \\\n        " + $0 }.joined()
             script += " && ret=0\n      ;;\n"
         }

@@ -12,12 +12,12 @@ enum HelpRenderer {
     static func overview(_ style: Style = Style()) -> String {
         let width = max(style.width, 40)
         let commands = CommandTable.visibleCommands
-        let commandColumn = 2 + (commands.map(\.name.count).max() ?? 0) + 3
+        let commandColumn = 2 + (commands.map(\.nameWithAliases.count).max() ?? 0) + 3
         var out = "vault - \(CommandTable.summary)\n\n"
         out += heading("Usage:", style) + " vault [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS]\n\n"
         out += heading("Commands:", style) + "\n"
         for command in commands {
-            out += TextWrap.row(command.name, command.summary, width: width, indent: 2, column: commandColumn)
+            out += TextWrap.row(command.nameWithAliases, command.summary, width: width, indent: 2, column: commandColumn)
         }
         out += "\n" + heading("Global options:", style) + "\n"
         out += optionRows(CommandTable.visibleGlobalOptions, width: width)
@@ -30,6 +30,9 @@ enum HelpRenderer {
         let width = max(style.width, 40)
         var out = "vault \(command.name) - \(command.summary)\n\n"
         out += heading("Usage:", style) + " " + usage(command, width: width)
+        if !command.aliases.isEmpty {
+            out += heading("Also:", style) + " " + command.aliases.map { "vault " + $0 }.joined(separator: ", ") + "\n"
+        }
         if !command.discussion.isEmpty {
             out += "\n" + TextWrap.indented(command.discussion, width: width, indent: 0)
         }

@@ -52,11 +52,11 @@ enum ItemOutput {
              DateText.iso($0.modified)] + expiry($0) + [printable($0.details.label ?? "")]
         }
         let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
+            ([header] + rows).map { DisplayWidth.of($0[column]) }.max() ?? 0
         }
         return ([header] + rows).map { row in
             row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
             }.joined(separator: "  ").trimmingTrailingSpaces()
         }.joined(separator: "\n") + "\n"
     }

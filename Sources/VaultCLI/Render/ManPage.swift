@@ -72,6 +72,9 @@ enum ManPage {
         for command in CommandTable.visibleCommands {
             lines += [".It Cm " + command.name]
             lines += text(command.discussion.isEmpty ? sentence(command.summary) : command.discussion)
+            if !command.aliases.isEmpty {
+                lines += text("Also called " + command.aliases.joined(separator: ", ") + ".")
+            }
             let items = command.positionals.flatMap(positionalItem) + command.visibleOptions.flatMap(optionItem)
             if !items.isEmpty { lines += [".Bl -tag -width Ds"] + items + [".El"] }
         }

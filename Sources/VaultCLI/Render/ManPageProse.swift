@@ -148,26 +148,26 @@ enum ManPageProse {
         .It 2
         Usage error: an unknown command or option, a missing or invalid value,
         or a query that matches several items where one is needed.
-        .It 44
-        No item matches the query, or the item has expired, or the group does not exist (errSecItemNotFound, \-25300).
-        .It 45
-        An item with the same group, service and account exists (errSecDuplicateItem, \-25299).
-        .It 51
-        Wrong passphrase or key file, or a scoped credential that has expired,
-        was revoked or belongs to another vault (errSecAuthFailed, \-25293).
+        .It 30
+        The scoped credential does not cover the access group, is read-only and a change was asked,
+        or cannot do what only the owner may (errSecMissingEntitlement, \-34018).
         .It 36
         The vault is locked and there is no way to ask for a passphrase:
         no terminal,
         .Fl \-no-interaction
         or CI (errSecInteractionNotAllowed, \-25308).
-        .It 30
-        The scoped credential does not cover the access group, is read-only and a change was asked,
-        or cannot do what only the owner may (errSecMissingEntitlement, \-34018).
+        .It 44
+        No item matches the query, or the item has expired, or the group does not exist (errSecItemNotFound, \-25300).
+        .It 45
+        An item with the same group, service and account exists (errSecDuplicateItem, \-25299).
         .It 48
         .Cm init
         found a vault already there (errSecDuplicateKeychain, \-25296).
         .It 50
         There is no vault at the path (errSecNoSuchKeychain, \-25294).
+        .It 51
+        Wrong passphrase or key file, or a scoped credential that has expired,
+        was revoked or belongs to another vault (errSecAuthFailed, \-25293).
         .It 93
         The vault file or a scoped credential is corrupted or has been tampered with,
         or an item is bound to another device (errSecDecode, \-26275).

@@ -6,11 +6,20 @@ extension CommandTable {
     static var visibleCommands: [CommandSpec] { commands.filter { !$0.hidden } }
     /// Global options shown in help, the man page and completions.
     static var visibleGlobalOptions: [OptionSpec] { globalOptions.filter { !$0.hidden } }
+    /// Every alias of a visible command with the name it stands for, for completions.
+    static var visibleAliases: [(alias: String, name: String)] {
+        visibleCommands.flatMap { command in command.aliases.map { ($0, command.name) } }
+    }
 }
 
 extension CommandSpec {
     /// Options shown in help, the man page and completions.
     var visibleOptions: [OptionSpec] { options.filter { !$0.hidden } }
+
+    /// `list (ls)`: the name and its aliases, for the list of commands.
+    var nameWithAliases: String {
+        aliases.isEmpty ? name : name + " (" + aliases.joined(separator: ", ") + ")"
+    }
 
     /// The usage line without "Usage:": `vault add [-s SERVICE] [--json] COMMAND`.
     var usage: String {

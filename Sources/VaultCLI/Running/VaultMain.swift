@@ -13,12 +13,13 @@ public enum VaultMain {
     public static func run(_ arguments: [String], invokedAs programName: String = "vault",
                            environment: [String: String] = ProcessEnvironment.current) -> Int32 {
         ProcessHardening.disableCoreDumps()
-        let terminal = Terminal()
+        var terminal = Terminal()
         guard let arguments = HelperProgram.arguments(invokedAs: programName, arguments) else {
             return Status.success.exitCode
         }
         do {
             let parsed = try Parser.parse(arguments)
+            terminal.quiet = parsed.flag(.quiet)
             try parsed.command.run(Invocation(arguments: parsed, environment: environment, terminal: terminal))
             return Status.success.exitCode
         } catch let failure as ReportedFailure {

@@ -127,6 +127,8 @@ public struct ExampleSpec: Sendable {
 /// One command of the table.
 public struct CommandSpec: Sendable {
     public var name: String
+    /// Other names people type for it, e.g. `ls` for `list`.
+    public var aliases: [String]
     public var summary: String
     public var discussion: String
     public var options: [OptionSpec]
@@ -136,15 +138,18 @@ public struct CommandSpec: Sendable {
     public var takesCommandAfterDashDash: Bool
     /// Not shown in help, man page or completions (e.g. `__complete`).
     public var hidden: Bool
+    /// Removes items or keys: never offered by "did you mean" for a mistyped word.
+    public var destructive: Bool
     public var run: @Sendable (Invocation) throws -> Void
 
     public init(
-        _ name: String, summary: String, discussion: String = "",
+        _ name: String, aliases: [String] = [], summary: String, discussion: String = "",
         options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
         examples: [ExampleSpec] = [], takesCommandAfterDashDash: Bool = false,
-        hidden: Bool = false, run: @escaping @Sendable (Invocation) throws -> Void
+        hidden: Bool = false, destructive: Bool = false, run: @escaping @Sendable (Invocation) throws -> Void
     ) {
         self.name = name
+        self.aliases = aliases
         self.summary = summary
         self.discussion = discussion
         self.options = options
@@ -152,6 +157,7 @@ public struct CommandSpec: Sendable {
         self.examples = examples
         self.takesCommandAfterDashDash = takesCommandAfterDashDash
         self.hidden = hidden
+        self.destructive = destructive
         self.run = run
     }
 }

@@ -40,6 +40,7 @@ extension CommandTable {
                        help: "stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)"),
             OptionSpec(.out, short: "o", value: "FILE", help: "the new file to write the credential to; - writes it to stdout",
                        completion: .file),
+            resultJSON,
         ],
         examples: [
             ExampleSpec("vault grant --group ci --out ci.cred", "a credential for the CI job's group"),
@@ -58,10 +59,12 @@ extension CommandTable {
         options: [
             OptionSpec(.group, value: "GROUP", help: "a group whose credentials end; repeat it for several",
                        repeatable: true, completion: .group),
+            resultJSON,
         ],
         examples: [
             ExampleSpec("vault revoke --group ci", "end the CI job's credential, e.g. after a leak"),
             ExampleSpec("vault revoke --group ci && vault grant --group ci --out ci.cred", "replace a credential"),
         ],
+        destructive: true,
         run: { try RevokeCommand.run($0) })
 }

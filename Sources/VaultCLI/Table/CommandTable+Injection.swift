@@ -65,12 +65,14 @@ extension CommandTable {
             printed) a value holding ', \\, a line break or ${. --format shell prints \
             export lines for eval, json one object, and github prints ::add-mask:: for each \
             value and appends the assignments to $GITHUB_ENV, multi-line values with a \
-            random heredoc delimiter.
+            random heredoc delimiter. An item whose secret is not text is skipped with a \
+            warning naming it.
             """,
         options: [
             referenceGroup,
             OptionSpec(.format, value: "FORMAT", help: "how to print the assignments", default: "dotenv",
                        completion: .values(EnvFormat.allCases.map(\.rawValue))),
+            OptionSpec(.json, help: "refused with a pointer to --format json", hidden: true),
         ],
         examples: [
             ExampleSpec("vault env --group ci --format github", "export the group ci's items to later steps of a GitHub Actions job"),
@@ -82,19 +84,20 @@ extension CommandTable {
     static let injectCommand = CommandSpec(
         "inject", summary: "fill a template's secret references",
         discussion: """
-            Copies TEMPLATE with every {{ vault://[GROUP/]SERVICE/ACCOUNT }} replaced by \
-            the secret, byte for byte, to stdout or to --out. The output file is written \
-            atomically with mode 0600. If any reference is malformed or missing, nothing \
+            Copies TEMPLATE (stdin when no --in is given) with every \
+            {{ vault://[GROUP/]SERVICE/ACCOUNT }} replaced by the secret, byte for byte, \
+            to stdout or to --out. The output file is written atomically with mode 0600. If any reference is malformed or missing, nothing \
             is written and every one is listed.
             """,
         options: [
-            OptionSpec(.in, short: "i", value: "TEMPLATE", help: "the template to fill (- for stdin)", completion: .file),
-            OptionSpec(.out, short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout", completion: .file),
+            OptionSpec(.in, short: "i", value: "TEMPLATE", help: "the template to fill; - or none: stdin", completion: .file),
+            OptionSpec(.out, short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout; - is stdout", completion: .file),
             referenceGroup,
         ],
         examples: [
             ExampleSpec("vault inject -i config.yml.tpl -o config.yml", "write a config file with its secrets filled in"),
             ExampleSpec("vault inject -i deploy.env.tpl", "print a filled template to stdout"),
+            ExampleSpec("helm template . | vault inject | kubectl apply -f -", "fill a template from stdin, as op inject does"),
         ],
         run: { try InjectCommand.run($0) })
 }

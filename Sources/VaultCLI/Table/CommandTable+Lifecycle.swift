@@ -17,17 +17,20 @@ extension CommandTable {
             OptionSpec(.group, value: "GROUP", help: "only items of this group", completion: .group),
             service("only items of this service"),
             account("only items of this account"),
+        ] + nameGlobs + [
             OptionSpec(.expired, help: "only items whose expiry date has come"),
-            OptionSpec(.olderThan, value: "DURATION", help: "only items last changed longer ago than this, e.g. 90d"),
+            OptionSpec(.olderThan, value: "WHEN", help: "only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)"),
             OptionSpec(.all, help: "every item of the vault"),
             dryRun,
             yes,
+            resultJSON,
         ],
         examples: [
             ExampleSpec("vault wipe --expired --yes", "remove expired items from a script"),
             ExampleSpec("vault wipe --group ci --dry-run", "show what wiping the group ci would remove"),
             ExampleSpec("vault wipe --service old-api --older-than 180d", "remove stale items of one service, after a yes"),
         ],
+        destructive: true,
         run: { try WipeCommand.run($0) })
 
     static let firstRunCommand = CommandSpec(
@@ -53,6 +56,7 @@ extension CommandTable {
             ExampleSpec("vault first-run --marker ~/.local/state/mytool/installed --group mytool",
                         "in a tool: wipe its items left by an earlier install"),
         ],
+        destructive: true,
         run: { try FirstRunCommand.run($0) })
 
     static let exportCommand = CommandSpec(
@@ -65,11 +69,12 @@ extension CommandTable {
             how many were left out.
             """,
         options: [
-            OptionSpec(.out, short: "o", value: "FILE", help: "the new bundle file", completion: .file),
+            OptionSpec(.out, short: "o", value: "FILE", help: "the new bundle file; - writes it to stdout", completion: .file),
             OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
             OptionSpec(.bundleKeyFile, value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
                        completion: .file),
             kdfCost,
+            resultJSON,
         ],
         examples: [
             ExampleSpec("vault export --out backup.vexport", "export to a bundle, asking for its passphrase"),
@@ -90,6 +95,7 @@ extension CommandTable {
             OptionSpec(.bundleKeyFile, value: "FILE", help: "open the bundle with the key file FILE", completion: .file),
             OptionSpec(.onConflict, value: "POLICY", help: "what to do with an item that exists", default: "fail",
                        completion: .values(["skip", "replace", "fail"])),
+            resultJSON,
         ],
         positionals: [PositionalSpec("FILE", help: "the bundle to import", completion: .file)],
         examples: [
@@ -112,6 +118,7 @@ extension CommandTable {
             ExampleSpec("vault reset", "remove the default vault, after a yes"),
             ExampleSpec("vault --vault ./ci.vault reset --yes", "remove a CI job's vault"),
         ],
+        destructive: true,
         run: { try ResetCommand.run($0) })
 
     static let verifyCommand = CommandSpec(
@@ -122,6 +129,7 @@ extension CommandTable {
             and opens every record the keys at hand open. Changes nothing. Exits 93 \
             when anything is damaged, 1 when a file is exposed to other users, 0 otherwise.
             """,
+        options: [resultJSON],
         examples: [
             ExampleSpec("vault verify", "check the default vault, opening what the keys at hand open"),
             ExampleSpec("vault --key-file ci.key verify", "check every record of a CI vault"),

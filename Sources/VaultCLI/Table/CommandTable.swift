@@ -33,6 +33,7 @@ public enum CommandTable {
         OptionSpec(.noInteraction,
                    help: "never prompt; fail with exit 36 when the vault is locked",
                    environment: "VAULT_NO_INTERACTION"),
+        OptionSpec(.quiet, short: "q", help: "leave out messages that say what was done; warnings and errors still show"),
         OptionSpec(.help, short: "h", help: "show help for vault or for a command"),
         OptionSpec(.version, help: "print the version of vault"),
     ]
@@ -81,6 +82,7 @@ public enum CommandTable {
             session checks.
             """),
         EnvironmentSpec("VAULT_LIBSECRET_PATH", help: "For tests only: load libsecret from this path instead of libsecret-1.so.0."),
+        EnvironmentSpec("VAULT_PROGRESS_IMMEDIATE", help: "For tests only: when 1, show the progress line of long commands at once instead of after a second."),
     ]
 
     /// Every environment variable that unlocks the vault, by the `unlocks`
@@ -91,7 +93,7 @@ public enum CommandTable {
 
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
-        initCommand, addCommand, getCommand, updateCommand, deleteCommand,
+        initCommand, addCommand, getCommand, updateCommand, renameCommand, deleteCommand,
         listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand,
@@ -131,21 +133,34 @@ extension CommandTable {
 
     static let json = OptionSpec(.json, help: "print JSON instead of text")
 
+    /// Globs over names, for list and wipe; -s and -a stay exact, since names may hold `*`.
+    static let nameGlobs: [OptionSpec] = [
+        OptionSpec(.serviceGlob, value: "GLOB", help: "only items whose service matches a shell glob, e.g. 'git:*'"),
+        OptionSpec(.accountGlob, value: "GLOB", help: "only items whose account matches a shell glob, e.g. 'ci-*'"),
+    ]
+
+    /// --json on a command that changes something: its result as one JSON object.
+    static let resultJSON = OptionSpec(.json, help: "print what was done as one JSON object on stdout instead of a message")
+
     static let kdfCost = OptionSpec(
         .kdfCost, value: "COST",
         help: "scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost",
         default: "interactive", completion: .values(["interactive", "testing"]))
 
-    /// Attributes that `add` sets and `update` changes.
+    /// Attributes that `add` sets and `update` changes (and `expires`).
     static let attributeOptions: [OptionSpec] = [
         label("label shown by list"),
         OptionSpec(.comment, short: "j", value: "COMMENT", help: "free-form comment"),
         OptionSpec(.kind, short: "D", value: "KIND", help: "kind of secret, e.g. \"api token\""),
         OptionSpec(.generic, short: "G", value: "DATA", help: "application data stored beside the secret"),
         OptionSpec(.envName, value: "NAME", help: "variable name for vault env; default: SERVICE_ACCOUNT upper-cased"),
-        OptionSpec(.expires, value: "WHEN",
-                   help: "the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z); never removes an expiry"),
     ]
+
+    /// `--expires` of add, and of update, where `never` removes an expiry.
+    static func expires(_ more: String = "") -> OptionSpec {
+        OptionSpec(.expires, value: "WHEN",
+                   help: "the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)" + more)
+    }
 
     /// Where the new secret comes from; without any of these it is read from
     /// stdin, or from a no-echo prompt on a terminal.
@@ -157,6 +172,8 @@ extension CommandTable {
                    default: "alnum", completion: .values(["alnum", "alpha", "digits", "hex", "printable"])),
         OptionSpec(.password, short: "w", value: "VALUE",
                    help: "the secret itself; visible to other users in ps, prefer stdin"),
+        OptionSpec(.trimNewline, help: "drop one trailing newline from the secret, as echo adds"),
+        OptionSpec(.allowEmpty, help: "store an empty secret instead of refusing it"),
     ]
 }
 
@@ -195,9 +212,12 @@ extension CommandTable {
             service("service the item belongs to"),
             account("account the item belongs to"),
         ] + attributeOptions + [
+            expires(),
             accessibility("when the item can be read", default: "when-unlocked"),
-            group("access group of the item", default: "default"),
+            group("access group of the item, created when new", default: "default"),
+            OptionSpec(.createGroup, help: "create the group even when its name is one letter away from an existing group's"),
             OptionSpec(.update, short: "U", help: "replace an existing item with the same group, service and account"),
+            resultJSON,
         ] + secretSourceOptions,
         examples: [
             ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
@@ -212,7 +232,7 @@ extension CommandTable {
         run: { try AddCommand.run($0) })
 
     static let getCommand = CommandSpec(
-        "get", summary: "print the secret of one item",
+        "get", aliases: ["show"], summary: "print the secret of one item",
         discussion: """
             Finds the one item that matches the query and writes its secret to stdout \
             exactly, adding a newline only when stdout is a terminal. No match exits \
@@ -248,9 +268,11 @@ extension CommandTable {
             account("account of the item"),
             group(searchGroupHelp),
         ] + attributeOptions + [
+            expires("; never removes the expiry"),
             accessibility("new accessibility class of the item"),
         ] + secretSourceOptions + [
             OptionSpec(.keepSecret, help: "change attributes only; do not read a new secret"),
+            resultJSON,
         ],
         examples: [
             ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
@@ -263,7 +285,7 @@ extension CommandTable {
         run: { try UpdateCommand.run($0) })
 
     static let deleteCommand = CommandSpec(
-        "delete", summary: "delete items",
+        "delete", aliases: ["rm"], summary: "delete items",
         discussion: """
             Deletes the one item that matches the query. A query that matches several \
             items is an error that lists them, unless --all-matching is given.
@@ -274,18 +296,45 @@ extension CommandTable {
             group(searchGroupHelp),
             label("label of the item"),
             OptionSpec(.allMatching, help: "delete every item that matches instead of exactly one"),
+            resultJSON,
         ],
         examples: [
             ExampleSpec("vault delete -s github -a ci-bot", "delete one item"),
             ExampleSpec("vault delete --group ci --all-matching", "delete every item of the group ci"),
         ],
+        destructive: true,
         run: { try DeleteCommand.run($0) })
 
+    static let renameCommand = CommandSpec(
+        "rename", aliases: ["mv"], summary: "give one item a new service, account or group",
+        discussion: """
+            Selects the one item that matches the query and gives it a new service, \
+            account and/or group, keeping its secret, attributes and created date, in \
+            one atomic write. Refused (exit 45) when an item already has the new name. \
+            A new group is created, as with add.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            OptionSpec(.toService, value: "SERVICE", help: "the new service", completion: .service),
+            OptionSpec(.toAccount, value: "ACCOUNT", help: "the new account", completion: .account),
+            OptionSpec(.toGroup, value: "GROUP", help: "the group to move the item to", completion: .group),
+            OptionSpec(.createGroup, help: "create the new group even when its name is one letter away from an existing group's"),
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault rename -s github -a ci-bot --to-account deploy-bot", "rename an item's account"),
+            ExampleSpec("vault rename -s github -a ci-bot --to-group ci", "move an item to the group ci"),
+        ],
+        run: { try RenameCommand.run($0) })
+
     static let listCommand = CommandSpec(
-        "list", summary: "list items, never their secrets",
+        "list", aliases: ["ls"], summary: "list items, never their secrets",
         discussion: """
             Prints the group, service, account, class and label of every item that \
-            matches the filters, one per line, or as JSON with --json. Secrets are \
+            matches the filters, sorted by group, service and account, \
+            one per line, or as JSON with --json. Secrets are \
             never printed.
             """,
         options: [
@@ -293,10 +342,13 @@ extension CommandTable {
             account("only items of this account"),
             group(searchGroupHelp),
             accessibility("only items of this accessibility class"),
+            OptionSpec(.search, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
+        ] + nameGlobs + [
             json,
         ],
         examples: [
             ExampleSpec("vault list", "list every item"),
+            ExampleSpec("vault list --search github", "find items by part of a name or label"),
             ExampleSpec("vault list --service github", "list the accounts stored for one service"),
             ExampleSpec("vault list --group ci --json", "list one group's items as JSON"),
         ],
@@ -337,7 +389,9 @@ extension CommandTable {
     static let unlockCommand = CommandSpec(
         "unlock", summary: "start an unlock session and print its token",
         discussion: """
-            Asks once for the passphrase (or uses the key file) and starts a session: the \
+            With a live session in VAULT_SESSION, gives it a fresh idle timeout and prints \
+            the same token, asking nothing. Otherwise asks for the passphrase (three tries) \
+            or uses the key file, and starts a session: the \
             unwrapped keys are kept in the runtime directory, sealed under a token that is \
             printed. With VAULT_SESSION set to the token, commands need no passphrase until \
             the session is idle for longer than its timeout or is locked. Sessions live side \
@@ -350,6 +404,7 @@ extension CommandTable {
                        default: "15m", configKey: "session-timeout"),
             OptionSpec(.raw, help: "print only the token"),
             OptionSpec(.export, help: "print 'export VAULT_SESSION=…' for eval"),
+            OptionSpec(.json, help: "print the token, whether an existing session was extended, and the timeout as JSON"),
         ],
         examples: [
             ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell for 15 minutes of idle time"),
@@ -376,7 +431,8 @@ extension CommandTable {
     static let statusCommand = CommandSpec(
         "status", summary: "show whether the vault is locked, and what it holds",
         discussion: """
-            Shows, without unlocking: the vault path and backend, whether the session in \
+            Shows, without unlocking: the vault path and backend, the scoped credential in use \
+            (its groups, read-only or not, expiry), whether the session in \
             VAULT_SESSION is live and when it ends, whether after-first-unlock items are \
             open, whether this is the vault's device, its keyslots, and item counts by group \
             and class.
@@ -401,7 +457,8 @@ extension CommandTable {
 
     static let completeCommand = CommandSpec(
         "__complete", summary: "print names for shell completion",
-        discussion: "Prints one name per line from the unlocked vault, and nothing when it is locked.",
+        discussion: "Prints one name per line from what opens at once, and nothing when the vault is locked.",
+        options: [service("only accounts of this service")],
         positionals: [
             PositionalSpec("KIND", help: "names to print",
                            completion: .values(["groups", "services", "accounts"])),

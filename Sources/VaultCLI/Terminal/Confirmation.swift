@@ -5,7 +5,7 @@ import VaultCore
 enum Confirmation {
     static func require(_ invocation: Invocation, access: VaultAccess, question: String) throws {
         if invocation.arguments.flag(.yes) { return }
-        guard access.reasonPromptsAreOff == nil, let answer = invocation.terminal.readLine(prompt: question + " [y/N] ") else {
+        guard access.reasonPromptsAreOff == nil, let answer = try invocation.terminal.readLine(prompt: question + " [y/N] ") else {
             throw UsageError("this destroys items and needs confirmation", hint: "add --yes to confirm without a terminal")
         }
         guard ["y", "yes"].contains(answer.lowercased()) else {

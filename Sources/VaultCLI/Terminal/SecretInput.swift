@@ -27,8 +27,27 @@ struct SecretInput {
         arguments.value(.secretFile) != nil || arguments.flag(.generate) || arguments.value(.password) != nil
     }
 
-    /// Reads the new secret, refusing two sources at once.
+    /// Reads the new secret, refusing two sources at once and an empty secret
+    /// unless --allow-empty; --trim-newline drops one trailing newline first.
     func read(access: VaultAccess) throws -> SecretBytes {
+        var secret = try readSource(access: access)
+        if arguments.flag(.trimNewline) {
+            secret = secret.withoutTrailingNewline
+        } else if fromPipe, secret.isOneLineEndingInNewline {
+            invocation.terminal.writeErr("vault: warning: the secret read from the pipe ends in a newline, which is stored as part of it (echo adds one)\n")
+            invocation.terminal.writeErr("vault: hint: add --trim-newline to drop it, or pipe with printf %s\n")
+        }
+        if secret.count == 0, !arguments.flag(.allowEmpty) {
+            throw UsageError("the secret is empty; nothing was stored",
+                             hint: "give a non-empty secret (is the variable you piped unset?), or add --allow-empty to store an empty one")
+        }
+        return secret
+    }
+
+    /// Whether the secret comes from stdin and stdin is a pipe.
+    private var fromPipe: Bool { !hasExplicitSource && invocation.terminal.stdinIsPipe }
+
+    private func readSource(access: VaultAccess) throws -> SecretBytes {
         let sources = ["secret-file", "generate", "password"].filter { arguments.options[$0] != nil }
         guard sources.count <= 1 else {
             throw UsageError("--\(sources[0]) and --\(sources[1]) both give the secret", hint: "give the secret one way only")
@@ -44,8 +63,8 @@ struct SecretInput {
         }
         if !invocation.terminal.stdinIsTTY { return SecretBytes(invocation.terminal.readAllInput()) }
         if let reason = access.reasonPromptsAreOff { throw CommandFailure.interactionNotAllowed(reason: reason) }
-        guard let first = invocation.terminal.readHidden(prompt: "Secret: "),
-              let second = invocation.terminal.readHidden(prompt: "Secret (again): ") else {
+        guard let first = try invocation.terminal.readHidden(prompt: "Secret: "),
+              let second = try invocation.terminal.readHidden(prompt: "Secret (again): ") else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")
         }
         guard first == second else {
@@ -70,5 +89,19 @@ struct SecretInput {
                              hint: "use one of: \(SecretInput.charsets.keys.sorted().joined(separator: ", "))")
         }
         return RandomSecret.generate(length: length, alphabet: alphabet)
+    }
+}
+
+private extension SecretBytes {
+    /// The secret less one trailing "\n", or itself when it has none.
+    var withoutTrailingNewline: SecretBytes {
+        withUnsafeBytes { bytes in
+            bytes.last == 0x0A ? SecretBytes(UnsafeRawBufferPointer(rebasing: bytes.dropLast())) : self
+        }
+    }
+
+    /// Whether the secret is one line followed by a newline, as `echo` writes it.
+    var isOneLineEndingInNewline: Bool {
+        withUnsafeBytes { bytes in bytes.count > 1 && bytes.last == 0x0A && bytes.firstIndex(of: 0x0A) == bytes.count - 1 }
     }
 }

@@ -5,11 +5,19 @@ import Glibc
 /// The process's standard streams: writing data and messages, asking whether
 /// a stream is a terminal, and reading a passphrase without echo.
 public struct Terminal: Sendable {
+    /// -q/--quiet: success messages are left out; warnings and errors still show.
+    public var quiet = false
+
     public init() {}
 
     public var stdinIsTTY: Bool { isatty(STDIN_FILENO) == 1 }
     public var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
     public var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
+    /// Whether stdin is a pipe (not a file, terminal or socket).
+    public var stdinIsPipe: Bool {
+        var status = stat()
+        return fstat(STDIN_FILENO, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO
+    }
 
     /// Columns of the terminal on stdout, or nil when it is not a terminal.
     public var width: Int? {
@@ -31,6 +39,11 @@ public struct Terminal: Sendable {
     public func writeErr(_ text: String) {
         var text = text
         text.withUTF8 { Terminal.writeAll(STDERR_FILENO, UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Says what a command did, on stderr as `vault: MESSAGE`, unless quiet.
+    public func say(_ message: String) {
+        if !quiet { writeErr("vault: \(message)\n") }
     }
 
     /// Reads all of stdin.
@@ -69,8 +82,8 @@ public struct Terminal: Sendable {
 extension Terminal {
     /// Asks for a line on the controlling terminal (/dev/tty) with echo off,
     /// so the answer never shows and stdin stays free for data. Returns nil
-    /// when there is no controlling terminal.
-    public func readHidden(prompt: String) -> [UInt8]? {
+    /// when there is no controlling terminal; throws `cancelled` at Ctrl-D.
+    public func readHidden(prompt: String) throws -> [UInt8]? {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -84,24 +97,29 @@ extension Terminal {
         defer {
             if isTerminal { tcsetattr(fd, TCSANOW, &saved) }
         }
-        var line = Terminal.ask(prompt, on: fd)
-        if line.last == 0x0D { line.removeLast() }
         var newline: UInt8 = 0x0A
-        _ = write(fd, &newline, 1)
+        defer { _ = write(fd, &newline, 1) }
+        guard var line = Terminal.ask(prompt, on: fd) else { throw Terminal.cancelled }
+        if line.last == 0x0D { line.removeLast() }
         return line
     }
 
+    /// Ctrl-D (end of input) at a prompt: the person gave up, so vault stops.
+    static let cancelled = CommandFailure(.failure, "cancelled at the prompt; nothing was changed")
+
     /// Asks a question on the controlling terminal and returns the answer
-    /// (echoed as typed), or nil without a terminal.
-    public func readLine(prompt: String) -> String? {
+    /// (echoed as typed), or nil without a terminal; throws `cancelled` at Ctrl-D.
+    public func readLine(prompt: String) throws -> String? {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        return String(decoding: Terminal.ask(prompt, on: fd), as: UTF8.self).filter { !$0.isWhitespace }
+        guard let line = Terminal.ask(prompt, on: fd) else { throw Terminal.cancelled }
+        return String(decoding: line, as: UTF8.self).filter { !$0.isWhitespace }
     }
 
-    /// Writes `prompt` to the terminal `fd` and reads one line (without its newline).
-    private static func ask(_ prompt: String, on fd: Int32) -> [UInt8] {
+    /// Writes `prompt` to the terminal `fd` and reads one line (without its
+    /// newline); nil when input ends before anything is typed (Ctrl-D).
+    private static func ask(_ prompt: String, on fd: Int32) -> [UInt8]? {
         var text = prompt
         text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
         var line: [UInt8] = []
@@ -109,6 +127,7 @@ extension Terminal {
         while true {
             let n = read(fd, &byte, 1)
             if n < 0, errno == EINTR { continue }
+            if n == 0, line.isEmpty { return nil }
             if n <= 0 || byte == 0x0A { break }
             line.append(byte)
         }

@@ -18,6 +18,20 @@ enum SessionCache {
     static func start(masterKey: SecretBytes, vaultID: [UInt8], timeout: Int, host: HostContext) throws -> String {
         let sessionID = SecureRandom.bytes(16)
         let tokenKey = SecretBytes(random: 32)
+        try write(masterKey: masterKey, sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID, timeout: timeout, host: host)
+        return tokenPrefix + hex(sessionID + tokenKey.copyBytes())
+    }
+
+    /// Gives the live session of `token` a fresh idle timer of `timeout`
+    /// seconds; throws `sessionEnded` when it has ended.
+    static func extend(token: String, vaultID: [UInt8], timeout: Int, host: HostContext) throws {
+        let masterKey = try open(token: token, vaultID: vaultID, host: host)
+        let (sessionID, tokenKey) = try parse(token)
+        try write(masterKey: masterKey, sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID, timeout: timeout, host: host)
+    }
+
+    private static func write(masterKey: SecretBytes, sessionID: [UInt8], tokenKey: SecretBytes, vaultID: [UInt8],
+                              timeout: Int, host: HostContext) throws {
         var w = ByteWriter()
         w.raw(magic)
         w.u32(UInt32(timeout))
@@ -26,7 +40,6 @@ enum SessionCache {
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         try FileSystem.writeAtomically(header + sealed, to: path, directory: host.runtimeDirectory)
         try touch(path, at: host.now())
-        return tokenPrefix + hex(sessionID + tokenKey.copyBytes())
     }
 
     /// The master key of a live session, refreshing its idle timer.

@@ -1,0 +1,26 @@
+import VaultCore
+
+/// `vault rename` (`vault mv`): gives one item a new service, account or
+/// group in one atomic write, refusing a name that is taken.
+enum RenameCommand {
+    static func run(_ invocation: Invocation) throws {
+        let options = ItemArguments(invocation)
+        let arguments = invocation.arguments
+        let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
+        let toService = arguments.value(.toService), toAccount = arguments.value(.toAccount)
+        let toGroup = try arguments.value(.toGroup).map(ItemArguments.group(named:))
+        guard toService != nil || toAccount != nil || toGroup != nil else {
+            throw UsageError("nothing to rename to", hint: "give --to-service, --to-account or --to-group")
+        }
+        let vault = try VaultAccess(invocation).vault()
+        let createsGroup = try toGroup.map { try NewGroupCheck(invocation: invocation).createsGroup($0, in: vault) } ?? false
+        let (from, to) = try vault.move(matching: query, toService: toService, toAccount: toAccount, toGroup: toGroup)
+        if createsGroup, let toGroup, !invocation.wantsJSON { invocation.terminal.say("created group \(quoted(toGroup.name))") }
+        invocation.report("renamed \(describe(from)) to \(describe(to))",
+                          json: .object([("from", .rendered(ItemOutput.json(from, now: invocation.now))), ("to", .rendered(ItemOutput.json(to, now: invocation.now)))]))
+    }
+
+    private static func describe(_ item: ItemAttributes) -> String {
+        "service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name))"
+    }
+}
