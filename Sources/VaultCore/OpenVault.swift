@@ -404,14 +404,10 @@ struct OpenVault {
     /// What the device key alone opens of a group: its `always` classes. Empty without a device key.
     private func deviceGrant(for groupID: UInt32) throws -> [UInt8] {
         guard keys.deviceKey != nil else { return [] }
-        return try deviceGrant(for: groupID, wrapKey: keys.deviceWrapKey())
-    }
-
-    private func deviceGrant(for groupID: UInt32, wrapKey: SecretBytes) throws -> [UInt8] {
         var w = ByteWriter()
         try GroupGrant.of(groupID, in: keys, classes: OpenVault.deviceClasses).encode(into: &w)
         defer { w.wipeBytes() }
-        return try AESGCM.seal(w.bytes, key: wrapKey, aad: AAD.group(vaultID: file.vaultID, groupID: groupID, device: true))
+        return try AESGCM.seal(w.bytes, key: keys.deviceWrapKey(), aad: AAD.group(vaultID: file.vaultID, groupID: groupID, device: true))
     }
 
     /// The master key of a full ring.
@@ -420,25 +416,37 @@ struct OpenVault {
         return masterKey
     }
 
-    /// This vault moved to a new device key: what the device key alone opens
-    /// re-wrapped under `newKey`, and every device-bound item re-sealed under
-    /// it (opened with the device key this vault holds now). Needs a full ring.
+    /// This vault moved to a new device key: the header MAC key and every
+    /// group's device grant re-wrapped under `newKey`, the `always` class keys
+    /// replaced (their base keys sat in the old device grants), and every item
+    /// that the old key opened or was bound to re-sealed: device-bound items
+    /// and items of the `always` classes. Needs a full ring; returns how many
+    /// items were re-sealed.
     func rebound(toDeviceKey newKey: SecretBytes) throws -> (vault: OpenVault, resealed: Int) {
         let masterKey = try masterKey()
-        let deviceBound = file.index.indices.filter { Accessibility(fileID: file.index[$0].classID)?.isDeviceBound ?? false }
-        let items = try deviceBound.map { try openRecord(at: $0) }
-        var moved = self
-        moved.remove(at: deviceBound)
-        let wrapKey = KeyRing.deviceWrapKey(newKey, vaultID: file.vaultID)
-        moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
-        moved.file.deviceWrappedHeaderMACKey = try AESGCM.seal(try headerMACKey(), key: wrapKey,
-                                                               aad: AAD.deviceHeader(vaultID: file.vaultID))
-        for slot in moved.file.groups.indices {
-            moved.file.groups[slot].deviceWrapped = try deviceGrant(for: moved.file.groups[slot].groupID, wrapKey: wrapKey)
+        let moving = file.index.indices.filter { position in
+            guard let accessibility = Accessibility(fileID: file.index[position].classID) else { return false }
+            return accessibility.isDeviceBound || OpenVault.deviceClasses.contains(accessibility)
         }
+        let items = try moving.map { try openRecord(at: $0) }
+        var moved = self
+        moved.remove(at: moving)
+        moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
+        moved.file.deviceWrappedHeaderMACKey = try AESGCM.seal(try headerMACKey(), key: KeyRing.deviceWrapKey(newKey, vaultID: file.vaultID),
+                                                               aad: AAD.deviceHeader(vaultID: file.vaultID))
         var reopened = try OpenVault.open(try moved.encode(), masterKey: masterKey, deviceKey: newKey, path: path)
+        for accessibility in OpenVault.deviceClasses { try reopened.rotateClassKey(accessibility) }
+        for slot in reopened.file.groups.indices {
+            reopened.file.groups[slot].deviceWrapped = try reopened.deviceGrant(for: reopened.file.groups[slot].groupID)
+        }
         for item in items { try reopened.store(item.attributes, secret: item.secret) }
         return (reopened, items.count)
+    }
+
+    /// Whether `key` is the device key the vault in `bytes` is sealed under.
+    static func isDeviceKey(_ key: SecretBytes, of bytes: [UInt8]) -> Bool {
+        guard let file = try? VaultFile.decode(bytes).file else { return false }
+        return matches(key, file)
     }
 
     private func headerMACKey() throws -> SecretBytes {

@@ -1,37 +1,45 @@
 import VaultCrypto
 
-/// Something vault did on its own during an operation that the user should
-/// know about; the command line prints it.
+/// Something vault did, or found, on its own during an operation that the
+/// user should know about; the command line prints it.
 public enum VaultNotice: Equatable, Sendable {
-    /// A device key that an earlier version kept beside the vault, inside a
-    /// git work tree, was replaced by a new one in the XDG data directory, and
-    /// `resealed` device-bound items were sealed again under it. `removedPath`
-    /// is the old key's path when vault removed it (kept when other vaults in
-    /// that directory may still need it).
+    /// A device key that an earlier version kept beside the vault lies in a
+    /// git work tree: it is public. It is used for reading until the owner's
+    /// next change (with the master key) moves the vault off it.
+    case deviceKeyExposed(path: String)
+    /// The vault moved off such a key: a new device key in the XDG data
+    /// directory, the `always` class keys replaced, and `resealed` items (the
+    /// device-bound ones and those of the `always` classes) sealed again.
+    /// `removed`: whether the old key file was removed (it is kept when other
+    /// vaults in its directory may still use it).
     case deviceKeyReplaced(oldPath: String, removed: Bool, resealed: Int)
 }
 
 extension Vault {
-    /// Moves the vault off a device key that lies in a git work tree (earlier
-    /// versions kept it beside the vault, and `git add -A` committed it): a
-    /// new device key in the XDG data directory, the always-class keys
-    /// re-wrapped and every device-bound item re-sealed under it, in one
-    /// atomic write under the writer lock. The old key is removed unless
-    /// another vault in the directory may still use it. Needs the master key.
-    func replaceExposedDeviceKey(_ exposed: SecretBytes, masterKey: SecretBytes) throws -> OpenVault {
-        try withWriterLock {
-            let bytes = try readFile()
-            let vaultID = VaultFile.peekVaultID(bytes)
-            let current = try OpenVault.open(bytes, masterKey: masterKey, deviceKey: exposed, path: location.path)
-            let newKey = try DeviceKey.create(vaultID: vaultID, host: host)
-            let (moved, resealed) = try current.rebound(toDeviceKey: newKey)
-            try FileSystem.writeAtomically(try moved.encode(), to: location.path, directory: location.directory)
-            let oldPath = location.legacyDeviceKeyPath
-            let vaultName = String(location.path.split(separator: "/").last ?? "")
-            let sharesDirectory = FileSystem.list(location.directory).contains { $0.hasSuffix(".vault") && $0 != vaultName }
-            if !sharesDirectory { FileSystem.wipeAndRemove(oldPath) }
-            onNotice?(.deviceKeyReplaced(oldPath: oldPath, removed: !sharesDirectory, resealed: resealed))
-            return moved
-        }
+    /// When the snapshot was read with a device key from a git work tree and
+    /// holds the master key, moves it onto a new device key (written as
+    /// pending; see `finishMovingOffExposedDeviceKey`) in the same write as
+    /// the change. Returns how many items were re-sealed, or nil when nothing moved.
+    func moveOffExposedDeviceKey(_ vault: inout OpenVault) throws -> Int? {
+        guard usesExposedDeviceKey, vault.keys.masterKey != nil else { return nil }
+        let newKey = try DeviceKey.createPending(vaultID: vault.file.vaultID, host: host)
+        let (moved, resealed) = try vault.rebound(toDeviceKey: newKey)
+        vault = moved
+        return resealed
+    }
+
+    /// After the vault write: the pending key becomes this machine's device
+    /// key (a crash before this is resumed on the next read), the old key file
+    /// is unlinked (never followed, never wiped in place: it is public, and a
+    /// link there must not make vault touch its target) unless other vaults
+    /// share its directory, and the user is told to commit its removal.
+    func finishMovingOffExposedDeviceKey(resealed: Int, vaultID: [UInt8]) throws {
+        try DeviceKey.publish(vaultID: vaultID, host: host)
+        usesExposedDeviceKey = false
+        let oldPath = location.legacyDeviceKeyPath
+        let vaultName = String(location.path.split(separator: "/").last ?? "")
+        let sharesDirectory = FileSystem.list(location.directory).contains { $0.hasSuffix(".vault") && $0 != vaultName }
+        if !sharesDirectory { FileSystem.remove(oldPath) }
+        onNotice?(.deviceKeyReplaced(oldPath: oldPath, removed: !sharesDirectory, resealed: resealed))
     }
 }

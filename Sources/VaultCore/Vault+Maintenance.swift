@@ -76,11 +76,18 @@ extension Vault {
         return try withWriterLock {
             var outcome = ResetOutcome(removedPaths: [], sessionsEnded: 0)
             let bytes = (try? FileSystem.read(location.path, requirePrivate: false, missing: .noSuchVault(path: location.path))) ?? []
+            // Whatever sits at a mistaken path (a link to a document, say) is not reset: only a vault is.
+            guard bytes.starts(with: VaultFile.magic) else {
+                throw VaultError.corrupted(path: location.path, detail: "it is not a vault file, so reset leaves it alone")
+            }
             let vaultID = VaultFile.peekVaultID(bytes)
             if !vaultID.isEmpty {
                 outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
                 AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
-                if let removed = DeviceKey.remove(vaultID: vaultID, host: host) { outcome.removedPaths.append(removed) }
+                // Clones of a vault in git share its id, and so its device key: another clone may still need it.
+                if !GitWorkTree.contains(location.directory), let removed = DeviceKey.remove(vaultID: vaultID, host: host) {
+                    outcome.removedPaths.append(removed)
+                }
             }
             let vaultName = String(location.path.split(separator: "/").last ?? "")
             let otherVaults = FileSystem.list(location.directory).filter { $0.hasSuffix(".vault") && $0 != vaultName }
@@ -91,8 +98,11 @@ extension Vault {
                 outcome.removedPaths.append(path)
             }
             FileSystem.syncDirectory(location.directory)
+            // The directory's lock file goes too when nothing is left to lock (computed before rmdir frees its inode).
+            let lockPath = try Vault.writerLockPath(of: location, host: host)
             if FileSystem.list(location.directory).isEmpty, rmdir(location.directory) == 0 {
                 outcome.removedPaths.append(location.directory)
+                FileSystem.remove(lockPath)
             }
             return outcome
         }

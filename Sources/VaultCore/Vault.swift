@@ -1,6 +1,10 @@
 import FoundationEssentials
 import VaultCrypto
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Told how far a long operation (verify, export, import, wipe, revoke) has
 /// come: items done of the total.
 public typealias ProgressHandler = (_ done: Int, _ total: Int) -> Void
@@ -51,6 +55,10 @@ public final class Vault: ItemStore {
     private var endedSession: VaultError?
     /// Whether this vault holds the writer lock now (see `withWriterLock`).
     private var holdsWriterLock = false
+    /// Whether the last read used a device key that lies in a git work tree.
+    var usesExposedDeviceKey = false
+    /// Whether `onNotice` has heard of that key already.
+    private var toldOfExposedDeviceKey = false
     /// Told of what vault did on its own that the user should know (see `VaultNotice`).
     public var onNotice: ((VaultNotice) -> Void)?
     let host: HostContext
@@ -94,7 +102,7 @@ public final class Vault: ItemStore {
                               kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil) throws {
         let host = host ?? selfContainedHost(for: location)
         try FileSystem.makeDirectory(location.directory)
-        let lock = try LockFile(directory: location.directory)
+        let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
         defer { withExtendedLifetime(lock) {} }
         guard !FileSystem.exists(location.path) else { throw VaultError.vaultExists(path: location.path) }
         let vaultID = SecureRandom.bytes(VaultFile.idSize)
@@ -328,22 +336,15 @@ public final class Vault: ItemStore {
     func readSnapshot() throws -> OpenVault {
         let bytes = try readFile()
         let vaultID = VaultFile.peekVaultID(bytes)
-        let deviceKey = try DeviceKey.load(vaultID: vaultID, location: location, host: host)
+        let deviceKey = try deviceKeyForReading(bytes, vaultID: vaultID)
         switch source {
         case .credential(let credential):
-            if let exposed = try DeviceKey.exposedLegacyKey(vaultID: vaultID, location: location, host: host) {
-                let old = try OpenVault.unlock(bytes, credential: credential, deviceKey: exposed, path: location.path)
-                return try replaceExposedDeviceKey(exposed, masterKey: try old.masterKey())
-            }
             let vault = try OpenVault.unlock(bytes, credential: credential, deviceKey: deviceKey, path: location.path)
             refreshAfterFirstUnlockCache(vault, onlyIfMissing: true)
             return vault
         case .session(let token):
             do {
                 let masterKey = try SessionCache.open(token: token, vaultID: vaultID, host: host)
-                if let exposed = try DeviceKey.exposedLegacyKey(vaultID: vaultID, location: location, host: host) {
-                    return try replaceExposedDeviceKey(exposed, masterKey: masterKey)
-                }
                 return try OpenVault.open(bytes, masterKey: masterKey, deviceKey: deviceKey, path: location.path)
             } catch let error as VaultError {
                 guard case .sessionEnded = error else { throw error }
@@ -362,6 +363,25 @@ public final class Vault: ItemStore {
         }
     }
 
+    /// This machine's device key for the vault in `bytes`: its own, or one a
+    /// crash left pending after the vault was sealed under it, or (read only,
+    /// until the owner's next change moves the vault off it) a key an earlier
+    /// version left beside the vault in a git work tree.
+    private func deviceKeyForReading(_ bytes: [UInt8], vaultID: [UInt8]) throws -> SecretBytes? {
+        usesExposedDeviceKey = false
+        if let key = try DeviceKey.load(vaultID: vaultID, location: location, host: host) { return key }
+        if let key = try DeviceKey.resumePending(vaultID: vaultID, host: host, isTheVaults: { OpenVault.isDeviceKey($0, of: bytes) }) {
+            return key
+        }
+        guard let exposed = try DeviceKey.exposedLegacyKey(vaultID: vaultID, location: location, host: host) else { return nil }
+        usesExposedDeviceKey = true
+        if !toldOfExposedDeviceKey {
+            toldOfExposedDeviceKey = true
+            onNotice?(.deviceKeyExposed(path: location.legacyDeviceKeyPath))
+        }
+        return exposed
+    }
+
     /// The vault file's bytes: refused when others may change it or its directory.
     func readFile() throws -> [UInt8] {
         try FileSystem.readVaultFile(location.path, directory: location.directory, missing: .noSuchVault(path: location.path))
@@ -372,7 +392,7 @@ public final class Vault: ItemStore {
     /// flock from this process would wait for itself).
     func withWriterLock<R>(_ body: () throws -> R) throws -> R {
         if holdsWriterLock { return try body() }
-        let lock = try LockFile(directory: location.directory)
+        let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
         holdsWriterLock = true
         defer {
             holdsWriterLock = false
@@ -383,6 +403,18 @@ public final class Vault: ItemStore {
         return try body()
     }
 
+    /// The lock file of the vault's directory: in this user's runtime directory
+    /// (private, so another user cannot hold it and stall writers), named by the
+    /// directory's device and inode (so every path to it finds one lock), and
+    /// never in the directory itself (which may be a git work tree).
+    static func writerLockPath(of location: VaultLocation, host: HostContext) throws -> String {
+        var info = stat()
+        guard stat(location.directory, &info) == 0 else {
+            throw VaultError.io(path: location.directory, operation: "stat", errno: errno)
+        }
+        return try host.preparedRuntimeDirectory() + "/writer-\(info.st_dev)-\(info.st_ino).lock"
+    }
+
     /// Runs `body` under the writer lock on a fresh read of the file, then writes the result atomically.
     func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
@@ -390,8 +422,10 @@ public final class Vault: ItemStore {
             try withKeys {
                 var vault = try readSnapshot()
                 guard vault.isWritable else { throw VaultError.locked(nil) }
+                let resealed = try moveOffExposedDeviceKey(&vault)
                 let result = try body(&vault)
                 try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
+                if let resealed { try finishMovingOffExposedDeviceKey(resealed: resealed, vaultID: vault.file.vaultID) }
                 refreshAfterFirstUnlockCache(vault, onlyIfMissing: false)
                 return result
             }

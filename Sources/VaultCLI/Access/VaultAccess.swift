@@ -58,7 +58,12 @@ struct VaultAccess {
     /// The scoped credential named by --credential, or (unless `flagsOnly`) by
     /// VAULT_CREDENTIAL: a path, the credential's text, or its base64 (see `ScopedCredential.load`).
     private func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
-        if let value = nonEmpty(arguments.value(.credential)) { return try ScopedCredential.load(value, source: "--credential") }
+        if let value = nonEmpty(arguments.value(.credential)) {
+            if !KeyFile.exists(path: value) {
+                invocation.terminal.writeErr("vault: warning: a credential given on the command line is visible to every process of this machine (ps); put it in VAULT_CREDENTIAL or in a file\n")
+            }
+            return try ScopedCredential.load(value, source: "--credential")
+        }
         guard !flagsOnly, let value = try settings.fromEnvironmentOrConfig(.credential) else { return nil }
         return try ScopedCredential.load(value, source: "VAULT_CREDENTIAL")
     }

@@ -208,8 +208,8 @@ enum ManPageProse {
         .Cm this-device-only
         classes.
         It is never written to a vault file, never kept beside one and never exported.
-        Writers lock the vault's directory itself with flock(2), so nothing but the
-        vault file lies beside it and a vault may be committed to git.
+        Writers take a flock(2) on a lock file in the runtime directory, so nothing
+        but the vault file lies beside it and a vault may be committed to git.
         """#
 
     static let security = #"""

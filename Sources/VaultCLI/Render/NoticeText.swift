@@ -4,13 +4,17 @@ import VaultCore
 enum NoticeText {
     static func describe(_ notice: VaultNotice) -> String {
         switch notice {
+        case .deviceKeyExposed(let path):
+            return "vault: warning: the device key \(quoted(path)) lies in a git work tree, so it is public; "
+                + "the owner's next change to the vault (with the passphrase, a key file or a session) moves the vault off it\n"
         case .deviceKeyReplaced(let oldPath, let removed, let resealed):
-            let items = resealed == 1 ? "1 device-bound item" : "\(resealed) device-bound items"
+            let items = resealed == 1 ? "1 device-bound or always item" : "\(resealed) device-bound or always items"
             let next = removed
                 ? "removed it; if it was committed, commit its removal ('git rm --cached \(shellQuoted(oldPath))' if git still tracks it)"
                 : "kept it for the other vaults in its directory; remove it from git once they have been opened"
             return "vault: warning: the device key \(quoted(oldPath)) lay in a git work tree; made a new one outside it, "
-                + "sealed \(items) again, and \(next)\n"
+                + "sealed \(items) again, and \(next); secrets of those items that were in the vault before are known to "
+                + "whoever holds the old key and an old copy: change them at their service\n"
         }
     }
 }

@@ -15,23 +15,58 @@ enum DeviceKey {
     }
 
     /// The device key of `vaultID`, or nil when this machine has none yet.
-    /// A key an earlier version left beside the vault is moved here on first
+    /// A key an earlier version left beside the vault is copied here on first
     /// use, unless it lies in a git work tree (see `exposedLegacyKey`).
     static func load(vaultID: [UInt8], location: VaultLocation, host: HostContext) throws -> SecretBytes? {
         let path = path(vaultID: vaultID, host: host)
-        if FileSystem.exists(path) { return try read(path) }
+        if FileSystem.exists(path) { return try read(path, exposed: false) }
         guard FileSystem.exists(location.legacyDeviceKeyPath), !GitWorkTree.contains(location.directory) else { return nil }
-        let legacy = try read(location.legacyDeviceKeyPath)
+        let legacy = try read(location.legacyDeviceKeyPath, exposed: false)
         return try store(legacy, at: path)
     }
 
     /// A device key that an earlier version left beside the vault inside a git
-    /// work tree, where it was likely committed: public, so never used as a
-    /// device key again, only to move the items it sealed under a new one.
+    /// work tree, where it was likely committed: public, so only read (by
+    /// every clone alike) until the owner's next change moves the vault off it.
+    /// Its mode is not checked (a checkout makes it 0644), but it must be a
+    /// regular file: a link committed in its place is never followed.
     static func exposedLegacyKey(vaultID: [UInt8], location: VaultLocation, host: HostContext) throws -> SecretBytes? {
         guard !FileSystem.exists(path(vaultID: vaultID, host: host)), FileSystem.exists(location.legacyDeviceKeyPath),
               GitWorkTree.contains(location.directory) else { return nil }
-        return try read(location.legacyDeviceKeyPath)
+        return try read(location.legacyDeviceKeyPath, exposed: true)
+    }
+
+    /// Where a new device key waits while the vault is re-sealed under it: it
+    /// becomes the device key (`publish`) only once the vault write is done.
+    static func pendingPath(vaultID: [UInt8], host: HostContext) -> String {
+        path(vaultID: vaultID, host: host) + ".pending"
+    }
+
+    /// Makes a new device key for `vaultID` at its pending path (replacing an
+    /// unpublished one an earlier, failed attempt left).
+    static func createPending(vaultID: [UInt8], host: HostContext) throws -> SecretBytes {
+        let pending = pendingPath(vaultID: vaultID, host: host)
+        if FileSystem.isRegularFile(pending) { FileSystem.remove(pending) }
+        return try store(SecretBytes(random: size), at: pending)
+    }
+
+    /// Makes the pending key of `vaultID` its device key.
+    static func publish(vaultID: [UInt8], host: HostContext) throws {
+        let pending = pendingPath(vaultID: vaultID, host: host)
+        guard rename(pending, path(vaultID: vaultID, host: host)) == 0 else {
+            throw VaultError.io(path: pending, operation: "rename", errno: errno)
+        }
+        FileSystem.syncDirectory(host.deviceKeyDirectory)
+    }
+
+    /// The pending key of `vaultID` when one is left and `isTheVaults` says the
+    /// vault is sealed under it (a crash between the vault write and `publish`):
+    /// it is published now. Nil otherwise.
+    static func resumePending(vaultID: [UInt8], host: HostContext, isTheVaults: (SecretBytes) -> Bool) throws -> SecretBytes? {
+        let pending = pendingPath(vaultID: vaultID, host: host)
+        guard FileSystem.isRegularFile(pending), let key = try? read(pending, exposed: false), isTheVaults(key) else { return nil }
+        try publish(vaultID: vaultID, host: host)
+        return key
     }
 
     /// Makes a new device key for `vaultID`; fails if one exists.
@@ -42,13 +77,15 @@ enum DeviceKey {
     /// Removes the device key of `vaultID` (for `reset`); returns its path when there was one.
     static func remove(vaultID: [UInt8], host: HostContext) -> String? {
         let path = path(vaultID: vaultID, host: host)
-        guard FileSystem.exists(path) else { return nil }
+        guard FileSystem.isRegularFile(path) else { return nil }
         FileSystem.wipeAndRemove(path)
         return path
     }
 
-    private static func read(_ path: String) throws -> SecretBytes {
-        let bytes = try FileSystem.read(path, requirePrivate: true, missing: .io(path: path, operation: "open", errno: 2))
+    /// Reads a device key file without following a link; an `exposed` one may be readable by others.
+    private static func read(_ path: String, exposed: Bool) throws -> SecretBytes {
+        guard FileSystem.isRegularFile(path) else { throw VaultError.symbolicLink(path: path) }
+        let bytes = try FileSystem.read(path, requirePrivate: !exposed, missing: .io(path: path, operation: "open", errno: 2))
         guard bytes.count == size else { throw VaultError.corrupted(path: path, detail: "a device key of \(bytes.count) bytes") }
         return SecretBytes(bytes)
     }
@@ -60,7 +97,7 @@ enum DeviceKey {
             try FileSystem.createExclusive(key.copyBytes(), at: path)
             return key
         } catch VaultError.io(_, _, EEXIST) {
-            return try read(path)
+            return try read(path, exposed: false)
         }
     }
 }

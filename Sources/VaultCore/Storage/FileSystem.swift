@@ -114,8 +114,19 @@ enum FileSystem {
         let directory = directoryOf(path)
         try writeThroughTemporary(bytes, to: path, directory: directory) { temp in
             // link(2) fails with EEXIST rather than replace: the no-clobber rename.
-            guard link(temp, path) == 0 else { throw VaultError.io(path: path, operation: "create", errno: errno) }
-            unlink(temp)
+            if link(temp, path) == 0 {
+                unlink(temp)
+                return
+            }
+            guard [EPERM, EOPNOTSUPP, ENOTSUP, EXDEV].contains(errno) else {
+                throw VaultError.io(path: path, operation: "create", errno: errno)
+            }
+            // A file system without hard links (vfat, some FUSE): claim the name
+            // with O_EXCL, then rename the written file over the empty claim.
+            let claim = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard claim >= 0 else { throw VaultError.io(path: path, operation: "create", errno: errno) }
+            close(claim)
+            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
         }
     }
 
@@ -215,19 +226,27 @@ enum FileSystem {
         unlink(path)
     }
 
-    /// Overwrites a small file with zeros, then removes it: for caches that held keys.
+    /// Overwrites a small file with zeros, then removes it: for caches that
+    /// held keys. A link is only unlinked, never followed: what it points to is
+    /// not ours to wipe.
     static func wipeAndRemove(_ path: String) {
-        var info = stat()
-        if stat(path, &info) == 0, info.st_size > 0 {
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
-            if fd >= 0 {
+        let fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        if fd >= 0 {
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 {
                 let zeros = [UInt8](repeating: 0, count: Int(info.st_size))
                 _ = zeros.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
                 fsync(fd)
-                close(fd)
             }
+            close(fd)
         }
         unlink(path)
+    }
+
+    /// Whether `path` is a regular file itself (not a link to one).
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// The names in a directory (empty when it cannot be read).
