@@ -22,9 +22,13 @@ extension ScopedCredential {
     }
 
     /// Whether a value is shown in messages as a path: it starts with `/`,
-    /// `./`, `../` or `~/`, has no whitespace and no credential tag.
+    /// `./`, `../` or `~/`, has no whitespace and no credential tag, and its
+    /// directory exists and is not `/` (base64 starts with `/` one time in
+    /// 64: a key that does is not echoed as if it were a path).
     static func clearlyAPath(_ value: String) -> Bool {
-        ["/", "./", "../", "~/"].contains(where: value.hasPrefix)
-            && !value.contains(where: \.isWhitespace) && !value.contains("vault-credential")
+        guard ["/", "./", "../", "~/"].contains(where: value.hasPrefix),
+              !value.contains(where: \.isWhitespace), !value.contains("vault-credential") else { return false }
+        let directory = FileSystem.directoryOf(value)
+        return directory != "/" && (value.hasPrefix("~/") || FileSystem.exists(directory))
     }
 }
