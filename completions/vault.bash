@@ -9,7 +9,7 @@ _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group -U --update --secret-file --generate --length --charset -w --password --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
@@ -67,6 +67,7 @@ _vault_value_kind() {
         "get -a"|"get --account") echo "names accounts" ;;
         "get --group") echo "names groups" ;;
         "get -l"|"get --label") echo "none" ;;
+        "get --field") echo "words service account label group class created modified expires" ;;
         "update -s"|"update --service") echo "names services" ;;
         "update -a"|"update --account") echo "names accounts" ;;
         "update --group") echo "names groups" ;;

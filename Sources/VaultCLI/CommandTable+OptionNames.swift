@@ -26,6 +26,7 @@ extension OptionName {
     public static let expired = OptionName("expired")
     public static let expires = OptionName("expires")
     public static let export = OptionName("export")
+    public static let field = OptionName("field")
     public static let format = OptionName("format")
     public static let generate = OptionName("generate")
     public static let generic = OptionName("generic")

@@ -227,12 +227,16 @@ extension CommandTable {
             label("label of the item"),
             json,
             OptionSpec(.showSecret, help: "include the secret in --json output"),
+            OptionSpec(.field, value: "FIELD",
+                       help: "print one attribute and a newline instead of the secret; an attribute the item lacks prints an empty line",
+                       completion: .values(ItemField.allCases.map(\.rawValue))),
         ],
         examples: [
             ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
             ExampleSpec(#"GITHUB_TOKEN="$(vault get -s github -a ci-bot)" ./deploy.sh"#,
                         "pass a secret to one command through its environment"),
             ExampleSpec("vault get -s github -a ci-bot --json", "show an item's attributes without its secret"),
+            ExampleSpec("vault get -s github -a ci-bot --field expires", "print when an item expires, for a script"),
         ],
         run: { try GetCommand.run($0) })
 
