@@ -8,9 +8,9 @@ _vault_commands="init add get update delete list group grant revoke unlock lock 
 _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group -U --update --secret-file --generate --length --charset -w --password --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group -U --update --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print --json -w --password --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         get) echo "-s --service -a --account --group -l --label --json --show-secret --field --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print --json -w --password --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
@@ -61,7 +61,10 @@ _vault_value_kind() {
         "add --group") echo "names groups" ;;
         "add --secret-file") echo "file" ;;
         "add --length") echo "none" ;;
-        "add --charset") echo "words alnum alpha digits hex printable" ;;
+        "add --charset") echo "none" ;;
+        "add --require") echo "none" ;;
+        "add --words") echo "none" ;;
+        "add --separator") echo "none" ;;
         "add -w"|"add --password") echo "none" ;;
         "get -s"|"get --service") echo "names services" ;;
         "get -a"|"get --account") echo "names accounts" ;;
@@ -80,7 +83,10 @@ _vault_value_kind() {
         "update --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         "update --secret-file") echo "file" ;;
         "update --length") echo "none" ;;
-        "update --charset") echo "words alnum alpha digits hex printable" ;;
+        "update --charset") echo "none" ;;
+        "update --require") echo "none" ;;
+        "update --words") echo "none" ;;
+        "update --separator") echo "none" ;;
         "update -w"|"update --password") echo "none" ;;
         "delete -s"|"delete --service") echo "names services" ;;
         "delete -a"|"delete --account") echo "names accounts" ;;

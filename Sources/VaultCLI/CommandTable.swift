@@ -151,10 +151,19 @@ extension CommandTable {
     /// stdin, or from a no-echo prompt on a terminal.
     static let secretSourceOptions: [OptionSpec] = [
         OptionSpec(.secretFile, value: "FILE", help: "read the secret from FILE", completion: .file),
-        OptionSpec(.generate, help: "generate a random secret"),
+        OptionSpec(.generate, help: "generate a random secret: 32 letters and digits unless the options below say otherwise"),
         OptionSpec(.length, value: "N", help: "length of a generated secret", default: "32"),
-        OptionSpec(.charset, value: "SET", help: "characters of a generated secret",
-                   default: "alnum", completion: .values(["alnum", "alpha", "digits", "hex", "printable"])),
+        OptionSpec(.charset, value: "SET",
+                   help: "characters of a generated secret: classes (alnum, alpha, digit, hex, lower, printable, symbol, upper) "
+                       + "and literal characters in brackets, separated by commas, e.g. 'alnum,[-_.]'",
+                   default: "alnum"),
+        OptionSpec(.require, value: "CLASSES",
+                   help: "a generated secret holds at least one character of each class named: upper, lower, digit, symbol"),
+        OptionSpec(.noAmbiguous, help: "leave out the characters 0 O 1 l I | from a generated secret"),
+        OptionSpec(.words, value: "N", help: "generate a passphrase of N words from the EFF large word list (7 776 words) instead"),
+        OptionSpec(.separator, value: "TEXT", help: "what goes between the words of a passphrase", default: "-"),
+        OptionSpec(.print, help: "show a generated secret once, on a terminal only"),
+        OptionSpec(.json, help: "print the item's names, and the entropy of a generated secret, as JSON"),
         OptionSpec(.password, short: "w", value: "VALUE",
                    help: "the secret itself; visible to other users in ps, prefer stdin"),
     ]
@@ -206,6 +215,10 @@ extension CommandTable {
                         "store a secret typed at a no-echo prompt"),
             ExampleSpec("vault add -s postgres -a admin --generate --length 40 --charset printable",
                         "generate and store a random 40-character password"),
+            ExampleSpec("vault add -s bank -a me --generate --length 20 --require upper,lower,digit,symbol --no-ambiguous --print",
+                        "generate a password that meets a site's rules, and show it once"),
+            ExampleSpec("vault add -s laptop -a disk --generate --words 6 --separator ' '",
+                        "generate a six-word passphrase"),
             ExampleSpec("vault add -U -s backup -a cron --class after-first-unlock --secret-file backup.key",
                         "replace an item that a cron job may read after the first unlock"),
         ],

@@ -10,6 +10,7 @@ enum AddCommand {
         let group = try options.group() ?? .default
         let accessibility = try options.accessibility() ?? .default
         ClassWarning.show(for: accessibility, on: invocation.terminal)
+        let output = try NewSecretOutput(invocation)
         let access = VaultAccess(invocation)
         let store = try access.store()
         let secret = try SecretInput(invocation).read(access: access)
@@ -19,5 +20,6 @@ enum AddCommand {
         let verb = outcome == .added ? "added" : "replaced"
         invocation.terminal.writeErr(
             "vault: \(verb) service \(quoted(service)), account \(quoted(account)) in group \(quoted(group.name)) (\(accessibility.rawValue))\n")
+        output.report(secret, service: service, account: account, group: group, accessibility: accessibility)
     }
 }

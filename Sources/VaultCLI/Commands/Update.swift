@@ -17,6 +17,7 @@ enum UpdateCommand {
             throw UsageError("--keep-secret and a new secret were both given", hint: "drop one of them")
         }
         let readsSecret = input.hasExplicitSource || (!arguments.flag(.keepSecret) && change.isEmpty)
+        let output = try NewSecretOutput(invocation)
         let access = VaultAccess(invocation)
         let store = try access.store()
         if readsSecret { change.secret = try input.read(access: access) }
@@ -26,5 +27,7 @@ enum UpdateCommand {
         let updated = try store.update(matching: query, with: change)
         invocation.terminal.writeErr(
             "vault: updated service \(quoted(updated.service)), account \(quoted(updated.account)) in group \(quoted(updated.group.name))\n")
+        output.report(change.secret, service: updated.service, account: updated.account, group: updated.group,
+                      accessibility: updated.accessibility)
     }
 }
