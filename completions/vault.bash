@@ -2,14 +2,15 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help"
+_vault_commands="init add get otp update delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help"
 
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group -U --update --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print --json -w --password --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group -U --update --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print --json -w --password --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         get) echo "-s --service -a --account --group -l --label --json --show-secret --field --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        otp) echo "-s --service -a --account --group --at --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print --json -w --password --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
@@ -71,6 +72,10 @@ _vault_value_kind() {
         "get --group") echo "names groups" ;;
         "get -l"|"get --label") echo "none" ;;
         "get --field") echo "words service account label group class created modified expires" ;;
+        "otp -s"|"otp --service") echo "names services" ;;
+        "otp -a"|"otp --account") echo "names accounts" ;;
+        "otp --group") echo "names groups" ;;
+        "otp --at") echo "none" ;;
         "update -s"|"update --service") echo "names services" ;;
         "update -a"|"update --account") echo "names accounts" ;;
         "update --group") echo "names groups" ;;

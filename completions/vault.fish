@@ -35,6 +35,7 @@ complete -c vault -f
 complete -c vault -n __vault_no_command -a init -d 'create a new vault'
 complete -c vault -n __vault_no_command -a add -d 'add a secret item'
 complete -c vault -n __vault_no_command -a get -d 'print the secret of one item'
+complete -c vault -n __vault_no_command -a otp -d 'print the current one-time code of an item'
 complete -c vault -n __vault_no_command -a update -d 'change the secret or attributes of one item'
 complete -c vault -n __vault_no_command -a delete -d 'delete items'
 complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
@@ -83,6 +84,7 @@ complete -c vault -n '__vault_using add' -l expires -x -d 'the item expires afte
 complete -c vault -n '__vault_using add' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'when the item can be read; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using add' -l group -x -a '(__vault_names groups)' -d 'access group of the item'
 complete -c vault -n '__vault_using add' -s U -l update -d 'replace an existing item with the same group, service and account'
+complete -c vault -n '__vault_using add' -l otp -d 'the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for \'vault otp\'; it is checked before it is stored'
 complete -c vault -n '__vault_using add' -l secret-file -r -F -d 'read the secret from FILE'
 complete -c vault -n '__vault_using add' -l generate -d 'generate a random secret: 32 letters and digits unless the options below say otherwise'
 complete -c vault -n '__vault_using add' -l length -x -d 'length of a generated secret'
@@ -102,6 +104,11 @@ complete -c vault -n '__vault_using get' -s l -l label -x -d 'label of the item'
 complete -c vault -n '__vault_using get' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using get' -l show-secret -d 'include the secret in --json output'
 complete -c vault -n '__vault_using get' -l field -x -a 'service account label group class created modified expires' -d 'print one attribute and a newline instead of the secret; an attribute the item lacks prints an empty line'
+
+complete -c vault -n '__vault_using otp' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
+complete -c vault -n '__vault_using otp' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
+complete -c vault -n '__vault_using otp' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
+complete -c vault -n '__vault_using otp' -l at -x -d 'the TOTP code at this time, in seconds since 1970, instead of now'
 
 complete -c vault -n '__vault_using update' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using update' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -229,4 +236,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get update delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'

@@ -91,7 +91,7 @@ public enum CommandTable {
 
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
-        initCommand, addCommand, getCommand, updateCommand, deleteCommand,
+        initCommand, addCommand, getCommand, otpCommand, updateCommand, deleteCommand,
         listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand,
@@ -207,6 +207,7 @@ extension CommandTable {
             accessibility("when the item can be read", default: "when-unlocked"),
             group("access group of the item", default: "default"),
             OptionSpec(.update, short: "U", help: "replace an existing item with the same group, service and account"),
+            OptionSpec(.otp, help: "the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for 'vault otp'; it is checked before it is stored"),
         ] + secretSourceOptions,
         examples: [
             ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
@@ -219,6 +220,8 @@ extension CommandTable {
                         "generate a password that meets a site's rules, and show it once"),
             ExampleSpec("vault add -s laptop -a disk --generate --words 6 --separator ' '",
                         "generate a six-word passphrase"),
+            ExampleSpec("vault add --otp -s github -a alice --secret-file otpauth-uri.txt",
+                        "store the otpauth:// URI of a site's two-factor QR code, for 'vault otp'"),
             ExampleSpec("vault add -U -s backup -a cron --class after-first-unlock --secret-file backup.key",
                         "replace an item that a cron job may read after the first unlock"),
         ],
@@ -252,6 +255,29 @@ extension CommandTable {
             ExampleSpec("vault get -s github -a ci-bot --field expires", "print when an item expires, for a script"),
         ],
         run: { try GetCommand.run($0) })
+
+    static let otpCommand = CommandSpec(
+        "otp", summary: "print the current one-time code of an item",
+        discussion: """
+            Prints the one-time code of an item stored with 'vault add --otp': its secret is an \
+            otpauth://totp/ or otpauth://hotp/ URI (SHA1, SHA256 or SHA512; 6 to 8 digits; any \
+            period) or a Base32 seed (TOTP, SHA1, 6 digits, 30 seconds). A TOTP code is for now, \
+            or for --at. An HOTP item gives the code of its counter and stores the counter one \
+            higher in the same write, so no code is given twice: each use changes the vault, and \
+            two clones of a vault shared through git that both use one HOTP item will conflict. \
+            In run, env and inject, vault://SERVICE/ACCOUNT?otp stands for the item's code.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            OptionSpec(.at, value: "UNIX_TIME", help: "the TOTP code at this time, in seconds since 1970, instead of now"),
+        ],
+        examples: [
+            ExampleSpec("vault otp -s github -a alice", "print the code to type at GitHub's two-factor prompt"),
+            ExampleSpec("vault otp -s github -a alice --at \"$(date -d '+30 sec' +%s)\"", "print the next code"),
+        ],
+        run: { try OneTimeCodeCommand.run($0) })
 
     static let updateCommand = CommandSpec(
         "update", summary: "change the secret or attributes of one item",

@@ -10,10 +10,12 @@ enum AddCommand {
         let group = try options.group() ?? .default
         let accessibility = try options.accessibility() ?? .default
         ClassWarning.show(for: accessibility, on: invocation.terminal)
+        try OneTimeCodeInput.checkSource(arguments)
         let output = try NewSecretOutput(invocation)
         let access = VaultAccess(invocation)
         let store = try access.store()
         let secret = try SecretInput(invocation).read(access: access)
+        if arguments.flag(.otp) { try OneTimeCodeInput.validate(secret) }
         let item = NewItem(service: service, account: account, group: group, accessibility: accessibility,
                            details: try options.details(), secret: secret)
         let outcome = try store.add(item, replaceExisting: arguments.flag(.update))

@@ -1,7 +1,14 @@
 /// The four classes of printable ASCII that a generated password can be
 /// required to contain (`--require upper,lower,digit,symbol`).
 public enum CharacterClass: String, CaseIterable, Sendable {
-    case upper, lower, digit, symbol
+    /// A to Z.
+    case upper
+    /// a to z.
+    case lower
+    /// 0 to 9.
+    case digit
+    /// Printable ASCII that is neither a letter nor a digit, space excluded.
+    case symbol
 
     /// The class's characters, in ASCII order.
     public var characters: [UInt8] {

@@ -2,7 +2,9 @@ import VaultCrypto
 
 /// What `--generate` draws: random characters or a passphrase of words.
 public enum GeneratorRule: Sendable {
+    /// Random characters.
     case characters(PasswordRule)
+    /// A passphrase of words.
     case words(PassphraseRule)
 
     /// A new secret that meets the rule.
