@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help"
+_vault_commands="init add get otp update edit delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help"
 
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
@@ -12,6 +12,7 @@ _vault_options() {
         get) echo "-s --service -a --account --group -l --label --json --show-secret --field --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         otp) echo "-s --service -a --account --group --at --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print --json -w --password --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
@@ -93,6 +94,9 @@ _vault_value_kind() {
         "update --words") echo "none" ;;
         "update --separator") echo "none" ;;
         "update -w"|"update --password") echo "none" ;;
+        "edit -s"|"edit --service") echo "names services" ;;
+        "edit -a"|"edit --account") echo "names accounts" ;;
+        "edit --group") echo "names groups" ;;
         "delete -s"|"delete --service") echo "names services" ;;
         "delete -a"|"delete --account") echo "names accounts" ;;
         "delete --group") echo "names groups" ;;

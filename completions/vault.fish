@@ -37,6 +37,7 @@ complete -c vault -n __vault_no_command -a add -d 'add a secret item'
 complete -c vault -n __vault_no_command -a get -d 'print the secret of one item'
 complete -c vault -n __vault_no_command -a otp -d 'print the current one-time code of an item'
 complete -c vault -n __vault_no_command -a update -d 'change the secret or attributes of one item'
+complete -c vault -n __vault_no_command -a edit -d 'change the secret of one item in an editor'
 complete -c vault -n __vault_no_command -a delete -d 'delete items'
 complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
 complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups'
@@ -132,6 +133,10 @@ complete -c vault -n '__vault_using update' -l print -d 'show a generated secret
 complete -c vault -n '__vault_using update' -l json -d 'print the item\'s names, and the entropy of a generated secret, as JSON'
 complete -c vault -n '__vault_using update' -s w -l password -x -d 'the secret itself; visible to other users in ps, prefer stdin'
 complete -c vault -n '__vault_using update' -l keep-secret -d 'change attributes only; do not read a new secret'
+
+complete -c vault -n '__vault_using edit' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
+complete -c vault -n '__vault_using edit' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
+complete -c vault -n '__vault_using edit' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 
 complete -c vault -n '__vault_using delete' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using delete' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -236,4 +241,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get otp update delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'

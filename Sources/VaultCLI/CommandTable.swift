@@ -91,7 +91,7 @@ public enum CommandTable {
 
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
-        initCommand, addCommand, getCommand, otpCommand, updateCommand, deleteCommand,
+        initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, deleteCommand,
         listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand,
@@ -304,6 +304,30 @@ extension CommandTable {
                         "replace a password with a new random one"),
         ],
         run: { try UpdateCommand.run($0) })
+
+    static let editCommand = CommandSpec(
+        "edit", summary: "change the secret of one item in an editor",
+        discussion: """
+            Opens the secret of the one item that matches in $VISUAL, else $EDITOR, else vi (run \
+            through sh -c, as git does), and stores what the editor saved. The file is created 0600 \
+            in a new 0700 directory in $XDG_RUNTIME_DIR when that is a tmpfs, else in /dev/shm; with \
+            neither, edit refuses rather than write the secret to a disk. The file, and anything the \
+            editor left beside it, is overwritten with zeros and removed afterwards, also when the \
+            editor fails or vault gets TERM or HUP; VIMINIT turns off vim's swap, undo, backup and \
+            viminfo files. A newline the editor added at the end is dropped when the secret had none. \
+            An unchanged or emptied buffer changes nothing and says so; an editor that fails changes \
+            nothing. Refused when CI, VAULT_NO_INTERACTION or --no-interaction is set.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+        ],
+        examples: [
+            ExampleSpec("vault edit -s postgres -a admin", "change a password in the editor"),
+            ExampleSpec("EDITOR=nano vault edit -s notes -a recovery-codes", "edit a multi-line secret in nano"),
+        ],
+        run: { try EditCommand.run($0) })
 
     static let deleteCommand = CommandSpec(
         "delete", summary: "delete items",
