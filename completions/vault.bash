@@ -9,7 +9,7 @@ _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group -U --update --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print --json -w --password --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         otp) echo "-s --service -a --account --group --at --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print --json -w --password --keep-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
         edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -h --help --version" ;;
@@ -73,6 +73,7 @@ _vault_value_kind() {
         "get --group") echo "names groups" ;;
         "get -l"|"get --label") echo "none" ;;
         "get --field") echo "words service account label group class created modified expires" ;;
+        "get --clip-timeout") echo "none" ;;
         "otp -s"|"otp --service") echo "names services" ;;
         "otp -a"|"otp --account") echo "names accounts" ;;
         "otp --group") echo "names groups" ;;

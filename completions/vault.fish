@@ -105,6 +105,8 @@ complete -c vault -n '__vault_using get' -s l -l label -x -d 'label of the item'
 complete -c vault -n '__vault_using get' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using get' -l show-secret -d 'include the secret in --json output'
 complete -c vault -n '__vault_using get' -l field -x -a 'service account label group class created modified expires' -d 'print one attribute and a newline instead of the secret; an attribute the item lacks prints an empty line'
+complete -c vault -n '__vault_using get' -l clip -d 'copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal\'s OSC 52) instead of printing it, and clear it later'
+complete -c vault -n '__vault_using get' -l clip-timeout -x -d 'clear the clipboard after this long, e.g. 45s, 2m'
 
 complete -c vault -n '__vault_using otp' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using otp' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'

@@ -29,6 +29,9 @@ PACKAGES="$PACKAGES lintian"
 # oathtool: a second implementation of TOTP/HOTP that vault otp's codes are checked against;
 # diceware: ships the EFF large word list that Sources/VaultCore/Generator embeds (its README)
 PACKAGES="$PACKAGES oathtool diceware"
+# xvfb, xclip, xsel: a real X clipboard for the vault get --clip tests (ClipboardTests); procps: pgrep,
+# with which the tests wait for the detached clipboard clearer to finish
+PACKAGES="$PACKAGES xvfb xclip xsel procps"
 
 missing=""
 for package in $PACKAGES; do

@@ -16,6 +16,8 @@ extension OptionName {
     public static let bundlePassphraseFile = OptionName("bundle-passphrase-file")
     public static let charset = OptionName("charset")
     public static let `class` = OptionName("class")
+    public static let clip = OptionName("clip")
+    public static let clipTimeout = OptionName("clip-timeout")
     public static let collection = OptionName("collection")
     public static let comment = OptionName("comment")
     public static let credential = OptionName("credential")

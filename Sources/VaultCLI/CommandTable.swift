@@ -95,7 +95,7 @@ public enum CommandTable {
         listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand,
-        gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand,
+        gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
     ]
 }
 
@@ -234,7 +234,10 @@ extension CommandTable {
             exactly, adding a newline only when stdout is a terminal. No match exits \
             with 44; a query that matches several items is an error that lists them. \
             With --json it prints the item's attributes, and its secret only with \
-            --show-secret.
+            --show-secret. With --clip the secret goes to the clipboard instead, and a \
+            process in the background clears it after --clip-timeout if it still holds the \
+            secret (with OSC 52, which cannot read the clipboard, it clears it whatever it \
+            holds); --clip is refused when CI is set or no clipboard is within reach.
             """,
         options: [
             service("service of the item"),
@@ -246,6 +249,8 @@ extension CommandTable {
             OptionSpec(.field, value: "FIELD",
                        help: "print one attribute and a newline instead of the secret; an attribute the item lacks prints an empty line",
                        completion: .values(ItemField.allCases.map(\.rawValue))),
+            OptionSpec(.clip, help: "copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal's OSC 52) instead of printing it, and clear it later"),
+            OptionSpec(.clipTimeout, value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s"),
         ],
         examples: [
             ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
@@ -253,6 +258,7 @@ extension CommandTable {
                         "pass a secret to one command through its environment"),
             ExampleSpec("vault get -s github -a ci-bot --json", "show an item's attributes without its secret"),
             ExampleSpec("vault get -s github -a ci-bot --field expires", "print when an item expires, for a script"),
+            ExampleSpec("vault get -s bank -a me --clip", "copy a password to the clipboard for 45 seconds"),
         ],
         run: { try GetCommand.run($0) })
 
@@ -485,4 +491,16 @@ extension CommandTable {
         ],
         hidden: true,
         run: { try GenerateCommand.run($0) })
+
+    static let clipboardClearCommand = CommandSpec(
+        ClipboardClearCommand.name, summary: "clear the clipboard later, for get --clip",
+        discussion: "Started by vault get --clip in a session of its own; reads the secret's HMAC on stdin.",
+        positionals: [
+            PositionalSpec("METHOD", help: "how the clipboard was reached",
+                           completion: .values(ClipboardMethod.allCases.map(\.rawValue))),
+            PositionalSpec("SECONDS", help: "how long to wait"),
+            PositionalSpec("PLACE", help: "the display or terminal"),
+        ],
+        hidden: true,
+        run: { try ClipboardClearCommand.run($0) })
 }

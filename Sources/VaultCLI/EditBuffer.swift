@@ -64,21 +64,12 @@ final class EditBuffer {
         close(fd)
     }
 
-    /// The file's bytes as the editor left them, at most `limit` + 1 of them.
+    /// The file's bytes as the editor left them (past `limit`, cut short: too large to store anyway).
     func contents(limit: Int) -> SecretBytes {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return SecretBytes(count: 0) }
         defer { close(fd) }
-        var builder = SecretBytesBuilder()
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        defer { chunk.withUnsafeMutableBytes { explicit_bzero($0.baseAddress!, $0.count) } }
-        while builder.count <= limit {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            chunk.withUnsafeBytes { builder.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-        }
-        return builder.finish()
+        return SecretStream.read(fd, limit: limit)
     }
 
     /// Overwrites every file in the directory with zeros, then removes the

@@ -8,12 +8,17 @@ enum GetCommand {
             throw UsageError("--show-secret goes with --json", hint: "add --json, or drop --show-secret to print the secret alone")
         }
         let field = try ItemField.requested(by: arguments)
+        let clipboard = try ClipboardCopy.requested(by: invocation)
         let query = try ItemArguments(invocation).query()
         guard query.service != nil || query.account != nil || query.label != nil else {
             throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
         }
         let item = try VaultAccess(invocation).store().item(matching: query)
         let terminal = invocation.terminal
+        if let clipboard {
+            try clipboard.copy(item.secret, of: item.attributes, invocation: invocation)
+            return
+        }
         if let field {
             terminal.writeOut(field.text(of: item.attributes) + "\n")
             return
