@@ -135,6 +135,7 @@ complete -c vault -n '__vault_using update' -l print -d 'show a generated secret
 complete -c vault -n '__vault_using update' -l json -d 'print the item\'s names, and the entropy of a generated secret, as JSON'
 complete -c vault -n '__vault_using update' -s w -l password -x -d 'the secret itself; visible to other users in ps, prefer stdin'
 complete -c vault -n '__vault_using update' -l keep-secret -d 'change attributes only; do not read a new secret'
+complete -c vault -n '__vault_using update' -l otp -d 'the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for \'vault otp\'; it is checked before it is stored'
 
 complete -c vault -n '__vault_using edit' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using edit' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'

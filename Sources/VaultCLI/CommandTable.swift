@@ -131,6 +131,9 @@ extension CommandTable {
 
     static let json = OptionSpec(.json, help: "print JSON instead of text")
 
+    static let otp = OptionSpec(
+        .otp, help: "the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for 'vault otp'; it is checked before it is stored")
+
     static let kdfCost = OptionSpec(
         .kdfCost, value: "COST",
         help: "scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost",
@@ -207,7 +210,7 @@ extension CommandTable {
             accessibility("when the item can be read", default: "when-unlocked"),
             group("access group of the item", default: "default"),
             OptionSpec(.update, short: "U", help: "replace an existing item with the same group, service and account"),
-            OptionSpec(.otp, help: "the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for 'vault otp'; it is checked before it is stored"),
+            otp,
         ] + secretSourceOptions,
         examples: [
             ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
@@ -300,6 +303,7 @@ extension CommandTable {
             accessibility("new accessibility class of the item"),
         ] + secretSourceOptions + [
             OptionSpec(.keepSecret, help: "change attributes only; do not read a new secret"),
+            otp,
         ],
         examples: [
             ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,

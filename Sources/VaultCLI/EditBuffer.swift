@@ -53,7 +53,7 @@ final class EditBuffer {
             throw CommandFailure(.failure, "cannot create a directory in \(quoted(base)): \(String(cString: strerror(errno)))",
                                  hint: "check that \(quoted(base)) is writable")
         }
-        directory = String(cString: template)
+        directory = String(cString: made!)
         path = directory + "/secret"
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {

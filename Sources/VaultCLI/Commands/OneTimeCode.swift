@@ -29,10 +29,13 @@ enum OneTimeCodeCommand {
 enum OneTimeCodeInput {
     static let formHint = "give an otpauth://totp/… or otpauth://hotp/… URI, or a Base32 seed, on stdin"
 
-    /// Refuses `add --otp --generate`: a one-time code secret comes from the site.
+    /// Refuses `--otp` with `--generate` (a one-time code secret comes from
+    /// the site) or `--keep-secret` (there is no new secret to check).
     static func checkSource(_ arguments: ParsedArguments) throws {
-        guard arguments.flag(.otp), arguments.flag(.generate) else { return }
-        throw UsageError("--otp and --generate both given", hint: "a one-time code secret comes from the site: " + formHint)
+        guard arguments.flag(.otp) else { return }
+        for other in [OptionName.generate, .keepSecret] where arguments.flag(other) {
+            throw UsageError("--otp and --\(other.long) both given", hint: "a one-time code secret comes from the site: " + formHint)
+        }
     }
 
     /// Refuses a new secret that `add --otp` could not turn into codes.

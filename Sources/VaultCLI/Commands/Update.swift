@@ -17,10 +17,12 @@ enum UpdateCommand {
             throw UsageError("--keep-secret and a new secret were both given", hint: "drop one of them")
         }
         let readsSecret = input.hasExplicitSource || (!arguments.flag(.keepSecret) && change.isEmpty)
+        try OneTimeCodeInput.checkSource(arguments)
         let output = try NewSecretOutput(invocation)
         let access = VaultAccess(invocation)
         let store = try access.store()
         if readsSecret { change.secret = try input.read(access: access) }
+        if arguments.flag(.otp), let secret = change.secret { try OneTimeCodeInput.validate(secret) }
         guard !change.isEmpty else {
             throw UsageError("nothing to change", hint: "give a new secret or an attribute such as --label")
         }

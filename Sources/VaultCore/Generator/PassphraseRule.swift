@@ -24,7 +24,9 @@ public struct PassphraseRule: Sendable {
         var builder = SecretBytesBuilder()
         for index in 0..<words {
             if index > 0 { builder.append(separator) }
-            builder.append(String(list[SecureRandom.index(below: list.count)]))
+            var word = Array(list[SecureRandom.index(below: list.count)].utf8)
+            word.withUnsafeBytes { builder.append($0) }
+            for position in word.indices { word[position] = 0 }
         }
         return builder.finish()
     }
