@@ -29,7 +29,7 @@ struct ReferenceResolver {
             do {
                 parsed.append((use, try SecretReference(parsing: use.text)))
             } catch {
-                malformed.append("\(use.origin): \(use.text): \(error.problem)")
+                malformed.append("\(use.origin): \(ItemOutput.printable(use.text)): \(error.problem)")
             }
         }
         if !malformed.isEmpty {

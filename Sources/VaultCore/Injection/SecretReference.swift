@@ -47,7 +47,10 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
         var path = text.dropFirst(SecretReference.scheme.count)
         if let questionMark = path.firstIndex(of: "?") {
             let query = String(path[path.index(after: questionMark)...])
-            guard query == Part.oneTimeCode.rawValue else { throw .unknownQuery(query) }
+            guard query == Part.oneTimeCode.rawValue else {
+                if query.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { throw .unencodedSpace }
+                throw .unknownQuery(query)
+            }
             part = .oneTimeCode
             path = path[..<questionMark]
         }

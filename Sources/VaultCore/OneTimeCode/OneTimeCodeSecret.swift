@@ -26,6 +26,10 @@ public struct OneTimeCodeSecret {
     /// changes nothing else.
     private let uri: (head: [UInt8], parameters: [(name: String, value: [UInt8])])?
 
+    /// The shortest key accepted: 80 bits (16 Base32 characters), the least
+    /// that sites hand out; it also keeps a short word from passing for a seed.
+    public static let minimumKeyBytes = 10
+
     /// Parses an item's secret; throws `OneTimeCodeError` naming what is wrong,
     /// never quoting the secret.
     public init(parsing secret: SecretBytes) throws(OneTimeCodeError) {
@@ -35,6 +39,7 @@ public struct OneTimeCodeSecret {
         let scheme = Array("otpauth://".utf8)
         guard bytes.count >= scheme.count, bytes.prefix(scheme.count).map(Self.lowercased) == scheme else {
             guard let key = Base32.decode(bytes) else { throw .notOneTimeCode }
+            guard key.count >= Self.minimumKeyBytes else { throw .keyTooShort }
             (kind, digest, digits, self.key, uri) = (.totp(period: 30), .sha1, 6, key, nil)
             return
         }
@@ -55,6 +60,7 @@ public struct OneTimeCodeSecret {
         var decodedKey = Self.percentDecoded(encodedKey)
         defer { for index in decodedKey.indices { decodedKey[index] = 0 } }
         guard let key = Base32.decode(decodedKey) else { throw .secretNotBase32 }
+        guard key.count >= Self.minimumKeyBytes else { throw .keyTooShort }
         guard let digest = HMACDigest(rawValue: (value("algorithm") ?? "SHA1").uppercased()) else { throw .algorithm }
         guard let digits = Int(value("digits") ?? "6"), (6...8).contains(digits) else { throw .digits }
         switch type {
@@ -140,6 +146,8 @@ public enum OneTimeCodeError: Error, Equatable, Sendable {
     case missingSecret
     /// The `secret` parameter is not Base32.
     case secretNotBase32
+    /// The key is shorter than `OneTimeCodeSecret.minimumKeyBytes`.
+    case keyTooShort
     /// The `algorithm` parameter is not SHA1, SHA256 or SHA512.
     case algorithm
     /// The `digits` parameter is not 6, 7 or 8.
@@ -157,6 +165,7 @@ public enum OneTimeCodeError: Error, Equatable, Sendable {
         case .notOneTimeCode: "it is neither an otpauth:// URI nor a Base32 seed"
         case .missingSecret: "the otpauth:// URI has no secret parameter"
         case .secretNotBase32: "the secret parameter of the otpauth:// URI is not Base32"
+        case .keyTooShort: "the key is shorter than 80 bits (16 Base32 characters)"
         case .algorithm: "the algorithm parameter must be SHA1, SHA256 or SHA512"
         case .digits: "the digits parameter must be 6, 7 or 8"
         case .period: "the period parameter must be a whole number of seconds from 1 to 86400"

@@ -58,22 +58,24 @@ import VaultCrypto
         let next = try #require(parsed.advanced())
         #expect(next.copyBytes() == Array(uri.replacing("counter=7", with: "counter=8").utf8))
         #expect(try OneTimeCodeSecret(parsing: next).code(atUnixTime: 0) == Self.hotpVectors[8])
-        #expect(try OneTimeCodeSecret(parsing: Self.secret("otpauth://totp/x?secret=GEZA")).advanced() == nil)
+        #expect(try OneTimeCodeSecret(parsing: Self.secret("otpauth://totp/x?secret=GEZDGNBVGY3TQOJQ")).advanced() == nil)
     }
 
     @Test func badSecretsAreRefusedByName() {
         let cases: [(String, OneTimeCodeError)] = [
             ("hunter2!", .notOneTimeCode),
             ("", .notOneTimeCode),
+            ("abcdefgh", .keyTooShort),
+            ("otpauth://totp/x?secret=GEZDGNBVGY3TQOJ", .keyTooShort),
             ("otpauth://totp/x?issuer=a", .missingSecret),
             ("otpauth://totp/x?secret=GEZ1", .secretNotBase32),
-            ("otpauth://totp/x?secret=GEZA&algorithm=MD5", .algorithm),
-            ("otpauth://totp/x?secret=GEZA&digits=9", .digits),
-            ("otpauth://totp/x?secret=GEZA&digits=5", .digits),
-            ("otpauth://totp/x?secret=GEZA&period=0", .period),
-            ("otpauth://hotp/x?secret=GEZA", .counter),
-            ("otpauth://hotp/x?secret=GEZA&counter=-1", .counter),
-            ("otpauth://motp/x?secret=GEZA", .type),
+            ("otpauth://totp/x?secret=GEZDGNBVGY3TQOJQ&algorithm=MD5", .algorithm),
+            ("otpauth://totp/x?secret=GEZDGNBVGY3TQOJQ&digits=9", .digits),
+            ("otpauth://totp/x?secret=GEZDGNBVGY3TQOJQ&digits=5", .digits),
+            ("otpauth://totp/x?secret=GEZDGNBVGY3TQOJQ&period=0", .period),
+            ("otpauth://hotp/x?secret=GEZDGNBVGY3TQOJQ", .counter),
+            ("otpauth://hotp/x?secret=GEZDGNBVGY3TQOJQ&counter=-1", .counter),
+            ("otpauth://motp/x?secret=GEZDGNBVGY3TQOJQ", .type),
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text)") { try OneTimeCodeSecret(parsing: Self.secret(text)) }
