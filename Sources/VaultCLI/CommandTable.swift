@@ -274,7 +274,7 @@ extension CommandTable {
             or for --at. An HOTP item gives the code of its counter and stores the counter one \
             higher in the same write, so no code is given twice: each use changes the vault, and \
             two clones of a vault shared through git that both use one HOTP item will conflict. \
-            In run, env and inject, vault://SERVICE/ACCOUNT?otp stands for the item's code.
+            In references of run and inject, vault://SERVICE/ACCOUNT?otp stands for the item's code.
             """,
         options: [
             service("service of the item"),
