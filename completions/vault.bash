@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get update rename delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help"
+_vault_commands="init add get otp update edit rename delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -21,9 +21,11 @@ _vault_command_name() {
 _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset -w --password --trim-newline --allow-empty --keep-secret --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        otp) echo "-s --service -a --account --group --at --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --json --otp --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
+        edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --backend --collection --no-interaction -q --quiet -h --help --version" ;;
@@ -75,12 +77,21 @@ _vault_value_kind() {
         "add --group") echo "names groups" ;;
         "add --secret-file") echo "file" ;;
         "add --length") echo "none" ;;
-        "add --charset") echo "words alnum alpha digits hex printable" ;;
+        "add --charset") echo "none" ;;
+        "add --require") echo "none" ;;
+        "add --words") echo "none" ;;
+        "add --separator") echo "none" ;;
         "add -w"|"add --password") echo "none" ;;
         "get -s"|"get --service") echo "names services" ;;
         "get -a"|"get --account") echo "names accounts" ;;
         "get --group") echo "names groups" ;;
         "get -l"|"get --label") echo "none" ;;
+        "get --field") echo "words service account label group class created modified expires" ;;
+        "get --clip-timeout") echo "none" ;;
+        "otp -s"|"otp --service") echo "names services" ;;
+        "otp -a"|"otp --account") echo "names accounts" ;;
+        "otp --group") echo "names groups" ;;
+        "otp --at") echo "none" ;;
         "update -s"|"update --service") echo "names services" ;;
         "update -a"|"update --account") echo "names accounts" ;;
         "update --group") echo "names groups" ;;
@@ -93,8 +104,14 @@ _vault_value_kind() {
         "update --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         "update --secret-file") echo "file" ;;
         "update --length") echo "none" ;;
-        "update --charset") echo "words alnum alpha digits hex printable" ;;
+        "update --charset") echo "none" ;;
+        "update --require") echo "none" ;;
+        "update --words") echo "none" ;;
+        "update --separator") echo "none" ;;
         "update -w"|"update --password") echo "none" ;;
+        "edit -s"|"edit --service") echo "names services" ;;
+        "edit -a"|"edit --account") echo "names accounts" ;;
+        "edit --group") echo "names groups" ;;
         "rename -s"|"rename --service") echo "names services" ;;
         "rename -a"|"rename --account") echo "names accounts" ;;
         "rename --group") echo "names groups" ;;

@@ -26,6 +26,12 @@ PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools li
 PACKAGES="$PACKAGES binutils"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"
 PACKAGES="$PACKAGES lintian"
+# oathtool: a second implementation of TOTP/HOTP that vault otp's codes are checked against;
+# diceware: ships the EFF large word list that Sources/VaultCore/Generator embeds (its README)
+PACKAGES="$PACKAGES oathtool diceware"
+# xvfb, xclip, xsel: a real X clipboard for the vault get --clip tests (ClipboardTests); procps: pgrep,
+# with which the tests wait for the detached clipboard clearer to finish
+PACKAGES="$PACKAGES xvfb xclip xsel procps"
 
 missing=""
 for package in $PACKAGES; do

@@ -4,6 +4,11 @@ public enum Base64 {
 
     /// Encodes bytes as base64 text.
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        String(decoding: encodedBytes(bytes), as: UTF8.self)
+    }
+
+    /// Encodes bytes as base64, as ASCII bytes (which a caller can wipe, unlike a `String`).
+    public static func encodedBytes<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
         let input = Array(bytes)
         var out: [UInt8] = []
         out.reserveCapacity((input.count + 2) / 3 * 4)
@@ -16,7 +21,7 @@ public enum Base64 {
             out.append(i + 2 < input.count ? alphabet[Int(b2 & 0x3F)] : UInt8(ascii: "="))
             i += 3
         }
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 }
 

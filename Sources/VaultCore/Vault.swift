@@ -229,6 +229,24 @@ public final class Vault: ItemStore {
         }
     }
 
+    /// Reads the one item that matches `query` and stores the secret that
+    /// `newSecret` makes of it, under the writer's lock: no other writer can
+    /// read the old secret in between. Returns the item as it was read.
+    public func replaceSecret(matching query: Query, by newSecret: (Item) throws -> SecretBytes?) throws -> Item {
+        try checkScope(query.group, writing: true)
+        return try transaction { vault in
+            let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
+            let item = try vault.openRecord(at: position)
+            if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
+            guard let secret = try newSecret(item) else { return item }
+            try Vault.validateSecret(secret)
+            var attributes = item.attributes
+            attributes.modified = host.now()
+            try vault.store(attributes, secret: secret, replacing: position)
+            return item
+        }
+    }
+
     /// Deletes the item that matches `query`, or every matching item when
     /// `allMatching` is set; returns what was deleted. Without `allMatching`, a
     /// query that matches several items throws `ambiguous` and deletes nothing.

@@ -114,6 +114,22 @@ public final class SecretServiceStore: ItemStore {
         }
     }
 
+    public func replaceSecret(matching query: Query, by newSecret: (Item) throws -> SecretBytes?) throws -> Item {
+        try lock.holding {
+            let found = try single(try search(query), query: query)
+            try keyring.ensureUnlocked(collection, name: collectionName)
+            try checkDevice(found)
+            if found.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(found.attributes) }
+            let item = Item(attributes: found.attributes, secret: try readSecret(of: found.item))
+            guard let secret = try newSecret(item) else { return item }
+            try Vault.validateSecret(secret)
+            var attributes = found.attributes
+            attributes.modified = host.now()
+            try write(attributes, secret: secret, to: found.item)
+            return item
+        }
+    }
+
     public func delete(matching query: Query, allMatching: Bool) throws -> [ItemAttributes] {
         try lock.holding {
             let found = try search(query)

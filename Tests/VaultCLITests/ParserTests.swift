@@ -252,8 +252,9 @@ import Testing
     }
 
     @Test func invalidValueListsTheChoices() {
-        #expect(usageError(["add", "--charset", "emoji"]) == UsageError(
-            "invalid value \"emoji\" for \"--charset\"", hint: "choose one of: alnum, alpha, digits, hex, printable"))
+        #expect(usageError(["get", "--field", "emoji"]) == UsageError(
+            "invalid value \"emoji\" for \"--field\"",
+            hint: "choose one of: service, account, label, group, class, created, modified, expires"))
     }
 
     @Test func aliasesAreAcceptedValues() throws {

@@ -93,6 +93,22 @@ import Testing
         #expect(try sandbox.vault(["delete", "-s", service, "-a", "old"]).status == 0)
     }
 
+    /// Eight `vault otp` at once on one HOTP item in the keyring: eight codes,
+    /// all different, and the counter stored eight higher (read and advance
+    /// happen under the collection lock).
+    @Test(KeyringDaemon.trait) func hotpCountersAdvanceUnderTheLock() throws {
+        guard KeyringDaemon.isAvailable() else { return }
+        let sandbox = try KeyringDaemon.sandbox()
+        let service = KeyringDaemon.uniqueService("hotp")
+        let uri = "otpauth://hotp/x?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&counter=0"
+        #expect(try sandbox.vault(["add", "--otp", "-s", service, "-a", "me"], stdin: Array(uri.utf8)).status == 0)
+        let uses = try (0..<8).map { _ in try RunningVault(sandbox, ["otp", "-s", service, "-a", "me"]) }.map { $0.finish() }
+        #expect(uses.allSatisfy { $0.status == 0 }, "\(uses.map(\.stderr))")
+        #expect(Set(uses.map(\.stdoutText)).count == 8, "\(uses.map(\.stdoutText))")
+        #expect(try sandbox.vault(["get", "-s", service, "-a", "me"]).stdoutText == uri.replacing("counter=0", with: "counter=8"))
+        #expect(try sandbox.vault(["delete", "-s", service, "-a", "me"]).status == 0)
+    }
+
     @Test(KeyringDaemon.trait) func groupsAreSeparateItems() throws {
         guard KeyringDaemon.isAvailable() else { return }
         let sandbox = try KeyringDaemon.sandbox()

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import VaultCore
 import VaultCrypto
 
@@ -28,7 +29,7 @@ struct ReferenceResolver {
             do {
                 parsed.append((use, try SecretReference(parsing: use.text)))
             } catch {
-                malformed.append("\(use.origin): \(use.text): \(error.problem)")
+                malformed.append("\(use.origin): \(ItemOutput.printable(use.text)): \(error.problem)")
             }
         }
         if !malformed.isEmpty {
@@ -44,7 +45,7 @@ struct ReferenceResolver {
         for (use, reference) in parsed where secrets[reference] == nil {
             let query = reference.query(defaultGroup: defaultGroup)
             do {
-                secrets[reference] = try store.item(matching: query).secret
+                secrets[reference] = try secret(of: reference, query: query, in: store)
             } catch VaultError.itemNotFound {
                 missing.append("\(use.origin): \(reference): no such item")
                 firstStatus = firstStatus ?? .itemNotFound
@@ -60,5 +61,17 @@ struct ReferenceResolver {
                                  hint: "add the missing items with 'vault add', or fix the references ('vault list' shows what exists)")
         }
         return secrets
+    }
+
+    /// What the reference stands for: the item's secret, or its one-time code now.
+    private func secret(of reference: SecretReference, query: Query, in store: ItemStore) throws -> SecretBytes {
+        switch reference.part {
+        case .secret:
+            return try store.item(matching: query).secret
+        case .oneTimeCode:
+            let now = Int64(invocation.now.timeIntervalSince1970)
+            let code = try OneTimeCodeInput.reading(query) { try store.oneTimeCode(matching: query, atUnixTime: now) }
+            return SecretBytes(Array(code.utf8))
+        }
     }
 }

@@ -23,10 +23,18 @@ struct VaultAccess {
 
     /// Why vault may not prompt here, or nil when it may.
     var reasonPromptsAreOff: String? {
+        if let reason = reasonInteractionIsForbidden { return reason }
+        if !invocation.terminal.hasControllingTerminal { return "no terminal" }
+        return nil
+    }
+
+    /// Why the caller said it cannot interact (--no-interaction,
+    /// VAULT_NO_INTERACTION, CI), or nil; unlike `reasonPromptsAreOff`, a
+    /// missing terminal is not a reason, since an editor may open a window.
+    var reasonInteractionIsForbidden: String? {
         if arguments.flag(.noInteraction) { return "--no-interaction" }
         if settings.isOn(.noInteraction) { return "VAULT_NO_INTERACTION is set" }
         if Settings.isSet(environment["CI"]) { return "CI is set" }
-        if !invocation.terminal.hasControllingTerminal { return "no terminal" }
         return nil
     }
 

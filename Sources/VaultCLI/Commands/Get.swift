@@ -7,6 +7,8 @@ enum GetCommand {
         if arguments.flag(.showSecret), !arguments.flag(.json) {
             throw UsageError("--show-secret goes with --json", hint: "add --json, or drop --show-secret to print the secret alone")
         }
+        let field = try ItemField.requested(by: arguments)
+        let clipboard = try ClipboardCopy.requested(by: invocation)
         let query = try ItemArguments(invocation).query()
         guard query.service != nil || query.account != nil || query.label != nil else {
             throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
@@ -21,6 +23,14 @@ enum GetCommand {
             throw CommandFailure(.itemNotFound, ErrorReport(error).message, hint: hint)
         }
         let terminal = invocation.terminal
+        if let clipboard {
+            try clipboard.copy(item.secret, of: item.attributes, invocation: invocation)
+            return
+        }
+        if let field {
+            terminal.writeOut(field.text(of: item.attributes) + "\n")
+            return
+        }
         if arguments.flag(.json) {
             terminal.writeOut(ItemOutput.json(item.attributes, secret: arguments.flag(.showSecret) ? item.secret : nil, now: invocation.now) + "\n")
             return

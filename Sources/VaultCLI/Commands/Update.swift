@@ -17,15 +17,20 @@ enum UpdateCommand {
             throw UsageError("--keep-secret and a new secret were both given", hint: "drop one of them")
         }
         let readsSecret = input.hasExplicitSource || (!arguments.flag(.keepSecret) && change.isEmpty)
+        try OneTimeCodeInput.checkSource(arguments)
+        let output = try NewSecretOutput(invocation)
         let access = VaultAccess(invocation)
         let store = try access.store()
         if readsSecret { change.secret = try input.read(access: access) }
+        if arguments.flag(.otp), let secret = change.secret { try OneTimeCodeInput.validate(secret) }
         guard !change.isEmpty else {
             throw UsageError("nothing to change", hint: "give a new secret or an attribute such as --label")
         }
         let updated = try store.update(matching: query, with: change)
+        output.printSecret(change.secret)
         invocation.report(
             "updated service \(quoted(updated.service)), account \(quoted(updated.account)) in group \(quoted(updated.group.name))",
-            json: .object([("action", .string("updated")), ("item", .rendered(ItemOutput.json(updated, now: invocation.now)))]))
+            json: .object([("action", .string("updated")), ("item", .rendered(ItemOutput.json(updated, now: invocation.now)))]
+                + output.entropyField(change.secret)))
     }
 }

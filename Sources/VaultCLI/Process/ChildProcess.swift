@@ -10,6 +10,11 @@ struct ChildStreams {
     var terminalPath: String?
     /// The child's stdin: nil keeps vault's own, else this fd (or the terminal when `stdinFromTerminal`).
     var stdinFromTerminal = false
+    /// Without a terminal: the fd for the child's stdin, or nil for vault's own.
+    var stdin: Int32?
+    /// Start the child in a session of its own (setsid), so it outlives the
+    /// terminal and the shell that ran vault.
+    var newSession = false
     /// The write end for the child's stdout, or nil for the terminal.
     var stdout: Int32?
     /// The write end for the child's stderr, or nil for the terminal.
@@ -42,6 +47,8 @@ struct ChildProcess {
             posix_spawn_file_actions_adddup2(&actions, streams.stderr ?? 3, 2)
             posix_spawn_file_actions_addclose(&actions, 3)
         } else {
+            if streams.newSession { flags |= 0x80 }  // POSIX_SPAWN_SETSID, as above
+            if let fd = streams.stdin { posix_spawn_file_actions_adddup2(&actions, fd, 0) }
             if let fd = streams.stdout { posix_spawn_file_actions_adddup2(&actions, fd, 1) }
             if let fd = streams.stderr { posix_spawn_file_actions_adddup2(&actions, fd, 2) }
         }

@@ -93,11 +93,11 @@ public enum CommandTable {
 
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
-        initCommand, addCommand, getCommand, updateCommand, renameCommand, deleteCommand,
+        initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
         listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand,
-        gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand,
+        gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
     ]
 }
 
@@ -142,6 +142,9 @@ extension CommandTable {
     /// --json on a command that changes something: its result as one JSON object.
     static let resultJSON = OptionSpec(.json, help: "print what was done as one JSON object on stdout instead of a message")
 
+    static let otp = OptionSpec(
+        .otp, help: "the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for 'vault otp'; it is checked before it is stored")
+
     static let kdfCost = OptionSpec(
         .kdfCost, value: "COST",
         help: "scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost",
@@ -166,10 +169,18 @@ extension CommandTable {
     /// stdin, or from a no-echo prompt on a terminal.
     static let secretSourceOptions: [OptionSpec] = [
         OptionSpec(.secretFile, value: "FILE", help: "read the secret from FILE", completion: .file),
-        OptionSpec(.generate, help: "generate a random secret"),
+        OptionSpec(.generate, help: "generate a random secret: 32 letters and digits unless the options below say otherwise"),
         OptionSpec(.length, value: "N", help: "length of a generated secret", default: "32"),
-        OptionSpec(.charset, value: "SET", help: "characters of a generated secret",
-                   default: "alnum", completion: .values(["alnum", "alpha", "digits", "hex", "printable"])),
+        OptionSpec(.charset, value: "SET",
+                   help: "characters of a generated secret: classes (alnum, alpha, digit, hex, lower, printable, symbol, upper) "
+                       + "and literal characters in brackets, separated by commas, e.g. 'alnum,[-_.]'",
+                   default: "alnum"),
+        OptionSpec(.require, value: "CLASSES",
+                   help: "a generated secret holds at least one character of each class named: upper, lower, digit, symbol"),
+        OptionSpec(.noAmbiguous, help: "leave out the characters 0 O 1 l I | from a generated secret"),
+        OptionSpec(.words, value: "N", help: "generate a passphrase of N words from the EFF large word list (7 776 words) instead"),
+        OptionSpec(.separator, value: "TEXT", help: "what goes between the words of a passphrase", default: "-"),
+        OptionSpec(.print, help: "show a generated secret once, on a terminal only"),
         OptionSpec(.password, short: "w", value: "VALUE",
                    help: "the secret itself; visible to other users in ps, prefer stdin"),
         OptionSpec(.trimNewline, help: "drop one trailing newline from the secret, as echo adds"),
@@ -218,6 +229,7 @@ extension CommandTable {
             OptionSpec(.createGroup, help: "create the group even when its name is one letter away from an existing group's"),
             OptionSpec(.update, short: "U", help: "replace an existing item with the same group, service and account"),
             resultJSON,
+            otp,
         ] + secretSourceOptions,
         examples: [
             ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
@@ -226,6 +238,12 @@ extension CommandTable {
                         "store a secret typed at a no-echo prompt"),
             ExampleSpec("vault add -s postgres -a admin --generate --length 40 --charset printable",
                         "generate and store a random 40-character password"),
+            ExampleSpec("vault add -s bank -a me --generate --length 20 --require upper,lower,digit,symbol --no-ambiguous --print",
+                        "generate a password that meets a site's rules, and show it once"),
+            ExampleSpec("vault add -s laptop -a disk --generate --words 6 --separator ' '",
+                        "generate a six-word passphrase"),
+            ExampleSpec("vault add --otp -s github -a alice --secret-file otpauth-uri.txt",
+                        "store the otpauth:// URI of a site's two-factor QR code, for 'vault otp'"),
             ExampleSpec("vault add -U -s backup -a cron --class after-first-unlock --secret-file backup.key",
                         "replace an item that a cron job may read after the first unlock"),
         ],
@@ -238,7 +256,10 @@ extension CommandTable {
             exactly, adding a newline only when stdout is a terminal. No match exits \
             with 44; a query that matches several items is an error that lists them. \
             With --json it prints the item's attributes, and its secret only with \
-            --show-secret.
+            --show-secret. With --clip the secret goes to the clipboard instead, and a \
+            process in the background clears it after --clip-timeout if it still holds the \
+            secret (with OSC 52, which cannot read the clipboard, it clears it whatever it \
+            holds); --clip is refused when CI is set or no clipboard is within reach.
             """,
         options: [
             service("service of the item"),
@@ -247,14 +268,44 @@ extension CommandTable {
             label("label of the item"),
             json,
             OptionSpec(.showSecret, help: "include the secret in --json output"),
+            OptionSpec(.field, value: "FIELD",
+                       help: "print one attribute and a newline instead of the secret; an attribute the item lacks prints an empty line",
+                       completion: .values(ItemField.allCases.map(\.rawValue))),
+            OptionSpec(.clip, help: "copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal's OSC 52) instead of printing it, and clear it later"),
+            OptionSpec(.clipTimeout, value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s"),
         ],
         examples: [
             ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
             ExampleSpec(#"GITHUB_TOKEN="$(vault get -s github -a ci-bot)" ./deploy.sh"#,
                         "pass a secret to one command through its environment"),
             ExampleSpec("vault get -s github -a ci-bot --json", "show an item's attributes without its secret"),
+            ExampleSpec("vault get -s github -a ci-bot --field expires", "print when an item expires, for a script"),
+            ExampleSpec("vault get -s bank -a me --clip", "copy a password to the clipboard for 45 seconds"),
         ],
         run: { try GetCommand.run($0) })
+
+    static let otpCommand = CommandSpec(
+        "otp", summary: "print the current one-time code of an item",
+        discussion: """
+            Prints the one-time code of an item stored with 'vault add --otp': its secret is an \
+            otpauth://totp/ or otpauth://hotp/ URI (SHA1, SHA256 or SHA512; 6 to 8 digits; any \
+            period) or a Base32 seed (TOTP, SHA1, 6 digits, 30 seconds). A TOTP code is for now, \
+            or for --at. An HOTP item gives the code of its counter and stores the counter one \
+            higher in the same write, so no code is given twice: each use changes the vault, and \
+            two clones of a vault shared through git that both use one HOTP item will conflict. \
+            In references of run and inject, vault://SERVICE/ACCOUNT?otp stands for the item's code.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            OptionSpec(.at, value: "UNIX_TIME", help: "the TOTP code at this time, in seconds since 1970, instead of now"),
+        ],
+        examples: [
+            ExampleSpec("vault otp -s github -a alice", "print the code to type at GitHub's two-factor prompt"),
+            ExampleSpec("vault otp -s github -a alice --at \"$(date -d '+30 sec' +%s)\"", "print the next code"),
+        ],
+        run: { try OneTimeCodeCommand.run($0) })
 
     static let updateCommand = CommandSpec(
         "update", summary: "change the secret or attributes of one item",
@@ -273,6 +324,7 @@ extension CommandTable {
         ] + secretSourceOptions + [
             OptionSpec(.keepSecret, help: "change attributes only; do not read a new secret"),
             resultJSON,
+            otp,
         ],
         examples: [
             ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
@@ -283,6 +335,30 @@ extension CommandTable {
                         "replace a password with a new random one"),
         ],
         run: { try UpdateCommand.run($0) })
+
+    static let editCommand = CommandSpec(
+        "edit", summary: "change the secret of one item in an editor",
+        discussion: """
+            Opens the secret of the one item that matches in $VISUAL, else $EDITOR, else vi (run \
+            through sh -c, as git does), and stores what the editor saved. The file is created 0600 \
+            in a new 0700 directory in $XDG_RUNTIME_DIR when that is a tmpfs, else in /dev/shm; with \
+            neither, edit refuses rather than write the secret to a disk. The file, and anything the \
+            editor left beside it, is overwritten with zeros and removed afterwards, also when the \
+            editor fails or vault gets TERM or HUP; VIMINIT turns off vim's swap, undo, backup and \
+            viminfo files. A newline the editor added at the end is dropped when the secret had none. \
+            An unchanged or emptied buffer changes nothing and says so; an editor that fails changes \
+            nothing. Refused when CI, VAULT_NO_INTERACTION or --no-interaction is set.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+        ],
+        examples: [
+            ExampleSpec("vault edit -s postgres -a admin", "change a password in the editor"),
+            ExampleSpec("EDITOR=nano vault edit -s notes -a recovery-codes", "edit a multi-line secret in nano"),
+        ],
+        run: { try EditCommand.run($0) })
 
     static let deleteCommand = CommandSpec(
         "delete", aliases: ["rm"], summary: "delete items",
@@ -475,4 +551,16 @@ extension CommandTable {
         ],
         hidden: true,
         run: { try GenerateCommand.run($0) })
+
+    static let clipboardClearCommand = CommandSpec(
+        ClipboardClearCommand.name, summary: "clear the clipboard later, for get --clip",
+        discussion: "Started by vault get --clip in a session of its own; reads the secret's HMAC on stdin.",
+        positionals: [
+            PositionalSpec("METHOD", help: "how the clipboard was reached",
+                           completion: .values(ClipboardMethod.allCases.map(\.rawValue))),
+            PositionalSpec("SECONDS", help: "how long to wait"),
+            PositionalSpec("PLACE", help: "the display or terminal"),
+        ],
+        hidden: true,
+        run: { try ClipboardClearCommand.run($0) })
 }

@@ -13,15 +13,6 @@ struct SecretInput {
 
     private var arguments: ParsedArguments { invocation.arguments }
 
-    /// The characters `--charset` may name.
-    static let charsets: [String: [UInt8]] = [
-        "alnum": Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8),
-        "alpha": Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8),
-        "digits": Array("0123456789".utf8),
-        "hex": Array("0123456789abcdef".utf8),
-        "printable": Array((0x21...0x7E).map { UInt8($0) }),
-    ]
-
     /// Whether the options name a source other than stdin or the prompt.
     var hasExplicitSource: Bool {
         arguments.value(.secretFile) != nil || arguments.flag(.generate) || arguments.value(.password) != nil
@@ -52,11 +43,12 @@ struct SecretInput {
         guard sources.count <= 1 else {
             throw UsageError("--\(sources[0]) and --\(sources[1]) both give the secret", hint: "give the secret one way only")
         }
-        if arguments.value(.length) != nil || arguments.value(.charset) != nil, !arguments.flag(.generate) {
-            throw UsageError("--length and --charset go with --generate", hint: "add --generate, or drop them")
+        if !arguments.flag(.generate),
+           let ruleOption = GeneratorOptions.ruleOptions.first(where: { arguments.options[$0.long] != nil }) {
+            throw UsageError("--\(ruleOption.long) goes with --generate", hint: "add --generate, or drop --\(ruleOption.long)")
         }
         if let path = arguments.value(.secretFile) { return try readFile(path) }
-        if arguments.flag(.generate) { return try generate() }
+        if arguments.flag(.generate) { return try GeneratorOptions(arguments: arguments).rule().generate() }
         if let value = arguments.value(.password) {
             invocation.terminal.writeErr("vault: warning: a secret given with -w is visible to other users in the process list; prefer stdin or --secret-file\n")
             return SecretBytes(Array(value.utf8))
@@ -76,19 +68,6 @@ struct SecretInput {
     private func readFile(_ path: String) throws -> SecretBytes {
         let bytes = try SecretFile.read(path: path, limit: ItemLimits.maxSecretBytes)
         return bytes
-    }
-
-    private func generate() throws -> SecretBytes {
-        let lengthText = arguments.value(.length) ?? "32"
-        guard let length = Int(lengthText), (1...4096).contains(length) else {
-            throw UsageError("invalid --length \(quoted(lengthText))", hint: "give a whole number from 1 to 4096")
-        }
-        let name = arguments.value(.charset) ?? "alnum"
-        guard let alphabet = SecretInput.charsets[name] else {
-            throw UsageError("unknown --charset \(quoted(name))",
-                             hint: "use one of: \(SecretInput.charsets.keys.sorted().joined(separator: ", "))")
-        }
-        return RandomSecret.generate(length: length, alphabet: alphabet)
     }
 }
 

@@ -1,10 +1,12 @@
 /// A reference to one item's secret, as written in environment variables,
-/// env files and templates: `vault://[GROUP/]SERVICE/ACCOUNT`.
+/// env files and templates: `vault://[GROUP/]SERVICE/ACCOUNT[?otp]`.
 ///
 /// Two segments are a service and an account; three are a group, a service
 /// and an account. In a name, `%`, `/`, `?`, `#`, whitespace and control
 /// characters must be percent-encoded (`%25`, `%2F`, `%3F`, `%23`, `%20` …);
-/// any other byte may be. `?` and `#` are reserved for later use. An empty
+/// any other byte may be. A `?` ends the names and starts a query: `?otp`
+/// stands for the item's current one-time code instead of its secret, and
+/// no other query is accepted. `#` is reserved for later use. An empty
 /// account is written as nothing after the last slash: `vault://svc/`.
 public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     /// The group to search, or nil for the caller's default (every group it can open).
@@ -13,6 +15,16 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     public var service: String
     /// The item's account (may be empty).
     public var account: String
+    /// What the reference stands for: the secret, or its one-time code (`?otp`).
+    public var part: Part = .secret
+
+    /// What of the item a reference stands for.
+    public enum Part: String, Hashable, Sendable {
+        /// The item's secret, exactly.
+        case secret
+        /// The item's current one-time code (`?otp`): see `ItemStore.oneTimeCode`.
+        case oneTimeCode = "otp"
+    }
 
     /// What every reference starts with.
     public static let scheme = "vault://"
@@ -32,7 +44,16 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     /// Parses a reference; throws `SecretReferenceError` naming what is wrong.
     public init(parsing text: String) throws(SecretReferenceError) {
         guard text.hasPrefix(SecretReference.scheme) else { throw .missingScheme }
-        let path = text.dropFirst(SecretReference.scheme.count)
+        var path = text.dropFirst(SecretReference.scheme.count)
+        if let questionMark = path.firstIndex(of: "?") {
+            let query = String(path[path.index(after: questionMark)...])
+            guard query == Part.oneTimeCode.rawValue else {
+                if query.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { throw .unencodedSpace }
+                throw .unknownQuery(query)
+            }
+            part = .oneTimeCode
+            path = path[..<questionMark]
+        }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard segments.count == 2 || segments.count == 3 else { throw .segmentCount(segments.count) }
         let names = try segments.map { segment throws(SecretReferenceError) in try SecretReference.decode(segment) }
@@ -49,6 +70,7 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         let names = (group.map { [$0.name] } ?? []) + [service, account]
         return SecretReference.scheme + names.map(SecretReference.encode).joined(separator: "/")
+            + (part == .secret ? "" : "?" + part.rawValue)
     }
 
     /// The query that finds the item: the reference's own group, else `defaultGroup`.
@@ -129,6 +151,8 @@ public enum SecretReferenceError: Error, Equatable, Sendable {
     case unencodedSpace
     /// A percent-escape decodes to bytes that are not UTF-8.
     case notUTF8
+    /// What follows `?` is not `otp`, the one query there is.
+    case unknownQuery(String)
 
     /// What is wrong, for an error message.
     public var problem: String {
@@ -142,11 +166,13 @@ public enum SecretReferenceError: Error, Equatable, Sendable {
         case .reservedCharacter(let character): return "\"\(character)\" is reserved; write it percent-encoded"
         case .unencodedSpace: return "it holds a space or control character; write it percent-encoded, e.g. %20"
         case .notUTF8: return "a percent-escape decodes to bytes that are not UTF-8"
+        case .unknownQuery(let query):
+            return "\"?\(query)\" is not a query vault knows; ?otp is the one-time code, and a '?' in a name is written %3F"
         }
     }
 
     /// How to write it right, for a hint.
     public static let syntaxHint =
-        "write vault://[GROUP/]SERVICE/ACCOUNT, percent-encoding '/', '%', '?', '#' and spaces in names (e.g. %2F)"
+        "write vault://[GROUP/]SERVICE/ACCOUNT, or …/ACCOUNT?otp for a one-time code, percent-encoding '/', '%', '?', '#' and spaces in names (e.g. %2F)"
 }
 

@@ -74,6 +74,20 @@ import Glibc
         Row("vault lock --bogus", 2, "unknown option"),
         Row("vault status --json --bogus", 2, "unknown option"),
         Row("vault help \(escape)", 2, "unknown command"),
+        // Clipboard, edit, generator rules, one-time codes, fields.
+        Row("vault get -s github -a ci --field \(escape)", 2, "invalid value"),
+        Row("vault add -s new -a x --generate --charset \(escape)", 2, "unknown class"),
+        Row("vault add -s new -a x --generate --charset \"[$(printf '\\033')]\"", 2, "printable ASCII"),
+        Row("vault add -s new -a x --generate --require \(escape)", 2, "unknown class"),
+        Row("vault add -s new -a x --generate --words \(escape)", 2, "invalid --words"),
+        Row("printf 'esc\\033[2J' | vault add --otp -s new -a x", 2, "not a one-time code secret"),
+        Row("vault otp -s github -a ci", 1, "holds no one-time code secret"),
+        Row("vault otp -s github -a ci --at \(escape)", 2, "invalid --at"),
+        Row("vault run --env X=vault://github/ci?totp -- true", 2, "is not a query"),
+        Row("vault run --env X=\"vault://github/ci?$(printf '\\033')\" -- true", 2, "control character"),
+        Row("CI=1 vault edit -s github -a ci", 36, "interaction is off"),
+        Row("vault get -s github -a ci --clip --clip-timeout \(escape)", 2, "invalid --clip-timeout"),
+        Row("CI=1 vault get -s github -a ci --clip", 1, "--clip is off when CI is set"),
     ]
 
     @Test(arguments: rows)

@@ -49,13 +49,25 @@ import VaultCore
         ("vault://-x/s/a", .invalidGroup("-x")),
         ("vault://s/a%2", .badEscape("%2")),
         ("vault://s/a%zz", .badEscape("%zz")),
-        ("vault://s/a?b", .reservedCharacter("?")),
+        ("vault://s/a?b", .unknownQuery("b")),
+        ("vault://s/a?otp?otp", .unknownQuery("otp?otp")),
+        ("vault://s/a?OTP", .unknownQuery("OTP")),
+        ("vault://s/a#b", .reservedCharacter("#")),
         ("vault://s/a b", .unencodedSpace),
         ("vault://s/a%FF", .notUTF8),
     ])
     func malformedReferencesSayWhy(text: String, error: SecretReferenceError) {
         #expect(throws: error) { try SecretReference(parsing: text) }
         #expect(!error.problem.isEmpty)
+    }
+
+    @Test func otpQueryAsksForTheOneTimeCode() throws {
+        let reference = try SecretReference(parsing: "vault://ci/github/a%3Fb?otp")
+        #expect(reference.part == .oneTimeCode)
+        #expect(reference.account == "a?b")
+        #expect(reference.description == "vault://ci/github/a%3Fb?otp")
+        #expect(try SecretReference(parsing: "vault://github/a").part == .secret)
+        #expect(reference != (try SecretReference(parsing: "vault://ci/github/a%3Fb")))
     }
 
     @Test func isReferenceLooksAtTheSchemeOnly() {

@@ -1,0 +1,67 @@
+import VaultCore
+import VaultCrypto
+
+/// `vault edit`: opens one item's secret in the user's editor through a
+/// file on a tmpfs, wiped and removed afterwards whatever happens, and stores
+/// what the editor saved; an unchanged or emptied buffer changes nothing.
+enum EditCommand {
+    static func run(_ invocation: Invocation) throws {
+        let options = ItemArguments(invocation)
+        let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
+        let access = VaultAccess(invocation)
+        if let reason = access.reasonInteractionIsForbidden {
+            throw CommandFailure(.interactionNotAllowed, "vault edit opens an editor, and interaction is off here (\(reason))",
+                                 hint: "give the new secret to 'vault update' on stdin instead")
+        }
+        guard let base = EditBuffer.memoryBackedDirectory(runtimeDirectory: invocation.environment["XDG_RUNTIME_DIR"]) else {
+            throw CommandFailure(.failure, "no memory-backed directory to edit the secret in: neither $XDG_RUNTIME_DIR nor /dev/shm is a tmpfs",
+                                 hint: "set XDG_RUNTIME_DIR to a tmpfs directory such as /run/user/$(id -u); vault never writes a secret to disk")
+        }
+        let store = try access.store()
+        let item = try store.item(matching: query)
+        let buffer = try EditBuffer(in: base, holding: item.secret)
+        defer { buffer.wipe() }
+        let editor = EditorProcess(environment: invocation.environment)
+        let outcome = try editor.edit(buffer.path)
+        if let signal = outcome.vaultSignal {
+            throw ChildExitStatus(code: 128 + signal, failure: CommandFailure(
+                .failure, "stopped by signal \(signal) while the editor ran; nothing changed, and the file was wiped"))
+        }
+        guard outcome.status == 0 else {
+            let how = outcome.status > 128 ? "was killed by signal \(outcome.status - 128)" : "exited with status \(outcome.status)"
+            throw CommandFailure(.failure, "the editor \(quoted(editor.command)) \(how); nothing changed",
+                                 hint: "run 'vault edit' again, or set VISUAL or EDITOR to another editor")
+        }
+        let edited = trimmingAddedNewline(buffer.contents(limit: ItemLimits.maxSecretBytes), original: item.secret)
+        buffer.wipe()
+        let terminal = invocation.terminal
+        let names = "service \(quoted(item.attributes.service)), account \(quoted(item.attributes.account))"
+        if edited.count == 0 {
+            terminal.writeErr("vault: the buffer was emptied; \(names) was not changed\n")
+            return
+        }
+        if edited.constantTimeEquals(item.secret) {
+            terminal.writeErr("vault: no change; \(names) was not changed\n")
+            return
+        }
+        let exact = Query(service: item.attributes.service, account: item.attributes.account, group: item.attributes.group)
+        _ = try store.replaceSecret(matching: exact) { current in
+            guard current.secret.constantTimeEquals(item.secret) else {
+                throw CommandFailure(.failure, "\(names) changed while it was being edited; nothing was stored",
+                                     hint: "run 'vault edit' again to edit the new secret")
+            }
+            return edited
+        }
+        terminal.writeErr("vault: updated \(names) in group \(quoted(item.attributes.group.name))\n")
+    }
+
+    /// Editors end a saved file with a newline; one that the original did not
+    /// have is not part of the secret.
+    private static func trimmingAddedNewline(_ edited: SecretBytes, original: SecretBytes) -> SecretBytes {
+        let endsWithNewline = { (secret: SecretBytes) in secret.withUnsafeBytes { $0.last == 0x0A } }
+        guard endsWithNewline(edited), !endsWithNewline(original) else { return edited }
+        var builder = SecretBytesBuilder()
+        edited.withUnsafeBytes { builder.append(UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
+        return builder.finish()
+    }
+}

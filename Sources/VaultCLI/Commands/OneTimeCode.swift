@@ -1,0 +1,61 @@
+import FoundationEssentials
+import VaultCore
+import VaultCrypto
+
+/// `vault otp`: prints the current one-time code of an item that holds an
+/// otpauth:// URI or a Base32 seed; an HOTP item's counter moves on.
+enum OneTimeCodeCommand {
+    static func run(_ invocation: Invocation) throws {
+        let options = ItemArguments(invocation)
+        let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
+        let time = try unixTime(invocation)
+        let store = try VaultAccess(invocation).store()
+        let code = try OneTimeCodeInput.reading(query) { try store.oneTimeCode(matching: query, atUnixTime: time) }
+        invocation.terminal.writeOut(code + "\n")
+    }
+
+    /// `--at UNIX_TIME`, or now.
+    private static func unixTime(_ invocation: Invocation) throws -> Int64 {
+        guard let text = invocation.arguments.value(.at) else { return Int64(invocation.now.timeIntervalSince1970) }
+        guard let time = Int64(text), time >= 0 else {
+            throw UsageError("invalid --at \(quoted(text))", hint: "give a time in whole seconds since 1970, e.g. --at \"$(date +%s)\"")
+        }
+        return time
+    }
+}
+
+/// The words for a secret that is not a one-time code secret, where it is
+/// stored (`add --otp`) and where it is used (`otp`, `?otp` references).
+enum OneTimeCodeInput {
+    static let formHint = "give an otpauth://totp/… or otpauth://hotp/… URI, or a Base32 seed, on stdin"
+
+    /// Refuses `--otp` with `--generate` (a one-time code secret comes from
+    /// the site) or `--keep-secret` (there is no new secret to check).
+    static func checkSource(_ arguments: ParsedArguments) throws {
+        guard arguments.flag(.otp) else { return }
+        for other in [OptionName.generate, .keepSecret] where arguments.flag(other) {
+            throw UsageError("--otp and --\(other.long) both given", hint: "a one-time code secret comes from the site: " + formHint)
+        }
+    }
+
+    /// Refuses a new secret that `add --otp` could not turn into codes.
+    static func validate(_ secret: SecretBytes) throws {
+        do {
+            _ = try OneTimeCodeSecret(parsing: secret)
+        } catch {
+            throw CommandFailure(.usage, "the secret is not a one-time code secret: \(error.problem)", hint: formHint)
+        }
+    }
+
+    /// Runs `body`, naming the item when its secret holds no one-time code.
+    static func reading<T>(_ query: Query, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as OneTimeCodeError {
+            throw CommandFailure(
+                .failure,
+                "the item for service \(quoted(query.service ?? "")), account \(quoted(query.account ?? "")) holds no one-time code secret: \(error.problem)",
+                hint: "store one with 'vault add --otp -U' and the URI or seed on stdin")
+        }
+    }
+}
