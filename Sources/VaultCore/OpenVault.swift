@@ -243,6 +243,17 @@ struct OpenVault {
     /// the groups this ring holds. A record the ring cannot open throws
     /// `locked` — or is left out when `skipLocked` is set.
     func positions(matching query: Query, skipLocked: Bool = false) throws -> [Int] {
+        try matches(query, skipLocked: skipLocked).map(\.position)
+    }
+
+    /// The attributes of the records that match the query, in index order; see `positions(matching:skipLocked:)`.
+    /// Each record is opened once, and its secret is not copied out.
+    func attributes(matching query: Query, skipLocked: Bool = false) throws -> [ItemAttributes] {
+        try matches(query, skipLocked: skipLocked).map(\.attributes)
+    }
+
+    /// The records that match the query, with the attributes read to match them.
+    func matches(_ query: Query, skipLocked: Bool) throws -> [(position: Int, attributes: ItemAttributes)] {
         let groupIDs: [UInt32]
         if let group = query.group {
             guard let id = keys.groupID(of: group) else { return [] }
@@ -250,12 +261,12 @@ struct OpenVault {
         } else {
             groupIDs = file.groups.map(\.groupID).filter { keys.groups[$0] != nil }
         }
-        var matches: [Int] = []
+        var matches: [(position: Int, attributes: ItemAttributes)] = []
         func consider(_ position: Int, check: (ItemAttributes) throws -> Void = { _ in }) throws {
             do {
-                let attributes = try openRecord(at: position).attributes
+                let attributes = try openAttributes(at: position)
                 try check(attributes)
-                if query.matches(attributes) { matches.append(position) }
+                if query.matches(attributes) { matches.append((position, attributes)) }
             } catch VaultError.locked where skipLocked {
             } catch VaultError.boundToAnotherDevice where skipLocked {
             }
@@ -297,6 +308,25 @@ struct OpenVault {
 
     /// Decrypts the record at `position`.
     func openRecord(at position: Int) throws -> Item {
+        let (plaintext, group, accessibility) = try openPlaintext(at: position)
+        do {
+            return try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility)
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
+    }
+
+    /// Decrypts the record at `position` and reads its attributes, leaving the secret where it is.
+    func openAttributes(at position: Int) throws -> ItemAttributes {
+        let (plaintext, group, accessibility) = try openPlaintext(at: position)
+        do {
+            return try RecordCodec.decodeAttributes(plaintext, group: group, accessibility: accessibility)
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
+    }
+
+    private func openPlaintext(at position: Int) throws -> (SecretBytes, AccessGroup, Accessibility) {
         let entry = file.index[position]
         guard let accessibility = Accessibility(fileID: entry.classID) else {
             throw VaultError.corrupted(path: path, detail: "an index entry names an unknown class")
@@ -304,23 +334,17 @@ struct OpenVault {
         guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(accessibility) }
         let key: SecretBytes
         do {
-            key = try keys.recordKey(groupID: entry.groupID, accessibility: accessibility, recordID: entry.recordID)
+            key = try keys.recordKey(groupID: entry.groupID, accessibility: accessibility, recordID: entry.id)
         } catch KeyRingError.missingDeviceKey {
             throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
         } catch {
             throw VaultError.locked(accessibility)
         }
         let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
-        let plaintext: SecretBytes
         do {
-            plaintext = try AESGCM.open(file.records[position], key: key, aad: aad)
+            return (try AESGCM.open(file.records[position], key: key, aad: aad), group, accessibility)
         } catch {
             throw VaultError.corrupted(path: path, detail: "a record does not open")
-        }
-        do {
-            return try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility)
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
         }
     }
 
@@ -457,7 +481,7 @@ struct OpenVault {
         guard let groupID = try groupID(for: attributes.group, creating: true) else { return }
         let recordID = SecureRandom.bytes(16)
         let classID = attributes.accessibility.fileID
-        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: recordID)
+        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
         let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
         let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret), key: key, aad: aad)
         let entry = IndexEntry(recordID: recordID,

@@ -51,7 +51,10 @@ final class KeyRing {
 
     /// Drops cached base keys of a class whose key changed.
     func forgetBaseKeys(classID: UInt8) {
-        for keys in groups.values where keys.groupKey != nil { keys.baseKeys[classID] = nil }
+        for keys in groups.values where keys.groupKey != nil {
+            keys.baseKeys[classID] = nil
+            keys.recordKeyDerivers[classID] = nil
+        }
     }
 
     func groupID(of group: AccessGroup) -> UInt32? {
@@ -111,13 +114,30 @@ final class KeyRing {
     }
 
     /// The key of one record: fresh for every record id, bound to the device for device-bound classes.
-    func recordKey(groupID: UInt32, accessibility: Accessibility, recordID: [UInt8]) throws -> SecretBytes {
-        var material = try baseKey(groupID: groupID, classID: accessibility.fileID)
+    /// `derive(B[g,c] [‖ DK], "record", record id)`, with the HKDF extract step done once per (group, class).
+    func recordKey(groupID: UInt32, accessibility: Accessibility, recordID: Bytes16) throws -> SecretBytes {
+        let deriver = try recordKeyDeriver(groupID: groupID, accessibility: accessibility)
+        var info = KeyRing.recordInfoPrefix
+        info.reserveCapacity(info.count + 16)
+        recordID.append(to: &info)
+        return deriver.deriveKey(info: info)
+    }
+
+    private static let recordInfoPrefix = Array("vault v1 record".utf8)
+
+    private func recordKeyDeriver(groupID: UInt32, accessibility: Accessibility) throws -> HKDFExpander {
+        let classID = accessibility.fileID
+        let keys = try group(groupID)
+        if let cached = keys.recordKeyDerivers[classID] { return cached }
+        var material = try baseKey(groupID: groupID, classID: classID)
         if accessibility.isDeviceBound {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
             material = material.appending(deviceKey)
         }
-        return KeyRing.derive(material, "record", recordID, vaultID: vaultID)
+        // HMAC-SHA256 is always there once the ring exists (it checked the header with it).
+        let deriver = try! HKDFExpander(inputKeyMaterial: material, salt: vaultID)
+        keys.recordKeyDerivers[classID] = deriver
+        return deriver
     }
 
     /// The key that seals what the device key alone opens.
@@ -157,10 +177,13 @@ final class GroupKeys {
     let indexMACKey: SecretBytes?
     /// Base keys by class id: derived on demand from the group key, or given.
     fileprivate(set) var baseKeys: [UInt8: SecretBytes]
+    /// Record-key derivations by class id, each with its HKDF extract step done (from the base key).
+    fileprivate var recordKeyDerivers: [UInt8: HKDFExpander] = [:]
 
     /// Adds a base key the ring was given (not derived).
     func addBaseKey(_ key: SecretBytes, classID: UInt8) {
         baseKeys[classID] = key
+        recordKeyDerivers[classID] = nil
     }
 
     init(group: AccessGroup, groupKey: SecretBytes?, lookupKey: SecretBytes, indexMACKey: SecretBytes?,

@@ -237,6 +237,11 @@ struct Bytes16: Hashable {
         w.u64(low)
     }
 
+    /// Appends the 16 bytes to `bytes`.
+    func append(to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes.append(contentsOf: $0) }
+    }
+
     /// Writes the 16 bytes at `pointer` (no alignment needed).
     func store(to pointer: UnsafeMutableRawPointer) {
         pointer.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
