@@ -51,14 +51,20 @@ enum ItemOutput {
             [$0.group.name, printable($0.service), printable($0.account), $0.accessibility.rawValue,
              DateText.iso($0.modified)] + expiry($0) + [printable($0.details.label ?? "")]
         }
-        let widths = header.indices.map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
+        let lengths = ([header] + rows).map { $0.map(\.count) }
+        let widths = header.indices.map { column in lengths.map { $0[column] }.max() ?? 0 }
+        // One output string, appended to in place: `list` prints every item of the vault.
+        var table = ""
+        for (row, cellLengths) in zip([header] + rows, lengths) {
+            for (column, cell) in row.enumerated() {
+                if column > 0 { table += "  " }
+                table += cell
+                if column < row.count - 1 { table += String(repeating: " ", count: widths[column] - cellLengths[column]) }
+            }
+            while table.utf8.last == UInt8(ascii: " ") { table.removeLast() }
+            table += "\n"
         }
-        return ([header] + rows).map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ").trimmingTrailingSpaces()
-        }.joined(separator: "\n") + "\n"
+        return table
     }
 
     /// A name with control characters escaped, so a table row stays one line.
@@ -74,13 +80,5 @@ enum ItemOutput {
             let hex = String(value, radix: 16)
             return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         }, escapesDelete: false)
-    }
-}
-
-private extension String {
-    func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }
