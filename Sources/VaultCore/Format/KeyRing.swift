@@ -86,15 +86,31 @@ final class KeyRing {
         return Array(HMAC.sha256(key: try group(groupID).lookupKey, data: w.bytes).prefix(16))
     }
 
-    /// The MAC of a group's index entries; throws `missingIndexMACKey` for a group held without that key (a read-only credential).
-    func indexMAC(groupID: UInt32, entries: [IndexEntry]) throws -> [UInt8] {
+    /// The MAC of a group's index entries, given the whole index and its encoding (`IndexEntry.encode`,
+    /// or the file's own bytes): each run of the group's entries goes in as one piece, uncopied.
+    /// Throws `missingIndexMACKey` for a group held without that key (a read-only credential).
+    func indexMAC(groupID: UInt32, entries: [IndexEntry], encoded: UnsafeRawBufferPointer) throws -> [UInt8] {
         guard let indexMACKey = try group(groupID).indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
+        precondition(encoded.count == entries.count * IndexEntry.size, "an index encoding of another length")
         let mac = try HMACSHA256(key: indexMACKey)
         var w = ByteWriter(capacity: 64)
         w.raw(vaultID)
         w.u32(groupID)
         mac.update(w.bytes)
-        mac.update(IndexEntry.encode(entries.filter { $0.groupID == groupID }))
+        var runStart: Int?
+        func endRun(at end: Int) {
+            guard let start = runStart else { return }
+            mac.update(UnsafeRawBufferPointer(rebasing: encoded[start * IndexEntry.size ..< end * IndexEntry.size]))
+            runStart = nil
+        }
+        for (number, entry) in entries.enumerated() {
+            if entry.groupID != groupID {
+                endRun(at: number)
+            } else if runStart == nil {
+                runStart = number
+            }
+        }
+        endRun(at: entries.count)
         return mac.finalize()
     }
 
