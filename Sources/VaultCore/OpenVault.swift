@@ -324,19 +324,19 @@ struct OpenVault {
 
     /// Decrypts the record at `position`.
     func openRecord(at position: Int) throws -> Item {
-        let (plaintext, group, accessibility) = try openPlaintext(at: position)
-        do {
-            return try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility)
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
-        }
+        try openRecord(at: position, decode: RecordCodec.decodePlaintext)
     }
 
     /// Decrypts the record at `position` and reads its attributes, leaving the secret where it is.
     func openAttributes(at position: Int) throws -> ItemAttributes {
+        try openRecord(at: position, decode: RecordCodec.decodeAttributes)
+    }
+
+    private func openRecord<Decoded>(at position: Int,
+                                     decode: (SecretBytes, AccessGroup, Accessibility) throws -> Decoded) throws -> Decoded {
         let (plaintext, group, accessibility) = try openPlaintext(at: position)
         do {
-            return try RecordCodec.decodeAttributes(plaintext, group: group, accessibility: accessibility)
+            return try decode(plaintext, group, accessibility)
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.detail)
         }
