@@ -259,30 +259,34 @@ struct OpenVault {
     /// the groups this ring holds. A record the ring cannot open throws
     /// `locked` — or is left out when `skipLocked` is set.
     func positions(matching query: Query, skipLocked: Bool = false) throws -> [Int] {
-        try matches(query, skipLocked: skipLocked).map(\.position)
+        try matches(query, skipLocked: skipLocked).positions
     }
 
     /// The attributes of the records that match the query, in index order; see `positions(matching:skipLocked:)`.
     /// Each record is opened once, and its secret is not copied out.
     func attributes(matching query: Query, skipLocked: Bool = false) throws -> [ItemAttributes] {
-        try matches(query, skipLocked: skipLocked).map(\.attributes)
+        try matches(query, skipLocked: skipLocked).attributes
     }
 
-    /// The records that match the query, with the attributes read to match them.
-    func matches(_ query: Query, skipLocked: Bool) throws -> [(position: Int, attributes: ItemAttributes)] {
+    /// The records that match the query, with the attributes read to match them (side by side: a
+    /// listing returns the attributes array as it is, without a copy of 100 000 items).
+    func matches(_ query: Query, skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
         let groupIDs: [UInt32]
         if let group = query.group {
-            guard let id = keys.groupID(of: group) else { return [] }
+            guard let id = keys.groupID(of: group) else { return ([], []) }
             groupIDs = [id]
         } else {
             groupIDs = file.groups.map(\.groupID).filter { keys.groups[$0] != nil }
         }
-        var matches: [(position: Int, attributes: ItemAttributes)] = []
+        var matches: (positions: [Int], attributes: [ItemAttributes]) = ([], [])
         func consider(_ position: Int, check: (ItemAttributes) throws -> Void = { _ in }) throws {
             do {
                 let attributes = try openAttributes(at: position)
                 try check(attributes)
-                if query.matches(attributes) { matches.append((position, attributes)) }
+                if query.matches(attributes) {
+                    matches.positions.append(position)
+                    matches.attributes.append(attributes)
+                }
             } catch VaultError.locked where skipLocked {
             } catch VaultError.boundToAnotherDevice where skipLocked {
             }

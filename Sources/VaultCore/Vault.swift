@@ -178,10 +178,10 @@ public final class Vault: ItemStore {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             let matches = try vault.matches(query, skipLocked: false)
-            if !allMatching { _ = try Vault.single(matches.map(\.position), in: vault, query: query) }
-            guard !matches.isEmpty else { throw VaultError.itemNotFound(query) }
-            vault.remove(at: matches.map(\.position))
-            return matches.map(\.attributes)
+            if !allMatching { _ = try Vault.single(matches.positions, in: vault, query: query) }
+            guard !matches.positions.isEmpty else { throw VaultError.itemNotFound(query) }
+            vault.remove(at: matches.positions)
+            return matches.attributes
         }
     }
 
@@ -224,9 +224,9 @@ public final class Vault: ItemStore {
             guard vault.hasKeyslot(.keyFile) else { throw VaultError.lastKeyslot }
             _ = try vault.removeKeyslots(kind: .passphrase, openedBy: nil)
             let doomed = try vault.matches(Query(accessibility: .whenPasscodeSetThisDeviceOnly), skipLocked: false)
-            vault.remove(at: doomed.map(\.position))
+            vault.remove(at: doomed.positions)
             try vault.rotateClassKey(.whenPasscodeSetThisDeviceOnly)
-            return doomed.map(\.attributes)
+            return doomed.attributes
         }
     }
 

@@ -51,15 +51,21 @@ enum ItemOutput {
             [$0.group.name, printable($0.service), printable($0.account), $0.accessibility.rawValue,
              DateText.iso($0.modified)] + expiry($0) + [printable($0.details.label ?? "")]
         }
-        let lengths = ([header] + rows).map { $0.map(\.count) }
-        let widths = header.indices.map { column in lengths.map { $0[column] }.max() ?? 0 }
-        // One output string, appended to in place: `list` prints every item of the vault.
+        // `list` prints every item of the vault: each cell's length is counted once, into one flat
+        // array, and the rows are appended to one output string.
+        let lines = [header] + rows
+        let lengths = lines.flatMap { $0.map(\.count) }
+        let widths = header.indices.map { column in
+            stride(from: column, to: lengths.count, by: header.count).map { lengths[$0] }.max() ?? 0
+        }
         var table = ""
-        for (row, cellLengths) in zip([header] + rows, lengths) {
+        for (number, row) in lines.enumerated() {
             for (column, cell) in row.enumerated() {
                 if column > 0 { table += "  " }
                 table += cell
-                if column < row.count - 1 { table += String(repeating: " ", count: widths[column] - cellLengths[column]) }
+                if column < row.count - 1 {
+                    table += String(repeating: " ", count: widths[column] - lengths[number * header.count + column])
+                }
             }
             while table.utf8.last == UInt8(ascii: " ") { table.removeLast() }
             table += "\n"
