@@ -1,7 +1,7 @@
 #!/bin/sh
 # make bench: times whole `vault` processes against the floor (one fresh
 # process that reads and AES-GCM-opens a file of the vault's size, from
-# ../shared/bench/floor.c) and against the peers (`secret-tool lookup` in a
+# bench/floor.c) and against the peers (`secret-tool lookup` in a
 # private D-Bus session with gnome-keyring, `pass show` with a throwaway
 # GnuPG home), all in one run on this machine. Prints one table and writes it
 # to bench/RESULTS.md. Run by `make bench`, which builds the release binary.
@@ -12,9 +12,10 @@
 #                    store rewrites its whole keyring file (default 1000)
 #   BENCH_RUNS       hyperfine --min-runs (default 20); BENCH_WARMUP (default 3)
 #   BENCH_RESULTS    where the table goes (default bench/RESULTS.md; "-" for stdout only)
-#   FLOOR_SOURCE     floor.c (default ../shared/bench/floor.c)
+#   FLOOR_SOURCE     the floor program's C source (default bench/floor.c)
 #   RELEASE_FLAGS    swift build flags of the release binary (from the Makefile)
 set -eu
+caller_dir="$PWD"
 cd "$(dirname "$0")/.."
 root="$PWD"
 
@@ -23,7 +24,8 @@ peer_max="${BENCH_PEER_MAX:-1000}"
 runs="${BENCH_RUNS:-20}"
 warmup="${BENCH_WARMUP:-3}"
 results="${BENCH_RESULTS:-bench/RESULTS.md}"
-floor_source="${FLOOR_SOURCE:-../shared/bench/floor.c}"
+floor_source="${FLOOR_SOURCE:-bench/floor.c}"
+case "${FLOOR_SOURCE:-}" in ''|/*) ;; *) floor_source="$caller_dir/$FLOOR_SOURCE" ;; esac
 release_flags="${RELEASE_FLAGS:--c release --static-swift-stdlib}"
 
 die() {
@@ -35,7 +37,7 @@ die() {
 for tool in hyperfine cc python3 /usr/bin/time; do
     command -v "$tool" >/dev/null 2>&1 || die "$tool is not installed" "run 'make deps'"
 done
-[ -f "$floor_source" ] || die "no floor program at $floor_source" "set FLOOR_SOURCE to shared/bench/floor.c"
+[ -f "$floor_source" ] || die "no floor program at $floor_source" "unset FLOOR_SOURCE to use bench/floor.c, or point it at another floor program"
 
 # The keyring peer needs a private session bus: run the whole bench inside one,
 # so hyperfine's children inherit it.
@@ -167,12 +169,13 @@ for size in $sizes; do
     echo "$size $vault_bytes" >>"$work/sizes"
 done
 
-# Peak memory of get at the largest size, and of the floor beside it.
+# Peak memory of get and list at the largest size, and of the floor beside them.
 peak_rss() {  # peak_rss COMMAND…: kilobytes
     /usr/bin/time -v "$@" 2>&1 >/dev/null | sed -n 's/.*Maximum resident set size (kbytes): //p'
 }
 dir="$work/$largest"
 rss_get="$(peak_rss "$VAULT_BIN" --vault "$dir/bench.vault" get -s "$(printf 'bench-%06d' $((largest / 2)))" -a bench)"
+rss_list="$(peak_rss "$VAULT_BIN" --vault "$dir/bench.vault" list)"
 rss_floor="$(peak_rss "$work/floor" "$dir/floor.sealed")"
 
 masking=""
@@ -184,7 +187,7 @@ if [ -f bench/scan.sh ]; then
     scanning="$(sh bench/scan.sh "$VAULT_BIN")"
 fi
 
-table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$largest" "$rss_get" "$rss_floor")"
+table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$largest" "$rss_get" "$rss_list" "$rss_floor")"
 {
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
     echo

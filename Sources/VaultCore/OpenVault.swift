@@ -70,12 +70,13 @@ struct OpenVault {
             let previous = keys.groups[grant.groupID]
             merge(grant.groupKeys, id: grant.groupID, into: keys)
             // A cache from before a revoke or a group's deletion holds keys that are not this group's any more: leave them out.
-            if !constantTimeEquals(try keys.indexMAC(groupID: grant.groupID, entries: parsed.file.index), parsed.file.indexMACs[slot]) {
+            let mac = try parsed.withEncodedIndex { try keys.indexMAC(groupID: grant.groupID, entries: parsed.file.index, encoded: $0) }
+            if !constantTimeEquals(mac, parsed.file.indexMACs[slot]) {
                 if let previous { keys.addGroup(previous, id: grant.groupID) } else { keys.removeGroup(id: grant.groupID) }
             }
         }
         let vault = OpenVault(file: parsed.file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
-        try vault.verifyIndex()
+        try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
         return vault
     }
 
@@ -99,7 +100,7 @@ struct OpenVault {
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: !credential.readOnly)
         vault.scope = scope
         vault.storedHeader = (parsed.bytes[0..<parsed.parametersEnd], parsed.headerMAC)
-        try vault.verifyIndex()
+        try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
         return vault
     }
 
@@ -134,12 +135,24 @@ struct OpenVault {
         ring.addGroup(keys, id: id)
     }
 
-    private typealias Parsed = (file: VaultFile, headerMAC: [UInt8], parametersEnd: Int, bytes: [UInt8])
+    /// A file as parsed, with the bytes it was parsed from.
+    private struct Parsed {
+        let file: VaultFile
+        let headerMAC: [UInt8]
+        let parametersEnd: Int
+        let bytes: [UInt8]
+
+        /// Calls `body` with the index as the file holds it (after parameters, checksum, header MAC and record count).
+        func withEncodedIndex<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            let start = parametersEnd + 2 * VaultFile.digestSize + 4
+            return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start ..< start + file.index.count * IndexEntry.size])) }
+        }
+    }
 
     private static func parse(_ bytes: [UInt8], path: String) throws -> Parsed {
         do {
             let decoded = try VaultFile.decode(bytes)
-            return (decoded.file, decoded.headerMAC, decoded.parametersEnd, bytes)
+            return Parsed(file: decoded.file, headerMAC: decoded.headerMAC, parametersEnd: decoded.parametersEnd, bytes: bytes)
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.detail)
         }
@@ -156,7 +169,7 @@ struct OpenVault {
             throw VaultError.corrupted(path: path, detail: "a wrapped key does not open")
         }
         let vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
-        try vault.verifyIndex()
+        try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
         return vault
     }
 
@@ -222,16 +235,19 @@ struct OpenVault {
     }
 
     /// Every index entry names a group and class of the header, and the index
-    /// MAC of every group this ring holds matches.
-    private func verifyIndex() throws {
+    /// MAC of every group this ring holds matches, over `encoded`, the index as the file holds it.
+    private func verifyIndex(encoded: UnsafeRawBufferPointer) throws {
         let groupIDs = Set(file.groups.map(\.groupID))
-        for entry in file.index {
+        // Neighbouring entries mostly share group and class: check each pair once per run.
+        var checked: (groupID: UInt32, classID: UInt8)?
+        for entry in file.index where checked?.groupID != entry.groupID || checked?.classID != entry.classID {
             guard groupIDs.contains(entry.groupID), Accessibility(fileID: entry.classID) != nil else {
                 throw VaultError.corrupted(path: path, detail: "an index entry names an unknown group or class")
             }
+            checked = (entry.groupID, entry.classID)
         }
         for (group, mac) in zip(file.groups, file.indexMACs) where keys.groups[group.groupID]?.indexMACKey != nil {
-            guard constantTimeEquals(try keys.indexMAC(groupID: group.groupID, entries: file.index), mac) else {
+            guard constantTimeEquals(try keys.indexMAC(groupID: group.groupID, entries: file.index, encoded: encoded), mac) else {
                 throw VaultError.corrupted(path: path, detail: "the index MAC of a group does not match")
             }
         }
@@ -243,19 +259,34 @@ struct OpenVault {
     /// the groups this ring holds. A record the ring cannot open throws
     /// `locked` — or is left out when `skipLocked` is set.
     func positions(matching query: Query, skipLocked: Bool = false) throws -> [Int] {
+        try matches(query, skipLocked: skipLocked).positions
+    }
+
+    /// The attributes of the records that match the query, in index order; see `positions(matching:skipLocked:)`.
+    /// Each record is opened once, and its secret is not copied out.
+    func attributes(matching query: Query, skipLocked: Bool = false) throws -> [ItemAttributes] {
+        try matches(query, skipLocked: skipLocked).attributes
+    }
+
+    /// The records that match the query, with the attributes read to match them (side by side: a
+    /// listing returns the attributes array as it is, without a copy of 100 000 items).
+    func matches(_ query: Query, skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
         let groupIDs: [UInt32]
         if let group = query.group {
-            guard let id = keys.groupID(of: group) else { return [] }
+            guard let id = keys.groupID(of: group) else { return ([], []) }
             groupIDs = [id]
         } else {
             groupIDs = file.groups.map(\.groupID).filter { keys.groups[$0] != nil }
         }
-        var matches: [Int] = []
+        var matches: (positions: [Int], attributes: [ItemAttributes]) = ([], [])
         func consider(_ position: Int, check: (ItemAttributes) throws -> Void = { _ in }) throws {
             do {
-                let attributes = try openRecord(at: position).attributes
+                let attributes = try openAttributes(at: position)
                 try check(attributes)
-                if query.matches(attributes) { matches.append(position) }
+                if query.matches(attributes) {
+                    matches.positions.append(position)
+                    matches.attributes.append(attributes)
+                }
             } catch VaultError.locked where skipLocked {
             } catch VaultError.boundToAnotherDevice where skipLocked {
             }
@@ -297,6 +328,25 @@ struct OpenVault {
 
     /// Decrypts the record at `position`.
     func openRecord(at position: Int) throws -> Item {
+        try openRecord(at: position, decode: RecordCodec.decodePlaintext)
+    }
+
+    /// Decrypts the record at `position` and reads its attributes, leaving the secret where it is.
+    func openAttributes(at position: Int) throws -> ItemAttributes {
+        try openRecord(at: position, decode: RecordCodec.decodeAttributes)
+    }
+
+    private func openRecord<Decoded>(at position: Int,
+                                     decode: (SecretBytes, AccessGroup, Accessibility) throws -> Decoded) throws -> Decoded {
+        let (plaintext, group, accessibility) = try openPlaintext(at: position)
+        do {
+            return try decode(plaintext, group, accessibility)
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
+    }
+
+    private func openPlaintext(at position: Int) throws -> (SecretBytes, AccessGroup, Accessibility) {
         let entry = file.index[position]
         guard let accessibility = Accessibility(fileID: entry.classID) else {
             throw VaultError.corrupted(path: path, detail: "an index entry names an unknown class")
@@ -304,23 +354,17 @@ struct OpenVault {
         guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(accessibility) }
         let key: SecretBytes
         do {
-            key = try keys.recordKey(groupID: entry.groupID, accessibility: accessibility, recordID: entry.recordID)
+            key = try keys.recordKey(groupID: entry.groupID, accessibility: accessibility, recordID: entry.id)
         } catch KeyRingError.missingDeviceKey {
             throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
         } catch {
             throw VaultError.locked(accessibility)
         }
         let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
-        let plaintext: SecretBytes
         do {
-            plaintext = try AESGCM.open(file.records[position], key: key, aad: aad)
+            return (try AESGCM.open(file.records[position], key: key, aad: aad), group, accessibility)
         } catch {
             throw VaultError.corrupted(path: path, detail: "a record does not open")
-        }
-        do {
-            return try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility)
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
         }
     }
 
@@ -466,7 +510,7 @@ struct OpenVault {
         guard let groupID = try groupID(for: attributes.group, creating: true) else { return }
         let recordID = SecureRandom.bytes(16)
         let classID = attributes.accessibility.fileID
-        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: recordID)
+        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
         let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
         let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret), key: key, aad: aad)
         let entry = IndexEntry(recordID: recordID,
@@ -510,9 +554,13 @@ struct OpenVault {
     func encode() throws -> [UInt8] {
         guard isWritable else { throw VaultError.locked(nil) }
         var file = self.file
+        let encodedIndex = IndexEntry.encode(file.index)
         // Groups the ring does not hold keep their MAC: their entries cannot have changed.
-        file.indexMACs = try zip(file.groups, file.indexMACs).map { group, stored in
-            keys.groups[group.groupID]?.indexMACKey == nil ? stored : try keys.indexMAC(groupID: group.groupID, entries: file.index)
+        file.indexMACs = try encodedIndex.withUnsafeBytes { encoded in
+            try zip(file.groups, file.indexMACs).map { group, stored in
+                keys.groups[group.groupID]?.indexMACKey == nil
+                    ? stored : try keys.indexMAC(groupID: group.groupID, entries: file.index, encoded: encoded)
+            }
         }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
@@ -524,7 +572,7 @@ struct OpenVault {
         } else {
             throw VaultError.locked(nil)
         }
-        return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC)
+        return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC, encodedIndex: encodedIndex)
     }
 
     private static func wrapClassKey(_ classKey: SecretBytes, _ classID: UInt8, _ keys: KeyRing) throws -> [UInt8] {

@@ -120,7 +120,7 @@ public final class Vault: ItemStore {
         try checkScope(query.group)
         return try withKeys {
             let vault = try readSnapshot()
-            return try vault.positions(matching: query).map { try vault.openRecord(at: $0).attributes }
+            return try vault.attributes(matching: query)
         }
     }
 
@@ -133,7 +133,7 @@ public final class Vault: ItemStore {
             let vault = try readSnapshot()
             let locked = vault.lockedCount(in: query.group)
             if locked > 0, ask != nil { throw VaultError.locked(nil) }
-            let items = try vault.positions(matching: query, skipLocked: true).map { try vault.openRecord(at: $0).attributes }
+            let items = try vault.attributes(matching: query, skipLocked: true)
             return (items, locked)
         }
     }
@@ -254,12 +254,11 @@ public final class Vault: ItemStore {
     public func delete(matching query: Query, allMatching: Bool = false) throws -> [ItemAttributes] {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
-            let positions = try vault.positions(matching: query)
-            if !allMatching { _ = try Vault.single(positions, in: vault, query: query) }
-            guard !positions.isEmpty else { throw VaultError.itemNotFound(query) }
-            let deleted = try positions.map { try vault.openRecord(at: $0).attributes }
-            vault.remove(at: positions)
-            return deleted
+            let matches = try vault.matches(query, skipLocked: false)
+            if !allMatching { _ = try Vault.single(matches.positions, in: vault, query: query) }
+            guard !matches.positions.isEmpty else { throw VaultError.itemNotFound(query) }
+            vault.remove(at: matches.positions)
+            return matches.attributes
         }
     }
 
@@ -301,11 +300,10 @@ public final class Vault: ItemStore {
             }
             guard vault.hasKeyslot(.keyFile) else { throw VaultError.lastKeyslot }
             _ = try vault.removeKeyslots(kind: .passphrase, openedBy: nil)
-            let doomed = try vault.positions(matching: Query(accessibility: .whenPasscodeSetThisDeviceOnly))
-            let destroyed = try doomed.map { try vault.openRecord(at: $0).attributes }
-            vault.remove(at: doomed)
+            let doomed = try vault.matches(Query(accessibility: .whenPasscodeSetThisDeviceOnly), skipLocked: false)
+            vault.remove(at: doomed.positions)
             try vault.rotateClassKey(.whenPasscodeSetThisDeviceOnly)
-            return destroyed
+            return doomed.attributes
         }
     }
 
@@ -462,7 +460,7 @@ public final class Vault: ItemStore {
     private static func single(_ positions: [Int], in vault: OpenVault, query: Query) throws -> Int {
         guard let first = positions.first else { throw VaultError.itemNotFound(query) }
         guard positions.count == 1 else {
-            throw VaultError.ambiguous(try positions.map { try vault.openRecord(at: $0).attributes })
+            throw VaultError.ambiguous(try positions.map { try vault.openAttributes(at: $0) })
         }
         return first
     }

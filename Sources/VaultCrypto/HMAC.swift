@@ -36,7 +36,13 @@ public final class HMACSHA256 {
     /// Starts an HMAC-SHA256 computation under `key` (any length; keys longer than 64 bytes are hashed first).
     /// Throws `CryptoError.openSSL` if OpenSSL cannot provide HMAC-SHA256.
     public init(key: SecretBytes) throws {
-        let context = try check(EVP_MAC_CTX_new(try check(Self.mac, "EVP_MAC_fetch(HMAC)")), "EVP_MAC_CTX_new")
+        context = try Self.keyedContext(key)
+    }
+
+    /// A new EVP_MAC_CTX for HMAC-SHA256 keyed with `key`, from the HMAC implementation fetched once;
+    /// the caller frees it. Throws `CryptoError.openSSL` if OpenSSL cannot provide HMAC-SHA256.
+    static func keyedContext(_ key: SecretBytes) throws -> OpaquePointer {
+        let context = try check(EVP_MAC_CTX_new(try check(mac, "EVP_MAC_fetch(HMAC)")), "EVP_MAC_CTX_new")
         do {
             try key.withUnsafeBytes { k in
                 // SecretBytes always has a valid pointer, even for an empty key.
@@ -44,11 +50,10 @@ public final class HMACSHA256 {
                           "EVP_MAC_init(HMAC-SHA256)")
             }
         } catch {
-            // self is not initialised yet, so deinit will not run: free here.
             EVP_MAC_CTX_free(context)
             throw error
         }
-        self.context = context
+        return context
     }
 
     deinit {
@@ -73,16 +78,27 @@ public final class HMACSHA256 {
 
     /// Returns the 32-byte MAC of everything added. Call it once. Never throws; traps if called twice.
     public func finalize() -> [UInt8] {
-        precondition(!finalized, "HMACSHA256.finalize called twice")
-        finalized = true
         var out = [UInt8](repeating: 0, count: Self.macSize)
+        out.withUnsafeMutableBytes { finalize(into: $0) }
+        return out
+    }
+
+    /// Writes the 32-byte MAC of everything added into `mac` (32 bytes): a MAC that is itself a key
+    /// never passes through ordinary memory. Call it once. Never throws; traps if called twice.
+    public func finalize(into mac: SecretBytes) {
+        mac.withUnsafeMutableBytes { finalize(into: $0) }
+    }
+
+    private func finalize(into out: UnsafeMutableRawBufferPointer) {
+        precondition(!finalized, "HMACSHA256.finalize called twice")
+        precondition(out.count == Self.macSize, "HMAC-SHA256 output buffer of \(out.count) bytes")
+        finalized = true
         var length = 0
         do {
-            try check(EVP_MAC_final(context, &out, &length, out.count), "EVP_MAC_final")
+            try check(EVP_MAC_final(context, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length, out.count), "EVP_MAC_final")
         } catch {
             fatalError("HMAC-SHA256: \(error)")
         }
         precondition(length == Self.macSize, "HMAC-SHA256 produced \(length) bytes")
-        return out
     }
 }

@@ -101,13 +101,13 @@ import VaultCrypto
         let entry = open.file.index[0]
         let aad = AAD.record(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         // The right keys open it.
-        let right = try open.keys.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.recordID)
+        let right = try open.keys.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.id)
         #expect(throws: Never.self) { try AESGCM.open(open.file.records[0], key: right, aad: aad) }
         // A ring with every key random but the same vault id does not.
         let impostor = KeyRing(vaultID: open.file.vaultID, masterKey: SecretBytes(random: 32), deviceKey: nil)
         impostor.addGroup(impostor.groupKeys(.default, groupKey: SecretBytes(random: 32)), id: entry.groupID)
         impostor.addClassKey(SecretBytes(random: 32), classID: entry.classID)
-        let wrong = try impostor.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.recordID)
+        let wrong = try impostor.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.id)
         #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(open.file.records[0], key: wrong, aad: aad) }
         // Nor does the right key with another record id in the AAD.
         let otherAAD = AAD.record(vaultID: open.file.vaultID, recordID: [UInt8](repeating: 7, count: 16),

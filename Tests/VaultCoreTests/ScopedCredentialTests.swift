@@ -72,7 +72,7 @@ import VaultCrypto
         let ring = try OpenVault.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "").keys
         #expect(ring.groups[prodID] == nil)
         #expect(ring.masterKey == nil && ring.wrapKey == nil)
-        #expect(throws: (any Error).self) { try ring.recordKey(groupID: prodID, accessibility: .whenUnlocked, recordID: [UInt8](repeating: 0, count: 16)) }
+        #expect(throws: (any Error).self) { try ring.recordKey(groupID: prodID, accessibility: .whenUnlocked, recordID: Bytes16([UInt8](repeating: 0, count: 16))) }
     }
 
     /// A read-write credential changes its groups' records; it cannot change the header (groups, keyslots).

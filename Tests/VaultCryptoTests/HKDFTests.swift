@@ -27,6 +27,30 @@ struct HKDFTests {
         }
     }
 
+    @Test("HKDFExpander gives the first 32 bytes of the RFC 5869 outputs", arguments: try Vectors.load("hkdf-sha256-rfc5869.txt"))
+    func expanderKnownAnswer(_ v: Vector) throws {
+        let expander = try HKDFExpander(inputKeyMaterial: SecretBytes(v.bytes("IKM")), salt: v.bytes("salt"))
+        #expect(hexString(expander.deriveKey(info: v.bytes("info")).copyBytes()) == hexString(Array(v.bytes("OKM").prefix(32))))
+    }
+
+    @Test("HKDFExpander equals HKDF.deriveKey on random key material, salt and info, many keys per expander")
+    func expanderMatchesReference() throws {
+        for _ in 0..<100 {
+            let ikm = SecretBytes(random: Int.random(in: 0...96))
+            let salt = randomBytes(Int.random(in: 0...40))
+            let expander = try HKDFExpander(inputKeyMaterial: ikm, salt: salt)
+            for _ in 0..<4 {
+                let info = randomBytes(Int.random(in: 0...80))
+                let reference = try HKDF.deriveKey(inputKeyMaterial: ikm, salt: salt, info: info)
+                #expect(expander.deriveKey(info: info).constantTimeEquals(reference), "ikm \(ikm.count), salt \(salt.count), info \(info.count) bytes")
+            }
+        }
+    }
+
+    private func randomBytes(_ count: Int) -> [UInt8] {
+        (0..<count).map { _ in UInt8.random(in: 0...255) }
+    }
+
     @Test("different info gives independent keys")
     func info() throws {
         let ikm = SecretBytes(random: 32)

@@ -51,14 +51,26 @@ enum ItemOutput {
             [$0.group.name, printable($0.service), printable($0.account), $0.accessibility.rawValue,
              DateText.iso($0.modified)] + expiry($0) + [printable($0.details.label ?? "")]
         }
+        // `list` prints every item of the vault: each cell's length is counted once, into one flat
+        // array, and the rows are appended to one output string.
+        let lines = [header] + rows
+        let lengths = lines.flatMap { $0.map(DisplayWidth.of) }
         let widths = header.indices.map { column in
-            ([header] + rows).map { DisplayWidth.of($0[column]) }.max() ?? 0
+            stride(from: column, to: lengths.count, by: header.count).map { lengths[$0] }.max() ?? 0
         }
-        return ([header] + rows).map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - DisplayWidth.of(cell))
-            }.joined(separator: "  ").trimmingTrailingSpaces()
-        }.joined(separator: "\n") + "\n"
+        var table = ""
+        for (number, row) in lines.enumerated() {
+            for (column, cell) in row.enumerated() {
+                if column > 0 { table += "  " }
+                table += cell
+                if column < row.count - 1 {
+                    table += String(repeating: " ", count: widths[column] - lengths[number * header.count + column])
+                }
+            }
+            while table.utf8.last == UInt8(ascii: " ") { table.removeLast() }
+            table += "\n"
+        }
+        return table
     }
 
     /// A name with control characters escaped, so a table row stays one line.
@@ -74,13 +86,5 @@ enum ItemOutput {
             let hex = String(value, radix: 16)
             return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
         }, escapesDelete: false)
-    }
-}
-
-private extension String {
-    func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

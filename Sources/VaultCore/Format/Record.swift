@@ -47,10 +47,23 @@ enum RecordCodec {
     /// Parses a record's plaintext. Unknown tags are skipped, so a later
     /// version may add attributes.
     static func decodePlaintext(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility) throws -> Item {
-        try plaintext.withUnsafeBytes { bytes -> Item in
-            var texts: [Tag: String] = [:]
-            var dates: [Tag: Date] = [:]
+        let (attributes, secret) = try decode(plaintext, group: group, accessibility: accessibility, copyingSecret: true)
+        return Item(attributes: attributes, secret: secret!)
+    }
+
+    /// Parses a record's plaintext as `decodePlaintext` does, but leaves the secret
+    /// uncopied (it must still be there): what listing and matching need.
+    static func decodeAttributes(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility) throws -> ItemAttributes {
+        try decode(plaintext, group: group, accessibility: accessibility, copyingSecret: false).attributes
+    }
+
+    private static func decode(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility,
+                               copyingSecret: Bool) throws -> (attributes: ItemAttributes, secret: SecretBytes?) {
+        try plaintext.withUnsafeBytes { bytes in
+            var service, account, label, comment, kind, generic, envName: String?
+            var created, modified, expires: Date?
             var secret: SecretBytes?
+            var hasSecret = false
             var offset = 0
             func u32(at position: Int) throws -> Int {
                 guard position + 4 <= bytes.count else { throw MalformedInput(detail: "a record ends inside a field") }
@@ -62,32 +75,43 @@ enum RecordCodec {
                 let start = offset + 5
                 guard length <= bytes.count - start else { throw MalformedInput(detail: "a record field overruns the record") }
                 let value = UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])
-                switch Tag(rawValue: rawTag) {
-                case .secret:
-                    secret = SecretBytes(value)
-                case .created?, .modified?, .expires?:
-                    guard length == 8 else { throw MalformedInput(detail: "a date field of \(length) bytes") }
-                    let millis = Int64(bitPattern: value.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-                    dates[Tag(rawValue: rawTag)!] = Date(timeIntervalSince1970: Double(millis) / 1000)
-                case let tag?:
+                func text() throws -> String {
                     guard let string = String(validating: value, as: UTF8.self) else {
                         throw MalformedInput(detail: "an attribute that is not UTF-8")
                     }
-                    texts[tag] = string
+                    return string
+                }
+                func date() throws -> Date {
+                    guard length == 8 else { throw MalformedInput(detail: "a date field of \(length) bytes") }
+                    let millis = Int64(bitPattern: value.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+                    return Date(timeIntervalSince1970: Double(millis) / 1000)
+                }
+                switch Tag(rawValue: rawTag) {
+                case .secret?:
+                    hasSecret = true
+                    secret = copyingSecret ? SecretBytes(value) : nil
+                case .service?: service = try text()
+                case .account?: account = try text()
+                case .label?: label = try text()
+                case .comment?: comment = try text()
+                case .kind?: kind = try text()
+                case .generic?: generic = try text()
+                case .envName?: envName = try text()
+                case .created?: created = try date()
+                case .modified?: modified = try date()
+                case .expires?: expires = try date()
                 case nil:
                     break
                 }
                 offset = start + length
             }
-            guard let service = texts[.service], let account = texts[.account], let secret,
-                  let created = dates[.created], let modified = dates[.modified] else {
+            guard let service, let account, hasSecret, let created, let modified else {
                 throw MalformedInput(detail: "a record lacks a required field")
             }
-            let details = ItemDetails(label: texts[.label], comment: texts[.comment], kind: texts[.kind],
-                                      generic: texts[.generic], envName: texts[.envName], expires: dates[.expires])
+            let details = ItemDetails(label: label, comment: comment, kind: kind, generic: generic, envName: envName, expires: expires)
             let attributes = ItemAttributes(service: service, account: account, group: group, accessibility: accessibility,
                                             details: details, created: created, modified: modified)
-            return Item(attributes: attributes, secret: secret)
+            return (attributes, secret)
         }
     }
 }

@@ -58,15 +58,16 @@ struct VaultFile {
     }
 
     /// The whole file, given its header parameters (from `encodeHeaderParameters()`)
-    /// and the header MAC over parameters and checksum.
-    func encode(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8]) -> [UInt8] {
+    /// and the header MAC over parameters and checksum; `encodedIndex` is
+    /// `IndexEntry.encode(index)` when the caller has it already.
+    func encode(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8], encodedIndex: [UInt8]? = nil) -> [UInt8] {
         let recordBytes = records.reduce(0) { $0 + $1.count }
         var w = ByteWriter(capacity: parameters.count + 68 + index.count * IndexEntry.size + recordBytes + 32 * groups.count)
         w.raw(parameters)
         w.raw(checksum)
         w.raw(headerMAC)
         w.u32(UInt32(index.count))
-        w.raw(IndexEntry.encode(index))
+        w.raw(encodedIndex ?? IndexEntry.encode(index))
         for mac in indexMACs { w.raw(mac) }
         for record in records { w.raw(record) }
         return w.bytes
@@ -107,9 +108,7 @@ struct VaultFile {
         guard recordCount <= maxRecords, recordCount * IndexEntry.size <= r.remaining else {
             throw MalformedInput(detail: "an index of \(recordCount) records does not fit the file")
         }
-        var index: [IndexEntry] = []
-        index.reserveCapacity(recordCount)
-        for _ in 0..<recordCount { index.append(try IndexEntry.decode(from: &r)) }
+        let index = try r.raw(recordCount * IndexEntry.size).withUnsafeBytes { IndexEntry.decode(all: $0) }
         var indexMACs: [[UInt8]] = []
         for _ in 0..<groupCount { indexMACs.append(Array(try r.raw(digestSize))) }
         var records: [ArraySlice<UInt8>] = []
@@ -203,9 +202,21 @@ struct IndexEntry: Equatable {
         }
     }
 
-    static func decode(from r: inout ByteReader) throws -> IndexEntry {
-        IndexEntry(id: try Bytes16.decode(from: &r), tag: try Bytes16.decode(from: &r),
-                   groupID: try r.u32(), classID: try r.u8(), length: try r.u32())
+    /// The entries of an encoded index (`bytes.count` a multiple of `size`): `encode`'s inverse,
+    /// read straight from the buffer, as every open parses the whole index.
+    static func decode(all bytes: UnsafeRawBufferPointer) -> [IndexEntry] {
+        let count = bytes.count / size
+        return [IndexEntry](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for number in 0..<count {
+                let at = bytes.baseAddress! + number * size
+                (buffer.baseAddress! + number).initialize(to: IndexEntry(
+                    id: Bytes16(loadingFrom: at), tag: Bytes16(loadingFrom: at + 16),
+                    groupID: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 32, as: UInt32.self)),
+                    classID: at.load(fromByteOffset: 36, as: UInt8.self),
+                    length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 37, as: UInt32.self))))
+            }
+            initialized = count
+        }
     }
 }
 
@@ -221,11 +232,6 @@ struct Bytes16: Hashable {
         low = bytes.dropFirst(8).reduce(0) { $0 << 8 | UInt64($1) }
     }
 
-    private init(high: UInt64, low: UInt64) {
-        self.high = high
-        self.low = low
-    }
-
     var bytes: [UInt8] {
         var w = ByteWriter(capacity: 16)
         encode(into: &w)
@@ -237,13 +243,20 @@ struct Bytes16: Hashable {
         w.u64(low)
     }
 
+    /// Appends the 16 bytes to `bytes`.
+    func append(to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes.append(contentsOf: $0) }
+    }
+
+    /// The 16 bytes at `pointer` (no alignment needed).
+    init(loadingFrom pointer: UnsafeRawPointer) {
+        high = UInt64(bigEndian: pointer.loadUnaligned(fromByteOffset: 0, as: UInt64.self))
+        low = UInt64(bigEndian: pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    }
+
     /// Writes the 16 bytes at `pointer` (no alignment needed).
     func store(to pointer: UnsafeMutableRawPointer) {
         pointer.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
         pointer.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
-    }
-
-    static func decode(from r: inout ByteReader) throws -> Bytes16 {
-        Bytes16(high: try r.u64(), low: try r.u64())
     }
 }

@@ -69,19 +69,26 @@ enum FileSystem {
             throw VaultError.insecurePermissions(path: path, mode: mode)
         }
         // Read to the end rather than trust st_size: files in /proc report 0.
-        // One byte more than st_size, so the read that finds the end needs no larger buffer.
-        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size) + 1, 4096))
-        var offset = 0
+        // One byte more than st_size, so the read that finds the end needs no larger buffer;
+        // the buffer is read into uninitialised (a vault file is read on every command).
+        var bytes: [UInt8] = []
+        var capacity = max(Int(info.st_size) + 1, 4096)
         while true {
-            if offset == bytes.count { bytes.append(contentsOf: [UInt8](repeating: 0, count: bytes.count)) }
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { throw VaultError.io(path: path, operation: "read", errno: errno) }
-            if n == 0 { break }
-            offset += n
+            let start = bytes.count
+            var ended = false
+            let piece = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+                while initialized < buffer.count {
+                    let n = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
+                    if n < 0, errno == EINTR { continue }
+                    if n < 0 { throw VaultError.io(path: path, operation: "read", errno: errno) }
+                    if n == 0 { ended = true; break }
+                    initialized += n
+                }
+            }
+            if start == 0 { bytes = piece } else { bytes += piece }
+            if ended { return bytes }
+            capacity = bytes.count
         }
-        bytes.removeLast(bytes.count - offset)
-        return bytes
     }
 
     /// Creates `path` as a 0700 directory (and its parents) if it is missing.
