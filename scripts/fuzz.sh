@@ -33,8 +33,14 @@ for module in VaultCrypto VaultCore VaultCLI; do
         exit 1
     fi
 done
-objects="$(ls "$debug"/VaultCrypto.build/*.o "$debug"/VaultCore.build/*.o "$debug"/CLibSecret.build/*.o \
-    "$debug"/VaultSecretService.build/*.o "$debug"/VaultCLI.build/*.o)"
+# The objects of today's sources only: an object left by a renamed or removed
+# file would define its symbols twice.
+objects="$(ls "$debug"/CLibSecret.build/*.o)"
+for module in VaultCrypto VaultCore VaultSecretService VaultCLI; do
+    for source in $(find "Sources/$module" -name '*.swift'); do
+        objects="$objects $debug/$module.build/$(basename "$source").o"
+    done
+done
 openssl_flags="$(pkg-config --cflags --libs openssl)"
 
 if [ $# -eq 0 ]; then
