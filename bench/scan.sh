@@ -68,59 +68,6 @@ grep_all="cd \"$work/repo\" && git grep -F -f \"$work/secrets.txt\" \$(git rev-l
 scan_time="$(best_time 3 "$scan")"
 grep_time="$(best_time 3 "$grep_all")"
 
-python3 - "$commits" "$(head -n 1 "$work/secrets.txt")" <<'PY' | git -C "$work/repo" fast-import --quiet
-import sys
-commits, secret = int(sys.argv[1]), sys.argv[2]
-out = sys.stdout
-files = 50
-for number in range(1, commits + 1):
-    path = "src/module%02d.txt" % (number % files)
-    lines = ["line %d of commit %d: the quick brown fox jumps over the lazy dog" % (line, number) for line in range(14)]
-    if number == commits // 4:
-        lines.append("token = " + secret)
-    body = ("\n".join(lines) + "\n").encode()
-    message = b"commit %d\n" % number
-    out.write("commit refs/heads/main\n")
-    out.write("committer bench <bench@example.invalid> %d +0000\n" % (1700000000 + number))
-    out.write("data %d\n" % len(message)); out.flush()
-    sys.stdout.buffer.write(message)
-    out.write("M 100644 inline %s\ndata %d\n" % (path, len(body))); out.flush()
-    sys.stdout.buffer.write(body + b"\n")
-PY
-git -C "$work/repo" gc -q --aggressive >/dev/null 2>&1 || true
-
-# Both must find the planted secret, or the times compare nothing.
-found="$("$vault" scan --git-history "$work/repo" 2>/dev/null || true)"
-case "$found" in *"vault://default/bench1/ci (raw)"*) ;; *) echo "scan.sh: error: vault scan missed the planted secret" >&2; exit 1 ;; esac
-# shellcheck disable=SC2046 # one argument per commit
-git -C "$work/repo" grep -q -F -f "$work/secrets.txt" $(git -C "$work/repo" rev-list --all) \
-    || { echo "scan.sh: error: git grep missed the planted secret" >&2; exit 1; }
-
-scan="\"$vault\" scan --git-history --exit-code 0 \"$work/repo\" > /dev/null 2>&1"
-grep_all="cd \"$work/repo\" && git grep -F -f \"$work/secrets.txt\" \$(git rev-list --all) > /dev/null; true"
-if command -v hyperfine >/dev/null 2>&1; then
-    hyperfine --warmup 1 --runs 3 --style none --export-json "$work/times.json" \
-        --command-name scan "$scan" --command-name grep "$grep_all" >/dev/null 2>&1
-    best_of() {
-        python3 -c 'import json, sys
-print(min(next(r for r in json.load(open(sys.argv[1]))["results"] if r["command"] == sys.argv[2])["times"]))' "$work/times.json" "$1"
-    }
-    scan_time="$(best_of scan)"
-    grep_time="$(best_of grep)"
-else
-    best() {
-        python3 -c 'import subprocess, sys, time
-times = []
-for _ in range(3):
-    start = time.perf_counter()
-    subprocess.run(sys.argv[1], shell=True)
-    times.append(time.perf_counter() - start)
-print(min(times))' "$1"
-    }
-    scan_time="$(best "$scan")"
-    grep_time="$(best "$grep_all")"
-fi
-
 python3 - "$commits" "$scan_time" "$grep_time" <<'PY'
 import sys
 commits, scan, grep = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
