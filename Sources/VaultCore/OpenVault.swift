@@ -109,7 +109,7 @@ struct OpenVault {
     private static func partialRing(_ parsed: Parsed, deviceKey: SecretBytes?, headerMACKey: SecretBytes?, scope: Set<UInt32>?,
                                     requireHeaderMAC: Bool, path: String) throws -> (KeyRing, deviceMatches: Bool) {
         let file = parsed.file
-        let deviceMatches = matches(deviceKey, file)
+        let deviceMatches = isTheDeviceKey(deviceKey, of: file)
         var headerKey = headerMACKey
         if headerKey == nil, deviceMatches, let deviceKey, !file.deviceWrappedHeaderMACKey.isEmpty {
             headerKey = try? AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
@@ -160,7 +160,7 @@ struct OpenVault {
 
     private static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         let file = parsed.file
-        let deviceMatches = matches(deviceKey, file)
+        let deviceMatches = isTheDeviceKey(deviceKey, of: file)
         let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil)
         try verifyHeaderMAC(parsed, keys: keys, path: path)
         do {
@@ -173,7 +173,8 @@ struct OpenVault {
         return vault
     }
 
-    private static func matches(_ deviceKey: SecretBytes?, _ file: VaultFile) -> Bool {
+    /// Whether `deviceKey` is the one the file's device-bound items are sealed with (its device check matches).
+    static func isTheDeviceKey(_ deviceKey: SecretBytes?, of file: VaultFile) -> Bool {
         deviceKey.map { constantTimeEquals(KeyRing.deviceCheck(deviceKey: $0, vaultID: file.vaultID), file.deviceCheck) } ?? false
     }
 
@@ -253,302 +254,6 @@ struct OpenVault {
         }
     }
 
-    // MARK: reading
-
-    /// Positions (in index order) of the records that match the query, among
-    /// the groups this ring holds. A record the ring cannot open throws
-    /// `locked` — or is left out when `skipLocked` is set.
-    func positions(matching query: Query, skipLocked: Bool = false) throws -> [Int] {
-        try matches(query, skipLocked: skipLocked).positions
-    }
-
-    /// The attributes of the records that match the query, in index order; see `positions(matching:skipLocked:)`.
-    /// Each record is opened once, and its secret is not copied out.
-    func attributes(matching query: Query, skipLocked: Bool = false) throws -> [ItemAttributes] {
-        try matches(query, skipLocked: skipLocked).attributes
-    }
-
-    /// The records that match the query, with the attributes read to match them (side by side: a
-    /// listing returns the attributes array as it is, without a copy of 100 000 items).
-    func matches(_ query: Query, skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
-        let groupIDs: [UInt32]
-        if let group = query.group {
-            guard let id = keys.groupID(of: group) else { return ([], []) }
-            groupIDs = [id]
-        } else {
-            groupIDs = file.groups.map(\.groupID).filter { keys.groups[$0] != nil }
-        }
-        var matches: (positions: [Int], attributes: [ItemAttributes]) = ([], [])
-        func consider(_ position: Int, check: (ItemAttributes) throws -> Void = { _ in }) throws {
-            do {
-                let attributes = try openAttributes(at: position)
-                try check(attributes)
-                if query.matches(attributes) {
-                    matches.positions.append(position)
-                    matches.attributes.append(attributes)
-                }
-            } catch VaultError.locked where skipLocked {
-            } catch VaultError.boundToAnotherDevice where skipLocked {
-            }
-        }
-        if let service = query.service, let account = query.account {
-            for groupID in groupIDs {
-                let tag = Bytes16(try keys.lookupTag(groupID: groupID, service: service, account: account))
-                for (position, entry) in file.index.enumerated() where entry.groupID == groupID && entry.tag == tag {
-                    try consider(position) { attributes in
-                        guard attributes.service == service, attributes.account == account else {
-                            throw VaultError.corrupted(path: path, detail: "a lookup tag does not match its record")
-                        }
-                    }
-                }
-            }
-            return matches
-        }
-        let wanted = Set(groupIDs)
-        for (position, entry) in file.index.enumerated() where wanted.contains(entry.groupID) {
-            if let accessibility = query.accessibility, accessibility.fileID != entry.classID { continue }
-            try consider(position)
-        }
-        return matches
-    }
-
-    /// How many records of the groups in scope this ring cannot open (locked or bound to another device).
-    /// Decides by keys, not by decrypting: the base key of (group, class) answers for all its records.
-    func lockedCount(in group: AccessGroup?) -> Int {
-        let groupID = group.flatMap { keys.groupID(of: $0) }
-        return file.index.filter { entry in
-            if group != nil, entry.groupID != groupID { return false }
-            if let scope, !scope.contains(entry.groupID) { return false }
-            guard keys.groups[entry.groupID] != nil else { return group == nil }
-            guard let accessibility = Accessibility(fileID: entry.classID) else { return false }
-            guard (try? keys.baseKey(groupID: entry.groupID, classID: entry.classID)) != nil else { return true }
-            return accessibility.isDeviceBound && keys.deviceKey == nil
-        }.count
-    }
-
-    /// Decrypts the record at `position`.
-    func openRecord(at position: Int) throws -> Item {
-        try openRecord(at: position, decode: RecordCodec.decodePlaintext)
-    }
-
-    /// Decrypts the record at `position` and reads its attributes, leaving the secret where it is.
-    func openAttributes(at position: Int) throws -> ItemAttributes {
-        try openRecord(at: position, decode: RecordCodec.decodeAttributes)
-    }
-
-    private func openRecord<Decoded>(at position: Int,
-                                     decode: (SecretBytes, AccessGroup, Accessibility) throws -> Decoded) throws -> Decoded {
-        let (plaintext, group, accessibility) = try openPlaintext(at: position)
-        do {
-            return try decode(plaintext, group, accessibility)
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
-        }
-    }
-
-    private func openPlaintext(at position: Int) throws -> (SecretBytes, AccessGroup, Accessibility) {
-        let entry = file.index[position]
-        guard let accessibility = Accessibility(fileID: entry.classID) else {
-            throw VaultError.corrupted(path: path, detail: "an index entry names an unknown class")
-        }
-        guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(accessibility) }
-        let key: SecretBytes
-        do {
-            key = try keys.recordKey(groupID: entry.groupID, accessibility: accessibility, recordID: entry.id)
-        } catch KeyRingError.missingDeviceKey {
-            throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
-        } catch {
-            throw VaultError.locked(accessibility)
-        }
-        let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
-        do {
-            return (try AESGCM.open(file.records[position], key: key, aad: aad), group, accessibility)
-        } catch {
-            throw VaultError.corrupted(path: path, detail: "a record does not open")
-        }
-    }
-
-    // MARK: changing
-
-    /// The id of `group`, creating the group (and its key) when `creating` is set.
-    mutating func groupID(for group: AccessGroup, creating: Bool) throws -> UInt32? {
-        if let id = keys.groupID(of: group) { return id }
-        guard creating else { return nil }
-        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-        // A random id, never one a deleted group had a moment ago (whose old keys may still sit in a cache).
-        let used = Set(file.groups.map(\.groupID))
-        var id = UInt32.random(in: 1...UInt32.max)
-        while used.contains(id) { id = UInt32.random(in: 1...UInt32.max) }
-        file.groups.append(WrappedGroupKey(groupID: id, keyCheck: [], wrappedNameAndKey: [], deviceWrapped: []))
-        file.indexMACs.append([])
-        try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: file.groups.count - 1, wrapKey: wrapKey)
-        return id
-    }
-
-    /// Makes `groupKey` the key of the group at `slot` of the header: its key check, wrapped entry and device grant.
-    private mutating func setGroupKey(_ groupKey: SecretBytes, of group: AccessGroup, at slot: Int, wrapKey: SecretBytes) throws {
-        let id = file.groups[slot].groupID
-        keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
-        file.groups[slot].keyCheck = keys.groupKeyCheck(groupKey, groupID: id)
-        file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: wrapKey,
-                                                              aad: AAD.group(vaultID: file.vaultID, groupID: id))
-        file.groups[slot].deviceWrapped = try deviceGrant(for: id)
-    }
-
-    /// Gives a group a fresh key and re-seals its items under it, so every key
-    /// handed out for it before (scoped credentials, copies of caches) opens
-    /// nothing of it from then on. Returns how many items were re-sealed.
-    mutating func rotateGroupKey(_ groupID: UInt32, progress: ProgressHandler? = nil) throws -> Int {
-        guard let wrapKey = keys.wrapKey, let group = keys.groups[groupID]?.group,
-              let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
-        let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
-        let items = try positions.map { try openRecord(at: $0) }
-        try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: slot, wrapKey: wrapKey)
-        for (done, (position, item)) in zip(positions, items).enumerated() {
-            progress?(done + 1, items.count)
-            try store(item.attributes, secret: item.secret, replacing: position)
-        }
-        return items.count
-    }
-
-    /// Removes a group, its key and its items; returns how many items went with it.
-    mutating func removeGroup(_ groupID: UInt32) throws -> Int {
-        guard keys.masterKey != nil, let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
-            throw VaultError.locked(nil)
-        }
-        let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
-        remove(at: positions)
-        file.groups.remove(at: slot)
-        file.indexMACs.remove(at: slot)
-        keys.removeGroup(id: groupID)
-        return positions.count
-    }
-
-    /// A scoped credential for `groups`: their base keys of every class, lookup
-    /// keys and key checks; the index MAC keys too unless it is read-only. Needs a full ring.
-    func grant(_ groups: [AccessGroup], readOnly: Bool, issued: Date, expires: Date?) throws -> ScopedCredential {
-        guard keys.masterKey != nil else { throw VaultError.locked(nil) }
-        guard groups.count <= ScopedCredential.maxGroups else {
-            throw VaultError.invalidValue(field: "grant", detail: "\(groups.count) groups; a credential covers at most \(ScopedCredential.maxGroups)")
-        }
-        let grants = try groups.map { group -> CredentialGrant in
-            guard let id = keys.groupID(of: group), let held = keys.groups[id],
-                  let entry = file.groups.first(where: { $0.groupID == id }) else { throw VaultError.noSuchGroup(group) }
-            var bases: [UInt8: SecretBytes] = [:]
-            for accessibility in Accessibility.allCases {
-                bases[accessibility.fileID] = try keys.baseKey(groupID: id, classID: accessibility.fileID)
-            }
-            return CredentialGrant(groupID: id, group: group, keyCheck: entry.keyCheck, lookupKey: held.lookupKey,
-                                   indexMACKey: readOnly ? nil : held.indexMACKey, baseKeys: bases)
-        }
-        return ScopedCredential(vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
-                                grants: grants)
-    }
-
-    /// What the device key alone opens of a group: its `always` classes. Empty without a device key.
-    private func deviceGrant(for groupID: UInt32) throws -> [UInt8] {
-        guard keys.deviceKey != nil else { return [] }
-        var w = ByteWriter()
-        try GroupGrant.of(groupID, in: keys, classes: OpenVault.deviceClasses).encode(into: &w)
-        defer { w.wipeBytes() }
-        return try AESGCM.seal(w.bytes, key: keys.deviceWrapKey(), aad: AAD.group(vaultID: file.vaultID, groupID: groupID, device: true))
-    }
-
-    /// The master key of a full ring.
-    func masterKey() throws -> SecretBytes {
-        guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
-        return masterKey
-    }
-
-    /// This vault moved to a new device key: the header MAC key and every
-    /// group's device grant re-wrapped under `newKey`, the `always` class keys
-    /// replaced (their base keys sat in the old device grants), and every item
-    /// that the old key opened or was bound to re-sealed: device-bound items
-    /// and items of the `always` classes. Needs a full ring; returns how many
-    /// items were re-sealed.
-    func rebound(toDeviceKey newKey: SecretBytes) throws -> (vault: OpenVault, resealed: Int) {
-        let masterKey = try masterKey()
-        let moving = file.index.indices.filter { position in
-            guard let accessibility = Accessibility(fileID: file.index[position].classID) else { return false }
-            return accessibility.isDeviceBound || OpenVault.deviceClasses.contains(accessibility)
-        }
-        let items = try moving.map { try openRecord(at: $0) }
-        var moved = self
-        moved.remove(at: moving)
-        moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
-        moved.file.deviceWrappedHeaderMACKey = try AESGCM.seal(try headerMACKey(), key: KeyRing.deviceWrapKey(newKey, vaultID: file.vaultID),
-                                                               aad: AAD.deviceHeader(vaultID: file.vaultID))
-        var reopened = try OpenVault.open(try moved.encode(), masterKey: masterKey, deviceKey: newKey, path: path)
-        for accessibility in OpenVault.deviceClasses { try reopened.rotateClassKey(accessibility) }
-        for slot in reopened.file.groups.indices {
-            reopened.file.groups[slot].deviceWrapped = try reopened.deviceGrant(for: reopened.file.groups[slot].groupID)
-        }
-        for item in items { try reopened.store(item.attributes, secret: item.secret) }
-        return (reopened, items.count)
-    }
-
-    /// Whether `key` is the device key the vault in `bytes` is sealed under.
-    static func isDeviceKey(_ key: SecretBytes, of bytes: [UInt8]) -> Bool {
-        guard let file = try? VaultFile.decode(bytes).file else { return false }
-        return matches(key, file)
-    }
-
-    private func headerMACKey() throws -> SecretBytes {
-        guard let key = keys.headerMACKey else { throw VaultError.locked(nil) }
-        return key
-    }
-
-    /// Seals `attributes` and `secret` as a new record with a fresh record id,
-    /// at `position` (replacing what is there) or at the end.
-    mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, replacing position: Int? = nil) throws {
-        if attributes.accessibility.isDeviceBound && !deviceMatches {
-            throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
-        }
-        if attributes.accessibility == .whenPasscodeSetThisDeviceOnly && !hasKeyslot(.passphrase) {
-            throw VaultError.passcodeNotSet
-        }
-        guard let groupID = try groupID(for: attributes.group, creating: true) else { return }
-        let recordID = SecureRandom.bytes(16)
-        let classID = attributes.accessibility.fileID
-        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
-        let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
-        let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret), key: key, aad: aad)
-        let entry = IndexEntry(recordID: recordID,
-                               lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
-                               groupID: groupID, classID: classID, length: UInt32(sealed.count))
-        if let position {
-            file.index[position] = entry
-            file.records[position] = sealed[...]
-        } else {
-            file.index.append(entry)
-            file.records.append(sealed[...])
-        }
-    }
-
-    /// Removes the records at `positions`.
-    mutating func remove(at positions: [Int]) {
-        for position in positions.sorted(by: >) {
-            file.index.remove(at: position)
-            file.records.remove(at: position)
-        }
-    }
-
-    /// Replaces a class key with a fresh one, so copies of the old key open nothing written after.
-    mutating func rotateClassKey(_ accessibility: Accessibility) throws {
-        let classKey = SecretBytes(random: AESGCM.keySize)
-        let id = accessibility.fileID
-        guard let index = file.classes.firstIndex(where: { $0.classID == id }) else { return }
-        file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
-        keys.addClassKey(classKey, classID: id)
-        keys.forgetBaseKeys(classID: id)
-    }
-
-    /// Replaces the keyslots (at least one must remain).
-    mutating func setKeyslots(_ slots: [Keyslot]) throws {
-        guard !slots.isEmpty else { throw VaultError.lastKeyslot }
-        file.keyslots = slots
-    }
-
     /// The whole file with fresh index MACs and header MAC: needs the header MAC
     /// key, or (a scoped credential) an unchanged header, whose stored MAC is kept.
     func encode() throws -> [UInt8] {
@@ -575,57 +280,9 @@ struct OpenVault {
         return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC, encodedIndex: encodedIndex)
     }
 
-    private static func wrapClassKey(_ classKey: SecretBytes, _ classID: UInt8, _ keys: KeyRing) throws -> [UInt8] {
+    /// A class key sealed under the key-wrap key (needs the master key).
+    static func wrapClassKey(_ classKey: SecretBytes, _ classID: UInt8, _ keys: KeyRing) throws -> [UInt8] {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         return try AESGCM.seal(classKey, key: wrapKey, aad: AAD.classKey(vaultID: keys.vaultID, classID: classID))
-    }
-
-}
-
-// MARK: keyslots
-
-extension OpenVault {
-    /// Adds a keyslot that opens with `secret`.
-    mutating func addKeyslot(kind: Keyslot.Kind, secret: SecretBytes, kdf: Scrypt.Parameters) throws {
-        guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
-        guard file.keyslots.count < VaultFile.maxKeyslots else {
-            throw VaultError.invalidValue(field: "keyslot", detail: "a vault holds at most \(VaultFile.maxKeyslots) keyslots")
-        }
-        file.keyslots.append(try Keyslot.make(kind: kind, secret: secret, kdf: kdf, masterKey: masterKey, vaultID: file.vaultID))
-    }
-
-    /// Replaces every passphrase keyslot with one for `secret`.
-    mutating func replacePassphrase(with secret: SecretBytes, kdf: Scrypt.Parameters) throws {
-        guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
-        let slot = try Keyslot.make(kind: .passphrase, secret: secret, kdf: kdf, masterKey: masterKey, vaultID: file.vaultID)
-        try setKeyslots(file.keyslots.filter { $0.kind != .passphrase } + [slot])
-    }
-
-    /// Removes the keyslots of `kind` that `secret` opens (every slot of `kind` when `secret` is nil);
-    /// returns how many were removed. The last keyslot is never removed.
-    mutating func removeKeyslots(kind: Keyslot.Kind, openedBy secret: SecretBytes?) throws -> Int {
-        let keep = try file.keyslots.filter { slot in
-            guard slot.kind == kind else { return true }
-            guard let secret else { return false }
-            if case .opened = try slot.open(with: secret, vaultID: file.vaultID) { return false }
-            return true
-        }
-        let removed = file.keyslots.count - keep.count
-        try setKeyslots(keep)
-        return removed
-    }
-
-    /// Whether a keyslot of `kind` opens with `secret`.
-    func keyslotOpening(kind: Keyslot.Kind, with secret: SecretBytes) throws -> Bool {
-        try file.keyslots.contains { slot in
-            guard slot.kind == kind else { return false }
-            if case .opened = try slot.open(with: secret, vaultID: file.vaultID) { return true }
-            return false
-        }
-    }
-
-    /// Whether the vault has a keyslot of `kind`.
-    func hasKeyslot(_ kind: Keyslot.Kind) -> Bool {
-        file.keyslots.contains { $0.kind == kind }
     }
 }

@@ -1,0 +1,144 @@
+import FoundationEssentials
+import VaultCrypto
+
+// Groups, their keys and grants, class keys, and moving to a new device key.
+extension OpenVault {
+    /// The id of `group`, creating the group (and its key) when `creating` is set.
+    mutating func groupID(for group: AccessGroup, creating: Bool) throws -> UInt32? {
+        if let id = keys.groupID(of: group) { return id }
+        guard creating else { return nil }
+        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
+        // A random id, never one a deleted group had a moment ago (whose old keys may still sit in a cache).
+        let used = Set(file.groups.map(\.groupID))
+        var id = UInt32.random(in: 1...UInt32.max)
+        while used.contains(id) { id = UInt32.random(in: 1...UInt32.max) }
+        file.groups.append(WrappedGroupKey(groupID: id, keyCheck: [], wrappedNameAndKey: [], deviceWrapped: []))
+        file.indexMACs.append([])
+        try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: file.groups.count - 1, wrapKey: wrapKey)
+        return id
+    }
+
+    /// Makes `groupKey` the key of the group at `slot` of the header: its key check, wrapped entry and device grant.
+    private mutating func setGroupKey(_ groupKey: SecretBytes, of group: AccessGroup, at slot: Int, wrapKey: SecretBytes) throws {
+        let id = file.groups[slot].groupID
+        keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
+        file.groups[slot].keyCheck = keys.groupKeyCheck(groupKey, groupID: id)
+        file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: wrapKey,
+                                                              aad: AAD.group(vaultID: file.vaultID, groupID: id))
+        file.groups[slot].deviceWrapped = try deviceGrant(for: id)
+    }
+
+    /// Gives a group a fresh key and re-seals its items under it, so every key
+    /// handed out for it before (scoped credentials, copies of caches) opens
+    /// nothing of it from then on. Returns how many items were re-sealed.
+    mutating func rotateGroupKey(_ groupID: UInt32, progress: ProgressHandler? = nil) throws -> Int {
+        guard let wrapKey = keys.wrapKey, let group = keys.groups[groupID]?.group,
+              let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
+        let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
+        let items = try positions.map { try openRecord(at: $0) }
+        try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: slot, wrapKey: wrapKey)
+        for (done, (position, item)) in zip(positions, items).enumerated() {
+            progress?(done + 1, items.count)
+            try store(item.attributes, secret: item.secret, replacing: position)
+        }
+        return items.count
+    }
+
+    /// Removes a group, its key and its items; returns how many items went with it.
+    mutating func removeGroup(_ groupID: UInt32) throws -> Int {
+        guard keys.masterKey != nil, let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
+            throw VaultError.locked(nil)
+        }
+        let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
+        remove(at: positions)
+        file.groups.remove(at: slot)
+        file.indexMACs.remove(at: slot)
+        keys.removeGroup(id: groupID)
+        return positions.count
+    }
+
+    /// A scoped credential for `groups`: their base keys of every class, lookup
+    /// keys and key checks; the index MAC keys too unless it is read-only. Needs a full ring.
+    func grant(_ groups: [AccessGroup], readOnly: Bool, issued: Date, expires: Date?) throws -> ScopedCredential {
+        guard keys.masterKey != nil else { throw VaultError.locked(nil) }
+        guard groups.count <= ScopedCredential.maxGroups else {
+            throw VaultError.invalidValue(field: "grant", detail: "\(groups.count) groups; a credential covers at most \(ScopedCredential.maxGroups)")
+        }
+        let grants = try groups.map { group -> CredentialGrant in
+            guard let id = keys.groupID(of: group), let held = keys.groups[id],
+                  let entry = file.groups.first(where: { $0.groupID == id }) else { throw VaultError.noSuchGroup(group) }
+            var bases: [UInt8: SecretBytes] = [:]
+            for accessibility in Accessibility.allCases {
+                bases[accessibility.fileID] = try keys.baseKey(groupID: id, classID: accessibility.fileID)
+            }
+            return CredentialGrant(groupID: id, group: group, keyCheck: entry.keyCheck, lookupKey: held.lookupKey,
+                                   indexMACKey: readOnly ? nil : held.indexMACKey, baseKeys: bases)
+        }
+        return ScopedCredential(vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
+                                grants: grants)
+    }
+
+    /// What the device key alone opens of a group: its `always` classes. Empty without a device key.
+    private func deviceGrant(for groupID: UInt32) throws -> [UInt8] {
+        guard keys.deviceKey != nil else { return [] }
+        var w = ByteWriter()
+        try GroupGrant.of(groupID, in: keys, classes: OpenVault.deviceClasses).encode(into: &w)
+        defer { w.wipeBytes() }
+        return try AESGCM.seal(w.bytes, key: keys.deviceWrapKey(), aad: AAD.group(vaultID: file.vaultID, groupID: groupID, device: true))
+    }
+
+    /// The master key of a full ring.
+    func masterKey() throws -> SecretBytes {
+        guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
+        return masterKey
+    }
+
+    /// This vault moved to a new device key: the header MAC key and every
+    /// group's device grant re-wrapped under `newKey`, the `always` class keys
+    /// replaced (their base keys sat in the old device grants), and every item
+    /// that the old key opened or was bound to re-sealed: device-bound items
+    /// and items of the `always` classes. Needs a full ring; returns how many
+    /// items were re-sealed.
+    func rebound(toDeviceKey newKey: SecretBytes) throws -> (vault: OpenVault, resealed: Int) {
+        let masterKey = try masterKey()
+        let moving = file.index.indices.filter { position in
+            guard let accessibility = Accessibility(fileID: file.index[position].classID) else { return false }
+            return accessibility.isDeviceBound || OpenVault.deviceClasses.contains(accessibility)
+        }
+        let items = try moving.map { try openRecord(at: $0) }
+        var moved = self
+        moved.remove(at: moving)
+        moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
+        moved.file.deviceWrappedHeaderMACKey = try AESGCM.seal(try headerMACKey(), key: KeyRing.deviceWrapKey(newKey, vaultID: file.vaultID),
+                                                               aad: AAD.deviceHeader(vaultID: file.vaultID))
+        var reopened = try OpenVault.open(try moved.encode(), masterKey: masterKey, deviceKey: newKey, path: path)
+        for accessibility in OpenVault.deviceClasses { try reopened.rotateClassKey(accessibility) }
+        for slot in reopened.file.groups.indices {
+            reopened.file.groups[slot].deviceWrapped = try reopened.deviceGrant(for: reopened.file.groups[slot].groupID)
+        }
+        for item in items { try reopened.store(item.attributes, secret: item.secret) }
+        return (reopened, items.count)
+    }
+
+    /// Whether `key` is the device key the vault in `bytes` is sealed under.
+    static func isDeviceKey(_ key: SecretBytes, of bytes: [UInt8]) -> Bool {
+        guard let file = try? VaultFile.decode(bytes).file else { return false }
+        return isTheDeviceKey(key, of: file)
+    }
+
+    private func headerMACKey() throws -> SecretBytes {
+        guard let key = keys.headerMACKey else { throw VaultError.locked(nil) }
+        return key
+    }
+
+
+    /// Replaces a class key with a fresh one, so copies of the old key open nothing written after.
+    mutating func rotateClassKey(_ accessibility: Accessibility) throws {
+        let classKey = SecretBytes(random: AESGCM.keySize)
+        let id = accessibility.fileID
+        guard let index = file.classes.firstIndex(where: { $0.classID == id }) else { return }
+        file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
+        keys.addClassKey(classKey, classID: id)
+        keys.forgetBaseKeys(classID: id)
+    }
+}

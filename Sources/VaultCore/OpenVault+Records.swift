@@ -1,0 +1,154 @@
+import FoundationEssentials
+import VaultCrypto
+
+// Finding, opening, sealing and removing records.
+extension OpenVault {
+    /// Positions (in index order) of the records that match the query, among
+    /// the groups this ring holds. A record the ring cannot open throws
+    /// `locked` — or is left out when `skipLocked` is set.
+    func positions(matching query: Query, skipLocked: Bool = false) throws -> [Int] {
+        try matches(query, skipLocked: skipLocked).positions
+    }
+
+    /// The attributes of the records that match the query, in index order; see `positions(matching:skipLocked:)`.
+    /// Each record is opened once, and its secret is not copied out.
+    func attributes(matching query: Query, skipLocked: Bool = false) throws -> [ItemAttributes] {
+        try matches(query, skipLocked: skipLocked).attributes
+    }
+
+    /// The records that match the query, with the attributes read to match them (side by side: a
+    /// listing returns the attributes array as it is, without a copy of 100 000 items).
+    func matches(_ query: Query, skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
+        let groupIDs: [UInt32]
+        if let group = query.group {
+            guard let id = keys.groupID(of: group) else { return ([], []) }
+            groupIDs = [id]
+        } else {
+            groupIDs = file.groups.map(\.groupID).filter { keys.groups[$0] != nil }
+        }
+        var matches: (positions: [Int], attributes: [ItemAttributes]) = ([], [])
+        func consider(_ position: Int, check: (ItemAttributes) throws -> Void = { _ in }) throws {
+            do {
+                let attributes = try openAttributes(at: position)
+                try check(attributes)
+                if query.matches(attributes) {
+                    matches.positions.append(position)
+                    matches.attributes.append(attributes)
+                }
+            } catch VaultError.locked where skipLocked {
+            } catch VaultError.boundToAnotherDevice where skipLocked {
+            }
+        }
+        if let service = query.service, let account = query.account {
+            for groupID in groupIDs {
+                let tag = Bytes16(try keys.lookupTag(groupID: groupID, service: service, account: account))
+                for (position, entry) in file.index.enumerated() where entry.groupID == groupID && entry.tag == tag {
+                    try consider(position) { attributes in
+                        guard attributes.service == service, attributes.account == account else {
+                            throw VaultError.corrupted(path: path, detail: "a lookup tag does not match its record")
+                        }
+                    }
+                }
+            }
+            return matches
+        }
+        let wanted = Set(groupIDs)
+        for (position, entry) in file.index.enumerated() where wanted.contains(entry.groupID) {
+            if let accessibility = query.accessibility, accessibility.fileID != entry.classID { continue }
+            try consider(position)
+        }
+        return matches
+    }
+
+    /// How many records of the groups in scope this ring cannot open (locked or bound to another device).
+    /// Decides by keys, not by decrypting: the base key of (group, class) answers for all its records.
+    func lockedCount(in group: AccessGroup?) -> Int {
+        let groupID = group.flatMap { keys.groupID(of: $0) }
+        return file.index.filter { entry in
+            if group != nil, entry.groupID != groupID { return false }
+            if let scope, !scope.contains(entry.groupID) { return false }
+            guard keys.groups[entry.groupID] != nil else { return group == nil }
+            guard let accessibility = Accessibility(fileID: entry.classID) else { return false }
+            guard (try? keys.baseKey(groupID: entry.groupID, classID: entry.classID)) != nil else { return true }
+            return accessibility.isDeviceBound && keys.deviceKey == nil
+        }.count
+    }
+
+    /// Decrypts the record at `position`.
+    func openRecord(at position: Int) throws -> Item {
+        try openRecord(at: position, decode: RecordCodec.decodePlaintext)
+    }
+
+    /// Decrypts the record at `position` and reads its attributes, leaving the secret where it is.
+    func openAttributes(at position: Int) throws -> ItemAttributes {
+        try openRecord(at: position, decode: RecordCodec.decodeAttributes)
+    }
+
+    private func openRecord<Decoded>(at position: Int,
+                                     decode: (SecretBytes, AccessGroup, Accessibility) throws -> Decoded) throws -> Decoded {
+        let (plaintext, group, accessibility) = try openPlaintext(at: position)
+        do {
+            return try decode(plaintext, group, accessibility)
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
+    }
+
+    private func openPlaintext(at position: Int) throws -> (SecretBytes, AccessGroup, Accessibility) {
+        let entry = file.index[position]
+        guard let accessibility = Accessibility(fileID: entry.classID) else {
+            throw VaultError.corrupted(path: path, detail: "an index entry names an unknown class")
+        }
+        guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(accessibility) }
+        let key: SecretBytes
+        do {
+            key = try keys.recordKey(groupID: entry.groupID, accessibility: accessibility, recordID: entry.id)
+        } catch KeyRingError.missingDeviceKey {
+            throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
+        } catch {
+            throw VaultError.locked(accessibility)
+        }
+        let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
+        do {
+            return (try AESGCM.open(file.records[position], key: key, aad: aad), group, accessibility)
+        } catch {
+            throw VaultError.corrupted(path: path, detail: "a record does not open")
+        }
+    }
+
+
+    /// Seals `attributes` and `secret` as a new record with a fresh record id,
+    /// at `position` (replacing what is there) or at the end.
+    mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, replacing position: Int? = nil) throws {
+        if attributes.accessibility.isDeviceBound && !deviceMatches {
+            throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
+        }
+        if attributes.accessibility == .whenPasscodeSetThisDeviceOnly && !hasKeyslot(.passphrase) {
+            throw VaultError.passcodeNotSet
+        }
+        guard let groupID = try groupID(for: attributes.group, creating: true) else { return }
+        let recordID = SecureRandom.bytes(16)
+        let classID = attributes.accessibility.fileID
+        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
+        let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
+        let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret), key: key, aad: aad)
+        let entry = IndexEntry(recordID: recordID,
+                               lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
+                               groupID: groupID, classID: classID, length: UInt32(sealed.count))
+        if let position {
+            file.index[position] = entry
+            file.records[position] = sealed[...]
+        } else {
+            file.index.append(entry)
+            file.records.append(sealed[...])
+        }
+    }
+
+    /// Removes the records at `positions`.
+    mutating func remove(at positions: [Int]) {
+        for position in positions.sorted(by: >) {
+            file.index.remove(at: position)
+            file.records.remove(at: position)
+        }
+    }
+}
