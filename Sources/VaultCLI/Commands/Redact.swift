@@ -11,10 +11,8 @@ enum RedactCommand {
 
     static func run(_ invocation: Invocation) throws {
         let secrets = try ReadableSecrets(invocation).items
-        let patterns = MaskPatterns(secrets: secrets.map { $0.secret.copyBytes() })
-        if patterns.tooShortCount > 0 {
-            invocation.terminal.writeErr("vault: note: \(counted(patterns.tooShortCount, "secret")) shorter than \(MaskPatterns.minimumLength) bytes not masked\n")
-        }
+        let patterns = MaskPatterns(secrets: secrets.map(\.secret))
+        invocation.terminal.noteUnmaskedSecrets(patterns)
         // When stdin and stdout are pipes, room for a whole read in each means
         // fewer, larger reads and writes (F_SETPIPE_SZ, 1031, is not exported by Glibc;
         // it fails harmlessly on anything else).

@@ -33,10 +33,7 @@ enum RunCommand {
             return
         }
         let patterns = MaskPatterns(secrets: Array(secrets.values))
-        if patterns.tooShortCount > 0 {
-            let count = patterns.tooShortCount
-            terminal.writeErr("vault: note: \(count) secret\(count == 1 ? " is" : "s are") shorter than \(MaskPatterns.minimumLength) bytes and not masked in the output\n")
-        }
+        terminal.noteUnmaskedSecrets(patterns)
         let status = terminal.stdoutIsTTY
             ? try runOnPseudoTerminal(arguments.trailing, &variables, patterns, signals, terminal)
             : try runOnPipes(arguments.trailing, &variables, patterns, signals)
@@ -47,8 +44,8 @@ enum RunCommand {
     /// terminal's ^C reaches it directly (vault does not send it again).
     private static func runOnPipes(_ argv: [String], _ variables: inout [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
                                    _ signals: SignalRelay) throws -> Int32 {
-        let stdout = try Pipe()
-        let stderr = try Pipe()
+        let stdout = try PipeEnds()
+        let stderr = try PipeEnds()
         let child: ChildProcess
         do {
             defer {
@@ -71,7 +68,7 @@ enum RunCommand {
     private static func runOnPseudoTerminal(_ argv: [String], _ variables: inout [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
                                             _ signals: SignalRelay, _ terminal: Terminal) throws -> Int32 {
         let pty = try PseudoTerminal()
-        let stderr = terminal.stderrIsTTY ? nil : try Pipe()
+        let stderr = terminal.stderrIsTTY ? nil : try PipeEnds()
         let child: ChildProcess
         do {
             defer {
@@ -93,23 +90,5 @@ enum RunCommand {
 
     private static func exit(with status: Int32) throws {
         if status != 0 { throw ChildExitStatus(code: status) }
-    }
-}
-
-/// A pipe whose ends are closed on exec, with room for 256 KiB: a child that
-/// writes a lot wakes vault for fewer, larger reads.
-private struct Pipe {
-    let readEnd: Int32
-    let writeEnd: Int32
-
-    init() throws {
-        var ends: [Int32] = [0, 0]
-        guard Glibc.pipe(&ends) == 0 else {
-            throw CommandFailure(.failure, "cannot create a pipe: \(String(cString: strerror(errno)))")
-        }
-        readEnd = ends[0]
-        writeEnd = ends[1]
-        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(readEnd, 1031 /* F_SETPIPE_SZ, a Linux extension Glibc does not export */, Int32(1 << 18))
     }
 }
