@@ -4,7 +4,7 @@
 @testable import VaultCore
 import VaultCrypto
 
-private let key = Credential.keyFile(SecretBytes(Array("vault-key-v1:fuzz-bundle-key-0123456789abcdefghij\n".utf8)))
+private let key = UnlockSecret.keyFile(SecretBytes(Array("vault-key-v1:fuzz-bundle-key-0123456789abcdefghij\n".utf8)))
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzExportBundle(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

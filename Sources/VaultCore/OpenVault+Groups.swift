@@ -12,31 +12,38 @@ extension OpenVault {
         let used = Set(file.groups.map(\.groupID))
         var id = UInt32.random(in: 1...UInt32.max)
         while used.contains(id) { id = UInt32.random(in: 1...UInt32.max) }
-        file.groups.append(WrappedGroupKey(groupID: id, keyCheck: [], wrappedNameAndKey: [], deviceWrapped: []))
-        file.indexMACs.append([])
-        try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: file.groups.count - 1, wrapKey: wrapKey)
+        try addGroup(group, id: id, generation: 0)
         return id
     }
 
-    /// Makes `groupKey` the key of the group at `slot` of the header: its key check, wrapped entry and device grant.
+    /// Adds `group` under `id` with a fresh key, its section at `generation`.
+    mutating func addGroup(_ group: AccessGroup, id: UInt32, generation: UInt64) throws {
+        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
+        file.groups.append(WrappedGroupKey(groupID: id, keyCheck: [], wrappedNameAndKey: []))
+        file.sections.append(GroupSection(generation: generation, indexMAC: [], readMAC: []))
+        try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: file.groups.count - 1, wrapKey: wrapKey)
+    }
+
+    /// Makes `groupKey` the key of the group at `slot` of the header: its key check and wrapped entry.
     private mutating func setGroupKey(_ groupKey: SecretBytes, of group: AccessGroup, at slot: Int, wrapKey: SecretBytes) throws {
         let id = file.groups[slot].groupID
         keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
         file.groups[slot].keyCheck = keys.groupKeyCheck(groupKey, groupID: id)
         file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: wrapKey,
                                                               aad: AAD.group(vaultID: file.vaultID, groupID: id))
-        file.groups[slot].deviceWrapped = try deviceGrant(for: id)
     }
 
     /// Gives a group a fresh key and re-seals its items under it, so every key
     /// handed out for it before (scoped credentials, copies of caches) opens
-    /// nothing of it from then on. Returns how many items were re-sealed.
+    /// nothing of it from then on; raises the key epoch, so no section from before
+    /// can be spliced back. Returns how many items were re-sealed.
     mutating func rotateGroupKey(_ groupID: UInt32, progress: ProgressHandler? = nil) throws -> Int {
         guard let wrapKey = keys.wrapKey, let group = keys.groups[groupID]?.group,
               let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
         let items = try positions.map { try openRecord(at: $0) }
         try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: slot, wrapKey: wrapKey)
+        file.keyEpoch += 1
         for (done, (position, item)) in zip(positions, items).enumerated() {
             progress?(done + 1, items.count)
             try store(item.attributes, secret: item.secret, replacing: position)
@@ -44,7 +51,7 @@ extension OpenVault {
         return items.count
     }
 
-    /// Removes a group, its key and its items; returns how many items went with it.
+    /// Removes a group, its key and its items, and raises the key epoch; returns how many items went with it.
     mutating func removeGroup(_ groupID: UInt32) throws -> Int {
         guard keys.masterKey != nil, let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
             throw VaultError.locked(nil)
@@ -52,7 +59,8 @@ extension OpenVault {
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
         remove(at: positions)
         file.groups.remove(at: slot)
-        file.indexMACs.remove(at: slot)
+        file.sections.remove(at: slot)
+        file.keyEpoch += 1
         keys.removeGroup(id: groupID)
         return positions.count
     }
@@ -64,27 +72,14 @@ extension OpenVault {
         guard groups.count <= ScopedCredential.maxGroups else {
             throw VaultError.invalidValue(field: "grant", detail: "\(groups.count) groups; a credential covers at most \(ScopedCredential.maxGroups)")
         }
-        let grants = try groups.map { group -> CredentialGrant in
-            guard let id = keys.groupID(of: group), let held = keys.groups[id],
-                  let entry = file.groups.first(where: { $0.groupID == id }) else { throw VaultError.noSuchGroup(group) }
-            var bases: [UInt8: SecretBytes] = [:]
-            for accessibility in Accessibility.allCases {
-                bases[accessibility.fileID] = try keys.baseKey(groupID: id, classID: accessibility.fileID)
+        let grants = try groups.map { group -> GroupGrant in
+            guard let id = keys.groupID(of: group), let entry = file.groups.first(where: { $0.groupID == id }) else {
+                throw VaultError.noSuchGroup(group)
             }
-            return CredentialGrant(groupID: id, group: group, keyCheck: entry.keyCheck, lookupKey: held.lookupKey,
-                                   indexMACKey: readOnly ? nil : held.indexMACKey, baseKeys: bases)
+            return try GroupGrant.of(id, in: keys, keyCheck: entry.keyCheck, classes: Accessibility.allCases, writable: !readOnly)
         }
         return ScopedCredential(vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
                                 grants: grants)
-    }
-
-    /// What the device key alone opens of a group: its `always` classes. Empty without a device key.
-    private func deviceGrant(for groupID: UInt32) throws -> [UInt8] {
-        guard keys.deviceKey != nil else { return [] }
-        var w = ByteWriter()
-        try GroupGrant.of(groupID, in: keys, classes: OpenVault.deviceClasses).encode(into: &w)
-        defer { w.wipeBytes() }
-        return try AESGCM.seal(w.bytes, key: keys.deviceWrapKey(), aad: AAD.group(vaultID: file.vaultID, groupID: groupID, device: true))
     }
 
     /// The master key of a full ring.
@@ -93,31 +88,27 @@ extension OpenVault {
         return masterKey
     }
 
-    /// This vault moved to a new device key: the header MAC key and every
-    /// group's device grant re-wrapped under `newKey`, the `always` class keys
-    /// replaced (their base keys sat in the old device grants), and every item
-    /// that the old key opened or was bound to re-sealed: device-bound items
-    /// and items of the `always` classes. Needs a full ring; returns how many
-    /// items were re-sealed.
-    func rebound(toDeviceKey newKey: SecretBytes) throws -> (vault: OpenVault, resealed: Int) {
+    /// This vault moved to a new device key: the `always` class keys replaced
+    /// (their base keys sat in the old device grants), and every item that the
+    /// old key opened or was bound to re-sealed, keeping its item id:
+    /// device-bound items and items of the `always` classes. Needs a full
+    /// ring; returns how many items were re-sealed. The caller writes this
+    /// machine's device grants under the new key after the vault.
+    mutating func rebind(toDeviceKey newKey: SecretBytes) throws -> Int {
         let masterKey = try masterKey()
         let moving = file.index.indices.filter { position in
             guard let accessibility = Accessibility(fileID: file.index[position].classID) else { return false }
             return accessibility.isDeviceBound || OpenVault.deviceClasses.contains(accessibility)
         }
-        let items = try moving.map { try openRecord(at: $0) }
+        let items = try moving.map { (try openRecord(at: $0), file.index[$0].itemID) }
         var moved = self
         moved.remove(at: moving)
         moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
-        moved.file.deviceWrappedHeaderMACKey = try AESGCM.seal(try headerMACKey(), key: KeyRing.deviceWrapKey(newKey, vaultID: file.vaultID),
-                                                               aad: AAD.deviceHeader(vaultID: file.vaultID))
         var reopened = try OpenVault.open(try moved.encode(), masterKey: masterKey, deviceKey: newKey, path: path)
         for accessibility in OpenVault.deviceClasses { try reopened.rotateClassKey(accessibility) }
-        for slot in reopened.file.groups.indices {
-            reopened.file.groups[slot].deviceWrapped = try reopened.deviceGrant(for: reopened.file.groups[slot].groupID)
-        }
-        for item in items { try reopened.store(item.attributes, secret: item.secret) }
-        return (reopened, items.count)
+        for (item, itemID) in items { try reopened.store(item.attributes, secret: item.secret, itemID: itemID) }
+        self = reopened
+        return items.count
     }
 
     /// Whether `key` is the device key the vault in `bytes` is sealed under.
@@ -125,12 +116,6 @@ extension OpenVault {
         guard let file = try? VaultFile.decode(bytes).file else { return false }
         return isTheDeviceKey(key, of: file)
     }
-
-    private func headerMACKey() throws -> SecretBytes {
-        guard let key = keys.headerMACKey else { throw VaultError.locked(nil) }
-        return key
-    }
-
 
     /// Replaces a class key with a fresh one, so copies of the old key open nothing written after.
     mutating func rotateClassKey(_ accessibility: Accessibility) throws {

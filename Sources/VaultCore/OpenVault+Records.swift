@@ -19,6 +19,9 @@ extension OpenVault {
     /// The records that match the query, with the attributes read to match them (side by side: a
     /// listing returns the attributes array as it is, without a copy of 100 000 items).
     func matches(_ query: Query, skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
+        if !skipLocked, let damaged = damagedGroups.first(where: { query.group == nil || $0.group == query.group }) {
+            throw VaultError.damagedGroup(path: path, group: damaged.group, groupID: damaged.groupID)
+        }
         let groupIDs: [UInt32]
         if let group = query.group {
             guard let id = keys.groupID(of: group) else { return ([], []) }
@@ -67,6 +70,7 @@ extension OpenVault {
         return file.index.filter { entry in
             if group != nil, entry.groupID != groupID { return false }
             if let scope, !scope.contains(entry.groupID) { return false }
+            if damagedGroups.contains(where: { $0.groupID == entry.groupID }) { return false }
             guard keys.groups[entry.groupID] != nil else { return group == nil }
             guard let accessibility = Accessibility(fileID: entry.classID) else { return false }
             guard (try? keys.baseKey(groupID: entry.groupID, classID: entry.classID)) != nil else { return true }
@@ -99,6 +103,9 @@ extension OpenVault {
         guard let accessibility = Accessibility(fileID: entry.classID) else {
             throw VaultError.corrupted(path: path, detail: "an index entry names an unknown class")
         }
+        if let damaged = damagedGroups.first(where: { $0.groupID == entry.groupID }) {
+            throw VaultError.damagedGroup(path: path, group: damaged.group, groupID: damaged.groupID)
+        }
         guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(accessibility) }
         let key: SecretBytes
         do {
@@ -107,6 +114,9 @@ extension OpenVault {
             throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
         } catch {
             throw VaultError.locked(accessibility)
+        }
+        if file.version >= 2, !entry.digestMatches(file.records[position]) {
+            throw VaultError.corrupted(path: path, detail: "a record does not match its index entry's digest")
         }
         let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         do {
@@ -118,8 +128,9 @@ extension OpenVault {
 
 
     /// Seals `attributes` and `secret` as a new record with a fresh record id,
-    /// at `position` (replacing what is there) or at the end.
-    mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, replacing position: Int? = nil) throws {
+    /// at `position` (replacing what is there, keeping its item id) or at the end
+    /// (with `itemID`, or a new one).
+    mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
         if attributes.accessibility.isDeviceBound && !deviceMatches {
             throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
         }
@@ -132,9 +143,10 @@ extension OpenVault {
         let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
         let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
         let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret), key: key, aad: aad)
-        let entry = IndexEntry(recordID: recordID,
+        // An item keeps its id through every change; its revision is the record's digest.
+        let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
                                lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
-                               groupID: groupID, classID: classID, length: UInt32(sealed.count))
+                               groupID: groupID, classID: classID, sealed: sealed[...])
         if let position {
             file.index[position] = entry
             file.records[position] = sealed[...]

@@ -10,13 +10,27 @@ struct OpenVault {
     let path: String
     /// Whether this machine's device key is the one the vault's device-bound items are sealed with.
     let deviceMatches: Bool
-    /// Whether the keys may change the vault: a full ring, or a read-write scoped credential.
+    /// Whether the keys may change the vault: a full ring, or a scoped credential holding its groups' write keys.
     let isWritable: Bool
     /// The groups a scoped credential limits the ring to; nil when not limited.
     var scope: Set<UInt32>? = nil
     /// The header as read and its MAC: a ring without the header MAC key
     /// (a scoped credential) may write the file only with this header unchanged.
     var storedHeader: (parameters: ArraySlice<UInt8>, mac: [UInt8])? = nil
+    /// Groups whose section failed its MAC: left out of the ring, so they take down only themselves.
+    var damagedGroups: [DamagedGroup] = []
+    /// Whether a key checked the header's counters: the header MAC, or a group MAC bound to them.
+    var countersVerified = false
+
+    /// A group whose index failed its MAC.
+    struct DamagedGroup: Equatable {
+        let groupID: UInt32
+        /// Its name, when the keys at hand know it.
+        let group: AccessGroup?
+    }
+
+    /// The detail of a header MAC that does not match: a stale session tells this apart from damage by the key epoch.
+    static let headerMACMismatch = "the header MAC does not match"
 
     /// Classes whose base keys the device key alone opens.
     static let deviceClasses = Accessibility.allCases.filter(\.opensWithoutUnlock)
@@ -27,27 +41,39 @@ struct OpenVault {
     static func create(vaultID: [UInt8], slotKind: Keyslot.Kind, secret: SecretBytes, kdf: Scrypt.Parameters,
                        deviceKey: SecretBytes, path: String) throws -> OpenVault {
         let masterKey = SecretBytes(random: AESGCM.keySize)
-        let keys = KeyRing(vaultID: vaultID, masterKey: masterKey, deviceKey: deviceKey)
         let slot = try Keyslot.make(kind: slotKind, secret: secret, kdf: kdf, masterKey: masterKey, vaultID: vaultID)
-        var classes: [WrappedClassKey] = []
-        for accessibility in Accessibility.allCases {
-            let classKey = SecretBytes(random: AESGCM.keySize)
-            keys.addClassKey(classKey, classID: accessibility.fileID)
-            classes.append(WrappedClassKey(classID: accessibility.fileID, wrapped: try wrapClassKey(classKey, accessibility.fileID, keys)))
-        }
-        let wrappedHeaderMACKey = try AESGCM.seal(keys.headerMACKey!, key: keys.deviceWrapKey(), aad: AAD.deviceHeader(vaultID: vaultID))
-        let file = VaultFile(vaultID: vaultID, deviceCheck: KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: vaultID),
-                             deviceWrappedHeaderMACKey: wrappedHeaderMACKey, keyslots: [slot], classes: classes,
-                             groups: [], index: [], indexMACs: [], records: [])
-        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: true, isWritable: true)
+        let file = VaultFile(version: VaultFile.version, vaultID: vaultID, keyEpoch: 1, writeGeneration: 0,
+                             deviceCheck: KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: vaultID),
+                             deviceWrappedHeaderMACKey: [], keyslots: [slot], classes: [],
+                             groups: [], index: [], sections: [], records: [])
+        var vault = try empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
         _ = try vault.groupID(for: .default, creating: true)
         return vault
     }
 
-    /// Parses `bytes` and opens a keyslot with the credential: a full ring.
-    static func unlock(_ bytes: [UInt8], credential: Credential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    /// `file` (its header fields but classes and groups) with fresh class keys under `masterKey`.
+    static func empty(_ file: VaultFile, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+        let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceKey)
+        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceKey != nil, isWritable: true)
+        vault.file.classes = []
+        vault.file.groups = []
+        vault.file.index = []
+        vault.file.sections = []
+        vault.file.records = []
+        for accessibility in Accessibility.allCases {
+            let classKey = SecretBytes(random: AESGCM.keySize)
+            keys.addClassKey(classKey, classID: accessibility.fileID)
+            vault.file.classes.append(WrappedClassKey(classID: accessibility.fileID,
+                                                      wrapped: try wrapClassKey(classKey, accessibility.fileID, keys)))
+        }
+        vault.countersVerified = true
+        return vault
+    }
+
+    /// Parses `bytes` and opens a keyslot with the unlock secret: a full ring.
+    static func unlock(_ bytes: [UInt8], secret: UnlockSecret, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
-        let masterKey = try openKeyslot(parsed.file, credential: credential, path: path)
+        let masterKey = try openKeyslot(parsed.file, secret: secret, path: path)
         return try open(parsed, masterKey: masterKey, deviceKey: deviceKey, path: path)
     }
 
@@ -56,40 +82,48 @@ struct OpenVault {
         try open(try parse(bytes, path: path), masterKey: masterKey, deviceKey: deviceKey, path: path)
     }
 
-    /// Opens `bytes` without the master key: with what this device's key opens
-    /// (the `always` classes) and the grants given (the after-first-unlock cache).
-    /// Only the header MAC key given, or sealed under the device key, can check
-    /// the header; without one the open fails.
-    static func openPartial(_ bytes: [UInt8], deviceKey: SecretBytes?, headerMACKey: SecretBytes?, grants: [GroupGrant],
-                            path: String) throws -> OpenVault {
+    /// Opens `bytes` without the master key: with this device's grants (the
+    /// `always` classes) and the after-first-unlock cache's. A v2 file is
+    /// checked by each group's read MAC, which these grants can check but not
+    /// the owner's MACs; a v1 file by its header MAC key sealed under the device key.
+    static func openPartial(_ bytes: [UInt8], deviceKey: SecretBytes?, grants: [GroupGrant], path: String) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
-        let (keys, deviceMatches) = try partialRing(parsed, deviceKey: deviceKey, headerMACKey: headerMACKey,
-                                                    scope: nil, requireHeaderMAC: true, path: path)
-        for grant in grants {
-            guard let slot = parsed.file.groups.firstIndex(where: { $0.groupID == grant.groupID }) else { continue }
-            let previous = keys.groups[grant.groupID]
-            merge(grant.groupKeys, id: grant.groupID, into: keys)
-            // A cache from before a revoke or a group's deletion holds keys that are not this group's any more: leave them out.
-            let mac = try parsed.withEncodedIndex { try keys.indexMAC(groupID: grant.groupID, entries: parsed.file.index, encoded: $0) }
-            if !constantTimeEquals(mac, parsed.file.indexMACs[slot]) {
-                if let previous { keys.addGroup(previous, id: grant.groupID) } else { keys.removeGroup(id: grant.groupID) }
-            }
+        let file = parsed.file
+        let deviceMatches = isTheDeviceKey(deviceKey, of: file)
+        var headerKey: SecretBytes?
+        if file.version == 1, deviceMatches, let deviceKey, !file.deviceWrappedHeaderMACKey.isEmpty {
+            headerKey = try? AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
+                                        aad: AAD.deviceHeader(vaultID: file.vaultID))
         }
-        let vault = OpenVault(file: parsed.file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
+        if file.version == 1, headerKey == nil { throw VaultError.locked(nil) }
+        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil)
+        if headerKey != nil { try verifyHeaderMAC(parsed, keys: keys, path: path) }
+        var given = grants
+        if file.version == 1, deviceMatches, let deviceKey {
+            let wrapKey = KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID)
+            given += try file.groups.filter { !$0.deviceWrapped.isEmpty }.map { try openV1DeviceGrant($0, key: wrapKey, vaultID: file.vaultID, path: path) }
+        }
+        // Grants from before a re-key, or of a deleted group, hold keys that are not the group's any more: left out.
+        for grant in given {
+            guard let entry = file.groups.first(where: { $0.groupID == grant.groupID }),
+                  constantTimeEquals(entry.keyCheck, grant.keyCheck) else { continue }
+            merge(grant.groupKeys, id: grant.groupID, into: keys)
+        }
+        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
+        vault.countersVerified = headerKey != nil
         try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
         return vault
     }
 
     /// Opens `bytes` with a scoped credential: the ring holds its groups and nothing else.
     /// A credential holds no header MAC key: the header checksum, its groups'
-    /// index MACs (read-write only) and each record's own seal protect what it reads.
+    /// MACs and each record's digest and seal protect what it reads.
     static func open(_ bytes: [UInt8], credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
         let file = parsed.file
         guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
-        let scope = Set(credential.grants.map(\.groupID))
-        let (keys, deviceMatches) = try partialRing(parsed, deviceKey: deviceKey, headerMACKey: nil,
-                                                    scope: scope, requireHeaderMAC: false, path: path)
+        let deviceMatches = isTheDeviceKey(deviceKey, of: file)
+        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: deviceMatches ? deviceKey : nil)
         for grant in credential.grants {
             guard let entry = file.groups.first(where: { $0.groupID == grant.groupID }),
                   constantTimeEquals(entry.keyCheck, grant.keyCheck) else {
@@ -97,34 +131,11 @@ struct OpenVault {
             }
             merge(grant.groupKeys, id: grant.groupID, into: keys)
         }
-        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: !credential.readOnly)
-        vault.scope = scope
+        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: credential.canWrite)
+        vault.scope = Set(credential.grants.map(\.groupID))
         vault.storedHeader = (parsed.bytes[0..<parsed.parametersEnd], parsed.headerMAC)
         try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
         return vault
-    }
-
-    /// A ring without the master key: the header MAC key given or sealed under
-    /// the device key, and what the device key opens of the groups in `scope` (all when nil).
-    private static func partialRing(_ parsed: Parsed, deviceKey: SecretBytes?, headerMACKey: SecretBytes?, scope: Set<UInt32>?,
-                                    requireHeaderMAC: Bool, path: String) throws -> (KeyRing, deviceMatches: Bool) {
-        let file = parsed.file
-        let deviceMatches = isTheDeviceKey(deviceKey, of: file)
-        var headerKey = headerMACKey
-        if headerKey == nil, deviceMatches, let deviceKey, !file.deviceWrappedHeaderMACKey.isEmpty {
-            headerKey = try? AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
-                                        aad: AAD.deviceHeader(vaultID: file.vaultID))
-        }
-        if headerKey == nil, requireHeaderMAC { throw VaultError.locked(nil) }
-        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil)
-        if headerKey != nil { try verifyHeaderMAC(parsed, keys: keys, path: path) }
-        if deviceMatches, let deviceKey {
-            let wrapKey = KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID)
-            for entry in file.groups where !entry.deviceWrapped.isEmpty && (scope?.contains(entry.groupID) ?? true) {
-                keys.addGroup(try openDeviceGrant(entry, key: wrapKey, vaultID: file.vaultID, path: path).groupKeys, id: entry.groupID)
-            }
-        }
-        return (keys, deviceMatches)
     }
 
     /// Adds a group's keys to the ring, keeping base keys the ring already has that `keys` lacks.
@@ -145,7 +156,7 @@ struct OpenVault {
         /// Calls `body` with the index as the file holds it (after parameters, checksum, header MAC and record count).
         func withEncodedIndex<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
             let start = parametersEnd + 2 * VaultFile.digestSize + 4
-            return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start ..< start + file.index.count * IndexEntry.size])) }
+            return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start ..< start + file.index.count * file.entrySize])) }
         }
     }
 
@@ -168,7 +179,8 @@ struct OpenVault {
         } catch {
             throw VaultError.corrupted(path: path, detail: "a wrapped key does not open")
         }
-        let vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
+        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
+        vault.countersVerified = true
         try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
         return vault
     }
@@ -181,23 +193,23 @@ struct OpenVault {
     private static func verifyHeaderMAC(_ parsed: Parsed, keys: KeyRing, path: String) throws {
         let covered = parsed.bytes.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[0..<parsed.parametersEnd + VaultFile.digestSize]) }
         guard let key = keys.headerMACKey, constantTimeEquals(HMAC.sha256(key: key, data: covered), parsed.headerMAC) else {
-            throw VaultError.corrupted(path: path, detail: "the header MAC does not match")
+            throw VaultError.corrupted(path: path, detail: headerMACMismatch)
         }
     }
 
-    private static func openKeyslot(_ file: VaultFile, credential: Credential, path: String) throws -> SecretBytes {
-        let slots = file.keyslots.filter { $0.kind == credential.slotKind }
-        guard !slots.isEmpty else { throw VaultError.noKeyslot(credential.kind) }
+    private static func openKeyslot(_ file: VaultFile, secret: UnlockSecret, path: String) throws -> SecretBytes {
+        let slots = file.keyslots.filter { $0.kind == secret.slotKind }
+        guard !slots.isEmpty else { throw VaultError.noKeyslot(secret.kind) }
         for slot in slots {
             do {
-                if case .opened(let masterKey) = try slot.open(with: credential.secret, vaultID: file.vaultID) {
+                if case .opened(let masterKey) = try slot.open(with: secret.secret, vaultID: file.vaultID) {
                     return masterKey
                 }
             } catch let error as MalformedInput {
                 throw VaultError.corrupted(path: path, detail: error.detail)
             }
         }
-        throw VaultError.wrongCredential(credential.kind)
+        throw VaultError.wrongCredential(secret.kind)
     }
 
     private static func unwrapKeys(_ file: VaultFile, into keys: KeyRing) throws {
@@ -223,11 +235,11 @@ struct OpenVault {
         }
     }
 
-    private static func openDeviceGrant(_ entry: WrappedGroupKey, key: SecretBytes, vaultID: [UInt8], path: String) throws -> GroupGrant {
+    private static func openV1DeviceGrant(_ entry: WrappedGroupKey, key: SecretBytes, vaultID: [UInt8], path: String) throws -> GroupGrant {
         do {
             let plaintext = try AESGCM.open(entry.deviceWrapped, key: key, aad: AAD.group(vaultID: vaultID, groupID: entry.groupID, device: true))
             var reader = ByteReader(plaintext.copyBytes())
-            let grant = try GroupGrant.decode(from: &reader)
+            let grant = try GroupGrant.decodeV1DeviceGrant(from: &reader, keyCheck: entry.keyCheck)
             guard grant.groupID == entry.groupID, reader.isAtEnd else { throw MalformedInput(detail: "a device grant of another group") }
             return grant
         } catch {
@@ -235,9 +247,11 @@ struct OpenVault {
         }
     }
 
-    /// Every index entry names a group and class of the header, and the index
-    /// MAC of every group this ring holds matches, over `encoded`, the index as the file holds it.
-    private func verifyIndex(encoded: UnsafeRawBufferPointer) throws {
+    /// Every index entry names a group and class of the header; the MAC of every group this
+    /// ring holds is checked over `encoded`, the index as the file holds it: the index MAC with
+    /// the group's write key, else (v2) the read MAC. A group that fails is left out of the
+    /// ring and named in `damagedGroups`: it takes down only itself.
+    private mutating func verifyIndex(encoded: UnsafeRawBufferPointer) throws {
         let groupIDs = Set(file.groups.map(\.groupID))
         // Neighbouring entries mostly share group and class: check each pair once per run.
         var checked: (groupID: UInt32, classID: UInt8)?
@@ -247,24 +261,57 @@ struct OpenVault {
             }
             checked = (entry.groupID, entry.classID)
         }
-        for (group, mac) in zip(file.groups, file.indexMACs) where keys.groups[group.groupID]?.indexMACKey != nil {
-            guard constantTimeEquals(try keys.indexMAC(groupID: group.groupID, entries: file.index, encoded: encoded), mac) else {
-                throw VaultError.corrupted(path: path, detail: "the index MAC of a group does not match")
+        if file.version >= 2, Set(file.index.map(\.itemID)).count != file.index.count {
+            throw VaultError.corrupted(path: path, detail: "two index entries share an item id")
+        }
+        for (group, section) in zip(file.groups, file.sections) {
+            guard let held = keys.groups[group.groupID] else { continue }
+            let kind: KeyRing.GroupMACKind
+            if held.indexMACKey != nil {
+                kind = .index
+            } else if file.version >= 2 {
+                kind = .read
+            } else {
+                continue
+            }
+            let mac = try keys.groupMAC(kind, groupID: group.groupID, context: macContext(section), entries: file.index, encoded: encoded)
+            if constantTimeEquals(mac, kind == .index ? section.indexMAC : section.readMAC) {
+                if file.version >= 2 { countersVerified = true }
+            } else {
+                damagedGroups.append(DamagedGroup(groupID: group.groupID, group: held.group))
+                keys.removeGroup(id: group.groupID)
             }
         }
     }
 
-    /// The whole file with fresh index MACs and header MAC: needs the header MAC
-    /// key, or (a scoped credential) an unchanged header, whose stored MAC is kept.
-    func encode() throws -> [UInt8] {
+    private func macContext(_ section: GroupSection) -> KeyRing.GroupMACContext {
+        KeyRing.GroupMACContext(version: file.version, keyEpoch: file.keyEpoch, writeGeneration: file.writeGeneration,
+                                groupGeneration: section.generation)
+    }
+
+    /// The whole file for writing, in format v2: the owner raises the write
+    /// generation and re-MACs every group; a scoped writer (no header MAC key)
+    /// keeps the header byte for byte and re-MACs its own groups. Each group
+    /// re-MACed has its generation raised. Refused while a group is damaged
+    /// (re-MACing it would launder the damage): `vault verify --quarantine` first.
+    mutating func encode() throws -> [UInt8] {
         guard isWritable else { throw VaultError.locked(nil) }
-        var file = self.file
+        precondition(file.version == VaultFile.version, "a v1 file is converted before it is written")
+        if let damaged = damagedGroups.first {
+            throw VaultError.damagedGroup(path: path, group: damaged.group, groupID: damaged.groupID)
+        }
+        let isOwner = keys.headerMACKey != nil
+        if isOwner { file.writeGeneration += 1 }
         let encodedIndex = IndexEntry.encode(file.index)
-        // Groups the ring does not hold keep their MAC: their entries cannot have changed.
-        file.indexMACs = try encodedIndex.withUnsafeBytes { encoded in
-            try zip(file.groups, file.indexMACs).map { group, stored in
-                keys.groups[group.groupID]?.indexMACKey == nil
-                    ? stored : try keys.indexMAC(groupID: group.groupID, entries: file.index, encoded: encoded)
+        try encodedIndex.withUnsafeBytes { encoded in
+            for slot in file.groups.indices {
+                let groupID = file.groups[slot].groupID
+                // Groups a scoped writer does not hold keep their section: their entries cannot have changed.
+                guard isOwner || (scope?.contains(groupID) ?? false) else { continue }
+                file.sections[slot].generation += 1
+                let context = macContext(file.sections[slot])
+                file.sections[slot].indexMAC = try keys.groupMAC(.index, groupID: groupID, context: context, entries: file.index, encoded: encoded)
+                file.sections[slot].readMAC = try keys.groupMAC(.read, groupID: groupID, context: context, entries: file.index, encoded: encoded)
             }
         }
         let parameters = file.encodeHeaderParameters()
@@ -277,7 +324,24 @@ struct OpenVault {
         } else {
             throw VaultError.locked(nil)
         }
+        countersVerified = true
         return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC, encodedIndex: encodedIndex)
+    }
+
+    /// A v1 file made v2 in memory (the owner's full ring only): counters
+    /// start at epoch 1, every index entry gets an item id and its record's
+    /// digest, and what v1 kept under the device key in the header leaves it.
+    /// Records are not re-sealed: their layout and AAD did not change.
+    mutating func convertToCurrentVersion() throws {
+        guard file.version < VaultFile.version else { return }
+        guard keys.masterKey != nil else { throw VaultError.upgradeNeeded(path: path, byOwner: true) }
+        file.version = VaultFile.version
+        file.keyEpoch = 1
+        file.writeGeneration = 0
+        file.deviceWrappedHeaderMACKey = []
+        for slot in file.groups.indices { file.groups[slot].deviceWrapped = [] }
+        file.index = zip(file.index, file.records).map { $0.withDigest(of: $1, itemID: Bytes16.random()) }
+        file.sections = file.sections.map { _ in GroupSection(generation: 0, indexMAC: [], readMAC: []) }
     }
 
     /// A class key sealed under the key-wrap key (needs the master key).

@@ -22,13 +22,18 @@ public struct ScopedCredential: Sendable {
 
     /// The vault this credential belongs to.
     public let vaultID: [UInt8]
-    /// Whether it may only read.
+    /// Whether it says it may only read. What it may do is decided by the keys it
+    /// holds (`canWrite`), not by this flag, which anyone can flip in a copy.
     public let readOnly: Bool
     /// When it was granted.
     public let issued: Date
     /// When it stops working; nil for never.
     public let expires: Date?
-    let grants: [CredentialGrant]
+    let grants: [GroupGrant]
+
+    /// Whether it holds the write key (index MAC key) of every group it covers:
+    /// what a change needs. A flipped read-only flag does not give it one.
+    public var canWrite: Bool { grants.allSatisfy { $0.indexMACKey != nil } }
 
     /// The groups it opens, in the order granted.
     public var groups: [AccessGroup] { grants.map(\.group) }
@@ -96,8 +101,8 @@ public struct ScopedCredential: Sendable {
         let issued = Date(timeIntervalSince1970: Double(issuedSeconds))
         let count = Int(try r.u8())
         guard (1...maxGroups).contains(count) else { throw MalformedInput(detail: "\(count) groups") }
-        var grants: [CredentialGrant] = []
-        for _ in 0..<count { grants.append(try CredentialGrant.decode(from: &r)) }
+        var grants: [GroupGrant] = []
+        for _ in 0..<count { grants.append(try GroupGrant.decode(from: &r)) }
         guard r.isAtEnd else { throw MalformedInput(detail: "bytes follow the last group") }
         guard Set(grants.map(\.groupID)).count == grants.count else { throw MalformedInput(detail: "a repeated group") }
         return ScopedCredential(vaultID: vaultID, readOnly: flags == 1, issued: issued,
@@ -119,37 +124,5 @@ public struct ScopedCredential: Sendable {
     /// Writes the credential to a new file, 0600, failing if `path` exists.
     public func write(to path: String) throws {
         try FileSystem.createExclusive(Array(encoded().utf8), at: path)
-    }
-}
-
-/// What a credential holds of one group.
-struct CredentialGrant {
-    var groupID: UInt32
-    var group: AccessGroup
-    /// The header's key check of the group key at grant time; a different one means the group was revoked.
-    var keyCheck: [UInt8]
-    var lookupKey: SecretBytes
-    var indexMACKey: SecretBytes?
-    var baseKeys: [UInt8: SecretBytes]
-
-    var groupKeys: GroupKeys {
-        GroupKeys(group: group, groupKey: nil, lookupKey: lookupKey, indexMACKey: indexMACKey, baseKeys: baseKeys)
-    }
-
-    func encode(into w: inout ByteWriter) {
-        w.group(groupID, group)
-        w.raw(keyCheck)
-        w.raw(lookupKey.copyBytes())
-        w.optionalKey(indexMACKey)
-        w.baseKeys(baseKeys)
-    }
-
-    static func decode(from r: inout ByteReader) throws -> CredentialGrant {
-        let (id, group) = try r.group()
-        let keyCheck = Array(try r.raw(VaultFile.checkSize))
-        let lookupKey = SecretBytes(try r.raw(AESGCM.keySize))
-        let indexMACKey = try r.optionalKey()
-        return CredentialGrant(groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
-                               indexMACKey: indexMACKey, baseKeys: try r.baseKeys())
     }
 }

@@ -24,6 +24,8 @@ public enum Status: CaseIterable, Sendable {
     case duplicateVault
     /// A damaged, tampered or unreadable vault file or input (errSecDecode, exit 93).
     case decode
+    /// A vault file older than this machine has seen: rolled back (errSecInvalidKeychain, exit 49).
+    case invalidKeychain
 
     /// The Keychain's OSStatus for this outcome (0 where it has none).
     public var osStatus: Int32 {
@@ -39,6 +41,7 @@ public enum Status: CaseIterable, Sendable {
         case .noSuchVault: return -25294
         case .duplicateVault: return -25296
         case .decode: return -26275
+        case .invalidKeychain: return -25295
         }
     }
 
@@ -66,6 +69,7 @@ public enum Status: CaseIterable, Sendable {
         case .noSuchVault: return "errSecNoSuchKeychain"
         case .duplicateVault: return "errSecDuplicateKeychain"
         case .decode: return "errSecDecode"
+        case .invalidKeychain: return "errSecInvalidKeychain"
         }
     }
 }

@@ -13,6 +13,14 @@ public enum VaultNotice: Equatable, Sendable {
     /// `removed`: whether the old key file was removed (it is kept when other
     /// vaults in its directory may still use it).
     case deviceKeyReplaced(oldPath: String, removed: Bool, resealed: Int)
+    /// A v1 vault file was converted to format v2 on a write; the v1 file is kept at `backup`.
+    case converted(backup: String)
+    /// A file whose key epoch is lower than this machine had seen (`seen`) was accepted
+    /// (`--accept-rollback`) and recorded as seen.
+    case rollbackAccepted(epoch: UInt64, seen: UInt64)
+    /// The file is behind what this machine has seen (a write or group generation `found` below
+    /// `seen`): a checkout that is behind, or a rolled-back copy. Reads go on; writes are refused.
+    case behindSeen(found: UInt64, seen: UInt64)
 }
 
 extension Vault {
@@ -23,9 +31,7 @@ extension Vault {
     func moveOffExposedDeviceKey(_ vault: inout OpenVault) throws -> Int? {
         guard usesExposedDeviceKey, vault.keys.masterKey != nil else { return nil }
         let newKey = try DeviceKey.createPending(vaultID: vault.file.vaultID, host: host)
-        let (moved, resealed) = try vault.rebound(toDeviceKey: newKey)
-        vault = moved
-        return resealed
+        return try vault.rebind(toDeviceKey: newKey)
     }
 
     /// After the vault write: the pending key becomes this machine's device

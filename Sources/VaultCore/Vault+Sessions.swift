@@ -13,10 +13,9 @@ extension Vault {
         try withKeys {
             let vault = try readSnapshot()
             guard let masterKey = vault.keys.masterKey else { throw VaultError.locked(nil) }
-            if vault.deviceMatches {
-                try? AfterFirstUnlockCache.write(from: vault.keys, groupIDs: vault.file.groups.map(\.groupID), host: host)
-            }
-            return try SessionCache.start(masterKey: masterKey, vaultID: vault.file.vaultID, timeout: timeout, host: host)
+            refreshMachineGrants(vault, onlyIfMissing: false)
+            return try SessionCache.start(masterKey: masterKey, vaultID: vault.file.vaultID, keyEpoch: vault.file.keyEpoch,
+                                          timeout: timeout, host: host)
         }
     }
 
@@ -98,7 +97,9 @@ extension Vault {
             throw VaultError.corrupted(path: location.path, detail: error.detail)
         }
         let deviceKey = try DeviceKey.load(vaultID: file.vaultID, location: location, host: host)
-        let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey, headerMACKey: nil, grants: [], path: location.path)
+        let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey,
+                                                 grants: DeviceGrants.read(vaultID: file.vaultID, deviceKey: deviceKey, host: host) ?? [],
+                                                 path: location.path)
         var counts: [ItemCount] = []
         for group in file.groups {
             let name = partial?.keys.groups[group.groupID]?.group.name

@@ -25,14 +25,14 @@ extension Vault {
     /// Writes every item except the `-this-device-only` ones (and records that are damaged) to a new bundle
     /// file (0600) at `path`, sealed under `credential`: a passphrase or key
     /// file of the bundle's own.
-    public func export(to path: String, credential: Credential, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
+    public func export(to path: String, credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
         let (bundle, outcome) = try sealedBundle(credential: credential, kdf: kdf)
         try FileSystem.createExclusive(bundle, at: path)
         return outcome
     }
 
     /// The bytes of a bundle `export(to:)` would write, for a caller that sends them elsewhere (stdout).
-    public func sealedBundle(credential: Credential, kdf: Scrypt.Parameters = .interactive) throws -> (bundle: [UInt8], outcome: ExportOutcome) {
+    public func sealedBundle(credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> (bundle: [UInt8], outcome: ExportOutcome) {
         try requireOwner("export items")
         return try withKeys {
             let vault = try readSnapshot()
@@ -70,7 +70,7 @@ extension Vault {
     /// Adds the items of the bundle at `path`, keeping their attributes and
     /// dates. An item whose group, service and account exist follows `policy`;
     /// with `.fail`, one conflict imports nothing.
-    public func importBundle(at path: String, credential: Credential, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+    public func importBundle(at path: String, credential: UnlockSecret, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
         try requireOwner("import items")
         let bytes = try FileSystem.read(path, kind: .bundle, requirePrivate: false)
         let items: [Item]

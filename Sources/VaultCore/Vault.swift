@@ -12,7 +12,7 @@ public typealias ProgressHandler = (_ done: Int, _ total: Int) -> Void
 /// Where a `Vault` gets its keys.
 public enum KeySource: Sendable {
     /// A passphrase or key file: the master key, from a keyslot.
-    case credential(Credential)
+    case credential(UnlockSecret)
     /// An unlock session's token (`vault unlock`).
     case session(String)
     /// A scoped credential (`vault grant`): its groups' items and nothing else.
@@ -31,7 +31,7 @@ public final class Vault: ItemStore {
     public let location: VaultLocation
     private var source: KeySource
     /// Asked for a credential when the keys at hand do not open what is needed.
-    private var ask: (() throws -> Credential)?
+    private var ask: (() throws -> UnlockSecret)?
     /// How many times `ask` may be called when it gives a wrong passphrase.
     private let askAttempts: Int
     /// Whether the keys are a scoped credential's.
@@ -57,6 +57,11 @@ public final class Vault: ItemStore {
     private var holdsWriterLock = false
     /// Whether the last read used a device key that lies in a git work tree.
     var usesExposedDeviceKey = false
+    /// Whether a file older than this machine has seen is opened anyway (`--accept-rollback`):
+    /// the restore is then recorded as intended.
+    public var acceptRollback = false
+    /// The lowest key epoch accepted whatever this machine remembers (`VAULT_MIN_EPOCH`): a fresh CI runner remembers nothing.
+    public var minimumEpoch: UInt64?
     /// Whether `onNotice` has heard of that key already.
     private var toldOfExposedDeviceKey = false
     /// Told of what vault did on its own that the user should know (see `VaultNotice`).
@@ -68,7 +73,7 @@ public final class Vault: ItemStore {
     ///   - ask: called when `keys` do not open what an operation needs (a prompt): once, and again
     ///     after a wrong passphrase, up to `askAttempts` times in all (sudo and ssh allow three tries).
     ///   - host: time, boot id and runtime directory (tests inject their own).
-    public init(location: VaultLocation, keys: KeySource, ask: (() throws -> Credential)? = nil, askAttempts: Int = 1,
+    public init(location: VaultLocation, keys: KeySource, ask: (() throws -> UnlockSecret)? = nil, askAttempts: Int = 1,
                 host: HostContext) {
         self.location = location
         self.source = keys
@@ -78,18 +83,19 @@ public final class Vault: ItemStore {
     }
 
     /// A vault opened with a credential; `clock` sets created/modified dates (tests inject one).
-    public convenience init(location: VaultLocation, credential: Credential, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public convenience init(location: VaultLocation, credential: UnlockSecret, clock: @escaping @Sendable () -> Date = { Date() }) {
         var host = Vault.selfContainedHost(for: location)
         host.now = clock
         self.init(location: location, keys: .credential(credential), host: host)
     }
 
     /// A host whose runtime files and device keys live in hidden folders
-    /// beside the vault (`.runtime`, `.data`): for the convenience initialiser
+    /// beside the vault (`.runtime`, `.data`, `.state`): for the convenience initialiser
     /// and `create` without a host, as tests and embedders use them.
     static func selfContainedHost(for location: VaultLocation) -> HostContext {
         HostContext.live(environment: ["XDG_RUNTIME_DIR": location.directory + "/.runtime",
-                                       "XDG_DATA_HOME": location.directory + "/.data"])
+                                       "XDG_DATA_HOME": location.directory + "/.data",
+                                       "XDG_STATE_HOME": location.directory + "/.state"])
     }
 
     // MARK: creating
@@ -98,7 +104,7 @@ public final class Vault: ItemStore {
     /// directory, and this machine's device key for it in the host's device-key
     /// directory (by default, the self-contained host of the convenience
     /// initialiser). Throws `VaultError.vaultExists` when a vault is already there.
-    public static func create(at location: VaultLocation, credential: Credential,
+    public static func create(at location: VaultLocation, credential: UnlockSecret,
                               kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil) throws {
         let host = host ?? selfContainedHost(for: location)
         try FileSystem.makeDirectory(location.directory)
@@ -107,9 +113,11 @@ public final class Vault: ItemStore {
         guard !FileSystem.exists(location.path) else { throw VaultError.vaultExists(path: location.path) }
         let vaultID = SecureRandom.bytes(VaultFile.idSize)
         let deviceKey = try DeviceKey.create(vaultID: vaultID, host: host)
-        let vault = try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
+        var vault = try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
                                          deviceKey: deviceKey, path: location.path)
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
+        try? SeenCounters(of: vault.file).save(vaultID: vaultID, host: host)
+        try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
     }
 
     // MARK: reading
@@ -349,34 +357,42 @@ public final class Vault: ItemStore {
         }
     }
 
-    func readSnapshot() throws -> OpenVault {
+    func readSnapshot(writing: Bool = false) throws -> OpenVault {
         let bytes = try readFile()
         let vaultID = VaultFile.peekVaultID(bytes)
         let deviceKey = try deviceKeyForReading(bytes, vaultID: vaultID)
+        let vault: OpenVault
         switch source {
-        case .credential(let credential):
-            let vault = try OpenVault.unlock(bytes, credential: credential, deviceKey: deviceKey, path: location.path)
-            refreshAfterFirstUnlockCache(vault, onlyIfMissing: true)
-            return vault
+        case .credential(let secret):
+            vault = try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: location.path)
+            refreshMachineGrants(vault, onlyIfMissing: true)
         case .session(let token):
             do {
-                let masterKey = try SessionCache.open(token: token, vaultID: vaultID, host: host)
-                return try OpenVault.open(bytes, masterKey: masterKey, deviceKey: deviceKey, path: location.path)
+                let session = try SessionCache.open(token: token, vaultID: vaultID, host: host)
+                do {
+                    vault = try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: location.path)
+                } catch VaultError.corrupted(_, let detail) where detail == OpenVault.headerMACMismatch
+                            && VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true {
+                    // The vault was re-keyed after the session started: its key is not the vault's any more.
+                    throw VaultError.sessionEnded(.rekeyed)
+                }
             } catch let error as VaultError {
                 guard case .sessionEnded = error else { throw error }
                 // An ended session still leaves what opens with no unlock; say why only if that is not enough.
                 endedSession = error
                 source = .none
-                return try readSnapshot()
+                return try readSnapshot(writing: writing)
             }
         case .scoped(let credential):
             if credential.hasExpired(at: host.now()), let expires = credential.expires { throw VaultError.credentialExpired(expires) }
-            return try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: location.path)
+            vault = try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: location.path)
         case .none:
-            let cache = AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host)
-            return try OpenVault.openPartial(bytes, deviceKey: deviceKey, headerMACKey: cache?.headerMACKey,
-                                             grants: cache?.grants ?? [], path: location.path)
+            let grants = (DeviceGrants.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
+                + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
+            vault = try OpenVault.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: location.path)
         }
+        try checkCounters(of: vault, writing: writing)
+        return vault
     }
 
     /// This machine's device key for the vault in `bytes`: its own, or one a
@@ -432,29 +448,81 @@ public final class Vault: ItemStore {
     }
 
     /// Runs `body` under the writer lock on a fresh read of the file, then writes the result atomically.
+    /// A v1 file is converted to v2 first (keeping `<vault>.v1.bak`), except in a git work tree, where
+    /// teammates may still run a v1 build: there only `vault upgrade` converts, and the change is refused.
     func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
         return try withWriterLock {
             try withKeys {
-                var vault = try readSnapshot()
+                var vault = try readSnapshot(writing: true)
                 guard vault.isWritable else { throw VaultError.locked(nil) }
+                let converted = try convertIfAllowed(&vault, explicitly: false)
                 let resealed = try moveOffExposedDeviceKey(&vault)
                 let result = try body(&vault)
-                try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
+                try commit(&vault)
+                if let converted { onNotice?(.converted(backup: converted)) }
                 if let resealed { try finishMovingOffExposedDeviceKey(resealed: resealed, vaultID: vault.file.vaultID) }
-                refreshAfterFirstUnlockCache(vault, onlyIfMissing: false)
+                refreshMachineGrants(vault, onlyIfMissing: false)
                 return result
             }
         }
     }
 
-    /// Any unlock leaves the after-first-unlock cache for this boot; a change rewrites it (groups may be new).
-    private func refreshAfterFirstUnlockCache(_ vault: OpenVault, onlyIfMissing: Bool) {
-        guard vault.keys.masterKey != nil, vault.deviceMatches else { return }
-        if onlyIfMissing, AfterFirstUnlockCache.isPresent(vaultID: vault.file.vaultID, deviceKey: vault.keys.deviceKey, host: host) {
-            return
+    /// Writes `vault` atomically, then records its counters as seen (only now that it is renamed into place and synced).
+    func commit(_ vault: inout OpenVault) throws {
+        let bytes = try vault.encode()
+        try FileSystem.writeAtomically(bytes, to: location.path, directory: location.directory)
+        try? SeenCounters.load(vaultID: vault.file.vaultID, host: host).merging(vault.file).save(vaultID: vault.file.vaultID, host: host)
+    }
+
+    /// Converts a v1 snapshot to v2 in memory, first keeping the file as `<vault>.v1.bak` (0600;
+    /// an existing backup is kept). Returns the backup's path, or nil when the file was v2 already.
+    /// Outside `vault upgrade` (`explicitly`), a v1 file in a git work tree is refused instead.
+    func convertIfAllowed(_ vault: inout OpenVault, explicitly: Bool) throws -> String? {
+        guard vault.file.version < VaultFile.version else { return nil }
+        if !explicitly, GitWorkTree.contains(location.directory) {
+            throw VaultError.upgradeNeeded(path: location.path, byOwner: vault.keys.masterKey == nil, inGitWorkTree: true)
         }
-        try? AfterFirstUnlockCache.write(from: vault.keys, groupIDs: vault.file.groups.map(\.groupID), host: host)
+        try vault.convertToCurrentVersion()
+        let backup = location.path + ".v1.bak"
+        if !FileSystem.exists(backup) { try FileSystem.createExclusive(try readFile(), at: backup) }
+        return backup
+    }
+
+    /// Refuses a file whose key epoch is below what this machine has seen or the pinned minimum
+    /// (unless `acceptRollback`, which records it as seen); on a write, also one behind in a
+    /// generation (a read only warns: git checkouts that are behind are normal). Then records
+    /// what was seen, when a key checked the counters.
+    private func checkCounters(of vault: OpenVault, writing: Bool) throws {
+        let file = vault.file
+        guard file.version >= 2, vault.countersVerified else { return }
+        let seen = SeenCounters.load(vaultID: file.vaultID, host: host)
+        var remembered = seen.merging(file)
+        let floor = max(seen.keyEpoch, minimumEpoch ?? 0)
+        if file.keyEpoch < floor {
+            guard acceptRollback else { throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor) }
+            remembered = SeenCounters(of: file)
+            onNotice?(.rollbackAccepted(epoch: file.keyEpoch, seen: seen.keyEpoch))
+        } else if case .behind(let found, let seenGeneration) = seen.judge(file) {
+            if writing, !acceptRollback { throw VaultError.behindSeen(path: location.path, found: found, seen: seenGeneration) }
+            if acceptRollback { remembered = SeenCounters(of: file) }
+            onNotice?(.behindSeen(found: found, seen: seenGeneration))
+        }
+        if remembered != seen { try? remembered.save(vaultID: file.vaultID, host: host) }
+    }
+
+    /// Any unlock on this machine leaves the after-first-unlock cache for this boot and (v2) this
+    /// device's grants; a change rewrites both (groups and keys may be new).
+    func refreshMachineGrants(_ vault: OpenVault, onlyIfMissing: Bool) {
+        guard vault.keys.masterKey != nil, vault.deviceMatches, vault.damagedGroups.isEmpty else { return }
+        let keyID = vault.file.vaultID
+        if !onlyIfMissing || !AfterFirstUnlockCache.isPresent(vaultID: keyID, deviceKey: vault.keys.deviceKey, host: host) {
+            try? AfterFirstUnlockCache.write(from: vault.keys, file: vault.file, host: host)
+        }
+        if vault.file.version >= 2,
+           !onlyIfMissing || !DeviceGrants.areCurrent(for: vault.file, deviceKey: vault.keys.deviceKey, host: host) {
+            try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
+        }
     }
 
     private static func single(_ positions: [Int], in vault: OpenVault, query: Query) throws -> Int {

@@ -73,6 +73,20 @@ public enum VaultError: Error, Equatable {
     case noSuchGroup(AccessGroup)
     /// `group create` of a group that exists.
     case groupExists(AccessGroup)
+    /// A group's section fails its MAC: damaged, or forged by someone without its write key.
+    /// Only that group is refused (`group` is nil where the keys at hand do not know its name).
+    case damagedGroup(path: String, group: AccessGroup?, groupID: UInt32)
+    /// The vault file is an older format that this change cannot write: `byOwner` when only the
+    /// owner can convert it, `inGitWorkTree` when it lies in a git work tree (only `vault upgrade` converts there).
+    case upgradeNeeded(path: String, byOwner: Bool, inGitWorkTree: Bool = false)
+    /// The vault file's key epoch is lower than this machine has seen, or than the lowest one pinned
+    /// (`VAULT_MIN_EPOCH`): a rolled-back file. `--accept-rollback` records the restore as intended.
+    case rolledBack(path: String, found: UInt64, expected: UInt64)
+    /// A change to a vault file that is behind what this machine has seen (same key epoch,
+    /// lower write generation or group generation): writing it would undo changes.
+    case behindSeen(path: String, found: UInt64, seen: UInt64)
+    /// `rekey` (or a master-key rotation) needs the unlock secret itself, and the keys at hand are a session's.
+    case rekeyNeedsSecret
 
     /// The status (and exit code) of this error.
     public var status: Status {
@@ -98,6 +112,10 @@ public enum VaultError: Error, Equatable {
         case .damagedBundle: return .decode
         case .changedSinceShown: return .failure
         case .groupExists: return .duplicateItem
+        case .damagedGroup: return .decode
+        case .upgradeNeeded: return .failure
+        case .rolledBack, .behindSeen: return .invalidKeychain
+        case .rekeyNeedsSecret: return .interactionNotAllowed
         }
     }
 }
@@ -110,6 +128,8 @@ public enum SessionEnd: Equatable, Sendable {
     case unknown
     /// The token is not a vault session token.
     case malformed
+    /// The vault was re-keyed (`vault rekey`, `passwd`) after the session started.
+    case rekeyed
 }
 
 /// The kinds of credential that unlock a vault.

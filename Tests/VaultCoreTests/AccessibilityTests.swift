@@ -19,7 +19,7 @@ import VaultCrypto
         }
     }
 
-    let passphrase = Credential.passphrase(SecretBytes(Array("pass".utf8)))
+    let passphrase = UnlockSecret.passphrase(SecretBytes(Array("pass".utf8)))
 
     /// A passphrase vault with one item of each class.
     func vaultWithEveryClass(_ dir: TempDirectory, _ host: TestHost) throws -> Vault {

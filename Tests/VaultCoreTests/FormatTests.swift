@@ -7,7 +7,7 @@ import VaultCrypto
 /// their place and vault, and what the file shows without keys.
 @Suite struct FormatTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Fixtures/v1"
-    static let vectorPassphrase = Credential.passphrase(SecretBytes(Array("correct horse battery staple".utf8)))
+    static let vectorPassphrase = UnlockSecret.passphrase(SecretBytes(Array("correct horse battery staple".utf8)))
 
     /// Copies the committed test vector into `dir` (git does not keep 0600).
     func copyVector(into dir: TempDirectory, withDeviceKey: Bool) throws -> VaultLocation {

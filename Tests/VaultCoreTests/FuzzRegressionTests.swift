@@ -26,7 +26,7 @@ import VaultCrypto
             _ = try? ScopedCredential.decode(ScopedCredential.textPrefix + Base64.encode(bytes), source: "fuzz")
         },
         "ExportBundle": { bytes in
-            let key = Credential.keyFile(SecretBytes(Array("vault-key-v1:fuzz-bundle-key-0123456789abcdefghij\n".utf8)))
+            let key = UnlockSecret.keyFile(SecretBytes(Array("vault-key-v1:fuzz-bundle-key-0123456789abcdefghij\n".utf8)))
             _ = try? ExportBundle.open(bytes, credential: key)
         },
         "ExportBundleBody": { bytes in

@@ -109,7 +109,7 @@ import VaultCrypto
         try add(source, "db", "y", group: prod, accessibility: .always)
         try add(source, "disk", "z", accessibility: .whenUnlockedThisDeviceOnly)
         try add(source, "cron", "z", accessibility: .alwaysThisDeviceOnly)
-        let bundleKey = Credential.keyFile(SecretBytes(Array("vault-key-v1:bundle-key-material-0123456789abcdef\n".utf8)))
+        let bundleKey = UnlockSecret.keyFile(SecretBytes(Array("vault-key-v1:bundle-key-material-0123456789abcdef\n".utf8)))
         let bundle = dir.path + "/out.vexport"
         let outcome = try source.export(to: bundle, credential: bundleKey, kdf: .testing)
         #expect(outcome.exported == 2 && outcome.leftOut == 2)
@@ -139,7 +139,7 @@ import VaultCrypto
         #expect(try target.secret("api", "x") == "secret-api-x")
 
         // The wrong key is "wrong key file"; a damaged bundle is "damaged" and imports nothing.
-        let wrongKey = Credential.keyFile(SecretBytes(Array("vault-key-v1:another-key-material-0123456789abcd\n".utf8)))
+        let wrongKey = UnlockSecret.keyFile(SecretBytes(Array("vault-key-v1:another-key-material-0123456789abcd\n".utf8)))
         #expect(throws: VaultError.wrongCredential(.keyFile)) { try target.importBundle(at: bundle, credential: wrongKey, onConflict: .skip) }
         var damaged = fileBytes(bundle)
         damaged[damaged.count - 20] ^= 1

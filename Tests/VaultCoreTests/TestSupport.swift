@@ -22,7 +22,7 @@ final class TempDirectory {
 }
 
 /// A fixed key-file credential: fast to unlock (no scrypt).
-let testKeyFile = Credential.keyFile(SecretBytes(Array("vault-key-v1:test-key-material-0123456789abcdef\n".utf8)))
+let testKeyFile = UnlockSecret.keyFile(SecretBytes(Array("vault-key-v1:test-key-material-0123456789abcdef\n".utf8)))
 
 /// A clock tests move by hand.
 final class TestClock: @unchecked Sendable {

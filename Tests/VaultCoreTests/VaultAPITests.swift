@@ -122,7 +122,7 @@ import VaultCrypto
     @Test func wrongCredentialAndMissingSlot() throws {
         let dir = try TempDirectory()
         _ = try Vault.makeTest(at: dir.location())
-        let otherKey = Credential.keyFile(SecretBytes(Array("vault-key-v1:a-different-key-file-0123456789\n".utf8)))
+        let otherKey = UnlockSecret.keyFile(SecretBytes(Array("vault-key-v1:a-different-key-file-0123456789\n".utf8)))
         #expect(throws: VaultError.wrongCredential(.keyFile)) {
             try Vault(location: dir.location(), credential: otherKey).attributes(matching: Query())
         }

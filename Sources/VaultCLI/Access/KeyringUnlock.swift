@@ -6,7 +6,7 @@ extension VaultAccess {
     /// desktop-keyring keyslot (`vault passwd --add-keyring-slot`): a logged-in
     /// desktop then unlocks the vault without a prompt. libsecret is loaded
     /// only when the vault has such a slot and its keys are needed.
-    func keyringFirst(then ask: (() throws -> Credential)?) -> (() throws -> Credential)? {
+    func keyringFirst(then ask: (() throws -> UnlockSecret)?) -> (() throws -> UnlockSecret)? {
         let location = self.location
         guard Vault.hasKeyringSlot(at: location) else { return ask }
         return {

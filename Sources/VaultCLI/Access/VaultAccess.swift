@@ -45,7 +45,7 @@ struct VaultAccess {
     var passphraseFilePath: String? { try? settings.value(.passphraseFile) }
 
     /// The credential named by options or the environment, if any.
-    private func namedCredential(flagsOnly: Bool) throws -> Credential? {
+    private func namedCredential(flagsOnly: Bool) throws -> UnlockSecret? {
         let keyFile = flagsOnly ? arguments.value(.keyFile) : keyFilePath
         let passphraseFile = flagsOnly ? arguments.value(.passphraseFile) : passphraseFilePath
         if let path = keyFile, !path.isEmpty { return .keyFile(try KeyFile.read(path: path)) }
@@ -54,7 +54,7 @@ struct VaultAccess {
     }
 
     /// The credential for this call: named, or typed at a prompt; exit 36 when neither may be had.
-    func credential() throws -> Credential {
+    func credential() throws -> UnlockSecret {
         if let named = try namedCredential(flagsOnly: false) { return named }
         if let reason = reasonPromptsAreOff { throw CommandFailure.interactionNotAllowed(reason: reason) }
         guard let typed = try invocation.terminal.readHidden(prompt: "Passphrase for \(location.path): ") else {
@@ -120,7 +120,7 @@ struct VaultAccess {
                         invocation.terminal.writeErr("vault: the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'\n")
                     }
                     return try prompt()
-                } as () throws -> Credential
+                } as () throws -> UnlockSecret
             }
             return Vault(location: location, keys: .session(token), ask: saysSessionEnded, askAttempts: attempts, host: host)
         }
@@ -138,7 +138,7 @@ struct VaultAccess {
 
     /// The passphrase prompt as a `Vault`'s `ask`: a call after the first
     /// follows a wrong passphrase, and says so.
-    private func passphrasePrompt() -> () throws -> Credential {
+    private func passphrasePrompt() -> () throws -> UnlockSecret {
         let calls = CallCount()
         return {
             calls.value += 1
@@ -175,7 +175,7 @@ struct VaultAccess {
 
     /// The credential of an export bundle: --bundle-key-file (created when
     /// missing and `creating`), --bundle-passphrase-file, or a prompt (twice when `creating`).
-    func bundleCredential(creating: Bool) throws -> Credential {
+    func bundleCredential(creating: Bool) throws -> UnlockSecret {
         let hint = "give --bundle-passphrase-file FILE or --bundle-key-file FILE"
         if let path = nonEmpty(arguments.value(.bundleKeyFile)) {
             if creating, !KeyFile.exists(path: path) { return .keyFile(try KeyFile.create(path: path)) }

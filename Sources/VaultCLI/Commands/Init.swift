@@ -9,7 +9,7 @@ enum InitCommand {
         let location = access.location
         guard !location.exists else { throw VaultError.vaultExists(path: location.path) }
         let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
-        let credential: Credential
+        let credential: UnlockSecret
         var createdKeyFile = false
         if let path = access.keyFilePath {
             createdKeyFile = !KeyFile.exists(path: path)

@@ -74,6 +74,26 @@ struct ErrorReport {
         case .corrupted(let path, let detail):
             return ErrorReport(status: status, message: "the vault \(quoted(path)) is damaged or was tampered with: \(detail)",
                                hint: "nothing was changed; restore the file from a backup")
+        case .damagedGroup(let path, let group, let groupID):
+            let name = group.map { "group \(quoted($0.name))" } ?? "group #\(groupID)"
+            return ErrorReport(status: status, message: "\(name) of the vault \(quoted(path)) is damaged or was tampered with: its index does not match its MAC",
+                               hint: "the other groups are unharmed; 'vault verify --quarantine' sets its items aside, or restore the file from a backup")
+        case .upgradeNeeded(let path, let byOwner, let inGitWorkTree):
+            if byOwner {
+                return ErrorReport(status: status, message: "the vault \(quoted(path)) is format v1, which this credential cannot change",
+                                   hint: "its owner converts it with 'vault upgrade' (and commits the result if it is in git)")
+            }
+            return ErrorReport(status: status, message: "the vault \(quoted(path)) is format v1\(inGitWorkTree ? " in a git work tree" : ""); it was left unchanged",
+                               hint: "convert it with 'vault upgrade' and commit it once every teammate runs a vault that reads format v2")
+        case .rolledBack(let path, let found, let expected):
+            return ErrorReport(status: status, message: "the vault \(quoted(path)) was rolled back: its key epoch is \(found), and this machine has seen (or was told to expect) \(expected)",
+                               hint: "restore the newest copy (git pull), or run with --accept-rollback if the restore was intended")
+        case .behindSeen(let path, let found, let seen):
+            return ErrorReport(status: status, message: "the vault \(quoted(path)) is behind what this machine has seen (generation \(found), seen \(seen)); nothing was changed",
+                               hint: "bring the newest copy here (git pull), or run with --accept-rollback if going back was intended")
+        case .rekeyNeedsSecret:
+            return ErrorReport(status: status, message: "re-keying needs the passphrase or key file itself, not an unlock session",
+                               hint: "run it at a terminal to be asked, or give --passphrase-file or --key-file")
         case .insecurePermissions(let path, let mode):
             let octal = String(mode, radix: 8)
             return ErrorReport(status: status, message: "\(quoted(path)) is accessible by other users (mode 0\(octal))",
@@ -121,6 +141,9 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "the unlock session in VAULT_SESSION has expired", hint: unlockHint)
         case .sessionEnded(.unknown):
             return ErrorReport(status: status, message: "the unlock session in VAULT_SESSION has ended or belongs to another vault",
+                               hint: unlockHint)
+        case .sessionEnded(.rekeyed):
+            return ErrorReport(status: status, message: "the unlock session in VAULT_SESSION ended: the vault was re-keyed after it started",
                                hint: unlockHint)
         case .sessionEnded(.malformed):
             return ErrorReport(status: status, message: "VAULT_SESSION does not hold a vault session token",

@@ -2,14 +2,18 @@
 /// each sealed value is bound to, so that it opens nowhere else. docs/FORMAT.md
 /// lists the same.
 enum AAD {
-    /// A record: vault id ‖ record id ‖ u32 group id ‖ u8 class id ‖ u16 format version.
+    /// The record layout's version in every record's AAD: 1 in format v1 and v2 alike (the
+    /// record layout did not change), so converting a v1 file re-seals no record.
+    static let recordLayoutVersion: UInt16 = 1
+
+    /// A record: vault id ‖ record id ‖ u32 group id ‖ u8 class id ‖ u16 record layout version (1).
     static func record(vaultID: [UInt8], recordID: [UInt8], groupID: UInt32, classID: UInt8) -> [UInt8] {
         var w = ByteWriter(capacity: 40)
         w.raw(vaultID)
         w.raw(recordID)
         w.u32(groupID)
         w.u8(classID)
-        w.u16(VaultFile.version)
+        w.u16(recordLayoutVersion)
         return w.bytes
     }
 
@@ -28,7 +32,12 @@ enum AAD {
         return w.bytes
     }
 
-    /// The header MAC key under DWK: "device header" ‖ vault id.
+    /// This machine's device grants of a v2 vault under DWK: "device grants" ‖ vault id.
+    static func deviceGrants(vaultID: [UInt8]) -> [UInt8] {
+        Array("device grants".utf8) + vaultID
+    }
+
+    /// v1 only: the header MAC key under DWK: "device header" ‖ vault id.
     static func deviceHeader(vaultID: [UInt8]) -> [UInt8] {
         Array("device header".utf8) + vaultID
     }

@@ -8,7 +8,7 @@ enum ExportBundle {
     static let version: UInt16 = 1
     static let maxItems = 10_000_000
 
-    static func seal(_ items: [Item], credential: Credential, kdf: Scrypt.Parameters) throws -> [UInt8] {
+    static func seal(_ items: [Item], credential: UnlockSecret, kdf: Scrypt.Parameters) throws -> [UInt8] {
         let bundleID = SecureRandom.bytes(VaultFile.idSize)
         let bundleKey = SecretBytes(random: AESGCM.keySize)
         var header = ByteWriter()
@@ -38,7 +38,7 @@ enum ExportBundle {
 
     /// Opens a bundle with its credential. Throws `wrongCredential` for the
     /// wrong passphrase or key file and `MalformedInput` for anything damaged.
-    static func open(_ bytes: [UInt8], credential: Credential) throws -> [Item] {
+    static func open(_ bytes: [UInt8], credential: UnlockSecret) throws -> [Item] {
         var r = ByteReader(bytes)
         guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault export bundle") }
         let version = try r.u16()

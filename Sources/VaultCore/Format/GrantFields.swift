@@ -1,8 +1,7 @@
 import VaultCrypto
 
-// The fields that every grant of group keys writes the same way: the scoped
-// credential's (`CredentialGrant`) and the device's and after-first-unlock
-// cache's (`GroupGrant`). One codec for each field, so the two cannot drift.
+// The fields of a grant of group keys (`GroupGrant`), one codec each, so the
+// credential, the device grants and the after-first-unlock cache cannot drift.
 
 extension ByteWriter {
     /// u32 group id ‖ u32-length-prefixed UTF-8 group name.

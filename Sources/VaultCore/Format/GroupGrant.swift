@@ -1,49 +1,63 @@
 import VaultCrypto
 
-/// The keys of one group that a partial ring may hold, as bytes: what the
-/// device key opens without an unlock (each group's device blob), what the
-/// after-first-unlock cache keeps, and what a scoped credential carries.
+/// What a partial key ring holds of one group, as bytes: a scoped
+/// credential's groups, this device's grants (the `always` classes) and the
+/// after-first-unlock cache. One type and one codec for all three: they differ
+/// only in which base keys they carry and whether the index MAC key (the
+/// group's write key) is among them.
 struct GroupGrant {
     var groupID: UInt32
     var group: AccessGroup
-    /// The group key itself; only where everything of the group may be derived.
-    var groupKey: SecretBytes?
+    /// The header's key check of the group key when granted; a different one means the group was re-keyed.
+    var keyCheck: [UInt8]
     var lookupKey: SecretBytes
-    var indexMACKey: SecretBytes
+    /// The group's write key: present only in a read-write credential.
+    var indexMACKey: SecretBytes?
     /// Base keys by class id.
     var baseKeys: [UInt8: SecretBytes]
 
-    /// The grant of `classes` of a group in a full ring.
-    static func of(_ groupID: UInt32, in ring: KeyRing, classes: [Accessibility]) throws -> GroupGrant {
+    /// The grant of `classes` of a group in a full ring; `writable` adds the index MAC key.
+    static func of(_ groupID: UInt32, in ring: KeyRing, keyCheck: [UInt8], classes: [Accessibility], writable: Bool) throws -> GroupGrant {
         guard let keys = ring.groups[groupID] else { throw KeyRingError.missingGroupKey(groupID) }
-        guard let indexMACKey = keys.indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
         var bases: [UInt8: SecretBytes] = [:]
         for accessibility in classes {
             bases[accessibility.fileID] = try ring.baseKey(groupID: groupID, classID: accessibility.fileID)
         }
-        return GroupGrant(groupID: groupID, group: keys.group, groupKey: nil, lookupKey: keys.lookupKey,
-                          indexMACKey: indexMACKey, baseKeys: bases)
+        return GroupGrant(groupID: groupID, group: keys.group, keyCheck: keyCheck, lookupKey: keys.lookupKey,
+                          indexMACKey: writable ? keys.indexMACKey : nil, baseKeys: bases)
     }
 
     /// The ring's view of this grant.
     var groupKeys: GroupKeys {
-        GroupKeys(group: group, groupKey: groupKey, lookupKey: lookupKey, indexMACKey: indexMACKey, baseKeys: baseKeys)
+        GroupKeys(group: group, groupKey: nil, lookupKey: lookupKey, indexMACKey: indexMACKey, baseKeys: baseKeys)
     }
 
+    /// u32 group id ‖ bytes(name) ‖ key check (16) ‖ LK (32) ‖ optional IMK ‖ base keys.
     func encode(into w: inout ByteWriter) {
         w.group(groupID, group)
+        w.raw(keyCheck)
         w.raw(lookupKey.copyBytes())
-        w.raw(indexMACKey.copyBytes())
-        w.optionalKey(groupKey)
+        w.optionalKey(indexMACKey)
         w.baseKeys(baseKeys)
     }
 
     static func decode(from r: inout ByteReader) throws -> GroupGrant {
         let (id, group) = try r.group()
+        let keyCheck = Array(try r.raw(VaultFile.checkSize))
+        let lookupKey = SecretBytes(try r.raw(AESGCM.keySize))
+        let indexMACKey = try r.optionalKey()
+        return GroupGrant(groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
+                          indexMACKey: indexMACKey, baseKeys: try r.baseKeys())
+    }
+
+    /// A v1 header's device grant (read only, to open v1 files): u32 group id ‖ bytes(name) ‖ LK ‖ IMK ‖
+    /// optional GK (always absent) ‖ base keys. It carried no key check; `keyCheck` is the header's.
+    static func decodeV1DeviceGrant(from r: inout ByteReader, keyCheck: [UInt8]) throws -> GroupGrant {
+        let (id, group) = try r.group()
         let lookupKey = SecretBytes(try r.raw(AESGCM.keySize))
         let indexMACKey = SecretBytes(try r.raw(AESGCM.keySize))
-        let groupKey = try r.optionalKey()
-        return GroupGrant(groupID: id, group: group, groupKey: groupKey, lookupKey: lookupKey, indexMACKey: indexMACKey,
-                          baseKeys: try r.baseKeys())
+        _ = try r.optionalKey()
+        return GroupGrant(groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
+                          indexMACKey: indexMACKey, baseKeys: try r.baseKeys())
     }
 }

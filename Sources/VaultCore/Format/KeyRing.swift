@@ -86,21 +86,58 @@ final class KeyRing {
         return Array(HMAC.sha256(key: try group(groupID).lookupKey, data: w.bytes).prefix(16))
     }
 
-    /// The MAC of a group's index entries, given the whole index and its encoding (`IndexEntry.encode`,
-    /// or the file's own bytes): each run of the group's entries goes in as one piece, uncopied.
-    /// Throws `missingIndexMACKey` for a group held without that key (a read-only credential).
-    func indexMAC(groupID: UInt32, entries: [IndexEntry], encoded: UnsafeRawBufferPointer) throws -> [UInt8] {
-        guard let indexMACKey = try group(groupID).indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
-        precondition(encoded.count == entries.count * IndexEntry.size, "an index encoding of another length")
-        let mac = try HMACSHA256(key: indexMACKey)
-        var w = ByteWriter(capacity: 64)
-        w.raw(vaultID)
-        w.u32(groupID)
+    /// Which of a group's two MACs (docs/FORMAT.md, "Group sections").
+    enum GroupMACKind {
+        /// Under IMK[g]: made only by a writer of the group; checked by whoever holds IMK.
+        case index
+        /// Under RMK[g] = HKDF(LK[g], "read mac"): checked by readers without IMK.
+        case read
+    }
+
+    /// What a group's MACs are bound to besides its entries: the header's counters and the group's generation.
+    struct GroupMACContext {
+        var version: UInt16
+        var keyEpoch: UInt64
+        var writeGeneration: UInt64
+        var groupGeneration: UInt64
+    }
+
+    /// A MAC of a group's index entries, given the whole index and its encoding in the file's
+    /// version (the file's own bytes, or `IndexEntry.encode`): each run of the group's entries goes
+    /// in as one piece, uncopied. v1 (index MAC only): vault id ‖ u32 group id ‖ entries. v2: the
+    /// label ‖ vault id ‖ u64 key epoch ‖ u64 write generation ‖ u32 group id ‖ u64 group generation ‖ entries.
+    /// Throws `missingIndexMACKey` for an index MAC of a group held without that key (a read-only credential).
+    func groupMAC(_ kind: GroupMACKind, groupID: UInt32, context: GroupMACContext, entries: [IndexEntry],
+                  encoded: UnsafeRawBufferPointer) throws -> [UInt8] {
+        let keys = try group(groupID)
+        let key: SecretBytes
+        switch kind {
+        case .index:
+            guard let indexMACKey = keys.indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
+            key = indexMACKey
+        case .read:
+            key = keys.readMACKey(vaultID: vaultID)
+        }
+        let entrySize = IndexEntry.size(version: context.version)
+        precondition(encoded.count == entries.count * entrySize, "an index encoding of another length")
+        let mac = try HMACSHA256(key: key)
+        var w = ByteWriter(capacity: 80)
+        if context.version >= 2 {
+            w.raw(Array((kind == .index ? "vault v2 index" : "vault v2 read").utf8))
+            w.raw(vaultID)
+            w.u64(context.keyEpoch)
+            w.u64(context.writeGeneration)
+            w.u32(groupID)
+            w.u64(context.groupGeneration)
+        } else {
+            w.raw(vaultID)
+            w.u32(groupID)
+        }
         mac.update(w.bytes)
         var runStart: Int?
         func endRun(at end: Int) {
             guard let start = runStart else { return }
-            mac.update(UnsafeRawBufferPointer(rebasing: encoded[start * IndexEntry.size ..< end * IndexEntry.size]))
+            mac.update(UnsafeRawBufferPointer(rebasing: encoded[start * entrySize ..< end * entrySize]))
             runStart = nil
         }
         for (number, entry) in entries.enumerated() {
@@ -193,6 +230,16 @@ final class GroupKeys {
     let lookupKey: SecretBytes
     /// Checks (and so can rewrite) the group's index; a read-only credential does not hold it.
     let indexMACKey: SecretBytes?
+    private var cachedReadMACKey: SecretBytes?
+
+    /// RMK[g] = HKDF(LK[g], "read mac"): every reader of the group holds LK, so every reader can
+    /// check the group's read MAC; only a holder of IMK can make its index MAC.
+    func readMACKey(vaultID: [UInt8]) -> SecretBytes {
+        if let cachedReadMACKey { return cachedReadMACKey }
+        let key = KeyRing.derive(lookupKey, "read mac", [], vaultID: vaultID)
+        cachedReadMACKey = key
+        return key
+    }
     /// Base keys by class id: derived on demand from the group key, or given.
     fileprivate(set) var baseKeys: [UInt8: SecretBytes]
     /// Record-key derivations by class id, each with its HKDF extract step done (from the base key).

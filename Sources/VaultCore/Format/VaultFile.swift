@@ -1,12 +1,16 @@
 import VaultCrypto
 
-/// The v1 vault file as parsed, before any key is applied: every field of
-/// docs/FORMAT.md in order. Decoding checks structure, limits and the header
-/// checksum; the header MAC and index MACs are checked by `Unlocker` and
-/// `OpenVault`, which hold the keys.
+/// The vault file as parsed, before any key is applied: every field of
+/// docs/FORMAT.md in order, for format v2 (written) and v1 (read, and
+/// converted on the first write). Decoding checks structure, limits and the
+/// header checksum; the header MAC and the groups' MACs are checked by
+/// `OpenVault`, which holds the keys.
 struct VaultFile {
     static let magic: [UInt8] = [0x89, 0x56, 0x41, 0x55, 0x4C, 0x54, 0x0D, 0x0A]  // "\x89VAULT\r\n"
-    static let version: UInt16 = 1
+    /// The version every write produces.
+    static let version: UInt16 = 2
+    /// The versions this build reads.
+    static let readableVersions: ClosedRange<UInt16> = 1...2
     static let idSize = 16
     static let checkSize = 16
     static let digestSize = 32
@@ -16,19 +20,29 @@ struct VaultFile {
     static let maxRecords = 10_000_000
     static let maxRecordBytes = (1 << 20) + 64 * 1024
 
+    /// 1 or 2; what a v1 file holds that v2 does not (device grants, the
+    /// device-sealed header MAC key) is kept only to read it.
+    var version: UInt16
     var vaultID: [UInt8]
+    /// Raised by every rekey, revoke and group deletion; never goes back (v2; 0 in v1).
+    var keyEpoch: UInt64
+    /// Raised by every write of the owner (v2; 0 in v1).
+    var writeGeneration: UInt64
     /// HMAC of the device key that device-bound items are sealed with.
     var deviceCheck: [UInt8]
-    /// The header MAC key sealed under the device key (empty when the vault was made without one).
+    /// v1 only: the header MAC key sealed under the device key.
     var deviceWrappedHeaderMACKey: [UInt8]
     var keyslots: [Keyslot]
     var classes: [WrappedClassKey]
     var groups: [WrappedGroupKey]
     var index: [IndexEntry]
-    /// One MAC per group, in `groups` order, over that group's index entries.
-    var indexMACs: [[UInt8]]
+    /// One per group, in `groups` order: its generation and MACs over its index entries.
+    var sections: [GroupSection]
     /// Sealed records, in index order.
     var records: [ArraySlice<UInt8>]
+
+    /// The size of one index entry in this file's version.
+    var entrySize: Int { IndexEntry.size(version: version) }
 
     /// The vault id of a file, read without parsing the rest; empty when the file is too short.
     static func peekVaultID(_ bytes: [UInt8]) -> [UInt8] {
@@ -37,14 +51,23 @@ struct VaultFile {
         return Array(bytes[start..<start + idSize])
     }
 
+    /// The key epoch of a v2 file, read without parsing the rest; nil for v1 or a file too short.
+    static func peekKeyEpoch(_ bytes: [UInt8]) -> UInt64? {
+        let start = magic.count + 2 + idSize
+        guard bytes.count >= start + 8, bytes.starts(with: magic), bytes[magic.count] == 0, bytes[magic.count + 1] >= 2 else { return nil }
+        return bytes[start..<start + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    }
+
     /// The bytes the header checksum and MAC cover (everything before the checksum).
     func encodeHeaderParameters() -> [UInt8] {
+        precondition(version == VaultFile.version, "only the current version is written")
         var w = ByteWriter(capacity: 512)
         w.raw(VaultFile.magic)
-        w.u16(VaultFile.version)
+        w.u16(version)
         w.raw(vaultID)
+        w.u64(keyEpoch)
+        w.u64(writeGeneration)
         w.raw(deviceCheck)
-        w.lengthPrefixed(deviceWrappedHeaderMACKey)
         w.u8(UInt8(keyslots.count))
         for slot in keyslots { slot.encode(into: &w) }
         w.u8(UInt8(classes.count))
@@ -53,22 +76,22 @@ struct VaultFile {
             w.raw(entry.wrapped)
         }
         w.u32(UInt32(groups.count))
-        for group in groups { group.encode(into: &w) }
+        for group in groups { group.encode(into: &w, version: version) }
         return w.bytes
     }
 
     /// The whole file, given its header parameters (from `encodeHeaderParameters()`)
     /// and the header MAC over parameters and checksum; `encodedIndex` is
-    /// `IndexEntry.encode(index)` when the caller has it already.
-    func encode(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8], encodedIndex: [UInt8]? = nil) -> [UInt8] {
+    /// `IndexEntry.encode(index)`.
+    func encode(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8], encodedIndex: [UInt8]) -> [UInt8] {
         let recordBytes = records.reduce(0) { $0 + $1.count }
-        var w = ByteWriter(capacity: parameters.count + 68 + index.count * IndexEntry.size + recordBytes + 32 * groups.count)
+        var w = ByteWriter(capacity: parameters.count + 68 + encodedIndex.count + recordBytes + GroupSection.size * groups.count)
         w.raw(parameters)
         w.raw(checksum)
         w.raw(headerMAC)
         w.u32(UInt32(index.count))
-        w.raw(encodedIndex ?? IndexEntry.encode(index))
-        for mac in indexMACs { w.raw(mac) }
+        w.raw(encodedIndex)
+        for section in sections { section.encode(into: &w) }
         for record in records { w.raw(record) }
         return w.bytes
     }
@@ -79,12 +102,14 @@ struct VaultFile {
         var r = ByteReader(bytes)
         guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault file (bad magic number)") }
         let version = try r.u16()
-        guard version == VaultFile.version else {
-            throw MalformedInput(detail: "format version \(version) is not supported (this vault reads version \(VaultFile.version))")
+        guard readableVersions.contains(version) else {
+            throw MalformedInput(detail: "format version \(version) is not supported (this vault reads versions 1 and 2)")
         }
         let vaultID = Array(try r.raw(idSize))
+        let keyEpoch = version >= 2 ? try r.u64() : 0
+        let writeGeneration = version >= 2 ? try r.u64() : 0
         let deviceCheck = Array(try r.raw(checkSize))
-        let deviceWrappedHeaderMACKey = Array(try r.lengthPrefixed(limit: wrappedKeySize))
+        let deviceWrappedHeaderMACKey = version == 1 ? Array(try r.lengthPrefixed(limit: wrappedKeySize)) : []
         let slotCount = Int(try r.u8())
         guard (1...maxKeyslots).contains(slotCount) else { throw MalformedInput(detail: "\(slotCount) keyslots") }
         var keyslots: [Keyslot] = []
@@ -97,7 +122,7 @@ struct VaultFile {
         let groupCount = Int(try r.u32())
         guard groupCount <= maxGroups else { throw MalformedInput(detail: "\(groupCount) groups") }
         var groups: [WrappedGroupKey] = []
-        for _ in 0..<groupCount { groups.append(try WrappedGroupKey.decode(from: &r)) }
+        for _ in 0..<groupCount { groups.append(try WrappedGroupKey.decode(from: &r, version: version)) }
         let parametersEnd = r.offset
         let checksum = Array(try r.raw(digestSize))
         guard constantTimeEquals(checksum, SHA256.hash(Array(bytes[0..<parametersEnd]))) else {
@@ -105,12 +130,13 @@ struct VaultFile {
         }
         let headerMAC = Array(try r.raw(digestSize))
         let recordCount = Int(try r.u32())
-        guard recordCount <= maxRecords, recordCount * IndexEntry.size <= r.remaining else {
+        let entrySize = IndexEntry.size(version: version)
+        guard recordCount <= maxRecords, recordCount * entrySize <= r.remaining else {
             throw MalformedInput(detail: "an index of \(recordCount) records does not fit the file")
         }
-        let index = try r.raw(recordCount * IndexEntry.size).withUnsafeBytes { IndexEntry.decode(all: $0) }
-        var indexMACs: [[UInt8]] = []
-        for _ in 0..<groupCount { indexMACs.append(Array(try r.raw(digestSize))) }
+        let index = try r.raw(recordCount * entrySize).withUnsafeBytes { IndexEntry.decode(all: $0, version: version) }
+        var sections: [GroupSection] = []
+        for _ in 0..<groupCount { sections.append(try GroupSection.decode(from: &r, version: version)) }
         var records: [ArraySlice<UInt8>] = []
         records.reserveCapacity(recordCount)
         for entry in index {
@@ -118,10 +144,37 @@ struct VaultFile {
             records.append(try r.raw(Int(entry.length)))
         }
         guard r.isAtEnd else { throw MalformedInput(detail: "\(r.remaining) bytes follow the last record") }
-        let file = VaultFile(vaultID: vaultID, deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
+        let file = VaultFile(version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
+                             deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
                              keyslots: keyslots, classes: classes,
-                             groups: groups, index: index, indexMACs: indexMACs, records: records)
+                             groups: groups, index: index, sections: sections, records: records)
         return (file, headerMAC, parametersEnd)
+    }
+}
+
+/// What follows the index for each group: its generation (raised by every
+/// write of the group) and two MACs over the group's index entries, bound to
+/// the header's counters (docs/FORMAT.md, "Group sections"). v1 has the index MAC alone.
+struct GroupSection {
+    static let size = 8 + 2 * VaultFile.digestSize
+
+    var generation: UInt64
+    /// Under IMK[g]: only a writer of the group can make it.
+    var indexMAC: [UInt8]
+    /// Under RMK[g]: what readers without IMK (read-only credentials, the
+    /// device key, the after-first-unlock cache) check; empty in v1.
+    var readMAC: [UInt8]
+
+    func encode(into w: inout ByteWriter) {
+        w.u64(generation)
+        w.raw(indexMAC)
+        w.raw(readMAC)
+    }
+
+    static func decode(from r: inout ByteReader, version: UInt16) throws -> GroupSection {
+        if version == 1 { return GroupSection(generation: 0, indexMAC: Array(try r.raw(VaultFile.digestSize)), readMAC: []) }
+        return GroupSection(generation: try r.u64(), indexMAC: Array(try r.raw(VaultFile.digestSize)),
+                            readMAC: Array(try r.raw(VaultFile.digestSize)))
     }
 }
 
@@ -141,79 +194,129 @@ struct WrappedGroupKey {
     /// credential holding an older (revoked) group key from a damaged file.
     var keyCheck: [UInt8]
     var wrappedNameAndKey: [UInt8]
-    /// The group's lookup and index MAC keys and its `always` base keys, with its name, under the device key.
-    var deviceWrapped: [UInt8]
+    /// v1 only: the group's lookup and index MAC keys and its `always` base keys, with its
+    /// name, under the device key. v2 keeps this machine-local (`DeviceGrants`).
+    var deviceWrapped: [UInt8] = []
 
-    func encode(into w: inout ByteWriter) {
+    func encode(into w: inout ByteWriter, version: UInt16) {
         w.u32(groupID)
         w.raw(keyCheck)
         w.lengthPrefixed(wrappedNameAndKey)
-        w.lengthPrefixed(deviceWrapped)
+        if version == 1 { w.lengthPrefixed(deviceWrapped) }
     }
 
-    static func decode(from r: inout ByteReader) throws -> WrappedGroupKey {
+    static func decode(from r: inout ByteReader, version: UInt16) throws -> WrappedGroupKey {
         WrappedGroupKey(groupID: try r.u32(), keyCheck: Array(try r.raw(VaultFile.checkSize)),
                         wrappedNameAndKey: Array(try r.lengthPrefixed(limit: maxWrappedBytes)),
-                        deviceWrapped: Array(try r.lengthPrefixed(limit: maxWrappedBytes)))
+                        deviceWrapped: version == 1 ? Array(try r.lengthPrefixed(limit: maxWrappedBytes)) : [])
     }
 }
 
-/// One entry of the lookup index: which record sits where, and a keyed tag of
-/// its service and account so a lookup decrypts one record, not all. Held
-/// inline, without heap buffers: every open parses and MACs the whole index.
+/// One entry of the lookup index: which record sits where, a keyed tag of
+/// its service and account so a lookup decrypts one record, not all, and (v2)
+/// the item's stable id and the SHA-256 digest of its sealed record, so one
+/// record is verified alone under its group's MACs. Held inline, without heap
+/// buffers: every open parses and MACs the whole index.
 struct IndexEntry: Equatable {
-    static let size = 16 + 16 + 4 + 1 + 4
+    /// v1: record id, tag, group id, class id, length.
+    static let v1Size = 16 + 16 + 4 + 1 + 4
+    /// v2: record id, item id, tag, group id, class id, length, digest.
+    static let v2Size = 16 + 16 + 16 + 4 + 1 + 4 + 32
+
+    static func size(version: UInt16) -> Int { version == 1 ? v1Size : v2Size }
 
     var id: Bytes16
+    /// Stable for the item's life (v2); v1 files get one when converted.
+    var itemID: Bytes16
     var tag: Bytes16
     var groupID: UInt32
     var classID: UInt8
     var length: UInt32
+    /// SHA-256 of the sealed record (v2; zero in v1): the record's revision.
+    var digest: (Bytes16, Bytes16)
 
-    init(recordID: [UInt8], lookupTag: [UInt8], groupID: UInt32, classID: UInt8, length: UInt32) {
-        self.init(id: Bytes16(recordID), tag: Bytes16(lookupTag), groupID: groupID, classID: classID, length: length)
+    init(recordID: [UInt8], itemID: Bytes16, lookupTag: [UInt8], groupID: UInt32, classID: UInt8, sealed: ArraySlice<UInt8>) {
+        let hash = sealed.withUnsafeBytes { SHA256.hash($0) }
+        self.init(id: Bytes16(recordID), itemID: itemID, tag: Bytes16(lookupTag), groupID: groupID, classID: classID,
+                  length: UInt32(sealed.count), digest: (Bytes16(hash[0..<16]), Bytes16(hash[16..<32])))
     }
 
-    private init(id: Bytes16, tag: Bytes16, groupID: UInt32, classID: UInt8, length: UInt32) {
+    private init(id: Bytes16, itemID: Bytes16, tag: Bytes16, groupID: UInt32, classID: UInt8, length: UInt32,
+                 digest: (Bytes16, Bytes16)) {
         self.id = id
+        self.itemID = itemID
         self.tag = tag
         self.groupID = groupID
         self.classID = classID
         self.length = length
+        self.digest = digest
+    }
+
+    static func == (lhs: IndexEntry, rhs: IndexEntry) -> Bool {
+        lhs.id == rhs.id && lhs.itemID == rhs.itemID && lhs.tag == rhs.tag && lhs.groupID == rhs.groupID
+            && lhs.classID == rhs.classID && lhs.length == rhs.length && lhs.digest == rhs.digest
     }
 
     var recordID: [UInt8] { id.bytes }
     var lookupTag: [UInt8] { tag.bytes }
 
-    /// Entries encoded back to back, as the file holds them, in one buffer:
-    /// every open MACs the whole index, so this is a hot path.
+    /// Whether `sealed` is the record this entry's digest names.
+    func digestMatches(_ sealed: ArraySlice<UInt8>) -> Bool {
+        let hash = sealed.withUnsafeBytes { SHA256.hash($0) }
+        return constantTimeEquals(hash, digest.0.bytes + digest.1.bytes)
+    }
+
+    /// The same entry with its digest computed from the record (a v1 entry being converted).
+    func withDigest(of sealed: ArraySlice<UInt8>, itemID: Bytes16) -> IndexEntry {
+        IndexEntry(recordID: recordID, itemID: itemID, lookupTag: lookupTag, groupID: groupID, classID: classID, sealed: sealed)
+    }
+
+    /// Entries encoded back to back in the v2 layout, as the file holds them,
+    /// in one buffer: every write MACs the whole index, so this is a hot path.
     static func encode(_ entries: [IndexEntry]) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: entries.count * size) { buffer, initialized in
+        let size = v2Size
+        return [UInt8](unsafeUninitializedCapacity: entries.count * size) { buffer, initialized in
             let base = UnsafeMutableRawPointer(buffer.baseAddress!)
             for (number, entry) in entries.enumerated() {
                 let at = base + number * size
                 entry.id.store(to: at)
-                entry.tag.store(to: at + 16)
-                at.storeBytes(of: entry.groupID.bigEndian, toByteOffset: 32, as: UInt32.self)
-                at.storeBytes(of: entry.classID, toByteOffset: 36, as: UInt8.self)
-                at.storeBytes(of: entry.length.bigEndian, toByteOffset: 37, as: UInt32.self)
+                entry.itemID.store(to: at + 16)
+                entry.tag.store(to: at + 32)
+                at.storeBytes(of: entry.groupID.bigEndian, toByteOffset: 48, as: UInt32.self)
+                at.storeBytes(of: entry.classID, toByteOffset: 52, as: UInt8.self)
+                at.storeBytes(of: entry.length.bigEndian, toByteOffset: 53, as: UInt32.self)
+                entry.digest.0.store(to: at + 57)
+                entry.digest.1.store(to: at + 73)
             }
             initialized = entries.count * size
         }
     }
 
-    /// The entries of an encoded index (`bytes.count` a multiple of `size`): `encode`'s inverse,
-    /// read straight from the buffer, as every open parses the whole index.
-    static func decode(all bytes: UnsafeRawBufferPointer) -> [IndexEntry] {
+    /// The entries of an encoded index of `version` (`bytes.count` a multiple of its entry size):
+    /// `encode`'s inverse, read straight from the buffer, as every open parses the whole index.
+    static func decode(all bytes: UnsafeRawBufferPointer, version: UInt16) -> [IndexEntry] {
+        let size = size(version: version)
         let count = bytes.count / size
+        let zero = Bytes16(loadingFrom: [UInt8](repeating: 0, count: 16))
         return [IndexEntry](unsafeUninitializedCapacity: count) { buffer, initialized in
             for number in 0..<count {
                 let at = bytes.baseAddress! + number * size
-                (buffer.baseAddress! + number).initialize(to: IndexEntry(
-                    id: Bytes16(loadingFrom: at), tag: Bytes16(loadingFrom: at + 16),
-                    groupID: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 32, as: UInt32.self)),
-                    classID: at.load(fromByteOffset: 36, as: UInt8.self),
-                    length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 37, as: UInt32.self))))
+                let entry: IndexEntry
+                if version == 1 {
+                    entry = IndexEntry(
+                        id: Bytes16(loadingFrom: at), itemID: zero, tag: Bytes16(loadingFrom: at + 16),
+                        groupID: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 32, as: UInt32.self)),
+                        classID: at.load(fromByteOffset: 36, as: UInt8.self),
+                        length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 37, as: UInt32.self)), digest: (zero, zero))
+                } else {
+                    entry = IndexEntry(
+                        id: Bytes16(loadingFrom: at), itemID: Bytes16(loadingFrom: at + 16), tag: Bytes16(loadingFrom: at + 32),
+                        groupID: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 48, as: UInt32.self)),
+                        classID: at.load(fromByteOffset: 52, as: UInt8.self),
+                        length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 53, as: UInt32.self)),
+                        digest: (Bytes16(loadingFrom: at + 57), Bytes16(loadingFrom: at + 73)))
+                }
+                (buffer.baseAddress! + number).initialize(to: entry)
             }
             initialized = count
         }
@@ -247,6 +350,14 @@ struct Bytes16: Hashable {
     func append(to bytes: inout [UInt8]) {
         withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes.append(contentsOf: $0) }
     }
+
+    /// The first 16 bytes of `bytes`.
+    init(loadingFrom bytes: [UInt8]) {
+        self = bytes.withUnsafeBytes { Bytes16(loadingFrom: $0.baseAddress!) }
+    }
+
+    /// 16 random bytes: a new record or item id.
+    static func random() -> Bytes16 { Bytes16(SecureRandom.bytes(16)) }
 
     /// The 16 bytes at `pointer` (no alignment needed).
     init(loadingFrom pointer: UnsafeRawPointer) {

@@ -16,19 +16,26 @@ public struct HostContext: Sendable {
     /// The directory for this machine's device keys, one per vault id: kept
     /// across reboots, never beside a vault file.
     public var deviceKeyDirectory: String
+    /// The directory for what this machine remembers of each vault (the
+    /// counters it has seen, against rollback): kept across reboots, never beside a vault file.
+    public var stateDirectory: String
 
-    /// - Parameter deviceKeyDirectory: defaults to `device-keys` in the runtime directory (for tests).
+    /// - Parameters:
+    ///   - deviceKeyDirectory: defaults to `device-keys` in the runtime directory (for tests).
+    ///   - stateDirectory: defaults to `state` in the runtime directory (for tests).
     public init(now: @escaping @Sendable () -> Date, bootID: @escaping @Sendable () -> String?, runtimeDirectory: String,
-                deviceKeyDirectory: String? = nil) {
+                deviceKeyDirectory: String? = nil, stateDirectory: String? = nil) {
         self.now = now
         self.bootID = bootID
         self.runtimeDirectory = runtimeDirectory
         self.deviceKeyDirectory = deviceKeyDirectory ?? runtimeDirectory + "/device-keys"
+        self.stateDirectory = stateDirectory ?? runtimeDirectory + "/state"
     }
 
     /// The real machine: runtime files in `$XDG_RUNTIME_DIR/vault` (or
     /// `/tmp/vault-UID` when that is unset), device keys in
-    /// `${XDG_DATA_HOME:-~/.local/share}/vault/device-keys`.
+    /// `${XDG_DATA_HOME:-~/.local/share}/vault/device-keys`, counters seen in
+    /// `${XDG_STATE_HOME:-~/.local/state}/vault`.
     public static func live(environment: [String: String]) -> HostContext {
         let base: String
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
@@ -37,7 +44,14 @@ public struct HostContext: Sendable {
             base = "/tmp/vault-\(getuid())"
         }
         return HostContext(now: clock(environment: environment), bootID: { HostContext.readBootID() }, runtimeDirectory: base,
-                           deviceKeyDirectory: dataHome(environment: environment) + "/vault/device-keys")
+                           deviceKeyDirectory: dataHome(environment: environment) + "/vault/device-keys",
+                           stateDirectory: stateHome(environment: environment) + "/vault")
+    }
+
+    /// `$XDG_STATE_HOME`, or `~/.local/state` when it is unset or relative.
+    static func stateHome(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg }
+        return (environment["HOME"] ?? "/") + "/.local/state"
     }
 
     /// `$XDG_DATA_HOME`, or `~/.local/share` when it is unset or relative.

@@ -11,43 +11,54 @@ import Glibc
 /// longer than its timeout has ended. Sessions live side by side: a new one
 /// never ends another.
 enum SessionCache {
-    static let magic = Array("VSESSN01".utf8)
+    static let magic = Array("VSESSN02".utf8)
     static let tokenPrefix = "vs1_"
 
-    /// Starts a session holding `masterKey`; returns its token.
-    static func start(masterKey: SecretBytes, vaultID: [UInt8], timeout: Int, host: HostContext) throws -> String {
+    /// What a live session holds: the master key, and the vault's key epoch when it started.
+    struct Opened {
+        let masterKey: SecretBytes
+        let keyEpoch: UInt64
+    }
+
+    /// The bytes before the sealed key: magic ‖ u32 timeout ‖ u64 key epoch.
+    static let headerSize = 8 + 4 + 8
+
+    /// Starts a session holding `masterKey` of a vault at `keyEpoch`; returns its token.
+    static func start(masterKey: SecretBytes, vaultID: [UInt8], keyEpoch: UInt64, timeout: Int, host: HostContext) throws -> String {
         let sessionID = SecureRandom.bytes(16)
         let tokenKey = SecretBytes(random: 32)
-        try write(masterKey: masterKey, sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID, timeout: timeout, host: host)
+        try write(Opened(masterKey: masterKey, keyEpoch: keyEpoch), sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID,
+                  timeout: timeout, host: host)
         return tokenPrefix + hex(sessionID + tokenKey.copyBytes())
     }
 
     /// Gives the live session of `token` a fresh idle timer of `timeout`
     /// seconds; throws `sessionEnded` when it has ended.
     static func extend(token: String, vaultID: [UInt8], timeout: Int, host: HostContext) throws {
-        let masterKey = try open(token: token, vaultID: vaultID, host: host)
+        let opened = try open(token: token, vaultID: vaultID, host: host)
         let (sessionID, tokenKey) = try parse(token)
-        try write(masterKey: masterKey, sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID, timeout: timeout, host: host)
+        try write(opened, sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID, timeout: timeout, host: host)
     }
 
-    private static func write(masterKey: SecretBytes, sessionID: [UInt8], tokenKey: SecretBytes, vaultID: [UInt8],
+    private static func write(_ session: Opened, sessionID: [UInt8], tokenKey: SecretBytes, vaultID: [UInt8],
                               timeout: Int, host: HostContext) throws {
         var w = ByteWriter()
         w.raw(magic)
         w.u32(UInt32(timeout))
+        w.u64(session.keyEpoch)
         let header = w.bytes
-        let sealed = try AESGCM.seal(masterKey, key: sealKey(tokenKey, sessionID, vaultID), aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID))
+        let sealed = try AESGCM.seal(session.masterKey, key: sealKey(tokenKey, sessionID, vaultID), aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID))
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         try FileSystem.writeAtomically(header + sealed, to: path, directory: host.runtimeDirectory)
         try touch(path, at: host.now())
     }
 
-    /// The master key of a live session, refreshing its idle timer.
-    static func open(token: String, vaultID: [UInt8], host: HostContext) throws -> SecretBytes {
+    /// The master key of a live session and its key epoch, refreshing its idle timer.
+    static func open(token: String, vaultID: [UInt8], host: HostContext) throws -> Opened {
         let (sessionID, tokenKey) = try parse(token)
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         guard let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
-              bytes.count > magic.count + 4, Array(bytes[0..<magic.count]) == magic else {
+              bytes.count > headerSize, Array(bytes[0..<magic.count]) == magic else {
             throw VaultError.sessionEnded(.unknown)
         }
         let timeout = Double(bytes[magic.count..<magic.count + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
@@ -55,13 +66,13 @@ enum SessionCache {
             FileSystem.wipeAndRemove(path)
             throw VaultError.sessionEnded(.expired)
         }
-        let header = Array(bytes[0..<magic.count + 4])
-        guard let masterKey = try? AESGCM.open(Array(bytes[(magic.count + 4)...]), key: sealKey(tokenKey, sessionID, vaultID),
+        let header = Array(bytes[0..<headerSize])
+        guard let masterKey = try? AESGCM.open(Array(bytes[headerSize...]), key: sealKey(tokenKey, sessionID, vaultID),
                                                aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID)) else {
             throw VaultError.sessionEnded(.unknown)
         }
         try? touch(path, at: host.now())
-        return masterKey
+        return Opened(masterKey: masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 
     /// Ends the session of `token`; false when it had already ended.
@@ -87,7 +98,7 @@ enum SessionCache {
         guard let (sessionID, _) = try? parse(token),
               let path = try? filePath(vaultID: vaultID, sessionID: sessionID, host: host),
               let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
-              bytes.count > magic.count + 4, let used = try? lastUse(path) else { return nil }
+              bytes.count > headerSize, let used = try? lastUse(path) else { return nil }
         let timeout = Double(bytes[magic.count..<magic.count + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         let end = used.addingTimeInterval(timeout)
         return end > host.now() ? end : nil
@@ -122,41 +133,60 @@ enum SessionCache {
     }
 }
 
-/// The after-first-unlock cache: the keys of the after-first-unlock (and
-/// always) classes of every group, sealed under a key derived from the device
-/// key and this boot's id. Any unlock writes it; `vault lock --all` and a
-/// reboot (a new boot id) end it.
-enum AfterFirstUnlockCache {
-    static let magic = Array("VAFU0001".utf8)
-    static let classes: [Accessibility] = [.afterFirstUnlock, .afterFirstUnlockThisDeviceOnly, .always, .alwaysThisDeviceOnly]
-
-    /// Writes the cache from a full ring; does nothing without a device key or boot id.
-    static func write(from keys: KeyRing, groupIDs: [UInt32], host: HostContext) throws {
-        guard let deviceKey = keys.deviceKey, let bootID = host.bootID(), let headerMACKey = keys.headerMACKey else { return }
+/// Group grants sealed in a machine-local file: the after-first-unlock cache
+/// and this device's grants share this layout — magic ‖ AES-GCM(key, u32
+/// count ‖ the grants, AAD = magic ‖ vault id). The grants carry lookup and
+/// base keys only, never a group's write key or the header MAC key: whoever
+/// steals one can read what it opens, not forge what the owner checks.
+enum SealedGrants {
+    /// Seals one grant per group of `file` (its `classes`' base keys) from a full ring, and writes it at `path`.
+    static func write(from keys: KeyRing, file: VaultFile, classes: [Accessibility], magic: [UInt8], key: SecretBytes,
+                      path: String, directory: String) throws {
         var w = ByteWriter()
         defer { w.wipeBytes() }
-        w.raw(headerMACKey.copyBytes())
-        w.u32(UInt32(groupIDs.count))
-        for id in groupIDs { try GroupGrant.of(id, in: keys, classes: classes).encode(into: &w) }
-        let sealed = try AESGCM.seal(w.bytes, key: sealKey(deviceKey, bootID, keys.vaultID), aad: AAD.afterFirstUnlockCache(magic: magic, vaultID: keys.vaultID))
-        try FileSystem.writeAtomically(magic + sealed, to: try path(keys.vaultID, host), directory: host.runtimeDirectory)
+        w.u32(UInt32(file.groups.count))
+        for entry in file.groups {
+            try GroupGrant.of(entry.groupID, in: keys, keyCheck: entry.keyCheck, classes: classes, writable: false).encode(into: &w)
+        }
+        let sealed = try AESGCM.seal(w.bytes, key: key, aad: magic + keys.vaultID)
+        try FileSystem.writeAtomically(magic + sealed, to: path, directory: directory)
     }
 
-    /// The cached header MAC key and grants, or nil when there is no cache for this boot.
-    static func read(vaultID: [UInt8], deviceKey: SecretBytes?, host: HostContext) -> (headerMACKey: SecretBytes, grants: [GroupGrant])? {
-        guard let deviceKey, let bootID = host.bootID(), let path = try? path(vaultID, host),
-              let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
+    /// The grants at `path`, or nil when there are none that open with `key`.
+    static func read(magic: [UInt8], key: SecretBytes, vaultID: [UInt8], path: String) -> [GroupGrant]? {
+        guard let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
               bytes.count > magic.count, Array(bytes[0..<magic.count]) == magic,
-              let plaintext = try? AESGCM.open(Array(bytes[magic.count...]), key: sealKey(deviceKey, bootID, vaultID), aad: AAD.afterFirstUnlockCache(magic: magic, vaultID: vaultID))
-        else { return nil }
+              let plaintext = try? AESGCM.open(Array(bytes[magic.count...]), key: key, aad: magic + vaultID) else { return nil }
         var reader = ByteReader(plaintext.copyBytes())
-        guard let headerKey = try? SecretBytes(reader.raw(32)), let count = try? reader.u32() else { return nil }
+        guard let count = try? reader.u32() else { return nil }
         var grants: [GroupGrant] = []
         for _ in 0..<count {
             guard let grant = try? GroupGrant.decode(from: &reader) else { return nil }
             grants.append(grant)
         }
-        return (headerKey, grants)
+        return reader.isAtEnd ? grants : nil
+    }
+}
+
+/// The after-first-unlock cache: the keys of the after-first-unlock (and
+/// always) classes of every group, sealed under a key derived from the device
+/// key and this boot's id. Any unlock writes it; `vault lock --all` and a
+/// reboot (a new boot id) end it.
+enum AfterFirstUnlockCache {
+    static let magic = Array("VAFU0002".utf8)
+    static let classes: [Accessibility] = [.afterFirstUnlock, .afterFirstUnlockThisDeviceOnly, .always, .alwaysThisDeviceOnly]
+
+    /// Writes the cache from a full ring; does nothing without a device key or boot id.
+    static func write(from keys: KeyRing, file: VaultFile, host: HostContext) throws {
+        guard let deviceKey = keys.deviceKey, let bootID = host.bootID() else { return }
+        try SealedGrants.write(from: keys, file: file, classes: classes, magic: magic, key: sealKey(deviceKey, bootID, keys.vaultID),
+                               path: try path(keys.vaultID, host), directory: host.runtimeDirectory)
+    }
+
+    /// The cached grants, or nil when there is no cache for this boot.
+    static func read(vaultID: [UInt8], deviceKey: SecretBytes?, host: HostContext) -> [GroupGrant]? {
+        guard let deviceKey, let bootID = host.bootID(), let path = try? path(vaultID, host) else { return nil }
+        return SealedGrants.read(magic: magic, key: sealKey(deviceKey, bootID, vaultID), vaultID: vaultID, path: path)
     }
 
     /// Whether a cache for this boot exists and opens.
@@ -174,6 +204,39 @@ enum AfterFirstUnlockCache {
 
     private static func path(_ vaultID: [UInt8], _ host: HostContext) throws -> String {
         try host.preparedRuntimeDirectory() + "/" + hex(vaultID) + ".afu"
+    }
+}
+
+/// This machine's device grants of a v2 vault: what the device key alone
+/// opens (the `always` classes of every group), beside the device key in the
+/// XDG data directory, never in the vault file (which a team shares and
+/// merges). The owner's unlock on this machine writes them.
+enum DeviceGrants {
+    static let magic = Array("VDEVGR02".utf8)
+
+    static func path(vaultID: [UInt8], host: HostContext) -> String {
+        host.deviceKeyDirectory + "/" + hex(vaultID) + ".grants"
+    }
+
+    /// Writes the grants from a full ring whose device key is the vault's.
+    static func write(from keys: KeyRing, file: VaultFile, host: HostContext) throws {
+        guard let deviceKey = keys.deviceKey else { return }
+        try SealedGrants.write(from: keys, file: file, classes: OpenVault.deviceClasses, magic: magic,
+                               key: KeyRing.deviceWrapKey(deviceKey, vaultID: keys.vaultID),
+                               path: path(vaultID: keys.vaultID, host: host), directory: host.deviceKeyDirectory)
+    }
+
+    /// The grants sealed under `deviceKey`, or nil.
+    static func read(vaultID: [UInt8], deviceKey: SecretBytes?, host: HostContext) -> [GroupGrant]? {
+        guard let deviceKey else { return nil }
+        return SealedGrants.read(magic: magic, key: KeyRing.deviceWrapKey(deviceKey, vaultID: vaultID), vaultID: vaultID,
+                                 path: path(vaultID: vaultID, host: host))
+    }
+
+    /// Whether grants that match the file's group key checks are there.
+    static func areCurrent(for file: VaultFile, deviceKey: SecretBytes?, host: HostContext) -> Bool {
+        guard let grants = read(vaultID: file.vaultID, deviceKey: deviceKey, host: host) else { return false }
+        return grants.count == file.groups.count && zip(grants, file.groups).allSatisfy { $0.groupID == $1.groupID && $0.keyCheck == $1.keyCheck }
     }
 }
 

@@ -1,25 +1,25 @@
 import VaultCrypto
 
 /// What a caller unlocks a vault with.
-public struct Credential: Sendable {
+public struct UnlockSecret: Sendable {
     /// Whether it is a passphrase, a key file or a desktop-keyring key.
     public let kind: CredentialKind
     /// The passphrase bytes, or the whole content of the key file.
     public let secret: SecretBytes
 
     /// A passphrase (its bytes as typed, without a trailing newline).
-    public static func passphrase(_ secret: SecretBytes) -> Credential {
-        Credential(kind: .passphrase, secret: secret)
+    public static func passphrase(_ secret: SecretBytes) -> UnlockSecret {
+        UnlockSecret(kind: .passphrase, secret: secret)
     }
 
     /// The content of a key file.
-    public static func keyFile(_ content: SecretBytes) -> Credential {
-        Credential(kind: .keyFile, secret: content)
+    public static func keyFile(_ content: SecretBytes) -> UnlockSecret {
+        UnlockSecret(kind: .keyFile, secret: content)
     }
 
     /// The key of a desktop-keyring keyslot, as the keyring holds it.
-    public static func desktopKeyring(_ key: SecretBytes) -> Credential {
-        Credential(kind: .desktopKeyring, secret: key)
+    public static func desktopKeyring(_ key: SecretBytes) -> UnlockSecret {
+        UnlockSecret(kind: .desktopKeyring, secret: key)
     }
 
     var slotKind: Keyslot.Kind {

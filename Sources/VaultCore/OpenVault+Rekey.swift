@@ -1,0 +1,41 @@
+import VaultCrypto
+
+/// A keyslot to make: its kind, the secret that opens it, and (passphrases) the scrypt cost.
+struct KeyslotSecret {
+    let kind: Keyslot.Kind
+    let secret: SecretBytes
+    let kdf: Scrypt.Parameters
+}
+
+// Re-keying: the whole vault under new keys.
+extension OpenVault {
+    /// Positions of the records this machine cannot re-seal: items bound to another machine's device key.
+    var positionsBoundElsewhere: [Int] {
+        guard !deviceMatches else { return [] }
+        return file.index.indices.filter { Accessibility(fileID: file.index[$0].classID)?.isDeviceBound ?? false }
+    }
+
+    /// Replaces every key: a new master key, class keys and group keys (the
+    /// groups keep their ids and names), keyslots only for `keyslots`, and every
+    /// record re-sealed with its item id, dates and attributes. The vault id
+    /// and device check stay; the key epoch rises, so sessions, caches and
+    /// credentials of the old keys end. Needs a full ring and no record bound
+    /// to another device (remove those first: they cannot be re-sealed here).
+    mutating func rekey(keyslots: [KeyslotSecret]) throws {
+        guard keys.masterKey != nil else { throw VaultError.locked(nil) }
+        guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
+        let items = try file.index.indices.map { (try openRecord(at: $0), file.index[$0].itemID) }
+        let masterKey = SecretBytes(random: AESGCM.keySize)
+        var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceMatches ? keys.deviceKey : nil, path: path)
+        next.file.keyEpoch = file.keyEpoch + 1
+        next.file.keyslots = try keyslots.map {
+            try Keyslot.make(kind: $0.kind, secret: $0.secret, kdf: $0.kdf, masterKey: masterKey, vaultID: file.vaultID)
+        }
+        for (entry, section) in zip(file.groups, file.sections) {
+            guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(nil) }
+            try next.addGroup(group, id: entry.groupID, generation: section.generation)
+        }
+        for (item, itemID) in items { try next.store(item.attributes, secret: item.secret, itemID: itemID) }
+        self = next
+    }
+}

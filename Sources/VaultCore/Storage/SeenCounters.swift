@@ -1,0 +1,83 @@
+/// What this machine has seen of one vault (by vault id): its highest key
+/// epoch and, at that epoch, the highest write generation and group
+/// generations. A file below them was rolled back or spliced. Kept in the
+/// XDG state directory as lines of text (`epoch N`, `generation N`,
+/// `group ID N`), written atomically; recorded only after a write is renamed
+/// into place and its directory synced, or after a read whose counters a key
+/// checked.
+struct SeenCounters: Equatable {
+    var keyEpoch: UInt64 = 0
+    var writeGeneration: UInt64 = 0
+    var groupGenerations: [UInt32: UInt64] = [:]
+
+    /// The counters of `file`, as it holds them.
+    init(of file: VaultFile) {
+        keyEpoch = file.keyEpoch
+        writeGeneration = file.writeGeneration
+        for (group, section) in zip(file.groups, file.sections) { groupGenerations[group.groupID] = section.generation }
+    }
+
+    init() {}
+
+    static func path(vaultID: [UInt8], host: HostContext) -> String {
+        host.stateDirectory + "/seen/" + hex(vaultID)
+    }
+
+    /// What this machine remembers of `vaultID`; nothing (all zero) when it has not seen it.
+    static func load(vaultID: [UInt8], host: HostContext) -> SeenCounters {
+        var seen = SeenCounters()
+        guard let bytes = try? FileSystem.read(path(vaultID: vaultID, host: host), requirePrivate: false,
+                                               missing: .noSuchVault(path: "")) else { return seen }
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let words = line.split(separator: " ")
+            switch (words.first, words.count) {
+            case ("epoch", 2): seen.keyEpoch = UInt64(words[1]) ?? 0
+            case ("generation", 2): seen.writeGeneration = UInt64(words[1]) ?? 0
+            case ("group", 3):
+                if let id = UInt32(words[1]), let generation = UInt64(words[2]) { seen.groupGenerations[id] = generation }
+            default: continue
+            }
+        }
+        return seen
+    }
+
+    /// Writes these counters as what this machine has seen of `vaultID`.
+    func save(vaultID: [UInt8], host: HostContext) throws {
+        let directory = host.stateDirectory + "/seen"
+        try FileSystem.makeDirectory(host.stateDirectory)
+        try FileSystem.makeDirectory(directory)
+        var text = "epoch \(keyEpoch)\ngeneration \(writeGeneration)\n"
+        for (id, generation) in groupGenerations.sorted(by: { $0.key < $1.key }) { text += "group \(id) \(generation)\n" }
+        try FileSystem.writeAtomically(Array(text.utf8), to: SeenCounters.path(vaultID: vaultID, host: host), directory: directory)
+    }
+
+    /// Where `file` stands against what was seen: behind in epoch (rolled back), behind in a
+    /// generation at the same epoch (an older or spliced copy), or not behind.
+    func judge(_ file: VaultFile) -> Judgement {
+        if file.keyEpoch < keyEpoch { return .olderEpoch }
+        guard file.keyEpoch == keyEpoch else { return .current }
+        if file.writeGeneration < writeGeneration { return .behind(found: file.writeGeneration, seen: writeGeneration) }
+        for (group, section) in zip(file.groups, file.sections) {
+            if let seen = groupGenerations[group.groupID], section.generation < seen { return .behind(found: section.generation, seen: seen) }
+        }
+        return .current
+    }
+
+    enum Judgement: Equatable {
+        case current
+        case olderEpoch
+        case behind(found: UInt64, seen: UInt64)
+    }
+
+    /// These counters raised to `file`'s: a higher epoch replaces everything; the same epoch takes each maximum.
+    func merging(_ file: VaultFile) -> SeenCounters {
+        if file.keyEpoch > keyEpoch { return SeenCounters(of: file) }
+        guard file.keyEpoch == keyEpoch else { return self }
+        var next = self
+        next.writeGeneration = max(writeGeneration, file.writeGeneration)
+        for (group, section) in zip(file.groups, file.sections) {
+            next.groupGenerations[group.groupID] = max(groupGenerations[group.groupID] ?? 0, section.generation)
+        }
+        return next
+    }
+}
