@@ -6,7 +6,7 @@ function __vault_command
     set -l words (commandline -opc)
     set -e words[1]
     while set -q words[1]
-        if contains -- $words[1] --vault --passphrase-file --key-file --credential --backend --collection
+        if contains -- $words[1] --vault --passphrase-file --key-file --credential --backend --collection --min-epoch
             set -e words[1]
         else if not string match -q -- '-*' $words[1]
             __vault_command_name $words[1]
@@ -102,6 +102,7 @@ complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session an
 complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
 complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
 complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
+complete -c vault -n __vault_no_command -a rekey -d 'replace every key of the vault'
 complete -c vault -n __vault_no_command -a run -d 'run a command with secrets in its environment, masked in its output'
 complete -c vault -n __vault_no_command -a env -d 'print items as environment variable assignments'
 complete -c vault -n __vault_no_command -a inject -d 'fill a template\'s secret references'
@@ -113,6 +114,7 @@ complete -c vault -n __vault_no_command -a export -d 'write items to an encrypte
 complete -c vault -n __vault_no_command -a import -d 'add the items of an export bundle'
 complete -c vault -n __vault_no_command -a reset -d 'remove the vault and everything kept for it'
 complete -c vault -n __vault_no_command -a verify -d 'check the vault\'s files, format and records'
+complete -c vault -n __vault_no_command -a upgrade -d 'convert a format v1 vault file to format v2'
 complete -c vault -n __vault_no_command -a git-credential -d 'be git\'s credential helper'
 complete -c vault -n __vault_no_command -a docker-credential -d 'be docker\'s credential helper'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
@@ -123,6 +125,8 @@ complete -c vault -l key-file -r -F -d 'unlock with the key file FILE instead of
 complete -c vault -l credential -r -F -d 'use the scoped credential in FILE, made by \'vault grant\' (the environment variable may hold a path, the credential itself or its base64)'
 complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret'
 complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name'
+complete -c vault -l accept-rollback -d 'open a vault file older than this machine has seen (a restore from a backup, say), and remember it as seen'
+complete -c vault -l min-epoch -x -d 'refuse a vault file whose key epoch is below N: a rollback guard for machines that remember nothing, such as fresh CI runners'
 complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked'
 complete -c vault -s q -l quiet -d 'leave out messages that say what was done; warnings and errors still show'
 complete -c vault -s h -l help -d 'show help for vault or for a command'
@@ -259,6 +263,10 @@ complete -c vault -n '__vault_using passwd' -l remove-keyring-slot -d 'no longer
 complete -c vault -n '__vault_using passwd' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using passwd' -s y -l yes -d 'confirm destroying items without asking (needed without a terminal)'
 
+complete -c vault -n '__vault_using rekey' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
+complete -c vault -n '__vault_using rekey' -s y -l yes -d 'confirm dropping keyslots or other machines\' items without asking'
+complete -c vault -n '__vault_using rekey' -l json -d 'print what was done as one JSON object on stdout instead of a message'
+
 complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command; VALUE may be a reference'
 complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
 complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
@@ -318,7 +326,11 @@ complete -c vault -n '__vault_using import' -F -d 'the bundle to import'
 
 complete -c vault -n '__vault_using reset' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 
+complete -c vault -n '__vault_using verify' -l quarantine -d 'set aside the items of damaged groups, after a yes, keeping the file as it was beside the vault'
+complete -c vault -n '__vault_using verify' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 complete -c vault -n '__vault_using verify' -l json -d 'print what was done as one JSON object on stdout instead of a message'
+
+complete -c vault -n '__vault_using upgrade' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using git-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials'
 complete -c vault -n '__vault_using git-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
@@ -328,4 +340,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list group grant revoke unlock lock status passwd run env inject scan redact wipe first-run export import reset verify git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list group grant revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'

@@ -9,6 +9,7 @@ public struct Config: Sendable {
         "backend": "where items live: file or secret-service (like VAULT_BACKEND)",
         "session-timeout": "the idle timeout of `vault unlock` sessions, e.g. 15m (like --timeout)",
         "first-run-marker": "a marker file: when it is missing, the first command that opens the vault wipes first (like `vault first-run`)",
+        "min-epoch": "the lowest key epoch of a vault file accepted, against rollback (like VAULT_MIN_EPOCH)",
         "first-run-groups": "the groups that first-run-marker wipes, separated by commas; the whole vault when unset",
     ]
 

@@ -25,7 +25,7 @@ extension OpenVault {
     }
 
     /// Makes `groupKey` the key of the group at `slot` of the header: its key check and wrapped entry.
-    private mutating func setGroupKey(_ groupKey: SecretBytes, of group: AccessGroup, at slot: Int, wrapKey: SecretBytes) throws {
+    mutating func setGroupKey(_ groupKey: SecretBytes, of group: AccessGroup, at slot: Int, wrapKey: SecretBytes) throws {
         let id = file.groups[slot].groupID
         keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
         file.groups[slot].keyCheck = keys.groupKeyCheck(groupKey, groupID: id)
@@ -125,5 +125,25 @@ extension OpenVault {
         file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
         keys.addClassKey(classKey, classID: id)
         keys.forgetBaseKeys(classID: id)
+    }
+}
+
+// Setting damaged groups aside.
+extension OpenVault {
+    /// Removes the entries and records of every damaged group and gives it a fresh key
+    /// (what it held may have been read or forged), so the vault can be written again.
+    /// Needs a full ring; returns the groups' names.
+    mutating func quarantineDamagedGroups() throws -> [String] {
+        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
+        var names: [String] = []
+        for damaged in damagedGroups {
+            remove(at: file.index.indices.filter { file.index[$0].groupID == damaged.groupID })
+            guard let slot = file.groups.firstIndex(where: { $0.groupID == damaged.groupID }) else { continue }
+            try setGroupKey(SecretBytes(random: AESGCM.keySize), of: damaged.group, at: slot, wrapKey: wrapKey)
+            names.append(damaged.group.name)
+        }
+        file.keyEpoch += 1
+        damagedGroups = []
+        return names
     }
 }

@@ -20,7 +20,7 @@ extension OpenVault {
     /// listing returns the attributes array as it is, without a copy of 100 000 items).
     func matches(_ query: Query, skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
         if !skipLocked, let damaged = damagedGroups.first(where: { query.group == nil || $0.group == query.group }) {
-            throw VaultError.damagedGroup(path: path, group: damaged.group, groupID: damaged.groupID)
+            throw VaultError.damagedGroup(path: path, group: damaged.group)
         }
         let groupIDs: [UInt32]
         if let group = query.group {
@@ -104,7 +104,7 @@ extension OpenVault {
             throw VaultError.corrupted(path: path, detail: "an index entry names an unknown class")
         }
         if let damaged = damagedGroups.first(where: { $0.groupID == entry.groupID }) {
-            throw VaultError.damagedGroup(path: path, group: damaged.group, groupID: damaged.groupID)
+            throw VaultError.damagedGroup(path: path, group: damaged.group)
         }
         guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(accessibility) }
         let key: SecretBytes

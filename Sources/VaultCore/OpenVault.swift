@@ -25,8 +25,7 @@ struct OpenVault {
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {
         let groupID: UInt32
-        /// Its name, when the keys at hand know it.
-        let group: AccessGroup?
+        let group: AccessGroup
     }
 
     /// The detail of a header MAC that does not match: a stale session tells this apart from damage by the key epoch.
@@ -298,7 +297,7 @@ struct OpenVault {
         guard isWritable else { throw VaultError.locked(nil) }
         precondition(file.version == VaultFile.version, "a v1 file is converted before it is written")
         if let damaged = damagedGroups.first {
-            throw VaultError.damagedGroup(path: path, group: damaged.group, groupID: damaged.groupID)
+            throw VaultError.damagedGroup(path: path, group: damaged.group)
         }
         let isOwner = keys.headerMACKey != nil
         if isOwner { file.writeGeneration += 1 }

@@ -53,8 +53,10 @@ extension Vault {
         var reader = ByteReader(Array(prefix[0..<count]))
         var kinds: [UInt8] = []
         do {
-            _ = try reader.raw(VaultFile.magic.count + 2 + VaultFile.idSize + VaultFile.checkSize)
-            _ = try reader.lengthPrefixed(limit: VaultFile.wrappedKeySize)
+            _ = try reader.raw(VaultFile.magic.count)
+            let version = try reader.u16()
+            _ = try reader.raw(VaultFile.idSize + (version >= 2 ? 16 : 0) + VaultFile.checkSize)
+            if version == 1 { _ = try reader.lengthPrefixed(limit: VaultFile.wrappedKeySize) }
             for _ in 0..<Int(try reader.u8()) {
                 kinds.append(try reader.u8())
                 _ = try reader.raw(Keyslot.saltSize + 9 + VaultFile.checkSize + VaultFile.wrappedKeySize)

@@ -19,9 +19,24 @@ public struct VerifyReport: Sendable {
     public var unopened: Int
     /// Records that failed to open with the right keys: damaged or tampered with.
     public var damagedRecords: Int
+    /// The file's format version (1 or 2), once parsed.
+    public var formatVersion: Int = 0
+    /// Its key epoch and write generation (0 in format v1).
+    public var keyEpoch: UInt64 = 0
+    public var writeGeneration: UInt64 = 0
+    /// Groups whose index fails its MAC, by name.
+    public var damagedGroups: [String] = []
 
-    /// Whether anything was found damaged: the file as a whole, or any record.
-    public var isDamaged: Bool { damage != nil || damagedRecords > 0 }
+    /// Whether anything was found damaged: the file as a whole, a group, or any record.
+    public var isDamaged: Bool { damage != nil || damagedRecords > 0 || !damagedGroups.isEmpty }
+}
+
+/// What `upgrade` did.
+public struct UpgradeOutcome: Sendable, Equatable {
+    /// The format version the file had.
+    public var fromVersion: Int
+    /// Where the v1 file was kept, when it was converted.
+    public var backup: String?
 }
 
 extension Vault {
@@ -40,6 +55,10 @@ extension Vault {
         do {
             let vault = try withKeys { try readSnapshot() }
             report.itemCount = vault.file.index.count
+            report.formatVersion = Int(vault.file.version)
+            report.keyEpoch = vault.file.keyEpoch
+            report.writeGeneration = vault.file.writeGeneration
+            report.damagedGroups = vault.damagedGroups.map(\.group.name)
             for position in vault.file.index.indices {
                 progress?(position + 1, vault.file.index.count)
                 do {
@@ -47,6 +66,8 @@ extension Vault {
                     report.opened += 1
                 } catch VaultError.locked, VaultError.boundToAnotherDevice {
                     report.unopened += 1
+                } catch VaultError.damagedGroup {
+                    report.damagedRecords += 1
                 } catch VaultError.corrupted {
                     report.damagedRecords += 1
                 }
@@ -57,6 +78,47 @@ extension Vault {
             report.checkedRecords = false
         }
         return report
+    }
+
+    /// Converts a v1 vault file to format v2 (keeping the v1 file as `<vault>.v1.bak`); in a
+    /// git work tree too, where a plain write refuses to. Needs the owner's keys. A v2 file is left as it is.
+    public func upgrade() throws -> UpgradeOutcome {
+        try requireOwner("upgrade the vault's format")
+        return try withWriterLock {
+            try withKeys {
+                var vault = try readSnapshot(writing: true)
+                let from = Int(vault.file.version)
+                guard vault.file.version < VaultFile.version else { return UpgradeOutcome(fromVersion: from, backup: nil) }
+                guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+                let backup = try convertIfAllowed(&vault, explicitly: true)
+                try commit(&vault)
+                refreshMachineGrants(vault, onlyIfMissing: false)
+                return UpgradeOutcome(fromVersion: from, backup: backup)
+            }
+        }
+    }
+
+    /// Sets aside the items of groups whose index fails its MAC: their entries
+    /// and records leave the vault (the groups and their keys stay, empty), the
+    /// file as it was is kept at `<vault>.quarantine-<unix time>` for a closer
+    /// look, and the other groups are written as they were. Needs the owner's
+    /// keys. Returns the groups quarantined and the kept file's path (nil when none was damaged).
+    public func quarantineDamagedGroups() throws -> (groups: [String], keptAt: String?) {
+        try requireOwner("quarantine damaged groups")
+        return try withWriterLock {
+            try withKeys {
+                var vault = try readSnapshot(writing: true)
+                guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+                guard !vault.damagedGroups.isEmpty else { return ([], nil) }
+                _ = try convertIfAllowed(&vault, explicitly: false)
+                let kept = location.path + ".quarantine-\(Int(host.now().timeIntervalSince1970))"
+                try FileSystem.createExclusive(try readFile(), at: kept)
+                let names = try vault.quarantineDamagedGroups()
+                try commit(&vault)
+                refreshMachineGrants(vault, onlyIfMissing: false)
+                return (names, kept)
+            }
+        }
     }
 
     /// What `reset` removed.

@@ -29,7 +29,7 @@ public enum KeySource: Sendable {
 public final class Vault: ItemStore {
     /// Where the vault file is.
     public let location: VaultLocation
-    private var source: KeySource
+    private(set) var source: KeySource
     /// Asked for a credential when the keys at hand do not open what is needed.
     private var ask: (() throws -> UnlockSecret)?
     /// How many times `ask` may be called when it gives a wrong passphrase.
@@ -271,11 +271,6 @@ public final class Vault: ItemStore {
     }
 
     // MARK: keyslots
-
-    /// Replaces every passphrase keyslot with one for `newPassphrase`.
-    public func changePassphrase(to newPassphrase: SecretBytes, kdf: Scrypt.Parameters = .interactive) throws {
-        try transaction { vault in try vault.replacePassphrase(with: newPassphrase, kdf: kdf) }
-    }
 
     /// Adds a keyslot that opens with the content of a key file; refuses a key file that already opens the vault.
     public func addKeyFile(_ content: SecretBytes) throws {

@@ -74,8 +74,8 @@ public enum VaultError: Error, Equatable {
     /// `group create` of a group that exists.
     case groupExists(AccessGroup)
     /// A group's section fails its MAC: damaged, or forged by someone without its write key.
-    /// Only that group is refused (`group` is nil where the keys at hand do not know its name).
-    case damagedGroup(path: String, group: AccessGroup?, groupID: UInt32)
+    /// Only that group is refused.
+    case damagedGroup(path: String, group: AccessGroup)
     /// The vault file is an older format that this change cannot write: `byOwner` when only the
     /// owner can convert it, `inGitWorkTree` when it lies in a git work tree (only `vault upgrade` converts there).
     case upgradeNeeded(path: String, byOwner: Bool, inGitWorkTree: Bool = false)

@@ -92,6 +92,13 @@ struct VaultAccess {
     func vault() throws -> Vault {
         let vault = try vaultWithKeys()
         vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
+        vault.acceptRollback = arguments.flag(.acceptRollback)
+        if let text = try settings.value(.minEpoch) {
+            guard let epoch = UInt64(text) else {
+                throw UsageError("the minimum key epoch \(quoted(text)) is not a whole number", hint: "give the epoch 'vault verify' prints, e.g. --min-epoch 3")
+            }
+            vault.minimumEpoch = epoch
+        }
         return vault
     }
 

@@ -37,8 +37,13 @@ enum PasswdCommand {
             let kdf = try KDFCost.parse(arguments.value(.kdfCost))
             let passphrase = try access.newPassphrase(fromFile: arguments.value(.newPassphraseFile), purpose: "New passphrase")
             let hadPassphrase = try vault.status(sessionToken: nil).keyslots.contains(.passphrase)
-            try vault.changePassphrase(to: passphrase, kdf: kdf)
-            terminal.say(hadPassphrase ? "changed the passphrase" : "set a passphrase")
+            let rotated = try vault.changePassphrase(to: passphrase, kdf: kdf)
+            terminal.say((hadPassphrase ? "changed the passphrase" : "set a passphrase")
+                         + (rotated ? " and rotated the master key: every item is re-sealed, and unlock sessions and scoped credentials have ended" : ""))
+            if !rotated {
+                terminal.writeErr("vault: warning: the master key was not rotated (another keyslot's secret is not at hand, or items are bound to another machine): "
+                                  + "an old copy of the vault file still opens with the old passphrase; run 'vault rekey' to end that\n")
+            }
         }
     }
 }

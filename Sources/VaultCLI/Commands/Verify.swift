@@ -7,8 +7,15 @@ enum VerifyCommand {
         let vault = try access.vault()
         let progress = ProgressLine.attach(to: vault, invocation, label: "verify")
         defer { progress?.finish() }
-        let report = try vault.verify()
+        var report = try vault.verify()
         let terminal = invocation.terminal
+        if invocation.arguments.flag(.quarantine), !report.damagedGroups.isEmpty {
+            terminal.writeErr("vault: warning: the items of \(report.damagedGroups.map { "group \(quoted($0))" }.joined(separator: ", ")) are set aside; the group keeps its name with a new key\n")
+            try Confirmation.require(invocation, access: access, question: "Quarantine the damaged groups?")
+            let (groups, keptAt) = try vault.quarantineDamagedGroups()
+            terminal.say("quarantined \(groups.map(quoted).joined(separator: ", ")); the file as it was is kept at \(quoted(keptAt ?? ""))")
+            report = try vault.verify()
+        }
         if invocation.wantsJSON {
             terminal.writeOut(json(report).text + "\n")
         } else {
@@ -16,7 +23,9 @@ enum VerifyCommand {
         }
         if report.isDamaged {
             // Export saves around damaged records, but cannot open a file whose header or MACs fail.
-            let hint = report.damage == nil
+            let hint = !report.damagedGroups.isEmpty && report.damage == nil
+                ? "the other groups are unharmed: set the damaged ones aside with 'vault verify --quarantine', or restore the file from a backup"
+                : report.damage == nil
                 ? "save what still opens with 'vault export --out FILE' (it leaves the damaged records out), or restore the file from a backup"
                 : "restore the file from a backup; nothing opens from a file damaged there, so 'vault export' cannot save it either"
             throw CommandFailure(.decode, "the vault \(quoted(access.location.path)) is damaged or was tampered with", hint: hint)
@@ -38,6 +47,8 @@ enum VerifyCommand {
         } else if !report.checkedRecords {
             lines.append("records: not checked while the vault file is exposed")
         } else {
+            lines.append("format: v\(report.formatVersion)" + (report.formatVersion >= 2 ? ", key epoch \(report.keyEpoch), write generation \(report.writeGeneration)" : " (convert it with 'vault upgrade')"))
+            lines += report.damagedGroups.map { "damaged: group \(quoted($0)): its index does not match its MAC" }
             lines.append("records: \(report.itemCount) in all, \(report.opened) opened, \(report.unopened) not opened with the keys at hand, \(report.damagedRecords) damaged")
         }
         return lines.map { $0 + "\n" }.joined()
@@ -51,6 +62,9 @@ enum VerifyCommand {
         return .object([
             ("intact", .bool(!report.isDamaged && report.exposedFiles.isEmpty)),
             ("damage", .optional(report.damage)),
+            ("format", .number(report.formatVersion)), ("keyEpoch", .number(Int(report.keyEpoch))),
+            ("writeGeneration", .number(Int(report.writeGeneration))),
+            ("damagedGroups", .array(report.damagedGroups.map { .string($0) })),
             ("exposed", .array(report.exposedFiles.map { .object([("path", .string($0.path)), ("mode", .string("0" + String($0.mode, radix: 8)))]) })),
             ("records", records),
         ])

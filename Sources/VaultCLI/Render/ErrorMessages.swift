@@ -74,9 +74,8 @@ struct ErrorReport {
         case .corrupted(let path, let detail):
             return ErrorReport(status: status, message: "the vault \(quoted(path)) is damaged or was tampered with: \(detail)",
                                hint: "nothing was changed; restore the file from a backup")
-        case .damagedGroup(let path, let group, let groupID):
-            let name = group.map { "group \(quoted($0.name))" } ?? "group #\(groupID)"
-            return ErrorReport(status: status, message: "\(name) of the vault \(quoted(path)) is damaged or was tampered with: its index does not match its MAC",
+        case .damagedGroup(let path, let group):
+            return ErrorReport(status: status, message: "group \(quoted(group.name)) of the vault \(quoted(path)) is damaged or was tampered with: its index does not match its MAC",
                                hint: "the other groups are unharmed; 'vault verify --quarantine' sets its items aside, or restore the file from a backup")
         case .upgradeNeeded(let path, let byOwner, let inGitWorkTree):
             if byOwner {

@@ -126,13 +126,34 @@ extension CommandTable {
         discussion: """
             Checks the permissions of the vault (others may read it, not write it), \
             its directory and its device key, parses the whole file, checks its MACs, \
-            and opens every record the keys at hand open. Changes nothing. Exits 93 \
+            and opens every record the keys at hand open, and prints the format version and \
+            counters. Changes nothing, except with --quarantine: the items of groups whose index \
+            fails its MAC are set aside (the file as it was is kept beside the vault) so the \
+            healthy groups can be written again. Exits 93 \
             when anything is damaged, 1 when a file is exposed to other users, 0 otherwise.
             """,
-        options: [resultJSON],
+        options: [
+            OptionSpec(.quarantine, help: "set aside the items of damaged groups, after a yes, keeping the file as it was beside the vault"),
+            yes,
+            resultJSON,
+        ],
         examples: [
             ExampleSpec("vault verify", "check the default vault, opening what the keys at hand open"),
             ExampleSpec("vault --key-file ci.key verify", "check every record of a CI vault"),
+            ExampleSpec("vault verify --quarantine", "set aside a group that was damaged or forged"),
         ],
         run: { try VerifyCommand.run($0) })
+
+    static let upgradeCommand = CommandSpec(
+        "upgrade", summary: "convert a format v1 vault file to format v2",
+        discussion: """
+            Outside a git work tree, the first change to a v1 vault converts it on its own; in one, \
+            where teammates may still run a vault that reads only v1, only this command does (commit \
+            the result). The v1 file is kept as VAULT.v1.bak (0600). A v2 file is left as it is.
+            """,
+        options: [resultJSON],
+        examples: [
+            ExampleSpec("vault upgrade && git commit -m 'vault: format v2' secrets.vault", "convert a vault kept in git"),
+        ],
+        run: { try UpgradeCommand.run($0) })
 }

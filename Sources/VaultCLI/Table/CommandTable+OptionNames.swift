@@ -4,6 +4,7 @@
 /// for a name no option has (`TableCoverageTests` checks that no other file
 /// spells an option name as a string).
 extension OptionName {
+    public static let acceptRollback = OptionName("accept-rollback")
     public static let account = OptionName("account")
     public static let accountGlob = OptionName("account-glob")
     public static let addKeyFile = OptionName("add-key-file")
@@ -49,6 +50,7 @@ extension OptionName {
     public static let label = OptionName("label")
     public static let length = OptionName("length")
     public static let marker = OptionName("marker")
+    public static let minEpoch = OptionName("min-epoch")
     public static let mount = OptionName("mount")
     public static let mountFormat = OptionName("mount-format")
     public static let mountMaxReads = OptionName("mount-max-reads")
@@ -63,6 +65,7 @@ extension OptionName {
     public static let passphraseFile = OptionName("passphrase-file")
     public static let password = OptionName("password")
     public static let `print` = OptionName("print")
+    public static let quarantine = OptionName("quarantine")
     public static let quiet = OptionName("quiet")
     public static let raw = OptionName("raw")
     public static let readOnly = OptionName("read-only")

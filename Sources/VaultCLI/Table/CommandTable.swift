@@ -30,6 +30,11 @@ public enum CommandTable {
         OptionSpec(.collection, value: "COLLECTION",
                    help: "keyring collection of the secret-service backend: default, session (in memory until logout) or a collection's name",
                    default: "default", environment: "VAULT_COLLECTION"),
+        OptionSpec(.acceptRollback,
+                   help: "open a vault file older than this machine has seen (a restore from a backup, say), and remember it as seen"),
+        OptionSpec(.minEpoch, value: "N",
+                   help: "refuse a vault file whose key epoch is below N: a rollback guard for machines that remember nothing, such as fresh CI runners",
+                   environment: "VAULT_MIN_EPOCH", configKey: "min-epoch"),
         OptionSpec(.noInteraction,
                    help: "never prompt; fail with exit 36 when the vault is locked",
                    environment: "VAULT_NO_INTERACTION"),
@@ -55,6 +60,7 @@ public enum CommandTable {
             The access group of commands that name none with --group; without it, and without group in \
             the config file, add uses default and the other commands search every group.
             """),
+        EnvironmentSpec("VAULT_MIN_EPOCH", help: "The lowest key epoch accepted, as with --min-epoch (vault verify prints a vault's epoch)."),
         EnvironmentSpec("VAULT_NO_INTERACTION", help: """
             When set to anything but an empty string, 0, false or no, never prompt, as with --no-interaction.
             """),
@@ -76,6 +82,10 @@ public enum CommandTable {
             Unlock sessions and the after-first-unlock cache live in $XDG_RUNTIME_DIR/vault, or in \
             /tmp/vault-UID when it is unset.
             """),
+        EnvironmentSpec("XDG_STATE_HOME", help: """
+            What this machine has seen of each vault (its counters, against rollback) lives in \
+            $XDG_STATE_HOME/vault/seen, or ~/.local/state/vault/seen when it is unset.
+            """),
         EnvironmentSpec("NO_COLOR", help: "When set and not empty, help is printed without bold headings."),
         EnvironmentSpec("VAULT_TEST_NOW", help: """
             For tests only, and read by debug builds only: the time, in Unix seconds, for expiry and \
@@ -94,9 +104,9 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
-        listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand,
+        listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
-        wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand,
+        wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
     ]
 }
@@ -436,7 +446,10 @@ extension CommandTable {
             Unlocks the vault with the current passphrase or key file, then makes one \
             change to its keyslots: sets a new passphrase (asked twice, or read from \
             --new-passphrase-file), adds or removes a key file or a desktop-keyring \
-            key, or removes the passphrase. Items are not re-encrypted. Removing the passphrase destroys \
+            key, or removes the passphrase. A new passphrase also rotates the master key (every item \
+            re-sealed, as rekey does) when every other keyslot opens with the key file or passphrase \
+            given; otherwise it says so, and an old copy of the file still opens with the old \
+            passphrase until 'vault rekey'. Removing the passphrase destroys \
             the items of class when-passcode-set-this-device-only.
             """,
         options: [
@@ -461,6 +474,28 @@ extension CommandTable {
                         "keep only the key file"),
         ],
         run: { try PasswdCommand.run($0) })
+
+    static let rekeyCommand = CommandSpec(
+        "rekey", summary: "replace every key of the vault",
+        discussion: """
+            Makes a new master key, class keys and group keys, re-seals every item under them \
+            and raises the key epoch, so an old copy of the file with an old passphrase, key \
+            file or session token opens nothing written afterwards. Every unlock session, \
+            after-first-unlock cache and scoped credential ends (grant credentials again); the \
+            vault id stays. The keyslot of the passphrase or key file given is kept; other keyslots \
+            and items bound to another machine (-this-device-only) cannot be carried over: they \
+            are listed and dropped after a yes (--yes without a terminal). One atomic write.
+            """,
+        options: [
+            kdfCost,
+            OptionSpec(.yes, short: "y", help: "confirm dropping keyslots or other machines' items without asking"),
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault rekey", "after a passphrase, key file or session token may have leaked"),
+            ExampleSpec("vault --key-file ci.key rekey --yes", "re-key a CI vault from a script"),
+        ],
+        run: { try RekeyCommand.run($0) })
 
     static let unlockCommand = CommandSpec(
         "unlock", summary: "start an unlock session and print its token",

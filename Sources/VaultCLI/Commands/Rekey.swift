@@ -1,0 +1,32 @@
+import VaultCore
+
+/// `vault rekey`: every key of the vault replaced, every item re-sealed.
+enum RekeyCommand {
+    static func run(_ invocation: Invocation) throws {
+        let access = VaultAccess(invocation)
+        let vault = try access.vault()
+        let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
+        let terminal = invocation.terminal
+        let outcome = try vault.rekey(kdf: kdf) { plan in
+            for kind in plan.droppedKeyslots {
+                terminal.writeErr("vault: warning: the \(kind.rawValue) keyslot cannot be re-made without its secret and is dropped\n")
+            }
+            for count in plan.itemsBoundElsewhere {
+                terminal.writeErr("vault: warning: \(counted(count.count, "item")) of group \(quoted(count.group)), class \(count.accessibility.rawValue), "
+                                  + "are bound to another machine's device key, cannot be re-sealed here, and are dropped\n")
+            }
+            try Confirmation.require(invocation, access: access, question: "Re-key and drop what is listed above?")
+        }
+        if invocation.wantsJSON {
+            terminal.writeOut(JSONValue.object([
+                ("keyEpoch", .number(Int(outcome.keyEpoch))), ("resealed", .number(outcome.resealed)),
+                ("sessionsEnded", .number(outcome.sessionsEnded)),
+                ("droppedKeyslots", .array(outcome.dropped.droppedKeyslots.map { .string($0.rawValue) })),
+                ("droppedItems", .number(outcome.dropped.itemsBoundElsewhere.reduce(0) { $0 + $1.count })),
+            ]).text + "\n")
+            return
+        }
+        terminal.say("re-keyed the vault (key epoch \(outcome.keyEpoch)): re-sealed \(counted(outcome.resealed, "item")), "
+                     + "ended \(counted(outcome.sessionsEnded, "unlock session")); scoped credentials no longer open it: grant them again")
+    }
+}

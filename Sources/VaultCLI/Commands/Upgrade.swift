@@ -1,0 +1,17 @@
+import VaultCore
+
+/// `vault upgrade`: a format v1 vault file converted to v2.
+enum UpgradeCommand {
+    static func run(_ invocation: Invocation) throws {
+        let outcome = try VaultAccess(invocation).vault().upgrade()
+        if invocation.wantsJSON {
+            invocation.terminal.writeOut(JSONValue.object([
+                ("from", .number(outcome.fromVersion)), ("to", .number(2)), ("backup", .optional(outcome.backup)),
+            ]).text + "\n")
+        } else if let backup = outcome.backup {
+            invocation.terminal.say("converted the vault from format v\(outcome.fromVersion) to v2; the v1 file is kept at \(quoted(backup))")
+        } else {
+            invocation.terminal.say("the vault is format v2 already; nothing was changed")
+        }
+    }
+}
