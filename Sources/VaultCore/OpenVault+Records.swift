@@ -22,6 +22,18 @@ extension OpenVault {
         if !skipLocked, let damaged = damagedGroups.first(where: { query.group == nil || $0.group == query.group }) {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
         }
+        let found = try heldMatches(query, skipLocked: skipLocked)
+        // Nothing among the groups this ring holds; a group it does not hold may have it: that is locked, not missing.
+        if found.positions.isEmpty, !skipLocked, file.groups.contains(where: { entry in
+            keys.groups[entry.groupID] == nil && (scope?.contains(entry.groupID) ?? true)
+                && !damagedGroups.contains { $0.groupID == entry.groupID }
+        }) {
+            throw VaultError.locked(nil)
+        }
+        return found
+    }
+
+    private func heldMatches(_ query: Query, skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
         let groupIDs: [UInt32]
         if let group = query.group {
             guard let id = keys.groupID(of: group) else { return ([], []) }

@@ -273,8 +273,12 @@ struct OpenVault {
             } else {
                 continue
             }
-            let mac = try keys.groupMAC(kind, groupID: group.groupID, context: macContext(section), entries: file.index, encoded: encoded)
-            if constantTimeEquals(mac, kind == .index ? section.indexMAC : section.readMAC) {
+            let context = macContext(section)
+            let mac = try keys.groupMAC(kind, groupID: group.groupID, context: context, entries: file.index, encoded: encoded)
+            // A writer checks the read MAC too: a bad one would fail every reader without the write key.
+            let readMACHolds = try kind == .read || file.version == 1
+                || constantTimeEquals(keys.groupMAC(.read, groupID: group.groupID, context: context, entries: file.index, encoded: encoded), section.readMAC)
+            if readMACHolds, constantTimeEquals(mac, kind == .index ? section.indexMAC : section.readMAC) {
                 if file.version >= 2 { countersVerified = true }
             } else {
                 damagedGroups.append(DamagedGroup(groupID: group.groupID, group: held.group))

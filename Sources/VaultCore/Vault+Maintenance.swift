@@ -21,8 +21,9 @@ public struct VerifyReport: Sendable {
     public var damagedRecords: Int
     /// The file's format version (1 or 2), once parsed.
     public var formatVersion: Int = 0
-    /// Its key epoch and write generation (0 in format v1).
+    /// Its key epoch (0 in format v1): raised by every rekey, revoke and group deletion.
     public var keyEpoch: UInt64 = 0
+    /// Its write generation (0 in format v1): raised by every change the owner writes.
     public var writeGeneration: UInt64 = 0
     /// Groups whose index fails its MAC, by name.
     public var damagedGroups: [String] = []
@@ -147,8 +148,9 @@ extension Vault {
                 outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
                 AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
                 // Clones of a vault in git share its id, and so its device key: another clone may still need it.
-                if !GitWorkTree.contains(location.directory), let removed = DeviceKey.remove(vaultID: vaultID, host: host) {
-                    outcome.removedPaths.append(removed)
+                if !GitWorkTree.contains(location.directory) {
+                    if let removed = DeviceKey.remove(vaultID: vaultID, host: host) { outcome.removedPaths.append(removed) }
+                    SeenCounters.forget(vaultID: vaultID, host: host)
                 }
             }
             let vaultName = String(location.path.split(separator: "/").last ?? "")

@@ -56,8 +56,9 @@ import VaultCrypto
         let host = TestHost(dir)
         _ = try vaultWithEveryClass(dir, host)
         let bytes = fileBytes(dir.location().path)
-        let open = try OpenVault.openPartial(bytes, deviceKey: try deviceKey(of: dir.location(), host: host.context),
-                                             headerMACKey: nil, grants: [], path: "t")
+        let key = try deviceKey(of: dir.location(), host: host.context)
+        let open = try OpenVault.openPartial(bytes, deviceKey: key, grants: DeviceGrants.read(vaultID: VaultFile.peekVaultID(bytes), deviceKey: key,
+                                                                                     host: host.context) ?? [], path: "t")
         let position = open.file.index.firstIndex { $0.classID == Accessibility.whenUnlocked.fileID }!
         let entry = open.file.index[position]
         let aad = AAD.record(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)

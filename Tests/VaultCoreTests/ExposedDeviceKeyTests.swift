@@ -38,6 +38,9 @@ import Glibc
         let dir = try TempDirectory()
         let (vault, oldKey) = try vaultWithExposedKey(dir)
         let oldBytes = fileBytes(dir.location().path)
+        let oldGrants = DeviceGrants.read(vaultID: VaultFile.peekVaultID(oldBytes), deviceKey: oldKey,
+                                          host: Vault.selfContainedHost(for: dir.location())) ?? []
+        #expect(!oldGrants.isEmpty)
         var notices: [VaultNotice] = []
         vault.onNotice = { notices.append($0) }
         try vault.add("later", "me", "added-after-the-move", accessibility: .always)
@@ -48,7 +51,7 @@ import Glibc
 
         // Whoever holds the old key and the old file gets its always base keys from the old device
         // grants; with them, no always or device-bound record of the new file opens.
-        let stolen = try OpenVault.openPartial(oldBytes, deviceKey: oldKey, headerMACKey: nil, grants: [], path: "old")
+        let stolen = try OpenVault.openPartial(oldBytes, deviceKey: oldKey, grants: oldGrants, path: "old")
         var attacker = stolen
         attacker.file = try VaultFile.decode(fileBytes(dir.location().path)).file
         var tried = 0

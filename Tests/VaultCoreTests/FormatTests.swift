@@ -52,11 +52,15 @@ import VaultCrypto
 
     @Test func roundTripIsStable() throws {
         let dir = try TempDirectory()
-        let location = try copyVector(into: dir, withDeviceKey: true)
-        let bytes = fileBytes(location.path)
-        let open = try OpenVault.unlock(bytes, credential: FormatTests.vectorPassphrase,
-                                        deviceKey: try deviceKey(of: location), path: location.path)
-        #expect(try open.encode() == bytes)
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.add("svc", "acct", "value")
+        try vault.add("npm", "publish", "other", group: AccessGroup("ci")!)
+        let bytes = fileBytes(dir.location().path)
+        let decoded = try VaultFile.decode(bytes)
+        #expect(decoded.file.version == 2)
+        let end = decoded.parametersEnd
+        #expect(decoded.file.encode(parameters: decoded.file.encodeHeaderParameters(), checksum: Array(bytes[end..<end + 32]),
+                                    headerMAC: decoded.headerMAC, encodedIndex: IndexEntry.encode(decoded.file.index)) == bytes)
     }
 
     @Test func recordMovedToAnotherPlaceDoesNotOpen() throws {
@@ -64,15 +68,15 @@ import VaultCrypto
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("first", "a", "secret-one")
         try vault.add("second", "b", "secret-two")
-        var open = try OpenVault.unlock(fileBytes(dir.location().path), credential: testKeyFile,
+        var open = try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile,
                                         deviceKey: try deviceKey(of: dir.location()), path: "test")
         // Swap the sealed records (and their lengths) but keep each index entry's identity;
         // the MACs are recomputed, so only the records' own AAD binding can catch it.
         open.file.records.swapAt(0, 1)
-        let lengths = (open.file.index[0].length, open.file.index[1].length)
-        open.file.index[0].length = lengths.1
-        open.file.index[1].length = lengths.0
-        let moved = try OpenVault.unlock(try open.encode(), credential: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
+        for position in 0...1 {
+            open.file.index[position] = open.file.index[position].withDigest(of: open.file.records[position], itemID: open.file.index[position].itemID)
+        }
+        let moved = try OpenVault.unlock(try open.encode(), secret: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
         #expect(throws: VaultError.corrupted(path: "test", detail: "a record does not open")) { try moved.openRecord(at: 0) }
         #expect(throws: VaultError.corrupted(path: "test", detail: "a record does not open")) { try moved.openRecord(at: 1) }
     }
@@ -84,11 +88,11 @@ import VaultCrypto
         try first.add("svc", "acct", "from-a")
         try second.add("svc", "acct", "from-b")
         let device = try deviceKey(of: dir.location())
-        let a = try OpenVault.unlock(fileBytes(dir.location("a.vault").path), credential: testKeyFile, deviceKey: device, path: "a")
-        var b = try OpenVault.unlock(fileBytes(dir.location("b.vault").path), credential: testKeyFile, deviceKey: device, path: "b")
+        let a = try OpenVault.unlock(fileBytes(dir.location("a.vault").path), secret: testKeyFile, deviceKey: device, path: "a")
+        var b = try OpenVault.unlock(fileBytes(dir.location("b.vault").path), secret: testKeyFile, deviceKey: device, path: "b")
         b.file.records[0] = a.file.records[0]
-        b.file.index[0].length = a.file.index[0].length
-        let mixed = try OpenVault.unlock(try b.encode(), credential: testKeyFile, deviceKey: device, path: "b")
+        b.file.index[0] = b.file.index[0].withDigest(of: a.file.records[0], itemID: b.file.index[0].itemID)
+        let mixed = try OpenVault.unlock(try b.encode(), secret: testKeyFile, deviceKey: device, path: "b")
         #expect(throws: VaultError.corrupted(path: "b", detail: "a record does not open")) { try mixed.openRecord(at: 0) }
     }
 
@@ -96,7 +100,7 @@ import VaultCrypto
         let dir = try TempDirectory()
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("svc", "acct", "value")
-        let open = try OpenVault.unlock(fileBytes(dir.location().path), credential: testKeyFile,
+        let open = try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile,
                                         deviceKey: try deviceKey(of: dir.location()), path: "t")
         let entry = open.file.index[0]
         let aad = AAD.record(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)

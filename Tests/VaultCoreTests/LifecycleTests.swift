@@ -95,7 +95,7 @@ import VaultCrypto
         let outcome = try vault.wipe(WipeFilter(query: Query(group: ci)), dryRun: false)
         #expect(outcome.removedCount == 1 && outcome.rekeyedGroups == [ci])
         try add(vault, "api", "y", group: ci)
-        let scoped = Vault(location: dir.location(), keys: .scoped(credential), host: HostContext.live(environment: [:]))
+        let scoped = Vault(location: dir.location(), keys: .scoped(credential), host: Vault.selfContainedHost(for: dir.location()))
         #expect(throws: VaultError.credentialRevoked(ci)) { try scoped.secret("api", "y") }
         #expect(try keys(vault) == ["ci/api/y", "prod/db/x"])
     }
@@ -152,7 +152,8 @@ import VaultCrypto
     @Test func resetLeavesNothingOfTheVault() throws {
         let dir = try TempDirectory()
         let location = VaultLocation(path: dir.path + "/data/test.vault")
-        var host = HostContext.live(environment: ["XDG_RUNTIME_DIR": dir.path + "/run", "XDG_DATA_HOME": dir.path + "/state"])
+        var host = HostContext.live(environment: ["XDG_RUNTIME_DIR": dir.path + "/run", "XDG_DATA_HOME": dir.path + "/state",
+                                                  "XDG_STATE_HOME": dir.path + "/seen"])
         host.bootID = { "boot-1" }
         try Vault.create(at: location, credential: testKeyFile, kdf: .testing, host: host)
         let vault = Vault(location: location, keys: .credential(testKeyFile), host: host)
@@ -164,6 +165,7 @@ import VaultCrypto
         #expect(!FileSystem.exists(dir.path + "/data"))
         #expect(FileSystem.list(dir.path + "/run/vault").isEmpty)
         #expect(FileSystem.list(dir.path + "/state/vault/device-keys").isEmpty)
+        #expect(FileSystem.list(dir.path + "/seen/vault/seen").isEmpty)
     }
 
     @Test func resetRemovesOnlyItsOwnDeviceKey() throws {

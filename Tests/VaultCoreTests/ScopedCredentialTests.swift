@@ -55,7 +55,7 @@ import VaultCrypto
             material.append(contentsOf: grant.baseKeys.values)
         }
         let file = try VaultFile.decode(fileBytes(dir.location().path)).file
-        let prodID = try #require(OpenVault.unlock(fileBytes(dir.location().path), credential: testKeyFile, deviceKey: nil,
+        let prodID = try #require(OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil,
                                                    path: "").keys.groupID(of: prod))
         let prodPositions = file.index.indices.filter { file.index[$0].groupID == prodID }
         #expect(prodPositions.count == 1)
@@ -87,7 +87,7 @@ import VaultCrypto
         #expect(throws: VaultError.locked(nil)) { try open.encode() }
         var dropped = try OpenVault.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "")
         dropped.file.groups.removeLast()
-        dropped.file.indexMACs.removeLast()
+        dropped.file.sections.removeLast()
         #expect(throws: VaultError.locked(nil)) { try dropped.encode() }
     }
 
@@ -107,7 +107,7 @@ import VaultCrypto
         #expect(throws: VaultError.readOnlyCredential) { try vault.delete(matching: Query(service: "db", account: "ci")) }
         #expect(fileBytes(dir.location().path) == before)
         // Below the policy check: the keys it holds cannot write a file anyway.
-        let open = try OpenVault.open(before, credential: credential, deviceKey: nil, path: "")
+        var open = try OpenVault.open(before, credential: credential, deviceKey: nil, path: "")
         #expect(!open.isWritable)
         #expect(throws: VaultError.locked(nil)) { try open.encode() }
     }

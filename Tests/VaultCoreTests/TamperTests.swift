@@ -4,7 +4,8 @@ import Testing
 import VaultCrypto
 
 /// Every damaged byte gives errSecDecode (or, for a byte nothing depends on,
-/// the right answer) — never wrong bytes, another status, or a crash.
+/// the right answer) — never wrong bytes, another status, or a crash. A
+/// damaged group section takes down that group (`damagedGroup`, also 93).
 @Suite struct TamperTests {
     /// A small vault with items in two groups and two classes.
     func smallVault(in dir: TempDirectory) throws -> (Vault, [UInt8]) {
@@ -36,7 +37,7 @@ import VaultCrypto
                 writeBytes(damaged, to: dir.location().path)
                 for (service, account, secret) in Self.items {
                     switch Result(catching: { try vault.secret(service, account) }) {
-                    case .success(secret), .failure(VaultError.corrupted): continue
+                    case .success(secret), .failure(VaultError.corrupted), .failure(VaultError.damagedGroup): continue
                     case .success(let other): wrong.append("offset \(offset) mask \(mask): \(service) returned \(other)")
                     case .failure(let error): wrong.append("offset \(offset) mask \(mask): \(service): \(error)")
                     }
@@ -67,8 +68,8 @@ import VaultCrypto
         let dir = try TempDirectory()
         try Vault.create(at: dir.location(), credential: .passphrase(SecretBytes(Array("pw".utf8))), kdf: .testing)
         var bytes = fileBytes(dir.location().path)
-        // magic 8, version 2, vault id 16, device check 16, sealed HMK 4 + 60, slot count 1, kind 1, salt 16 → logN
-        let logNOffset = 8 + 2 + 16 + 16 + 4 + 60 + 1 + 1 + 16
+        // magic 8, version 2, vault id 16, key epoch 8, write generation 8, device check 16, slot count 1, kind 1, salt 16 → logN
+        let logNOffset = 8 + 2 + 16 + 8 + 8 + 16 + 1 + 1 + 16
         #expect(bytes[logNOffset] == Scrypt.Parameters.testing.logN)
         bytes[logNOffset] = 36
         #expect(throws: MalformedInput.self) { try VaultFile.decode(bytes) }

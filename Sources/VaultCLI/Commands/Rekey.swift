@@ -19,10 +19,10 @@ enum RekeyCommand {
         }
         if invocation.wantsJSON {
             terminal.writeOut(JSONValue.object([
-                ("keyEpoch", .number(Int(outcome.keyEpoch))), ("resealed", .number(outcome.resealed)),
-                ("sessionsEnded", .number(outcome.sessionsEnded)),
-                ("droppedKeyslots", .array(outcome.dropped.droppedKeyslots.map { .string($0.rawValue) })),
-                ("droppedItems", .number(outcome.dropped.itemsBoundElsewhere.reduce(0) { $0 + $1.count })),
+                ("key_epoch", .number(Int(outcome.keyEpoch))), ("resealed", .number(outcome.resealed)),
+                ("sessions_ended", .number(outcome.sessionsEnded)),
+                ("dropped_keyslots", .array(outcome.dropped.droppedKeyslots.map { .string($0.rawValue) })),
+                ("dropped_items", .number(outcome.dropped.itemsBoundElsewhere.reduce(0) { $0 + $1.count })),
             ]).text + "\n")
             return
         }

@@ -24,7 +24,7 @@ enum VerifyCommand {
         if report.isDamaged {
             // Export saves around damaged records, but cannot open a file whose header or MACs fail.
             let hint = !report.damagedGroups.isEmpty && report.damage == nil
-                ? "the other groups are unharmed: set the damaged ones aside with 'vault verify --quarantine', or restore the file from a backup"
+                ? "every group but the damaged ones opens as before: set the damaged ones aside with 'vault verify --quarantine', or restore the file from a backup"
                 : report.damage == nil
                 ? "save what still opens with 'vault export --out FILE' (it leaves the damaged records out), or restore the file from a backup"
                 : "restore the file from a backup; nothing opens from a file damaged there, so 'vault export' cannot save it either"
@@ -62,9 +62,9 @@ enum VerifyCommand {
         return .object([
             ("intact", .bool(!report.isDamaged && report.exposedFiles.isEmpty)),
             ("damage", .optional(report.damage)),
-            ("format", .number(report.formatVersion)), ("keyEpoch", .number(Int(report.keyEpoch))),
-            ("writeGeneration", .number(Int(report.writeGeneration))),
-            ("damagedGroups", .array(report.damagedGroups.map { .string($0) })),
+            ("format", .number(report.formatVersion)), ("key_epoch", .number(Int(report.keyEpoch))),
+            ("write_generation", .number(Int(report.writeGeneration))),
+            ("damaged_groups", .array(report.damagedGroups.map { .string($0) })),
             ("exposed", .array(report.exposedFiles.map { .object([("path", .string($0.path)), ("mode", .string("0" + String($0.mode, radix: 8)))]) })),
             ("records", records),
         ])

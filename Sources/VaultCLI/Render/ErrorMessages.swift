@@ -75,8 +75,8 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "the vault \(quoted(path)) is damaged or was tampered with: \(detail)",
                                hint: "nothing was changed; restore the file from a backup")
         case .damagedGroup(let path, let group):
-            return ErrorReport(status: status, message: "group \(quoted(group.name)) of the vault \(quoted(path)) is damaged or was tampered with: its index does not match its MAC",
-                               hint: "the other groups are unharmed; 'vault verify --quarantine' sets its items aside, or restore the file from a backup")
+            return ErrorReport(status: status, message: "the vault \(quoted(path)) is damaged or was tampered with in group \(quoted(group.name)): its index does not match its MAC",
+                               hint: "every group but this one opens as before; 'vault verify --quarantine' sets its items aside, or restore the file from a backup")
         case .upgradeNeeded(let path, let byOwner, let inGitWorkTree):
             if byOwner {
                 return ErrorReport(status: status, message: "the vault \(quoted(path)) is format v1, which this credential cannot change",

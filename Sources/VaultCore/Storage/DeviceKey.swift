@@ -74,8 +74,10 @@ enum DeviceKey {
         try store(SecretBytes(random: size), at: path(vaultID: vaultID, host: host))
     }
 
-    /// Removes the device key of `vaultID` (for `reset`); returns its path when there was one.
+    /// Removes the device key of `vaultID` and this device's grants of it (for `reset`); returns the key's path when there was one.
     static func remove(vaultID: [UInt8], host: HostContext) -> String? {
+        let grants = DeviceGrants.path(vaultID: vaultID, host: host)
+        if FileSystem.isRegularFile(grants) { FileSystem.wipeAndRemove(grants) }
         let path = path(vaultID: vaultID, host: host)
         guard FileSystem.isRegularFile(path) else { return nil }
         FileSystem.wipeAndRemove(path)

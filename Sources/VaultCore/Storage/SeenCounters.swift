@@ -41,6 +41,12 @@ struct SeenCounters: Equatable {
         return seen
     }
 
+    /// Forgets what this machine has seen of `vaultID` (for `reset`).
+    static func forget(vaultID: [UInt8], host: HostContext) {
+        let path = path(vaultID: vaultID, host: host)
+        if FileSystem.exists(path) { FileSystem.remove(path) }
+    }
+
     /// Writes these counters as what this machine has seen of `vaultID`.
     func save(vaultID: [UInt8], host: HostContext) throws {
         let directory = host.stateDirectory + "/seen"
