@@ -19,10 +19,14 @@ extension OpenVault {
     /// The records that match the query, with the attributes read to match them (side by side: a
     /// listing returns the attributes array as it is, without a copy of 100 000 items).
     func matches(_ query: Query, skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
-        if !skipLocked, let damaged = damagedGroups.first(where: { query.group == nil || $0.group == query.group }) {
-            throw VaultError.damagedGroup(path: path, group: damaged.group)
+        if !skipLocked, let group = query.group, damagedGroups.contains(where: { $0.group == group }) {
+            throw VaultError.damagedGroup(path: path, group: group)
         }
         let found = try heldMatches(query, skipLocked: skipLocked)
+        // A search of every group leaves a damaged one out; finding nothing elsewhere, the damage is the answer.
+        if found.positions.isEmpty, !skipLocked, let damaged = damagedGroups.first {
+            throw VaultError.damagedGroup(path: path, group: damaged.group)
+        }
         // Nothing among the groups this ring holds; a group it does not hold may have it: that is locked, not missing.
         if found.positions.isEmpty, !skipLocked, file.groups.contains(where: { entry in
             keys.groups[entry.groupID] == nil && (scope?.contains(entry.groupID) ?? true)

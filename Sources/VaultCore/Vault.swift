@@ -135,14 +135,16 @@ public final class Vault: ItemStore {
     /// Like `attributes(matching:)`, but without a way to ask leaves out the items the keys at hand
     /// cannot open instead of asking for an unlock, and says how many were left out.
     /// When there is a way to ask for a credential, it asks rather than leave items out.
-    public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int) {
+    /// Groups whose index fails its MAC are left out and named: the others list as usual.
+    public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int, damagedGroups: [AccessGroup]) {
         try checkScope(query.group)
         return try withKeys {
             let vault = try readSnapshot()
             let locked = vault.lockedCount(in: query.group)
             if locked > 0, ask != nil { throw VaultError.locked(nil) }
             let items = try vault.attributes(matching: query, skipLocked: true)
-            return (items, locked)
+            let damaged = vault.damagedGroups.map(\.group).filter { query.group == nil || $0 == query.group }
+            return (items, locked, damaged)
         }
     }
 
@@ -312,10 +314,11 @@ public final class Vault: ItemStore {
 
     // MARK: plumbing
 
-    /// With a scoped credential: refuses a group it does not cover, and any change when it is read-only.
+    /// With a scoped credential: refuses a group it does not cover, and any change when it lacks
+    /// the write keys (whatever its read-only flag says).
     func checkScope(_ group: AccessGroup?, writing: Bool = false) throws {
         guard case .scoped(let credential) = source else { return }
-        if writing, credential.readOnly { throw VaultError.readOnlyCredential }
+        if writing, !credential.canWrite { throw VaultError.readOnlyCredential }
         if let group, !credential.groups.contains(group) {
             throw VaultError.outsideCredential(group: group, covered: credential.groups)
         }

@@ -4,7 +4,8 @@ import VaultCore
 enum ListCommand {
     static func run(_ invocation: Invocation) throws {
         let query = try ItemArguments(invocation).query()
-        let (found, locked) = try VaultAccess(invocation).store().listing(matching: query)
+        let access = VaultAccess(invocation)
+        let (found, locked, damagedGroups) = try access.store().listing(matching: query)
         let items = found.filter(NameFilter(invocation.arguments).matches)
             .sorted { ($0.group.name, $0.service, $0.account) < ($1.group.name, $1.service, $1.account) }
         let terminal = invocation.terminal
@@ -17,6 +18,10 @@ enum ListCommand {
             terminal.say("no items match")
         } else {
             terminal.writeOut(ItemOutput.table(items, now: invocation.now))
+        }
+        // The healthy groups are listed above; the damaged one is named, and the exit status says so.
+        if let damaged = damagedGroups.first {
+            throw VaultError.damagedGroup(path: access.location.path, group: damaged)
         }
     }
 }

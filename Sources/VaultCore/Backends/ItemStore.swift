@@ -18,14 +18,15 @@ public protocol ItemStore {
     /// Deletes the one item matching `query`, or all of them with `allMatching`.
     func delete(matching query: Query, allMatching: Bool) throws -> [ItemAttributes]
     /// What `list` shows: the attributes of the items matching `query` that can
-    /// be read without asking for an unlock, and how many were left out as locked.
-    func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int)
+    /// be read without asking for an unlock, how many were left out as locked,
+    /// and the groups left out because they are damaged (their items unreadable, the others intact).
+    func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int, damagedGroups: [AccessGroup])
 }
 
 extension ItemStore {
     /// A store whose attributes are readable while it is locked leaves nothing out.
-    public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int) {
-        (try attributes(matching: query), 0)
+    public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int, damagedGroups: [AccessGroup]) {
+        (try attributes(matching: query), 0, [])
     }
 }
 

@@ -1,0 +1,270 @@
+import Foundation
+import Testing
+@testable import VaultCore
+import VaultCrypto
+
+/// The four findings of the review of format v1 (issue 16), each replayed as
+/// it was reproduced, against the documented v2 layout: each of these passed
+/// for the attacker on v1.
+@Suite struct FormatV2AttackTests {
+    let ci = AccessGroup("ci")!
+    let passphrase = SecretBytes(Array("old passphrase".utf8))
+    let newPassphrase = SecretBytes(Array("new passphrase".utf8))
+
+    /// A passphrase vault (scrypt at the test cost) with an item in `default` and two in `ci`.
+    func passphraseVault(_ dir: TempDirectory) throws -> Vault {
+        try Vault.create(at: dir.location(), credential: .passphrase(passphrase), kdf: .testing)
+        let vault = Vault(location: dir.location(), credential: .passphrase(passphrase))
+        try vault.add("github", "ci-bot", "first-secret")
+        try vault.add("db", "ci", "ci-secret", group: ci)
+        try vault.add("npm", "ci", "npm-secret", group: ci)
+        return vault
+    }
+
+    /// The id of group `ci` in the vault at `location`, read with the passphrase.
+    func ciGroupID(_ bytes: [UInt8]) throws -> UInt32 {
+        try #require(try OpenVault.unlock(bytes, secret: .passphrase(passphrase), deviceKey: nil, path: "").keys.groupID(of: ci))
+    }
+
+    /// Every key an old master key gives: the master key itself, the keys it unwraps from an old
+    /// header, and everything derived from those.
+    func keysOfOldMasterKey(_ oldBytes: [UInt8], secret: UnlockSecret, location: VaultLocation) throws -> [SecretBytes] {
+        let old = try OpenVault.unlock(oldBytes, secret: secret, deviceKey: try deviceKey(of: location), path: "old")
+        var keys = [try old.masterKey()] + Array(old.keys.classKeys.values)
+        for (id, group) in old.keys.groups {
+            keys += [group.lookupKey, group.readMACKey(vaultID: old.file.vaultID)] + (group.indexMACKey.map { [$0] } ?? [])
+            keys += try Accessibility.allCases.map { try old.keys.baseKey(groupID: id, classID: $0.fileID) }
+            if let groupKey = group.groupKey { keys.append(groupKey) }
+        }
+        return keys
+    }
+
+    /// Finding 1: an old passphrase and an old copy of the file gave the master key, which opened
+    /// the current file and every item added later. After `passwd` (which now rotates it) and
+    /// after `rekey`, nothing the old copy yields opens the new file or an item added afterwards.
+    @Test(arguments: ["passwd", "rekey"])
+    func oldPassphraseAndOldCopyOpenNothingAddedAfterwards(change: String) throws {
+        let dir = try TempDirectory()
+        let vault = try passphraseVault(dir)
+        let oldBytes = fileBytes(dir.location().path)
+        let current: Vault
+        if change == "passwd" {
+            #expect(try vault.changePassphrase(to: newPassphrase, kdf: .testing))
+            current = Vault(location: dir.location(), credential: .passphrase(newPassphrase))
+        } else {
+            let outcome = try vault.rekey(kdf: .testing) { plan in Issue.record("nothing to drop, yet asked: \(plan)") }
+            #expect(outcome.keyEpoch == 2 && outcome.resealed == 3)
+            current = vault
+        }
+        try current.add("later", "x", "added-after-the-change")
+        let newBytes = fileBytes(dir.location().path)
+        let oldMasterKey = try OpenVault.unlock(oldBytes, secret: .passphrase(passphrase), deviceKey: nil, path: "old").masterKey()
+        #expect(throws: VaultError.corrupted(path: "new", detail: OpenVault.headerMACMismatch)) {
+            try OpenVault.open(newBytes, masterKey: oldMasterKey, deviceKey: nil, path: "new")
+        }
+        let stolen = try keysOfOldMasterKey(oldBytes, secret: .passphrase(passphrase), location: dir.location())
+        let new = try OpenVault.unlock(newBytes, secret: .passphrase(change == "passwd" ? newPassphrase : passphrase),
+                                       deviceKey: try deviceKey(of: dir.location()), path: "new")
+        let later = try #require(new.file.index.indices.first { (try? new.openAttributes(at: $0))?.service == "later" })
+        let entry = new.file.index[later]
+        let aad = AAD.record(vaultID: new.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
+        for key in stolen {
+            for candidate in [key, KeyRing.derive(key, "record", entry.recordID, vaultID: new.file.vaultID)] {
+                #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(new.file.records[later], key: candidate, aad: aad) }
+            }
+        }
+        #expect(try current.secret("later", "x") == "added-after-the-change")
+        #expect(try current.secret("github", "ci-bot") == "first-secret")
+    }
+
+    /// Finding 2, first half: restoring a pre-revoke copy made a revoked credential work again,
+    /// and verify said intact. Now the copy's lower key epoch is refused (49), unless the
+    /// restore is accepted on purpose, which this machine then remembers.
+    @Test func aRestoredPreRevokeCopyIsRefusedUnlessAccepted() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        let credential = try owner.grant(groups: [ci], readOnly: true, expires: nil)
+        let beforeRevoke = fileBytes(dir.location().path)
+        try owner.revoke(group: ci)
+        writeBytes(beforeRevoke, to: dir.location().path)
+        let scoped = Vault(location: dir.location(), keys: .scoped(credential), host: Vault.selfContainedHost(for: dir.location()))
+        #expect(throws: VaultError.rolledBack(path: dir.location().path, found: 1, expected: 2)) { try scoped.secret("db", "ci") }
+        #expect(throws: VaultError.rolledBack(path: dir.location().path, found: 1, expected: 2)) { try owner.verify() }
+        #expect(VaultError.rolledBack(path: "", found: 1, expected: 2).status.exitCode == 49)
+        owner.acceptRollback = true
+        #expect(try owner.secret("db", "ci") == "ci-secret")
+        owner.acceptRollback = false
+        #expect(try owner.secret("db", "ci") == "ci-secret")
+    }
+
+    /// A fresh machine remembers nothing: the minimum epoch it is given refuses the same copy.
+    @Test func aPinnedMinimumEpochRefusesAnOldCopyOnAFreshMachine() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        let beforeRevoke = fileBytes(dir.location().path)
+        try owner.revoke(group: ci)
+        writeBytes(beforeRevoke, to: dir.location().path)
+        var fresh = Vault.selfContainedHost(for: dir.location())
+        fresh.stateDirectory = dir.path + "/fresh-machine-state"
+        let runner = Vault(location: dir.location(), keys: .credential(.passphrase(passphrase)), host: fresh)
+        #expect(try runner.secret("db", "ci") == "ci-secret")
+        runner.minimumEpoch = 2
+        #expect(throws: VaultError.rolledBack(path: dir.location().path, found: 1, expected: 2)) { try runner.secret("db", "ci") }
+    }
+
+    /// Finding 2, second half: one group's section spliced from an old copy, with no key at all,
+    /// brought a deleted item back. Now the section's MACs are bound to the header's counters:
+    /// the spliced group is refused as damaged, and the other group still reads.
+    @Test func aGroupSectionSplicedFromAnOldCopyIsRefused() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        let old = try VaultFile.decode(fileBytes(dir.location().path))
+        try owner.delete(matching: Query(service: "npm", account: "ci"))
+        let currentBytes = fileBytes(dir.location().path)
+        let current = try VaultFile.decode(currentBytes)
+        let ciID = try ciGroupID(currentBytes)
+        // The attacker keeps the current header (and its MAC) and takes group ci's entries, records and section from the old copy.
+        var spliced = current.file
+        let keep = current.file.index.indices.filter { current.file.index[$0].groupID != ciID }
+        let take = old.file.index.indices.filter { old.file.index[$0].groupID == ciID }
+        spliced.index = keep.map { current.file.index[$0] } + take.map { old.file.index[$0] }
+        spliced.records = keep.map { current.file.records[$0] } + take.map { old.file.records[$0] }
+        let slot = try #require(current.file.groups.firstIndex { $0.groupID == ciID })
+        spliced.sections[slot] = old.file.sections[slot]
+        let end = current.parametersEnd
+        let bytes = spliced.encode(parameters: Array(currentBytes[0..<end]), checksum: Array(currentBytes[end..<end + 32]),
+                                   headerMAC: current.headerMAC, encodedIndex: IndexEntry.encode(spliced.index))
+        writeBytes(bytes, to: dir.location().path)
+        #expect(throws: VaultError.damagedGroup(path: dir.location().path, group: ci)) { try owner.secret("npm", "ci") }
+        #expect(try owner.secret("github", "ci-bot") == "first-secret")
+        let report = try owner.verify()
+        #expect(report.isDamaged && report.damagedGroups == ["ci"])
+    }
+
+    /// Finding 3: the device key alone held the header and index MAC keys, so its holder could
+    /// drop an item and re-MAC the file, and verify said intact. Now the device grants hold only
+    /// the read MAC key: with everything they hold, the owner still sees the change.
+    @Test func theDeviceKeyAloneCannotMakeTheOwnerAcceptAChangedIndex() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        try owner.add("cron", "job", "always-secret", group: ci, accessibility: .always)
+        let bytes = fileBytes(dir.location().path)
+        let key = try #require(try deviceKey(of: dir.location()))
+        let grants = try #require(DeviceGrants.read(vaultID: VaultFile.peekVaultID(bytes), deviceKey: key,
+                                                    host: Vault.selfContainedHost(for: dir.location())))
+        #expect(grants.allSatisfy { $0.indexMACKey == nil })
+        // The thief drops ci's npm item and re-MACs the group with every key the device key opens.
+        var thief = try OpenVault.openPartial(bytes, deviceKey: key, grants: grants, path: "thief")
+        #expect(thief.keys.headerMACKey == nil)
+        let npm = try #require(grants.first { $0.group == ci }?.groupID)
+        let dropped = try #require(thief.file.index.indices.first {
+            thief.file.index[$0].groupID == npm && thief.file.index[$0].classID != Accessibility.always.fileID
+        })
+        thief.remove(at: [dropped])
+        let slot = try #require(thief.file.groups.firstIndex { $0.groupID == npm })
+        let encoded = IndexEntry.encode(thief.file.index)
+        let context = KeyRing.GroupMACContext(version: 2, keyEpoch: thief.file.keyEpoch, writeGeneration: thief.file.writeGeneration,
+                                              groupGeneration: thief.file.sections[slot].generation)
+        thief.file.sections[slot].readMAC = try encoded.withUnsafeBytes {
+            try thief.keys.groupMAC(.read, groupID: npm, context: context, entries: thief.file.index, encoded: $0)
+        }
+        #expect(throws: KeyRingError.self) {
+            try encoded.withUnsafeBytes { try thief.keys.groupMAC(.index, groupID: npm, context: context, entries: thief.file.index, encoded: $0) }
+        }
+        let parameters = thief.file.encodeHeaderParameters()
+        let forged = thief.file.encode(parameters: parameters, checksum: SHA256.hash(parameters),
+                                       headerMAC: try VaultFile.decode(bytes).headerMAC, encodedIndex: encoded)
+        writeBytes(forged, to: dir.location().path)
+        // Another reader with the device key alone is fooled (it holds the same keys as the thief) ...
+        #expect(try Vault(location: dir.location(), keys: .none, host: Vault.selfContainedHost(for: dir.location())).secret("cron", "job") == "always-secret")
+        // ... the owner is not.
+        #expect(throws: VaultError.damagedGroup(path: dir.location().path, group: ci)) { try owner.secret("cron", "job") }
+        #expect(try owner.verify().damagedGroups == ["ci"])
+        #expect(try owner.secret("github", "ci-bot") == "first-secret")
+    }
+
+    /// The after-first-unlock cache holds no header or index MAC key either.
+    @Test func theAfterFirstUnlockCacheHoldsNoWriteKey() throws {
+        let dir = try TempDirectory()
+        var host = Vault.selfContainedHost(for: dir.location())
+        host.bootID = { "boot-1" }
+        try Vault.create(at: dir.location(), credential: testKeyFile, kdf: .testing, host: host)
+        let owner = Vault(location: dir.location(), keys: .credential(testKeyFile), host: host)
+        try owner.add("daemon", "x", "afu-secret", group: ci, accessibility: .afterFirstUnlock)
+        let vaultID = VaultFile.peekVaultID(fileBytes(dir.location().path))
+        let cache = try #require(AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: try deviceKey(of: dir.location(), host: host), host: host))
+        #expect(!cache.isEmpty && cache.allSatisfy { $0.indexMACKey == nil })
+        #expect(try Vault(location: dir.location(), keys: .none, host: host).secret("daemon", "x") == "afu-secret")
+    }
+
+    /// Finding 4: a read-only credential's flag was covered by an unkeyed checksum: flipped and
+    /// re-summed, the credential wrote (and its stale MAC then broke the owner's list of every
+    /// group). Now writing needs the groups' write keys, which a read-only credential never held.
+    @Test func aReadOnlyCredentialWithAForgedFlagCannotWrite() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        let text = try owner.grant(groups: [ci], readOnly: true, expires: nil).encoded()
+        var payload = try #require(Base64.decode(String(text.dropFirst(ScopedCredential.textPrefix.count)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        payload.removeLast(ScopedCredential.checksumSize)
+        let flagOffset = ScopedCredential.magic.count + 1 + VaultFile.idSize
+        #expect(payload[flagOffset] == 1)
+        payload[flagOffset] = 0
+        payload += SHA256.hash(payload).prefix(ScopedCredential.checksumSize)
+        let forged = try ScopedCredential.decode(ScopedCredential.textPrefix + Base64.encode(payload), source: "forged")
+        #expect(!forged.readOnly && !forged.canWrite)
+        let before = fileBytes(dir.location().path)
+        let attacker = Vault(location: dir.location(), keys: .scoped(forged), host: Vault.selfContainedHost(for: dir.location()))
+        #expect(try attacker.secret("db", "ci") == "ci-secret")
+        #expect(throws: VaultError.readOnlyCredential) { try attacker.add("evil", "x", "v", group: ci) }
+        #expect(throws: VaultError.readOnlyCredential) { try attacker.delete(matching: Query(service: "db", account: "ci")) }
+        // Below the policy check: the keys it holds cannot encode a file.
+        var open = try OpenVault.open(before, credential: forged, deviceKey: nil, path: "")
+        #expect(!open.isWritable)
+        #expect(throws: VaultError.locked(nil)) { try open.encode() }
+        #expect(fileBytes(dir.location().path) == before)
+        #expect(try owner.listing(matching: Query()).items.count == 3)
+    }
+
+    /// A damaged group takes down only itself: the owner lists the others and is told which one
+    /// is damaged; `verify` names it, and quarantine sets it aside so the vault can be written again.
+    @Test func aDamagedGroupLeavesTheOthersReadableAndCanBeQuarantined() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        var bytes = fileBytes(dir.location().path)
+        let decoded = try VaultFile.decode(bytes)
+        let ciID = try ciGroupID(bytes)
+        let slot = try #require(decoded.file.groups.firstIndex { $0.groupID == ciID })
+        // The first byte of that group's index MAC: after the header, checksum, MAC, count, index and earlier sections.
+        let sectionStart = decoded.parametersEnd + 32 + 32 + 4 + decoded.file.index.count * IndexEntry.v2Size + slot * GroupSection.size
+        bytes[sectionStart + 8] ^= 0x01
+        writeBytes(bytes, to: dir.location().path)
+        let listing = try owner.listing(matching: Query())
+        #expect(listing.items.map(\.service) == ["github"] && listing.damagedGroups == [ci])
+        #expect(try owner.secret("github", "ci-bot") == "first-secret")
+        #expect(throws: VaultError.damagedGroup(path: dir.location().path, group: ci)) { try owner.secret("db", "ci") }
+        #expect(throws: VaultError.damagedGroup(path: dir.location().path, group: ci)) { try owner.add("new", "x", "v") }
+        #expect(fileBytes(dir.location().path) == bytes)
+        let (groups, kept) = try owner.quarantineDamagedGroups()
+        #expect(groups == ["ci"] && kept.map { fileBytes($0) == bytes } == true)
+        try owner.add("new", "x", "v")
+        #expect(try !owner.verify().isDamaged)
+        #expect(try owner.listing(matching: Query()).items.map(\.service).sorted() == ["github", "new"])
+    }
+
+    /// A session started before a rekey reads as ended (36), never as damage (93).
+    @Test func aSessionFromBeforeARekeyHasEnded() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        let token = try owner.startSession()
+        let host = Vault.selfContainedHost(for: dir.location())
+        // A copy of the session file, as another machine or a backup would keep it.
+        let runtime = host.runtimeDirectory
+        let sessionFile = try #require(FileSystem.list(runtime).first { $0.hasSuffix(".session") })
+        let saved = fileBytes(runtime + "/" + sessionFile)
+        try owner.rekey(kdf: .testing) { _ in }
+        writeBytes(saved, to: runtime + "/" + sessionFile)
+        let stale = Vault(location: dir.location(), keys: .session(token), host: host)
+        #expect(throws: VaultError.sessionEnded(.rekeyed)) { try stale.secret("db", "ci") }
+        #expect(VaultError.sessionEnded(.rekeyed).status.exitCode == 36)
+    }
+}
