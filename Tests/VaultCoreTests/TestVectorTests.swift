@@ -19,6 +19,8 @@ import VaultCrypto
     static let pinned: [String: String] = [
         "Tests/VaultCoreTests/Fixtures/v1/v1.vault": "a10b97807d7c7f02f7668bfdbcd3b7cff69d7fee4c682259ff2bf4b98315a2e9",
         "Tests/VaultCoreTests/Fixtures/v1/device.key": "a801813da9ae2c3f2bc7a244ceabb7b5e24a0cd5965c10ae6cbed397fa470e77",
+        "Tests/VaultCoreTests/Fixtures/v2/v2.vault": "c24466255b9e4fa8af2a8673fd08dbef22204c95b80b3c0f50c266b3887854d4",
+        "Tests/VaultCoreTests/Fixtures/v2/device.key": "442304b90b4463fac1d935df00158320eb1d28d530c42fae24cd89a06c849eda",
         "Tests/VaultCryptoTests/Vectors/aes-256-gcm.txt": "079b2650004dec208ac37d96877ded2a936288e9068f99a46034d33575aabc28",
         "Tests/VaultCryptoTests/Vectors/hkdf-sha256-rfc5869.txt": "0eb3c2a72f7edf30c59a2cb3da116bebbcbe37d04a381417adedb96d7ca044e5",
         "Tests/VaultCryptoTests/Vectors/hmac-sha256-rfc4231.txt": "9bf404744584c2c1a2f768985ccc68687c0bce5b1ffa042795417a0fe5ff2d86",
@@ -33,7 +35,7 @@ import VaultCrypto
             #expect(actual == expected, "\(path) changed (SHA-256 \(actual)); committed vectors are never regenerated")
         }
         // A vector added without a pin would not be fixed either.
-        for directory in ["Tests/VaultCoreTests/Fixtures/v1", "Tests/VaultCryptoTests/Vectors"] {
+        for directory in ["Tests/VaultCoreTests/Fixtures/v1", "Tests/VaultCoreTests/Fixtures/v2", "Tests/VaultCryptoTests/Vectors"] {
             for name in try FileManager.default.contentsOfDirectory(atPath: Self.packageRoot + "/" + directory) where name != "README.md" {
                 #expect(Self.pinned[directory + "/" + name] != nil, "\(directory)/\(name) is not pinned in TestVectorTests")
             }

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import VaultCore
+import VaultCrypto
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Format v1 files open and read as before; the first write converts them to
+/// v2 (keeping the v1 file), except in a git work tree, where only `vault
+/// upgrade` does. The committed v2 vector opens too.
+@Suite struct MigrationTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Fixtures"
+    static let passphrase = UnlockSecret.passphrase(SecretBytes(Array("correct horse battery staple".utf8)))
+    static let secrets = ["github/ci-bot": "ghp_testvector_0001", "npm/publish": "npm_testvector_0002",
+                          "device/bound": "bound_testvector_0004", "always/any": "always_testvector_0005"]
+
+    /// The committed vector of `version` copied into `dir` (inside a git work tree when `inGit`), with its device key beside it.
+    func copyVector(_ version: Int, into dir: TempDirectory, inGit: Bool = false) -> VaultLocation {
+        if inGit { mkdir(dir.path + "/.git", 0o700) }
+        let location = dir.location("v\(version).vault")
+        writeBytes(fileBytes(Self.fixtures + "/v\(version)/v\(version).vault"), to: location.path)
+        if !inGit { writeBytes(fileBytes(Self.fixtures + "/v\(version)/device.key"), to: location.legacyDeviceKeyPath) }
+        return location
+    }
+
+    func expectEveryItem(_ vault: Vault) throws {
+        for (key, secret) in Self.secrets {
+            let parts = key.split(separator: "/").map(String.init)
+            #expect(try vault.secret(parts[0], parts[1]) == secret, "\(key)")
+        }
+        #expect(try vault.item(matching: Query(service: "binary", account: "nul")).secret.copyBytes() == [0, 1, 2, 0xFF])
+    }
+
+    @Test func theCommittedV2VectorOpens() throws {
+        let dir = try TempDirectory()
+        let location = copyVector(2, into: dir)
+        let vault = Vault(location: location, credential: Self.passphrase)
+        try expectEveryItem(vault)
+        #expect(try vault.item(matching: Query(service: "npm", account: "publish")).attributes.group == AccessGroup("ci"))
+        let report = try vault.verify()
+        #expect(report.formatVersion == 2 && report.keyEpoch == 1 && report.writeGeneration == 6 && !report.isDamaged)
+        // After an unlock on this machine, the device key alone opens the always item.
+        let locked = Vault(location: location, keys: .none, host: Vault.selfContainedHost(for: location))
+        #expect(try locked.secret("always", "any") == "always_testvector_0005")
+        #expect(throws: VaultError.locked(.whenUnlocked)) { try locked.secret("github", "ci-bot") }
+    }
+
+    @Test func aWriteOutsideGitConvertsV1AndKeepsTheV1File() throws {
+        let dir = try TempDirectory()
+        let location = copyVector(1, into: dir)
+        let original = fileBytes(location.path)
+        let vault = Vault(location: location, credential: Self.passphrase)
+        try expectEveryItem(vault)
+        #expect(fileBytes(location.path) == original, "reading changed the v1 file")
+        #expect(try vault.verify().formatVersion == 1)
+        var notices: [VaultNotice] = []
+        vault.onNotice = { notices.append($0) }
+        try vault.add("new", "item", "added-in-v2")
+        let backup = location.path + ".v1.bak"
+        #expect(notices.contains(.converted(backup: backup)))
+        #expect(fileBytes(backup) == original && FileSystem.mode(backup).map { $0 & 0o777 } == 0o600)
+        #expect(try VaultFile.decode(fileBytes(location.path)).file.version == 2)
+        try expectEveryItem(vault)
+        #expect(try vault.secret("new", "item") == "added-in-v2")
+        let report = try vault.verify()
+        #expect(report.formatVersion == 2 && report.keyEpoch == 1 && !report.isDamaged)
+        // The old v1 reader's view of things is intact in the backup.
+        let fromBackup = Vault(location: VaultLocation(path: backup), credential: Self.passphrase)
+        #expect(try fromBackup.secret("github", "ci-bot") == "ghp_testvector_0001")
+    }
+
+    @Test func inAGitWorkTreeOnlyUpgradeConverts() throws {
+        let dir = try TempDirectory()
+        let location = copyVector(1, into: dir, inGit: true)
+        // The vector's device key stays out of the work tree: this clone is another machine.
+        let original = fileBytes(location.path)
+        let vault = Vault(location: location, credential: Self.passphrase)
+        #expect(try vault.secret("github", "ci-bot") == "ghp_testvector_0001")
+        #expect(throws: VaultError.upgradeNeeded(path: location.path, byOwner: false, inGitWorkTree: true)) {
+            try vault.add("new", "item", "x")
+        }
+        #expect(fileBytes(location.path) == original)
+        let outcome = try vault.upgrade()
+        #expect(outcome.fromVersion == 1 && outcome.backup == location.path + ".v1.bak")
+        #expect(try VaultFile.decode(fileBytes(location.path)).file.version == 2)
+        try vault.add("new", "item", "x")
+        #expect(try vault.secret("new", "item") == "x")
+        #expect(try vault.secret("npm", "publish") == "npm_testvector_0002")
+        #expect(try vault.upgrade() == UpgradeOutcome(fromVersion: 2, backup: nil))
+    }
+
+    @Test func aScopedCredentialCannotConvertAV1File() throws {
+        let dir = try TempDirectory()
+        let location = copyVector(1, into: dir)
+        let owner = Vault(location: location, credential: Self.passphrase)
+        let credential = try owner.grant(groups: [AccessGroup("ci")!], readOnly: false, expires: nil)
+        let scoped = Vault(location: location, keys: .scoped(credential), host: Vault.selfContainedHost(for: location))
+        #expect(try scoped.secret("npm", "publish") == "npm_testvector_0002")
+        #expect(throws: VaultError.upgradeNeeded(path: location.path, byOwner: true)) {
+            try scoped.add("new", "item", "x", group: AccessGroup("ci")!)
+        }
+        #expect(throws: VaultError.ownerOnly(action: "upgrade the vault's format")) { try scoped.upgrade() }
+    }
+}
