@@ -18,15 +18,19 @@ extension OpenVault {
     /// Replaces every key: a new master key, class keys and group keys (the
     /// groups keep their ids and names), keyslots only for `keyslots`, and every
     /// record re-sealed with its item id, dates and attributes. The vault id
-    /// and device check stay; the key epoch rises, so sessions, caches and
-    /// credentials of the old keys end. Needs a full ring and no record bound
-    /// to another device (remove those first: they cannot be re-sealed here).
-    mutating func rekey(keyslots: [KeyslotSecret]) throws {
+    /// stays; the key epoch rises, so sessions, caches and credentials of the
+    /// old keys end. With `newDeviceKey` (this machine's key is the vault's),
+    /// the device-bound items move to it too, so a stolen device key opens
+    /// nothing afterwards. Needs a full ring and no record bound to another
+    /// device (remove those first: they cannot be re-sealed here).
+    mutating func rekey(keyslots: [KeyslotSecret], newDeviceKey: SecretBytes? = nil) throws {
         guard keys.masterKey != nil else { throw VaultError.locked(nil) }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
         let items = try file.index.indices.map { (try openRecord(at: $0), file.index[$0].itemID) }
         let masterKey = SecretBytes(random: AESGCM.keySize)
-        var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceMatches ? keys.deviceKey : nil, path: path)
+        let deviceKey = deviceMatches ? (newDeviceKey ?? keys.deviceKey) : nil
+        var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
+        if let deviceKey { next.file.deviceCheck = KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: file.vaultID) }
         next.file.keyEpoch = file.keyEpoch + 1
         next.file.keyslots = try keyslots.map {
             try Keyslot.make(kind: $0.kind, secret: $0.secret, kdf: $0.kdf, masterKey: masterKey, vaultID: file.vaultID)

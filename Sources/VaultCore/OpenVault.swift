@@ -19,8 +19,10 @@ struct OpenVault {
     var storedHeader: (parameters: ArraySlice<UInt8>, mac: [UInt8])? = nil
     /// Groups whose section failed its MAC: left out of the ring, so they take down only themselves.
     var damagedGroups: [DamagedGroup] = []
-    /// Whether a key checked the header's counters: the header MAC, or a group MAC bound to them.
-    var countersVerified = false
+    /// The groups whose index MAC (a write key's) this ring checked; their generations can be trusted.
+    var groupsVerifiedByWriteKey: Set<UInt32> = []
+    /// Whether a write key checked the header's counters: the header MAC, or an index MAC bound to them.
+    var countersVerifiedByWriteKey: Bool { keys.headerMACKey != nil || !groupsVerifiedByWriteKey.isEmpty }
 
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {
@@ -65,7 +67,6 @@ struct OpenVault {
             vault.file.classes.append(WrappedClassKey(classID: accessibility.fileID,
                                                       wrapped: try wrapClassKey(classKey, accessibility.fileID, keys)))
         }
-        vault.countersVerified = true
         return vault
     }
 
@@ -109,7 +110,6 @@ struct OpenVault {
             merge(grant.groupKeys, id: grant.groupID, into: keys)
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
-        vault.countersVerified = headerKey != nil
         try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
         return vault
     }
@@ -179,7 +179,6 @@ struct OpenVault {
             throw VaultError.corrupted(path: path, detail: "a wrapped key does not open")
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
-        vault.countersVerified = true
         try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
         return vault
     }
@@ -279,7 +278,7 @@ struct OpenVault {
             let readMACHolds = try kind == .read || file.version == 1
                 || constantTimeEquals(keys.groupMAC(.read, groupID: group.groupID, context: context, entries: file.index, encoded: encoded), section.readMAC)
             if readMACHolds, constantTimeEquals(mac, kind == .index ? section.indexMAC : section.readMAC) {
-                if file.version >= 2 { countersVerified = true }
+                if file.version >= 2, kind == .index { groupsVerifiedByWriteKey.insert(group.groupID) }
             } else {
                 damagedGroups.append(DamagedGroup(groupID: group.groupID, group: held.group))
                 keys.removeGroup(id: group.groupID)
@@ -315,6 +314,7 @@ struct OpenVault {
                 let context = macContext(file.sections[slot])
                 file.sections[slot].indexMAC = try keys.groupMAC(.index, groupID: groupID, context: context, entries: file.index, encoded: encoded)
                 file.sections[slot].readMAC = try keys.groupMAC(.read, groupID: groupID, context: context, entries: file.index, encoded: encoded)
+                groupsVerifiedByWriteKey.insert(groupID)
             }
         }
         let parameters = file.encodeHeaderParameters()
@@ -327,7 +327,6 @@ struct OpenVault {
         } else {
             throw VaultError.locked(nil)
         }
-        countersVerified = true
         return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC, encodedIndex: encodedIndex)
     }
 

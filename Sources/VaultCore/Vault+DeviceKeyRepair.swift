@@ -15,9 +15,9 @@ public enum VaultNotice: Equatable, Sendable {
     case deviceKeyReplaced(oldPath: String, removed: Bool, resealed: Int)
     /// A v1 vault file was converted to format v2 on a write; the v1 file is kept at `backup`.
     case converted(backup: String)
-    /// A file whose key epoch is lower than this machine had seen (`seen`) was accepted
-    /// (`--accept-rollback`) and recorded as seen.
-    case rollbackAccepted(epoch: UInt64, seen: UInt64)
+    /// A file whose key epoch is lower than this machine had seen or was told to expect
+    /// (`expected`) was accepted (`--accept-rollback`) and recorded as seen.
+    case rollbackAccepted(epoch: UInt64, expected: UInt64)
     /// The file is behind what this machine has seen (a write or group generation `found` below
     /// `seen`): a checkout that is behind, or a rolled-back copy. Reads go on; writes are refused.
     case behindSeen(found: UInt64, seen: UInt64)

@@ -100,10 +100,12 @@ extension Vault {
     }
 
     /// Sets aside the items of groups whose index fails its MAC: their entries
-    /// and records leave the vault (the groups and their keys stay, empty), the
-    /// file as it was is kept at `<vault>.quarantine-<unix time>` for a closer
-    /// look, and the other groups are written as they were. Needs the owner's
-    /// keys. Returns the groups quarantined and the kept file's path (nil when none was damaged).
+    /// and records leave the vault, the groups stay (empty, under new keys: what
+    /// they held may have been read or forged), the file as it was is kept in
+    /// the state directory (`quarantine/<vault id>-<unix time>-<random>.vault`,
+    /// never beside a vault that may sit in a git work tree) for a closer look,
+    /// and the other groups are written as they were. Needs the owner's keys.
+    /// Returns the groups quarantined and the kept file's path (nil when none was damaged).
     public func quarantineDamagedGroups() throws -> (groups: [String], keptAt: String?) {
         try requireOwner("quarantine damaged groups")
         return try withWriterLock {
@@ -112,7 +114,10 @@ extension Vault {
                 guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
                 guard !vault.damagedGroups.isEmpty else { return ([], nil) }
                 _ = try convertIfAllowed(&vault, explicitly: false)
-                let kept = location.path + ".quarantine-\(Int(host.now().timeIntervalSince1970))"
+                let directory = host.stateDirectory + "/quarantine"
+                try FileSystem.makeDirectory(host.stateDirectory)
+                try FileSystem.makeDirectory(directory)
+                let kept = directory + "/\(hex(vault.file.vaultID))-\(Int(host.now().timeIntervalSince1970))-\(hex(SecureRandom.bytes(4))).vault"
                 try FileSystem.createExclusive(try readFile(), at: kept)
                 let names = try vault.quarantineDamagedGroups()
                 try commit(&vault)

@@ -7,9 +7,11 @@ public struct RekeyPlan: Sendable, Equatable {
     public var droppedKeyslots: [CredentialKind]
     /// Items bound to another machine's device key, which cannot be re-sealed here: they are dropped.
     public var itemsBoundElsewhere: [Vault.ItemCount]
+    /// Items of class when-passcode-set-this-device-only, destroyed when no passphrase keyslot is kept.
+    public var itemsNeedingPassphrase: Int
 
     /// Whether the re-key drops nothing.
-    public var dropsNothing: Bool { droppedKeyslots.isEmpty && itemsBoundElsewhere.isEmpty }
+    public var dropsNothing: Bool { droppedKeyslots.isEmpty && itemsBoundElsewhere.isEmpty && itemsNeedingPassphrase == 0 }
 }
 
 /// What a re-key did.
@@ -32,20 +34,33 @@ extension Vault {
     /// dropped, and items bound to another machine cannot be re-sealed: when
     /// either applies, `confirm` is shown the plan first and may throw to
     /// change nothing. Ends every session, the after-first-unlock cache and
-    /// every scoped credential (grant them again); the vault id stays. One
-    /// atomic write: a crash leaves the old or the new vault.
+    /// every scoped credential (grant them again); the vault id stays. This
+    /// machine's device key is replaced too (the device-bound items move to the
+    /// new one), so a stolen device key opens nothing afterwards. One atomic
+    /// write: a crash leaves the old or the new vault (and a new device key
+    /// left pending is taken up on the next read).
     public func rekey(kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> RekeyOutcome {
         try requireOwner("re-key the vault")
         let secret = try unlockSecretAtHand()
-        return try transaction { vault in
+        var movedDeviceKey = false
+        var outcome = try transaction { vault in
             let plan = try rekeyPlan(vault, keeping: secret)
             if !plan.dropsNothing { try confirm(plan) }
             vault.remove(at: vault.positionsBoundElsewhere)
+            if secret.slotKind != .passphrase {
+                vault.remove(at: vault.file.index.indices.filter { vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID })
+            }
+            // Moving off an exposed legacy key already made a new one in this transaction.
+            let newDeviceKey = vault.deviceMatches && !usesExposedDeviceKey ? try DeviceKey.createPending(vaultID: vault.file.vaultID, host: host) : nil
+            movedDeviceKey = newDeviceKey != nil
             let resealed = vault.file.index.count
-            try vault.rekey(keyslots: [KeyslotSecret(kind: secret.slotKind, secret: secret.secret, kdf: kdf)])
-            return RekeyOutcome(keyEpoch: vault.file.keyEpoch, resealed: resealed,
-                                sessionsEnded: SessionCache.endAll(vaultID: vault.file.vaultID, host: host), dropped: plan)
+            try vault.rekey(keyslots: [KeyslotSecret(kind: secret.slotKind, secret: secret.secret, kdf: kdf)], newDeviceKey: newDeviceKey)
+            return RekeyOutcome(keyEpoch: vault.file.keyEpoch, resealed: resealed, sessionsEnded: 0, dropped: plan)
         }
+        let vaultID = VaultFile.peekVaultID(try readFile())
+        if movedDeviceKey { try DeviceKey.publish(vaultID: vaultID, host: host) }
+        outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
+        return outcome
     }
 
     /// Changes the passphrase, rotating the master key when every keyslot that
@@ -55,7 +70,7 @@ extension Vault {
     /// old copy of the file still opens with the old passphrase until `rekey`.
     @discardableResult
     public func changePassphrase(to newPassphrase: SecretBytes, kdf: Scrypt.Parameters = .interactive) throws -> Bool {
-        try transaction { vault in
+        let rotated = try transaction { vault in
             try vault.replacePassphrase(with: newPassphrase, kdf: kdf)
             guard case .credential(let current) = source, vault.positionsBoundElsewhere.isEmpty else { return false }
             var kept = [KeyslotSecret(kind: .passphrase, secret: newPassphrase, kdf: kdf)]
@@ -66,9 +81,10 @@ extension Vault {
                 kept.append(KeyslotSecret(kind: current.slotKind, secret: current.secret, kdf: kdf))
             }
             try vault.rekey(keyslots: kept)
-            _ = SessionCache.endAll(vaultID: vault.file.vaultID, host: host)
             return true
         }
+        if rotated { _ = SessionCache.endAll(vaultID: VaultFile.peekVaultID(try readFile()), host: host) }
+        return rotated
     }
 
     private func rekeyPlan(_ vault: OpenVault, keeping secret: UnlockSecret) throws -> RekeyPlan {
@@ -92,7 +108,9 @@ extension Vault {
                 counts.append(Vault.ItemCount(group: name, accessibility: accessibility, count: 1))
             }
         }
-        return RekeyPlan(droppedKeyslots: dropped, itemsBoundElsewhere: counts)
+        let needingPassphrase = secret.slotKind == .passphrase ? 0
+            : vault.file.index.count { $0.classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID }
+        return RekeyPlan(droppedKeyslots: dropped, itemsBoundElsewhere: counts, itemsNeedingPassphrase: needingPassphrase)
     }
 
     /// The passphrase or key file the vault is opened with; a session's keys are asked to give way to one.

@@ -116,7 +116,7 @@ public final class Vault: ItemStore {
         var vault = try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
                                          deviceKey: deviceKey, path: location.path)
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
-        try? SeenCounters(of: vault.file).save(vaultID: vaultID, host: host)
+        try? SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey).save(vaultID: vaultID, host: host)
         try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
     }
 
@@ -455,9 +455,17 @@ public final class Vault: ItemStore {
                 var vault = try readSnapshot(writing: true)
                 guard vault.isWritable else { throw VaultError.locked(nil) }
                 let converted = try convertIfAllowed(&vault, explicitly: false)
-                let resealed = try moveOffExposedDeviceKey(&vault)
-                let result = try body(&vault)
-                try commit(&vault)
+                let result: R
+                let resealed: Int?
+                do {
+                    resealed = try moveOffExposedDeviceKey(&vault)
+                    result = try body(&vault)
+                    try commit(&vault)
+                } catch {
+                    // The change did not happen: the vault is still the v1 file, so no backup of it is needed.
+                    if let converted { FileSystem.remove(converted) }
+                    throw error
+                }
                 if let converted { onNotice?(.converted(backup: converted)) }
                 if let resealed { try finishMovingOffExposedDeviceKey(resealed: resealed, vaultID: vault.file.vaultID) }
                 refreshMachineGrants(vault, onlyIfMissing: false)
@@ -470,20 +478,24 @@ public final class Vault: ItemStore {
     func commit(_ vault: inout OpenVault) throws {
         let bytes = try vault.encode()
         try FileSystem.writeAtomically(bytes, to: location.path, directory: location.directory)
-        try? SeenCounters.load(vaultID: vault.file.vaultID, host: host).merging(vault.file).save(vaultID: vault.file.vaultID, host: host)
+        try? SeenCounters.load(vaultID: vault.file.vaultID, host: host).merging(vault.file, groups: vault.groupsVerifiedByWriteKey)
+            .save(vaultID: vault.file.vaultID, host: host)
     }
 
-    /// Converts a v1 snapshot to v2 in memory, first keeping the file as `<vault>.v1.bak` (0600;
-    /// an existing backup is kept). Returns the backup's path, or nil when the file was v2 already.
-    /// Outside `vault upgrade` (`explicitly`), a v1 file in a git work tree is refused instead.
+    /// Converts a v1 snapshot to v2 in memory. Outside a git work tree it first keeps the file as
+    /// `<vault>.v1.bak` (0600) and returns that path (nil when a backup was there already, or the file
+    /// was v2); in one, git's history keeps the v1 file, and outside `vault upgrade` (`explicitly`)
+    /// the change is refused instead, since teammates may still run a v1 build.
     func convertIfAllowed(_ vault: inout OpenVault, explicitly: Bool) throws -> String? {
         guard vault.file.version < VaultFile.version else { return nil }
-        if !explicitly, GitWorkTree.contains(location.directory) {
+        let inGitWorkTree = GitWorkTree.contains(location.directory)
+        if !explicitly, inGitWorkTree {
             throw VaultError.upgradeNeeded(path: location.path, byOwner: vault.keys.masterKey == nil, inGitWorkTree: true)
         }
         try vault.convertToCurrentVersion()
         let backup = location.path + ".v1.bak"
-        if !FileSystem.exists(backup) { try FileSystem.createExclusive(try readFile(), at: backup) }
+        guard !inGitWorkTree, !FileSystem.exists(backup) else { return nil }
+        try FileSystem.createExclusive(try readFile(), at: backup)
         return backup
     }
 
@@ -493,19 +505,28 @@ public final class Vault: ItemStore {
     /// what was seen, when a key checked the counters.
     private func checkCounters(of vault: OpenVault, writing: Bool) throws {
         let file = vault.file
-        guard file.version >= 2, vault.countersVerified else { return }
         let seen = SeenCounters.load(vaultID: file.vaultID, host: host)
-        var remembered = seen.merging(file)
+        // A v1 file has no counters: as old as can be, once this machine has seen the vault in v2.
         let floor = max(seen.keyEpoch, minimumEpoch ?? 0)
         if file.keyEpoch < floor {
             guard acceptRollback else { throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor) }
-            remembered = SeenCounters(of: file)
-            onNotice?(.rollbackAccepted(epoch: file.keyEpoch, seen: seen.keyEpoch))
-        } else if case .behind(let found, let seenGeneration) = seen.judge(file) {
-            if writing, !acceptRollback { throw VaultError.behindSeen(path: location.path, found: found, seen: seenGeneration) }
-            if acceptRollback { remembered = SeenCounters(of: file) }
-            onNotice?(.behindSeen(found: found, seen: seenGeneration))
+            onNotice?(.rollbackAccepted(epoch: file.keyEpoch, expected: floor))
+            if file.version >= 2 { try? SeenCounters(of: file, groups: vault.groupsVerifiedByWriteKey).save(vaultID: file.vaultID, host: host) }
+            return
         }
+        guard file.version >= 2 else { return }
+        if case .behind(let found, let seenGeneration) = seen.judge(file) {
+            if writing, !acceptRollback { throw VaultError.behindSeen(path: location.path, found: found, seen: seenGeneration) }
+            onNotice?(.behindSeen(found: found, seen: seenGeneration))
+            if acceptRollback {
+                try? SeenCounters(of: file, groups: vault.groupsVerifiedByWriteKey).save(vaultID: file.vaultID, host: host)
+                return
+            }
+        }
+        // Only counters a write key vouched for are remembered: a reader's key (RMK) can forge a
+        // read MAC, and counters it raised would lock the owner out of the real file.
+        guard vault.countersVerifiedByWriteKey else { return }
+        let remembered = seen.merging(file, groups: vault.groupsVerifiedByWriteKey)
         if remembered != seen { try? remembered.save(vaultID: file.vaultID, host: host) }
     }
 

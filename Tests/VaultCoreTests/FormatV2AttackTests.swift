@@ -251,6 +251,47 @@ import VaultCrypto
         #expect(try owner.listing(matching: Query()).items.map(\.service).sorted() == ["github", "new"])
     }
 
+    /// A rekey also replaces this machine's device key: the old key, with the grants sealed under
+    /// it, opens none of the always or device-bound items of the re-keyed file.
+    @Test func aStolenDeviceKeyOpensNothingAfterARekey() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        try owner.add("cron", "job", "always-secret", accessibility: .always)
+        try owner.add("disk", "job", "bound-secret", accessibility: .whenUnlockedThisDeviceOnly)
+        let host = Vault.selfContainedHost(for: dir.location())
+        let vaultID = VaultFile.peekVaultID(fileBytes(dir.location().path))
+        let stolenKey = try #require(try deviceKey(of: dir.location()))
+        let stolenGrants = try #require(DeviceGrants.read(vaultID: vaultID, deviceKey: stolenKey, host: host))
+        try owner.rekey(kdf: .testing) { _ in }
+        #expect(try #require(try deviceKey(of: dir.location())).copyBytes() != stolenKey.copyBytes())
+        let thief = try OpenVault.openPartial(fileBytes(dir.location().path), deviceKey: stolenKey, grants: stolenGrants, path: "thief")
+        #expect(thief.keys.groups.isEmpty && !thief.deviceMatches)
+        for position in thief.file.index.indices { #expect(throws: VaultError.self) { try thief.openRecord(at: position) } }
+        // The owner's machine moved to the new key: both items open, the always one without an unlock.
+        #expect(try owner.secret("disk", "job") == "bound-secret")
+        #expect(try Vault(location: dir.location(), keys: .none, host: host).secret("cron", "job") == "always-secret")
+    }
+
+    /// Re-keying with a key file keeps no passphrase keyslot: the when-passcode-set items it would
+    /// destroy are in the plan shown before anything changes, and a refusal changes nothing.
+    @Test func aRekeyThatDropsThePassphraseListsWhatItDestroys() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        try owner.add("pin", "x", "needs-a-passphrase", accessibility: .whenPasscodeSetThisDeviceOnly)
+        try owner.addKeyFile(testKeyFile.secret)
+        let withKeyFile = Vault(location: dir.location(), credential: testKeyFile)
+        let before = fileBytes(dir.location().path)
+        struct Refused: Error {}
+        var shown: RekeyPlan?
+        #expect(throws: Refused.self) { try withKeyFile.rekey(kdf: .testing) { plan in shown = plan; throw Refused() } }
+        #expect(shown == RekeyPlan(droppedKeyslots: [.passphrase], itemsBoundElsewhere: [], itemsNeedingPassphrase: 1))
+        #expect(fileBytes(dir.location().path) == before)
+        let outcome = try withKeyFile.rekey(kdf: .testing) { _ in }
+        #expect(outcome.resealed == 3)
+        #expect(throws: VaultError.itemNotFound(Query(service: "pin", account: "x"))) { try withKeyFile.secret("pin", "x") }
+        #expect(throws: VaultError.noKeyslot(.passphrase)) { try owner.secret("github", "ci-bot") }
+    }
+
     /// A session started before a rekey reads as ended (36), never as damage (93).
     @Test func aSessionFromBeforeARekeyHasEnded() throws {
         let dir = try TempDirectory()

@@ -66,9 +66,14 @@ import Glibc
         #expect(try vault.secret("new", "item") == "added-in-v2")
         let report = try vault.verify()
         #expect(report.formatVersion == 2 && report.keyEpoch == 1 && !report.isDamaged)
-        // The old v1 reader's view of things is intact in the backup.
+        // The backup is intact, and (the same vault, older) it opens only as an accepted rollback.
         let fromBackup = Vault(location: VaultLocation(path: backup), credential: Self.passphrase)
+        #expect(throws: VaultError.rolledBack(path: backup, found: 0, expected: 1)) { try fromBackup.secret("github", "ci-bot") }
+        fromBackup.acceptRollback = true
         #expect(try fromBackup.secret("github", "ci-bot") == "ghp_testvector_0001")
+        // Once this machine has seen the vault in v2, the v1 file put back is a rollback like any other.
+        writeBytes(original, to: location.path)
+        #expect(throws: VaultError.rolledBack(path: location.path, found: 0, expected: 1)) { try vault.secret("github", "ci-bot") }
     }
 
     @Test func inAGitWorkTreeOnlyUpgradeConverts() throws {
@@ -83,7 +88,8 @@ import Glibc
         }
         #expect(fileBytes(location.path) == original)
         let outcome = try vault.upgrade()
-        #expect(outcome.fromVersion == 1 && outcome.backup == location.path + ".v1.bak")
+        // In a work tree git's history keeps the v1 file: no backup lands in the tree.
+        #expect(outcome.fromVersion == 1 && outcome.backup == nil && !FileSystem.exists(location.path + ".v1.bak"))
         #expect(try VaultFile.decode(fileBytes(location.path)).file.version == 2)
         try vault.add("new", "item", "x")
         #expect(try vault.secret("new", "item") == "x")

@@ -15,6 +15,10 @@ enum RekeyCommand {
                 terminal.writeErr("vault: warning: \(counted(count.count, "item")) of group \(quoted(count.group)), class \(count.accessibility.rawValue), "
                                   + "are bound to another machine's device key, cannot be re-sealed here, and are dropped\n")
             }
+            if plan.itemsNeedingPassphrase > 0 {
+                terminal.writeErr("vault: warning: \(counted(plan.itemsNeedingPassphrase, "when-passcode-set-this-device-only item")) "
+                                  + "cannot be kept without a passphrase keyslot and \(plan.itemsNeedingPassphrase == 1 ? "is" : "are") destroyed\n")
+            }
             try Confirmation.require(invocation, access: access, question: "Re-key and drop what is listed above?")
         }
         if invocation.wantsJSON {
@@ -22,7 +26,7 @@ enum RekeyCommand {
                 ("key_epoch", .number(Int(outcome.keyEpoch))), ("resealed", .number(outcome.resealed)),
                 ("sessions_ended", .number(outcome.sessionsEnded)),
                 ("dropped_keyslots", .array(outcome.dropped.droppedKeyslots.map { .string($0.rawValue) })),
-                ("dropped_items", .number(outcome.dropped.itemsBoundElsewhere.reduce(0) { $0 + $1.count })),
+                ("dropped_items", .number(outcome.dropped.itemsBoundElsewhere.reduce(0) { $0 + $1.count } + outcome.dropped.itemsNeedingPassphrase)),
             ]).text + "\n")
             return
         }

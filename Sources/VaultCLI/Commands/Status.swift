@@ -57,11 +57,11 @@ enum StatusCommand {
     private static func describe(_ credential: ScopedCredential) -> String {
         let groups = credential.groups.map { quoted($0.name) }.joined(separator: ", ")
         let expiry = credential.expires.map { (credential.hasExpired(at: Date()) ? "expired " : "expires ") + DateText.iso($0) } ?? "no expiry"
-        return "scoped to group\(credential.groups.count == 1 ? "" : "s") \(groups); \(credential.readOnly ? "read-only" : "read-write"); \(expiry)"
+        return "scoped to group\(credential.groups.count == 1 ? "" : "s") \(groups); \(credential.canWrite ? "read-write" : "read-only"); \(expiry)"
     }
 
     private static func json(_ credential: ScopedCredential) -> JSONValue {
-        .object([("groups", .array(credential.groups.map { .string($0.name) })), ("read_only", .bool(credential.readOnly)),
+        .object([("groups", .array(credential.groups.map { .string($0.name) })), ("read_only", .bool(!credential.canWrite)),
                  ("expires", .optional(credential.expires.map(DateText.iso))),
                  ("expired", .bool(credential.hasExpired(at: Date())))])
     }

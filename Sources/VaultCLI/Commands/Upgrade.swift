@@ -8,10 +8,11 @@ enum UpgradeCommand {
             invocation.terminal.writeOut(JSONValue.object([
                 ("from", .number(outcome.fromVersion)), ("to", .number(2)), ("backup", .optional(outcome.backup)),
             ]).text + "\n")
-        } else if let backup = outcome.backup {
-            invocation.terminal.say("converted the vault from format v\(outcome.fromVersion) to v2; the v1 file is kept at \(quoted(backup))")
-        } else {
+        } else if outcome.fromVersion >= 2 {
             invocation.terminal.say("the vault is format v2 already; nothing was changed")
+        } else {
+            let kept = outcome.backup.map { "the v1 file is kept at \(quoted($0))" } ?? "git's history keeps the v1 file: commit the v2 one"
+            invocation.terminal.say("converted the vault from format v\(outcome.fromVersion) to v2; \(kept)")
         }
     }
 }

@@ -17,8 +17,8 @@ enum NoticeText {
                 + "whoever holds the old key and an old copy: change them at their service\n"
         case .converted(let backup):
             return "vault: converted the vault to format v2; the v1 file is kept at \(quoted(backup))\n"
-        case .rollbackAccepted(let epoch, let seen):
-            return "vault: warning: accepted a vault at key epoch \(epoch), below the \(seen) this machine had seen, and recorded it as seen\n"
+        case .rollbackAccepted(let epoch, let expected):
+            return "vault: warning: accepted a vault at key epoch \(epoch), below the \(expected) this machine had seen or was told to expect, and recorded it as seen\n"
         case .behindSeen(let found, let seen):
             return "vault: warning: this vault is behind what this machine has seen (generation \(found), seen \(seen)): "
                 + "an older checkout, or a rolled-back copy; changes are refused until it is current\n"

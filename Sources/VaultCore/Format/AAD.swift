@@ -32,11 +32,6 @@ enum AAD {
         return w.bytes
     }
 
-    /// This machine's device grants of a v2 vault under DWK: "device grants" ‖ vault id.
-    static func deviceGrants(vaultID: [UInt8]) -> [UInt8] {
-        Array("device grants".utf8) + vaultID
-    }
-
     /// v1 only: the header MAC key under DWK: "device header" ‖ vault id.
     static func deviceHeader(vaultID: [UInt8]) -> [UInt8] {
         Array("device header".utf8) + vaultID
@@ -52,8 +47,9 @@ enum AAD {
         header + vaultID + sessionID
     }
 
-    /// The after-first-unlock cache: its magic ‖ vault id.
-    static func afterFirstUnlockCache(magic: [UInt8], vaultID: [UInt8]) -> [UInt8] {
+    /// Group grants sealed in a machine-local file (the after-first-unlock cache, this device's
+    /// grants): the file's magic ‖ vault id.
+    static func sealedGrants(magic: [UInt8], vaultID: [UInt8]) -> [UInt8] {
         magic + vaultID
     }
 }

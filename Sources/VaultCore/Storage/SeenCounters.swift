@@ -3,18 +3,20 @@
 /// generations. A file below them was rolled back or spliced. Kept in the
 /// XDG state directory as lines of text (`epoch N`, `generation N`,
 /// `group ID N`), written atomically; recorded only after a write is renamed
-/// into place and its directory synced, or after a read whose counters a key
-/// checked.
+/// into place and its directory synced, or after a read whose counters a
+/// write key checked (the header MAC, or a group's index MAC).
 struct SeenCounters: Equatable {
     var keyEpoch: UInt64 = 0
     var writeGeneration: UInt64 = 0
     var groupGenerations: [UInt32: UInt64] = [:]
 
-    /// The counters of `file`, as it holds them.
-    init(of file: VaultFile) {
+    /// The counters of `file`, as it holds them: its header's, and the generations of `groups`.
+    init(of file: VaultFile, groups: Set<UInt32>) {
         keyEpoch = file.keyEpoch
         writeGeneration = file.writeGeneration
-        for (group, section) in zip(file.groups, file.sections) { groupGenerations[group.groupID] = section.generation }
+        for (group, section) in zip(file.groups, file.sections) where groups.contains(group.groupID) {
+            groupGenerations[group.groupID] = section.generation
+        }
     }
 
     init() {}
@@ -75,13 +77,14 @@ struct SeenCounters: Equatable {
         case behind(found: UInt64, seen: UInt64)
     }
 
-    /// These counters raised to `file`'s: a higher epoch replaces everything; the same epoch takes each maximum.
-    func merging(_ file: VaultFile) -> SeenCounters {
-        if file.keyEpoch > keyEpoch { return SeenCounters(of: file) }
+    /// These counters raised to `file`'s (the generations of `groups` only): a higher epoch
+    /// replaces everything; the same epoch takes each maximum.
+    func merging(_ file: VaultFile, groups: Set<UInt32>) -> SeenCounters {
+        if file.keyEpoch > keyEpoch { return SeenCounters(of: file, groups: groups) }
         guard file.keyEpoch == keyEpoch else { return self }
         var next = self
         next.writeGeneration = max(writeGeneration, file.writeGeneration)
-        for (group, section) in zip(file.groups, file.sections) {
+        for (group, section) in zip(file.groups, file.sections) where groups.contains(group.groupID) {
             next.groupGenerations[group.groupID] = max(groupGenerations[group.groupID] ?? 0, section.generation)
         }
         return next

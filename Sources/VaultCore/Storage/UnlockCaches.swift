@@ -148,7 +148,7 @@ enum SealedGrants {
         for entry in file.groups {
             try GroupGrant.of(entry.groupID, in: keys, keyCheck: entry.keyCheck, classes: classes, writable: false).encode(into: &w)
         }
-        let sealed = try AESGCM.seal(w.bytes, key: key, aad: magic + keys.vaultID)
+        let sealed = try AESGCM.seal(w.bytes, key: key, aad: AAD.sealedGrants(magic: magic, vaultID: keys.vaultID))
         try FileSystem.writeAtomically(magic + sealed, to: path, directory: directory)
     }
 
@@ -156,7 +156,8 @@ enum SealedGrants {
     static func read(magic: [UInt8], key: SecretBytes, vaultID: [UInt8], path: String) -> [GroupGrant]? {
         guard let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
               bytes.count > magic.count, Array(bytes[0..<magic.count]) == magic,
-              let plaintext = try? AESGCM.open(Array(bytes[magic.count...]), key: key, aad: magic + vaultID) else { return nil }
+              let plaintext = try? AESGCM.open(Array(bytes[magic.count...]), key: key, aad: AAD.sealedGrants(magic: magic, vaultID: vaultID))
+        else { return nil }
         var reader = ByteReader(plaintext.copyBytes())
         guard let count = try? reader.u32() else { return nil }
         var grants: [GroupGrant] = []
