@@ -58,7 +58,8 @@ extension Vault {
             return RekeyOutcome(keyEpoch: vault.file.keyEpoch, resealed: resealed, sessionsEnded: 0, dropped: plan)
         }
         let vaultID = VaultFile.peekVaultID(try readFile())
-        if movedDeviceKey { try DeviceKey.publish(vaultID: vaultID, host: host) }
+        // A reader may have taken the pending key up already (it is the vault's once the write is done).
+        if movedDeviceKey { try? DeviceKey.publish(vaultID: vaultID, host: host) }
         outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
         return outcome
     }

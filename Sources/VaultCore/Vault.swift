@@ -399,10 +399,11 @@ public final class Vault: ItemStore {
     /// version left beside the vault in a git work tree.
     private func deviceKeyForReading(_ bytes: [UInt8], vaultID: [UInt8]) throws -> SecretBytes? {
         usesExposedDeviceKey = false
-        if let key = try DeviceKey.load(vaultID: vaultID, location: location, host: host) { return key }
+        // A new key left pending by a crash after the vault was sealed under it (rekey, a move off an exposed key) wins.
         if let key = try DeviceKey.resumePending(vaultID: vaultID, host: host, isTheVaults: { OpenVault.isDeviceKey($0, of: bytes) }) {
             return key
         }
+        if let key = try DeviceKey.load(vaultID: vaultID, location: location, host: host) { return key }
         guard let exposed = try DeviceKey.exposedLegacyKey(vaultID: vaultID, location: location, host: host) else { return nil }
         usesExposedDeviceKey = true
         if !toldOfExposedDeviceKey {

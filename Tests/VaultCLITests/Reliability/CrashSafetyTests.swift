@@ -86,6 +86,67 @@ import Glibc
         #expect(leftovers.isEmpty, "temporary files left beside the vault: \(leftovers)")
     }
 
+    /// `vault rekey` killed at random moments: afterwards the vault opens with the key file, at the
+    /// old key epoch or the next one (never between), and every item, device-bound and always ones
+    /// included, reads back whole. A kill between the vault write and the new device key's publication
+    /// is taken up by the next read.
+    @Test func killedRekeysLeaveTheOldOrTheNewVault() throws {
+        var random = SeededGenerator(test: "CrashSafetyTests.rekey")
+        let sandbox = try Sandbox()
+        try sandbox.initWithKeyFile()
+        var items: [(service: String, secret: String)] = []
+        for (number, accessibility) in ["when-unlocked", "always", "when-unlocked-this-device-only", "after-first-unlock"].enumerated() {
+            for copy in 0..<5 {
+                let service = "s\(number)-\(copy)", secret = "secret-\(number)-\(copy)-" + String(repeating: "y", count: copy * 40)
+                let added = try sandbox.vault(["add", "-s", service, "-a", "rekey", "--class", accessibility], stdin: Array(secret.utf8))
+                #expect(added.status == 0, "\(added.stderr)")
+                items.append((service, secret))
+            }
+        }
+        func epoch() throws -> Int? {
+            let result = try sandbox.vault(["verify", "--json"])
+            guard result.status == 0, let range = result.stdoutText.range(of: "\"key_epoch\":") else { return nil }
+            return Int(result.stdoutText[range.upperBound...].prefix { $0.isNumber })
+        }
+        var times: [Int] = []
+        for _ in 0..<3 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            #expect(try sandbox.vault(["rekey", "--yes"]).status == 0)
+            times.append(Int((DispatchTime.now().uptimeNanoseconds - start) / 1000))
+        }
+        let rekeyMicroseconds = max(times.sorted()[1], 1000)
+        var current = try #require(try epoch())
+        let minimumRounds = ReliabilityScale.pick(short: 12, full: 120)
+        var finished = 0, killedBefore = 0, killedAfter = 0, round = 0
+        while round < minimumRounds || finished < 1 || killedBefore < 1 {
+            guard round < minimumRounds + 60 else { break }
+            let process = try RunningVault(sandbox, ["rekey", "--yes"])
+            usleep(UInt32.random(in: 0..<UInt32(2 * rekeyMicroseconds), using: &random))
+            process.kill()
+            let status = process.finish().status
+            guard let now = try epoch() else {
+                Issue.record("round \(round): the vault does not verify after a rekey exited \(status)")
+                return
+            }
+            switch (status, now) {
+            case (0, current + 1): finished += 1
+            case (137, current): killedBefore += 1
+            case (137, current + 1): killedAfter += 1
+            default:
+                Issue.record("round \(round): rekey exited \(status) and left key epoch \(now), from \(current)")
+                return
+            }
+            current = now
+            for item in items {
+                let result = try sandbox.vault(["get", "-s", item.service, "-a", "rekey"])
+                #expect(result.status == 0 && result.stdoutText == item.secret, "round \(round): \(item.service): exit \(result.status) \(result.stderr)")
+            }
+            round += 1
+        }
+        print("CrashSafetyTests: \(round) rekeys, \(finished) finished, killed \(killedBefore) before and \(killedAfter) after the write; one rekey took \(rekeyMicroseconds) µs")
+        #expect(finished >= 1 && killedBefore >= 1, "\(finished) rekeys finished and \(killedBefore) were killed before their write in \(round) rounds")
+    }
+
     /// The median time of three uncontended writes here: what the kills are spread over (never asserted on).
     static func medianWriteMicroseconds(_ sandbox: Sandbox) throws -> Int {
         var times: [Int] = []
