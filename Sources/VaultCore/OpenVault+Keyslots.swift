@@ -17,11 +17,13 @@ extension OpenVault {
         file.keyslots.append(try Keyslot.make(kind: kind, secret: secret, kdf: kdf, masterKey: masterKey, vaultID: file.vaultID))
     }
 
-    /// Replaces every passphrase keyslot with one for `secret`.
-    mutating func replacePassphrase(with secret: SecretBytes, kdf: Scrypt.Parameters) throws {
+    /// Replaces every passphrase keyslot with one for `secret`; returns the new slot.
+    @discardableResult
+    mutating func replacePassphrase(with secret: SecretBytes, kdf: Scrypt.Parameters) throws -> Keyslot {
         guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
         let slot = try Keyslot.make(kind: .passphrase, secret: secret, kdf: kdf, masterKey: masterKey, vaultID: file.vaultID)
         try setKeyslots(file.keyslots.filter { $0.kind != .passphrase } + [slot])
+        return slot
     }
 
     /// Removes the keyslots of `kind` that `secret` opens (every slot of `kind` when `secret` is nil);

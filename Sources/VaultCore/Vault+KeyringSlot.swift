@@ -32,12 +32,15 @@ extension Vault {
         }
     }
 
-    /// Removes the desktop-keyring keyslot; throws `noKeyslot` when there is none.
-    public func removeKeyringSlot() throws {
-        try transaction { vault in
+    /// Removes the desktop-keyring keyslot, and rotates the master key when it can (see
+    /// `changeKeyslots`); returns whether it did. Throws `noKeyslot` when there is none.
+    @discardableResult
+    public func removeKeyringSlot() throws -> Bool {
+        try changeKeyslots { vault in
             guard try vault.removeKeyslots(kind: .desktopKeyring, openedBy: nil) > 0 else {
                 throw VaultError.noKeyslot(.desktopKeyring)
             }
+            return []
         }
     }
 

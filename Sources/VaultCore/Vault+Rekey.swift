@@ -71,15 +71,30 @@ extension Vault {
     /// old copy of the file still opens with the old passphrase until `rekey`.
     @discardableResult
     public func changePassphrase(to newPassphrase: SecretBytes, kdf: Scrypt.Parameters = .interactive) throws -> Bool {
+        try changeKeyslots { vault in
+            let slot = try vault.replacePassphrase(with: newPassphrase, kdf: kdf)
+            return [(slot, KeyslotSecret(kind: .passphrase, secret: newPassphrase, kdf: kdf))]
+        }
+    }
+
+    /// Makes one change to the keyslots (`change` returns the slots it made, with their secrets),
+    /// then rotates the master key (as `rekey` does, keeping this machine's device key) when every
+    /// keyslot left opens with a secret at hand: one just made, or the passphrase or key file the
+    /// vault was opened with; and no item is bound to another machine. Returns whether it rotated:
+    /// when it did not, an old copy of the file still opens with a removed or changed secret.
+    func changeKeyslots(_ change: (inout OpenVault) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
         let rotated = try transaction { vault in
-            try vault.replacePassphrase(with: newPassphrase, kdf: kdf)
+            let made = try change(&vault)
             guard case .credential(let current) = source, vault.positionsBoundElsewhere.isEmpty else { return false }
-            var kept = [KeyslotSecret(kind: .passphrase, secret: newPassphrase, kdf: kdf)]
-            for slot in vault.file.keyslots where slot.kind != .passphrase {
-                guard slot.kind == current.slotKind, case .opened = try slot.open(with: current.secret, vaultID: vault.file.vaultID) else {
+            var kept: [KeyslotSecret] = []
+            for slot in vault.file.keyslots {
+                if let secret = made.first(where: { $0.0 == slot })?.1 {
+                    kept.append(secret)
+                } else if slot.kind == current.slotKind, case .opened = try slot.open(with: current.secret, vaultID: vault.file.vaultID) {
+                    kept.append(KeyslotSecret(kind: slot.kind, secret: current.secret, kdf: slot.kdf))
+                } else {
                     return false
                 }
-                kept.append(KeyslotSecret(kind: current.slotKind, secret: current.secret, kdf: kdf))
             }
             try vault.rekey(keyslots: kept)
             return true

@@ -284,22 +284,27 @@ public final class Vault: ItemStore {
         }
     }
 
-    /// Removes the keyslot that the key file content opens. Throws
-    /// `noKeyslot` when no slot opens with it and `lastKeyslot` when it is the only one.
-    public func removeKeyFile(_ content: SecretBytes) throws {
-        try transaction { vault in
+    /// Removes the keyslot that the key file content opens, and rotates the master key when it can
+    /// (see `changeKeyslots`); returns whether it did. Throws `noKeyslot` when no slot opens with
+    /// it and `lastKeyslot` when it is the only one.
+    @discardableResult
+    public func removeKeyFile(_ content: SecretBytes) throws -> Bool {
+        try changeKeyslots { vault in
             guard try vault.removeKeyslots(kind: .keyFile, openedBy: content) > 0 else {
                 throw VaultError.noKeyslot(.keyFile)
             }
+            return []
         }
     }
 
     /// Removes every passphrase keyslot (a key-file keyslot must remain) and
     /// destroys the `when-passcode-set-this-device-only` items: they are
-    /// deleted and their class key replaced. Returns what was destroyed.
+    /// deleted and their class key replaced. Rotates the master key when it
+    /// can (see `changeKeyslots`). Returns what was destroyed and whether it rotated.
     @discardableResult
-    public func removePassphrase() throws -> [ItemAttributes] {
-        try transaction { vault in
+    public func removePassphrase() throws -> (destroyed: [ItemAttributes], rotated: Bool) {
+        var destroyed: [ItemAttributes] = []
+        let rotated = try changeKeyslots { vault in
             guard vault.hasKeyslot(.passphrase) else {
                 throw VaultError.invalidValue(field: "passwd", detail: "the vault has no passphrase to remove")
             }
@@ -308,8 +313,10 @@ public final class Vault: ItemStore {
             let doomed = try vault.matches(Query(accessibility: .whenPasscodeSetThisDeviceOnly), skipLocked: false)
             vault.remove(at: doomed.positions)
             try vault.rotateClassKey(.whenPasscodeSetThisDeviceOnly)
-            return doomed.attributes
+            destroyed = doomed.attributes
+            return []
         }
+        return (destroyed, rotated)
     }
 
     // MARK: plumbing

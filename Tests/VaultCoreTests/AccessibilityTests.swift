@@ -159,8 +159,10 @@ import VaultCrypto
         let host = TestHost(dir)
         let vault = try vaultWithEveryClass(dir, host)
         try vault.addKeyFile(testKeyFile.secret)
-        let destroyed = try vault.removePassphrase()
+        let (destroyed, rotated) = try vault.removePassphrase()
         #expect(destroyed.map(\.accessibility) == [.whenPasscodeSetThisDeviceOnly])
+        // Opened with the passphrase, the key file left is not at hand: the master key stays.
+        #expect(!rotated)
         let byKey = Vault(location: dir.location(), keys: .credential(testKeyFile), host: host.context)
         let left = try byKey.attributes(matching: Query()).map(\.accessibility)
         #expect(Set(left) == Set(Accessibility.allCases).subtracting([.whenPasscodeSetThisDeviceOnly]))

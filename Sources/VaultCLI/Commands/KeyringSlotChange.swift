@@ -29,8 +29,9 @@ enum KeyringSlotChange {
     /// be reached leaves its now useless key behind, and says so).
     static func remove(from vault: Vault, access: VaultAccess) throws {
         let vaultID = try Vault.identifier(at: vault.location)
-        try vault.removeKeyringSlot()
+        let rotated = try vault.removeKeyringSlot()
         let terminal = access.invocation.terminal
+        if !rotated { PasswdCommand.warnNotRotated(terminal, old: "the keyring's key") }
         do {
             let keys = try KeyringSlotKeys(environment: access.invocation.environment, reasonPromptsAreOff: access.reasonPromptsAreOff)
             try keys.remove(vaultID: vaultID)

@@ -18,8 +18,9 @@ enum PasswdCommand {
             try vault.addKeyFile(content)
             terminal.say("\(created ? "created key file \(quoted(path)) and " : "")added a key-file keyslot")
         } else if let path = arguments.value(.removeKeyFile) {
-            try vault.removeKeyFile(try KeyFile.read(path: path))
-            terminal.say("removed the keyslot of key file \(quoted(path))")
+            let rotated = try vault.removeKeyFile(try KeyFile.read(path: path))
+            terminal.say("removed the keyslot of key file \(quoted(path))" + (rotated ? rotatedNote : ""))
+            if !rotated { warnNotRotated(terminal, old: "the removed key file") }
         } else if arguments.flag(.addKeyringSlot) {
             try KeyringSlotChange.add(to: vault, access: access)
         } else if arguments.flag(.removeKeyringSlot) {
@@ -30,20 +31,25 @@ enum PasswdCommand {
                 terminal.writeErr("vault: warning: removing the passphrase destroys \(doomed.count) when-passcode-set-this-device-only item\(doomed.count == 1 ? "" : "s")\n")
                 try Confirmation.require(invocation, access: access, question: "Destroy them and remove the passphrase?")
             }
-            let destroyed = try vault.removePassphrase()
+            let (destroyed, rotated) = try vault.removePassphrase()
             terminal.say("removed the passphrase; the vault now opens only with its key file"
-                         + (destroyed.isEmpty ? "" : "; destroyed \(counted(destroyed.count, "item"))"))
+                         + (destroyed.isEmpty ? "" : "; destroyed \(counted(destroyed.count, "item"))") + (rotated ? rotatedNote : ""))
+            if !rotated { warnNotRotated(terminal, old: "the old passphrase") }
         } else {
             let kdf = try KDFCost.parse(arguments.value(.kdfCost))
             let passphrase = try access.newPassphrase(fromFile: arguments.value(.newPassphraseFile), purpose: "New passphrase")
             let hadPassphrase = try vault.status(sessionToken: nil).keyslots.contains(.passphrase)
             let rotated = try vault.changePassphrase(to: passphrase, kdf: kdf)
-            terminal.say((hadPassphrase ? "changed the passphrase" : "set a passphrase")
-                         + (rotated ? " and rotated the master key: every item is re-sealed, and unlock sessions and scoped credentials have ended" : ""))
-            if !rotated {
-                terminal.writeErr("vault: warning: the master key was not rotated (another keyslot's secret is not at hand, or items are bound to another machine): "
-                                  + "an old copy of the vault file still opens with the old passphrase; run 'vault rekey' to end that\n")
-            }
+            terminal.say((hadPassphrase ? "changed the passphrase" : "set a passphrase") + (rotated ? rotatedNote : ""))
+            if !rotated, hadPassphrase { warnNotRotated(terminal, old: "the old passphrase") }
         }
+    }
+
+    private static let rotatedNote = " and rotated the master key: every item is re-sealed, and unlock sessions and scoped credentials have ended"
+
+    /// A keyslot change that could not rotate the master key leaves the old secret good for old copies of the file.
+    static func warnNotRotated(_ terminal: Terminal, old: String) {
+        terminal.writeErr("vault: warning: the master key was not rotated (another keyslot's secret is not at hand, or items are bound to another machine): "
+                          + "an old copy of the vault file still opens with \(old); run 'vault rekey' to end that\n")
     }
 }

@@ -446,10 +446,10 @@ extension CommandTable {
             Unlocks the vault with the current passphrase or key file, then makes one \
             change to its keyslots: sets a new passphrase (asked twice, or read from \
             --new-passphrase-file), adds or removes a key file or a desktop-keyring \
-            key, or removes the passphrase. A new passphrase also rotates the master key (every item \
-            re-sealed, as rekey does) when every other keyslot opens with the key file or passphrase \
-            given; otherwise it says so, and an old copy of the file still opens with the old \
-            passphrase until 'vault rekey'. Removing the passphrase destroys \
+            key, or removes the passphrase. Each change also rotates the master key (every item \
+            re-sealed, as rekey does) when every keyslot left opens with the key file or passphrase \
+            given or a new one; otherwise it says so, and an old copy of the file still opens with the \
+            old secret until 'vault rekey'. Removing the passphrase destroys \
             the items of class when-passcode-set-this-device-only.
             """,
         options: [
