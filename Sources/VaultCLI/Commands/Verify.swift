@@ -9,9 +9,16 @@ enum VerifyCommand {
         defer { progress?.finish() }
         var report = try vault.verify()
         let terminal = invocation.terminal
-        if invocation.arguments.flag(.quarantine), !report.damagedGroups.isEmpty {
-            terminal.writeErr("vault: warning: the items of \(report.damagedGroups.map { "group \(quoted($0))" }.joined(separator: ", ")) are set aside; the group keeps its name with a new key\n")
-            try Confirmation.require(invocation, access: access, question: "Quarantine the damaged groups?")
+        let damaged = report.damagedGroups.map { "group \(quoted($0))" }.joined(separator: ", ")
+        // On a terminal verify offers the quarantine; otherwise --quarantine (and --yes) asks for it.
+        var offered = false
+        if !report.damagedGroups.isEmpty, !invocation.arguments.flag(.quarantine), access.reasonPromptsAreOff == nil {
+            let answer = try terminal.readLine(prompt: "\(damaged) failed its MAC; set its items aside so the other groups can be written again? [y/N] ")
+            offered = ["y", "yes"].contains(answer?.lowercased() ?? "")
+        }
+        if offered || invocation.arguments.flag(.quarantine), !report.damagedGroups.isEmpty {
+            terminal.writeErr("vault: warning: the items of \(damaged) are set aside; the group keeps its name with a new key\n")
+            if !offered { try Confirmation.require(invocation, access: access, question: "Quarantine the damaged groups?") }
             let (groups, keptAt) = try vault.quarantineDamagedGroups()
             terminal.say("quarantined \(groups.map(quoted).joined(separator: ", ")); the file as it was is kept at \(quoted(keptAt ?? ""))")
             report = try vault.verify()
