@@ -125,6 +125,8 @@ extension OpenVault {
         file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
         keys.addClassKey(classKey, classID: id)
         keys.forgetBaseKeys(classID: id)
+        // Their blocks are sealed under the old base keys: every item of the class is re-stored or removed by the caller.
+        changedListings.formUnion(file.index.filter { $0.classID == id }.map { ListingPair(groupID: $0.groupID, classID: id) })
     }
 }
 

@@ -71,12 +71,40 @@ extension OpenVault {
             }
             return matches
         }
+        // Every other query reads each (group, class) from its listing block: one key and one open per pair.
         let wanted = Set(groupIDs)
+        var positionsByPair: [ListingPair: [Int]] = [:]
         for (position, entry) in file.index.enumerated() where wanted.contains(entry.groupID) {
             if let accessibility = query.accessibility, accessibility.fileID != entry.classID { continue }
-            try consider(position)
+            positionsByPair[ListingPair(groupID: entry.groupID, classID: entry.classID), default: []].append(position)
         }
-        return matches
+        var found: [(position: Int, attributes: ItemAttributes)] = []
+        for (pair, positions) in positionsByPair {
+            let listed: [Bytes16: ItemAttributes]?
+            do {
+                listed = try listedAttributes(of: pair)
+            } catch VaultError.locked where skipLocked {
+                continue
+            } catch VaultError.boundToAnotherDevice where skipLocked {
+                continue
+            }
+            guard let listed else {
+                for position in positions { try consider(position) }
+                continue
+            }
+            guard listed.count == positions.count else {
+                throw VaultError.corrupted(path: path, detail: "a listing block does not list its group's items")
+            }
+            for position in positions {
+                guard let attributes = listed[file.index[position].itemID] else {
+                    throw VaultError.corrupted(path: path, detail: "a listing block does not list its group's items")
+                }
+                if query.matches(attributes) { found.append((position, attributes)) }
+            }
+        }
+        for (position, attributes) in zip(matches.positions, matches.attributes) { found.append((position, attributes)) }
+        found.sort { $0.position < $1.position }
+        return (found.map(\.position), found.map(\.attributes))
     }
 
     /// How many records of the groups in scope this ring cannot open (locked or bound to another device).
@@ -163,7 +191,10 @@ extension OpenVault {
         let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
                                lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
                                groupID: groupID, classID: classID, sealed: sealed[...])
+        storedAttributes[entry.itemID] = attributes
+        changedListings.insert(ListingPair(groupID: groupID, classID: classID))
         if let position {
+            changedListings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID))
             file.index[position] = entry
             file.records[position] = sealed[...]
         } else {
@@ -175,6 +206,7 @@ extension OpenVault {
     /// Removes the records at `positions`.
     mutating func remove(at positions: [Int]) {
         for position in positions.sorted(by: >) {
+            changedListings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID))
             file.index.remove(at: position)
             file.records.remove(at: position)
         }

@@ -19,6 +19,11 @@ struct OpenVault {
     var storedHeader: (parameters: ArraySlice<UInt8>, mac: [UInt8])? = nil
     /// Groups whose section failed its MAC: left out of the ring, so they take down only themselves.
     var damagedGroups: [DamagedGroup] = []
+    /// (group, class) pairs whose listing block must be sealed again before the next write.
+    var changedListings: Set<ListingPair> = []
+    /// The attributes of items stored since the file was read, by item id: what a changed
+    /// listing block is rebuilt from without opening their records again.
+    var storedAttributes: [Bytes16: ItemAttributes] = [:]
     /// The groups whose index MAC (a write key's) this ring checked; their generations can be trusted.
     var groupsVerifiedByWriteKey: Set<UInt32> = []
     /// Whether a write key checked the header's counters: the header MAC, or an index MAC bound to them.
@@ -60,6 +65,7 @@ struct OpenVault {
         vault.file.groups = []
         vault.file.index = []
         vault.file.sections = []
+        vault.file.listings = []
         vault.file.records = []
         for accessibility in Accessibility.allCases {
             let classKey = SecretBytes(random: AESGCM.keySize)
@@ -262,6 +268,11 @@ struct OpenVault {
         if file.version >= 2, Set(file.index.map(\.itemID)).count != file.index.count {
             throw VaultError.corrupted(path: path, detail: "two index entries share an item id")
         }
+        let pairs = Set(file.index.map { ListingPair(groupID: $0.groupID, classID: $0.classID) })
+        let listed = file.listings.map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
+        guard Set(listed).count == listed.count, listed.allSatisfy(pairs.contains) else {
+            throw VaultError.corrupted(path: path, detail: "a listing block of no items, or two of one group and class")
+        }
         for (group, section) in zip(file.groups, file.sections) {
             guard let held = keys.groups[group.groupID] else { continue }
             let kind: KeyRing.GroupMACKind
@@ -273,10 +284,10 @@ struct OpenVault {
                 continue
             }
             let context = macContext(section)
-            let mac = try keys.groupMAC(kind, groupID: group.groupID, context: context, entries: file.index, encoded: encoded)
+            let mac = try keys.groupMAC(kind, groupID: group.groupID, context: context, entries: file.index, encoded: encoded, listings: file.listings)
             // A writer checks the read MAC too: a bad one would fail every reader without the write key.
             let readMACHolds = try kind == .read || file.version == 1
-                || constantTimeEquals(keys.groupMAC(.read, groupID: group.groupID, context: context, entries: file.index, encoded: encoded), section.readMAC)
+                || constantTimeEquals(keys.groupMAC(.read, groupID: group.groupID, context: context, entries: file.index, encoded: encoded, listings: file.listings), section.readMAC)
             if readMACHolds, constantTimeEquals(mac, kind == .index ? section.indexMAC : section.readMAC) {
                 if file.version >= 2, kind == .index { groupsVerifiedByWriteKey.insert(group.groupID) }
             } else {
@@ -302,6 +313,7 @@ struct OpenVault {
         if let damaged = damagedGroups.first {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
         }
+        try sealChangedListings()
         let isOwner = keys.headerMACKey != nil
         if isOwner { file.writeGeneration += 1 }
         let encodedIndex = IndexEntry.encode(file.index)
@@ -312,8 +324,8 @@ struct OpenVault {
                 guard isOwner || (scope?.contains(groupID) ?? false) else { continue }
                 file.sections[slot].generation += 1
                 let context = macContext(file.sections[slot])
-                file.sections[slot].indexMAC = try keys.groupMAC(.index, groupID: groupID, context: context, entries: file.index, encoded: encoded)
-                file.sections[slot].readMAC = try keys.groupMAC(.read, groupID: groupID, context: context, entries: file.index, encoded: encoded)
+                file.sections[slot].indexMAC = try keys.groupMAC(.index, groupID: groupID, context: context, entries: file.index, encoded: encoded, listings: file.listings)
+                file.sections[slot].readMAC = try keys.groupMAC(.read, groupID: groupID, context: context, entries: file.index, encoded: encoded, listings: file.listings)
                 groupsVerifiedByWriteKey.insert(groupID)
             }
         }
@@ -344,6 +356,7 @@ struct OpenVault {
         for slot in file.groups.indices { file.groups[slot].deviceWrapped = [] }
         file.index = zip(file.index, file.records).map { $0.withDigest(of: $1, itemID: Bytes16.random()) }
         file.sections = file.sections.map { _ in GroupSection(generation: 0, indexMAC: [], readMAC: []) }
+        changedListings = Set(file.index.map { ListingPair(groupID: $0.groupID, classID: $0.classID) })
     }
 
     /// A class key sealed under the key-wrap key (needs the master key).

@@ -19,6 +19,8 @@ public struct VerifyReport: Sendable {
     public var unopened: Int
     /// Records that failed to open with the right keys: damaged or tampered with.
     public var damagedRecords: Int
+    /// Listing blocks (what `list` reads) that failed to open with the right keys, or list other items than their group and class hold.
+    public var damagedListings: Int = 0
     /// The file's format version (1 or 2), once parsed.
     public var formatVersion: Int = 0
     /// Its key epoch (0 in format v1): raised by every rekey, revoke and group deletion.
@@ -29,7 +31,7 @@ public struct VerifyReport: Sendable {
     public var damagedGroups: [String] = []
 
     /// Whether anything was found damaged: the file as a whole, a group, or any record.
-    public var isDamaged: Bool { damage != nil || damagedRecords > 0 || !damagedGroups.isEmpty }
+    public var isDamaged: Bool { damage != nil || damagedRecords > 0 || damagedListings > 0 || !damagedGroups.isEmpty }
 }
 
 /// What `upgrade` did.
@@ -71,6 +73,19 @@ extension Vault {
                     report.damagedRecords += 1
                 } catch VaultError.corrupted {
                     report.damagedRecords += 1
+                }
+            }
+            // Each listing block the keys at hand open must open whole and list what its pair holds.
+            for block in vault.file.listings where vault.damagedGroups.allSatisfy({ $0.groupID != block.groupID }) {
+                let pair = ListingPair(groupID: block.groupID, classID: block.classID)
+                do {
+                    let listed = try vault.listedAttributes(of: pair)
+                    if listed?.count != vault.file.index.count(where: { $0.groupID == pair.groupID && $0.classID == pair.classID }) {
+                        report.damagedListings += 1
+                    }
+                } catch VaultError.corrupted {
+                    report.damagedListings += 1
+                } catch VaultError.locked, VaultError.boundToAnotherDevice {
                 }
             }
         } catch VaultError.corrupted(_, let detail) {

@@ -166,10 +166,10 @@ import VaultCrypto
         let context = KeyRing.GroupMACContext(version: 2, keyEpoch: thief.file.keyEpoch, writeGeneration: thief.file.writeGeneration,
                                               groupGeneration: thief.file.sections[slot].generation)
         thief.file.sections[slot].readMAC = try encoded.withUnsafeBytes {
-            try thief.keys.groupMAC(.read, groupID: npm, context: context, entries: thief.file.index, encoded: $0)
+            try thief.keys.groupMAC(.read, groupID: npm, context: context, entries: thief.file.index, encoded: $0, listings: thief.file.listings)
         }
         #expect(throws: KeyRingError.self) {
-            try encoded.withUnsafeBytes { try thief.keys.groupMAC(.index, groupID: npm, context: context, entries: thief.file.index, encoded: $0) }
+            try encoded.withUnsafeBytes { try thief.keys.groupMAC(.index, groupID: npm, context: context, entries: thief.file.index, encoded: $0, listings: thief.file.listings) }
         }
         let parameters = thief.file.encodeHeaderParameters()
         let forged = thief.file.encode(parameters: parameters, checksum: SHA256.hash(parameters),

@@ -56,6 +56,7 @@ enum VerifyCommand {
         } else {
             lines.append("format: v\(report.formatVersion)" + (report.formatVersion >= 2 ? ", key epoch \(report.keyEpoch), write generation \(report.writeGeneration)" : " (convert it with 'vault upgrade')"))
             lines += report.damagedGroups.map { "damaged: group \(quoted($0)): its index does not match its MAC" }
+            if report.damagedListings > 0 { lines.append("damaged: \(counted(report.damagedListings, "listing block")) (what list reads)") }
             lines.append("records: \(report.itemCount) in all, \(report.opened) opened, \(report.unopened) not opened with the keys at hand, \(report.damagedRecords) damaged")
         }
         return lines.map { $0 + "\n" }.joined()
@@ -64,7 +65,8 @@ enum VerifyCommand {
     private static func json(_ report: VerifyReport) -> JSONValue {
         let records: JSONValue = report.damage == nil && report.checkedRecords
             ? .object([("total", .number(report.itemCount)), ("opened", .number(report.opened)),
-                       ("unopened", .number(report.unopened)), ("damaged", .number(report.damagedRecords))])
+                       ("unopened", .number(report.unopened)), ("damaged", .number(report.damagedRecords)),
+                       ("damaged_listings", .number(report.damagedListings))])
             : .null
         return .object([
             ("intact", .bool(!report.isDamaged && report.exposedFiles.isEmpty)),

@@ -17,6 +17,16 @@ enum AAD {
         return w.bytes
     }
 
+    /// A listing block: "listing" ‖ vault id ‖ u32 group id ‖ u8 class id.
+    static func listing(vaultID: [UInt8], groupID: UInt32, classID: UInt8) -> [UInt8] {
+        var w = ByteWriter(capacity: 48)
+        w.raw(Array("listing".utf8))
+        w.raw(vaultID)
+        w.u32(groupID)
+        w.u8(classID)
+        return w.bytes
+    }
+
     /// A class key wrapped under WK: "class" ‖ vault id ‖ u8 class id.
     static func classKey(vaultID: [UInt8], classID: UInt8) -> [UInt8] {
         Array("class".utf8) + vaultID + [classID]

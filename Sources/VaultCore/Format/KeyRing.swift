@@ -105,10 +105,11 @@ final class KeyRing {
     /// A MAC of a group's index entries, given the whole index and its encoding in the file's
     /// version (the file's own bytes, or `IndexEntry.encode`): each run of the group's entries goes
     /// in as one piece, uncopied. v1 (index MAC only): vault id ‖ u32 group id ‖ entries. v2: the
-    /// label ‖ vault id ‖ u64 key epoch ‖ u64 write generation ‖ u32 group id ‖ u64 group generation ‖ entries.
+    /// label ‖ vault id ‖ u64 key epoch ‖ u64 write generation ‖ u32 group id ‖ u64 group generation ‖ entries
+    /// ‖ u8 class id ‖ digest of each of the group's listing blocks, in file order.
     /// Throws `missingIndexMACKey` for an index MAC of a group held without that key (a read-only credential).
     func groupMAC(_ kind: GroupMACKind, groupID: UInt32, context: GroupMACContext, entries: [IndexEntry],
-                  encoded: UnsafeRawBufferPointer) throws -> [UInt8] {
+                  encoded: UnsafeRawBufferPointer, listings: [ListingBlock]) throws -> [UInt8] {
         let keys = try group(groupID)
         let key: SecretBytes
         switch kind {
@@ -148,6 +149,9 @@ final class KeyRing {
             }
         }
         endRun(at: entries.count)
+        for block in listings where block.groupID == groupID {
+            mac.update([block.classID] + block.digest)
+        }
         return mac.finalize()
     }
 
@@ -177,6 +181,16 @@ final class KeyRing {
     }
 
     private static let recordInfoPrefix = Array("vault v1 record".utf8)
+
+    /// The key of the listing block of (group, class): `derive(B[g,c] [‖ DK], "listing")`.
+    func listingKey(groupID: UInt32, accessibility: Accessibility) throws -> SecretBytes {
+        var material = try baseKey(groupID: groupID, classID: accessibility.fileID)
+        if accessibility.isDeviceBound {
+            guard let deviceKey else { throw KeyRingError.missingDeviceKey }
+            material = material.appending(deviceKey)
+        }
+        return KeyRing.derive(material, "listing", [], vaultID: vaultID)
+    }
 
     private func recordKeyDeriver(groupID: UInt32, accessibility: Accessibility) throws -> HKDFExpander {
         let classID = accessibility.fileID

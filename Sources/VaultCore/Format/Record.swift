@@ -12,6 +12,20 @@ enum RecordCodec {
     /// The plaintext of a record: tag, u32 length, value — secret last.
     static func encodePlaintext(_ attributes: ItemAttributes, secret: SecretBytes) -> SecretBytes {
         var w = ByteWriter(capacity: 256)
+        encodeAttributes(attributes, into: &w)
+        w.u8(Tag.secret.rawValue)
+        w.u32(UInt32(secret.count))
+        let head = w.bytes
+        let plaintext = SecretBytes(count: head.count + secret.count)
+        plaintext.withUnsafeMutableBytes { out in
+            out.copyBytes(from: head)
+            secret.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[head.count...]).copyMemory(from: $0) }
+        }
+        return plaintext
+    }
+
+    /// The attribute fields of a record, without the secret: what a listing block holds per item.
+    static func encodeAttributes(_ attributes: ItemAttributes, into w: inout ByteWriter) {
         func text(_ tag: Tag, _ value: String?) {
             guard let value else { return }
             w.u8(tag.rawValue)
@@ -33,15 +47,6 @@ enum RecordCodec {
         date(.created, attributes.created)
         date(.modified, attributes.modified)
         date(.expires, attributes.details.expires)
-        w.u8(Tag.secret.rawValue)
-        w.u32(UInt32(secret.count))
-        let head = w.bytes
-        let plaintext = SecretBytes(count: head.count + secret.count)
-        plaintext.withUnsafeMutableBytes { out in
-            out.copyBytes(from: head)
-            secret.withUnsafeBytes { UnsafeMutableRawBufferPointer(rebasing: out[head.count...]).copyMemory(from: $0) }
-        }
-        return plaintext
     }
 
     /// Parses a record's plaintext. Unknown tags are skipped, so a later
@@ -57,9 +62,21 @@ enum RecordCodec {
         try decode(plaintext, group: group, accessibility: accessibility, copyingSecret: false).attributes
     }
 
+    /// Parses attribute fields with no secret among them (`encodeAttributes`'s output, from a listing block).
+    static func decodeListedAttributes(_ bytes: UnsafeRawBufferPointer, group: AccessGroup, accessibility: Accessibility) throws -> ItemAttributes {
+        try decode(bytes, group: group, accessibility: accessibility, copyingSecret: false, secretRequired: false).attributes
+    }
+
     private static func decode(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility,
                                copyingSecret: Bool) throws -> (attributes: ItemAttributes, secret: SecretBytes?) {
-        try plaintext.withUnsafeBytes { bytes in
+        try plaintext.withUnsafeBytes {
+            try decode($0, group: group, accessibility: accessibility, copyingSecret: copyingSecret, secretRequired: true)
+        }
+    }
+
+    private static func decode(_ bytes: UnsafeRawBufferPointer, group: AccessGroup, accessibility: Accessibility,
+                               copyingSecret: Bool, secretRequired: Bool) throws -> (attributes: ItemAttributes, secret: SecretBytes?) {
+        do {
             var service, account, label, comment, kind, generic, envName: String?
             var created, modified, expires: Date?
             var secret: SecretBytes?
@@ -105,7 +122,7 @@ enum RecordCodec {
                 }
                 offset = start + length
             }
-            guard let service, let account, hasSecret, let created, let modified else {
+            guard let service, let account, hasSecret || !secretRequired, let created, let modified else {
                 throw MalformedInput(detail: "a record lacks a required field")
             }
             let details = ItemDetails(label: label, comment: comment, kind: kind, generic: generic, envName: envName, expires: expires)

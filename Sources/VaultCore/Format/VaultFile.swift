@@ -38,6 +38,9 @@ struct VaultFile {
     var index: [IndexEntry]
     /// One per group, in `groups` order: its generation and MACs over its index entries.
     var sections: [GroupSection]
+    /// v2: one sealed listing per (group, class) that has items, in header group order then class id:
+    /// what `list` reads instead of every record. A pair may lack one (it is then listed record by record).
+    var listings: [ListingBlock] = []
     /// Sealed records, in index order.
     var records: [ArraySlice<UInt8>]
 
@@ -84,14 +87,16 @@ struct VaultFile {
     /// and the header MAC over parameters and checksum; `encodedIndex` is
     /// `IndexEntry.encode(index)`.
     func encode(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8], encodedIndex: [UInt8]) -> [UInt8] {
-        let recordBytes = records.reduce(0) { $0 + $1.count }
-        var w = ByteWriter(capacity: parameters.count + 68 + encodedIndex.count + recordBytes + GroupSection.size * groups.count)
+        let recordBytes = records.reduce(0) { $0 + $1.count } + listings.reduce(0) { $0 + 41 + $1.sealed.count }
+        var w = ByteWriter(capacity: parameters.count + 72 + encodedIndex.count + recordBytes + GroupSection.size * groups.count)
         w.raw(parameters)
         w.raw(checksum)
         w.raw(headerMAC)
         w.u32(UInt32(index.count))
         w.raw(encodedIndex)
         for section in sections { section.encode(into: &w) }
+        w.u32(UInt32(listings.count))
+        for block in listings { block.encode(into: &w) }
         for record in records { w.raw(record) }
         return w.bytes
     }
@@ -137,6 +142,12 @@ struct VaultFile {
         let index = try r.raw(recordCount * entrySize).withUnsafeBytes { IndexEntry.decode(all: $0, version: version) }
         var sections: [GroupSection] = []
         for _ in 0..<groupCount { sections.append(try GroupSection.decode(from: &r, version: version)) }
+        var listings: [ListingBlock] = []
+        if version >= 2 {
+            let count = Int(try r.u32())
+            guard count <= groupCount * Accessibility.allCases.count else { throw MalformedInput(detail: "\(count) listing blocks") }
+            for _ in 0..<count { listings.append(try ListingBlock.decode(from: &r)) }
+        }
         var records: [ArraySlice<UInt8>] = []
         records.reserveCapacity(recordCount)
         for entry in index {
@@ -147,9 +158,39 @@ struct VaultFile {
         let file = VaultFile(version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
                              deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
                              keyslots: keyslots, classes: classes,
-                             groups: groups, index: index, sections: sections, records: records)
+                             groups: groups, index: index, sections: sections, listings: listings, records: records)
         return (file, headerMAC, parametersEnd)
     }
+}
+
+/// The listing of one (group, class): the attributes of its items without their
+/// secrets, sealed together under a key derived from the pair's base key (and the
+/// device key for device-bound classes), so `list` opens one block per pair
+/// instead of every record. Its digest is covered by the group's MACs.
+struct ListingBlock {
+    static let maxSealedBytes = 1 << 30
+
+    var groupID: UInt32
+    var classID: UInt8
+    /// SHA-256 of `sealed`.
+    var digest: [UInt8]
+    var sealed: ArraySlice<UInt8>
+
+    /// u32 group id ‖ u8 class id ‖ digest (32) ‖ bytes(sealed).
+    func encode(into w: inout ByteWriter) {
+        w.u32(groupID)
+        w.u8(classID)
+        w.raw(digest)
+        w.lengthPrefixed(sealed)
+    }
+
+    static func decode(from r: inout ByteReader) throws -> ListingBlock {
+        ListingBlock(groupID: try r.u32(), classID: try r.u8(), digest: Array(try r.raw(VaultFile.digestSize)),
+                     sealed: try r.lengthPrefixed(limit: maxSealedBytes))
+    }
+
+    /// Whether `sealed` is what the digest names.
+    var digestMatches: Bool { constantTimeEquals(sealed.withUnsafeBytes { SHA256.hash($0) }, digest) }
 }
 
 /// What follows the index for each group: its generation (raised by every

@@ -1,0 +1,101 @@
+import VaultCrypto
+
+/// A (group, class) pair: what one listing block covers.
+struct ListingPair: Hashable {
+    let groupID: UInt32
+    let classID: UInt8
+}
+
+// Listing blocks: the attributes of every item of a (group, class), sealed together, so
+// `list` opens one block per pair instead of deriving a key for every record.
+extension OpenVault {
+    /// The attributes the listing block of `pair` holds, by item id; nil when the pair has no block.
+    /// Throws `locked` or `boundToAnotherDevice` when the keys at hand do not open it, `corrupted`
+    /// when it does not match its digest or does not open with the right key.
+    func listedAttributes(of pair: ListingPair) throws -> [Bytes16: ItemAttributes]? {
+        guard let block = file.listings.first(where: { $0.groupID == pair.groupID && $0.classID == pair.classID }) else { return nil }
+        guard let accessibility = Accessibility(fileID: pair.classID) else {
+            throw VaultError.corrupted(path: path, detail: "a listing block names an unknown class")
+        }
+        guard let group = keys.groups[pair.groupID]?.group else { throw VaultError.locked(accessibility) }
+        let key: SecretBytes
+        do {
+            key = try keys.listingKey(groupID: pair.groupID, accessibility: accessibility)
+        } catch KeyRingError.missingDeviceKey {
+            throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
+        } catch {
+            throw VaultError.locked(accessibility)
+        }
+        guard block.digestMatches,
+              let plaintext = try? AESGCM.open(block.sealed, key: key,
+                                              aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID)) else {
+            throw VaultError.corrupted(path: path, detail: "a listing block does not open")
+        }
+        do {
+            return try plaintext.withUnsafeBytes { bytes in
+                var listed: [Bytes16: ItemAttributes] = [:]
+                var offset = 0
+                while offset < bytes.count {
+                    guard bytes.count - offset >= 20 else { throw MalformedInput(detail: "a listing block ends inside an item") }
+                    let itemID = Bytes16(loadingFrom: bytes.baseAddress! + offset)
+                    let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self)))
+                    offset += 20
+                    guard length <= bytes.count - offset, listed[itemID] == nil else {
+                        throw MalformedInput(detail: "a listing block's item overruns it or repeats")
+                    }
+                    listed[itemID] = try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]),
+                                                                            group: group, accessibility: accessibility)
+                    offset += length
+                }
+                return listed
+            }
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
+    }
+
+    /// Seals again the listing block of every changed pair that still has items, from the
+    /// attributes of items stored since the read, the block as it was, or (a v1 file being
+    /// converted) the records themselves. A pair whose items the keys at hand cannot all read
+    /// (bound to another machine) is left without a block: it is then listed record by record.
+    mutating func sealChangedListings() throws {
+        guard !changedListings.isEmpty else { return }
+        var positionsByPair: [ListingPair: [Int]] = [:]
+        for (position, entry) in file.index.enumerated() {
+            let pair = ListingPair(groupID: entry.groupID, classID: entry.classID)
+            if changedListings.contains(pair) { positionsByPair[pair, default: []].append(position) }
+        }
+        var sealed: [ListingPair: ListingBlock] = [:]
+        for (pair, positions) in positionsByPair {
+            guard let accessibility = Accessibility(fileID: pair.classID),
+                  let key = try? keys.listingKey(groupID: pair.groupID, accessibility: accessibility) else { continue }
+            let previous = (try? listedAttributes(of: pair)) ?? nil
+            var w = ByteWriter(capacity: positions.count * 128)
+            defer { w.wipeBytes() }
+            var complete = true
+            for position in positions {
+                let itemID = file.index[position].itemID
+                guard let attributes = storedAttributes[itemID] ?? previous?[itemID] ?? (try? openAttributes(at: position)) else {
+                    complete = false
+                    break
+                }
+                var fields = ByteWriter(capacity: 128)
+                RecordCodec.encodeAttributes(attributes, into: &fields)
+                itemID.encode(into: &w)
+                w.lengthPrefixed(fields.bytes)
+            }
+            guard complete else { continue }
+            let block = try AESGCM.seal(w.bytes, key: key, aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID))
+            sealed[pair] = ListingBlock(groupID: pair.groupID, classID: pair.classID, digest: SHA256.hash(block), sealed: block[...])
+        }
+        let groupOrder = Dictionary(uniqueKeysWithValues: file.groups.enumerated().map { ($1.groupID, $0) })
+        let kept = file.listings.filter { block in
+            let pair = ListingPair(groupID: block.groupID, classID: block.classID)
+            return !changedListings.contains(pair) && groupOrder[block.groupID] != nil
+        }
+        file.listings = (kept + sealed.values).sorted {
+            (groupOrder[$0.groupID] ?? 0, $0.classID) < (groupOrder[$1.groupID] ?? 0, $1.classID)
+        }
+        changedListings = []
+    }
+}
