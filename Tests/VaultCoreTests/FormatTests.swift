@@ -128,3 +128,50 @@ import VaultCrypto
         for word in ["very-visible", "visible-group"] { #expect(!text.contains(word)) }
     }
 }
+
+/// Listing blocks: `list` reads one sealed block per (group, class), not the records.
+@Suite struct ListingBlockTests {
+    /// A vault whose items sit in two groups and two classes; returns it and the file's layout.
+    func vault(_ dir: TempDirectory) throws -> (Vault, VaultFile) {
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.add("github", "ci-bot", "s1", label: "GitHub")
+        try vault.add("npm", "publish", "s2", group: AccessGroup("ci")!, accessibility: .afterFirstUnlock)
+        try vault.add("db", "ci", "s3", group: AccessGroup("ci")!, accessibility: .afterFirstUnlock)
+        return (vault, try VaultFile.decode(fileBytes(dir.location().path)).file)
+    }
+
+    @Test func oneBlockPerGroupAndClassListsEveryItem() throws {
+        let dir = try TempDirectory()
+        let (vault, file) = try vault(dir)
+        #expect(file.listings.map(\.classID) == [Accessibility.whenUnlocked.fileID, Accessibility.afterFirstUnlock.fileID])
+        #expect(try vault.listing(matching: Query()).items.map(\.service).sorted() == ["db", "github", "npm"])
+        #expect(try vault.listing(matching: Query(label: "GitHub")).items.map(\.service) == ["github"])
+    }
+
+    /// `list` does not open records: a damaged record still lists (from its block), while reading it is refused and verify names it.
+    @Test func listReadsTheBlockNotTheRecords() throws {
+        let dir = try TempDirectory()
+        let (vault, _) = try vault(dir)
+        var bytes = fileBytes(dir.location().path)
+        bytes[bytes.count - 1] ^= 0x01  // the last record's tag
+        writeBytes(bytes, to: dir.location().path)
+        #expect(try vault.listing(matching: Query()).items.count == 3)
+        #expect(try vault.verify().damagedRecords == 1)
+    }
+
+    /// A damaged block fails `list` of its pair and `verify`, never lists wrong names; `get` reads records and is unaffected.
+    @Test func aDamagedBlockIsDamageNotWrongNames() throws {
+        let dir = try TempDirectory()
+        let (vault, file) = try vault(dir)
+        var bytes = fileBytes(dir.location().path)
+        let block = try #require(file.listings.last)
+        let start = try #require(bytes.firstRange(of: Array(block.sealed))).lowerBound
+        bytes[start + 20] ^= 0x01
+        writeBytes(bytes, to: dir.location().path)
+        #expect(throws: VaultError.corrupted(path: dir.location().path, detail: "a listing block does not open")) {
+            try vault.listing(matching: Query())
+        }
+        #expect(try vault.secret("npm", "publish") == "s2")
+        #expect(try vault.verify().damagedListings == 1)
+    }
+}
