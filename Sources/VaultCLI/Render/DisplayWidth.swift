@@ -1,9 +1,14 @@
 /// How many terminal columns text takes, so table columns line up with CJK
 /// characters and emoji (two columns each) and combining marks (none).
 enum DisplayWidth {
-    /// The columns `text` takes in a terminal.
+    /// The columns `text` takes in a terminal. ASCII, which most names are, takes one
+    /// column a byte; only other text is measured character by character (`list` measures every cell).
     static func of(_ text: String) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        let utf8 = text.utf8
+        if let count = utf8.withContiguousStorageIfAvailable({ bytes in bytes.allSatisfy { $0 < 0x80 } ? bytes.count : nil }) ?? nil {
+            return count
+        }
+        return text.reduce(0) { $0 + of($1) }
     }
 
     /// One character (a grapheme cluster): wide when any of its scalars is
