@@ -13,6 +13,19 @@ extension OpenVault {
     /// Throws `locked` or `boundToAnotherDevice` when the keys at hand do not open it, `corrupted`
     /// when it does not match its digest or does not open with the right key.
     func listedAttributes(of pair: ListingPair) throws -> [Bytes16: ItemAttributes]? {
+        guard let (fields, group, accessibility) = try listedFields(of: pair) else { return nil }
+        do {
+            return try fields.mapValues { bytes in
+                try bytes.withUnsafeBytes { try RecordCodec.decodeListedAttributes($0, group: group, accessibility: accessibility) }
+            }
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
+    }
+
+    /// The encoded attribute fields of each item the block of `pair` lists, by item id, undecoded
+    /// (what a rebuild copies for the items that did not change); nil when the pair has no block.
+    private func listedFields(of pair: ListingPair) throws -> (fields: [Bytes16: [UInt8]], group: AccessGroup, accessibility: Accessibility)? {
         guard let block = file.listings.first(where: { $0.groupID == pair.groupID && $0.classID == pair.classID }) else { return nil }
         guard let accessibility = Accessibility(fileID: pair.classID) else {
             throw VaultError.corrupted(path: path, detail: "a listing block names an unknown class")
@@ -31,27 +44,23 @@ extension OpenVault {
                                               aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID)) else {
             throw VaultError.corrupted(path: path, detail: "a listing block does not open")
         }
-        do {
-            return try plaintext.withUnsafeBytes { bytes in
-                var listed: [Bytes16: ItemAttributes] = [:]
-                var offset = 0
-                while offset < bytes.count {
-                    guard bytes.count - offset >= 20 else { throw MalformedInput(detail: "a listing block ends inside an item") }
-                    let itemID = Bytes16(loadingFrom: bytes.baseAddress! + offset)
-                    let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self)))
-                    offset += 20
-                    guard length <= bytes.count - offset, listed[itemID] == nil else {
-                        throw MalformedInput(detail: "a listing block's item overruns it or repeats")
-                    }
-                    listed[itemID] = try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]),
-                                                                            group: group, accessibility: accessibility)
-                    offset += length
-                }
-                return listed
+        let fields = try plaintext.withUnsafeBytes { bytes -> [Bytes16: [UInt8]]? in
+            var fields: [Bytes16: [UInt8]] = [:]
+            fields.reserveCapacity(bytes.count / 96)
+            var offset = 0
+            while offset < bytes.count {
+                guard bytes.count - offset >= 20 else { return nil }
+                let itemID = Bytes16(loadingFrom: bytes.baseAddress! + offset)
+                let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self)))
+                offset += 20
+                guard length <= bytes.count - offset, fields[itemID] == nil else { return nil }
+                fields[itemID] = Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]))
+                offset += length
             }
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
+            return fields
         }
+        guard let fields else { throw VaultError.corrupted(path: path, detail: "a listing block's item overruns it or repeats") }
+        return (fields, group, accessibility)
     }
 
     /// Seals again the listing block of every changed pair that still has items, from the
@@ -69,20 +78,25 @@ extension OpenVault {
         for (pair, positions) in positionsByPair {
             guard let accessibility = Accessibility(fileID: pair.classID),
                   let key = try? keys.listingKey(groupID: pair.groupID, accessibility: accessibility) else { continue }
-            let previous = (try? listedAttributes(of: pair)) ?? nil
+            let previous = (try? listedFields(of: pair))?.fields
             var w = ByteWriter(capacity: positions.count * 128)
             defer { w.wipeBytes() }
             var complete = true
             for position in positions {
                 let itemID = file.index[position].itemID
-                guard let attributes = storedAttributes[itemID] ?? previous?[itemID] ?? (try? openAttributes(at: position)) else {
+                let fields: [UInt8]
+                if let attributes = storedAttributes[itemID] ?? (previous?[itemID] == nil ? try? openAttributes(at: position) : nil) {
+                    var encoded = ByteWriter(capacity: 128)
+                    RecordCodec.encodeAttributes(attributes, into: &encoded)
+                    fields = encoded.bytes
+                } else if let unchanged = previous?[itemID] {
+                    fields = unchanged
+                } else {
                     complete = false
                     break
                 }
-                var fields = ByteWriter(capacity: 128)
-                RecordCodec.encodeAttributes(attributes, into: &fields)
                 itemID.encode(into: &w)
-                w.lengthPrefixed(fields.bytes)
+                w.lengthPrefixed(fields)
             }
             guard complete else { continue }
             let block = try AESGCM.seal(w.bytes, key: key, aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID))

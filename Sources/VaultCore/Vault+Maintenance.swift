@@ -57,6 +57,7 @@ extension Vault {
         if let mode = FileSystem.mode(deviceKeyPath), mode & 0o077 != 0 { report.exposedFiles.append((deviceKeyPath, mode)) }
         do {
             let vault = try withKeys { try readSnapshot() }
+            if let problem = try vault.problemsBeyondOpening() { throw VaultError.corrupted(path: location.path, detail: problem) }
             report.itemCount = vault.file.index.count
             report.formatVersion = Int(vault.file.version)
             report.keyEpoch = vault.file.keyEpoch
