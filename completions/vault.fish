@@ -326,7 +326,7 @@ complete -c vault -n '__vault_using import' -F -d 'the bundle to import'
 
 complete -c vault -n '__vault_using reset' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 
-complete -c vault -n '__vault_using verify' -l quarantine -d 'set aside the items of damaged groups, after a yes, keeping the file as it was beside the vault'
+complete -c vault -n '__vault_using verify' -l quarantine -d 'set aside the items of damaged groups, after a yes, keeping the file as it was in the state directory'
 complete -c vault -n '__vault_using verify' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 complete -c vault -n '__vault_using verify' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 

@@ -13,8 +13,9 @@ public enum VaultNotice: Equatable, Sendable {
     /// `removed`: whether the old key file was removed (it is kept when other
     /// vaults in its directory may still use it).
     case deviceKeyReplaced(oldPath: String, removed: Bool, resealed: Int)
-    /// A v1 vault file was converted to format v2 on a write; the v1 file is kept at `backup`.
-    case converted(backup: String)
+    /// A v1 vault file was converted to format v2 on a write; the v1 file is kept at `backup`
+    /// (nil in a git work tree, whose history keeps it).
+    case converted(backup: String?)
     /// A file whose key epoch is lower than this machine had seen or was told to expect
     /// (`expected`) was accepted (`--accept-rollback`) and recorded as seen.
     case rollbackAccepted(epoch: UInt64, expected: UInt64)

@@ -107,10 +107,15 @@ extension Vault {
                 let from = Int(vault.file.version)
                 guard vault.file.version < VaultFile.version else { return UpgradeOutcome(fromVersion: from, backup: nil) }
                 guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
-                let backup = try convertIfAllowed(&vault, explicitly: true)
-                try commit(&vault)
+                let conversion = try convertIfAllowed(&vault, explicitly: true)
+                do {
+                    try commit(&vault)
+                } catch {
+                    conversion?.discardBackup()
+                    throw error
+                }
                 refreshMachineGrants(vault, onlyIfMissing: false)
-                return UpgradeOutcome(fromVersion: from, backup: backup)
+                return UpgradeOutcome(fromVersion: from, backup: conversion?.backup)
             }
         }
     }

@@ -124,8 +124,10 @@ extension Vault {
                 counts.append(Vault.ItemCount(group: name, accessibility: accessibility, count: 1))
             }
         }
-        let needingPassphrase = secret.slotKind == .passphrase ? 0
-            : vault.file.index.count { $0.classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID }
+        let boundElsewhere = Set(vault.positionsBoundElsewhere)
+        let needingPassphrase = secret.slotKind == .passphrase ? 0 : vault.file.index.indices.count {
+            vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID && !boundElsewhere.contains($0)
+        }
         return RekeyPlan(droppedKeyslots: dropped, itemsBoundElsewhere: counts, itemsNeedingPassphrase: needingPassphrase)
     }
 

@@ -470,11 +470,10 @@ public final class Vault: ItemStore {
                     result = try body(&vault)
                     try commit(&vault)
                 } catch {
-                    // The change did not happen: the vault is still the v1 file, so no backup of it is needed.
-                    if let converted { FileSystem.remove(converted) }
+                    converted?.discardBackup()
                     throw error
                 }
-                if let converted { onNotice?(.converted(backup: converted)) }
+                if let converted { onNotice?(.converted(backup: converted.backup)) }
                 if let resealed { try finishMovingOffExposedDeviceKey(resealed: resealed, vaultID: vault.file.vaultID) }
                 refreshMachineGrants(vault, onlyIfMissing: false)
                 return result
@@ -490,21 +489,34 @@ public final class Vault: ItemStore {
             .save(vaultID: vault.file.vaultID, host: host)
     }
 
+    /// A v1 file converted in memory: where the v1 file is kept (nil in a git work tree, whose
+    /// history keeps it), and whether that backup was made now (and so goes if the change fails).
+    struct Conversion {
+        let backup: String?
+        let madeBackup: Bool
+
+        /// After the change failed: the vault is still the v1 file, so a backup made for it goes.
+        func discardBackup() {
+            if madeBackup, let backup { FileSystem.remove(backup) }
+        }
+    }
+
     /// Converts a v1 snapshot to v2 in memory. Outside a git work tree it first keeps the file as
-    /// `<vault>.v1.bak` (0600) and returns that path (nil when a backup was there already, or the file
-    /// was v2); in one, git's history keeps the v1 file, and outside `vault upgrade` (`explicitly`)
-    /// the change is refused instead, since teammates may still run a v1 build.
-    func convertIfAllowed(_ vault: inout OpenVault, explicitly: Bool) throws -> String? {
+    /// `<vault>.v1.bak` (0600; one already there is kept); in one, git's history keeps the v1 file,
+    /// and outside `vault upgrade` (`explicitly`) the change is refused instead, since teammates may
+    /// still run a v1 build. Nil when the file was v2 already.
+    func convertIfAllowed(_ vault: inout OpenVault, explicitly: Bool) throws -> Conversion? {
         guard vault.file.version < VaultFile.version else { return nil }
         let inGitWorkTree = GitWorkTree.contains(location.directory)
         if !explicitly, inGitWorkTree {
             throw VaultError.upgradeNeeded(path: location.path, byOwner: vault.keys.masterKey == nil, inGitWorkTree: true)
         }
         try vault.convertToCurrentVersion()
+        guard !inGitWorkTree else { return Conversion(backup: nil, madeBackup: false) }
         let backup = location.path + ".v1.bak"
-        guard !inGitWorkTree, !FileSystem.exists(backup) else { return nil }
+        if FileSystem.exists(backup) { return Conversion(backup: backup, madeBackup: false) }
         try FileSystem.createExclusive(try readFile(), at: backup)
-        return backup
+        return Conversion(backup: backup, madeBackup: true)
     }
 
     /// Refuses a file whose key epoch is below what this machine has seen or the pinned minimum

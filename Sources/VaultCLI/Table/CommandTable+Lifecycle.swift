@@ -128,12 +128,12 @@ extension CommandTable {
             its directory and its device key, parses the whole file, checks its MACs, \
             and opens every record the keys at hand open, and prints the format version and \
             counters. Changes nothing, except with --quarantine: the items of groups whose index \
-            fails its MAC are set aside (the file as it was is kept beside the vault) so the \
+            fails its MAC are set aside (the file as it was is kept in ~/.local/state/vault/quarantine) so the \
             healthy groups can be written again. Exits 93 \
             when anything is damaged, 1 when a file is exposed to other users, 0 otherwise.
             """,
         options: [
-            OptionSpec(.quarantine, help: "set aside the items of damaged groups, after a yes, keeping the file as it was beside the vault"),
+            OptionSpec(.quarantine, help: "set aside the items of damaged groups, after a yes, keeping the file as it was in the state directory"),
             yes,
             resultJSON,
         ],
@@ -149,7 +149,8 @@ extension CommandTable {
         discussion: """
             Outside a git work tree, the first change to a v1 vault converts it on its own; in one, \
             where teammates may still run a vault that reads only v1, only this command does (commit \
-            the result). The v1 file is kept as VAULT.v1.bak (0600). A v2 file is left as it is.
+            the result). Outside a work tree the v1 file is kept as VAULT.v1.bak (0600); in one, git's \
+            history keeps it. A v2 file is left as it is.
             """,
         options: [resultJSON],
         examples: [

@@ -482,9 +482,11 @@ extension CommandTable {
             and raises the key epoch, so an old copy of the file with an old passphrase, key \
             file or session token opens nothing written afterwards. Every unlock session, \
             after-first-unlock cache and scoped credential ends (grant credentials again); the \
-            vault id stays. The keyslot of the passphrase or key file given is kept; other keyslots \
-            and items bound to another machine (-this-device-only) cannot be carried over: they \
-            are listed and dropped after a yes (--yes without a terminal). One atomic write.
+            vault id stays, and this machine's device key is replaced too, so a stolen device key \
+            opens nothing afterwards. The keyslot of the passphrase or key file given is kept; other \
+            keyslots, items bound to another machine (-this-device-only) and, without a passphrase \
+            keyslot, when-passcode-set-this-device-only items cannot be carried over: they are \
+            listed and dropped after a yes (--yes without a terminal). One atomic write.
             """,
         options: [
             kdfCost,

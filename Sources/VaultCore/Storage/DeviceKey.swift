@@ -74,10 +74,12 @@ enum DeviceKey {
         try store(SecretBytes(random: size), at: path(vaultID: vaultID, host: host))
     }
 
-    /// Removes the device key of `vaultID` and this device's grants of it (for `reset`); returns the key's path when there was one.
+    /// Removes the device key of `vaultID`, this device's grants of it and a key left pending (for `reset`);
+    /// returns the key's path when there was one.
     static func remove(vaultID: [UInt8], host: HostContext) -> String? {
-        let grants = DeviceGrants.path(vaultID: vaultID, host: host)
-        if FileSystem.isRegularFile(grants) { FileSystem.wipeAndRemove(grants) }
+        for path in [DeviceGrants.path(vaultID: vaultID, host: host), pendingPath(vaultID: vaultID, host: host)] where FileSystem.isRegularFile(path) {
+            FileSystem.wipeAndRemove(path)
+        }
         let path = path(vaultID: vaultID, host: host)
         guard FileSystem.isRegularFile(path) else { return nil }
         FileSystem.wipeAndRemove(path)
