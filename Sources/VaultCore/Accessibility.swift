@@ -43,20 +43,20 @@ public enum Accessibility: String, CaseIterable, Sendable, Codable {
     }
 
     /// The class's id in the vault file (docs/FORMAT.md).
-    var fileID: UInt8 {
+    var fileID: ClassID {
         switch self {
-        case .whenUnlocked: return 1
-        case .afterFirstUnlock: return 2
-        case .always: return 3
-        case .whenUnlockedThisDeviceOnly: return 4
-        case .afterFirstUnlockThisDeviceOnly: return 5
-        case .alwaysThisDeviceOnly: return 6
-        case .whenPasscodeSetThisDeviceOnly: return 7
+        case .whenUnlocked: return ClassID(1)
+        case .afterFirstUnlock: return ClassID(2)
+        case .always: return ClassID(3)
+        case .whenUnlockedThisDeviceOnly: return ClassID(4)
+        case .afterFirstUnlockThisDeviceOnly: return ClassID(5)
+        case .alwaysThisDeviceOnly: return ClassID(6)
+        case .whenPasscodeSetThisDeviceOnly: return ClassID(7)
         }
     }
 
     /// The class with the given file id, if any.
-    init?(fileID: UInt8) {
+    init?(fileID: ClassID) {
         guard let value = Accessibility.allCases.first(where: { $0.fileID == fileID }) else { return nil }
         self = value
     }

@@ -4,20 +4,20 @@ import VaultCrypto
 // Groups, their keys and grants, class keys, and moving to a new device key.
 extension OpenVault {
     /// The id of `group`, creating the group (and its key) when `creating` is set.
-    mutating func groupID(for group: AccessGroup, creating: Bool) throws -> UInt32? {
+    mutating func groupID(for group: AccessGroup, creating: Bool) throws -> GroupID? {
         if let id = keys.groupID(of: group) { return id }
         guard creating else { return nil }
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         // A random id, never one a deleted group had a moment ago (whose old keys may still sit in a cache).
         let used = Set(file.groups.map(\.groupID))
-        var id = UInt32.random(in: 1...UInt32.max)
-        while used.contains(id) { id = UInt32.random(in: 1...UInt32.max) }
+        var id = GroupID.random()
+        while used.contains(id) { id = GroupID.random() }
         try addGroup(group, id: id, generation: 0)
         return id
     }
 
     /// Adds `group` under `id` with a fresh key, its section at `generation`.
-    mutating func addGroup(_ group: AccessGroup, id: UInt32, generation: UInt64) throws {
+    mutating func addGroup(_ group: AccessGroup, id: GroupID, generation: UInt64) throws {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         file.groups.append(WrappedGroupKey(groupID: id, keyCheck: [], wrappedNameAndKey: []))
         file.sections.append(GroupSection(generation: generation, indexMAC: [], readMAC: []))
@@ -37,7 +37,7 @@ extension OpenVault {
     /// handed out for it before (scoped credentials, copies of caches) opens
     /// nothing of it from then on; raises the key epoch, so no section from before
     /// can be spliced back. Returns how many items were re-sealed.
-    mutating func rotateGroupKey(_ groupID: UInt32, progress: ProgressHandler? = nil) throws -> Int {
+    mutating func rotateGroupKey(_ groupID: GroupID, progress: ProgressHandler? = nil) throws -> Int {
         guard let wrapKey = keys.wrapKey, let group = keys.groups[groupID]?.group,
               let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
@@ -52,7 +52,7 @@ extension OpenVault {
     }
 
     /// Removes a group, its key and its items, and raises the key epoch; returns how many items went with it.
-    mutating func removeGroup(_ groupID: UInt32) throws -> Int {
+    mutating func removeGroup(_ groupID: GroupID) throws -> Int {
         guard keys.masterKey != nil, let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
             throw VaultError.locked(nil)
         }

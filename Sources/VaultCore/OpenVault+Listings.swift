@@ -2,8 +2,8 @@ import VaultCrypto
 
 /// A (group, class) pair: what one listing block covers.
 struct ListingPair: Hashable {
-    let groupID: UInt32
-    let classID: UInt8
+    let groupID: GroupID
+    let classID: ClassID
 }
 
 // Listing blocks: the attributes of every item of a (group, class), sealed together, so

@@ -38,7 +38,7 @@ extension OpenVault {
     }
 
     private func heldMatches(_ query: Query, skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
-        let groupIDs: [UInt32]
+        let groupIDs: [GroupID]
         if let group = query.group {
             guard let id = keys.groupID(of: group) else { return ([], []) }
             groupIDs = [id]

@@ -13,7 +13,7 @@ struct OpenVault {
     /// Whether the keys may change the vault: a full ring, or a scoped credential holding its groups' write keys.
     let isWritable: Bool
     /// The groups a scoped credential limits the ring to; nil when not limited.
-    var scope: Set<UInt32>? = nil
+    var scope: Set<GroupID>? = nil
     /// The header as read and its MAC: a ring without the header MAC key
     /// (a scoped credential) may write the file only with this header unchanged.
     var storedHeader: (parameters: ArraySlice<UInt8>, mac: [UInt8])? = nil
@@ -25,13 +25,13 @@ struct OpenVault {
     /// listing block is rebuilt from without opening their records again.
     var storedAttributes: [Bytes16: ItemAttributes] = [:]
     /// The groups whose index MAC (a write key's) this ring checked; their generations can be trusted.
-    var groupsVerifiedByWriteKey: Set<UInt32> = []
+    var groupsVerifiedByWriteKey: Set<GroupID> = []
     /// Whether a write key checked the header's counters: the header MAC, or an index MAC bound to them.
     var countersVerifiedByWriteKey: Bool { keys.headerMACKey != nil || !groupsVerifiedByWriteKey.isEmpty }
 
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {
-        let groupID: UInt32
+        let groupID: GroupID
         let group: AccessGroup
     }
 
@@ -144,7 +144,7 @@ struct OpenVault {
     }
 
     /// Adds a group's keys to the ring, keeping base keys the ring already has that `keys` lacks.
-    private static func merge(_ keys: GroupKeys, id: UInt32, into ring: KeyRing) {
+    private static func merge(_ keys: GroupKeys, id: GroupID, into ring: KeyRing) {
         if let existing = ring.groups[id] {
             for (classID, key) in existing.baseKeys where keys.baseKeys[classID] == nil { keys.addBaseKey(key, classID: classID) }
         }
@@ -217,7 +217,7 @@ struct OpenVault {
     }
 
     private static func unwrapKeys(_ file: VaultFile, into keys: KeyRing) throws {
-        guard let wrapKey = keys.wrapKey else { throw KeyRingError.missingClassKey(0) }
+        guard let wrapKey = keys.wrapKey else { throw KeyRingError.missingClassKey(ClassID(0)) }
         for entry in file.classes {
             keys.addClassKey(try AESGCM.open(entry.wrapped, key: wrapKey, aad: AAD.classKey(vaultID: file.vaultID, classID: entry.classID)), classID: entry.classID)
         }
@@ -258,7 +258,7 @@ struct OpenVault {
     private mutating func verifyIndex(encoded: UnsafeRawBufferPointer) throws {
         let groupIDs = Set(file.groups.map(\.groupID))
         // Neighbouring entries mostly share group and class: check each pair once per run.
-        var checked: (groupID: UInt32, classID: UInt8)?
+        var checked: (groupID: GroupID, classID: ClassID)?
         for entry in file.index where checked?.groupID != entry.groupID || checked?.classID != entry.classID {
             guard groupIDs.contains(entry.groupID), Accessibility(fileID: entry.classID) != nil else {
                 throw VaultError.corrupted(path: path, detail: "an index entry names an unknown group or class")
@@ -374,7 +374,7 @@ struct OpenVault {
     }
 
     /// A class key sealed under the key-wrap key (needs the master key).
-    static func wrapClassKey(_ classKey: SecretBytes, _ classID: UInt8, _ keys: KeyRing) throws -> [UInt8] {
+    static func wrapClassKey(_ classKey: SecretBytes, _ classID: ClassID, _ keys: KeyRing) throws -> [UInt8] {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         return try AESGCM.seal(classKey, key: wrapKey, aad: AAD.classKey(vaultID: keys.vaultID, classID: classID))
     }

@@ -26,6 +26,6 @@ extension Vault {
 }
 
 private struct LookupKey: Hashable {
-    let groupID: UInt32
+    let groupID: GroupID
     let tag: Bytes16
 }

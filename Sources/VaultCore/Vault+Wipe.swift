@@ -85,7 +85,7 @@ extension OpenVault {
     /// The positions `filter` selects and the outcome of removing them
     /// (`rekeyedGroups` lists every group in scope for a whole-group filter).
     func wipeSelection(_ filter: WipeFilter, now: Date, progress: ProgressHandler? = nil) throws -> (positions: [Int], outcome: WipeOutcome) {
-        let groupIDs: [UInt32]
+        let groupIDs: [GroupID]
         if let group = filter.query.group {
             guard let id = keys.groupID(of: group) else { throw VaultError.noSuchGroup(group) }
             groupIDs = [id]

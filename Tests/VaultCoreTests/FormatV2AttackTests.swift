@@ -22,7 +22,7 @@ import VaultCrypto
     }
 
     /// The id of group `ci` in the vault at `location`, read with the passphrase.
-    func ciGroupID(_ bytes: [UInt8]) throws -> UInt32 {
+    func ciGroupID(_ bytes: [UInt8]) throws -> GroupID {
         try #require(try OpenVault.unlock(bytes, secret: .passphrase(passphrase), deviceKey: nil, path: "").keys.groupID(of: ci))
     }
 

@@ -7,38 +7,38 @@ enum AAD {
     static let recordLayoutVersion: UInt16 = 1
 
     /// A record: vault id ‖ record id ‖ u32 group id ‖ u8 class id ‖ u16 record layout version (1).
-    static func record(vaultID: [UInt8], recordID: [UInt8], groupID: UInt32, classID: UInt8) -> [UInt8] {
+    static func record(vaultID: [UInt8], recordID: [UInt8], groupID: GroupID, classID: ClassID) -> [UInt8] {
         var w = ByteWriter(capacity: 40)
         w.raw(vaultID)
         w.raw(recordID)
-        w.u32(groupID)
-        w.u8(classID)
+        w.groupID(groupID)
+        w.classID(classID)
         w.u16(recordLayoutVersion)
         return w.bytes
     }
 
     /// A listing block: "listing" ‖ vault id ‖ u32 group id ‖ u8 class id.
-    static func listing(vaultID: [UInt8], groupID: UInt32, classID: UInt8) -> [UInt8] {
+    static func listing(vaultID: [UInt8], groupID: GroupID, classID: ClassID) -> [UInt8] {
         var w = ByteWriter(capacity: 48)
         w.raw(Array("listing".utf8))
         w.raw(vaultID)
-        w.u32(groupID)
-        w.u8(classID)
+        w.groupID(groupID)
+        w.classID(classID)
         return w.bytes
     }
 
     /// A class key wrapped under WK: "class" ‖ vault id ‖ u8 class id.
-    static func classKey(vaultID: [UInt8], classID: UInt8) -> [UInt8] {
-        Array("class".utf8) + vaultID + [classID]
+    static func classKey(vaultID: [UInt8], classID: ClassID) -> [UInt8] {
+        Array("class".utf8) + vaultID + [classID.rawValue]
     }
 
     /// A group's name and key under WK ("group"), or its device grant under
     /// DWK ("device group"): the label ‖ vault id ‖ u32 group id.
-    static func group(vaultID: [UInt8], groupID: UInt32, device: Bool = false) -> [UInt8] {
+    static func group(vaultID: [UInt8], groupID: GroupID, device: Bool = false) -> [UInt8] {
         var w = ByteWriter()
         w.raw(Array((device ? "device group" : "group").utf8))
         w.raw(vaultID)
-        w.u32(groupID)
+        w.groupID(groupID)
         return w.bytes
     }
 

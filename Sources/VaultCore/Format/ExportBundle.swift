@@ -28,7 +28,7 @@ enum ExportBundle {
         body.u32(UInt32(items.count))
         for item in items {
             body.lengthPrefixed(Array(item.attributes.group.name.utf8))
-            body.u8(item.attributes.accessibility.fileID)
+            body.classID(item.attributes.accessibility.fileID)
             let plaintext = RecordCodec.encodePlaintext(item.attributes, secret: item.secret)
             body.u32(UInt32(plaintext.count))
             plaintext.withUnsafeBytes { body.raw($0) }
@@ -71,7 +71,7 @@ enum ExportBundle {
         for _ in 0..<count {
             guard let name = String(validating: try reader.lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
                   let group = AccessGroup(name),
-                  let accessibility = Accessibility(fileID: try reader.u8()), !accessibility.isDeviceBound else {
+                  let accessibility = Accessibility(fileID: try reader.classID()), !accessibility.isDeviceBound else {
                 throw MalformedInput(detail: "an item with a malformed group or class")
             }
             let plaintext = SecretBytes(try reader.lengthPrefixed(limit: VaultFile.maxRecordBytes))

@@ -5,8 +5,8 @@ import VaultCrypto
 
 extension ByteWriter {
     /// u32 group id ‖ u32-length-prefixed UTF-8 group name.
-    mutating func group(_ id: UInt32, _ group: AccessGroup) {
-        u32(id)
+    mutating func group(_ id: GroupID, _ group: AccessGroup) {
+        groupID(id)
         lengthPrefixed(Array(group.name.utf8))
     }
 
@@ -21,10 +21,10 @@ extension ByteWriter {
     }
 
     /// u8 count ‖ (u8 class id ‖ 32-byte base key) in class id order.
-    mutating func baseKeys(_ keys: [UInt8: SecretBytes]) {
+    mutating func baseKeys(_ keys: [ClassID: SecretBytes]) {
         u8(UInt8(keys.count))
         for (classID, key) in keys.sorted(by: { $0.key < $1.key }) {
-            u8(classID)
+            self.classID(classID)
             raw(key.copyBytes())
         }
     }
@@ -32,8 +32,8 @@ extension ByteWriter {
 
 extension ByteReader {
     /// See `ByteWriter.group`; throws on a name that is no valid group.
-    mutating func group() throws -> (id: UInt32, group: AccessGroup) {
-        let id = try u32()
+    mutating func group() throws -> (id: GroupID, group: AccessGroup) {
+        let id = try groupID()
         guard let name = String(validating: try lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
               let group = AccessGroup(name) else {
             throw MalformedInput(detail: "a malformed group name")
@@ -51,10 +51,10 @@ extension ByteReader {
     }
 
     /// See `ByteWriter.baseKeys`; throws on an unknown or repeated class.
-    mutating func baseKeys() throws -> [UInt8: SecretBytes] {
-        var keys: [UInt8: SecretBytes] = [:]
+    mutating func baseKeys() throws -> [ClassID: SecretBytes] {
+        var keys: [ClassID: SecretBytes] = [:]
         for _ in 0..<Int(try u8()) {
-            let classID = try u8()
+            let classID = try self.classID()
             guard Accessibility(fileID: classID) != nil, keys[classID] == nil else {
                 throw MalformedInput(detail: "an unknown or repeated class")
             }

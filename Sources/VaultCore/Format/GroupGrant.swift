@@ -6,7 +6,7 @@ import VaultCrypto
 /// only in which base keys they carry and whether the index MAC key (the
 /// group's write key) is among them.
 struct GroupGrant {
-    var groupID: UInt32
+    var groupID: GroupID
     var group: AccessGroup
     /// The header's key check of the group key when granted; a different one means the group was re-keyed.
     var keyCheck: [UInt8]
@@ -14,12 +14,12 @@ struct GroupGrant {
     /// The group's write key: present only in a read-write credential.
     var indexMACKey: SecretBytes?
     /// Base keys by class id.
-    var baseKeys: [UInt8: SecretBytes]
+    var baseKeys: [ClassID: SecretBytes]
 
     /// The grant of `classes` of a group in a full ring; `writable` adds the index MAC key.
-    static func of(_ groupID: UInt32, in ring: KeyRing, keyCheck: [UInt8], classes: [Accessibility], writable: Bool) throws -> GroupGrant {
+    static func of(_ groupID: GroupID, in ring: KeyRing, keyCheck: [UInt8], classes: [Accessibility], writable: Bool) throws -> GroupGrant {
         guard let keys = ring.groups[groupID] else { throw KeyRingError.missingGroupKey(groupID) }
-        var bases: [UInt8: SecretBytes] = [:]
+        var bases: [ClassID: SecretBytes] = [:]
         for accessibility in classes {
             bases[accessibility.fileID] = try ring.baseKey(groupID: groupID, classID: accessibility.fileID)
         }

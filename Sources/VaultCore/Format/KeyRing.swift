@@ -14,9 +14,9 @@ final class KeyRing {
     /// This machine's device key, when it is the one the vault's device-bound items use.
     let deviceKey: SecretBytes?
     /// The groups the ring can open, by id.
-    private(set) var groups: [UInt32: GroupKeys] = [:]
+    private(set) var groups: [GroupID: GroupKeys] = [:]
     /// Class keys by class id.
-    private(set) var classKeys: [UInt8: SecretBytes] = [:]
+    private(set) var classKeys: [ClassID: SecretBytes] = [:]
 
     /// A full ring from the master key.
     init(vaultID: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?) {
@@ -37,27 +37,27 @@ final class KeyRing {
     /// The key that wraps class and group keys in the header (full ring only).
     lazy var wrapKey: SecretBytes? = masterKey.map { KeyRing.derive($0, "key wrap", [], vaultID: vaultID) }
 
-    func addGroup(_ keys: GroupKeys, id: UInt32) {
+    func addGroup(_ keys: GroupKeys, id: GroupID) {
         groups[id] = keys
     }
 
-    func removeGroup(id: UInt32) {
+    func removeGroup(id: GroupID) {
         groups[id] = nil
     }
 
-    func addClassKey(_ key: SecretBytes, classID: UInt8) {
+    func addClassKey(_ key: SecretBytes, classID: ClassID) {
         classKeys[classID] = key
     }
 
     /// Drops cached base keys of a class whose key changed.
-    func forgetBaseKeys(classID: UInt8) {
+    func forgetBaseKeys(classID: ClassID) {
         for keys in groups.values where keys.groupKey != nil {
             keys.baseKeys[classID] = nil
             keys.recordKeyDerivers[classID] = nil
         }
     }
 
-    func groupID(of group: AccessGroup) -> UInt32? {
+    func groupID(of group: AccessGroup) -> GroupID? {
         groups.first(where: { $0.value.group == group })?.key
     }
 
@@ -71,15 +71,15 @@ final class KeyRing {
     // MARK: derived keys and tags
 
     /// The check value of a group key stored in the header.
-    func groupKeyCheck(_ groupKey: SecretBytes, groupID: UInt32) -> [UInt8] {
+    func groupKeyCheck(_ groupKey: SecretBytes, groupID: GroupID) -> [UInt8] {
         var w = ByteWriter()
         w.raw(Array("vault v1 group key check".utf8))
         w.raw(vaultID)
-        w.u32(groupID)
+        w.groupID(groupID)
         return Array(HMAC.sha256(key: groupKey, data: w.bytes).prefix(VaultFile.checkSize))
     }
 
-    func lookupTag(groupID: UInt32, service: String, account: String) throws -> [UInt8] {
+    func lookupTag(groupID: GroupID, service: String, account: String) throws -> [UInt8] {
         var w = ByteWriter()
         w.lengthPrefixed(Array(service.utf8))
         w.lengthPrefixed(Array(account.utf8))
@@ -108,7 +108,7 @@ final class KeyRing {
     /// label ‖ vault id ‖ u64 key epoch ‖ u64 write generation ‖ u32 group id ‖ u64 group generation ‖ entries
     /// ‖ u8 class id ‖ digest of each of the group's listing blocks, in file order.
     /// Throws `missingIndexMACKey` for an index MAC of a group held without that key (a read-only credential).
-    func groupMAC(_ kind: GroupMACKind, groupID: UInt32, context: GroupMACContext, entries: [IndexEntry],
+    func groupMAC(_ kind: GroupMACKind, groupID: GroupID, context: GroupMACContext, entries: [IndexEntry],
                   encoded: UnsafeRawBufferPointer, listings: [ListingBlock]) throws -> [UInt8] {
         let keys = try group(groupID)
         let key: SecretBytes
@@ -128,11 +128,11 @@ final class KeyRing {
             w.raw(vaultID)
             w.u64(context.keyEpoch)
             w.u64(context.writeGeneration)
-            w.u32(groupID)
+            w.groupID(groupID)
             w.u64(context.groupGeneration)
         } else {
             w.raw(vaultID)
-            w.u32(groupID)
+            w.groupID(groupID)
         }
         mac.update(w.bytes)
         var runStart: Int?
@@ -150,21 +150,21 @@ final class KeyRing {
         }
         endRun(at: entries.count)
         for block in listings where block.groupID == groupID {
-            mac.update([block.classID] + block.digest)
+            mac.update([block.classID.rawValue] + block.digest)
         }
         return mac.finalize()
     }
 
     /// The base key of (group, class): what the record keys of that pair derive from.
-    func baseKey(groupID: UInt32, classID: UInt8) throws -> SecretBytes {
+    func baseKey(groupID: GroupID, classID: ClassID) throws -> SecretBytes {
         let keys = try group(groupID)
         if let cached = keys.baseKeys[classID] { return cached }
         guard let groupKey = keys.groupKey, let classKey = classKeys[classID] else {
             throw KeyRingError.missingClassKey(classID)
         }
         var context = ByteWriter()
-        context.u32(groupID)
-        context.u8(classID)
+        context.groupID(groupID)
+        context.classID(classID)
         let key = KeyRing.derive(groupKey.appending(classKey), "base", context.bytes, vaultID: vaultID)
         keys.baseKeys[classID] = key
         return key
@@ -172,7 +172,7 @@ final class KeyRing {
 
     /// The key of one record: fresh for every record id, bound to the device for device-bound classes.
     /// `derive(B[g,c] [‖ DK], "record", record id)`, with the HKDF extract step done once per (group, class).
-    func recordKey(groupID: UInt32, accessibility: Accessibility, recordID: Bytes16) throws -> SecretBytes {
+    func recordKey(groupID: GroupID, accessibility: Accessibility, recordID: Bytes16) throws -> SecretBytes {
         let deriver = try recordKeyDeriver(groupID: groupID, accessibility: accessibility)
         var info = KeyRing.recordInfoPrefix
         info.reserveCapacity(info.count + 16)
@@ -183,7 +183,7 @@ final class KeyRing {
     private static let recordInfoPrefix = Array("vault v1 record".utf8)
 
     /// The key of the listing block of (group, class): `derive(B[g,c] [‖ DK], "listing")`.
-    func listingKey(groupID: UInt32, accessibility: Accessibility) throws -> SecretBytes {
+    func listingKey(groupID: GroupID, accessibility: Accessibility) throws -> SecretBytes {
         var material = try baseKey(groupID: groupID, classID: accessibility.fileID)
         if accessibility.isDeviceBound {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
@@ -192,7 +192,7 @@ final class KeyRing {
         return KeyRing.derive(material, "listing", [], vaultID: vaultID)
     }
 
-    private func recordKeyDeriver(groupID: UInt32, accessibility: Accessibility) throws -> HKDFExpander {
+    private func recordKeyDeriver(groupID: GroupID, accessibility: Accessibility) throws -> HKDFExpander {
         let classID = accessibility.fileID
         let keys = try group(groupID)
         if let cached = keys.recordKeyDerivers[classID] { return cached }
@@ -222,7 +222,7 @@ final class KeyRing {
         Array(HMAC.sha256(key: deviceKey, data: Array("vault v1 device check".utf8) + vaultID).prefix(VaultFile.checkSize))
     }
 
-    private func group(_ id: UInt32) throws -> GroupKeys {
+    private func group(_ id: GroupID) throws -> GroupKeys {
         guard let keys = groups[id] else { throw KeyRingError.missingGroupKey(id) }
         return keys
     }
@@ -255,18 +255,18 @@ final class GroupKeys {
         return key
     }
     /// Base keys by class id: derived on demand from the group key, or given.
-    fileprivate(set) var baseKeys: [UInt8: SecretBytes]
+    fileprivate(set) var baseKeys: [ClassID: SecretBytes]
     /// Record-key derivations by class id, each with its HKDF extract step done (from the base key).
-    fileprivate var recordKeyDerivers: [UInt8: HKDFExpander] = [:]
+    fileprivate var recordKeyDerivers: [ClassID: HKDFExpander] = [:]
 
     /// Adds a base key the ring was given (not derived).
-    func addBaseKey(_ key: SecretBytes, classID: UInt8) {
+    func addBaseKey(_ key: SecretBytes, classID: ClassID) {
         baseKeys[classID] = key
         recordKeyDerivers[classID] = nil
     }
 
     init(group: AccessGroup, groupKey: SecretBytes?, lookupKey: SecretBytes, indexMACKey: SecretBytes?,
-         baseKeys: [UInt8: SecretBytes] = [:]) {
+         baseKeys: [ClassID: SecretBytes] = [:]) {
         self.group = group
         self.groupKey = groupKey
         self.lookupKey = lookupKey
@@ -277,8 +277,8 @@ final class GroupKeys {
 
 /// A key the ring does not hold.
 enum KeyRingError: Error {
-    case missingGroupKey(UInt32)
-    case missingClassKey(UInt8)
+    case missingGroupKey(GroupID)
+    case missingClassKey(ClassID)
     case missingDeviceKey
-    case missingIndexMACKey(UInt32)
+    case missingIndexMACKey(GroupID)
 }

@@ -75,7 +75,7 @@ struct VaultFile {
         for slot in keyslots { slot.encode(into: &w) }
         w.u8(UInt8(classes.count))
         for entry in classes {
-            w.u8(entry.classID)
+            w.classID(entry.classID)
             w.raw(entry.wrapped)
         }
         w.u32(UInt32(groups.count))
@@ -122,7 +122,7 @@ struct VaultFile {
         let classCount = Int(try r.u8())
         var classes: [WrappedClassKey] = []
         for _ in 0..<classCount {
-            classes.append(WrappedClassKey(classID: try r.u8(), wrapped: Array(try r.raw(wrappedKeySize))))
+            classes.append(WrappedClassKey(classID: try r.classID(), wrapped: Array(try r.raw(wrappedKeySize))))
         }
         let groupCount = Int(try r.u32())
         guard groupCount <= maxGroups else { throw MalformedInput(detail: "\(groupCount) groups") }
@@ -170,22 +170,22 @@ struct VaultFile {
 struct ListingBlock {
     static let maxSealedBytes = 1 << 30
 
-    var groupID: UInt32
-    var classID: UInt8
+    var groupID: GroupID
+    var classID: ClassID
     /// SHA-256 of `sealed`.
     var digest: [UInt8]
     var sealed: ArraySlice<UInt8>
 
     /// u32 group id ‖ u8 class id ‖ digest (32) ‖ bytes(sealed).
     func encode(into w: inout ByteWriter) {
-        w.u32(groupID)
-        w.u8(classID)
+        w.groupID(groupID)
+        w.classID(classID)
         w.raw(digest)
         w.lengthPrefixed(sealed)
     }
 
     static func decode(from r: inout ByteReader) throws -> ListingBlock {
-        ListingBlock(groupID: try r.u32(), classID: try r.u8(), digest: Array(try r.raw(VaultFile.digestSize)),
+        ListingBlock(groupID: try r.groupID(), classID: try r.classID(), digest: Array(try r.raw(VaultFile.digestSize)),
                      sealed: try r.lengthPrefixed(limit: maxSealedBytes))
     }
 
@@ -221,7 +221,7 @@ struct GroupSection {
 
 /// A class key wrapped under the vault's wrap key.
 struct WrappedClassKey {
-    var classID: UInt8
+    var classID: ClassID
     var wrapped: [UInt8]
 }
 
@@ -230,7 +230,7 @@ struct WrappedClassKey {
 struct WrappedGroupKey {
     static let maxWrappedBytes = 256
 
-    var groupID: UInt32
+    var groupID: GroupID
     /// `HMAC(GK, "vault v1 group key check" ‖ vault id ‖ group id)[0..16]`: tells a
     /// credential holding an older (revoked) group key from a damaged file.
     var keyCheck: [UInt8]
@@ -240,14 +240,14 @@ struct WrappedGroupKey {
     var deviceWrapped: [UInt8] = []
 
     func encode(into w: inout ByteWriter, version: UInt16) {
-        w.u32(groupID)
+        w.groupID(groupID)
         w.raw(keyCheck)
         w.lengthPrefixed(wrappedNameAndKey)
         if version == 1 { w.lengthPrefixed(deviceWrapped) }
     }
 
     static func decode(from r: inout ByteReader, version: UInt16) throws -> WrappedGroupKey {
-        WrappedGroupKey(groupID: try r.u32(), keyCheck: Array(try r.raw(VaultFile.checkSize)),
+        WrappedGroupKey(groupID: try r.groupID(), keyCheck: Array(try r.raw(VaultFile.checkSize)),
                         wrappedNameAndKey: Array(try r.lengthPrefixed(limit: maxWrappedBytes)),
                         deviceWrapped: version == 1 ? Array(try r.lengthPrefixed(limit: maxWrappedBytes)) : [])
     }
@@ -270,19 +270,19 @@ struct IndexEntry: Equatable {
     /// Stable for the item's life (v2); v1 files get one when converted.
     var itemID: Bytes16
     var tag: Bytes16
-    var groupID: UInt32
-    var classID: UInt8
+    var groupID: GroupID
+    var classID: ClassID
     var length: UInt32
     /// SHA-256 of the sealed record (v2; zero in v1): the record's revision.
     var digest: (Bytes16, Bytes16)
 
-    init(recordID: [UInt8], itemID: Bytes16, lookupTag: [UInt8], groupID: UInt32, classID: UInt8, sealed: ArraySlice<UInt8>) {
+    init(recordID: [UInt8], itemID: Bytes16, lookupTag: [UInt8], groupID: GroupID, classID: ClassID, sealed: ArraySlice<UInt8>) {
         let hash = sealed.withUnsafeBytes { SHA256.hash($0) }
         self.init(id: Bytes16(recordID), itemID: itemID, tag: Bytes16(lookupTag), groupID: groupID, classID: classID,
                   length: UInt32(sealed.count), digest: (Bytes16(hash[0..<16]), Bytes16(hash[16..<32])))
     }
 
-    private init(id: Bytes16, itemID: Bytes16, tag: Bytes16, groupID: UInt32, classID: UInt8, length: UInt32,
+    private init(id: Bytes16, itemID: Bytes16, tag: Bytes16, groupID: GroupID, classID: ClassID, length: UInt32,
                  digest: (Bytes16, Bytes16)) {
         self.id = id
         self.itemID = itemID
@@ -323,8 +323,8 @@ struct IndexEntry: Equatable {
                 entry.id.store(to: at)
                 entry.itemID.store(to: at + 16)
                 entry.tag.store(to: at + 32)
-                at.storeBytes(of: entry.groupID.bigEndian, toByteOffset: 48, as: UInt32.self)
-                at.storeBytes(of: entry.classID, toByteOffset: 52, as: UInt8.self)
+                at.storeBytes(of: entry.groupID.rawValue.bigEndian, toByteOffset: 48, as: UInt32.self)
+                at.storeBytes(of: entry.classID.rawValue, toByteOffset: 52, as: UInt8.self)
                 at.storeBytes(of: entry.length.bigEndian, toByteOffset: 53, as: UInt32.self)
                 entry.digest.0.store(to: at + 57)
                 entry.digest.1.store(to: at + 73)
@@ -346,14 +346,14 @@ struct IndexEntry: Equatable {
                 if version == 1 {
                     entry = IndexEntry(
                         id: Bytes16(loadingFrom: at), itemID: zero, tag: Bytes16(loadingFrom: at + 16),
-                        groupID: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 32, as: UInt32.self)),
-                        classID: at.load(fromByteOffset: 36, as: UInt8.self),
+                        groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 32, as: UInt32.self))),
+                        classID: ClassID(at.load(fromByteOffset: 36, as: UInt8.self)),
                         length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 37, as: UInt32.self)), digest: (zero, zero))
                 } else {
                     entry = IndexEntry(
                         id: Bytes16(loadingFrom: at), itemID: Bytes16(loadingFrom: at + 16), tag: Bytes16(loadingFrom: at + 32),
-                        groupID: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 48, as: UInt32.self)),
-                        classID: at.load(fromByteOffset: 52, as: UInt8.self),
+                        groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 48, as: UInt32.self))),
+                        classID: ClassID(at.load(fromByteOffset: 52, as: UInt8.self)),
                         length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 53, as: UInt32.self)),
                         digest: (Bytes16(loadingFrom: at + 57), Bytes16(loadingFrom: at + 73)))
                 }

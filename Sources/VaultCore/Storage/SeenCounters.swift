@@ -8,10 +8,10 @@
 struct SeenCounters: Equatable {
     var keyEpoch: UInt64 = 0
     var writeGeneration: UInt64 = 0
-    var groupGenerations: [UInt32: UInt64] = [:]
+    var groupGenerations: [GroupID: UInt64] = [:]
 
     /// The counters of `file`, as it holds them: its header's, and the generations of `groups`.
-    init(of file: VaultFile, groups: Set<UInt32>) {
+    init(of file: VaultFile, groups: Set<GroupID>) {
         keyEpoch = file.keyEpoch
         writeGeneration = file.writeGeneration
         for (group, section) in zip(file.groups, file.sections) where groups.contains(group.groupID) {
@@ -36,7 +36,7 @@ struct SeenCounters: Equatable {
             case ("epoch", 2): seen.keyEpoch = UInt64(words[1]) ?? 0
             case ("generation", 2): seen.writeGeneration = UInt64(words[1]) ?? 0
             case ("group", 3):
-                if let id = UInt32(words[1]), let generation = UInt64(words[2]) { seen.groupGenerations[id] = generation }
+                if let id = UInt32(words[1]), let generation = UInt64(words[2]) { seen.groupGenerations[GroupID(id)] = generation }
             default: continue
             }
         }
@@ -79,7 +79,7 @@ struct SeenCounters: Equatable {
 
     /// These counters raised to `file`'s (the generations of `groups` only): a higher epoch
     /// replaces everything; the same epoch takes each maximum.
-    func merging(_ file: VaultFile, groups: Set<UInt32>) -> SeenCounters {
+    func merging(_ file: VaultFile, groups: Set<GroupID>) -> SeenCounters {
         if file.keyEpoch > keyEpoch { return SeenCounters(of: file, groups: groups) }
         guard file.keyEpoch == keyEpoch else { return self }
         var next = self
