@@ -18,3 +18,31 @@ import Testing
         #expect(quoted(bytes: Array("bad".utf8) + [0xFF, 0x1B] + Array("\"x".utf8)) == #""bad\xFF\x1B\"x""#)
     }
 }
+
+/// What `list` prints for every item: dates and display widths, on their fast paths and off them.
+@Suite struct ListCellTests {
+    @Test func isoDatesAreUTCToTheSecond() {
+        #expect(DateText.iso(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(DateText.iso(Date(timeIntervalSince1970: 1_800_000_000.9)) == "2027-01-15T08:00:00Z")
+        #expect(DateText.iso(DateText.latest) == "9999-12-31T23:59:59Z")
+        #expect(DateText.iso(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00Z")
+        #expect(DateText.iso(Date(timeIntervalSince1970: 253_402_300_800)) == "10000-01-01T00:00:00Z")
+        for date in [Date(timeIntervalSince1970: 1_234_567_890), Date(timeIntervalSince1970: 4_102_444_799)] {
+            #expect(DateText.parse(DateText.iso(date)) == date)
+        }
+    }
+
+    @Test func widthsOfASCIIAndOtherText() {
+        #expect(DisplayWidth.of("github") == 6)
+        #expect(DisplayWidth.of("") == 0)
+        #expect(DisplayWidth.of("日本") == 4)
+        #expect(DisplayWidth.of("e\u{301}") == 1)
+        #expect(DisplayWidth.of("🔑x") == 3)
+    }
+
+    @Test func jsonStringsEscapeOnlyWhatTheyMust() {
+        #expect(ItemOutput.jsonString("plain text") == "\"plain text\"")
+        #expect(ItemOutput.jsonString("q\"b\\n\nt\u{1}") == #""q\"b\\n\nt\u0001""#)
+        #expect(ItemOutput.jsonString("ünï\u{7f}") == "\"ünï\u{7f}\"")
+    }
+}

@@ -17,8 +17,27 @@ enum DateText {
         let day = dayOfYear - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+        // Digit by digit into one buffer: `list` prints a date per item, and interpolation cost it a tenth.
+        guard (0...9999).contains(year) else {
+            // Only a record written by something else holds such a date; print it all the same.
+            func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+            return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+        }
+        var text = Array("0000-00-00T00:00:00Z".utf8)
+        func put(_ value: Int64, at offset: Int, digits: Int) {
+            var rest = value
+            for position in stride(from: offset + digits - 1, through: offset, by: -1) {
+                text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+        }
+        put(year, at: 0, digits: 4)
+        put(month, at: 5, digits: 2)
+        put(day, at: 8, digits: 2)
+        put(secondOfDay / 3600, at: 11, digits: 2)
+        put(secondOfDay % 3600 / 60, at: 14, digits: 2)
+        put(secondOfDay % 60, at: 17, digits: 2)
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Reads `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM[:SS]Z`; nil for anything else.

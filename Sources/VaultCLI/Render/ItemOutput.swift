@@ -58,19 +58,21 @@ enum ItemOutput {
         let widths = header.indices.map { column in
             stride(from: column, to: lengths.count, by: header.count).map { lengths[$0] }.max() ?? 0
         }
-        var table = ""
+        var table: [UInt8] = []
+        table.reserveCapacity(lines.count * (widths.reduce(0, +) + 2 * header.count))
+        let space = UInt8(ascii: " ")
         for (number, row) in lines.enumerated() {
             for (column, cell) in row.enumerated() {
-                if column > 0 { table += "  " }
-                table += cell
+                if column > 0 { table.append(contentsOf: [space, space]) }
+                table.append(contentsOf: cell.utf8)
                 if column < row.count - 1 {
-                    table += String(repeating: " ", count: widths[column] - lengths[number * header.count + column])
+                    table.append(contentsOf: repeatElement(space, count: widths[column] - lengths[number * header.count + column]))
                 }
             }
-            while table.utf8.last == UInt8(ascii: " ") { table.removeLast() }
-            table += "\n"
+            while table.last == space { table.removeLast() }
+            table.append(UInt8(ascii: "\n"))
         }
-        return table
+        return String(decoding: table, as: UTF8.self)
     }
 
     /// A name with control characters escaped, so a table row stays one line.

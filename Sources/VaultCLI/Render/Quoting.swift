@@ -36,6 +36,10 @@ func escapedByBackslash(_ value: UInt32) -> String? {
 /// `text` in double quotes with `"`, backslash, newline, tab and carriage return
 /// backslash-escaped, and other control characters written by `escapeControl`.
 func doubleQuoted(_ text: String, escapeControl: (UInt32) -> String, escapesDelete: Bool) -> String {
+    // Most text needs no escape at all (`list --json` quotes every field of every item): checked on its bytes.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && !(escapesDelete && $0 == 0x7F) }) {
+        return "\"" + text + "\""
+    }
     var out = "\""
     for scalar in text.unicodeScalars {
         if let escaped = escapedByBackslash(scalar.value) {
