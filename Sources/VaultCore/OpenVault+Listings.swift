@@ -102,14 +102,21 @@ extension OpenVault {
             let block = try AESGCM.seal(w.bytes, key: key, aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID))
             sealed[pair] = ListingBlock(groupID: pair.groupID, classID: pair.classID, digest: SHA256.hash(block), sealed: block[...])
         }
-        let groupOrder = Dictionary(uniqueKeysWithValues: file.groups.enumerated().map { ($1.groupID, $0) })
-        let kept = file.listings.filter { block in
-            let pair = ListingPair(groupID: block.groupID, classID: block.classID)
-            return !changedListings.contains(pair) && groupOrder[block.groupID] != nil
+        // Groups this write changed get their blocks in class order; every other group keeps its
+        // blocks as they were, in their order: its MACs, which a scoped writer cannot make, cover that order.
+        let changedGroups = Set(changedListings.map(\.groupID))
+        var listings: [ListingBlock] = []
+        for group in file.groups {
+            let kept = file.listings.filter { block in
+                block.groupID == group.groupID && !changedListings.contains(ListingPair(groupID: block.groupID, classID: block.classID))
+            }
+            guard changedGroups.contains(group.groupID) else {
+                listings += kept
+                continue
+            }
+            listings += (kept + sealed.values.filter { $0.groupID == group.groupID }).sorted { $0.classID < $1.classID }
         }
-        file.listings = (kept + sealed.values).sorted {
-            (groupOrder[$0.groupID] ?? 0, $0.classID) < (groupOrder[$1.groupID] ?? 0, $1.classID)
-        }
+        file.listings = listings
         changedListings = []
     }
 }

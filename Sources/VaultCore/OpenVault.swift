@@ -291,20 +291,21 @@ struct OpenVault {
         }
     }
 
-    /// What opening leaves unchecked, for `verify`: the read MAC of each group this ring holds the write
-    /// key of (a bad one would fail every reader without that key, though the writer's own reads
-    /// never use it), and item ids repeated across the index. Returns the detail of the first problem found.
-    func problemsBeyondOpening() throws -> String? {
-        guard file.version >= 2 else { return nil }
-        if Set(file.index.map(\.itemID)).count != file.index.count { return "two index entries share an item id" }
+    /// What opening leaves unchecked, for `verify`: the groups this ring holds the write key of whose
+    /// read MAC fails (it would fail every reader without that key, though the writer's own reads
+    /// never use it; the writer's next change makes it again), and item ids repeated across the index.
+    func problemsBeyondOpening() throws -> (readMACFailures: [AccessGroup], repeatedItemIDs: Bool) {
+        guard file.version >= 2 else { return ([], false) }
         let encoded = IndexEntry.encode(file.index)
-        for (group, section) in zip(file.groups, file.sections) where keys.groups[group.groupID]?.indexMACKey != nil {
+        var failures: [AccessGroup] = []
+        for (group, section) in zip(file.groups, file.sections) {
+            guard let held = keys.groups[group.groupID], held.indexMACKey != nil else { continue }
             let mac = try encoded.withUnsafeBytes {
                 try keys.groupMAC(.read, groupID: group.groupID, context: macContext(section), entries: file.index, encoded: $0, listings: file.listings)
             }
-            if !constantTimeEquals(mac, section.readMAC) { return "the read MAC of a group does not match" }
+            if !constantTimeEquals(mac, section.readMAC) { failures.append(held.group) }
         }
-        return nil
+        return (failures, Set(file.index.map(\.itemID)).count != file.index.count)
     }
 
     private func macContext(_ section: GroupSection) -> KeyRing.GroupMACContext {

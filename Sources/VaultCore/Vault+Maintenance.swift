@@ -29,9 +29,14 @@ public struct VerifyReport: Sendable {
     public var writeGeneration: UInt64 = 0
     /// Groups whose index fails its MAC, by name.
     public var damagedGroups: [String] = []
+    /// Groups whose read MAC fails, though their index MAC holds (readers without the write key
+    /// refuse them; the next change by a writer makes the read MAC again), by name.
+    public var groupsFailingTheirReadMAC: [String] = []
 
     /// Whether anything was found damaged: the file as a whole, a group, or any record.
-    public var isDamaged: Bool { damage != nil || damagedRecords > 0 || damagedListings > 0 || !damagedGroups.isEmpty }
+    public var isDamaged: Bool {
+        damage != nil || damagedRecords > 0 || damagedListings > 0 || !damagedGroups.isEmpty || !groupsFailingTheirReadMAC.isEmpty
+    }
 }
 
 /// What `upgrade` did.
@@ -57,12 +62,14 @@ extension Vault {
         if let mode = FileSystem.mode(deviceKeyPath), mode & 0o077 != 0 { report.exposedFiles.append((deviceKeyPath, mode)) }
         do {
             let vault = try withKeys { try readSnapshot() }
-            if let problem = try vault.problemsBeyondOpening() { throw VaultError.corrupted(path: location.path, detail: problem) }
+            let problems = try vault.problemsBeyondOpening()
+            if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: "two index entries share an item id") }
             report.itemCount = vault.file.index.count
             report.formatVersion = Int(vault.file.version)
             report.keyEpoch = vault.file.keyEpoch
             report.writeGeneration = vault.file.writeGeneration
             report.damagedGroups = vault.damagedGroups.map(\.group.name)
+            report.groupsFailingTheirReadMAC = problems.readMACFailures.map(\.name)
             for position in vault.file.index.indices {
                 progress?(position + 1, vault.file.index.count)
                 do {
@@ -81,7 +88,8 @@ extension Vault {
                 let pair = ListingPair(groupID: block.groupID, classID: block.classID)
                 do {
                     let listed = try vault.listedAttributes(of: pair)
-                    if listed?.count != vault.file.index.count(where: { $0.groupID == pair.groupID && $0.classID == pair.classID }) {
+                    let held = vault.file.index.filter { $0.groupID == pair.groupID && $0.classID == pair.classID }.map(\.itemID)
+                    if listed.map({ Set($0.keys) }) != Set(held) || listed?.count != held.count {
                         report.damagedListings += 1
                     }
                 } catch VaultError.corrupted {

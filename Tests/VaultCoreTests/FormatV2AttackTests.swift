@@ -292,6 +292,28 @@ import VaultCrypto
         #expect(throws: VaultError.noKeyslot(.passphrase)) { try owner.secret("github", "ci-bot") }
     }
 
+    /// A damaged read MAC does not stop the writer, whose own reads never use it, but verify names
+    /// it (readers without the write key refuse the group), and the writer's next change makes it again.
+    @Test func aDamagedReadMACIsNamedByVerifyAndRemadeByTheNextWrite() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        let reader = try owner.grant(groups: [ci], readOnly: true, expires: nil)
+        var bytes = fileBytes(dir.location().path)
+        let decoded = try VaultFile.decode(bytes)
+        let slot = try #require(decoded.file.groups.firstIndex { $0.groupID == (try? ciGroupID(bytes)) })
+        let sectionStart = decoded.parametersEnd + 32 + 32 + 4 + decoded.file.index.count * IndexEntry.v2Size + slot * GroupSection.size
+        bytes[sectionStart + 8 + 32] ^= 0x01
+        writeBytes(bytes, to: dir.location().path)
+        #expect(try owner.secret("db", "ci") == "ci-secret")
+        let report = try owner.verify()
+        #expect(report.isDamaged && report.groupsFailingTheirReadMAC == ["ci"] && report.damagedGroups.isEmpty)
+        let scoped = Vault(location: dir.location(), keys: .scoped(reader), host: Vault.selfContainedHost(for: dir.location()))
+        #expect(throws: VaultError.damagedGroup(path: dir.location().path, group: ci)) { try scoped.secret("db", "ci", group: ci) }
+        try owner.add("later", "x", "v")
+        #expect(try !owner.verify().isDamaged)
+        #expect(try scoped.secret("db", "ci", group: ci) == "ci-secret")
+    }
+
     /// A session started before a rekey reads as ended (36), never as damage (93).
     @Test func aSessionFromBeforeARekeyHasEnded() throws {
         let dir = try TempDirectory()

@@ -30,7 +30,10 @@ enum VerifyCommand {
         }
         if report.isDamaged {
             // Export saves around damaged records, but cannot open a file whose header or MACs fail.
-            let hint = !report.damagedGroups.isEmpty && report.damage == nil
+            let onlyReadMACs = report.damage == nil && report.damagedGroups.isEmpty && report.damagedRecords == 0 && report.damagedListings == 0
+            let hint = onlyReadMACs
+                ? "your keys read every item; the next change to the vault makes the read MACs again for the readers who check them"
+                : !report.damagedGroups.isEmpty && report.damage == nil
                 ? "every group but the damaged ones opens as before: set the damaged ones aside with 'vault verify --quarantine', or restore the file from a backup"
                 : report.damage == nil
                 ? "save what still opens with 'vault export --out FILE' (it leaves the damaged records out), or restore the file from a backup"
@@ -56,6 +59,9 @@ enum VerifyCommand {
         } else {
             lines.append("format: v\(report.formatVersion)" + (report.formatVersion >= 2 ? ", key epoch \(report.keyEpoch), write generation \(report.writeGeneration)" : " (convert it with 'vault upgrade')"))
             lines += report.damagedGroups.map { "damaged: group \(quoted($0)): its index does not match its MAC" }
+            lines += report.groupsFailingTheirReadMAC.map {
+                "damaged: group \(quoted($0)): its read MAC does not match (readers without its write key refuse it; the next change to the vault makes it again)"
+            }
             if report.damagedListings > 0 { lines.append("damaged: \(counted(report.damagedListings, "listing block")) (what list reads)") }
             lines.append("records: \(report.itemCount) in all, \(report.opened) opened, \(report.unopened) not opened with the keys at hand, \(report.damagedRecords) damaged")
         }
@@ -74,6 +80,7 @@ enum VerifyCommand {
             ("format", .number(report.formatVersion)), ("key_epoch", .number(Int(report.keyEpoch))),
             ("write_generation", .number(Int(report.writeGeneration))),
             ("damaged_groups", .array(report.damagedGroups.map { .string($0) })),
+            ("read_mac_failures", .array(report.groupsFailingTheirReadMAC.map { .string($0) })),
             ("exposed", .array(report.exposedFiles.map { .object([("path", .string($0.path)), ("mode", .string("0" + String($0.mode, radix: 8)))]) })),
             ("records", records),
         ])
