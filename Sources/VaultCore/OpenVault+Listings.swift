@@ -13,19 +13,33 @@ extension OpenVault {
     /// Throws `locked` or `boundToAnotherDevice` when the keys at hand do not open it, `corrupted`
     /// when it does not match its digest or does not open with the right key.
     func listedAttributes(of pair: ListingPair) throws -> [Bytes16: ItemAttributes]? {
-        guard let (fields, group, accessibility) = try listedFields(of: pair) else { return nil }
+        guard let listing = try openListing(of: pair) else { return nil }
         do {
-            return try fields.mapValues { bytes in
-                try bytes.withUnsafeBytes { try RecordCodec.decodeListedAttributes($0, group: group, accessibility: accessibility) }
+            return try listing.plaintext.withUnsafeBytes { bytes in
+                var listed: [Bytes16: ItemAttributes] = [:]
+                listed.reserveCapacity(listing.items.count)
+                for item in listing.items {
+                    listed[item.itemID] = try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[item.fields]),
+                                                                                 group: listing.group, accessibility: listing.accessibility)
+                }
+                return listed
             }
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.detail)
         }
     }
 
-    /// The encoded attribute fields of each item the block of `pair` lists, by item id, undecoded
-    /// (what a rebuild copies for the items that did not change); nil when the pair has no block.
-    private func listedFields(of pair: ListingPair) throws -> (fields: [Bytes16: [UInt8]], group: AccessGroup, accessibility: Accessibility)? {
+    /// A listing block opened: its plaintext and where each item's fields sit in it, in block order.
+    struct OpenedListing {
+        let plaintext: SecretBytes
+        let items: [(itemID: Bytes16, fields: Range<Int>)]
+        let group: AccessGroup
+        let accessibility: Accessibility
+    }
+
+    /// The block of `pair` opened, its items found but not decoded (a rebuild copies the unchanged
+    /// ones as they are); nil when the pair has no block. Throws as `listedAttributes` does.
+    func openListing(of pair: ListingPair) throws -> OpenedListing? {
         guard let block = file.listings.first(where: { $0.groupID == pair.groupID && $0.classID == pair.classID }) else { return nil }
         guard let accessibility = Accessibility(fileID: pair.classID) else {
             throw VaultError.corrupted(path: path, detail: "a listing block names an unknown class")
@@ -44,29 +58,31 @@ extension OpenVault {
                                               aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID)) else {
             throw VaultError.corrupted(path: path, detail: "a listing block does not open")
         }
-        let fields = try plaintext.withUnsafeBytes { bytes -> [Bytes16: [UInt8]]? in
-            var fields: [Bytes16: [UInt8]] = [:]
-            fields.reserveCapacity(bytes.count / 96)
+        let items = plaintext.withUnsafeBytes { bytes -> [(itemID: Bytes16, fields: Range<Int>)]? in
+            var items: [(itemID: Bytes16, fields: Range<Int>)] = []
+            items.reserveCapacity(bytes.count / 96)
+            var seen = Set<Bytes16>()
             var offset = 0
             while offset < bytes.count {
                 guard bytes.count - offset >= 20 else { return nil }
                 let itemID = Bytes16(loadingFrom: bytes.baseAddress! + offset)
                 let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self)))
                 offset += 20
-                guard length <= bytes.count - offset, fields[itemID] == nil else { return nil }
-                fields[itemID] = Array(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]))
+                guard length <= bytes.count - offset, seen.insert(itemID).inserted else { return nil }
+                items.append((itemID, offset..<offset + length))
                 offset += length
             }
-            return fields
+            return items
         }
-        guard let fields else { throw VaultError.corrupted(path: path, detail: "a listing block's item overruns it or repeats") }
-        return (fields, group, accessibility)
+        guard let items else { throw VaultError.corrupted(path: path, detail: "a listing block's item overruns it or repeats") }
+        return OpenedListing(plaintext: plaintext, items: items, group: group, accessibility: accessibility)
     }
 
     /// Seals again the listing block of every changed pair that still has items, from the
-    /// attributes of items stored since the read, the block as it was, or (a v1 file being
-    /// converted) the records themselves. A pair whose items the keys at hand cannot all read
-    /// (bound to another machine) is left without a block: it is then listed record by record.
+    /// attributes of items stored since the read, the block as it was (its unchanged items copied
+    /// as they are, in one pass when the order is unchanged), or (a v1 file being converted) the
+    /// records themselves. A pair whose items the keys at hand cannot all read (bound to another
+    /// machine) is left without a block: it is then listed record by record.
     mutating func sealChangedListings() throws {
         guard !changedListings.isEmpty else { return }
         var positionsByPair: [ListingPair: [Int]] = [:]
@@ -77,29 +93,10 @@ extension OpenVault {
         var sealed: [ListingPair: ListingBlock] = [:]
         for (pair, positions) in positionsByPair {
             guard let accessibility = Accessibility(fileID: pair.classID),
-                  let key = try? keys.listingKey(groupID: pair.groupID, accessibility: accessibility) else { continue }
-            let previous = (try? listedFields(of: pair))?.fields
-            var w = ByteWriter(capacity: positions.count * 128)
-            defer { w.wipeBytes() }
-            var complete = true
-            for position in positions {
-                let itemID = file.index[position].itemID
-                let fields: [UInt8]
-                if let attributes = storedAttributes[itemID] ?? (previous?[itemID] == nil ? try? openAttributes(at: position) : nil) {
-                    var encoded = ByteWriter(capacity: 128)
-                    RecordCodec.encodeAttributes(attributes, into: &encoded)
-                    fields = encoded.bytes
-                } else if let unchanged = previous?[itemID] {
-                    fields = unchanged
-                } else {
-                    complete = false
-                    break
-                }
-                itemID.encode(into: &w)
-                w.lengthPrefixed(fields)
-            }
-            guard complete else { continue }
-            let block = try AESGCM.seal(w.bytes, key: key, aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID))
+                  let key = try? keys.listingKey(groupID: pair.groupID, accessibility: accessibility),
+                  var plaintext = listingPlaintext(positions, previous: (try? openListing(of: pair)) ?? nil) else { continue }
+            defer { plaintext.wipeBytes() }
+            let block = try AESGCM.seal(plaintext.bytes, key: key, aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID))
             sealed[pair] = ListingBlock(groupID: pair.groupID, classID: pair.classID, digest: SHA256.hash(block), sealed: block[...])
         }
         // Groups this write changed get their blocks in class order; every other group keeps its
@@ -118,5 +115,41 @@ extension OpenVault {
         }
         file.listings = listings
         changedListings = []
+    }
+
+    /// The plaintext of the listing block of the items at `positions`, or nil when one of them can
+    /// be read neither from what was stored, nor from `previous`, nor from its record.
+    private func listingPlaintext(_ positions: [Int], previous: OpenedListing?) -> ByteWriter? {
+        var w = ByteWriter(capacity: (previous?.plaintext.count ?? 0) + 128 * storedAttributes.count + 64)
+        var cursor = 0
+        var byItemID: [Bytes16: Range<Int>]?
+        for position in positions {
+            let itemID = file.index[position].itemID
+            var fields: Range<Int>?
+            if storedAttributes[itemID] == nil, let previous {
+                // In the common case the block lists the items in the order the index holds them.
+                if cursor < previous.items.count, previous.items[cursor].itemID == itemID {
+                    fields = previous.items[cursor].fields
+                    cursor += 1
+                } else {
+                    if byItemID == nil { byItemID = Dictionary(uniqueKeysWithValues: previous.items.map { ($0.itemID, $0.fields) }) }
+                    fields = byItemID?[itemID]
+                }
+            }
+            if let fields, let previous {
+                itemID.encode(into: &w)
+                w.u32(UInt32(fields.count))
+                previous.plaintext.withUnsafeBytes { w.raw(UnsafeRawBufferPointer(rebasing: $0[fields])) }
+            } else if let attributes = storedAttributes[itemID] ?? (try? openAttributes(at: position)) {
+                var encoded = ByteWriter(capacity: 128)
+                RecordCodec.encodeAttributes(attributes, into: &encoded)
+                itemID.encode(into: &w)
+                w.lengthPrefixed(encoded.bytes)
+            } else {
+                w.wipeBytes()
+                return nil
+            }
+        }
+        return w
     }
 }
