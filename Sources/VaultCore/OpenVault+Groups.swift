@@ -82,6 +82,20 @@ extension OpenVault {
                                 grants: grants)
     }
 
+    /// What the grants of this machine (device grants, after-first-unlock cache) depend on: the
+    /// groups with their key checks and the wrapped class keys. Equal before and after a change,
+    /// the grants written before still hold.
+    var grantedKeys: [UInt8] {
+        var w = ByteWriter()
+        for group in file.groups {
+            w.groupID(group.groupID)
+            w.raw(group.keyCheck)
+        }
+        for entry in file.classes { w.raw(entry.wrapped) }
+        w.raw(file.deviceCheck)
+        return w.bytes
+    }
+
     /// The master key of a full ring.
     func masterKey() throws -> SecretBytes {
         guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }

@@ -463,6 +463,7 @@ public final class Vault: ItemStore {
                 var vault = try readSnapshot(writing: true)
                 guard vault.isWritable else { throw VaultError.locked(nil) }
                 let converted = try convertIfAllowed(&vault, explicitly: false)
+                let keysBefore = vault.grantedKeys
                 let result: R
                 let resealed: Int?
                 do {
@@ -475,7 +476,8 @@ public final class Vault: ItemStore {
                 }
                 if let converted { onNotice?(.converted(backup: converted.backup)) }
                 if let resealed { try finishMovingOffExposedDeviceKey(resealed: resealed, vaultID: vault.file.vaultID) }
-                refreshMachineGrants(vault, onlyIfMissing: false)
+                // Changing items changes no grant: the cache and device grants are rewritten only when keys or groups changed.
+                refreshMachineGrants(vault, onlyIfMissing: vault.grantedKeys == keysBefore)
                 return result
             }
         }
