@@ -6,35 +6,55 @@ import VaultCrypto
 enum ItemOutput {
     /// One JSON object per item; the secret only when given; `expired` as of `now`.
     static func json(_ attributes: ItemAttributes, secret: SecretBytes? = nil, now: Date) -> String {
-        var fields: [(String, String)] = [
-            ("service", jsonString(attributes.service)),
-            ("account", jsonString(attributes.account)),
-            ("group", jsonString(attributes.group.name)),
-            ("class", jsonString(attributes.accessibility.rawValue)),
-        ]
-        for field in attributes.details.textFields {
-            if let value = field.value { fields.append((field.name.replacing("-", with: "_"), jsonString(value))) }
+        var out: [UInt8] = []
+        appendJSON(attributes, secret: secret, now: now, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A JSON array of items, one per line, built in one buffer (`list --json` prints every item).
+    static func jsonArray(_ items: [ItemAttributes], now: Date) -> String {
+        guard !items.isEmpty else { return "[]" }
+        var out = Array("[\n".utf8)
+        out.reserveCapacity(items.count * 200)
+        for (number, item) in items.enumerated() {
+            out.append(contentsOf: (number == 0 ? "  " : ",\n  ").utf8)
+            appendJSON(item, secret: nil, now: now, to: &out)
         }
-        fields.append(("created", jsonString(DateText.iso(attributes.created))))
-        fields.append(("modified", jsonString(DateText.iso(attributes.modified))))
+        out.append(contentsOf: "\n]".utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendJSON(_ attributes: ItemAttributes, secret: SecretBytes?, now: Date, to out: inout [UInt8]) {
+        var first = true
+        func field(_ name: String, _ value: String, quoted: Bool = true) {
+            out.append(contentsOf: (first ? "{\"" : ",\"").utf8)
+            first = false
+            out.append(contentsOf: name.utf8)
+            out.append(contentsOf: "\":".utf8)
+            out.append(contentsOf: (quoted ? jsonString(value) : value).utf8)
+        }
+        field("service", attributes.service)
+        field("account", attributes.account)
+        field("group", attributes.group.name)
+        field("class", attributes.accessibility.rawValue)
+        for textField in attributes.details.textFields {
+            if let value = textField.value { field(textField.name.replacing("-", with: "_"), value) }
+        }
+        field("created", DateText.iso(attributes.created))
+        field("modified", DateText.iso(attributes.modified))
         if let expires = attributes.details.expires {
-            fields.append(("expires", jsonString(DateText.iso(expires))))
-            fields.append(("expired", attributes.hasExpired(at: now) ? "true" : "false"))
+            field("expires", DateText.iso(expires))
+            field("expired", attributes.hasExpired(at: now) ? "true" : "false", quoted: false)
         }
         if let secret {
             let bytes = secret.copyBytes()
             if let text = String(validating: bytes, as: UTF8.self) {
-                fields.append(("secret", jsonString(text)))
+                field("secret", text)
             } else {
-                fields.append(("secret_base64", jsonString(Base64.encode(bytes))))
+                field("secret_base64", Base64.encode(bytes))
             }
         }
-        return "{" + fields.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
-    }
-
-    /// A JSON array of items, one per line.
-    static func jsonArray(_ items: [ItemAttributes], now: Date) -> String {
-        items.isEmpty ? "[]" : "[\n" + items.map { "  " + json($0, now: now) }.joined(separator: ",\n") + "\n]"
+        out.append(UInt8(ascii: "}"))
     }
 
     /// Aligned columns: GROUP SERVICE ACCOUNT CLASS MODIFIED [EXPIRES] LABEL;
