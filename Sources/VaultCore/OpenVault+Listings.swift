@@ -61,20 +61,19 @@ extension OpenVault {
         let items = plaintext.withUnsafeBytes { bytes -> [(itemID: Bytes16, fields: Range<Int>)]? in
             var items: [(itemID: Bytes16, fields: Range<Int>)] = []
             items.reserveCapacity(bytes.count / 96)
-            var seen = Set<Bytes16>()
             var offset = 0
             while offset < bytes.count {
                 guard bytes.count - offset >= 20 else { return nil }
                 let itemID = Bytes16(loadingFrom: bytes.baseAddress! + offset)
                 let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self)))
                 offset += 20
-                guard length <= bytes.count - offset, seen.insert(itemID).inserted else { return nil }
+                guard length <= bytes.count - offset else { return nil }
                 items.append((itemID, offset..<offset + length))
                 offset += length
             }
             return items
         }
-        guard let items else { throw VaultError.corrupted(path: path, detail: "a listing block's item overruns it or repeats") }
+        guard let items else { throw VaultError.corrupted(path: path, detail: "a listing block's item overruns it") }
         return OpenedListing(plaintext: plaintext, items: items, group: group, accessibility: accessibility)
     }
 
@@ -86,10 +85,20 @@ extension OpenVault {
     mutating func sealChangedListings() throws {
         guard !changedListings.isEmpty else { return }
         var positionsByPair: [ListingPair: [Int]] = [:]
+        // Neighbouring entries mostly share their pair: decide once per run.
+        var run: (pair: ListingPair, changed: Bool, positions: [Int])?
+        func endRun() {
+            if let run, run.changed { positionsByPair[run.pair, default: []].append(contentsOf: run.positions) }
+        }
         for (position, entry) in file.index.enumerated() {
             let pair = ListingPair(groupID: entry.groupID, classID: entry.classID)
-            if changedListings.contains(pair) { positionsByPair[pair, default: []].append(position) }
+            if run?.pair != pair {
+                endRun()
+                run = (pair, changedListings.contains(pair), [])
+            }
+            if run?.changed == true { run?.positions.append(position) }
         }
+        endRun()
         var sealed: [ListingPair: ListingBlock] = [:]
         for (pair, positions) in positionsByPair {
             guard let accessibility = Accessibility(fileID: pair.classID),

@@ -259,13 +259,14 @@ struct OpenVault {
         let groupIDs = Set(file.groups.map(\.groupID))
         // Neighbouring entries mostly share group and class: check each pair once per run.
         var checked: (groupID: GroupID, classID: ClassID)?
+        var pairs = Set<ListingPair>()
         for entry in file.index where checked?.groupID != entry.groupID || checked?.classID != entry.classID {
             guard groupIDs.contains(entry.groupID), Accessibility(fileID: entry.classID) != nil else {
                 throw VaultError.corrupted(path: path, detail: "an index entry names an unknown group or class")
             }
             checked = (entry.groupID, entry.classID)
+            pairs.insert(ListingPair(groupID: entry.groupID, classID: entry.classID))
         }
-        let pairs = Set(file.index.map { ListingPair(groupID: $0.groupID, classID: $0.classID) })
         let listed = file.listings.map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
         guard Set(listed).count == listed.count, listed.allSatisfy(pairs.contains) else {
             throw VaultError.corrupted(path: path, detail: "a listing block of no items, or two of one group and class")
@@ -323,10 +324,6 @@ struct OpenVault {
         precondition(file.version == VaultFile.version, "a v1 file is converted before it is written")
         if let damaged = damagedGroups.first {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
-        }
-        // Opening does not check this (a get need not pay for it); a forged file must not be written on.
-        guard Set(file.index.map(\.itemID)).count == file.index.count else {
-            throw VaultError.corrupted(path: path, detail: "two index entries share an item id")
         }
         try sealChangedListings()
         let isOwner = keys.headerMACKey != nil
