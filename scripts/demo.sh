@@ -86,6 +86,10 @@ step "The same credential cannot open another group: exit 30 (errSecMissingEntit
     30 'VAULT_KEY_FILE= VAULT_CREDENTIAL=ci.cred vault get --group default -s github -a ci-bot'
 step "Revoking the group ends every credential granted for it, and keeps its items." \
     0 'vault revoke --group ci && vault get --group ci -s deploy -a bot'
+step "Verify checks every record and prints the format and its counters: revoke raised the key epoch, so a copy from before it is refused (exit 49)." \
+    0 'vault verify'
+step "Rekey replaces every key (master, class, group and this machine's device key) and re-seals every item: an old copy of the file with an old key file, session or credential opens nothing written afterwards." \
+    0 'vault rekey --yes && vault get -s github -a ci-bot'
 step "An unlock session lets later commands read without any credential until it has been idle for its timeout." \
     0 'eval "$(vault unlock --export --timeout 5m)" && unset VAULT_KEY_FILE'
 step "Status shows, without unlocking, whether the vault is locked and what it holds." \
