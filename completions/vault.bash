@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete list group grant revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
+_vault_commands="init add get otp update edit rename delete list history group grant revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -22,13 +22,14 @@ _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         otp) echo "-s --service -a --account --group --at --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --json --otp --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --keep --undo --json --otp --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        history) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         grant) echo "--group --read-only --expires -o --out --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         revoke) echo "--group --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
@@ -91,6 +92,7 @@ _vault_value_kind() {
         "get -l"|"get --label") echo "none" ;;
         "get --field") echo "words service account label group class created modified expires" ;;
         "get --clip-timeout") echo "none" ;;
+        "get --revision") echo "none" ;;
         "otp -s"|"otp --service") echo "names services" ;;
         "otp -a"|"otp --account") echo "names accounts" ;;
         "otp --group") echo "names groups" ;;
@@ -112,6 +114,7 @@ _vault_value_kind() {
         "update --words") echo "none" ;;
         "update --separator") echo "none" ;;
         "update -w"|"update --password") echo "none" ;;
+        "update --keep") echo "none" ;;
         "edit -s"|"edit --service") echo "names services" ;;
         "edit -a"|"edit --account") echo "names accounts" ;;
         "edit --group") echo "names groups" ;;
@@ -132,6 +135,9 @@ _vault_value_kind() {
         "list --search") echo "none" ;;
         "list --service-glob") echo "none" ;;
         "list --account-glob") echo "none" ;;
+        "history -s"|"history --service") echo "names services" ;;
+        "history -a"|"history --account") echo "names accounts" ;;
+        "history --group") echo "names groups" ;;
         "grant --group") echo "names groups" ;;
         "grant --expires") echo "none" ;;
         "grant -o"|"grant --out") echo "file" ;;

@@ -95,6 +95,7 @@ complete -c vault -n __vault_no_command -a edit -d 'change the secret of one ite
 complete -c vault -n __vault_no_command -a rename -d 'give one item a new service, account or group'
 complete -c vault -n __vault_no_command -a delete -d 'delete items'
 complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
+complete -c vault -n __vault_no_command -a history -d 'list the earlier secrets of one item, never the secrets'
 complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups'
 complete -c vault -n __vault_no_command -a grant -d 'write a scoped credential that opens some groups only'
 complete -c vault -n __vault_no_command -a revoke -d 'end every credential granted for a group'
@@ -170,6 +171,7 @@ complete -c vault -n '__vault_using get' -l show-secret -d 'include the secret i
 complete -c vault -n '__vault_using get' -l field -x -a 'service account label group class created modified expires' -d 'print one attribute and a newline instead of the secret; an attribute the item lacks prints an empty line'
 complete -c vault -n '__vault_using get' -l clip -d 'copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal\'s OSC 52) instead of printing it, and clear it later'
 complete -c vault -n '__vault_using get' -l clip-timeout -x -d 'clear the clipboard after this long, e.g. 45s, 2m'
+complete -c vault -n '__vault_using get' -l revision -x -d 'print the secret the item held before its last N changes of secret (1 is the one before the current)'
 
 complete -c vault -n '__vault_using otp' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using otp' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -199,6 +201,8 @@ complete -c vault -n '__vault_using update' -s w -l password -x -d 'the secret i
 complete -c vault -n '__vault_using update' -l trim-newline -d 'drop one trailing newline from the secret, as echo adds'
 complete -c vault -n '__vault_using update' -l allow-empty -d 'store an empty secret instead of refusing it'
 complete -c vault -n '__vault_using update' -l keep-secret -d 'change attributes only; do not read a new secret'
+complete -c vault -n '__vault_using update' -l keep -x -d 'keep this many of the item\'s earlier secrets, 0 for none (file backend)'
+complete -c vault -n '__vault_using update' -l undo -d 'make the secret the item held before the current one its secret again (file backend)'
 complete -c vault -n '__vault_using update' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 complete -c vault -n '__vault_using update' -l otp -d 'the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for \'vault otp\'; it is checked before it is stored'
 
@@ -230,6 +234,11 @@ complete -c vault -n '__vault_using list' -l search -x -d 'only items whose serv
 complete -c vault -n '__vault_using list' -l service-glob -x -d 'only items whose service matches a shell glob, e.g. \'git:*\''
 complete -c vault -n '__vault_using list' -l account-glob -x -d 'only items whose account matches a shell glob, e.g. \'ci-*\''
 complete -c vault -n '__vault_using list' -l json -d 'print JSON instead of text'
+
+complete -c vault -n '__vault_using history' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
+complete -c vault -n '__vault_using history' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
+complete -c vault -n '__vault_using history' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
+complete -c vault -n '__vault_using history' -l json -d 'print JSON instead of text'
 
 complete -c vault -n '__vault_using group' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using group' -s y -l yes -d 'delete a group that holds items without asking (needed without a terminal)'
@@ -340,4 +349,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list group grant revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list history group grant revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'

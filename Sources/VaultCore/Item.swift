@@ -100,6 +100,24 @@ public struct ItemKey: Hashable, Sendable {
 }
 
 /// An item with its secret.
+/// A secret an item held before, kept by `update` (`Vault.history(matching:)`): sealed in the
+/// item's record, like its current secret.
+public struct SecretRevision: Sendable {
+    /// The secret's bytes.
+    public let secret: SecretBytes
+    /// When the item was last changed while it held this secret.
+    public let setAt: Date
+    /// When it was replaced.
+    public let replacedAt: Date
+
+    /// A revision of these bytes, set and replaced at these dates.
+    public init(secret: SecretBytes, setAt: Date, replacedAt: Date) {
+        self.secret = secret
+        self.setAt = setAt
+        self.replacedAt = replacedAt
+    }
+}
+
 public struct Item: Sendable {
     /// Everything about the item but its secret.
     public var attributes: ItemAttributes

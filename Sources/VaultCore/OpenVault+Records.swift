@@ -127,6 +127,13 @@ extension OpenVault {
         try openRecord(at: position, decode: RecordCodec.decodePlaintext)
     }
 
+    /// Decrypts the record at `position`: the item and the earlier secrets it keeps, newest first.
+    func openRecordWithHistory(at position: Int) throws -> (item: Item, history: [SecretRevision]) {
+        try openRecord(at: position) { plaintext, group, accessibility in
+            (try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility), try RecordCodec.decodeHistory(plaintext))
+        }
+    }
+
     /// Decrypts the record at `position` and reads its attributes, leaving the secret where it is.
     func openAttributes(at position: Int) throws -> ItemAttributes {
         try openRecord(at: position, decode: RecordCodec.decodeAttributes)
@@ -171,10 +178,11 @@ extension OpenVault {
     }
 
 
-    /// Seals `attributes` and `secret` as a new record with a fresh record id,
-    /// at `position` (replacing what is there, keeping its item id) or at the end
+    /// Seals `attributes`, `secret` and the earlier secrets in `history` as a new record with a
+    /// fresh record id, at `position` (replacing what is there, keeping its item id) or at the end
     /// (with `itemID`, or a new one).
-    mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+    mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, history: [SecretRevision] = [],
+                        replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
         if attributes.accessibility.isDeviceBound && !deviceMatches {
             throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
         }
@@ -186,7 +194,7 @@ extension OpenVault {
         let classID = attributes.accessibility.fileID
         let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
         let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
-        let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret), key: key, aad: aad)
+        let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret, history: history), key: key, aad: aad)
         // An item keeps its id through every change; its revision is the record's digest.
         let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
                                lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),

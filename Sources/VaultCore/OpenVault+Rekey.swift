@@ -26,7 +26,7 @@ extension OpenVault {
     mutating func rekey(keyslots: [KeyslotSecret], newDeviceKey: SecretBytes? = nil) throws {
         guard keys.masterKey != nil else { throw VaultError.locked(nil) }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
-        let items = try file.index.indices.map { (try openRecord(at: $0), file.index[$0].itemID) }
+        let items = try file.index.indices.map { (try openRecordWithHistory(at: $0), file.index[$0].itemID) }
         let masterKey = SecretBytes(random: AESGCM.keySize)
         let deviceKey = deviceMatches ? (newDeviceKey ?? keys.deviceKey) : nil
         var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
@@ -39,7 +39,9 @@ extension OpenVault {
             guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(nil) }
             try next.addGroup(group, id: entry.groupID, generation: section.generation)
         }
-        for (item, itemID) in items { try next.store(item.attributes, secret: item.secret, itemID: itemID) }
+        for (opened, itemID) in items {
+            try next.store(opened.item.attributes, secret: opened.item.secret, history: opened.history, itemID: itemID)
+        }
         self = next
     }
 }

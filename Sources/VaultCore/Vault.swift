@@ -178,10 +178,12 @@ public final class Vault: ItemStore {
                 throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
             }
             let now = host.now()
-            let created = try existing.map { try vault.openRecord(at: $0).attributes.created } ?? now
+            let replaced = try existing.map { try vault.openRecordWithHistory(at: $0) }
+            let created = replaced?.item.attributes.created ?? now
             let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
                                             accessibility: new.accessibility, details: new.details, created: created, modified: now)
-            try vault.store(attributes, secret: new.secret, replacing: existing)
+            try vault.store(attributes, secret: new.secret, history: replaced.map { history(after: $0, newSecret: new.secret) } ?? [],
+                            replacing: existing)
             return existing == nil ? .added : .replaced
         }
     }
@@ -195,13 +197,14 @@ public final class Vault: ItemStore {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let item = try vault.openRecord(at: position)
-            var attributes = item.attributes
+            let opened = try vault.openRecordWithHistory(at: position)
+            var attributes = opened.item.attributes
             attributes.accessibility = change.accessibility ?? attributes.accessibility
             attributes.details = attributes.details.applying(change.details)
             if change.removesExpiry { attributes.details.expires = nil }
             attributes.modified = host.now()
-            try vault.store(attributes, secret: change.secret ?? item.secret, replacing: position)
+            try vault.store(attributes, secret: change.secret ?? opened.item.secret, history: history(after: opened, newSecret: change.secret),
+                            replacing: position)
             return attributes
         }
     }
@@ -224,7 +227,7 @@ public final class Vault: ItemStore {
         try checkScope(toGroup, writing: true)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let item = try vault.openRecord(at: position)
+            let (item, kept) = try vault.openRecordWithHistory(at: position)
             var attributes = item.attributes
             attributes.group = toGroup ?? attributes.group
             attributes.service = toService ?? attributes.service
@@ -234,27 +237,48 @@ public final class Vault: ItemStore {
                 throw VaultError.duplicateItem(ItemKey(group: attributes.group, service: attributes.service, account: attributes.account))
             }
             attributes.modified = host.now()
-            try vault.store(attributes, secret: item.secret, replacing: position)
+            try vault.store(attributes, secret: item.secret, history: kept, replacing: position)
             return (item.attributes, attributes)
         }
     }
 
     /// Reads the one item that matches `query` and stores the secret that
     /// `newSecret` makes of it, under the writer's lock: no other writer can
-    /// read the old secret in between. Returns the item as it was read.
-    public func replaceSecret(matching query: Query, by newSecret: (Item) throws -> SecretBytes?) throws -> Item {
+    /// read the old secret in between. With `keepingPrevious` the secret it
+    /// replaces joins the item's history, as `update` does (an edit); without,
+    /// the history stays as it is (a one-time code's counter moving on).
+    /// Returns the item as it was read.
+    public func replaceSecret(matching query: Query, keepingPrevious: Bool, by newSecret: (Item) throws -> SecretBytes?) throws -> Item {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let item = try vault.openRecord(at: position)
+            let opened = try vault.openRecordWithHistory(at: position)
+            let item = opened.item
             if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
             guard let secret = try newSecret(item) else { return item }
             try Vault.validateSecret(secret)
             var attributes = item.attributes
             attributes.modified = host.now()
-            try vault.store(attributes, secret: secret, replacing: position)
+            try vault.store(attributes, secret: secret, history: keepingPrevious ? history(after: opened, newSecret: secret) : opened.history,
+                            replacing: position)
             return item
         }
+    }
+
+    /// How many earlier secrets `update` keeps per item when none is said (`--keep`).
+    public static let defaultRevisionsKept = 5
+
+    /// How many earlier secrets a change keeps for its item (0: none, and the ones kept go).
+    public var revisionsKept = Vault.defaultRevisionsKept
+
+    /// The history an item has after its secret is replaced by `newSecret` (nil or the same
+    /// bytes: not replaced): the secret it had joins the front, and `revisionsKept` are kept.
+    private func history(after opened: (item: Item, history: [SecretRevision]), newSecret: SecretBytes?) -> [SecretRevision] {
+        var history = opened.history
+        if let newSecret, !newSecret.constantTimeEquals(opened.item.secret) {
+            history.insert(SecretRevision(secret: opened.item.secret, setAt: opened.item.attributes.modified, replacedAt: host.now()), at: 0)
+        }
+        return Array(history.prefix(max(revisionsKept, 0)))
     }
 
     /// Deletes the item that matches `query`, or every matching item when
@@ -566,7 +590,7 @@ public final class Vault: ItemStore {
         }
     }
 
-    private static func single(_ positions: [Int], in vault: OpenVault, query: Query) throws -> Int {
+    static func single(_ positions: [Int], in vault: OpenVault, query: Query) throws -> Int {
         guard let first = positions.first else { throw VaultError.itemNotFound(query) }
         guard positions.count == 1 else {
             throw VaultError.ambiguous(try positions.map { try vault.openAttributes(at: $0) })

@@ -87,6 +87,8 @@ public enum VaultError: Error, Equatable {
     case behindSeen(path: String, found: UInt64, seen: UInt64)
     /// `rekey` (or a master-key rotation) needs the unlock secret itself, and the keys at hand are a session's.
     case rekeyNeedsSecret
+    /// The item keeps fewer earlier secrets than the revision asked for (`kept` of them).
+    case noRevision(ItemKey, requested: Int, kept: Int)
 
     /// The status (and exit code) of this error.
     public var status: Status {
@@ -116,6 +118,7 @@ public enum VaultError: Error, Equatable {
         case .upgradeNeeded: return .failure
         case .rolledBack, .behindSeen: return .invalidKeychain
         case .rekeyNeedsSecret: return .interactionNotAllowed
+        case .noRevision: return .itemNotFound
         }
     }
 }

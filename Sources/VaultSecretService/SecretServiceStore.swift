@@ -114,7 +114,8 @@ public final class SecretServiceStore: ItemStore {
         }
     }
 
-    public func replaceSecret(matching query: Query, by newSecret: (Item) throws -> SecretBytes?) throws -> Item {
+    /// The keyring keeps no history: `keepingPrevious` changes nothing here.
+    public func replaceSecret(matching query: Query, keepingPrevious: Bool, by newSecret: (Item) throws -> SecretBytes?) throws -> Item {
         try lock.holding {
             let found = try single(try search(query), query: query)
             try keyring.ensureUnlocked(collection, name: collectionName)

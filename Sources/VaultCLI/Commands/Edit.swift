@@ -45,7 +45,7 @@ enum EditCommand {
             return
         }
         let exact = Query(service: item.attributes.service, account: item.attributes.account, group: item.attributes.group)
-        _ = try store.replaceSecret(matching: exact) { current in
+        _ = try store.replaceSecret(matching: exact, keepingPrevious: true) { current in
             guard current.secret.constantTimeEquals(item.secret) else {
                 throw CommandFailure(.failure, "\(names) changed while it was being edited; nothing was stored",
                                      hint: "run 'vault edit' again to edit the new secret")

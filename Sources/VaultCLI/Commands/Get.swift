@@ -14,6 +14,22 @@ enum GetCommand {
             throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
         }
         let store = try VaultAccess(invocation).store()
+        if let text = arguments.value(.revision) {
+            guard field == nil, clipboard == nil, !arguments.flag(.json) else {
+                throw UsageError("--revision prints an earlier secret alone", hint: "drop --json, --field or --clip")
+            }
+            guard let number = Int(text), number >= 1 else {
+                throw UsageError("invalid revision \(quoted(text))", hint: "give a number from 1 (the secret before the current one); 'vault history' lists them")
+            }
+            let (attributes, revisions) = try store.history(matching: query)
+            guard number <= revisions.count else {
+                throw VaultError.noRevision(ItemKey(group: attributes.group, service: attributes.service, account: attributes.account),
+                                            requested: number, kept: revisions.count)
+            }
+            revisions[number - 1].secret.withUnsafeBytes { invocation.terminal.writeOut($0) }
+            if invocation.terminal.stdoutIsTTY { invocation.terminal.writeOut("\n") }
+            return
+        }
         let item: Item
         do {
             item = try store.item(matching: query)

@@ -13,6 +13,17 @@ enum UpdateCommand {
                                 removesExpiry: options.removesExpiry)
         ClassWarning.show(for: change.accessibility, on: invocation.terminal)
         let input = SecretInput(invocation)
+        if arguments.flag(.undo) {
+            guard change.isEmpty, !input.hasExplicitSource, !arguments.flag(.keepSecret), arguments.value(.keep) == nil else {
+                throw UsageError("--undo changes nothing but the secret", hint: "run it alone with -s and -a, then change attributes in another update")
+            }
+            guard query.service != nil || query.account != nil else { throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT") }
+            let restored = try VaultAccess(invocation).store().keepingHistory().undo(matching: query)
+            invocation.report(
+                "restored the secret service \(quoted(restored.service)), account \(quoted(restored.account)) held before; the one it replaced is revision 1",
+                json: .object([("action", .string("restored")), ("item", .rendered(ItemOutput.json(restored, now: invocation.now)))]))
+            return
+        }
         if arguments.flag(.keepSecret), input.hasExplicitSource {
             throw UsageError("--keep-secret and a new secret were both given", hint: "drop one of them")
         }
@@ -21,6 +32,12 @@ enum UpdateCommand {
         let output = try NewSecretOutput(invocation)
         let access = VaultAccess(invocation)
         let store = try access.store()
+        if let text = arguments.value(.keep) {
+            guard let kept = Int(text), kept >= 0 else {
+                throw UsageError("invalid number of secrets to keep \(quoted(text))", hint: "give 0 (none) or more, e.g. --keep 10")
+            }
+            (store as? Vault)?.revisionsKept = kept
+        }
         if readsSecret { change.secret = try input.read(access: access) }
         if arguments.flag(.otp), let secret = change.secret { try OneTimeCodeInput.validate(secret) }
         guard !change.isEmpty else {

@@ -90,6 +90,11 @@ struct ErrorReport {
         case .behindSeen(let path, let found, let seen):
             return ErrorReport(status: status, message: "the vault \(quoted(path)) is behind what this machine has seen (generation \(found), seen \(seen)); nothing was changed",
                                hint: "bring the newest copy here (git pull), or run with --accept-rollback if going back was intended")
+        case .noRevision(let key, let requested, let kept):
+            let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
+            return ErrorReport(status: status, message: "\(names) keeps \(kept == 0 ? "no earlier secret" : counted(kept, "earlier secret")); there is no revision \(requested)",
+                               hint: kept == 0 ? "update keeps the secrets it replaces from now on (--keep N, default 5)"
+                                   : "list them with 'vault history -s \(shellQuoted(key.service)) -a \(shellQuoted(key.account))'")
         case .rekeyNeedsSecret:
             return ErrorReport(status: status, message: "re-keying needs the passphrase or key file itself, not an unlock session",
                                hint: "run it at a terminal to be asked, or give --passphrase-file or --key-file")

@@ -104,7 +104,7 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
-        listCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
+        listCommand, historyCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
@@ -266,7 +266,8 @@ extension CommandTable {
             exactly, adding a newline only when stdout is a terminal. No match exits \
             with 44; a query that matches several items is an error that lists them. \
             With --json it prints the item's attributes, and its secret only with \
-            --show-secret. With --clip the secret goes to the clipboard instead, and a \
+            --show-secret. --revision N prints the secret the item held N changes ago \
+            (see 'vault history'). With --clip the secret goes to the clipboard instead, and a \
             process in the background clears it after --clip-timeout if it still holds the \
             secret (with OSC 52, which cannot read the clipboard, it clears it whatever it \
             holds); --clip is refused when CI is set or no clipboard is within reach.
@@ -283,6 +284,7 @@ extension CommandTable {
                        completion: .values(ItemField.allCases.map(\.rawValue))),
             OptionSpec(.clip, help: "copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal's OSC 52) instead of printing it, and clear it later"),
             OptionSpec(.clipTimeout, value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s"),
+            OptionSpec(.revision, value: "N", help: "print the secret the item held before its last N changes of secret (1 is the one before the current)"),
         ],
         examples: [
             ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
@@ -291,8 +293,29 @@ extension CommandTable {
             ExampleSpec("vault get -s github -a ci-bot --json", "show an item's attributes without its secret"),
             ExampleSpec("vault get -s github -a ci-bot --field expires", "print when an item expires, for a script"),
             ExampleSpec("vault get -s bank -a me --clip", "copy a password to the clipboard for 45 seconds"),
+            ExampleSpec("vault get -s github -a ci-bot --revision 1", "print the token the item held before its last rotation"),
         ],
         run: { try GetCommand.run($0) })
+
+    static let historyCommand = CommandSpec(
+        "history", summary: "list the earlier secrets of one item, never the secrets",
+        discussion: """
+            Lists the secrets that update, add --update and edit replaced, newest first: each \
+            revision's number (for get --revision and update --undo), when it was set and when \
+            it was replaced. They are kept in the item's record, sealed like its secret, re-sealed \
+            by rekey and removed with the item; update keeps 5 by default (--keep N). A vault \
+            kept in git still has older ones in git's history. The file backend only.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            json,
+        ],
+        examples: [
+            ExampleSpec("vault history -s github -a ci-bot", "list the tokens an item held before"),
+        ],
+        run: { try HistoryCommand.run($0) })
 
     static let otpCommand = CommandSpec(
         "otp", summary: "print the current one-time code of an item",
@@ -322,7 +345,9 @@ extension CommandTable {
         discussion: """
             Selects the one item that matches the query, and \
             replaces its secret (read as for add) and any attributes given. With \
-            --keep-secret only the attributes change and no secret is read.
+            --keep-secret only the attributes change and no secret is read. The secret it \
+            replaces is kept (5 of them per item; --keep N, 0 for none); --undo swaps the \
+            current secret with the one before it.
             """,
         options: [
             service("service of the item"),
@@ -333,6 +358,8 @@ extension CommandTable {
             accessibility("new accessibility class of the item"),
         ] + secretSourceOptions + [
             OptionSpec(.keepSecret, help: "change attributes only; do not read a new secret"),
+            OptionSpec(.keep, value: "N", help: "keep this many of the item's earlier secrets, 0 for none (file backend)", default: "5"),
+            OptionSpec(.undo, help: "make the secret the item held before the current one its secret again (file backend)"),
             resultJSON,
             otp,
         ],
@@ -343,6 +370,7 @@ extension CommandTable {
                         "change a label and keep the secret"),
             ExampleSpec("vault update -s postgres -a admin --generate",
                         "replace a password with a new random one"),
+            ExampleSpec("vault update -s github -a ci-bot --undo", "go back to the token before the last rotation"),
         ],
         run: { try UpdateCommand.run($0) })
 

@@ -13,8 +13,9 @@ public protocol ItemStore {
     /// Reads the one item matching `query` and replaces its secret with what
     /// `newSecret` makes of it (nil: no change), in one transaction where the
     /// backend has them, so two callers never both use the same old secret.
+    /// `keepingPrevious`: the replaced secret joins the item's history, where the backend keeps one.
     /// Returns the item as it was read.
-    func replaceSecret(matching query: Query, by newSecret: (Item) throws -> SecretBytes?) throws -> Item
+    func replaceSecret(matching query: Query, keepingPrevious: Bool, by newSecret: (Item) throws -> SecretBytes?) throws -> Item
     /// Deletes the one item matching `query`, or all of them with `allMatching`.
     func delete(matching query: Query, allMatching: Bool) throws -> [ItemAttributes]
     /// What `list` shows: the attributes of the items matching `query` that can

@@ -6,13 +6,30 @@ import VaultCrypto
 /// record id, group, class and the format version.
 enum RecordCodec {
     private enum Tag: UInt8 {
-        case service = 1, account, label, comment, kind, generic, created, modified, expires, secret, envName
+        case service = 1, account, label, comment, kind, generic, created, modified, expires, secret, envName, revision
     }
 
-    /// The plaintext of a record: tag, u32 length, value — secret last.
-    static func encodePlaintext(_ attributes: ItemAttributes, secret: SecretBytes) -> SecretBytes {
+    /// The largest record plaintext written: the oldest revisions go first to stay under it.
+    static let maxPlaintextBytes = VaultFile.maxRecordBytes - 1024
+
+    /// The plaintext of a record: tag, u32 length, value — its earlier secrets (newest first, as
+    /// many as fit under `maxPlaintextBytes`), then the secret last.
+    static func encodePlaintext(_ attributes: ItemAttributes, secret: SecretBytes, history: [SecretRevision] = []) -> SecretBytes {
         var w = ByteWriter(capacity: 256)
+        defer { w.wipeBytes() }
         encodeAttributes(attributes, into: &w)
+        var room = maxPlaintextBytes - w.bytes.count - 5 - secret.count
+        for revision in history {
+            // u64 set at ms ‖ u64 replaced at ms ‖ the secret
+            let size = 5 + 16 + revision.secret.count
+            guard size <= room else { break }
+            room -= size
+            w.u8(Tag.revision.rawValue)
+            w.u32(UInt32(16 + revision.secret.count))
+            w.u64(UInt64(bitPattern: milliseconds(revision.setAt)))
+            w.u64(UInt64(bitPattern: milliseconds(revision.replacedAt)))
+            revision.secret.withUnsafeBytes { w.raw($0) }
+        }
         w.u8(Tag.secret.rawValue)
         w.u32(UInt32(secret.count))
         let head = w.bytes
@@ -35,7 +52,7 @@ enum RecordCodec {
             guard let value else { return }
             w.u8(tag.rawValue)
             w.u32(8)
-            w.u64(UInt64(bitPattern: Int64((value.timeIntervalSince1970 * 1000).rounded())))
+            w.u64(UInt64(bitPattern: milliseconds(value)))
         }
         text(.service, attributes.service)
         text(.account, attributes.account)
@@ -47,6 +64,35 @@ enum RecordCodec {
         date(.created, attributes.created)
         date(.modified, attributes.modified)
         date(.expires, attributes.details.expires)
+    }
+
+    private static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// The earlier secrets a record's plaintext keeps, newest first.
+    static func decodeHistory(_ plaintext: SecretBytes) throws -> [SecretRevision] {
+        try plaintext.withUnsafeBytes { bytes in
+            var revisions: [SecretRevision] = []
+            var offset = 0
+            while offset < bytes.count {
+                guard bytes.count - offset >= 5 else { throw MalformedInput(detail: "a record ends inside a field") }
+                let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
+                let start = offset + 5
+                guard length <= bytes.count - start else { throw MalformedInput(detail: "a record field overruns the record") }
+                if bytes[offset] == Tag.revision.rawValue {
+                    guard length >= 16 else { throw MalformedInput(detail: "a revision field of \(length) bytes") }
+                    func date(at position: Int) -> Date {
+                        let millis = Int64(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
+                        return Date(timeIntervalSince1970: Double(millis) / 1000)
+                    }
+                    revisions.append(SecretRevision(secret: SecretBytes(UnsafeRawBufferPointer(rebasing: bytes[start + 16..<start + length])),
+                                                    setAt: date(at: start), replacedAt: date(at: start + 8)))
+                }
+                offset = start + length
+            }
+            return revisions
+        }
     }
 
     /// Parses a record's plaintext. Unknown tags are skipped, so a later
@@ -117,7 +163,7 @@ enum RecordCodec {
                 case .created?: created = try date()
                 case .modified?: modified = try date()
                 case .expires?: expires = try date()
-                case nil:
+                case .revision?, nil:
                     break
                 }
                 offset = start + length

@@ -8,7 +8,7 @@ extension ItemStore {
         let secret = try OneTimeCodeSecret(parsing: try item(matching: query).secret)
         guard case .hotp = secret.kind else { return secret.code(atUnixTime: unixTime) }
         var code = ""
-        _ = try replaceSecret(matching: query) { item in
+        _ = try replaceSecret(matching: query, keepingPrevious: false) { item in
             let current = try OneTimeCodeSecret(parsing: item.secret)
             code = current.code(atUnixTime: unixTime)
             return current.advanced()
