@@ -99,7 +99,6 @@ public struct ItemKey: Hashable, Sendable {
     }
 }
 
-/// An item with its secret.
 /// A secret an item held before, kept by `update` (`Vault.history(matching:)`): sealed in the
 /// item's record, like its current secret.
 public struct SecretRevision: Sendable {
@@ -118,6 +117,7 @@ public struct SecretRevision: Sendable {
     }
 }
 
+/// An item with its secret.
 public struct Item: Sendable {
     /// Everything about the item but its secret.
     public var attributes: ItemAttributes

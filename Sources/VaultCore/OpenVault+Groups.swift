@@ -79,7 +79,7 @@ extension OpenVault {
             return try GroupGrant.of(id, in: keys, keyCheck: entry.keyCheck, classes: Accessibility.allCases, writable: !readOnly)
         }
         return ScopedCredential(vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
-                                grants: grants)
+                                grants: grants, payloadVersion: UInt8(file.version))
     }
 
     /// What the grants of this machine (device grants, after-first-unlock cache) depend on: the

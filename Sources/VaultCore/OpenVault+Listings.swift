@@ -141,7 +141,7 @@ extension OpenVault {
                     fields = previous.items[cursor].fields
                     cursor += 1
                 } else {
-                    if byItemID == nil { byItemID = Dictionary(uniqueKeysWithValues: previous.items.map { ($0.itemID, $0.fields) }) }
+                    if byItemID == nil { byItemID = Dictionary(previous.items.map { ($0.itemID, $0.fields) }, uniquingKeysWith: { first, _ in first }) }
                     fields = byItemID?[itemID]
                 }
             }

@@ -102,7 +102,8 @@ struct OpenVault {
                                         aad: AAD.deviceHeader(vaultID: file.vaultID))
         }
         if file.version == 1, headerKey == nil { throw VaultError.locked(nil) }
-        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil)
+        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil,
+                           formatVersion: file.version)
         if headerKey != nil { try verifyHeaderMAC(parsed, keys: keys, path: path) }
         var given = grants
         if file.version == 1, deviceMatches, let deviceKey {
@@ -128,15 +129,20 @@ struct OpenVault {
         let file = parsed.file
         guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
-        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: deviceMatches ? deviceKey : nil)
-        for grant in credential.grants {
+        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: deviceMatches ? deviceKey : nil,
+                           formatVersion: file.version)
+        // Index MAC keys are the format version's: those of a credential granted before a conversion are v1's.
+        let writeKeysHold = UInt16(credential.payloadVersion) == file.version
+        for var grant in credential.grants {
             guard let entry = file.groups.first(where: { $0.groupID == grant.groupID }),
                   constantTimeEquals(entry.keyCheck, grant.keyCheck) else {
                 throw VaultError.credentialRevoked(grant.group)
             }
+            if !writeKeysHold { grant.indexMACKey = nil }
             merge(grant.groupKeys, id: grant.groupID, into: keys)
         }
-        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: credential.canWrite)
+        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches,
+                              isWritable: credential.canWrite && writeKeysHold)
         vault.scope = Set(credential.grants.map(\.groupID))
         vault.storedHeader = (parsed.bytes[0..<parsed.parametersEnd], parsed.headerMAC)
         try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
@@ -177,7 +183,8 @@ struct OpenVault {
     private static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         let file = parsed.file
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
-        let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil)
+        let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
+                           formatVersion: file.version)
         try verifyHeaderMAC(parsed, keys: keys, path: path)
         do {
             try unwrapKeys(file, into: keys)
@@ -325,6 +332,11 @@ struct OpenVault {
         if let damaged = damagedGroups.first {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
         }
+        // Opening does not check this (a get need not pay for it); the listing blocks are rebuilt
+        // by item id, so a file with a repeated one (forged by a writer of one group) is not written on.
+        guard Set(file.index.map(\.itemID)).count == file.index.count else {
+            throw VaultError.corrupted(path: path, detail: "two index entries share an item id")
+        }
         try sealChangedListings()
         let isOwner = keys.headerMACKey != nil
         if isOwner { file.writeGeneration += 1 }
@@ -362,6 +374,7 @@ struct OpenVault {
         guard file.version < VaultFile.version else { return }
         guard keys.masterKey != nil else { throw VaultError.upgradeNeeded(path: path, byOwner: true) }
         file.version = VaultFile.version
+        keys.convertWriteKeys()
         file.keyEpoch = 1
         file.writeGeneration = 0
         file.deviceWrappedHeaderMACKey = []

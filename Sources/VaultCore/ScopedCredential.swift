@@ -14,7 +14,8 @@ public struct ScopedCredential: Sendable {
     /// How the text form of a credential starts.
     public static let textPrefix = "vault-credential-v1:"
     static let magic = Array("VCRD".utf8)
-    static let version: UInt8 = 1
+    /// The payload versions read: 1 from a format v1 vault, 2 from a v2 one (its write keys are v2's).
+    static let versions: ClosedRange<UInt8> = 1...2
     static let maxGroups = 64
     static let checksumSize = 16
     /// 9999-12-31T23:59:59Z: dates beyond are refused.
@@ -30,6 +31,9 @@ public struct ScopedCredential: Sendable {
     /// When it stops working; nil for never.
     public let expires: Date?
     let grants: [GroupGrant]
+    /// The format version of the vault it was granted from: its index MAC keys are that version's,
+    /// so on a converted vault a credential from before the conversion reads but cannot write.
+    let payloadVersion: UInt8
 
     /// Whether it holds the write key (index MAC key) of every group it covers:
     /// what a change needs. A flipped read-only flag does not give it one.
@@ -49,7 +53,7 @@ public struct ScopedCredential: Sendable {
     public func encoded() -> String {
         var w = ByteWriter(capacity: 128 + grants.count * 200)
         w.raw(ScopedCredential.magic)
-        w.u8(ScopedCredential.version)
+        w.u8(payloadVersion)
         w.raw(vaultID)
         w.u8(readOnly ? 1 : 0)
         w.u64(UInt64(bitPattern: Int64(issued.timeIntervalSince1970.rounded(.down))))
@@ -87,8 +91,8 @@ public struct ScopedCredential: Sendable {
         var r = ByteReader(payload)
         guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault credential") }
         let version = try r.u8()
-        guard version == ScopedCredential.version else {
-            throw MalformedInput(detail: "credential version \(version) is not supported (this vault reads version \(ScopedCredential.version))")
+        guard versions.contains(version) else {
+            throw MalformedInput(detail: "credential version \(version) is not supported (this vault reads versions 1 and 2)")
         }
         let vaultID = Array(try r.raw(VaultFile.idSize))
         let flags = try r.u8()
@@ -107,7 +111,7 @@ public struct ScopedCredential: Sendable {
         guard Set(grants.map(\.groupID)).count == grants.count else { throw MalformedInput(detail: "a repeated group") }
         return ScopedCredential(vaultID: vaultID, readOnly: flags == 1, issued: issued,
                                 expires: expiresSeconds == 0 ? nil : Date(timeIntervalSince1970: Double(expiresSeconds)),
-                                grants: grants)
+                                grants: grants, payloadVersion: version)
     }
 
     // MARK: files

@@ -406,7 +406,10 @@ public final class Vault: ItemStore {
                     throw VaultError.sessionEnded(.rekeyed)
                 }
             } catch let error as VaultError {
-                guard case .sessionEnded = error else { throw error }
+                guard case .sessionEnded(let end) = error else { throw error }
+                // A header that fails under the session's key at a higher epoch is a re-key, or a forgery made to look like
+                // one: never fall back to the read-MAC trust of what opens without an unlock then.
+                if end == .rekeyed { throw error }
                 // An ended session still leaves what opens with no unlock; say why only if that is not enough.
                 endedSession = error
                 source = .none
@@ -485,7 +488,8 @@ public final class Vault: ItemStore {
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)
-                guard vault.isWritable else { throw VaultError.locked(nil) }
+                // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
+                guard vault.isWritable else { throw isScoped ? VaultError.readOnlyCredential : VaultError.locked(nil) }
                 let converted = try convertIfAllowed(&vault, explicitly: false)
                 let keysBefore = vault.grantedKeys
                 let result: R
@@ -511,8 +515,11 @@ public final class Vault: ItemStore {
     func commit(_ vault: inout OpenVault) throws {
         let bytes = try vault.encode()
         try FileSystem.writeAtomically(bytes, to: location.path, directory: location.directory)
-        try? SeenCounters.load(vaultID: vault.file.vaultID, host: host).merging(vault.file, groups: vault.groupsVerifiedByWriteKey)
-            .save(vaultID: vault.file.vaultID, host: host)
+        let seen = SeenCounters.load(vaultID: vault.file.vaultID, host: host)
+        // A scoped writer (no header MAC key) vouches for its groups' generations only.
+        let remembered = vault.keys.headerMACKey != nil ? seen.merging(vault.file, groups: vault.groupsVerifiedByWriteKey)
+            : vault.file.keyEpoch == seen.keyEpoch ? seen.merging(groupGenerationsOf: vault.file, groups: vault.groupsVerifiedByWriteKey) : seen
+        try? remembered.save(vaultID: vault.file.vaultID, host: host)
     }
 
     /// A v1 file converted in memory: where the v1 file is kept (nil in a git work tree, whose
@@ -570,9 +577,16 @@ public final class Vault: ItemStore {
             }
         }
         // Only counters a write key vouched for are remembered: a reader's key (RMK) can forge a
-        // read MAC, and counters it raised would lock the owner out of the real file.
-        guard vault.countersVerifiedByWriteKey else { return }
-        let remembered = seen.merging(file, groups: vault.groupsVerifiedByWriteKey)
+        // read MAC, and counters it raised would lock the owner out of the real file. The header's
+        // counters need the header MAC; a group's index MAC vouches for its group's generation alone.
+        let remembered: SeenCounters
+        if vault.keys.headerMACKey != nil {
+            remembered = seen.merging(file, groups: vault.groupsVerifiedByWriteKey)
+        } else if file.keyEpoch == seen.keyEpoch, !vault.groupsVerifiedByWriteKey.isEmpty {
+            remembered = seen.merging(groupGenerationsOf: file, groups: vault.groupsVerifiedByWriteKey)
+        } else {
+            return
+        }
         if remembered != seen { try? remembered.save(vaultID: file.vaultID, host: host) }
     }
 

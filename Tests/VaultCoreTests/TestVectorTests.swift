@@ -19,8 +19,8 @@ import VaultCrypto
     static let pinned: [String: String] = [
         "Tests/VaultCoreTests/Fixtures/v1/v1.vault": "a10b97807d7c7f02f7668bfdbcd3b7cff69d7fee4c682259ff2bf4b98315a2e9",
         "Tests/VaultCoreTests/Fixtures/v1/device.key": "a801813da9ae2c3f2bc7a244ceabb7b5e24a0cd5965c10ae6cbed397fa470e77",
-        "Tests/VaultCoreTests/Fixtures/v2/v2.vault": "6c3fbe04311efcb83c13490ce8fd18b09ae3fae35e1309d96eb358949b03e519",
-        "Tests/VaultCoreTests/Fixtures/v2/device.key": "d238080820d6b2ca730943c288196d7e8db88508de772e5da1c4924c746a46ee",
+        "Tests/VaultCoreTests/Fixtures/v2/v2.vault": "8881792950816386ae10e7c3ef26b2c8a9d49a3fca55965acdaa64e14917a95a",
+        "Tests/VaultCoreTests/Fixtures/v2/device.key": "e5c4103bc82f838e21a475cd33b02d9db2ee61da09aa39c4657713d80ce54470",
         "Tests/VaultCryptoTests/Vectors/aes-256-gcm.txt": "079b2650004dec208ac37d96877ded2a936288e9068f99a46034d33575aabc28",
         "Tests/VaultCryptoTests/Vectors/hkdf-sha256-rfc5869.txt": "0eb3c2a72f7edf30c59a2cb3da116bebbcbe37d04a381417adedb96d7ca044e5",
         "Tests/VaultCryptoTests/Vectors/hmac-sha256-rfc4231.txt": "9bf404744584c2c1a2f768985ccc68687c0bce5b1ffa042795417a0fe5ff2d86",

@@ -10,7 +10,10 @@ final class KeyRing {
     /// The master key, in a full ring only.
     let masterKey: SecretBytes?
     /// The header MAC key, when the ring can check (and so rewrite) the header.
-    let headerMACKey: SecretBytes?
+    private(set) var headerMACKey: SecretBytes?
+    /// The format version whose labels derive the write keys (header MAC key, index MAC keys):
+    /// v2 has labels of its own, so the v1 copies that sealed them under the device key give nothing of v2's.
+    private(set) var formatVersion: UInt16
     /// This machine's device key, when it is the one the vault's device-bound items use.
     let deviceKey: SecretBytes?
     /// The groups the ring can open, by id.
@@ -19,19 +22,39 @@ final class KeyRing {
     private(set) var classKeys: [ClassID: SecretBytes] = [:]
 
     /// A full ring from the master key.
-    init(vaultID: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?) {
+    init(vaultID: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
+        self.formatVersion = formatVersion
         self.vaultID = vaultID
         self.masterKey = masterKey
-        self.headerMACKey = KeyRing.derive(masterKey, "header mac", [], vaultID: vaultID)
+        self.headerMACKey = KeyRing.derive(masterKey, KeyRing.headerMACLabel(formatVersion), [], vaultID: vaultID)
         self.deviceKey = deviceKey
     }
 
     /// A partial ring: no master key.
-    init(vaultID: [UInt8], headerMACKey: SecretBytes?, deviceKey: SecretBytes?) {
+    init(vaultID: [UInt8], headerMACKey: SecretBytes?, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
+        self.formatVersion = formatVersion
         self.vaultID = vaultID
         self.masterKey = nil
         self.headerMACKey = headerMACKey
         self.deviceKey = deviceKey
+    }
+
+    private static func headerMACLabel(_ version: UInt16) -> String {
+        version == 1 ? "header mac" : "header mac v2"
+    }
+
+    /// A full ring read from a v1 file, moved to v2's write keys (a conversion): the header MAC
+    /// key and every group's index MAC key derived again under v2's labels.
+    func convertWriteKeys() {
+        guard formatVersion == 1, let masterKey else { return }
+        formatVersion = VaultFile.version
+        headerMACKey = KeyRing.derive(masterKey, KeyRing.headerMACLabel(formatVersion), [], vaultID: vaultID)
+        for (id, keys) in groups {
+            guard let groupKey = keys.groupKey else { continue }
+            let converted = groupKeys(keys.group, groupKey: groupKey)
+            for (classID, base) in keys.baseKeys { converted.addBaseKey(base, classID: classID) }
+            groups[id] = converted
+        }
     }
 
     /// The key that wraps class and group keys in the header (full ring only).
@@ -65,7 +88,7 @@ final class KeyRing {
     func groupKeys(_ group: AccessGroup, groupKey: SecretBytes) -> GroupKeys {
         GroupKeys(group: group, groupKey: groupKey,
                   lookupKey: KeyRing.derive(groupKey, "lookup", [], vaultID: vaultID),
-                  indexMACKey: KeyRing.derive(groupKey, "index mac", [], vaultID: vaultID))
+                  indexMACKey: KeyRing.derive(groupKey, formatVersion == 1 ? "index mac" : "index mac v2", [], vaultID: vaultID))
     }
 
     // MARK: derived keys and tags

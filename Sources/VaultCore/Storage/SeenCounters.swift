@@ -77,6 +77,15 @@ struct SeenCounters: Equatable {
         case behind(found: UInt64, seen: UInt64)
     }
 
+    /// These counters with the generations of `groups` raised to `file`'s (same epoch), the header's left as they are.
+    func merging(groupGenerationsOf file: VaultFile, groups: Set<GroupID>) -> SeenCounters {
+        var next = self
+        for (group, section) in zip(file.groups, file.sections) where groups.contains(group.groupID) {
+            next.groupGenerations[group.groupID] = max(groupGenerations[group.groupID] ?? 0, section.generation)
+        }
+        return next
+    }
+
     /// These counters raised to `file`'s (the generations of `groups` only): a higher epoch
     /// replaces everything; the same epoch takes each maximum.
     func merging(_ file: VaultFile, groups: Set<GroupID>) -> SeenCounters {

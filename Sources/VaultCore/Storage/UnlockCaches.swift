@@ -162,7 +162,8 @@ enum SealedGrants {
         guard let count = try? reader.u32() else { return nil }
         var grants: [GroupGrant] = []
         for _ in 0..<count {
-            guard let grant = try? GroupGrant.decode(from: &reader) else { return nil }
+            // A machine-local grant never holds a group's write key: one that does is not ours.
+            guard let grant = try? GroupGrant.decode(from: &reader), grant.indexMACKey == nil else { return nil }
             grants.append(grant)
         }
         return reader.isAtEnd ? grants : nil
