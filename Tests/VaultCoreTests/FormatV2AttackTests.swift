@@ -314,6 +314,34 @@ import VaultCrypto
         #expect(try scoped.secret("db", "ci", group: ci) == "ci-secret")
     }
 
+    /// A reader of group ci (read-only credential) with write access raises the header's key epoch
+    /// and re-makes ci's read MAC: the owner's session then fails the header MAC at a higher epoch.
+    /// That reads as a re-keyed session (36), never as a fall back to the read-MAC trust of what opens
+    /// without an unlock, which the forger's keys satisfy.
+    @Test func aForgedEpochDoesNotDowngradeASessionToReadMACTrust() throws {
+        let dir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        try owner.add("cron", "job", "always-secret", group: ci, accessibility: .always)
+        let reader = try owner.grant(groups: [ci], readOnly: true, expires: nil)
+        let token = try owner.startSession()
+        let bytes = fileBytes(dir.location().path)
+        var forged = try OpenVault.open(bytes, credential: reader, deviceKey: nil, path: "forger")
+        forged.file.keyEpoch += 1
+        let ciID = try ciGroupID(bytes)
+        let slot = try #require(forged.file.groups.firstIndex { $0.groupID == ciID })
+        let encoded = IndexEntry.encode(forged.file.index)
+        let context = KeyRing.GroupMACContext(version: 2, keyEpoch: forged.file.keyEpoch, writeGeneration: forged.file.writeGeneration,
+                                              groupGeneration: forged.file.sections[slot].generation)
+        forged.file.sections[slot].readMAC = try encoded.withUnsafeBytes {
+            try forged.keys.groupMAC(.read, groupID: ciID, context: context, entries: forged.file.index, encoded: $0, listings: forged.file.listings)
+        }
+        let parameters = forged.file.encodeHeaderParameters()
+        writeBytes(forged.file.encode(parameters: parameters, checksum: SHA256.hash(parameters), headerMAC: try VaultFile.decode(bytes).headerMAC,
+                                      encodedIndex: encoded), to: dir.location().path)
+        let session = Vault(location: dir.location(), keys: .session(token), host: Vault.selfContainedHost(for: dir.location()))
+        #expect(throws: VaultError.sessionEnded(.rekeyed)) { try session.secret("cron", "job") }
+    }
+
     /// A session started before a rekey reads as ended (36), never as damage (93).
     @Test func aSessionFromBeforeARekeyHasEnded() throws {
         let dir = try TempDirectory()

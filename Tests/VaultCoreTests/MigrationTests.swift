@@ -97,6 +97,32 @@ import Glibc
         #expect(try vault.upgrade() == UpgradeOutcome(fromVersion: 2, backup: nil))
     }
 
+    /// v1 kept the header MAC key and every group's index MAC key under the device key, and a v1
+    /// copy lives on in git history: after conversion neither is a key of the v2 file.
+    @Test func theV1WriteKeysOpenNothingOfTheConvertedFile() throws {
+        let dir = try TempDirectory()
+        let location = copyVector(1, into: dir)
+        let v1Bytes = fileBytes(location.path)
+        let deviceKey = SecretBytes(fileBytes(Self.fixtures + "/v1/device.key"))
+        let v1 = try VaultFile.decode(v1Bytes).file
+        let stolenHeaderKey = try AESGCM.open(v1.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: v1.vaultID),
+                                              aad: AAD.deviceHeader(vaultID: v1.vaultID))
+        let owner = Vault(location: location, credential: Self.passphrase)
+        let readWrite = try owner.grant(groups: [AccessGroup("ci")!], readOnly: false, expires: nil)
+        try owner.upgrade()
+        let bytes = fileBytes(location.path)
+        let converted = try VaultFile.decode(bytes)
+        let covered = Array(bytes[0..<converted.parametersEnd + VaultFile.digestSize])
+        #expect(HMAC.sha256(key: stolenHeaderKey, data: covered) != converted.headerMAC)
+        // A read-write credential granted before the conversion holds v1's index MAC key: it reads, and cannot write.
+        let scoped = Vault(location: location, keys: .scoped(readWrite), host: Vault.selfContainedHost(for: location))
+        #expect(try scoped.secret("npm", "publish") == "npm_testvector_0002")
+        #expect(throws: VaultError.readOnlyCredential) { try scoped.add("new", "x", "v", group: AccessGroup("ci")!) }
+        let regranted = try owner.grant(groups: [AccessGroup("ci")!], readOnly: false, expires: nil)
+        try Vault(location: location, keys: .scoped(regranted), host: Vault.selfContainedHost(for: location)).add("new", "x", "v", group: AccessGroup("ci")!)
+        #expect(try owner.secret("new", "x") == "v")
+    }
+
     @Test func aScopedCredentialCannotConvertAV1File() throws {
         let dir = try TempDirectory()
         let location = copyVector(1, into: dir)
