@@ -3,7 +3,8 @@ import FoundationEssentials
 // The earlier secrets of an item: kept by `update` in the item's record, sealed like its secret.
 extension Vault {
     /// The attributes of the one item that matches `query` and its earlier secrets, newest first
-    /// (revision 1 is the secret it held just before the current one).
+    /// (revision 1 is the secret it held just before the current one). An expired item's history
+    /// is listed; reading one of its secrets (`get --revision`) is refused as for the current one.
     public func history(matching query: Query) throws -> (attributes: ItemAttributes, revisions: [SecretRevision]) {
         try checkScope(query.group)
         return try withKeys {
@@ -22,6 +23,7 @@ extension Vault {
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let (item, history) = try vault.openRecordWithHistory(at: position)
+            if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
             guard let previous = history.first else {
                 throw VaultError.noRevision(ItemKey(group: item.attributes.group, service: item.attributes.service,
                                                     account: item.attributes.account), requested: 1, kept: 0)

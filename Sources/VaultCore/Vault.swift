@@ -268,17 +268,20 @@ public final class Vault: ItemStore {
     /// How many earlier secrets `update` keeps per item when none is said (`--keep`).
     public static let defaultRevisionsKept = 5
 
-    /// How many earlier secrets a change keeps for its item (0: none, and the ones kept go).
-    public var revisionsKept = Vault.defaultRevisionsKept
+    /// How many earlier secrets a change keeps for its item (0: none, and the ones kept go); nil
+    /// keeps `defaultRevisionsKept` when a secret is replaced and leaves the history alone otherwise.
+    public var revisionsKept: Int?
 
     /// The history an item has after its secret is replaced by `newSecret` (nil or the same
     /// bytes: not replaced): the secret it had joins the front, and `revisionsKept` are kept.
     private func history(after opened: (item: Item, history: [SecretRevision]), newSecret: SecretBytes?) -> [SecretRevision] {
         var history = opened.history
+        var limit = revisionsKept
         if let newSecret, !newSecret.constantTimeEquals(opened.item.secret) {
             history.insert(SecretRevision(secret: opened.item.secret, setAt: opened.item.attributes.modified, replacedAt: host.now()), at: 0)
+            limit = limit ?? Vault.defaultRevisionsKept
         }
-        return Array(history.prefix(max(revisionsKept, 0)))
+        return limit.map { Array(history.prefix(max($0, 0))) } ?? history
     }
 
     /// Deletes the item that matches `query`, or every matching item when

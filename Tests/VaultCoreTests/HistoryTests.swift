@@ -48,9 +48,28 @@ import VaultCrypto
         vault.revisionsKept = 2
         try vault.update(matching: Query(service: "svc", account: "a"), with: ItemChange(secret: SecretBytes(Array("v5".utf8))))
         #expect(try secrets(vault, "svc") == ["v4", "v3"])
+        // Keeping more than the default holds until a change of attributes, which keeps the history as it is.
+        vault.revisionsKept = 8
+        for next in ["v6", "v7", "v8", "v9"] { try vault.update(matching: Query(service: "svc", account: "a"), with: ItemChange(secret: SecretBytes(Array(next.utf8)))) }
+        vault.revisionsKept = nil
+        try vault.update(matching: Query(service: "svc", account: "a"), with: ItemChange(details: ItemDetails(label: "renamed")))
+        #expect(try secrets(vault, "svc") == ["v8", "v7", "v6", "v5", "v4", "v3"])
         #expect(throws: VaultError.noRevision(ItemKey(group: .default, service: "x", account: "a"), requested: 1, kept: 0)) {
             try vault.add("x", "a", "only")
             try vault.undo(matching: Query(service: "x", account: "a"))
         }
+    }
+
+    @Test func anExpiredItemsEarlierSecretsAreNotRestored() throws {
+        let dir = try TempDirectory()
+        let clock = TestClock()
+        let vault = try Vault.makeTest(at: dir.location(), clock: clock)
+        try vault.add(NewItem(service: "svc", account: "a", details: ItemDetails(expires: clock.now.addingTimeInterval(60)),
+                              secret: SecretBytes(Array("v1".utf8))))
+        try vault.update(matching: Query(service: "svc", account: "a"), with: ItemChange(secret: SecretBytes(Array("v2".utf8))))
+        clock.advance(120)
+        #expect(try secrets(vault, "svc") == ["v1"])
+        #expect(throws: VaultError.self) { try vault.undo(matching: Query(service: "svc", account: "a")) }
+        #expect(try vault.history(matching: Query(service: "svc", account: "a")).attributes.hasExpired(at: clock.now))
     }
 }

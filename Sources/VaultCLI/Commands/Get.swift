@@ -22,6 +22,7 @@ enum GetCommand {
                 throw UsageError("invalid revision \(quoted(text))", hint: "give a number from 1 (the secret before the current one); 'vault history' lists them")
             }
             let (attributes, revisions) = try store.history(matching: query)
+            if attributes.hasExpired(at: invocation.now) { throw VaultError.itemExpired(attributes) }
             guard number <= revisions.count else {
                 throw VaultError.noRevision(ItemKey(group: attributes.group, service: attributes.service, account: attributes.account),
                                             requested: number, kept: revisions.count)

@@ -36,7 +36,7 @@ enum UpdateCommand {
             guard let kept = Int(text), kept >= 0 else {
                 throw UsageError("invalid number of secrets to keep \(quoted(text))", hint: "give 0 (none) or more, e.g. --keep 10")
             }
-            (store as? Vault)?.revisionsKept = kept
+            try store.keepingHistory().revisionsKept = kept
         }
         if readsSecret { change.secret = try input.read(access: access) }
         if arguments.flag(.otp), let secret = change.secret { try OneTimeCodeInput.validate(secret) }
