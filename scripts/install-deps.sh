@@ -32,6 +32,9 @@ PACKAGES="$PACKAGES oathtool diceware"
 # xvfb, xclip, xsel: a real X clipboard for the vault get --clip tests (ClipboardTests); procps: pgrep,
 # with which the tests wait for the detached clipboard clearer to finish
 PACKAGES="$PACKAGES xvfb xclip xsel procps"
+# sway, wl-clipboard: a headless Wayland compositor with a seat (weston's headless backend has none)
+# and wl-copy/wl-paste, for the Wayland case of the same tests
+PACKAGES="$PACKAGES sway wl-clipboard"
 
 missing=""
 for package in $PACKAGES; do
