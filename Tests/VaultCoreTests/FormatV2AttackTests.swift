@@ -26,6 +26,20 @@ import VaultCrypto
         try #require(try OpenVault.unlock(bytes, secret: .passphrase(passphrase), deviceKey: nil, path: "").keys.groupID(of: ci))
     }
 
+    /// What a holder of a group's lookup key can do with write access: make the group's read MAC
+    /// anew over `vault` as it now is. Returns the index as encoded and the MAC's context.
+    func remakeReadMAC(_ vault: inout OpenVault, groupID: GroupID) throws -> (encoded: [UInt8], context: KeyRing.GroupMACContext) {
+        let slot = try #require(vault.file.groups.firstIndex { $0.groupID == groupID })
+        let encoded = IndexEntry.encode(vault.file.index)
+        let context = KeyRing.GroupMACContext(version: 2, keyEpoch: vault.file.keyEpoch, writeGeneration: vault.file.writeGeneration,
+                                              groupGeneration: vault.file.sections[slot].generation)
+        let keys = vault.keys, file = vault.file
+        vault.file.sections[slot].readMAC = try encoded.withUnsafeBytes {
+            try keys.groupMAC(.read, groupID: groupID, context: context, entries: file.index, encoded: $0, listings: file.listings)
+        }
+        return (encoded, context)
+    }
+
     /// Every key an old master key gives: the master key itself, the keys it unwraps from an old
     /// header, and everything derived from those.
     func keysOfOldMasterKey(_ oldBytes: [UInt8], secret: UnlockSecret, location: VaultLocation) throws -> [SecretBytes] {
@@ -161,13 +175,7 @@ import VaultCrypto
             thief.file.index[$0].groupID == npm && thief.file.index[$0].classID != Accessibility.always.fileID
         })
         thief.remove(at: [dropped])
-        let slot = try #require(thief.file.groups.firstIndex { $0.groupID == npm })
-        let encoded = IndexEntry.encode(thief.file.index)
-        let context = KeyRing.GroupMACContext(version: 2, keyEpoch: thief.file.keyEpoch, writeGeneration: thief.file.writeGeneration,
-                                              groupGeneration: thief.file.sections[slot].generation)
-        thief.file.sections[slot].readMAC = try encoded.withUnsafeBytes {
-            try thief.keys.groupMAC(.read, groupID: npm, context: context, entries: thief.file.index, encoded: $0, listings: thief.file.listings)
-        }
+        let (encoded, context) = try remakeReadMAC(&thief, groupID: npm)
         #expect(throws: KeyRingError.self) {
             try encoded.withUnsafeBytes { try thief.keys.groupMAC(.index, groupID: npm, context: context, entries: thief.file.index, encoded: $0, listings: thief.file.listings) }
         }
@@ -328,13 +336,7 @@ import VaultCrypto
         var forged = try OpenVault.open(bytes, credential: reader, deviceKey: nil, path: "forger")
         forged.file.keyEpoch += 1
         let ciID = try ciGroupID(bytes)
-        let slot = try #require(forged.file.groups.firstIndex { $0.groupID == ciID })
-        let encoded = IndexEntry.encode(forged.file.index)
-        let context = KeyRing.GroupMACContext(version: 2, keyEpoch: forged.file.keyEpoch, writeGeneration: forged.file.writeGeneration,
-                                              groupGeneration: forged.file.sections[slot].generation)
-        forged.file.sections[slot].readMAC = try encoded.withUnsafeBytes {
-            try forged.keys.groupMAC(.read, groupID: ciID, context: context, entries: forged.file.index, encoded: $0, listings: forged.file.listings)
-        }
+        let (encoded, _) = try remakeReadMAC(&forged, groupID: ciID)
         let parameters = forged.file.encodeHeaderParameters()
         writeBytes(forged.file.encode(parameters: parameters, checksum: SHA256.hash(parameters), headerMAC: try VaultFile.decode(bytes).headerMAC,
                                       encodedIndex: encoded), to: dir.location().path)
