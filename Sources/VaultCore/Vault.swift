@@ -492,7 +492,10 @@ public final class Vault: ItemStore {
             try withKeys {
                 var vault = try readSnapshot(writing: true)
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
-                guard vault.isWritable else { throw isScoped ? VaultError.readOnlyCredential : VaultError.locked(nil) }
+                guard vault.isWritable else {
+                    guard let credential = scopedCredential else { throw VaultError.locked(nil) }
+                    throw credential.canWrite ? VaultError.credentialPredatesConversion : VaultError.readOnlyCredential
+                }
                 let converted = try convertIfAllowed(&vault, explicitly: false)
                 let keysBefore = vault.grantedKeys
                 let result: R

@@ -61,6 +61,9 @@ public enum VaultError: Error, Equatable {
     case outsideCredential(group: AccessGroup, covered: [AccessGroup])
     /// A change asked of a read-only credential.
     case readOnlyCredential
+    /// A change asked of a read-write credential granted before the vault was converted to format v2:
+    /// its index MAC keys are v1's, so it reads and cannot write until it is granted again.
+    case credentialPredatesConversion
     /// Something only the vault's owner (passphrase, key file, session) may do, asked of a scoped credential.
     case ownerOnly(action: String)
     /// The item's expiry date has come; it stays until `vault wipe --expired`.
@@ -109,7 +112,7 @@ public enum VaultError: Error, Equatable {
         case .locked, .sessionEnded: return .interactionNotAllowed
         case .damagedCredential: return .decode
         case .credentialExpired, .credentialRevoked, .credentialForAnotherVault: return .authFailed
-        case .outsideCredential, .readOnlyCredential, .ownerOnly: return .missingEntitlement
+        case .outsideCredential, .readOnlyCredential, .credentialPredatesConversion, .ownerOnly: return .missingEntitlement
         case .noSuchGroup, .itemExpired: return .itemNotFound
         case .damagedBundle: return .decode
         case .changedSinceShown: return .failure

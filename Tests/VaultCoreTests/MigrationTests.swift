@@ -117,7 +117,7 @@ import Glibc
         // A read-write credential granted before the conversion holds v1's index MAC key: it reads, and cannot write.
         let scoped = Vault(location: location, keys: .scoped(readWrite), host: Vault.selfContainedHost(for: location))
         #expect(try scoped.secret("npm", "publish") == "npm_testvector_0002")
-        #expect(throws: VaultError.readOnlyCredential) { try scoped.add("new", "x", "v", group: AccessGroup("ci")!) }
+        #expect(throws: VaultError.credentialPredatesConversion) { try scoped.add("new", "x", "v", group: AccessGroup("ci")!) }
         let regranted = try owner.grant(groups: [AccessGroup("ci")!], readOnly: false, expires: nil)
         try Vault(location: location, keys: .scoped(regranted), host: Vault.selfContainedHost(for: location)).add("new", "x", "v", group: AccessGroup("ci")!)
         #expect(try owner.secret("new", "x") == "v")

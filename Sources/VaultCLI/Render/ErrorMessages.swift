@@ -171,6 +171,9 @@ struct ErrorReport {
         case .readOnlyCredential:
             return ErrorReport(status: status, message: "the credential is read-only and cannot change items",
                                hint: "ask the vault's owner for a grant without --read-only, or make the change with the passphrase")
+        case .credentialPredatesConversion:
+            return ErrorReport(status: status, message: "the credential was granted before the vault was converted to format v2: it reads, and cannot change items",
+                               hint: "ask the vault's owner to grant it again ('vault grant')")
         case .ownerOnly(let action):
             return ErrorReport(status: status, message: "a scoped credential cannot \(action)",
                                hint: "unset VAULT_CREDENTIAL (or drop --credential) and unlock with the passphrase or key file")
