@@ -116,7 +116,7 @@ public final class Vault: ItemStore {
         var vault = try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
                                          deviceKey: deviceKey, path: location.path)
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
-        try? SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey).save(vaultID: vaultID, host: host)
+        SeenCounters.update(vaultID: vaultID, host: host) { _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
         try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
     }
 
@@ -390,6 +390,10 @@ public final class Vault: ItemStore {
     }
 
     func readSnapshot(writing: Bool = false) throws -> OpenVault {
+        // What this machine has seen is read before the file: a writer records its counters only
+        // after its file is in place, so a reader racing it can never see them above the file it reads.
+        let seenBefore = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
+        let seen = seenBefore.isEmpty ? nil : SeenCounters.load(vaultID: seenBefore, host: host)
         let bytes = try readFile()
         let vaultID = VaultFile.peekVaultID(bytes)
         let deviceKey = try deviceKeyForReading(bytes, vaultID: vaultID)
@@ -426,7 +430,8 @@ public final class Vault: ItemStore {
                 + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
             vault = try OpenVault.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: location.path)
         }
-        try checkCounters(of: vault, writing: writing)
+        try checkCounters(of: vault, writing: writing,
+                          seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host))
         return vault
     }
 
@@ -521,11 +526,26 @@ public final class Vault: ItemStore {
     func commit(_ vault: inout OpenVault) throws {
         let bytes = try vault.encode()
         try FileSystem.writeAtomically(bytes, to: location.path, directory: location.directory)
-        let seen = SeenCounters.load(vaultID: vault.file.vaultID, host: host)
-        // A scoped writer (no header MAC key) vouches for its groups' generations only.
-        let remembered = vault.keys.headerMACKey != nil ? seen.merging(vault.file, groups: vault.groupsVerifiedByWriteKey)
-            : vault.file.keyEpoch == seen.keyEpoch ? seen.merging(groupGenerationsOf: vault.file, groups: vault.groupsVerifiedByWriteKey) : seen
-        try? remembered.save(vaultID: vault.file.vaultID, host: host)
+        rememberCounters(of: vault)
+    }
+
+    /// Records as seen what a write key vouched for of `vault`'s counters: the header's and every
+    /// checked group's with the header MAC; a group's generation alone with its index MAC, and
+    /// only at the key epoch already remembered. A reader's key (RMK) can forge a read MAC, and
+    /// counters it raised would lock the owner out of the real file: it records nothing.
+    private func rememberCounters(of vault: OpenVault) {
+        let groups = vault.groupsVerifiedByWriteKey
+        SeenCounters.update(vaultID: vault.file.vaultID, host: host) { seen in
+            if vault.keys.headerMACKey != nil { return seen.merging(vault.file, groups: groups) }
+            guard vault.file.keyEpoch == seen.keyEpoch, !groups.isEmpty else { return seen }
+            return seen.merging(groupGenerationsOf: vault.file, groups: groups)
+        }
+    }
+
+    /// Records `vault`'s counters as seen, lower ones included: a restore accepted on purpose.
+    private func rememberAcceptedRestore(of vault: OpenVault) {
+        guard vault.file.version >= 2 else { return }
+        SeenCounters.update(vaultID: vault.file.vaultID, host: host) { _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
     }
 
     /// A v1 file converted in memory: where the v1 file is kept (nil in a git work tree, whose
@@ -562,15 +582,14 @@ public final class Vault: ItemStore {
     /// (unless `acceptRollback`, which records it as seen); on a write, also one behind in a
     /// generation (a read only warns: git checkouts that are behind are normal). Then records
     /// what was seen, when a key checked the counters.
-    private func checkCounters(of vault: OpenVault, writing: Bool) throws {
+    private func checkCounters(of vault: OpenVault, writing: Bool, seen: SeenCounters) throws {
         let file = vault.file
-        let seen = SeenCounters.load(vaultID: file.vaultID, host: host)
         // A v1 file has no counters: as old as can be, once this machine has seen the vault in v2.
         let floor = max(seen.keyEpoch, minimumEpoch ?? 0)
         if file.keyEpoch < floor {
             guard acceptRollback else { throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor) }
             onNotice?(.rollbackAccepted(epoch: file.keyEpoch, expected: floor))
-            if file.version >= 2 { try? SeenCounters(of: file, groups: vault.groupsVerifiedByWriteKey).save(vaultID: file.vaultID, host: host) }
+            rememberAcceptedRestore(of: vault)
             return
         }
         guard file.version >= 2 else { return }
@@ -578,22 +597,11 @@ public final class Vault: ItemStore {
             if writing, !acceptRollback { throw VaultError.behindSeen(path: location.path, found: found, seen: seenGeneration) }
             onNotice?(.behindSeen(found: found, seen: seenGeneration))
             if acceptRollback {
-                try? SeenCounters(of: file, groups: vault.groupsVerifiedByWriteKey).save(vaultID: file.vaultID, host: host)
+                rememberAcceptedRestore(of: vault)
                 return
             }
         }
-        // Only counters a write key vouched for are remembered: a reader's key (RMK) can forge a
-        // read MAC, and counters it raised would lock the owner out of the real file. The header's
-        // counters need the header MAC; a group's index MAC vouches for its group's generation alone.
-        let remembered: SeenCounters
-        if vault.keys.headerMACKey != nil {
-            remembered = seen.merging(file, groups: vault.groupsVerifiedByWriteKey)
-        } else if file.keyEpoch == seen.keyEpoch, !vault.groupsVerifiedByWriteKey.isEmpty {
-            remembered = seen.merging(groupGenerationsOf: file, groups: vault.groupsVerifiedByWriteKey)
-        } else {
-            return
-        }
-        if remembered != seen { try? remembered.save(vaultID: file.vaultID, host: host) }
+        rememberCounters(of: vault)
     }
 
     /// Any unlock on this machine leaves the after-first-unlock cache for this boot and (v2) this

@@ -136,3 +136,38 @@ import Glibc
         #expect(throws: VaultError.ownerOnly(action: "upgrade the vault's format")) { try scoped.upgrade() }
     }
 }
+
+/// What a machine remembers of a vault's counters only rises, whatever readers and writers race it.
+@Suite struct SeenCountersTests {
+    @Test func readersRacingAWriterNeverLowerWhatIsRemembered() throws {
+        let dir = try TempDirectory()
+        let owner = try Vault.makeTest(at: dir.location())
+        let ci = AccessGroup("ci")!
+        try owner.add("svc", "a", "s", group: ci)
+        let vaultID = VaultFile.peekVaultID(fileBytes(dir.location().path))
+        let host = Vault.selfContainedHost(for: dir.location())
+        let failures = Ledger<String>()
+        let location = dir.location()
+        DispatchQueue.concurrentPerform(iterations: 5) { worker in
+            let vault = Vault(location: location, credential: testKeyFile)
+            for _ in 0..<12 {
+                do {
+                    if worker == 0 { try vault.revoke(group: ci) } else { _ = try vault.secret("svc", "a") }
+                } catch {
+                    failures.append("worker \(worker): \(error)")
+                }
+            }
+        }
+        #expect(failures.entries.isEmpty, "\(failures.entries.prefix(3))")
+        let file = try VaultFile.decode(fileBytes(dir.location().path)).file
+        #expect(SeenCounters.load(vaultID: vaultID, host: host) == SeenCounters(of: file, groups: Set(file.groups.map(\.groupID))))
+    }
+}
+
+/// Entries appended from several threads.
+final class Ledger<Entry>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Entry] = []
+    var entries: [Entry] { lock.withLock { stored } }
+    func append(_ entry: Entry) { lock.withLock { stored.append(entry) } }
+}

@@ -21,6 +21,17 @@ enum FileSystem {
     /// Reads a vault file: ciphertext, so a checkout's 0644 is fine, but one
     /// that group or others may change is refused, and so is a directory they
     /// may write to (they could replace the file).
+    /// The first `count` bytes of the file at `path`, or fewer (none when it cannot be read): a
+    /// peek that checks nothing, for what must be known before the file is read in earnest.
+    static func readPrefix(_ path: String, count: Int) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var prefix = [UInt8](repeating: 0, count: count)
+        let read = prefix.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, count) }
+        return read > 0 ? Array(prefix[0..<read]) : []
+    }
+
     static func readVaultFile(_ path: String, directory: String, missing: VaultError) throws -> [UInt8] {
         try refuseWritableByOthers(directory: directory)
         return try read(path, refusing: .ciphertext, missing: missing)

@@ -46,11 +46,25 @@ struct SeenCounters: Equatable {
     /// Forgets what this machine has seen of `vaultID` (for `reset`).
     static func forget(vaultID: [UInt8], host: HostContext) {
         let path = path(vaultID: vaultID, host: host)
-        if FileSystem.exists(path) { FileSystem.remove(path) }
+        for file in [path, path + ".lock"] where FileSystem.exists(file) { FileSystem.remove(file) }
     }
 
-    /// Writes these counters as what this machine has seen of `vaultID`.
-    func save(vaultID: [UInt8], host: HostContext) throws {
+    /// Records what this machine has seen of `vaultID` as `change` makes it of what is recorded,
+    /// under a lock beside the record (reloaded there): a reader racing a writer merges with what
+    /// the writer recorded, never writes over it. Best effort: a state directory that cannot be
+    /// written leaves the record as it was.
+    static func update(vaultID: [UInt8], host: HostContext, _ change: (SeenCounters) -> SeenCounters) {
+        let directory = host.stateDirectory + "/seen"
+        guard (try? FileSystem.makeDirectory(host.stateDirectory)) != nil, (try? FileSystem.makeDirectory(directory)) != nil,
+              let lock = try? LockFile(path: path(vaultID: vaultID, host: host) + ".lock") else { return }
+        defer { withExtendedLifetime(lock) {} }
+        let current = load(vaultID: vaultID, host: host)
+        let next = change(current)
+        if next != current { try? next.save(vaultID: vaultID, host: host) }
+    }
+
+    /// Writes these counters as what this machine has seen of `vaultID` (`update` holds the lock).
+    private func save(vaultID: [UInt8], host: HostContext) throws {
         let directory = host.stateDirectory + "/seen"
         try FileSystem.makeDirectory(host.stateDirectory)
         try FileSystem.makeDirectory(directory)
