@@ -26,8 +26,6 @@ struct OpenVault {
     var storedAttributes: [Bytes16: ItemAttributes] = [:]
     /// The groups whose index MAC (a write key's) this ring checked; their generations can be trusted.
     var groupsVerifiedByWriteKey: Set<GroupID> = []
-    /// Whether a write key checked the header's counters: the header MAC, or an index MAC bound to them.
-    var countersVerifiedByWriteKey: Bool { keys.headerMACKey != nil || !groupsVerifiedByWriteKey.isEmpty }
 
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {

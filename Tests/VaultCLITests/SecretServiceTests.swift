@@ -93,6 +93,21 @@ import Testing
         #expect(try sandbox.vault(["delete", "-s", service, "-a", "old"]).status == 0)
     }
 
+    /// The keyring keeps no earlier secrets: history, get --revision, update --undo and --keep say so (2).
+    @Test(KeyringDaemon.trait) func historyNeedsTheFileBackend() throws {
+        guard KeyringDaemon.isAvailable() else { return }
+        let sandbox = try KeyringDaemon.sandbox()
+        let service = KeyringDaemon.uniqueService("history")
+        #expect(try sandbox.vault(["add", "-s", service, "-a", "a"], stdin: Array("x".utf8)).status == 0)
+        for arguments in [["history", "-s", service, "-a", "a"], ["get", "-s", service, "-a", "a", "--revision", "1"],
+                          ["update", "-s", service, "-a", "a", "--undo"], ["update", "-s", service, "-a", "a", "--keep", "2", "-w", "y"]] {
+            let result = try sandbox.vault(arguments)
+            #expect(result.status == 2 && result.stderr.contains("the desktop keyring keeps no earlier secrets"), "\(arguments): \(result.stderr)")
+        }
+        #expect(try sandbox.vault(["get", "-s", service, "-a", "a"]).stdoutText == "x")
+        #expect(try sandbox.vault(["delete", "-s", service, "-a", "a"]).status == 0)
+    }
+
     /// Eight `vault otp` at once on one HOTP item in the keyring: eight codes,
     /// all different, and the counter stored eight higher (read and advance
     /// happen under the collection lock).
