@@ -10,7 +10,7 @@ public func fuzzVaultFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let file = decoded.file
         let parameters = file.encodeHeaderParameters()
         let reencoded = file.encode(parameters: parameters, checksum: Array(bytes[decoded.parametersEnd..<decoded.parametersEnd + 32]),
-                                    headerMAC: decoded.headerMAC, encodedIndex: IndexEntry.encode(file.index))
+                                    headerMAC: decoded.headerMAC)
         precondition(reencoded == bytes, "decode then encode changed the file")
     }
     return 0

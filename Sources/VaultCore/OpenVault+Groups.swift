@@ -118,7 +118,7 @@ extension OpenVault {
         var moved = self
         moved.remove(at: moving)
         moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
-        var reopened = try OpenVault.open(try moved.encode(), masterKey: masterKey, deviceKey: newKey, path: path)
+        var reopened = try OpenVault.open(FileBytes(try moved.encode()), masterKey: masterKey, deviceKey: newKey, path: path)
         for accessibility in OpenVault.deviceClasses { try reopened.rotateClassKey(accessibility) }
         for (opened, itemID) in items {
             try reopened.store(opened.item.attributes, secret: opened.item.secret, history: opened.history, itemID: itemID)
@@ -128,7 +128,7 @@ extension OpenVault {
     }
 
     /// Whether `key` is the device key the vault in `bytes` is sealed under.
-    static func isDeviceKey(_ key: SecretBytes, of bytes: [UInt8]) -> Bool {
+    static func isDeviceKey(_ key: SecretBytes, of bytes: FileBytes) -> Bool {
         guard let file = try? VaultFile.decode(bytes).file else { return false }
         return isTheDeviceKey(key, of: file)
     }

@@ -54,8 +54,9 @@ extension OpenVault {
             throw VaultError.locked(accessibility)
         }
         guard block.digestMatches,
-              let plaintext = try? AESGCM.open(block.sealed, key: key,
-                                              aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID)) else {
+              let plaintext = try? block.sealed.withUnsafeBytes({
+                  try AESGCM.open($0, key: key, aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID))
+              }) else {
             throw VaultError.corrupted(path: path, detail: "a listing block does not open")
         }
         let items = plaintext.withUnsafeBytes { bytes -> [(itemID: Bytes16, fields: Range<Int>)]? in
@@ -90,8 +91,8 @@ extension OpenVault {
         func endRun() {
             if let run, run.changed { positionsByPair[run.pair, default: []].append(contentsOf: run.positions) }
         }
-        for (position, entry) in file.index.enumerated() {
-            let pair = ListingPair(groupID: entry.groupID, classID: entry.classID)
+        for position in file.index.indices {
+            let pair = ListingPair(groupID: file.index.groupID(at: position), classID: file.index.classID(at: position))
             if run?.pair != pair {
                 endRun()
                 run = (pair, changedListings.contains(pair), [])
@@ -106,7 +107,7 @@ extension OpenVault {
                   var plaintext = listingPlaintext(positions, previous: (try? openListing(of: pair)) ?? nil) else { continue }
             defer { plaintext.wipeBytes() }
             let block = try AESGCM.seal(plaintext.bytes, key: key, aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID))
-            sealed[pair] = ListingBlock(groupID: pair.groupID, classID: pair.classID, digest: SHA256.hash(block), sealed: block[...])
+            sealed[pair] = ListingBlock(groupID: pair.groupID, classID: pair.classID, digest: SHA256.hash(block), sealed: StoredBytes(block))
         }
         // Groups this write changed get their blocks in class order; every other group keeps its
         // blocks as they were, in their order: its MACs, which a scoped writer cannot make, cover that order.

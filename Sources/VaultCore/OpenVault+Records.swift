@@ -61,7 +61,7 @@ extension OpenVault {
         if let service = query.service, let account = query.account {
             for groupID in groupIDs {
                 let tag = Bytes16(try keys.lookupTag(groupID: groupID, service: service, account: account))
-                for (position, entry) in file.index.enumerated() where entry.groupID == groupID && entry.tag == tag {
+                for position in file.index.positions(groupID: groupID, tag: tag) {
                     try consider(position) { attributes in
                         guard attributes.service == service, attributes.account == account else {
                             throw VaultError.corrupted(path: path, detail: "a lookup tag does not match its record")
@@ -166,12 +166,14 @@ extension OpenVault {
         } catch {
             throw VaultError.locked(accessibility)
         }
-        if file.version >= 2, !entry.digestMatches(file.records[position]) {
+        // A copy of the record, so what its digest is checked over is what opens.
+        let sealed = file.records.stored(at: position).bytes
+        if file.version >= 2, !sealed.withUnsafeBytes(entry.digestMatches) {
             throw VaultError.corrupted(path: path, detail: "a record does not match its index entry's digest")
         }
         let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         do {
-            return (try AESGCM.open(file.records[position], key: key, aad: aad), group, accessibility)
+            return (try AESGCM.open(sealed, key: key, aad: aad), group, accessibility)
         } catch {
             throw VaultError.corrupted(path: path, detail: "a record does not open")
         }

@@ -75,14 +75,14 @@ struct OpenVault {
     }
 
     /// Parses `bytes` and opens a keyslot with the unlock secret: a full ring.
-    static func unlock(_ bytes: [UInt8], secret: UnlockSecret, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    static func unlock(_ bytes: FileBytes, secret: UnlockSecret, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
         let masterKey = try openKeyslot(parsed.file, secret: secret, path: path)
         return try open(parsed, masterKey: masterKey, deviceKey: deviceKey, path: path)
     }
 
     /// Parses `bytes` and opens it with a master key (from a keyslot or a session).
-    static func open(_ bytes: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    static func open(_ bytes: FileBytes, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         try open(try parse(bytes, path: path), masterKey: masterKey, deviceKey: deviceKey, path: path)
     }
 
@@ -90,7 +90,7 @@ struct OpenVault {
     /// `always` classes) and the after-first-unlock cache's. A v2 file is
     /// checked by each group's read MAC, which these grants can check but not
     /// the owner's MACs; a v1 file by its header MAC key sealed under the device key.
-    static func openPartial(_ bytes: [UInt8], deviceKey: SecretBytes?, grants: [GroupGrant], path: String) throws -> OpenVault {
+    static func openPartial(_ bytes: FileBytes, deviceKey: SecretBytes?, grants: [GroupGrant], path: String) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
         let file = parsed.file
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
@@ -122,7 +122,7 @@ struct OpenVault {
     /// Opens `bytes` with a scoped credential: the ring holds its groups and nothing else.
     /// A credential holds no header MAC key: the header checksum, its groups'
     /// MACs and each record's digest and seal protect what it reads.
-    static func open(_ bytes: [UInt8], credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    static func open(_ bytes: FileBytes, credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
         let file = parsed.file
         guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
@@ -142,7 +142,7 @@ struct OpenVault {
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches,
                               isWritable: credential.canWrite && writeKeysHold)
         vault.scope = Set(credential.grants.map(\.groupID))
-        vault.storedHeader = (parsed.bytes[0..<parsed.parametersEnd], parsed.headerMAC)
+        vault.storedHeader = (parsed.bytes[0..<parsed.parametersEnd][...], parsed.headerMAC)
         try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
         return vault
     }
@@ -160,7 +160,7 @@ struct OpenVault {
         let file: VaultFile
         let headerMAC: [UInt8]
         let parametersEnd: Int
-        let bytes: [UInt8]
+        let bytes: FileBytes
 
         /// Calls `body` with the index as the file holds it (after parameters, checksum, header MAC and record count).
         func withEncodedIndex<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
@@ -169,7 +169,7 @@ struct OpenVault {
         }
     }
 
-    private static func parse(_ bytes: [UInt8], path: String) throws -> Parsed {
+    private static func parse(_ bytes: FileBytes, path: String) throws -> Parsed {
         do {
             let decoded = try VaultFile.decode(bytes)
             return Parsed(file: decoded.file, headerMAC: decoded.headerMAC, parametersEnd: decoded.parametersEnd, bytes: bytes)
@@ -265,12 +265,14 @@ struct OpenVault {
         // Neighbouring entries mostly share group and class: check each pair once per run.
         var checked: (groupID: GroupID, classID: ClassID)?
         var pairs = Set<ListingPair>()
-        for entry in file.index where checked?.groupID != entry.groupID || checked?.classID != entry.classID {
-            guard groupIDs.contains(entry.groupID), Accessibility(fileID: entry.classID) != nil else {
+        for position in file.index.indices {
+            let groupID = file.index.groupID(at: position), classID = file.index.classID(at: position)
+            if checked?.groupID == groupID && checked?.classID == classID { continue }
+            guard groupIDs.contains(groupID), Accessibility(fileID: classID) != nil else {
                 throw VaultError.corrupted(path: path, detail: "an index entry names an unknown group or class")
             }
-            checked = (entry.groupID, entry.classID)
-            pairs.insert(ListingPair(groupID: entry.groupID, classID: entry.classID))
+            checked = (groupID, classID)
+            pairs.insert(ListingPair(groupID: groupID, classID: classID))
         }
         let listed = file.listings.map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
         guard Set(listed).count == listed.count, listed.allSatisfy(pairs.contains) else {
@@ -302,11 +304,10 @@ struct OpenVault {
     /// never use it; the writer's next change makes it again), and item ids repeated across the index.
     func problemsBeyondOpening() throws -> (readMACFailures: [AccessGroup], repeatedItemIDs: Bool) {
         guard file.version >= 2 else { return ([], false) }
-        let encoded = IndexEntry.encode(file.index)
         var failures: [AccessGroup] = []
         for (group, section) in zip(file.groups, file.sections) {
             guard let held = keys.groups[group.groupID], held.indexMACKey != nil else { continue }
-            let mac = try encoded.withUnsafeBytes {
+            let mac = try file.index.withEncoded {
                 try keys.groupMAC(.read, groupID: group.groupID, context: macContext(section), entries: file.index, encoded: $0, listings: file.listings)
             }
             if !constantTimeEquals(mac, section.readMAC) { failures.append(held.group) }
@@ -338,8 +339,7 @@ struct OpenVault {
         try sealChangedListings()
         let isOwner = keys.headerMACKey != nil
         if isOwner { file.writeGeneration += 1 }
-        let encodedIndex = IndexEntry.encode(file.index)
-        try encodedIndex.withUnsafeBytes { encoded in
+        try file.index.withEncoded { encoded in
             for slot in file.groups.indices {
                 let groupID = file.groups[slot].groupID
                 // Groups a scoped writer does not hold keep their section: their entries cannot have changed.
@@ -361,7 +361,7 @@ struct OpenVault {
         } else {
             throw VaultError.locked(nil)
         }
-        return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC, encodedIndex: encodedIndex)
+        return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC)
     }
 
     /// A v1 file made v2 in memory (the owner's full ring only): counters
@@ -377,7 +377,7 @@ struct OpenVault {
         file.writeGeneration = 0
         file.deviceWrappedHeaderMACKey = []
         for slot in file.groups.indices { file.groups[slot].deviceWrapped = [] }
-        file.index = zip(file.index, file.records).map { $0.withDigest(of: $1, itemID: Bytes16.random()) }
+        file.index = IndexTable(zip(file.index, file.records).map { $0.withDigest(of: $1, itemID: Bytes16.random()) })
         file.sections = file.sections.map { _ in GroupSection(generation: 0, indexMAC: [], readMAC: []) }
         changedListings = Set(file.index.map { ListingPair(groupID: $0.groupID, classID: $0.classID) })
     }

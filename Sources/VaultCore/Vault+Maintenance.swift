@@ -147,7 +147,7 @@ extension Vault {
                 try FileSystem.makeDirectory(host.stateDirectory)
                 try FileSystem.makeDirectory(directory)
                 let kept = directory + "/\(hex(vault.file.vaultID))-\(Int(host.now().timeIntervalSince1970))-\(hex(SecureRandom.bytes(4))).vault"
-                try FileSystem.createExclusive(try readFile(), at: kept)
+                try FileSystem.createExclusive(try readFile().allBytes, at: kept)
                 let names = try vault.quarantineDamagedGroups()
                 try commit(&vault)
                 refreshMachineGrants(vault, onlyIfMissing: false)

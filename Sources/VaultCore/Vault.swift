@@ -439,7 +439,7 @@ public final class Vault: ItemStore {
     /// crash left pending after the vault was sealed under it, or (read only,
     /// until the owner's next change moves the vault off it) a key an earlier
     /// version left beside the vault in a git work tree.
-    private func deviceKeyForReading(_ bytes: [UInt8], vaultID: [UInt8]) throws -> SecretBytes? {
+    private func deviceKeyForReading(_ bytes: FileBytes, vaultID: [UInt8]) throws -> SecretBytes? {
         usesExposedDeviceKey = false
         // A new key left pending by a crash after the vault was sealed under it (rekey, a move off an exposed key) wins.
         if let key = try DeviceKey.resumePending(vaultID: vaultID, host: host, isTheVaults: { OpenVault.isDeviceKey($0, of: bytes) }) {
@@ -456,7 +456,7 @@ public final class Vault: ItemStore {
     }
 
     /// The vault file's bytes: refused when others may change it or its directory.
-    func readFile() throws -> [UInt8] {
+    func readFile() throws -> FileBytes {
         try FileSystem.readVaultFile(location.path, directory: location.directory, missing: .noSuchVault(path: location.path))
     }
 
@@ -574,7 +574,7 @@ public final class Vault: ItemStore {
         guard !inGitWorkTree else { return Conversion(backup: nil, madeBackup: false) }
         let backup = location.path + ".v1.bak"
         if FileSystem.exists(backup) { return Conversion(backup: backup, madeBackup: false) }
-        try FileSystem.createExclusive(try readFile(), at: backup)
+        try FileSystem.createExclusive(try readFile().allBytes, at: backup)
         return Conversion(backup: backup, madeBackup: true)
     }
 

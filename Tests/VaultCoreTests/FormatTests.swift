@@ -60,7 +60,7 @@ import VaultCrypto
         #expect(decoded.file.version == 2)
         let end = decoded.parametersEnd
         #expect(decoded.file.encode(parameters: decoded.file.encodeHeaderParameters(), checksum: Array(bytes[end..<end + 32]),
-                                    headerMAC: decoded.headerMAC, encodedIndex: IndexEntry.encode(decoded.file.index)) == bytes)
+                                    headerMAC: decoded.headerMAC) == bytes)
     }
 
     @Test func recordMovedToAnotherPlaceDoesNotOpen() throws {
@@ -165,7 +165,7 @@ import VaultCrypto
         let (vault, file) = try vault(dir)
         var bytes = fileBytes(dir.location().path)
         let block = try #require(file.listings.last)
-        let start = try #require(bytes.firstRange(of: Array(block.sealed))).lowerBound
+        let start = try #require(bytes.firstRange(of: block.sealed.bytes)).lowerBound
         bytes[start + 20] ^= 0x01
         writeBytes(bytes, to: dir.location().path)
         #expect(throws: VaultError.corrupted(path: dir.location().path, detail: "a listing block does not open")) {

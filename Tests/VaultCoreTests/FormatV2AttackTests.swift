@@ -30,7 +30,7 @@ import VaultCrypto
     /// anew over `vault` as it now is. Returns the index as encoded and the MAC's context.
     func remakeReadMAC(_ vault: inout OpenVault, groupID: GroupID) throws -> (encoded: [UInt8], context: KeyRing.GroupMACContext) {
         let slot = try #require(vault.file.groups.firstIndex { $0.groupID == groupID })
-        let encoded = IndexEntry.encode(vault.file.index)
+        let encoded = vault.file.index.encoded
         let context = KeyRing.GroupMACContext(version: 2, keyEpoch: vault.file.keyEpoch, writeGeneration: vault.file.writeGeneration,
                                               groupGeneration: vault.file.sections[slot].generation)
         let keys = vault.keys, file = vault.file
@@ -141,13 +141,13 @@ import VaultCrypto
         var spliced = current.file
         let keep = current.file.index.indices.filter { current.file.index[$0].groupID != ciID }
         let take = old.file.index.indices.filter { old.file.index[$0].groupID == ciID }
-        spliced.index = keep.map { current.file.index[$0] } + take.map { old.file.index[$0] }
-        spliced.records = keep.map { current.file.records[$0] } + take.map { old.file.records[$0] }
+        spliced.index = IndexTable(keep.map { current.file.index[$0] } + take.map { old.file.index[$0] })
+        spliced.records = RecordList(keep.map { current.file.records[$0] } + take.map { old.file.records[$0] })
         let slot = try #require(current.file.groups.firstIndex { $0.groupID == ciID })
         spliced.sections[slot] = old.file.sections[slot]
         let end = current.parametersEnd
         let bytes = spliced.encode(parameters: Array(currentBytes[0..<end]), checksum: Array(currentBytes[end..<end + 32]),
-                                   headerMAC: current.headerMAC, encodedIndex: IndexEntry.encode(spliced.index))
+                                   headerMAC: current.headerMAC)
         writeBytes(bytes, to: dir.location().path)
         #expect(throws: VaultError.damagedGroup(path: dir.location().path, group: ci)) { try owner.secret("npm", "ci") }
         #expect(try owner.secret("github", "ci-bot") == "first-secret")
@@ -181,7 +181,7 @@ import VaultCrypto
         }
         let parameters = thief.file.encodeHeaderParameters()
         let forged = thief.file.encode(parameters: parameters, checksum: SHA256.hash(parameters),
-                                       headerMAC: try VaultFile.decode(bytes).headerMAC, encodedIndex: encoded)
+                                       headerMAC: try VaultFile.decode(bytes).headerMAC)
         writeBytes(forged, to: dir.location().path)
         // Another reader with the device key alone is fooled (it holds the same keys as the thief) ...
         #expect(try Vault(location: dir.location(), keys: .none, host: Vault.selfContainedHost(for: dir.location())).secret("cron", "job") == "always-secret")
@@ -338,8 +338,8 @@ import VaultCrypto
         let ciID = try ciGroupID(bytes)
         let (encoded, _) = try remakeReadMAC(&forged, groupID: ciID)
         let parameters = forged.file.encodeHeaderParameters()
-        writeBytes(forged.file.encode(parameters: parameters, checksum: SHA256.hash(parameters), headerMAC: try VaultFile.decode(bytes).headerMAC,
-                                      encodedIndex: encoded), to: dir.location().path)
+        writeBytes(forged.file.encode(parameters: parameters, checksum: SHA256.hash(parameters), headerMAC: try VaultFile.decode(bytes).headerMAC),
+                   to: dir.location().path)
         let session = Vault(location: dir.location(), keys: .session(token), host: Vault.selfContainedHost(for: dir.location()))
         #expect(throws: VaultError.sessionEnded(.rekeyed)) { try session.secret("cron", "job") }
     }

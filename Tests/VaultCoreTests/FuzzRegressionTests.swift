@@ -15,7 +15,7 @@ import VaultCrypto
             let parameters = decoded.file.encodeHeaderParameters()
             let end = decoded.parametersEnd
             #expect(decoded.file.encode(parameters: parameters, checksum: Array(bytes[end..<end + 32]),
-                                        headerMAC: decoded.headerMAC, encodedIndex: IndexEntry.encode(decoded.file.index)) == bytes)
+                                        headerMAC: decoded.headerMAC) == bytes)
         },
         "Record": { bytes in
             _ = try? RecordCodec.decodePlaintext(SecretBytes(bytes), group: .default, accessibility: .default)

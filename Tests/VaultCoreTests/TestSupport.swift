@@ -73,3 +73,27 @@ func fileBytes(_ path: String) -> [UInt8] {
 func writeBytes(_ bytes: [UInt8], to path: String) {
     FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
 }
+
+/// Opening bytes held in memory, as the tests make them.
+extension OpenVault {
+    static func unlock(_ bytes: [UInt8], secret: UnlockSecret, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+        try unlock(FileBytes(bytes), secret: secret, deviceKey: deviceKey, path: path)
+    }
+
+    static func open(_ bytes: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+        try open(FileBytes(bytes), masterKey: masterKey, deviceKey: deviceKey, path: path)
+    }
+
+    static func open(_ bytes: [UInt8], credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+        try open(FileBytes(bytes), credential: credential, deviceKey: deviceKey, path: path)
+    }
+
+    static func openPartial(_ bytes: [UInt8], deviceKey: SecretBytes?, grants: [GroupGrant], path: String) throws -> OpenVault {
+        try openPartial(FileBytes(bytes), deviceKey: deviceKey, grants: grants, path: path)
+    }
+}
+
+extension IndexTable {
+    /// The entries as the file holds them.
+    var encoded: [UInt8] { withEncoded { Array($0) } }
+}

@@ -126,12 +126,12 @@ final class KeyRing {
     }
 
     /// A MAC of a group's index entries, given the whole index and its encoding in the file's
-    /// version (the file's own bytes, or `IndexEntry.encode`): each run of the group's entries goes
+    /// version (the file's own bytes, or `IndexTable.withEncoded`): each run of the group's entries goes
     /// in as one piece, uncopied. v1 (index MAC only): vault id ‖ u32 group id ‖ entries. v2: the
     /// label ‖ vault id ‖ u64 key epoch ‖ u64 write generation ‖ u32 group id ‖ u64 group generation ‖ entries
     /// ‖ u8 class id ‖ digest of each of the group's listing blocks, in file order.
     /// Throws `missingIndexMACKey` for an index MAC of a group held without that key (a read-only credential).
-    func groupMAC(_ kind: GroupMACKind, groupID: GroupID, context: GroupMACContext, entries: [IndexEntry],
+    func groupMAC(_ kind: GroupMACKind, groupID: GroupID, context: GroupMACContext, entries: IndexTable,
                   encoded: UnsafeRawBufferPointer, listings: [ListingBlock]) throws -> [UInt8] {
         let keys = try group(groupID)
         let key: SecretBytes
@@ -164,8 +164,8 @@ final class KeyRing {
             mac.update(UnsafeRawBufferPointer(rebasing: encoded[start * entrySize ..< end * entrySize]))
             runStart = nil
         }
-        for (number, entry) in entries.enumerated() {
-            if entry.groupID != groupID {
+        for number in entries.indices {
+            if entries.groupID(at: number) != groupID {
                 endRun(at: number)
             } else if runStart == nil {
                 runStart = number

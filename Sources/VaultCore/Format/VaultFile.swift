@@ -19,6 +19,8 @@ struct VaultFile {
     static let maxGroups = 4096
     static let maxRecords = 10_000_000
     static let maxRecordBytes = (1 << 20) + 64 * 1024
+    /// More than the longest header parameters and checksum can be (16 keyslots, 255 classes, 4096 groups).
+    static let maxHeaderBytes = 1 << 22
 
     /// 1 or 2; what a v1 file holds that v2 does not (device grants, the
     /// device-sealed header MAC key) is kept only to read it.
@@ -35,14 +37,14 @@ struct VaultFile {
     var keyslots: [Keyslot]
     var classes: [WrappedClassKey]
     var groups: [WrappedGroupKey]
-    var index: [IndexEntry]
+    var index: IndexTable
     /// One per group, in `groups` order: its generation and MACs over its index entries.
     var sections: [GroupSection]
     /// v2: one sealed listing per (group, class) that has items, in header group order then class id:
     /// what `list` reads instead of every record. A pair may lack one (it is then listed record by record).
     var listings: [ListingBlock] = []
     /// Sealed records, in index order.
-    var records: [ArraySlice<UInt8>]
+    var records: RecordList
 
     /// The size of one index entry in this file's version.
     var entrySize: Int { IndexEntry.size(version: version) }
@@ -54,9 +56,12 @@ struct VaultFile {
         return Array(bytes[start..<start + idSize])
     }
 
+    static func peekVaultID(_ file: FileBytes) -> [UInt8] { peekVaultID(file.prefix(magic.count + 2 + idSize)) }
+
     /// The key epoch of a v2 file, read without parsing the rest; nil for v1 or a file too short.
-    static func peekKeyEpoch(_ bytes: [UInt8]) -> UInt64? {
+    static func peekKeyEpoch(_ file: FileBytes) -> UInt64? {
         let start = magic.count + 2 + idSize
+        let bytes = file.prefix(start + 8)
         guard bytes.count >= start + 8, bytes.starts(with: magic), bytes[magic.count] == 0, bytes[magic.count + 1] >= 2 else { return nil }
         return bytes[start..<start + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
@@ -84,26 +89,97 @@ struct VaultFile {
     }
 
     /// The whole file, given its header parameters (from `encodeHeaderParameters()`)
-    /// and the header MAC over parameters and checksum; `encodedIndex` is
-    /// `IndexEntry.encode(index)`.
-    func encode(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8], encodedIndex: [UInt8]) -> [UInt8] {
-        let recordBytes = records.reduce(0) { $0 + $1.count } + listings.reduce(0) { $0 + 41 + $1.sealed.count }
-        var w = ByteWriter(capacity: parameters.count + 72 + encodedIndex.count + recordBytes + GroupSection.size * groups.count)
+    /// and the header MAC over parameters and checksum.
+    func encode(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8]) -> [UInt8] {
+        let indexBytes = index.count * IndexEntry.v2Size
+        let blockBytes = listings.reduce(0) { $0 + 41 + $1.sealed.count }
+        var w = ByteWriter(capacity: parameters.count + 72 + indexBytes + GroupSection.size * groups.count + blockBytes + records.byteCount)
         w.raw(parameters)
         w.raw(checksum)
         w.raw(headerMAC)
         w.u32(UInt32(index.count))
-        w.raw(encodedIndex)
+        index.withEncoded { w.raw($0) }
         for section in sections { section.encode(into: &w) }
         w.u32(UInt32(listings.count))
         for block in listings { block.encode(into: &w) }
-        for record in records { w.raw(record) }
+        records.forEachRun { w.raw($0) }
         return w.bytes
     }
 
     /// Parses a whole file. Throws `MalformedInput` for anything that does not
     /// follow the format, including a header checksum mismatch and trailing bytes.
     static func decode(_ bytes: [UInt8]) throws -> (file: VaultFile, headerMAC: [UInt8], parametersEnd: Int) {
+        try decode(FileBytes(bytes))
+    }
+
+    /// Parses the file in `source`, reading what the structure needs: the header (from a copy of
+    /// its first bytes), the record count, each listing block's fixed fields and length. The index
+    /// and the records stay where they are, the records checked only for their lengths, so a
+    /// record is copied when it is used. Throws as `decode(_:)` does.
+    static func decode(_ source: FileBytes) throws -> (file: VaultFile, headerMAC: [UInt8], parametersEnd: Int) {
+        // Nearly every header fits the first 64 KiB; one that does not (thousands of groups) is read again, as long as a header can be.
+        let (decoded, parametersEnd) = try (try? decodeHeader(source.prefix(1 << 16))) ?? decodeHeader(source.prefix(maxHeaderBytes))
+        var file = decoded
+        var offset = parametersEnd + digestSize
+        func reader(_ count: Int, _ what: String) throws -> ByteReader {
+            guard count >= 0, source.count - offset >= count else {
+                throw MalformedInput(detail: "the file ends where \(what) was expected at offset \(offset)")
+            }
+            defer { offset += count }
+            return ByteReader(source[offset ..< offset + count])
+        }
+        let headerMAC = try reader(digestSize, "the header MAC").bytes
+        var countReader = try reader(4, "the record count")
+        let recordCount = Int(try countReader.u32())
+        let entrySize = IndexEntry.size(version: file.version)
+        guard recordCount <= maxRecords, recordCount * entrySize <= source.count - offset else {
+            throw MalformedInput(detail: "an index of \(recordCount) records does not fit the file")
+        }
+        let indexRange = offset ..< offset + recordCount * entrySize
+        if file.version == 1 {
+            file.index = IndexTable(source.withUnsafeBytes { IndexEntry.decode(all: UnsafeRawBufferPointer(rebasing: $0[indexRange]), version: 1) })
+        } else {
+            file.index = IndexTable(file: source, range: indexRange)
+        }
+        offset = indexRange.upperBound
+        var sectionReader = try reader(file.groups.count * GroupSection.size(version: file.version), "the group sections")
+        file.sections = try file.groups.map { _ in try GroupSection.decode(from: &sectionReader, version: file.version) }
+        if file.version >= 2 {
+            var countReader = try reader(4, "the listing count")
+            let count = Int(try countReader.u32())
+            guard count <= file.groups.count * Accessibility.allCases.count else { throw MalformedInput(detail: "\(count) listing blocks") }
+            for _ in 0..<count {
+                var fields = try reader(ListingBlock.fixedSize, "a listing block")
+                var block = try ListingBlock.decodeFixedFields(from: &fields)
+                let length = Int(try fields.u32())
+                guard length <= ListingBlock.maxSealedBytes else { throw MalformedInput(detail: "a length of \(length) exceeds \(ListingBlock.maxSealedBytes)") }
+                guard source.count - offset >= length else {
+                    throw MalformedInput(detail: "the file ends where \(length) bytes were expected at offset \(offset)")
+                }
+                block.sealed = StoredBytes(source, offset ..< offset + length)
+                offset += length
+                file.listings.append(block)
+            }
+        }
+        var offsets = [Int](repeating: 0, count: recordCount + 1)
+        offsets[0] = offset
+        for position in 0..<recordCount {
+            let length = Int(file.index.length(at: position))
+            guard length <= maxRecordBytes else { throw MalformedInput(detail: "a record of \(length) bytes") }
+            guard source.count - offset >= length else {
+                throw MalformedInput(detail: "the file ends where \(length) bytes were expected at offset \(offset)")
+            }
+            offset += length
+            offsets[position + 1] = offset
+        }
+        guard offset == source.count else { throw MalformedInput(detail: "\(source.count - offset) bytes follow the last record") }
+        file.records = RecordList(file: source, offsets: offsets)
+        return (file, headerMAC, parametersEnd)
+    }
+
+    /// The header parameters of a file (everything before the checksum) from `bytes`, its first
+    /// bytes, with the checksum checked; index, sections, listings and records left empty.
+    private static func decodeHeader(_ bytes: [UInt8]) throws -> (file: VaultFile, parametersEnd: Int) {
         var r = ByteReader(bytes)
         guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault file (bad magic number)") }
         let version = try r.u16()
@@ -133,33 +209,11 @@ struct VaultFile {
         guard constantTimeEquals(checksum, SHA256.hash(Array(bytes[0..<parametersEnd]))) else {
             throw MalformedInput(detail: "the header checksum does not match")
         }
-        let headerMAC = Array(try r.raw(digestSize))
-        let recordCount = Int(try r.u32())
-        let entrySize = IndexEntry.size(version: version)
-        guard recordCount <= maxRecords, recordCount * entrySize <= r.remaining else {
-            throw MalformedInput(detail: "an index of \(recordCount) records does not fit the file")
-        }
-        let index = try r.raw(recordCount * entrySize).withUnsafeBytes { IndexEntry.decode(all: $0, version: version) }
-        var sections: [GroupSection] = []
-        for _ in 0..<groupCount { sections.append(try GroupSection.decode(from: &r, version: version)) }
-        var listings: [ListingBlock] = []
-        if version >= 2 {
-            let count = Int(try r.u32())
-            guard count <= groupCount * Accessibility.allCases.count else { throw MalformedInput(detail: "\(count) listing blocks") }
-            for _ in 0..<count { listings.append(try ListingBlock.decode(from: &r)) }
-        }
-        var records: [ArraySlice<UInt8>] = []
-        records.reserveCapacity(recordCount)
-        for entry in index {
-            guard Int(entry.length) <= maxRecordBytes else { throw MalformedInput(detail: "a record of \(entry.length) bytes") }
-            records.append(try r.raw(Int(entry.length)))
-        }
-        guard r.isAtEnd else { throw MalformedInput(detail: "\(r.remaining) bytes follow the last record") }
         let file = VaultFile(version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
                              deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
                              keyslots: keyslots, classes: classes,
-                             groups: groups, index: index, sections: sections, listings: listings, records: records)
-        return (file, headerMAC, parametersEnd)
+                             groups: groups, index: [], sections: [], listings: [], records: RecordList())
+        return (file, parametersEnd)
     }
 }
 
@@ -169,24 +223,28 @@ struct VaultFile {
 /// instead of every record. Its digest is covered by the group's MACs.
 struct ListingBlock {
     static let maxSealedBytes = 1 << 30
+    /// Group id, class id, digest and the sealed bytes' length.
+    static let fixedSize = 4 + 1 + VaultFile.digestSize + 4
 
     var groupID: GroupID
     var classID: ClassID
     /// SHA-256 of `sealed`.
     var digest: [UInt8]
-    var sealed: ArraySlice<UInt8>
+    var sealed: StoredBytes
 
     /// u32 group id ‖ u8 class id ‖ digest (32) ‖ bytes(sealed).
     func encode(into w: inout ByteWriter) {
         w.groupID(groupID)
         w.classID(classID)
         w.raw(digest)
-        w.lengthPrefixed(sealed)
+        w.u32(UInt32(sealed.count))
+        sealed.withUnsafeBytes { w.raw($0) }
     }
 
-    static func decode(from r: inout ByteReader) throws -> ListingBlock {
+    /// Group id, class id and digest; the caller reads the length and finds the sealed bytes.
+    static func decodeFixedFields(from r: inout ByteReader) throws -> ListingBlock {
         ListingBlock(groupID: try r.groupID(), classID: try r.classID(), digest: Array(try r.raw(VaultFile.digestSize)),
-                     sealed: try r.lengthPrefixed(limit: maxSealedBytes))
+                     sealed: StoredBytes([]))
     }
 
     /// Whether `sealed` is what the digest names.
@@ -198,6 +256,8 @@ struct ListingBlock {
 /// the header's counters (docs/FORMAT.md, "Group sections"). v1 has the index MAC alone.
 struct GroupSection {
     static let size = 8 + 2 * VaultFile.digestSize
+
+    static func size(version: UInt16) -> Int { version == 1 ? VaultFile.digestSize : size }
 
     var generation: UInt64
     /// Under IMK[g]: only a writer of the group can make it.
@@ -302,8 +362,8 @@ struct IndexEntry: Equatable {
     var lookupTag: [UInt8] { tag.bytes }
 
     /// Whether `sealed` is the record this entry's digest names.
-    func digestMatches(_ sealed: ArraySlice<UInt8>) -> Bool {
-        let hash = sealed.withUnsafeBytes { SHA256.hash($0) }
+    func digestMatches(_ sealed: UnsafeRawBufferPointer) -> Bool {
+        let hash = SHA256.hash(sealed)
         return constantTimeEquals(hash, digest.0.bytes + digest.1.bytes)
     }
 
@@ -312,54 +372,46 @@ struct IndexEntry: Equatable {
         IndexEntry(recordID: recordID, itemID: itemID, lookupTag: lookupTag, groupID: groupID, classID: classID, sealed: sealed)
     }
 
-    /// Entries encoded back to back in the v2 layout, as the file holds them,
-    /// in one buffer: every write MACs the whole index, so this is a hot path.
-    static func encode(_ entries: [IndexEntry]) -> [UInt8] {
-        let size = v2Size
-        return [UInt8](unsafeUninitializedCapacity: entries.count * size) { buffer, initialized in
-            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
-            for (number, entry) in entries.enumerated() {
-                let at = base + number * size
-                entry.id.store(to: at)
-                entry.itemID.store(to: at + 16)
-                entry.tag.store(to: at + 32)
-                at.storeBytes(of: entry.groupID.rawValue.bigEndian, toByteOffset: 48, as: UInt32.self)
-                at.storeBytes(of: entry.classID.rawValue, toByteOffset: 52, as: UInt8.self)
-                at.storeBytes(of: entry.length.bigEndian, toByteOffset: 53, as: UInt32.self)
-                entry.digest.0.store(to: at + 57)
-                entry.digest.1.store(to: at + 73)
-            }
-            initialized = entries.count * size
-        }
+    /// Writes the entry's v2 encoding (89 bytes) at `at`.
+    func store(to at: UnsafeMutableRawPointer) {
+        id.store(to: at)
+        itemID.store(to: at + 16)
+        tag.store(to: at + 32)
+        at.storeBytes(of: groupID.rawValue.bigEndian, toByteOffset: 48, as: UInt32.self)
+        at.storeBytes(of: classID.rawValue, toByteOffset: 52, as: UInt8.self)
+        at.storeBytes(of: length.bigEndian, toByteOffset: 53, as: UInt32.self)
+        digest.0.store(to: at + 57)
+        digest.1.store(to: at + 73)
     }
 
-    /// The entries of an encoded index of `version` (`bytes.count` a multiple of its entry size):
-    /// `encode`'s inverse, read straight from the buffer, as every open parses the whole index.
+    /// Appends the entry's v2 encoding to `bytes`.
+    func append(to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: IndexEntry.v2Size))
+        bytes.withUnsafeMutableBytes { store(to: $0.baseAddress! + start) }
+    }
+
+    /// The v2 entry encoded at `at`.
+    init(v2At at: UnsafeRawPointer) {
+        self.init(id: Bytes16(loadingFrom: at), itemID: Bytes16(loadingFrom: at + 16), tag: Bytes16(loadingFrom: at + 32),
+                  groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 48, as: UInt32.self))),
+                  classID: ClassID(at.load(fromByteOffset: 52, as: UInt8.self)),
+                  length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 53, as: UInt32.self)),
+                  digest: (Bytes16(loadingFrom: at + 57), Bytes16(loadingFrom: at + 73)))
+    }
+
+    /// The entries of an encoded v1 index (`bytes.count` a multiple of 41), without item ids or digests.
     static func decode(all bytes: UnsafeRawBufferPointer, version: UInt16) -> [IndexEntry] {
-        let size = size(version: version)
-        let count = bytes.count / size
+        precondition(version == 1, "v2 entries are read in place (IndexTable)")
+        let count = bytes.count / v1Size
         let zero = Bytes16(loadingFrom: [UInt8](repeating: 0, count: 16))
-        return [IndexEntry](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for number in 0..<count {
-                let at = bytes.baseAddress! + number * size
-                let entry: IndexEntry
-                if version == 1 {
-                    entry = IndexEntry(
-                        id: Bytes16(loadingFrom: at), itemID: zero, tag: Bytes16(loadingFrom: at + 16),
-                        groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 32, as: UInt32.self))),
-                        classID: ClassID(at.load(fromByteOffset: 36, as: UInt8.self)),
-                        length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 37, as: UInt32.self)), digest: (zero, zero))
-                } else {
-                    entry = IndexEntry(
-                        id: Bytes16(loadingFrom: at), itemID: Bytes16(loadingFrom: at + 16), tag: Bytes16(loadingFrom: at + 32),
-                        groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 48, as: UInt32.self))),
-                        classID: ClassID(at.load(fromByteOffset: 52, as: UInt8.self)),
-                        length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 53, as: UInt32.self)),
-                        digest: (Bytes16(loadingFrom: at + 57), Bytes16(loadingFrom: at + 73)))
-                }
-                (buffer.baseAddress! + number).initialize(to: entry)
-            }
-            initialized = count
+        return (0..<count).map { number in
+            let at = bytes.baseAddress! + number * v1Size
+            return IndexEntry(
+                id: Bytes16(loadingFrom: at), itemID: zero, tag: Bytes16(loadingFrom: at + 16),
+                groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 32, as: UInt32.self))),
+                classID: ClassID(at.load(fromByteOffset: 36, as: UInt8.self)),
+                length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 37, as: UInt32.self)), digest: (zero, zero))
         }
     }
 }

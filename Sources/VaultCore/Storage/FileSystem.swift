@@ -32,9 +32,14 @@ enum FileSystem {
         return read > 0 ? Array(prefix[0..<read]) : []
     }
 
-    static func readVaultFile(_ path: String, directory: String, missing: VaultError) throws -> [UInt8] {
+    static func readVaultFile(_ path: String, directory: String, missing: VaultError) throws -> FileBytes {
         try refuseWritableByOthers(directory: directory)
-        return try read(path, refusing: .ciphertext, missing: missing)
+        let fd = try openRegular(path, refusing: .ciphertext, missing: missing)
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw VaultError.io(path: path, operation: "stat", errno: errno) }
+        if let mapped = FileBytes(mapping: fd, size: Int(info.st_size)) { return mapped }
+        return FileBytes(try readToEnd(fd, sizeHint: Int(info.st_size), path: path))
     }
 
     /// Which permission bits make a file unsafe to read.
@@ -65,25 +70,45 @@ enum FileSystem {
     }
 
     private static func read(_ path: String, refusing exposure: Exposure, missing: VaultError) throws -> [UInt8] {
+        let fd = try openRegular(path, refusing: exposure, missing: missing)
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw VaultError.io(path: path, operation: "stat", errno: errno) }
+        return try readToEnd(fd, sizeHint: Int(info.st_size), path: path)
+    }
+
+    /// Opens a regular file for reading, refusing the permission bits `exposure` forbids.
+    private static func openRegular(_ path: String, refusing exposure: Exposure, missing: VaultError) throws -> Int32 {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw missing }
             throw VaultError.io(path: path, operation: "open", errno: errno)
         }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw VaultError.io(path: path, operation: "stat", errno: errno) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw VaultError.io(path: path, operation: "read", errno: EISDIR) }
+        guard fstat(fd, &info) == 0 else {
+            let error = errno
+            close(fd)
+            throw VaultError.io(path: path, operation: "stat", errno: error)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw VaultError.io(path: path, operation: "read", errno: EISDIR)
+        }
         if info.st_mode & exposure.forbiddenBits != 0 {
+            close(fd)
             let mode = UInt32(info.st_mode & 0o777)
             if exposure == .ciphertext { throw VaultError.writableByOthers(path: path, mode: mode) }
             throw VaultError.insecurePermissions(path: path, mode: mode)
         }
-        // Read to the end rather than trust st_size: files in /proc report 0.
-        // One byte more than st_size, so the read that finds the end needs no larger buffer;
-        // the buffer is read into uninitialised (a vault file is read on every command).
+        return fd
+    }
+
+    /// Reads `fd` to its end rather than trust its size: files in /proc report 0.
+    private static func readToEnd(_ fd: Int32, sizeHint: Int, path: String) throws -> [UInt8] {
+        // One byte more than the size, so the read that finds the end needs no larger buffer;
+        // the buffer is read into uninitialised.
         var bytes: [UInt8] = []
-        var capacity = max(Int(info.st_size) + 1, 4096)
+        var capacity = max(sizeHint + 1, 4096)
         while true {
             let start = bytes.count
             var ended = false

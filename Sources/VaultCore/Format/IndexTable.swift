@@ -1,0 +1,108 @@
+/// The lookup index: its entries as format v2 lays them out, 89 bytes each,
+/// back to back, read in place from the file until the first change and in
+/// memory after it. An entry is decoded when it is used, so opening a vault
+/// of 100 000 items to read one decodes none of the others, and a write
+/// hands the same bytes to the MACs and the file without encoding them again.
+/// A v1 file's entries are held in the v2 layout, without item ids or digests.
+struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, ExpressibleByArrayLiteral {
+    private enum Storage {
+        case inFile(FileBytes, Range<Int>)
+        case inMemory([UInt8])
+    }
+
+    private var storage: Storage
+    private static let size = IndexEntry.v2Size
+
+    init() { storage = .inMemory([]) }
+
+    init(arrayLiteral entries: IndexEntry...) { self.init(entries) }
+
+    init(_ entries: some Sequence<IndexEntry>) {
+        var bytes: [UInt8] = []
+        for entry in entries { entry.append(to: &bytes) }
+        storage = .inMemory(bytes)
+    }
+
+    /// The v2 entries in `range` of `file` (`range.count` a multiple of the entry size).
+    init(file: FileBytes, range: Range<Int>) {
+        precondition(range.count % IndexTable.size == 0, "an index of partial entries")
+        storage = .inFile(file, range)
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int {
+        switch storage {
+        case .inFile(_, let range): return range.count / IndexTable.size
+        case .inMemory(let bytes): return bytes.count / IndexTable.size
+        }
+    }
+
+    subscript(position: Int) -> IndexEntry {
+        get { withEncoded { IndexEntry(v2At: $0.baseAddress! + position * IndexTable.size) } }
+        set {
+            precondition(indices.contains(position), "an index position out of range")
+            var bytes = takeBytes()
+            bytes.withUnsafeMutableBytes { newValue.store(to: $0.baseAddress! + position * IndexTable.size) }
+            storage = .inMemory(bytes)
+        }
+    }
+
+    mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with entries: C) where C.Element == IndexEntry {
+        var bytes = takeBytes()
+        var replacement: [UInt8] = []
+        for entry in entries { entry.append(to: &replacement) }
+        bytes.replaceSubrange(subrange.lowerBound * IndexTable.size ..< subrange.upperBound * IndexTable.size, with: replacement)
+        storage = .inMemory(bytes)
+    }
+
+    /// Calls `body` with every entry encoded as the file holds them (v2).
+    func withEncoded<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch storage {
+        case .inFile(let file, let range): return try file.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        case .inMemory(let bytes): return try bytes.withUnsafeBytes(body)
+        }
+    }
+
+    /// The group id of the entry at `position`, read without decoding the rest of it.
+    func groupID(at position: Int) -> GroupID {
+        withEncoded { GroupID(UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: position * IndexTable.size + 48, as: UInt32.self))) }
+    }
+
+    /// The class id of the entry at `position`, read without decoding the rest of it.
+    func classID(at position: Int) -> ClassID {
+        withEncoded { ClassID($0.load(fromByteOffset: position * IndexTable.size + 52, as: UInt8.self)) }
+    }
+
+    /// The sealed length of the entry at `position`, read without decoding the rest of it.
+    func length(at position: Int) -> UInt32 {
+        withEncoded { UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: position * IndexTable.size + 53, as: UInt32.self)) }
+    }
+
+    /// Positions of the entries of `groupID` whose lookup tag is `tag`, scanned over the encoded bytes.
+    func positions(groupID: GroupID, tag: Bytes16) -> [Int] {
+        withEncoded { encoded in
+            var found: [Int] = []
+            let base = encoded.baseAddress!
+            for position in 0..<count {
+                let at = base + position * IndexTable.size
+                if Bytes16(loadingFrom: at + 32) == tag,
+                   UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 48, as: UInt32.self)) == groupID.rawValue {
+                    found.append(position)
+                }
+            }
+            return found
+        }
+    }
+
+    /// The bytes, in memory, leaving the storage empty until the caller puts them back: a change
+    /// copies them out of the file once, and later changes edit them without another copy.
+    private mutating func takeBytes() -> [UInt8] {
+        switch storage {
+        case .inFile(let file, let range):
+            return file[range]
+        case .inMemory(let bytes):
+            storage = .inMemory([])
+            return bytes
+        }
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The bytes of a vault file as read for parsing, immutable: mapped read-only
+/// from the file when it can be, so a `get` of one item in a large vault
+/// touches the header, the index and that record, not the other records, and
+/// pays no copy of them. A file vault never changes in place (every write
+/// renames a new file over it), so a mapping keeps the file as it was when
+/// opened. A program that truncates the file in place while it is mapped ends
+/// this process with SIGBUS, never with other bytes (docs/SECURITY.md).
+final class FileBytes: @unchecked Sendable {
+    let count: Int
+    private let base: UnsafeRawPointer?
+    private let release: (UnsafeRawPointer) -> Void
+
+    /// A copy of `bytes` (files read whole, bytes made in memory, tests).
+    init(_ bytes: [UInt8]) {
+        count = bytes.count
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { if let source = $0.baseAddress { memory.copyMemory(from: source, byteCount: $0.count) } }
+        base = UnsafeRawPointer(memory)
+        release = { $0.deallocate() }
+    }
+
+    /// The regular file open at `fd`, `size` bytes long (> 0), mapped
+    /// read-only; nil when the file cannot be mapped (the caller reads it).
+    init?(mapping fd: Int32, size: Int) {
+        guard size > 0 else { return nil }
+        let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
+        guard let mapped, mapped != MAP_FAILED else { return nil }
+        count = size
+        base = UnsafeRawPointer(mapped)
+        release = { munmap(UnsafeMutableRawPointer(mutating: $0), size) }
+    }
+
+    deinit {
+        if let base { release(base) }
+    }
+
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: base, count: count))
+    }
+
+    /// A copy of the bytes in `range`.
+    subscript(range: Range<Int>) -> [UInt8] {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count, "a range outside the file")
+        return withUnsafeBytes { Array(UnsafeRawBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// A copy of the first `count` bytes, or of all when there are fewer.
+    func prefix(_ count: Int) -> [UInt8] { self[0..<min(count, self.count)] }
+
+    /// A copy of every byte.
+    var allBytes: [UInt8] { self[0..<count] }
+}
+
+/// Bytes of the file kept where they are until they are used (a record, a
+/// listing block's sealed body), or bytes made since it was read.
+struct StoredBytes {
+    private enum Storage {
+        case inFile(FileBytes, Range<Int>)
+        case inMemory([UInt8])
+    }
+
+    private let storage: Storage
+
+    init(_ bytes: [UInt8]) { storage = .inMemory(bytes) }
+
+    init(_ file: FileBytes, _ range: Range<Int>) { storage = .inFile(file, range) }
+
+    var count: Int {
+        switch storage {
+        case .inFile(_, let range): return range.count
+        case .inMemory(let bytes): return bytes.count
+        }
+    }
+
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch storage {
+        case .inFile(let file, let range): return try file.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        case .inMemory(let bytes): return try bytes.withUnsafeBytes(body)
+        }
+    }
+
+    /// A copy of the bytes.
+    var bytes: [UInt8] {
+        switch storage {
+        case .inFile(let file, let range): return file[range]
+        case .inMemory(let bytes): return bytes
+        }
+    }
+}
