@@ -142,7 +142,7 @@ extension OpenVault {
         keys.addClassKey(classKey, classID: id)
         keys.forgetBaseKeys(classID: id)
         // Their blocks are sealed under the old base keys: every item of the class is re-stored or removed by the caller.
-        changedListings.formUnion(file.index.filter { $0.classID == id }.map { ListingPair(groupID: $0.groupID, classID: id) })
+        for entry in file.index where entry.classID == id { changedListings.insertWhole(ListingPair(groupID: entry.groupID, classID: id)) }
     }
 }
 

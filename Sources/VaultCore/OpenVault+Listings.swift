@@ -1,32 +1,58 @@
 import VaultCrypto
 
-/// A (group, class) pair: what one listing block covers.
+/// A (group, class) pair: what one listing covers.
 struct ListingPair: Hashable {
     let groupID: GroupID
     let classID: ClassID
 }
 
-// Listing blocks: the attributes of every item of a (group, class), sealed together, so
-// `list` opens one block per pair instead of deriving a key for every record.
+/// The listings a change left stale, sealed again before the next write: whole
+/// pairs (a conversion, a class key replaced), or the buckets of given items.
+struct ListingChanges {
+    private(set) var wholePairs: Set<ListingPair> = []
+    private(set) var items: [ListingPair: Set<Bytes16>] = [:]
+
+    var isEmpty: Bool { wholePairs.isEmpty && items.isEmpty }
+    var pairs: Set<ListingPair> { wholePairs.union(items.keys) }
+
+    /// The item `itemID` of `pair` was stored, moved or removed.
+    mutating func insert(_ pair: ListingPair, itemID: Bytes16) { items[pair, default: []].insert(itemID) }
+
+    /// Every item of `pair` changed.
+    mutating func insertWhole(_ pair: ListingPair) { wholePairs.insert(pair) }
+}
+
+// Listing blocks: the attributes of every item of a (group, class), sealed together in
+// buckets, so `list` opens a few blocks per pair instead of deriving a key for every record.
 extension OpenVault {
-    /// The attributes the listing block of `pair` holds, by item id; nil when the pair has no block.
-    /// Throws `locked` or `boundToAnotherDevice` when the keys at hand do not open it, `corrupted`
-    /// when it does not match its digest or does not open with the right key.
+    /// The blocks of `pair`, in bucket order.
+    private func listingBlocks(of pair: ListingPair) -> [ListingBlock] {
+        file.listings.filter { $0.groupID == pair.groupID && $0.classID == pair.classID }
+    }
+
+    /// The attributes the listing blocks of `pair` hold, by item id; nil when the pair has none.
+    /// Throws `locked` or `boundToAnotherDevice` when the keys at hand do not open them, `corrupted`
+    /// when one does not match its digest, does not open with the right key, or lists an item
+    /// whose id falls in another bucket.
     func listedAttributes(of pair: ListingPair) throws -> [Bytes16: ItemAttributes]? {
-        guard let listing = try openListing(of: pair) else { return nil }
-        do {
-            return try listing.plaintext.withUnsafeBytes { bytes in
-                var listed: [Bytes16: ItemAttributes] = [:]
-                listed.reserveCapacity(listing.items.count)
-                for item in listing.items {
-                    listed[item.itemID] = try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[item.fields]),
-                                                                                 group: listing.group, accessibility: listing.accessibility)
+        let blocks = listingBlocks(of: pair)
+        guard !blocks.isEmpty else { return nil }
+        var listed: [Bytes16: ItemAttributes] = [:]
+        for block in blocks {
+            let listing = try openListing(block, bucketCount: blocks.count)
+            do {
+                try listing.plaintext.withUnsafeBytes { bytes in
+                    listed.reserveCapacity(listed.count + listing.items.count)
+                    for item in listing.items {
+                        listed[item.itemID] = try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[item.fields]),
+                                                                                     group: listing.group, accessibility: listing.accessibility)
+                    }
                 }
-                return listed
+            } catch let error as MalformedInput {
+                throw VaultError.corrupted(path: path, detail: error.detail)
             }
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
         }
+        return listed
     }
 
     /// A listing block opened: its plaintext and where each item's fields sit in it, in block order.
@@ -37,26 +63,24 @@ extension OpenVault {
         let accessibility: Accessibility
     }
 
-    /// The block of `pair` opened, its items found but not decoded (a rebuild copies the unchanged
-    /// ones as they are); nil when the pair has no block. Throws as `listedAttributes` does.
-    func openListing(of pair: ListingPair) throws -> OpenedListing? {
-        guard let block = file.listings.first(where: { $0.groupID == pair.groupID && $0.classID == pair.classID }) else { return nil }
-        guard let accessibility = Accessibility(fileID: pair.classID) else {
+    /// `block`, one of `bucketCount` of its pair, opened, its items found but not decoded (a rebuild
+    /// copies the unchanged ones as they are). Throws as `listedAttributes` does.
+    func openListing(_ block: ListingBlock, bucketCount: Int) throws -> OpenedListing {
+        guard let accessibility = Accessibility(fileID: block.classID) else {
             throw VaultError.corrupted(path: path, detail: "a listing block names an unknown class")
         }
-        guard let group = keys.groups[pair.groupID]?.group else { throw VaultError.locked(accessibility) }
+        guard let group = keys.groups[block.groupID]?.group else { throw VaultError.locked(accessibility) }
         let key: SecretBytes
         do {
-            key = try keys.listingKey(groupID: pair.groupID, accessibility: accessibility)
+            key = try keys.listingKey(groupID: block.groupID, accessibility: accessibility)
         } catch KeyRingError.missingDeviceKey {
             throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
         } catch {
             throw VaultError.locked(accessibility)
         }
-        guard block.digestMatches,
-              let plaintext = try? block.sealed.withUnsafeBytes({
-                  try AESGCM.open($0, key: key, aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID))
-              }) else {
+        let aad = AAD.listing(vaultID: file.vaultID, groupID: block.groupID, classID: block.classID,
+                              bucket: block.bucket, bucketCount: bucketCount)
+        guard block.digestMatches, let plaintext = try? block.sealed.withUnsafeBytes({ try AESGCM.open($0, key: key, aad: aad) }) else {
             throw VaultError.corrupted(path: path, detail: "a listing block does not open")
         }
         let items = plaintext.withUnsafeBytes { bytes -> [(itemID: Bytes16, fields: Range<Int>)]? in
@@ -68,88 +92,125 @@ extension OpenVault {
                 let itemID = Bytes16(loadingFrom: bytes.baseAddress! + offset)
                 let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt32.self)))
                 offset += 20
-                guard length <= bytes.count - offset else { return nil }
+                guard length <= bytes.count - offset, itemID.bucket(among: bucketCount) == block.bucket else { return nil }
                 items.append((itemID, offset..<offset + length))
                 offset += length
             }
             return items
         }
-        guard let items else { throw VaultError.corrupted(path: path, detail: "a listing block's item overruns it") }
+        guard let items else { throw VaultError.corrupted(path: path, detail: "a listing block's item overruns it or is not of its bucket") }
         return OpenedListing(plaintext: plaintext, items: items, group: group, accessibility: accessibility)
     }
 
-    /// Seals again the listing block of every changed pair that still has items, from the
-    /// attributes of items stored since the read, the block as it was (its unchanged items copied
-    /// as they are, in one pass when the order is unchanged), or (a v1 file being converted) the
-    /// records themselves. A pair whose items the keys at hand cannot all read (bound to another
-    /// machine) is left without a block: it is then listed record by record.
+    /// Seals again the listing blocks the changes left stale: for a pair that keeps its bucket
+    /// count, the buckets of the items changed; for one changed whole or grown or shrunk out of
+    /// its bucket count, every bucket, spread again. Each is made from the attributes of items
+    /// stored since the read, the blocks as they were (unchanged items copied as they are), or
+    /// (a v1 file being converted) the records themselves. A pair whose items the keys at hand
+    /// cannot all read (bound to another machine) is left without blocks: it is then listed
+    /// record by record.
     mutating func sealChangedListings() throws {
         guard !changedListings.isEmpty else { return }
+        let changedPairs = changedListings.pairs
         var positionsByPair: [ListingPair: [Int]] = [:]
         // Neighbouring entries mostly share their pair: decide once per run.
-        var run: (pair: ListingPair, changed: Bool, positions: [Int])?
-        func endRun() {
-            if let run, run.changed { positionsByPair[run.pair, default: []].append(contentsOf: run.positions) }
-        }
+        var run: (pair: ListingPair, changed: Bool)?
         for position in file.index.indices {
             let pair = ListingPair(groupID: file.index.groupID(at: position), classID: file.index.classID(at: position))
-            if run?.pair != pair {
-                endRun()
-                run = (pair, changedListings.contains(pair), [])
-            }
-            if run?.changed == true { run?.positions.append(position) }
+            if run?.pair != pair { run = (pair, changedPairs.contains(pair)) }
+            if run?.changed == true { positionsByPair[pair, default: []].append(position) }
         }
-        endRun()
-        var sealed: [ListingPair: ListingBlock] = [:]
-        for (pair, positions) in positionsByPair {
-            guard let accessibility = Accessibility(fileID: pair.classID),
-                  let key = try? keys.listingKey(groupID: pair.groupID, accessibility: accessibility),
-                  var plaintext = listingPlaintext(positions, previous: (try? openListing(of: pair)) ?? nil) else { continue }
-            defer { plaintext.wipeBytes() }
-            let block = try AESGCM.seal(plaintext.bytes, key: key, aad: AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID))
-            sealed[pair] = ListingBlock(groupID: pair.groupID, classID: pair.classID, digest: SHA256.hash(block), sealed: StoredBytes(block))
+        var made: [ListingPair: [ListingBlock]] = [:]
+        for pair in changedPairs {
+            made[pair] = try remakeListing(of: pair, positions: positionsByPair[pair] ?? [])
         }
         // Groups this write changed get their blocks in class order; every other group keeps its
         // blocks as they were, in their order: its MACs, which a scoped writer cannot make, cover that order.
-        let changedGroups = Set(changedListings.map(\.groupID))
+        let changedGroups = Set(changedPairs.map(\.groupID))
         var listings: [ListingBlock] = []
         for group in file.groups {
-            let kept = file.listings.filter { block in
-                block.groupID == group.groupID && !changedListings.contains(ListingPair(groupID: block.groupID, classID: block.classID))
-            }
+            let blocks = file.listings.filter { $0.groupID == group.groupID }
             guard changedGroups.contains(group.groupID) else {
-                listings += kept
+                listings += blocks
                 continue
             }
-            listings += (kept + sealed.values.filter { $0.groupID == group.groupID }).sorted { $0.classID < $1.classID }
+            let kept = blocks.filter { !changedPairs.contains(ListingPair(groupID: $0.groupID, classID: $0.classID)) }
+            let remade = made.filter { $0.key.groupID == group.groupID }.values.flatMap { $0 }
+            listings += (kept + remade).sorted { ($0.classID, $0.bucket) < ($1.classID, $1.bucket) }
         }
         file.listings = listings
-        changedListings = []
+        changedListings = ListingChanges()
+    }
+
+    /// The blocks `pair` has after this write, whose items are at `positions`: empty when it has
+    /// none left, or when one of them cannot be read with the keys at hand.
+    private func remakeListing(of pair: ListingPair, positions: [Int]) throws -> [ListingBlock] {
+        let old = listingBlocks(of: pair)
+        guard !positions.isEmpty, let accessibility = Accessibility(fileID: pair.classID),
+              let key = try? keys.listingKey(groupID: pair.groupID, accessibility: accessibility) else { return [] }
+        let changedItems = changedListings.wholePairs.contains(pair) ? nil : changedListings.items[pair]
+        let bucketCount: Int
+        let stale: Set<Int>
+        if let changedItems, ListingBlock.fits(positions.count, bucketCount: old.count) {
+            bucketCount = old.count
+            stale = Set(changedItems.map { $0.bucket(among: bucketCount) })
+        } else {
+            bucketCount = ListingBlock.bucketCount(for: positions.count)
+            stale = Set(0..<bucketCount)
+        }
+        var positionsByBucket: [Int: [Int]] = [:]
+        for position in positions {
+            let bucket = file.index.itemID(at: position).bucket(among: bucketCount)
+            if stale.contains(bucket) { positionsByBucket[bucket, default: []].append(position) }
+        }
+        // Spread again, every old block is a source; else each bucket's own block is.
+        let respread = bucketCount != old.count
+        let allPrevious = respread ? old.compactMap { try? openListing($0, bucketCount: old.count) } : []
+        var blocks: [ListingBlock] = []
+        for bucket in 0..<bucketCount {
+            guard stale.contains(bucket) else {
+                blocks.append(old[bucket])
+                continue
+            }
+            let previous = respread ? allPrevious : [(try? openListing(old[bucket], bucketCount: bucketCount))].compactMap { $0 }
+            guard var plaintext = listingPlaintext(positionsByBucket[bucket] ?? [], previous: previous) else { return [] }
+            defer { plaintext.wipeBytes() }
+            let aad = AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID, bucket: bucket, bucketCount: bucketCount)
+            let sealed = try AESGCM.seal(plaintext.bytes, key: key, aad: aad)
+            blocks.append(ListingBlock(groupID: pair.groupID, classID: pair.classID, bucket: bucket,
+                                       digest: SHA256.hash(sealed), sealed: StoredBytes(sealed)))
+        }
+        return blocks
     }
 
     /// The plaintext of the listing block of the items at `positions`, or nil when one of them can
-    /// be read neither from what was stored, nor from `previous`, nor from its record.
-    private func listingPlaintext(_ positions: [Int], previous: OpenedListing?) -> ByteWriter? {
-        var w = ByteWriter(capacity: (previous?.plaintext.count ?? 0) + 128 * storedAttributes.count + 64)
+    /// be read neither from what was stored, nor from a block in `previous`, nor from its record.
+    private func listingPlaintext(_ positions: [Int], previous: [OpenedListing]) -> ByteWriter? {
+        var w = ByteWriter(capacity: previous.reduce(0) { $0 + $1.plaintext.count } + 128 * storedAttributes.count + 64)
         var cursor = 0
-        var byItemID: [Bytes16: Range<Int>]?
+        var byItemID: [Bytes16: (block: Int, fields: Range<Int>)]?
         for position in positions {
-            let itemID = file.index[position].itemID
-            var fields: Range<Int>?
-            if storedAttributes[itemID] == nil, let previous {
-                // In the common case the block lists the items in the order the index holds them.
-                if cursor < previous.items.count, previous.items[cursor].itemID == itemID {
-                    fields = previous.items[cursor].fields
+            let itemID = file.index.itemID(at: position)
+            var found: (block: Int, fields: Range<Int>)?
+            if storedAttributes[itemID] == nil, !previous.isEmpty {
+                // In the common case one block lists the items in the order the index holds them.
+                if previous.count == 1, cursor < previous[0].items.count, previous[0].items[cursor].itemID == itemID {
+                    found = (0, previous[0].items[cursor].fields)
                     cursor += 1
                 } else {
-                    if byItemID == nil { byItemID = Dictionary(previous.items.map { ($0.itemID, $0.fields) }, uniquingKeysWith: { first, _ in first }) }
-                    fields = byItemID?[itemID]
+                    if byItemID == nil {
+                        byItemID = [:]
+                        for (block, listing) in previous.enumerated() {
+                            for item in listing.items where byItemID?[item.itemID] == nil { byItemID?[item.itemID] = (block, item.fields) }
+                        }
+                    }
+                    found = byItemID?[itemID]
                 }
             }
-            if let fields, let previous {
+            if let found {
                 itemID.encode(into: &w)
-                w.u32(UInt32(fields.count))
-                previous.plaintext.withUnsafeBytes { w.raw(UnsafeRawBufferPointer(rebasing: $0[fields])) }
+                w.u32(UInt32(found.fields.count))
+                previous[found.block].plaintext.withUnsafeBytes { w.raw(UnsafeRawBufferPointer(rebasing: $0[found.fields])) }
             } else if let attributes = storedAttributes[itemID] ?? (try? openAttributes(at: position)) {
                 var encoded = ByteWriter(capacity: 128)
                 RecordCodec.encodeAttributes(attributes, into: &encoded)

@@ -202,9 +202,9 @@ extension OpenVault {
                                lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
                                groupID: groupID, classID: classID, sealed: sealed[...])
         storedAttributes[entry.itemID] = attributes
-        changedListings.insert(ListingPair(groupID: groupID, classID: classID))
+        changedListings.insert(ListingPair(groupID: groupID, classID: classID), itemID: entry.itemID)
         if let position {
-            changedListings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID))
+            changedListings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID), itemID: entry.itemID)
             file.index[position] = entry
             file.records[position] = sealed[...]
         } else {
@@ -216,7 +216,8 @@ extension OpenVault {
     /// Removes the records at `positions`.
     mutating func remove(at positions: [Int]) {
         for position in positions.sorted(by: >) {
-            changedListings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID))
+            changedListings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID),
+                                   itemID: file.index.itemID(at: position))
             file.index.remove(at: position)
             file.records.remove(at: position)
         }

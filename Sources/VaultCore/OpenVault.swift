@@ -20,7 +20,7 @@ struct OpenVault {
     /// Groups whose section failed its MAC: left out of the ring, so they take down only themselves.
     var damagedGroups: [DamagedGroup] = []
     /// (group, class) pairs whose listing block must be sealed again before the next write.
-    var changedListings: Set<ListingPair> = []
+    var changedListings = ListingChanges()
     /// The attributes of items stored since the file was read, by item id: what a changed
     /// listing block is rebuilt from without opening their records again.
     var storedAttributes: [Bytes16: ItemAttributes] = [:]
@@ -274,9 +274,17 @@ struct OpenVault {
             checked = (groupID, classID)
             pairs.insert(ListingPair(groupID: groupID, classID: classID))
         }
-        let listed = file.listings.map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
-        guard Set(listed).count == listed.count, listed.allSatisfy(pairs.contains) else {
-            throw VaultError.corrupted(path: path, detail: "a listing block of no items, or two of one group and class")
+        // Each pair's blocks are its buckets 0 ..< a power of two, in order; a pair with none is listed record by record.
+        var buckets: [ListingPair: Int] = [:]
+        for block in file.listings {
+            let pair = ListingPair(groupID: block.groupID, classID: block.classID)
+            guard pairs.contains(pair), block.bucket == buckets[pair, default: 0] else {
+                throw VaultError.corrupted(path: path, detail: "a listing block of no items, or out of its bucket order")
+            }
+            buckets[pair] = block.bucket + 1
+        }
+        guard buckets.values.allSatisfy({ $0 <= ListingBlock.maxBuckets && $0 & ($0 - 1) == 0 }) else {
+            throw VaultError.corrupted(path: path, detail: "a listing of a bucket count that is not a power of two")
         }
         for (group, section) in zip(file.groups, file.sections) {
             guard let held = keys.groups[group.groupID] else { continue }
@@ -326,6 +334,13 @@ struct OpenVault {
     /// re-MACed has its generation raised. Refused while a group is damaged
     /// (re-MACing it would launder the damage): `vault verify --quarantine` first.
     mutating func encode() throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        for piece in try encodePieces() { piece.withUnsafeBytes { bytes.append(contentsOf: $0) } }
+        return bytes
+    }
+
+    /// `encode()` in pieces to write back to back, those still in the file as read left there.
+    mutating func encodePieces() throws -> [StoredBytes] {
         guard isWritable else { throw VaultError.locked(nil) }
         precondition(file.version == VaultFile.version, "a v1 file is converted before it is written")
         if let damaged = damagedGroups.first {
@@ -361,7 +376,7 @@ struct OpenVault {
         } else {
             throw VaultError.locked(nil)
         }
-        return file.encode(parameters: parameters, checksum: checksum, headerMAC: headerMAC)
+        return file.encodePieces(parameters: parameters, checksum: checksum, headerMAC: headerMAC)
     }
 
     /// A v1 file made v2 in memory (the owner's full ring only): counters
@@ -379,7 +394,7 @@ struct OpenVault {
         for slot in file.groups.indices { file.groups[slot].deviceWrapped = [] }
         file.index = IndexTable(zip(file.index, file.records).map { $0.withDigest(of: $1, itemID: Bytes16.random()) })
         file.sections = file.sections.map { _ in GroupSection(generation: 0, indexMAC: [], readMAC: []) }
-        changedListings = Set(file.index.map { ListingPair(groupID: $0.groupID, classID: $0.classID) })
+        for entry in file.index { changedListings.insertWhole(ListingPair(groupID: entry.groupID, classID: entry.classID)) }
     }
 
     /// A class key sealed under the key-wrap key (needs the master key).

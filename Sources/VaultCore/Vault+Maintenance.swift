@@ -84,8 +84,8 @@ extension Vault {
                 }
             }
             // Each listing block the keys at hand open must open whole and list what its pair holds.
-            for block in vault.file.listings where vault.damagedGroups.allSatisfy({ $0.groupID != block.groupID }) {
-                let pair = ListingPair(groupID: block.groupID, classID: block.classID)
+            let listedPairs = vault.file.listings.map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
+            for pair in Set(listedPairs) where vault.damagedGroups.allSatisfy({ $0.groupID != pair.groupID }) {
                 do {
                     let listed = try vault.listedAttributes(of: pair)
                     let held = vault.file.index.filter { $0.groupID == pair.groupID && $0.classID == pair.classID }.map(\.itemID)

@@ -524,8 +524,7 @@ public final class Vault: ItemStore {
 
     /// Writes `vault` atomically, then records its counters as seen (only now that it is renamed into place and synced).
     func commit(_ vault: inout OpenVault) throws {
-        let bytes = try vault.encode()
-        try FileSystem.writeAtomically(bytes, to: location.path, directory: location.directory)
+        try FileSystem.writeAtomically(try vault.encodePieces(), to: location.path, directory: location.directory)
         rememberCounters(of: vault)
     }
 

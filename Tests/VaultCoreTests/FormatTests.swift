@@ -174,4 +174,60 @@ import VaultCrypto
         #expect(try vault.secret("npm", "publish") == "s2")
         #expect(try vault.verify().damagedListings == 1)
     }
+
+    /// A vault of 3 000 items of one group and class: its listing is four buckets.
+    func largeVault(_ dir: TempDirectory) throws -> Vault {
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.addAll((0..<3000).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes(Array("s\($0)".utf8))) })
+        return vault
+    }
+
+    /// A change seals again the bucket of the item it changed and leaves the other buckets byte for byte.
+    @Test func aChangeSealsOnlyItsItemsBucket() throws {
+        let dir = try TempDirectory()
+        let vault = try largeVault(dir)
+        let before = try VaultFile.decode(fileBytes(dir.location().path)).file
+        #expect(before.listings.map(\.bucket) == [0, 1, 2, 3])
+        _ = try vault.update(matching: Query(service: "svc-1500", account: "acct"), with: ItemChange(details: ItemDetails(label: "changed")))
+        let after = try VaultFile.decode(fileBytes(dir.location().path)).file
+        #expect(after.listings.map(\.bucket) == [0, 1, 2, 3])
+        #expect(zip(before.listings, after.listings).filter { $0.digest != $1.digest }.count == 1)
+        let listed = try vault.listing(matching: Query()).items
+        #expect(listed.count == 3000 && listed.filter { $0.details.label == "changed" }.map(\.service) == ["svc-1500"])
+    }
+
+    /// Growing past twice the items a bucket is made for spreads the pair again over more buckets;
+    /// shrinking below a quarter spreads it over fewer. Every item lists throughout.
+    @Test func aPairIsSpreadAgainWhenItGrowsOrShrinksPastItsBuckets() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.addAll((0..<2048).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
+        func buckets() throws -> [Int] { try VaultFile.decode(fileBytes(dir.location().path)).file.listings.map(\.bucket) }
+        #expect(try buckets() == [0, 1])
+        try vault.addAll((2048..<4200).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
+        #expect(try buckets() == [0, 1, 2, 3, 4, 5, 6, 7])
+        #expect(try vault.listing(matching: Query()).items.count == 4200)
+        _ = try vault.delete(matching: Query(account: "acct"), allMatching: true)
+        try vault.add("last", "one", "s")
+        #expect(try buckets() == [0])
+        #expect(try vault.listing(matching: Query()).items.map(\.service) == ["last"])
+    }
+
+    /// Two buckets exchanged, with the group MACs made again by the owner's keys: the AAD binds
+    /// each block to its bucket and the bucket count, so neither opens; nothing wrong is listed.
+    @Test func bucketsExchangedDoNotOpen() throws {
+        let dir = try TempDirectory()
+        _ = try largeVault(dir)
+        var open = try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile,
+                                        deviceKey: try deviceKey(of: dir.location()), path: "test")
+        let (first, second) = (open.file.listings[0], open.file.listings[1])
+        open.file.listings[0].sealed = second.sealed
+        open.file.listings[0].digest = second.digest
+        open.file.listings[1].sealed = first.sealed
+        open.file.listings[1].digest = first.digest
+        let exchanged = try OpenVault.unlock(try open.encode(), secret: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
+        #expect(throws: VaultError.corrupted(path: "test", detail: "a listing block does not open")) {
+            try exchanged.listedAttributes(of: ListingPair(groupID: first.groupID, classID: first.classID))
+        }
+    }
 }

@@ -19,8 +19,8 @@ import VaultCrypto
     static let pinned: [String: String] = [
         "Tests/VaultCoreTests/Fixtures/v1/v1.vault": "a10b97807d7c7f02f7668bfdbcd3b7cff69d7fee4c682259ff2bf4b98315a2e9",
         "Tests/VaultCoreTests/Fixtures/v1/device.key": "a801813da9ae2c3f2bc7a244ceabb7b5e24a0cd5965c10ae6cbed397fa470e77",
-        "Tests/VaultCoreTests/Fixtures/v2/v2.vault": "8881792950816386ae10e7c3ef26b2c8a9d49a3fca55965acdaa64e14917a95a",
-        "Tests/VaultCoreTests/Fixtures/v2/device.key": "e5c4103bc82f838e21a475cd33b02d9db2ee61da09aa39c4657713d80ce54470",
+        "Tests/VaultCoreTests/Fixtures/v2/v2.vault": "e02d6ba37fa7bd447353a88c767f29c16f978046d95d39e3a1d37056103e26e6",
+        "Tests/VaultCoreTests/Fixtures/v2/device.key": "736763c21685f5fb227e174d49c8341673119d04ec5f79f235a1a172f1c9b5f9",
         "Tests/VaultCryptoTests/Vectors/aes-256-gcm.txt": "079b2650004dec208ac37d96877ded2a936288e9068f99a46034d33575aabc28",
         "Tests/VaultCryptoTests/Vectors/hkdf-sha256-rfc5869.txt": "0eb3c2a72f7edf30c59a2cb3da116bebbcbe37d04a381417adedb96d7ca044e5",
         "Tests/VaultCryptoTests/Vectors/hmac-sha256-rfc4231.txt": "9bf404744584c2c1a2f768985ccc68687c0bce5b1ffa042795417a0fe5ff2d86",

@@ -63,9 +63,22 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
         }
     }
 
+    /// The encoded entries where they are: in the file as read, or in memory.
+    var stored: StoredBytes {
+        switch storage {
+        case .inFile(let file, let range): return StoredBytes(file, range)
+        case .inMemory(let bytes): return StoredBytes(bytes)
+        }
+    }
+
     /// The group id of the entry at `position`, read without decoding the rest of it.
     func groupID(at position: Int) -> GroupID {
         withEncoded { GroupID(UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: position * IndexTable.size + 48, as: UInt32.self))) }
+    }
+
+    /// The item id of the entry at `position`, read without decoding the rest of it.
+    func itemID(at position: Int) -> Bytes16 {
+        withEncoded { Bytes16(loadingFrom: $0.baseAddress! + position * IndexTable.size + 16) }
     }
 
     /// The class id of the entry at `position`, read without decoding the rest of it.

@@ -129,7 +129,7 @@ final class KeyRing {
     /// version (the file's own bytes, or `IndexTable.withEncoded`): each run of the group's entries goes
     /// in as one piece, uncopied. v1 (index MAC only): vault id ‖ u32 group id ‖ entries. v2: the
     /// label ‖ vault id ‖ u64 key epoch ‖ u64 write generation ‖ u32 group id ‖ u64 group generation ‖ entries
-    /// ‖ u8 class id ‖ digest of each of the group's listing blocks, in file order.
+    /// ‖ u8 class id ‖ u16 bucket ‖ digest of each of the group's listing blocks, in file order.
     /// Throws `missingIndexMACKey` for an index MAC of a group held without that key (a read-only credential).
     func groupMAC(_ kind: GroupMACKind, groupID: GroupID, context: GroupMACContext, entries: IndexTable,
                   encoded: UnsafeRawBufferPointer, listings: [ListingBlock]) throws -> [UInt8] {
@@ -173,7 +173,7 @@ final class KeyRing {
         }
         endRun(at: entries.count)
         for block in listings where block.groupID == groupID {
-            mac.update([block.classID.rawValue] + block.digest)
+            mac.update([block.classID.rawValue, UInt8(block.bucket >> 8), UInt8(block.bucket & 0xFF)] + block.digest)
         }
         return mac.finalize()
     }

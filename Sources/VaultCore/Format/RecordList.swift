@@ -60,13 +60,30 @@ struct RecordList: RandomAccessCollection, MutableCollection, RangeReplaceableCo
         }
     }
 
-    /// Calls `body` with the records back to back, in as few pieces as they are stored in.
-    func forEachRun(_ body: (UnsafeRawBufferPointer) throws -> Void) rethrows {
+    /// The records back to back, in as few pieces as they are stored in: neighbours still in the file are one piece.
+    var runs: [StoredBytes] {
         switch storage {
         case .inFile(let file, let offsets):
-            try file.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[offsets[0] ..< offsets[offsets.count - 1]])) }
+            return [StoredBytes(file, offsets[0] ..< offsets[offsets.count - 1])]
         case .pieces(let pieces):
-            for piece in pieces { try piece.withUnsafeBytes(body) }
+            var runs: [StoredBytes] = []
+            var pending: (file: FileBytes, range: Range<Int>)?
+            for piece in pieces {
+                if let (file, range) = piece.fileRange {
+                    if let run = pending, run.file === file, run.range.upperBound == range.lowerBound {
+                        pending = (file, run.range.lowerBound ..< range.upperBound)
+                        continue
+                    }
+                    if let run = pending { runs.append(StoredBytes(run.file, run.range)) }
+                    pending = (file, range)
+                } else {
+                    if let run = pending { runs.append(StoredBytes(run.file, run.range)) }
+                    pending = nil
+                    runs.append(piece)
+                }
+            }
+            if let run = pending { runs.append(StoredBytes(run.file, run.range)) }
+            return runs
         }
     }
 

@@ -91,19 +91,35 @@ struct VaultFile {
     /// The whole file, given its header parameters (from `encodeHeaderParameters()`)
     /// and the header MAC over parameters and checksum.
     func encode(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8]) -> [UInt8] {
-        let indexBytes = index.count * IndexEntry.v2Size
-        let blockBytes = listings.reduce(0) { $0 + 41 + $1.sealed.count }
-        var w = ByteWriter(capacity: parameters.count + 72 + indexBytes + GroupSection.size * groups.count + blockBytes + records.byteCount)
+        var bytes: [UInt8] = []
+        for piece in encodePieces(parameters: parameters, checksum: checksum, headerMAC: headerMAC) {
+            piece.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        }
+        return bytes
+    }
+
+    /// The whole file as `encode` makes it, in pieces to write back to back: what is new
+    /// in memory, and the index, listing blocks and runs of records that are still in the
+    /// file as read, so a write need not copy them through memory.
+    func encodePieces(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8]) -> [StoredBytes] {
+        var w = ByteWriter(capacity: parameters.count + 2 * VaultFile.digestSize + 4)
         w.raw(parameters)
         w.raw(checksum)
         w.raw(headerMAC)
         w.u32(UInt32(index.count))
-        index.withEncoded { w.raw($0) }
+        var pieces = [StoredBytes(w.bytes), index.stored]
+        w = ByteWriter(capacity: GroupSection.size * groups.count + 4 + ListingBlock.fixedSize)
         for section in sections { section.encode(into: &w) }
         w.u32(UInt32(listings.count))
-        for block in listings { block.encode(into: &w) }
-        records.forEachRun { w.raw($0) }
-        return w.bytes
+        for block in listings {
+            block.encodeFixedFields(into: &w)
+            pieces.append(StoredBytes(w.bytes))
+            pieces.append(block.sealed)
+            w = ByteWriter(capacity: ListingBlock.fixedSize)
+        }
+        pieces.append(StoredBytes(w.bytes))
+        pieces += records.runs
+        return pieces.filter { $0.count > 0 }
     }
 
     /// Parses a whole file. Throws `MalformedInput` for anything that does not
@@ -147,7 +163,7 @@ struct VaultFile {
         if file.version >= 2 {
             var countReader = try reader(4, "the listing count")
             let count = Int(try countReader.u32())
-            guard count <= file.groups.count * Accessibility.allCases.count else { throw MalformedInput(detail: "\(count) listing blocks") }
+            guard count <= (source.count - offset) / ListingBlock.fixedSize else { throw MalformedInput(detail: "\(count) listing blocks do not fit the file") }
             for _ in 0..<count {
                 var fields = try reader(ListingBlock.fixedSize, "a listing block")
                 var block = try ListingBlock.decodeFixedFields(from: &fields)
@@ -217,34 +233,57 @@ struct VaultFile {
     }
 }
 
-/// The listing of one (group, class): the attributes of its items without their
-/// secrets, sealed together under a key derived from the pair's base key (and the
-/// device key for device-bound classes), so `list` opens one block per pair
-/// instead of every record. Its digest is covered by the group's MACs.
+/// One bucket of the listing of a (group, class): the attributes of its items
+/// without their secrets, sealed together under a key derived from the pair's
+/// base key (and the device key for device-bound classes), so `list` opens a
+/// few blocks per pair instead of every record. A pair's items are spread over
+/// a power-of-two number of buckets by their item ids, about a thousand to a
+/// bucket, so a write seals again only the buckets of the items it changed.
+/// Its digest is covered by the group's MACs.
 struct ListingBlock {
     static let maxSealedBytes = 1 << 30
-    /// Group id, class id, digest and the sealed bytes' length.
-    static let fixedSize = 4 + 1 + VaultFile.digestSize + 4
+    /// Group id, class id, bucket, digest and the sealed bytes' length.
+    static let fixedSize = 4 + 1 + 2 + VaultFile.digestSize + 4
+    /// The most buckets one pair may have.
+    static let maxBuckets = 1 << 15
+    /// How many items a bucket is made for; a pair keeps its bucket count while it holds from
+    /// a quarter to twice that many per bucket, and is spread again outside that range.
+    static let itemsPerBucket = 1024
+
+    /// The bucket count a pair of `count` items is spread over when it is made again whole.
+    static func bucketCount(for count: Int) -> Int {
+        var buckets = 1
+        while buckets * itemsPerBucket < count, buckets < maxBuckets { buckets *= 2 }
+        return buckets
+    }
+
+    /// Whether a pair of `count` items may keep `bucketCount` buckets (then only changed buckets are sealed again).
+    static func fits(_ count: Int, bucketCount: Int) -> Bool {
+        bucketCount >= 1 && count <= 2 * itemsPerBucket * bucketCount
+            && (bucketCount == 1 || count * 4 >= itemsPerBucket * bucketCount)
+    }
 
     var groupID: GroupID
     var classID: ClassID
+    /// 0 ..< the pair's bucket count: the items whose item id falls in it (`Bytes16.bucket(among:)`).
+    var bucket: Int
     /// SHA-256 of `sealed`.
     var digest: [UInt8]
     var sealed: StoredBytes
 
-    /// u32 group id ‖ u8 class id ‖ digest (32) ‖ bytes(sealed).
-    func encode(into w: inout ByteWriter) {
+    /// u32 group id ‖ u8 class id ‖ u16 bucket ‖ digest (32) ‖ u32 length of the sealed bytes, which follow.
+    func encodeFixedFields(into w: inout ByteWriter) {
         w.groupID(groupID)
         w.classID(classID)
+        w.u16(UInt16(bucket))
         w.raw(digest)
         w.u32(UInt32(sealed.count))
-        sealed.withUnsafeBytes { w.raw($0) }
     }
 
-    /// Group id, class id and digest; the caller reads the length and finds the sealed bytes.
+    /// Group id, class id, bucket and digest; the caller reads the length and finds the sealed bytes.
     static func decodeFixedFields(from r: inout ByteReader) throws -> ListingBlock {
-        ListingBlock(groupID: try r.groupID(), classID: try r.classID(), digest: Array(try r.raw(VaultFile.digestSize)),
-                     sealed: StoredBytes([]))
+        ListingBlock(groupID: try r.groupID(), classID: try r.classID(), bucket: Int(try r.u16()),
+                     digest: Array(try r.raw(VaultFile.digestSize)), sealed: StoredBytes([]))
     }
 
     /// Whether `sealed` is what the digest names.
@@ -442,6 +481,11 @@ struct Bytes16: Hashable {
     /// Appends the 16 bytes to `bytes`.
     func append(to bytes: inout [UInt8]) {
         withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes.append(contentsOf: $0) }
+    }
+
+    /// Which of `count` buckets (a power of two) the id falls in: its first bits.
+    func bucket(among count: Int) -> Int {
+        count <= 1 ? 0 : Int(truncatingIfNeeded: high >> UInt64(64 - count.trailingZeroBitCount))
     }
 
     /// The first 16 bytes of `bytes`.

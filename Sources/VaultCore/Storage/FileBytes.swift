@@ -11,6 +11,8 @@ import Glibc
 /// this process with SIGBUS, never with other bytes (docs/SECURITY.md).
 final class FileBytes: @unchecked Sendable {
     let count: Int
+    /// The open file a mapping was made from, kept open so a write can copy runs of it in the kernel.
+    let descriptor: Int32?
     private let base: UnsafeRawPointer?
     private let release: (UnsafeRawPointer) -> Void
 
@@ -20,22 +22,26 @@ final class FileBytes: @unchecked Sendable {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         bytes.withUnsafeBytes { if let source = $0.baseAddress { memory.copyMemory(from: source, byteCount: $0.count) } }
         base = UnsafeRawPointer(memory)
+        descriptor = nil
         release = { $0.deallocate() }
     }
 
     /// The regular file open at `fd`, `size` bytes long (> 0), mapped
-    /// read-only; nil when the file cannot be mapped (the caller reads it).
+    /// read-only; the instance then owns `fd`. Nil when the file cannot be
+    /// mapped (the caller keeps `fd` and reads the file).
     init?(mapping fd: Int32, size: Int) {
         guard size > 0 else { return nil }
         let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
         guard let mapped, mapped != MAP_FAILED else { return nil }
         count = size
         base = UnsafeRawPointer(mapped)
+        descriptor = fd
         release = { munmap(UnsafeMutableRawPointer(mutating: $0), size) }
     }
 
     deinit {
         if let base { release(base) }
+        if let descriptor { close(descriptor) }
     }
 
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
@@ -81,6 +87,12 @@ struct StoredBytes {
         case .inFile(let file, let range): return try file.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
         case .inMemory(let bytes): return try bytes.withUnsafeBytes(body)
         }
+    }
+
+    /// The file and range the bytes are in, when they are still in the file.
+    var fileRange: (FileBytes, Range<Int>)? {
+        if case .inFile(let file, let range) = storage { return (file, range) }
+        return nil
     }
 
     /// A copy of the bytes.

@@ -35,10 +35,14 @@ enum FileSystem {
     static func readVaultFile(_ path: String, directory: String, missing: VaultError) throws -> FileBytes {
         try refuseWritableByOthers(directory: directory)
         let fd = try openRegular(path, refusing: .ciphertext, missing: missing)
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw VaultError.io(path: path, operation: "stat", errno: errno) }
+        guard fstat(fd, &info) == 0 else {
+            let error = errno
+            close(fd)
+            throw VaultError.io(path: path, operation: "stat", errno: error)
+        }
         if let mapped = FileBytes(mapping: fd, size: Int(info.st_size)) { return mapped }
+        defer { close(fd) }
         return FileBytes(try readToEnd(fd, sizeHint: Int(info.st_size), path: path))
     }
 
@@ -144,8 +148,14 @@ enum FileSystem {
     /// the old or the new file; a link planted at `path` is refused, never
     /// followed, and one planted at a temp name makes the create fail.
     static func writeAtomically(_ bytes: [UInt8], to path: String, directory: String) throws {
+        try writeAtomically([StoredBytes(bytes)], to: path, directory: directory)
+    }
+
+    /// `writeAtomically`, of `pieces` back to back: a piece still in a file read
+    /// earlier is copied from that file by the kernel (sendfile), not through this process.
+    static func writeAtomically(_ pieces: [StoredBytes], to path: String, directory: String) throws {
         try refuseSymbolicLink(path)
-        try writeThroughTemporary(bytes, to: path, directory: directory) { temp in
+        try writeThroughTemporary(pieces, to: path, directory: directory) { temp in
             guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
         }
     }
@@ -155,7 +165,7 @@ enum FileSystem {
     /// see a half-written file, and a crash leaves no file at `path`.
     static func createExclusive(_ bytes: [UInt8], at path: String) throws {
         let directory = directoryOf(path)
-        try writeThroughTemporary(bytes, to: path, directory: directory) { temp in
+        try writeThroughTemporary([StoredBytes(bytes)], to: path, directory: directory) { temp in
             // link(2) fails with EEXIST rather than replace: the no-clobber rename.
             if link(temp, path) == 0 {
                 unlink(temp)
@@ -173,8 +183,8 @@ enum FileSystem {
         }
     }
 
-    /// Writes `bytes` to a fresh temp file beside `path`, then lets `publish` move it into place.
-    private static func writeThroughTemporary(_ bytes: [UInt8], to path: String, directory: String,
+    /// Writes `pieces` to a fresh temp file beside `path`, then lets `publish` move it into place.
+    private static func writeThroughTemporary(_ pieces: [StoredBytes], to path: String, directory: String,
                                               publish: (String) throws -> Void) throws {
         let temp = directory + "/" + temporaryPrefix(of: path) + hex(SecureRandom.bytes(8))
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -185,12 +195,12 @@ enum FileSystem {
         }
         do {
             guard fchmod(fd, 0o600) == 0 else { throw VaultError.io(path: temp, operation: "chmod", errno: errno) }
-            var offset = 0
-            while offset < bytes.count {
-                let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw VaultError.io(path: temp, operation: "write", errno: errno) }
-                offset += n
+            for piece in pieces {
+                if let (source, range) = piece.fileRange, let sourceFD = source.descriptor,
+                   try copy(range, from: sourceFD, to: fd, path: temp) {
+                    continue
+                }
+                try piece.withUnsafeBytes { try writeAll($0, to: fd, path: temp) }
             }
             guard fsync(fd) == 0 else { throw VaultError.io(path: temp, operation: "fsync", errno: errno) }
             closed = true
@@ -201,6 +211,29 @@ enum FileSystem {
             throw error
         }
         syncDirectory(directory)
+    }
+
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw VaultError.io(path: path, operation: "write", errno: errno) }
+            offset += n
+        }
+    }
+
+    /// Copies `range` of the file open at `source` to the end of `fd` in the kernel; false when
+    /// the file systems cannot (nothing was written then, and the caller writes the bytes itself).
+    private static func copy(_ range: Range<Int>, from source: Int32, to fd: Int32, path: String) throws -> Bool {
+        var offset = range.lowerBound
+        while offset < range.upperBound {
+            let n = sendfile(fd, source, &offset, range.upperBound - offset)
+            if n < 0, errno == EINTR { continue }
+            if n < 0, offset == range.lowerBound, [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) { return false }
+            guard n > 0 else { throw VaultError.io(path: path, operation: "write", errno: n < 0 ? errno : EIO) }
+        }
+        return true
     }
 
     /// Temp files are `.NAME.tmp-` and 16 random hex digits: hidden, and not guessable by whoever can write the directory.
