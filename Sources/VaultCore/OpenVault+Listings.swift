@@ -78,8 +78,7 @@ extension OpenVault {
         } catch {
             throw VaultError.locked(accessibility)
         }
-        let aad = AAD.listing(vaultID: file.vaultID, groupID: block.groupID, classID: block.classID,
-                              bucket: block.bucket, bucketCount: bucketCount)
+        let aad = AAD.listing(vaultID: file.vaultID, groupID: block.groupID, classID: block.classID, bucket: block.bucket)
         guard block.digestMatches, let plaintext = try? block.sealed.withUnsafeBytes({ try AESGCM.open($0, key: key, aad: aad) }) else {
             throw VaultError.corrupted(path: path, detail: "a listing block does not open")
         }
@@ -175,7 +174,7 @@ extension OpenVault {
             let previous = respread ? allPrevious : [(try? openListing(old[bucket], bucketCount: bucketCount))].compactMap { $0 }
             guard var plaintext = listingPlaintext(positionsByBucket[bucket] ?? [], previous: previous) else { return [] }
             defer { plaintext.wipeBytes() }
-            let aad = AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID, bucket: bucket, bucketCount: bucketCount)
+            let aad = AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID, bucket: bucket)
             let sealed = try AESGCM.seal(plaintext.bytes, key: key, aad: aad)
             blocks.append(ListingBlock(groupID: pair.groupID, classID: pair.classID, bucket: bucket,
                                        digest: SHA256.hash(sealed), sealed: StoredBytes(sealed)))

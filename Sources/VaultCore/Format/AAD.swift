@@ -17,15 +17,14 @@ enum AAD {
         return w.bytes
     }
 
-    /// A listing block: "listing" ‖ vault id ‖ u32 group id ‖ u8 class id ‖ u16 bucket ‖ u16 bucket count.
-    static func listing(vaultID: [UInt8], groupID: GroupID, classID: ClassID, bucket: Int, bucketCount: Int) -> [UInt8] {
+    /// A listing block: "listing" ‖ vault id ‖ u32 group id ‖ u8 class id ‖ u16 bucket.
+    static func listing(vaultID: [UInt8], groupID: GroupID, classID: ClassID, bucket: Int) -> [UInt8] {
         var w = ByteWriter(capacity: 48)
         w.raw(Array("listing".utf8))
         w.raw(vaultID)
         w.groupID(groupID)
         w.classID(classID)
         w.u16(UInt16(bucket))
-        w.u16(UInt16(bucketCount))
         return w.bytes
     }
 
