@@ -37,12 +37,12 @@ extension OpenVault {
     func listedAttributes(of pair: ListingPair) throws -> [Bytes16: ItemAttributes]? {
         let blocks = listingBlocks(of: pair)
         guard !blocks.isEmpty else { return nil }
+        let listings = try blocks.map { try openListing($0, bucketCount: blocks.count) }
         var listed: [Bytes16: ItemAttributes] = [:]
-        for block in blocks {
-            let listing = try openListing(block, bucketCount: blocks.count)
+        listed.reserveCapacity(listings.reduce(0) { $0 + $1.items.count })
+        for listing in listings {
             do {
                 try listing.plaintext.withUnsafeBytes { bytes in
-                    listed.reserveCapacity(listed.count + listing.items.count)
                     for item in listing.items {
                         listed[item.itemID] = try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[item.fields]),
                                                                                      group: listing.group, accessibility: listing.accessibility)

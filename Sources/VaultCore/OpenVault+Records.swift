@@ -74,13 +74,15 @@ extension OpenVault {
         // Every other query reads each (group, class) from its listing block: one key and one open per pair.
         let wanted = Set(groupIDs)
         var positionsByPair: [ListingPair: [Int]] = [:]
-        for (position, entry) in file.index.enumerated() where wanted.contains(entry.groupID) {
-            if let accessibility = query.accessibility, accessibility.fileID != entry.classID { continue }
-            positionsByPair[ListingPair(groupID: entry.groupID, classID: entry.classID), default: []].append(position)
+        for position in file.index.indices {
+            let groupID = file.index.groupID(at: position), classID = file.index.classID(at: position)
+            guard wanted.contains(groupID) else { continue }
+            if let accessibility = query.accessibility, accessibility.fileID != classID { continue }
+            positionsByPair[ListingPair(groupID: groupID, classID: classID), default: []].append(position)
         }
-        var found: [(position: Int, attributes: ItemAttributes)] = []
+        var found: (positions: [Int], attributes: [ItemAttributes]) = ([], [])
         for (pair, positions) in positionsByPair {
-            let listed: [Bytes16: ItemAttributes]?
+            var listed: [Bytes16: ItemAttributes]?
             do {
                 listed = try listedAttributes(of: pair)
             } catch VaultError.locked where skipLocked {
@@ -88,23 +90,32 @@ extension OpenVault {
             } catch VaultError.boundToAnotherDevice where skipLocked {
                 continue
             }
-            guard let listed else {
+            guard listed != nil else {
                 for position in positions { try consider(position) }
                 continue
             }
-            guard listed.count == positions.count else {
+            guard listed?.count == positions.count else {
                 throw VaultError.corrupted(path: path, detail: "a listing block does not list its group's items")
             }
+            found.positions.reserveCapacity(found.positions.count + positions.count)
+            found.attributes.reserveCapacity(found.attributes.count + positions.count)
             for position in positions {
-                guard let attributes = listed[file.index[position].itemID] else {
+                // Taken out of the dictionary, not copied: an item's attributes hold many strings.
+                guard let attributes = listed!.removeValue(forKey: file.index.itemID(at: position)) else {
                     throw VaultError.corrupted(path: path, detail: "a listing block does not list its group's items")
                 }
-                if query.matches(attributes) { found.append((position, attributes)) }
+                if query.matches(attributes) {
+                    found.positions.append(position)
+                    found.attributes.append(attributes)
+                }
             }
         }
-        for (position, attributes) in zip(matches.positions, matches.attributes) { found.append((position, attributes)) }
-        found.sort { $0.position < $1.position }
-        return (found.map(\.position), found.map(\.attributes))
+        found.positions += matches.positions
+        found.attributes += matches.attributes
+        // Pairs were read one after another; put the items back in index order (most often they are).
+        if zip(found.positions, found.positions.dropFirst()).allSatisfy({ $0 < $1 }) { return found }
+        let order = found.positions.indices.sorted { found.positions[$0] < found.positions[$1] }
+        return (order.map { found.positions[$0] }, order.map { found.attributes[$0] })
     }
 
     /// How many records of the groups in scope this ring cannot open (locked or bound to another device).
