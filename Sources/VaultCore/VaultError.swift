@@ -32,6 +32,12 @@ public enum VaultError: Error, Equatable {
     case boundToAnotherDevice(group: AccessGroup, accessibility: Accessibility)
     /// A value is outside what the vault accepts (size, characters, empty).
     case invalidValue(field: String, detail: String)
+    /// A recipient that is not an age X25519 recipient (`age1…`), and what it is instead.
+    case invalidRecipient(String, reason: String)
+    /// Identity text (a file, or a variable's value: `source`) that is not age X25519 identities; the line, when one is wrong.
+    case invalidIdentity(source: String, line: Int?, reason: String)
+    /// `vault identity new` would write over a file.
+    case identityExists(path: String)
     /// A file the user named (a credential, key file, bundle…) does not exist.
     case noSuchFile(path: String, kind: InputFileKind)
     /// `--credential` or `VAULT_CREDENTIAL` is neither a file that exists nor a
@@ -106,7 +112,9 @@ public enum VaultError: Error, Equatable {
         case .insecurePermissions, .writableByOthers, .symbolicLink, .io, .noSuchFile, .unreadableFile, .unrecognizedCredential: return .failure
         case .invalidKeyFile: return .authFailed
         case .boundToAnotherDevice: return .decode
-        case .invalidValue: return .usage
+        case .invalidValue, .invalidRecipient: return .usage
+        case .invalidIdentity: return .authFailed
+        case .identityExists: return .usage
         case .lastKeyslot: return .usage
         case .passcodeNotSet: return .usage
         case .locked, .sessionEnded: return .interactionNotAllowed

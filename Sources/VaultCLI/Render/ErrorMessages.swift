@@ -118,6 +118,15 @@ struct ErrorReport {
                                hint: "its key never leaves the machine it was added on; add it again here if you need it")
         case .invalidValue(let field, let detail):
             return ErrorReport(status: status, message: "invalid \(field): \(detail)", hint: "see 'vault help'")
+        case .invalidRecipient(let text, let reason):
+            return ErrorReport(status: status, message: "cannot use \(quoted(String(text.prefix(80)))) as a recipient: \(reason)",
+                               hint: "ask the member for the line 'vault identity new' (or age-keygen) printed: age1…")
+        case .identityExists(let path):
+            return ErrorReport(status: status, message: "an identity file is already at \(shownPath(path)); vault never overwrites one",
+                               hint: "'vault identity show' prints its recipient; give --out FILE for another identity")
+        case .invalidIdentity(let source, let line, let reason):
+            return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(reason)",
+                               hint: "make one with 'vault identity new', or name an age-keygen identity file")
         case .noSuchFile(let path, let kind):
             return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shownPath(path)): no such file", hint: makerHint(kind))
         case .unrecognizedCredential(let length):
@@ -219,6 +228,7 @@ struct ErrorReport {
         case .bundleKeyFile: return "use the key file 'vault export --bundle-key-file FILE' made with the bundle"
         case .passphraseFile: return "write the passphrase to a file only you can read (chmod 600), or leave the option out to be asked"
         case .secretFile: return "check the path: --secret-file reads the secret from a file that exists"
+        case .identity: return "make one with 'vault identity new', or point --identity (or VAULT_IDENTITY) at an age identity file"
         }
     }
 

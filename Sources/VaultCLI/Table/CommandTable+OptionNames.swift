@@ -40,6 +40,7 @@ extension OptionName {
     public static let gitHistory = OptionName("git-history")
     public static let group = OptionName("group")
     public static let help = OptionName("help")
+    public static let identity = OptionName("identity")
     public static let `in` = OptionName("in")
     public static let json = OptionName("json")
     public static let kdfCost = OptionName("kdf-cost")

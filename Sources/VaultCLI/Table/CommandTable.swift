@@ -56,6 +56,10 @@ public enum CommandTable {
             A scoped credential from vault grant, as with --credential: the path of its file, or its text \
             itself (or the base64 of it), as a CI secret variable holds it.
             """),
+        EnvironmentSpec("VAULT_IDENTITY", unlocks: true, help: """
+            An age identity, as with --identity: the path of an identity file, or its text itself \
+            (AGE-SECRET-KEY-1…), as a CI secret variable holds it.
+            """),
         EnvironmentSpec("VAULT_GROUP", help: """
             The access group of commands that name none with --group; without it, and without group in \
             the config file, add uses default and the other commands search every group.
@@ -104,7 +108,7 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
-        listCommand, historyCommand, groupCommand, grantCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
+        listCommand, historyCommand, groupCommand, grantCommand, identityCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,

@@ -17,6 +17,8 @@ public enum InputFileKind: String, Sendable, Equatable {
     case passphraseFile = "passphrase file"
     /// A file holding an item's secret (`--secret-file`).
     case secretFile = "secret file"
+    /// An age identity file (`vault identity new`, or `age-keygen`).
+    case identity = "identity file"
 }
 
 extension FileSystem {

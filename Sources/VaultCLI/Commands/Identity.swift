@@ -1,0 +1,62 @@
+import VaultCore
+
+/// `vault identity new|show`: age X25519 identities and their recipients.
+enum IdentityCommand {
+    static func run(_ invocation: Invocation) throws {
+        switch invocation.arguments.positionals.first {
+        case "new": try makeNew(invocation)
+        case "show": try show(invocation)
+        default: preconditionFailure("the command table allows only new and show")
+        }
+    }
+
+    private static func makeNew(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        guard arguments.value(.identity) == nil else {
+            throw UsageError("identity new makes an identity; --identity names one for show", hint: "leave --identity out, or run 'vault identity show'")
+        }
+        let out = arguments.value(.out) ?? IdentityFile.defaultPath(environment: invocation.environment)
+        if out == "-", invocation.wantsJSON {
+            throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")
+        }
+        let identity = try AgeIdentity.generate()
+        if out == "-" {
+            IdentityFile.contents(of: identity, created: DateText.iso(invocation.now)).withUnsafeBytes { invocation.terminal.writeOut($0) }
+            invocation.terminal.writeErr("vault: recipient: \(identity.recipient)\n")
+            return
+        }
+        try IdentityFile.write(identity, to: out, created: DateText.iso(invocation.now))
+        if invocation.wantsJSON {
+            invocation.terminal.writeOut(JSONValue.object([("file", .string(out)), ("recipient", .string(identity.recipient.description))]).text + "\n")
+            return
+        }
+        invocation.terminal.writeOut("\(identity.recipient)\n")
+        invocation.terminal.say("wrote a new identity to \(quoted(out)); the line above is its recipient, to give to a vault's owner")
+    }
+
+    private static func show(_ invocation: Invocation) throws {
+        guard invocation.arguments.value(.out) == nil else {
+            throw UsageError("identity show prints a recipient; --out is for new", hint: "leave --out out, or run 'vault identity new --out FILE'")
+        }
+        let identities: [AgeIdentity]
+        if let value = try Settings(invocation).value(.identity) {
+            identities = try IdentityFile.load(value, source: source(of: invocation))
+        } else {
+            let path = IdentityFile.defaultPath(environment: invocation.environment)
+            identities = try IdentityFile.load(path, source: quoted(path))
+        }
+        let recipients = identities.map(\.recipient.description)
+        if invocation.wantsJSON {
+            invocation.terminal.writeOut(JSONValue.object([("recipients", .array(recipients.map { .string($0) }))]).text + "\n")
+        } else {
+            invocation.terminal.writeOut(recipients.map { $0 + "\n" }.joined())
+        }
+    }
+
+    /// Where the identity came from, for messages: never the identity's text.
+    private static func source(of invocation: Invocation) -> String {
+        if let given = invocation.arguments.value(.identity), !given.isEmpty { return "the --identity value" }
+        if let variable = invocation.environment["VAULT_IDENTITY"], !variable.isEmpty { return "VAULT_IDENTITY" }
+        return "the config key identity"
+    }
+}
