@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete list history group grant revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
+_vault_commands="init add get otp update edit rename delete list history group grant identity revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -32,6 +32,7 @@ _vault_options() {
         history) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         grant) echo "--group --read-only --expires -o --out --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        identity) echo "-o --out -i --identity --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         revoke) echo "--group --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         unlock) echo "--timeout --raw --export --json --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         lock) echo "--all --vault --passphrase-file --key-file --credential --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
@@ -141,6 +142,8 @@ _vault_value_kind() {
         "grant --group") echo "names groups" ;;
         "grant --expires") echo "none" ;;
         "grant -o"|"grant --out") echo "file" ;;
+        "identity -o"|"identity --out") echo "file" ;;
+        "identity -i"|"identity --identity") echo "file" ;;
         "revoke --group") echo "names groups" ;;
         "unlock --timeout") echo "none" ;;
         "passwd --new-passphrase-file") echo "file" ;;
@@ -191,6 +194,7 @@ _vault_positional_kind() {
     case "$1 $2" in
         "group "0) echo "words list create delete" ;;
         "group "1) echo "names groups" ;;
+        "identity "0) echo "words new show" ;;
         "scan "*) echo "file" ;;
         "import "0) echo "file" ;;
         "git-credential "0) echo "words get store erase" ;;

@@ -98,6 +98,7 @@ complete -c vault -n __vault_no_command -a list -d 'list items, never their secr
 complete -c vault -n __vault_no_command -a history -d 'list the earlier secrets of one item, never the secrets'
 complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups'
 complete -c vault -n __vault_no_command -a grant -d 'write a scoped credential that opens some groups only'
+complete -c vault -n __vault_no_command -a identity -d 'make an age identity, or print the recipient of one'
 complete -c vault -n __vault_no_command -a revoke -d 'end every credential granted for a group'
 complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session and print its token'
 complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
@@ -251,6 +252,11 @@ complete -c vault -n '__vault_using grant' -l expires -x -d 'stop working after 
 complete -c vault -n '__vault_using grant' -s o -l out -r -F -d 'the new file to write the credential to; - writes it to stdout'
 complete -c vault -n '__vault_using grant' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
+complete -c vault -n '__vault_using identity' -s o -l out -r -F -d 'new: the new file to write the identity to; - writes it to stdout'
+complete -c vault -n '__vault_using identity' -s i -l identity -r -F -d 'show: an identity file, or the identity\'s text'
+complete -c vault -n '__vault_using identity' -l json -d 'print JSON instead of text'
+complete -c vault -n '__vault_using identity' -a 'new show' -d 'new or show'
+
 complete -c vault -n '__vault_using revoke' -l group -x -a '(__vault_names groups)' -d 'a group whose credentials end; repeat it for several'
 complete -c vault -n '__vault_using revoke' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
@@ -349,4 +355,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list history group grant revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list history group grant identity revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'

@@ -17,6 +17,7 @@ set -eu
 #                               secret-tool for interop, gdbus to lock a collection
 #   binutils                    make fuzz: objdump checks that the fuzzed modules have coverage counters
 #   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
+#   age                         tests: vault identity's keys are checked against age-keygen and age
 #   lintian                     make test: the Debian package is checked by lintian (readelf, from binutils, for its RUNPATH)
 PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3 python3-yaml"
 PACKAGES="$PACKAGES python3-docker python3-cryptography"
@@ -25,6 +26,7 @@ PACKAGES="$PACKAGES python3-dotenv"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
 PACKAGES="$PACKAGES binutils"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"
+PACKAGES="$PACKAGES age"
 PACKAGES="$PACKAGES lintian"
 # oathtool: a second implementation of TOTP/HOTP that vault otp's codes are checked against;
 # diceware: ships the EFF large word list that Sources/VaultCore/Generator embeds (its README)

@@ -199,8 +199,20 @@ enum ManPageProse {
         .Cm backend
         chooses the backend as
         .Ev VAULT_BACKEND
+        does;
+        .Cm identity
+        names an age identity as
+        .Ev VAULT_IDENTITY
         does.
         An unknown key is an error.
+        .It Pa ~/.config/vault/identity.txt
+        The identity
+        .Cm vault identity new
+        writes when no
+        .Fl -out
+        is given (0600): an age X25519 identity, which
+        .Cm vault identity show
+        reads when no other is named.
         .It Pa ~/.local/share/vault/device-keys/ Ns Ar ID Ns Pa .key
         This machine's device key for the vault whose id is
         .Ar ID ,
