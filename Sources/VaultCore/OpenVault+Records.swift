@@ -122,15 +122,29 @@ extension OpenVault {
     /// Decides by keys, not by decrypting: the base key of (group, class) answers for all its records.
     func lockedCount(in group: AccessGroup?) -> Int {
         let groupID = group.flatMap { keys.groupID(of: $0) }
-        return file.index.filter { entry in
-            if group != nil, entry.groupID != groupID { return false }
-            if let scope, !scope.contains(entry.groupID) { return false }
-            if damagedGroups.contains(where: { $0.groupID == entry.groupID }) { return false }
-            guard keys.groups[entry.groupID] != nil else { return group == nil }
-            guard let accessibility = Accessibility(fileID: entry.classID) else { return false }
-            guard (try? keys.baseKey(groupID: entry.groupID, classID: entry.classID)) != nil else { return true }
+        func isLocked(_ pair: ListingPair) -> Bool {
+            if group != nil, pair.groupID != groupID { return false }
+            if let scope, !scope.contains(pair.groupID) { return false }
+            if damagedGroups.contains(where: { $0.groupID == pair.groupID }) { return false }
+            guard keys.groups[pair.groupID] != nil else { return group == nil }
+            guard let accessibility = Accessibility(fileID: pair.classID) else { return false }
+            guard (try? keys.baseKey(groupID: pair.groupID, classID: pair.classID)) != nil else { return true }
             return accessibility.isDeviceBound && keys.deviceKey == nil
-        }.count
+        }
+        // Decided once per (group, class), counted over the index without decoding it; neighbours mostly share a pair.
+        var decided: [ListingPair: Bool] = [:]
+        var last: (pair: ListingPair, locked: Bool)?
+        var count = 0
+        for position in file.index.indices {
+            let pair = ListingPair(groupID: file.index.groupID(at: position), classID: file.index.classID(at: position))
+            if last?.pair != pair {
+                let locked = decided[pair] ?? isLocked(pair)
+                decided[pair] = locked
+                last = (pair, locked)
+            }
+            if last?.locked == true { count += 1 }
+        }
+        return count
     }
 
     /// Decrypts the record at `position`.

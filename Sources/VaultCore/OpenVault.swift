@@ -320,7 +320,7 @@ struct OpenVault {
             }
             if !constantTimeEquals(mac, section.readMAC) { failures.append(held.group) }
         }
-        return (failures, Set(file.index.map(\.itemID)).count != file.index.count)
+        return (failures, file.index.hasRepeatedItemID)
     }
 
     private func macContext(_ section: GroupSection) -> KeyRing.GroupMACContext {
@@ -348,7 +348,7 @@ struct OpenVault {
         }
         // Opening does not check this (a get need not pay for it); the listing blocks are rebuilt
         // by item id, so a file with a repeated one (forged by a writer of one group) is not written on.
-        guard Set(file.index.map(\.itemID)).count == file.index.count else {
+        guard !file.index.hasRepeatedItemID else {
             throw VaultError.corrupted(path: path, detail: "two index entries share an item id")
         }
         try sealChangedListings()

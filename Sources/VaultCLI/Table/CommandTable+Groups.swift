@@ -28,7 +28,7 @@ extension CommandTable {
         discussion: """
             new writes a new X25519 identity to a new file (0600): --out FILE, or \
             identity.txt in vault's config directory; --out - writes it to stdout. It prints the \
-            identity's recipient, the age1… line others seal to it with. show prints the recipient \
+            identity's recipient, the age1 line others seal to it with. show prints the recipient \
             of the identity named by --identity, VAULT_IDENTITY or the config key identity (a path, \
             or the identity text itself), else of that default file. Identities and recipients are \
             age's: age-keygen's files work here, and vault's with age.
@@ -44,8 +44,8 @@ extension CommandTable {
             PositionalSpec("ACTION", help: "new or show", completion: .values(["new", "show"])),
         ],
         examples: [
-            ExampleSpec("vault identity new", "make your identity and print the age1… recipient to give the vault's owner"),
-            ExampleSpec("vault identity new --out - > runner.identity", "make a CI runner's identity, to store as a secret"),
+            ExampleSpec("vault identity new", "make your identity and print its recipient for the vault's owner"),
+            ExampleSpec("vault identity new --out - | gh secret set VAULT_IDENTITY", "make a CI runner's identity, straight into a CI secret"),
             ExampleSpec("vault identity show --identity ~/.config/age/keys.txt", "print the recipient of an age-keygen identity"),
         ],
         run: { try IdentityCommand.run($0) })

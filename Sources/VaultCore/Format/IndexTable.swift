@@ -1,3 +1,5 @@
+import VaultCrypto
+
 /// The lookup index: its entries as format v2 lays them out, 89 bytes each,
 /// back to back, read in place from the file until the first change and in
 /// memory after it. An entry is decoded when it is used, so opening a vault
@@ -106,6 +108,33 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
             return found
         }
     }
+
+    /// Whether two entries share an item id. An open-addressing table of positions, probed from
+    /// the id mixed with a key drawn once per process, so ids forged to collide cannot make it slow;
+    /// a write checks this, so at 100 000 entries it must cost less than a Set of ids does.
+    var hasRepeatedItemID: Bool {
+        let capacity = Swift.max(16, 1 << (Int.bitWidth - (count * 2).leadingZeroBitCount))
+        var slots = [Int](repeating: -1, count: capacity)
+        let mask = capacity - 1
+        return withEncoded { encoded in
+            for position in 0..<count {
+                let id = Bytes16(loadingFrom: encoded.baseAddress! + position * IndexTable.size + 16)
+                var slot = id.probe(IndexTable.probeKey) & mask
+                while slots[slot] >= 0 {
+                    if Bytes16(loadingFrom: encoded.baseAddress! + slots[slot] * IndexTable.size + 16) == id { return true }
+                    slot = (slot + 1) & mask
+                }
+                slots[slot] = position
+            }
+            return false
+        }
+    }
+
+    private static let probeKey: (UInt64, UInt64) = {
+        let bytes = SecureRandom.bytes(16)
+        func odd(_ start: Int) -> UInt64 { bytes[start ..< start + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } | 1 }
+        return (odd(0), odd(8))
+    }()
 
     /// The bytes, in memory, leaving the storage empty until the caller puts them back: a change
     /// copies them out of the file once, and later changes edit them without another copy.

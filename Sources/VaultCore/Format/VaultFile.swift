@@ -483,6 +483,13 @@ struct Bytes16: Hashable {
         withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes.append(contentsOf: $0) }
     }
 
+    /// A table slot for the id under `key` (two odd multipliers): both halves mixed, so that
+    /// without the key no one can choose ids that crowd one slot.
+    func probe(_ key: (UInt64, UInt64)) -> Int {
+        let mixed = (high &* key.0) ^ (low &* key.1)
+        return Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
+    }
+
     /// Which of `count` buckets (a power of two) the id falls in: its first bits.
     func bucket(among count: Int) -> Int {
         count <= 1 ? 0 : Int(truncatingIfNeeded: high >> UInt64(64 - count.trailingZeroBitCount))
