@@ -231,3 +231,35 @@ import VaultCrypto
         }
     }
 }
+
+/// The index read in place: entries decoded on use, and repeated item ids found before a write.
+@Suite struct IndexTableTests {
+    func entry(_ itemID: Bytes16) -> IndexEntry {
+        IndexEntry(recordID: SecureRandom.bytes(16), itemID: itemID, lookupTag: SecureRandom.bytes(16),
+                   groupID: GroupID(1), classID: ClassID(1), sealed: SecureRandom.bytes(40)[...])
+    }
+
+    /// Among 20 000 distinct ids none is reported repeated; one id given twice, anywhere, is.
+    @Test func repeatedItemIDsAreFoundAndDistinctOnesAreNot() {
+        var table = IndexTable((0..<20_000).map { _ in entry(Bytes16.random()) })
+        let distinct = !table.hasRepeatedItemID
+        #expect(distinct)
+        table.append(entry(table[12_345].itemID))
+        let repeated = table.hasRepeatedItemID
+        #expect(repeated)
+        #expect(!IndexTable().hasRepeatedItemID)
+    }
+
+    /// A file whose two entries share an item id is not written on (its listing blocks are rebuilt by item id), and verify names it.
+    @Test func aWriteRefusesRepeatedItemIDs() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.add("first", "a", "secret-one")
+        try vault.add("second", "b", "secret-two")
+        var open = try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile,
+                                        deviceKey: try deviceKey(of: dir.location()), path: "test")
+        open.file.index[1] = open.file.index[1].withDigest(of: open.file.records[1], itemID: open.file.index[0].itemID)
+        #expect(try open.problemsBeyondOpening().repeatedItemIDs)
+        #expect(throws: VaultError.corrupted(path: "test", detail: "two index entries share an item id")) { _ = try open.encode() }
+    }
+}
