@@ -112,13 +112,20 @@ extension OpenVault {
         guard !changedListings.isEmpty else { return }
         let changedPairs = changedListings.pairs
         var positionsByPair: [ListingPair: [Int]] = [:]
-        // Neighbouring entries mostly share their pair: decide once per run.
-        var run: (pair: ListingPair, changed: Bool)?
+        // Neighbouring entries mostly share their pair: decide, and store, once per run.
+        var run: (pair: ListingPair, changed: Bool, positions: [Int])?
+        func endRun() {
+            if let run, run.changed { positionsByPair[run.pair, default: []].append(contentsOf: run.positions) }
+        }
         for position in file.index.indices {
             let pair = ListingPair(groupID: file.index.groupID(at: position), classID: file.index.classID(at: position))
-            if run?.pair != pair { run = (pair, changedPairs.contains(pair)) }
-            if run?.changed == true { positionsByPair[pair, default: []].append(position) }
+            if run?.pair != pair {
+                endRun()
+                run = (pair, changedPairs.contains(pair), [])
+            }
+            if run?.changed == true { run?.positions.append(position) }
         }
+        endRun()
         var made: [ListingPair: [ListingBlock]] = [:]
         for pair in changedPairs {
             made[pair] = try remakeListing(of: pair, positions: positionsByPair[pair] ?? [])

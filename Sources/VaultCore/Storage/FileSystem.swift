@@ -151,11 +151,21 @@ enum FileSystem {
         try writeAtomically([StoredBytes(bytes)], to: path, directory: directory)
     }
 
+    /// `writeAtomically` without the fsyncs: readers see the old file or the new one, but a
+    /// crash may leave the old one (or, on some file systems, an empty one). For records whose
+    /// loss is harmless and that are written on every change, such as the seen counters.
+    static func replaceAtomically(_ bytes: [UInt8], at path: String, directory: String) throws {
+        try refuseSymbolicLink(path)
+        try writeThroughTemporary([StoredBytes(bytes)], to: path, directory: directory, durable: false) { temp in
+            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
+        }
+    }
+
     /// `writeAtomically`, of `pieces` back to back: a piece still in a file read
     /// earlier is copied from that file by the kernel (sendfile), not through this process.
     static func writeAtomically(_ pieces: [StoredBytes], to path: String, directory: String) throws {
         try refuseSymbolicLink(path)
-        try writeThroughTemporary(pieces, to: path, directory: directory) { temp in
+        try writeThroughTemporary(pieces, to: path, directory: directory, durable: true) { temp in
             guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
         }
     }
@@ -165,7 +175,7 @@ enum FileSystem {
     /// see a half-written file, and a crash leaves no file at `path`.
     static func createExclusive(_ bytes: [UInt8], at path: String) throws {
         let directory = directoryOf(path)
-        try writeThroughTemporary([StoredBytes(bytes)], to: path, directory: directory) { temp in
+        try writeThroughTemporary([StoredBytes(bytes)], to: path, directory: directory, durable: true) { temp in
             // link(2) fails with EEXIST rather than replace: the no-clobber rename.
             if link(temp, path) == 0 {
                 unlink(temp)
@@ -184,7 +194,7 @@ enum FileSystem {
     }
 
     /// Writes `pieces` to a fresh temp file beside `path`, then lets `publish` move it into place.
-    private static func writeThroughTemporary(_ pieces: [StoredBytes], to path: String, directory: String,
+    private static func writeThroughTemporary(_ pieces: [StoredBytes], to path: String, directory: String, durable: Bool,
                                               publish: (String) throws -> Void) throws {
         let temp = directory + "/" + temporaryPrefix(of: path) + hex(SecureRandom.bytes(8))
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -202,7 +212,7 @@ enum FileSystem {
                 }
                 try piece.withUnsafeBytes { try writeAll($0, to: fd, path: temp) }
             }
-            guard fsync(fd) == 0 else { throw VaultError.io(path: temp, operation: "fsync", errno: errno) }
+            if durable, fsync(fd) != 0 { throw VaultError.io(path: temp, operation: "fsync", errno: errno) }
             closed = true
             guard close(fd) == 0 else { throw VaultError.io(path: temp, operation: "close", errno: errno) }
             try publish(temp)
@@ -210,7 +220,7 @@ enum FileSystem {
             unlink(temp)
             throw error
         }
-        syncDirectory(directory)
+        if durable { syncDirectory(directory) }
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws {

@@ -70,7 +70,9 @@ struct SeenCounters: Equatable {
         try FileSystem.makeDirectory(directory)
         var text = "epoch \(keyEpoch)\ngeneration \(writeGeneration)\n"
         for (id, generation) in groupGenerations.sorted(by: { $0.key < $1.key }) { text += "group \(id) \(generation)\n" }
-        try FileSystem.writeAtomically(Array(text.utf8), to: SeenCounters.path(vaultID: vaultID, host: host), directory: directory)
+        // Not synced: a crash that loses this leaves lower counters, which weaken the rollback check
+        // until the next write and never refuse a file; the vault file it follows is already synced.
+        try FileSystem.replaceAtomically(Array(text.utf8), at: SeenCounters.path(vaultID: vaultID, host: host), directory: directory)
     }
 
     /// Where `file` stands against what was seen: behind in epoch (rolled back), behind in a
