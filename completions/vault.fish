@@ -253,7 +253,7 @@ complete -c vault -n '__vault_using grant' -s o -l out -r -F -d 'the new file to
 complete -c vault -n '__vault_using grant' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using identity' -s o -l out -r -F -d 'new: the new file to write the identity to; - writes it to stdout'
-complete -c vault -n '__vault_using identity' -s i -l identity -r -F -d 'show: an identity file, or the identity\'s text'
+complete -c vault -n '__vault_using identity' -s i -l identity -r -F -d 'show: an identity file (its text only in VAULT_IDENTITY)'
 complete -c vault -n '__vault_using identity' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using identity' -a 'new show' -d 'new or show'
 

@@ -11,7 +11,7 @@ public struct Config: Sendable {
         "first-run-marker": "a marker file: when it is missing, the first command that opens the vault wipes first (like `vault first-run`)",
         "min-epoch": "the lowest key epoch of a vault file accepted, against rollback (like VAULT_MIN_EPOCH)",
         "first-run-groups": "the groups that first-run-marker wipes, separated by commas; the whole vault when unset",
-        "identity": "an age identity file, or the identity's text (like VAULT_IDENTITY)",
+        "identity": "an age identity file (like --identity)",
     ]
 
     /// The config file this was read from (it need not exist).

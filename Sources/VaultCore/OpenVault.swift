@@ -115,7 +115,7 @@ struct OpenVault {
             merge(grant.groupKeys, id: grant.groupID, into: keys)
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
-        try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
+        try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0) }
         return vault
     }
 
@@ -142,8 +142,8 @@ struct OpenVault {
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches,
                               isWritable: credential.canWrite && writeKeysHold)
         vault.scope = Set(credential.grants.map(\.groupID))
-        vault.storedHeader = (parsed.bytes[0..<parsed.parametersEnd][...], parsed.headerMAC)
-        try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
+        vault.storedHeader = (parsed.header[0..<parsed.parametersEnd], parsed.headerMAC)
+        try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0) }
         return vault
     }
 
@@ -155,24 +155,12 @@ struct OpenVault {
         ring.addGroup(keys, id: id)
     }
 
-    /// A file as parsed, with the bytes it was parsed from.
-    private struct Parsed {
-        let file: VaultFile
-        let headerMAC: [UInt8]
-        let parametersEnd: Int
-        let bytes: FileBytes
-
-        /// Calls `body` with the index as the file holds it (after parameters, checksum, header MAC and record count).
-        func withEncodedIndex<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-            let start = parametersEnd + 2 * VaultFile.digestSize + 4
-            return try bytes.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[start ..< start + file.index.count * file.entrySize])) }
-        }
-    }
+    /// A file as parsed, with private copies of the bytes its MACs cover (`VaultFile.Decoded`).
+    private typealias Parsed = VaultFile.Decoded
 
     private static func parse(_ bytes: FileBytes, path: String) throws -> Parsed {
         do {
-            let decoded = try VaultFile.decode(bytes)
-            return Parsed(file: decoded.file, headerMAC: decoded.headerMAC, parametersEnd: decoded.parametersEnd, bytes: bytes)
+            return try VaultFile.decode(bytes)
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.detail)
         }
@@ -190,7 +178,7 @@ struct OpenVault {
             throw VaultError.corrupted(path: path, detail: "a wrapped key does not open")
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
-        try parsed.withEncodedIndex { try vault.verifyIndex(encoded: $0) }
+        try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0) }
         return vault
     }
 
@@ -200,8 +188,7 @@ struct OpenVault {
     }
 
     private static func verifyHeaderMAC(_ parsed: Parsed, keys: KeyRing, path: String) throws {
-        let covered = parsed.bytes.withUnsafeBytes { UnsafeRawBufferPointer(rebasing: $0[0..<parsed.parametersEnd + VaultFile.digestSize]) }
-        guard let key = keys.headerMACKey, constantTimeEquals(HMAC.sha256(key: key, data: covered), parsed.headerMAC) else {
+        guard let key = keys.headerMACKey, constantTimeEquals(HMAC.sha256(key: key, data: parsed.header), parsed.headerMAC) else {
             throw VaultError.corrupted(path: path, detail: headerMACMismatch)
         }
     }

@@ -40,7 +40,13 @@ enum IdentityCommand {
         }
         let identities: [AgeIdentity]
         if let value = try Settings(invocation).value(.identity) {
-            identities = try IdentityFile.load(value, source: source(of: invocation))
+            let source = source(of: invocation)
+            // Text on the command line is in every user's `ps` and in shell history; the config file need not be private.
+            if IdentityFile.isText(value), source != "VAULT_IDENTITY" {
+                throw UsageError("\(source) holds an identity's text; there it is readable by others",
+                                 hint: "put the identity in a file only you can read and name the file, or put its text in VAULT_IDENTITY")
+            }
+            identities = try IdentityFile.load(value, source: source)
         } else {
             let path = IdentityFile.defaultPath(environment: invocation.environment)
             identities = try IdentityFile.load(path, source: quoted(path))

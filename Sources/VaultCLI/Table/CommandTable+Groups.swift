@@ -29,14 +29,14 @@ extension CommandTable {
             new writes a new X25519 identity to a new file (0600): --out FILE, or \
             identity.txt in vault's config directory; --out - writes it to stdout. It prints the \
             identity's recipient, the age1 line others seal to it with. show prints the recipient \
-            of the identity named by --identity, VAULT_IDENTITY or the config key identity (a path, \
-            or the identity text itself), else of that default file. Identities and recipients are \
+            of the identity named by --identity, VAULT_IDENTITY or the config key identity (a path; \
+            VAULT_IDENTITY may hold the identity text itself), else of that default file. Identities and recipients are \
             age's: age-keygen's files work here, and vault's with age.
             """,
         options: [
             OptionSpec(.out, short: "o", value: "FILE", help: "new: the new file to write the identity to; - writes it to stdout",
                        completion: .file),
-            OptionSpec(.identity, short: "i", value: "IDENTITY", help: "show: an identity file, or the identity's text",
+            OptionSpec(.identity, short: "i", value: "FILE", help: "show: an identity file (its text only in VAULT_IDENTITY)",
                        completion: .file, environment: "VAULT_IDENTITY", configKey: "identity"),
             json,
         ],

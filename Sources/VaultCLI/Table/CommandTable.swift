@@ -57,8 +57,8 @@ public enum CommandTable {
             itself (or the base64 of it), as a CI secret variable holds it.
             """),
         EnvironmentSpec("VAULT_IDENTITY", unlocks: true, help: """
-            An age identity, as with --identity: the path of an identity file, or its text itself \
-            (AGE-SECRET-KEY-1…), as a CI secret variable holds it.
+            An age identity, as with --identity: the path of an identity file, or its text itself, \
+            as a CI secret variable holds it (only here: never on the command line or in the config).
             """),
         EnvironmentSpec("VAULT_GROUP", help: """
             The access group of commands that name none with --group; without it, and without group in \

@@ -1,77 +1,58 @@
 import VaultCrypto
 
 /// The lookup index: its entries as format v2 lays them out, 89 bytes each,
-/// back to back, read in place from the file until the first change and in
-/// memory after it. An entry is decoded when it is used, so opening a vault
-/// of 100 000 items to read one decodes none of the others, and a write
-/// hands the same bytes to the MACs and the file without encoding them again.
+/// back to back, in a private copy of the file's (a mapped file can change
+/// under the reader, so the MACs are checked over the copy, and only the copy
+/// is read). An entry is decoded when it is used, so opening a vault of
+/// 100 000 items to read one decodes none of the others, and a write hands
+/// the same bytes to the MACs and the file without encoding them again.
 /// A v1 file's entries are held in the v2 layout, without item ids or digests.
 struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, ExpressibleByArrayLiteral {
-    private enum Storage {
-        case inFile(FileBytes, Range<Int>)
-        case inMemory([UInt8])
-    }
-
-    private var storage: Storage
+    private var bytes: [UInt8]
     private static let size = IndexEntry.v2Size
 
-    init() { storage = .inMemory([]) }
+    init() { bytes = [] }
 
     init(arrayLiteral entries: IndexEntry...) { self.init(entries) }
 
     init(_ entries: some Sequence<IndexEntry>) {
-        var bytes: [UInt8] = []
+        bytes = []
         for entry in entries { entry.append(to: &bytes) }
-        storage = .inMemory(bytes)
     }
 
-    /// The v2 entries in `range` of `file` (`range.count` a multiple of the entry size).
-    init(file: FileBytes, range: Range<Int>) {
-        precondition(range.count % IndexTable.size == 0, "an index of partial entries")
-        storage = .inFile(file, range)
+    /// Entries encoded back to back in the v2 layout (`encoded.count` a multiple of the entry size).
+    init(encoded: [UInt8]) {
+        precondition(encoded.count % IndexTable.size == 0, "an index of partial entries")
+        bytes = encoded
     }
 
     var startIndex: Int { 0 }
-    var endIndex: Int {
-        switch storage {
-        case .inFile(_, let range): return range.count / IndexTable.size
-        case .inMemory(let bytes): return bytes.count / IndexTable.size
-        }
-    }
+    var endIndex: Int { bytes.count / IndexTable.size }
 
     subscript(position: Int) -> IndexEntry {
-        get { withEncoded { IndexEntry(v2At: $0.baseAddress! + position * IndexTable.size) } }
+        get {
+            precondition(indices.contains(position), "an index position out of range")
+            return withEncoded { IndexEntry(v2At: $0.baseAddress! + position * IndexTable.size) }
+        }
         set {
             precondition(indices.contains(position), "an index position out of range")
-            var bytes = takeBytes()
             bytes.withUnsafeMutableBytes { newValue.store(to: $0.baseAddress! + position * IndexTable.size) }
-            storage = .inMemory(bytes)
         }
     }
 
     mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with entries: C) where C.Element == IndexEntry {
-        var bytes = takeBytes()
         var replacement: [UInt8] = []
         for entry in entries { entry.append(to: &replacement) }
         bytes.replaceSubrange(subrange.lowerBound * IndexTable.size ..< subrange.upperBound * IndexTable.size, with: replacement)
-        storage = .inMemory(bytes)
     }
 
     /// Calls `body` with every entry encoded as the file holds them (v2).
     func withEncoded<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        switch storage {
-        case .inFile(let file, let range): return try file.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[range])) }
-        case .inMemory(let bytes): return try bytes.withUnsafeBytes(body)
-        }
+        try bytes.withUnsafeBytes(body)
     }
 
-    /// The encoded entries where they are: in the file as read, or in memory.
-    var stored: StoredBytes {
-        switch storage {
-        case .inFile(let file, let range): return StoredBytes(file, range)
-        case .inMemory(let bytes): return StoredBytes(bytes)
-        }
-    }
+    /// The encoded entries, to write.
+    var stored: StoredBytes { StoredBytes(bytes) }
 
     /// The group id of the entry at `position`, read without decoding the rest of it.
     func groupID(at position: Int) -> GroupID {
@@ -110,7 +91,7 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
     }
 
     /// Whether two entries share an item id. An open-addressing table of positions, probed from
-    /// the id mixed with a key drawn once per process, so ids forged to collide cannot make it slow;
+    /// the id mixed with a key drawn once per process (`Bytes16.probe`), so ids forged to collide cannot make it slow;
     /// a write checks this, so at 100 000 entries it must cost less than a Set of ids does.
     var hasRepeatedItemID: Bool {
         let capacity = Swift.max(16, 1 << (Int.bitWidth - (count * 2).leadingZeroBitCount))
@@ -130,21 +111,9 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
         }
     }
 
-    private static let probeKey: (UInt64, UInt64) = {
-        let bytes = SecureRandom.bytes(16)
+    private static let probeKey: (UInt64, UInt64, UInt64) = {
+        let bytes = SecureRandom.bytes(24)
         func odd(_ start: Int) -> UInt64 { bytes[start ..< start + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } | 1 }
-        return (odd(0), odd(8))
+        return (odd(0), odd(8), odd(16))
     }()
-
-    /// The bytes, in memory, leaving the storage empty until the caller puts them back: a change
-    /// copies them out of the file once, and later changes edit them without another copy.
-    private mutating func takeBytes() -> [UInt8] {
-        switch storage {
-        case .inFile(let file, let range):
-            return file[range]
-        case .inMemory(let bytes):
-            storage = .inMemory([])
-            return bytes
-        }
-    }
 }

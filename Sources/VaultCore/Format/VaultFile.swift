@@ -124,18 +124,33 @@ struct VaultFile {
 
     /// Parses a whole file. Throws `MalformedInput` for anything that does not
     /// follow the format, including a header checksum mismatch and trailing bytes.
-    static func decode(_ bytes: [UInt8]) throws -> (file: VaultFile, headerMAC: [UInt8], parametersEnd: Int) {
+    static func decode(_ bytes: [UInt8]) throws -> Decoded {
         try decode(FileBytes(bytes))
     }
 
-    /// Parses the file in `source`, reading what the structure needs: the header (from a copy of
-    /// its first bytes), the record count, each listing block's fixed fields and length. The index
-    /// and the records stay where they are, the records checked only for their lengths, so a
-    /// record is copied when it is used. Throws as `decode(_:)` does.
-    static func decode(_ source: FileBytes) throws -> (file: VaultFile, headerMAC: [UInt8], parametersEnd: Int) {
+    /// A file as parsed: besides its fields, private copies of the bytes its MACs cover. A
+    /// mapped file can change under the reader (another program writing it in place), so what
+    /// is checked must be what is used: the header and the index are copied once, and checked
+    /// and read only from the copies.
+    struct Decoded {
+        let file: VaultFile
+        let headerMAC: [UInt8]
+        let parametersEnd: Int
+        /// The header parameters and their checksum, as the file held them.
+        let header: [UInt8]
+        /// The index as the file held it (v1's 41-byte entries for a v1 file).
+        let encodedIndex: [UInt8]
+    }
+
+    /// Parses the file in `source`, copying what the structure and the MACs need: the header, the
+    /// record count, the index, the group sections, each listing block's fixed fields and length.
+    /// The records and listing blocks' sealed bytes stay where they are, the records checked only
+    /// for their lengths; each is copied before its digest is checked. Throws as `decode(_:)` does.
+    static func decode(_ source: FileBytes) throws -> Decoded {
         // Nearly every header fits the first 64 KiB; one that does not (thousands of groups) is read again, as long as a header can be.
-        let (decoded, parametersEnd) = try (try? decodeHeader(source.prefix(1 << 16))) ?? decodeHeader(source.prefix(maxHeaderBytes))
+        let (decoded, parametersEnd, prefix) = try (try? decodeHeader(source.prefix(1 << 16))) ?? decodeHeader(source.prefix(maxHeaderBytes))
         var file = decoded
+        let header = Array(prefix[0 ..< parametersEnd + digestSize])
         var offset = parametersEnd + digestSize
         func reader(_ count: Int, _ what: String) throws -> ByteReader {
             guard count >= 0, source.count - offset >= count else {
@@ -151,19 +166,23 @@ struct VaultFile {
         guard recordCount <= maxRecords, recordCount * entrySize <= source.count - offset else {
             throw MalformedInput(detail: "an index of \(recordCount) records does not fit the file")
         }
-        let indexRange = offset ..< offset + recordCount * entrySize
+        let encodedIndex = source[offset ..< offset + recordCount * entrySize]
         if file.version == 1 {
-            file.index = IndexTable(source.withUnsafeBytes { IndexEntry.decode(all: UnsafeRawBufferPointer(rebasing: $0[indexRange]), version: 1) })
+            file.index = IndexTable(encodedIndex.withUnsafeBytes { IndexEntry.decode(all: $0, version: 1) })
         } else {
-            file.index = IndexTable(file: source, range: indexRange)
+            file.index = IndexTable(encoded: encodedIndex)
         }
-        offset = indexRange.upperBound
+        offset += encodedIndex.count
         var sectionReader = try reader(file.groups.count * GroupSection.size(version: file.version), "the group sections")
         file.sections = try file.groups.map { _ in try GroupSection.decode(from: &sectionReader, version: file.version) }
         if file.version >= 2 {
             var countReader = try reader(4, "the listing count")
             let count = Int(try countReader.u32())
-            guard count <= (source.count - offset) / ListingBlock.fixedSize else { throw MalformedInput(detail: "\(count) listing blocks do not fit the file") }
+            // At most one block per (group, class) and one more per record (a bucket is seldom empty, never mostly).
+            guard count <= file.groups.count * Accessibility.allCases.count + recordCount,
+                  count <= (source.count - offset) / ListingBlock.fixedSize else {
+                throw MalformedInput(detail: "\(count) listing blocks")
+            }
             for _ in 0..<count {
                 var fields = try reader(ListingBlock.fixedSize, "a listing block")
                 var block = try ListingBlock.decodeFixedFields(from: &fields)
@@ -190,12 +209,12 @@ struct VaultFile {
         }
         guard offset == source.count else { throw MalformedInput(detail: "\(source.count - offset) bytes follow the last record") }
         file.records = RecordList(file: source, offsets: offsets)
-        return (file, headerMAC, parametersEnd)
+        return Decoded(file: file, headerMAC: headerMAC, parametersEnd: parametersEnd, header: header, encodedIndex: encodedIndex)
     }
 
     /// The header parameters of a file (everything before the checksum) from `bytes`, its first
-    /// bytes, with the checksum checked; index, sections, listings and records left empty.
-    private static func decodeHeader(_ bytes: [UInt8]) throws -> (file: VaultFile, parametersEnd: Int) {
+    /// bytes, with the checksum checked; index, sections, listings and records left empty. Returns `bytes` too.
+    private static func decodeHeader(_ bytes: [UInt8]) throws -> (file: VaultFile, parametersEnd: Int, bytes: [UInt8]) {
         var r = ByteReader(bytes)
         guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault file (bad magic number)") }
         let version = try r.u16()
@@ -229,7 +248,7 @@ struct VaultFile {
                              deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
                              keyslots: keyslots, classes: classes,
                              groups: groups, index: [], sections: [], listings: [], records: RecordList())
-        return (file, parametersEnd)
+        return (file, parametersEnd, bytes)
     }
 }
 
@@ -286,8 +305,6 @@ struct ListingBlock {
                      digest: Array(try r.raw(VaultFile.digestSize)), sealed: StoredBytes([]))
     }
 
-    /// Whether `sealed` is what the digest names.
-    var digestMatches: Bool { constantTimeEquals(sealed.withUnsafeBytes { SHA256.hash($0) }, digest) }
 }
 
 /// What follows the index for each group: its generation (raised by every
@@ -483,11 +500,13 @@ struct Bytes16: Hashable {
         withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { bytes.append(contentsOf: $0) }
     }
 
-    /// A table slot for the id under `key` (two odd multipliers): both halves mixed, so that
-    /// without the key no one can choose ids that crowd one slot.
-    func probe(_ key: (UInt64, UInt64)) -> Int {
-        let mixed = (high &* key.0) ^ (low &* key.1)
-        return Int(truncatingIfNeeded: mixed ^ (mixed >> 29))
+    /// A table slot for the id under `key` (odd multipliers): the high halves of full-width
+    /// products, which depend on every bit of the id, so that without the key no one can choose
+    /// ids that crowd one slot (a low half depends only on the bits below it).
+    func probe(_ key: (UInt64, UInt64, UInt64)) -> Int {
+        let first = (high ^ key.2).multipliedFullWidth(by: key.0).high
+        let second = (low &+ first).multipliedFullWidth(by: key.1).high
+        return Int(truncatingIfNeeded: second ^ (first >> 17))
     }
 
     /// Which of `count` buckets (a power of two) the id falls in: its first bits.

@@ -90,14 +90,15 @@ public struct AgeIdentity: Sendable {
     }
 
     private static func parseLine(_ line: [UInt8], number: Int, source: String) throws -> AgeIdentity {
-        let text = String(decoding: line.prefix(40), as: UTF8.self)
-        if text.hasPrefix("-----BEGIN") || text.hasPrefix("ssh-") {
+        // Compared as bytes: a String of the line's start would keep part of a key where it cannot be wiped.
+        func starts(_ prefix: String) -> Bool { line.starts(with: prefix.utf8) }
+        if starts("-----BEGIN") || starts("ssh-") {
             throw VaultError.invalidIdentity(source: source, line: number, reason: "an ssh key; vault opens with age X25519 identities (AGE-SECRET-KEY-1…) only")
         }
-        if text.hasPrefix("AGE-PLUGIN-") {
+        if starts("AGE-PLUGIN-") {
             throw VaultError.invalidIdentity(source: source, line: number, reason: "an age plugin identity; vault opens with X25519 identities (AGE-SECRET-KEY-1…) only")
         }
-        if text.hasPrefix("AGE-SECRET-KEY-PQ-") {
+        if starts("AGE-SECRET-KEY-PQ-") {
             throw VaultError.invalidIdentity(source: source, line: number, reason: "a post-quantum age identity; vault opens with X25519 identities (AGE-SECRET-KEY-1…) only")
         }
         guard line.allSatisfy({ !(0x61...0x7A).contains($0) }), var decoded = try? Bech32.decode(line) else {

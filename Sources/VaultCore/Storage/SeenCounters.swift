@@ -60,19 +60,26 @@ struct SeenCounters: Equatable {
         defer { withExtendedLifetime(lock) {} }
         let current = load(vaultID: vaultID, host: host)
         let next = change(current)
-        if next != current { try? next.save(vaultID: vaultID, host: host) }
+        if next != current { try? next.save(vaultID: vaultID, host: host, durably: next.keyEpoch > current.keyEpoch) }
     }
 
     /// Writes these counters as what this machine has seen of `vaultID` (`update` holds the lock).
-    private func save(vaultID: [UInt8], host: HostContext) throws {
+    private func save(vaultID: [UInt8], host: HostContext, durably: Bool) throws {
         let directory = host.stateDirectory + "/seen"
         try FileSystem.makeDirectory(host.stateDirectory)
         try FileSystem.makeDirectory(directory)
         var text = "epoch \(keyEpoch)\ngeneration \(writeGeneration)\n"
         for (id, generation) in groupGenerations.sorted(by: { $0.key < $1.key }) { text += "group \(id) \(generation)\n" }
-        // Not synced: a crash that loses this leaves lower counters, which weaken the rollback check
-        // until the next write and never refuse a file; the vault file it follows is already synced.
-        try FileSystem.replaceAtomically(Array(text.utf8), at: SeenCounters.path(vaultID: vaultID, host: host), directory: directory)
+        // A new key epoch (a re-key, a revoke) is synced: losing it would let a pre-revoke copy in.
+        // Generations, raised by every write, are not: a crash that loses one leaves lower counters,
+        // which never refuse a file (the vault file they follow is already synced), but let an older
+        // copy at the same epoch in unnoticed, and its counters be recorded then.
+        let path = SeenCounters.path(vaultID: vaultID, host: host)
+        if durably {
+            try FileSystem.writeAtomically(Array(text.utf8), to: path, directory: directory)
+        } else {
+            try FileSystem.replaceAtomically(Array(text.utf8), at: path, directory: directory)
+        }
     }
 
     /// Where `file` stands against what was seen: behind in epoch (rolled back), behind in a
