@@ -250,6 +250,20 @@ import VaultCrypto
         #expect(!IndexTable().hasRepeatedItemID)
     }
 
+    /// Ids that differ only in their top bits (a product's low half ignores them) still spread over
+    /// the table's slots: forged ids cannot make the repeated-id check quadratic. Found by review:
+    /// with low halves as the slot, 80 000 such ids took 2.9 s against 0.02 s for random ones.
+    @Test func idsDifferingInTheirTopBitsSpreadOverSlots() {
+        let key: (UInt64, UInt64, UInt64) = (0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9)
+        let slots = Set((0..<1024).map { top -> Int in
+            var bytes = [UInt8](repeating: 0x5A, count: 16)
+            bytes[0] = UInt8(top >> 2)
+            bytes[8] = UInt8(top & 3) << 6
+            return Bytes16(bytes).probe(key) & 2047
+        })
+        #expect(slots.count > 512)
+    }
+
     /// A file whose two entries share an item id is not written on (its listing blocks are rebuilt by item id), and verify names it.
     @Test func aWriteRefusesRepeatedItemIDs() throws {
         let dir = try TempDirectory()
