@@ -64,12 +64,7 @@ import VaultCrypto
     }
 
     @Test func recordMovedToAnotherPlaceDoesNotOpen() throws {
-        let dir = try TempDirectory()
-        let vault = try Vault.makeTest(at: dir.location())
-        try vault.add("first", "a", "secret-one")
-        try vault.add("second", "b", "secret-two")
-        var open = try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile,
-                                        deviceKey: try deviceKey(of: dir.location()), path: "test")
+        var open = try twoItemsOpenedByTheOwner(try TempDirectory())
         // Swap the sealed records (and their lengths) but keep each index entry's identity;
         // the MACs are recomputed, so only the records' own AAD binding can catch it.
         open.file.records.swapAt(0, 1)
@@ -266,14 +261,17 @@ import VaultCrypto
 
     /// A file whose two entries share an item id is not written on (its listing blocks are rebuilt by item id), and verify names it.
     @Test func aWriteRefusesRepeatedItemIDs() throws {
-        let dir = try TempDirectory()
-        let vault = try Vault.makeTest(at: dir.location())
-        try vault.add("first", "a", "secret-one")
-        try vault.add("second", "b", "secret-two")
-        var open = try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile,
-                                        deviceKey: try deviceKey(of: dir.location()), path: "test")
+        var open = try twoItemsOpenedByTheOwner(try TempDirectory())
         open.file.index[1] = open.file.index[1].withDigest(of: open.file.records[1], itemID: open.file.index[0].itemID)
         #expect(try open.problemsBeyondOpening().repeatedItemIDs)
         #expect(throws: VaultError.corrupted(path: "test", detail: "two index entries share an item id")) { _ = try open.encode() }
     }
+}
+
+/// A key-file vault in `dir` holding two items (first/a, second/b), opened in memory by its owner with path "test".
+func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
+    let vault = try Vault.makeTest(at: dir.location())
+    try vault.add("first", "a", "secret-one")
+    try vault.add("second", "b", "secret-two")
+    return try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: "test")
 }
