@@ -208,6 +208,29 @@ import VaultCrypto
         #expect(try vault.listing(matching: Query()).items.map(\.service) == ["last"])
     }
 
+    /// Checked before any key, as structure: a pair's blocks must be its buckets 0 … K − 1 in
+    /// order, K a power of two. A renumbered bucket and a dropped one are damage (93), named.
+    @Test func bucketsOutOfOrderOrNotAPowerOfTwoAreDamage() throws {
+        let dir = try TempDirectory()
+        let vault = try largeVault(dir)
+        let path = dir.location().path
+        let decoded = try VaultFile.decode(fileBytes(path))
+        func write(_ change: (inout VaultFile) -> Void) {
+            var file = decoded.file
+            change(&file)
+            writeBytes(file.encode(parameters: Array(decoded.header[..<decoded.parametersEnd]),
+                                   checksum: Array(decoded.header[decoded.parametersEnd...]), headerMAC: decoded.headerMAC), to: path)
+        }
+        write { $0.listings[1].bucket = 2 }
+        #expect(throws: VaultError.corrupted(path: path, detail: "a listing block of no items, or out of its bucket order")) {
+            try vault.listing(matching: Query())
+        }
+        write { $0.listings.removeLast() }
+        #expect(throws: VaultError.corrupted(path: path, detail: "a listing of a bucket count that is not a power of two")) {
+            try vault.listing(matching: Query())
+        }
+    }
+
     /// Two buckets exchanged, with the group MACs made again by the owner's keys: the AAD binds
     /// each block to its bucket and the bucket count, so neither opens; nothing wrong is listed.
     @Test func bucketsExchangedDoNotOpen() throws {
@@ -274,4 +297,47 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
     try vault.add("first", "a", "secret-one")
     try vault.add("second", "b", "secret-two")
     return try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: "test")
+}
+
+/// A mapped file shows what another program writes to it in place. What opening checks must be
+/// what is used afterwards: an index entry and record spliced in from an older copy, written over
+/// the file after its MACs passed, must never come back as the secret (a review got the old
+/// secret from `get` this way when the index was read from the mapping after the check).
+@Suite struct InPlaceRewriteTests {
+    @Test func anEntrySwappedInAfterTheChecksIsNeverUsed() throws {
+        let dir = try TempDirectory()
+        let path = dir.location().path
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.add("other", "a", "other-secret")
+        try vault.add("target", "a", "AAAAAAAA")
+        let old = fileBytes(path)
+        _ = try vault.delete(matching: Query(service: "target", account: "a"))
+        try vault.add("target", "a", "BBBBBBBB")
+        let current = fileBytes(path)
+        // The older copy's entry and record of the target, put where the current ones are (same lengths).
+        func place(_ bytes: [UInt8]) throws -> (entry: Range<Int>, record: Range<Int>) {
+            let decoded = try VaultFile.decode(FileBytes(bytes))
+            let position = try #require(decoded.file.index.indices.last)
+            let indexStart = decoded.parametersEnd + 2 * VaultFile.digestSize + 4
+            let record = try #require(decoded.file.records.stored(at: position).fileRange).1
+            return (indexStart + position * IndexEntry.v2Size ..< indexStart + (position + 1) * IndexEntry.v2Size, record)
+        }
+        let (oldPlace, currentPlace) = (try place(old), try place(current))
+        try #require(oldPlace.record.count == currentPlace.record.count && current.count == old.count)
+        var spliced = current
+        spliced.replaceSubrange(currentPlace.entry, with: old[oldPlace.entry])
+        spliced.replaceSubrange(currentPlace.record, with: old[oldPlace.record])
+
+        let mapped = try FileSystem.readVaultFile(path, directory: dir.path, missing: .noSuchVault(path: path))
+        let open = try OpenVault.unlock(mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path)
+        let fd = Glibc.open(path, O_WRONLY)
+        try #require(fd >= 0)
+        #expect(spliced.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) } == spliced.count)
+        close(fd)
+        let read = try? open.openRecord(at: open.file.index.count - 1).secret.copyBytes()
+        #expect(read != Array("AAAAAAAA".utf8), "the spliced-in older secret came back")
+        #expect(throws: VaultError.corrupted(path: path, detail: "a record does not match its index entry's digest")) {
+            _ = try open.openRecord(at: open.file.index.count - 1)
+        }
+    }
 }
