@@ -321,9 +321,7 @@ struct OpenVault {
     /// re-MACed has its generation raised. Refused while a group is damaged
     /// (re-MACing it would launder the damage): `vault verify --quarantine` first.
     mutating func encode() throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        for piece in try encodePieces() { piece.withUnsafeBytes { bytes.append(contentsOf: $0) } }
-        return bytes
+        StoredBytes.joined(try encodePieces())
     }
 
     /// `encode()` in pieces to write back to back, those still in the file as read left there.

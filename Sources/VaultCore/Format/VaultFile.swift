@@ -91,11 +91,7 @@ struct VaultFile {
     /// The whole file, given its header parameters (from `encodeHeaderParameters()`)
     /// and the header MAC over parameters and checksum.
     func encode(parameters: [UInt8], checksum: [UInt8], headerMAC: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for piece in encodePieces(parameters: parameters, checksum: checksum, headerMAC: headerMAC) {
-            piece.withUnsafeBytes { bytes.append(contentsOf: $0) }
-        }
-        return bytes
+        StoredBytes.joined(encodePieces(parameters: parameters, checksum: checksum, headerMAC: headerMAC))
     }
 
     /// The whole file as `encode` makes it, in pieces to write back to back: what is new
@@ -458,7 +454,7 @@ struct IndexEntry: Equatable {
 
     /// The entries of an encoded v1 index (`bytes.count` a multiple of 41), without item ids or digests.
     static func decode(all bytes: UnsafeRawBufferPointer, version: UInt16) -> [IndexEntry] {
-        precondition(version == 1, "v2 entries are read in place (IndexTable)")
+        precondition(version == 1, "v2 entries are read as they are (IndexTable)")
         let count = bytes.count / v1Size
         let zero = Bytes16(loadingFrom: [UInt8](repeating: 0, count: 16))
         return (0..<count).map { number in

@@ -2,13 +2,15 @@
 import Glibc
 #endif
 
-/// The bytes of a vault file as read for parsing, immutable: mapped read-only
-/// from the file when it can be, so a `get` of one item in a large vault
-/// touches the header, the index and that record, not the other records, and
-/// pays no copy of them. A file vault never changes in place (every write
-/// renames a new file over it), so a mapping keeps the file as it was when
-/// opened. A program that truncates the file in place while it is mapped ends
-/// this process with SIGBUS, never with other bytes (docs/SECURITY.md).
+/// The bytes of a vault file as read for parsing: mapped read-only from the
+/// file when it can be, so a `get` of one item in a large vault touches the
+/// header, the index and that record, not the other records, and pays no copy
+/// of them. A mapping shows what another program writes to the file in place
+/// (vault itself never does: every write renames a new file over the vault),
+/// so whatever is checked is copied out first and used only from the copy
+/// (`VaultFile.Decoded`, records and listing blocks before their digests). A
+/// file truncated in place while it is mapped ends this process with SIGBUS,
+/// never with other bytes (docs/SECURITY.md).
 final class FileBytes: @unchecked Sendable {
     let count: Int
     /// The open file a mapping was made from, kept open so a write can copy runs of it in the kernel.
@@ -93,6 +95,14 @@ struct StoredBytes {
     var fileRange: (FileBytes, Range<Int>)? {
         if case .inFile(let file, let range) = storage { return (file, range) }
         return nil
+    }
+
+    /// `pieces` back to back, copied into one array.
+    static func joined(_ pieces: [StoredBytes]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pieces.reduce(0) { $0 + $1.count })
+        for piece in pieces { piece.withUnsafeBytes { bytes.append(contentsOf: $0) } }
+        return bytes
     }
 
     /// A copy of the bytes.
