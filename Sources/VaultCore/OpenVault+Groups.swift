@@ -7,7 +7,7 @@ extension OpenVault {
     mutating func groupID(for group: AccessGroup, creating: Bool) throws -> GroupID? {
         if let id = keys.groupID(of: group) { return id }
         guard creating else { return nil }
-        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
+        guard keys.wrapKey != nil else { throw VaultError.locked(nil) }
         // A random id, never one a deleted group had a moment ago (whose old keys may still sit in a cache).
         let used = Set(file.groups.map(\.groupID))
         var id = GroupID.random()
@@ -20,7 +20,7 @@ extension OpenVault {
     mutating func addGroup(_ group: AccessGroup, id: GroupID, generation: UInt64) throws {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         file.groups.append(WrappedGroupKey(groupID: id, keyCheck: [], wrappedNameAndKey: []))
-        file.sections.append(GroupSection(generation: generation, indexMAC: [], readMAC: []))
+        file.sections.append(GroupSection(generation: generation))
         try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: file.groups.count - 1, wrapKey: wrapKey)
     }
 

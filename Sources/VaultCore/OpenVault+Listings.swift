@@ -159,11 +159,11 @@ extension OpenVault {
         let changedItems = changedListings.wholePairs.contains(pair) ? nil : changedListings.items[pair]
         let bucketCount: Int
         let stale: Set<Int>
-        if let changedItems, ListingBlock.fits(positions.count, bucketCount: old.count) {
+        if let changedItems, Buckets.fits(positions.count, bucketCount: old.count) {
             bucketCount = old.count
             stale = Set(changedItems.map { $0.bucket(among: bucketCount) })
         } else {
-            bucketCount = ListingBlock.bucketCount(for: positions.count)
+            bucketCount = Buckets.count(for: positions.count)
             stale = Set(0..<bucketCount)
         }
         var positionsByBucket: [Int: [Int]] = [:]

@@ -19,10 +19,11 @@ extension OpenVault {
     /// The records that match the query, with the attributes read to match them (side by side: a
     /// listing returns the attributes array as it is, without a copy of 100 000 items).
     func matches(_ query: Query, skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
-        if !skipLocked, let group = query.group, damagedGroups.contains(where: { $0.group == group }) {
-            throw VaultError.damagedGroup(path: path, group: group)
-        }
         let found = try heldMatches(query, skipLocked: skipLocked)
+        let damagedGroups = allDamagedGroups
+        if !skipLocked, let group = query.group, let damaged = damagedGroups.first(where: { $0.group == group }) {
+            throw VaultError.damagedGroup(path: path, group: damaged.group)
+        }
         // A search of every group leaves a damaged one out; finding nothing elsewhere, the damage is the answer.
         if found.positions.isEmpty, !skipLocked, let damaged = damagedGroups.first {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
@@ -61,6 +62,7 @@ extension OpenVault {
         if let service = query.service, let account = query.account {
             for groupID in groupIDs {
                 let tag = Bytes16(try keys.lookupTag(groupID: groupID, service: service, account: account))
+                guard lookupBucketIsIntact(groupID, tag: tag) else { continue }
                 for position in file.index.positions(groupID: groupID, tag: tag) {
                     try consider(position) { attributes in
                         guard attributes.service == service, attributes.account == account else {
@@ -72,6 +74,7 @@ extension OpenVault {
             return matches
         }
         // Every other query reads each (group, class) from its listing block: one key and one open per pair.
+        precondition(bucketChecks.everyBucket, "a vault opened for lookups only answers lookups by service and account only")
         let wanted = Set(groupIDs)
         var positionsByPair: [ListingPair: [Int]] = [:]
         for position in file.index.indices {
@@ -181,6 +184,9 @@ extension OpenVault {
         }
         if let damaged = damagedGroups.first(where: { $0.groupID == entry.groupID }) {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
+        }
+        guard entryIsChecked(at: position) else {
+            throw VaultError.corrupted(path: path, detail: "a record was read from an index bucket not checked against its digest")
         }
         guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(accessibility) }
         let key: SecretBytes

@@ -26,6 +26,9 @@ struct OpenVault {
     var storedAttributes: [Bytes16: ItemAttributes] = [:]
     /// The groups whose index MAC (a write key's) this ring checked; their generations can be trusted.
     var groupsVerifiedByWriteKey: Set<GroupID> = []
+    /// Which index buckets were checked against their digests: every one on opening, unless the
+    /// file was opened for lookups only (`IndexCheck`).
+    var bucketChecks = BucketChecks(everyBucket: true)
 
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {
@@ -75,22 +78,25 @@ struct OpenVault {
     }
 
     /// Parses `bytes` and opens a keyslot with the unlock secret: a full ring.
-    static func unlock(_ bytes: FileBytes, secret: UnlockSecret, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    static func unlock(_ bytes: FileBytes, secret: UnlockSecret, deviceKey: SecretBytes?, path: String,
+                       checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
         let masterKey = try openKeyslot(parsed.file, secret: secret, path: path)
-        return try open(parsed, masterKey: masterKey, deviceKey: deviceKey, path: path)
+        return try open(parsed, masterKey: masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
     }
 
     /// Parses `bytes` and opens it with a master key (from a keyslot or a session).
-    static func open(_ bytes: FileBytes, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
-        try open(try parse(bytes, path: path), masterKey: masterKey, deviceKey: deviceKey, path: path)
+    static func open(_ bytes: FileBytes, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String,
+                     checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
+        try open(try parse(bytes, path: path), masterKey: masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
     }
 
     /// Opens `bytes` without the master key: with this device's grants (the
     /// `always` classes) and the after-first-unlock cache's. A v2 file is
     /// checked by each group's read MAC, which these grants can check but not
     /// the owner's MACs; a v1 file by its header MAC key sealed under the device key.
-    static func openPartial(_ bytes: FileBytes, deviceKey: SecretBytes?, grants: [GroupGrant], path: String) throws -> OpenVault {
+    static func openPartial(_ bytes: FileBytes, deviceKey: SecretBytes?, grants: [GroupGrant], path: String,
+                            checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
         let file = parsed.file
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
@@ -115,14 +121,15 @@ struct OpenVault {
             merge(grant.groupKeys, id: grant.groupID, into: keys)
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
-        try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0) }
+        try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0, checking: indexCheck) }
         return vault
     }
 
     /// Opens `bytes` with a scoped credential: the ring holds its groups and nothing else.
     /// A credential holds no header MAC key: the header checksum, its groups'
     /// MACs and each record's digest and seal protect what it reads.
-    static func open(_ bytes: FileBytes, credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    static func open(_ bytes: FileBytes, credential: ScopedCredential, deviceKey: SecretBytes?, path: String,
+                     checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         let parsed = try parse(bytes, path: path)
         let file = parsed.file
         guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
@@ -143,7 +150,7 @@ struct OpenVault {
                               isWritable: credential.canWrite && writeKeysHold)
         vault.scope = Set(credential.grants.map(\.groupID))
         vault.storedHeader = (parsed.header[0..<parsed.parametersEnd], parsed.headerMAC)
-        try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0) }
+        try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0, checking: indexCheck) }
         return vault
     }
 
@@ -166,7 +173,8 @@ struct OpenVault {
         }
     }
 
-    private static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    private static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String,
+                             checking indexCheck: IndexCheck) throws -> OpenVault {
         let file = parsed.file
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
         let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
@@ -178,7 +186,7 @@ struct OpenVault {
             throw VaultError.corrupted(path: path, detail: "a wrapped key does not open")
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
-        try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0) }
+        try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0, checking: indexCheck) }
         return vault
     }
 
@@ -247,7 +255,7 @@ struct OpenVault {
     /// ring holds is checked over `encoded`, the index as the file holds it: the index MAC with
     /// the group's write key, else (v2) the read MAC. A group that fails is left out of the
     /// ring and named in `damagedGroups`: it takes down only itself.
-    private mutating func verifyIndex(encoded: UnsafeRawBufferPointer) throws {
+    private mutating func verifyIndex(encoded: UnsafeRawBufferPointer, checking indexCheck: IndexCheck) throws {
         let groupIDs = Set(file.groups.map(\.groupID))
         // Neighbouring entries mostly share group and class: check each pair once per run.
         var checked: (groupID: GroupID, classID: ClassID)?
@@ -270,28 +278,46 @@ struct OpenVault {
             }
             buckets[pair] = block.bucket + 1
         }
-        guard buckets.values.allSatisfy({ $0 <= ListingBlock.maxBuckets && $0 & ($0 - 1) == 0 }) else {
+        guard buckets.values.allSatisfy(Buckets.isValid) else {
             throw VaultError.corrupted(path: path, detail: "a listing of a bucket count that is not a power of two")
         }
+        if file.version == 1 {
+            for group in file.groups where keys.groups[group.groupID]?.indexMACKey != nil {
+                let slot = file.groups.firstIndex { $0.groupID == group.groupID }!
+                let mac = try keys.groupMACv1(groupID: group.groupID, entries: file.index, encoded: encoded)
+                if !constantTimeEquals(mac, file.sections[slot].indexMAC) { markDamaged(group.groupID) }
+            }
+            return
+        }
+        var wanted: [GroupID: (bucketCount: Int, buckets: Set<Int>?)] = [:]
+        if indexCheck == .everyBucket {
+            for (group, section) in zip(file.groups, file.sections) where keys.groups[group.groupID] != nil {
+                wanted[group.groupID] = (section.bucketDigests.count, nil)
+            }
+        } else {
+            bucketChecks = BucketChecks(everyBucket: false)
+        }
+        let computed = file.index.bucketDigests(wanted)
         for (group, section) in zip(file.groups, file.sections) {
             guard let held = keys.groups[group.groupID] else { continue }
-            let kind: KeyRing.GroupMACKind
-            if held.indexMACKey != nil {
-                kind = .index
-            } else if file.version >= 2 {
-                kind = .read
+            let kind: KeyRing.GroupMACKind = held.indexMACKey != nil ? .index : .read
+            let digests = computed[group.groupID] ?? [:]
+            let bucketsMatch = indexCheck == .lookupsOnly || section.bucketDigests.indices.allSatisfy { digests[$0] == section.bucketDigests[$0] }
+            let mac = try keys.groupMAC(kind, groupID: group.groupID, context: macContext(section),
+                                        bucketDigests: section.bucketDigests, listings: file.listings)
+            if bucketsMatch && constantTimeEquals(mac, kind == .index ? section.indexMAC : section.readMAC) {
+                if kind == .index { groupsVerifiedByWriteKey.insert(group.groupID) }
             } else {
-                continue
-            }
-            let context = macContext(section)
-            let mac = try keys.groupMAC(kind, groupID: group.groupID, context: context, entries: file.index, encoded: encoded, listings: file.listings)
-            if constantTimeEquals(mac, kind == .index ? section.indexMAC : section.readMAC) {
-                if file.version >= 2, kind == .index { groupsVerifiedByWriteKey.insert(group.groupID) }
-            } else {
-                damagedGroups.append(DamagedGroup(groupID: group.groupID, group: held.group))
-                keys.removeGroup(id: group.groupID)
+                markDamaged(group.groupID)
             }
         }
+    }
+
+    /// Leaves a group whose section fails out of the ring and names it in `damagedGroups`.
+    private mutating func markDamaged(_ groupID: GroupID) {
+        guard let held = keys.groups[groupID] else { return }
+        damagedGroups.append(DamagedGroup(groupID: groupID, group: held.group))
+        keys.removeGroup(id: groupID)
     }
 
     /// What opening leaves unchecked, for `verify`: the groups this ring holds the write key of whose
@@ -302,17 +328,15 @@ struct OpenVault {
         var failures: [AccessGroup] = []
         for (group, section) in zip(file.groups, file.sections) {
             guard let held = keys.groups[group.groupID], held.indexMACKey != nil else { continue }
-            let mac = try file.index.withEncoded {
-                try keys.groupMAC(.read, groupID: group.groupID, context: macContext(section), entries: file.index, encoded: $0, listings: file.listings)
-            }
+            let mac = try keys.groupMAC(.read, groupID: group.groupID, context: macContext(section),
+                                        bucketDigests: section.bucketDigests, listings: file.listings)
             if !constantTimeEquals(mac, section.readMAC) { failures.append(held.group) }
         }
         return (failures, file.index.hasRepeatedItemID)
     }
 
     private func macContext(_ section: GroupSection) -> KeyRing.GroupMACContext {
-        KeyRing.GroupMACContext(version: file.version, keyEpoch: file.keyEpoch, writeGeneration: file.writeGeneration,
-                                groupGeneration: section.generation)
+        KeyRing.GroupMACContext(keyEpoch: file.keyEpoch, writeGeneration: file.writeGeneration, groupGeneration: section.generation)
     }
 
     /// The whole file for writing, in format v2: the owner raises the write
@@ -339,17 +363,30 @@ struct OpenVault {
         try sealChangedListings()
         let isOwner = keys.headerMACKey != nil
         if isOwner { file.writeGeneration += 1 }
-        try file.index.withEncoded { encoded in
-            for slot in file.groups.indices {
-                let groupID = file.groups[slot].groupID
-                // Groups a scoped writer does not hold keep their section: their entries cannot have changed.
-                guard isOwner || (scope?.contains(groupID) ?? false) else { continue }
-                file.sections[slot].generation += 1
-                let context = macContext(file.sections[slot])
-                file.sections[slot].indexMAC = try keys.groupMAC(.index, groupID: groupID, context: context, entries: file.index, encoded: encoded, listings: file.listings)
-                file.sections[slot].readMAC = try keys.groupMAC(.read, groupID: groupID, context: context, entries: file.index, encoded: encoded, listings: file.listings)
-                groupsVerifiedByWriteKey.insert(groupID)
-            }
+        // Groups a scoped writer does not hold keep their section: their entries cannot have changed.
+        let remade = file.groups.indices.filter { isOwner || (scope?.contains(file.groups[$0].groupID) ?? false) }
+        var wanted: [GroupID: (bucketCount: Int, buckets: Set<Int>?)] = [:]
+        let entryCounts = file.index.entryCounts()
+        for slot in remade {
+            let groupID = file.groups[slot].groupID
+            let current = file.sections[slot].bucketDigests.count
+            let bucketCount = Buckets.next(for: entryCounts[groupID] ?? 0, current: current)
+            try checkBucketsBeforeWriting(groupID, newBucketCount: bucketCount)
+            wanted[groupID] = (bucketCount, bucketCount == current ? file.index.changes.buckets(of: groupID, among: bucketCount) : nil)
+        }
+        let rehashed = file.index.bucketDigests(wanted)
+        file.index.markWritten()
+        for slot in remade {
+            let groupID = file.groups[slot].groupID
+            var digests = wanted[groupID]!.buckets == nil ? [] : file.sections[slot].bucketDigests
+            if digests.isEmpty { digests = Array(repeating: [], count: wanted[groupID]!.bucketCount) }
+            for (bucket, digest) in rehashed[groupID] ?? [:] { digests[bucket] = digest }
+            file.sections[slot].bucketDigests = digests
+            file.sections[slot].generation += 1
+            let context = macContext(file.sections[slot])
+            file.sections[slot].indexMAC = try keys.groupMAC(.index, groupID: groupID, context: context, bucketDigests: digests, listings: file.listings)
+            file.sections[slot].readMAC = try keys.groupMAC(.read, groupID: groupID, context: context, bucketDigests: digests, listings: file.listings)
+            groupsVerifiedByWriteKey.insert(groupID)
         }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
@@ -378,7 +415,7 @@ struct OpenVault {
         file.deviceWrappedHeaderMACKey = []
         for slot in file.groups.indices { file.groups[slot].deviceWrapped = [] }
         file.index = IndexTable(zip(file.index, file.records).map { $0.withDigest(of: $1, itemID: Bytes16.random()) })
-        file.sections = file.sections.map { _ in GroupSection(generation: 0, indexMAC: [], readMAC: []) }
+        file.sections = file.sections.map { _ in GroupSection(generation: 0) }
         for entry in file.index { changedListings.insertWhole(ListingPair(groupID: entry.groupID, classID: entry.classID)) }
     }
 

@@ -154,7 +154,7 @@ public final class Vault: ItemStore {
     public func item(matching query: Query) throws -> Item {
         try checkScope(query.group)
         return try withKeys {
-            let vault = try readSnapshot()
+            let vault = try readSnapshot(checking: query.indexCheck)
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let item = try vault.openRecord(at: position)
             if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
@@ -171,7 +171,7 @@ public final class Vault: ItemStore {
     public func add(_ new: NewItem, replaceExisting: Bool = false) throws -> AddOutcome {
         try Vault.validate(new)
         try checkScope(new.group, writing: true)
-        return try transaction { vault in
+        return try transaction(checking: .lookupsOnly) { vault in
             let key = Query(service: new.service, account: new.account, group: new.group)
             let existing = try vault.positions(matching: key).first
             if existing != nil, !replaceExisting {
@@ -195,7 +195,7 @@ public final class Vault: ItemStore {
         if let secret = change.secret { try Vault.validateSecret(secret) }
         try Vault.validate(change.details)
         try checkScope(query.group, writing: true)
-        return try transaction { vault in
+        return try transaction(checking: query.indexCheck) { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let opened = try vault.openRecordWithHistory(at: position)
             var attributes = opened.item.attributes
@@ -250,7 +250,7 @@ public final class Vault: ItemStore {
     /// Returns the item as it was read.
     public func replaceSecret(matching query: Query, keepingPrevious: Bool, by newSecret: (Item) throws -> SecretBytes?) throws -> Item {
         try checkScope(query.group, writing: true)
-        return try transaction { vault in
+        return try transaction(checking: query.indexCheck) { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let opened = try vault.openRecordWithHistory(at: position)
             let item = opened.item
@@ -290,7 +290,7 @@ public final class Vault: ItemStore {
     @discardableResult
     public func delete(matching query: Query, allMatching: Bool = false) throws -> [ItemAttributes] {
         try checkScope(query.group, writing: true)
-        return try transaction { vault in
+        return try transaction(checking: allMatching ? .everyBucket : query.indexCheck) { vault in
             let matches = try vault.matches(query, skipLocked: false)
             if !allMatching { _ = try Vault.single(matches.positions, in: vault, query: query) }
             guard !matches.positions.isEmpty else { throw VaultError.itemNotFound(query) }
@@ -389,7 +389,9 @@ public final class Vault: ItemStore {
         }
     }
 
-    func readSnapshot(writing: Bool = false) throws -> OpenVault {
+    /// The vault file read and opened with the keys at hand, its counters checked against this
+    /// machine's. `indexCheck` is `.lookupsOnly` only for a read that looks up by service and account.
+    func readSnapshot(writing: Bool = false, checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         // What this machine has seen is read before the file: a writer records its counters only
         // after its file is in place, so a reader racing it can never see them above the file it reads.
         let seenBefore = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
@@ -400,13 +402,14 @@ public final class Vault: ItemStore {
         let vault: OpenVault
         switch source {
         case .credential(let secret):
-            vault = try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: location.path)
+            vault = try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: location.path, checking: indexCheck)
             refreshMachineGrants(vault, onlyIfMissing: true)
         case .session(let token):
             do {
                 let session = try SessionCache.open(token: token, vaultID: vaultID, host: host)
                 do {
-                    vault = try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: location.path)
+                    vault = try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: location.path,
+                                               checking: indexCheck)
                 } catch VaultError.corrupted(_, let detail) where detail == OpenVault.headerMACMismatch
                             && VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true {
                     // The vault was re-keyed after the session started: its key is not the vault's any more.
@@ -420,15 +423,15 @@ public final class Vault: ItemStore {
                 // An ended session still leaves what opens with no unlock; say why only if that is not enough.
                 endedSession = error
                 source = .none
-                return try readSnapshot(writing: writing)
+                return try readSnapshot(writing: writing, checking: indexCheck)
             }
         case .scoped(let credential):
             if credential.hasExpired(at: host.now()), let expires = credential.expires { throw VaultError.credentialExpired(expires) }
-            vault = try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: location.path)
+            vault = try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: location.path, checking: indexCheck)
         case .none:
             let grants = (DeviceGrants.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
                 + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
-            vault = try OpenVault.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: location.path)
+            vault = try OpenVault.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: location.path, checking: indexCheck)
         }
         try checkCounters(of: vault, writing: writing,
                           seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host))
@@ -491,11 +494,14 @@ public final class Vault: ItemStore {
     /// Runs `body` under the writer lock on a fresh read of the file, then writes the result atomically.
     /// A v1 file is converted to v2 first (keeping `<vault>.v1.bak`), except in a git work tree, where
     /// teammates may still run a v1 build: there only `vault upgrade` converts, and the change is refused.
-    func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
+    /// `indexCheck` is `.lookupsOnly` only for a change that finds its items by service and account.
+    func transaction<R>(checking indexCheck: IndexCheck = .everyBucket, _ body: (inout OpenVault) throws -> R) throws -> R {
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
         return try withWriterLock {
             try withKeys {
-                var vault = try readSnapshot(writing: true)
+                var vault = try readSnapshot(writing: true, checking: indexCheck)
+                // Moving off an exposed device key re-seals items all over the index.
+                if usesExposedDeviceKey, !vault.bucketChecks.everyBucket { vault = try readSnapshot(writing: true) }
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
                 guard vault.isWritable else {
                     guard let credential = scopedCredential else { throw VaultError.locked(nil) }

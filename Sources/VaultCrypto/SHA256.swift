@@ -5,7 +5,8 @@ public enum SHA256 {
     /// Digest length in bytes.
     public static let digestSize = 32
 
-    nonisolated(unsafe) private static let digest = EVP_sha256()
+    // Fetched once: with EVP_sha256(), every EVP_Digest fetches the implementation by name again.
+    nonisolated(unsafe) private static let digest = EVP_MD_fetch(nil, "SHA256", nil)
 
     /// Returns the 32-byte SHA-256 digest of `data`. Never throws: OpenSSL can only fail here if
     /// SHA-256 is missing or memory runs out, and then the process stops with `fatalError`.
@@ -17,7 +18,7 @@ public enum SHA256 {
         do {
             try withUnsafeMutableBytes(of: &empty) { spare in
                 let input = data.baseAddress ?? UnsafeRawPointer(spare.baseAddress!)
-                try check(EVP_Digest(input, data.count, &out, &length, try check(digest, "EVP_sha256"), nil), "EVP_Digest")
+                try check(EVP_Digest(input, data.count, &out, &length, try check(digest, "EVP_MD_fetch(SHA256)"), nil), "EVP_Digest")
             }
         } catch {
             fatalError("SHA-256: \(error)")

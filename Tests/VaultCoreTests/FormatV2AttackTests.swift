@@ -27,17 +27,30 @@ import VaultCrypto
     }
 
     /// What a holder of a group's lookup key can do with write access: make the group's read MAC
-    /// anew over `vault` as it now is. Returns the index as encoded and the MAC's context.
-    func remakeReadMAC(_ vault: inout OpenVault, groupID: GroupID) throws -> (encoded: [UInt8], context: KeyRing.GroupMACContext) {
+    /// anew over `vault` as it now is (the bucket digests need no key). Returns the digests and the MAC's context.
+    func remakeReadMAC(_ vault: inout OpenVault, groupID: GroupID) throws -> (digests: [[UInt8]], context: KeyRing.GroupMACContext) {
         let slot = try #require(vault.file.groups.firstIndex { $0.groupID == groupID })
-        let encoded = vault.file.index.encoded
-        let context = KeyRing.GroupMACContext(version: 2, keyEpoch: vault.file.keyEpoch, writeGeneration: vault.file.writeGeneration,
+        let bucketCount = vault.file.sections[slot].bucketDigests.count
+        let computed = vault.file.index.bucketDigests([groupID: (bucketCount, nil)])[groupID] ?? [:]
+        let digests = (0..<bucketCount).map { computed[$0]! }
+        let context = KeyRing.GroupMACContext(keyEpoch: vault.file.keyEpoch, writeGeneration: vault.file.writeGeneration,
                                               groupGeneration: vault.file.sections[slot].generation)
-        let keys = vault.keys, file = vault.file
-        vault.file.sections[slot].readMAC = try encoded.withUnsafeBytes {
-            try keys.groupMAC(.read, groupID: groupID, context: context, entries: file.index, encoded: $0, listings: file.listings)
-        }
-        return (encoded, context)
+        vault.file.sections[slot].bucketDigests = digests
+        vault.file.sections[slot].readMAC = try vault.keys.groupMAC(.read, groupID: groupID, context: context, bucketDigests: digests,
+                                                                    listings: vault.file.listings)
+        return (digests, context)
+    }
+
+    /// Where group `slot`'s section starts in a decoded file: after the header, checksum, MAC,
+    /// record count, index and the sections before it.
+    func sectionStart(_ decoded: VaultFile.Decoded, slot: Int) -> Int {
+        decoded.parametersEnd + 32 + 32 + 4 + decoded.file.index.count * IndexEntry.v2Size
+            + decoded.file.sections[..<slot].reduce(0) { $0 + GroupSection.size(bucketCount: $1.bucketDigests.count) }
+    }
+
+    /// Where group `slot`'s index MAC starts (its read MAC follows): after its generation, bucket count and digests.
+    func indexMACStart(_ decoded: VaultFile.Decoded, slot: Int) -> Int {
+        sectionStart(decoded, slot: slot) + 8 + 2 + 32 * decoded.file.sections[slot].bucketDigests.count
     }
 
     /// Every key an old master key gives: the master key itself, the keys it unwraps from an old
@@ -175,9 +188,9 @@ import VaultCrypto
             thief.file.index[$0].groupID == npm && thief.file.index[$0].classID != Accessibility.always.fileID
         })
         thief.remove(at: [dropped])
-        let (encoded, context) = try remakeReadMAC(&thief, groupID: npm)
+        let (digests, context) = try remakeReadMAC(&thief, groupID: npm)
         #expect(throws: KeyRingError.self) {
-            try encoded.withUnsafeBytes { try thief.keys.groupMAC(.index, groupID: npm, context: context, entries: thief.file.index, encoded: $0, listings: thief.file.listings) }
+            try thief.keys.groupMAC(.index, groupID: npm, context: context, bucketDigests: digests, listings: thief.file.listings)
         }
         let parameters = thief.file.encodeHeaderParameters()
         let forged = thief.file.encode(parameters: parameters, checksum: SHA256.hash(parameters),
@@ -242,9 +255,7 @@ import VaultCrypto
         let decoded = try VaultFile.decode(bytes)
         let ciID = try ciGroupID(bytes)
         let slot = try #require(decoded.file.groups.firstIndex { $0.groupID == ciID })
-        // The first byte of that group's index MAC: after the header, checksum, MAC, count, index and earlier sections.
-        let sectionStart = decoded.parametersEnd + 32 + 32 + 4 + decoded.file.index.count * IndexEntry.v2Size + slot * GroupSection.size
-        bytes[sectionStart + 8] ^= 0x01
+        bytes[indexMACStart(decoded, slot: slot)] ^= 0x01
         writeBytes(bytes, to: dir.location().path)
         let listing = try owner.listing(matching: Query())
         #expect(listing.items.map(\.service) == ["github"] && listing.damagedGroups == [ci])
@@ -309,8 +320,7 @@ import VaultCrypto
         var bytes = fileBytes(dir.location().path)
         let decoded = try VaultFile.decode(bytes)
         let slot = try #require(decoded.file.groups.firstIndex { $0.groupID == (try? ciGroupID(bytes)) })
-        let sectionStart = decoded.parametersEnd + 32 + 32 + 4 + decoded.file.index.count * IndexEntry.v2Size + slot * GroupSection.size
-        bytes[sectionStart + 8 + 32] ^= 0x01
+        bytes[indexMACStart(decoded, slot: slot) + 32] ^= 0x01
         writeBytes(bytes, to: dir.location().path)
         #expect(try owner.secret("db", "ci") == "ci-secret")
         let report = try owner.verify()
@@ -336,7 +346,7 @@ import VaultCrypto
         var forged = try OpenVault.open(bytes, credential: reader, deviceKey: nil, path: "forger")
         forged.file.keyEpoch += 1
         let ciID = try ciGroupID(bytes)
-        let (encoded, _) = try remakeReadMAC(&forged, groupID: ciID)
+        _ = try remakeReadMAC(&forged, groupID: ciID)
         let parameters = forged.file.encodeHeaderParameters()
         writeBytes(forged.file.encode(parameters: parameters, checksum: SHA256.hash(parameters), headerMAC: try VaultFile.decode(bytes).headerMAC),
                    to: dir.location().path)

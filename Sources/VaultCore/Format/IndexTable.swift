@@ -7,9 +7,32 @@ import VaultCrypto
 /// 100 000 items to read one decodes none of the others, and a write hands
 /// the same bytes to the MACs and the file without encoding them again.
 /// A v1 file's entries are held in the v2 layout, without item ids or digests.
+///
+/// The table remembers which index buckets its changes touched (`Changes`), so a
+/// write rehashes only those (docs/FORMAT.md, "Group sections").
 struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, ExpressibleByArrayLiteral {
     private var bytes: [UInt8]
     private static let size = IndexEntry.v2Size
+    private static let tagOffset = 32
+    private static let groupOffset = 48
+    /// What changed since the table was read from a file.
+    private(set) var changes = Changes.everything
+
+    /// The entries a table's changes removed, added or replaced, by group and lookup tag:
+    /// what names their buckets whatever a group's bucket count is.
+    struct Changes {
+        /// Every entry counts as changed: a table made in memory, not read from a file.
+        var all: Bool
+        var touched: [GroupID: [Bytes16]]
+
+        static let everything = Changes(all: true, touched: [:])
+        static let none = Changes(all: false, touched: [:])
+
+        /// The buckets of `groupID`, among `bucketCount`, that hold a changed entry; nil when all may.
+        func buckets(of groupID: GroupID, among bucketCount: Int) -> Set<Int>? {
+            all ? nil : Set((touched[groupID] ?? []).map { $0.bucket(among: bucketCount) })
+        }
+    }
 
     init() { bytes = [] }
 
@@ -20,10 +43,20 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
         for entry in entries { entry.append(to: &bytes) }
     }
 
-    /// Entries encoded back to back in the v2 layout (`encoded.count` a multiple of the entry size).
+    /// Entries encoded back to back in the v2 layout (`encoded.count` a multiple of the entry size),
+    /// as a file held them: nothing counts as changed.
     init(encoded: [UInt8]) {
         precondition(encoded.count % IndexTable.size == 0, "an index of partial entries")
         bytes = encoded
+        changes = .none
+    }
+
+    /// Forgets the changes: the table is now what the file holds.
+    mutating func markWritten() { changes = .none }
+
+    private mutating func noteChange(at position: Int) {
+        guard !changes.all else { return }
+        changes.touched[groupID(at: position), default: []].append(lookupTag(at: position))
     }
 
     var startIndex: Int { 0 }
@@ -36,13 +69,19 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
         }
         set {
             precondition(indices.contains(position), "an index position out of range")
+            noteChange(at: position)
             bytes.withUnsafeMutableBytes { newValue.store(to: $0.baseAddress! + position * IndexTable.size) }
+            noteChange(at: position)
         }
     }
 
     mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with entries: C) where C.Element == IndexEntry {
+        for position in subrange { noteChange(at: position) }
         var replacement: [UInt8] = []
-        for entry in entries { entry.append(to: &replacement) }
+        for entry in entries {
+            entry.append(to: &replacement)
+            if !changes.all { changes.touched[entry.groupID, default: []].append(entry.tag) }
+        }
         bytes.replaceSubrange(subrange.lowerBound * IndexTable.size ..< subrange.upperBound * IndexTable.size, with: replacement)
     }
 
@@ -56,7 +95,89 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
 
     /// The group id of the entry at `position`, read without decoding the rest of it.
     func groupID(at position: Int) -> GroupID {
-        withEncoded { GroupID(UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: position * IndexTable.size + 48, as: UInt32.self))) }
+        withEncoded { GroupID(UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: position * IndexTable.size + IndexTable.groupOffset, as: UInt32.self))) }
+    }
+
+    /// How many entries each group has, counted without decoding them.
+    func entryCounts() -> [GroupID: Int] {
+        var counts: [GroupID: Int] = [:]
+        // Neighbouring entries mostly share a group: count runs, not entries, into the dictionary.
+        var run: (groupID: GroupID, count: Int)?
+        for position in indices {
+            let groupID = groupID(at: position)
+            if run?.groupID == groupID {
+                run!.count += 1
+            } else {
+                if let run { counts[run.groupID, default: 0] += run.count }
+                run = (groupID, 1)
+            }
+        }
+        if let run { counts[run.groupID, default: 0] += run.count }
+        return counts
+    }
+
+    /// The lookup tag of the entry at `position`, read without decoding the rest of it.
+    func lookupTag(at position: Int) -> Bytes16 {
+        withEncoded { Bytes16(loadingFrom: $0.baseAddress! + position * IndexTable.size + IndexTable.tagOffset) }
+    }
+
+    /// The digests of index buckets: for each group asked for, the SHA-256 of the entries of the
+    /// group whose lookup tag falls in the bucket (`Bytes16.bucket(among:)`), in index order,
+    /// 89 bytes each, back to back (docs/FORMAT.md, "Group sections"). `wanted` gives each group's
+    /// bucket count and the buckets to hash (nil: all of them). One pass gathers every bucket's
+    /// entries together; each bucket is then hashed in one piece.
+    func bucketDigests(_ wanted: [GroupID: (bucketCount: Int, buckets: Set<Int>?)]) -> [GroupID: [Int: [UInt8]]] {
+        guard !wanted.isEmpty else { return [:] }
+        // Slot numbers: each wanted group's buckets get consecutive ones after the groups before it.
+        var firstSlot: [GroupID: Int] = [:]
+        var slotCount = 0
+        for (groupID, want) in wanted {
+            firstSlot[groupID] = slotCount
+            slotCount += want.bucketCount
+        }
+        var included = [Bool](repeating: false, count: slotCount)
+        for (groupID, want) in wanted {
+            for bucket in want.buckets ?? Set(0..<want.bucketCount) where bucket < want.bucketCount { included[firstSlot[groupID]! + bucket] = true }
+        }
+        return withEncoded { encoded in
+            let base = encoded.baseAddress!
+            var slots = [Int](repeating: -1, count: count)
+            var sizes = [Int](repeating: 0, count: slotCount)
+            var lastGroup: (id: UInt32, first: Int, bucketCount: Int)?
+            for position in 0..<count {
+                let at = base + position * IndexTable.size
+                let groupID = UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self))
+                if lastGroup?.id != groupID {
+                    guard let first = firstSlot[GroupID(groupID)] else { continue }
+                    lastGroup = (groupID, first, wanted[GroupID(groupID)]!.bucketCount)
+                }
+                let slot = lastGroup!.first + Bytes16(loadingFrom: at + IndexTable.tagOffset).bucket(among: lastGroup!.bucketCount)
+                guard included[slot] else { continue }
+                slots[position] = slot
+                sizes[slot] += IndexTable.size
+            }
+            var starts = [Int](repeating: 0, count: slotCount + 1)
+            for slot in 0..<slotCount { starts[slot + 1] = starts[slot] + sizes[slot] }
+            var gathered = [UInt8](repeating: 0, count: starts[slotCount])
+            var cursors = starts
+            gathered.withUnsafeMutableBytes { out in
+                for position in 0..<count where slots[position] >= 0 {
+                    let slot = slots[position]
+                    (out.baseAddress! + cursors[slot]).copyMemory(from: base + position * IndexTable.size, byteCount: IndexTable.size)
+                    cursors[slot] += IndexTable.size
+                }
+            }
+            var digests: [GroupID: [Int: [UInt8]]] = [:]
+            gathered.withUnsafeBytes { all in
+                for (groupID, first) in firstSlot {
+                    for bucket in 0..<wanted[groupID]!.bucketCount where included[first + bucket] {
+                        let slot = first + bucket
+                        digests[groupID, default: [:]][bucket] = SHA256.hash(UnsafeRawBufferPointer(rebasing: all[starts[slot] ..< starts[slot + 1]]))
+                    }
+                }
+            }
+            return digests
+        }
     }
 
     /// The item id of the entry at `position`, read without decoding the rest of it.
@@ -81,8 +202,8 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
             let base = encoded.baseAddress!
             for position in 0..<count {
                 let at = base + position * IndexTable.size
-                if Bytes16(loadingFrom: at + 32) == tag,
-                   UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 48, as: UInt32.self)) == groupID.rawValue {
+                if Bytes16(loadingFrom: at + IndexTable.tagOffset) == tag,
+                   UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self)) == groupID.rawValue {
                     found.append(position)
                 }
             }

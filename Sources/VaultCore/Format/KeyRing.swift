@@ -119,44 +119,21 @@ final class KeyRing {
 
     /// What a group's MACs are bound to besides its entries: the header's counters and the group's generation.
     struct GroupMACContext {
-        var version: UInt16
         var keyEpoch: UInt64
         var writeGeneration: UInt64
         var groupGeneration: UInt64
     }
 
-    /// A MAC of a group's index entries, given the whole index and its encoding in the file's
-    /// version (the file's own bytes, or `IndexTable.withEncoded`): each run of the group's entries goes
-    /// in as one piece, uncopied. v1 (index MAC only): vault id ‖ u32 group id ‖ entries. v2: the
-    /// label ‖ vault id ‖ u64 key epoch ‖ u64 write generation ‖ u32 group id ‖ u64 group generation ‖ entries
-    /// ‖ u8 class id ‖ u16 bucket ‖ digest of each of the group's listing blocks, in file order.
-    /// Throws `missingIndexMACKey` for an index MAC of a group held without that key (a read-only credential).
-    func groupMAC(_ kind: GroupMACKind, groupID: GroupID, context: GroupMACContext, entries: IndexTable,
-                  encoded: UnsafeRawBufferPointer, listings: [ListingBlock]) throws -> [UInt8] {
-        let keys = try group(groupID)
-        let key: SecretBytes
-        switch kind {
-        case .index:
-            guard let indexMACKey = keys.indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
-            key = indexMACKey
-        case .read:
-            key = keys.readMACKey(vaultID: vaultID)
-        }
-        let entrySize = IndexEntry.size(version: context.version)
+    /// A v1 group's index MAC: vault id ‖ u32 group id ‖ the group's entries as the file holds
+    /// them (`encoded`, the v1 bytes of `entries`), each run of them going in as one piece, uncopied.
+    func groupMACv1(groupID: GroupID, entries: IndexTable, encoded: UnsafeRawBufferPointer) throws -> [UInt8] {
+        guard let indexMACKey = try group(groupID).indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
+        let entrySize = IndexEntry.size(version: 1)
         precondition(encoded.count == entries.count * entrySize, "an index encoding of another length")
-        let mac = try HMACSHA256(key: key)
-        var w = ByteWriter(capacity: 80)
-        if context.version >= 2 {
-            w.raw(Array((kind == .index ? "vault v2 index" : "vault v2 read").utf8))
-            w.raw(vaultID)
-            w.u64(context.keyEpoch)
-            w.u64(context.writeGeneration)
-            w.groupID(groupID)
-            w.u64(context.groupGeneration)
-        } else {
-            w.raw(vaultID)
-            w.groupID(groupID)
-        }
+        let mac = try HMACSHA256(key: indexMACKey)
+        var w = ByteWriter(capacity: 20)
+        w.raw(vaultID)
+        w.groupID(groupID)
         mac.update(w.bytes)
         var runStart: Int?
         func endRun(at end: Int) {
@@ -172,9 +149,40 @@ final class KeyRing {
             }
         }
         endRun(at: entries.count)
-        for block in listings where block.groupID == groupID {
-            mac.update([block.classID.rawValue, UInt8(block.bucket >> 8), UInt8(block.bucket & 0xFF)] + block.digest)
+        return mac.finalize()
+    }
+
+    /// A v2 group MAC: the label ‖ vault id ‖ u64 key epoch ‖ u64 write generation ‖ u32 group id
+    /// ‖ u64 group generation ‖ u16 bucket count ‖ the digest of each index bucket ‖ u8 class id
+    /// ‖ u16 bucket ‖ digest of each of the group's listing blocks, in file order.
+    /// Throws `missingIndexMACKey` for an index MAC of a group held without that key (a read-only credential).
+    func groupMAC(_ kind: GroupMACKind, groupID: GroupID, context: GroupMACContext, bucketDigests: [[UInt8]],
+                  listings: [ListingBlock]) throws -> [UInt8] {
+        let keys = try group(groupID)
+        let key: SecretBytes
+        switch kind {
+        case .index:
+            guard let indexMACKey = keys.indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
+            key = indexMACKey
+        case .read:
+            key = keys.readMACKey(vaultID: vaultID)
         }
+        let mac = try HMACSHA256(key: key)
+        var w = ByteWriter(capacity: 64 + (bucketDigests.count + 1) * VaultFile.digestSize)
+        w.raw(Array((kind == .index ? "vault v2 index" : "vault v2 read").utf8))
+        w.raw(vaultID)
+        w.u64(context.keyEpoch)
+        w.u64(context.writeGeneration)
+        w.groupID(groupID)
+        w.u64(context.groupGeneration)
+        w.u16(UInt16(bucketDigests.count))
+        for digest in bucketDigests { w.raw(digest) }
+        for block in listings where block.groupID == groupID {
+            w.classID(block.classID)
+            w.u16(UInt16(block.bucket))
+            w.raw(block.digest)
+        }
+        mac.update(w.bytes)
         return mac.finalize()
     }
 

@@ -104,7 +104,7 @@ struct VaultFile {
         w.raw(headerMAC)
         w.u32(UInt32(index.count))
         var pieces = [StoredBytes(w.bytes), index.stored]
-        w = ByteWriter(capacity: GroupSection.size * groups.count + 4 + ListingBlock.fixedSize)
+        w = ByteWriter(capacity: sections.reduce(4 + ListingBlock.fixedSize) { $0 + GroupSection.size(bucketCount: $1.bucketDigests.count) })
         for section in sections { section.encode(into: &w) }
         w.u32(UInt32(listings.count))
         for block in listings {
@@ -169,8 +169,9 @@ struct VaultFile {
             file.index = IndexTable(encoded: encodedIndex)
         }
         offset += encodedIndex.count
-        var sectionReader = try reader(file.groups.count * GroupSection.size(version: file.version), "the group sections")
-        file.sections = try file.groups.map { _ in try GroupSection.decode(from: &sectionReader, version: file.version) }
+        file.sections = try file.groups.map { _ in
+            try GroupSection.decode(version: file.version) { try reader($0, "a group section") }
+        }
         if file.version >= 2 {
             var countReader = try reader(4, "the listing count")
             let count = Int(try countReader.u32())
@@ -259,25 +260,6 @@ struct ListingBlock {
     static let maxSealedBytes = 1 << 30
     /// Group id, class id, bucket, digest and the sealed bytes' length.
     static let fixedSize = 4 + 1 + 2 + VaultFile.digestSize + 4
-    /// The most buckets one pair may have.
-    static let maxBuckets = 1 << 15
-    /// How many items a bucket is made for; a pair keeps its bucket count while it holds from
-    /// a quarter to twice that many per bucket, and is spread again outside that range.
-    static let itemsPerBucket = 1024
-
-    /// The bucket count a pair of `count` items is spread over when it is made again whole.
-    static func bucketCount(for count: Int) -> Int {
-        var buckets = 1
-        while buckets * itemsPerBucket < count, buckets < maxBuckets { buckets *= 2 }
-        return buckets
-    }
-
-    /// Whether a pair of `count` items may keep `bucketCount` buckets (then only changed buckets are sealed again).
-    static func fits(_ count: Int, bucketCount: Int) -> Bool {
-        bucketCount >= 1 && count <= 2 * itemsPerBucket * bucketCount
-            && (bucketCount == 1 || count * 4 >= itemsPerBucket * bucketCount)
-    }
-
     var groupID: GroupID
     var classID: ClassID
     /// 0 ..< the pair's bucket count: the items whose item id falls in it (`Bytes16.bucket(among:)`).
@@ -304,29 +286,59 @@ struct ListingBlock {
 }
 
 /// What follows the index for each group: its generation (raised by every
-/// write of the group) and two MACs over the group's index entries, bound to
-/// the header's counters (docs/FORMAT.md, "Group sections"). v1 has the index MAC alone.
+/// write of the group), the digests of its index buckets, and two MACs over
+/// them, bound to the header's counters (docs/FORMAT.md, "Group sections").
+/// v1 has the index MAC alone, over the entries themselves.
 struct GroupSection {
-    static let size = 8 + 2 * VaultFile.digestSize
-
-    static func size(version: UInt16) -> Int { version == 1 ? VaultFile.digestSize : size }
-
     var generation: UInt64
+    /// v2: SHA-256 of each of the group's index buckets (`IndexTable.bucketDigests`), a
+    /// power of two of them; the MACs cover these, so one bucket is checked or rehashed alone.
+    var bucketDigests: [[UInt8]]
     /// Under IMK[g]: only a writer of the group can make it.
     var indexMAC: [UInt8]
     /// Under RMK[g]: what readers without IMK (read-only credentials, the
     /// device key, the after-first-unlock cache) check; empty in v1.
     var readMAC: [UInt8]
 
+    /// A section whose digests and MACs the next write makes.
+    init(generation: UInt64) {
+        self.init(generation: generation, bucketDigests: [], indexMAC: [], readMAC: [])
+    }
+
+    init(generation: UInt64, bucketDigests: [[UInt8]], indexMAC: [UInt8], readMAC: [UInt8]) {
+        self.generation = generation
+        self.bucketDigests = bucketDigests
+        self.indexMAC = indexMAC
+        self.readMAC = readMAC
+    }
+
+    /// u64 generation ‖ u16 bucket count ‖ the bucket digests ‖ index MAC ‖ read MAC.
     func encode(into w: inout ByteWriter) {
         w.u64(generation)
+        w.u16(UInt16(bucketDigests.count))
+        for digest in bucketDigests { w.raw(digest) }
         w.raw(indexMAC)
         w.raw(readMAC)
     }
 
-    static func decode(from r: inout ByteReader, version: UInt16) throws -> GroupSection {
-        if version == 1 { return GroupSection(generation: 0, indexMAC: Array(try r.raw(VaultFile.digestSize)), readMAC: []) }
-        return GroupSection(generation: try r.u64(), indexMAC: Array(try r.raw(VaultFile.digestSize)),
+    /// The encoded size of a v2 section with `bucketCount` digests.
+    static func size(bucketCount: Int) -> Int { 8 + 2 + (bucketCount + 2) * VaultFile.digestSize }
+
+    /// A section read through `reader`, which hands out the next `count` bytes of the file.
+    static func decode(version: UInt16, reader: (Int) throws -> ByteReader) throws -> GroupSection {
+        if version == 1 {
+            var r = try reader(VaultFile.digestSize)
+            return GroupSection(generation: 0, bucketDigests: [], indexMAC: Array(try r.raw(VaultFile.digestSize)), readMAC: [])
+        }
+        var head = try reader(10)
+        let generation = try head.u64()
+        let bucketCount = Int(try head.u16())
+        guard Buckets.isValid(bucketCount) else {
+            throw MalformedInput(detail: "an index of \(bucketCount) buckets (not a power of two up to \(Buckets.maxCount))")
+        }
+        var r = try reader((bucketCount + 2) * VaultFile.digestSize)
+        let digests = try (0..<bucketCount).map { _ in Array(try r.raw(VaultFile.digestSize)) }
+        return GroupSection(generation: generation, bucketDigests: digests, indexMAC: Array(try r.raw(VaultFile.digestSize)),
                             readMAC: Array(try r.raw(VaultFile.digestSize)))
     }
 }

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+@testable import VaultCore
+import VaultCrypto
+
+/// A group's index entries are spread over buckets by lookup tag; its section holds each bucket's
+/// digest and its MACs cover the digests (docs/FORMAT.md, "Group sections"). A write rehashes the
+/// buckets it changed; `get` checks the one bucket its tag falls in; everything else checks them all.
+@Suite struct IndexBucketTests {
+    /// A vault of `count` items of the default group, written in one change.
+    func vault(_ dir: TempDirectory, count: Int) throws -> Vault {
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.addAll((0..<count).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes(Array("s\($0)".utf8))) })
+        return vault
+    }
+
+    func decoded(_ dir: TempDirectory) throws -> VaultFile.Decoded { try VaultFile.decode(fileBytes(dir.location().path)) }
+
+    /// The default group's slot in the header.
+    func defaultSlot(_ decoded: VaultFile.Decoded, _ dir: TempDirectory) throws -> Int {
+        let owner = try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil, path: "test")
+        let id = try #require(owner.keys.groupID(of: .default))
+        return try #require(decoded.file.groups.firstIndex { $0.groupID == id })
+    }
+
+    /// Where the entry at `position` starts in the file.
+    func entryStart(_ decoded: VaultFile.Decoded, _ position: Int) -> Int {
+        decoded.parametersEnd + 2 * VaultFile.digestSize + 4 + position * IndexEntry.v2Size
+    }
+
+    /// Writes `decoded` with `change` applied, keeping its header, checksum and header MAC: what someone without keys can do.
+    func rewrite(_ decoded: VaultFile.Decoded, to path: String, _ change: (inout VaultFile) -> Void) {
+        var file = decoded.file
+        change(&file)
+        writeBytes(file.encode(parameters: Array(decoded.header[..<decoded.parametersEnd]),
+                               checksum: Array(decoded.header[decoded.parametersEnd...]), headerMAC: decoded.headerMAC), to: path)
+    }
+
+    /// 3 000 items make four buckets; changing one item rehashes its bucket alone, and a group that
+    /// grows past twice its buckets' size (8 200 > 2 × 1 024 × 4) is spread over 16. The digests are what a reader computes.
+    @Test func aWriteRehashesOnlyTheBucketItChanged() throws {
+        let dir = try TempDirectory()
+        let vault = try vault(dir, count: 3000)
+        let before = try decoded(dir)
+        let slot = try defaultSlot(before, dir)
+        #expect(before.file.sections[slot].bucketDigests.count == 4)
+        _ = try vault.update(matching: Query(service: "svc-1500", account: "acct"), with: ItemChange(secret: SecretBytes([7])))
+        let after = try decoded(dir)
+        let changed = zip(before.file.sections[slot].bucketDigests, after.file.sections[slot].bucketDigests).filter { $0 != $1 }
+        #expect(changed.count == 1)
+        let groupID = after.file.groups[slot].groupID
+        let computed = after.file.index.bucketDigests([groupID: (4, nil)])[groupID] ?? [:]
+        #expect((0..<4).map { computed[$0] } == after.file.sections[slot].bucketDigests)
+        #expect(try vault.secret("svc-1500", "acct") == "\u{7}")
+        try vault.addAll((3000..<8200).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
+        #expect(try decoded(dir).file.sections[slot].bucketDigests.count == 16)
+        #expect(try !vault.verify().isDamaged)
+    }
+
+    /// An entry changed by someone without keys fails its bucket's digest: `get` of an item in
+    /// that bucket is damage (93), `get` of an item in another bucket reads what its own checked bucket
+    /// says, and every other command (which checks every bucket) finds the group damaged.
+    @Test func anEntryChangedWithoutKeysDamagesItsBucket() throws {
+        let dir = try TempDirectory()
+        let vault = try vault(dir, count: 3000)
+        let path = dir.location().path
+        let before = try decoded(dir)
+        let position = try #require(try OpenVault.unlock(fileBytes(path), secret: testKeyFile, deviceKey: nil, path: "test")
+            .positions(matching: Query(service: "svc-42", account: "acct")).first)
+        let bucket = before.file.index.lookupTag(at: position).bucket(among: 4)
+        let elsewhere = try #require((0..<3000).first { other in
+            before.file.index.lookupTag(at: other).bucket(among: 4) != bucket
+        })
+        var bytes = fileBytes(path)
+        bytes[entryStart(before, position)] ^= 0x01  // its record id: the record no longer opens under it
+        writeBytes(bytes, to: path)
+        #expect(throws: VaultError.damagedGroup(path: path, group: .default)) { try vault.secret("svc-42", "acct") }
+        #expect(try vault.secret("svc-\(elsewhere)", "acct") == "s\(elsewhere)")
+        #expect(try vault.verify().damagedGroups == ["default"])
+        #expect(try vault.listing(matching: Query()).damagedGroups == [.default])
+        // A change that checks every bucket (not one found by service and account) is refused, and writes nothing.
+        #expect(throws: VaultError.damagedGroup(path: path, group: .default)) {
+            try vault.addAll([NewItem(service: "new", account: "x", secret: SecretBytes([1]))])
+        }
+        let unchanged = fileBytes(path) == bytes
+        #expect(unchanged)
+    }
+
+    /// The answer "not found" is checked too: an entry dropped (with its record) by someone without
+    /// keys leaves its bucket's digest wrong, so `get` of that item is damage (93), never "not found" (44).
+    @Test func anEntryDroppedWithoutKeysIsDamageNotAbsence() throws {
+        let dir = try TempDirectory()
+        let vault = try vault(dir, count: 3000)
+        let path = dir.location().path
+        let before = try decoded(dir)
+        let position = try #require(try OpenVault.unlock(fileBytes(path), secret: testKeyFile, deviceKey: nil, path: "test")
+            .positions(matching: Query(service: "svc-42", account: "acct")).first)
+        rewrite(before, to: path) { file in
+            file.index.remove(at: position)
+            file.records.remove(at: position)
+        }
+        #expect(throws: VaultError.damagedGroup(path: path, group: .default)) { try vault.secret("svc-42", "acct") }
+    }
+
+    /// The owner's key ring, opened in memory, to find where items sit.
+    func owner(_ dir: TempDirectory) throws -> OpenVault {
+        try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil, path: "test")
+    }
+
+    /// The bucket (among `count`) of the default group that item svc-`n` falls in.
+    func bucket(of service: String, _ owner: OpenVault, among count: Int) throws -> Int {
+        let groupID = try #require(owner.keys.groupID(of: .default))
+        return Bytes16(try owner.keys.lookupTag(groupID: groupID, service: service, account: "acct")).bucket(among: count)
+    }
+
+    /// A change by service and account checks only its own bucket, and so can go on beside a damaged
+    /// bucket; but it never launders one: the damaged bucket keeps its digest, and every full check
+    /// still finds the group damaged. A change in the damaged bucket itself is refused, writing nothing.
+    @Test func aChangeBesideADamagedBucketNeverLaundersIt() throws {
+        let dir = try TempDirectory()
+        let vault = try vault(dir, count: 3000)
+        let path = dir.location().path
+        let open = try owner(dir)
+        let before = try decoded(dir)
+        let damagedBucket = try bucket(of: "svc-42", open, among: 4)
+        let other = try #require((0..<3000).first { try bucket(of: "svc-\($0)", open, among: 4) != damagedBucket })
+        let position = try #require(try open.positions(matching: Query(service: "svc-42", account: "acct")).first)
+        var bytes = fileBytes(path)
+        bytes[entryStart(before, position)] ^= 0x01
+        writeBytes(bytes, to: path)
+        _ = try vault.update(matching: Query(service: "svc-\(other)", account: "acct"), with: ItemChange(secret: SecretBytes([9])))
+        #expect(try vault.secret("svc-\(other)", "acct") == "\u{9}")
+        #expect(try vault.verify().damagedGroups == ["default"])
+        let written = fileBytes(path)
+        #expect(throws: VaultError.damagedGroup(path: path, group: .default)) {
+            try vault.update(matching: Query(service: "svc-42", account: "acct"), with: ItemChange(secret: SecretBytes([9])))
+        }
+        let unchanged = fileBytes(path) == written
+        #expect(unchanged)
+    }
+
+    /// An add that spreads the group over more buckets rehashes every bucket: the buckets it did not
+    /// look in are checked first, and one that fails refuses the write (nothing changes).
+    @Test func anAddThatSpreadsTheGroupChecksEveryBucketFirst() throws {
+        let dir = try TempDirectory()
+        let vault = try vault(dir, count: 3000)
+        try vault.addAll((3000..<8192).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
+        let path = dir.location().path
+        let open = try owner(dir)
+        // 8 192 items keep the four buckets 3 000 got (at most 2 × 1 024 each); one more spreads them over 16.
+        #expect(try decoded(dir).file.sections[try defaultSlot(try decoded(dir), dir)].bucketDigests.count == 4)
+        let damagedBucket = try bucket(of: "svc-42", open, among: 4)
+        let newService = try #require((0..<100).map { "new-\($0)" }.first { try bucket(of: $0, open, among: 4) != damagedBucket })
+        let position = try #require(try open.positions(matching: Query(service: "svc-42", account: "acct")).first)
+        var bytes = fileBytes(path)
+        bytes[entryStart(try decoded(dir), position)] ^= 0x01
+        writeBytes(bytes, to: path)
+        #expect(throws: VaultError.corrupted(path: path, detail: "an index bucket does not match its digest")) {
+            try vault.add(newService, "acct", "v")
+        }
+        let unchanged = fileBytes(path) == bytes
+        #expect(unchanged)
+    }
+
+    /// A vault opened for lookups writes only buckets a lookup checked: a change anywhere else
+    /// (no command makes one, this is the guard behind them) is refused rather than rehashed.
+    @Test func aLookupOpeningRefusesToWriteABucketItDidNotCheck() throws {
+        let dir = try TempDirectory()
+        _ = try vault(dir, count: 3000)
+        var open = try OpenVault.unlock(FileBytes(fileBytes(dir.location().path)), secret: testKeyFile, deviceKey: nil, path: "test",
+                                        checking: .lookupsOnly)
+        let checked = try #require(try open.positions(matching: Query(service: "svc-1", account: "acct")).first)
+        let checkedBucket = open.file.index.lookupTag(at: checked).bucket(among: 4)
+        let elsewhere = try #require(open.file.index.indices.first { open.file.index.lookupTag(at: $0).bucket(among: 4) != checkedBucket })
+        var inChecked = open
+        inChecked.remove(at: [checked])
+        _ = try inChecked.encode()
+        open.remove(at: [elsewhere])
+        #expect(throws: VaultError.corrupted(path: "test", detail: "a change to an index bucket that was not checked")) { try open.encode() }
+    }
+
+    /// Digests remade to match a changed index, without the group's keys, fail the group MACs.
+    @Test func digestsRemadeWithoutKeysFailTheMACs() throws {
+        let dir = try TempDirectory()
+        let vault = try vault(dir, count: 3000)
+        let path = dir.location().path
+        let before = try decoded(dir)
+        let slot = try defaultSlot(before, dir)
+        let groupID = before.file.groups[slot].groupID
+        let position = try #require(try OpenVault.unlock(fileBytes(path), secret: testKeyFile, deviceKey: nil, path: "test")
+            .positions(matching: Query(service: "svc-42", account: "acct")).first)
+        rewrite(before, to: path) { file in
+            file.index.remove(at: position)
+            file.records.remove(at: position)
+            let computed = file.index.bucketDigests([groupID: (4, nil)])[groupID] ?? [:]
+            file.sections[slot].bucketDigests = (0..<4).map { computed[$0]! }
+        }
+        #expect(throws: VaultError.damagedGroup(path: path, group: .default)) { try vault.secret("svc-42", "acct") }
+        #expect(throws: VaultError.damagedGroup(path: path, group: .default)) { try vault.secret("svc-43", "acct") }
+        #expect(try vault.verify().damagedGroups == ["default"])
+    }
+
+    /// Structure, checked before any key: a bucket count that is not a power of two is damage (93).
+    @Test func aBucketCountNotAPowerOfTwoIsDamage() throws {
+        let dir = try TempDirectory()
+        let vault = try vault(dir, count: 10)
+        let path = dir.location().path
+        let before = try decoded(dir)
+        let slot = try defaultSlot(before, dir)
+        rewrite(before, to: path) { file in file.sections[slot].bucketDigests += Array(repeating: [UInt8](repeating: 0, count: 32), count: 2) }
+        #expect(throws: VaultError.corrupted(path: path, detail: "an index of 3 buckets (not a power of two up to 32768)")) {
+            try vault.secret("svc-1", "acct")
+        }
+    }
+}
