@@ -26,6 +26,11 @@ struct OpenVault {
     var storedAttributes: [Bytes16: ItemAttributes] = [:]
     /// The groups whose index MAC (a write key's) this ring checked; their generations can be trusted.
     var groupsVerifiedByWriteKey: Set<GroupID> = []
+    /// The members, from the roster parts of the member slots, once the owner has opened them (`members()`).
+    var roster: [Member]? = nil
+    /// Whether the master key, a group key or a class key changed since the file was read, so every
+    /// member slot must be sealed again from `roster` before the next write (`refreshMemberSlots`).
+    var memberSlotsStale = false
 
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {
@@ -123,7 +128,11 @@ struct OpenVault {
     /// A credential holds no header MAC key: the header checksum, its groups'
     /// MACs and each record's digest and seal protect what it reads.
     static func open(_ bytes: FileBytes, credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
-        let parsed = try parse(bytes, path: path)
+        try open(try parse(bytes, path: path), credential: credential, deviceKey: deviceKey, path: path)
+    }
+
+    /// `open(_:credential:deviceKey:path:)` of a file parsed already.
+    static func open(_ parsed: Parsed, credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         let file = parsed.file
         guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
@@ -156,9 +165,9 @@ struct OpenVault {
     }
 
     /// A file as parsed, with private copies of the bytes its MACs cover (`VaultFile.Decoded`).
-    private typealias Parsed = VaultFile.Decoded
+    typealias Parsed = VaultFile.Decoded
 
-    private static func parse(_ bytes: FileBytes, path: String) throws -> Parsed {
+    static func parse(_ bytes: FileBytes, path: String) throws -> Parsed {
         do {
             return try VaultFile.decode(bytes)
         } catch let error as MalformedInput {
@@ -166,7 +175,7 @@ struct OpenVault {
         }
     }
 
-    private static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         let file = parsed.file
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
         let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
@@ -338,6 +347,7 @@ struct OpenVault {
         }
         try sealChangedListings()
         let isOwner = keys.headerMACKey != nil
+        if isOwner { try refreshMemberSlots() }
         if isOwner { file.writeGeneration += 1 }
         try file.index.withEncoded { encoded in
             for slot in file.groups.indices {

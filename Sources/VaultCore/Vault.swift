@@ -17,6 +17,9 @@ public enum KeySource: Sendable {
     case session(String)
     /// A scoped credential (`vault grant`): its groups' items and nothing else.
     case scoped(ScopedCredential)
+    /// Age identities (`--identity`, `VAULT_IDENTITY`): what the member slot sealed to one of them
+    /// holds, the master key (a full member) or some groups' keys (a scoped one).
+    case identity([AgeIdentity])
     /// No unlock: what this device's key opens (`always` items) and, after a
     /// first unlock since boot, the after-first-unlock cache.
     case none
@@ -35,19 +38,41 @@ public final class Vault: ItemStore {
     /// How many times `ask` may be called when it gives a wrong passphrase.
     private let askAttempts: Int
     /// Whether the keys are a scoped credential's.
-    public var isScoped: Bool {
-        if case .scoped = source { return true }
-        return false
-    }
+    public var isScoped: Bool { scopedCredential != nil }
 
     /// Called as verify, export, import, wipe and revoke work through the items.
     public var progress: ProgressHandler?
 
     /// The scoped credential the vault is opened with, if any.
+    /// For an identity, the keys of the scoped member whose slot it opens (nil for a full member).
     public var scopedCredential: ScopedCredential? {
-        if case .scoped(let credential) = source { return credential }
-        return nil
+        switch source {
+        case .scoped(let credential): return credential
+        case .identity: return try? memberKeys()
+        default: return nil
+        }
     }
+
+    /// What the identities at hand open: nil for a full member (the master key), else the
+    /// scoped member's keys as a credential. Read from the file once, for the checks made before
+    /// a read (`checkScope`); every read opens the slot again from the file it reads.
+    func memberKeys() throws -> ScopedCredential? {
+        guard case .identity(let identities) = source else { return nil }
+        if let resolvedMember { return resolvedMember.credential }
+        let parsed = try OpenVault.parse(try readFile(), path: location.path)
+        let (name, keys) = try OpenVault.openMemberSlot(parsed.file, identities: identities, path: location.path)
+        let credential: ScopedCredential?
+        switch keys {
+        case .full: credential = nil
+        case .scoped(let readOnly, let grants):
+            credential = ScopedCredential.member(name: name, vaultID: parsed.file.vaultID, readOnly: readOnly, grants: grants)
+        }
+        resolvedMember = (name, credential)
+        return credential
+    }
+
+    /// The member the identities at hand opened as, once known.
+    var resolvedMember: (name: String, credential: ScopedCredential?)?
 
     /// Whether an operation may still ask for a credential.
     var canAsk: Bool { ask != nil }
@@ -351,7 +376,12 @@ public final class Vault: ItemStore {
     /// With a scoped credential: refuses a group it does not cover, and any change when it lacks
     /// the write keys (whatever its read-only flag says).
     func checkScope(_ group: AccessGroup?, writing: Bool = false) throws {
-        guard case .scoped(let credential) = source else { return }
+        let credential: ScopedCredential
+        switch source {
+        case .scoped(let given): credential = given
+        case .identity: guard let member = try memberKeys() else { return }; credential = member
+        default: return
+        }
         if writing, !credential.canWrite { throw VaultError.readOnlyCredential }
         if let group, !credential.groups.contains(group) {
             throw VaultError.outsideCredential(group: group, covered: credential.groups)
@@ -361,6 +391,7 @@ public final class Vault: ItemStore {
     /// Refuses what only the owner may do when the keys are a scoped credential.
     func requireOwner(_ action: String) throws {
         if case .scoped = source { throw VaultError.ownerOnly(action: action) }
+        if case .identity = source, try memberKeys() != nil { throw VaultError.ownerOnly(action: action) }
     }
 
     /// Runs `body`; when the keys at hand do not suffice and there is a way to
@@ -425,6 +456,8 @@ public final class Vault: ItemStore {
         case .scoped(let credential):
             if credential.hasExpired(at: host.now()), let expires = credential.expires { throw VaultError.credentialExpired(expires) }
             vault = try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: location.path)
+        case .identity(let identities):
+            vault = try OpenVault.open(bytes, identities: identities, deviceKey: deviceKey, path: location.path)
         case .none:
             let grants = (DeviceGrants.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
                 + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])

@@ -38,6 +38,12 @@ public enum VaultError: Error, Equatable {
     case invalidIdentity(source: String, line: Int?, reason: String)
     /// `vault identity new` would write over a file.
     case identityExists(path: String)
+    /// No member slot of the vault opens with the identities named (their recipients).
+    case noMemberSlot(recipients: [String])
+    /// No member of that name.
+    case noSuchMember(String)
+    /// Removing that member would leave the caller, who opened the vault with its identity, no way in.
+    case removingOwnMemberSlot(String)
     /// A file the user named (a credential, key file, bundle…) does not exist.
     case noSuchFile(path: String, kind: InputFileKind)
     /// `--credential` or `VAULT_CREDENTIAL` is neither a file that exists nor a
@@ -115,6 +121,9 @@ public enum VaultError: Error, Equatable {
         case .invalidValue, .invalidRecipient: return .usage
         case .invalidIdentity: return .authFailed
         case .identityExists: return .usage
+        case .noMemberSlot: return .authFailed
+        case .noSuchMember: return .itemNotFound
+        case .removingOwnMemberSlot: return .usage
         case .lastKeyslot: return .usage
         case .passcodeNotSet: return .usage
         case .locked, .sessionEnded: return .interactionNotAllowed
