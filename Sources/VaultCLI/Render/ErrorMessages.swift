@@ -124,6 +124,15 @@ struct ErrorReport {
         case .identityExists(let path):
             return ErrorReport(status: status, message: "an identity file is already at \(shownPath(path)); vault never overwrites one",
                                hint: "'vault identity show' prints its recipient; give --out FILE for another identity")
+        case .noMemberSlot(let recipients):
+            return ErrorReport(status: status, message: "no member slot of the vault opens with the identity given (recipient \(recipients.joined(separator: ", ")))",
+                               hint: "ask the vault's owner to run 'vault member add NAME \(recipients.first ?? "age1…")', or check VAULT_IDENTITY and --vault")
+        case .noSuchMember(let name):
+            return ErrorReport(status: status, message: "the vault has no member named \(quoted(name))",
+                               hint: "list the members with 'vault member list'")
+        case .removingOwnMemberSlot(let name):
+            return ErrorReport(status: status, message: "the identity given opens the vault as the member \(quoted(name)); removing it would leave you no way in",
+                               hint: "remove it with the passphrase or key file, or from another member's identity")
         case .invalidIdentity(let source, let line, let reason):
             return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(reason)",
                                hint: "make one with 'vault identity new', or name an age-keygen identity file")
