@@ -19,8 +19,8 @@ import VaultCrypto
     static let pinned: [String: String] = [
         "Tests/VaultCoreTests/Fixtures/v1/v1.vault": "a10b97807d7c7f02f7668bfdbcd3b7cff69d7fee4c682259ff2bf4b98315a2e9",
         "Tests/VaultCoreTests/Fixtures/v1/device.key": "a801813da9ae2c3f2bc7a244ceabb7b5e24a0cd5965c10ae6cbed397fa470e77",
-        "Tests/VaultCoreTests/Fixtures/v2/v2.vault": "3910143b6358ddb825e6ae01e9ce2805385f1a9115976b310f1e9811b55e8c6c",
-        "Tests/VaultCoreTests/Fixtures/v2/device.key": "cb401e498aa6938e5d3cd8bc82b933e999eb110d37456a95a6b56e3446bca7e9",
+        "Tests/VaultCoreTests/Fixtures/v2/v2.vault": "a4fdbee9e4beeaa1513ba1e01d9a16fbb12ea3707d3ebfbf9b58c1854a290585",
+        "Tests/VaultCoreTests/Fixtures/v2/device.key": "c0740facfd72101a5a0cd3796bb42dacd02eae699cf5c5f7a87f3e1d3a2b3298",
         "Tests/VaultCryptoTests/Vectors/aes-256-gcm.txt": "079b2650004dec208ac37d96877ded2a936288e9068f99a46034d33575aabc28",
         "Tests/VaultCryptoTests/Vectors/hkdf-sha256-rfc5869.txt": "0eb3c2a72f7edf30c59a2cb3da116bebbcbe37d04a381417adedb96d7ca044e5",
         "Tests/VaultCryptoTests/Vectors/hmac-sha256-rfc4231.txt": "9bf404744584c2c1a2f768985ccc68687c0bce5b1ffa042795417a0fe5ff2d86",

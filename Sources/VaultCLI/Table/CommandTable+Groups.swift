@@ -79,7 +79,7 @@ extension CommandTable {
             PositionalSpec("RECIPIENT", help: "add: the member's age recipient, age1", optional: true),
         ],
         examples: [
-            ExampleSpec("vault member add ci-runner age1qyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqszqgpqyqs3290gq --group ci --read-only",
+            ExampleSpec("vault member add ci-runner \"$(cat runner.pub)\" --group ci --read-only",
                         "let a CI runner read the group ci with its identity"),
             ExampleSpec("vault member add alice \"$(cat alice.pub)\"", "make a teammate a full member"),
             ExampleSpec("vault member list --json", "show who the vault is sealed to"),
