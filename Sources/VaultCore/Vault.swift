@@ -71,6 +71,13 @@ public final class Vault: ItemStore {
         return credential
     }
 
+    /// The name of the member whose slot the identities at hand open; nil for other keys, or when none opens.
+    public var memberName: String? {
+        guard case .identity = source else { return nil }
+        _ = try? memberKeys()
+        return resolvedMember?.name
+    }
+
     /// The member the identities at hand opened as, once known.
     var resolvedMember: (name: String, credential: ScopedCredential?)?
 

@@ -96,7 +96,7 @@ struct ErrorReport {
                                hint: kept == 0 ? "update keeps the secrets it replaces from now on (--keep N, default 5)"
                                    : "list them with 'vault history -s \(shellQuoted(key.service)) -a \(shellQuoted(key.account))'")
         case .rekeyNeedsSecret:
-            return ErrorReport(status: status, message: "re-keying needs the passphrase or key file itself, not an unlock session",
+            return ErrorReport(status: status, message: "re-keying needs the passphrase or key file itself, not an unlock session or an identity",
                                hint: "run it at a terminal to be asked, or give --passphrase-file or --key-file")
         case .insecurePermissions(let path, let mode):
             let octal = String(mode, radix: 8)
