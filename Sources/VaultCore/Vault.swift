@@ -380,8 +380,8 @@ public final class Vault: ItemStore {
 
     // MARK: plumbing
 
-    /// With a scoped credential: refuses a group it does not cover, and any change when it lacks
-    /// the write keys (whatever its read-only flag says).
+    /// With a scoped credential or a scoped member's identity: refuses a group it does not cover,
+    /// and any change when it lacks the write keys (whatever its read-only flag says).
     func checkScope(_ group: AccessGroup?, writing: Bool = false) throws {
         let credential: ScopedCredential
         switch source {
@@ -389,16 +389,21 @@ public final class Vault: ItemStore {
         case .identity: guard let member = try memberKeys() else { return }; credential = member
         default: return
         }
-        if writing, !credential.canWrite { throw VaultError.readOnlyCredential }
+        if writing, !credential.canWrite {
+            throw credential.memberName.map { VaultError.readOnlyMember($0) } ?? VaultError.readOnlyCredential
+        }
         if let group, !credential.groups.contains(group) {
+            if let name = credential.memberName { throw VaultError.outsideMember(name: name, group: group, covered: credential.groups) }
             throw VaultError.outsideCredential(group: group, covered: credential.groups)
         }
     }
 
-    /// Refuses what only the owner may do when the keys are a scoped credential.
+    /// Refuses what only the owner may do when the keys are a scoped credential's or a scoped member's.
     func requireOwner(_ action: String) throws {
         if case .scoped = source { throw VaultError.ownerOnly(action: action) }
-        if case .identity = source, try memberKeys() != nil { throw VaultError.ownerOnly(action: action) }
+        if case .identity = source, let member = try memberKeys() {
+            throw VaultError.scopedMemberCannot(name: member.memberName ?? "", action: action)
+        }
     }
 
     /// Runs `body`; when the keys at hand do not suffice and there is a way to
@@ -539,6 +544,7 @@ public final class Vault: ItemStore {
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
                 guard vault.isWritable else {
                     guard let credential = scopedCredential else { throw VaultError.locked(nil) }
+                    if let name = credential.memberName { throw VaultError.readOnlyMember(name) }
                     throw credential.canWrite ? VaultError.credentialPredatesConversion : VaultError.readOnlyCredential
                 }
                 let converted = try convertIfAllowed(&vault, explicitly: false)

@@ -44,6 +44,12 @@ public enum VaultError: Error, Equatable {
     case noSuchMember(String)
     /// Removing that member would leave the caller, who opened the vault with its identity, no way in.
     case removingOwnMemberSlot(String)
+    /// A scoped member (by its identity) used for a group its slot does not hold.
+    case outsideMember(name: String, group: AccessGroup, covered: [AccessGroup])
+    /// A change by a scoped member whose slot holds no write keys (added with --read-only).
+    case readOnlyMember(String)
+    /// Owner-only work asked of a scoped member.
+    case scopedMemberCannot(name: String, action: String)
     /// A file the user named (a credential, key file, bundle…) does not exist.
     case noSuchFile(path: String, kind: InputFileKind)
     /// `--credential` or `VAULT_CREDENTIAL` is neither a file that exists nor a
@@ -124,6 +130,7 @@ public enum VaultError: Error, Equatable {
         case .noMemberSlot: return .authFailed
         case .noSuchMember: return .itemNotFound
         case .removingOwnMemberSlot: return .usage
+        case .outsideMember, .readOnlyMember, .scopedMemberCannot: return .missingEntitlement
         case .lastKeyslot: return .usage
         case .passcodeNotSet: return .usage
         case .locked, .sessionEnded: return .interactionNotAllowed

@@ -81,10 +81,10 @@ import VaultCrypto
         try alice.add("new", "item", "by-alice", group: prod)
         let ci = member(dir.location(), runner)
         #expect(try ci.secret("db", "ci") == "ci-secret")
-        #expect(throws: VaultError.outsideCredential(group: prod, covered: [self.ci])) { try ci.secret("db", "prod", group: prod) }
+        #expect(throws: VaultError.outsideMember(name: "ci-runner", group: prod, covered: [self.ci])) { try ci.secret("db", "prod", group: prod) }
         let before = fileBytes(dir.location().path)
-        #expect(throws: VaultError.readOnlyCredential) { try ci.add("x", "y", "z", group: self.ci) }
-        #expect(throws: VaultError.ownerOnly(action: "add members")) {
+        #expect(throws: VaultError.readOnlyMember("ci-runner")) { try ci.add("x", "y", "z", group: self.ci) }
+        #expect(throws: VaultError.scopedMemberCannot(name: "ci-runner", action: "add members")) {
             try ci.addMember(name: "other", recipient: try AgeIdentity.generate().recipient, groups: [], readOnly: false)
         }
         #expect(fileBytes(dir.location().path) == before)

@@ -133,6 +133,16 @@ struct ErrorReport {
         case .removingOwnMemberSlot(let name):
             return ErrorReport(status: status, message: "the identity given opens the vault as the member \(quoted(name)); removing it would leave you no way in",
                                hint: "remove it with the passphrase or key file, or from another member's identity")
+        case .outsideMember(let name, let group, let covered):
+            return ErrorReport(status: status,
+                               message: "the member \(quoted(name)) does not cover group \(quoted(group.name)); it covers \(covered.map { quoted($0.name) }.joined(separator: ", "))",
+                               hint: "name one of its groups, or ask the vault's owner for one with 'vault member add' --group \(shellQuoted(group.name))")
+        case .readOnlyMember(let name):
+            return ErrorReport(status: status, message: "the member \(quoted(name)) is read-only and cannot change items",
+                               hint: "ask the vault's owner to add it again without --read-only, or make the change with the passphrase")
+        case .scopedMemberCannot(let name, let action):
+            return ErrorReport(status: status, message: "the scoped member \(quoted(name)) cannot \(action)",
+                               hint: "unset VAULT_IDENTITY (or drop --identity) and unlock with the passphrase, a key file or a full member's identity")
         case .invalidIdentity(let source, let line, let reason):
             return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(reason)",
                                hint: "make one with 'vault identity new', or name an age-keygen identity file")
