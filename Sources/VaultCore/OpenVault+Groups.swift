@@ -164,6 +164,8 @@ extension OpenVault {
             try setGroupKey(SecretBytes(random: AESGCM.keySize), of: damaged.group, at: slot, wrapKey: wrapKey)
             names.append(damaged.group.name)
         }
+        // The damaged groups left the ring when they failed, so setGroupKey saw new groups: their members hold the old keys.
+        if !names.isEmpty { memberSlotsStale = true }
         file.keyEpoch += 1
         damagedGroups = []
         return names

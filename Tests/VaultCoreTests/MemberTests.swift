@@ -3,6 +3,10 @@ import Testing
 @testable import VaultCore
 import VaultCrypto
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Members: public-key keyslots sealed to age recipients (docs/FORMAT.md, "Member slots").
 @Suite struct MemberTests {
     let ci = AccessGroup("ci")!
@@ -188,11 +192,32 @@ import VaultCrypto
     }
 
     /// Every change that replaces the master key, a group key or a class key seals the member slots again.
-    @Test(arguments: ["rekey", "revoke", "passwd", "remove passphrase", "delete group", "revoke another group"])
+    @Test(arguments: ["rekey", "revoke", "passwd", "remove passphrase", "delete group", "revoke another group",
+                      "wipe a group", "quarantine", "move off an exposed device key"])
     func memberSlotsFollowEveryKeyChange(change: String) throws {
         let dir = try TempDirectory()
+        if change == "move off an exposed device key" { mkdir(dir.path + "/.git", 0o700) }
         let (owner, full, runner) = try makeVault(dir)
-        try owner.createGroup(AccessGroup("spare")!)
+        let spare = AccessGroup("spare")!
+        try owner.add("spare", "item", "spare-secret", group: spare)
+        let spareReader = try AgeIdentity.generate()
+        try owner.addMember(name: "spare-reader", recipient: spareReader.recipient, groups: [spare], readOnly: true)
+        if change == "move off an exposed device key" {
+            // As an earlier version left it: the device key beside the vault, in the work tree.
+            let keyPath = deviceKeyPath(of: dir.location())
+            let key = fileBytes(keyPath)
+            unlink(keyPath)
+            writeBytes(key, to: dir.location().legacyDeviceKeyPath)
+        }
+        if change == "quarantine" {
+            // The first byte of spare's index MAC: the group is damaged, and quarantine gives it a new key.
+            var bytes = fileBytes(dir.location().path)
+            let decoded = try VaultFile.decode(bytes)
+            let spareID = try #require(try OpenVault.unlock(bytes, secret: testKeyFile, deviceKey: nil, path: "").keys.groupID(of: spare))
+            let slot = try #require(decoded.file.groups.firstIndex { $0.groupID == spareID })
+            bytes[decoded.parametersEnd + 32 + 32 + 4 + decoded.file.index.count * IndexEntry.v2Size + slot * GroupSection.size + 8] ^= 0x01
+            writeBytes(bytes, to: dir.location().path)
+        }
         let sharesBefore = try VaultFile.decode(fileBytes(dir.location().path)).file.members.map(\.ephemeralShare)
         switch change {
         case "rekey":
@@ -205,15 +230,37 @@ import VaultCrypto
             try owner.changePassphrase(to: SecretBytes(Array("pw".utf8)), kdf: .testing)
             _ = try owner.removePassphrase()
         case "delete group":
-            try owner.deleteGroup(AccessGroup("spare")!)
+            try owner.deleteGroup(spare)
+        case "wipe a group":
+            let outcome = try owner.wipe(WipeFilter(query: Query(group: spare)), dryRun: false)
+            #expect(outcome.rekeyedGroups == [spare])
+        case "quarantine":
+            #expect(try owner.quarantineDamagedGroups().groups == ["spare"])
+        case "move off an exposed device key":
+            try owner.add("new", "item", "after the move")
+            #expect(!FileSystem.exists(dir.location().legacyDeviceKeyPath))
         default:
             try owner.revoke(group: prod)
         }
         let after = try VaultFile.decode(fileBytes(dir.location().path)).file.members.map(\.ephemeralShare)
-        #expect(after.count == 2 && after[0] != sharesBefore[0] && after[1] != sharesBefore[1], "\(change)")
+        #expect(!after.isEmpty && Set(after).isDisjoint(with: sharesBefore), "\(change)")
         #expect(try member(dir.location(), full).secret("db", "prod") == "prod-secret", "\(change)")
         #expect(try member(dir.location(), runner).secret("db", "ci") == "ci-secret", "\(change)")
-        #expect(try owner.members().map(\.name) == ["alice", "ci-runner"])
+        switch change {
+        case "delete group":
+            // Its only group is gone: the scoped member leaves with it.
+            #expect(try owner.members().map(\.name) == ["alice", "ci-runner"])
+            #expect(throws: VaultError.noMemberSlot(recipients: [spareReader.recipient.description])) {
+                try member(dir.location(), spareReader).secret("spare", "item")
+            }
+        case "wipe a group", "quarantine":
+            // The group is empty under a new key, which the member's slot holds.
+            #expect(try owner.members().map(\.name) == ["alice", "ci-runner", "spare-reader"])
+            #expect(try member(dir.location(), spareReader).attributes(matching: Query(group: spare)).isEmpty, "\(change)")
+        default:
+            #expect(try owner.members().map(\.name) == ["alice", "ci-runner", "spare-reader"])
+            #expect(try member(dir.location(), spareReader).secret("spare", "item") == "spare-secret", "\(change)")
+        }
     }
 
     @Test func aRemovedFullMemberOpensNothingOfTheNextFile() throws {
