@@ -83,7 +83,13 @@ extension OpenVault {
         }
         let member = Member(name: name, recipient: recipient, addedAt: Int64((addedAt.timeIntervalSince1970 * 1000).rounded(.down)),
                             scope: ids.isEmpty ? .full : .groups(ids, readOnly: readOnly))
-        let slot = try sealSlot(for: member)
+        let slot: MemberSlot
+        do {
+            slot = try sealSlot(for: member)
+        } catch is CryptoError {
+            // OpenSSL refuses the all-zero secret a low-order public key gives.
+            throw VaultError.invalidRecipient(recipient.description, reason: "an X25519 public key of low order, which nothing can be sealed to")
+        }
         file.members.append(slot)
         roster = existing + [member]
         return member

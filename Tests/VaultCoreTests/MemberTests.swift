@@ -126,6 +126,10 @@ import Glibc
         #expect(throws: VaultError.noSuchGroup(AccessGroup("nope")!)) {
             try owner.addMember(name: "bob", recipient: fresh, groups: [AccessGroup("nope")!], readOnly: false)
         }
+        // A low-order public key: X25519 gives all zeros, which OpenSSL refuses; nothing is sealed to it.
+        #expect(throws: VaultError.self) {
+            try owner.addMember(name: "bob", recipient: AgeRecipient(publicKey: [UInt8](repeating: 0, count: 32)), groups: [], readOnly: false)
+        }
         #expect(throws: VaultError.noSuchMember("bob")) { try owner.removeMember(named: "bob", kdf: .testing) { _ in } }
         #expect(throws: VaultError.removingOwnMemberSlot("alice")) {
             try member(dir.location(), full).removeMember(named: "alice", kdf: .testing) { _ in }

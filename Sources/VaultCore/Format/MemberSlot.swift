@@ -71,11 +71,9 @@ struct MemberSlot: Equatable {
             return nil
         }
         var bytes = payload.copyBytes()
+        // Wiped after the reader that shares the buffer is gone, so the wipe is of that buffer, not a copy.
         defer { for index in bytes.indices { bytes[index] = 0 } }
-        var r = ByteReader(bytes)
-        let (name, keys) = try MemberKeys.decode(from: &r)
-        guard r.isAtEnd else { throw MalformedInput(detail: "bytes follow a member slot's keys") }
-        return (name, keys)
+        return try MemberKeys.decodeWhole(bytes)
     }
 
     /// The roster entry, with the wrap key (the owner's). Throws `MalformedInput` when it does not open or parse.
@@ -119,6 +117,14 @@ enum MemberKeys {
             for grant in grants { grant.encode(into: &w) }
         }
         return w
+    }
+
+    /// A whole payload: nothing may follow the keys.
+    static func decodeWhole(_ payload: [UInt8]) throws -> (name: String, keys: MemberKeys) {
+        var r = ByteReader(payload)
+        let decoded = try decode(from: &r)
+        guard r.isAtEnd else { throw MalformedInput(detail: "bytes follow a member slot's keys") }
+        return decoded
     }
 
     static func decode(from r: inout ByteReader) throws -> (name: String, keys: MemberKeys) {
