@@ -90,6 +90,7 @@ extension Vault {
     /// vault was opened with; and no item is bound to another machine. Returns whether it rotated:
     /// when it did not, an old copy of the file still opens with a removed or changed secret.
     func changeKeyslots(_ change: (inout OpenVault) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
+        try requireKeyslotSecret("change the vault's keyslots")
         let rotated = try transaction { vault in
             let made = try change(&vault)
             guard case .credential(let current) = source, vault.positionsBoundElsewhere.isEmpty else { return false }

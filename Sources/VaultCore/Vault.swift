@@ -335,6 +335,7 @@ public final class Vault: ItemStore {
 
     /// Adds a keyslot that opens with the content of a key file; refuses a key file that already opens the vault.
     public func addKeyFile(_ content: SecretBytes) throws {
+        try requireKeyslotSecret("change the vault's keyslots")
         try transaction { vault in
             if try vault.keyslotOpening(kind: .keyFile, with: content) {
                 throw VaultError.invalidValue(field: "key file", detail: "it already opens this vault")
@@ -404,6 +405,12 @@ public final class Vault: ItemStore {
         if case .identity = source, let member = try memberKeys() {
             throw VaultError.scopedMemberCannot(name: member.memberName ?? "", action: action)
         }
+    }
+
+    /// Refuses a keyslot change with an identity: even a full member, which holds the master key,
+    /// does not replace or remove the owner's passphrase, key files or keyring key.
+    func requireKeyslotSecret(_ action: String) throws {
+        if case .identity = source { throw VaultError.identityCannot(action: action) }
     }
 
     /// Runs `body`; when the keys at hand do not suffice and there is a way to

@@ -50,6 +50,8 @@ public enum VaultError: Error, Equatable {
     case readOnlyMember(String)
     /// Owner-only work asked of a scoped member.
     case scopedMemberCannot(name: String, action: String)
+    /// A keyslot change (passwd) asked of an identity: keyslots are the owner's passphrase and key files.
+    case identityCannot(action: String)
     /// A file the user named (a credential, key file, bundle…) does not exist.
     case noSuchFile(path: String, kind: InputFileKind)
     /// `--credential` or `VAULT_CREDENTIAL` is neither a file that exists nor a
@@ -130,7 +132,7 @@ public enum VaultError: Error, Equatable {
         case .noMemberSlot: return .authFailed
         case .noSuchMember: return .itemNotFound
         case .removingOwnMemberSlot: return .usage
-        case .outsideMember, .readOnlyMember, .scopedMemberCannot: return .missingEntitlement
+        case .outsideMember, .readOnlyMember, .scopedMemberCannot, .identityCannot: return .missingEntitlement
         case .lastKeyslot: return .usage
         case .passcodeNotSet: return .usage
         case .locked, .sessionEnded: return .interactionNotAllowed

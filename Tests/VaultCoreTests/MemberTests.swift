@@ -91,6 +91,11 @@ import Glibc
         #expect(throws: VaultError.scopedMemberCannot(name: "ci-runner", action: "add members")) {
             try ci.addMember(name: "other", recipient: try AgeIdentity.generate().recipient, groups: [], readOnly: false)
         }
+        // Not even a full member changes the owner's keyslots.
+        #expect(throws: VaultError.identityCannot(action: "change the vault's keyslots")) {
+            try alice.changePassphrase(to: SecretBytes(Array("taken over".utf8)), kdf: .testing)
+        }
+        #expect(throws: VaultError.identityCannot(action: "change the vault's keyslots")) { try alice.addKeyFile(testKeyFile.secret) }
         #expect(fileBytes(dir.location().path) == before)
     }
 

@@ -143,6 +143,9 @@ struct ErrorReport {
         case .scopedMemberCannot(let name, let action):
             return ErrorReport(status: status, message: "the scoped member \(quoted(name)) cannot \(action)",
                                hint: "unset VAULT_IDENTITY (or drop --identity) and unlock with the passphrase, a key file or a full member's identity")
+        case .identityCannot(let action):
+            return ErrorReport(status: status, message: "an identity cannot \(action): the keyslots are the owner's passphrase, key files and keyring key",
+                               hint: "run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")
         case .invalidIdentity(let source, let line, let reason):
             return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(reason)",
                                hint: "make one with 'vault identity new', or name an age-keygen identity file")
