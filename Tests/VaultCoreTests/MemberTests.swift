@@ -182,6 +182,30 @@ import Glibc
         #expect(outcomes["93", default: 0] > 0 && outcomes["51", default: 0] > 0, "\(outcomes)")
     }
 
+    /// A slot is bound to its vault: moved into another vault's header (the same member in both), it opens nothing there.
+    @Test func aSlotMovedToAnotherVaultOpensNothing() throws {
+        let dirA = try TempDirectory(), dirB = try TempDirectory()
+        let identity = try AgeIdentity.generate()
+        for dir in [dirA, dirB] {
+            let owner = try Vault.makeTest(at: dir.location())
+            try owner.add("db", "ci", dir === dirA ? "a-secret" : "b-secret")
+            try owner.addMember(name: "alice", recipient: identity.recipient, groups: [], readOnly: false)
+        }
+        let slotA = try VaultFile.decode(fileBytes(dirA.location().path)).file.members[0]
+        let fileB = try VaultFile.decode(fileBytes(dirB.location().path)).file
+        #expect(try slotA.open(with: identity, vaultID: fileB.vaultID) == nil)
+        var bytesB = fileBytes(dirB.location().path)
+        let range = try memberRange(bytesB)
+        var w = ByteWriter()
+        w.u8(1)
+        slotA.encode(into: &w)
+        bytesB.replaceSubrange(range, with: w.bytes)
+        writeBytes(try rechecksummed(bytesB), to: dirB.location().path)
+        #expect(throws: VaultError.noMemberSlot(recipients: [identity.recipient.description])) {
+            try member(dirB.location(), identity).secret("db", "ci")
+        }
+    }
+
     @Test func aLowOrderEphemeralShareIsDamage() throws {
         let dir = try TempDirectory()
         let owner = try Vault.makeTest(at: dir.location())
