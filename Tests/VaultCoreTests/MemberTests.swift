@@ -182,6 +182,60 @@ import Glibc
         #expect(outcomes["93", default: 0] > 0 && outcomes["51", default: 0] > 0, "\(outcomes)")
     }
 
+    /// docs/FORMAT.md's "Member slots" means what vault writes: a reader written from that page
+    /// alone (Tests/FormatReader/member_slot.py, Python's `cryptography`) opens the same keys.
+    @Test func anIndependentReaderOpensTheSlotsAsThePageSays() throws {
+        let dir = try TempDirectory()
+        let (_, full, runner) = try makeVault(dir)
+        let path = dir.location().path
+        let file = try VaultFile.decode(fileBytes(path)).file
+        func run(_ identity: AgeIdentity) throws -> (status: Int32, object: [String: Any]?, stderr: String) {
+            let identityPath = dir.path + "/identity-\(identity.recipient)"
+            if !FileManager.default.fileExists(atPath: identityPath) {
+                writeBytes(IdentityFile.contents(of: identity, created: "test").copyBytes(), to: identityPath)
+            }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [TestVectorTests.packageRoot + "/Tests/FormatReader/member_slot.py", path, identityPath]
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return (process.terminationStatus, try? JSONSerialization.jsonObject(with: stdout) as? [String: Any], stderr)
+        }
+        func hex(_ key: SecretBytes?) -> String? { key.map { $0.copyBytes().map { String(format: "%02x", $0) }.joined() } }
+
+        let alice = try run(full)
+        #expect(alice.status == 0, "\(alice.stderr)")
+        guard case .full(let masterKey) = try OpenVault.openMemberSlot(file, identities: [full], path: "").keys else {
+            Issue.record("alice is a full member")
+            return
+        }
+        #expect(alice.object?["name"] as? String == "alice" && alice.object?["kind"] as? String == "full")
+        #expect(alice.object?["master_key"] as? String == hex(masterKey))
+
+        let ci = try run(runner)
+        #expect(ci.status == 0, "\(ci.stderr)")
+        guard case .scoped(true, let grants) = try OpenVault.openMemberSlot(file, identities: [runner], path: "").keys else {
+            Issue.record("ci-runner is a read-only scoped member")
+            return
+        }
+        let groups = try #require(ci.object?["groups"] as? [[String: Any]])
+        #expect(ci.object?["name"] as? String == "ci-runner" && ci.object?["read_only"] as? Bool == true && groups.count == 1)
+        #expect(groups.first?["id"] as? Int == Int(grants[0].groupID.rawValue) && groups.first?["name"] as? String == "ci")
+        #expect(groups.first?["lookup_key"] as? String == hex(grants[0].lookupKey))
+        #expect(groups.first?["index_mac_key"] is NSNull)
+        let classes = try #require(groups.first?["classes"] as? [String: String])
+        #expect(classes.count == Accessibility.allCases.count)
+        for (classID, key) in grants[0].baseKeys { #expect(classes[String(classID.rawValue)] == hex(key)) }
+
+        let stranger = try run(try AgeIdentity.generate())
+        #expect(stranger.status == 1 && stranger.stderr.contains("no member slot opens"), "\(stranger.stderr)")
+    }
+
     /// A slot is bound to its vault: moved into another vault's header (the same member in both), it opens nothing there.
     @Test func aSlotMovedToAnotherVaultOpensNothing() throws {
         let dirA = try TempDirectory(), dirB = try TempDirectory()
