@@ -27,6 +27,8 @@ extension OpenVault {
     /// Makes `groupKey` the key of the group at `slot` of the header: its key check and wrapped entry.
     mutating func setGroupKey(_ groupKey: SecretBytes, of group: AccessGroup, at slot: Int, wrapKey: SecretBytes) throws {
         let id = file.groups[slot].groupID
+        // A group key replaced (not a new group's): the scoped members of the group hold the old one.
+        if keys.groups[id] != nil { memberSlotsStale = true }
         keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
         file.groups[slot].keyCheck = keys.groupKeyCheck(groupKey, groupID: id)
         file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: wrapKey,
@@ -62,6 +64,7 @@ extension OpenVault {
         file.sections.remove(at: slot)
         file.keyEpoch += 1
         keys.removeGroup(id: groupID)
+        memberSlotsStale = true
         return positions.count
     }
 
@@ -141,6 +144,7 @@ extension OpenVault {
         file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
         keys.addClassKey(classKey, classID: id)
         keys.forgetBaseKeys(classID: id)
+        memberSlotsStale = true
         // Their blocks are sealed under the old base keys: every item of the class is re-stored or removed by the caller.
         for entry in file.index where entry.classID == id { changedListings.insertWhole(ListingPair(groupID: entry.groupID, classID: id)) }
     }
@@ -160,6 +164,8 @@ extension OpenVault {
             try setGroupKey(SecretBytes(random: AESGCM.keySize), of: damaged.group, at: slot, wrapKey: wrapKey)
             names.append(damaged.group.name)
         }
+        // The damaged groups left the ring when they failed, so setGroupKey saw new groups: their members hold the old keys.
+        if !names.isEmpty { memberSlotsStale = true }
         file.keyEpoch += 1
         damagedGroups = []
         return names

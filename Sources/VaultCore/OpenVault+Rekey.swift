@@ -27,6 +27,8 @@ extension OpenVault {
         guard keys.masterKey != nil else { throw VaultError.locked(nil) }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
         let items = try file.index.indices.map { (try openRecordWithHistory(at: $0), file.index[$0].itemID) }
+        // The roster parts are sealed under the old wrap key: read them now, seal every slot again under the new keys.
+        let members = try self.members()
         let masterKey = SecretBytes(random: AESGCM.keySize)
         let deviceKey = deviceMatches ? (newDeviceKey ?? keys.deviceKey) : nil
         var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
@@ -42,6 +44,8 @@ extension OpenVault {
         for (opened, itemID) in items {
             try next.store(opened.item.attributes, secret: opened.item.secret, history: opened.history, itemID: itemID)
         }
+        next.roster = members
+        next.memberSlotsStale = true
         self = next
     }
 }

@@ -29,6 +29,11 @@ struct OpenVault {
     /// Which index buckets were checked against their digests: every one on opening, unless the
     /// file was opened for lookups only (`IndexCheck`).
     var bucketChecks = BucketChecks(everyBucket: true)
+    /// The members, from the roster parts of the member slots, once the owner has opened them (`members()`).
+    var roster: [Member]? = nil
+    /// Whether the master key, a group key or a class key changed since the file was read, so every
+    /// member slot must be sealed again from `roster` before the next write (`refreshMemberSlots`).
+    var memberSlotsStale = false
 
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {
@@ -130,7 +135,12 @@ struct OpenVault {
     /// MACs and each record's digest and seal protect what it reads.
     static func open(_ bytes: FileBytes, credential: ScopedCredential, deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
-        let parsed = try parse(bytes, path: path)
+        try open(try parse(bytes, path: path), credential: credential, deviceKey: deviceKey, path: path, checking: indexCheck)
+    }
+
+    /// `open(_:credential:deviceKey:path:checking:)` of a file parsed already.
+    static func open(_ parsed: Parsed, credential: ScopedCredential, deviceKey: SecretBytes?, path: String,
+                     checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         let file = parsed.file
         guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
@@ -163,9 +173,9 @@ struct OpenVault {
     }
 
     /// A file as parsed, with private copies of the bytes its MACs cover (`VaultFile.Decoded`).
-    private typealias Parsed = VaultFile.Decoded
+    typealias Parsed = VaultFile.Decoded
 
-    private static func parse(_ bytes: FileBytes, path: String) throws -> Parsed {
+    static func parse(_ bytes: FileBytes, path: String) throws -> Parsed {
         do {
             return try VaultFile.decode(bytes)
         } catch let error as MalformedInput {
@@ -173,8 +183,8 @@ struct OpenVault {
         }
     }
 
-    private static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String,
-                             checking indexCheck: IndexCheck) throws -> OpenVault {
+    static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String,
+                     checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         let file = parsed.file
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
         let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
@@ -362,6 +372,7 @@ struct OpenVault {
         }
         try sealChangedListings()
         let isOwner = keys.headerMACKey != nil
+        if isOwner { try refreshMemberSlots() }
         if isOwner { file.writeGeneration += 1 }
         // Groups a scoped writer does not hold keep their section: their entries cannot have changed.
         let remade = file.groups.indices.filter { isOwner || (scope?.contains(file.groups[$0].groupID) ?? false) }

@@ -34,6 +34,14 @@ public struct ScopedCredential: Sendable {
     /// The format version of the vault it was granted from: its index MAC keys are that version's,
     /// so on a converted vault a credential from before the conversion reads but cannot write.
     let payloadVersion: UInt8
+    /// The member whose slot gave these keys, when they came from an identity (`vault member add`), not a credential file.
+    public var memberName: String? = nil
+
+    /// The keys a scoped member's slot carries, as a credential of the file's version that never expires.
+    static func member(name: String, vaultID: [UInt8], readOnly: Bool, grants: [GroupGrant]) -> ScopedCredential {
+        ScopedCredential(vaultID: vaultID, readOnly: readOnly, issued: Date(timeIntervalSince1970: 0), expires: nil,
+                         grants: grants, payloadVersion: UInt8(VaultFile.version), memberName: name)
+    }
 
     /// Whether it holds the write key (index MAC key) of every group it covers:
     /// what a change needs. A flipped read-only flag does not give it one.

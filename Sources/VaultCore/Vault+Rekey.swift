@@ -40,10 +40,17 @@ extension Vault {
     /// write: a crash leaves the old or the new vault (and a new device key
     /// left pending is taken up on the next read).
     public func rekey(kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> RekeyOutcome {
+        try rekey(kdf: kdf, confirm: confirm, first: { _ in })
+    }
+
+    /// `rekey(kdf:confirm:)`, with `first` applied to the vault in the same write before the keys
+    /// are replaced (a full member removed: the re-key must be of the file without its slot).
+    func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, first: (inout OpenVault) throws -> Void) throws -> RekeyOutcome {
         try requireOwner("re-key the vault")
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
         var outcome = try transaction { vault in
+            try first(&vault)
             let plan = try rekeyPlan(vault, keeping: secret)
             if !plan.dropsNothing { try confirm(plan) }
             vault.remove(at: vault.positionsBoundElsewhere)
@@ -83,6 +90,7 @@ extension Vault {
     /// vault was opened with; and no item is bound to another machine. Returns whether it rotated:
     /// when it did not, an old copy of the file still opens with a removed or changed secret.
     func changeKeyslots(_ change: (inout OpenVault) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
+        try requireKeyslotSecret("change the vault's keyslots")
         let rotated = try transaction { vault in
             let made = try change(&vault)
             guard case .credential(let current) = source, vault.positionsBoundElsewhere.isEmpty else { return false }

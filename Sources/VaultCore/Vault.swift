@@ -17,6 +17,9 @@ public enum KeySource: Sendable {
     case session(String)
     /// A scoped credential (`vault grant`): its groups' items and nothing else.
     case scoped(ScopedCredential)
+    /// Age identities (`--identity`, `VAULT_IDENTITY`): what the member slot sealed to one of them
+    /// holds, the master key (a full member) or some groups' keys (a scoped one).
+    case identity([AgeIdentity])
     /// No unlock: what this device's key opens (`always` items) and, after a
     /// first unlock since boot, the after-first-unlock cache.
     case none
@@ -35,19 +38,48 @@ public final class Vault: ItemStore {
     /// How many times `ask` may be called when it gives a wrong passphrase.
     private let askAttempts: Int
     /// Whether the keys are a scoped credential's.
-    public var isScoped: Bool {
-        if case .scoped = source { return true }
-        return false
-    }
+    public var isScoped: Bool { scopedCredential != nil }
 
     /// Called as verify, export, import, wipe and revoke work through the items.
     public var progress: ProgressHandler?
 
     /// The scoped credential the vault is opened with, if any.
+    /// For an identity, the keys of the scoped member whose slot it opens (nil for a full member).
     public var scopedCredential: ScopedCredential? {
-        if case .scoped(let credential) = source { return credential }
-        return nil
+        switch source {
+        case .scoped(let credential): return credential
+        case .identity: return try? memberKeys()
+        default: return nil
+        }
     }
+
+    /// What the identities at hand open: nil for a full member (the master key), else the
+    /// scoped member's keys as a credential. Read from the file once, for the checks made before
+    /// a read (`checkScope`); every read opens the slot again from the file it reads.
+    func memberKeys() throws -> ScopedCredential? {
+        guard case .identity(let identities) = source else { return nil }
+        if let resolvedMember { return resolvedMember.credential }
+        let parsed = try OpenVault.parse(try readFile(), path: location.path)
+        let (name, keys) = try OpenVault.openMemberSlot(parsed.file, identities: identities, path: location.path)
+        let credential: ScopedCredential?
+        switch keys {
+        case .full: credential = nil
+        case .scoped(let readOnly, let grants):
+            credential = ScopedCredential.member(name: name, vaultID: parsed.file.vaultID, readOnly: readOnly, grants: grants)
+        }
+        resolvedMember = (name, credential)
+        return credential
+    }
+
+    /// The name of the member whose slot the identities at hand open; nil for other keys, or when none opens.
+    public var memberName: String? {
+        guard case .identity = source else { return nil }
+        _ = try? memberKeys()
+        return resolvedMember?.name
+    }
+
+    /// The member the identities at hand opened as, once known.
+    var resolvedMember: (name: String, credential: ScopedCredential?)?
 
     /// Whether an operation may still ask for a credential.
     var canAsk: Bool { ask != nil }
@@ -303,6 +335,7 @@ public final class Vault: ItemStore {
 
     /// Adds a keyslot that opens with the content of a key file; refuses a key file that already opens the vault.
     public func addKeyFile(_ content: SecretBytes) throws {
+        try requireKeyslotSecret("change the vault's keyslots")
         try transaction { vault in
             if try vault.keyslotOpening(kind: .keyFile, with: content) {
                 throw VaultError.invalidValue(field: "key file", detail: "it already opens this vault")
@@ -348,19 +381,36 @@ public final class Vault: ItemStore {
 
     // MARK: plumbing
 
-    /// With a scoped credential: refuses a group it does not cover, and any change when it lacks
-    /// the write keys (whatever its read-only flag says).
+    /// With a scoped credential or a scoped member's identity: refuses a group it does not cover,
+    /// and any change when it lacks the write keys (whatever its read-only flag says).
     func checkScope(_ group: AccessGroup?, writing: Bool = false) throws {
-        guard case .scoped(let credential) = source else { return }
-        if writing, !credential.canWrite { throw VaultError.readOnlyCredential }
+        let credential: ScopedCredential
+        switch source {
+        case .scoped(let given): credential = given
+        case .identity: guard let member = try memberKeys() else { return }; credential = member
+        default: return
+        }
+        if writing, !credential.canWrite {
+            throw credential.memberName.map { VaultError.readOnlyMember($0) } ?? VaultError.readOnlyCredential
+        }
         if let group, !credential.groups.contains(group) {
+            if let name = credential.memberName { throw VaultError.outsideMember(name: name, group: group, covered: credential.groups) }
             throw VaultError.outsideCredential(group: group, covered: credential.groups)
         }
     }
 
-    /// Refuses what only the owner may do when the keys are a scoped credential.
+    /// Refuses what only the owner may do when the keys are a scoped credential's or a scoped member's.
     func requireOwner(_ action: String) throws {
         if case .scoped = source { throw VaultError.ownerOnly(action: action) }
+        if case .identity = source, let member = try memberKeys() {
+            throw VaultError.scopedMemberCannot(name: member.memberName ?? "", action: action)
+        }
+    }
+
+    /// Refuses a keyslot change with an identity: even a full member, which holds the master key,
+    /// does not replace or remove the owner's passphrase, key files or keyring key.
+    func requireKeyslotSecret(_ action: String) throws {
+        if case .identity = source { throw VaultError.identityCannot(action: action) }
     }
 
     /// Runs `body`; when the keys at hand do not suffice and there is a way to
@@ -428,6 +478,8 @@ public final class Vault: ItemStore {
         case .scoped(let credential):
             if credential.hasExpired(at: host.now()), let expires = credential.expires { throw VaultError.credentialExpired(expires) }
             vault = try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: location.path, checking: indexCheck)
+        case .identity(let identities):
+            vault = try OpenVault.open(bytes, identities: identities, deviceKey: deviceKey, path: location.path, checking: indexCheck)
         case .none:
             let grants = (DeviceGrants.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
                 + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
@@ -505,6 +557,7 @@ public final class Vault: ItemStore {
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
                 guard vault.isWritable else {
                     guard let credential = scopedCredential else { throw VaultError.locked(nil) }
+                    if let name = credential.memberName { throw VaultError.readOnlyMember(name) }
                     throw credential.canWrite ? VaultError.credentialPredatesConversion : VaultError.readOnlyCredential
                 }
                 let converted = try convertIfAllowed(&vault, explicitly: false)

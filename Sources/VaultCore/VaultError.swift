@@ -38,6 +38,20 @@ public enum VaultError: Error, Equatable {
     case invalidIdentity(source: String, line: Int?, reason: String)
     /// `vault identity new` would write over a file.
     case identityExists(path: String)
+    /// No member slot of the vault opens with the identities named (their recipients).
+    case noMemberSlot(recipients: [String])
+    /// No member of that name.
+    case noSuchMember(String)
+    /// Removing that member would leave the caller, who opened the vault with its identity, no way in.
+    case removingOwnMemberSlot(String)
+    /// A scoped member (by its identity) used for a group its slot does not hold.
+    case outsideMember(name: String, group: AccessGroup, covered: [AccessGroup])
+    /// A change by a scoped member whose slot holds no write keys (added with --read-only).
+    case readOnlyMember(String)
+    /// Owner-only work asked of a scoped member.
+    case scopedMemberCannot(name: String, action: String)
+    /// A keyslot change (passwd) asked of an identity: keyslots are the owner's passphrase and key files.
+    case identityCannot(action: String)
     /// A file the user named (a credential, key file, bundle…) does not exist.
     case noSuchFile(path: String, kind: InputFileKind)
     /// `--credential` or `VAULT_CREDENTIAL` is neither a file that exists nor a
@@ -115,6 +129,10 @@ public enum VaultError: Error, Equatable {
         case .invalidValue, .invalidRecipient: return .usage
         case .invalidIdentity: return .authFailed
         case .identityExists: return .usage
+        case .noMemberSlot: return .authFailed
+        case .noSuchMember: return .itemNotFound
+        case .removingOwnMemberSlot: return .usage
+        case .outsideMember, .readOnlyMember, .scopedMemberCannot, .identityCannot: return .missingEntitlement
         case .lastKeyslot: return .usage
         case .passcodeNotSet: return .usage
         case .locked, .sessionEnded: return .interactionNotAllowed

@@ -41,18 +41,6 @@ import VaultCrypto
         return (digests, context)
     }
 
-    /// Where group `slot`'s section starts in a decoded file: after the header, checksum, MAC,
-    /// record count, index and the sections before it.
-    func sectionStart(_ decoded: VaultFile.Decoded, slot: Int) -> Int {
-        decoded.parametersEnd + 32 + 32 + 4 + decoded.file.index.count * IndexEntry.v2Size
-            + decoded.file.sections[..<slot].reduce(0) { $0 + GroupSection.size(bucketCount: $1.bucketDigests.count) }
-    }
-
-    /// Where group `slot`'s index MAC starts (its read MAC follows): after its generation, bucket count and digests.
-    func indexMACStart(_ decoded: VaultFile.Decoded, slot: Int) -> Int {
-        sectionStart(decoded, slot: slot) + 8 + 2 + 32 * decoded.file.sections[slot].bucketDigests.count
-    }
-
     /// Every key an old master key gives: the master key itself, the keys it unwraps from an old
     /// header, and everything derived from those.
     func keysOfOldMasterKey(_ oldBytes: [UInt8], secret: UnlockSecret, location: VaultLocation) throws -> [SecretBytes] {

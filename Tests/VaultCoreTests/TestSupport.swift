@@ -97,3 +97,15 @@ extension IndexTable {
     /// The entries as the file holds them.
     var encoded: [UInt8] { withEncoded { Array($0) } }
 }
+
+/// Where group `slot`'s section starts in a decoded v2 file: after the header, checksum, MAC,
+/// record count, index and the sections before it (docs/FORMAT.md).
+func sectionStart(_ decoded: VaultFile.Decoded, slot: Int) -> Int {
+    decoded.parametersEnd + 32 + 32 + 4 + decoded.file.index.count * IndexEntry.v2Size
+        + decoded.file.sections[..<slot].reduce(0) { $0 + GroupSection.size(bucketCount: $1.bucketDigests.count) }
+}
+
+/// Where group `slot`'s index MAC starts (its read MAC follows): after its generation, bucket count and digests.
+func indexMACStart(_ decoded: VaultFile.Decoded, slot: Int) -> Int {
+    sectionStart(decoded, slot: slot) + 8 + 2 + 32 * decoded.file.sections[slot].bucketDigests.count
+}

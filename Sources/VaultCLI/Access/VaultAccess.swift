@@ -76,6 +76,28 @@ struct VaultAccess {
         return try ScopedCredential.load(value, source: "VAULT_CREDENTIAL")
     }
 
+    /// The identities named by --identity (`flagsOnly`), or also by VAULT_IDENTITY or the config
+    /// key identity; never the default identity file (docs/TEAMS.md: an identity is used only when named).
+    /// Its text is refused on the command line and in the config (exit 2).
+    func namedIdentities(flagsOnly: Bool) throws -> [AgeIdentity]? {
+        let value: String
+        let source: String
+        if let given = nonEmpty(arguments.value(.identity)) {
+            (value, source) = (given, "the --identity value")
+        } else if !flagsOnly, let found = nonEmpty(try settings.value(.identity)) {
+            let variable = environment["VAULT_IDENTITY"].flatMap(nonEmpty)
+            (value, source) = (found, variable != nil ? "VAULT_IDENTITY" : "the config key identity")
+        } else {
+            return nil
+        }
+        // Text on the command line is in every user's `ps` and in shell history; the config file need not be private.
+        if IdentityFile.isText(value), source != "VAULT_IDENTITY" {
+            throw UsageError("\(source) holds an identity's text; there it is readable by others",
+                             hint: "put the identity in a file only you can read and name the file, or put its text in VAULT_IDENTITY")
+        }
+        return try IdentityFile.load(value, source: source == "the --identity value" || source == "the config key identity" ? quoted(value) : source)
+    }
+
     /// The session token in VAULT_SESSION, if any.
     var sessionToken: String? {
         guard let token = environment["VAULT_SESSION"], !token.isEmpty else { return nil }
@@ -83,8 +105,9 @@ struct VaultAccess {
     }
 
     /// The vault with its keys: a credential named by an option wins (key
-    /// file, passphrase file, scoped credential), then the session in
-    /// VAULT_SESSION, then a credential named in the environment, then no
+    /// file, passphrase file, scoped credential, identity), then the session in
+    /// VAULT_SESSION, then a credential or identity named in the environment
+    /// (or, for an identity, the config), then no
     /// unlock at all (always and after-first-unlock items open), with a prompt
     /// as the fallback where prompts are allowed. A scoped credential never
     /// falls back to a prompt. Fails early when the vault does not exist,
@@ -113,6 +136,9 @@ struct VaultAccess {
         if let scoped = try scopedCredential(flagsOnly: true) {
             return Vault(location: location, keys: .scoped(scoped), host: host)
         }
+        if let identities = try namedIdentities(flagsOnly: true) {
+            return Vault(location: location, keys: .identity(identities), host: host)
+        }
         let prompt = keyringFirst(then: reasonPromptsAreOff == nil ? passphrasePrompt() : nil)
         let attempts = reasonPromptsAreOff == nil ? VaultAccess.passphraseAttempts : 1
         if let token = sessionToken {
@@ -136,6 +162,9 @@ struct VaultAccess {
         }
         if let scoped = try scopedCredential(flagsOnly: false) {
             return Vault(location: location, keys: .scoped(scoped), host: host)
+        }
+        if let identities = try namedIdentities(flagsOnly: false) {
+            return Vault(location: location, keys: .identity(identities), host: host)
         }
         return Vault(location: location, keys: .none, ask: prompt, askAttempts: attempts, host: host)
     }
@@ -166,6 +195,7 @@ struct VaultAccess {
         if let token = sessionToken { return Vault(location: location, keys: .session(token), host: host) }
         if let path = keyFilePath { return Vault(location: location, keys: .credential(.keyFile(try KeyFile.read(path: path))), host: host) }
         if let scoped = try scopedCredential(flagsOnly: false) { return Vault(location: location, keys: .scoped(scoped), host: host) }
+        if let identities = try? namedIdentities(flagsOnly: false) { return Vault(location: location, keys: .identity(identities), host: host) }
         return Vault(location: location, keys: .none, host: host)
     }
 

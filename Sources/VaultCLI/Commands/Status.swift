@@ -22,6 +22,7 @@ enum StatusCommand {
             ]
             if let expiry = report.sessionExpiry { fields.append(("session_expires", .string(DateText.iso(expiry)))) }
             if sessionEnded { fields.append(("session_ended", .bool(true))) }
+            if let member = vault.memberName { fields.append(("member", .string(member))) }
             if let credential { fields.append(("credential", json(credential))) }
             fields += [
                 ("after_first_unlock", .bool(report.afterFirstUnlock)),
@@ -40,7 +41,11 @@ enum StatusCommand {
             "backend:            file",
             "state:              \(state)",
         ]
-        if let credential { lines.append("credential:         \(describe(credential))") }
+        if let member = vault.memberName {
+            lines.append("member:             \(quoted(member)), by its identity; \(credential.map(describe) ?? "full (the master key)")")
+        } else if let credential {
+            lines.append("credential:         \(describe(credential))")
+        }
         lines += [
             "after first unlock: \(report.afterFirstUnlock ? "yes (after-first-unlock items open without a session)" : "no")",
             "device:             \(report.onItsDevice ? "this machine (device-bound items open here)" : "another machine (device-bound items do not open here)")",

@@ -96,7 +96,7 @@ struct ErrorReport {
                                hint: kept == 0 ? "update keeps the secrets it replaces from now on (--keep N, default 5)"
                                    : "list them with 'vault history -s \(shellQuoted(key.service)) -a \(shellQuoted(key.account))'")
         case .rekeyNeedsSecret:
-            return ErrorReport(status: status, message: "re-keying needs the passphrase or key file itself, not an unlock session",
+            return ErrorReport(status: status, message: "re-keying needs the passphrase or key file itself, not an unlock session or an identity",
                                hint: "run it at a terminal to be asked, or give --passphrase-file or --key-file")
         case .insecurePermissions(let path, let mode):
             let octal = String(mode, radix: 8)
@@ -124,6 +124,28 @@ struct ErrorReport {
         case .identityExists(let path):
             return ErrorReport(status: status, message: "an identity file is already at \(shownPath(path)); vault never overwrites one",
                                hint: "'vault identity show' prints its recipient; give --out FILE for another identity")
+        case .noMemberSlot(let recipients):
+            return ErrorReport(status: status, message: "no member slot of the vault opens with the identity given (recipient \(recipients.joined(separator: ", ")))",
+                               hint: "ask the vault's owner to run 'vault member add NAME \(recipients.first ?? "age1…")', or check VAULT_IDENTITY and --vault")
+        case .noSuchMember(let name):
+            return ErrorReport(status: status, message: "the vault has no member named \(quoted(name))",
+                               hint: "list the members with 'vault member list'")
+        case .removingOwnMemberSlot(let name):
+            return ErrorReport(status: status, message: "the identity given opens the vault as the member \(quoted(name)); removing it would leave you no way in",
+                               hint: "remove it with the passphrase or key file, or from another member's identity")
+        case .outsideMember(let name, let group, let covered):
+            return ErrorReport(status: status,
+                               message: "the member \(quoted(name)) does not cover group \(quoted(group.name)); it covers \(covered.map { quoted($0.name) }.joined(separator: ", "))",
+                               hint: "name one of its groups, or ask the vault's owner for one with 'vault member add' --group \(shellQuoted(group.name))")
+        case .readOnlyMember(let name):
+            return ErrorReport(status: status, message: "the member \(quoted(name)) is read-only and cannot change items",
+                               hint: "ask the vault's owner to add it again without --read-only, or make the change with the passphrase")
+        case .scopedMemberCannot(let name, let action):
+            return ErrorReport(status: status, message: "the scoped member \(quoted(name)) cannot \(action)",
+                               hint: "unset VAULT_IDENTITY (or drop --identity) and unlock with the passphrase, a key file or a full member's identity")
+        case .identityCannot(let action):
+            return ErrorReport(status: status, message: "an identity cannot \(action): the keyslots are the owner's passphrase, key files and keyring key",
+                               hint: "run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")
         case .invalidIdentity(let source, let line, let reason):
             return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(reason)",
                                hint: "make one with 'vault identity new', or name an age-keygen identity file")

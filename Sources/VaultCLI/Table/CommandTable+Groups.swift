@@ -36,8 +36,6 @@ extension CommandTable {
         options: [
             OptionSpec(.out, short: "o", value: "FILE", help: "new: the new file to write the identity to; - writes it to stdout",
                        completion: .file),
-            OptionSpec(.identity, short: "i", value: "FILE", help: "show: an identity file (its text only in VAULT_IDENTITY)",
-                       completion: .file, environment: "VAULT_IDENTITY", configKey: "identity"),
             json,
         ],
         positionals: [
@@ -49,6 +47,45 @@ extension CommandTable {
             ExampleSpec("vault identity show --identity ~/.config/age/keys.txt", "print the recipient of an age-keygen identity"),
         ],
         run: { try IdentityCommand.run($0) })
+
+    static let memberCommand = CommandSpec(
+        "member", summary: "add, list or remove members: age recipients the vault is sealed to",
+        discussion: """
+            A member opens the vault with its own age identity (--identity or VAULT_IDENTITY) \
+            instead of a passphrase or a credential file. add NAME RECIPIENT seals a slot to the \
+            recipient (age1, from 'vault identity new' or age-keygen): with no --group, the \
+            master key (a full member opens what the owner opens); with --group, the keys \
+            'vault grant' gives for those groups, and with --read-only without their write keys. \
+            Names follow the rules of group names. list shows each member's name, recipient, \
+            scope, read-only and when it was added; the file keeps names and recipients sealed. \
+            remove NAME re-keys what the member could open, in the same write: the whole vault \
+            for a full member (as rekey does, so it needs the passphrase or key file), its \
+            groups for a scoped one (as revoke does); then it lists the items the member could \
+            read, since git history still holds their old ciphertext: rotate those secrets. \
+            The other members' slots are sealed again to the new keys. The owner (or a full \
+            member) only. Members are not signed yet: whoever can write the file can add a slot.
+            """,
+        options: [
+            OptionSpec(.group, value: "GROUP", help: "add: a group the member opens; repeat it for several; none makes a full member",
+                       repeatable: true, completion: .group),
+            OptionSpec(.readOnly, help: "add: the member reads its groups but cannot change them (needs --group)"),
+            kdfCost,
+            OptionSpec(.yes, short: "y", help: "remove: confirm dropping what the re-key cannot carry over without asking"),
+            json,
+        ],
+        positionals: [
+            PositionalSpec("ACTION", help: "add, list or remove", completion: .values(["add", "list", "remove"])),
+            PositionalSpec("NAME", help: "the member to add or remove", optional: true),
+            PositionalSpec("RECIPIENT", help: "add: the member's age recipient, age1", optional: true),
+        ],
+        examples: [
+            ExampleSpec("vault member add ci-runner \"$(cat runner.pub)\" --group ci --read-only",
+                        "let a CI runner read the group ci with its identity"),
+            ExampleSpec("vault member add alice \"$(cat alice.pub)\"", "make a teammate a full member"),
+            ExampleSpec("vault member list --json", "show who the vault is sealed to"),
+            ExampleSpec("vault member remove ci-runner", "remove a member and re-key what it could open"),
+        ],
+        run: { try MemberCommand.run($0) })
 
     static let grantCommand = CommandSpec(
         "grant", summary: "write a scoped credential that opens some groups only",

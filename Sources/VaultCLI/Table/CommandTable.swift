@@ -24,6 +24,9 @@ public enum CommandTable {
         OptionSpec(.credential, value: "FILE",
                    help: "use the scoped credential in FILE, made by 'vault grant' (the environment variable may hold a path, the credential itself or its base64)",
                    completion: .file, environment: "VAULT_CREDENTIAL"),
+        OptionSpec(.identity, value: "FILE",
+                   help: "unlock as a member with the age identity in FILE (its text only in the environment variable); identity show prints its recipient",
+                   completion: .file, environment: "VAULT_IDENTITY", configKey: "identity"),
         OptionSpec(.backend, value: "BACKEND",
                    help: "where items live: file, the vault file, or secret-service, the desktop keyring through libsecret",
                    default: "file", completion: .values(["file", "secret-service"]), environment: "VAULT_BACKEND", configKey: "backend"),
@@ -108,7 +111,7 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
-        listCommand, historyCommand, groupCommand, grantCommand, identityCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
+        listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,

@@ -64,3 +64,15 @@ enum AAD {
         magic + vaultID
     }
 }
+
+extension AAD {
+    /// A member slot's key part: "member" ‖ vault id ‖ ephemeral share.
+    static func memberKeys(vaultID: [UInt8], share: [UInt8]) -> [UInt8] {
+        Array("member".utf8) + vaultID + share
+    }
+
+    /// A member slot's roster part under WK: "member info" ‖ vault id ‖ ephemeral share.
+    static func memberInfo(vaultID: [UInt8], share: [UInt8]) -> [UInt8] {
+        Array("member info".utf8) + vaultID + share
+    }
+}

@@ -19,8 +19,9 @@ struct VaultFile {
     static let maxGroups = 4096
     static let maxRecords = 10_000_000
     static let maxRecordBytes = (1 << 20) + 64 * 1024
-    /// More than the longest header parameters and checksum can be (16 keyslots, 255 classes, 4096 groups).
-    static let maxHeaderBytes = 1 << 22
+    /// More than the longest header parameters and checksum can be (16 keyslots, 64 member
+    /// slots of at most 33 KiB, 255 classes, 4096 groups).
+    static let maxHeaderBytes = 1 << 23
 
     /// 1 or 2; what a v1 file holds that v2 does not (device grants, the
     /// device-sealed header MAC key) is kept only to read it.
@@ -35,6 +36,8 @@ struct VaultFile {
     /// v1 only: the header MAC key sealed under the device key.
     var deviceWrappedHeaderMACKey: [UInt8]
     var keyslots: [Keyslot]
+    /// v2: public-key keyslots, one per member (`MemberSlot`), after the keyslots.
+    var members: [MemberSlot] = []
     var classes: [WrappedClassKey]
     var groups: [WrappedGroupKey]
     var index: IndexTable
@@ -78,6 +81,8 @@ struct VaultFile {
         w.raw(deviceCheck)
         w.u8(UInt8(keyslots.count))
         for slot in keyslots { slot.encode(into: &w) }
+        w.u8(UInt8(members.count))
+        for slot in members { slot.encode(into: &w) }
         w.u8(UInt8(classes.count))
         for entry in classes {
             w.classID(entry.classID)
@@ -227,6 +232,12 @@ struct VaultFile {
         guard (1...maxKeyslots).contains(slotCount) else { throw MalformedInput(detail: "\(slotCount) keyslots") }
         var keyslots: [Keyslot] = []
         for _ in 0..<slotCount { keyslots.append(try Keyslot.decode(from: &r)) }
+        var members: [MemberSlot] = []
+        if version >= 2 {
+            let memberCount = Int(try r.u8())
+            guard memberCount <= MemberSlot.maxMembers else { throw MalformedInput(detail: "\(memberCount) member slots") }
+            for _ in 0..<memberCount { members.append(try MemberSlot.decode(from: &r)) }
+        }
         let classCount = Int(try r.u8())
         var classes: [WrappedClassKey] = []
         for _ in 0..<classCount {
@@ -243,7 +254,7 @@ struct VaultFile {
         }
         let file = VaultFile(version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
                              deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
-                             keyslots: keyslots, classes: classes,
+                             keyslots: keyslots, members: members, classes: classes,
                              groups: groups, index: [], sections: [], listings: [], records: RecordList())
         return (file, parametersEnd, bytes)
     }

@@ -1,0 +1,107 @@
+import FoundationEssentials
+import VaultCrypto
+
+/// A member of a vault as `vault member list` shows it.
+public struct MemberSummary: Equatable, Sendable {
+    /// Unique in the vault.
+    public let name: String
+    /// The age recipient (`age1…`) its slot is sealed to.
+    public let recipient: String
+    /// The groups it opens; nil for a full member (the master key: every group, and the header).
+    public let groups: [AccessGroup]?
+    /// Whether a scoped member lacks its groups' write keys.
+    public let readOnly: Bool
+    /// When it was added.
+    public let addedAt: Date
+}
+
+/// What `vault member remove` did.
+public struct MemberRemoval: Sendable {
+    /// The member as it was.
+    public let member: MemberSummary
+    /// The items the member could read (every item for a full member): git history still holds
+    /// their old ciphertext, which the member's identity opens, so their services' secrets should be rotated.
+    public let readable: [ItemKey]
+    /// The key epoch the vault is at now.
+    public let keyEpoch: UInt64
+    /// A full member's removal re-keys the whole vault: what that re-key did.
+    public let rekey: RekeyOutcome?
+}
+
+/// Members: public-key keyslots sealed to age recipients (docs/TEAMS.md).
+extension Vault {
+    /// The members, by name. The owner (or a full member) only: the roster is sealed under the wrap key.
+    public func members() throws -> [MemberSummary] {
+        try requireOwner("list members")
+        return try withKeys {
+            var vault = try readSnapshot()
+            guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+            return try vault.members().map { try summary(of: $0, in: vault) }.sorted { $0.name < $1.name }
+        }
+    }
+
+    /// Adds a member: a slot sealed to `recipient` with the master key (no `groups`), or with the
+    /// keys `grant` gives for `groups` (`readOnly`: without their write keys). Throws
+    /// `invalidValue` (usage) for a malformed or repeated name, a recipient already a member's, or
+    /// `readOnly` without groups; `noSuchGroup` for a group the vault lacks.
+    @discardableResult
+    public func addMember(name: String, recipient: AgeRecipient, groups: [AccessGroup], readOnly: Bool) throws -> MemberSummary {
+        guard AccessGroup(name) != nil else {
+            throw VaultError.invalidValue(field: "member name", detail: "\"\(name)\" is not a valid name (the rules of group names: 1 to \(AccessGroup.maxLength) letters, digits, '.', '_' or '-')")
+        }
+        if readOnly, groups.isEmpty {
+            throw VaultError.invalidValue(field: "member", detail: "--read-only needs --group: a full member holds the master key, from which every key derives")
+        }
+        try requireOwner("add members")
+        return try transaction { vault in
+            let member = try vault.addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly, addedAt: host.now())
+            return try summary(of: member, in: vault)
+        }
+    }
+
+    /// Removes a member and re-keys what it could open, in one write: a full member's removal
+    /// re-keys the whole vault (as `rekey`, with `confirm` shown what that drops, and needing the
+    /// passphrase or key file); a scoped member's gives each of its groups a fresh key (as
+    /// `revoke`). The other members' slots are sealed again to the new keys. Refuses to remove
+    /// the member whose identity the vault is opened with.
+    public func removeMember(named name: String, kdf: Scrypt.Parameters = .interactive,
+                             confirm: (RekeyPlan) throws -> Void) throws -> MemberRemoval {
+        try requireOwner("remove members")
+        if case .identity = source {
+            _ = try memberKeys()
+            if resolvedMember?.name == name { throw VaultError.removingOwnMemberSlot(name) }
+        }
+        let existing = try members()
+        guard let shown = existing.first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
+        var readable: [ItemKey] = []
+        if shown.groups == nil {
+            let outcome = try rekey(kdf: kdf, confirm: confirm) { vault in
+                _ = try vault.removeMemberSlot(named: name)
+                readable = try vault.attributes(matching: Query()).map(\.key)
+            }
+            return MemberRemoval(member: shown, readable: readable, keyEpoch: outcome.keyEpoch, rekey: outcome)
+        }
+        let epoch = try transaction { vault -> UInt64 in
+            let removed = try vault.removeMemberSlot(named: name)
+            guard case .groups(let ids, _) = removed.scope else { throw VaultError.changedSinceShown }
+            for id in ids where vault.file.groups.contains(where: { $0.groupID == id }) {
+                guard let group = vault.keys.groups[id]?.group else { continue }
+                readable += try vault.attributes(matching: Query(group: group)).map(\.key)
+                _ = try vault.rotateGroupKey(id, progress: progress)
+            }
+            return vault.file.keyEpoch
+        }
+        return MemberRemoval(member: shown, readable: readable, keyEpoch: epoch, rekey: nil)
+    }
+
+    private func summary(of member: Member, in vault: OpenVault) throws -> MemberSummary {
+        let added = Date(timeIntervalSince1970: Double(member.addedAt) / 1000)
+        switch member.scope {
+        case .full:
+            return MemberSummary(name: member.name, recipient: member.recipient.description, groups: nil, readOnly: false, addedAt: added)
+        case .groups(let ids, let readOnly):
+            let groups = ids.compactMap { vault.keys.groups[$0]?.group }
+            return MemberSummary(name: member.name, recipient: member.recipient.description, groups: groups, readOnly: readOnly, addedAt: added)
+        }
+    }
+}
