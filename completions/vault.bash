@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete list history group grant identity member revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
+_vault_commands="init add get otp update edit rename delete list history group grant identity member trust revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -20,42 +20,43 @@ _vault_command_name() {
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
     case "$1" in
-        init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        otp) echo "-s --service -a --account --group --at --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --keep --undo --json --otp --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        delete) echo "-s --service -a --account --group -l --label --all-matching --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        history) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        grant) echo "--group --read-only --expires -o --out --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        identity) echo "-o --out --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        member) echo "--group --read-only --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        revoke) echo "--group --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        unlock) echo "--timeout --raw --export --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        lock) echo "--all --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        status) echo "--json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        rekey) echo "--kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        run) echo "--env --env-file --group --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        env) echo "--group --format --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        redact) echo "--group --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        reset) echo "-y --yes --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        verify) echo "--quarantine -y --yes --json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        upgrade) echo "--json --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        help) echo "--vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        *) echo "--vault --passphrase-file --key-file --credential --identity --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        otp) echo "-s --service -a --account --group --at --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --keep --undo --json --otp --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        delete) echo "-s --service -a --account --group -l --label --all-matching --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        history) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        grant) echo "--group --read-only --expires -o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        identity) echo "-o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        member) echo "--group --read-only --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        trust) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        revoke) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        unlock) echo "--timeout --raw --export --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        lock) echo "--all --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        status) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        rekey) echo "--kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        run) echo "--env --env-file --group --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        env) echo "--group --format --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        redact) echo "--group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        reset) echo "-y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        verify) echo "--quarantine -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        upgrade) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        help) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        *) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
     esac
 }
 
@@ -68,6 +69,7 @@ _vault_value_kind() {
         *" --key-file") echo "file" ;;
         *" --credential") echo "file" ;;
         *" --identity") echo "file" ;;
+        *" --trust") echo "none" ;;
         *" --backend") echo "words file secret-service" ;;
         *" --collection") echo "none" ;;
         *" --min-epoch") echo "none" ;;

@@ -6,7 +6,7 @@ function __vault_command
     set -l words (commandline -opc)
     set -e words[1]
     while set -q words[1]
-        if contains -- $words[1] --vault --passphrase-file --key-file --credential --identity --backend --collection --min-epoch
+        if contains -- $words[1] --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --min-epoch
             set -e words[1]
         else if not string match -q -- '-*' $words[1]
             __vault_command_name $words[1]
@@ -100,6 +100,7 @@ complete -c vault -n __vault_no_command -a group -d 'list, create or delete acce
 complete -c vault -n __vault_no_command -a grant -d 'write a scoped credential that opens some groups only'
 complete -c vault -n __vault_no_command -a identity -d 'make an age identity, or print the recipient of one'
 complete -c vault -n __vault_no_command -a member -d 'add, list or remove members: age recipients the vault is sealed to'
+complete -c vault -n __vault_no_command -a trust -d 'print the vault\'s trust fingerprint, for members and CI jobs to pin'
 complete -c vault -n __vault_no_command -a revoke -d 'end every credential granted for a group'
 complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session and print its token'
 complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
@@ -127,6 +128,7 @@ complete -c vault -l passphrase-file -r -F -d 'read the passphrase from FILE, le
 complete -c vault -l key-file -r -F -d 'unlock with the key file FILE instead of a passphrase'
 complete -c vault -l credential -r -F -d 'use the scoped credential in FILE, made by \'vault grant\' (the environment variable may hold a path, the credential itself or its base64)'
 complete -c vault -l identity -r -F -d 'unlock as a member with the age identity in FILE (its text only in the environment variable); identity show prints its recipient'
+complete -c vault -l trust -x -d 'with --identity, read the vault only if its header is signed by the key with this trust fingerprint, printed by \'vault trust\' (needed there; other unlocks ignore it)'
 complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret'
 complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name'
 complete -c vault -l accept-rollback -d 'open a vault file older than this machine has seen (a restore from a backup, say), and remember it as seen'
@@ -267,6 +269,8 @@ complete -c vault -n '__vault_using member' -a 'add list remove' -d 'add, list o
 complete -c vault -n '__vault_using member' -d 'the member to add or remove'
 complete -c vault -n '__vault_using member' -d 'add: the member\'s age recipient, age1'
 
+complete -c vault -n '__vault_using trust' -l json -d 'print JSON instead of text'
+
 complete -c vault -n '__vault_using revoke' -l group -x -a '(__vault_names groups)' -d 'a group whose credentials end; repeat it for several'
 complete -c vault -n '__vault_using revoke' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
@@ -365,4 +369,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list history group grant identity member revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list history group grant identity member trust revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'

@@ -12,6 +12,7 @@ public struct Config: Sendable {
         "min-epoch": "the lowest key epoch of a vault file accepted, against rollback (like VAULT_MIN_EPOCH)",
         "first-run-groups": "the groups that first-run-marker wipes, separated by commas; the whole vault when unset",
         "identity": "an age identity file (like --identity)",
+        "trust": "the trust fingerprint a vault's header must be signed under, from `vault trust` (like VAULT_TRUST)",
     ]
 
     /// The config file this was read from (it need not exist).

@@ -46,6 +46,7 @@ extension OpenVault {
         }
         next.roster = members
         next.memberSlotsStale = true
+        try next.replaceSigningKey()
         self = next
     }
 }

@@ -17,6 +17,11 @@ struct OpenVault {
     /// The header as read and its MAC: a ring without the header MAC key
     /// (a scoped credential) may write the file only with this header unchanged.
     var storedHeader: (parameters: ArraySlice<UInt8>, mac: [UInt8])? = nil
+    /// The vault's signing key (an Ed25519 private key), held with the master key: the owner and full
+    /// members sign every header they write with it (docs/TEAMS.md, "Trust").
+    var signingKey: SecretBytes? = nil
+    /// The header parameters and checksum as read: what the header signature is checked over.
+    var header: [UInt8] = []
     /// Groups whose section failed its MAC: left out of the ring, so they take down only themselves.
     var damagedGroups: [DamagedGroup] = []
     /// (group, class) pairs whose listing block must be sealed again before the next write.
@@ -59,6 +64,7 @@ struct OpenVault {
                              deviceWrappedHeaderMACKey: [], keyslots: [slot], classes: [],
                              groups: [], index: [], sections: [], records: [])
         var vault = try empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
+        try vault.replaceSigningKey()
         _ = try vault.groupID(for: .default, creating: true)
         return vault
     }
@@ -126,6 +132,7 @@ struct OpenVault {
             merge(grant.groupKeys, id: grant.groupID, into: keys)
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
+        vault.header = parsed.header
         try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0, checking: indexCheck) }
         return vault
     }
@@ -159,6 +166,7 @@ struct OpenVault {
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches,
                               isWritable: credential.canWrite && writeKeysHold)
         vault.scope = Set(credential.grants.map(\.groupID))
+        vault.header = parsed.header
         vault.storedHeader = (parsed.header[0..<parsed.parametersEnd], parsed.headerMAC)
         try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0, checking: indexCheck) }
         return vault
@@ -196,6 +204,15 @@ struct OpenVault {
             throw VaultError.corrupted(path: path, detail: "a wrapped key does not open")
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
+        vault.header = parsed.header
+        if file.version >= 2 {
+            do {
+                vault.signingKey = try AESGCM.open(file.wrappedSigningKey, key: keys.wrapKey!, aad: AAD.signingKey(vaultID: file.vaultID))
+                guard try Ed25519.publicKey(of: vault.signingKey!) == file.signingPublicKey else { throw KeyRingError.missingClassKey(ClassID(0)) }
+            } catch {
+                throw VaultError.corrupted(path: path, detail: "the signing key does not open or is not the header's")
+            }
+        }
         try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0, checking: indexCheck) }
         return vault
     }
@@ -399,8 +416,15 @@ struct OpenVault {
             file.sections[slot].readMAC = try keys.groupMAC(.read, groupID: groupID, context: context, bucketDigests: digests, listings: file.listings)
             groupsVerifiedByWriteKey.insert(groupID)
         }
+        if isOwner {
+            guard let signingKey, let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
+            file.wrappedSigningKey = try AESGCM.seal(signingKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID))
+        }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
+        if let signingKey, isOwner {
+            file.headerSignature = try Ed25519.sign(AAD.headerSignature(header: parameters + checksum), privateKey: signingKey)
+        }
         let headerMAC: [UInt8]
         if let headerMACKey = keys.headerMACKey {
             headerMAC = HMAC.sha256(key: headerMACKey, data: parameters + checksum)
@@ -421,6 +445,7 @@ struct OpenVault {
         guard keys.masterKey != nil else { throw VaultError.upgradeNeeded(path: path, byOwner: true) }
         file.version = VaultFile.version
         keys.convertWriteKeys()
+        try replaceSigningKey()
         file.keyEpoch = 1
         file.writeGeneration = 0
         file.deviceWrappedHeaderMACKey = []

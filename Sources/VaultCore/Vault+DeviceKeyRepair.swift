@@ -16,6 +16,9 @@ public enum VaultNotice: Equatable, Sendable {
     /// A v1 vault file was converted to format v2 on a write; the v1 file is kept at `backup`
     /// (nil in a git work tree, whose history keeps it).
     case converted(backup: String?)
+    /// A write gave the vault a new signing key (a re-key, a full member removed, a conversion):
+    /// its new trust fingerprint, to pin again wherever the old one was pinned.
+    case trustFingerprintChanged(String)
     /// A file whose key epoch is lower than this machine had seen or was told to expect
     /// (`expected`) was accepted (`--accept-rollback`) and recorded as seen.
     case rollbackAccepted(epoch: UInt64, expected: UInt64)

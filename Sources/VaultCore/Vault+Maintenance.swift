@@ -64,6 +64,9 @@ extension Vault {
             let vault = try withKeys { try readSnapshot() }
             let problems = try vault.problemsBeyondOpening()
             if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: "two index entries share an item id") }
+            if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: OpenVault.trustFingerprint(of: vault.file.signingPublicKey)) {
+                throw VaultError.corrupted(path: location.path, detail: "the header signature does not check under the vault's signing key")
+            }
             report.itemCount = vault.file.index.count
             report.formatVersion = Int(vault.file.version)
             report.keyEpoch = vault.file.keyEpoch

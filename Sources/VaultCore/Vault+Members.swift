@@ -105,3 +105,19 @@ extension Vault {
         }
     }
 }
+
+/// Trust: the fingerprint a member or CI job pins so it reads only vaults the owner's keys signed.
+extension Vault {
+    /// The vault's trust fingerprint (the SHA-256 of its signing public key, in hex), read with the
+    /// owner's keys, whose header MAC vouches for the key: a member cannot learn it from a file
+    /// that anyone who can write it could have made, so it is given to them from here.
+    public func trustFingerprint() throws -> String {
+        try requireOwner("print the trust fingerprint")
+        return try withKeys {
+            let vault = try readSnapshot()
+            guard vault.keys.headerMACKey != nil else { throw VaultError.locked(nil) }
+            guard vault.file.version >= 2 else { throw VaultError.upgradeNeeded(path: location.path, byOwner: true) }
+            return OpenVault.trustFingerprint(of: vault.file.signingPublicKey)
+        }
+    }
+}

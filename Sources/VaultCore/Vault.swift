@@ -94,6 +94,9 @@ public final class Vault: ItemStore {
     public var acceptRollback = false
     /// The lowest key epoch accepted whatever this machine remembers (`VAULT_MIN_EPOCH`): a fresh CI runner remembers nothing.
     public var minimumEpoch: UInt64?
+    /// The trust fingerprint the caller pinned (`VAULT_TRUST`): with an identity, a vault whose header
+    /// is not signed by that key is refused, and one is needed (docs/TEAMS.md, "Trust").
+    public var trustedFingerprint: String?
     /// Whether `onNotice` has heard of that key already.
     private var toldOfExposedDeviceKey = false
     /// Told of what vault did on its own that the user should know (see `VaultNotice`).
@@ -485,9 +488,20 @@ public final class Vault: ItemStore {
                 + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
             vault = try OpenVault.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: location.path, checking: indexCheck)
         }
+        try checkTrust(of: vault)
         try checkCounters(of: vault, writing: writing,
                           seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host))
         return vault
+    }
+
+    /// An identity reads only a vault whose header is signed by the key of the pinned trust
+    /// fingerprint (`trustedFingerprint`): anyone who can write the file can seal a member slot to
+    /// a public recipient. Every other unlock is a symmetric secret no one can seal a vault to
+    /// without holding it, so it needs no pin (docs/TEAMS.md, "Trust").
+    private func checkTrust(of vault: OpenVault) throws {
+        guard case .identity = source else { return }
+        guard let pinned = trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
+        guard vault.headerIsSigned(byFingerprint: pinned) else { throw VaultError.untrustedVault(path: location.path, pinned: pinned) }
     }
 
     /// This machine's device key for the vault in `bytes`: its own, or one a
@@ -562,6 +576,7 @@ public final class Vault: ItemStore {
                 }
                 let converted = try convertIfAllowed(&vault, explicitly: false)
                 let keysBefore = vault.grantedKeys
+                let signerBefore = vault.file.signingPublicKey
                 let result: R
                 let resealed: Int?
                 do {
@@ -573,6 +588,9 @@ public final class Vault: ItemStore {
                     throw error
                 }
                 if let converted { onNotice?(.converted(backup: converted.backup)) }
+                if vault.file.signingPublicKey != signerBefore {
+                    onNotice?(.trustFingerprintChanged(OpenVault.trustFingerprint(of: vault.file.signingPublicKey)))
+                }
                 if let resealed { try finishMovingOffExposedDeviceKey(resealed: resealed, vaultID: vault.file.vaultID) }
                 // Changing items changes no grant: the cache and device grants are rewritten only when keys or groups changed.
                 refreshMachineGrants(vault, onlyIfMissing: vault.grantedKeys == keysBefore)

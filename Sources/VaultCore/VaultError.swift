@@ -40,6 +40,14 @@ public enum VaultError: Error, Equatable {
     case identityExists(path: String)
     /// No member slot of the vault opens with the identities named (their recipients).
     case noMemberSlot(recipients: [String])
+    /// The vault is not signed by the signing key whose fingerprint the reader pinned (or, for a
+    /// v1 file, not signed at all).
+    case untrustedVault(path: String, pinned: String)
+    /// An identity opens the vault but no trust fingerprint is pinned: a public-key slot can be
+    /// sealed by anyone who can write the file, so a member reads only a vault signed by a key it trusts.
+    case trustNotPinned(path: String)
+    /// A trust fingerprint that is not one (`source` names where it came from).
+    case invalidTrustFingerprint(source: String)
     /// No member of that name.
     case noSuchMember(String)
     /// Removing that member would leave the caller, who opened the vault with its identity, no way in.
@@ -130,6 +138,8 @@ public enum VaultError: Error, Equatable {
         case .invalidIdentity: return .authFailed
         case .identityExists: return .usage
         case .noMemberSlot: return .authFailed
+        case .untrustedVault, .trustNotPinned: return .authFailed
+        case .invalidTrustFingerprint: return .usage
         case .noSuchMember: return .itemNotFound
         case .removingOwnMemberSlot: return .usage
         case .outsideMember, .readOnlyMember, .scopedMemberCannot, .identityCannot: return .missingEntitlement

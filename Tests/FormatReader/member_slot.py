@@ -106,6 +106,7 @@ def header_slots(data):
         if len(key_part) <= 28 or len(roster_part) <= 28:
             raise Damaged("a member slot part shorter than its seal")
         slots.append((share, key_part))
+    r.take(32 + 60)  # the signing public key and the wrapped signing key
     for _ in range(r.u8()):
         r.take(1 + 60)  # class id, wrapped class key
     for _ in range(r.u32()):

@@ -318,9 +318,9 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
         func place(_ bytes: [UInt8]) throws -> (entry: Range<Int>, record: Range<Int>) {
             let decoded = try VaultFile.decode(FileBytes(bytes))
             let position = try #require(decoded.file.index.indices.last)
-            let indexStart = decoded.parametersEnd + 2 * VaultFile.digestSize + 4
+            let entry = indexStart(decoded) + position * IndexEntry.v2Size
             let record = try #require(decoded.file.records.stored(at: position).fileRange).1
-            return (indexStart + position * IndexEntry.v2Size ..< indexStart + (position + 1) * IndexEntry.v2Size, record)
+            return (entry ..< entry + IndexEntry.v2Size, record)
         }
         let (oldPlace, currentPlace) = (try place(old), try place(current))
         try #require(oldPlace.record.count == currentPlace.record.count && current.count == old.count)

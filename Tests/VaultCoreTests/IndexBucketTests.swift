@@ -25,7 +25,7 @@ import VaultCrypto
 
     /// Where the entry at `position` starts in the file.
     func entryStart(_ decoded: VaultFile.Decoded, _ position: Int) -> Int {
-        decoded.parametersEnd + 2 * VaultFile.digestSize + 4 + position * IndexEntry.v2Size
+        indexStart(decoded) + position * IndexEntry.v2Size
     }
 
     /// Writes `decoded` with `change` applied, keeping its header, checksum and header MAC: what someone without keys can do.

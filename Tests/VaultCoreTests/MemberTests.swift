@@ -23,8 +23,12 @@ import Glibc
         return (owner, full, runner)
     }
 
-    func member(_ location: VaultLocation, _ identity: AgeIdentity) -> Vault {
-        Vault(location: location, keys: .identity([identity]), host: Vault.selfContainedHost(for: location))
+    /// A member's view of the vault, pinned (as a member must be) to the trust fingerprint the
+    /// owner's keys give now; a re-key changes it, and a member made before then is refused.
+    func member(_ location: VaultLocation, _ identity: AgeIdentity, pinned: String? = nil) -> Vault {
+        let vault = Vault(location: location, keys: .identity([identity]), host: Vault.selfContainedHost(for: location))
+        vault.trustedFingerprint = pinned ?? (try? Vault(location: location, credential: testKeyFile).trustFingerprint())
+        return vault
     }
 
     /// The byte range of the member slots (count byte included) in a v2 file's header.
@@ -46,6 +50,7 @@ import Glibc
         let slots = Int(try r.u8())
         _ = try r.raw(102 * slots)
         for _ in 0..<Int(try r.u8()) { _ = try MemberSlot.decode(from: &r) }
+        _ = try r.raw(Ed25519.keySize + VaultFile.wrappedKeySize)  // the signing key, public and wrapped
         for _ in 0..<Int(try r.u8()) { _ = try r.raw(1 + VaultFile.wrappedKeySize) }
         for _ in 0..<Int(try r.u32()) { _ = try WrappedGroupKey.decode(from: &r, version: 2) }
         let end = r.offset
@@ -147,7 +152,8 @@ import Glibc
     /// slot", and what still opens reads the right secret, never another.
     @Test func everyTamperedMemberByteIsDamageOrNoSlotNeverWrongKeys() throws {
         let dir = try TempDirectory()
-        let (_, full, runner) = try makeVault(dir)
+        let (owner, full, runner) = try makeVault(dir)
+        let pinned = try owner.trustFingerprint()
         let bytes = fileBytes(dir.location().path)
         let copy = dir.location("copy.vault")
         let range = try memberRange(bytes)
@@ -164,7 +170,7 @@ import Glibc
             #expect(throws: VaultError.self) { try Vault(location: copy, credential: testKeyFile).secret("db", "ci") }
             for (identity, service) in [(full, "prod"), (runner, "ci")] {
                 do {
-                    let secret = try member(copy, identity).secret("db", service, group: service == "ci" ? ci : prod)
+                    let secret = try member(copy, identity, pinned: pinned).secret("db", service, group: service == "ci" ? ci : prod)
                     #expect(secret == "\(service)-secret", "offset \(offset)")
                     // The full member checks the header MAC, which covers every member byte.
                     #expect(service == "ci", "offset \(offset): the full member read a tampered file")
@@ -173,13 +179,16 @@ import Glibc
                     switch error {
                     case .corrupted: outcomes["93", default: 0] += 1
                     case .noMemberSlot: outcomes["51", default: 0] += 1
+                    case .untrustedVault: outcomes["unsigned", default: 0] += 1
                     default: Issue.record("offset \(offset): \(error)")
                     }
                 }
             }
         }
-        // The full member never reads a tampered file: its header MAC fails. The scoped member reads where only another slot changed.
-        #expect(outcomes["93", default: 0] > 0 && outcomes["51", default: 0] > 0, "\(outcomes)")
+        // The full member never reads a tampered file: its header MAC fails. Nor does the scoped member: the header
+        // signature fails where its own slot still opens.
+        #expect(outcomes["93", default: 0] > 0 && outcomes["51", default: 0] > 0 && outcomes["unsigned", default: 0] > 0, "\(outcomes)")
+        #expect(outcomes["read", default: 0] == 0, "\(outcomes)")
     }
 
     /// docs/FORMAT.md's "Member slots" means what vault writes: a reader written from that page

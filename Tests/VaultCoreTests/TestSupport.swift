@@ -98,10 +98,15 @@ extension IndexTable {
     var encoded: [UInt8] { withEncoded { Array($0) } }
 }
 
-/// Where group `slot`'s section starts in a decoded v2 file: after the header, checksum, MAC,
-/// record count, index and the sections before it (docs/FORMAT.md).
+/// Where the first index entry starts in a decoded v2 file: after the header parameters, checksum,
+/// header MAC, header signature and record count (docs/FORMAT.md).
+func indexStart(_ decoded: VaultFile.Decoded) -> Int {
+    decoded.parametersEnd + 2 * VaultFile.digestSize + Ed25519.signatureSize + 4
+}
+
+/// Where group `slot`'s section starts in a decoded v2 file: after the index and the sections before it.
 func sectionStart(_ decoded: VaultFile.Decoded, slot: Int) -> Int {
-    decoded.parametersEnd + 32 + 32 + 4 + decoded.file.index.count * IndexEntry.v2Size
+    indexStart(decoded) + decoded.file.index.count * IndexEntry.v2Size
         + decoded.file.sections[..<slot].reduce(0) { $0 + GroupSection.size(bucketCount: $1.bucketDigests.count) }
 }
 

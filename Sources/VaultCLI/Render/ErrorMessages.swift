@@ -127,6 +127,15 @@ struct ErrorReport {
         case .noMemberSlot(let recipients):
             return ErrorReport(status: status, message: "no member slot of the vault opens with the identity given (recipient \(recipients.joined(separator: ", ")))",
                                hint: "ask the vault's owner to run 'vault member add NAME \(recipients.first ?? "age1…")', or check VAULT_IDENTITY and --vault")
+        case .untrustedVault(let path, let pinned):
+            return ErrorReport(status: status, message: "the vault \(shownPath(path)) is not signed by the key you trust (trust fingerprint \(pinned.prefix(16))…); it may have been written by someone else",
+                               hint: "if the vault was re-keyed, run 'vault trust' where it is unlocked and pin the new fingerprint in VAULT_TRUST")
+        case .trustNotPinned(let path):
+            return ErrorReport(status: status, message: "an identity reads the vault \(shownPath(path)) only with a trust fingerprint pinned: anyone who can write the file can seal a member slot",
+                               hint: "run 'vault trust' where the vault is unlocked and give its output as VAULT_TRUST (or the config key trust)")
+        case .invalidTrustFingerprint(let source):
+            return ErrorReport(status: status, message: "\(source) is not a trust fingerprint (64 hex digits)",
+                               hint: "give what 'vault trust' prints")
         case .noSuchMember(let name):
             return ErrorReport(status: status, message: "the vault has no member named \(quoted(name))",
                                hint: "list the members with 'vault member list'")

@@ -63,7 +63,8 @@ extension CommandTable {
             groups for a scoped one (as revoke does); then it lists the items the member could \
             read, since git history still holds their old ciphertext: rotate those secrets. \
             The other members' slots are sealed again to the new keys. The owner (or a full \
-            member) only. Members are not signed yet: whoever can write the file can add a slot.
+            member) only. A member reads the vault only with its trust fingerprint pinned \
+            (see trust): whoever can write the file can seal a slot, not sign the header.
             """,
         options: [
             OptionSpec(.group, value: "GROUP", help: "add: a group the member opens; repeat it for several; none makes a full member",
@@ -86,6 +87,26 @@ extension CommandTable {
             ExampleSpec("vault member remove ci-runner", "remove a member and re-key what it could open"),
         ],
         run: { try MemberCommand.run($0) })
+
+    static let trustCommand = CommandSpec(
+        "trust", summary: "print the vault's trust fingerprint, for members and CI jobs to pin",
+        discussion: """
+            Every write of the owner or a full member signs the vault's header with the vault's \
+            signing key (Ed25519). Its fingerprint, printed here, is what a member reading with \
+            its identity pins with --trust, VAULT_TRUST or the config key trust: a vault whose \
+            header that key did not sign is then refused (exit 51), and so is reading without a \
+            pin, since whoever can write the file (push to its repository) can seal a member \
+            slot. A passphrase, key file or credential needs no pin: no one can seal a vault to \
+            those without holding them. Run it \
+            where the vault opens with the passphrase or key file: the fingerprint of a file \
+            cannot be taken from the file itself. It changes with every re-key (rekey, passwd \
+            when it rotates the master key, a full member removed); vault then says so.
+            """,
+        options: [json],
+        examples: [
+            ExampleSpec("vault trust", "print the fingerprint to pin in CI as VAULT_TRUST"),
+        ],
+        run: { try TrustCommand.run($0) })
 
     static let grantCommand = CommandSpec(
         "grant", summary: "write a scoped credential that opens some groups only",

@@ -42,6 +42,7 @@ extension OptionName {
     public static let help = OptionName("help")
     public static let identity = OptionName("identity")
     public static let `in` = OptionName("in")
+    public static let trust = OptionName("trust")
     public static let json = OptionName("json")
     public static let kdfCost = OptionName("kdf-cost")
     public static let keep = OptionName("keep")

@@ -27,6 +27,9 @@ public enum CommandTable {
         OptionSpec(.identity, value: "FILE",
                    help: "unlock as a member with the age identity in FILE (its text only in the environment variable); identity show prints its recipient",
                    completion: .file, environment: "VAULT_IDENTITY", configKey: "identity"),
+        OptionSpec(.trust, value: "FINGERPRINT",
+                   help: "with --identity, read the vault only if its header is signed by the key with this trust fingerprint, printed by 'vault trust' (needed there; other unlocks ignore it)",
+                   environment: "VAULT_TRUST", configKey: "trust"),
         OptionSpec(.backend, value: "BACKEND",
                    help: "where items live: file, the vault file, or secret-service, the desktop keyring through libsecret",
                    default: "file", completion: .values(["file", "secret-service"]), environment: "VAULT_BACKEND", configKey: "backend"),
@@ -67,6 +70,7 @@ public enum CommandTable {
             The access group of commands that name none with --group; without it, and without group in \
             the config file, add uses default and the other commands search every group.
             """),
+        EnvironmentSpec("VAULT_TRUST", help: "The vault's trust fingerprint, as with --trust: what a reader with an identity needs (vault trust prints it)."),
         EnvironmentSpec("VAULT_MIN_EPOCH", help: "The lowest key epoch accepted, as with --min-epoch (vault verify prints a vault's epoch)."),
         EnvironmentSpec("VAULT_NO_INTERACTION", help: """
             When set to anything but an empty string, 0, false or no, never prompt, as with --no-interaction.
@@ -111,7 +115,7 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
-        listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
+        listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,

@@ -28,6 +28,16 @@ enum AAD {
         return w.bytes
     }
 
+    /// The vault's signing key wrapped under WK: "signing key" ‖ vault id.
+    static func signingKey(vaultID: [UInt8]) -> [UInt8] {
+        Array("signing key".utf8) + vaultID
+    }
+
+    /// What the header signature signs: "vault v2 header signature" ‖ the header parameters ‖ their checksum.
+    static func headerSignature(header: [UInt8]) -> [UInt8] {
+        Array("vault v2 header signature".utf8) + header
+    }
+
     /// A class key wrapped under WK: "class" ‖ vault id ‖ u8 class id.
     static func classKey(vaultID: [UInt8], classID: ClassID) -> [UInt8] {
         Array("class".utf8) + vaultID + [classID.rawValue]

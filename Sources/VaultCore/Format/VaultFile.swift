@@ -38,6 +38,12 @@ struct VaultFile {
     var keyslots: [Keyslot]
     /// v2: public-key keyslots, one per member (`MemberSlot`), after the keyslots.
     var members: [MemberSlot] = []
+    /// v2: the vault's signing key (Ed25519), after the member slots: its public key, whose
+    /// SHA-256 is the vault's trust fingerprint, and its private key sealed under WK.
+    var signingPublicKey: [UInt8] = []
+    var wrappedSigningKey: [UInt8] = []
+    /// v2: the Ed25519 signature of the header parameters and checksum under the signing key, after the header MAC.
+    var headerSignature: [UInt8] = []
     var classes: [WrappedClassKey]
     var groups: [WrappedGroupKey]
     var index: IndexTable
@@ -83,6 +89,8 @@ struct VaultFile {
         for slot in keyslots { slot.encode(into: &w) }
         w.u8(UInt8(members.count))
         for slot in members { slot.encode(into: &w) }
+        w.raw(signingPublicKey)
+        w.raw(wrappedSigningKey)
         w.u8(UInt8(classes.count))
         for entry in classes {
             w.classID(entry.classID)
@@ -107,6 +115,7 @@ struct VaultFile {
         w.raw(parameters)
         w.raw(checksum)
         w.raw(headerMAC)
+        w.raw(headerSignature)
         w.u32(UInt32(index.count))
         var pieces = [StoredBytes(w.bytes), index.stored]
         w = ByteWriter(capacity: sections.reduce(4 + ListingBlock.fixedSize) { $0 + GroupSection.size(bucketCount: $1.bucketDigests.count) })
@@ -161,6 +170,7 @@ struct VaultFile {
             return ByteReader(source[offset ..< offset + count])
         }
         let headerMAC = try reader(digestSize, "the header MAC").bytes
+        if file.version >= 2 { file.headerSignature = try reader(Ed25519.signatureSize, "the header signature").bytes }
         var countReader = try reader(4, "the record count")
         let recordCount = Int(try countReader.u32())
         let entrySize = IndexEntry.size(version: file.version)
@@ -233,10 +243,13 @@ struct VaultFile {
         var keyslots: [Keyslot] = []
         for _ in 0..<slotCount { keyslots.append(try Keyslot.decode(from: &r)) }
         var members: [MemberSlot] = []
+        var signingPublicKey: [UInt8] = [], wrappedSigningKey: [UInt8] = []
         if version >= 2 {
             let memberCount = Int(try r.u8())
             guard memberCount <= MemberSlot.maxMembers else { throw MalformedInput(detail: "\(memberCount) member slots") }
             for _ in 0..<memberCount { members.append(try MemberSlot.decode(from: &r)) }
+            signingPublicKey = Array(try r.raw(Ed25519.keySize))
+            wrappedSigningKey = Array(try r.raw(wrappedKeySize))
         }
         let classCount = Int(try r.u8())
         var classes: [WrappedClassKey] = []
@@ -254,7 +267,8 @@ struct VaultFile {
         }
         let file = VaultFile(version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
                              deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
-                             keyslots: keyslots, members: members, classes: classes,
+                             keyslots: keyslots, members: members, signingPublicKey: signingPublicKey,
+                             wrappedSigningKey: wrappedSigningKey, classes: classes,
                              groups: groups, index: [], sections: [], listings: [], records: RecordList())
         return (file, parametersEnd, bytes)
     }
