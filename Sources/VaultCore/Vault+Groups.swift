@@ -16,15 +16,31 @@ extension Vault {
     public func groups() throws -> (groups: [GroupSummary], unopened: Int) {
         try withKeys {
             let vault = try readSnapshot()
-            let held = vault.file.groups.filter { vault.keys.groups[$0.groupID] != nil && (vault.scope?.contains($0.groupID) ?? true) }
-            let unopened = vault.scope == nil ? vault.file.groups.count - held.count : 0
-            if unopened > 0, canAsk { throw VaultError.locked(nil) }
-            let summaries = held.compactMap { entry -> GroupSummary? in
-                guard let group = vault.keys.groups[entry.groupID]?.group else { return nil }
-                return GroupSummary(group: group, itemCount: vault.file.index.count(where: { $0.groupID == entry.groupID }))
-            }
-            return (summaries.sorted { $0.group.name < $1.group.name }, unopened)
+            let (held, unopened) = try heldGroups(of: vault)
+            let counts = vault.file.index.entryCounts()
+            return (held.map { GroupSummary(group: $0.group, itemCount: counts[$0.id] ?? 0) }, unopened)
         }
+    }
+
+    /// The names of the groups the keys at hand open, and how many they do not: `groups()` without
+    /// the item counts, so the index is not read (the header and the group MACs are still checked).
+    public func groupNames() throws -> (groups: [AccessGroup], unopened: Int) {
+        try withKeys {
+            let (held, unopened) = try heldGroups(of: try readSnapshot(checking: .lookupsOnly))
+            return (held.map(\.group), unopened)
+        }
+    }
+
+    /// The groups `vault` opens (within a scoped credential's groups), sorted by name, and how many it
+    /// does not; with a way to ask, asks for a credential rather than leave groups out.
+    private func heldGroups(of vault: OpenVault) throws -> (groups: [(id: GroupID, group: AccessGroup)], unopened: Int) {
+        let held = vault.file.groups.compactMap { entry -> (id: GroupID, group: AccessGroup)? in
+            guard let group = vault.keys.groups[entry.groupID]?.group, vault.scope?.contains(entry.groupID) ?? true else { return nil }
+            return (entry.groupID, group)
+        }
+        let unopened = vault.scope == nil ? vault.file.groups.count - held.count : 0
+        if unopened > 0, canAsk { throw VaultError.locked(nil) }
+        return (held.sorted { $0.group.name < $1.group.name }, unopened)
     }
 
     /// Creates an empty group with a fresh key. Throws `groupExists` when it exists.

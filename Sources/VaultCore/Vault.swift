@@ -174,11 +174,11 @@ public final class Vault: ItemStore {
     public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int, damagedGroups: [AccessGroup]) {
         try checkScope(query.group)
         return try withKeys {
-            let vault = try readSnapshot()
+            let vault = try readSnapshot(checking: query.indexCheck)
             let locked = vault.lockedCount(in: query.group)
             if locked > 0, ask != nil { throw VaultError.locked(nil) }
             let items = try vault.attributes(matching: query, skipLocked: true)
-            let damaged = vault.damagedGroups.map(\.group).filter { query.group == nil || $0 == query.group }
+            let damaged = vault.allDamagedGroups.map(\.group).filter { query.group == nil || $0 == query.group }
             return (items, locked, damaged)
         }
     }
