@@ -9,6 +9,9 @@ enum IndexCheck {
     /// lookup by service and account checks the one bucket of each group its tag falls in
     /// before it reads any entry there, so `get` at 100 000 items hashes about a thousand entries, not all of them.
     case lookupsOnly
+    /// `lookupsOnly` for a read that changes nothing: the index is not even copied out of the
+    /// file; each lookup copies the bucket it checks and reads only that copy.
+    case lookupsInPlace
 }
 
 /// The index buckets an opening for lookups has checked, and the groups where one failed
@@ -30,6 +33,13 @@ final class BucketChecks {
 
     fileprivate func record(_ groupID: GroupID, bucket: Int) { checked.insert(Key(groupID: groupID, bucket: bucket)) }
 
+    private var entries: [Int: IndexEntry] = [:]
+
+    fileprivate func record(_ entry: IndexEntry, at position: Int) { entries[position] = entry }
+
+    /// The entry at `position` as a lookup's checked copy held it.
+    func entry(at position: Int) -> IndexEntry? { entries[position] }
+
     fileprivate func recordDamage(_ group: OpenVault.DamagedGroup) {
         if !damaged.contains(group) { damaged.append(group) }
     }
@@ -44,23 +54,48 @@ extension OpenVault {
     /// The groups whose section failed when the file was opened, and those a lookup found a damaged bucket in.
     var allDamagedGroups: [DamagedGroup] { damagedGroups + bucketChecks.damaged }
 
-    /// Whether the index bucket of `groupID` that `tag` falls in matches its digest in the group's
-    /// section (whose MACs were checked on opening), checking it now if it was not; a bucket that
-    /// does not match makes its group damaged. A v1 file's index was checked whole on opening.
-    func lookupBucketIsIntact(_ groupID: GroupID, tag: Bytes16) -> Bool {
+    /// The positions of the entries of `groupID` whose lookup tag is `tag`. Opened for lookups, the
+    /// bucket the tag falls in is copied out of the index and checked against its digest in the
+    /// group's section (whose MACs were checked on opening) first, and the entries found are taken
+    /// from that copy (`checkedEntry(at:)`); a bucket that does not match makes its group damaged and
+    /// gives nil. A v1 file's index, and one opened with every bucket checked, was checked whole.
+    func checkedLookup(_ groupID: GroupID, tag: Bytes16) -> [Int]? {
         guard file.version >= 2, !bucketChecks.everyBucket,
-              let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { return true }
-        if bucketChecks.damaged.contains(where: { $0.groupID == groupID }) { return false }
+              let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
+            return file.index.positions(groupID: groupID, tag: tag)
+        }
+        if bucketChecks.damaged.contains(where: { $0.groupID == groupID }) { return nil }
         let digests = file.sections[slot].bucketDigests
         let bucket = tag.bucket(among: digests.count)
-        if bucketChecks.isChecked(groupID, bucket: bucket) { return true }
-        let computed = file.index.bucketDigests([groupID: (digests.count, [bucket])])[groupID]?[bucket]
-        guard computed == digests[bucket] else {
+        let (positions, copy) = file.index.copyOfBucket(bucket, of: groupID, among: digests.count)
+        guard SHA256.hash(copy) == digests[bucket] else {
             if let held = keys.groups[groupID] { bucketChecks.recordDamage(DamagedGroup(groupID: groupID, group: held.group)) }
-            return false
+            return nil
         }
         bucketChecks.record(groupID, bucket: bucket)
-        return true
+        return copy.withUnsafeBytes { encoded in
+            positions.indices.compactMap { number -> Int? in
+                let entry = IndexEntry(v2At: encoded.baseAddress! + number * IndexEntry.v2Size)
+                guard entry.tag == tag else { return nil }
+                bucketChecks.record(entry, at: positions[number])
+                return positions[number]
+            }
+        }
+    }
+
+    /// The entry at `position`, as checked: from a lookup's checked copy when the index is read in
+    /// place (the file may have changed since), else from the index, whose bucket must have been checked.
+    func checkedEntry(at position: Int) throws -> IndexEntry {
+        if file.index.isInPlace {
+            guard let entry = bucketChecks.entry(at: position) else {
+                throw VaultError.corrupted(path: path, detail: "a record was read from an index bucket not checked against its digest")
+            }
+            return entry
+        }
+        guard entryIsChecked(at: position) else {
+            throw VaultError.corrupted(path: path, detail: "a record was read from an index bucket not checked against its digest")
+        }
+        return file.index[position]
     }
 
     /// Before a write of a vault opened for lookups: every index bucket the change touched must have
@@ -85,7 +120,7 @@ extension OpenVault {
     }
 
     /// Whether the entry at `position` lies in a bucket checked against its digest.
-    func entryIsChecked(at position: Int) -> Bool {
+    private func entryIsChecked(at position: Int) -> Bool {
         guard file.version >= 2, !bucketChecks.everyBucket,
               let slot = file.groups.firstIndex(where: { $0.groupID == file.index.groupID(at: position) }) else { return true }
         let bucket = file.index.lookupTag(at: position).bucket(among: file.sections[slot].bucketDigests.count)

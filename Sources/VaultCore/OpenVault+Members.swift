@@ -125,7 +125,7 @@ extension OpenVault {
     /// checked), a scoped member as a scoped credential of its groups (`open(_:credential:…)`).
     static func open(_ bytes: FileBytes, identities: [AgeIdentity], deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
-        let parsed = try parse(bytes, path: path)
+        let parsed = try parse(bytes, path: path, checking: indexCheck)
         let (name, memberKeys) = try openMemberSlot(parsed.file, identities: identities, path: path)
         switch memberKeys {
         case .full(let masterKey):

@@ -62,8 +62,8 @@ extension OpenVault {
         if let service = query.service, let account = query.account {
             for groupID in groupIDs {
                 let tag = Bytes16(try keys.lookupTag(groupID: groupID, service: service, account: account))
-                guard lookupBucketIsIntact(groupID, tag: tag) else { continue }
-                for position in file.index.positions(groupID: groupID, tag: tag) {
+                guard let positions = checkedLookup(groupID, tag: tag) else { continue }
+                for position in positions {
                     try consider(position) { attributes in
                         guard attributes.service == service, attributes.account == account else {
                             throw VaultError.corrupted(path: path, detail: "a lookup tag does not match its record")
@@ -178,15 +178,12 @@ extension OpenVault {
     }
 
     private func openPlaintext(at position: Int) throws -> (SecretBytes, AccessGroup, Accessibility) {
-        let entry = file.index[position]
+        let entry = try checkedEntry(at: position)
         guard let accessibility = Accessibility(fileID: entry.classID) else {
             throw VaultError.corrupted(path: path, detail: "an index entry names an unknown class")
         }
         if let damaged = damagedGroups.first(where: { $0.groupID == entry.groupID }) {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
-        }
-        guard entryIsChecked(at: position) else {
-            throw VaultError.corrupted(path: path, detail: "a record was read from an index bucket not checked against its digest")
         }
         guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(accessibility) }
         let key: SecretBytes

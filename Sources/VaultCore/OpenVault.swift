@@ -91,7 +91,7 @@ struct OpenVault {
     /// Parses `bytes` and opens a keyslot with the unlock secret: a full ring.
     static func unlock(_ bytes: FileBytes, secret: UnlockSecret, deviceKey: SecretBytes?, path: String,
                        checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
-        let parsed = try parse(bytes, path: path)
+        let parsed = try parse(bytes, path: path, checking: indexCheck)
         let masterKey = try openKeyslot(parsed.file, secret: secret, path: path)
         return try open(parsed, masterKey: masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
     }
@@ -99,7 +99,7 @@ struct OpenVault {
     /// Parses `bytes` and opens it with a master key (from a keyslot or a session).
     static func open(_ bytes: FileBytes, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
-        try open(try parse(bytes, path: path), masterKey: masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
+        try open(try parse(bytes, path: path, checking: indexCheck), masterKey: masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
     }
 
     /// Opens `bytes` without the master key: with this device's grants (the
@@ -108,7 +108,7 @@ struct OpenVault {
     /// the owner's MACs; a v1 file by its header MAC key sealed under the device key.
     static func openPartial(_ bytes: FileBytes, deviceKey: SecretBytes?, grants: [GroupGrant], path: String,
                             checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
-        let parsed = try parse(bytes, path: path)
+        let parsed = try parse(bytes, path: path, checking: indexCheck)
         let file = parsed.file
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
         var headerKey: SecretBytes?
@@ -142,7 +142,7 @@ struct OpenVault {
     /// MACs and each record's digest and seal protect what it reads.
     static func open(_ bytes: FileBytes, credential: ScopedCredential, deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
-        try open(try parse(bytes, path: path), credential: credential, deviceKey: deviceKey, path: path, checking: indexCheck)
+        try open(try parse(bytes, path: path, checking: indexCheck), credential: credential, deviceKey: deviceKey, path: path, checking: indexCheck)
     }
 
     /// `open(_:credential:deviceKey:path:checking:)` of a file parsed already.
@@ -183,9 +183,9 @@ struct OpenVault {
     /// A file as parsed, with private copies of the bytes its MACs cover (`VaultFile.Decoded`).
     typealias Parsed = VaultFile.Decoded
 
-    static func parse(_ bytes: FileBytes, path: String) throws -> Parsed {
+    static func parse(_ bytes: FileBytes, path: String, checking indexCheck: IndexCheck = .everyBucket) throws -> Parsed {
         do {
-            return try VaultFile.decode(bytes)
+            return try VaultFile.decode(bytes, indexInPlace: indexCheck == .lookupsInPlace)
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.detail)
         }
@@ -329,7 +329,7 @@ struct OpenVault {
             guard let held = keys.groups[group.groupID] else { continue }
             let kind: KeyRing.GroupMACKind = held.indexMACKey != nil ? .index : .read
             let digests = computed[group.groupID] ?? [:]
-            let bucketsMatch = indexCheck == .lookupsOnly || section.bucketDigests.indices.allSatisfy { digests[$0] == section.bucketDigests[$0] }
+            let bucketsMatch = indexCheck != .everyBucket || section.bucketDigests.indices.allSatisfy { digests[$0] == section.bucketDigests[$0] }
             let mac = try keys.groupMAC(kind, groupID: group.groupID, context: macContext(section),
                                         bucketDigests: section.bucketDigests, listings: file.listings)
             if bucketsMatch && constantTimeEquals(mac, kind == .index ? section.indexMAC : section.readMAC) {

@@ -444,7 +444,9 @@ public final class Vault: ItemStore {
 
     /// The vault file read and opened with the keys at hand, its counters checked against this
     /// machine's. `indexCheck` is `.lookupsOnly` only for a read that looks up by service and account.
-    func readSnapshot(writing: Bool = false, checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
+    func readSnapshot(writing: Bool = false, checking requested: IndexCheck = .everyBucket) throws -> OpenVault {
+        // A read that only looks items up and changes nothing need not even copy the index.
+        let indexCheck: IndexCheck = requested == .everyBucket ? .everyBucket : writing ? .lookupsOnly : .lookupsInPlace
         // What this machine has seen is read before the file: a writer records its counters only
         // after its file is in place, so a reader racing it can never see them above the file it reads.
         let seenBefore = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))

@@ -340,4 +340,43 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
             _ = try open.openRecord(at: open.file.index.count - 1)
         }
     }
+
+    /// The same race against `get`, which reads the index in the file itself: the lookup copies
+    /// out the bucket it checks, and the record opened is checked against that copy's entry, so the
+    /// older entry and record written over the file after the lookup are never used.
+    @Test func anEntrySwappedInAfterALookupInPlaceIsNeverUsed() throws {
+        let dir = try TempDirectory()
+        let path = dir.location().path
+        let vault = try Vault.makeTest(at: dir.location())
+        try vault.add("other", "a", "other-secret")
+        try vault.add("target", "a", "AAAAAAAA")
+        let old = fileBytes(path)
+        _ = try vault.delete(matching: Query(service: "target", account: "a"))
+        try vault.add("target", "a", "BBBBBBBB")
+        let current = fileBytes(path)
+        let position = try VaultFile.decode(current).file.index.count - 1
+        let entry = indexStart(try VaultFile.decode(current)) + position * IndexEntry.v2Size
+        let oldRecord = try #require(try VaultFile.decode(FileBytes(old)).file.records.stored(at: position).fileRange).1
+        let record = try #require(try VaultFile.decode(FileBytes(current)).file.records.stored(at: position).fileRange).1
+        try #require(oldRecord == record && current.count == old.count)
+        var spliced = current
+        spliced.replaceSubrange(entry ..< entry + IndexEntry.v2Size, with: old[entry ..< entry + IndexEntry.v2Size])
+        spliced.replaceSubrange(record, with: old[oldRecord])
+
+        let mapped = try FileSystem.readVaultFile(path, directory: dir.path, missing: .noSuchVault(path: path))
+        let open = try OpenVault.unlock(mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path,
+                                        checking: .lookupsInPlace)
+        #expect(open.file.index.isInPlace)
+        let found = try open.positions(matching: Query(service: "target", account: "a"))
+        #expect(found == [position])
+        let fd = Glibc.open(path, O_WRONLY)
+        try #require(fd >= 0)
+        #expect(spliced.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) } == spliced.count)
+        close(fd)
+        let read = try? open.openRecord(at: position).secret.copyBytes()
+        #expect(read != Array("AAAAAAAA".utf8), "the spliced-in older secret came back")
+        #expect(throws: VaultError.corrupted(path: path, detail: "a record does not match its index entry's digest")) {
+            _ = try open.openRecord(at: position)
+        }
+    }
 }

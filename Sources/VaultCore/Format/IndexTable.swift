@@ -3,7 +3,9 @@ import VaultCrypto
 /// The lookup index: its entries as format v2 lays them out, 89 bytes each,
 /// back to back, in a private copy of the file's (a mapped file can change
 /// under the reader, so the MACs are checked over the copy, and only the copy
-/// is read). An entry is decoded when it is used, so opening a vault of
+/// is read) — or, for a read that only looks items up (`IndexCheck.lookupsInPlace`),
+/// in the file itself, where a lookup copies out the one bucket it checks and
+/// uses only that copy (`OpenVault.checkedLookup`). An entry is decoded when it is used, so opening a vault of
 /// 100 000 items to read one decodes none of the others, and a write hands
 /// the same bytes to the MACs and the file without encoding them again.
 /// A v1 file's entries are held in the v2 layout, without item ids or digests.
@@ -12,6 +14,8 @@ import VaultCrypto
 /// write rehashes only those (docs/FORMAT.md, "Group sections").
 struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, ExpressibleByArrayLiteral {
     private var bytes: [UInt8]
+    /// The file's own entries, when the table reads them in place; nil when it holds `bytes`.
+    private var inPlace: StoredBytes?
     private static let size = IndexEntry.v2Size
     private static let tagOffset = 32
     private static let groupOffset = 48
@@ -51,6 +55,24 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
         changes = .none
     }
 
+    /// The entries of a mapped file, read where they are; a change copies them first.
+    init(inPlace encoded: StoredBytes) {
+        precondition(encoded.count % IndexTable.size == 0, "an index of partial entries")
+        bytes = []
+        inPlace = encoded
+        changes = .none
+    }
+
+    /// Whether the entries are read in the file itself (a mapping another program may write to).
+    var isInPlace: Bool { inPlace != nil }
+
+    /// Copies entries read in place into private memory, before a change.
+    private mutating func own() {
+        guard let inPlace else { return }
+        bytes = inPlace.bytes
+        self.inPlace = nil
+    }
+
     /// Forgets the changes: the table is now what the file holds.
     mutating func markWritten() { changes = .none }
 
@@ -60,7 +82,7 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
     }
 
     var startIndex: Int { 0 }
-    var endIndex: Int { bytes.count / IndexTable.size }
+    var endIndex: Int { (inPlace?.count ?? bytes.count) / IndexTable.size }
 
     subscript(position: Int) -> IndexEntry {
         get {
@@ -69,6 +91,7 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
         }
         set {
             precondition(indices.contains(position), "an index position out of range")
+            own()
             noteChange(at: position)
             bytes.withUnsafeMutableBytes { newValue.store(to: $0.baseAddress! + position * IndexTable.size) }
             noteChange(at: position)
@@ -76,6 +99,7 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
     }
 
     mutating func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with entries: C) where C.Element == IndexEntry {
+        own()
         for position in subrange { noteChange(at: position) }
         var replacement: [UInt8] = []
         for entry in entries {
@@ -87,11 +111,30 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
 
     /// Calls `body` with every entry encoded as the file holds them (v2).
     func withEncoded<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        try bytes.withUnsafeBytes(body)
+        if let inPlace { return try inPlace.withUnsafeBytes(body) }
+        return try bytes.withUnsafeBytes(body)
     }
 
     /// The encoded entries, to write.
-    var stored: StoredBytes { StoredBytes(bytes) }
+    var stored: StoredBytes { inPlace ?? StoredBytes(bytes) }
+
+    /// A private copy of the entries of `groupID` in `bucket` (of `bucketCount`), in index order,
+    /// and their positions: what a lookup checks against the bucket's digest and then reads.
+    func copyOfBucket(_ bucket: Int, of groupID: GroupID, among bucketCount: Int) -> (positions: [Int], encoded: [UInt8]) {
+        withEncoded { encoded in
+            var positions: [Int] = []
+            var copy: [UInt8] = []
+            let base = encoded.baseAddress!
+            for position in 0..<count {
+                let at = base + position * IndexTable.size
+                guard UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self)) == groupID.rawValue,
+                      Bytes16(loadingFrom: at + IndexTable.tagOffset).bucket(among: bucketCount) == bucket else { continue }
+                positions.append(position)
+                copy.append(contentsOf: UnsafeRawBufferPointer(start: at, count: IndexTable.size))
+            }
+            return (positions, copy)
+        }
+    }
 
     /// The group id of the entry at `position`, read without decoding the rest of it.
     func groupID(at position: Int) -> GroupID {

@@ -148,7 +148,7 @@ struct VaultFile {
         let parametersEnd: Int
         /// The header parameters and their checksum, as the file held them.
         let header: [UInt8]
-        /// The index as the file held it (v1's 41-byte entries for a v1 file).
+        /// The index as the file held it (v1's 41-byte entries for a v1 file); empty when read in place.
         let encodedIndex: [UInt8]
     }
 
@@ -156,7 +156,9 @@ struct VaultFile {
     /// record count, the index, the group sections, each listing block's fixed fields and length.
     /// The records and listing blocks' sealed bytes stay where they are, the records checked only
     /// for their lengths; each is copied before its digest is checked. Throws as `decode(_:)` does.
-    static func decode(_ source: FileBytes) throws -> Decoded {
+    /// With `indexInPlace` a v2 index is not copied: its table reads the entries in `source` (for a
+    /// read that only looks items up, which copies out and checks the one bucket it reads).
+    static func decode(_ source: FileBytes, indexInPlace: Bool = false) throws -> Decoded {
         // Nearly every header fits the first 64 KiB; one that does not (thousands of groups) is read again, as long as a header can be.
         let (decoded, parametersEnd, prefix) = try (try? decodeHeader(source.prefix(1 << 16))) ?? decodeHeader(source.prefix(maxHeaderBytes))
         var file = decoded
@@ -177,13 +179,18 @@ struct VaultFile {
         guard recordCount <= maxRecords, recordCount * entrySize <= source.count - offset else {
             throw MalformedInput(detail: "an index of \(recordCount) records does not fit the file")
         }
-        let encodedIndex = source[offset ..< offset + recordCount * entrySize]
+        let indexRange = offset ..< offset + recordCount * entrySize
+        var encodedIndex: [UInt8] = []
         if file.version == 1 {
+            encodedIndex = source[indexRange]
             file.index = IndexTable(encodedIndex.withUnsafeBytes { IndexEntry.decode(all: $0, version: 1) })
+        } else if indexInPlace {
+            file.index = IndexTable(inPlace: StoredBytes(source, indexRange))
         } else {
+            encodedIndex = source[indexRange]
             file.index = IndexTable(encoded: encodedIndex)
         }
-        offset += encodedIndex.count
+        offset = indexRange.upperBound
         file.sections = try file.groups.map { _ in
             try GroupSection.decode(version: file.version) { try reader($0, "a group section") }
         }
