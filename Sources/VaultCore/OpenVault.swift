@@ -283,6 +283,14 @@ struct OpenVault {
     /// the group's write key, else (v2) the read MAC. A group that fails is left out of the
     /// ring and named in `damagedGroups`: it takes down only itself.
     private mutating func verifyIndex(encoded: UnsafeRawBufferPointer, checking indexCheck: IndexCheck) throws {
+        // A read that only looks up reads no entry outside the buckets it checks, and no listing block.
+        if indexCheck != .lookupsInPlace { try checkStructure() }
+        try verifyGroupMACs(encoded: encoded, checking: indexCheck)
+    }
+
+    /// Every index entry names a group and class of the header, and each (group, class)'s listing
+    /// blocks are its buckets 0 ..< a power of two, in order: checked before any group MAC.
+    private func checkStructure() throws {
         let groupIDs = Set(file.groups.map(\.groupID))
         // Neighbouring entries mostly share group and class: check each pair once per run.
         var checked: (groupID: GroupID, classID: ClassID)?
@@ -308,6 +316,10 @@ struct OpenVault {
         guard buckets.values.allSatisfy(Buckets.isValid) else {
             throw VaultError.corrupted(path: path, detail: "a listing of a bucket count that is not a power of two")
         }
+    }
+
+    /// Checks the MAC of every group this ring holds (see `verifyIndex`).
+    private mutating func verifyGroupMACs(encoded: UnsafeRawBufferPointer, checking indexCheck: IndexCheck) throws {
         if file.version == 1 {
             for group in file.groups where keys.groups[group.groupID]?.indexMACKey != nil {
                 let slot = file.groups.firstIndex { $0.groupID == group.groupID }!
