@@ -34,7 +34,7 @@ _vault_options() {
         grant) echo "--group --read-only --expires -o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         identity) echo "-o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         member) echo "--group --read-only --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        trust) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        trust) echo "--pin --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         revoke) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         unlock) echo "--timeout --raw --export --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         lock) echo "--all --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
@@ -149,6 +149,7 @@ _vault_value_kind() {
         "identity -o"|"identity --out") echo "file" ;;
         "member --group") echo "names groups" ;;
         "member --kdf-cost") echo "words interactive testing" ;;
+        "trust --pin") echo "none" ;;
         "revoke --group") echo "names groups" ;;
         "unlock --timeout") echo "none" ;;
         "passwd --new-passphrase-file") echo "file" ;;

@@ -269,6 +269,7 @@ complete -c vault -n '__vault_using member' -a 'add list remove' -d 'add, list o
 complete -c vault -n '__vault_using member' -d 'the member to add or remove'
 complete -c vault -n '__vault_using member' -d 'add: the member\'s age recipient, age1'
 
+complete -c vault -n '__vault_using trust' -l pin -x -d 'write FINGERPRINT to the config file as the trust to pin, instead of printing the vault\'s'
 complete -c vault -n '__vault_using trust' -l json -d 'print JSON instead of text'
 
 complete -c vault -n '__vault_using revoke' -l group -x -a '(__vault_names groups)' -d 'a group whose credentials end; repeat it for several'

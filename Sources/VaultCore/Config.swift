@@ -63,6 +63,31 @@ public struct Config: Sendable {
 
     /// The value of `key`, if set.
     public func value(_ key: String) -> String? { values[key] }
+
+    /// Sets `key` to `value` in the config file of `environment`: the line of that key replaced
+    /// (comments and other lines kept), or one added; the file written atomically, 0600, in a
+    /// directory made 0700 if missing. Throws as `load` does for a file it cannot read.
+    public static func set(_ key: String, to value: String, environment: [String: String]) throws {
+        precondition(knownKeys[key] != nil, "an unknown config key")
+        let path = path(environment: environment)
+        var lines: [String] = []
+        if FileSystem.exists(path) {
+            _ = try load(environment: environment)
+            let bytes = try FileSystem.read(path, requirePrivate: false, missing: .io(path: path, operation: "open", errno: 2))
+            lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            if lines.last == "" { lines.removeLast() }
+        }
+        let line = "\(key) = \(value)"
+        func keyOf(_ line: String) -> String? { line.firstIndex(of: "=").map { line[..<$0].trimmed() } }
+        if let existing = lines.firstIndex(where: { keyOf($0) == key }) {
+            lines[existing] = line
+        } else {
+            lines.append(line)
+        }
+        let directory = String(path[..<path.lastIndex(of: "/")!])
+        try FileSystem.makeDirectory(directory)
+        try FileSystem.writeAtomically(Array((lines.joined(separator: "\n") + "\n").utf8), to: path, directory: directory)
+    }
 }
 
 private extension StringProtocol {

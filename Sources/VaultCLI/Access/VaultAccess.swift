@@ -123,8 +123,7 @@ struct VaultAccess {
             vault.minimumEpoch = epoch
         }
         if let text = try settings.value(.trust) {
-            let fingerprint = text.lowercased()
-            guard fingerprint.utf8.count == 64, fingerprint.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+            guard let fingerprint = parsedTrustFingerprint(text) else {
                 throw VaultError.invalidTrustFingerprint(source: arguments.value(.trust) != nil ? "the --trust value" : "VAULT_TRUST or the config key trust")
             }
             vault.trustedFingerprint = fingerprint

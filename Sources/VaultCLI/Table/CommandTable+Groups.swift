@@ -100,11 +100,17 @@ extension CommandTable {
             those without holding them. Run it \
             where the vault opens with the passphrase or key file: the fingerprint of a file \
             cannot be taken from the file itself. It changes with every re-key (rekey, passwd \
-            when it rotates the master key, a full member removed); vault then says so.
+            when it rotates the master key, a full member removed); vault then says so. \
+            --pin FINGERPRINT, on a member's machine, writes the fingerprint the owner gave \
+            into the config file (the key trust) without opening the vault.
             """,
-        options: [json],
+        options: [
+            OptionSpec(.pin, value: "FINGERPRINT", help: "write FINGERPRINT to the config file as the trust to pin, instead of printing the vault's"),
+            json,
+        ],
         examples: [
             ExampleSpec("vault trust", "print the fingerprint to pin in CI as VAULT_TRUST"),
+            ExampleSpec("vault trust --pin 3f9a…", "on a member's machine: pin what the owner printed"),
         ],
         run: { try TrustCommand.run($0) })
 

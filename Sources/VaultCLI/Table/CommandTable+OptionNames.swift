@@ -65,6 +65,7 @@ extension OptionName {
     public static let onConflict = OptionName("on-conflict")
     public static let otp = OptionName("otp")
     public static let out = OptionName("out")
+    public static let pin = OptionName("pin")
     public static let passphraseFile = OptionName("passphrase-file")
     public static let password = OptionName("password")
     public static let `print` = OptionName("print")
