@@ -84,6 +84,12 @@ step "With that credential (VAULT_CREDENTIAL holds its text, as a CI secret vari
     0 'CI=true VAULT_KEY_FILE= VAULT_CREDENTIAL="$(cat ci.cred)" DEPLOY_TOKEN=vault://ci/deploy/bot vault run -- sh -c '\''echo "deploying with $DEPLOY_TOKEN"'\'''
 step "The same credential cannot open another group: exit 30 (errSecMissingEntitlement)." \
     30 'VAULT_KEY_FILE= VAULT_CREDENTIAL=ci.cred vault get --group default -s github -a ci-bot'
+step "A CI runner can be a member instead: its own age identity (a CI secret), its public recipient added to group ci, read-only; no credential file exists anywhere." \
+    0 'vault identity new --out - > runner.identity 2> runner.err && chmod 600 runner.identity && vault member add ci-runner "$(sed -n "s/^vault: recipient: //p" runner.err)" --group ci --read-only'
+step "A member reads only a vault signed by the key it pinned: vault trust prints the fingerprint, which the job gets as VAULT_TRUST (anyone who can push the file could otherwise seal a vault of their own to the runner)." \
+    0 'vault trust > trust.fp && VAULT_KEY_FILE= VAULT_IDENTITY="$(cat runner.identity)" VAULT_TRUST="$(cat trust.fp)" vault get --group ci -s deploy -a bot'
+step "Without the pin, the member's identity reads nothing: exit 51." \
+    51 'VAULT_KEY_FILE= VAULT_IDENTITY="$(cat runner.identity)" vault get --group ci -s deploy -a bot'
 step "Revoking the group ends every credential granted for it, and keeps its items." \
     0 'vault revoke --group ci && vault get --group ci -s deploy -a bot'
 step "Verify checks every record and prints the format and its counters: revoke raised the key epoch, so a copy from before it is refused (exit 49)." \
