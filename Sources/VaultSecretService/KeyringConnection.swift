@@ -32,7 +32,7 @@ struct KeyringConnection {
             library.api.secret_collection_for_alias_sync(service, name, 0, nil, $0)
         }
         if let byAlias { return byAlias }
-        _ = try library.call("list the collections") { library.api.secret_service_load_collections_sync(service, nil, $0) }
+        try loadCollections()
         var matchingPath: String?
         for pointer in library.elements(of: library.api.secret_service_get_collections(service)) {
             defer { library.api.g_object_unref(pointer) }
@@ -49,6 +49,20 @@ struct KeyringConnection {
             library.api.secret_collection_new_for_dbus_path_sync(service, path, 0, nil, $0)
         }) else { throw SecretServiceError.noSuchCollection(name) }
         return collection
+    }
+
+    /// Loads the service's collections. libsecret loads each one's items with it, so an item that
+    /// another client deletes between the keyring listing it and libsecret loading it fails the
+    /// whole load ("No such secret item"): that is tried again, a few times, before it is an error.
+    private func loadCollections() throws {
+        for attempt in 1...3 {
+            do {
+                _ = try library.call("list the collections") { library.api.secret_service_load_collections_sync(service, nil, $0) }
+                return
+            } catch SecretServiceError.failed(_, let detail) where detail.contains("No such secret item") && attempt < 3 {
+                continue
+            }
+        }
     }
 
     /// Unlocks a locked collection through the keyring's own prompt; where vault
