@@ -11,13 +11,7 @@ public enum Ed25519 {
     /// The public key of `privateKey` (32 bytes, as RFC 8032 encodes it).
     /// Throws `CryptoError.invalidParameters` for a key of another size.
     public static func publicKey(of privateKey: SecretBytes) throws -> [UInt8] {
-        let key = try privateKeyObject(privateKey)
-        defer { EVP_PKEY_free(key) }
-        var publicKey = [UInt8](repeating: 0, count: keySize)
-        var length = keySize
-        try check(EVP_PKEY_get_raw_public_key(key, &publicKey, &length), "EVP_PKEY_get_raw_public_key")
-        guard length == keySize else { throw CryptoError.openSSL("EVP_PKEY_get_raw_public_key: \(length) bytes") }
-        return publicKey
+        try RawKey.publicKey(of: privateKey, type: EVP_PKEY_ED25519, name: "Ed25519")
     }
 
     /// The 64-byte signature of `message` under `privateKey`.
@@ -47,12 +41,6 @@ public enum Ed25519 {
     }
 
     private static func privateKeyObject(_ privateKey: SecretBytes) throws -> OpaquePointer {
-        guard privateKey.count == keySize else {
-            throw CryptoError.invalidParameters("an Ed25519 private key is \(keySize) bytes, got \(privateKey.count)")
-        }
-        return try privateKey.withUnsafeBytes { bytes in
-            try check(EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, nil, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keySize),
-                      "EVP_PKEY_new_raw_private_key(Ed25519)")
-        }
+        try RawKey.privateKeyObject(privateKey, type: EVP_PKEY_ED25519, name: "Ed25519")
     }
 }

@@ -9,13 +9,7 @@ public enum X25519 {
     /// The public key of `privateKey` (32 bytes, as RFC 7748 encodes it).
     /// Throws `CryptoError.invalidParameters` for a key of another size.
     public static func publicKey(of privateKey: SecretBytes) throws -> [UInt8] {
-        let key = try privateKeyObject(privateKey)
-        defer { EVP_PKEY_free(key) }
-        var publicKey = [UInt8](repeating: 0, count: keySize)
-        var length = keySize
-        try check(EVP_PKEY_get_raw_public_key(key, &publicKey, &length), "EVP_PKEY_get_raw_public_key")
-        guard length == keySize else { throw CryptoError.openSSL("EVP_PKEY_get_raw_public_key: \(length) bytes") }
-        return publicKey
+        try RawKey.publicKey(of: privateKey, type: EVP_PKEY_X25519, name: "X25519")
     }
 
     /// The shared secret of `privateKey` and `peer`'s public key. OpenSSL refuses a result of all
@@ -40,12 +34,6 @@ public enum X25519 {
     }
 
     private static func privateKeyObject(_ privateKey: SecretBytes) throws -> OpaquePointer {
-        guard privateKey.count == keySize else {
-            throw CryptoError.invalidParameters("an X25519 private key is \(keySize) bytes, got \(privateKey.count)")
-        }
-        return try privateKey.withUnsafeBytes { bytes in
-            try check(EVP_PKEY_new_raw_private_key(EVP_PKEY_X25519, nil, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), keySize),
-                      "EVP_PKEY_new_raw_private_key(X25519)")
-        }
+        try RawKey.privateKeyObject(privateKey, type: EVP_PKEY_X25519, name: "X25519")
     }
 }

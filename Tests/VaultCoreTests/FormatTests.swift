@@ -304,8 +304,10 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
 /// the file after its MACs passed, must never come back as the secret (a review got the old
 /// secret from `get` this way when the index was read from the mapping after the check).
 @Suite struct InPlaceRewriteTests {
-    @Test func anEntrySwappedInAfterTheChecksIsNeverUsed() throws {
-        let dir = try TempDirectory()
+    /// A vault whose last item, target/a, was AAAAAAAA in an older copy and is BBBBBBBB now (deleted and
+    /// added again, so its entry and record sit at the same place with the same lengths), and the current
+    /// file with the older copy's entry and record of it spliced in: what another program writes in place.
+    func spliceOlderTarget(_ dir: TempDirectory) throws -> (path: String, position: Int, spliced: [UInt8]) {
         let path = dir.location().path
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("other", "a", "other-secret")
@@ -314,19 +316,24 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
         _ = try vault.delete(matching: Query(service: "target", account: "a"))
         try vault.add("target", "a", "BBBBBBBB")
         let current = fileBytes(path)
-        // The older copy's entry and record of the target, put where the current ones are (same lengths).
-        func place(_ bytes: [UInt8]) throws -> (entry: Range<Int>, record: Range<Int>) {
+        func place(_ bytes: [UInt8]) throws -> (position: Int, entry: Range<Int>, record: Range<Int>) {
             let decoded = try VaultFile.decode(FileBytes(bytes))
             let position = try #require(decoded.file.index.indices.last)
             let entry = indexStart(decoded) + position * IndexEntry.v2Size
             let record = try #require(decoded.file.records.stored(at: position).fileRange).1
-            return (entry ..< entry + IndexEntry.v2Size, record)
+            return (position, entry ..< entry + IndexEntry.v2Size, record)
         }
         let (oldPlace, currentPlace) = (try place(old), try place(current))
         try #require(oldPlace.record.count == currentPlace.record.count && current.count == old.count)
         var spliced = current
         spliced.replaceSubrange(currentPlace.entry, with: old[oldPlace.entry])
         spliced.replaceSubrange(currentPlace.record, with: old[oldPlace.record])
+        return (path, currentPlace.position, spliced)
+    }
+
+    @Test func anEntrySwappedInAfterTheChecksIsNeverUsed() throws {
+        let dir = try TempDirectory()
+        let (path, _, spliced) = try spliceOlderTarget(dir)
 
         let mapped = try FileSystem.readVaultFile(path, directory: dir.path, missing: .noSuchVault(path: path))
         let open = try OpenVault.unlock(mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path)
@@ -346,23 +353,7 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
     /// older entry and record written over the file after the lookup are never used.
     @Test func anEntrySwappedInAfterALookupInPlaceIsNeverUsed() throws {
         let dir = try TempDirectory()
-        let path = dir.location().path
-        let vault = try Vault.makeTest(at: dir.location())
-        try vault.add("other", "a", "other-secret")
-        try vault.add("target", "a", "AAAAAAAA")
-        let old = fileBytes(path)
-        _ = try vault.delete(matching: Query(service: "target", account: "a"))
-        try vault.add("target", "a", "BBBBBBBB")
-        let current = fileBytes(path)
-        let position = try VaultFile.decode(current).file.index.count - 1
-        let entry = indexStart(try VaultFile.decode(current)) + position * IndexEntry.v2Size
-        let oldRecord = try #require(try VaultFile.decode(FileBytes(old)).file.records.stored(at: position).fileRange).1
-        let record = try #require(try VaultFile.decode(FileBytes(current)).file.records.stored(at: position).fileRange).1
-        try #require(oldRecord == record && current.count == old.count)
-        var spliced = current
-        spliced.replaceSubrange(entry ..< entry + IndexEntry.v2Size, with: old[entry ..< entry + IndexEntry.v2Size])
-        spliced.replaceSubrange(record, with: old[oldRecord])
-
+        let (path, position, spliced) = try spliceOlderTarget(dir)
         let mapped = try FileSystem.readVaultFile(path, directory: dir.path, missing: .noSuchVault(path: path))
         let open = try OpenVault.unlock(mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path,
                                         checking: .lookupsInPlace)

@@ -23,6 +23,11 @@ import VaultCrypto
         return try #require(decoded.file.groups.firstIndex { $0.groupID == id })
     }
 
+    /// The index position of item `service`/acct, found with the owner's keys.
+    func position(of service: String, _ dir: TempDirectory) throws -> Int {
+        try #require(try owner(dir).positions(matching: Query(service: service, account: "acct")).first)
+    }
+
     /// Where the entry at `position` starts in the file.
     func entryStart(_ decoded: VaultFile.Decoded, _ position: Int) -> Int {
         indexStart(decoded) + position * IndexEntry.v2Size
@@ -65,8 +70,7 @@ import VaultCrypto
         let vault = try vault(dir, count: 3000)
         let path = dir.location().path
         let before = try decoded(dir)
-        let position = try #require(try OpenVault.unlock(fileBytes(path), secret: testKeyFile, deviceKey: nil, path: "test")
-            .positions(matching: Query(service: "svc-42", account: "acct")).first)
+        let position = try position(of: "svc-42", dir)
         let bucket = before.file.index.lookupTag(at: position).bucket(among: 4)
         let elsewhere = try #require((0..<3000).first { other in
             before.file.index.lookupTag(at: other).bucket(among: 4) != bucket
@@ -93,8 +97,7 @@ import VaultCrypto
         let vault = try vault(dir, count: 3000)
         let path = dir.location().path
         let before = try decoded(dir)
-        let position = try #require(try OpenVault.unlock(fileBytes(path), secret: testKeyFile, deviceKey: nil, path: "test")
-            .positions(matching: Query(service: "svc-42", account: "acct")).first)
+        let position = try position(of: "svc-42", dir)
         rewrite(before, to: path) { file in
             file.index.remove(at: position)
             file.records.remove(at: position)
@@ -124,7 +127,7 @@ import VaultCrypto
         let before = try decoded(dir)
         let damagedBucket = try bucket(of: "svc-42", open, among: 4)
         let other = try #require((0..<3000).first { try bucket(of: "svc-\($0)", open, among: 4) != damagedBucket })
-        let position = try #require(try open.positions(matching: Query(service: "svc-42", account: "acct")).first)
+        let position = try position(of: "svc-42", dir)
         var bytes = fileBytes(path)
         bytes[entryStart(before, position)] ^= 0x01
         writeBytes(bytes, to: path)
@@ -151,7 +154,7 @@ import VaultCrypto
         #expect(try decoded(dir).file.sections[try defaultSlot(try decoded(dir), dir)].bucketDigests.count == 4)
         let damagedBucket = try bucket(of: "svc-42", open, among: 4)
         let newService = try #require((0..<100).map { "new-\($0)" }.first { try bucket(of: $0, open, among: 4) != damagedBucket })
-        let position = try #require(try open.positions(matching: Query(service: "svc-42", account: "acct")).first)
+        let position = try position(of: "svc-42", dir)
         var bytes = fileBytes(path)
         bytes[entryStart(try decoded(dir), position)] ^= 0x01
         writeBytes(bytes, to: path)
@@ -187,8 +190,7 @@ import VaultCrypto
         let before = try decoded(dir)
         let slot = try defaultSlot(before, dir)
         let groupID = before.file.groups[slot].groupID
-        let position = try #require(try OpenVault.unlock(fileBytes(path), secret: testKeyFile, deviceKey: nil, path: "test")
-            .positions(matching: Query(service: "svc-42", account: "acct")).first)
+        let position = try position(of: "svc-42", dir)
         rewrite(before, to: path) { file in
             file.index.remove(at: position)
             file.records.remove(at: position)

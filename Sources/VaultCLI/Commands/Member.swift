@@ -67,20 +67,7 @@ enum MemberCommand {
         let terminal = invocation.terminal
         let progress = ProgressLine.attach(to: vault, invocation, label: "remove")
         defer { progress?.finish() }
-        let removal = try vault.removeMember(named: name, kdf: kdf) { plan in
-            for kind in plan.droppedKeyslots {
-                terminal.writeErr("vault: warning: the \(kind.rawValue) keyslot cannot be re-made without its secret and is dropped\n")
-            }
-            for count in plan.itemsBoundElsewhere {
-                terminal.writeErr("vault: warning: \(counted(count.count, "item")) of group \(quoted(count.group)), class \(count.accessibility.rawValue), "
-                                  + "are bound to another machine's device key, cannot be re-sealed here, and are dropped\n")
-            }
-            if plan.itemsNeedingPassphrase > 0 {
-                terminal.writeErr("vault: warning: \(counted(plan.itemsNeedingPassphrase, "when-passcode-set-this-device-only item")) "
-                                  + "cannot be kept without a passphrase keyslot and \(plan.itemsNeedingPassphrase == 1 ? "is" : "are") destroyed\n")
-            }
-            try Confirmation.require(invocation, access: access, question: "Re-key and drop what is listed above?")
-        }
+        let removal = try vault.removeMember(named: name, kdf: kdf) { plan in try RekeyCommand.confirm(plan, invocation, access: access) }
         let readable = removal.readable.sorted { ($0.group.name, $0.service, $0.account) < ($1.group.name, $1.service, $1.account) }
         if invocation.wantsJSON {
             terminal.writeOut(JSONValue.object([

@@ -7,20 +7,7 @@ enum RekeyCommand {
         let vault = try access.vault()
         let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
         let terminal = invocation.terminal
-        let outcome = try vault.rekey(kdf: kdf) { plan in
-            for kind in plan.droppedKeyslots {
-                terminal.writeErr("vault: warning: the \(kind.rawValue) keyslot cannot be re-made without its secret and is dropped\n")
-            }
-            for count in plan.itemsBoundElsewhere {
-                terminal.writeErr("vault: warning: \(counted(count.count, "item")) of group \(quoted(count.group)), class \(count.accessibility.rawValue), "
-                                  + "are bound to another machine's device key, cannot be re-sealed here, and are dropped\n")
-            }
-            if plan.itemsNeedingPassphrase > 0 {
-                terminal.writeErr("vault: warning: \(counted(plan.itemsNeedingPassphrase, "when-passcode-set-this-device-only item")) "
-                                  + "cannot be kept without a passphrase keyslot and \(plan.itemsNeedingPassphrase == 1 ? "is" : "are") destroyed\n")
-            }
-            try Confirmation.require(invocation, access: access, question: "Re-key and drop what is listed above?")
-        }
+        let outcome = try vault.rekey(kdf: kdf) { plan in try RekeyCommand.confirm(plan, invocation, access: access) }
         if invocation.wantsJSON {
             terminal.writeOut(JSONValue.object([
                 ("key_epoch", .number(Int(outcome.keyEpoch))), ("resealed", .number(outcome.resealed)),
@@ -32,5 +19,23 @@ enum RekeyCommand {
         }
         terminal.say("re-keyed the vault (key epoch \(outcome.keyEpoch)): re-sealed \(counted(outcome.resealed, "item")), "
                      + "ended \(counted(outcome.sessionsEnded, "unlock session")); scoped credentials no longer open it: grant them again")
+    }
+
+    /// Says what a re-key drops (keyslots it cannot re-make, items it cannot re-seal here) and asks
+    /// before it goes on: for `rekey` and for `member remove` of a full member, which re-keys.
+    static func confirm(_ plan: RekeyPlan, _ invocation: Invocation, access: VaultAccess) throws {
+        let terminal = invocation.terminal
+        for kind in plan.droppedKeyslots {
+            terminal.writeErr("vault: warning: the \(kind.rawValue) keyslot cannot be re-made without its secret and is dropped\n")
+        }
+        for count in plan.itemsBoundElsewhere {
+            terminal.writeErr("vault: warning: \(counted(count.count, "item")) of group \(quoted(count.group)), class \(count.accessibility.rawValue), "
+                              + "are bound to another machine's device key, cannot be re-sealed here, and are dropped\n")
+        }
+        if plan.itemsNeedingPassphrase > 0 {
+            terminal.writeErr("vault: warning: \(counted(plan.itemsNeedingPassphrase, "when-passcode-set-this-device-only item")) "
+                              + "cannot be kept without a passphrase keyslot and \(plan.itemsNeedingPassphrase == 1 ? "is" : "are") destroyed\n")
+        }
+        try Confirmation.require(invocation, access: access, question: "Re-key and drop what is listed above?")
     }
 }
