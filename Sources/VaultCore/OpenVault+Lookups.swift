@@ -3,15 +3,13 @@ import VaultCrypto
 /// How much of the index an opening checks against the group sections' bucket digests.
 enum IndexCheck {
     /// Every bucket of every group the ring holds, when the file is opened: what every
-    /// command but a lookup by service and account needs.
+    /// command but a read by service and account needs, and every write.
     case everyBucket
-    /// None when the file is opened (the group MACs over the digests are checked); each
-    /// lookup by service and account checks the one bucket of each group its tag falls in
-    /// before it reads any entry there, so `get` at 100 000 items hashes about a thousand entries, not all of them.
+    /// None when the file is opened (the group MACs over the digests are checked), and the index
+    /// is not even copied out of the file: each lookup by service and account copies out the one
+    /// bucket of each group its tag falls in, checks that copy and reads only it, so `get` at
+    /// 100 000 items hashes about a thousand entries, not all of them. Never written.
     case lookupsOnly
-    /// `lookupsOnly` for a read that changes nothing: the index is not even copied out of the
-    /// file; each lookup copies the bucket it checks and reads only that copy.
-    case lookupsInPlace
 }
 
 /// The index buckets an opening for lookups has checked, and the groups where one failed
@@ -19,19 +17,9 @@ enum IndexCheck {
 /// checks a bucket records it without a mutable vault: the record only ever grows.
 final class BucketChecks {
     let everyBucket: Bool
-    private var checked: Set<Key> = []
     private(set) var damaged: [OpenVault.DamagedGroup] = []
 
-    private struct Key: Hashable {
-        let groupID: GroupID
-        let bucket: Int
-    }
-
     init(everyBucket: Bool) { self.everyBucket = everyBucket }
-
-    func isChecked(_ groupID: GroupID, bucket: Int) -> Bool { everyBucket || checked.contains(Key(groupID: groupID, bucket: bucket)) }
-
-    fileprivate func record(_ groupID: GroupID, bucket: Int) { checked.insert(Key(groupID: groupID, bucket: bucket)) }
 
     private var entries: [Int: IndexEntry] = [:]
 
@@ -60,10 +48,8 @@ extension OpenVault {
     /// from that copy (`checkedEntry(at:)`); a bucket that does not match makes its group damaged and
     /// gives nil. A v1 file's index, and one opened with every bucket checked, was checked whole.
     func checkedLookup(_ groupID: GroupID, tag: Bytes16) -> [Int]? {
-        guard file.version >= 2, !bucketChecks.everyBucket,
-              let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
-            return file.index.positions(groupID: groupID, tag: tag)
-        }
+        guard file.version >= 2, !bucketChecks.everyBucket else { return file.index.positions(groupID: groupID, tag: tag) }
+        guard let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { return [] }
         if bucketChecks.damaged.contains(where: { $0.groupID == groupID }) { return nil }
         let digests = file.sections[slot].bucketDigests
         let bucket = tag.bucket(among: digests.count)
@@ -72,7 +58,6 @@ extension OpenVault {
             if let held = keys.groups[groupID] { bucketChecks.recordDamage(DamagedGroup(groupID: groupID, group: held.group)) }
             return nil
         }
-        bucketChecks.record(groupID, bucket: bucket)
         return copy.withUnsafeBytes { encoded in
             positions.indices.compactMap { number -> Int? in
                 let entry = IndexEntry(v2At: encoded.baseAddress! + number * IndexEntry.v2Size)
@@ -83,47 +68,14 @@ extension OpenVault {
         }
     }
 
-    /// The entry at `position`, as checked: from a lookup's checked copy when the index is read in
-    /// place (the file may have changed since), else from the index, whose bucket must have been checked.
+    /// The entry at `position`, as checked: from a lookup's checked copy when the file was opened for
+    /// lookups (its index is read in place, and the file may have changed since), else from the index.
     func checkedEntry(at position: Int) throws -> IndexEntry {
-        if file.index.isInPlace {
-            guard let entry = bucketChecks.entry(at: position) else {
-                throw VaultError.corrupted(path: path, detail: "a record was read from an index bucket not checked against its digest")
-            }
-            return entry
-        }
-        guard entryIsChecked(at: position) else {
+        guard !bucketChecks.everyBucket else { return file.index[position] }
+        guard let entry = bucketChecks.entry(at: position) else {
             throw VaultError.corrupted(path: path, detail: "a record was read from an index bucket not checked against its digest")
         }
-        return file.index[position]
+        return entry
     }
 
-    /// Before a write of a vault opened for lookups: every index bucket the change touched must have
-    /// been checked before it was changed (a lookup there does that), or rehashing it would launder
-    /// whatever someone put there; a group spread over another bucket count has its other buckets,
-    /// unchanged since they were read, checked now. Throws what a failed check means.
-    func checkBucketsBeforeWriting(_ groupID: GroupID, newBucketCount: Int) throws {
-        guard file.version >= 2, !bucketChecks.everyBucket,
-              let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { return }
-        let stored = file.sections[slot].bucketDigests
-        guard !stored.isEmpty else { return }  // a group made by this change: nothing was read of it
-        guard let touched = file.index.changes.buckets(of: groupID, among: stored.count),
-              touched.allSatisfy({ bucketChecks.isChecked(groupID, bucket: $0) }) else {
-            throw VaultError.corrupted(path: path, detail: "a change to an index bucket that was not checked")
-        }
-        guard newBucketCount != stored.count else { return }
-        let untouched = Set(stored.indices).subtracting(touched)
-        let computed = file.index.bucketDigests([groupID: (stored.count, untouched)])[groupID] ?? [:]
-        guard untouched.allSatisfy({ computed[$0] == stored[$0] }) else {
-            throw VaultError.corrupted(path: path, detail: "an index bucket does not match its digest")
-        }
-    }
-
-    /// Whether the entry at `position` lies in a bucket checked against its digest.
-    private func entryIsChecked(at position: Int) -> Bool {
-        guard file.version >= 2, !bucketChecks.everyBucket,
-              let slot = file.groups.firstIndex(where: { $0.groupID == file.index.groupID(at: position) }) else { return true }
-        let bucket = file.index.lookupTag(at: position).bucket(among: file.sections[slot].bucketDigests.count)
-        return bucketChecks.isChecked(file.index.groupID(at: position), bucket: bucket)
-    }
 }

@@ -18,8 +18,14 @@ extension OpenVault {
     /// Whether the header as read is signed by the signing key whose fingerprint is `fingerprint`:
     /// the file's public key has that fingerprint and the signature over the header checks under it.
     func headerIsSigned(byFingerprint fingerprint: String) -> Bool {
+        OpenVault.isSigned(file, header: header, byFingerprint: fingerprint)
+    }
+
+    /// Whether `header` (the header parameters and checksum of `file`, as read) is signed by the
+    /// signing key whose fingerprint is `fingerprint`.
+    static func isSigned(_ file: VaultFile, header: [UInt8], byFingerprint fingerprint: String) -> Bool {
         file.version >= 2 && !header.isEmpty
-            && constantTimeEquals(Array(OpenVault.trustFingerprint(of: file.signingPublicKey).utf8), Array(fingerprint.lowercased().utf8))
+            && constantTimeEquals(Array(trustFingerprint(of: file.signingPublicKey).utf8), Array(fingerprint.lowercased().utf8))
             && Ed25519.isValid(signature: file.headerSignature, of: AAD.headerSignature(header: header), publicKey: file.signingPublicKey)
     }
 }

@@ -185,7 +185,7 @@ struct OpenVault {
 
     static func parse(_ bytes: FileBytes, path: String, checking indexCheck: IndexCheck = .everyBucket) throws -> Parsed {
         do {
-            return try VaultFile.decode(bytes, indexInPlace: indexCheck == .lookupsInPlace)
+            return try VaultFile.decode(bytes, indexInPlace: indexCheck == .lookupsOnly)
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.detail)
         }
@@ -284,7 +284,7 @@ struct OpenVault {
     /// ring and named in `damagedGroups`: it takes down only itself.
     private mutating func verifyIndex(encoded: UnsafeRawBufferPointer, checking indexCheck: IndexCheck) throws {
         // A read that only looks up reads no entry outside the buckets it checks, and no listing block.
-        if indexCheck != .lookupsInPlace { try checkStructure() }
+        if indexCheck != .lookupsOnly { try checkStructure() }
         try verifyGroupMACs(encoded: encoded, checking: indexCheck)
     }
 
@@ -390,6 +390,7 @@ struct OpenVault {
     /// `encode()` in pieces to write back to back, those still in the file as read left there.
     mutating func encodePieces() throws -> [StoredBytes] {
         guard isWritable else { throw VaultError.locked(nil) }
+        precondition(bucketChecks.everyBucket, "a vault opened for lookups only is never written")
         precondition(file.version == VaultFile.version, "a v1 file is converted before it is written")
         if let damaged = damagedGroups.first {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
@@ -411,7 +412,6 @@ struct OpenVault {
             let groupID = file.groups[slot].groupID
             let current = file.sections[slot].bucketDigests.count
             let bucketCount = Buckets.next(for: entryCounts[groupID] ?? 0, current: current)
-            try checkBucketsBeforeWriting(groupID, newBucketCount: bucketCount)
             wanted[groupID] = (bucketCount, bucketCount == current ? file.index.changes.buckets(of: groupID, among: bucketCount) : nil)
         }
         let rehashed = file.index.bucketDigests(wanted)

@@ -60,6 +60,9 @@ public final class Vault: ItemStore {
         guard case .identity(let identities) = source else { return nil }
         if let resolvedMember { return resolvedMember.credential }
         let parsed = try OpenVault.parse(try readFile(), path: location.path)
+        // Who the identity is, like what it reads, is taken only from a vault signed by the key it trusts.
+        guard let pinned = trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
+        guard OpenVault.isSigned(parsed.file, header: parsed.header, byFingerprint: pinned) else { throw VaultError.untrustedVault(path: location.path, pinned: pinned) }
         let (name, keys) = try OpenVault.openMemberSlot(parsed.file, identities: identities, path: location.path)
         let credential: ScopedCredential?
         switch keys {
@@ -174,7 +177,7 @@ public final class Vault: ItemStore {
     public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int, damagedGroups: [AccessGroup]) {
         try checkScope(query.group)
         return try withKeys {
-            let vault = try readSnapshot(checking: query.indexCheck)
+            let vault = try readSnapshot()
             let locked = vault.lockedCount(in: query.group)
             if locked > 0, ask != nil { throw VaultError.locked(nil) }
             let items = try vault.attributes(matching: query, skipLocked: true)
@@ -206,7 +209,7 @@ public final class Vault: ItemStore {
     public func add(_ new: NewItem, replaceExisting: Bool = false) throws -> AddOutcome {
         try Vault.validate(new)
         try checkScope(new.group, writing: true)
-        return try transaction(checking: .lookupsOnly) { vault in
+        return try transaction { vault in
             let key = Query(service: new.service, account: new.account, group: new.group)
             let existing = try vault.positions(matching: key).first
             if existing != nil, !replaceExisting {
@@ -230,7 +233,7 @@ public final class Vault: ItemStore {
         if let secret = change.secret { try Vault.validateSecret(secret) }
         try Vault.validate(change.details)
         try checkScope(query.group, writing: true)
-        return try transaction(checking: query.indexCheck) { vault in
+        return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let opened = try vault.openRecordWithHistory(at: position)
             var attributes = opened.item.attributes
@@ -285,7 +288,7 @@ public final class Vault: ItemStore {
     /// Returns the item as it was read.
     public func replaceSecret(matching query: Query, keepingPrevious: Bool, by newSecret: (Item) throws -> SecretBytes?) throws -> Item {
         try checkScope(query.group, writing: true)
-        return try transaction(checking: query.indexCheck) { vault in
+        return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let opened = try vault.openRecordWithHistory(at: position)
             let item = opened.item
@@ -325,7 +328,7 @@ public final class Vault: ItemStore {
     @discardableResult
     public func delete(matching query: Query, allMatching: Bool = false) throws -> [ItemAttributes] {
         try checkScope(query.group, writing: true)
-        return try transaction(checking: allMatching ? .everyBucket : query.indexCheck) { vault in
+        return try transaction { vault in
             let matches = try vault.matches(query, skipLocked: false)
             if !allMatching { _ = try Vault.single(matches.positions, in: vault, query: query) }
             guard !matches.positions.isEmpty else { throw VaultError.itemNotFound(query) }
@@ -443,10 +446,11 @@ public final class Vault: ItemStore {
     }
 
     /// The vault file read and opened with the keys at hand, its counters checked against this
-    /// machine's. `indexCheck` is `.lookupsOnly` only for a read that looks up by service and account.
+    /// machine's. `requested` is `.lookupsOnly` only for a read that looks up by service and account;
+    /// a write checks every bucket whatever it asks.
     func readSnapshot(writing: Bool = false, checking requested: IndexCheck = .everyBucket) throws -> OpenVault {
-        // A read that only looks items up and changes nothing need not even copy the index.
-        let indexCheck: IndexCheck = requested == .everyBucket ? .everyBucket : writing ? .lookupsOnly : .lookupsInPlace
+        // Only a read that looks items up and changes nothing checks less than every bucket.
+        let indexCheck: IndexCheck = writing ? .everyBucket : requested
         // What this machine has seen is read before the file: a writer records its counters only
         // after its file is in place, so a reader racing it can never see them above the file it reads.
         let seenBefore = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
@@ -562,14 +566,11 @@ public final class Vault: ItemStore {
     /// Runs `body` under the writer lock on a fresh read of the file, then writes the result atomically.
     /// A v1 file is converted to v2 first (keeping `<vault>.v1.bak`), except in a git work tree, where
     /// teammates may still run a v1 build: there only `vault upgrade` converts, and the change is refused.
-    /// `indexCheck` is `.lookupsOnly` only for a change that finds its items by service and account.
-    func transaction<R>(checking indexCheck: IndexCheck = .everyBucket, _ body: (inout OpenVault) throws -> R) throws -> R {
+    func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
         guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
         return try withWriterLock {
             try withKeys {
-                var vault = try readSnapshot(writing: true, checking: indexCheck)
-                // Moving off an exposed device key re-seals items all over the index.
-                if usesExposedDeviceKey, !vault.bucketChecks.everyBucket { vault = try readSnapshot(writing: true) }
+                var vault = try readSnapshot(writing: true)
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
                 guard vault.isWritable else {
                     guard let credential = scopedCredential else { throw VaultError.locked(nil) }

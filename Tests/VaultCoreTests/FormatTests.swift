@@ -356,7 +356,7 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
         let (path, position, spliced) = try spliceOlderTarget(dir)
         let mapped = try FileSystem.readVaultFile(path, directory: dir.path, missing: .noSuchVault(path: path))
         let open = try OpenVault.unlock(mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path,
-                                        checking: .lookupsInPlace)
+                                        checking: .lookupsOnly)
         #expect(open.file.index.isInPlace)
         let found = try open.positions(matching: Query(service: "target", account: "a"))
         #expect(found == [position])

@@ -29,6 +29,7 @@ import VaultCrypto
         let identity = try AgeIdentity.generate()
         let pinned = try owner(dir, runner: identity).trustFingerprint()
         #expect(try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci) == "the-real-secret")
+        #expect(runner(dir, identity, pinned: pinned).memberName == "ci-runner")
         // The attacker makes a vault of their own keys, seals a slot to the runner's public recipient, and commits it in place.
         let forger = try Vault.makeTest(at: forgery.location())
         try forger.add("db", "ci", "the-attackers-secret", group: ci)
@@ -37,6 +38,8 @@ import VaultCrypto
         let path = dir.location().path
         #expect(throws: VaultError.untrustedVault(path: path, pinned: pinned)) { try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci) }
         #expect(throws: VaultError.trustNotPinned(path: path)) { try runner(dir, identity, pinned: nil).secret("db", "ci", group: ci) }
+        // Nor does it say who the identity is there (vault status names the member from its slot).
+        #expect(runner(dir, identity, pinned: pinned).memberName == nil)
     }
 
     /// The signature covers the header: a byte of it, or of the signature, changed is refused by a pinned reader.

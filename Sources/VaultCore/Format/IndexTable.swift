@@ -3,7 +3,7 @@ import VaultCrypto
 /// The lookup index: its entries as format v2 lays them out, 89 bytes each,
 /// back to back, in a private copy of the file's (a mapped file can change
 /// under the reader, so the MACs are checked over the copy, and only the copy
-/// is read) — or, for a read that only looks items up (`IndexCheck.lookupsInPlace`),
+/// is read) — or, for a read that only looks items up (`IndexCheck.lookupsOnly`),
 /// in the file itself, where a lookup copies out the one bucket it checks and
 /// uses only that copy (`OpenVault.checkedLookup`). An entry is decoded when it is used, so opening a vault of
 /// 100 000 items to read one decodes none of the others, and a write hands
