@@ -4,6 +4,13 @@ import FoundationEssentials
 enum DateText {
     /// `2026-11-23T14:05:00Z`.
     static func iso(_ date: Date) -> String {
+        var text: [UInt8] = []
+        appendISO(date, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `iso(date)`'s bytes appended to `text`: `list` writes a date per item straight into its table.
+    static func appendISO(_ date: Date, to output: inout [UInt8]) {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - days * 86400
@@ -21,13 +28,15 @@ enum DateText {
         guard (0...9999).contains(year) else {
             // Only a record written by something else holds such a date; print it all the same.
             func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-            return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+            output += "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z".utf8
+            return
         }
-        var text = Array("0000-00-00T00:00:00Z".utf8)
+        let start = output.count
+        output += "0000-00-00T00:00:00Z".utf8
         func put(_ value: Int64, at offset: Int, digits: Int) {
             var rest = value
-            for position in stride(from: offset + digits - 1, through: offset, by: -1) {
-                text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            for position in stride(from: start + offset + digits - 1, through: start + offset, by: -1) {
+                output[position] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             }
         }
@@ -37,7 +46,6 @@ enum DateText {
         put(secondOfDay / 3600, at: 11, digits: 2)
         put(secondOfDay % 3600 / 60, at: 14, digits: 2)
         put(secondOfDay % 60, at: 17, digits: 2)
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// Reads `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM[:SS]Z`; nil for anything else.

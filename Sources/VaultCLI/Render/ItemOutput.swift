@@ -61,43 +61,68 @@ enum ItemOutput {
     /// EXPIRES only when an item has an expiry date, "expired …" once it has come.
     static func table(_ items: [ItemAttributes], now: Date) -> String {
         let showsExpiry = items.contains { $0.details.expires != nil }
-        func expiry(_ item: ItemAttributes) -> [String] {
-            guard showsExpiry else { return [] }
-            guard let expires = item.details.expires else { return ["-"] }
-            return [(item.hasExpired(at: now) ? "expired " : "") + DateText.iso(expires)]
-        }
         let header = ["GROUP", "SERVICE", "ACCOUNT", "CLASS", "MODIFIED"] + (showsExpiry ? ["EXPIRES"] : []) + ["LABEL"]
-        let rows = items.map {
-            [$0.group.name, printable($0.service), printable($0.account), $0.accessibility.rawValue,
-             DateText.iso($0.modified)] + expiry($0) + [printable($0.details.label ?? "")]
-        }
-        // `list` prints every item of the vault: each cell's length is counted once, into one flat
-        // array, and the rows are appended to one output string.
-        let lines = [header] + rows
-        let lengths = lines.flatMap { $0.map(DisplayWidth.of) }
-        let widths = header.indices.map { column in
-            stride(from: column, to: lengths.count, by: header.count).map { lengths[$0] }.max() ?? 0
+        let dateWidth = DateText.iso(now).utf8.count
+        // `list` prints every item of the vault: cells are measured in one pass and written, with
+        // the dates, straight into one buffer in a second; no row is built as an array of strings.
+        var widths = header.map(DisplayWidth.of)
+        func measure(_ column: Int, _ width: Int) { if width > widths[column] { widths[column] = width } }
+        var names: [(service: String, account: String, label: String)] = []
+        names.reserveCapacity(items.count)
+        for item in items {
+            let row = (printable(item.service), printable(item.account), printable(item.details.label ?? ""))
+            names.append(row)
+            measure(0, DisplayWidth.of(item.group.name))
+            measure(1, DisplayWidth.of(row.0))
+            measure(2, DisplayWidth.of(row.1))
+            measure(3, item.accessibility.rawValue.utf8.count)
+            measure(4, dateWidth)
+            if showsExpiry {
+                measure(5, item.details.expires == nil ? 1 : (item.hasExpired(at: now) ? 8 : 0) + dateWidth)
+            }
         }
         var table: [UInt8] = []
-        table.reserveCapacity(lines.count * (widths.reduce(0, +) + 2 * header.count))
+        table.reserveCapacity((items.count + 1) * (widths.reduce(0, +) + 2 * header.count))
         let space = UInt8(ascii: " ")
-        for (number, row) in lines.enumerated() {
-            for (column, cell) in row.enumerated() {
-                if column > 0 { table.append(contentsOf: [space, space]) }
-                table.append(contentsOf: cell.utf8)
-                if column < row.count - 1 {
-                    table.append(contentsOf: repeatElement(space, count: widths[column] - lengths[number * header.count + column]))
-                }
-            }
+        // Each cell but the last is padded to its column's width and followed by two spaces.
+        func cell(_ column: Int, width: Int, _ write: (inout [UInt8]) -> Void) {
+            write(&table)
+            table.append(contentsOf: repeatElement(space, count: widths[column] - width + 2))
+        }
+        func text(_ column: Int, _ value: String) { cell(column, width: DisplayWidth.of(value)) { $0 += value.utf8 } }
+        func endLine() {
             while table.last == space { table.removeLast() }
             table.append(UInt8(ascii: "\n"))
+        }
+        for (column, title) in header.enumerated() { text(column, title) }
+        endLine()
+        for (item, row) in zip(items, names) {
+            text(0, item.group.name)
+            text(1, row.service)
+            text(2, row.account)
+            text(3, item.accessibility.rawValue)
+            cell(4, width: dateWidth) { DateText.appendISO(item.modified, to: &$0) }
+            if showsExpiry {
+                if let expires = item.details.expires {
+                    let expired = item.hasExpired(at: now)
+                    cell(5, width: (expired ? 8 : 0) + dateWidth) {
+                        if expired { $0 += "expired ".utf8 }
+                        DateText.appendISO(expires, to: &$0)
+                    }
+                } else {
+                    text(5, "-")
+                }
+            }
+            table += row.label.utf8
+            endLine()
         }
         return String(decoding: table, as: UTF8.self)
     }
 
     /// A name with control characters escaped, so a table row stays one line.
     static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        // The control characters escaped are ASCII (C0 and DEL): a byte scan finds them.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return text }
         let inner = quoted(text)
         return String(inner.dropFirst().dropLast())
     }

@@ -139,9 +139,9 @@ enum RecordCodec {
                 guard length <= bytes.count - start else { throw MalformedInput(detail: "a record field overruns the record") }
                 let value = UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])
                 func text() throws -> String {
-                    guard let string = String(validating: value, as: UTF8.self) else {
-                        throw MalformedInput(detail: "an attribute that is not UTF-8")
-                    }
+                    // Decoding replaces ill-formed UTF-8; a string whose bytes differ from the field's was ill-formed.
+                    let string = String(decoding: value.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+                    guard string.utf8.elementsEqual(value) else { throw MalformedInput(detail: "an attribute that is not UTF-8") }
                     return string
                 }
                 func date() throws -> Date {
