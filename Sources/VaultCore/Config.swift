@@ -36,11 +36,16 @@ public struct Config: Sendable {
     public static func load(environment: [String: String]) throws -> Config {
         let path = path(environment: environment)
         guard FileSystem.exists(path) else { return Config(path: path, values: [:]) }
+        return try parse(try text(at: path), path: path)
+    }
+
+    /// The config file's text; not UTF-8 is an error naming the file.
+    private static func text(at path: String) throws -> String {
         let bytes = try FileSystem.read(path, requirePrivate: false, missing: .io(path: path, operation: "open", errno: 2))
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw VaultError.invalidValue(field: "config", detail: "\"\(path)\" is not UTF-8 text")
         }
-        return try parse(text, path: path)
+        return text
     }
 
     static func parse(_ text: String, path: String) throws -> Config {
@@ -72,9 +77,9 @@ public struct Config: Sendable {
         let path = path(environment: environment)
         var lines: [String] = []
         if FileSystem.exists(path) {
-            _ = try load(environment: environment)
-            let bytes = try FileSystem.read(path, requirePrivate: false, missing: .io(path: path, operation: "open", errno: 2))
-            lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let text = try text(at: path)
+            _ = try parse(text, path: path)  // a file vault could not read is not written over
+            lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             if lines.last == "" { lines.removeLast() }
         }
         let line = "\(key) = \(value)"

@@ -12,16 +12,16 @@ enum IndexCheck {
     case lookupsOnly
 }
 
-/// The index buckets an opening for lookups has checked, and the groups where one failed
-/// (they then count as damaged, as a group whose MAC fails does). A class, so a read that
-/// checks a bucket records it without a mutable vault: the record only ever grows.
+/// What the lookups of a vault opened for lookups only have checked: the entries found in
+/// checked copies of their buckets, by position, and the groups where a bucket failed (they then
+/// count as damaged, as a group whose MAC fails does). A class, so a read that checks a bucket
+/// records it without a mutable vault: the record only ever grows.
 final class BucketChecks {
     let everyBucket: Bool
     private(set) var damaged: [OpenVault.DamagedGroup] = []
+    private var entries: [Int: IndexEntry] = [:]
 
     init(everyBucket: Bool) { self.everyBucket = everyBucket }
-
-    private var entries: [Int: IndexEntry] = [:]
 
     fileprivate func record(_ entry: IndexEntry, at position: Int) { entries[position] = entry }
 
@@ -77,5 +77,4 @@ extension OpenVault {
         }
         return entry
     }
-
 }

@@ -12,7 +12,7 @@ extension OpenVault {
 
     /// The SHA-256 of the file's signing public key, in hex: what `vault trust` prints and readers pin.
     static func trustFingerprint(of publicKey: [UInt8]) -> String {
-        SHA256.hash(publicKey).map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+        hex(SHA256.hash(publicKey))
     }
 
     /// Whether the header as read is signed by the signing key whose fingerprint is `fingerprint`:

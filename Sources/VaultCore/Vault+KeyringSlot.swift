@@ -13,7 +13,7 @@ extension Vault {
         let id = VaultFile.peekVaultID(try FileSystem.readVaultFile(location.path, directory: location.directory,
                                                                     missing: .noSuchVault(path: location.path)))
         guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: "the file is too short") }
-        return id.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return hex(id)
     }
 
     /// Whether the vault has a desktop-keyring keyslot, read from the start of

@@ -62,7 +62,9 @@ public final class Vault: ItemStore {
         let parsed = try OpenVault.parse(try readFile(), path: location.path)
         // Who the identity is, like what it reads, is taken only from a vault signed by the key it trusts.
         guard let pinned = trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
-        guard OpenVault.isSigned(parsed.file, header: parsed.header, byFingerprint: pinned) else { throw VaultError.untrustedVault(path: location.path, pinned: pinned) }
+        guard OpenVault.isSigned(parsed.file, header: parsed.header, byFingerprint: pinned) else {
+            throw VaultError.untrustedVault(path: location.path, pinned: pinned)
+        }
         let (name, keys) = try OpenVault.openMemberSlot(parsed.file, identities: identities, path: location.path)
         let credential: ScopedCredential?
         switch keys {
