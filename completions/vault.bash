@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete list history group grant identity member trust revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
+_vault_commands="init add get otp update edit rename delete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -22,7 +22,7 @@ _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --theirs --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         otp) echo "-s --service -a --account --group --at --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --keep --undo --json --otp --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
@@ -41,6 +41,10 @@ _vault_options() {
         status) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         rekey) echo "--kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        sync) echo "--setup --remote --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        merge-driver) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        conflicts) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        resolve) echo "-s --service -a --account --group --ours --theirs --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         run) echo "--env --env-file --group --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         env) echo "--group --format --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
@@ -157,6 +161,12 @@ _vault_value_kind() {
         "passwd --remove-key-file") echo "file" ;;
         "passwd --kdf-cost") echo "words interactive testing" ;;
         "rekey --kdf-cost") echo "words interactive testing" ;;
+        "sync --remote") echo "none" ;;
+        "sync --kdf-cost") echo "words interactive testing" ;;
+        "conflicts --group") echo "names groups" ;;
+        "resolve -s"|"resolve --service") echo "names services" ;;
+        "resolve -a"|"resolve --account") echo "names accounts" ;;
+        "resolve --group") echo "names groups" ;;
         "run --env") echo "none" ;;
         "run --env-file") echo "file" ;;
         "run --group") echo "names groups" ;;
@@ -204,6 +214,10 @@ _vault_positional_kind() {
         "member "0) echo "words add list remove" ;;
         "member "1) echo "none" ;;
         "member "2) echo "none" ;;
+        "merge-driver "0) echo "file" ;;
+        "merge-driver "1) echo "file" ;;
+        "merge-driver "2) echo "file" ;;
+        "merge-driver "3) echo "file" ;;
         "scan "*) echo "file" ;;
         "import "0) echo "file" ;;
         "git-credential "0) echo "words get store erase" ;;

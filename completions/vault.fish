@@ -107,6 +107,10 @@ complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
 complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
 complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
 complete -c vault -n __vault_no_command -a rekey -d 'replace every key of the vault'
+complete -c vault -n __vault_no_command -a sync -d 'share the vault through git: commit, fetch, merge record by record, push'
+complete -c vault -n __vault_no_command -a merge-driver -d 'git\'s merge driver for vault files (set by sync --setup)'
+complete -c vault -n __vault_no_command -a conflicts -d 'list the items a merge left in conflict'
+complete -c vault -n __vault_no_command -a resolve -d 'settle an item\'s conflict with one side\'s version'
 complete -c vault -n __vault_no_command -a run -d 'run a command with secrets in its environment, masked in its output'
 complete -c vault -n __vault_no_command -a env -d 'print items as environment variable assignments'
 complete -c vault -n __vault_no_command -a inject -d 'fill a template\'s secret references'
@@ -177,6 +181,7 @@ complete -c vault -n '__vault_using get' -l field -x -a 'service account label g
 complete -c vault -n '__vault_using get' -l clip -d 'copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal\'s OSC 52) instead of printing it, and clear it later'
 complete -c vault -n '__vault_using get' -l clip-timeout -x -d 'clear the clipboard after this long, e.g. 45s, 2m'
 complete -c vault -n '__vault_using get' -l revision -x -d 'print the secret the item held before its last N changes of secret (1 is the one before the current)'
+complete -c vault -n '__vault_using get' -l theirs -d 'print the other side\'s secret of an item a merge left in conflict (see vault conflicts)'
 
 complete -c vault -n '__vault_using otp' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using otp' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -297,6 +302,27 @@ complete -c vault -n '__vault_using rekey' -l kdf-cost -x -a 'interactive testin
 complete -c vault -n '__vault_using rekey' -s y -l yes -d 'confirm dropping keyslots or other machines\' items without asking'
 complete -c vault -n '__vault_using rekey' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
+complete -c vault -n '__vault_using sync' -l setup -d 'commit the merge attribute to .gitattributes and set the merge driver in this clone\'s git config, then stop'
+complete -c vault -n '__vault_using sync' -l remote -x -d 'the remote to fetch from and push to'
+complete -c vault -n '__vault_using sync' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
+complete -c vault -n '__vault_using sync' -s y -l yes -d 'confirm what a re-key made by the merge drops, without asking'
+complete -c vault -n '__vault_using sync' -l json -d 'print what was done as one JSON object on stdout instead of a message'
+
+complete -c vault -n '__vault_using merge-driver' -F -d 'the merge base\'s version (git\'s %O)'
+complete -c vault -n '__vault_using merge-driver' -F -d 'this side\'s version, where the result goes (%A)'
+complete -c vault -n '__vault_using merge-driver' -F -d 'the other side\'s version (%B)'
+complete -c vault -n '__vault_using merge-driver' -F -d 'the file\'s path in the repository (%P), for messages'
+
+complete -c vault -n '__vault_using conflicts' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
+complete -c vault -n '__vault_using conflicts' -l json -d 'print JSON instead of text'
+
+complete -c vault -n '__vault_using resolve' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
+complete -c vault -n '__vault_using resolve' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
+complete -c vault -n '__vault_using resolve' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
+complete -c vault -n '__vault_using resolve' -l ours -d 'keep the version of the side that merged'
+complete -c vault -n '__vault_using resolve' -l theirs -d 'keep the other side\'s version'
+complete -c vault -n '__vault_using resolve' -l json -d 'print what was done as one JSON object on stdout instead of a message'
+
 complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command; VALUE may be a reference'
 complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
 complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
@@ -370,4 +396,4 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list history group grant identity member trust revoke unlock lock status passwd rekey run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'

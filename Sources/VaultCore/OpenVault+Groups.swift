@@ -43,12 +43,12 @@ extension OpenVault {
         guard let wrapKey = keys.wrapKey, let group = keys.groups[groupID]?.group,
               let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
-        let items = try positions.map { try openRecordWithHistory(at: $0) }
+        let items = try positions.map { try openWholeRecord(at: $0) }
         try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: slot, wrapKey: wrapKey)
         file.keyEpoch += 1
         for (done, (position, opened)) in zip(positions, items).enumerated() {
             progress?(done + 1, items.count)
-            try store(opened.item.attributes, secret: opened.item.secret, history: opened.history, replacing: position)
+            try store(opened, replacing: position)
         }
         return items.count
     }
@@ -117,14 +117,14 @@ extension OpenVault {
             guard let accessibility = Accessibility(fileID: file.index[position].classID) else { return false }
             return accessibility.isDeviceBound || OpenVault.deviceClasses.contains(accessibility)
         }
-        let items = try moving.map { (try openRecordWithHistory(at: $0), file.index[$0].itemID) }
+        let items = try moving.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         var moved = self
         moved.remove(at: moving)
         moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
         var reopened = try OpenVault.open(FileBytes(try moved.encode()), masterKey: masterKey, deviceKey: newKey, path: path)
         for accessibility in OpenVault.deviceClasses { try reopened.rotateClassKey(accessibility) }
         for (opened, itemID) in items {
-            try reopened.store(opened.item.attributes, secret: opened.item.secret, history: opened.history, itemID: itemID)
+            try reopened.store(opened, itemID: itemID)
         }
         self = reopened
         return items.count

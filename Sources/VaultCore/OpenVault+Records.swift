@@ -155,10 +155,12 @@ extension OpenVault {
         try openRecord(at: position, decode: RecordCodec.decodePlaintext)
     }
 
-    /// Decrypts the record at `position`: the item and the earlier secrets it keeps, newest first.
-    func openRecordWithHistory(at position: Int) throws -> (item: Item, history: [SecretRevision]) {
+    /// Decrypts the record at `position` whole: the item, the earlier secrets it keeps (newest first)
+    /// and the other versions of its merge conflicts.
+    func openWholeRecord(at position: Int) throws -> OpenedRecord {
         try openRecord(at: position) { plaintext, group, accessibility in
-            (try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility), try RecordCodec.decodeHistory(plaintext))
+            OpenedRecord(item: try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility),
+                         history: try RecordCodec.decodeHistory(plaintext), conflicts: try RecordCodec.decodeConflicts(plaintext))
         }
     }
 
@@ -212,7 +214,7 @@ extension OpenVault {
     /// fresh record id, at `position` (replacing what is there, keeping its item id) or at the end
     /// (with `itemID`, or a new one).
     mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, history: [SecretRevision] = [],
-                        replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+                        conflicts: [ItemConflict] = [], replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
         if attributes.accessibility.isDeviceBound && !deviceMatches {
             throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
         }
@@ -224,7 +226,7 @@ extension OpenVault {
         let classID = attributes.accessibility.fileID
         let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
         let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
-        let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret, history: history), key: key, aad: aad)
+        let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret, history: history, conflicts: conflicts), key: key, aad: aad)
         // An item keeps its id through every change; its revision is the record's digest.
         let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
                                lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
@@ -241,6 +243,12 @@ extension OpenVault {
         }
     }
 
+    /// Stores `record` as it was opened (history and conflicts kept), at `position` or at the end with `itemID`.
+    mutating func store(_ record: OpenedRecord, replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+        try store(record.item.attributes, secret: record.item.secret, history: record.history, conflicts: record.conflicts,
+                  replacing: position, itemID: itemID)
+    }
+
     /// Removes the records at `positions`.
     mutating func remove(at positions: [Int]) {
         for position in positions.sorted(by: >) {
@@ -250,4 +258,13 @@ extension OpenVault {
             file.records.remove(at: position)
         }
     }
+}
+
+/// A record opened whole: what `store` keeps when it seals the item again.
+struct OpenedRecord {
+    var item: Item
+    /// Earlier secrets, newest first.
+    var history: [SecretRevision]
+    /// The other versions a merge left, until `vault resolve` chooses.
+    var conflicts: [ItemConflict]
 }

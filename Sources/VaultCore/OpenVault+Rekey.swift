@@ -26,7 +26,7 @@ extension OpenVault {
     mutating func rekey(keyslots: [KeyslotSecret], newDeviceKey: SecretBytes? = nil) throws {
         guard keys.masterKey != nil else { throw VaultError.locked(nil) }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
-        let items = try file.index.indices.map { (try openRecordWithHistory(at: $0), file.index[$0].itemID) }
+        let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         // The roster parts are sealed under the old wrap key: read them now, seal every slot again under the new keys.
         let members = try self.members()
         let masterKey = SecretBytes(random: AESGCM.keySize)
@@ -42,7 +42,7 @@ extension OpenVault {
             try next.addGroup(group, id: entry.groupID, generation: section.generation)
         }
         for (opened, itemID) in items {
-            try next.store(opened.item.attributes, secret: opened.item.secret, history: opened.history, itemID: itemID)
+            try next.store(opened, itemID: itemID)
         }
         next.roster = members
         next.memberSlotsStale = true

@@ -10,7 +10,7 @@ extension Vault {
         return try withKeys {
             let vault = try readSnapshot()
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let opened = try vault.openRecordWithHistory(at: position)
+            let opened = try vault.openWholeRecord(at: position)
             return (opened.item.attributes, opened.history)
         }
     }
@@ -22,7 +22,8 @@ extension Vault {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let (item, history) = try vault.openRecordWithHistory(at: position)
+            let opened = try vault.openWholeRecord(at: position)
+            let (item, history) = (opened.item, opened.history)
             if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
             guard let previous = history.first else {
                 throw VaultError.noRevision(ItemKey(group: item.attributes.group, service: item.attributes.service,
@@ -32,7 +33,7 @@ extension Vault {
             attributes.modified = host.now()
             let swapped = [SecretRevision(secret: item.secret, setAt: item.attributes.modified, replacedAt: attributes.modified)]
                 + history.dropFirst()
-            try vault.store(attributes, secret: previous.secret, history: swapped, replacing: position)
+            try vault.store(attributes, secret: previous.secret, history: swapped, conflicts: opened.conflicts, replacing: position)
             return attributes
         }
     }

@@ -218,12 +218,12 @@ public final class Vault: ItemStore {
                 throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
             }
             let now = host.now()
-            let replaced = try existing.map { try vault.openRecordWithHistory(at: $0) }
+            let replaced = try existing.map { try vault.openWholeRecord(at: $0) }
             let created = replaced?.item.attributes.created ?? now
             let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
                                             accessibility: new.accessibility, details: new.details, created: created, modified: now)
             try vault.store(attributes, secret: new.secret, history: replaced.map { history(after: $0, newSecret: new.secret) } ?? [],
-                            replacing: existing)
+                            conflicts: replaced?.conflicts ?? [], replacing: existing)
             return existing == nil ? .added : .replaced
         }
     }
@@ -237,14 +237,14 @@ public final class Vault: ItemStore {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let opened = try vault.openRecordWithHistory(at: position)
+            let opened = try vault.openWholeRecord(at: position)
             var attributes = opened.item.attributes
             attributes.accessibility = change.accessibility ?? attributes.accessibility
             attributes.details = attributes.details.applying(change.details)
             if change.removesExpiry { attributes.details.expires = nil }
             attributes.modified = host.now()
             try vault.store(attributes, secret: change.secret ?? opened.item.secret, history: history(after: opened, newSecret: change.secret),
-                            replacing: position)
+                            conflicts: opened.conflicts, replacing: position)
             return attributes
         }
     }
@@ -267,8 +267,8 @@ public final class Vault: ItemStore {
         try checkScope(toGroup, writing: true)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let (item, kept) = try vault.openRecordWithHistory(at: position)
-            var attributes = item.attributes
+            let opened = try vault.openWholeRecord(at: position)
+            var attributes = opened.item.attributes
             attributes.group = toGroup ?? attributes.group
             attributes.service = toService ?? attributes.service
             attributes.account = toAccount ?? attributes.account
@@ -277,8 +277,11 @@ public final class Vault: ItemStore {
                 throw VaultError.duplicateItem(ItemKey(group: attributes.group, service: attributes.service, account: attributes.account))
             }
             attributes.modified = host.now()
-            try vault.store(attributes, secret: item.secret, history: kept, replacing: position)
-            return (item.attributes, attributes)
+            let from = opened.item.attributes
+            var moved = opened
+            moved.item = Item(attributes: attributes, secret: opened.item.secret)
+            try vault.store(moved, replacing: position)
+            return (from, attributes)
         }
     }
 
@@ -292,7 +295,7 @@ public final class Vault: ItemStore {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let opened = try vault.openRecordWithHistory(at: position)
+            let opened = try vault.openWholeRecord(at: position)
             let item = opened.item
             if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
             guard let secret = try newSecret(item) else { return item }
@@ -300,7 +303,7 @@ public final class Vault: ItemStore {
             var attributes = item.attributes
             attributes.modified = host.now()
             try vault.store(attributes, secret: secret, history: keepingPrevious ? history(after: opened, newSecret: secret) : opened.history,
-                            replacing: position)
+                            conflicts: opened.conflicts, replacing: position)
             return item
         }
     }
@@ -314,7 +317,7 @@ public final class Vault: ItemStore {
 
     /// The history an item has after its secret is replaced by `newSecret` (nil or the same
     /// bytes: not replaced): the secret it had joins the front, and `revisionsKept` are kept.
-    private func history(after opened: (item: Item, history: [SecretRevision]), newSecret: SecretBytes?) -> [SecretRevision] {
+    private func history(after opened: OpenedRecord, newSecret: SecretBytes?) -> [SecretRevision] {
         var history = opened.history
         var limit = revisionsKept
         if let newSecret, !newSecret.constantTimeEquals(opened.item.secret) {
@@ -506,7 +509,7 @@ public final class Vault: ItemStore {
     /// fingerprint (`trustedFingerprint`): anyone who can write the file can seal a member slot to
     /// a public recipient. Every other unlock is a symmetric secret no one can seal a vault to
     /// without holding it, so it needs no pin (docs/TEAMS.md, "Trust").
-    private func checkTrust(of vault: OpenVault) throws {
+    func checkTrust(of vault: OpenVault) throws {
         guard case .identity = source else { return }
         guard let pinned = trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
         guard vault.headerIsSigned(byFingerprint: pinned) else { throw VaultError.untrustedVault(path: location.path, pinned: pinned) }
@@ -516,7 +519,7 @@ public final class Vault: ItemStore {
     /// crash left pending after the vault was sealed under it, or (read only,
     /// until the owner's next change moves the vault off it) a key an earlier
     /// version left beside the vault in a git work tree.
-    private func deviceKeyForReading(_ bytes: FileBytes, vaultID: [UInt8]) throws -> SecretBytes? {
+    func deviceKeyForReading(_ bytes: FileBytes, vaultID: [UInt8]) throws -> SecretBytes? {
         usesExposedDeviceKey = false
         // A new key left pending by a crash after the vault was sealed under it (rekey, a move off an exposed key) wins.
         if let key = try DeviceKey.resumePending(vaultID: vaultID, host: host, isTheVaults: { OpenVault.isDeviceKey($0, of: bytes) }) {

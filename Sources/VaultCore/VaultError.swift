@@ -120,6 +120,10 @@ public enum VaultError: Error, Equatable {
     case rekeyNeedsSecret
     /// The item keeps fewer earlier secrets than the revision asked for (`kept` of them).
     case noRevision(ItemKey, requested: Int, kept: Int)
+    /// The item is in no conflict (`resolve`, `get --theirs`); or, `otherDeleted`, the other side deleted it.
+    case noConflict(ItemKey, otherDeleted: Bool)
+    /// A merge of two files of different vaults (their vault ids differ): one is not this vault's.
+    case mergeOfAnotherVault(path: String)
 
     /// The status (and exit code) of this error.
     public var status: Status {
@@ -157,7 +161,8 @@ public enum VaultError: Error, Equatable {
         case .upgradeNeeded: return .failure
         case .rolledBack, .behindSeen: return .invalidKeychain
         case .rekeyNeedsSecret: return .interactionNotAllowed
-        case .noRevision: return .itemNotFound
+        case .noRevision, .noConflict: return .itemNotFound
+        case .mergeOfAnotherVault: return .decode
         }
     }
 }

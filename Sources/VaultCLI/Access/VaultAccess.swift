@@ -16,9 +16,12 @@ struct VaultAccess {
 
     private var settings: Settings { Settings(invocation) }
 
+    /// A file to open instead of the one the settings name (the merge driver's `%A`).
+    var overriddenLocation: VaultLocation?
+
     /// --vault or VAULT_PATH, else the default vault.
     var location: VaultLocation {
-        VaultLocation.resolve(explicitPath: try? settings.value(.vault), environment: environment)
+        overriddenLocation ?? VaultLocation.resolve(explicitPath: try? settings.value(.vault), environment: environment)
     }
 
     /// Why vault may not prompt here, or nil when it may.

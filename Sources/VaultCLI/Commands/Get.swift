@@ -14,6 +14,18 @@ enum GetCommand {
             throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
         }
         let store = try VaultAccess(invocation).store()
+        if arguments.flag(.theirs) {
+            guard field == nil, clipboard == nil, !arguments.flag(.json), arguments.value(.revision) == nil else {
+                throw UsageError("--theirs prints the other version's secret alone", hint: "drop --json, --field, --clip or --revision")
+            }
+            guard let vault = store as? Vault else {
+                throw UsageError("--theirs reads a merge conflict of the vault file; the desktop keyring has none", hint: "drop --backend secret-service")
+            }
+            let other = try vault.otherVersion(matching: query).item
+            other.secret.withUnsafeBytes { invocation.terminal.writeOut($0) }
+            if invocation.terminal.stdoutIsTTY { invocation.terminal.writeOut("\n") }
+            return
+        }
         if let text = arguments.value(.revision) {
             guard field == nil, clipboard == nil, !arguments.flag(.json) else {
                 throw UsageError("--revision prints an earlier secret alone", hint: "drop --json, --field or --clip")

@@ -95,6 +95,15 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "\(names) keeps \(kept == 0 ? "no earlier secret" : counted(kept, "earlier secret")); there is no revision \(requested)",
                                hint: kept == 0 ? "update keeps the secrets it replaces from now on (--keep N, default 5)"
                                    : "list them with 'vault history -s \(shellQuoted(key.service)) -a \(shellQuoted(key.account))'")
+        case .noConflict(let key, let otherDeleted):
+            let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
+            return ErrorReport(status: status, message: otherDeleted ? "the other side of the conflict on \(names) deleted it: it has no other version to read"
+                                                                     : "\(names) is in no conflict",
+                               hint: otherDeleted ? "keep it with 'vault resolve --ours' or delete it with 'vault resolve --theirs' (see 'vault conflicts')"
+                                                  : "list the items in conflict with 'vault conflicts'")
+        case .mergeOfAnotherVault(let path):
+            return ErrorReport(status: status, message: "the other side of the merge into \(quoted(path)) is another vault (its vault id differs); nothing was merged",
+                               hint: "keep one side with 'git checkout --ours' or '--theirs', or find out who replaced the vault file")
         case .rekeyNeedsSecret:
             return ErrorReport(status: status, message: "re-keying needs the passphrase or key file itself, not an unlock session or an identity",
                                hint: "run it at a terminal to be asked, or give --passphrase-file or --key-file")
@@ -260,6 +269,7 @@ struct ErrorReport {
         case .passphraseFile: return "write the passphrase to a file only you can read (chmod 600), or leave the option out to be asked"
         case .secretFile: return "check the path: --secret-file reads the secret from a file that exists"
         case .identity: return "make one with 'vault identity new', or point --identity (or VAULT_IDENTITY) at an age identity file"
+        case .mergeSide: return "git names the merge driver's files itself: run it as git configures it ('vault sync --setup')"
         }
     }
 

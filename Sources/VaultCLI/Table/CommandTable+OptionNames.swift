@@ -64,8 +64,10 @@ extension OptionName {
     public static let olderThan = OptionName("older-than")
     public static let onConflict = OptionName("on-conflict")
     public static let otp = OptionName("otp")
+    public static let ours = OptionName("ours")
     public static let out = OptionName("out")
     public static let pin = OptionName("pin")
+    public static let remote = OptionName("remote")
     public static let passphraseFile = OptionName("passphrase-file")
     public static let password = OptionName("password")
     public static let `print` = OptionName("print")
@@ -96,5 +98,7 @@ extension OptionName {
     public static let vault = OptionName("vault")
     public static let version = OptionName("version")
     public static let words = OptionName("words")
+    public static let setup = OptionName("setup")
+    public static let theirs = OptionName("theirs")
     public static let yes = OptionName("yes")
 }

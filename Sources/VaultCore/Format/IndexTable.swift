@@ -228,6 +228,11 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
         withEncoded { Bytes16(loadingFrom: $0.baseAddress! + position * IndexTable.size + 16) }
     }
 
+    /// The position of the entry with item id `id`, by a scan: for a merge, which looks up few.
+    func position(ofItemID id: Bytes16) -> Int? {
+        indices.first { itemID(at: $0) == id }
+    }
+
     /// The class id of the entry at `position`, read without decoding the rest of it.
     func classID(at position: Int) -> ClassID {
         withEncoded { ClassID($0.load(fromByteOffset: position * IndexTable.size + 52, as: UInt8.self)) }

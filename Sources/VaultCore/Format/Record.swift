@@ -6,18 +6,20 @@ import VaultCrypto
 /// record id, group, class and the format version.
 enum RecordCodec {
     private enum Tag: UInt8 {
-        case service = 1, account, label, comment, kind, generic, created, modified, expires, secret, envName, revision
+        case service = 1, account, label, comment, kind, generic, created, modified, expires, secret, envName, revision, conflict
     }
 
     /// The largest record plaintext written: the oldest revisions go first to stay under it.
     static let maxPlaintextBytes = VaultFile.maxRecordBytes - 1024
 
-    /// The plaintext of a record: tag, u32 length, value — its earlier secrets (newest first, as
-    /// many as fit under `maxPlaintextBytes`), then the secret last.
-    static func encodePlaintext(_ attributes: ItemAttributes, secret: SecretBytes, history: [SecretRevision] = []) -> SecretBytes {
+    /// The plaintext of a record: tag, u32 length, value — the other versions of a merge conflict,
+    /// its earlier secrets (newest first, as many as fit under `maxPlaintextBytes`), then the secret last.
+    static func encodePlaintext(_ attributes: ItemAttributes, secret: SecretBytes, history: [SecretRevision] = [],
+                                conflicts: [ItemConflict] = []) -> SecretBytes {
         var w = ByteWriter(capacity: 256)
         defer { w.wipeBytes() }
         encodeAttributes(attributes, into: &w)
+        for conflict in conflicts { encode(conflict, into: &w) }
         var room = maxPlaintextBytes - w.bytes.count - 5 - secret.count
         for revision in history {
             // u64 set at ms ‖ u64 replaced at ms ‖ the secret
@@ -64,6 +66,70 @@ enum RecordCodec {
         date(.created, attributes.created)
         date(.modified, attributes.modified)
         date(.expires, attributes.details.expires)
+    }
+
+    /// A conflict field: u8 current side ‖ u32-prefixed origin ‖ u8 whether the other version is
+    /// there ‖ then its u8 class ‖ u32-prefixed group ‖ u32-prefixed attribute fields ‖ its secret.
+    private static func encode(_ conflict: ItemConflict, into w: inout ByteWriter) {
+        var field = ByteWriter(capacity: 128)
+        defer { field.wipeBytes() }
+        field.u8(conflict.currentSide.rawValue)
+        field.lengthPrefixed(Array(conflict.origin.utf8))
+        if let other = conflict.other {
+            field.u8(1)
+            field.u8(other.attributes.accessibility.fileID.rawValue)
+            field.lengthPrefixed(Array(other.attributes.group.name.utf8))
+            var attributes = ByteWriter(capacity: 128)
+            encodeAttributes(other.attributes, into: &attributes)
+            field.lengthPrefixed(attributes.bytes)
+            other.secret.withUnsafeBytes { field.raw($0) }
+        } else {
+            field.u8(0)
+        }
+        w.u8(Tag.conflict.rawValue)
+        w.lengthPrefixed(field.bytes)
+    }
+
+    /// The conflict fields of a record's plaintext, in order.
+    static func decodeConflicts(_ plaintext: SecretBytes) throws -> [ItemConflict] {
+        var fields = try fields(of: plaintext, tagged: .conflict)
+        defer { for i in fields.indices { fields[i].withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } } }
+        return try fields.map { field in
+            var r = ByteReader(field)
+            guard let side = MergeSide(rawValue: try r.u8()) else { throw MalformedInput(detail: "a conflict names an unknown side") }
+            let origin = try text(r.lengthPrefixed(limit: field.count))
+            guard try r.u8() == 1 else { return ItemConflict(currentSide: side, other: nil, origin: origin) }
+            guard let accessibility = Accessibility(fileID: ClassID(try r.u8())),
+                  let group = AccessGroup(try text(r.lengthPrefixed(limit: field.count))) else {
+                throw MalformedInput(detail: "a conflict names an unknown class or group")
+            }
+            let attributes = try r.lengthPrefixed(limit: field.count)
+            let listed = try Array(attributes).withUnsafeBytes { try decodeListedAttributes($0, group: group, accessibility: accessibility) }
+            let secret = SecretBytes(try r.raw(r.remaining))
+            return ItemConflict(currentSide: side, other: Item(attributes: listed, secret: secret), origin: origin)
+        }
+    }
+
+    private static func text(_ bytes: ArraySlice<UInt8>) throws -> String {
+        guard let string = String(validating: bytes, as: UTF8.self) else { throw MalformedInput(detail: "an attribute that is not UTF-8") }
+        return string
+    }
+
+    /// The values of every field of one tag, copied out: the caller wipes them.
+    private static func fields(of plaintext: SecretBytes, tagged tag: Tag) throws -> [[UInt8]] {
+        try plaintext.withUnsafeBytes { bytes in
+            var found: [[UInt8]] = []
+            var offset = 0
+            while offset < bytes.count {
+                guard bytes.count - offset >= 5 else { throw MalformedInput(detail: "a record ends inside a field") }
+                let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
+                let start = offset + 5
+                guard length <= bytes.count - start else { throw MalformedInput(detail: "a record field overruns the record") }
+                if bytes[offset] == tag.rawValue { found.append(Array(bytes[start..<start + length])) }
+                offset = start + length
+            }
+            return found
+        }
     }
 
     private static func milliseconds(_ date: Date) -> Int64 {
@@ -163,7 +229,7 @@ enum RecordCodec {
                 case .created?: created = try date()
                 case .modified?: modified = try date()
                 case .expires?: expires = try date()
-                case .revision?, nil:
+                case .revision?, .conflict?, nil:
                     break
                 }
                 offset = start + length

@@ -1,0 +1,46 @@
+import VaultCore
+
+/// `vault merge-driver %O %A %B %P`: git's merge of a vault file, record by record; exit 1 leaves
+/// git a conflict for `vault sync` to finish.
+enum MergeDriverCommand {
+    static func run(_ invocation: Invocation) throws {
+        let positionals = invocation.arguments.positionals
+        guard positionals.count >= 3 else {
+            throw UsageError("merge-driver needs the files git gives it: BASE OURS THEIRS [PATH]",
+                             hint: "let git run it: 'vault sync --setup' sets merge.vault.driver")
+        }
+        let directory = invocation.environment["PWD"] ?? "."
+        func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : directory + "/" + path }
+        let shown = positionals.count > 3 ? positionals[3] : positionals[1]
+        do {
+            let base = try Vault.readMergeSide(at: absolute(positionals[0]))
+            let theirs = try Vault.readMergeSide(at: absolute(positionals[2]))
+            var access = VaultAccess(invocation)
+            access.overriddenLocation = VaultLocation(path: absolute(positionals[1]))
+            let vault = try access.vault()
+            let repository = try? GitRepository.containing(absolute(positionals[1]), environment: invocation.environment)
+            let origins = (ours: repository?.describe("HEAD") ?? "ours",
+                           theirs: repository.map { $0.describe(theirCommit(invocation.environment, in: $0)) } ?? "theirs")
+            let report = try vault.merge(base: base, theirs: theirs, origins: origins,
+                                         kdf: try KDFCost.parse(invocation.arguments.value(.kdfCost))) { _ in
+                throw CommandFailure(.interactionNotAllowed, "this merge re-keys the vault and would drop what the re-key cannot carry over")
+            }
+            MergeReportText.say(report, merging: origins.theirs, terminal: invocation.terminal)
+            // git shows a driver's stderr; sync, which runs git merge, counts the conflicts itself.
+        } catch {
+            let report = ErrorReport(error)
+            invocation.terminal.writeErr("vault: cannot merge \(quoted(shown)) record by record here: \(report.message)\n")
+            invocation.terminal.writeErr("vault: hint: git leaves it in conflict; run 'vault sync' with the vault unlocked to finish the merge\n")
+            throw CommandFailure(.failure, "left \(quoted(shown)) in conflict for 'vault sync'")
+        }
+    }
+
+    /// The commit merged in: git names the two sides of a merge in GITHEAD_<commit> variables
+    /// (MERGE_HEAD is written only after the drivers ran); in a rebase, REBASE_HEAD.
+    private static func theirCommit(_ environment: [String: String], in repository: GitRepository) -> String {
+        let head = (try? repository.output(["rev-parse", "HEAD"])) ?? ""
+        let named = environment.keys.filter { $0.hasPrefix("GITHEAD_") }.map { String($0.dropFirst(8)) }.filter { $0 != head }
+        if let commit = named.first { return commit }
+        return repository.isRebasing ? "REBASE_HEAD" : "MERGE_HEAD"
+    }
+}

@@ -1,0 +1,210 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultCore
+
+/// `vault sync [--setup]`: the vault file shared through git — committed alone, fetched, merged
+/// record by record against the merge base, pushed (never forced); or a merge git stopped, finished.
+enum SyncCommand {
+    /// How often a push refused because the remote moved on is fetched, merged and tried again.
+    static let pushAttempts = 3
+
+    static func run(_ invocation: Invocation) throws {
+        let access = VaultAccess(invocation)
+        let path = access.location.path
+        guard access.location.exists else { throw VaultError.noSuchVault(path: path) }
+        let repository = try GitRepository.containing(path, environment: invocation.environment)
+        let relative = try repository.relativePath(of: path)
+        if invocation.arguments.flag(.setup) {
+            try setup(repository, relative: relative, invocation)
+            return
+        }
+        let sync = Sync(invocation: invocation, access: access, repository: repository, relative: relative)
+        if try sync.finishStoppedMerge() { return }
+        try sync.run()
+    }
+
+    /// `--setup`: the attribute line committed alone, the driver in the local git config.
+    private static func setup(_ repository: GitRepository, relative: String, _ invocation: Invocation) throws {
+        let pattern = relative.hasSuffix(".vault") ? "*.vault" : "/" + relative
+        let line = "\(pattern) merge=vault -diff -text"
+        let attributesPath = repository.top + "/.gitattributes"
+        let existing = GitRepository.exists(attributesPath) ? String(decoding: try readAttributes(attributesPath), as: UTF8.self) : ""
+        var changed = false
+        if !existing.split(separator: "\n").contains(where: { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") == line }) {
+            let separator = existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n"
+            try writeAttributes(existing + separator + line + "\n", to: attributesPath)
+            try repository.output(["add", "--", ".gitattributes"])
+            try repository.output(["commit", "-q", "-m", "vault: merge \(pattern) record by record", "--", ".gitattributes"])
+            changed = true
+        }
+        let driver = "\(shellQuoted(executablePath())) merge-driver %O %A %B %P"
+        try repository.output(["config", "merge.vault.name", "vault: record-by-record merge of vault files"])
+        try repository.output(["config", "merge.vault.driver", driver])
+        invocation.report(changed ? "committed \(quoted(line)) to .gitattributes and set the merge driver in this clone's git config; push it with 'vault sync'"
+                                  : "the merge driver was set up already; set it again in this clone's git config",
+                          json: .object([("attributes", .string(line)), ("committed", .bool(changed)), ("driver", .string(driver))]))
+    }
+
+    private static func readAttributes(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CommandFailure(.failure, "cannot read \(quoted(path)): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        return Terminal.readAll(fd)
+    }
+
+    private static func writeAttributes(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CommandFailure(.failure, "cannot write \(quoted(path)): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
+            throw CommandFailure(.failure, "cannot write \(quoted(path)): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// This binary's path, for the driver line: git runs it from any directory.
+    static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "vault"
+    }
+}
+
+/// One `vault sync` run.
+private struct Sync {
+    let invocation: Invocation
+    let access: VaultAccess
+    let repository: GitRepository
+    let relative: String
+
+    /// A merge git stopped with the vault file in conflict (a `git pull` without the driver, or
+    /// the driver without keys): merged from the index stages, added, and committed when nothing
+    /// else is left in conflict. Returns whether there was one.
+    func finishStoppedMerge() throws -> Bool {
+        guard !(try repository.output(["ls-files", "-u", "--", relative])).isEmpty else { return false }
+        guard let ours = repository.blob(":2:\(relative)"), let theirs = repository.blob(":3:\(relative)") else {
+            throw CommandFailure(.failure, "git's conflict on \(quoted(relative)) lacks a side (deleted on one): there is nothing to merge record by record",
+                                 hint: "keep one side with 'git checkout --ours' or '--theirs' and 'git add', or 'git rm' it")
+        }
+        let rebasing = repository.isRebasing
+        let origins = rebasing ? (ours: repository.describe("HEAD") + " (upstream, in a rebase)", theirs: repository.describe("REBASE_HEAD") + " (your commit being replayed)")
+                               : (ours: repository.describe("HEAD"), theirs: repository.describe("MERGE_HEAD"))
+        let report = try merge(base: repository.blob(":1:\(relative)"), ours: ours, theirs: theirs, origins: origins)
+        try repository.output(["add", "--", relative])
+        let othersInConflict = try repository.output(["diff", "--name-only", "--diff-filter=U"])
+        say(report, from: origins.theirs)
+        if rebasing {
+            invocation.terminal.say("merged \(quoted(relative)) and added it; go on with 'git rebase --continue'")
+        } else if othersInConflict.isEmpty {
+            try repository.output(["commit", "-q", "--no-edit"])
+            invocation.terminal.say("committed the merge; push it with 'vault sync' or 'git push'")
+        } else {
+            invocation.terminal.say("merged \(quoted(relative)) and added it; other files are still in conflict: resolve them and commit")
+        }
+        return true
+    }
+
+    /// Commits the vault file, then fetches, merges and pushes until the push goes through.
+    func run() throws {
+        try commitLocalChanges()
+        let branch = try repository.output(["symbolic-ref", "--short", "HEAD"])
+        let remote = invocation.arguments.value(.remote) ?? configured("branch.\(branch).remote") ?? "origin"
+        let remoteBranch = configured("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 } ?? branch
+        let tracking = "refs/remotes/\(remote)/\(remoteBranch)"
+        var merged = 0
+        for attempt in 1...SyncCommand.pushAttempts {
+            try repository.output(["fetch", "-q", remote])
+            if repository.succeeds(["rev-parse", "-q", "--verify", tracking]) {
+                if !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) {
+                    try mergeRemote(tracking)
+                    merged += 1
+                }
+            }
+            let push = repository.run(["push", "-q", remote, "HEAD:refs/heads/\(remoteBranch)"])
+            if push.status == 0 {
+                if merged > 0 { try warnOfConflicts() }
+                invocation.report("synced \(quoted(relative)) with \(remote)/\(remoteBranch)\(merged > 0 ? ", merged" : ""), pushed",
+                                  json: .object([("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged > 0)), ("pushed", .bool(true))]))
+                return
+            }
+            // Only a remote that moved on is worth another round; anything else is git's to explain.
+            guard attempt < SyncCommand.pushAttempts, push.stderr.contains("rejected") || push.stderr.contains("fetch first") else {
+                let firstLine = push.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(push.status)"
+                throw CommandFailure(.failure, "git push to \(remote) failed: \(firstLine); the merge is committed here",
+                                     hint: "fix what git says and run 'vault sync' again (it never force-pushes)")
+            }
+        }
+    }
+
+    /// The merge driver's report went to git; what is left in conflict is said here.
+    private func warnOfConflicts() throws {
+        let conflicts = Set(try access.vault().conflicts().map(\.attributes.key))
+        guard !conflicts.isEmpty else { return }
+        invocation.terminal.writeErr("vault: warning: \(counted(conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'\n")
+    }
+
+    /// Commits the vault file alone when it differs from HEAD (other changes stay as they are).
+    private func commitLocalChanges() throws {
+        guard !(try repository.output(["status", "--porcelain", "--", relative])).isEmpty else { return }
+        try repository.output(["add", "--", relative])
+        try repository.output(["commit", "-q", "-m", "vault: update \(relative)", "--", relative])
+    }
+
+    /// The remote's branch merged into HEAD: fast-forward when HEAD is behind, else a merge commit
+    /// whose vault file is merged record by record (by the driver, or here from the stages).
+    private func mergeRemote(_ tracking: String) throws {
+        if repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking]) {
+            try repository.output(["merge", "-q", "--ff-only", tracking])
+            return
+        }
+        let merge = repository.run(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", tracking])
+        if merge.status != 0 {
+            guard try finishStoppedMerge() else {
+                let firstLine = merge.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(merge.status)"
+                throw CommandFailure(.failure, "git merge \(tracking) failed: \(firstLine)",
+                                     hint: "resolve what git says (or 'git merge --abort') and run 'vault sync' again")
+            }
+            guard (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty else {
+                throw CommandFailure(.failure, "other files than the vault are in conflict after merging \(tracking)",
+                                     hint: "resolve them, commit, and run 'vault sync' again")
+            }
+            return
+        }
+        if GitRepository.exists(try repository.gitPath("MERGE_HEAD")) {
+            try repository.output(["commit", "-q", "--no-edit"])
+        }
+    }
+
+    /// Merges `theirs` into `ours` (the stage git holds, which the work tree file may not) at the vault's path.
+    private func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], origins: (ours: String, theirs: String)) throws -> MergeReport {
+        let vault = try access.vault()
+        let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
+        return try vault.merge(base: base, ours: ours, theirs: theirs, origins: origins, kdf: kdf) { plan in
+            try RekeyCommand.confirm(plan, invocation, access: access)
+        }
+    }
+
+    private func configured(_ key: String) -> String? {
+        let value = repository.run(["config", "--get", key])
+        return value.status == 0 && !value.text.isEmpty ? value.text : nil
+    }
+
+    private func say(_ report: MergeReport, from origin: String) {
+        MergeReportText.say(report, merging: origin, terminal: invocation.terminal)
+    }
+}
+
+/// What a merge did, said on stderr: by `vault sync` and the merge driver.
+enum MergeReportText {
+    static func say(_ report: MergeReport, merging origin: String, terminal: Terminal) {
+        terminal.say("merged \(origin): took \(counted(report.applied, "change")) record by record")
+        for name in report.membersAdded { terminal.say("added the member \(quoted(name)), added on the other side") }
+        for name in report.membersRemoved { terminal.say("removed the member \(quoted(name)), removed on the other side, and re-keyed what it could open") }
+        for (name, reason) in report.membersNotAdded { terminal.writeErr("vault: warning: the member \(quoted(name)) of the other side was not added: \(reason)\n") }
+        if report.rekeyed { terminal.say("both sides had re-keyed: re-keyed once more (key epoch \(report.keyEpoch)); print the new trust fingerprint with 'vault trust'") }
+        if !report.conflicts.isEmpty {
+            terminal.writeErr("vault: warning: \(counted(report.conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'\n")
+        }
+    }
+}

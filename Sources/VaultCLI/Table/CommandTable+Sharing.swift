@@ -1,0 +1,96 @@
+extension CommandTable {
+    static let syncCommand = CommandSpec(
+        "sync", summary: "share the vault through git: commit, fetch, merge record by record, push",
+        discussion: """
+            For a vault file in a git work tree (docs/TEAMS.md). Commits the vault file alone \
+            when it changed (other files stay as they are), fetches the branch's remote, merges \
+            what others pushed record by record against the merge base, commits the merge and \
+            pushes; a push refused because the remote moved on is fetched and merged again, up to \
+            3 times, and nothing is ever force-pushed. Items changed on different sides are both \
+            kept; an item changed on both sides, or changed on one and deleted on the other, is \
+            a conflict: both versions are kept and readable (get --theirs) until 'vault resolve' \
+            chooses, and 'vault conflicts' lists them. Members added on either side are kept; a \
+            member removed on either side stays removed (what it could open is re-keyed here \
+            too); changes from a branch cut before a member was removed are kept as conflicts, \
+            named with their commit and author. When git stopped a merge with the vault file in \
+            conflict (a git pull without the merge driver, or the driver without keys), sync \
+            finishes it from git's index and commits it. Needs the owner's keys or a full \
+            member's identity. --setup commits '*.vault merge=vault -diff -text' to \
+            .gitattributes (the file's own path when it does not end in .vault) and sets the \
+            merge driver in this clone's git config, so a plain git pull merges record by record \
+            too; each clone runs it once.
+            """,
+        options: [
+            OptionSpec(.setup, help: "commit the merge attribute to .gitattributes and set the merge driver in this clone's git config, then stop"),
+            OptionSpec(.remote, value: "REMOTE", help: "the remote to fetch from and push to", default: "the branch's, else origin"),
+            kdfCost,
+            OptionSpec(.yes, short: "y", help: "confirm what a re-key made by the merge drops, without asking"),
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault --vault team.vault sync", "commit your changes, merge your teammates', push"),
+            ExampleSpec("vault --vault team.vault sync --setup", "once per clone: let git pull merge the vault too"),
+        ],
+        run: { try SyncCommand.run($0) })
+
+    static let mergeDriverCommand = CommandSpec(
+        "merge-driver", summary: "git's merge driver for vault files (set by sync --setup)",
+        discussion: """
+            git runs it as 'vault merge-driver %O %A %B %P' for a file whose attributes say \
+            merge=vault: it merges THEIRS into OURS record by record against BASE, as sync does, \
+            and writes the result to OURS (exit 0). When it cannot (the vault is locked and \
+            nothing may ask, the keys are a scoped member's, or the merge would re-key and drop \
+            something), it leaves git a conflict (exit 1) and says to run 'vault sync', which \
+            finishes the merge. BASE is empty when both sides added the file. In a rebase git \
+            swaps the sides: OURS is the upstream.
+            """,
+        positionals: [
+            PositionalSpec("BASE", help: "the merge base's version (git's %O)", completion: .file),
+            PositionalSpec("OURS", help: "this side's version, where the result goes (%A)", completion: .file),
+            PositionalSpec("THEIRS", help: "the other side's version (%B)", completion: .file),
+            PositionalSpec("PATH", help: "the file's path in the repository (%P), for messages", optional: true, completion: .file),
+        ],
+        examples: [
+            ExampleSpec("git config merge.vault.driver 'vault merge-driver %O %A %B %P'", "what sync --setup sets"),
+        ],
+        run: { try MergeDriverCommand.run($0) })
+
+    static let conflictsCommand = CommandSpec(
+        "conflicts", summary: "list the items a merge left in conflict",
+        discussion: """
+            One line per conflict: the item's service, account and group, which side its current \
+            version came from, and what the other side did (changed it, or deleted it) and where \
+            that came from. Both versions stay readable: get prints the current one, get --theirs \
+            the other; 'vault resolve' chooses. Prints nothing when there is no conflict.
+            """,
+        options: [
+            group(searchGroupHelp),
+            json,
+        ],
+        examples: [
+            ExampleSpec("vault conflicts", "what the last sync could not merge"),
+        ],
+        run: { try ConflictsCommand.list($0) })
+
+    static let resolveCommand = CommandSpec(
+        "resolve", summary: "settle an item's conflict with one side's version",
+        discussion: """
+            --ours keeps the version of the side that merged (the current one, unless that side \
+            had deleted the item: then the item goes); --theirs takes the other side's (or \
+            deletes the item when the other side deleted it). The conflict is gone after either; \
+            commit and share it with 'vault sync'. In a rebase git's sides are swapped: ours is \
+            the upstream. 'vault conflicts' says which side each version came from.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            OptionSpec(.ours, help: "keep the version of the side that merged"),
+            OptionSpec(.theirs, help: "keep the other side's version"),
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault resolve -s github -a ci-bot --theirs", "take the teammate's token"),
+        ],
+        run: { try ConflictsCommand.resolve($0) })
+}

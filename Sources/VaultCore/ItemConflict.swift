@@ -1,0 +1,43 @@
+import FoundationEssentials
+import VaultCrypto
+
+/// A side of a merge: the file of the one who merges (`ours`, git's `%A`) or the one merged in (`theirs`, `%B`).
+public enum MergeSide: UInt8, Sendable {
+    /// The side that merges: its file is where the result goes.
+    case ours = 0
+    /// The side merged in.
+    case theirs = 1
+
+    /// The other side.
+    public var other: MergeSide { self == .ours ? .theirs : .ours }
+}
+
+/// What a merge could not choose for an item: the version of the other side, kept in the item's own
+/// record beside the version it shows (docs/TEAMS.md, "Conflicts"). `vault resolve` chooses.
+public struct ItemConflict: Sendable {
+    /// The side the item's current version came from; `other` is the other side's.
+    public var currentSide: MergeSide
+    /// The other side's version; nil when that side deleted the item (or never had it).
+    public var other: Item?
+    /// Where the other version came from: a branch, its author, a superseded key epoch.
+    public var origin: String
+
+    /// A conflict whose current version came from `currentSide`, `other` being the other side's.
+    public init(currentSide: MergeSide, other: Item?, origin: String) {
+        self.currentSide = currentSide
+        self.other = other
+        self.origin = origin
+    }
+}
+
+/// An item in conflict, as `vault conflicts` lists it.
+public struct ConflictSummary: Sendable {
+    /// The item as it reads now.
+    public let attributes: ItemAttributes
+    /// The side its current version came from.
+    public let currentSide: MergeSide
+    /// The other side's attributes; nil when that side deleted the item.
+    public let other: ItemAttributes?
+    /// Where the other version came from.
+    public let origin: String
+}

@@ -1,0 +1,253 @@
+import Foundation
+import Testing
+@testable import VaultCore
+import VaultCrypto
+
+/// Merging two versions of one vault record by record against their base (docs/TEAMS.md, "Merging").
+/// Each side lives in a directory of its own, as two clones on two machines do.
+@Suite struct MergeTests {
+    let ci = AccessGroup("ci")!
+
+    /// Two machines' clones of one vault, and the base both started from.
+    struct Clones {
+        let directories: [TempDirectory]
+        let ours: Vault
+        let theirs: Vault
+        let base: [UInt8]
+
+        var theirBytes: [UInt8] { fileBytes(theirs.location.path) }
+        var ourBytes: [UInt8] { fileBytes(ours.location.path) }
+
+        /// Merges theirs into ours, confirming whatever a re-key drops.
+        @discardableResult
+        func merge(base: [UInt8]? = nil) throws -> MergeReport {
+            try ours.merge(base: base ?? self.base, theirs: theirBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
+        }
+    }
+
+    /// A vault with items a, b and c (and `prepare`'s changes), copied to two clones.
+    func clones(_ prepare: (Vault) throws -> Void = { _ in }) throws -> Clones {
+        let first = try TempDirectory(), second = try TempDirectory()
+        let ours = try Vault.makeTest(at: first.location("team.vault"))
+        for name in ["a", "b", "c"] { try ours.add(name, "x", "\(name)-base") }
+        try prepare(ours)
+        let base = fileBytes(ours.location.path)
+        writeBytes(base, to: second.location("team.vault").path)
+        let theirs = Vault(location: second.location("team.vault"), credential: testKeyFile)
+        return Clones(directories: [first, second], ours: ours, theirs: theirs, base: base)
+    }
+
+    func change(_ vault: Vault, _ service: String, to secret: String) throws {
+        try vault.update(matching: Query(service: service, account: "x"), with: ItemChange(secret: SecretBytes(Array(secret.utf8))))
+    }
+
+    func names(_ vault: Vault) throws -> [String] {
+        try vault.attributes(matching: Query()).map(\.service).sorted()
+    }
+
+    @Test func changesOfDifferentItemsAreAllKept() throws {
+        let clones = try clones()
+        try change(clones.ours, "a", to: "a-ours")
+        try change(clones.theirs, "b", to: "b-theirs")
+        try clones.theirs.add("d", "x", "d-theirs")
+        try clones.theirs.delete(matching: Query(service: "c", account: "x"))
+        let report = try clones.merge()
+        #expect(report.applied == 3 && report.conflicts.isEmpty)
+        #expect(try clones.ours.secret("a", "x") == "a-ours")
+        #expect(try clones.ours.secret("b", "x") == "b-theirs")
+        #expect(try clones.ours.secret("d", "x") == "d-theirs")
+        #expect(try names(clones.ours) == ["a", "b", "d"])
+        #expect(try clones.ours.conflicts().isEmpty)
+    }
+
+    @Test func anItemChangedOnBothSidesKeepsBothUntilResolved() throws {
+        for keep in [MergeSide.ours, .theirs] {
+            let clones = try clones()
+            try change(clones.ours, "a", to: "a-ours")
+            try change(clones.theirs, "a", to: "a-theirs")
+            let report = try clones.merge()
+            #expect(report.conflicts.map(\.service) == ["a"])
+            let listed = try clones.ours.conflicts()
+            #expect(listed.count == 1 && listed[0].currentSide == .ours && listed[0].other != nil && listed[0].origin == "theirs")
+            #expect(try clones.ours.secret("a", "x") == "a-ours")
+            #expect(try clones.ours.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-theirs")
+            try clones.ours.resolve(matching: Query(service: "a", account: "x"), keeping: keep)
+            #expect(try clones.ours.secret("a", "x") == (keep == .ours ? "a-ours" : "a-theirs"))
+            #expect(try clones.ours.conflicts().isEmpty)
+            #expect(throws: VaultError.self) { try clones.ours.resolve(matching: Query(service: "a", account: "x"), keeping: keep) }
+        }
+    }
+
+    @Test func changedOnOneSideAndDeletedOnTheOtherIsAConflictAndNothingIsLost() throws {
+        // Deleted here, changed there: the item comes back with their version, as a conflict.
+        var clones = try clones()
+        try clones.ours.delete(matching: Query(service: "a", account: "x"))
+        try change(clones.theirs, "a", to: "a-theirs")
+        try clones.merge()
+        #expect(try clones.ours.secret("a", "x") == "a-theirs")
+        var listed = try clones.ours.conflicts()
+        #expect(listed.count == 1 && listed[0].currentSide == .theirs && listed[0].other == nil)
+        #expect(try clones.ours.resolve(matching: Query(service: "a", account: "x"), keeping: .ours).isDeletion)
+        #expect(try names(clones.ours) == ["b", "c"])
+
+        // Changed here, deleted there: ours stays, the deletion is the other version.
+        clones = try self.clones()
+        try change(clones.ours, "b", to: "b-ours")
+        try clones.theirs.delete(matching: Query(service: "b", account: "x"))
+        try clones.merge()
+        #expect(try clones.ours.secret("b", "x") == "b-ours")
+        listed = try clones.ours.conflicts()
+        #expect(listed.count == 1 && listed[0].currentSide == .ours && listed[0].other == nil)
+        #expect(throws: VaultError.noConflict(ItemKey(group: .default, service: "b", account: "x"), otherDeleted: true)) {
+            try clones.ours.otherVersion(matching: Query(service: "b", account: "x"))
+        }
+        #expect(try clones.ours.resolve(matching: Query(service: "b", account: "x"), keeping: .theirs).isDeletion)
+        #expect(try names(clones.ours) == ["a", "c"])
+    }
+
+    @Test func oneNameAddedOnBothSidesIsOneItemInConflict() throws {
+        let clones = try clones()
+        try clones.ours.add("new", "x", "new-ours")
+        try clones.theirs.add("new", "x", "new-theirs")
+        let report = try clones.merge()
+        #expect(report.conflicts.map(\.service) == ["new"])
+        #expect(try clones.ours.attributes(matching: Query(service: "new")).count == 1)
+        #expect(try clones.ours.secret("new", "x") == "new-ours")
+        #expect(try clones.ours.otherVersion(matching: Query(service: "new", account: "x")).item.secret.text == "new-theirs")
+    }
+
+    @Test func aConflictOutlivesAnUpdateAndARekeyUntilResolved() throws {
+        let clones = try clones()
+        try change(clones.ours, "a", to: "a-ours")
+        try change(clones.theirs, "a", to: "a-theirs")
+        try clones.merge()
+        try change(clones.ours, "a", to: "a-later")
+        _ = try clones.ours.rekey(kdf: .testing) { _ in }
+        #expect(try clones.ours.secret("a", "x") == "a-later")
+        #expect(try clones.ours.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-theirs")
+    }
+
+    @Test func editsOnOneSideAreResealedUnderTheOtherSidesNewKeys() throws {
+        let clones = try clones()
+        try change(clones.ours, "a", to: "a-ours")
+        _ = try clones.theirs.rekey(kdf: .testing) { _ in }
+        let theirEpoch = VaultFile.peekKeyEpoch(FileBytes(clones.theirBytes))!
+        let report = try clones.merge()
+        #expect(report.conflicts.isEmpty && report.keyEpoch == theirEpoch && !report.rekeyed)
+        #expect(try clones.ours.secret("a", "x") == "a-ours")
+        // The result holds their keys: the base's master key opens nothing of it.
+        let baseKey = try OpenVault.unlock(clones.base, secret: testKeyFile, deviceKey: nil, path: "base").keys.masterKey!
+        #expect(throws: VaultError.self) { try OpenVault.open(FileBytes(clones.ourBytes), masterKey: baseKey, deviceKey: nil, path: "ours") }
+    }
+
+    @Test func whenBothSidesReKeyedTheResultIsReKeyedOnceMore() throws {
+        let clones = try clones()
+        _ = try clones.ours.rekey(kdf: .testing) { _ in }
+        _ = try clones.theirs.rekey(kdf: .testing) { _ in }
+        try change(clones.theirs, "b", to: "b-theirs")
+        let epochs = [clones.ourBytes, clones.theirBytes].map { VaultFile.peekKeyEpoch(FileBytes($0))! }
+        let theirKey = try OpenVault.unlock(clones.theirBytes, secret: testKeyFile, deviceKey: nil, path: "theirs").keys.masterKey!
+        let report = try clones.merge()
+        #expect(report.rekeyed && report.keyEpoch > epochs.max()!)
+        #expect(try clones.ours.secret("b", "x") == "b-theirs")
+        #expect(throws: VaultError.self) { try OpenVault.open(FileBytes(clones.ourBytes), masterKey: theirKey, deviceKey: nil, path: "ours") }
+    }
+
+    @Test func aMemberRemovedOnOneSideStaysRemovedAndItsBranchsEditsAreConflicts() throws {
+        let bob = try AgeIdentity.generate()
+        let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
+        // They removed bob (a re-key); ours, cut before, edited a and added d.
+        _ = try clones.theirs.removeMember(named: "bob", kdf: .testing) { _ in }
+        try change(clones.ours, "a", to: "a-from-before-the-removal")
+        try clones.ours.add("d", "x", "d-from-before-the-removal")
+        let report = try clones.merge()
+        #expect(Set(report.conflicts.map(\.service)) == ["a", "d"] && report.applied == 0)
+        #expect(try clones.ours.secret("a", "x") == "a-base")
+        #expect(try clones.ours.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-from-before-the-removal")
+        #expect(try clones.ours.members().map(\.name).isEmpty)
+        // bob's identity opens nothing of the result.
+        let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location))
+        asBob.trustedFingerprint = try clones.ours.trustFingerprint()
+        #expect(throws: VaultError.self) { try asBob.secret("b", "x") }
+    }
+
+    @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
+        let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
+        let clones = try clones {
+            try $0.add("deploy", "ci", "token", group: ci)
+            try $0.addMember(name: "runner", recipient: runner.recipient, groups: [ci], readOnly: true)
+        }
+        // Ours added carol; theirs removed the scoped runner (its group re-keyed, the epoch raised) and ours re-keyed too.
+        try clones.ours.addMember(name: "carol", recipient: carol.recipient, groups: [], readOnly: false)
+        _ = try clones.theirs.removeMember(named: "runner", kdf: .testing) { _ in }
+        _ = try clones.ours.rekey(kdf: .testing) { _ in }
+        let report = try clones.merge()
+        #expect(report.membersRemoved == ["runner"] && !report.rekeyed)
+        #expect(try clones.ours.members().map(\.name) == ["carol"])
+        let asRunner = Vault(location: clones.ours.location, keys: .identity([runner]), host: Vault.selfContainedHost(for: clones.ours.location))
+        asRunner.trustedFingerprint = try clones.ours.trustFingerprint()
+        #expect(throws: VaultError.self) { try asRunner.secret("deploy", "ci", group: ci) }
+    }
+
+    @Test func membersAddedOnBothSidesAreMerged() throws {
+        let carol = try AgeIdentity.generate(), dave = try AgeIdentity.generate()
+        let clones = try clones()
+        try clones.ours.addMember(name: "carol", recipient: carol.recipient, groups: [], readOnly: false)
+        try clones.theirs.add("deploy", "ci", "token", group: ci)
+        try clones.theirs.addMember(name: "dave", recipient: dave.recipient, groups: [ci], readOnly: true)
+        let report = try clones.merge()
+        #expect(report.membersAdded == ["dave"])
+        let members = try clones.ours.members()
+        #expect(members.map(\.name) == ["carol", "dave"] && members[1].groups == [ci] && members[1].readOnly)
+        let asDave = Vault(location: clones.ours.location, keys: .identity([dave]), host: Vault.selfContainedHost(for: clones.ours.location))
+        asDave.trustedFingerprint = try clones.ours.trustFingerprint()
+        #expect(try asDave.secret("deploy", "ci", group: ci) == "token")
+    }
+
+    @Test func theCountersAreTheLargerOfTheTwoRaisedAndABehindSideIsNoRollback() throws {
+        let clones = try clones()
+        for round in 0..<5 { try change(clones.theirs, "b", to: "b-\(round)") }
+        try change(clones.ours, "a", to: "a-ours")
+        let theirGeneration = try VaultFile.decode(clones.theirBytes).file.writeGeneration
+        try clones.merge()
+        #expect(try VaultFile.decode(clones.ourBytes).file.writeGeneration == theirGeneration + 1)
+        // Ours was behind theirs and this machine never saw theirs: still readable and writable.
+        try change(clones.ours, "c", to: "c-after")
+        #expect(try clones.ours.secret("b", "x") == "b-4")
+    }
+
+    @Test func anotherVaultOrADamagedSideIsRefusedAndChangesNothing() throws {
+        let clones = try clones()
+        try change(clones.theirs, "a", to: "a-theirs")
+        let before = clones.ourBytes
+        let stranger = try TempDirectory()
+        let strangerVault = try Vault.makeTest(at: stranger.location())
+        try strangerVault.add("a", "x", "forged")
+        #expect(throws: VaultError.mergeOfAnotherVault(path: clones.ours.location.path)) {
+            try clones.ours.merge(base: clones.base, theirs: fileBytes(strangerVault.location.path), origins: ("ours", "theirs"), kdf: .testing) { _ in }
+        }
+        var damaged = clones.theirBytes
+        damaged[damaged.count - 20] ^= 1
+        #expect(throws: VaultError.self) {
+            try clones.ours.merge(base: clones.base, theirs: damaged, origins: ("ours", "theirs"), kdf: .testing) { _ in }
+        }
+        #expect(clones.ourBytes == before)
+    }
+
+    @Test func withoutABaseEveryDifferenceIsAChangeAndNothingIsLost() throws {
+        let clones = try clones()
+        try change(clones.ours, "a", to: "a-ours")
+        try clones.theirs.add("d", "x", "d-theirs")
+        try clones.merge(base: [])
+        #expect(try clones.ours.secret("d", "x") == "d-theirs")
+        #expect(try clones.ours.secret("a", "x") == "a-ours")
+        #expect(try clones.ours.conflicts().map(\.attributes.service) == ["a"])
+    }
+}
+
+extension Resolution {
+    var isDeletion: Bool {
+        if case .deleted = self { return true }
+        return false
+    }
+}
