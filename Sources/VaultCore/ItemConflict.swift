@@ -30,7 +30,7 @@ public struct ItemConflict: Sendable {
     }
 }
 
-/// An item in conflict, as `vault conflicts` lists it.
+/// An item in conflict, as `vault conflicts` lists it: by its newest conflict.
 public struct ConflictSummary: Sendable {
     /// The item as it reads now.
     public let attributes: ItemAttributes
@@ -40,4 +40,6 @@ public struct ConflictSummary: Sendable {
     public let other: ItemAttributes?
     /// Where the other version came from.
     public let origin: String
+    /// How many other versions earlier merges left beside it (`resolve` drops them too).
+    public let olderVersions: Int
 }

@@ -199,17 +199,16 @@ extension Vault {
 
     // MARK: conflicts
 
-    /// Every item the keys at hand can read that a merge left in conflict, one summary per other version.
+    /// Every item the keys at hand can read that a merge left in conflict, by its newest conflict.
     public func conflicts() throws -> [ConflictSummary] {
         try withKeys {
             let vault = try readSnapshot()
             var found: [ConflictSummary] = []
             for position in try vault.positions(matching: Query(), skipLocked: true) {
                 let record = try vault.openWholeRecord(at: position)
-                for conflict in record.conflicts {
-                    found.append(ConflictSummary(attributes: record.item.attributes, currentSide: conflict.currentSide,
-                                                 other: conflict.other?.attributes, origin: conflict.origin))
-                }
+                guard let newest = record.conflicts.first else { continue }
+                found.append(ConflictSummary(attributes: record.item.attributes, currentSide: newest.currentSide,
+                                             other: newest.other?.attributes, origin: newest.origin, olderVersions: record.conflicts.count - 1))
             }
             return found
         }
@@ -223,8 +222,8 @@ extension Vault {
             let vault = try readSnapshot()
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let record = try vault.openWholeRecord(at: position)
-            guard let conflict = record.conflicts.first else { throw VaultError.noConflict(record.item.attributes.key, otherDeleted: false) }
-            guard let other = conflict.other else { throw VaultError.noConflict(record.item.attributes.key, otherDeleted: true) }
+            guard let conflict = record.conflicts.first else { throw VaultError.noConflict(record.item.attributes.key) }
+            guard let other = conflict.other else { throw VaultError.otherSideDeleted(record.item.attributes.key, current: conflict.currentSide) }
             return (other, conflict)
         }
     }
@@ -238,7 +237,7 @@ extension Vault {
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             var record = try vault.openWholeRecord(at: position)
-            guard let conflict = record.conflicts.first else { throw VaultError.noConflict(record.item.attributes.key, otherDeleted: false) }
+            guard let conflict = record.conflicts.first else { throw VaultError.noConflict(record.item.attributes.key) }
             record.conflicts = []
             if side == conflict.currentSide {
                 try vault.store(record, replacing: position)

@@ -120,8 +120,10 @@ public enum VaultError: Error, Equatable {
     case rekeyNeedsSecret
     /// The item keeps fewer earlier secrets than the revision asked for (`kept` of them).
     case noRevision(ItemKey, requested: Int, kept: Int)
-    /// The item is in no conflict (`resolve`, `get --theirs`); or, `otherDeleted`, the other side deleted it.
-    case noConflict(ItemKey, otherDeleted: Bool)
+    /// The item is in no conflict (`resolve`, `get --theirs`).
+    case noConflict(ItemKey)
+    /// `get --theirs` of an item in conflict whose other side deleted it: `current` is the side whose version it holds.
+    case otherSideDeleted(ItemKey, current: MergeSide)
     /// A merge of two files of different vaults (their vault ids differ): one is not this vault's.
     case mergeOfAnotherVault(path: String)
 
@@ -161,7 +163,7 @@ public enum VaultError: Error, Equatable {
         case .upgradeNeeded: return .failure
         case .rolledBack, .behindSeen: return .invalidKeychain
         case .rekeyNeedsSecret: return .interactionNotAllowed
-        case .noRevision, .noConflict: return .itemNotFound
+        case .noRevision, .noConflict, .otherSideDeleted: return .itemNotFound
         case .mergeOfAnotherVault: return .decode
         }
     }

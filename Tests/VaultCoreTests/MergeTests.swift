@@ -98,11 +98,28 @@ import VaultCrypto
         #expect(try clones.ours.secret("b", "x") == "b-ours")
         listed = try clones.ours.conflicts()
         #expect(listed.count == 1 && listed[0].currentSide == .ours && listed[0].other == nil)
-        #expect(throws: VaultError.noConflict(ItemKey(group: .default, service: "b", account: "x"), otherDeleted: true)) {
+        #expect(throws: VaultError.otherSideDeleted(ItemKey(group: .default, service: "b", account: "x"), current: .ours)) {
             try clones.ours.otherVersion(matching: Query(service: "b", account: "x"))
         }
         #expect(try clones.ours.resolve(matching: Query(service: "b", account: "x"), keeping: .theirs).isDeletion)
         #expect(try names(clones.ours) == ["a", "c"])
+    }
+
+    @Test func aSecondConflictOnAnItemKeepsEveryVersionNewestFirst() throws {
+        let clones = try clones()
+        try change(clones.ours, "a", to: "a-ours")
+        try change(clones.theirs, "a", to: "a-theirs-1")
+        try clones.merge()
+        // They go on from their own commit, which is the base of the next merge.
+        let theirFirst = clones.theirBytes
+        try change(clones.theirs, "a", to: "a-theirs-2")
+        try clones.merge(base: theirFirst)
+        let listed = try clones.ours.conflicts()
+        #expect(listed.count == 1 && listed[0].olderVersions == 1)
+        #expect(try clones.ours.secret("a", "x") == "a-ours")
+        #expect(try clones.ours.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-theirs-2")
+        try clones.ours.resolve(matching: Query(service: "a", account: "x"), keeping: .theirs)
+        #expect(try clones.ours.secret("a", "x") == "a-theirs-2" && clones.ours.conflicts().isEmpty)
     }
 
     @Test func oneNameAddedOnBothSidesIsOneItemInConflict() throws {
@@ -214,6 +231,33 @@ import VaultCrypto
         // Ours was behind theirs and this machine never saw theirs: still readable and writable.
         try change(clones.ours, "c", to: "c-after")
         #expect(try clones.ours.secret("b", "x") == "b-4")
+    }
+
+    /// Issue 17's forgery, against a merge: whoever can push can commit a vault of their own keys
+    /// under the real vault id, with a full member's recipient in it. A full member merging with its
+    /// identity takes in only a side the pinned key signed.
+    @Test func aFullMemberMergesOnlyASideThePinnedKeySigned() throws {
+        let bob = try AgeIdentity.generate()
+        let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
+        let pinned = try clones.ours.trustFingerprint()
+        let vaultID = try VaultFile.decode(clones.base).file.vaultID
+        var forged = try OpenVault.create(vaultID: vaultID, slotKind: .keyFile, secret: SecretBytes(Array("the attacker's".utf8)),
+                                          kdf: .testing, deviceKey: SecretBytes(random: 32), path: "forged")
+        _ = try forged.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false, addedAt: Date())
+        let now = Date()
+        try forged.store(ItemAttributes(service: "a", account: "x", created: now, modified: now), secret: SecretBytes(Array("forged".utf8)))
+        let forgedBytes = try forged.encode()
+        let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location))
+        asBob.trustedFingerprint = pinned
+        let before = clones.ourBytes
+        #expect(throws: VaultError.untrustedVault(path: clones.ours.location.path, pinned: pinned)) {
+            try asBob.merge(base: clones.base, theirs: forgedBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
+        }
+        #expect(clones.ourBytes == before)
+        // The real other side merges for bob as for the owner.
+        try change(clones.theirs, "a", to: "a-theirs")
+        try asBob.merge(base: clones.base, theirs: clones.theirBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
+        #expect(try asBob.secret("a", "x") == "a-theirs")
     }
 
     @Test func anotherVaultOrADamagedSideIsRefusedAndChangesNothing() throws {

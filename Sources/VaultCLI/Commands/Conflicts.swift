@@ -10,14 +10,16 @@ enum ConflictsCommand {
             terminal.writeOut(JSONValue.array(conflicts.map { conflict in
                 .object([("service", .string(conflict.attributes.service)), ("account", .string(conflict.attributes.account)),
                          ("group", .string(conflict.attributes.group.name)), ("current_side", .string(side(conflict.currentSide))),
-                         ("other", .string(conflict.other == nil ? "deleted" : "changed")), ("origin", .string(conflict.origin))])
+                         ("other", .string(conflict.other == nil ? "deleted" : "changed")), ("origin", .string(conflict.origin)),
+                         ("older_versions", .number(conflict.olderVersions))])
             }).text + "\n")
             return
         }
         for conflict in conflicts {
             let item = conflict.attributes
             let other = conflict.other == nil ? "deleted it" : "changed it"
-            terminal.writeOut("\(item.service)\t\(item.account)\t\(item.group.name)\tcurrent: \(side(conflict.currentSide)); \(side(conflict.currentSide.other)) \(other) (\(conflict.origin))\n")
+            let older = conflict.olderVersions > 0 ? "; \(counted(conflict.olderVersions, "older version")) from earlier merges" : ""
+            terminal.writeOut("\(item.service)\t\(item.account)\t\(item.group.name)\tcurrent: \(side(conflict.currentSide)); \(side(conflict.currentSide.other)) \(other) (\(conflict.origin))\(older)\n")
         }
     }
 

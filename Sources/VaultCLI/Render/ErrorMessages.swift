@@ -95,12 +95,14 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "\(names) keeps \(kept == 0 ? "no earlier secret" : counted(kept, "earlier secret")); there is no revision \(requested)",
                                hint: kept == 0 ? "update keeps the secrets it replaces from now on (--keep N, default 5)"
                                    : "list them with 'vault history -s \(shellQuoted(key.service)) -a \(shellQuoted(key.account))'")
-        case .noConflict(let key, let otherDeleted):
+        case .noConflict(let key):
             let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
-            return ErrorReport(status: status, message: otherDeleted ? "the other side of the conflict on \(names) deleted it: it has no other version to read"
-                                                                     : "\(names) is in no conflict",
-                               hint: otherDeleted ? "keep it with 'vault resolve --ours' or delete it with 'vault resolve --theirs' (see 'vault conflicts')"
-                                                  : "list the items in conflict with 'vault conflicts'")
+            return ErrorReport(status: status, message: "\(names) is in no conflict", hint: "list the items in conflict with 'vault conflicts'")
+        case .otherSideDeleted(let key, let current):
+            let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
+            let (keep, drop) = current == .ours ? ("--ours", "--theirs") : ("--theirs", "--ours")
+            return ErrorReport(status: status, message: "the other side of the conflict on \(names) deleted it: there is no other version to read",
+                               hint: "keep it with 'vault resolve \(keep)' or delete it with 'vault resolve \(drop)' (see 'vault conflicts')")
         case .mergeOfAnotherVault(let path):
             return ErrorReport(status: status, message: "the other side of the merge into \(quoted(path)) is another vault (its vault id differs); nothing was merged",
                                hint: "keep one side with 'git checkout --ours' or '--theirs', or find out who replaced the vault file")

@@ -67,7 +67,8 @@ struct VaultMerge {
     /// Applies the other side's changes to `vault` (the target, opened with a full ring).
     func apply(to vault: inout OpenVault) throws -> Changes {
         var changes = Changes()
-        var fromOther: [Bytes16] = []
+        // Items stored from the other side as new here, and whether this merge gave each a conflict.
+        var fromOther: [(id: Bytes16, conflicted: Bool)] = []
         // The target's items in file order, then the other side's, then those only the base had.
         var seen = Set<Bytes16>()
         let ids = (target.order + other.order + base.order).filter { seen.insert($0).inserted }
@@ -80,7 +81,7 @@ struct VaultMerge {
             if !targetChanged && !isSuperseded(o ?? b!) {
                 if let o {
                     try vault.store(o.record, replacing: position, itemID: id)
-                    if position == nil { fromOther.append(id) }
+                    if position == nil { fromOther.append((id, false)) }
                 } else if let position {
                     vault.remove(at: [position])
                 }
@@ -91,12 +92,12 @@ struct VaultMerge {
             let current = t ?? o!
             let currentSide = t != nil ? targetSide : targetSide.other
             let otherVersion = t != nil ? o : nil
+            // The newest conflict first: the one `resolve` settles.
             var record = current.record
-            record.conflicts.append(ItemConflict(currentSide: currentSide, other: otherVersion?.record.item,
-                                                 origin: origins[currentSide.other] ?? ""))
-            record.conflicts += otherVersion?.record.conflicts ?? []
+            record.conflicts = [ItemConflict(currentSide: currentSide, other: otherVersion?.record.item, origin: origins[currentSide.other] ?? "")]
+                + record.conflicts + (otherVersion?.record.conflicts ?? [])
             try vault.store(record, replacing: position, itemID: id)
-            if position == nil { fromOther.append(id) }
+            if position == nil { fromOther.append((id, true)) }
             changes.conflicts.append(current.record.item.attributes.key)
         }
         try foldRepeatedNames(in: &vault, added: fromOther, changes: &changes)
@@ -111,16 +112,19 @@ struct VaultMerge {
 
     /// Two sides that each added an item of one group, service and account (different item ids):
     /// the target's stays, holding the other's as a conflict.
-    private func foldRepeatedNames(in vault: inout OpenVault, added: [Bytes16], changes: inout Changes) throws {
-        for id in added {
+    /// When this merge had just made the incoming item a conflict against the target's deletion, the
+    /// target's item of the same name (deleted and added again) is that side's version: the deletion goes.
+    private func foldRepeatedNames(in vault: inout OpenVault, added: [(id: Bytes16, conflicted: Bool)], changes: inout Changes) throws {
+        for (id, conflicted) in added {
             guard let position = vault.file.index.position(ofItemID: id) else { continue }
-            let incoming = try vault.openWholeRecord(at: position)
+            var incoming = try vault.openWholeRecord(at: position)
             let key = incoming.item.attributes.key
             let same = try vault.positions(matching: Query(service: key.service, account: key.account, group: key.group))
             guard let kept = same.first(where: { $0 != position }) else { continue }
+            if conflicted, incoming.conflicts.first?.other == nil { incoming.conflicts.removeFirst() }
             var record = try vault.openWholeRecord(at: kept)
-            record.conflicts.append(ItemConflict(currentSide: targetSide, other: incoming.item, origin: origins[targetSide.other] ?? ""))
-            record.conflicts += incoming.conflicts
+            record.conflicts = [ItemConflict(currentSide: targetSide, other: incoming.item, origin: origins[targetSide.other] ?? "")]
+                + record.conflicts + incoming.conflicts
             try vault.store(record, replacing: kept)
             vault.remove(at: [position])
             if !changes.conflicts.contains(key) { changes.conflicts.append(key) }
