@@ -92,5 +92,6 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault resolve -s github -a ci-bot --theirs", "take the teammate's token"),
         ],
+        destructive: true,
         run: { try ConflictsCommand.resolve($0) })
 }
