@@ -19,6 +19,8 @@ import VaultCrypto
         },
         "Record": { bytes in
             _ = try? RecordCodec.decodePlaintext(SecretBytes(bytes), group: .default, accessibility: .default)
+            _ = try? RecordCodec.decodeHistory(SecretBytes(bytes))
+            _ = try? RecordCodec.decodeConflicts(SecretBytes(bytes))
         },
         "Credential": { payload in
             // As the harness: the input is the payload; the checksum is appended.

@@ -45,6 +45,23 @@ import VaultCrypto
         try vault.attributes(matching: Query()).map(\.service).sorted()
     }
 
+    @Test func conflictFieldsRoundTripThroughARecordsPlaintext() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let other = Item(attributes: ItemAttributes(service: "db", account: "prod", group: ci, accessibility: .afterFirstUnlock,
+                                                    details: ItemDetails(label: "theirs"), created: now, modified: now),
+                         secret: SecretBytes(Array("their-secret".utf8)))
+        let conflicts = [ItemConflict(currentSide: .ours, other: other, origin: "MERGE_HEAD abc1234 by bob"),
+                         ItemConflict(currentSide: .theirs, other: nil, origin: "HEAD def5678 by alice")]
+        let plaintext = RecordCodec.encodePlaintext(ItemAttributes(service: "db", account: "prod", created: now, modified: now),
+                                                    secret: SecretBytes(Array("ours".utf8)), conflicts: conflicts)
+        let decoded = try RecordCodec.decodeConflicts(plaintext)
+        #expect(decoded.count == 2 && decoded[0].currentSide == .ours && decoded[1].currentSide == .theirs && decoded[1].other == nil)
+        #expect(decoded[0].other?.attributes == other.attributes && decoded[0].other?.secret.text == "their-secret")
+        #expect(decoded.map(\.origin) == conflicts.map(\.origin))
+        // The item itself reads as before: a reader that knows nothing of tag 13 skips it.
+        #expect(try RecordCodec.decodePlaintext(plaintext, group: .default, accessibility: .default).secret.text == "ours")
+    }
+
     @Test func changesOfDifferentItemsAreAllKept() throws {
         let clones = try clones()
         try change(clones.ours, "a", to: "a-ours")

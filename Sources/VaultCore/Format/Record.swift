@@ -92,13 +92,17 @@ enum RecordCodec {
 
     /// The conflict fields of a record's plaintext, in order.
     static func decodeConflicts(_ plaintext: SecretBytes) throws -> [ItemConflict] {
-        var fields = try fields(of: plaintext, tagged: .conflict)
-        defer { for i in fields.indices { fields[i].withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } } }
-        return try fields.map { field in
+        var conflicts: [ItemConflict] = []
+        try forEachField(of: plaintext, tagged: .conflict) { value in
+            var field = Array(value)
+            defer { field.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
             var r = ByteReader(field)
             guard let side = MergeSide(rawValue: try r.u8()) else { throw MalformedInput(detail: "a conflict names an unknown side") }
             let origin = try text(r.lengthPrefixed(limit: field.count))
-            guard try r.u8() == 1 else { return ItemConflict(currentSide: side, other: nil, origin: origin) }
+            guard try r.u8() == 1 else {
+                conflicts.append(ItemConflict(currentSide: side, other: nil, origin: origin))
+                return
+            }
             guard let accessibility = Accessibility(fileID: ClassID(try r.u8())),
                   let group = AccessGroup(try text(r.lengthPrefixed(limit: field.count))) else {
                 throw MalformedInput(detail: "a conflict names an unknown class or group")
@@ -106,8 +110,9 @@ enum RecordCodec {
             let attributes = try r.lengthPrefixed(limit: field.count)
             let listed = try Array(attributes).withUnsafeBytes { try decodeListedAttributes($0, group: group, accessibility: accessibility) }
             let secret = SecretBytes(try r.raw(r.remaining))
-            return ItemConflict(currentSide: side, other: Item(attributes: listed, secret: secret), origin: origin)
+            conflicts.append(ItemConflict(currentSide: side, other: Item(attributes: listed, secret: secret), origin: origin))
         }
+        return conflicts
     }
 
     private static func text(_ bytes: ArraySlice<UInt8>) throws -> String {
@@ -115,20 +120,18 @@ enum RecordCodec {
         return string
     }
 
-    /// The values of every field of one tag, copied out: the caller wipes them.
-    private static func fields(of plaintext: SecretBytes, tagged tag: Tag) throws -> [[UInt8]] {
+    /// Calls `body` with the value of every field of one tag, in order, where it lies in the plaintext.
+    private static func forEachField(of plaintext: SecretBytes, tagged tag: Tag, _ body: (UnsafeRawBufferPointer) throws -> Void) throws {
         try plaintext.withUnsafeBytes { bytes in
-            var found: [[UInt8]] = []
             var offset = 0
             while offset < bytes.count {
                 guard bytes.count - offset >= 5 else { throw MalformedInput(detail: "a record ends inside a field") }
                 let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
                 let start = offset + 5
                 guard length <= bytes.count - start else { throw MalformedInput(detail: "a record field overruns the record") }
-                if bytes[offset] == tag.rawValue { found.append(Array(bytes[start..<start + length])) }
+                if bytes[offset] == tag.rawValue { try body(UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])) }
                 offset = start + length
             }
-            return found
         }
     }
 
@@ -138,27 +141,17 @@ enum RecordCodec {
 
     /// The earlier secrets a record's plaintext keeps, newest first.
     static func decodeHistory(_ plaintext: SecretBytes) throws -> [SecretRevision] {
-        try plaintext.withUnsafeBytes { bytes in
-            var revisions: [SecretRevision] = []
-            var offset = 0
-            while offset < bytes.count {
-                guard bytes.count - offset >= 5 else { throw MalformedInput(detail: "a record ends inside a field") }
-                let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
-                let start = offset + 5
-                guard length <= bytes.count - start else { throw MalformedInput(detail: "a record field overruns the record") }
-                if bytes[offset] == Tag.revision.rawValue {
-                    guard length >= 16 else { throw MalformedInput(detail: "a revision field of \(length) bytes") }
-                    func date(at position: Int) -> Date {
-                        let millis = Int64(bitPattern: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
-                        return Date(timeIntervalSince1970: Double(millis) / 1000)
-                    }
-                    revisions.append(SecretRevision(secret: SecretBytes(UnsafeRawBufferPointer(rebasing: bytes[start + 16..<start + length])),
-                                                    setAt: date(at: start), replacedAt: date(at: start + 8)))
-                }
-                offset = start + length
+        var revisions: [SecretRevision] = []
+        try forEachField(of: plaintext, tagged: .revision) { value in
+            guard value.count >= 16 else { throw MalformedInput(detail: "a revision field of \(value.count) bytes") }
+            func date(at position: Int) -> Date {
+                let millis = Int64(bitPattern: UInt64(bigEndian: value.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
+                return Date(timeIntervalSince1970: Double(millis) / 1000)
             }
-            return revisions
+            revisions.append(SecretRevision(secret: SecretBytes(UnsafeRawBufferPointer(rebasing: value[16...])),
+                                            setAt: date(at: 0), replacedAt: date(at: 8)))
         }
+        return revisions
     }
 
     /// Parses a record's plaintext. Unknown tags are skipped, so a later
