@@ -20,7 +20,8 @@ enum SyncCommand {
             return
         }
         let sync = Sync(invocation: invocation, access: access, repository: repository, relative: relative)
-        if try sync.finishStoppedMerge() { return }
+        // A merge git stopped is finished first; once it is committed, the sync goes on and pushes it.
+        guard try sync.finishStoppedMerge() != .leftToFinish else { return }
         try sync.run()
     }
 
@@ -78,11 +79,21 @@ private struct Sync {
     let repository: GitRepository
     let relative: String
 
+    /// What became of a merge git had stopped.
+    enum StoppedMerge {
+        /// There was none.
+        case none
+        /// The vault file was merged and the merge committed.
+        case committed
+        /// The vault file was merged and added; the user finishes the rest (a rebase, other files in conflict).
+        case leftToFinish
+    }
+
     /// A merge git stopped with the vault file in conflict (a `git pull` without the driver, or
     /// the driver without keys): merged from the index stages, added, and committed when nothing
-    /// else is left in conflict. Returns whether there was one.
-    func finishStoppedMerge() throws -> Bool {
-        guard !(try repository.output(["ls-files", "-u", "--", relative])).isEmpty else { return false }
+    /// else is left in conflict.
+    func finishStoppedMerge() throws -> StoppedMerge {
+        guard !(try repository.output(["ls-files", "-u", "--", relative])).isEmpty else { return .none }
         guard let ours = repository.blob(":2:\(relative)"), let theirs = repository.blob(":3:\(relative)") else {
             throw CommandFailure(.failure, "git's conflict on \(quoted(relative)) lacks a side (deleted on one): there is nothing to merge record by record",
                                  hint: "keep one side with 'git checkout --ours' or '--theirs' and 'git add', or 'git rm' it")
@@ -95,14 +106,16 @@ private struct Sync {
         let othersInConflict = try repository.output(["diff", "--name-only", "--diff-filter=U"])
         say(report, from: origins.theirs)
         if rebasing {
-            invocation.terminal.say("merged \(quoted(relative)) and added it; go on with 'git rebase --continue'")
-        } else if othersInConflict.isEmpty {
-            try repository.output(["commit", "-q", "--no-edit"])
-            invocation.terminal.say("committed the merge; push it with 'vault sync' or 'git push'")
-        } else {
-            invocation.terminal.say("merged \(quoted(relative)) and added it; other files are still in conflict: resolve them and commit")
+            invocation.terminal.say("merged \(quoted(relative)) and added it; go on with 'git rebase --continue', then 'vault sync'")
+            return .leftToFinish
         }
-        return true
+        guard othersInConflict.isEmpty else {
+            invocation.terminal.say("merged \(quoted(relative)) and added it; other files are still in conflict: resolve them, commit, then 'vault sync'")
+            return .leftToFinish
+        }
+        try repository.output(["commit", "-q", "--no-edit"])
+        invocation.terminal.say("committed the merge of \(quoted(relative))")
+        return .committed
     }
 
     /// Commits the vault file, then fetches, merges and pushes until the push goes through.
@@ -160,16 +173,17 @@ private struct Sync {
         }
         let merge = repository.run(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", tracking])
         if merge.status != 0 {
-            guard try finishStoppedMerge() else {
+            switch try finishStoppedMerge() {
+            case .committed:
+                return
+            case .leftToFinish:
+                throw CommandFailure(.failure, "other files than the vault are in conflict after merging \(tracking); nothing was pushed",
+                                     hint: "resolve them, commit, and run 'vault sync' again")
+            case .none:
                 let firstLine = merge.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(merge.status)"
                 throw CommandFailure(.failure, "git merge \(tracking) failed: \(firstLine)",
                                      hint: "resolve what git says (or 'git merge --abort') and run 'vault sync' again")
             }
-            guard (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty else {
-                throw CommandFailure(.failure, "other files than the vault are in conflict after merging \(tracking)",
-                                     hint: "resolve them, commit, and run 'vault sync' again")
-            }
-            return
         }
         if GitRepository.exists(try repository.gitPath("MERGE_HEAD")) {
             try repository.output(["commit", "-q", "--no-edit"])
