@@ -14,7 +14,7 @@ extension CommandTable {
             too); changes from a branch cut before a member was removed are kept as conflicts, \
             named with their commit and author. When git stopped a merge with the vault file in \
             conflict (a git pull without the merge driver, or the driver without keys), sync \
-            finishes it from git's index and commits it. Needs the owner's keys or a full \
+            finishes it from git's index, commits it and pushes. Needs the owner's keys or a full \
             member's identity. --setup commits '*.vault merge=vault -diff -text' to \
             .gitattributes (the file's own path when it does not end in .vault) and sets the \
             merge driver in this clone's git config, so a plain git pull merges record by record \
