@@ -371,3 +371,32 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
         }
     }
 }
+
+/// Record attributes are UTF-8 text: ASCII and well-formed text read back as written, and ill-formed
+/// bytes (which a reader's string decoding would quietly replace) make the record damaged.
+@Suite struct RecordTextTests {
+    func plaintext(service: [UInt8]) -> SecretBytes {
+        var w = ByteWriter()
+        func field(_ tag: UInt8, _ value: [UInt8]) {
+            w.u8(tag)
+            w.lengthPrefixed(value)
+        }
+        field(1, service)
+        field(2, Array("me".utf8))
+        field(7, [UInt8](repeating: 0, count: 8))
+        field(8, [UInt8](repeating: 0, count: 8))
+        field(10, Array("secret".utf8))
+        return SecretBytes(w.bytes)
+    }
+
+    @Test func wellFormedTextReadsBackAndIllFormedIsDamage() throws {
+        for text in ["github", "café-ü", "日本", ""] {
+            #expect(try RecordCodec.decodePlaintext(plaintext(service: Array(text.utf8)), group: .default, accessibility: .default).attributes.service == text)
+        }
+        for bytes: [UInt8] in [[0x61, 0xC3, 0x28], [0xFF], [0x61, 0xE2, 0x82], [0xED, 0xA0, 0x80]] {
+            #expect(throws: MalformedInput.self) {
+                try RecordCodec.decodePlaintext(plaintext(service: bytes), group: .default, accessibility: .default)
+            }
+        }
+    }
+}

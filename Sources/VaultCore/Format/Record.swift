@@ -198,9 +198,12 @@ enum RecordCodec {
                 guard length <= bytes.count - start else { throw MalformedInput(detail: "a record field overruns the record") }
                 let value = UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])
                 func text() throws -> String {
-                    // Decoding replaces ill-formed UTF-8; a string whose bytes differ from the field's was ill-formed.
-                    let string = String(decoding: value.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
-                    guard string.utf8.elementsEqual(value) else { throw MalformedInput(detail: "an attribute that is not UTF-8") }
+                    let bytes = value.assumingMemoryBound(to: UInt8.self)
+                    // ASCII, as names almost always are, is well-formed; other text is validated.
+                    if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+                    guard let string = String(validating: bytes, as: UTF8.self) else {
+                        throw MalformedInput(detail: "an attribute that is not UTF-8")
+                    }
                     return string
                 }
                 func date() throws -> Date {
