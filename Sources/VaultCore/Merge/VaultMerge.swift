@@ -4,24 +4,72 @@ import VaultCrypto
 /// A three-way merge of one vault's files, record by record against their merge base
 /// (docs/TEAMS.md, "Merging"). Items are matched by item id, which survives every change and
 /// every re-key; versions are compared by what they hold (attributes, dates, secret, history,
-/// conflicts), not by their ciphertext, so a side re-sealed under new keys changed nothing.
+/// conflicts), so a side re-sealed under new keys changed nothing — by their sealed bytes first,
+/// which are the same wherever the record was not written again.
 struct VaultMerge {
-    /// One side's items, opened: by item id.
-    struct Snapshot {
-        var records: [Bytes16: Version] = [:]
+    /// One side's items by item id, each record opened only when its sealed bytes differ from
+    /// another side's: a record whose digest (and group and class) is the same on two sides holds
+    /// the same item, so an unchanged item of a large vault costs a comparison, not a decryption.
+    final class Snapshot {
+        private let vault: OpenVault?
+        private var positions: [Bytes16: Int] = [:]
+        private var opened: [Bytes16: Version] = [:]
         /// The item ids in file order.
-        var order: [Bytes16] = []
+        private(set) var order: [Bytes16] = []
 
-        /// Opens every record of `vault` (a full ring): a record that does not open stops the merge.
+        /// `vault`'s items, opened with a full ring. Every record is checked against its index entry's
+        /// digest here (the index MAC vouches for the digests), so a record compared by its digest
+        /// alone is one the file really holds; a record that does not match, or later does not open,
+        /// stops the merge.
         init(_ vault: OpenVault) throws {
+            self.vault = vault
             for position in vault.file.index.indices {
-                let id = vault.file.index.itemID(at: position)
-                records[id] = Version(record: try vault.openWholeRecord(at: position))
+                let entry = vault.file.index[position]
+                guard vault.file.records.stored(at: position).bytes.withUnsafeBytes(entry.digestMatches) else {
+                    throw VaultError.corrupted(path: vault.path, detail: "a record does not match its index entry's digest")
+                }
+                let id = entry.itemID
+                positions[id] = position
                 order.append(id)
             }
         }
 
-        init() {}
+        /// No items: a merge without a base.
+        init() {
+            vault = nil
+        }
+
+        func has(_ id: Bytes16) -> Bool { positions[id] != nil }
+
+        /// The item `id` holds here, opened (once); nil when this side has none.
+        func version(_ id: Bytes16) throws -> Version? {
+            guard let vault, let position = positions[id] else { return nil }
+            if let known = opened[id] { return known }
+            let version = Version(record: try vault.openWholeRecord(at: position))
+            opened[id] = version
+            return version
+        }
+
+        /// What identifies the sealed record of `id` without opening it: its digest, group name and class.
+        fileprivate func sealedIdentity(_ id: Bytes16) -> (digest: [UInt8], group: String?, classID: ClassID)? {
+            guard let vault, let position = positions[id] else { return nil }
+            let entry = vault.file.index[position]
+            return (entry.digest.0.bytes + entry.digest.1.bytes, vault.keys.groups[entry.groupID]?.group.name, entry.classID)
+        }
+
+        /// Whether `id` holds the same item here and in `other` (both without it counts as the same).
+        func holdsTheSame(_ id: Bytes16, as other: Snapshot) throws -> Bool {
+            switch (has(id), other.has(id)) {
+            case (false, false): return true
+            case (true, true): break
+            default: return false
+            }
+            if let mine = sealedIdentity(id), let theirs = other.sealedIdentity(id), mine.group != nil,
+               mine.digest == theirs.digest, mine.group == theirs.group, mine.classID == theirs.classID {
+                return true
+            }
+            return try version(id)!.digest == other.version(id)!.digest
+        }
     }
 
     /// One version of an item and a digest of everything it holds.
@@ -36,14 +84,6 @@ struct VaultMerge {
                                                         conflicts: record.conflicts)
             let placed = Array(attributes.group.name.utf8) + [0, attributes.accessibility.fileID.rawValue]
             digest = plaintext.withUnsafeBytes { SHA256.hash(Array($0) + placed) }
-        }
-
-        static func same(_ a: Version?, _ b: Version?) -> Bool {
-            switch (a, b) {
-            case (nil, nil): return true
-            case (let a?, let b?): return a.digest == b.digest
-            default: return false
-            }
         }
     }
 
@@ -73,12 +113,11 @@ struct VaultMerge {
         var seen = Set<Bytes16>()
         let ids = (target.order + other.order + base.order).filter { seen.insert($0).inserted }
         for id in ids {
-            let b = base.records[id], t = target.records[id], o = other.records[id]
-            let otherChanged = !Version.same(o, b)
-            let targetChanged = !Version.same(t, b)
-            guard otherChanged, !Version.same(t, o) else { continue }
+            guard try !other.holdsTheSame(id, as: base), try !target.holdsTheSame(id, as: other) else { continue }
+            let targetChanged = try !target.holdsTheSame(id, as: base)
+            let o = try other.version(id), t = try target.version(id)
             let position = vault.file.index.position(ofItemID: id)
-            if !targetChanged && !isSuperseded(o ?? b!) {
+            if !targetChanged, try !isSuperseded(o ?? base.version(id)!) {
                 if let o {
                     try vault.store(o.record, replacing: position, itemID: id)
                     if position == nil { fromOther.append((id, false)) }
