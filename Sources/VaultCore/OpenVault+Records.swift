@@ -226,7 +226,10 @@ extension OpenVault {
         let classID = attributes.accessibility.fileID
         let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
         let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
-        let sealed = try AESGCM.seal(RecordCodec.encodePlaintext(attributes, secret: secret, history: history, conflicts: conflicts), key: key, aad: aad)
+        let plaintext = RecordCodec.encodePlaintext(attributes, secret: secret, history: history, conflicts: conflicts)
+        // Only the other versions a merge keeps can take a record past what a reader accepts.
+        guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
+        let sealed = try AESGCM.seal(plaintext, key: key, aad: aad)
         // An item keeps its id through every change; its revision is the record's digest.
         let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
                                lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),

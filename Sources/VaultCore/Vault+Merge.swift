@@ -13,8 +13,10 @@ public struct MergeReport: Sendable {
     public var membersRemoved: [String] = []
     /// Members the other side added that could not be added here, with why.
     public var membersNotAdded: [(name: String, reason: String)] = []
-    /// Whether the result was re-keyed once more because both sides had re-keyed.
+    /// Whether the result was re-keyed because the other side had re-keyed.
     public var rekeyed = false
+    /// Groups the other side revoked (replaced the key of), revoked here too.
+    public var groupsRevoked: [AccessGroup] = []
     /// The key epoch of the result.
     public var keyEpoch: UInt64 = 0
 }
@@ -41,42 +43,74 @@ extension Vault {
     public func merge(base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
                       kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> MergeReport {
         try requireOwner("merge the vault")
+        remembersSeenCounters = false
+        defer { remembersSeenCounters = true }
         var report = MergeReport()
-        var followUp: (removed: [String], rekey: Bool) = ([], false)
+        var followUp = FollowUp()
+        var before: [UInt8] = []
         try withWriterLock {
             try withKeys {
+                before = try readFile().allBytes
                 (report, followUp) = try mergeInPlace(base: base, ours: ours, theirs: theirs, origins: origins)
             }
         }
-        var rekeyedWhole = false
-        for name in followUp.removed {
-            let removal = try removeMember(named: name, kdf: kdf, confirm: confirm)
-            report.membersRemoved.append(name)
-            report.keyEpoch = removal.keyEpoch
-            rekeyedWhole = rekeyedWhole || removal.rekey != nil
+        // What the other side did to keys is done again to the result. A failure puts the file back
+        // as it was: a merged file still sealed under keys a removed member holds is never left behind.
+        do {
+            var rekeyedWhole = false
+            for name in followUp.removedMembers {
+                let removal = try removeMember(named: name, kdf: kdf, confirm: confirm)
+                report.membersRemoved.append(name)
+                report.keyEpoch = removal.keyEpoch
+                rekeyedWhole = rekeyedWhole || removal.rekey != nil
+            }
+            if followUp.rekey && !rekeyedWhole {
+                report.keyEpoch = try rekey(kdf: kdf, confirm: confirm).keyEpoch
+                report.rekeyed = true
+            }
+            for group in followUp.revokedGroups where !followUp.rekey && !rekeyedWhole {
+                _ = try revoke(group: group)
+                report.groupsRevoked.append(group)
+            }
+        } catch {
+            try? withWriterLock { try FileSystem.writeAtomically(before, to: location.path, directory: location.directory) }
+            throw error
         }
-        if followUp.rekey && !rekeyedWhole {
-            report.keyEpoch = try rekey(kdf: kdf, confirm: confirm).keyEpoch
-        }
-        report.rekeyed = followUp.rekey
         return report
     }
 
+    /// Key changes of the other side that the merged file must make again: it is written under the
+    /// target's keys, which the other side's removals and re-keys did not touch.
+    private struct FollowUp {
+        /// Members the other side removed: removed here too, re-keying what they could open.
+        var removedMembers: [String] = []
+        /// The other side re-keyed (its master key is neither the base's nor the target's): re-key.
+        var rekey = false
+        /// Groups whose key the other side replaced (`revoke`) and the target did not: revoked here too.
+        var revokedGroups: [AccessGroup] = []
+    }
+
     private func mergeInPlace(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
-                              origins: (ours: String, theirs: String)) throws -> (MergeReport, (removed: [String], rekey: Bool)) {
-        let ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownMasterKeys: [], trusted: true)
+                              origins: (ours: String, theirs: String)) throws -> (MergeReport, FollowUp) {
+        let ourLabel = "\(location.path) (ours: \(origins.ours))", theirLabel = "their side of the merge (\(origins.theirs))"
+        let ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownMasterKeys: [], label: ourLabel)
         guard let ourKey = ours.keys.masterKey else { throw VaultError.ownerOnly(action: "merge the vault") }
         let theirBytes = FileBytes(theirBytes)
         guard VaultFile.peekVaultID(theirBytes) == ours.file.vaultID else { throw VaultError.mergeOfAnotherVault(path: location.path) }
-        let theirs = try openMergeInput(theirBytes, knownMasterKeys: [ourKey], trusted: true)
+        let theirs = try openMergeInput(theirBytes, knownMasterKeys: [ourKey], label: theirLabel)
         guard let theirKey = theirs.keys.masterKey else { throw VaultError.ownerOnly(action: "merge the vault") }
         // A base of another vault (or none: git's empty file on add/add) is no base: every difference is then a change.
         var base: OpenVault?
         if let baseBytes, !baseBytes.isEmpty, VaultFile.peekVaultID(FileBytes(baseBytes)) == ours.file.vaultID {
-            base = try openMergeInput(FileBytes(baseBytes), knownMasterKeys: [ourKey, theirKey], trusted: false)
+            base = try openMergeInput(FileBytes(baseBytes), knownMasterKeys: [ourKey, theirKey], label: "the merge base", preferringKnownKeys: true)
         }
         for side in [ours, theirs] + (base.map { [$0] } ?? []) where side.file.version < VaultFile.version {
             throw VaultError.upgradeNeeded(path: location.path, byOwner: true, inGitWorkTree: true)
+        }
+        // Key epochs only rise: a side below its own merge base (or below the pinned minimum) was rolled back.
+        for (side, label) in [(ours, ourLabel), (theirs, theirLabel)] {
+            let floor = max(base?.file.keyEpoch ?? 0, minimumEpoch ?? 0)
+            if side.file.keyEpoch < floor { throw VaultError.rolledBack(path: label, found: side.file.keyEpoch, expected: floor) }
         }
         let targetSide: MergeSide = theirs.file.keyEpoch > ours.file.keyEpoch ? .theirs : .ours
         var result = targetSide == .ours ? ours : theirs
@@ -86,18 +120,60 @@ extension Vault {
         let targetMembers = try result.members()
         let otherMembers = try other.members()
 
+        let superseded: [MergeSide: Set<AccessGroup>?] = base.map { base in
+            [targetSide: Self.groupsOfMembersOnlyIn(targetMembers, removedFrom: otherMembers, since: baseMembers, base: base),
+             targetSide.other: Self.groupsOfMembersOnlyIn(otherMembers, removedFrom: targetMembers, since: baseMembers, base: base)]
+        } ?? [:]
         let merge = VaultMerge(base: try base.map(VaultMerge.Snapshot.init) ?? VaultMerge.Snapshot(),
                                target: try VaultMerge.Snapshot(result), other: try VaultMerge.Snapshot(other),
                                targetSide: targetSide, origins: [.ours: origins.ours, .theirs: origins.theirs],
-                               supersededGroups: supersededGroups(base: base, baseMembers: baseMembers, target: result,
-                                                                  targetMembers: targetMembers, other: other))
+                               supersededGroups: superseded)
         var report = MergeReport()
         let changes = try merge.apply(to: &result)
         report.applied = changes.applied
         report.conflicts = changes.conflicts
+        try addMembers(otherMembers, of: other, notIn: targetMembers, orBase: baseMembers, to: &result, report: &report)
 
-        let baseNames = Set(baseMembers.map(\.name))
-        for member in otherMembers where !targetMembers.contains(where: { $0.name == member.name }) && !baseNames.contains(member.name) {
+        var followUp = FollowUp()
+        followUp.removedMembers = targetMembers.filter { member in
+            baseMembers.contains { $0.name == member.name } && !otherMembers.contains { $0.name == member.name }
+        }.map(\.name)
+        if let base, let baseKey = base.keys.masterKey {
+            let otherKey = targetSide == .ours ? theirKey : ourKey
+            let targetKey = targetSide == .ours ? ourKey : theirKey
+            followUp.rekey = !Vault.sameKey(otherKey, baseKey) && !Vault.sameKey(otherKey, targetKey)
+            if Vault.sameKey(otherKey, baseKey) && Vault.sameKey(targetKey, baseKey) {
+                followUp.revokedGroups = Self.groupsRevoked(by: other, notBy: result, since: base)
+                // Keyslots the other side added or removed (same master key, so they carry over as they are).
+                if other.file.keyslots != base.file.keyslots, result.file.keyslots == base.file.keyslots {
+                    result.file.keyslots = other.file.keyslots
+                }
+            }
+        }
+
+        // The larger counters of the two sides; writing raises them once more.
+        result.file.writeGeneration = max(ours.file.writeGeneration, theirs.file.writeGeneration)
+        for slot in result.file.groups.indices {
+            let id = result.file.groups[slot].groupID
+            if let otherSlot = other.file.groups.firstIndex(where: { $0.groupID == id }) {
+                result.file.sections[slot].generation = max(result.file.sections[slot].generation, other.file.sections[otherSlot].generation)
+            }
+        }
+        try commit(&result)
+        report.keyEpoch = result.file.keyEpoch
+        return (report, followUp)
+    }
+
+    /// Members the other side added (in neither the target nor the base), sealed to the result's keys.
+    private func addMembers(_ otherMembers: [Member], of other: OpenVault, notIn targetMembers: [Member], orBase baseMembers: [Member],
+                            to result: inout OpenVault, report: inout MergeReport) throws {
+        for member in otherMembers where !baseMembers.contains(where: { $0.name == member.name }) {
+            if let here = targetMembers.first(where: { $0.name == member.name }) {
+                if here.recipient != member.recipient {
+                    report.membersNotAdded.append((member.name, "a member of that name with another recipient was added on this side"))
+                }
+                continue
+            }
             do {
                 var groups: [AccessGroup] = []
                 var readOnly = false
@@ -114,33 +190,16 @@ extension Vault {
                 report.membersNotAdded.append((member.name, detail))
             }
         }
-        let removedThere = targetMembers.filter { member in
-            baseNames.contains(member.name) && !otherMembers.contains { $0.name == member.name }
-        }.map(\.name)
-
-        // The larger counters of the two sides; writing raises them once more.
-        result.file.writeGeneration = max(ours.file.writeGeneration, theirs.file.writeGeneration)
-        for slot in result.file.groups.indices {
-            let id = result.file.groups[slot].groupID
-            if let otherSlot = other.file.groups.firstIndex(where: { $0.groupID == id }) {
-                result.file.sections[slot].generation = max(result.file.sections[slot].generation, other.file.sections[otherSlot].generation)
-            }
-        }
-        try commit(&result)
-        report.keyEpoch = result.file.keyEpoch
-        let bothRekeyed = base.map { base in
-            !Vault.sameKey(base.keys.masterKey, ourKey) && !Vault.sameKey(base.keys.masterKey, theirKey) && !Vault.sameKey(ourKey, theirKey)
-        } ?? false
-        return (report, (removedThere, bothRekeyed))
     }
 
-    /// The groups whose changes from the side at the lower key epoch are kept as conflicts: those a
-    /// member removed on the other side since the base could write (every group for a full member).
-    private func supersededGroups(base: OpenVault?, baseMembers: [Member], target: OpenVault, targetMembers: [Member],
-                                  other: OpenVault) -> Set<AccessGroup>? {
-        guard let base, other.file.keyEpoch < target.file.keyEpoch else { return [] }
+    /// The groups whose changes by the side with `members` are kept as conflicts: those a member it
+    /// still holds could write, whom the other side (`removedFrom`) removed since the base (nil: every
+    /// group, for a full member; a read-only member writes none).
+    private static func groupsOfMembersOnlyIn(_ members: [Member], removedFrom otherMembers: [Member], since baseMembers: [Member],
+                                              base: OpenVault) -> Set<AccessGroup>? {
         var groups = Set<AccessGroup>()
-        for member in baseMembers where !targetMembers.contains(where: { $0.recipient == member.recipient }) {
+        for member in baseMembers where members.contains(where: { $0.recipient == member.recipient })
+            && !otherMembers.contains(where: { $0.recipient == member.recipient }) {
             switch member.scope {
             case .full: return nil
             case .groups(let ids, let readOnly):
@@ -150,42 +209,56 @@ extension Vault {
         return groups
     }
 
+    /// Groups whose key `other` replaced since `base` (a revoke: the key check changed) and `result` did not.
+    private static func groupsRevoked(by other: OpenVault, notBy result: OpenVault, since base: OpenVault) -> [AccessGroup] {
+        base.file.groups.compactMap { entry in
+            guard let theirs = other.file.groups.first(where: { $0.groupID == entry.groupID }),
+                  let ours = result.file.groups.first(where: { $0.groupID == entry.groupID }),
+                  theirs.keyCheck != entry.keyCheck, ours.keyCheck == entry.keyCheck else { return nil }
+            return base.keys.groups[entry.groupID]?.group
+        }
+    }
+
     private static func sameKey(_ a: SecretBytes?, _ b: SecretBytes?) -> Bool {
         guard let a, let b else { return false }
         return a.withUnsafeBytes { x in b.withUnsafeBytes { y in constantTimeEquals(Array(x), Array(y)) } }
     }
 
     /// One side of a merge opened with the keys at hand, or with a master key another side gave
-    /// (an unchanged master key is the same on both); `trusted` sides are checked against the
-    /// pinned trust fingerprint when the keys are an identity, as every read is.
-    private func openMergeInput(_ bytes: FileBytes, knownMasterKeys: [SecretBytes], trusted: Bool) throws -> OpenVault {
+    /// (an unchanged master key is the same on both). What the keys at hand open is checked against
+    /// the pinned trust fingerprint when they are an identity, as every read is; what a master key of
+    /// a side already checked opens is vouched for by that key's header MAC. The base tries those
+    /// master keys first (`preferringKnownKeys`): it is an older file, often under a key since replaced.
+    private func openMergeInput(_ bytes: FileBytes, knownMasterKeys: [SecretBytes], label: String,
+                                preferringKnownKeys: Bool = false) throws -> OpenVault {
         let deviceKey = try deviceKeyForReading(bytes, vaultID: VaultFile.peekVaultID(bytes))
-        let vault: OpenVault
-        do {
-            vault = try openWithKeysAtHand(bytes, deviceKey: deviceKey)
-        } catch let error as VaultError {
-            guard let opened = knownMasterKeys.lazy.compactMap({
-                try? OpenVault.open(bytes, masterKey: $0, deviceKey: deviceKey, path: self.location.path)
-            }).first else { throw error }
-            vault = opened
+        func withKnownKey() -> OpenVault? {
+            knownMasterKeys.lazy.compactMap { try? OpenVault.open(bytes, masterKey: $0, deviceKey: deviceKey, path: label) }.first
         }
-        if trusted { try checkTrust(of: vault) }
-        return vault
+        if preferringKnownKeys, let vault = withKnownKey() { return vault }
+        do {
+            let vault = try openWithKeysAtHand(bytes, deviceKey: deviceKey, label: label)
+            try checkTrust(of: vault)
+            return vault
+        } catch let error as VaultError {
+            guard !preferringKnownKeys, let vault = withKnownKey() else { throw error }
+            return vault
+        }
     }
 
-    private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: SecretBytes?) throws -> OpenVault {
+    private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: SecretBytes?, label: String) throws -> OpenVault {
         switch source {
         case .credential(let secret):
-            return try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: location.path)
+            return try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: label)
         case .session(let token):
             let session = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host)
             do {
-                return try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: location.path)
+                return try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: label)
             } catch VaultError.corrupted(_, let detail) where detail == OpenVault.headerMACMismatch {
                 throw VaultError.sessionEnded(.rekeyed)
             }
         case .identity(let identities):
-            return try OpenVault.open(bytes, identities: identities, deviceKey: deviceKey, path: location.path)
+            return try OpenVault.open(bytes, identities: identities, deviceKey: deviceKey, path: label)
         case .scoped, .none:
             throw VaultError.locked(nil)
         }
@@ -214,16 +287,19 @@ extension Vault {
         }
     }
 
-    /// The other side's version of the one item that matches `query`, from its newest conflict.
-    /// Throws `noConflict` when it has none, or when the other side deleted it.
+    /// The other side's version of the one item that matches `query`: from its newest conflict that
+    /// holds one (a newer conflict may record a deletion). Throws `noConflict` when it has none, and
+    /// `otherSideDeleted` when each of its conflicts records a deletion.
     public func otherVersion(matching query: Query) throws -> (item: Item, conflict: ItemConflict) {
         try checkScope(query.group)
         return try withKeys {
             let vault = try readSnapshot()
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let record = try vault.openWholeRecord(at: position)
-            guard let conflict = record.conflicts.first else { throw VaultError.noConflict(record.item.attributes.key) }
-            guard let other = conflict.other else { throw VaultError.otherSideDeleted(record.item.attributes.key, current: conflict.currentSide) }
+            guard let newest = record.conflicts.first else { throw VaultError.noConflict(record.item.attributes.key) }
+            guard let conflict = record.conflicts.first(where: { $0.other != nil }), let other = conflict.other else {
+                throw VaultError.otherSideDeleted(record.item.attributes.key, current: newest.currentSide)
+            }
             return (other, conflict)
         }
     }

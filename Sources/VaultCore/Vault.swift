@@ -99,6 +99,9 @@ public final class Vault: ItemStore {
     public var acceptRollback = false
     /// The lowest key epoch accepted whatever this machine remembers (`VAULT_MIN_EPOCH`): a fresh CI runner remembers nothing.
     public var minimumEpoch: UInt64?
+    /// Whether writes record their counters as seen. A merge does not: its file may be git's
+    /// temporary copy, or be put back when git's merge is aborted; the next read records it.
+    var remembersSeenCounters = true
     /// The trust fingerprint the caller pinned (`VAULT_TRUST`): with an identity, a vault whose header
     /// is not signed by that key is refused, and one is needed (docs/TEAMS.md, "Trust").
     public var trustedFingerprint: String?
@@ -610,7 +613,7 @@ public final class Vault: ItemStore {
     /// Writes `vault` atomically, then records its counters as seen (only now that it is renamed into place and synced).
     func commit(_ vault: inout OpenVault) throws {
         try FileSystem.writeAtomically(try vault.encodePieces(), to: location.path, directory: location.directory)
-        rememberCounters(of: vault)
+        if remembersSeenCounters { rememberCounters(of: vault) }
     }
 
     /// Records as seen what a write key vouched for of `vault`'s counters: the header's and every

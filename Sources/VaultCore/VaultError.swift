@@ -126,6 +126,8 @@ public enum VaultError: Error, Equatable {
     case otherSideDeleted(ItemKey, current: MergeSide)
     /// A merge of two files of different vaults (their vault ids differ): one is not this vault's.
     case mergeOfAnotherVault(path: String)
+    /// An item and the other versions a merge would keep beside it do not fit in one record.
+    case recordTooLarge(ItemKey)
 
     /// The status (and exit code) of this error.
     public var status: Status {
@@ -165,6 +167,7 @@ public enum VaultError: Error, Equatable {
         case .rekeyNeedsSecret: return .interactionNotAllowed
         case .noRevision, .noConflict, .otherSideDeleted: return .itemNotFound
         case .mergeOfAnotherVault: return .decode
+        case .recordTooLarge: return .failure
         }
     }
 }

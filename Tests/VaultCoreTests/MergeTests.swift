@@ -139,6 +139,24 @@ import VaultCrypto
         #expect(try clones.ours.secret("a", "x") == "a-theirs-2" && clones.ours.conflicts().isEmpty)
     }
 
+    /// Found by the property test (seed 7827091277970143497): a third clone deletes an item two others
+    /// left in conflict. The deletion is the newest conflict; the older version stays readable.
+    @Test func aVersionBehindANewerDeletionStaysReadable() throws {
+        let clones = try clones()
+        try change(clones.ours, "a", to: "a-ours")
+        try change(clones.theirs, "a", to: "a-theirs")
+        try clones.merge()
+        let third = try TempDirectory()
+        writeBytes(clones.base, to: third.location("team.vault").path)
+        let carol = Vault(location: third.location("team.vault"), credential: testKeyFile)
+        try carol.delete(matching: Query(service: "a", account: "x"))
+        try carol.merge(base: clones.base, theirs: clones.ourBytes, origins: ("carol", "the remote"), kdf: .testing) { _ in }
+        #expect(try carol.secret("a", "x") == "a-ours")
+        #expect(try carol.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-theirs")
+        let listed = try carol.conflicts()
+        #expect(listed.count == 1 && listed[0].other == nil && listed[0].olderVersions == 1)
+    }
+
     @Test func oneNameAddedOnBothSidesIsOneItemInConflict() throws {
         let clones = try clones()
         try clones.ours.add("new", "x", "new-ours")
@@ -270,11 +288,120 @@ import VaultCrypto
         #expect(throws: VaultError.untrustedVault(path: clones.ours.location.path, pinned: pinned)) {
             try asBob.merge(base: clones.base, theirs: forgedBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
         }
-        #expect(clones.ourBytes == before)
+        let unchanged = clones.ourBytes == before  // compared first: a failed expectation prints big arrays slowly
+        #expect(unchanged)
         // The real other side merges for bob as for the owner.
         try change(clones.theirs, "a", to: "a-theirs")
         try asBob.merge(base: clones.base, theirs: clones.theirBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
         #expect(try asBob.secret("a", "x") == "a-theirs")
+    }
+
+    // MARK: the review's findings, each reproduced first
+
+    /// A removed full member copies back her pre-removal file, edits it and commits it on top of the
+    /// removal: a side whose key epoch is below its own merge base was rolled back, and is refused.
+    @Test func aSideRolledBackBelowItsBaseIsRefused() throws {
+        let mallory = try AgeIdentity.generate()
+        let clones = try clones { try $0.addMember(name: "mallory", recipient: mallory.recipient, groups: [], readOnly: false) }
+        _ = try clones.ours.removeMember(named: "mallory", kdf: .testing) { _ in }
+        let afterRemoval = clones.ourBytes
+        try change(clones.theirs, "a", to: "evil")  // the pre-removal copy, at the old epoch
+        try clones.ours.add("d", "x", "d-ours")
+        let before = clones.ourBytes
+        #expect(throws: VaultError.self) { try clones.merge(base: afterRemoval) }
+        do {
+            try clones.merge(base: afterRemoval)
+        } catch VaultError.rolledBack(_, let found, let expected) {
+            #expect(found == 1 && expected == 2)
+        }
+        let unchanged = clones.ourBytes == before  // compared first: a failed expectation prints big arrays slowly
+        #expect(unchanged)
+        #expect(try clones.ours.members().isEmpty && clones.ours.secret("a", "x") == "a-base")
+    }
+
+    /// A branch cut before a member's removal cannot dodge the rule by raising its own epoch
+    /// (`revoke`): its changes are still conflicts, and the version shown is not the branch's.
+    @Test func aBranchOfARemovedMemberStaysSupersededWhateverItsEpoch() throws {
+        for revokes in [1, 2] {
+            let mallory = try AgeIdentity.generate()
+            let clones = try clones { try $0.addMember(name: "mallory", recipient: mallory.recipient, groups: [], readOnly: false) }
+            _ = try clones.ours.removeMember(named: "mallory", kdf: .testing) { _ in }
+            try change(clones.theirs, "a", to: "a-from-mallorys-branch")
+            for _ in 0..<revokes { try clones.theirs.revoke(group: .default) }
+            let report = try clones.merge()
+            #expect(report.conflicts.map(\.service) == ["a"], "\(revokes) revokes")
+            #expect(try clones.ours.secret("a", "x") == "a-base", "\(revokes) revokes")
+            #expect(try clones.ours.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-from-mallorys-branch")
+            #expect(try clones.ours.members().isEmpty, "mallory stays removed (\(revokes) revokes)")
+        }
+    }
+
+    /// A re-key on the side at the lower key epoch is not undone by taking the other side's keys.
+    @Test func aRekeyOnTheLowerSideIsMadeAgainInTheResult() throws {
+        let clones = try clones()
+        _ = try clones.ours.rekey(kdf: .testing) { _ in }
+        let rekeyedKey = try OpenVault.unlock(clones.ourBytes, secret: testKeyFile, deviceKey: nil, path: "ours").keys.masterKey!
+        let baseKey = try OpenVault.unlock(clones.base, secret: testKeyFile, deviceKey: nil, path: "base").keys.masterKey!
+        try clones.theirs.revoke(group: .default)
+        try clones.theirs.revoke(group: .default)  // their side now at the higher epoch, under the base's master key
+        let report = try clones.merge()
+        #expect(report.rekeyed)
+        for key in [baseKey, rekeyedKey] {
+            #expect(throws: VaultError.self) { try OpenVault.open(FileBytes(clones.ourBytes), masterKey: key, deviceKey: nil, path: "ours") }
+        }
+        #expect(try clones.ours.secret("a", "x") == "a-base")
+    }
+
+    /// A revoke on the side at the lower key epoch is made again: the credential it ended stays ended.
+    @Test func aRevokeOnTheLowerSideIsMadeAgainInTheResult() throws {
+        let clones = try clones { try $0.add("deploy", "ci", "token", group: ci) }
+        let leaked = try clones.ours.grant(groups: [ci], readOnly: true, expires: nil)
+        try clones.ours.revoke(group: ci)
+        for _ in 0..<2 { try clones.theirs.revoke(group: .default) }
+        let report = try clones.merge()
+        #expect(report.groupsRevoked == [ci])
+        let withLeaked = Vault(location: clones.ours.location, keys: .scoped(leaked), host: Vault.selfContainedHost(for: clones.ours.location))
+        #expect(throws: VaultError.credentialRevoked(ci)) { try withLeaked.secret("deploy", "ci", group: ci) }
+        #expect(try clones.ours.secret("deploy", "ci", group: ci) == "token")
+    }
+
+    /// A conflict whose two versions do not fit in one record stops the merge: nothing is written
+    /// that no reader could open.
+    @Test func aConflictTooLargeForARecordStopsTheMerge() throws {
+        let big = { (fill: Character) in SecretBytes(Array(String(repeating: fill, count: 600 * 1024).utf8)) }
+        let clones = try clones()
+        try clones.ours.update(matching: Query(service: "a", account: "x"), with: ItemChange(secret: big("o")))
+        try clones.theirs.update(matching: Query(service: "a", account: "x"), with: ItemChange(secret: big("t")))
+        let before = clones.ourBytes
+        #expect(throws: VaultError.recordTooLarge(ItemKey(group: .default, service: "a", account: "x"))) { try clones.merge() }
+        let unchanged = clones.ourBytes == before  // compared first: a failed expectation prints big arrays slowly
+        #expect(unchanged)
+    }
+
+    /// An item renamed on one side onto a name the other side added is one item in conflict, not two of one name.
+    @Test func aRenameOntoANameTheOtherSideAddedIsOneItemInConflict() throws {
+        for renamedByUs in [true, false] {
+            let clones = try clones()
+            let (renamer, adder) = renamedByUs ? (clones.ours, clones.theirs) : (clones.theirs, clones.ours)
+            try renamer.move(matching: Query(service: "a", account: "x"), toService: "new")
+            try adder.add("new", "x", "new-added")
+            let report = try clones.merge()
+            #expect(report.conflicts.map(\.service) == ["new"], "renamed by \(renamedByUs ? "us" : "them")")
+            #expect(try clones.ours.attributes(matching: Query(service: "new")).count == 1)
+            let versions = Set([try clones.ours.secret("new", "x"), try clones.ours.otherVersion(matching: Query(service: "new", account: "x")).item.secret.text])
+            #expect(versions == ["a-base", "new-added"], "renamed by \(renamedByUs ? "us" : "them")")
+        }
+    }
+
+    /// A merge records no counters as seen: git may abort the merge and put the older file back.
+    @Test func anAbortedMergeLeavesTheMachineAbleToWriteTheOlderFile() throws {
+        let clones = try clones()
+        for round in 0..<3 { try change(clones.theirs, "b", to: "b-\(round)") }
+        let before = clones.ourBytes
+        try clones.merge()
+        writeBytes(before, to: clones.ours.location.path)  // git merge --abort
+        try change(clones.ours, "c", to: "c-after-the-abort")
+        #expect(try clones.ours.secret("c", "x") == "c-after-the-abort")
     }
 
     @Test func anotherVaultOrADamagedSideIsRefusedAndChangesNothing() throws {
@@ -292,7 +419,8 @@ import VaultCrypto
         #expect(throws: VaultError.self) {
             try clones.ours.merge(base: clones.base, theirs: damaged, origins: ("ours", "theirs"), kdf: .testing) { _ in }
         }
-        #expect(clones.ourBytes == before)
+        let unchanged = clones.ourBytes == before  // compared first: a failed expectation prints big arrays slowly
+        #expect(unchanged)
     }
 
     @Test func withoutABaseEveryDifferenceIsAChangeAndNothingIsLost() throws {

@@ -19,7 +19,7 @@ enum SyncCommand {
             try setup(repository, relative: relative, invocation)
             return
         }
-        let sync = Sync(invocation: invocation, access: access, repository: repository, relative: relative)
+        let sync = Sync(invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
         // A merge git stopped is finished first; once it is committed, the sync goes on and pushes it.
         guard try sync.finishStoppedMerge() != .leftToFinish else { return }
         try sync.run()
@@ -27,7 +27,7 @@ enum SyncCommand {
 
     /// `--setup`: the attribute line committed alone, the driver in the local git config.
     private static func setup(_ repository: GitRepository, relative: String, _ invocation: Invocation) throws {
-        let pattern = relative.hasSuffix(".vault") ? "*.vault" : "/" + relative
+        let pattern = relative.hasSuffix(".vault") ? "*.vault" : attributePattern("/" + relative)
         let line = "\(pattern) merge=vault -diff -text"
         let attributesPath = repository.top + "/.gitattributes"
         let existing = GitRepository.exists(attributesPath) ? String(decoding: try readAttributes(attributesPath), as: UTF8.self) : ""
@@ -45,6 +45,23 @@ enum SyncCommand {
         invocation.report(changed ? "committed \(quoted(line)) to .gitattributes and set the merge driver in this clone's git config; push it with 'vault sync'"
                                   : "the merge driver was set up already; set it again in this clone's git config",
                           json: .object([("attributes", .string(line)), ("committed", .bool(changed)), ("driver", .string(driver))]))
+    }
+
+    /// `path` as a .gitattributes pattern: C-quoted when it holds a space, a tab, a quote or a
+    /// backslash, which would otherwise end the pattern or be read as an escape.
+    static func attributePattern(_ path: String) -> String {
+        guard path.contains(where: { " \t\"\\\n".contains($0) }) else { return path }
+        var quoted = "\""
+        for character in path {
+            switch character {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\t": quoted += "\\t"
+            case "\n": quoted += "\\n"
+            default: quoted.append(character)
+            }
+        }
+        return quoted + "\""
     }
 
     private static func readAttributes(_ path: String) throws -> [UInt8] {
@@ -76,6 +93,8 @@ enum SyncCommand {
 private struct Sync {
     let invocation: Invocation
     let access: VaultAccess
+    /// One vault for the whole run, so a passphrase asked for is asked once.
+    let vault: Vault
     let repository: GitRepository
     let relative: String
 
@@ -120,8 +139,13 @@ private struct Sync {
 
     /// Commits the vault file, then fetches, merges and pushes until the push goes through.
     func run() throws {
+        let onBranch = repository.run(["symbolic-ref", "-q", "--short", "HEAD"])
+        guard onBranch.status == 0, !onBranch.text.isEmpty else {
+            throw CommandFailure(.failure, "the work tree of \(quoted(relative)) is on no branch (a detached HEAD); nothing was committed",
+                                 hint: "switch to the branch to share ('git switch main') and run 'vault sync' again")
+        }
+        let branch = onBranch.text
         try commitLocalChanges()
-        let branch = try repository.output(["symbolic-ref", "--short", "HEAD"])
         let remote = invocation.arguments.value(.remote) ?? configured("branch.\(branch).remote") ?? "origin"
         let remoteBranch = configured("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 } ?? branch
         let tracking = "refs/remotes/\(remote)/\(remoteBranch)"
@@ -142,9 +166,9 @@ private struct Sync {
                 return
             }
             // Only a remote that moved on is worth another round; anything else is git's to explain.
-            guard attempt < SyncCommand.pushAttempts, push.stderr.contains("rejected") || push.stderr.contains("fetch first") else {
+            guard attempt < SyncCommand.pushAttempts, push.stderr.contains("fetch first") || push.stderr.contains("non-fast-forward") else {
                 let firstLine = push.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(push.status)"
-                throw CommandFailure(.failure, "git push to \(remote) failed: \(firstLine); the merge is committed here",
+                throw CommandFailure(.failure, "git push to \(remote) failed: \(firstLine); \(merged > 0 ? "the merge is" : "your changes are") committed here",
                                      hint: "fix what git says and run 'vault sync' again (it never force-pushes)")
             }
         }
@@ -152,7 +176,7 @@ private struct Sync {
 
     /// The merge driver's report went to git; what is left in conflict is said here.
     private func warnOfConflicts() throws {
-        let conflicts = Set(try access.vault().conflicts().map(\.attributes.key))
+        let conflicts = Set(try vault.conflicts().map(\.attributes.key))
         guard !conflicts.isEmpty else { return }
         invocation.terminal.writeErr("vault: warning: \(counted(conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'\n")
     }
@@ -171,6 +195,8 @@ private struct Sync {
             try repository.output(["merge", "-q", "--ff-only", tracking])
             return
         }
+        // The keys first: a merge git starts and vault then cannot finish would be left half done.
+        _ = try vault.trustFingerprint()
         let merge = repository.run(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", tracking])
         if merge.status != 0 {
             switch try finishStoppedMerge() {
@@ -180,7 +206,12 @@ private struct Sync {
                 throw CommandFailure(.failure, "other files than the vault are in conflict after merging \(tracking); nothing was pushed",
                                      hint: "resolve them, commit, and run 'vault sync' again")
             case .none:
-                let firstLine = merge.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(merge.status)"
+                let others = try repository.output(["diff", "--name-only", "--diff-filter=U"])
+                guard others.isEmpty else {
+                    throw CommandFailure(.failure, "other files than the vault are in conflict after merging \(tracking) (\(others.split(separator: "\n").joined(separator: ", "))); nothing was pushed",
+                                         hint: "resolve them, commit, and run 'vault sync' again")
+                }
+                let firstLine = merge.stderr.split(separator: "\n").first { !$0.hasPrefix("vault:") }.map(String.init) ?? "exit status \(merge.status)"
                 throw CommandFailure(.failure, "git merge \(tracking) failed: \(firstLine)",
                                      hint: "resolve what git says (or 'git merge --abort') and run 'vault sync' again")
             }
@@ -192,7 +223,6 @@ private struct Sync {
 
     /// Merges `theirs` into `ours` (the stage git holds, which the work tree file may not) at the vault's path.
     private func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], origins: (ours: String, theirs: String)) throws -> MergeReport {
-        let vault = try access.vault()
         let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
         return try vault.merge(base: base, ours: ours, theirs: theirs, origins: origins, kdf: kdf) { plan in
             try RekeyCommand.confirm(plan, invocation, access: access)
@@ -216,7 +246,8 @@ enum MergeReportText {
         for name in report.membersAdded { terminal.say("added the member \(quoted(name)), added on the other side") }
         for name in report.membersRemoved { terminal.say("removed the member \(quoted(name)), removed on the other side, and re-keyed what it could open") }
         for (name, reason) in report.membersNotAdded { terminal.writeErr("vault: warning: the member \(quoted(name)) of the other side was not added: \(reason)\n") }
-        if report.rekeyed { terminal.say("both sides had re-keyed: re-keyed once more (key epoch \(report.keyEpoch)); print the new trust fingerprint with 'vault trust'") }
+        if report.rekeyed { terminal.say("the other side had re-keyed: re-keyed the merge too (key epoch \(report.keyEpoch)); print the new trust fingerprint with 'vault trust'") }
+        for group in report.groupsRevoked { terminal.say("the other side had revoked group \(quoted(group.name)): revoked it here too") }
         if !report.conflicts.isEmpty {
             terminal.writeErr("vault: warning: \(counted(report.conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'\n")
         }

@@ -103,6 +103,10 @@ struct ErrorReport {
             let (keep, drop) = current == .ours ? ("--ours", "--theirs") : ("--theirs", "--ours")
             return ErrorReport(status: status, message: "the other side of the conflict on \(names) deleted it: there is no other version to read",
                                hint: "keep it with 'vault resolve \(keep)' or delete it with 'vault resolve \(drop)' (see 'vault conflicts')")
+        case .recordTooLarge(let key):
+            let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
+            return ErrorReport(status: status, message: "\(names) and the other versions a merge keeps beside it do not fit in one record (1 MiB + 63 KiB); nothing was merged",
+                               hint: "merge it by hand: keep one side ('git checkout --ours' or '--theirs' and 'git add'), then make the other side's change again")
         case .mergeOfAnotherVault(let path):
             return ErrorReport(status: status, message: "the other side of the merge into \(quoted(path)) is another vault (its vault id differs); nothing was merged",
                                hint: "keep one side with 'git checkout --ours' or '--theirs', or find out who replaced the vault file")

@@ -94,9 +94,10 @@ struct VaultMerge {
     let targetSide: MergeSide
     /// Where each side's versions came from, for the conflicts that keep them.
     let origins: [MergeSide: String]
-    /// Groups whose changes from the other side are not applied but kept as conflicts: the other
-    /// side was cut before a member who could write them was removed (nil: every group; empty: none).
-    let supersededGroups: Set<AccessGroup>?
+    /// Groups whose changes from each side are not applied but kept as conflicts: that side still
+    /// holds a member (who could write those groups) whom the other side removed since the base, so
+    /// its changes may be that member's (nil: every group; empty: none).
+    let supersededGroups: [MergeSide: Set<AccessGroup>?]
 
     /// What the merge did to the target, for the report.
     struct Changes {
@@ -107,54 +108,64 @@ struct VaultMerge {
     /// Applies the other side's changes to `vault` (the target, opened with a full ring).
     func apply(to vault: inout OpenVault) throws -> Changes {
         var changes = Changes()
-        // Items stored from the other side as new here, and whether this merge gave each a conflict.
-        var fromOther: [(id: Bytes16, conflicted: Bool)] = []
+        // Items this merge stored in the other side's version, and whether it gave each a conflict:
+        // their names are checked against the target's items.
+        var stored: [(id: Bytes16, conflicted: Bool)] = []
         // The target's items in file order, then the other side's, then those only the base had.
         var seen = Set<Bytes16>()
         let ids = (target.order + other.order + base.order).filter { seen.insert($0).inserted }
         for id in ids {
-            guard try !other.holdsTheSame(id, as: base), try !target.holdsTheSame(id, as: other) else { continue }
+            guard try !target.holdsTheSame(id, as: other) else { continue }
+            let otherChanged = try !other.holdsTheSame(id, as: base)
             let targetChanged = try !target.holdsTheSame(id, as: base)
-            let o = try other.version(id), t = try target.version(id)
+            let o = try other.version(id), t = try target.version(id), b = try base.version(id)
+            let group = (o ?? t ?? b)!.record.item.attributes.group
             let position = vault.file.index.position(ofItemID: id)
-            if !targetChanged, try !isSuperseded(o ?? base.version(id)!) {
+            // A change of one side only is taken, unless that side's changes may be a removed member's.
+            if !targetChanged, !isSuperseded(group, changedBy: targetSide.other) {
                 if let o {
                     try vault.store(o.record, replacing: position, itemID: id)
-                    if position == nil { fromOther.append((id, false)) }
+                    stored.append((id, false))
                 } else if let position {
                     vault.remove(at: [position])
                 }
                 changes.applied += 1
                 continue
             }
-            // Changed on both sides, or by a side whose keys were superseded: keep both versions.
-            let current = t ?? o!
-            let currentSide = t != nil ? targetSide : targetSide.other
-            let otherVersion = t != nil ? o : nil
+            if !otherChanged, !isSuperseded(group, changedBy: targetSide) { continue }
+            // Changed on both sides, or by a side whose changes may be a removed member's: keep both
+            // versions. The one shown is the target's when both changed, the side's that did not
+            // change it when one did; where that side has none, the other's.
+            var currentSide = otherChanged ? targetSide : targetSide.other
+            if (currentSide == targetSide ? t : o) == nil { currentSide = currentSide.other }
+            let current = (currentSide == targetSide ? t : o)!
+            let otherVersion = currentSide == targetSide ? o : t
             // The newest conflict first: the one `resolve` settles.
             var record = current.record
             record.conflicts = [ItemConflict(currentSide: currentSide, other: otherVersion?.record.item, origin: origins[currentSide.other] ?? "")]
                 + record.conflicts + (otherVersion?.record.conflicts ?? [])
             try vault.store(record, replacing: position, itemID: id)
-            if position == nil { fromOther.append((id, true)) }
+            if currentSide != targetSide { stored.append((id, true)) }
             changes.conflicts.append(current.record.item.attributes.key)
         }
-        try foldRepeatedNames(in: &vault, added: fromOther, changes: &changes)
+        try foldRepeatedNames(in: &vault, stored: stored, changes: &changes)
         return changes
     }
 
-    /// Whether a change of the other side to this item is kept as a conflict rather than applied.
-    private func isSuperseded(_ version: Version) -> Bool {
-        guard let supersededGroups else { return true }
-        return supersededGroups.contains(version.record.item.attributes.group)
+    /// Whether `side`'s change to an item of `group` is kept as a conflict rather than applied.
+    private func isSuperseded(_ group: AccessGroup, changedBy side: MergeSide) -> Bool {
+        guard let groups = supersededGroups[side] else { return false }
+        guard let groups else { return true }
+        return groups.contains(group)
     }
 
-    /// Two sides that each added an item of one group, service and account (different item ids):
-    /// the target's stays, holding the other's as a conflict.
-    /// When this merge had just made the incoming item a conflict against the target's deletion, the
-    /// target's item of the same name (deleted and added again) is that side's version: the deletion goes.
-    private func foldRepeatedNames(in vault: inout OpenVault, added: [(id: Bytes16, conflicted: Bool)], changes: inout Changes) throws {
-        for (id, conflicted) in added {
+    /// Two items under one group, service and account after the merge (added on both sides, or
+    /// one renamed onto the other's name): the target's stays, holding the other side's as a
+    /// conflict. When this merge had just made the stored item a conflict against the
+    /// target's deletion, the target's item of the same name (deleted and added again) is that
+    /// side's version: the deletion goes.
+    private func foldRepeatedNames(in vault: inout OpenVault, stored: [(id: Bytes16, conflicted: Bool)], changes: inout Changes) throws {
+        for (id, conflicted) in stored {
             guard let position = vault.file.index.position(ofItemID: id) else { continue }
             var incoming = try vault.openWholeRecord(at: position)
             let key = incoming.item.attributes.key
