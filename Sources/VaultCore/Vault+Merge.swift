@@ -238,7 +238,7 @@ extension Vault {
         if preferringKnownKeys, let vault = withKnownKey() { return vault }
         do {
             let vault = try openWithKeysAtHand(bytes, deviceKey: deviceKey, label: label)
-            try checkTrust(of: vault)
+            try checkTrust(of: vault, path: label)
             return vault
         } catch let error as VaultError {
             guard !preferringKnownKeys, let vault = withKnownKey() else { throw error }

@@ -512,10 +512,10 @@ public final class Vault: ItemStore {
     /// fingerprint (`trustedFingerprint`): anyone who can write the file can seal a member slot to
     /// a public recipient. Every other unlock is a symmetric secret no one can seal a vault to
     /// without holding it, so it needs no pin (docs/TEAMS.md, "Trust").
-    func checkTrust(of vault: OpenVault) throws {
+    func checkTrust(of vault: OpenVault, path: String? = nil) throws {
         guard case .identity = source else { return }
-        guard let pinned = trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
-        guard vault.headerIsSigned(byFingerprint: pinned) else { throw VaultError.untrustedVault(path: location.path, pinned: pinned) }
+        guard let pinned = trustedFingerprint else { throw VaultError.trustNotPinned(path: path ?? location.path) }
+        guard vault.headerIsSigned(byFingerprint: pinned) else { throw VaultError.untrustedVault(path: path ?? location.path, pinned: pinned) }
     }
 
     /// This machine's device key for the vault in `bytes`: its own, or one a

@@ -285,8 +285,12 @@ import VaultCrypto
         let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location))
         asBob.trustedFingerprint = pinned
         let before = clones.ourBytes
-        #expect(throws: VaultError.untrustedVault(path: clones.ours.location.path, pinned: pinned)) {
+        #expect(throws: VaultError.untrustedVault(path: "their side of the merge (theirs)", pinned: pinned)) {
             try asBob.merge(base: clones.base, theirs: forgedBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
+        }
+        // Nor as the merge base (a cherry-pick or a rebase --onto can make any commit the base).
+        #expect(throws: VaultError.untrustedVault(path: "the merge base", pinned: pinned)) {
+            try asBob.merge(base: forgedBytes, theirs: clones.theirBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
         }
         let unchanged = clones.ourBytes == before  // compared first: a failed expectation prints big arrays slowly
         #expect(unchanged)
