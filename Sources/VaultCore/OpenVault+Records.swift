@@ -164,6 +164,13 @@ extension OpenVault {
         }
     }
 
+    /// Decrypts the record at `position`, and says whether a merge left it in conflict.
+    func openRecordNotingConflicts(at position: Int) throws -> (item: Item, inConflict: Bool) {
+        try openRecord(at: position) { plaintext, group, accessibility in
+            (try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility), try RecordCodec.hasConflicts(plaintext))
+        }
+    }
+
     /// Decrypts the record at `position` and reads its attributes, leaving the secret where it is.
     func openAttributes(at position: Int) throws -> ItemAttributes {
         try openRecord(at: position, decode: RecordCodec.decodeAttributes)

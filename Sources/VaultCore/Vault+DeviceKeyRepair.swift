@@ -25,6 +25,8 @@ public enum VaultNotice: Equatable, Sendable {
     /// The file is behind what this machine has seen (a write or group generation `found` below
     /// `seen`): a checkout that is behind, or a rolled-back copy. Reads go on; writes are refused.
     case behindSeen(found: UInt64, seen: UInt64)
+    /// The item read is in conflict since a merge: what was read is one side's version.
+    case itemInConflict(ItemKey)
 }
 
 extension Vault {

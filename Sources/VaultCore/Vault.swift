@@ -199,8 +199,9 @@ public final class Vault: ItemStore {
         return try withKeys {
             let vault = try readSnapshot(checking: query.indexCheck)
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let item = try vault.openRecord(at: position)
+            let (item, inConflict) = try vault.openRecordNotingConflicts(at: position)
             if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
+            if inConflict { onNotice?(.itemInConflict(item.attributes.key)) }
             return item
         }
     }

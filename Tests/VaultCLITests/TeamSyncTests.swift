@@ -315,6 +315,8 @@ import VaultTestSupport
                 "vault conflicts: exit \(plain.status), \(String(reflecting: plain.stdoutText)) \(plain.stderr)")
         #expect(try Self.conflicts(bob) == [Conflict(service: "api", account: "shared", group: "default")])
         try Self.expectSecret(bob, "api", "shared", "api-bob")
+        let warned = try Self.get(bob, "api", "shared").stderr
+        #expect(warned.contains("is in conflict since a merge"), "get of an item in conflict says so: \(warned)")
         try Self.expectSecret(bob, "api", "shared", theirs: true, "api-alice")
         Self.expectStatus(try Self.get(bob, "github", "alice", theirs: true), 44, "get --theirs of an item in no conflict")
         Self.expectStatus(try bob.vault(["resolve", "-s", "github", "-a", "alice", "--ours"]), 44, "resolve of an item in no conflict")

@@ -86,9 +86,16 @@ import VaultCrypto
             #expect(report.conflicts.map(\.service) == ["a"])
             let listed = try clones.ours.conflicts()
             #expect(listed.count == 1 && listed[0].currentSide == .ours && listed[0].other != nil && listed[0].origin == "theirs")
+            var notices: [VaultNotice] = []
+            clones.ours.onNotice = { notices.append($0) }
             #expect(try clones.ours.secret("a", "x") == "a-ours")
+            #expect(notices == [.itemInConflict(ItemKey(group: .default, service: "a", account: "x"))], "a read says the item is in conflict")
             #expect(try clones.ours.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-theirs")
             try clones.ours.resolve(matching: Query(service: "a", account: "x"), keeping: keep)
+            notices = []
+            _ = try clones.ours.secret("a", "x")
+            #expect(notices.isEmpty, "a settled item reads without a notice")
+            clones.ours.onNotice = nil
             #expect(try clones.ours.secret("a", "x") == (keep == .ours ? "a-ours" : "a-theirs"))
             #expect(try clones.ours.conflicts().isEmpty)
             #expect(throws: VaultError.self) { try clones.ours.resolve(matching: Query(service: "a", account: "x"), keeping: keep) }

@@ -17,6 +17,8 @@ enum NoticeText {
                 + "whoever holds the old key and an old copy: change them at their service\n"
         case .converted(let backup):
             return "vault: converted the vault to format v2; " + (backup.map { "the v1 file is kept at \(quoted($0))" } ?? "git's history keeps the v1 file") + "\n"
+        case .itemInConflict(let key):
+            return "vault: warning: service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name)) is in conflict since a merge; this is one side's version (see 'vault conflicts', 'get --theirs', 'vault resolve')\n"
         case .trustFingerprintChanged(let fingerprint):
             return "vault: the vault's trust fingerprint is now \(fingerprint): pin it again wherever the old one was pinned (VAULT_TRUST, config trust)\n"
         case .rollbackAccepted(let epoch, let expected):

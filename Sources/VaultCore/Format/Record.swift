@@ -115,6 +115,13 @@ enum RecordCodec {
         return conflicts
     }
 
+    /// Whether a record's plaintext holds a conflict field.
+    static func hasConflicts(_ plaintext: SecretBytes) throws -> Bool {
+        var found = false
+        try forEachField(of: plaintext, tagged: .conflict) { _ in found = true }
+        return found
+    }
+
     private static func text(_ bytes: ArraySlice<UInt8>) throws -> String {
         guard let string = String(validating: bytes, as: UTF8.self) else { throw MalformedInput(detail: "an attribute that is not UTF-8") }
         return string
