@@ -58,9 +58,10 @@ extension CommandTable {
     static let conflictsCommand = CommandSpec(
         "conflicts", summary: "list the items a merge left in conflict",
         discussion: """
-            One line per conflict: the item's service, account and group, which side its current \
-            version came from, and what the other side did (changed it, or deleted it) and where \
-            that came from. Both versions stay readable: get prints the current one, get --theirs \
+            One line per item in conflict, by its newest conflict: the item's service, account \
+            and group, which side its current version came from, what the other side did \
+            (changed it, or deleted it) and where that came from, and how many older versions \
+            earlier merges left. get prints the current version (with a warning), get --theirs \
             the other; 'vault resolve' chooses. Prints nothing when there is no conflict.
             """,
         options: [
