@@ -22,7 +22,7 @@ _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --theirs --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --theirs --conflict --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         otp) echo "-s --service -a --account --group --at --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --keep --undo --json --otp --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --min-epoch --no-interaction -q --quiet -h --help --version" ;;
@@ -102,6 +102,7 @@ _vault_value_kind() {
         "get --field") echo "words service account label group class created modified expires" ;;
         "get --clip-timeout") echo "none" ;;
         "get --revision") echo "none" ;;
+        "get --conflict") echo "none" ;;
         "otp -s"|"otp --service") echo "names services" ;;
         "otp -a"|"otp --account") echo "names accounts" ;;
         "otp --group") echo "names groups" ;;

@@ -182,6 +182,7 @@ complete -c vault -n '__vault_using get' -l clip -d 'copy the secret to the clip
 complete -c vault -n '__vault_using get' -l clip-timeout -x -d 'clear the clipboard after this long, e.g. 45s, 2m'
 complete -c vault -n '__vault_using get' -l revision -x -d 'print the secret the item held before its last N changes of secret (1 is the one before the current)'
 complete -c vault -n '__vault_using get' -l theirs -d 'print the other side\'s secret of an item a merge left in conflict (see vault conflicts)'
+complete -c vault -n '__vault_using get' -l conflict -x -d 'print the other version the item\'s N-th conflict keeps (1 is the newest; vault conflicts counts them)'
 
 complete -c vault -n '__vault_using otp' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using otp' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'

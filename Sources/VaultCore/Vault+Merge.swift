@@ -287,18 +287,26 @@ extension Vault {
         }
     }
 
-    /// The other side's version of the one item that matches `query`: from its newest conflict that
-    /// holds one (a newer conflict may record a deletion). Throws `noConflict` when it has none, and
-    /// `otherSideDeleted` when each of its conflicts records a deletion.
-    public func otherVersion(matching query: Query) throws -> (item: Item, conflict: ItemConflict) {
+    /// The other version of the one item that matches `query`: that of its conflict number
+    /// `conflict` (1 is the newest), or when none is given of its newest conflict that holds one (a
+    /// newer conflict may record a deletion). Throws `noConflict` when it has none (or fewer than
+    /// `conflict`), and `otherSideDeleted` when the conflict asked for, or each, records a deletion.
+    public func otherVersion(matching query: Query, conflict number: Int? = nil) throws -> (item: Item, conflict: ItemConflict) {
         try checkScope(query.group)
         return try withKeys {
             let vault = try readSnapshot()
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let record = try vault.openWholeRecord(at: position)
-            guard let newest = record.conflicts.first else { throw VaultError.noConflict(record.item.attributes.key) }
+            let key = record.item.attributes.key
+            guard let newest = record.conflicts.first else { throw VaultError.noConflict(key) }
+            if let number {
+                guard number <= record.conflicts.count else { throw VaultError.noConflictNumber(key, requested: number, count: record.conflicts.count) }
+                let conflict = record.conflicts[number - 1]
+                guard let other = conflict.other else { throw VaultError.otherSideDeleted(key, current: conflict.currentSide) }
+                return (other, conflict)
+            }
             guard let conflict = record.conflicts.first(where: { $0.other != nil }), let other = conflict.other else {
-                throw VaultError.otherSideDeleted(record.item.attributes.key, current: newest.currentSide)
+                throw VaultError.otherSideDeleted(key, current: newest.currentSide)
             }
             return (other, conflict)
         }

@@ -126,6 +126,8 @@ public enum VaultError: Error, Equatable {
     case otherSideDeleted(ItemKey, current: MergeSide)
     /// A merge of two files of different vaults (their vault ids differ): one is not this vault's.
     case mergeOfAnotherVault(path: String)
+    /// `get --conflict N` of an item that keeps fewer than N conflicts (`count` of them).
+    case noConflictNumber(ItemKey, requested: Int, count: Int)
     /// An item and the other versions a merge would keep beside it do not fit in one record.
     case recordTooLarge(ItemKey)
 
@@ -165,7 +167,7 @@ public enum VaultError: Error, Equatable {
         case .upgradeNeeded: return .failure
         case .rolledBack, .behindSeen: return .invalidKeychain
         case .rekeyNeedsSecret: return .interactionNotAllowed
-        case .noRevision, .noConflict, .otherSideDeleted: return .itemNotFound
+        case .noRevision, .noConflict, .otherSideDeleted, .noConflictNumber: return .itemNotFound
         case .mergeOfAnotherVault: return .decode
         case .recordTooLarge: return .failure
         }

@@ -741,9 +741,11 @@ import VaultTestSupport
         var getValue: String?
         var theirsStatus: Int32
         var theirsValue: String?
-        var visible: Set<String> { Set([getValue, theirsValue].compactMap { $0 }) }
+        /// What `get --conflict N` prints for N = 1, 2, … (nil where that conflict records a deletion).
+        var conflictValues: [String?] = []
+        var visible: Set<String> { Set(([getValue, theirsValue] + conflictValues).compactMap { $0 }) }
         var description: String {
-            "conflicted \(conflicted), get \(getStatus) \(getValue ?? "-"), --theirs \(theirsStatus) \(theirsValue ?? "-")"
+            "conflicted \(conflicted), get \(getStatus) \(getValue ?? "-"), --theirs \(theirsStatus) \(theirsValue ?? "-"), --conflict \(conflictValues.map { $0 ?? "deleted" })"
         }
     }
 
@@ -754,7 +756,7 @@ import VaultTestSupport
     /// which is git's merge base of their HEAD and the remote's); every sync merges item by item as
     /// `merge(base:ours:theirs:)` says. Two people changing one item between syncs is a conflict by design,
     /// either version may be "ours": every value the model keeps in a conflict must be readable with
-    /// `get` or `get --theirs`, and the item listed by `vault conflicts --json`. Items the model holds
+    /// `get`, `get --theirs` or `get --conflict N`, and the item listed by `vault conflicts --json`. Items the model holds
     /// without a conflict must hold exactly that value (or be absent) and not be in conflict.
     @Test func randomEditsAndSyncsLoseNothingAcknowledged() throws {
         var random = SeededGenerator(test: "TeamSyncTests.randomEditsAndSyncsLoseNothingAcknowledged")
@@ -848,9 +850,16 @@ import VaultTestSupport
             for service in services {
                 let get = try Self.get(person, service, account)
                 let theirs = try Self.get(person, service, account, theirs: true)
-                view[service] = Observed(conflicted: listed.contains(service),
-                                         getStatus: get.status, getValue: get.status == 0 ? get.stdoutText : nil,
-                                         theirsStatus: theirs.status, theirsValue: theirs.status == 0 ? theirs.stdoutText : nil)
+                var observed = Observed(conflicted: listed.contains(service),
+                                        getStatus: get.status, getValue: get.status == 0 ? get.stdoutText : nil,
+                                        theirsStatus: theirs.status, theirsValue: theirs.status == 0 ? theirs.stdoutText : nil)
+                // Every version a conflict keeps, by number, until there is no such conflict.
+                for number in 1...20 where observed.conflicted {
+                    let version = try person.vault(["get", "-s", service, "-a", account, "--conflict", String(number)])
+                    if version.status == 44, version.stderr.contains("there is no conflict") { break }
+                    observed.conflictValues.append(version.status == 0 ? version.stdoutText : nil)
+                }
+                view[service] = observed
             }
             views.append(view)
         }

@@ -164,6 +164,28 @@ import VaultCrypto
         #expect(listed.count == 1 && listed[0].other == nil && listed[0].olderVersions == 1)
     }
 
+    /// Found by the property test (seed 5572110608535527331): three clones change one item; every
+    /// version is kept and each is readable, by its conflict's number.
+    @Test func everyVersionOfAThreeWayConflictIsReadable() throws {
+        let clones = try clones()
+        try change(clones.ours, "a", to: "a-ours")
+        try change(clones.theirs, "a", to: "a-theirs")
+        try clones.merge()
+        let third = try TempDirectory()
+        writeBytes(clones.base, to: third.location("team.vault").path)
+        let carol = Vault(location: third.location("team.vault"), credential: testKeyFile)
+        try change(carol, "a", to: "a-carol")
+        try carol.merge(base: clones.base, theirs: clones.ourBytes, origins: ("carol", "the remote"), kdf: .testing) { _ in }
+        let query = Query(service: "a", account: "x")
+        #expect(try carol.secret("a", "x") == "a-carol")
+        #expect(try carol.otherVersion(matching: query, conflict: 1).item.secret.text == "a-ours")
+        #expect(try carol.otherVersion(matching: query, conflict: 2).item.secret.text == "a-theirs")
+        #expect(throws: VaultError.noConflictNumber(ItemKey(group: .default, service: "a", account: "x"), requested: 3, count: 2)) {
+            try carol.otherVersion(matching: query, conflict: 3)
+        }
+        #expect(try carol.conflicts().map(\.olderVersions) == [1])
+    }
+
     @Test func oneNameAddedOnBothSidesIsOneItemInConflict() throws {
         let clones = try clones()
         try clones.ours.add("new", "x", "new-ours")

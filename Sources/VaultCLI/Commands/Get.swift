@@ -14,14 +14,21 @@ enum GetCommand {
             throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
         }
         let store = try VaultAccess(invocation).store()
-        if arguments.flag(.theirs) {
-            guard field == nil, clipboard == nil, !arguments.flag(.json), arguments.value(.revision) == nil else {
-                throw UsageError("--theirs prints the other version's secret alone", hint: "drop --json, --field, --clip or --revision")
+        let conflictNumber = try arguments.value(.conflict).map { text in
+            guard let number = Int(text), number >= 1 else {
+                throw UsageError("invalid conflict number \(quoted(text))", hint: "give a number from 1 (the newest conflict); 'vault conflicts' counts them")
+            }
+            return number
+        }
+        if arguments.flag(.theirs) || conflictNumber != nil {
+            guard field == nil, clipboard == nil, !arguments.flag(.json), arguments.value(.revision) == nil,
+                  !(arguments.flag(.theirs) && conflictNumber != nil) else {
+                throw UsageError("--theirs and --conflict print one other version's secret alone", hint: "give one of them, without --json, --field, --clip or --revision")
             }
             guard let vault = store as? Vault else {
-                throw UsageError("--theirs reads a merge conflict of the vault file; the desktop keyring has none", hint: "drop --backend secret-service")
+                throw UsageError("--theirs and --conflict read a merge conflict of the vault file; the desktop keyring has none", hint: "drop --backend secret-service")
             }
-            let other = try vault.otherVersion(matching: query).item
+            let other = try vault.otherVersion(matching: query, conflict: conflictNumber).item
             other.secret.withUnsafeBytes { invocation.terminal.writeOut($0) }
             if invocation.terminal.stdoutIsTTY { invocation.terminal.writeOut("\n") }
             return

@@ -103,6 +103,10 @@ struct ErrorReport {
             let (keep, drop) = current == .ours ? ("--ours", "--theirs") : ("--theirs", "--ours")
             return ErrorReport(status: status, message: "the other side of the conflict on \(names) deleted it: there is no other version to read",
                                hint: "keep it with 'vault resolve \(keep)' or delete it with 'vault resolve \(drop)' (see 'vault conflicts')")
+        case .noConflictNumber(let key, let requested, let count):
+            let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
+            return ErrorReport(status: status, message: "\(names) keeps \(counted(count, "conflict")); there is no conflict \(requested)",
+                               hint: "give a number from 1 to \(count) ('vault conflicts' counts them)")
         case .recordTooLarge(let key):
             let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
             return ErrorReport(status: status, message: "\(names) and the other versions a merge keeps beside it do not fit in one record (1 MiB + 63 KiB); nothing was merged",

@@ -23,6 +23,7 @@ extension OptionName {
     public static let clipTimeout = OptionName("clip-timeout")
     public static let collection = OptionName("collection")
     public static let comment = OptionName("comment")
+    public static let conflict = OptionName("conflict")
     public static let createGroup = OptionName("create-group")
     public static let credential = OptionName("credential")
     public static let dryRun = OptionName("dry-run")

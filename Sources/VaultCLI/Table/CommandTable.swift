@@ -298,6 +298,7 @@ extension CommandTable {
             OptionSpec(.clipTimeout, value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s"),
             OptionSpec(.revision, value: "N", help: "print the secret the item held before its last N changes of secret (1 is the one before the current)"),
             OptionSpec(.theirs, help: "print the other side's secret of an item a merge left in conflict (see vault conflicts)"),
+            OptionSpec(.conflict, value: "N", help: "print the other version the item's N-th conflict keeps (1 is the newest; vault conflicts counts them)"),
         ],
         examples: [
             ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
