@@ -146,9 +146,10 @@ import VaultCrypto
         #expect(try clones.ours.secret("a", "x") == "a-theirs-2" && clones.ours.conflicts().isEmpty)
     }
 
-    /// Found by the property test (seed 7827091277970143497): a third clone deletes an item two others
-    /// left in conflict. The deletion is the newest conflict; the older version stays readable.
-    @Test func aVersionBehindANewerDeletionStaysReadable() throws {
+    /// A third clone (carol, on a machine of its own) that makes `carolsChange` from the base and
+    /// then merges the file in which ours and theirs left `a` in conflict ("a-ours" current,
+    /// "a-theirs" beside it). The directories are returned to keep them while the test runs.
+    func carolMergingAConflict(_ carolsChange: (Vault) throws -> Void) throws -> (carol: Vault, directories: [TempDirectory]) {
         let clones = try clones()
         try change(clones.ours, "a", to: "a-ours")
         try change(clones.theirs, "a", to: "a-theirs")
@@ -156,8 +157,16 @@ import VaultCrypto
         let third = try TempDirectory()
         writeBytes(clones.base, to: third.location("team.vault").path)
         let carol = Vault(location: third.location("team.vault"), credential: testKeyFile)
-        try carol.delete(matching: Query(service: "a", account: "x"))
+        try carolsChange(carol)
         try carol.merge(base: clones.base, theirs: clones.ourBytes, origins: ("carol", "the remote"), kdf: .testing) { _ in }
+        return (carol, clones.directories + [third])
+    }
+
+    /// Found by the property test (seed 7827091277970143497): a third clone deletes an item two others
+    /// left in conflict. The deletion is the newest conflict; the older version stays readable.
+    @Test func aVersionBehindANewerDeletionStaysReadable() throws {
+        let (carol, directories) = try carolMergingAConflict { try $0.delete(matching: Query(service: "a", account: "x")) }
+        defer { withExtendedLifetime(directories) {} }
         #expect(try carol.secret("a", "x") == "a-ours")
         #expect(try carol.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-theirs")
         let listed = try carol.conflicts()
@@ -167,15 +176,8 @@ import VaultCrypto
     /// Found by the property test (seed 5572110608535527331): three clones change one item; every
     /// version is kept and each is readable, by its conflict's number.
     @Test func everyVersionOfAThreeWayConflictIsReadable() throws {
-        let clones = try clones()
-        try change(clones.ours, "a", to: "a-ours")
-        try change(clones.theirs, "a", to: "a-theirs")
-        try clones.merge()
-        let third = try TempDirectory()
-        writeBytes(clones.base, to: third.location("team.vault").path)
-        let carol = Vault(location: third.location("team.vault"), credential: testKeyFile)
-        try change(carol, "a", to: "a-carol")
-        try carol.merge(base: clones.base, theirs: clones.ourBytes, origins: ("carol", "the remote"), kdf: .testing) { _ in }
+        let (carol, directories) = try carolMergingAConflict { try change($0, "a", to: "a-carol") }
+        defer { withExtendedLifetime(directories) {} }
         let query = Query(service: "a", account: "x")
         #expect(try carol.secret("a", "x") == "a-carol")
         #expect(try carol.otherVersion(matching: query, conflict: 1).item.secret.text == "a-ours")
