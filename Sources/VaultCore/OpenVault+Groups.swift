@@ -71,7 +71,7 @@ extension OpenVault {
     /// A scoped credential for `groups`: their base keys of every class, lookup
     /// keys and key checks; the index MAC keys too unless it is read-only. Needs a full ring.
     func grant(_ groups: [AccessGroup], readOnly: Bool, issued: Date, expires: Date?) throws -> ScopedCredential {
-        guard keys.masterKey != nil else { throw VaultError.locked(nil) }
+        guard keys.isFull else { throw VaultError.locked(nil) }
         guard groups.count <= ScopedCredential.maxGroups else {
             throw VaultError.invalidValue(field: "grant", detail: "\(groups.count) groups; a credential covers at most \(ScopedCredential.maxGroups)")
         }

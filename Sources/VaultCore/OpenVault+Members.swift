@@ -44,11 +44,11 @@ extension OpenVault {
 
     /// A fresh slot for `member` with the keys held now.
     func sealSlot(for member: Member) throws -> MemberSlot {
-        guard let masterKey = keys.masterKey, let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
+        guard let fullMemberKeys = keys.fullMemberKeys, let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         let memberKeys: MemberKeys
         switch member.scope {
         case .full:
-            memberKeys = .full(masterKey: masterKey)
+            memberKeys = .full(fullMemberKeys)
         case .groups(let ids, let readOnly):
             memberKeys = .scoped(readOnly: readOnly, grants: try ids.map { id in
                 guard let entry = file.groups.first(where: { $0.groupID == id }) else { throw KeyRingError.missingGroupKey(id) }
@@ -62,7 +62,7 @@ extension OpenVault {
     /// keys of `groups` (read-only: without their write keys). Throws `invalidValue` (usage) for
     /// a name or recipient already a member's and past 64 members, `noSuchGroup` for a group the vault lacks.
     mutating func addMember(name: String, recipient: AgeRecipient, groups: [AccessGroup], readOnly: Bool, addedAt: Date) throws -> Member {
-        guard keys.masterKey != nil else { throw VaultError.locked(nil) }
+        guard keys.isFull else { throw VaultError.locked(nil) }
         let existing = try members()
         if existing.contains(where: { $0.name == name }) {
             throw VaultError.invalidValue(field: "member", detail: "a member named \"\(name)\" exists; remove it first or choose another name")
@@ -121,15 +121,15 @@ extension OpenVault {
         throw VaultError.noMemberSlot(recipients: identities.map(\.recipient.description))
     }
 
-    /// Opens `bytes` with an identity: a full member as the owner (the master key, the header MAC
-    /// checked), a scoped member as a scoped credential of its groups (`open(_:credential:…)`).
+    /// Opens `bytes` with an identity: a full member with every key but the master and trust keys
+    /// (the header MAC checked), a scoped member as a scoped credential of its groups (`open(_:credential:…)`).
     static func open(_ bytes: FileBytes, identities: [AgeIdentity], deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         let parsed = try parse(bytes, path: path, checking: indexCheck)
         let (name, memberKeys) = try openMemberSlot(parsed.file, identities: identities, path: path)
         switch memberKeys {
-        case .full(let masterKey):
-            return try open(parsed, masterKey: masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
+        case .full(let fullMemberKeys):
+            return try open(parsed, fullMemberKeys: fullMemberKeys, deviceKey: deviceKey, path: path, checking: indexCheck)
         case .scoped(let readOnly, let grants):
             let credential = ScopedCredential.member(name: name, vaultID: parsed.file.vaultID, readOnly: readOnly, grants: grants)
             return try open(parsed, credential: credential, deviceKey: deviceKey, path: path, checking: indexCheck)

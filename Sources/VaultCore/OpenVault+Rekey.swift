@@ -21,10 +21,12 @@ extension OpenVault {
     /// stays; the key epoch rises, so sessions, caches and credentials of the
     /// old keys end. With `newDeviceKey` (this machine's key is the vault's),
     /// the device-bound items move to it too, so a stolen device key opens
-    /// nothing afterwards. Needs a full ring and no record bound to another
-    /// device (remove those first: they cannot be re-sealed here).
-    mutating func rekey(keyslots: [KeyslotSecret], newDeviceKey: SecretBytes? = nil) throws {
-        guard keys.masterKey != nil else { throw VaultError.locked(nil) }
+    /// nothing afterwards. The trust key is replaced too, unless `keepingTrustKey` (a member's
+    /// removal: no member ever held it), so pinned readers keep their pin only then. Needs the
+    /// owner's ring and no record bound to another device (remove those first: they cannot be
+    /// re-sealed here).
+    mutating func rekey(keyslots: [KeyslotSecret], newDeviceKey: SecretBytes? = nil, keepingTrustKey: Bool = false) throws {
+        guard keys.masterKey != nil, let trustKey else { throw VaultError.trustKeyNeeded(action: "re-key the vault") }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         // The roster parts are sealed under the old wrap key: read them now, seal every slot again under the new keys.
@@ -47,6 +49,11 @@ extension OpenVault {
         next.roster = members
         next.memberSlotsStale = true
         try next.replaceSigningKey()
+        if keepingTrustKey {
+            next.trustKey = trustKey
+        } else {
+            try next.replaceTrustKey()
+        }
         self = next
     }
 }

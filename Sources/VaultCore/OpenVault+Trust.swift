@@ -1,31 +1,59 @@
 import VaultCrypto
 
-// The vault's signing key and the trust fingerprint readers pin (docs/TEAMS.md, "Trust").
+// The vault's signing and trust keys, and the trust fingerprint readers pin (docs/TEAMS.md, "Trust").
 extension OpenVault {
     /// A new signing key: made with the vault, on conversion from v1, and by every re-key
-    /// (whoever held the old master key could unwrap the old one). The next write seals it under WK.
+    /// (whoever held the old wrap key could unwrap the old one). The next write seals it under WK
+    /// and has the trust key vouch for it.
     mutating func replaceSigningKey() throws {
         let key = SecretBytes(random: Ed25519.keySize)
         file.signingPublicKey = try Ed25519.publicKey(of: key)
         signingKey = key
     }
 
-    /// The SHA-256 of the file's signing public key, in hex: what `vault trust` prints and readers pin.
+    /// A new trust key, and so a new trust fingerprint: made with the vault, on conversion from
+    /// v1, and by the re-keys that may drop someone who held the master key (`vault rekey`, a
+    /// rotating `passwd`); a member's removal keeps it, since no member ever holds it.
+    mutating func replaceTrustKey() throws {
+        let key = SecretBytes(random: Ed25519.keySize)
+        file.trustPublicKey = try Ed25519.publicKey(of: key)
+        trustKey = key
+    }
+
+    /// Before a write of the owner or a full member: with the trust key (the owner), seals it under
+    /// TWK again and signs the trust statement for the header's key epoch and signing key. Without
+    /// it (a full member) the statement as read must still hold — a full member cannot raise the
+    /// key epoch or replace the signing key — else throws `trustKeyNeeded`.
+    mutating func signTrustStatement() throws {
+        let statement = AAD.trustStatement(vaultID: file.vaultID, keyEpoch: file.keyEpoch, signingPublicKey: file.signingPublicKey)
+        if let trustKey, let trustWrapKey = keys.trustWrapKey {
+            file.wrappedTrustKey = try AESGCM.seal(trustKey, key: trustWrapKey, aad: AAD.trustKey(vaultID: file.vaultID))
+            file.trustSignature = try Ed25519.sign(statement, privateKey: trustKey)
+        } else if statement != trustStatementAsRead {
+            throw VaultError.trustKeyNeeded(action: "raise the key epoch")
+        }
+    }
+
+    /// The SHA-256 of the vault's trust public key, in hex: what `vault trust` prints and readers pin.
     static func trustFingerprint(of publicKey: [UInt8]) -> String {
         hex(SHA256.hash(publicKey))
     }
 
-    /// Whether the header as read is signed by the signing key whose fingerprint is `fingerprint`:
-    /// the file's public key has that fingerprint and the signature over the header checks under it.
+    /// Whether the header as read is signed under the trust key whose fingerprint is `fingerprint`.
     func headerIsSigned(byFingerprint fingerprint: String) -> Bool {
         OpenVault.isSigned(file, header: header, byFingerprint: fingerprint)
     }
 
-    /// Whether `header` (the header parameters and checksum of `file`, as read) is signed by the
-    /// signing key whose fingerprint is `fingerprint`.
+    /// Whether `header` (the header parameters and checksum of `file`, as read) is signed under the
+    /// trust key whose fingerprint is `fingerprint`: the file's trust public key has that fingerprint,
+    /// its trust statement (vault id, key epoch, signing public key) checks under that key, and the
+    /// header signature checks under the signing key the statement names.
     static func isSigned(_ file: VaultFile, header: [UInt8], byFingerprint fingerprint: String) -> Bool {
         file.version >= 2 && !header.isEmpty
-            && constantTimeEquals(Array(trustFingerprint(of: file.signingPublicKey).utf8), Array(fingerprint.lowercased().utf8))
+            && constantTimeEquals(Array(trustFingerprint(of: file.trustPublicKey).utf8), Array(fingerprint.lowercased().utf8))
+            && Ed25519.isValid(signature: file.trustSignature,
+                               of: AAD.trustStatement(vaultID: file.vaultID, keyEpoch: file.keyEpoch, signingPublicKey: file.signingPublicKey),
+                               publicKey: file.trustPublicKey)
             && Ed25519.isValid(signature: file.headerSignature, of: AAD.headerSignature(header: header), publicKey: file.signingPublicKey)
     }
 }

@@ -17,9 +17,15 @@ struct OpenVault {
     /// The header as read and its MAC: a ring without the header MAC key
     /// (a scoped credential) may write the file only with this header unchanged.
     var storedHeader: (parameters: ArraySlice<UInt8>, mac: [UInt8])? = nil
-    /// The vault's signing key (an Ed25519 private key), held with the master key: the owner and full
-    /// members sign every header they write with it (docs/TEAMS.md, "Trust").
+    /// The key epoch's signing key (an Ed25519 private key), held with the wrap key: the owner and
+    /// full members sign every header they write with it (docs/TEAMS.md, "Trust").
     var signingKey: SecretBytes? = nil
+    /// The vault's trust key (an Ed25519 private key), held with the master key alone: it signs
+    /// the trust statement that vouches for each key epoch's signing key.
+    var trustKey: SecretBytes? = nil
+    /// The trust statement (vault id, key epoch, signing public key) of the file as read, which a
+    /// full member's write must keep: empty for a vault made or re-keyed in memory.
+    var trustStatementAsRead: [UInt8] = []
     /// The header parameters and checksum as read: what the header signature is checked over.
     var header: [UInt8] = []
     /// Groups whose section failed its MAC: left out of the ring, so they take down only themselves.
@@ -65,6 +71,7 @@ struct OpenVault {
                              groups: [], index: [], sections: [], records: [])
         var vault = try empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
         try vault.replaceSigningKey()
+        try vault.replaceTrustKey()
         _ = try vault.groupID(for: .default, creating: true)
         return vault
     }
@@ -193,10 +200,44 @@ struct OpenVault {
 
     static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
+        let deviceMatches = isTheDeviceKey(deviceKey, of: parsed.file)
+        let keys = KeyRing(vaultID: parsed.file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
+                           formatVersion: parsed.file.version)
+        var vault = try openFull(parsed, keys: keys, deviceMatches: deviceMatches, path: path, checking: indexCheck)
+        if parsed.file.version >= 2 {
+            do {
+                vault.trustKey = try AESGCM.open(parsed.file.wrappedTrustKey, key: keys.trustWrapKey!, aad: AAD.trustKey(vaultID: parsed.file.vaultID))
+                guard try Ed25519.publicKey(of: vault.trustKey!) == parsed.file.trustPublicKey else { throw KeyRingError.missingClassKey(ClassID(0)) }
+            } catch {
+                throw VaultError.corrupted(path: path, detail: "the trust key does not open or is not the header's")
+            }
+        }
+        return vault
+    }
+
+    /// Parses `bytes` and opens it with the keys of a full ring (the owner's or a full member's).
+    static func open(_ bytes: FileBytes, fullKeys: KeyRing.FullKeys, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+        let parsed = try parse(bytes, path: path)
+        switch fullKeys {
+        case .owner(let masterKey): return try open(parsed, masterKey: masterKey, deviceKey: deviceKey, path: path)
+        case .member(let keys): return try open(parsed, fullMemberKeys: keys, deviceKey: deviceKey, path: path)
+        }
+    }
+
+    /// Opens a v2 file with a full member's keys: every key but the master key and the trust key.
+    static func open(_ parsed: Parsed, fullMemberKeys: FullMemberKeys, deviceKey: SecretBytes?, path: String,
+                     checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
+        guard parsed.file.version >= 2 else { throw VaultError.corrupted(path: path, detail: "member slots in a v1 file") }
+        let deviceMatches = isTheDeviceKey(deviceKey, of: parsed.file)
+        let keys = KeyRing(vaultID: parsed.file.vaultID, fullMemberKeys: fullMemberKeys, deviceKey: deviceMatches ? deviceKey : nil)
+        return try openFull(parsed, keys: keys, deviceMatches: deviceMatches, path: path, checking: indexCheck)
+    }
+
+    /// Opens `parsed` with a full ring: the header MAC checked, every class and group key and
+    /// the signing key unwrapped, the index checked.
+    private static func openFull(_ parsed: Parsed, keys: KeyRing, deviceMatches: Bool, path: String,
+                                 checking indexCheck: IndexCheck) throws -> OpenVault {
         let file = parsed.file
-        let deviceMatches = isTheDeviceKey(deviceKey, of: file)
-        let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
-                           formatVersion: file.version)
         try verifyHeaderMAC(parsed, keys: keys, path: path)
         do {
             try unwrapKeys(file, into: keys)
@@ -206,11 +247,16 @@ struct OpenVault {
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
         vault.header = parsed.header
         if file.version >= 2 {
+            vault.trustStatementAsRead = AAD.trustStatement(vaultID: file.vaultID, keyEpoch: file.keyEpoch, signingPublicKey: file.signingPublicKey)
             do {
                 vault.signingKey = try AESGCM.open(file.wrappedSigningKey, key: keys.wrapKey!, aad: AAD.signingKey(vaultID: file.vaultID))
                 guard try Ed25519.publicKey(of: vault.signingKey!) == file.signingPublicKey else { throw KeyRingError.missingClassKey(ClassID(0)) }
             } catch {
                 throw VaultError.corrupted(path: path, detail: "the signing key does not open or is not the header's")
+            }
+            // Whoever held this epoch's keys can MAC a header; only the trust key vouches for its key epoch.
+            guard Ed25519.isValid(signature: file.trustSignature, of: vault.trustStatementAsRead, publicKey: file.trustPublicKey) else {
+                throw VaultError.corrupted(path: path, detail: "the trust statement does not check under the vault's trust key")
             }
         }
         try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0, checking: indexCheck) }
@@ -431,6 +477,7 @@ struct OpenVault {
         if isOwner {
             guard let signingKey, let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
             file.wrappedSigningKey = try AESGCM.seal(signingKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID))
+            try signTrustStatement()
         }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
@@ -458,6 +505,7 @@ struct OpenVault {
         file.version = VaultFile.version
         keys.convertWriteKeys()
         try replaceSigningKey()
+        try replaceTrustKey()
         file.keyEpoch = 1
         file.writeGeneration = 0
         file.deviceWrappedHeaderMACKey = []

@@ -55,7 +55,7 @@ extension Vault {
     /// Deletes a group with its key and every item in it; returns how many items went with it.
     @discardableResult
     public func deleteGroup(_ group: AccessGroup) throws -> Int {
-        try requireOwner("delete groups")
+        try requireTrustKey("delete groups")
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw VaultError.noSuchGroup(group) }
             return try vault.removeGroup(id)
@@ -76,7 +76,7 @@ extension Vault {
     /// credential granted for it stops working. Returns how many items were re-sealed.
     @discardableResult
     public func revoke(group: AccessGroup) throws -> Int {
-        try requireOwner("revoke credentials")
+        try requireTrustKey("revoke credentials")
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw VaultError.noSuchGroup(group) }
             return try vault.rotateGroupKey(id, progress: progress)

@@ -64,8 +64,8 @@ extension Vault {
             let vault = try withKeys { try readSnapshot() }
             let problems = try vault.problemsBeyondOpening()
             if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: "two index entries share an item id") }
-            if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: OpenVault.trustFingerprint(of: vault.file.signingPublicKey)) {
-                throw VaultError.corrupted(path: location.path, detail: "the header signature does not check under the vault's signing key")
+            if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: OpenVault.trustFingerprint(of: vault.file.trustPublicKey)) {
+                throw VaultError.corrupted(path: location.path, detail: "the trust statement or the header signature does not check under the vault's keys")
             }
             report.itemCount = vault.file.index.count
             report.formatVersion = Int(vault.file.version)
@@ -139,7 +139,7 @@ extension Vault {
     /// and the other groups are written as they were. Needs the owner's keys.
     /// Returns the groups quarantined and the kept file's path (nil when none was damaged).
     public func quarantineDamagedGroups() throws -> (groups: [String], keptAt: String?) {
-        try requireOwner("quarantine damaged groups")
+        try requireTrustKey("quarantine damaged groups")
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)

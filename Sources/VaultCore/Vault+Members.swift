@@ -35,7 +35,7 @@ extension Vault {
         try requireOwner("list members")
         return try withKeys {
             var vault = try readSnapshot()
-            guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+            guard vault.keys.isFull else { throw VaultError.locked(nil) }
             return try vault.members().map { try summary(of: $0, in: vault) }.sorted { $0.name < $1.name }
         }
     }
@@ -61,21 +61,17 @@ extension Vault {
 
     /// Removes a member and re-keys what it could open, in one write: a full member's removal
     /// re-keys the whole vault (as `rekey`, with `confirm` shown what that drops, and needing the
-    /// passphrase or key file); a scoped member's gives each of its groups a fresh key (as
-    /// `revoke`). The other members' slots are sealed again to the new keys. Refuses to remove
-    /// the member whose identity the vault is opened with.
+    /// passphrase or key file, and keeping the trust key, which no member held); a scoped member's
+    /// gives each of its groups a fresh key (as `revoke`). The other members' slots are sealed
+    /// again to the new keys. The owner's only: it raises the key epoch (`requireTrustKey`).
     public func removeMember(named name: String, kdf: Scrypt.Parameters = .interactive,
                              confirm: (RekeyPlan) throws -> Void) throws -> MemberRemoval {
-        try requireOwner("remove members")
-        if case .identity = source {
-            _ = try memberKeys()
-            if resolvedMember?.name == name { throw VaultError.removingOwnMemberSlot(name) }
-        }
+        try requireTrustKey("remove members")
         let existing = try members()
         guard let shown = existing.first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
         var readable: [ItemKey] = []
         if shown.groups == nil {
-            let outcome = try rekey(kdf: kdf, confirm: confirm) { vault in
+            let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true) { vault in
                 _ = try vault.removeMemberSlot(named: name)
                 readable = try vault.attributes(matching: Query()).map(\.key)
             }
@@ -108,7 +104,7 @@ extension Vault {
 
 /// Trust: the fingerprint a member or CI job pins so it reads only vaults the owner's keys signed.
 extension Vault {
-    /// The vault's trust fingerprint (the SHA-256 of its signing public key, in hex), read with the
+    /// The vault's trust fingerprint (the SHA-256 of its trust public key, in hex), read with the
     /// owner's keys, whose header MAC vouches for the key: a member cannot learn it from a file
     /// that anyone who can write it could have made, so it is given to them from here.
     public func trustFingerprint() throws -> String {
@@ -117,7 +113,7 @@ extension Vault {
             let vault = try readSnapshot()
             guard vault.keys.headerMACKey != nil else { throw VaultError.locked(nil) }
             guard vault.file.version >= 2 else { throw VaultError.upgradeNeeded(path: location.path, byOwner: true) }
-            return OpenVault.trustFingerprint(of: vault.file.signingPublicKey)
+            return OpenVault.trustFingerprint(of: vault.file.trustPublicKey)
         }
     }
 }

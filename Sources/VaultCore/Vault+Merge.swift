@@ -65,7 +65,7 @@ extension Vault {
                 rekeyedWhole = rekeyedWhole || removal.rekey != nil
             }
             if followUp.rekey && !rekeyedWhole {
-                report.keyEpoch = try rekey(kdf: kdf, confirm: confirm).keyEpoch
+                report.keyEpoch = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true, first: { _ in }).keyEpoch
                 report.rekeyed = true
             }
             for group in followUp.revokedGroups where !followUp.rekey && !rekeyedWhole {
@@ -93,16 +93,16 @@ extension Vault {
     private func mergeInPlace(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
                               origins: (ours: String, theirs: String)) throws -> (MergeReport, FollowUp) {
         let ourLabel = "\(location.path) (ours: \(origins.ours))", theirLabel = "their side of the merge (\(origins.theirs))"
-        let ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownMasterKeys: [], label: ourLabel)
-        guard let ourKey = ours.keys.masterKey else { throw VaultError.ownerOnly(action: "merge the vault") }
+        let ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], label: ourLabel)
+        guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(action: "merge the vault") }
         let theirBytes = FileBytes(theirBytes)
         guard VaultFile.peekVaultID(theirBytes) == ours.file.vaultID else { throw VaultError.mergeOfAnotherVault(path: location.path) }
-        let theirs = try openMergeInput(theirBytes, knownMasterKeys: [ourKey], label: theirLabel)
-        guard let theirKey = theirs.keys.masterKey else { throw VaultError.ownerOnly(action: "merge the vault") }
+        let theirs = try openMergeInput(theirBytes, knownKeys: [ourKeys], label: theirLabel)
+        guard let theirKeys = theirs.keys.fullKeys else { throw VaultError.ownerOnly(action: "merge the vault") }
         // A base of another vault (or none: git's empty file on add/add) is no base: every difference is then a change.
         var base: OpenVault?
         if let baseBytes, !baseBytes.isEmpty, VaultFile.peekVaultID(FileBytes(baseBytes)) == ours.file.vaultID {
-            base = try openMergeInput(FileBytes(baseBytes), knownMasterKeys: [ourKey, theirKey], label: "the merge base", preferringKnownKeys: true)
+            base = try openMergeInput(FileBytes(baseBytes), knownKeys: [ourKeys, theirKeys], label: "the merge base", preferringKnownKeys: true)
         }
         for side in [ours, theirs] + (base.map { [$0] } ?? []) where side.file.version < VaultFile.version {
             throw VaultError.upgradeNeeded(path: location.path, byOwner: true, inGitWorkTree: true)
@@ -138,9 +138,16 @@ extension Vault {
         followUp.removedMembers = targetMembers.filter { member in
             baseMembers.contains { $0.name == member.name } && !otherMembers.contains { $0.name == member.name }
         }.map(\.name)
-        if let base, let baseKey = base.keys.masterKey {
-            let otherKey = targetSide == .ours ? theirKey : ourKey
-            let targetKey = targetSide == .ours ? ourKey : theirKey
+        // A trust key replaced on the other side only (`vault rekey`, a rotating `passwd`) is the one
+        // kept: the old one may be what that re-key meant to retire.
+        if let base, other.file.trustPublicKey != result.file.trustPublicKey, result.file.trustPublicKey == base.file.trustPublicKey,
+           let otherTrustKey = other.trustKey {
+            result.trustKey = otherTrustKey
+            result.file.trustPublicKey = other.file.trustPublicKey
+        }
+        // A side re-keyed when its wrap key is not the base's: the wrap key changes with the master key.
+        if let base, let baseKey = base.keys.wrapKey {
+            let otherKey = other.keys.wrapKey, targetKey = result.keys.wrapKey
             followUp.rekey = !Vault.sameKey(otherKey, baseKey) && !Vault.sameKey(otherKey, targetKey)
             if Vault.sameKey(otherKey, baseKey) && Vault.sameKey(targetKey, baseKey) {
                 followUp.revokedGroups = Self.groupsRevoked(by: other, notBy: result, since: base)
@@ -224,16 +231,16 @@ extension Vault {
         return a.withUnsafeBytes { x in b.withUnsafeBytes { y in constantTimeEquals(Array(x), Array(y)) } }
     }
 
-    /// One side of a merge opened with the keys at hand, or with a master key another side gave
-    /// (an unchanged master key is the same on both). What the keys at hand open is checked against
-    /// the pinned trust fingerprint when they are an identity, as every read is; what a master key of
-    /// a side already checked opens is vouched for by that key's header MAC. The base tries those
-    /// master keys first (`preferringKnownKeys`): it is an older file, often under a key since replaced.
-    private func openMergeInput(_ bytes: FileBytes, knownMasterKeys: [SecretBytes], label: String,
+    /// One side of a merge opened with the keys at hand, or with the full keys another side gave
+    /// (unchanged keys are the same on both). What the keys at hand open is checked against the
+    /// pinned trust fingerprint when they are an identity, as every read is; what the keys of a side
+    /// already checked open is vouched for by their header MAC. The base tries those keys first
+    /// (`preferringKnownKeys`): it is an older file, often under keys since replaced.
+    private func openMergeInput(_ bytes: FileBytes, knownKeys: [KeyRing.FullKeys], label: String,
                                 preferringKnownKeys: Bool = false) throws -> OpenVault {
         let deviceKey = try deviceKeyForReading(bytes, vaultID: VaultFile.peekVaultID(bytes))
         func withKnownKey() -> OpenVault? {
-            knownMasterKeys.lazy.compactMap { try? OpenVault.open(bytes, masterKey: $0, deviceKey: deviceKey, path: label) }.first
+            knownKeys.lazy.compactMap { try? OpenVault.open(bytes, fullKeys: $0, deviceKey: deviceKey, path: label) }.first
         }
         if preferringKnownKeys, let vault = withKnownKey() { return vault }
         do {

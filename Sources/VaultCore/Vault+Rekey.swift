@@ -44,9 +44,11 @@ extension Vault {
     }
 
     /// `rekey(kdf:confirm:)`, with `first` applied to the vault in the same write before the keys
-    /// are replaced (a full member removed: the re-key must be of the file without its slot).
-    func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, first: (inout OpenVault) throws -> Void) throws -> RekeyOutcome {
-        try requireOwner("re-key the vault")
+    /// are replaced (a full member removed: the re-key must be of the file without its slot), and
+    /// the trust key kept when `keepingTrustKey` (replaced otherwise).
+    func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
+               first: (inout OpenVault) throws -> Void) throws -> RekeyOutcome {
+        try requireTrustKey("re-key the vault")
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
         var outcome = try transaction { vault in
@@ -61,7 +63,8 @@ extension Vault {
             let newDeviceKey = vault.deviceMatches && !usesExposedDeviceKey ? try DeviceKey.createPending(vaultID: vault.file.vaultID, host: host) : nil
             movedDeviceKey = newDeviceKey != nil
             let resealed = vault.file.index.count
-            try vault.rekey(keyslots: [KeyslotSecret(kind: secret.slotKind, secret: secret.secret, kdf: kdf)], newDeviceKey: newDeviceKey)
+            try vault.rekey(keyslots: [KeyslotSecret(kind: secret.slotKind, secret: secret.secret, kdf: kdf)], newDeviceKey: newDeviceKey,
+                            keepingTrustKey: keepingTrustKey)
             return RekeyOutcome(keyEpoch: vault.file.keyEpoch, resealed: resealed, sessionsEnded: 0, dropped: plan)
         }
         let vaultID = VaultFile.peekVaultID(try readFile())

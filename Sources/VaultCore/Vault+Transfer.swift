@@ -36,7 +36,7 @@ extension Vault {
         try requireOwner("export items")
         return try withKeys {
             let vault = try readSnapshot()
-            guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+            guard vault.keys.isFull else { throw VaultError.locked(nil) }
             var items: [Item] = []
             var leftOut = 0
             var damaged = 0

@@ -60,7 +60,7 @@ extension Vault {
             return try withKeys {
                 let vault = try readSnapshot()
                 // A preview of what the owner would remove needs the owner's keys, or it would miss groups.
-                guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+                guard vault.keys.isFull else { throw VaultError.locked(nil) }
                 return try vault.wipeSelection(filter, now: host.now(), progress: progress).outcome
             }
         }

@@ -422,6 +422,14 @@ public final class Vault: ItemStore {
         }
     }
 
+    /// Refuses, with an identity, what raises the key epoch (a re-key, a member's removal, a revoke,
+    /// a group's deletion or quarantine): a new epoch's trust statement is signed with the trust key,
+    /// which only the master key unwraps and no member holds (docs/TEAMS.md, "Trust").
+    func requireTrustKey(_ action: String) throws {
+        try requireOwner(action)
+        if case .identity = source { throw VaultError.trustKeyNeeded(action: action) }
+    }
+
     /// Refuses a keyslot change with an identity: even a full member, which holds the master key,
     /// does not replace or remove the owner's passphrase, key files or keyring key.
     func requireKeyslotSecret(_ action: String) throws {
@@ -588,7 +596,7 @@ public final class Vault: ItemStore {
                 }
                 let converted = try convertIfAllowed(&vault, explicitly: false)
                 let keysBefore = vault.grantedKeys
-                let signerBefore = vault.file.signingPublicKey
+                let trustKeyBefore = vault.file.trustPublicKey
                 let result: R
                 let resealed: Int?
                 do {
@@ -600,8 +608,8 @@ public final class Vault: ItemStore {
                     throw error
                 }
                 if let converted { onNotice?(.converted(backup: converted.backup)) }
-                if vault.file.signingPublicKey != signerBefore {
-                    onNotice?(.trustFingerprintChanged(OpenVault.trustFingerprint(of: vault.file.signingPublicKey)))
+                if vault.file.trustPublicKey != trustKeyBefore {
+                    onNotice?(.trustFingerprintChanged(OpenVault.trustFingerprint(of: vault.file.trustPublicKey)))
                 }
                 if let resealed { try finishMovingOffExposedDeviceKey(resealed: resealed, vaultID: vault.file.vaultID) }
                 // Changing items changes no grant: the cache and device grants are rewritten only when keys or groups changed.
@@ -695,7 +703,7 @@ public final class Vault: ItemStore {
     /// Any unlock on this machine leaves the after-first-unlock cache for this boot and (v2) this
     /// device's grants; a change rewrites both (groups and keys may be new).
     func refreshMachineGrants(_ vault: OpenVault, onlyIfMissing: Bool) {
-        guard vault.keys.masterKey != nil, vault.deviceMatches, vault.damagedGroups.isEmpty else { return }
+        guard vault.keys.isFull, vault.deviceMatches, vault.damagedGroups.isEmpty else { return }
         let keyID = vault.file.vaultID
         if !onlyIfMissing || !AfterFirstUnlockCache.isPresent(vaultID: keyID, deviceKey: vault.keys.deviceKey, host: host) {
             try? AfterFirstUnlockCache.write(from: vault.keys, file: vault.file, host: host)

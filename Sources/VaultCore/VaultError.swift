@@ -50,14 +50,15 @@ public enum VaultError: Error, Equatable {
     case invalidTrustFingerprint(source: String)
     /// No member of that name.
     case noSuchMember(String)
-    /// Removing that member would leave the caller, who opened the vault with its identity, no way in.
-    case removingOwnMemberSlot(String)
     /// A scoped member (by its identity) used for a group its slot does not hold.
     case outsideMember(name: String, group: AccessGroup, covered: [AccessGroup])
     /// A change by a scoped member whose slot holds no write keys (added with --read-only).
     case readOnlyMember(String)
     /// Owner-only work asked of a scoped member.
     case scopedMemberCannot(name: String, action: String)
+    /// What raises the key epoch (a re-key, a removal, a revoke) asked of an identity: the new epoch's
+    /// trust statement needs the trust key, which is the owner's alone.
+    case trustKeyNeeded(action: String)
     /// A keyslot change (passwd) asked of an identity: keyslots are the owner's passphrase and key files.
     case identityCannot(action: String)
     /// A file the user named (a credential, key file, bundle…) does not exist.
@@ -151,8 +152,7 @@ public enum VaultError: Error, Equatable {
         case .untrustedVault, .trustNotPinned: return .authFailed
         case .invalidTrustFingerprint: return .usage
         case .noSuchMember: return .itemNotFound
-        case .removingOwnMemberSlot: return .usage
-        case .outsideMember, .readOnlyMember, .scopedMemberCannot, .identityCannot: return .missingEntitlement
+        case .outsideMember, .readOnlyMember, .scopedMemberCannot, .identityCannot, .trustKeyNeeded: return .missingEntitlement
         case .lastKeyslot: return .usage
         case .passcodeNotSet: return .usage
         case .locked, .sessionEnded: return .interactionNotAllowed

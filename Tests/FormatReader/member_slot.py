@@ -10,10 +10,12 @@ the age identity (AGE-SECRET-KEY-1..., Bech32), and tries every slot as the
 page says: X25519 with the ephemeral share, HKDF-SHA256 (salt = share ||
 recipient, info = "vault v1 member" || vault id), AES-256-GCM with AAD =
 "member" || vault id || share. Prints one JSON object for the slot that opens:
-{"slot", "name", "kind": "full", "master_key"} or {"slot", "name", "kind":
-"scoped", "read_only", "groups": [{"id", "name", "key_check", "lookup_key",
-"index_mac_key", "classes"}]}, keys as hex. Exit 1 when no slot opens or a
-check fails, naming it.
+{"slot", "name", "kind": "full", "header_mac_key", "wrap_key"} or {"slot",
+"name", "kind": "scoped", "read_only", "groups": [{"id", "name", "key_check",
+"lookup_key", "index_mac_key", "classes"}]}, keys as hex, with the vault's
+"trust_fingerprint" (SHA-256 of the trust public key) once the trust
+statement (vault id, key epoch, signing public key) checks under that key
+(Ed25519). Exit 1 when no slot opens or a check fails, naming it.
 """
 import hashlib
 import json
@@ -21,6 +23,8 @@ import struct
 import sys
 
 from cryptography.hazmat.primitives import hashes
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -93,7 +97,8 @@ def header_slots(data):
     if r.take(8) != MAGIC or struct.unpack(">H", r.take(2))[0] != 2:
         raise Damaged("not a format v2 vault")
     vault_id = r.take(16)
-    r.take(8 + 8 + 16)  # key epoch, write generation, device check
+    key_epoch = r.take(8)
+    r.take(8 + 16)  # write generation, device check
     r.take(102 * r.u8())  # keyslots
     count = r.u8()
     if count > 64:
@@ -106,7 +111,16 @@ def header_slots(data):
         if len(key_part) <= 28 or len(roster_part) <= 28:
             raise Damaged("a member slot part shorter than its seal")
         slots.append((share, key_part))
-    r.take(32 + 60)  # the signing public key and the wrapped signing key
+    signing_public_key = r.take(32)
+    r.take(60)  # the wrapped signing key
+    trust_public_key = r.take(32)
+    r.take(60)  # the wrapped trust key
+    trust_signature = r.take(64)
+    try:
+        Ed25519PublicKey.from_public_bytes(trust_public_key).verify(
+            trust_signature, b"vault v2 trust statement" + vault_id + key_epoch + signing_public_key)
+    except InvalidSignature:
+        raise Damaged("the trust statement does not check under the trust public key")
     for _ in range(r.u8()):
         r.take(1 + 60)  # class id, wrapped class key
     for _ in range(r.u32()):
@@ -115,7 +129,7 @@ def header_slots(data):
     end = r.at
     if hashlib.sha256(data[:end]).digest() != r.take(32):
         raise Damaged("the header checksum does not match")
-    return vault_id, slots
+    return vault_id, slots, hashlib.sha256(trust_public_key).hexdigest()
 
 
 def grant(r):
@@ -134,7 +148,7 @@ def main(vault_path, identity_path):
     secret = bech32_identity(next(line for line in lines if line and not line.startswith("#")))
     private = X25519PrivateKey.from_private_bytes(secret)
     recipient = private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
-    vault_id, slots = header_slots(data)
+    vault_id, slots, trust_fingerprint = header_slots(data)
     for number, (share, key_part) in enumerate(slots):
         shared = private.exchange(X25519PublicKey.from_public_bytes(share))
         wmk = HKDF(algorithm=hashes.SHA256(), length=32, salt=share + recipient,
@@ -147,7 +161,7 @@ def main(vault_path, identity_path):
         out = {"slot": number, "name": r.lengthed(64).decode()}
         kind = r.u8()
         if kind == 1:
-            out.update(kind="full", master_key=r.take(32).hex())
+            out.update(kind="full", header_mac_key=r.take(32).hex(), wrap_key=r.take(32).hex())
         elif kind == 2:
             read_only = r.u8()
             out.update(kind="scoped", read_only=bool(read_only), groups=[grant(r) for _ in range(r.u32())])
@@ -155,6 +169,7 @@ def main(vault_path, identity_path):
             raise Damaged("an unknown member kind")
         if r.at != len(payload):
             raise Damaged("bytes follow a member slot's keys")
+        out["trust_fingerprint"] = trust_fingerprint
         print(json.dumps(out, sort_keys=True))
         return 0
     raise Damaged("no member slot opens with the identity")

@@ -51,6 +51,7 @@ import Glibc
         _ = try r.raw(102 * slots)
         for _ in 0..<Int(try r.u8()) { _ = try MemberSlot.decode(from: &r) }
         _ = try r.raw(Ed25519.keySize + VaultFile.wrappedKeySize)  // the signing key, public and wrapped
+        _ = try r.raw(Ed25519.keySize + VaultFile.wrappedKeySize + Ed25519.signatureSize)  // the trust key, public and wrapped, and its statement
         for _ in 0..<Int(try r.u8()) { _ = try r.raw(1 + VaultFile.wrappedKeySize) }
         for _ in 0..<Int(try r.u32()) { _ = try WrappedGroupKey.decode(from: &r, version: 2) }
         let end = r.offset
@@ -141,7 +142,8 @@ import Glibc
             try owner.addMember(name: "bob", recipient: AgeRecipient(publicKey: [UInt8](repeating: 0, count: 32)), groups: [], readOnly: false)
         }
         #expect(throws: VaultError.noSuchMember("bob")) { try owner.removeMember(named: "bob", kdf: .testing) { _ in } }
-        #expect(throws: VaultError.removingOwnMemberSlot("alice")) {
+        // Removing raises the key epoch, which only the owner's trust key vouches for: no member removes.
+        #expect(throws: VaultError.trustKeyNeeded(action: "remove members")) {
             try member(dir.location(), full).removeMember(named: "alice", kdf: .testing) { _ in }
         }
         #expect(fileBytes(dir.location().path) == before)
@@ -222,12 +224,14 @@ import Glibc
 
         let alice = try run(full)
         #expect(alice.status == 0, "\(alice.stderr)")
-        guard case .full(let masterKey) = try OpenVault.openMemberSlot(file, identities: [full], path: "").keys else {
+        guard case .full(let fullKeys) = try OpenVault.openMemberSlot(file, identities: [full], path: "").keys else {
             Issue.record("alice is a full member")
             return
         }
         #expect(alice.object?["name"] as? String == "alice" && alice.object?["kind"] as? String == "full")
-        #expect(alice.object?["master_key"] as? String == hex(masterKey))
+        #expect(alice.object?["header_mac_key"] as? String == hex(fullKeys.headerMACKey))
+        #expect(alice.object?["wrap_key"] as? String == hex(fullKeys.wrapKey))
+        #expect(alice.object?["trust_fingerprint"] as? String == OpenVault.trustFingerprint(of: file.trustPublicKey))
 
         let ci = try run(runner)
         #expect(ci.status == 0, "\(ci.stderr)")
@@ -367,7 +371,7 @@ import Glibc
         let (owner, full, runner) = try makeVault(dir)
         let old = fileBytes(dir.location().path)
         let oldFile = try VaultFile.decode(old).file
-        guard case .full(let oldMasterKey) = try OpenVault.openMemberSlot(oldFile, identities: [full], path: "").keys else {
+        guard case .full(let oldKeys) = try OpenVault.openMemberSlot(oldFile, identities: [full], path: "").keys else {
             Issue.record("alice is a full member")
             return
         }
@@ -376,9 +380,9 @@ import Glibc
         #expect(throws: VaultError.noMemberSlot(recipients: [full.recipient.description])) {
             try member(dir.location(), full).secret("db", "prod")
         }
-        // The master key the old slot gave checks nothing of the new file.
+        // The keys the old slot gave check nothing of the new file.
         #expect(throws: VaultError.corrupted(path: "", detail: OpenVault.headerMACMismatch)) {
-            try OpenVault.open(fileBytes(dir.location().path), masterKey: oldMasterKey, deviceKey: nil, path: "")
+            try OpenVault.open(FileBytes(fileBytes(dir.location().path)), fullKeys: .member(oldKeys), deviceKey: nil, path: "")
         }
         #expect(try member(dir.location(), runner).secret("db", "ci") == "ci-secret")
         #expect(try owner.members().map(\.name) == ["ci-runner"])

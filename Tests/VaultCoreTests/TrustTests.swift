@@ -18,8 +18,10 @@ import VaultCrypto
         return owner
     }
 
-    func runner(_ dir: TempDirectory, _ identity: AgeIdentity, pinned: String?) -> Vault {
-        let vault = Vault(location: dir.location(), keys: .identity([identity]), host: Vault.selfContainedHost(for: dir.location()))
+    /// A reader with `identity` on this machine, or (`machine`) on another that remembers nothing of the vault, as a fresh CI runner.
+    func runner(_ dir: TempDirectory, _ identity: AgeIdentity, pinned: String?, machine: TempDirectory? = nil) -> Vault {
+        let vault = Vault(location: dir.location(), keys: .identity([identity]),
+                          host: Vault.selfContainedHost(for: (machine ?? dir).location()))
         vault.trustedFingerprint = pinned
         return vault
     }
@@ -58,9 +60,9 @@ import VaultCrypto
         }
     }
 
-    /// A re-key replaces the signing key (whoever held the old master key could unwrap the old one):
-    /// a reader pinned to the old fingerprint refuses the re-keyed vault until pinned again.
-    @Test func aRekeyReplacesTheSigningKey() throws {
+    /// `vault rekey` replaces the trust key (whoever held the old master key could unwrap the old
+    /// one): a reader pinned to the old fingerprint refuses the re-keyed vault until pinned again.
+    @Test func aRekeyReplacesTheTrustKey() throws {
         let dir = try TempDirectory()
         let identity = try AgeIdentity.generate()
         let owner = try owner(dir, runner: identity)
@@ -72,6 +74,120 @@ import VaultCrypto
             try runner(dir, identity, pinned: before).secret("db", "ci", group: ci)
         }
         #expect(try runner(dir, identity, pinned: after).secret("db", "ci", group: ci) == "the-real-secret")
+    }
+
+    /// A team: the owner, a full member (bob) and the read-only runner; bob's identity, pinned.
+    func team(_ dir: TempDirectory) throws -> (owner: Vault, bob: AgeIdentity, runner: AgeIdentity, pinned: String) {
+        let runner = try AgeIdentity.generate(), bob = try AgeIdentity.generate()
+        let owner = try owner(dir, runner: runner)
+        try owner.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+        return (owner, bob, runner, try owner.trustFingerprint())
+    }
+
+    /// Issue 17: "bob removed: … alice and ci-runner unaffected". A full member never holds the
+    /// trust key, so removing one re-keys everything but it: the fingerprint stays, and the runner
+    /// reads on with the pin it had; bob's identity opens nothing.
+    @Test func aFullMembersRemovalKeepsThePin() throws {
+        let dir = try TempDirectory()
+        let (owner, bob, identity, pinned) = try team(dir)
+        try runner(dir, bob, pinned: pinned).add("db", "bob", "written-by-bob", group: ci)
+        let removal = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
+        #expect(removal.rekey != nil)
+        #expect(try owner.trustFingerprint() == pinned)
+        #expect(try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci) == "the-real-secret")
+        #expect(try runner(dir, identity, pinned: pinned).secret("db", "bob", group: ci) == "written-by-bob")
+        #expect(throws: VaultError.noMemberSlot(recipients: [bob.recipient.description])) {
+            try runner(dir, bob, pinned: pinned).secret("db", "ci", group: ci)
+        }
+    }
+
+    /// The attack a kept pin invites: bob, removed, still holds his copy of the file from before
+    /// (git history) and the keys his slot gave, among them that epoch's signing key. A file he
+    /// makes at a higher key epoch carries a trust statement for his epoch only, which he cannot
+    /// sign again without the trust key: refused (51). One at his own epoch is a rollback, which a
+    /// reader that remembers nothing refuses only with a minimum epoch (49) — the documented limit.
+    @Test func aRemovedFullMemberCannotVouchForALaterEpoch() throws {
+        let dir = try TempDirectory(), bobs = try TempDirectory(), freshRunner = try TempDirectory()
+        let (owner, bob, identity, pinned) = try team(dir)
+        let path = dir.location().path
+        writeBytes(fileBytes(path), to: bobs.location().path)
+        let epochBefore = try VaultFile.decode(fileBytes(path)).file.keyEpoch
+        _ = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
+
+        // What bob's own build would write: his copy changed, the epoch raised past the removal's.
+        var forged = try OpenVault.open(FileBytes(fileBytes(bobs.location().path)), identities: [bob], deviceKey: nil, path: "")
+        let position = try #require(forged.file.index.indices.first { try! forged.openWholeRecord(at: $0).item.attributes.service == "db" })
+        var record = try forged.openWholeRecord(at: position)
+        record.item.secret = SecretBytes(Array("bobs-secret".utf8))
+        try forged.store(record, replacing: position)
+        forged.file.keyEpoch = epochBefore + 5
+        forged.trustStatementAsRead = AAD.trustStatement(vaultID: forged.file.vaultID, keyEpoch: forged.file.keyEpoch,
+                                                         signingPublicKey: forged.file.signingPublicKey)
+        writeBytes(try forged.encode(), to: path)
+        #expect(throws: VaultError.untrustedVault(path: path, pinned: pinned)) {
+            try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci)
+        }
+
+        // At his own epoch his write is signed as it was then: a rollback to a reader without a floor.
+        _ = try runner(bobs, bob, pinned: pinned).update(matching: Query(service: "db", account: "ci", group: ci),
+                                                         with: ItemChange(secret: SecretBytes(Array("bobs-secret".utf8))))
+        writeBytes(fileBytes(bobs.location().path), to: path)
+        #expect(try runner(dir, identity, pinned: pinned, machine: freshRunner).secret("db", "ci", group: ci) == "bobs-secret")
+        #expect(throws: VaultError.rolledBack(path: path, found: epochBefore, expected: epochBefore + 1)) {
+            try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci)  // a machine that saw the removal
+        }
+        let floored = runner(dir, identity, pinned: pinned, machine: freshRunner)
+        floored.minimumEpoch = epochBefore + 1
+        #expect(throws: VaultError.rolledBack(path: path, found: epochBefore, expected: epochBefore + 1)) {
+            try floored.secret("db", "ci", group: ci)
+        }
+    }
+
+    /// The review's finding of the last design, closed: a removed full member copies the owner's old
+    /// keyslot (it opens with the owner's unchanged key file) into a file it makes from its old copy
+    /// at a higher key epoch, MACed with the header MAC key its slot gave. The owner's keys open the
+    /// header, but the trust statement is for the member's old epoch: damage (93), never its secrets.
+    @Test func aRemovedFullMemberCannotForgeAFileTheOwnerOpens() throws {
+        let dir = try TempDirectory()
+        let (owner, bob, _, _) = try team(dir)
+        let path = dir.location().path
+        let bobsCopy = fileBytes(path)
+        _ = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
+        var forged = try OpenVault.open(FileBytes(bobsCopy), identities: [bob], deviceKey: nil, path: "")
+        let position = try #require(forged.file.index.indices.first { try! forged.openWholeRecord(at: $0).item.attributes.service == "db" })
+        var record = try forged.openWholeRecord(at: position)
+        record.item.secret = SecretBytes(Array("bobs-secret".utf8))
+        try forged.store(record, replacing: position)
+        forged.file.keyEpoch += 5
+        forged.trustStatementAsRead = AAD.trustStatement(vaultID: forged.file.vaultID, keyEpoch: forged.file.keyEpoch,
+                                                         signingPublicKey: forged.file.signingPublicKey)
+        writeBytes(try forged.encode(), to: path)
+        #expect(throws: VaultError.corrupted(path: path, detail: "the trust statement does not check under the vault's trust key")) {
+            try owner.secret("db", "ci", group: ci)
+        }
+    }
+
+    /// What raises the key epoch needs the trust key: a full member's identity can re-key, remove,
+    /// revoke or delete nothing (30, the file unchanged), and a build that tried anyway would be
+    /// stopped by the write itself. Everyday writes need no trust key and keep readers' pins.
+    @Test func aFullMemberCannotRaiseTheKeyEpoch() throws {
+        let dir = try TempDirectory()
+        let (owner, bob, identity, pinned) = try team(dir)
+        let member = runner(dir, bob, pinned: pinned)
+        let before = fileBytes(dir.location().path)
+        #expect(throws: VaultError.trustKeyNeeded(action: "re-key the vault")) { try member.rekey(kdf: .testing) { _ in } }
+        #expect(throws: VaultError.trustKeyNeeded(action: "remove members")) { try member.removeMember(named: "ci-runner", kdf: .testing) { _ in } }
+        #expect(throws: VaultError.trustKeyNeeded(action: "revoke credentials")) { try member.revoke(group: ci) }
+        #expect(throws: VaultError.trustKeyNeeded(action: "delete groups")) { try member.deleteGroup(ci) }
+        #expect(fileBytes(dir.location().path) == before)
+
+        var opened = try OpenVault.open(FileBytes(before), identities: [bob], deviceKey: nil, path: "")
+        opened.file.keyEpoch += 1
+        #expect(throws: VaultError.trustKeyNeeded(action: "raise the key epoch")) { try opened.encode() }
+
+        try member.add("db", "bob", "written-by-bob", group: ci)
+        #expect(try runner(dir, identity, pinned: pinned).secret("db", "bob", group: ci) == "written-by-bob")
+        #expect(try owner.trustFingerprint() == pinned)
     }
 
     /// A read-write scoped credential writes its groups without the header MAC key or the signing

@@ -78,6 +78,7 @@ enum MemberCommand {
         }
         let what = removal.member.groups == nil ? "re-keyed the vault" : "gave its groups new keys"
         terminal.say("removed member \(quoted(removal.member.name)) and \(what) (key epoch \(removal.keyEpoch)); commit the vault file")
+        terminal.say("pinned readers keep their pin; a reader that remembers nothing (a CI job) refuses copies from before this removal with VAULT_MIN_EPOCH=\(removal.keyEpoch)")
         guard !readable.isEmpty else { return }
         terminal.writeErr("vault: git history still holds what \(quoted(removal.member.name)) could read; rotate these secrets at their services:\n")
         for key in readable {

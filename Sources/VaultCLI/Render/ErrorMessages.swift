@@ -158,9 +158,6 @@ struct ErrorReport {
         case .noSuchMember(let name):
             return ErrorReport(status: status, message: "the vault has no member named \(quoted(name))",
                                hint: "list the members with 'vault member list'")
-        case .removingOwnMemberSlot(let name):
-            return ErrorReport(status: status, message: "the identity given opens the vault as the member \(quoted(name)); removing it would leave you no way in",
-                               hint: "remove it with the passphrase or key file, or from another member's identity")
         case .outsideMember(let name, let group, let covered):
             return ErrorReport(status: status,
                                message: "the member \(quoted(name)) does not cover group \(quoted(group.name)); it covers \(covered.map { quoted($0.name) }.joined(separator: ", "))",
@@ -171,6 +168,9 @@ struct ErrorReport {
         case .scopedMemberCannot(let name, let action):
             return ErrorReport(status: status, message: "the scoped member \(quoted(name)) cannot \(action)",
                                hint: "unset VAULT_IDENTITY (or drop --identity) and unlock with the passphrase, a key file or a full member's identity")
+        case .trustKeyNeeded(let action):
+            return ErrorReport(status: status, message: "a member's identity cannot \(action): that raises the key epoch, which only the owner's trust key can vouch for",
+                               hint: "ask the vault's owner, or run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")
         case .identityCannot(let action):
             return ErrorReport(status: status, message: "an identity cannot \(action): the keyslots are the owner's passphrase, key files and keyring key",
                                hint: "run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")

@@ -53,17 +53,20 @@ extension CommandTable {
         discussion: """
             A member opens the vault with its own age identity (--identity or VAULT_IDENTITY) \
             instead of a passphrase or a credential file. add NAME RECIPIENT seals a slot to the \
-            recipient (age1, from 'vault identity new' or age-keygen): with no --group, the \
-            master key (a full member opens what the owner opens); with --group, the keys \
+            recipient (age1, from 'vault identity new' or age-keygen): with no --group, every \
+            key but the owner's trust key (a full member reads and writes what the owner does); with --group, the keys \
             'vault grant' gives for those groups, and with --read-only without their write keys. \
             Names follow the rules of group names. list shows each member's name, recipient, \
             scope, read-only and when it was added; the file keeps names and recipients sealed. \
             remove NAME re-keys what the member could open, in the same write: the whole vault \
-            for a full member (as rekey does, so it needs the passphrase or key file), its \
-            groups for a scoped one (as revoke does); then it lists the items the member could \
-            read, since git history still holds their old ciphertext: rotate those secrets. \
-            The other members' slots are sealed again to the new keys. The owner (or a full \
-            member) only. A member reads the vault only with its trust fingerprint pinned \
+            for a full member (as rekey does, so it needs the passphrase or key file, but \
+            keeping the trust fingerprint), its groups for a scoped one (as revoke does); it \
+            prints the new key epoch, for readers that remember nothing to set as \
+            VAULT_MIN_EPOCH, then lists the items the member could read, since git history \
+            still holds their old ciphertext: rotate those secrets. The other members' slots \
+            are sealed again to the new keys. add and list: the owner or a full member; \
+            remove: the owner only (it raises the key epoch, which the owner's trust key \
+            vouches for). A member reads the vault only with its trust fingerprint pinned \
             (see trust): whoever can write the file can seal a slot, not sign the header.
             """,
         options: [
@@ -91,16 +94,17 @@ extension CommandTable {
     static let trustCommand = CommandSpec(
         "trust", summary: "print the vault's trust fingerprint, for members and CI jobs to pin",
         discussion: """
-            Every write of the owner or a full member signs the vault's header with the vault's \
-            signing key (Ed25519). Its fingerprint, printed here, is what a member reading with \
+            Every write of the owner or a full member signs the vault's header with the key \
+            epoch's signing key (Ed25519), which the vault's trust key (the owner's alone) \
+            vouches for. The trust key's fingerprint, printed here, is what a member reading with \
             its identity pins with --trust, VAULT_TRUST or the config key trust: a vault whose \
-            header that key did not sign is then refused (exit 51), and so is reading without a \
+            header that key does not vouch for is then refused (exit 51), and so is reading without a \
             pin, since whoever can write the file (push to its repository) can seal a member \
             slot. A passphrase, key file or credential needs no pin: no one can seal a vault to \
             those without holding them. Run it \
             where the vault opens with the passphrase or key file: the fingerprint of a file \
-            cannot be taken from the file itself. It changes with every re-key (rekey, passwd \
-            when it rotates the master key, a full member removed); vault then says so. \
+            cannot be taken from the file itself. It changes with rekey and with passwd when it \
+            rotates the master key (vault then says so); a member's removal keeps it. \
             --pin FINGERPRINT, on a member's machine, writes the fingerprint the owner gave \
             into the config file (the key trust) without opening the vault.
             """,

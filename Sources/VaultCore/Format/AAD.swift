@@ -33,6 +33,21 @@ enum AAD {
         Array("signing key".utf8) + vaultID
     }
 
+    /// The vault's trust key wrapped under TWK: "trust key" ‖ vault id.
+    static func trustKey(vaultID: [UInt8]) -> [UInt8] {
+        Array("trust key".utf8) + vaultID
+    }
+
+    /// What the trust key signs: "vault v2 trust statement" ‖ vault id ‖ u64 key epoch ‖ the signing public key.
+    static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8]) -> [UInt8] {
+        var w = ByteWriter(capacity: 80)
+        w.raw(Array("vault v2 trust statement".utf8))
+        w.raw(vaultID)
+        w.u64(keyEpoch)
+        w.raw(signingPublicKey)
+        return w.bytes
+    }
+
     /// What the header signature signs: "vault v2 header signature" ‖ the header parameters ‖ their checksum.
     static func headerSignature(header: [UInt8]) -> [UInt8] {
         Array("vault v2 header signature".utf8) + header

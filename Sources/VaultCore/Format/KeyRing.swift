@@ -7,10 +7,13 @@ import VaultCrypto
 /// source gives, so what it cannot decrypt it cannot derive either.
 final class KeyRing {
     let vaultID: [UInt8]
-    /// The master key, in a full ring only.
+    /// The master key, in the owner's ring only.
     let masterKey: SecretBytes?
     /// The header MAC key, when the ring can check (and so rewrite) the header.
     private(set) var headerMACKey: SecretBytes?
+    /// The key that wraps class and group keys and the signing key in the header: in a full
+    /// ring (the owner's, or a full member's) only.
+    let wrapKey: SecretBytes?
     /// The format version whose labels derive the write keys (header MAC key, index MAC keys):
     /// v2 has labels of its own, so the v1 copies that sealed them under the device key give nothing of v2's.
     private(set) var formatVersion: UInt16
@@ -21,12 +24,23 @@ final class KeyRing {
     /// Class keys by class id.
     private(set) var classKeys: [ClassID: SecretBytes] = [:]
 
-    /// A full ring from the master key.
+    /// The owner's full ring, from the master key.
     init(vaultID: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
         self.formatVersion = formatVersion
         self.vaultID = vaultID
         self.masterKey = masterKey
         self.headerMACKey = KeyRing.derive(masterKey, KeyRing.headerMACLabel(formatVersion), [], vaultID: vaultID)
+        self.wrapKey = KeyRing.derive(masterKey, "key wrap", [], vaultID: vaultID)
+        self.deviceKey = deviceKey
+    }
+
+    /// A full member's ring: every key the master key derives but the trust key's wrap (v2 only).
+    init(vaultID: [UInt8], fullMemberKeys: FullMemberKeys, deviceKey: SecretBytes?) {
+        self.formatVersion = VaultFile.version
+        self.vaultID = vaultID
+        self.masterKey = nil
+        self.headerMACKey = fullMemberKeys.headerMACKey
+        self.wrapKey = fullMemberKeys.wrapKey
         self.deviceKey = deviceKey
     }
 
@@ -36,8 +50,33 @@ final class KeyRing {
         self.vaultID = vaultID
         self.masterKey = nil
         self.headerMACKey = headerMACKey
+        self.wrapKey = nil
         self.deviceKey = deviceKey
     }
+
+    /// Whether the ring holds every group and class key: the owner's or a full member's.
+    var isFull: Bool { wrapKey != nil }
+
+    /// What a full member's slot carries: the keys of a full ring but the master key (v2 only).
+    var fullMemberKeys: FullMemberKeys? {
+        guard formatVersion >= 2, let headerMACKey, let wrapKey else { return nil }
+        return FullMemberKeys(headerMACKey: headerMACKey, wrapKey: wrapKey)
+    }
+
+    /// What opens a whole vault again: the master key (the owner's ring), or a full member's keys.
+    enum FullKeys {
+        case owner(masterKey: SecretBytes)
+        case member(FullMemberKeys)
+    }
+
+    /// The keys that open the vault whole again, in a full ring.
+    var fullKeys: FullKeys? {
+        if let masterKey { return .owner(masterKey: masterKey) }
+        return fullMemberKeys.map(FullKeys.member)
+    }
+
+    /// TWK, the key the trust key is sealed under: derived from the master key, so the owner's alone.
+    var trustWrapKey: SecretBytes? { masterKey.map { KeyRing.derive($0, "trust key wrap", [], vaultID: vaultID) } }
 
     private static func headerMACLabel(_ version: UInt16) -> String {
         version == 1 ? "header mac" : "header mac v2"
@@ -56,9 +95,6 @@ final class KeyRing {
             groups[id] = converted
         }
     }
-
-    /// The key that wraps class and group keys in the header (full ring only).
-    lazy var wrapKey: SecretBytes? = masterKey.map { KeyRing.derive($0, "key wrap", [], vaultID: vaultID) }
 
     func addGroup(_ keys: GroupKeys, id: GroupID) {
         groups[id] = keys
@@ -312,4 +348,13 @@ enum KeyRingError: Error {
     case missingClassKey(ClassID)
     case missingDeviceKey
     case missingIndexMACKey(GroupID)
+}
+
+/// The keys a full member's slot carries in place of the master key: HMK and WK, which open and
+/// write everything the master key does but the trust key (docs/FORMAT.md, "Member slots"). A
+/// removed full member's copy is made useless by the re-key that removes it, and it never held
+/// the trust key, so readers keep their pin.
+struct FullMemberKeys {
+    let headerMACKey: SecretBytes
+    let wrapKey: SecretBytes
 }

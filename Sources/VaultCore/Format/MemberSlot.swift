@@ -93,23 +93,25 @@ struct MemberSlot: Equatable {
     }
 }
 
-/// What a member slot's key part carries: the master key (a full member), or
-/// the grants of some groups as `vault grant` gives them (a scoped member).
+/// What a member slot's key part carries: the header MAC key and the wrap key (a full member:
+/// all the master key gives but the trust key), or the grants of some groups as `vault grant`
+/// gives them (a scoped member).
 enum MemberKeys {
-    case full(masterKey: SecretBytes)
+    case full(FullMemberKeys)
     case scoped(readOnly: Bool, grants: [GroupGrant])
 
     static let fullKind: UInt8 = 1
     static let scopedKind: UInt8 = 2
 
-    /// bytes(name) ‖ u8 kind ‖ MK (32), or ‖ u8 read-only ‖ u32 count ‖ the grants (`GroupGrant`'s codec).
+    /// bytes(name) ‖ u8 kind ‖ HMK (32) ‖ WK (32), or ‖ u8 read-only ‖ u32 count ‖ the grants (`GroupGrant`'s codec).
     func encoded(name: String) -> ByteWriter {
         var w = ByteWriter(capacity: 512)
         w.lengthPrefixed(Array(name.utf8))
         switch self {
-        case .full(let masterKey):
+        case .full(let keys):
             w.u8(MemberKeys.fullKind)
-            w.raw(masterKey.copyBytes())
+            w.raw(keys.headerMACKey.copyBytes())
+            w.raw(keys.wrapKey.copyBytes())
         case .scoped(let readOnly, let grants):
             w.u8(MemberKeys.scopedKind)
             w.u8(readOnly ? 1 : 0)
@@ -131,7 +133,8 @@ enum MemberKeys {
         let name = try r.memberName()
         switch try r.u8() {
         case fullKind:
-            return (name, .full(masterKey: SecretBytes(try r.raw(AESGCM.keySize))))
+            let headerMACKey = SecretBytes(try r.raw(AESGCM.keySize))
+            return (name, .full(FullMemberKeys(headerMACKey: headerMACKey, wrapKey: SecretBytes(try r.raw(AESGCM.keySize)))))
         case scopedKind:
             let readOnly = try r.flag()
             let count = Int(try r.u32())

@@ -38,10 +38,17 @@ struct VaultFile {
     var keyslots: [Keyslot]
     /// v2: public-key keyslots, one per member (`MemberSlot`), after the keyslots.
     var members: [MemberSlot] = []
-    /// v2: the vault's signing key (Ed25519), after the member slots: its public key, whose
-    /// SHA-256 is the vault's trust fingerprint, and its private key sealed under WK.
+    /// v2: the key epoch's signing key (Ed25519), after the member slots: its public key, and its
+    /// private key sealed under WK (the owner and full members sign headers with it).
     var signingPublicKey: [UInt8] = []
     var wrappedSigningKey: [UInt8] = []
+    /// v2: the vault's trust key (Ed25519), after the signing key: its public key, whose SHA-256 is
+    /// the trust fingerprint readers pin; its private key sealed under TWK, which only the master
+    /// key derives (the owner's); and its signature of the trust statement (vault id, key epoch,
+    /// signing public key), which vouches for this epoch's signing key.
+    var trustPublicKey: [UInt8] = []
+    var wrappedTrustKey: [UInt8] = []
+    var trustSignature: [UInt8] = []
     /// v2: the Ed25519 signature of the header parameters and checksum under the signing key, after the header MAC.
     var headerSignature: [UInt8] = []
     var classes: [WrappedClassKey]
@@ -91,6 +98,9 @@ struct VaultFile {
         for slot in members { slot.encode(into: &w) }
         w.raw(signingPublicKey)
         w.raw(wrappedSigningKey)
+        w.raw(trustPublicKey)
+        w.raw(wrappedTrustKey)
+        w.raw(trustSignature)
         w.u8(UInt8(classes.count))
         for entry in classes {
             w.classID(entry.classID)
@@ -251,12 +261,16 @@ struct VaultFile {
         for _ in 0..<slotCount { keyslots.append(try Keyslot.decode(from: &r)) }
         var members: [MemberSlot] = []
         var signingPublicKey: [UInt8] = [], wrappedSigningKey: [UInt8] = []
+        var trustPublicKey: [UInt8] = [], wrappedTrustKey: [UInt8] = [], trustSignature: [UInt8] = []
         if version >= 2 {
             let memberCount = Int(try r.u8())
             guard memberCount <= MemberSlot.maxMembers else { throw MalformedInput(detail: "\(memberCount) member slots") }
             for _ in 0..<memberCount { members.append(try MemberSlot.decode(from: &r)) }
             signingPublicKey = Array(try r.raw(Ed25519.keySize))
             wrappedSigningKey = Array(try r.raw(wrappedKeySize))
+            trustPublicKey = Array(try r.raw(Ed25519.keySize))
+            wrappedTrustKey = Array(try r.raw(wrappedKeySize))
+            trustSignature = Array(try r.raw(Ed25519.signatureSize))
         }
         let classCount = Int(try r.u8())
         var classes: [WrappedClassKey] = []
@@ -275,7 +289,8 @@ struct VaultFile {
         let file = VaultFile(version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
                              deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
                              keyslots: keyslots, members: members, signingPublicKey: signingPublicKey,
-                             wrappedSigningKey: wrappedSigningKey, classes: classes,
+                             wrappedSigningKey: wrappedSigningKey, trustPublicKey: trustPublicKey,
+                             wrappedTrustKey: wrappedTrustKey, trustSignature: trustSignature, classes: classes,
                              groups: groups, index: [], sections: [], listings: [], records: RecordList())
         return (file, parametersEnd, bytes)
     }
