@@ -20,6 +20,29 @@ extension OpenVault {
         trustKey = key
     }
 
+    /// Unwraps, once, the signing key (with the wrap key: the owner and full members) and the trust
+    /// key (with TWK: the owner), each checked against its public key in the header (93 otherwise).
+    /// Keys made in memory (a new vault, a re-key) are kept as they are.
+    mutating func unwrapSigningKeys() throws {
+        guard file.version >= 2 else { return }
+        if signingKey == nil, let wrapKey = keys.wrapKey {
+            signingKey = try unwrapEd25519(file.wrappedSigningKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID),
+                                           publicKey: file.signingPublicKey, what: "the signing key")
+        }
+        if trustKey == nil, let trustWrapKey = keys.trustWrapKey {
+            trustKey = try unwrapEd25519(file.wrappedTrustKey, key: trustWrapKey, aad: AAD.trustKey(vaultID: file.vaultID),
+                                         publicKey: file.trustPublicKey, what: "the trust key")
+        }
+    }
+
+    private func unwrapEd25519(_ wrapped: [UInt8], key: SecretBytes, aad: [UInt8], publicKey: [UInt8], what: String) throws -> SecretBytes {
+        do {
+            let privateKey = try AESGCM.open(wrapped, key: key, aad: aad)
+            if try Ed25519.publicKey(of: privateKey) == publicKey { return privateKey }
+        } catch {}
+        throw VaultError.corrupted(path: path, detail: "\(what) does not open or is not the header's")
+    }
+
     /// Before a write of the owner or a full member: with the trust key (the owner), seals it under
     /// TWK again and signs the trust statement for the header's key epoch and signing key. Without
     /// it (a full member) the statement as read must still hold — a full member cannot raise the

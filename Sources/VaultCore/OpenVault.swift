@@ -203,16 +203,7 @@ struct OpenVault {
         let deviceMatches = isTheDeviceKey(deviceKey, of: parsed.file)
         let keys = KeyRing(vaultID: parsed.file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
                            formatVersion: parsed.file.version)
-        var vault = try openFull(parsed, keys: keys, deviceMatches: deviceMatches, path: path, checking: indexCheck)
-        if parsed.file.version >= 2 {
-            do {
-                vault.trustKey = try AESGCM.open(parsed.file.wrappedTrustKey, key: keys.trustWrapKey!, aad: AAD.trustKey(vaultID: parsed.file.vaultID))
-                guard try Ed25519.publicKey(of: vault.trustKey!) == parsed.file.trustPublicKey else { throw KeyRingError.missingClassKey(ClassID(0)) }
-            } catch {
-                throw VaultError.corrupted(path: path, detail: "the trust key does not open or is not the header's")
-            }
-        }
-        return vault
+        return try openFull(parsed, keys: keys, deviceMatches: deviceMatches, path: path, checking: indexCheck)
     }
 
     /// Parses `bytes` and opens it with the keys of a full ring (the owner's or a full member's).
@@ -233,8 +224,9 @@ struct OpenVault {
         return try openFull(parsed, keys: keys, deviceMatches: deviceMatches, path: path, checking: indexCheck)
     }
 
-    /// Opens `parsed` with a full ring: the header MAC checked, every class and group key and
-    /// the signing key unwrapped, the index checked.
+    /// Opens `parsed` with a full ring: the header MAC and the trust statement checked, every class
+    /// and group key unwrapped, the index checked. The signing and trust keys wait for a write
+    /// (`unwrapSigningKeys`): a read does not pay for them.
     private static func openFull(_ parsed: Parsed, keys: KeyRing, deviceMatches: Bool, path: String,
                                  checking indexCheck: IndexCheck) throws -> OpenVault {
         let file = parsed.file
@@ -248,12 +240,6 @@ struct OpenVault {
         vault.header = parsed.header
         if file.version >= 2 {
             vault.trustStatementAsRead = AAD.trustStatement(vaultID: file.vaultID, keyEpoch: file.keyEpoch, signingPublicKey: file.signingPublicKey)
-            do {
-                vault.signingKey = try AESGCM.open(file.wrappedSigningKey, key: keys.wrapKey!, aad: AAD.signingKey(vaultID: file.vaultID))
-                guard try Ed25519.publicKey(of: vault.signingKey!) == file.signingPublicKey else { throw KeyRingError.missingClassKey(ClassID(0)) }
-            } catch {
-                throw VaultError.corrupted(path: path, detail: "the signing key does not open or is not the header's")
-            }
             // Whoever held this epoch's keys can MAC a header; only the trust key vouches for its key epoch.
             guard Ed25519.isValid(signature: file.trustSignature, of: vault.trustStatementAsRead, publicKey: file.trustPublicKey) else {
                 throw VaultError.corrupted(path: path, detail: "the trust statement does not check under the vault's trust key")
@@ -448,6 +434,7 @@ struct OpenVault {
         }
         try sealChangedListings()
         let isOwner = keys.headerMACKey != nil
+        if isOwner { try unwrapSigningKeys() }
         if isOwner { try refreshMemberSlots() }
         if isOwner { file.writeGeneration += 1 }
         // Groups a scoped writer does not hold keep their section: their entries cannot have changed.

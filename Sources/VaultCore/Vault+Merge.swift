@@ -140,10 +140,12 @@ extension Vault {
         }.map(\.name)
         // A trust key replaced on the other side only (`vault rekey`, a rotating `passwd`) is the one
         // kept: the old one may be what that re-key meant to retire.
-        if let base, other.file.trustPublicKey != result.file.trustPublicKey, result.file.trustPublicKey == base.file.trustPublicKey,
-           let otherTrustKey = other.trustKey {
-            result.trustKey = otherTrustKey
-            result.file.trustPublicKey = other.file.trustPublicKey
+        if let base, other.file.trustPublicKey != result.file.trustPublicKey, result.file.trustPublicKey == base.file.trustPublicKey {
+            try other.unwrapSigningKeys()
+            if let otherTrustKey = other.trustKey {
+                result.trustKey = otherTrustKey
+                result.file.trustPublicKey = other.file.trustPublicKey
+            }
         }
         // A side re-keyed when its wrap key is not the base's: the wrap key changes with the master key.
         if let base, let baseKey = base.keys.wrapKey {

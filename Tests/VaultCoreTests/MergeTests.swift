@@ -375,6 +375,7 @@ import VaultCrypto
     @Test func aRekeyOnTheLowerSideIsMadeAgainInTheResult() throws {
         let clones = try clones()
         _ = try clones.ours.rekey(kdf: .testing) { _ in }
+        let newTrust = try clones.ours.trustFingerprint()
         let rekeyedKey = try OpenVault.unlock(clones.ourBytes, secret: testKeyFile, deviceKey: nil, path: "ours").keys.masterKey!
         let baseKey = try OpenVault.unlock(clones.base, secret: testKeyFile, deviceKey: nil, path: "base").keys.masterKey!
         try clones.theirs.revoke(group: .default)
@@ -385,6 +386,8 @@ import VaultCrypto
             #expect(throws: VaultError.self) { try OpenVault.open(FileBytes(clones.ourBytes), masterKey: key, deviceKey: nil, path: "ours") }
         }
         #expect(try clones.ours.secret("a", "x") == "a-base")
+        // The trust key that re-key made (to shut out an old passphrase, say) is the one the result keeps.
+        #expect(try clones.ours.trustFingerprint() == newTrust)
     }
 
     /// A revoke on the side at the lower key epoch is made again: the credential it ended stays ended.
