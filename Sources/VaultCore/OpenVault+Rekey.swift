@@ -26,7 +26,7 @@ extension OpenVault {
     /// owner's ring and no record bound to another device (remove those first: they cannot be
     /// re-sealed here).
     mutating func rekey(keyslots: [KeyslotSecret], newDeviceKey: SecretBytes? = nil, keepingTrustKey: Bool = false) throws {
-        try unwrapSigningKeys()
+        try unwrapTrustKey()
         guard keys.masterKey != nil, let trustKey else { throw VaultError.trustKeyNeeded(action: "re-key the vault") }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }

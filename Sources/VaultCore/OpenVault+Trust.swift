@@ -20,19 +20,20 @@ extension OpenVault {
         trustKey = key
     }
 
-    /// Unwraps, once, the signing key (with the wrap key: the owner and full members) and the trust
-    /// key (with TWK: the owner), each checked against its public key in the header (93 otherwise).
-    /// Keys made in memory (a new vault, a re-key) are kept as they are.
-    mutating func unwrapSigningKeys() throws {
-        guard file.version >= 2 else { return }
-        if signingKey == nil, let wrapKey = keys.wrapKey {
-            signingKey = try unwrapEd25519(file.wrappedSigningKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID),
-                                           publicKey: file.signingPublicKey, what: "the signing key")
-        }
-        if trustKey == nil, let trustWrapKey = keys.trustWrapKey {
-            trustKey = try unwrapEd25519(file.wrappedTrustKey, key: trustWrapKey, aad: AAD.trustKey(vaultID: file.vaultID),
-                                         publicKey: file.trustPublicKey, what: "the trust key")
-        }
+    /// Unwraps, once, the signing key (with the wrap key: the owner and full members), checked
+    /// against its public key in the header (93 otherwise). A key made in memory is kept.
+    mutating func unwrapSigningKey() throws {
+        guard file.version >= 2, signingKey == nil, let wrapKey = keys.wrapKey else { return }
+        signingKey = try unwrapEd25519(file.wrappedSigningKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID),
+                                       publicKey: file.signingPublicKey, what: "the signing key")
+    }
+
+    /// Unwraps, once, the trust key (with TWK: the owner alone), checked against its public key in
+    /// the header (93 otherwise). A key made in memory (a new vault, a re-key) is kept.
+    mutating func unwrapTrustKey() throws {
+        guard file.version >= 2, trustKey == nil, let trustWrapKey = keys.trustWrapKey else { return }
+        trustKey = try unwrapEd25519(file.wrappedTrustKey, key: trustWrapKey, aad: AAD.trustKey(vaultID: file.vaultID),
+                                     publicKey: file.trustPublicKey, what: "the trust key")
     }
 
     private func unwrapEd25519(_ wrapped: [UInt8], key: SecretBytes, aad: [UInt8], publicKey: [UInt8], what: String) throws -> SecretBytes {
@@ -43,18 +44,17 @@ extension OpenVault {
         throw VaultError.corrupted(path: path, detail: "\(what) does not open or is not the header's")
     }
 
-    /// Before a write of the owner or a full member: with the trust key (the owner), seals it under
-    /// TWK again and signs the trust statement for the header's key epoch and signing key. Without
-    /// it (a full member) the statement as read must still hold — a full member cannot raise the
-    /// key epoch or replace the signing key — else throws `trustKeyNeeded`.
+    /// Before a write of the owner or a full member. While the header's trust key, key epoch and
+    /// signing key are those read, the statement read still vouches for them and is kept. Otherwise
+    /// the trust key (the owner's) is sealed under TWK again and signs a new statement; without it
+    /// (a full member, who cannot raise the key epoch or replace the signing key) throws `trustKeyNeeded`.
     mutating func signTrustStatement() throws {
         let statement = AAD.trustStatement(vaultID: file.vaultID, keyEpoch: file.keyEpoch, signingPublicKey: file.signingPublicKey)
-        if let trustKey, let trustWrapKey = keys.trustWrapKey {
-            file.wrappedTrustKey = try AESGCM.seal(trustKey, key: trustWrapKey, aad: AAD.trustKey(vaultID: file.vaultID))
-            file.trustSignature = try Ed25519.sign(statement, privateKey: trustKey)
-        } else if statement != trustStatementAsRead {
-            throw VaultError.trustKeyNeeded(action: "raise the key epoch")
-        }
+        if statement == trustStatementAsRead && file.trustPublicKey == trustPublicKeyAsRead { return }
+        try unwrapTrustKey()
+        guard let trustKey, let trustWrapKey = keys.trustWrapKey else { throw VaultError.trustKeyNeeded(action: "raise the key epoch") }
+        file.wrappedTrustKey = try AESGCM.seal(trustKey, key: trustWrapKey, aad: AAD.trustKey(vaultID: file.vaultID))
+        file.trustSignature = try Ed25519.sign(statement, privateKey: trustKey)
     }
 
     /// The SHA-256 of the vault's trust public key, in hex: what `vault trust` prints and readers pin.

@@ -23,9 +23,11 @@ struct OpenVault {
     /// The vault's trust key (an Ed25519 private key), held with the master key alone: it signs
     /// the trust statement that vouches for each key epoch's signing key.
     var trustKey: SecretBytes? = nil
-    /// The trust statement (vault id, key epoch, signing public key) of the file as read, which a
-    /// full member's write must keep: empty for a vault made or re-keyed in memory.
+    /// The trust statement (vault id, key epoch, signing public key) and trust public key of the
+    /// file as read: while a write keeps both, the statement read is kept (a full member's write
+    /// must). Empty for a vault made or re-keyed in memory.
     var trustStatementAsRead: [UInt8] = []
+    var trustPublicKeyAsRead: [UInt8] = []
     /// The header parameters and checksum as read: what the header signature is checked over.
     var header: [UInt8] = []
     /// Groups whose section failed its MAC: left out of the ring, so they take down only themselves.
@@ -226,7 +228,7 @@ struct OpenVault {
 
     /// Opens `parsed` with a full ring: the header MAC and the trust statement checked, every class
     /// and group key unwrapped, the index checked. The signing and trust keys wait for a write
-    /// (`unwrapSigningKeys`): a read does not pay for them.
+    /// (`unwrapSigningKey`, `unwrapTrustKey`): a read does not pay for them.
     private static func openFull(_ parsed: Parsed, keys: KeyRing, deviceMatches: Bool, path: String,
                                  checking indexCheck: IndexCheck) throws -> OpenVault {
         let file = parsed.file
@@ -240,6 +242,7 @@ struct OpenVault {
         vault.header = parsed.header
         if file.version >= 2 {
             vault.trustStatementAsRead = AAD.trustStatement(vaultID: file.vaultID, keyEpoch: file.keyEpoch, signingPublicKey: file.signingPublicKey)
+            vault.trustPublicKeyAsRead = file.trustPublicKey
             // Whoever held this epoch's keys can MAC a header; only the trust key vouches for its key epoch.
             guard Ed25519.isValid(signature: file.trustSignature, of: vault.trustStatementAsRead, publicKey: file.trustPublicKey) else {
                 throw VaultError.corrupted(path: path, detail: "the trust statement does not check under the vault's trust key")
@@ -434,7 +437,7 @@ struct OpenVault {
         }
         try sealChangedListings()
         let isOwner = keys.headerMACKey != nil
-        if isOwner { try unwrapSigningKeys() }
+        if isOwner { try unwrapSigningKey() }
         if isOwner { try refreshMemberSlots() }
         if isOwner { file.writeGeneration += 1 }
         // Groups a scoped writer does not hold keep their section: their entries cannot have changed.

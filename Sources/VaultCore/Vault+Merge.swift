@@ -141,7 +141,7 @@ extension Vault {
         // A trust key replaced on the other side only (`vault rekey`, a rotating `passwd`) is the one
         // kept: the old one may be what that re-key meant to retire.
         if let base, other.file.trustPublicKey != result.file.trustPublicKey, result.file.trustPublicKey == base.file.trustPublicKey {
-            try other.unwrapSigningKeys()
+            try other.unwrapTrustKey()
             if let otherTrustKey = other.trustKey {
                 result.trustKey = otherTrustKey
                 result.file.trustPublicKey = other.file.trustPublicKey
