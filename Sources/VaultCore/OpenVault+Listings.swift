@@ -159,11 +159,11 @@ extension OpenVault {
         let changedItems = changedListings.wholePairs.contains(pair) ? nil : changedListings.items[pair]
         let bucketCount: Int
         let stale: Set<Int>
-        if let changedItems, Buckets.fits(positions.count, bucketCount: old.count) {
+        if let changedItems, Buckets.listing.fits(positions.count, bucketCount: old.count) {
             bucketCount = old.count
             stale = Set(changedItems.map { $0.bucket(among: bucketCount) })
         } else {
-            bucketCount = Buckets.count(for: positions.count)
+            bucketCount = Buckets.listing.count(for: positions.count)
             stale = Set(0..<bucketCount)
         }
         var positionsByBucket: [Int: [Int]] = [:]

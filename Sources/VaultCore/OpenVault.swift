@@ -447,7 +447,7 @@ struct OpenVault {
         for slot in remade {
             let groupID = file.groups[slot].groupID
             let current = file.sections[slot].bucketDigests.count
-            let bucketCount = Buckets.next(for: entryCounts[groupID] ?? 0, current: current)
+            let bucketCount = Buckets.index.next(for: entryCounts[groupID] ?? 0, current: current)
             wanted[groupID] = (bucketCount, bucketCount == current ? file.index.changes.buckets(of: groupID, among: bucketCount) : nil)
         }
         let rehashed = file.index.bucketDigests(wanted)

@@ -170,10 +170,10 @@ import VaultCrypto
         #expect(try vault.verify().damagedListings == 1)
     }
 
-    /// A vault of 3 000 items of one group and class: its listing is four buckets.
+    /// A vault of 768 items of one group and class: its listing is four buckets (of 256).
     func largeVault(_ dir: TempDirectory) throws -> Vault {
         let vault = try Vault.makeTest(at: dir.location())
-        try vault.addAll((0..<3000).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes(Array("s\($0)".utf8))) })
+        try vault.addAll((0..<768).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes(Array("s\($0)".utf8))) })
         return vault
     }
 
@@ -183,12 +183,12 @@ import VaultCrypto
         let vault = try largeVault(dir)
         let before = try VaultFile.decode(fileBytes(dir.location().path)).file
         #expect(before.listings.map(\.bucket) == [0, 1, 2, 3])
-        _ = try vault.update(matching: Query(service: "svc-1500", account: "acct"), with: ItemChange(details: ItemDetails(label: "changed")))
+        _ = try vault.update(matching: Query(service: "svc-384", account: "acct"), with: ItemChange(details: ItemDetails(label: "changed")))
         let after = try VaultFile.decode(fileBytes(dir.location().path)).file
         #expect(after.listings.map(\.bucket) == [0, 1, 2, 3])
         #expect(zip(before.listings, after.listings).filter { $0.digest != $1.digest }.count == 1)
         let listed = try vault.listing(matching: Query()).items
-        #expect(listed.count == 3000 && listed.filter { $0.details.label == "changed" }.map(\.service) == ["svc-1500"])
+        #expect(listed.count == 768 && listed.filter { $0.details.label == "changed" }.map(\.service) == ["svc-384"])
     }
 
     /// Growing past twice the items a bucket is made for spreads the pair again over more buckets;
@@ -196,12 +196,12 @@ import VaultCrypto
     @Test func aPairIsSpreadAgainWhenItGrowsOrShrinksPastItsBuckets() throws {
         let dir = try TempDirectory()
         let vault = try Vault.makeTest(at: dir.location())
-        try vault.addAll((0..<2048).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
+        try vault.addAll((0..<512).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
         func buckets() throws -> [Int] { try VaultFile.decode(fileBytes(dir.location().path)).file.listings.map(\.bucket) }
         #expect(try buckets() == [0, 1])
-        try vault.addAll((2048..<4200).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
+        try vault.addAll((512..<1050).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
         #expect(try buckets() == [0, 1, 2, 3, 4, 5, 6, 7])
-        #expect(try vault.listing(matching: Query()).items.count == 4200)
+        #expect(try vault.listing(matching: Query()).items.count == 1050)
         _ = try vault.delete(matching: Query(account: "acct"), allMatching: true)
         try vault.add("last", "one", "s")
         #expect(try buckets() == [0])

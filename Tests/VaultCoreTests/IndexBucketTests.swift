@@ -41,23 +41,23 @@ import VaultCrypto
                                checksum: Array(decoded.header[decoded.parametersEnd...]), headerMAC: decoded.headerMAC), to: path)
     }
 
-    /// 3 000 items make four buckets; changing one item rehashes its bucket alone, and a group that
-    /// grows past twice its buckets' size (8 200 > 2 × 1 024 × 4) is spread over 16. The digests are what a reader computes.
+    /// 384 items make four buckets (of 128); changing one item rehashes its bucket alone, and a group that
+    /// grows past twice its buckets' size (1 100 > 2 × 128 × 4) is spread over 16. The digests are what a reader computes.
     @Test func aWriteRehashesOnlyTheBucketItChanged() throws {
         let dir = try TempDirectory()
-        let vault = try vault(dir, count: 3000)
+        let vault = try vault(dir, count: 384)
         let before = try decoded(dir)
         let slot = try defaultSlot(before, dir)
         #expect(before.file.sections[slot].bucketDigests.count == 4)
-        _ = try vault.update(matching: Query(service: "svc-1500", account: "acct"), with: ItemChange(secret: SecretBytes([7])))
+        _ = try vault.update(matching: Query(service: "svc-150", account: "acct"), with: ItemChange(secret: SecretBytes([7])))
         let after = try decoded(dir)
         let changed = zip(before.file.sections[slot].bucketDigests, after.file.sections[slot].bucketDigests).filter { $0 != $1 }
         #expect(changed.count == 1)
         let groupID = after.file.groups[slot].groupID
         let computed = after.file.index.bucketDigests([groupID: (4, nil)])[groupID] ?? [:]
         #expect((0..<4).map { computed[$0] } == after.file.sections[slot].bucketDigests)
-        #expect(try vault.secret("svc-1500", "acct") == "\u{7}")
-        try vault.addAll((3000..<8200).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
+        #expect(try vault.secret("svc-150", "acct") == "\u{7}")
+        try vault.addAll((384..<1100).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
         #expect(try decoded(dir).file.sections[slot].bucketDigests.count == 16)
         #expect(try !vault.verify().isDamaged)
     }
@@ -67,12 +67,12 @@ import VaultCrypto
     /// says, and every other command (which checks every bucket) finds the group damaged.
     @Test func anEntryChangedWithoutKeysDamagesItsBucket() throws {
         let dir = try TempDirectory()
-        let vault = try vault(dir, count: 3000)
+        let vault = try vault(dir, count: 384)
         let path = dir.location().path
         let before = try decoded(dir)
         let position = try position(of: "svc-42", dir)
         let bucket = before.file.index.lookupTag(at: position).bucket(among: 4)
-        let elsewhere = try #require((0..<3000).first { other in
+        let elsewhere = try #require((0..<384).first { other in
             before.file.index.lookupTag(at: other).bucket(among: 4) != bucket
         })
         var bytes = fileBytes(path)
@@ -94,7 +94,7 @@ import VaultCrypto
     /// keys leaves its bucket's digest wrong, so `get` of that item is damage (93), never "not found" (44).
     @Test func anEntryDroppedWithoutKeysIsDamageNotAbsence() throws {
         let dir = try TempDirectory()
-        let vault = try vault(dir, count: 3000)
+        let vault = try vault(dir, count: 384)
         let path = dir.location().path
         let before = try decoded(dir)
         let position = try position(of: "svc-42", dir)
@@ -121,12 +121,12 @@ import VaultCrypto
     /// an item in an intact bucket still reads it; nothing is laundered.
     @Test func aChangeBesideADamagedBucketIsRefusedAndGetStillReads() throws {
         let dir = try TempDirectory()
-        let vault = try vault(dir, count: 3000)
+        let vault = try vault(dir, count: 384)
         let path = dir.location().path
         let open = try owner(dir)
         let before = try decoded(dir)
         let damagedBucket = try bucket(of: "svc-42", open, among: 4)
-        let other = try #require((0..<3000).first { try bucket(of: "svc-\($0)", open, among: 4) != damagedBucket })
+        let other = try #require((0..<384).first { try bucket(of: "svc-\($0)", open, among: 4) != damagedBucket })
         var bytes = fileBytes(path)
         bytes[entryStart(before, try position(of: "svc-42", dir))] ^= 0x01
         writeBytes(bytes, to: path)
@@ -142,7 +142,7 @@ import VaultCrypto
     /// Digests remade to match a changed index, without the group's keys, fail the group MACs.
     @Test func digestsRemadeWithoutKeysFailTheMACs() throws {
         let dir = try TempDirectory()
-        let vault = try vault(dir, count: 3000)
+        let vault = try vault(dir, count: 384)
         let path = dir.location().path
         let before = try decoded(dir)
         let slot = try defaultSlot(before, dir)
