@@ -46,15 +46,19 @@ extension OpenVault {
 
     /// Before a write of the owner or a full member. While the header's trust key, key epoch and
     /// signing key are those read, the statement read still vouches for them and is kept. Otherwise
-    /// the trust key (the owner's) is sealed under TWK again and signs a new statement; without it
+    /// the trust key (the owner's) is sealed under TWK again and signs a new statement, for a fresh
+    /// signing key whenever the key epoch rose (so no signing key read from a file — perhaps a
+    /// removed member's old copy — is ever vouched for beyond its epoch). Without the trust key
     /// (a full member, who cannot raise the key epoch or replace the signing key) throws `trustKeyNeeded`.
     mutating func signTrustStatement() throws {
-        let statement = AAD.trustStatement(vaultID: file.vaultID, keyEpoch: file.keyEpoch, signingPublicKey: file.signingPublicKey)
-        if statement == trustStatementAsRead && file.trustPublicKey == trustPublicKeyAsRead { return }
+        if TrustFields(of: file) == trustAsRead { return }
         try unwrapTrustKey()
         guard let trustKey, let trustWrapKey = keys.trustWrapKey else { throw VaultError.trustKeyNeeded(action: "raise the key epoch") }
+        if let read = trustAsRead, file.keyEpoch != read.keyEpoch, file.signingPublicKey == read.signingPublicKey {
+            try replaceSigningKey()
+        }
         file.wrappedTrustKey = try AESGCM.seal(trustKey, key: trustWrapKey, aad: AAD.trustKey(vaultID: file.vaultID))
-        file.trustSignature = try Ed25519.sign(statement, privateKey: trustKey)
+        file.trustSignature = try Ed25519.sign(TrustFields(of: file).statement(vaultID: file.vaultID), privateKey: trustKey)
     }
 
     /// The SHA-256 of the vault's trust public key, in hex: what `vault trust` prints and readers pin.
@@ -74,9 +78,31 @@ extension OpenVault {
     static func isSigned(_ file: VaultFile, header: [UInt8], byFingerprint fingerprint: String) -> Bool {
         file.version >= 2 && !header.isEmpty
             && constantTimeEquals(Array(trustFingerprint(of: file.trustPublicKey).utf8), Array(fingerprint.lowercased().utf8))
-            && Ed25519.isValid(signature: file.trustSignature,
-                               of: AAD.trustStatement(vaultID: file.vaultID, keyEpoch: file.keyEpoch, signingPublicKey: file.signingPublicKey),
-                               publicKey: file.trustPublicKey)
+            && TrustFields(of: file).areVouchedFor(by: file.trustSignature, vaultID: file.vaultID)
             && Ed25519.isValid(signature: file.headerSignature, of: AAD.headerSignature(header: header), publicKey: file.signingPublicKey)
+    }
+}
+
+/// What a trust statement binds, with the trust key that signs it: the key epoch and the signing
+/// public key, under the trust public key (docs/FORMAT.md, "trust statement").
+struct TrustFields: Equatable {
+    var keyEpoch: UInt64
+    var signingPublicKey: [UInt8]
+    var trustPublicKey: [UInt8]
+
+    init(of file: VaultFile) {
+        keyEpoch = file.keyEpoch
+        signingPublicKey = file.signingPublicKey
+        trustPublicKey = file.trustPublicKey
+    }
+
+    /// "vault v2 trust statement" ‖ vault id ‖ u64 key epoch ‖ the signing public key.
+    func statement(vaultID: [UInt8]) -> [UInt8] {
+        AAD.trustStatement(vaultID: vaultID, keyEpoch: keyEpoch, signingPublicKey: signingPublicKey)
+    }
+
+    /// Whether `signature` is the trust key's signature of this statement.
+    func areVouchedFor(by signature: [UInt8], vaultID: [UInt8]) -> Bool {
+        Ed25519.isValid(signature: signature, of: statement(vaultID: vaultID), publicKey: trustPublicKey)
     }
 }

@@ -23,11 +23,9 @@ struct OpenVault {
     /// The vault's trust key (an Ed25519 private key), held with the master key alone: it signs
     /// the trust statement that vouches for each key epoch's signing key.
     var trustKey: SecretBytes? = nil
-    /// The trust statement (vault id, key epoch, signing public key) and trust public key of the
-    /// file as read: while a write keeps both, the statement read is kept (a full member's write
-    /// must). Empty for a vault made or re-keyed in memory.
-    var trustStatementAsRead: [UInt8] = []
-    var trustPublicKeyAsRead: [UInt8] = []
+    /// What the header as read vouched for: while a write keeps it, the trust statement read is
+    /// kept (a full member's write must). Nil for a vault made or re-keyed in memory.
+    var trustAsRead: TrustFields? = nil
     /// The header parameters and checksum as read: what the header signature is checked over.
     var header: [UInt8] = []
     /// Groups whose section failed its MAC: left out of the ring, so they take down only themselves.
@@ -205,7 +203,11 @@ struct OpenVault {
         let deviceMatches = isTheDeviceKey(deviceKey, of: parsed.file)
         let keys = KeyRing(vaultID: parsed.file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
                            formatVersion: parsed.file.version)
-        return try openFull(parsed, keys: keys, deviceMatches: deviceMatches, path: path, checking: indexCheck)
+        var vault = try openFull(parsed, keys: keys, deviceMatches: deviceMatches, path: path, checking: indexCheck)
+        // The trust statement checks under the header's trust public key; that the owner's trust key is
+        // that key is what ties it to the master key (a removed member could put a key of its own there).
+        try vault.unwrapTrustKey()
+        return vault
     }
 
     /// Parses `bytes` and opens it with the keys of a full ring (the owner's or a full member's).
@@ -241,10 +243,9 @@ struct OpenVault {
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
         vault.header = parsed.header
         if file.version >= 2 {
-            vault.trustStatementAsRead = AAD.trustStatement(vaultID: file.vaultID, keyEpoch: file.keyEpoch, signingPublicKey: file.signingPublicKey)
-            vault.trustPublicKeyAsRead = file.trustPublicKey
+            vault.trustAsRead = TrustFields(of: file)
             // Whoever held this epoch's keys can MAC a header; only the trust key vouches for its key epoch.
-            guard Ed25519.isValid(signature: file.trustSignature, of: vault.trustStatementAsRead, publicKey: file.trustPublicKey) else {
+            guard TrustFields(of: file).areVouchedFor(by: file.trustSignature, vaultID: file.vaultID) else {
                 throw VaultError.corrupted(path: path, detail: "the trust statement does not check under the vault's trust key")
             }
         }
@@ -465,9 +466,9 @@ struct OpenVault {
             groupsVerifiedByWriteKey.insert(groupID)
         }
         if isOwner {
+            try signTrustStatement()
             guard let signingKey, let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
             file.wrappedSigningKey = try AESGCM.seal(signingKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID))
-            try signTrustStatement()
         }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)

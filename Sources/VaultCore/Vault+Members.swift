@@ -50,7 +50,7 @@ extension Vault {
             throw VaultError.invalidValue(field: "member name", detail: "\"\(name)\" is not a valid name (the rules of group names: 1 to \(AccessGroup.maxLength) letters, digits, '.', '_' or '-')")
         }
         if readOnly, groups.isEmpty {
-            throw VaultError.invalidValue(field: "member", detail: "--read-only needs --group: a full member holds the master key, from which every key derives")
+            throw VaultError.invalidValue(field: "member", detail: "--read-only needs --group: a full member holds every group's keys, write keys included")
         }
         try requireOwner("add members")
         return try transaction { vault in
@@ -73,6 +73,7 @@ extension Vault {
         if shown.groups == nil {
             let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true) { vault in
                 _ = try vault.removeMemberSlot(named: name)
+                vault.file.memberRemovalEpoch = vault.file.keyEpoch + 1  // the epoch this re-key raises the vault to
                 readable = try vault.attributes(matching: Query()).map(\.key)
             }
             return MemberRemoval(member: shown, readable: readable, keyEpoch: outcome.keyEpoch, rekey: outcome)
@@ -85,6 +86,7 @@ extension Vault {
                 readable += try vault.attributes(matching: Query(group: group)).map(\.key)
                 _ = try vault.rotateGroupKey(id, progress: progress)
             }
+            vault.file.memberRemovalEpoch = vault.file.keyEpoch
             return vault.file.keyEpoch
         }
         return MemberRemoval(member: shown, readable: readable, keyEpoch: epoch, rekey: nil)

@@ -120,10 +120,17 @@ extension Vault {
         let targetMembers = try result.members()
         let otherMembers = try other.members()
 
-        let superseded: [MergeSide: Set<AccessGroup>?] = base.map { base in
+        var superseded: [MergeSide: Set<AccessGroup>?] = base.map { base in
             [targetSide: Self.groupsOfMembersOnlyIn(targetMembers, removedFrom: otherMembers, since: baseMembers, base: base),
              targetSide.other: Self.groupsOfMembersOnlyIn(otherMembers, removedFrom: targetMembers, since: baseMembers, base: base)]
         } ?? [:]
+        // A side from before a member's removal on the other side (its key epoch, which only the trust
+        // key vouches for, is below that removal's) may hold that member's changes, whatever its roster
+        // now says and whichever base git chose: all of it is kept as conflicts.
+        for (side, vault, removals) in [(targetSide, result, other), (targetSide.other, other, result)]
+        where vault.file.keyEpoch < removals.file.memberRemovalEpoch {
+            superseded[side] = .some(nil)
+        }
         let merge = VaultMerge(base: try base.map(VaultMerge.Snapshot.init) ?? VaultMerge.Snapshot(),
                                target: try VaultMerge.Snapshot(result), other: try VaultMerge.Snapshot(other),
                                targetSide: targetSide, origins: [.ours: origins.ours, .theirs: origins.theirs],
@@ -132,7 +139,15 @@ extension Vault {
         let changes = try merge.apply(to: &result)
         report.applied = changes.applied
         report.conflicts = changes.conflicts
-        try addMembers(otherMembers, of: other, notIn: targetMembers, orBase: baseMembers, to: &result, report: &report)
+        if other.file.keyEpoch < result.file.memberRemovalEpoch {
+            // Members added on a side from before a removal here could be the removed member, added back.
+            for member in otherMembers where !baseMembers.contains(where: { $0.name == member.name })
+                && !targetMembers.contains(where: { $0.name == member.name }) {
+                report.membersNotAdded.append((member.name, "added on a side from before a member's removal here; add it again if it is wanted"))
+            }
+        } else {
+            try addMembers(otherMembers, of: other, notIn: targetMembers, orBase: baseMembers, to: &result, report: &report)
+        }
 
         var followUp = FollowUp()
         followUp.removedMembers = targetMembers.filter { member in
@@ -162,6 +177,7 @@ extension Vault {
 
         // The larger counters of the two sides; writing raises them once more.
         result.file.writeGeneration = max(ours.file.writeGeneration, theirs.file.writeGeneration)
+        result.file.memberRemovalEpoch = max(ours.file.memberRemovalEpoch, theirs.file.memberRemovalEpoch)
         for slot in result.file.groups.indices {
             let id = result.file.groups[slot].groupID
             if let otherSlot = other.file.groups.firstIndex(where: { $0.groupID == id }) {

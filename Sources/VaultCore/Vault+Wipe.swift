@@ -55,7 +55,8 @@ extension Vault {
     /// (what a dry run showed), throws `changedSinceShown` and removes nothing
     /// when the items it would remove now are not those.
     public func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
-        try requireOwner("wipe items")
+        // A whole group wiped gets a new key, which raises the key epoch: the owner's alone (said before any preview).
+        if filter.selectsWholeGroups { try requireTrustKey("wipe whole groups") } else { try requireOwner("wipe items") }
         if dryRun {
             return try withKeys {
                 let vault = try readSnapshot()

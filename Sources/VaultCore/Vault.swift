@@ -53,7 +53,7 @@ public final class Vault: ItemStore {
         }
     }
 
-    /// What the identities at hand open: nil for a full member (the master key), else the
+    /// What the identities at hand open: nil for a full member (every key but the trust key), else the
     /// scoped member's keys as a credential. Read from the file once, for the checks made before
     /// a read (`checkScope`); every read opens the slot again from the file it reads.
     func memberKeys() throws -> ScopedCredential? {
@@ -430,7 +430,7 @@ public final class Vault: ItemStore {
         if case .identity = source { throw VaultError.trustKeyNeeded(action: action) }
     }
 
-    /// Refuses a keyslot change with an identity: even a full member, which holds the master key,
+    /// Refuses a keyslot change with an identity: even a full member, which holds every group's keys,
     /// does not replace or remove the owner's passphrase, key files or keyring key.
     func requireKeyslotSecret(_ action: String) throws {
         if case .identity = source { throw VaultError.identityCannot(action: action) }
@@ -633,6 +633,9 @@ public final class Vault: ItemStore {
         let groups = vault.groupsVerifiedByWriteKey
         SeenCounters.update(vaultID: vault.file.vaultID, host: host) { seen in
             if vault.keys.headerMACKey != nil { return seen.merging(vault.file, groups: groups) }
+            // An identity's read checked the trust statement (`checkTrust`), which only the trust key signs:
+            // its key epoch can be remembered. Nothing else of a header without its MAC can.
+            if case .identity = source, vault.file.keyEpoch > seen.keyEpoch { return SeenCounters(keyEpoch: vault.file.keyEpoch) }
             guard vault.file.keyEpoch == seen.keyEpoch, !groups.isEmpty else { return seen }
             return seen.merging(groupGenerationsOf: vault.file, groups: groups)
         }

@@ -98,7 +98,7 @@ def header_slots(data):
         raise Damaged("not a format v2 vault")
     vault_id = r.take(16)
     key_epoch = r.take(8)
-    r.take(8 + 16)  # write generation, device check
+    r.take(8 + 8 + 16)  # write generation, member removal epoch, device check
     r.take(102 * r.u8())  # keyslots
     count = r.u8()
     if count > 64:

@@ -254,6 +254,48 @@ import VaultCrypto
         #expect(throws: VaultError.self) { try asBob.secret("b", "x") }
     }
 
+    /// bob's identity, on the other side of a merge: a side he writes with it.
+    func asBob(_ bob: AgeIdentity, on vault: Vault, pinned: String) -> Vault {
+        let asBob = Vault(location: vault.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: vault.location))
+        asBob.trustedFingerprint = pinned
+        return asBob
+    }
+
+    /// The review's finding 1: removed bob commits, on a branch from before he was added (so git's
+    /// merge base has no bob), the file from when he was a member, edited. The merge must neither
+    /// add him back nor apply his edit: his side's key epoch is below this side's member removal.
+    @Test func aRemovedMembersBranchAddsItNotBackWhateverTheBase() throws {
+        let bob = try AgeIdentity.generate()
+        let clones = try clones()
+        try clones.ours.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+        let withBob = clones.ourBytes
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        writeBytes(withBob, to: clones.theirs.location.path)
+        try change(asBob(bob, on: clones.theirs, pinned: try clones.ours.trustFingerprint()), "a", to: "bobs-a")
+        let report = try clones.merge()
+        #expect(report.membersAdded.isEmpty && report.membersNotAdded.map(\.name) == ["bob"])
+        #expect(try clones.ours.members().isEmpty)
+        #expect(report.applied == 0 && report.conflicts.map(\.service) == ["a"])
+        #expect(try clones.ours.secret("a", "x") == "a-base")
+    }
+
+    /// The review's finding 2: removed bob's build drops his own slot from his branch, so the side
+    /// no longer holds the member this side removed. Its key epoch still gives it away: every
+    /// change of his is a conflict.
+    @Test func aRemovedMembersBranchWithoutItsSlotIsStillConflicts() throws {
+        let bob = try AgeIdentity.generate()
+        let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        try change(asBob(bob, on: clones.theirs, pinned: try clones.ours.trustFingerprint()), "a", to: "bobs-a")
+        var dropped = try OpenVault.open(FileBytes(clones.theirBytes), identities: [bob], deviceKey: nil, path: "")
+        _ = try dropped.removeMemberSlot(named: "bob")
+        writeBytes(try dropped.encode(), to: clones.theirs.location.path)
+        let report = try clones.merge()
+        #expect(report.applied == 0 && report.conflicts.map(\.service) == ["a"])
+        #expect(try clones.ours.secret("a", "x") == "a-base")
+        #expect(try clones.ours.members().isEmpty)
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {

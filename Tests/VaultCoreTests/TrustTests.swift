@@ -101,70 +101,101 @@ import VaultCrypto
         }
     }
 
-    /// The attack a kept pin invites: bob, removed, still holds his copy of the file from before
-    /// (git history) and the keys his slot gave, among them that epoch's signing key. A file he
-    /// makes at a higher key epoch carries a trust statement for his epoch only, which he cannot
-    /// sign again without the trust key: refused (51). One at his own epoch is a rollback, which a
-    /// reader that remembers nothing refuses only with a minimum epoch (49) — the documented limit.
-    @Test func aRemovedFullMemberCannotVouchForALaterEpoch() throws {
-        let dir = try TempDirectory(), bobs = try TempDirectory(), freshRunner = try TempDirectory()
-        let (owner, bob, identity, pinned) = try team(dir)
-        let path = dir.location().path
-        writeBytes(fileBytes(path), to: bobs.location().path)
-        let epochBefore = try VaultFile.decode(fileBytes(path)).file.keyEpoch
-        _ = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
-
-        // What bob's own build would write: his copy changed, the epoch raised past the removal's.
-        var forged = try OpenVault.open(FileBytes(fileBytes(bobs.location().path)), identities: [bob], deviceKey: nil, path: "")
+    /// What a removed full member's own build could write from its old copy (the client's checks
+    /// left out): the runner's item holding `secret`, the key epoch raised by `epochRaise`, the
+    /// trust statement it had, or (`ownTrustKey`) one a trust key of its own signed.
+    func forge(_ oldCopy: [UInt8], by bob: AgeIdentity, epochRaise: UInt64, ownTrustKey: Bool = false) throws -> [UInt8] {
+        var forged = try OpenVault.open(FileBytes(oldCopy), identities: [bob], deviceKey: nil, path: "")
         let position = try #require(forged.file.index.indices.first { try! forged.openWholeRecord(at: $0).item.attributes.service == "db" })
         var record = try forged.openWholeRecord(at: position)
         record.item.secret = SecretBytes(Array("bobs-secret".utf8))
         try forged.store(record, replacing: position)
-        forged.file.keyEpoch = epochBefore + 5
-        forged.trustStatementAsRead = AAD.trustStatement(vaultID: forged.file.vaultID, keyEpoch: forged.file.keyEpoch,
-                                                         signingPublicKey: forged.file.signingPublicKey)
-        writeBytes(try forged.encode(), to: path)
-        #expect(throws: VaultError.untrustedVault(path: path, pinned: pinned)) {
-            try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci)
+        forged.file.keyEpoch += epochRaise
+        if ownTrustKey {
+            let key = SecretBytes(random: Ed25519.keySize)
+            forged.file.trustPublicKey = try Ed25519.publicKey(of: key)
+            forged.file.trustSignature = try Ed25519.sign(TrustFields(of: forged.file).statement(vaultID: forged.file.vaultID), privateKey: key)
+        }
+        forged.trustAsRead = TrustFields(of: forged.file)
+        return try forged.encode()
+    }
+
+    /// The attack a kept pin invites: bob, removed, still holds his copy of the file from before
+    /// (git history) and the keys his slot gave, among them that epoch's signing key. A file he
+    /// makes at a higher key epoch carries a trust statement for his epoch only, which he cannot
+    /// sign again without the trust key, or one under a trust key of his own: refused (51). One at
+    /// his own epoch is a rollback: a runner that read the vault since refuses it (49, the epoch of
+    /// the statement it checked is remembered); one that remembers nothing refuses it only with a
+    /// minimum epoch (49) — the documented limit.
+    @Test func aRemovedFullMemberCannotVouchForALaterEpoch() throws {
+        let dir = try TempDirectory(), bobs = try TempDirectory(), ciMachine = try TempDirectory(), freshMachine = try TempDirectory()
+        let (owner, bob, identity, pinned) = try team(dir)
+        let path = dir.location().path
+        let bobsCopy = fileBytes(path)
+        let epochBefore = try VaultFile.decode(bobsCopy).file.keyEpoch
+        _ = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
+        #expect(try runner(dir, identity, pinned: pinned, machine: ciMachine).secret("db", "ci", group: ci) == "the-real-secret")
+        let current = fileBytes(path)
+
+        for ownTrustKey in [false, true] {
+            writeBytes(try forge(bobsCopy, by: bob, epochRaise: 5, ownTrustKey: ownTrustKey), to: path)
+            #expect(throws: VaultError.untrustedVault(path: path, pinned: pinned)) {
+                try runner(dir, identity, pinned: pinned, machine: freshMachine).secret("db", "ci", group: ci)
+            }
         }
 
-        // At his own epoch his write is signed as it was then: a rollback to a reader without a floor.
+        // At his own epoch his write is signed as it was then.
+        writeBytes(bobsCopy, to: bobs.location().path)
         _ = try runner(bobs, bob, pinned: pinned).update(matching: Query(service: "db", account: "ci", group: ci),
                                                          with: ItemChange(secret: SecretBytes(Array("bobs-secret".utf8))))
         writeBytes(fileBytes(bobs.location().path), to: path)
-        #expect(try runner(dir, identity, pinned: pinned, machine: freshRunner).secret("db", "ci", group: ci) == "bobs-secret")
         #expect(throws: VaultError.rolledBack(path: path, found: epochBefore, expected: epochBefore + 1)) {
-            try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci)  // a machine that saw the removal
+            try runner(dir, identity, pinned: pinned, machine: ciMachine).secret("db", "ci", group: ci)
         }
-        let floored = runner(dir, identity, pinned: pinned, machine: freshRunner)
+        #expect(try runner(dir, identity, pinned: pinned, machine: freshMachine).secret("db", "ci", group: ci) == "bobs-secret")
+        let floored = runner(dir, identity, pinned: pinned, machine: freshMachine)
         floored.minimumEpoch = epochBefore + 1
         #expect(throws: VaultError.rolledBack(path: path, found: epochBefore, expected: epochBefore + 1)) {
             try floored.secret("db", "ci", group: ci)
         }
+        writeBytes(current, to: path)
     }
 
     /// The review's finding of the last design, closed: a removed full member copies the owner's old
     /// keyslot (it opens with the owner's unchanged key file) into a file it makes from its old copy
     /// at a higher key epoch, MACed with the header MAC key its slot gave. The owner's keys open the
-    /// header, but the trust statement is for the member's old epoch: damage (93), never its secrets.
+    /// header, but the trust statement is for the member's old epoch, or under a trust key that is
+    /// not the one the master key unwraps: damage (93), never its secrets.
     @Test func aRemovedFullMemberCannotForgeAFileTheOwnerOpens() throws {
         let dir = try TempDirectory()
         let (owner, bob, _, _) = try team(dir)
         let path = dir.location().path
         let bobsCopy = fileBytes(path)
         _ = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
-        var forged = try OpenVault.open(FileBytes(bobsCopy), identities: [bob], deviceKey: nil, path: "")
-        let position = try #require(forged.file.index.indices.first { try! forged.openWholeRecord(at: $0).item.attributes.service == "db" })
-        var record = try forged.openWholeRecord(at: position)
-        record.item.secret = SecretBytes(Array("bobs-secret".utf8))
-        try forged.store(record, replacing: position)
-        forged.file.keyEpoch += 5
-        forged.trustStatementAsRead = AAD.trustStatement(vaultID: forged.file.vaultID, keyEpoch: forged.file.keyEpoch,
-                                                         signingPublicKey: forged.file.signingPublicKey)
-        writeBytes(try forged.encode(), to: path)
+        writeBytes(try forge(bobsCopy, by: bob, epochRaise: 5), to: path)
         #expect(throws: VaultError.corrupted(path: path, detail: "the trust statement does not check under the vault's trust key")) {
             try owner.secret("db", "ci", group: ci)
         }
+        writeBytes(try forge(bobsCopy, by: bob, epochRaise: 5, ownTrustKey: true), to: path)
+        #expect(throws: VaultError.corrupted(path: path, detail: "the trust key does not open or is not the header's")) {
+            try owner.secret("db", "ci", group: ci)
+        }
+    }
+
+    /// A key epoch the owner raises always gets a fresh signing key: an owner who once opened a
+    /// removed member's old copy (a machine that did not know better) and revoked a group there has
+    /// the trust key vouch for a new signing key, never for the one the removed member held.
+    @Test func anEpochRaiseReplacesTheSigningKey() throws {
+        let dir = try TempDirectory()
+        let (owner, _, _, _) = try team(dir)
+        let before = try VaultFile.decode(fileBytes(dir.location().path)).file
+        _ = try owner.revoke(group: ci)
+        let after = try VaultFile.decode(fileBytes(dir.location().path)).file
+        #expect(after.keyEpoch == before.keyEpoch + 1)
+        #expect(after.signingPublicKey != before.signingPublicKey)
+        #expect(after.trustPublicKey == before.trustPublicKey)
+        try owner.add("db", "other", "x")
+        #expect(try VaultFile.decode(fileBytes(dir.location().path)).file.signingPublicKey == after.signingPublicKey)
     }
 
     /// What raises the key epoch needs the trust key: a full member's identity can re-key, remove,

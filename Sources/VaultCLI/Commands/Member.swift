@@ -35,7 +35,7 @@ enum MemberCommand {
         }
         let readOnly = arguments.flag(.readOnly)
         if readOnly, arguments.values(.group).isEmpty {
-            throw UsageError("--read-only needs --group: a full member holds the master key, from which every key derives",
+            throw UsageError("--read-only needs --group: a full member holds every group's keys, write keys included",
                              hint: "name the groups it may read: vault member add \(shellQuoted(name)) age1… --group GROUP --read-only")
         }
         let recipient = try AgeRecipient(parsing: text)

@@ -42,7 +42,7 @@ enum StatusCommand {
             "state:              \(state)",
         ]
         if let member = vault.memberName {
-            lines.append("member:             \(quoted(member)), by its identity; \(credential.map(describe) ?? "full (the master key)")")
+            lines.append("member:             \(quoted(member)), by its identity; \(credential.map(describe) ?? "full (every key but the owner's trust key)")")
         } else if let credential {
             lines.append("credential:         \(describe(credential))")
         }

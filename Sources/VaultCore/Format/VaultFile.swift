@@ -15,6 +15,8 @@ struct VaultFile {
     static let checkSize = 16
     static let digestSize = 32
     static let wrappedKeySize = 12 + 32 + 16
+    /// v2's counters after the vault id: key epoch, write generation, member removal epoch (`u64` each).
+    static let countersSize = 3 * 8
     static let maxKeyslots = 16
     static let maxGroups = 4096
     static let maxRecords = 10_000_000
@@ -31,6 +33,9 @@ struct VaultFile {
     var keyEpoch: UInt64
     /// Raised by every write of the owner (v2; 0 in v1).
     var writeGeneration: UInt64
+    /// The key epoch the last member removal raised the vault to (v2; 0 when none): a merge keeps
+    /// what a side from before it changed as conflicts, whatever that side's roster says.
+    var memberRemovalEpoch: UInt64 = 0
     /// HMAC of the device key that device-bound items are sealed with.
     var deviceCheck: [UInt8]
     /// v1 only: the header MAC key sealed under the device key.
@@ -91,6 +96,7 @@ struct VaultFile {
         w.raw(vaultID)
         w.u64(keyEpoch)
         w.u64(writeGeneration)
+        w.u64(memberRemovalEpoch)
         w.raw(deviceCheck)
         w.u8(UInt8(keyslots.count))
         for slot in keyslots { slot.encode(into: &w) }
@@ -253,6 +259,8 @@ struct VaultFile {
         let vaultID = Array(try r.raw(idSize))
         let keyEpoch = version >= 2 ? try r.u64() : 0
         let writeGeneration = version >= 2 ? try r.u64() : 0
+        let memberRemovalEpoch = version >= 2 ? try r.u64() : 0
+        guard memberRemovalEpoch <= keyEpoch else { throw MalformedInput(detail: "a member removal epoch above the key epoch") }
         let deviceCheck = Array(try r.raw(checkSize))
         let deviceWrappedHeaderMACKey = version == 1 ? Array(try r.lengthPrefixed(limit: wrappedKeySize)) : []
         let slotCount = Int(try r.u8())
@@ -286,12 +294,13 @@ struct VaultFile {
         guard constantTimeEquals(checksum, SHA256.hash(Array(bytes[0..<parametersEnd]))) else {
             throw MalformedInput(detail: "the header checksum does not match")
         }
-        let file = VaultFile(version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
+        var file = VaultFile(version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
                              deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
                              keyslots: keyslots, members: members, signingPublicKey: signingPublicKey,
                              wrappedSigningKey: wrappedSigningKey, trustPublicKey: trustPublicKey,
                              wrappedTrustKey: wrappedTrustKey, trustSignature: trustSignature, classes: classes,
                              groups: groups, index: [], sections: [], listings: [], records: RecordList())
+        file.memberRemovalEpoch = memberRemovalEpoch
         return (file, parametersEnd, bytes)
     }
 }

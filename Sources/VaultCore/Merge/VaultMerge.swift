@@ -94,9 +94,10 @@ struct VaultMerge {
     let targetSide: MergeSide
     /// Where each side's versions came from, for the conflicts that keep them.
     let origins: [MergeSide: String]
-    /// Groups whose changes from each side are not applied but kept as conflicts: that side still
-    /// holds a member (who could write those groups) whom the other side removed since the base, so
-    /// its changes may be that member's (nil: every group; empty: none).
+    /// Groups whose changes from each side are not applied but kept as conflicts: that side is from
+    /// before a member's removal on the other side, or still holds a member (who could write those
+    /// groups) whom the other side removed since the base, so its changes may be that member's
+    /// (nil: every group; empty: none).
     let supersededGroups: [MergeSide: Set<AccessGroup>?]
 
     /// What the merge did to the target, for the report.

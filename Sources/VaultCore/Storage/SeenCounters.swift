@@ -4,7 +4,8 @@
 /// XDG state directory as lines of text (`epoch N`, `generation N`,
 /// `group ID N`), written atomically; recorded only after a write is renamed
 /// into place and its directory synced, or after a read whose counters a
-/// write key checked (the header MAC, or a group's index MAC).
+/// write key checked (the header MAC, or a group's index MAC), or (the key
+/// epoch alone) an identity's read whose trust statement checked.
 struct SeenCounters: Equatable {
     var keyEpoch: UInt64 = 0
     var writeGeneration: UInt64 = 0
@@ -20,6 +21,11 @@ struct SeenCounters: Equatable {
     }
 
     init() {}
+
+    /// Counters of a key epoch alone: what a reader that checked the trust statement, not the header MAC, knows.
+    init(keyEpoch: UInt64) {
+        self.keyEpoch = keyEpoch
+    }
 
     static func path(vaultID: [UInt8], host: HostContext) -> String {
         host.stateDirectory + "/seen/" + hex(vaultID)
