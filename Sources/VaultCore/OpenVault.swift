@@ -229,8 +229,8 @@ struct OpenVault {
     }
 
     /// Opens `parsed` with a full ring: the header MAC and the trust statement checked, every class
-    /// and group key unwrapped, the index checked. The signing and trust keys wait for a write
-    /// (`unwrapSigningKey`, `unwrapTrustKey`): a read does not pay for them.
+    /// and group key and the signing key unwrapped (the signing key checked against the one the
+    /// statement names), the index checked.
     private static func openFull(_ parsed: Parsed, keys: KeyRing, deviceMatches: Bool, path: String,
                                  checking indexCheck: IndexCheck) throws -> OpenVault {
         let file = parsed.file
@@ -248,6 +248,9 @@ struct OpenVault {
             guard TrustFields(of: file).areVouchedFor(by: file.trustSignature, vaultID: file.vaultID) else {
                 throw VaultError.corrupted(path: path, detail: "the trust statement does not check under the vault's trust key")
             }
+            // The statement is public (every commit holds it): what ties this header to it is the signing key
+            // it names, sealed under this ring's wrap key. A removed member's old wrap key seals only an old one.
+            try vault.unwrapSigningKey()
         }
         try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0, checking: indexCheck) }
         return vault

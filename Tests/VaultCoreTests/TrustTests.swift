@@ -182,6 +182,34 @@ import VaultCrypto
         }
     }
 
+    /// The second review's finding: the trust statement is public (every commit holds it). Removed bob
+    /// copies the current one, with the current key epoch and signing public key, into his old copy,
+    /// changes a secret and MACs the header with his old header MAC key; the owner's unchanged key
+    /// file opens the old keyslot there. What gives it away is the signing key: the one sealed under
+    /// bob's old wrap key is his epoch's, not the one the statement names (93).
+    @Test func aCopiedTrustStatementDoesNotMakeAnOldCopyCurrent() throws {
+        let dir = try TempDirectory()
+        let (owner, bob, _, _) = try team(dir)
+        let path = dir.location().path
+        let bobsCopy = fileBytes(path)
+        _ = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
+        let current = try VaultFile.decode(fileBytes(path)).file
+        var forged = try OpenVault.open(FileBytes(bobsCopy), identities: [bob], deviceKey: nil, path: "")
+        let position = try #require(forged.file.index.indices.first { try! forged.openWholeRecord(at: $0).item.attributes.service == "db" })
+        var record = try forged.openWholeRecord(at: position)
+        record.item.secret = SecretBytes(Array("bobs-secret".utf8))
+        try forged.store(record, replacing: position)
+        try forged.unwrapSigningKey()  // his old one, which his build signs and seals with
+        forged.file.keyEpoch = current.keyEpoch
+        forged.file.signingPublicKey = current.signingPublicKey
+        forged.file.trustSignature = current.trustSignature
+        forged.trustAsRead = TrustFields(of: forged.file)
+        writeBytes(try forged.encode(), to: path)
+        #expect(throws: VaultError.corrupted(path: path, detail: "the signing key does not open or is not the header's")) {
+            try owner.secret("db", "ci", group: ci)
+        }
+    }
+
     /// A key epoch the owner raises always gets a fresh signing key: an owner who once opened a
     /// removed member's old copy (a machine that did not know better) and revoked a group there has
     /// the trust key vouch for a new signing key, never for the one the removed member held.
