@@ -30,29 +30,16 @@ extension OpenVault {
         file.listings.filter { $0.groupID == pair.groupID && $0.classID == pair.classID }
     }
 
-    /// The attributes the listing blocks of `pair` hold, by item id; nil when the pair has none.
+    /// The items the listing blocks of `pair` hold, found by item id and decoded when taken (a
+    /// dictionary of 100 000 items' decoded attributes would be copied once more than needed);
+    /// nil when the pair has none.
     /// Throws `locked` or `boundToAnotherDevice` when the keys at hand do not open them, `corrupted`
     /// when one does not match its digest, does not open with the right key, or lists an item
     /// whose id falls in another bucket.
-    func listedAttributes(of pair: ListingPair) throws -> [Bytes16: ItemAttributes]? {
+    func listedItems(of pair: ListingPair) throws -> ListedItems? {
         let blocks = listingBlocks(of: pair)
         guard !blocks.isEmpty else { return nil }
-        let listings = try blocks.map { try openListing($0, bucketCount: blocks.count) }
-        var listed: [Bytes16: ItemAttributes] = [:]
-        listed.reserveCapacity(listings.reduce(0) { $0 + $1.items.count })
-        for listing in listings {
-            do {
-                try listing.plaintext.withUnsafeBytes { bytes in
-                    for item in listing.items {
-                        listed[item.itemID] = try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[item.fields]),
-                                                                                     group: listing.group, accessibility: listing.accessibility)
-                    }
-                }
-            } catch let error as MalformedInput {
-                throw VaultError.corrupted(path: path, detail: error.detail)
-            }
-        }
-        return listed
+        return ListedItems(listings: try blocks.map { try openListing($0, bucketCount: blocks.count) }, path: path)
     }
 
     /// A listing block opened: its plaintext and where each item's fields sit in it, in block order.
@@ -230,5 +217,42 @@ extension OpenVault {
             }
         }
         return w
+    }
+}
+
+/// The items of a pair's opened listing blocks, by item id: each decoded only when taken.
+struct ListedItems {
+    private let listings: [OpenVault.OpenedListing]
+    private var places: [Bytes16: (listing: Int, item: Int)] = [:]
+    private let path: String
+
+    init(listings: [OpenVault.OpenedListing], path: String) {
+        self.listings = listings
+        self.path = path
+        places.reserveCapacity(listings.reduce(0) { $0 + $1.items.count })
+        for (listing, opened) in listings.enumerated() {
+            for (item, entry) in opened.items.enumerated() { places[entry.itemID] = (listing, item) }
+        }
+    }
+
+    /// How many distinct item ids are left (an id listed twice counts once).
+    var count: Int { places.count }
+
+    /// The item ids left.
+    var itemIDs: Dictionary<Bytes16, (listing: Int, item: Int)>.Keys { places.keys }
+
+    /// The attributes listed for `itemID`, decoded, and no longer held; nil when it is not listed (or
+    /// was taken). Throws `corrupted` for fields that do not decode.
+    mutating func take(_ itemID: Bytes16) throws -> ItemAttributes? {
+        guard let place = places.removeValue(forKey: itemID) else { return nil }
+        let listing = listings[place.listing]
+        do {
+            return try listing.plaintext.withUnsafeBytes { bytes in
+                try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[listing.items[place.item].fields]),
+                                                       group: listing.group, accessibility: listing.accessibility)
+            }
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
     }
 }

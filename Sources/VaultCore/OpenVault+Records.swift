@@ -85,9 +85,9 @@ extension OpenVault {
         }
         var found: (positions: [Int], attributes: [ItemAttributes]) = ([], [])
         for (pair, positions) in positionsByPair {
-            var listed: [Bytes16: ItemAttributes]?
+            var listed: ListedItems?
             do {
-                listed = try listedAttributes(of: pair)
+                listed = try listedItems(of: pair)
             } catch VaultError.locked where skipLocked {
                 continue
             } catch VaultError.boundToAnotherDevice where skipLocked {
@@ -103,8 +103,7 @@ extension OpenVault {
             found.positions.reserveCapacity(found.positions.count + positions.count)
             found.attributes.reserveCapacity(found.attributes.count + positions.count)
             for position in positions {
-                // Taken out of the dictionary, not copied: an item's attributes hold many strings.
-                guard let attributes = listed!.removeValue(forKey: file.index.itemID(at: position)) else {
+                guard let attributes = try listed!.take(file.index.itemID(at: position)) else {
                     throw VaultError.corrupted(path: path, detail: "a listing block does not list its group's items")
                 }
                 if query.matches(attributes) {

@@ -90,10 +90,12 @@ extension Vault {
             let listedPairs = vault.file.listings.map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
             for pair in Set(listedPairs) where vault.damagedGroups.allSatisfy({ $0.groupID != pair.groupID }) {
                 do {
-                    let listed = try vault.listedAttributes(of: pair)
+                    var listed = try vault.listedItems(of: pair)
                     let held = vault.file.index.filter { $0.groupID == pair.groupID && $0.classID == pair.classID }.map(\.itemID)
-                    if listed.map({ Set($0.keys) }) != Set(held) || listed?.count != held.count {
+                    if listed.map({ Set($0.itemIDs) }) != Set(held) || listed?.count != held.count {
                         report.damagedListings += 1
+                    } else {
+                        for itemID in held { _ = try listed?.take(itemID) }  // every one must decode
                     }
                 } catch VaultError.corrupted {
                     report.damagedListings += 1

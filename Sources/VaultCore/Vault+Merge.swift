@@ -120,9 +120,15 @@ extension Vault {
         let targetMembers = try result.members()
         let otherMembers = try other.members()
 
+        // A side's roster lacking a member counts as a removal only when the trust key vouched for one since
+        // the base (its member removal epoch is above the base's key epoch): a full member, or a removed one
+        // with an old copy, can drop slots from a header but cannot raise an epoch.
+        func removedSinceBase(_ side: OpenVault) -> Bool { base.map { side.file.memberRemovalEpoch > $0.file.keyEpoch } ?? false }
         var superseded: [MergeSide: Set<AccessGroup>?] = base.map { base in
-            [targetSide: Self.groupsOfMembersOnlyIn(targetMembers, removedFrom: otherMembers, since: baseMembers, base: base),
-             targetSide.other: Self.groupsOfMembersOnlyIn(otherMembers, removedFrom: targetMembers, since: baseMembers, base: base)]
+            [targetSide: removedSinceBase(other)
+                ? Self.groupsOfMembersOnlyIn(targetMembers, removedFrom: otherMembers, since: baseMembers, base: base) : [],
+             targetSide.other: removedSinceBase(result)
+                ? Self.groupsOfMembersOnlyIn(otherMembers, removedFrom: targetMembers, since: baseMembers, base: base) : []]
         } ?? [:]
         // A side from before a member's removal on the other side (its key epoch, which only the trust
         // key vouches for, is below that removal's) may hold that member's changes, whatever its roster
@@ -149,10 +155,16 @@ extension Vault {
             try addMembers(otherMembers, of: other, notIn: targetMembers, orBase: baseMembers, to: &result, report: &report)
         }
 
+        // What the other side did to keys is made again only when the trust key vouched for it there: it raised
+        // the key epoch since the base, and (removals) recorded a removal since; never from a side kept as conflicts.
+        let otherIsVouched = (base.map { other.file.keyEpoch > $0.file.keyEpoch } ?? false)
+            && other.file.keyEpoch >= result.file.memberRemovalEpoch
         var followUp = FollowUp()
-        followUp.removedMembers = targetMembers.filter { member in
-            baseMembers.contains { $0.name == member.name } && !otherMembers.contains { $0.name == member.name }
-        }.map(\.name)
+        if otherIsVouched && removedSinceBase(other) {
+            followUp.removedMembers = targetMembers.filter { member in
+                baseMembers.contains { $0.name == member.name } && !otherMembers.contains { $0.name == member.name }
+            }.map(\.name)
+        }
         // A trust key replaced on the other side only (`vault rekey`, a rotating `passwd`) is the one
         // kept: the old one may be what that re-key meant to retire.
         if let base, other.file.trustPublicKey != result.file.trustPublicKey, result.file.trustPublicKey == base.file.trustPublicKey {
@@ -163,15 +175,19 @@ extension Vault {
             }
         }
         // A side re-keyed when its wrap key is not the base's: the wrap key changes with the master key.
-        if let base, let baseKey = base.keys.wrapKey {
+        if let base, let baseKey = base.keys.wrapKey, otherIsVouched {
             let otherKey = other.keys.wrapKey, targetKey = result.keys.wrapKey
             followUp.rekey = !Vault.sameKey(otherKey, baseKey) && !Vault.sameKey(otherKey, targetKey)
             if Vault.sameKey(otherKey, baseKey) && Vault.sameKey(targetKey, baseKey) {
                 followUp.revokedGroups = Self.groupsRevoked(by: other, notBy: result, since: base)
-                // Keyslots the other side added or removed (same master key, so they carry over as they are).
-                if other.file.keyslots != base.file.keyslots, result.file.keyslots == base.file.keyslots {
-                    result.file.keyslots = other.file.keyslots
-                }
+            }
+        }
+        // Keyslots the other side added under the same master key carry over as they are; one it dropped is
+        // kept (a full member can drop the owner's keyslots from a header, never make one: that takes the master key).
+        if let base, Vault.sameKey(other.keys.wrapKey, result.keys.wrapKey) {
+            for slot in other.file.keyslots where !base.file.keyslots.contains(slot) && !result.file.keyslots.contains(slot)
+                && result.file.keyslots.count < VaultFile.maxKeyslots {
+                result.file.keyslots.append(slot)
             }
         }
 

@@ -245,7 +245,7 @@ import VaultCrypto
         open.file.listings[1].digest = first.digest
         let exchanged = try OpenVault.unlock(try open.encode(), secret: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
         #expect(throws: VaultError.corrupted(path: "test", detail: "a listing block does not open")) {
-            try exchanged.listedAttributes(of: ListingPair(groupID: first.groupID, classID: first.classID))
+            try exchanged.listedItems(of: ListingPair(groupID: first.groupID, classID: first.classID))
         }
     }
 }

@@ -296,6 +296,31 @@ import VaultCrypto
         #expect(try clones.ours.members().isEmpty)
     }
 
+    /// The third review's finding: a side whose roster (or keyslots) a full member shrank in its own
+    /// build, with no removal the trust key vouched for, removed those members through the owner's
+    /// merge. Now a merge makes again only what the other side did under a raised key epoch: nobody
+    /// is removed, no keyslot is dropped, and this side's own change is applied, not kept as a conflict.
+    @Test func aRosterShrunkWithoutARemovalRemovesNobody() throws {
+        let alice = try AgeIdentity.generate(), runner = try AgeIdentity.generate()
+        let clones = try clones {
+            try $0.add("deploy", "ci", "token", group: ci)
+            try $0.addMember(name: "alice", recipient: alice.recipient, groups: [], readOnly: false)
+            try $0.addMember(name: "runner", recipient: runner.recipient, groups: [ci], readOnly: true)
+        }
+        var shrunk = try OpenVault.open(FileBytes(clones.theirBytes), identities: [alice], deviceKey: nil, path: "")
+        _ = try shrunk.removeMemberSlot(named: "runner")
+        let ownersSlot = shrunk.file.keyslots
+        shrunk.file.keyslots = [try Keyslot.make(kind: .keyFile, secret: SecretBytes(random: 32), kdf: .testing,
+                                                 masterKey: SecretBytes(random: 32), vaultID: shrunk.file.vaultID)]
+        writeBytes(try shrunk.encode(), to: clones.theirs.location.path)
+        try change(clones.ours, "a", to: "a-by-the-owner")
+        let report = try clones.merge()
+        #expect(report.membersRemoved.isEmpty && !report.rekeyed && report.conflicts.isEmpty)
+        #expect(try clones.ours.members().map(\.name) == ["alice", "runner"])
+        #expect(try clones.ours.secret("a", "x") == "a-by-the-owner")
+        #expect(try VaultFile.decode(clones.ourBytes).file.keyslots.starts(with: ownersSlot))
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {

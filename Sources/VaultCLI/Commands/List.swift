@@ -9,7 +9,7 @@ enum ListCommand {
         // In place: a copy of 100 000 items' attributes costs more than sorting them.
         let names = NameFilter(invocation.arguments)
         items.removeAll { !names.matches($0) }
-        items.sort { ($0.group.name, $0.service, $0.account) < ($1.group.name, $1.service, $1.account) }
+        sortByName(&items)
         let terminal = invocation.terminal
         if locked > 0 {
             terminal.writeErr("vault: \(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
@@ -24,6 +24,28 @@ enum ListCommand {
         // The healthy groups are listed above; the damaged one is named, and the exit status says so.
         if let damaged = damagedGroups.first {
             throw VaultError.damagedGroup(path: access.location.path, group: damaged)
+        }
+    }
+
+    /// Sorts by group, service and account. Sorting 100 000 items' attributes in place would move
+    /// each many times; their positions are sorted instead (field by field: a tuple of the three
+    /// strings per comparison retains and releases each), and each item then moved once, cycle by cycle.
+    private static func sortByName(_ items: inout [ItemAttributes]) {
+        var order = Array(items.indices)
+        order.sort { a, b in
+            if items[a].group.name != items[b].group.name { return items[a].group.name < items[b].group.name }
+            return items[a].service != items[b].service ? items[a].service < items[b].service : items[a].account < items[b].account
+        }
+        // order[i] is the position whose item belongs at i: follow each cycle once.
+        var placed = [Bool](repeating: false, count: items.count)
+        for start in items.indices where !placed[start] {
+            var at = start
+            while order[at] != start {
+                items.swapAt(at, order[at])
+                placed[at] = true
+                at = order[at]
+            }
+            placed[at] = true
         }
     }
 }

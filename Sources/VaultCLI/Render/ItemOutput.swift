@@ -69,16 +69,17 @@ enum ItemOutput {
         func measure(_ column: Int, _ width: Int) { if width > widths[column] { widths[column] = width } }
         var names: [(service: String, account: String, label: String)] = []
         names.reserveCapacity(items.count)
-        for item in items {
-            let row = (printable(item.service), printable(item.account), printable(item.details.label ?? ""))
+        // By index: iterating the array would copy each item's attributes (and retain every string in them).
+        for index in items.indices {
+            let row = (printable(items[index].service), printable(items[index].account), printable(items[index].details.label ?? ""))
             names.append(row)
-            measure(0, DisplayWidth.of(item.group.name))
+            measure(0, DisplayWidth.of(items[index].group.name))
             measure(1, DisplayWidth.of(row.0))
             measure(2, DisplayWidth.of(row.1))
-            measure(3, item.accessibility.rawValue.utf8.count)
+            measure(3, items[index].accessibility.rawValue.utf8.count)
             measure(4, dateWidth)
             if showsExpiry {
-                measure(5, item.details.expires == nil ? 1 : (item.hasExpired(at: now) ? 8 : 0) + dateWidth)
+                measure(5, items[index].details.expires == nil ? 1 : (items[index].hasExpired(at: now) ? 8 : 0) + dateWidth)
             }
         }
         var table: [UInt8] = []
@@ -96,15 +97,16 @@ enum ItemOutput {
         }
         for (column, title) in header.enumerated() { text(column, title) }
         endLine()
-        for (item, row) in zip(items, names) {
-            text(0, item.group.name)
+        for index in items.indices {
+            let row = names[index]
+            text(0, items[index].group.name)
             text(1, row.service)
             text(2, row.account)
-            text(3, item.accessibility.rawValue)
-            cell(4, width: dateWidth) { DateText.appendISO(item.modified, to: &$0) }
+            text(3, items[index].accessibility.rawValue)
+            cell(4, width: dateWidth) { DateText.appendISO(items[index].modified, to: &$0) }
             if showsExpiry {
-                if let expires = item.details.expires {
-                    let expired = item.hasExpired(at: now)
+                if let expires = items[index].details.expires {
+                    let expired = items[index].hasExpired(at: now)
                     cell(5, width: (expired ? 8 : 0) + dateWidth) {
                         if expired { $0 += "expired ".utf8 }
                         DateText.appendISO(expires, to: &$0)
