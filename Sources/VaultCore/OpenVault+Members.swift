@@ -21,6 +21,36 @@ extension OpenVault {
         }
     }
 
+    /// The member removals (needs the wrap key: the owner or a full member). Throws `corrupted` when
+    /// the sealed part does not open or parse.
+    mutating func removalRecord() throws -> RemovalRecord {
+        if let removals { return removals }
+        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
+        do {
+            let record = try RemovalRecord.open(file.memberRemovals, wrapKey: wrapKey, vaultID: file.vaultID, keyEpoch: file.keyEpoch)
+            removals = record
+            return record
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
+    }
+
+    /// Records what the owner did to a member's slot (a removal, an adding back) for merges to follow.
+    mutating func recordMemberChange(_ entry: RemovalRecord.Entry) throws {
+        var record = try removalRecord()
+        record.record(entry)
+        removals = record
+        removalsStale = true
+    }
+
+    /// Seals the member removals again when they or the wrap key changed: the trust statement, which
+    /// holds their digest, is then signed again (the owner's trust key; a member's write cannot).
+    mutating func sealRemovalsIfChanged() throws {
+        guard removalsStale, let removals, let wrapKey = keys.wrapKey else { return }
+        removalsStale = false
+        file.memberRemovals = try removals.sealed(wrapKey: wrapKey, vaultID: file.vaultID)
+    }
+
     /// Seals every member slot again from the roster with the keys held now, when a key they
     /// carry changed (`memberSlotsStale`): the master key for full members, the group and class
     /// keys (through the grants) for scoped ones. A scoped member's groups that were deleted
@@ -80,6 +110,11 @@ extension OpenVault {
         for group in groups {
             guard let id = keys.groupID(of: group) else { throw VaultError.noSuchGroup(group) }
             if !ids.contains(id) { ids.append(id) }
+        }
+        // Adding back someone the owner removed changes the removals the trust key vouches for: the owner's alone.
+        if try removalRecord().isRemoved(recipient) {
+            guard trustKey != nil || keys.trustWrapKey != nil else { throw VaultError.trustKeyNeeded(action: "add back a removed member") }
+            try recordMemberChange(RemovalRecord.Entry(recipient: recipient, keyEpoch: file.keyEpoch, kind: .addedBack))
         }
         let member = Member(name: name, recipient: recipient, addedAt: Int64((addedAt.timeIntervalSince1970 * 1000).rounded(.down)),
                             scope: ids.isEmpty ? .full : .groups(ids, readOnly: readOnly))

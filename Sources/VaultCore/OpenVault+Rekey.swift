@@ -32,6 +32,7 @@ extension OpenVault {
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         // The roster parts are sealed under the old wrap key: read them now, seal every slot again under the new keys.
         let members = try self.members()
+        let removals = try removalRecord()
         let masterKey = SecretBytes(random: AESGCM.keySize)
         let deviceKey = deviceMatches ? (newDeviceKey ?? keys.deviceKey) : nil
         var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
@@ -49,6 +50,8 @@ extension OpenVault {
         }
         next.roster = members
         next.memberSlotsStale = true
+        next.removals = removals
+        next.removalsStale = true
         try next.replaceSigningKey()
         if keepingTrustKey {
             next.trustKey = trustKey

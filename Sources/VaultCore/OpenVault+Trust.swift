@@ -83,22 +83,24 @@ extension OpenVault {
     }
 }
 
-/// What a trust statement binds, with the trust key that signs it: the key epoch and the signing
-/// public key, under the trust public key (docs/FORMAT.md, "trust statement").
+/// What a trust statement binds, with the trust key that signs it: the key epoch, the signing
+/// public key and the member removals, under the trust public key (docs/FORMAT.md, "trust statement").
 struct TrustFields: Equatable {
     var keyEpoch: UInt64
     var signingPublicKey: [UInt8]
+    var memberRemovals: [UInt8]
     var trustPublicKey: [UInt8]
 
     init(of file: VaultFile) {
         keyEpoch = file.keyEpoch
         signingPublicKey = file.signingPublicKey
+        memberRemovals = file.memberRemovals
         trustPublicKey = file.trustPublicKey
     }
 
-    /// "vault v2 trust statement" ‖ vault id ‖ u64 key epoch ‖ the signing public key.
+    /// "vault v2 trust statement" ‖ vault id ‖ u64 key epoch ‖ the signing public key ‖ SHA-256 of the member removals.
     func statement(vaultID: [UInt8]) -> [UInt8] {
-        AAD.trustStatement(vaultID: vaultID, keyEpoch: keyEpoch, signingPublicKey: signingPublicKey)
+        AAD.trustStatement(vaultID: vaultID, keyEpoch: keyEpoch, signingPublicKey: signingPublicKey, memberRemovals: memberRemovals)
     }
 
     /// Whether `signature` is the trust key's signature of this statement.

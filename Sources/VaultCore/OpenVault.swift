@@ -45,6 +45,10 @@ struct OpenVault {
     /// Whether the master key, a group key or a class key changed since the file was read, so every
     /// member slot must be sealed again from `roster` before the next write (`refreshMemberSlots`).
     var memberSlotsStale = false
+    /// The member removals, once opened (`removalRecord()`).
+    var removals: RemovalRecord? = nil
+    /// Whether `removals` changed, or the wrap key did, so the sealed part is made again before the next write.
+    var removalsStale = false
 
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {
@@ -443,6 +447,7 @@ struct OpenVault {
         let isOwner = keys.headerMACKey != nil
         if isOwner { try unwrapSigningKey() }
         if isOwner { try refreshMemberSlots() }
+        if isOwner { try sealRemovalsIfChanged() }
         if isOwner { file.writeGeneration += 1 }
         // Groups a scoped writer does not hold keep their section: their entries cannot have changed.
         let remade = file.groups.indices.filter { isOwner || (scope?.contains(file.groups[$0].groupID) ?? false) }

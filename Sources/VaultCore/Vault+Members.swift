@@ -72,8 +72,9 @@ extension Vault {
         var readable: [ItemKey] = []
         if shown.groups == nil {
             let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true) { vault in
-                _ = try vault.removeMemberSlot(named: name)
-                vault.file.memberRemovalEpoch = vault.file.keyEpoch + 1  // the epoch this re-key raises the vault to
+                let removed = try vault.removeMemberSlot(named: name)
+                // The epoch the re-key below raises the vault to.
+                try vault.recordMemberChange(RemovalRecord.Entry(recipient: removed.recipient, keyEpoch: vault.file.keyEpoch + 1, kind: .removed))
                 readable = try vault.attributes(matching: Query()).map(\.key)
             }
             return MemberRemoval(member: shown, readable: readable, keyEpoch: outcome.keyEpoch, rekey: outcome)
@@ -86,7 +87,7 @@ extension Vault {
                 readable += try vault.attributes(matching: Query(group: group)).map(\.key)
                 _ = try vault.rotateGroupKey(id, progress: progress)
             }
-            vault.file.memberRemovalEpoch = vault.file.keyEpoch
+            try vault.recordMemberChange(RemovalRecord.Entry(recipient: removed.recipient, keyEpoch: vault.file.keyEpoch, kind: .removed))
             return vault.file.keyEpoch
         }
         return MemberRemoval(member: shown, readable: readable, keyEpoch: epoch, rekey: nil)

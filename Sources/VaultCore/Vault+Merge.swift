@@ -120,22 +120,29 @@ extension Vault {
         let targetMembers = try result.members()
         let otherMembers = try other.members()
 
-        // A side's roster lacking a member counts as a removal only when the trust key vouched for one since
-        // the base (its member removal epoch is above the base's key epoch): a full member, or a removed one
-        // with an old copy, can drop slots from a header but cannot raise an epoch.
-        func removedSinceBase(_ side: OpenVault) -> Bool { base.map { side.file.memberRemovalEpoch > $0.file.keyEpoch } ?? false }
-        var superseded: [MergeSide: Set<AccessGroup>?] = base.map { base in
-            [targetSide: removedSinceBase(other)
-                ? Self.groupsOfMembersOnlyIn(targetMembers, removedFrom: otherMembers, since: baseMembers, base: base) : [],
-             targetSide.other: removedSinceBase(result)
-                ? Self.groupsOfMembersOnlyIn(otherMembers, removedFrom: targetMembers, since: baseMembers, base: base) : []]
-        } ?? [:]
-        // A side from before a member's removal on the other side (its key epoch, which only the trust
-        // key vouches for, is below that removal's) may hold that member's changes, whatever its roster
-        // now says and whichever base git chose: all of it is kept as conflicts.
-        for (side, vault, removals) in [(targetSide, result, other), (targetSide.other, other, result)]
-        where vault.file.keyEpoch < removals.file.memberRemovalEpoch {
-            superseded[side] = .some(nil)
+        // Removals are taken from each side's removal record, which the trust key vouches for (a roster a
+        // member shrank in its own build, or one from an old copy, removes nobody), whichever base git chose.
+        let targetRemovals = try result.removalRecord(), otherRemovals = try other.removalRecord()
+        let removals = targetRemovals.merged(with: otherRemovals)
+        var superseded: [MergeSide: Set<AccessGroup>?] = [targetSide: [], targetSide.other: []]
+        for (side, vault, members, othersRemovals) in [(targetSide, result, targetMembers, otherRemovals),
+                                                       (targetSide.other, other, otherMembers, targetRemovals)] {
+            // A side from before a removal on the other side may hold the removed member's changes, whatever
+            // its roster now says: all of it is kept as conflicts. So is what a side still holding a member the
+            // other side removed changed in the groups that member could write (every group, for a full member).
+            if vault.file.keyEpoch < othersRemovals.lastRemovalEpoch {
+                superseded[side] = .some(nil)
+                continue
+            }
+            for member in members where othersRemovals.isRemoved(member.recipient) && removals.isRemoved(member.recipient) {
+                switch member.scope {
+                case .full: superseded[side] = .some(nil)
+                case .groups(let ids, let readOnly):
+                    if !readOnly, let groups = superseded[side] ?? nil {
+                        superseded[side] = .some(groups.union(ids.compactMap { vault.keys.groups[$0]?.group }))
+                    }
+                }
+            }
         }
         let merge = VaultMerge(base: try base.map(VaultMerge.Snapshot.init) ?? VaultMerge.Snapshot(),
                                target: try VaultMerge.Snapshot(result), other: try VaultMerge.Snapshot(other),
@@ -145,26 +152,23 @@ extension Vault {
         let changes = try merge.apply(to: &result)
         report.applied = changes.applied
         report.conflicts = changes.conflicts
-        if other.file.keyEpoch < result.file.memberRemovalEpoch {
+        if other.file.keyEpoch < targetRemovals.lastRemovalEpoch {
             // Members added on a side from before a removal here could be the removed member, added back.
             for member in otherMembers where !baseMembers.contains(where: { $0.name == member.name })
                 && !targetMembers.contains(where: { $0.name == member.name }) {
                 report.membersNotAdded.append((member.name, "added on a side from before a member's removal here; add it again if it is wanted"))
             }
         } else {
-            try addMembers(otherMembers, of: other, notIn: targetMembers, orBase: baseMembers, to: &result, report: &report)
+            try addMembers(otherMembers.filter { !removals.isRemoved($0.recipient) }, of: other, notIn: targetMembers,
+                           orBase: baseMembers, to: &result, report: &report)
+        }
+        if removals != targetRemovals {
+            result.removals = removals
+            result.removalsStale = true
         }
 
-        // What the other side did to keys is made again only when the trust key vouched for it there: it raised
-        // the key epoch since the base, and (removals) recorded a removal since; never from a side kept as conflicts.
-        let otherIsVouched = (base.map { other.file.keyEpoch > $0.file.keyEpoch } ?? false)
-            && other.file.keyEpoch >= result.file.memberRemovalEpoch
         var followUp = FollowUp()
-        if otherIsVouched && removedSinceBase(other) {
-            followUp.removedMembers = targetMembers.filter { member in
-                baseMembers.contains { $0.name == member.name } && !otherMembers.contains { $0.name == member.name }
-            }.map(\.name)
-        }
+        followUp.removedMembers = targetMembers.filter { removals.isRemoved($0.recipient) }.map(\.name)
         // A trust key replaced on the other side only (`vault rekey`, a rotating `passwd`) is the one
         // kept: the old one may be what that re-key meant to retire.
         if let base, other.file.trustPublicKey != result.file.trustPublicKey, result.file.trustPublicKey == base.file.trustPublicKey {
@@ -174,8 +178,9 @@ extension Vault {
                 result.file.trustPublicKey = other.file.trustPublicKey
             }
         }
-        // A side re-keyed when its wrap key is not the base's: the wrap key changes with the master key.
-        if let base, let baseKey = base.keys.wrapKey, otherIsVouched {
+        // A side re-keyed when its wrap key is not the base's (the wrap key changes with the master key); its
+        // re-key and revokes are made again only when its key epoch rose since the base, which the trust key vouches for.
+        if let base, let baseKey = base.keys.wrapKey, other.file.keyEpoch > base.file.keyEpoch {
             let otherKey = other.keys.wrapKey, targetKey = result.keys.wrapKey
             followUp.rekey = !Vault.sameKey(otherKey, baseKey) && !Vault.sameKey(otherKey, targetKey)
             if Vault.sameKey(otherKey, baseKey) && Vault.sameKey(targetKey, baseKey) {
@@ -193,7 +198,6 @@ extension Vault {
 
         // The larger counters of the two sides; writing raises them once more.
         result.file.writeGeneration = max(ours.file.writeGeneration, theirs.file.writeGeneration)
-        result.file.memberRemovalEpoch = max(ours.file.memberRemovalEpoch, theirs.file.memberRemovalEpoch)
         for slot in result.file.groups.indices {
             let id = result.file.groups[slot].groupID
             if let otherSlot = other.file.groups.firstIndex(where: { $0.groupID == id }) {
@@ -231,23 +235,6 @@ extension Vault {
                 report.membersNotAdded.append((member.name, detail))
             }
         }
-    }
-
-    /// The groups whose changes by the side with `members` are kept as conflicts: those a member it
-    /// still holds could write, whom the other side (`removedFrom`) removed since the base (nil: every
-    /// group, for a full member; a read-only member writes none).
-    private static func groupsOfMembersOnlyIn(_ members: [Member], removedFrom otherMembers: [Member], since baseMembers: [Member],
-                                              base: OpenVault) -> Set<AccessGroup>? {
-        var groups = Set<AccessGroup>()
-        for member in baseMembers where members.contains(where: { $0.recipient == member.recipient })
-            && !otherMembers.contains(where: { $0.recipient == member.recipient }) {
-            switch member.scope {
-            case .full: return nil
-            case .groups(let ids, let readOnly):
-                if !readOnly { groups.formUnion(ids.compactMap { base.keys.groups[$0]?.group }) }
-            }
-        }
-        return groups
     }
 
     /// Groups whose key `other` replaced since `base` (a revoke: the key check changed) and `result` did not.

@@ -98,7 +98,7 @@ def header_slots(data):
         raise Damaged("not a format v2 vault")
     vault_id = r.take(16)
     key_epoch = r.take(8)
-    r.take(8 + 8 + 16)  # write generation, member removal epoch, device check
+    r.take(8 + 16)  # write generation, device check
     r.take(102 * r.u8())  # keyslots
     count = r.u8()
     if count > 64:
@@ -111,6 +111,7 @@ def header_slots(data):
         if len(key_part) <= 28 or len(roster_part) <= 28:
             raise Damaged("a member slot part shorter than its seal")
         slots.append((share, key_part))
+    member_removals = r.lengthed(1 << 20)
     signing_public_key = r.take(32)
     r.take(60)  # the wrapped signing key
     trust_public_key = r.take(32)
@@ -118,7 +119,8 @@ def header_slots(data):
     trust_signature = r.take(64)
     try:
         Ed25519PublicKey.from_public_bytes(trust_public_key).verify(
-            trust_signature, b"vault v2 trust statement" + vault_id + key_epoch + signing_public_key)
+            trust_signature, b"vault v2 trust statement" + vault_id + key_epoch + signing_public_key
+            + hashlib.sha256(member_removals).digest())
     except InvalidSignature:
         raise Damaged("the trust statement does not check under the trust public key")
     for _ in range(r.u8()):

@@ -321,6 +321,54 @@ import VaultCrypto
         #expect(try VaultFile.decode(clones.ourBytes).file.keyslots.starts(with: ownersSlot))
     }
 
+    /// The fourth review's findings, each reproduced first. Removals come from each side's removal
+    /// record (vouched for by the trust statement), never from comparing rosters against a base git
+    /// chose: (1) removals the owner made on two clones both stay, whichever side is at the lower epoch;
+    /// (2) a current full member's side whose roster it shrank, merged against an old base, removes
+    /// nobody; (3) a replayed file from just after a removal does not remove a member added back since.
+    @Test func removalsOnTwoClonesBothStay() throws {
+        let bob = try AgeIdentity.generate(), dave = try AgeIdentity.generate(), erin = try AgeIdentity.generate()
+        let clones = try clones {
+            try $0.add("deploy", "ci", "token", group: ci)
+            try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+            try $0.addMember(name: "dave", recipient: dave.recipient, groups: [ci], readOnly: true)
+            try $0.addMember(name: "erin", recipient: erin.recipient, groups: [ci], readOnly: false)
+        }
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        _ = try clones.theirs.removeMember(named: "dave", kdf: .testing) { _ in }
+        _ = try clones.theirs.removeMember(named: "erin", kdf: .testing) { _ in }
+        try clones.merge()
+        #expect(try clones.ours.members().isEmpty)
+        #expect(throws: VaultError.self) { try asBob(bob, on: clones.ours, pinned: try clones.ours.trustFingerprint()).secret("b", "x") }
+    }
+
+    @Test func aRosterShrunkAgainstAnOldBaseRemovesNobody() throws {
+        let alice = try AgeIdentity.generate(), runner = try AgeIdentity.generate()
+        let clones = try clones {
+            try $0.add("deploy", "ci", "token", group: ci)
+            try $0.addMember(name: "alice", recipient: alice.recipient, groups: [], readOnly: false)
+            try $0.addMember(name: "runner", recipient: runner.recipient, groups: [ci], readOnly: true)
+        }
+        _ = try clones.ours.revoke(group: ci)  // the key epoch rises on ours; git's base stays the older file
+        var shrunk = try OpenVault.open(FileBytes(clones.ourBytes), identities: [alice], deviceKey: nil, path: "")
+        _ = try shrunk.removeMemberSlot(named: "runner")
+        writeBytes(try shrunk.encode(), to: clones.theirs.location.path)
+        let report = try clones.merge()
+        #expect(report.membersRemoved.isEmpty)
+        #expect(try clones.ours.members().map(\.name) == ["alice", "runner"])
+    }
+
+    @Test func aReplayedRemovalDoesNotRemoveAMemberAddedBack() throws {
+        let bob = try AgeIdentity.generate()
+        let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        writeBytes(clones.ourBytes, to: clones.theirs.location.path)  // the real file just after the removal, replayed
+        try clones.ours.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+        let report = try clones.merge()
+        #expect(report.membersRemoved.isEmpty)
+        #expect(try clones.ours.members().map(\.name) == ["bob"])
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {

@@ -183,7 +183,7 @@ import VaultCrypto
     }
 
     /// The second review's finding: the trust statement is public (every commit holds it). Removed bob
-    /// copies the current one, with the current key epoch and signing public key, into his old copy,
+    /// copies the current one, with the current key epoch, signing public key and member removals, into his old copy,
     /// changes a secret and MACs the header with his old header MAC key; the owner's unchanged key
     /// file opens the old keyslot there. What gives it away is the signing key: the one sealed under
     /// bob's old wrap key is his epoch's, not the one the statement names (93).
@@ -202,6 +202,7 @@ import VaultCrypto
         try forged.unwrapSigningKey()  // his old one, which his build signs and seals with
         forged.file.keyEpoch = current.keyEpoch
         forged.file.signingPublicKey = current.signingPublicKey
+        forged.file.memberRemovals = current.memberRemovals  // sealed under a wrap key he lacks, but the statement covers its bytes
         forged.file.trustSignature = current.trustSignature
         forged.trustAsRead = TrustFields(of: forged.file)
         writeBytes(try forged.encode(), to: path)

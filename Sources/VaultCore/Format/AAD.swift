@@ -38,13 +38,15 @@ enum AAD {
         Array("trust key".utf8) + vaultID
     }
 
-    /// What the trust key signs: "vault v2 trust statement" ‖ vault id ‖ u64 key epoch ‖ the signing public key.
-    static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8]) -> [UInt8] {
-        var w = ByteWriter(capacity: 80)
+    /// What the trust key signs: "vault v2 trust statement" ‖ vault id ‖ u64 key epoch ‖ the signing
+    /// public key ‖ SHA-256 of the sealed member removals (as the header holds them, empty or not).
+    static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8], memberRemovals: [UInt8]) -> [UInt8] {
+        var w = ByteWriter(capacity: 112)
         w.raw(Array("vault v2 trust statement".utf8))
         w.raw(vaultID)
         w.u64(keyEpoch)
         w.raw(signingPublicKey)
+        w.raw(SHA256.hash(memberRemovals))
         return w.bytes
     }
 
@@ -94,6 +96,11 @@ extension AAD {
     /// A member slot's key part: "member" ‖ vault id ‖ ephemeral share.
     static func memberKeys(vaultID: [UInt8], share: [UInt8]) -> [UInt8] {
         Array("member".utf8) + vaultID + share
+    }
+
+    /// The member removals under WK: "member removals" ‖ vault id.
+    static func memberRemovals(vaultID: [UInt8]) -> [UInt8] {
+        Array("member removals".utf8) + vaultID
     }
 
     /// A member slot's roster part under WK: "member info" ‖ vault id ‖ ephemeral share.

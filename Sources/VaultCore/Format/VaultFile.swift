@@ -15,8 +15,8 @@ struct VaultFile {
     static let checkSize = 16
     static let digestSize = 32
     static let wrappedKeySize = 12 + 32 + 16
-    /// v2's counters after the vault id: key epoch, write generation, member removal epoch (`u64` each).
-    static let countersSize = 3 * 8
+    /// v2's counters after the vault id: key epoch, write generation (`u64` each).
+    static let countersSize = 2 * 8
     static let maxKeyslots = 16
     static let maxGroups = 4096
     static let maxRecords = 10_000_000
@@ -33,9 +33,6 @@ struct VaultFile {
     var keyEpoch: UInt64
     /// Raised by every write of the owner (v2; 0 in v1).
     var writeGeneration: UInt64
-    /// The key epoch the last member removal raised the vault to (v2; 0 when none): a merge keeps
-    /// what a side from before it changed as conflicts, whatever that side's roster says.
-    var memberRemovalEpoch: UInt64 = 0
     /// HMAC of the device key that device-bound items are sealed with.
     var deviceCheck: [UInt8]
     /// v1 only: the header MAC key sealed under the device key.
@@ -43,6 +40,8 @@ struct VaultFile {
     var keyslots: [Keyslot]
     /// v2: public-key keyslots, one per member (`MemberSlot`), after the keyslots.
     var members: [MemberSlot] = []
+    /// v2: the sealed `RemovalRecord` (empty when no member was ever removed), after the member slots.
+    var memberRemovals: [UInt8] = []
     /// v2: the key epoch's signing key (Ed25519), after the member slots: its public key, and its
     /// private key sealed under WK (the owner and full members sign headers with it).
     var signingPublicKey: [UInt8] = []
@@ -96,12 +95,12 @@ struct VaultFile {
         w.raw(vaultID)
         w.u64(keyEpoch)
         w.u64(writeGeneration)
-        w.u64(memberRemovalEpoch)
         w.raw(deviceCheck)
         w.u8(UInt8(keyslots.count))
         for slot in keyslots { slot.encode(into: &w) }
         w.u8(UInt8(members.count))
         for slot in members { slot.encode(into: &w) }
+        w.lengthPrefixed(memberRemovals)
         w.raw(signingPublicKey)
         w.raw(wrappedSigningKey)
         w.raw(trustPublicKey)
@@ -259,8 +258,6 @@ struct VaultFile {
         let vaultID = Array(try r.raw(idSize))
         let keyEpoch = version >= 2 ? try r.u64() : 0
         let writeGeneration = version >= 2 ? try r.u64() : 0
-        let memberRemovalEpoch = version >= 2 ? try r.u64() : 0
-        guard memberRemovalEpoch <= keyEpoch else { throw MalformedInput(detail: "a member removal epoch above the key epoch") }
         let deviceCheck = Array(try r.raw(checkSize))
         let deviceWrappedHeaderMACKey = version == 1 ? Array(try r.lengthPrefixed(limit: wrappedKeySize)) : []
         let slotCount = Int(try r.u8())
@@ -270,10 +267,13 @@ struct VaultFile {
         var members: [MemberSlot] = []
         var signingPublicKey: [UInt8] = [], wrappedSigningKey: [UInt8] = []
         var trustPublicKey: [UInt8] = [], wrappedTrustKey: [UInt8] = [], trustSignature: [UInt8] = []
+        var memberRemovals: [UInt8] = []
         if version >= 2 {
             let memberCount = Int(try r.u8())
             guard memberCount <= MemberSlot.maxMembers else { throw MalformedInput(detail: "\(memberCount) member slots") }
             for _ in 0..<memberCount { members.append(try MemberSlot.decode(from: &r)) }
+            memberRemovals = Array(try r.lengthPrefixed(limit: 2 + RemovalRecord.maxEntries * RemovalRecord.entrySize + 28))
+            guard memberRemovals.isEmpty || memberRemovals.count > 28 else { throw MalformedInput(detail: "member removals shorter than their seal") }
             signingPublicKey = Array(try r.raw(Ed25519.keySize))
             wrappedSigningKey = Array(try r.raw(wrappedKeySize))
             trustPublicKey = Array(try r.raw(Ed25519.keySize))
@@ -300,7 +300,7 @@ struct VaultFile {
                              wrappedSigningKey: wrappedSigningKey, trustPublicKey: trustPublicKey,
                              wrappedTrustKey: wrappedTrustKey, trustSignature: trustSignature, classes: classes,
                              groups: groups, index: [], sections: [], listings: [], records: RecordList())
-        file.memberRemovalEpoch = memberRemovalEpoch
+        file.memberRemovals = memberRemovals
         return (file, parametersEnd, bytes)
     }
 }
