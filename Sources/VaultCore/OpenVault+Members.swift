@@ -36,9 +36,9 @@ extension OpenVault {
     }
 
     /// Records what the owner did to a member's slot (a removal, an adding back) for merges to follow.
-    mutating func recordMemberChange(_ entry: RemovalRecord.Entry) throws {
+    mutating func recordMemberChange(_ change: (inout RemovalRecord) -> Void) throws {
         var record = try removalRecord()
-        record.record(entry)
+        change(&record)
         removals = record
         removalsStale = true
     }
@@ -111,10 +111,13 @@ extension OpenVault {
             guard let id = keys.groupID(of: group) else { throw VaultError.noSuchGroup(group) }
             if !ids.contains(id) { ids.append(id) }
         }
-        // Adding back someone the owner removed changes the removals the trust key vouches for: the owner's alone.
+        // Adding back someone the owner removed changes the removals the trust key vouches for: the owner's
+        // alone, and at a new key epoch, so no two files at one epoch hold different records.
         if try removalRecord().isRemoved(recipient) {
-            guard trustKey != nil || keys.trustWrapKey != nil else { throw VaultError.trustKeyNeeded(action: "add back a removed member") }
-            try recordMemberChange(RemovalRecord.Entry(recipient: recipient, keyEpoch: file.keyEpoch, kind: .addedBack))
+            guard keys.trustWrapKey != nil else { throw VaultError.trustKeyNeeded(action: "add back a removed member") }
+            file.keyEpoch += 1
+            let epoch = file.keyEpoch
+            try recordMemberChange { $0.recordAddingBack(of: recipient, at: epoch) }
         }
         let member = Member(name: name, recipient: recipient, addedAt: Int64((addedAt.timeIntervalSince1970 * 1000).rounded(.down)),
                             scope: ids.isEmpty ? .full : .groups(ids, readOnly: readOnly))

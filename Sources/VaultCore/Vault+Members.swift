@@ -73,8 +73,8 @@ extension Vault {
         if shown.groups == nil {
             let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true) { vault in
                 let removed = try vault.removeMemberSlot(named: name)
-                // The epoch the re-key below raises the vault to.
-                try vault.recordMemberChange(RemovalRecord.Entry(recipient: removed.recipient, keyEpoch: vault.file.keyEpoch + 1, kind: .removed))
+                let epoch = vault.file.keyEpoch + 1  // the epoch the re-key below raises the vault to
+                try vault.recordMemberChange { $0.recordRemoval(of: removed.recipient, at: epoch) }
                 readable = try vault.attributes(matching: Query()).map(\.key)
             }
             return MemberRemoval(member: shown, readable: readable, keyEpoch: outcome.keyEpoch, rekey: outcome)
@@ -87,8 +87,9 @@ extension Vault {
                 readable += try vault.attributes(matching: Query(group: group)).map(\.key)
                 _ = try vault.rotateGroupKey(id, progress: progress)
             }
-            try vault.recordMemberChange(RemovalRecord.Entry(recipient: removed.recipient, keyEpoch: vault.file.keyEpoch, kind: .removed))
-            return vault.file.keyEpoch
+            let epoch = vault.file.keyEpoch
+            try vault.recordMemberChange { $0.recordRemoval(of: removed.recipient, at: epoch) }
+            return epoch
         }
         return MemberRemoval(member: shown, readable: readable, keyEpoch: epoch, rekey: nil)
     }

@@ -369,6 +369,45 @@ import VaultCrypto
         #expect(try clones.ours.members().map(\.name) == ["bob"])
     }
 
+    /// The fifth review's findings. (1) Adding bob back (read-only, same recipient) must not lift the
+    /// floor his removal set: his branch from before the removal still comes in as conflicts, and the
+    /// member he added there is not added. (3) A full member merges the owner's removal and adding back
+    /// while she has a change of her own (adding back raises the key epoch, so the owner's side is the
+    /// target and its record needs no trust key to keep).
+    @Test func addingBackKeepsTheFloorOfTheRemoval() throws {
+        let bob = try AgeIdentity.generate(), bob2 = try AgeIdentity.generate()
+        let clones = try clones {
+            try $0.add("deploy", "ci", "token", group: ci)
+            try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+        }
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        try clones.ours.addMember(name: "bob", recipient: bob.recipient, groups: [ci], readOnly: true)
+        let bobsBranch = asBob(bob, on: clones.theirs, pinned: try clones.ours.trustFingerprint())
+        try change(bobsBranch, "a", to: "bobs-a")
+        try bobsBranch.addMember(name: "bob2", recipient: bob2.recipient, groups: [], readOnly: false)
+        let report = try clones.merge()
+        #expect(report.applied == 0 && report.conflicts.map(\.service) == ["a"])
+        #expect(report.membersNotAdded.map(\.name) == ["bob2"])
+        #expect(try clones.ours.members().map(\.name) == ["bob"])
+        #expect(try clones.ours.secret("a", "x") == "a-base")
+    }
+
+    @Test func aFullMemberMergesTheOwnersAddingBack() throws {
+        let alice = try AgeIdentity.generate(), bob = try AgeIdentity.generate()
+        let clones = try clones {
+            try $0.addMember(name: "alice", recipient: alice.recipient, groups: [], readOnly: false)
+            try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+        }
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        try clones.ours.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+        let pinned = try clones.ours.trustFingerprint()
+        let asAlice = asBob(alice, on: clones.theirs, pinned: pinned)
+        try change(asAlice, "b", to: "alices-b")
+        let report = try asAlice.merge(base: clones.base, theirs: clones.ourBytes, origins: ("alice", "owner"), kdf: .testing) { _ in }
+        #expect(report.conflicts.map(\.service) == ["b"])  // hers is from before a removal: a conflict, not lost
+        #expect(try asAlice.members().map(\.name) == ["alice", "bob"])
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {

@@ -3,78 +3,83 @@ import VaultCrypto
 /// Which members the owner removed, and added back, at which key epoch (docs/FORMAT.md, "Member
 /// removals"): sealed under WK in the header, and vouched for by the trust statement, which holds
 /// its digest. A merge takes removals from this record, never from a roster a member could have
-/// shrunk, and never adds back a member removed here.
+/// shrunk, and never adds back a member removed here. Both a removal and an adding back raise the
+/// key epoch, so no two files at one epoch hold different records.
 struct RemovalRecord: Equatable {
-    /// What happened to a recipient, and when.
+    /// A recipient's latest removal, and its latest adding back since (0: none).
     struct Entry: Equatable {
-        enum Kind: UInt8 {
-            case removed = 1
-            /// Added again by the owner after a removal.
-            case addedBack = 2
-        }
-
         let recipient: AgeRecipient
-        let keyEpoch: UInt64
-        let kind: Kind
+        var removedAt: UInt64
+        var addedBackAt: UInt64 = 0
 
-        /// Later epochs win; at one epoch an adding back wins (a removal raises the epoch, so one made
-        /// after an adding back is at a higher epoch).
-        func isLater(than other: Entry) -> Bool {
-            (keyEpoch, kind.rawValue) > (other.keyEpoch, other.kind.rawValue)
-        }
+        /// Whether the recipient stands removed: its latest removal came after its latest adding back.
+        var isRemoved: Bool { removedAt > addedBackAt }
     }
 
     /// The most entries kept: past it the oldest go (a copy older than all of them is a rollback).
     static let maxEntries = 1024
-    static let entrySize = 32 + 8 + 1
+    static let entrySize = 32 + 8 + 8
 
-    /// The latest entry of each recipient, oldest first.
+    /// One entry per recipient, the least recently changed first.
     private(set) var entries: [Entry] = []
 
-    /// The key epoch of the latest removal; 0 when there is none.
-    var lastRemovalEpoch: UInt64 {
-        entries.filter { $0.kind == .removed }.map(\.keyEpoch).max() ?? 0
-    }
+    /// The key epoch of the latest removal, whether or not the member was added back since: a side
+    /// below it is from before that removal, when the removed member's keys still opened it.
+    var lastRemovalEpoch: UInt64 { entries.map(\.removedAt).max() ?? 0 }
 
-    /// Whether `recipient`'s latest entry is a removal.
+    /// Whether `recipient` stands removed.
     func isRemoved(_ recipient: AgeRecipient) -> Bool {
-        entries.last { $0.recipient == recipient }?.kind == .removed
+        entries.first { $0.recipient == recipient }?.isRemoved ?? false
     }
 
-    /// Records `entry` as its recipient's latest.
-    mutating func record(_ entry: Entry) {
-        entries.removeAll { $0.recipient == entry.recipient }
+    /// Records `recipient`'s removal at `keyEpoch`.
+    mutating func recordRemoval(of recipient: AgeRecipient, at keyEpoch: UInt64) {
+        update(recipient) { $0.removedAt = keyEpoch }
+    }
+
+    /// Records `recipient` added back at `keyEpoch`.
+    mutating func recordAddingBack(of recipient: AgeRecipient, at keyEpoch: UInt64) {
+        update(recipient) { $0.addedBackAt = keyEpoch }
+    }
+
+    private mutating func update(_ recipient: AgeRecipient, _ change: (inout Entry) -> Void) {
+        var entry = entries.first { $0.recipient == recipient } ?? Entry(recipient: recipient, removedAt: 0)
+        change(&entry)
+        entries.removeAll { $0.recipient == recipient }
         entries.append(entry)
         if entries.count > RemovalRecord.maxEntries { entries.removeFirst(entries.count - RemovalRecord.maxEntries) }
     }
 
-    /// Both records: for each recipient the later entry.
+    /// Both records joined: for each recipient the later removal and the later adding back.
     func merged(with other: RemovalRecord) -> RemovalRecord {
         var result = self
         for entry in other.entries {
-            if let mine = result.entries.last(where: { $0.recipient == entry.recipient }), !entry.isLater(than: mine) { continue }
-            result.record(entry)
+            result.update(entry.recipient) {
+                $0.removedAt = max($0.removedAt, entry.removedAt)
+                $0.addedBackAt = max($0.addedBackAt, entry.addedBackAt)
+            }
         }
         return result
     }
 
     // MARK: the sealed part
 
-    /// Empty for no entries, else `AES-GCM(WK, u16 count ‖ entries, AAD = "member removals" ‖ vault id)`.
+    /// Empty for no entries, else `AES-GCM(WK, u16 count ‖ entries, AAD = "member removals" ‖ vault id)`,
+    /// each entry the recipient's public key (32) ‖ u64 removed at ‖ u64 added back at.
     func sealed(wrapKey: SecretBytes, vaultID: [UInt8]) throws -> [UInt8] {
         guard !entries.isEmpty else { return [] }
         var w = ByteWriter(capacity: 2 + entries.count * RemovalRecord.entrySize)
         w.u16(UInt16(entries.count))
         for entry in entries {
             w.raw(entry.recipient.publicKey)
-            w.u64(entry.keyEpoch)
-            w.u8(entry.kind.rawValue)
+            w.u64(entry.removedAt)
+            w.u64(entry.addedBackAt)
         }
         return try AESGCM.seal(SecretBytes(w.bytes), key: wrapKey, aad: AAD.memberRemovals(vaultID: vaultID))
     }
 
     /// The record a sealed part holds. Throws `MalformedInput` for one that does not open or parse,
-    /// or that names an epoch above `keyEpoch`.
+    /// repeats a recipient, or names an epoch above `keyEpoch`.
     static func open(_ part: [UInt8], wrapKey: SecretBytes, vaultID: [UInt8], keyEpoch: UInt64) throws -> RemovalRecord {
         guard !part.isEmpty else { return RemovalRecord() }
         guard let plaintext = try? AESGCM.open(part, key: wrapKey, aad: AAD.memberRemovals(vaultID: vaultID)) else {
@@ -85,13 +90,12 @@ struct RemovalRecord: Equatable {
         let count = Int(try r.u16())
         guard (1...maxEntries).contains(count) else { throw MalformedInput(detail: "\(count) member removals") }
         for _ in 0..<count {
-            let recipient = AgeRecipient(publicKey: Array(try r.raw(32)))
-            let epoch = try r.u64()
-            guard let kind = Entry.Kind(rawValue: try r.u8()), epoch <= keyEpoch,
-                  !record.entries.contains(where: { $0.recipient == recipient }) else {
+            let entry = Entry(recipient: AgeRecipient(publicKey: Array(try r.raw(32))), removedAt: try r.u64(), addedBackAt: try r.u64())
+            guard entry.removedAt >= 1, entry.removedAt <= keyEpoch, entry.addedBackAt <= keyEpoch,
+                  !record.entries.contains(where: { $0.recipient == entry.recipient }) else {
                 throw MalformedInput(detail: "a malformed or repeated member removal")
             }
-            record.entries.append(Entry(recipient: recipient, keyEpoch: epoch, kind: kind))
+            record.entries.append(entry)
         }
         guard r.isAtEnd else { throw MalformedInput(detail: "bytes follow the member removals") }
         return record
