@@ -163,8 +163,11 @@ extension Vault {
                            orBase: baseMembers, to: &result, report: &report)
         }
         if removals != targetRemovals {
+            // A changed record is vouched for at a new key epoch, as a removal or an adding back is: no two
+            // files at one epoch hold different records (the owner's trust key signs it; a member's merge cannot).
             result.removals = removals
             result.removalsStale = true
+            result.file.keyEpoch += 1
         }
 
         var followUp = FollowUp()

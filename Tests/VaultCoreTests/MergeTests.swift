@@ -408,6 +408,43 @@ import VaultCrypto
         #expect(try asAlice.members().map(\.name) == ["alice", "bob"])
     }
 
+    /// The sixth review's findings. (1) A full member with a change of her own merges the owner's second
+    /// removal: the joined record keeps this side's order, so it is no change that needs the trust key.
+    /// (2) An adding back on one clone and a removal on another, neither having seen the other: the member
+    /// stays removed (epochs of two clones are no clock), and the changed record is written at a new epoch.
+    @Test func aFullMemberMergesASecondRemoval() throws {
+        let alice = try AgeIdentity.generate(), bob = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
+        let clones = try clones {
+            try $0.addMember(name: "alice", recipient: alice.recipient, groups: [], readOnly: false)
+            try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+            try $0.addMember(name: "carol", recipient: carol.recipient, groups: [], readOnly: false)
+        }
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        writeBytes(clones.ourBytes, to: clones.theirs.location.path)
+        let base = clones.ourBytes
+        let asAlice = asBob(alice, on: clones.theirs, pinned: try clones.ours.trustFingerprint())
+        try change(asAlice, "c", to: "alices-c")
+        _ = try clones.ours.removeMember(named: "carol", kdf: .testing) { _ in }
+        let report = try asAlice.merge(base: base, theirs: clones.ourBytes, origins: ("alice", "owner"), kdf: .testing) { _ in }
+        #expect(report.conflicts.map(\.service) == ["c"])
+        #expect(try asAlice.members().map(\.name) == ["alice"])
+    }
+
+    @Test func anAddingBackNotSeenByARemovalLeavesTheMemberRemoved() throws {
+        let bob = try AgeIdentity.generate()
+        let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        writeBytes(clones.ourBytes, to: clones.theirs.location.path)
+        let base = clones.ourBytes
+        try clones.ours.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)  // back at 3
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }                          // removed at 4
+        for _ in 0..<2 { _ = try clones.theirs.revoke(group: .default) }
+        try clones.theirs.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) // back at 5
+        let report = try clones.merge(base: base)
+        #expect(try clones.ours.members().isEmpty)
+        #expect(report.keyEpoch > 5)
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {

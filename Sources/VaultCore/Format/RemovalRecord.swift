@@ -14,6 +14,9 @@ struct RemovalRecord: Equatable {
 
         /// Whether the recipient stands removed: its latest removal came after its latest adding back.
         var isRemoved: Bool { removedAt > addedBackAt }
+
+        /// Whether this entry's history includes all of `other`'s (both epochs at least its own).
+        func hasSeen(_ other: Entry) -> Bool { removedAt >= other.removedAt && addedBackAt >= other.addedBackAt }
     }
 
     /// The most entries kept: past it the oldest go (a copy older than all of them is a rollback).
@@ -50,15 +53,28 @@ struct RemovalRecord: Equatable {
         if entries.count > RemovalRecord.maxEntries { entries.removeFirst(entries.count - RemovalRecord.maxEntries) }
     }
 
-    /// Both records joined: for each recipient the later removal and the later adding back.
+    /// Both records joined, this one's order kept. For a recipient both hold, an entry that has seen all
+    /// the other's history (both its epochs at least the other's) is taken; when neither has — a removal
+    /// and an adding back made on two clones, whose key epochs are no common clock — the recipient stays
+    /// removed, at the highest epoch either names.
     func merged(with other: RemovalRecord) -> RemovalRecord {
         var result = self
         for entry in other.entries {
-            result.update(entry.recipient) {
-                $0.removedAt = max($0.removedAt, entry.removedAt)
-                $0.addedBackAt = max($0.addedBackAt, entry.addedBackAt)
+            guard let at = result.entries.firstIndex(where: { $0.recipient == entry.recipient }) else {
+                result.entries.append(entry)
+                continue
+            }
+            let mine = result.entries[at]
+            if mine.hasSeen(entry) { continue }
+            if entry.hasSeen(mine) {
+                result.entries[at] = entry
+            } else {
+                result.entries[at] = Entry(recipient: entry.recipient,
+                                           removedAt: max(mine.removedAt, entry.removedAt, mine.addedBackAt, entry.addedBackAt),
+                                           addedBackAt: min(mine.addedBackAt, entry.addedBackAt))
             }
         }
+        if result.entries.count > RemovalRecord.maxEntries { result.entries.removeFirst(result.entries.count - RemovalRecord.maxEntries) }
         return result
     }
 
