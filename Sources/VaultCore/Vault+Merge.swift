@@ -93,11 +93,11 @@ extension Vault {
     private func mergeInPlace(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
                               origins: (ours: String, theirs: String)) throws -> (MergeReport, FollowUp) {
         let ourLabel = "\(location.path) (ours: \(origins.ours))", theirLabel = "their side of the merge (\(origins.theirs))"
-        let ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], label: ourLabel)
+        var ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], label: ourLabel)
         guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(action: "merge the vault") }
         let theirBytes = FileBytes(theirBytes)
         guard VaultFile.peekVaultID(theirBytes) == ours.file.vaultID else { throw VaultError.mergeOfAnotherVault(path: location.path) }
-        let theirs = try openMergeInput(theirBytes, knownKeys: [ourKeys], label: theirLabel)
+        var theirs = try openMergeInput(theirBytes, knownKeys: [ourKeys], label: theirLabel)
         guard let theirKeys = theirs.keys.fullKeys else { throw VaultError.ownerOnly(action: "merge the vault") }
         // A base of another vault (or none: git's empty file on add/add) is no base: every difference is then a change.
         var base: OpenVault?
@@ -112,7 +112,13 @@ extension Vault {
             let floor = max(base?.file.keyEpoch ?? 0, minimumEpoch ?? 0)
             if side.file.keyEpoch < floor { throw VaultError.rolledBack(path: label, found: side.file.keyEpoch, expected: floor) }
         }
-        let targetSide: MergeSide = theirs.file.keyEpoch > ours.file.keyEpoch ? .theirs : .ours
+        // The side at the higher key epoch; at one epoch (two clones each raised it once), theirs when its
+        // removal record already holds ours (so the result needs no new one, which only the owner can vouch for).
+        let ourRemovals = try ours.removalRecord(), theirRemovals = try theirs.removalRecord()
+        let theirsHoldsOurs = theirRemovals.merged(with: ourRemovals) == theirRemovals && ourRemovals.merged(with: theirRemovals) != ourRemovals
+        let targetSide: MergeSide = theirs.file.keyEpoch != ours.file.keyEpoch
+            ? (theirs.file.keyEpoch > ours.file.keyEpoch ? .theirs : .ours)
+            : (theirsHoldsOurs ? .theirs : .ours)
         var result = targetSide == .ours ? ours : theirs
         var other = targetSide == .ours ? theirs : ours
         var baseMembers: [Member] = []
@@ -122,7 +128,7 @@ extension Vault {
 
         // Removals are taken from each side's removal record, which the trust key vouches for (a roster a
         // member shrank in its own build, or one from an old copy, removes nobody), whichever base git chose.
-        let targetRemovals = try result.removalRecord(), otherRemovals = try other.removalRecord()
+        let (targetRemovals, otherRemovals) = targetSide == .ours ? (ourRemovals, theirRemovals) : (theirRemovals, ourRemovals)
         let removals = targetRemovals.merged(with: otherRemovals)
         var superseded: [MergeSide: Set<AccessGroup>?] = [targetSide: [], targetSide.other: []]
         for (side, vault, members, othersRemovals) in [(targetSide, result, targetMembers, otherRemovals),

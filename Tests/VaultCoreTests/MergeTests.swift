@@ -445,6 +445,36 @@ import VaultCrypto
         #expect(report.keyEpoch > 5)
     }
 
+    /// The seventh review's findings. (1) A removal on one clone is not undone by a removal and adding
+    /// back on another that never saw it: removals are events of their own (key epochs of two clones are
+    /// no clock), so two different ones leave the member removed. (2) At one key epoch, a full member
+    /// merges the owner's removal from another clone: the side whose record already holds the other's
+    /// is written on, so the merge needs no new record, which only the owner could vouch for.
+    @Test func aRemovalOnAnotherCloneIsNotUndoneByAnAddingBack() throws {
+        let bob = try AgeIdentity.generate()
+        let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
+        _ = try clones.theirs.removeMember(named: "bob", kdf: .testing) { _ in }
+        try clones.theirs.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        try clones.merge()
+        #expect(try clones.ours.members().isEmpty)
+    }
+
+    @Test func aFullMemberMergesARemovalAtTheSameEpoch() throws {
+        let alice = try AgeIdentity.generate(), bob = try AgeIdentity.generate()
+        let clones = try clones {
+            try $0.addMember(name: "alice", recipient: alice.recipient, groups: [], readOnly: false)
+            try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+        }
+        _ = try clones.ours.revoke(group: .default)                              // key epoch 2 here
+        _ = try clones.theirs.removeMember(named: "bob", kdf: .testing) { _ in }  // key epoch 2 there, bob recorded
+        let asAlice = asBob(alice, on: clones.ours, pinned: try clones.ours.trustFingerprint())
+        try change(asAlice, "c", to: "alices-c")
+        let report = try asAlice.merge(base: clones.base, theirs: clones.theirBytes, origins: ("alice", "owner"), kdf: .testing) { _ in }
+        #expect(try asAlice.members().map(\.name) == ["alice"])
+        #expect(report.membersRemoved.isEmpty)
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {
@@ -455,8 +485,9 @@ import VaultCrypto
         try clones.ours.addMember(name: "carol", recipient: carol.recipient, groups: [], readOnly: false)
         _ = try clones.theirs.removeMember(named: "runner", kdf: .testing) { _ in }
         _ = try clones.ours.rekey(kdf: .testing) { _ in }
+        // At one epoch, their side (whose removal record holds ours) is the one written on; our re-key is made again.
         let report = try clones.merge()
-        #expect(report.membersRemoved == ["runner"] && !report.rekeyed)
+        #expect(report.rekeyed && report.membersAdded == ["carol"])
         #expect(try clones.ours.members().map(\.name) == ["carol"])
         let asRunner = Vault(location: clones.ours.location, keys: .identity([runner]), host: Vault.selfContainedHost(for: clones.ours.location))
         asRunner.trustedFingerprint = try clones.ours.trustFingerprint()

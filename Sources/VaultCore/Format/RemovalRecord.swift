@@ -4,24 +4,24 @@ import VaultCrypto
 /// removals"): sealed under WK in the header, and vouched for by the trust statement, which holds
 /// its digest. A merge takes removals from this record, never from a roster a member could have
 /// shrunk, and never adds back a member removed here. Both a removal and an adding back raise the
-/// key epoch, so no two files at one epoch hold different records.
+/// key epoch.
 struct RemovalRecord: Equatable {
-    /// A recipient's latest removal, and its latest adding back since (0: none).
+    /// A recipient's latest removal (an event of its own, named by a random id: key epochs of two
+    /// clones are no common clock) and whether the owner added the member back since.
     struct Entry: Equatable {
         let recipient: AgeRecipient
         var removedAt: UInt64
+        var removalID: Bytes16
+        /// The key epoch the member was added back at, after this removal; 0 when it was not.
         var addedBackAt: UInt64 = 0
 
-        /// Whether the recipient stands removed: its latest removal came after its latest adding back.
-        var isRemoved: Bool { removedAt > addedBackAt }
-
-        /// Whether this entry's history includes all of `other`'s (both epochs at least its own).
-        func hasSeen(_ other: Entry) -> Bool { removedAt >= other.removedAt && addedBackAt >= other.addedBackAt }
+        /// Whether the recipient stands removed: not added back since its latest removal.
+        var isRemoved: Bool { addedBackAt == 0 }
     }
 
-    /// The most entries kept: past it the oldest go (a copy older than all of them is a rollback).
+    /// The most entries kept: past it the least recently changed go.
     static let maxEntries = 1024
-    static let entrySize = 32 + 8 + 8
+    static let entrySize = 32 + 8 + 16 + 8
 
     /// One entry per recipient, the least recently changed first.
     private(set) var entries: [Entry] = []
@@ -35,28 +35,27 @@ struct RemovalRecord: Equatable {
         entries.first { $0.recipient == recipient }?.isRemoved ?? false
     }
 
-    /// Records `recipient`'s removal at `keyEpoch`.
+    /// Records a new removal of `recipient` at `keyEpoch`.
     mutating func recordRemoval(of recipient: AgeRecipient, at keyEpoch: UInt64) {
-        update(recipient) { $0.removedAt = keyEpoch }
+        put(Entry(recipient: recipient, removedAt: keyEpoch, removalID: Bytes16.random()))
     }
 
-    /// Records `recipient` added back at `keyEpoch`.
+    /// Records `recipient`, removed, added back at `keyEpoch`.
     mutating func recordAddingBack(of recipient: AgeRecipient, at keyEpoch: UInt64) {
-        update(recipient) { $0.addedBackAt = keyEpoch }
+        guard var entry = entries.first(where: { $0.recipient == recipient }), entry.isRemoved else { return }
+        entry.addedBackAt = keyEpoch
+        put(entry)
     }
 
-    private mutating func update(_ recipient: AgeRecipient, _ change: (inout Entry) -> Void) {
-        var entry = entries.first { $0.recipient == recipient } ?? Entry(recipient: recipient, removedAt: 0)
-        change(&entry)
-        entries.removeAll { $0.recipient == recipient }
+    private mutating func put(_ entry: Entry) {
+        entries.removeAll { $0.recipient == entry.recipient }
         entries.append(entry)
         if entries.count > RemovalRecord.maxEntries { entries.removeFirst(entries.count - RemovalRecord.maxEntries) }
     }
 
-    /// Both records joined, this one's order kept. For a recipient both hold, an entry that has seen all
-    /// the other's history (both its epochs at least the other's) is taken; when neither has — a removal
-    /// and an adding back made on two clones, whose key epochs are no common clock — the recipient stays
-    /// removed, at the highest epoch either names.
+    /// Both records joined, this one's order kept. For a recipient both hold: the same removal, added
+    /// back on either side, is added back; two different removals — made on two clones, neither having
+    /// seen the other — leave the member removed (the later-numbered one kept), whatever was added back.
     func merged(with other: RemovalRecord) -> RemovalRecord {
         var result = self
         for entry in other.entries {
@@ -65,13 +64,12 @@ struct RemovalRecord: Equatable {
                 continue
             }
             let mine = result.entries[at]
-            if mine.hasSeen(entry) { continue }
-            if entry.hasSeen(mine) {
-                result.entries[at] = entry
-            } else {
-                result.entries[at] = Entry(recipient: entry.recipient,
-                                           removedAt: max(mine.removedAt, entry.removedAt, mine.addedBackAt, entry.addedBackAt),
-                                           addedBackAt: min(mine.addedBackAt, entry.addedBackAt))
+            if mine.removalID == entry.removalID {
+                if entry.addedBackAt > mine.addedBackAt { result.entries[at].addedBackAt = entry.addedBackAt }
+            } else if !(mine.isRemoved && mine.removedAt >= entry.removedAt) {
+                var removal = entry.removedAt > mine.removedAt ? entry : mine
+                removal.addedBackAt = 0
+                result.entries[at] = removal
             }
         }
         if result.entries.count > RemovalRecord.maxEntries { result.entries.removeFirst(result.entries.count - RemovalRecord.maxEntries) }
@@ -81,7 +79,7 @@ struct RemovalRecord: Equatable {
     // MARK: the sealed part
 
     /// Empty for no entries, else `AES-GCM(WK, u16 count ‖ entries, AAD = "member removals" ‖ vault id)`,
-    /// each entry the recipient's public key (32) ‖ u64 removed at ‖ u64 added back at.
+    /// each entry the recipient's public key (32) ‖ u64 removed at ‖ removal id (16) ‖ u64 added back at.
     func sealed(wrapKey: SecretBytes, vaultID: [UInt8]) throws -> [UInt8] {
         guard !entries.isEmpty else { return [] }
         var w = ByteWriter(capacity: 2 + entries.count * RemovalRecord.entrySize)
@@ -89,13 +87,14 @@ struct RemovalRecord: Equatable {
         for entry in entries {
             w.raw(entry.recipient.publicKey)
             w.u64(entry.removedAt)
+            entry.removalID.encode(into: &w)
             w.u64(entry.addedBackAt)
         }
         return try AESGCM.seal(SecretBytes(w.bytes), key: wrapKey, aad: AAD.memberRemovals(vaultID: vaultID))
     }
 
     /// The record a sealed part holds. Throws `MalformedInput` for one that does not open or parse,
-    /// repeats a recipient, or names an epoch above `keyEpoch`.
+    /// repeats a recipient, or names an epoch above `keyEpoch` (or an adding back not after its removal).
     static func open(_ part: [UInt8], wrapKey: SecretBytes, vaultID: [UInt8], keyEpoch: UInt64) throws -> RemovalRecord {
         guard !part.isEmpty else { return RemovalRecord() }
         guard let plaintext = try? AESGCM.open(part, key: wrapKey, aad: AAD.memberRemovals(vaultID: vaultID)) else {
@@ -106,8 +105,10 @@ struct RemovalRecord: Equatable {
         let count = Int(try r.u16())
         guard (1...maxEntries).contains(count) else { throw MalformedInput(detail: "\(count) member removals") }
         for _ in 0..<count {
-            let entry = Entry(recipient: AgeRecipient(publicKey: Array(try r.raw(32))), removedAt: try r.u64(), addedBackAt: try r.u64())
+            let entry = Entry(recipient: AgeRecipient(publicKey: Array(try r.raw(32))), removedAt: try r.u64(),
+                              removalID: Bytes16(try r.raw(16)), addedBackAt: try r.u64())
             guard entry.removedAt >= 1, entry.removedAt <= keyEpoch, entry.addedBackAt <= keyEpoch,
+                  entry.addedBackAt == 0 || entry.addedBackAt > entry.removedAt,
                   !record.entries.contains(where: { $0.recipient == entry.recipient }) else {
                 throw MalformedInput(detail: "a malformed or repeated member removal")
             }
