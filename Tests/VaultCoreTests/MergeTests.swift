@@ -475,6 +475,22 @@ import VaultCrypto
         #expect(report.membersRemoved.isEmpty)
     }
 
+    /// The eighth review's finding: joining two different removals kept one of their ids, which an
+    /// adding back on that removal's own clone still matched, so a later merge of a branch from there
+    /// took the member back in. The joined removal is one of its own: either side's adding back leaves
+    /// it removed, the join is the same from both sides, and joining again changes nothing.
+    @Test func aJoinedRemovalIsNotUndoneByAnAddingBackOfEitherRemoval() {
+        let bob = AgeRecipient(publicKey: SecureRandom.bytes(32))
+        var onA = RemovalRecord(), onB = RemovalRecord()
+        onA.recordRemoval(of: bob, at: 2)
+        onB.recordRemoval(of: bob, at: 3)
+        onB.recordAddingBack(of: bob, at: 4)
+        let joined = onA.merged(with: onB)
+        #expect(joined.isRemoved(bob) && joined == onB.merged(with: onA))
+        #expect(joined.merged(with: onB) == joined && joined.merged(with: onA) == joined)
+        #expect(onB.merged(with: joined).isRemoved(bob))
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {

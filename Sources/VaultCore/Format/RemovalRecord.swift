@@ -55,7 +55,8 @@ struct RemovalRecord: Equatable {
 
     /// Both records joined, this one's order kept. For a recipient both hold: the same removal, added
     /// back on either side, is added back; two different removals — made on two clones, neither having
-    /// seen the other — leave the member removed (the later-numbered one kept), whatever was added back.
+    /// seen the other — leave the member removed under a removal of their own (`joinedID`), whatever was
+    /// added back, unless this side's standing removal is already at least as late.
     func merged(with other: RemovalRecord) -> RemovalRecord {
         var result = self
         for entry in other.entries {
@@ -67,13 +68,21 @@ struct RemovalRecord: Equatable {
             if mine.removalID == entry.removalID {
                 if entry.addedBackAt > mine.addedBackAt { result.entries[at].addedBackAt = entry.addedBackAt }
             } else if !(mine.isRemoved && mine.removedAt >= entry.removedAt) {
-                var removal = entry.removedAt > mine.removedAt ? entry : mine
-                removal.addedBackAt = 0
-                result.entries[at] = removal
+                // A removal of its own, named from both: an adding back either clone made of its own removal
+                // must never match it later. Joining it again with either side changes nothing.
+                result.entries[at] = Entry(recipient: entry.recipient, removedAt: max(mine.removedAt, entry.removedAt),
+                                           removalID: RemovalRecord.joinedID(mine.removalID, entry.removalID))
             }
         }
         if result.entries.count > RemovalRecord.maxEntries { result.entries.removeFirst(result.entries.count - RemovalRecord.maxEntries) }
         return result
+    }
+
+    /// The id of two different removals joined: the first 16 bytes of SHA-256("vault removal join" ‖ the
+    /// two ids, lower first), the same whichever side joins.
+    static func joinedID(_ a: Bytes16, _ b: Bytes16) -> Bytes16 {
+        let (low, high) = a.bytes.lexicographicallyPrecedes(b.bytes) ? (a, b) : (b, a)
+        return Bytes16(SHA256.hash(Array("vault removal join".utf8) + low.bytes + high.bytes).prefix(16))
     }
 
     // MARK: the sealed part
