@@ -158,11 +158,12 @@ extension Vault {
         let changes = try merge.apply(to: &result)
         report.applied = changes.applied
         report.conflicts = changes.conflicts
-        if other.file.keyEpoch < targetRemovals.lastRemovalEpoch {
-            // Members added on a side from before a removal here could be the removed member, added back.
+        // A side whose every change is kept as a conflict (from before a removal here, or still holding a full
+        // member removed here) adds no member either: the removed member could be one of them, or have added them.
+        if case .some(.none) = superseded[targetSide.other] {
             for member in otherMembers where !baseMembers.contains(where: { $0.name == member.name })
                 && !targetMembers.contains(where: { $0.name == member.name }) {
-                report.membersNotAdded.append((member.name, "added on a side from before a member's removal here; add it again if it is wanted"))
+                report.membersNotAdded.append((member.name, "added on a side a removed member could have written; add it again if it is wanted"))
             }
         } else {
             try addMembers(otherMembers.filter { !removals.isRemoved($0.recipient) }, of: other, notIn: targetMembers,

@@ -491,6 +491,24 @@ import VaultCrypto
         #expect(onB.merged(with: joined).isRemoved(bob))
     }
 
+    /// The ninth review's finding: a side still holding a full member removed here (at a key epoch above
+    /// that removal's, so only the roster rule catches it) had its changes kept as conflicts but its added
+    /// members added: removed bob's second identity got in. Such a side adds no member.
+    @Test func aSideStillHoldingARemovedMemberAddsNoMember() throws {
+        let bob = try AgeIdentity.generate(), bob2 = try AgeIdentity.generate()
+        let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
+        for _ in 0..<2 { _ = try clones.theirs.revoke(group: .default) }      // key epoch 3 there, bob still a member
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in } // key epoch 2 here
+        for _ in 0..<3 { _ = try clones.ours.revoke(group: .default) }        // key epoch 5 here
+        let bobsBranch = asBob(bob, on: clones.theirs, pinned: try clones.ours.trustFingerprint())
+        try bobsBranch.addMember(name: "bob2", recipient: bob2.recipient, groups: [], readOnly: false)
+        try change(bobsBranch, "a", to: "bobs-a")
+        let report = try clones.merge()
+        #expect(report.membersNotAdded.map(\.name) == ["bob2"] && report.membersAdded.isEmpty)
+        #expect(report.applied == 0 && report.conflicts.map(\.service) == ["a"])
+        #expect(try clones.ours.members().isEmpty)
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {
