@@ -509,6 +509,22 @@ import VaultCrypto
         #expect(try clones.ours.members().isEmpty)
     }
 
+    /// The tenth review's finding: the same, when the side still holding removed bob is the one written on
+    /// (its key epoch is the higher): the member he added there is removed by the merge.
+    @Test func aWrittenOnSideStillHoldingARemovedMemberKeepsNoMemberItAdded() throws {
+        let bob = try AgeIdentity.generate(), bob2 = try AgeIdentity.generate()
+        let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
+        for _ in 0..<4 { _ = try clones.theirs.revoke(group: .default) }      // key epoch 5 there, bob still a member
+        let bobsBranch = asBob(bob, on: clones.theirs, pinned: try clones.theirs.trustFingerprint())
+        try bobsBranch.addMember(name: "bob2", recipient: bob2.recipient, groups: [], readOnly: false)
+        try change(bobsBranch, "a", to: "bobs-a")
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in } // key epoch 2 here
+        let report = try clones.merge()
+        #expect(Set(report.membersRemoved) == ["bob", "bob2"])
+        #expect(try clones.ours.members().isEmpty)
+        #expect(try clones.ours.secret("a", "x") == "a-base")
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {
