@@ -180,11 +180,12 @@ extension Vault {
         var followUp = FollowUp()
         followUp.removedMembers = targetMembers.filter { removals.isRemoved($0.recipient) }.map(\.name)
         // When the side written on is the one whose every change is kept as a conflict, the members it added
-        // (in neither the base nor the other side) go too: the removed member could have added them.
+        // (by recipient: in neither the base nor the other side, whatever their names) go too: the removed
+        // member could have added them.
         if case .some(.none) = superseded[targetSide] {
             followUp.removedMembers += targetMembers.filter { member in
-                !followUp.removedMembers.contains(member.name) && !baseMembers.contains { $0.name == member.name }
-                    && !otherMembers.contains { $0.name == member.name }
+                !followUp.removedMembers.contains(member.name) && !baseMembers.contains { $0.recipient == member.recipient }
+                    && !otherMembers.contains { $0.recipient == member.recipient }
             }.map(\.name)
         }
         // A trust key replaced on the other side only (`vault rekey`, a rotating `passwd`) is the one

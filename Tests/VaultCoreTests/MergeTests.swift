@@ -525,6 +525,20 @@ import VaultCrypto
         #expect(try clones.ours.secret("a", "x") == "a-base")
     }
 
+    /// The eleventh review's finding: members compared by name let bob's second identity stay under the
+    /// name of a member added here. They are compared by recipient.
+    @Test func aRemovedMembersAdditionUnderATakenNameIsRemovedToo() throws {
+        let bob = try AgeIdentity.generate(), bob2 = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
+        let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
+        for _ in 0..<4 { _ = try clones.theirs.revoke(group: .default) }
+        try asBob(bob, on: clones.theirs, pinned: try clones.theirs.trustFingerprint())
+            .addMember(name: "carol", recipient: bob2.recipient, groups: [], readOnly: false)
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        try clones.ours.addMember(name: "carol", recipient: carol.recipient, groups: [], readOnly: false)
+        try clones.merge()
+        #expect(try !clones.ours.members().contains { $0.recipient == bob2.recipient.description })
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {
