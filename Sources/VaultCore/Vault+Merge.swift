@@ -169,6 +169,15 @@ extension Vault {
             try addMembers(otherMembers.filter { !removals.isRemoved($0.recipient) }, of: other, notIn: targetMembers,
                            orBase: baseMembers, to: &result, report: &report)
         }
+        if case .some(.none) = superseded[targetSide] {
+            // The side written on is one a removed member could have written: members it dropped without a
+            // removal the trust key vouched for come back from the other side.
+            let dropped = otherMembers.filter { member in
+                baseMembers.contains { $0.recipient == member.recipient } && !targetMembers.contains { $0.recipient == member.recipient }
+                    && !removals.isRemoved(member.recipient)
+            }
+            try addMembers(dropped, of: other, notIn: targetMembers, orBase: [], to: &result, report: &report)
+        }
         if removals != targetRemovals {
             // A changed record is vouched for at a new key epoch, as a removal or an adding back is: no two
             // files at one epoch hold different records (the owner's trust key signs it; a member's merge cannot).

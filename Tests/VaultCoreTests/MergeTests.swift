@@ -539,6 +539,24 @@ import VaultCrypto
         #expect(try !clones.ours.members().contains { $0.recipient == bob2.recipient.description })
     }
 
+    /// The twelfth review's finding: the written-on side a removed member could have written dropped
+    /// alice's slot (no removal recorded): the merge brings her back from the other side.
+    @Test func aMemberDroppedByARemovedMembersSideComesBack() throws {
+        let alice = try AgeIdentity.generate(), bob = try AgeIdentity.generate()
+        let clones = try clones {
+            try $0.addMember(name: "alice", recipient: alice.recipient, groups: [], readOnly: false)
+            try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false)
+        }
+        for _ in 0..<4 { _ = try clones.theirs.revoke(group: .default) }
+        var dropped = try OpenVault.open(FileBytes(clones.theirBytes), identities: [bob], deviceKey: nil, path: "")
+        _ = try dropped.removeMemberSlot(named: "alice")
+        writeBytes(try dropped.encode(), to: clones.theirs.location.path)
+        _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
+        try clones.merge()
+        #expect(try clones.ours.members().map(\.name) == ["alice"])
+        #expect(try asBob(alice, on: clones.ours, pinned: try clones.ours.trustFingerprint()).secret("a", "x") == "a-base")
+    }
+
     @Test func aMemberRemovedOnTheOtherSideAtTheSameEpochIsRemovedHereToo() throws {
         let runner = try AgeIdentity.generate(), carol = try AgeIdentity.generate()
         let clones = try clones {

@@ -184,11 +184,13 @@ struct ErrorReport {
                                message: "cannot use the credential given (\(length) characters, not shown): no such file, and not a credential's text",
                                hint: makerHint(.credential) + "; a path is shown in messages only when it starts with / or ./")
         case .unreadableFile(let path, let kind, EISDIR):
-            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(quoted(path)): it is a directory",
+            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shownPath(path)): it is a directory",
                                hint: "name a file, not a directory")
         case .unreadableFile(let path, let kind, let code):
-            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(quoted(path)): \(String(cString: strerror(code)).lowercased())",
-                               hint: "check its permissions with 'ls -l \(shellQuoted(path))'")
+            // A secret given where a path belongs (too long a name, say) is not echoed, in the hint either.
+            let shown = shownPath(path)
+            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shown): \(String(cString: strerror(code)).lowercased())",
+                               hint: shown == quoted(path) ? "check its permissions with 'ls -l \(shellQuoted(path))'" : "give the path of a file")
         case .io(let path, let operation, let code):
             return ErrorReport(status: status, message: "cannot \(operation) \(quoted(path)): \(String(cString: strerror(code)))",
                                hint: "check that the path exists and that you may write to its directory")
