@@ -102,22 +102,28 @@ import VaultCrypto
     }
 
     /// What a removed full member's own build could write from its old copy (the client's checks
-    /// left out): the runner's item holding `secret`, the key epoch raised by `epochRaise`, the
-    /// trust statement it had, or (`ownTrustKey`) one a trust key of its own signed.
-    func forge(_ oldCopy: [UInt8], by bob: AgeIdentity, epochRaise: UInt64, ownTrustKey: Bool = false) throws -> [UInt8] {
+    /// left out): the runner's item holding "bobs-secret", and the header changed by `header`.
+    func forge(_ oldCopy: [UInt8], by bob: AgeIdentity, header: (inout VaultFile) throws -> Void) throws -> [UInt8] {
         var forged = try OpenVault.open(FileBytes(oldCopy), identities: [bob], deviceKey: nil, path: "")
         let position = try #require(forged.file.index.indices.first { try! forged.openWholeRecord(at: $0).item.attributes.service == "db" })
         var record = try forged.openWholeRecord(at: position)
         record.item.secret = SecretBytes(Array("bobs-secret".utf8))
         try forged.store(record, replacing: position)
-        forged.file.keyEpoch += epochRaise
-        if ownTrustKey {
-            let key = SecretBytes(random: Ed25519.keySize)
-            forged.file.trustPublicKey = try Ed25519.publicKey(of: key)
-            forged.file.trustSignature = try Ed25519.sign(TrustFields(of: forged.file).statement(vaultID: forged.file.vaultID), privateKey: key)
-        }
+        try header(&forged.file)
         forged.trustAsRead = TrustFields(of: forged.file)
         return try forged.encode()
+    }
+
+    /// `forge` with the key epoch raised by `epochRaise`, and the trust statement it had or
+    /// (`ownTrustKey`) one a trust key of its own signed.
+    func forge(_ oldCopy: [UInt8], by bob: AgeIdentity, epochRaise: UInt64, ownTrustKey: Bool = false) throws -> [UInt8] {
+        try forge(oldCopy, by: bob) { file in
+            file.keyEpoch += epochRaise
+            guard ownTrustKey else { return }
+            let key = SecretBytes(random: Ed25519.keySize)
+            file.trustPublicKey = try Ed25519.publicKey(of: key)
+            file.trustSignature = try Ed25519.sign(TrustFields(of: file).statement(vaultID: file.vaultID), privateKey: key)
+        }
     }
 
     /// The attack a kept pin invites: bob, removed, still holds his copy of the file from before
@@ -194,18 +200,13 @@ import VaultCrypto
         let bobsCopy = fileBytes(path)
         _ = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
         let current = try VaultFile.decode(fileBytes(path)).file
-        var forged = try OpenVault.open(FileBytes(bobsCopy), identities: [bob], deviceKey: nil, path: "")
-        let position = try #require(forged.file.index.indices.first { try! forged.openWholeRecord(at: $0).item.attributes.service == "db" })
-        var record = try forged.openWholeRecord(at: position)
-        record.item.secret = SecretBytes(Array("bobs-secret".utf8))
-        try forged.store(record, replacing: position)
-        try forged.unwrapSigningKey()  // his old one, which his build signs and seals with
-        forged.file.keyEpoch = current.keyEpoch
-        forged.file.signingPublicKey = current.signingPublicKey
-        forged.file.memberRemovals = current.memberRemovals  // sealed under a wrap key he lacks, but the statement covers its bytes
-        forged.file.trustSignature = current.trustSignature
-        forged.trustAsRead = TrustFields(of: forged.file)
-        writeBytes(try forged.encode(), to: path)
+        // His build signs and seals with his old signing key, which opening his copy unwrapped.
+        writeBytes(try forge(bobsCopy, by: bob) { file in
+            file.keyEpoch = current.keyEpoch
+            file.signingPublicKey = current.signingPublicKey
+            file.memberRemovals = current.memberRemovals  // sealed under a wrap key he lacks, but the statement covers its bytes
+            file.trustSignature = current.trustSignature
+        }, to: path)
         #expect(throws: VaultError.corrupted(path: path, detail: "the signing key does not open or is not the header's")) {
             try owner.secret("db", "ci", group: ci)
         }
