@@ -7,9 +7,9 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 SWIFT ?= swift
-# A static Swift runtime and no RUNPATH: the binary needs only glibc and
-# libcrypto, and the loader probes no toolchain directories.
-RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -no-toolchain-stdlib-rpath
+# Static Swift and C++ runtimes and no RUNPATH: the binary needs only glibc and
+# libcrypto, and the loader probes no toolchain directories (scripts/release-flags.sh).
+RELEASE_FLAGS = $(shell scripts/release-flags.sh)
 HELPER_LINKS = git-credential-vault docker-credential-vault
 
 .PHONY: all deps build release test check fuzz-smoke demo generate install uninstall clean bench reliability fuzz deb

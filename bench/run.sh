@@ -13,7 +13,7 @@
 #   BENCH_RUNS       hyperfine --min-runs (default 20); BENCH_WARMUP (default 3)
 #   BENCH_RESULTS    where the table goes (default bench/RESULTS.md; "-" for stdout only)
 #   FLOOR_SOURCE     the floor program's C source (default bench/floor.c)
-#   RELEASE_FLAGS    swift build flags of the release binary (from the Makefile)
+#   RELEASE_FLAGS    swift build flags of the release binary (default: scripts/release-flags.sh)
 set -eu
 caller_dir="$PWD"
 cd "$(dirname "$0")/.."
@@ -26,7 +26,7 @@ warmup="${BENCH_WARMUP:-3}"
 results="${BENCH_RESULTS:-bench/RESULTS.md}"
 floor_source="${FLOOR_SOURCE:-bench/floor.c}"
 case "${FLOOR_SOURCE:-}" in ''|/*) ;; *) floor_source="$caller_dir/$FLOOR_SOURCE" ;; esac
-release_flags="${RELEASE_FLAGS:--c release --static-swift-stdlib}"
+release_flags="${RELEASE_FLAGS:-$(scripts/release-flags.sh)}"
 
 die() {
     echo "bench: error: $1" >&2

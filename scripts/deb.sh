@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
 # Word splitting of the flags is wanted.
 # shellcheck disable=SC2086
-RELEASE_FLAGS="${RELEASE_FLAGS:--c release --static-swift-stdlib --disable-local-rpath -Xswiftc -no-toolchain-stdlib-rpath}"
+RELEASE_FLAGS="${RELEASE_FLAGS:-$(scripts/release-flags.sh)}"
 package=vault-keychain
 
 for f in man/vault.1 completions/vault.bash completions/_vault completions/vault.fish; do

@@ -19,7 +19,8 @@ set -eu
 #   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
 #   age                         tests: vault identity's keys are checked against age-keygen and age
 #   lintian                     make test: the Debian package is checked by lintian (readelf, from binutils, for its RUNPATH)
-PACKAGES="pkg-config libssl-dev util-linux mandoc bash-completion zsh fish git python3 python3-yaml"
+#   libstdc++-12-dev            make release: GCC's static libstdc++, linked into the installed binary
+PACKAGES="pkg-config libssl-dev libstdc++-12-dev util-linux mandoc bash-completion zsh fish git python3 python3-yaml"
 PACKAGES="$PACKAGES python3-docker python3-cryptography"
 # python3-dotenv: a real dotenv reader, for the vault env --format dotenv property test
 PACKAGES="$PACKAGES python3-dotenv"
