@@ -21,27 +21,27 @@ extension OpenVault {
     }
 
     /// Unwraps, once, the signing key (with the wrap key: the owner and full members), checked
-    /// against its public key in the header (93 otherwise). A key made in memory is kept.
+    /// against its public key in the header (93 otherwise). A key made in memory is kept. The check
+    /// is a derivation, not a seal: WK is shared, and a removed full member holds an old one, which
+    /// the owner's unchanged key file opens in that member's old copy of the file.
     mutating func unwrapSigningKey() throws {
         guard file.version >= 2, signingKey == nil, let wrapKey = keys.wrapKey else { return }
-        signingKey = try unwrapEd25519(file.wrappedSigningKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID),
-                                       publicKey: file.signingPublicKey, what: "the signing key")
+        let opened = try? AESGCM.open(file.wrappedSigningKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID))
+        guard let opened, try Ed25519.publicKey(of: opened) == file.signingPublicKey else { throw unwrapFailure("the signing key") }
+        signingKey = opened
     }
 
-    /// Unwraps, once, the trust key (with TWK: the owner alone), checked against its public key in
-    /// the header (93 otherwise). A key made in memory (a new vault, a re-key) is kept.
+    /// Unwraps, once, the trust key (with TWK: the owner alone), sealed with the header's public key
+    /// in its AAD (93 otherwise). A key made in memory (a new vault, a re-key) is kept.
     mutating func unwrapTrustKey() throws {
         guard file.version >= 2, trustKey == nil, let trustWrapKey = keys.trustWrapKey else { return }
-        trustKey = try unwrapEd25519(file.wrappedTrustKey, key: trustWrapKey, aad: AAD.trustKey(vaultID: file.vaultID),
-                                     publicKey: file.trustPublicKey, what: "the trust key")
+        let aad = AAD.trustKey(vaultID: file.vaultID, publicKey: file.trustPublicKey)
+        guard let opened = try? AESGCM.open(file.wrappedTrustKey, key: trustWrapKey, aad: aad) else { throw unwrapFailure("the trust key") }
+        trustKey = opened
     }
 
-    private func unwrapEd25519(_ wrapped: [UInt8], key: SecretBytes, aad: [UInt8], publicKey: [UInt8], what: String) throws -> SecretBytes {
-        do {
-            let privateKey = try AESGCM.open(wrapped, key: key, aad: aad)
-            if try Ed25519.publicKey(of: privateKey) == publicKey { return privateKey }
-        } catch {}
-        throw VaultError.corrupted(path: path, detail: "\(what) does not open or is not the header's")
+    private func unwrapFailure(_ what: String) -> VaultError {
+        VaultError.corrupted(path: path, detail: "\(what) does not open or is not the header's")
     }
 
     /// Before a write of the owner or a full member. While the header's trust key, key epoch and
@@ -57,7 +57,8 @@ extension OpenVault {
         if let read = trustAsRead, file.keyEpoch != read.keyEpoch, file.signingPublicKey == read.signingPublicKey {
             try replaceSigningKey()
         }
-        file.wrappedTrustKey = try AESGCM.seal(trustKey, key: trustWrapKey, aad: AAD.trustKey(vaultID: file.vaultID))
+        file.wrappedTrustKey = try AESGCM.seal(trustKey, key: trustWrapKey,
+                                               aad: AAD.trustKey(vaultID: file.vaultID, publicKey: file.trustPublicKey))
         file.trustSignature = try Ed25519.sign(TrustFields(of: file).statement(vaultID: file.vaultID), privateKey: trustKey)
     }
 

@@ -1,17 +1,17 @@
 internal import COpenSSL
 
-/// HKDF-SHA256 (RFC 5869) for many 32-byte keys that share input key material
-/// and salt and differ only in `info` — the record keys of one group and class.
+/// HKDF-SHA256 (RFC 5869) with the extract step run once, for many keys that share input key
+/// material and salt and differ only in `info` — the record keys of one group and class — and
+/// for `HKDF.deriveKey`.
 ///
-/// `HKDF.deriveKey` runs extract and expand through EVP_KDF for every key, and
-/// OpenSSL's HKDF fetches HMAC and SHA-256 by name and builds its contexts on
-/// each call. Here the extract step, PRK = HMAC(salt, IKM), runs once; an
-/// HMAC context keyed with the PRK is kept, and each key is T(1) = HMAC(PRK,
-/// info ‖ 0x01) from a duplicate of that context (a 32-byte output is one
-/// expand block). The output is byte for byte `HKDF.deriveKey`'s.
+/// OpenSSL's EVP_KDF "HKDF" fetches HMAC and SHA-256 by name and builds its contexts on each
+/// call. Here PRK = HMAC(salt, IKM) is computed once and an HMAC context keyed with it is kept;
+/// each expand block T(i) = HMAC(PRK, T(i-1) ‖ info ‖ i) runs on a duplicate of that context.
 public final class HKDFExpander {
-    /// The length of every key it derives: one SHA-256 block of expand output.
+    /// The length of every key `deriveKey` gives: one SHA-256 block of expand output.
     public static let keySize = 32
+    /// The longest expand output: 255 blocks.
+    public static let maximumLength = 255 * keySize
 
     private let keyedContext: OpaquePointer
 
@@ -32,24 +32,50 @@ public final class HKDFExpander {
     /// The 32-byte HKDF-SHA256 output for `info`. Never throws: OpenSSL can only
     /// fail here if memory runs out, and then the process stops with `fatalError`.
     public func deriveKey(info: UnsafeRawBufferPointer) -> SecretBytes {
-        guard let context = EVP_MAC_CTX_dup(keyedContext) else { fatalError("HKDF-SHA256: EVP_MAC_CTX_dup failed") }
-        defer { EVP_MAC_CTX_free(context) }
-        let key = SecretBytes(count: Self.keySize)
-        var counter: UInt8 = 1
-        key.withUnsafeMutableBytes { out in
-            let output = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var length = 0
-            let fed = (info.isEmpty || EVP_MAC_update(context, info.baseAddress!.assumingMemoryBound(to: UInt8.self), info.count) == 1)
-                && EVP_MAC_update(context, &counter, 1) == 1
-            guard fed, EVP_MAC_final(context, output, &length, Self.keySize) == 1, length == Self.keySize else {
-                fatalError("HKDF-SHA256: HMAC expand failed")
-            }
-        }
-        return key
+        expand(info: info, length: Self.keySize)
     }
 
     /// `deriveKey(info:)` for a byte array.
     public func deriveKey(info: [UInt8]) -> SecretBytes {
         info.withUnsafeBytes { deriveKey(info: $0) }
+    }
+
+    /// The first `length` bytes (1...8160) of the expand output for `info`. Never throws (see `deriveKey`).
+    public func expand(info: [UInt8], length: Int) -> SecretBytes {
+        info.withUnsafeBytes { expand(info: $0, length: length) }
+    }
+
+    private func expand(info: UnsafeRawBufferPointer, length: Int) -> SecretBytes {
+        precondition((1...Self.maximumLength).contains(length), "HKDF-SHA256 output length \(length)")
+        let output = SecretBytes(count: length)
+        let block = SecretBytes(count: Self.keySize)  // T(i), fed into T(i+1)
+        output.withUnsafeMutableBytes { out in
+            block.withUnsafeMutableBytes { block in
+                var counter: UInt8 = 1
+                for start in stride(from: 0, to: length, by: Self.keySize) {
+                    expandBlock(previous: counter == 1 ? nil : UnsafeRawBufferPointer(block), info: info, counter: counter, into: block)
+                    out.baseAddress!.advanced(by: start).copyMemory(from: block.baseAddress!, byteCount: min(Self.keySize, length - start))
+                    counter &+= 1
+                }
+            }
+        }
+        return output
+    }
+
+    /// T(i) = HMAC(PRK, T(i-1) ‖ info ‖ i) into `block` (32 bytes).
+    private func expandBlock(previous: UnsafeRawBufferPointer?, info: UnsafeRawBufferPointer, counter: UInt8,
+                             into block: UnsafeMutableRawBufferPointer) {
+        guard let context = EVP_MAC_CTX_dup(keyedContext) else { fatalError("HKDF-SHA256: EVP_MAC_CTX_dup failed") }
+        defer { EVP_MAC_CTX_free(context) }
+        var counter = counter
+        var length = 0
+        let fed = [previous, info].allSatisfy { piece in
+            guard let piece, !piece.isEmpty else { return true }
+            return EVP_MAC_update(context, piece.baseAddress!.assumingMemoryBound(to: UInt8.self), piece.count) == 1
+        } && EVP_MAC_update(context, &counter, 1) == 1
+        guard fed, EVP_MAC_final(context, block.baseAddress!.assumingMemoryBound(to: UInt8.self), &length, Self.keySize) == 1,
+              length == Self.keySize else {
+            fatalError("HKDF-SHA256: HMAC expand failed")
+        }
     }
 }

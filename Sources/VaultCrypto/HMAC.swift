@@ -28,7 +28,20 @@ public final class HMACSHA256 {
     /// MAC output length in bytes.
     public static let macSize = 32
 
-    nonisolated(unsafe) private static let mac = EVP_MAC_fetch(nil, "HMAC", nil)
+    /// HMAC-SHA256 keyed with the empty key, its digest set once. Every context is a duplicate of
+    /// it keyed again: OpenSSL's HMAC fetches the digest by name whenever it is given one, which
+    /// cost more than the MAC of a small record.
+    nonisolated(unsafe) private static let template: OpaquePointer? = {
+        guard let mac = EVP_MAC_fetch(nil, "HMAC", nil) else { return nil }
+        defer { EVP_MAC_free(mac) }
+        guard let context = EVP_MAC_CTX_new(mac) else { return nil }
+        var empty: UInt8 = 0
+        guard vault_hmac_sha256_init(context, &empty, 0) == 1 else {
+            EVP_MAC_CTX_free(context)
+            return nil
+        }
+        return context
+    }()
 
     private let context: OpaquePointer
     private var finalized = false
@@ -39,14 +52,14 @@ public final class HMACSHA256 {
         context = try Self.keyedContext(key)
     }
 
-    /// A new EVP_MAC_CTX for HMAC-SHA256 keyed with `key`, from the HMAC implementation fetched once;
-    /// the caller frees it. Throws `CryptoError.openSSL` if OpenSSL cannot provide HMAC-SHA256.
+    /// A new EVP_MAC_CTX for HMAC-SHA256 keyed with `key`, a duplicate of the template; the caller
+    /// frees it. Throws `CryptoError.openSSL` if OpenSSL cannot provide HMAC-SHA256.
     static func keyedContext(_ key: SecretBytes) throws -> OpaquePointer {
-        let context = try check(EVP_MAC_CTX_new(try check(mac, "EVP_MAC_fetch(HMAC)")), "EVP_MAC_CTX_new")
+        let context = try check(EVP_MAC_CTX_dup(try check(template, "EVP_MAC_fetch(HMAC-SHA256)")), "EVP_MAC_CTX_dup")
         do {
             try key.withUnsafeBytes { k in
                 // SecretBytes always has a valid pointer, even for an empty key.
-                try check(vault_hmac_sha256_init(context, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count),
+                try check(EVP_MAC_init(context, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, nil),
                           "EVP_MAC_init(HMAC-SHA256)")
             }
         } catch {

@@ -33,7 +33,7 @@ struct HKDFTests {
         #expect(hexString(expander.deriveKey(info: v.bytes("info")).copyBytes()) == hexString(Array(v.bytes("OKM").prefix(32))))
     }
 
-    @Test("HKDFExpander equals HKDF.deriveKey on random key material, salt and info, many keys per expander")
+    @Test("HKDFExpander and HKDF.deriveKey equal RFC 5869 written out over HMAC, on random key material, salt, info and lengths")
     func expanderMatchesReference() throws {
         for _ in 0..<100 {
             let ikm = SecretBytes(random: Int.random(in: 0...96))
@@ -41,10 +41,26 @@ struct HKDFTests {
             let expander = try HKDFExpander(inputKeyMaterial: ikm, salt: salt)
             for _ in 0..<4 {
                 let info = randomBytes(Int.random(in: 0...80))
-                let reference = try HKDF.deriveKey(inputKeyMaterial: ikm, salt: salt, info: info)
-                #expect(expander.deriveKey(info: info).constantTimeEquals(reference), "ikm \(ikm.count), salt \(salt.count), info \(info.count) bytes")
+                let length = Int.random(in: 1...200)
+                let reference = Self.rfc5869(ikm: ikm.copyBytes(), salt: salt, info: info, length: length)
+                #expect(expander.deriveKey(info: info).copyBytes() == Array(Self.rfc5869(ikm: ikm.copyBytes(), salt: salt, info: info, length: 32)))
+                #expect(try HKDF.deriveKey(inputKeyMaterial: ikm, salt: salt, info: info, length: length).copyBytes() == reference,
+                        "ikm \(ikm.count), salt \(salt.count), info \(info.count) bytes, length \(length)")
             }
         }
+    }
+
+    /// RFC 5869 §2.2–2.3 as written: PRK = HMAC(salt, IKM); T(i) = HMAC(PRK, T(i-1) ‖ info ‖ i).
+    private static func rfc5869(ikm: [UInt8], salt: [UInt8], info: [UInt8], length: Int) -> [UInt8] {
+        let prk = SecretBytes(HMAC.sha256(key: SecretBytes(salt), data: ikm))
+        var output: [UInt8] = [], previous: [UInt8] = []
+        var counter: UInt8 = 1
+        while output.count < length {
+            previous = HMAC.sha256(key: prk, data: previous + info + [counter])
+            output += previous
+            counter += 1
+        }
+        return Array(output.prefix(length))
     }
 
     private func randomBytes(_ count: Int) -> [UInt8] {

@@ -13,6 +13,7 @@ public enum VaultMain {
     public static func run(_ arguments: [String], invokedAs programName: String = "vault",
                            environment: [String: String] = ProcessEnvironment.current) -> Int32 {
         ProcessHardening.disableCoreDumps()
+        CryptoLibrary.initializeForOneCommand()
         var terminal = Terminal()
         guard let arguments = HelperProgram.arguments(invokedAs: programName, arguments) else {
             return Status.success.exitCode
@@ -65,14 +66,13 @@ public enum VaultMain {
 /// The environment of this process, as a dictionary.
 public enum ProcessEnvironment {
     public static var current: [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
+        var count = 0
+        while environ[count] != nil { count += 1 }
+        var result = [String: String](minimumCapacity: count)
+        for entry in UnsafeBufferPointer(start: environ, count: count) {
+            guard let entry, let equals = strchr(entry, Int32(UInt8(ascii: "="))) else { continue }
+            let name = UnsafeRawBufferPointer(start: entry, count: equals - entry)
+            result[String(decoding: name, as: UTF8.self)] = String(cString: equals + 1)
         }
         return result
     }

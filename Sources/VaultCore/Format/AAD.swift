@@ -33,9 +33,11 @@ enum AAD {
         Array("signing key".utf8) + vaultID
     }
 
-    /// The vault's trust key wrapped under TWK: "trust key" ‖ vault id.
-    static func trustKey(vaultID: [UInt8]) -> [UInt8] {
-        Array("trust key".utf8) + vaultID
+    /// The vault's trust key wrapped under TWK: "trust key" ‖ vault id ‖ its public key (TP). Only the
+    /// master key gives TWK, so a trust key that opens with TP in its AAD is the one the owner sealed
+    /// with TP: no public key is derived on opening (an Ed25519 scalar multiplication).
+    static func trustKey(vaultID: [UInt8], publicKey: [UInt8]) -> [UInt8] {
+        Array("trust key".utf8) + vaultID + publicKey
     }
 
     /// What the trust key signs: "vault v2 trust statement" ‖ vault id ‖ u64 key epoch ‖ the signing
