@@ -25,6 +25,27 @@ struct ListingChanges {
 // Listing blocks: the attributes of every item of a (group, class), sealed together in
 // buckets, so `list` opens a few blocks per pair instead of deriving a key for every record.
 extension OpenVault {
+    /// The positions of the index's entries by (group, class), for the pairs `includes` accepts.
+    /// Neighbouring entries mostly share their pair: it is asked, and the dictionary touched, once
+    /// per run of them, not once per entry.
+    func positionsByPair(_ includes: (ListingPair) -> Bool) -> [ListingPair: [Int]] {
+        var positionsByPair: [ListingPair: [Int]] = [:]
+        var run: (pair: ListingPair, included: Bool, positions: [Int])?
+        func endRun() {
+            if let run, run.included { positionsByPair[run.pair, default: []].append(contentsOf: run.positions) }
+        }
+        for position in file.index.indices {
+            let pair = ListingPair(groupID: file.index.groupID(at: position), classID: file.index.classID(at: position))
+            if run?.pair != pair {
+                endRun()
+                run = (pair, includes(pair), [])
+            }
+            if run?.included == true { run?.positions.append(position) }
+        }
+        endRun()
+        return positionsByPair
+    }
+
     /// The blocks of `pair`, in bucket order.
     private func listingBlocks(of pair: ListingPair) -> [ListingBlock] {
         file.listings.filter { $0.groupID == pair.groupID && $0.classID == pair.classID }
@@ -42,9 +63,11 @@ extension OpenVault {
         return ListedItems(listings: try blocks.map { try openListing($0, bucketCount: blocks.count) }, path: path)
     }
 
-    /// A listing block opened: its plaintext and where each item's fields sit in it, in block order.
+    /// A listing block opened: its plaintext (attributes, never a secret: ordinary memory) and where
+    /// each item's fields sit in it, in block order.
     struct OpenedListing {
-        let plaintext: SecretBytes
+        let bucket: Int
+        let plaintext: [UInt8]
         let items: [(itemID: Bytes16, fields: Range<Int>)]
         let group: AccessGroup
         let accessibility: Accessibility
@@ -68,7 +91,8 @@ extension OpenVault {
         let aad = AAD.listing(vaultID: file.vaultID, groupID: block.groupID, classID: block.classID, bucket: block.bucket)
         // A copy, so what the digest is checked over is what opens (the file may change under a mapping).
         let sealed = block.sealed.bytes
-        guard constantTimeEquals(SHA256.hash(sealed), block.digest), let plaintext = try? AESGCM.open(sealed, key: key, aad: aad) else {
+        guard constantTimeEquals(SHA256.hash(sealed), block.digest),
+              let plaintext = try? sealed.withUnsafeBytes({ try AESGCM.openNonSecret($0, key: key, aad: aad) }) else {
             throw VaultError.corrupted(path: path, detail: "a listing block does not open")
         }
         let items = plaintext.withUnsafeBytes { bytes -> [(itemID: Bytes16, fields: Range<Int>)]? in
@@ -87,7 +111,7 @@ extension OpenVault {
             return items
         }
         guard let items else { throw VaultError.corrupted(path: path, detail: "a listing block's item overruns it or is not of its bucket") }
-        return OpenedListing(plaintext: plaintext, items: items, group: group, accessibility: accessibility)
+        return OpenedListing(bucket: block.bucket, plaintext: plaintext, items: items, group: group, accessibility: accessibility)
     }
 
     /// Seals again the listing blocks the changes left stale: for a pair that keeps its bucket
@@ -100,21 +124,7 @@ extension OpenVault {
     mutating func sealChangedListings() throws {
         guard !changedListings.isEmpty else { return }
         let changedPairs = changedListings.pairs
-        var positionsByPair: [ListingPair: [Int]] = [:]
-        // Neighbouring entries mostly share their pair: decide, and store, once per run.
-        var run: (pair: ListingPair, changed: Bool, positions: [Int])?
-        func endRun() {
-            if let run, run.changed { positionsByPair[run.pair, default: []].append(contentsOf: run.positions) }
-        }
-        for position in file.index.indices {
-            let pair = ListingPair(groupID: file.index.groupID(at: position), classID: file.index.classID(at: position))
-            if run?.pair != pair {
-                endRun()
-                run = (pair, changedPairs.contains(pair), [])
-            }
-            if run?.changed == true { run?.positions.append(position) }
-        }
-        endRun()
+        let positionsByPair = positionsByPair { changedPairs.contains($0) }
         var made: [ListingPair: [ListingBlock]] = [:]
         for pair in changedPairs {
             made[pair] = try remakeListing(of: pair, positions: positionsByPair[pair] ?? [])
@@ -168,8 +178,7 @@ extension OpenVault {
                 continue
             }
             let previous = respread ? allPrevious : [(try? openListing(old[bucket], bucketCount: bucketCount))].compactMap { $0 }
-            guard var plaintext = listingPlaintext(positionsByBucket[bucket] ?? [], previous: previous) else { return [] }
-            defer { plaintext.wipeBytes() }
+            guard let plaintext = listingPlaintext(positionsByBucket[bucket] ?? [], previous: previous) else { return [] }
             let aad = AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID, bucket: bucket)
             let sealed = try AESGCM.seal(plaintext.bytes, key: key, aad: aad)
             blocks.append(ListingBlock(groupID: pair.groupID, classID: pair.classID, bucket: bucket,
@@ -220,39 +229,66 @@ extension OpenVault {
     }
 }
 
-/// The items of a pair's opened listing blocks, by item id: each decoded only when taken.
+/// The items of a pair's opened listing blocks, each decoded only when taken.
+///
+/// A writer lists each bucket's items in the order of the index, so the item asked for next is,
+/// as a rule, the next one of its bucket's block: found without hashing. Blocks listing their
+/// items in another order (another writer's) are looked up by item id from the first item that
+/// is not where the rule puts it.
 struct ListedItems {
     private let listings: [OpenVault.OpenedListing]
-    private var places: [Bytes16: (listing: Int, item: Int)] = [:]
+    /// In each block, the first item not taken yet, while every taking follows the rule.
+    private var nextInBlock: [Int]
+    /// The items not taken yet, by item id, once one was not where the rule puts it.
+    private var places: [Bytes16: (listing: Int, item: Int)]?
     private let path: String
 
     init(listings: [OpenVault.OpenedListing], path: String) {
         self.listings = listings
         self.path = path
-        places.reserveCapacity(listings.reduce(0) { $0 + $1.items.count })
-        for (listing, opened) in listings.enumerated() {
-            for (item, entry) in opened.items.enumerated() { places[entry.itemID] = (listing, item) }
-        }
+        nextInBlock = Array(repeating: 0, count: listings.count)
     }
 
-    /// How many distinct item ids are left (an id listed twice counts once).
-    var count: Int { places.count }
-
-    /// The item ids left.
-    var itemIDs: Dictionary<Bytes16, (listing: Int, item: Int)>.Keys { places.keys }
+    /// Whether every item listed was taken (an item id listed twice, once looked up by id, counts once).
+    var areAllTaken: Bool {
+        if let places { return places.isEmpty }
+        return zip(listings, nextInBlock).allSatisfy { $0.items.count == $1 }
+    }
 
     /// The attributes listed for `itemID`, decoded, and no longer held; nil when it is not listed (or
     /// was taken). Throws `corrupted` for fields that do not decode.
     mutating func take(_ itemID: Bytes16) throws -> ItemAttributes? {
-        guard let place = places.removeValue(forKey: itemID) else { return nil }
-        let listing = listings[place.listing]
+        guard let place = takePlace(itemID) else { return nil }
+        // Field by field, not `let listing = listings[…]`: a copy of the block's description
+        // retained and released its arrays and group name for every item taken.
+        let fields = listings[place.listing].items[place.item].fields
         do {
-            return try listing.plaintext.withUnsafeBytes { bytes in
-                try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[listing.items[place.item].fields]),
-                                                       group: listing.group, accessibility: listing.accessibility)
+            return try listings[place.listing].plaintext.withUnsafeBytes { bytes in
+                try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[fields]),
+                                                       group: listings[place.listing].group,
+                                                       accessibility: listings[place.listing].accessibility)
             }
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.detail)
         }
+    }
+
+    private mutating func takePlace(_ itemID: Bytes16) -> (listing: Int, item: Int)? {
+        if places == nil {
+            let listing = itemID.bucket(among: listings.count)
+            if listing < listings.count, listings[listing].bucket == listing {
+                let item = nextInBlock[listing]
+                if item < listings[listing].items.count, listings[listing].items[item].itemID == itemID {
+                    nextInBlock[listing] += 1
+                    return (listing, item)
+                }
+            }
+            var notTaken: [Bytes16: (listing: Int, item: Int)] = [:]
+            for (listing, opened) in listings.enumerated() {
+                for item in nextInBlock[listing]..<opened.items.count { notTaken[opened.items[item].itemID] = (listing, item) }
+            }
+            places = notTaken
+        }
+        return places?.removeValue(forKey: itemID)
     }
 }

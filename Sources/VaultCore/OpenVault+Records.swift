@@ -76,12 +76,8 @@ extension OpenVault {
         // Every other query reads each (group, class) from its listing block: one key and one open per pair.
         precondition(bucketChecks.everyBucket, "a vault opened for lookups only answers lookups by service and account only")
         let wanted = Set(groupIDs)
-        var positionsByPair: [ListingPair: [Int]] = [:]
-        for position in file.index.indices {
-            let groupID = file.index.groupID(at: position), classID = file.index.classID(at: position)
-            guard wanted.contains(groupID) else { continue }
-            if let accessibility = query.accessibility, accessibility.fileID != classID { continue }
-            positionsByPair[ListingPair(groupID: groupID, classID: classID), default: []].append(position)
+        let positionsByPair = positionsByPair { pair in
+            wanted.contains(pair.groupID) && (query.accessibility.map { $0.fileID == pair.classID } ?? true)
         }
         var found: (positions: [Int], attributes: [ItemAttributes]) = ([], [])
         for (pair, positions) in positionsByPair {
@@ -97,9 +93,6 @@ extension OpenVault {
                 for position in positions { try consider(position) }
                 continue
             }
-            guard listed?.count == positions.count else {
-                throw VaultError.corrupted(path: path, detail: "a listing block does not list its group's items")
-            }
             found.positions.reserveCapacity(found.positions.count + positions.count)
             found.attributes.reserveCapacity(found.attributes.count + positions.count)
             for position in positions {
@@ -110,6 +103,9 @@ extension OpenVault {
                     found.positions.append(position)
                     found.attributes.append(attributes)
                 }
+            }
+            guard listed!.areAllTaken else {
+                throw VaultError.corrupted(path: path, detail: "a listing block does not list its group's items")
             }
         }
         found.positions += matches.positions

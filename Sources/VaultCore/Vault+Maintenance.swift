@@ -90,13 +90,11 @@ extension Vault {
             let listedPairs = vault.file.listings.map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
             for pair in Set(listedPairs) where vault.damagedGroups.allSatisfy({ $0.groupID != pair.groupID }) {
                 do {
-                    var listed = try vault.listedItems(of: pair)
+                    guard var listed = try vault.listedItems(of: pair) else { continue }
                     let held = vault.file.index.filter { $0.groupID == pair.groupID && $0.classID == pair.classID }.map(\.itemID)
-                    if listed.map({ Set($0.itemIDs) }) != Set(held) || listed?.count != held.count {
-                        report.damagedListings += 1
-                    } else {
-                        for itemID in held { _ = try listed?.take(itemID) }  // every one must decode
-                    }
+                    // Each held item must be listed and decode, and nothing else be listed.
+                    let listsWhatIsHeld = try held.allSatisfy { try listed.take($0) != nil } && listed.areAllTaken
+                    if !listsWhatIsHeld { report.damagedListings += 1 }
                 } catch VaultError.corrupted {
                     report.damagedListings += 1
                 } catch VaultError.locked, VaultError.boundToAnotherDevice {

@@ -75,6 +75,23 @@ public enum AESGCM {
             aad: aad)
     }
 
+    /// Opens a box whose plaintext is not secret into ordinary memory: no locked region, no wipe when
+    /// it is freed (vault's listing blocks hold items' attributes, never a secret; what is listed is
+    /// printed from ordinary strings anyway). Throws as `open(_:key:aad:)` does.
+    public static func openNonSecret(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
+        try checkKey(key)
+        guard box.count >= nonceSize + tagSize else { throw CryptoError.authenticationFailed }
+        let count = box.count - nonceSize - tagSize
+        // A capacity of at least one: the buffer then always has an address, even for no plaintext.
+        return try [UInt8](unsafeUninitializedCapacity: max(count, 1)) { out, initialized in
+            try decrypt(ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize ..< box.count - tagSize]),
+                        tag: UnsafeRawBufferPointer(rebasing: box[(box.count - tagSize)...]),
+                        key: key, nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceSize]), aad: aad,
+                        into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(out)[..<count]))
+            initialized = count
+        }
+    }
+
     /// Opens a byte array; see `open(_:key:aad:)` for the input and what it throws.
     public static func open(_ box: [UInt8], key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
         try box.withUnsafeBytes { try open($0, key: key, aad: aad) }
@@ -134,22 +151,27 @@ public enum AESGCM {
 
     private static func decrypt(ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, key: SecretBytes,
                                 nonce: UnsafeRawBufferPointer, aad: [UInt8]) throws -> SecretBytes {
-        let context = try start(encrypting: false, key: key, nonce: nonce, aad: aad)
         let plaintext = SecretBytes(count: ciphertext.count)
-        try plaintext.withUnsafeMutableBytes { out in
-            // SecretBytes always has a valid pointer, even for 0 bytes.
-            let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            let written = try update(context.pointer, ciphertext, into: body)
-            var expectedTag = [UInt8](tag)
-            try check(EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_SET_TAG, Int32(tagSize), &expectedTag),
-                      "EVP_CIPHER_CTX_ctrl(SET_TAG)")
-            var finalLength: Int32 = 0
-            guard EVP_CipherFinal_ex(context.pointer, body + written, &finalLength) > 0 else {
-                ERR_clear_error()
-                throw CryptoError.authenticationFailed
-            }
-        }
+        // SecretBytes always has a valid pointer, even for 0 bytes.
+        try plaintext.withUnsafeMutableBytes { try decrypt(ciphertext: ciphertext, tag: tag, key: key, nonce: nonce, aad: aad, into: $0) }
         return plaintext
+    }
+
+    /// Writes the plaintext into `out` (ciphertext.count bytes, a valid pointer even for none); on
+    /// failure what it wrote is not authentic, and the caller drops it.
+    private static func decrypt(ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, key: SecretBytes,
+                                nonce: UnsafeRawBufferPointer, aad: [UInt8], into out: UnsafeMutableRawBufferPointer) throws {
+        let context = try start(encrypting: false, key: key, nonce: nonce, aad: aad)
+        let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let written = try update(context.pointer, ciphertext, into: body)
+        var expectedTag = [UInt8](tag)
+        try check(EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_SET_TAG, Int32(tagSize), &expectedTag),
+                  "EVP_CIPHER_CTX_ctrl(SET_TAG)")
+        var finalLength: Int32 = 0
+        guard EVP_CipherFinal_ex(context.pointer, body + written, &finalLength) > 0 else {
+            ERR_clear_error()
+            throw CryptoError.authenticationFailed
+        }
     }
 
     /// A context keyed for one seal or open, with the associated data already fed.

@@ -61,6 +61,9 @@ struct AESGCMTests {
             #expect(throws: CryptoError.authenticationFailed, "offset \(offset)") {
                 try AESGCM.open(tampered, key: Self.key, aad: Array("header".utf8))
             }
+            #expect(throws: CryptoError.authenticationFailed, "offset \(offset), into ordinary memory") {
+                try tampered.withUnsafeBytes { try AESGCM.openNonSecret($0, key: Self.key, aad: Array("header".utf8)) }
+            }
         }
     }
 
@@ -97,6 +100,8 @@ struct AESGCMTests {
 
         let fromSecret = try AESGCM.seal(SecretBytes(plaintext), key: Self.key, aad: aad)
         #expect(try AESGCM.open(fromSecret[...], key: Self.key, aad: aad).copyBytes() == plaintext)
+
+        #expect(try fromArray.withUnsafeBytes { try AESGCM.openNonSecret($0, key: Self.key, aad: aad) } == plaintext)
 
         let fromRaw = try plaintext.withUnsafeBytes { try AESGCM.seal($0, key: Self.key, aad: []) }
         let opened = try fromRaw.withUnsafeBytes { try AESGCM.open($0, key: Self.key, aad: []) }

@@ -19,7 +19,7 @@ enum ListCommand {
         } else if items.isEmpty {
             terminal.say("no items match")
         } else {
-            terminal.writeOut(ItemOutput.table(items, now: invocation.now))
+            ItemOutput.writeTable(items, now: invocation.now) { terminal.writeOut($0) }
         }
         // The healthy groups are listed above; the damaged one is named, and the exit status says so.
         if let damaged = damagedGroups.first {
