@@ -629,9 +629,12 @@ public final class Vault: ItemStore {
     /// checked group's with the header MAC; a group's generation alone with its index MAC, and
     /// only at the key epoch already remembered. A reader's key (RMK) can forge a read MAC, and
     /// counters it raised would lock the owner out of the real file: it records nothing.
-    private func rememberCounters(of vault: OpenVault) {
+    /// `known`, when given, is what was read of the record before the file: a read that adds
+    /// nothing to it (most reads) takes no lock and reads the record no second time.
+    private func rememberCounters(of vault: OpenVault, known: SeenCounters? = nil) {
         let groups = vault.groupsVerifiedByWriteKey
-        SeenCounters.update(vaultID: vault.file.vaultID, host: host) { seen in
+        let source = source
+        let change = { (seen: SeenCounters) -> SeenCounters in
             if vault.keys.headerMACKey != nil { return seen.merging(vault.file, groups: groups) }
             // An identity's read checked the trust statement (`checkTrust`), which only the trust key signs:
             // its key epoch can be remembered. Nothing else of a header without its MAC can.
@@ -639,6 +642,8 @@ public final class Vault: ItemStore {
             guard vault.file.keyEpoch == seen.keyEpoch, !groups.isEmpty else { return seen }
             return seen.merging(groupGenerationsOf: vault.file, groups: groups)
         }
+        if let known, change(known) == known { return }
+        SeenCounters.update(vaultID: vault.file.vaultID, host: host, change)
     }
 
     /// Records `vault`'s counters as seen, lower ones included: a restore accepted on purpose.
@@ -700,7 +705,7 @@ public final class Vault: ItemStore {
                 return
             }
         }
-        rememberCounters(of: vault)
+        rememberCounters(of: vault, known: seen)
     }
 
     /// Any unlock on this machine leaves the after-first-unlock cache for this boot and (v2) this
