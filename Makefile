@@ -9,7 +9,10 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT ?= swift
 # Static Swift and C++ runtimes and no RUNPATH: the binary needs only glibc and
 # libcrypto, and the loader probes no toolchain directories (scripts/release-flags.sh).
-RELEASE_FLAGS = $(shell scripts/release-flags.sh)
+RELEASE_FLAGS := $(shell scripts/release-flags.sh)
+ifeq ($(filter release,$(RELEASE_FLAGS)),)
+$(error scripts/release-flags.sh printed no release flags)
+endif
 HELPER_LINKS = git-credential-vault docker-credential-vault
 
 .PHONY: all deps build release test check fuzz-smoke demo generate install uninstall clean bench reliability fuzz deb

@@ -8,18 +8,22 @@
 #
 # The Swift driver names -lstdc++ itself; a search directory holding nothing
 # but the archive, ahead of GCC's (which holds the shared library), is what
-# makes the linker take the archive.
-set -eu
-cd "$(dirname "$0")/.."
+# makes the linker take the archive. That step is best effort: without the
+# archive, or in a checkout whose path has a space (the flags are split into
+# words), the binary links the shared libstdc++ (scripts/deb.sh then names it
+# in the package's dependencies). The first line is printed whatever happens.
+set -u
+cd "$(dirname "$0")/.." || exit 1
 
 flags="-c release --static-swift-stdlib --disable-local-rpath -Xswiftc -no-toolchain-stdlib-rpath"
-archive="$(${CC:-cc} -print-file-name=libstdc++.a 2>/dev/null || true)"
-case "$archive" in
+archive="$(${CC:-cc} -print-file-name=libstdc++.a 2>/dev/null)"
+directory="$PWD/.build/static-libstdc++"
+case "$archive$directory" in
+    *" "*) ;;
     /*)
-        directory="$PWD/.build/static-libstdc++"
-        mkdir -p "$directory"
-        ln -sf "$archive" "$directory/libstdc++.a"
-        flags="$flags -Xswiftc -L$directory"
+        if mkdir -p "$directory" 2>/dev/null && ln -sf "$archive" "$directory/libstdc++.a" 2>/dev/null; then
+            flags="$flags -Xswiftc -L$directory"
+        fi
         ;;
 esac
 echo "$flags"

@@ -32,12 +32,34 @@ extension OpenVault {
     }
 
     /// Unwraps, once, the trust key (with TWK: the owner alone), sealed with the header's public key
-    /// in its AAD (93 otherwise). A key made in memory (a new vault, a re-key) is kept.
+    /// in its AAD (93 otherwise). A key made in memory (a new vault, a re-key) is kept. A trust key
+    /// sealed as before TP was in its AAD opens too, checked against TP by derivation as it was then.
     mutating func unwrapTrustKey() throws {
         guard file.version >= 2, trustKey == nil, let trustWrapKey = keys.trustWrapKey else { return }
         let aad = AAD.trustKey(vaultID: file.vaultID, publicKey: file.trustPublicKey)
-        guard let opened = try? AESGCM.open(file.wrappedTrustKey, key: trustWrapKey, aad: aad) else { throw unwrapFailure("the trust key") }
-        trustKey = opened
+        if let opened = try? AESGCM.open(file.wrappedTrustKey, key: trustWrapKey, aad: aad) {
+            trustKey = opened
+            return
+        }
+        let sealedWithoutTP = try? AESGCM.open(file.wrappedTrustKey, key: trustWrapKey, aad: AAD.trustKeyWithoutTP(vaultID: file.vaultID))
+        guard let sealedWithoutTP, try Ed25519.publicKey(of: sealedWithoutTP) == file.trustPublicKey else {
+            throw unwrapFailure("the trust key")
+        }
+        trustKey = sealedWithoutTP
+        trustKeySealedWithoutTP = true
+    }
+
+    /// Before the owner's write: a trust key read sealed without TP is sealed again, with it.
+    mutating func sealTrustKeyWithTPIfNeeded() throws {
+        guard trustKeySealedWithoutTP, let trustKey, let trustWrapKey = keys.trustWrapKey else { return }
+        try sealTrustKey(trustKey, under: trustWrapKey)
+    }
+
+    /// The trust key sealed under TWK, with TP in its AAD, into the header.
+    private mutating func sealTrustKey(_ trustKey: SecretBytes, under trustWrapKey: SecretBytes) throws {
+        file.wrappedTrustKey = try AESGCM.seal(trustKey, key: trustWrapKey,
+                                               aad: AAD.trustKey(vaultID: file.vaultID, publicKey: file.trustPublicKey))
+        trustKeySealedWithoutTP = false
     }
 
     private func unwrapFailure(_ what: String) -> VaultError {
@@ -57,8 +79,7 @@ extension OpenVault {
         if let read = trustAsRead, file.keyEpoch != read.keyEpoch, file.signingPublicKey == read.signingPublicKey {
             try replaceSigningKey()
         }
-        file.wrappedTrustKey = try AESGCM.seal(trustKey, key: trustWrapKey,
-                                               aad: AAD.trustKey(vaultID: file.vaultID, publicKey: file.trustPublicKey))
+        try sealTrustKey(trustKey, under: trustWrapKey)
         file.trustSignature = try Ed25519.sign(TrustFields(of: file).statement(vaultID: file.vaultID), privateKey: trustKey)
     }
 

@@ -23,6 +23,9 @@ struct OpenVault {
     /// The vault's trust key (an Ed25519 private key), held with the master key alone: it signs
     /// the trust statement that vouches for each key epoch's signing key.
     var trustKey: SecretBytes? = nil
+    /// Whether the trust key was read sealed as vaults before 2026-11-25 sealed it (without TP in
+    /// its AAD): the owner's next write seals it again with TP.
+    var trustKeySealedWithoutTP = false
     /// What the header as read vouched for: while a write keeps it, the trust statement read is
     /// kept (a full member's write must). Nil for a vault made or re-keyed in memory.
     var trustAsRead: TrustFields? = nil
@@ -475,6 +478,7 @@ struct OpenVault {
         }
         if isOwner {
             try signTrustStatement()
+            try sealTrustKeyWithTPIfNeeded()
             guard let signingKey, let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
             file.wrappedSigningKey = try AESGCM.seal(signingKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID))
         }

@@ -43,6 +43,15 @@ import Testing
         #expect(listed.areAllTaken)
     }
 
+    /// An item id repeated in the index and in its block (only a writer of the group can make one)
+    /// is taken as often as both hold it; `verify` and every write refuse such a file.
+    @Test func anItemIDListedTwiceIsTakenTwice() throws {
+        var listed = ListedItems(listings: [Self.listing([(ids[0], "s0"), (ids[0], "again")])], path: "v")
+        #expect(try listed.take(ids[0])?.service == "s0")
+        #expect(try listed.take(ids[0])?.service == "again")
+        #expect(listed.areAllTaken)
+    }
+
     @Test func anItemNotListedIsNilAndOneLeftOverShows() throws {
         var listed = ListedItems(listings: [Self.listing([(ids[0], "s0"), (ids[1], "s1")])], path: "v")
         #expect(try listed.take(ids[2]) == nil)

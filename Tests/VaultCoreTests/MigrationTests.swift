@@ -47,6 +47,37 @@ import Glibc
         #expect(throws: VaultError.locked(.whenUnlocked)) { try locked.secret("github", "ci-bot") }
     }
 
+    /// The vector's trust key is sealed without TP in its AAD, as vaults were before 2026-11-25: the
+    /// owner's opening accepts it checked by derivation, and the owner's next write seals it with TP.
+    @Test func theTrustKeyOfTheV2VectorIsSealedWithTPByTheOwnersNextWrite() throws {
+        let dir = try TempDirectory()
+        let location = copyVector(2, into: dir)
+        func opened() throws -> OpenVault {
+            try OpenVault.unlock(fileBytes(location.path), secret: Self.passphrase, deviceKey: nil, path: location.path)
+        }
+        let before = try opened()
+        #expect(before.trustKeySealedWithoutTP)
+        try Vault(location: location, credential: Self.passphrase).add("new", "item", "after-the-vector")
+        let after = try opened()
+        #expect(!after.trustKeySealedWithoutTP)
+        #expect(after.file.wrappedTrustKey != before.file.wrappedTrustKey)
+        #expect(after.file.trustPublicKey == before.file.trustPublicKey)  // the same trust key: pins stay
+        try expectEveryItem(Vault(location: location, credential: Self.passphrase))
+    }
+
+    /// A trust key sealed without TP opens only with the TP it derives: the older form proves no
+    /// more than it did (a header naming another trust public key is damage, 93).
+    @Test func aTrustKeySealedWithoutTPOpensOnlyForItsOwnPublicKey() throws {
+        let dir = try TempDirectory()
+        let location = copyVector(2, into: dir)
+        var vault = try OpenVault.unlock(fileBytes(location.path), secret: Self.passphrase, deviceKey: nil, path: location.path)
+        vault.trustKey = nil
+        vault.file.trustPublicKey = try Ed25519.publicKey(of: SecretBytes(random: Ed25519.keySize))
+        #expect(throws: VaultError.corrupted(path: location.path, detail: "the trust key does not open or is not the header's")) {
+            try vault.unwrapTrustKey()
+        }
+    }
+
     @Test func aWriteOutsideGitConvertsV1AndKeepsTheV1File() throws {
         let dir = try TempDirectory()
         let location = copyVector(1, into: dir)

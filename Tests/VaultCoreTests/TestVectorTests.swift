@@ -19,8 +19,8 @@ import VaultCrypto
     static let pinned: [String: String] = [
         "Tests/VaultCoreTests/Fixtures/v1/v1.vault": "a10b97807d7c7f02f7668bfdbcd3b7cff69d7fee4c682259ff2bf4b98315a2e9",
         "Tests/VaultCoreTests/Fixtures/v1/device.key": "a801813da9ae2c3f2bc7a244ceabb7b5e24a0cd5965c10ae6cbed397fa470e77",
-        "Tests/VaultCoreTests/Fixtures/v2/v2.vault": "eb0a45435b850e551b679554c5412e56b3fc9db96e23ea03f1cd5e727785169e",
-        "Tests/VaultCoreTests/Fixtures/v2/device.key": "68596f19b2dc3b88602f530346547b755522eca8a4ce4678e614aa1459dab375",
+        "Tests/VaultCoreTests/Fixtures/v2/v2.vault": "4b2869f53ef8bf1cc1bc8d4e84f83c6291e196dd70e2abbb844f562d6fc687a0",
+        "Tests/VaultCoreTests/Fixtures/v2/device.key": "1bedfe6af9ff062155a7f6cb227ede75da3ec096711010209ab707863717c719",
         "Tests/VaultCryptoTests/Vectors/aes-256-gcm.txt": "079b2650004dec208ac37d96877ded2a936288e9068f99a46034d33575aabc28",
         "Tests/VaultCryptoTests/Vectors/hkdf-sha256-rfc5869.txt": "0eb3c2a72f7edf30c59a2cb3da116bebbcbe37d04a381417adedb96d7ca044e5",
         "Tests/VaultCryptoTests/Vectors/hmac-sha256-rfc4231.txt": "9bf404744584c2c1a2f768985ccc68687c0bce5b1ffa042795417a0fe5ff2d86",

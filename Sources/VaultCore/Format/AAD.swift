@@ -40,6 +40,11 @@ enum AAD {
         Array("trust key".utf8) + vaultID + publicKey
     }
 
+    /// The trust key's AAD in vaults written before 2026-11-25: "trust key" ‖ vault id. Read only.
+    static func trustKeyWithoutTP(vaultID: [UInt8]) -> [UInt8] {
+        Array("trust key".utf8) + vaultID
+    }
+
     /// What the trust key signs: "vault v2 trust statement" ‖ vault id ‖ u64 key epoch ‖ the signing
     /// public key ‖ SHA-256 of the sealed member removals (as the header holds them, empty or not).
     static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8], memberRemovals: [UInt8]) -> [UInt8] {
