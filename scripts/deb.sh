@@ -47,10 +47,13 @@ sed "s/@VERSION@/$version/" packaging/debian/changelog | gzip -9n > "$doc/change
 chmod 0644 "$root/usr/share/man/man1/vault.1.gz" "$doc/changelog.gz"
 
 installed_size="$(du -sk --exclude=DEBIAN "$root" | cut -f1)"
-# The release flags link libstdc++ in where its archive is installed; a binary built without it needs the library.
-cxx_depends=""
-if readelf -d "$root/usr/bin/vault" | grep -q 'NEEDED.*libstdc++'; then cxx_depends=", libstdc++6"; fi
-sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$installed_size/" -e "s/@CXX_DEPENDS@/$cxx_depends/" \
+# The release flags link GCC's C++ runtime and unwinder in where their archives are installed; a binary
+# built without them needs their libraries.
+runtime_depends=""
+needed="$(readelf -d "$root/usr/bin/vault")"
+case "$needed" in *"[libgcc_s.so"*) runtime_depends="$runtime_depends, libgcc-s1" ;; esac
+case "$needed" in *"[libstdc++.so"*) runtime_depends="$runtime_depends, libstdc++6" ;; esac
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@INSTALLED_SIZE@/$installed_size/" -e "s/@RUNTIME_DEPENDS@/$runtime_depends/" \
     packaging/debian/control.in > "$root/DEBIAN/control"
 (cd "$root" && find usr -type f -exec md5sum {} + | sort -k 2) > "$root/DEBIAN/md5sums"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/md5sums"
