@@ -300,13 +300,20 @@ import VaultCrypto
     /// build, with no removal the trust key vouched for, removed those members through the owner's
     /// merge. Now a merge makes again only what the other side did under a raised key epoch: nobody
     /// is removed, no keyslot is dropped, and this side's own change is applied, not kept as a conflict.
-    @Test func aRosterShrunkWithoutARemovalRemovesNobody() throws {
+    /// Clones of a vault with a `ci` item, full member alice and read-only member runner (of `ci`);
+    /// alice's identity, to shrink the roster with in her own build.
+    private func clonesWithAliceAndARunner() throws -> (alice: AgeIdentity, clones: Clones) {
         let alice = try AgeIdentity.generate(), runner = try AgeIdentity.generate()
         let clones = try clones {
             try $0.add("deploy", "ci", "token", group: ci)
             try $0.addMember(name: "alice", recipient: alice.recipient, groups: [], readOnly: false)
             try $0.addMember(name: "runner", recipient: runner.recipient, groups: [ci], readOnly: true)
         }
+        return (alice, clones)
+    }
+
+    @Test func aRosterShrunkWithoutARemovalRemovesNobody() throws {
+        let (alice, clones) = try clonesWithAliceAndARunner()
         var shrunk = try OpenVault.open(FileBytes(clones.theirBytes), identities: [alice], deviceKey: nil, path: "")
         _ = try shrunk.removeMemberSlot(named: "runner")
         let ownersSlot = shrunk.file.keyslots
@@ -343,12 +350,7 @@ import VaultCrypto
     }
 
     @Test func aRosterShrunkAgainstAnOldBaseRemovesNobody() throws {
-        let alice = try AgeIdentity.generate(), runner = try AgeIdentity.generate()
-        let clones = try clones {
-            try $0.add("deploy", "ci", "token", group: ci)
-            try $0.addMember(name: "alice", recipient: alice.recipient, groups: [], readOnly: false)
-            try $0.addMember(name: "runner", recipient: runner.recipient, groups: [ci], readOnly: true)
-        }
+        let (alice, clones) = try clonesWithAliceAndARunner()
         _ = try clones.ours.revoke(group: ci)  // the key epoch rises on ours; git's base stays the older file
         var shrunk = try OpenVault.open(FileBytes(clones.ourBytes), identities: [alice], deviceKey: nil, path: "")
         _ = try shrunk.removeMemberSlot(named: "runner")

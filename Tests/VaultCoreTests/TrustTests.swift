@@ -172,12 +172,18 @@ import VaultCrypto
     /// at a higher key epoch, MACed with the header MAC key its slot gave. The owner's keys open the
     /// header, but the trust statement is for the member's old epoch, or under a trust key that is
     /// not the one the master key unwraps: damage (93), never its secrets.
-    @Test func aRemovedFullMemberCannotForgeAFileTheOwnerOpens() throws {
-        let dir = try TempDirectory()
+    /// The team of `team(dir)` after the owner removed full member bob, who kept a copy of the file from before.
+    private func bobRemovedKeepingHisCopy(_ dir: TempDirectory) throws -> (owner: Vault, bob: AgeIdentity, path: String, bobsCopy: [UInt8]) {
         let (owner, bob, _, _) = try team(dir)
         let path = dir.location().path
         let bobsCopy = fileBytes(path)
         _ = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
+        return (owner, bob, path, bobsCopy)
+    }
+
+    @Test func aRemovedFullMemberCannotForgeAFileTheOwnerOpens() throws {
+        let dir = try TempDirectory()
+        let (owner, bob, path, bobsCopy) = try bobRemovedKeepingHisCopy(dir)
         writeBytes(try forge(bobsCopy, by: bob, epochRaise: 5), to: path)
         #expect(throws: VaultError.corrupted(path: path, detail: "the trust statement does not check under the vault's trust key")) {
             try owner.secret("db", "ci", group: ci)
@@ -195,10 +201,7 @@ import VaultCrypto
     /// bob's old wrap key is his epoch's, not the one the statement names (93).
     @Test func aCopiedTrustStatementDoesNotMakeAnOldCopyCurrent() throws {
         let dir = try TempDirectory()
-        let (owner, bob, _, _) = try team(dir)
-        let path = dir.location().path
-        let bobsCopy = fileBytes(path)
-        _ = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
+        let (owner, bob, path, bobsCopy) = try bobRemovedKeepingHisCopy(dir)
         let current = try VaultFile.decode(fileBytes(path)).file
         // His build signs and seals with his old signing key, which opening his copy unwrapped.
         writeBytes(try forge(bobsCopy, by: bob) { file in
