@@ -165,13 +165,20 @@ private struct Sync {
                                   json: .object([("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged > 0)), ("pushed", .bool(true))]))
                 return
             }
-            // Only a remote that moved on is worth another round; anything else is git's to explain.
-            guard attempt < SyncCommand.pushAttempts, push.stderr.contains("fetch first") || push.stderr.contains("non-fast-forward") else {
-                let firstLine = push.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(push.status)"
-                throw CommandFailure(.failure, "git push to \(remote) failed: \(firstLine); \(merged > 0 ? "the merge is" : "your changes are") committed here",
+            // Only a remote that moved on is worth another round (seen by fetching it again, not by
+            // reading git's words); anything else is git's to explain.
+            guard attempt < SyncCommand.pushAttempts, remoteMovedOn(remote, tracking: tracking) else {
+                throw CommandFailure(.failure, "git push to \(remote) failed: \(push.firstErrorLine); \(merged > 0 ? "the merge is" : "your changes are") committed here",
                                      hint: "fix what git says and run 'vault sync' again (it never force-pushes)")
             }
         }
+    }
+
+    /// Whether the remote branch now holds commits this branch lacks (a push lost a race to it).
+    private func remoteMovedOn(_ remote: String, tracking: String) -> Bool {
+        repository.succeeds(["fetch", "-q", remote])
+            && repository.succeeds(["rev-parse", "-q", "--verify", tracking])
+            && !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"])
     }
 
     /// The merge driver's report went to git; what is left in conflict is said here.
@@ -211,7 +218,8 @@ private struct Sync {
                     throw CommandFailure(.failure, "other files than the vault are in conflict after merging \(tracking) (\(others.split(separator: "\n").joined(separator: ", "))); nothing was pushed",
                                          hint: "resolve them, commit, and run 'vault sync' again")
                 }
-                let firstLine = merge.stderr.split(separator: "\n").first { !$0.hasPrefix("vault:") }.map(String.init) ?? "exit status \(merge.status)"
+                let firstLine = merge.stderr.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+                    .first { !$0.hasPrefix("vault:") } ?? "exit status \(merge.status)"
                 throw CommandFailure(.failure, "git merge \(tracking) failed: \(firstLine)",
                                      hint: "resolve what git says (or 'git merge --abort') and run 'vault sync' again")
             }

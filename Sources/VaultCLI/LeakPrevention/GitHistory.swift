@@ -21,6 +21,8 @@ struct GitHistory {
     let repository: String
     let environment: [String: String]
 
+    static let unreadableRepositoryHint = "check that the path is a git repository that git itself can read ('git -C PATH log' works)"
+
     /// Every hit, by the commits that added its blob (newest first), then path and place.
     func scan(_ patterns: LeakPatterns) throws -> [HistoryLeak] {
         let blobHits = try scanBlobs(patterns)
@@ -48,18 +50,15 @@ struct GitHistory {
         let batchArguments = ["cat-file", "--batch=%(objectname) %(objecttype) %(objectsize) %(rest)"]
         let objects = try PipeEnds()
         let contents = try PipeEnds()
-        let listErrors = try PipeEnds()
-        let batchErrors = try PipeEnds()
         let list: GitProcess
         let batch: GitProcess
         do {
             defer {
-                for fd in [objects.readEnd, objects.writeEnd, contents.writeEnd, listErrors.writeEnd, batchErrors.writeEnd] { close(fd) }
+                for fd in [objects.readEnd, objects.writeEnd, contents.writeEnd] { close(fd) }
             }
-            list = try GitProcess.spawn(listArguments, in: repository, environment: environment,
-                                        stdout: objects.writeEnd, stderr: listErrors.writeEnd)
-            batch = try GitProcess.spawn(batchArguments, in: repository, environment: environment,
-                                         stdin: objects.readEnd, stdout: contents.writeEnd, stderr: batchErrors.writeEnd)
+            list = try GitProcess.start(listArguments, in: repository, environment: environment, stdout: objects.writeEnd)
+            batch = try GitProcess.start(batchArguments, in: repository, environment: environment,
+                                         stdin: objects.readEnd, stdout: contents.writeEnd)
         }
         let reader = BufferedReader(contents.readEnd)
         let scanner = LeakScanner(patterns)
@@ -85,8 +84,8 @@ struct GitHistory {
             _ = reader.readLine()  // the newline after the content
         }
         close(contents.readEnd)
-        try list.finish(listArguments, stderr: listErrors.readEnd)
-        try batch.finish(batchArguments, stderr: batchErrors.readEnd)
+        try list.finish(listArguments)
+        try batch.finish(batchArguments)
         return results
     }
 
@@ -97,9 +96,9 @@ struct GitHistory {
         // A few hundred --find-object at a time keeps the command line short.
         for start in stride(from: 0, to: sorted.count, by: 500) {
             let batch = sorted[start..<min(start + 500, sorted.count)]
-            let output = try GitProcess.output(
+            let output = try Git.output(
                 ["log", "--all", "--no-renames", "--no-abbrev", "--format=%x01%H", "--raw", "-z"] + batch.map { "--find-object=\($0)" },
-                in: repository, environment: environment)
+                in: repository, environment: environment, hint: GitHistory.unreadableRepositoryHint)
             // -z output: "\x01COMMIT", then per file ":MODE MODE OLD NEW STATUS" and "PATH", each ending in NUL.
             var commit = ""
             var pathOf: String??  // set after a file's raw line: the blob it adds, if one of ours

@@ -24,8 +24,8 @@ struct ScanFiles {
             return
         }
         if skipIgnored {
-            let listed = try GitProcess.output(["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                                               in: root, environment: environment)
+            let listed = try Git.output(["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                                        in: root, environment: environment, hint: GitHistory.unreadableRepositoryHint)
             files = listed.split(separator: 0).map { ScanFiles.join(root, String(decoding: $0, as: UTF8.self)) }
                 .filter { ScanFiles.isRegularFile($0) }.sorted()
         } else {

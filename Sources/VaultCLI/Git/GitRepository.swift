@@ -9,23 +9,12 @@ struct GitRepository {
     let top: String
     let environment: [String: String]
 
-    /// What one git command did.
-    struct Outcome {
-        let status: Int32
-        let stdout: [UInt8]
-        let stderr: String
-
-        var text: String {
-            var text = String(decoding: stdout, as: UTF8.self)
-            while text.last == "\n" { text.removeLast() }
-            return text
-        }
-    }
+    typealias Outcome = Git.Outcome
 
     /// The work tree holding `path`; throws when there is none.
     static func containing(_ path: String, environment: [String: String]) throws -> GitRepository {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        let found = run(["rev-parse", "--show-toplevel"], in: directory.isEmpty ? "/" : directory, environment: environment)
+        let found = Git.run(["rev-parse", "--show-toplevel"], in: directory.isEmpty ? "/" : directory, environment: environment)
         guard found.status == 0, !found.text.isEmpty else {
             throw CommandFailure(.failure, "the vault \(quoted(path)) is not in a git work tree",
                                  hint: "sync shares a vault committed to a git repository: move it into one (git init, git add)")
@@ -49,19 +38,15 @@ struct GitRepository {
 
     /// Runs `git ARGUMENTS` at the top of the work tree.
     func run(_ arguments: [String]) -> Outcome {
-        GitRepository.run(arguments, in: top, environment: environment)
+        Git.run(arguments, in: top, environment: environment)
     }
 
     /// Runs `git ARGUMENTS` and returns its stdout; throws, quoting git, when it fails.
     @discardableResult
     func output(_ arguments: [String]) throws -> String {
-        let outcome = run(arguments)
-        guard outcome.status == 0 else {
-            let firstLine = outcome.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(outcome.status)"
-            throw CommandFailure(.failure, "git \(arguments.joined(separator: " ")) failed: \(firstLine)",
-                                 hint: "run the git command yourself to see why, fix it, and run 'vault sync' again")
-        }
-        return outcome.text
+        let stdout = try Git.output(arguments, in: top, environment: environment,
+                                    hint: "run the git command yourself to see why, fix it, and run 'vault sync' again")
+        return Git.Outcome(status: 0, stdout: stdout, stderr: []).text
     }
 
     /// Whether `git ARGUMENTS` exits 0 (a question such as `merge-base --is-ancestor`).
@@ -93,33 +78,5 @@ struct GitRepository {
     static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
-    }
-
-    private static func run(_ arguments: [String], in directory: String, environment: [String: String]) -> Outcome {
-        guard let stdout = try? PipeEnds(), let stderr = try? PipeEnds() else {
-            return Outcome(status: 127, stdout: [], stderr: "cannot make a pipe")
-        }
-        let git: GitProcess
-        do {
-            defer {
-                close(stdout.writeEnd)
-                close(stderr.writeEnd)
-            }
-            let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            defer { close(devNull) }
-            do {
-                git = try GitProcess.spawn(arguments, in: directory, environment: environment, stdin: devNull,
-                                           stdout: stdout.writeEnd, stderr: stderr.writeEnd)
-            } catch {
-                close(stdout.readEnd)
-                close(stderr.readEnd)
-                return Outcome(status: 127, stdout: [], stderr: "cannot run git: install git and make sure it is on PATH")
-            }
-        }
-        let output = Terminal.readAll(stdout.readEnd)
-        close(stdout.readEnd)
-        let message = String(decoding: Terminal.readAll(stderr.readEnd), as: UTF8.self)
-        close(stderr.readEnd)
-        return Outcome(status: git.wait(), stdout: output, stderr: message)
     }
 }
