@@ -9,13 +9,12 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SWIFT ?= swift
 # Static Swift and C++ runtimes and no RUNPATH: the binary needs only glibc and
 # libcrypto, and the loader probes no toolchain directories (scripts/release-flags.sh).
-RELEASE_FLAGS := $(shell scripts/release-flags.sh)
-ifeq ($(filter release,$(RELEASE_FLAGS)),)
-$(error scripts/release-flags.sh printed no release flags)
-endif
+# Expanded only by the targets that build the installed binary (release,
+# install, bench, deb), so the others never run the script.
+RELEASE_FLAGS = $(eval RELEASE_FLAGS := $(shell scripts/release-flags.sh))$(if $(filter release,$(RELEASE_FLAGS)),$(RELEASE_FLAGS),$(error scripts/release-flags.sh printed no release flags))
 HELPER_LINKS = git-credential-vault docker-credential-vault
 
-.PHONY: all deps build release test check fuzz-smoke demo generate install uninstall clean bench reliability fuzz deb
+.PHONY: all deps build release test check check-fast fuzz-smoke demo generate install uninstall clean bench reliability fuzz deb
 
 all: build
 
@@ -37,6 +36,12 @@ deps:
 # Every test and check, without installing or fuzzing.
 check:
 	scripts/check.sh
+
+# The quick loop while working on the code: builds and runs the unit and
+# end-to-end suites, without apt, the keyring daemon (its suite is filtered
+# out, not skipped), the Debian package or fuzzing. `make test` runs everything.
+check-fast:
+	scripts/check-fast.sh
 
 # Replays the committed fuzz inputs, then fuzzes each harness for FUZZ_SMOKE_SECONDS (default 5).
 fuzz-smoke:

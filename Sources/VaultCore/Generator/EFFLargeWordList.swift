@@ -3,5 +3,5 @@
 /// beside this file.
 public enum EFFLargeWordList {
     /// The words, in the list's order.
-    public static let words: [Substring] = text.split(separator: "\n").map { $0.drop { $0 == " " } }
+    public static let words: [Substring] = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
 }

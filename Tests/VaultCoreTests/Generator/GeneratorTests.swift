@@ -13,6 +13,14 @@ import VaultCrypto
         #expect(words.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLowercase || $0 == "-" } })
     }
 
+    /// The compact table is diceware's file word for word (make deps installs it; CI runs as root with it).
+    @Test func theWordListMatchesDicewaresFileWordForWord() throws {
+        let path = "/usr/lib/python3/dist-packages/diceware/wordlists/wordlist_en_eff.txt"
+        let file = try String(contentsOfFile: path, encoding: .utf8)
+        let expected = file.split(separator: "\n").map { $0.split(separator: "\t").last.map(String.init) ?? "" }
+        #expect(EFFLargeWordList.words.map(String.init) == expected)
+    }
+
     @Test func everyRequiredClassIsPresentAndTheLengthHolds() throws {
         let alphabet = Array((0x21...0x7E).map { UInt8($0) })
         let rule = try #require(PasswordRule(length: 4, alphabet: alphabet, required: CharacterClass.allCases))
