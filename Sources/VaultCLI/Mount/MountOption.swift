@@ -20,6 +20,10 @@ struct MountOption {
     var format: Format
     /// Readers to serve before the path is removed; 0 for no limit.
     var maxReads: Int
+    /// For a PATH with a `/`: its absolute form, its last component and its
+    /// parent directory, opened and checked when the options are read, before
+    /// any secret is.
+    private var given: (path: String, name: String, directory: MountDirectory)?
 
     /// The options given, or nil without --mount.
     init?(_ invocation: Invocation) throws {
@@ -48,6 +52,17 @@ struct MountOption {
                              hint: "give how many times the pipe may be read, e.g. --mount-max-reads 1 (0: until the command exits)")
         }
         self.maxReads = maxReads
+        if path.contains("/") {
+            let full = MountOption.absolute(path)
+            let slash = full.lastIndex(of: "/")!
+            let name = String(full[full.index(after: slash)...])
+            guard !name.isEmpty, name != ".", name != ".." else {
+                throw CommandFailure(.usage, "cannot create the pipe \(quoted(full)) for --mount: it names a directory",
+                                     hint: "give --mount a path that does not exist yet, in a directory that does")
+            }
+            let parent = slash == full.startIndex ? "/" : String(full[..<slash])
+            given = (full, name, try MountDirectory(parentOf: full, path: parent))
+        }
     }
 
     /// The template's references, to resolve with the environment's.
@@ -82,20 +97,32 @@ struct MountOption {
             }
             content = envFormat.render(mounted)
         }
-        let (fullPath, directory) = try location(invocation.environment)
-        let pipe = try MountPipe(path: fullPath, content: content, maxReads: maxReads, directoryToRemove: directory)
+        let (fullPath, directory, name, made) = try location(invocation.environment)
+        let pipe: MountPipe
+        do {
+            pipe = try MountPipe(path: fullPath, directory: directory, name: name, content: content, maxReads: maxReads,
+                                 directoryToRemove: made, terminal: invocation.terminal)
+        } catch {
+            if let made { rmdir(made) }
+            throw error
+        }
         childVariables.removeAll { $0.name == "VAULT_MOUNT_PATH" }
         childVariables.append((name: "VAULT_MOUNT_PATH", value: Array(fullPath.utf8)))
         return pipe
     }
 
-    /// The absolute path of the pipe, and the private directory made for it, if any.
-    private func location(_ environment: [String: String]) throws -> (path: String, directory: String?) {
-        if path.contains("/") {
-            guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return (path, nil) }
-            defer { free(cwd) }
-            return (String(cString: cwd) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path), nil)
-        }
+    /// PATH made absolute against the working directory.
+    private static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+    }
+
+    /// The absolute path of the pipe, the directory it is made in and its name
+    /// there, and the private directory made for it, if any.
+    private func location(_ environment: [String: String]) throws
+        -> (path: String, directory: MountDirectory, name: String, made: String?) {
+        if let given { return (given.path, given.directory, given.name, nil) }
         let base = HostContext.live(environment: environment).runtimeDirectory
         mkdir(base, 0o700)
         var info = stat()
@@ -109,6 +136,11 @@ struct MountOption {
         }
         let directory = String(cString: made)
         let name = path.isEmpty ? (format == .json ? "secrets.json" : "secrets.env") : path
-        return (directory + "/" + name, directory)
+        do {
+            return (directory + "/" + name, try MountDirectory(privateDirectory: directory), name, directory)
+        } catch {
+            rmdir(directory)
+            throw error
+        }
     }
 }
