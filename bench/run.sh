@@ -138,6 +138,19 @@ measure() {
     echo "bench: $size items, $name: $(python3 -c "print(round($median * 1000, 2))") ms" >&2
 }
 
+# write_references SIZE DIR: 20 references to items spread over the vault, as an env file and a template.
+write_references() {
+    python3 - "$1" "$2" <<'EOF'
+import sys
+size, directory = int(sys.argv[1]), sys.argv[2]
+numbers = [size * k // 20 for k in range(20)]
+with open(directory + "/references.env", "w") as env, open(directory + "/references.tpl", "w") as template:
+    for k, number in enumerate(numbers):
+        env.write("SECRET_%d=vault://bench-%06d/bench\n" % (k, number))
+        template.write("secret_%d: {{ vault://bench-%06d/bench }}\n" % (k, number))
+EOF
+}
+
 largest=""
 for size in $sizes; do
     largest="$size"
@@ -163,6 +176,15 @@ for size in $sizes; do
     measure "$size" update "$vault update -s $middle -a bench --secret-file $work/secret"
     measure "$size" delete "$vault delete -s bench-gone -a bench" "$vault add -s bench-gone -a bench --secret-file $work/secret"
     measure "$size" list "$vault list"
+    # Bulk reads (issue 34): each opens the records it needs in one pass over the file.
+    measure "$size" env "$vault env --format json"
+    measure "$size" export "$vault export --out - --bundle-key-file $dir/bundle.key"
+    # stdin is empty (hyperfine gives /dev/null): start-up to redact's first output byte.
+    measure "$size" redact "$vault redact"
+    measure "$size" scan "$vault scan $work/secret"
+    write_references "$size" "$dir"
+    measure "$size" run20 "$vault run --env-file $dir/references.env -- /bin/true"
+    measure "$size" inject20 "$vault inject -i $dir/references.tpl"
     if [ -n "$has_keyring" ] && [ "$size" -le "$peer_max" ]; then
         fill_keyring "$size"
         measure "$size" secret-tool "secret-tool lookup service $middle account bench"
@@ -182,6 +204,12 @@ dir="$work/$largest"
 rss_get="$(peak_rss "$VAULT_BIN" --vault "$dir/bench.vault" get -s "$(printf 'bench-%06d' $((largest / 2)))" -a bench)"
 rss_list="$(peak_rss "$VAULT_BIN" --vault "$dir/bench.vault" list)"
 rss_floor="$(peak_rss "$work/floor" "$dir/floor.sealed")"
+# vault scan's peak memory at 20 000 items (issue 34: under 100 MB), on a vault of its own.
+scan_dir="$work/scan-20000"
+mkdir -m 700 "$scan_dir"
+"$VAULT_BIN" --vault "$scan_dir/bench.vault" init --key-file "$scan_dir/key" >/dev/null 2>&1
+"$fill" "$scan_dir/bench.vault" "$scan_dir/key" 20000
+rss_scan="$(VAULT_KEY_FILE="$scan_dir/key" peak_rss "$VAULT_BIN" --vault "$scan_dir/bench.vault" scan "$work/secret")"
 
 masking=""
 if [ -x bench/masking.sh ] || [ -f bench/masking.sh ]; then
@@ -192,7 +220,7 @@ if [ -f bench/scan.sh ]; then
     scanning="$(sh bench/scan.sh "$VAULT_BIN")"
 fi
 
-table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$largest" "$rss_get" "$rss_list" "$rss_floor")"
+table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$largest" "$rss_get" "$rss_list" "$rss_floor" "$rss_scan")"
 {
     echo "## $(date -u '+%Y-%m-%d %H:%M UTC') — $(nproc) cores, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
     echo

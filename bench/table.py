@@ -2,12 +2,12 @@
 """Renders bench/run.sh's measurements as the Markdown table of RESULTS.md,
 with each DESIGN section 9 target (as issue 18 states them) checked.
 
-usage: table.py MEASUREMENTS.tsv SIZES PEER_MAX LARGEST RSS_GET_KB RSS_LIST_KB RSS_FLOOR_KB
+usage: table.py MEASUREMENTS.tsv SIZES PEER_MAX LARGEST RSS_GET_KB RSS_LIST_KB RSS_FLOOR_KB RSS_SCAN_20000_KB
 MEASUREMENTS.tsv holds "size<TAB>name<TAB>median seconds" lines; SIZES holds
 "size bytes" lines (the vault file's size at each item count)."""
 import sys
 
-measurements_path, sizes_path, peer_max, largest, rss_get, rss_list, rss_floor = sys.argv[1:8]
+measurements_path, sizes_path, peer_max, largest, rss_get, rss_list, rss_floor, rss_scan = sys.argv[1:9]
 medians = {}
 for line in open(measurements_path):
     size, name, median = line.rstrip("\n").split("\t")
@@ -94,3 +94,44 @@ for peer in ("secret-tool", "pass"):
 print()
 print(f"Peak RSS at {thousands(int(largest))} items: `vault get` {int(rss_get) / 1024:.1f} MiB, "
       f"`vault list` {int(rss_list) / 1024:.1f} MiB (the floor: {int(rss_floor) / 1024:.1f} MiB).")
+
+bulk = ["list", "env", "export", "redact", "scan", "run20", "inject20", "get"]
+bulk_headings = ["vault list", "env --format json", "export --out -", "redact (to first byte)",
+                 "scan (one file)", "run, 20 references", "inject, 20 references", "vault get"]
+print()
+print("Bulk reads (issue 34), median of whole processes (× vault list at the same size):")
+print()
+print("| items | " + " | ".join(bulk_headings) + " |")
+print("|---:|" + "---:|" * len(bulk_headings))
+
+
+def against_list(size, name):
+    value = medians.get((size, name))
+    if value is None:
+        return "—"
+    return f"{ms(value)} ({value / medians[(size, 'list')]:.2f}×)"
+
+
+for size in sizes:
+    print("| " + " | ".join([thousands(size)] + [against_list(size, name) for name in bulk]) + " |")
+print()
+print("Targets (issue 34):")
+print()
+
+
+def relative_target(name, size, base, limit):
+    if (size, name) not in medians or (size, base) not in medians:
+        print(f"- {name} at {thousands(size)} items against {base}: not measured in this run")
+        return
+    ratio = medians[(size, name)] / medians[(size, base)]
+    print(f"- {name} at {thousands(size)} items: {ms(medians[(size, name)])} = {ratio:.2f}× {base} "
+          f"({ms(medians[(size, base)])}); target ≤ {limit}× — {verdict(ratio <= limit)}")
+
+
+relative_target("env", 10000, "list", 3.0)
+for size in sizes:
+    relative_target("redact", size, "list", 3.0)
+for size in sizes:
+    relative_target("run20", size, "get", 1.5)
+print(f"- scan at 20 000 items: peak RSS {int(rss_scan) / 1024:.1f} MiB; target < 100 MB — "
+      f"{verdict(int(rss_scan) * 1024 < 100_000_000)}")

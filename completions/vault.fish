@@ -327,6 +327,8 @@ complete -c vault -n '__vault_using resolve' -l json -d 'print what was done as 
 complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command; VALUE may be a reference'
 complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
 complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
+complete -c vault -n '__vault_using run' -l env-group -x -a '(__vault_names groups)' -d 'set every item of GROUP you can read as a variable named by its env name, masked like references (as envchain does)'
+complete -c vault -n '__vault_using run' -l allow-env-name -x -d 'let an item set NAME though it is protected (PATH, BASH_ENV, LD_*, GIT_*, GITHUB_ENV and the rest of docs/RUN.md); without it such an item is skipped and the command exits 1'
 complete -c vault -n '__vault_using run' -l no-masking -d 'pass the command\'s output through unmasked'
 complete -c vault -n '__vault_using run' -l keep-vault-env -d 'hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE), which run drops by default; the command can then read every item you can'
 complete -c vault -n '__vault_using run' -l mount -r -F -d 'serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR'
@@ -335,6 +337,7 @@ complete -c vault -n '__vault_using run' -l mount-max-reads -x -d 'remove the pi
 complete -c vault -n '__vault_using run; and __vault_after_dashdash' -a '(__vault_command_after_dashdash)'
 
 complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
+complete -c vault -n '__vault_using env' -l allow-env-name -x -d 'let an item set NAME though it is protected (PATH, BASH_ENV, LD_*, GIT_*, GITHUB_ENV and the rest of docs/RUN.md); without it such an item is skipped and the command exits 1'
 complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'
 
 complete -c vault -n '__vault_using inject' -s i -l in -r -F -d 'the template to fill; - or none: stdin'

@@ -38,6 +38,8 @@ PACKAGES="$PACKAGES xvfb xclip xsel procps"
 # sway, wl-clipboard: a headless Wayland compositor with a seat (weston's headless backend has none)
 # and wl-copy/wl-paste, for the Wayland case of the same tests
 PACKAGES="$PACKAGES sway wl-clipboard"
+# pre-commit: runs the repository's .pre-commit-hooks.yaml (vault-scan) as its users would (PreCommitHookTests)
+PACKAGES="$PACKAGES pre-commit"
 
 missing=""
 for package in $PACKAGES; do

@@ -171,6 +171,7 @@ public final class Vault: ItemStore {
         try checkScope(query.group)
         return try withKeys {
             let vault = try readSnapshot()
+            try vault.requireExisting(query.group)
             return try vault.attributes(matching: query)
         }
     }
@@ -183,6 +184,7 @@ public final class Vault: ItemStore {
         try checkScope(query.group)
         return try withKeys {
             let vault = try readSnapshot()
+            try vault.requireExisting(query.group)
             let locked = vault.lockedCount(in: query.group)
             if locked > 0, ask != nil { throw VaultError.locked(nil) }
             let items = try vault.attributes(matching: query, skipLocked: true)
@@ -197,13 +199,21 @@ public final class Vault: ItemStore {
     public func item(matching query: Query) throws -> Item {
         try checkScope(query.group)
         return try withKeys {
-            let vault = try readSnapshot(checking: query.indexCheck)
-            let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let (item, inConflict) = try vault.openRecordNotingConflicts(at: position)
-            if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
-            if inConflict { onNotice?(.itemInConflict(item.attributes.key)) }
-            return item
+            try openItem(matching: query, in: try readSnapshot(checking: query.indexCheck))
         }
+    }
+
+    /// The one item matching `query` in an opened file, with its secret, as `item(matching:)` gives it.
+    func openItem(matching query: Query, in vault: OpenVault) throws -> Item {
+        try openItem(at: Vault.single(try vault.positions(matching: query), in: vault, query: query), in: vault)
+    }
+
+    /// The item at `position` with its secret; throws `itemExpired` when its expiry date has come.
+    func openItem(at position: Int, in vault: OpenVault) throws -> Item {
+        let (item, inConflict) = try vault.openRecordNotingConflicts(at: position)
+        if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
+        if inConflict { onNotice?(.itemInConflict(item.attributes.key)) }
+        return item
     }
 
     // MARK: changing
@@ -723,7 +733,10 @@ public final class Vault: ItemStore {
     }
 
     static func single(_ positions: [Int], in vault: OpenVault, query: Query) throws -> Int {
-        guard let first = positions.first else { throw VaultError.itemNotFound(query) }
+        guard let first = positions.first else {
+            try vault.requireExisting(query.group)
+            throw VaultError.itemNotFound(query)
+        }
         guard positions.count == 1 else {
             throw VaultError.ambiguous(try positions.map { try vault.openAttributes(at: $0) })
         }

@@ -101,8 +101,9 @@ public enum VaultError: Error, Equatable {
     case changedSinceShown
     /// An export bundle is damaged or not a bundle.
     case damagedBundle(path: String, detail: String)
-    /// The group does not exist.
-    case noSuchGroup(AccessGroup)
+    /// The group does not exist. `known`: the groups the keys at hand open, for a did-you-mean
+    /// (empty where the caller did not look).
+    case noSuchGroup(AccessGroup, known: [AccessGroup] = [])
     /// `group create` of a group that exists.
     case groupExists(AccessGroup)
     /// A group's section fails its MAC: damaged, or forged by someone without its write key.

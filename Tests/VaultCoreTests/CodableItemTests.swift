@@ -93,8 +93,12 @@ import VaultCrypto
         #expect(try vault.value(String.self, service: "deploy", account: "bot", group: ci) == "ci-token")
         let attributes = try vault.attributes(matching: Query(service: "deploy", group: ci))
         #expect(attributes.map(\.accessibility) == [.afterFirstUnlock])
-        #expect(throws: VaultError.itemNotFound(Query(service: "deploy", account: "bot", group: AccessGroup("prod")!))) {
+        // A group the vault lacks is named as such, with the groups it has for a did-you-mean.
+        #expect(throws: VaultError.noSuchGroup(AccessGroup("prod")!, known: [.default, ci])) {
             try vault.value(String.self, service: "deploy", account: "bot", group: AccessGroup("prod")!)
+        }
+        #expect(throws: VaultError.itemNotFound(Query(service: "deploy", account: "nobody", group: ci))) {
+            try vault.value(String.self, service: "deploy", account: "nobody", group: ci)
         }
 
         let credential = try vault.grant(groups: [ci], readOnly: true, expires: nil)

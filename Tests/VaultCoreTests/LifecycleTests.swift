@@ -69,7 +69,7 @@ import VaultCrypto
         #expect(try plan(WipeFilter(query: Query(service: "api", group: ci), modifiedBefore: tenDaysAgoish)) == ["ci/api/old"])
         #expect(try plan(WipeFilter(query: Query(service: "api", account: "new", group: prod))) == ["prod/api/new"])
         #expect(try plan(WipeFilter(query: Query(group: prod), expiredOnly: true)) == [])
-        #expect(throws: VaultError.noSuchGroup(AccessGroup("nope")!)) { try plan(WipeFilter(query: Query(group: AccessGroup("nope")!))) }
+        #expect(throws: VaultError.noSuchGroup(AccessGroup("nope")!, known: [.default, AccessGroup("ci")!, AccessGroup("prod")!])) { try plan(WipeFilter(query: Query(group: AccessGroup("nope")!))) }
         // Dry runs changed nothing; a combined filter removes exactly its items.
         #expect(try keys(vault).count == 4)
         // What a dry run showed must still be what goes.

@@ -203,7 +203,7 @@ import VaultCrypto
     @Test func grantOfAMissingGroupIsRefused() throws {
         let dir = try TempDirectory()
         let owner = try makeVault(dir)
-        #expect(throws: VaultError.noSuchGroup(AccessGroup("nope")!)) { try owner.grant(groups: [AccessGroup("nope")!], readOnly: true, expires: nil) }
+        #expect(throws: VaultError.noSuchGroup(AccessGroup("nope")!, known: [.default, AccessGroup("ci")!, AccessGroup("prod")!])) { try owner.grant(groups: [AccessGroup("nope")!], readOnly: true, expires: nil) }
     }
 
     /// Every byte of the text changed: a clear error, never a crash, never another item's secret.

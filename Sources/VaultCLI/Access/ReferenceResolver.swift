@@ -39,20 +39,34 @@ struct ReferenceResolver {
         guard !parsed.isEmpty else { return [:] }
         let defaultGroup = try ItemArguments(invocation).group()
         let store = try VaultAccess(invocation).store()
+        var firstUses: [(use: ReferenceUse, reference: SecretReference)] = []
+        var seen = Set<SecretReference>()
+        for entry in parsed where seen.insert(entry.reference).inserted { firstUses.append(entry) }
+        // Secrets in one pass over the file; one-time codes (computed now) one by one.
+        let secretUses = firstUses.filter { $0.reference.part == .secret }
+        var results = try store.items(for: secretUses.map { $0.reference.query(defaultGroup: defaultGroup) }).map { $0.map(\.secret) }
+        for (_, reference) in firstUses where reference.part == .oneTimeCode {
+            results.append(try VaultError.result { try oneTimeCode(of: reference, query: reference.query(defaultGroup: defaultGroup), in: store) })
+        }
+        let ordered = secretUses + firstUses.filter { $0.reference.part == .oneTimeCode }
         var secrets: [SecretReference: SecretBytes] = [:]
         var missing: [String] = []
         var firstStatus: Status?
-        for (use, reference) in parsed where secrets[reference] == nil {
-            let query = reference.query(defaultGroup: defaultGroup)
-            do {
-                secrets[reference] = try secret(of: reference, query: query, in: store)
-            } catch VaultError.itemNotFound {
-                missing.append("\(use.origin): \(reference): no such item")
-                firstStatus = firstStatus ?? .itemNotFound
-            } catch VaultError.ambiguous(let candidates) {
+        for ((use, reference), result) in zip(ordered, results) {
+            switch result {
+            case .success(let secret):
+                secrets[reference] = secret
+            case .failure(.ambiguous(let candidates)):
                 let groups = candidates.map { quoted($0.group.name) }.joined(separator: ", ")
                 missing.append("\(use.origin): \(reference): in several groups (\(groups)); name one, e.g. vault://GROUP/…")
                 firstStatus = firstStatus ?? .usage
+            case .failure(.noSuchGroup(let group, let known)):
+                let near = Suggestion.closest(to: group.name, among: known.map(\.name)).map { "; did you mean \(quoted($0))?" } ?? ""
+                missing.append("\(use.origin): \(reference): there is no group \(quoted(group.name))\(near)")
+                firstStatus = firstStatus ?? .itemNotFound
+            case .failure:
+                missing.append("\(use.origin): \(reference): no such item")
+                firstStatus = firstStatus ?? .itemNotFound
             }
         }
         if let status = firstStatus {
@@ -63,15 +77,10 @@ struct ReferenceResolver {
         return secrets
     }
 
-    /// What the reference stands for: the item's secret, or its one-time code now.
-    private func secret(of reference: SecretReference, query: Query, in store: ItemStore) throws -> SecretBytes {
-        switch reference.part {
-        case .secret:
-            return try store.item(matching: query).secret
-        case .oneTimeCode:
-            let now = Int64(invocation.now.timeIntervalSince1970)
-            let code = try OneTimeCodeInput.reading(query) { try store.oneTimeCode(matching: query, atUnixTime: now) }
-            return SecretBytes(Array(code.utf8))
-        }
+    /// The one-time code of the reference's item, now.
+    private func oneTimeCode(of reference: SecretReference, query: Query, in store: ItemStore) throws -> SecretBytes {
+        let now = Int64(invocation.now.timeIntervalSince1970)
+        let code = try OneTimeCodeInput.reading(query) { try store.oneTimeCode(matching: query, atUnixTime: now) }
+        return SecretBytes(Array(code.utf8))
     }
 }

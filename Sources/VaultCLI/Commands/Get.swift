@@ -55,6 +55,13 @@ enum GetCommand {
             item = try store.item(matching: query)
         } catch VaultError.itemNotFound(let missing) {
             let error = VaultError.itemNotFound(missing)
+            // A scoped credential or member is told only of the groups it opens, never whether the item is elsewhere.
+            if let scope = (store as? Vault)?.scopedCredential?.groups, missing.group == nil {
+                let groups = scope.map { quoted($0.name) }.sorted().joined(separator: ", ")
+                throw CommandFailure(.itemNotFound, ErrorReport(error).message,
+                                     hint: NearNames.hint(for: query, in: store)
+                                        ?? "your credential opens \(scope.count == 1 ? "group" : "groups") \(groups) only; name the item's group with --group")
+            }
             guard let hint = NearNames.hint(for: query, in: store) else { throw error }
             throw CommandFailure(.itemNotFound, ErrorReport(error).message, hint: hint)
         }

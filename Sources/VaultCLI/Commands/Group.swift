@@ -17,8 +17,10 @@ enum GroupCommand {
         case "delete":
             let group = try ItemArguments.group(named: try required(name, action: "delete"))
             let vault = try access.vault()
-            let summary = try vault.groups().groups.first { $0.group == group }
-            guard let summary else { throw VaultError.noSuchGroup(group) }
+            let groups = try vault.groups().groups
+            guard let summary = groups.first(where: { $0.group == group }) else {
+                throw VaultError.noSuchGroup(group, known: groups.map(\.group))
+            }
             if summary.itemCount > 0 {
                 try Confirmation.require(invocation, access: access,
                                          question: "Delete group \(quoted(group.name)) and its \(counted(summary.itemCount, "item"))?")

@@ -10,7 +10,7 @@ enum RedactCommand {
     private static let bufferSize = 1 << 18
 
     static func run(_ invocation: Invocation) throws {
-        let secrets = try ReadableSecrets(invocation).items
+        let secrets = try ReadableSecrets(invocation, ifNone: "the stream passes through unmasked").items
         let patterns = MaskPatterns(secrets: secrets.map(\.secret))
         invocation.terminal.noteUnmaskedSecrets(patterns)
         // When stdin and stdout are pipes, room for a whole read in each means

@@ -12,7 +12,9 @@ enum RunCommand {
         guard let program = arguments.trailing.first, !program.isEmpty else {
             throw UsageError("no command to run", hint: "put it after --, e.g. vault run -- ./deploy.sh")
         }
-        let environment = try ChildEnvironment(invocation)
+        let groups = try arguments.values(.envGroup).map(ItemArguments.group(named:))
+        let groupVariables = groups.isEmpty ? nil : try GroupVariables(invocation, groups: groups)
+        let environment = try ChildEnvironment(invocation, groupVariables: groupVariables)
         if arguments.flag(.keepVaultEnv) {
             invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")
         }
@@ -29,15 +31,15 @@ enum RunCommand {
         guard !arguments.flag(.noMasking) else {
             let child = try ChildProcess.spawn(arguments.trailing, environment: &variables, streams: ChildStreams())
             var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
-            try exit(with: relay.run())
+            try exit(with: relay.run(), skipped: groupVariables?.skippedFailure)
             return
         }
-        let patterns = MaskPatterns(secrets: Array(secrets.values))
+        let patterns = MaskPatterns(secrets: Array(secrets.values) + environment.groupSecrets)
         terminal.noteUnmaskedSecrets(patterns)
         let status = terminal.stdoutIsTTY
             ? try runOnPseudoTerminal(arguments.trailing, &variables, patterns, signals, terminal)
             : try runOnPipes(arguments.trailing, &variables, patterns, signals)
-        try exit(with: status)
+        try exit(with: status, skipped: groupVariables?.skippedFailure)
     }
 
     /// The child writes to pipes and stays in vault's process group, so a
@@ -88,7 +90,9 @@ enum RunCommand {
         return relay.run()
     }
 
-    private static func exit(with status: Int32) throws {
+    /// Exits with the command's status; with 1 and the failure of skipped protected names when it succeeded.
+    private static func exit(with status: Int32, skipped: CommandFailure?) throws {
         if status != 0 { throw ChildExitStatus(code: status) }
+        if let skipped { throw skipped }
     }
 }

@@ -41,7 +41,7 @@ enum ScanCommand {
         let trees = history ? [] : try roots.map {
             try ScanFiles(root: $0, skipIgnored: arguments.flag(.skipIgnored), environment: invocation.environment)
         }
-        let secrets = try ReadableSecrets(invocation).items
+        let secrets = try ReadableSecrets(invocation, ifNone: "there is nothing to search for").items
         let patterns = LeakPatterns(secrets: secrets.map { $0.secret.copyBytes() })
         let terminal = invocation.terminal
         let skipped = patterns.skipped.map { ItemName.of(secrets[$0].key) }
@@ -58,9 +58,15 @@ enum ScanCommand {
             }
         } else {
             let scanner = LeakScanner(patterns)
+            let total = trees.reduce(0) { $0 + $1.files.count }
+            let progress = ProgressLine.start(invocation, label: "scan", unit: "file")
+            defer { progress?.finish() }
+            var done = 0
             for tree in trees {
                 unreadable += tree.unreadable
                 for path in tree.files {
+                    done += 1
+                    progress?.update(done: done, total: total)
                     guard let hits = try? FileScan.hits(in: path, scanner) else {
                         unreadable.append(path)
                         continue

@@ -109,7 +109,7 @@ struct DockerCredentialItems {
     /// Every server with its user name (the newest login of each).
     func list() throws -> [(serverURL: String, username: String)] {
         var seen: Set<String> = []
-        return try store.attributes(matching: Query(group: group)).newestFirst().compactMap { item in
+        return try store.helperItems(matching: Query(group: group)).newestFirst().compactMap { item in
             guard item.service.hasPrefix(DockerCredentialItems.servicePrefix), seen.insert(item.service).inserted else { return nil }
             return (String(item.service.dropFirst(DockerCredentialItems.servicePrefix.count)), item.account)
         }.sorted { $0.serverURL < $1.serverURL }
@@ -121,6 +121,6 @@ struct DockerCredentialItems {
     }
 
     private func logins(service: String) throws -> [ItemAttributes] {
-        try store.attributes(matching: Query(service: service, group: group)).newestFirst()
+        try store.helperItems(matching: Query(service: service, group: group)).newestFirst()
     }
 }

@@ -137,7 +137,7 @@ struct GitCredentialItems {
 
     /// The group's items that match, newest first (git's store helper puts the newest first too).
     private func matches(_ location: GitCredentialLocation, username: String?) throws -> [ItemAttributes] {
-        try store.attributes(matching: Query(group: group)).filter { item in
+        try store.helperItems(matching: Query(group: group)).filter { item in
             guard let stored = GitCredentialLocation(service: item.service) else { return false }
             return stored.scheme == location.scheme && stored.host == location.host
                 && (location.path == nil || stored.path == location.path)

@@ -52,6 +52,16 @@ extension Array where Element == ItemAttributes {
 }
 
 extension ItemStore {
+    /// The attributes of the items matching `query`; none while its group does not exist yet
+    /// (a helper's store creates it, as `add` does).
+    func helperItems(matching query: Query) throws -> [ItemAttributes] {
+        do {
+            return try attributes(matching: query)
+        } catch VaultError.noSuchGroup {
+            return []
+        }
+    }
+
     /// Whether the stored item `existing` already holds `new`: same class, details and secret.
     func holds(_ new: NewItem, as existing: ItemAttributes) throws -> Bool {
         guard existing.accessibility == new.accessibility, existing.details == new.details else { return false }

@@ -3,16 +3,22 @@ import VaultCrypto
 
 /// The environment `vault run` gives its child before references are
 /// resolved: vault's own less the variables that unlock vault (unless
-/// `--keep-vault-env`), then each `--env-file` in order, then each `--env`;
-/// a later assignment of a name wins.
+/// `--keep-vault-env`), then the items of each `--env-group`, then each
+/// `--env-file` in order, then each `--env`; a later assignment of a name wins.
 struct ChildEnvironment {
     private var values: [String: String] = [:]
     /// Where each name was last assigned, for messages.
     private var origins: [String: String] = [:]
+    /// The variables of `--env-group` items that no later assignment replaced.
+    private var groupValues: [String: SecretBytes] = [:]
 
-    init(_ invocation: Invocation) throws {
+    init(_ invocation: Invocation, groupVariables: GroupVariables?) throws {
         let withheld = invocation.arguments.flag(.keepVaultEnv) ? [] : Set(CommandTable.unlockingVariables)
         for (name, value) in invocation.environment where !withheld.contains(name) { assign(name, value, origin: name) }
+        for (name, secret) in groupVariables?.variables ?? [] {
+            values[name] = nil
+            groupValues[name] = secret
+        }
         for path in invocation.arguments.values(.envFile) {
             let bytes = try PlainFile.read(path)
             guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -42,9 +48,13 @@ struct ChildEnvironment {
     }
 
     private mutating func assign(_ name: String, _ value: String, origin: String) {
+        groupValues[name] = nil
         values[name] = value
         origins[name] = origin
     }
+
+    /// The secrets of the `--env-group` items set, to be masked as references are.
+    var groupSecrets: [SecretBytes] { Array(groupValues.values) }
 
     /// Every value that is a secret reference, with where it came from.
     var referenceUses: [ReferenceUse] {
@@ -57,7 +67,7 @@ struct ChildEnvironment {
     /// The final variables, references replaced by their secrets. A secret
     /// with a NUL byte cannot be an environment variable and is refused.
     func resolved(with secrets: [SecretReference: SecretBytes]) throws -> [(name: String, value: [UInt8])] {
-        try values.keys.sorted().map { name in
+        try groupValues.keys.sorted().map { ($0, groupValues[$0]!.copyBytes()) } + values.keys.sorted().map { name in
             let value = values[name]!
             guard SecretReference.isReference(value), let reference = try? SecretReference(parsing: value),
                   let secret = secrets[reference] else {

@@ -7,21 +7,34 @@ import VaultCrypto
 struct ReadableSecrets {
     var items: [(key: ItemKey, secret: SecretBytes)]
 
-    init(_ invocation: Invocation) throws {
+    /// `ifNone` says what finding no secret means for the command ("nothing is masked"); it
+    /// follows a warning naming the groups searched, so a group left empty is never a silent success.
+    init(_ invocation: Invocation, ifNone: String) throws {
         let named = try invocation.arguments.values(.group).map(ItemArguments.group(named:))
         let groups: [AccessGroup?] = named.isEmpty ? [try ItemArguments(invocation).group()] : named
         let store = try VaultAccess(invocation).store()
+        let progress = ProgressLine.attach(to: store, invocation, label: "reading secrets")
+        defer { progress?.finish() }
         var items: [(key: ItemKey, secret: SecretBytes)] = []
         var seen = Set<ItemKey>()
         for group in groups {
-            for attributes in try store.attributes(matching: Query(group: group)) {
-                let key = ItemKey(group: attributes.group, service: attributes.service, account: attributes.account)
-                guard seen.insert(key).inserted else { continue }
-                let item = try store.item(matching: Query(service: key.service, account: key.account, group: key.group))
-                items.append((key, item.secret))
+            for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
+                items.append((item.attributes.key, item.secret))
             }
         }
         self.items = items.sorted { ItemName.of($0.key) < ItemName.of($1.key) }
+        if items.isEmpty {
+            invocation.terminal.writeErr("vault: warning: \(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read; \(ifNone)\n")
+        }
+    }
+}
+
+extension ReadableSecrets {
+    /// "group "ci"", "groups "ci", "prod"", or "the vault" when no group was named.
+    static func scope(_ groups: [AccessGroup?]) -> String {
+        let named = groups.compactMap { $0.map { quoted($0.name) } }
+        guard !named.isEmpty else { return "the vault" }
+        return (named.count == 1 ? "group " : "groups ") + named.joined(separator: ", ")
     }
 }
 

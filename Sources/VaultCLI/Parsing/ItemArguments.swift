@@ -87,6 +87,10 @@ struct ItemArguments {
             throw UsageError("invalid --env-name \(quoted(envName))",
                              hint: "an environment variable name is letters, digits and _, not starting with a digit")
         }
+        if let envName, ProtectedVariable.contains(envName) {
+            throw UsageError("--env-name \(envName) is protected: an item that sets it changes what the programs of a job do",
+                             hint: "choose another name; a job that means to set \(envName) writes it itself (--env, an env file), see docs/RUN.md")
+        }
         return ItemDetails(label: arguments.value(.label), comment: arguments.value(.comment), kind: arguments.value(.kind),
                            generic: arguments.value(.generic), envName: envName, expires: try expiry())
     }

@@ -249,7 +249,11 @@ struct ErrorReport {
         case .damagedBundle(let path, let detail):
             return ErrorReport(status: status, message: "the export bundle \(quoted(path)) is damaged: \(detail)",
                                hint: "nothing was imported; export it again from the vault it came from")
-        case .noSuchGroup(let group):
+        case .noSuchGroup(let group, let known):
+            if let near = Suggestion.closest(to: group.name, among: known.map(\.name)) {
+                return ErrorReport(status: status, message: "no group \(quoted(group.name))",
+                                   hint: "did you mean \(quoted(near))? ('vault group list' shows every group)")
+            }
             return ErrorReport(status: status, message: "no group \(quoted(group.name))",
                                hint: "list the groups with 'vault group list', or create it with 'vault group create \(shellQuoted(group.name))'")
         case .groupExists(let group):

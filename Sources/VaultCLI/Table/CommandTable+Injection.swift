@@ -5,6 +5,11 @@ extension CommandTable {
     static let referenceGroup = group(
         "group of references that name none, and of the items env prints; every group when none is named")
 
+    static let allowEnvName = OptionSpec(
+        .allowEnvName, value: "NAME",
+        help: "let an item set NAME though it is protected (PATH, BASH_ENV, LD_*, GIT_*, GITHUB_ENV and the rest of docs/RUN.md); without it such an item is skipped and the command exits 1",
+        repeatable: true)
+
     static let runCommand = CommandSpec(
         "run", summary: "run a command with secrets in its environment, masked in its output",
         discussion: """
@@ -24,13 +29,22 @@ extension CommandTable {
             is given (an --env or --env-file that sets one is kept). With --mount the \
             secrets are served on a named pipe (0600, its path in VAULT_MOUNT_PATH) instead \
             of the environment, one reader at a time, and never written to a file system; \
-            the pipe is removed when the command exits.
+            the pipe is removed when the command exits. With --env-group GROUP every item \
+            of GROUP you can read is set too, named as vault env names it (an --env or \
+            --env-file of the same name wins); an item whose name is protected (PATH, \
+            BASH_ENV, LD_PRELOAD, GIT_*, GITHUB_ENV and the others of docs/RUN.md) is \
+            skipped with a warning unless --allow-env-name NAME, and vault then exits 1 \
+            when the command succeeded.
             """,
         options: [
             OptionSpec(.env, value: "NAME=VALUE", help: "set NAME for the command; VALUE may be a reference", repeatable: true),
             OptionSpec(.envFile, value: "FILE", help: "read NAME=VALUE lines from FILE (dotenv syntax)", repeatable: true,
                        completion: .file),
             referenceGroup,
+            OptionSpec(.envGroup, value: "GROUP",
+                       help: "set every item of GROUP you can read as a variable named by its env name, masked like references (as envchain does)",
+                       repeatable: true, completion: .group),
+            allowEnvName,
             OptionSpec(.noMasking, help: "pass the command's output through unmasked"),
             OptionSpec(.keepVaultEnv,
                        help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE), which run drops by default; the command can then read every item you can"),
@@ -48,6 +62,8 @@ extension CommandTable {
                         "resolve the references of an env file"),
             ExampleSpec("vault run --env PGPASSWORD=vault://ci/postgres/admin -- psql -h db",
                         "set one variable from an item of the group ci"),
+            ExampleSpec("vault run --env-group aws -- terraform plan",
+                        "set every item of the group aws as a variable, as envchain aws terraform plan does"),
             ExampleSpec("vault run --env-file .env.vault --mount app.env --mount-max-reads 1 -- sh -c 'app --env-file \"$VAULT_MOUNT_PATH\"'",
                         "hand the secrets to a program that reads a file, through a pipe read once"),
         ],
@@ -66,10 +82,15 @@ extension CommandTable {
             export lines for eval, json one object, and github prints ::add-mask:: for each \
             value and appends the assignments to $GITHUB_ENV, multi-line values with a \
             random heredoc delimiter. An item whose secret is not text is skipped with a \
-            warning naming it.
+            warning naming it. An item whose name is protected (PATH, BASH_ENV, LD_PRELOAD, \
+            GIT_*, GITHUB_ENV and the others of docs/RUN.md: names that change what the \
+            programs of a job do) is skipped with a warning unless --allow-env-name NAME, \
+            and env exits 1 after printing the rest. A group that does not exist is an \
+            error (exit 44), one that holds nothing you can read a warning.
             """,
         options: [
             referenceGroup,
+            allowEnvName,
             OptionSpec(.format, value: "FORMAT", help: "how to print the assignments", default: "dotenv",
                        completion: .values(EnvFormat.allCases.map(\.rawValue))),
             OptionSpec(.json, help: "refused with a pointer to --format json", hidden: true),

@@ -2,7 +2,8 @@ import FoundationEssentials
 import VaultCore
 
 /// A line on stderr that shows how far long work has come ("verify: 12000 of
-/// 40000 items"), for verify, export, import, wipe and revoke over many items.
+/// 40000 items"), for verify, export, import, wipe and revoke over many items,
+/// and env, run --env-group, redact and scan reading many secrets (and scan's files).
 /// Shown only where a person watches: stderr a terminal, prompts allowed
 /// (not in CI, not with --no-interaction) and not -q; and only once the work
 /// has run for about a second, so quick runs print nothing. The command's
@@ -12,24 +13,37 @@ final class ProgressLine {
     private let label: String
     private let started = Date()
     private let delay: Double
+    private let unit: String
     private var lastDrawn: Date?
 
     /// Attaches a progress line to `vault`'s long operations; nil where none may show.
     @discardableResult
     static func attach(to vault: Vault, _ invocation: Invocation, label: String) -> ProgressLine? {
-        let terminal = invocation.terminal
-        guard terminal.stderrIsTTY, !terminal.quiet, VaultAccess(invocation).reasonPromptsAreOff == nil else { return nil }
-        // For tests, which never wait on the clock: show from the first item.
-        let delay = invocation.environment["VAULT_PROGRESS_IMMEDIATE"] == "1" ? 0 : 1
-        let line = ProgressLine(terminal: terminal, label: label, delay: Double(delay))
+        guard let line = start(invocation, label: label) else { return nil }
         vault.progress = { line.update(done: $0, total: $1) }
         return line
     }
 
-    private init(terminal: Terminal, label: String, delay: Double) {
+    /// Attaches a progress line to `store` when it is a vault file (the keyring reports none).
+    @discardableResult
+    static func attach(to store: ItemStore, _ invocation: Invocation, label: String) -> ProgressLine? {
+        (store as? Vault).flatMap { attach(to: $0, invocation, label: label) }
+    }
+
+    /// A progress line counting `unit`s, for work vault's core does not report; nil where none may show.
+    static func start(_ invocation: Invocation, label: String, unit: String = "item") -> ProgressLine? {
+        let terminal = invocation.terminal
+        guard terminal.stderrIsTTY, !terminal.quiet, VaultAccess(invocation).reasonPromptsAreOff == nil else { return nil }
+        // For tests, which never wait on the clock: show from the first item.
+        let delay = invocation.environment["VAULT_PROGRESS_IMMEDIATE"] == "1" ? 0 : 1
+        return ProgressLine(terminal: terminal, label: label, delay: Double(delay), unit: unit)
+    }
+
+    private init(terminal: Terminal, label: String, delay: Double, unit: String) {
         self.terminal = terminal
         self.label = label
         self.delay = delay
+        self.unit = unit
     }
 
     /// Redraws the line at most ten times a second; clears it at the last
@@ -40,7 +54,7 @@ final class ProgressLine {
         guard now.timeIntervalSince(started) >= delay else { return }
         if let lastDrawn, now.timeIntervalSince(lastDrawn) < 0.1 { return }
         lastDrawn = now
-        terminal.writeErr("\r\u{1B}[Kvault: \(label): \(done) of \(counted(total, "item"))")
+        terminal.writeErr("\r\u{1B}[Kvault: \(label): \(done) of \(counted(total, unit))")
     }
 
     /// Clears the line, if it is drawn: at the last item, or when the work fails part way.

@@ -22,9 +22,24 @@ public protocol ItemStore {
     /// be read without asking for an unlock, how many were left out as locked,
     /// and the groups left out because they are damaged (their items unreadable, the others intact).
     func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int, damagedGroups: [AccessGroup])
+    /// Every item matching `query`, with its secret; where the backend can, in one pass.
+    func items(matching query: Query) throws -> [Item]
+    /// For each query, the one item it names or the error that concerns that query alone
+    /// (`itemNotFound`, `ambiguous`, `noSuchGroup`); where the backend can, in one pass.
+    func items(for queries: [Query]) throws -> [Result<Item, VaultError>]
 }
 
 extension ItemStore {
+    /// A backend without a bulk read looks each item up.
+    public func items(matching query: Query) throws -> [Item] {
+        try attributes(matching: query).map { try item(matching: Query(service: $0.service, account: $0.account, group: $0.group)) }
+    }
+
+    /// A backend without a bulk read looks each query up.
+    public func items(for queries: [Query]) throws -> [Result<Item, VaultError>] {
+        try queries.map { query in try VaultError.result { try item(matching: query) } }
+    }
+
     /// A store whose attributes are readable while it is locked leaves nothing out.
     public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int, damagedGroups: [AccessGroup]) {
         (try attributes(matching: query), 0, [])
@@ -37,4 +52,19 @@ public enum AddOutcome: Equatable, Sendable {
     case added
     /// An item with the key existed: it was replaced (its created date kept).
     case replaced
+}
+
+extension VaultError {
+    /// One lookup among many: its value, or the error that concerns this lookup alone
+    /// (`itemNotFound`, `ambiguous`, `noSuchGroup`); any other error is thrown for the lot.
+    public static func result<Value>(of lookup: () throws -> Value) throws -> Result<Value, VaultError> {
+        do {
+            return .success(try lookup())
+        } catch let error as VaultError {
+            switch error {
+            case .itemNotFound, .ambiguous, .noSuchGroup: return .failure(error)
+            default: throw error
+            }
+        }
+    }
 }

@@ -25,6 +25,38 @@ extension Vault {
     }
 }
 
+// Reads of many items from one reading of the file: one pass over the records in scope, one open
+// of each, so `env`, `run`, `inject`, `redact` and `scan` cost what `export` does, not a lookup per item.
+extension Vault {
+    /// Every item matching `query`, with its secret, in index order, telling `progress` of each.
+    /// Throws `noSuchGroup` for a group the file lacks and `itemExpired` for an expired item, as
+    /// `item(matching:)` does.
+    public func items(matching query: Query) throws -> [Item] {
+        try checkScope(query.group)
+        return try withKeys {
+            let vault = try readSnapshot()
+            try vault.requireExisting(query.group)
+            let positions = try vault.positions(matching: query)
+            return try positions.enumerated().map { done, position in
+                progress?(done + 1, positions.count)
+                return try openItem(at: position, in: vault)
+            }
+        }
+    }
+
+    /// For each query, in order, the one item it names, or the error `item(matching:)` would throw
+    /// for it alone when that error concerns the query (`itemNotFound`, `ambiguous`, `noSuchGroup`).
+    /// Every other error (locked, corrupted, expired, out of scope) is thrown for the lot.
+    public func items(for queries: [Query]) throws -> [Result<Item, VaultError>] {
+        for query in queries { try checkScope(query.group) }
+        let lookupsOnly = queries.allSatisfy { $0.indexCheck == .lookupsOnly }
+        return try withKeys {
+            let vault = try readSnapshot(checking: lookupsOnly ? .lookupsOnly : .everyBucket)
+            return try queries.map { query in try VaultError.result { try openItem(matching: query, in: vault) } }
+        }
+    }
+}
+
 private struct LookupKey: Hashable {
     let groupID: GroupID
     let tag: Bytes16

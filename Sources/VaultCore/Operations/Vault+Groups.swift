@@ -57,7 +57,7 @@ extension Vault {
     public func deleteGroup(_ group: AccessGroup) throws -> Int {
         try requireTrustKey("delete groups")
         return try transaction { vault in
-            guard let id = try vault.groupID(for: group, creating: false) else { throw VaultError.noSuchGroup(group) }
+            guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
             return try vault.removeGroup(id)
         }
     }
@@ -78,7 +78,7 @@ extension Vault {
     public func revoke(group: AccessGroup) throws -> Int {
         try requireTrustKey("revoke credentials")
         return try transaction { vault in
-            guard let id = try vault.groupID(for: group, creating: false) else { throw VaultError.noSuchGroup(group) }
+            guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
             return try vault.rotateGroupKey(id, progress: progress)
         }
     }

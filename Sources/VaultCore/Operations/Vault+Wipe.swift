@@ -88,7 +88,7 @@ extension OpenVault {
     func wipeSelection(_ filter: WipeFilter, now: Date, progress: ProgressHandler? = nil) throws -> (positions: [Int], outcome: WipeOutcome) {
         let groupIDs: [GroupID]
         if let group = filter.query.group {
-            guard let id = keys.groupID(of: group) else { throw VaultError.noSuchGroup(group) }
+            guard let id = keys.groupID(of: group) else { throw missingGroup(group) }
             groupIDs = [id]
         } else {
             groupIDs = file.groups.map(\.groupID).filter { keys.groups[$0] != nil }

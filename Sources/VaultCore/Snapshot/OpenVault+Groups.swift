@@ -3,6 +3,24 @@ import VaultCrypto
 
 // Groups, their keys and grants, class keys, and moving to a new device key.
 extension OpenVault {
+    /// The groups the keys at hand open, within the caller's scope.
+    var openedGroups: [AccessGroup] {
+        file.groups.compactMap { entry in scope?.contains(entry.groupID) ?? true ? keys.groups[entry.groupID]?.group : nil }
+    }
+
+    /// The error for a group this file lacks, naming the groups the keys open.
+    func missingGroup(_ group: AccessGroup) -> VaultError {
+        .noSuchGroup(group, known: openedGroups)
+    }
+
+    /// Refuses a group the file does not have (`noSuchGroup`). Says nothing while a group of the
+    /// caller's scope is left unopened: a missing group and a locked one cannot be told apart then.
+    func requireExisting(_ group: AccessGroup?) throws {
+        guard let group, keys.groupID(of: group) == nil else { return }
+        guard !file.groups.contains(where: { keys.groups[$0.groupID] == nil && (scope?.contains($0.groupID) ?? true) }) else { return }
+        throw missingGroup(group)
+    }
+
     /// The id of `group`, creating the group (and its key) when `creating` is set.
     mutating func groupID(for group: AccessGroup, creating: Bool) throws -> GroupID? {
         if let id = keys.groupID(of: group) { return id }
@@ -77,7 +95,7 @@ extension OpenVault {
         }
         let grants = try groups.map { group -> GroupGrant in
             guard let id = keys.groupID(of: group), let entry = file.groups.first(where: { $0.groupID == id }) else {
-                throw VaultError.noSuchGroup(group)
+                throw missingGroup(group)
             }
             return try GroupGrant.of(id, in: keys, keyCheck: entry.keyCheck, classes: Accessibility.allCases, writable: !readOnly)
         }

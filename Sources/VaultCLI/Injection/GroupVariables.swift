@@ -1,0 +1,77 @@
+import VaultCore
+import VaultCrypto
+
+/// The items of some groups as environment variables, each named by its env name (or the name
+/// derived from service and account), read in one pass: what `vault env` prints and
+/// `vault run --env-group` sets. Two items with one name are refused; an item whose secret is not
+/// text, or whose name is protected (`ProtectedVariable`) and not allowed by `--allow-env-name`,
+/// is skipped with a warning naming it.
+struct GroupVariables {
+    private(set) var variables: [(name: String, value: SecretBytes)] = []
+    /// The protected names that were skipped: the command exits non-zero for them after doing the rest.
+    private(set) var skippedProtected: [String] = []
+
+    init(_ invocation: Invocation, groups: [AccessGroup?]) throws {
+        let store = try VaultAccess(invocation).store()
+        let progress = ProgressLine.attach(to: store, invocation, label: "reading secrets")
+        defer { progress?.finish() }
+        var items: [Item] = []
+        var seen = Set<ItemKey>()
+        for group in groups {
+            for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
+                items.append(item)
+            }
+        }
+        progress?.finish()
+        let byName = Dictionary(grouping: items) { EnvironmentName.of($0.attributes) }
+        if let (name, clashing) = byName.first(where: { $0.value.count > 1 }) {
+            throw CommandFailure(.usage, "\(clashing.count) items would set \(name)",
+                                 details: clashing.map(\.attributes).map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
+                                 hint: "give one another name with 'vault update … --keep-secret --env-name NAME', or pick a group with --group")
+        }
+        let allowed = Set(invocation.arguments.values(.allowEnvName))
+        let terminal = invocation.terminal
+        for name in byName.keys.sorted() {
+            let attributes = byName[name]![0].attributes
+            let item = "service \(quoted(attributes.service)), account \(quoted(attributes.account)) in group \(quoted(attributes.group.name))"
+            if ProtectedVariable.contains(name), !allowed.contains(name) {
+                terminal.writeErr("vault: warning: skipped \(name): the item \(item) may not set it (it changes what programs of the job do); pass --allow-env-name \(name) if the job means it\n")
+                skippedProtected.append(name)
+                continue
+            }
+            let secret = byName[name]![0].secret
+            guard GroupVariables.isEnvironmentText(secret) else {
+                terminal.writeErr("vault: warning: skipped \(name): the secret of \(item) is not text, so it cannot be an environment variable; read it with 'vault get'\n")
+                continue
+            }
+            variables.append((name, secret))
+        }
+        if items.isEmpty {
+            terminal.writeErr("vault: warning: \(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read\n")
+        }
+    }
+
+    /// The error to end with when protected names were skipped, or nil.
+    var skippedFailure: CommandFailure? {
+        guard !skippedProtected.isEmpty else { return nil }
+        return CommandFailure(.failure, "skipped \(counted(skippedProtected.count, "item")) whose variable name is protected: \(skippedProtected.joined(separator: ", "))",
+                              hint: "rename the item with 'vault update … --keep-secret --env-name NAME', or pass --allow-env-name NAME if the job means it (docs/RUN.md)")
+    }
+
+    /// Whether a secret can be an environment variable's value: UTF-8 without NUL
+    /// (checked in place, without copying it into a String).
+    private static func isEnvironmentText(_ secret: SecretBytes) -> Bool {
+        secret.withUnsafeBytes { bytes in
+            guard !bytes.contains(0) else { return false }
+            var parser = Unicode.UTF8.ForwardParser()
+            var iterator = bytes.makeIterator()
+            while true {
+                switch parser.parseScalar(from: &iterator) {
+                case .valid: continue
+                case .emptyInput: return true
+                case .error: return false
+                }
+            }
+        }
+    }
+}
