@@ -20,11 +20,7 @@ import Testing
 
     @Test func gitRunsInTheCLocaleAndItsStderrNeverStallsAScan() throws {
         let sandbox = try LeakPreventionTests.sandbox()
-        try FileManager.default.createDirectory(atPath: sandbox.path("repo"), withIntermediateDirectories: true)
-        try LeakPreventionTests.git(sandbox, "repo", ["init", "-q"])
-        try sandbox.write("repo/app.env", Array("GITHUB_TOKEN=\(LeakPreventionTests.token)\n".utf8))
-        try LeakPreventionTests.git(sandbox, "repo", ["add", "."])
-        try LeakPreventionTests.git(sandbox, "repo", ["commit", "-q", "-m", "leak"])
+        try LeakPreventionTests.repository(sandbox, appEnv: "GITHUB_TOKEN=\(LeakPreventionTests.token)\n", commit: "leak")
         let environment = try GitRunnerTests.noisyGit(in: sandbox)
 
         // ls-files through the runner that waits for git to end.

@@ -35,6 +35,15 @@ import Testing
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// A new repository `repo` in the sandbox with `app.env` holding `content`, staged (and committed with `commit`).
+    static func repository(_ sandbox: Sandbox, appEnv content: String, commit message: String? = nil) throws {
+        try FileManager.default.createDirectory(atPath: sandbox.path("repo"), withIntermediateDirectories: true)
+        try git(sandbox, "repo", ["init", "-q"])
+        try sandbox.write("repo/app.env", Array(content.utf8))
+        try git(sandbox, "repo", ["add", "."])
+        if let message { try git(sandbox, "repo", ["commit", "-qm", message]) }
+    }
+
     /// Every way a secret could show up in vault's output: its bytes and encodings.
     static func leakedForms(of secret: String) -> [String] {
         let bytes = Data(secret.utf8)
@@ -54,11 +63,8 @@ import Testing
 
     @Test func historyScanFindsRemovedEncodedAndBinaryLeaksByCommitAndBaselineAcceptsThem() throws {
         let sandbox = try LeakPreventionTests.sandbox()
-        try FileManager.default.createDirectory(atPath: sandbox.path("repo"), withIntermediateDirectories: true)
-        try LeakPreventionTests.git(sandbox, "repo", ["init", "-q"])
-        try sandbox.write("repo/app.env", Array("DEBUG=1\nGITHUB_TOKEN=\(LeakPreventionTests.token)\nPIN=\(LeakPreventionTests.pin)\n".utf8))
-        try LeakPreventionTests.git(sandbox, "repo", ["add", "."])
-        try LeakPreventionTests.git(sandbox, "repo", ["commit", "-qm", "config"])
+        try LeakPreventionTests.repository(sandbox, appEnv: "DEBUG=1\nGITHUB_TOKEN=\(LeakPreventionTests.token)\nPIN=\(LeakPreventionTests.pin)\n",
+                                          commit: "config")
         let leakingCommit = try LeakPreventionTests.git(sandbox, "repo", ["rev-parse", "HEAD"])
         try LeakPreventionTests.git(sandbox, "repo", ["rm", "-q", "app.env"])
         try LeakPreventionTests.git(sandbox, "repo", ["commit", "-qm", "remove the token"])

@@ -8,10 +8,7 @@ import Testing
     /// A sandbox whose vault holds LeakPreventionTests' secrets, and a repository `repo` with `app.env` staged.
     static func repository(staging content: String) throws -> Sandbox {
         let sandbox = try LeakPreventionTests.sandbox()
-        try FileManager.default.createDirectory(atPath: sandbox.path("repo"), withIntermediateDirectories: true)
-        try LeakPreventionTests.git(sandbox, "repo", ["init", "-q"])
-        try sandbox.write("repo/app.env", Array(content.utf8))
-        try LeakPreventionTests.git(sandbox, "repo", ["add", "app.env"])
+        try LeakPreventionTests.repository(sandbox, appEnv: content)
         return sandbox
     }
 

@@ -22,7 +22,8 @@ struct ReadableSecrets {
                 items.append((item.attributes.key, item.secret))
             }
         }
-        self.items = items.sorted { ItemName.of($0.key) < ItemName.of($1.key) }
+        // Each name made once, not once per comparison.
+        self.items = zip(items.map { ItemName.of($0.key) }, items).sorted { $0.0 < $1.0 }.map(\.1)
         if items.isEmpty {
             invocation.terminal.writeErr("vault: warning: \(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read; \(ifNone)\n")
         }

@@ -49,77 +49,145 @@ public final class PatternAutomaton: @unchecked Sendable {
         precondition(patterns.allSatisfy { $0.count >= 2 }, "patterns are at least 2 bytes long")
         patternLengths = patterns.map(\.count)
 
-        // The trie, with children as small lists (most nodes have one child).
-        var children: [[(UInt8, Int32)]] = [[]]
-        var terminal: [Int32] = [0]
+        // The trie in flat arrays, one entry per state: its children as a list (first child, next
+        // sibling, the byte on the edge into a state), so a state costs no allocation of its own
+        // (most states have one child; 10 000 secrets in every encoding make millions of them).
+        var firstChild: [Int32] = [-1]
+        var nextSibling: [Int32] = [-1]
+        var edgeByte: [UInt8] = [0]
         var ids: [Int32] = [-1]
         var depths: [Int32] = [0]
+        var longest: [Int32] = [0]
+        var root = [Int32](repeating: 0, count: 256)
+        let capacity = patterns.reduce(1) { $0 + $1.count }
+        firstChild.reserveCapacity(capacity)
+        nextSibling.reserveCapacity(capacity)
+        edgeByte.reserveCapacity(capacity)
+        ids.reserveCapacity(capacity)
+        depths.reserveCapacity(capacity)
+        longest.reserveCapacity(capacity)
+        // States with many children (near the root, where every pattern passes) get a table by
+        // byte once the trie is built: the failure links below look up their children millions of times.
+        var denseIndex: [Int32] = []
+        var denseTables: [Int32] = []
+        func child(_ state: Int32, _ byte: UInt8) -> Int32 {
+            if state == 0 { return root[Int(byte)] }
+            if !denseIndex.isEmpty, denseIndex[Int(state)] >= 0 { return denseTables[Int(denseIndex[Int(state)]) << 8 | Int(byte)] }
+            var candidate = firstChild[Int(state)]
+            while candidate >= 0 {
+                if edgeByte[Int(candidate)] == byte { return candidate }
+                candidate = nextSibling[Int(candidate)]
+            }
+            return 0
+        }
         for (id, pattern) in patterns.enumerated() {
             var state: Int32 = 0
             for byte in pattern {
-                if let next = children[Int(state)].first(where: { $0.0 == byte })?.1 {
-                    state = next
-                } else {
-                    let next = Int32(children.count)
-                    children[Int(state)].append((byte, next))
-                    children.append([])
-                    terminal.append(0)
-                    ids.append(-1)
-                    depths.append(depths[Int(state)] + 1)
-                    state = next
+                let existing = child(state, byte)
+                if existing != 0 {
+                    state = existing
+                    continue
                 }
+                let next = Int32(depths.count)
+                firstChild.append(-1)
+                nextSibling.append(firstChild[Int(state)])
+                edgeByte.append(byte)
+                ids.append(-1)
+                depths.append(depths[Int(state)] + 1)
+                longest.append(0)
+                firstChild[Int(state)] = next
+                if state == 0 { root[Int(byte)] = next }
+                state = next
             }
-            terminal[Int(state)] = Int32(pattern.count)
+            longest[Int(state)] = Int32(pattern.count)
             ids[Int(state)] = Int32(id)
+        }
+        let stateCount = depths.count
+        denseIndex = [Int32](repeating: -1, count: stateCount)
+        for state in 1..<max(stateCount, 1) {
+            var count = 0
+            var next = firstChild[state]
+            while next >= 0, count < PatternAutomaton.denseChildren {
+                count += 1
+                next = nextSibling[Int(next)]
+            }
+            guard count == PatternAutomaton.denseChildren else { continue }
+            denseIndex[state] = Int32(denseTables.count >> 8)
+            denseTables += [Int32](repeating: 0, count: 256)
+            next = firstChild[state]
+            while next >= 0 {
+                denseTables[Int(denseIndex[state]) << 8 | Int(edgeByte[Int(next)])] = next
+                next = nextSibling[Int(next)]
+            }
         }
 
         // Failure links, longest matches and output links, breadth first.
-        var failLinks = [Int32](repeating: 0, count: children.count)
-        var outputs = [Int32](repeating: 0, count: children.count)
-        var longest = terminal
-        var root = [Int32](repeating: 0, count: 256)
-        for (byte, child) in children[0] { root[Int(byte)] = child }
-        var queue = children[0].map(\.1)
+        var failLinks = [Int32](repeating: 0, count: stateCount)
+        var outputs = [Int32](repeating: 0, count: stateCount)
+        var queue: [Int32] = []
+        queue.reserveCapacity(stateCount)
+        var rootChild = firstChild[0]
+        while rootChild >= 0 {
+            queue.append(rootChild)
+            rootChild = nextSibling[Int(rootChild)]
+        }
         var head = 0
         while head < queue.count {
             let state = queue[head]
             head += 1
-            for (byte, child) in children[Int(state)] {
+            var next = firstChild[Int(state)]
+            while next >= 0 {
+                let byte = edgeByte[Int(next)]
                 var link = failLinks[Int(state)]
-                while link != 0, children[Int(link)].first(where: { $0.0 == byte }) == nil {
+                while link != 0, child(link, byte) == 0 {
                     link = failLinks[Int(link)]
                 }
-                let target = link == 0 ? root[Int(byte)] : children[Int(link)].first(where: { $0.0 == byte })!.1
-                let suffix = target == child ? 0 : target
-                failLinks[Int(child)] = suffix
-                longest[Int(child)] = max(longest[Int(child)], longest[Int(suffix)])
-                outputs[Int(child)] = ids[Int(suffix)] >= 0 ? suffix : outputs[Int(suffix)]
-                queue.append(child)
+                let target = child(link, byte)
+                let suffix = target == next ? 0 : target
+                failLinks[Int(next)] = suffix
+                longest[Int(next)] = max(longest[Int(next)], longest[Int(suffix)])
+                outputs[Int(next)] = ids[Int(suffix)] >= 0 ? suffix : outputs[Int(suffix)]
+                queue.append(next)
+                next = nextSibling[Int(next)]
             }
         }
-
-        var starts: [Int32] = []
-        var counts: [Int32] = []
-        var bytes: [UInt8] = []
-        var targets: [Int32] = []
-        for list in children {
-            starts.append(Int32(bytes.count))
-            counts.append(Int32(list.count))
-            for (byte, target) in list {
-                bytes.append(byte)
-                targets.append(target)
-            }
-        }
-        edgeStart = PatternAutomaton.pinned(starts)
-        edgeCount = PatternAutomaton.pinned(counts)
-        edgeBytes = PatternAutomaton.pinned(bytes)
-        edgeTargets = PatternAutomaton.pinned(targets)
-        rootNext = PatternAutomaton.pinned(root)
+        queue = []
+        // Each table goes to locked memory as soon as it is final, and its scratch copy is dropped.
         fail = PatternAutomaton.pinned(failLinks)
-        depth = PatternAutomaton.pinned(depths)
-        matchLength = PatternAutomaton.pinned(longest)
-        patternID = PatternAutomaton.pinned(ids)
+        failLinks = []
         outputLink = PatternAutomaton.pinned(outputs)
+        outputs = []
+        matchLength = PatternAutomaton.pinned(longest)
+        longest = []
+        patternID = PatternAutomaton.pinned(ids)
+        ids = []
+        depth = PatternAutomaton.pinned(depths)
+        depths = []
+        rootNext = PatternAutomaton.pinned(root)
+
+        // Each state's edges side by side, in the order of its child list.
+        let edgeTotal = max(stateCount - 1, 1)
+        edgeStart = PatternAutomaton.locked(Int32.self, count: stateCount)
+        edgeCount = PatternAutomaton.locked(Int32.self, count: stateCount)
+        edgeBytes = PatternAutomaton.locked(UInt8.self, count: edgeTotal)
+        edgeTargets = PatternAutomaton.locked(Int32.self, count: edgeTotal)
+        var edges: Int32 = 0
+        for state in 0..<stateCount {
+            edgeStart[state] = edges
+            var next = firstChild[state]
+            while next >= 0 {
+                edgeBytes[Int(edges)] = edgeByte[Int(next)]
+                edgeTargets[Int(edges)] = next
+                edges += 1
+                next = nextSibling[Int(next)]
+            }
+            edgeCount[state] = edges - edgeStart[state]
+        }
+        PatternAutomaton.wipe(&edgeByte)
+        PatternAutomaton.wipe(&denseTables)
+        denseIndex = []
+        firstChild = []
+        nextSibling = []
         let window = min(patterns.map(\.count).min() ?? 2, 8)
         var firstPairs = [UInt64](repeating: 0, count: 65536 / 64)
         var anywhere = firstPairs
@@ -133,8 +201,6 @@ public final class PatternAutomaton: @unchecked Sendable {
         startPairs = PatternAutomaton.pinned(firstPairs)
         windowPairs = PatternAutomaton.pinned(anywhere)
         self.window = window
-        for index in children.indices { PatternAutomaton.wipe(&children[index]) }
-        PatternAutomaton.wipe(&bytes)
         PatternAutomaton.wipe(&root)
         PatternAutomaton.wipe(&firstPairs)
         PatternAutomaton.wipe(&anywhere)
@@ -149,6 +215,9 @@ public final class PatternAutomaton: @unchecked Sendable {
         PatternAutomaton.release(windowPairs)
     }
 
+    /// How many children make a state's children worth a table by byte while the automaton is built.
+    private static let denseChildren = 4
+
     /// Overwrites an array that held secret bytes (or facts about them) before it is dropped.
     static func wipe<T>(_ array: inout [T]) {
         array.withUnsafeMutableBytes { raw in
@@ -162,11 +231,17 @@ public final class PatternAutomaton: @unchecked Sendable {
 
     /// A copy of `array` in locked memory.
     private static func pinned<T: BitwiseCopyable>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-        let capacity = max(array.count, 1)
-        let raw = LockedArena.shared.allocate(byteCount: capacity * MemoryLayout<T>.stride)
-        let buffer = UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: capacity), count: capacity)
+        let buffer = locked(T.self, count: array.count)
         _ = buffer.initialize(from: array)
         return buffer
+    }
+
+    /// `count` zeroed elements in locked memory (at least one).
+    private static func locked<T: BitwiseCopyable>(_ type: T.Type, count: Int) -> UnsafeMutableBufferPointer<T> {
+        let capacity = max(count, 1)
+        let raw = LockedArena.shared.allocate(byteCount: capacity * MemoryLayout<T>.stride)
+        memset(raw, 0, capacity * MemoryLayout<T>.stride)
+        return UnsafeMutableBufferPointer(start: raw.bindMemory(to: T.self, capacity: capacity), count: capacity)
     }
 
     /// Finds every occurrence of every pattern in `bytes`, continuing from

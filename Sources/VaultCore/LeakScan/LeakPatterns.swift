@@ -20,8 +20,8 @@ public final class LeakPatterns: @unchecked Sendable {
     /// match everywhere. They are listed in `skipped` instead.
     public static let minimumLength = 8
 
-    /// The automaton of every searched pattern, by pattern id.
-    public let automaton: PatternAutomaton
+    /// Every searched pattern, by pattern id, found by its first 8 bytes.
+    let matcher: PrefixMatcher
     /// By pattern id: the secrets and encodings the pattern shows (one secret
     /// once, in its first encoding in `SecretEncoding.allCases` order).
     public let sources: [[LeakSource]]
@@ -56,7 +56,7 @@ public final class LeakPatterns: @unchecked Sendable {
                 }
             }
         }
-        automaton = PatternAutomaton(patterns: patterns)
+        matcher = PrefixMatcher(patterns: patterns)
         self.sources = sources
         self.skipped = skipped
         longestPattern = patterns.map(\.count).max() ?? 0

@@ -53,10 +53,9 @@ public final class LeakScanner {
             let filled = kept + count
             let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<filled])
             var found: [(start: Int, id: Int)] = []
-            var state: Int32 = 0
-            patterns.automaton.search(bytes, state: &state) { id, end in
+            patterns.matcher.search(bytes) { id, end in
                 // A match that ends in the carried-over bytes was found with the last chunk.
-                if end > kept { found.append((end - patterns.automaton.patternLengths[id], id)) }
+                if end > kept { found.append((end - patterns.matcher.patternLengths[id], id)) }
             }
             found.sort { $0.start < $1.start }
             let keep = min(overlap, filled)

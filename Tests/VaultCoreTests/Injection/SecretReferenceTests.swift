@@ -84,5 +84,26 @@ import VaultCore
         #expect(EnvironmentName.derived(service: "db.prod", account: "admin@host") == "DB_PROD_ADMIN_HOST")
         #expect(EnvironmentName.derived(service: "1password", account: "x") == "_1PASSWORD_X")
         #expect(EnvironmentName.derived(service: "café", account: "é") == "CAF___")
+        #expect(EnvironmentName.derived(service: "straße", account: "") == "STRASSE")
+        #expect(EnvironmentName.derived(service: "", account: "") == "_")
+    }
+
+    /// The byte-by-byte path for ASCII names gives what the rule, written over Unicode scalars, gives.
+    @Test func asciiNamesFollowTheUnicodeRule() {
+        func byRule(_ service: String, _ account: String) -> String {
+            let joined = account.isEmpty ? service : service + "_" + account
+            var name = String(String.UnicodeScalarView(joined.uppercased().unicodeScalars.map { scalar in
+                (("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)) ? scalar : "_"
+            }))
+            if name.first?.isNumber ?? true { name = "_" + name }
+            return name
+        }
+        var generator = SystemRandomNumberGenerator()
+        let ascii = (0x20...0x7E).map { Character(UnicodeScalar(UInt8($0))) }
+        for _ in 0..<2000 {
+            let service = String((0..<Int.random(in: 0...6, using: &generator)).map { _ in ascii.randomElement(using: &generator)! })
+            let account = String((0..<Int.random(in: 0...6, using: &generator)).map { _ in ascii.randomElement(using: &generator)! })
+            #expect(EnvironmentName.derived(service: service, account: account) == byRule(service, account), "\(service) \(account)")
+        }
     }
 }

@@ -1,0 +1,42 @@
+import Testing
+import VaultTestSupport
+@testable import VaultCore
+
+/// `vault scan`'s matcher finds exactly what a naive search finds: every occurrence of every
+/// pattern lying whole in the buffer, overlapping ones, ones sharing a prefix, ones at the ends.
+@Suite struct PrefixMatcherTests {
+    static func naive(_ patterns: [[UInt8]], in text: [UInt8]) -> Set<[Int]> {
+        var found = Set<[Int]>()
+        for (id, pattern) in patterns.enumerated() where pattern.count <= text.count {
+            for start in 0...(text.count - pattern.count) where Array(text[start..<(start + pattern.count)]) == pattern {
+                found.insert([id, start + pattern.count])
+            }
+        }
+        return found
+    }
+
+    @Test func findsWhatANaiveSearchFinds() {
+        var generator = SeededGenerator(test: "PrefixMatcherTests")
+        for round in 0..<300 {
+            // A small alphabet makes overlaps, shared prefixes and near misses common.
+            let alphabet: [UInt8] = round % 3 == 0 ? Array("ab".utf8) : round % 3 == 1 ? Array("abc".utf8) : (0...255).map { UInt8($0) }
+            var patterns: [[UInt8]] = []
+            for _ in 0..<Int.random(in: 1...12, using: &generator) {
+                let pattern = (0..<Int.random(in: 8...14, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+                if !patterns.contains(pattern) { patterns.append(pattern) }
+            }
+            var text = (0..<Int.random(in: 0...300, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            // Plant some patterns, at the very start and end among them.
+            for _ in 0..<3 {
+                let pattern = patterns.randomElement(using: &generator)!
+                let at = Int.random(in: 0...text.count, using: &generator)
+                text.insert(contentsOf: pattern, at: at)
+            }
+            text += patterns.randomElement(using: &generator)!
+            let matcher = PrefixMatcher(patterns: patterns)
+            var found = Set<[Int]>()
+            text.withUnsafeBytes { buffer in matcher.search(buffer) { found.insert([$0, $1]) } }
+            #expect(found == PrefixMatcherTests.naive(patterns, in: text), "round \(round) (seed \(generator.seed))")
+        }
+    }
+}
