@@ -83,6 +83,8 @@ export HOME="$work/home" XDG_DATA_HOME="$work/home/data" XDG_CONFIG_HOME="$work/
 mkdir -p -m 700 "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR" "$GNUPGHOME"
 umask 077
 printf '%s' 'bench-secret-0123456789abcdefghij' > "$work/secret"
+# What vault scan searches: text that holds none of the vault's secrets ($work/secret is one of them).
+printf 'DEBUG=1\nLOG_LEVEL=info\n' > "$work/scan-input"
 
 # --- peers -----------------------------------------------------------------
 has_keyring=""
@@ -181,7 +183,7 @@ for size in $sizes; do
     measure "$size" export "$vault export --out - --bundle-key-file $dir/bundle.key"
     # stdin is empty (hyperfine gives /dev/null): start-up to redact's first output byte.
     measure "$size" redact "$vault redact"
-    measure "$size" scan "$vault scan $work/secret"
+    measure "$size" scan "$vault scan $work/scan-input"
     write_references "$size" "$dir"
     measure "$size" run20 "$vault run --env-file $dir/references.env -- /bin/true"
     measure "$size" inject20 "$vault inject -i $dir/references.tpl"
@@ -209,7 +211,7 @@ scan_dir="$work/scan-20000"
 mkdir -m 700 "$scan_dir"
 "$VAULT_BIN" --vault "$scan_dir/bench.vault" init --key-file "$scan_dir/key" >/dev/null 2>&1
 "$fill" "$scan_dir/bench.vault" "$scan_dir/key" 20000
-rss_scan="$(VAULT_KEY_FILE="$scan_dir/key" peak_rss "$VAULT_BIN" --vault "$scan_dir/bench.vault" scan "$work/secret")"
+rss_scan="$(VAULT_KEY_FILE="$scan_dir/key" peak_rss "$VAULT_BIN" --vault "$scan_dir/bench.vault" scan "$work/scan-input")"
 
 masking=""
 if [ -x bench/masking.sh ] || [ -f bench/masking.sh ]; then
