@@ -211,7 +211,7 @@ scan_dir="$work/scan-20000"
 mkdir -m 700 "$scan_dir"
 "$VAULT_BIN" --vault "$scan_dir/bench.vault" init --key-file "$scan_dir/key" >/dev/null 2>&1
 "$fill" "$scan_dir/bench.vault" "$scan_dir/key" 20000
-rss_scan="$(VAULT_KEY_FILE="$scan_dir/key" peak_rss "$VAULT_BIN" --vault "$scan_dir/bench.vault" scan "$work/scan-input")"
+rss_scan="$(peak_rss env -u VAULT_SESSION VAULT_KEY_FILE="$scan_dir/key" "$VAULT_BIN" --vault "$scan_dir/bench.vault" scan "$work/scan-input")"
 
 masking=""
 if [ -x bench/masking.sh ] || [ -f bench/masking.sh ]; then
