@@ -45,6 +45,12 @@ run docker-credential-vault version | grep -q . || fail "docker-credential-vault
 printf '{"ServerURL":"https://registry.example.org","Username":"u","Secret":"from-docker"}' | run docker-credential-vault store
 printf 'https://registry.example.org' | run docker-credential-vault get | grep -q '"Secret":"from-docker"' ||
     fail "docker-credential-vault did not answer through its link"
+# Test-only hooks are compiled out of the release binary: no environment variable picks what it
+# dlopens (VAULT_LIBSECRET_PATH) or fixes its clock (VAULT_TEST_NOW, checked by an expired add).
+backend="$(run env VAULT_LIBSECRET_PATH="$work/missing.so" vault --backend secret-service list 2>&1 || true)"
+case "$backend" in *"$work/missing.so"*) fail "the packaged binary read VAULT_LIBSECRET_PATH: $backend" ;; esac
+printf 'x' | run env VAULT_TEST_NOW=4102444800 vault add -s deb -a clock --expires 2030-01-01 2>/dev/null ||
+    fail "the packaged binary read VAULT_TEST_NOW (an expiry in 2030 was refused as past)"
 readelf -d "$bin/vault" | grep -qE 'RPATH|RUNPATH' && fail "the packaged binary has a RUNPATH"
 # Each shared library costs every start its symbol lookups (bench/README.md): glibc and libcrypto only.
 needed="$(readelf -d "$bin/vault" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -vE '^(libc|libm)\.so|^ld-linux' | tr '\n' ' ')"

@@ -7,15 +7,20 @@ import Glibc
 /// libsecret, loaded with dlopen when the Secret Service backend is first
 /// used: vault has no link-time dependency on libsecret or GLib.
 struct LibSecret {
-    /// The soname vault loads; `VAULT_LIBSECRET_PATH` overrides it (for tests).
+    /// The soname vault loads; in debug builds `VAULT_LIBSECRET_PATH` overrides it (for tests).
     static let soname = "libsecret-1.so.0"
 
     let api: VaultLibSecret
 
-    /// Loads libsecret from VAULT_LIBSECRET_PATH (tests point it at a missing
-    /// file) or its soname; throws `libraryMissing` when it cannot be loaded.
+    /// Loads libsecret by its soname, or, in a debug build, from VAULT_LIBSECRET_PATH (tests point
+    /// it at a missing file); throws `libraryMissing` when it cannot be loaded. A release build never
+    /// hands a path from the environment to dlopen.
     static func load(environment: [String: String]) throws -> LibSecret {
+        #if DEBUG
         let path = environment["VAULT_LIBSECRET_PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? soname
+        #else
+        let path = soname
+        #endif
         var reason = [CChar](repeating: 0, count: 512)
         guard let table = vault_libsecret_load(path, &reason, reason.count) else {
             throw SecretServiceError.libraryMissing(path: path, reason: String(cString: reason))

@@ -29,7 +29,7 @@ public final class SecretServiceStore: ItemStore {
     /// login keyring), `session` (in memory until logout), or any other alias,
     /// label or object-path name.
     /// - Parameters:
-    ///   - environment: VAULT_LIBSECRET_PATH (tests) and the D-Bus session address.
+    ///   - environment: the D-Bus session address, and VAULT_LIBSECRET_PATH in debug builds (tests).
     ///   - reasonPromptsAreOff: why vault may not show the keyring's unlock prompt, or nil when it may.
     ///   - host: the clock (created, modified, expiry) and the runtime directory that holds the collection's lock.
     public init(collection name: String, environment: [String: String], reasonPromptsAreOff: String?, host: HostContext) throws {

@@ -102,8 +102,14 @@ public enum CommandTable {
             For tests only, and read by debug builds only: the time, in Unix seconds, for expiry and \
             session checks.
             """),
-        EnvironmentSpec("VAULT_LIBSECRET_PATH", help: "For tests only: load libsecret from this path instead of libsecret-1.so.0."),
-        EnvironmentSpec("VAULT_PROGRESS_IMMEDIATE", help: "For tests only: when 1, show the progress line of long commands at once instead of after a second."),
+        EnvironmentSpec("VAULT_LIBSECRET_PATH", help: """
+            For tests only, and read by debug builds only: load libsecret from this path instead of \
+            libsecret-1.so.0.
+            """),
+        EnvironmentSpec("VAULT_PROGRESS_IMMEDIATE", help: """
+            For tests only, and read by debug builds only: when 1, show the progress line of long \
+            commands at once instead of after a second.
+            """),
     ]
 
     /// Every environment variable that unlocks the vault, by the `unlocks`

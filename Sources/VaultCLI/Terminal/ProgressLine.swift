@@ -34,8 +34,12 @@ final class ProgressLine {
     static func start(_ invocation: Invocation, label: String, unit: String = "item") -> ProgressLine? {
         let terminal = invocation.terminal
         guard terminal.stderrIsTTY, !terminal.quiet, VaultAccess(invocation).reasonPromptsAreOff == nil else { return nil }
+        #if DEBUG
         // For tests, which never wait on the clock: show from the first item.
         let delay = invocation.environment["VAULT_PROGRESS_IMMEDIATE"] == "1" ? 0 : 1
+        #else
+        let delay = 1
+        #endif
         return ProgressLine(terminal: terminal, label: label, delay: Double(delay), unit: unit)
     }
 
