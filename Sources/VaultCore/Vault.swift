@@ -767,7 +767,13 @@ public final class Vault: ItemStore {
 
     /// Refuses a secret over 1 MiB.
     public static func validateSecret(_ secret: SecretBytes) throws {
-        guard secret.count > ItemLimits.maxSecretBytes else { return }
-        throw VaultError.invalidValue(field: "secret", detail: "it is \(secret.count) bytes; the limit is \(ItemLimits.maxSecretBytes) (1 MiB)")
+        try validateSecretSize(secret.count)
+    }
+
+    /// Refuses a secret of `byteCount` bytes when it is over `ItemLimits.maxSecretBytes`
+    /// (for a reader that stopped keeping bytes past the limit but counted them).
+    public static func validateSecretSize(_ byteCount: Int) throws {
+        guard byteCount > ItemLimits.maxSecretBytes else { return }
+        throw VaultError.invalidValue(field: "secret", detail: "it is \(byteCount) bytes; the limit is \(ItemLimits.maxSecretBytes) (1 MiB)")
     }
 }

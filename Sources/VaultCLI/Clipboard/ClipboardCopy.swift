@@ -97,11 +97,11 @@ enum ClipboardClearCommand {
     static func run(_ invocation: Invocation) throws {
         let words = invocation.arguments.positionals
         guard words.count == 3, let method = ClipboardMethod(rawValue: words[0]), let seconds = Int(words[1]) else { return }
-        var handoff = Terminal.readAll(STDIN_FILENO)
-        defer { for index in handoff.indices { handoff[index] = 0 } }
+        let handoff = SecretStream.read(STDIN_FILENO, limit: 64)
         guard handoff.count == 64 else { return }
-        let key = SecretBytes(Array(handoff[0..<32]))
-        let mac = Array(handoff[32..<64])
+        let (key, mac) = handoff.withUnsafeBytes {
+            (SecretBytes(UnsafeRawBufferPointer(rebasing: $0[0..<32])), Array($0[32..<64]))
+        }
         sleepWhileSuspendCounts(seconds)
         let clipboard = Clipboard(method: method, place: words[2], environment: invocation.environment)
         if clipboard.holds(macKey: key, mac: mac) { clipboard.clear() }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import VaultCore
 import VaultCrypto
 
@@ -53,7 +56,11 @@ struct SecretInput {
             invocation.terminal.writeErr("vault: warning: a secret given with -w is visible to other users in the process list; prefer stdin or --secret-file\n")
             return SecretBytes(Array(value.utf8))
         }
-        if !invocation.terminal.stdinIsTTY { return SecretBytes(invocation.terminal.readAllInput()) }
+        if !invocation.terminal.stdinIsTTY {
+            let (secret, total) = SecretStream.readCounting(STDIN_FILENO, limit: ItemLimits.maxSecretBytes)
+            try Vault.validateSecretSize(total)
+            return secret
+        }
         if let reason = access.reasonPromptsAreOff { throw CommandFailure.interactionNotAllowed(reason: reason) }
         guard let first = try invocation.terminal.readHidden(prompt: "Secret: "),
               let second = try invocation.terminal.readHidden(prompt: "Secret (again): ") else {
