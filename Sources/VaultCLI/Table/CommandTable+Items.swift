@@ -1,0 +1,273 @@
+import VaultCore
+
+// Commands on items: init, add, get, history, otp, update, edit, delete, rename, list.
+extension CommandTable {
+    static let initCommand = CommandSpec(
+        "init", summary: "create a new vault",
+        discussion: """
+            Creates an empty vault file at the vault path, in a directory created 0700. \
+            It opens with a passphrase, asked twice on a terminal or read from \
+            --passphrase-file, or with --key-file, with a key file; a key file that does \
+            not exist yet is created with 32 random bytes. Fails if a vault already \
+            exists there.
+            """,
+        options: [kdfCost],
+        examples: [
+            ExampleSpec("vault init", "create the default vault, asking for a passphrase twice"),
+            ExampleSpec("vault --vault ./ci.vault --key-file ./ci.key init",
+                        "create a vault for a CI job, and the key file that opens it"),
+            ExampleSpec("vault init --passphrase-file pass.txt --kdf-cost testing",
+                        "create a vault quickly in a test suite"),
+        ],
+        run: { try InitCommand.run($0) })
+
+    static let addCommand = CommandSpec(
+        "add", summary: "add a secret item",
+        discussion: """
+            Stores a new item under its access group, service and account. The secret \
+            comes from stdin when it is not a terminal, from a no-echo prompt asked \
+            twice when it is, from --secret-file, or from --generate. Adding an item \
+            whose group, service and account already exist fails with exit 45 unless \
+            --update is given.
+            """,
+        options: [
+            service("service the item belongs to"),
+            account("account the item belongs to"),
+        ] + attributeOptions + [
+            expires(),
+            accessibility("when the item can be read", default: "when-unlocked"),
+            group("access group of the item, created when new", default: "default"),
+            OptionSpec(.createGroup, help: "create the group even when its name is one letter away from an existing group's"),
+            OptionSpec(.update, short: "U", help: "replace an existing item with the same group, service and account"),
+            resultJSON,
+            otp,
+        ] + secretSourceOptions,
+        examples: [
+            ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
+                        "store a token from stdin, where ps cannot see it"),
+            ExampleSpec("vault add -s github -a alice",
+                        "store a secret typed at a no-echo prompt"),
+            ExampleSpec("vault add -s postgres -a admin --generate --length 40 --charset printable",
+                        "generate and store a random 40-character password"),
+            ExampleSpec("vault add -s bank -a me --generate --length 20 --require upper,lower,digit,symbol --no-ambiguous --print",
+                        "generate a password that meets a site's rules, and show it once"),
+            ExampleSpec("vault add -s laptop -a disk --generate --words 6 --separator ' '",
+                        "generate a six-word passphrase"),
+            ExampleSpec("vault add --otp -s github -a alice --secret-file otpauth-uri.txt",
+                        "store the otpauth:// URI of a site's two-factor QR code, for 'vault otp'"),
+            ExampleSpec("vault add -U -s backup -a cron --class after-first-unlock --secret-file backup.key",
+                        "replace an item that a cron job may read after the first unlock"),
+        ],
+        run: { try AddCommand.run($0) })
+
+    static let getCommand = CommandSpec(
+        "get", aliases: ["show"], summary: "print the secret of one item",
+        discussion: """
+            Finds the one item that matches the query and writes its secret to stdout \
+            exactly, adding a newline only when stdout is a terminal. No match exits \
+            with 44; a query that matches several items is an error that lists them. \
+            With --json it prints the item's attributes, and its secret only with \
+            --show-secret. --revision N prints the secret the item held N changes ago \
+            (see 'vault history'). With --clip the secret goes to the clipboard instead, and a \
+            process in the background clears it after --clip-timeout if it still holds the \
+            secret (with OSC 52, which cannot read the clipboard, it clears it whatever it \
+            holds); --clip is refused when CI is set or no clipboard is within reach.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            label("label of the item"),
+            json,
+            OptionSpec(.showSecret, help: "include the secret in --json output"),
+            OptionSpec(.field, value: "FIELD",
+                       help: "print one attribute and a newline instead of the secret; an attribute the item lacks prints an empty line",
+                       completion: .values(ItemField.allCases.map(\.rawValue))),
+            OptionSpec(.clip, help: "copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal's OSC 52) instead of printing it, and clear it later"),
+            OptionSpec(.clipTimeout, value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s"),
+            OptionSpec(.revision, value: "N", help: "print the secret the item held before its last N changes of secret (1 is the one before the current)"),
+            OptionSpec(.theirs, help: "print the other side's secret of an item a merge left in conflict (see vault conflicts)"),
+            OptionSpec(.conflict, value: "N", help: "print the other version the item's N-th conflict keeps (1 is the newest; vault conflicts counts them)"),
+        ],
+        examples: [
+            ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
+            ExampleSpec(#"GITHUB_TOKEN="$(vault get -s github -a ci-bot)" ./deploy.sh"#,
+                        "pass a secret to one command through its environment"),
+            ExampleSpec("vault get -s github -a ci-bot --json", "show an item's attributes without its secret"),
+            ExampleSpec("vault get -s github -a ci-bot --field expires", "print when an item expires, for a script"),
+            ExampleSpec("vault get -s bank -a me --clip", "copy a password to the clipboard for 45 seconds"),
+            ExampleSpec("vault get -s github -a ci-bot --revision 1", "print the token the item held before its last rotation"),
+        ],
+        run: { try GetCommand.run($0) })
+
+    static let historyCommand = CommandSpec(
+        "history", summary: "list the earlier secrets of one item, never the secrets",
+        discussion: """
+            Lists the secrets that update, add --update and edit replaced, newest first: each \
+            revision's number (for get --revision and update --undo), when it was set and when \
+            it was replaced. They are kept in the item's record, sealed like its secret, re-sealed \
+            by rekey and removed with the item; update keeps 5 by default (--keep N). A vault \
+            kept in git still has older ones in git's history. The file backend only.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            json,
+        ],
+        examples: [
+            ExampleSpec("vault history -s github -a ci-bot", "list the tokens an item held before"),
+        ],
+        run: { try HistoryCommand.run($0) })
+
+    static let otpCommand = CommandSpec(
+        "otp", summary: "print the current one-time code of an item",
+        discussion: """
+            Prints the one-time code of an item stored with 'vault add --otp': its secret is an \
+            otpauth://totp/ or otpauth://hotp/ URI (SHA1, SHA256 or SHA512; 6 to 8 digits; any \
+            period) or a Base32 seed (TOTP, SHA1, 6 digits, 30 seconds). A TOTP code is for now, \
+            or for --at. An HOTP item gives the code of its counter and stores the counter one \
+            higher in the same write, so no code is given twice: each use changes the vault, and \
+            two clones of a vault shared through git that both use one HOTP item will conflict. \
+            In references of run and inject, vault://SERVICE/ACCOUNT?otp stands for the item's code.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            OptionSpec(.at, value: "UNIX_TIME", help: "the TOTP code at this time, in seconds since 1970, instead of now"),
+        ],
+        examples: [
+            ExampleSpec("vault otp -s github -a alice", "print the code to type at GitHub's two-factor prompt"),
+            ExampleSpec("vault otp -s github -a alice --at \"$(date -d '+30 sec' +%s)\"", "print the next code"),
+        ],
+        run: { try OneTimeCodeCommand.run($0) })
+
+    static let updateCommand = CommandSpec(
+        "update", summary: "change the secret or attributes of one item",
+        discussion: """
+            Selects the one item that matches the query, and \
+            replaces its secret (read as for add) and any attributes given. With \
+            --keep-secret only the attributes change and no secret is read. The secret it \
+            replaces is kept (5 of them per item; --keep N, 0 for none); --undo swaps the \
+            current secret with the one before it.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+        ] + attributeOptions + [
+            expires("; never removes the expiry"),
+            accessibility("new accessibility class of the item"),
+        ] + secretSourceOptions + [
+            OptionSpec(.keepSecret, help: "change attributes only; do not read a new secret"),
+            OptionSpec(.keep, value: "N", help: "keep this many of the item's earlier secrets, 0 for none (file backend)", default: "5"),
+            OptionSpec(.undo, help: "make the secret the item held before the current one its secret again (file backend)"),
+            resultJSON,
+            otp,
+        ],
+        examples: [
+            ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
+                        "rotate a token"),
+            ExampleSpec(#"vault update -s github -a ci-bot --keep-secret -l "GitHub CI token""#,
+                        "change a label and keep the secret"),
+            ExampleSpec("vault update -s postgres -a admin --generate",
+                        "replace a password with a new random one"),
+            ExampleSpec("vault update -s github -a ci-bot --undo", "go back to the token before the last rotation"),
+        ],
+        run: { try UpdateCommand.run($0) })
+
+    static let editCommand = CommandSpec(
+        "edit", summary: "change the secret of one item in an editor",
+        discussion: """
+            Opens the secret of the one item that matches in $VISUAL, else $EDITOR, else vi (run \
+            through sh -c, as git does), and stores what the editor saved. The file is created 0600 \
+            in a new 0700 directory in $XDG_RUNTIME_DIR when that is a tmpfs, else in /dev/shm; with \
+            neither, edit refuses rather than write the secret to a disk. The file, and anything the \
+            editor left beside it, is overwritten with zeros and removed afterwards, also when the \
+            editor fails or vault gets TERM or HUP; VIMINIT turns off vim's swap, undo, backup and \
+            viminfo files. A newline the editor added at the end is dropped when the secret had none. \
+            An unchanged or emptied buffer changes nothing and says so; an editor that fails changes \
+            nothing. Refused when CI, VAULT_NO_INTERACTION or --no-interaction is set.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+        ],
+        examples: [
+            ExampleSpec("vault edit -s postgres -a admin", "change a password in the editor"),
+            ExampleSpec("EDITOR=nano vault edit -s notes -a recovery-codes", "edit a multi-line secret in nano"),
+        ],
+        run: { try EditCommand.run($0) })
+
+    static let deleteCommand = CommandSpec(
+        "delete", aliases: ["rm"], summary: "delete items",
+        discussion: """
+            Deletes the one item that matches the query. A query that matches several \
+            items is an error that lists them, unless --all-matching is given.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            label("label of the item"),
+            OptionSpec(.allMatching, help: "delete every item that matches instead of exactly one"),
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault delete -s github -a ci-bot", "delete one item"),
+            ExampleSpec("vault delete --group ci --all-matching", "delete every item of the group ci"),
+        ],
+        destructive: true,
+        run: { try DeleteCommand.run($0) })
+
+    static let renameCommand = CommandSpec(
+        "rename", aliases: ["mv"], summary: "give one item a new service, account or group",
+        discussion: """
+            Selects the one item that matches the query and gives it a new service, \
+            account and/or group, keeping its secret, attributes and created date, in \
+            one atomic write. Refused (exit 45) when an item already has the new name. \
+            A new group is created, as with add.
+            """,
+        options: [
+            service("service of the item"),
+            account("account of the item"),
+            group(searchGroupHelp),
+            OptionSpec(.toService, value: "SERVICE", help: "the new service", completion: .service),
+            OptionSpec(.toAccount, value: "ACCOUNT", help: "the new account", completion: .account),
+            OptionSpec(.toGroup, value: "GROUP", help: "the group to move the item to", completion: .group),
+            OptionSpec(.createGroup, help: "create the new group even when its name is one letter away from an existing group's"),
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault rename -s github -a ci-bot --to-account deploy-bot", "rename an item's account"),
+            ExampleSpec("vault rename -s github -a ci-bot --to-group ci", "move an item to the group ci"),
+        ],
+        run: { try RenameCommand.run($0) })
+
+    static let listCommand = CommandSpec(
+        "list", aliases: ["ls"], summary: "list items, never their secrets",
+        discussion: """
+            Prints the group, service, account, class and label of every item that \
+            matches the filters, sorted by group, service and account, \
+            one per line, or as JSON with --json. Secrets are \
+            never printed.
+            """,
+        options: [
+            service("only items of this service"),
+            account("only items of this account"),
+            group(searchGroupHelp),
+            accessibility("only items of this accessibility class"),
+            OptionSpec(.search, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
+        ] + nameGlobs + [
+            json,
+        ],
+        examples: [
+            ExampleSpec("vault list", "list every item"),
+            ExampleSpec("vault list --search github", "find items by part of a name or label"),
+            ExampleSpec("vault list --service github", "list the accounts stored for one service"),
+            ExampleSpec("vault list --group ci --json", "list one group's items as JSON"),
+        ],
+        run: { try ListCommand.run($0) })
+}

@@ -1,0 +1,165 @@
+import VaultCore
+
+// Commands on keys and sessions, and the plumbing: passwd, rekey, unlock, lock, status, help, complete, generate, the clipboard clearer.
+extension CommandTable {
+    static let passwdCommand = CommandSpec(
+        "passwd", summary: "change how the vault is unlocked",
+        discussion: """
+            Unlocks the vault with the current passphrase or key file, then makes one \
+            change to its keyslots: sets a new passphrase (asked twice, or read from \
+            --new-passphrase-file), adds or removes a key file or a desktop-keyring \
+            key, or removes the passphrase. Each change also rotates the master key (every item \
+            re-sealed, as rekey does) when every keyslot left opens with the key file or passphrase \
+            given or a new one; otherwise it says so, and an old copy of the file still opens with the \
+            old secret until 'vault rekey'. Removing the passphrase destroys \
+            the items of class when-passcode-set-this-device-only.
+            """,
+        options: [
+            OptionSpec(.newPassphraseFile, value: "FILE",
+                       help: "read the new passphrase from FILE instead of prompting", completion: .file),
+            OptionSpec(.addKeyFile, value: "FILE",
+                       help: "also unlock with the key in FILE, created if missing", completion: .file),
+            OptionSpec(.removeKeyFile, value: "FILE",
+                       help: "no longer unlock with the key in FILE", completion: .file),
+            OptionSpec(.removePassphrase, help: "no longer unlock with a passphrase"),
+            OptionSpec(.addKeyringSlot, help: "also unlock with a random key kept in the desktop keyring, so a logged-in desktop needs no passphrase"),
+            OptionSpec(.removeKeyringSlot, help: "no longer unlock with the desktop keyring, and delete its key there"),
+            kdfCost,
+            OptionSpec(.yes, short: "y", help: "confirm destroying items without asking (needed without a terminal)"),
+        ],
+        examples: [
+            ExampleSpec("vault passwd", "change the passphrase"),
+            ExampleSpec("vault passwd --add-key-file ~/.config/vault/laptop.key",
+                        "also unlock with a key file"),
+            ExampleSpec("vault passwd --add-keyring-slot", "unlock without a prompt while logged in to the desktop"),
+            ExampleSpec("vault --key-file ./ci.key passwd --remove-passphrase",
+                        "keep only the key file"),
+        ],
+        run: { try PasswdCommand.run($0) })
+
+    static let rekeyCommand = CommandSpec(
+        "rekey", summary: "replace every key of the vault",
+        discussion: """
+            Makes a new master key, class keys and group keys, re-seals every item under them \
+            and raises the key epoch, so an old copy of the file with an old passphrase, key \
+            file or session token opens nothing written afterwards. Every unlock session, \
+            after-first-unlock cache and scoped credential ends (grant credentials again); the \
+            vault id stays, and this machine's device key is replaced too, so a stolen device key \
+            opens nothing afterwards. The keyslot of the passphrase or key file given is kept; other \
+            keyslots, items bound to another machine (-this-device-only) and, without a passphrase \
+            keyslot, when-passcode-set-this-device-only items cannot be carried over: they are \
+            listed and dropped after a yes (--yes without a terminal). One atomic write.
+            """,
+        options: [
+            kdfCost,
+            OptionSpec(.yes, short: "y", help: "confirm dropping keyslots or other machines' items without asking"),
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault rekey", "after a passphrase, key file or session token may have leaked"),
+            ExampleSpec("vault --key-file ci.key rekey --yes", "re-key a CI vault from a script"),
+        ],
+        run: { try RekeyCommand.run($0) })
+
+    static let unlockCommand = CommandSpec(
+        "unlock", summary: "start an unlock session and print its token",
+        discussion: """
+            With a live session in VAULT_SESSION, gives it a fresh idle timeout and prints \
+            the same token, asking nothing. Otherwise asks for the passphrase (three tries) \
+            or uses the key file, and starts a session: the \
+            unwrapped keys are kept in the runtime directory, sealed under a token that is \
+            printed. With VAULT_SESSION set to the token, commands need no passphrase until \
+            the session is idle for longer than its timeout or is locked. Sessions live side \
+            by side: a new one never ends another. Any unlock also opens after-first-unlock \
+            items until the next reboot.
+            """,
+        options: [
+            OptionSpec(.timeout, value: "DURATION",
+                       help: "end the session after this long without use, e.g. 90s, 15m, 2h",
+                       default: "15m", configKey: "session-timeout"),
+            OptionSpec(.raw, help: "print only the token"),
+            OptionSpec(.export, help: "print 'export VAULT_SESSION=…' for eval"),
+            OptionSpec(.json, help: "print the token, whether an existing session was extended, and the timeout as JSON"),
+        ],
+        examples: [
+            ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell for 15 minutes of idle time"),
+            ExampleSpec("export VAULT_SESSION=\"$(vault unlock --raw --timeout 2h)\"", "keep the token for a long job"),
+        ],
+        run: { try UnlockCommand.run($0) })
+
+    static let lockCommand = CommandSpec(
+        "lock", summary: "end unlock sessions",
+        discussion: """
+            Ends the session in VAULT_SESSION and wipes its cache; other sessions go on. \
+            --all ends every session of the vault and the after-first-unlock cache too; \
+            otherwise after-first-unlock items stay readable until a reboot.
+            """,
+        options: [
+            OptionSpec(.all, help: "end every session and the after-first-unlock cache too"),
+        ],
+        examples: [
+            ExampleSpec("vault lock", "end the session in VAULT_SESSION; other sessions go on"),
+            ExampleSpec("vault lock --all", "end every session and the after-first-unlock state"),
+        ],
+        run: { try LockCommand.run($0) })
+
+    static let statusCommand = CommandSpec(
+        "status", summary: "show whether the vault is locked, and what it holds",
+        discussion: """
+            Shows, without unlocking: the vault path and backend, the scoped credential in use \
+            (its groups, read-only or not, expiry), whether the session in \
+            VAULT_SESSION is live and when it ends, whether after-first-unlock items are \
+            open, whether this is the vault's device, its keyslots, and item counts by group \
+            and class.
+            """,
+        options: [json],
+        examples: [
+            ExampleSpec("vault status", "show the state of the default vault"),
+            ExampleSpec("vault status --json", "the same for a script"),
+        ],
+        run: { try StatusCommand.run($0) })
+
+    static let helpCommand = CommandSpec(
+        "help", summary: "show help for vault or for a command",
+        discussion: "Shows the commands of vault, or the options and examples of one command.",
+        positionals: [
+            PositionalSpec("COMMAND", help: "command to describe", optional: true, completion: .command),
+        ],
+        examples: [
+            ExampleSpec("vault help add", "show the options and examples of add"),
+        ],
+        run: { try HelpCommand.run($0) })
+
+    static let completeCommand = CommandSpec(
+        "__complete", summary: "print names for shell completion",
+        discussion: "Prints one name per line from what opens at once, and nothing when the vault is locked.",
+        options: [service("only accounts of this service")],
+        positionals: [
+            PositionalSpec("KIND", help: "names to print",
+                           completion: .values(["groups", "services", "accounts"])),
+        ],
+        hidden: true,
+        run: { try CompleteCommand.run($0) })
+
+    static let generateCommand = CommandSpec(
+        "__generate", summary: "print a file generated from this table",
+        discussion: "Prints the man page or a shell completion script; make generate writes them.",
+        positionals: [
+            PositionalSpec("FILE", help: "file to print",
+                           completion: .values(GeneratedFile.allCases.map(\.rawValue))),
+        ],
+        hidden: true,
+        run: { try GenerateCommand.run($0) })
+
+    static let clipboardClearCommand = CommandSpec(
+        ClipboardClearCommand.name, summary: "clear the clipboard later, for get --clip",
+        discussion: "Started by vault get --clip in a session of its own; reads the secret's HMAC on stdin.",
+        positionals: [
+            PositionalSpec("METHOD", help: "how the clipboard was reached",
+                           completion: .values(ClipboardMethod.allCases.map(\.rawValue))),
+            PositionalSpec("SECONDS", help: "how long to wait"),
+            PositionalSpec("PLACE", help: "the display or terminal"),
+        ],
+        hidden: true,
+        run: { try ClipboardClearCommand.run($0) })
+}
