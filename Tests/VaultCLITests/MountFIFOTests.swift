@@ -65,10 +65,12 @@ import Glibc
             ? ": > stolen; ln -s \"$PWD/stolen\" \"$P\"; W=stolen"
             : ": > \"$P\"; W=\"$P\""
         let script = """
-            P="$VAULT_MOUNT_PATH"; first=$(stat -c %i "$P")
+            P="$VAULT_MOUNT_PATH"; tries=0
+            until [ -p "$P" ] || [ $tries -ge 3000 ]; do sleep 0.01; tries=$((tries + 1)); done
+            first=$(stat -c %i "$P")
             exec 3<"$P"
             tries=0
-            until { [ -p "$P" ] && [ "$(stat -c %i "$P")" != "$first" ]; } || [ $tries -ge 500 ]; do sleep 0.01; tries=$((tries + 1)); done
+            until { [ -p "$P" ] && [ "$(stat -c %i "$P" 2>/dev/null)" != "$first" ]; } || [ $tries -ge 3000 ]; do sleep 0.01; tries=$((tries + 1)); done
             rm -f "$P"; \(replace)
             cat <&3 > first.out; exec 3<&-
             tries=0
