@@ -153,7 +153,7 @@ public final class Vault: ItemStore {
         try FileSystem.makeDirectory(location.directory)
         let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
         defer { withExtendedLifetime(lock) {} }
-        guard !FileSystem.exists(location.path) else { throw VaultError.vaultExists(path: location.path) }
+        guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
         let vaultID = SecureRandom.bytes(VaultFile.idSize)
         let deviceKey = try DeviceKey.create(vaultID: vaultID, host: host)
         var vault = try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
@@ -594,7 +594,7 @@ public final class Vault: ItemStore {
     /// A v1 file is converted to v2 first (keeping `<vault>.v1.bak`), except in a git work tree, where
     /// teammates may still run a v1 build: there only `vault upgrade` converts, and the change is refused.
     func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
-        guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
+        guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)

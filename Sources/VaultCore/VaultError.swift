@@ -24,6 +24,12 @@ public enum VaultError: Error, Equatable {
     /// A file or directory that group or others may change: the vault file
     /// (which others may read, not write), or the directory that holds it.
     case writableByOthers(path: String, mode: UInt32)
+    /// A file or directory that decides what vault does (the config, the runtime directory) is
+    /// owned by another user than the caller or root: whoever owns it may change it. `owner` is its uid.
+    case ownedByAnotherUser(path: String, owner: UInt32)
+    /// The vault path names something that is not a regular file (after resolving a link): a
+    /// directory, a FIFO, a device, a socket. `fileType` is its `st_mode & S_IFMT`. Found without opening it.
+    case notARegularFile(path: String, fileType: UInt32)
     /// An output path is a symbolic link; vault writes only to a real path.
     case symbolicLink(path: String)
     /// A key file is too short or otherwise unusable.
@@ -143,7 +149,9 @@ public enum VaultError: Error, Equatable {
         case .noSuchVault: return .noSuchVault
         case .vaultExists: return .duplicateVault
         case .corrupted: return .decode
-        case .insecurePermissions, .writableByOthers, .symbolicLink, .io, .noSuchFile, .unreadableFile, .unrecognizedCredential: return .failure
+        case .insecurePermissions, .writableByOthers, .ownedByAnotherUser, .symbolicLink, .io, .noSuchFile, .unreadableFile, .unrecognizedCredential:
+            return .failure
+        case .notARegularFile: return .usage
         case .invalidKeyFile: return .authFailed
         case .boundToAnotherDevice: return .decode
         case .invalidValue, .invalidRecipient: return .usage

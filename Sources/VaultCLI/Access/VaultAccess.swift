@@ -137,7 +137,7 @@ struct VaultAccess {
     private func vaultWithKeys() throws -> Vault {
         try requireFileBackend()
         let location = self.location
-        guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
+        guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         let host = HostContext.live(environment: environment)
         if let named = try namedCredential(flagsOnly: true) {
             return Vault(location: location, keys: .credential(named), host: host)
@@ -199,7 +199,7 @@ struct VaultAccess {
     func vaultOpeningAtOnce() throws -> Vault {
         try requireFileBackend()
         let location = self.location
-        guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
+        guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         let host = HostContext.live(environment: environment)
         if let token = sessionToken { return Vault(location: location, keys: .session(token), host: host) }
         if let path = keyFilePath { return Vault(location: location, keys: .credential(.keyFile(try KeyFile.read(path: path))), host: host) }
@@ -243,7 +243,7 @@ struct VaultAccess {
     func vaultWithCredential() throws -> Vault {
         try requireFileBackend()
         let location = self.location
-        guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
+        guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         let host = HostContext.live(environment: environment)
         let vault: Vault
         if keyFilePath == nil, passphraseFilePath == nil, reasonPromptsAreOff == nil {

@@ -16,7 +16,7 @@ enum FirstRunCommand {
         }
         let access = VaultAccess(invocation)
         let dryRun = arguments.flag(.dryRun)
-        if access.location.exists {
+        if try access.location.exists {
             let vault = try access.vault()
             if dryRun {
                 let plans = try FirstRun.filters(groups).map { try FirstRun.plan($0, vault) }

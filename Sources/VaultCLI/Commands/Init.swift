@@ -7,7 +7,7 @@ enum InitCommand {
         let access = VaultAccess(invocation)
         try access.requireFileBackend()
         let location = access.location
-        guard !location.exists else { throw VaultError.vaultExists(path: location.path) }
+        guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
         let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
         let credential: UnlockSecret
         var createdKeyFile = false

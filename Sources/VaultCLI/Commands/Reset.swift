@@ -5,7 +5,7 @@ enum ResetCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let location = access.location
-        guard location.exists else { throw VaultError.noSuchVault(path: location.path) }
+        guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         try Confirmation.require(invocation, access: access,
                                  question: "Remove the vault \(quoted(location.path)) and every item in it, for good?")
         let outcome = try access.vault().reset()

@@ -12,7 +12,7 @@ enum SyncCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let path = access.location.path
-        guard access.location.exists else { throw VaultError.noSuchVault(path: path) }
+        guard try access.location.exists else { throw VaultError.noSuchVault(path: path) }
         let repository = try GitRepository.containing(path, environment: invocation.environment)
         let relative = try repository.relativePath(of: path)
         if invocation.arguments.flag(.setup) {

@@ -31,7 +31,9 @@ enum VerifyCommand {
         if report.isDamaged {
             // Export saves around damaged records, but cannot open a file whose header or MACs fail.
             let onlyReadMACs = report.damage == nil && report.damagedGroups.isEmpty && report.damagedRecords == 0 && report.damagedListings == 0
-            let hint = onlyReadMACs
+            let hint = onlyReadMACs && report.damagedRoster != nil
+                ? "every item opens as before, but members cannot be listed or changed: restore the vault file from before the member change that damaged it (its git history, or a backup)"
+                : onlyReadMACs
                 ? "your keys read every item; the next change to the vault makes the read MACs again for the readers who check them"
                 : !report.damagedGroups.isEmpty && report.damage == nil
                 ? "every group but the damaged ones opens as before: set the damaged ones aside with 'vault verify --quarantine', or restore the file from a backup"
@@ -63,6 +65,7 @@ enum VerifyCommand {
                 "damaged: group \(quoted($0)): its read MAC does not match (readers without its write key refuse it; the next change to the vault makes it again)"
             }
             if report.damagedListings > 0 { lines.append("damaged: \(counted(report.damagedListings, "listing block")) (what list reads)") }
+            if let roster = report.damagedRoster { lines.append("damaged: the member roster: \(roster) (what 'vault member list' reads)") }
             lines.append("records: \(report.itemCount) in all, \(report.opened) opened, \(report.unopened) not opened with the keys at hand, \(report.damagedRecords) damaged")
         }
         return lines.map { $0 + "\n" }.joined()
@@ -81,6 +84,7 @@ enum VerifyCommand {
             ("write_generation", .number(Int(report.writeGeneration))),
             ("damaged_groups", .array(report.damagedGroups.map { .string($0) })),
             ("read_mac_failures", .array(report.groupsFailingTheirReadMAC.map { .string($0) })),
+            ("damaged_roster", .optional(report.damagedRoster)),
             ("exposed", .array(report.exposedFiles.map { .object([("path", .string($0.path)), ("mode", .string("0" + String($0.mode, radix: 8)))]) })),
             ("records", records),
         ])

@@ -125,6 +125,12 @@ struct ErrorReport {
             let octal = String(mode, radix: 8)
             return ErrorReport(status: status, message: "\(quoted(path)) may be changed by other users (mode 0\(octal))",
                                hint: "take their write access away with 'chmod go-w \(shellQuoted(path))'")
+        case .ownedByAnotherUser(let path, let owner):
+            return ErrorReport(status: status, message: "\(quoted(path)) is owned by another user (uid \(owner))",
+                               hint: "check who put it there, then remove it or make it yours with 'sudo chown \(getuid()) \(shellQuoted(path))'")
+        case .notARegularFile(let path, let fileType):
+            return ErrorReport(status: status, message: "\(quoted(path)) is \(describe(fileType: fileType)), not a vault file",
+                               hint: "name a vault file with --vault or VAULT_PATH, or a path where none is yet for 'vault init'")
         case .symbolicLink(let path):
             return ErrorReport(status: status, message: "\(quoted(path)) is a symbolic link; vault does not write through links",
                                hint: "give the real path, or remove the link first")
@@ -262,6 +268,18 @@ struct ErrorReport {
         case .passcodeNotSet:
             return ErrorReport(status: status, message: "this class needs a passphrase and the vault has none",
                                hint: "set one with 'vault passwd --new-passphrase-file FILE' first")
+        }
+    }
+
+    /// What a file of this type (`st_mode & S_IFMT`) is, with its article.
+    private static func describe(fileType: UInt32) -> String {
+        switch mode_t(fileType) {
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "not a regular file"
         }
     }
 

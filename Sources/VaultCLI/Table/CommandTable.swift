@@ -90,8 +90,9 @@ public enum CommandTable {
             ~/.local/share/vault when it is unset.
             """),
         EnvironmentSpec("XDG_RUNTIME_DIR", help: """
-            Unlock sessions and the after-first-unlock cache live in $XDG_RUNTIME_DIR/vault, or in \
-            /tmp/vault-UID when it is unset.
+            Unlock sessions and the after-first-unlock cache live in $XDG_RUNTIME_DIR/vault; when it is \
+            unset, in /tmp/vault-UID while that is a 0700 directory of yours, else in \
+            $XDG_STATE_HOME/vault/runtime.
             """),
         EnvironmentSpec("XDG_STATE_HOME", help: """
             What this machine has seen of each vault (its counters, against rollback) lives in \

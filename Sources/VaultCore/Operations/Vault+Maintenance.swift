@@ -32,10 +32,14 @@ public struct VerifyReport: Sendable {
     /// Groups whose read MAC fails, though their index MAC holds (readers without the write key
     /// refuse them; the next change by a writer makes the read MAC again), by name.
     public var groupsFailingTheirReadMAC: [String] = []
+    /// Why the member roster (what `vault member list` reads) does not open whole, if so; checked
+    /// only with keys that open it (the owner's or a full member's), as `member list` needs.
+    public var damagedRoster: String?
 
-    /// Whether anything was found damaged: the file as a whole, a group, or any record.
+    /// Whether anything was found damaged: the file as a whole, a group, the roster, or any record.
     public var isDamaged: Bool {
         damage != nil || damagedRecords > 0 || damagedListings > 0 || !damagedGroups.isEmpty || !groupsFailingTheirReadMAC.isEmpty
+            || damagedRoster != nil
     }
 }
 
@@ -49,19 +53,19 @@ public struct UpgradeOutcome: Sendable, Equatable {
 
 extension Vault {
     /// Checks the vault without changing it: the permissions of its files, its
-    /// format, and every record the keys at hand open.
+    /// format, the member roster and every record the keys at hand open.
     public func verify() throws -> VerifyReport {
         var report = VerifyReport(exposedFiles: [], checkedRecords: true, damage: nil, itemCount: 0, opened: 0, unopened: 0, damagedRecords: 0)
         if let mode = FileSystem.mode(location.directory), mode & 0o022 != 0, mode & UInt32(S_ISVTX) == 0 {
             report.exposedFiles.append((location.directory, mode))
         }
         if let mode = FileSystem.mode(location.path), mode & 0o022 != 0 { report.exposedFiles.append((location.path, mode)) }
-        guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
+        guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         let vaultID = VaultFile.peekVaultID(try readFile())
         let deviceKeyPath = DeviceKey.path(vaultID: vaultID, host: host)
         if let mode = FileSystem.mode(deviceKeyPath), mode & 0o077 != 0 { report.exposedFiles.append((deviceKeyPath, mode)) }
         do {
-            let vault = try withKeys { try readSnapshot() }
+            var vault = try withKeys { try readSnapshot() }
             let problems = try vault.problemsBeyondOpening()
             if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: "two index entries share an item id") }
             if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: OpenVault.trustFingerprint(of: vault.file.trustPublicKey)) {
@@ -73,6 +77,13 @@ extension Vault {
             report.writeGeneration = vault.file.writeGeneration
             report.damagedGroups = vault.damagedGroups.map(\.group.name)
             report.groupsFailingTheirReadMAC = problems.readMACFailures.map(\.name)
+            if vault.keys.wrapKey != nil {
+                do {
+                    _ = try vault.members()
+                } catch VaultError.corrupted(_, let detail) {
+                    report.damagedRoster = detail
+                }
+            }
             for position in vault.file.index.indices {
                 progress?(position + 1, vault.file.index.count)
                 do {
@@ -172,7 +183,7 @@ extension Vault {
     /// shared device key when no other vault in the directory uses it); then
     /// the directory, if that leaves it empty. Needs no unlock.
     public func reset() throws -> ResetOutcome {
-        guard FileSystem.exists(location.path) else { throw VaultError.noSuchVault(path: location.path) }
+        guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         return try withWriterLock {
             var outcome = ResetOutcome(removedPaths: [], sessionsEnded: 0)
             let bytes = (try? FileSystem.read(location.path, requirePrivate: false, missing: .noSuchVault(path: location.path))) ?? []

@@ -1,7 +1,9 @@
 /// Settings from `${XDG_CONFIG_HOME:-~/.config}/vault/config`: one
 /// `key = value` per line, `#` starts a comment, blank lines are ignored.
 /// An unknown key or a malformed line is an error naming the line, so a typo
-/// never silently does nothing.
+/// never silently does nothing. Since it decides what vault does (a first-run
+/// wipe, the trust pin), a file that group or others may change or that another
+/// user owns (root excepted), or one in such a directory, is refused, as ssh refuses such files.
 public struct Config: Sendable {
     /// The keys vault reads, with what each sets (docs/CLI.md lists them too).
     public static let knownKeys: [String: String] = [
@@ -32,7 +34,8 @@ public struct Config: Sendable {
         return (environment["HOME"] ?? "/") + "/.config/vault/config"
     }
 
-    /// Reads the config file; a missing file is an empty config.
+    /// Reads the config file; a missing file is an empty config. Throws `writableByOthers` or
+    /// `ownedByAnotherUser` for a file, or a directory holding it, that someone else could have written.
     public static func load(environment: [String: String]) throws -> Config {
         let path = path(environment: environment)
         guard FileSystem.exists(path) else { return Config(path: path, values: [:]) }
@@ -41,7 +44,7 @@ public struct Config: Sendable {
 
     /// The config file's text; not UTF-8 is an error naming the file.
     private static func text(at path: String) throws -> String {
-        let bytes = try FileSystem.read(path, requirePrivate: false, missing: .io(path: path, operation: "open", errno: 2))
+        let bytes = try FileSystem.readSettings(path, missing: .io(path: path, operation: "open", errno: 2))
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw VaultError.invalidValue(field: "config", detail: "\"\(path)\" is not UTF-8 text")
         }
@@ -71,10 +74,12 @@ public struct Config: Sendable {
 
     /// Sets `key` to `value` in the config file of `environment`: the line of that key replaced
     /// (comments and other lines kept), or one added; the file written atomically, 0600, in a
-    /// directory made 0700 if missing. Throws as `load` does for a file it cannot read.
+    /// directory made 0700 if missing. Throws as `load` does, for the directory even when the file is missing.
     public static func set(_ key: String, to value: String, environment: [String: String]) throws {
         precondition(knownKeys[key] != nil, "an unknown config key")
         let path = path(environment: environment)
+        let directory = FileSystem.directoryOf(path)
+        try FileSystem.refuseWritableByOthers(directory: directory, requiringTrustedOwner: true)
         var lines: [String] = []
         if FileSystem.exists(path) {
             let text = try text(at: path)
@@ -89,7 +94,6 @@ public struct Config: Sendable {
         } else {
             lines.append(line)
         }
-        let directory = String(path[..<path.lastIndex(of: "/")!])
         try FileSystem.makeDirectory(directory)
         try FileSystem.writeAtomically(Array((lines.joined(separator: "\n") + "\n").utf8), to: path, directory: directory)
     }

@@ -18,13 +18,36 @@ enum FileSystem {
         try read(path, refusing: requirePrivate ? .secret : .none, missing: missing)
     }
 
-    /// Reads a vault file: ciphertext, so a checkout's 0644 is fine, but one
-    /// that group or others may change is refused, and so is a directory they
-    /// may write to (they could replace the file).
+    /// Whether a regular file is at `path` (a link followed): false when nothing is there; throws
+    /// `notARegularFile` for anything else (a directory, a FIFO, a device), found by stat(2)
+    /// alone: opening a FIFO to look would wait for a writer, for ever if none comes.
+    static func regularFileExists(_ path: String) throws -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw VaultError.notARegularFile(path: path, fileType: UInt32(info.st_mode & S_IFMT))
+        }
+        return true
+    }
+
+    /// Reads a settings file (the config): others may read it, but one that group or others may
+    /// change, or that another user owns (root excepted), is refused, and so is one in a
+    /// directory they may write to or own: whoever can change it chooses what vault does.
+    static func readSettings(_ path: String, missing: VaultError) throws -> [UInt8] {
+        try refuseWritableByOthers(directory: directoryOf(path), requiringTrustedOwner: true)
+        return try read(path, refusing: .settings, missing: missing)
+    }
+
+    /// Whether `uid` is the caller's or root's, the only owners trusted with what decides what vault does.
+    static func isTrustedOwner(_ uid: uid_t) -> Bool {
+        uid == getuid() || uid == 0
+    }
+
     /// The first `count` bytes of the file at `path`, or fewer (none when it cannot be read): a
     /// peek that checks nothing, for what must be known before the file is read in earnest.
+    /// Opened without blocking, so a FIFO put there gives nothing rather than a wait.
     static func readPrefix(_ path: String, count: Int) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
         var prefix = [UInt8](repeating: 0, count: count)
@@ -32,6 +55,9 @@ enum FileSystem {
         return read > 0 ? Array(prefix[0..<read]) : []
     }
 
+    /// Reads a vault file: ciphertext, so a checkout's 0644 is fine, but one
+    /// that group or others may change is refused, and so is a directory they
+    /// may write to (they could replace the file).
     static func readVaultFile(_ path: String, directory: String, missing: VaultError) throws -> FileBytes {
         try refuseWritableByOthers(directory: directory)
         let fd = try openRegular(path, refusing: .ciphertext, missing: missing)
@@ -52,22 +78,28 @@ enum FileSystem {
         case secret
         /// The vault file: others may read it, not change it.
         case ciphertext
+        /// The config: others may read it, not change it, and it is the caller's or root's.
+        case settings
         case none
 
         var forbiddenBits: mode_t {
             switch self {
             case .secret: return 0o077
-            case .ciphertext: return 0o022
+            case .ciphertext, .settings: return 0o022
             case .none: return 0
             }
         }
     }
 
     /// Refuses a directory that group or others may write to, unless it is
-    /// sticky (as /tmp is: others cannot rename or remove what is ours there).
-    static func refuseWritableByOthers(directory: String) throws {
+    /// sticky (as /tmp is: others cannot rename or remove what is ours there);
+    /// with `requiringTrustedOwner`, also one that another user owns (root excepted).
+    static func refuseWritableByOthers(directory: String, requiringTrustedOwner: Bool = false) throws {
         var info = stat()
         guard stat(directory, &info) == 0 else { return }
+        if requiringTrustedOwner, !isTrustedOwner(info.st_uid) {
+            throw VaultError.ownedByAnotherUser(path: directory, owner: info.st_uid)
+        }
         if info.st_mode & 0o022 != 0, info.st_mode & S_ISVTX == 0 {
             throw VaultError.writableByOthers(path: directory, mode: UInt32(info.st_mode & 0o7777))
         }
@@ -81,9 +113,11 @@ enum FileSystem {
         return try readToEnd(fd, sizeHint: Int(info.st_size), path: path)
     }
 
-    /// Opens a regular file for reading, refusing the permission bits `exposure` forbids.
+    /// Opens a regular file for reading, refusing the permission bits `exposure` forbids (and, for
+    /// settings, an owner that is neither the caller nor root). Opened without blocking, so a
+    /// FIFO is refused rather than waited on.
     private static func openRegular(_ path: String, refusing exposure: Exposure, missing: VaultError) throws -> Int32 {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw missing }
             throw VaultError.io(path: path, operation: "open", errno: errno)
@@ -98,11 +132,15 @@ enum FileSystem {
             close(fd)
             throw VaultError.io(path: path, operation: "read", errno: EISDIR)
         }
+        if exposure == .settings, !isTrustedOwner(info.st_uid) {
+            close(fd)
+            throw VaultError.ownedByAnotherUser(path: path, owner: info.st_uid)
+        }
         if info.st_mode & exposure.forbiddenBits != 0 {
             close(fd)
             let mode = UInt32(info.st_mode & 0o777)
-            if exposure == .ciphertext { throw VaultError.writableByOthers(path: path, mode: mode) }
-            throw VaultError.insecurePermissions(path: path, mode: mode)
+            if exposure == .secret { throw VaultError.insecurePermissions(path: path, mode: mode) }
+            throw VaultError.writableByOthers(path: path, mode: mode)
         }
         return fd
     }

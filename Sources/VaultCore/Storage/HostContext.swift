@@ -32,20 +32,49 @@ public struct HostContext: Sendable {
         self.stateDirectory = stateDirectory ?? runtimeDirectory + "/state"
     }
 
-    /// The real machine: runtime files in `$XDG_RUNTIME_DIR/vault` (or
-    /// `/tmp/vault-UID` when that is unset), device keys in
+    /// The real machine: runtime files in `$XDG_RUNTIME_DIR/vault` (without it, see
+    /// `fallbackRuntimeDirectory`), device keys in
     /// `${XDG_DATA_HOME:-~/.local/share}/vault/device-keys`, counters seen in
     /// `${XDG_STATE_HOME:-~/.local/state}/vault`.
     public static func live(environment: [String: String]) -> HostContext {
-        let base: String
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            base = runtime + "/vault"
+        let state = stateHome(environment: environment) + "/vault"
+        let runtime: String
+        if let base = environment["XDG_RUNTIME_DIR"], base.hasPrefix("/") {
+            runtime = base + "/vault"
         } else {
-            base = "/tmp/vault-\(getuid())"
+            runtime = fallbackRuntimeDirectory(stateDirectory: state)
         }
-        return HostContext(now: clock(environment: environment), bootID: { HostContext.readBootID() }, runtimeDirectory: base,
-                           deviceKeyDirectory: dataHome(environment: environment) + "/vault/device-keys",
-                           stateDirectory: stateHome(environment: environment) + "/vault")
+        return HostContext(now: clock(environment: environment), bootID: { HostContext.readBootID() }, runtimeDirectory: runtime,
+                           deviceKeyDirectory: dataHome(environment: environment) + "/vault/device-keys", stateDirectory: state)
+    }
+
+    /// The runtime directory without `XDG_RUNTIME_DIR`: `/tmp/vault-UID`, made 0700 here when
+    /// missing, while it is a directory of ours that nobody else may enter; otherwise (another
+    /// user made it first, or put a link there) `runtime` in the state directory, which no other
+    /// user can make or hold, and that one from then on: a squatter who removes the directory
+    /// and makes it again never splits one user's sessions and writer locks between two places.
+    static func fallbackRuntimeDirectory(stateDirectory: String) -> String {
+        let own = stateDirectory + "/runtime"
+        if FileSystem.exists(own) { return own }
+        let shared = "/tmp/vault-\(getuid())"
+        // mkdir first, then look: a directory this call made stays ours (/tmp is sticky).
+        mkdir(shared, 0o700)
+        if privateDirectoryProblem(shared, followingLinks: false) == nil { return shared }
+        try? FileSystem.makeDirectory(own)
+        return own
+    }
+
+    /// Why `path` cannot hold runtime files, or nil when it can: it must be a directory that this
+    /// user owns and nobody else may enter; a link counts only when `followingLinks`.
+    static func privateDirectoryProblem(_ path: String, followingLinks: Bool) -> VaultError? {
+        var info = stat()
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
+            return VaultError.io(path: path, operation: "stat", errno: errno)
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return VaultError.io(path: path, operation: "use", errno: ENOTDIR) }
+        guard info.st_uid == getuid() else { return VaultError.ownedByAnotherUser(path: path, owner: info.st_uid) }
+        guard info.st_mode & 0o077 == 0 else { return VaultError.insecurePermissions(path: path, mode: UInt32(info.st_mode & 0o777)) }
+        return nil
     }
 
     /// `$XDG_STATE_HOME`, or `~/.local/state` when it is unset or relative.
@@ -85,16 +114,11 @@ public struct HostContext: Sendable {
     }
 
     /// The runtime directory, created 0700 if missing; refused when another
-    /// user owns it or others may enter it (a shared /tmp must not leak sessions).
+    /// user owns it (`ownedByAnotherUser`) or others may enter it (`insecurePermissions`:
+    /// a shared /tmp must not leak sessions).
     public func preparedRuntimeDirectory() throws -> String {
         try FileSystem.makeDirectory(runtimeDirectory)
-        var info = stat()
-        guard stat(runtimeDirectory, &info) == 0 else {
-            throw VaultError.io(path: runtimeDirectory, operation: "stat", errno: errno)
-        }
-        guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
-            throw VaultError.insecurePermissions(path: runtimeDirectory, mode: UInt32(info.st_mode & 0o777))
-        }
+        if let problem = HostContext.privateDirectoryProblem(runtimeDirectory, followingLinks: true) { throw problem }
         return runtimeDirectory
     }
 }

@@ -20,8 +20,12 @@ public struct VaultLocation: Equatable, Sendable {
         return VaultLocation(path: HostContext.dataHome(environment: environment) + "/vault/default.vault")
     }
 
-    /// Whether the vault file exists.
-    public var exists: Bool { FileSystem.exists(path) }
+    /// Whether the vault file exists: false when nothing is at the path. Throws
+    /// `notARegularFile` when something else is there (a directory, a FIFO, a device), found
+    /// without opening it, so a FIFO named as the vault never leaves a command waiting.
+    public var exists: Bool {
+        get throws { try FileSystem.regularFileExists(path) }
+    }
 
     /// The directory that holds the vault.
     public var directory: String { FileSystem.directoryOf(path) }

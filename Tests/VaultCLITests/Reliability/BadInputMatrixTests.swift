@@ -63,8 +63,8 @@ import Glibc
         Row("mkdir -p d; vault --key-file d get -s github -a ci", 1, "\"d\": it is a directory"),
         Row("mkdir -p d; unset VAULT_KEY_FILE; vault --passphrase-file d get -s github -a ci", 1, "\"d\": it is a directory"),
         Row("mkdir -p d; vault add -s new -a x --secret-file d", 1, "\"d\": it is a directory"),
-        Row("mkdir -p d; vault --vault d get -s github -a ci", 1, "Is a directory"),
-        Row("mkdir -p d; vault --vault d add -s new -a x -w s", 1, "Is a directory"),
+        Row("mkdir -p d; vault --vault d get -s github -a ci", 2, "\"d\" is a directory, not a vault file"),
+        Row("mkdir -p d; vault --vault d add -s new -a x -w s", 2, "\"d\" is a directory, not a vault file"),
         Row("mkdir -p d; vault --vault new/x.vault init --key-file d", 1, "\"d\": it is a directory"),
         Row("mkdir -p d; vault --vault d/x.vault init --key-file d", 1, "\"d\": it is a directory"),
         // No credential and no terminal; a bad session token.
