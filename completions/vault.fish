@@ -228,6 +228,7 @@ complete -c vault -n '__vault_using rename' -l to-service -x -a '(__vault_names 
 complete -c vault -n '__vault_using rename' -l to-account -x -a '(__vault_names accounts)' -d 'the new account'
 complete -c vault -n '__vault_using rename' -l to-group -x -a '(__vault_names groups)' -d 'the group to move the item to'
 complete -c vault -n '__vault_using rename' -l create-group -d 'create the new group even when its name is one letter away from an existing group\'s'
+complete -c vault -n '__vault_using rename' -l keep-history -d 'carry the item\'s earlier secrets into the new group too'
 complete -c vault -n '__vault_using rename' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using delete' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'

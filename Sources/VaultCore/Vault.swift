@@ -265,13 +265,16 @@ public final class Vault: ItemStore {
 
     /// Renames the one item that matches `query`: a new service, account
     /// and/or group (nil keeps each), keeping its secret, attributes and
-    /// created date, in one atomic write; a new group is created. Throws
-    /// `duplicateItem` when an item already has the new name, and
+    /// created date, in one atomic write; a new group is created. An item moved
+    /// into another group leaves its earlier secrets behind (the new group's
+    /// readers never read what only the old group's could) unless `keepingHistory`.
+    /// Throws `duplicateItem` when an item already has the new name, and
     /// `itemNotFound` or `ambiguous` as `update` does. Returns the item as it
-    /// was and as it is.
+    /// was and as it is, and how many earlier secrets were dropped.
     @discardableResult
     public func move(matching query: Query, toService: String? = nil, toAccount: String? = nil,
-                     toGroup: AccessGroup? = nil) throws -> (from: ItemAttributes, to: ItemAttributes) {
+                     toGroup: AccessGroup? = nil, keepingHistory: Bool = false)
+        throws -> (from: ItemAttributes, to: ItemAttributes, droppedRevisions: Int) {
         if let toService {
             guard !toService.isEmpty else { throw VaultError.invalidValue(field: "service", detail: "it is empty") }
             try Vault.validateAttribute("service", toService)
@@ -294,8 +297,10 @@ public final class Vault: ItemStore {
             let from = opened.item.attributes
             var moved = opened
             moved.item = Item(attributes: attributes, secret: opened.item.secret)
+            let dropped = attributes.group != from.group && !keepingHistory ? opened.history.count : 0
+            if dropped > 0 { moved.history = [] }
             try vault.store(moved, replacing: position)
-            return (from, attributes)
+            return (from, attributes, dropped)
         }
     }
 

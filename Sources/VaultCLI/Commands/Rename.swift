@@ -14,10 +14,16 @@ enum RenameCommand {
         }
         let vault = try VaultAccess(invocation).vault()
         let createsGroup = try toGroup.map { try NewGroupCheck(invocation: invocation).createsGroup($0, in: vault) } ?? false
-        let (from, to) = try vault.move(matching: query, toService: toService, toAccount: toAccount, toGroup: toGroup)
+        let (from, to, dropped) = try vault.move(matching: query, toService: toService, toAccount: toAccount, toGroup: toGroup,
+                                                 keepingHistory: arguments.flag(.keepHistory))
         if createsGroup, let toGroup, !invocation.wantsJSON { invocation.terminal.say("created group \(quoted(toGroup.name))") }
+        if dropped > 0, !invocation.wantsJSON {
+            invocation.terminal.say("left \(counted(dropped, "earlier secret")) behind: the readers of group \(quoted(to.group.name)) "
+                                    + "never read what only group \(quoted(from.group.name))'s could (--keep-history carries them)")
+        }
         invocation.report("renamed \(describe(from)) to \(describe(to))",
-                          json: .object([("from", .rendered(ItemOutput.json(from, now: invocation.now))), ("to", .rendered(ItemOutput.json(to, now: invocation.now)))]))
+                          json: .object([("from", .rendered(ItemOutput.json(from, now: invocation.now))), ("to", .rendered(ItemOutput.json(to, now: invocation.now))),
+                                         ("dropped_revisions", .number(dropped))]))
     }
 
     private static func describe(_ item: ItemAttributes) -> String {

@@ -228,7 +228,9 @@ extension CommandTable {
             Selects the one item that matches the query and gives it a new service, \
             account and/or group, keeping its secret, attributes and created date, in \
             one atomic write. Refused (exit 45) when an item already has the new name. \
-            A new group is created, as with add.
+            A new group is created, as with add. An item moved to another group leaves \
+            its earlier secrets (its history) behind, and says so, unless --keep-history: \
+            the new group's readers may be others than the old group's.
             """,
         options: [
             service("service of the item"),
@@ -238,6 +240,7 @@ extension CommandTable {
             OptionSpec(.toAccount, value: "ACCOUNT", help: "the new account", completion: .account),
             OptionSpec(.toGroup, value: "GROUP", help: "the group to move the item to", completion: .group),
             OptionSpec(.createGroup, help: "create the new group even when its name is one letter away from an existing group's"),
+            OptionSpec(.keepHistory, help: "carry the item's earlier secrets into the new group too"),
             resultJSON,
         ],
         examples: [

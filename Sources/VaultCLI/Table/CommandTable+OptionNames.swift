@@ -49,6 +49,7 @@ extension OptionName {
     public static let json = OptionName("json")
     public static let kdfCost = OptionName("kdf-cost")
     public static let keep = OptionName("keep")
+    public static let keepHistory = OptionName("keep-history")
     public static let keepSecret = OptionName("keep-secret")
     public static let keepVaultEnv = OptionName("keep-vault-env")
     public static let keyFile = OptionName("key-file")
