@@ -5,13 +5,22 @@ import Testing
 /// Names quoted for messages and for commands in hints: no raw control
 /// character reaches the terminal, and a quoted word reads back in a shell.
 @Suite struct QuotingTests {
-    @Test(arguments: ["plain", "two words", "it's", "esc\u{1b}[2J", "tab\there", "new\nline", "back\\slash \"q\"", "del\u{7f}", "ünï"])
+    @Test(arguments: ["plain", "two words", "it's", "esc\u{1b}[2J", "tab\there", "new\nline", "back\\slash \"q\"", "del\u{7f}", "ünï",
+                      "csi\u{9b}31m", "nel\u{85}£"])
     func shellQuotedReadsBackInBash(name: String) throws {
         let word = shellQuoted(name)
-        #expect(!word.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "raw control character in \(word.debugDescription)")
+        #expect(!word.unicodeScalars.contains { $0.value < 0x20 || isTerminalControl($0.value) }, "raw control character in \(word.debugDescription)")
         let sandbox = try Sandbox()
         let result = try sandbox.run("/bin/bash", ["-c", "printf %s \(word)"])
         #expect(result.stdoutText == name, "\(word) reads back as \(result.stdoutText.debugDescription)")
+    }
+
+    /// Text others chose (names, git authors) reaches the terminal with every C0, DEL and C1 control escaped, and nothing else changed.
+    @Test func printableEscapesEveryTerminalControlAndNothingElse() {
+        #expect(ItemOutput.printable("red\u{1b}[31m") == "red\\u{1b}[31m")
+        #expect(ItemOutput.printable("csi\u{9b}2J") == "csi\\u{9b}2J")
+        #expect(ItemOutput.printable("pound £ and \"quotes\"") == "pound £ and \"quotes\"")
+        #expect(quoted("nel\u{85}") == "\"nel\\u{85}\"")
     }
 
     @Test func bytesThatAreNotUTF8AreShownAsHex() {

@@ -19,7 +19,9 @@ enum ConflictsCommand {
             let item = conflict.attributes
             let other = conflict.other == nil ? "deleted it" : "changed it"
             let older = conflict.olderVersions > 0 ? "; \(counted(conflict.olderVersions, "older version")) from earlier merges" : ""
-            terminal.writeOut("\(item.service)\t\(item.account)\t\(item.group.name)\tcurrent: \(side(conflict.currentSide)); \(side(conflict.currentSide.other)) \(other) (\(conflict.origin))\(older)\n")
+            // Names and the origin (git's author names) are others' words: no control character reaches the terminal.
+            terminal.writeOut("\(ItemOutput.printable(item.service))\t\(ItemOutput.printable(item.account))\t\(item.group.name)\tcurrent: "
+                              + "\(side(conflict.currentSide)); \(side(conflict.currentSide.other)) \(other) (\(ItemOutput.printable(conflict.origin)))\(older)\n")
         }
     }
 

@@ -56,7 +56,7 @@ enum MemberCommand {
         }
         for member in members {
             let scope = member.groups.map { $0.map(\.name).joined(separator: ",") } ?? "full"
-            terminal.writeOut("\(member.name)\t\(member.recipient)\t\(scope)\(member.readOnly ? "\tread-only" : "")\t\(DateText.iso(member.addedAt))\n")
+            terminal.writeOut("\(ItemOutput.printable(member.name))\t\(member.recipient)\t\(scope)\(member.readOnly ? "\tread-only" : "")\t\(DateText.iso(member.addedAt))\n")
         }
     }
 

@@ -136,10 +136,7 @@ enum ItemOutput {
 
     /// A name with control characters escaped, so a table row stays one line.
     static func printable(_ text: String) -> String {
-        // The control characters escaped are ASCII (C0 and DEL): a scan of the bytes where they lie finds them.
-        var text = text
-        let hasControl = text.withUTF8 { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F } }
-        guard hasControl else { return text }
+        guard hasTerminalControl(text) else { return text }
         let inner = quoted(text)
         return String(inner.dropFirst().dropLast())
     }

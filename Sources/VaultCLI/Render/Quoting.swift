@@ -37,20 +37,37 @@ func escapedByBackslash(_ value: UInt32) -> String? {
 /// backslash-escaped, and other control characters written by `escapeControl`.
 func doubleQuoted(_ text: String, escapeControl: (UInt32) -> String, escapesDelete: Bool) -> String {
     // Most text needs no escape at all (`list --json` quotes every field of every item): checked on its bytes.
-    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && !(escapesDelete && $0 == 0x7F) }) {
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && !(escapesDelete && ($0 == 0x7F || $0 == 0xC2)) }) {
         return "\"" + text + "\""
     }
     var out = "\""
     for scalar in text.unicodeScalars {
         if let escaped = escapedByBackslash(scalar.value) {
             out += escaped
-        } else if scalar.value < 0x20 || (escapesDelete && scalar.value == 0x7F) {
+        } else if scalar.value < 0x20 || (escapesDelete && isTerminalControl(scalar.value)) {
             out += escapeControl(scalar.value)
         } else {
             out.unicodeScalars.append(scalar)
         }
     }
     return out + "\""
+}
+
+/// DEL and the C1 controls (U+0080–U+009F, among them CSI, which some terminals obey as ESC [):
+/// what a terminal may act on beyond the C0 controls.
+func isTerminalControl(_ value: UInt32) -> Bool {
+    value == 0x7F || (0x80...0x9F).contains(value)
+}
+
+/// Whether text holds a character a terminal may act on (C0, DEL, C1), found on its bytes.
+func hasTerminalControl(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+        bytes.indices.contains { index in
+            bytes[index] < 0x20 || bytes[index] == 0x7F
+                || (bytes[index] == 0xC2 && index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]))
+        }
+    }
 }
 
 /// A word as a shell would need it: bare when safe, else in single quotes;
@@ -61,9 +78,11 @@ func shellQuoted(_ text: String) -> String {
             || ($0.value >= 0x61 && $0.value <= 0x7A) || "-_./:@=+,".unicodeScalars.contains($0)
     }
     if safe { return text }
-    if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-        // In $'…' (bash, zsh, ksh), \" \\ \n \t \r and \xHH are escapes, as doubleQuoted writes them.
-        let body = doubleQuoted(text, escapeControl: { ($0 < 0x10 ? "\\x0" : "\\x") + String($0, radix: 16) }, escapesDelete: true)
+    if hasTerminalControl(text) {
+        // In $'…' (bash, zsh, ksh), \" \\ \n \t \r, \xHH (a byte) and \uHHHH (a character) are escapes.
+        let body = doubleQuoted(text, escapeControl: { value in
+            value < 0x80 ? (value < 0x10 ? "\\x0" : "\\x") + String(value, radix: 16) : "\\u00" + String(value, radix: 16)
+        }, escapesDelete: true)
         return "$'" + body.dropFirst().dropLast().replacing("'", with: "\\'") + "'"
     }
     return "'" + text.replacing("'", with: "'\\''") + "'"
