@@ -49,7 +49,7 @@ final class PrefixMatcher: @unchecked Sendable {
         }
         starts[patterns.count] = Int32(offset)
 
-        var prefixes = LockedBuffer<UInt64>(count: patterns.count)
+        let prefixes = LockedBuffer<UInt64>(count: patterns.count)
         for id in patterns.indices { prefixes[id] = PrefixMatcher.load(bytes.base + Int(starts[id])) }
         order = LockedBuffer(count: patterns.count)
         let sorted = patterns.indices.sorted { (prefixes[$0], $0) < (prefixes[$1], $1) }
