@@ -40,6 +40,8 @@ PACKAGES="$PACKAGES xvfb xclip xsel procps"
 PACKAGES="$PACKAGES sway wl-clipboard"
 # pre-commit: runs the repository's .pre-commit-hooks.yaml (vault-scan) as its users would (PreCommitHookTests)
 PACKAGES="$PACKAGES pre-commit"
+# strace: counts the files a command opens (ConfigReadOnceTests: the config is read once per run)
+PACKAGES="$PACKAGES strace"
 
 missing=""
 for package in $PACKAGES; do

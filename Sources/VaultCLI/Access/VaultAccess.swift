@@ -214,7 +214,7 @@ struct VaultAccess {
     func store() throws -> ItemStore {
         if try backend() == .secretService { return try secretServiceStore() }
         let vault = try self.vault()
-        try FirstRun.applyConfigured(try Config.load(environment: environment), vault: vault,
+        try FirstRun.applyConfigured(try invocation.config(), vault: vault,
                                      run: WipeRun(invocation: invocation, access: self), terminal: invocation.terminal)
         return vault
     }

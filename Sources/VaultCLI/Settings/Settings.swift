@@ -4,7 +4,7 @@ import VaultCore
 /// environment variable, then its key in the config file, then nothing (the
 /// caller's default). Which variable and key belong to an option is said
 /// once, in the command table (`OptionSpec.environment`, `.configKey`); the
-/// config file is read only when a setting gets that far.
+/// config file is read only when a setting gets that far, and once per run.
 struct Settings {
     let invocation: Invocation
 
@@ -23,7 +23,7 @@ struct Settings {
     func fromEnvironmentOrConfig(_ name: OptionName) throws -> String? {
         guard let spec = Settings.spec(name, of: invocation.arguments.command) else { return nil }
         if let variable = spec.environment, let value = invocation.environment[variable], !value.isEmpty { return value }
-        if let key = spec.configKey { return try Config.load(environment: invocation.environment).value(key) }
+        if let key = spec.configKey { return try invocation.config().value(key) }
         return nil
     }
 
