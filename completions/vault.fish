@@ -136,6 +136,7 @@ complete -c vault -l trust -x -d 'with --identity, read the vault only if its he
 complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret'
 complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name'
 complete -c vault -l accept-rollback -d 'open a vault file older than this machine has seen (a restore from a backup, say), and remember it as seen'
+complete -c vault -l accept-log -d 'as the owner, sign unasked the team log entries a write did not make here: the other branch when a merge joins two, the members of a file converted to the team log'
 complete -c vault -l min-epoch -x -d 'refuse a vault file whose key epoch is below N: a rollback guard for machines that remember nothing, such as fresh CI runners'
 complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked'
 complete -c vault -s q -l quiet -d 'leave out messages that say what was done; warnings and errors still show'

@@ -99,9 +99,12 @@ public final class Vault: ItemStore {
     public var acceptRollback = false
     /// The lowest key epoch accepted whatever this machine remembers (`VAULT_MIN_EPOCH`): a fresh CI runner remembers nothing.
     public var minimumEpoch: UInt64?
-    /// Whether writes record their counters as seen. A merge does not: its file may be git's
-    /// temporary copy, or be put back when git's merge is aborted; the next read records it.
-    var remembersSeenCounters = true
+    /// Whether the owner accepted, unseen, the team log entries a write would sign that it did not
+    /// write here (a join of diverged logs, a conversion's members): `--accept-log`.
+    public var acceptTeamLog = false
+    /// Shown those entries before the owner's write signs them (a prompt); may throw to change nothing.
+    /// Without it (and without `acceptTeamLog`) such a write is refused.
+    public var reviewTeamLog: ((TeamLogReview) throws -> Void)?
     /// The trust fingerprint the caller pinned (`VAULT_TRUST`): with an identity, a vault whose header
     /// is not signed by that key is refused, and one is needed (docs/TEAMS.md, "Trust").
     public var trustedFingerprint: String?
@@ -634,10 +637,12 @@ public final class Vault: ItemStore {
         }
     }
 
-    /// Writes `vault` atomically, then records its counters as seen (only now that it is renamed into place and synced).
-    func commit(_ vault: inout OpenVault) throws {
+    /// Writes `vault` atomically, then records its counters as seen (only now that it is renamed into
+    /// place and synced), unless `rememberingCounters` is false: a merge's file may be git's temporary
+    /// copy, or be put back when git's merge is aborted; the next read of the final file records it.
+    func commit(_ vault: inout OpenVault, rememberingCounters: Bool = true) throws {
         try FileSystem.writeAtomically(try vault.encodePieces(), to: location.path, directory: location.directory)
-        if remembersSeenCounters { rememberCounters(of: vault) }
+        if rememberingCounters { rememberCounters(of: vault) }
     }
 
     /// Records as seen what a write key vouched for of `vault`'s counters: the header's and every
@@ -684,7 +689,11 @@ public final class Vault: ItemStore {
     /// and outside `vault upgrade` (`explicitly`) the change is refused instead, since teammates may
     /// still run a v1 build. Nil when the file was v2 already.
     func convertIfAllowed(_ vault: inout OpenVault, explicitly: Bool) throws -> Conversion? {
-        guard vault.file.version < VaultFile.version else { return nil }
+        if vault.file.version == 2, vault.keys.masterKey != nil {
+            if let members = try vault.convertToTeamLog() { try review(TeamLogReview(reason: .conversion, lines: members.map(TeamLogReview.line(for:)))) }
+            return nil
+        }
+        guard vault.file.version == 1 else { return nil }
         let inGitWorkTree = GitWorkTree.contains(location.directory)
         if !explicitly, inGitWorkTree {
             throw VaultError.upgradeNeeded(path: location.path, byOwner: vault.keys.masterKey == nil, inGitWorkTree: true)

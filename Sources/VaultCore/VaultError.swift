@@ -138,6 +138,11 @@ public enum VaultError: Error, Equatable {
     case noConflictNumber(ItemKey, requested: Int, count: Int)
     /// An item and the other versions a merge would keep beside it do not fit in one record.
     case recordTooLarge(ItemKey)
+    /// A merge of two team logs that diverged, by someone who is not the owner: only the owner's trust key signs a join.
+    case onlyOwnerJoins
+    /// The owner's write would sign team log entries (a join's, a conversion's) it was not shown:
+    /// review them on a terminal, or accept them (`--accept-log`).
+    case teamLogReviewNeeded(TeamLogReview)
 
     /// The status (and exit code) of this error.
     public var status: Status {
@@ -179,6 +184,8 @@ public enum VaultError: Error, Equatable {
         case .noRevision, .noConflict, .otherSideDeleted, .noConflictNumber: return .itemNotFound
         case .mergeOfAnotherVault: return .decode
         case .recordTooLarge: return .failure
+        case .onlyOwnerJoins: return .missingEntitlement
+        case .teamLogReviewNeeded: return .usage
         }
     }
 }

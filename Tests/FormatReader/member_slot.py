@@ -91,15 +91,44 @@ def bech32_identity(text):
     return bytes(out)
 
 
+def team_log_head(r, vault_id, key_epoch):
+    """The team log's clear part read, its chain checked (parents earlier, epochs rising, the last at
+    the header's key epoch): the hash of its last entry."""
+    count = r.u32()
+    if not 1 <= count <= 16384:
+        raise Damaged("a team log of %d entries" % count)
+    epochs = {}
+    head = None
+    for index in range(count):
+        start = r.at
+        kind = r.u8()
+        epoch = r.u64()
+        parents = [r.take(32) for _ in range(r.u8())]
+        r.take(32)  # the payload digest
+        entry = r.data[start:r.at]
+        if index == 0:
+            if kind != 1 or parents != [bytes(32)]:
+                raise Damaged("a team log that does not start with the vault's creation")
+        elif any(p not in epochs or epochs[p] >= epoch for p in parents) or len(parents) != (2 if kind == 7 else 1):
+            raise Damaged("a team log entry out of its chain")
+        head = hashlib.sha256(b"vault team log entry" + vault_id + entry).digest()
+        epochs[head] = epoch
+    if epochs[head] != struct.unpack(">Q", key_epoch)[0]:
+        raise Damaged("the key epoch is not the team log's")
+    r.lengthed(1 << 24)  # the payloads, sealed under the wrap key
+    return head
+
+
 def header_slots(data):
     """The vault id and the member slots, after the checksum over the header parameters is checked."""
     r = Reader(data)
-    if r.take(8) != MAGIC or struct.unpack(">H", r.take(2))[0] != 2:
-        raise Damaged("not a format v2 vault")
+    if r.take(8) != MAGIC or struct.unpack(">H", r.take(2))[0] != 3:
+        raise Damaged("not a format v3 vault")
     vault_id = r.take(16)
     key_epoch = r.take(8)
-    r.take(8 + 16)  # write generation, device check
+    r.take(8 + 16 + 16)  # write generation, write id, device check
     r.take(102 * r.u8())  # keyslots
+    slots_start = r.at
     count = r.u8()
     if count > 64:
         raise Damaged("%d member slots" % count)
@@ -111,7 +140,8 @@ def header_slots(data):
         if len(key_part) <= 28 or len(roster_part) <= 28:
             raise Damaged("a member slot part shorter than its seal")
         slots.append((share, key_part))
-    member_removals = r.lengthed(1 << 20)
+    member_slots = data[slots_start:r.at]
+    head = team_log_head(r, vault_id, key_epoch)
     signing_public_key = r.take(32)
     r.take(60)  # the wrapped signing key
     trust_public_key = r.take(32)
@@ -119,8 +149,8 @@ def header_slots(data):
     trust_signature = r.take(64)
     try:
         Ed25519PublicKey.from_public_bytes(trust_public_key).verify(
-            trust_signature, b"vault v2 trust statement" + vault_id + key_epoch + signing_public_key
-            + hashlib.sha256(member_removals).digest())
+            trust_signature, b"vault v3 trust statement" + vault_id + key_epoch + signing_public_key
+            + head + hashlib.sha256(member_slots).digest())
     except InvalidSignature:
         raise Damaged("the trust statement does not check under the trust public key")
     for _ in range(r.u8()):

@@ -62,7 +62,8 @@ import Glibc
     /// `verify` said intact on a vault whose roster `member list` called damaged: a member slot
     /// whose roster part does not open, written under the owner's keys (as any full member, who
     /// holds the wrap key, the header MAC key and the signing key, can write it), so every MAC
-    /// and the header signature hold. Now `verify` opens the roster as `member list` does.
+    /// and the header signature hold. Now every opening with full keys checks the slots against the
+    /// team log, so `verify` reports the file damaged as `member list` does.
     @Test func verifyChecksTheRosterMemberListChecks() throws {
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
@@ -80,9 +81,8 @@ import Glibc
         #expect(listed.status == 93 && listed.stderr.contains("roster part does not open"), "\(listed.status): \(listed.stderr)")
         let verified = try sandbox.vault(["verify"])
         #expect(verified.status == 93, "exit \(verified.status): \(verified.stdoutText)\(verified.stderr)")
-        #expect(verified.stdoutText.contains("damaged: the member roster: a member slot's roster part does not open"), "\(verified.stdoutText)")
-        #expect(verified.stdoutText.contains("records: 0 in all"), "the items are still checked: \(verified.stdoutText)")
+        #expect(verified.stdoutText.contains("a member slot's roster part does not open"), "\(verified.stdoutText)")
         let json = try sandbox.vault(["verify", "--json"])
-        #expect(json.stdoutText.contains("\"intact\":false") && json.stdoutText.contains("\"damaged_roster\""), "\(json.stdoutText)")
+        #expect(json.stdoutText.contains("\"intact\":false"), "\(json.stdoutText)")
     }
 }

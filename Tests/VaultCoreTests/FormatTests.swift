@@ -57,7 +57,7 @@ import VaultCrypto
         try vault.add("npm", "publish", "other", group: AccessGroup("ci")!)
         let bytes = fileBytes(dir.location().path)
         let decoded = try VaultFile.decode(bytes)
-        #expect(decoded.file.version == 2)
+        #expect(decoded.file.version == 3)
         let end = decoded.parametersEnd
         #expect(decoded.file.encode(parameters: decoded.file.encodeHeaderParameters(), checksum: Array(bytes[end..<end + 32]),
                                     headerMAC: decoded.headerMAC) == bytes)

@@ -34,7 +34,7 @@ import VaultCrypto
         let computed = vault.file.index.bucketDigests([groupID: (bucketCount, nil)])[groupID] ?? [:]
         let digests = (0..<bucketCount).map { computed[$0]! }
         let context = KeyRing.GroupMACContext(keyEpoch: vault.file.keyEpoch, writeGeneration: vault.file.writeGeneration,
-                                              groupGeneration: vault.file.sections[slot].generation)
+                                              groupGeneration: vault.file.sections[slot].generation, writeID: vault.file.writeID)
         vault.file.sections[slot].bucketDigests = digests
         vault.file.sections[slot].readMAC = try vault.keys.groupMAC(.read, groupID: groupID, context: context, bucketDigests: digests,
                                                                     listings: vault.file.listings)
@@ -321,9 +321,10 @@ import VaultCrypto
     }
 
     /// A reader of group ci (read-only credential) with write access raises the header's key epoch
-    /// and re-makes ci's read MAC: the owner's session then fails the header MAC at a higher epoch.
-    /// That reads as a re-keyed session (36), never as a fall back to the read-MAC trust of what opens
-    /// without an unlock, which the forger's keys satisfy.
+    /// and re-makes ci's read MAC: a key epoch that is not the team log's head's is damage (93) before
+    /// any key is tried, never a fall back to the read-MAC trust of what opens without an unlock,
+    /// which the forger's keys satisfy. (A re-key the log records reads as an ended session, 36:
+    /// `aSessionFromBeforeARekeyHasEnded` below.)
     @Test func aForgedEpochDoesNotDowngradeASessionToReadMACTrust() throws {
         let dir = try TempDirectory()
         let owner = try passphraseVault(dir)
@@ -339,7 +340,9 @@ import VaultCrypto
         writeBytes(forged.file.encode(parameters: parameters, checksum: SHA256.hash(parameters), headerMAC: try VaultFile.decode(bytes).headerMAC),
                    to: dir.location().path)
         let session = Vault(location: dir.location(), keys: .session(token), host: Vault.selfContainedHost(for: dir.location()))
-        #expect(throws: VaultError.sessionEnded(.rekeyed)) { try session.secret("cron", "job") }
+        #expect(throws: VaultError.corrupted(path: dir.location().path, detail: "the key epoch is not the team log's")) {
+            try session.secret("cron", "job")
+        }
     }
 
     /// A session started before a rekey reads as ended (36), never as damage (93).

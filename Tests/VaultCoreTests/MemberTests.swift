@@ -34,7 +34,7 @@ import Glibc
     /// The byte range of the member slots (count byte included) in a v2 file's header.
     func memberRange(_ bytes: [UInt8]) throws -> Range<Int> {
         let file = try VaultFile.decode(bytes).file
-        let start = 8 + 2 + 16 + 8 + 8 + 16 + 1 + 102 * file.keyslots.count
+        let start = 8 + 2 + 16 + 8 + 8 + 16 + 16 + 1 + 102 * file.keyslots.count
         var w = ByteWriter()
         w.u8(UInt8(file.members.count))
         for slot in file.members { slot.encode(into: &w) }
@@ -46,11 +46,11 @@ import Glibc
         var copy = bytes
         // The header parses up to the checksum whatever a sealed part holds, as long as lengths are kept.
         var r = ByteReader(copy)
-        _ = try r.raw(8 + 2 + 16 + 8 + 8 + 16)
+        _ = try r.raw(8 + 2 + 16 + 8 + 8 + 16 + 16)
         let slots = Int(try r.u8())
         _ = try r.raw(102 * slots)
         for _ in 0..<Int(try r.u8()) { _ = try MemberSlot.decode(from: &r) }
-        _ = try r.lengthPrefixed(limit: 1 << 20)  // the member removals
+        _ = try TeamLog.decode(from: &r, vaultID: Array(copy[10..<26]))
         _ = try r.raw(Ed25519.keySize + VaultFile.wrappedKeySize)  // the signing key, public and wrapped
         _ = try r.raw(Ed25519.keySize + VaultFile.wrappedKeySize + Ed25519.signatureSize)  // the trust key, public and wrapped, and its statement
         for _ in 0..<Int(try r.u8()) { _ = try r.raw(1 + VaultFile.wrappedKeySize) }

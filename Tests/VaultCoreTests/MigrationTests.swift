@@ -92,11 +92,11 @@ import Glibc
         let backup = location.path + ".v1.bak"
         #expect(notices.contains(.converted(backup: backup)))
         #expect(fileBytes(backup) == original && FileSystem.mode(backup).map { $0 & 0o777 } == 0o600)
-        #expect(try VaultFile.decode(fileBytes(location.path)).file.version == 2)
+        #expect(try VaultFile.decode(fileBytes(location.path)).file.version == VaultFile.version)
         try expectEveryItem(vault)
         #expect(try vault.secret("new", "item") == "added-in-v2")
         let report = try vault.verify()
-        #expect(report.formatVersion == 2 && report.keyEpoch == 1 && !report.isDamaged)
+        #expect(report.formatVersion == Int(VaultFile.version) && report.keyEpoch == 1 && !report.isDamaged)
         // The backup is intact, and (the same vault, older) it opens only as an accepted rollback.
         let fromBackup = Vault(location: VaultLocation(path: backup), credential: Self.passphrase)
         #expect(throws: VaultError.rolledBack(path: backup, found: 0, expected: 1)) { try fromBackup.secret("github", "ci-bot") }
@@ -121,11 +121,11 @@ import Glibc
         let outcome = try vault.upgrade()
         // In a work tree git's history keeps the v1 file: no backup lands in the tree.
         #expect(outcome.fromVersion == 1 && outcome.backup == nil && !FileSystem.exists(location.path + ".v1.bak"))
-        #expect(try VaultFile.decode(fileBytes(location.path)).file.version == 2)
+        #expect(try VaultFile.decode(fileBytes(location.path)).file.version == VaultFile.version)
         try vault.add("new", "item", "x")
         #expect(try vault.secret("new", "item") == "x")
         #expect(try vault.secret("npm", "publish") == "npm_testvector_0002")
-        #expect(try vault.upgrade() == UpgradeOutcome(fromVersion: 2, backup: nil))
+        #expect(try vault.upgrade() == UpgradeOutcome(fromVersion: Int(VaultFile.version), backup: nil))
     }
 
     /// v1 kept the header MAC key and every group's index MAC key under the device key, and a v1

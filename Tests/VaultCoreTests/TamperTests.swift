@@ -69,7 +69,7 @@ import VaultCrypto
         try Vault.create(at: dir.location(), credential: .passphrase(SecretBytes(Array("pw".utf8))), kdf: .testing)
         var bytes = fileBytes(dir.location().path)
         // magic 8, version 2, vault id 16, key epoch 8, write generation 8, device check 16, slot count 1, kind 1, salt 16 → logN
-        let logNOffset = 8 + 2 + 16 + 8 + 8 + 16 + 1 + 1 + 16
+        let logNOffset = 8 + 2 + 16 + 8 + 8 + 16 + 16 + 1 + 1 + 16
         #expect(bytes[logNOffset] == Scrypt.Parameters.testing.logN)
         bytes[logNOffset] = 36
         #expect(throws: MalformedInput.self) { try VaultFile.decode(bytes) }

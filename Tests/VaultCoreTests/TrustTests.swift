@@ -109,6 +109,7 @@ import VaultCrypto
         var record = try forged.openWholeRecord(at: position)
         record.item.secret = SecretBytes(Array("bobs-secret".utf8))
         try forged.store(record, replacing: position)
+        _ = try forged.openTeamLog()
         try header(&forged.file)
         forged.trustAsRead = TrustFields(of: forged.file)
         return try forged.encode()
@@ -118,7 +119,11 @@ import VaultCrypto
     /// (`ownTrustKey`) one a trust key of its own signed.
     func forge(_ oldCopy: [UInt8], by bob: AgeIdentity, epochRaise: UInt64, ownTrustKey: Bool = false) throws -> [UInt8] {
         try forge(oldCopy, by: bob) { file in
+            // His build appends to his copy's team log (he holds its old wrap key) to reach the epoch.
             file.keyEpoch += epochRaise
+            var log = try #require(file.teamLog)
+            log.append(.rekeyed(trustKeyReplaced: false), keyEpoch: file.keyEpoch)
+            file.teamLog = log
             guard ownTrustKey else { return }
             let key = SecretBytes(random: Ed25519.keySize)
             file.trustPublicKey = try Ed25519.publicKey(of: key)
@@ -140,6 +145,7 @@ import VaultCrypto
         let bobsCopy = fileBytes(path)
         let epochBefore = try VaultFile.decode(bobsCopy).file.keyEpoch
         _ = try owner.removeMember(named: "bob", kdf: .testing) { _ in }
+        let epochAfter = try VaultFile.decode(fileBytes(path)).file.keyEpoch  // the removal and its re-key: two entries of the team log
         #expect(try runner(dir, identity, pinned: pinned, machine: ciMachine).secret("db", "ci", group: ci) == "the-real-secret")
         let current = fileBytes(path)
 
@@ -155,13 +161,13 @@ import VaultCrypto
         _ = try runner(bobs, bob, pinned: pinned).update(matching: Query(service: "db", account: "ci", group: ci),
                                                          with: ItemChange(secret: SecretBytes(Array("bobs-secret".utf8))))
         writeBytes(fileBytes(bobs.location().path), to: path)
-        #expect(throws: VaultError.rolledBack(path: path, found: epochBefore, expected: epochBefore + 1)) {
+        #expect(throws: VaultError.rolledBack(path: path, found: epochBefore, expected: epochAfter)) {
             try runner(dir, identity, pinned: pinned, machine: ciMachine).secret("db", "ci", group: ci)
         }
         #expect(try runner(dir, identity, pinned: pinned, machine: freshMachine).secret("db", "ci", group: ci) == "bobs-secret")
         let floored = runner(dir, identity, pinned: pinned, machine: freshMachine)
-        floored.minimumEpoch = epochBefore + 1
-        #expect(throws: VaultError.rolledBack(path: path, found: epochBefore, expected: epochBefore + 1)) {
+        floored.minimumEpoch = epochAfter
+        #expect(throws: VaultError.rolledBack(path: path, found: epochBefore, expected: epochAfter)) {
             try floored.secret("db", "ci", group: ci)
         }
         writeBytes(current, to: path)
@@ -195,7 +201,7 @@ import VaultCrypto
     }
 
     /// The second review's finding: the trust statement is public (every commit holds it). Removed bob
-    /// copies the current one, with the current key epoch, signing public key and member removals, into his old copy,
+    /// copies the current one, with the current key epoch, signing public key, team log and slots, into his old copy,
     /// changes a secret and MACs the header with his old header MAC key; the owner's unchanged key
     /// file opens the old keyslot there. What gives it away is the signing key: the one sealed under
     /// bob's old wrap key is his epoch's, not the one the statement names (93).
@@ -207,7 +213,8 @@ import VaultCrypto
         writeBytes(try forge(bobsCopy, by: bob) { file in
             file.keyEpoch = current.keyEpoch
             file.signingPublicKey = current.signingPublicKey
-            file.memberRemovals = current.memberRemovals  // sealed under a wrap key he lacks, but the statement covers its bytes
+            file.teamLog = current.teamLog  // payloads sealed under a wrap key he lacks, but the statement covers only the head
+            file.members = current.members
             file.trustSignature = current.trustSignature
         }, to: path)
         #expect(throws: VaultError.corrupted(path: path, detail: "the signing key does not open or is not the header's")) {
@@ -245,9 +252,11 @@ import VaultCrypto
         #expect(throws: VaultError.trustKeyNeeded(action: "delete groups")) { try member.deleteGroup(ci) }
         #expect(fileBytes(dir.location().path) == before)
 
+        // Every raise of the key epoch is an entry of the team log, which only the trust key's holder appends to.
         var opened = try OpenVault.open(FileBytes(before), identities: [bob], deviceKey: nil, path: "")
+        #expect(throws: VaultError.trustKeyNeeded(action: "change the team log")) { try opened.appendToLog(.rekeyed(trustKeyReplaced: false)) }
         opened.file.keyEpoch += 1
-        #expect(throws: VaultError.trustKeyNeeded(action: "raise the key epoch")) { try opened.encode() }
+        #expect(throws: VaultError.corrupted(path: "", detail: "the key epoch is not the team log's")) { try opened.encode() }
 
         try member.add("db", "bob", "written-by-bob", group: ci)
         #expect(try runner(dir, identity, pinned: pinned).secret("db", "bob", group: ci) == "written-by-bob")

@@ -119,6 +119,9 @@ struct VaultAccess {
         let vault = try vaultWithKeys()
         vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
         vault.acceptRollback = arguments.flag(.acceptRollback)
+        vault.acceptTeamLog = arguments.flag(.acceptLog)
+        let reason = reasonPromptsAreOff
+        vault.reviewTeamLog = { review in try TeamLogReviewText.ask(review, terminal: invocation.terminal, promptsOff: reason != nil) }
         if let text = try settings.value(.minEpoch) {
             guard let epoch = UInt64(text) else {
                 throw UsageError("the minimum key epoch \(quoted(text)) is not a whole number", hint: "give the epoch 'vault verify' prints, e.g. --min-epoch 3")

@@ -247,17 +247,39 @@ private struct Sync {
     }
 }
 
-/// What a merge did, said on stderr: by `vault sync` and the merge driver.
+/// What a merge did, said on stderr, one line each: by `vault sync` and the merge driver.
 enum MergeReportText {
     static func say(_ report: MergeReport, merging origin: String, terminal: Terminal) {
         terminal.say("merged \(origin): took \(counted(report.applied, "change")) record by record")
-        for name in report.membersAdded { terminal.say("added the member \(quoted(name)), added on the other side") }
-        for name in report.membersRemoved { terminal.say("removed the member \(quoted(name)), removed on the other side, and re-keyed what it could open") }
-        for (name, reason) in report.membersNotAdded { terminal.writeErr("vault: warning: the member \(quoted(name)) of the other side was not added: \(reason)\n") }
-        if report.rekeyed { terminal.say("the other side had re-keyed: re-keyed the merge too (key epoch \(report.keyEpoch)); print the new trust fingerprint with 'vault trust'") }
-        for group in report.groupsRevoked { terminal.say("the other side had revoked group \(quoted(group.name)): revoked it here too") }
+        if report.joinedLogs { terminal.say("joined the two branches of the team log (key epoch \(report.keyEpoch))") }
+        for name in report.membersAdded { terminal.say("the member \(quoted(name)) was added") }
+        for name in report.membersRemoved { terminal.say("the member \(quoted(name)) was removed; what it could open is under new keys") }
+        for name in report.membersLeftOut {
+            terminal.writeErr("vault: warning: the member \(quoted(name)) was changed differently on the two branches of the team log and is left out: add it again with 'vault member add'\n")
+        }
+        if report.rekeyed { terminal.say("the vault is under new keys (key epoch \(report.keyEpoch))") }
+        for group in report.groupsRevoked { terminal.say("the group \(quoted(group.name)) has a new key (revoked)") }
         if !report.conflicts.isEmpty {
             terminal.writeErr("vault: warning: \(counted(report.conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'\n")
+        }
+    }
+}
+
+/// The owner shown the team log entries a write is about to sign that it did not make here.
+enum TeamLogReviewText {
+    static func ask(_ review: TeamLogReview, terminal: Terminal, promptsOff: Bool) throws {
+        guard !promptsOff else { throw VaultError.teamLogReviewNeeded(review) }
+        terminal.writeErr(heading(review) + "\n")
+        // Member and group names follow the rules of group names, and recipients are age1… text: nothing to escape.
+        for line in review.lines { terminal.writeErr("  \(line)\n") }
+        guard let answer = try terminal.readLine(prompt: "Sign these into the team log? [y/N] ") else { throw VaultError.teamLogReviewNeeded(review) }
+        guard ["y", "yes"].contains(answer.lowercased()) else { throw CommandFailure(.failure, "not signed; nothing was changed") }
+    }
+
+    static func heading(_ review: TeamLogReview) -> String {
+        switch review.reason {
+        case .conversion: return "vault: this file predates the team log; its members become the log's first entry:"
+        case .join: return "vault: the team log diverged; the other branch holds entries not made here:"
         }
     }
 }

@@ -174,8 +174,14 @@ struct ErrorReport {
         case .scopedMemberCannot(let name, let action):
             return ErrorReport(status: status, message: "the scoped member \(quoted(name)) cannot \(action)",
                                hint: "unset VAULT_IDENTITY (or drop --identity) and unlock with the passphrase, a key file or a full member's identity")
+        case .onlyOwnerJoins:
+            return ErrorReport(status: status, message: "only the owner joins diverged team logs: both sides changed the team's members or keys, and nothing was merged",
+                               hint: "ask the vault's owner to run 'vault sync' (passphrase or key file), then sync again")
+        case .teamLogReviewNeeded(let review):
+            return ErrorReport(status: status, message: "\(counted(review.lines.count, review.reason == .join ? "team log entry" : "member")) would be signed into the team log unseen; nothing was changed",
+                               hint: "run it on a terminal to review them, or add --accept-log once you know them")
         case .trustKeyNeeded(let action):
-            return ErrorReport(status: status, message: "a member's identity cannot \(action): that raises the key epoch, which only the owner's trust key can vouch for",
+            return ErrorReport(status: status, message: "a member's identity cannot \(action): only the owner's trust key signs changes to the team log and the key epoch",
                                hint: "ask the vault's owner, or run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")
         case .identityCannot(let action):
             return ErrorReport(status: status, message: "an identity cannot \(action): the keyslots are the owner's passphrase, key files and keyring key",

@@ -5,6 +5,7 @@
 /// spells an option name as a string).
 extension OptionName {
     public static let acceptRollback = OptionName("accept-rollback")
+    public static let acceptLog = OptionName("accept-log")
     public static let account = OptionName("account")
     public static let accountGlob = OptionName("account-glob")
     public static let addKeyFile = OptionName("add-key-file")

@@ -38,6 +38,8 @@ public enum CommandTable {
                    default: "default", environment: "VAULT_COLLECTION"),
         OptionSpec(.acceptRollback,
                    help: "open a vault file older than this machine has seen (a restore from a backup, say), and remember it as seen"),
+        OptionSpec(.acceptLog,
+                   help: "as the owner, sign unasked the team log entries a write did not make here: the other branch when a merge joins two, the members of a file converted to the team log"),
         OptionSpec(.minEpoch, value: "N",
                    help: "refuse a vault file whose key epoch is below N: a rollback guard for machines that remember nothing, such as fresh CI runners",
                    environment: "VAULT_MIN_EPOCH", configKey: "min-epoch"),

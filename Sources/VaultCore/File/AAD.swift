@@ -57,6 +57,20 @@ enum AAD {
         return w.bytes
     }
 
+    /// What the trust key signs in format v3: "vault v3 trust statement" ‖ vault id ‖ u64 key epoch
+    /// ‖ the signing public key ‖ the team log's head ‖ SHA-256 of the member slots as the header holds them.
+    static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8], teamLogHead: [UInt8],
+                               memberSlots: [UInt8]) -> [UInt8] {
+        var w = ByteWriter(capacity: 144)
+        w.raw(Array("vault v3 trust statement".utf8))
+        w.raw(vaultID)
+        w.u64(keyEpoch)
+        w.raw(signingPublicKey)
+        w.raw(teamLogHead)
+        w.raw(SHA256.hash(memberSlots))
+        return w.bytes
+    }
+
     /// What the header signature signs: "vault v2 header signature" ‖ the header parameters ‖ their checksum.
     static func headerSignature(header: [UInt8]) -> [UInt8] {
         Array("vault v2 header signature".utf8) + header
@@ -103,11 +117,6 @@ extension AAD {
     /// A member slot's key part: "member" ‖ vault id ‖ ephemeral share.
     static func memberKeys(vaultID: [UInt8], share: [UInt8]) -> [UInt8] {
         Array("member".utf8) + vaultID + share
-    }
-
-    /// The member removals under WK: "member removals" ‖ vault id.
-    static func memberRemovals(vaultID: [UInt8]) -> [UInt8] {
-        Array("member removals".utf8) + vaultID
     }
 
     /// A member slot's roster part under WK: "member info" ‖ vault id ‖ ephemeral share.

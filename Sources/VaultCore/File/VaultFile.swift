@@ -7,10 +7,23 @@ import VaultCrypto
 /// `OpenVault`, which holds the keys.
 struct VaultFile {
     static let magic: [UInt8] = [0x89, 0x56, 0x41, 0x55, 0x4C, 0x54, 0x0D, 0x0A]  // "\x89VAULT\r\n"
-    /// The version every write produces.
-    static let version: UInt16 = 2
+    /// The version every write of the owner produces: v2's layout and keys, with the team log where
+    /// v2 had its member removals, a write id after the write generation, and the trust statement
+    /// over the log's head and the member slots.
+    static let version: UInt16 = 3
     /// The versions this build reads.
-    static let readableVersions: ClosedRange<UInt16> = 1...2
+    static let readableVersions: ClosedRange<UInt16> = 1...3
+    /// The size of the write id (v3).
+    static let writeIDSize = 16
+
+    /// The version whose keys a file of `version` uses: v3 changed the header, not a key, so
+    /// credentials and grants of a v3 file are v2's.
+    static func keySchedule(of version: UInt16) -> UInt16 { min(version, 2) }
+
+    /// The bytes between the vault id and the device check: v2's counters, and v3's write id after them.
+    static func countersAndWriteIDSize(version: UInt16) -> Int {
+        (version >= 2 ? countersSize : 0) + (version >= 3 ? writeIDSize : 0)
+    }
     static let idSize = 16
     static let checkSize = 16
     static let digestSize = 32
@@ -33,6 +46,9 @@ struct VaultFile {
     var keyEpoch: UInt64
     /// Raised by every write of the owner (v2; 0 in v1).
     var writeGeneration: UInt64
+    /// v3: fresh random bytes for every write of the owner or a full member, in every group MAC:
+    /// group sections of two such writes never combine into a file that verifies.
+    var writeID: [UInt8] = []
     /// HMAC of the device key that device-bound items are sealed with.
     var deviceCheck: [UInt8]
     /// v1 only: the header MAC key sealed under the device key.
@@ -40,8 +56,13 @@ struct VaultFile {
     var keyslots: [Keyslot]
     /// v2: public-key keyslots, one per member (`MemberSlot`), after the keyslots.
     var members: [MemberSlot] = []
-    /// v2: the sealed `RemovalRecord` (empty when no member was ever removed), after the member slots.
+    /// v2 only: the sealed record of member removals of files before the team log, kept as read
+    /// (its digest is in a v2 trust statement) until the owner's write converts the file.
     var memberRemovals: [UInt8] = []
+    /// v3: the team log, after the member slots (`TeamLog`).
+    var teamLog: TeamLog? = nil
+    /// Whether the file has the team log (format v3).
+    var hasTeamLog: Bool { version >= 3 }
     /// v2: the key epoch's signing key (Ed25519), after the member slots: its public key, and its
     /// private key sealed under WK (the owner and full members sign headers with it).
     var signingPublicKey: [UInt8] = []
@@ -86,21 +107,29 @@ struct VaultFile {
         return bytes[start..<start + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 
+    /// The member slots as the header holds them: what the trust statement's digest covers.
+    var encodedMemberSlots: [UInt8] {
+        var w = ByteWriter(capacity: 1 + members.count * 256)
+        w.u8(UInt8(members.count))
+        for slot in members { slot.encode(into: &w) }
+        return w.bytes
+    }
+
     /// The bytes the header checksum and MAC cover (everything before the checksum).
     func encodeHeaderParameters() -> [UInt8] {
-        precondition(version == VaultFile.version, "only the current version is written")
+        precondition(version >= 2, "a v1 file is converted before it is written")
         var w = ByteWriter(capacity: 512)
         w.raw(VaultFile.magic)
         w.u16(version)
         w.raw(vaultID)
         w.u64(keyEpoch)
         w.u64(writeGeneration)
+        if hasTeamLog { w.raw(writeID) }
         w.raw(deviceCheck)
         w.u8(UInt8(keyslots.count))
         for slot in keyslots { slot.encode(into: &w) }
-        w.u8(UInt8(members.count))
-        for slot in members { slot.encode(into: &w) }
-        w.lengthPrefixed(memberRemovals)
+        w.raw(encodedMemberSlots)
+        if let teamLog { teamLog.encode(into: &w) } else { w.lengthPrefixed(memberRemovals) }
         w.raw(signingPublicKey)
         w.raw(wrappedSigningKey)
         w.raw(trustPublicKey)
@@ -253,11 +282,12 @@ struct VaultFile {
         guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault file (bad magic number)") }
         let version = try r.u16()
         guard readableVersions.contains(version) else {
-            throw MalformedInput(detail: "format version \(version) is not supported (this vault reads versions 1 and 2)")
+            throw MalformedInput(detail: "format version \(version) is not supported (this vault reads versions 1 to 3)")
         }
         let vaultID = Array(try r.raw(idSize))
         let keyEpoch = version >= 2 ? try r.u64() : 0
         let writeGeneration = version >= 2 ? try r.u64() : 0
+        let writeID = version >= 3 ? Array(try r.raw(writeIDSize)) : []
         let deviceCheck = Array(try r.raw(checkSize))
         let deviceWrappedHeaderMACKey = version == 1 ? Array(try r.lengthPrefixed(limit: wrappedKeySize)) : []
         let slotCount = Int(try r.u8())
@@ -268,12 +298,18 @@ struct VaultFile {
         var signingPublicKey: [UInt8] = [], wrappedSigningKey: [UInt8] = []
         var trustPublicKey: [UInt8] = [], wrappedTrustKey: [UInt8] = [], trustSignature: [UInt8] = []
         var memberRemovals: [UInt8] = []
+        var teamLog: TeamLog?
         if version >= 2 {
             let memberCount = Int(try r.u8())
             guard memberCount <= MemberSlot.maxMembers else { throw MalformedInput(detail: "\(memberCount) member slots") }
             for _ in 0..<memberCount { members.append(try MemberSlot.decode(from: &r)) }
-            memberRemovals = Array(try r.lengthPrefixed(limit: 2 + RemovalRecord.maxEntries * RemovalRecord.entrySize + 28))
-            guard memberRemovals.isEmpty || memberRemovals.count > 28 else { throw MalformedInput(detail: "member removals shorter than their seal") }
+            if version >= 3 {
+                teamLog = try TeamLog.decode(from: &r, vaultID: vaultID)
+            } else {
+                // 1 024 removals of 64 bytes, a count and the seal: the layout files before the team log kept.
+                memberRemovals = Array(try r.lengthPrefixed(limit: 2 + 1024 * 64 + 28))
+                guard memberRemovals.isEmpty || memberRemovals.count > 28 else { throw MalformedInput(detail: "member removals shorter than their seal") }
+            }
             signingPublicKey = Array(try r.raw(Ed25519.keySize))
             wrappedSigningKey = Array(try r.raw(wrappedKeySize))
             trustPublicKey = Array(try r.raw(Ed25519.keySize))
@@ -301,6 +337,11 @@ struct VaultFile {
                              wrappedTrustKey: wrappedTrustKey, trustSignature: trustSignature, classes: classes,
                              groups: groups, index: [], sections: [], listings: [], records: RecordList())
         file.memberRemovals = memberRemovals
+        file.teamLog = teamLog
+        file.writeID = writeID
+        guard version < 3 || teamLog?.headEpoch == keyEpoch else {
+            throw MalformedInput(detail: "the key epoch is not the team log's")
+        }
         return (file, parametersEnd, bytes)
     }
 }

@@ -158,6 +158,8 @@ final class KeyRing {
         var keyEpoch: UInt64
         var writeGeneration: UInt64
         var groupGeneration: UInt64
+        /// The header's write id (v3; empty in v2).
+        var writeID: [UInt8] = []
     }
 
     /// A v1 group's index MAC: vault id ‖ u32 group id ‖ the group's entries as the file holds
@@ -189,7 +191,7 @@ final class KeyRing {
     }
 
     /// A v2 group MAC: the label ‖ vault id ‖ u64 key epoch ‖ u64 write generation ‖ u32 group id
-    /// ‖ u64 group generation ‖ u16 bucket count ‖ the digest of each index bucket ‖ u8 class id
+    /// ‖ u64 group generation ‖ (v3) the write id (16) ‖ u16 bucket count ‖ the digest of each index bucket ‖ u8 class id
     /// ‖ u16 bucket ‖ digest of each of the group's listing blocks, in file order.
     /// Throws `missingIndexMACKey` for an index MAC of a group held without that key (a read-only credential).
     func groupMAC(_ kind: GroupMACKind, groupID: GroupID, context: GroupMACContext, bucketDigests: [[UInt8]],
@@ -211,6 +213,7 @@ final class KeyRing {
         w.u64(context.writeGeneration)
         w.groupID(groupID)
         w.u64(context.groupGeneration)
+        w.raw(context.writeID)
         w.u16(UInt16(bucketDigests.count))
         for digest in bucketDigests { w.raw(digest) }
         for block in listings where block.groupID == groupID {

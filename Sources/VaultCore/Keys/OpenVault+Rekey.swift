@@ -30,14 +30,15 @@ extension OpenVault {
         guard keys.masterKey != nil, let trustKey else { throw VaultError.trustKeyNeeded(action: "re-key the vault") }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
-        // The roster parts are sealed under the old wrap key: read them now, seal every slot again under the new keys.
+        // The team log's payloads are sealed under the old wrap key: open them now, seal them (and every slot) again under the new keys.
         let members = try self.members()
-        let removals = try removalRecord()
+        var log = try openTeamLog()
+        log.markWrapKeyChanged()
         let masterKey = SecretBytes(random: AESGCM.keySize)
         let deviceKey = deviceMatches ? (newDeviceKey ?? keys.deviceKey) : nil
         var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
         if let deviceKey { next.file.deviceCheck = KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: file.vaultID) }
-        next.file.keyEpoch = file.keyEpoch + 1
+        next.file.teamLog = log
         next.file.keyslots = try keyslots.map {
             try Keyslot.make(kind: $0.kind, secret: $0.secret, kdf: $0.kdf, masterKey: masterKey, vaultID: file.vaultID)
         }
@@ -50,14 +51,10 @@ extension OpenVault {
         }
         next.roster = members
         next.memberSlotsStale = true
-        next.removals = removals
-        next.removalsStale = true
         try next.replaceSigningKey()
-        if keepingTrustKey {
-            next.trustKey = trustKey
-        } else {
-            try next.replaceTrustKey()
-        }
+        next.trustKey = trustKey
+        try next.appendToLog(.rekeyed(trustKeyReplaced: !keepingTrustKey))
+        if !keepingTrustKey { try next.replaceTrustKey() }
         self = next
     }
 }

@@ -53,25 +53,39 @@ extension Vault {
         var movedDeviceKey = false
         var outcome = try transaction { vault in
             try first(&vault)
-            let plan = try rekeyPlan(vault, keeping: secret)
-            if !plan.dropsNothing { try confirm(plan) }
-            vault.remove(at: vault.positionsBoundElsewhere)
-            if secret.slotKind != .passphrase {
-                vault.remove(at: vault.file.index.indices.filter { vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID })
-            }
-            // Moving off an exposed legacy key already made a new one in this transaction.
-            let newDeviceKey = vault.deviceMatches && !usesExposedDeviceKey ? try DeviceKey.createPending(vaultID: vault.file.vaultID, host: host) : nil
-            movedDeviceKey = newDeviceKey != nil
-            let resealed = vault.file.index.count
-            try vault.rekey(keyslots: [KeyslotSecret(kind: secret.slotKind, secret: secret.secret, kdf: kdf)], newDeviceKey: newDeviceKey,
-                            keepingTrustKey: keepingTrustKey)
-            return RekeyOutcome(keyEpoch: vault.file.keyEpoch, resealed: resealed, sessionsEnded: 0, dropped: plan)
+            let (outcome, moved) = try rekey(&vault, keeping: secret, kdf: kdf, confirm: confirm, keepingTrustKey: keepingTrustKey)
+            movedDeviceKey = moved
+            return outcome
         }
+        outcome.sessionsEnded = try finishRekey(movedDeviceKey: movedDeviceKey)
+        return outcome
+    }
+
+    /// The re-key of `vault` in memory, for a write to make: `confirm` shown what it drops first
+    /// (keyslots other than `secret`'s, items it cannot re-seal here), a new device key made pending
+    /// when this machine's is the vault's. Returns what it did and whether it made that key.
+    func rekey(_ vault: inout OpenVault, keeping secret: UnlockSecret, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
+               keepingTrustKey: Bool) throws -> (RekeyOutcome, movedDeviceKey: Bool) {
+        let plan = try rekeyPlan(vault, keeping: secret)
+        if !plan.dropsNothing { try confirm(plan) }
+        vault.remove(at: vault.positionsBoundElsewhere)
+        if secret.slotKind != .passphrase {
+            vault.remove(at: vault.file.index.indices.filter { vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID })
+        }
+        // Moving off an exposed legacy key already made a new one in this transaction.
+        let newDeviceKey = vault.deviceMatches && !usesExposedDeviceKey ? try DeviceKey.createPending(vaultID: vault.file.vaultID, host: host) : nil
+        let resealed = vault.file.index.count
+        try vault.rekey(keyslots: [KeyslotSecret(kind: secret.slotKind, secret: secret.secret, kdf: kdf)], newDeviceKey: newDeviceKey,
+                        keepingTrustKey: keepingTrustKey)
+        return (RekeyOutcome(keyEpoch: vault.file.keyEpoch, resealed: resealed, sessionsEnded: 0, dropped: plan), newDeviceKey != nil)
+    }
+
+    /// After a re-key's write: the new device key published, this machine's sessions ended (how many).
+    func finishRekey(movedDeviceKey: Bool) throws -> Int {
         let vaultID = VaultFile.peekVaultID(try readFile())
         // A reader may have taken the pending key up already (it is the vault's once the write is done).
         if movedDeviceKey { try? DeviceKey.publish(vaultID: vaultID, host: host) }
-        outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
-        return outcome
+        return SessionCache.endAll(vaultID: vaultID, host: host)
     }
 
     /// Changes the passphrase, rotating the master key when every keyslot that
@@ -143,7 +157,7 @@ extension Vault {
     }
 
     /// The passphrase or key file the vault is opened with; a session's keys are asked to give way to one.
-    private func unlockSecretAtHand() throws -> UnlockSecret {
+    func unlockSecretAtHand() throws -> UnlockSecret {
         if case .credential(let secret) = source { return secret }
         guard canAsk else { throw VaultError.rekeyNeedsSecret }
         return try withKeys {

@@ -7,91 +7,65 @@ public struct MergeReport: Sendable {
     public var applied = 0
     /// Items this merge left in conflict (both versions kept: `vault conflicts`).
     public var conflicts: [ItemKey] = []
-    /// Members the other side added, added here too.
+    /// Members the result has that ours did not.
     public var membersAdded: [String] = []
-    /// Members the other side removed, removed here too (re-keying what they could open).
+    /// Members ours had that the result does not (what they could open was re-keyed).
     public var membersRemoved: [String] = []
-    /// Members the other side added that could not be added here, with why.
-    public var membersNotAdded: [(name: String, reason: String)] = []
-    /// Whether the result was re-keyed because the other side had re-keyed.
+    /// Members two diverged team logs defined differently, left out of the join: add them again if wanted.
+    public var membersLeftOut: [String] = []
+    /// Whether the result is under keys ours did not have (a re-key on the other side, or made by this merge).
     public var rekeyed = false
-    /// Groups the other side revoked (replaced the key of), revoked here too.
+    /// Groups whose key the result replaced since ours.
     public var groupsRevoked: [AccessGroup] = []
+    /// Whether the owner joined two diverged team logs.
+    public var joinedLogs = false
     /// The key epoch of the result.
     public var keyEpoch: UInt64 = 0
 }
 
-/// How `resolve` settled an item's conflict.
-public enum Resolution: Sendable {
-    /// The item now holds the chosen side's version.
-    case kept(ItemAttributes)
-    /// The chosen side had deleted the item: it is gone.
-    case deleted(ItemAttributes)
+/// What the owner is shown before signing team log entries it did not write here.
+public struct TeamLogReview: Sendable, Equatable {
+    /// Why the owner's write would sign entries it did not make here.
+    public enum Reason: Sendable, Equatable {
+        /// A file of the layout before the team log, converted: its members become the log's first entry.
+        case conversion
+        /// Two diverged team logs joined: the other branch's entries.
+        case join
+    }
+    /// Why these entries are shown.
+    public let reason: Reason
+    /// One line per member or entry, in words.
+    public let lines: [String]
 }
 
-/// Merging two versions of the vault file record by record (docs/TEAMS.md, "Merging"), and the
-/// conflicts a merge leaves.
+/// Merging two versions of the vault file record by record against their merge base, in one
+/// write (docs/TEAMS.md, "How a merge works").
 extension Vault {
     /// Merges `theirs` into `ours` (nil: the vault file at this location), against `base` (their
-    /// merge base; nil or empty when there is none, as git gives on add/add), and writes the result here.
-    /// Needs keys that open both sides whole: the owner's or a full member's. `origins` name each
-    /// side for the conflicts it leaves. Members the other side removed are removed here too, and
-    /// when both sides re-keyed the result is re-keyed once more; both re-key as `removeMember` and
-    /// `rekey` do, with `confirm` shown what that would drop. Neither side is judged against the
-    /// counters this machine has seen (a branch behind is no rollback): the result's counters are
-    /// the larger of the two sides', raised.
+    /// merge base; nil or empty when there is none, as git gives on add/add), and writes the result
+    /// here in one write. Needs keys that open both sides whole: the owner's or a full member's.
+    /// The team logs decide the members and keys of the result: when one descends from the other,
+    /// the descendant's; when they diverged, only the owner joins them (`reviewTeamLog` shown the
+    /// other branch's entries first), re-keying in the same write what a removal on either branch
+    /// needs (`confirm` shown what that drops). `origins` name each side for the conflicts it leaves.
+    /// Nothing of either side is recorded as seen: git may abort the merge and put the older file back.
     public func merge(base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
                       kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> MergeReport {
         try requireOwner("merge the vault")
-        remembersSeenCounters = false
-        defer { remembersSeenCounters = true }
         var report = MergeReport()
-        var followUp = FollowUp()
-        var before: [UInt8] = []
+        var movedDeviceKey = false
         try withWriterLock {
             try withKeys {
-                before = try readFile().allBytes
-                (report, followUp) = try mergeInPlace(base: base, ours: ours, theirs: theirs, origins: origins)
+                (report, movedDeviceKey) = try mergeInOneWrite(base: base, ours: ours, theirs: theirs, origins: origins, kdf: kdf, confirm: confirm)
             }
         }
-        // What the other side did to keys is done again to the result. A failure puts the file back
-        // as it was: a merged file still sealed under keys a removed member holds is never left behind.
-        do {
-            var rekeyedWhole = false
-            for name in followUp.removedMembers {
-                let removal = try removeMember(named: name, kdf: kdf, confirm: confirm)
-                report.membersRemoved.append(name)
-                report.keyEpoch = removal.keyEpoch
-                rekeyedWhole = rekeyedWhole || removal.rekey != nil
-            }
-            if followUp.rekey && !rekeyedWhole {
-                report.keyEpoch = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true, first: { _ in }).keyEpoch
-                report.rekeyed = true
-            }
-            for group in followUp.revokedGroups where !followUp.rekey && !rekeyedWhole {
-                _ = try revoke(group: group)
-                report.groupsRevoked.append(group)
-            }
-        } catch {
-            try? withWriterLock { try FileSystem.writeAtomically(before, to: location.path, directory: location.directory) }
-            throw error
-        }
+        if report.rekeyed { _ = try finishRekey(movedDeviceKey: movedDeviceKey) }
         return report
     }
 
-    /// Key changes of the other side that the merged file must make again: it is written under the
-    /// target's keys, which the other side's removals and re-keys did not touch.
-    private struct FollowUp {
-        /// Members the other side removed: removed here too, re-keying what they could open.
-        var removedMembers: [String] = []
-        /// The other side re-keyed (its master key is neither the base's nor the target's): re-key.
-        var rekey = false
-        /// Groups whose key the other side replaced (`revoke`) and the target did not: revoked here too.
-        var revokedGroups: [AccessGroup] = []
-    }
-
-    private func mergeInPlace(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
-                              origins: (ours: String, theirs: String)) throws -> (MergeReport, FollowUp) {
+    private func mergeInOneWrite(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
+                                 origins: (ours: String, theirs: String), kdf: Scrypt.Parameters,
+                                 confirm: (RekeyPlan) throws -> Void) throws -> (MergeReport, Bool) {
         let ourLabel = "\(location.path) (ours: \(origins.ours))", theirLabel = "their side of the merge (\(origins.theirs))"
         var ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], label: ourLabel)
         guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(action: "merge the vault") }
@@ -104,7 +78,7 @@ extension Vault {
         if let baseBytes, !baseBytes.isEmpty, VaultFile.peekVaultID(FileBytes(baseBytes)) == ours.file.vaultID {
             base = try openMergeInput(FileBytes(baseBytes), knownKeys: [ourKeys, theirKeys], label: "the merge base", preferringKnownKeys: true)
         }
-        for side in [ours, theirs] + (base.map { [$0] } ?? []) where side.file.version < VaultFile.version {
+        for side in [ours, theirs] + (base.map { [$0] } ?? []) where side.file.version < 2 {
             throw VaultError.upgradeNeeded(path: location.path, byOwner: true, inGitWorkTree: true)
         }
         // Key epochs only rise: a side below its own merge base (or below the pinned minimum) was rolled back.
@@ -112,118 +86,37 @@ extension Vault {
             let floor = max(base?.file.keyEpoch ?? 0, minimumEpoch ?? 0)
             if side.file.keyEpoch < floor { throw VaultError.rolledBack(path: label, found: side.file.keyEpoch, expected: floor) }
         }
-        // The side at the higher key epoch; at one epoch (two clones each raised it once), theirs when its
-        // removal record already holds ours (so the result needs no new one, which only the owner can vouch for).
-        let ourRemovals = try ours.removalRecord(), theirRemovals = try theirs.removalRecord()
-        let theirsHoldsOurs = theirRemovals.merged(with: ourRemovals) == theirRemovals && ourRemovals.merged(with: theirRemovals) != ourRemovals
-        let targetSide: MergeSide = theirs.file.keyEpoch != ours.file.keyEpoch
-            ? (theirs.file.keyEpoch > ours.file.keyEpoch ? .theirs : .ours)
-            : (theirsHoldsOurs ? .theirs : .ours)
-        var result = targetSide == .ours ? ours : theirs
-        var other = targetSide == .ours ? theirs : ours
-        var baseMembers: [Member] = []
-        if var opened = base { baseMembers = try opened.members() }
-        let targetMembers = try result.members()
-        let otherMembers = try other.members()
+        let isOwner = ours.keys.masterKey != nil
+        let plan = try MergePlan(ours: &ours, theirs: &theirs)
+        if plan.needsJoin {
+            guard isOwner else { throw VaultError.onlyOwnerJoins }
+            try review(TeamLogReview(reason: .join, lines: try plan.entriesToReview()))
+        }
 
-        // Removals are taken from each side's removal record, which the trust key vouches for (a roster a
-        // member shrank in its own build, or one from an old copy, removes nobody), whichever base git chose.
-        let (targetRemovals, otherRemovals) = targetSide == .ours ? (ourRemovals, theirRemovals) : (theirRemovals, ourRemovals)
-        let removals = targetRemovals.merged(with: otherRemovals)
-        var superseded: [MergeSide: Set<AccessGroup>?] = [targetSide: [], targetSide.other: []]
-        for (side, vault, members, othersRemovals) in [(targetSide, result, targetMembers, otherRemovals),
-                                                       (targetSide.other, other, otherMembers, targetRemovals)] {
-            // A side from before a removal on the other side may hold the removed member's changes, whatever
-            // its roster now says: all of it is kept as conflicts. So is what a side still holding a member the
-            // other side removed changed in the groups that member could write (every group, for a full member).
-            if vault.file.keyEpoch < othersRemovals.lastRemovalEpoch {
-                superseded[side] = .some(nil)
-                continue
-            }
-            for member in members where othersRemovals.isRemoved(member.recipient) && removals.isRemoved(member.recipient) {
-                switch member.scope {
-                case .full: superseded[side] = .some(nil)
-                case .groups(let ids, let readOnly):
-                    if !readOnly, let groups = superseded[side] ?? nil {
-                        superseded[side] = .some(groups.union(ids.compactMap { vault.keys.groups[$0]?.group }))
-                    }
-                }
-            }
+        var result = plan.target == .ours ? ours : theirs
+        var other = plan.target == .ours ? theirs : ours
+        // Groups only the other side has keep their ids, which the team log's scopes name.
+        for (id, keys) in other.keys.groups where result.keys.groupID(of: keys.group) == nil && result.keys.groups[id] == nil {
+            try result.addGroup(keys.group, id: id, generation: 0)
         }
         let merge = VaultMerge(base: try base.map(VaultMerge.Snapshot.init) ?? VaultMerge.Snapshot(),
                                target: try VaultMerge.Snapshot(result), other: try VaultMerge.Snapshot(other),
-                               targetSide: targetSide, origins: [.ours: origins.ours, .theirs: origins.theirs],
-                               supersededGroups: superseded)
+                               targetSide: plan.target, origins: [.ours: origins.ours, .theirs: origins.theirs],
+                               supersededGroups: try plan.supersededGroups())
         var report = MergeReport()
         let changes = try merge.apply(to: &result)
         report.applied = changes.applied
         report.conflicts = changes.conflicts
-        // A side whose every change is kept as a conflict (from before a removal here, or still holding a full
-        // member removed here) adds no member either: the removed member could be one of them, or have added them.
-        if case .some(.none) = superseded[targetSide.other] {
-            for member in otherMembers where !baseMembers.contains(where: { $0.name == member.name })
-                && !targetMembers.contains(where: { $0.name == member.name }) {
-                report.membersNotAdded.append((member.name, "added on a side a removed member could have written; add it again if it is wanted"))
-            }
-        } else {
-            try addMembers(otherMembers.filter { !removals.isRemoved($0.recipient) }, of: other, notIn: targetMembers,
-                           orBase: baseMembers, to: &result, report: &report)
-        }
-        if case .some(.none) = superseded[targetSide] {
-            // The side written on is one a removed member could have written: members it dropped without a
-            // removal the trust key vouched for come back from the other side.
-            let dropped = otherMembers.filter { member in
-                baseMembers.contains { $0.recipient == member.recipient } && !targetMembers.contains { $0.recipient == member.recipient }
-                    && !removals.isRemoved(member.recipient)
-            }
-            try addMembers(dropped, of: other, notIn: targetMembers, orBase: [], to: &result, report: &report)
-        }
-        if removals != targetRemovals {
-            // A changed record is vouched for at a new key epoch, as a removal or an adding back is: no two
-            // files at one epoch hold different records (the owner's trust key signs it; a member's merge cannot).
-            result.removals = removals
-            result.removalsStale = true
-            result.file.keyEpoch += 1
-        }
 
-        var followUp = FollowUp()
-        followUp.removedMembers = targetMembers.filter { removals.isRemoved($0.recipient) }.map(\.name)
-        // When the side written on is the one whose every change is kept as a conflict, the members it added
-        // (by recipient: in neither the base nor the other side, whatever their names) go too: the removed
-        // member could have added them.
-        if case .some(.none) = superseded[targetSide] {
-            followUp.removedMembers += targetMembers.filter { member in
-                !followUp.removedMembers.contains(member.name) && !baseMembers.contains { $0.recipient == member.recipient }
-                    && !otherMembers.contains { $0.recipient == member.recipient }
-            }.map(\.name)
+        // A result of the layout before the team log: the owner's merge converts it (its members shown first).
+        if isOwner, let converted = try result.convertToTeamLog() {
+            try review(TeamLogReview(reason: .conversion, lines: converted.map(TeamLogReview.line(for:))))
         }
-        // A trust key replaced on the other side only (`vault rekey`, a rotating `passwd`) is the one
-        // kept: the old one may be what that re-key meant to retire.
-        if let base, other.file.trustPublicKey != result.file.trustPublicKey, result.file.trustPublicKey == base.file.trustPublicKey {
-            try other.unwrapTrustKey()
-            if let otherTrustKey = other.trustKey {
-                result.trustKey = otherTrustKey
-                result.file.trustPublicKey = other.file.trustPublicKey
-            }
+        var movedDeviceKey = false
+        if plan.needsJoin {
+            movedDeviceKey = try join(plan, into: &result, other: &other, kdf: kdf, confirm: confirm, report: &report)
         }
-        // A side re-keyed when its wrap key is not the base's (the wrap key changes with the master key); its
-        // re-key and revokes are made again only when its key epoch rose since the base, which the trust key vouches for.
-        if let base, let baseKey = base.keys.wrapKey, other.file.keyEpoch > base.file.keyEpoch {
-            let otherKey = other.keys.wrapKey, targetKey = result.keys.wrapKey
-            followUp.rekey = !Vault.sameKey(otherKey, baseKey) && !Vault.sameKey(otherKey, targetKey)
-            if Vault.sameKey(otherKey, baseKey) && Vault.sameKey(targetKey, baseKey) {
-                followUp.revokedGroups = Self.groupsRevoked(by: other, notBy: result, since: base)
-            }
-        }
-        // Keyslots the other side added under the same master key carry over as they are; one it dropped is
-        // kept (a full member can drop the owner's keyslots from a header, never make one: that takes the master key).
-        if let base, Vault.sameKey(other.keys.wrapKey, result.keys.wrapKey) {
-            for slot in other.file.keyslots where !base.file.keyslots.contains(slot) && !result.file.keyslots.contains(slot)
-                && result.file.keyslots.count < VaultFile.maxKeyslots {
-                result.file.keyslots.append(slot)
-            }
-        }
-
+        carryKeyslots(from: other, to: &result, base: base)
         // The larger counters of the two sides; writing raises them once more.
         result.file.writeGeneration = max(ours.file.writeGeneration, theirs.file.writeGeneration)
         for slot in result.file.groups.indices {
@@ -232,50 +125,86 @@ extension Vault {
                 result.file.sections[slot].generation = max(result.file.sections[slot].generation, other.file.sections[otherSlot].generation)
             }
         }
-        try commit(&result)
+        try describe(result, against: &ours, in: &report)
+        try commit(&result, rememberingCounters: false)
         report.keyEpoch = result.file.keyEpoch
-        return (report, followUp)
+        return (report, movedDeviceKey)
     }
 
-    /// Members the other side added (in neither the target nor the base), sealed to the result's keys.
-    private func addMembers(_ otherMembers: [Member], of other: OpenVault, notIn targetMembers: [Member], orBase baseMembers: [Member],
-                            to result: inout OpenVault, report: inout MergeReport) throws {
-        for member in otherMembers where !baseMembers.contains(where: { $0.name == member.name }) {
-            if let here = targetMembers.first(where: { $0.name == member.name }) {
-                if here.recipient != member.recipient {
-                    report.membersNotAdded.append((member.name, "a member of that name with another recipient was added on this side"))
-                }
-                continue
+    /// The owner's join of two diverged logs, in `result` (the target): the join entry, then what
+    /// the join's members and the other branch's key changes demand of the keys, in memory — a member
+    /// gone that held the master key, or a re-key on the other branch, re-keys the whole vault
+    /// (`confirm` shown what that drops; the passphrase or a key file needed); a scoped member gone,
+    /// or a revoke on the other branch, gives those groups fresh keys. Returns whether a new device
+    /// key was made pending.
+    private func join(_ plan: MergePlan, into result: inout OpenVault, other: inout OpenVault, kdf: Scrypt.Parameters,
+                      confirm: (RekeyPlan) throws -> Void, report: inout MergeReport) throws -> Bool {
+        let join = try plan.join()
+        let before = try result.members()
+        try result.adoptJoin(join.log)
+        report.joinedLogs = true
+        report.membersLeftOut = join.leftOut
+        let after = try result.members()
+        let gone = before.filter { member in !after.contains { $0.recipient == member.recipient } }
+        let otherBranch = try plan.otherBranchChanges()
+        // A trust key replaced on the other branch only is the one kept: the old one may be what that re-key meant to retire.
+        if otherBranch.contains(.rekeyed(trustKeyReplaced: true)), other.file.trustPublicKey != result.file.trustPublicKey {
+            try other.unwrapTrustKey()
+            if let otherTrustKey = other.trustKey {
+                result.trustKey = otherTrustKey
+                result.file.trustPublicKey = other.file.trustPublicKey
             }
-            do {
-                var groups: [AccessGroup] = []
-                var readOnly = false
-                if case .groups(let ids, let flag) = member.scope {
-                    groups = ids.compactMap { other.keys.groups[$0]?.group }
-                    readOnly = flag
-                    for group in groups { _ = try result.groupID(for: group, creating: true) }
-                }
-                _ = try result.addMember(name: member.name, recipient: member.recipient, groups: groups, readOnly: readOnly,
-                                         addedAt: Date(timeIntervalSince1970: Double(member.addedAt) / 1000))
-                report.membersAdded.append(member.name)
-            } catch let error as VaultError {
-                guard case .invalidValue(_, let detail) = error else { throw error }
-                report.membersNotAdded.append((member.name, detail))
+        }
+        let needsRekey = gone.contains { $0.scope == .full } || otherBranch.contains { if case .rekeyed = $0 { return true } else { return false } }
+        if needsRekey {
+            let secret = try unlockSecretAtHand()
+            let (_, moved) = try rekey(&result, keeping: secret, kdf: kdf, confirm: confirm, keepingTrustKey: true)
+            report.rekeyed = true
+            return moved
+        }
+        var groups = Set<GroupID>()
+        for member in gone { if case .groups(let ids, _) = member.scope { groups.formUnion(ids) } }
+        for change in otherBranch { if case .groupKeyReplaced(let id) = change { groups.insert(id) } }
+        for id in groups.sorted(by: { $0.rawValue < $1.rawValue }) where result.keys.groups[id] != nil {
+            _ = try result.rotateGroupKey(id, progress: progress)
+        }
+        return false
+    }
+
+    /// Keyslots the other side added under the same master key carry over as they are; one it dropped is
+    /// kept (a full member can drop the owner's keyslots from a header, never make one: that takes the master key).
+    private func carryKeyslots(from other: OpenVault, to result: inout OpenVault, base: OpenVault?) {
+        guard let base, Vault.sameKey(other.keys.wrapKey, result.keys.wrapKey) else { return }
+        for slot in other.file.keyslots where !base.file.keyslots.contains(slot) && !result.file.keyslots.contains(slot)
+            && result.file.keyslots.count < VaultFile.maxKeyslots {
+            result.file.keyslots.append(slot)
+        }
+    }
+
+    /// The report's lines on members and keys: what the result changed against ours.
+    private func describe(_ result: OpenVault, against ours: inout OpenVault, in report: inout MergeReport) throws {
+        var result = result
+        let before = try ours.members(), after = try result.members()
+        report.membersAdded = after.filter { member in !before.contains { $0.recipient == member.recipient } }.map(\.name)
+        report.membersRemoved = before.filter { member in !after.contains { $0.recipient == member.recipient } }.map(\.name)
+        if !Vault.sameKey(ours.keys.wrapKey, result.keys.wrapKey) { report.rekeyed = true }
+        if !report.rekeyed {
+            report.groupsRevoked = ours.file.groups.compactMap { entry in
+                guard let now = result.file.groups.first(where: { $0.groupID == entry.groupID }), now.keyCheck != entry.keyCheck else { return nil }
+                return result.keys.groups[entry.groupID]?.group
             }
         }
     }
 
-    /// Groups whose key `other` replaced since `base` (a revoke: the key check changed) and `result` did not.
-    private static func groupsRevoked(by other: OpenVault, notBy result: OpenVault, since base: OpenVault) -> [AccessGroup] {
-        base.file.groups.compactMap { entry in
-            guard let theirs = other.file.groups.first(where: { $0.groupID == entry.groupID }),
-                  let ours = result.file.groups.first(where: { $0.groupID == entry.groupID }),
-                  theirs.keyCheck != entry.keyCheck, ours.keyCheck == entry.keyCheck else { return nil }
-            return base.keys.groups[entry.groupID]?.group
-        }
+    /// Shows the owner what it is about to sign (`reviewTeamLog`), unless `acceptTeamLog` says it
+    /// was accepted already. Without either, refuses (`teamLogReviewNeeded`): nothing is signed unseen.
+    func review(_ review: TeamLogReview) throws {
+        guard !review.lines.isEmpty, !acceptTeamLog else { return }
+        guard let reviewTeamLog else { throw VaultError.teamLogReviewNeeded(review) }
+        try reviewTeamLog(review)
     }
 
-    private static func sameKey(_ a: SecretBytes?, _ b: SecretBytes?) -> Bool {
+    static func sameKey(_ a: SecretBytes?, _ b: SecretBytes?) -> Bool {
         guard let a, let b else { return false }
         return a.withUnsafeBytes { x in b.withUnsafeBytes { y in constantTimeEquals(Array(x), Array(y)) } }
     }
@@ -325,76 +254,15 @@ extension Vault {
     public static func readMergeSide(at path: String) throws -> [UInt8] {
         try FileSystem.read(path, kind: .mergeSide, requirePrivate: false)
     }
+}
 
-    // MARK: conflicts
-
-    /// Every item the keys at hand can read that a merge left in conflict, by its newest conflict.
-    public func conflicts() throws -> [ConflictSummary] {
-        try withKeys {
-            let vault = try readSnapshot()
-            var found: [ConflictSummary] = []
-            for position in try vault.positions(matching: Query(), skipLocked: true) {
-                let record = try vault.openWholeRecord(at: position)
-                guard let newest = record.conflicts.first else { continue }
-                found.append(ConflictSummary(attributes: record.item.attributes, currentSide: newest.currentSide,
-                                             other: newest.other?.attributes, origin: newest.origin, olderVersions: record.conflicts.count - 1))
-            }
-            return found
-        }
-    }
-
-    /// The other version of the one item that matches `query`: that of its conflict number
-    /// `conflict` (1 is the newest), or when none is given of its newest conflict that holds one (a
-    /// newer conflict may record a deletion). Throws `noConflict` when it has none (or fewer than
-    /// `conflict`), and `otherSideDeleted` when the conflict asked for, or each, records a deletion.
-    public func otherVersion(matching query: Query, conflict number: Int? = nil) throws -> (item: Item, conflict: ItemConflict) {
-        try checkScope(query.group)
-        return try withKeys {
-            let vault = try readSnapshot()
-            let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            let record = try vault.openWholeRecord(at: position)
-            let key = record.item.attributes.key
-            guard let newest = record.conflicts.first else { throw VaultError.noConflict(key) }
-            if let number {
-                guard number <= record.conflicts.count else { throw VaultError.noConflictNumber(key, requested: number, count: record.conflicts.count) }
-                let conflict = record.conflicts[number - 1]
-                guard let other = conflict.other else { throw VaultError.otherSideDeleted(key, current: conflict.currentSide) }
-                return (other, conflict)
-            }
-            guard let conflict = record.conflicts.first(where: { $0.other != nil }), let other = conflict.other else {
-                throw VaultError.otherSideDeleted(key, current: newest.currentSide)
-            }
-            return (other, conflict)
-        }
-    }
-
-    /// Settles the newest conflict of the one item that matches `query` with `side`'s version:
-    /// its current one (the conflicts go), the other side's (which replaces it), or, when the
-    /// chosen side had deleted the item, none. Throws `noConflict` when it has none.
-    @discardableResult
-    public func resolve(matching query: Query, keeping side: MergeSide) throws -> Resolution {
-        try checkScope(query.group, writing: true)
-        return try transaction { vault in
-            let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
-            var record = try vault.openWholeRecord(at: position)
-            guard let conflict = record.conflicts.first else { throw VaultError.noConflict(record.item.attributes.key) }
-            record.conflicts = []
-            if side == conflict.currentSide {
-                try vault.store(record, replacing: position)
-                return .kept(record.item.attributes)
-            }
-            guard let chosen = conflict.other else {
-                vault.remove(at: [position])
-                return .deleted(record.item.attributes)
-            }
-            if chosen.attributes.key != record.item.attributes.key,
-               try vault.positions(matching: Query(service: chosen.attributes.service, account: chosen.attributes.account,
-                                                   group: chosen.attributes.group)).contains(where: { $0 != position }) {
-                throw VaultError.duplicateItem(chosen.attributes.key)
-            }
-            record.item = chosen
-            try vault.store(record, replacing: position)
-            return .kept(chosen.attributes)
+extension TeamLogReview {
+    /// "bob (full member, age1…)" or "ci-runner (groups ci, read-only, age1…)".
+    static func line(for member: Member) -> String {
+        switch member.scope {
+        case .full: return "\(member.name): full member, \(member.recipient)"
+        case .groups(let ids, let readOnly):
+            return "\(member.name): \(ids.count) group\(ids.count == 1 ? "" : "s")\(readOnly ? ", read-only" : ""), \(member.recipient)"
         }
     }
 }

@@ -63,7 +63,7 @@ extension OpenVault {
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
         let items = try positions.map { try openWholeRecord(at: $0) }
         try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: slot, wrapKey: wrapKey)
-        file.keyEpoch += 1
+        try appendToLog(.groupKeyReplaced(groupID))
         for (done, (position, opened)) in zip(positions, items).enumerated() {
             progress?(done + 1, items.count)
             try store(opened, replacing: position)
@@ -80,9 +80,8 @@ extension OpenVault {
         remove(at: positions)
         file.groups.remove(at: slot)
         file.sections.remove(at: slot)
-        file.keyEpoch += 1
         keys.removeGroup(id: groupID)
-        memberSlotsStale = true
+        try appendToLog(.groupDeleted(groupID))
         return positions.count
     }
 
@@ -100,7 +99,7 @@ extension OpenVault {
             return try GroupGrant.of(id, in: keys, keyCheck: entry.keyCheck, classes: Accessibility.allCases, writable: !readOnly)
         }
         return ScopedCredential(vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
-                                grants: grants, payloadVersion: UInt8(file.version))
+                                grants: grants, payloadVersion: UInt8(VaultFile.keySchedule(of: file.version)))
     }
 
     /// What the grants of this machine (device grants, after-first-unlock cache) depend on: the
@@ -184,7 +183,9 @@ extension OpenVault {
         }
         // The damaged groups left the ring when they failed, so setGroupKey saw new groups: their members hold the old keys.
         if !names.isEmpty { memberSlotsStale = true }
-        file.keyEpoch += 1
+        for damaged in damagedGroups where file.groups.contains(where: { $0.groupID == damaged.groupID }) {
+            try appendToLog(.groupKeyReplaced(damaged.groupID))
+        }
         damagedGroups = []
         return names
     }

@@ -43,15 +43,11 @@ struct OpenVault {
     /// Which index buckets were checked against their digests: every one on opening, unless the
     /// file was opened for lookups only (`IndexCheck`).
     var bucketChecks = BucketChecks(everyBucket: true)
-    /// The members, from the roster parts of the member slots, once the owner has opened them (`members()`).
+    /// The members, once the owner or a full member has folded the team log (`members()`).
     var roster: [Member]? = nil
-    /// Whether the master key, a group key or a class key changed since the file was read, so every
-    /// member slot must be sealed again from `roster` before the next write (`refreshMemberSlots`).
+    /// Whether the members, the master key, a group key or a class key changed since the file was
+    /// read, so every member slot must be sealed again from `roster` before the next write (`refreshMemberSlots`).
     var memberSlotsStale = false
-    /// The member removals, once opened (`removalRecord()`).
-    var removals: RemovalRecord? = nil
-    /// Whether `removals` changed, or the wrap key did, so the sealed part is made again before the next write.
-    var removalsStale = false
 
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {
@@ -77,6 +73,7 @@ struct OpenVault {
                              deviceWrappedHeaderMACKey: [], keyslots: [slot], classes: [],
                              groups: [], index: [], sections: [], records: [])
         var vault = try empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
+        vault.file.teamLog = TeamLog.created(vaultID: vaultID, keyEpoch: 1, roster: [])
         try vault.replaceSigningKey()
         try vault.replaceTrustKey()
         _ = try vault.groupID(for: .default, creating: true)
@@ -168,7 +165,7 @@ struct OpenVault {
         let keys = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: deviceMatches ? deviceKey : nil,
                            formatVersion: file.version)
         // Index MAC keys are the format version's: those of a credential granted before a conversion are v1's.
-        let writeKeysHold = UInt16(credential.payloadVersion) == file.version
+        let writeKeysHold = UInt16(credential.payloadVersion) == VaultFile.keySchedule(of: file.version)
         for var grant in credential.grants {
             guard let entry = file.groups.first(where: { $0.groupID == grant.groupID }),
                   constantTimeEquals(entry.keyCheck, grant.keyCheck) else {
@@ -258,6 +255,7 @@ struct OpenVault {
             // The statement is public (every commit holds it): what ties this header to it is the signing key
             // it names, sealed under this ring's wrap key. A removed member's old wrap key seals only an old one.
             try vault.unwrapSigningKey()
+            try vault.checkSlotsAgainstLog()
         }
         try parsed.encodedIndex.withUnsafeBytes { try vault.verifyIndex(encoded: $0, checking: indexCheck) }
         return vault
@@ -421,7 +419,8 @@ struct OpenVault {
     }
 
     private func macContext(_ section: GroupSection) -> KeyRing.GroupMACContext {
-        KeyRing.GroupMACContext(keyEpoch: file.keyEpoch, writeGeneration: file.writeGeneration, groupGeneration: section.generation)
+        KeyRing.GroupMACContext(keyEpoch: file.keyEpoch, writeGeneration: file.writeGeneration, groupGeneration: section.generation,
+                                writeID: file.writeID)
     }
 
     /// The whole file for writing, in format v2: the owner raises the write
@@ -437,7 +436,8 @@ struct OpenVault {
     mutating func encodePieces() throws -> [StoredBytes] {
         guard isWritable else { throw VaultError.locked(nil) }
         precondition(bucketChecks.everyBucket, "a vault opened for lookups only is never written")
-        precondition(file.version == VaultFile.version, "a v1 file is converted before it is written")
+        precondition(file.version >= 2, "a v1 file is converted before it is written")
+        precondition(keys.masterKey == nil || file.hasTeamLog, "the owner's write converts a file to the team log first")
         if let damaged = damagedGroups.first {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
         }
@@ -450,8 +450,9 @@ struct OpenVault {
         let isOwner = keys.headerMACKey != nil
         if isOwner { try unwrapSigningKey() }
         if isOwner { try refreshMemberSlots() }
-        if isOwner { try sealRemovalsIfChanged() }
+        if isOwner { try sealTeamLog() }
         if isOwner { file.writeGeneration += 1 }
+        if isOwner, file.hasTeamLog { file.writeID = SecureRandom.bytes(VaultFile.writeIDSize) }
         // Groups a scoped writer does not hold keep their section: their entries cannot have changed.
         let remade = file.groups.indices.filter { isOwner || (scope?.contains(file.groups[$0].groupID) ?? false) }
         var wanted: [GroupID: (bucketCount: Int, buckets: Set<Int>?)] = [:]
@@ -503,13 +504,14 @@ struct OpenVault {
     /// digest, and what v1 kept under the device key in the header leaves it.
     /// Records are not re-sealed: their layout and AAD did not change.
     mutating func convertToCurrentVersion() throws {
-        guard file.version < VaultFile.version else { return }
+        guard file.version == 1 else { return }
         guard keys.masterKey != nil else { throw VaultError.upgradeNeeded(path: path, byOwner: true) }
         file.version = VaultFile.version
         keys.convertWriteKeys()
         try replaceSigningKey()
         try replaceTrustKey()
         file.keyEpoch = 1
+        file.teamLog = TeamLog.created(vaultID: file.vaultID, keyEpoch: 1, roster: [])
         file.writeGeneration = 0
         file.deviceWrappedHeaderMACKey = []
         for slot in file.groups.indices { file.groups[slot].deviceWrapped = [] }

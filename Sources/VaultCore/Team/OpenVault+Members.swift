@@ -4,16 +4,20 @@ import VaultCrypto
 // Members: public-key keyslots (`MemberSlot`), what the owner lists and seals
 // again, and what an identity opens.
 extension OpenVault {
-    /// The members, from the roster parts (needs the wrap key: the owner or a full member).
-    /// Throws `corrupted` when a roster part does not open or parse, or two members share a name or recipient.
+    /// The members: in format v3 the team log folded up, which the slots' roster parts must match
+    /// (`checkSlotsAgainstLog`); in v2 the roster parts. Needs the wrap key (the owner or a full
+    /// member). Throws `corrupted` when a part or the log does not open or parse, or two members
+    /// share a name or recipient.
     mutating func members() throws -> [Member] {
         if let roster { return roster }
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         do {
-            let members = try file.members.map { try $0.roster(wrapKey: wrapKey, vaultID: file.vaultID) }
-            guard Set(members.map(\.name)).count == members.count, Set(members.map(\.recipient)).count == members.count else {
-                throw MalformedInput(detail: "two member slots of one name or recipient")
+            if file.hasTeamLog {
+                let state = try openTeamLog().state()
+                roster = state.members
+                return state.members
             }
+            let members = try slotRosters(wrapKey: wrapKey)
             roster = members
             return members
         } catch let error as MalformedInput {
@@ -21,55 +25,117 @@ extension OpenVault {
         }
     }
 
-    /// The member removals (needs the wrap key: the owner or a full member). Throws `corrupted` when
-    /// the sealed part does not open or parse.
-    mutating func removalRecord() throws -> RemovalRecord {
-        if let removals { return removals }
+    /// What the member slots' roster parts say.
+    private func slotRosters(wrapKey: SecretBytes) throws -> [Member] {
+        let members = try file.members.map { try $0.roster(wrapKey: wrapKey, vaultID: file.vaultID) }
+        guard TeamState.isUnique(members) else { throw MalformedInput(detail: "two member slots of one name or recipient") }
+        return members
+    }
+
+    /// The team log with its payloads opened (the wrap key's), kept open for the next write.
+    mutating func openTeamLog() throws -> TeamLog {
+        guard var log = file.teamLog else { throw VaultError.corrupted(path: path, detail: "no team log") }
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         do {
-            let record = try RemovalRecord.open(file.memberRemovals, wrapKey: wrapKey, vaultID: file.vaultID, keyEpoch: file.keyEpoch)
-            removals = record
-            return record
+            try log.openPayloads(wrapKey: wrapKey)
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
+        file.teamLog = log
+        return log
+    }
+
+    /// On opening with full keys: the member slots are the team log's members, one slot each, in
+    /// the log's order (a slot the log does not name, or one naming another recipient or scope, is
+    /// damage: only the owner's write rebuilds slots, from the log).
+    mutating func checkSlotsAgainstLog() throws {
+        guard file.hasTeamLog, let wrapKey = keys.wrapKey else { return }
+        let fromLog = try slottedMembers()
+        do {
+            guard try slotRosters(wrapKey: wrapKey) == fromLog else {
+                throw VaultError.corrupted(path: path, detail: "the member slots are not the team log's members")
+            }
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.detail)
         }
     }
 
-    /// Records what the owner did to a member's slot (a removal, an adding back) for merges to follow.
-    mutating func recordMemberChange(_ change: (inout RemovalRecord) -> Void) throws {
-        var record = try removalRecord()
-        change(&record)
-        removals = record
-        removalsStale = true
+    /// Appends `change` to the team log at a key epoch above the head's (the epoch an operation
+    /// already raised the vault to, or one more): the owner's alone, since the trust key signs the
+    /// head. Members change with it: every slot is sealed again from the log before the write.
+    mutating func appendToLog(_ change: TeamChange) throws {
+        try unwrapTrustKey()
+        guard trustKey != nil else { throw VaultError.trustKeyNeeded(action: "change the team log") }
+        var log = try openTeamLog()
+        let epoch = max(file.keyEpoch, log.headEpoch + 1)
+        log.append(change, keyEpoch: epoch)
+        file.teamLog = log
+        file.keyEpoch = epoch
+        do {
+            roster = try log.state().members
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
+        memberSlotsStale = true
     }
 
-    /// Seals the member removals again when they or the wrap key changed: the trust statement, which
-    /// holds their digest, is then signed again (the owner's trust key; a member's write cannot).
-    mutating func sealRemovalsIfChanged() throws {
-        guard removalsStale, let removals, let wrapKey = keys.wrapKey else { return }
-        removalsStale = false
-        file.memberRemovals = try removals.sealed(wrapKey: wrapKey, vaultID: file.vaultID)
+    /// Before a write of the owner or a full member: the team log's payloads sealed again when an
+    /// entry was appended or the wrap key replaced. Every raise of the key epoch is an entry of the
+    /// log (the owner's): a write whose key epoch is not the log's head's is refused (readers would
+    /// refuse the file).
+    mutating func sealTeamLog() throws {
+        guard var log = file.teamLog else { return }
+        guard log.headEpoch == file.keyEpoch else { throw VaultError.corrupted(path: path, detail: "the key epoch is not the team log's") }
+        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
+        try log.sealPayloadsIfNeeded(wrapKey: wrapKey)
+        file.teamLog = log
     }
 
-    /// Seals every member slot again from the roster with the keys held now, when a key they
-    /// carry changed (`memberSlotsStale`): the master key for full members, the group and class
-    /// keys (through the grants) for scoped ones. A scoped member's groups that were deleted
-    /// leave its scope; a member left with no group leaves the vault. Called before the owner writes.
+    /// A file of format v2 (member removals, no team log) made v3 by the owner: a log created with
+    /// the members its slots name, at a key epoch one higher. The removals go: the log starts here.
+    /// Returns the members the log starts with; nil when the file had a log.
+    mutating func convertToTeamLog() throws -> [Member]? {
+        guard !file.hasTeamLog, file.version == 2 else { return nil }
+        let members = try self.members()
+        file.version = VaultFile.version
+        file.memberRemovals = []
+        file.keyEpoch += 1
+        file.teamLog = TeamLog.created(vaultID: file.vaultID, keyEpoch: file.keyEpoch, roster: members)
+        roster = members
+        return members
+    }
+
+    /// Takes a join of two logs (the owner's): its members are the vault's from now, at its key epoch.
+    mutating func adoptJoin(_ log: TeamLog) throws {
+        file.teamLog = log
+        file.keyEpoch = log.headEpoch
+        do {
+            roster = try log.state().members
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: path, detail: error.detail)
+        }
+        memberSlotsStale = true
+    }
+
+    /// Seals every member slot again from the team log's members with the keys held now, when the
+    /// members or a key they carry changed (`memberSlotsStale`): the master key for full members,
+    /// the group and class keys (through the grants) for scoped ones. Called before the owner writes.
     mutating func refreshMemberSlots() throws {
         guard memberSlotsStale else { return }
         memberSlotsStale = false
         guard !file.members.isEmpty || !(roster ?? []).isEmpty else { return }
-        var kept: [Member] = []
-        for var member in try members() {
-            if case .groups(let ids, let readOnly) = member.scope {
-                let remaining = ids.filter { id in file.groups.contains { $0.groupID == id } }
-                guard !remaining.isEmpty else { continue }
-                member.scope = .groups(remaining, readOnly: readOnly)
-            }
-            kept.append(member)
+        file.members = try slottedMembers().map { try sealSlot(for: $0) }
+    }
+
+    /// The members that have a slot: every full member, and every scoped one with a group the file
+    /// holds (a group the log names may be missing: one made on another branch under a name this
+    /// file had made already).
+    mutating func slottedMembers() throws -> [Member] {
+        let held = Set(file.groups.map(\.groupID))
+        return try members().filter { member in
+            guard case .groups(let ids, _) = member.scope else { return true }
+            return ids.contains { held.contains($0) }
         }
-        roster = kept
-        file.members = try kept.map { try sealSlot(for: $0) }
     }
 
     /// A fresh slot for `member` with the keys held now.
@@ -80,8 +146,8 @@ extension OpenVault {
         case .full:
             memberKeys = .full(fullMemberKeys)
         case .groups(let ids, let readOnly):
-            memberKeys = .scoped(readOnly: readOnly, grants: try ids.map { id in
-                guard let entry = file.groups.first(where: { $0.groupID == id }) else { throw KeyRingError.missingGroupKey(id) }
+            memberKeys = .scoped(readOnly: readOnly, grants: try ids.compactMap { id in
+                guard let entry = file.groups.first(where: { $0.groupID == id }) else { return nil }
                 return try GroupGrant.of(id, in: keys, keyCheck: entry.keyCheck, classes: Accessibility.allCases, writable: !readOnly)
             })
         }
@@ -111,36 +177,23 @@ extension OpenVault {
             guard let id = keys.groupID(of: group) else { throw VaultError.noSuchGroup(group) }
             if !ids.contains(id) { ids.append(id) }
         }
-        // Adding back someone the owner removed changes the removals the trust key vouches for: the owner's
-        // alone, and at a new key epoch, so no two files at one epoch hold different records.
-        if try removalRecord().isRemoved(recipient) {
-            guard keys.trustWrapKey != nil else { throw VaultError.trustKeyNeeded(action: "add back a removed member") }
-            file.keyEpoch += 1
-            let epoch = file.keyEpoch
-            try recordMemberChange { $0.recordAddingBack(of: recipient, at: epoch) }
-        }
         let member = Member(name: name, recipient: recipient, addedAt: Int64((addedAt.timeIntervalSince1970 * 1000).rounded(.down)),
                             scope: ids.isEmpty ? .full : .groups(ids, readOnly: readOnly))
-        let slot: MemberSlot
         do {
-            slot = try sealSlot(for: member)
+            _ = try sealSlot(for: member)
         } catch is CryptoError {
             // OpenSSL refuses the all-zero secret a low-order public key gives.
             throw VaultError.invalidRecipient(recipient.description, reason: "an X25519 public key of low order, which nothing can be sealed to")
         }
-        file.members.append(slot)
-        roster = existing + [member]
+        try appendToLog(.memberAdded(member))
         return member
     }
-
-    /// Removes the member named `name` from the header (and the roster); nothing is re-keyed here.
-    /// Throws `noSuchMember`.
-    mutating func removeMemberSlot(named name: String) throws -> Member {
-        let existing = try members()
-        guard let at = existing.firstIndex(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
-        file.members.remove(at: at)
-        roster = existing.filter { $0.name != name }
-        return existing[at]
+    /// Removes the member named `name`: an entry of the team log (the owner's), its slot gone at
+    /// the next write; nothing is re-keyed here. Throws `noSuchMember`.
+    mutating func removeMember(named name: String) throws -> Member {
+        guard let member = try members().first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
+        try appendToLog(.memberRemoved(name: member.name, recipient: member.recipient))
+        return member
     }
 
     /// What `identities` open of the file's member slots: the first slot one of them opens, as

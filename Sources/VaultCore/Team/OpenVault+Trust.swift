@@ -106,23 +106,33 @@ extension OpenVault {
 }
 
 /// What a trust statement binds, with the trust key that signs it: the key epoch, the signing
-/// public key and the member removals, under the trust public key (docs/FORMAT.md, "trust statement").
+/// public key and (v3) the team log's head and the member slots, or (v2) the member removals, under
+/// the trust public key (docs/FORMAT.md, "trust statement").
 struct TrustFields: Equatable {
+    var version: UInt16
     var keyEpoch: UInt64
     var signingPublicKey: [UInt8]
+    var teamLogHead: [UInt8]
+    var memberSlots: [UInt8]
     var memberRemovals: [UInt8]
     var trustPublicKey: [UInt8]
 
     init(of file: VaultFile) {
+        version = file.version
         keyEpoch = file.keyEpoch
         signingPublicKey = file.signingPublicKey
+        teamLogHead = file.teamLog?.head ?? []
+        memberSlots = file.hasTeamLog ? file.encodedMemberSlots : []
         memberRemovals = file.memberRemovals
         trustPublicKey = file.trustPublicKey
     }
 
-    /// "vault v2 trust statement" ‖ vault id ‖ u64 key epoch ‖ the signing public key ‖ SHA-256 of the member removals.
     func statement(vaultID: [UInt8]) -> [UInt8] {
-        AAD.trustStatement(vaultID: vaultID, keyEpoch: keyEpoch, signingPublicKey: signingPublicKey, memberRemovals: memberRemovals)
+        guard version >= 3 else {
+            return AAD.trustStatement(vaultID: vaultID, keyEpoch: keyEpoch, signingPublicKey: signingPublicKey, memberRemovals: memberRemovals)
+        }
+        return AAD.trustStatement(vaultID: vaultID, keyEpoch: keyEpoch, signingPublicKey: signingPublicKey,
+                                  teamLogHead: teamLogHead, memberSlots: memberSlots)
     }
 
     /// Whether `signature` is the trust key's signature of this statement.

@@ -52,7 +52,7 @@ extension Vault {
         if readOnly, groups.isEmpty {
             throw VaultError.invalidValue(field: "member", detail: "--read-only needs --group: a full member holds every group's keys, write keys included")
         }
-        try requireOwner("add members")
+        try requireTrustKey("add members")
         return try transaction { vault in
             let member = try vault.addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly, addedAt: host.now())
             return try summary(of: member, in: vault)
@@ -72,24 +72,20 @@ extension Vault {
         var readable: [ItemKey] = []
         if shown.groups == nil {
             let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true) { vault in
-                let removed = try vault.removeMemberSlot(named: name)
-                let epoch = vault.file.keyEpoch + 1  // the epoch the re-key below raises the vault to
-                try vault.recordMemberChange { $0.recordRemoval(of: removed.recipient, at: epoch) }
+                _ = try vault.removeMember(named: name)
                 readable = try vault.attributes(matching: Query()).map(\.key)
             }
             return MemberRemoval(member: shown, readable: readable, keyEpoch: outcome.keyEpoch, rekey: outcome)
         }
         let epoch = try transaction { vault -> UInt64 in
-            let removed = try vault.removeMemberSlot(named: name)
+            let removed = try vault.removeMember(named: name)
             guard case .groups(let ids, _) = removed.scope else { throw VaultError.changedSinceShown }
             for id in ids where vault.file.groups.contains(where: { $0.groupID == id }) {
                 guard let group = vault.keys.groups[id]?.group else { continue }
                 readable += try vault.attributes(matching: Query(group: group)).map(\.key)
                 _ = try vault.rotateGroupKey(id, progress: progress)
             }
-            let epoch = vault.file.keyEpoch
-            try vault.recordMemberChange { $0.recordRemoval(of: removed.recipient, at: epoch) }
-            return epoch
+            return vault.file.keyEpoch
         }
         return MemberRemoval(member: shown, readable: readable, keyEpoch: epoch, rekey: nil)
     }

@@ -40,7 +40,7 @@ public struct ScopedCredential: Sendable {
     /// The keys a scoped member's slot carries, as a credential of the file's version that never expires.
     static func member(name: String, vaultID: [UInt8], readOnly: Bool, grants: [GroupGrant]) -> ScopedCredential {
         ScopedCredential(vaultID: vaultID, readOnly: readOnly, issued: Date(timeIntervalSince1970: 0), expires: nil,
-                         grants: grants, payloadVersion: UInt8(VaultFile.version), memberName: name)
+                         grants: grants, payloadVersion: UInt8(VaultFile.keySchedule(of: VaultFile.version)), memberName: name)
     }
 
     /// Whether it holds the write key (index MAC key) of every group it covers:

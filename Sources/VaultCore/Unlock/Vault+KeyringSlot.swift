@@ -59,7 +59,7 @@ extension Vault {
         do {
             _ = try reader.raw(VaultFile.magic.count)
             let version = try reader.u16()
-            _ = try reader.raw(VaultFile.idSize + (version >= 2 ? VaultFile.countersSize : 0) + VaultFile.checkSize)
+            _ = try reader.raw(VaultFile.idSize + VaultFile.countersAndWriteIDSize(version: version) + VaultFile.checkSize)
             if version == 1 { _ = try reader.lengthPrefixed(limit: VaultFile.wrappedKeySize) }
             for _ in 0..<Int(try reader.u8()) {
                 kinds.append(try reader.u8())

@@ -1,0 +1,88 @@
+import VaultCrypto
+
+/// Two logs that diverged, joined by the owner (docs/TEAMS.md, "How a merge works").
+extension TeamLog {
+    /// What a join made of two branches' members.
+    struct Join {
+        /// Both branches' entries and the join entry.
+        let log: TeamLog
+        /// Members the two branches defined differently since they diverged (one removed what the
+        /// other changed, or both changed it, or two took one name): left out, to be added again.
+        let leftOut: [String]
+    }
+
+    /// The latest entry both logs hold (the highest key epoch, the lower hash on a tie); nil when
+    /// they share none (two files each converted on its own).
+    func latestCommonEntry(with other: TeamLog) -> [UInt8]? {
+        let theirs = Set(other.hashes)
+        return zip(hashes, entries).filter { theirs.contains($0.0) }
+            .max { a, b in a.1.keyEpoch != b.1.keyEpoch ? a.1.keyEpoch < b.1.keyEpoch : b.0.lexicographicallyPrecedes(a.0) }?.0
+    }
+
+    /// The recipients whose membership an entry on the path from `ancestor` to the head changed.
+    func touchedRecipients(since ancestor: [UInt8]?) throws -> Set<AgeRecipient> {
+        let states = try states()
+        let position = Dictionary(uniqueKeysWithValues: hashes.enumerated().map { ($1, $0) })
+        var touched = Set<AgeRecipient>()
+        var at = position[head]
+        while let index = at, hashes[index] != ancestor {
+            let before = states[entries[index].parents[0]]?.members ?? [], after = states[hashes[index]]?.members ?? []
+            for member in before + after where before.first(where: { $0.recipient == member.recipient }) != after.first(where: { $0.recipient == member.recipient }) {
+                touched.insert(member.recipient)
+            }
+            at = position[entries[index].parents[0]]
+        }
+        return touched
+    }
+
+    /// `self` and `other` (neither descending from the other, payloads open) joined: every entry of
+    /// both, the branch with the lower head first, then a join entry naming both heads whose roster is
+    /// each member merged three ways against the latest common entry — a member changed by entries
+    /// of one branch only takes that change, one that ends the same on both is kept, one changed on
+    /// both and ending differently (removed on one, added back or changed on the other) is left out. The same entry whichever log is `self`:
+    /// nothing in it is random or a time.
+    func joined(with other: TeamLog) throws -> Join {
+        let (first, second) = head.lexicographicallyPrecedes(other.head) ? (self, other) : (other, self)
+        let common = latestCommonEntry(with: other)
+        let firstStates = try first.states(), secondStates = try second.states()
+        let fork = common.flatMap { firstStates[$0] }?.members
+        let mine = firstStates[first.head]?.members ?? [], theirs = secondStates[second.head]?.members ?? []
+        let touchedFirst = try first.touchedRecipients(since: common), touchedSecond = try second.touchedRecipients(since: common)
+        var roster: [Member] = []
+        var leftOut: [String] = []
+        let recipients = (fork ?? []).map(\.recipient) + mine.map(\.recipient) + theirs.map(\.recipient)
+        var seen = Set<AgeRecipient>()
+        for recipient in recipients where seen.insert(recipient).inserted {
+            let base = fork?.first { $0.recipient == recipient }
+            let a = mine.first { $0.recipient == recipient }, b = theirs.first { $0.recipient == recipient }
+            // A member is changed on a branch when an entry there changed it, even back to what it was:
+            // a removal and an adding back on one branch against an adding back on the other is no agreement.
+            let merged: Member?
+            if a == b {
+                merged = a
+            } else if fork != nil, !touchedFirst.contains(recipient) {
+                merged = b
+            } else if fork != nil, !touchedSecond.contains(recipient) {
+                merged = a
+            } else {
+                // Changed on both branches differently, or (no common entry) known to one branch only.
+                leftOut.append((a ?? b ?? base)!.name)
+                continue
+            }
+            if let merged { roster.append(merged) }
+        }
+        // Two recipients under one name: neither is kept.
+        let names = Dictionary(grouping: roster, by: \.name).filter { $0.value.count > 1 }.keys
+        leftOut += names.sorted()
+        roster.removeAll { names.contains($0.name) }
+        roster.sort { $0.name < $1.name }
+
+        var log = first
+        for index in second.entries.indices where !log.hashes.contains(second.hashes[index]) {
+            log.adopt(entryAt: index, of: second)
+        }
+        log.append(.joined(roster: roster), keyEpoch: max(first.headEpoch, second.headEpoch) + 1,
+                   parents: [first.head, second.head])
+        return Join(log: log, leftOut: Array(Set(leftOut)).sorted())
+    }
+}
