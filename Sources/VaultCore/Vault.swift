@@ -603,6 +603,7 @@ public final class Vault: ItemStore {
     /// teammates may still run a v1 build: there only `vault upgrade` converts, and the change is refused.
     func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
+        if GitWorkTree.hasUnfinishedMerge(location.directory) { throw VaultError.unfinishedMerge(path: location.path) }
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)

@@ -138,6 +138,14 @@ public enum VaultError: Error, Equatable {
     case noConflictNumber(ItemKey, requested: Int, count: Int)
     /// An item and the other versions a merge would keep beside it do not fit in one record.
     case recordTooLarge(ItemKey)
+    /// The other version of an item in conflict lives in a group or class the keys at hand do not open.
+    case otherVersionSealedElsewhere(ItemKey)
+    /// The vault file lies in a git work tree whose merge git holds unfinished (`MERGE_HEAD`): a change
+    /// now would be lost if the merge is aborted. `vault sync` finishes (or aborts) it.
+    case unfinishedMerge(path: String)
+    /// A vault file whose team log drops entries of a file it was merged from (a hand resolution of a
+    /// merge, `git checkout --ours`): it would undo a removal or another change of the team.
+    case teamLogDropped(path: String)
     /// A merge of two team logs that diverged, by someone who is not the owner: only the owner's trust key signs a join.
     case onlyOwnerJoins
     /// The owner's write would sign team log entries (a join's, a conversion's) it was not shown:
@@ -185,6 +193,9 @@ public enum VaultError: Error, Equatable {
         case .mergeOfAnotherVault: return .decode
         case .recordTooLarge: return .failure
         case .onlyOwnerJoins: return .missingEntitlement
+        case .unfinishedMerge: return .usage
+        case .otherVersionSealedElsewhere: return .missingEntitlement
+        case .teamLogDropped: return .invalidKeychain
         case .teamLogReviewNeeded: return .usage
         }
     }

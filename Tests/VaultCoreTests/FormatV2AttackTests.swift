@@ -156,6 +156,38 @@ import VaultCrypto
         #expect(report.isDamaged && report.damagedGroups == ["ci"])
     }
 
+    /// Two clones written once each from one base have equal counters. Group ci's section, entries,
+    /// records and listing blocks taken from the sibling that did not rotate npm, into the file that
+    /// did, with no key at all, undid the rotation while every MAC held. Each write of the owner or a
+    /// full member has a write id of its own in every group MAC: the spliced group is refused.
+    @Test func aGroupSectionOfASiblingWriteAtEqualCountersIsRefused() throws {
+        let dir = try TempDirectory(), siblingDir = try TempDirectory()
+        let owner = try passphraseVault(dir)
+        writeBytes(fileBytes(dir.location().path), to: siblingDir.location().path)
+        let sibling = Vault(location: siblingDir.location(), keys: .credential(.passphrase(passphrase)),
+                            host: Vault.selfContainedHost(for: siblingDir.location()))
+        try owner.update(matching: Query(service: "npm", account: "ci"), with: ItemChange(secret: SecretBytes(Array("rotated".utf8))))
+        try sibling.update(matching: Query(service: "github", account: "ci-bot"), with: ItemChange(secret: SecretBytes(Array("b".utf8))))
+        let currentBytes = fileBytes(dir.location().path)
+        let current = try VaultFile.decode(currentBytes), other = try VaultFile.decode(fileBytes(siblingDir.location().path))
+        #expect(current.file.writeGeneration == other.file.writeGeneration && current.file.keyEpoch == other.file.keyEpoch)
+        let ciID = try ciGroupID(currentBytes)
+        var spliced = current.file
+        let keep = current.file.index.indices.filter { current.file.index[$0].groupID != ciID }
+        let take = other.file.index.indices.filter { other.file.index[$0].groupID == ciID }
+        spliced.index = IndexTable(keep.map { current.file.index[$0] } + take.map { other.file.index[$0] })
+        spliced.records = RecordList(keep.map { current.file.records[$0] } + take.map { other.file.records[$0] })
+        spliced.listings = current.file.listings.filter { $0.groupID != ciID } + other.file.listings.filter { $0.groupID == ciID }
+        let slot = try #require(current.file.groups.firstIndex { $0.groupID == ciID })
+        #expect(current.file.sections[slot].generation == other.file.sections[slot].generation)
+        spliced.sections[slot] = other.file.sections[slot]
+        let end = current.parametersEnd
+        writeBytes(spliced.encode(parameters: Array(currentBytes[0..<end]), checksum: Array(currentBytes[end..<end + 32]), headerMAC: current.headerMAC),
+                   to: dir.location().path)
+        #expect(throws: VaultError.damagedGroup(path: dir.location().path, group: ci)) { try owner.secret("npm", "ci") }
+        #expect(try owner.verify().damagedGroups == ["ci"])
+    }
+
     /// Finding 3: the device key alone held the header and index MAC keys, so its holder could
     /// drop an item and re-MAC the file, and verify said intact. Now the device grants hold only
     /// the read MAC key: with everything they hold, the owner still sees the change.

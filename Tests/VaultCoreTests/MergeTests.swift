@@ -280,6 +280,38 @@ import VaultCrypto
         #expect(try clones.ours.secret("a", "x") == "a-base")
     }
 
+    /// The other side moved an item from ci to prod and rotated it; ours changed it in ci. The version
+    /// kept beside ours lived in prod: it is sealed under prod's keys, so a read-only credential of ci
+    /// reads ours and never the prod secret, while the owner reads both.
+    @Test func aVersionFromAnotherGroupIsSealedUnderThatGroupsKeys() throws {
+        let prod = AccessGroup("prod")!
+        let clones = try clones {
+            try $0.add("db", "main", "db-base", group: ci)
+            try $0.add("other", "prod", "p", group: prod)
+        }
+        try clones.ours.update(matching: Query(service: "db", account: "main", group: ci), with: ItemChange(secret: SecretBytes(Array("db-ours".utf8))))
+        _ = try clones.theirs.move(matching: Query(service: "db", account: "main", group: ci), toGroup: prod)
+        try clones.theirs.update(matching: Query(service: "db", account: "main", group: prod), with: ItemChange(secret: SecretBytes(Array("prod-secret".utf8))))
+        let report = try clones.merge()
+        #expect(report.conflicts.map(\.service) == ["db"])
+        let ciReader = Vault(location: clones.ours.location, keys: .scoped(try clones.ours.grant(groups: [ci], readOnly: true, expires: nil)),
+                             host: Vault.selfContainedHost(for: clones.ours.location))
+        #expect(try ciReader.secret("db", "main", group: ci) == "db-ours")
+        #expect(throws: VaultError.otherVersionSealedElsewhere(ItemKey(group: ci, service: "db", account: "main"))) {
+            try ciReader.otherVersion(matching: Query(service: "db", account: "main", group: ci))
+        }
+        #expect(try ciReader.conflicts().first?.otherIsSealedElsewhere == true)
+        // The record's bytes hold no trace of the prod secret a ci key could open.
+        let theirs = try clones.ours.otherVersion(matching: Query(service: "db", account: "main", group: ci))
+        #expect(theirs.item.secret.text == "prod-secret" && theirs.item.attributes.group == prod)
+        // A writer of ci cannot take a version it cannot read (nor delete the item for want of one).
+        let ciWriter = Vault(location: clones.ours.location, keys: .scoped(try clones.ours.grant(groups: [ci], readOnly: false, expires: nil)),
+                             host: Vault.selfContainedHost(for: clones.ours.location))
+        #expect(throws: VaultError.otherVersionSealedElsewhere(ItemKey(group: ci, service: "db", account: "main"))) {
+            try ciWriter.resolve(matching: Query(service: "db", account: "main", group: ci), keeping: .theirs)
+        }
+    }
+
     /// Clones of a vault with a `ci` item, full member alice and read-only member runner (of `ci`);
     /// alice's identity, to rewrite slots with in her own build.
     private func clonesWithAliceAndARunner() throws -> (alice: AgeIdentity, clones: Clones) {

@@ -47,6 +47,30 @@ import Glibc
         #expect(throws: VaultError.locked(.whenUnlocked)) { try locked.secret("github", "ci-bot") }
     }
 
+    /// The committed v3 vector (the team log): every item opens with the passphrase, its log folds to
+    /// the two members it holds, and each member's identity opens what its slot gives under the pin.
+    @Test func theCommittedV3VectorOpens() throws {
+        let dir = try TempDirectory()
+        let location = copyVector(3, into: dir)
+        let vault = Vault(location: location, credential: Self.passphrase)
+        try expectEveryItem(vault)
+        let report = try vault.verify()
+        #expect(report.formatVersion == 3 && report.keyEpoch == 4 && report.writeGeneration == 8 && !report.isDamaged)
+        let members = try vault.members()
+        #expect(members.map(\.name) == ["alice", "ci-reader"] && members[0].groups == nil && members[1].groups == [AccessGroup("ci")!])
+        let pin = "29a11c789056a5ee569f333e737bf1945aabe0c32e5b078feb76f901b9670324"
+        #expect(try vault.trustFingerprint() == pin)
+        func member(_ name: String) throws -> Vault {
+            let identity = try AgeIdentity.parseAll(SecretBytes(fileBytes(Self.fixtures + "/v3/\(name).identity")), source: name)
+            let reader = Vault(location: location, keys: .identity(identity), host: Vault.selfContainedHost(for: location))
+            reader.trustedFingerprint = pin
+            return reader
+        }
+        #expect(try member("alice").secret("github", "ci-bot") == "ghp_testvector_0001")
+        #expect(try member("ci-reader").secret("npm", "publish") == "npm_testvector_0002")
+        #expect(throws: VaultError.self) { try member("ci-reader").secret("github", "ci-bot") }
+    }
+
     /// The vector's trust key is sealed without TP in its AAD, as vaults were before 2026-11-25: the
     /// owner's opening accepts it checked by derivation, and the owner's next write seals it with TP.
     @Test func theTrustKeyOfTheV2VectorIsSealedWithTPByTheOwnersNextWrite() throws {

@@ -21,6 +21,10 @@ import VaultCrypto
         "Tests/VaultCoreTests/Fixtures/v1/device.key": "a801813da9ae2c3f2bc7a244ceabb7b5e24a0cd5965c10ae6cbed397fa470e77",
         "Tests/VaultCoreTests/Fixtures/v2/v2.vault": "4b2869f53ef8bf1cc1bc8d4e84f83c6291e196dd70e2abbb844f562d6fc687a0",
         "Tests/VaultCoreTests/Fixtures/v2/device.key": "1bedfe6af9ff062155a7f6cb227ede75da3ec096711010209ab707863717c719",
+        "Tests/VaultCoreTests/Fixtures/v3/v3.vault": "ffe4be0853998b33bdee3da16b4823ec704ff456c5f96c8661fd4c0653caa528",
+        "Tests/VaultCoreTests/Fixtures/v3/device.key": "1bedfe6af9ff062155a7f6cb227ede75da3ec096711010209ab707863717c719",
+        "Tests/VaultCoreTests/Fixtures/v3/alice.identity": "8809e4996a7a98bf58ccacde39b9ca5b1bcd6ec7442dae84352f7ab48e2bbe57",
+        "Tests/VaultCoreTests/Fixtures/v3/ci-reader.identity": "ab793eb554a67c90cee526486c26552e16f2e25c660f0457ce2531395c59903d",
         "Tests/VaultCryptoTests/Vectors/aes-256-gcm.txt": "079b2650004dec208ac37d96877ded2a936288e9068f99a46034d33575aabc28",
         "Tests/VaultCryptoTests/Vectors/hkdf-sha256-rfc5869.txt": "0eb3c2a72f7edf30c59a2cb3da116bebbcbe37d04a381417adedb96d7ca044e5",
         "Tests/VaultCryptoTests/Vectors/hmac-sha256-rfc4231.txt": "9bf404744584c2c1a2f768985ccc68687c0bce5b1ffa042795417a0fe5ff2d86",
@@ -35,7 +39,8 @@ import VaultCrypto
             #expect(actual == expected, "\(path) changed (SHA-256 \(actual)); committed vectors are never regenerated")
         }
         // A vector added without a pin would not be fixed either.
-        for directory in ["Tests/VaultCoreTests/Fixtures/v1", "Tests/VaultCoreTests/Fixtures/v2", "Tests/VaultCryptoTests/Vectors"] {
+        for directory in ["Tests/VaultCoreTests/Fixtures/v1", "Tests/VaultCoreTests/Fixtures/v2", "Tests/VaultCoreTests/Fixtures/v3",
+                          "Tests/VaultCryptoTests/Vectors"] {
             for name in try FileManager.default.contentsOfDirectory(atPath: Self.packageRoot + "/" + directory) where name != "README.md" {
                 #expect(Self.pinned[directory + "/" + name] != nil, "\(directory)/\(name) is not pinned in TestVectorTests")
             }

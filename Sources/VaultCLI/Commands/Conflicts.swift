@@ -10,14 +10,15 @@ enum ConflictsCommand {
             terminal.writeOut(JSONValue.array(conflicts.map { conflict in
                 .object([("service", .string(conflict.attributes.service)), ("account", .string(conflict.attributes.account)),
                          ("group", .string(conflict.attributes.group.name)), ("current_side", .string(side(conflict.currentSide))),
-                         ("other", .string(conflict.other == nil ? "deleted" : "changed")), ("origin", .string(conflict.origin)),
+                         ("other", .string(conflict.otherIsSealedElsewhere ? "sealed-elsewhere" : conflict.other == nil ? "deleted" : "changed")), ("origin", .string(conflict.origin)),
                          ("older_versions", .number(conflict.olderVersions))])
             }).text + "\n")
             return
         }
         for conflict in conflicts {
             let item = conflict.attributes
-            let other = conflict.other == nil ? "deleted it" : "changed it"
+            let other = conflict.otherIsSealedElsewhere ? "changed it into a group or class these keys do not open"
+                : conflict.other == nil ? "deleted it" : "changed it"
             let older = conflict.olderVersions > 0 ? "; \(counted(conflict.olderVersions, "older version")) from earlier merges" : ""
             // Names and the origin (git's author names) are others' words: no control character reaches the terminal.
             terminal.writeOut("\(ItemOutput.printable(item.service))\t\(ItemOutput.printable(item.account))\t\(item.group.name)\tcurrent: "

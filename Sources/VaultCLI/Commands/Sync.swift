@@ -20,8 +20,9 @@ enum SyncCommand {
             return
         }
         let sync = Sync(invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
-        // A merge git stopped is finished first; once it is committed, the sync goes on and pushes it.
-        guard try sync.finishStoppedMerge() != .leftToFinish else { return }
+        // A merge git stopped is finished first (or, when it cannot be, abandoned); once it is committed,
+        // the sync goes on and pushes it.
+        guard try sync.finishOrAbandonStoppedMerge() != .leftToFinish else { return }
         try sync.run()
     }
 
@@ -108,6 +109,46 @@ private struct Sync {
         case leftToFinish
     }
 
+    /// A merge git left unfinished on the vault file (a `git pull` without the driver, a killed
+    /// driver, an earlier sync that failed): fetched first, then finished from git's stages in one
+    /// write. When it cannot be finished for a reason the caller cannot fix by unlocking or
+    /// confirming (its other side no longer opens with these keys, say: a stale merge from before
+    /// this member was added back), git's merge is aborted — the clone as it was before it — and
+    /// said in one line, so the sync starts afresh instead of retrying a stale merge forever.
+    func finishOrAbandonStoppedMerge() throws -> StoppedMerge {
+        guard !(try repository.output(["ls-files", "-u", "--", relative])).isEmpty else { return .none }
+        if let branch = currentBranch { _ = repository.run(["fetch", "-q", remote(of: branch)]) }
+        do {
+            return try finishStoppedMerge()
+        } catch let error as VaultError where !Sync.isTheCallersToFix(error) {
+            guard GitRepository.exists(try repository.gitPath("MERGE_HEAD")) else { throw error }
+            try repository.output(["merge", "--abort"])
+            invocation.terminal.writeErr("vault: warning: cannot finish git's unfinished merge of \(quoted(relative)) (\(ErrorReport(error).message)); "
+                                         + "aborted it: the clone is as it was before that merge\n")
+            return .none
+        }
+    }
+
+    /// Errors the caller fixes by unlocking, confirming or asking the owner: a merge that stopped on
+    /// one of these is left as it is, to finish once fixed.
+    private static func isTheCallersToFix(_ error: VaultError) -> Bool {
+        switch error {
+        case .locked, .sessionEnded, .rekeyNeedsSecret, .teamLogReviewNeeded, .wrongCredential: return true
+        default: return false
+        }
+    }
+
+    /// The branch HEAD is on; nil when detached.
+    private var currentBranch: String? {
+        let onBranch = repository.run(["symbolic-ref", "-q", "--short", "HEAD"])
+        return onBranch.status == 0 && !onBranch.text.isEmpty ? onBranch.text : nil
+    }
+
+    /// The remote `branch` syncs with: `--remote`, else its upstream's, else origin.
+    private func remote(of branch: String) -> String {
+        invocation.arguments.value(.remote) ?? configured("branch.\(branch).remote") ?? "origin"
+    }
+
     /// A merge git stopped with the vault file in conflict (a `git pull` without the driver, or
     /// the driver without keys): merged from the index stages, added, and committed when nothing
     /// else is left in conflict.
@@ -139,14 +180,12 @@ private struct Sync {
 
     /// Commits the vault file, then fetches, merges and pushes until the push goes through.
     func run() throws {
-        let onBranch = repository.run(["symbolic-ref", "-q", "--short", "HEAD"])
-        guard onBranch.status == 0, !onBranch.text.isEmpty else {
+        guard let branch = currentBranch else {
             throw CommandFailure(.failure, "the work tree of \(quoted(relative)) is on no branch (a detached HEAD); nothing was committed",
                                  hint: "switch to the branch to share ('git switch main') and run 'vault sync' again")
         }
-        let branch = onBranch.text
         try commitLocalChanges()
-        let remote = invocation.arguments.value(.remote) ?? configured("branch.\(branch).remote") ?? "origin"
+        let remote = remote(of: branch)
         let remoteBranch = configured("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 } ?? branch
         let tracking = "refs/remotes/\(remote)/\(remoteBranch)"
         var merged = 0
@@ -158,9 +197,9 @@ private struct Sync {
                     merged += 1
                 }
             }
+            try checkMergedTeamLogs()
             let push = repository.run(["push", "-q", remote, "HEAD:refs/heads/\(remoteBranch)"])
             if push.status == 0 {
-                if merged > 0 { try warnOfConflicts() }
                 invocation.report("synced \(quoted(relative)) with \(remote)/\(remoteBranch)\(merged > 0 ? ", merged" : ""), pushed",
                                   json: .object([("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged > 0)), ("pushed", .bool(true))]))
                 return
@@ -174,18 +213,20 @@ private struct Sync {
         }
     }
 
+    /// When HEAD is a merge commit, its vault file must hold the team log of each parent's: a merge
+    /// resolved by hand (`git checkout --ours`, `git add; git commit`) could drop a removal. Refused
+    /// before anything is pushed.
+    private func checkMergedTeamLogs() throws {
+        guard repository.succeeds(["rev-parse", "-q", "--verify", "HEAD^2"]), let merged = repository.blob("HEAD:\(relative)") else { return }
+        let parents = ["HEAD^1", "HEAD^2"].compactMap { repository.blob("\($0):\(relative)") }
+        guard Vault.teamLogHolds(merged, logsOf: parents) else { throw VaultError.teamLogDropped(path: access.location.path) }
+    }
+
     /// Whether the remote branch now holds commits this branch lacks (a push lost a race to it).
     private func remoteMovedOn(_ remote: String, tracking: String) -> Bool {
         repository.succeeds(["fetch", "-q", remote])
             && repository.succeeds(["rev-parse", "-q", "--verify", tracking])
             && !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"])
-    }
-
-    /// The merge driver's report went to git; what is left in conflict is said here.
-    private func warnOfConflicts() throws {
-        let conflicts = Set(try vault.conflicts().map(\.attributes.key))
-        guard !conflicts.isEmpty else { return }
-        invocation.terminal.writeErr("vault: warning: \(counted(conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'\n")
     }
 
     /// Commits the vault file alone when it differs from HEAD (other changes stay as they are).
@@ -205,6 +246,10 @@ private struct Sync {
         // The keys first: a merge git starts and vault then cannot finish would be left half done.
         _ = try vault.trustFingerprint()
         let merge = repository.run(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", tracking])
+        // The driver said what its merge did on git's stderr, which the git runner keeps: said here again.
+        for line in merge.stderr.split(separator: 0x0A) where line.starts(with: Array("vault: ".utf8)) {
+            invocation.terminal.writeErr(String(decoding: line, as: UTF8.self) + "\n")
+        }
         if merge.status != 0 {
             switch try finishStoppedMerge() {
             case .committed:

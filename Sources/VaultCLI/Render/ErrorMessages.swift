@@ -174,11 +174,21 @@ struct ErrorReport {
         case .scopedMemberCannot(let name, let action):
             return ErrorReport(status: status, message: "the scoped member \(quoted(name)) cannot \(action)",
                                hint: "unset VAULT_IDENTITY (or drop --identity) and unlock with the passphrase, a key file or a full member's identity")
+        case .otherVersionSealedElsewhere(let key):
+            let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
+            return ErrorReport(status: status, message: "the other version of \(names) lives in a group or class these keys do not open",
+                               hint: "read or resolve it with the owner's keys, or with a credential of the group it moved to")
+        case .unfinishedMerge(let path):
+            return ErrorReport(status: status, message: "git holds a merge of \(quoted(path))'s work tree unfinished: a change made now would be lost if the merge is aborted; nothing was changed",
+                               hint: "run 'vault sync' to finish the merge (or 'git merge --abort'), then make the change")
+        case .teamLogDropped(let path):
+            return ErrorReport(status: status, message: "\(quoted(path)) drops team log entries of a file it was merged from (a merge resolved by hand?): it would undo a change of the team's members or keys; nothing was pushed",
+                               hint: "undo that merge commit ('git reset --hard HEAD^') and merge again with 'vault sync'")
         case .onlyOwnerJoins:
             return ErrorReport(status: status, message: "only the owner joins diverged team logs: both sides changed the team's members or keys, and nothing was merged",
                                hint: "ask the vault's owner to run 'vault sync' (passphrase or key file), then sync again")
         case .teamLogReviewNeeded(let review):
-            return ErrorReport(status: status, message: "\(counted(review.lines.count, review.reason == .join ? "team log entry" : "member")) would be signed into the team log unseen; nothing was changed",
+            return ErrorReport(status: status, message: "\(review.reason == .join ? "\(review.lines.count) team log \(review.lines.count == 1 ? "entry" : "entries")" : counted(review.lines.count, "member")) would be signed into the team log unseen; nothing was changed",
                                hint: "run it on a terminal to review them, or add --accept-log once you know them")
         case .trustKeyNeeded(let action):
             return ErrorReport(status: status, message: "a member's identity cannot \(action): only the owner's trust key signs changes to the team log and the key epoch",

@@ -68,8 +68,10 @@ enum RecordCodec {
         date(.expires, attributes.details.expires)
     }
 
-    /// A conflict field: u8 current side ‖ u32-prefixed origin ‖ u8 whether the other version is
-    /// there ‖ then its u8 class ‖ u32-prefixed group ‖ u32-prefixed attribute fields ‖ its secret.
+    /// A conflict field: u8 current side ‖ u32-prefixed origin ‖ u8 what follows: 0 nothing (the other
+    /// side deleted the item), 1 the other version (u8 class ‖ u32-prefixed group ‖ u32-prefixed
+    /// attribute fields ‖ its secret), 2 the other version sealed under another (group, class)'s keys
+    /// (u32 group id ‖ u8 class ‖ record id (16) ‖ the sealed record).
     private static func encode(_ conflict: ItemConflict, into w: inout ByteWriter) {
         var field = ByteWriter(capacity: 128)
         defer { field.wipeBytes() }
@@ -83,6 +85,12 @@ enum RecordCodec {
             encodeAttributes(other.attributes, into: &attributes)
             field.lengthPrefixed(attributes.bytes)
             other.secret.withUnsafeBytes { field.raw($0) }
+        } else if let elsewhere = conflict.sealedElsewhere {
+            field.u8(2)
+            field.groupID(elsewhere.groupID)
+            field.classID(elsewhere.classID)
+            field.raw(elsewhere.recordID)
+            field.raw(elsewhere.sealed)
         } else {
             field.u8(0)
         }
@@ -99,9 +107,20 @@ enum RecordCodec {
             var r = ByteReader(field)
             guard let side = MergeSide(rawValue: try r.u8()) else { throw MalformedInput(detail: "a conflict names an unknown side") }
             let origin = try text(r.lengthPrefixed(limit: field.count))
-            guard try r.u8() == 1 else {
+            switch try r.u8() {
+            case 0:
                 conflicts.append(ItemConflict(currentSide: side, other: nil, origin: origin))
                 return
+            case 1:
+                break
+            case 2:
+                var conflict = ItemConflict(currentSide: side, other: nil, origin: origin)
+                conflict.sealedElsewhere = SealedVersion(groupID: try r.groupID(), classID: try r.classID(), recordID: Array(try r.raw(16)),
+                                                         sealed: Array(try r.raw(r.remaining)))
+                conflicts.append(conflict)
+                return
+            default:
+                throw MalformedInput(detail: "a conflict of an unknown kind")
             }
             guard let accessibility = Accessibility(fileID: ClassID(try r.u8())),
                   let group = AccessGroup(try text(r.lengthPrefixed(limit: field.count))) else {

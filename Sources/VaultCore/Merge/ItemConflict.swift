@@ -21,6 +21,13 @@ public struct ItemConflict: Sendable {
     public var other: Item?
     /// Where the other version came from: a branch, its author, a superseded key epoch.
     public var origin: String
+    /// The other version as stored when it lives in another group or class than the item's current
+    /// one: sealed under that pair's keys, so a reader of the current one alone cannot open it.
+    var sealedElsewhere: SealedVersion? = nil
+
+    /// Whether the other version lives in a group or class these keys do not open (so `other` is nil
+    /// without the other side having deleted the item).
+    public var otherIsSealedElsewhere: Bool { other == nil && sealedElsewhere != nil }
 
     /// A conflict whose current version came from `currentSide`, `other` being the other side's.
     public init(currentSide: MergeSide, other: Item?, origin: String) {
@@ -28,6 +35,15 @@ public struct ItemConflict: Sendable {
         self.other = other
         self.origin = origin
     }
+}
+
+/// A conflict's other version sealed as a record of its own (group, class): docs/FORMAT.md, "Records".
+struct SealedVersion: Equatable {
+    let groupID: GroupID
+    let classID: ClassID
+    /// Fresh for every seal: the record key and AAD are derived from it as a record's are.
+    let recordID: [UInt8]
+    let sealed: [UInt8]
 }
 
 /// An item in conflict, as `vault conflicts` lists it: by its newest conflict.
@@ -42,4 +58,6 @@ public struct ConflictSummary: Sendable {
     public let origin: String
     /// How many other versions earlier merges left beside it (`resolve` drops them too).
     public let olderVersions: Int
+    /// Whether the other version lives in a group or class these keys do not open.
+    public let otherIsSealedElsewhere: Bool
 }

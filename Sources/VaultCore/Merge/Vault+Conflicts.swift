@@ -20,7 +20,8 @@ extension Vault {
                 let record = try vault.openWholeRecord(at: position)
                 guard let newest = record.conflicts.first else { continue }
                 found.append(ConflictSummary(attributes: record.item.attributes, currentSide: newest.currentSide,
-                                             other: newest.other?.attributes, origin: newest.origin, olderVersions: record.conflicts.count - 1))
+                                             other: newest.other?.attributes, origin: newest.origin, olderVersions: record.conflicts.count - 1,
+                                             otherIsSealedElsewhere: newest.otherIsSealedElsewhere))
             }
             return found
         }
@@ -41,12 +42,14 @@ extension Vault {
             if let number {
                 guard number <= record.conflicts.count else { throw VaultError.noConflictNumber(key, requested: number, count: record.conflicts.count) }
                 let conflict = record.conflicts[number - 1]
+                if conflict.otherIsSealedElsewhere { throw VaultError.otherVersionSealedElsewhere(key) }
                 guard let other = conflict.other else { throw VaultError.otherSideDeleted(key, current: conflict.currentSide) }
                 return (other, conflict)
             }
-            guard let conflict = record.conflicts.first(where: { $0.other != nil }), let other = conflict.other else {
+            guard let conflict = record.conflicts.first(where: { $0.other != nil || $0.otherIsSealedElsewhere }) else {
                 throw VaultError.otherSideDeleted(key, current: newest.currentSide)
             }
+            guard let other = conflict.other else { throw VaultError.otherVersionSealedElsewhere(key) }
             return (other, conflict)
         }
     }
@@ -66,6 +69,7 @@ extension Vault {
                 try vault.store(record, replacing: position)
                 return .kept(record.item.attributes)
             }
+            if conflict.otherIsSealedElsewhere { throw VaultError.otherVersionSealedElsewhere(record.item.attributes.key) }
             guard let chosen = conflict.other else {
                 vault.remove(at: [position])
                 return .deleted(record.item.attributes)

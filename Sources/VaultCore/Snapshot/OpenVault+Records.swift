@@ -155,7 +155,8 @@ extension OpenVault {
     func openWholeRecord(at position: Int) throws -> OpenedRecord {
         try openRecord(at: position) { plaintext, group, accessibility in
             OpenedRecord(item: try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility),
-                         history: try RecordCodec.decodeHistory(plaintext), conflicts: try RecordCodec.decodeConflicts(plaintext))
+                         history: try RecordCodec.decodeHistory(plaintext),
+                         conflicts: try openingVersionsElsewhere(RecordCodec.decodeConflicts(plaintext)))
         }
     }
 
@@ -228,7 +229,8 @@ extension OpenVault {
         let classID = attributes.accessibility.fileID
         let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
         let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
-        let plaintext = RecordCodec.encodePlaintext(attributes, secret: secret, history: history, conflicts: conflicts)
+        let plaintext = RecordCodec.encodePlaintext(attributes, secret: secret, history: history,
+                                                    conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
         // Only the other versions a merge keeps can take a record past what a reader accepts.
         guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
         let sealed = try AESGCM.seal(plaintext, key: key, aad: aad)
@@ -245,6 +247,50 @@ extension OpenVault {
         } else {
             file.index.append(entry)
             file.records.append(sealed[...])
+        }
+    }
+
+    /// `conflicts` with every other version of another group or class than `attributes`' sealed
+    /// under that pair's keys (a record key of a fresh id, the AAD a record of that pair has): a
+    /// reader of this item's group and class never decrypts a version that lived in another.
+    private mutating func sealingVersionsElsewhere(_ conflicts: [ItemConflict], of attributes: ItemAttributes) throws -> [ItemConflict] {
+        try conflicts.map { conflict in
+            guard let other = conflict.other,
+                  other.attributes.group != attributes.group || other.attributes.accessibility != attributes.accessibility else { return conflict }
+            guard let groupID = try groupID(for: other.attributes.group, creating: true) else { return conflict }
+            let recordID = SecureRandom.bytes(16), classID = other.attributes.accessibility.fileID
+            let key = try keys.recordKey(groupID: groupID, accessibility: other.attributes.accessibility, recordID: Bytes16(recordID))
+            let plaintext = RecordCodec.encodePlaintext(other.attributes, secret: other.secret)
+            var sealed = conflict
+            sealed.other = nil
+            sealed.sealedElsewhere = SealedVersion(groupID: groupID, classID: classID, recordID: recordID,
+                                                   sealed: try AESGCM.seal(plaintext, key: key, aad: AAD.record(vaultID: file.vaultID, recordID: recordID,
+                                                                                                                 groupID: groupID, classID: classID)))
+            return sealed
+        }
+    }
+
+    /// `conflicts` with each version sealed under another (group, class) opened where this ring holds
+    /// that pair's keys; left sealed where it does not.
+    func openingVersionsElsewhere(_ conflicts: [ItemConflict]) throws -> [ItemConflict] {
+        try conflicts.map { conflict in
+            guard let elsewhere = conflict.sealedElsewhere, let group = keys.groups[elsewhere.groupID]?.group,
+                  let accessibility = Accessibility(fileID: elsewhere.classID),
+                  let key = try? keys.recordKey(groupID: elsewhere.groupID, accessibility: accessibility, recordID: Bytes16(elsewhere.recordID)) else {
+                return conflict
+            }
+            let aad = AAD.record(vaultID: file.vaultID, recordID: elsewhere.recordID, groupID: elsewhere.groupID, classID: elsewhere.classID)
+            guard let plaintext = try? AESGCM.open(elsewhere.sealed, key: key, aad: aad) else {
+                throw VaultError.corrupted(path: path, detail: "a conflict's other version does not open")
+            }
+            var opened = conflict
+            do {
+                opened.other = try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility)
+            } catch let error as MalformedInput {
+                throw VaultError.corrupted(path: path, detail: error.detail)
+            }
+            opened.sealedElsewhere = nil
+            return opened
         }
     }
 

@@ -12,6 +12,12 @@ enum FileSystem {
         return stat(path, &info) == 0
     }
 
+    /// Whether `path` is a directory (following links).
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// Reads a whole regular file; refuses one readable or writable by group or
     /// others when `requirePrivate` is set (like ssh does for keys).
     static func read(_ path: String, requirePrivate: Bool, missing: VaultError) throws -> [UInt8] {
