@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+@testable import VaultCore
+import VaultCrypto
+
+/// Merge vectors as data, as age keeps its testkit: each file in `MergeVectors/` is the script that
+/// makes a merge's three sides — the base, then what ours and theirs each did to a copy of it — the
+/// one who merges, and what must come of it: the outcome class (`merged`, `conflict`, `refused`,
+/// `rolled-back`), the roster, the items in conflict and secrets to read. One test loops over them.
+///
+/// A script line is `base:`, `ours:` or `theirs:` followed by a step: `add SVC ACCT SECRET [GROUP]`,
+/// `update SVC ACCT SECRET`, `delete SVC ACCT`, `move SVC ACCT GROUP`, `member-add NAME full`,
+/// `member-add NAME GROUP [read-only]`, `member-remove NAME`, `revoke GROUP`, `rekey`,
+/// `as NAME update SVC ACCT SECRET` (written with member NAME's identity), or `copy ours`
+/// (theirs becomes ours as it now is: a replayed file). `merger: owner|NAME`, `base-file: base|ours`
+/// (git's merge base: the base, or ours as it stood after its steps — an old base handed over).
+/// Expectations: `expect: CLASS`, `roster: NAMES…`, `conflicts: SERVICES…`, `secret SVC ACCT VALUE`,
+/// `no-read NAME SVC ACCT` (member NAME's identity opens nothing of it after the merge).
+@Suite struct MergeVectorTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/MergeVectors"
+
+    static var vectors: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".txt") }.sorted()
+    }
+
+    @Test(arguments: vectors) func vector(name: String) throws {
+        let lines = try String(contentsOfFile: Self.directory + "/" + name, encoding: .utf8).split(separator: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        let run = try Run()
+        var expectations: [String] = []
+        var merger = "owner", baseFile = "base"
+        var base: [UInt8] = []
+        for line in lines {
+            let (key, rest) = Self.split(line)
+            switch key {
+            case "base:":
+                try run.step(rest, on: run.ours)
+            case "ours:", "theirs:":
+                if base.isEmpty {
+                    base = fileBytes(run.ours.location.path)
+                    writeBytes(base, to: run.theirs.location.path)
+                }
+                try run.step(rest, on: key == "ours:" ? run.ours : run.theirs)
+            case "merger:": merger = rest
+            case "base-file:": baseFile = rest
+            default: expectations.append(line)
+            }
+        }
+        if base.isEmpty {
+            base = fileBytes(run.ours.location.path)
+            writeBytes(base, to: run.theirs.location.path)
+        }
+        let mergedBase = baseFile == "ours" ? fileBytes(run.ours.location.path) : base
+        let before = fileBytes(run.ours.location.path)
+        let merging = merger == "owner" ? run.ours : try run.member(merger, on: run.ours)
+        merging.acceptTeamLog = true
+        var outcome = "merged"
+        var report: MergeReport?
+        do {
+            report = try merging.merge(base: mergedBase, theirs: fileBytes(run.theirs.location.path), origins: ("ours", "theirs"), kdf: .testing) { _ in }
+            if !(report?.conflicts.isEmpty ?? true) { outcome = "conflict" }
+        } catch VaultError.rolledBack {
+            outcome = "rolled-back"
+        } catch let error as VaultError {
+            outcome = "refused"
+            _ = error
+        }
+        for expectation in expectations {
+            let (key, rest) = Self.split(expectation)
+            let words = rest.split(separator: " ").map(String.init)
+            switch key {
+            case "expect:":
+                #expect(outcome == rest, "\(name): the merge was \(outcome)")
+                if outcome == "refused" || outcome == "rolled-back" {
+                    #expect(fileBytes(run.ours.location.path) == before, "\(name): a refused merge changed the file")
+                }
+            case "roster:":
+                #expect(try run.ours.members().map(\.name).sorted() == words.sorted(), "\(name): roster")
+            case "conflicts:":
+                #expect((report?.conflicts.map(\.service) ?? []).sorted() == words.sorted(), "\(name): conflicts")
+            case "secret":
+                #expect(try run.ours.secret(words[0], words[1]) == words[2], "\(name): \(rest)")
+            case "no-read":
+                #expect(throws: VaultError.self, "\(name): \(words[0]) reads \(words[1])") {
+                    try run.member(words[0], on: run.ours).secret(words[1], words[2])
+                }
+            default:
+                Issue.record("\(name): an unknown line \"\(expectation)\"")
+            }
+        }
+    }
+
+    static func split(_ line: String) -> (String, String) {
+        guard let space = line.firstIndex(of: " ") else { return (line, "") }
+        return (String(line[..<space]), String(line[line.index(after: space)...]).trimmingCharacters(in: .whitespaces))
+    }
+
+    /// The two clones of one vault a vector's sides are made in, and its members' identities.
+    final class Run {
+        let directories: [TempDirectory]
+        let ours: Vault
+        let theirs: Vault
+        var identities: [String: AgeIdentity] = [:]
+
+        init() throws {
+            let first = try TempDirectory(), second = try TempDirectory()
+            ours = try Vault.makeTest(at: first.location("team.vault"))
+            theirs = Vault(location: second.location("team.vault"), credential: testKeyFile)
+            directories = [first, second]
+        }
+
+        func identity(_ name: String) throws -> AgeIdentity {
+            if let known = identities[name] { return known }
+            let made = try AgeIdentity.generate()
+            identities[name] = made
+            return made
+        }
+
+        /// Member `name`'s view of `vault`'s file, pinned to the owner's trust key.
+        func member(_ name: String, on vault: Vault) throws -> Vault {
+            let asMember = Vault(location: vault.location, keys: .identity([try identity(name)]),
+                                 host: Vault.selfContainedHost(for: vault.location))
+            asMember.trustedFingerprint = try vault.trustFingerprint()
+            return asMember
+        }
+
+        func step(_ text: String, on vault: Vault) throws {
+            var words = text.split(separator: " ").map(String.init)
+            var target = vault
+            if words.first == "as" {
+                target = try member(words[1], on: vault)
+                words.removeFirst(2)
+            }
+            func group(_ index: Int) -> AccessGroup { words.count > index ? AccessGroup(words[index])! : .default }
+            switch words[0] {
+            case "add":
+                try target.add(NewItem(service: words[1], account: words[2], group: group(4), details: ItemDetails(),
+                                       secret: SecretBytes(Array(words[3].utf8))))
+            case "update":
+                try target.update(matching: Query(service: words[1], account: words[2]), with: ItemChange(secret: SecretBytes(Array(words[3].utf8))))
+            case "delete":
+                _ = try target.delete(matching: Query(service: words[1], account: words[2]))
+            case "move":
+                _ = try target.move(matching: Query(service: words[1], account: words[2]), toGroup: AccessGroup(words[3])!)
+            case "member-add":
+                let full = words[2] == "full"
+                try target.addMember(name: words[1], recipient: try identity(words[1]).recipient, groups: full ? [] : [AccessGroup(words[2])!],
+                                     readOnly: words.count > 3 && words[3] == "read-only")
+            case "member-remove":
+                _ = try target.removeMember(named: words[1], kdf: .testing) { _ in }
+            case "revoke":
+                _ = try target.revoke(group: AccessGroup(words[1])!)
+            case "rekey":
+                _ = try target.rekey(kdf: .testing) { _ in }
+            case "copy":
+                writeBytes(fileBytes(ours.location.path), to: theirs.location.path)
+            default:
+                Issue.record("an unknown step \"\(text)\"")
+            }
+        }
+    }
+}
