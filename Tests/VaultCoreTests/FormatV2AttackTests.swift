@@ -21,6 +21,22 @@ import VaultCrypto
         return vault
     }
 
+    /// `currentBytes` with group `groupID`'s entries, records, listing blocks and section taken from
+    /// `donor`, the header (and its MAC) kept: what anyone who can write the file can do, with no key.
+    func splicing(_ groupID: GroupID, from donor: VaultFile.Decoded, into currentBytes: [UInt8]) throws -> [UInt8] {
+        let current = try VaultFile.decode(currentBytes)
+        var spliced = current.file
+        let keep = current.file.index.indices.filter { current.file.index[$0].groupID != groupID }
+        let take = donor.file.index.indices.filter { donor.file.index[$0].groupID == groupID }
+        spliced.index = IndexTable(keep.map { current.file.index[$0] } + take.map { donor.file.index[$0] })
+        spliced.records = RecordList(keep.map { current.file.records[$0] } + take.map { donor.file.records[$0] })
+        spliced.listings = current.file.listings.filter { $0.groupID != groupID } + donor.file.listings.filter { $0.groupID == groupID }
+        let slot = try #require(current.file.groups.firstIndex { $0.groupID == groupID })
+        spliced.sections[slot] = donor.file.sections[slot]
+        let end = current.parametersEnd
+        return spliced.encode(parameters: Array(currentBytes[0..<end]), checksum: Array(currentBytes[end..<end + 32]), headerMAC: current.headerMAC)
+    }
+
     /// The id of group `ci` in the vault at `location`, read with the passphrase.
     func ciGroupID(_ bytes: [UInt8]) throws -> GroupID {
         try #require(try OpenVault.unlock(bytes, secret: .passphrase(passphrase), deviceKey: nil, path: "").keys.groupID(of: ci))
@@ -136,20 +152,8 @@ import VaultCrypto
         let old = try VaultFile.decode(fileBytes(dir.location().path))
         try owner.delete(matching: Query(service: "npm", account: "ci"))
         let currentBytes = fileBytes(dir.location().path)
-        let current = try VaultFile.decode(currentBytes)
-        let ciID = try ciGroupID(currentBytes)
-        // The attacker keeps the current header (and its MAC) and takes group ci's entries, records and section from the old copy.
-        var spliced = current.file
-        let keep = current.file.index.indices.filter { current.file.index[$0].groupID != ciID }
-        let take = old.file.index.indices.filter { old.file.index[$0].groupID == ciID }
-        spliced.index = IndexTable(keep.map { current.file.index[$0] } + take.map { old.file.index[$0] })
-        spliced.records = RecordList(keep.map { current.file.records[$0] } + take.map { old.file.records[$0] })
-        let slot = try #require(current.file.groups.firstIndex { $0.groupID == ciID })
-        spliced.sections[slot] = old.file.sections[slot]
-        let end = current.parametersEnd
-        let bytes = spliced.encode(parameters: Array(currentBytes[0..<end]), checksum: Array(currentBytes[end..<end + 32]),
-                                   headerMAC: current.headerMAC)
-        writeBytes(bytes, to: dir.location().path)
+        // The attacker keeps the current header (and its MAC) and takes group ci from the old copy.
+        writeBytes(try splicing(try ciGroupID(currentBytes), from: old, into: currentBytes), to: dir.location().path)
         #expect(throws: VaultError.damagedGroup(path: dir.location().path, group: ci)) { try owner.secret("npm", "ci") }
         #expect(try owner.secret("github", "ci-bot") == "first-secret")
         let report = try owner.verify()
@@ -172,18 +176,9 @@ import VaultCrypto
         let current = try VaultFile.decode(currentBytes), other = try VaultFile.decode(fileBytes(siblingDir.location().path))
         #expect(current.file.writeGeneration == other.file.writeGeneration && current.file.keyEpoch == other.file.keyEpoch)
         let ciID = try ciGroupID(currentBytes)
-        var spliced = current.file
-        let keep = current.file.index.indices.filter { current.file.index[$0].groupID != ciID }
-        let take = other.file.index.indices.filter { other.file.index[$0].groupID == ciID }
-        spliced.index = IndexTable(keep.map { current.file.index[$0] } + take.map { other.file.index[$0] })
-        spliced.records = RecordList(keep.map { current.file.records[$0] } + take.map { other.file.records[$0] })
-        spliced.listings = current.file.listings.filter { $0.groupID != ciID } + other.file.listings.filter { $0.groupID == ciID }
         let slot = try #require(current.file.groups.firstIndex { $0.groupID == ciID })
         #expect(current.file.sections[slot].generation == other.file.sections[slot].generation)
-        spliced.sections[slot] = other.file.sections[slot]
-        let end = current.parametersEnd
-        writeBytes(spliced.encode(parameters: Array(currentBytes[0..<end]), checksum: Array(currentBytes[end..<end + 32]), headerMAC: current.headerMAC),
-                   to: dir.location().path)
+        writeBytes(try splicing(ciID, from: other, into: currentBytes), to: dir.location().path)
         #expect(throws: VaultError.damagedGroup(path: dir.location().path, group: ci)) { try owner.secret("npm", "ci") }
         #expect(try owner.verify().damagedGroups == ["ci"])
     }

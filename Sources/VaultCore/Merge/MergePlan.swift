@@ -46,8 +46,13 @@ struct MergePlan {
     /// The owner's join of the two logs.
     func join() throws -> TeamLog.Join {
         guard let ourLog, let theirLog else { preconditionFailure("only two logs are joined") }
+        return try MergePlan.readingLogs { try ourLog.joined(with: theirLog) }
+    }
+
+    /// `body`, a log that does not fold (opened already, so damage found only now) being damage (93).
+    private static func readingLogs<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try ourLog.joined(with: theirLog)
+            return try body()
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: "the team log", detail: error.detail)
         }
@@ -57,11 +62,7 @@ struct MergePlan {
     private func changes(of side: MergeSide) throws -> [TeamChange] {
         guard let mine = log(side) else { return [] }
         guard let other = log(side.other) else { return [] }
-        do {
-            return try mine.changes(since: mine.latestCommonEntry(with: other))
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: "the team log", detail: error.detail)
-        }
+        return try MergePlan.readingLogs { try mine.changes(since: mine.latestCommonEntry(with: other)) }
     }
 
     /// The changes of the side that is not the target, since the logs diverged: what the join must make again.
@@ -101,7 +102,7 @@ struct MergePlan {
             // What the other side did that this side did not see.
             let unseen: [TeamChange]
             if let mine = log(side), let other = log(side.other) {
-                unseen = other.descends(from: mine) ? try changesOf(other, since: mine.head) : try changes(of: side.other)
+                unseen = other.descends(from: mine) ? try MergePlan.readingLogs { try other.changes(since: mine.head) } : try changes(of: side.other)
             } else {
                 unseen = []
             }
@@ -127,21 +128,9 @@ struct MergePlan {
         return result
     }
 
-    private func changesOf(_ log: TeamLog, since ancestor: [UInt8]) throws -> [TeamChange] {
-        do {
-            return try log.changes(since: ancestor)
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: "the team log", detail: error.detail)
-        }
-    }
-
     /// The members `side` knew of: its log's state (a removed member's scope is looked up here).
     private func membersBefore(_ side: MergeSide) throws -> [Member] {
         guard let log = log(side) else { return [] }
-        do {
-            return try log.state().members
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: "the team log", detail: error.detail)
-        }
+        return try MergePlan.readingLogs { try log.state().members }
     }
 }

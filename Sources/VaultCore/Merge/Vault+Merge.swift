@@ -141,7 +141,7 @@ extension Vault {
                       confirm: (RekeyPlan) throws -> Void, report: inout MergeReport) throws -> Bool {
         let join = try plan.join()
         let before = try result.members()
-        try result.adoptJoin(join.log)
+        try result.adopt(join.log)
         report.joinedLogs = true
         report.membersLeftOut = join.leftOut
         let after = try result.members()

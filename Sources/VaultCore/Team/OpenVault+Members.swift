@@ -67,16 +67,8 @@ extension OpenVault {
         try unwrapTrustKey()
         guard trustKey != nil else { throw VaultError.trustKeyNeeded(action: "change the team log") }
         var log = try openTeamLog()
-        let epoch = max(file.keyEpoch, log.headEpoch + 1)
-        log.append(change, keyEpoch: epoch)
-        file.teamLog = log
-        file.keyEpoch = epoch
-        do {
-            roster = try log.state().members
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
-        }
-        memberSlotsStale = true
+        log.append(change, keyEpoch: max(file.keyEpoch, log.headEpoch + 1))
+        try adopt(log)
     }
 
     /// Before a write of the owner or a full member: the team log's payloads sealed again when an
@@ -105,8 +97,9 @@ extension OpenVault {
         return members
     }
 
-    /// Takes a join of two logs (the owner's): its members are the vault's from now, at its key epoch.
-    mutating func adoptJoin(_ log: TeamLog) throws {
+    /// Takes `log` (one entry longer, or a join of two logs: the owner's): its members are the vault's
+    /// from now, at its key epoch, and every slot is sealed again from it before the next write.
+    mutating func adopt(_ log: TeamLog) throws {
         file.teamLog = log
         file.keyEpoch = log.headEpoch
         do {
