@@ -64,9 +64,9 @@ extension CommandTable {
             prints the new key epoch, for readers that remember nothing to set as \
             VAULT_MIN_EPOCH, then lists the items the member could read, since git history \
             still holds their old ciphertext: rotate those secrets. The other members' slots \
-            are sealed again to the new keys. add and list: the owner or a full member; \
-            remove: the owner only (it raises the key epoch, which the owner's trust key \
-            vouches for). A member reads the vault only with its trust fingerprint pinned \
+            are sealed again to the new keys. add and remove: the owner only (each is an entry \
+            of the team log, which only the owner's trust key signs); list: the owner or a full \
+            member. A member reads the vault only with its trust fingerprint pinned \
             (see trust): whoever can write the file can seal a slot, not sign the header.
             """,
         options: [
