@@ -1,7 +1,7 @@
 #!/bin/sh
-# The long reliability pass (make reliability): the crash-safety, concurrency
-# and hostile-input tests at full scale, the whole test suite with the
-# binary and tests under AddressSanitizer, and every fuzz harness for
+# The long reliability pass (make reliability): the crash-safety, concurrency,
+# merge-kill and hostile-input tests at full scale, the whole test suite with
+# the binary and tests under AddressSanitizer, and every fuzz harness for
 # FUZZ_SECONDS (default 60) each. `make test` runs short forms of all three.
 set -eu
 cd "$(dirname "$0")/.."
@@ -11,6 +11,8 @@ VAULT_BINARY="$(swift build --show-bin-path)/vault"
 export VAULT_BINARY
 echo "reliability: crash safety, concurrency soak and bad input at full scale" >&2
 VAULT_RELIABILITY=full swift test --filter 'CrashSafetyTests|ConcurrencySoakTests|BadInputMatrixTests|FullAndReadOnlyDiskTests' </dev/null
+echo "reliability: merges killed anywhere (the merge driver and vault sync), 50 runs each" >&2
+VAULT_KILL_RUNS=50 swift test --filter MergeKillTests </dev/null
 
 echo "reliability: the whole suite under AddressSanitizer" >&2
 asan=".build/asan"

@@ -116,7 +116,7 @@ private struct Sync {
     /// this member was added back), git's merge is aborted — the clone as it was before it — and
     /// said in one line, so the sync starts afresh instead of retrying a stale merge forever.
     func finishOrAbandonStoppedMerge() throws -> StoppedMerge {
-        guard !(try repository.output(["ls-files", "-u", "--", relative])).isEmpty else { return .none }
+        guard !(try repository.output(["ls-files", "-u", "--", relative])).isEmpty else { return try commitMergedButUncommitted() }
         if let branch = currentBranch { _ = repository.run(["fetch", "-q", remote(of: branch)]) }
         do {
             return try finishStoppedMerge()
@@ -127,6 +127,20 @@ private struct Sync {
                                          + "aborted it: the clone is as it was before that merge\n")
             return .none
         }
+    }
+
+    /// A merge whose vault file git (or an earlier sync) merged but nobody committed — a sync killed
+    /// between the two — with nothing left in conflict: committed now, once its vault file holds both
+    /// sides' team logs. Other files in conflict are the user's to resolve first.
+    private func commitMergedButUncommitted() throws -> StoppedMerge {
+        guard GitRepository.exists(try repository.gitPath("MERGE_HEAD")),
+              (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty,
+              let merged = repository.blob(":\(relative)") else { return .none }
+        let sides = ["HEAD", "MERGE_HEAD"].compactMap { repository.blob("\($0):\(relative)") }
+        guard Vault.teamLogHolds(merged, logsOf: sides) else { throw VaultError.teamLogDropped(path: access.location.path) }
+        try repository.output(["commit", "-q", "--no-edit"])
+        invocation.terminal.say("committed the merge of \(quoted(relative)) that git had left uncommitted")
+        return .committed
     }
 
     /// Errors the caller fixes by unlocking, confirming or asking the owner: a merge that stopped on
