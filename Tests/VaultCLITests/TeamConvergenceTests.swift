@@ -421,15 +421,19 @@ import VaultTestSupport
                 let chosen = keys[pick(keys.count)]
                 let side = chance(50) ? "--ours" : "--theirs"
                 let shown = try shownSecrets(p, chosen)
-                let result = try p.vault(["resolve", "-s", chosen.service, "-a", chosen.account, "--group", chosen.group, side])
+                let result = try p.vault(["resolve", "-s", chosen.service, "-a", chosen.account, "--group", chosen.group, side, "--json"])
                 logged(m, "resolve \(chosen) \(side)", result)
                 try judgeItemChange(m, "resolve \(chosen) \(side)", result)
                 guard result.status == 0 else { return }
+                // The version taken keeps its own name and group (the other side may have renamed or moved the item).
+                let settled = (try? JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8))) as? [String: Any]
+                let kept = Key(group: settled?["group"] as? String ?? chosen.group, service: settled?["service"] as? String ?? chosen.service,
+                               account: settled?["account"] as? String ?? chosen.account)
                 // What it settled on, read back: a secret, or the item gone.
-                let after = try p.vault(["get", "-s", chosen.service, "-a", chosen.account, "--group", chosen.group])
-                logged(m, "get \(chosen) after resolving", after)
+                let after = try p.vault(["get", "-s", kept.service, "-a", kept.account, "--group", kept.group])
+                logged(m, "get \(kept) after resolving", after)
                 if after.status == 0 {
-                    record(m, removes: chosen, sets: (chosen, after.stdoutText), dropped: shown.subtracting([after.stdoutText]))
+                    record(m, removes: chosen, sets: (kept, after.stdoutText), dropped: shown.subtracting([after.stdoutText]))
                 } else if after.status == 44 {
                     record(m, removes: chosen, sets: nil, dropped: shown)
                 } else {

@@ -39,10 +39,12 @@ enum ConflictsCommand {
         switch resolution {
         case .kept(let item):
             invocation.report("resolved service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name)): kept \(arguments.flag(.ours) ? "ours" : "theirs")",
-                              json: .object([("service", .string(item.service)), ("account", .string(item.account)), ("kept", .bool(true))]))
+                              json: .object([("service", .string(item.service)), ("account", .string(item.account)), ("group", .string(item.group.name)),
+                                             ("kept", .bool(true))]))
         case .deleted(let item):
             invocation.report("resolved service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name)): deleted, as that side had",
-                              json: .object([("service", .string(item.service)), ("account", .string(item.account)), ("kept", .bool(false))]))
+                              json: .object([("service", .string(item.service)), ("account", .string(item.account)), ("group", .string(item.group.name)),
+                                             ("kept", .bool(false))]))
         }
     }
 
