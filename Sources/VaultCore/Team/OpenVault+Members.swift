@@ -48,8 +48,10 @@ extension OpenVault {
     /// On opening with full keys: the member slots are the team log's members, one slot each, in
     /// the log's order (a slot the log does not name, or one naming another recipient or scope, is
     /// damage: only the owner's write rebuilds slots, from the log).
+    /// With no slot there is nothing to check (the trust statement, checked already, covers the empty
+    /// slots), so a vault without members opens its log on no read.
     mutating func checkSlotsAgainstLog() throws {
-        guard file.hasTeamLog, let wrapKey = keys.wrapKey else { return }
+        guard file.hasTeamLog, !file.members.isEmpty, let wrapKey = keys.wrapKey else { return }
         let fromLog = try slottedMembers()
         do {
             guard try slotRosters(wrapKey: wrapKey) == fromLog else {
