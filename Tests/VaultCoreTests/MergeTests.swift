@@ -720,6 +720,71 @@ import VaultCrypto
         #expect(unchanged)
     }
 
+    /// An item one side deleted stays deleted when the other side holds the revision deleted, whatever
+    /// merge base git hands over: none (add/add), or one from before the item (a criss-cross history).
+    @Test func aDeletionStandsAgainstTheRevisionItRemovedWhateverTheBase() throws {
+        for deleting in [MergeSide.ours, .theirs] {
+            for oldBase in [true, false] {
+                var beforeTheItem: [UInt8] = []
+                let clones = try clones { vault in
+                    beforeTheItem = fileBytes(vault.location.path)
+                    try vault.add("d", "x", "d-base")
+                }
+                _ = try (deleting == .ours ? clones.ours : clones.theirs).delete(matching: Query(service: "d", account: "x"))
+                try clones.merge(base: oldBase ? beforeTheItem : [])
+                #expect(try names(clones.ours) == ["a", "b", "c"], "deleted on \(deleting), old base \(oldBase)")
+                #expect(try clones.ours.conflicts().isEmpty)
+            }
+        }
+    }
+
+    @Test func aChangeMadeAfterADeletionComesBackAsAConflict() throws {
+        let clones = try clones()
+        _ = try clones.ours.delete(matching: Query(service: "a", account: "x"))
+        try change(clones.theirs, "a", to: "a-after")
+        try clones.merge(base: [])
+        #expect(try clones.ours.secret("a", "x") == "a-after")
+        let listed = try clones.ours.conflicts()
+        #expect(listed.count == 1 && listed[0].currentSide == .theirs && listed[0].other == nil)
+    }
+
+    /// The tombstone names the revision by what it holds, not only by its sealed bytes: a revision the
+    /// other side sealed again (a re-key re-seals every item) still matches, and the tombstone itself
+    /// outlives the deleting side's own revoke and re-key. (A revoke on the other side is not tried:
+    /// it makes every change of ours to that group a conflict, the deletion too.)
+    @Test func aTombstoneMatchesARevisionSealedAgainAndOutlivesRevokeAndReKey() throws {
+        for resealed in [MergeSide.theirs, .ours] {
+            let clones = try clones()
+            _ = try clones.ours.delete(matching: Query(service: "a", account: "x"))
+            if resealed == .theirs {
+                _ = try clones.theirs.rekey(kdf: .testing) { _ in }
+            } else {
+                _ = try clones.ours.revoke(group: .default)
+                _ = try clones.ours.rekey(kdf: .testing) { _ in }
+            }
+            try clones.merge(base: [])
+            #expect(try names(clones.ours) == ["b", "c"], "resealed on \(resealed)")
+            #expect(try clones.ours.conflicts().isEmpty)
+        }
+    }
+
+    /// The merged file keeps the tombstones of both sides, so a later merge with a stale clone does
+    /// not bring back what the other side deleted.
+    @Test func aMergeKeepsTheTombstonesOfBothSides() throws {
+        let clones = try clones()
+        let stale = clones.base
+        _ = try clones.theirs.delete(matching: Query(service: "b", account: "x"))
+        try clones.merge()
+        #expect(try names(clones.ours) == ["a", "c"])
+        let merged = clones.ourBytes
+        // A third clone still at the base merges into ours with no base: b stays deleted.
+        writeBytes(stale, to: clones.theirs.location.path)
+        try clones.merge(base: [])
+        #expect(try names(clones.ours) == ["a", "c"])
+        #expect(!merged.isEmpty)
+        #expect(try clones.ours.conflicts().isEmpty)
+    }
+
     @Test func withoutABaseEveryDifferenceIsAChangeAndNothingIsLost() throws {
         let clones = try clones()
         try change(clones.ours, "a", to: "a-ours")

@@ -12,10 +12,11 @@ import VaultCrypto
 /// `update SVC ACCT SECRET`, `delete SVC ACCT`, `move SVC ACCT GROUP`, `member-add NAME full`,
 /// `member-add NAME GROUP [read-only]`, `member-remove NAME`, `revoke GROUP`, `rekey`,
 /// `as NAME update SVC ACCT SECRET` (written with member NAME's identity), or `copy ours`
-/// (theirs becomes ours as it now is: a replayed file). `merger: owner|NAME`, `base-file: base|ours`
-/// (git's merge base: the base, or ours as it stood after its steps — an old base handed over).
+/// (theirs becomes ours as it now is: a replayed file). `merger: owner|NAME`, `base-file: base|ours|none`
+/// (git's merge base: the base, or ours as it stood after its steps — an old base handed over —, or
+/// none, as git gives on add/add or a criss-cross history older than the item).
 /// Expectations: `expect: CLASS`, `roster: NAMES…`, `conflicts: SERVICES…`, `secret SVC ACCT VALUE`,
-/// `no-read NAME SVC ACCT` (member NAME's identity opens nothing of it after the merge).
+/// `absent SVC ACCT`, `no-read NAME SVC ACCT` (member NAME's identity opens nothing of it after the merge).
 @Suite struct MergeVectorTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/MergeVectors"
 
@@ -50,7 +51,7 @@ import VaultCrypto
             base = fileBytes(run.ours.location.path)
             writeBytes(base, to: run.theirs.location.path)
         }
-        let mergedBase = baseFile == "ours" ? fileBytes(run.ours.location.path) : base
+        let mergedBase = baseFile == "ours" ? fileBytes(run.ours.location.path) : baseFile == "none" ? [] : base
         let before = fileBytes(run.ours.location.path)
         let merging = merger == "owner" ? run.ours : try run.member(merger, on: run.ours)
         merging.acceptTeamLog = true
@@ -80,6 +81,8 @@ import VaultCrypto
                 #expect((report?.conflicts.map(\.service) ?? []).sorted() == words.sorted(), "\(name): conflicts")
             case "secret":
                 #expect(try run.ours.secret(words[0], words[1]) == words[2], "\(name): \(rest)")
+            case "absent":
+                #expect(try run.ours.attributes(matching: Query(service: words[0], account: words[1])).isEmpty, "\(name): \(rest)")
             case "no-read":
                 #expect(throws: VaultError.self, "\(name): \(words[0]) reads \(words[1])") {
                     try run.member(words[0], on: run.ours).secret(words[1], words[2])

@@ -7,12 +7,17 @@ import VaultCrypto
 /// the right answer) — never wrong bytes, another status, or a crash. A
 /// damaged group section takes down that group (`damagedGroup`, also 93).
 @Suite struct TamperTests {
-    /// A small vault with items in two groups and two classes.
+    /// A small vault with items in two groups and two classes, and the tombstone of a third.
     func smallVault(in dir: TempDirectory) throws -> (Vault, [UInt8]) {
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("github", "ci-bot", "the-right-secret")
         try vault.add("npm", "publish", "other", group: AccessGroup("ci")!, accessibility: .afterFirstUnlock)
-        return (vault, fileBytes(dir.location().path))
+        try vault.add("old", "gone", "removed")
+        _ = try vault.delete(matching: Query(service: "old", account: "gone"))
+        let bytes = fileBytes(dir.location().path)
+        #expect(try VaultFile.decode(FileBytes(bytes)).file.listings.contains { $0.classID == Tombstone.blockClassID },
+                "the damaged bytes cover a tombstone block")
+        return (vault, bytes)
     }
 
     /// Every item of `smallVault` and its secret.

@@ -28,6 +28,15 @@ enum AAD {
         return w.bytes
     }
 
+    /// A group's tombstone block: "tombstones" ‖ vault id ‖ u32 group id.
+    static func tombstones(vaultID: [UInt8], groupID: GroupID) -> [UInt8] {
+        var w = ByteWriter(capacity: 40)
+        w.raw(Array("tombstones".utf8))
+        w.raw(vaultID)
+        w.groupID(groupID)
+        return w.bytes
+    }
+
     /// The vault's signing key wrapped under WK: "signing key" ‖ vault id.
     static func signingKey(vaultID: [UInt8]) -> [UInt8] {
         Array("signing key".utf8) + vaultID

@@ -241,8 +241,8 @@ struct VaultFile {
         if file.version >= 2 {
             var countReader = try reader(4, "the listing count")
             let count = Int(try countReader.u32())
-            // At most one block per (group, class) and one more per record (a bucket is seldom empty, never mostly).
-            guard count <= file.groups.count * Accessibility.allCases.count + recordCount,
+            // At most one block per (group, class) and a tombstone block per group, and one more per record (a bucket is seldom empty, never mostly).
+            guard count <= file.groups.count * (Accessibility.allCases.count + 1) + recordCount,
                   count <= (source.count - offset) / ListingBlock.fixedSize else {
                 throw MalformedInput(detail: "\(count) listing blocks")
             }

@@ -252,6 +252,12 @@ final class KeyRing {
 
     private static let recordInfoPrefix = Array("vault v1 record".utf8)
 
+    /// The key of a group's tombstone block: `derive(LK[g], "tombstones")`, held by every reader of
+    /// the group, so every writer who may delete one of its items can keep its tombstone.
+    func tombstoneKey(groupID: GroupID) throws -> SecretBytes {
+        KeyRing.derive(try group(groupID).lookupKey, "tombstones", [], vaultID: vaultID)
+    }
+
     /// The key of the listing block of (group, class): `derive(B[g,c] [‖ DK], "listing")`.
     func listingKey(groupID: GroupID, accessibility: Accessibility) throws -> SecretBytes {
         var material = try baseKey(groupID: groupID, classID: accessibility.fileID)

@@ -30,6 +30,7 @@ extension OpenVault {
         guard keys.masterKey != nil, let trustKey else { throw VaultError.trustKeyNeeded(action: "re-key the vault") }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
+        try carryTombstones(of: file.groups.map(\.groupID))
         // The team log's payloads are sealed under the old wrap key: open them now, seal them (and every slot) again under the new keys.
         let members = try self.members()
         var log = try openTeamLog()
@@ -39,6 +40,7 @@ extension OpenVault {
         var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
         if let deviceKey { next.file.deviceCheck = KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: file.vaultID) }
         next.file.teamLog = log
+        next.tombstoneChanges = tombstoneChanges
         next.file.keyslots = try keyslots.map {
             try Keyslot.make(kind: $0.kind, secret: $0.secret, kdf: $0.kdf, masterKey: masterKey, vaultID: file.vaultID)
         }

@@ -16,6 +16,9 @@ struct VaultMerge {
         private var opened: [Bytes16: Version] = [:]
         /// The item ids in file order.
         private(set) var order: [Bytes16] = []
+        /// What this side removed (its tombstones), by group and by item id.
+        let tombstonesByGroup: [GroupID: [Tombstone]]
+        private let tombstones: [Bytes16: [Tombstone]]
 
         /// `vault`'s items, opened with a full ring. Every record is checked against its index entry's
         /// digest here (the index MAC vouches for the digests), so a record compared by its digest
@@ -23,6 +26,12 @@ struct VaultMerge {
         /// stops the merge.
         init(_ vault: OpenVault) throws {
             self.vault = vault
+            var byGroup: [GroupID: [Tombstone]] = [:]
+            for group in vault.file.groups where vault.keys.groups[group.groupID] != nil {
+                byGroup[group.groupID] = try vault.tombstones(of: group.groupID)
+            }
+            tombstonesByGroup = byGroup
+            tombstones = Dictionary(grouping: byGroup.values.joined(), by: \.itemID)
             for position in vault.file.index.indices {
                 let entry = vault.file.index[position]
                 guard vault.file.records.stored(at: position).bytes.withUnsafeBytes(entry.digestMatches) else {
@@ -37,6 +46,8 @@ struct VaultMerge {
         /// No items: a merge without a base.
         init() {
             vault = nil
+            tombstonesByGroup = [:]
+            tombstones = [:]
         }
 
         func has(_ id: Bytes16) -> Bool { positions[id] != nil }
@@ -55,6 +66,19 @@ struct VaultMerge {
             guard let vault, let position = positions[id] else { return nil }
             let entry = vault.file.index[position]
             return (entry.digest.0.bytes + entry.digest.1.bytes, vault.keys.groups[entry.groupID]?.group.name, entry.classID)
+        }
+
+        /// Whether this side removed the very revision of `id` that `other` holds: the removal stands,
+        /// whatever the merge base says, since that revision is no change made after it.
+        func removed(_ id: Bytes16, asHeldBy other: Snapshot) throws -> Bool {
+            guard !has(id), let tombstones = tombstones[id], let held = other.sealedIdentity(id) else { return false }
+            return try tombstones.contains { try $0.removed(recordDigest: held.digest) { try other.version(id)!.digest } }
+        }
+
+        /// Whether this side removed `id`, which `base` does not hold either: a change against a base
+        /// older than the item (none, or a criss-cross history's), where both lack it.
+        func removed(_ id: Bytes16, since base: Snapshot) -> Bool {
+            !has(id) && !base.has(id) && tombstones[id] != nil
         }
 
         /// Whether `id` holds the same item here and in `other` (both without it counts as the same).
@@ -79,11 +103,7 @@ struct VaultMerge {
 
         init(record: OpenedRecord) {
             self.record = record
-            let attributes = record.item.attributes
-            let plaintext = RecordCodec.encodePlaintext(attributes, secret: record.item.secret, history: record.history,
-                                                        conflicts: record.conflicts)
-            let placed = Array(attributes.group.name.utf8) + [0, attributes.accessibility.fileID.rawValue]
-            digest = plaintext.withUnsafeBytes { SHA256.hash(Array($0) + placed) }
+            digest = record.contentDigest
         }
     }
 
@@ -117,11 +137,18 @@ struct VaultMerge {
         let ids = (target.order + other.order + base.order).filter { seen.insert($0).inserted }
         for id in ids {
             guard try !target.holdsTheSame(id, as: other) else { continue }
-            let otherChanged = try !other.holdsTheSame(id, as: base)
-            let targetChanged = try !target.holdsTheSame(id, as: base)
+            let otherChanged = try !other.holdsTheSame(id, as: base) || other.removed(id, since: base)
+            let targetChanged = try !target.holdsTheSame(id, as: base) || target.removed(id, since: base)
             let o = try other.version(id), t = try target.version(id), b = try base.version(id)
             let group = (o ?? t ?? b)!.record.item.attributes.group
             let position = vault.file.index.position(ofItemID: id)
+            // A side that removed the very revision the other holds keeps it removed, whatever the base.
+            if try target.removed(id, asHeldBy: other), !isSuperseded(group, changedBy: targetSide) { continue }
+            if try other.removed(id, asHeldBy: target), !isSuperseded(group, changedBy: targetSide.other), let position {
+                vault.remove(at: [position])
+                changes.applied += 1
+                continue
+            }
             // A change of one side only is taken, unless that side's changes may be a removed member's.
             if !targetChanged, !isSuperseded(group, changedBy: targetSide.other) {
                 if let o {
@@ -150,6 +177,10 @@ struct VaultMerge {
             changes.conflicts.append(current.record.item.attributes.key)
         }
         try foldRepeatedNames(in: &vault, stored: stored, changes: &changes)
+        // The result keeps what either side removed.
+        for (groupID, tombstones) in other.tombstonesByGroup where vault.keys.groups[groupID] != nil {
+            vault.tombstoneChanges.added[groupID, default: []] += tombstones
+        }
         return changes
     }
 

@@ -98,7 +98,8 @@ extension Vault {
                 }
             }
             // Each listing block the keys at hand open must open whole and list what its pair holds.
-            let listedPairs = vault.file.listings.map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
+            let listedPairs = vault.file.listings.filter { $0.classID != Tombstone.blockClassID }
+                .map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
             for pair in Set(listedPairs) where vault.damagedGroups.allSatisfy({ $0.groupID != pair.groupID }) {
                 do {
                     guard var listed = try vault.listedItems(of: pair) else { continue }
@@ -109,6 +110,14 @@ extension Vault {
                 } catch VaultError.corrupted {
                     report.damagedListings += 1
                 } catch VaultError.locked, VaultError.boundToAnotherDevice {
+                }
+            }
+            // Each tombstone block the keys at hand open must open whole (a merge reads them).
+            for block in vault.file.listings where block.classID == Tombstone.blockClassID && vault.keys.groups[block.groupID] != nil {
+                do {
+                    _ = try vault.tombstones(of: block.groupID)
+                } catch VaultError.corrupted {
+                    report.damagedListings += 1
                 }
             }
         } catch VaultError.corrupted(_, let detail) {

@@ -62,6 +62,7 @@ extension OpenVault {
               let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
         let items = try positions.map { try openWholeRecord(at: $0) }
+        try carryTombstones(of: [groupID])
         try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: slot, wrapKey: wrapKey)
         try appendToLog(.groupKeyReplaced(groupID))
         for (done, (position, opened)) in zip(positions, items).enumerated() {
@@ -77,7 +78,7 @@ extension OpenVault {
             throw VaultError.locked(nil)
         }
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
-        remove(at: positions)
+        remove(at: positions, leavingTombstones: false)
         file.groups.remove(at: slot)
         file.sections.remove(at: slot)
         keys.removeGroup(id: groupID)
@@ -136,7 +137,7 @@ extension OpenVault {
         }
         let items = try moving.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         var moved = self
-        moved.remove(at: moving)
+        moved.remove(at: moving, leavingTombstones: false)
         moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
         var reopened = try OpenVault.open(FileBytes(try moved.encode()), masterKey: masterKey, deviceKey: newKey, path: path)
         for accessibility in OpenVault.deviceClasses { try reopened.rotateClassKey(accessibility) }
@@ -176,7 +177,9 @@ extension OpenVault {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         var names: [String] = []
         for damaged in damagedGroups {
-            remove(at: file.index.indices.filter { file.index[$0].groupID == damaged.groupID })
+            // What the damaged group held may have been forged, its tombstones too: they go with it.
+            remove(at: file.index.indices.filter { file.index[$0].groupID == damaged.groupID }, leavingTombstones: false)
+            tombstoneChanges.carried[damaged.groupID] = []
             guard let slot = file.groups.firstIndex(where: { $0.groupID == damaged.groupID }) else { continue }
             try setGroupKey(SecretBytes(random: AESGCM.keySize), of: damaged.group, at: slot, wrapKey: wrapKey)
             names.append(damaged.group.name)

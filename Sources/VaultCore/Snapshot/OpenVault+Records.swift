@@ -300,8 +300,10 @@ extension OpenVault {
                   replacing: position, itemID: itemID)
     }
 
-    /// Removes the records at `positions`.
-    mutating func remove(at positions: [Int]) {
+    /// Removes the records at `positions`, leaving a tombstone of each unless the items are stored
+    /// again under their ids or their group goes too.
+    mutating func remove(at positions: [Int], leavingTombstones: Bool = true) {
+        if leavingTombstones { leaveTombstones(at: positions) }
         for position in positions.sorted(by: >) {
             changedListings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID),
                                    itemID: file.index.itemID(at: position))

@@ -35,6 +35,8 @@ struct OpenVault {
     var damagedGroups: [DamagedGroup] = []
     /// (group, class) pairs whose listing block must be sealed again before the next write.
     var changedListings = ListingChanges()
+    /// Tombstones of items removed since the file was read, and those to seal again under new keys.
+    var tombstoneChanges = TombstoneChanges()
     /// The attributes of items stored since the file was read, by item id: what a changed
     /// listing block is rebuilt from without opening their records again.
     var storedAttributes: [Bytes16: ItemAttributes] = [:]
@@ -350,7 +352,15 @@ struct OpenVault {
         }
         // Each pair's blocks are its buckets 0 ..< a power of two, in order; a pair with none is listed record by record.
         var buckets: [ListingPair: Int] = [:]
+        var groupsWithTombstones = Set<GroupID>()
         for block in file.listings {
+            // A group's one tombstone block (class id 0, bucket 0) lists no items.
+            if block.classID == Tombstone.blockClassID {
+                guard groupIDs.contains(block.groupID), block.bucket == 0, groupsWithTombstones.insert(block.groupID).inserted else {
+                    throw VaultError.corrupted(path: path, detail: "a tombstone block of no group, or more than one")
+                }
+                continue
+            }
             let pair = ListingPair(groupID: block.groupID, classID: block.classID)
             guard pairs.contains(pair), block.bucket == buckets[pair, default: 0] else {
                 throw VaultError.corrupted(path: path, detail: "a listing block of no items, or out of its bucket order")
@@ -447,6 +457,7 @@ struct OpenVault {
             throw VaultError.corrupted(path: path, detail: "two index entries share an item id")
         }
         try sealChangedListings()
+        try sealTombstones()
         let isOwner = keys.headerMACKey != nil
         if isOwner { try unwrapSigningKey() }
         if isOwner { try refreshMemberSlots() }

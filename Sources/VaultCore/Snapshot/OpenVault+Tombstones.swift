@@ -1,0 +1,99 @@
+import FoundationEssentials
+import VaultCrypto
+
+/// The tombstones a write changes, sealed into their groups' blocks before the next write.
+struct TombstoneChanges {
+    /// Groups whose tombstones were read before their key was replaced (a revoke, a re-key): sealed
+    /// again under the new key, since the old one no longer opens their block.
+    var carried: [GroupID: [Tombstone]] = [:]
+    /// Tombstones of items removed since the file was read (and, in a merge, those of the other side).
+    var added: [GroupID: [Tombstone]] = [:]
+
+    var groups: Set<GroupID> { Set(carried.keys).union(added.keys) }
+}
+
+extension OpenedRecord {
+    /// SHA-256 of everything the revision holds — attributes, secret, earlier secrets, conflicts —
+    /// and its group and class: equal for one revision however often it was sealed again (a merge,
+    /// a revoke and a re-key seal it under a fresh record id).
+    var contentDigest: [UInt8] {
+        let attributes = item.attributes
+        let plaintext = RecordCodec.encodePlaintext(attributes, secret: item.secret, history: history, conflicts: conflicts)
+        let placed = Array(attributes.group.name.utf8) + [0, attributes.accessibility.fileID.rawValue]
+        return plaintext.withUnsafeBytes { SHA256.hash(Array($0) + placed) }
+    }
+}
+
+// Tombstones: one sealed block per group among the listing blocks (class id 0), covered by the
+// group's MACs as every block of the group is (docs/FORMAT.md, "Tombstones").
+extension OpenVault {
+    /// The tombstones of `groupID` as the file holds them (none without a block).
+    /// Throws `locked` without the group's keys, `corrupted` for a block that does not open.
+    func tombstones(of groupID: GroupID) throws -> [Tombstone] {
+        guard let block = file.listings.first(where: { $0.groupID == groupID && $0.classID == Tombstone.blockClassID }) else { return [] }
+        guard let key = try? keys.tombstoneKey(groupID: groupID) else { throw VaultError.locked(nil) }
+        let sealed = block.sealed.bytes
+        guard constantTimeEquals(SHA256.hash(sealed), block.digest),
+              let plaintext = try? sealed.withUnsafeBytes({
+                  try AESGCM.openNonSecret($0, key: key, aad: AAD.tombstones(vaultID: file.vaultID, groupID: groupID))
+              }),
+              let tombstones = try? Tombstone.decode(plaintext) else {
+            throw VaultError.corrupted(path: path, detail: "a tombstone block does not open")
+        }
+        return tombstones
+    }
+
+    /// Tombstones for the records at `positions`, about to be removed. A record the keys at hand
+    /// cannot open (bound to another machine) is remembered by its sealed digest alone.
+    mutating func leaveTombstones(at positions: [Int]) {
+        let removedAt = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
+        for position in positions {
+            let entry = file.index[position]
+            let content = (try? openWholeRecord(at: position))?.contentDigest ?? Tombstone.unknownContent
+            tombstoneChanges.added[entry.groupID, default: []].append(
+                Tombstone(itemID: entry.itemID, removedAt: removedAt, recordDigest: entry.digest.0.bytes + entry.digest.1.bytes,
+                          contentDigest: content))
+        }
+    }
+
+    /// Reads the tombstones of `groupIDs` before their keys are replaced, to seal them again under the new ones.
+    mutating func carryTombstones(of groupIDs: [GroupID]) throws {
+        for groupID in groupIDs where tombstoneChanges.carried[groupID] == nil {
+            tombstoneChanges.carried[groupID] = try tombstones(of: groupID)
+        }
+    }
+
+    /// Seals the tombstone block of every group whose tombstones changed: its tombstones as read (or
+    /// carried), and those added, without repeats, the newest `Tombstone.maxPerGroup`, leaving out
+    /// items the file holds again. Blocks of groups that left the header go. Each group's
+    /// tombstone block comes first among its blocks.
+    mutating func sealTombstones() throws {
+        let headerGroups = Set(file.groups.map(\.groupID))
+        let changed = tombstoneChanges.groups.intersection(headerGroups)
+        let orphaned = file.listings.contains { $0.classID == Tombstone.blockClassID && !headerGroups.contains($0.groupID) }
+        guard !changed.isEmpty || orphaned else { return }
+        var held: Set<Bytes16> = []
+        if !changed.isEmpty { for position in file.index.indices { held.insert(file.index.itemID(at: position)) } }
+        var tombstoneBlocks: [GroupID: ListingBlock] = [:]
+        var otherBlocks: [GroupID: [ListingBlock]] = [:]
+        for block in file.listings {
+            if block.classID == Tombstone.blockClassID { tombstoneBlocks[block.groupID] = block } else { otherBlocks[block.groupID, default: []].append(block) }
+        }
+        for groupID in changed {
+            let kept = try tombstoneChanges.carried[groupID] ?? tombstones(of: groupID)
+            let list = Tombstone.normalized((kept + tombstoneChanges.added[groupID, default: []]).filter { !held.contains($0.itemID) })
+            guard !list.isEmpty else {
+                tombstoneBlocks[groupID] = nil
+                continue
+            }
+            let sealed = try AESGCM.seal(Tombstone.encode(list), key: try keys.tombstoneKey(groupID: groupID),
+                                         aad: AAD.tombstones(vaultID: file.vaultID, groupID: groupID))
+            tombstoneBlocks[groupID] = ListingBlock(groupID: groupID, classID: Tombstone.blockClassID, bucket: 0,
+                                                    digest: SHA256.hash(sealed), sealed: StoredBytes(sealed))
+        }
+        file.listings = file.groups.flatMap { group in
+            (tombstoneBlocks[group.groupID].map { [$0] } ?? []) + (otherBlocks[group.groupID] ?? [])
+        }
+        tombstoneChanges = TombstoneChanges()
+    }
+}
