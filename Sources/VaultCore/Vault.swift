@@ -112,6 +112,9 @@ public final class Vault: ItemStore {
     private var toldOfExposedDeviceKey = false
     /// Told of what vault did on its own that the user should know (see `VaultNotice`).
     public var onNotice: ((VaultNotice) -> Void)?
+    /// Run before every change is written (not a merge's write): may throw to change nothing. The
+    /// command line checks here that a merge commit's vault file kept both parents' team logs.
+    public var checkBeforeChanging: (() throws -> Void)?
     let host: HostContext
 
     /// - Parameters:
@@ -638,12 +641,22 @@ public final class Vault: ItemStore {
         }
     }
 
-    /// Writes `vault` atomically, then records its counters as seen (only now that it is renamed into
-    /// place and synced), unless `rememberingCounters` is false: a merge's file may be git's temporary
-    /// copy, or be put back when git's merge is aborted; the next read of the final file records it.
-    func commit(_ vault: inout OpenVault, rememberingCounters: Bool = true) throws {
+    /// What a write is: a change of the vault, or a merge of two versions of it.
+    enum Write {
+        /// Checked by `checkBeforeChanging` first; its counters recorded as seen once it is in place.
+        case change
+        /// Records nothing: a merge's file may be git's temporary copy, or be put back when git's
+        /// merge is aborted; the next read of the final file records it. Not checked by
+        /// `checkBeforeChanging`, whose refusal a merge is the way out of.
+        case merge
+    }
+
+    /// Writes `vault` atomically, then (a change) records its counters as seen, only now that it is
+    /// renamed into place and synced.
+    func commit(_ vault: inout OpenVault, as write: Write = .change) throws {
+        if write == .change { try checkBeforeChanging?() }
         try FileSystem.writeAtomically(try vault.encodePieces(), to: location.path, directory: location.directory)
-        if rememberingCounters { rememberCounters(of: vault) }
+        if write == .change { rememberCounters(of: vault) }
     }
 
     /// Records as seen what a write key vouched for of `vault`'s counters: the header's and every

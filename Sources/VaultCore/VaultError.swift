@@ -145,7 +145,8 @@ public enum VaultError: Error, Equatable {
     case unfinishedMerge(path: String)
     /// A vault file whose team log drops entries of a file it was merged from (a hand resolution of a
     /// merge, `git checkout --ours`): it would undo a removal or another change of the team.
-    case teamLogDropped(path: String)
+    /// `beforeChanging`: found by the first change after the merge commit, not by `sync` before pushing.
+    case teamLogDropped(path: String, beforeChanging: Bool)
     /// A merge of two team logs that diverged, by someone who is not the owner: only the owner's trust key signs a join.
     case onlyOwnerJoins
     /// The owner's write would sign team log entries (a join's, a conversion's) it was not shown:

@@ -183,6 +183,16 @@ import Testing
         try bob.mustGit(["commit", "-q", "--no-edit"])
         try #require(try bob.git(["rev-parse", "-q", "--verify", "HEAD^2"]).status == 0, "bob's hand resolution should be a merge commit")
 
+        // The first change after that merge commit is refused too, and changes nothing; so is every
+        // later one (the refusal is not remembered as checked).
+        let fileBefore = try Data(contentsOf: URL(fileURLWithPath: bob.vaultFile))
+        for attempt in 1...2 {
+            let write = try bob.vault(["update", "-s", "api", "-a", "shared", "-w", "after-the-hand-merge"])
+            Sync.expectStatus(write, 49, "bob: change \(attempt) to a merge commit's file that drops alice's removal of carol")
+            #expect(write.stderr.contains("drops team log entries") && write.stderr.contains("nothing was changed"), "\(write.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: bob.vaultFile)) == fileBefore, "a refused change wrote the file")
+
         let remoteBefore = try Self.lsRemote(bob)
         let sync = try bob.vault(["sync"])
         Sync.expectStatus(sync, 49, "bob: vault sync of a merge that drops alice's removal of carol")
@@ -195,6 +205,10 @@ import Testing
         let redo = try bob.vault(["sync"])
         Sync.expectStatus(redo, 0, "bob: vault sync after undoing the hand-resolved merge")
         guard redo.status == 0 else { return }
+        // A merge commit made by vault's own merge keeps both logs: changes go on.
+        Sync.expectStatus(try bob.vault(["update", "-s", "api", "-a", "shared", "-w", "after-the-sync"]), 0,
+                          "bob: a change after vault sync's merge")
+        try Sync.sync(bob)
         try Sync.expectSettled(bob, team)
         #expect(try Self.members(bob)["carol"] == nil, "bob's sync brought carol back")
         try Self.cloneAndPin(carol, team)

@@ -122,6 +122,15 @@ struct VaultAccess {
         vault.acceptTeamLog = arguments.flag(.acceptLog)
         let reason = reasonPromptsAreOff
         vault.reviewTeamLog = { review in try TeamLogReviewText.ask(review, terminal: invocation.terminal, promptsOff: reason != nil) }
+        let environment = invocation.environment
+        vault.checkBeforeChanging = { [unowned vault] in
+            try vault.requireMergeCommitKeepsTeamLogs {
+                let path = vault.location.path
+                guard let repository = try? GitRepository.containing(path, environment: environment),
+                      let relative = try? repository.relativePath(of: path) else { return nil }
+                return repository.filesOfMergeParents(relative)
+            }
+        }
         if let text = try settings.value(.minEpoch) {
             guard let epoch = UInt64(text) else {
                 throw UsageError("the minimum key epoch \(quoted(text)) is not a whole number", hint: "give the epoch 'vault verify' prints, e.g. --min-epoch 3")

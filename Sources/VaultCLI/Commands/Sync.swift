@@ -137,7 +137,7 @@ private struct Sync {
               (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty,
               let merged = repository.blob(":\(relative)") else { return .none }
         let sides = ["HEAD", "MERGE_HEAD"].compactMap { repository.blob("\($0):\(relative)") }
-        guard Vault.teamLogHolds(merged, logsOf: sides) else { throw VaultError.teamLogDropped(path: access.location.path) }
+        guard Vault.teamLogHolds(merged, logsOf: sides) else { throw VaultError.teamLogDropped(path: access.location.path, beforeChanging: false) }
         try repository.output(["commit", "-q", "--no-edit"])
         invocation.terminal.say("committed the merge of \(quoted(relative)) that git had left uncommitted")
         return .committed
@@ -231,9 +231,8 @@ private struct Sync {
     /// resolved by hand (`git checkout --ours`, `git add; git commit`) could drop a removal. Refused
     /// before anything is pushed.
     private func checkMergedTeamLogs() throws {
-        guard repository.succeeds(["rev-parse", "-q", "--verify", "HEAD^2"]), let merged = repository.blob("HEAD:\(relative)") else { return }
-        let parents = ["HEAD^1", "HEAD^2"].compactMap { repository.blob("\($0):\(relative)") }
-        guard Vault.teamLogHolds(merged, logsOf: parents) else { throw VaultError.teamLogDropped(path: access.location.path) }
+        guard let parents = repository.filesOfMergeParents(relative), let merged = repository.blob("HEAD:\(relative)") else { return }
+        guard Vault.teamLogHolds(merged, logsOf: parents) else { throw VaultError.teamLogDropped(path: access.location.path, beforeChanging: false) }
     }
 
     /// Whether the remote branch now holds commits this branch lacks (a push lost a race to it).

@@ -181,8 +181,8 @@ struct ErrorReport {
         case .unfinishedMerge(let path):
             return ErrorReport(status: status, message: "git holds a merge of \(quoted(path))'s work tree unfinished: a change made now would be lost if the merge is aborted; nothing was changed",
                                hint: "run 'vault sync' to finish the merge (or 'git merge --abort'), then make the change")
-        case .teamLogDropped(let path):
-            return ErrorReport(status: status, message: "\(quoted(path)) drops team log entries of a file it was merged from (a merge resolved by hand?): it would undo a change of the team's members or keys; nothing was pushed",
+        case .teamLogDropped(let path, let beforeChanging):
+            return ErrorReport(status: status, message: "\(quoted(path)) drops team log entries of a file it was merged from (a merge resolved by hand?): it would undo a change of the team's members or keys; nothing was \(beforeChanging ? "changed" : "pushed")",
                                hint: "undo that merge commit ('git reset --hard HEAD^') and merge again with 'vault sync'")
         case .onlyOwnerJoins:
             return ErrorReport(status: status, message: "only the owner joins diverged team logs: both sides changed the team's members or keys, and nothing was merged",

@@ -126,7 +126,7 @@ extension Vault {
             }
         }
         try describe(result, against: &ours, in: &report)
-        try commit(&result, rememberingCounters: false)
+        try commit(&result, as: .merge)
         report.keyEpoch = result.file.keyEpoch
         return (report, movedDeviceKey)
     }

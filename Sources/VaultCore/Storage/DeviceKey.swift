@@ -105,35 +105,3 @@ enum DeviceKey {
         }
     }
 }
-
-/// Whether a directory lies inside a git work tree: it or a parent holds `.git`.
-enum GitWorkTree {
-    static func contains(_ directory: String) -> Bool {
-        topLevel(of: directory) != nil
-    }
-
-    /// The work tree holding `directory`: the nearest directory up from it with a `.git`.
-    static func topLevel(of directory: String) -> String? {
-        guard var current = FileSystem.realPath(directory) else { return nil }
-        while true {
-            if FileSystem.exists(current + "/.git") { return current }
-            guard current != "/", !current.isEmpty else { return nil }
-            current = FileSystem.directoryOf(current)
-        }
-    }
-
-    /// Whether git holds a merge of the work tree holding `directory` unfinished (its git directory
-    /// has `MERGE_HEAD`): read from the files git keeps, without running git. A `.git` file (a
-    /// linked work tree, a submodule) names the git directory on its `gitdir:` line.
-    static func hasUnfinishedMerge(_ directory: String) -> Bool {
-        guard let top = topLevel(of: directory) else { return false }
-        var gitDirectory = top + "/.git"
-        if !FileSystem.isDirectory(gitDirectory) {
-            guard let text = try? FileSystem.read(gitDirectory, requirePrivate: false, missing: .noSuchVault(path: gitDirectory)),
-                  let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first, line.hasPrefix("gitdir: ") else { return false }
-            let named = String(line.dropFirst(8))
-            gitDirectory = named.hasPrefix("/") ? named : top + "/" + named
-        }
-        return FileSystem.exists(gitDirectory + "/MERGE_HEAD")
-    }
-}

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether a directory lies inside a git work tree: it or a parent holds `.git`.
+public enum GitWorkTree {
+    static func contains(_ directory: String) -> Bool {
+        topLevel(of: directory) != nil
+    }
+
+    /// The work tree holding `directory`: the nearest directory up from it with a `.git`.
+    static func topLevel(of directory: String) -> String? {
+        guard var current = FileSystem.realPath(directory) else { return nil }
+        while true {
+            if FileSystem.exists(current + "/.git") { return current }
+            guard current != "/", !current.isEmpty else { return nil }
+            current = FileSystem.directoryOf(current)
+        }
+    }
+
+    /// Whether git holds a merge of the work tree holding `directory` unfinished (its git directory
+    /// has `MERGE_HEAD`): read from the files git keeps, without running git. A `.git` file (a
+    /// linked work tree, a submodule) names the git directory on its `gitdir:` line.
+    static func hasUnfinishedMerge(_ directory: String) -> Bool {
+        guard let gitDirectory = gitDirectory(of: directory) else { return false }
+        return FileSystem.exists(gitDirectory + "/MERGE_HEAD")
+    }
+
+    /// The commit HEAD names in the work tree holding `directory`, read from git's files (HEAD, the
+    /// branch's ref file or `packed-refs`) without running git; nil outside a work tree or before
+    /// the first commit. For telling cheaply whether HEAD moved since it was last looked at.
+    public static func headCommit(of directory: String) -> String? {
+        guard let gitDirectory = gitDirectory(of: directory), let head = firstLine(of: gitDirectory + "/HEAD") else { return nil }
+        guard head.hasPrefix("ref: ") else { return head }
+        let ref = String(head.dropFirst(5))
+        // A linked work tree keeps its HEAD in its own git directory and its branches in the common one.
+        let common = firstLine(of: gitDirectory + "/commondir").map { $0.hasPrefix("/") ? $0 : gitDirectory + "/" + $0 } ?? gitDirectory
+        for base in [gitDirectory, common] {
+            if let commit = firstLine(of: base + "/" + ref) { return commit }
+        }
+        guard let packed = try? FileSystem.read(common + "/packed-refs", requirePrivate: false, missing: .noSuchVault(path: common)) else { return nil }
+        for line in String(decoding: packed, as: UTF8.self).split(separator: "\n") where line.hasSuffix(" " + ref) {
+            return String(line.prefix { $0 != " " })
+        }
+        return nil
+    }
+
+    /// The git directory of the work tree holding `directory`: its `.git`, or the one a `.git` file names.
+    private static func gitDirectory(of directory: String) -> String? {
+        guard let top = topLevel(of: directory) else { return nil }
+        let dotGit = top + "/.git"
+        if FileSystem.isDirectory(dotGit) { return dotGit }
+        guard let line = firstLine(of: dotGit), line.hasPrefix("gitdir: ") else { return nil }
+        let named = String(line.dropFirst(8))
+        return named.hasPrefix("/") ? named : top + "/" + named
+    }
+
+    private static func firstLine(of path: String) -> String? {
+        guard let text = try? FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)),
+              let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first else { return nil }
+        var trimmed = Substring(line)
+        while let last = trimmed.last, last.isWhitespace { trimmed = trimmed.dropLast() }
+        return String(trimmed)
+    }
+}
