@@ -63,7 +63,7 @@ import Glibc
             let twinRun = try twin.vault(twinArguments, stdin: Array(twinStdin.utf8))
             try WritingCommand.keepSessionToken(twinRun, twin)
             try #require(twinRun.status == 0, "\(command.name) on a disk with room exited \(twinRun.status): \(twinRun.stderr)")
-            let expectedCounters = Self.seenCounters(twin)
+            let expectedCounters = SeenCountersFile.read(twin)
             let expected = try VaultObservation.take(twin, probes: command.probes)
             for place in Place.allCases {
                 let sandbox = try Sandbox()
@@ -72,11 +72,11 @@ import Glibc
                 try WritingCommand.makeVault(sandbox)
                 let (arguments, stdin) = try command.prepare(sandbox)
                 let before = try VaultObservation.take(sandbox, probes: command.probes)
-                let countersBefore = Self.seenCounters(sandbox)
+                let countersBefore = SeenCountersFile.read(sandbox)
                 try disk.fill()
                 let result = try sandbox.vault(arguments, stdin: Array(stdin.utf8))
                 // Read before anything else opens the vault: a read raises the counters to what it sees.
-                let counters = Self.seenCounters(sandbox)
+                let counters = SeenCountersFile.read(sandbox)
                 disk.free()
                 try WritingCommand.keepSessionToken(result, sandbox)
                 let seen = try VaultObservation.take(sandbox, probes: command.probes)
@@ -118,25 +118,6 @@ import Glibc
             }
         }
         print("FullAndReadOnlyDiskTests: \(WritingCommand.sample.count) commands x \(Place.allCases.count) full directories = \(runs) runs: \(acknowledged) exited 0 with the change there, \(refusedUnchanged) refused leaving the vault as before, \(refusedChanged) refused after the change landed; \(failures) failures and \(known) of the known issue (exit statuses: \(statuses.joined(separator: ", ")))")
-    }
-
-    /// The key epoch and write generation the sandbox's seen counters hold (nil where there are none).
-    struct Counters: Equatable, CustomStringConvertible {
-        var epoch: String?, generation: String?
-        var description: String { "key epoch \(epoch ?? "none"), generation \(generation ?? "none")" }
-    }
-
-    static func seenCounters(_ sandbox: Sandbox) -> Counters {
-        let directory = sandbox.path(".local/state/vault/seen")
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") && !$0.hasSuffix(".lock") }
-        var counters = Counters()
-        for name in names {
-            for line in String(decoding: sandbox.read(directory + "/" + name) ?? [], as: UTF8.self).split(separator: "\n") {
-                if line.hasPrefix("epoch ") { counters.epoch = String(line.dropFirst(6)) }
-                if line.hasPrefix("generation ") { counters.generation = String(line.dropFirst(11)) }
-            }
-        }
-        return counters
     }
 
     @Test(.enabled(if: canMount || geteuid() != 0, "root ignores directory modes, and this process may not mount a read-only tmpfs"))

@@ -249,3 +249,23 @@ struct VaultObservation: Equatable, CustomStringConvertible {
         return verify.status == 0 ? nil : "verify after the next add exited \(verify.status): \(verify.stderr)"
     }
 }
+
+/// The key epoch and write generation the sandbox's seen counters hold (nil where there are none).
+/// Read them before anything else opens the vault: a read raises them to what it sees.
+struct SeenCountersFile: Equatable, CustomStringConvertible {
+    var epoch: String?, generation: String?
+    var description: String { "key epoch \(epoch ?? "none"), generation \(generation ?? "none")" }
+
+    static func read(_ sandbox: Sandbox) -> SeenCountersFile {
+        let directory = sandbox.path(".local/state/vault/seen")
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") && !$0.hasSuffix(".lock") }
+        var counters = SeenCountersFile()
+        for name in names {
+            for line in String(decoding: sandbox.read(directory + "/" + name) ?? [], as: UTF8.self).split(separator: "\n") {
+                if line.hasPrefix("epoch ") { counters.epoch = String(line.dropFirst(6)) }
+                if line.hasPrefix("generation ") { counters.generation = String(line.dropFirst(11)) }
+            }
+        }
+        return counters
+    }
+}
