@@ -40,6 +40,14 @@ import Glibc
         #expect(try sandbox.vault(["--vault", vault, "add", "-s", "big", "-a", "x"], stdin: Array(big.utf8)).status == 0)
     }
 
+    /// How a file system is full: no byte left for data, or (also) no inode left for a new file.
+    enum Fill: String, CaseIterable {
+        case bytes = "no byte left", inodes = "no byte or inode left"
+    }
+
+    /// Both in `make reliability`; the bytes alone in `make test`.
+    static var fills: [Fill] { ReliabilityScale.isFull ? Fill.allCases : [.bytes] }
+
     /// Where a full file system is put: the vault's directory (with the device keys), the state
     /// directory (seen counters, first-run marker) and the runtime directory (sessions, locks).
     enum Place: String, CaseIterable {
@@ -65,15 +73,15 @@ import Glibc
             try #require(twinRun.status == 0, "\(command.name) on a disk with room exited \(twinRun.status): \(twinRun.stderr)")
             let expectedCounters = SeenCountersFile.read(twin)
             let expected = try VaultObservation.take(twin, probes: command.probes)
-            for place in Place.allCases {
+            for (place, fill) in Place.allCases.flatMap({ place in Self.fills.map { (place, $0) } }) {
                 let sandbox = try Sandbox()
-                let disk = try TinyDisk(in: sandbox, at: place.rawValue, kilobytes: 1024)
+                let disk = try TinyDisk(in: sandbox, at: place.rawValue, kilobytes: 1024, inodes: 256)
                 defer { disk.unmount() }
                 try WritingCommand.makeVault(sandbox)
                 let (arguments, stdin) = try command.prepare(sandbox)
                 let before = try VaultObservation.take(sandbox, probes: command.probes)
                 let countersBefore = SeenCountersFile.read(sandbox)
-                try disk.fill()
+                try disk.fill(fill)
                 let result = try sandbox.vault(arguments, stdin: Array(stdin.utf8))
                 // Read before anything else opens the vault: a read raises the counters to what it sees.
                 let counters = SeenCountersFile.read(sandbox)
@@ -81,7 +89,7 @@ import Glibc
                 try WritingCommand.keepSessionToken(result, sandbox)
                 let seen = try VaultObservation.take(sandbox, probes: command.probes)
                 runs += 1
-                statuses.append("\(command.name) \(place.rawValue) \(result.status)")
+                statuses.append("\(command.name) \(place.rawValue) \(fill.rawValue) \(result.status)")
                 var problems: [String] = [], knownIssues: [String] = []
                 if result.status == 0 {
                     acknowledged += 1
@@ -109,15 +117,16 @@ import Glibc
                 if let problem = try VaultObservation.nextCommandWorks(sandbox) { problems.append(problem) }
                 failures += problems.count
                 known += knownIssues.count
-                for problem in problems { Issue.record(Comment(rawValue: "\(command.name) with \(place.rawValue) full: \(problem)")) }
+                let case_ = "\(command.name) with \(place.rawValue) full (\(fill.rawValue))"
+                for problem in problems { Issue.record(Comment(rawValue: "\(case_): \(problem)")) }
                 for problem in knownIssues {
                     withKnownIssue("revoke records the epoch before the rename (faults branch)") {
-                        Issue.record(Comment(rawValue: "\(command.name) with \(place.rawValue) full: \(problem)"))
+                        Issue.record(Comment(rawValue: "\(case_): \(problem)"))
                     }
                 }
             }
         }
-        print("FullAndReadOnlyDiskTests: \(WritingCommand.sample.count) commands x \(Place.allCases.count) full directories = \(runs) runs: \(acknowledged) exited 0 with the change there, \(refusedUnchanged) refused leaving the vault as before, \(refusedChanged) refused after the change landed; \(failures) failures and \(known) of the known issue (exit statuses: \(statuses.joined(separator: ", ")))")
+        print("FullAndReadOnlyDiskTests: \(WritingCommand.sample.count) commands x \(Place.allCases.count) full directories x \(Self.fills.count) ways full (\(Self.fills.map(\.rawValue).joined(separator: ", "))) = \(runs) runs: \(acknowledged) exited 0 with the change there, \(refusedUnchanged) refused leaving the vault as before, \(refusedChanged) refused after the change landed; \(failures) failures and \(known) of the known issue (exit statuses: \(statuses.joined(separator: ", ")))")
     }
 
     @Test(.enabled(if: canMount || geteuid() != 0, "root ignores directory modes, and this process may not mount a read-only tmpfs"))
@@ -153,11 +162,11 @@ struct TinyDisk {
     let path: String
     private let sandbox: Sandbox
 
-    init(in sandbox: Sandbox, at relativePath: String = "disk", kilobytes: Int) throws {
+    init(in sandbox: Sandbox, at relativePath: String = "disk", kilobytes: Int, inodes: Int? = nil) throws {
         self.sandbox = sandbox
         path = sandbox.path(relativePath)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let result = try sandbox.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=700", "tmpfs", path])
+        let result = try sandbox.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=700" + (inodes.map { ",nr_inodes=\($0)" } ?? ""), "tmpfs", path])
         guard result.status == 0 else { throw SandboxError.setupFailed("mount: \(result.stderr)") }
     }
 
@@ -166,9 +175,16 @@ struct TinyDisk {
         guard result.status == 0 else { throw SandboxError.setupFailed("remount: \(result.stderr)") }
     }
 
-    /// Fills the file system to the last byte: no write of even one byte more succeeds.
-    func fill() throws {
+    /// Fills the file system to the last byte (and, for `.inodes`, its last inode): no write of
+    /// even one byte more succeeds, nor (then) the creation of an empty file.
+    func fill(_ how: FullAndReadOnlyDiskTests.Fill = .bytes) throws {
         _ = try sandbox.run("/bin/sh", ["-c", "dd if=/dev/zero of=\"$1\"/.filler bs=4k 2>/dev/null; dd if=/dev/zero of=\"$1\"/.filler bs=1 oflag=append conv=notrunc 2>/dev/null", "sh", path])
+        if how == .inodes {
+            _ = try sandbox.run("/bin/sh", ["-c", "mkdir \"$1\"/.inodes && i=0 && while : > \"$1\"/.inodes/$i 2>/dev/null; do i=$((i + 1)); done", "sh", path])
+            guard try sandbox.run("/bin/sh", ["-c", ": > \"$1\"/.probe", "sh", path]).status != 0 else {
+                throw SandboxError.setupFailed("\(path) has inodes left after filling them")
+            }
+        }
         let probe = try sandbox.run("/bin/sh", ["-c", "printf x > \"$1\"/.probe", "sh", path])
         try? FileManager.default.removeItem(atPath: path + "/.probe")
         guard probe.status != 0 else { throw SandboxError.setupFailed("\(path) is not full after filling it") }
@@ -177,6 +193,7 @@ struct TinyDisk {
     /// Frees what `fill` took.
     func free() {
         try? FileManager.default.removeItem(atPath: path + "/.filler")
+        try? FileManager.default.removeItem(atPath: path + "/.inodes")
     }
 
     func unmount() {
