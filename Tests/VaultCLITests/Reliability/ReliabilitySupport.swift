@@ -62,7 +62,8 @@ final class Ledger<Entry>: @unchecked Sendable {
 }
 
 /// The writing commands of issue 37's list, each on the same small vault (github/ci = "token" in
-/// group default, s2/x = "a" in group ci, unlocked by the key file): what each needs set up, its
+/// group default, s2/x = "a" in group ci, s3/x = "bound" in group default bound to this device,
+/// unlocked by the key file): what each needs set up, its
 /// arguments, and the probes that tell its before from its after where the items and the key epoch
 /// do not. The full-filesystem and power-loss suites run this one table.
 struct WritingCommand: Sendable {
@@ -87,9 +88,11 @@ struct WritingCommand: Sendable {
     static func makeVault(_ sandbox: Sandbox) throws {
         sandbox.environment["CI"] = "true"
         try sandbox.initWithKeyFile()
-        for (service, group, secret) in [("github", "default", "token"), ("s2", "ci", "a")] {
+        // s3 is sealed under this machine's device key too: a rekey replaces that key (pending, then published).
+        for (service, group, secret, accessibility) in [("github", "default", "token", "when-unlocked"), ("s2", "ci", "a", "when-unlocked"),
+                                                        ("s3", "default", "bound", "when-unlocked-this-device-only")] {
             let account = service == "github" ? "ci" : "x"
-            let result = try sandbox.vault(["add", "-s", service, "-a", account, "--group", group], stdin: Array(secret.utf8))
+            let result = try sandbox.vault(["add", "-s", service, "-a", account, "--group", group, "--class", accessibility], stdin: Array(secret.utf8))
             guard result.status == 0 else { throw SandboxError.setupFailed("add \(service): \(result.stderr)") }
         }
     }
