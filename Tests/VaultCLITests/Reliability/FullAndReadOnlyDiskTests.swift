@@ -126,7 +126,7 @@ import Glibc
                 }
             }
         }
-        print("FullAndReadOnlyDiskTests: \(WritingCommand.sample.count) commands x \(Place.allCases.count) full directories x \(Self.fills.count) ways full (\(Self.fills.map(\.rawValue).joined(separator: ", "))) = \(runs) runs: \(acknowledged) exited 0 with the change there, \(refusedUnchanged) refused leaving the vault as before, \(refusedChanged) refused after the change landed; \(failures) failures and \(known) of the known issue (exit statuses: \(statuses.joined(separator: ", ")))")
+        print("FullAndReadOnlyDiskTests: \(WritingCommand.sample.count) commands x \(Place.allCases.count) full directories x \(Self.fills.count) (\(Self.fills.map(\.rawValue).joined(separator: "; "))) = \(runs) runs: \(acknowledged) exited 0 with the change there, \(refusedUnchanged) refused leaving the vault as before, \(refusedChanged) refused after the change landed; \(failures) failures and \(known) of the known issue (exit statuses: \(statuses.joined(separator: ", ")))")
     }
 
     @Test(.enabled(if: canMount || geteuid() != 0, "root ignores directory modes, and this process may not mount a read-only tmpfs"))
