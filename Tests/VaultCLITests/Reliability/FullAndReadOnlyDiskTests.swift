@@ -117,11 +117,11 @@ import Glibc
                 if let problem = try VaultObservation.nextCommandWorks(sandbox) { problems.append(problem) }
                 failures += problems.count
                 known += knownIssues.count
-                let case_ = "\(command.name) with \(place.rawValue) full (\(fill.rawValue))"
-                for problem in problems { Issue.record(Comment(rawValue: "\(case_): \(problem)")) }
+                let label = "\(command.name) with \(place.rawValue) full (\(fill.rawValue))"
+                for problem in problems { Issue.record(Comment(rawValue: "\(label): \(problem)")) }
                 for problem in knownIssues {
                     withKnownIssue("revoke records the epoch before the rename (faults branch)") {
-                        Issue.record(Comment(rawValue: "\(case_): \(problem)"))
+                        Issue.record(Comment(rawValue: "\(label): \(problem)"))
                     }
                 }
             }

@@ -103,22 +103,22 @@ import Glibc
             guard restore.status == 0 else { throw SandboxError.setupFailed("restore \(directory): \(restore.stderr)") }
             let counters = SeenCountersFile.read(sandbox)
             let seen = try VaultObservation.take(sandbox, probes: command.probes)
-            let where_ = "a power loss after \(describe(at))"
+            let moment = "a power loss after \(describe(at))"
             if counters != countersBefore && counters != countersAfter {
-                outcome.failures.append("\(where_) leaves the seen counters at \(counters), neither as before (\(countersBefore)) nor as after (\(countersAfter))")
+                outcome.failures.append("\(moment) leaves the seen counters at \(counters), neither as before (\(countersBefore)) nor as after (\(countersAfter))")
             }
             outcome.states += 1
             if exited { outcome.afterExit += 1 }
             if seen != before && seen != after {
                 if let left = try VaultObservation.resumed(sandbox, command, arguments: arguments, stdin: stdin, after: after) {
-                    outcome.failures.append("\(where_) leaves neither the vault before nor after:\n\(seen)\n-- before:\n\(before)\n-- after:\n\(after)\n\(left)")
+                    outcome.failures.append("\(moment) leaves neither the vault before nor after:\n\(seen)\n-- before:\n\(before)\n-- after:\n\(after)\n\(left)")
                 } else {
                     outcome.resumed += 1
                 }
             } else if exited && command.durable && seen != after {
-                outcome.failures.append("exited 0, yet \(where_) leaves the vault as before:\n\(seen)")
+                outcome.failures.append("exited 0, yet \(moment) leaves the vault as before:\n\(seen)")
             } else if let problem = try VaultObservation.nextCommandWorks(sandbox) {
-                outcome.failures.append("\(where_): \(problem)")
+                outcome.failures.append("\(moment): \(problem)")
             }
         }
         outcome.crashPoints = points.count
