@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 swift build
 VAULT_BINARY="$(swift build --show-bin-path)/vault"
 export VAULT_BINARY
-echo "reliability: crash safety, concurrency soak and bad input at full scale" >&2
-VAULT_RELIABILITY=full swift test --filter 'CrashSafetyTests|ConcurrencySoakTests|BadInputMatrixTests|FullAndReadOnlyDiskTests' </dev/null
+echo "reliability: crash safety, power loss, full filesystems, concurrency soak and bad input at full scale" >&2
+VAULT_RELIABILITY=full swift test --filter 'CrashSafetyTests|ConcurrencySoakTests|BadInputMatrixTests|FullAndReadOnlyDiskTests|PowerLossTests' </dev/null
 echo "reliability: merges killed anywhere (the merge driver and vault sync), 50 runs each" >&2
 VAULT_KILL_RUNS=50 swift test --filter MergeKillTests </dev/null
 echo "reliability: a team converging through git, ${CONVERGENCE_SEEDS:-5} fresh seeds (each printed; VAULT_TEST_SEED repeats one) x ${CONVERGENCE_ROUNDS:-30} rounds" >&2

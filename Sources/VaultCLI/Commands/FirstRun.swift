@@ -72,16 +72,10 @@ enum FirstRun {
         }
     }
 
-    /// Claims the marker, wipes, and gives the claim back if the wipe fails;
-    /// returns nil when another command claimed this first run already.
+    /// Wipes, then creates the marker (`FirstRunMarker.once`); returns nil when another
+    /// command did this first run already.
     static func claimAndWipe(marker: String, _ groups: [AccessGroup], vault: Vault, run: WipeRun, confirm: Bool) throws -> [WipeOutcome]? {
-        guard try FirstRunMarker.claim(at: marker, now: Date()) else { return nil }
-        do {
-            return try wipe(groups, vault: vault, run: run, confirm: confirm)
-        } catch {
-            FirstRunMarker.release(at: marker)
-            throw error
-        }
+        try FirstRunMarker.once(at: marker, now: Date()) { try wipe(groups, vault: vault, run: run, confirm: confirm) }
     }
 
     /// The first-run config keys: when `first-run-marker` is set and the marker

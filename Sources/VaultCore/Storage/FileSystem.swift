@@ -195,9 +195,12 @@ enum FileSystem {
         try writeAtomically([StoredBytes(bytes)], to: path, directory: directory)
     }
 
-    /// `writeAtomically` without the fsyncs: readers see the old file or the new one, but a
-    /// crash may leave the old one (or, on some file systems, an empty one). For records whose
-    /// loss is harmless and that are written on every change, such as the seen counters.
+    /// `writeAtomically` without the fsync of the directory: readers see the old file or the new
+    /// one, and so does a power loss, which may undo the rename. For records written on every
+    /// change whose last change may be lost, such as the seen counters' generations. The data is
+    /// still synced before the rename: without it a power loss could leave the name on an empty
+    /// file (file systems without ext4's flush on a replacing rename do), losing with the new
+    /// generation the key epoch the file held durably (PowerLossTests).
     static func replaceAtomically(_ bytes: [UInt8], at path: String, directory: String) throws {
         try refuseSymbolicLink(path)
         try writeThroughTemporary([StoredBytes(bytes)], to: path, directory: directory, durable: false) { temp in
@@ -237,7 +240,8 @@ enum FileSystem {
         }
     }
 
-    /// Writes `pieces` to a fresh temp file beside `path`, then lets `publish` move it into place.
+    /// Writes `pieces` to a fresh temp file beside `path` and syncs it, then lets `publish` move it
+    /// into place; `durable` syncs the directory after, making the move itself survive a power loss.
     private static func writeThroughTemporary(_ pieces: [StoredBytes], to path: String, directory: String, durable: Bool,
                                               publish: (String) throws -> Void) throws {
         let temp = directory + "/" + temporaryPrefix(of: path) + hex(SecureRandom.bytes(8))
@@ -256,7 +260,7 @@ enum FileSystem {
                 }
                 try piece.withUnsafeBytes { try writeAll($0, to: fd, path: temp) }
             }
-            if durable, fsync(fd) != 0 { throw VaultError.io(path: temp, operation: "fsync", errno: errno) }
+            guard fsync(fd) == 0 else { throw VaultError.io(path: temp, operation: "fsync", errno: errno) }
             closed = true
             guard close(fd) == 0 else { throw VaultError.io(path: temp, operation: "close", errno: errno) }
             try publish(temp)

@@ -28,8 +28,21 @@ public enum FirstRunMarker {
         }
     }
 
-    /// Gives a claim back when the wipe it was for failed, so the next command tries again.
-    public static func release(at path: String) {
-        FileSystem.remove(path)
+    /// Runs `wipe` once for the marker at `path`, then creates the marker; nil, without running
+    /// `wipe`, when the marker exists. Two commands starting together wipe once: both hold a lock
+    /// beside the marker (`.NAME.lock`) from the check to the marker. The marker is created only
+    /// once `wipe` has returned, its write synced: a command killed, or a machine losing power,
+    /// before the wipe is on the disk leaves no marker, and the next command wipes (a marker made
+    /// first, as a claim, was left with nothing wiped, and no first run ever again).
+    public static func once<Result>(at path: String, now: Date, _ wipe: () throws -> Result) throws -> Result? {
+        let directory = FileSystem.directoryOf(path)
+        try FileSystem.makeDirectory(directory)
+        let name = path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]
+        let lock = try LockFile(path: directory + "/." + name + ".lock")
+        defer { withExtendedLifetime(lock) {} }
+        guard !exists(at: path) else { return nil }
+        let result = try wipe()
+        _ = try claim(at: path, now: now)
+        return result
     }
 }

@@ -77,7 +77,8 @@ struct SeenCounters: Equatable {
         var text = "epoch \(keyEpoch)\ngeneration \(writeGeneration)\n"
         for (id, generation) in groupGenerations.sorted(by: { $0.key < $1.key }) { text += "group \(id) \(generation)\n" }
         // A new key epoch (a re-key, a revoke) is synced: losing it would let a pre-revoke copy in.
-        // Generations, raised by every write, are not: a crash that loses one leaves lower counters,
+        // Generations, raised by every write, are not (only their data is, before the rename, so the
+        // file is never left empty and the epoch it holds never lost): a crash that loses one leaves lower counters,
         // which never refuse a file (the vault file they follow is already synced), but let an older
         // copy at the same epoch in unnoticed, and its counters be recorded then.
         let path = SeenCounters.path(vaultID: vaultID, host: host)

@@ -94,4 +94,20 @@ import VaultTestSupport
         let listing = try sandbox.vault(["list"])
         #expect(listing.status == 0, "the vault does not list after the soak: \(listing.stderr)")
     }
+
+    /// first-run started several times at once wipes once: one run removes the group's items and
+    /// raises the key epoch by one, the others find the marker (its lock beside it serialises them).
+    @Test func parallelFirstRunsWipeOnce() throws {
+        let sandbox = try Sandbox()
+        try WritingCommand.makeVault(sandbox)
+        let marker = sandbox.path("state/first-run")
+        let runs = try (0..<ReliabilityScale.pick(short: 4, full: 8)).map { _ in
+            try RunningVault(sandbox, ["first-run", "--marker", marker, "--group", "ci"])
+        }.map { $0.finish() }
+        #expect(runs.allSatisfy { $0.status == 0 }, "\(runs.map(\.stderr))")
+        #expect(runs.filter { $0.stderr.contains("first run: removed 1 item") }.count == 1, "\(runs.map(\.stderr))")
+        #expect(runs.filter { $0.stderr.contains("first run already done") }.count == runs.count - 1, "\(runs.map(\.stderr))")
+        let verify = try sandbox.vault(["verify", "--json"])
+        #expect(verify.stdoutText.contains("\"key_epoch\":2,"), "\(verify.stdoutText)")
+    }
 }

@@ -40,6 +40,95 @@ import Glibc
         #expect(try sandbox.vault(["--vault", vault, "add", "-s", "big", "-a", "x"], stdin: Array(big.utf8)).status == 0)
     }
 
+    /// How a file system is full: no byte left for data, or (also) no inode left for a new file.
+    enum Fill: String, CaseIterable {
+        case bytes = "no byte left", inodes = "no byte or inode left"
+    }
+
+    /// Both in `make reliability`; the bytes alone in `make test`.
+    static var fills: [Fill] { ReliabilityScale.isFull ? Fill.allCases : [.bytes] }
+
+    /// Where a full file system is put: the vault's directory (with the device keys), the state
+    /// directory (seen counters, first-run marker) and the runtime directory (sessions, locks).
+    enum Place: String, CaseIterable {
+        case vaultDirectory = ".local/share/vault", stateDirectory = ".local/state", runtimeDirectory = "run"
+    }
+
+    /// Every writing command with each of the three directories on a tmpfs filled to the last byte:
+    /// it exits 0 only when its change is there (the same reader's view as the command gives on a disk
+    /// with room, and the seen counters recording its key epoch and generation); otherwise the vault
+    /// reads as before or as after, never a mix; `vault verify` passes; and once space is freed the
+    /// next write works.
+    @Test(.enabled(if: canMount, "mounting a tmpfs needs root and CAP_SYS_ADMIN"))
+    func everyWriteOnEachFullDirectory() throws {
+        var runs = 0, acknowledged = 0, refusedUnchanged = 0, refusedChanged = 0, failures = 0, known = 0
+        var statuses: [String] = []
+        for command in WritingCommand.sample {
+            // What the command leaves on a disk with room: the "after" a successful run must match.
+            let twin = try Sandbox()
+            try WritingCommand.makeVault(twin)
+            let (twinArguments, twinStdin) = try command.prepare(twin)
+            let twinRun = try twin.vault(twinArguments, stdin: Array(twinStdin.utf8))
+            try WritingCommand.keepSessionToken(twinRun, twin)
+            try #require(twinRun.status == 0, "\(command.name) on a disk with room exited \(twinRun.status): \(twinRun.stderr)")
+            let expectedCounters = SeenCountersFile.read(twin)
+            let expected = try VaultObservation.take(twin, probes: command.probes)
+            for (place, fill) in Place.allCases.flatMap({ place in Self.fills.map { (place, $0) } }) {
+                let sandbox = try Sandbox()
+                let disk = try TinyDisk(in: sandbox, at: place.rawValue, kilobytes: 1024, inodes: 256)
+                defer { disk.unmount() }
+                try WritingCommand.makeVault(sandbox)
+                let (arguments, stdin) = try command.prepare(sandbox)
+                let before = try VaultObservation.take(sandbox, probes: command.probes)
+                let countersBefore = SeenCountersFile.read(sandbox)
+                try disk.fill(fill)
+                let result = try sandbox.vault(arguments, stdin: Array(stdin.utf8))
+                // Read before anything else opens the vault: a read raises the counters to what it sees.
+                let counters = SeenCountersFile.read(sandbox)
+                disk.free()
+                try WritingCommand.keepSessionToken(result, sandbox)
+                let seen = try VaultObservation.take(sandbox, probes: command.probes)
+                runs += 1
+                statuses.append("\(command.name) \(place.rawValue) \(fill.rawValue) \(result.status)")
+                var problems: [String] = [], knownIssues: [String] = []
+                if result.status == 0 {
+                    acknowledged += 1
+                    if seen != expected { problems.append("exited 0, but reads:\n\(seen)\n-- expected:\n\(expected)") }
+                    // The key epoch is what keeps a revoked credential revoked against a restored old file:
+                    // a write that raised it is acknowledged only once this machine has recorded it.
+                    if counters.epoch != expectedCounters.epoch {
+                        // Known issue: revoke records the epoch before the rename (faults branch). Until that
+                        // lands, every command that raises the key epoch (rekey, revoke, passwd, ...) records it
+                        // after the vault's rename, best effort, and exits 0 when the state directory is full.
+                        (place == .stateDirectory ? { knownIssues.append($0) } : { problems.append($0) })("exited 0, but the seen counters hold key epoch \(counters.epoch ?? "none"), not \(expectedCounters.epoch ?? "none")")
+                    }
+                } else {
+                    if seen == before { refusedUnchanged += 1 } else { refusedChanged += 1 }
+                    if seen != before && seen != expected,
+                       let left = try VaultObservation.resumed(sandbox, command, arguments: arguments, stdin: stdin, after: expected) {
+                        problems.append("exited \(result.status) and reads neither as before nor after:\n\(seen)\n\(left)")
+                    }
+                    if !result.stderr.contains("No space left on device") { problems.append("exited \(result.status) without naming the full disk: \(result.stderr)") }
+                }
+                if counters != countersBefore && counters != expectedCounters {
+                    problems.append("the seen counters hold \(counters), neither as before (\(countersBefore)) nor as after (\(expectedCounters))")
+                }
+                if !seen.readable { problems.append("the vault does not verify or read:\n\(seen)") }
+                if let problem = try VaultObservation.nextCommandWorks(sandbox) { problems.append(problem) }
+                failures += problems.count
+                known += knownIssues.count
+                let label = "\(command.name) with \(place.rawValue) full (\(fill.rawValue))"
+                for problem in problems { Issue.record(Comment(rawValue: "\(label): \(problem)")) }
+                for problem in knownIssues {
+                    withKnownIssue("revoke records the epoch before the rename (faults branch)") {
+                        Issue.record(Comment(rawValue: "\(label): \(problem)"))
+                    }
+                }
+            }
+        }
+        print("FullAndReadOnlyDiskTests: \(WritingCommand.sample.count) commands x \(Place.allCases.count) full directories x \(Self.fills.count) (\(Self.fills.map(\.rawValue).joined(separator: "; "))) = \(runs) runs: \(acknowledged) exited 0 with the change there, \(refusedUnchanged) refused leaving the vault as before, \(refusedChanged) refused after the change landed; \(failures) failures and \(known) of the known issue (exit statuses: \(statuses.joined(separator: ", ")))")
+    }
+
     @Test(.enabled(if: canMount || geteuid() != 0, "root ignores directory modes, and this process may not mount a read-only tmpfs"))
     func readOnlyVaultDirectory() throws {
         let sandbox = try Sandbox()
@@ -73,17 +162,38 @@ struct TinyDisk {
     let path: String
     private let sandbox: Sandbox
 
-    init(in sandbox: Sandbox, kilobytes: Int) throws {
+    init(in sandbox: Sandbox, at relativePath: String = "disk", kilobytes: Int, inodes: Int? = nil) throws {
         self.sandbox = sandbox
-        path = sandbox.path("disk")
+        path = sandbox.path(relativePath)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let result = try sandbox.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=700", "tmpfs", path])
+        let result = try sandbox.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=700" + (inodes.map { ",nr_inodes=\($0)" } ?? ""), "tmpfs", path])
         guard result.status == 0 else { throw SandboxError.setupFailed("mount: \(result.stderr)") }
     }
 
     func remountReadOnly() throws {
         let result = try sandbox.run("/bin/mount", ["-o", "remount,ro", path])
         guard result.status == 0 else { throw SandboxError.setupFailed("remount: \(result.stderr)") }
+    }
+
+    /// Fills the file system to the last byte (and, for `.inodes`, its last inode): no write of
+    /// even one byte more succeeds, nor (then) the creation of an empty file.
+    func fill(_ how: FullAndReadOnlyDiskTests.Fill = .bytes) throws {
+        _ = try sandbox.run("/bin/sh", ["-c", "dd if=/dev/zero of=\"$1\"/.filler bs=4k 2>/dev/null; dd if=/dev/zero of=\"$1\"/.filler bs=1 oflag=append conv=notrunc 2>/dev/null", "sh", path])
+        if how == .inodes {
+            _ = try sandbox.run("/bin/sh", ["-c", "mkdir \"$1\"/.inodes && i=0 && while : > \"$1\"/.inodes/$i 2>/dev/null; do i=$((i + 1)); done", "sh", path])
+            guard try sandbox.run("/bin/sh", ["-c", ": > \"$1\"/.probe", "sh", path]).status != 0 else {
+                throw SandboxError.setupFailed("\(path) has inodes left after filling them")
+            }
+        }
+        let probe = try sandbox.run("/bin/sh", ["-c", "printf x > \"$1\"/.probe", "sh", path])
+        try? FileManager.default.removeItem(atPath: path + "/.probe")
+        guard probe.status != 0 else { throw SandboxError.setupFailed("\(path) is not full after filling it") }
+    }
+
+    /// Frees what `fill` took.
+    func free() {
+        try? FileManager.default.removeItem(atPath: path + "/.filler")
+        try? FileManager.default.removeItem(atPath: path + "/.inodes")
     }
 
     func unmount() {
