@@ -507,7 +507,7 @@ public final class Vault: ItemStore {
                 do {
                     vault = try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: location.path,
                                                checking: indexCheck)
-                } catch VaultError.corrupted(_, let detail) where detail == OpenVault.headerMACMismatch
+                } catch VaultError.corrupted(_, let detail) where detail.isHeaderMACMismatch
                             && VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true {
                     // The vault was re-keyed after the session started: its key is not the vault's any more.
                     throw VaultError.sessionEnded(.rekeyed)

@@ -18,7 +18,7 @@ public enum VaultError: Error, Equatable {
     /// `init` found a vault already there.
     case vaultExists(path: String)
     /// The vault (or a file it needs) is damaged or was tampered with.
-    case corrupted(path: String, detail: String)
+    case corrupted(path: String, detail: Damage)
     /// A file holding secrets is readable or writable by group or others.
     case insecurePermissions(path: String, mode: UInt32)
     /// A file or directory that group or others may change: the vault file

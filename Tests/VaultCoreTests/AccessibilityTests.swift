@@ -89,6 +89,20 @@ import VaultCrypto
         #expect(try two.secret("when-unlocked", "a") == "secret-when-unlocked")
     }
 
+    /// A vault re-keyed on another machine (a teammate's clone, brought here by git) fails its header
+    /// MAC under a session of the old keys, at a higher key epoch: the session ended, not damage.
+    @Test func aSessionFromBeforeAReKeyElsewhereEndsRatherThanReadingAsDamage() throws {
+        let dir = try TempDirectory(), elsewhere = try TempDirectory()
+        let host = TestHost(dir), otherMachine = TestHost(elsewhere)
+        let vault = try vaultWithEveryClass(dir, host)
+        let token = try vault.startSession(timeout: 600)
+        writeBytes(fileBytes(dir.location().path), to: elsewhere.location().path)
+        _ = try Vault(location: elsewhere.location(), keys: .credential(passphrase), host: otherMachine.context).rekey(kdf: .testing) { _ in }
+        writeBytes(fileBytes(elsewhere.location().path), to: dir.location().path)
+        let session = Vault(location: dir.location(), keys: .session(token), host: host.context)
+        #expect(read(session, .whenUnlocked) == .failure(.sessionEnded(.rekeyed)))
+    }
+
     @Test func sessionExpiresAfterIdleTimeoutAndUseRefreshesIt() throws {
         let dir = try TempDirectory()
         let host = TestHost(dir)

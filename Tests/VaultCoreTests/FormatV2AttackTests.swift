@@ -90,7 +90,7 @@ import VaultCrypto
         try current.add("later", "x", "added-after-the-change")
         let newBytes = fileBytes(dir.location().path)
         let oldMasterKey = try OpenVault.unlock(oldBytes, secret: .passphrase(passphrase), deviceKey: nil, path: "old").masterKey()
-        #expect(throws: VaultError.corrupted(path: "new", detail: OpenVault.headerMACMismatch)) {
+        #expect(throws: VaultError.corrupted(path: "new", detail: .headerMACMismatch)) {
             try OpenVault.open(newBytes, masterKey: oldMasterKey, deviceKey: nil, path: "new")
         }
         let stolen = try keysOfOldMasterKey(oldBytes, secret: .passphrase(passphrase), location: dir.location())

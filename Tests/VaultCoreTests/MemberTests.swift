@@ -291,7 +291,7 @@ import Glibc
             try OpenVault.open(FileBytes(tampered), identities: [runner], deviceKey: nil, path: "test")
         } throws: { error in
             guard case VaultError.corrupted(_, let detail) = error else { return false }
-            return detail.contains("low order")
+            return detail.description.contains("low order")
         }
     }
 
@@ -382,7 +382,7 @@ import Glibc
             try member(dir.location(), full).secret("db", "prod")
         }
         // The keys the old slot gave check nothing of the new file.
-        #expect(throws: VaultError.corrupted(path: "", detail: OpenVault.headerMACMismatch)) {
+        #expect(throws: VaultError.corrupted(path: "", detail: .headerMACMismatch)) {
             try OpenVault.open(FileBytes(fileBytes(dir.location().path)), fullKeys: .member(oldKeys), deviceKey: nil, path: "")
         }
         #expect(try member(dir.location(), runner).secret("db", "ci") == "ci-secret")

@@ -79,12 +79,12 @@ enum VerifyCommand {
             : .null
         return .object([
             ("intact", .bool(!report.isDamaged && report.exposedFiles.isEmpty)),
-            ("damage", .optional(report.damage)),
+            ("damage", .optional(report.damage?.description)),
             ("format", .number(report.formatVersion)), ("key_epoch", .number(Int(report.keyEpoch))),
             ("write_generation", .number(Int(report.writeGeneration))),
             ("damaged_groups", .array(report.damagedGroups.map { .string($0) })),
             ("read_mac_failures", .array(report.groupsFailingTheirReadMAC.map { .string($0) })),
-            ("damaged_roster", .optional(report.damagedRoster)),
+            ("damaged_roster", .optional(report.damagedRoster?.description)),
             ("exposed", .array(report.exposedFiles.map { .object([("path", .string($0.path)), ("mode", .string("0" + String($0.mode, radix: 8)))]) })),
             ("records", records),
         ])

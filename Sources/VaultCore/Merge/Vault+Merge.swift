@@ -239,7 +239,7 @@ extension Vault {
             let session = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host)
             do {
                 return try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: label)
-            } catch VaultError.corrupted(_, let detail) where detail == OpenVault.headerMACMismatch {
+            } catch VaultError.corrupted(_, let detail) where detail.isHeaderMACMismatch {
                 throw VaultError.sessionEnded(.rekeyed)
             }
         case .identity(let identities):

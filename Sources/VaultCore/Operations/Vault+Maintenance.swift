@@ -10,7 +10,7 @@ public struct VerifyReport: Sendable {
     /// Whether the records were checked: not while the vault file itself is exposed (vault refuses to read it).
     public var checkedRecords: Bool
     /// Why the vault file as a whole cannot be trusted (header, index), if so.
-    public var damage: String?
+    public var damage: Damage?
     /// How many records the vault file holds.
     public var itemCount: Int
     /// Records that opened and decoded.
@@ -34,7 +34,7 @@ public struct VerifyReport: Sendable {
     public var groupsFailingTheirReadMAC: [String] = []
     /// Why the member roster (what `vault member list` reads) does not open whole, if so; checked
     /// only with keys that open it (the owner's or a full member's), as `member list` needs.
-    public var damagedRoster: String?
+    public var damagedRoster: Damage?
 
     /// Whether anything was found damaged: the file as a whole, a group, the roster, or any record.
     public var isDamaged: Bool {

@@ -269,7 +269,7 @@ struct ListedItems {
                                                        accessibility: listings[place.listing].accessibility)
             }
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
+            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
         }
     }
 

@@ -178,7 +178,7 @@ extension OpenVault {
         do {
             return try decode(plaintext, group, accessibility)
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
+            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
         }
     }
 
@@ -287,7 +287,7 @@ extension OpenVault {
             do {
                 opened.other = try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility)
             } catch let error as MalformedInput {
-                throw VaultError.corrupted(path: path, detail: error.detail)
+                throw VaultError.corrupted(path: path, detail: Damage(error.detail))
             }
             opened.sealedElsewhere = nil
             return opened

@@ -57,9 +57,6 @@ struct OpenVault {
         let group: AccessGroup
     }
 
-    /// The detail of a header MAC that does not match: a stale session tells this apart from damage by the key epoch.
-    static let headerMACMismatch = "the header MAC does not match"
-
     /// Classes whose base keys the device key alone opens.
     static let deviceClasses = Accessibility.allCases.filter(\.opensWithoutUnlock)
 
@@ -200,7 +197,7 @@ struct OpenVault {
         do {
             return try VaultFile.decode(bytes, indexInPlace: indexCheck == .lookupsOnly)
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
+            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
         }
     }
 
@@ -270,7 +267,7 @@ struct OpenVault {
 
     private static func verifyHeaderMAC(_ parsed: Parsed, keys: KeyRing, path: String) throws {
         guard let key = keys.headerMACKey, constantTimeEquals(HMAC.sha256(key: key, data: parsed.header), parsed.headerMAC) else {
-            throw VaultError.corrupted(path: path, detail: headerMACMismatch)
+            throw VaultError.corrupted(path: path, detail: .headerMACMismatch)
         }
     }
 
@@ -283,7 +280,7 @@ struct OpenVault {
                     return masterKey
                 }
             } catch let error as MalformedInput {
-                throw VaultError.corrupted(path: path, detail: error.detail)
+                throw VaultError.corrupted(path: path, detail: Damage(error.detail))
             }
         }
         throw VaultError.wrongCredential(secret.kind)

@@ -21,7 +21,7 @@ extension OpenVault {
             roster = members
             return members
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
+            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
         }
     }
 
@@ -39,7 +39,7 @@ extension OpenVault {
         do {
             try log.openPayloads(wrapKey: wrapKey)
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
+            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
         }
         file.teamLog = log
         return log
@@ -58,7 +58,7 @@ extension OpenVault {
                 throw VaultError.corrupted(path: path, detail: "the member slots are not the team log's members")
             }
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
+            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
         }
     }
 
@@ -107,7 +107,7 @@ extension OpenVault {
         do {
             roster = try log.state().members
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
+            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
         }
         memberSlotsStale = true
     }
@@ -202,7 +202,7 @@ extension OpenVault {
                 }
             }
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.detail)
+            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
         }
         throw VaultError.noMemberSlot(recipients: identities.map(\.recipient.description))
     }

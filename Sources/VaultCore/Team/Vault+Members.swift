@@ -50,7 +50,7 @@ extension Vault {
             throw VaultError.invalidValue(field: "member name", detail: "\"\(name)\" is not a valid name (the rules of group names: 1 to \(AccessGroup.maxLength) letters, digits, '.', '_' or '-')")
         }
         if readOnly, groups.isEmpty {
-            throw VaultError.invalidValue(field: "member", detail: "--read-only needs --group: a full member holds every group's keys, write keys included")
+            throw VaultError.invalidValue(field: "member", detail: "a read-only member needs groups to read: a full member holds every group's keys, write keys included")
         }
         try requireTrustKey("add members")
         return try transaction { vault in

@@ -94,7 +94,7 @@ extension Vault {
         do {
             file = try VaultFile.decode(bytes).file
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: location.path, detail: error.detail)
+            throw VaultError.corrupted(path: location.path, detail: Damage(error.detail))
         }
         let deviceKey = try DeviceKey.load(vaultID: file.vaultID, location: location, host: host)
         let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey,
