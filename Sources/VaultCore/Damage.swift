@@ -11,15 +11,19 @@ public struct Damage: Error, Equatable, Sendable, CustomStringConvertible, Expre
 
     /// The kind, when the damage is one a caller tells apart; nil for the rest.
     public let kind: Kind?
+    /// What is damaged, in words (the command line shows it after the file's name).
     public let description: String
 
+    /// Damage described by `description`, of `kind` when callers tell it apart.
     public init(_ description: String, kind: Kind? = nil) {
         self.description = description
         self.kind = kind
     }
 
+    /// Damage of no particular kind, described by a literal.
     public init(stringLiteral value: String) { self.init(value) }
 
+    /// Damage of no particular kind, described by an interpolated string.
     public init(stringInterpolation: DefaultStringInterpolation) { self.init(String(stringInterpolation: stringInterpolation)) }
 
     /// The header MAC does not match.

@@ -9,8 +9,7 @@ import VaultCrypto
 public enum IdentityFile {
     /// `${XDG_CONFIG_HOME:-~/.config}/vault/identity.txt`: where `vault identity new` writes by default.
     public static func defaultPath(environment: [String: String]) -> String {
-        let config = Config.path(environment: environment)
-        return String(config[..<config.lastIndex(of: "/")!]) + "/identity.txt"
+        SettingsFile.directory(environment: environment) + "/identity.txt"
     }
 
     /// Whether `value` is identity text rather than a path: it holds a line break or starts as an identity does.

@@ -1,12 +1,14 @@
+import VaultCore
+
 /// Settings from `${XDG_CONFIG_HOME:-~/.config}/vault/config`: one
 /// `key = value` per line, `#` starts a comment, blank lines are ignored.
 /// An unknown key or a malformed line is an error naming the line, so a typo
 /// never silently does nothing. Since it decides what vault does (a first-run
 /// wipe, the trust pin), a file that group or others may change or that another
 /// user owns (root excepted), or one in such a directory, is refused, as ssh refuses such files.
-public struct Config: Sendable {
+struct Config: Sendable {
     /// The keys vault reads, with what each sets (docs/CLI.md lists them too).
-    public static let knownKeys: [String: String] = [
+    static let knownKeys: [String: String] = [
         "group": "the access group of commands that name none (like VAULT_GROUP)",
         "backend": "where items live: file or secret-service (like VAULT_BACKEND)",
         "session-timeout": "the idle timeout of `vault unlock` sessions, e.g. 15m (like --timeout)",
@@ -18,33 +20,32 @@ public struct Config: Sendable {
     ]
 
     /// The config file this was read from (it need not exist).
-    public let path: String
+    let path: String
     /// The settings, by key; only keys of `knownKeys`.
-    public let values: [String: String]
+    let values: [String: String]
 
     /// A config with these values, as if read from `path`; `load(environment:)` reads the file.
-    public init(path: String, values: [String: String]) {
+    init(path: String, values: [String: String]) {
         self.path = path
         self.values = values
     }
 
     /// The config file's path for this environment.
-    public static func path(environment: [String: String]) -> String {
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/vault/config" }
-        return (environment["HOME"] ?? "/") + "/.config/vault/config"
+    static func path(environment: [String: String]) -> String {
+        SettingsFile.directory(environment: environment) + "/config"
     }
 
     /// Reads the config file; a missing file is an empty config. Throws `writableByOthers` or
     /// `ownedByAnotherUser` for a file, or a directory holding it, that someone else could have written.
-    public static func load(environment: [String: String]) throws -> Config {
+    static func load(environment: [String: String]) throws -> Config {
         let path = path(environment: environment)
-        guard FileSystem.exists(path) else { return Config(path: path, values: [:]) }
+        guard SettingsFile.exists(path) else { return Config(path: path, values: [:]) }
         return try parse(try text(at: path), path: path)
     }
 
     /// The config file's text; not UTF-8 is an error naming the file.
     private static func text(at path: String) throws -> String {
-        let bytes = try FileSystem.readSettings(path, missing: .io(path: path, operation: "open", errno: 2))
+        let bytes = try SettingsFile.read(path)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw VaultError.invalidValue(field: "config", detail: "\"\(path)\" is not UTF-8 text")
         }
@@ -70,18 +71,17 @@ public struct Config: Sendable {
     }
 
     /// The value of `key`, if set.
-    public func value(_ key: String) -> String? { values[key] }
+    func value(_ key: String) -> String? { values[key] }
 
     /// Sets `key` to `value` in the config file of `environment`: the line of that key replaced
     /// (comments and other lines kept), or one added; the file written atomically, 0600, in a
     /// directory made 0700 if missing. Throws as `load` does, for the directory even when the file is missing.
-    public static func set(_ key: String, to value: String, environment: [String: String]) throws {
+    static func set(_ key: String, to value: String, environment: [String: String]) throws {
         precondition(knownKeys[key] != nil, "an unknown config key")
         let path = path(environment: environment)
-        let directory = FileSystem.directoryOf(path)
-        try FileSystem.refuseWritableByOthers(directory: directory, requiringTrustedOwner: true)
+        try SettingsFile.refuseUntrustedDirectory(of: path)
         var lines: [String] = []
-        if FileSystem.exists(path) {
+        if SettingsFile.exists(path) {
             let text = try text(at: path)
             _ = try parse(text, path: path)  // a file vault could not read is not written over
             lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -94,8 +94,7 @@ public struct Config: Sendable {
         } else {
             lines.append(line)
         }
-        try FileSystem.makeDirectory(directory)
-        try FileSystem.writeAtomically(Array((lines.joined(separator: "\n") + "\n").utf8), to: path, directory: directory)
+        try SettingsFile.write(Array((lines.joined(separator: "\n") + "\n").utf8), to: path)
     }
 }
 
