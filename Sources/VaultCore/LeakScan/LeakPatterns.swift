@@ -13,7 +13,7 @@ public struct LeakSource: Hashable, Sendable {
 }
 
 /// Every secret to look for, in every `SecretEncoding`, compiled into one
-/// `PatternAutomaton` (the masker's) whose patterns map back to the secrets
+/// `PrefixMatcher` (as the masker's) whose patterns map back to the secrets
 /// they show: one pass over the input searches for all of them.
 public final class LeakPatterns: @unchecked Sendable {
     /// Secrets shorter than this many bytes are not searched: they would
