@@ -5,7 +5,14 @@ import VaultCrypto
 /// (each given; else VAULT_GROUP or the config's group; else every group the
 /// caller can open): what `vault scan` searches for and `vault redact` conceals.
 struct ReadableSecrets {
+    /// The items in the order they were read (what a masker needs: no names).
     var items: [(key: ItemKey, secret: SecretBytes)]
+
+    /// The items in the order of their names (`ItemName`), as scan reports them.
+    var itemsByName: [(key: ItemKey, secret: SecretBytes)] {
+        // Each name made once, not once per comparison.
+        zip(items.map { ItemName.of($0.key) }, items).sorted { $0.0 < $1.0 }.map(\.1)
+    }
 
     /// `ifNone` says what finding no secret means for the command ("nothing is masked"); it
     /// follows a warning naming the groups searched, so a group left empty is never a silent success.
@@ -22,8 +29,7 @@ struct ReadableSecrets {
                 items.append((item.attributes.key, item.secret))
             }
         }
-        // Each name made once, not once per comparison.
-        self.items = zip(items.map { ItemName.of($0.key) }, items).sorted { $0.0 < $1.0 }.map(\.1)
+        self.items = items
         if items.isEmpty {
             invocation.terminal.writeErr("vault: warning: \(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read; \(ifNone)\n")
         }

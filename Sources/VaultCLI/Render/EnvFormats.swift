@@ -56,7 +56,9 @@ enum EnvFormat: String, CaseIterable {
         case .json:
             out.append(variables.isEmpty ? "{}\n" : "{\n")
             for (index, (name, value)) in variables.enumerated() {
-                out.append("  \(ItemOutput.jsonString(name)): ")
+                out.append("  ")
+                out.append(ItemOutput.jsonString(name))
+                out.append(": ")
                 EnvFormat.appendJSONString(value, to: &out)
                 out.append(index == variables.count - 1 ? "\n}\n" : ",\n")
             }
