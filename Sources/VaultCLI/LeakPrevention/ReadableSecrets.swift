@@ -23,10 +23,15 @@ struct ReadableSecrets {
         let progress = ProgressLine.attach(to: store, invocation, label: "reading secrets")
         defer { progress?.finish() }
         var items: [(key: ItemKey, secret: SecretBytes)] = []
-        var seen = Set<ItemKey>()
-        for group in groups {
-            for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
-                items.append((item.attributes.key, item.secret))
+        if groups.count == 1 {
+            // One reading of one group gives each item once.
+            items = try store.items(matching: Query(group: groups[0])).map { ($0.attributes.key, $0.secret) }
+        } else {
+            var seen = Set<ItemKey>()
+            for group in groups {
+                for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
+                    items.append((item.attributes.key, item.secret))
+                }
             }
         }
         self.items = items

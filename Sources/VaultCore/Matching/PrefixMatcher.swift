@@ -33,9 +33,11 @@ final class PrefixMatcher: @unchecked Sendable {
     private let slotRun: LockedBuffer<Int32>
     private let slotCount: LockedBuffer<Int32>
     private let mask: Int
-    /// One bit per hash of a prefix: most places that start no pattern stop here.
+    /// One bit per hash of a prefix, about 64 bits a prefix (up to 2^22): most places that start
+    /// no pattern stop here. Sized by the patterns, so a few secrets do not cost 512 KiB to clear.
     private let prefixBits: LockedBuffer<UInt64>
-    private static let prefixBitCount = 1 << 22
+    private let prefixBitShift: Int
+    private static let maximumPrefixBits = 22
     private let filter: PairFilter
 
     /// Compiles `patterns`, each at least 2 bytes long.
@@ -76,7 +78,10 @@ final class PrefixMatcher: @unchecked Sendable {
         slotPrefix = LockedBuffer(count: size)
         slotRun = LockedBuffer(count: size)
         slotCount = LockedBuffer(count: size)
-        prefixBits = LockedBuffer(count: PrefixMatcher.prefixBitCount / 64)
+        var bits = 12
+        while bits < PrefixMatcher.maximumPrefixBits, 1 << bits < 64 * distinct { bits += 1 }
+        prefixBits = LockedBuffer(count: (1 << bits) / 64)
+        prefixBitShift = 64 - bits
         var index = 0
         var run = 0
         while index < patterns.count {
@@ -91,7 +96,7 @@ final class PrefixMatcher: @unchecked Sendable {
             slotPrefix[slot] = prefix
             slotRun[slot] = Int32(index)
             slotCount[slot] = Int32(end - index)
-            let bit = hash >> 40 & (PrefixMatcher.prefixBitCount - 1)
+            let bit = PrefixMatcher.prefixBit(hash, shift: prefixBitShift)
             prefixBits[bit >> 6] |= 1 << UInt64(bit & 63)
             index = end
         }
@@ -176,7 +181,7 @@ final class PrefixMatcher: @unchecked Sendable {
     private func forEachPattern(withPrefixAt start: UnsafePointer<UInt8>, available: Int, _ body: (Int) -> Void) {
         let prefix = PrefixMatcher.load(start, prefixLength, available: available)
         let hash = PrefixMatcher.hash(prefix)
-        let bit = hash >> 40 & (PrefixMatcher.prefixBitCount - 1)
+        let bit = PrefixMatcher.prefixBit(hash, shift: prefixBitShift)
         guard prefixBits[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return }
         var slot = hash & mask
         while slotCount[slot] != 0 {
@@ -199,6 +204,12 @@ final class PrefixMatcher: @unchecked Sendable {
         var value: UInt64 = 0
         for index in 0..<length { value = value << 8 | UInt64(pointer[index]) }
         return value
+    }
+
+    /// The prefix's bit in `prefixBits`: the hash's top bits (its low ones pick the table slot).
+    @inline(__always)
+    private static func prefixBit(_ hash: Int, shift: Int) -> Int {
+        Int(truncatingIfNeeded: UInt64(truncatingIfNeeded: hash) >> UInt64(shift))
     }
 
     /// A multiplicative hash (Fibonacci hashing) with the high bits folded down.
