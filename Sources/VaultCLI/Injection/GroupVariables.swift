@@ -16,10 +16,15 @@ struct GroupVariables {
         let progress = ProgressLine.attach(to: store, invocation, label: "reading secrets")
         defer { progress?.finish() }
         var items: [Item] = []
-        var seen = Set<ItemKey>()
-        for group in groups {
-            for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
-                items.append(item)
+        if groups.count == 1 {
+            // One reading of one group gives each item once.
+            items = try store.items(matching: Query(group: groups[0]))
+        } else {
+            var seen = Set<ItemKey>()
+            for group in groups {
+                for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
+                    items.append(item)
+                }
             }
         }
         progress?.finish()
