@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Synchronization
 
 /// AES-256-GCM authenticated encryption (NIST SP 800-38D) with 96-bit nonces and 128-bit tags.
 public enum AESGCM {
@@ -160,12 +161,13 @@ public enum AESGCM {
     /// Writes the plaintext into `out` (ciphertext.count bytes, a valid pointer even for none); on
     /// failure what it wrote is not authentic, and the caller drops it.
     private static func decrypt(ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, key: SecretBytes,
-                                nonce: UnsafeRawBufferPointer, aad: [UInt8], into out: UnsafeMutableRawBufferPointer) throws {
-        let context = try start(encrypting: false, key: key, nonce: nonce, aad: aad)
+                                nonce: UnsafeRawBufferPointer, aad: [UInt8], into out: UnsafeMutableRawBufferPointer,
+                                reusing reused: CipherContext? = nil) throws {
+        let context = try start(encrypting: false, key: key, nonce: nonce, aad: aad, reusing: reused)
         let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let written = try update(context.pointer, ciphertext, into: body)
-        var expectedTag = [UInt8](tag)
-        try check(EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_SET_TAG, Int32(tagSize), &expectedTag),
+        // SET_TAG copies the tag; it only takes a mutable pointer.
+        try check(EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_SET_TAG, Int32(tagSize), UnsafeMutableRawPointer(mutating: tag.baseAddress!)),
                   "EVP_CIPHER_CTX_ctrl(SET_TAG)")
         var finalLength: Int32 = 0
         guard EVP_CipherFinal_ex(context.pointer, body + written, &finalLength) > 0 else {
@@ -174,11 +176,13 @@ public enum AESGCM {
         }
     }
 
-    /// A context keyed for one seal or open, with the associated data already fed.
-    private static func start(encrypting: Bool, key: SecretBytes, nonce: UnsafeRawBufferPointer, aad: [UInt8]) throws -> CipherContext {
-        let context = try CipherContext()
+    /// A context keyed for one seal or open, with the associated data already fed: `reused` keyed
+    /// again (it has the cipher already), or a new one.
+    private static func start(encrypting: Bool, key: SecretBytes, nonce: UnsafeRawBufferPointer, aad: [UInt8],
+                              reusing reused: CipherContext? = nil) throws -> CipherContext {
+        let context = try reused ?? CipherContext()
         try key.withUnsafeBytes { k in
-            try check(EVP_CipherInit_ex(context.pointer, try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil,
+            try check(EVP_CipherInit_ex(context.pointer, reused != nil ? nil : try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil,
                                         k.baseAddress!.assumingMemoryBound(to: UInt8.self),
                                         nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), encrypting ? 1 : 0),
                       "EVP_CipherInit_ex")
@@ -207,8 +211,44 @@ public enum AESGCM {
     }
 }
 
-/// Owns one EVP_CIPHER_CTX for the length of a seal or open.
-private final class CipherContext {
+extension AESGCM {
+    /// Opens many boxes one after another on one cipher context, keyed again for each: what a
+    /// read of every record uses (a context made, set up for AES-256-GCM and freed per record cost
+    /// about what opening a small record does). Each box is authenticated whole, as `open` does;
+    /// one caller at a time holds the context.
+    public final class Opener: Sendable {
+        private let context = Mutex<CipherContext?>(nil)
+
+        /// An opener; its context is made on the first open.
+        public init() {}
+
+        /// Opens nonce ‖ ciphertext ‖ tag as `AESGCM.open(_:key:aad:)` does, and throws what it throws.
+        public func open(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
+            try checkKey(key)
+            guard box.count >= nonceSize + tagSize else { throw CryptoError.authenticationFailed }
+            let plaintext = SecretBytes(count: box.count - nonceSize - tagSize)
+            try context.withLock { context in
+                let reused = context
+                if reused == nil {
+                    let fresh = try CipherContext()
+                    try check(EVP_CipherInit_ex(fresh.pointer, try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil, nil, nil, 0),
+                              "EVP_CipherInit_ex")
+                    context = fresh
+                }
+                try plaintext.withUnsafeMutableBytes { out in
+                    try decrypt(ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize ..< box.count - tagSize]),
+                                tag: UnsafeRawBufferPointer(rebasing: box[(box.count - tagSize)...]),
+                                key: key, nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceSize]), aad: aad,
+                                into: out, reusing: context)
+                }
+            }
+            return plaintext
+        }
+    }
+}
+
+/// Owns one EVP_CIPHER_CTX for the length of a seal or open, or of an `AESGCM.Opener`.
+private final class CipherContext: @unchecked Sendable {
     let pointer: OpaquePointer
 
     init() throws {

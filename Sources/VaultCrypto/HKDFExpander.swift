@@ -1,4 +1,5 @@
 internal import COpenSSL
+import Synchronization
 
 /// HKDF-SHA256 (RFC 5869) with the extract step run once, for many keys that share input key
 /// material and salt and differ only in `info` — the record keys of one group and class — and
@@ -14,6 +15,7 @@ public final class HKDFExpander {
     public static let maximumLength = 255 * keySize
 
     private let keyedContext: OpaquePointer
+    private let keyedContextInUse = Mutex(())
 
     /// Runs the extract step for `inputKeyMaterial` and `salt` (possibly empty).
     /// Throws `CryptoError.openSSL` if OpenSSL cannot provide HMAC-SHA256.
@@ -65,17 +67,19 @@ public final class HKDFExpander {
     /// T(i) = HMAC(PRK, T(i-1) ‖ info ‖ i) into `block` (32 bytes).
     private func expandBlock(previous: UnsafeRawBufferPointer?, info: UnsafeRawBufferPointer, counter: UInt8,
                              into block: UnsafeMutableRawBufferPointer) {
-        guard let context = EVP_MAC_CTX_dup(keyedContext) else { fatalError("HKDF-SHA256: EVP_MAC_CTX_dup failed") }
-        defer { EVP_MAC_CTX_free(context) }
-        var counter = counter
-        var length = 0
-        let fed = [previous, info].allSatisfy { piece in
-            guard let piece, !piece.isEmpty else { return true }
-            return EVP_MAC_update(context, piece.baseAddress!.assumingMemoryBound(to: UInt8.self), piece.count) == 1
-        } && EVP_MAC_update(context, &counter, 1) == 1
-        guard fed, EVP_MAC_final(context, block.baseAddress!.assumingMemoryBound(to: UInt8.self), &length, Self.keySize) == 1,
-              length == Self.keySize else {
-            fatalError("HKDF-SHA256: HMAC expand failed")
+        let context = keyedContext
+        keyedContextInUse.withLock { _ in
+            var counter = counter
+            var length = 0
+            // A key of nil starts a new MAC under the key the context holds.
+            let fed = EVP_MAC_init(context, nil, 0, nil) == 1 && [previous, info].allSatisfy { piece in
+                guard let piece, !piece.isEmpty else { return true }
+                return EVP_MAC_update(context, piece.baseAddress!.assumingMemoryBound(to: UInt8.self), piece.count) == 1
+            } && EVP_MAC_update(context, &counter, 1) == 1
+            guard fed, EVP_MAC_final(context, block.baseAddress!.assumingMemoryBound(to: UInt8.self), &length, Self.keySize) == 1,
+                  length == Self.keySize else {
+                fatalError("HKDF-SHA256: HMAC expand failed")
+            }
         }
     }
 }

@@ -113,6 +113,25 @@ struct AESGCMTests {
         #expect(try AESGCM.open(file[2 ..< file.count - 1], key: Self.key, aad: aad).copyBytes() == plaintext)
     }
 
+    @Test("one Opener opens many boxes under changing keys as open does, and goes on after a failure")
+    func openerOpensWhatOpenOpens() throws {
+        let opener = AESGCM.Opener()
+        for round in 0..<64 {
+            let key = SecretBytes(random: AESGCM.keySize)
+            let plaintext = (0..<(round * 7 % 90)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ round) }
+            let aad = [UInt8(round), 1, 2]
+            var box = try AESGCM.seal(plaintext, key: key, aad: aad)
+            #expect(try box.withUnsafeBytes { try opener.open($0, key: key, aad: aad) }.copyBytes() == plaintext)
+            // Every other round the box is tampered with: the opener refuses it, and opens the next box.
+            if round % 2 == 1 {
+                box[box.count - 1 - round % box.count] ^= 0x01
+                #expect(throws: CryptoError.authenticationFailed) { try box.withUnsafeBytes { try opener.open($0, key: key, aad: aad) } }
+                #expect(throws: CryptoError.authenticationFailed) { try box.withUnsafeBytes { try opener.open($0, key: key, aad: aad + [0]) } }
+            }
+        }
+        #expect(throws: CryptoError.authenticationFailed) { try [UInt8](repeating: 0, count: 27).withUnsafeBytes { try opener.open($0, key: Self.key, aad: []) } }
+    }
+
     @Test("each seal uses a fresh nonce")
     func freshNonce() throws {
         let a = try AESGCM.seal([1, 2, 3], key: Self.key, aad: [])

@@ -11,7 +11,7 @@ enum RedactCommand {
 
     static func run(_ invocation: Invocation) throws {
         let secrets = try ReadableSecrets(invocation, ifNone: "the stream passes through unmasked").items
-        let patterns = MaskPatterns(secrets: secrets.map(\.secret))
+        let patterns = MaskPatterns(secrets: secrets.map { $0.secret })
         invocation.terminal.noteUnmaskedSecrets(patterns)
         // When stdin and stdout are pipes, room for a whole read in each means
         // fewer, larger reads and writes (F_SETPIPE_SZ, 1031, is not exported by Glibc;

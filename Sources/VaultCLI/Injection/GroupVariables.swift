@@ -16,32 +16,44 @@ struct GroupVariables {
         let progress = ProgressLine.attach(to: store, invocation, label: "reading secrets")
         defer { progress?.finish() }
         var items: [Item] = []
-        var seen = Set<ItemKey>()
-        for group in groups {
-            for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
-                items.append(item)
+        if groups.count == 1 {
+            // One reading of one group gives each item once.
+            items = try store.items(matching: Query(group: groups[0]))
+        } else {
+            var seen = Set<ItemKey>()
+            for group in groups {
+                for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
+                    items.append(item)
+                }
             }
         }
         progress?.finish()
-        let byName = Dictionary(grouping: items) { EnvironmentName.of($0.attributes) }
-        if let (name, clashing) = byName.first(where: { $0.value.count > 1 }) {
-            throw CommandFailure(.usage, "\(clashing.count) items would set \(name)",
-                                 details: clashing.map(\.attributes).map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
+        // Each name made once; sorted by name, the items of one name are neighbours.
+        let names = items.map { EnvironmentName.of($0.attributes) }
+        let order = names.indices.sorted { names[$0] < names[$1] }
+        for (first, second) in zip(order, order.dropFirst()) where names[first] == names[second] {
+            let clashing = items.indices.filter { names[$0] == names[first] }.map { items[$0].attributes }
+            throw CommandFailure(.usage, "\(clashing.count) items would set \(names[first])",
+                                 details: clashing.map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
                                  hint: "give one another name with 'vault update … --keep-secret --env-name NAME', or pick a group with --group")
         }
         let allowed = Set(invocation.arguments.values(.allowEnvName))
         let terminal = invocation.terminal
-        for name in byName.keys.sorted() {
-            let attributes = byName[name]![0].attributes
-            let item = "service \(quoted(attributes.service)), account \(quoted(attributes.account)) in group \(quoted(attributes.group.name))"
+        variables.reserveCapacity(items.count)
+        for index in order {
+            let name = names[index], attributes = items[index].attributes
+            // Words for a warning only: most items never need them.
+            func described() -> String {
+                "service \(quoted(attributes.service)), account \(quoted(attributes.account)) in group \(quoted(attributes.group.name))"
+            }
             if ProtectedVariable.contains(name), !allowed.contains(name) {
-                terminal.writeErr("vault: warning: skipped \(name): the item \(item) may not set it (it changes what programs of the job do); pass --allow-env-name \(name) if the job means it\n")
+                terminal.writeErr("vault: warning: skipped \(name): the item \(described()) may not set it (it changes what programs of the job do); pass --allow-env-name \(name) if the job means it\n")
                 skippedProtected.append(name)
                 continue
             }
-            let secret = byName[name]![0].secret
+            let secret = items[index].secret
             guard GroupVariables.isEnvironmentText(secret) else {
-                terminal.writeErr("vault: warning: skipped \(name): the secret of \(item) is not text, so it cannot be an environment variable; read it with 'vault get'\n")
+                terminal.writeErr("vault: warning: skipped \(name): the secret of \(described()) is not text, so it cannot be an environment variable; read it with 'vault get'\n")
                 continue
             }
             variables.append((name, secret))

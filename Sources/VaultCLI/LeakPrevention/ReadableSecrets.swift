@@ -5,7 +5,14 @@ import VaultCrypto
 /// (each given; else VAULT_GROUP or the config's group; else every group the
 /// caller can open): what `vault scan` searches for and `vault redact` conceals.
 struct ReadableSecrets {
+    /// The items in the order they were read (what a masker needs: no names).
     var items: [(key: ItemKey, secret: SecretBytes)]
+
+    /// The items in the order of their names (`ItemName`), as scan reports them.
+    var itemsByName: [(key: ItemKey, secret: SecretBytes)] {
+        // Each name made once, not once per comparison.
+        zip(items.map { ItemName.of($0.key) }, items).sorted { $0.0 < $1.0 }.map(\.1)
+    }
 
     /// `ifNone` says what finding no secret means for the command ("nothing is masked"); it
     /// follows a warning naming the groups searched, so a group left empty is never a silent success.
@@ -16,14 +23,18 @@ struct ReadableSecrets {
         let progress = ProgressLine.attach(to: store, invocation, label: "reading secrets")
         defer { progress?.finish() }
         var items: [(key: ItemKey, secret: SecretBytes)] = []
-        var seen = Set<ItemKey>()
-        for group in groups {
-            for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
-                items.append((item.attributes.key, item.secret))
+        if groups.count == 1 {
+            // One reading of one group gives each item once.
+            items = try store.items(matching: Query(group: groups[0])).map { ($0.attributes.key, $0.secret) }
+        } else {
+            var seen = Set<ItemKey>()
+            for group in groups {
+                for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
+                    items.append((item.attributes.key, item.secret))
+                }
             }
         }
-        // Each name made once, not once per comparison.
-        self.items = zip(items.map { ItemName.of($0.key) }, items).sorted { $0.0 < $1.0 }.map(\.1)
+        self.items = items
         if items.isEmpty {
             invocation.terminal.writeErr("vault: warning: \(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read; \(ifNone)\n")
         }

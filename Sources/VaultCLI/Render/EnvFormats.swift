@@ -39,7 +39,8 @@ enum EnvFormat: String, CaseIterable {
 
     /// The text for every format but github.
     func render(_ variables: [(name: String, value: SecretBytes)]) -> SecretBytes {
-        var out = SecretBytesBuilder()
+        // Room for every assignment unescaped, so the locked buffer seldom grows (each growth is a copy).
+        var out = SecretBytesBuilder(capacity: variables.reduce(64) { $0 + $1.name.utf8.count + $1.value.count + 16 })
         switch self {
         case .dotenv:
             for (name, value) in variables {
@@ -56,7 +57,9 @@ enum EnvFormat: String, CaseIterable {
         case .json:
             out.append(variables.isEmpty ? "{}\n" : "{\n")
             for (index, (name, value)) in variables.enumerated() {
-                out.append("  \(ItemOutput.jsonString(name)): ")
+                out.append("  ")
+                out.append(ItemOutput.jsonString(name))
+                out.append(": ")
                 EnvFormat.appendJSONString(value, to: &out)
                 out.append(index == variables.count - 1 ? "\n}\n" : ",\n")
             }

@@ -1,6 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import VaultCrypto
 
-/// The secrets to conceal in a stream, compiled once into a `PatternAutomaton`.
+/// The secrets to conceal in a stream, compiled once into a `PrefixMatcher`.
 /// Shared by the streams of one `vault run` (stdout and stderr each have a
 /// `MaskingStream`).
 public final class MaskPatterns: @unchecked Sendable {
@@ -13,13 +16,13 @@ public final class MaskPatterns: @unchecked Sendable {
     /// How many of the secrets given were too short to conceal.
     public let tooShortCount: Int
     /// Whether there is nothing to conceal (the stream is copied as is).
-    public var isEmpty: Bool { automaton.isEmpty }
-    let automaton: PatternAutomaton
+    public var isEmpty: Bool { matcher.patternLengths.isEmpty }
+    let matcher: PrefixMatcher
 
     /// Compiles `secrets`. Each secret is a pattern, and so is each line of a
     /// multi-line secret (without its `\r`), so that output that rewrites line
-    /// ends, as a terminal does, is still concealed. The automaton lives in
-    /// locked memory (see `PatternAutomaton`); the patterns' copies made here
+    /// ends, as a terminal does, is still concealed. The matcher keeps the
+    /// patterns in locked memory (see `PrefixMatcher`); the copies made here
     /// are wiped once it is built.
     public init(secrets: [SecretBytes]) {
         var patterns = Set<[UInt8]>()
@@ -30,7 +33,7 @@ public final class MaskPatterns: @unchecked Sendable {
                 continue
             }
             var bytes = secret.copyBytes()
-            defer { PatternAutomaton.wipe(&bytes) }
+            defer { MaskPatterns.wipe(&bytes) }
             patterns.insert(bytes)
             guard bytes.contains(0x0A) else { continue }
             for var line in bytes.split(separator: 0x0A) {
@@ -41,13 +44,20 @@ public final class MaskPatterns: @unchecked Sendable {
         tooShortCount = tooShort
         var list = Array(patterns)
         patterns.removeAll()
-        automaton = PatternAutomaton(patterns: list)
-        for index in list.indices { PatternAutomaton.wipe(&list[index]) }
+        matcher = PrefixMatcher(patterns: list)
+        for index in list.indices { MaskPatterns.wipe(&list[index]) }
     }
 
     /// Compiles secrets given as plain arrays (tests and benchmarks).
     public convenience init(secrets: [[UInt8]]) {
         self.init(secrets: secrets.map { SecretBytes($0) })
+    }
+
+    /// Overwrites an array that held secret bytes before it is dropped.
+    private static func wipe(_ array: inout [UInt8]) {
+        array.withUnsafeMutableBytes { raw in
+            if let base = raw.baseAddress { memset(base, 0, raw.count) }
+        }
     }
 }
 
@@ -56,8 +66,12 @@ public final class MaskPatterns: @unchecked Sendable {
 /// a newline, only the few bytes that could still become a secret. Every other
 /// byte passes through unchanged.
 public struct MaskingStream {
-    private let automaton: PatternAutomaton
-    private var state: Int32 = 0
+    private let matcher: PrefixMatcher
+    /// The stream's last bytes, as many as the longest pattern less one: where a pattern
+    /// that ends in the next bytes can begin.
+    private var recent: [UInt8] = []
+    /// Scratch for the recent bytes followed by the first of the next.
+    private var junction: [UInt8] = []
     /// Bytes fed so far.
     private var position = 0
     /// Every byte before this offset has been written or concealed.
@@ -70,17 +84,18 @@ public struct MaskingStream {
 
     /// A masker that conceals every match of `patterns`.
     public init(_ patterns: MaskPatterns) {
-        automaton = patterns.automaton
+        matcher = patterns.matcher
     }
 
     /// Feeds the next bytes of the stream; `output` receives what can be written now.
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, output: (UnsafeRawBufferPointer) -> Void) {
         let base = position
-        if !automaton.isEmpty {
+        var safe = position + chunk.count
+        if !matcher.patternLengths.isEmpty {
             scan(chunk, base: base)
+            safe -= recent.withUnsafeBytes { matcher.pendingPrefixLength($0) }
         }
         position += chunk.count
-        let safe = position - Int(automaton.depth[Int(state)])
         flush(upTo: safe, chunk: chunk, chunkBase: base, output: output)
         keepUnwritten(chunk: chunk, chunkBase: base)
     }
@@ -91,25 +106,34 @@ public struct MaskingStream {
         flush(upTo: position, chunk: empty, chunkBase: position, output: output)
         held = []
         heldStart = position
-        state = 0
+        recent = []
     }
 
+    /// Conceals every match that ends in `chunk`: first those that begin in the recent bytes,
+    /// then those that lie whole in the chunk, so ranges come in the order they begin.
     private mutating func scan(_ chunk: UnsafeRawBufferPointer, base: Int) {
-        let automaton = self.automaton
-        var state = self.state
-        var index = 0
-        let count = chunk.count
-        while index < count {
-            if state == 0 {
-                index = automaton.skipToCandidate(chunk, from: index, to: count)
-                if index == count { break }
+        let matcher = self.matcher
+        let reach = matcher.longestPattern - 1
+        if !recent.isEmpty, !chunk.isEmpty {
+            let boundary = recent.count
+            junction.removeAll(keepingCapacity: true)
+            junction += recent
+            junction += chunk[..<min(reach, chunk.count)]
+            let junction = self.junction
+            junction.withUnsafeBytes { bytes in
+                matcher.search(bytes) { id, end in
+                    let start = end - matcher.patternLengths[id]
+                    if start < boundary, end > boundary { conceal(base - boundary + start..<base - boundary + end) }
+                }
             }
-            state = automaton.next(state, chunk[index])
-            index += 1
-            let length = Int(automaton.matchLength[Int(state)])
-            if length > 0 { conceal(base + index - length..<base + index) }
         }
-        self.state = state
+        matcher.search(chunk) { id, end in conceal(base + end - matcher.patternLengths[id]..<base + end) }
+        if chunk.count >= reach {
+            recent = Array(chunk[(chunk.count - reach)...])
+        } else {
+            recent += chunk
+            recent.removeFirst(max(recent.count - reach, 0))
+        }
     }
 
     /// Adds a range to conceal, merged with the pending ranges it overlaps.

@@ -13,7 +13,7 @@ public struct LeakSource: Hashable, Sendable {
 }
 
 /// Every secret to look for, in every `SecretEncoding`, compiled into one
-/// `PatternAutomaton` (the masker's) whose patterns map back to the secrets
+/// `PrefixMatcher` (as the masker's) whose patterns map back to the secrets
 /// they show: one pass over the input searches for all of them.
 public final class LeakPatterns: @unchecked Sendable {
     /// Secrets shorter than this many bytes are not searched: they would
@@ -27,8 +27,6 @@ public final class LeakPatterns: @unchecked Sendable {
     public let sources: [[LeakSource]]
     /// The indexes of the secrets too short to search.
     public let skipped: [Int]
-    /// The longest pattern's length: how far a match can reach back.
-    let longestPattern: Int
 
     /// Compiles every form of every secret of at least `minimumLength` bytes;
     /// hits name a secret by its index in `secrets`.
@@ -59,6 +57,5 @@ public final class LeakPatterns: @unchecked Sendable {
         matcher = PrefixMatcher(patterns: patterns)
         self.sources = sources
         self.skipped = skipped
-        longestPattern = patterns.map(\.count).max() ?? 0
     }
 }

@@ -29,7 +29,7 @@ public final class LeakScanner {
     /// A scanner for `patterns`, with a buffer of a little over 1 MiB.
     public init(_ patterns: LeakPatterns) {
         self.patterns = patterns
-        overlap = max(patterns.longestPattern - 1, 0)
+        overlap = max(patterns.matcher.longestPattern - 1, 0)
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: overlap + LeakScanner.chunkSize, alignment: 16)
     }
 

@@ -206,7 +206,7 @@ extension OpenVault {
         }
         let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         do {
-            return (try AESGCM.open(sealed, key: key, aad: aad), group, accessibility)
+            return (try sealed.withUnsafeBytes { try recordOpener.open($0, key: key, aad: aad) }, group, accessibility)
         } catch {
             throw VaultError.corrupted(path: path, detail: "a record does not open")
         }

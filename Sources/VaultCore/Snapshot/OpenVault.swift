@@ -50,6 +50,8 @@ struct OpenVault {
     /// Whether the members, the master key, a group key or a class key changed since the file was
     /// read, so every member slot must be sealed again from `roster` before the next write (`refreshMemberSlots`).
     var memberSlotsStale = false
+    /// One cipher context for every record this snapshot opens.
+    let recordOpener = AESGCM.Opener()
 
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {

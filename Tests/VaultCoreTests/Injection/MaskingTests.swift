@@ -106,6 +106,28 @@ private let marker = "<concealed by vault>"
         }
     }
 
+    /// The same property over random sets of secrets (4 to 20 bytes of a small alphabet, some
+    /// multi-line, sharing prefixes and overlapping often): what the masker writes, read by read
+    /// of random sizes, is what the one-shot reference gives.
+    @Test func randomSecretsAreMaskedAsTheReferenceMasksThem() {
+        var generator = SeededGenerator(test: "randomSecretsAreMaskedAsTheReferenceMasksThem")
+        let alphabet = Array("abc\n".utf8)
+        for round in 0..<300 {
+            let secrets = (0..<Int.random(in: 1...8, using: &generator)).map { _ in
+                String(decoding: (0..<Int.random(in: 4...20, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
+            }
+            var input: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                input += (0..<Int.random(in: 0...10, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+                input += Array(secrets.randomElement(using: &generator)!.utf8)
+            }
+            let sizes = (0..<8).map { _ in Int.random(in: 1...12, using: &generator) }
+            let output = mask(input, secrets: secrets, reads: sizes)
+            #expect(output == oneShotMask(input, secrets: secrets),
+                    "round \(round), secrets \(secrets.map(\.debugDescription)), reads \(sizes) (seed \(generator.seed))")
+        }
+    }
+
     @Test func randomBinaryOutputWithoutSecretsIsByteExact() {
         var generator = SeededGenerator(test: "randomBinaryOutputWithoutSecretsIsByteExact")
         let input = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }

@@ -39,4 +39,30 @@ import VaultTestSupport
             #expect(found == PrefixMatcherTests.naive(patterns, in: text), "round \(round) (seed \(generator.seed))")
         }
     }
+
+    /// Patterns shorter than 8 bytes make the prefix shorter: the search still finds exactly what
+    /// a naive one finds, and the pending prefix is the longest end of the text that begins a
+    /// longer pattern (what the masker holds back).
+    @Test func shortPatternsAndPendingPrefixesMatchANaiveSearch() {
+        var generator = SeededGenerator(test: "shortPatternsAndPendingPrefixesMatchANaiveSearch")
+        for round in 0..<300 {
+            let alphabet: [UInt8] = round % 2 == 0 ? Array("ab".utf8) : Array("abc".utf8)
+            var patterns: [[UInt8]] = []
+            for _ in 0..<Int.random(in: 1...10, using: &generator) {
+                let pattern = (0..<Int.random(in: 2...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+                if !patterns.contains(pattern) { patterns.append(pattern) }
+            }
+            var text = (0..<Int.random(in: 0...60, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            text.insert(contentsOf: patterns.randomElement(using: &generator)!, at: Int.random(in: 0...text.count, using: &generator))
+            let matcher = PrefixMatcher(patterns: patterns)
+            var found = Set<[Int]>()
+            text.withUnsafeBytes { buffer in matcher.search(buffer) { found.insert([$0, $1]) } }
+            #expect(found == PrefixMatcherTests.naive(patterns, in: text), "round \(round) (seed \(generator.seed))")
+            let pending = text.withUnsafeBytes { matcher.pendingPrefixLength($0) }
+            let expected = (1..<max(text.count + 1, 1)).last { length in
+                patterns.contains { $0.count > length && Array($0.prefix(length)) == Array(text.suffix(length)) }
+            } ?? 0
+            #expect(pending == expected, "round \(round) (seed \(generator.seed))")
+        }
+    }
 }
