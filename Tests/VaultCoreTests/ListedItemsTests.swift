@@ -59,3 +59,21 @@ import Testing
         #expect(!listed.areAllTaken)
     }
 }
+
+/// What a read decrypts: a `get` finds its item by the record's attributes and reads its secret
+/// from the same record, decrypted once (issue 33).
+@Suite struct RecordDecryptionTests {
+    @Test func aGetDecryptsItsRecordOnce() throws {
+        let dir = try TempDirectory()
+        let vault = try Vault.makeTest(at: dir.location())
+        for i in 0..<5 { try vault.add("svc-\(i)", "acct", "secret-\(i)") }
+        let query = Query(service: "svc-3", account: "acct")
+        let (secret, counts) = try vault.withKeys {
+            let snapshot = try vault.readSnapshot(checking: query.indexCheck)
+            let item = try vault.openItem(matching: query, in: snapshot)
+            return (item.secret.text, snapshot.lastOpened.decryptions)
+        }
+        #expect(secret == "secret-3")
+        #expect(counts.decrypted == 1, "records decrypted for one get: \(counts.decrypted)")
+    }
+}

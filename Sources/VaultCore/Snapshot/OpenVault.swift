@@ -52,6 +52,9 @@ struct OpenVault {
     var memberSlotsStale = false
     /// One cipher context for every record this snapshot opens.
     let recordOpener = AESGCM.Opener()
+    /// The record opened last, so a `get` that finds its item by the record's attributes and then
+    /// reads its secret decrypts it once.
+    let lastOpened = LastOpenedRecord()
 
     /// A group whose index failed its MAC.
     struct DamagedGroup: Equatable {
