@@ -607,6 +607,7 @@ public final class Vault: ItemStore {
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)
+                let epochOnDisk = vault.file.keyEpoch
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
                 guard vault.isWritable else {
                     guard let credential = scopedCredential else { throw VaultError.locked(nil) }
@@ -621,7 +622,7 @@ public final class Vault: ItemStore {
                 do {
                     resealed = try moveOffExposedDeviceKey(&vault)
                     result = try body(&vault)
-                    try commit(&vault)
+                    try commit(&vault, replacingEpoch: epochOnDisk)
                 } catch {
                     converted?.discardBackup()
                     throw error
@@ -641,9 +642,26 @@ public final class Vault: ItemStore {
     /// Writes `vault` atomically, then records its counters as seen (only now that it is renamed into
     /// place and synced), unless `rememberingCounters` is false: a merge's file may be git's temporary
     /// copy, or be put back when git's merge is aborted; the next read of the final file records it.
-    func commit(_ vault: inout OpenVault, rememberingCounters: Bool = true) throws {
-        try FileSystem.writeAtomically(try vault.encodePieces(), to: location.path, directory: location.directory)
-        if rememberingCounters { rememberCounters(of: vault) }
+    ///
+    /// A write that raises the key epoch (rekey, revoke, member removal, a rotating passwd) must be
+    /// remembered, or a copy from before it opens here again: it records the new epoch durably
+    /// before the rename (a state directory that cannot be written fails the write and leaves the
+    /// old file), and fails if it cannot complete that record once the file is in place.
+    func commit(_ vault: inout OpenVault, rememberingCounters: Bool = true, replacingEpoch replaced: UInt64? = nil) throws {
+        let raises = rememberingCounters && vault.keys.headerMACKey != nil && replaced.map { vault.file.keyEpoch > $0 } == true
+        let file = vault.file, groups = vault.groupsVerifiedByWriteKey
+        try FileSystem.writeAtomically(try vault.encodePieces(), to: location.path, directory: location.directory) {
+            guard raises, let replaced else { return }
+            try SeenCounters.record(vaultID: file.vaultID, host: host) { seen in
+                seen.raised(to: file, groups: groups, replacing: replaced) ?? seen
+            }
+        }
+        guard rememberingCounters else { return }
+        if raises {
+            try SeenCounters.record(vaultID: file.vaultID, host: host) { $0.merging(file, groups: groups) }
+        } else {
+            rememberCounters(of: vault)
+        }
     }
 
     /// Records as seen what a write key vouched for of `vault`'s counters: the header's and every
@@ -715,7 +733,9 @@ public final class Vault: ItemStore {
         let file = vault.file
         // A v1 file has no counters: as old as can be, once this machine has seen the vault in v2.
         let floor = max(seen.keyEpoch, minimumEpoch ?? 0)
-        if file.keyEpoch < floor {
+        // A file at the epoch a write in flight raised from is still the vault's (the write may have failed or crashed).
+        let inFlight = file.keyEpoch == seen.previousEpoch && file.keyEpoch >= minimumEpoch ?? 0
+        if file.keyEpoch < floor, !inFlight {
             guard acceptRollback else { throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor) }
             onNotice?(.rollbackAccepted(epoch: file.keyEpoch, expected: floor))
             rememberAcceptedRestore(of: vault)

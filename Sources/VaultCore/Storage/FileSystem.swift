@@ -207,9 +207,13 @@ enum FileSystem {
 
     /// `writeAtomically`, of `pieces` back to back: a piece still in a file read
     /// earlier is copied from that file by the kernel (sendfile), not through this process.
-    static func writeAtomically(_ pieces: [StoredBytes], to path: String, directory: String) throws {
+    /// `beforeRename` runs once the new file is written and synced, just before it is renamed into
+    /// place; when it throws, the old file stays.
+    static func writeAtomically(_ pieces: [StoredBytes], to path: String, directory: String,
+                                beforeRename: () throws -> Void = {}) throws {
         try refuseSymbolicLink(path)
         try writeThroughTemporary(pieces, to: path, directory: directory, durable: true) { temp in
+            try beforeRename()
             guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
         }
     }
