@@ -582,6 +582,15 @@ public final class Vault: ItemStore {
             withExtendedLifetime(lock) {}
         }
         FileSystem.removeAbandonedTemporaries(of: location.path, directory: location.directory)
+        let vaultID = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
+        if !vaultID.isEmpty {
+            // Device grants are rewritten under this lock by writes (a read's refresh of missing ones is best effort).
+            FileSystem.removeAbandonedTemporaries(of: DeviceGrants.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+            // A device key a failed re-key could not settle (only re-keys make one, under this lock).
+            if FileSystem.isRegularFile(DeviceKey.pendingPath(vaultID: vaultID, host: host)), let bytes = try? readFile() {
+                DeviceKey.settlePending(vaultID: vaultID, host: host) { OpenVault.isDeviceKey($0, of: bytes) }
+            }
+        }
         if FileSystem.exists(location.legacyLockPath) { FileSystem.remove(location.legacyLockPath) }
         return try body()
     }

@@ -268,7 +268,8 @@ enum FileSystem {
             unlink(temp)
             throw error
         }
-        if durable { syncDirectory(directory) }
+        // The rename is durable only once the directory is synced: a write that cannot sync it says so.
+        if durable { try syncDirectoryOrThrow(directory) }
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws {
@@ -340,6 +341,14 @@ enum FileSystem {
 
     private static func baseName(_ path: String) -> String {
         String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...])
+    }
+
+    /// Syncs `directory` (what renames and links in it are durable by), throwing when it cannot.
+    static func syncDirectoryOrThrow(_ directory: String) throws {
+        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dirfd >= 0 else { throw VaultError.io(path: directory, operation: "sync directory", errno: errno) }
+        defer { close(dirfd) }
+        guard fsync(dirfd) == 0 else { throw VaultError.io(path: directory, operation: "sync directory", errno: errno) }
     }
 
     static func syncDirectory(_ directory: String) {

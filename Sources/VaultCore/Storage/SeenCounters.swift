@@ -81,6 +81,8 @@ struct SeenCounters: Equatable {
         try FileSystem.makeDirectory(directory)
         let lock = try LockFile(path: path(vaultID: vaultID, host: host) + ".lock")
         defer { withExtendedLifetime(lock) {} }
+        // Every writer of the record holds this lock: a temp file of one that failed or was killed can go.
+        FileSystem.removeAbandonedTemporaries(of: path(vaultID: vaultID, host: host), directory: directory)
         let current = load(vaultID: vaultID, host: host)
         let next = change(current)
         // A key epoch raised, or a write in flight begun or resolved, is synced: losing it would let a pre-revoke copy in.
