@@ -489,7 +489,7 @@ public final class Vault: ItemStore {
         // What this machine has seen is read before the file: a writer records its counters only
         // after its file is in place, so a reader racing it can never see them above the file it reads.
         let seenBefore = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
-        let seen = seenBefore.isEmpty ? nil : SeenCounters.load(vaultID: seenBefore, host: host)
+        let seen = seenBefore.isEmpty ? nil : try SeenCounters.load(vaultID: seenBefore, host: host)
         let bytes = try readFile()
         let vaultID = VaultFile.peekVaultID(bytes)
         let deviceKey = try deviceKeyForReading(bytes, vaultID: vaultID)
@@ -586,6 +586,7 @@ public final class Vault: ItemStore {
         if !vaultID.isEmpty {
             // Device grants are rewritten under this lock by writes (a read's refresh of missing ones is best effort).
             FileSystem.removeAbandonedTemporaries(of: DeviceGrants.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+            FileSystem.removeAbandonedTemporaries(of: DeviceKey.pendingPath(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
             // A device key a failed re-key could not settle (only re-keys make one, under this lock).
             if FileSystem.isRegularFile(DeviceKey.pendingPath(vaultID: vaultID, host: host)), let bytes = try? readFile() {
                 DeviceKey.settlePending(vaultID: vaultID, host: host) { OpenVault.isDeviceKey($0, of: bytes) }
@@ -658,8 +659,10 @@ public final class Vault: ItemStore {
     /// old file), and fails if it cannot complete that record once the file is in place.
     func commit(_ vault: inout OpenVault, rememberingCounters: Bool = true, replacingEpoch replaced: UInt64? = nil) throws {
         let raises = rememberingCounters && vault.keys.headerMACKey != nil && replaced.map { vault.file.keyEpoch > $0 } == true
+        // Encoding raises the write generation: the counters recorded are those of the file written.
+        let pieces = try vault.encodePieces()
         let file = vault.file, groups = vault.groupsVerifiedByWriteKey
-        try FileSystem.writeAtomically(try vault.encodePieces(), to: location.path, directory: location.directory) {
+        try FileSystem.writeAtomically(pieces, to: location.path, directory: location.directory) {
             guard raises, let replaced else { return }
             try SeenCounters.record(vaultID: file.vaultID, host: host) { seen in
                 seen.raised(to: file, groups: groups, replacing: replaced) ?? seen

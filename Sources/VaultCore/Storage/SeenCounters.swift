@@ -40,11 +40,16 @@ struct SeenCounters: Equatable {
         host.stateDirectory + "/seen/" + hex(vaultID)
     }
 
-    /// What this machine remembers of `vaultID`; nothing (all zero) when it has not seen it.
-    static func load(vaultID: [UInt8], host: HostContext) -> SeenCounters {
+    /// What this machine remembers of `vaultID`; nothing (all zero) when it has not seen it. A
+    /// record that is there but cannot be read throws: taking it for none would skip the rollback check.
+    static func load(vaultID: [UInt8], host: HostContext) throws -> SeenCounters {
         var seen = SeenCounters()
-        guard let bytes = try? FileSystem.read(path(vaultID: vaultID, host: host), requirePrivate: false,
-                                               missing: .noSuchVault(path: "")) else { return seen }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(path(vaultID: vaultID, host: host), requirePrivate: false, missing: .noSuchVault(path: ""))
+        } catch VaultError.noSuchVault {
+            return seen
+        }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let words = line.split(separator: " ")
             switch (words.first, words.count) {
@@ -83,7 +88,7 @@ struct SeenCounters: Equatable {
         defer { withExtendedLifetime(lock) {} }
         // Every writer of the record holds this lock: a temp file of one that failed or was killed can go.
         FileSystem.removeAbandonedTemporaries(of: path(vaultID: vaultID, host: host), directory: directory)
-        let current = load(vaultID: vaultID, host: host)
+        let current = try load(vaultID: vaultID, host: host)
         let next = change(current)
         // A key epoch raised, or a write in flight begun or resolved, is synced: losing it would let a pre-revoke copy in.
         let durably = next.keyEpoch > current.keyEpoch || next.previousEpoch != current.previousEpoch

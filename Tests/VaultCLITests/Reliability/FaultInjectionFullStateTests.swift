@@ -43,6 +43,24 @@ import Glibc
         try expectPreRevokeCopyRefused(sandbox, beforeAll, credential, after: "revoke")
     }
 
+    /// A seen record that is there but cannot be read (here a directory in its place; an I/O error or a
+    /// denied open alike) fails the command: taken for no record, it let a pre-revoke copy in.
+    @Test func anUnreadableSeenRecordFailsRatherThanForgets() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initWithKeyFile()
+        #expect(try sandbox.vault(["add", "-s", "db", "-a", "ci", "--group", "ci"], stdin: Array("ci-secret".utf8)).status == 0)
+        let preRevoke = try #require(sandbox.read(sandbox.vaultPath))
+        #expect(try sandbox.vault(["revoke", "--group", "ci"]).status == 0)
+        let seen = sandbox.path(".local/state/vault/seen")
+        let record = try #require(try FileManager.default.contentsOfDirectory(atPath: seen).first { !$0.contains(".") })
+        try FileManager.default.removeItem(atPath: seen + "/" + record)
+        try FileManager.default.createDirectory(atPath: seen + "/" + record, withIntermediateDirectories: false)
+        try sandbox.write(sandbox.vaultPath, preRevoke)
+        let read = try sandbox.vault(["get", "-s", "db", "-a", "ci", "--group", "ci"])
+        #expect(read.status != 0, "with its seen record unreadable, the pre-revoke copy opened: \(read.stdoutText)")
+        #expect(read.stderr.contains(record), "\(read.stderr)")
+    }
+
     /// Puts `preRevoke` back in place: neither the owner's key file nor the revoked credential opens it.
     private func expectPreRevokeCopyRefused(_ sandbox: Sandbox, _ preRevoke: [UInt8], _ credential: String, after: String) throws {
         let current = sandbox.read(sandbox.vaultPath)
