@@ -34,7 +34,7 @@ struct WritingCommand: Sendable {
                            try $0.expectSuccess(["delete", "-s", "github", "-a", "ci"])
                        },
                        arguments: { ["import", $0.path("bundle"), "--bundle-key-file", $0.path("bundle.key"), "--on-conflict", "replace"] }),
-        WritingCommand(name: "first-run", arguments: { ["first-run", "--marker", $0.path("out/marker"), "--group", "ci"] }),
+        WritingCommand(name: "first-run", arguments: { ["first-run", "--marker", $0.path("out/markers/first-run"), "--group", "ci"] }),
         WritingCommand(name: "unlock", arguments: { _ in ["unlock"] }),
         WritingCommand(name: "lock", prepare: { try $0.expectSuccess(["unlock"]) }, arguments: { _ in ["lock", "--all"] }),
         WritingCommand(name: "wipe", arguments: { _ in ["wipe", "--group", "ci", "--yes"] }),

@@ -43,6 +43,7 @@ import Glibc
         let full = ReliabilityScale.isFull
         var points = 0, runs = 0, failures = 0, commands = 0
         var perCommand: [String] = []
+        var kinds: [String: Int] = [:]
         for command in WritingCommand.all {
             let harness = try FaultHarness(command: command, shim: shim)
             let total = harness.reference.calls.count
@@ -50,6 +51,7 @@ import Glibc
             guard total > 0 else { continue }
             commands += 1
             points += total
+            for call in harness.reference.calls { kinds[call.name, default: 0] += 1 }
             // The sample: about eight points per command, from a different start each command; then one past the last.
             let step = full ? 1 : max(1, total / 8)
             let sampled = Array(Swift.stride(from: 1 + commands % step, through: total, by: step))
@@ -71,6 +73,12 @@ import Glibc
             perCommand.append("\(command.name) \(total)")
         }
         print("FaultInjectionTests: \(points) injection points x 2 modes over \(commands) commands (\(perCommand.joined(separator: ", "))); \(runs) runs (\(full ? "every point" : "a sample"); VAULT_RELIABILITY=full runs every point), \(failures) failures")
+        let byKind = kinds.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        print("FaultInjectionTests: injection points by call: \(byKind)")
         #expect(commands == WritingCommand.all.count)
+        // The shim must see every kind of call vault's write paths make (fdatasync and ftruncate it makes none of).
+        for kind in ["openat", "write", "fsync", "close", "rename", "link", "unlink", "mkdir", "flock", "sendfile"] {
+            #expect(kinds[kind, default: 0] > 0, "the shim saw no \(kind) call: it does not see what it is meant to fail")
+        }
     }
 }
