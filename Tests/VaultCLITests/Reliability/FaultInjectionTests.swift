@@ -40,6 +40,7 @@ import Glibc
 
     @Test func everyWritingCommandSurvivesEveryFailingCall() throws {
         let shim = try Self.shim.get()
+        defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: shim).deletingLastPathComponent().path) }
         let full = ReliabilityScale.isFull
         var points = 0, runs = 0, failures = 0, commands = 0
         var perCommand: [String] = []
