@@ -54,7 +54,7 @@ demo: build
 bench: deps release
 	RELEASE_FLAGS="$(RELEASE_FLAGS)" bench/run.sh
 
-# Crash, concurrency and bad-input tests at full scale, the suite under ASan, and fuzzing.
+# Crash, concurrency, fault-injection and bad-input tests at full scale, the suite under ASan, and fuzzing.
 reliability: deps
 	scripts/reliability.sh
 

@@ -25,9 +25,10 @@ cat "$log"
 # named here with the reason it may skip for. As root (CI) none may skip: the
 # Secret Service tests run against the daemon with-keyring.sh starts, and
 # root can mount the disks of the full- and read-only-disk tests. A run as
-# another user cannot mount, so the full-disk test skips, for that reason.
+# another user cannot mount, so the full-disk tests (a full vault directory,
+# a full state directory) skip, for that reason.
 if [ "$(id -u)" -ne 0 ]; then
-    expected_skips='fullDisk() skipped: "mounting a tmpfs needs root'
+    expected_skips='skipped: "mounting a tmpfs needs root'
 else
     expected_skips=""
 fi

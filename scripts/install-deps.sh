@@ -42,6 +42,8 @@ PACKAGES="$PACKAGES sway wl-clipboard"
 PACKAGES="$PACKAGES pre-commit"
 # strace: counts the files a command opens (ConfigReadOnceTests: the config is read once per run)
 PACKAGES="$PACKAGES strace"
+# gcc, libc6-dev: cc builds the fault-injection shim (Tests/FaultInjection/fault-shim.c) that FaultInjectionTests preloads
+PACKAGES="$PACKAGES gcc libc6-dev"
 
 missing=""
 for package in $PACKAGES; do

@@ -492,7 +492,7 @@ public final class Vault: ItemStore {
         // What this machine has seen is read before the file: a writer records its counters only
         // after its file is in place, so a reader racing it can never see them above the file it reads.
         let seenBefore = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
-        let seen = seenBefore.isEmpty ? nil : SeenCounters.load(vaultID: seenBefore, host: host)
+        let seen = seenBefore.isEmpty ? nil : try SeenCounters.load(vaultID: seenBefore, host: host)
         let bytes = try readFile()
         let vaultID = VaultFile.peekVaultID(bytes)
         let deviceKey = try deviceKeyForReading(bytes, vaultID: vaultID)
@@ -585,6 +585,16 @@ public final class Vault: ItemStore {
             withExtendedLifetime(lock) {}
         }
         FileSystem.removeAbandonedTemporaries(of: location.path, directory: location.directory)
+        let vaultID = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
+        if !vaultID.isEmpty {
+            // Device grants are rewritten under this lock by writes (a read's refresh of missing ones is best effort).
+            FileSystem.removeAbandonedTemporaries(of: DeviceGrants.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+            FileSystem.removeAbandonedTemporaries(of: DeviceKey.pendingPath(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+            // A device key a failed re-key could not settle (only re-keys make one, under this lock).
+            if FileSystem.isRegularFile(DeviceKey.pendingPath(vaultID: vaultID, host: host)), let bytes = try? readFile() {
+                DeviceKey.settlePending(vaultID: vaultID, host: host) { OpenVault.isDeviceKey($0, of: bytes) }
+            }
+        }
         if FileSystem.exists(location.legacyLockPath) { FileSystem.remove(location.legacyLockPath) }
         return try body()
     }
@@ -610,6 +620,7 @@ public final class Vault: ItemStore {
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)
+                let epochOnDisk = vault.file.keyEpoch
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
                 guard vault.isWritable else {
                     guard let credential = scopedCredential else { throw VaultError.locked(nil) }
@@ -624,7 +635,7 @@ public final class Vault: ItemStore {
                 do {
                     resealed = try moveOffExposedDeviceKey(&vault)
                     result = try body(&vault)
-                    try commit(&vault)
+                    try commit(&vault, replacingEpoch: epochOnDisk)
                 } catch {
                     converted?.discardBackup()
                     throw error
@@ -653,10 +664,29 @@ public final class Vault: ItemStore {
 
     /// Writes `vault` atomically, then (a change) records its counters as seen, only now that it is
     /// renamed into place and synced.
-    func commit(_ vault: inout OpenVault, as write: Write = .change) throws {
+    ///
+    /// A change that raises the key epoch (rekey, revoke, member removal, a rotating passwd) must be
+    /// remembered, or a copy from before it opens here again: it records the new epoch durably
+    /// before the rename (a state directory that cannot be written fails the write and leaves the
+    /// old file), and fails if it cannot complete that record once the file is in place.
+    func commit(_ vault: inout OpenVault, as write: Write = .change, replacingEpoch replaced: UInt64? = nil) throws {
         if write == .change { try checkBeforeChanging?() }
-        try FileSystem.writeAtomically(try vault.encodePieces(), to: location.path, directory: location.directory)
-        if write == .change { rememberCounters(of: vault) }
+        let raises = write == .change && vault.keys.headerMACKey != nil && replaced.map { vault.file.keyEpoch > $0 } == true
+        // Encoding raises the write generation: the counters recorded are those of the file written.
+        let pieces = try vault.encodePieces()
+        let file = vault.file, groups = vault.groupsVerifiedByWriteKey
+        try FileSystem.writeAtomically(pieces, to: location.path, directory: location.directory) {
+            guard raises, let replaced else { return }
+            try SeenCounters.record(vaultID: file.vaultID, host: host) { seen in
+                seen.raised(to: file, groups: groups, replacing: replaced) ?? seen
+            }
+        }
+        guard write == .change else { return }
+        if raises {
+            try SeenCounters.record(vaultID: file.vaultID, host: host) { $0.merging(file, groups: groups) }
+        } else {
+            rememberCounters(of: vault)
+        }
     }
 
     /// Records as seen what a write key vouched for of `vault`'s counters: the header's and every
@@ -728,7 +758,9 @@ public final class Vault: ItemStore {
         let file = vault.file
         // A v1 file has no counters: as old as can be, once this machine has seen the vault in v2.
         let floor = max(seen.keyEpoch, minimumEpoch ?? 0)
-        if file.keyEpoch < floor {
+        // A file at the epoch a write in flight raised from is still the vault's (the write may have failed or crashed).
+        let inFlight = file.keyEpoch == seen.previousEpoch && file.keyEpoch >= minimumEpoch ?? 0
+        if file.keyEpoch < floor, !inFlight {
             guard acceptRollback else { throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor) }
             onNotice?(.rollbackAccepted(epoch: file.keyEpoch, expected: floor))
             rememberAcceptedRestore(of: vault)

@@ -215,7 +215,7 @@ import Glibc
         }
         #expect(failures.entries.isEmpty, "\(failures.entries.prefix(3))")
         let file = try VaultFile.decode(fileBytes(dir.location().path)).file
-        #expect(SeenCounters.load(vaultID: vaultID, host: host) == SeenCounters(of: file, groups: Set(file.groups.map(\.groupID))))
+        #expect(try SeenCounters.load(vaultID: vaultID, host: host) == SeenCounters(of: file, groups: Set(file.groups.map(\.groupID))))
     }
 }
 

@@ -51,11 +51,20 @@ extension Vault {
         try requireTrustKey("re-key the vault")
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
-        var outcome = try transaction { vault in
-            try first(&vault)
-            let (outcome, moved) = try rekey(&vault, keeping: secret, kdf: kdf, confirm: confirm, keepingTrustKey: keepingTrustKey)
-            movedDeviceKey = moved
-            return outcome
+        var outcome: RekeyOutcome
+        do {
+            outcome = try transaction { vault in
+                try first(&vault)
+                let (outcome, moved) = try rekey(&vault, keeping: secret, kdf: kdf, confirm: confirm, keepingTrustKey: keepingTrustKey)
+                movedDeviceKey = moved
+                return outcome
+            }
+        } catch {
+            // A failed write leaves no new device key behind: the vault in place decides whether it is kept.
+            if let bytes = try? readFile() {
+                DeviceKey.settlePending(vaultID: VaultFile.peekVaultID(bytes), host: host) { OpenVault.isDeviceKey($0, of: bytes) }
+            }
+            throw error
         }
         outcome.sessionsEnded = try finishRekey(movedDeviceKey: movedDeviceKey)
         return outcome

@@ -59,6 +59,18 @@ enum DeviceKey {
         FileSystem.syncDirectory(host.deviceKeyDirectory)
     }
 
+    /// After a re-key that failed: the pending key it made is published when the vault in place
+    /// is sealed under it (the write landed before the failure), and removed otherwise.
+    static func settlePending(vaultID: [UInt8], host: HostContext, isTheVaults: (SecretBytes) -> Bool) {
+        let pending = pendingPath(vaultID: vaultID, host: host)
+        guard FileSystem.isRegularFile(pending) else { return }
+        if let key = try? read(pending, exposed: false), isTheVaults(key) {
+            try? publish(vaultID: vaultID, host: host)
+        } else {
+            FileSystem.remove(pending)
+        }
+    }
+
     /// The pending key of `vaultID` when one is left and `isTheVaults` says the
     /// vault is sealed under it (a crash between the vault write and `publish`):
     /// it is published now. Nil otherwise.

@@ -210,9 +210,13 @@ enum FileSystem {
 
     /// `writeAtomically`, of `pieces` back to back: a piece still in a file read
     /// earlier is copied from that file by the kernel (sendfile), not through this process.
-    static func writeAtomically(_ pieces: [StoredBytes], to path: String, directory: String) throws {
+    /// `beforeRename` runs once the new file is written and synced, just before it is renamed into
+    /// place; when it throws, the old file stays.
+    static func writeAtomically(_ pieces: [StoredBytes], to path: String, directory: String,
+                                beforeRename: () throws -> Void = {}) throws {
         try refuseSymbolicLink(path)
         try writeThroughTemporary(pieces, to: path, directory: directory, durable: true) { temp in
+            try beforeRename()
             guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
         }
     }
@@ -268,7 +272,8 @@ enum FileSystem {
             unlink(temp)
             throw error
         }
-        if durable { syncDirectory(directory) }
+        // The rename is durable only once the directory is synced: a write that cannot sync it says so.
+        if durable { try syncDirectoryOrThrow(directory) }
     }
 
     private static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32, path: String) throws {
@@ -340,6 +345,14 @@ enum FileSystem {
 
     private static func baseName(_ path: String) -> String {
         String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...])
+    }
+
+    /// Syncs `directory` (what renames and links in it are durable by), throwing when it cannot.
+    static func syncDirectoryOrThrow(_ directory: String) throws {
+        let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dirfd >= 0 else { throw VaultError.io(path: directory, operation: "sync directory", errno: errno) }
+        defer { close(dirfd) }
+        guard fsync(dirfd) == 0 else { throw VaultError.io(path: directory, operation: "sync directory", errno: errno) }
     }
 
     static func syncDirectory(_ directory: String) {

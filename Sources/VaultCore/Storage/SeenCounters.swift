@@ -2,14 +2,23 @@
 /// epoch and, at that epoch, the highest write generation and group
 /// generations. A file below them was rolled back or spliced. Kept in the
 /// XDG state directory as lines of text (`epoch N`, `generation N`,
-/// `group ID N`), written atomically; recorded only after a write is renamed
-/// into place and its directory synced, or after a read whose counters a
+/// `group ID N`, `previous N`), written atomically; recorded after a write is
+/// renamed into place and its directory synced, or after a read whose counters a
 /// write key checked (the header MAC, or a group's index MAC), or (the key
 /// epoch alone) an identity's read whose trust statement checked.
+///
+/// A write that raises the key epoch (rekey, revoke, member removal, a rotating
+/// passwd) records the new epoch durably before its file is renamed into place,
+/// with `previous N`: until the write is done, a file at the epoch it raised from
+/// is still the vault's (a crash or a failed rename leaves it). The write clears
+/// `previous` once its file is in place; a read that a write key checks resolves
+/// it too: the new epoch proves the write landed, the old one that it did not.
 struct SeenCounters: Equatable {
     var keyEpoch: UInt64 = 0
     var writeGeneration: UInt64 = 0
     var groupGenerations: [GroupID: UInt64] = [:]
+    /// The key epoch a write in flight raised `keyEpoch` from: a file there is accepted until the write resolves.
+    var previousEpoch: UInt64?
 
     /// The counters of `file`, as it holds them: its header's, and the generations of `groups`.
     init(of file: VaultFile, groups: Set<GroupID>) {
@@ -31,16 +40,22 @@ struct SeenCounters: Equatable {
         host.stateDirectory + "/seen/" + hex(vaultID)
     }
 
-    /// What this machine remembers of `vaultID`; nothing (all zero) when it has not seen it.
-    static func load(vaultID: [UInt8], host: HostContext) -> SeenCounters {
+    /// What this machine remembers of `vaultID`; nothing (all zero) when it has not seen it. A
+    /// record that is there but cannot be read throws: taking it for none would skip the rollback check.
+    static func load(vaultID: [UInt8], host: HostContext) throws -> SeenCounters {
         var seen = SeenCounters()
-        guard let bytes = try? FileSystem.read(path(vaultID: vaultID, host: host), requirePrivate: false,
-                                               missing: .noSuchVault(path: "")) else { return seen }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.read(path(vaultID: vaultID, host: host), requirePrivate: false, missing: .noSuchVault(path: ""))
+        } catch VaultError.noSuchVault {
+            return seen
+        }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let words = line.split(separator: " ")
             switch (words.first, words.count) {
             case ("epoch", 2): seen.keyEpoch = UInt64(words[1]) ?? 0
             case ("generation", 2): seen.writeGeneration = UInt64(words[1]) ?? 0
+            case ("previous", 2): seen.previousEpoch = UInt64(words[1])
             case ("group", 3):
                 if let id = UInt32(words[1]), let generation = UInt64(words[2]) { seen.groupGenerations[GroupID(id)] = generation }
             default: continue
@@ -60,13 +75,34 @@ struct SeenCounters: Equatable {
     /// the writer recorded, never writes over it. Best effort: a state directory that cannot be
     /// written leaves the record as it was.
     static func update(vaultID: [UInt8], host: HostContext, _ change: (SeenCounters) -> SeenCounters) {
+        try? record(vaultID: vaultID, host: host, change)
+    }
+
+    /// `update`, throwing when the record cannot be written: for what a write must have recorded
+    /// before it may say it is done (a raised key epoch, before and after its rename).
+    static func record(vaultID: [UInt8], host: HostContext, _ change: (SeenCounters) -> SeenCounters) throws {
         let directory = host.stateDirectory + "/seen"
-        guard (try? FileSystem.makeDirectory(host.stateDirectory)) != nil, (try? FileSystem.makeDirectory(directory)) != nil,
-              let lock = try? LockFile(path: path(vaultID: vaultID, host: host) + ".lock") else { return }
+        try FileSystem.makeDirectory(host.stateDirectory)
+        try FileSystem.makeDirectory(directory)
+        let lock = try LockFile(path: path(vaultID: vaultID, host: host) + ".lock")
         defer { withExtendedLifetime(lock) {} }
-        let current = load(vaultID: vaultID, host: host)
+        // Every writer of the record holds this lock: a temp file of one that failed or was killed can go.
+        FileSystem.removeAbandonedTemporaries(of: path(vaultID: vaultID, host: host), directory: directory)
+        let current = try load(vaultID: vaultID, host: host)
         let next = change(current)
-        if next != current { try? next.save(vaultID: vaultID, host: host, durably: next.keyEpoch > current.keyEpoch) }
+        // A key epoch raised, or a write in flight begun or resolved, is synced: losing it would let a pre-revoke copy in.
+        let durably = next.keyEpoch > current.keyEpoch || next.previousEpoch != current.previousEpoch
+        if next != current { try next.save(vaultID: vaultID, host: host, durably: durably) }
+    }
+
+    /// The record of a write about to rename `file` over one at key epoch `replaced`: the new
+    /// file's counters, with `replaced` as `previous`, when it raises the recorded key epoch; nil
+    /// when it does not.
+    func raised(to file: VaultFile, groups: Set<GroupID>, replacing replaced: UInt64) -> SeenCounters? {
+        guard file.keyEpoch > keyEpoch else { return nil }
+        var next = SeenCounters(of: file, groups: groups)
+        next.previousEpoch = replaced
+        return next
     }
 
     /// Writes these counters as what this machine has seen of `vaultID` (`update` holds the lock).
@@ -76,6 +112,7 @@ struct SeenCounters: Equatable {
         try FileSystem.makeDirectory(directory)
         var text = "epoch \(keyEpoch)\ngeneration \(writeGeneration)\n"
         for (id, generation) in groupGenerations.sorted(by: { $0.key < $1.key }) { text += "group \(id) \(generation)\n" }
+        if let previousEpoch { text += "previous \(previousEpoch)\n" }
         // A new key epoch (a re-key, a revoke) is synced: losing it would let a pre-revoke copy in.
         // Generations, raised by every write, are not (only their data is, before the rename, so the
         // file is never left empty and the epoch it holds never lost): a crash that loses one leaves lower counters,
@@ -92,7 +129,7 @@ struct SeenCounters: Equatable {
     /// Where `file` stands against what was seen: behind in epoch (rolled back), behind in a
     /// generation at the same epoch (an older or spliced copy), or not behind.
     func judge(_ file: VaultFile) -> Judgement {
-        if file.keyEpoch < keyEpoch { return .olderEpoch }
+        if file.keyEpoch < keyEpoch { return file.keyEpoch == previousEpoch ? .current : .olderEpoch }
         guard file.keyEpoch == keyEpoch else { return .current }
         if file.writeGeneration < writeGeneration { return .behind(found: file.writeGeneration, seen: writeGeneration) }
         for (group, section) in zip(file.groups, file.sections) {
@@ -118,10 +155,13 @@ struct SeenCounters: Equatable {
 
     /// These counters raised to `file`'s (the generations of `groups` only): a higher epoch
     /// replaces everything; the same epoch takes each maximum.
+    /// A file at the epoch a write in flight raised from resolves it the other way: that write did not land.
     func merging(_ file: VaultFile, groups: Set<GroupID>) -> SeenCounters {
         if file.keyEpoch > keyEpoch { return SeenCounters(of: file, groups: groups) }
+        if file.keyEpoch == previousEpoch { return SeenCounters(of: file, groups: groups) }
         guard file.keyEpoch == keyEpoch else { return self }
         var next = self
+        next.previousEpoch = nil
         next.writeGeneration = max(writeGeneration, file.writeGeneration)
         for (group, section) in zip(file.groups, file.sections) where groups.contains(group.groupID) {
             next.groupGenerations[group.groupID] = max(groupGenerations[group.groupID] ?? 0, section.generation)

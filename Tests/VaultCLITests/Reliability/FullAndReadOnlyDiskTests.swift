@@ -61,7 +61,7 @@ import Glibc
     /// next write works.
     @Test(.enabled(if: canMount, "mounting a tmpfs needs root and CAP_SYS_ADMIN"))
     func everyWriteOnEachFullDirectory() throws {
-        var runs = 0, acknowledged = 0, refusedUnchanged = 0, refusedChanged = 0, failures = 0, known = 0
+        var runs = 0, acknowledged = 0, refusedUnchanged = 0, refusedChanged = 0, failures = 0
         var statuses: [String] = []
         for command in WritingCommand.sample {
             // What the command leaves on a disk with room: the "after" a successful run must match.
@@ -90,17 +90,16 @@ import Glibc
                 let seen = try VaultObservation.take(sandbox, probes: command.probes)
                 runs += 1
                 statuses.append("\(command.name) \(place.rawValue) \(fill.rawValue) \(result.status)")
-                var problems: [String] = [], knownIssues: [String] = []
+                var problems: [String] = []
                 if result.status == 0 {
                     acknowledged += 1
                     if seen != expected { problems.append("exited 0, but reads:\n\(seen)\n-- expected:\n\(expected)") }
                     // The key epoch is what keeps a revoked credential revoked against a restored old file:
                     // a write that raised it is acknowledged only once this machine has recorded it.
                     if counters.epoch != expectedCounters.epoch {
-                        // Known issue: revoke records the epoch before the rename (faults branch). Until that
-                        // lands, every command that raises the key epoch (rekey, revoke, passwd, ...) records it
-                        // after the vault's rename, best effort, and exits 0 when the state directory is full.
-                        (place == .stateDirectory ? { knownIssues.append($0) } : { problems.append($0) })("exited 0, but the seen counters hold key epoch \(counters.epoch ?? "none"), not \(expectedCounters.epoch ?? "none")")
+                        // A command that raises the key epoch records it before its rename: a full state
+                        // directory fails it, leaving the old vault (failed before, exit 0 with nothing recorded).
+                        problems.append("exited 0, but the seen counters hold key epoch \(counters.epoch ?? "none"), not \(expectedCounters.epoch ?? "none")")
                     }
                 } else {
                     if seen == before { refusedUnchanged += 1 } else { refusedChanged += 1 }
@@ -116,17 +115,11 @@ import Glibc
                 if !seen.readable { problems.append("the vault does not verify or read:\n\(seen)") }
                 if let problem = try VaultObservation.nextCommandWorks(sandbox) { problems.append(problem) }
                 failures += problems.count
-                known += knownIssues.count
                 let label = "\(command.name) with \(place.rawValue) full (\(fill.rawValue))"
                 for problem in problems { Issue.record(Comment(rawValue: "\(label): \(problem)")) }
-                for problem in knownIssues {
-                    withKnownIssue("revoke records the epoch before the rename (faults branch)") {
-                        Issue.record(Comment(rawValue: "\(label): \(problem)"))
-                    }
-                }
             }
         }
-        print("FullAndReadOnlyDiskTests: \(WritingCommand.sample.count) commands x \(Place.allCases.count) full directories x \(Self.fills.count) (\(Self.fills.map(\.rawValue).joined(separator: "; "))) = \(runs) runs: \(acknowledged) exited 0 with the change there, \(refusedUnchanged) refused leaving the vault as before, \(refusedChanged) refused after the change landed; \(failures) failures and \(known) of the known issue (exit statuses: \(statuses.joined(separator: ", ")))")
+        print("FullAndReadOnlyDiskTests: \(WritingCommand.sample.count) commands x \(Place.allCases.count) full directories x \(Self.fills.count) (\(Self.fills.map(\.rawValue).joined(separator: "; "))) = \(runs) runs: \(acknowledged) exited 0 with the change there, \(refusedUnchanged) refused leaving the vault as before, \(refusedChanged) refused after the change landed; \(failures) failures (exit statuses: \(statuses.joined(separator: ", ")))")
     }
 
     @Test(.enabled(if: canMount || geteuid() != 0, "root ignores directory modes, and this process may not mount a read-only tmpfs"))
