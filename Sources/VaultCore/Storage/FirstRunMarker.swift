@@ -40,6 +40,8 @@ public enum FirstRunMarker {
         let name = path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]
         let lock = try LockFile(path: directory + "/." + name + ".lock")
         defer { withExtendedLifetime(lock) {} }
+        // A marker write that failed or was killed may have left its temp file: every writer holds this lock.
+        FileSystem.removeAbandonedTemporaries(of: path, directory: directory)
         guard !exists(at: path) else { return nil }
         let result = try wipe()
         _ = try claim(at: path, now: now)

@@ -178,9 +178,10 @@ struct WritingCommand: Sendable {
             return (["import", sandbox.path("b.vexport"), "--bundle-key-file", sandbox.path("bundle.key"), "--on-conflict", "skip"], "")
         }),
         WritingCommand(name: "first-run", prepare: { sandbox in
-            (["first-run", "--marker", sandbox.path(".local/state/vault/first-run"), "--group", "ci"], "")
+            // In a directory it makes (a runner's workspace): its mkdir is one of the calls that may fail.
+            (["first-run", "--marker", sandbox.path("out/markers/first-run"), "--group", "ci"], "")
         }, probes: [Probe(label: "marker") { sandbox in
-            FileManager.default.fileExists(atPath: sandbox.path(".local/state/vault/first-run")) ? "present" : "absent"
+            FileManager.default.fileExists(atPath: sandbox.path("out/markers/first-run")) ? "present" : "absent"
         }], resumes: true),
         WritingCommand(name: "unlock", prepare: { _ in (["unlock", "--raw"], "") }, probes: [sessions], durable: false),
         WritingCommand(name: "lock", prepare: { sandbox in
