@@ -428,6 +428,8 @@ import Glibc
             let untracked = try bob.git(["status", "--porcelain", "--untracked-files=all"]).stdoutText.split(separator: "\n").filter { $0.hasPrefix("??") }
             leftovers += untracked.count
             if !untracked.isEmpty { print("MergeKillTests.sync: left untracked in bob's clone: \(untracked)\n  \(context)") }
+            // A killed driver's temp file beside git's copy of OURS is gone once the next sync ran.
+            #expect(!untracked.contains { $0.contains(".merge_file_") }, "a killed merge driver's temp file outlived the next sync: \(untracked)\n\(context)")
         }
 
         func prepared(_ removal: Removal) throws -> (scenario: Scenario, driver: String, microseconds: Int) {

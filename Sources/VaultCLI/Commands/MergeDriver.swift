@@ -16,6 +16,7 @@ enum MergeDriverCommand {
             access.overriddenLocation = VaultLocation(path: absolute(positionals[1]))
             let vault = try access.vault()
             let repository = try? GitRepository.containing(absolute(positionals[1]), environment: invocation.environment)
+            if let repository { GitWorkTree.removeAbandonedMergeDriverTemporaries(in: repository.top) }
             let origins = (ours: repository?.describe("HEAD") ?? "ours",
                            theirs: repository.map { $0.describe(theirCommit(invocation.environment, in: $0)) } ?? "theirs")
             let report = try vault.merge(base: base, theirs: theirs, origins: origins,

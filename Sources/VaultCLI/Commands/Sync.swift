@@ -15,6 +15,8 @@ enum SyncCommand {
         guard try access.location.exists else { throw VaultError.noSuchVault(path: path) }
         let repository = try GitRepository.containing(path, environment: invocation.environment)
         let relative = try repository.relativePath(of: path)
+        // What a merge driver killed mid-write (a killed sync's) left beside git's copy of the file.
+        GitWorkTree.removeAbandonedMergeDriverTemporaries(in: repository.top)
         if invocation.arguments.flag(.setup) {
             try setup(repository, relative: relative, invocation)
             return

@@ -317,6 +317,20 @@ enum FileSystem {
         }
     }
 
+    /// Removes the temp files of vault's writes to files named `prefix…` in `directory` whose file is
+    /// gone: no writer is writing a file that is not there (a writer writes beside an existing one,
+    /// or makes its temp first and would still hold it open), so what is left is a killed writer's.
+    /// Needs no lock.
+    static func removeTemporariesOfVanishedFiles(named prefix: String, in directory: String) {
+        let temporaryStart = "." + prefix
+        for name in list(directory) where name.hasPrefix(temporaryStart) {
+            let head = name.dropLast(16)
+            guard head.hasSuffix(".tmp-"), unhex(String(name.suffix(16)))?.count == 8 else { continue }
+            let file = String(head.dropLast(5).dropFirst())
+            if !exists(directory + "/" + file) { unlink(directory + "/" + name) }
+        }
+    }
+
     /// Refuses to write through a symbolic link: the output would land wherever it points.
     static func refuseSymbolicLink(_ path: String) throws {
         var info = stat()

@@ -26,6 +26,13 @@ public enum GitWorkTree {
         return FileSystem.exists(gitDirectory + "/MERGE_HEAD")
     }
 
+    /// Removes what merge drivers killed mid-write left in `directory` (the top of the work tree,
+    /// where git keeps its `.merge_file_XXXXXX` copies, the driver's OURS): the temp files of copies
+    /// git has since removed.
+    public static func removeAbandonedMergeDriverTemporaries(in directory: String) {
+        FileSystem.removeTemporariesOfVanishedFiles(named: ".merge_file_", in: directory)
+    }
+
     /// The commit HEAD names in the work tree holding `directory`, read from git's files (HEAD, the
     /// branch's ref file or `packed-refs`) without running git; nil outside a work tree or before
     /// the first commit. For telling cheaply whether HEAD moved since it was last looked at.
