@@ -212,6 +212,13 @@ _vault_value_kind() {
 # How positional argument $2 (from 0) of command $1 completes.
 _vault_positional_kind() {
     case "$1 $2" in
+        "get "0) echo "none" ;;
+        "otp "0) echo "none" ;;
+        "update "0) echo "none" ;;
+        "edit "0) echo "none" ;;
+        "rename "0) echo "none" ;;
+        "delete "0) echo "none" ;;
+        "history "0) echo "none" ;;
         "group "0) echo "words list create delete" ;;
         "group "1) echo "names groups" ;;
         "identity "0) echo "words new show" ;;

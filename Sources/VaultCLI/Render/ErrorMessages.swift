@@ -50,7 +50,7 @@ struct ErrorReport {
             return ErrorReport(
                 status: status, message: "\(candidates.count) items match; the command needs exactly one",
                 details: candidates.map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
-                hint: "name one with --service, --account and --group, or use --all-matching where the command has it")
+                hint: "name one as GROUP/SERVICE/ACCOUNT or with --service, --account and --group, or use --all-matching where the command has it")
         case .wrongCredential(.passphrase):
             return ErrorReport(status: status, message: "wrong passphrase", hint: "try again, or unlock with --key-file if the vault has a key-file keyslot")
         case .wrongCredential(.keyFile):

@@ -89,8 +89,10 @@ extension CommandTable {
             OptionSpec(.theirs, help: "print the other side's secret of an item a merge left in conflict (see vault conflicts)"),
             OptionSpec(.conflict, value: "N", help: "print the other version the item's N-th conflict keeps (1 is the newest; vault conflicts counts them)"),
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
+            ExampleSpec("vault get github/ci-bot", "the same, naming the item as SERVICE/ACCOUNT"),
             ExampleSpec(#"GITHUB_TOKEN="$(vault get -s github -a ci-bot)" ./deploy.sh"#,
                         "pass a secret to one command through its environment"),
             ExampleSpec("vault get -s github -a ci-bot --json", "show an item's attributes without its secret"),
@@ -115,6 +117,7 @@ extension CommandTable {
             group(searchGroupHelp),
             json,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault history -s github -a ci-bot", "list the tokens an item held before"),
         ],
@@ -137,8 +140,9 @@ extension CommandTable {
             group(searchGroupHelp),
             OptionSpec(.at, value: "UNIX_TIME", help: "the TOTP code at this time, in seconds since 1970, instead of now"),
         ],
+        positionals: [itemName],
         examples: [
-            ExampleSpec("vault otp -s github -a alice", "print the code to type at GitHub's two-factor prompt"),
+            ExampleSpec("vault otp github/alice", "print the code to type at GitHub's two-factor prompt"),
             ExampleSpec("vault otp -s github -a alice --at \"$(date -d '+30 sec' +%s)\"", "print the next code"),
         ],
         run: { try OneTimeCodeCommand.run($0) })
@@ -166,6 +170,7 @@ extension CommandTable {
             resultJSON,
             otp,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
                         "rotate a token"),
@@ -195,6 +200,7 @@ extension CommandTable {
             account("account of the item"),
             group(searchGroupHelp),
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault edit -s postgres -a admin", "change a password in the editor"),
             ExampleSpec("EDITOR=nano vault edit -s notes -a recovery-codes", "edit a multi-line secret in nano"),
@@ -215,6 +221,7 @@ extension CommandTable {
             OptionSpec(.allMatching, help: "delete every item that matches instead of exactly one"),
             resultJSON,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault delete -s github -a ci-bot", "delete one item"),
             ExampleSpec("vault delete --group ci --all-matching", "delete every item of the group ci"),
@@ -243,9 +250,11 @@ extension CommandTable {
             OptionSpec(.keepHistory, help: "carry the item's earlier secrets into the new group too"),
             resultJSON,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault rename -s github -a ci-bot --to-account deploy-bot", "rename an item's account"),
             ExampleSpec("vault rename -s github -a ci-bot --to-group ci", "move an item to the group ci"),
+            ExampleSpec("vault rename ci/github/ci-bot --to-group default", "move it back, naming it as GROUP/SERVICE/ACCOUNT"),
         ],
         run: { try RenameCommand.run($0) })
 

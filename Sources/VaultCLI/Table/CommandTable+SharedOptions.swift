@@ -10,6 +10,13 @@ extension CommandTable {
         OptionSpec(.account, short: "a", value: "ACCOUNT", help: help, completion: .account)
     }
 
+    /// The item a command works on, named in one word instead of -s and -a.
+    static let itemName = PositionalSpec(
+        "SERVICE/ACCOUNT",
+        help: "the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); "
+            + "'/', '%', '?', '#' and spaces in a name are percent-encoded, e.g. %2F",
+        optional: true)
+
     /// Commands that find items search one group only when one is named.
     static let searchGroupHelp = "only items of this access group; every group when none is named"
 
