@@ -193,7 +193,9 @@ extension CommandTable {
             editor fails or vault gets TERM or HUP; VIMINIT turns off vim's swap, undo, backup and \
             viminfo files. A newline the editor added at the end is dropped when the secret had none. \
             An unchanged or emptied buffer changes nothing and says so; an editor that fails changes \
-            nothing. Refused when CI, VAULT_NO_INTERACTION or --no-interaction is set.
+            nothing. An item that does not exist is created in the group named (default when none is), \
+            with the class when-unlocked, from an empty buffer: on a terminal after asking y/N, \
+            without one at once. Refused when CI, VAULT_NO_INTERACTION or --no-interaction is set.
             """,
         options: [
             service("service of the item"),
@@ -204,6 +206,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault edit -s postgres -a admin", "change a password in the editor"),
             ExampleSpec("EDITOR=nano vault edit -s notes -a recovery-codes", "edit a multi-line secret in nano"),
+            ExampleSpec("vault edit notes/wifi", "write a new item's secret in the editor"),
         ],
         run: { try EditCommand.run($0) })
 
