@@ -81,7 +81,8 @@ extension CommandTable {
                        + "and literal characters in brackets, separated by commas, e.g. 'alnum,[-_.]'",
                    default: "alnum"),
         OptionSpec(.require, value: "CLASSES",
-                   help: "a generated secret holds at least one character of each class named: upper, lower, digit, symbol"),
+                   help: "a generated secret holds at least one character of each class named (upper, lower, digit, symbol), "
+                       + "which is drawn from too, whatever --charset says"),
         OptionSpec(.noAmbiguous, help: "leave out the characters 0 O 1 l I | from a generated secret"),
         OptionSpec(.words, value: "N", help: "generate a passphrase of N words from the EFF large word list (7 776 words) instead"),
         OptionSpec(.separator, value: "TEXT", help: "what goes between the words of a passphrase", default: "-"),
