@@ -71,7 +71,7 @@ enum GetCommand {
             return
         }
         if let field {
-            terminal.writeOut(field.text(of: item.attributes) + "\n")
+            terminal.writeOut(field.text(of: item.attributes, now: invocation.now) + "\n")
             return
         }
         if arguments.flag(.json) {
