@@ -190,6 +190,10 @@ complete -c vault -n '__vault_using otp' -s s -l service -x -a '(__vault_names s
 complete -c vault -n '__vault_using otp' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
 complete -c vault -n '__vault_using otp' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 complete -c vault -n '__vault_using otp' -l at -x -d 'the TOTP code at this time, in seconds since 1970, instead of now'
+complete -c vault -n '__vault_using otp' -l remaining -d 'print the seconds the TOTP code of now (or --at) stays valid instead of the code; gives no code, so an HOTP counter never moves'
+complete -c vault -n '__vault_using otp' -l json -d 'print the code, its kind, and a TOTP code\'s period and seconds left as one JSON object'
+complete -c vault -n '__vault_using otp' -l clip -d 'copy the code to the clipboard instead of printing it, and clear it later, as get --clip does'
+complete -c vault -n '__vault_using otp' -l clip-timeout -x -d 'clear the clipboard after this long, e.g. 45s, 2m'
 complete -c vault -n '__vault_using otp' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using update' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'

@@ -139,11 +139,18 @@ extension CommandTable {
             account("account of the item"),
             group(searchGroupHelp),
             OptionSpec(.at, value: "UNIX_TIME", help: "the TOTP code at this time, in seconds since 1970, instead of now"),
+            OptionSpec(.remaining, help: "print the seconds the TOTP code of now (or --at) stays valid instead of the code; gives no code, so an HOTP counter never moves"),
+            OptionSpec(.json, help: "print the code, its kind, and a TOTP code's period and seconds left as one JSON object"),
+            OptionSpec(.clip, help: "copy the code to the clipboard instead of printing it, and clear it later, as get --clip does"),
+            OptionSpec(.clipTimeout, value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s"),
         ],
         positionals: [itemName],
         examples: [
             ExampleSpec("vault otp github/alice", "print the code to type at GitHub's two-factor prompt"),
             ExampleSpec("vault otp -s github -a alice --at \"$(date -d '+30 sec' +%s)\"", "print the next code"),
+            ExampleSpec("vault otp github/alice --clip", "copy the code to the clipboard"),
+            ExampleSpec("[ \"$(vault otp github/alice --remaining)\" -ge 5 ] || sleep 5; vault otp github/alice",
+                        "wait for a fresh code when the current one is about to expire"),
         ],
         run: { try OneTimeCodeCommand.run($0) })
 
