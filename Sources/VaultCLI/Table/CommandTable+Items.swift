@@ -271,10 +271,12 @@ extension CommandTable {
     static let listCommand = CommandSpec(
         "list", aliases: ["ls"], summary: "list items, never their secrets",
         discussion: """
-            Prints the group, service, account, class and label of every item that \
-            matches the filters, sorted by group, service and account, \
-            one per line, or as JSON with --json. Secrets are \
-            never printed.
+            Prints the group, service, account, class, modified date, expiry and label of every \
+            item that matches the filters, sorted by group, service and account, one per line: \
+            in aligned columns under a header on a terminal, and for a program (stdout not a \
+            terminal) as the same columns separated by one TAB, without header or padding, the \
+            expiry column always there, a TAB, newline or backslash in a name written \\t, \\n, \\\\. \
+            With --json, as JSON. Secrets are never printed.
             """,
         options: [
             service("only items of this service"),
