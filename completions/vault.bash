@@ -23,7 +23,7 @@ _vault_options() {
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --theirs --conflict --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        otp) echo "-s --service -a --account --group --at --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        otp) echo "-s --service -a --account --group --at --remaining --json --clip --clip-timeout --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --keep --undo --json --otp --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --keep-history --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
@@ -59,7 +59,7 @@ _vault_options() {
         upgrade) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        help) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        help) echo "--all --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         *) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
     esac
 }
@@ -99,7 +99,7 @@ _vault_value_kind() {
         "get -a"|"get --account") echo "names accounts" ;;
         "get --group") echo "names groups" ;;
         "get -l"|"get --label") echo "none" ;;
-        "get --field") echo "words service account label group class created modified expires" ;;
+        "get --field") echo "words service account group class label comment kind generic env_name created modified expires expired" ;;
         "get --clip-timeout") echo "none" ;;
         "get --revision") echo "none" ;;
         "get --conflict") echo "none" ;;
@@ -107,6 +107,7 @@ _vault_value_kind() {
         "otp -a"|"otp --account") echo "names accounts" ;;
         "otp --group") echo "names groups" ;;
         "otp --at") echo "none" ;;
+        "otp --clip-timeout") echo "none" ;;
         "update -s"|"update --service") echo "names services" ;;
         "update -a"|"update --account") echo "names accounts" ;;
         "update --group") echo "names groups" ;;
@@ -212,6 +213,13 @@ _vault_value_kind() {
 # How positional argument $2 (from 0) of command $1 completes.
 _vault_positional_kind() {
     case "$1 $2" in
+        "get "0) echo "none" ;;
+        "otp "0) echo "none" ;;
+        "update "0) echo "none" ;;
+        "edit "0) echo "none" ;;
+        "rename "0) echo "none" ;;
+        "delete "0) echo "none" ;;
+        "history "0) echo "none" ;;
         "group "0) echo "words list create delete" ;;
         "group "1) echo "names groups" ;;
         "identity "0) echo "words new show" ;;

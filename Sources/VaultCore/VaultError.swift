@@ -13,6 +13,10 @@ public enum VaultError: Error, Equatable {
     case wrongCredential(CredentialKind)
     /// The vault has no keyslot of the kind given (e.g. a key file for a passphrase-only vault).
     case noKeyslot(CredentialKind)
+    /// The passphrase or key file given for an export bundle does not open it.
+    case wrongBundleCredential(CredentialKind)
+    /// The export bundle opens with the other kind of credential than the one given.
+    case noBundleKeyslot(CredentialKind)
     /// The vault file does not exist.
     case noSuchVault(path: String)
     /// `init` found a vault already there.
@@ -159,7 +163,7 @@ public enum VaultError: Error, Equatable {
         case .itemNotFound: return .itemNotFound
         case .duplicateItem: return .duplicateItem
         case .ambiguous: return .usage
-        case .wrongCredential, .noKeyslot: return .authFailed
+        case .wrongCredential, .noKeyslot, .wrongBundleCredential, .noBundleKeyslot: return .authFailed
         case .noSuchVault: return .noSuchVault
         case .vaultExists: return .duplicateVault
         case .corrupted: return .decode

@@ -20,7 +20,7 @@ import Testing
     @Test(arguments: commandNames)
     func commandAppearsEverywhere(name: String) throws {
         let command = try #require(CommandTable.commands.first { $0.name == name })
-        #expect(HelpRenderer.overview().contains("\n  \(name) "), "vault help lists \(name)")
+        #expect(HelpRenderer.overview(all: true).contains("\n  \(name) "), "vault help --all lists \(name)")
         #expect(HelpRenderer.command(command).hasPrefix("vault \(name) - "))
         #expect(man.contains("\n.Nm\n.Cm \(name)\n"), "man SYNOPSIS has \(name)")
         #expect(man.contains("\n.It Cm \(name)\n"), "man COMMANDS has \(name)")
@@ -130,6 +130,22 @@ import Testing
         let parsed = try Parser.parse(argv)
         #expect(parsed.command.name != "help" || argv.contains("help"), "\(line) parses as \(parsed.command.name)")
         #expect(argv.contains(parsed.command.name))
+    }
+
+    /// `vault help` lists each visible command in one section, but for the plumbing, which only --all lists.
+    @Test func helpSectionsHoldEveryCommandOnce() {
+        let listed = CommandTable.helpSections.flatMap(\.commands).map(\.name)
+        #expect(Set(listed).count == listed.count, "a command in two sections: \(listed)")
+        #expect(CommandTable.plumbingCommands.map(\.name).sorted() == ["docker-credential", "git-credential", "merge-driver"])
+        let overview = HelpRenderer.overview()
+        for name in listed { #expect(overview.contains("\n  \(name) "), "vault help lists \(name)") }
+        for command in CommandTable.plumbingCommands {
+            #expect(!overview.contains("\n  \(command.name) "), "vault help lists the plumbing \(command.name)")
+            #expect(HelpRenderer.overview(all: true).contains("\n  \(command.name) "), "vault help --all lists \(command.name)")
+        }
+        for title in ["Items:", "CI and scripts:", "Teams and sharing:", "Unlocking and maintenance:"] {
+            #expect(overview.contains("\n" + title + "\n"))
+        }
     }
 
     @Test func firstExampleOfEachCommandUsesIt() {

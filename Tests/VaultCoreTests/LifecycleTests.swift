@@ -140,7 +140,7 @@ import VaultCrypto
 
         // The wrong key is "wrong key file"; a damaged bundle is "damaged" and imports nothing.
         let wrongKey = UnlockSecret.keyFile(SecretBytes(Array("vault-key-v1:another-key-material-0123456789abcd\n".utf8)))
-        #expect(throws: VaultError.wrongCredential(.keyFile)) { try target.importBundle(at: bundle, credential: wrongKey, onConflict: .skip) }
+        #expect(throws: VaultError.wrongBundleCredential(.keyFile)) { try target.importBundle(at: bundle, credential: wrongKey, onConflict: .skip) }
         var damaged = fileBytes(bundle)
         damaged[damaged.count - 20] ^= 1
         writeBytes(damaged, to: bundle + ".bad")

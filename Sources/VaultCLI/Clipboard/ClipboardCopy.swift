@@ -52,16 +52,16 @@ struct ClipboardCopy {
     }
 
     /// Copies `secret` and starts the clearer; says where it went on stderr.
-    func copy(_ secret: SecretBytes, of attributes: ItemAttributes, invocation: Invocation) throws {
+    func copy(_ secret: SecretBytes, of attributes: ItemAttributes, what: String = "secret", invocation: Invocation) throws {
         try clipboard.copy(secret)
         let key = SecretBytes(SecureRandom.bytes(32))
         let mac = secret.withUnsafeBytes { HMAC.sha256(key: key, data: $0) }
         try startClearer(key: key, mac: mac)
         let clearing = clipboard.method == .osc52
             ? "it is cleared in \(DurationText.describe(seconds)), whatever the clipboard holds then"
-            : "it is cleared in \(DurationText.describe(seconds)) if it still holds the secret"
+            : "it is cleared in \(DurationText.describe(seconds)) if it still holds the \(what)"
         invocation.terminal.writeErr(
-            "vault: copied the secret of service \(quoted(attributes.service)), account \(quoted(attributes.account)) "
+            "vault: copied the \(what) of service \(quoted(attributes.service)), account \(quoted(attributes.account)) "
                 + "to the clipboard (\(clipboard.method.rawValue)); \(clearing)\n")
     }
 

@@ -4,6 +4,7 @@ import VaultCrypto
 /// `vault edit`: opens one item's secret in the user's editor through a
 /// file on a tmpfs, wiped and removed afterwards whatever happens, and stores
 /// what the editor saved; an unchanged or emptied buffer changes nothing.
+/// An item that does not exist is created (asked first on a terminal).
 enum EditCommand {
     static func run(_ invocation: Invocation) throws {
         let options = ItemArguments(invocation)
@@ -18,7 +19,14 @@ enum EditCommand {
                                  hint: "set XDG_RUNTIME_DIR to a tmpfs directory such as /run/user/$(id -u); vault never writes a secret to disk")
         }
         let store = try access.store()
-        let item = try store.item(matching: query)
+        let item: Item
+        do {
+            item = try store.item(matching: query)
+        } catch VaultError.itemNotFound(let missing) {
+            try create(Query(service: missing.service, account: missing.account, group: missing.group ?? .default),
+                       in: store, base: base, invocation: invocation, access: access)
+            return
+        }
         let buffer = try EditBuffer(in: base, holding: item.secret)
         defer { buffer.wipe() }
         let editor = EditorProcess(environment: invocation.environment)
@@ -53,6 +61,46 @@ enum EditCommand {
             return edited
         }
         terminal.writeErr("vault: updated \(names) in group \(quoted(item.attributes.group.name))\n")
+    }
+
+    /// Creates the item `query` names with what the editor saves into an
+    /// empty buffer, in `query`'s group (default when none is named, as add
+    /// does); on a terminal only when the person says yes.
+    private static func create(_ query: Query, in store: ItemStore, base: String, invocation: Invocation,
+                               access: VaultAccess) throws {
+        let service = query.service ?? "", account = query.account ?? "", group = query.group ?? .default
+        let names = "service \(quoted(service)), account \(quoted(account)) in group \(quoted(group.name))"
+        if access.reasonPromptsAreOff == nil {
+            let answer = try invocation.terminal.readLine(prompt: "vault: no item for \(names); create it? [y/N] ")
+            guard let answer, ["y", "yes"].contains(answer.lowercased()) else {
+                throw CommandFailure(.itemNotFound, "no item for \(names); nothing was created",
+                                     hint: "answer y to create it, or run 'vault edit' without a terminal")
+            }
+        }
+        let buffer = try EditBuffer(in: base, holding: SecretBytes(count: 0))
+        defer { buffer.wipe() }
+        let editor = EditorProcess(environment: invocation.environment)
+        let outcome = try editor.edit(buffer.path)
+        if let signal = outcome.vaultSignal {
+            throw ChildExitStatus(code: 128 + signal, failure: CommandFailure(
+                .failure, "stopped by signal \(signal) while the editor ran; nothing was created, and the file was wiped"))
+        }
+        guard outcome.status == 0 else {
+            throw CommandFailure(.failure, "the editor \(quoted(editor.command)) exited with status \(outcome.status); nothing was created",
+                                 hint: "run 'vault edit' again, or set VISUAL or EDITOR to another editor")
+        }
+        let edited = trimmingAddedNewline(buffer.contents(limit: ItemLimits.maxSecretBytes), original: SecretBytes(count: 0))
+        buffer.wipe()
+        if edited.count == 0 {
+            invocation.terminal.writeErr("vault: the buffer was left empty; \(names) was not created\n")
+            return
+        }
+        let groupCheck = NewGroupCheck(invocation: invocation)
+        let createsGroup = try groupCheck.createsGroup(group, in: store)
+        _ = try store.add(NewItem(service: service, account: account, group: group, accessibility: .default,
+                                  details: ItemDetails(), secret: edited), replaceExisting: false)
+        if createsGroup { invocation.terminal.say("created group \(quoted(group.name))") }
+        invocation.terminal.writeErr("vault: created \(names)\n")
     }
 
     /// Editors end a saved file with a newline; one that the original did not

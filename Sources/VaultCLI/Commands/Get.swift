@@ -11,7 +11,7 @@ enum GetCommand {
         let clipboard = try ClipboardCopy.requested(by: invocation)
         let query = try ItemArguments(invocation).query()
         guard query.service != nil || query.account != nil || query.label != nil else {
-            throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
+            throw UsageError("no item named", hint: "name it as SERVICE/ACCOUNT or with -s SERVICE -a ACCOUNT")
         }
         let store = try VaultAccess(invocation).store()
         let conflictNumber = try arguments.value(.conflict).map { text in
@@ -71,7 +71,7 @@ enum GetCommand {
             return
         }
         if let field {
-            terminal.writeOut(field.text(of: item.attributes) + "\n")
+            terminal.writeOut(field.text(of: item.attributes, now: invocation.now) + "\n")
             return
         }
         if arguments.flag(.json) {

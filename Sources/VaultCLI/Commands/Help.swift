@@ -13,7 +13,7 @@ enum HelpCommand {
             let command = try Parser.command(named: name, in: CommandTable.commands)
             terminal.writeOut(HelpRenderer.command(command, style))
         } else {
-            terminal.writeOut(HelpRenderer.overview(style))
+            terminal.writeOut(HelpRenderer.overview(style, all: arguments.flag(.all)))
         }
     }
 }

@@ -6,7 +6,7 @@ enum HistoryCommand {
         let options = ItemArguments(invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
         guard query.service != nil || query.account != nil else {
-            throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
+            throw UsageError("no item named", hint: "name it as SERVICE/ACCOUNT or with -s SERVICE -a ACCOUNT")
         }
         let (attributes, revisions) = try VaultAccess(invocation).store().history(matching: query)
         let terminal = invocation.terminal

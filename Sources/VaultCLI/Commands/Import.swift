@@ -5,6 +5,8 @@ enum ImportCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
         let path = arguments.positionals[0]
+        // Said before any passphrase is asked for: the vault's or the bundle's.
+        guard KeyFile.exists(path: path) else { throw VaultError.noSuchFile(path: path, kind: .bundle) }
         let policy = ConflictPolicy(rawValue: arguments.value(.onConflict) ?? "fail") ?? .fail
         let access = VaultAccess(invocation)
         let vault = try access.vault()

@@ -18,8 +18,10 @@ enum ListCommand {
             terminal.writeOut(ItemOutput.jsonArray(items, now: invocation.now) + "\n")
         } else if items.isEmpty {
             terminal.say("no items match")
-        } else {
+        } else if terminal.stdoutIsTTY {
             ItemOutput.writeTable(items, now: invocation.now) { terminal.writeOut($0) }
+        } else {
+            ItemOutput.writeRows(items, now: invocation.now) { terminal.writeOut($0) }
         }
         // The healthy groups are listed above; the damaged one is named, and the exit status says so.
         if let damaged = damagedGroups.first {

@@ -9,9 +9,32 @@ enum OneTimeCodeCommand {
         let options = ItemArguments(invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
         let time = try unixTime(invocation)
+        let arguments = invocation.arguments
+        let clipboard = try ClipboardCopy.requested(by: invocation)
+        if arguments.flag(.remaining), arguments.flag(.json) || clipboard != nil {
+            throw UsageError("--remaining prints the seconds left alone", hint: "drop --json or --clip; --json shows them beside the code")
+        }
         let store = try VaultAccess(invocation).store()
-        let code = try OneTimeCodeInput.reading(query) { try store.oneTimeCode(matching: query, atUnixTime: time) }
-        invocation.terminal.writeOut(code + "\n")
+        if arguments.flag(.remaining) {
+            guard let seconds = try OneTimeCodeInput.reading(query, { try store.oneTimeCodeSecondsRemaining(matching: query, atUnixTime: time) }) else {
+                throw CommandFailure(.usage, "the item holds an HOTP secret: its code stays valid until it is used, and has no seconds left",
+                                     hint: "drop --remaining; 'vault otp' gives the code")
+            }
+            invocation.terminal.writeOut("\(seconds)\n")
+            return
+        }
+        let result = try OneTimeCodeInput.reading(query) { try store.oneTimeCodeDetails(matching: query, atUnixTime: time) }
+        if let clipboard {
+            try clipboard.copy(SecretBytes(Array(result.code.utf8)), of: result.attributes, what: "one-time code", invocation: invocation)
+        } else if arguments.flag(.json) {
+            var fields: [(String, JSONValue)] = [("code", .string(result.code)), ("kind", .string(result.period == nil ? "hotp" : "totp"))]
+            if let period = result.period, let left = result.secondsRemaining {
+                fields += [("period", .number(period)), ("remaining", .number(left))]
+            }
+            invocation.terminal.writeOut(JSONValue.object(fields).text + "\n")
+        } else {
+            invocation.terminal.writeOut(result.code + "\n")
+        }
     }
 
     /// `--at UNIX_TIME`, or now.

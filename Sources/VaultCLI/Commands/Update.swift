@@ -17,7 +17,7 @@ enum UpdateCommand {
             guard change.isEmpty, !input.hasExplicitSource, !arguments.flag(.keepSecret), arguments.value(.keep) == nil else {
                 throw UsageError("--undo changes nothing but the secret", hint: "run it alone with -s and -a, then change attributes in another update")
             }
-            guard query.service != nil || query.account != nil else { throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT") }
+            guard query.service != nil || query.account != nil else { throw UsageError("no item named", hint: "name it as SERVICE/ACCOUNT or with -s SERVICE -a ACCOUNT") }
             let restored = try VaultAccess(invocation).store().keepingHistory().undo(matching: query)
             invocation.report(
                 "restored the secret service \(quoted(restored.service)), account \(quoted(restored.account)) held before; the one it replaced is revision 1",

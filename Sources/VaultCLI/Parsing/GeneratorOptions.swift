@@ -42,15 +42,13 @@ struct GeneratorOptions {
         guard let length = Int(lengthText), (1...4096).contains(length) else {
             throw UsageError("invalid --length \(quoted(lengthText))", hint: "give a whole number from 1 to 4096")
         }
-        var alphabet = try characters(arguments.value(.charset) ?? "alnum")
+        // A class --require names is drawn from too: `--require symbol` with the default
+        // charset means symbols may appear, not a refusal over a --charset never given.
+        let required = try requiredClasses()
+        var alphabet = try characters(arguments.value(.charset) ?? "alnum") + required.flatMap(\.characters)
         if arguments.flag(.noAmbiguous) { alphabet.removeAll(where: CharacterClass.ambiguous.contains) }
         guard !alphabet.isEmpty else {
             throw UsageError("--charset leaves no character to draw from", hint: "name more characters in --charset")
-        }
-        let required = try requiredClasses()
-        for requiredClass in required where !alphabet.contains(where: requiredClass.contains) {
-            throw UsageError("--require \(requiredClass.rawValue) names a class with no character in --charset",
-                             hint: "add \(requiredClass.rawValue) to --charset, or drop it from --require")
         }
         guard let rule = PasswordRule(length: length, alphabet: alphabet, required: required) else {
             throw UsageError("--length \(length) is shorter than the \(required.count) classes --require names",

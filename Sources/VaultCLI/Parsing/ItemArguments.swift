@@ -14,8 +14,48 @@ struct ItemArguments {
         environment = invocation.environment
     }
 
-    /// --service, required.
+    /// The item named by the positional REFERENCE (`SERVICE/ACCOUNT`,
+    /// `GROUP/SERVICE/ACCOUNT` or `vault://…`), read by the same parser as
+    /// `vault run`'s references; nil when none is given. Naming the item both
+    /// ways, or a `?otp` query, is a usage error.
+    func reference() throws -> SecretReference? {
+        guard arguments.command.positionals.first?.name == CommandTable.itemName.name,
+              let text = arguments.positionals.first else { return nil }
+        let reference: SecretReference
+        do {
+            reference = try SecretReference(parsingName: text)
+        } catch {
+            throw UsageError("invalid item name \(quoted(text)): \(ItemArguments.problem(error, name: text))",
+                             hint: ItemArguments.referenceHint)
+        }
+        guard reference.part == .secret else {
+            throw UsageError("\(quoted(text)) names a one-time code; a command names an item",
+                             hint: "drop the ?otp, or print the code with 'vault otp \(SecretReference(group: reference.group, service: reference.service, account: reference.account).shortName)'")
+        }
+        if arguments.value(.service) != nil || arguments.value(.account) != nil {
+            throw UsageError("the item is named twice, as \(quoted(text)) and with -s/-a",
+                             hint: "give either \(quoted(text)) or -s SERVICE -a ACCOUNT, not both")
+        }
+        if let named = reference.group, let given = arguments.value(.group), given != named.name {
+            throw UsageError("\(quoted(text)) is in group \(quoted(named.name)), and --group names \(quoted(given))",
+                             hint: "drop --group, or write the name as SERVICE/ACCOUNT")
+        }
+        return reference
+    }
+
+    /// How to write an item's name, for a hint.
+    static let referenceHint =
+        "write SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT (or vault://…), with '/', '%', '?', '#' and spaces in a name percent-encoded, e.g. %2F"
+
+    private static func problem(_ error: SecretReferenceError, name: String) -> String {
+        guard case .segmentCount(let count) = error, !SecretReference.isReference(name) else { return error.problem }
+        return count == 1 ? "it has no '/'; it needs SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT"
+            : "it has \(count) parts; it needs SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT"
+    }
+
+    /// The service of the positional reference, else --service, required.
     func service() throws -> String {
+        if let reference = try reference() { return reference.service }
         guard let service = arguments.value(.service) else {
             throw UsageError("missing --service", hint: "name the item's service with -s SERVICE")
         }
@@ -23,16 +63,19 @@ struct ItemArguments {
         return service
     }
 
-    /// --account, required (it may be empty).
+    /// The account of the positional reference, else --account, required (it may be empty).
     func account() throws -> String {
+        if let reference = try reference() { return reference.account }
         guard let account = arguments.value(.account) else {
             throw UsageError("missing --account", hint: "name the item's account with -a ACCOUNT (it may be \"\")")
         }
         return account
     }
 
-    /// --group, or VAULT_GROUP, or `group` in the config file, or nil.
+    /// The group of a three-part positional reference, else --group, or
+    /// VAULT_GROUP, or `group` in the config file, or nil.
     func group() throws -> AccessGroup? {
+        if let group = try reference()?.group { return group }
         guard let name = try Settings(invocation).value(.group) else {
             return nil
         }
@@ -107,7 +150,9 @@ struct ItemArguments {
 
     /// The query the selecting options describe (service, account, group, label, class).
     func query() throws -> Query {
-        Query(service: arguments.value(.service), account: arguments.value(.account), group: try group(),
+        let reference = try reference()
+        return Query(service: reference?.service ?? arguments.value(.service), account: reference?.account ?? arguments.value(.account),
+              group: try group(),
               accessibility: try accessibility(), label: arguments.value(.label))
     }
 }

@@ -50,7 +50,15 @@ struct ErrorReport {
             return ErrorReport(
                 status: status, message: "\(candidates.count) items match; the command needs exactly one",
                 details: candidates.map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
-                hint: "name one with --service, --account and --group, or use --all-matching where the command has it")
+                hint: "name one as GROUP/SERVICE/ACCOUNT or with --service, --account and --group, or use --all-matching where the command has it")
+        case .wrongBundleCredential(let kind):
+            return ErrorReport(status: status, message: "the bundle \(kind == .keyFile ? "key file" : "passphrase") does not open the export bundle; nothing was imported",
+                               hint: kind == .keyFile ? "give the key file the bundle was exported with: --bundle-key-file FILE"
+                                   : "give the passphrase the bundle was exported with: --bundle-passphrase-file FILE, or leave it out to be asked")
+        case .noBundleKeyslot(let kind):
+            let other = kind == .keyFile ? "a passphrase: give --bundle-passphrase-file FILE, or leave it out to be asked" : "a key file: give --bundle-key-file FILE"
+            return ErrorReport(status: status, message: "the export bundle does not open with a \(kind == .keyFile ? "key file" : "passphrase"); nothing was imported",
+                               hint: "it was exported with \(other)")
         case .wrongCredential(.passphrase):
             return ErrorReport(status: status, message: "wrong passphrase", hint: "try again, or unlock with --key-file if the vault has a key-file keyslot")
         case .wrongCredential(.keyFile):
@@ -215,7 +223,7 @@ struct ErrorReport {
                                hint: shown == quoted(path) ? "check its permissions with 'ls -l \(shellQuoted(path))'" : "give the path of a file")
         case .io(let path, let operation, let code):
             return ErrorReport(status: status, message: "cannot \(operation) \(quoted(path)): \(String(cString: strerror(code)))",
-                               hint: "check that the path exists and that you may write to its directory")
+                               hint: ioHint(path: path, operation: operation, code: code))
         case .lastKeyslot:
             return ErrorReport(status: status, message: "that would remove the last way to unlock the vault",
                                hint: "add another first, e.g. 'vault passwd --add-key-file FILE'")
@@ -307,6 +315,23 @@ struct ErrorReport {
         let secretLike = !path.contains("/") && (path.count >= 40 || path.contains(where: \.isWhitespace))
         guard tagged || secretLike || path.contains(where: \.isNewline) else { return quoted(path) }
         return "given (\(path.count) characters, not shown)"
+    }
+
+    /// What to check after a system call failed: a read names a missing or
+    /// unreadable file, never the directory's write permission.
+    private static func ioHint(path: String, operation: String, code: Int32) -> String {
+        let reads = ["open", "read", "stat"].contains(operation)
+        switch code {
+        case ENOENT where reads:
+            return "the file does not exist: check the path"
+        case EACCES where reads, EPERM where reads:
+            return "you may not read it: check its permissions with 'ls -l \(shellQuoted(path))'"
+        case ENOTDIR:
+            return "a part of the path is a file, not a directory: check the path"
+        default:
+            return reads ? "check that the path names a file you may read"
+                : "check that the path exists and that you may write to its directory"
+        }
     }
 
     /// Which command makes a missing file of this kind.

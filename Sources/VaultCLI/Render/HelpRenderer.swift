@@ -8,20 +8,25 @@ enum HelpRenderer {
         var bold: Bool = false
     }
 
-    /// The overview: usage, every visible command and every global option.
-    static func overview(_ style: Style = Style()) -> String {
+    /// The overview: usage, the visible commands by section (the plumbing
+    /// too when `all`), and every global option.
+    static func overview(_ style: Style = Style(), all: Bool = false) -> String {
         let width = max(style.width, 40)
-        let commands = CommandTable.visibleCommands
-        let commandColumn = 2 + (commands.map(\.nameWithAliases.count).max() ?? 0) + 3
+        let plumbing = CommandTable.plumbingCommands
+        let sections = CommandTable.helpSections + (all ? [("Plumbing, run by git and docker", plumbing)] : [])
+        let commandColumn = 2 + (CommandTable.visibleCommands.map(\.nameWithAliases.count).max() ?? 0) + 3
         var out = "vault - \(CommandTable.summary)\n\n"
-        out += heading("Usage:", style) + " vault [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS]\n\n"
-        out += heading("Commands:", style) + "\n"
-        for command in commands {
-            out += TextWrap.row(command.nameWithAliases, command.summary, width: width, indent: 2, column: commandColumn)
+        out += heading("Usage:", style) + " vault [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS]\n"
+        for (title, commands) in sections {
+            out += "\n" + heading(title + ":", style) + "\n"
+            for command in commands {
+                out += TextWrap.row(command.nameWithAliases, command.summary, width: width, indent: 2, column: commandColumn)
+            }
         }
         out += "\n" + heading("Global options:", style) + "\n"
         out += optionRows(CommandTable.visibleGlobalOptions, width: width)
-        out += "\nRun 'vault help COMMAND' for the options and examples of a command.\n"
+        out += "\nRun 'vault help COMMAND' for the options and examples of a command"
+        out += all ? ".\n" : ", and 'vault help --all' for the plumbing too (\(plumbing.map(\.name).joined(separator: ", "))).\n"
         return out
     }
 

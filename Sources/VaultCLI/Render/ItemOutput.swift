@@ -134,6 +134,63 @@ enum ItemOutput {
         table.withUnsafeBytes(write)
     }
 
+    /// `list` for a program (stdout not a terminal): one line per item, the
+    /// table's columns in its order, separated by one TAB, no header, no
+    /// padding; EXPIRES is always there (empty without an expiry) so a
+    /// column keeps its number whatever the items hold. Names are escaped by
+    /// `appendField`, so a row is one line of seven fields.
+    static func writeRows(_ items: [ItemAttributes], now: Date, to write: (UnsafeRawBufferPointer) -> Void) {
+        let piece = 64 * 1024
+        var rows: [UInt8] = []
+        rows.reserveCapacity(piece + 1024)
+        let tab = UInt8(ascii: "\t")
+        for index in items.indices {
+            let item = items[index]
+            appendField(item.group.name, to: &rows)
+            rows.append(tab)
+            appendField(item.service, to: &rows)
+            rows.append(tab)
+            appendField(item.account, to: &rows)
+            rows.append(tab)
+            rows += item.accessibility.rawValue.utf8
+            rows.append(tab)
+            DateText.appendISO(item.modified, to: &rows)
+            rows.append(tab)
+            if let expires = item.details.expires {
+                if item.hasExpired(at: now) { rows += "expired ".utf8 }
+                DateText.appendISO(expires, to: &rows)
+            }
+            rows.append(tab)
+            appendField(item.details.label ?? "", to: &rows)
+            rows.append(UInt8(ascii: "\n"))
+            if rows.count >= piece {
+                rows.withUnsafeBytes(write)
+                rows.removeAll(keepingCapacity: true)
+            }
+        }
+        rows.withUnsafeBytes(write)
+    }
+
+    /// One field of `writeRows`, escaped so that it holds no TAB, line break
+    /// or terminal control: `\\`, `\t`, `\n`, `\r`, and `\u{HH}` for other
+    /// C0 and C1 controls and DEL, as the table writes them.
+    private static func appendField(_ text: String, to out: inout [UInt8]) {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") || $0 == 0xC2 }) else {
+            out += text.utf8
+            return
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x5C: out += "\\\\".utf8
+            case 0x09: out += "\\t".utf8
+            case 0x0A: out += "\\n".utf8
+            case 0x0D: out += "\\r".utf8
+            case 0..<0x20, 0x7F...0x9F: out += "\\u{\(String(scalar.value, radix: 16))}".utf8
+            default: out += String(scalar).utf8
+            }
+        }
+    }
+
     /// A name with control characters escaped, so a table row stays one line.
     static func printable(_ text: String) -> String {
         guard hasTerminalControl(text) else { return text }

@@ -10,7 +10,7 @@ enum NearNames {
             .sorted { ($0.service, $0.account) < ($1.service, $1.account) }
         guard let item = near.first else { return nil }
         return "did you mean service \(quoted(item.service)), account \(quoted(item.account))? "
-            + "('vault get -s \(shellQuoted(item.service)) -a \(shellQuoted(item.account))')"
+            + "(vault get -s \(shellQuoted(item.service)) -a \(shellQuoted(item.account)))"
     }
 
     /// Whether `name` is what was asked for but for case or one edit; anything is close to a name not asked for.

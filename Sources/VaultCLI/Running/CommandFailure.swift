@@ -26,8 +26,8 @@ public struct CommandFailure: Error {
     /// Every way to give vault a credential without a prompt, for the hint of exit 36.
     static let credentialWays =
         "give --key-file FILE or --passphrase-file FILE (or VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE), "
-        + "VAULT_SESSION from 'vault unlock --raw', or a scoped credential from 'vault grant' "
-        + "with --credential FILE (or VAULT_CREDENTIAL)"
+        + "VAULT_SESSION from 'vault unlock --raw', a member's identity with --identity FILE (or VAULT_IDENTITY), "
+        + "or a scoped credential from 'vault grant' with --credential FILE (or VAULT_CREDENTIAL)"
 }
 
 /// The command ran, or tried to run, another program (`vault run`) and exits

@@ -81,16 +81,18 @@ extension CommandTable {
             json,
             OptionSpec(.showSecret, help: "include the secret in --json output"),
             OptionSpec(.field, value: "FIELD",
-                       help: "print one attribute and a newline instead of the secret; an attribute the item lacks prints an empty line",
-                       completion: .values(ItemField.allCases.map(\.rawValue))),
+                       help: "print one attribute (any key --json shows) and a newline instead of the secret; an attribute the item lacks prints an empty line",
+                       completion: .values(ItemField.allCases.map(\.rawValue)), aliases: ["env-name"]),
             OptionSpec(.clip, help: "copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal's OSC 52) instead of printing it, and clear it later"),
             OptionSpec(.clipTimeout, value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s"),
             OptionSpec(.revision, value: "N", help: "print the secret the item held before its last N changes of secret (1 is the one before the current)"),
             OptionSpec(.theirs, help: "print the other side's secret of an item a merge left in conflict (see vault conflicts)"),
             OptionSpec(.conflict, value: "N", help: "print the other version the item's N-th conflict keeps (1 is the newest; vault conflicts counts them)"),
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
+            ExampleSpec("vault get github/ci-bot", "the same, naming the item as SERVICE/ACCOUNT"),
             ExampleSpec(#"GITHUB_TOKEN="$(vault get -s github -a ci-bot)" ./deploy.sh"#,
                         "pass a secret to one command through its environment"),
             ExampleSpec("vault get -s github -a ci-bot --json", "show an item's attributes without its secret"),
@@ -115,6 +117,7 @@ extension CommandTable {
             group(searchGroupHelp),
             json,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault history -s github -a ci-bot", "list the tokens an item held before"),
         ],
@@ -136,10 +139,18 @@ extension CommandTable {
             account("account of the item"),
             group(searchGroupHelp),
             OptionSpec(.at, value: "UNIX_TIME", help: "the TOTP code at this time, in seconds since 1970, instead of now"),
+            OptionSpec(.remaining, help: "print the seconds the TOTP code of now (or --at) stays valid instead of the code; gives no code, so an HOTP counter never moves"),
+            OptionSpec(.json, help: "print the code, its kind, and a TOTP code's period and seconds left as one JSON object"),
+            OptionSpec(.clip, help: "copy the code to the clipboard instead of printing it, and clear it later, as get --clip does"),
+            OptionSpec(.clipTimeout, value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s"),
         ],
+        positionals: [itemName],
         examples: [
-            ExampleSpec("vault otp -s github -a alice", "print the code to type at GitHub's two-factor prompt"),
+            ExampleSpec("vault otp github/alice", "print the code to type at GitHub's two-factor prompt"),
             ExampleSpec("vault otp -s github -a alice --at \"$(date -d '+30 sec' +%s)\"", "print the next code"),
+            ExampleSpec("vault otp github/alice --clip", "copy the code to the clipboard"),
+            ExampleSpec("[ \"$(vault otp github/alice --remaining)\" -ge 5 ] || sleep 5; vault otp github/alice",
+                        "wait for a fresh code when the current one is about to expire"),
         ],
         run: { try OneTimeCodeCommand.run($0) })
 
@@ -166,6 +177,7 @@ extension CommandTable {
             resultJSON,
             otp,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
                         "rotate a token"),
@@ -188,16 +200,20 @@ extension CommandTable {
             editor fails or vault gets TERM or HUP; VIMINIT turns off vim's swap, undo, backup and \
             viminfo files. A newline the editor added at the end is dropped when the secret had none. \
             An unchanged or emptied buffer changes nothing and says so; an editor that fails changes \
-            nothing. Refused when CI, VAULT_NO_INTERACTION or --no-interaction is set.
+            nothing. An item that does not exist is created in the group named (default when none is), \
+            with the class when-unlocked, from an empty buffer: on a terminal after asking y/N, \
+            without one at once. Refused when CI, VAULT_NO_INTERACTION or --no-interaction is set.
             """,
         options: [
             service("service of the item"),
             account("account of the item"),
             group(searchGroupHelp),
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault edit -s postgres -a admin", "change a password in the editor"),
             ExampleSpec("EDITOR=nano vault edit -s notes -a recovery-codes", "edit a multi-line secret in nano"),
+            ExampleSpec("vault edit notes/wifi", "write a new item's secret in the editor"),
         ],
         run: { try EditCommand.run($0) })
 
@@ -215,6 +231,7 @@ extension CommandTable {
             OptionSpec(.allMatching, help: "delete every item that matches instead of exactly one"),
             resultJSON,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault delete -s github -a ci-bot", "delete one item"),
             ExampleSpec("vault delete --group ci --all-matching", "delete every item of the group ci"),
@@ -243,19 +260,23 @@ extension CommandTable {
             OptionSpec(.keepHistory, help: "carry the item's earlier secrets into the new group too"),
             resultJSON,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault rename -s github -a ci-bot --to-account deploy-bot", "rename an item's account"),
             ExampleSpec("vault rename -s github -a ci-bot --to-group ci", "move an item to the group ci"),
+            ExampleSpec("vault rename ci/github/ci-bot --to-group default", "move it back, naming it as GROUP/SERVICE/ACCOUNT"),
         ],
         run: { try RenameCommand.run($0) })
 
     static let listCommand = CommandSpec(
         "list", aliases: ["ls"], summary: "list items, never their secrets",
         discussion: """
-            Prints the group, service, account, class and label of every item that \
-            matches the filters, sorted by group, service and account, \
-            one per line, or as JSON with --json. Secrets are \
-            never printed.
+            Prints the group, service, account, class, modified date, expiry and label of every \
+            item that matches the filters, sorted by group, service and account, one per line: \
+            in aligned columns under a header on a terminal, and for a program (stdout not a \
+            terminal) as the same columns separated by one TAB, without header or padding, the \
+            expiry column always there, a TAB, newline or backslash in a name written \\t, \\n, \\\\. \
+            With --json, as JSON. Secrets are never printed.
             """,
         options: [
             service("only items of this service"),

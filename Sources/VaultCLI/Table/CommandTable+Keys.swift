@@ -121,12 +121,18 @@ extension CommandTable {
 
     static let helpCommand = CommandSpec(
         "help", summary: "show help for vault or for a command",
-        discussion: "Shows the commands of vault, or the options and examples of one command.",
+        discussion: """
+            Shows the commands of vault by what they are for, or the options and examples of one \
+            command. The plumbing that git and docker run (merge-driver, git-credential, \
+            docker-credential) is listed only with --all.
+            """,
+        options: [OptionSpec(.all, help: "also list the plumbing commands other programs run")],
         positionals: [
             PositionalSpec("COMMAND", help: "command to describe", optional: true, completion: .command),
         ],
         examples: [
             ExampleSpec("vault help add", "show the options and examples of add"),
+            ExampleSpec("vault help --all", "list every command, the plumbing too"),
         ],
         run: { try HelpCommand.run($0) })
 

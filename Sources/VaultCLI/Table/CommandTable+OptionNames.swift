@@ -84,6 +84,7 @@ extension OptionName {
     public static let removeKeyringSlot = OptionName("remove-keyring-slot")
     public static let removePassphrase = OptionName("remove-passphrase")
     public static let require = OptionName("require")
+    public static let remaining = OptionName("remaining")
     public static let revision = OptionName("revision")
     public static let search = OptionName("search")
     public static let secretFile = OptionName("secret-file")

@@ -10,6 +10,13 @@ extension CommandTable {
         OptionSpec(.account, short: "a", value: "ACCOUNT", help: help, completion: .account)
     }
 
+    /// The item a command works on, named in one word instead of -s and -a.
+    static let itemName = PositionalSpec(
+        "SERVICE/ACCOUNT",
+        help: "the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); "
+            + "'/', '%', '?', '#' and spaces in a name are percent-encoded, e.g. %2F",
+        optional: true)
+
     /// Commands that find items search one group only when one is named.
     static let searchGroupHelp = "only items of this access group; every group when none is named"
 
@@ -74,7 +81,8 @@ extension CommandTable {
                        + "and literal characters in brackets, separated by commas, e.g. 'alnum,[-_.]'",
                    default: "alnum"),
         OptionSpec(.require, value: "CLASSES",
-                   help: "a generated secret holds at least one character of each class named: upper, lower, digit, symbol"),
+                   help: "a generated secret holds at least one character of each class named (upper, lower, digit, symbol), "
+                       + "which is drawn from too, whatever --charset says"),
         OptionSpec(.noAmbiguous, help: "leave out the characters 0 O 1 l I | from a generated secret"),
         OptionSpec(.words, value: "N", help: "generate a passphrase of N words from the EFF large word list (7 776 words) instead"),
         OptionSpec(.separator, value: "TEXT", help: "what goes between the words of a passphrase", default: "-"),

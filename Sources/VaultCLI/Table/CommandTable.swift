@@ -121,6 +121,25 @@ public enum CommandTable {
         environment.filter(\.unlocks).map(\.name)
     }
 
+    /// The sections of `vault help`, each with its commands in order. A
+    /// visible command in none is plumbing, which other programs run (git's
+    /// merge driver, the credential helpers): `vault help --all` lists it.
+    static let helpSections: [(title: String, commands: [CommandSpec])] = [
+        ("Items", [initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand,
+                   deleteCommand, listCommand, historyCommand]),
+        ("CI and scripts", [runCommand, envCommand, injectCommand, scanCommand, redactCommand]),
+        ("Teams and sharing", [groupCommand, grantCommand, revokeCommand, identityCommand, memberCommand, trustCommand,
+                               syncCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
+        ("Unlocking and maintenance", [unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
+                                       verifyCommand, upgradeCommand, wipeCommand, firstRunCommand, resetCommand, helpCommand]),
+    ]
+
+    /// The visible commands no help section lists: run by other programs, shown by `vault help --all`.
+    static var plumbingCommands: [CommandSpec] {
+        let listed = Set(helpSections.flatMap(\.commands).map(\.name))
+        return visibleCommands.filter { !listed.contains($0.name) }
+    }
+
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,

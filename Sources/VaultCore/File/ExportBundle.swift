@@ -47,9 +47,9 @@ enum ExportBundle {
         }
         let bundleID = Array(try r.raw(VaultFile.idSize))
         let slot = try Keyslot.decode(from: &r)
-        guard slot.kind == credential.slotKind else { throw VaultError.noKeyslot(credential.kind) }
+        guard slot.kind == credential.slotKind else { throw VaultError.noBundleKeyslot(credential.kind) }
         guard case .opened(let bundleKey) = try slot.open(with: credential.secret, vaultID: bundleID) else {
-            throw VaultError.wrongCredential(credential.kind)
+            throw VaultError.wrongBundleCredential(credential.kind)
         }
         let headerEnd = r.offset
         let body: SecretBytes

@@ -66,11 +66,24 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
         guard !service.isEmpty else { throw .emptyService }
     }
 
+    /// Parses an item's name as commands take it: `SERVICE/ACCOUNT`,
+    /// `GROUP/SERVICE/ACCOUNT`, or a whole reference `vault://…`, with the
+    /// same segments and percent-encoding as `init(parsing:)`; throws
+    /// `SecretReferenceError` naming what is wrong.
+    public init(parsingName text: String) throws(SecretReferenceError) {
+        try self.init(parsing: SecretReference.isReference(text) ? text : SecretReference.scheme + text)
+    }
+
     /// The reference in its canonical spelling, with reserved characters encoded.
     public var description: String {
+        SecretReference.scheme + shortName + (part == .secret ? "" : "?" + part.rawValue)
+    }
+
+    /// The names as commands take them, `[GROUP/]SERVICE/ACCOUNT` with
+    /// reserved characters encoded: no scheme, no query.
+    public var shortName: String {
         let names = (group.map { [$0.name] } ?? []) + [service, account]
-        return SecretReference.scheme + names.map(SecretReference.encode).joined(separator: "/")
-            + (part == .secret ? "" : "?" + part.rawValue)
+        return names.map(SecretReference.encode).joined(separator: "/")
     }
 
     /// The query that finds the item: the reference's own group, else `defaultGroup`.

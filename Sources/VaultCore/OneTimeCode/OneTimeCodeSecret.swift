@@ -98,6 +98,19 @@ public struct OneTimeCodeSecret {
         }
     }
 
+    /// A TOTP secret's period in seconds; nil for HOTP.
+    public var period: Int? {
+        guard case .totp(let period) = kind else { return nil }
+        return period
+    }
+
+    /// Seconds from `unixTime` until the TOTP code of that time is replaced
+    /// (1 to the period); nil for HOTP.
+    public func secondsRemaining(atUnixTime unixTime: Int64) -> Int? {
+        guard let period else { return nil }
+        return period - Int(max(0, unixTime) % Int64(period))
+    }
+
     /// The secret to store after an HOTP code is used: the same URI with the
     /// counter one higher. Nil for TOTP, which stores nothing.
     public func advanced() -> SecretBytes? {

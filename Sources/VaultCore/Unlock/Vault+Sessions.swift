@@ -86,6 +86,13 @@ extension Vault {
         public var count: Int
     }
 
+    /// The names of the groups a member's identity opens, by id: the identity
+    /// is given on this call, so naming its groups asks for nothing. Empty for other keys.
+    private func memberGroupNames() throws -> [GroupID: String] {
+        guard case .identity = source else { return [:] }
+        return try withKeys { try readSnapshot(checking: .lookupsOnly).keys.groups.mapValues(\.group.name) }
+    }
+
     /// The vault's state without unlocking it: session, after-first-unlock
     /// cache, keyslots, and item counts by group and class.
     public func status(sessionToken: String?) throws -> StatusReport {
@@ -100,9 +107,11 @@ extension Vault {
         let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey,
                                                  grants: DeviceGrants.read(vaultID: file.vaultID, deviceKey: deviceKey, host: host) ?? [],
                                                  path: location.path)
+        let memberNames = (try? memberGroupNames()) ?? [:]
         var counts: [ItemCount] = []
         for group in file.groups {
             let name = partial?.keys.groups[group.groupID]?.group.name
+                ?? memberNames[group.groupID]
                 ?? scopedCredential?.grants.first(where: { $0.groupID == group.groupID })?.group.name
                 ?? "#\(group.groupID)"
             for accessibility in Accessibility.allCases {

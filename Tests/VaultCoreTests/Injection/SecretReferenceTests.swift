@@ -15,6 +15,19 @@ import VaultCore
         #expect(reference.query(defaultGroup: AccessGroup("other")).group == AccessGroup("ci"))
     }
 
+    /// Commands' short names are references without the scheme, read by the same parser.
+    @Test func namesAreReferencesWithOrWithoutTheScheme() throws {
+        for text in ["registry.example.com%2Fteam/robot", "vault://registry.example.com%2Fteam/robot"] {
+            #expect(try SecretReference(parsingName: text) == SecretReference(service: "registry.example.com/team", account: "robot"))
+        }
+        let grouped = try SecretReference(parsingName: "ci/github/ci-bot")
+        #expect(grouped.group == AccessGroup("ci"))
+        #expect(grouped.shortName == "ci/github/ci-bot")
+        #expect(SecretReference(service: "a/b", account: "c d").shortName == "a%2Fb/c%20d")
+        #expect(throws: SecretReferenceError.segmentCount(1)) { try SecretReference(parsingName: "github") }
+        #expect(throws: SecretReferenceError.badEscape("%zz")) { try SecretReference(parsingName: "a%zz/b") }
+    }
+
     @Test func emptyAccountIsNothingAfterTheLastSlash() throws {
         #expect(try SecretReference(parsing: "vault://npm/").account == "")
     }
