@@ -27,21 +27,7 @@ enum EditCommand {
                        in: store, base: base, invocation: invocation, access: access)
             return
         }
-        let buffer = try EditBuffer(in: base, holding: item.secret)
-        defer { buffer.wipe() }
-        let editor = EditorProcess(environment: invocation.environment)
-        let outcome = try editor.edit(buffer.path)
-        if let signal = outcome.vaultSignal {
-            throw ChildExitStatus(code: 128 + signal, failure: CommandFailure(
-                .failure, "stopped by signal \(signal) while the editor ran; nothing changed, and the file was wiped"))
-        }
-        guard outcome.status == 0 else {
-            let how = outcome.status > 128 ? "was killed by signal \(outcome.status - 128)" : "exited with status \(outcome.status)"
-            throw CommandFailure(.failure, "the editor \(quoted(editor.command)) \(how); nothing changed",
-                                 hint: "run 'vault edit' again, or set VISUAL or EDITOR to another editor")
-        }
-        let edited = trimmingAddedNewline(buffer.contents(limit: ItemLimits.maxSecretBytes), original: item.secret)
-        buffer.wipe()
+        let edited = try editedSecret(startingFrom: item.secret, in: base, invocation: invocation, nothingDone: "nothing changed")
         let terminal = invocation.terminal
         let names = "service \(quoted(item.attributes.service)), account \(quoted(item.attributes.account))"
         if edited.count == 0 {
@@ -77,20 +63,7 @@ enum EditCommand {
                                      hint: "answer y to create it, or run 'vault edit' without a terminal")
             }
         }
-        let buffer = try EditBuffer(in: base, holding: SecretBytes(count: 0))
-        defer { buffer.wipe() }
-        let editor = EditorProcess(environment: invocation.environment)
-        let outcome = try editor.edit(buffer.path)
-        if let signal = outcome.vaultSignal {
-            throw ChildExitStatus(code: 128 + signal, failure: CommandFailure(
-                .failure, "stopped by signal \(signal) while the editor ran; nothing was created, and the file was wiped"))
-        }
-        guard outcome.status == 0 else {
-            throw CommandFailure(.failure, "the editor \(quoted(editor.command)) exited with status \(outcome.status); nothing was created",
-                                 hint: "run 'vault edit' again, or set VISUAL or EDITOR to another editor")
-        }
-        let edited = trimmingAddedNewline(buffer.contents(limit: ItemLimits.maxSecretBytes), original: SecretBytes(count: 0))
-        buffer.wipe()
+        let edited = try editedSecret(startingFrom: SecretBytes(count: 0), in: base, invocation: invocation, nothingDone: "nothing was created")
         if edited.count == 0 {
             invocation.terminal.writeErr("vault: the buffer was left empty; \(names) was not created\n")
             return
@@ -101,6 +74,26 @@ enum EditCommand {
                                   details: ItemDetails(), secret: edited), replaceExisting: false)
         if createsGroup { invocation.terminal.say("created group \(quoted(group.name))") }
         invocation.terminal.writeErr("vault: created \(names)\n")
+    }
+
+    /// What the editor saved of `secret`, given it in a buffer under `base` that is wiped whatever
+    /// happens; an editor killed or failing stops the command, saying `nothingDone`.
+    private static func editedSecret(startingFrom secret: SecretBytes, in base: String, invocation: Invocation,
+                                     nothingDone: String) throws -> SecretBytes {
+        let buffer = try EditBuffer(in: base, holding: secret)
+        defer { buffer.wipe() }
+        let editor = EditorProcess(environment: invocation.environment)
+        let outcome = try editor.edit(buffer.path)
+        if let signal = outcome.vaultSignal {
+            throw ChildExitStatus(code: 128 + signal, failure: CommandFailure(
+                .failure, "stopped by signal \(signal) while the editor ran; \(nothingDone), and the file was wiped"))
+        }
+        guard outcome.status == 0 else {
+            let how = outcome.status > 128 ? "was killed by signal \(outcome.status - 128)" : "exited with status \(outcome.status)"
+            throw CommandFailure(.failure, "the editor \(quoted(editor.command)) \(how); \(nothingDone)",
+                                 hint: "run 'vault edit' again, or set VISUAL or EDITOR to another editor")
+        }
+        return trimmingAddedNewline(buffer.contents(limit: ItemLimits.maxSecretBytes), original: secret)
     }
 
     /// Editors end a saved file with a newline; one that the original did not
