@@ -45,6 +45,30 @@ import Glibc
         #expect(info.st_mode & S_IFMT == S_IFDIR && info.st_mode & 0o777 == 0o700 && info.st_uid == uid)
     }
 
+    /// The seen counters decide which old copy of a vault opens here: a state directory, or a seen
+    /// record, that other users could change is refused as the config is, the vault left as it was
+    /// (both read on, exit 0, before). Given back its mode, the vault reads again.
+    @Test func aStateDirectoryOrSeenRecordOthersCanChangeIsRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initWithKeyFile()
+        #expect(try sandbox.vault(["add", "-s", "db", "-a", "app"], stdin: Array("s3cret".utf8)).status == 0)
+        let state = sandbox.path(".local/state/vault")
+        let records = ((try? FileManager.default.contentsOfDirectory(atPath: state + "/seen")) ?? []).filter { !$0.contains(".") }
+        let record = try #require(records.first.map { state + "/seen/" + $0 }, "no seen record was made")
+        let before = sandbox.read(sandbox.vaultPath)
+        for (path, mode, restored) in [(state, mode_t(0o777), mode_t(0o700)), (record, 0o666, 0o600)] {
+            #expect(chmod(path, mode) == 0)
+            let read = try sandbox.vault(["get", "-s", "db", "-a", "app"])
+            #expect(read.status != 0 && read.stdout.isEmpty, "\(path) mode \(String(mode, radix: 8)): exit \(read.status)")
+            #expect(read.stderr.contains("\"\(path)\" may be changed by other users"), "\(read.stderr)")
+            let write = try sandbox.vault(["add", "-s", "db2", "-a", "app"], stdin: Array("x".utf8))
+            #expect(write.status != 0 && sandbox.read(sandbox.vaultPath) == before, "a write went on: \(write.stderr)")
+            #expect(chmod(path, restored) == 0)
+        }
+        let again = try sandbox.vault(["get", "-s", "db", "-a", "app"])
+        #expect(again.status == 0 && again.stdoutText == "s3cret", "\(again.stderr)")
+    }
+
     /// A runtime directory the user chose (`$XDG_RUNTIME_DIR/vault`) that another user owns is
     /// still refused, but named for what is wrong with it, not blamed on its mode.
     @Test func aRuntimeDirectoryOfAnotherUserIsSaidToBeOne() throws {

@@ -42,11 +42,17 @@ struct SeenCounters: Equatable {
 
     /// What this machine remembers of `vaultID`; nothing (all zero) when it has not seen it. A
     /// record that is there but cannot be read throws: taking it for none would skip the rollback check.
+    /// So does one that someone else could have changed — the record, `seen/`, the state directory or
+    /// its parent writable by others or owned by another user (root excepted) —, as the config is
+    /// refused: whoever writes it decides which old copy of a vault opens here.
     static func load(vaultID: [UInt8], host: HostContext) throws -> SeenCounters {
         var seen = SeenCounters()
         let bytes: [UInt8]
+        for directory in [FileSystem.directoryOf(host.stateDirectory), host.stateDirectory] {
+            try FileSystem.refuseWritableByOthers(directory: directory, requiringTrustedOwner: true)
+        }
         do {
-            bytes = try FileSystem.read(path(vaultID: vaultID, host: host), requirePrivate: false, missing: .noSuchVault(path: ""))
+            bytes = try FileSystem.readSettings(path(vaultID: vaultID, host: host), missing: .noSuchVault(path: ""))
         } catch VaultError.noSuchVault {
             return seen
         }
