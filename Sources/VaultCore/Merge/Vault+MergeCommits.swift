@@ -13,7 +13,8 @@ extension Vault {
         guard let head = GitWorkTree.headCommit(of: location.directory) else { return }
         let directory = host.stateDirectory + "/merge-commits"
         let record = directory + "/" + hex(SHA256.hash(Array((FileSystem.realPath(location.path) ?? location.path).utf8)))
-        if let checked = try? FileSystem.read(record, requirePrivate: false, missing: .noSuchVault(path: record)),
+        // Read as the config is: a record someone else could write would let them skip this check.
+        if let checked = try? FileSystem.readSettings(record, missing: .noSuchVault(path: record)),
            String(decoding: checked, as: UTF8.self) == head { return }
         if let parents = try parentFiles() {
             let file = try readFile()
