@@ -22,7 +22,7 @@ struct ClipboardCopy {
             }
             return nil
         }
-        for other in [OptionName.json, .showSecret, .field] where arguments.options[other.long] != nil {
+        for other in arguments.given([.json, .showSecret, .field]) {
             throw UsageError("--clip and --\(other.long) both choose where the secret goes", hint: "give one of them")
         }
         let timeoutText = arguments.value(.clipTimeout) ?? "45s"

@@ -5,9 +5,9 @@ import VaultCore
 enum PasswdCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
-        let actions = ["add-key-file", "remove-key-file", "add-keyring-slot", "remove-keyring-slot", "remove-passphrase", "new-passphrase-file"].filter { arguments.options[$0] != nil }
+        let actions = arguments.given([.addKeyFile, .removeKeyFile, .addKeyringSlot, .removeKeyringSlot, .removePassphrase, .newPassphraseFile])
         guard actions.count <= 1 else {
-            throw UsageError("--\(actions[0]) and --\(actions[1]) cannot be combined", hint: "make one change per call")
+            throw UsageError("--\(actions[0].long) and --\(actions[1].long) cannot be combined", hint: "make one change per call")
         }
         let access = VaultAccess(invocation)
         let vault = try access.vault()

@@ -25,7 +25,7 @@ struct GeneratorOptions {
     /// The rule the options give (32 alphanumeric characters by default).
     func rule() throws -> GeneratorRule {
         if let wordsText = arguments.value(.words) {
-            for other in [OptionName.length, .charset, .require, .noAmbiguous] where arguments.options[other.long] != nil {
+            for other in arguments.given([.length, .charset, .require, .noAmbiguous]) {
                 throw UsageError("--words and --\(other.long) both describe the generated secret",
                                  hint: "a passphrase takes --words and --separator; drop --\(other.long)")
             }

@@ -34,7 +34,7 @@ extension ItemField {
     /// The field `--field` names, refusing the options it cannot go with.
     static func requested(by arguments: ParsedArguments) throws -> ItemField? {
         guard let name = arguments.value(.field) else { return nil }
-        for other in [OptionName.json, .showSecret] where arguments.options[other.long] != nil {
+        for other in arguments.given([.json, .showSecret]) {
             throw UsageError("--field and --\(other.long) both choose what get prints", hint: "give one of them")
         }
         return ItemField(rawValue: name == "env-name" ? ItemField.envName.rawValue : name)

@@ -31,10 +31,11 @@ public enum Parser {
         guard let command = run.command else {
             return ParsedArguments(command: help, options: run.options)
         }
-        if run.options["help"] != nil, command.name != help.name || run.positionals.isEmpty {
+        let given = ParsedArguments(command: command, options: run.options)
+        if given.flag(.help), command.name != help.name || run.positionals.isEmpty {
             return ParsedArguments(command: help, positionals: [command.name])
         }
-        if run.options["version"] != nil {
+        if given.flag(.version) {
             return ParsedArguments(command: help, options: run.options)
         }
         try run.checkPositionals(of: command)

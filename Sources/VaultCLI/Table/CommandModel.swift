@@ -165,8 +165,9 @@ public struct CommandSpec: Sendable {
 /// What the parser made of argv: the command and the values given to it.
 public struct ParsedArguments: Sendable {
     public var command: CommandSpec
-    /// Values by long option name, in the order given (flags hold "").
-    public var options: [String: [String]]
+    /// Values by long option name, in the order given (flags hold ""): read through `value`,
+    /// `values`, `flag` and `given`, by `OptionName`, so a renamed option is a compile error.
+    private var options: [String: [String]]
     public var positionals: [String]
     /// Everything after `--` for commands that run another command.
     public var trailing: [String]
@@ -185,6 +186,8 @@ public struct ParsedArguments: Sendable {
     public func values(_ name: OptionName) -> [String] { options[name.long] ?? [] }
     /// Whether the flag `name` was given.
     public func flag(_ name: OptionName) -> Bool { options[name.long] != nil }
+    /// Those of `names` given (flags or options with values), in the order of `names`.
+    public func given(_ names: [OptionName]) -> [OptionName] { names.filter(flag) }
 }
 
 /// A usage error: exit 2, one line naming the problem, one hint saying what to do.

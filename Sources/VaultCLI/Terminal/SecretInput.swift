@@ -42,12 +42,11 @@ struct SecretInput {
     private var fromPipe: Bool { !hasExplicitSource && invocation.terminal.stdinIsPipe }
 
     private func readSource(access: VaultAccess) throws -> SecretBytes {
-        let sources = ["secret-file", "generate", "password"].filter { arguments.options[$0] != nil }
+        let sources = arguments.given([.secretFile, .generate, .password])
         guard sources.count <= 1 else {
-            throw UsageError("--\(sources[0]) and --\(sources[1]) both give the secret", hint: "give the secret one way only")
+            throw UsageError("--\(sources[0].long) and --\(sources[1].long) both give the secret", hint: "give the secret one way only")
         }
-        if !arguments.flag(.generate),
-           let ruleOption = GeneratorOptions.ruleOptions.first(where: { arguments.options[$0.long] != nil }) {
+        if !arguments.flag(.generate), let ruleOption = arguments.given(GeneratorOptions.ruleOptions).first {
             throw UsageError("--\(ruleOption.long) goes with --generate", hint: "add --generate, or drop --\(ruleOption.long)")
         }
         if let path = arguments.value(.secretFile) { return try readFile(path) }
