@@ -246,6 +246,7 @@ complete -c vault -n '__vault_using delete' -s a -l account -x -a '(__vault_name
 complete -c vault -n '__vault_using delete' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 complete -c vault -n '__vault_using delete' -s l -l label -x -d 'label of the item'
 complete -c vault -n '__vault_using delete' -l all-matching -d 'delete every item that matches instead of exactly one'
+complete -c vault -n '__vault_using delete' -s y -l yes -d 'delete without asking on a terminal'
 complete -c vault -n '__vault_using delete' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 complete -c vault -n '__vault_using delete' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 

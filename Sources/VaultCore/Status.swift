@@ -26,6 +26,8 @@ public enum Status: CaseIterable, Sendable {
     case decode
     /// A vault file older than this machine has seen: rolled back (errSecInvalidKeychain, exit 49).
     case invalidKeychain
+    /// The person at the terminal declined (errSecUserCanceled, exit 128).
+    case userCanceled
 
     /// The Keychain's OSStatus for this outcome (0 where it has none).
     public var osStatus: Int32 {
@@ -42,6 +44,7 @@ public enum Status: CaseIterable, Sendable {
         case .duplicateVault: return -25296
         case .decode: return -26275
         case .invalidKeychain: return -25295
+        case .userCanceled: return -128
         }
     }
 
@@ -70,6 +73,7 @@ public enum Status: CaseIterable, Sendable {
         case .duplicateVault: return "errSecDuplicateKeychain"
         case .decode: return "errSecDecode"
         case .invalidKeychain: return "errSecInvalidKeychain"
+        case .userCanceled: return "errSecUserCanceled"
         }
     }
 }

@@ -221,7 +221,9 @@ extension CommandTable {
         "delete", aliases: ["rm"], summary: "delete items",
         discussion: """
             Deletes the one item that matches the query. A query that matches several \
-            items is an error that lists them, unless --all-matching is given.
+            items is an error that lists them, unless --all-matching is given. On a terminal \
+            it names what it is about to delete and asks first (y/N) unless --yes; declining \
+            exits 128 and changes nothing. Without a terminal it deletes without asking.
             """,
         options: [
             service("service of the item"),
@@ -229,6 +231,7 @@ extension CommandTable {
             group(searchGroupHelp),
             label("label of the item"),
             OptionSpec(.allMatching, help: "delete every item that matches instead of exactly one"),
+            OptionSpec(.yes, short: "y", help: "delete without asking on a terminal"),
             resultJSON,
         ],
         positionals: [itemName],
