@@ -16,7 +16,8 @@ enum ZshCompletion {
               local kind=$argv[-1] service=${opt_args[-s]:-$opt_args[--service]}
               local -a names request
               request=(__complete $kind)
-              [[ $kind == accounts && -n $service ]] && request+=(--service ${(Q)service})
+              # opt_args holds the word as typed with its backslashes doubled: undo both.
+              [[ $kind == accounts && -n $service ]] && request+=(--service ${(Q)${service//\\\\\\\\/\\\\}})
               names=(${(f)"$(_call_program names vault ${(q)request} 2>/dev/null </dev/null)"})
               compadd "${(@)argv[1,-2]}" -a names
             }
@@ -115,6 +116,7 @@ enum ZshCompletion {
         case .group: "_vault_names groups"
         case .service: "_vault_names services"
         case .account: "_vault_names accounts"
+        case .item: "_vault_names items"
         case .command: "_vault_commands"
         }
     }

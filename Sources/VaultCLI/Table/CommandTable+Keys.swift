@@ -142,7 +142,7 @@ extension CommandTable {
         options: [service("only accounts of this service")],
         positionals: [
             PositionalSpec("KIND", help: "names to print",
-                           completion: .values(["groups", "services", "accounts"])),
+                           completion: .values(["groups", "services", "accounts", "items"])),
         ],
         hidden: true,
         run: { try CompleteCommand.run($0) })
