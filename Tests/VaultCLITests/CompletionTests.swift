@@ -215,6 +215,20 @@ private func awkwardNamesSandbox() throws -> Sandbox {
         #expect(try fish("vault get -s git:", sandbox: sandbox) == ["git:https://github.com"])
     }
 
+    @Test func aLockedVaultSaysNamesAreHiddenWithoutOfferingTheNote() throws {
+        let sandbox = try awkwardNamesSandbox()
+        sandbox.environment["VAULT_KEY_FILE"] = nil
+        let services = try sandbox.vault(["__complete", "services", "--notes"])
+        #expect(services.stdoutText == "\t4 items not offered: locked (unlock to complete them)\n")
+        #expect(try sandbox.vault(["__complete", "services"]).stdoutText == "")
+        // Group names open without an unlock here: all offered, no note.
+        #expect(try sandbox.vault(["__complete", "groups", "--notes"]).stdoutText == "ci\ndefault\nempty\n")
+        // zsh shows the note as a message, never as a name; bash and fish do not ask for it.
+        #expect(try zsh("vault get -s ", sandbox: sandbox) == [])
+        #expect(try bash("vault", "get", "-s", "", sandbox: sandbox) == [])
+        #expect(try fish("vault get -s ", sandbox: sandbox) == [])
+    }
+
     @Test func bashCompletesTheCommandAfterRunDashDashAsThatCommand() throws {
         let sandbox = try awkwardNamesSandbox()
         let setup = "_fake() { COMPREPLY=($(compgen -W 'alpha beta' -- \"$2\")); }; complete -F _fake fakecmd"
