@@ -203,6 +203,8 @@ private func awkwardNamesSandbox() throws -> Sandbox {
         #expect(try fish("vault get a%", sandbox: sandbox) == ["a%2Fb/c"])
         #expect(try fish("vault get AWS", sandbox: sandbox) == ["AWS%20prod/deploy"])
         #expect(try fish("vault mv ci/", sandbox: sandbox) == ["ci/db/admin"])
+        // A short name with ':' is one word in bash too.
+        #expect(try bash("vault", "get", "git", ":", "h", line: "vault get git:h", sandbox: sandbox) == ["https:%2F%2Fgithub.com/alice"])
     }
 
     @Test func zshAndFishCompleteEscapedAndColonNames() throws {
@@ -213,6 +215,8 @@ private func awkwardNamesSandbox() throws -> Sandbox {
         #expect(try fish("vault get -s AWS\\ prod -a ", sandbox: sandbox) == ["deploy"])
         #expect(try fish("vault get -s 'AWS prod' -a ", sandbox: sandbox) == ["deploy"])
         #expect(try fish("vault get -s git:", sandbox: sandbox) == ["git:https://github.com"])
+        #expect(try zsh("vault get -s 'AWS p", sandbox: sandbox) == ["AWS prod"])
+        #expect(try fish("vault get -s 'AWS p", sandbox: sandbox) == ["AWS prod"])
     }
 
     @Test func aLockedVaultSaysNamesAreHiddenWithoutOfferingTheNote() throws {
