@@ -238,6 +238,15 @@ private func awkwardNamesSandbox() throws -> Sandbox {
         let setup = "_fake() { COMPREPLY=($(compgen -W 'alpha beta' -- \"$2\")); }; complete -F _fake fakecmd"
         #expect(try bash("vault", "run", "--", "fakecmd", "al", setup: setup, sandbox: sandbox) == ["alpha"])
         #expect(try bash("vault", "run", "--env", "A=b", "--", "fakecmd", "", setup: setup, sandbox: sandbox) == ["alpha", "beta"])
+        // With bash-completion loaded, its _command_offset does it (compopt works only at a real TAB).
+        let bashCompletion = "/usr/share/bash-completion/bash_completion"
+        guard FileManager.default.fileExists(atPath: bashCompletion) else {
+            Issue.record("bash-completion is not installed: install it (scripts/install-deps.sh does)")
+            return
+        }
+        let loaded = "source \(bashCompletion); compopt() { :; }; " + setup
+        #expect(try bash("vault", "run", "--", "fakecmd", "be", setup: loaded, sandbox: sandbox) == ["beta"])
+        #expect(try bash("vault", "run", "--", "ech", setup: loaded, sandbox: sandbox)?.contains("echo") == true)
     }
 }
 
