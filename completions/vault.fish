@@ -184,7 +184,7 @@ complete -c vault -n '__vault_using get' -l clip-timeout -x -d 'clear the clipbo
 complete -c vault -n '__vault_using get' -l revision -x -d 'print the secret the item held before its last N changes of secret (1 is the one before the current)'
 complete -c vault -n '__vault_using get' -l theirs -d 'print the other side\'s secret of an item a merge left in conflict (see vault conflicts)'
 complete -c vault -n '__vault_using get' -l conflict -x -d 'print the other version the item\'s N-th conflict keeps (1 is the newest; vault conflicts counts them)'
-complete -c vault -n '__vault_using get' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
+complete -c vault -n '__vault_using get' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using otp' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using otp' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -194,7 +194,7 @@ complete -c vault -n '__vault_using otp' -l remaining -d 'print the seconds the 
 complete -c vault -n '__vault_using otp' -l json -d 'print the code, its kind, and a TOTP code\'s period and seconds left as one JSON object'
 complete -c vault -n '__vault_using otp' -l clip -d 'copy the code to the clipboard instead of printing it, and clear it later, as get --clip does'
 complete -c vault -n '__vault_using otp' -l clip-timeout -x -d 'clear the clipboard after this long, e.g. 45s, 2m'
-complete -c vault -n '__vault_using otp' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
+complete -c vault -n '__vault_using otp' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using update' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using update' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -223,12 +223,12 @@ complete -c vault -n '__vault_using update' -l keep -x -d 'keep this many of the
 complete -c vault -n '__vault_using update' -l undo -d 'make the secret the item held before the current one its secret again (file backend)'
 complete -c vault -n '__vault_using update' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 complete -c vault -n '__vault_using update' -l otp -d 'the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for \'vault otp\'; it is checked before it is stored'
-complete -c vault -n '__vault_using update' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
+complete -c vault -n '__vault_using update' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using edit' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using edit' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
 complete -c vault -n '__vault_using edit' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
-complete -c vault -n '__vault_using edit' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
+complete -c vault -n '__vault_using edit' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using rename' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using rename' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -239,7 +239,7 @@ complete -c vault -n '__vault_using rename' -l to-group -x -a '(__vault_names gr
 complete -c vault -n '__vault_using rename' -l create-group -d 'create the new group even when its name is one letter away from an existing group\'s'
 complete -c vault -n '__vault_using rename' -l keep-history -d 'carry the item\'s earlier secrets into the new group too'
 complete -c vault -n '__vault_using rename' -l json -d 'print what was done as one JSON object on stdout instead of a message'
-complete -c vault -n '__vault_using rename' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
+complete -c vault -n '__vault_using rename' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using delete' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using delete' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -248,7 +248,7 @@ complete -c vault -n '__vault_using delete' -s l -l label -x -d 'label of the it
 complete -c vault -n '__vault_using delete' -l all-matching -d 'delete every item that matches instead of exactly one'
 complete -c vault -n '__vault_using delete' -s y -l yes -d 'delete without asking on a terminal'
 complete -c vault -n '__vault_using delete' -l json -d 'print what was done as one JSON object on stdout instead of a message'
-complete -c vault -n '__vault_using delete' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
+complete -c vault -n '__vault_using delete' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using list' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
 complete -c vault -n '__vault_using list' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
@@ -263,7 +263,7 @@ complete -c vault -n '__vault_using history' -s s -l service -x -a '(__vault_nam
 complete -c vault -n '__vault_using history' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
 complete -c vault -n '__vault_using history' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 complete -c vault -n '__vault_using history' -l json -d 'print JSON instead of text'
-complete -c vault -n '__vault_using history' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
+complete -c vault -n '__vault_using history' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using group' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using group' -s y -l yes -d 'delete a group that holds items without asking (needed without a terminal)'

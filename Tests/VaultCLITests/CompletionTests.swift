@@ -142,6 +142,114 @@ extension Sandbox {
     }
 }
 
+// MARK: names that break completion (issue #35)
+
+/// A vault with the names completion used to get wrong: a credential helper's
+/// service with ':' and '/', a service with a space, a name with '/' (written
+/// %2F), and a group that holds no item.
+private func awkwardNamesSandbox() throws -> Sandbox {
+    let sandbox = try Sandbox()
+    try sandbox.initWithKeyFile()
+    for (service, account, group) in [("git:https://github.com", "alice", "default"), ("AWS prod", "deploy", "default"),
+                                      ("a/b", "c", "default"), ("db", "admin", "ci")] {
+        let added = try sandbox.vault(["add", "-s", service, "-a", account, "--group", group], stdin: Array("s".utf8))
+        #expect(added.status == 0, "add: \(added.stderr)")
+    }
+    let created = try sandbox.vault(["group", "create", "empty"])
+    #expect(created.status == 0, "group create: \(created.stderr)")
+    return sandbox
+}
+
+@Suite struct CompletionThatNeverBreaksTests {
+    @Test func bashCompletesNamesWithColons() throws {
+        let sandbox = try awkwardNamesSandbox()
+        // bash splits git:ht into git : ht and replaces only what follows the last ':'.
+        #expect(try bash("vault", "get", "-s", "git", ":", "ht", line: "vault get -s git:ht", sandbox: sandbox) == ["https://github.com"])
+        #expect(try bash("vault", "get", "-s", "git", ":", "", line: "vault get -s git:", sandbox: sandbox) == ["https://github.com"])
+        #expect(try bash("vault", "get", "-s", "git", ":", "https", ":", "//github.com", "-a", "",
+                         line: "vault get -s git:https://github.com -a ", sandbox: sandbox) == ["alice"])
+    }
+
+    @Test func bashUnquotesTheServiceGiven() throws {
+        let sandbox = try awkwardNamesSandbox()
+        #expect(try bash("vault", "get", "-s", "\"AWS prod\"", "-a", "", sandbox: sandbox) == ["deploy"])
+        #expect(try bash("vault", "get", "-s", "'AWS prod'", "-a", "", sandbox: sandbox) == ["deploy"])
+        #expect(try bash("vault", "get", "-s", "AWS\\ prod", "-a", "", sandbox: sandbox) == ["deploy"])
+    }
+
+    @Test func bashCompletesInsideQuotesWithoutBackslashes() throws {
+        let sandbox = try awkwardNamesSandbox()
+        // Inside a quote bash replaces what follows it, and closes it.
+        #expect(try bash("vault", "get", "-s", "'AWS p", sandbox: sandbox) == ["AWS prod"])
+        #expect(try bash("vault", "get", "-s", "\"AWS p", sandbox: sandbox) == ["AWS prod"])
+        #expect(try bash("vault", "get", "-s", "AWS\\ p", sandbox: sandbox) == ["AWS\\ prod"])
+    }
+
+    @Test func everyShellOffersEveryGroup() throws {
+        let sandbox = try awkwardNamesSandbox()
+        #expect(try bash("vault", "add", "--group", "", sandbox: sandbox) == ["ci", "default", "empty"])
+        #expect(try zsh("vault add --group ", sandbox: sandbox) == ["ci", "default", "empty"])
+        #expect(try fish("vault add --group ", sandbox: sandbox) == ["ci", "default", "empty"])
+    }
+
+    @Test func everyShellCompletesTheItemNameAsOneWord() throws {
+        let sandbox = try awkwardNamesSandbox()
+        #expect(try bash("vault", "get", "a", sandbox: sandbox) == ["a%2Fb/c"])
+        #expect(try bash("vault", "otp", "ci/", sandbox: sandbox) == ["ci/db/admin"])
+        #expect(try bash("vault", "delete", "db", sandbox: sandbox) == ["db/admin"])
+        #expect(try zsh("vault get a", sandbox: sandbox) == ["a%2Fb/c"])
+        #expect(try zsh("vault history ci/", sandbox: sandbox) == ["ci/db/admin"])
+        // fish matches a lowercase prefix in any case: "a" would match AWS%20prod/deploy too.
+        #expect(try fish("vault get a%", sandbox: sandbox) == ["a%2Fb/c"])
+        #expect(try fish("vault get AWS", sandbox: sandbox) == ["AWS%20prod/deploy"])
+        #expect(try fish("vault mv ci/", sandbox: sandbox) == ["ci/db/admin"])
+        // A short name with ':' is one word in bash too.
+        #expect(try bash("vault", "get", "git", ":", "h", line: "vault get git:h", sandbox: sandbox) == ["https:%2F%2Fgithub.com/alice"])
+    }
+
+    @Test func zshAndFishCompleteEscapedAndColonNames() throws {
+        let sandbox = try awkwardNamesSandbox()
+        #expect(try zsh("vault get -s AWS\\ prod -a ", sandbox: sandbox) == ["deploy"])
+        #expect(try zsh("vault get -s 'AWS prod' -a ", sandbox: sandbox) == ["deploy"])
+        #expect(try zsh("vault get -s git:", sandbox: sandbox) == ["git:https://github.com"])
+        #expect(try fish("vault get -s AWS\\ prod -a ", sandbox: sandbox) == ["deploy"])
+        #expect(try fish("vault get -s 'AWS prod' -a ", sandbox: sandbox) == ["deploy"])
+        #expect(try fish("vault get -s git:", sandbox: sandbox) == ["git:https://github.com"])
+        #expect(try zsh("vault get -s 'AWS p", sandbox: sandbox) == ["AWS prod"])
+        #expect(try fish("vault get -s 'AWS p", sandbox: sandbox) == ["AWS prod"])
+    }
+
+    @Test func aLockedVaultSaysNamesAreHiddenWithoutOfferingTheNote() throws {
+        let sandbox = try awkwardNamesSandbox()
+        sandbox.environment["VAULT_KEY_FILE"] = nil
+        let services = try sandbox.vault(["__complete", "services", "--notes"])
+        #expect(services.stdoutText == "\t4 items not offered: locked (unlock to complete them)\n")
+        #expect(try sandbox.vault(["__complete", "services"]).stdoutText == "")
+        // Group names open without an unlock here: all offered, no note.
+        #expect(try sandbox.vault(["__complete", "groups", "--notes"]).stdoutText == "ci\ndefault\nempty\n")
+        // zsh shows the note as a message, never as a name; bash and fish do not ask for it.
+        #expect(try zsh("vault get -s ", sandbox: sandbox) == [])
+        #expect(try bash("vault", "get", "-s", "", sandbox: sandbox) == [])
+        #expect(try fish("vault get -s ", sandbox: sandbox) == [])
+    }
+
+    @Test func bashCompletesTheCommandAfterRunDashDashAsThatCommand() throws {
+        let sandbox = try awkwardNamesSandbox()
+        let setup = "_fake() { COMPREPLY=($(compgen -W 'alpha beta' -- \"$2\")); }; complete -F _fake fakecmd"
+        #expect(try bash("vault", "run", "--", "fakecmd", "al", setup: setup, sandbox: sandbox) == ["alpha"])
+        #expect(try bash("vault", "run", "--env", "A=b", "--", "fakecmd", "", setup: setup, sandbox: sandbox) == ["alpha", "beta"])
+        // With bash-completion loaded, its _command_offset does it (compopt works only at a real TAB).
+        let bashCompletion = "/usr/share/bash-completion/bash_completion"
+        guard FileManager.default.fileExists(atPath: bashCompletion) else {
+            Issue.record("bash-completion is not installed: install it (scripts/install-deps.sh does)")
+            return
+        }
+        let loaded = "source \(bashCompletion); compopt() { :; }; " + setup
+        #expect(try bash("vault", "run", "--", "fakecmd", "be", setup: loaded, sandbox: sandbox) == ["beta"])
+        #expect(try bash("vault", "run", "--", "ech", setup: loaded, sandbox: sandbox)?.contains("echo") == true)
+    }
+}
+
 // MARK: running the shells and tools
 
 /// Where the committed scripts live: completions/ at the package root.
@@ -149,22 +257,26 @@ private let completions = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("completions")
 
-/// The candidates bash offers for the words, the last one being completed.
+/// The candidates bash offers for the words, the last one being completed,
+/// split as bash splits a line (at ':' too); `line` is the line typed when it
+/// is not the words joined by spaces, and `setup` runs before completing.
 /// `vault` is a function that prints the names "ci" and "default", and
 /// appends its arguments to `calls` when given; with a sandbox, it is the
 /// built binary on that sandbox's vault.
-private func bash(_ words: String..., calls: URL? = nil, sandbox: Sandbox? = nil) throws -> [String]? {
+private func bash(_ words: String..., line: String? = nil, setup: String = "", calls: URL? = nil, sandbox: Sandbox? = nil) throws -> [String]? {
     guard let bash = installedTool("bash") else { return nil }
     let script = """
         source "$1"; shift
         [[ -n "$VAULT_REAL" ]] || vault() { local IFS=' '; [[ -n "$VAULT_CALLS" ]] && echo "$*" >> "$VAULT_CALLS"; printf '%s\\n' ci default; }
-        COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+        \(setup)
+        COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="${VAULT_LINE:-$*}"; COMP_POINT=${#COMP_LINE}
         _vault
         printf '%s\\n' "${COMPREPLY[@]}"
         """
     let result = try runTool(bash, ["--norc", "--noprofile", "-c", script, "bash",
                                 completions.appendingPathComponent("vault.bash").path] + words,
-                         environment: (sandbox?.realVaultEnvironment ?? [:]).merging(["VAULT_CALLS": calls?.path ?? ""]) { $1 })
+                         environment: (sandbox?.realVaultEnvironment ?? [:])
+                            .merging(["VAULT_CALLS": calls?.path ?? "", "VAULT_LINE": line ?? ""]) { $1 })
     #expect(result.stderr.isEmpty, "bash: \(result.stderr)")
     return result.stdout.split(separator: "\n").map(String.init)
 }

@@ -1,24 +1,51 @@
 import VaultCore
 
-/// `vault __complete groups|services|accounts [--service S]`: names for shell
-/// completion, one per line. Never prompts and never waits: it reads only what
-/// opens at once (a locked vault gives what opens without an unlock, often
+/// `vault __complete groups|services|accounts|items [--service S]`: names for
+/// shell completion, one per line. Never prompts and never waits: it reads only
+/// what opens at once (a locked vault gives what opens without an unlock, often
 /// nothing), and leaves out names with control characters, which would reach
-/// the terminal raw.
+/// the terminal raw. groups are every group the keys open, items or none;
+/// items are the item names commands take as their one positional argument,
+/// SERVICE/ACCOUNT and GROUP/SERVICE/ACCOUNT, percent-encoded as they must be.
+/// With --notes, a last line starting with a tab says how many were locked:
+/// zsh shows it under the names; bash and fish have no place to (see docs/CLI.md).
 enum CompleteCommand {
     static func run(_ invocation: Invocation) throws {
         let query = Query(service: invocation.arguments.value(.service))
         guard let kind = invocation.arguments.positionals.first,
-              let vault = try? VaultAccess(invocation).vaultOpeningAtOnce(),
-              let items = try? vault.listing(matching: query).items else { return }
+              let vault = try? VaultAccess(invocation).vaultOpeningAtOnce() else { return }
         let names: [String]
+        let locked: String?
         switch kind {
-        case "groups": names = items.map(\.group.name)
-        case "services": names = items.map(\.service)
-        case "accounts": names = items.map(\.account)
+        case "groups":
+            do {
+                let (groups, unopened) = try vault.groupNames()
+                names = groups.map(\.name)
+                locked = unopened > 0 ? counted(unopened, "group") : nil
+            } catch VaultError.locked {
+                (names, locked) = ([], "groups")
+            } catch {
+                return
+            }
+        case "services", "accounts", "items":
+            guard let listing = try? vault.listing(matching: query) else { return }
+            let items = listing.items
+            locked = listing.locked > 0 ? counted(listing.locked, "item") : nil
+            names = switch kind {
+            case "services": items.map(\.service)
+            case "accounts": items.map(\.account)
+            default: items.flatMap { item in
+                [SecretReference(service: item.service, account: item.account).shortName,
+                 SecretReference(group: item.group, service: item.service, account: item.account).shortName]
+            }
+            }
         default: return
         }
         let printable = Set(names).filter { !$0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }.sorted()
-        invocation.terminal.writeOut(printable.map { $0 + "\n" }.joined())
+        var output = printable.map { $0 + "\n" }.joined()
+        if invocation.arguments.flag(.notes), let locked {
+            output += "\t\(locked) not offered: locked (unlock to complete \(locked.hasPrefix("1 ") ? "it" : "them"))\n"
+        }
+        invocation.terminal.writeOut(output)
     }
 }

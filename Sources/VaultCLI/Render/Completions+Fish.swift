@@ -130,6 +130,7 @@ enum FishCompletion {
         case .group: " -a '(__vault_names groups)'"
         case .service: " -a '(__vault_names services)'"
         case .account: " -a '(__vault_names accounts)'"
+        case .item: " -a '(__vault_names items)'"
         case .command: " -a " + quoted(CommandTable.visibleCommands.map(\.name).joined(separator: " "))
         }
     }

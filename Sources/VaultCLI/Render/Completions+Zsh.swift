@@ -14,10 +14,15 @@ enum ZshCompletion {
             # terminal here, so TAB never waits.
             _vault_names() {
               local kind=$argv[-1] service=${opt_args[-s]:-$opt_args[--service]}
-              local -a names request
-              request=(__complete $kind)
-              [[ $kind == accounts && -n $service ]] && request+=(--service ${(Q)service})
+              local -a names notes request
+              request=(__complete $kind --notes)
+              # opt_args holds the word as typed with its backslashes doubled: undo both.
+              [[ $kind == accounts && -n $service ]] && request+=(--service ${(Q)${service//\\\\\\\\/\\\\}})
               names=(${(f)"$(_call_program names vault ${(q)request} 2>/dev/null </dev/null)"})
+              # A line starting with a tab is no name: it says how many are locked.
+              notes=(${(M)names:#$'\\t'*})
+              names=(${names:#$'\\t'*})
+              (( $#notes )) && _message -r "vault: ${notes[1]#$'\\t'}"
               compadd "${(@)argv[1,-2]}" -a names
             }
 
@@ -115,6 +120,7 @@ enum ZshCompletion {
         case .group: "_vault_names groups"
         case .service: "_vault_names services"
         case .account: "_vault_names accounts"
+        case .item: "_vault_names items"
         case .command: "_vault_commands"
         }
     }

@@ -14,6 +14,8 @@ public enum CompletionKind: Equatable, Sendable {
     case group
     case service
     case account
+    /// An item's name as one word, SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT.
+    case item
     /// A command name (for `vault help COMMAND`).
     case command
 }

@@ -139,10 +139,13 @@ extension CommandTable {
     static let completeCommand = CommandSpec(
         "__complete", summary: "print names for shell completion",
         discussion: "Prints one name per line from what opens at once, and nothing when the vault is locked.",
-        options: [service("only accounts of this service")],
+        options: [
+            service("only accounts of this service"),
+            OptionSpec(.notes, help: "then, when names were not offered because they are locked, a line saying so that starts with a tab (no name holds one)"),
+        ],
         positionals: [
             PositionalSpec("KIND", help: "names to print",
-                           completion: .values(["groups", "services", "accounts"])),
+                           completion: .values(["groups", "services", "accounts", "items"])),
         ],
         hidden: true,
         run: { try CompleteCommand.run($0) })

@@ -66,6 +66,7 @@ extension OptionName {
     public static let noAmbiguous = OptionName("no-ambiguous")
     public static let noInteraction = OptionName("no-interaction")
     public static let noMasking = OptionName("no-masking")
+    public static let notes = OptionName("notes")
     public static let olderThan = OptionName("older-than")
     public static let onConflict = OptionName("on-conflict")
     public static let otp = OptionName("otp")

@@ -15,7 +15,7 @@ extension CommandTable {
         "SERVICE/ACCOUNT",
         help: "the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); "
             + "'/', '%', '?', '#' and spaces in a name are percent-encoded, e.g. %2F",
-        optional: true)
+        optional: true, completion: .item)
 
     /// Commands that find items search one group only when one is named.
     static let searchGroupHelp = "only items of this access group; every group when none is named"
