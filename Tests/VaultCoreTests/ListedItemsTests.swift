@@ -74,6 +74,6 @@ import Testing
             return (item.secret.text, snapshot.lastOpened.decryptions)
         }
         #expect(secret == "secret-3")
-        #expect(counts.decrypted == 1, "records decrypted for one get: \(counts.decrypted)")
+        #expect(counts == 1, "records decrypted for one get: \(counts)")
     }
 }
