@@ -90,6 +90,31 @@ import VaultCrypto
         #expect(unchanged)
     }
 
+    /// Many lookups in one reading (`vault run` with references) find their buckets from one pass
+    /// over the index after the first, and each bucket is still checked: with an entry of one bucket
+    /// changed without keys, lookups that avoid that bucket read their items, and a lookup in it is
+    /// damage for the lot (93), whether it comes first or after others.
+    @Test func everyLookupOfOneReadingChecksItsBucket() throws {
+        let dir = try TempDirectory()
+        let vault = try vault(dir, count: 384)
+        let path = dir.location().path
+        let open = try owner(dir)
+        let before = try decoded(dir)
+        let damagedBucket = try bucket(of: "svc-42", open, among: 4)
+        var bytes = fileBytes(path)
+        bytes[entryStart(before, try position(of: "svc-42", dir))] ^= 0x01
+        writeBytes(bytes, to: path)
+        let intact = Array(try (0..<384).map { "svc-\($0)" }.filter { try bucket(of: $0, open, among: 4) != damagedBucket }.prefix(12))
+        let damaged = try #require(try (0..<384).map { "svc-\($0)" }.first { try bucket(of: $0, open, among: 4) == damagedBucket && $0 != "svc-42" })
+        let results = try vault.items(for: intact.map { Query(service: $0, account: "acct") })
+        #expect(try results.map { try $0.get().secret.text } == intact.map { "s" + $0.dropFirst(4) })
+        for services: [String] in [[damaged] + intact, intact + [damaged]] {
+            #expect(throws: VaultError.damagedGroup(path: path, group: .default)) {
+                try vault.items(for: services.map { Query(service: $0, account: "acct") })
+            }
+        }
+    }
+
     /// The answer "not found" is checked too: an entry dropped (with its record) by someone without
     /// keys leaves its bucket's digest wrong, so `get` of that item is damage (93), never "not found" (44).
     @Test func anEntryDroppedWithoutKeysIsDamageNotAbsence() throws {

@@ -204,8 +204,7 @@ extension OpenVault {
         if file.version >= 2, !sealed.withUnsafeBytes(entry.digestMatches) {
             throw VaultError.corrupted(path: path, detail: "a record does not match its index entry's digest")
         }
-        let digest = entry.digest.0.bytes + entry.digest.1.bytes
-        if let plaintext = lastOpened.plaintext(recordID: entry.recordID, digest: digest) { return (plaintext, group, accessibility) }
+        if let plaintext = lastOpened.plaintext(recordID: entry.id, digest: entry.digest) { return (plaintext, group, accessibility) }
         let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         let plaintext: SecretBytes
         do {
@@ -213,7 +212,7 @@ extension OpenVault {
         } catch {
             throw VaultError.corrupted(path: path, detail: "a record does not open")
         }
-        lastOpened.keep(plaintext, recordID: entry.recordID, digest: digest)
+        lastOpened.keep(plaintext, recordID: entry.id, digest: entry.digest)
         return (plaintext, group, accessibility)
     }
 
