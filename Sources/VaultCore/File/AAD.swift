@@ -58,7 +58,7 @@ enum AAD {
     /// public key ‖ SHA-256 of the sealed member removals (as the header holds them, empty or not).
     static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8], memberRemovals: [UInt8]) -> [UInt8] {
         var w = ByteWriter(capacity: 112)
-        w.raw(Array("vault v2 trust statement".utf8))
+        w.raw(KeyLabel.trustStatementV2.bytes)
         w.raw(vaultID)
         w.u64(keyEpoch)
         w.raw(signingPublicKey)
@@ -71,7 +71,7 @@ enum AAD {
     static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8], teamLogHead: [UInt8],
                                memberSlots: [UInt8]) -> [UInt8] {
         var w = ByteWriter(capacity: 144)
-        w.raw(Array("vault v3 trust statement".utf8))
+        w.raw(KeyLabel.trustStatementV3.bytes)
         w.raw(vaultID)
         w.u64(keyEpoch)
         w.raw(signingPublicKey)
@@ -82,7 +82,7 @@ enum AAD {
 
     /// What the header signature signs: "vault v2 header signature" ‖ the header parameters ‖ their checksum.
     static func headerSignature(header: [UInt8]) -> [UInt8] {
-        Array("vault v2 header signature".utf8) + header
+        KeyLabel.headerSignature.bytes + header
     }
 
     /// A class key wrapped under WK: "class" ‖ vault id ‖ u8 class id.

@@ -112,7 +112,7 @@ enum SessionCache {
     }
 
     private static func sealKey(_ tokenKey: SecretBytes, _ sessionID: [UInt8], _ vaultID: [UInt8]) -> SecretBytes {
-        KeyRing.derive(tokenKey, "session", sessionID, vaultID: vaultID)
+        KeyRing.derive(tokenKey, .session, sessionID, vaultID: vaultID)
     }
 
     private static func filePath(vaultID: [UInt8], sessionID: [UInt8], host: HostContext) throws -> String {
@@ -201,7 +201,7 @@ enum AfterFirstUnlockCache {
     }
 
     private static func sealKey(_ deviceKey: SecretBytes, _ bootID: String, _ vaultID: [UInt8]) -> SecretBytes {
-        KeyRing.derive(deviceKey, "after first unlock", Array(bootID.utf8), vaultID: vaultID)
+        KeyRing.derive(deviceKey, .afterFirstUnlock, Array(bootID.utf8), vaultID: vaultID)
     }
 
     private static func path(_ vaultID: [UInt8], _ host: HostContext) throws -> String {
