@@ -102,7 +102,7 @@ complete -c vault -n __vault_no_command -a identity -d 'make an age identity, or
 complete -c vault -n __vault_no_command -a member -d 'add, list or remove members: age recipients the vault is sealed to'
 complete -c vault -n __vault_no_command -a trust -d 'print the vault\'s trust fingerprint, for members and CI jobs to pin'
 complete -c vault -n __vault_no_command -a revoke -d 'end every credential granted for a group'
-complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session and print its token'
+complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session for this login, or print its token'
 complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
 complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
 complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
@@ -139,6 +139,7 @@ complete -c vault -l accept-rollback -d 'open a vault file older than this machi
 complete -c vault -l accept-log -d 'as the owner, sign unasked the team log entries a write did not make here: the other branch when a merge joins two, the members of a file converted to the team log'
 complete -c vault -l min-epoch -x -d 'refuse a vault file whose key epoch is below N: a rollback guard for machines that remember nothing, such as fresh CI runners'
 complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked'
+complete -c vault -l no-keyring -d 'keep unlock sessions out of the login\'s kernel keyring: unlock and init keep none there, and no command looks there (as under CI)'
 complete -c vault -s q -l quiet -d 'leave out messages that say what was done; warnings and errors still show'
 complete -c vault -s h -l help -d 'show help for vault or for a command'
 complete -c vault -l version -d 'print the version of vault'
@@ -298,7 +299,7 @@ complete -c vault -n '__vault_using revoke' -l json -d 'print what was done as o
 complete -c vault -n '__vault_using unlock' -l timeout -x -d 'end the session after this long without use, e.g. 90s, 15m, 2h'
 complete -c vault -n '__vault_using unlock' -l raw -d 'print only the token'
 complete -c vault -n '__vault_using unlock' -l export -d 'print \'export VAULT_SESSION=…\' for eval'
-complete -c vault -n '__vault_using unlock' -l json -d 'print the token, whether an existing session was extended, and the timeout as JSON'
+complete -c vault -n '__vault_using unlock' -l json -d 'print the token, whether an existing session was extended, the timeout, and whether the kernel keyring keeps it, as JSON'
 
 complete -c vault -n '__vault_using lock' -l all -d 'end every session and the after-first-unlock cache too'
 
