@@ -70,12 +70,13 @@ extension Vault {
                 }
             } catch let error as VaultError {
                 guard case .sessionEnded(let end) = error else { throw error }
+                // The login's key names a session that has ended: drop it.
+                if let kept = loginKeyringSession { LoginKeyring.remove(kept) }
                 // A header that fails under the session's key at a higher epoch is a re-key, or a forgery made to look like
                 // one: never fall back to the read-MAC trust of what opens without an unlock then.
                 if end == .rekeyed { throw error }
-                if let kept = loginKeyringSession {
-                    // The login's key names a session that has ended: drop it, and read as if it had never been there.
-                    LoginKeyring.remove(kept)
+                if loginKeyringSession != nil {
+                    // Read as if the login had kept no session.
                     loginKeyringSession = nil
                     lookInLoginKeyring = false
                 } else {
