@@ -48,7 +48,7 @@ public enum CommandTable {
                    environment: "VAULT_NO_INTERACTION"),
         OptionSpec(.noKeyring,
                    help: "keep unlock sessions out of the login's kernel keyring: unlock and init keep none there, and no command looks there (as under CI)",
-                   environment: "VAULT_NO_KEYRING"),
+                   environment: "VAULT_NO_KEYRING", configKey: "no-keyring"),
         OptionSpec(.quiet, short: "q", help: "leave out messages that say what was done; warnings and errors still show"),
         OptionSpec(.help, short: "h", help: "show help for vault or for a command"),
         OptionSpec(.version, help: "print the version of vault"),
