@@ -90,6 +90,11 @@ public final class Vault: ItemStore {
     var canAsk: Bool { ask != nil }
     /// Why the session given no longer opens the vault, once that is known.
     var endedSession: VaultError?
+    /// Whether a vault opened with no keys (`.none`) first looks for the session this login keeps
+    /// in its kernel keyring (`vault unlock`, `vault init`). Off by default.
+    public var lookInLoginKeyring = false
+    /// The session of the login's keyring the keys at hand came from, if they did: each use gives it a fresh idle timeout.
+    var loginKeyringSession: LoginKeyring.Kept?
     /// Whether this vault holds the writer lock now (see `withWriterLock`).
     var holdsWriterLock = false
     /// Whether the last read used a device key that lies in a git work tree.
@@ -153,8 +158,12 @@ public final class Vault: ItemStore {
     /// directory, and this machine's device key for it in the host's device-key
     /// directory (by default, the self-contained host of the convenience
     /// initialiser). Throws `VaultError.vaultExists` when a vault is already there.
+    /// With `loginSessionTimeout`, also starts an unlock session of that idle timeout and keeps it
+    /// in this login's kernel keyring; where the keyring cannot keep it, returns why (the vault is made).
+    @discardableResult
     public static func create(at location: VaultLocation, credential: UnlockSecret,
-                              kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil) throws {
+                              kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil,
+                              loginSessionTimeout: Int? = nil) throws -> LoginKeyringProblem? {
         let host = host ?? selfContainedHost(for: location)
         try FileSystem.makeDirectory(location.directory)
         let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
@@ -167,6 +176,13 @@ public final class Vault: ItemStore {
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
         SeenCounters.update(vaultID: vaultID, host: host) { _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
         try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
+        guard let loginSessionTimeout else { return nil }
+        do {
+            try startLoginSession(of: vault, timeout: loginSessionTimeout, host: host)
+            return nil
+        } catch let problem as LoginKeyringProblem {
+            return problem
+        }
     }
 
     // MARK: reading

@@ -41,6 +41,12 @@ struct VaultAccess {
         return nil
     }
 
+    /// Whether sessions live in the login's kernel keyring too: not under CI (runner jobs often
+    /// share one user) nor with --no-keyring or VAULT_NO_KEYRING.
+    var usesLoginKeyring: Bool {
+        !settings.isOn(.noKeyring) && !Settings.isSet(environment["CI"])
+    }
+
     /// The key file named by --key-file or VAULT_KEY_FILE (no config key: it cannot fail).
     var keyFilePath: String? { try? settings.value(.keyFile) }
 
@@ -110,13 +116,15 @@ struct VaultAccess {
     /// The vault with its keys: a credential named by an option wins (key
     /// file, passphrase file, scoped credential, identity), then the session in
     /// VAULT_SESSION, then a credential or identity named in the environment
-    /// (or, for an identity, the config), then no
+    /// (or, for an identity, the config), then the session the login's kernel
+    /// keyring keeps (`usesLoginKeyring`), then no
     /// unlock at all (always and after-first-unlock items open), with a prompt
     /// as the fallback where prompts are allowed. A scoped credential never
     /// falls back to a prompt. Fails early when the vault does not exist,
     /// before asking for anything.
     func vault() throws -> Vault {
         let vault = try vaultWithKeys()
+        vault.lookInLoginKeyring = usesLoginKeyring
         vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
         vault.acceptRollback = arguments.flag(.acceptRollback)
         vault.acceptTeamLog = arguments.flag(.acceptLog)
@@ -205,7 +213,7 @@ struct VaultAccess {
     }
 
     /// The vault as shell completion opens it: with only what opens at once —
-    /// a session, a key file, a scoped credential, or no unlock at all — and
+    /// a session (VAULT_SESSION or the login's keyring), a key file, a scoped credential, or no unlock at all — and
     /// never a prompt, the desktop keyring or a passphrase file (its scrypt
     /// takes about a second at every TAB).
     func vaultOpeningAtOnce() throws -> Vault {
@@ -217,7 +225,9 @@ struct VaultAccess {
         if let path = keyFilePath { return Vault(location: location, keys: .credential(.keyFile(try KeyFile.read(path: path))), host: host) }
         if let scoped = try scopedCredential(flagsOnly: false) { return Vault(location: location, keys: .scoped(scoped), host: host) }
         if let identities = try? namedIdentities(flagsOnly: false) { return Vault(location: location, keys: .identity(identities), host: host) }
-        return Vault(location: location, keys: .none, host: host)
+        let vault = Vault(location: location, keys: .none, host: host)
+        vault.lookInLoginKeyring = usesLoginKeyring
+        return vault
     }
 
     /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).

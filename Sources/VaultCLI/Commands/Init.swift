@@ -17,7 +17,11 @@ enum InitCommand {
         } else {
             credential = .passphrase(try access.newPassphrase(fromFile: access.passphraseFilePath, purpose: "New passphrase"))
         }
-        try Vault.create(at: location, credential: credential, kdf: kdf, host: HostContext.live(environment: invocation.environment))
+        // The new vault is unlocked for this login at once, so the next commands need no passphrase;
+        // where the keyring cannot keep the session, init says nothing of it: unlock will.
+        let timeout = Vault.defaultSessionTimeout
+        let keyringProblem = try Vault.create(at: location, credential: credential, kdf: kdf, host: HostContext.live(environment: invocation.environment),
+                                              loginSessionTimeout: access.usesLoginKeyring ? timeout : nil)
         let terminal = invocation.terminal
         if let path = access.keyFilePath {
             if createdKeyFile { terminal.say("created key file \(quoted(path)) (mode 600); keep it safe: it opens the vault") }
@@ -25,6 +29,7 @@ enum InitCommand {
         } else {
             terminal.say("created vault \(quoted(location.path)), unlocked by a passphrase")
         }
+        if access.usesLoginKeyring, keyringProblem == nil { terminal.say(LoginKeyringText.unlocked(timeout: timeout)) }
     }
 }
 

@@ -22,6 +22,7 @@ enum StatusCommand {
             ]
             if let expiry = report.sessionExpiry { fields.append(("session_expires", .string(DateText.iso(expiry)))) }
             if sessionEnded { fields.append(("session_ended", .bool(true))) }
+            fields.append(("session", .optional(report.sessionPlace?.rawValue)))
             if let member = vault.memberName { fields.append(("member", .string(member))) }
             if let credential { fields.append(("credential", json(credential))) }
             fields += [
@@ -40,6 +41,7 @@ enum StatusCommand {
             "vault:              \(vault.location.path)",
             "backend:            file",
             "state:              \(state)",
+            "session:            \(describe(report.sessionPlace))",
         ]
         if let member = vault.memberName {
             lines.append("member:             \(quoted(member)), by its identity; \(credential.map(describe) ?? "full (every key but the owner's trust key)")")
@@ -56,6 +58,14 @@ enum StatusCommand {
             lines.append("  \(count.group) / \(count.accessibility.rawValue): \(count.count)")
         }
         terminal.writeOut(lines.joined(separator: "\n") + "\n")
+    }
+
+    private static func describe(_ place: Vault.SessionPlace?) -> String {
+        switch place {
+        case .environment?: return "VAULT_SESSION"
+        case .loginKeyring?: return "this login's kernel keyring"
+        case nil: return "none"
+        }
     }
 
     /// `scoped to group "ci"; read-only; expires 2027-01-31T00:00:00Z`, as `gh auth status` shows a token's scopes.

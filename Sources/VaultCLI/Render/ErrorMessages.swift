@@ -238,7 +238,7 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "the unlock session in VAULT_SESSION has ended or belongs to another vault",
                                hint: unlockHint)
         case .sessionEnded(.rekeyed):
-            return ErrorReport(status: status, message: "the unlock session in VAULT_SESSION ended: the vault was re-keyed after it started",
+            return ErrorReport(status: status, message: "the unlock session ended: the vault was re-keyed after it started",
                                hint: unlockHint)
         case .sessionEnded(.malformed):
             return ErrorReport(status: status, message: "VAULT_SESSION does not hold a vault session token",

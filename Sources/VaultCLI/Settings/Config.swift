@@ -17,6 +17,7 @@ struct Config: Sendable {
         "first-run-groups": "the groups that first-run-marker wipes, separated by commas; the whole vault when unset",
         "identity": "an age identity file (like --identity)",
         "trust": "the trust fingerprint a vault's header must be signed under, from `vault trust` (like VAULT_TRUST)",
+        "no-keyring": "true keeps unlock sessions out of the login's kernel keyring (like --no-keyring)",
     ]
 
     /// The config file this was read from (it need not exist).

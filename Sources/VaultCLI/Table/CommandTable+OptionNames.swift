@@ -65,6 +65,7 @@ extension OptionName {
     public static let newPassphraseFile = OptionName("new-passphrase-file")
     public static let noAmbiguous = OptionName("no-ambiguous")
     public static let noInteraction = OptionName("no-interaction")
+    public static let noKeyring = OptionName("no-keyring")
     public static let noMasking = OptionName("no-masking")
     public static let notes = OptionName("notes")
     public static let olderThan = OptionName("older-than")

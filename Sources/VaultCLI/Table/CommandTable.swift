@@ -46,6 +46,9 @@ public enum CommandTable {
         OptionSpec(.noInteraction,
                    help: "never prompt; fail with exit 36 when the vault is locked",
                    environment: "VAULT_NO_INTERACTION"),
+        OptionSpec(.noKeyring,
+                   help: "keep unlock sessions out of the login's kernel keyring: unlock and init keep none there, and no command looks there (as under CI)",
+                   environment: "VAULT_NO_KEYRING", configKey: "no-keyring"),
         OptionSpec(.quiet, short: "q", help: "leave out messages that say what was done; warnings and errors still show"),
         OptionSpec(.help, short: "h", help: "show help for vault or for a command"),
         OptionSpec(.version, help: "print the version of vault"),
@@ -77,11 +80,15 @@ public enum CommandTable {
         EnvironmentSpec("VAULT_NO_INTERACTION", help: """
             When set to anything but an empty string, 0, false or no, never prompt, as with --no-interaction.
             """),
+        EnvironmentSpec("VAULT_NO_KEYRING", help: """
+            When set as for VAULT_NO_INTERACTION, keep unlock sessions out of the login's kernel keyring, as with --no-keyring.
+            """),
         EnvironmentSpec("VAULT_BACKEND", help: "Where items live, as with --backend: file or secret-service."),
         EnvironmentSpec("VAULT_COLLECTION", help: "The keyring collection of the secret-service backend, as with --collection."),
         EnvironmentSpec("VAULT_MOUNT_PATH", help: "Set by vault run --mount for the command it runs: the path of the named pipe."),
         EnvironmentSpec("CI", help: """
-            When set as for VAULT_NO_INTERACTION, as CI services do, never prompt: a locked vault exits with 36.
+            When set as for VAULT_NO_INTERACTION, as CI services do, never prompt: a locked vault exits with 36; \
+            and keep unlock sessions out of the kernel keyring, as with --no-keyring (runner jobs often share one user).
             """),
         EnvironmentSpec("GITHUB_ENV", help: "The file that env --format github appends to."),
         EnvironmentSpec("XDG_CONFIG_HOME", help: """

@@ -44,6 +44,10 @@ extension Vault {
         // after its file is in place, so a reader racing it can never see them above the file it reads.
         let seenBefore = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
         let seen = seenBefore.isEmpty ? nil : try SeenCounters.load(vaultID: seenBefore, host: host)
+        if case .none = source, lookInLoginKeyring, let kept = LoginKeyring.find(vaultID: seenBefore) {
+            source = .session(kept.token)
+            loginKeyringSession = kept
+        }
         let bytes = try readFile()
         let vaultID = VaultFile.peekVaultID(bytes)
         let deviceKey = try deviceKeyForReading(bytes, vaultID: vaultID)
@@ -58,6 +62,7 @@ extension Vault {
                 do {
                     vault = try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: location.path,
                                                checking: indexCheck)
+                    if let kept = loginKeyringSession { try? LoginKeyring.keepAlive(kept, timeout: session.timeout) }
                 } catch VaultError.corrupted(_, let detail) where detail.isHeaderMACMismatch
                             && VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true {
                     // The vault was re-keyed after the session started: its key is not the vault's any more.
@@ -65,11 +70,19 @@ extension Vault {
                 }
             } catch let error as VaultError {
                 guard case .sessionEnded(let end) = error else { throw error }
+                // The login's key names a session that has ended: drop it.
+                if let kept = loginKeyringSession { LoginKeyring.remove(kept) }
                 // A header that fails under the session's key at a higher epoch is a re-key, or a forgery made to look like
                 // one: never fall back to the read-MAC trust of what opens without an unlock then.
                 if end == .rekeyed { throw error }
-                // An ended session still leaves what opens with no unlock; say why only if that is not enough.
-                endedSession = error
+                if loginKeyringSession != nil {
+                    // Read as if the login had kept no session.
+                    loginKeyringSession = nil
+                    lookInLoginKeyring = false
+                } else {
+                    // An ended session still leaves what opens with no unlock; say why only if that is not enough.
+                    endedSession = error
+                }
                 source = .none
                 return try readSnapshot(writing: writing, checking: indexCheck)
             }

@@ -14,10 +14,11 @@ enum SessionCache {
     static let magic = Array("VSESSN02".utf8)
     static let tokenPrefix = "vs1_"
 
-    /// What a live session holds: the master key, and the vault's key epoch when it started.
+    /// What a live session holds: the master key, the vault's key epoch when it started, and its idle timeout in seconds.
     struct Opened {
         let masterKey: SecretBytes
         let keyEpoch: UInt64
+        var timeout = 0
     }
 
     /// The bytes before the sealed key: magic ‖ u32 timeout ‖ u64 key epoch.
@@ -72,7 +73,8 @@ enum SessionCache {
             throw VaultError.sessionEnded(.unknown)
         }
         try? touch(path, at: host.now())
-        return Opened(masterKey: masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        return Opened(masterKey: masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
+                      timeout: Int(timeout))
     }
 
     /// Ends the session of `token`; false when it had already ended.

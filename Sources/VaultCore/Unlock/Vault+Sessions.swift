@@ -42,18 +42,24 @@ extension Vault {
         public var sessionsEnded: Int
         /// Whether an after-first-unlock cache was there and is gone.
         public var afterFirstUnlockEnded: Bool
+        /// Whether this login's keyring kept a session key, now removed.
+        public var loginKeyringKeyRemoved = false
     }
 
-    /// Ends the session of `token`; with `all` (or no token), every session of
-    /// this vault; with `all`, also the after-first-unlock cache.
-    /// Needs no unlock.
+    /// Ends the session of `token` and (with `lookInLoginKeyring`) the one this login's keyring
+    /// keeps, removing its key; with `all`, every session of this vault and the after-first-unlock
+    /// cache too. Needs no unlock.
     public func lock(token: String?, all: Bool) throws -> LockOutcome {
         let vaultID = try self.vaultID()
         var outcome = LockOutcome(sessionsEnded: 0, afterFirstUnlockEnded: false)
-        if let token, !all {
-            outcome.sessionsEnded = try SessionCache.end(token: token, vaultID: vaultID, host: host) ? 1 : 0
-        } else {
+        let kept = lookInLoginKeyring ? LoginKeyring.find(vaultID: vaultID) : nil
+        if let kept { outcome.loginKeyringKeyRemoved = LoginKeyring.remove(kept) }
+        if all {
             outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
+        } else {
+            for ended in Set([token, kept?.token].compactMap { $0 }) where try SessionCache.end(token: ended, vaultID: vaultID, host: host) {
+                outcome.sessionsEnded += 1
+            }
         }
         if all {
             outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try DeviceKey.load(vaultID: vaultID, location: location, host: host), host: host)
@@ -62,10 +68,20 @@ extension Vault {
         return outcome
     }
 
+    /// Where the session a command would use lives.
+    public enum SessionPlace: String, Sendable {
+        /// The token in VAULT_SESSION.
+        case environment
+        /// This login's kernel keyring (`vault unlock`, `vault init`).
+        case loginKeyring = "kernel-keyring"
+    }
+
     /// What `vault status` shows; read without any unlock.
     public struct StatusReport: Sendable {
         /// When the session of the token given ends if left idle; nil when there is none or it has ended.
         public var sessionExpiry: Date?
+        /// Where the live session is, nil when there is none.
+        public var sessionPlace: SessionPlace?
         /// Whether the after-first-unlock cache of this boot is present (after-first-unlock items open without an unlock).
         public var afterFirstUnlock: Bool
         /// Whether this machine's device key is the vault's (device-bound items open here).
@@ -93,8 +109,8 @@ extension Vault {
         return try withKeys { try readSnapshot(checking: .lookupsOnly).keys.groups.mapValues(\.group.name) }
     }
 
-    /// The vault's state without unlocking it: session, after-first-unlock
-    /// cache, keyslots, and item counts by group and class.
+    /// The vault's state without unlocking it: session (of `sessionToken`, else with `lookInLoginKeyring`
+    /// the one this login's keyring keeps), after-first-unlock cache, keyslots, and item counts by group and class.
     public func status(sessionToken: String?) throws -> StatusReport {
         let bytes = try readFile()
         let file: VaultFile
@@ -119,15 +135,20 @@ extension Vault {
                 if count > 0 { counts.append(ItemCount(group: name, accessibility: accessibility, count: count)) }
             }
         }
+        let sessionExpiry = sessionToken.flatMap { SessionCache.expiry(token: $0, vaultID: file.vaultID, host: host) }
+        let keptExpiry = sessionToken == nil && lookInLoginKeyring
+            ? LoginKeyring.find(vaultID: file.vaultID).flatMap { SessionCache.expiry(token: $0.token, vaultID: file.vaultID, host: host) }
+            : nil
         return StatusReport(
-            sessionExpiry: sessionToken.flatMap { SessionCache.expiry(token: $0, vaultID: file.vaultID, host: host) },
+            sessionExpiry: sessionExpiry ?? keptExpiry,
+            sessionPlace: sessionExpiry != nil ? .environment : keptExpiry != nil ? .loginKeyring : nil,
             afterFirstUnlock: AfterFirstUnlockCache.isPresent(vaultID: file.vaultID, deviceKey: deviceKey, host: host),
             onItsDevice: partial?.deviceMatches ?? false,
             keyslots: file.keyslots.map(\.kind.credentialKind),
             counts: counts)
     }
 
-    private func vaultID() throws -> [UInt8] {
+    func vaultID() throws -> [UInt8] {
         let bytes = try readFile()
         let id = VaultFile.peekVaultID(bytes)
         guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: "the file is too short") }
