@@ -333,6 +333,9 @@ public final class Vault: ItemStore {
         }
     }
 
+    /// How many days a deleted item stays in the trash: the first write after that purges it.
+    public var trashDays = Vault.defaultTrashDays
+
     /// How many earlier secrets `update` keeps per item when none is said (`--keep`).
     public static let defaultRevisionsKept = 5
 
@@ -353,7 +356,7 @@ public final class Vault: ItemStore {
     }
 
     /// Deletes the item that matches `query`, or every matching item when
-    /// `allMatching` is set; returns what was deleted. Without `allMatching`, a
+    /// `allMatching` is set, keeping each in the trash for `trashDays`; returns what was deleted. Without `allMatching`, a
     /// query that matches several items throws `ambiguous` and deletes nothing.
     @discardableResult
     public func delete(matching query: Query, allMatching: Bool = false) throws -> [ItemAttributes] {
@@ -362,6 +365,7 @@ public final class Vault: ItemStore {
             let matches = try vault.matches(query, skipLocked: false)
             if !allMatching { _ = try Vault.single(matches.positions, in: vault, query: query) }
             guard !matches.positions.isEmpty else { throw VaultError.itemNotFound(query) }
+            vault.moveToTrash(at: matches.positions, deletedAt: host.now())
             vault.remove(at: matches.positions)
             return matches.attributes
         }

@@ -11,7 +11,8 @@ extension CommandTable {
             every item. Wiping whole groups (--group alone, or --all) also gives those \
             groups fresh keys, so credentials granted for them and old copies of their \
             keys open nothing from then on. The group comes from --group only, never \
-            from VAULT_GROUP or the config.
+            from VAULT_GROUP or the config. What wipe removes does not go to the trash; \
+            --trash empties the trash instead (of the group given with --group, or all of it).
             """,
         options: [
             OptionSpec(.group, value: "GROUP", help: "only items of this group", completion: .group),
@@ -21,6 +22,7 @@ extension CommandTable {
             OptionSpec(.expired, help: "only items whose expiry date has come"),
             OptionSpec(.olderThan, value: "WHEN", help: "only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)"),
             OptionSpec(.all, help: "every item of the vault"),
+            OptionSpec(.trash, help: "empty the trash (what delete kept) instead; takes only --group"),
             dryRun,
             yes,
             resultJSON,
@@ -29,6 +31,7 @@ extension CommandTable {
             ExampleSpec("vault wipe --expired --yes", "remove expired items from a script"),
             ExampleSpec("vault wipe --group ci --dry-run", "show what wiping the group ci would remove"),
             ExampleSpec("vault wipe --service old-api --older-than 180d", "remove stale items of one service, after a yes"),
+            ExampleSpec("vault wipe --trash --yes", "empty the trash for good"),
         ],
         destructive: true,
         run: { try WipeCommand.run($0) })

@@ -98,6 +98,7 @@ extension OptionName {
     public static let toAccount = OptionName("to-account")
     public static let toGroup = OptionName("to-group")
     public static let toService = OptionName("to-service")
+    public static let trash = OptionName("trash")
     public static let trimNewline = OptionName("trim-newline")
     public static let undo = OptionName("undo")
     public static let update = OptionName("update")

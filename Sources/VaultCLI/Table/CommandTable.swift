@@ -126,7 +126,7 @@ public enum CommandTable {
     /// merge driver, the credential helpers): `vault help --all` lists it.
     static let helpSections: [(title: String, commands: [CommandSpec])] = [
         ("Items", [initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand,
-                   deleteCommand, listCommand, historyCommand]),
+                   deleteCommand, trashCommand, undeleteCommand, listCommand, historyCommand]),
         ("CI and scripts", [runCommand, envCommand, injectCommand, scanCommand, redactCommand]),
         ("Teams and sharing", [groupCommand, grantCommand, revokeCommand, identityCommand, memberCommand, trustCommand,
                                syncCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
@@ -143,7 +143,7 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
-        listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
+        trashCommand, undeleteCommand, listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
         syncCommand, mergeDriverCommand, conflictsCommand, resolveCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand,

@@ -37,6 +37,15 @@ enum AAD {
         return w.bytes
     }
 
+    /// A group's trash block: "trash" ‖ vault id ‖ u32 group id.
+    static func trash(vaultID: [UInt8], groupID: GroupID) -> [UInt8] {
+        var w = ByteWriter(capacity: 40)
+        w.raw(Array("trash".utf8))
+        w.raw(vaultID)
+        w.groupID(groupID)
+        return w.bytes
+    }
+
     /// The vault's signing key wrapped under WK: "signing key" ‖ vault id.
     static func signingKey(vaultID: [UInt8]) -> [UInt8] {
         Array("signing key".utf8) + vaultID

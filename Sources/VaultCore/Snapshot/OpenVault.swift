@@ -37,6 +37,10 @@ struct OpenVault {
     var changedListings = ListingChanges()
     /// Tombstones of items removed since the file was read, and those to seal again under new keys.
     var tombstoneChanges = TombstoneChanges()
+    /// Items moved to the trash since the file was read, and trash to seal again under new keys.
+    var trashChanges = TrashChanges()
+    /// Milliseconds since 1970 before which a trashed item is purged by this write; nil purges nothing.
+    var trashPurgeBefore: UInt64? = nil
     /// The attributes of items stored since the file was read, by item id: what a changed
     /// listing block is rebuilt from without opening their records again.
     var storedAttributes: [Bytes16: ItemAttributes] = [:]
