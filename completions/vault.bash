@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
+_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -59,6 +59,7 @@ _vault_options() {
         reset) echo "-y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         verify) echo "--quarantine -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         upgrade) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        copy) echo "--to --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         help) echo "--all --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
@@ -210,6 +211,8 @@ _vault_value_kind() {
         "import --bundle-passphrase-file") echo "file" ;;
         "import --bundle-key-file") echo "file" ;;
         "import --on-conflict") echo "words skip replace fail" ;;
+        "copy --to") echo "file" ;;
+        "copy --kdf-cost") echo "words interactive testing" ;;
         "git-credential --group") echo "names groups" ;;
         "git-credential --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         "docker-credential --group") echo "names groups" ;;

@@ -125,6 +125,7 @@ complete -c vault -n __vault_no_command -a import -d 'add the items of an export
 complete -c vault -n __vault_no_command -a reset -d 'remove the vault and everything kept for it'
 complete -c vault -n __vault_no_command -a verify -d 'check the vault\'s files, format and records'
 complete -c vault -n __vault_no_command -a upgrade -d 'convert a format v1 vault file to format v2'
+complete -c vault -n __vault_no_command -a copy -d 'make an independent copy of the vault to experiment on'
 complete -c vault -n __vault_no_command -a git-credential -d 'be git\'s credential helper'
 complete -c vault -n __vault_no_command -a docker-credential -d 'be docker\'s credential helper'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
@@ -420,6 +421,10 @@ complete -c vault -n '__vault_using verify' -l json -d 'print what was done as o
 
 complete -c vault -n '__vault_using upgrade' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
+complete -c vault -n '__vault_using copy' -l to -r -F -d 'where to write the copy (a file that does not exist)'
+complete -c vault -n '__vault_using copy' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
+complete -c vault -n '__vault_using copy' -l json -d 'print what was done as one JSON object on stdout instead of a message'
+
 complete -c vault -n '__vault_using git-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials'
 complete -c vault -n '__vault_using git-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using git-credential' -a 'get store erase' -d 'what git asks for'
@@ -429,4 +434,4 @@ complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlo
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
 complete -c vault -n '__vault_using help' -l all -d 'also list the plumbing commands other programs run'
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help' -d 'command to describe'

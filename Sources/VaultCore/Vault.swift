@@ -155,18 +155,26 @@ public final class Vault: ItemStore {
     /// initialiser). Throws `VaultError.vaultExists` when a vault is already there.
     public static func create(at location: VaultLocation, credential: UnlockSecret,
                               kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil) throws {
-        let host = host ?? selfContainedHost(for: location)
+        _ = try writeNew(at: location, host: host ?? selfContainedHost(for: location)) { vaultID, deviceKey in
+            try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
+                                 deviceKey: deviceKey, path: location.path)
+        }
+    }
+
+    /// Writes the vault `make` builds, given a fresh vault id and a device key made for it, as a new
+    /// file at `location`, under the writer lock of its directory; throws `vaultExists` when one is there.
+    static func writeNew(at location: VaultLocation, host: HostContext,
+                         make: (_ vaultID: [UInt8], _ deviceKey: SecretBytes) throws -> OpenVault) throws -> OpenVault {
         try FileSystem.makeDirectory(location.directory)
         let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
         defer { withExtendedLifetime(lock) {} }
         guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
         let vaultID = SecureRandom.bytes(VaultFile.idSize)
-        let deviceKey = try DeviceKey.create(vaultID: vaultID, host: host)
-        var vault = try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
-                                         deviceKey: deviceKey, path: location.path)
+        var vault = try make(vaultID, try DeviceKey.create(vaultID: vaultID, host: host))
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
-        SeenCounters.update(vaultID: vaultID, host: host) { _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
+        SeenCounters.update(vaultID: vaultID, host: host) { [vault] _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
         try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
+        return vault
     }
 
     // MARK: reading

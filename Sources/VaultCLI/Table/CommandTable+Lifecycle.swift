@@ -124,6 +124,29 @@ extension CommandTable {
         destructive: true,
         run: { try ResetCommand.run($0) })
 
+    static let copyCommand = CommandSpec(
+        "copy", summary: "make an independent copy of the vault to experiment on",
+        discussion: """
+            Writes a new vault at PATH with every group, item (with its history), trash entry \
+            and member of this one, sealed again under a vault id and keys of its own: the copy \
+            and the original change independently, and neither reads as an older version of \
+            the other. A file copied with cp is the same vault: writing to one makes the other \
+            read as older here (refused with 49), and vault warns once when that happens. The \
+            copy opens with the passphrase or key file the vault was opened with (asked for \
+            when a session opened it; add others with passwd); its trust fingerprint is new. \
+            The owner's alone: it needs the master key. Refused (exit 48, as init) when PATH exists.
+            """,
+        options: [
+            OptionSpec(.to, value: "PATH", help: "where to write the copy (a file that does not exist)", completion: .file),
+            kdfCost,
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault copy --to ~/scratch.vault", "a copy to try things on"),
+            ExampleSpec("vault --vault team.vault copy --to team-test.vault --kdf-cost testing", "a cheap-to-open copy of a team vault for tests"),
+        ],
+        run: { try CopyCommand.run($0) })
+
     static let verifyCommand = CommandSpec(
         "verify", summary: "check the vault's files, format and records",
         discussion: """

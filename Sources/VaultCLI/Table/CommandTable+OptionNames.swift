@@ -95,6 +95,7 @@ extension OptionName {
     public static let showSecret = OptionName("show-secret")
     public static let skipIgnored = OptionName("skip-ignored")
     public static let timeout = OptionName("timeout")
+    public static let to = OptionName("to")
     public static let toAccount = OptionName("to-account")
     public static let toGroup = OptionName("to-group")
     public static let toService = OptionName("to-service")

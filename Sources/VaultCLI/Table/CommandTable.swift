@@ -131,7 +131,7 @@ public enum CommandTable {
         ("Teams and sharing", [groupCommand, grantCommand, revokeCommand, identityCommand, memberCommand, trustCommand,
                                syncCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
         ("Unlocking and maintenance", [unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
-                                       verifyCommand, upgradeCommand, wipeCommand, firstRunCommand, resetCommand, helpCommand]),
+                                       verifyCommand, upgradeCommand, copyCommand, wipeCommand, firstRunCommand, resetCommand, helpCommand]),
     ]
 
     /// The visible commands no help section lists: run by other programs, shown by `vault help --all`.
@@ -146,7 +146,7 @@ public enum CommandTable {
         trashCommand, undeleteCommand, listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
         syncCommand, mergeDriverCommand, conflictsCommand, resolveCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
-        wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand,
+        wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand, copyCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
     ]
 }

@@ -122,6 +122,24 @@ extension Vault {
         } else {
             rememberCounters(of: vault)
         }
+        rememberWrittenCopy(vaultID: file.vaultID)
+    }
+
+    /// Remembers this file as the copy of its vault written last here. When another copy (a `cp` of
+    /// it: the same vault id at another path, still there) was, says so once: that copy now reads
+    /// as older than what this machine has seen (`VaultNotice.forkedCopy`).
+    private func rememberWrittenCopy(vaultID: [UInt8]) {
+        guard let here = FileSystem.realPath(location.path) else { return }
+        var before: String?
+        SeenCounters.update(vaultID: vaultID, host: host) { seen in
+            before = seen.writtenCopy
+            var next = seen
+            next.writtenCopy = here
+            return next
+        }
+        guard let other = before, other != here, FileSystem.isRegularFile(other),
+              VaultFile.peekVaultID(FileSystem.readPrefix(other, count: VaultFile.magic.count + 2 + VaultFile.idSize)) == vaultID else { return }
+        onNotice?(.forkedCopy(written: location.path, other: other))
     }
 
     /// Converts a v1 snapshot to v2 in memory. Outside a git work tree it first keeps the file as
