@@ -27,17 +27,8 @@ extension OpenVault {
     /// The trash of `groupID` as the file holds it (empty without a block).
     /// Throws `locked` without the group's keys, `corrupted` for a block that does not open.
     func trash(of groupID: GroupID) throws -> [TrashEntry] {
-        guard let block = trashBlock(of: groupID) else { return [] }
-        guard let key = try? keys.trashKey(groupID: groupID) else { throw VaultError.locked(nil) }
-        let sealed = block.sealed.bytes
-        guard constantTimeEquals(SHA256.hash(sealed), block.digest),
-              let plaintext = try? sealed.withUnsafeBytes({
-                  try AESGCM.openNonSecret($0, key: key, aad: AAD.trash(vaultID: file.vaultID, groupID: groupID))
-              }),
-              let entries = try? TrashEntry.decode(plaintext) else {
-            throw VaultError.corrupted(path: path, detail: "a trash block does not open")
-        }
-        return entries
+        try openGroupBlock(groupID, classID: TrashEntry.blockClassID, key: keys.trashKey(groupID:), aad: AAD.trash(vaultID:groupID:),
+                           decode: TrashEntry.decode, damage: "a trash block does not open") ?? []
     }
 
     private func trashBlock(of groupID: GroupID) -> ListingBlock? {
