@@ -117,27 +117,27 @@ extension Vault {
             }
         }
         guard write == .change else { return }
+        // This file is remembered as the copy of its vault written last here.
+        let here = FileSystem.realPath(location.path)
+        var before: String?
         if raises {
-            try SeenCounters.record(vaultID: file.vaultID, host: host) { $0.merging(file, groups: groups) }
+            try SeenCounters.record(vaultID: file.vaultID, host: host) { seen in
+                before = seen.writtenCopy
+                var next = seen.merging(file, groups: groups)
+                next.writtenCopy = here ?? next.writtenCopy
+                return next
+            }
         } else {
-            rememberCounters(of: vault)
+            before = rememberCounters(of: vault, writtenCopy: here)
         }
-        rememberWrittenCopy(vaultID: file.vaultID)
+        if let here, let before { tellOfForkedCopy(written: here, before: before, vaultID: file.vaultID) }
     }
 
-    /// Remembers this file as the copy of its vault written last here. When another copy (a `cp` of
-    /// it: the same vault id at another path, still there) was, says so once: that copy now reads
-    /// as older than what this machine has seen (`VaultNotice.forkedCopy`).
-    private func rememberWrittenCopy(vaultID: [UInt8]) {
-        guard let here = FileSystem.realPath(location.path) else { return }
-        var before: String?
-        SeenCounters.update(vaultID: vaultID, host: host) { seen in
-            before = seen.writtenCopy
-            var next = seen
-            next.writtenCopy = here
-            return next
-        }
-        guard let other = before, other != here, FileSystem.isRegularFile(other),
+    /// When the copy written last here was another file (a `cp` of this one: the same vault id at
+    /// another path, still there), says so once: that copy now reads as older than what this
+    /// machine has seen (`VaultNotice.forkedCopy`).
+    private func tellOfForkedCopy(written here: String, before other: String, vaultID: [UInt8]) {
+        guard other != here, FileSystem.isRegularFile(other),
               VaultFile.peekVaultID(FileSystem.readPrefix(other, count: VaultFile.magic.count + 2 + VaultFile.idSize)) == vaultID else { return }
         onNotice?(.forkedCopy(written: location.path, other: other))
     }
