@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
+_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -28,6 +28,8 @@ _vault_options() {
         edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --keep-history --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        trash) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        undelete) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         history) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -50,13 +52,14 @@ _vault_options() {
         inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         redact) echo "--group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all --trash -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         reset) echo "-y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         verify) echo "--quarantine -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         upgrade) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        copy) echo "--to --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         help) echo "--all --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -139,6 +142,12 @@ _vault_value_kind() {
         "delete -a"|"delete --account") echo "names accounts" ;;
         "delete --group") echo "names groups" ;;
         "delete -l"|"delete --label") echo "none" ;;
+        "trash -s"|"trash --service") echo "names services" ;;
+        "trash -a"|"trash --account") echo "names accounts" ;;
+        "trash --group") echo "names groups" ;;
+        "undelete -s"|"undelete --service") echo "names services" ;;
+        "undelete -a"|"undelete --account") echo "names accounts" ;;
+        "undelete --group") echo "names groups" ;;
         "list -s"|"list --service") echo "names services" ;;
         "list -a"|"list --account") echo "names accounts" ;;
         "list --group") echo "names groups" ;;
@@ -202,6 +211,8 @@ _vault_value_kind() {
         "import --bundle-passphrase-file") echo "file" ;;
         "import --bundle-key-file") echo "file" ;;
         "import --on-conflict") echo "words skip replace fail" ;;
+        "copy --to") echo "file" ;;
+        "copy --kdf-cost") echo "words interactive testing" ;;
         "git-credential --group") echo "names groups" ;;
         "git-credential --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         "docker-credential --group") echo "names groups" ;;
@@ -219,6 +230,7 @@ _vault_positional_kind() {
         "edit "0) echo "names items" ;;
         "rename "0) echo "names items" ;;
         "delete "0) echo "names items" ;;
+        "undelete "0) echo "names items" ;;
         "history "0) echo "names items" ;;
         "group "0) echo "words list create delete" ;;
         "group "1) echo "names groups" ;;

@@ -94,6 +94,8 @@ complete -c vault -n __vault_no_command -a update -d 'change the secret or attri
 complete -c vault -n __vault_no_command -a edit -d 'change the secret of one item in an editor'
 complete -c vault -n __vault_no_command -a rename -d 'give one item a new service, account or group'
 complete -c vault -n __vault_no_command -a delete -d 'delete items'
+complete -c vault -n __vault_no_command -a trash -d 'list deleted items that can still be brought back'
+complete -c vault -n __vault_no_command -a undelete -d 'bring back a deleted item from the trash'
 complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
 complete -c vault -n __vault_no_command -a history -d 'list the earlier secrets of one item, never the secrets'
 complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups'
@@ -123,6 +125,7 @@ complete -c vault -n __vault_no_command -a import -d 'add the items of an export
 complete -c vault -n __vault_no_command -a reset -d 'remove the vault and everything kept for it'
 complete -c vault -n __vault_no_command -a verify -d 'check the vault\'s files, format and records'
 complete -c vault -n __vault_no_command -a upgrade -d 'convert a format v1 vault file to format v2'
+complete -c vault -n __vault_no_command -a copy -d 'make an independent copy of the vault to experiment on'
 complete -c vault -n __vault_no_command -a git-credential -d 'be git\'s credential helper'
 complete -c vault -n __vault_no_command -a docker-credential -d 'be docker\'s credential helper'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
@@ -251,6 +254,17 @@ complete -c vault -n '__vault_using delete' -s y -l yes -d 'delete without askin
 complete -c vault -n '__vault_using delete' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 complete -c vault -n '__vault_using delete' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
+complete -c vault -n '__vault_using trash' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
+complete -c vault -n '__vault_using trash' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
+complete -c vault -n '__vault_using trash' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
+complete -c vault -n '__vault_using trash' -l json -d 'print JSON instead of text'
+
+complete -c vault -n '__vault_using undelete' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
+complete -c vault -n '__vault_using undelete' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
+complete -c vault -n '__vault_using undelete' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
+complete -c vault -n '__vault_using undelete' -l json -d 'print what was done as one JSON object on stdout instead of a message'
+complete -c vault -n '__vault_using undelete' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
+
 complete -c vault -n '__vault_using list' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
 complete -c vault -n '__vault_using list' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
 complete -c vault -n '__vault_using list' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
@@ -378,6 +392,7 @@ complete -c vault -n '__vault_using wipe' -l account-glob -x -d 'only items whos
 complete -c vault -n '__vault_using wipe' -l expired -d 'only items whose expiry date has come'
 complete -c vault -n '__vault_using wipe' -l older-than -x -d 'only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)'
 complete -c vault -n '__vault_using wipe' -l all -d 'every item of the vault'
+complete -c vault -n '__vault_using wipe' -l trash -d 'empty the trash (what delete kept) instead; takes only --group'
 complete -c vault -n '__vault_using wipe' -s n -l dry-run -d 'show what would be removed, and change nothing'
 complete -c vault -n '__vault_using wipe' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 complete -c vault -n '__vault_using wipe' -l json -d 'print what was done as one JSON object on stdout instead of a message'
@@ -407,6 +422,10 @@ complete -c vault -n '__vault_using verify' -l json -d 'print what was done as o
 
 complete -c vault -n '__vault_using upgrade' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
+complete -c vault -n '__vault_using copy' -l to -r -F -d 'where to write the copy (a file that does not exist)'
+complete -c vault -n '__vault_using copy' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
+complete -c vault -n '__vault_using copy' -l json -d 'print what was done as one JSON object on stdout instead of a message'
+
 complete -c vault -n '__vault_using git-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials'
 complete -c vault -n '__vault_using git-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using git-credential' -a 'get store erase' -d 'what git asks for'
@@ -416,4 +435,4 @@ complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlo
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
 complete -c vault -n '__vault_using help' -l all -d 'also list the plumbing commands other programs run'
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help' -d 'command to describe'

@@ -165,17 +165,10 @@ public final class Vault: ItemStore {
                               kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil,
                               loginSessionTimeout: Int? = nil) throws -> LoginKeyringProblem? {
         let host = host ?? selfContainedHost(for: location)
-        try FileSystem.makeDirectory(location.directory)
-        let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
-        defer { withExtendedLifetime(lock) {} }
-        guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
-        let vaultID = SecureRandom.bytes(VaultFile.idSize)
-        let deviceKey = try DeviceKey.create(vaultID: vaultID, host: host)
-        var vault = try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
-                                         deviceKey: deviceKey, path: location.path)
-        try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
-        SeenCounters.update(vaultID: vaultID, host: host) { _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
-        try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
+        let vault = try writeNew(at: location, host: host) { vaultID, deviceKey in
+            try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
+                                 deviceKey: deviceKey, path: location.path)
+        }
         guard let loginSessionTimeout else { return nil }
         do {
             try startLoginSession(of: vault, timeout: loginSessionTimeout, host: host)
@@ -183,6 +176,22 @@ public final class Vault: ItemStore {
         } catch let problem as LoginKeyringProblem {
             return problem
         }
+    }
+
+    /// Writes the vault `make` builds, given a fresh vault id and a device key made for it, as a new
+    /// file at `location`, under the writer lock of its directory; throws `vaultExists` when one is there.
+    static func writeNew(at location: VaultLocation, host: HostContext,
+                         make: (_ vaultID: [UInt8], _ deviceKey: SecretBytes) throws -> OpenVault) throws -> OpenVault {
+        try FileSystem.makeDirectory(location.directory)
+        let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
+        defer { withExtendedLifetime(lock) {} }
+        guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
+        let vaultID = SecureRandom.bytes(VaultFile.idSize)
+        var vault = try make(vaultID, try DeviceKey.create(vaultID: vaultID, host: host))
+        try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
+        SeenCounters.update(vaultID: vaultID, host: host) { [vault] _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
+        try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
+        return vault
     }
 
     // MARK: reading
@@ -349,6 +358,9 @@ public final class Vault: ItemStore {
         }
     }
 
+    /// How many days a deleted item stays in the trash: the first write after that purges it.
+    public var trashDays = Vault.defaultTrashDays
+
     /// How many earlier secrets `update` keeps per item when none is said (`--keep`).
     public static let defaultRevisionsKept = 5
 
@@ -369,7 +381,7 @@ public final class Vault: ItemStore {
     }
 
     /// Deletes the item that matches `query`, or every matching item when
-    /// `allMatching` is set; returns what was deleted. Without `allMatching`, a
+    /// `allMatching` is set, keeping each in the trash for `trashDays`; returns what was deleted. Without `allMatching`, a
     /// query that matches several items throws `ambiguous` and deletes nothing.
     @discardableResult
     public func delete(matching query: Query, allMatching: Bool = false) throws -> [ItemAttributes] {
@@ -378,6 +390,7 @@ public final class Vault: ItemStore {
             let matches = try vault.matches(query, skipLocked: false)
             if !allMatching { _ = try Vault.single(matches.positions, in: vault, query: query) }
             guard !matches.positions.isEmpty else { throw VaultError.itemNotFound(query) }
+            vault.moveToTrash(at: matches.positions, deletedAt: host.now())
             vault.remove(at: matches.positions)
             return matches.attributes
         }

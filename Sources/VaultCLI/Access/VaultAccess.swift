@@ -139,6 +139,12 @@ struct VaultAccess {
                 return repository.filesOfMergeParents(relative)
             }
         }
+        if let text = try invocation.config().value("trash-days") {
+            guard let days = Int(text), days >= 0, days <= 36_500 else {
+                throw UsageError("the config key trash-days holds \(quoted(text)), not a number of days", hint: "write trash-days = 30 (0 to 36500) in \(quoted(try invocation.config().path))")
+            }
+            vault.trashDays = days
+        }
         if let text = try settings.value(.minEpoch) {
             guard let epoch = UInt64(text) else {
                 throw UsageError("the minimum key epoch \(quoted(text)) is not a whole number", hint: "give the epoch 'vault verify' prints, e.g. --min-epoch 3")

@@ -16,7 +16,8 @@ struct ReadableSecrets {
 
     /// `ifNone` says what finding no secret means for the command ("nothing is masked"); it
     /// follows a warning naming the groups searched, so a group left empty is never a silent success.
-    init(_ invocation: Invocation, ifNone: String) throws {
+    /// `includingTrash` adds the secrets of the groups' trashed items (a deleted secret that leaked is still a leak).
+    init(_ invocation: Invocation, ifNone: String, includingTrash: Bool = false) throws {
         let named = try invocation.arguments.values(.group).map(ItemArguments.group(named:))
         let groups: [AccessGroup?] = named.isEmpty ? [try ItemArguments(invocation).group()] : named
         let store = try VaultAccess(invocation).store()
@@ -32,6 +33,11 @@ struct ReadableSecrets {
                 for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
                     items.append((item.attributes.key, item.secret))
                 }
+            }
+        }
+        if includingTrash, let vault = store as? Vault {
+            for item in try vault.trashedSecrets() where groups.contains(nil) || groups.contains(item.attributes.group) {
+                items.append((item.attributes.key, item.secret))
             }
         }
         self.items = items

@@ -11,7 +11,8 @@ extension CommandTable {
             every item. Wiping whole groups (--group alone, or --all) also gives those \
             groups fresh keys, so credentials granted for them and old copies of their \
             keys open nothing from then on. The group comes from --group only, never \
-            from VAULT_GROUP or the config.
+            from VAULT_GROUP or the config. What wipe removes does not go to the trash; \
+            --trash empties the trash instead (of the group given with --group, or all of it).
             """,
         options: [
             OptionSpec(.group, value: "GROUP", help: "only items of this group", completion: .group),
@@ -21,6 +22,7 @@ extension CommandTable {
             OptionSpec(.expired, help: "only items whose expiry date has come"),
             OptionSpec(.olderThan, value: "WHEN", help: "only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)"),
             OptionSpec(.all, help: "every item of the vault"),
+            OptionSpec(.trash, help: "empty the trash (what delete kept) instead; takes only --group"),
             dryRun,
             yes,
             resultJSON,
@@ -29,6 +31,7 @@ extension CommandTable {
             ExampleSpec("vault wipe --expired --yes", "remove expired items from a script"),
             ExampleSpec("vault wipe --group ci --dry-run", "show what wiping the group ci would remove"),
             ExampleSpec("vault wipe --service old-api --older-than 180d", "remove stale items of one service, after a yes"),
+            ExampleSpec("vault wipe --trash --yes", "empty the trash for good"),
         ],
         destructive: true,
         run: { try WipeCommand.run($0) })
@@ -120,6 +123,29 @@ extension CommandTable {
         ],
         destructive: true,
         run: { try ResetCommand.run($0) })
+
+    static let copyCommand = CommandSpec(
+        "copy", summary: "make an independent copy of the vault to experiment on",
+        discussion: """
+            Writes a new vault at PATH with every group, item (with its history), trash entry \
+            and member of this one, sealed again under a vault id and keys of its own: the copy \
+            and the original change independently, and neither reads as an older version of \
+            the other. A file copied with cp is the same vault: writing to one makes the other \
+            read as older here (refused with 49), and vault warns once when that happens. The \
+            copy opens with the passphrase or key file the vault was opened with (asked for \
+            when a session opened it; add others with passwd); its trust fingerprint is new. \
+            The owner's alone: it needs the master key. Refused (exit 48, as init) when PATH exists.
+            """,
+        options: [
+            OptionSpec(.to, value: "PATH", help: "where to write the copy (a file that does not exist)", completion: .file),
+            kdfCost,
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault copy --to ~/scratch.vault", "a copy to try things on"),
+            ExampleSpec("vault --vault team.vault copy --to team-test.vault --kdf-cost testing", "a cheap-to-open copy of a team vault for tests"),
+        ],
+        run: { try CopyCommand.run($0) })
 
     static let verifyCommand = CommandSpec(
         "verify", summary: "check the vault's files, format and records",

@@ -133,12 +133,12 @@ public enum CommandTable {
     /// merge driver, the credential helpers): `vault help --all` lists it.
     static let helpSections: [(title: String, commands: [CommandSpec])] = [
         ("Items", [initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand,
-                   deleteCommand, listCommand, historyCommand]),
+                   deleteCommand, trashCommand, undeleteCommand, listCommand, historyCommand]),
         ("CI and scripts", [runCommand, envCommand, injectCommand, scanCommand, redactCommand]),
         ("Teams and sharing", [groupCommand, grantCommand, revokeCommand, identityCommand, memberCommand, trustCommand,
                                syncCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
         ("Unlocking and maintenance", [unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
-                                       verifyCommand, upgradeCommand, wipeCommand, firstRunCommand, resetCommand, helpCommand]),
+                                       verifyCommand, upgradeCommand, copyCommand, wipeCommand, firstRunCommand, resetCommand, helpCommand]),
     ]
 
     /// The visible commands no help section lists: run by other programs, shown by `vault help --all`.
@@ -150,10 +150,10 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
-        listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
+        trashCommand, undeleteCommand, listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
         syncCommand, mergeDriverCommand, conflictsCommand, resolveCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
-        wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand,
+        wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand, copyCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
     ]
 }

@@ -30,8 +30,17 @@ enum AAD {
 
     /// A group's tombstone block: "tombstones" ‖ vault id ‖ u32 group id.
     static func tombstones(vaultID: [UInt8], groupID: GroupID) -> [UInt8] {
+        groupBlock("tombstones", vaultID: vaultID, groupID: groupID)
+    }
+
+    /// A group's trash block: "trash" ‖ vault id ‖ u32 group id.
+    static func trash(vaultID: [UInt8], groupID: GroupID) -> [UInt8] {
+        groupBlock("trash", vaultID: vaultID, groupID: groupID)
+    }
+
+    private static func groupBlock(_ label: String, vaultID: [UInt8], groupID: GroupID) -> [UInt8] {
         var w = ByteWriter(capacity: 40)
-        w.raw(Array("tombstones".utf8))
+        w.raw(Array(label.utf8))
         w.raw(vaultID)
         w.groupID(groupID)
         return w.bytes

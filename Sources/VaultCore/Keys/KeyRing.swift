@@ -258,6 +258,13 @@ final class KeyRing {
         KeyRing.derive(try group(groupID).lookupKey, .tombstones, [], vaultID: vaultID)
     }
 
+    /// The key of a group's trash block: `derive(LK[g], "trash")`, held by every reader of the group,
+    /// so every writer who may delete one of its items can keep it in the trash. The records in it
+    /// stay sealed under their record keys.
+    func trashKey(groupID: GroupID) throws -> SecretBytes {
+        KeyRing.derive(try group(groupID).lookupKey, .trash, [], vaultID: vaultID)
+    }
+
     /// The key of the listing block of (group, class): `derive(B[g,c] [‖ DK], "listing")`.
     func listingKey(groupID: GroupID, accessibility: Accessibility) throws -> SecretBytes {
         var material = try baseKey(groupID: groupID, classID: accessibility.fileID)

@@ -98,7 +98,7 @@ extension Vault {
                 }
             }
             // Each listing block the keys at hand open must open whole and list what its pair holds.
-            let listedPairs = vault.file.listings.filter { $0.classID != Tombstone.blockClassID }
+            let listedPairs = vault.file.listings.filter { $0.classID != Tombstone.blockClassID && $0.classID != TrashEntry.blockClassID }
                 .map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
             for pair in Set(listedPairs) where vault.damagedGroups.allSatisfy({ $0.groupID != pair.groupID }) {
                 do {
@@ -116,6 +116,16 @@ extension Vault {
             for block in vault.file.listings where block.classID == Tombstone.blockClassID && vault.keys.groups[block.groupID] != nil {
                 do {
                     _ = try vault.tombstones(of: block.groupID)
+                } catch VaultError.corrupted {
+                    report.damagedListings += 1
+                }
+            }
+            // Each trash block the keys at hand open must open whole, and each record in it that they open.
+            for block in vault.file.listings where block.classID == TrashEntry.blockClassID && vault.keys.groups[block.groupID] != nil {
+                do {
+                    for entry in try vault.trash(of: block.groupID) {
+                        do { _ = try vault.openTrashed(entry, of: block.groupID) } catch VaultError.locked, VaultError.boundToAnotherDevice {}
+                    }
                 } catch VaultError.corrupted {
                     report.damagedListings += 1
                 }

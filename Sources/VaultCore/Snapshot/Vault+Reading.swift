@@ -143,10 +143,13 @@ extension Vault {
     /// counters it raised would lock the owner out of the real file: it records nothing.
     /// `known`, when given, is what was read of the record before the file: a read that adds
     /// nothing to it (most reads) takes no lock and reads the record no second time.
-    func rememberCounters(of vault: OpenVault, known: SeenCounters? = nil) {
+    /// `writtenCopy`, for a write, is recorded as the copy written last; the one recorded before is returned.
+    @discardableResult
+    func rememberCounters(of vault: OpenVault, known: SeenCounters? = nil, writtenCopy: String? = nil) -> String? {
         let groups = vault.groupsVerifiedByWriteKey
         let source = source
-        let change = { (seen: SeenCounters) -> SeenCounters in
+        var before: String?
+        let counted = { (seen: SeenCounters) -> SeenCounters in
             if vault.keys.headerMACKey != nil { return seen.merging(vault.file, groups: groups) }
             // An identity's read checked the trust statement (`checkTrust`), which only the trust key signs:
             // its key epoch can be remembered. Nothing else of a header without its MAC can.
@@ -154,8 +157,15 @@ extension Vault {
             guard vault.file.keyEpoch == seen.keyEpoch, !groups.isEmpty else { return seen }
             return seen.merging(groupGenerationsOf: vault.file, groups: groups)
         }
-        if let known, change(known) == known { return }
+        let change = { (seen: SeenCounters) -> SeenCounters in
+            before = seen.writtenCopy
+            var next = counted(seen)
+            next.writtenCopy = writtenCopy ?? next.writtenCopy
+            return next
+        }
+        if let known, change(known) == known { return known.writtenCopy }
         SeenCounters.update(vaultID: vault.file.vaultID, host: host, change)
+        return before
     }
 
     /// Records `vault`'s counters as seen, lower ones included: a restore accepted on purpose.
