@@ -53,7 +53,7 @@ _vault_options() {
         wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        import) echo "--from --columns --group --folders-as-groups --create-group -n --dry-run --partial --kdbx-password-file --kdbx-key-file --bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         reset) echo "-y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         verify) echo "--quarantine -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
         upgrade) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
@@ -199,6 +199,11 @@ _vault_value_kind() {
         "export --bundle-passphrase-file") echo "file" ;;
         "export --bundle-key-file") echo "file" ;;
         "export --kdf-cost") echo "words interactive testing" ;;
+        "import --from") echo "words pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv" ;;
+        "import --columns") echo "none" ;;
+        "import --group") echo "names groups" ;;
+        "import --kdbx-password-file") echo "file" ;;
+        "import --kdbx-key-file") echo "file" ;;
         "import --bundle-passphrase-file") echo "file" ;;
         "import --bundle-key-file") echo "file" ;;
         "import --on-conflict") echo "words skip replace fail" ;;
