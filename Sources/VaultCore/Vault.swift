@@ -235,7 +235,7 @@ public final class Vault: ItemStore {
             let key = Query(service: new.service, account: new.account, group: new.group)
             let existing = try vault.positions(matching: key).first
             if existing != nil, !replaceExisting {
-                throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
+                throw VaultError.duplicateItem(new.key)
             }
             let now = host.now()
             let replaced = try existing.map { try vault.openWholeRecord(at: $0) }

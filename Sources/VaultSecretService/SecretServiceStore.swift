@@ -64,7 +64,7 @@ public final class SecretServiceStore: ItemStore {
         return try lock.holding {
             let existing = try search(Query(service: new.service, account: new.account, group: new.group)).first
             if existing != nil, !replaceExisting {
-                throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
+                throw VaultError.duplicateItem(new.key)
             }
             let now = host.now()
             let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,

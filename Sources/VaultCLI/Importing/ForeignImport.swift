@@ -22,10 +22,7 @@ struct ForeignImport {
                                  hint: "check that the file is what --from \(format.rawValue) reads (docs/IMPORT.md)")
         }
         let naming = item(defaultGroup: defaultGroup)
-        batch.separateRepeatedNames { entry in
-            let new = naming(entry)
-            return ItemKey(group: new.group, service: new.service, account: new.account)
-        }
+        batch.separateRepeatedNames { naming($0).key }
         if let first = batch.bad.first, !arguments.flag(.partial) {
             throw CommandFailure(.usage, "\(first.origin): \(ImportWords.problem(first.reason)); nothing was imported",
                                  details: batch.bad.dropFirst().map { "\($0.origin): \(ImportWords.problem($0.reason))" },
@@ -34,7 +31,7 @@ struct ForeignImport {
         let kept = batch.entries.map(naming)
         let terminal = invocation.terminal
         if arguments.flag(.dryRun) {
-            for new in kept { terminal.writeOut(ItemName.of(ItemKey(group: new.group, service: new.service, account: new.account)) + "\n") }
+            for new in kept { terminal.writeOut(ItemName.of(new.key) + "\n") }
             summarize(batch, source: sourceName, outcome: nil)
             return
         }

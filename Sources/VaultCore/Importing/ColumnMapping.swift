@@ -34,15 +34,15 @@ public struct ColumnMapping: Sendable {
         for pair in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, let role = Role(rawValue: String(parts[0]).lowercased()), !parts[1].isEmpty else {
-                throw ImportProblem("--columns", .badMapping(String(pair)))
+                throw ImportProblem("the column mapping", .badMapping(String(pair)))
             }
             if role != .notes, role != .url, columns.contains(where: { $0.role == role }) {
-                throw ImportProblem("--columns", .badMapping(String(pair)))
+                throw ImportProblem("the column mapping", .badMapping(String(pair)))
             }
             columns.append((role, String(parts[1])))
         }
         for required in [Role.service, .secret] where !columns.contains(where: { $0.role == required }) {
-            throw ImportProblem("--columns", .badMapping("\(required.rawValue)=…"))
+            throw ImportProblem("the column mapping", .badMapping("\(required.rawValue)=…"))
         }
     }
 
@@ -89,7 +89,7 @@ public struct ColumnMapping: Sendable {
                 continue
             }
             var notes = NotesText()
-            for column in indexes where column.role == .url { notes.add(column.header.lowercased(), row.cells[column.index]) }
+            for column in indexes where column.role == .url { notes.add("url", row.cells[column.index]) }
             let notesColumns = indexes.filter { $0.role == .notes }
             for column in notesColumns.dropFirst() { notes.add(column.header, row.cells[column.index]) }
             if let free = notesColumns.first { notes.add(row.cells[free.index]) }

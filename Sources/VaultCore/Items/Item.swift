@@ -184,6 +184,9 @@ public struct NewItem: Sendable {
         self.secret = secret
         self.fields = fields
     }
+
+    /// The primary key the item will have.
+    public var key: ItemKey { ItemKey(group: group, service: service, account: account) }
 }
 
 /// The changes `update` applies to one item; nil leaves a field as it is.

@@ -18,7 +18,7 @@ extension Vault {
                 try vault.store(Item(attributes: attributes, secret: new.secret, fields: new.fields))
                 let entry = vault.file.index[vault.file.index.count - 1]
                 guard taken.insert(LookupKey(groupID: entry.groupID, tag: entry.tag)).inserted else {
-                    throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
+                    throw VaultError.duplicateItem(new.key)
                 }
             }
         }
