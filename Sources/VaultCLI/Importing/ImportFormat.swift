@@ -80,8 +80,10 @@ struct PasswordStore {
                                                 "--decrypt", file], environment: invocation.environment)
             let status = GnuPGStatus(output.stderr)
             guard output.status == 0 else {
-                if status.contains("BAD_PASSPHRASE") {
-                    throw CommandFailure(.authFailed, "gpg was given the wrong passphrase for the key of \(quoted(name)); nothing was imported",
+                // gpg 2.2 reports a passphrase pinentry got wrong as DECRYPTION_FAILED ("No secret key")
+                // too; that it launched pinentry says the agent held the key and could not unlock it.
+                if status.contains("BAD_PASSPHRASE") || status.contains("PINENTRY_LAUNCHED") {
+                    throw CommandFailure(.authFailed, "gpg could not unlock the key of \(quoted(name)) with the passphrase given; nothing was imported",
                                          hint: "try again, typing the passphrase of your gpg key when pinentry asks")
                 }
                 // gpg 2.2 says DECRYPTION_FAILED, not always NO_SECKEY, for a file encrypted to keys it lacks.
