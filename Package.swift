@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(
             name: "VaultCLITests",
             dependencies: ["VaultCLI", "VaultCore", "VaultTestSupport"],
-            exclude: ["Scenarios", "Support/run-github-job.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py"]
+            exclude: ["Scenarios", "Fixtures", "Support/run-github-job.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -55,7 +55,7 @@ _vault_options() {
         wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all --trash -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        import) echo "--from --columns --group --folders-as-groups --create-group -n --dry-run --partial --kdbx-password-file --kdbx-key-file --bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         reset) echo "-y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         verify) echo "--quarantine -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         upgrade) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -102,7 +102,7 @@ _vault_value_kind() {
         "get -a"|"get --account") echo "names accounts" ;;
         "get --group") echo "names groups" ;;
         "get -l"|"get --label") echo "none" ;;
-        "get --field") echo "words service account group class label comment kind generic env_name created modified expires expired" ;;
+        "get --field") echo "words service account group class label comment kind generic env_name created modified expires expired notes otp" ;;
         "get --clip-timeout") echo "none" ;;
         "get --revision") echo "none" ;;
         "get --conflict") echo "none" ;;
@@ -208,6 +208,11 @@ _vault_value_kind() {
         "export --bundle-passphrase-file") echo "file" ;;
         "export --bundle-key-file") echo "file" ;;
         "export --kdf-cost") echo "words interactive testing" ;;
+        "import --from") echo "words pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv" ;;
+        "import --columns") echo "none" ;;
+        "import --group") echo "names groups" ;;
+        "import --kdbx-password-file") echo "file" ;;
+        "import --kdbx-key-file") echo "file" ;;
         "import --bundle-passphrase-file") echo "file" ;;
         "import --bundle-key-file") echo "file" ;;
         "import --on-conflict") echo "words skip replace fail" ;;

@@ -16,7 +16,8 @@ set -eu
 #                               tests: a real Secret Service (dbus-run-session, gnome-keyring-daemon),
 #                               secret-tool for interop, gdbus to lock a collection
 #   binutils                    make fuzz: objdump checks that the fuzzed modules have coverage counters
-#   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
+#   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS;
+#                               tests: the pass store vault import --from pass reads
 #   age                         tests: vault identity's keys are checked against age-keygen and age
 #   lintian                     make test: the Debian package is checked by lintian (readelf, from binutils, for its RUNPATH)
 #   libstdc++-12-dev            make release: GCC's static libstdc++, linked into the installed binary
@@ -27,6 +28,9 @@ PACKAGES="$PACKAGES python3-dotenv"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
 PACKAGES="$PACKAGES binutils"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"
+# keepassxc: keepassxc-cli (Debian 12 has no keepassxc-minimal) makes and exports the KeePassXC
+# database of the vault import --from kdbx scenario; pass and gnupg (above) its pass store
+PACKAGES="$PACKAGES keepassxc"
 PACKAGES="$PACKAGES age"
 PACKAGES="$PACKAGES lintian"
 # oathtool: a second implementation of TOTP/HOTP that vault otp's codes are checked against;

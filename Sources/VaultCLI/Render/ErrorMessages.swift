@@ -345,6 +345,7 @@ struct ErrorReport {
         case .secretFile: return "check the path: --secret-file reads the secret from a file that exists"
         case .identity: return "make one with 'vault identity new', or point --identity (or VAULT_IDENTITY) at an age identity file"
         case .mergeSide: return "git names the merge driver's files itself: run it as git configures it ('vault sync --setup')"
+        case .export: return "export it from the other password manager first (docs/IMPORT.md says how), and give its path"
         }
     }
 

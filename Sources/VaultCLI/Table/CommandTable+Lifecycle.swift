@@ -86,23 +86,51 @@ extension CommandTable {
         run: { try ExportCommand.run($0) })
 
     static let importCommand = CommandSpec(
-        "import", summary: "add the items of an export bundle",
+        "import", summary: "add the items of an export bundle, or of another password manager's export",
         discussion: """
             Adds the items of a bundle made by export, with their attributes and dates. \
-            An item whose group, service and account exist is skipped, replaced, or \
-            (the default) makes the import fail with nothing imported, as --on-conflict \
-            says. Reports how many items were added, replaced and skipped.
+            With --from FORMAT it reads another password manager's export instead: a pass \
+            or gopass store (each entry decrypted by your own gpg), a KeePassXC CSV export \
+            or database (opened by keepassxc-cli), a Bitwarden unencrypted JSON export, a \
+            1Password CSV export, or any CSV with --columns. Each entry's password is the \
+            secret; the rest of it (user name lines, URLs, notes, custom fields) is kept in \
+            the item's notes and a one-time code in its otp field, both sealed like the \
+            secret (get --field notes, vault otp). Bad input (a malformed row, an entry gpg \
+            cannot decrypt, an encrypted export) and two entries with one name stop the \
+            import with nothing imported, unless --partial. An item whose group, service and \
+            account exist is skipped, replaced, or (the default) makes the import fail with \
+            nothing imported, as --on-conflict says. Reports what came in and what was left \
+            out. docs/IMPORT.md describes each format and how its entries are named.
             """,
         options: [
+            OptionSpec(.from, value: "FORMAT", help: "read another password manager's export in this format instead of a bundle",
+                       completion: .values(ImportFormat.allCases.map(\.rawValue))),
+            OptionSpec(.columns, value: "MAPPING",
+                       help: "for --from csv: which column gives what, e.g. service=Title,account=Username,secret=Password,notes=Notes,url=URL,otp=TOTP,folder=Group"),
+            OptionSpec(.group, value: "GROUP", help: "put every imported item in this group, created as add creates one", completion: .group),
+            OptionSpec(.foldersAsGroups, help: "make each entry's folder its group (an entry without one goes to --group)"),
+            OptionSpec(.createGroup, help: "create the --group even when its name is one letter away from an existing group's"),
+            OptionSpec(.dryRun, short: "n", help: "print the names of the items that would be imported, and change nothing"),
+            OptionSpec(.partial, help: "import the entries that were read even when others are bad input or share a name"),
+            OptionSpec(.kdbxPasswordFile, value: "FILE", help: "for --from kdbx: read the database's password from FILE (else it is asked for)",
+                       completion: .file),
+            OptionSpec(.kdbxKeyFile, value: "FILE", help: "for --from kdbx: the database's key file", completion: .file),
             OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
             OptionSpec(.bundleKeyFile, value: "FILE", help: "open the bundle with the key file FILE", completion: .file),
             OptionSpec(.onConflict, value: "POLICY", help: "what to do with an item that exists", default: "fail",
                        completion: .values(["skip", "replace", "fail"])),
             resultJSON,
         ],
-        positionals: [PositionalSpec("FILE", help: "the bundle to import", completion: .file)],
+        positionals: [PositionalSpec("SOURCE", help: "the bundle, or the export (a file, - for stdin, a password store's directory)",
+                                     optional: true, completion: .file)],
         examples: [
             ExampleSpec("vault import backup.vexport", "import, failing on the first item that exists"),
+            ExampleSpec("vault import --from pass", "move a pass store ($PASSWORD_STORE_DIR or ~/.password-store) in"),
+            ExampleSpec("vault import --from bitwarden-json bitwarden_export.json --folders-as-groups --dry-run",
+                        "see what a Bitwarden export would become, its folders as groups"),
+            ExampleSpec("vault import --from kdbx Passwords.kdbx --group personal", "import a KeePassXC database into one group"),
+            ExampleSpec("vault import --from csv export.csv --columns service=Name,account=Login,secret=Password",
+                        "import any CSV, naming its columns"),
             ExampleSpec("vault import move.vexport --bundle-key-file move.key --on-conflict replace",
                         "import and overwrite what exists"),
         ],

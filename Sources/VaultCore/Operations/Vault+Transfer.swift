@@ -10,7 +10,8 @@ public enum ConflictPolicy: String, CaseIterable, Sendable {
     case fail
 }
 
-/// Moving items between vaults: `export` to an encrypted bundle, `import` from one.
+/// Moving items between vaults: `export` to an encrypted bundle, `import` from one or from
+/// another password manager's entries.
 extension Vault {
     /// What `export` wrote.
     public struct ExportOutcome: Sendable {
@@ -79,23 +80,41 @@ extension Vault {
         } catch let error as MalformedInput {
             throw VaultError.damagedBundle(path: path, detail: error.detail)
         }
-        return try transaction { vault in
+        return try importing(items, onConflict: policy)
+    }
+
+    /// Adds `items` (from another password manager: `ImportEntry`), dated now, in one write; an
+    /// item whose group, service and account exist follows `policy` as in `importBundle`. Groups
+    /// that do not exist are created, as `add` creates them.
+    public func importItems(_ items: [NewItem], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+        try requireOwner("import items")
+        let now = host.now()
+        return try importing(items.map { new in
+            Item(attributes: ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
+                                            details: new.details, created: now, modified: now),
+                 secret: new.secret, fields: new.fields)
+        }, onConflict: policy)
+    }
+
+    private func importing(_ items: [Item], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+        try transaction { vault in
             var outcome = ImportOutcome()
             for (done, item) in items.enumerated() {
                 progress?(done + 1, items.count)
                 let attributes = item.attributes
                 try Vault.validate(NewItem(service: attributes.service, account: attributes.account, group: attributes.group,
-                                           accessibility: attributes.accessibility, details: attributes.details, secret: item.secret))
+                                           accessibility: attributes.accessibility, details: attributes.details, secret: item.secret,
+                                           fields: item.fields))
                 let existing = try vault.positions(matching: Query(service: attributes.service, account: attributes.account,
                                                                    group: attributes.group)).first
                 switch (existing, policy) {
                 case (nil, _):
-                    try vault.store(attributes, secret: item.secret)
+                    try vault.store(item)
                     outcome.added += 1
                 case (_?, .skip):
                     outcome.skipped += 1
                 case (let position?, .replace):
-                    try vault.store(attributes, secret: item.secret, replacing: position)
+                    try vault.store(item, replacing: position)
                     outcome.replaced += 1
                 case (_?, .fail):
                     throw VaultError.duplicateItem(attributes.key)

@@ -229,18 +229,19 @@ extension OpenVault {
         }
     }
 
-    /// Seals `attributes`, `secret` and the earlier secrets in `history` as a new record with a
-    /// fresh record id, at `position` (replacing what is there, keeping its item id) or at the end
-    /// (with `itemID`, or a new one).
-    mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, history: [SecretRevision] = [],
+    /// Seals `item` (its attributes, secret and sealed fields) and the earlier secrets in `history`
+    /// as a new record with a fresh record id, at `position` (replacing what is there, keeping its
+    /// item id) or at the end (with `itemID`, or a new one).
+    mutating func store(_ item: Item, history: [SecretRevision] = [],
                         conflicts: [ItemConflict] = [], replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+        let attributes = item.attributes
         if attributes.accessibility.isDeviceBound && !deviceMatches {
             throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
         }
         if attributes.accessibility == .whenPasscodeSetThisDeviceOnly && !hasKeyslot(.passphrase) {
             throw VaultError.passcodeNotSet
         }
-        guard let (groupID, recordID, sealed) = try sealRecord(attributes, secret: secret, history: history, conflicts: conflicts) else { return }
+        guard let (groupID, recordID, sealed) = try sealRecord(item, history: history, conflicts: conflicts) else { return }
         let classID = attributes.accessibility.fileID
         // An item keeps its id through every change; its revision is the record's digest.
         let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
@@ -258,17 +259,18 @@ extension OpenVault {
         }
     }
 
-    /// Seals a record of `attributes`, `secret`, `history` and `conflicts` under a fresh record id: its
-    /// group id (the group made if new), record id and sealed bytes; nil when the group cannot be made.
-    mutating func sealRecord(_ attributes: ItemAttributes, secret: SecretBytes, history: [SecretRevision],
+    /// Seals a record of `item` (attributes, secret and sealed fields), `history` and `conflicts` under
+    /// a fresh record id: its group id (the group made if new), record id and sealed bytes; nil when
+    /// the group cannot be made.
+    mutating func sealRecord(_ item: Item, history: [SecretRevision],
                              conflicts: [ItemConflict]) throws -> (groupID: GroupID, recordID: [UInt8], sealed: [UInt8])? {
+        let attributes = item.attributes
         guard let groupID = try groupID(for: attributes.group, creating: true) else { return nil }
         let recordID = SecureRandom.bytes(16)
         let classID = attributes.accessibility.fileID
         let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
         let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
-        let plaintext = RecordCodec.encodePlaintext(attributes, secret: secret, history: history,
-                                                    conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
+        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
         // Only the other versions a merge keeps can take a record past what a reader accepts.
         guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
         return (groupID, recordID, try AESGCM.seal(plaintext, key: key, aad: aad))
@@ -284,7 +286,7 @@ extension OpenVault {
             guard let groupID = try groupID(for: other.attributes.group, creating: true) else { return conflict }
             let recordID = SecureRandom.bytes(16), classID = other.attributes.accessibility.fileID
             let key = try keys.recordKey(groupID: groupID, accessibility: other.attributes.accessibility, recordID: Bytes16(recordID))
-            let plaintext = RecordCodec.encodePlaintext(other.attributes, secret: other.secret)
+            let plaintext = RecordCodec.encodePlaintext(other)
             var sealed = conflict
             sealed.other = nil
             sealed.sealedElsewhere = SealedVersion(groupID: groupID, classID: classID, recordID: recordID,
@@ -320,8 +322,7 @@ extension OpenVault {
 
     /// Stores `record` as it was opened (history and conflicts kept), at `position` or at the end with `itemID`.
     mutating func store(_ record: OpenedRecord, replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
-        try store(record.item.attributes, secret: record.item.secret, history: record.history, conflicts: record.conflicts,
-                  replacing: position, itemID: itemID)
+        try store(record.item, history: record.history, conflicts: record.conflicts, replacing: position, itemID: itemID)
     }
 
     /// Removes the records at `positions`, leaving a tombstone of each unless the items are stored

@@ -142,8 +142,7 @@ extension OpenVault {
     /// `trashed` sealed again as a trash entry under the keys at hand (a fresh record id).
     private mutating func sealTrashed(_ trashed: TrashedRecord) throws -> TrashEntry {
         let record = trashed.record
-        guard let (_, recordID, sealed) = try sealRecord(record.item.attributes, secret: record.item.secret,
-                                                          history: record.history, conflicts: record.conflicts) else {
+        guard let (_, recordID, sealed) = try sealRecord(record.item, history: record.history, conflicts: record.conflicts) else {
             throw VaultError.locked(nil)
         }
         return TrashEntry(itemID: trashed.itemID, deletedAt: trashed.deletedAt, recordID: Bytes16(recordID),

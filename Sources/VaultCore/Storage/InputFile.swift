@@ -21,6 +21,8 @@ public enum InputFileKind: String, Sendable, Equatable {
     case identity = "identity file"
     /// A side of a merge git gave the merge driver (`%O`, `%A`, `%B`).
     case mergeSide = "merge input"
+    /// Another password manager's export (`vault import --from`).
+    case export = "export file"
 }
 
 extension FileSystem {

@@ -21,7 +21,8 @@ import Testing
 ///                            refused (see Sandbox.login); $KEYRING_HELPER is Support/keyring.py
 ///
 /// Arguments split like a shell's words ('…', "…", backslash); $HOME and
-/// $VAULT expand to the sandbox HOME and its default vault path.
+/// $VAULT expand to the sandbox HOME and its default vault path, $FIXTURES to
+/// Tests/VaultCLITests/Fixtures.
 struct Scenario {
     let name: String
     let lines: [String]
@@ -58,6 +59,7 @@ struct Scenario {
             let (word, rest) = Scenario.splitFirst(line)
             func expand(_ text: String) -> String {
                 text.replacingOccurrences(of: "$VAULT", with: sandbox.vaultPath).replacingOccurrences(of: "$HOME", with: sandbox.home)
+                    .replacingOccurrences(of: "$FIXTURES", with: Sandbox.packageRoot + "/Tests/VaultCLITests/Fixtures")
             }
             func requireLast() -> RunResult? {
                 if last == nil { Issue.record("\(place): no command has run yet") }
