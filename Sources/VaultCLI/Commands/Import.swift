@@ -1,9 +1,13 @@
 import VaultCore
 
-/// `vault import`: adds the items of an export bundle.
+/// `vault import`: adds the items of an export bundle (or of a plaintext export: `PlaintextImport`).
 enum ImportCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
+        if let format = arguments.value(.from) {
+            try PlaintextImport.run(invocation, from: format)
+            return
+        }
         let path = arguments.positionals[0]
         // Said before any passphrase is asked for: the vault's or the bundle's.
         guard KeyFile.exists(path: path) else { throw VaultError.noSuchFile(path: path, kind: .bundle) }

@@ -16,6 +16,7 @@ struct Config: Sendable {
         "min-epoch": "the lowest key epoch of a vault file accepted, against rollback (like VAULT_MIN_EPOCH)",
         "first-run-groups": "the groups that first-run-marker wipes, separated by commas; the whole vault when unset",
         "identity": "an age identity file (like --identity)",
+        "sync-commit-names": "yes to name the groups and items a `vault sync` commit changed in its message; by default it counts them by group id, since names are sealed in the file",
         "trust": "the trust fingerprint a vault's header must be signed under, from `vault trust` (like VAULT_TRUST)",
     ]
 

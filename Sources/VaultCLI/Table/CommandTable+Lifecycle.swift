@@ -60,16 +60,31 @@ extension CommandTable {
         run: { try FirstRunCommand.run($0) })
 
     static let exportCommand = CommandSpec(
-        "export", summary: "write items to an encrypted bundle",
+        "export", summary: "write items to an encrypted bundle, or in the clear to take them elsewhere",
         discussion: """
-            Writes every item to a new file (0600), sealed under the bundle's own \
-            passphrase (asked twice, or --bundle-passphrase-file) or key file \
-            (--bundle-key-file, created when missing). Items of the -this-device-only \
-            classes are never exported: their keys never leave this machine; vault says \
-            how many were left out.
+            Writes the items that match the filters (every item when none is given) to a new \
+            file (0600), sealed under the bundle's own passphrase (asked twice, or \
+            --bundle-passphrase-file) or key file (--bundle-key-file, created when missing). \
+            --format csv or json with --plaintext writes them in the clear instead, every \
+            attribute and the secret, to stdout or a new 0600 file (--out), for another tool or \
+            to leave vault; on a terminal it asks first. The columns and the JSON shape are in \
+            docs/CLI.md; import --from vault-csv or vault-json reads them back byte for byte. \
+            Items of the -this-device-only classes are never exported: their keys never leave \
+            this machine; vault says how many were left out.
             """,
         options: [
-            OptionSpec(.out, short: "o", value: "FILE", help: "the new bundle file; - writes it to stdout", completion: .file),
+            OptionSpec(.out, short: "o", value: "FILE", help: "the new file; - writes it to stdout (where a plaintext export goes without --out)",
+                       completion: .file),
+            OptionSpec(.format, value: "FORMAT", help: "bundle (encrypted), or csv or json (in the clear, with --plaintext)", default: "bundle",
+                       completion: .values(["bundle", "csv", "json"])),
+            OptionSpec(.plaintext, help: "with --format csv or json: write the secrets in the clear, as asked"),
+            OptionSpec(.group, value: "GROUP", help: "only items of this group (from --group only, never VAULT_GROUP or the config: a backup takes every group)",
+                       completion: .group),
+            service("only items of this service"),
+            account("only items of this account"),
+            accessibility("only items of this accessibility class"),
+            OptionSpec(.search, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
+        ] + nameGlobs + [
             OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
             OptionSpec(.bundleKeyFile, value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
                        completion: .file),
@@ -79,29 +94,35 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault export --out backup.vexport", "export to a bundle, asking for its passphrase"),
             ExampleSpec("vault export --out move.vexport --bundle-key-file move.key", "export for another machine with a key file"),
+            ExampleSpec("vault export --group ci --format csv --plaintext --out ci.csv", "write the group ci's items in the clear, for another tool"),
         ],
         run: { try ExportCommand.run($0) })
 
     static let importCommand = CommandSpec(
-        "import", summary: "add the items of an export bundle",
+        "import", summary: "add the items of an export bundle or a plaintext export",
         discussion: """
-            Adds the items of a bundle made by export, with their attributes and dates. \
-            An item whose group, service and account exist is skipped, replaced, or \
-            (the default) makes the import fail with nothing imported, as --on-conflict \
-            says. Reports how many items were added, replaced and skipped.
+            Adds the items of a bundle made by export, with their attributes and dates; with \
+            --from vault-csv or vault-json, those of a plaintext export (export --format csv or \
+            json --plaintext), byte for byte. An item whose group, service and account exist is \
+            skipped, replaced, or (the default) makes the import fail with nothing imported, as \
+            --on-conflict says. A malformed file is an error naming its row (or item), and \
+            nothing is imported. Reports how many items were added, replaced and skipped.
             """,
         options: [
+            OptionSpec(.from, value: "FORMAT", help: "what FILE is: a bundle when not given, or vault-csv or vault-json, a plaintext export",
+                       completion: .values(["vault-csv", "vault-json"])),
             OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
             OptionSpec(.bundleKeyFile, value: "FILE", help: "open the bundle with the key file FILE", completion: .file),
             OptionSpec(.onConflict, value: "POLICY", help: "what to do with an item that exists", default: "fail",
                        completion: .values(["skip", "replace", "fail"])),
             resultJSON,
         ],
-        positionals: [PositionalSpec("FILE", help: "the bundle to import", completion: .file)],
+        positionals: [PositionalSpec("FILE", help: "the bundle or plaintext export to import", completion: .file)],
         examples: [
             ExampleSpec("vault import backup.vexport", "import, failing on the first item that exists"),
             ExampleSpec("vault import move.vexport --bundle-key-file move.key --on-conflict replace",
                         "import and overwrite what exists"),
+            ExampleSpec("vault import --from vault-csv ci.csv", "import a plaintext export made by export --format csv --plaintext"),
         ],
         run: { try ImportCommand.run($0) })
 

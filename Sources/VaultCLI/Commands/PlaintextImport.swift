@@ -1,0 +1,63 @@
+import FoundationEssentials
+import VaultCore
+import VaultCrypto
+
+/// `vault import --from vault-csv|vault-json FILE`: a plaintext export read back, byte for byte,
+/// in one write; a malformed file imports nothing and names its row (or item).
+enum PlaintextImport {
+    static func run(_ invocation: Invocation, from format: String) throws {
+        let arguments = invocation.arguments
+        let path = arguments.positionals[0]
+        if let bundleOption = arguments.given([.bundlePassphraseFile, .bundleKeyFile]).first {
+            throw UsageError("--\(bundleOption.long) opens a bundle; \(quoted(path)) is read as \(format)",
+                             hint: "leave out --\(bundleOption.long), or --from for a bundle")
+        }
+        let policy = ConflictPolicy(rawValue: arguments.value(.onConflict) ?? "fail") ?? .fail
+        let bytes = try PlainFile.readSecrets(path, kind: .plaintextExport)
+        let items = try readItems(bytes, format: format, path: path, now: invocation.now)
+        let vault = try VaultAccess(invocation).vault()
+        let outcome: Vault.ImportOutcome
+        do {
+            outcome = try vault.importItems(items, onConflict: policy)
+        } catch VaultError.duplicateItem(let key) {
+            throw CommandFailure(
+                .duplicateItem,
+                "\(quoted(path)) holds service \(quoted(key.service)), account \(quoted(key.account)) of group \(quoted(key.group.name)), which exists here (or twice in the file); nothing was imported",
+                hint: "choose what to do with such items: --on-conflict skip or --on-conflict replace")
+        }
+        invocation.report("imported from \(quoted(path)): \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.skipped) skipped",
+                          json: .object([("file", .string(path)), ("added", .number(outcome.added)),
+                                         ("replaced", .number(outcome.replaced)), ("skipped", .number(outcome.skipped))]))
+    }
+
+    /// Every item of the file, or a usage error naming the row (CSV) or item (JSON) that is wrong.
+    private static func readItems(_ bytes: SecretBytes, format: String, path: String, now: Date) throws -> [Item] {
+        let records = try readRecords(bytes, format: format, path: path)
+        let place = format == "vault-csv" ? "row" : "item"
+        return try records.map { record in
+            do {
+                return try PlainExportFields.item(from: record.fields, now: now)
+            } catch let problem as PlainExportFields.Problem {
+                throw UsageError("\(quoted(path)) \(place) \(record.number): \(problem.message); nothing was imported", hint: problem.hint)
+            }
+        }
+    }
+
+    /// The fields of each row (CSV) or item (JSON), numbered as a reader counts them.
+    private static func readRecords(_ bytes: SecretBytes, format: String, path: String) throws -> [(number: Int, fields: [String: SecretBytes])] {
+        do {
+            if format == "vault-csv" { return try PlainExportCSV.parse(bytes).map { ($0.row, $0.fields) } }
+            return try PlainExportJSON.parse(bytes).enumerated().map { ($0.offset + 1, $0.element) }
+        } catch let malformed as PlainExportCSV.Malformed {
+            throw UsageError("\(quoted(path)) row \(malformed.row): \(malformed.problem); nothing was imported", hint: fileHint(format))
+        } catch let malformed as PlainExportJSON.Malformed {
+            throw UsageError("\(quoted(path)) item \(malformed.item): \(malformed.problem); nothing was imported", hint: fileHint(format))
+        } catch let syntax as UsageError {
+            throw UsageError("\(quoted(path)): \(syntax.message); nothing was imported", hint: syntax.hint)
+        }
+    }
+
+    private static func fileHint(_ format: String) -> String {
+        "import reads what 'vault export --format \(format == "vault-csv" ? "csv" : "json") --plaintext' writes (docs/CLI.md, \"Plaintext exports\")"
+    }
+}
