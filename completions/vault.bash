@@ -100,7 +100,7 @@ _vault_value_kind() {
         "get -a"|"get --account") echo "names accounts" ;;
         "get --group") echo "names groups" ;;
         "get -l"|"get --label") echo "none" ;;
-        "get --field") echo "words service account group class label comment kind generic env_name created modified expires expired" ;;
+        "get --field") echo "words service account group class label comment kind generic env_name created modified expires expired notes otp" ;;
         "get --clip-timeout") echo "none" ;;
         "get --revision") echo "none" ;;
         "get --conflict") echo "none" ;;

@@ -242,7 +242,8 @@ public final class Vault: ItemStore {
             let created = replaced?.item.attributes.created ?? now
             let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
                                             accessibility: new.accessibility, details: new.details, created: created, modified: now)
-            try vault.store(attributes, secret: new.secret, history: replaced.map { history(after: $0, newSecret: new.secret) } ?? [],
+            try vault.store(Item(attributes: attributes, secret: new.secret, fields: new.fields),
+                            history: replaced.map { history(after: $0, newSecret: new.secret) } ?? [],
                             conflicts: replaced?.conflicts ?? [], replacing: existing)
             return existing == nil ? .added : .replaced
         }
@@ -263,7 +264,8 @@ public final class Vault: ItemStore {
             attributes.details = attributes.details.applying(change.details)
             if change.removesExpiry { attributes.details.expires = nil }
             attributes.modified = host.now()
-            try vault.store(attributes, secret: change.secret ?? opened.item.secret, history: history(after: opened, newSecret: change.secret),
+            try vault.store(Item(attributes: attributes, secret: change.secret ?? opened.item.secret, fields: opened.item.fields),
+                            history: history(after: opened, newSecret: change.secret),
                             conflicts: opened.conflicts, replacing: position)
             return attributes
         }
@@ -302,7 +304,7 @@ public final class Vault: ItemStore {
             attributes.modified = host.now()
             let from = opened.item.attributes
             var moved = opened
-            moved.item = Item(attributes: attributes, secret: opened.item.secret)
+            moved.item.attributes = attributes
             let dropped = attributes.group != from.group && !keepingHistory ? opened.history.count : 0
             if dropped > 0 { moved.history = [] }
             try vault.store(moved, replacing: position)
@@ -317,17 +319,32 @@ public final class Vault: ItemStore {
     /// the history stays as it is (a one-time code's counter moving on).
     /// Returns the item as it was read.
     public func replaceSecret(matching query: Query, keepingPrevious: Bool, by newSecret: (Item) throws -> SecretBytes?) throws -> Item {
+        try replace(nil, matching: query, keepingPrevious: keepingPrevious, by: newSecret)
+    }
+
+    /// `replaceSecret` for one sealed field of the item (an HOTP counter kept beside a password
+    /// moving on); the secret and its history stay as they are.
+    public func replaceField(_ field: SealedField, matching query: Query, by newValue: (Item) throws -> SecretBytes?) throws -> Item {
+        try replace(field, matching: query, keepingPrevious: false, by: newValue)
+    }
+
+    /// The secret (`field` nil) or one sealed field of the one item matching `query` replaced by
+    /// what `newValue` makes of the item, in one transaction.
+    private func replace(_ field: SealedField?, matching query: Query, keepingPrevious: Bool,
+                         by newValue: (Item) throws -> SecretBytes?) throws -> Item {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let opened = try vault.openWholeRecord(at: position)
             let item = opened.item
             if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
-            guard let secret = try newSecret(item) else { return item }
-            try Vault.validateSecret(secret)
-            var attributes = item.attributes
-            attributes.modified = host.now()
-            try vault.store(attributes, secret: secret, history: keepingPrevious ? history(after: opened, newSecret: secret) : opened.history,
+            guard let value = try newValue(item) else { return item }
+            var changed = item
+            if let field { changed.fields[field] = value } else { changed.secret = value }
+            try Vault.validateSecretSize(changed.secret.count + changed.fields.byteCount)
+            changed.attributes.modified = host.now()
+            let secret = field == nil ? value : nil
+            try vault.store(changed, history: keepingPrevious ? history(after: opened, newSecret: secret) : opened.history,
                             conflicts: opened.conflicts, replacing: position)
             return item
         }

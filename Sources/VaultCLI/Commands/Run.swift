@@ -19,8 +19,9 @@ enum RunCommand {
             invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")
         }
         let mount = try MountOption(invocation)
+        var sealedFields = groupVariables?.sealedFields ?? []
         let secrets = try ReferenceResolver(invocation).resolve(environment.referenceUses + (mount?.referenceUses ?? []),
-                                                                action: "nothing was run")
+                                                                action: "nothing was run", sealedFields: &sealedFields)
         var variables = try environment.resolved(with: secrets)
         let terminal = invocation.terminal
 
@@ -34,7 +35,7 @@ enum RunCommand {
             try exit(with: relay.run(), skipped: groupVariables?.skippedFailure)
             return
         }
-        let patterns = MaskPatterns(secrets: Array(secrets.values) + environment.groupSecrets)
+        let patterns = MaskPatterns(secrets: Array(secrets.values) + environment.groupSecrets + sealedFields)
         terminal.noteUnmaskedSecrets(patterns)
         let status = terminal.stdoutIsTTY
             ? try runOnPseudoTerminal(arguments.trailing, &variables, patterns, signals, terminal)

@@ -1,11 +1,12 @@
 import VaultCore
 import VaultCrypto
 
-/// The secret of every item the caller can read in the groups of `--group`
+/// The secret and sealed fields of every item the caller can read in the groups of `--group`
 /// (each given; else VAULT_GROUP or the config's group; else every group the
 /// caller can open): what `vault scan` searches for and `vault redact` conceals.
 struct ReadableSecrets {
-    /// The items in the order they were read (what a masker needs: no names).
+    /// The items in the order they were read, an item once per secret value (its secret, then
+    /// each sealed field): what a masker needs, no names.
     var items: [(key: ItemKey, secret: SecretBytes)]
 
     /// The items in the order of their names (`ItemName`), as scan reports them.
@@ -25,12 +26,12 @@ struct ReadableSecrets {
         var items: [(key: ItemKey, secret: SecretBytes)] = []
         if groups.count == 1 {
             // One reading of one group gives each item once.
-            items = try store.items(matching: Query(group: groups[0])).map { ($0.attributes.key, $0.secret) }
+            items = try store.items(matching: Query(group: groups[0])).flatMap(ReadableSecrets.values)
         } else {
             var seen = Set<ItemKey>()
             for group in groups {
                 for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
-                    items.append((item.attributes.key, item.secret))
+                    items += ReadableSecrets.values(of: item)
                 }
             }
         }
@@ -42,6 +43,10 @@ struct ReadableSecrets {
 }
 
 extension ReadableSecrets {
+    private static func values(of item: Item) -> [(key: ItemKey, secret: SecretBytes)] {
+        item.secretValues.map { (item.attributes.key, $0) }
+    }
+
     /// "group "ci"", "groups "ci", "prod"", or "the vault" when no group was named.
     static func scope(_ groups: [AccessGroup?]) -> String {
         let named = groups.compactMap { $0.map { quoted($0.name) } }

@@ -106,17 +106,18 @@ extension Vault {
                 progress?(done + 1, items.count)
                 let attributes = item.attributes
                 try Vault.validate(NewItem(service: attributes.service, account: attributes.account, group: attributes.group,
-                                           accessibility: attributes.accessibility, details: attributes.details, secret: item.secret))
+                                           accessibility: attributes.accessibility, details: attributes.details, secret: item.secret,
+                                           fields: item.fields))
                 let existing = try vault.positions(matching: Query(service: attributes.service, account: attributes.account,
                                                                    group: attributes.group)).first
                 switch (existing, policy) {
                 case (nil, _):
-                    try vault.store(attributes, secret: item.secret)
+                    try vault.store(item)
                     outcome.added += 1
                 case (_?, .skip):
                     outcome.skipped += 1
                 case (let position?, .replace):
-                    try vault.store(attributes, secret: item.secret, replacing: position)
+                    try vault.store(item, replacing: position)
                     outcome.replaced += 1
                 case (_?, .fail):
                     throw VaultError.duplicateItem(attributes.key)

@@ -218,11 +218,12 @@ extension OpenVault {
     }
 
 
-    /// Seals `attributes`, `secret` and the earlier secrets in `history` as a new record with a
-    /// fresh record id, at `position` (replacing what is there, keeping its item id) or at the end
-    /// (with `itemID`, or a new one).
-    mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, history: [SecretRevision] = [],
+    /// Seals `item` (its attributes, secret and sealed fields) and the earlier secrets in `history`
+    /// as a new record with a fresh record id, at `position` (replacing what is there, keeping its
+    /// item id) or at the end (with `itemID`, or a new one).
+    mutating func store(_ item: Item, history: [SecretRevision] = [],
                         conflicts: [ItemConflict] = [], replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+        let attributes = item.attributes
         if attributes.accessibility.isDeviceBound && !deviceMatches {
             throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
         }
@@ -234,8 +235,7 @@ extension OpenVault {
         let classID = attributes.accessibility.fileID
         let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
         let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
-        let plaintext = RecordCodec.encodePlaintext(attributes, secret: secret, history: history,
-                                                    conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
+        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
         // Only the other versions a merge keeps can take a record past what a reader accepts.
         guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
         let sealed = try AESGCM.seal(plaintext, key: key, aad: aad)
@@ -265,7 +265,7 @@ extension OpenVault {
             guard let groupID = try groupID(for: other.attributes.group, creating: true) else { return conflict }
             let recordID = SecureRandom.bytes(16), classID = other.attributes.accessibility.fileID
             let key = try keys.recordKey(groupID: groupID, accessibility: other.attributes.accessibility, recordID: Bytes16(recordID))
-            let plaintext = RecordCodec.encodePlaintext(other.attributes, secret: other.secret)
+            let plaintext = RecordCodec.encodePlaintext(other)
             var sealed = conflict
             sealed.other = nil
             sealed.sealedElsewhere = SealedVersion(groupID: groupID, classID: classID, recordID: recordID,
@@ -301,8 +301,7 @@ extension OpenVault {
 
     /// Stores `record` as it was opened (history and conflicts kept), at `position` or at the end with `itemID`.
     mutating func store(_ record: OpenedRecord, replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
-        try store(record.item.attributes, secret: record.item.secret, history: record.history, conflicts: record.conflicts,
-                  replacing: position, itemID: itemID)
+        try store(record.item, history: record.history, conflicts: record.conflicts, replacing: position, itemID: itemID)
     }
 
     /// Removes the records at `positions`, leaving a tombstone of each unless the items are stored

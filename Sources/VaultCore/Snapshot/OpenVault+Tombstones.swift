@@ -13,12 +13,12 @@ struct TombstoneChanges {
 }
 
 extension OpenedRecord {
-    /// SHA-256 of everything the revision holds — attributes, secret, earlier secrets, conflicts —
+    /// SHA-256 of everything the revision holds — attributes, secret, sealed fields, earlier secrets, conflicts —
     /// and its group and class: equal for one revision however often it was sealed again (a merge,
     /// a revoke and a re-key seal it under a fresh record id).
     var contentDigest: [UInt8] {
         let attributes = item.attributes
-        let plaintext = RecordCodec.encodePlaintext(attributes, secret: item.secret, history: history, conflicts: conflicts)
+        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: conflicts)
         let placed = Array(attributes.group.name.utf8) + [0, attributes.accessibility.fileID.rawValue]
         return plaintext.withUnsafeBytes { SHA256.hash(Array($0) + placed) }
     }
