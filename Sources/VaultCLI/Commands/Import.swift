@@ -14,15 +14,23 @@ enum ImportCommand {
         let policy = ConflictPolicy(rawValue: arguments.value(.onConflict) ?? "fail") ?? .fail
         let access = VaultAccess(invocation)
         let vault = try access.vault()
-        let outcome: Vault.ImportOutcome
         let progress = ProgressLine.attach(to: vault, invocation, label: "import")
         defer { progress?.finish() }
+        try addAll(from: path, holder: "the bundle", invocation) {
+            try vault.importBundle(at: path, credential: try access.bundleCredential(creating: false), onConflict: policy)
+        }
+    }
+
+    /// Runs an import (`add`) of the items of `path` and says what it did; an item that exists, with
+    /// --on-conflict fail, is exit 45 naming it as held by `holder`.
+    static func addAll(from path: String, holder: String, _ invocation: Invocation, add: () throws -> Vault.ImportOutcome) throws {
+        let outcome: Vault.ImportOutcome
         do {
-            outcome = try vault.importBundle(at: path, credential: try access.bundleCredential(creating: false), onConflict: policy)
+            outcome = try add()
         } catch VaultError.duplicateItem(let key) {
             throw CommandFailure(
                 .duplicateItem,
-                "the bundle holds service \(quoted(key.service)), account \(quoted(key.account)) of group \(quoted(key.group.name)), which exists here; nothing was imported",
+                "\(holder) holds service \(quoted(key.service)), account \(quoted(key.account)) of group \(quoted(key.group.name)), which exists here; nothing was imported",
                 hint: "choose what to do with such items: --on-conflict skip or --on-conflict replace")
         }
         invocation.report("imported from \(quoted(path)): \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.skipped) skipped",

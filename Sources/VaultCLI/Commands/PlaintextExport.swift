@@ -29,7 +29,9 @@ enum PlaintextExport {
         let names = NameFilter(arguments)
         let access = VaultAccess(invocation)
         let vault = try access.vault()
+        let progress = ProgressLine.attach(to: vault, invocation, label: "export")
         let (items, outcome) = try vault.exportableItems(matching: query, where: names.matches)
+        progress?.finish()
         try confirm(outcome.exported, to: out, invocation, access: access)
         // Sorted as list sorts, so two exports of the same items are the same bytes.
         let rows = items.sorted { ($0.attributes.group.name, $0.attributes.service, $0.attributes.account)

@@ -16,18 +16,10 @@ enum PlaintextImport {
         let bytes = try PlainFile.readSecrets(path, kind: .plaintextExport)
         let items = try readItems(bytes, format: format, path: path, now: invocation.now)
         let vault = try VaultAccess(invocation).vault()
-        let outcome: Vault.ImportOutcome
-        do {
-            outcome = try vault.importItems(items, onConflict: policy)
-        } catch VaultError.duplicateItem(let key) {
-            throw CommandFailure(
-                .duplicateItem,
-                "\(quoted(path)) holds service \(quoted(key.service)), account \(quoted(key.account)) of group \(quoted(key.group.name)), which exists here (or twice in the file); nothing was imported",
-                hint: "choose what to do with such items: --on-conflict skip or --on-conflict replace")
-        }
-        invocation.report("imported from \(quoted(path)): \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.skipped) skipped",
-                          json: .object([("file", .string(path)), ("added", .number(outcome.added)),
-                                         ("replaced", .number(outcome.replaced)), ("skipped", .number(outcome.skipped))]))
+        let progress = ProgressLine.attach(to: vault, invocation, label: "import")
+        defer { progress?.finish() }
+        // An item twice in the file meets itself: "exists here" covers that too.
+        try ImportCommand.addAll(from: path, holder: quoted(path), invocation) { try vault.importItems(items, onConflict: policy) }
     }
 
     /// Every item of the file, or a usage error naming the row (CSV) or item (JSON) that is wrong.
