@@ -54,7 +54,8 @@ enum PlaintextExport {
         let place = out.map(quoted) ?? "stdout"
         guard let answer = try invocation.terminal.readLine(prompt: "Write the secrets of \(counted(count, "item")) in the clear to \(place)? [y/N] "),
               ["y", "yes"].contains(answer.lowercased()) else {
-            throw CommandFailure(.failure, "not confirmed; nothing was written")
+            throw CommandFailure(.userCanceled, "not confirmed; nothing was written",
+                                 hint: "answer y to write them; without a terminal --plaintext is enough")
         }
     }
 }

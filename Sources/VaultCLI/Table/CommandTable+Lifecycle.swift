@@ -67,7 +67,7 @@ extension CommandTable {
             --bundle-passphrase-file) or key file (--bundle-key-file, created when missing). \
             --format csv or json with --plaintext writes them in the clear instead, every \
             attribute and the secret, to stdout or a new 0600 file (--out), for another tool or \
-            to leave vault; on a terminal it asks first. The columns and the JSON shape are in \
+            to leave vault; on a terminal it asks first (declining exits 128). The columns and the JSON shape are in \
             docs/CLI.md; import --from vault-csv or vault-json reads them back byte for byte. \
             Items of the -this-device-only classes are never exported: their keys never leave \
             this machine; vault says how many were left out.
