@@ -15,9 +15,10 @@ enum FileSummaryText {
         for id in counts.keys.sorted() {
             lines.append("group #\(id)\(summary.groupNames[id].map { " " + quoted($0) } ?? ""): \(counted(counts[id] ?? 0, "item"))")
         }
-        let opened = summary.entries.filter { $0.attributes != nil }.sorted { order($0.attributes!, $1.attributes!) }
+        let opened = summary.entries.compactMap { entry in entry.attributes.map { (item: $0, digest: entry.secretDigest) } }
+            .sorted { order($0.item, $1.item) }
         let sealed = summary.entries.filter { $0.attributes == nil }.sorted { ($0.groupID, $0.itemID) < ($1.groupID, $1.itemID) }
-        lines += opened.map(itemLine)
+        lines += opened.map { itemLine($0.item, digest: $0.digest) }
         lines += sealed.map { "sealed item \($0.itemID) in group #\($0.groupID), revision \($0.revision)" }
         return lines
     }
@@ -26,12 +27,11 @@ enum FileSummaryText {
         (a.group.name, a.service, a.account) < (b.group.name, b.service, b.account)
     }
 
-    private static func itemLine(_ entry: VaultFileSummary.Entry) -> String {
-        guard let item = entry.attributes else { return "" }
+    private static func itemLine(_ item: ItemAttributes, digest: String?) -> String {
         var line = "group \(quoted(item.group.name)) service \(quoted(item.service)) account \(quoted(item.account))"
         if let label = item.details.label { line += " label \(quoted(label))" }
         line += " modified \(DateText.iso(item.modified))"
-        if let digest = entry.secretDigest { line += " secret \(digest)" }
+        if let digest { line += " secret \(digest)" }
         return line
     }
 
