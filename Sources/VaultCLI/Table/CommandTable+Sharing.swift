@@ -62,8 +62,9 @@ extension CommandTable {
             git diff, git log -p and git show name the items a commit added, changed or removed. \
             It prints one line per item: group, service, account, label, modified date and a \
             12-digit digest of the secret, an HMAC under a key only readers of the group hold, \
-            never the secret. It opens the file with a session or a key file (or a scoped \
-            credential), never asks and never runs a passphrase's KDF; without such keys it \
+            never the secret. It opens the file with a session, a key file, a scoped credential \
+            or a member's identity under its pinned trust, never asks and never runs a \
+            passphrase's KDF; without such keys it \
             prints the item ids and counts the file shows to anyone. It records nothing (no seen \
             counters, no use of the session) and reads old versions the rollback guard would \
             refuse, since history is made of them. It exits 0 whatever the file, so git never fails.

@@ -65,8 +65,14 @@ public struct VaultFileSummary: Sendable {
 public struct ItemChangeSummary: Sendable {
     /// What happened to the item.
     public enum Kind: String, Sendable, CaseIterable {
-        case changed, added, removed
+        /// The item is in both versions, its record written again (or moved to another group).
+        case changed
+        /// The item is only in the newer version.
+        case added
+        /// The item is only in the older version.
+        case removed
     }
+    /// What happened to the item.
     public var kind: Kind
     /// The item as the newer version holds it (the older, when removed).
     public var entry: VaultFileSummary.Entry
