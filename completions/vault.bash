@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help"
+_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -45,6 +45,7 @@ _vault_options() {
         rekey) echo "--kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         sync) echo "--setup --remote --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         merge-driver) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        textconv) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         conflicts) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         resolve) echo "-s --service -a --account --group --ours --theirs --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         run) echo "--env --env-file --group --env-group --allow-env-name --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -54,7 +55,7 @@ _vault_options() {
         redact) echo "--group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all --trash -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        export) echo "-o --out --format --plaintext --group -s --service -a --account --class --search --service-glob --account-glob --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         import) echo "--from --columns --group --folders-as-groups --create-group -n --dry-run --partial --kdbx-password-file --kdbx-key-file --bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         reset) echo "-y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         verify) echo "--quarantine -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -205,10 +206,18 @@ _vault_value_kind() {
         "first-run --marker") echo "file" ;;
         "first-run --group") echo "names groups" ;;
         "export -o"|"export --out") echo "file" ;;
+        "export --format") echo "words bundle csv json" ;;
+        "export --group") echo "names groups" ;;
+        "export -s"|"export --service") echo "names services" ;;
+        "export -a"|"export --account") echo "names accounts" ;;
+        "export --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "export --search") echo "none" ;;
+        "export --service-glob") echo "none" ;;
+        "export --account-glob") echo "none" ;;
         "export --bundle-passphrase-file") echo "file" ;;
         "export --bundle-key-file") echo "file" ;;
         "export --kdf-cost") echo "words interactive testing" ;;
-        "import --from") echo "words pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv" ;;
+        "import --from") echo "words vault-csv vault-json pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv" ;;
         "import --columns") echo "none" ;;
         "import --group") echo "names groups" ;;
         "import --kdbx-password-file") echo "file" ;;
@@ -247,6 +256,7 @@ _vault_positional_kind() {
         "merge-driver "1) echo "file" ;;
         "merge-driver "2) echo "file" ;;
         "merge-driver "3) echo "file" ;;
+        "textconv "0) echo "file" ;;
         "scan "*) echo "file" ;;
         "import "0) echo "file" ;;
         "git-credential "0) echo "words get store erase" ;;

@@ -111,6 +111,7 @@ complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is un
 complete -c vault -n __vault_no_command -a rekey -d 'replace every key of the vault'
 complete -c vault -n __vault_no_command -a sync -d 'share the vault through git: commit, fetch, merge record by record, push'
 complete -c vault -n __vault_no_command -a merge-driver -d 'git\'s merge driver for vault files (set by sync --setup)'
+complete -c vault -n __vault_no_command -a textconv -d 'git\'s diff driver for vault files (set by sync --setup)'
 complete -c vault -n __vault_no_command -a conflicts -d 'list the items a merge left in conflict'
 complete -c vault -n __vault_no_command -a resolve -d 'settle an item\'s conflict with one side\'s version'
 complete -c vault -n __vault_no_command -a run -d 'run a command with secrets in its environment, masked in its output'
@@ -120,8 +121,8 @@ complete -c vault -n __vault_no_command -a scan -d 'find leaked secrets in files
 complete -c vault -n __vault_no_command -a redact -d 'copy stdin to stdout with every secret concealed'
 complete -c vault -n __vault_no_command -a wipe -d 'remove the items that match filters'
 complete -c vault -n __vault_no_command -a first-run -d 'wipe what an earlier install or owner left, once'
-complete -c vault -n __vault_no_command -a export -d 'write items to an encrypted bundle'
-complete -c vault -n __vault_no_command -a import -d 'add the items of an export bundle, or of another password manager\'s export'
+complete -c vault -n __vault_no_command -a export -d 'write items to an encrypted bundle, or in the clear to take them elsewhere'
+complete -c vault -n __vault_no_command -a import -d 'add the items of an export bundle, a plaintext export, or another password manager\'s export'
 complete -c vault -n __vault_no_command -a reset -d 'remove the vault and everything kept for it'
 complete -c vault -n __vault_no_command -a verify -d 'check the vault\'s files, format and records'
 complete -c vault -n __vault_no_command -a upgrade -d 'convert a format v1 vault file to format v2'
@@ -343,6 +344,8 @@ complete -c vault -n '__vault_using merge-driver' -F -d 'this side\'s version, w
 complete -c vault -n '__vault_using merge-driver' -F -d 'the other side\'s version (%B)'
 complete -c vault -n '__vault_using merge-driver' -F -d 'the file\'s path in the repository (%P), for messages'
 
+complete -c vault -n '__vault_using textconv' -F -d 'the version of the vault file git wrote to a temporary file'
+
 complete -c vault -n '__vault_using conflicts' -l group -x -a '(__vault_names groups)' -d 'only items of this access group; every group when none is named'
 complete -c vault -n '__vault_using conflicts' -l json -d 'print JSON instead of text'
 
@@ -402,13 +405,22 @@ complete -c vault -n '__vault_using first-run' -l group -x -a '(__vault_names gr
 complete -c vault -n '__vault_using first-run' -s n -l dry-run -d 'show what would be removed, and change nothing'
 complete -c vault -n '__vault_using first-run' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 
-complete -c vault -n '__vault_using export' -s o -l out -r -F -d 'the new bundle file; - writes it to stdout'
+complete -c vault -n '__vault_using export' -s o -l out -r -F -d 'the new file; - writes it to stdout (where a plaintext export goes without --out)'
+complete -c vault -n '__vault_using export' -l format -x -a 'bundle csv json' -d 'bundle (encrypted), or csv or json (in the clear, with --plaintext)'
+complete -c vault -n '__vault_using export' -l plaintext -d 'with --format csv or json: write the secrets in the clear, as asked'
+complete -c vault -n '__vault_using export' -l group -x -a '(__vault_names groups)' -d 'only items of this group (from --group only, never VAULT_GROUP or the config: a backup takes every group)'
+complete -c vault -n '__vault_using export' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'
+complete -c vault -n '__vault_using export' -s a -l account -x -a '(__vault_names accounts)' -d 'only items of this account'
+complete -c vault -n '__vault_using export' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'only items of this accessibility class; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using export' -l search -x -d 'only items whose service, account or label contains TEXT, in any case'
+complete -c vault -n '__vault_using export' -l service-glob -x -d 'only items whose service matches a shell glob, e.g. \'git:*\''
+complete -c vault -n '__vault_using export' -l account-glob -x -d 'only items whose account matches a shell glob, e.g. \'ci-*\''
 complete -c vault -n '__vault_using export' -l bundle-passphrase-file -r -F -d 'read the bundle\'s passphrase from FILE'
 complete -c vault -n '__vault_using export' -l bundle-key-file -r -F -d 'seal the bundle with the key file FILE, created if missing'
 complete -c vault -n '__vault_using export' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using export' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
-complete -c vault -n '__vault_using import' -l from -x -a 'pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv' -d 'read another password manager\'s export in this format instead of a bundle'
+complete -c vault -n '__vault_using import' -l from -x -a 'vault-csv vault-json pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv' -d 'what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager\'s export'
 complete -c vault -n '__vault_using import' -l columns -x -d 'for --from csv: which column gives what, e.g. service=Title,account=Username,secret=Password,notes=Notes,url=URL,otp=TOTP,folder=Group'
 complete -c vault -n '__vault_using import' -l group -x -a '(__vault_names groups)' -d 'put every imported item in this group, created as add creates one'
 complete -c vault -n '__vault_using import' -l folders-as-groups -d 'make each entry\'s folder its group (an entry without one goes to --group)'
@@ -444,4 +456,4 @@ complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlo
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
 complete -c vault -n '__vault_using help' -l all -d 'also list the plumbing commands other programs run'
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help' -d 'command to describe'

@@ -151,13 +151,17 @@ struct VaultAccess {
             }
             vault.minimumEpoch = epoch
         }
-        if let text = try settings.value(.trust) {
-            guard let fingerprint = parsedTrustFingerprint(text) else {
-                throw VaultError.invalidTrustFingerprint(source: arguments.value(.trust) != nil ? "the --trust value" : "VAULT_TRUST or the config key trust")
-            }
-            vault.trustedFingerprint = fingerprint
-        }
+        vault.trustedFingerprint = try pinnedTrust()
         return vault
+    }
+
+    /// The trust fingerprint pinned by --trust, VAULT_TRUST or the config, if any; a malformed one is an error.
+    func pinnedTrust() throws -> String? {
+        guard let text = try settings.value(.trust) else { return nil }
+        guard let fingerprint = parsedTrustFingerprint(text) else {
+            throw VaultError.invalidTrustFingerprint(source: arguments.value(.trust) != nil ? "the --trust value" : "VAULT_TRUST or the config key trust")
+        }
+        return fingerprint
     }
 
     private func vaultWithKeys() throws -> Vault {

@@ -344,6 +344,7 @@ struct ErrorReport {
         case .passphraseFile: return "write the passphrase to a file only you can read (chmod 600), or leave the option out to be asked"
         case .secretFile: return "check the path: --secret-file reads the secret from a file that exists"
         case .identity: return "make one with 'vault identity new', or point --identity (or VAULT_IDENTITY) at an age identity file"
+        case .plaintextExport: return "make one with 'vault export --format csv --plaintext --out FILE' (or json) on the vault the items come from"
         case .mergeSide: return "git names the merge driver's files itself: run it as git configures it ('vault sync --setup')"
         case .export: return "export it from the other password manager first (docs/IMPORT.md says how), and give its path"
         }

@@ -63,16 +63,31 @@ extension CommandTable {
         run: { try FirstRunCommand.run($0) })
 
     static let exportCommand = CommandSpec(
-        "export", summary: "write items to an encrypted bundle",
+        "export", summary: "write items to an encrypted bundle, or in the clear to take them elsewhere",
         discussion: """
-            Writes every item to a new file (0600), sealed under the bundle's own \
-            passphrase (asked twice, or --bundle-passphrase-file) or key file \
-            (--bundle-key-file, created when missing). Items of the -this-device-only \
-            classes are never exported: their keys never leave this machine; vault says \
-            how many were left out.
+            Writes the items that match the filters (every item when none is given) to a new \
+            file (0600), sealed under the bundle's own passphrase (asked twice, or \
+            --bundle-passphrase-file) or key file (--bundle-key-file, created when missing). \
+            --format csv or json with --plaintext writes them in the clear instead, every \
+            attribute and the secret, to stdout or a new 0600 file (--out), for another tool or \
+            to leave vault; on a terminal it asks first (declining exits 128). The columns and the JSON shape are in \
+            docs/CLI.md; import --from vault-csv or vault-json reads them back byte for byte. \
+            Items of the -this-device-only classes are never exported: their keys never leave \
+            this machine; vault says how many were left out.
             """,
         options: [
-            OptionSpec(.out, short: "o", value: "FILE", help: "the new bundle file; - writes it to stdout", completion: .file),
+            OptionSpec(.out, short: "o", value: "FILE", help: "the new file; - writes it to stdout (where a plaintext export goes without --out)",
+                       completion: .file),
+            OptionSpec(.format, value: "FORMAT", help: "bundle (encrypted), or csv or json (in the clear, with --plaintext)", default: "bundle",
+                       completion: .values(["bundle", "csv", "json"])),
+            OptionSpec(.plaintext, help: "with --format csv or json: write the secrets in the clear, as asked"),
+            OptionSpec(.group, value: "GROUP", help: "only items of this group (from --group only, never VAULT_GROUP or the config: a backup takes every group)",
+                       completion: .group),
+            service("only items of this service"),
+            account("only items of this account"),
+            accessibility("only items of this accessibility class"),
+            OptionSpec(.search, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
+        ] + nameGlobs + [
             OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
             OptionSpec(.bundleKeyFile, value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
                        completion: .file),
@@ -82,13 +97,17 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault export --out backup.vexport", "export to a bundle, asking for its passphrase"),
             ExampleSpec("vault export --out move.vexport --bundle-key-file move.key", "export for another machine with a key file"),
+            ExampleSpec("vault export --group ci --format csv --plaintext --out ci.csv", "write the group ci's items in the clear, for another tool"),
         ],
         run: { try ExportCommand.run($0) })
 
     static let importCommand = CommandSpec(
-        "import", summary: "add the items of an export bundle, or of another password manager's export",
+        "import", summary: "add the items of an export bundle, a plaintext export, or another password manager's export",
         discussion: """
-            Adds the items of a bundle made by export, with their attributes and dates. \
+            Adds the items of a bundle made by export, with their attributes and dates; with \
+            --from vault-csv or vault-json, those of a plaintext export (export --format csv or \
+            json --plaintext), byte for byte, every sealed field included (a malformed file is an \
+            error naming its row or item). \
             With --from FORMAT it reads another password manager's export instead: a pass \
             or gopass store (each entry decrypted by your own gpg), a KeePassXC CSV export \
             or database (opened by keepassxc-cli), a Bitwarden unencrypted JSON export, a \
@@ -103,8 +122,9 @@ extension CommandTable {
             out. docs/IMPORT.md describes each format and how its entries are named.
             """,
         options: [
-            OptionSpec(.from, value: "FORMAT", help: "read another password manager's export in this format instead of a bundle",
-                       completion: .values(ImportFormat.allCases.map(\.rawValue))),
+            OptionSpec(.from, value: "FORMAT",
+                       help: "what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager's export",
+                       completion: .values(PlaintextImport.formats + ImportFormat.allCases.map(\.rawValue))),
             OptionSpec(.columns, value: "MAPPING",
                        help: "for --from csv: which column gives what, e.g. service=Title,account=Username,secret=Password,notes=Notes,url=URL,otp=TOTP,folder=Group"),
             OptionSpec(.group, value: "GROUP", help: "put every imported item in this group, created as add creates one", completion: .group),
@@ -133,6 +153,7 @@ extension CommandTable {
                         "import any CSV, naming its columns"),
             ExampleSpec("vault import move.vexport --bundle-key-file move.key --on-conflict replace",
                         "import and overwrite what exists"),
+            ExampleSpec("vault import --from vault-csv ci.csv", "import a plaintext export made by export --format csv --plaintext"),
         ],
         run: { try ImportCommand.run($0) })
 

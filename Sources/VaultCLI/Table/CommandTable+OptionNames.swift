@@ -80,6 +80,7 @@ extension OptionName {
     public static let ours = OptionName("ours")
     public static let out = OptionName("out")
     public static let pin = OptionName("pin")
+    public static let plaintext = OptionName("plaintext")
     public static let remote = OptionName("remote")
     public static let passphraseFile = OptionName("passphrase-file")
     public static let password = OptionName("password")

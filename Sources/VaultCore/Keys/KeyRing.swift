@@ -265,6 +265,13 @@ final class KeyRing {
         KeyRing.derive(try group(groupID).lookupKey, .trash, [], vaultID: vaultID)
     }
 
+    /// The key of the secret digests `git diff` shows (`Vault.summary(ofVersion:)`):
+    /// `derive(LK[g], "secret digest")`, held by every reader of the group and by no one else, so a
+    /// digest in a pasted diff cannot be tried against guessed secrets.
+    func secretDigestKey(groupID: GroupID) throws -> SecretBytes {
+        KeyRing.derive(try group(groupID).lookupKey, .secretDigest, [], vaultID: vaultID)
+    }
+
     /// The key of the listing block of (group, class): `derive(B[g,c] [‖ DK], "listing")`.
     func listingKey(groupID: GroupID, accessibility: Accessibility) throws -> SecretBytes {
         var material = try baseKey(groupID: groupID, classID: accessibility.fileID)

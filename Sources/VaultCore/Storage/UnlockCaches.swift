@@ -55,7 +55,9 @@ enum SessionCache {
     }
 
     /// The master key of a live session and its key epoch, refreshing its idle timer.
-    static func open(token: String, vaultID: [UInt8], host: HostContext) throws -> Opened {
+    /// `extendingIdleTime` false leaves the session's last use as it was: a reader that records
+    /// nothing (`git diff`'s text conversion) must not keep a session alive.
+    static func open(token: String, vaultID: [UInt8], host: HostContext, extendingIdleTime: Bool = true) throws -> Opened {
         let (sessionID, tokenKey) = try parse(token)
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         guard let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
@@ -72,7 +74,7 @@ enum SessionCache {
                                                aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID)) else {
             throw VaultError.sessionEnded(.unknown)
         }
-        try? touch(path, at: host.now())
+        if extendingIdleTime { try? touch(path, at: host.now()) }
         return Opened(masterKey: masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
                       timeout: Int(timeout))
     }
