@@ -91,11 +91,6 @@ public final class Vault: ItemStore {
     /// The member the identities at hand opened as, once known.
     var resolvedMember: (name: String, credential: ScopedCredential?)?
 
-    /// Whether the unlockers include the session this login keeps in its kernel keyring
-    /// (`vault unlock`, `vault init`): `lock` and `reset` then remove it, `status` shows it.
-    public var lookInLoginKeyring: Bool {
-        unlockers.contains { if case .loginKeyring = $0 { return true } else { return false } }
-    }
     /// The session of the login's keyring the keys at hand came from, if they did: each use gives it a fresh idle timeout.
     var loginKeyringSession: LoginKeyring.Kept?
     /// Whether this vault holds the writer lock now (see `withWriterLock`).
