@@ -168,11 +168,9 @@ struct VaultAccess {
         if session == nil, let named = try unlockerNamedInEnvironment() { return [named] }
         let loginKeyring: Unlocker? = usesLoginKeyring ? .loginKeyring : nil
         let found = [session, loginKeyring, .deviceKey].compactMap { $0 }
-        if sessionToken != nil, let path = keyFilePath ?? passphraseFilePath {
+        if sessionToken != nil, keyFilePath != nil || passphraseFilePath != nil {
             // The credential VAULT_KEY_FILE or VAULT_PASSPHRASE_FILE names, read only when the session is not enough.
-            return found + [.asked(AskedUnlocker(keyFilePath != nil ? .keyFile : .passphraseFile) {
-                keyFilePath != nil ? .keyFile(try KeyFile.read(path: path)) : .passphrase(try PassphraseFile.read(path: path))
-            })]
+            return found + [.asked(AskedUnlocker(keyFilePath != nil ? .keyFile : .passphraseFile) { try self.credential() })]
         }
         let prompt: Unlocker = reasonPromptsAreOff.map { .unavailable(.prompt, reason: $0) }
             ?? .asked(AskedUnlocker(.prompt, attempts: VaultAccess.passphraseAttempts, ask: passphrasePrompt()))
