@@ -94,6 +94,9 @@ public final class Vault: ItemStore {
     var holdsWriterLock = false
     /// Whether the last read used a device key that lies in a git work tree.
     var usesExposedDeviceKey = false
+    /// Why the TPM did not unseal this machine's device key on the last read, if it did not:
+    /// the device-bound items then answer with it, and nothing is written.
+    var deviceKeyRefusal: TPMFailure?
     /// Whether a file older than this machine has seen is opened anyway (`--accept-rollback`):
     /// the restore is then recorded as intended.
     public var acceptRollback = false
@@ -152,16 +155,18 @@ public final class Vault: ItemStore {
     /// Creates a new vault with one keyslot for `credential`, in a 0700
     /// directory, and this machine's device key for it in the host's device-key
     /// directory (by default, the self-contained host of the convenience
-    /// initialiser). Throws `VaultError.vaultExists` when a vault is already there.
+    /// initialiser). Where the host has a TPM, only the device key sealed by it is
+    /// written (with `tpmPIN` in its policy when given). Throws `VaultError.vaultExists` when a
+    /// vault is already there, `VaultError.tpm` (nothing written) when the TPM does not seal.
     public static func create(at location: VaultLocation, credential: UnlockSecret,
-                              kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil) throws {
+                              kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil, tpmPIN: SecretBytes? = nil) throws {
         let host = host ?? selfContainedHost(for: location)
         try FileSystem.makeDirectory(location.directory)
         let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
         defer { withExtendedLifetime(lock) {} }
         guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
         let vaultID = SecureRandom.bytes(VaultFile.idSize)
-        let deviceKey = try DeviceKey.create(vaultID: vaultID, host: host)
+        let deviceKey = try DeviceKey.create(vaultID: vaultID, host: host, sealing: host.tpm != nil, pin: tpmPIN)
         var vault = try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
                                          deviceKey: deviceKey, path: location.path)
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)

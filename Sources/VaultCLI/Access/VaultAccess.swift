@@ -24,6 +24,13 @@ struct VaultAccess {
         overriddenLocation ?? VaultLocation.resolve(explicitPath: try? settings.value(.vault), environment: environment)
     }
 
+    /// The machine as vault sees it, with the TPM that seals its device keys (`TPMSettings`).
+    func host() throws -> HostContext {
+        var host = HostContext.live(environment: environment)
+        host.tpm = try TPMSettings(invocation).tpmAccess(invocation, mayPrompt: reasonPromptsAreOff == nil)
+        return host
+    }
+
     /// Why vault may not prompt here, or nil when it may.
     var reasonPromptsAreOff: String? {
         if let reason = reasonInteractionIsForbidden { return reason }
@@ -150,7 +157,7 @@ struct VaultAccess {
         try requireFileBackend()
         let location = self.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        let host = HostContext.live(environment: environment)
+        let host = try self.host()
         if let named = try namedCredential(flagsOnly: true) {
             return Vault(location: location, keys: .credential(named), host: host)
         }
@@ -212,7 +219,7 @@ struct VaultAccess {
         try requireFileBackend()
         let location = self.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        let host = HostContext.live(environment: environment)
+        let host = try self.host()
         if let token = sessionToken { return Vault(location: location, keys: .session(token), host: host) }
         if let path = keyFilePath { return Vault(location: location, keys: .credential(.keyFile(try KeyFile.read(path: path))), host: host) }
         if let scoped = try scopedCredential(flagsOnly: false) { return Vault(location: location, keys: .scoped(scoped), host: host) }
@@ -256,7 +263,7 @@ struct VaultAccess {
         try requireFileBackend()
         let location = self.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        let host = HostContext.live(environment: environment)
+        let host = try self.host()
         let vault: Vault
         if keyFilePath == nil, passphraseFilePath == nil, reasonPromptsAreOff == nil {
             vault = Vault(location: location, keys: .none, ask: passphrasePrompt(), askAttempts: VaultAccess.passphraseAttempts, host: host)
@@ -286,11 +293,12 @@ struct VaultAccess {
         }
         return SecretBytes(first)
     }
+}
 
-    private func nonEmpty(_ value: String?) -> String? {
-        guard let value, !value.isEmpty else { return nil }
-        return value
-    }
+/// `value`, or nil when it is unset or empty (an empty setting counts as unset).
+func nonEmpty(_ value: String?) -> String? {
+    guard let value, !value.isEmpty else { return nil }
+    return value
 }
 
 /// How many times a prompt has been called.

@@ -17,6 +17,8 @@ struct Config: Sendable {
         "first-run-groups": "the groups that first-run-marker wipes, separated by commas; the whole vault when unset",
         "identity": "an age identity file (like --identity)",
         "trust": "the trust fingerprint a vault's header must be signed under, from `vault trust` (like VAULT_TRUST)",
+        "tpm": "the TPM that seals device keys: a TCTI string such as device:/dev/tpmrm0, or off (like VAULT_TPM)",
+        "tpm-pcrs": "the PCRs (sha256 bank) a device key's TPM seal binds to, separated by commas; 7 when unset",
     ]
 
     /// The config file this was read from (it need not exist).
@@ -98,7 +100,8 @@ struct Config: Sendable {
     }
 }
 
-private extension StringProtocol {
+extension StringProtocol {
+    /// Without leading and trailing blanks (space, tab, carriage return).
     func trimmed() -> String {
         var slice = Substring(self)
         while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice.removeFirst() }

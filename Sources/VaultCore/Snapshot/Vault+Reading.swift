@@ -10,8 +10,26 @@ import Glibc
 extension Vault {
     /// Runs `body`; when the keys at hand do not suffice and there is a way to
     /// ask, asks for a credential and runs it again with that, asking again
-    /// after a wrong passphrase up to `askAttempts` times.
+    /// after a wrong passphrase up to `askAttempts` times. When what failed needed the
+    /// device key and the TPM refused it, throws why (`VaultError.tpm`), not "another device".
     func withKeys<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try withKeysAsking(body)
+        } catch let error as VaultError {
+            guard let refusal = deviceKeyRefusal else { throw error }
+            switch error {
+            case .boundToAnotherDevice:
+                throw VaultError.tpm(refusal)
+            case .locked(let accessibility) where accessibility.map({ $0.isDeviceBound || $0.opensWithoutUnlock }) ?? true:
+                // Without the device key nothing opens without an unlock (`always` keys are sealed under it).
+                throw VaultError.tpm(refusal)
+            default:
+                throw error
+            }
+        }
+    }
+
+    private func withKeysAsking<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch let error as VaultError {
@@ -46,17 +64,20 @@ extension Vault {
         let seen = seenBefore.isEmpty ? nil : try SeenCounters.load(vaultID: seenBefore, host: host)
         let bytes = try readFile()
         let vaultID = VaultFile.peekVaultID(bytes)
-        let deviceKey = try deviceKeyForReading(bytes, vaultID: vaultID)
         let vault: OpenVault
+        deviceKeyRefusal = nil
+        let deviceKey = { [self] in try deviceKeyForReading(bytes, vaultID: vaultID) }
         switch source {
         case .credential(let secret):
-            vault = try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: location.path, checking: indexCheck)
+            vault = try OpenVault.unlock(bytes, secret: secret, deviceKey: try deviceKey(), path: location.path, checking: indexCheck)
             refreshMachineGrants(vault, onlyIfMissing: true)
         case .session(let token):
             do {
                 let session = try SessionCache.open(token: token, vaultID: vaultID, host: host)
                 do {
-                    vault = try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: location.path,
+                    // A session that holds the device key spares the TPM its round trip.
+                    vault = try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: try session.deviceKey ?? deviceKey(),
+                                               path: location.path,
                                                checking: indexCheck)
                 } catch VaultError.corrupted(_, let detail) where detail.isHeaderMACMismatch
                             && VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true {
@@ -75,14 +96,17 @@ extension Vault {
             }
         case .scoped(let credential):
             if credential.hasExpired(at: host.now()), let expires = credential.expires { throw VaultError.credentialExpired(expires) }
-            vault = try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: location.path, checking: indexCheck)
+            vault = try OpenVault.open(bytes, credential: credential, deviceKey: try deviceKey(), path: location.path, checking: indexCheck)
         case .identity(let identities):
-            vault = try OpenVault.open(bytes, identities: identities, deviceKey: deviceKey, path: location.path, checking: indexCheck)
+            vault = try OpenVault.open(bytes, identities: identities, deviceKey: try deviceKey(), path: location.path, checking: indexCheck)
         case .none:
+            let deviceKey = try deviceKey()
             let grants = (DeviceGrants.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
                 + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
             vault = try OpenVault.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: location.path, checking: indexCheck)
         }
+        // A write while the TPM refuses the device key could drop the items bound to it (a re-key does).
+        if writing, let refusal = deviceKeyRefusal { throw VaultError.tpm(refusal) }
         try checkTrust(of: vault)
         try checkCounters(of: vault, writing: writing,
                           seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host))
@@ -109,7 +133,13 @@ extension Vault {
         if let key = try DeviceKey.resumePending(vaultID: vaultID, host: host, isTheVaults: { OpenVault.isDeviceKey($0, of: bytes) }) {
             return key
         }
-        if let key = try DeviceKey.load(vaultID: vaultID, location: location, host: host) { return key }
+        do {
+            if let key = try DeviceKey.load(vaultID: vaultID, location: location, host: host) { return key }
+        } catch VaultError.tpm(let refusal) {
+            // Items of the other classes still open; the device-bound ones say why they do not.
+            deviceKeyRefusal = refusal
+            return nil
+        }
         guard let exposed = try DeviceKey.exposedLegacyKey(vaultID: vaultID, location: location, host: host) else { return nil }
         usesExposedDeviceKey = true
         if !toldOfExposedDeviceKey {

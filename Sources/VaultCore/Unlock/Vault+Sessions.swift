@@ -14,8 +14,10 @@ extension Vault {
             let vault = try readSnapshot()
             guard let masterKey = vault.keys.masterKey else { throw VaultError.locked(nil) }
             refreshMachineGrants(vault, onlyIfMissing: false)
+            // The device key rides in the session only when the TPM seals it: a clear one is a file read away anyway.
+            let sealedDeviceKey = try DeviceKey.sealed(vaultID: vault.file.vaultID, host: host) != nil ? vault.keys.deviceKey : nil
             return try SessionCache.start(masterKey: masterKey, vaultID: vault.file.vaultID, keyEpoch: vault.file.keyEpoch,
-                                          timeout: timeout, host: host)
+                                          deviceKey: sealedDeviceKey, timeout: timeout, host: host)
         }
     }
 
@@ -56,7 +58,8 @@ extension Vault {
             outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
         }
         if all {
-            outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try DeviceKey.load(vaultID: vaultID, location: location, host: host), host: host)
+            outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try deviceKeyIfItOpens(vaultID: vaultID).key,
+                                                                            host: host)
             AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
         }
         return outcome
@@ -70,6 +73,10 @@ extension Vault {
         public var afterFirstUnlock: Bool
         /// Whether this machine's device key is the vault's (device-bound items open here).
         public var onItsDevice: Bool
+        /// How this machine keeps the vault's device key (a file, or sealed by the TPM).
+        public var deviceKey: DeviceKeyProtection
+        /// Why the TPM did not unseal the device key, when it did not.
+        public var deviceKeyRefusal: TPMFailure?
         /// The kinds of the vault's keyslots, in file order.
         public var keyslots: [CredentialKind]
         /// Items by group name (or "#id" where this device cannot read the name) and class.
@@ -103,7 +110,7 @@ extension Vault {
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: location.path, detail: Damage(error.detail))
         }
-        let deviceKey = try DeviceKey.load(vaultID: file.vaultID, location: location, host: host)
+        let (deviceKey, refusal) = try deviceKeyIfItOpens(vaultID: file.vaultID)
         let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey,
                                                  grants: DeviceGrants.read(vaultID: file.vaultID, deviceKey: deviceKey, host: host) ?? [],
                                                  path: location.path)
@@ -123,11 +130,13 @@ extension Vault {
             sessionExpiry: sessionToken.flatMap { SessionCache.expiry(token: $0, vaultID: file.vaultID, host: host) },
             afterFirstUnlock: AfterFirstUnlockCache.isPresent(vaultID: file.vaultID, deviceKey: deviceKey, host: host),
             onItsDevice: partial?.deviceMatches ?? false,
+            deviceKey: try deviceKeyProtection(),
+            deviceKeyRefusal: refusal,
             keyslots: file.keyslots.map(\.kind.credentialKind),
             counts: counts)
     }
 
-    private func vaultID() throws -> [UInt8] {
+    func vaultID() throws -> [UInt8] {
         let bytes = try readFile()
         let id = VaultFile.peekVaultID(bytes)
         guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: "the file is too short") }
