@@ -16,8 +16,8 @@ enum TPMFailureWords {
             return ErrorReport(status: status, message: "the TPM is not available: \(quoted(tcti)) does not answer (TSS2 code \(hex(code)))",
                                hint: "check VAULT_TPM or the config key tpm (a TCTI string such as device:/dev/tpmrm0)")
         case .noTPM:
-            return ErrorReport(status: status, message: "this machine's device key is sealed by a TPM, and no TPM is found",
-                               hint: "set VAULT_TPM or the config key tpm to the TPM that sealed it, e.g. device:/dev/tpmrm0")
+            return ErrorReport(status: status, message: "no TPM: VAULT_TPM and the config key tpm are unset or off, and \(TPMSettings.kernelDevice) does not exist",
+                               hint: "set VAULT_TPM or the config key tpm to the TPM, e.g. device:/dev/tpmrm0")
         case .stateChanged(let pcrs):
             return ErrorReport(status: status,
                                message: "the TPM refuses this machine's device key: this machine's state changed (PCR \(pcrs.map(String.init).joined(separator: ", ")))",
