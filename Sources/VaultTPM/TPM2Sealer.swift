@@ -15,9 +15,16 @@ public struct TPM2Sealer: DeviceKeySealer {
 
     /// The TCTI string (tpm2-tools' `TPM2TOOLS_TCTI` syntax): `device:/dev/tpmrm0`, `swtpm:host=…,port=…`.
     public let tcti: String
+    /// The ESAPI library loaded: its soname, or in a debug build `VAULT_TSS2_ESYS_PATH` (tests point it at a missing file).
+    let esysPath: String
 
-    public init(tcti: String) {
+    public init(tcti: String, environment: [String: String]) {
         self.tcti = tcti
+        #if DEBUG
+        esysPath = environment["VAULT_TSS2_ESYS_PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? TPM2Sealer.esysSoname
+        #else
+        esysPath = TPM2Sealer.esysSoname
+        #endif
     }
 
     public func seal(_ key: SecretBytes, pcrs: [UInt8], pin: SecretBytes?) throws -> [UInt8] {
@@ -53,7 +60,7 @@ public struct TPM2Sealer: DeviceKeySealer {
     /// Loads tpm2-tss, and refuses a kernel device this user may not open (before tpm2-tss
     /// tries, whose error would not say why).
     private func prepare() throws {
-        try TPM2Sealer.load()
+        try TPM2Sealer.load(esys: esysPath)
         if tcti.hasPrefix("device:") {
             let path = String(tcti.dropFirst("device:".count))
             if access(path, F_OK) == 0, access(path, R_OK | W_OK) != 0 { throw TPMFailure.deviceNotOpenable(path: path) }
@@ -61,11 +68,11 @@ public struct TPM2Sealer: DeviceKeySealer {
     }
 
     /// Loads tpm2-tss once; throws `libraryMissing` with dlopen's words.
-    static func load() throws {
+    static func load(esys: String) throws {
         // tpm2-tss logs its errors to stderr unless told not to; vault words them itself. TSS2_LOG set by the user wins.
         setenv("TSS2_LOG", "all+none", 0)
         var reason = [CChar](repeating: 0, count: 512)
-        guard vault_tpm_load(esysSoname, tctiLoaderSoname, &reason, reason.count) == 0 else {
+        guard vault_tpm_load(esys, tctiLoaderSoname, &reason, reason.count) == 0 else {
             throw TPMFailure.libraryMissing(reason: String(cString: reason))
         }
     }

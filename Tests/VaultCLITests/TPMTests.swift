@@ -202,5 +202,11 @@ import Testing
             #expect(deviceKeyFiles(sandbox).map { $0.hasSuffix(".tpm") } == [true])
             for accessibility in Self.classes { #expect(try read(sandbox, accessibility).stdoutText == "secret of \(accessibility)") }
         }
+        // A re-key replaces the device key: the new one is sealed too, and no clear key is left.
+        let rekeyed = try sandbox.vault(["rekey", "--yes", "--kdf-cost", "testing"] + unlocked(sandbox))
+        #expect(rekeyed.status == 0, "\(rekeyed.stderr)")
+        #expect(deviceKeyFiles(sandbox).map { $0.hasSuffix(".tpm") } == [true], "\(deviceKeyFiles(sandbox))")
+        #expect(deviceKeyFiles(sandbox).map { sandbox.read(".local/share/vault/device-keys/" + $0) } != sealedBytes)
+        for accessibility in Self.classes { #expect(try read(sandbox, accessibility).stdoutText == "secret of \(accessibility)") }
     }
 }

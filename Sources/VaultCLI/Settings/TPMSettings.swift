@@ -45,7 +45,7 @@ struct TPMSettings {
         guard let tcti else { return nil }
         let pinFile = nonEmpty(invocation.environment["VAULT_TPM_PIN_FILE"])
         let terminal = invocation.terminal
-        return TPMAccess(sealer: TPM2Sealer(tcti: tcti), pcrs: pcrs, askPIN: {
+        return TPMAccess(sealer: TPM2Sealer(tcti: tcti, environment: invocation.environment), pcrs: pcrs, askPIN: {
             if let pinFile { return try TPMSettings.pin(fromFile: pinFile) }
             guard mayPrompt, let typed = try terminal.readHidden(prompt: "TPM PIN of the device key: ") else { throw TPMFailure.pinNeeded }
             return SecretBytes(typed)

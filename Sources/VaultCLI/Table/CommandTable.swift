@@ -118,6 +118,10 @@ public enum CommandTable {
             For tests only, and read by debug builds only: load libsecret from this path instead of \
             libsecret-1.so.0.
             """),
+        EnvironmentSpec("VAULT_TSS2_ESYS_PATH", help: """
+            For tests only, and read by debug builds only: load tpm2-tss's ESAPI from this path instead of \
+            libtss2-esys.so.0.
+            """),
         EnvironmentSpec("VAULT_PROGRESS_IMMEDIATE", help: """
             For tests only, and read by debug builds only: when 1, show the progress line of long \
             commands at once instead of after a second.

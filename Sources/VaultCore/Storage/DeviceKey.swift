@@ -137,8 +137,8 @@ enum DeviceKey {
         return key
     }
 
-    /// Makes a new device key for `vaultID`, sealed by `tpm` when given (only the seal is
-    /// written); fails if one exists.
+    /// Makes a new device key for `vaultID`; when `sealing`, sealed by the host's TPM (with `pin`
+    /// in its policy when given), and only the seal is written. Fails if a key file exists.
     static func create(vaultID: [UInt8], host: HostContext, sealing: Bool, pin: SecretBytes?) throws -> SecretBytes {
         guard sealing else { return try store(SecretBytes(random: size), at: path(vaultID: vaultID, host: host)) }
         let key = SecretBytes(random: size)
