@@ -18,6 +18,7 @@ public struct TPM2Sealer: DeviceKeySealer {
     /// The ESAPI library loaded: its soname, or in a debug build `VAULT_TSS2_ESYS_PATH` (tests point it at a missing file).
     let esysPath: String
 
+    /// The TPM of `tcti`; nothing is loaded or reached until the first seal or unseal.
     public init(tcti: String, environment: [String: String]) {
         self.tcti = tcti
         #if DEBUG

@@ -21,6 +21,7 @@ public struct TPMAccess: Sendable {
     /// Asks for the PIN of a device key sealed with one; nil when there is no way to ask.
     public var askPIN: (@Sendable () throws -> SecretBytes)?
 
+    /// The TPM reached through `sealer`, new seals bound to `pcrs`, a sealed key's PIN asked by `askPIN`.
     public init(sealer: any DeviceKeySealer, pcrs: [UInt8], askPIN: (@Sendable () throws -> SecretBytes)?) {
         self.sealer = sealer
         self.pcrs = pcrs
