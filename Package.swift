@@ -14,7 +14,9 @@ let package = Package(
             providers: [.apt(["libssl-dev"])]
         ),
         .target(name: "VaultCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "VaultCore", dependencies: ["VaultCrypto"]),
+        // The kernel's key management calls (add_key, keyctl) through glibc's syscall: no libkeyutils.
+        .systemLibrary(name: "CKernelKeyring"),
+        .target(name: "VaultCore", dependencies: ["VaultCrypto", "CKernelKeyring"]),
         // The libsecret functions vault loads with dlopen: no pkgConfig (that
         // would link libsecret and GLib into vault) and no header paths
         // (scripts/check-libsecret-types.sh checks the types with pkg-config).
@@ -43,7 +45,7 @@ let package = Package(
         .testTarget(
             name: "VaultCLITests",
             dependencies: ["VaultCLI", "VaultCore", "VaultTestSupport"],
-            exclude: ["Scenarios", "Support/run-github-job.py", "Support/scan-memory.py", "Support/power-loss.py"]
+            exclude: ["Scenarios", "Fixtures", "Support/run-github-job.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

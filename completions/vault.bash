@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync merge-driver conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade git-credential docker-credential help"
+_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -20,48 +20,52 @@ _vault_command_name() {
 # The options of command $1 (none: before the command), global ones included.
 _vault_options() {
     case "$1" in
-        init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --theirs --conflict --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        otp) echo "-s --service -a --account --group --at --remaining --json --clip --clip-timeout --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --keep --undo --json --otp --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --keep-history --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        delete) echo "-s --service -a --account --group -l --label --all-matching -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        history) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        grant) echo "--group --read-only --expires -o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        identity) echo "-o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        member) echo "--group --read-only --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        trust) echo "--pin --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        revoke) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        unlock) echo "--timeout --raw --export --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        lock) echo "--all --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        status) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        rekey) echo "--kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        device-key) echo "--tpm --reseal --pin --no-tpm --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        sync) echo "--setup --remote --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        merge-driver) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        conflicts) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        resolve) echo "-s --service -a --account --group --ours --theirs --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        run) echo "--env --env-file --group --env-group --allow-env-name --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        env) echo "--group --allow-env-name --format --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        redact) echo "--group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        export) echo "-o --out --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        import) echo "--bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        reset) echo "-y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        verify) echo "--quarantine -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        upgrade) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        help) echo "--all --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
-        *) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction -q --quiet -h --help --version" ;;
+        init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --theirs --conflict --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        otp) echo "-s --service -a --account --group --at --remaining --json --clip --clip-timeout --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --keep --undo --json --otp --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --keep-history --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        delete) echo "-s --service -a --account --group -l --label --all-matching -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        trash) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        undelete) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        history) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        grant) echo "--group --read-only --expires -o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        identity) echo "-o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        member) echo "--group --read-only --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        trust) echo "--pin --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        revoke) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        unlock) echo "--timeout --raw --export --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        lock) echo "--all --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        status) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        rekey) echo "--kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        device-key) echo "--tpm --reseal --pin --no-tpm --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        sync) echo "--setup --remote --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        merge-driver) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        textconv) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        conflicts) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        resolve) echo "-s --service -a --account --group --ours --theirs --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        run) echo "--env --env-file --group --env-group --allow-env-name --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        env) echo "--group --allow-env-name --format --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        redact) echo "--group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all --trash -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        export) echo "-o --out --format --plaintext --group -s --service -a --account --class --search --service-glob --account-glob --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        import) echo "--from --columns --group --folders-as-groups --create-group -n --dry-run --partial --kdbx-password-file --kdbx-key-file --bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        reset) echo "-y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        verify) echo "--quarantine -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        upgrade) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        copy) echo "--to --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        git-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        docker-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        help) echo "--all --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        *) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
     esac
 }
 
@@ -100,7 +104,7 @@ _vault_value_kind() {
         "get -a"|"get --account") echo "names accounts" ;;
         "get --group") echo "names groups" ;;
         "get -l"|"get --label") echo "none" ;;
-        "get --field") echo "words service account group class label comment kind generic env_name created modified expires expired" ;;
+        "get --field") echo "words service account group class label comment kind generic env_name created modified expires expired notes otp" ;;
         "get --clip-timeout") echo "none" ;;
         "get --revision") echo "none" ;;
         "get --conflict") echo "none" ;;
@@ -140,6 +144,12 @@ _vault_value_kind() {
         "delete -a"|"delete --account") echo "names accounts" ;;
         "delete --group") echo "names groups" ;;
         "delete -l"|"delete --label") echo "none" ;;
+        "trash -s"|"trash --service") echo "names services" ;;
+        "trash -a"|"trash --account") echo "names accounts" ;;
+        "trash --group") echo "names groups" ;;
+        "undelete -s"|"undelete --service") echo "names services" ;;
+        "undelete -a"|"undelete --account") echo "names accounts" ;;
+        "undelete --group") echo "names groups" ;;
         "list -s"|"list --service") echo "names services" ;;
         "list -a"|"list --account") echo "names accounts" ;;
         "list --group") echo "names groups" ;;
@@ -197,12 +207,27 @@ _vault_value_kind() {
         "first-run --marker") echo "file" ;;
         "first-run --group") echo "names groups" ;;
         "export -o"|"export --out") echo "file" ;;
+        "export --format") echo "words bundle csv json" ;;
+        "export --group") echo "names groups" ;;
+        "export -s"|"export --service") echo "names services" ;;
+        "export -a"|"export --account") echo "names accounts" ;;
+        "export --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
+        "export --search") echo "none" ;;
+        "export --service-glob") echo "none" ;;
+        "export --account-glob") echo "none" ;;
         "export --bundle-passphrase-file") echo "file" ;;
         "export --bundle-key-file") echo "file" ;;
         "export --kdf-cost") echo "words interactive testing" ;;
+        "import --from") echo "words vault-csv vault-json pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv" ;;
+        "import --columns") echo "none" ;;
+        "import --group") echo "names groups" ;;
+        "import --kdbx-password-file") echo "file" ;;
+        "import --kdbx-key-file") echo "file" ;;
         "import --bundle-passphrase-file") echo "file" ;;
         "import --bundle-key-file") echo "file" ;;
         "import --on-conflict") echo "words skip replace fail" ;;
+        "copy --to") echo "file" ;;
+        "copy --kdf-cost") echo "words interactive testing" ;;
         "git-credential --group") echo "names groups" ;;
         "git-credential --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         "docker-credential --group") echo "names groups" ;;
@@ -220,6 +245,7 @@ _vault_positional_kind() {
         "edit "0) echo "names items" ;;
         "rename "0) echo "names items" ;;
         "delete "0) echo "names items" ;;
+        "undelete "0) echo "names items" ;;
         "history "0) echo "names items" ;;
         "group "0) echo "words list create delete" ;;
         "group "1) echo "names groups" ;;
@@ -231,6 +257,7 @@ _vault_positional_kind() {
         "merge-driver "1) echo "file" ;;
         "merge-driver "2) echo "file" ;;
         "merge-driver "3) echo "file" ;;
+        "textconv "0) echo "file" ;;
         "scan "*) echo "file" ;;
         "import "0) echo "file" ;;
         "git-credential "0) echo "words get store erase" ;;

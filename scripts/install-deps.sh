@@ -8,7 +8,7 @@ set -eu
 #   util-linux                  tests: setsid runs the binary with no terminal
 #   mandoc                      tests: lint the generated man page
 #   bash-completion zsh fish    tests: load the generated completions
-#   git python3 python3-yaml    tests (python3-yaml: RepositoryFlowTests runs the README's GitHub Actions job)
+#   git python3 python3-yaml    tests (python3-yaml: RepositoryFlowTests runs the README's GitHub Actions job; python3: ReadmeBlocksTests drives the README's blocks on a pty)
 #   python3-cryptography        tests: Tests/FormatReader/vault_v1.py, the independent reader of the v1 test vector
 #   python3-docker              tests: docker's credential store client drives docker-credential-vault
 #   libsecret-1-dev             build: libsecret's headers check the types CLibSecret loads with dlopen
@@ -16,7 +16,8 @@ set -eu
 #                               tests: a real Secret Service (dbus-run-session, gnome-keyring-daemon),
 #                               secret-tool for interop, gdbus to lock a collection
 #   binutils                    make fuzz: objdump checks that the fuzzed modules have coverage counters
-#   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS
+#   hyperfine pass gnupg time   make bench: timing (also bench/masking.sh), the pass peer, peak RSS;
+#                               tests: the pass store vault import --from pass reads
 #   age                         tests: vault identity's keys are checked against age-keygen and age
 #   lintian                     make test: the Debian package is checked by lintian (readelf, from binutils, for its RUNPATH)
 #   libstdc++-12-dev            make release: GCC's static libstdc++, linked into the installed binary
@@ -31,6 +32,9 @@ PACKAGES="$PACKAGES python3-dotenv"
 PACKAGES="$PACKAGES libsecret-1-dev gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin"
 PACKAGES="$PACKAGES binutils"
 PACKAGES="$PACKAGES hyperfine pass gnupg time"
+# keepassxc: keepassxc-cli (Debian 12 has no keepassxc-minimal) makes and exports the KeePassXC
+# database of the vault import --from kdbx scenario; pass and gnupg (above) its pass store
+PACKAGES="$PACKAGES keepassxc"
 PACKAGES="$PACKAGES age"
 PACKAGES="$PACKAGES libtss2-dev swtpm swtpm-tools tpm2-tools"
 PACKAGES="$PACKAGES lintian"

@@ -90,6 +90,11 @@ public final class Vault: ItemStore {
     var canAsk: Bool { ask != nil }
     /// Why the session given no longer opens the vault, once that is known.
     var endedSession: VaultError?
+    /// Whether a vault opened with no keys (`.none`) first looks for the session this login keeps
+    /// in its kernel keyring (`vault unlock`, `vault init`). Off by default.
+    public var lookInLoginKeyring = false
+    /// The session of the login's keyring the keys at hand came from, if they did: each use gives it a fresh idle timeout.
+    var loginKeyringSession: LoginKeyring.Kept?
     /// Whether this vault holds the writer lock now (see `withWriterLock`).
     var holdsWriterLock = false
     /// Whether the last read used a device key that lies in a git work tree.
@@ -155,23 +160,42 @@ public final class Vault: ItemStore {
     /// Creates a new vault with one keyslot for `credential`, in a 0700
     /// directory, and this machine's device key for it in the host's device-key
     /// directory (by default, the self-contained host of the convenience
-    /// initialiser). Where the host has a TPM, only the device key sealed by it is
-    /// written (with `tpmPIN` in its policy when given). Throws `VaultError.vaultExists` when a
-    /// vault is already there, `VaultError.tpm` (nothing written) when the TPM does not seal.
+    /// initialiser). Throws `VaultError.vaultExists` when a vault is already there.
+    /// With `loginSessionTimeout`, also starts an unlock session of that idle timeout and keeps it
+    /// in this login's kernel keyring; where the keyring cannot keep it, returns why (the vault is made).
+    @discardableResult
     public static func create(at location: VaultLocation, credential: UnlockSecret,
-                              kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil, tpmPIN: SecretBytes? = nil) throws {
+                              kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil,
+                              loginSessionTimeout: Int? = nil) throws -> LoginKeyringProblem? {
         let host = host ?? selfContainedHost(for: location)
+        let vault = try writeNew(at: location, host: host) { vaultID, deviceKey in
+            try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
+                                 deviceKey: deviceKey, path: location.path)
+        }
+        guard let loginSessionTimeout else { return nil }
+        do {
+            try startLoginSession(of: vault, timeout: loginSessionTimeout, host: host)
+            return nil
+        } catch let problem as LoginKeyringProblem {
+            return problem
+        }
+    }
+
+    /// Writes the vault `make` builds, given a fresh vault id and a device key made for it, as a new
+    /// file at `location`, under the writer lock of its directory; throws `vaultExists` when one is there.
+    static func writeNew(at location: VaultLocation, host: HostContext,
+                         make: (_ vaultID: [UInt8], _ deviceKey: SecretBytes) throws -> OpenVault) throws -> OpenVault {
         try FileSystem.makeDirectory(location.directory)
         let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
         defer { withExtendedLifetime(lock) {} }
         guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
         let vaultID = SecureRandom.bytes(VaultFile.idSize)
-        let deviceKey = try DeviceKey.create(vaultID: vaultID, host: host, sealing: host.tpm != nil, pin: tpmPIN)
-        var vault = try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
-                                         deviceKey: deviceKey, path: location.path)
+        let deviceKey = try DeviceKey.create(vaultID: vaultID, host: host, sealing: host.tpm != nil, pin: nil)
+        var vault = try make(vaultID, deviceKey)
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
-        SeenCounters.update(vaultID: vaultID, host: host) { _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
+        SeenCounters.update(vaultID: vaultID, host: host) { [vault] _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
         try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
+        return vault
     }
 
     // MARK: reading
@@ -240,14 +264,15 @@ public final class Vault: ItemStore {
             let key = Query(service: new.service, account: new.account, group: new.group)
             let existing = try vault.positions(matching: key).first
             if existing != nil, !replaceExisting {
-                throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
+                throw VaultError.duplicateItem(new.key)
             }
             let now = host.now()
             let replaced = try existing.map { try vault.openWholeRecord(at: $0) }
             let created = replaced?.item.attributes.created ?? now
             let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
                                             accessibility: new.accessibility, details: new.details, created: created, modified: now)
-            try vault.store(attributes, secret: new.secret, history: replaced.map { history(after: $0, newSecret: new.secret) } ?? [],
+            try vault.store(Item(attributes: attributes, secret: new.secret, fields: new.fields),
+                            history: replaced.map { history(after: $0, newSecret: new.secret) } ?? [],
                             conflicts: replaced?.conflicts ?? [], replacing: existing)
             return existing == nil ? .added : .replaced
         }
@@ -268,7 +293,8 @@ public final class Vault: ItemStore {
             attributes.details = attributes.details.applying(change.details)
             if change.removesExpiry { attributes.details.expires = nil }
             attributes.modified = host.now()
-            try vault.store(attributes, secret: change.secret ?? opened.item.secret, history: history(after: opened, newSecret: change.secret),
+            try vault.store(Item(attributes: attributes, secret: change.secret ?? opened.item.secret, fields: opened.item.fields),
+                            history: history(after: opened, newSecret: change.secret),
                             conflicts: opened.conflicts, replacing: position)
             return attributes
         }
@@ -307,7 +333,7 @@ public final class Vault: ItemStore {
             attributes.modified = host.now()
             let from = opened.item.attributes
             var moved = opened
-            moved.item = Item(attributes: attributes, secret: opened.item.secret)
+            moved.item.attributes = attributes
             let dropped = attributes.group != from.group && !keepingHistory ? opened.history.count : 0
             if dropped > 0 { moved.history = [] }
             try vault.store(moved, replacing: position)
@@ -322,21 +348,39 @@ public final class Vault: ItemStore {
     /// the history stays as it is (a one-time code's counter moving on).
     /// Returns the item as it was read.
     public func replaceSecret(matching query: Query, keepingPrevious: Bool, by newSecret: (Item) throws -> SecretBytes?) throws -> Item {
+        try replace(nil, matching: query, keepingPrevious: keepingPrevious, by: newSecret)
+    }
+
+    /// `replaceSecret` for one sealed field of the item (an HOTP counter kept beside a password
+    /// moving on); the secret and its history stay as they are.
+    public func replaceField(_ field: SealedField, matching query: Query, by newValue: (Item) throws -> SecretBytes?) throws -> Item {
+        try replace(field, matching: query, keepingPrevious: false, by: newValue)
+    }
+
+    /// The secret (`field` nil) or one sealed field of the one item matching `query` replaced by
+    /// what `newValue` makes of the item, in one transaction.
+    private func replace(_ field: SealedField?, matching query: Query, keepingPrevious: Bool,
+                         by newValue: (Item) throws -> SecretBytes?) throws -> Item {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
             let opened = try vault.openWholeRecord(at: position)
             let item = opened.item
             if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
-            guard let secret = try newSecret(item) else { return item }
-            try Vault.validateSecret(secret)
-            var attributes = item.attributes
-            attributes.modified = host.now()
-            try vault.store(attributes, secret: secret, history: keepingPrevious ? history(after: opened, newSecret: secret) : opened.history,
+            guard let value = try newValue(item) else { return item }
+            var changed = item
+            if let field { changed.fields[field] = value } else { changed.secret = value }
+            try Vault.validateSecretSize(changed.secret.count + changed.fields.byteCount)
+            changed.attributes.modified = host.now()
+            let secret = field == nil ? value : nil
+            try vault.store(changed, history: keepingPrevious ? history(after: opened, newSecret: secret) : opened.history,
                             conflicts: opened.conflicts, replacing: position)
             return item
         }
     }
+
+    /// How many days a deleted item stays in the trash: the first write after that purges it.
+    public var trashDays = Vault.defaultTrashDays
 
     /// How many earlier secrets `update` keeps per item when none is said (`--keep`).
     public static let defaultRevisionsKept = 5
@@ -358,7 +402,7 @@ public final class Vault: ItemStore {
     }
 
     /// Deletes the item that matches `query`, or every matching item when
-    /// `allMatching` is set; returns what was deleted. Without `allMatching`, a
+    /// `allMatching` is set, keeping each in the trash for `trashDays`; returns what was deleted. Without `allMatching`, a
     /// query that matches several items throws `ambiguous` and deletes nothing.
     @discardableResult
     public func delete(matching query: Query, allMatching: Bool = false) throws -> [ItemAttributes] {
@@ -367,6 +411,7 @@ public final class Vault: ItemStore {
             let matches = try vault.matches(query, skipLocked: false)
             if !allMatching { _ = try Vault.single(matches.positions, in: vault, query: query) }
             guard !matches.positions.isEmpty else { throw VaultError.itemNotFound(query) }
+            vault.moveToTrash(at: matches.positions, deletedAt: host.now())
             vault.remove(at: matches.positions)
             return matches.attributes
         }

@@ -34,6 +34,9 @@ public final class LockedArena: @unchecked Sendable {
         let locked: Bool
         /// Free blocks as (offset, length), sorted by offset, never adjacent (merged on free).
         var free: [(offset: Int, length: Int)]
+        /// No free block is longer than this: lowered when a search of `free` finds none long
+        /// enough, so a region left with small holes is passed over without a search.
+        var longestFree: Int
     }
 
     private let regions = Mutex<[Region]>([])
@@ -62,7 +65,7 @@ public final class LockedArena: @unchecked Sendable {
         precondition(byteCount >= 0, "LockedArena: negative size")
         let length = LockedArena.rounded(byteCount)
         return regions.withLock { regions in
-            for index in regions.indices {
+            for index in regions.indices where regions[index].longestFree >= length {
                 if let pointer = LockedArena.take(length, from: &regions[index]) { return pointer }
             }
             var region = mapRegion(atLeast: length)
@@ -122,12 +125,15 @@ public final class LockedArena: @unchecked Sendable {
         let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let memory, memory != MAP_FAILED else { fatalError("LockedArena: cannot map \(size) bytes") }
         _ = madvise(memory, size, MADV_DONTDUMP)
-        return Region(base: memory, size: size, locked: mlock(memory, size) == 0, free: [(0, size)])
+        return Region(base: memory, size: size, locked: mlock(memory, size) == 0, free: [(0, size)], longestFree: size)
     }
 
     /// First fit: the start of the first free block of the region long enough, shortened by `length`.
     private static func take(_ length: Int, from region: inout Region) -> UnsafeMutableRawPointer? {
-        guard let index = region.free.firstIndex(where: { $0.length >= length }) else { return nil }
+        guard let index = region.free.firstIndex(where: { $0.length >= length }) else {
+            region.longestFree = region.free.map(\.length).max() ?? 0
+            return nil
+        }
         let block = region.free[index]
         if block.length == length {
             region.free.remove(at: index)
@@ -146,6 +152,7 @@ public final class LockedArena: @unchecked Sendable {
             if region.free[middle].offset < offset { lower = middle + 1 } else { upper = middle }
         }
         var block = (offset: offset, length: length)
+        defer { region.longestFree = Swift.max(region.longestFree, block.length) }
         if lower < region.free.count {
             let next = region.free[lower]
             precondition(offset + length <= next.offset, "LockedArena: freeing memory that is already free")
@@ -159,6 +166,7 @@ public final class LockedArena: @unchecked Sendable {
             precondition(previous.offset + previous.length <= offset, "LockedArena: freeing memory that is already free")
             if previous.offset + previous.length == offset {
                 region.free[lower - 1].length += block.length
+                block.length = region.free[lower - 1].length
                 return
             }
         }

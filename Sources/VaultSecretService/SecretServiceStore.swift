@@ -59,11 +59,12 @@ public final class SecretServiceStore: ItemStore {
 
     public func add(_ new: NewItem, replaceExisting: Bool) throws -> AddOutcome {
         try Vault.validate(new)
+        if let field = new.fields.present.first?.field { throw SecretServiceStore.noSealedFields(field) }
         try keyring.ensureUnlocked(collection, name: collectionName)
         return try lock.holding {
             let existing = try search(Query(service: new.service, account: new.account, group: new.group)).first
             if existing != nil, !replaceExisting {
-                throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
+                throw VaultError.duplicateItem(new.key)
             }
             let now = host.now()
             let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
@@ -129,6 +130,15 @@ public final class SecretServiceStore: ItemStore {
             try write(attributes, secret: secret, to: found.item)
             return item
         }
+    }
+
+    /// The keyring keeps no sealed fields, so none can be replaced.
+    public func replaceField(_ field: SealedField, matching query: Query, by newValue: (Item) throws -> SecretBytes?) throws -> Item {
+        throw SecretServiceStore.noSealedFields(field)
+    }
+
+    private static func noSealedFields(_ field: SealedField) -> VaultError {
+        .invalidValue(field: field.rawValue, detail: "the desktop keyring keeps no sealed fields beside the secret")
     }
 
     public func delete(matching query: Query, allMatching: Bool) throws -> [ItemAttributes] {

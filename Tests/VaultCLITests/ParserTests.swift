@@ -254,7 +254,7 @@ import Testing
     @Test func invalidValueListsTheChoices() {
         #expect(usageError(["get", "--field", "emoji"]) == UsageError(
             "invalid value \"emoji\" for \"--field\"",
-            hint: "choose one of: service, account, group, class, label, comment, kind, generic, env_name, created, modified, expires, expired"))
+            hint: "choose one of: service, account, group, class, label, comment, kind, generic, env_name, created, modified, expires, expired, notes, otp"))
     }
 
     @Test func aliasesAreAcceptedValues() throws {

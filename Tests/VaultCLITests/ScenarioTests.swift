@@ -8,6 +8,6 @@ import Testing
     }
 
     @Test func scenariosExist() {
-        #expect(Scenario.all.count >= 8)
+        #expect(Scenario.files.count >= 8)
     }
 }

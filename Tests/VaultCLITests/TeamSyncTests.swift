@@ -106,7 +106,7 @@ import VaultTestSupport
         let group: String
     }
 
-    static let attributesLine = "*.vault merge=vault -diff -text"
+    static let attributesLine = "*.vault merge=vault diff=vault -text"
 
     /// service, account, group (nil: default), secret.
     static let initialItems: [(String, String, String?, String)] = [
@@ -935,7 +935,7 @@ import VaultTestSupport
         Self.expectStatus(setup, 0, "vault sync --setup")
         let attributes = String(decoding: owner.sandbox.read("project/.gitattributes") ?? [], as: UTF8.self)
         // The path relative to the repository root; a leading "/" (anchored, the same pattern for git) is accepted.
-        #expect(["*.png binary\nsecrets/team.db merge=vault -diff -text\n", "*.png binary\n/secrets/team.db merge=vault -diff -text\n"].contains(attributes),
+        #expect(["*.png binary\nsecrets/team.db merge=vault diff=vault -text\n", "*.png binary\n/secrets/team.db merge=vault diff=vault -text\n"].contains(attributes),
                 "\(String(reflecting: attributes))")
         #expect(try owner.git(["show", "--name-only", "--format=", "HEAD"]).stdoutText == ".gitattributes\n")
         #expect(try owner.git(["status", "--porcelain"]).stdoutText == " M secrets/team.db\n", "the vault file is left uncommitted")

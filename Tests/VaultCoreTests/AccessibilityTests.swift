@@ -66,7 +66,7 @@ import VaultCrypto
         let held = open.keys.groups.values.flatMap { [$0.lookupKey] + ($0.indexMACKey.map { [$0] } ?? []) + Array($0.baseKeys.values) }
         #expect(!held.isEmpty)
         for key in held {
-            let recordKey = KeyRing.derive(key, "record", entry.recordID, vaultID: open.file.vaultID)
+            let recordKey = KeyRing.derive(key, .record, entry.recordID, vaultID: open.file.vaultID)
             #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(open.file.records[position], key: recordKey, aad: aad) }
         }
         // The always record does open.

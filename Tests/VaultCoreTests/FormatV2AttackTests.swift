@@ -100,7 +100,7 @@ import VaultCrypto
         let entry = new.file.index[later]
         let aad = AAD.record(vaultID: new.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         for key in stolen {
-            for candidate in [key, KeyRing.derive(key, "record", entry.recordID, vaultID: new.file.vaultID)] {
+            for candidate in [key, KeyRing.derive(key, .record, entry.recordID, vaultID: new.file.vaultID)] {
                 #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(new.file.records[later], key: candidate, aad: aad) }
             }
         }

@@ -90,6 +90,25 @@ import VaultCrypto
         #expect(unchanged)
     }
 
+    /// Many lookups in one reading (`vault run` with references) find their buckets from one pass
+    /// over the index after the first, and each bucket is still checked: with an entry of one bucket
+    /// changed without keys, lookups that avoid that bucket read their items, and a lookup in it is
+    /// damage for the lot (93), whether it comes first or after others.
+    @Test func everyLookupOfOneReadingChecksItsBucket() throws {
+        let dir = try TempDirectory()
+        let (vault, open, damagedBucket, _) = try vaultWithADamagedBucket(dir)
+        let path = dir.location().path
+        let intact = Array(try (0..<384).map { "svc-\($0)" }.filter { try bucket(of: $0, open, among: 4) != damagedBucket }.prefix(12))
+        let damaged = try #require(try (0..<384).map { "svc-\($0)" }.first { try bucket(of: $0, open, among: 4) == damagedBucket && $0 != "svc-42" })
+        let results = try vault.items(for: intact.map { Query(service: $0, account: "acct") })
+        #expect(try results.map { try $0.get().secret.text } == intact.map { "s" + $0.dropFirst(4) })
+        for services: [String] in [[damaged] + intact, intact + [damaged]] {
+            #expect(throws: VaultError.damagedGroup(path: path, group: .default)) {
+                try vault.items(for: services.map { Query(service: $0, account: "acct") })
+            }
+        }
+    }
+
     /// The answer "not found" is checked too: an entry dropped (with its record) by someone without
     /// keys leaves its bucket's digest wrong, so `get` of that item is damage (93), never "not found" (44).
     @Test func anEntryDroppedWithoutKeysIsDamageNotAbsence() throws {
@@ -110,6 +129,20 @@ import VaultCrypto
         try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil, path: "test")
     }
 
+    /// A vault of 384 items (four buckets) whose index entry of svc-42 was changed without keys,
+    /// so its bucket's digest fails: the vault, the owner's ring read before, the damaged bucket
+    /// and the file's bytes as changed.
+    func vaultWithADamagedBucket(_ dir: TempDirectory) throws -> (Vault, OpenVault, Int, [UInt8]) {
+        let vault = try vault(dir, count: 384)
+        let path = dir.location().path
+        let open = try owner(dir)
+        let before = try decoded(dir)
+        var bytes = fileBytes(path)
+        bytes[entryStart(before, try position(of: "svc-42", dir))] ^= 0x01
+        writeBytes(bytes, to: path)
+        return (vault, open, try bucket(of: "svc-42", open, among: 4), bytes)
+    }
+
     /// The bucket (among `count`) of the default group that item svc-`n` falls in.
     func bucket(of service: String, _ owner: OpenVault, among count: Int) throws -> Int {
         let groupID = try #require(owner.keys.groupID(of: .default))
@@ -121,15 +154,9 @@ import VaultCrypto
     /// an item in an intact bucket still reads it; nothing is laundered.
     @Test func aChangeBesideADamagedBucketIsRefusedAndGetStillReads() throws {
         let dir = try TempDirectory()
-        let vault = try vault(dir, count: 384)
+        let (vault, open, damagedBucket, bytes) = try vaultWithADamagedBucket(dir)
         let path = dir.location().path
-        let open = try owner(dir)
-        let before = try decoded(dir)
-        let damagedBucket = try bucket(of: "svc-42", open, among: 4)
         let other = try #require((0..<384).first { try bucket(of: "svc-\($0)", open, among: 4) != damagedBucket })
-        var bytes = fileBytes(path)
-        bytes[entryStart(before, try position(of: "svc-42", dir))] ^= 0x01
-        writeBytes(bytes, to: path)
         #expect(throws: VaultError.damagedGroup(path: path, group: .default)) {
             try vault.update(matching: Query(service: "svc-\(other)", account: "acct"), with: ItemChange(secret: SecretBytes([9])))
         }

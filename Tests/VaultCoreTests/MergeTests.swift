@@ -50,14 +50,15 @@ import VaultCrypto
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let other = Item(attributes: ItemAttributes(service: "db", account: "prod", group: ci, accessibility: .afterFirstUnlock,
                                                     details: ItemDetails(label: "theirs"), created: now, modified: now),
-                         secret: SecretBytes(Array("their-secret".utf8)))
+                         secret: SecretBytes(Array("their-secret".utf8)), fields: SealedFields(notes: SecretBytes(Array("their note".utf8))))
         let conflicts = [ItemConflict(currentSide: .ours, other: other, origin: "MERGE_HEAD abc1234 by bob"),
                          ItemConflict(currentSide: .theirs, other: nil, origin: "HEAD def5678 by alice")]
-        let plaintext = RecordCodec.encodePlaintext(ItemAttributes(service: "db", account: "prod", created: now, modified: now),
-                                                    secret: SecretBytes(Array("ours".utf8)), conflicts: conflicts)
+        let plaintext = RecordCodec.encodePlaintext(Item(attributes: ItemAttributes(service: "db", account: "prod", created: now, modified: now),
+                                                         secret: SecretBytes(Array("ours".utf8))), conflicts: conflicts)
         let decoded = try RecordCodec.decodeConflicts(plaintext)
         #expect(decoded.count == 2 && decoded[0].currentSide == .ours && decoded[1].currentSide == .theirs && decoded[1].other == nil)
         #expect(decoded[0].other?.attributes == other.attributes && decoded[0].other?.secret.text == "their-secret")
+        #expect(decoded[0].other?.fields[.notes]?.text == "their note")
         #expect(decoded.map(\.origin) == conflicts.map(\.origin))
         // The item itself reads as before: a reader that knows nothing of tag 13 skips it.
         #expect(try RecordCodec.decodePlaintext(plaintext, group: .default, accessibility: .default).secret.text == "ours")
@@ -569,7 +570,7 @@ import VaultCrypto
                                           kdf: .testing, deviceKey: SecretBytes(random: 32), path: "forged")
         _ = try forged.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false, addedAt: Date())
         let now = Date()
-        try forged.store(ItemAttributes(service: "a", account: "x", created: now, modified: now), secret: SecretBytes(Array("forged".utf8)))
+        try forged.store(Item(attributes: ItemAttributes(service: "a", account: "x", created: now, modified: now), secret: SecretBytes(Array("forged".utf8))))
         let forgedBytes = try forged.encode()
         let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location))
         asBob.trustedFingerprint = pinned

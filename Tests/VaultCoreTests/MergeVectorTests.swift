@@ -9,14 +9,15 @@ import VaultCrypto
 /// `rolled-back`), the roster, the items in conflict and secrets to read. One test loops over them.
 ///
 /// A script line is `base:`, `ours:` or `theirs:` followed by a step: `add SVC ACCT SECRET [GROUP]`,
-/// `update SVC ACCT SECRET`, `delete SVC ACCT`, `move SVC ACCT GROUP`, `member-add NAME full`,
+/// `update SVC ACCT SECRET`, `delete SVC ACCT` (to the trash), `undelete SVC ACCT`, `move SVC ACCT GROUP`, `member-add NAME full`,
 /// `member-add NAME GROUP [read-only]`, `member-remove NAME`, `revoke GROUP`, `rekey`,
 /// `as NAME update SVC ACCT SECRET` (written with member NAME's identity), or `copy ours`
 /// (theirs becomes ours as it now is: a replayed file). `merger: owner|NAME`, `base-file: base|ours|none`
 /// (git's merge base: the base, or ours as it stood after its steps — an old base handed over —, or
 /// none, as git gives on add/add or a criss-cross history older than the item).
 /// Expectations: `expect: CLASS`, `roster: NAMES…`, `conflicts: SERVICES…`, `secret SVC ACCT VALUE`,
-/// `absent SVC ACCT`, `no-read NAME SVC ACCT` (member NAME's identity opens nothing of it after the merge).
+/// `absent SVC ACCT`, `trashed SVC ACCT` / `not-trashed SVC ACCT` (the merged file's trash holds it, or not),
+/// `no-read NAME SVC ACCT` (member NAME's identity opens nothing of it after the merge).
 @Suite struct MergeVectorTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/MergeVectors"
 
@@ -83,6 +84,9 @@ import VaultCrypto
                 #expect(try run.ours.secret(words[0], words[1]) == words[2], "\(name): \(rest)")
             case "absent":
                 #expect(try run.ours.attributes(matching: Query(service: words[0], account: words[1])).isEmpty, "\(name): \(rest)")
+            case "trashed", "not-trashed":
+                let trashed = try run.ours.trash(matching: Query(service: words[0], account: words[1])).items
+                #expect(trashed.count == (key == "trashed" ? 1 : 0), "\(name): \(expectation)")
             case "no-read":
                 #expect(throws: VaultError.self, "\(name): \(words[0]) reads \(words[1])") {
                     try run.member(words[0], on: run.ours).secret(words[1], words[2])
@@ -143,6 +147,8 @@ import VaultCrypto
                 try target.update(matching: Query(service: words[1], account: words[2]), with: ItemChange(secret: SecretBytes(Array(words[3].utf8))))
             case "delete":
                 _ = try target.delete(matching: Query(service: words[1], account: words[2]))
+            case "undelete":
+                try target.undelete(matching: Query(service: words[1], account: words[2]))
             case "move":
                 _ = try target.move(matching: Query(service: words[1], account: words[2]), toGroup: AccessGroup(words[3])!)
             case "member-add":

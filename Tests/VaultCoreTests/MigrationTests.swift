@@ -215,7 +215,10 @@ import Glibc
         }
         #expect(failures.entries.isEmpty, "\(failures.entries.prefix(3))")
         let file = try VaultFile.decode(fileBytes(dir.location().path)).file
-        #expect(try SeenCounters.load(vaultID: vaultID, host: host) == SeenCounters(of: file, groups: Set(file.groups.map(\.groupID))))
+        var remembered = try SeenCounters.load(vaultID: vaultID, host: host)
+        #expect(remembered.writtenCopy == FileSystem.realPath(location.path))
+        remembered.writtenCopy = nil
+        #expect(remembered == SeenCounters(of: file, groups: Set(file.groups.map(\.groupID))))
     }
 }
 

@@ -63,7 +63,7 @@ import VaultCrypto
             let entry = file.index[position]
             let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
             for key in material {
-                for candidate in [key, KeyRing.derive(key, "record", entry.recordID, vaultID: file.vaultID)] {
+                for candidate in [key, KeyRing.derive(key, .record, entry.recordID, vaultID: file.vaultID)] {
                     #expect(throws: (any Error).self) { try AESGCM.open(file.records[position], key: candidate, aad: aad) }
                 }
             }
@@ -148,7 +148,7 @@ import VaultCrypto
             let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
             let base = try #require(old.grants[0].baseKeys[entry.classID])
             #expect(throws: (any Error).self) {
-                try AESGCM.open(file.records[position], key: KeyRing.derive(base, "record", entry.recordID, vaultID: file.vaultID), aad: aad)
+                try AESGCM.open(file.records[position], key: KeyRing.derive(base, .record, entry.recordID, vaultID: file.vaultID), aad: aad)
             }
             tried += 1
         }

@@ -71,6 +71,22 @@ struct LockedArenaTests {
         #expect(arena.usage.regions == 1)
     }
 
+    @Test("a region passed over for holes too small is tried again once a free makes a hole large enough")
+    func regionTriedAgainAfterAFree() {
+        let arena = LockedArena(regionSize: 4096)
+        let blocks = (0..<256).map { _ in arena.allocate(byteCount: 16) }
+        arena.deallocate(blocks[10], byteCount: 16)
+        let elsewhere = arena.allocate(byteCount: 32)
+        #expect(arena.usage.regions == 2, "a 16-byte hole does not hold 32 bytes")
+        arena.deallocate(blocks[11], byteCount: 16)
+        let again = arena.allocate(byteCount: 32)
+        #expect(again == blocks[10], "the two freed neighbours make a 32-byte hole in the first region")
+        arena.deallocate(again, byteCount: 32)
+        arena.deallocate(elsewhere, byteCount: 32)
+        for (index, block) in blocks.enumerated() where index != 10 && index != 11 { arena.deallocate(block, byteCount: 16) }
+        #expect(arena.usage.liveBytes == 0)
+    }
+
     @Test("freeing wipes the bytes at once, and the next allocation there starts from zero")
     func wipeOnFree() {
         let arena = LockedArena(regionSize: 4096)

@@ -23,6 +23,13 @@ struct ReferenceResolver {
     /// listing every malformed one, then an item-not-found error listing every
     /// missing one. A locked vault or a wrong credential fails at once.
     func resolve(_ uses: [ReferenceUse], action: String) throws -> [SecretReference: SecretBytes] {
+        var sealedFields: [SecretBytes] = []
+        return try resolve(uses, action: action, sealedFields: &sealedFields)
+    }
+
+    /// `resolve(_:action:)`, adding to `sealedFields` the values of the referenced items' sealed
+    /// fields (`Item.secretValues` but the secret): `run` masks them with the secrets.
+    func resolve(_ uses: [ReferenceUse], action: String, sealedFields: inout [SecretBytes]) throws -> [SecretReference: SecretBytes] {
         var parsed: [(use: ReferenceUse, reference: SecretReference)] = []
         var malformed: [String] = []
         for use in uses {
@@ -44,7 +51,9 @@ struct ReferenceResolver {
         for entry in parsed where seen.insert(entry.reference).inserted { firstUses.append(entry) }
         // Secrets in one pass over the file; one-time codes (computed now) one by one.
         let secretUses = firstUses.filter { $0.reference.part == .secret }
-        var results = try store.items(for: secretUses.map { $0.reference.query(defaultGroup: defaultGroup) }).map { $0.map(\.secret) }
+        let items = try store.items(for: secretUses.map { $0.reference.query(defaultGroup: defaultGroup) })
+        for case .success(let item) in items { sealedFields += item.secretValues.dropFirst() }
+        var results = items.map { $0.map(\.secret) }
         for (_, reference) in firstUses where reference.part == .oneTimeCode {
             results.append(try VaultError.result { try oneTimeCode(of: reference, query: reference.query(defaultGroup: defaultGroup), in: store) })
         }

@@ -48,6 +48,12 @@ struct VaultAccess {
         return nil
     }
 
+    /// Whether sessions live in the login's kernel keyring too: not under CI (runner jobs often
+    /// share one user) nor with --no-keyring or VAULT_NO_KEYRING.
+    var usesLoginKeyring: Bool {
+        !settings.isOn(.noKeyring) && !Settings.isSet(environment["CI"])
+    }
+
     /// The key file named by --key-file or VAULT_KEY_FILE (no config key: it cannot fail).
     var keyFilePath: String? { try? settings.value(.keyFile) }
 
@@ -117,13 +123,15 @@ struct VaultAccess {
     /// The vault with its keys: a credential named by an option wins (key
     /// file, passphrase file, scoped credential, identity), then the session in
     /// VAULT_SESSION, then a credential or identity named in the environment
-    /// (or, for an identity, the config), then no
+    /// (or, for an identity, the config), then the session the login's kernel
+    /// keyring keeps (`usesLoginKeyring`), then no
     /// unlock at all (always and after-first-unlock items open), with a prompt
     /// as the fallback where prompts are allowed. A scoped credential never
     /// falls back to a prompt. Fails early when the vault does not exist,
     /// before asking for anything.
     func vault() throws -> Vault {
         let vault = try vaultWithKeys()
+        vault.lookInLoginKeyring = usesLoginKeyring
         vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
         vault.acceptRollback = arguments.flag(.acceptRollback)
         vault.acceptTeamLog = arguments.flag(.acceptLog)
@@ -138,19 +146,29 @@ struct VaultAccess {
                 return repository.filesOfMergeParents(relative)
             }
         }
+        if let text = try invocation.config().value("trash-days") {
+            guard let days = Int(text), days >= 0, days <= 36_500 else {
+                throw UsageError("the config key trash-days holds \(quoted(text)), not a number of days", hint: "write trash-days = 30 (0 to 36500) in \(quoted(try invocation.config().path))")
+            }
+            vault.trashDays = days
+        }
         if let text = try settings.value(.minEpoch) {
             guard let epoch = UInt64(text) else {
                 throw UsageError("the minimum key epoch \(quoted(text)) is not a whole number", hint: "give the epoch 'vault verify' prints, e.g. --min-epoch 3")
             }
             vault.minimumEpoch = epoch
         }
-        if let text = try settings.value(.trust) {
-            guard let fingerprint = parsedTrustFingerprint(text) else {
-                throw VaultError.invalidTrustFingerprint(source: arguments.value(.trust) != nil ? "the --trust value" : "VAULT_TRUST or the config key trust")
-            }
-            vault.trustedFingerprint = fingerprint
-        }
+        vault.trustedFingerprint = try pinnedTrust()
         return vault
+    }
+
+    /// The trust fingerprint pinned by --trust, VAULT_TRUST or the config, if any; a malformed one is an error.
+    func pinnedTrust() throws -> String? {
+        guard let text = try settings.value(.trust) else { return nil }
+        guard let fingerprint = parsedTrustFingerprint(text) else {
+            throw VaultError.invalidTrustFingerprint(source: arguments.value(.trust) != nil ? "the --trust value" : "VAULT_TRUST or the config key trust")
+        }
+        return fingerprint
     }
 
     private func vaultWithKeys() throws -> Vault {
@@ -212,7 +230,7 @@ struct VaultAccess {
     }
 
     /// The vault as shell completion opens it: with only what opens at once —
-    /// a session, a key file, a scoped credential, or no unlock at all — and
+    /// a session (VAULT_SESSION or the login's keyring), a key file, a scoped credential, or no unlock at all — and
     /// never a prompt, the desktop keyring or a passphrase file (its scrypt
     /// takes about a second at every TAB).
     func vaultOpeningAtOnce() throws -> Vault {
@@ -224,7 +242,9 @@ struct VaultAccess {
         if let path = keyFilePath { return Vault(location: location, keys: .credential(.keyFile(try KeyFile.read(path: path))), host: host) }
         if let scoped = try scopedCredential(flagsOnly: false) { return Vault(location: location, keys: .scoped(scoped), host: host) }
         if let identities = try? namedIdentities(flagsOnly: false) { return Vault(location: location, keys: .identity(identities), host: host) }
-        return Vault(location: location, keys: .none, host: host)
+        let vault = Vault(location: location, keys: .none, host: host)
+        vault.lookInLoginKeyring = usesLoginKeyring
+        return vault
     }
 
     /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).

@@ -7,7 +7,7 @@ enum GetCommand {
         if arguments.flag(.showSecret), !arguments.flag(.json) {
             throw UsageError("--show-secret goes with --json", hint: "add --json, or drop --show-secret to print the secret alone")
         }
-        let field = try ItemField.requested(by: arguments)
+        let field = try FieldChoice.requested(by: arguments)
         let clipboard = try ClipboardCopy.requested(by: invocation)
         let query = try ItemArguments(invocation).query()
         guard query.service != nil || query.account != nil || query.label != nil else {
@@ -70,15 +70,19 @@ enum GetCommand {
             try clipboard.copy(item.secret, of: item.attributes, invocation: invocation)
             return
         }
-        if let field {
-            terminal.writeOut(field.text(of: item.attributes, now: invocation.now) + "\n")
-            return
+        switch field {
+        case .attribute(let attribute)?:
+            terminal.writeOut(attribute.text(of: item.attributes, now: invocation.now) + "\n")
+        case .sealed(let sealed)?:
+            item.fields[sealed]?.withUnsafeBytes { terminal.writeOut($0) }
+            if terminal.stdoutIsTTY { terminal.writeOut("\n") }
+        case nil where arguments.flag(.json):
+            let shown = arguments.flag(.showSecret) ? item : nil
+            terminal.writeOut(ItemOutput.json(item.attributes, secret: shown?.secret, fields: item.fields, showingFields: shown != nil,
+                                              now: invocation.now) + "\n")
+        case nil:
+            item.secret.withUnsafeBytes { terminal.writeOut($0) }
+            if terminal.stdoutIsTTY { terminal.writeOut("\n") }
         }
-        if arguments.flag(.json) {
-            terminal.writeOut(ItemOutput.json(item.attributes, secret: arguments.flag(.showSecret) ? item.secret : nil, now: invocation.now) + "\n")
-            return
-        }
-        item.secret.withUnsafeBytes { terminal.writeOut($0) }
-        if terminal.stdoutIsTTY { terminal.writeOut("\n") }
     }
 }

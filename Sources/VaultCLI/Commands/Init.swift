@@ -25,7 +25,11 @@ enum InitCommand {
             host.tpm = nil
             terminal.writeErr("vault: warning: the device key is not sealed by the TPM: this user may not open \(TPMSettings.kernelDevice); join the tss group, then run 'vault device-key --tpm'\n")
         }
-        try Vault.create(at: location, credential: credential, kdf: kdf, host: host)
+        // The new vault is unlocked for this login at once, so the next commands need no passphrase;
+        // where the keyring cannot keep the session, init says nothing of it: unlock will.
+        let timeout = Vault.defaultSessionTimeout
+        let keyringProblem = try Vault.create(at: location, credential: credential, kdf: kdf, host: host,
+                                              loginSessionTimeout: access.usesLoginKeyring ? timeout : nil)
         if host.tpm != nil { terminal.say("sealed this machine's device key by the TPM (PCR \(tpm.pcrs.map(String.init).joined(separator: ", ")))") }
         if let path = access.keyFilePath {
             if createdKeyFile { terminal.say("created key file \(quoted(path)) (mode 600); keep it safe: it opens the vault") }
@@ -33,6 +37,7 @@ enum InitCommand {
         } else {
             terminal.say("created vault \(quoted(location.path)), unlocked by a passphrase")
         }
+        if access.usesLoginKeyring, keyringProblem == nil { terminal.say(LoginKeyringText.unlocked(timeout: timeout)) }
     }
 }
 

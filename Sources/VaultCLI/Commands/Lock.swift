@@ -1,16 +1,20 @@
 import VaultCore
 
-/// `vault lock`: ends the session in VAULT_SESSION (every session of the vault
-/// when none is set); `--all` also ends the after-first-unlock cache.
+/// `vault lock`: ends the session in VAULT_SESSION and the one the login's
+/// kernel keyring keeps; `--all` ends every session of the vault and the after-first-unlock cache.
 enum LockCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let all = invocation.arguments.flag(.all)
-        guard all || access.sessionToken != nil else {
+        guard all || access.sessionToken != nil || access.usesLoginKeyring else {
             invocation.terminal.say("no session to end: VAULT_SESSION is not set ('vault lock --all' ends every session)")
             return
         }
         let outcome = try access.vault().lock(token: access.sessionToken, all: all)
+        if !all, access.sessionToken == nil, !outcome.loginKeyringKeyRemoved {
+            invocation.terminal.say("no session to end: VAULT_SESSION is not set and this login keeps none ('vault lock --all' ends every session)")
+            return
+        }
         var words = "ended \(counted(outcome.sessionsEnded, "session"))"
         if all { words += outcome.afterFirstUnlockEnded ? " and the after-first-unlock cache" : "; no after-first-unlock cache was left" }
         invocation.terminal.say("\(words)")

@@ -19,8 +19,9 @@ enum RunCommand {
             invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")
         }
         let mount = try MountOption(invocation)
+        var sealedFields = groupVariables?.sealedFields ?? []
         let secrets = try ReferenceResolver(invocation).resolve(environment.referenceUses + (mount?.referenceUses ?? []),
-                                                                action: "nothing was run")
+                                                                action: "nothing was run", sealedFields: &sealedFields)
         var variables = try environment.resolved(with: secrets)
         let terminal = invocation.terminal
 
@@ -28,13 +29,14 @@ enum RunCommand {
         defer { signals.restore() }
         let mounted = try mount?.start(&variables, from: environment, secrets: secrets, invocation: invocation)
         defer { mounted?.close() }
+        if !arguments.flag(.keepVaultEnv) { try startChildOutsideLoginKeyring() }
         guard !arguments.flag(.noMasking) else {
             let child = try ChildProcess.spawn(arguments.trailing, environment: &variables, streams: ChildStreams())
             var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
             try exit(with: relay.run(), skipped: groupVariables?.skippedFailure)
             return
         }
-        let patterns = MaskPatterns(secrets: Array(secrets.values) + environment.groupSecrets)
+        let patterns = MaskPatterns(secrets: Array(secrets.values) + environment.groupSecrets + sealedFields)
         terminal.noteUnmaskedSecrets(patterns)
         let status = terminal.stdoutIsTTY
             ? try runOnPseudoTerminal(arguments.trailing, &variables, patterns, signals, terminal)
@@ -88,6 +90,18 @@ enum RunCommand {
         relay.relay(pty.master, to: STDOUT_FILENO, patterns: patterns)
         if let stderr { relay.relay(stderr.readEnd, to: STDERR_FILENO, patterns: patterns) }
         return relay.run()
+    }
+
+    /// The child starts in a session keyring of its own (this thread joins a new one, and the child
+    /// inherits it), so it cannot possess the session the login's keyring keeps: children get
+    /// secrets, never what unlocks vault. vault itself needs the login's keyring no more.
+    private static func startChildOutsideLoginKeyring() throws {
+        do {
+            try Vault.leaveLoginKeyring()
+        } catch let problem as LoginKeyringProblem {
+            throw CommandFailure(.failure, "cannot start the command outside the login's keyring: " + LoginKeyringText.reason(problem),
+                                 hint: "nothing was run; free some of this user's keys (see /proc/keys) and run it again")
+        }
     }
 
     /// Exits with the command's status; with 1 and the failure of skipped protected names when it succeeded.

@@ -41,7 +41,7 @@ enum ScanCommand {
         let trees = history ? [] : try roots.map {
             try ScanFiles(root: $0, skipIgnored: arguments.flag(.skipIgnored), environment: invocation.environment)
         }
-        let secrets = try ReadableSecrets(invocation, ifNone: "there is nothing to search for").itemsByName
+        let secrets = try ReadableSecrets(invocation, ifNone: "there is nothing to search for", includingTrash: true).itemsByName
         let patterns = LeakPatterns(secrets: secrets.map { $0.secret.copyBytes() })
         let terminal = invocation.terminal
         let skipped = patterns.skipped.map { ItemName.of(secrets[$0].key) }

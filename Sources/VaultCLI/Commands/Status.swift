@@ -22,6 +22,7 @@ enum StatusCommand {
             ]
             if let expiry = report.sessionExpiry { fields.append(("session_expires", .string(DateText.iso(expiry)))) }
             if sessionEnded { fields.append(("session_ended", .bool(true))) }
+            fields.append(("session", .optional(report.sessionPlace?.rawValue)))
             if let member = vault.memberName { fields.append(("member", .string(member))) }
             if let credential { fields.append(("credential", json(credential))) }
             fields += [
@@ -41,6 +42,7 @@ enum StatusCommand {
             "vault:              \(vault.location.path)",
             "backend:            file",
             "state:              \(state)",
+            "session:            \(describe(report.sessionPlace))",
         ]
         if let member = vault.memberName {
             lines.append("member:             \(quoted(member)), by its identity; \(credential.map(describe) ?? "full (every key but the owner's trust key)")")
@@ -74,6 +76,14 @@ enum StatusCommand {
         case .none: return "none"
         case .file: return "file"
         case .tpm: return "tpm"
+        }
+    }
+
+    private static func describe(_ place: Vault.SessionPlace?) -> String {
+        switch place {
+        case .environment?: return "VAULT_SESSION"
+        case .loginKeyring?: return "this login's kernel keyring"
+        case nil: return "none"
         }
     }
 

@@ -21,74 +21,14 @@ enum SyncCommand {
             try setup(repository, relative: relative, invocation)
             return
         }
+        if lacksDiffDriver(repository) {
+            invocation.terminal.say("hint: run 'vault sync --setup' once in this clone, so git diff and git log -p name the items")
+        }
         let sync = Sync(invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
         // A merge git stopped is finished first (or, when it cannot be, abandoned); once it is committed,
         // the sync goes on and pushes it.
         guard try sync.finishOrAbandonStoppedMerge() != .leftToFinish else { return }
         try sync.run()
-    }
-
-    /// `--setup`: the attribute line committed alone, the driver in the local git config.
-    private static func setup(_ repository: GitRepository, relative: String, _ invocation: Invocation) throws {
-        let pattern = relative.hasSuffix(".vault") ? "*.vault" : attributePattern("/" + relative)
-        let line = "\(pattern) merge=vault -diff -text"
-        let attributesPath = repository.top + "/.gitattributes"
-        let existing = GitRepository.exists(attributesPath) ? String(decoding: try readAttributes(attributesPath), as: UTF8.self) : ""
-        var changed = false
-        if !existing.split(separator: "\n").contains(where: { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") == line }) {
-            let separator = existing.isEmpty || existing.hasSuffix("\n") ? "" : "\n"
-            try writeAttributes(existing + separator + line + "\n", to: attributesPath)
-            try repository.output(["add", "--", ".gitattributes"])
-            try repository.output(["commit", "-q", "-m", "vault: merge \(pattern) record by record", "--", ".gitattributes"])
-            changed = true
-        }
-        let driver = "\(shellQuoted(executablePath())) merge-driver %O %A %B %P"
-        try repository.output(["config", "merge.vault.name", "vault: record-by-record merge of vault files"])
-        try repository.output(["config", "merge.vault.driver", driver])
-        invocation.report(changed ? "committed \(quoted(line)) to .gitattributes and set the merge driver in this clone's git config; push it with 'vault sync'"
-                                  : "the merge driver was set up already; set it again in this clone's git config",
-                          json: .object([("attributes", .string(line)), ("committed", .bool(changed)), ("driver", .string(driver))]))
-    }
-
-    /// `path` as a .gitattributes pattern: C-quoted when it holds a space, a tab, a quote or a
-    /// backslash, which would otherwise end the pattern or be read as an escape.
-    static func attributePattern(_ path: String) -> String {
-        guard path.contains(where: { " \t\"\\\n".contains($0) }) else { return path }
-        var quoted = "\""
-        for character in path {
-            switch character {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\t": quoted += "\\t"
-            case "\n": quoted += "\\n"
-            default: quoted.append(character)
-            }
-        }
-        return quoted + "\""
-    }
-
-    private static func readAttributes(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CommandFailure(.failure, "cannot read \(quoted(path)): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        return Terminal.readAll(fd)
-    }
-
-    private static func writeAttributes(_ text: String, to path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CommandFailure(.failure, "cannot write \(quoted(path)): \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
-            throw CommandFailure(.failure, "cannot write \(quoted(path)): \(String(cString: strerror(errno)))")
-        }
-    }
-
-    /// This binary's path, for the driver line: git runs it from any directory.
-    static func executablePath() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "vault"
     }
 }
 
@@ -247,8 +187,9 @@ private struct Sync {
     /// Commits the vault file alone when it differs from HEAD (other changes stay as they are).
     private func commitLocalChanges() throws {
         guard !(try repository.output(["status", "--porcelain", "--", relative])).isEmpty else { return }
+        let message = SyncCommitMessage.subject(vault: vault, relative: relative, repository: repository, invocation: invocation)
         try repository.output(["add", "--", relative])
-        try repository.output(["commit", "-q", "-m", "vault: update \(relative)", "--", relative])
+        try repository.output(["commit", "-q", "-m", message, "--", relative])
     }
 
     /// The remote's branch merged into HEAD: fast-forward when HEAD is behind, else a merge commit

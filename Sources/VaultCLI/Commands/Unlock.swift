@@ -1,7 +1,8 @@
 import VaultCore
 
-/// `vault unlock`: extends the live session in VAULT_SESSION, or asks once
-/// and starts a new one; prints its token.
+/// `vault unlock`: extends the live session in VAULT_SESSION or the login's
+/// kernel keyring, or asks once and starts a new one, kept in the login's
+/// keyring where it can be; prints its token when asked, or when only the token holds it.
 enum UnlockCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
@@ -12,28 +13,70 @@ enum UnlockCommand {
         let timeout = try Settings(invocation).value(.timeout).map { try DurationText.option("timeout", $0) }
             ?? Vault.defaultSessionTimeout
         let access = VaultAccess(invocation)
-        let token: String
-        let extended: Bool
-        if let current = access.sessionToken, try access.vault().extendSession(token: current, timeout: timeout) {
-            (token, extended) = (current, true)
-        } else {
-            (token, extended) = (try access.vaultWithCredential().startSession(timeout: timeout), false)
-        }
+        let session = try UnlockedSession.extendOrStart(access, timeout: timeout)
+        let token = session.token
         let terminal = invocation.terminal
+        let place = session.inLoginKeyring ? "this login's session" : "the session in VAULT_SESSION"
+        if let problem = session.keyringProblem { terminal.writeErr(LoginKeyringText.unavailable(problem)) }
         if arguments.flag(.raw) {
             terminal.writeOut(token + "\n")
         } else if arguments.flag(.export) {
             terminal.writeOut("export VAULT_SESSION=\(token)\n")
         } else if invocation.wantsJSON {
             // The token is what unlock hands over, as --raw prints it; it opens nothing without this user's runtime directory.
-            terminal.writeOut(JSONValue.object([("session", .string(token)), ("extended", .bool(extended)),
-                                                ("timeout_seconds", .number(timeout))]).text + "\n")
+            terminal.writeOut(JSONValue.object([("session", .string(token)), ("extended", .bool(session.extended)),
+                                                ("timeout_seconds", .number(timeout)),
+                                                ("kernel_keyring", .bool(session.inLoginKeyring))]).text + "\n")
+        } else if session.inLoginKeyring {
+            terminal.say(session.extended
+                ? "extended \(place); it ends after \(DurationText.describe(timeout)) without use"
+                : LoginKeyringText.unlocked(timeout: timeout))
+            return
         } else {
-            terminal.say("\(extended ? "extended the session in VAULT_SESSION" : "unlocked"); the session ends after \(DurationText.describe(timeout)) without use. Set it in this shell with:")
+            terminal.say("\(session.extended ? "extended \(place)" : "unlocked"); the session ends after \(DurationText.describe(timeout)) without use. Set it in this shell with:")
             terminal.writeOut("export VAULT_SESSION=\(token)\n")
         }
-        if extended, arguments.flag(.raw) || arguments.flag(.export) {
-            terminal.say("extended the session in VAULT_SESSION; it ends after \(DurationText.describe(timeout)) without use")
+        if session.extended, arguments.flag(.raw) || arguments.flag(.export) {
+            terminal.say("extended \(place); it ends after \(DurationText.describe(timeout)) without use")
         }
+    }
+}
+
+/// The session `vault unlock` leaves: extended or new, and where it lives.
+private struct UnlockedSession {
+    var token: String
+    var extended: Bool
+    var inLoginKeyring: Bool
+    /// Why the login's keyring could not keep a new session, to say once.
+    var keyringProblem: LoginKeyringProblem?
+
+    /// The live session in VAULT_SESSION, else the one the login's keyring keeps, extended by
+    /// `timeout` asking for nothing; else a new one from a credential, kept in the login's keyring where it can be.
+    static func extendOrStart(_ access: VaultAccess, timeout: Int) throws -> UnlockedSession {
+        let keyring = access.usesLoginKeyring
+        if let current = access.sessionToken {
+            let vault = try access.vault()
+            if try vault.extendSession(token: current, timeout: timeout) {
+                let kept = keyring && vault.loginKeyringToken() == current
+                if kept { try? vault.keepInLoginKeyring(sessionToken: current, timeout: timeout) }
+                return UnlockedSession(token: current, extended: true, inLoginKeyring: kept)
+            }
+        } else if keyring {
+            let vault = try access.vault()
+            if let kept = vault.loginKeyringToken(), try vault.extendSession(token: kept, timeout: timeout),
+               (try? vault.keepInLoginKeyring(sessionToken: kept, timeout: timeout)) != nil {
+                return UnlockedSession(token: kept, extended: true, inLoginKeyring: true)
+            }
+        }
+        let vault = try access.vaultWithCredential()
+        var session = UnlockedSession(token: try vault.startSession(timeout: timeout), extended: false, inLoginKeyring: false)
+        guard keyring else { return session }
+        do {
+            try vault.keepInLoginKeyring(sessionToken: session.token, timeout: timeout)
+            session.inLoginKeyring = true
+        } catch let problem as LoginKeyringProblem {
+            session.keyringProblem = problem
+        }
+        return session
     }
 }

@@ -1,41 +1,49 @@
 import VaultCrypto
 
 /// The one JSON shape the docker helper protocol uses: a flat object whose
-/// values are strings, e.g. `{"ServerURL": …, "Username": …, "Secret": …}`.
+/// values are strings, e.g. `{"ServerURL": …, "Username": …, "Secret": …}`;
+/// and the plaintext export's array of such objects.
 /// Decoded values go straight into wiped buffers, since one is a secret.
 enum FlatJSON {
     /// Parses an object of string values; whitespace around it is allowed.
     ///
     /// - Throws: `UsageError` naming the byte offset of the first problem, never a value.
     static func parseObject(_ input: UnsafeRawBufferPointer) throws -> [(key: String, value: SecretBytes)] {
-        var reader = Reader(bytes: input)
-        var members: [(key: String, value: SecretBytes)] = []
+        var reader = Reader(bytes: input, hint: "send one JSON object of strings, e.g. {\"ServerURL\":\"…\",\"Username\":\"…\",\"Secret\":\"…\"}")
         reader.skipWhitespace()
-        try reader.expect(UInt8(ascii: "{"), "\"{\"")
+        let members = try reader.object()
         reader.skipWhitespace()
-        if reader.peek() == UInt8(ascii: "}") {
+        guard reader.position == input.count else { throw reader.failure("the end of the input") }
+        return members
+    }
+
+    /// Parses an array of such objects (a plaintext export, docs/CLI.md); `hint` goes with an error.
+    ///
+    /// - Throws: `UsageError` naming the byte offset of the first problem, never a value.
+    static func parseArrayOfObjects(_ input: UnsafeRawBufferPointer, hint: String) throws -> [[(key: String, value: SecretBytes)]] {
+        var reader = Reader(bytes: input, hint: hint)
+        var objects: [[(key: String, value: SecretBytes)]] = []
+        reader.skipWhitespace()
+        try reader.expect(UInt8(ascii: "["), "\"[\"")
+        reader.skipWhitespace()
+        if reader.peek() == UInt8(ascii: "]") {
             reader.position += 1
         } else {
             while true {
                 reader.skipWhitespace()
-                let key = String(decoding: try reader.string().copyBytes(), as: UTF8.self)
-                reader.skipWhitespace()
-                try reader.expect(UInt8(ascii: ":"), "\":\"")
-                reader.skipWhitespace()
-                guard reader.peek() == UInt8(ascii: "\"") else { throw reader.failure("a string value") }
-                members.append((key, try reader.string()))
+                objects.append(try reader.object())
                 reader.skipWhitespace()
                 if reader.peek() == UInt8(ascii: ",") {
                     reader.position += 1
                     continue
                 }
-                try reader.expect(UInt8(ascii: "}"), "\",\" or \"}\"")
+                try reader.expect(UInt8(ascii: "]"), "\",\" or \"]\"")
                 break
             }
         }
         reader.skipWhitespace()
         guard reader.position == input.count else { throw reader.failure("the end of the input") }
-        return members
+        return objects
     }
 
     /// `bytes` as a JSON string literal, in a wiped buffer.
@@ -79,14 +87,42 @@ enum FlatJSON {
 
     private struct Reader {
         let bytes: UnsafeRawBufferPointer
+        /// What the error of a malformed input suggests.
+        let hint: String
         var position = 0
+
+        /// An object of string values, from its "{" to its "}".
+        mutating func object() throws -> [(key: String, value: SecretBytes)] {
+            var members: [(key: String, value: SecretBytes)] = []
+            try expect(UInt8(ascii: "{"), "\"{\"")
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") {
+                position += 1
+                return members
+            }
+            while true {
+                skipWhitespace()
+                let key = String(decoding: try string().copyBytes(), as: UTF8.self)
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"), "\":\"")
+                skipWhitespace()
+                guard peek() == UInt8(ascii: "\"") else { throw failure("a string value") }
+                members.append((key, try string()))
+                skipWhitespace()
+                if peek() == UInt8(ascii: ",") {
+                    position += 1
+                    continue
+                }
+                try expect(UInt8(ascii: "}"), "\",\" or \"}\"")
+                return members
+            }
+        }
 
         func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
 
         func failure(_ expected: String) -> UsageError {
             let found = position < bytes.count ? "byte \(position)" : "the end of the input"
-            return UsageError("the input is not valid JSON: expected \(expected) at \(found)",
-                                    hint: "send one JSON object of strings, e.g. {\"ServerURL\":\"…\",\"Username\":\"…\",\"Secret\":\"…\"}")
+            return UsageError("the input is not valid JSON: expected \(expected) at \(found)", hint: hint)
         }
 
         mutating func skipWhitespace() {
@@ -101,7 +137,10 @@ enum FlatJSON {
         /// A string literal, decoded into a wiped buffer (never longer than its literal).
         mutating func string() throws -> SecretBytes {
             try expect(UInt8(ascii: "\""), "a string")
-            let scratch = SecretBytes(count: bytes.count - position)
+            // Never longer than its literal: the scratch buffer is that long, not the rest of the input.
+            var end = position
+            while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+            let scratch = SecretBytes(count: min(end, bytes.count) - position)
             var length = 0
             try scratch.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
                 func put(_ scalar: UInt32) {

@@ -8,6 +8,8 @@ import VaultCrypto
 /// is skipped with a warning naming it.
 struct GroupVariables {
     private(set) var variables: [(name: String, value: SecretBytes)] = []
+    /// The values of the items' sealed fields: not set as variables, but masked by `run` as the secrets are.
+    private(set) var sealedFields: [SecretBytes] = []
     /// The protected names that were skipped: the command exits non-zero for them after doing the rest.
     private(set) var skippedProtected: [String] = []
 
@@ -28,6 +30,7 @@ struct GroupVariables {
             }
         }
         progress?.finish()
+        sealedFields = items.flatMap { $0.secretValues.dropFirst() }
         // Each name made once; sorted by name, the items of one name are neighbours.
         let names = items.map { EnvironmentName.of($0.attributes) }
         let order = names.indices.sorted { names[$0] < names[$1] }

@@ -1,11 +1,12 @@
 import VaultCore
 import VaultCrypto
 
-/// The secret of every item the caller can read in the groups of `--group`
+/// The secret and sealed fields of every item the caller can read in the groups of `--group`
 /// (each given; else VAULT_GROUP or the config's group; else every group the
 /// caller can open): what `vault scan` searches for and `vault redact` conceals.
 struct ReadableSecrets {
-    /// The items in the order they were read (what a masker needs: no names).
+    /// The items in the order they were read, an item once per secret value (its secret, then
+    /// each sealed field): what a masker needs, no names.
     var items: [(key: ItemKey, secret: SecretBytes)]
 
     /// The items in the order of their names (`ItemName`), as scan reports them.
@@ -16,7 +17,8 @@ struct ReadableSecrets {
 
     /// `ifNone` says what finding no secret means for the command ("nothing is masked"); it
     /// follows a warning naming the groups searched, so a group left empty is never a silent success.
-    init(_ invocation: Invocation, ifNone: String) throws {
+    /// `includingTrash` adds the secrets of the groups' trashed items (a deleted secret that leaked is still a leak).
+    init(_ invocation: Invocation, ifNone: String, includingTrash: Bool = false) throws {
         let named = try invocation.arguments.values(.group).map(ItemArguments.group(named:))
         let groups: [AccessGroup?] = named.isEmpty ? [try ItemArguments(invocation).group()] : named
         let store = try VaultAccess(invocation).store()
@@ -25,13 +27,18 @@ struct ReadableSecrets {
         var items: [(key: ItemKey, secret: SecretBytes)] = []
         if groups.count == 1 {
             // One reading of one group gives each item once.
-            items = try store.items(matching: Query(group: groups[0])).map { ($0.attributes.key, $0.secret) }
+            items = try store.items(matching: Query(group: groups[0])).flatMap(ReadableSecrets.values)
         } else {
             var seen = Set<ItemKey>()
             for group in groups {
                 for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
-                    items.append((item.attributes.key, item.secret))
+                    items += ReadableSecrets.values(of: item)
                 }
+            }
+        }
+        if includingTrash, let vault = store as? Vault {
+            for item in try vault.trashedSecrets() where groups.contains(nil) || groups.contains(item.attributes.group) {
+                items += ReadableSecrets.values(of: item)
             }
         }
         self.items = items
@@ -42,6 +49,10 @@ struct ReadableSecrets {
 }
 
 extension ReadableSecrets {
+    private static func values(of item: Item) -> [(key: ItemKey, secret: SecretBytes)] {
+        item.secretValues.map { (item.attributes.key, $0) }
+    }
+
     /// "group "ci"", "groups "ci", "prod"", or "the vault" when no group was named.
     static func scope(_ groups: [AccessGroup?]) -> String {
         let named = groups.compactMap { $0.map { quoted($0.name) } }

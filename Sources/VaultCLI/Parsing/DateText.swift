@@ -48,6 +48,26 @@ enum DateText {
         put(secondOfDay % 60, at: 17, digits: 2)
     }
 
+    /// `2026-11-23T14:05:00.123Z`: to the millisecond, as records keep dates (a plaintext export).
+    static func isoMilliseconds(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let fraction = milliseconds - seconds * 1000
+        let digits = String(fraction)
+        return String(iso(Date(timeIntervalSince1970: Double(seconds))).dropLast())
+            + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+
+    /// Reads what `isoMilliseconds` writes, or what `parse` reads; nil for anything else.
+    static func parseMilliseconds(_ text: String) -> Date? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return parse(text) }
+        let fraction = parts[1]
+        guard fraction.count == 4, fraction.hasSuffix("Z"), let milliseconds = Int64(fraction.dropLast()),
+              fraction.dropLast().allSatisfy(\.isASCII), let seconds = parse(parts[0] + "Z") else { return nil }
+        return Date(timeIntervalSince1970: Double(Int64(seconds.timeIntervalSince1970) * 1000 + milliseconds) / 1000)
+    }
+
     /// Reads `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM[:SS]Z`; nil for anything else.
     static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)

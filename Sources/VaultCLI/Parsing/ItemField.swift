@@ -2,7 +2,7 @@ import FoundationEssentials
 import VaultCore
 
 /// One attribute that `vault get --field` prints alone, for scripts that
-/// would otherwise pipe `--json` to jq. Never the secret. Every attribute
+/// would otherwise pipe `--json` to jq. Never the secret (nor a sealed field: `FieldChoice`). Every attribute
 /// `get --json` shows has one, named as its JSON key.
 enum ItemField: String, CaseIterable {
     case service, account, group, `class`, label, comment, kind, generic
@@ -30,13 +30,21 @@ enum ItemField: String, CaseIterable {
     }
 }
 
-extension ItemField {
+/// What `get --field` prints: an attribute as a line of text, or a sealed field's bytes exactly, as the secret is printed.
+enum FieldChoice {
+    case attribute(ItemField)
+    case sealed(SealedField)
+
+    /// Every name `--field` takes.
+    static var names: [String] { ItemField.allCases.map(\.rawValue) + SealedField.allCases.map(\.rawValue) }
+
     /// The field `--field` names, refusing the options it cannot go with.
-    static func requested(by arguments: ParsedArguments) throws -> ItemField? {
+    static func requested(by arguments: ParsedArguments) throws -> FieldChoice? {
         guard let name = arguments.value(.field) else { return nil }
         for other in arguments.given([.json, .showSecret]) {
             throw UsageError("--field and --\(other.long) both choose what get prints", hint: "give one of them")
         }
-        return ItemField(rawValue: name == "env-name" ? ItemField.envName.rawValue : name)
+        if let sealed = SealedField(rawValue: name) { return .sealed(sealed) }
+        return ItemField(rawValue: name == "env-name" ? ItemField.envName.rawValue : name).map(FieldChoice.attribute)
     }
 }

@@ -120,6 +120,14 @@ struct ChildProcess {
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
 
+    /// Waits for the child to end; its exit status (128 + N for signal N).
+    func wait() -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let signal = status & 0x7F
+        return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
+    }
+
     func send(_ signal: Int32) {
         kill(pid, signal)
     }

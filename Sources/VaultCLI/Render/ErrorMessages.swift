@@ -243,7 +243,7 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "the unlock session in VAULT_SESSION has ended or belongs to another vault",
                                hint: unlockHint)
         case .sessionEnded(.rekeyed):
-            return ErrorReport(status: status, message: "the unlock session in VAULT_SESSION ended: the vault was re-keyed after it started",
+            return ErrorReport(status: status, message: "the unlock session ended: the vault was re-keyed after it started",
                                hint: unlockHint)
         case .sessionEnded(.malformed):
             return ErrorReport(status: status, message: "VAULT_SESSION does not hold a vault session token",
@@ -349,7 +349,9 @@ struct ErrorReport {
         case .passphraseFile: return "write the passphrase to a file only you can read (chmod 600), or leave the option out to be asked"
         case .secretFile: return "check the path: --secret-file reads the secret from a file that exists"
         case .identity: return "make one with 'vault identity new', or point --identity (or VAULT_IDENTITY) at an age identity file"
+        case .plaintextExport: return "make one with 'vault export --format csv --plaintext --out FILE' (or json) on the vault the items come from"
         case .mergeSide: return "git names the merge driver's files itself: run it as git configures it ('vault sync --setup')"
+        case .export: return "export it from the other password manager first (docs/IMPORT.md says how), and give its path"
         }
     }
 

@@ -4,11 +4,33 @@ import VaultCrypto
 
 /// How items are printed: a text table for people, JSON for programs.
 enum ItemOutput {
-    /// One JSON object per item; the secret only when given; `expired` as of `now`.
-    static func json(_ attributes: ItemAttributes, secret: SecretBytes? = nil, now: Date) -> String {
+    /// One JSON object per item; the secret only when given; `expired` as of `now`. The names of
+    /// the item's sealed fields are listed (`sealed_fields`), their values only with `showingFields`.
+    static func json(_ attributes: ItemAttributes, secret: SecretBytes? = nil, fields: SealedFields = SealedFields(),
+                     showingFields: Bool = false, now: Date) -> String {
         var out: [UInt8] = []
         appendJSON(attributes, secret: secret, now: now, to: &out)
+        guard !fields.isEmpty else { return String(decoding: out, as: UTF8.self) }
+        out.removeLast()
+        out += ",\"sealed_fields\":[".utf8
+        out += fields.present.map { "\"\($0.field.rawValue)\"" }.joined(separator: ",").utf8
+        out.append(UInt8(ascii: "]"))
+        if showingFields {
+            for (field, value) in fields.present { appendBytes(value, named: field.rawValue, to: &out) }
+        }
+        out.append(UInt8(ascii: "}"))
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `,"name":"text"` for UTF-8 bytes, else `,"name_base64":"…"`.
+    private static func appendBytes(_ value: SecretBytes, named name: String, to out: inout [UInt8]) {
+        var bytes = value.copyBytes()
+        defer { bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        if let text = String(validating: bytes, as: UTF8.self) {
+            out += ",\"\(name)\":\(jsonString(text))".utf8
+        } else {
+            out += ",\"\(name)_base64\":\"\(Base64.encode(bytes))\"".utf8
+        }
     }
 
     /// A JSON array of items, one per line, built in one buffer (`list --json` prints every item).
@@ -46,14 +68,7 @@ enum ItemOutput {
             field("expires", DateText.iso(expires))
             field("expired", attributes.hasExpired(at: now) ? "true" : "false", quoted: false)
         }
-        if let secret {
-            let bytes = secret.copyBytes()
-            if let text = String(validating: bytes, as: UTF8.self) {
-                field("secret", text)
-            } else {
-                field("secret_base64", Base64.encode(bytes))
-            }
-        }
+        if let secret { appendBytes(secret, named: "secret", to: &out) }
         out.append(UInt8(ascii: "}"))
     }
 

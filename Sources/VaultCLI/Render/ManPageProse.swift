@@ -22,7 +22,12 @@ enum ManPageProse {
         .Ev VAULT_SESSION ,
         .Ev VAULT_KEY_FILE ,
         .Ev VAULT_PASSPHRASE_FILE ,
-        .Ev VAULT_CREDENTIAL
+        .Ev VAULT_CREDENTIAL ,
+        the session this login's kernel keyring keeps
+        .Po
+        .Cm vault unlock ,
+        .Cm vault init
+        .Pc
         and a passphrase prompt on the terminal.
         .Pp
         Secrets are never taken from the command line unless

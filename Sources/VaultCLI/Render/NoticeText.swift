@@ -23,6 +23,10 @@ enum NoticeText {
             return "vault: the vault's trust fingerprint is now \(fingerprint): pin it again wherever the old one was pinned (VAULT_TRUST, config trust)\n"
         case .rollbackAccepted(let epoch, let expected):
             return "vault: warning: accepted a vault at key epoch \(epoch), below the \(expected) this machine had seen or was told to expect, and recorded it as seen\n"
+        case .forkedCopy(let written, let other):
+            return "vault: warning: \(quoted(written)) is a copy of the vault \(quoted(other)) (the same vault id), so after this write "
+                + "\(quoted(other)) reads here as an older version of it and its changes are refused (49); to keep both as vaults of their own, "
+                + "make the copy with 'vault --vault \(shellQuoted(other)) copy --to PATH' instead (one write to \(quoted(other)) with --accept-rollback takes it back)\n"
         case .behindSeen(let found, let seen):
             return "vault: warning: this vault is behind what this machine has seen (generation \(found), seen \(seen)): "
                 + "an older checkout, or a rolled-back copy; changes are refused until it is current\n"

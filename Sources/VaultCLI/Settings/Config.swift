@@ -16,7 +16,10 @@ struct Config: Sendable {
         "min-epoch": "the lowest key epoch of a vault file accepted, against rollback (like VAULT_MIN_EPOCH)",
         "first-run-groups": "the groups that first-run-marker wipes, separated by commas; the whole vault when unset",
         "identity": "an age identity file (like --identity)",
+        "trash-days": "how many days a deleted item stays in the trash before a write purges it (30 when unset; 0 keeps it until the next write)",
+        "sync-commit-names": "yes to name the groups and items a `vault sync` commit changed in its message; by default it counts them by group id, since names are sealed in the file",
         "trust": "the trust fingerprint a vault's header must be signed under, from `vault trust` (like VAULT_TRUST)",
+        "no-keyring": "true keeps unlock sessions out of the login's kernel keyring (like --no-keyring)",
         "tpm": "the TPM that seals device keys: a TCTI string such as device:/dev/tpmrm0, or off (like VAULT_TPM)",
         "tpm-pcrs": "the PCRs (sha256 bank) a device key's TPM seal binds to, separated by commas; 7 when unset",
     ]

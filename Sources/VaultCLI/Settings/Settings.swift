@@ -27,12 +27,15 @@ struct Settings {
         return nil
     }
 
-    /// Whether the flag `name` is on: given, or its variable set to anything
-    /// but an empty string, 0, false or no.
+    /// Whether the flag `name` is on: given, or else its variable, or else its config key, set to
+    /// anything but an empty string, 0, false or no. A config file that cannot be read counts as
+    /// unset here; the commands that read it for other settings say why.
     func isOn(_ name: OptionName) -> Bool {
         if invocation.arguments.flag(name) { return true }
-        guard let variable = Settings.spec(name, of: invocation.arguments.command)?.environment else { return false }
-        return Settings.isSet(invocation.environment[variable])
+        guard let spec = Settings.spec(name, of: invocation.arguments.command) else { return false }
+        if let variable = spec.environment, let value = invocation.environment[variable], !value.isEmpty { return Settings.isSet(value) }
+        guard let key = spec.configKey else { return false }
+        return Settings.isSet(try? invocation.config().value(key))
     }
 
     /// Whether an environment value turns a switch on (CI, VAULT_NO_INTERACTION).

@@ -25,7 +25,8 @@ extension CommandTable {
             still work. SIGINT, SIGTERM and SIGHUP are forwarded; vault exits with the \
             command's status, or 128+N when a signal N ended it. The command gets secrets, \
             never what unlocks vault: VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE and \
-            VAULT_PASSPHRASE_FILE are left out of its environment unless --keep-vault-env \
+            VAULT_PASSPHRASE_FILE are left out of its environment, and it starts in a \
+            session keyring of its own, outside the login's, unless --keep-vault-env \
             is given (an --env or --env-file that sets one is kept). With --mount the \
             secrets are served on a named pipe (0600, its path in VAULT_MOUNT_PATH) instead \
             of the environment, one reader at a time, and never written to a file system; \
@@ -47,7 +48,7 @@ extension CommandTable {
             allowEnvName,
             OptionSpec(.noMasking, help: "pass the command's output through unmasked"),
             OptionSpec(.keepVaultEnv,
-                       help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE), which run drops by default; the command can then read every item you can"),
+                       help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE) and the login's kernel keyring, which run keeps from it by default; the command can then read every item you can"),
             OptionSpec(.mount, value: "PATH[=TEMPLATE]",
                        help: "serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR",
                        completion: .file),

@@ -62,16 +62,19 @@ extension CommandTable {
         run: { try RekeyCommand.run($0) })
 
     static let unlockCommand = CommandSpec(
-        "unlock", summary: "start an unlock session and print its token",
+        "unlock", summary: "start an unlock session for this login, or print its token",
         discussion: """
-            With a live session in VAULT_SESSION, gives it a fresh idle timeout and prints \
-            the same token, asking nothing. Otherwise asks for the passphrase (three tries) \
+            With a live session in VAULT_SESSION or in this login's kernel keyring, gives it a \
+            fresh idle timeout, asking nothing. Otherwise asks for the passphrase (three tries) \
             or uses the key file, and starts a session: the \
-            unwrapped keys are kept in the runtime directory, sealed under a token that is \
-            printed. With VAULT_SESSION set to the token, commands need no passphrase until \
-            the session is idle for longer than its timeout or is locked. Sessions live side \
-            by side: a new one never ends another. Any unlock also opens after-first-unlock \
-            items until the next reboot.
+            unwrapped keys are kept in the runtime directory, sealed under a token. The token \
+            is kept in the login's kernel session keyring, readable only by the processes of \
+            the login, so every shell of it reads without a passphrase until the session is \
+            idle for longer than its timeout, is locked, or the machine reboots; the child of \
+            vault run is kept out of it. Under CI, with --no-keyring, or where the keyring is \
+            not available (said once), the token is printed instead: with VAULT_SESSION set to \
+            it, commands need no passphrase. Sessions live side by side: a new one never ends \
+            another. Any unlock also opens after-first-unlock items until the next reboot.
             """,
         options: [
             OptionSpec(.timeout, value: "DURATION",
@@ -79,10 +82,11 @@ extension CommandTable {
                        default: "15m", configKey: "session-timeout"),
             OptionSpec(.raw, help: "print only the token"),
             OptionSpec(.export, help: "print 'export VAULT_SESSION=…' for eval"),
-            OptionSpec(.json, help: "print the token, whether an existing session was extended, and the timeout as JSON"),
+            OptionSpec(.json, help: "print the token, whether an existing session was extended, the timeout, and whether the kernel keyring keeps it, as JSON"),
         ],
         examples: [
-            ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell for 15 minutes of idle time"),
+            ExampleSpec("vault unlock", "unlock every shell of this login for 15 minutes of idle time"),
+            ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell through VAULT_SESSION"),
             ExampleSpec("export VAULT_SESSION=\"$(vault unlock --raw --timeout 2h)\"", "keep the token for a long job"),
         ],
         run: { try UnlockCommand.run($0) })
@@ -90,7 +94,8 @@ extension CommandTable {
     static let lockCommand = CommandSpec(
         "lock", summary: "end unlock sessions",
         discussion: """
-            Ends the session in VAULT_SESSION and wipes its cache; other sessions go on. \
+            Ends the session in VAULT_SESSION and the one this login's kernel keyring keeps, \
+            for every process of the login, and wipes their cache; other sessions go on. \
             --all ends every session of the vault and the after-first-unlock cache too; \
             otherwise after-first-unlock items stay readable until a reboot.
             """,
@@ -98,7 +103,7 @@ extension CommandTable {
             OptionSpec(.all, help: "end every session and the after-first-unlock cache too"),
         ],
         examples: [
-            ExampleSpec("vault lock", "end the session in VAULT_SESSION; other sessions go on"),
+            ExampleSpec("vault lock", "end this login's session (and the one in VAULT_SESSION); other sessions go on"),
             ExampleSpec("vault lock --all", "end every session and the after-first-unlock state"),
         ],
         run: { try LockCommand.run($0) })
@@ -107,8 +112,8 @@ extension CommandTable {
         "status", summary: "show whether the vault is locked, and what it holds",
         discussion: """
             Shows, without unlocking: the vault path and backend, the scoped credential in use \
-            (its groups, read-only or not, expiry), whether the session in \
-            VAULT_SESSION is live and when it ends, whether after-first-unlock items are \
+            (its groups, read-only or not, expiry), whether a session is live, where it lives \
+            (VAULT_SESSION or this login's kernel keyring) and when it ends, whether after-first-unlock items are \
             open, whether this is the vault's device, its keyslots, and item counts by group \
             and class.
             """,

@@ -11,7 +11,8 @@ extension CommandTable {
             every item. Wiping whole groups (--group alone, or --all) also gives those \
             groups fresh keys, so credentials granted for them and old copies of their \
             keys open nothing from then on. The group comes from --group only, never \
-            from VAULT_GROUP or the config.
+            from VAULT_GROUP or the config. What wipe removes does not go to the trash; \
+            --trash empties the trash instead (of the group given with --group, or all of it).
             """,
         options: [
             OptionSpec(.group, value: "GROUP", help: "only items of this group", completion: .group),
@@ -21,6 +22,7 @@ extension CommandTable {
             OptionSpec(.expired, help: "only items whose expiry date has come"),
             OptionSpec(.olderThan, value: "WHEN", help: "only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)"),
             OptionSpec(.all, help: "every item of the vault"),
+            OptionSpec(.trash, help: "empty the trash (what delete kept) instead; takes only --group"),
             dryRun,
             yes,
             resultJSON,
@@ -29,6 +31,7 @@ extension CommandTable {
             ExampleSpec("vault wipe --expired --yes", "remove expired items from a script"),
             ExampleSpec("vault wipe --group ci --dry-run", "show what wiping the group ci would remove"),
             ExampleSpec("vault wipe --service old-api --older-than 180d", "remove stale items of one service, after a yes"),
+            ExampleSpec("vault wipe --trash --yes", "empty the trash for good"),
         ],
         destructive: true,
         run: { try WipeCommand.run($0) })
@@ -60,16 +63,31 @@ extension CommandTable {
         run: { try FirstRunCommand.run($0) })
 
     static let exportCommand = CommandSpec(
-        "export", summary: "write items to an encrypted bundle",
+        "export", summary: "write items to an encrypted bundle, or in the clear to take them elsewhere",
         discussion: """
-            Writes every item to a new file (0600), sealed under the bundle's own \
-            passphrase (asked twice, or --bundle-passphrase-file) or key file \
-            (--bundle-key-file, created when missing). Items of the -this-device-only \
-            classes are never exported: their keys never leave this machine; vault says \
-            how many were left out.
+            Writes the items that match the filters (every item when none is given) to a new \
+            file (0600), sealed under the bundle's own passphrase (asked twice, or \
+            --bundle-passphrase-file) or key file (--bundle-key-file, created when missing). \
+            --format csv or json with --plaintext writes them in the clear instead, every \
+            attribute and the secret, to stdout or a new 0600 file (--out), for another tool or \
+            to leave vault; on a terminal it asks first (declining exits 128). The columns and the JSON shape are in \
+            docs/CLI.md; import --from vault-csv or vault-json reads them back byte for byte. \
+            Items of the -this-device-only classes are never exported: their keys never leave \
+            this machine; vault says how many were left out.
             """,
         options: [
-            OptionSpec(.out, short: "o", value: "FILE", help: "the new bundle file; - writes it to stdout", completion: .file),
+            OptionSpec(.out, short: "o", value: "FILE", help: "the new file; - writes it to stdout (where a plaintext export goes without --out)",
+                       completion: .file),
+            OptionSpec(.format, value: "FORMAT", help: "bundle (encrypted), or csv or json (in the clear, with --plaintext)", default: "bundle",
+                       completion: .values(["bundle", "csv", "json"])),
+            OptionSpec(.plaintext, help: "with --format csv or json: write the secrets in the clear, as asked"),
+            OptionSpec(.group, value: "GROUP", help: "only items of this group (from --group only, never VAULT_GROUP or the config: a backup takes every group)",
+                       completion: .group),
+            service("only items of this service"),
+            account("only items of this account"),
+            accessibility("only items of this accessibility class"),
+            OptionSpec(.search, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
+        ] + nameGlobs + [
             OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
             OptionSpec(.bundleKeyFile, value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
                        completion: .file),
@@ -79,29 +97,63 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault export --out backup.vexport", "export to a bundle, asking for its passphrase"),
             ExampleSpec("vault export --out move.vexport --bundle-key-file move.key", "export for another machine with a key file"),
+            ExampleSpec("vault export --group ci --format csv --plaintext --out ci.csv", "write the group ci's items in the clear, for another tool"),
         ],
         run: { try ExportCommand.run($0) })
 
     static let importCommand = CommandSpec(
-        "import", summary: "add the items of an export bundle",
+        "import", summary: "add the items of an export bundle, a plaintext export, or another password manager's export",
         discussion: """
-            Adds the items of a bundle made by export, with their attributes and dates. \
-            An item whose group, service and account exist is skipped, replaced, or \
-            (the default) makes the import fail with nothing imported, as --on-conflict \
-            says. Reports how many items were added, replaced and skipped.
+            Adds the items of a bundle made by export, with their attributes and dates; with \
+            --from vault-csv or vault-json, those of a plaintext export (export --format csv or \
+            json --plaintext), byte for byte, every sealed field included (a malformed file is an \
+            error naming its row or item). \
+            With --from FORMAT it reads another password manager's export instead: a pass \
+            or gopass store (each entry decrypted by your own gpg), a KeePassXC CSV export \
+            or database (opened by keepassxc-cli), a Bitwarden unencrypted JSON export, a \
+            1Password CSV export, or any CSV with --columns. Each entry's password is the \
+            secret; the rest of it (user name lines, URLs, notes, custom fields) is kept in \
+            the item's notes and a one-time code in its otp field, both sealed like the \
+            secret (get --field notes, vault otp). Bad input (a malformed row, an entry gpg \
+            cannot decrypt, an encrypted export) and two entries with one name stop the \
+            import with nothing imported, unless --partial. An item whose group, service and \
+            account exist is skipped, replaced, or (the default) makes the import fail with \
+            nothing imported, as --on-conflict says. Reports what came in and what was left \
+            out. docs/IMPORT.md describes each format and how its entries are named.
             """,
         options: [
+            OptionSpec(.from, value: "FORMAT",
+                       help: "what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager's export",
+                       completion: .values(PlaintextImport.formats + ImportFormat.allCases.map(\.rawValue))),
+            OptionSpec(.columns, value: "MAPPING",
+                       help: "for --from csv: which column gives what, e.g. service=Title,account=Username,secret=Password,notes=Notes,url=URL,otp=TOTP,folder=Group"),
+            OptionSpec(.group, value: "GROUP", help: "put every imported item in this group, created as add creates one", completion: .group),
+            OptionSpec(.foldersAsGroups, help: "make each entry's folder its group (an entry without one goes to --group)"),
+            OptionSpec(.createGroup, help: "create the --group even when its name is one letter away from an existing group's"),
+            OptionSpec(.dryRun, short: "n", help: "print the names of the items that would be imported, and change nothing"),
+            OptionSpec(.partial, help: "import the entries that were read even when others are bad input or share a name"),
+            OptionSpec(.kdbxPasswordFile, value: "FILE", help: "for --from kdbx: read the database's password from FILE (else it is asked for)",
+                       completion: .file),
+            OptionSpec(.kdbxKeyFile, value: "FILE", help: "for --from kdbx: the database's key file", completion: .file),
             OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
             OptionSpec(.bundleKeyFile, value: "FILE", help: "open the bundle with the key file FILE", completion: .file),
             OptionSpec(.onConflict, value: "POLICY", help: "what to do with an item that exists", default: "fail",
                        completion: .values(["skip", "replace", "fail"])),
             resultJSON,
         ],
-        positionals: [PositionalSpec("FILE", help: "the bundle to import", completion: .file)],
+        positionals: [PositionalSpec("SOURCE", help: "the bundle, or the export (a file, - for stdin, a password store's directory)",
+                                     optional: true, completion: .file)],
         examples: [
             ExampleSpec("vault import backup.vexport", "import, failing on the first item that exists"),
+            ExampleSpec("vault import --from pass", "move a pass store ($PASSWORD_STORE_DIR or ~/.password-store) in"),
+            ExampleSpec("vault import --from bitwarden-json bitwarden_export.json --folders-as-groups --dry-run",
+                        "see what a Bitwarden export would become, its folders as groups"),
+            ExampleSpec("vault import --from kdbx Passwords.kdbx --group personal", "import a KeePassXC database into one group"),
+            ExampleSpec("vault import --from csv export.csv --columns service=Name,account=Login,secret=Password",
+                        "import any CSV, naming its columns"),
             ExampleSpec("vault import move.vexport --bundle-key-file move.key --on-conflict replace",
                         "import and overwrite what exists"),
+            ExampleSpec("vault import --from vault-csv ci.csv", "import a plaintext export made by export --format csv --plaintext"),
         ],
         run: { try ImportCommand.run($0) })
 
@@ -120,6 +172,29 @@ extension CommandTable {
         ],
         destructive: true,
         run: { try ResetCommand.run($0) })
+
+    static let copyCommand = CommandSpec(
+        "copy", summary: "make an independent copy of the vault to experiment on",
+        discussion: """
+            Writes a new vault at PATH with every group, item (with its history), trash entry \
+            and member of this one, sealed again under a vault id and keys of its own: the copy \
+            and the original change independently, and neither reads as an older version of \
+            the other. A file copied with cp is the same vault: writing to one makes the other \
+            read as older here (refused with 49), and vault warns once when that happens. The \
+            copy opens with the passphrase or key file the vault was opened with (asked for \
+            when a session opened it; add others with passwd); its trust fingerprint is new. \
+            The owner's alone: it needs the master key. Refused (exit 48, as init) when PATH exists.
+            """,
+        options: [
+            OptionSpec(.to, value: "PATH", help: "where to write the copy (a file that does not exist)", completion: .file),
+            kdfCost,
+            resultJSON,
+        ],
+        examples: [
+            ExampleSpec("vault copy --to ~/scratch.vault", "a copy to try things on"),
+            ExampleSpec("vault --vault team.vault copy --to team-test.vault --kdf-cost testing", "a cheap-to-open copy of a team vault for tests"),
+        ],
+        run: { try CopyCommand.run($0) })
 
     static let verifyCommand = CommandSpec(
         "verify", summary: "check the vault's files, format and records",

@@ -55,6 +55,26 @@ extension CommandTable {
         ],
         run: { try MergeDriverCommand.run($0) })
 
+    static let textconvCommand = CommandSpec(
+        "textconv", summary: "git's diff driver for vault files (set by sync --setup)",
+        discussion: """
+            git runs it as 'vault textconv FILE' for a file whose attributes say diff=vault, so \
+            git diff, git log -p and git show name the items a commit added, changed or removed. \
+            It prints one line per item: group, service, account, label, modified date and a \
+            12-digit digest of the secret, an HMAC under a key only readers of the group hold, \
+            never the secret. It opens the file with a session, a key file, a scoped credential \
+            or a member's identity under its pinned trust, never asks and never runs a \
+            passphrase's KDF; without such keys it \
+            prints the item ids and counts the file shows to anyone. It records nothing (no seen \
+            counters, no use of the session) and reads old versions the rollback guard would \
+            refuse, since history is made of them. It exits 0 whatever the file, so git never fails.
+            """,
+        positionals: [PositionalSpec("FILE", help: "the version of the vault file git wrote to a temporary file", completion: .file)],
+        examples: [
+            ExampleSpec("vault textconv team.vault", "what git runs for each version of a vault file it diffs (diff.vault.textconv)"),
+        ],
+        run: { try TextConvCommand.run($0) })
+
     static let conflictsCommand = CommandSpec(
         "conflicts", summary: "list the items a merge left in conflict",
         discussion: """

@@ -46,6 +46,9 @@ public enum CommandTable {
         OptionSpec(.noInteraction,
                    help: "never prompt; fail with exit 36 when the vault is locked",
                    environment: "VAULT_NO_INTERACTION"),
+        OptionSpec(.noKeyring,
+                   help: "keep unlock sessions out of the login's kernel keyring: unlock and init keep none there, and no command looks there (as under CI)",
+                   environment: "VAULT_NO_KEYRING", configKey: "no-keyring"),
         OptionSpec(.quiet, short: "q", help: "leave out messages that say what was done; warnings and errors still show"),
         OptionSpec(.help, short: "h", help: "show help for vault or for a command"),
         OptionSpec(.version, help: "print the version of vault"),
@@ -77,6 +80,9 @@ public enum CommandTable {
         EnvironmentSpec("VAULT_NO_INTERACTION", help: """
             When set to anything but an empty string, 0, false or no, never prompt, as with --no-interaction.
             """),
+        EnvironmentSpec("VAULT_NO_KEYRING", help: """
+            When set as for VAULT_NO_INTERACTION, keep unlock sessions out of the login's kernel keyring, as with --no-keyring.
+            """),
         EnvironmentSpec("VAULT_TPM", help: """
             The TPM 2.0 that seals device keys: a TCTI string as tpm2-tools' TPM2TOOLS_TCTI takes it \
             (device:/dev/tpmrm0, swtpm:host=127.0.0.1,port=2321), a device path, or off; like the config \
@@ -90,7 +96,8 @@ public enum CommandTable {
         EnvironmentSpec("VAULT_COLLECTION", help: "The keyring collection of the secret-service backend, as with --collection."),
         EnvironmentSpec("VAULT_MOUNT_PATH", help: "Set by vault run --mount for the command it runs: the path of the named pipe."),
         EnvironmentSpec("CI", help: """
-            When set as for VAULT_NO_INTERACTION, as CI services do, never prompt: a locked vault exits with 36.
+            When set as for VAULT_NO_INTERACTION, as CI services do, never prompt: a locked vault exits with 36; \
+            and keep unlock sessions out of the kernel keyring, as with --no-keyring (runner jobs often share one user).
             """),
         EnvironmentSpec("GITHUB_ENV", help: "The file that env --format github appends to."),
         EnvironmentSpec("XDG_CONFIG_HOME", help: """
@@ -139,12 +146,12 @@ public enum CommandTable {
     /// merge driver, the credential helpers): `vault help --all` lists it.
     static let helpSections: [(title: String, commands: [CommandSpec])] = [
         ("Items", [initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand,
-                   deleteCommand, listCommand, historyCommand]),
+                   deleteCommand, trashCommand, undeleteCommand, listCommand, historyCommand]),
         ("CI and scripts", [runCommand, envCommand, injectCommand, scanCommand, redactCommand]),
         ("Teams and sharing", [groupCommand, grantCommand, revokeCommand, identityCommand, memberCommand, trustCommand,
                                syncCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
         ("Unlocking and maintenance", [unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand, deviceKeyCommand,
-                                       verifyCommand, upgradeCommand, wipeCommand, firstRunCommand, resetCommand, helpCommand]),
+                                       verifyCommand, upgradeCommand, copyCommand, wipeCommand, firstRunCommand, resetCommand, helpCommand]),
     ]
 
     /// The visible commands no help section lists: run by other programs, shown by `vault help --all`.
@@ -156,10 +163,10 @@ public enum CommandTable {
     /// Every command, in the order `vault help` lists them.
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
-        listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
-        deviceKeyCommand, syncCommand, mergeDriverCommand, conflictsCommand, resolveCommand,
+        trashCommand, undeleteCommand, listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
+        deviceKeyCommand, syncCommand, mergeDriverCommand, textconvCommand, conflictsCommand, resolveCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
-        wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand,
+        wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand, copyCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
     ]
 }

@@ -16,6 +16,8 @@ public protocol ItemStore {
     /// `keepingPrevious`: the replaced secret joins the item's history, where the backend keeps one.
     /// Returns the item as it was read.
     func replaceSecret(matching query: Query, keepingPrevious: Bool, by newSecret: (Item) throws -> SecretBytes?) throws -> Item
+    /// `replaceSecret` for one sealed field of the item, the secret left as it is.
+    func replaceField(_ field: SealedField, matching query: Query, by newValue: (Item) throws -> SecretBytes?) throws -> Item
     /// Deletes the one item matching `query`, or all of them with `allMatching`.
     func delete(matching query: Query, allMatching: Bool) throws -> [ItemAttributes]
     /// What `list` shows: the attributes of the items matching `query` that can

@@ -30,8 +30,17 @@ enum AAD {
 
     /// A group's tombstone block: "tombstones" ‖ vault id ‖ u32 group id.
     static func tombstones(vaultID: [UInt8], groupID: GroupID) -> [UInt8] {
+        groupBlock("tombstones", vaultID: vaultID, groupID: groupID)
+    }
+
+    /// A group's trash block: "trash" ‖ vault id ‖ u32 group id.
+    static func trash(vaultID: [UInt8], groupID: GroupID) -> [UInt8] {
+        groupBlock("trash", vaultID: vaultID, groupID: groupID)
+    }
+
+    private static func groupBlock(_ label: String, vaultID: [UInt8], groupID: GroupID) -> [UInt8] {
         var w = ByteWriter(capacity: 40)
-        w.raw(Array("tombstones".utf8))
+        w.raw(Array(label.utf8))
         w.raw(vaultID)
         w.groupID(groupID)
         return w.bytes
@@ -58,7 +67,7 @@ enum AAD {
     /// public key ‖ SHA-256 of the sealed member removals (as the header holds them, empty or not).
     static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8], memberRemovals: [UInt8]) -> [UInt8] {
         var w = ByteWriter(capacity: 112)
-        w.raw(Array("vault v2 trust statement".utf8))
+        w.raw(KeyLabel.trustStatementV2.bytes)
         w.raw(vaultID)
         w.u64(keyEpoch)
         w.raw(signingPublicKey)
@@ -71,7 +80,7 @@ enum AAD {
     static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8], teamLogHead: [UInt8],
                                memberSlots: [UInt8]) -> [UInt8] {
         var w = ByteWriter(capacity: 144)
-        w.raw(Array("vault v3 trust statement".utf8))
+        w.raw(KeyLabel.trustStatementV3.bytes)
         w.raw(vaultID)
         w.u64(keyEpoch)
         w.raw(signingPublicKey)
@@ -82,7 +91,7 @@ enum AAD {
 
     /// What the header signature signs: "vault v2 header signature" ‖ the header parameters ‖ their checksum.
     static func headerSignature(header: [UInt8]) -> [UInt8] {
-        Array("vault v2 header signature".utf8) + header
+        KeyLabel.headerSignature.bytes + header
     }
 
     /// A class key wrapped under WK: "class" ‖ vault id ‖ u8 class id.

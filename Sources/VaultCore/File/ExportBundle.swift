@@ -29,7 +29,7 @@ enum ExportBundle {
         for item in items {
             body.lengthPrefixed(Array(item.attributes.group.name.utf8))
             body.classID(item.attributes.accessibility.fileID)
-            let plaintext = RecordCodec.encodePlaintext(item.attributes, secret: item.secret)
+            let plaintext = RecordCodec.encodePlaintext(item)
             body.u32(UInt32(plaintext.count))
             plaintext.withUnsafeBytes { body.raw($0) }
         }

@@ -118,21 +118,52 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
     /// The encoded entries, to write.
     var stored: StoredBytes { inPlace ?? StoredBytes(bytes) }
 
-    /// A private copy of the entries of `groupID` in `bucket` (of `bucketCount`), in index order,
-    /// and their positions: what a lookup checks against the bucket's digest and then reads.
-    func copyOfBucket(_ bucket: Int, of groupID: GroupID, among bucketCount: Int) -> (positions: [Int], encoded: [UInt8]) {
+    /// The positions of the entries of `groupID` in `bucket` (of `bucketCount`), in index order.
+    func positions(inBucket bucket: Int, of groupID: GroupID, among bucketCount: Int) -> [Int] {
+        var positions: [Int] = []
+        forEachEntry(of: groupID, among: bucketCount) { position, entryBucket in
+            if entryBucket == bucket { positions.append(position) }
+        }
+        return positions
+    }
+
+    /// The positions of the entries of `groupID` in each of its `bucketCount` buckets, in index
+    /// order, from one pass over the index: for many lookups in one group.
+    func positionsByBucket(of groupID: GroupID, among bucketCount: Int) -> BucketedPositions {
+        // Two passes, counting and then placing, rather than one that gathers every entry first.
+        var starts = [Int32](repeating: 0, count: bucketCount + 1)
+        forEachEntry(of: groupID, among: bucketCount) { _, bucket in starts[bucket + 1] += 1 }
+        for bucket in 0..<bucketCount { starts[bucket + 1] += starts[bucket] }
+        var next = starts
+        var positions = [Int32](repeating: 0, count: Int(starts[bucketCount]))
+        forEachEntry(of: groupID, among: bucketCount) { position, bucket in
+            positions[Int(next[bucket])] = Int32(position)
+            next[bucket] += 1
+        }
+        return BucketedPositions(starts: starts, positions: positions)
+    }
+
+    private func forEachEntry(of groupID: GroupID, among bucketCount: Int, _ body: (_ position: Int, _ bucket: Int) -> Void) {
         withEncoded { encoded in
-            var positions: [Int] = []
-            var copy: [UInt8] = []
             let base = encoded.baseAddress!
             for position in 0..<count {
                 let at = base + position * IndexTable.size
-                guard UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self)) == groupID.rawValue,
-                      Bytes16(loadingFrom: at + IndexTable.tagOffset).bucket(among: bucketCount) == bucket else { continue }
-                positions.append(position)
-                copy.append(contentsOf: UnsafeRawBufferPointer(start: at, count: IndexTable.size))
+                guard UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self)) == groupID.rawValue else { continue }
+                body(position, Bytes16(loadingFrom: at + IndexTable.tagOffset).bucket(among: bucketCount))
             }
-            return (positions, copy)
+        }
+    }
+
+    /// A private copy of the encoded entries at `positions`: what a lookup checks against its
+    /// bucket's digest and then reads.
+    func copyOfEntries(at positions: [Int]) -> [UInt8] {
+        withEncoded { encoded in
+            var copy: [UInt8] = []
+            copy.reserveCapacity(positions.count * IndexTable.size)
+            for position in positions {
+                copy.append(contentsOf: UnsafeRawBufferPointer(rebasing: encoded[(position * IndexTable.size)..<((position + 1) * IndexTable.size)]))
+            }
+            return copy
         }
     }
 
@@ -289,4 +320,15 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
         func odd(_ start: Int) -> UInt64 { bytes[start ..< start + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } | 1 }
         return (odd(0), odd(8), odd(16))
     }()
+}
+
+/// One group's index positions grouped by bucket, each bucket's in index order (a counting sort).
+struct BucketedPositions {
+    /// Bucket `b`'s positions are `positions[starts[b]..<starts[b + 1]]`.
+    let starts: [Int32]
+    let positions: [Int32]
+
+    subscript(bucket: Int) -> [Int] {
+        positions[Int(starts[bucket])..<Int(starts[bucket + 1])].map(Int.init)
+    }
 }

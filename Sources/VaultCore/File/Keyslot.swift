@@ -88,13 +88,13 @@ struct Keyslot: Equatable {
         case .passphrase:
             return try Scrypt.deriveKey(passphrase: secret, salt: salt, parameters: kdf)
         case .keyFile:
-            return try HKDF.deriveKey(inputKeyMaterial: secret, salt: salt, info: Array("vault v1 key file".utf8) + vaultID)
+            return try HKDF.deriveKey(inputKeyMaterial: secret, salt: salt, info: KeyLabel.keyFile.bytes + vaultID)
         case .desktopKeyring:
-            return try HKDF.deriveKey(inputKeyMaterial: secret, salt: salt, info: Array("vault v1 desktop keyring".utf8) + vaultID)
+            return try HKDF.deriveKey(inputKeyMaterial: secret, salt: salt, info: KeyLabel.desktopKeyring.bytes + vaultID)
         }
     }
 
     private static func checkValue(kek: SecretBytes, vaultID: [UInt8]) -> [UInt8] {
-        Array(HMAC.sha256(key: kek, data: Array("vault v1 keyslot check".utf8) + vaultID).prefix(VaultFile.checkSize))
+        Array(HMAC.sha256(key: kek, data: KeyLabel.keyslotCheck.bytes + vaultID).prefix(VaultFile.checkSize))
     }
 }

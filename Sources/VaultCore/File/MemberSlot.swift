@@ -89,7 +89,7 @@ struct MemberSlot: Equatable {
 
     /// WMK = HKDF-SHA256(X25519 shared secret, salt = ephemeral share ‖ recipient, info = "vault v1 member" ‖ vault id).
     private static func memberWrapKey(shared: SecretBytes, share: [UInt8], recipient: [UInt8], vaultID: [UInt8]) throws -> SecretBytes {
-        try HKDF.deriveKey(inputKeyMaterial: shared, salt: share + recipient, info: Array("vault v1 member".utf8) + vaultID)
+        try HKDF.deriveKey(inputKeyMaterial: shared, salt: share + recipient, info: KeyLabel.member.bytes + vaultID)
     }
 }
 

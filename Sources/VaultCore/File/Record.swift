@@ -7,18 +7,28 @@ import VaultCrypto
 enum RecordCodec {
     private enum Tag: UInt8 {
         case service = 1, account, label, comment, kind, generic, created, modified, expires, secret, envName, revision, conflict
+        case notes, oneTimeCode
+
+        init(_ field: SealedField) {
+            switch field {
+            case .notes: self = .notes
+            case .oneTimeCode: self = .oneTimeCode
+            }
+        }
     }
 
     /// The largest record plaintext written: the oldest revisions go first to stay under it.
     static let maxPlaintextBytes = VaultFile.maxRecordBytes - 1024
 
-    /// The plaintext of a record: tag, u32 length, value — the other versions of a merge conflict,
-    /// its earlier secrets (newest first, as many as fit under `maxPlaintextBytes`), then the secret last.
-    static func encodePlaintext(_ attributes: ItemAttributes, secret: SecretBytes, history: [SecretRevision] = [],
-                                conflicts: [ItemConflict] = []) -> SecretBytes {
+    /// The plaintext of a record: tag, u32 length, value — the attributes, the sealed fields, the
+    /// other versions of a merge conflict, its earlier secrets (newest first, as many as fit under
+    /// `maxPlaintextBytes`), then the secret last.
+    static func encodePlaintext(_ item: Item, history: [SecretRevision] = [], conflicts: [ItemConflict] = []) -> SecretBytes {
+        let secret = item.secret
         var w = ByteWriter(capacity: 256)
         defer { w.wipeBytes() }
-        encodeAttributes(attributes, into: &w)
+        encodeAttributes(item.attributes, into: &w)
+        encodeFields(item.fields, into: &w)
         for conflict in conflicts { encode(conflict, into: &w) }
         var room = maxPlaintextBytes - w.bytes.count - 5 - secret.count
         for revision in history {
@@ -68,6 +78,15 @@ enum RecordCodec {
         date(.expires, attributes.details.expires)
     }
 
+    /// The sealed fields (notes 14, one-time code 15): secrets, so never in a listing block.
+    private static func encodeFields(_ fields: SealedFields, into w: inout ByteWriter) {
+        for (field, value) in fields.present {
+            w.u8(Tag(field).rawValue)
+            w.u32(UInt32(value.count))
+            value.withUnsafeBytes { w.raw($0) }
+        }
+    }
+
     /// A conflict field: u8 current side ‖ u32-prefixed origin ‖ u8 what follows: 0 nothing (the other
     /// side deleted the item), 1 the other version (u8 class ‖ u32-prefixed group ‖ u32-prefixed
     /// attribute fields ‖ its secret), 2 the other version sealed under another (group, class)'s keys
@@ -82,7 +101,9 @@ enum RecordCodec {
             field.u8(other.attributes.accessibility.fileID.rawValue)
             field.lengthPrefixed(Array(other.attributes.group.name.utf8))
             var attributes = ByteWriter(capacity: 128)
+            defer { attributes.wipeBytes() }
             encodeAttributes(other.attributes, into: &attributes)
+            encodeFields(other.fields, into: &attributes)
             field.lengthPrefixed(attributes.bytes)
             other.secret.withUnsafeBytes { field.raw($0) }
         } else if let elsewhere = conflict.sealedElsewhere {
@@ -126,10 +147,14 @@ enum RecordCodec {
                   let group = AccessGroup(try text(r.lengthPrefixed(limit: field.count))) else {
                 throw MalformedInput(detail: "a conflict names an unknown class or group")
             }
-            let attributes = try r.lengthPrefixed(limit: field.count)
-            let listed = try Array(attributes).withUnsafeBytes { try decodeListedAttributes($0, group: group, accessibility: accessibility) }
+            var attributes = Array(try r.lengthPrefixed(limit: field.count))
+            defer { attributes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+            let listed = try attributes.withUnsafeBytes {
+                try decode($0, group: group, accessibility: accessibility, copyingSecrets: true, secretRequired: false)
+            }
             let secret = SecretBytes(try r.raw(r.remaining))
-            conflicts.append(ItemConflict(currentSide: side, other: Item(attributes: listed, secret: secret), origin: origin))
+            conflicts.append(ItemConflict(currentSide: side, other: Item(attributes: listed.attributes, secret: secret, fields: listed.fields),
+                                          origin: origin))
         }
         return conflicts
     }
@@ -183,34 +208,38 @@ enum RecordCodec {
     /// Parses a record's plaintext. Unknown tags are skipped, so a later
     /// version may add attributes.
     static func decodePlaintext(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility) throws -> Item {
-        let (attributes, secret) = try decode(plaintext, group: group, accessibility: accessibility, copyingSecret: true)
-        return Item(attributes: attributes, secret: secret!)
+        let decoded = try decode(plaintext, group: group, accessibility: accessibility, copyingSecrets: true)
+        return Item(attributes: decoded.attributes, secret: decoded.secret!, fields: decoded.fields)
     }
 
     /// Parses a record's plaintext as `decodePlaintext` does, but leaves the secret
-    /// uncopied (it must still be there): what listing and matching need.
+    /// and sealed fields uncopied (the secret must still be there): what listing and matching need.
     static func decodeAttributes(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility) throws -> ItemAttributes {
-        try decode(plaintext, group: group, accessibility: accessibility, copyingSecret: false).attributes
+        try decode(plaintext, group: group, accessibility: accessibility, copyingSecrets: false).attributes
     }
 
     /// Parses attribute fields with no secret among them (`encodeAttributes`'s output, from a listing block).
     static func decodeListedAttributes(_ bytes: UnsafeRawBufferPointer, group: AccessGroup, accessibility: Accessibility) throws -> ItemAttributes {
-        try decode(bytes, group: group, accessibility: accessibility, copyingSecret: false, secretRequired: false).attributes
+        try decode(bytes, group: group, accessibility: accessibility, copyingSecrets: false, secretRequired: false).attributes
     }
 
+    private typealias Decoded = (attributes: ItemAttributes, secret: SecretBytes?, fields: SealedFields)
+
     private static func decode(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility,
-                               copyingSecret: Bool) throws -> (attributes: ItemAttributes, secret: SecretBytes?) {
+                               copyingSecrets: Bool) throws -> Decoded {
         try plaintext.withUnsafeBytes {
-            try decode($0, group: group, accessibility: accessibility, copyingSecret: copyingSecret, secretRequired: true)
+            try decode($0, group: group, accessibility: accessibility, copyingSecrets: copyingSecrets, secretRequired: true)
         }
     }
 
+    /// The attributes, and with `copyingSecrets` copies of the secret and the sealed fields.
     private static func decode(_ bytes: UnsafeRawBufferPointer, group: AccessGroup, accessibility: Accessibility,
-                               copyingSecret: Bool, secretRequired: Bool) throws -> (attributes: ItemAttributes, secret: SecretBytes?) {
+                               copyingSecrets: Bool, secretRequired: Bool) throws -> Decoded {
         do {
             var service, account, label, comment, kind, generic, envName: String?
             var created, modified, expires: Date?
             var secret: SecretBytes?
+            var fields = SealedFields()
             var hasSecret = false
             var offset = 0
             func u32(at position: Int) throws -> Int {
@@ -240,7 +269,9 @@ enum RecordCodec {
                 switch Tag(rawValue: rawTag) {
                 case .secret?:
                     hasSecret = true
-                    secret = copyingSecret ? SecretBytes(value) : nil
+                    secret = copyingSecrets ? SecretBytes(value) : nil
+                case .notes? where copyingSecrets: fields[.notes] = SecretBytes(value)
+                case .oneTimeCode? where copyingSecrets: fields[.oneTimeCode] = SecretBytes(value)
                 case .service?: service = try text()
                 case .account?: account = try text()
                 case .label?: label = try text()
@@ -251,7 +282,7 @@ enum RecordCodec {
                 case .created?: created = try date()
                 case .modified?: modified = try date()
                 case .expires?: expires = try date()
-                case .revision?, .conflict?, nil:
+                case .revision?, .conflict?, .notes?, .oneTimeCode?, nil:
                     break
                 }
                 offset = start + length
@@ -262,7 +293,7 @@ enum RecordCodec {
             let details = ItemDetails(label: label, comment: comment, kind: kind, generic: generic, envName: envName, expires: expires)
             let attributes = ItemAttributes(service: service, account: account, group: group, accessibility: accessibility,
                                             details: details, created: created, modified: modified)
-            return (attributes, secret)
+            return (attributes, secret, fields)
         }
     }
 }

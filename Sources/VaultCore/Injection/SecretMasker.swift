@@ -21,43 +21,33 @@ public final class MaskPatterns: @unchecked Sendable {
 
     /// Compiles `secrets`. Each secret is a pattern, and so is each line of a
     /// multi-line secret (without its `\r`), so that output that rewrites line
-    /// ends, as a terminal does, is still concealed. The matcher keeps the
-    /// patterns in locked memory (see `PrefixMatcher`); the copies made here
-    /// are wiped once it is built.
+    /// ends, as a terminal does, is still concealed. The patterns go from each
+    /// secret's locked memory straight into the matcher's (see `PrefixMatcher`),
+    /// never through an ordinary array.
     public init(secrets: [SecretBytes]) {
-        var patterns = Set<[UInt8]>()
+        var list = PatternList()
         var tooShort = 0
         for secret in secrets {
             guard secret.count >= MaskPatterns.minimumLength else {
                 if secret.count > 0 { tooShort += 1 }
                 continue
             }
-            var bytes = secret.copyBytes()
-            defer { MaskPatterns.wipe(&bytes) }
-            patterns.insert(bytes)
-            guard bytes.contains(0x0A) else { continue }
-            for var line in bytes.split(separator: 0x0A) {
-                if line.last == 0x0D { line = line.dropLast() }
-                if line.count >= MaskPatterns.minimumLength { patterns.insert(Array(line)) }
+            secret.withUnsafeBytes { bytes in
+                list.append(bytes)
+                guard bytes.contains(0x0A) else { return }
+                for var line in bytes.split(separator: 0x0A) {
+                    if line.last == 0x0D { line = line.dropLast() }
+                    if line.count >= MaskPatterns.minimumLength { list.append(UnsafeRawBufferPointer(rebasing: line)) }
+                }
             }
         }
         tooShortCount = tooShort
-        var list = Array(patterns)
-        patterns.removeAll()
-        matcher = PrefixMatcher(patterns: list)
-        for index in list.indices { MaskPatterns.wipe(&list[index]) }
+        matcher = PrefixMatcher(list)
     }
 
     /// Compiles secrets given as plain arrays (tests and benchmarks).
     public convenience init(secrets: [[UInt8]]) {
         self.init(secrets: secrets.map { SecretBytes($0) })
-    }
-
-    /// Overwrites an array that held secret bytes before it is dropped.
-    private static func wipe(_ array: inout [UInt8]) {
-        array.withUnsafeMutableBytes { raw in
-            if let base = raw.baseAddress { memset(base, 0, raw.count) }
-        }
     }
 }
 

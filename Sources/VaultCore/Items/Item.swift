@@ -123,17 +123,34 @@ public struct Item: Sendable {
     public var attributes: ItemAttributes
     /// The secret's bytes, exactly as stored.
     public var secret: SecretBytes
+    /// The secrets it keeps beside the secret (notes, a one-time code), sealed with it.
+    public var fields: SealedFields
 
-    /// An item with these attributes and this secret.
-    public init(attributes: ItemAttributes, secret: SecretBytes) {
+    /// An item with these attributes, this secret and these sealed fields.
+    public init(attributes: ItemAttributes, secret: SecretBytes, fields: SealedFields = SealedFields()) {
         self.attributes = attributes
         self.secret = secret
+        self.fields = fields
+    }
+
+    /// What a masker conceals and a scan looks for: the secret, the one-time code field, and each
+    /// line of the notes (a recovery code or a user name is printed alone, not with its neighbours).
+    public var secretValues: [SecretBytes] {
+        [secret] + fields.present.flatMap { $0.field == .notes ? Item.lines(of: $0.value) : [$0.value] }
+    }
+
+    private static func lines(of value: SecretBytes) -> [SecretBytes] {
+        value.withUnsafeBytes { bytes in
+            bytes.split(separator: 0x0A).map { line in
+                SecretBytes(UnsafeRawBufferPointer(rebasing: line.last == 0x0D ? line.dropLast() : line))
+            }
+        }
     }
 }
 
 /// Limits on what an item may hold.
 public enum ItemLimits {
-    /// The largest secret a vault stores: 1 MiB.
+    /// The largest secret a vault stores, its sealed fields counted in: 1 MiB.
     public static let maxSecretBytes = 1 << 20
     /// The largest service, account or other text attribute, in UTF-8 bytes.
     public static let maxAttributeBytes = 4096
@@ -151,19 +168,25 @@ public struct NewItem: Sendable {
     public var accessibility: Accessibility
     /// Label, comment, kind, generic data, environment name and expiry.
     public var details: ItemDetails
-    /// The secret: any bytes, at most `ItemLimits.maxSecretBytes`.
+    /// The secret: any bytes; with the sealed fields, at most `ItemLimits.maxSecretBytes`.
     public var secret: SecretBytes
+    /// Notes and a one-time code kept beside the secret, sealed with it.
+    public var fields: SealedFields
 
     /// An item to add; `Vault.add` checks it (`Vault.validate`) and sets its dates.
     public init(service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
-                details: ItemDetails = ItemDetails(), secret: SecretBytes) {
+                details: ItemDetails = ItemDetails(), secret: SecretBytes, fields: SealedFields = SealedFields()) {
         self.service = service
         self.account = account
         self.group = group
         self.accessibility = accessibility
         self.details = details
         self.secret = secret
+        self.fields = fields
     }
+
+    /// The primary key the item will have.
+    public var key: ItemKey { ItemKey(group: group, service: service, account: account) }
 }
 
 /// The changes `update` applies to one item; nil leaves a field as it is.

@@ -13,6 +13,16 @@ public enum SecretFile {
     }
 }
 
+/// Another password manager's export, read whole for `vault import --from`.
+public enum ExportFile {
+    /// The file's bytes, in locked memory (the ordinary copy read is wiped).
+    public static func read(path: String) throws -> SecretBytes {
+        var bytes = try FileSystem.read(path, kind: .export, requirePrivate: false)
+        defer { for i in bytes.indices { bytes[i] = 0 } }
+        return SecretBytes(bytes)
+    }
+}
+
 /// Random secrets drawn uniformly from an alphabet.
 public enum RandomSecret {
     /// `length` characters from `alphabet` (at most 256 symbols), by rejection

@@ -24,7 +24,7 @@ extension Vault {
         try validateAttribute("service", new.service)
         try validateAttribute("account", new.account)
         try validate(new.details)
-        try validateSecret(new.secret)
+        try validateSecretSize(new.secret.count + new.fields.byteCount)
     }
 
     /// Refuses attributes over the size limit.

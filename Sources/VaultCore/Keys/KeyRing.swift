@@ -30,7 +30,7 @@ final class KeyRing {
         self.vaultID = vaultID
         self.masterKey = masterKey
         self.headerMACKey = KeyRing.derive(masterKey, KeyRing.headerMACLabel(formatVersion), [], vaultID: vaultID)
-        self.wrapKey = KeyRing.derive(masterKey, "key wrap", [], vaultID: vaultID)
+        self.wrapKey = KeyRing.derive(masterKey, .keyWrap, [], vaultID: vaultID)
         self.deviceKey = deviceKey
     }
 
@@ -76,10 +76,10 @@ final class KeyRing {
     }
 
     /// TWK, the key the trust key is sealed under: derived from the master key, so the owner's alone.
-    var trustWrapKey: SecretBytes? { masterKey.map { KeyRing.derive($0, "trust key wrap", [], vaultID: vaultID) } }
+    var trustWrapKey: SecretBytes? { masterKey.map { KeyRing.derive($0, .trustKeyWrap, [], vaultID: vaultID) } }
 
-    private static func headerMACLabel(_ version: UInt16) -> String {
-        version == 1 ? "header mac" : "header mac v2"
+    private static func headerMACLabel(_ version: UInt16) -> KeyLabel {
+        version == 1 ? .headerMAC : .headerMACv2
     }
 
     /// A full ring read from a v1 file, moved to v2's write keys (a conversion): the header MAC
@@ -123,8 +123,8 @@ final class KeyRing {
     /// The full keys of a group made from its group key.
     func groupKeys(_ group: AccessGroup, groupKey: SecretBytes) -> GroupKeys {
         GroupKeys(group: group, groupKey: groupKey,
-                  lookupKey: KeyRing.derive(groupKey, "lookup", [], vaultID: vaultID),
-                  indexMACKey: KeyRing.derive(groupKey, formatVersion == 1 ? "index mac" : "index mac v2", [], vaultID: vaultID))
+                  lookupKey: KeyRing.derive(groupKey, .lookup, [], vaultID: vaultID),
+                  indexMACKey: KeyRing.derive(groupKey, formatVersion == 1 ? .indexMAC : .indexMACv2, [], vaultID: vaultID))
     }
 
     // MARK: derived keys and tags
@@ -132,7 +132,7 @@ final class KeyRing {
     /// The check value of a group key stored in the header.
     func groupKeyCheck(_ groupKey: SecretBytes, groupID: GroupID) -> [UInt8] {
         var w = ByteWriter()
-        w.raw(Array("vault v1 group key check".utf8))
+        w.raw(KeyLabel.groupKeyCheck.bytes)
         w.raw(vaultID)
         w.groupID(groupID)
         return Array(HMAC.sha256(key: groupKey, data: w.bytes).prefix(VaultFile.checkSize))
@@ -207,7 +207,7 @@ final class KeyRing {
         }
         let mac = try HMACSHA256(key: key)
         var w = ByteWriter(capacity: 64 + (bucketDigests.count + 1) * VaultFile.digestSize)
-        w.raw(Array((kind == .index ? "vault v2 index" : "vault v2 read").utf8))
+        w.raw((kind == .index ? KeyLabel.indexGroupMAC : .readGroupMAC).bytes)
         w.raw(vaultID)
         w.u64(context.keyEpoch)
         w.u64(context.writeGeneration)
@@ -235,7 +235,7 @@ final class KeyRing {
         var context = ByteWriter()
         context.groupID(groupID)
         context.classID(classID)
-        let key = KeyRing.derive(groupKey.appending(classKey), "base", context.bytes, vaultID: vaultID)
+        let key = KeyRing.derive(groupKey.appending(classKey), .base, context.bytes, vaultID: vaultID)
         keys.baseKeys[classID] = key
         return key
     }
@@ -250,12 +250,26 @@ final class KeyRing {
         return deriver.deriveKey(info: info)
     }
 
-    private static let recordInfoPrefix = Array("vault v1 record".utf8)
+    private static let recordInfoPrefix = KeyLabel.record.bytes
 
     /// The key of a group's tombstone block: `derive(LK[g], "tombstones")`, held by every reader of
     /// the group, so every writer who may delete one of its items can keep its tombstone.
     func tombstoneKey(groupID: GroupID) throws -> SecretBytes {
-        KeyRing.derive(try group(groupID).lookupKey, "tombstones", [], vaultID: vaultID)
+        KeyRing.derive(try group(groupID).lookupKey, .tombstones, [], vaultID: vaultID)
+    }
+
+    /// The key of a group's trash block: `derive(LK[g], "trash")`, held by every reader of the group,
+    /// so every writer who may delete one of its items can keep it in the trash. The records in it
+    /// stay sealed under their record keys.
+    func trashKey(groupID: GroupID) throws -> SecretBytes {
+        KeyRing.derive(try group(groupID).lookupKey, .trash, [], vaultID: vaultID)
+    }
+
+    /// The key of the secret digests `git diff` shows (`Vault.summary(ofVersion:)`):
+    /// `derive(LK[g], "secret digest")`, held by every reader of the group and by no one else, so a
+    /// digest in a pasted diff cannot be tried against guessed secrets.
+    func secretDigestKey(groupID: GroupID) throws -> SecretBytes {
+        KeyRing.derive(try group(groupID).lookupKey, .secretDigest, [], vaultID: vaultID)
     }
 
     /// The key of the listing block of (group, class): `derive(B[g,c] [‖ DK], "listing")`.
@@ -265,7 +279,7 @@ final class KeyRing {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
             material = material.appending(deviceKey)
         }
-        return KeyRing.derive(material, "listing", [], vaultID: vaultID)
+        return KeyRing.derive(material, .listing, [], vaultID: vaultID)
     }
 
     private func recordKeyDeriver(groupID: GroupID, accessibility: Accessibility) throws -> HKDFExpander {
@@ -290,12 +304,12 @@ final class KeyRing {
     }
 
     static func deviceWrapKey(_ deviceKey: SecretBytes, vaultID: [UInt8]) -> SecretBytes {
-        derive(deviceKey, "device wrap", [], vaultID: vaultID)
+        derive(deviceKey, .deviceWrap, [], vaultID: vaultID)
     }
 
     /// The device check stored in the header: which device key seals device-bound items.
     static func deviceCheck(deviceKey: SecretBytes, vaultID: [UInt8]) -> [UInt8] {
-        Array(HMAC.sha256(key: deviceKey, data: Array("vault v1 device check".utf8) + vaultID).prefix(VaultFile.checkSize))
+        Array(HMAC.sha256(key: deviceKey, data: KeyLabel.deviceCheck.bytes + vaultID).prefix(VaultFile.checkSize))
     }
 
     private func group(_ id: GroupID) throws -> GroupKeys {
@@ -303,12 +317,12 @@ final class KeyRing {
         return keys
     }
 
-    /// HKDF-SHA256 with the vault id as salt and "vault v1 <label>" ‖ context as info.
+    /// HKDF-SHA256 with the vault id as salt and the label ‖ context as info.
     /// Through `HKDFExpander` (two HMACs) rather than EVP_KDF: a `get` then never builds
     /// OpenSSL's KDF method store, which cost it about a seventh of its instructions.
-    static func derive(_ material: SecretBytes, _ label: String, _ context: [UInt8], vaultID: [UInt8]) -> SecretBytes {
+    static func derive(_ material: SecretBytes, _ label: KeyLabel, _ context: [UInt8], vaultID: [UInt8]) -> SecretBytes {
         // HMAC-SHA256 can only be missing if OpenSSL is broken; nothing here could go on then.
-        try! HKDFExpander(inputKeyMaterial: material, salt: vaultID).deriveKey(info: Array("vault v1 \(label)".utf8) + context)
+        try! HKDFExpander(inputKeyMaterial: material, salt: vaultID).deriveKey(info: label.bytes + context)
     }
 }
 
@@ -326,7 +340,7 @@ final class GroupKeys {
     /// check the group's read MAC; only a holder of IMK can make its index MAC.
     func readMACKey(vaultID: [UInt8]) -> SecretBytes {
         if let cachedReadMACKey { return cachedReadMACKey }
-        let key = KeyRing.derive(lookupKey, "read mac", [], vaultID: vaultID)
+        let key = KeyRing.derive(lookupKey, .readMAC, [], vaultID: vaultID)
         cachedReadMACKey = key
         return key
     }

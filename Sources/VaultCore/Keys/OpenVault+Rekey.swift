@@ -31,6 +31,7 @@ extension OpenVault {
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         try carryTombstones(of: file.groups.map(\.groupID))
+        try carryTrash(of: file.groups.map(\.groupID))
         // The team log's payloads are sealed under the old wrap key: open them now, seal them (and every slot) again under the new keys.
         let members = try self.members()
         var log = try openTeamLog()
@@ -41,6 +42,7 @@ extension OpenVault {
         if let deviceKey { next.file.deviceCheck = KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: file.vaultID) }
         next.file.teamLog = log
         next.tombstoneChanges = tombstoneChanges
+        next.trashChanges = trashChanges
         next.file.keyslots = try keyslots.map {
             try Keyslot.make(kind: $0.kind, secret: $0.secret, kdf: $0.kdf, masterKey: masterKey, vaultID: file.vaultID)
         }

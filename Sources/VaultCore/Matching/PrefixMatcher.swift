@@ -40,34 +40,28 @@ final class PrefixMatcher: @unchecked Sendable {
     private static let maximumPrefixBits = 22
     private let filter: PairFilter
 
-    /// Compiles `patterns`, each at least 2 bytes long.
-    init(patterns: [[UInt8]]) {
-        precondition(patterns.allSatisfy { $0.count >= 2 }, "patterns are at least 2 bytes long")
-        let shortest = patterns.map(\.count).min() ?? PrefixMatcher.maximumPrefixLength
-        prefixLength = min(shortest, PrefixMatcher.maximumPrefixLength)
-        patternLengths = patterns.map(\.count)
-        longestPattern = patterns.map(\.count).max() ?? 0
-        let total = patterns.reduce(0) { $0 + $1.count }
-        bytes = LockedBuffer(count: total)
-        starts = LockedBuffer(count: patterns.count + 1)
-        var offset = 0
-        for (id, pattern) in patterns.enumerated() {
-            starts[id] = Int32(offset)
-            for byte in pattern {
-                bytes[offset] = byte
-                offset += 1
-            }
-        }
-        starts[patterns.count] = Int32(offset)
+    /// Compiles `list`'s patterns, each at least 2 bytes long, taking over the list's memory. A
+    /// pattern equal to one with a lower id is never reported: secrets repeat across items.
+    init(_ list: PatternList) {
+        let count = list.count
+        var lengths: [Int] = []
+        lengths.reserveCapacity(count)
+        for id in 0..<count { lengths.append(list.length(of: id)) }
+        precondition(lengths.allSatisfy { $0 >= 2 }, "patterns are at least 2 bytes long")
+        prefixLength = min(lengths.min() ?? PrefixMatcher.maximumPrefixLength, PrefixMatcher.maximumPrefixLength)
+        patternLengths = lengths
+        longestPattern = lengths.max() ?? 0
+        bytes = list.bytes
+        starts = list.starts
 
-        let prefixes = LockedBuffer<UInt64>(count: patterns.count)
-        for id in patterns.indices { prefixes[id] = PrefixMatcher.load(bytes.base + Int(starts[id]), prefixLength, available: prefixLength) }
-        order = LockedBuffer(count: patterns.count)
-        let sorted = patterns.indices.sorted { (prefixes[$0], $0) < (prefixes[$1], $1) }
-        for (index, id) in sorted.enumerated() { order[index] = Int32(id) }
+        let prefixes = LockedBuffer<UInt64>(count: count)
+        for id in 0..<count { prefixes[id] = PrefixMatcher.load(list.start(of: id), prefixLength, available: prefixLength) }
+        order = LockedBuffer(count: count)
+        let ordered = PrefixMatcher.distinctIDs(list, prefixes: prefixes)
+        for (index, id) in ordered.enumerated() { order[index] = id }
 
         var distinct = 0
-        for index in 0..<patterns.count where index == 0 || prefixes[Int(order[index])] != prefixes[Int(order[index - 1])] {
+        for index in ordered.indices where index == 0 || prefixes[Int(order[index])] != prefixes[Int(order[index - 1])] {
             distinct += 1
         }
         distinctPrefixes = distinct
@@ -84,10 +78,10 @@ final class PrefixMatcher: @unchecked Sendable {
         prefixBitShift = 64 - bits
         var index = 0
         var run = 0
-        while index < patterns.count {
+        while index < ordered.count {
             let prefix = prefixes[Int(order[index])]
             var end = index + 1
-            while end < patterns.count, prefixes[Int(order[end])] == prefix { end += 1 }
+            while end < ordered.count, prefixes[Int(order[end])] == prefix { end += 1 }
             sortedPrefixes[run] = prefix
             run += 1
             let hash = PrefixMatcher.hash(prefix)
@@ -102,7 +96,47 @@ final class PrefixMatcher: @unchecked Sendable {
         }
         prefixes.release()
         let bytes = self.bytes, starts = self.starts
-        filter = PairFilter(window: prefixLength, count: patterns.count) { UnsafePointer(bytes.base + Int(starts[$0])) }
+        filter = PairFilter(window: prefixLength, count: count) { UnsafePointer(bytes.base + Int(starts[$0])) }
+    }
+
+    /// Compiles `patterns`, each at least 2 bytes long (tests, and `vault scan`'s encoded forms).
+    convenience init(patterns: [[UInt8]]) {
+        self.init(PatternList(patterns))
+    }
+
+    /// The ids of `list`'s distinct patterns in order of their prefixes, the ids of one prefix
+    /// ascending: sorted by prefix and then whole bytes, so that equal patterns are neighbours and
+    /// only the lowest id of each is kept, then each prefix's run put back in id order.
+    private static func distinctIDs(_ list: PatternList, prefixes: LockedBuffer<UInt64>) -> [Int32] {
+        let prefix = prefixes.base
+        var ids = (0..<Int32(list.count)).sorted { a, b in
+            let first = Int(a), second = Int(b)
+            if prefix[first] != prefix[second] { return prefix[first] < prefix[second] }
+            let length = list.length(of: first), otherLength = list.length(of: second)
+            if length != otherLength { return length < otherLength }
+            let order = memcmp(list.start(of: first), list.start(of: second), length)
+            return order != 0 ? order < 0 : a < b
+        }
+        var kept = 0
+        for index in ids.indices {
+            let id = Int(ids[index])
+            if kept > 0 {
+                let previous = Int(ids[kept - 1])
+                if prefix[previous] == prefix[id], list.length(of: previous) == list.length(of: id),
+                   memcmp(list.start(of: previous), list.start(of: id), list.length(of: id)) == 0 { continue }
+            }
+            ids[kept] = ids[index]
+            kept += 1
+        }
+        ids.removeLast(ids.count - kept)
+        var runStart = 0
+        while runStart < ids.count {
+            var runEnd = runStart + 1
+            while runEnd < ids.count, prefix[Int(ids[runEnd])] == prefix[Int(ids[runStart])] { runEnd += 1 }
+            if runEnd - runStart > 1 { ids[runStart..<runEnd].sort() }
+            runStart = runEnd
+        }
+        return ids
     }
 
     deinit {

@@ -76,9 +76,17 @@ struct VaultMerge {
         }
 
         /// Whether this side removed `id`, which `base` does not hold either: a change against a base
-        /// older than the item (none, or a criss-cross history's), where both lack it.
+        /// older than the item (none, or a criss-cross history's), where both lack it. A removal the
+        /// base knew of is none (the item deleted there, then brought back on the other side).
         func removed(_ id: Bytes16, since base: Snapshot) -> Bool {
-            !has(id) && !base.has(id) && tombstones[id] != nil
+            guard !has(id), !base.has(id), let mine = tombstones[id] else { return false }
+            let known = base.tombstones[id] ?? []
+            return mine.contains { !known.contains($0) }
+        }
+
+        /// What this side keeps in its trash, opened (with this side's keys: the target's may be another epoch's).
+        func trashedRecords() throws -> [TrashedRecord] {
+            try vault?.openTrash().records ?? []
         }
 
         /// Whether `id` holds the same item here and in `other` (both without it counts as the same).
@@ -181,6 +189,12 @@ struct VaultMerge {
         for (groupID, tombstones) in other.tombstonesByGroup where vault.keys.groups[groupID] != nil {
             vault.tombstoneChanges.added[groupID, default: []] += tombstones
         }
+        // And what either side trashed: the other side's, sealed again under the target's keys, unless the target has it.
+        var trashedHere = Set<TrashEntry.Deletion>()
+        for group in vault.file.groups where vault.keys.groups[group.groupID] != nil {
+            trashedHere.formUnion(try vault.trash(of: group.groupID).map(\.deletion))
+        }
+        vault.trashChanges.brought += try other.trashedRecords().filter { !trashedHere.contains($0.deletion) }
         return changes
     }
 

@@ -15,10 +15,10 @@ extension Vault {
             for new in items {
                 let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
                                                 accessibility: new.accessibility, details: new.details, created: now, modified: now)
-                try vault.store(attributes, secret: new.secret)
+                try vault.store(Item(attributes: attributes, secret: new.secret, fields: new.fields))
                 let entry = vault.file.index[vault.file.index.count - 1]
                 guard taken.insert(LookupKey(groupID: entry.groupID, tag: entry.tag)).inserted else {
-                    throw VaultError.duplicateItem(ItemKey(group: new.group, service: new.service, account: new.account))
+                    throw VaultError.duplicateItem(new.key)
                 }
             }
         }

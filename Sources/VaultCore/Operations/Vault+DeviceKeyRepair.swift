@@ -27,6 +27,9 @@ public enum VaultNotice: Equatable, Sendable {
     case behindSeen(found: UInt64, seen: UInt64)
     /// The item read is in conflict since a merge: what was read is one side's version.
     case itemInConflict(ItemKey)
+    /// A write to `written`, a copy of the vault at `other` (the same vault id, copied as a file):
+    /// `other` now reads as older than what this machine has seen, and its writes are refused.
+    case forkedCopy(written: String, other: String)
 }
 
 extension Vault {

@@ -33,7 +33,8 @@ extension Vault {
             attributes.modified = host.now()
             let swapped = [SecretRevision(secret: item.secret, setAt: item.attributes.modified, replacedAt: attributes.modified)]
                 + history.dropFirst()
-            try vault.store(attributes, secret: previous.secret, history: swapped, conflicts: opened.conflicts, replacing: position)
+            try vault.store(Item(attributes: attributes, secret: previous.secret, fields: item.fields), history: swapped,
+                            conflicts: opened.conflicts, replacing: position)
             return attributes
         }
     }

@@ -98,7 +98,7 @@ extension Vault {
                 }
             }
             // Each listing block the keys at hand open must open whole and list what its pair holds.
-            let listedPairs = vault.file.listings.filter { $0.classID != Tombstone.blockClassID }
+            let listedPairs = vault.file.listings.filter { $0.classID != Tombstone.blockClassID && $0.classID != TrashEntry.blockClassID }
                 .map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
             for pair in Set(listedPairs) where vault.damagedGroups.allSatisfy({ $0.groupID != pair.groupID }) {
                 do {
@@ -116,6 +116,16 @@ extension Vault {
             for block in vault.file.listings where block.classID == Tombstone.blockClassID && vault.keys.groups[block.groupID] != nil {
                 do {
                     _ = try vault.tombstones(of: block.groupID)
+                } catch VaultError.corrupted {
+                    report.damagedListings += 1
+                }
+            }
+            // Each trash block the keys at hand open must open whole, and each record in it that they open.
+            for block in vault.file.listings where block.classID == TrashEntry.blockClassID && vault.keys.groups[block.groupID] != nil {
+                do {
+                    for entry in try vault.trash(of: block.groupID) {
+                        do { _ = try vault.openTrashed(entry, of: block.groupID) } catch VaultError.locked, VaultError.boundToAnotherDevice {}
+                    }
                 } catch VaultError.corrupted {
                     report.damagedListings += 1
                 }
@@ -187,7 +197,7 @@ extension Vault {
         public var sessionsEnded: Int
     }
 
-    /// Removes the vault file, its sessions, after-first-unlock cache and device
+    /// Removes the vault file, its sessions (with `lookInLoginKeyring`, the login keyring's key too), after-first-unlock cache and device
     /// key (and what earlier versions kept beside it: its lock file, and the
     /// shared device key when no other vault in the directory uses it); then
     /// the directory, if that leaves it empty. Needs no unlock.
@@ -203,6 +213,7 @@ extension Vault {
             let vaultID = VaultFile.peekVaultID(bytes)
             if !vaultID.isEmpty {
                 outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
+                if lookInLoginKeyring { LoginKeyring.remove(vaultID: vaultID) }
                 AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
                 // Clones of a vault in git share its id, and so its device key: another clone may still need it.
                 if !GitWorkTree.contains(location.directory) {

@@ -10,7 +10,8 @@ public enum ConflictPolicy: String, CaseIterable, Sendable {
     case fail
 }
 
-/// Moving items between vaults: `export` to an encrypted bundle, `import` from one.
+/// Moving items between vaults: `export` to an encrypted bundle, `import` from one or from
+/// another password manager's entries.
 extension Vault {
     /// What `export` wrote.
     public struct ExportOutcome: Sendable {
@@ -22,27 +23,40 @@ extension Vault {
         public var damaged: Int
     }
 
-    /// Writes every item except the `-this-device-only` ones (and records that are damaged) to a new bundle
-    /// file (0600) at `path`, sealed under `credential`: a passphrase or key
-    /// file of the bundle's own.
-    public func export(to path: String, credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
-        let (bundle, outcome) = try sealedBundle(credential: credential, kdf: kdf)
+    /// Writes the items `exportableItems(matching:where:)` chooses to a new bundle file (0600) at
+    /// `path`, sealed under `credential`: a passphrase or key file of the bundle's own.
+    public func export(to path: String, matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
+                       credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
+        let (bundle, outcome) = try sealedBundle(matching: query, where: include, credential: credential, kdf: kdf)
         try FileSystem.createExclusive(bundle, at: path)
         return outcome
     }
 
     /// The bytes of a bundle `export(to:)` would write, for a caller that sends them elsewhere (stdout).
-    public func sealedBundle(credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> (bundle: [UInt8], outcome: ExportOutcome) {
+    public func sealedBundle(matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
+                             credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> (bundle: [UInt8], outcome: ExportOutcome) {
+        let (items, outcome) = try exportableItems(matching: query, where: include)
+        return (try ExportBundle.seal(items, credential: credential, kdf: kdf), outcome)
+    }
+
+    /// The items an export writes, with their secrets, in index order: those that match `query` and
+    /// `include`, except the `-this-device-only` ones, whose keys never leave this machine, and
+    /// records that are damaged (both counted in the outcome). Needs the owner's or a full member's keys.
+    public func exportableItems(matching query: Query = Query(),
+                                where include: (ItemAttributes) -> Bool = { _ in true }) throws -> (items: [Item], outcome: ExportOutcome) {
         try requireOwner("export items")
         return try withKeys {
             let vault = try readSnapshot()
             guard vault.keys.isFull else { throw VaultError.locked(nil) }
+            try vault.requireExisting(query.group)
+            let (positions, attributes) = try vault.matches(query, skipLocked: true)
             var items: [Item] = []
             var leftOut = 0
             var damaged = 0
-            for (position, entry) in vault.file.index.enumerated() {
-                progress?(position + 1, vault.file.index.count)
-                guard let accessibility = Accessibility(fileID: entry.classID), !accessibility.isDeviceBound else {
+            for (done, position) in positions.enumerated() {
+                progress?(done + 1, positions.count)
+                guard include(attributes[done]) else { continue }
+                guard !attributes[done].accessibility.isDeviceBound else {
                     leftOut += 1
                     continue
                 }
@@ -52,8 +66,7 @@ extension Vault {
                     damaged += 1
                 }
             }
-            return (try ExportBundle.seal(items, credential: credential, kdf: kdf),
-                    ExportOutcome(exported: items.count, leftOut: leftOut, damaged: damaged))
+            return (items, ExportOutcome(exported: items.count, leftOut: leftOut, damaged: damaged))
         }
     }
 
@@ -79,23 +92,45 @@ extension Vault {
         } catch let error as MalformedInput {
             throw VaultError.damagedBundle(path: path, detail: error.detail)
         }
+        return try importItems(items, onConflict: policy)
+    }
+
+    /// Adds `items` (from another password manager: `ImportEntry`), dated now, in one write; an
+    /// item whose group, service and account exist follows `policy` as in `importBundle`. Groups
+    /// that do not exist are created, as `add` creates them.
+    public func importItems(_ items: [NewItem], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+        let now = host.now()
+        return try importItems(items.map { new in
+            Item(attributes: ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
+                                            details: new.details, created: now, modified: now),
+                 secret: new.secret, fields: new.fields)
+        }, onConflict: policy)
+    }
+
+    /// Adds `items` in one write, keeping their attributes and dates (an export's items, or those of
+    /// a plaintext export read back). An item whose group, service and account exist follows
+    /// `policy`; with `.fail`, one conflict imports nothing. Throws `invalidValue` for an item no
+    /// backend stores, importing nothing.
+    public func importItems(_ items: [Item], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+        try requireOwner("import items")
         return try transaction { vault in
             var outcome = ImportOutcome()
             for (done, item) in items.enumerated() {
                 progress?(done + 1, items.count)
                 let attributes = item.attributes
                 try Vault.validate(NewItem(service: attributes.service, account: attributes.account, group: attributes.group,
-                                           accessibility: attributes.accessibility, details: attributes.details, secret: item.secret))
+                                           accessibility: attributes.accessibility, details: attributes.details, secret: item.secret,
+                                           fields: item.fields))
                 let existing = try vault.positions(matching: Query(service: attributes.service, account: attributes.account,
                                                                    group: attributes.group)).first
                 switch (existing, policy) {
                 case (nil, _):
-                    try vault.store(attributes, secret: item.secret)
+                    try vault.store(item)
                     outcome.added += 1
                 case (_?, .skip):
                     outcome.skipped += 1
                 case (let position?, .replace):
-                    try vault.store(attributes, secret: item.secret, replacing: position)
+                    try vault.store(item, replacing: position)
                     outcome.replaced += 1
                 case (_?, .fail):
                     throw VaultError.duplicateItem(attributes.key)

@@ -50,8 +50,8 @@ public struct WipeOutcome: Sendable {
 }
 
 extension Vault {
-    /// Removes the items that match `filter`; with `dryRun`, only says what it would remove.
-    /// A filter of whole groups also gives each group a fresh key. With `expecting`
+    /// Removes the items that match `filter`, keeping none in the trash; with `dryRun`, only says
+    /// what it would remove. A filter of whole groups also gives each group a fresh key and empties its trash. With `expecting`
     /// (what a dry run showed), throws `changedSinceShown` and removes nothing
     /// when the items it would remove now are not those.
     public func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
@@ -72,6 +72,8 @@ extension Vault {
             if filter.selectsWholeGroups {
                 for group in outcome.rekeyedGroups {
                     guard let id = try vault.groupID(for: group, creating: false) else { continue }
+                    // Starting a group over (a first-run wipe among them) really removes: its trash goes too.
+                    vault.trashChanges.replaced[id] = []
                     _ = try vault.rotateGroupKey(id)
                 }
             } else {

@@ -7,8 +7,8 @@ import VaultCrypto
 /// for the test that a `get` decrypts its record once.
 final class LastOpenedRecord: Sendable {
     private struct Kept {
-        let recordID: [UInt8]
-        let digest: [UInt8]
+        let recordID: Bytes16
+        let digest: (Bytes16, Bytes16)
         let plaintext: SecretBytes
     }
 
@@ -19,7 +19,7 @@ final class LastOpenedRecord: Sendable {
     var decryptions: Int { decrypted.withLock { $0 } }
 
     /// The kept plaintext when it is the record `recordID` sealed as `digest`.
-    func plaintext(recordID: [UInt8], digest: [UInt8]) -> SecretBytes? {
+    func plaintext(recordID: Bytes16, digest: (Bytes16, Bytes16)) -> SecretBytes? {
         kept.withLock { kept -> SecretBytes? in
             guard let kept, kept.recordID == recordID, kept.digest == digest else { return nil }
             return kept.plaintext
@@ -27,7 +27,7 @@ final class LastOpenedRecord: Sendable {
     }
 
     /// Keeps `plaintext`, just decrypted, in place of the last.
-    func keep(_ plaintext: SecretBytes, recordID: [UInt8], digest: [UInt8]) {
+    func keep(_ plaintext: SecretBytes, recordID: Bytes16, digest: (Bytes16, Bytes16)) {
         decrypted.withLock { $0 += 1 }
         kept.withLock { $0 = Kept(recordID: recordID, digest: digest, plaintext: plaintext) }
     }

@@ -27,6 +27,7 @@ extension OpenVault {
             throw VaultError.corrupted(path: path, detail: "two index entries share an item id")
         }
         try sealChangedListings()
+        try sealTrash()
         try sealTombstones()
         let isOwner = keys.headerMACKey != nil
         if isOwner { try unwrapSigningKey() }

@@ -63,6 +63,7 @@ extension OpenVault {
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
         let items = try positions.map { try openWholeRecord(at: $0) }
         try carryTombstones(of: [groupID])
+        try carryTrash(of: [groupID])
         try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: slot, wrapKey: wrapKey)
         try appendToLog(.groupKeyReplaced(groupID))
         for (done, (position, opened)) in zip(positions, items).enumerated() {
@@ -177,9 +178,10 @@ extension OpenVault {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         var names: [String] = []
         for damaged in damagedGroups {
-            // What the damaged group held may have been forged, its tombstones too: they go with it.
+            // What the damaged group held may have been forged, its tombstones and trash too: they go with it.
             remove(at: file.index.indices.filter { file.index[$0].groupID == damaged.groupID }, leavingTombstones: false)
             tombstoneChanges.carried[damaged.groupID] = []
+            trashChanges.replaced[damaged.groupID] = []
             guard let slot = file.groups.firstIndex(where: { $0.groupID == damaged.groupID }) else { continue }
             try setGroupKey(SecretBytes(random: AESGCM.keySize), of: damaged.group, at: slot, wrapKey: wrapKey)
             names.append(damaged.group.name)

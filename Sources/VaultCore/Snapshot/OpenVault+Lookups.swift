@@ -20,6 +20,10 @@ final class BucketChecks {
     let everyBucket: Bool
     private(set) var damaged: [OpenVault.DamagedGroup] = []
     private var entries: [Int: IndexEntry] = [:]
+    /// Per group, how many lookups were made in it, and from the second on (a `vault run` with
+    /// many references) the positions of every bucket, found in one pass over the index.
+    private var lookups: [GroupID: Int] = [:]
+    private var bucketPositions: [GroupID: BucketedPositions] = [:]
 
     init(everyBucket: Bool) { self.everyBucket = everyBucket }
 
@@ -30,6 +34,17 @@ final class BucketChecks {
 
     fileprivate func recordDamage(_ group: OpenVault.DamagedGroup) {
         if !damaged.contains(group) { damaged.append(group) }
+    }
+
+    /// The positions of `index`'s entries of `groupID` in `bucket`: the first lookup in a group
+    /// scans for its bucket alone (a `get` makes one), later ones read every bucket's from one scan.
+    fileprivate func positions(inBucket bucket: Int, of groupID: GroupID, among bucketCount: Int, in index: IndexTable) -> [Int] {
+        if let buckets = bucketPositions[groupID] { return buckets[bucket] }
+        lookups[groupID, default: 0] += 1
+        guard lookups[groupID]! > 1 else { return index.positions(inBucket: bucket, of: groupID, among: bucketCount) }
+        let buckets = index.positionsByBucket(of: groupID, among: bucketCount)
+        bucketPositions[groupID] = buckets
+        return buckets[bucket]
     }
 }
 
@@ -53,7 +68,8 @@ extension OpenVault {
         if bucketChecks.damaged.contains(where: { $0.groupID == groupID }) { return nil }
         let digests = file.sections[slot].bucketDigests
         let bucket = tag.bucket(among: digests.count)
-        let (positions, copy) = file.index.copyOfBucket(bucket, of: groupID, among: digests.count)
+        let positions = bucketChecks.positions(inBucket: bucket, of: groupID, among: digests.count, in: file.index)
+        let copy = file.index.copyOfEntries(at: positions)
         guard SHA256.hash(copy) == digests[bucket] else {
             if let held = keys.groups[groupID] { bucketChecks.recordDamage(DamagedGroup(groupID: groupID, group: held.group)) }
             return nil

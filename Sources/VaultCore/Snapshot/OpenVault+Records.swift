@@ -153,11 +153,14 @@ extension OpenVault {
     /// Decrypts the record at `position` whole: the item, the earlier secrets it keeps (newest first)
     /// and the other versions of its merge conflicts.
     func openWholeRecord(at position: Int) throws -> OpenedRecord {
-        try openRecord(at: position) { plaintext, group, accessibility in
-            OpenedRecord(item: try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility),
-                         history: try RecordCodec.decodeHistory(plaintext),
-                         conflicts: try openingVersionsElsewhere(RecordCodec.decodeConflicts(plaintext)))
-        }
+        try openRecord(at: position, decode: decodeWholeRecord)
+    }
+
+    /// A record's plaintext read whole (see `openWholeRecord(at:)`).
+    func decodeWholeRecord(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility) throws -> OpenedRecord {
+        OpenedRecord(item: try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility),
+                     history: try RecordCodec.decodeHistory(plaintext),
+                     conflicts: try openingVersionsElsewhere(RecordCodec.decodeConflicts(plaintext)))
     }
 
     /// Decrypts the record at `position`, and says whether a merge left it in conflict.
@@ -190,55 +193,56 @@ extension OpenVault {
         if let damaged = damagedGroups.first(where: { $0.groupID == entry.groupID }) {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
         }
-        guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(accessibility) }
-        let key: SecretBytes
-        do {
-            key = try keys.recordKey(groupID: entry.groupID, accessibility: accessibility, recordID: entry.id)
-        } catch KeyRingError.missingDeviceKey {
-            throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
-        } catch {
-            throw VaultError.locked(accessibility)
-        }
+        guard keys.groups[entry.groupID] != nil else { throw VaultError.locked(accessibility) }
         // A copy of the record, so what its digest is checked over is what opens.
         let sealed = file.records.stored(at: position).bytes
         if file.version >= 2, !sealed.withUnsafeBytes(entry.digestMatches) {
             throw VaultError.corrupted(path: path, detail: "a record does not match its index entry's digest")
         }
-        let digest = entry.digest.0.bytes + entry.digest.1.bytes
-        if let plaintext = lastOpened.plaintext(recordID: entry.recordID, digest: digest) { return (plaintext, group, accessibility) }
-        let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
-        let plaintext: SecretBytes
-        do {
-            plaintext = try sealed.withUnsafeBytes { try recordOpener.open($0, key: key, aad: aad) }
-        } catch {
-            throw VaultError.corrupted(path: path, detail: "a record does not open")
+        if let plaintext = lastOpened.plaintext(recordID: entry.id, digest: entry.digest), let group = keys.groups[entry.groupID]?.group {
+            return (plaintext, group, accessibility)
         }
-        lastOpened.keep(plaintext, recordID: entry.recordID, digest: digest)
+        let (plaintext, group) = try sealed.withUnsafeBytes { try openSealed($0, recordID: entry.id, groupID: entry.groupID, accessibility: accessibility) }
+        lastOpened.keep(plaintext, recordID: entry.id, digest: entry.digest)
         return (plaintext, group, accessibility)
     }
 
+    /// Opens a record sealed under the record key of (`groupID`, `accessibility`, `recordID`): one of
+    /// the index's, or one the trash keeps. Throws `locked` or `boundToAnotherDevice` without its
+    /// keys, `corrupted` when it does not open.
+    func openSealed(_ sealed: UnsafeRawBufferPointer, recordID: Bytes16, groupID: GroupID,
+                    accessibility: Accessibility) throws -> (SecretBytes, AccessGroup) {
+        guard let group = keys.groups[groupID]?.group else { throw VaultError.locked(accessibility) }
+        let key: SecretBytes
+        do {
+            key = try keys.recordKey(groupID: groupID, accessibility: accessibility, recordID: recordID)
+        } catch KeyRingError.missingDeviceKey {
+            throw VaultError.boundToAnotherDevice(group: group, accessibility: accessibility)
+        } catch {
+            throw VaultError.locked(accessibility)
+        }
+        let aad = AAD.record(vaultID: file.vaultID, recordID: recordID.bytes, groupID: groupID, classID: accessibility.fileID)
+        do {
+            return (try recordOpener.open(sealed, key: key, aad: aad), group)
+        } catch {
+            throw VaultError.corrupted(path: path, detail: "a record does not open")
+        }
+    }
 
-    /// Seals `attributes`, `secret` and the earlier secrets in `history` as a new record with a
-    /// fresh record id, at `position` (replacing what is there, keeping its item id) or at the end
-    /// (with `itemID`, or a new one).
-    mutating func store(_ attributes: ItemAttributes, secret: SecretBytes, history: [SecretRevision] = [],
+    /// Seals `item` (its attributes, secret and sealed fields) and the earlier secrets in `history`
+    /// as a new record with a fresh record id, at `position` (replacing what is there, keeping its
+    /// item id) or at the end (with `itemID`, or a new one).
+    mutating func store(_ item: Item, history: [SecretRevision] = [],
                         conflicts: [ItemConflict] = [], replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+        let attributes = item.attributes
         if attributes.accessibility.isDeviceBound && !deviceMatches {
             throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
         }
         if attributes.accessibility == .whenPasscodeSetThisDeviceOnly && !hasKeyslot(.passphrase) {
             throw VaultError.passcodeNotSet
         }
-        guard let groupID = try groupID(for: attributes.group, creating: true) else { return }
-        let recordID = SecureRandom.bytes(16)
+        guard let (groupID, recordID, sealed) = try sealRecord(item, history: history, conflicts: conflicts) else { return }
         let classID = attributes.accessibility.fileID
-        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
-        let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
-        let plaintext = RecordCodec.encodePlaintext(attributes, secret: secret, history: history,
-                                                    conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
-        // Only the other versions a merge keeps can take a record past what a reader accepts.
-        guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
-        let sealed = try AESGCM.seal(plaintext, key: key, aad: aad)
         // An item keeps its id through every change; its revision is the record's digest.
         let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
                                lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
@@ -255,6 +259,23 @@ extension OpenVault {
         }
     }
 
+    /// Seals a record of `item` (attributes, secret and sealed fields), `history` and `conflicts` under
+    /// a fresh record id: its group id (the group made if new), record id and sealed bytes; nil when
+    /// the group cannot be made.
+    mutating func sealRecord(_ item: Item, history: [SecretRevision],
+                             conflicts: [ItemConflict]) throws -> (groupID: GroupID, recordID: [UInt8], sealed: [UInt8])? {
+        let attributes = item.attributes
+        guard let groupID = try groupID(for: attributes.group, creating: true) else { return nil }
+        let recordID = SecureRandom.bytes(16)
+        let classID = attributes.accessibility.fileID
+        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
+        let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
+        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
+        // Only the other versions a merge keeps can take a record past what a reader accepts.
+        guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
+        return (groupID, recordID, try AESGCM.seal(plaintext, key: key, aad: aad))
+    }
+
     /// `conflicts` with every other version of another group or class than `attributes`' sealed
     /// under that pair's keys (a record key of a fresh id, the AAD a record of that pair has): a
     /// reader of this item's group and class never decrypts a version that lived in another.
@@ -265,7 +286,7 @@ extension OpenVault {
             guard let groupID = try groupID(for: other.attributes.group, creating: true) else { return conflict }
             let recordID = SecureRandom.bytes(16), classID = other.attributes.accessibility.fileID
             let key = try keys.recordKey(groupID: groupID, accessibility: other.attributes.accessibility, recordID: Bytes16(recordID))
-            let plaintext = RecordCodec.encodePlaintext(other.attributes, secret: other.secret)
+            let plaintext = RecordCodec.encodePlaintext(other)
             var sealed = conflict
             sealed.other = nil
             sealed.sealedElsewhere = SealedVersion(groupID: groupID, classID: classID, recordID: recordID,
@@ -301,8 +322,7 @@ extension OpenVault {
 
     /// Stores `record` as it was opened (history and conflicts kept), at `position` or at the end with `itemID`.
     mutating func store(_ record: OpenedRecord, replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
-        try store(record.item.attributes, secret: record.item.secret, history: record.history, conflicts: record.conflicts,
-                  replacing: position, itemID: itemID)
+        try store(record.item, history: record.history, conflicts: record.conflicts, replacing: position, itemID: itemID)
     }
 
     /// Removes the records at `positions`, leaving a tombstone of each unless the items are stored

@@ -13,12 +13,12 @@ struct TombstoneChanges {
 }
 
 extension OpenedRecord {
-    /// SHA-256 of everything the revision holds — attributes, secret, earlier secrets, conflicts —
+    /// SHA-256 of everything the revision holds — attributes, secret, sealed fields, earlier secrets, conflicts —
     /// and its group and class: equal for one revision however often it was sealed again (a merge,
     /// a revoke and a re-key seal it under a fresh record id).
     var contentDigest: [UInt8] {
         let attributes = item.attributes
-        let plaintext = RecordCodec.encodePlaintext(attributes, secret: item.secret, history: history, conflicts: conflicts)
+        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: conflicts)
         let placed = Array(attributes.group.name.utf8) + [0, attributes.accessibility.fileID.rawValue]
         return plaintext.withUnsafeBytes { SHA256.hash(Array($0) + placed) }
     }
@@ -30,17 +30,25 @@ extension OpenVault {
     /// The tombstones of `groupID` as the file holds them (none without a block).
     /// Throws `locked` without the group's keys, `corrupted` for a block that does not open.
     func tombstones(of groupID: GroupID) throws -> [Tombstone] {
-        guard let block = file.listings.first(where: { $0.groupID == groupID && $0.classID == Tombstone.blockClassID }) else { return [] }
-        guard let key = try? keys.tombstoneKey(groupID: groupID) else { throw VaultError.locked(nil) }
+        try openGroupBlock(groupID, classID: Tombstone.blockClassID, key: keys.tombstoneKey(groupID:), aad: AAD.tombstones(vaultID:groupID:),
+                           decode: Tombstone.decode, damage: "a tombstone block does not open") ?? []
+    }
+
+    /// The group's block of `classID` (its tombstones or its trash), checked against its digest,
+    /// opened under `key` with `aad` and decoded; nil when the group has none. Throws `locked`
+    /// without the key, `corrupted` (`damage`) for a block that does not open or decode.
+    func openGroupBlock<Decoded>(_ groupID: GroupID, classID: ClassID, key: (GroupID) throws -> SecretBytes,
+                                 aad: (_ vaultID: [UInt8], _ groupID: GroupID) -> [UInt8],
+                                 decode: ([UInt8]) throws -> Decoded, damage: String) throws -> Decoded? {
+        guard let block = file.listings.first(where: { $0.groupID == groupID && $0.classID == classID }) else { return nil }
+        guard let key = try? key(groupID) else { throw VaultError.locked(nil) }
         let sealed = block.sealed.bytes
         guard constantTimeEquals(SHA256.hash(sealed), block.digest),
-              let plaintext = try? sealed.withUnsafeBytes({
-                  try AESGCM.openNonSecret($0, key: key, aad: AAD.tombstones(vaultID: file.vaultID, groupID: groupID))
-              }),
-              let tombstones = try? Tombstone.decode(plaintext) else {
-            throw VaultError.corrupted(path: path, detail: "a tombstone block does not open")
+              let plaintext = try? sealed.withUnsafeBytes({ try AESGCM.openNonSecret($0, key: key, aad: aad(file.vaultID, groupID)) }),
+              let decoded = try? decode(plaintext) else {
+            throw VaultError.corrupted(path: path, detail: Damage(damage))
         }
-        return tombstones
+        return decoded
     }
 
     /// Tombstones for the records at `positions`, about to be removed. A record the keys at hand

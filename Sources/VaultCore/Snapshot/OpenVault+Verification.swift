@@ -31,8 +31,15 @@ extension OpenVault {
         }
         // Each pair's blocks are its buckets 0 ..< a power of two, in order; a pair with none is listed record by record.
         var buckets: [ListingPair: Int] = [:]
-        var groupsWithTombstones = Set<GroupID>()
+        var groupsWithTombstones = Set<GroupID>(), groupsWithTrash = Set<GroupID>()
         for block in file.listings {
+            // A group's one trash block (class id 255, bucket 0) lists no items either.
+            if block.classID == TrashEntry.blockClassID {
+                guard groupIDs.contains(block.groupID), block.bucket == 0, groupsWithTrash.insert(block.groupID).inserted else {
+                    throw VaultError.corrupted(path: path, detail: "a trash block of no group, or more than one")
+                }
+                continue
+            }
             // A group's one tombstone block (class id 0, bucket 0) lists no items.
             if block.classID == Tombstone.blockClassID {
                 guard groupIDs.contains(block.groupID), block.bucket == 0, groupsWithTombstones.insert(block.groupID).inserted else {

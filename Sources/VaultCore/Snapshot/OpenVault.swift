@@ -37,6 +37,10 @@ struct OpenVault {
     var changedListings = ListingChanges()
     /// Tombstones of items removed since the file was read, and those to seal again under new keys.
     var tombstoneChanges = TombstoneChanges()
+    /// Items moved to the trash since the file was read, and trash to seal again under new keys.
+    var trashChanges = TrashChanges()
+    /// Milliseconds since 1970 before which a trashed item is purged by this write; nil purges nothing.
+    var trashPurgeBefore: UInt64? = nil
     /// The attributes of items stored since the file was read, by item id: what a changed
     /// listing block is rebuilt from without opening their records again.
     var storedAttributes: [Bytes16: ItemAttributes] = [:]
@@ -70,17 +74,28 @@ struct OpenVault {
     /// A new, empty vault with one keyslot, every class key and the default group.
     static func create(vaultID: [UInt8], slotKind: Keyslot.Kind, secret: SecretBytes, kdf: Scrypt.Parameters,
                        deviceKey: SecretBytes, path: String) throws -> OpenVault {
+        var vault = try createWithoutGroups(vaultID: vaultID, keyslot: KeyslotSecret(kind: slotKind, secret: secret, kdf: kdf),
+                                            deviceKey: deviceKey, path: path)
+        _ = try vault.groupID(for: .default, creating: true)
+        return vault
+    }
+
+    /// A new vault with no group yet: one keyslot, every class key, fresh signing and trust keys, and
+    /// a team log that starts with `roster` (whose slots are sealed before the first write).
+    static func createWithoutGroups(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: SecretBytes, path: String,
+                                    roster: [Member] = []) throws -> OpenVault {
         let masterKey = SecretBytes(random: AESGCM.keySize)
-        let slot = try Keyslot.make(kind: slotKind, secret: secret, kdf: kdf, masterKey: masterKey, vaultID: vaultID)
+        let slot = try Keyslot.make(kind: keyslot.kind, secret: keyslot.secret, kdf: keyslot.kdf, masterKey: masterKey, vaultID: vaultID)
         let file = VaultFile(version: VaultFile.version, vaultID: vaultID, keyEpoch: 1, writeGeneration: 0,
                              deviceCheck: KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: vaultID),
                              deviceWrappedHeaderMACKey: [], keyslots: [slot], classes: [],
                              groups: [], index: [], sections: [], records: [])
         var vault = try empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
-        vault.file.teamLog = TeamLog.created(vaultID: vaultID, keyEpoch: 1, roster: [])
+        vault.file.teamLog = TeamLog.created(vaultID: vaultID, keyEpoch: 1, roster: roster)
+        vault.roster = roster
+        vault.memberSlotsStale = !roster.isEmpty
         try vault.replaceSigningKey()
         try vault.replaceTrustKey()
-        _ = try vault.groupID(for: .default, creating: true)
         return vault
     }
 

@@ -62,6 +62,10 @@ extension Vault {
         // after its file is in place, so a reader racing it can never see them above the file it reads.
         let seenBefore = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
         let seen = seenBefore.isEmpty ? nil : try SeenCounters.load(vaultID: seenBefore, host: host)
+        if case .none = source, lookInLoginKeyring, let kept = LoginKeyring.find(vaultID: seenBefore) {
+            source = .session(kept.token)
+            loginKeyringSession = kept
+        }
         let bytes = try readFile()
         let vaultID = VaultFile.peekVaultID(bytes)
         let vault: OpenVault
@@ -79,6 +83,7 @@ extension Vault {
                     vault = try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: try session.deviceKey ?? deviceKey(),
                                                path: location.path,
                                                checking: indexCheck)
+                    if let kept = loginKeyringSession { try? LoginKeyring.keepAlive(kept, timeout: session.timeout) }
                 } catch VaultError.corrupted(_, let detail) where detail.isHeaderMACMismatch
                             && VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true {
                     // The vault was re-keyed after the session started: its key is not the vault's any more.
@@ -86,11 +91,19 @@ extension Vault {
                 }
             } catch let error as VaultError {
                 guard case .sessionEnded(let end) = error else { throw error }
+                // The login's key names a session that has ended: drop it.
+                if let kept = loginKeyringSession { LoginKeyring.remove(kept) }
                 // A header that fails under the session's key at a higher epoch is a re-key, or a forgery made to look like
                 // one: never fall back to the read-MAC trust of what opens without an unlock then.
                 if end == .rekeyed { throw error }
-                // An ended session still leaves what opens with no unlock; say why only if that is not enough.
-                endedSession = error
+                if loginKeyringSession != nil {
+                    // Read as if the login had kept no session.
+                    loginKeyringSession = nil
+                    lookInLoginKeyring = false
+                } else {
+                    // An ended session still leaves what opens with no unlock; say why only if that is not enough.
+                    endedSession = error
+                }
                 source = .none
                 return try readSnapshot(writing: writing, checking: indexCheck)
             }
@@ -160,10 +173,13 @@ extension Vault {
     /// counters it raised would lock the owner out of the real file: it records nothing.
     /// `known`, when given, is what was read of the record before the file: a read that adds
     /// nothing to it (most reads) takes no lock and reads the record no second time.
-    func rememberCounters(of vault: OpenVault, known: SeenCounters? = nil) {
+    /// `writtenCopy`, for a write, is recorded as the copy written last; the one recorded before is returned.
+    @discardableResult
+    func rememberCounters(of vault: OpenVault, known: SeenCounters? = nil, writtenCopy: String? = nil) -> String? {
         let groups = vault.groupsVerifiedByWriteKey
         let source = source
-        let change = { (seen: SeenCounters) -> SeenCounters in
+        var before: String?
+        let counted = { (seen: SeenCounters) -> SeenCounters in
             if vault.keys.headerMACKey != nil { return seen.merging(vault.file, groups: groups) }
             // An identity's read checked the trust statement (`checkTrust`), which only the trust key signs:
             // its key epoch can be remembered. Nothing else of a header without its MAC can.
@@ -171,8 +187,15 @@ extension Vault {
             guard vault.file.keyEpoch == seen.keyEpoch, !groups.isEmpty else { return seen }
             return seen.merging(groupGenerationsOf: vault.file, groups: groups)
         }
-        if let known, change(known) == known { return }
+        let change = { (seen: SeenCounters) -> SeenCounters in
+            before = seen.writtenCopy
+            var next = counted(seen)
+            next.writtenCopy = writtenCopy ?? next.writtenCopy
+            return next
+        }
+        if let known, change(known) == known { return known.writtenCopy }
         SeenCounters.update(vaultID: vault.file.vaultID, host: host, change)
+        return before
     }
 
     /// Records `vault`'s counters as seen, lower ones included: a restore accepted on purpose.

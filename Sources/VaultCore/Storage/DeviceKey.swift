@@ -16,6 +16,13 @@ enum DeviceKey {
         host.deviceKeyDirectory + "/" + hex(vaultID) + ".key"
     }
 
+    /// The device key of `vaultID` where this machine keeps it, or nil: read only, never copied or
+    /// published from elsewhere (what a reader that records nothing may use).
+    static func readIfPresent(vaultID: [UInt8], host: HostContext) -> SecretBytes? {
+        let path = path(vaultID: vaultID, host: host)
+        return FileSystem.exists(path) ? try? read(path, exposed: false) : nil
+    }
+
     /// The device key of `vaultID`, or nil when this machine has none yet.
     /// A sealed key is unsealed by the TPM (`VaultError.tpm` when it refuses).
     /// A key an earlier version left beside the vault is copied here on first

@@ -19,8 +19,12 @@ public enum InputFileKind: String, Sendable, Equatable {
     case secretFile = "secret file"
     /// An age identity file (`vault identity new`, or `age-keygen`).
     case identity = "identity file"
+    /// A plaintext export, made by `vault export --format csv|json --plaintext`.
+    case plaintextExport = "plaintext export"
     /// A side of a merge git gave the merge driver (`%O`, `%A`, `%B`).
     case mergeSide = "merge input"
+    /// Another password manager's export (`vault import --from`).
+    case export = "export file"
 }
 
 extension FileSystem {

@@ -2,7 +2,7 @@
 /// epoch and, at that epoch, the highest write generation and group
 /// generations. A file below them was rolled back or spliced. Kept in the
 /// XDG state directory as lines of text (`epoch N`, `generation N`,
-/// `group ID N`, `previous N`), written atomically; recorded after a write is
+/// `group ID N`, `previous N`, `copy PATH`), written atomically; recorded after a write is
 /// renamed into place and its directory synced, or after a read whose counters a
 /// write key checked (the header MAC, or a group's index MAC), or (the key
 /// epoch alone) an identity's read whose trust statement checked.
@@ -19,6 +19,9 @@ struct SeenCounters: Equatable {
     var groupGenerations: [GroupID: UInt64] = [:]
     /// The key epoch a write in flight raised `keyEpoch` from: a file there is accepted until the write resolves.
     var previousEpoch: UInt64?
+    /// The real path of the copy of the vault written last on this machine: a write to another
+    /// copy (`cp`, the same vault id) makes that one read as older here.
+    var writtenCopy: String?
 
     /// The counters of `file`, as it holds them: its header's, and the generations of `groups`.
     init(of file: VaultFile, groups: Set<GroupID>) {
@@ -62,6 +65,7 @@ struct SeenCounters: Equatable {
             case ("epoch", 2): seen.keyEpoch = UInt64(words[1]) ?? 0
             case ("generation", 2): seen.writeGeneration = UInt64(words[1]) ?? 0
             case ("previous", 2): seen.previousEpoch = UInt64(words[1])
+            case ("copy", _) where words.count > 1: seen.writtenCopy = String(line.dropFirst(5))
             case ("group", 3):
                 if let id = UInt32(words[1]), let generation = UInt64(words[2]) { seen.groupGenerations[GroupID(id)] = generation }
             default: continue
@@ -108,6 +112,7 @@ struct SeenCounters: Equatable {
         guard file.keyEpoch > keyEpoch else { return nil }
         var next = SeenCounters(of: file, groups: groups)
         next.previousEpoch = replaced
+        next.writtenCopy = writtenCopy
         return next
     }
 
@@ -119,6 +124,7 @@ struct SeenCounters: Equatable {
         var text = "epoch \(keyEpoch)\ngeneration \(writeGeneration)\n"
         for (id, generation) in groupGenerations.sorted(by: { $0.key < $1.key }) { text += "group \(id) \(generation)\n" }
         if let previousEpoch { text += "previous \(previousEpoch)\n" }
+        if let writtenCopy, !writtenCopy.contains("\n") { text += "copy \(writtenCopy)\n" }
         // A new key epoch (a re-key, a revoke) is synced: losing it would let a pre-revoke copy in.
         // Generations, raised by every write, are not (only their data is, before the rename, so the
         // file is never left empty and the epoch it holds never lost): a crash that loses one leaves lower counters,
@@ -163,8 +169,11 @@ struct SeenCounters: Equatable {
     /// replaces everything; the same epoch takes each maximum.
     /// A file at the epoch a write in flight raised from resolves it the other way: that write did not land.
     func merging(_ file: VaultFile, groups: Set<GroupID>) -> SeenCounters {
-        if file.keyEpoch > keyEpoch { return SeenCounters(of: file, groups: groups) }
-        if file.keyEpoch == previousEpoch { return SeenCounters(of: file, groups: groups) }
+        if file.keyEpoch > keyEpoch || file.keyEpoch == previousEpoch {
+            var next = SeenCounters(of: file, groups: groups)
+            next.writtenCopy = writtenCopy
+            return next
+        }
         guard file.keyEpoch == keyEpoch else { return self }
         var next = self
         next.previousEpoch = nil

@@ -14,11 +14,12 @@ enum SessionCache {
     static let magic = Array("VSESSN03".utf8)
     static let tokenPrefix = "vs1_"
 
-    /// What a live session holds: the master key, the vault's key epoch when it started, and
-    /// this machine's device key when the TPM seals it.
+    /// What a live session holds: the master key, the vault's key epoch when it started, its idle
+    /// timeout in seconds, and this machine's device key when the TPM seals it.
     struct Opened {
         let masterKey: SecretBytes
         let keyEpoch: UInt64
+        var timeout = 0
         var deviceKey: SecretBytes? = nil
     }
 
@@ -58,7 +59,9 @@ enum SessionCache {
     }
 
     /// The master key of a live session and its key epoch, refreshing its idle timer.
-    static func open(token: String, vaultID: [UInt8], host: HostContext) throws -> Opened {
+    /// `extendingIdleTime` false leaves the session's last use as it was: a reader that records
+    /// nothing (`git diff`'s text conversion) must not keep a session alive.
+    static func open(token: String, vaultID: [UInt8], host: HostContext, extendingIdleTime: Bool = true) throws -> Opened {
         let (sessionID, tokenKey) = try parse(token)
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         guard let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
@@ -76,11 +79,11 @@ enum SessionCache {
               [AESGCM.keySize, AESGCM.keySize + DeviceKey.size].contains(keys.count) else {
             throw VaultError.sessionEnded(.unknown)
         }
-        try? touch(path, at: host.now())
+        if extendingIdleTime { try? touch(path, at: host.now()) }
         let masterKey = keys.withUnsafeBytes { SecretBytes(UnsafeRawBufferPointer(rebasing: $0[..<AESGCM.keySize])) }
         let deviceKey = keys.count > AESGCM.keySize ? keys.withUnsafeBytes { SecretBytes(UnsafeRawBufferPointer(rebasing: $0[AESGCM.keySize...])) } : nil
         return Opened(masterKey: masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
-                      deviceKey: deviceKey)
+                      timeout: Int(timeout), deviceKey: deviceKey)
     }
 
     /// Ends the session of `token`; false when it had already ended.
@@ -120,7 +123,7 @@ enum SessionCache {
     }
 
     private static func sealKey(_ tokenKey: SecretBytes, _ sessionID: [UInt8], _ vaultID: [UInt8]) -> SecretBytes {
-        KeyRing.derive(tokenKey, "session", sessionID, vaultID: vaultID)
+        KeyRing.derive(tokenKey, .session, sessionID, vaultID: vaultID)
     }
 
     private static func filePath(vaultID: [UInt8], sessionID: [UInt8], host: HostContext) throws -> String {
@@ -209,7 +212,7 @@ enum AfterFirstUnlockCache {
     }
 
     private static func sealKey(_ deviceKey: SecretBytes, _ bootID: String, _ vaultID: [UInt8]) -> SecretBytes {
-        KeyRing.derive(deviceKey, "after first unlock", Array(bootID.utf8), vaultID: vaultID)
+        KeyRing.derive(deviceKey, .afterFirstUnlock, Array(bootID.utf8), vaultID: vaultID)
     }
 
     private static func path(_ vaultID: [UInt8], _ host: HostContext) throws -> String {

@@ -54,6 +54,7 @@ extension Vault {
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)
+                vault.trashPurgeBefore = trashPurgeBefore
                 let epochOnDisk = vault.file.keyEpoch
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
                 guard vault.isWritable else {
@@ -116,11 +117,29 @@ extension Vault {
             }
         }
         guard write == .change else { return }
+        // This file is remembered as the copy of its vault written last here.
+        let here = FileSystem.realPath(location.path)
+        var before: String?
         if raises {
-            try SeenCounters.record(vaultID: file.vaultID, host: host) { $0.merging(file, groups: groups) }
+            try SeenCounters.record(vaultID: file.vaultID, host: host) { seen in
+                before = seen.writtenCopy
+                var next = seen.merging(file, groups: groups)
+                next.writtenCopy = here ?? next.writtenCopy
+                return next
+            }
         } else {
-            rememberCounters(of: vault)
+            before = rememberCounters(of: vault, writtenCopy: here)
         }
+        if let here, let before { tellOfForkedCopy(written: here, before: before, vaultID: file.vaultID) }
+    }
+
+    /// When the copy written last here was another file (a `cp` of this one: the same vault id at
+    /// another path, still there), says so once: that copy now reads as older than what this
+    /// machine has seen (`VaultNotice.forkedCopy`).
+    private func tellOfForkedCopy(written here: String, before other: String, vaultID: [UInt8]) {
+        guard other != here, FileSystem.isRegularFile(other),
+              VaultFile.peekVaultID(FileSystem.readPrefix(other, count: VaultFile.magic.count + 2 + VaultFile.idSize)) == vaultID else { return }
+        onNotice?(.forkedCopy(written: location.path, other: other))
     }
 
     /// Converts a v1 snapshot to v2 in memory. Outside a git work tree it first keeps the file as

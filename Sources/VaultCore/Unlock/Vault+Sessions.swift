@@ -14,11 +14,14 @@ extension Vault {
             let vault = try readSnapshot()
             guard let masterKey = vault.keys.masterKey else { throw VaultError.locked(nil) }
             refreshMachineGrants(vault, onlyIfMissing: false)
-            // The device key rides in the session only when the TPM seals it: a clear one is a file read away anyway.
-            let sealedDeviceKey = try DeviceKey.sealed(vaultID: vault.file.vaultID, host: host) != nil ? vault.keys.deviceKey : nil
             return try SessionCache.start(masterKey: masterKey, vaultID: vault.file.vaultID, keyEpoch: vault.file.keyEpoch,
-                                          deviceKey: sealedDeviceKey, timeout: timeout, host: host)
+                                          deviceKey: try Vault.sessionDeviceKey(of: vault, host: host), timeout: timeout, host: host)
         }
+    }
+
+    /// The device key a session of `vault` carries: only one the TPM seals, since a clear one is a file read away anyway.
+    static func sessionDeviceKey(of vault: OpenVault, host: HostContext) throws -> SecretBytes? {
+        try DeviceKey.sealed(vaultID: vault.file.vaultID, host: host) != nil ? vault.keys.deviceKey : nil
     }
 
     /// Gives the live session of `token` a fresh idle timeout of `timeout`
@@ -44,18 +47,24 @@ extension Vault {
         public var sessionsEnded: Int
         /// Whether an after-first-unlock cache was there and is gone.
         public var afterFirstUnlockEnded: Bool
+        /// Whether this login's keyring kept a session key, now removed.
+        public var loginKeyringKeyRemoved = false
     }
 
-    /// Ends the session of `token`; with `all` (or no token), every session of
-    /// this vault; with `all`, also the after-first-unlock cache.
-    /// Needs no unlock.
+    /// Ends the session of `token` and (with `lookInLoginKeyring`) the one this login's keyring
+    /// keeps, removing its key; with `all`, every session of this vault and the after-first-unlock
+    /// cache too. Needs no unlock.
     public func lock(token: String?, all: Bool) throws -> LockOutcome {
         let vaultID = try self.vaultID()
         var outcome = LockOutcome(sessionsEnded: 0, afterFirstUnlockEnded: false)
-        if let token, !all {
-            outcome.sessionsEnded = try SessionCache.end(token: token, vaultID: vaultID, host: host) ? 1 : 0
-        } else {
+        let kept = lookInLoginKeyring ? LoginKeyring.find(vaultID: vaultID) : nil
+        if let kept { outcome.loginKeyringKeyRemoved = LoginKeyring.remove(kept) }
+        if all {
             outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
+        } else {
+            for ended in Set([token, kept?.token].compactMap { $0 }) where try SessionCache.end(token: ended, vaultID: vaultID, host: host) {
+                outcome.sessionsEnded += 1
+            }
         }
         if all {
             outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try deviceKeyIfItOpens(vaultID: vaultID).key,
@@ -65,10 +74,20 @@ extension Vault {
         return outcome
     }
 
+    /// Where the session a command would use lives.
+    public enum SessionPlace: String, Sendable {
+        /// The token in VAULT_SESSION.
+        case environment
+        /// This login's kernel keyring (`vault unlock`, `vault init`).
+        case loginKeyring = "kernel-keyring"
+    }
+
     /// What `vault status` shows; read without any unlock.
     public struct StatusReport: Sendable {
         /// When the session of the token given ends if left idle; nil when there is none or it has ended.
         public var sessionExpiry: Date?
+        /// Where the live session is, nil when there is none.
+        public var sessionPlace: SessionPlace?
         /// Whether the after-first-unlock cache of this boot is present (after-first-unlock items open without an unlock).
         public var afterFirstUnlock: Bool
         /// Whether this machine's device key is the vault's (device-bound items open here).
@@ -100,8 +119,8 @@ extension Vault {
         return try withKeys { try readSnapshot(checking: .lookupsOnly).keys.groups.mapValues(\.group.name) }
     }
 
-    /// The vault's state without unlocking it: session, after-first-unlock
-    /// cache, keyslots, and item counts by group and class.
+    /// The vault's state without unlocking it: session (of `sessionToken`, else with `lookInLoginKeyring`
+    /// the one this login's keyring keeps), after-first-unlock cache, keyslots, and item counts by group and class.
     public func status(sessionToken: String?) throws -> StatusReport {
         let bytes = try readFile()
         let file: VaultFile
@@ -126,8 +145,13 @@ extension Vault {
                 if count > 0 { counts.append(ItemCount(group: name, accessibility: accessibility, count: count)) }
             }
         }
+        let sessionExpiry = sessionToken.flatMap { SessionCache.expiry(token: $0, vaultID: file.vaultID, host: host) }
+        let keptExpiry = sessionToken == nil && lookInLoginKeyring
+            ? LoginKeyring.find(vaultID: file.vaultID).flatMap { SessionCache.expiry(token: $0.token, vaultID: file.vaultID, host: host) }
+            : nil
         return StatusReport(
-            sessionExpiry: sessionToken.flatMap { SessionCache.expiry(token: $0, vaultID: file.vaultID, host: host) },
+            sessionExpiry: sessionExpiry ?? keptExpiry,
+            sessionPlace: sessionExpiry != nil ? .environment : keptExpiry != nil ? .loginKeyring : nil,
             afterFirstUnlock: AfterFirstUnlockCache.isPresent(vaultID: file.vaultID, deviceKey: deviceKey, host: host),
             onItsDevice: partial?.deviceMatches ?? false,
             deviceKey: try deviceKeyProtection(),

@@ -20,6 +20,10 @@ struct RunResult {
 final class Sandbox: @unchecked Sendable {
     let home: String
     var environment: [String: String]
+    /// The program and arguments every command runs under (a session keyring of a test login), or none.
+    var wrapper: [String] = []
+    /// The session keyrings made for this sandbox's logins, removed with it.
+    private var keyrings: [String] = []
 
     init() throws {
         let base = FileManager.default.temporaryDirectory.path + "/vault-test-" + UUID().uuidString
@@ -27,12 +31,39 @@ final class Sandbox: @unchecked Sendable {
                                                 attributes: [.posixPermissions: 0o700])
         home = base
         let binaryDirectory = URL(fileURLWithPath: Sandbox.vaultBinary).deletingLastPathComponent().path
+        // Sessions stay out of the kernel keyring unless a test asks for a login (`login(_:)`):
+        // the keyring of the process running the tests is this machine's, shared by every test.
         environment = ["HOME": base, "PATH": binaryDirectory + ":/usr/bin:/bin", "LANG": "C.UTF-8",
-                       "XDG_RUNTIME_DIR": base + "/run"]
+                       "XDG_RUNTIME_DIR": base + "/run", "VAULT_NO_KEYRING": "1"]
     }
 
     deinit {
+        for keyring in keyrings { _ = try? Sandbox.spawn("/usr/bin/python3", [Sandbox.keyringHelper, "remove", keyring], environment: [:],
+                                                          directory: "/", stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null") }
         try? FileManager.default.removeItem(atPath: home)
+    }
+
+    /// The helper that makes and joins test logins' keyrings (Support/keyring.py).
+    static let keyringHelper = packageRoot + "/Tests/VaultCLITests/Support/keyring.py"
+
+    /// Runs the commands from now on in the test login `name`: a session keyring of its own, made on
+    /// first use, as pam_keyinit gives a login; `blocked` runs them where the keyring system calls
+    /// are refused, as in a container whose seccomp filter blocks them. Turns the keyring on.
+    func login(_ name: String) throws {
+        environment["VAULT_NO_KEYRING"] = nil
+        environment["KEYRING_HELPER"] = Sandbox.keyringHelper
+        if name == "blocked" {
+            wrapper = ["/usr/bin/python3", Sandbox.keyringHelper, "blocked"]
+            return
+        }
+        let keyring = "vault-test-\(name)-" + URL(fileURLWithPath: home).lastPathComponent
+        if !keyrings.contains(keyring) {
+            wrapper = []
+            let made = try run("/usr/bin/python3", [Sandbox.keyringHelper, "new", keyring])
+            guard made.status == 0 else { throw SandboxError.setupFailed("keyring \(keyring): \(made.stderr)") }
+            keyrings.append(keyring)
+        }
+        wrapper = ["/usr/bin/python3", Sandbox.keyringHelper, "join", keyring]
     }
 
     /// The default vault path in this HOME.
@@ -67,7 +98,7 @@ final class Sandbox: @unchecked Sendable {
         defer {
             for suffix in [".in", ".out", ".err"] { try? FileManager.default.removeItem(atPath: io + suffix) }
         }
-        let status = try Sandbox.spawn(program, arguments, environment: environment.merging(extra) { $1 },
+        let status = try Sandbox.spawn(program, arguments, environment: environment.merging(extra) { $1 }, wrapper: wrapper,
                                        directory: home, stdin: io + ".in", stdout: io + ".out", stderr: io + ".err")
         let out = FileManager.default.contents(atPath: io + ".out").map { Array($0) } ?? []
         let err = FileManager.default.contents(atPath: io + ".err").map { String(decoding: $0, as: UTF8.self) } ?? ""
@@ -78,15 +109,16 @@ final class Sandbox: @unchecked Sendable {
     /// signal unblocked — test-runner threads block SIGCHLD, and a shell that
     /// inherits that mask waits for its children forever — and returns its
     /// exit status (128 + N for a signal).
-    static func spawn(_ program: String, _ arguments: [String], environment: [String: String], directory: String,
-                      stdin: String, stdout: String, stderr: String) throws -> Int32 {
-        waitForExit(try launch(program, arguments, environment: environment, directory: directory,
+    static func spawn(_ program: String, _ arguments: [String], environment: [String: String], wrapper: [String] = [],
+                      directory: String, stdin: String, stdout: String, stderr: String) throws -> Int32 {
+        waitForExit(try launch(program, arguments, environment: environment, wrapper: wrapper, directory: directory,
                                stdin: stdin, stdout: stdout, stderr: stderr))
     }
 
-    /// Starts a program as `spawn` does and returns its pid without waiting.
-    static func launch(_ program: String, _ arguments: [String], environment: [String: String], directory: String,
-                       stdin: String, stdout: String, stderr: String) throws -> pid_t {
+    /// Starts a program as `spawn` does (under `wrapper`, a program that runs the rest of its
+    /// arguments, when given) and returns its pid without waiting.
+    static func launch(_ program: String, _ arguments: [String], environment: [String: String], wrapper: [String] = [],
+                       directory: String, stdin: String, stdout: String, stderr: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -105,14 +137,14 @@ final class Sandbox: @unchecked Sendable {
         // glibc's POSIX_SPAWN_SETSID (0x80) is only declared with _GNU_SOURCE.
         posix_spawnattr_setflags(&attributes, Int16(0x80 | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         // env -C sets the working directory (posix_spawn_file_actions_addchdir_np needs _GNU_SOURCE too).
-        let argv = (["/usr/bin/env", "-C", directory, program] + arguments).map { strdup($0) } + [nil]
+        let argv = (wrapper + ["/usr/bin/env", "-C", directory, program] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
         var pid = pid_t()
-        let result = posix_spawn(&pid, "/usr/bin/env", &actions, &attributes, argv, envp)
+        let result = posix_spawn(&pid, wrapper.first ?? "/usr/bin/env", &actions, &attributes, argv, envp)
         guard result == 0 else { throw SandboxError.setupFailed("posix_spawn \(program): \(String(cString: strerror(result)))") }
         return pid
     }

@@ -16,15 +16,26 @@ import Testing
 ///     env NAME=VALUE         set for later commands; unenv NAME removes it
 ///     file NAME TEXT         write a 0600 file (escapes); chmod MODE NAME
 ///     snapshot / unchanged   remember the vault's bytes / check they are the same
+///     login NAME             later commands run in the test login NAME, a session keyring of
+///                            its own, with the keyring on; `login blocked` where keyctl is
+///                            refused (see Sandbox.login); $KEYRING_HELPER is Support/keyring.py
 ///
 /// Arguments split like a shell's words ('…', "…", backslash); $HOME and
-/// $VAULT expand to the sandbox HOME and its default vault path.
+/// $VAULT expand to the sandbox HOME and its default vault path, $FIXTURES to
+/// Tests/VaultCLITests/Fixtures.
 struct Scenario {
     let name: String
     let lines: [String]
 
-    /// Every scenario file in Tests/VaultCLITests/Scenarios, by name.
+    /// Every scenario file in Tests/VaultCLITests/Scenarios, by name; only those named in
+    /// SCENARIOS (comma-separated, e.g. SCENARIOS=sessions.txt) when it is set.
     static var all: [String] {
+        let chosen = ProcessInfo.processInfo.environment["SCENARIOS"].map { Set($0.split(separator: ",").map(String.init)) }
+        return files.filter { chosen?.contains($0) != false }
+    }
+
+    /// Every scenario file, whatever SCENARIOS says.
+    static var files: [String] {
         let directory = Sandbox.packageRoot + "/Tests/VaultCLITests/Scenarios"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix(".txt") }.sorted()
@@ -48,6 +59,7 @@ struct Scenario {
             let (word, rest) = Scenario.splitFirst(line)
             func expand(_ text: String) -> String {
                 text.replacingOccurrences(of: "$VAULT", with: sandbox.vaultPath).replacingOccurrences(of: "$HOME", with: sandbox.home)
+                    .replacingOccurrences(of: "$FIXTURES", with: Sandbox.packageRoot + "/Tests/VaultCLITests/Fixtures")
             }
             func requireLast() -> RunResult? {
                 if last == nil { Issue.record("\(place): no command has run yet") }
@@ -61,6 +73,8 @@ struct Scenario {
                 sandbox.environment[parts[0]] = parts.count > 1 ? expand(parts[1]) : ""
             case "unenv":
                 sandbox.environment[rest] = nil
+            case "login":
+                try sandbox.login(rest)
             case "file":
                 let (fileName, content) = Scenario.splitFirst(rest)
                 try sandbox.write(expand(fileName), Scenario.unescape(content))

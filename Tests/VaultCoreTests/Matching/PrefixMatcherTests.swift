@@ -65,4 +65,13 @@ import VaultTestSupport
             #expect(pending == expected, "round \(round) (seed \(generator.seed))")
         }
     }
+
+    /// Secrets repeat across items: a pattern given twice is reported once, under its lower id.
+    @Test func aRepeatedPatternIsReportedOnceUnderItsFirstID() {
+        let patterns: [[UInt8]] = ["token-one", "other-secret", "token-one", "token-onf", "other-secret"].map { Array($0.utf8) }
+        let matcher = PrefixMatcher(patterns: patterns)
+        var found: [[Int]] = []
+        Array("a token-one and other-secret".utf8).withUnsafeBytes { buffer in matcher.search(buffer) { found.append([$0, $1]) } }
+        #expect(found == [[0, 11], [1, 28]])
+    }
 }

@@ -1,0 +1,41 @@
+import FoundationEssentials
+import VaultCore
+
+/// `vault trash`: what `delete` kept, newest deletion first, with list's columns after the deletion date.
+enum TrashCommand {
+    static func run(_ invocation: Invocation) throws {
+        let options = ItemArguments(invocation)
+        let query = Query(service: invocation.arguments.value(.service), account: invocation.arguments.value(.account),
+                          group: try options.group())
+        var (items, locked) = try VaultAccess(invocation).vault().trash(matching: query)
+        items.sort { $0.deletedAt > $1.deletedAt }
+        let terminal = invocation.terminal
+        let now = invocation.now
+        if locked > 0 {
+            terminal.writeErr("vault: \(counted(locked, "trashed item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
+        }
+        let deleted = items.map { DateText.iso($0.deletedAt) }
+        if invocation.wantsJSON {
+            // Each item as list --json shows it, with the deletion date as one more field.
+            let objects = zip(items, deleted).map { item, date in
+                JSONValue.rendered(String(ItemOutput.json(item.attributes, now: now).dropLast()) + ",\"deleted\":" + ItemOutput.jsonString(date) + "}")
+            }
+            terminal.writeOut(JSONValue.array(objects).text + "\n")
+        } else if items.isEmpty {
+            terminal.say("the trash is empty")
+        } else if terminal.stdoutIsTTY {
+            let lines = ItemOutput.table(items.map(\.attributes), now: now).split(separator: "\n", omittingEmptySubsequences: false)
+            let width = DateText.iso(now).count
+            var text = "DELETED" + String(repeating: " ", count: width - 7 + 2) + lines[0] + "\n"
+            for (date, line) in zip(deleted, lines.dropFirst()) { text += date + "  " + line + "\n" }
+            terminal.writeOut(text)
+        } else {
+            var rows: [UInt8] = []
+            ItemOutput.writeRows(items.map(\.attributes), now: now) { rows.append(contentsOf: $0) }
+            let lines = rows.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            var text = ""
+            for (date, line) in zip(deleted, lines) { text += date + "\t" + String(decoding: line, as: UTF8.self) + "\n" }
+            terminal.writeOut(text)
+        }
+    }
+}

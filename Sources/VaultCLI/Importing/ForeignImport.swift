@@ -1,0 +1,116 @@
+import VaultCore
+
+/// `vault import --from FORMAT [SOURCE]`: reads the source (`ImportFormat`), names each entry's
+/// item, refuses bad input and repeated names unless `--partial`, then adds everything in one
+/// write (or, with `--dry-run`, prints the names), and says what came in and what was left out.
+struct ForeignImport {
+    let invocation: Invocation
+    let format: ImportFormat
+    let policy: ConflictPolicy
+
+    /// The options that only an import of another manager's export takes.
+    static let options: [OptionName] = [.columns, .dryRun, .group, .foldersAsGroups, .partial, .kdbxPasswordFile, .kdbxKeyFile, .createGroup]
+
+    func run(source: String?) throws {
+        let arguments = invocation.arguments
+        let defaultGroup = try ItemArguments(invocation).group() ?? .default
+        var (batch, sourceName): (ImportBatch, String)
+        do {
+            (batch, sourceName) = try format.read(source, invocation)
+        } catch let problem as ImportProblem {
+            throw CommandFailure(.usage, "\(problem.origin): \(ImportWords.problem(problem.reason)); nothing was imported",
+                                 hint: "check that the file is what --from \(format.rawValue) reads (docs/IMPORT.md)")
+        }
+        let naming = item(defaultGroup: defaultGroup)
+        batch.separateRepeatedNames { naming($0).key }
+        if let first = batch.bad.first, !arguments.flag(.partial) {
+            throw CommandFailure(.usage, "\(first.origin): \(ImportWords.problem(first.reason)); nothing was imported",
+                                 details: batch.bad.dropFirst().map { "\($0.origin): \(ImportWords.problem($0.reason))" },
+                                 hint: "fix the source, or pass --partial to import the entries that were read")
+        }
+        let kept = batch.entries.map(naming)
+        let terminal = invocation.terminal
+        if arguments.flag(.dryRun) {
+            for new in kept { terminal.writeOut(ItemName.of(new.key) + "\n") }
+            summarize(batch, source: sourceName, outcome: nil)
+            return
+        }
+        let vault = try VaultAccess(invocation).vault()
+        if arguments.value(.group) != nil {
+            _ = try NewGroupCheck(invocation: invocation).createsGroup(defaultGroup, in: vault)
+        }
+        let existingGroups = Set(try vault.groupNames().groups)
+        let progress = ProgressLine.attach(to: vault, invocation, label: "import")
+        let outcome: Vault.ImportOutcome
+        do {
+            defer { progress?.finish() }
+            outcome = try vault.importItems(kept, onConflict: policy)
+        } catch VaultError.duplicateItem(let key) {
+            throw ImportCommand.existingItem(key, source: quoted(sourceName))
+        }
+        if !invocation.wantsJSON {
+            for group in Set(kept.map(\.group)).subtracting(existingGroups).sorted(by: { $0.name < $1.name }) where group != .default {
+                terminal.say("created group \(quoted(group.name))")
+            }
+        }
+        summarize(batch, source: sourceName, outcome: outcome)
+    }
+
+    /// The item an entry becomes: in the group of its folders (`--folders-as-groups`) or the one
+    /// of `--group` (else the usual default), named by its service and account.
+    private func item(defaultGroup: AccessGroup) -> (ImportEntry) -> NewItem {
+        let foldersAsGroups = invocation.arguments.flag(.foldersAsGroups)
+        return { entry in
+            let service = !foldersAsGroups && format.foldersNameTheService ? (entry.folders + [entry.service]).joined(separator: "/") : entry.service
+            let group = foldersAsGroups ? AccessGroup(folders: entry.folders) ?? defaultGroup : defaultGroup
+            return NewItem(service: service, account: entry.account, group: group, secret: entry.secret, fields: entry.fields)
+        }
+    }
+
+    private func summarize(_ batch: ImportBatch, source: String, outcome: Vault.ImportOutcome?) {
+        let entries = batch.entries
+        let kinds = ImportEntry.Kind.allCases.compactMap { kind -> String? in
+            let count = entries.filter { $0.kind == kind }.count
+            return count == 0 ? nil : counted(count, kind.rawValue)
+        }
+        let withNotes = entries.filter { $0.fields[.notes] != nil }.count
+        let withCodes = entries.filter { $0.fields[.oneTimeCode] != nil }.count
+        var read = "\(entries.count) \(entries.count == 1 ? "entry" : "entries")"
+        if !kinds.isEmpty { read += " (\(kinds.joined(separator: ", ")); \(withNotes) with notes, \(withCodes) with a one-time code)" }
+        let leftOut = batch.skipped + batch.bad
+        let terminal = invocation.terminal
+        for problem in leftOut { terminal.writeErr("vault: left out \(problem.origin): \(ImportWords.problem(problem.reason))\n") }
+        var fields: [(String, JSONValue)] = [("format", .string(format.rawValue)), ("source", .string(source)), ("entries", .number(entries.count))]
+        for kind in ImportEntry.Kind.allCases { fields.append((kind.rawValue + "s", .number(entries.filter { $0.kind == kind }.count))) }
+        fields += [("with_notes", .number(withNotes)), ("with_one_time_code", .number(withCodes)), ("left_out", .number(leftOut.count))]
+        guard let outcome else {
+            terminal.writeErr("vault: would import \(read) from \(quoted(source)); \(leftOut.count) left out; nothing was written (--dry-run)\n")
+            return
+        }
+        fields += [("added", .number(outcome.added)), ("replaced", .number(outcome.replaced)), ("skipped", .number(outcome.skipped))]
+        invocation.report("imported \(read) from \(quoted(source)): \(outcome.added) added, \(outcome.replaced) replaced, "
+                          + "\(outcome.skipped) skipped (they exist), \(leftOut.count) left out",
+                          json: .object(fields))
+    }
+}
+
+/// The words for what an import found wrong.
+enum ImportWords {
+    static func problem(_ reason: ImportProblem.Reason) -> String {
+        switch reason {
+        case .unterminatedQuote: return "a quoted field that never ends"
+        case .textAfterQuote: return "text after a quoted field's closing quote"
+        case .fieldCount(let expected, let found): return "\(counted(found, "field")), where the header has \(expected)"
+        case .missingColumn(let name): return "the header has no column \(quoted(name))"
+        case .badMapping(let text): return "\(quoted(text)) is not ROLE=COLUMN with a role of \(ColumnMapping.Role.allCases.map(\.rawValue).joined(separator: ", ")) (service and secret required)"
+        case .notText: return "a name that is not UTF-8 text"
+        case .malformedJSON(let detail): return "not the JSON this format needs: \(detail)"
+        case .encryptedExport: return "an encrypted export; export the vault again as unencrypted JSON (\"File > Export vault\", format .json)"
+        case .noName: return "no name to make a service of"
+        case .nothingToKeep: return "neither a password nor a note"
+        case .unsupportedKind(let kind): return "a \(kind); vault imports logins and notes"
+        case .sameNameAs(let first): return "the same name as \(first); rename one of them in the source"
+        case .undecryptable(let why): return "cannot be decrypted: \(why)"
+        }
+    }
+}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultCore
+
+/// The words for sessions kept in the login's kernel keyring (docs/SECURITY.md, "Sessions in the kernel keyring").
+enum LoginKeyringText {
+    /// What `unlock` and `init` say of a new session the login's keyring keeps.
+    static func unlocked(timeout: Int) -> String {
+        "unlocked for this login: its shells read without a passphrase until 'vault lock' or \(DurationText.describe(timeout)) "
+            + "without use (the session is in the kernel keyring)"
+    }
+
+    /// The one line that says the login's keyring could not keep a session, and where it lives instead.
+    static func unavailable(_ problem: LoginKeyringProblem) -> String {
+        "vault: the kernel keyring is not available here (\(reason(problem))); the session lives only in its token: set VAULT_SESSION to it\n"
+    }
+
+    /// Why the keyring calls failed, in a few words.
+    static func reason(_ problem: LoginKeyringProblem) -> String {
+        switch problem {
+        case .blocked(let error):
+            return "its system calls are refused (\(String(cString: strerror(error)))), as a container's seccomp filter does"
+        case .noLoginSessionKeyring:
+            return "this login has no session keyring of its own (pam_keyinit starts one)"
+        case .failed(let operation, let error):
+            return "\(operation) failed: \(String(cString: strerror(error)))"
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import VaultCrypto
+
+/// One entry read from another password manager's export, before it becomes an item: what every
+/// importer (`PassEntry`, `ColumnMapping`, `BitwardenExport`) produces, so one path adds them all.
+public struct ImportEntry: Sendable {
+    /// What the entry was in its source, for the summary.
+    public enum Kind: String, CaseIterable, Sendable {
+        /// A password (or a pass entry's first line).
+        case login
+        /// A note without a password: the note is the secret.
+        case note
+    }
+
+    /// Where the entry was found ("line 12", "github/alice.gpg"), for messages.
+    public var origin: String
+    /// The folders above it in its source, outermost first (pass directories, KeePassXC groups,
+    /// a Bitwarden folder): `--folders-as-groups` makes a group of them.
+    public var folders: [String]
+    /// The item's service (never empty).
+    public var service: String
+    /// The item's account (may be empty).
+    public var account: String
+    /// The item's secret.
+    public var secret: SecretBytes
+    /// Everything else of the entry, sealed beside the secret: notes and a one-time code.
+    public var fields: SealedFields
+    /// A login or a note.
+    public var kind: Kind
+
+    /// An entry with these names, secret and fields.
+    public init(origin: String, folders: [String], service: String, account: String, secret: SecretBytes,
+                fields: SealedFields = SealedFields(), kind: Kind = .login) {
+        self.origin = origin
+        self.folders = folders
+        self.service = service
+        self.account = account
+        self.secret = secret
+        self.fields = fields
+        self.kind = kind
+    }
+}
+
+/// What an importer read from its source: the entries, those left out by design (a card, a row
+/// with nothing to keep) and those that are bad input (a malformed row, an entry that does not
+/// decrypt), which stop the import unless the caller keeps what parsed.
+public struct ImportBatch: Sendable {
+    /// The entries read.
+    public var entries: [ImportEntry] = []
+    /// Entries left out, and why: reported, never an error.
+    public var skipped: [ImportProblem] = []
+    /// Bad input, entry by entry.
+    public var bad: [ImportProblem] = []
+
+    /// An empty batch.
+    public init() {}
+
+    /// Moves every entry whose name (as `key` gives it) an earlier entry has to `bad`
+    /// (`sameNameAs` the first): two entries of one source are never merged silently.
+    public mutating func separateRepeatedNames<Key: Hashable>(by key: (ImportEntry) -> Key) {
+        var first: [Key: String] = [:]
+        var kept: [ImportEntry] = []
+        for entry in entries {
+            let name = key(entry)
+            if let earlier = first[name] {
+                bad.append(ImportProblem(entry.origin, .sameNameAs(earlier)))
+            } else {
+                first[name] = entry.origin
+                kept.append(entry)
+            }
+        }
+        entries = kept
+    }
+}
+
+/// Why an export cannot be read, or why one of its entries is left out: facts the command line
+/// turns into words, naming `origin` (a line of a file, an entry of a store).
+public struct ImportProblem: Error, Equatable, Sendable {
+    /// What is wrong.
+    public enum Reason: Equatable, Sendable {
+        /// A quoted CSV field that never ends.
+        case unterminatedQuote
+        /// Something other than a comma or a line break after a CSV field's closing quote.
+        case textAfterQuote
+        /// A CSV row with another number of fields than the header.
+        case fieldCount(expected: Int, found: Int)
+        /// A column the mapping needs is not in the header.
+        case missingColumn(String)
+        /// A `--columns` entry that is not ROLE=COLUMN with a known role, or lacks a required role.
+        case badMapping(String)
+        /// A name (service, account, folder, header) that is not UTF-8.
+        case notText
+        /// The file is not the JSON the format needs (with where it stopped making sense).
+        case malformedJSON(String)
+        /// A Bitwarden export sealed with a password or an account key: export it unencrypted.
+        case encryptedExport
+        /// An entry with no service (no title, no name).
+        case noName
+        /// An entry with neither a password nor a note: nothing to keep as the secret.
+        case nothingToKeep
+        /// An entry of a kind vault does not import (a Bitwarden card or identity).
+        case unsupportedKind(String)
+        /// A second entry with the name of an earlier one (`origin` of the first).
+        case sameNameAs(String)
+        /// The source could not be decrypted: no secret key for it (pass), or the program failed.
+        case undecryptable(String)
+    }
+
+    /// The line, file or entry it concerns.
+    public var origin: String
+    /// What is wrong.
+    public var reason: Reason
+
+    /// A problem of `origin`.
+    public init(_ origin: String, _ reason: Reason) {
+        self.origin = origin
+        self.reason = reason
+    }
+}
+
+extension AccessGroup {
+    /// The group a folder path becomes (`--folders-as-groups`): its parts joined by "-", every
+    /// character a group name cannot hold made "-", cut to 64 bytes; nil when nothing is left.
+    public init?(folders: [String]) {
+        var name = String(folders.joined(separator: "-").unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "-"
+        })
+        while let first = name.first, !(first.isASCII && (first.isLetter || first.isNumber)) { name.removeFirst() }
+        self.init(String(name.prefix(AccessGroup.maxLength)))
+    }
+}
+
+/// The notes of an imported entry: labelled lines ("url: …", a custom field's "name: value") then
+/// the free text, built in locked memory.
+struct NotesText {
+    private var builder = SecretBytesBuilder(capacity: 256)
+    private var isEmpty = true
+
+    /// Adds "label: value" on a line of its own; nothing for an empty value.
+    mutating func add(_ label: String, _ value: SecretBytes?) {
+        guard let value, value.count > 0 else { return }
+        newLine()
+        builder.append(label + ": ")
+        builder.append(value)
+    }
+
+    /// Adds free text (a note) on lines of its own; nothing when empty.
+    mutating func add(_ text: SecretBytes?) {
+        guard let text, text.count > 0 else { return }
+        newLine()
+        builder.append(text)
+    }
+
+    private mutating func newLine() {
+        if !isEmpty { builder.append("\n") }
+        isEmpty = false
+    }
+
+    /// The notes, or nil when nothing was added.
+    mutating func finish() -> SecretBytes? {
+        isEmpty ? nil : builder.finish()
+    }
+}

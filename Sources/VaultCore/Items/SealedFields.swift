@@ -1,0 +1,40 @@
+import VaultCrypto
+
+/// A secret an item keeps beside its secret: sealed in the item's record like the secret, never
+/// in a listing block, so `list` and the file show nothing of it. The raw value is its name in
+/// `get --field` and in `get --json`.
+public enum SealedField: String, CaseIterable, Sendable {
+    /// Text kept with the secret: the further lines of a pass entry (user names, URLs, recovery
+    /// codes), a Bitwarden or KeePassXC note, custom fields.
+    case notes
+    /// A one-time code secret (an otpauth:// URI or a Base32 seed) beside a password: `vault otp` reads it.
+    case oneTimeCode = "otp"
+}
+
+/// The sealed fields of an item, by name; a field given no bytes is not kept.
+public struct SealedFields: Sendable {
+    private var values: [SealedField: SecretBytes] = [:]
+
+    /// Fields with the values given (nil or empty: not set).
+    public init(notes: SecretBytes? = nil, oneTimeCode: SecretBytes? = nil) {
+        self[.notes] = notes
+        self[.oneTimeCode] = oneTimeCode
+    }
+
+    /// The value of one field; nil when the item has none. Setting empty bytes removes the field.
+    public subscript(field: SealedField) -> SecretBytes? {
+        get { values[field] }
+        set { values[field] = newValue.flatMap { $0.count > 0 ? $0 : nil } }
+    }
+
+    /// The fields set, in `SealedField`'s order.
+    public var present: [(field: SealedField, value: SecretBytes)] {
+        SealedField.allCases.compactMap { field in values[field].map { (field, $0) } }
+    }
+
+    /// Whether no field is set.
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// The bytes of every field together.
+    public var byteCount: Int { values.values.reduce(0) { $0 + $1.count } }
+}

@@ -1,0 +1,141 @@
+import FoundationEssentials
+import VaultCrypto
+
+/// What one version of a vault file holds, item by item, never a secret: what `git diff` shows
+/// through `vault textconv` and what `vault sync` counts for its commit messages
+/// (docs/TEAMS.md, "Reading a team vault's history").
+public struct VaultFileSummary: Sendable {
+    /// One item of the file: its ids, which the file shows to anyone, and, when the keys at hand
+    /// open its record, its attributes and a keyed digest of its secret.
+    public struct Entry: Sendable {
+        /// The item's id, stable for its life (renames and updates keep it), as hex.
+        public var itemID: String
+        /// The id of the item's group, as the file shows it.
+        public var groupID: UInt32
+        /// A short hash of the sealed record (hex): it changes whenever the record is written again.
+        public var revision: String
+        /// The item's attributes, when its record opened with the keys at hand.
+        public var attributes: ItemAttributes?
+        /// HMAC of the item id and the secret under a key only readers of the group hold
+        /// (`KeyRing.secretDigestKey`), shortened, as hex: it changes when the secret does.
+        public var secretDigest: String?
+    }
+
+    /// The format version of the file.
+    public var formatVersion: UInt16
+    /// The key epoch of the file (raised by re-keys and revokes).
+    public var keyEpoch: UInt64
+    /// Every item, in file order.
+    public var entries: [Entry]
+    /// The names of the groups the keys at hand open, by group id.
+    public var groupNames: [UInt32: String]
+    /// Whether keys were at hand that opened the file (any of its records may still be locked).
+    public var opened: Bool
+
+    /// Hex digits of a secret digest: 48 bits tell versions of one item apart; the key, not the
+    /// length, is what stops a search for the secret.
+    static let secretDigestBytes = 6
+    /// Hex digits of an item id or a revision in a summary.
+    static let idBytes = 8
+
+    /// What changed from `older` (nil: the file did not exist) to this version, item by item (by
+    /// item id), in this version's file order, then the items removed.
+    public func changes(since older: VaultFileSummary?) -> [ItemChangeSummary] {
+        let before = Dictionary((older?.entries ?? []).map { ($0.itemID, $0) }, uniquingKeysWith: { first, _ in first })
+        var changes: [ItemChangeSummary] = []
+        var present = Set<String>()
+        for entry in entries {
+            present.insert(entry.itemID)
+            guard let old = before[entry.itemID] else {
+                changes.append(ItemChangeSummary(kind: .added, entry: entry))
+                continue
+            }
+            if old.revision != entry.revision || old.groupID != entry.groupID {
+                changes.append(ItemChangeSummary(kind: .changed, entry: entry))
+            }
+        }
+        for old in older?.entries ?? [] where !present.contains(old.itemID) {
+            changes.append(ItemChangeSummary(kind: .removed, entry: old))
+        }
+        return changes
+    }
+}
+
+/// One item a new version of a vault file added, changed or removed.
+public struct ItemChangeSummary: Sendable {
+    /// What happened to the item.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The item is in both versions, its record written again (or moved to another group).
+        case changed
+        /// The item is only in the newer version.
+        case added
+        /// The item is only in the older version.
+        case removed
+    }
+    /// What happened to the item.
+    public var kind: Kind
+    /// The item as the newer version holds it (the older, when removed).
+    public var entry: VaultFileSummary.Entry
+}
+
+extension Vault {
+    /// Summarises `bytes`, a version of this vault's file (a blob of its git history), with the
+    /// keys at hand that open at once — a session, a key file, a scoped credential, an identity
+    /// whose trust is pinned — and never a passphrase (its KDF would run for every blob) or a
+    /// prompt. Records nothing: no seen counters, no session use, no device key moved; the
+    /// rollback guard does not apply, since an old version is what history is made of. Without
+    /// keys that open it, the summary holds the ids the file shows. Throws `corrupted` only
+    /// for bytes that are not a vault file.
+    public func summary(ofVersion bytes: [UInt8], label: String) throws -> VaultFileSummary {
+        let fileBytes = FileBytes(bytes)
+        let parsed = try OpenVault.parse(fileBytes, path: label)
+        let file = parsed.file
+        let opened = try? openWithoutRecording(fileBytes, label: label)
+        var entries: [VaultFileSummary.Entry] = []
+        entries.reserveCapacity(file.index.count)
+        for position in file.index.indices {
+            let indexEntry = file.index[position]
+            var entry = VaultFileSummary.Entry(
+                itemID: hex(Array(indexEntry.itemID.bytes.prefix(VaultFileSummary.idBytes))),
+                groupID: indexEntry.groupID.rawValue,
+                revision: hex(Array(indexEntry.digest.0.bytes.prefix(VaultFileSummary.idBytes))))
+            if let opened, let item = try? opened.openRecord(at: position),
+               let digestKey = try? opened.keys.secretDigestKey(groupID: indexEntry.groupID) {
+                entry.attributes = item.attributes
+                entry.secretDigest = Vault.secretDigest(item.secret, itemID: indexEntry.itemID.bytes, key: digestKey)
+            }
+            entries.append(entry)
+        }
+        var names: [UInt32: String] = [:]
+        for (id, keys) in opened?.keys.groups ?? [:] { names[id.rawValue] = keys.group.name }
+        return VaultFileSummary(formatVersion: file.version, keyEpoch: file.keyEpoch, entries: entries, groupNames: names,
+                                opened: opened != nil)
+    }
+
+    private static func secretDigest(_ secret: SecretBytes, itemID: [UInt8], key: SecretBytes) -> String? {
+        guard let mac = try? HMACSHA256(key: key) else { return nil }
+        mac.update(itemID)
+        secret.withUnsafeBytes { mac.update($0) }
+        return hex(Array(mac.finalize().prefix(VaultFileSummary.secretDigestBytes)))
+    }
+
+    /// `bytes` opened with the keys that open at once, or nil when there are none.
+    private func openWithoutRecording(_ bytes: FileBytes, label: String) throws -> OpenVault? {
+        let deviceKey = DeviceKey.readIfPresent(vaultID: VaultFile.peekVaultID(bytes), host: host)
+        switch source {
+        case .credential(let secret) where secret.kind != .passphrase:
+            return try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: label)
+        case .session(let token):
+            let session = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host, extendingIdleTime: false)
+            return try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: label)
+        case .scoped(let credential) where !credential.hasExpired(at: host.now()):
+            return try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: label)
+        case .identity(let identities):
+            let vault = try OpenVault.open(bytes, identities: identities, deviceKey: deviceKey, path: label)
+            try checkTrust(of: vault, path: label)
+            return vault
+        case .credential, .scoped, .none:
+            return nil
+        }
+    }
+}
