@@ -32,11 +32,16 @@ public enum KeySource: Sendable {
 public final class Vault: ItemStore {
     /// Where the vault file is.
     public let location: VaultLocation
-    var source: KeySource
-    /// Asked for a credential when the keys at hand do not open what is needed.
-    var ask: (() throws -> UnlockSecret)?
-    /// How many times `ask` may be called when it gives a wrong passphrase.
-    let askAttempts: Int
+    /// The ways to unlock, in the order tried (`Unlocker`).
+    let unlockers: [Unlocker]
+    /// The index in `unlockers` of the next one to try.
+    var nextUnlocker = 0
+    /// Whether `source` holds the keys of an unlocker yet (see `keysForReading`).
+    var hasChosenKeys = false
+    /// The keys at hand: the unlocker in use.
+    var source: KeySource = .none
+    /// The unlockers that did not open what was needed, in order.
+    var tried: [UnlockAttempt] = []
     /// Whether the keys are a scoped credential's.
     public var isScoped: Bool { scopedCredential != nil }
 
@@ -86,13 +91,6 @@ public final class Vault: ItemStore {
     /// The member the identities at hand opened as, once known.
     var resolvedMember: (name: String, credential: ScopedCredential?)?
 
-    /// Whether an operation may still ask for a credential.
-    var canAsk: Bool { ask != nil }
-    /// Why the session given no longer opens the vault, once that is known.
-    var endedSession: VaultError?
-    /// Whether a vault opened with no keys (`.none`) first looks for the session this login keeps
-    /// in its kernel keyring (`vault unlock`, `vault init`). Off by default.
-    public var lookInLoginKeyring = false
     /// The session of the login's keyring the keys at hand came from, if they did: each use gives it a fresh idle timeout.
     var loginKeyringSession: LoginKeyring.Kept?
     /// Whether this vault holds the writer lock now (see `withWriterLock`).
@@ -126,17 +124,19 @@ public final class Vault: ItemStore {
     let host: HostContext
 
     /// - Parameters:
-    ///   - keys: where the keys come from.
-    ///   - ask: called when `keys` do not open what an operation needs (a prompt): once, and again
-    ///     after a wrong passphrase, up to `askAttempts` times in all (sudo and ssh allow three tries).
+    ///   - unlockers: the ways to unlock, tried in order (see `Unlocker`).
     ///   - host: time, boot id and runtime directory (tests inject their own).
-    public init(location: VaultLocation, keys: KeySource, ask: (() throws -> UnlockSecret)? = nil, askAttempts: Int = 1,
-                host: HostContext) {
+    public init(location: VaultLocation, unlockers: [Unlocker], host: HostContext) {
         self.location = location
-        self.source = keys
-        self.ask = ask
-        self.askAttempts = askAttempts
+        self.unlockers = unlockers
         self.host = host
+        // What the keys are is known at once unless the login's keyring, read with the vault's id, comes first.
+        chooseNextKeys(vaultID: nil)
+    }
+
+    /// A vault opened with `keys` alone; a session that has ended leaves what opens with no unlock.
+    public convenience init(location: VaultLocation, keys: KeySource, host: HostContext) {
+        self.init(location: location, unlockers: [keys.unlocker], host: host)
     }
 
     /// A vault opened with a credential; `clock` sets created/modified dates (tests inject one).
@@ -221,7 +221,7 @@ public final class Vault: ItemStore {
             let vault = try readSnapshot()
             try vault.requireExisting(query.group)
             let locked = vault.lockedCount(in: query.group)
-            if locked > 0, ask != nil { throw VaultError.locked(nil) }
+            if locked > 0, canAsk { throw VaultError.locked(nil) }
             let items = try vault.attributes(matching: query, skipLocked: true)
             let damaged = vault.allDamagedGroups.map(\.group).filter { query.group == nil || $0 == query.group }
             return (items, locked, damaged)

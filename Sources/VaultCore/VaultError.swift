@@ -89,7 +89,8 @@ public enum VaultError: Error, Equatable {
     /// The accessibility class needs a passphrase keyslot and the vault has none.
     case passcodeNotSet
     /// The keys at hand do not open this: an item of the class given, or (nil) a change to the vault.
-    case locked(Accessibility?)
+    /// `tried` lists the unlockers that did not open it, in order, once every one was tried.
+    case locked(Accessibility?, tried: [UnlockAttempt] = [])
     /// The unlock session has ended (idle timeout or `vault lock`), or the token is not one of this vault's.
     case sessionEnded(SessionEnd)
     /// A scoped credential is not intact (`source` is its path, or the variable that held it).

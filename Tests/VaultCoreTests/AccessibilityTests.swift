@@ -46,7 +46,7 @@ import VaultCrypto
             if accessibility.opensWithoutUnlock {
                 #expect(try read(locked, accessibility).get() == "secret-\(accessibility.rawValue)")
             } else {
-                #expect(read(locked, accessibility) == .failure(.locked(accessibility)))
+                #expect(read(locked, accessibility) == .failure(.locked(accessibility, tried: [.deviceKeyNotEnough])))
             }
         }
     }
@@ -85,7 +85,7 @@ import VaultCrypto
         #expect(try one.secret("when-unlocked", "a") == "secret-when-unlocked")
         #expect(try two.secret("when-unlocked", "a") == "secret-when-unlocked")
         #expect(try one.lock(token: first, all: false).sessionsEnded == 1)
-        #expect(read(one, .whenUnlocked) == .failure(.sessionEnded(.unknown)))
+        #expect(read(one, .whenUnlocked) == .failure(.locked(.whenUnlocked, tried: [UnlockAttempt(.session, .ended(.unknown)), .deviceKeyNotEnough])))
         #expect(try two.secret("when-unlocked", "a") == "secret-when-unlocked")
     }
 
@@ -114,7 +114,7 @@ import VaultCrypto
         host.now += 50  // 100 s after start, 50 s after the last use
         #expect(try session.secret("when-unlocked", "a") == "secret-when-unlocked")
         host.now += 61
-        #expect(read(session, .whenUnlocked) == .failure(.sessionEnded(.expired)))
+        #expect(read(session, .whenUnlocked) == .failure(.locked(.whenUnlocked, tried: [UnlockAttempt(.session, .ended(.expired)), .deviceKeyNotEnough])))
     }
 
     @Test func aForgedTokenOrTheCacheFileAloneOpensNothing() throws {
@@ -125,9 +125,9 @@ import VaultCrypto
         // Same session id, another key: the cache file is there, the token is wrong.
         let forged = String(token.prefix(4 + 32)) + String(repeating: "0", count: 64)
         #expect(read(Vault(location: dir.location(), keys: .session(forged), host: host.context), .whenUnlocked)
-                == .failure(.sessionEnded(.unknown)))
+                == .failure(.locked(.whenUnlocked, tried: [UnlockAttempt(.session, .ended(.unknown)), .deviceKeyNotEnough])))
         #expect(read(Vault(location: dir.location(), keys: .session("not-a-token"), host: host.context), .whenUnlocked)
-                == .failure(.sessionEnded(.malformed)))
+                == .failure(.locked(.whenUnlocked, tried: [UnlockAttempt(.session, .ended(.malformed)), .deviceKeyNotEnough])))
     }
 
     @Test func afterFirstUnlockSurvivesLockButNotAReboot() throws {
@@ -139,12 +139,12 @@ import VaultCrypto
         let locked = Vault(location: dir.location(), keys: .none, host: host.context)
         #expect(try read(locked, .afterFirstUnlock).get() == "secret-after-first-unlock")
         #expect(try read(locked, .afterFirstUnlockThisDeviceOnly).get() == "secret-after-first-unlock-this-device-only")
-        #expect(read(locked, .whenUnlocked) == .failure(.locked(.whenUnlocked)))
+        #expect(read(locked, .whenUnlocked) == .failure(.locked(.whenUnlocked, tried: [.deviceKeyNotEnough])))
         host.bootID = "boot-2"
-        #expect(read(locked, .afterFirstUnlock) == .failure(.locked(.afterFirstUnlock)))
+        #expect(read(locked, .afterFirstUnlock) == .failure(.locked(.afterFirstUnlock, tried: [.deviceKeyNotEnough])))
         host.bootID = "boot-1"
         #expect(try vault.lock(token: nil, all: true).afterFirstUnlockEnded)
-        #expect(read(locked, .afterFirstUnlock) == .failure(.locked(.afterFirstUnlock)))
+        #expect(read(locked, .afterFirstUnlock) == .failure(.locked(.afterFirstUnlock, tried: [.deviceKeyNotEnough])))
     }
 
     @Test func copiedVaultOpensPortableItemsOnly() throws {

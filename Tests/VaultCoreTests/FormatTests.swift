@@ -38,7 +38,7 @@ import VaultCrypto
         let host = HostContext(now: { Date() }, bootID: { "test-boot" }, runtimeDirectory: dir.path + "/run")
         let vault = Vault(location: location, keys: .none, host: host)
         #expect(try vault.secret("always", "any") == "always_testvector_0005")
-        #expect(throws: VaultError.locked(.whenUnlocked)) { try vault.secret("github", "ci-bot") }
+        #expect(throws: VaultError.locked(.whenUnlocked, tried: [.deviceKeyNotEnough])) { try vault.secret("github", "ci-bot") }
     }
 
     @Test func deviceBoundItemsNeedTheirDevice() throws {

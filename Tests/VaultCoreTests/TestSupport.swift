@@ -114,3 +114,8 @@ func sectionStart(_ decoded: VaultFile.Decoded, slot: Int) -> Int {
 func indexMACStart(_ decoded: VaultFile.Decoded, slot: Int) -> Int {
     sectionStart(decoded, slot: slot) + 8 + 2 + 32 * decoded.file.sections[slot].bucketDigests.count
 }
+
+extension UnlockAttempt {
+    /// What a failed read says of the device key: it opened the vault, not the item.
+    static let deviceKeyNotEnough = UnlockAttempt(.deviceKey, .notEnough)
+}

@@ -2,14 +2,14 @@ import VaultCore
 import VaultSecretService
 
 extension VaultAccess {
-    /// `ask` with the desktop keyring tried first when the vault has a
-    /// desktop-keyring keyslot (`vault passwd --add-keyring-slot`): a logged-in
-    /// desktop then unlocks the vault without a prompt. libsecret is loaded
-    /// only when the vault has such a slot and its keys are needed.
-    func keyringFirst(then ask: (() throws -> UnlockSecret)?) -> (() throws -> UnlockSecret)? {
+    /// The desktop keyring as an unlocker, when the vault has a desktop-keyring keyslot (`vault passwd
+    /// --add-keyring-slot`): a logged-in desktop then unlocks the vault without a prompt. libsecret is
+    /// loaded only when the vault has such a slot and its keys are needed. Where a prompt follows,
+    /// says why the keyring did not unlock the vault before it.
+    func desktopKeyringUnlocker() -> Unlocker? {
         let location = self.location
-        guard Vault.hasKeyringSlot(at: location) else { return ask }
-        return {
+        guard Vault.hasKeyringSlot(at: location) else { return nil }
+        return .asked(AskedUnlocker(.desktopKeyring) {
             let why: String
             do {
                 let keys = try KeyringSlotKeys(environment: invocation.environment, reasonPromptsAreOff: reasonPromptsAreOff)
@@ -18,12 +18,8 @@ extension VaultAccess {
             } catch {
                 why = ErrorReport(error).message
             }
-            if let ask {
-                invocation.terminal.writeErr("vault: the desktop keyring did not unlock the vault (\(why))\n")
-                return try ask()
-            }
-            throw CommandFailure(.interactionNotAllowed, "the vault is locked, the desktop keyring did not unlock it (\(why)), and vault may not prompt here (\(reasonPromptsAreOff ?? "no terminal"))",
-                                 hint: "unlock the desktop keyring, or give --passphrase-file FILE or --key-file FILE")
-        }
+            if reasonPromptsAreOff == nil { invocation.terminal.writeErr("vault: the desktop keyring did not unlock the vault (\(why))\n") }
+            throw UnlockerUnavailable(reason: why)
+        })
     }
 }

@@ -120,18 +120,10 @@ struct VaultAccess {
         return token
     }
 
-    /// The vault with its keys: a credential named by an option wins (key
-    /// file, passphrase file, scoped credential, identity), then the session in
-    /// VAULT_SESSION, then a credential or identity named in the environment
-    /// (or, for an identity, the config), then the session the login's kernel
-    /// keyring keeps (`usesLoginKeyring`), then no
-    /// unlock at all (always and after-first-unlock items open), with a prompt
-    /// as the fallback where prompts are allowed. A scoped credential never
-    /// falls back to a prompt. Fails early when the vault does not exist,
+    /// The vault with its keys (see `unlockers()`). Fails early when the vault does not exist,
     /// before asking for anything.
     func vault() throws -> Vault {
         let vault = try vaultWithKeys()
-        vault.lookInLoginKeyring = usesLoginKeyring
         vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
         vault.acceptRollback = arguments.flag(.acceptRollback)
         vault.acceptTeamLog = arguments.flag(.acceptLog)
@@ -175,56 +167,55 @@ struct VaultAccess {
         try requireFileBackend()
         let location = self.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        let host = try self.host()
-        if let named = try namedCredential(flagsOnly: true) {
-            return Vault(location: location, keys: .credential(named), host: host)
+        return Vault(location: location, unlockers: try unlockers(), host: try host())
+    }
+
+    /// The ways to unlock, in the order the vault tries them: a credential named by an option wins
+    /// (key file, passphrase file, scoped credential, identity), then the session in VAULT_SESSION,
+    /// then a credential or identity named in the environment (or, for an identity, the config),
+    /// then the session the login's kernel keyring keeps (`usesLoginKeyring`), then no unlock at all
+    /// (always and after-first-unlock items open), then, when that is not enough, the desktop
+    /// keyring's slot and a prompt where prompts are allowed. A named credential is the only
+    /// unlocker: it never falls back to another.
+    func unlockers() throws -> [Unlocker] {
+        if let named = try namedCredential(flagsOnly: true) { return [.credential(named)] }
+        if let scoped = try scopedCredential(flagsOnly: true) { return [.scoped(scoped)] }
+        if let identities = try namedIdentities(flagsOnly: true) { return [.identity(identities)] }
+        let session = sessionToken.map { Unlocker.session(token: $0) }
+        if session == nil, let named = try unlockerNamedInEnvironment() { return [named] }
+        let loginKeyring: Unlocker? = usesLoginKeyring ? .loginKeyring : nil
+        let found = [session, loginKeyring, .deviceKey].compactMap { $0 }
+        if sessionToken != nil, keyFilePath != nil || passphraseFilePath != nil {
+            // The credential VAULT_KEY_FILE or VAULT_PASSPHRASE_FILE names, read only when the session is not enough.
+            return found + [.asked(AskedUnlocker(keyFilePath != nil ? .keyFile : .passphraseFile) { try self.credential() })]
         }
-        if let scoped = try scopedCredential(flagsOnly: true) {
-            return Vault(location: location, keys: .scoped(scoped), host: host)
-        }
-        if let identities = try namedIdentities(flagsOnly: true) {
-            return Vault(location: location, keys: .identity(identities), host: host)
-        }
-        let prompt = keyringFirst(then: reasonPromptsAreOff == nil ? passphrasePrompt() : nil)
-        let attempts = reasonPromptsAreOff == nil ? VaultAccess.passphraseAttempts : 1
-        if let token = sessionToken {
-            if keyFilePath != nil || passphraseFilePath != nil {
-                return Vault(location: location, keys: .session(token), ask: { try self.credential() }, host: host)
-            }
-            let calls = CallCount()
-            let saysSessionEnded = prompt.map { prompt in
-                {
-                    calls.value += 1
-                    if calls.value == 1, !Vault(location: location, keys: .none, host: host).sessionIsLive(token: token) {
-                        invocation.terminal.writeErr("vault: the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'\n")
-                    }
-                    return try prompt()
-                } as () throws -> UnlockSecret
-            }
-            return Vault(location: location, keys: .session(token), ask: saysSessionEnded, askAttempts: attempts, host: host)
-        }
-        if let named = try namedCredential(flagsOnly: false) {
-            return Vault(location: location, keys: .credential(named), host: host)
-        }
-        if let scoped = try scopedCredential(flagsOnly: false) {
-            return Vault(location: location, keys: .scoped(scoped), host: host)
-        }
-        if let identities = try namedIdentities(flagsOnly: false) {
-            return Vault(location: location, keys: .identity(identities), host: host)
-        }
-        return Vault(location: location, keys: .none, ask: prompt, askAttempts: attempts, host: host)
+        let prompt: Unlocker = reasonPromptsAreOff.map { .unavailable(.prompt, reason: $0) }
+            ?? .asked(AskedUnlocker(.prompt, attempts: VaultAccess.passphraseAttempts, ask: passphrasePrompt()))
+        return found + [desktopKeyringUnlocker(), prompt].compactMap { $0 }
+    }
+
+    /// A key file, passphrase file, scoped credential or identity named in the environment or config.
+    private func unlockerNamedInEnvironment() throws -> Unlocker? {
+        if let named = try namedCredential(flagsOnly: false) { return .credential(named) }
+        if let scoped = try scopedCredential(flagsOnly: false) { return .scoped(scoped) }
+        if let identities = try namedIdentities(flagsOnly: false) { return .identity(identities) }
+        return nil
     }
 
     /// Tries of a typed passphrase, as sudo and ssh allow.
     static let passphraseAttempts = 3
 
-    /// The passphrase prompt as a `Vault`'s `ask`: a call after the first
-    /// follows a wrong passphrase, and says so.
+    /// The passphrase prompt as an unlocker's `ask`: a call after the first follows a wrong
+    /// passphrase, and says so; the first says when the session in VAULT_SESSION has ended.
     private func passphrasePrompt() -> () throws -> UnlockSecret {
         let calls = CallCount()
         return {
             calls.value += 1
             if calls.value > 1 { invocation.terminal.writeErr("vault: wrong passphrase; try again\n") }
+            if calls.value == 1, let token = sessionToken,
+               !Vault(location: location, keys: .none, host: HostContext.live(environment: environment)).sessionIsLive(token: token) {
+                invocation.terminal.writeErr("vault: the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'\n")
+            }
             return try self.credential()
         }
     }
@@ -237,14 +228,15 @@ struct VaultAccess {
         try requireFileBackend()
         let location = self.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        let host = try self.host()
-        if let token = sessionToken { return Vault(location: location, keys: .session(token), host: host) }
-        if let path = keyFilePath { return Vault(location: location, keys: .credential(.keyFile(try KeyFile.read(path: path))), host: host) }
-        if let scoped = try scopedCredential(flagsOnly: false) { return Vault(location: location, keys: .scoped(scoped), host: host) }
-        if let identities = try? namedIdentities(flagsOnly: false) { return Vault(location: location, keys: .identity(identities), host: host) }
-        let vault = Vault(location: location, keys: .none, host: host)
-        vault.lookInLoginKeyring = usesLoginKeyring
-        return vault
+        return Vault(location: location, unlockers: try unlockersOpeningAtOnce(), host: try host())
+    }
+
+    private func unlockersOpeningAtOnce() throws -> [Unlocker] {
+        if let token = sessionToken { return [.session(token: token), .deviceKey] }
+        if let path = keyFilePath { return [.credential(.keyFile(try KeyFile.read(path: path)))] }
+        if let scoped = try scopedCredential(flagsOnly: false) { return [.scoped(scoped)] }
+        if let identities = try? namedIdentities(flagsOnly: false) { return [.identity(identities)] }
+        return usesLoginKeyring ? [.loginKeyring, .deviceKey] : [.deviceKey]
     }
 
     /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).
@@ -283,13 +275,13 @@ struct VaultAccess {
         try requireFileBackend()
         let location = self.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        let host = try self.host()
-        let vault: Vault
+        let unlockers: [Unlocker]
         if keyFilePath == nil, passphraseFilePath == nil, reasonPromptsAreOff == nil {
-            vault = Vault(location: location, keys: .none, ask: passphrasePrompt(), askAttempts: VaultAccess.passphraseAttempts, host: host)
+            unlockers = [.deviceKey, .asked(AskedUnlocker(.prompt, attempts: VaultAccess.passphraseAttempts, ask: passphrasePrompt()))]
         } else {
-            vault = Vault(location: location, keys: .credential(try credential()), host: host)
+            unlockers = [.credential(try credential())]
         }
+        let vault = Vault(location: location, unlockers: unlockers, host: try host())
         vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
         return vault
     }

@@ -10,7 +10,7 @@ enum LockCommand {
             invocation.terminal.say("no session to end: VAULT_SESSION is not set ('vault lock --all' ends every session)")
             return
         }
-        let outcome = try access.vault().lock(token: access.sessionToken, all: all)
+        let outcome = try access.vault().lock(token: access.sessionToken, all: all, loginKeyring: access.usesLoginKeyring)
         if !all, access.sessionToken == nil, !outcome.loginKeyringKeyRemoved {
             invocation.terminal.say("no session to end: VAULT_SESSION is not set and this login keeps none ('vault lock --all' ends every session)")
             return

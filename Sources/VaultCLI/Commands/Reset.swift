@@ -8,7 +8,7 @@ enum ResetCommand {
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         try Confirmation.require(invocation, access: access,
                                  question: "Remove the vault \(quoted(location.path)) and every item in it, for good?")
-        let outcome = try access.vault().reset()
+        let outcome = try access.vault().reset(loginKeyring: access.usesLoginKeyring)
         let sessions = outcome.sessionsEnded == 0 ? "" : " and ended \(counted(outcome.sessionsEnded, "session"))"
         invocation.terminal.say("removed \(outcome.removedPaths.map(quoted).joined(separator: ", "))\(sessions)")
     }

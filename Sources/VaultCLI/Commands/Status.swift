@@ -7,7 +7,7 @@ enum StatusCommand {
     static func run(_ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
-        let report = try vault.status(sessionToken: access.sessionToken)
+        let report = try vault.status(sessionToken: access.sessionToken, loginKeyring: access.usesLoginKeyring)
         let total = report.counts.reduce(0) { $0 + $1.count }
         let sessionEnded = access.sessionToken != nil && report.sessionExpiry == nil
         let state = report.sessionExpiry.map { "unlocked (session ends at \(DateText.iso($0)) if idle)" }

@@ -232,11 +232,12 @@ struct ErrorReport {
         case .lastKeyslot:
             return ErrorReport(status: status, message: "that would remove the last way to unlock the vault",
                                hint: "add another first, e.g. 'vault passwd --add-key-file FILE'")
-        case .locked(let accessibility?):
+        case .locked(let accessibility?, let tried):
             return ErrorReport(status: status, message: "the vault is locked and items of class \(quoted(accessibility.rawValue)) need an unlock",
-                               hint: unlockHint)
-        case .locked(nil):
-            return ErrorReport(status: status, message: "the vault is locked and this command needs it unlocked", hint: unlockHint)
+                               details: UnlockAttemptText.lines(tried), hint: unlockHint)
+        case .locked(nil, let tried):
+            return ErrorReport(status: status, message: "the vault is locked and this command needs it unlocked",
+                               details: UnlockAttemptText.lines(tried), hint: unlockHint)
         case .sessionEnded(.expired):
             return ErrorReport(status: status, message: "the unlock session in VAULT_SESSION has expired", hint: unlockHint)
         case .sessionEnded(.unknown):

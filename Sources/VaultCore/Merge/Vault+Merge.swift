@@ -231,21 +231,15 @@ extension Vault {
         }
     }
 
+    /// A side opened with the keys at hand: a full member's or the owner's; the scoped ones and
+    /// none at all ask for more (`withKeys`).
     private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: SecretBytes?, label: String) throws -> OpenVault {
+        let vaultID = VaultFile.peekVaultID(bytes)
+        let session = try keysForReading(vaultID: vaultID)
         switch source {
-        case .credential(let secret):
-            return try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: label)
-        case .session(let token):
-            let session = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host)
-            do {
-                return try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: label)
-            } catch VaultError.corrupted(_, let detail) where detail.isHeaderMACMismatch {
-                throw VaultError.sessionEnded(.rekeyed)
-            }
-        case .identity(let identities):
-            return try OpenVault.open(bytes, identities: identities, deviceKey: deviceKey, path: label)
-        case .scoped, .none:
-            throw VaultError.locked(nil)
+        case .scoped, .none: throw VaultError.locked(nil)
+        case .credential, .session, .identity:
+            return try openWithKeys(bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: label, anyHeaderEndsSession: true)
         }
     }
 

@@ -197,11 +197,11 @@ extension Vault {
         public var sessionsEnded: Int
     }
 
-    /// Removes the vault file, its sessions (with `lookInLoginKeyring`, the login keyring's key too), after-first-unlock cache and device
+    /// Removes the vault file, its sessions (with `loginKeyring`, the login keyring's key too), after-first-unlock cache and device
     /// key (and what earlier versions kept beside it: its lock file, and the
     /// shared device key when no other vault in the directory uses it); then
     /// the directory, if that leaves it empty. Needs no unlock.
-    public func reset() throws -> ResetOutcome {
+    public func reset(loginKeyring: Bool = false) throws -> ResetOutcome {
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         return try withWriterLock {
             var outcome = ResetOutcome(removedPaths: [], sessionsEnded: 0)
@@ -213,7 +213,7 @@ extension Vault {
             let vaultID = VaultFile.peekVaultID(bytes)
             if !vaultID.isEmpty {
                 outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
-                if lookInLoginKeyring { LoginKeyring.remove(vaultID: vaultID) }
+                if loginKeyring { LoginKeyring.remove(vaultID: vaultID) }
                 AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
                 // Clones of a vault in git share its id, and so its device key: another clone may still need it.
                 if !GitWorkTree.contains(location.directory) {

@@ -8,50 +8,6 @@ import Glibc
 // Reading the file into a snapshot with the keys at hand, and what a read records of its counters
 // (docs/FORMAT.md, "Counters and rollback").
 extension Vault {
-    /// Runs `body`; when the keys at hand do not suffice and there is a way to
-    /// ask, asks for a credential and runs it again with that, asking again
-    /// after a wrong passphrase up to `askAttempts` times. When what failed needed the
-    /// device key and the TPM refused it, throws why (`VaultError.tpm`), not "another device".
-    func withKeys<R>(_ body: () throws -> R) throws -> R {
-        do {
-            return try withKeysAsking(body)
-        } catch let error as VaultError {
-            guard let refusal = deviceKeyRefusal else { throw error }
-            switch error {
-            case .boundToAnotherDevice:
-                throw VaultError.tpm(refusal)
-            case .locked(let accessibility) where accessibility.map({ $0.isDeviceBound || $0.opensWithoutUnlock }) ?? true:
-                // Without the device key nothing opens without an unlock (`always` keys are sealed under it).
-                throw VaultError.tpm(refusal)
-            default:
-                throw error
-            }
-        }
-    }
-
-    private func withKeysAsking<R>(_ body: () throws -> R) throws -> R {
-        do {
-            return try body()
-        } catch let error as VaultError {
-            switch error {
-            case .locked, .sessionEnded:
-                guard let ask else { throw endedSession ?? error }
-                self.ask = nil
-                for attempt in 1... {
-                    source = .credential(try ask())
-                    do {
-                        return try body()
-                    } catch VaultError.wrongCredential(.passphrase) where attempt < askAttempts {
-                        continue
-                    }
-                }
-                preconditionFailure("the attempts above return or throw")
-            default:
-                throw error
-            }
-        }
-    }
-
     /// The vault file read and opened with the keys at hand, its counters checked against this
     /// machine's. `requested` is `.lookupsOnly` only for a read that looks up by service and account;
     /// a write checks every bucket whatever it asks.
@@ -62,68 +18,54 @@ extension Vault {
         // after its file is in place, so a reader racing it can never see them above the file it reads.
         let seenBefore = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
         let seen = seenBefore.isEmpty ? nil : try SeenCounters.load(vaultID: seenBefore, host: host)
-        if case .none = source, lookInLoginKeyring, let kept = LoginKeyring.find(vaultID: seenBefore) {
-            source = .session(kept.token)
-            loginKeyringSession = kept
-        }
+        let session = try keysForReading(vaultID: seenBefore)
         let bytes = try readFile()
         let vaultID = VaultFile.peekVaultID(bytes)
-        let vault: OpenVault
         deviceKeyRefusal = nil
-        let deviceKey = { [self] in try deviceKeyForReading(bytes, vaultID: vaultID) }
-        switch source {
-        case .credential(let secret):
-            vault = try OpenVault.unlock(bytes, secret: secret, deviceKey: try deviceKey(), path: location.path, checking: indexCheck)
-            refreshMachineGrants(vault, onlyIfMissing: true)
-        case .session(let token):
-            do {
-                let session = try SessionCache.open(token: token, vaultID: vaultID, host: host)
-                do {
-                    // A session that holds the device key spares the TPM its round trip.
-                    vault = try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: try session.deviceKey ?? deviceKey(),
-                                               path: location.path,
-                                               checking: indexCheck)
-                    if let kept = loginKeyringSession { try? LoginKeyring.keepAlive(kept, timeout: session.timeout) }
-                } catch VaultError.corrupted(_, let detail) where detail.isHeaderMACMismatch
-                            && VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true {
-                    // The vault was re-keyed after the session started: its key is not the vault's any more.
-                    throw VaultError.sessionEnded(.rekeyed)
-                }
-            } catch let error as VaultError {
-                guard case .sessionEnded(let end) = error else { throw error }
-                // The login's key names a session that has ended: drop it.
-                if let kept = loginKeyringSession { LoginKeyring.remove(kept) }
-                // A header that fails under the session's key at a higher epoch is a re-key, or a forgery made to look like
-                // one: never fall back to the read-MAC trust of what opens without an unlock then.
-                if end == .rekeyed { throw error }
-                if loginKeyringSession != nil {
-                    // Read as if the login had kept no session.
-                    loginKeyringSession = nil
-                    lookInLoginKeyring = false
-                } else {
-                    // An ended session still leaves what opens with no unlock; say why only if that is not enough.
-                    endedSession = error
-                }
-                source = .none
-                return try readSnapshot(writing: writing, checking: indexCheck)
-            }
-        case .scoped(let credential):
-            if credential.hasExpired(at: host.now()), let expires = credential.expires { throw VaultError.credentialExpired(expires) }
-            vault = try OpenVault.open(bytes, credential: credential, deviceKey: try deviceKey(), path: location.path, checking: indexCheck)
-        case .identity(let identities):
-            vault = try OpenVault.open(bytes, identities: identities, deviceKey: try deviceKey(), path: location.path, checking: indexCheck)
-        case .none:
-            let deviceKey = try deviceKey()
-            let grants = (DeviceGrants.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
-                + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
-            vault = try OpenVault.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: location.path, checking: indexCheck)
-        }
+        // A session that holds the device key spares the TPM its round trip.
+        let deviceKey = try session?.deviceKey ?? deviceKeyForReading(bytes, vaultID: vaultID)
+        let vault = try openWithKeys(bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: location.path, checking: indexCheck)
         // A write while the TPM refuses the device key could drop the items bound to it (a re-key does).
         if writing, let refusal = deviceKeyRefusal { throw VaultError.tpm(refusal) }
+        if case .credential = source { refreshMachineGrants(vault, onlyIfMissing: true) }
+        if let session, let kept = loginKeyringSession { try? LoginKeyring.keepAlive(kept, timeout: session.timeout) }
         try checkTrust(of: vault)
         try checkCounters(of: vault, writing: writing,
                           seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host))
         return vault
+    }
+
+    /// `bytes` opened with the keys at hand (`source`, and `session` when `keysForReading` opened
+    /// one): the one switch over where keys come from, for reads and for the sides of a merge. A header
+    /// the session's key fails on at a higher key epoch means a re-key ended the session; for a merge
+    /// side, which may be older than the session, any such header does (`anyHeaderEndsSession`).
+    func openWithKeys(_ bytes: FileBytes, session: SessionCache.Opened?, deviceKey: SecretBytes?, vaultID: [UInt8], path: String,
+              checking indexCheck: IndexCheck = .everyBucket, anyHeaderEndsSession: Bool = false) throws -> OpenVault {
+        switch source {
+        case .credential(let secret):
+            return try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: path, checking: indexCheck)
+        case .session:
+            guard let session else { preconditionFailure("keysForReading opens the session it chooses") }
+            do {
+                return try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
+            } catch VaultError.corrupted(_, let detail) where detail.isHeaderMACMismatch
+                        && (anyHeaderEndsSession || VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true) {
+                // The vault was re-keyed after the session started: its key is not the vault's any more, and the
+                // login's keyring drops it. A header that fails under the session's key at a higher epoch is a
+                // re-key, or a forgery made to look like one: never fall back to what opens without an unlock then.
+                if let kept = loginKeyringSession, !anyHeaderEndsSession { LoginKeyring.remove(kept) }
+                throw VaultError.sessionEnded(.rekeyed)
+            }
+        case .scoped(let credential):
+            if credential.hasExpired(at: host.now()), let expires = credential.expires { throw VaultError.credentialExpired(expires) }
+            return try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: path, checking: indexCheck)
+        case .identity(let identities):
+            return try OpenVault.open(bytes, identities: identities, deviceKey: deviceKey, path: path, checking: indexCheck)
+        case .none:
+            let grants = (DeviceGrants.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
+                + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
+            return try OpenVault.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: path, checking: indexCheck)
+        }
     }
 
     /// An identity reads only a vault whose header is signed by the key of the pinned trust

@@ -44,7 +44,13 @@ enum LoginKeyring {
 
     /// The session kept for vault `vaultID`, or nil when there is none (or no keyring to look in).
     static func find(vaultID: [UInt8]) -> Kept? {
-        guard let keyring = try? loginSessionKeyring() else { return nil }
+        (try? search(vaultID: vaultID)) ?? nil
+    }
+
+    /// The session kept for vault `vaultID`, or nil when there is none; throws `LoginKeyringProblem`
+    /// when there is no keyring to look in.
+    static func search(vaultID: [UInt8]) throws -> Kept? {
+        let keyring = try loginSessionKeyring()
         let keyID = vault_keyctl_search(keyring, "user", description(vaultID))
         guard keyID > 0 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 128)

@@ -51,13 +51,13 @@ extension Vault {
         public var loginKeyringKeyRemoved = false
     }
 
-    /// Ends the session of `token` and (with `lookInLoginKeyring`) the one this login's keyring
+    /// Ends the session of `token` and (with `loginKeyring`) the one this login's keyring
     /// keeps, removing its key; with `all`, every session of this vault and the after-first-unlock
     /// cache too. Needs no unlock.
-    public func lock(token: String?, all: Bool) throws -> LockOutcome {
+    public func lock(token: String?, all: Bool, loginKeyring: Bool = false) throws -> LockOutcome {
         let vaultID = try self.vaultID()
         var outcome = LockOutcome(sessionsEnded: 0, afterFirstUnlockEnded: false)
-        let kept = lookInLoginKeyring ? LoginKeyring.find(vaultID: vaultID) : nil
+        let kept = loginKeyring ? LoginKeyring.find(vaultID: vaultID) : nil
         if let kept { outcome.loginKeyringKeyRemoved = LoginKeyring.remove(kept) }
         if all {
             outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
@@ -119,9 +119,9 @@ extension Vault {
         return try withKeys { try readSnapshot(checking: .lookupsOnly).keys.groups.mapValues(\.group.name) }
     }
 
-    /// The vault's state without unlocking it: session (of `sessionToken`, else with `lookInLoginKeyring`
+    /// The vault's state without unlocking it: session (of `sessionToken`, else with `loginKeyring`
     /// the one this login's keyring keeps), after-first-unlock cache, keyslots, and item counts by group and class.
-    public func status(sessionToken: String?) throws -> StatusReport {
+    public func status(sessionToken: String?, loginKeyring: Bool = false) throws -> StatusReport {
         let bytes = try readFile()
         let file: VaultFile
         do {
@@ -146,7 +146,7 @@ extension Vault {
             }
         }
         let sessionExpiry = sessionToken.flatMap { SessionCache.expiry(token: $0, vaultID: file.vaultID, host: host) }
-        let keptExpiry = sessionToken == nil && lookInLoginKeyring
+        let keptExpiry = sessionToken == nil && loginKeyring
             ? LoginKeyring.find(vaultID: file.vaultID).flatMap { SessionCache.expiry(token: $0.token, vaultID: file.vaultID, host: host) }
             : nil
         return StatusReport(

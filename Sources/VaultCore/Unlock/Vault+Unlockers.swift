@@ -1,0 +1,136 @@
+import FoundationEssentials
+import VaultCrypto
+
+// Walking the unlockers (`Unlocker`): the one place that decides which keys a vault is read with.
+extension Vault {
+    /// The keys to read the vault of `vaultID` with: the unlocker in use, else the next one that
+    /// can be used without asking. Sessions are opened here, before the file is read; one that has
+    /// ended is recorded in `tried` and passed over. Returns the opened session when the keys are one.
+    func keysForReading(vaultID: [UInt8]) throws -> SessionCache.Opened? {
+        while true {
+            if !hasChosenKeys { chooseNextKeys(vaultID: vaultID) }
+            guard case .session(let token) = source else { return nil }
+            do {
+                return try SessionCache.open(token: token, vaultID: vaultID, host: host)
+            } catch VaultError.sessionEnded(let end) {
+                tried.append(UnlockAttempt(loginKeyringSession != nil ? .loginKeyring : .session, .ended(end)))
+                // The login's key names a session that has ended: drop it.
+                if let kept = loginKeyringSession { LoginKeyring.remove(kept) }
+                loginKeyringSession = nil
+                hasChosenKeys = false
+            }
+        }
+    }
+
+    /// Moves `source` to the next unlocker usable without asking, stopping (with no unlock) before
+    /// one that asks, so that `withKeys` finds it; a list that runs out leaves no unlock. Without
+    /// `vaultID` (before the file is read) it stops before the login's keyring, choosing nothing.
+    func chooseNextKeys(vaultID: [UInt8]?) {
+        source = .none
+        while nextUnlocker < unlockers.count {
+            switch unlockers[nextUnlocker] {
+            case .asked, .unavailable:
+                hasChosenKeys = true
+                return
+            case .session(let token): source = .session(token)
+            case .loginKeyring:
+                guard let vaultID else { return }
+                let kept: LoginKeyring.Kept?
+                do {
+                    kept = try LoginKeyring.search(vaultID: vaultID)
+                    if kept == nil { tried.append(UnlockAttempt(.loginKeyring, .absent)) }
+                } catch {
+                    // No keyring to look in here (`unlock` said so once): nothing was tried.
+                    kept = nil
+                }
+                guard let kept else {
+                    nextUnlocker += 1
+                    continue
+                }
+                loginKeyringSession = kept
+                source = .session(kept.token)
+            case .credential(let secret): source = .credential(secret)
+            case .scoped(let credential): source = .scoped(credential)
+            case .identity(let identities): source = .identity(identities)
+            case .deviceKey: source = .none
+            }
+            nextUnlocker += 1
+            hasChosenKeys = true
+            return
+        }
+        hasChosenKeys = true
+    }
+
+    /// Whether an unlocker is left that asks for a credential.
+    var canAsk: Bool { unlockers[nextUnlocker...].contains { $0.isAsked } }
+
+    /// Runs `body`; when the keys at hand do not open what it needs, asks the unlockers left that
+    /// ask, in order, and runs it again with the first credential given, asking again after a wrong
+    /// passphrase up to the unlocker's `attempts`. When none is left, the failure lists what was tried.
+    /// When what failed needed the device key and the TPM refused it, throws why (`VaultError.tpm`), not "another device".
+    func withKeys<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try withKeysAsking(body)
+        } catch let error as VaultError {
+            guard let refusal = deviceKeyRefusal else { throw error }
+            switch error {
+            case .boundToAnotherDevice:
+                throw VaultError.tpm(refusal)
+            case .locked(let accessibility, _) where accessibility.map({ $0.isDeviceBound || $0.opensWithoutUnlock }) ?? true:
+                // Without the device key nothing opens without an unlock (`always` keys are sealed under it).
+                throw VaultError.tpm(refusal)
+            default:
+                throw error
+            }
+        }
+    }
+
+    private func withKeysAsking<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as VaultError {
+            // A failure that lists what was tried comes from a walk already made (an inner `withKeys`).
+            guard case .locked(let needed, let tried) = error, tried.isEmpty else {
+                guard case .sessionEnded = error, canAsk else { throw error }
+                return try askingUnlockers(body, failure: error, inUse: nil)
+            }
+            let inUse = UnlockAttempt(loginKeyringSession != nil ? .loginKeyring : source.unlockerKind, .notEnough)
+            return try askingUnlockers(body, failure: .locked(needed), inUse: inUse)
+        }
+    }
+
+    /// Asks the unlockers left; when none gives what is needed, throws `failure`, a locked one listing
+    /// what was tried: those passed over before, `inUse` (the keys that did not open it), those asked.
+    private func askingUnlockers<R>(_ body: () throws -> R, failure: VaultError, inUse: UnlockAttempt?) throws -> R {
+        let passedOver = tried
+        while nextUnlocker < unlockers.count {
+            let unlocker = unlockers[nextUnlocker]
+            nextUnlocker += 1
+            switch unlocker {
+            case .unavailable(let kind, let reason):
+                tried.append(UnlockAttempt(kind, .unavailable(reason)))
+            case .asked(let asked):
+                for attempt in 1... {
+                    let secret: UnlockSecret
+                    do {
+                        secret = try asked.ask()
+                    } catch let unavailable as UnlockerUnavailable {
+                        tried.append(UnlockAttempt(asked.kind, .unavailable(unavailable.reason)))
+                        break
+                    }
+                    (source, hasChosenKeys) = (.credential(secret), true)
+                    loginKeyringSession = nil
+                    do {
+                        return try body()
+                    } catch VaultError.wrongCredential(.passphrase) where attempt < asked.attempts {
+                        continue
+                    }
+                }
+            default:
+                continue
+            }
+        }
+        guard case .locked(let needed, _) = failure else { throw failure }
+        throw VaultError.locked(needed, tried: passedOver + [inUse].compactMap { $0 } + tried[passedOver.count...])
+    }
+}
