@@ -181,12 +181,13 @@ static int startSession(Connection *connection, TPM2_SE type, ESYS_TR primary, T
     return 0;
 }
 
-/// Runs the policy commands on `session`: PolicyPCR over `pcrs` at their values now, then
-/// PolicyAuthValue when there is a PIN.
-static int applyPolicy(Connection *connection, ESYS_TR session, const TPML_PCR_SELECTION *pcrs, int withPIN,
+/// Runs the policy commands on `session`: PolicyPCR over `pcrs` at their values now (none when
+/// `pcr_count` is 0: the recovery seal), then PolicyAuthValue when there is a PIN (or an auth value).
+static int applyPolicy(Connection *connection, ESYS_TR session, const TPML_PCR_SELECTION *pcrs, size_t pcr_count, int withPIN,
                        VaultTPMFailure *failure) {
     TPM2B_DIGEST current = {0};
-    TSS2_RC rc = tss.Esys_PolicyPCR(connection->esys, session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &current, pcrs);
+    TSS2_RC rc = TSS2_RC_SUCCESS;
+    if (pcr_count > 0) rc = tss.Esys_PolicyPCR(connection->esys, session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &current, pcrs);
     if (rc == TSS2_RC_SUCCESS && withPIN) {
         rc = tss.Esys_PolicyAuthValue(connection->esys, session, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE);
     }
@@ -211,7 +212,7 @@ int vault_tpm_seal(const char *tcti, const uint8_t *pcrs, size_t pcr_count, cons
     if (createPrimary(&connection, &primary, failure) != 0) goto done;
     // A trial session computes the policy digest from the PCRs' values now.
     if (startSession(&connection, TPM2_SE_TRIAL, ESYS_TR_NONE, 0, &trial, failure) != 0) goto done;
-    if (applyPolicy(&connection, trial, &pcrSelection, pin_size > 0, failure) != 0) goto done;
+    if (applyPolicy(&connection, trial, &pcrSelection, pcr_count, pin_size > 0, failure) != 0) goto done;
     TSS2_RC rc = tss.Esys_PolicyGetDigest(connection.esys, trial, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE, &policy);
     if (rc != TSS2_RC_SUCCESS) {
         fail(failure, VAULT_TPM_STEP_SESSION, rc);
@@ -294,7 +295,7 @@ int vault_tpm_unseal(const char *tcti, const uint8_t *pcrs, size_t pcr_count, co
         goto done;
     }
     if (startSession(&connection, TPM2_SE_POLICY, primary, TPMA_SESSION_ENCRYPT, &session, failure) != 0) goto done;
-    if (applyPolicy(&connection, session, &pcrSelection, pin_size > 0, failure) != 0) goto done;
+    if (applyPolicy(&connection, session, &pcrSelection, pcr_count, pin_size > 0, failure) != 0) goto done;
     rc = tss.Esys_Unseal(connection.esys, sealed, session, ESYS_TR_NONE, ESYS_TR_NONE, &unsealed);
     if (rc != TSS2_RC_SUCCESS) {
         fail(failure, VAULT_TPM_STEP_UNSEAL, rc);

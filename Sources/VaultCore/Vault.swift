@@ -190,8 +190,11 @@ public final class Vault: ItemStore {
         defer { withExtendedLifetime(lock) {} }
         guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
         let vaultID = SecureRandom.bytes(VaultFile.idSize)
-        let deviceKey = try DeviceKey.create(vaultID: vaultID, host: host, sealing: host.tpm != nil, pin: nil)
+        // Where the host has a TPM, only the device key's seals are written (its recovery seal needs the new master key).
+        let sealing = host.tpm != nil
+        let deviceKey = sealing ? SecretBytes(random: DeviceKey.size) : try DeviceKey.create(vaultID: vaultID, host: host)
         var vault = try make(vaultID, deviceKey)
+        if sealing { try DeviceKey.seal(deviceKey, vaultID: vaultID, host: host, pin: nil, masterKey: vault.keys.masterKey) }
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
         SeenCounters.update(vaultID: vaultID, host: host) { [vault] _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
         try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)

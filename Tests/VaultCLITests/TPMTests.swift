@@ -18,7 +18,8 @@ import Testing
         try sandbox.write("pass", Array("correct horse".utf8))
         let created = try sandbox.vault(["init", "--passphrase-file", sandbox.path("pass"), "--kdf-cost", "testing"])
         #expect(created.status == 0 && created.stderr.contains("sealed this machine's device key by the TPM (PCR 23)"), "\(created.stderr)")
-        #expect(deviceKeyFiles(sandbox).map { $0.hasSuffix(".tpm") } == [true], "\(deviceKeyFiles(sandbox))")
+        // The PCR-bound seal and its recovery seal (`<id>.recovery.tpm`, no PCRs, its auth from the master key).
+        #expect(deviceKeyFiles(sandbox).map { $0.hasSuffix(".recovery.tpm") } == [true, false], "\(deviceKeyFiles(sandbox))")
         return sandbox
     }
 
@@ -96,6 +97,40 @@ import Testing
             let result = try read(other, accessibility)
             #expect(result.status == 0 && result.stdoutText == "secret of \(accessibility)", "\(accessibility): \(result.stderr)")
         }
+        // The copy and the passphrase are not enough to re-seal: the recovery seal loads only in the TPM that made it (32).
+        let filesBefore = deviceKeyFiles(other).map { other.read(".local/share/vault/device-keys/" + $0) }
+        let reseal = try other.vault(["device-key", "--tpm", "--reseal"] + unlocked(other))
+        #expect(reseal.status == 32 && reseal.stderr.contains("sealed by another TPM"), "\(reseal.status) \(reseal.stderr)")
+        #expect(deviceKeyFiles(other).map { other.read(".local/share/vault/device-keys/" + $0) } == filesBefore)
+        for accessibility in Self.deviceBound {
+            #expect(try read(other, accessibility).status == 32, "\(accessibility) after the re-seal attempt")
+        }
+    }
+
+    @Test func aResealWithAnUnlockRecoversTheDeviceKeyAfterAPCRChange() throws {
+        let tpm = try SoftwareTPM()
+        let sandbox = try sealedVault(tpm)
+        try addOneOfEveryClass(sandbox)
+        try tpm.extendPCR(23)
+        for accessibility in Self.deviceBound {
+            #expect(try read(sandbox, accessibility).status == 32, "\(accessibility)")
+        }
+        // Without an unlock (no session, no credential): locked, and nothing changes.
+        let vaultBefore = sandbox.read(".local/share/vault/default.vault")
+        let keysBefore = deviceKeyFiles(sandbox).map { sandbox.read(".local/share/vault/device-keys/" + $0) }
+        let locked = try sandbox.vault(["device-key", "--tpm", "--reseal"])
+        #expect(locked.status == 36, "\(locked.status) \(locked.stderr)")
+        #expect(sandbox.read(".local/share/vault/default.vault") == vaultBefore)
+        #expect(deviceKeyFiles(sandbox).map { sandbox.read(".local/share/vault/device-keys/" + $0) } == keysBefore)
+        // With the passphrase file and no session: the recovery seal gives the key, sealed again under PCR 23's value now.
+        let resealed = try sandbox.vault(["device-key", "--tpm", "--reseal"] + unlocked(sandbox))
+        #expect(resealed.status == 0 && resealed.stderr.contains("sealed the device key again by the TPM (PCR 23)"), "\(resealed.stderr)")
+        #expect(sandbox.read(".local/share/vault/default.vault") == vaultBefore, "the vault file is not rewritten")
+        for accessibility in Self.classes {
+            let result = try read(sandbox, accessibility)
+            #expect(result.status == 0 && result.stdoutText == "secret of \(accessibility)", "\(accessibility): \(result.stderr)")
+        }
+        #expect(try read(sandbox, "always-this-device-only", unlock: false).stdoutText == "secret of always-this-device-only")
     }
 
     @Test func aChangedPCRRefusesOnlyTheDeviceBoundItemsAndChangesNothing() throws {
@@ -118,7 +153,7 @@ import Testing
         // Nothing is written, re-sealed or replaced while the TPM refuses.
         let vaultBefore = sandbox.read(".local/share/vault/default.vault")
         let keysBefore = deviceKeyFiles(sandbox).map { sandbox.read(".local/share/vault/device-keys/" + $0) }
-        for command in [["add", "-s", "new", "-a", "one"], ["device-key", "--tpm", "--reseal"], ["device-key", "--no-tpm"],
+        for command in [["add", "-s", "new", "-a", "one"], ["device-key", "--no-tpm"],
                         ["rekey", "--yes", "--kdf-cost", "testing"]] {
             let result = try sandbox.vault(command + unlocked(sandbox), stdin: Array("x".utf8))
             #expect(result.status == 32, "\(command): \(result.status) \(result.stderr)")
@@ -169,7 +204,7 @@ import Testing
         }
         try addOneOfEveryClass(sandbox)
         #expect(filesHolding(key, under: sandbox.home).count == 1, "the search finds the clear key while it is a file")
-        let sealed = try sandbox.vault(["device-key", "--tpm"])
+        let sealed = try sandbox.vault(["device-key", "--tpm"] + unlocked(sandbox))
         #expect(sealed.status == 0 && sealed.stderr.contains("sealed the device key by the TPM (PCR 23); its file is wiped"), "\(sealed.stderr)")
         // A session holds the key too (sealed under its token): reads under it need no TPM at all.
         let token = try sandbox.vault(["unlock", "--raw"] + unlocked(sandbox)).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -198,14 +233,16 @@ import Testing
             #expect(toFile.status == 0 && toFile.stderr.contains("a 0600 file again"), "round \(round): \(toFile.stderr)")
             #expect(deviceKeyFiles(sandbox).map { $0.hasSuffix(".key") } == [true])
             for accessibility in Self.classes { #expect(try read(sandbox, accessibility).stdoutText == "secret of \(accessibility)") }
-            #expect(try sandbox.vault(["device-key", "--tpm"]).status == 0)
-            #expect(deviceKeyFiles(sandbox).map { $0.hasSuffix(".tpm") } == [true])
+            // Sealing needs an unlock too: the recovery seal's auth comes from the master key.
+            #expect(try sandbox.vault(["device-key", "--tpm"]).status == 36)
+            #expect(try sandbox.vault(["device-key", "--tpm"] + unlocked(sandbox)).status == 0)
+            #expect(deviceKeyFiles(sandbox).map { $0.hasSuffix(".tpm") } == [true, true])
             for accessibility in Self.classes { #expect(try read(sandbox, accessibility).stdoutText == "secret of \(accessibility)") }
         }
         // A re-key replaces the device key: the new one is sealed too, and no clear key is left.
         let rekeyed = try sandbox.vault(["rekey", "--yes", "--kdf-cost", "testing"] + unlocked(sandbox))
         #expect(rekeyed.status == 0, "\(rekeyed.stderr)")
-        #expect(deviceKeyFiles(sandbox).map { $0.hasSuffix(".tpm") } == [true], "\(deviceKeyFiles(sandbox))")
+        #expect(deviceKeyFiles(sandbox).map { $0.hasSuffix(".tpm") } == [true, true], "\(deviceKeyFiles(sandbox))")
         #expect(deviceKeyFiles(sandbox).map { sandbox.read(".local/share/vault/device-keys/" + $0) } != sealedBytes)
         for accessibility in Self.classes { #expect(try read(sandbox, accessibility).stdoutText == "secret of \(accessibility)") }
     }

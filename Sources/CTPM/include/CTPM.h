@@ -39,7 +39,8 @@ enum {
 int vault_tpm_load(const char *esys, const char *tctildr, char *reason, size_t reason_size);
 
 /// Seals `secret` under the owner hierarchy's ECC P-256 storage primary with a
-/// policy of PolicyPCR over `pcrs` (sha256 bank, their values now) and, when
+/// policy of PolicyPCR over `pcrs` (sha256 bank, their values now; no PolicyPCR
+/// when `pcr_count` is 0) and, when
 /// `pin_size` > 0, PolicyAuthValue with `pin` as the object's auth value.
 /// Writes the marshalled public and private parts to `blob`. Returns 0, or -1
 /// with `failure` filled. Every transient object and session is flushed.

@@ -21,7 +21,7 @@ enum TPMFailureWords {
         case .stateChanged(let pcrs):
             return ErrorReport(status: status,
                                message: "the TPM refuses this machine's device key: this machine's state changed (PCR \(pcrs.map(String.init).joined(separator: ", ")))",
-                               hint: "items of the other classes still open; boot the state the key was sealed in, then re-seal after an intended change with 'vault device-key --tpm --reseal'")
+                               hint: "items of the other classes still open; after an intended change (a firmware or Secure Boot update), re-seal with 'vault device-key --tpm --reseal', which needs an unlock (passphrase or key file); otherwise boot the state it was sealed in")
         case .anotherTPM:
             return ErrorReport(status: status,
                                message: "the TPM refuses this machine's device key: it was sealed by another TPM (a copied home directory or backup), or this TPM was cleared",

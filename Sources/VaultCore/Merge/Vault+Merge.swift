@@ -59,7 +59,7 @@ extension Vault {
                 (report, movedDeviceKey) = try mergeInOneWrite(base: base, ours: ours, theirs: theirs, origins: origins, kdf: kdf, confirm: confirm)
             }
         }
-        if report.rekeyed { _ = try finishRekey(movedDeviceKey: movedDeviceKey) }
+        if report.rekeyed { _ = try finishRekey(movedDeviceKey: movedDeviceKey, masterKey: nil) }
         return report
     }
 

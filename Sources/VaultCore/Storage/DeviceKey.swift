@@ -64,9 +64,10 @@ enum DeviceKey {
     }
 
     /// Makes the pending key of `vaultID` its device key, sealed by the TPM when the key it
-    /// replaces was. When the TPM does not seal it, the new key stays a clear file and the old
-    /// seal is removed (it seals a key the vault no longer uses).
-    static func publish(vaultID: [UInt8], host: HostContext) throws {
+    /// replaces was (with a recovery seal when `masterKey`, the vault's now, is given). When the TPM
+    /// does not seal it, the new key stays a clear file and the old seals are removed (they seal a
+    /// key the vault no longer uses).
+    static func publish(vaultID: [UInt8], host: HostContext, masterKey: SecretBytes? = nil) throws {
         let pending = pendingPath(vaultID: vaultID, host: host)
         let path = path(vaultID: vaultID, host: host)
         guard rename(pending, path) == 0 else {
@@ -79,9 +80,10 @@ enum DeviceKey {
             let old = try SealedDeviceKey.read(sealedPath)
             var pin: SecretBytes?
             if old.hasPIN { pin = try host.tpm?.askPIN?() }
-            try seal(try read(path, exposed: false), vaultID: vaultID, host: host, pin: pin)
+            try seal(try read(path, exposed: false), vaultID: vaultID, host: host, pin: pin, masterKey: masterKey)
         } catch {
             FileSystem.wipeAndRemove(sealedPath)
+            FileSystem.remove(TPMRecoverySeal.path(vaultID: vaultID, host: host))
             throw error
         }
     }
@@ -93,21 +95,30 @@ enum DeviceKey {
         return try SealedDeviceKey.read(sealedPath)
     }
 
-    /// Seals `key`, the device key of `vaultID`, with the host's TPM, checks the TPM opens the
-    /// seal again, keeps it (replacing an earlier seal), and only then wipes the clear key file.
-    /// Throws `VaultError.tpm` (nothing changed) when the TPM does not seal or open it.
-    static func seal(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?) throws {
+    /// Seals `key`, the device key of `vaultID`, with the host's TPM, and with `masterKey` its
+    /// recovery seal too (`TPMRecoverySeal`; without it, a recovery seal left is removed: it may
+    /// seal another key); checks the TPM opens both, keeps them (replacing earlier ones), and only
+    /// then wipes the clear key file. Throws `VaultError.tpm` (nothing changed) when the TPM does not seal or open them.
+    static func seal(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: SecretBytes?) throws {
         guard let tpm = host.tpm else { throw VaultError.tpm(.noTPM) }
         let sealed: SealedDeviceKey
+        var recovery: TPMRecoverySeal?
         do {
             sealed = try SealedDeviceKey.seal(key, tpm: tpm, pin: pin)
             guard try tpm.sealer.unseal(sealed.blob, pcrs: sealed.pcrs, pin: pin).constantTimeEquals(key) else {
                 throw TPMFailure.failed(step: "unseal", code: 0)
             }
+            recovery = try masterKey.map { try checkedRecoverySeal(key, masterKey: $0, pin: pin, vaultID: vaultID, tpm: tpm) }
         } catch let failure as TPMFailure {
             throw VaultError.tpm(failure)
         }
         try FileSystem.makeDirectory(host.deviceKeyDirectory)
+        let recoveryPath = TPMRecoverySeal.path(vaultID: vaultID, host: host)
+        if let recovery {
+            try FileSystem.writeAtomically(recovery.encoded(), to: recoveryPath, directory: host.deviceKeyDirectory)
+        } else if FileSystem.isRegularFile(recoveryPath) {
+            FileSystem.wipeAndRemove(recoveryPath)
+        }
         try FileSystem.writeAtomically(sealed.encoded(), to: SealedDeviceKey.path(vaultID: vaultID, host: host),
                                        directory: host.deviceKeyDirectory)
         let path = path(vaultID: vaultID, host: host)
@@ -115,9 +126,34 @@ enum DeviceKey {
         FileSystem.syncDirectory(host.deviceKeyDirectory)
     }
 
-    /// Keeps `key`, the device key of `vaultID`, as a clear 0600 file again, and removes its seal.
+    /// Seals `key` again as the recovery seal of `vaultID`'s device key, for `masterKey` (the vault's
+    /// after a rotation) and `pin` (the PCR-bound seal's); the PCR-bound seal stays as it is.
+    /// Throws `VaultError.tpm` (nothing changed) when the TPM does not seal or open it.
+    static func resealRecovery(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: SecretBytes) throws {
+        guard let tpm = host.tpm else { throw VaultError.tpm(.noTPM) }
+        let recovery: TPMRecoverySeal
+        do {
+            recovery = try checkedRecoverySeal(key, masterKey: masterKey, pin: pin, vaultID: vaultID, tpm: tpm)
+        } catch let failure as TPMFailure {
+            throw VaultError.tpm(failure)
+        }
+        try FileSystem.writeAtomically(recovery.encoded(), to: TPMRecoverySeal.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+    }
+
+    /// The recovery seal of `key`, once the TPM has opened it again.
+    private static func checkedRecoverySeal(_ key: SecretBytes, masterKey: SecretBytes, pin: SecretBytes?, vaultID: [UInt8],
+                                            tpm: TPMAccess) throws -> TPMRecoverySeal {
+        let made = try TPMRecoverySeal.seal(key, masterKey: masterKey, pin: pin, vaultID: vaultID, tpm: tpm)
+        guard try made.unseal(masterKey: masterKey, pin: pin, vaultID: vaultID, sealer: tpm.sealer).constantTimeEquals(key) else {
+            throw TPMFailure.failed(step: "unseal", code: 0)
+        }
+        return made
+    }
+
+    /// Keeps `key`, the device key of `vaultID`, as a clear 0600 file again, and removes its seal and recovery seal.
     static func unsealToFile(_ key: SecretBytes, vaultID: [UInt8], host: HostContext) throws {
         try FileSystem.writeAtomically(key.copyBytes(), to: path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+        FileSystem.remove(TPMRecoverySeal.path(vaultID: vaultID, host: host))
         FileSystem.remove(SealedDeviceKey.path(vaultID: vaultID, host: host))
         FileSystem.syncDirectory(host.deviceKeyDirectory)
     }
@@ -144,13 +180,9 @@ enum DeviceKey {
         return key
     }
 
-    /// Makes a new device key for `vaultID`; when `sealing`, sealed by the host's TPM (with `pin`
-    /// in its policy when given), and only the seal is written. Fails if a key file exists.
-    static func create(vaultID: [UInt8], host: HostContext, sealing: Bool, pin: SecretBytes?) throws -> SecretBytes {
-        guard sealing else { return try store(SecretBytes(random: size), at: path(vaultID: vaultID, host: host)) }
-        let key = SecretBytes(random: size)
-        try seal(key, vaultID: vaultID, host: host, pin: pin)
-        return key
+    /// Makes a new device key for `vaultID` in a 0600 file. Fails if a key file exists.
+    static func create(vaultID: [UInt8], host: HostContext) throws -> SecretBytes {
+        try store(SecretBytes(random: size), at: path(vaultID: vaultID, host: host))
     }
 
     /// Removes the device key of `vaultID`, this device's grants of it and a key left pending (for `reset`);
@@ -160,7 +192,8 @@ enum DeviceKey {
             FileSystem.wipeAndRemove(path)
         }
         var removed: String?
-        for path in [SealedDeviceKey.path(vaultID: vaultID, host: host), path(vaultID: vaultID, host: host)] where FileSystem.isRegularFile(path) {
+        for path in [TPMRecoverySeal.path(vaultID: vaultID, host: host), SealedDeviceKey.path(vaultID: vaultID, host: host),
+                     path(vaultID: vaultID, host: host)] where FileSystem.isRegularFile(path) {
             FileSystem.wipeAndRemove(path)
             removed = path
         }

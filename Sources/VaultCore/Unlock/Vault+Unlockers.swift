@@ -85,7 +85,9 @@ extension Vault {
         }
     }
 
-    private func withKeysAsking<R>(_ body: () throws -> R) throws -> R {
+    /// `withKeys` without turning a failure into the TPM's refusal: for what needs the master key
+    /// first and says itself what the refusal means (`device-key`).
+    func withKeysAsking<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch let error as VaultError {
