@@ -334,8 +334,8 @@ complete -c vault -n '__vault_using rekey' -l kdf-cost -x -a 'interactive testin
 complete -c vault -n '__vault_using rekey' -s y -l yes -d 'confirm dropping keyslots or other machines\' items without asking'
 complete -c vault -n '__vault_using rekey' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
-complete -c vault -n '__vault_using device-key' -l tpm -d 'seal the device key by the TPM, and wipe its file'
-complete -c vault -n '__vault_using device-key' -l reseal -d 'with --tpm, seal a sealed key again, under the PCRs\' values now (needs an unlock)'
+complete -c vault -n '__vault_using device-key' -l tpm -d 'seal the device key by the TPM, and wipe its file (needs an unlock)'
+complete -c vault -n '__vault_using device-key' -l reseal -d 'with --tpm, seal a sealed key again, under the PCRs\' values now (needs an unlock; recovers from a PCR change)'
 complete -c vault -n '__vault_using device-key' -l pin -d 'with --tpm, also guard the seal with a PIN: from VAULT_TPM_PIN_FILE, or asked twice'
 complete -c vault -n '__vault_using device-key' -l no-tpm -d 'keep the device key in a 0600 file again, not sealed (needs an unlock)'
 
