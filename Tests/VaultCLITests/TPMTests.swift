@@ -167,6 +167,35 @@ import Testing
         }
     }
 
+    @Test func theRecoverySealFollowsAPassphraseChangeAndNeedsThePIN() throws {
+        let tpm = try SoftwareTPM()
+        let sandbox = try sealedVault(tpm)
+        try addOneOfEveryClass(sandbox)
+        // A passphrase change that rotates the master key makes the recovery seal again for the new key.
+        let recoveryPath = deviceKeyFiles(sandbox).filter { $0.hasSuffix(".recovery.tpm") }.map { ".local/share/vault/device-keys/" + $0 }
+        let recoveryBefore = recoveryPath.map { sandbox.read($0) }
+        try sandbox.write("new-pass", Array("battery staple".utf8))
+        let changed = try sandbox.vault(["passwd", "--new-passphrase-file", sandbox.path("new-pass")] + unlocked(sandbox))
+        #expect(changed.status == 0 && changed.stderr.contains("rotated"), "\(changed.stderr)")
+        #expect(recoveryPath.map { sandbox.read($0) } != recoveryBefore, "the recovery seal is made again")
+        try sandbox.write("pass", Array("battery staple".utf8))
+        // With a PIN, the recovery seal needs it too.
+        try sandbox.write("pin", Array("2468".utf8))
+        let withPIN = ["VAULT_TPM_PIN_FILE": sandbox.path("pin")]
+        #expect(try sandbox.vault(["device-key", "--tpm", "--reseal", "--pin"] + unlocked(sandbox), environment: withPIN).status == 0)
+        try tpm.extendPCR(23)
+        let keysBefore = deviceKeyFiles(sandbox).map { sandbox.read(".local/share/vault/device-keys/" + $0) }
+        let noPIN = try sandbox.vault(["device-key", "--tpm", "--reseal"] + unlocked(sandbox))
+        #expect(noPIN.status == 36 && noPIN.stderr.contains("sealed with a TPM PIN"), "\(noPIN.status) \(noPIN.stderr)")
+        #expect(deviceKeyFiles(sandbox).map { sandbox.read(".local/share/vault/device-keys/" + $0) } == keysBefore)
+        let resealed = try sandbox.vault(["device-key", "--tpm", "--reseal", "--pin"] + unlocked(sandbox), environment: withPIN)
+        #expect(resealed.status == 0 && resealed.stderr.contains("PCR 23 and a PIN"), "\(resealed.status) \(resealed.stderr)")
+        for accessibility in Self.classes {
+            let result = try read(sandbox, accessibility, environment: withPIN)
+            #expect(result.stdoutText == "secret of \(accessibility)", "\(accessibility): \(result.stderr)")
+        }
+    }
+
     @Test func wrongPINsEndInTheTPMsLockoutReportedAsSuch() throws {
         let tpm = try SoftwareTPM()
         let sandbox = try sealedVault(tpm)
