@@ -179,6 +179,10 @@ import Testing
         #expect(changed.status == 0 && changed.stderr.contains("rotated"), "\(changed.stderr)")
         #expect(recoveryPath.map { sandbox.read($0) } != recoveryBefore, "the recovery seal is made again")
         try sandbox.write("pass", Array("battery staple".utf8))
+        // It opens with the new master key after a PCR change (a stale one would be refused, 32, without asking the TPM).
+        try tpm.extendPCR(23)
+        let afterChange = try sandbox.vault(["device-key", "--tpm", "--reseal"] + unlocked(sandbox))
+        #expect(afterChange.status == 0, "\(afterChange.status) \(afterChange.stderr)")
         // With a PIN, the recovery seal needs it too.
         try sandbox.write("pin", Array("2468".utf8))
         let withPIN = ["VAULT_TPM_PIN_FILE": sandbox.path("pin")]
