@@ -50,7 +50,7 @@ PACKAGES="$PACKAGES sway wl-clipboard"
 # pre-commit: runs the repository's .pre-commit-hooks.yaml (vault-scan) as its users would (PreCommitHookTests)
 PACKAGES="$PACKAGES pre-commit"
 # strace: counts the files a command opens (ConfigReadOnceTests: the config is read once per run)
-PACKAGES="$PACKAGES strace"
+PACKAGES="$PACKAGES strace jq"
 # gcc, libc6-dev: cc builds the fault-injection shim (Tests/FaultInjection/fault-shim.c) that FaultInjectionTests preloads
 PACKAGES="$PACKAGES gcc libc6-dev"
 
