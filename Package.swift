@@ -22,7 +22,11 @@ let package = Package(
         // (scripts/check-libsecret-types.sh checks the types with pkg-config).
         .target(name: "CLibSecret"),
         .target(name: "VaultSecretService", dependencies: ["VaultCore", "VaultCrypto", "CLibSecret"]),
-        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService"]),
+        // tpm2-tss's ESAPI through dlopen: the types come from its headers (libtss2-dev, in
+        // /usr/include), nothing is linked, so vault runs where tpm2-tss is not installed.
+        .target(name: "CTPM"),
+        .target(name: "VaultTPM", dependencies: ["VaultCore", "VaultCrypto", "CTPM"]),
+        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService", "VaultTPM"]),
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
         // make bench: fills large vaults through Vault.addAll; not installed.
         .executableTarget(name: "vault-bench-fill", dependencies: ["VaultCore"], path: "Sources/VaultBenchFill"),

@@ -221,6 +221,10 @@ scanning=""
 if [ -f bench/scan.sh ]; then
     scanning="$(sh bench/scan.sh "$VAULT_BIN")"
 fi
+tpm_rows=""
+if [ -f bench/tpm.sh ]; then
+    tpm_rows="$(sh bench/tpm.sh "$VAULT_BIN")"
+fi
 
 table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$largest" "$rss_get" "$rss_list" "$rss_floor" "$rss_scan")"
 {
@@ -238,6 +242,12 @@ table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$larg
         echo "vault scan against git grep (bench/scan.sh):"
         echo
         echo "$scanning"
+    fi
+    if [ -n "$tpm_rows" ]; then
+        echo
+        echo "vault get of a this-device-only item, with and without the TPM (bench/tpm.sh; issue 38):"
+        echo
+        echo "$tpm_rows"
     fi
 } >"$work/report.md"
 cat "$work/report.md"

@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help"
+_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -43,6 +43,7 @@ _vault_options() {
         status) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         rekey) echo "--kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        device-key) echo "--tpm --reseal --pin --no-tpm --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         sync) echo "--setup --remote --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         merge-driver) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         textconv) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;

@@ -109,6 +109,7 @@ complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
 complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
 complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
 complete -c vault -n __vault_no_command -a rekey -d 'replace every key of the vault'
+complete -c vault -n __vault_no_command -a device-key -d 'seal this machine\'s device key by its TPM, or show how it is kept'
 complete -c vault -n __vault_no_command -a sync -d 'share the vault through git: commit, fetch, merge record by record, push'
 complete -c vault -n __vault_no_command -a merge-driver -d 'git\'s merge driver for vault files (set by sync --setup)'
 complete -c vault -n __vault_no_command -a textconv -d 'git\'s diff driver for vault files (set by sync --setup)'
@@ -333,6 +334,11 @@ complete -c vault -n '__vault_using rekey' -l kdf-cost -x -a 'interactive testin
 complete -c vault -n '__vault_using rekey' -s y -l yes -d 'confirm dropping keyslots or other machines\' items without asking'
 complete -c vault -n '__vault_using rekey' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
+complete -c vault -n '__vault_using device-key' -l tpm -d 'seal the device key by the TPM, and wipe its file (needs an unlock)'
+complete -c vault -n '__vault_using device-key' -l reseal -d 'with --tpm, seal a sealed key again, under the PCRs\' values now (needs an unlock; recovers from a PCR change)'
+complete -c vault -n '__vault_using device-key' -l pin -d 'with --tpm, also guard the seal with a PIN: from VAULT_TPM_PIN_FILE, or asked twice'
+complete -c vault -n '__vault_using device-key' -l no-tpm -d 'keep the device key in a 0600 file again, not sealed (needs an unlock)'
+
 complete -c vault -n '__vault_using sync' -l setup -d 'commit the merge attribute to .gitattributes and set the merge driver in this clone\'s git config, then stop'
 complete -c vault -n '__vault_using sync' -l remote -x -d 'the remote to fetch from and push to'
 complete -c vault -n '__vault_using sync' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
@@ -456,4 +462,4 @@ complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlo
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
 complete -c vault -n '__vault_using help' -l all -d 'also list the plumbing commands other programs run'
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey sync merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help' -d 'command to describe'

@@ -21,6 +21,10 @@ set -eu
 #   age                         tests: vault identity's keys are checked against age-keygen and age
 #   lintian                     make test: the Debian package is checked by lintian (readelf, from binutils, for its RUNPATH)
 #   libstdc++-12-dev            make release: GCC's static libstdc++, linked into the installed binary
+#   libtss2-dev                 build: tpm2-tss's headers give the types Sources/CTPM loads with dlopen (it pulls in
+#                               libtss2-esys-3.0.2-0, libtss2-tctildr0 and the swtpm TCTI, libtss2-tcti-swtpm0)
+#   swtpm swtpm-tools tpm2-tools
+#                               tests: a software TPM 2.0 (TPMTests) and tpm2-tools to extend its PCRs and set its lockout
 PACKAGES="pkg-config libssl-dev libstdc++-12-dev util-linux mandoc bash-completion zsh fish git python3 python3-yaml"
 PACKAGES="$PACKAGES python3-docker python3-cryptography"
 # python3-dotenv: a real dotenv reader, for the vault env --format dotenv property test
@@ -32,6 +36,7 @@ PACKAGES="$PACKAGES hyperfine pass gnupg time"
 # database of the vault import --from kdbx scenario; pass and gnupg (above) its pass store
 PACKAGES="$PACKAGES keepassxc"
 PACKAGES="$PACKAGES age"
+PACKAGES="$PACKAGES libtss2-dev swtpm swtpm-tools tpm2-tools"
 PACKAGES="$PACKAGES lintian"
 # oathtool: a second implementation of TOTP/HOTP that vault otp's codes are checked against;
 # diceware: ships the EFF large word list that Sources/VaultCore/Generator embeds (its README)

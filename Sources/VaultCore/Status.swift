@@ -28,6 +28,13 @@ public enum Status: CaseIterable, Sendable {
     case invalidKeychain
     /// The person at the terminal declined (errSecUserCanceled, exit 128).
     case userCanceled
+    /// The TPM that seals this machine's device key is not available (errSecNotAvailable, exit 53).
+    case notAvailable
+    /// The TPM refuses to unseal this machine's device key: its state changed, or it is another TPM
+    /// (errSecVerifyFailed, exit 32).
+    case verifyFailed
+    /// The TPM's dictionary-attack lockout refuses every PIN for now (no Keychain counterpart, exit 54).
+    case tpmLockout
 
     /// The Keychain's OSStatus for this outcome (0 where it has none).
     public var osStatus: Int32 {
@@ -45,6 +52,9 @@ public enum Status: CaseIterable, Sendable {
         case .decode: return -26275
         case .invalidKeychain: return -25295
         case .userCanceled: return -128
+        case .notAvailable: return -25291
+        case .verifyFailed: return -67808
+        case .tpmLockout: return 0
         }
     }
 
@@ -54,6 +64,7 @@ public enum Status: CaseIterable, Sendable {
         case .success: return 0
         case .failure: return 1
         case .usage: return 2
+        case .tpmLockout: return 54
         default: return osStatus & 0xFF
         }
     }
@@ -74,6 +85,9 @@ public enum Status: CaseIterable, Sendable {
         case .decode: return "errSecDecode"
         case .invalidKeychain: return "errSecInvalidKeychain"
         case .userCanceled: return "errSecUserCanceled"
+        case .notAvailable: return "errSecNotAvailable"
+        case .verifyFailed: return "errSecVerifyFailed"
+        case .tpmLockout: return "-"
         }
     }
 }

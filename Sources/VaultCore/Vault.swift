@@ -97,6 +97,9 @@ public final class Vault: ItemStore {
     var holdsWriterLock = false
     /// Whether the last read used a device key that lies in a git work tree.
     var usesExposedDeviceKey = false
+    /// Why the TPM did not unseal this machine's device key on the last read, if it did not:
+    /// the device-bound items then answer with it, and nothing is written.
+    var deviceKeyRefusal: TPMFailure?
     /// Whether a file older than this machine has seen is opened anyway (`--accept-rollback`):
     /// the restore is then recorded as intended.
     public var acceptRollback = false
@@ -187,7 +190,11 @@ public final class Vault: ItemStore {
         defer { withExtendedLifetime(lock) {} }
         guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
         let vaultID = SecureRandom.bytes(VaultFile.idSize)
-        var vault = try make(vaultID, try DeviceKey.create(vaultID: vaultID, host: host))
+        // Where the host has a TPM, only the device key's seals are written (its recovery seal needs the new master key).
+        let sealing = host.tpm != nil
+        let deviceKey = sealing ? SecretBytes(random: DeviceKey.size) : try DeviceKey.create(vaultID: vaultID, host: host)
+        var vault = try make(vaultID, deviceKey)
+        if sealing { try DeviceKey.seal(deviceKey, vaultID: vaultID, host: host, pin: nil, masterKey: vault.keys.masterKey) }
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
         SeenCounters.update(vaultID: vaultID, host: host) { [vault] _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
         try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)

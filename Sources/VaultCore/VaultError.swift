@@ -40,6 +40,10 @@ public enum VaultError: Error, Equatable {
     case invalidKeyFile(path: String, detail: String)
     /// An item is device-bound and this machine's device key is not the one it was sealed with.
     case boundToAnotherDevice(group: AccessGroup, accessibility: Accessibility)
+    /// This machine's device key is sealed by its TPM, and the TPM did not seal or unseal it.
+    case tpm(TPMFailure)
+    /// This machine has no device key for the vault (it was made elsewhere), so there is none to seal or move.
+    case noDeviceKey
     /// A value is outside what the vault accepts (size, characters, empty).
     case invalidValue(field: String, detail: String)
     /// A recipient that is not an age X25519 recipient (`age1…`), and what it is instead.
@@ -173,6 +177,8 @@ public enum VaultError: Error, Equatable {
         case .notARegularFile: return .usage
         case .invalidKeyFile: return .authFailed
         case .boundToAnotherDevice: return .decode
+        case .tpm(let failure): return failure.status
+        case .noDeviceKey: return .itemNotFound
         case .invalidValue, .invalidRecipient: return .usage
         case .invalidIdentity: return .authFailed
         case .identityExists: return .usage
@@ -203,6 +209,21 @@ public enum VaultError: Error, Equatable {
         case .otherVersionSealedElsewhere: return .missingEntitlement
         case .teamLogDropped: return .invalidKeychain
         case .teamLogReviewNeeded: return .usage
+        }
+    }
+}
+
+extension TPMFailure {
+    /// The status of each failure: one of its own for a TPM that is not there, for a changed
+    /// machine state and for the lockout, so that none reads as a damaged vault.
+    public var status: Status {
+        switch self {
+        case .libraryMissing, .deviceNotOpenable, .unreachable, .noTPM: return .notAvailable
+        case .stateChanged, .anotherTPM: return .verifyFailed
+        case .lockout: return .tpmLockout
+        case .wrongPIN: return .authFailed
+        case .pinNeeded: return .interactionNotAllowed
+        case .failed: return .failure
         }
     }
 }

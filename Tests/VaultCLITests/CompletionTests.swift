@@ -33,7 +33,7 @@ import Testing
         // bash splits `--class=a` at the `=`.
         #expect(try bash("vault", "add", "--class", "=", "a") == classes)
         #expect(try bash("vault", "init", "--kdf-cost", "") == ["interactive", "testing"])
-        #expect(try bash("vault", "help", "de") == ["delete"])
+        #expect(try bash("vault", "help", "de") == ["delete", "device-key"])
     }
 
     @Test func bashAsksTheVaultForNames() throws {

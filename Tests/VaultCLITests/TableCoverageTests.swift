@@ -89,14 +89,15 @@ import Testing
     }
 
     /// Each option's environment variable is one the table describes (and so
-    /// the man page lists), and exactly these five unlock the vault.
+    /// the man page lists), and exactly these unlock the vault (the TPM PIN's file opens the device key).
     @Test func environmentVariablesAreDescribedAndUnlockingOnesMarked() {
         let described = Set(CommandTable.environment.map(\.name))
         let options = CommandTable.globalOptions + CommandTable.commands.flatMap(\.options)
         for option in options {
             if let variable = option.environment { #expect(described.contains(variable), "--\(option.long): \(variable)") }
         }
-        #expect(Set(CommandTable.unlockingVariables) == ["VAULT_SESSION", "VAULT_CREDENTIAL", "VAULT_KEY_FILE", "VAULT_PASSPHRASE_FILE", "VAULT_IDENTITY"])
+        #expect(Set(CommandTable.unlockingVariables) == ["VAULT_SESSION", "VAULT_CREDENTIAL", "VAULT_KEY_FILE", "VAULT_PASSPHRASE_FILE", "VAULT_IDENTITY",
+                                                               "VAULT_TPM_PIN_FILE"])
         for variable in CommandTable.environment { #expect(man.contains(".It Ev " + variable.name)) }
     }
 

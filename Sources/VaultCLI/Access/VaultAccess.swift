@@ -24,6 +24,13 @@ struct VaultAccess {
         overriddenLocation ?? VaultLocation.resolve(explicitPath: try? settings.value(.vault), environment: environment)
     }
 
+    /// The machine as vault sees it, with the TPM that seals its device keys (`TPMSettings`).
+    func host() throws -> HostContext {
+        var host = HostContext.live(environment: environment)
+        host.tpm = try TPMSettings(invocation).tpmAccess(invocation, mayPrompt: reasonPromptsAreOff == nil)
+        return host
+    }
+
     /// Why vault may not prompt here, or nil when it may.
     var reasonPromptsAreOff: String? {
         if let reason = reasonInteractionIsForbidden { return reason }
@@ -160,7 +167,7 @@ struct VaultAccess {
         try requireFileBackend()
         let location = self.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        return Vault(location: location, unlockers: try unlockers(), host: HostContext.live(environment: environment))
+        return Vault(location: location, unlockers: try unlockers(), host: try host())
     }
 
     /// The ways to unlock, in the order the vault tries them: a credential named by an option wins
@@ -221,7 +228,7 @@ struct VaultAccess {
         try requireFileBackend()
         let location = self.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        return Vault(location: location, unlockers: try unlockersOpeningAtOnce(), host: HostContext.live(environment: environment))
+        return Vault(location: location, unlockers: try unlockersOpeningAtOnce(), host: try host())
     }
 
     private func unlockersOpeningAtOnce() throws -> [Unlocker] {
@@ -274,7 +281,7 @@ struct VaultAccess {
         } else {
             unlockers = [.credential(try credential())]
         }
-        let vault = Vault(location: location, unlockers: unlockers, host: HostContext.live(environment: environment))
+        let vault = Vault(location: location, unlockers: unlockers, host: try host())
         vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
         return vault
     }
@@ -298,11 +305,12 @@ struct VaultAccess {
         }
         return SecretBytes(first)
     }
+}
 
-    private func nonEmpty(_ value: String?) -> String? {
-        guard let value, !value.isEmpty else { return nil }
-        return value
-    }
+/// `value`, or nil when it is unset or empty (an empty setting counts as unset).
+func nonEmpty(_ value: String?) -> String? {
+    guard let value, !value.isEmpty else { return nil }
+    return value
 }
 
 /// How many times a prompt has been called.

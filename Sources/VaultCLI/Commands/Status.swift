@@ -28,6 +28,7 @@ enum StatusCommand {
             fields += [
                 ("after_first_unlock", .bool(report.afterFirstUnlock)),
                 ("on_its_device", .bool(report.onItsDevice)),
+                ("device_key", .string(deviceKeyKind(report.deviceKey))),
                 ("keyslots", .array(report.keyslots.map { .string($0.rawValue) })),
                 ("items", .number(total)),
                 ("counts", .array(report.counts.map {
@@ -50,7 +51,8 @@ enum StatusCommand {
         }
         lines += [
             "after first unlock: \(report.afterFirstUnlock ? "yes (after-first-unlock items open without a session)" : "no")",
-            "device:             \(report.onItsDevice ? "this machine (device-bound items open here)" : "another machine (device-bound items do not open here)")",
+            "device:             \(report.onItsDevice ? "this machine (device-bound items open here)" : report.deviceKeyRefusal != nil ? "this machine, but the TPM refuses its device key (device-bound items do not open)" : "another machine (device-bound items do not open here)")",
+            "device key:         \(deviceKeyWords(report.deviceKey))",
             "keyslots:           \(report.keyslots.map(\.rawValue).joined(separator: ", "))",
             "items:              \(total)",
         ]
@@ -58,6 +60,23 @@ enum StatusCommand {
             lines.append("  \(count.group) / \(count.accessibility.rawValue): \(count.count)")
         }
         terminal.writeOut(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// How the device key is kept, in the words of `status` and `device-key`.
+    static func deviceKeyWords(_ protection: DeviceKeyProtection) -> String {
+        switch protection {
+        case .none: return "none on this machine"
+        case .file: return "a file (not sealed by a TPM; 'vault device-key --tpm' seals it)"
+        case .tpm: return "sealed by the TPM (\(DeviceKeyCommand.describe(protection)))"
+        }
+    }
+
+    private static func deviceKeyKind(_ protection: DeviceKeyProtection) -> String {
+        switch protection {
+        case .none: return "none"
+        case .file: return "file"
+        case .tpm: return "tpm"
+        }
     }
 
     private static func describe(_ place: Vault.SessionPlace?) -> String {

@@ -149,6 +149,11 @@ struct ErrorReport {
             return ErrorReport(status: status,
                                message: "an item of group \(quoted(group.name)) is \(accessibility.rawValue) and bound to another device",
                                hint: "its key never leaves the machine it was added on; add it again here if you need it")
+        case .tpm(let failure):
+            return TPMFailureWords.report(failure)
+        case .noDeviceKey:
+            return ErrorReport(status: status, message: "this machine has no device key for the vault (it was made on another machine)",
+                               hint: "device-bound items open only where they were added; 'vault status' shows which machine this is")
         case .invalidValue(let field, let detail):
             return ErrorReport(status: status, message: "invalid \(field): \(detail)", hint: "see 'vault help'")
         case .invalidRecipient(let text, let reason):

@@ -20,6 +20,8 @@ struct Config: Sendable {
         "sync-commit-names": "yes to name the groups and items a `vault sync` commit changed in its message; by default it counts them by group id, since names are sealed in the file",
         "trust": "the trust fingerprint a vault's header must be signed under, from `vault trust` (like VAULT_TRUST)",
         "no-keyring": "true keeps unlock sessions out of the login's kernel keyring (like --no-keyring)",
+        "tpm": "the TPM that seals device keys: a TCTI string such as device:/dev/tpmrm0, or off (like VAULT_TPM)",
+        "tpm-pcrs": "the PCRs (sha256 bank) a device key's TPM seal binds to, separated by commas; 7 when unset",
     ]
 
     /// The config file this was read from (it need not exist).
@@ -101,7 +103,8 @@ struct Config: Sendable {
     }
 }
 
-private extension StringProtocol {
+extension StringProtocol {
+    /// Without leading and trailing blanks (space, tab, carriage return).
     func trimmed() -> String {
         var slice = Substring(self)
         while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice.removeFirst() }

@@ -124,6 +124,39 @@ extension CommandTable {
         ],
         run: { try StatusCommand.run($0) })
 
+    static let deviceKeyCommand = CommandSpec(
+        "device-key", summary: "seal this machine's device key by its TPM, or show how it is kept",
+        discussion: """
+            The device key binds the -this-device-only items to this machine. Without an option, \
+            shows how it is kept: a 0600 file in the data directory, or sealed by the TPM 2.0 \
+            (only the sealed blob on disk; the TPM opens it only on this machine, and only while \
+            the PCRs of the config key tpm-pcrs, 7 by default, hold the values they had), with a \
+            recovery seal beside it (the same TPM, no PCRs, opened by the master key). --tpm seals \
+            the key and wipes its file; it needs an unlock. On a key already sealed it says so and \
+            changes nothing, unless --reseal, which seals it again under the PCRs' values now and \
+            needs an unlock: after an intended change (a firmware or Secure Boot update), the \
+            recovery seal gives the key the PCR-bound seal refuses; on another machine it opens \
+            nothing. --pin \
+            adds a PIN to the seal (VAULT_TPM_PIN_FILE, or asked twice); the TPM's \
+            dictionary-attack lockout limits its guesses, for every user of the TPM. --no-tpm \
+            moves the key back into a file; it needs an unlock. vault init seals the key when a \
+            TPM is found (/dev/tpmrm0, or VAULT_TPM / the config key tpm). A key the TPM refuses \
+            is never replaced: the items bound to it wait until the TPM opens it again.
+            """,
+        options: [
+            OptionSpec(.tpm, help: "seal the device key by the TPM, and wipe its file (needs an unlock)"),
+            OptionSpec(.reseal, help: "with --tpm, seal a sealed key again, under the PCRs' values now (needs an unlock; recovers from a PCR change)"),
+            OptionSpec(.pin, help: "with --tpm, also guard the seal with a PIN: from VAULT_TPM_PIN_FILE, or asked twice"),
+            OptionSpec(.noTPM, help: "keep the device key in a 0600 file again, not sealed (needs an unlock)"),
+        ],
+        examples: [
+            ExampleSpec("vault device-key --tpm", "seal this machine's device key by its TPM"),
+            ExampleSpec("vault device-key", "show whether the TPM or a file keeps it"),
+            ExampleSpec("vault device-key --tpm --reseal", "seal it again after a firmware or Secure Boot update changed PCR 7"),
+            ExampleSpec("vault device-key --no-tpm", "move it back into a file"),
+        ],
+        run: { try DeviceKeyCommand.run($0) })
+
     static let helpCommand = CommandSpec(
         "help", summary: "show help for vault or for a command",
         discussion: """

@@ -83,6 +83,15 @@ public enum CommandTable {
         EnvironmentSpec("VAULT_NO_KEYRING", help: """
             When set as for VAULT_NO_INTERACTION, keep unlock sessions out of the login's kernel keyring, as with --no-keyring.
             """),
+        EnvironmentSpec("VAULT_TPM", help: """
+            The TPM 2.0 that seals device keys: a TCTI string as tpm2-tools' TPM2TOOLS_TCTI takes it \
+            (device:/dev/tpmrm0, swtpm:host=127.0.0.1,port=2321), a device path, or off; like the config \
+            key tpm. Unset, /dev/tpmrm0 when it exists.
+            """),
+        EnvironmentSpec("VAULT_TPM_PIN_FILE", unlocks: true, help: """
+            A file that holds the PIN of a device key sealed with one (vault device-key --tpm --pin), \
+            instead of asking for it.
+            """),
         EnvironmentSpec("VAULT_BACKEND", help: "Where items live, as with --backend: file or secret-service."),
         EnvironmentSpec("VAULT_COLLECTION", help: "The keyring collection of the secret-service backend, as with --collection."),
         EnvironmentSpec("VAULT_MOUNT_PATH", help: "Set by vault run --mount for the command it runs: the path of the named pipe."),
@@ -116,6 +125,10 @@ public enum CommandTable {
             For tests only, and read by debug builds only: load libsecret from this path instead of \
             libsecret-1.so.0.
             """),
+        EnvironmentSpec("VAULT_TSS2_ESYS_PATH", help: """
+            For tests only, and read by debug builds only: load tpm2-tss's ESAPI from this path instead of \
+            libtss2-esys.so.0.
+            """),
         EnvironmentSpec("VAULT_PROGRESS_IMMEDIATE", help: """
             For tests only, and read by debug builds only: when 1, show the progress line of long \
             commands at once instead of after a second.
@@ -137,7 +150,7 @@ public enum CommandTable {
         ("CI and scripts", [runCommand, envCommand, injectCommand, scanCommand, redactCommand]),
         ("Teams and sharing", [groupCommand, grantCommand, revokeCommand, identityCommand, memberCommand, trustCommand,
                                syncCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
-        ("Unlocking and maintenance", [unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
+        ("Unlocking and maintenance", [unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand, deviceKeyCommand,
                                        verifyCommand, upgradeCommand, copyCommand, wipeCommand, firstRunCommand, resetCommand, helpCommand]),
     ]
 
@@ -151,7 +164,7 @@ public enum CommandTable {
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
         trashCommand, undeleteCommand, listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
-        syncCommand, mergeDriverCommand, textconvCommand, conflictsCommand, resolveCommand,
+        deviceKeyCommand, syncCommand, mergeDriverCommand, textconvCommand, conflictsCommand, resolveCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand, copyCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,

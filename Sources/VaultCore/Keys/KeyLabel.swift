@@ -20,6 +20,9 @@ enum KeyLabel: String, CaseIterable {
     case deviceWrap = "vault v1 device wrap"
     case session = "vault v1 session"
     case afterFirstUnlock = "vault v1 after first unlock"
+    // The TPM recovery seal of a device key (docs/SECURITY.md, "The TPM"): its auth value, and the check that it is the master key's.
+    case tpmRecoveryAuth = "vault v1 tpm recovery auth"
+    case tpmRecoveryCheck = "vault v1 tpm recovery check"
     // Keyslot key-encryption keys (HKDF over the unlock secret) and a member slot's wrap key.
     case keyFile = "vault v1 key file"
     case desktopKeyring = "vault v1 desktop keyring"

@@ -51,12 +51,14 @@ extension Vault {
         try requireTrustKey("re-key the vault")
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
+        var newMasterKey: SecretBytes?
         var outcome: RekeyOutcome
         do {
             outcome = try transaction { vault in
                 try first(&vault)
                 let (outcome, moved) = try rekey(&vault, keeping: secret, kdf: kdf, confirm: confirm, keepingTrustKey: keepingTrustKey)
                 movedDeviceKey = moved
+                newMasterKey = vault.keys.masterKey
                 return outcome
             }
         } catch {
@@ -66,7 +68,7 @@ extension Vault {
             }
             throw error
         }
-        outcome.sessionsEnded = try finishRekey(movedDeviceKey: movedDeviceKey)
+        outcome.sessionsEnded = try finishRekey(movedDeviceKey: movedDeviceKey, masterKey: newMasterKey)
         return outcome
     }
 
@@ -89,11 +91,12 @@ extension Vault {
         return (RekeyOutcome(keyEpoch: vault.file.keyEpoch, resealed: resealed, sessionsEnded: 0, dropped: plan), newDeviceKey != nil)
     }
 
-    /// After a re-key's write: the new device key published, this machine's sessions ended (how many).
-    func finishRekey(movedDeviceKey: Bool) throws -> Int {
+    /// After a re-key's write: the new device key published (sealed with a recovery seal for the
+    /// new `masterKey` where the TPM sealed the old one), this machine's sessions ended (how many).
+    func finishRekey(movedDeviceKey: Bool, masterKey: SecretBytes?) throws -> Int {
         let vaultID = VaultFile.peekVaultID(try readFile())
         // A reader may have taken the pending key up already (it is the vault's once the write is done).
-        if movedDeviceKey { try? DeviceKey.publish(vaultID: vaultID, host: host) }
+        if movedDeviceKey { try? DeviceKey.publish(vaultID: vaultID, host: host, masterKey: masterKey) }
         return SessionCache.endAll(vaultID: vaultID, host: host)
     }
 
@@ -117,6 +120,7 @@ extension Vault {
     /// when it did not, an old copy of the file still opens with a removed or changed secret.
     func changeKeyslots(_ change: (inout OpenVault) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
         try requireKeyslotSecret("change the vault's keyslots")
+        var rotatedKeys: (deviceKey: SecretBytes?, masterKey: SecretBytes?)
         let rotated = try transaction { vault in
             let made = try change(&vault)
             guard case .credential(let current) = source, vault.positionsBoundElsewhere.isEmpty else { return false }
@@ -131,9 +135,13 @@ extension Vault {
                 }
             }
             try vault.rekey(keyslots: kept)
+            rotatedKeys = (vault.keys.deviceKey, vault.keys.masterKey)
             return true
         }
-        if rotated { _ = SessionCache.endAll(vaultID: VaultFile.peekVaultID(try readFile()), host: host) }
+        if rotated {
+            _ = SessionCache.endAll(vaultID: VaultFile.peekVaultID(try readFile()), host: host)
+            refreshTPMRecoverySeal(deviceKey: rotatedKeys.deviceKey, masterKey: rotatedKeys.masterKey)
+        }
         return rotated
     }
 

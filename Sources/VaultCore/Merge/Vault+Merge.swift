@@ -54,18 +54,20 @@ extension Vault {
         try requireOwner("merge the vault")
         var report = MergeReport()
         var movedDeviceKey = false
+        var masterKey: SecretBytes?
         try withWriterLock {
             try withKeys {
-                (report, movedDeviceKey) = try mergeInOneWrite(base: base, ours: ours, theirs: theirs, origins: origins, kdf: kdf, confirm: confirm)
+                (report, movedDeviceKey, masterKey) = try mergeInOneWrite(base: base, ours: ours, theirs: theirs, origins: origins, kdf: kdf,
+                                                                          confirm: confirm)
             }
         }
-        if report.rekeyed { _ = try finishRekey(movedDeviceKey: movedDeviceKey) }
+        if report.rekeyed { _ = try finishRekey(movedDeviceKey: movedDeviceKey, masterKey: masterKey) }
         return report
     }
 
     private func mergeInOneWrite(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
                                  origins: (ours: String, theirs: String), kdf: Scrypt.Parameters,
-                                 confirm: (RekeyPlan) throws -> Void) throws -> (MergeReport, Bool) {
+                                 confirm: (RekeyPlan) throws -> Void) throws -> (MergeReport, movedDeviceKey: Bool, masterKey: SecretBytes?) {
         let ourLabel = "\(location.path) (ours: \(origins.ours))", theirLabel = "their side of the merge (\(origins.theirs))"
         var ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], label: ourLabel)
         guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(action: "merge the vault") }
@@ -128,7 +130,7 @@ extension Vault {
         try describe(result, against: &ours, in: &report)
         try commit(&result, as: .merge)
         report.keyEpoch = result.file.keyEpoch
-        return (report, movedDeviceKey)
+        return (report, movedDeviceKey, result.keys.masterKey)
     }
 
     /// The owner's join of two diverged logs, in `result` (the target): the join entry, then what

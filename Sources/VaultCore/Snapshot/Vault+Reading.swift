@@ -21,8 +21,12 @@ extension Vault {
         let session = try keysForReading(vaultID: seenBefore)
         let bytes = try readFile()
         let vaultID = VaultFile.peekVaultID(bytes)
-        let deviceKey = try deviceKeyForReading(bytes, vaultID: vaultID)
+        deviceKeyRefusal = nil
+        // A session that holds the device key spares the TPM its round trip.
+        let deviceKey = try session?.deviceKey ?? deviceKeyForReading(bytes, vaultID: vaultID)
         let vault = try openWithKeys(bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: location.path, checking: indexCheck)
+        // A write while the TPM refuses the device key could drop the items bound to it (a re-key does).
+        if writing, let refusal = deviceKeyRefusal { throw VaultError.tpm(refusal) }
         if case .credential = source { refreshMachineGrants(vault, onlyIfMissing: true) }
         if let session, let kept = loginKeyringSession { try? LoginKeyring.keepAlive(kept, timeout: session.timeout) }
         try checkTrust(of: vault)
@@ -84,7 +88,13 @@ extension Vault {
         if let key = try DeviceKey.resumePending(vaultID: vaultID, host: host, isTheVaults: { OpenVault.isDeviceKey($0, of: bytes) }) {
             return key
         }
-        if let key = try DeviceKey.load(vaultID: vaultID, location: location, host: host) { return key }
+        do {
+            if let key = try DeviceKey.load(vaultID: vaultID, location: location, host: host) { return key }
+        } catch VaultError.tpm(let refusal) {
+            // Items of the other classes still open; the device-bound ones say why they do not.
+            deviceKeyRefusal = refusal
+            return nil
+        }
         guard let exposed = try DeviceKey.exposedLegacyKey(vaultID: vaultID, location: location, host: host) else { return nil }
         usesExposedDeviceKey = true
         if !toldOfExposedDeviceKey {

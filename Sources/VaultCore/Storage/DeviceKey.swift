@@ -5,7 +5,9 @@ import VaultCrypto
 
 /// This machine's device key for one vault: 32 random bytes in a 0600 file
 /// in the XDG data directory, named by the vault id; never in the vault file,
-/// never beside it, never exported.
+/// never beside it, never exported. Where the machine has a TPM, the file holds
+/// the key sealed by it instead (`SealedDeviceKey`), and the clear key lives only
+/// in memory (and in a live session's file, sealed under its token).
 enum DeviceKey {
     static let size = 32
 
@@ -22,11 +24,15 @@ enum DeviceKey {
     }
 
     /// The device key of `vaultID`, or nil when this machine has none yet.
+    /// A sealed key is unsealed by the TPM (`VaultError.tpm` when it refuses).
     /// A key an earlier version left beside the vault is copied here on first
     /// use, unless it lies in a git work tree (see `exposedLegacyKey`).
     static func load(vaultID: [UInt8], location: VaultLocation, host: HostContext) throws -> SecretBytes? {
         let path = path(vaultID: vaultID, host: host)
+        // Both exist only after a crash while moving between them: the clear key is the one.
         if FileSystem.exists(path) { return try read(path, exposed: false) }
+        let sealedPath = SealedDeviceKey.path(vaultID: vaultID, host: host)
+        if FileSystem.exists(sealedPath) { return try SealedDeviceKey.read(sealedPath).unseal(tpm: host.tpm) }
         guard FileSystem.exists(location.legacyDeviceKeyPath), !GitWorkTree.contains(location.directory) else { return nil }
         let legacy = try read(location.legacyDeviceKeyPath, exposed: false)
         return try store(legacy, at: path)
@@ -57,12 +63,98 @@ enum DeviceKey {
         return try store(SecretBytes(random: size), at: pending)
     }
 
-    /// Makes the pending key of `vaultID` its device key.
-    static func publish(vaultID: [UInt8], host: HostContext) throws {
+    /// Makes the pending key of `vaultID` its device key, sealed by the TPM when the key it
+    /// replaces was (with a recovery seal when `masterKey`, the vault's now, is given). When the TPM
+    /// does not seal it, the new key stays a clear file and the old seals are removed (they seal a
+    /// key the vault no longer uses).
+    static func publish(vaultID: [UInt8], host: HostContext, masterKey: SecretBytes? = nil) throws {
         let pending = pendingPath(vaultID: vaultID, host: host)
-        guard rename(pending, path(vaultID: vaultID, host: host)) == 0 else {
+        let path = path(vaultID: vaultID, host: host)
+        guard rename(pending, path) == 0 else {
             throw VaultError.io(path: pending, operation: "rename", errno: errno)
         }
+        FileSystem.syncDirectory(host.deviceKeyDirectory)
+        let sealedPath = SealedDeviceKey.path(vaultID: vaultID, host: host)
+        guard FileSystem.isRegularFile(sealedPath) else { return }
+        do {
+            let old = try SealedDeviceKey.read(sealedPath)
+            var pin: SecretBytes?
+            if old.hasPIN { pin = try host.tpm?.askPIN?() }
+            try seal(try read(path, exposed: false), vaultID: vaultID, host: host, pin: pin, masterKey: masterKey)
+        } catch {
+            FileSystem.wipeAndRemove(sealedPath)
+            FileSystem.remove(TPMRecoverySeal.path(vaultID: vaultID, host: host))
+            throw error
+        }
+    }
+
+    /// Whether the device key of `vaultID` is kept sealed by the TPM (and how).
+    static func sealed(vaultID: [UInt8], host: HostContext) throws -> SealedDeviceKey? {
+        let sealedPath = SealedDeviceKey.path(vaultID: vaultID, host: host)
+        guard FileSystem.exists(sealedPath), !FileSystem.exists(path(vaultID: vaultID, host: host)) else { return nil }
+        return try SealedDeviceKey.read(sealedPath)
+    }
+
+    /// Seals `key`, the device key of `vaultID`, with the host's TPM, and with `masterKey` its
+    /// recovery seal too (`TPMRecoverySeal`; without it, a recovery seal left is removed: it may
+    /// seal another key); checks the TPM opens both, keeps them (replacing earlier ones), and only
+    /// then wipes the clear key file. Throws `VaultError.tpm` (nothing changed) when the TPM does not seal or open them.
+    static func seal(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: SecretBytes?) throws {
+        guard let tpm = host.tpm else { throw VaultError.tpm(.noTPM) }
+        let sealed: SealedDeviceKey
+        var recovery: TPMRecoverySeal?
+        do {
+            sealed = try SealedDeviceKey.seal(key, tpm: tpm, pin: pin)
+            guard try tpm.sealer.unseal(sealed.blob, pcrs: sealed.pcrs, pin: pin).constantTimeEquals(key) else {
+                throw TPMFailure.failed(step: "unseal", code: 0)
+            }
+            recovery = try masterKey.map { try checkedRecoverySeal(key, masterKey: $0, pin: pin, vaultID: vaultID, tpm: tpm) }
+        } catch let failure as TPMFailure {
+            throw VaultError.tpm(failure)
+        }
+        try FileSystem.makeDirectory(host.deviceKeyDirectory)
+        let recoveryPath = TPMRecoverySeal.path(vaultID: vaultID, host: host)
+        if let recovery {
+            try FileSystem.writeAtomically(recovery.encoded(), to: recoveryPath, directory: host.deviceKeyDirectory)
+        } else if FileSystem.isRegularFile(recoveryPath) {
+            FileSystem.wipeAndRemove(recoveryPath)
+        }
+        try FileSystem.writeAtomically(sealed.encoded(), to: SealedDeviceKey.path(vaultID: vaultID, host: host),
+                                       directory: host.deviceKeyDirectory)
+        let path = path(vaultID: vaultID, host: host)
+        if FileSystem.isRegularFile(path) { FileSystem.wipeAndRemove(path) }
+        FileSystem.syncDirectory(host.deviceKeyDirectory)
+    }
+
+    /// Seals `key` again as the recovery seal of `vaultID`'s device key, for `masterKey` (the vault's
+    /// after a rotation) and `pin` (the PCR-bound seal's); the PCR-bound seal stays as it is.
+    /// Throws `VaultError.tpm` (nothing changed) when the TPM does not seal or open it.
+    static func resealRecovery(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: SecretBytes) throws {
+        guard let tpm = host.tpm else { throw VaultError.tpm(.noTPM) }
+        let recovery: TPMRecoverySeal
+        do {
+            recovery = try checkedRecoverySeal(key, masterKey: masterKey, pin: pin, vaultID: vaultID, tpm: tpm)
+        } catch let failure as TPMFailure {
+            throw VaultError.tpm(failure)
+        }
+        try FileSystem.writeAtomically(recovery.encoded(), to: TPMRecoverySeal.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+    }
+
+    /// The recovery seal of `key`, once the TPM has opened it again.
+    private static func checkedRecoverySeal(_ key: SecretBytes, masterKey: SecretBytes, pin: SecretBytes?, vaultID: [UInt8],
+                                            tpm: TPMAccess) throws -> TPMRecoverySeal {
+        let made = try TPMRecoverySeal.seal(key, masterKey: masterKey, pin: pin, vaultID: vaultID, tpm: tpm)
+        guard try made.unseal(masterKey: masterKey, pin: pin, vaultID: vaultID, sealer: tpm.sealer).constantTimeEquals(key) else {
+            throw TPMFailure.failed(step: "unseal", code: 0)
+        }
+        return made
+    }
+
+    /// Keeps `key`, the device key of `vaultID`, as a clear 0600 file again, and removes its seal and recovery seal.
+    static func unsealToFile(_ key: SecretBytes, vaultID: [UInt8], host: HostContext) throws {
+        try FileSystem.writeAtomically(key.copyBytes(), to: path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+        FileSystem.remove(TPMRecoverySeal.path(vaultID: vaultID, host: host))
+        FileSystem.remove(SealedDeviceKey.path(vaultID: vaultID, host: host))
         FileSystem.syncDirectory(host.deviceKeyDirectory)
     }
 
@@ -88,7 +180,7 @@ enum DeviceKey {
         return key
     }
 
-    /// Makes a new device key for `vaultID`; fails if one exists.
+    /// Makes a new device key for `vaultID` in a 0600 file. Fails if a key file exists.
     static func create(vaultID: [UInt8], host: HostContext) throws -> SecretBytes {
         try store(SecretBytes(random: size), at: path(vaultID: vaultID, host: host))
     }
@@ -99,10 +191,13 @@ enum DeviceKey {
         for path in [DeviceGrants.path(vaultID: vaultID, host: host), pendingPath(vaultID: vaultID, host: host)] where FileSystem.isRegularFile(path) {
             FileSystem.wipeAndRemove(path)
         }
-        let path = path(vaultID: vaultID, host: host)
-        guard FileSystem.isRegularFile(path) else { return nil }
-        FileSystem.wipeAndRemove(path)
-        return path
+        var removed: String?
+        for path in [TPMRecoverySeal.path(vaultID: vaultID, host: host), SealedDeviceKey.path(vaultID: vaultID, host: host),
+                     path(vaultID: vaultID, host: host)] where FileSystem.isRegularFile(path) {
+            FileSystem.wipeAndRemove(path)
+            removed = path
+        }
+        return removed
     }
 
     /// Reads a device key file without following a link; an `exposed` one may be readable by others.

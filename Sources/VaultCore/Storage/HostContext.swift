@@ -19,6 +19,9 @@ public struct HostContext: Sendable {
     /// The directory for what this machine remembers of each vault (the
     /// counters it has seen, against rollback): kept across reboots, never beside a vault file.
     public var stateDirectory: String
+    /// This machine's TPM, when one is configured or found: device keys are then sealed by it
+    /// (`DeviceKey`). Nil: device keys are plain 0600 files, and a sealed one does not open.
+    public var tpm: TPMAccess?
 
     /// - Parameters:
     ///   - deviceKeyDirectory: defaults to `device-keys` in the runtime directory (for tests).

@@ -5,30 +5,33 @@ import VaultCrypto
 import Glibc
 #endif
 
-/// Unlock sessions: the master key sealed under a random token, in a 0600
-/// file in the runtime directory. Neither the file nor the token alone opens
+/// Unlock sessions: the master key (and a device key the TPM seals, so reads under the
+/// session need no TPM) sealed under a random token, in a 0600 file in the runtime directory. Neither the file nor the token alone opens
 /// anything. The file's modification time is the last use; a session idle
 /// longer than its timeout has ended. Sessions live side by side: a new one
 /// never ends another.
 enum SessionCache {
-    static let magic = Array("VSESSN02".utf8)
+    static let magic = Array("VSESSN03".utf8)
     static let tokenPrefix = "vs1_"
 
-    /// What a live session holds: the master key, the vault's key epoch when it started, and its idle timeout in seconds.
+    /// What a live session holds: the master key, the vault's key epoch when it started, its idle
+    /// timeout in seconds, and this machine's device key when the TPM seals it.
     struct Opened {
         let masterKey: SecretBytes
         let keyEpoch: UInt64
         var timeout = 0
+        var deviceKey: SecretBytes? = nil
     }
 
     /// The bytes before the sealed key: magic ‖ u32 timeout ‖ u64 key epoch.
     static let headerSize = 8 + 4 + 8
 
-    /// Starts a session holding `masterKey` of a vault at `keyEpoch`; returns its token.
-    static func start(masterKey: SecretBytes, vaultID: [UInt8], keyEpoch: UInt64, timeout: Int, host: HostContext) throws -> String {
+    /// Starts a session holding `masterKey` of a vault at `keyEpoch` (and its sealed `deviceKey`); returns its token.
+    static func start(masterKey: SecretBytes, vaultID: [UInt8], keyEpoch: UInt64, deviceKey: SecretBytes?, timeout: Int,
+                      host: HostContext) throws -> String {
         let sessionID = SecureRandom.bytes(16)
         let tokenKey = SecretBytes(random: 32)
-        try write(Opened(masterKey: masterKey, keyEpoch: keyEpoch), sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID,
+        try write(Opened(masterKey: masterKey, keyEpoch: keyEpoch, deviceKey: deviceKey), sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID,
                   timeout: timeout, host: host)
         return tokenPrefix + hex(sessionID + tokenKey.copyBytes())
     }
@@ -48,7 +51,8 @@ enum SessionCache {
         w.u32(UInt32(timeout))
         w.u64(session.keyEpoch)
         let header = w.bytes
-        let sealed = try AESGCM.seal(session.masterKey, key: sealKey(tokenKey, sessionID, vaultID), aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID))
+        let keys = session.deviceKey.map { session.masterKey.appending($0) } ?? session.masterKey
+        let sealed = try AESGCM.seal(keys, key: sealKey(tokenKey, sessionID, vaultID), aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID))
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         try FileSystem.writeAtomically(header + sealed, to: path, directory: host.runtimeDirectory)
         try touch(path, at: host.now())
@@ -70,13 +74,16 @@ enum SessionCache {
             throw VaultError.sessionEnded(.expired)
         }
         let header = Array(bytes[0..<headerSize])
-        guard let masterKey = try? AESGCM.open(Array(bytes[headerSize...]), key: sealKey(tokenKey, sessionID, vaultID),
-                                               aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID)) else {
+        guard let keys = try? AESGCM.open(Array(bytes[headerSize...]), key: sealKey(tokenKey, sessionID, vaultID),
+                                          aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID)),
+              [AESGCM.keySize, AESGCM.keySize + DeviceKey.size].contains(keys.count) else {
             throw VaultError.sessionEnded(.unknown)
         }
         if extendingIdleTime { try? touch(path, at: host.now()) }
+        let masterKey = keys.withUnsafeBytes { SecretBytes(UnsafeRawBufferPointer(rebasing: $0[..<AESGCM.keySize])) }
+        let deviceKey = keys.count > AESGCM.keySize ? keys.withUnsafeBytes { SecretBytes(UnsafeRawBufferPointer(rebasing: $0[AESGCM.keySize...])) } : nil
         return Opened(masterKey: masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
-                      timeout: Int(timeout))
+                      timeout: Int(timeout), deviceKey: deviceKey)
     }
 
     /// Ends the session of `token`; false when it had already ended.

@@ -29,7 +29,7 @@ extension Vault {
     static func startLoginSession(of vault: OpenVault, timeout: Int, host: HostContext) throws {
         guard let masterKey = vault.keys.masterKey else { return }
         let token = try SessionCache.start(masterKey: masterKey, vaultID: vault.file.vaultID, keyEpoch: vault.file.keyEpoch,
-                                           timeout: timeout, host: host)
+                                           deviceKey: try sessionDeviceKey(of: vault, host: host), timeout: timeout, host: host)
         do {
             try LoginKeyring.keep(token: token, vaultID: vault.file.vaultID, timeout: timeout)
         } catch {

@@ -15,8 +15,13 @@ extension Vault {
             guard let masterKey = vault.keys.masterKey else { throw VaultError.locked(nil) }
             refreshMachineGrants(vault, onlyIfMissing: false)
             return try SessionCache.start(masterKey: masterKey, vaultID: vault.file.vaultID, keyEpoch: vault.file.keyEpoch,
-                                          timeout: timeout, host: host)
+                                          deviceKey: try Vault.sessionDeviceKey(of: vault, host: host), timeout: timeout, host: host)
         }
+    }
+
+    /// The device key a session of `vault` carries: only one the TPM seals, since a clear one is a file read away anyway.
+    static func sessionDeviceKey(of vault: OpenVault, host: HostContext) throws -> SecretBytes? {
+        try DeviceKey.sealed(vaultID: vault.file.vaultID, host: host) != nil ? vault.keys.deviceKey : nil
     }
 
     /// Gives the live session of `token` a fresh idle timeout of `timeout`
@@ -62,7 +67,8 @@ extension Vault {
             }
         }
         if all {
-            outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try DeviceKey.load(vaultID: vaultID, location: location, host: host), host: host)
+            outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try deviceKeyIfItOpens(vaultID: vaultID).key,
+                                                                            host: host)
             AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
         }
         return outcome
@@ -86,6 +92,10 @@ extension Vault {
         public var afterFirstUnlock: Bool
         /// Whether this machine's device key is the vault's (device-bound items open here).
         public var onItsDevice: Bool
+        /// How this machine keeps the vault's device key (a file, or sealed by the TPM).
+        public var deviceKey: DeviceKeyProtection
+        /// Why the TPM did not unseal the device key, when it did not.
+        public var deviceKeyRefusal: TPMFailure?
         /// The kinds of the vault's keyslots, in file order.
         public var keyslots: [CredentialKind]
         /// Items by group name (or "#id" where this device cannot read the name) and class.
@@ -119,7 +129,7 @@ extension Vault {
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: location.path, detail: Damage(error.detail))
         }
-        let deviceKey = try DeviceKey.load(vaultID: file.vaultID, location: location, host: host)
+        let (deviceKey, refusal) = try deviceKeyIfItOpens(vaultID: file.vaultID)
         let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey,
                                                  grants: DeviceGrants.read(vaultID: file.vaultID, deviceKey: deviceKey, host: host) ?? [],
                                                  path: location.path)
@@ -144,6 +154,8 @@ extension Vault {
             sessionPlace: sessionExpiry != nil ? .environment : keptExpiry != nil ? .loginKeyring : nil,
             afterFirstUnlock: AfterFirstUnlockCache.isPresent(vaultID: file.vaultID, deviceKey: deviceKey, host: host),
             onItsDevice: partial?.deviceMatches ?? false,
+            deviceKey: try deviceKeyProtection(),
+            deviceKeyRefusal: refusal,
             keyslots: file.keyslots.map(\.kind.credentialKind),
             counts: counts)
     }

@@ -67,7 +67,27 @@ extension Vault {
     /// Runs `body`; when the keys at hand do not open what it needs, asks the unlockers left that
     /// ask, in order, and runs it again with the first credential given, asking again after a wrong
     /// passphrase up to the unlocker's `attempts`. When none is left, the failure lists what was tried.
+    /// When what failed needed the device key and the TPM refused it, throws why (`VaultError.tpm`), not "another device".
     func withKeys<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try withKeysAsking(body)
+        } catch let error as VaultError {
+            guard let refusal = deviceKeyRefusal else { throw error }
+            switch error {
+            case .boundToAnotherDevice:
+                throw VaultError.tpm(refusal)
+            case .locked(let accessibility, _) where accessibility.map({ $0.isDeviceBound || $0.opensWithoutUnlock }) ?? true:
+                // Without the device key nothing opens without an unlock (`always` keys are sealed under it).
+                throw VaultError.tpm(refusal)
+            default:
+                throw error
+            }
+        }
+    }
+
+    /// `withKeys` without turning a failure into the TPM's refusal: for what needs the master key
+    /// first and says itself what the refusal means (`device-key`).
+    func withKeysAsking<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch let error as VaultError {
