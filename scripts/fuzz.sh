@@ -35,8 +35,8 @@ for module in VaultCrypto VaultCore VaultCLI; do
 done
 # The objects of today's sources only: an object left by a renamed or removed
 # file would define its symbols twice.
-objects="$(ls "$debug"/CLibSecret.build/*.o)"
-for module in VaultCrypto VaultCore VaultSecretService VaultCLI; do
+objects="$(ls "$debug"/CLibSecret.build/*.o "$debug"/CTPM.build/*.o)"
+for module in VaultCrypto VaultCore VaultSecretService VaultTPM VaultCLI; do
     for source in $(find "Sources/$module" -name '*.swift'); do
         objects="$objects $debug/$module.build/$(basename "$source").o"
     done
@@ -55,7 +55,8 @@ for name in "$@"; do
     # shellcheck disable=SC2086 # objects and flags are lists of words
     swiftc -swift-version 6 -sanitize=fuzzer,address -parse-as-library -g -module-name "Fuzz$name" \
         -I "$debug/Modules" -I Sources/COpenSSL -I Sources/CKernelKeyring $openssl_flags \
-        -Xcc -fmodule-map-file="$debug/CLibSecret.build/module.modulemap" -I Sources/CLibSecret/include -ldl \
+        -Xcc -fmodule-map-file="$debug/CLibSecret.build/module.modulemap" -I Sources/CLibSecret/include \
+        -Xcc -fmodule-map-file="$debug/CTPM.build/module.modulemap" -I Sources/CTPM/include -ldl \
         "$harness" $objects -o "$binary"
 
     # Every harness has committed regression inputs (at least a seed): a
