@@ -85,10 +85,12 @@ public enum AESGCM {
         let count = box.count - nonceSize - tagSize
         // A capacity of at least one: the buffer then always has an address, even for no plaintext.
         return try [UInt8](unsafeUninitializedCapacity: max(count, 1)) { out, initialized in
-            try decrypt(ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize ..< box.count - tagSize]),
-                        tag: UnsafeRawBufferPointer(rebasing: box[(box.count - tagSize)...]),
-                        key: key, nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceSize]), aad: aad,
-                        into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(out)[..<count]))
+            try aad.withUnsafeBytes { aad in
+                try decrypt(ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize ..< box.count - tagSize]),
+                            tag: UnsafeRawBufferPointer(rebasing: box[(box.count - tagSize)...]),
+                            key: key, nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceSize]), aad: aad,
+                            into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(out)[..<count]))
+            }
             initialized = count
         }
     }
@@ -137,7 +139,7 @@ public enum AESGCM {
     /// Writes ciphertext ‖ tag into `out`, which holds exactly plaintext.count + tagSize bytes.
     private static func encrypt(_ plaintext: UnsafeRawBufferPointer, key: SecretBytes, nonce: UnsafeRawBufferPointer,
                                 aad: [UInt8], into out: UnsafeMutableRawBufferPointer) throws {
-        let context = try start(encrypting: true, key: key, nonce: nonce, aad: aad)
+        let context = try aad.withUnsafeBytes { try start(encrypting: true, key: key, nonce: nonce, aad: $0) }
         let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var written = try update(context.pointer, plaintext, into: body)
         var finalLength: Int32 = 0
@@ -154,14 +156,16 @@ public enum AESGCM {
                                 nonce: UnsafeRawBufferPointer, aad: [UInt8]) throws -> SecretBytes {
         let plaintext = SecretBytes(count: ciphertext.count)
         // SecretBytes always has a valid pointer, even for 0 bytes.
-        try plaintext.withUnsafeMutableBytes { try decrypt(ciphertext: ciphertext, tag: tag, key: key, nonce: nonce, aad: aad, into: $0) }
+        try plaintext.withUnsafeMutableBytes { out in
+            try aad.withUnsafeBytes { try decrypt(ciphertext: ciphertext, tag: tag, key: key, nonce: nonce, aad: $0, into: out) }
+        }
         return plaintext
     }
 
     /// Writes the plaintext into `out` (ciphertext.count bytes, a valid pointer even for none); on
     /// failure what it wrote is not authentic, and the caller drops it.
     private static func decrypt(ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, key: SecretBytes,
-                                nonce: UnsafeRawBufferPointer, aad: [UInt8], into out: UnsafeMutableRawBufferPointer,
+                                nonce: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer,
                                 reusing reused: CipherContext? = nil) throws {
         let context = try start(encrypting: false, key: key, nonce: nonce, aad: aad, reusing: reused)
         let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -178,7 +182,7 @@ public enum AESGCM {
 
     /// A context keyed for one seal or open, with the associated data already fed: `reused` keyed
     /// again (it has the cipher already), or a new one.
-    private static func start(encrypting: Bool, key: SecretBytes, nonce: UnsafeRawBufferPointer, aad: [UInt8],
+    private static func start(encrypting: Bool, key: SecretBytes, nonce: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer,
                               reusing reused: CipherContext? = nil) throws -> CipherContext {
         let context = try reused ?? CipherContext()
         try key.withUnsafeBytes { k in
@@ -188,7 +192,7 @@ public enum AESGCM {
                       "EVP_CipherInit_ex")
         }
         // An update with no output buffer is GCM's associated-data input.
-        _ = try aad.withUnsafeBytes { try update(context.pointer, $0, into: nil) }
+        _ = try update(context.pointer, aad, into: nil)
         return context
     }
 
@@ -224,6 +228,11 @@ extension AESGCM {
 
         /// Opens nonce ‖ ciphertext ‖ tag as `AESGCM.open(_:key:aad:)` does, and throws what it throws.
         public func open(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
+            try aad.withUnsafeBytes { try open(box, key: key, aad: $0) }
+        }
+
+        /// `open(_:key:aad:)` with the associated data where it lies (a record's, built on the stack).
+        public func open(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: UnsafeRawBufferPointer) throws -> SecretBytes {
             try checkKey(key)
             guard box.count >= nonceSize + tagSize else { throw CryptoError.authenticationFailed }
             let plaintext = SecretBytes(count: box.count - nonceSize - tagSize)

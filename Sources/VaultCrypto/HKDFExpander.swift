@@ -50,6 +50,11 @@ public final class HKDFExpander {
     private func expand(info: UnsafeRawBufferPointer, length: Int) -> SecretBytes {
         precondition((1...Self.maximumLength).contains(length), "HKDF-SHA256 output length \(length)")
         let output = SecretBytes(count: length)
+        if length == Self.keySize {
+            // One block, T(1), straight into the output: a key per record, so no second buffer each.
+            output.withUnsafeMutableBytes { expandBlock(previous: nil, info: info, counter: 1, into: $0) }
+            return output
+        }
         let block = SecretBytes(count: Self.keySize)  // T(i), fed into T(i+1)
         output.withUnsafeMutableBytes { out in
             block.withUnsafeMutableBytes { block in

@@ -11,20 +11,29 @@ public enum SHA256 {
     /// Returns the 32-byte SHA-256 digest of `data`. Never throws: OpenSSL can only fail here if
     /// SHA-256 is missing or memory runs out, and then the process stops with `fatalError`.
     public static func hash(_ data: UnsafeRawBufferPointer) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: digestSize)
+        [UInt8](unsafeUninitializedCapacity: digestSize) { out, initialized in
+            hash(data, into: UnsafeMutableRawBufferPointer(out))
+            initialized = digestSize
+        }
+    }
+
+    /// Writes the 32-byte SHA-256 digest of `data` into `out` (at least 32 bytes): no allocation,
+    /// for checks made once per record.
+    public static func hash(_ data: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
+        precondition(out.count >= digestSize, "a SHA-256 digest needs \(digestSize) bytes")
         var length: UInt32 = 0
         // EVP_Digest wants a valid pointer even for empty input.
         var empty: UInt8 = 0
         do {
             try withUnsafeMutableBytes(of: &empty) { spare in
                 let input = data.baseAddress ?? UnsafeRawPointer(spare.baseAddress!)
-                try check(EVP_Digest(input, data.count, &out, &length, try check(digest, "EVP_MD_fetch(SHA256)"), nil), "EVP_Digest")
+                try check(EVP_Digest(input, data.count, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
+                                     try check(digest, "EVP_MD_fetch(SHA256)"), nil), "EVP_Digest")
             }
         } catch {
             fatalError("SHA-256: \(error)")
         }
         precondition(length == UInt32(digestSize), "SHA-256 produced \(length) bytes")
-        return out
     }
 
     /// Returns the SHA-256 digest of a byte array; see `hash(_:)`. Never throws.

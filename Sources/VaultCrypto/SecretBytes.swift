@@ -105,10 +105,15 @@ extension SecretBytes: CustomStringConvertible, CustomDebugStringConvertible, Cu
 
 /// Constant-time comparison of two byte arrays (CRYPTO_memcmp), false when sizes differ.
 /// Only the contents are compared in constant time; the sizes are not secret. Never throws.
+public func constantTimeEquals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+    guard a.count == b.count else { return false }
+    if a.isEmpty { return true }
+    return CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0
+}
+
+/// `constantTimeEquals` for byte arrays.
 public func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     guard a.count == b.count else { return false }
     if a.isEmpty { return true }
-    return a.withUnsafeBytes { pa in
-        b.withUnsafeBytes { pb in CRYPTO_memcmp(pa.baseAddress, pb.baseAddress, a.count) == 0 }
-    }
+    return a.withUnsafeBytes { pa in b.withUnsafeBytes { pb in constantTimeEquals(pa, pb) } }
 }

@@ -30,7 +30,7 @@ struct GroupVariables {
             }
         }
         progress?.finish()
-        sealedFields = items.flatMap { $0.secretValues.dropFirst() }
+        for item in items where !item.fields.isEmpty { sealedFields += item.secretValues.dropFirst() }
         // Each name made once; sorted by name, the items of one name are neighbours.
         let names = items.map { EnvironmentName.of($0.attributes) }
         let order = names.indices.sorted { names[$0] < names[$1] }

@@ -27,18 +27,20 @@ struct ReadableSecrets {
         var items: [(key: ItemKey, secret: SecretBytes)] = []
         if groups.count == 1 {
             // One reading of one group gives each item once.
-            items = try store.items(matching: Query(group: groups[0])).flatMap(ReadableSecrets.values)
+            let found = try store.items(matching: Query(group: groups[0]))
+            items.reserveCapacity(found.count)
+            for item in found { ReadableSecrets.append(item, to: &items) }
         } else {
             var seen = Set<ItemKey>()
             for group in groups {
                 for item in try store.items(matching: Query(group: group)) where seen.insert(item.attributes.key).inserted {
-                    items += ReadableSecrets.values(of: item)
+                    ReadableSecrets.append(item, to: &items)
                 }
             }
         }
         if includingTrash, let vault = store as? Vault {
             for item in try vault.trashedSecrets() where groups.contains(nil) || groups.contains(item.attributes.group) {
-                items += ReadableSecrets.values(of: item)
+                ReadableSecrets.append(item, to: &items)
             }
         }
         self.items = items
@@ -49,8 +51,9 @@ struct ReadableSecrets {
 }
 
 extension ReadableSecrets {
-    private static func values(of item: Item) -> [(key: ItemKey, secret: SecretBytes)] {
-        item.secretValues.map { (item.attributes.key, $0) }
+    /// Appends each of the item's secret values under its key (an append each, not an array per item).
+    private static func append(_ item: Item, to items: inout [(key: ItemKey, secret: SecretBytes)]) {
+        for value in item.secretValues { items.append((item.attributes.key, value)) }
     }
 
     /// "group "ci"", "groups "ci", "prod"", or "the vault" when no group was named.

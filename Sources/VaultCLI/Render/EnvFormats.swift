@@ -58,9 +58,10 @@ enum EnvFormat: String, CaseIterable {
             out.append(variables.isEmpty ? "{}\n" : "{\n")
             for (index, (name, value)) in variables.enumerated() {
                 out.append("  ")
-                out.append(ItemOutput.jsonString(name))
+                var name = name
+                name.withUTF8 { EnvFormat.appendJSONString(UnsafeRawBufferPointer($0), to: &out) }
                 out.append(": ")
-                EnvFormat.appendJSONString(value, to: &out)
+                value.withUnsafeBytes { EnvFormat.appendJSONString($0, to: &out) }
                 out.append(index == variables.count - 1 ? "\n}\n" : ",\n")
             }
         case .github:
@@ -76,14 +77,13 @@ enum EnvFormat: String, CaseIterable {
         out.append("'")
     }
 
-    /// A JSON string of text already known to be UTF-8: `"` `\` and control characters escaped.
-    static func appendJSONString(_ value: SecretBytes, to out: inout SecretBytesBuilder) {
+    /// A JSON string of text already known to be UTF-8 (a name or a secret, escaped where it lies,
+    /// never copied into a String): `"` `\` and control characters escaped.
+    static func appendJSONString(_ text: UnsafeRawBufferPointer, to out: inout SecretBytesBuilder) {
         out.append("\"")
-        value.withUnsafeBytes { bytes in
-            out.append(bytes) { byte in
-                if let escaped = escapedByBackslash(UInt32(byte)) { return escaped }
-                return byte < 0x20 ? "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16) : nil
-            }
+        out.append(text) { byte in
+            if let escaped = escapedByBackslash(UInt32(byte)) { return escaped }
+            return byte < 0x20 ? "\\u00" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16) : nil
         }
         out.append("\"")
     }

@@ -8,13 +8,23 @@ enum AAD {
 
     /// A record: vault id ‖ record id ‖ u32 group id ‖ u8 class id ‖ u16 record layout version (1).
     static func record(vaultID: [UInt8], recordID: [UInt8], groupID: GroupID, classID: ClassID) -> [UInt8] {
-        var w = ByteWriter(capacity: 40)
-        w.raw(vaultID)
-        w.raw(recordID)
-        w.groupID(groupID)
-        w.classID(classID)
-        w.u16(recordLayoutVersion)
-        return w.bytes
+        withRecord(vaultID: vaultID, recordID: Bytes16(recordID), groupID: groupID, classID: classID) { Array($0) }
+    }
+
+    /// `record(vaultID:recordID:groupID:classID:)` built on the stack and passed to `body`: a bulk
+    /// read opens one record after another, and an array each would be a good part of its allocations.
+    static func withRecord<Result>(vaultID: [UInt8], recordID: Bytes16, groupID: GroupID, classID: ClassID,
+                                   _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        let count = vaultID.count + 16 + 4 + 1 + 2
+        return try withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer in
+            let base = buffer.baseAddress!
+            vaultID.withUnsafeBytes { base.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            recordID.store(to: base + vaultID.count)
+            base.storeBytes(of: groupID.rawValue.bigEndian, toByteOffset: vaultID.count + 16, as: UInt32.self)
+            base.storeBytes(of: classID.rawValue, toByteOffset: vaultID.count + 20, as: UInt8.self)
+            base.storeBytes(of: recordLayoutVersion.bigEndian, toByteOffset: vaultID.count + 21, as: UInt16.self)
+            return try body(UnsafeRawBufferPointer(buffer))
+        }
     }
 
     /// A listing block: "listing" ‖ vault id ‖ u32 group id ‖ u8 class id ‖ u16 bucket.

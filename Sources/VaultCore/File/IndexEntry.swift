@@ -50,8 +50,14 @@ struct IndexEntry: Equatable {
 
     /// Whether `sealed` is the record this entry's digest names.
     func digestMatches(_ sealed: UnsafeRawBufferPointer) -> Bool {
-        let hash = SHA256.hash(sealed)
-        return constantTimeEquals(hash, digest.0.bytes + digest.1.bytes)
+        // On the stack: a bulk read checks one digest per record.
+        withUnsafeTemporaryAllocation(byteCount: 2 * SHA256.digestSize, alignment: 1) { buffer in
+            let computed = UnsafeMutableRawBufferPointer(rebasing: buffer[..<SHA256.digestSize])
+            SHA256.hash(sealed, into: computed)
+            digest.0.store(to: buffer.baseAddress! + SHA256.digestSize)
+            digest.1.store(to: buffer.baseAddress! + SHA256.digestSize + 16)
+            return constantTimeEquals(UnsafeRawBufferPointer(computed), UnsafeRawBufferPointer(rebasing: buffer[SHA256.digestSize...]))
+        }
     }
 
     /// The same entry with its digest computed from the record (a v1 entry being converted).

@@ -24,23 +24,32 @@ public enum EnvironmentName {
     /// nil for a name with other characters, whose upper case Unicode decides.
     private static func derivedFromASCII(service: String, account: String) -> String? {
         guard service.utf8.allSatisfy({ $0 < 0x80 }), account.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        var name: [UInt8] = []
-        name.reserveCapacity(service.utf8.count + account.utf8.count + 2)
-        func append(_ part: String) {
-            for byte in part.utf8 {
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"): name.append(byte - 0x20)
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): name.append(byte)
-                default: name.append(UInt8(ascii: "_"))
+        // `_` goes first when the name would start with a digit, or be empty (an empty service puts `_` first anyway).
+        let startsWithDigit = service.utf8.first.map { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ?? account.isEmpty
+        let count = (startsWithDigit ? 1 : 0) + service.utf8.count + (account.isEmpty ? 0 : 1 + account.utf8.count)
+        // Written straight into the string's storage: one allocation, none for a name of up to 15 bytes.
+        return String(unsafeUninitializedCapacity: count) { name in
+            var written = 0
+            func put(_ byte: UInt8) {
+                name[written] = byte
+                written += 1
+            }
+            func append(_ part: String) {
+                for byte in part.utf8 {
+                    switch byte {
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"): put(byte - 0x20)
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): put(byte)
+                    default: put(UInt8(ascii: "_"))
+                    }
                 }
             }
+            if startsWithDigit { put(UInt8(ascii: "_")) }
+            append(service)
+            if !account.isEmpty {
+                put(UInt8(ascii: "_"))
+                append(account)
+            }
+            return written
         }
-        append(service)
-        if !account.isEmpty {
-            name.append(UInt8(ascii: "_"))
-            append(account)
-        }
-        if name.first.map({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) ?? true { name.insert(UInt8(ascii: "_"), at: 0) }
-        return String(decoding: name, as: UTF8.self)
     }
 }

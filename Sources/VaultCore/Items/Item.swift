@@ -136,7 +136,8 @@ public struct Item: Sendable {
     /// What a masker conceals and a scan looks for: the secret, the one-time code field, and each
     /// line of the notes (a recovery code or a user name is printed alone, not with its neighbours).
     public var secretValues: [SecretBytes] {
-        [secret] + fields.present.flatMap { $0.field == .notes ? Item.lines(of: $0.value) : [$0.value] }
+        guard !fields.isEmpty else { return [secret] }
+        return [secret] + fields.present.flatMap { $0.field == .notes ? Item.lines(of: $0.value) : [$0.value] }
     }
 
     private static func lines(of value: SecretBytes) -> [SecretBytes] {

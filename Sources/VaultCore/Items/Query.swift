@@ -46,6 +46,11 @@ public struct Query: Equatable, Sendable {
             && (generic == nil || generic == item.details.generic)
     }
 
+    /// Whether the query names only where items are (a group, a class) and nothing they say.
+    var selectsByPlaceOnly: Bool {
+        service == nil && account == nil && label == nil && comment == nil && kind == nil && generic == nil
+    }
+
     /// Whether the lookup index can answer the query: service and account both given.
     var usesLookupIndex: Bool { service != nil && account != nil }
 }

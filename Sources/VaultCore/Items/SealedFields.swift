@@ -11,9 +11,11 @@ public enum SealedField: String, CaseIterable, Sendable {
     case oneTimeCode = "otp"
 }
 
-/// The sealed fields of an item, by name; a field given no bytes is not kept.
+/// The sealed fields of an item, by name; a field given no bytes is not kept. One stored value
+/// per field, not a dictionary: bulk reads decode one of these per item.
 public struct SealedFields: Sendable {
-    private var values: [SealedField: SecretBytes] = [:]
+    private var notes: SecretBytes?
+    private var oneTimeCode: SecretBytes?
 
     /// Fields with the values given (nil or empty: not set).
     public init(notes: SecretBytes? = nil, oneTimeCode: SecretBytes? = nil) {
@@ -23,18 +25,29 @@ public struct SealedFields: Sendable {
 
     /// The value of one field; nil when the item has none. Setting empty bytes removes the field.
     public subscript(field: SealedField) -> SecretBytes? {
-        get { values[field] }
-        set { values[field] = newValue.flatMap { $0.count > 0 ? $0 : nil } }
+        get {
+            switch field {
+            case .notes: notes
+            case .oneTimeCode: oneTimeCode
+            }
+        }
+        set {
+            let kept = newValue.flatMap { $0.count > 0 ? $0 : nil }
+            switch field {
+            case .notes: notes = kept
+            case .oneTimeCode: oneTimeCode = kept
+            }
+        }
     }
 
     /// The fields set, in `SealedField`'s order.
     public var present: [(field: SealedField, value: SecretBytes)] {
-        SealedField.allCases.compactMap { field in values[field].map { (field, $0) } }
+        SealedField.allCases.compactMap { field in self[field].map { (field, $0) } }
     }
 
     /// Whether no field is set.
-    public var isEmpty: Bool { values.isEmpty }
+    public var isEmpty: Bool { notes == nil && oneTimeCode == nil }
 
     /// The bytes of every field together.
-    public var byteCount: Int { values.values.reduce(0) { $0 + $1.count } }
+    public var byteCount: Int { (notes?.count ?? 0) + (oneTimeCode?.count ?? 0) }
 }

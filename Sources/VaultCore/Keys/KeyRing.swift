@@ -244,10 +244,13 @@ final class KeyRing {
     /// `derive(B[g,c] [‖ DK], "record", record id)`, with the HKDF extract step done once per (group, class).
     func recordKey(groupID: GroupID, accessibility: Accessibility, recordID: Bytes16) throws -> SecretBytes {
         let deriver = try recordKeyDeriver(groupID: groupID, accessibility: accessibility)
-        var info = KeyRing.recordInfoPrefix
-        info.reserveCapacity(info.count + 16)
-        recordID.append(to: &info)
-        return deriver.deriveKey(info: info)
+        let prefix = KeyRing.recordInfoPrefix
+        // On the stack: a bulk read derives one key per record.
+        return withUnsafeTemporaryAllocation(byteCount: prefix.count + 16, alignment: 1) { info in
+            prefix.withUnsafeBytes { info.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            recordID.store(to: info.baseAddress! + prefix.count)
+            return deriver.deriveKey(info: UnsafeRawBufferPointer(info))
+        }
     }
 
     private static let recordInfoPrefix = KeyLabel.record.bytes

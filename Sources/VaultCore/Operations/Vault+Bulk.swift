@@ -36,7 +36,7 @@ extension Vault {
         return try withKeys {
             let vault = try readSnapshot()
             try vault.requireExisting(query.group)
-            let positions = try vault.positions(matching: query)
+            let positions = try vault.positionsToOpen(matching: query)
             return try positions.enumerated().map { done, position in
                 progress?(done + 1, positions.count)
                 return try openItem(at: position, in: vault)
