@@ -38,8 +38,12 @@ public final class Vault: ItemStore {
     var nextUnlocker = 0
     /// Whether `source` holds the keys of an unlocker yet (see `keysForReading`).
     var hasChosenKeys = false
-    /// The keys at hand: the unlocker in use.
-    var source: KeySource = .none
+    /// The keys at hand: the unlocker in use. A snapshot read with other keys is not served again.
+    var source: KeySource = .none {
+        didSet { keptRead = nil }
+    }
+    /// The snapshot a write's first read kept, served again while the file is unchanged (`readSnapshot`).
+    var keptRead: KeptRead?
     /// The unlockers that did not open what was needed, in order.
     var tried: [UnlockAttempt] = []
     /// Whether the keys are a scoped credential's.

@@ -2,13 +2,12 @@ import VaultCore
 import VaultSecretService
 
 extension VaultAccess {
-    /// The desktop keyring as an unlocker, when the vault has a desktop-keyring keyslot (`vault passwd
-    /// --add-keyring-slot`): a logged-in desktop then unlocks the vault without a prompt. libsecret is
-    /// loaded only when the vault has such a slot and its keys are needed. Where a prompt follows,
+    /// The desktop keyring as an unlocker, used when the vault has a desktop-keyring keyslot (`vault
+    /// passwd --add-keyring-slot`; the walk passes it over otherwise): a logged-in desktop then unlocks
+    /// the vault without a prompt. libsecret is loaded only when the vault has such a slot and its keys are needed. Where a prompt follows,
     /// says why the keyring did not unlock the vault before it.
-    func desktopKeyringUnlocker() -> Unlocker? {
+    func desktopKeyringUnlocker() -> Unlocker {
         let location = self.location
-        guard Vault.hasKeyringSlot(at: location) else { return nil }
         return .asked(AskedUnlocker(.desktopKeyring) {
             let why: String
             do {

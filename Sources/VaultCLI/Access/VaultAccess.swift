@@ -191,7 +191,7 @@ struct VaultAccess {
         }
         let prompt: Unlocker = reasonPromptsAreOff.map { .unavailable(.prompt, reason: $0) }
             ?? .asked(AskedUnlocker(.prompt, attempts: VaultAccess.passphraseAttempts, ask: passphrasePrompt()))
-        return found + [desktopKeyringUnlocker(), prompt].compactMap { $0 }
+        return found + [desktopKeyringUnlocker(), prompt]
     }
 
     /// A key file, passphrase file, scoped credential or identity named in the environment or config.

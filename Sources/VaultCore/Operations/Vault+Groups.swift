@@ -24,9 +24,12 @@ extension Vault {
 
     /// The names of the groups the keys at hand open, and how many they do not: `groups()` without
     /// the item counts, so the index is not read (the header and the group MACs are still checked).
-    public func groupNames() throws -> (groups: [AccessGroup], unopened: Int) {
+    /// `beforeWriting`: the caller changes the vault next (`add`), so the file is read as a write
+    /// reads it, and the write takes this reading rather than opening and verifying the file again.
+    public func groupNames(beforeWriting: Bool = false) throws -> (groups: [AccessGroup], unopened: Int) {
         try withKeys {
-            let (held, unopened) = try heldGroups(of: try readSnapshot(checking: .lookupsOnly))
+            let vault = beforeWriting ? try readSnapshot(keepingForWrite: true) : try readSnapshot(checking: .lookupsOnly)
+            let (held, unopened) = try heldGroups(of: vault)
             return (held.map(\.group), unopened)
         }
     }

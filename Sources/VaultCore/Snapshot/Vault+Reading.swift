@@ -10,17 +10,27 @@ import Glibc
 extension Vault {
     /// The vault file read and opened with the keys at hand, its counters checked against this
     /// machine's. `requested` is `.lookupsOnly` only for a read that looks up by service and account;
-    /// a write checks every bucket whatever it asks.
-    func readSnapshot(writing: Bool = false, checking requested: IndexCheck = .everyBucket) throws -> OpenVault {
+    /// a write checks every bucket whatever it asks. `keepingForWrite`: the read is what a write
+    /// checks before it changes the vault (`add`'s group check); its snapshot is kept (`keptRead`)
+    /// and served, its counters checked again, to the reads and the write that follow while the
+    /// file is unchanged, so the command opens and verifies the file once.
+    func readSnapshot(writing: Bool = false, checking requested: IndexCheck = .everyBucket,
+                      keepingForWrite: Bool = false) throws -> OpenVault {
         // Only a read that looks items up and changes nothing checks less than every bucket.
         let indexCheck: IndexCheck = writing ? .everyBucket : requested
-        // What this machine has seen is read before the file: a writer records its counters only
-        // after its file is in place, so a reader racing it can never see them above the file it reads.
-        let seenBefore = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
+        if let kept = keptRead, kept.serves(indexCheck), let vault = try snapshotServedAgain(kept, writing: writing) {
+            return vault
+        }
+        keptRead = nil
+        // What this machine has seen is loaded before the bytes read are trusted to be the file's: a
+        // writer records its counters only after its file is in place, so a file still in place once
+        // they are loaded is at least as new as they are; one replaced meanwhile is read again.
+        var bytes = try readFile()
+        let seenBefore = VaultFile.peekVaultID(bytes)
         let seen = seenBefore.isEmpty ? nil : try SeenCounters.load(vaultID: seenBefore, host: host)
-        let session = try keysForReading(vaultID: seenBefore)
-        let bytes = try readFile()
+        if FileIdentity(path: location.path) != bytes.identity { bytes = try readFile() }
         let vaultID = VaultFile.peekVaultID(bytes)
+        let session = try keysForReading(vaultID: vaultID)
         deviceKeyRefusal = nil
         // A session that holds the device key spares the TPM its round trip.
         let deviceKey = try session?.deviceKey ?? deviceKeyForReading(bytes, vaultID: vaultID)
@@ -32,7 +42,30 @@ extension Vault {
         try checkTrust(of: vault)
         try checkCounters(of: vault, writing: writing,
                           seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host))
+        // A write changes its snapshot (and the keys it shares): only a read's is kept, for the write that follows.
+        if keepingForWrite, !writing { keptRead = KeptRead(bytes: bytes, snapshot: vault, indexCheck: indexCheck) }
         return vault
+    }
+
+    /// `kept` again, when the file is still the one it was read from once this machine's counters
+    /// are loaded; they are checked against it as a first read's are. A write takes it (and the keys
+    /// it changes) for its own. Nil when the file has changed.
+    private func snapshotServedAgain(_ kept: KeptRead, writing: Bool) throws -> OpenVault? {
+        let seen = try SeenCounters.load(vaultID: kept.snapshot.file.vaultID, host: host)
+        guard kept.isCurrent(at: location.path) else { return nil }
+        if writing {
+            keptRead = nil
+            if let refusal = deviceKeyRefusal { throw VaultError.tpm(refusal) }
+        }
+        try checkTrust(of: kept.snapshot)
+        try checkCounters(of: kept.snapshot, writing: writing, seen: seen)
+        return kept.snapshot
+    }
+
+    /// The vault id of the file read last, when the path still names that file: what the writer
+    /// lock's tidying needs, without opening the file again.
+    var keptVaultID: [UInt8]? {
+        keptRead.flatMap { $0.isCurrent(at: location.path) ? $0.snapshot.file.vaultID : nil }
     }
 
     /// `bytes` opened with the keys at hand (`source`, and `session` when `keysForReading` opened

@@ -15,6 +15,8 @@ final class FileBytes: @unchecked Sendable {
     let count: Int
     /// The open file a mapping was made from, kept open so a write can copy runs of it in the kernel.
     let descriptor: Int32?
+    /// Which file the bytes were read from (nil for bytes made in memory): a later read finds it unchanged by this.
+    private(set) var identity: FileIdentity?
     private let base: UnsafeRawPointer?
     private let release: (UnsafeRawPointer) -> Void
 
@@ -38,7 +40,14 @@ final class FileBytes: @unchecked Sendable {
         count = size
         base = UnsafeRawPointer(mapped)
         descriptor = fd
+        identity = FileIdentity(descriptor: fd)
         release = { munmap(UnsafeMutableRawPointer(mutating: $0), size) }
+    }
+
+    /// The same bytes, read whole from the file open at `fd` (one that could not be mapped), named by its identity.
+    convenience init(_ bytes: [UInt8], readFrom fd: Int32) {
+        self.init(bytes)
+        identity = FileIdentity(descriptor: fd)
     }
 
     deinit {

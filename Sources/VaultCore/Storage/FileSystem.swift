@@ -75,7 +75,7 @@ enum FileSystem {
         }
         if let mapped = FileBytes(mapping: fd, size: Int(info.st_size)) { return mapped }
         defer { close(fd) }
-        return FileBytes(try readToEnd(fd, sizeHint: Int(info.st_size), path: path))
+        return FileBytes(try readToEnd(fd, sizeHint: Int(info.st_size), path: path), readFrom: fd)
     }
 
     /// Which permission bits make a file unsafe to read.

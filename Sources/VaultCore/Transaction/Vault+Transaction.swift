@@ -19,7 +19,7 @@ extension Vault {
             withExtendedLifetime(lock) {}
         }
         FileSystem.removeAbandonedTemporaries(of: location.path, directory: location.directory)
-        let vaultID = VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
+        let vaultID = keptVaultID ?? VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
         if !vaultID.isEmpty {
             // Device grants are rewritten under this lock by writes (a read's refresh of missing ones is best effort).
             FileSystem.removeAbandonedTemporaries(of: DeviceGrants.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)

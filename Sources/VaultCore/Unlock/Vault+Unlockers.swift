@@ -62,7 +62,17 @@ extension Vault {
     }
 
     /// Whether an unlocker is left that asks for a credential.
-    var canAsk: Bool { unlockers[nextUnlocker...].contains { $0.isAsked } }
+    var canAsk: Bool { unlockers[nextUnlocker...].contains(where: canBeAsked) }
+
+    /// Whether the walk would ask `unlocker`: an asked one, but the desktop keyring's only when the
+    /// vault has a desktop-keyring keyslot — known from the file read last while it is still the
+    /// vault's, so a command that opens the file once reads no header for it.
+    private func canBeAsked(_ unlocker: Unlocker) -> Bool {
+        guard case .asked(let asked) = unlocker else { return false }
+        guard asked.kind == .desktopKeyring else { return true }
+        if let kept = keptRead, kept.isCurrent(at: location.path) { return kept.snapshot.hasKeyslot(.desktopKeyring) }
+        return Vault.hasKeyringSlot(at: location)
+    }
 
     /// Runs `body`; when the keys at hand do not open what it needs, asks the unlockers left that
     /// ask, in order, and runs it again with the first credential given, asking again after a wrong
@@ -111,6 +121,8 @@ extension Vault {
             switch unlocker {
             case .unavailable(let kind, let reason):
                 tried.append(UnlockAttempt(kind, .unavailable(reason)))
+            case .asked where !canBeAsked(unlocker):
+                continue
             case .asked(let asked):
                 for attempt in 1... {
                     let secret: UnlockSecret

@@ -1,0 +1,19 @@
+/// The snapshot a write's first read made (`add` checks the group first) and the bytes it was read
+/// from, kept for the reads and the write that follow while the file is unchanged: `add` checks the
+/// group and its twins, takes the writer lock and writes, from one open of the file and one
+/// verification of it (`Vault.readSnapshot(keepingForWrite:)`). The write takes it; other keys drop it.
+struct KeptRead {
+    let bytes: FileBytes
+    let snapshot: OpenVault
+    let indexCheck: IndexCheck
+
+    /// Whether this read checked what a read checking `requested` must.
+    func serves(_ requested: IndexCheck) -> Bool {
+        indexCheck == .everyBucket || requested == .lookupsOnly
+    }
+
+    /// Whether `path` still names the file read (vault replaces a vault file, never writes it in place).
+    func isCurrent(at path: String) -> Bool {
+        bytes.identity != nil && FileIdentity(path: path) == bytes.identity
+    }
+}
