@@ -316,7 +316,7 @@ public final class Vault: ItemStore {
                      toGroup: AccessGroup? = nil, keepingHistory: Bool = false)
         throws -> (from: ItemAttributes, to: ItemAttributes, droppedRevisions: Int) {
         if let toService {
-            guard !toService.isEmpty else { throw VaultError.invalidValue(field: "service", detail: "it is empty") }
+            guard !toService.isEmpty else { throw VaultError.invalidValue(.emptyService) }
             try Vault.validateAttribute("service", toService)
         }
         if let toAccount { try Vault.validateAttribute("account", toAccount) }

@@ -188,7 +188,7 @@ import Glibc
         #expect(throws: VaultError.upgradeNeeded(path: location.path, byOwner: true)) {
             try scoped.add("new", "item", "x", group: AccessGroup("ci")!)
         }
-        #expect(throws: VaultError.ownerOnly(action: "upgrade the vault's format")) { try scoped.upgrade() }
+        #expect(throws: VaultError.ownerOnly(.upgradeFormat)) { try scoped.upgrade() }
     }
 }
 

@@ -246,15 +246,15 @@ import VaultCrypto
         let (owner, bob, identity, pinned) = try team(dir)
         let member = runner(dir, bob, pinned: pinned)
         let before = fileBytes(dir.location().path)
-        #expect(throws: VaultError.trustKeyNeeded(action: "re-key the vault")) { try member.rekey(kdf: .testing) { _ in } }
-        #expect(throws: VaultError.trustKeyNeeded(action: "remove members")) { try member.removeMember(named: "ci-runner", kdf: .testing) { _ in } }
-        #expect(throws: VaultError.trustKeyNeeded(action: "revoke credentials")) { try member.revoke(group: ci) }
-        #expect(throws: VaultError.trustKeyNeeded(action: "delete groups")) { try member.deleteGroup(ci) }
+        #expect(throws: VaultError.trustKeyNeeded(.rekeyVault)) { try member.rekey(kdf: .testing) { _ in } }
+        #expect(throws: VaultError.trustKeyNeeded(.removeMembers)) { try member.removeMember(named: "ci-runner", kdf: .testing) { _ in } }
+        #expect(throws: VaultError.trustKeyNeeded(.revokeCredentials)) { try member.revoke(group: ci) }
+        #expect(throws: VaultError.trustKeyNeeded(.deleteGroups)) { try member.deleteGroup(ci) }
         #expect(fileBytes(dir.location().path) == before)
 
         // Every raise of the key epoch is an entry of the team log, which only the trust key's holder appends to.
         var opened = try OpenVault.open(FileBytes(before), identities: [bob], deviceKey: nil, path: "")
-        #expect(throws: VaultError.trustKeyNeeded(action: "change the team log")) { try opened.appendToLog(.rekeyed(trustKeyReplaced: false)) }
+        #expect(throws: VaultError.trustKeyNeeded(.changeTeamLog)) { try opened.appendToLog(.rekeyed(trustKeyReplaced: false)) }
         opened.file.keyEpoch += 1
         #expect(throws: VaultError.corrupted(path: "", detail: "the key epoch is not the team log's")) { try opened.encode() }
 

@@ -142,8 +142,8 @@ struct ErrorReport {
         case .symbolicLink(let path):
             return ErrorReport(status: status, message: "\(quoted(path)) is a symbolic link; vault does not write through links",
                                hint: "give the real path, or remove the link first")
-        case .invalidKeyFile(let path, let detail):
-            return ErrorReport(status: status, message: "cannot use \(quoted(path)) as a credential: \(detail)",
+        case .invalidKeyFile(let path, let problem):
+            return ErrorReport(status: status, message: "cannot use \(quoted(path)) as a credential: \(words(problem))",
                                hint: "point the option at the right file, or create a key file with 'vault init --key-file FILE'")
         case .boundToAnotherDevice(let group, let accessibility):
             return ErrorReport(status: status,
@@ -154,8 +154,8 @@ struct ErrorReport {
         case .noDeviceKey:
             return ErrorReport(status: status, message: "this machine has no device key for the vault (it was made on another machine)",
                                hint: "device-bound items open only where they were added; 'vault status' shows which machine this is")
-        case .invalidValue(let field, let detail):
-            return ErrorReport(status: status, message: "invalid \(field): \(detail)", hint: "see 'vault help'")
+        case .invalidValue(let value):
+            return describe(value)
         case .invalidRecipient(let text, let reason):
             return ErrorReport(status: status, message: "cannot use \(quoted(String(text.prefix(80)))) as a recipient: \(reason)",
                                hint: "ask the member for the line 'vault identity new' (or age-keygen) printed: age1…")
@@ -185,7 +185,7 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "the member \(quoted(name)) is read-only and cannot change items",
                                hint: "ask the vault's owner to add it again without --read-only, or make the change with the passphrase")
         case .scopedMemberCannot(let name, let action):
-            return ErrorReport(status: status, message: "the scoped member \(quoted(name)) cannot \(action)",
+            return ErrorReport(status: status, message: "the scoped member \(quoted(name)) cannot \(words(action))",
                                hint: "unset VAULT_IDENTITY (or drop --identity) and unlock with the passphrase, a key file or a full member's identity")
         case .otherVersionSealedElsewhere(let key):
             let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
@@ -204,10 +204,10 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "\(review.reason == .join ? "\(review.lines.count) team log \(review.lines.count == 1 ? "entry" : "entries")" : counted(review.lines.count, "member")) would be signed into the team log unseen; nothing was changed",
                                hint: "run it on a terminal to review them, or add --accept-log once you know them")
         case .trustKeyNeeded(let action):
-            return ErrorReport(status: status, message: "a member's identity cannot \(action): only the owner's trust key signs changes to the team log and the key epoch",
+            return ErrorReport(status: status, message: "a member's identity cannot \(words(action)): only the owner's trust key signs changes to the team log and the key epoch",
                                hint: "ask the vault's owner, or run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")
         case .identityCannot(let action):
-            return ErrorReport(status: status, message: "an identity cannot \(action): the keyslots are the owner's passphrase, key files and keyring key",
+            return ErrorReport(status: status, message: "an identity cannot \(words(action)): the keyslots are the owner's passphrase, key files and keyring key",
                                hint: "run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")
         case .invalidIdentity(let source, let line, let reason):
             return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(reason)",
@@ -272,7 +272,7 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "the credential was granted before the vault was converted to format v2: it reads, and cannot change items",
                                hint: "ask the vault's owner to grant it again ('vault grant')")
         case .ownerOnly(let action):
-            return ErrorReport(status: status, message: "a scoped credential cannot \(action)",
+            return ErrorReport(status: status, message: "a scoped credential cannot \(words(action))",
                                hint: "unset VAULT_CREDENTIAL (or drop --credential) and unlock with the passphrase or key file")
         case .itemExpired(let attributes):
             return ErrorReport(

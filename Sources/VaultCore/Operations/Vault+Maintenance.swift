@@ -141,7 +141,7 @@ extension Vault {
     /// Converts a v1 vault file to format v2 (keeping the v1 file as `<vault>.v1.bak`); in a
     /// git work tree too, where a plain write refuses to. Needs the owner's keys. A v2 file is left as it is.
     public func upgrade() throws -> UpgradeOutcome {
-        try requireOwner("upgrade the vault's format")
+        try requireOwner(.upgradeFormat)
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)
@@ -169,7 +169,7 @@ extension Vault {
     /// and the other groups are written as they were. Needs the owner's keys.
     /// Returns the groups quarantined and the kept file's path (nil when none was damaged).
     public func quarantineDamagedGroups() throws -> (groups: [String], keptAt: String?) {
-        try requireTrustKey("quarantine damaged groups")
+        try requireTrustKey(.quarantineDamagedGroups)
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)

@@ -67,7 +67,7 @@ extension OpenVault {
     /// head. Members change with it: every slot is sealed again from the log before the write.
     mutating func appendToLog(_ change: TeamChange) throws {
         try unwrapTrustKey()
-        guard trustKey != nil else { throw VaultError.trustKeyNeeded(action: "change the team log") }
+        guard trustKey != nil else { throw VaultError.trustKeyNeeded(.changeTeamLog) }
         var log = try openTeamLog()
         log.append(change, keyEpoch: max(file.keyEpoch, log.headEpoch + 1))
         try adopt(log)
@@ -156,16 +156,16 @@ extension OpenVault {
         guard keys.isFull else { throw VaultError.locked(nil) }
         let existing = try members()
         if existing.contains(where: { $0.name == name }) {
-            throw VaultError.invalidValue(field: "member", detail: "a member named \"\(name)\" exists; remove it first or choose another name")
+            throw VaultError.invalidValue(.memberNameTaken(name))
         }
         if let other = existing.first(where: { $0.recipient == recipient }) {
-            throw VaultError.invalidValue(field: "member", detail: "that recipient is the member \"\(other.name)\"'s already")
+            throw VaultError.invalidValue(.recipientTaken(member: other.name))
         }
         guard existing.count < MemberSlot.maxMembers else {
-            throw VaultError.invalidValue(field: "member", detail: "a vault holds at most \(MemberSlot.maxMembers) members")
+            throw VaultError.invalidValue(.tooManyMembers(limit: MemberSlot.maxMembers))
         }
         guard groups.count <= MemberSlot.maxMembers else {
-            throw VaultError.invalidValue(field: "member", detail: "\(groups.count) groups; a member holds at most \(MemberSlot.maxMembers)")
+            throw VaultError.invalidValue(.tooManyMemberGroups(count: groups.count, limit: MemberSlot.maxMembers))
         }
         var ids: [GroupID] = []
         for group in groups {

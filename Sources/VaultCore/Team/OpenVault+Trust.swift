@@ -75,7 +75,7 @@ extension OpenVault {
     mutating func signTrustStatement() throws {
         if TrustFields(of: file) == trustAsRead { return }
         try unwrapTrustKey()
-        guard let trustKey, let trustWrapKey = keys.trustWrapKey else { throw VaultError.trustKeyNeeded(action: "raise the key epoch") }
+        guard let trustKey, let trustWrapKey = keys.trustWrapKey else { throw VaultError.trustKeyNeeded(.raiseKeyEpoch) }
         if let read = trustAsRead, file.keyEpoch != read.keyEpoch, file.signingPublicKey == read.signingPublicKey {
             try replaceSigningKey()
         }

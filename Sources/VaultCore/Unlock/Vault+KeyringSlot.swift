@@ -24,10 +24,10 @@ extension Vault {
 
     /// Adds a desktop-keyring keyslot that `key` opens; a vault has at most one.
     public func addKeyringSlot(_ key: SecretBytes) throws {
-        try requireKeyslotSecret("change the vault's keyslots")
+        try requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             guard !vault.hasKeyslot(.desktopKeyring) else {
-                throw VaultError.invalidValue(field: "keyslot", detail: "the vault already has a desktop-keyring keyslot")
+                throw VaultError.invalidValue(.keyringSlotExists)
             }
             try vault.addKeyslot(kind: .desktopKeyring, secret: key, kdf: .interactive)
         }

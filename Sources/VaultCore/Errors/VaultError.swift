@@ -37,15 +37,15 @@ public enum VaultError: Error, Equatable {
     /// An output path is a symbolic link; vault writes only to a real path.
     case symbolicLink(path: String)
     /// A key file is too short or otherwise unusable.
-    case invalidKeyFile(path: String, detail: String)
+    case invalidKeyFile(path: String, KeyFileProblem)
     /// An item is device-bound and this machine's device key is not the one it was sealed with.
     case boundToAnotherDevice(group: AccessGroup, accessibility: Accessibility)
     /// This machine's device key is sealed by its TPM, and the TPM did not seal or unseal it.
     case tpm(TPMFailure)
     /// This machine has no device key for the vault (it was made elsewhere), so there is none to seal or move.
     case noDeviceKey
-    /// A value is outside what the vault accepts (size, characters, empty).
-    case invalidValue(field: String, detail: String)
+    /// A value is outside what the vault accepts (size, characters, empty, taken), and how.
+    case invalidValue(InvalidValue)
     /// A recipient that is not an age X25519 recipient (`age1…`), and what it is instead.
     case invalidRecipient(String, reason: String)
     /// Identity text (a file, or a variable's value: `source`) that is not age X25519 identities; the line, when one is wrong.
@@ -69,12 +69,12 @@ public enum VaultError: Error, Equatable {
     /// A change by a scoped member whose slot holds no write keys (added with --read-only).
     case readOnlyMember(String)
     /// Owner-only work asked of a scoped member.
-    case scopedMemberCannot(name: String, action: String)
+    case scopedMemberCannot(name: String, action: OwnerAction)
     /// What raises the key epoch (a re-key, a removal, a revoke) asked of an identity: the new epoch's
     /// trust statement needs the trust key, which is the owner's alone.
-    case trustKeyNeeded(action: String)
+    case trustKeyNeeded(OwnerAction)
     /// A keyslot change (passwd) asked of an identity: keyslots are the owner's passphrase and key files.
-    case identityCannot(action: String)
+    case identityCannot(OwnerAction)
     /// A file the user named (a credential, key file, bundle…) does not exist.
     case noSuchFile(path: String, kind: InputFileKind)
     /// `--credential` or `VAULT_CREDENTIAL` is neither a file that exists nor a
@@ -109,7 +109,7 @@ public enum VaultError: Error, Equatable {
     /// its index MAC keys are v1's, so it reads and cannot write until it is granted again.
     case credentialPredatesConversion
     /// Something only the vault's owner (passphrase, key file, session) may do, asked of a scoped credential.
-    case ownerOnly(action: String)
+    case ownerOnly(OwnerAction)
     /// The item's expiry date has come; it stays until `vault wipe --expired`.
     case itemExpired(ItemAttributes)
     /// The items a wipe would remove changed between showing them and removing them.
