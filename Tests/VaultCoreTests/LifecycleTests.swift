@@ -144,7 +144,7 @@ import VaultCrypto
         var damaged = fileBytes(bundle)
         damaged[damaged.count - 20] ^= 1
         writeBytes(damaged, to: bundle + ".bad")
-        #expect(throws: VaultError.damagedBundle(path: bundle + ".bad", detail: "its sealed items do not open")) {
+        #expect(throws: VaultError.damagedBundle(path: bundle + ".bad", detail: .doesNotOpen(.bundleItems))) {
             try target.importBundle(at: bundle + ".bad", credential: bundleKey, onConflict: .skip)
         }
     }

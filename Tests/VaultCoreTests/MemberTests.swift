@@ -291,7 +291,7 @@ import Glibc
             try OpenVault.open(FileBytes(tampered), identities: [runner], deviceKey: nil, path: "test")
         } throws: { error in
             guard case VaultError.corrupted(_, let detail) = error else { return false }
-            return detail.description.contains("low order")
+            return detail == .violates(.lowOrderEphemeralShare)
         }
     }
 

@@ -94,7 +94,7 @@ public enum VaultError: Error, Equatable {
     /// The unlock session has ended (idle timeout or `vault lock`), or the token is not one of this vault's.
     case sessionEnded(SessionEnd)
     /// A scoped credential is not intact (`source` is its path, or the variable that held it).
-    case damagedCredential(source: String, detail: String)
+    case damagedCredential(source: String, detail: Damage)
     /// A scoped credential whose expiry date has passed.
     case credentialExpired(Date)
     /// A scoped credential for a group whose key was rotated (`vault revoke`) or that was deleted.
@@ -115,7 +115,7 @@ public enum VaultError: Error, Equatable {
     /// The items a wipe would remove changed between showing them and removing them.
     case changedSinceShown
     /// An export bundle is damaged or not a bundle.
-    case damagedBundle(path: String, detail: String)
+    case damagedBundle(path: String, detail: Damage)
     /// The group does not exist. `known`: the groups the keys at hand open, for a did-you-mean
     /// (empty where the caller did not look).
     case noSuchGroup(AccessGroup, known: [AccessGroup] = [])

@@ -67,9 +67,9 @@ extension Vault {
         do {
             var vault = try withKeys { try readSnapshot() }
             let problems = try vault.problemsBeyondOpening()
-            if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: "two index entries share an item id") }
+            if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: .violates(.repeatedItemID)) }
             if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: OpenVault.trustFingerprint(of: vault.file.trustPublicKey)) {
-                throw VaultError.corrupted(path: location.path, detail: "the trust statement or the header signature does not check under the vault's keys")
+                throw VaultError.corrupted(path: location.path, detail: .violates(.signaturesUnchecked))
             }
             report.itemCount = vault.file.index.count
             report.formatVersion = Int(vault.file.version)
@@ -208,7 +208,7 @@ extension Vault {
             let bytes = (try? FileSystem.read(location.path, requirePrivate: false, missing: .noSuchVault(path: location.path))) ?? []
             // Whatever sits at a mistaken path (a link to a document, say) is not reset: only a vault is.
             guard bytes.starts(with: VaultFile.magic) else {
-                throw VaultError.corrupted(path: location.path, detail: "it is not a vault file, so reset leaves it alone")
+                throw VaultError.corrupted(path: location.path, detail: .violates(.notAVaultFileToReset))
             }
             let vaultID = VaultFile.peekVaultID(bytes)
             if !vaultID.isEmpty {

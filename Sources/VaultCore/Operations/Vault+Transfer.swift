@@ -90,7 +90,7 @@ extension Vault {
         do {
             items = try ExportBundle.open(bytes, credential: credential)
         } catch let error as MalformedInput {
-            throw VaultError.damagedBundle(path: path, detail: error.detail)
+            throw VaultError.damagedBundle(path: path, detail: error.damage)
         }
         return try importItems(items, onConflict: policy)
     }

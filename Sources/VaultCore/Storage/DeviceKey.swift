@@ -204,7 +204,7 @@ enum DeviceKey {
     private static func read(_ path: String, exposed: Bool) throws -> SecretBytes {
         guard FileSystem.isRegularFile(path) else { throw VaultError.symbolicLink(path: path) }
         let bytes = try FileSystem.read(path, requirePrivate: !exposed, missing: .io(path: path, operation: "open", errno: 2))
-        guard bytes.count == size else { throw VaultError.corrupted(path: path, detail: "a device key of \(bytes.count) bytes") }
+        guard bytes.count == size else { throw VaultError.corrupted(path: path, detail: .count(.deviceKeyBytes, bytes.count)) }
         return SecretBytes(bytes)
     }
 

@@ -31,15 +31,15 @@ struct SealedDeviceKey: Equatable {
     static func decode(_ bytes: [UInt8], path: String) throws -> SealedDeviceKey {
         var reader = ByteReader(bytes)
         do {
-            guard Array(try reader.raw(magic.count)) == magic else { throw MalformedInput(detail: "no sealed device key") }
+            guard Array(try reader.raw(magic.count)) == magic else { throw MalformedInput(.notA(.sealedDeviceKey)) }
             let flags = try reader.u8()
             let pcrs = Array(try reader.raw(Int(try reader.u8())))
             guard flags <= 1, pcrs.allSatisfy({ $0 < 24 }), (1...maxBlobSize).contains(reader.remaining) else {
-                throw MalformedInput(detail: "a malformed sealed device key")
+                throw MalformedInput(.violates(.malformedSealedDeviceKey))
             }
             return SealedDeviceKey(pcrs: pcrs, hasPIN: flags == 1, blob: Array(try reader.raw(reader.remaining)))
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 

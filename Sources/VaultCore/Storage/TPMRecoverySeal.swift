@@ -61,7 +61,7 @@ struct TPMRecoverySeal: Equatable {
         let headerSize = magic.count + 1 + checkSize
         guard bytes.count > headerSize, bytes.count <= headerSize + SealedDeviceKey.maxBlobSize,
               Array(bytes[..<magic.count]) == magic, bytes[magic.count] <= 1 else {
-            throw VaultError.corrupted(path: path, detail: Damage("a malformed TPM recovery seal"))
+            throw VaultError.corrupted(path: path, detail: .violates(.malformedTPMRecoverySeal))
         }
         return TPMRecoverySeal(hasPIN: bytes[magic.count] == 1, check: Array(bytes[(magic.count + 1)..<headerSize]),
                                blob: Array(bytes[headerSize...]))

@@ -21,25 +21,25 @@ extension OpenVault {
             roster = members
             return members
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 
     /// What the member slots' roster parts say.
     private func slotRosters(wrapKey: SecretBytes) throws -> [Member] {
         let members = try file.members.map { try $0.roster(wrapKey: wrapKey, vaultID: file.vaultID) }
-        guard TeamState.isUnique(members) else { throw MalformedInput(detail: "two member slots of one name or recipient") }
+        guard TeamState.isUnique(members) else { throw MalformedInput(.violates(.repeatedMemberSlot)) }
         return members
     }
 
     /// The team log with its payloads opened (the wrap key's), kept open for the next write.
     mutating func openTeamLog() throws -> TeamLog {
-        guard var log = file.teamLog else { throw VaultError.corrupted(path: path, detail: "no team log") }
+        guard var log = file.teamLog else { throw VaultError.corrupted(path: path, detail: .violates(.noTeamLog)) }
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         do {
             try log.openPayloads(wrapKey: wrapKey)
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
         file.teamLog = log
         return log
@@ -55,10 +55,10 @@ extension OpenVault {
         let fromLog = try slottedMembers()
         do {
             guard try slotRosters(wrapKey: wrapKey) == fromLog else {
-                throw VaultError.corrupted(path: path, detail: "the member slots are not the team log's members")
+                throw VaultError.corrupted(path: path, detail: .violates(.memberSlotsNotTheLogs))
             }
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 
@@ -79,7 +79,7 @@ extension OpenVault {
     /// refuse the file).
     mutating func sealTeamLog() throws {
         guard var log = file.teamLog else { return }
-        guard log.headEpoch == file.keyEpoch else { throw VaultError.corrupted(path: path, detail: "the key epoch is not the team log's") }
+        guard log.headEpoch == file.keyEpoch else { throw VaultError.corrupted(path: path, detail: .violates(.keyEpochNotTheLogs)) }
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         try log.sealPayloadsIfNeeded(wrapKey: wrapKey)
         file.teamLog = log
@@ -107,7 +107,7 @@ extension OpenVault {
         do {
             roster = try log.state().members
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
         memberSlotsStale = true
     }
@@ -202,7 +202,7 @@ extension OpenVault {
                 }
             }
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
         throw VaultError.noMemberSlot(recipients: identities.map(\.recipient.description))
     }

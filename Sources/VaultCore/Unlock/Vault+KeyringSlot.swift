@@ -12,7 +12,7 @@ extension Vault {
     public static func identifier(at location: VaultLocation) throws -> String {
         let id = VaultFile.peekVaultID(try FileSystem.readVaultFile(location.path, directory: location.directory,
                                                                     missing: .noSuchVault(path: location.path)))
-        guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: "the file is too short") }
+        guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: .violates(.fileTooShort)) }
         return hex(id)
     }
 
