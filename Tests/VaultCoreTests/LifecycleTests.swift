@@ -114,7 +114,7 @@ import VaultCrypto
         let outcome = try source.export(to: bundle, credential: bundleKey, kdf: .testing)
         #expect(outcome.exported == 2 && outcome.leftOut == 2)
         #expect(FileSystem.mode(bundle) == 0o600)
-        #expect(throws: VaultError.io(path: bundle, operation: "create", errno: EEXIST)) {
+        #expect(throws: VaultError.io(path: bundle, operation: .create, errno: EEXIST)) {
             try source.export(to: bundle, credential: bundleKey, kdf: .testing)
         }
 

@@ -56,6 +56,28 @@ extension ErrorReport {
         }
     }
 
+    /// The system call that failed on a path, after "cannot ".
+    static func words(_ operation: FileOperation) -> String {
+        switch operation {
+        case .open: return "open"
+        case .read: return "read"
+        case .stat: return "stat"
+        case .write: return "write"
+        case .close: return "close"
+        case .fsync: return "fsync"
+        case .chmod: return "chmod"
+        case .rename: return "rename"
+        case .touch: return "touch"
+        case .lock: return "lock"
+        case .create: return "create"
+        case .createDirectory: return "create directory"
+        case .makeTemporaryDirectory: return "mkdtemp"
+        case .syncDirectory: return "sync directory"
+        case .openLockFile: return "open lock file"
+        case .useAsDirectory: return "use"
+        }
+    }
+
     /// What was asked of keys that may not do it, after "cannot ".
     static func words(_ action: OwnerAction) -> String {
         switch action {

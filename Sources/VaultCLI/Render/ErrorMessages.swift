@@ -227,7 +227,7 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shown): \(String(cString: strerror(code)).lowercased())",
                                hint: shown == quoted(path) ? "check its permissions with 'ls -l \(shellQuoted(path))'" : "give the path of a file")
         case .io(let path, let operation, let code):
-            return ErrorReport(status: status, message: "cannot \(operation) \(quoted(path)): \(String(cString: strerror(code)))",
+            return ErrorReport(status: status, message: "cannot \(words(operation)) \(quoted(path)): \(String(cString: strerror(code)))",
                                hint: ioHint(path: path, operation: operation, code: code))
         case .lastKeyslot:
             return ErrorReport(status: status, message: "that would remove the last way to unlock the vault",
@@ -325,8 +325,8 @@ struct ErrorReport {
 
     /// What to check after a system call failed: a read names a missing or
     /// unreadable file, never the directory's write permission.
-    private static func ioHint(path: String, operation: String, code: Int32) -> String {
-        let reads = ["open", "read", "stat"].contains(operation)
+    private static func ioHint(path: String, operation: FileOperation, code: Int32) -> String {
+        let reads = [.open, .read, .stat].contains(operation)
         switch code {
         case ENOENT where reads:
             return "the file does not exist: check the path"

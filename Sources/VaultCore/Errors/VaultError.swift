@@ -83,7 +83,7 @@ public enum VaultError: Error, Equatable {
     /// A file the user named exists but cannot be read (EISDIR for a directory, EACCES…).
     case unreadableFile(path: String, kind: InputFileKind, errno: Int32)
     /// A system call failed on a path.
-    case io(path: String, operation: String, errno: Int32)
+    case io(path: String, operation: FileOperation, errno: Int32)
     /// The last keyslot cannot be removed: the vault would not open again.
     case lastKeyslot
     /// The accessibility class needs a passphrase keyslot and the vault has none.

@@ -71,7 +71,7 @@ enum DeviceKey {
         let pending = pendingPath(vaultID: vaultID, host: host)
         let path = path(vaultID: vaultID, host: host)
         guard rename(pending, path) == 0 else {
-            throw VaultError.io(path: pending, operation: "rename", errno: errno)
+            throw VaultError.io(path: pending, operation: .rename, errno: errno)
         }
         FileSystem.syncDirectory(host.deviceKeyDirectory)
         let sealedPath = SealedDeviceKey.path(vaultID: vaultID, host: host)
@@ -203,7 +203,7 @@ enum DeviceKey {
     /// Reads a device key file without following a link; an `exposed` one may be readable by others.
     private static func read(_ path: String, exposed: Bool) throws -> SecretBytes {
         guard FileSystem.isRegularFile(path) else { throw VaultError.symbolicLink(path: path) }
-        let bytes = try FileSystem.read(path, requirePrivate: !exposed, missing: .io(path: path, operation: "open", errno: 2))
+        let bytes = try FileSystem.read(path, requirePrivate: !exposed, missing: .io(path: path, operation: .open, errno: 2))
         guard bytes.count == size else { throw VaultError.corrupted(path: path, detail: .count(.deviceKeyBytes, bytes.count)) }
         return SecretBytes(bytes)
     }

@@ -46,7 +46,7 @@ struct SealedDeviceKey: Equatable {
     /// The sealed key at `path`: a regular 0600 file of ours, never a link.
     static func read(_ path: String) throws -> SealedDeviceKey {
         guard FileSystem.isRegularFile(path) else { throw VaultError.symbolicLink(path: path) }
-        return try decode(try FileSystem.read(path, requirePrivate: true, missing: .io(path: path, operation: "open", errno: 2)), path: path)
+        return try decode(try FileSystem.read(path, requirePrivate: true, missing: .io(path: path, operation: .open, errno: 2)), path: path)
     }
 
     /// Seals `key` with `tpm` under its PCRs (and `pin`).

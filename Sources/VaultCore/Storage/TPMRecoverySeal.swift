@@ -57,7 +57,7 @@ struct TPMRecoverySeal: Equatable {
     /// The recovery seal at `path`: a regular 0600 file of ours, never a link.
     static func read(_ path: String) throws -> TPMRecoverySeal {
         guard FileSystem.isRegularFile(path) else { throw VaultError.symbolicLink(path: path) }
-        let bytes = try FileSystem.read(path, requirePrivate: true, missing: .io(path: path, operation: "open", errno: 2))
+        let bytes = try FileSystem.read(path, requirePrivate: true, missing: .io(path: path, operation: .open, errno: 2))
         let headerSize = magic.count + 1 + checkSize
         guard bytes.count > headerSize, bytes.count <= headerSize + SealedDeviceKey.maxBlobSize,
               Array(bytes[..<magic.count]) == magic, bytes[magic.count] <= 1 else {
