@@ -56,6 +56,34 @@ extension ErrorReport {
         }
     }
 
+    /// What a recipient's text is instead, after "cannot use TEXT as a recipient: ".
+    static func words(_ problem: RecipientProblem) -> String {
+        let only = "vault seals to X25519 recipients (age1…) only"
+        switch problem {
+        case .sshKey: return "an ssh key; vault seals to age X25519 recipients (age1…) only; make one with 'vault identity new'"
+        case .notAgeRecipient: return "not an age recipient: expected age1 followed by 58 Bech32 characters"
+        case .postQuantum: return "a post-quantum age recipient; \(only)"
+        case .plugin(let name): return "a recipient of the age plugin \(name); \(only)"
+        case .notX25519: return "not an age X25519 recipient: expected age1 followed by 58 Bech32 characters"
+        case .lowOrder: return "an X25519 public key of low order, which nothing can be sealed to"
+        }
+    }
+
+    /// What identity text holds instead, after "cannot use SOURCE as an identity: ".
+    static func words(_ problem: IdentityProblem) -> String {
+        let only = "vault opens with X25519 identities (AGE-SECRET-KEY-1…) only"
+        let expected = "expected AGE-SECRET-KEY-1 followed by 58 upper-case Bech32 characters"
+        switch problem {
+        case .noIdentity: return "it holds no identity (AGE-SECRET-KEY-1…), only comments or nothing"
+        case .sshKey: return "an ssh key; vault opens with age X25519 identities (AGE-SECRET-KEY-1…) only"
+        case .plugin: return "an age plugin identity; \(only)"
+        case .postQuantum: return "a post-quantum age identity; \(only)"
+        case .notAgeIdentity: return "not an age identity: \(expected)"
+        case .notX25519: return "not an age X25519 identity: \(expected)"
+        case .tooLong(let size): return "it is \(size) bytes, too long for an identity file"
+        }
+    }
+
     /// The system call that failed on a path, after "cannot ".
     static func words(_ operation: FileOperation) -> String {
         switch operation {

@@ -157,7 +157,7 @@ struct ErrorReport {
         case .invalidValue(let value):
             return describe(value)
         case .invalidRecipient(let text, let reason):
-            return ErrorReport(status: status, message: "cannot use \(quoted(String(text.prefix(80)))) as a recipient: \(reason)",
+            return ErrorReport(status: status, message: "cannot use \(quoted(String(text.prefix(80)))) as a recipient: \(words(reason))",
                                hint: "ask the member for the line 'vault identity new' (or age-keygen) printed: age1…")
         case .identityExists(let path):
             return ErrorReport(status: status, message: "an identity file is already at \(shownPath(path)); vault never overwrites one",
@@ -210,7 +210,7 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "an identity cannot \(words(action)): the keyslots are the owner's passphrase, key files and keyring key",
                                hint: "run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")
         case .invalidIdentity(let source, let line, let reason):
-            return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(reason)",
+            return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(words(reason))",
                                hint: "make one with 'vault identity new', or name an age-keygen identity file")
         case .noSuchFile(let path, let kind):
             return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shownPath(path)): no such file", hint: makerHint(kind))

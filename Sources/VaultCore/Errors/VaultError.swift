@@ -47,9 +47,9 @@ public enum VaultError: Error, Equatable {
     /// A value is outside what the vault accepts (size, characters, empty, taken), and how.
     case invalidValue(InvalidValue)
     /// A recipient that is not an age X25519 recipient (`age1…`), and what it is instead.
-    case invalidRecipient(String, reason: String)
+    case invalidRecipient(String, reason: RecipientProblem)
     /// Identity text (a file, or a variable's value: `source`) that is not age X25519 identities; the line, when one is wrong.
-    case invalidIdentity(source: String, line: Int?, reason: String)
+    case invalidIdentity(source: String, line: Int?, reason: IdentityProblem)
     /// `vault identity new` would write over a file.
     case identityExists(path: String)
     /// No member slot of the vault opens with the identities named (their recipients).

@@ -178,7 +178,7 @@ extension OpenVault {
             _ = try sealSlot(for: member)
         } catch is CryptoError {
             // OpenSSL refuses the all-zero secret a low-order public key gives.
-            throw VaultError.invalidRecipient(recipient.description, reason: "an X25519 public key of low order, which nothing can be sealed to")
+            throw VaultError.invalidRecipient(recipient.description, reason: .lowOrder)
         }
         try appendToLog(.memberAdded(member))
         return member
