@@ -106,7 +106,7 @@ enum DeviceKey {
         do {
             sealed = try SealedDeviceKey.seal(key, tpm: tpm, pin: pin)
             guard try tpm.sealer.unseal(sealed.blob, pcrs: sealed.pcrs, pin: pin).constantTimeEquals(key) else {
-                throw TPMFailure.failed(step: "unseal", code: 0)
+                throw TPMFailure.failed(step: .unsealing, code: 0)
             }
             recovery = try masterKey.map { try checkedRecoverySeal(key, masterKey: $0, pin: pin, vaultID: vaultID, tpm: tpm) }
         } catch let failure as TPMFailure {
@@ -145,7 +145,7 @@ enum DeviceKey {
                                             tpm: TPMAccess) throws -> TPMRecoverySeal {
         let made = try TPMRecoverySeal.seal(key, masterKey: masterKey, pin: pin, vaultID: vaultID, tpm: tpm)
         guard try made.unseal(masterKey: masterKey, pin: pin, vaultID: vaultID, sealer: tpm.sealer).constantTimeEquals(key) else {
-            throw TPMFailure.failed(step: "unseal", code: 0)
+            throw TPMFailure.failed(step: .unsealing, code: 0)
         }
         return made
     }

@@ -65,7 +65,7 @@ struct SealedDeviceKey: Equatable {
                 pin = try ask()
             }
             let key = try tpm.sealer.unseal(blob, pcrs: pcrs, pin: pin)
-            guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: "unseal", code: 0) }
+            guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: .unsealing, code: 0) }
             return key
         } catch let failure as TPMFailure {
             throw VaultError.tpm(failure)

@@ -46,7 +46,7 @@ struct TPMRecoverySeal: Equatable {
     /// PCR-bound seal's, given when `hasPIN`). Throws `TPMFailure`; the caller checks `isOf(masterKey:)` first.
     func unseal(masterKey: SecretBytes, pin: SecretBytes?, vaultID: [UInt8], sealer: any DeviceKeySealer) throws -> SecretBytes {
         let key = try sealer.unseal(blob, pcrs: [], pin: TPMRecoverySeal.authValue(masterKey: masterKey, pin: pin, vaultID: vaultID))
-        guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: "unseal", code: 0) }
+        guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: .unsealing, code: 0) }
         return key
     }
 
