@@ -24,6 +24,18 @@ import VaultCore
         for (damage, words) in cases { #expect(damage.description == words) }
     }
 
+    @Test func injectionFaultsAreWordedByTheCommandLine() {
+        #expect(throws: TemplateError.self) { try Template.parse(Array("{{ vault://a }}".utf8)) }
+        do { _ = try Template.parse(Array("{{ vault://a }}".utf8)) } catch {
+            #expect(error.problem == "vault://a: it has 1 part after vault://; it needs SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT")
+        }
+        for (text, words) in [("A=1\nB='open", "the quote ' opened here is never closed"), ("NAME value", "expected \"=\" after NAME")] {
+            #expect(throws: DotenvError.self) { try Dotenv.parse(text) }
+            do { _ = try Dotenv.parse(text) } catch { #expect(error.problem == words) }
+        }
+        #expect(OneTimeCodeError.keyTooShort.problem == "the key is shorter than 80 bits (16 Base32 characters)")
+    }
+
     @Test func valuesAndActionsAreWordedByTheCommandLine() {
         #expect(ErrorReport(VaultError.invalidValue(.secretTooLarge(size: 1_048_577, limit: 1 << 20))).message
             == "invalid secret: it is 1048577 bytes; the limit is 1048576 (1 MiB)")
