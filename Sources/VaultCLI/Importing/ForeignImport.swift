@@ -93,24 +93,3 @@ struct ForeignImport {
                           json: .object(fields))
     }
 }
-
-/// The words for what an import found wrong.
-enum ImportWords {
-    static func problem(_ reason: ImportProblem.Reason) -> String {
-        switch reason {
-        case .unterminatedQuote: return "a quoted field that never ends"
-        case .textAfterQuote: return "text after a quoted field's closing quote"
-        case .fieldCount(let expected, let found): return "\(counted(found, "field")), where the header has \(expected)"
-        case .missingColumn(let name): return "the header has no column \(quoted(name))"
-        case .badMapping(let text): return "\(quoted(text)) is not ROLE=COLUMN with a role of \(ColumnMapping.Role.allCases.map(\.rawValue).joined(separator: ", ")) (service and secret required)"
-        case .notText: return "a name that is not UTF-8 text"
-        case .malformedJSON(let detail): return "not the JSON this format needs: \(detail)"
-        case .encryptedExport: return "an encrypted export; export the vault again as unencrypted JSON (\"File > Export vault\", format .json)"
-        case .noName: return "no name to make a service of"
-        case .nothingToKeep: return "neither a password nor a note"
-        case .unsupportedKind(let kind): return "a \(kind); vault imports logins and notes"
-        case .sameNameAs(let first): return "the same name as \(first); rename one of them in the source"
-        case .undecryptable(let why): return "cannot be decrypted: \(why)"
-        }
-    }
-}

@@ -12,7 +12,7 @@ public enum BitwardenExport {
     public static func entries(from document: SecretBytes, origin: String) throws -> ImportBatch {
         let root = try JSONTree.parse(document, origin: origin)
         if case .bool(true)? = root["encrypted"] { throw ImportProblem(origin, .encryptedExport) }
-        guard case .array(let items)? = root["items"] else { throw ImportProblem(origin, .malformedJSON("no \"items\" array")) }
+        guard case .array(let items)? = root["items"] else { throw ImportProblem(origin, .malformedJSON(.noItemsArray, at: nil)) }
         var folderNames: [String: String] = [:]
         for folder in root["folders"]?.elements ?? [] {
             if let id = folder["id"]?.text, let name = folder["name"]?.text { folderNames[id] = name }

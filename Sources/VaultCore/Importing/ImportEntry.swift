@@ -72,6 +72,14 @@ public struct ImportBatch: Sendable {
     }
 }
 
+/// What makes a file not the JSON an import format needs (`ImportProblem.Reason.malformedJSON`).
+public enum JSONFault: Equatable, Sendable {
+    case textAfterEnd, unexpectedCharacter, tooDeep, unexpectedEnd, keyNotString, keyNotUTF8
+    case unterminatedString, controlCharacter, loneSurrogate, unknownEscape, badUnicodeEscape
+    /// A Bitwarden export without its `items` array.
+    case noItemsArray
+}
+
 /// Why an export cannot be read, or why one of its entries is left out: facts the command line
 /// turns into words, naming `origin` (a line of a file, an entry of a store).
 public struct ImportProblem: Error, Equatable, Sendable {
@@ -89,8 +97,9 @@ public struct ImportProblem: Error, Equatable, Sendable {
         case badMapping(String)
         /// A name (service, account, folder, header) that is not UTF-8.
         case notText
-        /// The file is not the JSON the format needs (with where it stopped making sense).
-        case malformedJSON(String)
+        /// The file is not the JSON the format needs: what is wrong, and the byte offset where it
+        /// stopped making sense (nil for JSON that parses but lacks what the format needs).
+        case malformedJSON(JSONFault, at: Int?)
         /// A Bitwarden export sealed with a password or an account key: export it unencrypted.
         case encryptedExport
         /// An entry with no service (no title, no name).
