@@ -213,18 +213,18 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(words(reason))",
                                hint: "make one with 'vault identity new', or name an age-keygen identity file")
         case .noSuchFile(let path, let kind):
-            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shownPath(path)): no such file", hint: makerHint(kind))
+            return ErrorReport(status: status, message: "cannot read the \(words(kind)) \(shownPath(path)): no such file", hint: makerHint(kind))
         case .unrecognizedCredential(let length):
             return ErrorReport(status: status,
                                message: "cannot use the credential given (\(length) characters, not shown): no such file, and not a credential's text",
                                hint: makerHint(.credential) + "; a path is shown in messages only when it starts with / or ./")
         case .unreadableFile(let path, let kind, EISDIR):
-            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shownPath(path)): it is a directory",
+            return ErrorReport(status: status, message: "cannot read the \(words(kind)) \(shownPath(path)): it is a directory",
                                hint: "name a file, not a directory")
         case .unreadableFile(let path, let kind, let code):
             // A secret given where a path belongs (too long a name, say) is not echoed, in the hint either.
             let shown = shownPath(path)
-            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shown): \(String(cString: strerror(code)).lowercased())",
+            return ErrorReport(status: status, message: "cannot read the \(words(kind)) \(shown): \(String(cString: strerror(code)).lowercased())",
                                hint: shown == quoted(path) ? "check its permissions with 'ls -l \(shellQuoted(path))'" : "give the path of a file")
         case .io(let path, let operation, let code):
             return ErrorReport(status: status, message: "cannot \(words(operation)) \(quoted(path)): \(String(cString: strerror(code)))",
@@ -337,6 +337,22 @@ struct ErrorReport {
         default:
             return reads ? "check that the path names a file you may read"
                 : "check that the path exists and that you may write to its directory"
+        }
+    }
+
+    /// What a file of this kind is, after "the".
+    private static func words(_ kind: InputFileKind) -> String {
+        switch kind {
+        case .credential: return "credential file"
+        case .bundle: return "export bundle"
+        case .keyFile: return "key file"
+        case .bundleKeyFile: return "bundle key file"
+        case .passphraseFile: return "passphrase file"
+        case .secretFile: return "secret file"
+        case .identity: return "identity file"
+        case .plaintextExport: return "plaintext export"
+        case .mergeSide: return "merge input"
+        case .export: return "export file"
         }
     }
 
