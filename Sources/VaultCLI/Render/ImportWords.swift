@@ -16,13 +16,23 @@ enum ImportWords {
         case .noName: return "no name to make a service of"
         case .nothingToKeep: return "neither a password nor a note"
         case .unsupportedKind(let kind): return "a \(kind); vault imports logins and notes"
-        case .sameNameAs(let first): return "the same name as \(first); rename one of them in the source"
+        case .sameNameAs(let first): return "the same name as \(origin(first)); rename one of them in the source"
         case .undecryptable(let why): return "cannot be decrypted: \(why)"
         }
     }
 }
 
 extension ImportWords {
+    /// Where in the export: "line 12", "item 3 (GitHub)", a pass path.
+    static func origin(_ origin: ImportOrigin) -> String {
+        switch origin {
+        case .line(let number): return "line \(number)"
+        case .columnMapping: return "the column mapping"
+        case .item(let number, let name): return "item \(number)" + (name.map { " (\($0))" } ?? "")
+        case .named(let name): return name
+        }
+    }
+
     /// What is wrong with JSON, before "at byte N".
     static func words(_ fault: JSONFault) -> String {
         switch fault {

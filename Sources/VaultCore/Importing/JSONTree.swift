@@ -36,7 +36,7 @@ indirect enum JSONTree {
 
     /// Parses a whole document; throws `ImportProblem` (`malformedJSON`, with the byte offset) for
     /// anything that is not one JSON value, or nests deeper than 64.
-    static func parse(_ document: SecretBytes, origin: String) throws -> JSONTree {
+    static func parse(_ document: SecretBytes, origin: ImportOrigin) throws -> JSONTree {
         try document.withUnsafeBytes { bytes in
             var parser = Parser(input: bytes, origin: origin)
             let value = try parser.value(depth: 0)
@@ -48,10 +48,10 @@ indirect enum JSONTree {
 
     private struct Parser {
         let input: UnsafeRawBufferPointer
-        let origin: String
+        let origin: ImportOrigin
         var index = 0
 
-        init(input: UnsafeRawBufferPointer, origin: String) {
+        init(input: UnsafeRawBufferPointer, origin: ImportOrigin) {
             self.input = input
             self.origin = origin
             if input.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
