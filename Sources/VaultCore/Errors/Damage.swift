@@ -31,17 +31,23 @@ public enum Damage: Error, Equatable, Sendable {
 
     /// What the bytes should have held where they ended.
     public enum Extent: Equatable, Sendable {
+        /// A byte, or a 16-, 32- or 64-bit value.
         case byte, value16, value32, value64
         /// A run of this many bytes.
         case bytes(Int)
+        /// A part of the vault file's layout.
         case headerMAC, headerSignature, recordCount, groupSection, listingCount, listingBlock
     }
 
     /// What a count or size out of range counts.
     public enum Tally: Equatable, Sendable {
+        /// Parts of a file, counted.
         case keyslots, groups, memberSlots, listingBlocks, bundleItems
+        /// Parts of the team log and its members, counted.
         case teamLogEntries, rosterMembers, memberGroups, entryParents
+        /// Sizes of records and their fields, in bytes.
         case recordBytes, bytesAfterLastRecord, revisionFieldBytes, dateFieldBytes
+        /// A tombstone block's or a device key's size in bytes; the records an index claims.
         case tombstoneBlockBytes, deviceKeyBytes, indexRecords
         /// Items of a trash block: the count is the most a block holds, exceeded.
         case trashBlockItemsOver
@@ -51,44 +57,63 @@ public enum Damage: Error, Equatable, Sendable {
 
     /// A part of a file that opens, ends, or names a class.
     public enum Part: Equatable, Sendable {
+        /// Sealed parts of the vault file.
         case record, listingBlock, wrappedKey, deviceSealedGroupEntry, conflictOtherVersion
+        /// Parts of the team log and of member slots.
         case teamLogPayloads, teamLogMember, memberRosterPart, memberRosterEntry, memberSlotKeys
+        /// Parts of an export bundle and of a credential.
         case bundleItems, lastBundleItem, lastCredentialGroup
+        /// Blocks and entries of a group.
         case trashBlock, tombstoneBlock, indexEntry, trashedRecord
     }
 
     /// The kinds of file vault reads, by their magic number or text.
     public enum Container: Equatable, Sendable {
+        /// A vault file, an export bundle, a credential (its bytes, or its file), a sealed device key.
         case vaultFile, exportBundle, credential, credentialFile, sealedDeviceKey
     }
 
     /// The rules a file's bytes can break, one case each.
     public enum Rule: Equatable, Sendable {
-        // the header and its keys
+        /// The header's checksum, keys and trust statement.
         case headerChecksumMismatch, signingKeyNotTheHeaders, trustKeyNotTheHeaders, trustStatementUnsigned
+        /// Signatures that do not check; a file too short, or not a vault file where one is reset.
         case signaturesUnchecked, fileTooShort, notAVaultFileToReset
-        // keyslots
+        /// Keyslots.
         case unknownKeyslotKind, scryptParametersOutOfBounds, masterKeySize, keyslotOpensOnlyItsCheck
-        // groups, grants and the device key
+        /// Group entries and device grants.
         case groupEntryTooShort, malformedOrRepeatedGroupName, repeatedGroupIDOrBadKeyCheck, deviceGrantOfAnotherGroup
+        /// A grant's fields.
         case malformedGroupName, malformedKeyField, unknownOrRepeatedClass
+        /// The device key's seals.
         case malformedSealedDeviceKey, malformedTPMRecoverySeal
-        // the index, listings and records
+        /// The index and what it says of records.
         case repeatedItemID, indexEntryUnknownGroupOrClass, uncheckedBucket, lookupTagMismatch, recordDigestMismatch
+        /// Listing blocks.
         case listingItemOutOfBlock, listingNotItsGroupsItems, listingBlockOrder, listingBucketCount
+        /// Trash and tombstone blocks, one per group.
         case trashBlockGroupCount, tombstoneBlockGroupCount
+        /// A record's fields.
         case attributeNotUTF8, recordEndsInField, fieldOverrunsRecord, recordLacksField
+        /// The conflicts a record keeps.
         case conflictUnknownSide, conflictUnknownKind, conflictUnknownClassOrGroup
-        // members and the team log
+        /// Member slots and their seals.
         case memberSlotsInV1, memberRemovalsShorterThanSeal, memberSlotPartShorterThanSeal, lowOrderEphemeralShare
+        /// A member's groups, kind, recipient and scope.
         case memberGroupsEmptyOrRepeated, unknownMemberKind, malformedMemberRecipient, malformedMemberScope
+        /// A member's name and flags; two slots of one member.
         case malformedMemberName, flagNotBoolean, repeatedMemberSlot
+        /// The team log against the file it is in.
         case noTeamLog, memberSlotsNotTheLogs, keyEpochNotTheLogs
+        /// Team log entries that do not fit the members.
         case rosterRepeatsMember, entryAddsMemberTwice, entryRemovesNonMember
+        /// Team log payloads and entries.
         case payloadNotItsEntry, malformedTeamLogPayload, unknownTeamLogEntryKind, logNotStartingWithCreation
+        /// The team log's chain and seal.
         case entryOutOfChain, repeatedTeamLogEntry, teamLogPayloadsShorterThanSeal
-        // export bundles and credentials
+        /// An export bundle's item of a malformed group or class.
         case bundleItemGroupOrClass
+        /// A credential's text and fields.
         case notBase64, credentialTooShort, credentialChecksumMismatch, unknownFlags, dateOutOfRange, repeatedGroup
     }
 }

@@ -86,7 +86,9 @@ public enum ImportOrigin: Hashable, Sendable {
 
 /// What makes a file not the JSON an import format needs (`ImportProblem.Reason.malformedJSON`).
 public enum JSONFault: Equatable, Sendable {
+    /// What a JSON parser meets instead of JSON (`tooDeep`: nesting deeper than 64).
     case textAfterEnd, unexpectedCharacter, tooDeep, unexpectedEnd, keyNotString, keyNotUTF8
+    /// What is wrong inside a JSON string.
     case unterminatedString, controlCharacter, loneSurrogate, unknownEscape, badUnicodeEscape
     /// A Bitwarden export without its `items` array.
     case noItemsArray

@@ -55,6 +55,7 @@ public enum TPMFailure: Error, Equatable, Sendable {
 
 /// The step of a seal or unseal that failed (`TPMFailure.failed`).
 public enum TPMStep: Equatable, Sendable {
+    /// The steps of a seal or unseal, in order.
     case checkingInput, creatingPrimaryKey, policySession, creatingSealedObject, loadingSealedObject, unsealing, readingSealedBlob
     /// A step this build does not know by name.
     case unknown
