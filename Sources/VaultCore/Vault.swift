@@ -17,7 +17,7 @@ public enum KeySource: Sendable {
     case session(String)
     /// A scoped credential (`vault grant`): its groups' items and nothing else.
     case scoped(ScopedCredential)
-    /// Age identities (`--identity`, `VAULT_IDENTITY`): what the member slot sealed to one of them
+    /// Age identities (named by an option or `VAULT_IDENTITY`): what the member slot sealed to one of them
     /// holds, the master key (a full member) or some groups' keys (a scoped one).
     case identity([AgeIdentity])
     /// No unlock: what this device's key opens (`always` items) and, after a
@@ -104,13 +104,13 @@ public final class Vault: ItemStore {
     /// Why the TPM did not unseal this machine's device key on the last read, if it did not:
     /// the device-bound items then answer with it, and nothing is written.
     var deviceKeyRefusal: TPMFailure?
-    /// Whether a file older than this machine has seen is opened anyway (`--accept-rollback`):
+    /// Whether a file older than this machine has seen is opened anyway (the user accepted the rollback):
     /// the restore is then recorded as intended.
     public var acceptRollback = false
     /// The lowest key epoch accepted whatever this machine remembers (`VAULT_MIN_EPOCH`): a fresh CI runner remembers nothing.
     public var minimumEpoch: UInt64?
     /// Whether the owner accepted, unseen, the team log entries a write would sign that it did not
-    /// write here (a join of diverged logs, a conversion's members): `--accept-log`.
+    /// write here (a join of diverged logs, a conversion's members).
     public var acceptTeamLog = false
     /// Shown those entries before the owner's write signs them (a prompt); may throw to change nothing.
     /// Without it (and without `acceptTeamLog`) such a write is refused.
@@ -320,7 +320,7 @@ public final class Vault: ItemStore {
                      toGroup: AccessGroup? = nil, keepingHistory: Bool = false)
         throws -> (from: ItemAttributes, to: ItemAttributes, droppedRevisions: Int) {
         if let toService {
-            guard !toService.isEmpty else { throw VaultError.invalidValue(field: "service", detail: "it is empty") }
+            guard !toService.isEmpty else { throw VaultError.invalidValue(.emptyService) }
             try Vault.validateAttribute("service", toService)
         }
         if let toAccount { try Vault.validateAttribute("account", toAccount) }
@@ -389,7 +389,7 @@ public final class Vault: ItemStore {
     /// How many days a deleted item stays in the trash: the first write after that purges it.
     public var trashDays = Vault.defaultTrashDays
 
-    /// How many earlier secrets `update` keeps per item when none is said (`--keep`).
+    /// How many earlier secrets `update` keeps per item when none is said.
     public static let defaultRevisionsKept = 5
 
     /// How many earlier secrets a change keeps for its item (0: none, and the ones kept go); nil

@@ -138,7 +138,7 @@ public final class SecretServiceStore: ItemStore {
     }
 
     private static func noSealedFields(_ field: SealedField) -> VaultError {
-        .invalidValue(field: field.rawValue, detail: "the desktop keyring keeps no sealed fields beside the secret")
+        .invalidValue(.sealedFieldUnsupported(field))
     }
 
     public func delete(matching query: Query, allMatching: Bool) throws -> [ItemAttributes] {

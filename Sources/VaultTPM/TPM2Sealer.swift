@@ -92,15 +92,15 @@ public struct TPM2Sealer: DeviceKeySealer {
         case (Int(VAULT_TPM_STEP_LOAD), _) where code.isFromTPM: return .anotherTPM
         case (Int(VAULT_TPM_STEP_UNSEAL), .policyFail), (Int(VAULT_TPM_STEP_UNSEAL), .pcrChanged): return .stateChanged(pcrs: pcrs)
         case (Int(VAULT_TPM_STEP_UNSEAL), .authFail), (Int(VAULT_TPM_STEP_UNSEAL), .badAuth): return .wrongPIN
-        default: return .failed(step: TPM2Sealer.stepNames[Int(failure.step)] ?? "a step", code: failure.code)
+        default: return .failed(step: TPM2Sealer.steps[Int(failure.step)] ?? .unknown, code: failure.code)
         }
     }
 
-    private static let stepNames = [
-        Int(VAULT_TPM_STEP_NONE): "checking the input", Int(VAULT_TPM_STEP_PRIMARY): "creating the storage primary key",
-        Int(VAULT_TPM_STEP_SESSION): "the policy session", Int(VAULT_TPM_STEP_CREATE): "creating the sealed object",
-        Int(VAULT_TPM_STEP_LOAD): "loading the sealed object", Int(VAULT_TPM_STEP_UNSEAL): "unsealing",
-        Int(VAULT_TPM_STEP_BLOB): "reading the sealed blob",
+    private static let steps: [Int: TPMStep] = [
+        Int(VAULT_TPM_STEP_NONE): .checkingInput, Int(VAULT_TPM_STEP_PRIMARY): .creatingPrimaryKey,
+        Int(VAULT_TPM_STEP_SESSION): .policySession, Int(VAULT_TPM_STEP_CREATE): .creatingSealedObject,
+        Int(VAULT_TPM_STEP_LOAD): .loadingSealedObject, Int(VAULT_TPM_STEP_UNSEAL): .unsealing,
+        Int(VAULT_TPM_STEP_BLOB): .readingSealedBlob,
     ]
 }
 

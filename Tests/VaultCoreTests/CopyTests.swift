@@ -51,7 +51,7 @@ import VaultCrypto
         try vault.addMember(name: "alice", recipient: alice.recipient, groups: [], readOnly: false)
         let asMember = Vault(location: vault.location, keys: .identity([alice]), host: Vault.selfContainedHost(for: vault.location))
         asMember.trustedFingerprint = try vault.trustFingerprint()
-        #expect(throws: VaultError.trustKeyNeeded(action: "copy the vault")) { try asMember.copy(to: dir.location("copy.vault"), kdf: .testing) }
+        #expect(throws: VaultError.trustKeyNeeded(.copyVault)) { try asMember.copy(to: dir.location("copy.vault"), kdf: .testing) }
         #expect(!FileManager.default.fileExists(atPath: dir.location("copy.vault").path))
     }
 }

@@ -72,8 +72,8 @@ import VaultCrypto
             open.file.index[position] = open.file.index[position].withDigest(of: open.file.records[position], itemID: open.file.index[position].itemID)
         }
         let moved = try OpenVault.unlock(try open.encode(), secret: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
-        #expect(throws: VaultError.corrupted(path: "test", detail: "a record does not open")) { try moved.openRecord(at: 0) }
-        #expect(throws: VaultError.corrupted(path: "test", detail: "a record does not open")) { try moved.openRecord(at: 1) }
+        #expect(throws: VaultError.corrupted(path: "test", detail: .doesNotOpen(.record))) { try moved.openRecord(at: 0) }
+        #expect(throws: VaultError.corrupted(path: "test", detail: .doesNotOpen(.record))) { try moved.openRecord(at: 1) }
     }
 
     @Test func recordMovedToAnotherVaultDoesNotOpen() throws {
@@ -88,7 +88,7 @@ import VaultCrypto
         b.file.records[0] = a.file.records[0]
         b.file.index[0] = b.file.index[0].withDigest(of: a.file.records[0], itemID: b.file.index[0].itemID)
         let mixed = try OpenVault.unlock(try b.encode(), secret: testKeyFile, deviceKey: device, path: "b")
-        #expect(throws: VaultError.corrupted(path: "b", detail: "a record does not open")) { try mixed.openRecord(at: 0) }
+        #expect(throws: VaultError.corrupted(path: "b", detail: .doesNotOpen(.record))) { try mixed.openRecord(at: 0) }
     }
 
     @Test func wrongKeyMaterialFailsCryptographically() throws {
@@ -163,7 +163,7 @@ import VaultCrypto
         let start = try #require(bytes.firstRange(of: block.sealed.bytes)).lowerBound
         bytes[start + 20] ^= 0x01
         writeBytes(bytes, to: dir.location().path)
-        #expect(throws: VaultError.corrupted(path: dir.location().path, detail: "a listing block does not open")) {
+        #expect(throws: VaultError.corrupted(path: dir.location().path, detail: .doesNotOpen(.listingBlock))) {
             try vault.listing(matching: Query())
         }
         #expect(try vault.secret("npm", "publish") == "s2")
@@ -224,11 +224,11 @@ import VaultCrypto
                                    checksum: Array(decoded.header[decoded.parametersEnd...]), headerMAC: decoded.headerMAC), to: path)
         }
         write { $0.listings[1].bucket = 2 }
-        #expect(throws: VaultError.corrupted(path: path, detail: "a listing block of no items, or out of its bucket order")) {
+        #expect(throws: VaultError.corrupted(path: path, detail: .violates(.listingBlockOrder))) {
             try vault.listing(matching: Query())
         }
         write { $0.listings.removeLast() }
-        #expect(throws: VaultError.corrupted(path: path, detail: "a listing of a bucket count that is not a power of two")) {
+        #expect(throws: VaultError.corrupted(path: path, detail: .violates(.listingBucketCount))) {
             try vault.listing(matching: Query())
         }
     }
@@ -246,7 +246,7 @@ import VaultCrypto
         open.file.listings[1].sealed = first.sealed
         open.file.listings[1].digest = first.digest
         let exchanged = try OpenVault.unlock(try open.encode(), secret: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
-        #expect(throws: VaultError.corrupted(path: "test", detail: "a listing block does not open")) {
+        #expect(throws: VaultError.corrupted(path: "test", detail: .doesNotOpen(.listingBlock))) {
             try exchanged.listedItems(of: ListingPair(groupID: first.groupID, classID: first.classID))
         }
     }
@@ -289,7 +289,7 @@ import VaultCrypto
         var open = try twoItemsOpenedByTheOwner(try TempDirectory())
         open.file.index[1] = open.file.index[1].withDigest(of: open.file.records[1], itemID: open.file.index[0].itemID)
         #expect(try open.problemsBeyondOpening().repeatedItemIDs)
-        #expect(throws: VaultError.corrupted(path: "test", detail: "two index entries share an item id")) { _ = try open.encode() }
+        #expect(throws: VaultError.corrupted(path: "test", detail: .violates(.repeatedItemID))) { _ = try open.encode() }
     }
 }
 
@@ -346,7 +346,7 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
         close(fd)
         let read = try? open.openRecord(at: open.file.index.count - 1).secret.copyBytes()
         #expect(read != Array("AAAAAAAA".utf8), "the spliced-in older secret came back")
-        #expect(throws: VaultError.corrupted(path: path, detail: "a record does not match its index entry's digest")) {
+        #expect(throws: VaultError.corrupted(path: path, detail: .violates(.recordDigestMismatch))) {
             _ = try open.openRecord(at: open.file.index.count - 1)
         }
     }
@@ -369,7 +369,7 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
         close(fd)
         let read = try? open.openRecord(at: position).secret.copyBytes()
         #expect(read != Array("AAAAAAAA".utf8), "the spliced-in older secret came back")
-        #expect(throws: VaultError.corrupted(path: path, detail: "a record does not match its index entry's digest")) {
+        #expect(throws: VaultError.corrupted(path: path, detail: .violates(.recordDigestMismatch))) {
             _ = try open.openRecord(at: position)
         }
     }

@@ -367,7 +367,7 @@ import VaultCrypto
         writeBytes(forged.file.encode(parameters: parameters, checksum: SHA256.hash(parameters), headerMAC: try VaultFile.decode(bytes).headerMAC),
                    to: dir.location().path)
         let session = Vault(location: dir.location(), keys: .session(token), host: Vault.selfContainedHost(for: dir.location()))
-        #expect(throws: VaultError.corrupted(path: dir.location().path, detail: "the key epoch is not the team log's")) {
+        #expect(throws: VaultError.corrupted(path: dir.location().path, detail: .violates(.keyEpochNotTheLogs))) {
             try session.secret("cron", "job")
         }
     }

@@ -194,7 +194,7 @@ import VaultCrypto
         let before = try decoded(dir)
         let slot = try defaultSlot(before, dir)
         rewrite(before, to: path) { file in file.sections[slot].bucketDigests += Array(repeating: [UInt8](repeating: 0, count: 32), count: 2) }
-        #expect(throws: VaultError.corrupted(path: path, detail: "an index of 3 buckets (not a power of two up to 32768)")) {
+        #expect(throws: VaultError.corrupted(path: path, detail: .count(.indexBuckets(max: 32768), 3))) {
             try vault.secret("svc-1", "acct")
         }
     }

@@ -16,7 +16,7 @@ import VaultCrypto
         let key = SecretBytes(Array("vault-keyring-v1:random-key-material-0123456789".utf8))
         try vault.addKeyringSlot(key)
         #expect(Vault.hasKeyringSlot(at: location))
-        #expect(throws: VaultError.invalidValue(field: "keyslot", detail: "the vault already has a desktop-keyring keyslot")) {
+        #expect(throws: VaultError.invalidValue(.keyringSlotExists)) {
             try vault.addKeyringSlot(key)
         }
 

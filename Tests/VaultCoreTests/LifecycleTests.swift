@@ -114,7 +114,7 @@ import VaultCrypto
         let outcome = try source.export(to: bundle, credential: bundleKey, kdf: .testing)
         #expect(outcome.exported == 2 && outcome.leftOut == 2)
         #expect(FileSystem.mode(bundle) == 0o600)
-        #expect(throws: VaultError.io(path: bundle, operation: "create", errno: EEXIST)) {
+        #expect(throws: VaultError.io(path: bundle, operation: .create, errno: EEXIST)) {
             try source.export(to: bundle, credential: bundleKey, kdf: .testing)
         }
 
@@ -144,7 +144,7 @@ import VaultCrypto
         var damaged = fileBytes(bundle)
         damaged[damaged.count - 20] ^= 1
         writeBytes(damaged, to: bundle + ".bad")
-        #expect(throws: VaultError.damagedBundle(path: bundle + ".bad", detail: "its sealed items do not open")) {
+        #expect(throws: VaultError.damagedBundle(path: bundle + ".bad", detail: .doesNotOpen(.bundleItems))) {
             try target.importBundle(at: bundle + ".bad", credential: bundleKey, onConflict: .skip)
         }
     }

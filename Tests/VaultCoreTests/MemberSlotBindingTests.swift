@@ -80,7 +80,7 @@ import VaultCrypto
             _ = try owner.secret("db", "prod")
             _ = try owner.members()
             let report = try owner.verify()
-            if report.isDamaged { refusedByOwner = "verify: \(report.damage ?? report.damagedRoster ?? "damaged")" }
+            if report.isDamaged { refusedByOwner = "verify: \(report.damage.map { "\($0)" } ?? report.damagedRoster.map { "\($0)" } ?? "damaged")" }
         } catch let error as VaultError {
             refusedByOwner = "\(error)"
         }

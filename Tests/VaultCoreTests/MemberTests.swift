@@ -95,14 +95,14 @@ import Glibc
         #expect(throws: VaultError.outsideMember(name: "ci-runner", group: prod, covered: [self.ci])) { try ci.secret("db", "prod", group: prod) }
         let before = fileBytes(dir.location().path)
         #expect(throws: VaultError.readOnlyMember("ci-runner")) { try ci.add("x", "y", "z", group: self.ci) }
-        #expect(throws: VaultError.scopedMemberCannot(name: "ci-runner", action: "add members")) {
+        #expect(throws: VaultError.scopedMemberCannot(name: "ci-runner", action: .addMembers)) {
             try ci.addMember(name: "other", recipient: try AgeIdentity.generate().recipient, groups: [], readOnly: false)
         }
         // Not even a full member changes the owner's keyslots.
-        #expect(throws: VaultError.identityCannot(action: "change the vault's keyslots")) {
+        #expect(throws: VaultError.identityCannot(.changeKeyslots)) {
             try alice.changePassphrase(to: SecretBytes(Array("taken over".utf8)), kdf: .testing)
         }
-        #expect(throws: VaultError.identityCannot(action: "change the vault's keyslots")) { try alice.addKeyFile(testKeyFile.secret) }
+        #expect(throws: VaultError.identityCannot(.changeKeyslots)) { try alice.addKeyFile(testKeyFile.secret) }
         #expect(fileBytes(dir.location().path) == before)
     }
 
@@ -144,7 +144,7 @@ import Glibc
         }
         #expect(throws: VaultError.noSuchMember("bob")) { try owner.removeMember(named: "bob", kdf: .testing) { _ in } }
         // Removing raises the key epoch, which only the owner's trust key vouches for: no member removes.
-        #expect(throws: VaultError.trustKeyNeeded(action: "remove members")) {
+        #expect(throws: VaultError.trustKeyNeeded(.removeMembers)) {
             try member(dir.location(), full).removeMember(named: "alice", kdf: .testing) { _ in }
         }
         #expect(fileBytes(dir.location().path) == before)
@@ -291,7 +291,7 @@ import Glibc
             try OpenVault.open(FileBytes(tampered), identities: [runner], deviceKey: nil, path: "test")
         } throws: { error in
             guard case VaultError.corrupted(_, let detail) = error else { return false }
-            return detail.description.contains("low order")
+            return detail == .violates(.lowOrderEphemeralShare)
         }
     }
 

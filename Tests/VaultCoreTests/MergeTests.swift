@@ -383,7 +383,7 @@ import VaultCrypto
         try clones.ours.addMember(name: "bob", recipient: bob.recipient, groups: [ci], readOnly: true)
         let bobsBranch = asBob(bob, on: clones.theirs, pinned: try clones.ours.trustFingerprint())
         try change(bobsBranch, "a", to: "bobs-a")
-        #expect(throws: VaultError.trustKeyNeeded(action: "add members")) {
+        #expect(throws: VaultError.trustKeyNeeded(.addMembers)) {
             try bobsBranch.addMember(name: "bob2", recipient: bob2.recipient, groups: [], readOnly: false)
         }
         let report = try clones.merge()

@@ -97,7 +97,7 @@ import Glibc
         var vault = try OpenVault.unlock(fileBytes(location.path), secret: Self.passphrase, deviceKey: nil, path: location.path)
         vault.trustKey = nil
         vault.file.trustPublicKey = try Ed25519.publicKey(of: SecretBytes(random: Ed25519.keySize))
-        #expect(throws: VaultError.corrupted(path: location.path, detail: "the trust key does not open or is not the header's")) {
+        #expect(throws: VaultError.corrupted(path: location.path, detail: .violates(.trustKeyNotTheHeaders))) {
             try vault.unwrapTrustKey()
         }
     }
@@ -188,7 +188,7 @@ import Glibc
         #expect(throws: VaultError.upgradeNeeded(path: location.path, byOwner: true)) {
             try scoped.add("new", "item", "x", group: AccessGroup("ci")!)
         }
-        #expect(throws: VaultError.ownerOnly(action: "upgrade the vault's format")) { try scoped.upgrade() }
+        #expect(throws: VaultError.ownerOnly(.upgradeFormat)) { try scoped.upgrade() }
     }
 }
 

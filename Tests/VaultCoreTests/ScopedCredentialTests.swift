@@ -120,7 +120,7 @@ import VaultCrypto
         try vault.update(matching: Query(service: "new", account: "x"), with: ItemChange(secret: SecretBytes(Array("v2".utf8))))
         #expect(try owner.secret("new", "x") == "v2")
         #expect(throws: VaultError.outsideCredential(group: prod, covered: [ci])) { try vault.add("p", "x", "v", group: prod) }
-        #expect(throws: VaultError.ownerOnly(action: "create groups")) { try vault.createGroup(AccessGroup("other")!) }
+        #expect(throws: VaultError.ownerOnly(.createGroups)) { try vault.createGroup(AccessGroup("other")!) }
         try vault.delete(matching: Query(service: "new", account: "x"))
         #expect(try owner.secret("db", "prod") == "prod-secret")
         #expect(try owner.attributes(matching: Query(group: ci)).count == 2)

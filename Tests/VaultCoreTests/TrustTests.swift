@@ -191,11 +191,11 @@ import VaultCrypto
         let dir = try TempDirectory()
         let (owner, bob, path, bobsCopy) = try bobRemovedKeepingHisCopy(dir)
         writeBytes(try forge(bobsCopy, by: bob, epochRaise: 5), to: path)
-        #expect(throws: VaultError.corrupted(path: path, detail: "the trust statement does not check under the vault's trust key")) {
+        #expect(throws: VaultError.corrupted(path: path, detail: .violates(.trustStatementUnsigned))) {
             try owner.secret("db", "ci", group: ci)
         }
         writeBytes(try forge(bobsCopy, by: bob, epochRaise: 5, ownTrustKey: true), to: path)
-        #expect(throws: VaultError.corrupted(path: path, detail: "the trust key does not open or is not the header's")) {
+        #expect(throws: VaultError.corrupted(path: path, detail: .violates(.trustKeyNotTheHeaders))) {
             try owner.secret("db", "ci", group: ci)
         }
     }
@@ -217,7 +217,7 @@ import VaultCrypto
             file.members = current.members
             file.trustSignature = current.trustSignature
         }, to: path)
-        #expect(throws: VaultError.corrupted(path: path, detail: "the signing key does not open or is not the header's")) {
+        #expect(throws: VaultError.corrupted(path: path, detail: .violates(.signingKeyNotTheHeaders))) {
             try owner.secret("db", "ci", group: ci)
         }
     }
@@ -246,17 +246,17 @@ import VaultCrypto
         let (owner, bob, identity, pinned) = try team(dir)
         let member = runner(dir, bob, pinned: pinned)
         let before = fileBytes(dir.location().path)
-        #expect(throws: VaultError.trustKeyNeeded(action: "re-key the vault")) { try member.rekey(kdf: .testing) { _ in } }
-        #expect(throws: VaultError.trustKeyNeeded(action: "remove members")) { try member.removeMember(named: "ci-runner", kdf: .testing) { _ in } }
-        #expect(throws: VaultError.trustKeyNeeded(action: "revoke credentials")) { try member.revoke(group: ci) }
-        #expect(throws: VaultError.trustKeyNeeded(action: "delete groups")) { try member.deleteGroup(ci) }
+        #expect(throws: VaultError.trustKeyNeeded(.rekeyVault)) { try member.rekey(kdf: .testing) { _ in } }
+        #expect(throws: VaultError.trustKeyNeeded(.removeMembers)) { try member.removeMember(named: "ci-runner", kdf: .testing) { _ in } }
+        #expect(throws: VaultError.trustKeyNeeded(.revokeCredentials)) { try member.revoke(group: ci) }
+        #expect(throws: VaultError.trustKeyNeeded(.deleteGroups)) { try member.deleteGroup(ci) }
         #expect(fileBytes(dir.location().path) == before)
 
         // Every raise of the key epoch is an entry of the team log, which only the trust key's holder appends to.
         var opened = try OpenVault.open(FileBytes(before), identities: [bob], deviceKey: nil, path: "")
-        #expect(throws: VaultError.trustKeyNeeded(action: "change the team log")) { try opened.appendToLog(.rekeyed(trustKeyReplaced: false)) }
+        #expect(throws: VaultError.trustKeyNeeded(.changeTeamLog)) { try opened.appendToLog(.rekeyed(trustKeyReplaced: false)) }
         opened.file.keyEpoch += 1
-        #expect(throws: VaultError.corrupted(path: "", detail: "the key epoch is not the team log's")) { try opened.encode() }
+        #expect(throws: VaultError.corrupted(path: "", detail: .violates(.keyEpochNotTheLogs))) { try opened.encode() }
 
         try member.add("db", "bob", "written-by-bob", group: ci)
         #expect(try runner(dir, identity, pinned: pinned).secret("db", "bob", group: ci) == "written-by-bob")

@@ -42,9 +42,9 @@ enum EnvCommand {
     /// Appends to the file GitHub Actions reads after the step.
     private static func append(_ secret: SecretBytes, to path: String) throws {
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw VaultError.io(path: path, operation: "open", errno: errno) }
+        guard fd >= 0 else { throw VaultError.io(path: path, operation: .open, errno: errno) }
         defer { close(fd) }
         let written = secret.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == secret.count else { throw VaultError.io(path: path, operation: "write", errno: errno) }
+        guard written == secret.count else { throw VaultError.io(path: path, operation: .write, errno: errno) }
     }
 }

@@ -88,7 +88,7 @@ enum FirstRun {
         let names = (config.value("first-run-groups") ?? "").split(separator: ",").map { String($0).filter { !$0.isWhitespace } }
         let groups = try names.filter { !$0.isEmpty }.map { name in
             guard let group = AccessGroup(name) else {
-                throw VaultError.invalidValue(field: "config", detail: "\(config.path): first-run-groups names an invalid group \(quoted(name))")
+                throw CommandFailure.invalidConfig("\(config.path): first-run-groups names an invalid group \(quoted(name))")
             }
             return group
         }
@@ -113,7 +113,7 @@ enum FirstRun {
     private static func absolutePath(_ path: String, config: Config, home: String?) throws -> String {
         if path.hasPrefix("/") { return path }
         if path.hasPrefix("~/"), let home, home.hasPrefix("/") { return home + path.dropFirst() }
-        throw VaultError.invalidValue(field: "config",
-                                      detail: "\(config.path): first-run-marker must be an absolute path or start with ~/, not \(quoted(path))")
+        throw CommandFailure.invalidConfig(
+                                      "\(config.path): first-run-marker must be an absolute path or start with ~/, not \(quoted(path))")
     }
 }

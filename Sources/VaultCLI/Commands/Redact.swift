@@ -28,12 +28,12 @@ enum RedactCommand {
             let count = read(STDIN_FILENO, buffer.baseAddress, buffer.count)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
-                if count < 0 { throw VaultError.io(path: "stdin", operation: "read", errno: errno) }
+                if count < 0 { throw VaultError.io(path: "stdin", operation: .read, errno: errno) }
                 break
             }
             stream.feed(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), output: output)
         }
         stream.finish(output: output)
-        guard delivered else { throw VaultError.io(path: "stdout", operation: "write", errno: errno) }
+        guard delivered else { throw VaultError.io(path: "stdout", operation: .write, errno: errno) }
     }
 }

@@ -131,13 +131,13 @@ enum ScanCommand {
 enum FileScan {
     static func hits(in path: String, _ scanner: LeakScanner) throws -> [LeakHit] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw VaultError.io(path: path, operation: "open", errno: errno) }
+        guard fd >= 0 else { throw VaultError.io(path: path, operation: .open, errno: errno) }
         defer { close(fd) }
         return try scanner.scan { target in
             while true {
                 let count = read(fd, target.baseAddress, target.count)
                 if count >= 0 { return count }
-                if errno != EINTR { throw VaultError.io(path: path, operation: "read", errno: errno) }
+                if errno != EINTR { throw VaultError.io(path: path, operation: .read, errno: errno) }
             }
         }
     }

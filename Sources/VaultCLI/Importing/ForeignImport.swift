@@ -18,14 +18,14 @@ struct ForeignImport {
         do {
             (batch, sourceName) = try format.read(source, invocation)
         } catch let problem as ImportProblem {
-            throw CommandFailure(.usage, "\(problem.origin): \(ImportWords.problem(problem.reason)); nothing was imported",
+            throw CommandFailure(.usage, "\(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason)); nothing was imported",
                                  hint: "check that the file is what --from \(format.rawValue) reads (docs/IMPORT.md)")
         }
         let naming = item(defaultGroup: defaultGroup)
         batch.separateRepeatedNames { naming($0).key }
         if let first = batch.bad.first, !arguments.flag(.partial) {
-            throw CommandFailure(.usage, "\(first.origin): \(ImportWords.problem(first.reason)); nothing was imported",
-                                 details: batch.bad.dropFirst().map { "\($0.origin): \(ImportWords.problem($0.reason))" },
+            throw CommandFailure(.usage, "\(ImportWords.origin(first.origin)): \(ImportWords.problem(first.reason)); nothing was imported",
+                                 details: batch.bad.dropFirst().map { "\(ImportWords.origin($0.origin)): \(ImportWords.problem($0.reason))" },
                                  hint: "fix the source, or pass --partial to import the entries that were read")
         }
         let kept = batch.entries.map(naming)
@@ -79,7 +79,7 @@ struct ForeignImport {
         if !kinds.isEmpty { read += " (\(kinds.joined(separator: ", ")); \(withNotes) with notes, \(withCodes) with a one-time code)" }
         let leftOut = batch.skipped + batch.bad
         let terminal = invocation.terminal
-        for problem in leftOut { terminal.writeErr("vault: left out \(problem.origin): \(ImportWords.problem(problem.reason))\n") }
+        for problem in leftOut { terminal.writeErr("vault: left out \(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason))\n") }
         var fields: [(String, JSONValue)] = [("format", .string(format.rawValue)), ("source", .string(source)), ("entries", .number(entries.count))]
         for kind in ImportEntry.Kind.allCases { fields.append((kind.rawValue + "s", .number(entries.filter { $0.kind == kind }.count))) }
         fields += [("with_notes", .number(withNotes)), ("with_one_time_code", .number(withCodes)), ("left_out", .number(leftOut.count))]
@@ -91,26 +91,5 @@ struct ForeignImport {
         invocation.report("imported \(read) from \(quoted(source)): \(outcome.added) added, \(outcome.replaced) replaced, "
                           + "\(outcome.skipped) skipped (they exist), \(leftOut.count) left out",
                           json: .object(fields))
-    }
-}
-
-/// The words for what an import found wrong.
-enum ImportWords {
-    static func problem(_ reason: ImportProblem.Reason) -> String {
-        switch reason {
-        case .unterminatedQuote: return "a quoted field that never ends"
-        case .textAfterQuote: return "text after a quoted field's closing quote"
-        case .fieldCount(let expected, let found): return "\(counted(found, "field")), where the header has \(expected)"
-        case .missingColumn(let name): return "the header has no column \(quoted(name))"
-        case .badMapping(let text): return "\(quoted(text)) is not ROLE=COLUMN with a role of \(ColumnMapping.Role.allCases.map(\.rawValue).joined(separator: ", ")) (service and secret required)"
-        case .notText: return "a name that is not UTF-8 text"
-        case .malformedJSON(let detail): return "not the JSON this format needs: \(detail)"
-        case .encryptedExport: return "an encrypted export; export the vault again as unencrypted JSON (\"File > Export vault\", format .json)"
-        case .noName: return "no name to make a service of"
-        case .nothingToKeep: return "neither a password nor a note"
-        case .unsupportedKind(let kind): return "a \(kind); vault imports logins and notes"
-        case .sameNameAs(let first): return "the same name as \(first); rename one of them in the source"
-        case .undecryptable(let why): return "cannot be decrypted: \(why)"
-        }
     }
 }

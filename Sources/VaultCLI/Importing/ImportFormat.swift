@@ -41,7 +41,7 @@ enum ImportFormat: String, CaseIterable {
             }
             let bytes = source == "-" ? SecretStream.read(STDIN_FILENO, limit: ProgramOutput.limit) : try ExportFile.read(path: source)
             switch self {
-            case .bitwardenJSON: return (try BitwardenExport.entries(from: bytes, origin: source), source)
+            case .bitwardenJSON: return (try BitwardenExport.entries(from: bytes, origin: .named(source)), source)
             case .keepassxcCSV: return (try ColumnMapping.keePassXC.entries(from: bytes), source)
             case .onePasswordCSV: return (try ColumnMapping.onePassword.entries(from: bytes), source)
             default:
@@ -88,7 +88,7 @@ struct PasswordStore {
                 }
                 // gpg 2.2 says DECRYPTION_FAILED, not always NO_SECKEY, for a file encrypted to keys it lacks.
                 let noKey = status.contains("NO_SECKEY") || status.contains("DECRYPTION_FAILED")
-                batch.bad.append(ImportProblem(name, .undecryptable(noKey ? "gpg has no secret key for it" : "gpg exited with status \(output.status)")))
+                batch.bad.append(ImportProblem(.named(name), .undecryptable(noKey ? "gpg has no secret key for it" : "gpg exited with status \(output.status)")))
                 continue
             }
             do {

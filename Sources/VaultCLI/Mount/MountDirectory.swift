@@ -43,7 +43,7 @@ final class MountDirectory: @unchecked Sendable {
     /// link, and checks it is this user's and mode 0700.
     init(privateDirectory path: String) throws {
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard descriptor >= 0 else { throw VaultError.io(path: path, operation: "open", errno: errno) }
+        guard descriptor >= 0 else { throw VaultError.io(path: path, operation: .open, errno: errno) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o7777 == 0o700 else {
             Glibc.close(descriptor)

@@ -132,7 +132,7 @@ struct MountOption {
         }
         var pattern = Array((base + "/mount-XXXXXX").utf8CString)
         guard let made = mkdtemp(&pattern) else {
-            throw VaultError.io(path: base, operation: "mkdtemp", errno: errno)
+            throw VaultError.io(path: base, operation: .makeTemporaryDirectory, errno: errno)
         }
         let directory = String(cString: made)
         let name = path.isEmpty ? (format == .json ? "secrets.json" : "secrets.env") : path

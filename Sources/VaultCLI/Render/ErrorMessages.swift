@@ -142,8 +142,8 @@ struct ErrorReport {
         case .symbolicLink(let path):
             return ErrorReport(status: status, message: "\(quoted(path)) is a symbolic link; vault does not write through links",
                                hint: "give the real path, or remove the link first")
-        case .invalidKeyFile(let path, let detail):
-            return ErrorReport(status: status, message: "cannot use \(quoted(path)) as a credential: \(detail)",
+        case .invalidKeyFile(let path, let problem):
+            return ErrorReport(status: status, message: "cannot use \(quoted(path)) as a credential: \(words(problem))",
                                hint: "point the option at the right file, or create a key file with 'vault init --key-file FILE'")
         case .boundToAnotherDevice(let group, let accessibility):
             return ErrorReport(status: status,
@@ -154,10 +154,10 @@ struct ErrorReport {
         case .noDeviceKey:
             return ErrorReport(status: status, message: "this machine has no device key for the vault (it was made on another machine)",
                                hint: "device-bound items open only where they were added; 'vault status' shows which machine this is")
-        case .invalidValue(let field, let detail):
-            return ErrorReport(status: status, message: "invalid \(field): \(detail)", hint: "see 'vault help'")
+        case .invalidValue(let value):
+            return describe(value)
         case .invalidRecipient(let text, let reason):
-            return ErrorReport(status: status, message: "cannot use \(quoted(String(text.prefix(80)))) as a recipient: \(reason)",
+            return ErrorReport(status: status, message: "cannot use \(quoted(String(text.prefix(80)))) as a recipient: \(words(reason))",
                                hint: "ask the member for the line 'vault identity new' (or age-keygen) printed: age1…")
         case .identityExists(let path):
             return ErrorReport(status: status, message: "an identity file is already at \(shownPath(path)); vault never overwrites one",
@@ -185,7 +185,7 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "the member \(quoted(name)) is read-only and cannot change items",
                                hint: "ask the vault's owner to add it again without --read-only, or make the change with the passphrase")
         case .scopedMemberCannot(let name, let action):
-            return ErrorReport(status: status, message: "the scoped member \(quoted(name)) cannot \(action)",
+            return ErrorReport(status: status, message: "the scoped member \(quoted(name)) cannot \(words(action))",
                                hint: "unset VAULT_IDENTITY (or drop --identity) and unlock with the passphrase, a key file or a full member's identity")
         case .otherVersionSealedElsewhere(let key):
             let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
@@ -204,30 +204,30 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "\(review.reason == .join ? "\(review.lines.count) team log \(review.lines.count == 1 ? "entry" : "entries")" : counted(review.lines.count, "member")) would be signed into the team log unseen; nothing was changed",
                                hint: "run it on a terminal to review them, or add --accept-log once you know them")
         case .trustKeyNeeded(let action):
-            return ErrorReport(status: status, message: "a member's identity cannot \(action): only the owner's trust key signs changes to the team log and the key epoch",
+            return ErrorReport(status: status, message: "a member's identity cannot \(words(action)): only the owner's trust key signs changes to the team log and the key epoch",
                                hint: "ask the vault's owner, or run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")
         case .identityCannot(let action):
-            return ErrorReport(status: status, message: "an identity cannot \(action): the keyslots are the owner's passphrase, key files and keyring key",
+            return ErrorReport(status: status, message: "an identity cannot \(words(action)): the keyslots are the owner's passphrase, key files and keyring key",
                                hint: "run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")
         case .invalidIdentity(let source, let line, let reason):
-            return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(reason)",
+            return ErrorReport(status: status, message: "cannot use \(source)\(line.map { " (line \($0))" } ?? "") as an identity: \(words(reason))",
                                hint: "make one with 'vault identity new', or name an age-keygen identity file")
         case .noSuchFile(let path, let kind):
-            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shownPath(path)): no such file", hint: makerHint(kind))
+            return ErrorReport(status: status, message: "cannot read the \(words(kind)) \(shownPath(path)): no such file", hint: makerHint(kind))
         case .unrecognizedCredential(let length):
             return ErrorReport(status: status,
                                message: "cannot use the credential given (\(length) characters, not shown): no such file, and not a credential's text",
                                hint: makerHint(.credential) + "; a path is shown in messages only when it starts with / or ./")
         case .unreadableFile(let path, let kind, EISDIR):
-            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shownPath(path)): it is a directory",
+            return ErrorReport(status: status, message: "cannot read the \(words(kind)) \(shownPath(path)): it is a directory",
                                hint: "name a file, not a directory")
         case .unreadableFile(let path, let kind, let code):
             // A secret given where a path belongs (too long a name, say) is not echoed, in the hint either.
             let shown = shownPath(path)
-            return ErrorReport(status: status, message: "cannot read the \(kind.rawValue) \(shown): \(String(cString: strerror(code)).lowercased())",
+            return ErrorReport(status: status, message: "cannot read the \(words(kind)) \(shown): \(String(cString: strerror(code)).lowercased())",
                                hint: shown == quoted(path) ? "check its permissions with 'ls -l \(shellQuoted(path))'" : "give the path of a file")
         case .io(let path, let operation, let code):
-            return ErrorReport(status: status, message: "cannot \(operation) \(quoted(path)): \(String(cString: strerror(code)))",
+            return ErrorReport(status: status, message: "cannot \(words(operation)) \(quoted(path)): \(String(cString: strerror(code)))",
                                hint: ioHint(path: path, operation: operation, code: code))
         case .lastKeyslot:
             return ErrorReport(status: status, message: "that would remove the last way to unlock the vault",
@@ -272,7 +272,7 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "the credential was granted before the vault was converted to format v2: it reads, and cannot change items",
                                hint: "ask the vault's owner to grant it again ('vault grant')")
         case .ownerOnly(let action):
-            return ErrorReport(status: status, message: "a scoped credential cannot \(action)",
+            return ErrorReport(status: status, message: "a scoped credential cannot \(words(action))",
                                hint: "unset VAULT_CREDENTIAL (or drop --credential) and unlock with the passphrase or key file")
         case .itemExpired(let attributes):
             return ErrorReport(
@@ -325,8 +325,8 @@ struct ErrorReport {
 
     /// What to check after a system call failed: a read names a missing or
     /// unreadable file, never the directory's write permission.
-    private static func ioHint(path: String, operation: String, code: Int32) -> String {
-        let reads = ["open", "read", "stat"].contains(operation)
+    private static func ioHint(path: String, operation: FileOperation, code: Int32) -> String {
+        let reads = [.open, .read, .stat].contains(operation)
         switch code {
         case ENOENT where reads:
             return "the file does not exist: check the path"
@@ -337,6 +337,22 @@ struct ErrorReport {
         default:
             return reads ? "check that the path names a file you may read"
                 : "check that the path exists and that you may write to its directory"
+        }
+    }
+
+    /// What a file of this kind is, after "the".
+    private static func words(_ kind: InputFileKind) -> String {
+        switch kind {
+        case .credential: return "credential file"
+        case .bundle: return "export bundle"
+        case .keyFile: return "key file"
+        case .bundleKeyFile: return "bundle key file"
+        case .passphraseFile: return "passphrase file"
+        case .secretFile: return "secret file"
+        case .identity: return "identity file"
+        case .plaintextExport: return "plaintext export"
+        case .mergeSide: return "merge input"
+        case .export: return "export file"
         }
     }
 

@@ -36,8 +36,21 @@ enum TPMFailureWords {
             return ErrorReport(status: status, message: "the device key is sealed with a TPM PIN, and vault may not ask for it here",
                                hint: "set VAULT_TPM_PIN_FILE to a file holding the PIN, or run on a terminal")
         case .failed(let step, let code):
-            return ErrorReport(status: status, message: "the TPM failed while \(step) (TSS2 code \(hex(code)))",
+            return ErrorReport(status: status, message: "the TPM failed while \(words(step)) (TSS2 code \(hex(code)))",
                                hint: "tpm2_rc_decode \(hex(code)) explains the code")
+        }
+    }
+
+    private static func words(_ step: TPMStep) -> String {
+        switch step {
+        case .checkingInput: return "checking the input"
+        case .creatingPrimaryKey: return "creating the storage primary key"
+        case .policySession: return "the policy session"
+        case .creatingSealedObject: return "creating the sealed object"
+        case .loadingSealedObject: return "loading the sealed object"
+        case .unsealing: return "unsealing"
+        case .readingSealedBlob: return "reading the sealed blob"
+        case .unknown: return "a step"
         }
     }
 

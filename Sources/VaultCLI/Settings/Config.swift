@@ -52,7 +52,7 @@ struct Config: Sendable {
     private static func text(at path: String) throws -> String {
         let bytes = try SettingsFile.read(path)
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw VaultError.invalidValue(field: "config", detail: "\"\(path)\" is not UTF-8 text")
+            throw CommandFailure.invalidConfig("\"\(path)\" is not UTF-8 text")
         }
         return text
     }
@@ -63,12 +63,12 @@ struct Config: Sendable {
             let line = rawLine.trimmed()
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {
-                throw VaultError.invalidValue(field: "config", detail: "\(path):\(number + 1): expected \"key = value\"")
+                throw CommandFailure.invalidConfig("\(path):\(number + 1): expected \"key = value\"")
             }
             let key = line[..<equals].trimmed()
             guard knownKeys[key] != nil else {
-                throw VaultError.invalidValue(
-                    field: "config", detail: "\(path):\(number + 1): unknown key \"\(key)\" (known: \(knownKeys.keys.sorted().joined(separator: ", ")))")
+                throw CommandFailure.invalidConfig(
+                    "\(path):\(number + 1): unknown key \"\(key)\" (known: \(knownKeys.keys.sorted().joined(separator: ", ")))")
             }
             values[key] = line[line.index(after: equals)...].trimmed()
         }

@@ -39,7 +39,10 @@ struct ByteWriter {
 
 /// Thrown by `ByteReader` when the input ends early or holds an impossible value.
 struct MalformedInput: Error {
-    let detail: String
+    /// What is damaged.
+    let damage: Damage
+
+    init(_ damage: Damage) { self.damage = damage }
 }
 
 /// Big-endian reader over a byte buffer; every read checks bounds.
@@ -56,19 +59,19 @@ struct ByteReader {
     var isAtEnd: Bool { offset == bytes.count }
 
     mutating func u8() throws -> UInt8 {
-        try need(1, "a byte")
+        try need(1, .byte)
         defer { offset += 1 }
         return bytes[offset]
     }
 
     mutating func u16() throws -> UInt16 {
-        try need(2, "a 16-bit value")
+        try need(2, .value16)
         defer { offset += 2 }
         return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
     }
 
     mutating func u32() throws -> UInt32 {
-        try need(4, "a 32-bit value")
+        try need(4, .value32)
         var value: UInt32 = 0
         for i in 0..<4 { value = value << 8 | UInt32(bytes[offset + i]) }
         offset += 4
@@ -76,7 +79,7 @@ struct ByteReader {
     }
 
     mutating func u64() throws -> UInt64 {
-        try need(8, "a 64-bit value")
+        try need(8, .value64)
         var value: UInt64 = 0
         for i in 0..<8 { value = value << 8 | UInt64(bytes[offset + i]) }
         offset += 8
@@ -84,7 +87,7 @@ struct ByteReader {
     }
 
     mutating func raw(_ count: Int) throws -> ArraySlice<UInt8> {
-        try need(count, "\(count) bytes")
+        try need(count, .bytes(count))
         defer { offset += count }
         return bytes[offset..<offset + count]
     }
@@ -92,15 +95,14 @@ struct ByteReader {
     /// A u32 length, at most `limit`, followed by that many bytes.
     mutating func lengthPrefixed(limit: Int) throws -> ArraySlice<UInt8> {
         let count = Int(try u32())
-        guard count <= limit else { throw MalformedInput(detail: "a length of \(count) exceeds \(limit)") }
+        guard count <= limit else { throw MalformedInput(.lengthOverLimit(count, limit: limit)) }
         return try raw(count)
     }
 
-    /// `what` is built only on failure: formatting it on every read cost a
-    /// third of the parse time of a large vault.
-    private func need(_ count: Int, _ what: @autoclosure () -> String) throws {
+    /// Throws `truncated` when fewer than `count` bytes remain (`expected` says what they hold).
+    private func need(_ count: Int, _ expected: Damage.Extent) throws {
         guard count >= 0, remaining >= count else {
-            throw MalformedInput(detail: "the file ends where \(what()) was expected at offset \(offset)")
+            throw MalformedInput(.truncated(expected: expected, offset: offset))
         }
     }
 }

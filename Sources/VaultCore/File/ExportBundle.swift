@@ -40,10 +40,10 @@ enum ExportBundle {
     /// wrong passphrase or key file and `MalformedInput` for anything damaged.
     static func open(_ bytes: [UInt8], credential: UnlockSecret) throws -> [Item] {
         var r = ByteReader(bytes)
-        guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault export bundle") }
+        guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(.notA(.exportBundle)) }
         let version = try r.u16()
         guard version == ExportBundle.version else {
-            throw MalformedInput(detail: "bundle version \(version) is not supported (this vault reads version \(ExportBundle.version))")
+            throw MalformedInput(.unsupportedVersion(.exportBundle, found: Int(version), reads: Int(ExportBundle.version)...Int(ExportBundle.version)))
         }
         let bundleID = Array(try r.raw(VaultFile.idSize))
         let slot = try Keyslot.decode(from: &r)
@@ -56,7 +56,7 @@ enum ExportBundle {
         do {
             body = try AESGCM.open(bytes[headerEnd...], key: bundleKey, aad: Array(bytes[..<headerEnd]))
         } catch {
-            throw MalformedInput(detail: "its sealed items do not open")
+            throw MalformedInput(.doesNotOpen(.bundleItems))
         }
         return try decodeBody(body)
     }
@@ -66,18 +66,18 @@ enum ExportBundle {
     static func decodeBody(_ body: SecretBytes) throws -> [Item] {
         var reader = ByteReader(body.copyBytes())
         let count = Int(try reader.u32())
-        guard count <= maxItems else { throw MalformedInput(detail: "\(count) items") }
+        guard count <= maxItems else { throw MalformedInput(.count(.bundleItems, count)) }
         var items: [Item] = []
         for _ in 0..<count {
             guard let name = String(validating: try reader.lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
                   let group = AccessGroup(name),
                   let accessibility = Accessibility(fileID: try reader.classID()), !accessibility.isDeviceBound else {
-                throw MalformedInput(detail: "an item with a malformed group or class")
+                throw MalformedInput(.violates(.bundleItemGroupOrClass))
             }
             let plaintext = SecretBytes(try reader.lengthPrefixed(limit: VaultFile.maxRecordBytes))
             items.append(try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility))
         }
-        guard reader.isAtEnd else { throw MalformedInput(detail: "bytes follow the last item") }
+        guard reader.isAtEnd else { throw MalformedInput(.trailingBytes(after: .lastBundleItem)) }
         return items
     }
 }

@@ -36,7 +36,7 @@ extension ByteReader {
         let id = try groupID()
         guard let name = String(validating: try lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
               let group = AccessGroup(name) else {
-            throw MalformedInput(detail: "a malformed group name")
+            throw MalformedInput(.violates(.malformedGroupName))
         }
         return (id, group)
     }
@@ -46,7 +46,7 @@ extension ByteReader {
         switch try u8() {
         case 0: return nil
         case 1: return SecretBytes(try raw(AESGCM.keySize))
-        default: throw MalformedInput(detail: "a malformed key field")
+        default: throw MalformedInput(.violates(.malformedKeyField))
         }
     }
 
@@ -56,7 +56,7 @@ extension ByteReader {
         for _ in 0..<Int(try u8()) {
             let classID = try self.classID()
             guard Accessibility(fileID: classID) != nil, keys[classID] == nil else {
-                throw MalformedInput(detail: "an unknown or repeated class")
+                throw MalformedInput(.violates(.unknownOrRepeatedClass))
             }
             keys[classID] = SecretBytes(try raw(AESGCM.keySize))
         }

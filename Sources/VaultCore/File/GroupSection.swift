@@ -49,7 +49,7 @@ struct GroupSection {
         let generation = try head.u64()
         let bucketCount = Int(try head.u16())
         guard Buckets.isValid(bucketCount) else {
-            throw MalformedInput(detail: "an index of \(bucketCount) buckets (not a power of two up to \(Buckets.maxCount))")
+            throw MalformedInput(.count(.indexBuckets(max: Buckets.maxCount), bucketCount))
         }
         var r = try reader((bucketCount + 2) * VaultFile.digestSize)
         let digests = try (0..<bucketCount).map { _ in Array(try r.raw(VaultFile.digestSize)) }

@@ -41,13 +41,13 @@ struct Keyslot: Equatable {
     }
 
     static func decode(from r: inout ByteReader) throws -> Keyslot {
-        guard let kind = Kind(rawValue: try r.u8()) else { throw MalformedInput(detail: "an unknown keyslot kind") }
+        guard let kind = Kind(rawValue: try r.u8()) else { throw MalformedInput(.violates(.unknownKeyslotKind)) }
         let salt = Array(try r.raw(saltSize))
         let kdf = Scrypt.Parameters(logN: try r.u8(), r: try r.u32(), p: try r.u32())
         let check = Array(try r.raw(VaultFile.checkSize))
         let wrapped = Array(try r.raw(VaultFile.wrappedKeySize))
         if kind == .passphrase {
-            do { try kdf.validate() } catch { throw MalformedInput(detail: "keyslot scrypt parameters out of bounds") }
+            do { try kdf.validate() } catch { throw MalformedInput(.violates(.scryptParametersOutOfBounds)) }
         }
         return Keyslot(kind: kind, salt: salt, kdf: kdf, check: check, wrappedMasterKey: wrapped)
     }
@@ -76,10 +76,10 @@ struct Keyslot: Equatable {
         guard constantTimeEquals(check, Keyslot.checkValue(kek: kek, vaultID: vaultID)) else { return .wrongCredential }
         do {
             let masterKey = try AESGCM.open(wrappedMasterKey, key: kek, aad: AAD.keyslot(vaultID: vaultID, describing: describingBytes))
-            guard masterKey.count == AESGCM.keySize else { throw MalformedInput(detail: "a master key of the wrong size") }
+            guard masterKey.count == AESGCM.keySize else { throw MalformedInput(.violates(.masterKeySize)) }
             return .opened(masterKey)
         } catch is CryptoError {
-            throw MalformedInput(detail: "a keyslot's wrapped master key does not open though its check value matches")
+            throw MalformedInput(.violates(.keyslotOpensOnlyItsCheck))
         }
     }
 

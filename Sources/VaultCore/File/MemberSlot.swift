@@ -35,7 +35,7 @@ struct MemberSlot: Equatable {
         let keyPart = Array(try r.lengthPrefixed(limit: maxKeyPartBytes))
         let rosterPart = Array(try r.lengthPrefixed(limit: maxRosterPartBytes))
         guard keyPart.count > sealOverhead, rosterPart.count > sealOverhead else {
-            throw MalformedInput(detail: "a member slot part shorter than its seal")
+            throw MalformedInput(.violates(.memberSlotPartShorterThanSeal))
         }
         return MemberSlot(ephemeralShare: share, keyPart: keyPart, rosterPart: rosterPart)
     }
@@ -64,7 +64,7 @@ struct MemberSlot: Equatable {
         do {
             shared = try X25519.sharedSecret(privateKey: identity.privateKey, peer: ephemeralShare)
         } catch {
-            throw MalformedInput(detail: "a member slot's ephemeral share is not a usable X25519 key (low order)")
+            throw MalformedInput(.violates(.lowOrderEphemeralShare))
         }
         let wmk = try MemberSlot.memberWrapKey(shared: shared, share: ephemeralShare, recipient: identity.recipient.publicKey, vaultID: vaultID)
         guard let payload = try? AESGCM.open(keyPart, key: wmk, aad: AAD.memberKeys(vaultID: vaultID, share: ephemeralShare)) else {
@@ -79,11 +79,11 @@ struct MemberSlot: Equatable {
     /// The roster entry, with the wrap key (the owner's). Throws `MalformedInput` when it does not open or parse.
     func roster(wrapKey: SecretBytes, vaultID: [UInt8]) throws -> Member {
         guard let plaintext = try? AESGCM.open(rosterPart, key: wrapKey, aad: AAD.memberInfo(vaultID: vaultID, share: ephemeralShare)) else {
-            throw MalformedInput(detail: "a member slot's roster part does not open")
+            throw MalformedInput(.doesNotOpen(.memberRosterPart))
         }
         var r = ByteReader(plaintext.copyBytes())
         let member = try Member.decodeRosterEntry(from: &r)
-        guard r.isAtEnd else { throw MalformedInput(detail: "bytes follow a member's roster entry") }
+        guard r.isAtEnd else { throw MalformedInput(.trailingBytes(after: .memberRosterEntry)) }
         return member
     }
 
@@ -125,7 +125,7 @@ enum MemberKeys {
     static func decodeWhole(_ payload: [UInt8]) throws -> (name: String, keys: MemberKeys) {
         var r = ByteReader(payload)
         let decoded = try decode(from: &r)
-        guard r.isAtEnd else { throw MalformedInput(detail: "bytes follow a member slot's keys") }
+        guard r.isAtEnd else { throw MalformedInput(.trailingBytes(after: .memberSlotKeys)) }
         return decoded
     }
 
@@ -138,13 +138,13 @@ enum MemberKeys {
         case scopedKind:
             let readOnly = try r.flag()
             let count = Int(try r.u32())
-            guard count <= MemberSlot.maxMembers else { throw MalformedInput(detail: "a member of \(count) groups") }
+            guard count <= MemberSlot.maxMembers else { throw MalformedInput(.count(.memberGroups, count)) }
             var grants: [GroupGrant] = []
             for _ in 0..<count { grants.append(try GroupGrant.decode(from: &r)) }
-            guard count > 0, Set(grants.map(\.groupID)).count == count else { throw MalformedInput(detail: "a member of no group, or of one twice") }
+            guard count > 0, Set(grants.map(\.groupID)).count == count else { throw MalformedInput(.violates(.memberGroupsEmptyOrRepeated)) }
             return (name, .scoped(readOnly: readOnly, grants: grants))
         default:
-            throw MalformedInput(detail: "an unknown member kind")
+            throw MalformedInput(.violates(.unknownMemberKind))
         }
     }
 }
@@ -191,13 +191,13 @@ struct Member: Equatable {
         let name = try r.memberName()
         guard let text = String(validating: try r.lengthPrefixed(limit: 128), as: UTF8.self),
               let recipient = try? AgeRecipient(parsing: text), recipient.description == text else {
-            throw MalformedInput(detail: "a member's recipient is malformed")
+            throw MalformedInput(.violates(.malformedMemberRecipient))
         }
         let addedAt = Int64(bitPattern: try r.u64())
         let kind = try r.u8()
         let readOnly = try r.flag()
         let count = Int(try r.u32())
-        guard count <= MemberSlot.maxMembers else { throw MalformedInput(detail: "a member of \(count) groups") }
+        guard count <= MemberSlot.maxMembers else { throw MalformedInput(.count(.memberGroups, count)) }
         var ids: [GroupID] = []
         for _ in 0..<count { ids.append(try r.groupID()) }
         switch kind {
@@ -206,7 +206,7 @@ struct Member: Equatable {
         case MemberKeys.scopedKind where count > 0 && Set(ids).count == count:
             return Member(name: name, recipient: recipient, addedAt: addedAt, scope: .groups(ids, readOnly: readOnly))
         default:
-            throw MalformedInput(detail: "a member's scope is malformed")
+            throw MalformedInput(.violates(.malformedMemberScope))
         }
     }
 }
@@ -216,7 +216,7 @@ extension ByteReader {
     mutating func memberName() throws -> String {
         guard let name = String(validating: try lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
               AccessGroup(name) != nil else {
-            throw MalformedInput(detail: "a malformed member name")
+            throw MalformedInput(.violates(.malformedMemberName))
         }
         return name
     }
@@ -226,7 +226,7 @@ extension ByteReader {
         switch try u8() {
         case 0: return false
         case 1: return true
-        default: throw MalformedInput(detail: "a flag other than 0 or 1")
+        default: throw MalformedInput(.violates(.flagNotBoolean))
         }
     }
 }

@@ -126,7 +126,7 @@ enum RecordCodec {
             var field = Array(value)
             defer { field.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
             var r = ByteReader(field)
-            guard let side = MergeSide(rawValue: try r.u8()) else { throw MalformedInput(detail: "a conflict names an unknown side") }
+            guard let side = MergeSide(rawValue: try r.u8()) else { throw MalformedInput(.violates(.conflictUnknownSide)) }
             let origin = try text(r.lengthPrefixed(limit: field.count))
             switch try r.u8() {
             case 0:
@@ -141,11 +141,11 @@ enum RecordCodec {
                 conflicts.append(conflict)
                 return
             default:
-                throw MalformedInput(detail: "a conflict of an unknown kind")
+                throw MalformedInput(.violates(.conflictUnknownKind))
             }
             guard let accessibility = Accessibility(fileID: ClassID(try r.u8())),
                   let group = AccessGroup(try text(r.lengthPrefixed(limit: field.count))) else {
-                throw MalformedInput(detail: "a conflict names an unknown class or group")
+                throw MalformedInput(.violates(.conflictUnknownClassOrGroup))
             }
             var attributes = Array(try r.lengthPrefixed(limit: field.count))
             defer { attributes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
@@ -167,7 +167,7 @@ enum RecordCodec {
     }
 
     private static func text(_ bytes: ArraySlice<UInt8>) throws -> String {
-        guard let string = String(validating: bytes, as: UTF8.self) else { throw MalformedInput(detail: "an attribute that is not UTF-8") }
+        guard let string = String(validating: bytes, as: UTF8.self) else { throw MalformedInput(.violates(.attributeNotUTF8)) }
         return string
     }
 
@@ -176,10 +176,10 @@ enum RecordCodec {
         try plaintext.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                guard bytes.count - offset >= 5 else { throw MalformedInput(detail: "a record ends inside a field") }
+                guard bytes.count - offset >= 5 else { throw MalformedInput(.violates(.recordEndsInField)) }
                 let length = Int(UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)))
                 let start = offset + 5
-                guard length <= bytes.count - start else { throw MalformedInput(detail: "a record field overruns the record") }
+                guard length <= bytes.count - start else { throw MalformedInput(.violates(.fieldOverrunsRecord)) }
                 if bytes[offset] == tag.rawValue { try body(UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])) }
                 offset = start + length
             }
@@ -194,7 +194,7 @@ enum RecordCodec {
     static func decodeHistory(_ plaintext: SecretBytes) throws -> [SecretRevision] {
         var revisions: [SecretRevision] = []
         try forEachField(of: plaintext, tagged: .revision) { value in
-            guard value.count >= 16 else { throw MalformedInput(detail: "a revision field of \(value.count) bytes") }
+            guard value.count >= 16 else { throw MalformedInput(.count(.revisionFieldBytes, value.count)) }
             func date(at position: Int) -> Date {
                 let millis = Int64(bitPattern: UInt64(bigEndian: value.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
                 return Date(timeIntervalSince1970: Double(millis) / 1000)
@@ -243,26 +243,26 @@ enum RecordCodec {
             var hasSecret = false
             var offset = 0
             func u32(at position: Int) throws -> Int {
-                guard position + 4 <= bytes.count else { throw MalformedInput(detail: "a record ends inside a field") }
+                guard position + 4 <= bytes.count else { throw MalformedInput(.violates(.recordEndsInField)) }
                 return (0..<4).reduce(0) { $0 << 8 | Int(bytes[position + $1]) }
             }
             while offset < bytes.count {
                 let rawTag = bytes[offset]
                 let length = try u32(at: offset + 1)
                 let start = offset + 5
-                guard length <= bytes.count - start else { throw MalformedInput(detail: "a record field overruns the record") }
+                guard length <= bytes.count - start else { throw MalformedInput(.violates(.fieldOverrunsRecord)) }
                 let value = UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])
                 func text() throws -> String {
                     let bytes = value.assumingMemoryBound(to: UInt8.self)
                     // ASCII, as names almost always are, is well-formed; other text is validated.
                     if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
                     guard let string = String(validating: bytes, as: UTF8.self) else {
-                        throw MalformedInput(detail: "an attribute that is not UTF-8")
+                        throw MalformedInput(.violates(.attributeNotUTF8))
                     }
                     return string
                 }
                 func date() throws -> Date {
-                    guard length == 8 else { throw MalformedInput(detail: "a date field of \(length) bytes") }
+                    guard length == 8 else { throw MalformedInput(.count(.dateFieldBytes, length)) }
                     let millis = Int64(bitPattern: value.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
                     return Date(timeIntervalSince1970: Double(millis) / 1000)
                 }
@@ -288,7 +288,7 @@ enum RecordCodec {
                 offset = start + length
             }
             guard let service, let account, hasSecret || !secretRequired, let created, let modified else {
-                throw MalformedInput(detail: "a record lacks a required field")
+                throw MalformedInput(.violates(.recordLacksField))
             }
             let details = ItemDetails(label: label, comment: comment, kind: kind, generic: generic, envName: envName, expires: expires)
             let attributes = ItemAttributes(service: service, account: account, group: group, accessibility: accessibility,

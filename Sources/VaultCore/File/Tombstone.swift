@@ -42,7 +42,7 @@ struct Tombstone: Equatable {
 
     static func decode(_ plaintext: [UInt8]) throws -> [Tombstone] {
         guard plaintext.count % encodedSize == 0, plaintext.count / encodedSize <= maxPerGroup else {
-            throw MalformedInput(detail: "a tombstone block of \(plaintext.count) bytes")
+            throw MalformedInput(.count(.tombstoneBlockBytes, plaintext.count))
         }
         var r = ByteReader(plaintext)
         var tombstones: [Tombstone] = []

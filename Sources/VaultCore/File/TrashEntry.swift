@@ -47,7 +47,7 @@ struct TrashEntry {
         var r = ByteReader(plaintext)
         var entries: [TrashEntry] = []
         while !r.isAtEnd {
-            guard entries.count < maxPerGroup else { throw MalformedInput(detail: "a trash block of more than \(maxPerGroup) items") }
+            guard entries.count < maxPerGroup else { throw MalformedInput(.count(.trashBlockItemsOver, maxPerGroup)) }
             entries.append(TrashEntry(itemID: Bytes16(try r.raw(16)), deletedAt: try r.u64(), recordID: Bytes16(try r.raw(16)),
                                       classID: ClassID(try r.u8()), sealed: Array(try r.lengthPrefixed(limit: VaultFile.maxRecordBytes))))
         }

@@ -208,20 +208,20 @@ struct VaultFile {
         var file = decoded
         let header = Array(prefix[0 ..< parametersEnd + digestSize])
         var offset = parametersEnd + digestSize
-        func reader(_ count: Int, _ what: String) throws -> ByteReader {
+        func reader(_ count: Int, _ expected: Damage.Extent) throws -> ByteReader {
             guard count >= 0, source.count - offset >= count else {
-                throw MalformedInput(detail: "the file ends where \(what) was expected at offset \(offset)")
+                throw MalformedInput(.truncated(expected: expected, offset: offset))
             }
             defer { offset += count }
             return ByteReader(source[offset ..< offset + count])
         }
-        let headerMAC = try reader(digestSize, "the header MAC").bytes
-        if file.version >= 2 { file.headerSignature = try reader(Ed25519.signatureSize, "the header signature").bytes }
-        var countReader = try reader(4, "the record count")
+        let headerMAC = try reader(digestSize, .headerMAC).bytes
+        if file.version >= 2 { file.headerSignature = try reader(Ed25519.signatureSize, .headerSignature).bytes }
+        var countReader = try reader(4, .recordCount)
         let recordCount = Int(try countReader.u32())
         let entrySize = IndexEntry.size(version: file.version)
         guard recordCount <= maxRecords, recordCount * entrySize <= source.count - offset else {
-            throw MalformedInput(detail: "an index of \(recordCount) records does not fit the file")
+            throw MalformedInput(.count(.indexRecords, recordCount))
         }
         let indexRange = offset ..< offset + recordCount * entrySize
         var encodedIndex: [UInt8] = []
@@ -236,23 +236,23 @@ struct VaultFile {
         }
         offset = indexRange.upperBound
         file.sections = try file.groups.map { _ in
-            try GroupSection.decode(version: file.version) { try reader($0, "a group section") }
+            try GroupSection.decode(version: file.version) { try reader($0, .groupSection) }
         }
         if file.version >= 2 {
-            var countReader = try reader(4, "the listing count")
+            var countReader = try reader(4, .listingCount)
             let count = Int(try countReader.u32())
             // At most one block per (group, class) and a tombstone block per group, and one more per record (a bucket is seldom empty, never mostly).
             guard count <= file.groups.count * (Accessibility.allCases.count + 1) + recordCount,
                   count <= (source.count - offset) / ListingBlock.fixedSize else {
-                throw MalformedInput(detail: "\(count) listing blocks")
+                throw MalformedInput(.count(.listingBlocks, count))
             }
             for _ in 0..<count {
-                var fields = try reader(ListingBlock.fixedSize, "a listing block")
+                var fields = try reader(ListingBlock.fixedSize, .listingBlock)
                 var block = try ListingBlock.decodeFixedFields(from: &fields)
                 let length = Int(try fields.u32())
-                guard length <= ListingBlock.maxSealedBytes else { throw MalformedInput(detail: "a length of \(length) exceeds \(ListingBlock.maxSealedBytes)") }
+                guard length <= ListingBlock.maxSealedBytes else { throw MalformedInput(.lengthOverLimit(length, limit: ListingBlock.maxSealedBytes)) }
                 guard source.count - offset >= length else {
-                    throw MalformedInput(detail: "the file ends where \(length) bytes were expected at offset \(offset)")
+                    throw MalformedInput(.truncated(expected: .bytes(length), offset: offset))
                 }
                 block.sealed = StoredBytes(source, offset ..< offset + length)
                 offset += length
@@ -263,14 +263,14 @@ struct VaultFile {
         offsets[0] = offset
         for position in 0..<recordCount {
             let length = Int(file.index.length(at: position))
-            guard length <= maxRecordBytes else { throw MalformedInput(detail: "a record of \(length) bytes") }
+            guard length <= maxRecordBytes else { throw MalformedInput(.count(.recordBytes, length)) }
             guard source.count - offset >= length else {
-                throw MalformedInput(detail: "the file ends where \(length) bytes were expected at offset \(offset)")
+                throw MalformedInput(.truncated(expected: .bytes(length), offset: offset))
             }
             offset += length
             offsets[position + 1] = offset
         }
-        guard offset == source.count else { throw MalformedInput(detail: "\(source.count - offset) bytes follow the last record") }
+        guard offset == source.count else { throw MalformedInput(.count(.bytesAfterLastRecord, source.count - offset)) }
         file.records = RecordList(file: source, offsets: offsets)
         return Decoded(file: file, headerMAC: headerMAC, parametersEnd: parametersEnd, header: header, encodedIndex: encodedIndex)
     }
@@ -279,10 +279,10 @@ struct VaultFile {
     /// bytes, with the checksum checked; index, sections, listings and records left empty. Returns `bytes` too.
     private static func decodeHeader(_ bytes: [UInt8]) throws -> (file: VaultFile, parametersEnd: Int, bytes: [UInt8]) {
         var r = ByteReader(bytes)
-        guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault file (bad magic number)") }
+        guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(.notA(.vaultFile)) }
         let version = try r.u16()
         guard readableVersions.contains(version) else {
-            throw MalformedInput(detail: "format version \(version) is not supported (this vault reads versions 1 to 3)")
+            throw MalformedInput(.unsupportedVersion(.vaultFile, found: Int(version), reads: Int(readableVersions.lowerBound)...Int(readableVersions.upperBound)))
         }
         let vaultID = Array(try r.raw(idSize))
         let keyEpoch = version >= 2 ? try r.u64() : 0
@@ -291,7 +291,7 @@ struct VaultFile {
         let deviceCheck = Array(try r.raw(checkSize))
         let deviceWrappedHeaderMACKey = version == 1 ? Array(try r.lengthPrefixed(limit: wrappedKeySize)) : []
         let slotCount = Int(try r.u8())
-        guard (1...maxKeyslots).contains(slotCount) else { throw MalformedInput(detail: "\(slotCount) keyslots") }
+        guard (1...maxKeyslots).contains(slotCount) else { throw MalformedInput(.count(.keyslots, slotCount)) }
         var keyslots: [Keyslot] = []
         for _ in 0..<slotCount { keyslots.append(try Keyslot.decode(from: &r)) }
         var members: [MemberSlot] = []
@@ -301,14 +301,14 @@ struct VaultFile {
         var teamLog: TeamLog?
         if version >= 2 {
             let memberCount = Int(try r.u8())
-            guard memberCount <= MemberSlot.maxMembers else { throw MalformedInput(detail: "\(memberCount) member slots") }
+            guard memberCount <= MemberSlot.maxMembers else { throw MalformedInput(.count(.memberSlots, memberCount)) }
             for _ in 0..<memberCount { members.append(try MemberSlot.decode(from: &r)) }
             if version >= 3 {
                 teamLog = try TeamLog.decode(from: &r, vaultID: vaultID)
             } else {
                 // 1 024 removals of 64 bytes, a count and the seal: the layout files before the team log kept.
                 memberRemovals = Array(try r.lengthPrefixed(limit: 2 + 1024 * 64 + 28))
-                guard memberRemovals.isEmpty || memberRemovals.count > 28 else { throw MalformedInput(detail: "member removals shorter than their seal") }
+                guard memberRemovals.isEmpty || memberRemovals.count > 28 else { throw MalformedInput(.violates(.memberRemovalsShorterThanSeal)) }
             }
             signingPublicKey = Array(try r.raw(Ed25519.keySize))
             wrappedSigningKey = Array(try r.raw(wrappedKeySize))
@@ -322,13 +322,13 @@ struct VaultFile {
             classes.append(WrappedClassKey(classID: try r.classID(), wrapped: Array(try r.raw(wrappedKeySize))))
         }
         let groupCount = Int(try r.u32())
-        guard groupCount <= maxGroups else { throw MalformedInput(detail: "\(groupCount) groups") }
+        guard groupCount <= maxGroups else { throw MalformedInput(.count(.groups, groupCount)) }
         var groups: [WrappedGroupKey] = []
         for _ in 0..<groupCount { groups.append(try WrappedGroupKey.decode(from: &r, version: version)) }
         let parametersEnd = r.offset
         let checksum = Array(try r.raw(digestSize))
         guard constantTimeEquals(checksum, SHA256.hash(Array(bytes[0..<parametersEnd]))) else {
-            throw MalformedInput(detail: "the header checksum does not match")
+            throw MalformedInput(.violates(.headerChecksumMismatch))
         }
         var file = VaultFile(version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
                              deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
@@ -340,7 +340,7 @@ struct VaultFile {
         file.teamLog = teamLog
         file.writeID = writeID
         guard version < 3 || teamLog?.headEpoch == keyEpoch else {
-            throw MalformedInput(detail: "the key epoch is not the team log's")
+            throw MalformedInput(.violates(.keyEpochNotTheLogs))
         }
         return (file, parametersEnd, bytes)
     }

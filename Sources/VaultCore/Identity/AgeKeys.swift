@@ -18,18 +18,18 @@ public struct AgeRecipient: Hashable, Sendable, CustomStringConvertible {
     public init(parsing text: String) throws {
         let trimmed = text.trimmingWhitespace
         if trimmed.hasPrefix("ssh-") {
-            throw VaultError.invalidRecipient(trimmed, reason: "an ssh key; vault seals to age X25519 recipients (age1…) only; make one with 'vault identity new'")
+            throw VaultError.invalidRecipient(trimmed, reason: .sshKey)
         }
         guard let decoded = try? Bech32.decode(Array(trimmed.utf8)) else {
-            throw VaultError.invalidRecipient(trimmed, reason: "not an age recipient: expected age1 followed by 58 Bech32 characters")
+            throw VaultError.invalidRecipient(trimmed, reason: .notAgeRecipient)
         }
         let hrp = String(decoding: decoded.hrp, as: UTF8.self)
-        if hrp == "age1pq" { throw VaultError.invalidRecipient(trimmed, reason: "a post-quantum age recipient; vault seals to X25519 recipients (age1…) only") }
+        if hrp == "age1pq" { throw VaultError.invalidRecipient(trimmed, reason: .postQuantum) }
         if hrp.hasPrefix("age1") {
-            throw VaultError.invalidRecipient(trimmed, reason: "a recipient of the age plugin \(hrp.dropFirst(4)); vault seals to X25519 recipients (age1…) only")
+            throw VaultError.invalidRecipient(trimmed, reason: .plugin(name: String(hrp.dropFirst(4))))
         }
         guard hrp == "age", decoded.data.count == X25519.keySize else {
-            throw VaultError.invalidRecipient(trimmed, reason: "not an age X25519 recipient: expected age1 followed by 58 Bech32 characters")
+            throw VaultError.invalidRecipient(trimmed, reason: .notX25519)
         }
         publicKey = decoded.data
     }
@@ -84,7 +84,7 @@ public struct AgeIdentity: Sendable {
                 guard let first = line.first, first != UInt8(ascii: "#") else { continue }
                 identities.append(try parseLine(line, number: number + 1, source: source))
             }
-            guard !identities.isEmpty else { throw VaultError.invalidIdentity(source: source, line: nil, reason: "it holds no identity (AGE-SECRET-KEY-1…), only comments or nothing") }
+            guard !identities.isEmpty else { throw VaultError.invalidIdentity(source: source, line: nil, reason: .noIdentity) }
             return identities
         }
     }
@@ -93,20 +93,20 @@ public struct AgeIdentity: Sendable {
         // Compared as bytes: a String of the line's start would keep part of a key where it cannot be wiped.
         func starts(_ prefix: String) -> Bool { line.starts(with: prefix.utf8) }
         if starts("-----BEGIN") || starts("ssh-") {
-            throw VaultError.invalidIdentity(source: source, line: number, reason: "an ssh key; vault opens with age X25519 identities (AGE-SECRET-KEY-1…) only")
+            throw VaultError.invalidIdentity(source: source, line: number, reason: .sshKey)
         }
         if starts("AGE-PLUGIN-") {
-            throw VaultError.invalidIdentity(source: source, line: number, reason: "an age plugin identity; vault opens with X25519 identities (AGE-SECRET-KEY-1…) only")
+            throw VaultError.invalidIdentity(source: source, line: number, reason: .plugin)
         }
         if starts("AGE-SECRET-KEY-PQ-") {
-            throw VaultError.invalidIdentity(source: source, line: number, reason: "a post-quantum age identity; vault opens with X25519 identities (AGE-SECRET-KEY-1…) only")
+            throw VaultError.invalidIdentity(source: source, line: number, reason: .postQuantum)
         }
         guard line.allSatisfy({ !(0x61...0x7A).contains($0) }), var decoded = try? Bech32.decode(line) else {
-            throw VaultError.invalidIdentity(source: source, line: number, reason: "not an age identity: expected AGE-SECRET-KEY-1 followed by 58 upper-case Bech32 characters")
+            throw VaultError.invalidIdentity(source: source, line: number, reason: .notAgeIdentity)
         }
         defer { for index in decoded.data.indices { decoded.data[index] = 0 } }
         guard decoded.hrp == hrp, decoded.data.count == X25519.keySize else {
-            throw VaultError.invalidIdentity(source: source, line: number, reason: "not an age X25519 identity: expected AGE-SECRET-KEY-1 followed by 58 upper-case Bech32 characters")
+            throw VaultError.invalidIdentity(source: source, line: number, reason: .notX25519)
         }
         return try AgeIdentity(privateKey: SecretBytes(decoded.data))
     }

@@ -24,7 +24,7 @@ public enum IdentityFile {
         var bytes = try FileSystem.read(value, kind: .identity, requirePrivate: true)
         defer { for index in bytes.indices { bytes[index] = 0 } }
         guard bytes.count <= 64 * 1024 else {
-            throw VaultError.invalidIdentity(source: "\"\(value)\"", line: nil, reason: "it is \(bytes.count) bytes, too long for an identity file")
+            throw VaultError.invalidIdentity(source: "\"\(value)\"", line: nil, reason: .tooLong(size: bytes.count))
         }
         return try AgeIdentity.parseAll(SecretBytes(bytes), source: "\"\(value)\"")
     }
@@ -45,7 +45,7 @@ public enum IdentityFile {
         defer { for index in bytes.indices { bytes[index] = 0 } }
         do {
             try FileSystem.createExclusive(bytes, at: path)
-        } catch VaultError.io(_, "create", EEXIST) {
+        } catch VaultError.io(_, .create, EEXIST) {
             throw VaultError.identityExists(path: path)
         }
     }

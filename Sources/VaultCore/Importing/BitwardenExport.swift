@@ -9,10 +9,10 @@ import VaultCrypto
 public enum BitwardenExport {
     /// The entries of an export, and the items left out. Throws `ImportProblem` for a file that is
     /// not such JSON, and `encryptedExport` for an export sealed with a password or account key.
-    public static func entries(from document: SecretBytes, origin: String) throws -> ImportBatch {
+    public static func entries(from document: SecretBytes, origin: ImportOrigin) throws -> ImportBatch {
         let root = try JSONTree.parse(document, origin: origin)
         if case .bool(true)? = root["encrypted"] { throw ImportProblem(origin, .encryptedExport) }
-        guard case .array(let items)? = root["items"] else { throw ImportProblem(origin, .malformedJSON("no \"items\" array")) }
+        guard case .array(let items)? = root["items"] else { throw ImportProblem(origin, .malformedJSON(.noItemsArray, at: nil)) }
         var folderNames: [String: String] = [:]
         for folder in root["folders"]?.elements ?? [] {
             if let id = folder["id"]?.text, let name = folder["name"]?.text { folderNames[id] = name }
@@ -20,7 +20,7 @@ public enum BitwardenExport {
         var batch = ImportBatch()
         for (number, item) in items.enumerated() {
             let name = item["name"]?.text
-            let itemOrigin = "item \(number + 1)" + (name.map { " (\($0))" } ?? "")
+            let itemOrigin = ImportOrigin.item(number + 1, name: name)
             guard case .number(let type)? = item["type"], type == "1" || type == "2" else {
                 let kind: String
                 switch item["type"] {

@@ -31,13 +31,13 @@ struct CSVTable {
         let head = parsed.removeFirst()
         header = try head.cells.map { cell in
             guard let name = cell.withUnsafeBytes({ String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) }) else {
-                throw ImportProblem("line \(head.line)", .notText)
+                throw ImportProblem(.line(head.line), .notText)
             }
             return name
         }
         let width = header.count
         badRows = parsed.filter { $0.cells.count != width }
-            .map { ImportProblem("line \($0.line)", .fieldCount(expected: width, found: $0.cells.count)) }
+            .map { ImportProblem(.line($0.line), .fieldCount(expected: width, found: $0.cells.count)) }
         rows = parsed.filter { $0.cells.count == width }
     }
 
@@ -67,7 +67,7 @@ struct CSVTable {
                 index += 1
                 var runStart = index
                 while true {
-                    guard index < input.count else { throw ImportProblem("line \(quotedFrom)", .unterminatedQuote) }
+                    guard index < input.count else { throw ImportProblem(.line(quotedFrom), .unterminatedQuote) }
                     if input[index] == newline { line += 1 }
                     if input[index] == quote {
                         cell.append(UnsafeRawBufferPointer(rebasing: input[runStart..<index]))
@@ -82,7 +82,7 @@ struct CSVTable {
                     index += 1
                 }
                 guard index == input.count || [comma, newline, cr].contains(input[index]) else {
-                    throw ImportProblem("line \(line)", .textAfterQuote)
+                    throw ImportProblem(.line(line), .textAfterQuote)
                 }
                 atFieldStart = false
                 continue

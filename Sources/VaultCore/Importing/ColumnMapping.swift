@@ -34,15 +34,15 @@ public struct ColumnMapping: Sendable {
         for pair in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, let role = Role(rawValue: String(parts[0]).lowercased()), !parts[1].isEmpty else {
-                throw ImportProblem("the column mapping", .badMapping(String(pair)))
+                throw ImportProblem(.columnMapping, .badMapping(String(pair)))
             }
             if role != .notes, role != .url, columns.contains(where: { $0.role == role }) {
-                throw ImportProblem("the column mapping", .badMapping(String(pair)))
+                throw ImportProblem(.columnMapping, .badMapping(String(pair)))
             }
             columns.append((role, String(parts[1])))
         }
         for required in [Role.service, .secret] where !columns.contains(where: { $0.role == required }) {
-            throw ImportProblem("the column mapping", .badMapping("\(required.rawValue)=…"))
+            throw ImportProblem(.columnMapping, .badMapping("\(required.rawValue)=…"))
         }
     }
 
@@ -65,14 +65,14 @@ public struct ColumnMapping: Sendable {
         let lowered = table.header.map { $0.lowercased() }
         let indexes = try columns.map { column -> (role: Role, header: String, index: Int) in
             guard let index = lowered.firstIndex(of: column.header.lowercased()) else {
-                throw ImportProblem("line 1", .missingColumn(column.header))
+                throw ImportProblem(.line(1), .missingColumn(column.header))
             }
             return (column.role, table.header[index], index)
         }
         var batch = ImportBatch()
         batch.bad = table.badRows
         for row in table.rows {
-            let origin = "line \(row.line)"
+            let origin = ImportOrigin.line(row.line)
             func cell(_ role: Role) -> SecretBytes? {
                 indexes.first { $0.role == role }.map { row.cells[$0.index] }.flatMap { $0.count > 0 ? $0 : nil }
             }

@@ -11,8 +11,8 @@ public struct ImportEntry: Sendable {
         case note
     }
 
-    /// Where the entry was found ("line 12", "github/alice.gpg"), for messages.
-    public var origin: String
+    /// Where the entry was found (a line, a pass path), for messages.
+    public var origin: ImportOrigin
     /// The folders above it in its source, outermost first (pass directories, KeePassXC groups,
     /// a Bitwarden folder): `--folders-as-groups` makes a group of them.
     public var folders: [String]
@@ -28,7 +28,7 @@ public struct ImportEntry: Sendable {
     public var kind: Kind
 
     /// An entry with these names, secret and fields.
-    public init(origin: String, folders: [String], service: String, account: String, secret: SecretBytes,
+    public init(origin: ImportOrigin, folders: [String], service: String, account: String, secret: SecretBytes,
                 fields: SealedFields = SealedFields(), kind: Kind = .login) {
         self.origin = origin
         self.folders = folders
@@ -57,7 +57,7 @@ public struct ImportBatch: Sendable {
     /// Moves every entry whose name (as `key` gives it) an earlier entry has to `bad`
     /// (`sameNameAs` the first): two entries of one source are never merged silently.
     public mutating func separateRepeatedNames<Key: Hashable>(by key: (ImportEntry) -> Key) {
-        var first: [Key: String] = [:]
+        var first: [Key: ImportOrigin] = [:]
         var kept: [ImportEntry] = []
         for entry in entries {
             let name = key(entry)
@@ -70,6 +70,28 @@ public struct ImportBatch: Sendable {
         }
         entries = kept
     }
+}
+
+/// Where in an export an entry or a problem was found (the command line words it).
+public enum ImportOrigin: Hashable, Sendable {
+    /// A line of a CSV file, from 1.
+    case line(Int)
+    /// The column mapping the user gave.
+    case columnMapping
+    /// Item `number` (from 1) of a JSON export, with its name when it has one.
+    case item(Int, name: String?)
+    /// A named source: a pass entry's path, or the export file itself.
+    case named(String)
+}
+
+/// What makes a file not the JSON an import format needs (`ImportProblem.Reason.malformedJSON`).
+public enum JSONFault: Equatable, Sendable {
+    /// What a JSON parser meets instead of JSON (`tooDeep`: nesting deeper than 64).
+    case textAfterEnd, unexpectedCharacter, tooDeep, unexpectedEnd, keyNotString, keyNotUTF8
+    /// What is wrong inside a JSON string.
+    case unterminatedString, controlCharacter, loneSurrogate, unknownEscape, badUnicodeEscape
+    /// A Bitwarden export without its `items` array.
+    case noItemsArray
 }
 
 /// Why an export cannot be read, or why one of its entries is left out: facts the command line
@@ -89,8 +111,9 @@ public struct ImportProblem: Error, Equatable, Sendable {
         case badMapping(String)
         /// A name (service, account, folder, header) that is not UTF-8.
         case notText
-        /// The file is not the JSON the format needs (with where it stopped making sense).
-        case malformedJSON(String)
+        /// The file is not the JSON the format needs: what is wrong, and the byte offset where it
+        /// stopped making sense (nil for JSON that parses but lacks what the format needs).
+        case malformedJSON(JSONFault, at: Int?)
         /// A Bitwarden export sealed with a password or an account key: export it unencrypted.
         case encryptedExport
         /// An entry with no service (no title, no name).
@@ -100,18 +123,18 @@ public struct ImportProblem: Error, Equatable, Sendable {
         /// An entry of a kind vault does not import (a Bitwarden card or identity).
         case unsupportedKind(String)
         /// A second entry with the name of an earlier one (`origin` of the first).
-        case sameNameAs(String)
+        case sameNameAs(ImportOrigin)
         /// The source could not be decrypted: no secret key for it (pass), or the program failed.
         case undecryptable(String)
     }
 
     /// The line, file or entry it concerns.
-    public var origin: String
+    public var origin: ImportOrigin
     /// What is wrong.
     public var reason: Reason
 
     /// A problem of `origin`.
-    public init(_ origin: String, _ reason: Reason) {
+    public init(_ origin: ImportOrigin, _ reason: Reason) {
         self.origin = origin
         self.reason = reason
     }

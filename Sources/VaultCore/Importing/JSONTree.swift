@@ -36,29 +36,29 @@ indirect enum JSONTree {
 
     /// Parses a whole document; throws `ImportProblem` (`malformedJSON`, with the byte offset) for
     /// anything that is not one JSON value, or nests deeper than 64.
-    static func parse(_ document: SecretBytes, origin: String) throws -> JSONTree {
+    static func parse(_ document: SecretBytes, origin: ImportOrigin) throws -> JSONTree {
         try document.withUnsafeBytes { bytes in
             var parser = Parser(input: bytes, origin: origin)
             let value = try parser.value(depth: 0)
             parser.skipSpace()
-            guard parser.index == bytes.count else { throw parser.failure("text after the end") }
+            guard parser.index == bytes.count else { throw parser.failure(.textAfterEnd) }
             return value
         }
     }
 
     private struct Parser {
         let input: UnsafeRawBufferPointer
-        let origin: String
+        let origin: ImportOrigin
         var index = 0
 
-        init(input: UnsafeRawBufferPointer, origin: String) {
+        init(input: UnsafeRawBufferPointer, origin: ImportOrigin) {
             self.input = input
             self.origin = origin
             if input.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         }
 
-        func failure(_ what: String) -> ImportProblem {
-            ImportProblem(origin, .malformedJSON("\(what) at byte \(index)"))
+        func failure(_ fault: JSONFault) -> ImportProblem {
+            ImportProblem(origin, .malformedJSON(fault, at: index))
         }
 
         mutating func skipSpace() {
@@ -68,15 +68,15 @@ indirect enum JSONTree {
         mutating func expect(_ word: String) throws {
             let bytes = Array(word.utf8)
             guard input.count - index >= bytes.count, input[index..<index + bytes.count].elementsEqual(bytes) else {
-                throw failure("an unexpected character")
+                throw failure(.unexpectedCharacter)
             }
             index += bytes.count
         }
 
         mutating func value(depth: Int) throws -> JSONTree {
-            guard depth < 64 else { throw failure("nesting deeper than 64") }
+            guard depth < 64 else { throw failure(.tooDeep) }
             skipSpace()
-            guard index < input.count else { throw failure("the end of the file") }
+            guard index < input.count else { throw failure(.unexpectedEnd) }
             switch input[index] {
             case UInt8(ascii: "{"):
                 index += 1
@@ -88,16 +88,16 @@ indirect enum JSONTree {
                 }
                 while true {
                     skipSpace()
-                    guard index < input.count, input[index] == UInt8(ascii: "\"") else { throw failure("a key that is not a string") }
+                    guard index < input.count, input[index] == UInt8(ascii: "\"") else { throw failure(.keyNotString) }
                     let key = try string()
                     guard let name = key.withUnsafeBytes({ String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) }) else {
-                        throw failure("a key that is not UTF-8")
+                        throw failure(.keyNotUTF8)
                     }
                     skipSpace()
                     try expect(":")
                     members.append((name, try value(depth: depth + 1)))
                     skipSpace()
-                    guard index < input.count else { throw failure("the end of the file") }
+                    guard index < input.count else { throw failure(.unexpectedEnd) }
                     if input[index] == UInt8(ascii: ",") { index += 1; continue }
                     try expect("}")
                     return .object(members)
@@ -113,7 +113,7 @@ indirect enum JSONTree {
                 while true {
                     elements.append(try value(depth: depth + 1))
                     skipSpace()
-                    guard index < input.count else { throw failure("the end of the file") }
+                    guard index < input.count else { throw failure(.unexpectedEnd) }
                     if input[index] == UInt8(ascii: ",") { index += 1; continue }
                     try expect("]")
                     return .array(elements)
@@ -132,7 +132,7 @@ indirect enum JSONTree {
             default:
                 let start = index
                 while index < input.count, Array("+-.0123456789eE".utf8).contains(input[index]) { index += 1 }
-                guard index > start else { throw failure("an unexpected character") }
+                guard index > start else { throw failure(.unexpectedCharacter) }
                 return .number(String(decoding: input[start..<index], as: UTF8.self))
             }
         }
@@ -143,20 +143,20 @@ indirect enum JSONTree {
             var out = SecretBytesBuilder(capacity: 32)
             var runStart = index
             while true {
-                guard index < input.count else { throw failure("a string that never ends") }
+                guard index < input.count else { throw failure(.unterminatedString) }
                 let byte = input[index]
                 if byte == UInt8(ascii: "\"") {
                     out.append(UnsafeRawBufferPointer(rebasing: input[runStart..<index]))
                     index += 1
                     return out.finish()
                 }
-                guard byte >= 0x20 else { throw failure("a control character in a string") }
+                guard byte >= 0x20 else { throw failure(.controlCharacter) }
                 guard byte == UInt8(ascii: "\\") else {
                     index += 1
                     continue
                 }
                 out.append(UnsafeRawBufferPointer(rebasing: input[runStart..<index]))
-                guard index + 1 < input.count else { throw failure("a string that never ends") }
+                guard index + 1 < input.count else { throw failure(.unterminatedString) }
                 let escaped = input[index + 1]
                 index += 2
                 switch escaped {
@@ -171,15 +171,15 @@ indirect enum JSONTree {
                     if (0xD800..<0xDC00).contains(scalar) {
                         try expect("\\u")
                         let low = try hex4()
-                        guard (0xDC00..<0xE000).contains(low) else { throw failure("a lone surrogate") }
+                        guard (0xDC00..<0xE000).contains(low) else { throw failure(.loneSurrogate) }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    guard let character = Unicode.Scalar(scalar) else { throw failure("a lone surrogate") }
+                    guard let character = Unicode.Scalar(scalar) else { throw failure(.loneSurrogate) }
                     var utf8 = Array(String(Character(character)).utf8)
                     utf8.withUnsafeBytes { out.append($0) }
                     utf8.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
                 default:
-                    throw failure("an unknown escape")
+                    throw failure(.unknownEscape)
                 }
                 runStart = index
             }
@@ -191,7 +191,7 @@ indirect enum JSONTree {
 
         private mutating func hex4() throws -> UInt32 {
             guard input.count - index >= 4, let value = UInt32(String(decoding: input[index..<index + 4], as: UTF8.self), radix: 16) else {
-                throw failure("a \\u escape without four hex digits")
+                throw failure(.badUnicodeEscape)
             }
             index += 4
             return value

@@ -11,7 +11,7 @@ public enum PassEntry {
     /// Throws `ImportProblem` for an entry whose first line is empty and that has no other
     /// (nothing to keep) or whose path is not UTF-8 text.
     public static func entry(path: [String], plaintext: SecretBytes) throws -> ImportEntry {
-        let origin = path.joined(separator: "/")
+        let origin = ImportOrigin.named(path.joined(separator: "/"))
         precondition(!path.isEmpty, "a pass entry has a name")
         var lines = plaintext.withUnsafeBytes { bytes in
             bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map { line in

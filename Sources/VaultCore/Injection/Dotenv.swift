@@ -19,8 +19,22 @@ public struct DotenvEntry: Equatable, Sendable {
 public struct DotenvError: Error, Equatable, Sendable {
     /// The line, from 1.
     public var line: Int
-    /// What is wrong with it, for an error message.
-    public var problem: String
+    /// What is wrong with it (the command line words it).
+    public var reason: Reason
+
+    /// What can be wrong with a line.
+    public enum Reason: Equatable, Sendable {
+        /// No name before the `=`.
+        case expectedAssignment
+        /// A name that is not a variable's.
+        case invalidName(String)
+        /// A name not followed by `=`.
+        case expectedEquals(after: String)
+        /// A quote (this one) opened on the line and never closed.
+        case unclosedQuote(Unicode.Scalar)
+        /// Text after a value's closing quote.
+        case textAfterQuote
+    }
 }
 
 /// The env-file (dotenv) syntax `vault run --env-file` reads:
@@ -80,8 +94,8 @@ public enum Dotenv {
             advance()
         }
 
-        func fail(_ problem: String, line: Int? = nil) -> DotenvError {
-            DotenvError(line: line ?? self.line, problem: problem)
+        func fail(_ reason: DotenvError.Reason, line: Int? = nil) -> DotenvError {
+            DotenvError(line: line ?? self.line, reason: reason)
         }
 
         mutating func nextEntry() throws(DotenvError) -> DotenvEntry? {
@@ -101,10 +115,10 @@ public enum Dotenv {
                 name = readWord()
             }
             guard Dotenv.isValidName(name) else {
-                throw fail(name.isEmpty ? "expected NAME=VALUE" : "\"\(name)\" is not a valid variable name")
+                throw fail(name.isEmpty ? .expectedAssignment : .invalidName(name))
             }
             skipBlanks()
-            guard current == "=" else { throw fail("expected \"=\" after \(name)") }
+            guard current == "=" else { throw fail(.expectedEquals(after: name)) }
             advance()
             skipBlanks()
             let value: String
@@ -144,7 +158,7 @@ public enum Dotenv {
             var value = String.UnicodeScalarView()
             while true {
                 guard let scalar = current else {
-                    throw fail("the quote \(closing) opened here is never closed", line: opened)
+                    throw fail(.unclosedQuote(closing), line: opened)
                 }
                 advance()
                 if scalar == closing { break }
@@ -165,7 +179,7 @@ public enum Dotenv {
             }
             skipBlanks()
             if let scalar = current, scalar != "\n", scalar != "\r", scalar != "#" {
-                throw fail("unexpected text after the closing quote")
+                throw fail(.textAfterQuote)
             }
             skipRestOfLine()
             return String(value)

@@ -146,7 +146,7 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Why text is not a valid secret reference; `problem` says it in words.
+/// Why text is not a valid secret reference (the command line words it).
 public enum SecretReferenceError: Error, Equatable, Sendable {
     /// It does not start with `vault://`.
     case missingScheme
@@ -166,26 +166,5 @@ public enum SecretReferenceError: Error, Equatable, Sendable {
     case notUTF8
     /// What follows `?` is not `otp`, the one query there is.
     case unknownQuery(String)
-
-    /// What is wrong, for an error message.
-    public var problem: String {
-        switch self {
-        case .missingScheme: return "it does not start with vault://"
-        case .segmentCount(let count):
-            return "it has \(count) part\(count == 1 ? "" : "s") after vault://; it needs SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT"
-        case .emptyService: return "the service is empty"
-        case .invalidGroup(let name): return "\"\(name)\" is not a valid group name (\(AccessGroup.rule))"
-        case .badEscape(let text): return "\"\(text)\" is not a percent-escape (% and two hex digits)"
-        case .reservedCharacter(let character): return "\"\(character)\" is reserved; write it percent-encoded"
-        case .unencodedSpace: return "it holds a space or control character; write it percent-encoded, e.g. %20"
-        case .notUTF8: return "a percent-escape decodes to bytes that are not UTF-8"
-        case .unknownQuery(let query):
-            return "\"?\(query)\" is not a query vault knows; ?otp is the one-time code, and a '?' in a name is written %3F"
-        }
-    }
-
-    /// How to write it right, for a hint.
-    public static let syntaxHint =
-        "write vault://[GROUP/]SERVICE/ACCOUNT, or …/ACCOUNT?otp for a one-time code, percent-encoding '/', '%', '?', '#' and spaces in names (e.g. %2F)"
 }
 

@@ -10,8 +10,16 @@ public enum TemplateSegment: Equatable, Sendable {
 public struct TemplateError: Error, Equatable, Sendable {
     /// The line the problem is on, from 1.
     public var line: Int
-    /// What is wrong, for an error message.
-    public var problem: String
+    /// What is wrong (the command line words it).
+    public var reason: Reason
+
+    /// What can be wrong with a template.
+    public enum Reason: Equatable, Sendable {
+        /// `{{ vault://` with no `}}` after it.
+        case unclosedReference
+        /// A reference (its text) that does not parse.
+        case badReference(String, SecretReferenceError)
+    }
 }
 
 /// The template syntax of `vault inject`: `{{ vault://[GROUP/]SERVICE/ACCOUNT }}`
@@ -38,7 +46,7 @@ public enum Template {
                 continue
             }
             guard let close = firstClosingBraces(in: bytes, from: start) else {
-                throw TemplateError(line: line, problem: "\"{{ vault://\" is never closed with \"}}\"")
+                throw TemplateError(line: line, reason: .unclosedReference)
             }
             var end = close
             while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
@@ -47,7 +55,7 @@ public enum Template {
             do {
                 reference = try SecretReference(parsing: text)
             } catch {
-                throw TemplateError(line: line, problem: "\(text): \(error.problem)")
+                throw TemplateError(line: line, reason: .badReference(text, error))
             }
             if literalStart < index { segments.append(.text(Array(bytes[literalStart..<index]))) }
             segments.append(.reference(reference, line: line))

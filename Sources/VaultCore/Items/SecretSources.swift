@@ -7,7 +7,7 @@ public enum SecretFile {
         var bytes = try FileSystem.read(path, kind: .secretFile, requirePrivate: false)
         defer { for i in bytes.indices { bytes[i] = 0 } }
         guard bytes.count <= limit else {
-            throw VaultError.invalidValue(field: "secret", detail: "it is \(bytes.count) bytes; the limit is \(limit) (1 MiB)")
+            throw VaultError.invalidValue(.secretTooLarge(size: bytes.count, limit: limit))
         }
         return SecretBytes(bytes)
     }

@@ -20,7 +20,7 @@ extension Vault {
 
     /// Refuses an item that no backend stores: an empty service, an attribute or secret over the limits.
     public static func validate(_ new: NewItem) throws {
-        guard !new.service.isEmpty else { throw VaultError.invalidValue(field: "service", detail: "it is empty") }
+        guard !new.service.isEmpty else { throw VaultError.invalidValue(.emptyService) }
         try validateAttribute("service", new.service)
         try validateAttribute("account", new.account)
         try validate(new.details)
@@ -37,7 +37,7 @@ extension Vault {
     static func validateAttribute(_ field: String, _ value: String) throws {
         let size = value.utf8.count
         guard size > ItemLimits.maxAttributeBytes else { return }
-        throw VaultError.invalidValue(field: field, detail: "it is \(size) bytes; the limit is \(ItemLimits.maxAttributeBytes)")
+        throw VaultError.invalidValue(.attributeTooLarge(name: field, size: size, limit: ItemLimits.maxAttributeBytes))
     }
 
     /// Refuses a secret over 1 MiB.
@@ -49,6 +49,6 @@ extension Vault {
     /// (for a reader that stopped keeping bytes past the limit but counted them).
     public static func validateSecretSize(_ byteCount: Int) throws {
         guard byteCount > ItemLimits.maxSecretBytes else { return }
-        throw VaultError.invalidValue(field: "secret", detail: "it is \(byteCount) bytes; the limit is \(ItemLimits.maxSecretBytes) (1 MiB)")
+        throw VaultError.invalidValue(.secretTooLarge(size: byteCount, limit: ItemLimits.maxSecretBytes))
     }
 }

@@ -27,7 +27,7 @@ extension OpenVault {
     /// re-sealed here).
     mutating func rekey(keyslots: [KeyslotSecret], newDeviceKey: SecretBytes? = nil, keepingTrustKey: Bool = false) throws {
         try unwrapTrustKey()
-        guard keys.masterKey != nil, let trustKey else { throw VaultError.trustKeyNeeded(action: "re-key the vault") }
+        guard keys.masterKey != nil, let trustKey else { throw VaultError.trustKeyNeeded(.rekeyVault) }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         try carryTombstones(of: file.groups.map(\.groupID))

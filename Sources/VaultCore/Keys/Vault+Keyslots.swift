@@ -9,10 +9,10 @@ import Glibc
 extension Vault {
     /// Adds a keyslot that opens with the content of a key file; refuses a key file that already opens the vault.
     public func addKeyFile(_ content: SecretBytes) throws {
-        try requireKeyslotSecret("change the vault's keyslots")
+        try requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             if try vault.keyslotOpening(kind: .keyFile, with: content) {
-                throw VaultError.invalidValue(field: "key file", detail: "it already opens this vault")
+                throw VaultError.invalidValue(.keyFileAlreadyOpens)
             }
             try vault.addKeyslot(kind: .keyFile, secret: content, kdf: .interactive)
         }
@@ -40,7 +40,7 @@ extension Vault {
         var destroyed: [ItemAttributes] = []
         let rotated = try changeKeyslots { vault in
             guard vault.hasKeyslot(.passphrase) else {
-                throw VaultError.invalidValue(field: "passwd", detail: "the vault has no passphrase to remove")
+                throw VaultError.invalidValue(.noPassphraseToRemove)
             }
             guard vault.hasKeyslot(.keyFile) else { throw VaultError.lastKeyslot }
             _ = try vault.removeKeyslots(kind: .passphrase, openedBy: nil)

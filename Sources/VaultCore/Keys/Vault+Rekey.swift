@@ -48,7 +48,7 @@ extension Vault {
     /// the trust key kept when `keepingTrustKey` (replaced otherwise).
     func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
                first: (inout OpenVault) throws -> Void) throws -> RekeyOutcome {
-        try requireTrustKey("re-key the vault")
+        try requireTrustKey(.rekeyVault)
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
         var newMasterKey: SecretBytes?
@@ -119,7 +119,7 @@ extension Vault {
     /// vault was opened with; and no item is bound to another machine. Returns whether it rotated:
     /// when it did not, an old copy of the file still opens with a removed or changed secret.
     func changeKeyslots(_ change: (inout OpenVault) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
-        try requireKeyslotSecret("change the vault's keyslots")
+        try requireKeyslotSecret(.changeKeyslots)
         var rotatedKeys: (deviceKey: SecretBytes?, masterKey: SecretBytes?)
         let rotated = try transaction { vault in
             let made = try change(&vault)

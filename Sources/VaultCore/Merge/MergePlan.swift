@@ -54,7 +54,7 @@ struct MergePlan {
         do {
             return try body()
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: "the team log", detail: Damage(error.detail))
+            throw VaultError.corrupted(path: "the team log", detail: error.damage)
         }
     }
 

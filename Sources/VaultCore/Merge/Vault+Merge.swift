@@ -51,7 +51,7 @@ extension Vault {
     /// Nothing of either side is recorded as seen: git may abort the merge and put the older file back.
     public func merge(base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
                       kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> MergeReport {
-        try requireOwner("merge the vault")
+        try requireOwner(.mergeVault)
         var report = MergeReport()
         var movedDeviceKey = false
         var masterKey: SecretBytes?
@@ -70,11 +70,11 @@ extension Vault {
                                  confirm: (RekeyPlan) throws -> Void) throws -> (MergeReport, movedDeviceKey: Bool, masterKey: SecretBytes?) {
         let ourLabel = "\(location.path) (ours: \(origins.ours))", theirLabel = "their side of the merge (\(origins.theirs))"
         var ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], label: ourLabel)
-        guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(action: "merge the vault") }
+        guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
         let theirBytes = FileBytes(theirBytes)
         guard VaultFile.peekVaultID(theirBytes) == ours.file.vaultID else { throw VaultError.mergeOfAnotherVault(path: location.path) }
         var theirs = try openMergeInput(theirBytes, knownKeys: [ourKeys], label: theirLabel)
-        guard let theirKeys = theirs.keys.fullKeys else { throw VaultError.ownerOnly(action: "merge the vault") }
+        guard let theirKeys = theirs.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
         // A base of another vault (or none: git's empty file on add/add) is no base: every difference is then a change.
         var base: OpenVault?
         if let baseBytes, !baseBytes.isEmpty, VaultFile.peekVaultID(FileBytes(baseBytes)) == ours.file.vaultID {

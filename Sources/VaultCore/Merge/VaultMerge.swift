@@ -35,7 +35,7 @@ struct VaultMerge {
             for position in vault.file.index.indices {
                 let entry = vault.file.index[position]
                 guard vault.file.records.stored(at: position).bytes.withUnsafeBytes(entry.digestMatches) else {
-                    throw VaultError.corrupted(path: vault.path, detail: "a record does not match its index entry's digest")
+                    throw VaultError.corrupted(path: vault.path, detail: .violates(.recordDigestMismatch))
                 }
                 let id = entry.itemID
                 positions[id] = position

@@ -150,8 +150,8 @@ public struct OneTimeCodeSecret {
     }
 }
 
-/// Why an item's secret is not a one-time code secret; `problem` says it in
-/// words that never quote the secret.
+/// Why an item's secret is not a one-time code secret (the command line words it, never
+/// quoting the secret).
 public enum OneTimeCodeError: Error, Equatable, Sendable {
     /// Neither an otpauth:// URI nor Base32.
     case notOneTimeCode
@@ -171,21 +171,6 @@ public enum OneTimeCodeError: Error, Equatable, Sendable {
     case counter
     /// The URI's type is neither totp nor hotp.
     case type
-
-    /// What is wrong, for an error message.
-    public var problem: String {
-        switch self {
-        case .notOneTimeCode: "it is neither an otpauth:// URI nor a Base32 seed"
-        case .missingSecret: "the otpauth:// URI has no secret parameter"
-        case .secretNotBase32: "the secret parameter of the otpauth:// URI is not Base32"
-        case .keyTooShort: "the key is shorter than 80 bits (16 Base32 characters)"
-        case .algorithm: "the algorithm parameter must be SHA1, SHA256 or SHA512"
-        case .digits: "the digits parameter must be 6, 7 or 8"
-        case .period: "the period parameter must be a whole number of seconds from 1 to 86400"
-        case .counter: "an otpauth://hotp/ URI needs a counter parameter, a whole number"
-        case .type: "the otpauth:// URI is neither totp nor hotp"
-        }
-    }
 }
 
 /// Descriptions and mirrors name the kind, never the key or the URI.

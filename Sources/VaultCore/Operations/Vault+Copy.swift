@@ -10,7 +10,7 @@ extension Vault {
     /// when `destination` exists. This vault is only read.
     @discardableResult
     public func copy(to destination: VaultLocation, kdf: Scrypt.Parameters = .interactive) throws -> Int {
-        try requireTrustKey("copy the vault")
+        try requireTrustKey(.copyVault)
         let secret = try unlockSecretAtHand()
         guard try !destination.exists else { throw VaultError.vaultExists(path: destination.path) }
         return try withKeys {

@@ -48,7 +48,7 @@ extension Vault {
 
     /// Creates an empty group with a fresh key. Throws `groupExists` when it exists.
     public func createGroup(_ group: AccessGroup) throws {
-        try requireOwner("create groups")
+        try requireOwner(.createGroups)
         try transaction { vault in
             guard try vault.groupID(for: group, creating: false) == nil else { throw VaultError.groupExists(group) }
             _ = try vault.groupID(for: group, creating: true)
@@ -58,7 +58,7 @@ extension Vault {
     /// Deletes a group with its key and every item in it; returns how many items went with it.
     @discardableResult
     public func deleteGroup(_ group: AccessGroup) throws -> Int {
-        try requireTrustKey("delete groups")
+        try requireTrustKey(.deleteGroups)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
             return try vault.removeGroup(id)
@@ -68,7 +68,7 @@ extension Vault {
     /// A scoped credential that opens the items of `groups` and nothing else.
     /// `readOnly` leaves out the keys a change needs; `expires` is checked when it is used.
     public func grant(groups: [AccessGroup], readOnly: Bool, expires: Date?) throws -> ScopedCredential {
-        try requireOwner("grant credentials")
+        try requireOwner(.grantCredentials)
         return try withKeys {
             let vault = try readSnapshot()
             return try vault.grant(groups, readOnly: readOnly, issued: host.now(), expires: expires)
@@ -79,7 +79,7 @@ extension Vault {
     /// credential granted for it stops working. Returns how many items were re-sealed.
     @discardableResult
     public func revoke(group: AccessGroup) throws -> Int {
-        try requireTrustKey("revoke credentials")
+        try requireTrustKey(.revokeCredentials)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
             return try vault.rotateGroupKey(id, progress: progress)

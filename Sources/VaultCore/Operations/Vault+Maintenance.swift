@@ -67,9 +67,9 @@ extension Vault {
         do {
             var vault = try withKeys { try readSnapshot() }
             let problems = try vault.problemsBeyondOpening()
-            if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: "two index entries share an item id") }
+            if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: .violates(.repeatedItemID)) }
             if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: OpenVault.trustFingerprint(of: vault.file.trustPublicKey)) {
-                throw VaultError.corrupted(path: location.path, detail: "the trust statement or the header signature does not check under the vault's keys")
+                throw VaultError.corrupted(path: location.path, detail: .violates(.signaturesUnchecked))
             }
             report.itemCount = vault.file.index.count
             report.formatVersion = Int(vault.file.version)
@@ -141,7 +141,7 @@ extension Vault {
     /// Converts a v1 vault file to format v2 (keeping the v1 file as `<vault>.v1.bak`); in a
     /// git work tree too, where a plain write refuses to. Needs the owner's keys. A v2 file is left as it is.
     public func upgrade() throws -> UpgradeOutcome {
-        try requireOwner("upgrade the vault's format")
+        try requireOwner(.upgradeFormat)
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)
@@ -169,7 +169,7 @@ extension Vault {
     /// and the other groups are written as they were. Needs the owner's keys.
     /// Returns the groups quarantined and the kept file's path (nil when none was damaged).
     public func quarantineDamagedGroups() throws -> (groups: [String], keptAt: String?) {
-        try requireTrustKey("quarantine damaged groups")
+        try requireTrustKey(.quarantineDamagedGroups)
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)
@@ -208,7 +208,7 @@ extension Vault {
             let bytes = (try? FileSystem.read(location.path, requirePrivate: false, missing: .noSuchVault(path: location.path))) ?? []
             // Whatever sits at a mistaken path (a link to a document, say) is not reset: only a vault is.
             guard bytes.starts(with: VaultFile.magic) else {
-                throw VaultError.corrupted(path: location.path, detail: "it is not a vault file, so reset leaves it alone")
+                throw VaultError.corrupted(path: location.path, detail: .violates(.notAVaultFileToReset))
             }
             let vaultID = VaultFile.peekVaultID(bytes)
             if !vaultID.isEmpty {

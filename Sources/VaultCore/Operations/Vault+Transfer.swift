@@ -44,7 +44,7 @@ extension Vault {
     /// records that are damaged (both counted in the outcome). Needs the owner's or a full member's keys.
     public func exportableItems(matching query: Query = Query(),
                                 where include: (ItemAttributes) -> Bool = { _ in true }) throws -> (items: [Item], outcome: ExportOutcome) {
-        try requireOwner("export items")
+        try requireOwner(.exportItems)
         return try withKeys {
             let vault = try readSnapshot()
             guard vault.keys.isFull else { throw VaultError.locked(nil) }
@@ -84,13 +84,13 @@ extension Vault {
     /// dates. An item whose group, service and account exist follows `policy`;
     /// with `.fail`, one conflict imports nothing.
     public func importBundle(at path: String, credential: UnlockSecret, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
-        try requireOwner("import items")
+        try requireOwner(.importItems)
         let bytes = try FileSystem.read(path, kind: .bundle, requirePrivate: false)
         let items: [Item]
         do {
             items = try ExportBundle.open(bytes, credential: credential)
         } catch let error as MalformedInput {
-            throw VaultError.damagedBundle(path: path, detail: error.detail)
+            throw VaultError.damagedBundle(path: path, detail: error.damage)
         }
         return try importItems(items, onConflict: policy)
     }
@@ -112,7 +112,7 @@ extension Vault {
     /// `policy`; with `.fail`, one conflict imports nothing. Throws `invalidValue` for an item no
     /// backend stores, importing nothing.
     public func importItems(_ items: [Item], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
-        try requireOwner("import items")
+        try requireOwner(.importItems)
         return try transaction { vault in
             var outcome = ImportOutcome()
             for (done, item) in items.enumerated() {

@@ -56,7 +56,7 @@ extension Vault {
     /// when the items it would remove now are not those.
     public func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
         // A whole group wiped gets a new key, which raises the key epoch: the owner's alone (said before any preview).
-        if filter.selectsWholeGroups { try requireTrustKey("wipe whole groups") } else { try requireOwner("wipe items") }
+        if filter.selectsWholeGroups { try requireTrustKey(.wipeWholeGroups) } else { try requireOwner(.wipeItems) }
         if dryRun {
             return try withKeys {
                 let vault = try readSnapshot()

@@ -24,7 +24,7 @@ extension OpenVault {
         // Opening does not check this (a get need not pay for it); the listing blocks are rebuilt
         // by item id, so a file with a repeated one (forged by a writer of one group) is not written on.
         guard !file.index.hasRepeatedItemID else {
-            throw VaultError.corrupted(path: path, detail: "two index entries share an item id")
+            throw VaultError.corrupted(path: path, detail: .violates(.repeatedItemID))
         }
         try sealChangedListings()
         try sealTrash()

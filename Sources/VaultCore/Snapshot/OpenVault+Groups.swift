@@ -92,7 +92,7 @@ extension OpenVault {
     func grant(_ groups: [AccessGroup], readOnly: Bool, issued: Date, expires: Date?) throws -> ScopedCredential {
         guard keys.isFull else { throw VaultError.locked(nil) }
         guard groups.count <= ScopedCredential.maxGroups else {
-            throw VaultError.invalidValue(field: "grant", detail: "\(groups.count) groups; a credential covers at most \(ScopedCredential.maxGroups)")
+            throw VaultError.invalidValue(.tooManyCredentialGroups(count: groups.count, limit: ScopedCredential.maxGroups))
         }
         let grants = try groups.map { group -> GroupGrant in
             guard let id = keys.groupID(of: group), let entry = file.groups.first(where: { $0.groupID == id }) else {

@@ -12,7 +12,7 @@ extension OpenVault {
     mutating func addKeyslot(kind: Keyslot.Kind, secret: SecretBytes, kdf: Scrypt.Parameters) throws {
         guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
         guard file.keyslots.count < VaultFile.maxKeyslots else {
-            throw VaultError.invalidValue(field: "keyslot", detail: "a vault holds at most \(VaultFile.maxKeyslots) keyslots")
+            throw VaultError.invalidValue(.tooManyKeyslots(limit: VaultFile.maxKeyslots))
         }
         file.keyslots.append(try Keyslot.make(kind: kind, secret: secret, kdf: kdf, masterKey: masterKey, vaultID: file.vaultID))
     }

@@ -77,7 +77,7 @@ extension OpenVault {
     /// copies the unchanged ones as they are). Throws as `listedAttributes` does.
     func openListing(_ block: ListingBlock, bucketCount: Int) throws -> OpenedListing {
         guard let accessibility = Accessibility(fileID: block.classID) else {
-            throw VaultError.corrupted(path: path, detail: "a listing block names an unknown class")
+            throw VaultError.corrupted(path: path, detail: .unknownClass(in: .listingBlock))
         }
         guard let group = keys.groups[block.groupID]?.group else { throw VaultError.locked(accessibility) }
         let key: SecretBytes
@@ -93,7 +93,7 @@ extension OpenVault {
         let sealed = block.sealed.bytes
         guard constantTimeEquals(SHA256.hash(sealed), block.digest),
               let plaintext = try? sealed.withUnsafeBytes({ try AESGCM.openNonSecret($0, key: key, aad: aad) }) else {
-            throw VaultError.corrupted(path: path, detail: "a listing block does not open")
+            throw VaultError.corrupted(path: path, detail: .doesNotOpen(.listingBlock))
         }
         let items = plaintext.withUnsafeBytes { bytes -> [(itemID: Bytes16, fields: Range<Int>)]? in
             var items: [(itemID: Bytes16, fields: Range<Int>)] = []
@@ -110,7 +110,7 @@ extension OpenVault {
             }
             return items
         }
-        guard let items else { throw VaultError.corrupted(path: path, detail: "a listing block's item overruns it or is not of its bucket") }
+        guard let items else { throw VaultError.corrupted(path: path, detail: .violates(.listingItemOutOfBlock)) }
         return OpenedListing(bucket: block.bucket, plaintext: plaintext, items: items, group: group, accessibility: accessibility)
     }
 
@@ -269,7 +269,7 @@ struct ListedItems {
                                                        accessibility: listings[place.listing].accessibility)
             }
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 

@@ -89,7 +89,7 @@ extension OpenVault {
     func checkedEntry(at position: Int) throws -> IndexEntry {
         guard !bucketChecks.everyBucket else { return file.index[position] }
         guard let entry = bucketChecks.entry(at: position) else {
-            throw VaultError.corrupted(path: path, detail: "a record was read from an index bucket not checked against its digest")
+            throw VaultError.corrupted(path: path, detail: .violates(.uncheckedBucket))
         }
         return entry
     }

@@ -88,7 +88,7 @@ extension OpenVault {
                 for position in positions {
                     try consider(position) { attributes in
                         guard attributes.service == service, attributes.account == account else {
-                            throw VaultError.corrupted(path: path, detail: "a lookup tag does not match its record")
+                            throw VaultError.corrupted(path: path, detail: .violates(.lookupTagMismatch))
                         }
                     }
                 }
@@ -119,7 +119,7 @@ extension OpenVault {
             found.attributes.reserveCapacity(found.attributes.count + positions.count)
             for position in positions {
                 guard let attributes = try listed!.take(file.index.itemID(at: position)) else {
-                    throw VaultError.corrupted(path: path, detail: "a listing block does not list its group's items")
+                    throw VaultError.corrupted(path: path, detail: .violates(.listingNotItsGroupsItems))
                 }
                 if query.matches(attributes) {
                     found.positions.append(position)
@@ -127,7 +127,7 @@ extension OpenVault {
                 }
             }
             guard listed!.areAllTaken else {
-                throw VaultError.corrupted(path: path, detail: "a listing block does not list its group's items")
+                throw VaultError.corrupted(path: path, detail: .violates(.listingNotItsGroupsItems))
             }
         }
         found.positions += matches.positions
@@ -203,14 +203,14 @@ extension OpenVault {
         do {
             return try decode(plaintext, group, accessibility)
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 
     private func openPlaintext(at position: Int) throws -> (SecretBytes, AccessGroup, Accessibility) {
         let entry = try checkedEntry(at: position)
         guard let accessibility = Accessibility(fileID: entry.classID) else {
-            throw VaultError.corrupted(path: path, detail: "an index entry names an unknown class")
+            throw VaultError.corrupted(path: path, detail: .unknownClass(in: .indexEntry))
         }
         if let damaged = damagedGroups.first(where: { $0.groupID == entry.groupID }) {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
@@ -219,7 +219,7 @@ extension OpenVault {
         // A copy of the record, so what its digest is checked over is what opens.
         let sealed = file.records.stored(at: position).bytes
         if file.version >= 2, !sealed.withUnsafeBytes(entry.digestMatches) {
-            throw VaultError.corrupted(path: path, detail: "a record does not match its index entry's digest")
+            throw VaultError.corrupted(path: path, detail: .violates(.recordDigestMismatch))
         }
         if let plaintext = lastOpened.plaintext(recordID: entry.id, digest: entry.digest), let group = keys.groups[entry.groupID]?.group {
             return (plaintext, group, accessibility)
@@ -249,7 +249,7 @@ extension OpenVault {
             }
             return (plaintext, group)
         } catch {
-            throw VaultError.corrupted(path: path, detail: "a record does not open")
+            throw VaultError.corrupted(path: path, detail: .doesNotOpen(.record))
         }
     }
 
@@ -331,13 +331,13 @@ extension OpenVault {
             }
             let aad = AAD.record(vaultID: file.vaultID, recordID: elsewhere.recordID, groupID: elsewhere.groupID, classID: elsewhere.classID)
             guard let plaintext = try? AESGCM.open(elsewhere.sealed, key: key, aad: aad) else {
-                throw VaultError.corrupted(path: path, detail: "a conflict's other version does not open")
+                throw VaultError.corrupted(path: path, detail: .doesNotOpen(.conflictOtherVersion))
             }
             var opened = conflict
             do {
                 opened.other = try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility)
             } catch let error as MalformedInput {
-                throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+                throw VaultError.corrupted(path: path, detail: error.damage)
             }
             opened.sealedElsewhere = nil
             return opened

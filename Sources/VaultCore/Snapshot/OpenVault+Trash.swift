@@ -28,7 +28,7 @@ extension OpenVault {
     /// Throws `locked` without the group's keys, `corrupted` for a block that does not open.
     func trash(of groupID: GroupID) throws -> [TrashEntry] {
         try openGroupBlock(groupID, classID: TrashEntry.blockClassID, key: keys.trashKey(groupID:), aad: AAD.trash(vaultID:groupID:),
-                           decode: TrashEntry.decode, damage: "a trash block does not open") ?? []
+                           decode: TrashEntry.decode, damage: .doesNotOpen(.trashBlock)) ?? []
     }
 
     private func trashBlock(of groupID: GroupID) -> ListingBlock? {
@@ -38,7 +38,7 @@ extension OpenVault {
     /// Opens a trashed record. Throws `locked` or `boundToAnotherDevice` without its keys.
     func openTrashed(_ entry: TrashEntry, of groupID: GroupID) throws -> TrashedRecord {
         guard let accessibility = Accessibility(fileID: entry.classID) else {
-            throw VaultError.corrupted(path: path, detail: "a trashed record names an unknown class")
+            throw VaultError.corrupted(path: path, detail: .unknownClass(in: .trashedRecord))
         }
         let (plaintext, group) = try entry.sealed.withUnsafeBytes {
             try openSealed($0, recordID: entry.recordID, groupID: groupID, accessibility: accessibility)
@@ -47,7 +47,7 @@ extension OpenVault {
             return TrashedRecord(itemID: entry.itemID, deletedAt: entry.deletedAt,
                                  record: try decodeWholeRecord(plaintext, group: group, accessibility: accessibility))
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 

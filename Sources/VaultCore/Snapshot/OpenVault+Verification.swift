@@ -24,7 +24,7 @@ extension OpenVault {
             let groupID = file.index.groupID(at: position), classID = file.index.classID(at: position)
             if checked?.groupID == groupID && checked?.classID == classID { continue }
             guard groupIDs.contains(groupID), Accessibility(fileID: classID) != nil else {
-                throw VaultError.corrupted(path: path, detail: "an index entry names an unknown group or class")
+                throw VaultError.corrupted(path: path, detail: .violates(.indexEntryUnknownGroupOrClass))
             }
             checked = (groupID, classID)
             pairs.insert(ListingPair(groupID: groupID, classID: classID))
@@ -36,25 +36,25 @@ extension OpenVault {
             // A group's one trash block (class id 255, bucket 0) lists no items either.
             if block.classID == TrashEntry.blockClassID {
                 guard groupIDs.contains(block.groupID), block.bucket == 0, groupsWithTrash.insert(block.groupID).inserted else {
-                    throw VaultError.corrupted(path: path, detail: "a trash block of no group, or more than one")
+                    throw VaultError.corrupted(path: path, detail: .violates(.trashBlockGroupCount))
                 }
                 continue
             }
             // A group's one tombstone block (class id 0, bucket 0) lists no items.
             if block.classID == Tombstone.blockClassID {
                 guard groupIDs.contains(block.groupID), block.bucket == 0, groupsWithTombstones.insert(block.groupID).inserted else {
-                    throw VaultError.corrupted(path: path, detail: "a tombstone block of no group, or more than one")
+                    throw VaultError.corrupted(path: path, detail: .violates(.tombstoneBlockGroupCount))
                 }
                 continue
             }
             let pair = ListingPair(groupID: block.groupID, classID: block.classID)
             guard pairs.contains(pair), block.bucket == buckets[pair, default: 0] else {
-                throw VaultError.corrupted(path: path, detail: "a listing block of no items, or out of its bucket order")
+                throw VaultError.corrupted(path: path, detail: .violates(.listingBlockOrder))
             }
             buckets[pair] = block.bucket + 1
         }
         guard buckets.values.allSatisfy(Buckets.isValid) else {
-            throw VaultError.corrupted(path: path, detail: "a listing of a bucket count that is not a power of two")
+            throw VaultError.corrupted(path: path, detail: .violates(.listingBucketCount))
         }
     }
 

@@ -217,7 +217,7 @@ struct OpenVault {
         do {
             return try VaultFile.decode(bytes, indexInPlace: indexCheck == .lookupsOnly)
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 
@@ -245,7 +245,7 @@ struct OpenVault {
     /// Opens a v2 file with a full member's keys: every key but the master key and the trust key.
     static func open(_ parsed: Parsed, fullMemberKeys: FullMemberKeys, deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
-        guard parsed.file.version >= 2 else { throw VaultError.corrupted(path: path, detail: "member slots in a v1 file") }
+        guard parsed.file.version >= 2 else { throw VaultError.corrupted(path: path, detail: .violates(.memberSlotsInV1)) }
         let deviceMatches = isTheDeviceKey(deviceKey, of: parsed.file)
         let keys = KeyRing(vaultID: parsed.file.vaultID, fullMemberKeys: fullMemberKeys, deviceKey: deviceMatches ? deviceKey : nil)
         return try openFull(parsed, keys: keys, deviceMatches: deviceMatches, path: path, checking: indexCheck)
@@ -261,7 +261,7 @@ struct OpenVault {
         do {
             try unwrapKeys(file, into: keys)
         } catch {
-            throw VaultError.corrupted(path: path, detail: "a wrapped key does not open")
+            throw VaultError.corrupted(path: path, detail: .doesNotOpen(.wrappedKey))
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: true)
         vault.header = parsed.header
@@ -269,7 +269,7 @@ struct OpenVault {
             vault.trustAsRead = TrustFields(of: file)
             // Whoever held this epoch's keys can MAC a header; only the trust key vouches for its key epoch.
             guard TrustFields(of: file).areVouchedFor(by: file.trustSignature, vaultID: file.vaultID) else {
-                throw VaultError.corrupted(path: path, detail: "the trust statement does not check under the vault's trust key")
+                throw VaultError.corrupted(path: path, detail: .violates(.trustStatementUnsigned))
             }
             // The statement is public (every commit holds it): what ties this header to it is the signing key
             // it names, sealed under this ring's wrap key. A removed member's old wrap key seals only an old one.
@@ -300,7 +300,7 @@ struct OpenVault {
                     return masterKey
                 }
             } catch let error as MalformedInput {
-                throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+                throw VaultError.corrupted(path: path, detail: error.damage)
             }
         }
         throw VaultError.wrongCredential(secret.kind)
@@ -314,16 +314,16 @@ struct OpenVault {
         for entry in file.groups {
             let plaintext = try AESGCM.open(entry.wrappedNameAndKey, key: wrapKey, aad: AAD.group(vaultID: file.vaultID, groupID: entry.groupID))
             let (group, key) = try plaintext.withUnsafeBytes { bytes -> (AccessGroup, SecretBytes) in
-                guard bytes.count > AESGCM.keySize else { throw MalformedInput(detail: "a group entry too short") }
+                guard bytes.count > AESGCM.keySize else { throw MalformedInput(.violates(.groupEntryTooShort)) }
                 let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - AESGCM.keySize])
                 guard let name = String(validating: nameBytes, as: UTF8.self), let group = AccessGroup(name),
                       keys.groupID(of: group) == nil else {
-                    throw MalformedInput(detail: "a malformed or repeated group name")
+                    throw MalformedInput(.violates(.malformedOrRepeatedGroupName))
                 }
                 return (group, SecretBytes(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - AESGCM.keySize)...])))
             }
             guard keys.groups[entry.groupID] == nil, constantTimeEquals(keys.groupKeyCheck(key, groupID: entry.groupID), entry.keyCheck) else {
-                throw MalformedInput(detail: "a repeated group id or a group key that fails its check")
+                throw MalformedInput(.violates(.repeatedGroupIDOrBadKeyCheck))
             }
             keys.addGroup(keys.groupKeys(group, groupKey: key), id: entry.groupID)
         }
@@ -334,10 +334,10 @@ struct OpenVault {
             let plaintext = try AESGCM.open(entry.deviceWrapped, key: key, aad: AAD.group(vaultID: vaultID, groupID: entry.groupID, device: true))
             var reader = ByteReader(plaintext.copyBytes())
             let grant = try GroupGrant.decodeV1DeviceGrant(from: &reader, keyCheck: entry.keyCheck)
-            guard grant.groupID == entry.groupID, reader.isAtEnd else { throw MalformedInput(detail: "a device grant of another group") }
+            guard grant.groupID == entry.groupID, reader.isAtEnd else { throw MalformedInput(.violates(.deviceGrantOfAnotherGroup)) }
             return grant
         } catch {
-            throw VaultError.corrupted(path: path, detail: "a device-sealed group entry does not open")
+            throw VaultError.corrupted(path: path, detail: .doesNotOpen(.deviceSealedGroupEntry))
         }
     }
 

@@ -71,7 +71,7 @@ enum DeviceKey {
         let pending = pendingPath(vaultID: vaultID, host: host)
         let path = path(vaultID: vaultID, host: host)
         guard rename(pending, path) == 0 else {
-            throw VaultError.io(path: pending, operation: "rename", errno: errno)
+            throw VaultError.io(path: pending, operation: .rename, errno: errno)
         }
         FileSystem.syncDirectory(host.deviceKeyDirectory)
         let sealedPath = SealedDeviceKey.path(vaultID: vaultID, host: host)
@@ -106,7 +106,7 @@ enum DeviceKey {
         do {
             sealed = try SealedDeviceKey.seal(key, tpm: tpm, pin: pin)
             guard try tpm.sealer.unseal(sealed.blob, pcrs: sealed.pcrs, pin: pin).constantTimeEquals(key) else {
-                throw TPMFailure.failed(step: "unseal", code: 0)
+                throw TPMFailure.failed(step: .unsealing, code: 0)
             }
             recovery = try masterKey.map { try checkedRecoverySeal(key, masterKey: $0, pin: pin, vaultID: vaultID, tpm: tpm) }
         } catch let failure as TPMFailure {
@@ -145,7 +145,7 @@ enum DeviceKey {
                                             tpm: TPMAccess) throws -> TPMRecoverySeal {
         let made = try TPMRecoverySeal.seal(key, masterKey: masterKey, pin: pin, vaultID: vaultID, tpm: tpm)
         guard try made.unseal(masterKey: masterKey, pin: pin, vaultID: vaultID, sealer: tpm.sealer).constantTimeEquals(key) else {
-            throw TPMFailure.failed(step: "unseal", code: 0)
+            throw TPMFailure.failed(step: .unsealing, code: 0)
         }
         return made
     }
@@ -203,8 +203,8 @@ enum DeviceKey {
     /// Reads a device key file without following a link; an `exposed` one may be readable by others.
     private static func read(_ path: String, exposed: Bool) throws -> SecretBytes {
         guard FileSystem.isRegularFile(path) else { throw VaultError.symbolicLink(path: path) }
-        let bytes = try FileSystem.read(path, requirePrivate: !exposed, missing: .io(path: path, operation: "open", errno: 2))
-        guard bytes.count == size else { throw VaultError.corrupted(path: path, detail: "a device key of \(bytes.count) bytes") }
+        let bytes = try FileSystem.read(path, requirePrivate: !exposed, missing: .io(path: path, operation: .open, errno: 2))
+        guard bytes.count == size else { throw VaultError.corrupted(path: path, detail: .count(.deviceKeyBytes, bytes.count)) }
         return SecretBytes(bytes)
     }
 

@@ -50,5 +50,13 @@ public enum TPMFailure: Error, Equatable, Sendable {
     /// The seal needs a PIN, and there is no way to ask for one.
     case pinNeeded
     /// Any other TPM error: the step that failed and its TSS2 return code.
-    case failed(step: String, code: UInt32)
+    case failed(step: TPMStep, code: UInt32)
+}
+
+/// The step of a seal or unseal that failed (`TPMFailure.failed`).
+public enum TPMStep: Equatable, Sendable {
+    /// The steps of a seal or unseal, in order.
+    case checkingInput, creatingPrimaryKey, policySession, creatingSealedObject, loadingSealedObject, unsealing, readingSealedBlob
+    /// A step this build does not know by name.
+    case unknown
 }

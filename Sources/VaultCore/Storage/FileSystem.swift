@@ -71,7 +71,7 @@ enum FileSystem {
         guard fstat(fd, &info) == 0 else {
             let error = errno
             close(fd)
-            throw VaultError.io(path: path, operation: "stat", errno: error)
+            throw VaultError.io(path: path, operation: .stat, errno: error)
         }
         if let mapped = FileBytes(mapping: fd, size: Int(info.st_size)) { return mapped }
         defer { close(fd) }
@@ -115,7 +115,7 @@ enum FileSystem {
         let fd = try openRegular(path, refusing: exposure, missing: missing)
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw VaultError.io(path: path, operation: "stat", errno: errno) }
+        guard fstat(fd, &info) == 0 else { throw VaultError.io(path: path, operation: .stat, errno: errno) }
         return try readToEnd(fd, sizeHint: Int(info.st_size), path: path)
     }
 
@@ -126,17 +126,17 @@ enum FileSystem {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw missing }
-            throw VaultError.io(path: path, operation: "open", errno: errno)
+            throw VaultError.io(path: path, operation: .open, errno: errno)
         }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let error = errno
             close(fd)
-            throw VaultError.io(path: path, operation: "stat", errno: error)
+            throw VaultError.io(path: path, operation: .stat, errno: error)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            throw VaultError.io(path: path, operation: "read", errno: EISDIR)
+            throw VaultError.io(path: path, operation: .read, errno: EISDIR)
         }
         if exposure == .settings, !isTrustedOwner(info.st_uid) {
             close(fd)
@@ -164,7 +164,7 @@ enum FileSystem {
                 while initialized < buffer.count {
                     let n = Glibc.read(fd, buffer.baseAddress! + initialized, buffer.count - initialized)
                     if n < 0, errno == EINTR { continue }
-                    if n < 0 { throw VaultError.io(path: path, operation: "read", errno: errno) }
+                    if n < 0 { throw VaultError.io(path: path, operation: .read, errno: errno) }
                     if n == 0 { ended = true; break }
                     initialized += n
                 }
@@ -182,7 +182,7 @@ enum FileSystem {
             try makeDirectory(String(path[..<slash]))
         }
         if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw VaultError.io(path: path, operation: "create directory", errno: errno)
+            throw VaultError.io(path: path, operation: .createDirectory, errno: errno)
         }
     }
 
@@ -204,7 +204,7 @@ enum FileSystem {
     static func replaceAtomically(_ bytes: [UInt8], at path: String, directory: String) throws {
         try refuseSymbolicLink(path)
         try writeThroughTemporary([StoredBytes(bytes)], to: path, directory: directory, durable: false) { temp in
-            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
+            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: .rename, errno: errno) }
         }
     }
 
@@ -217,7 +217,7 @@ enum FileSystem {
         try refuseSymbolicLink(path)
         try writeThroughTemporary(pieces, to: path, directory: directory, durable: true) { temp in
             try beforeRename()
-            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
+            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: .rename, errno: errno) }
         }
     }
 
@@ -233,14 +233,14 @@ enum FileSystem {
                 return
             }
             guard [EPERM, EOPNOTSUPP, ENOTSUP, EXDEV].contains(errno) else {
-                throw VaultError.io(path: path, operation: "create", errno: errno)
+                throw VaultError.io(path: path, operation: .create, errno: errno)
             }
             // A file system without hard links (vfat, some FUSE): claim the name
             // with O_EXCL, then rename the written file over the empty claim.
             let claim = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard claim >= 0 else { throw VaultError.io(path: path, operation: "create", errno: errno) }
+            guard claim >= 0 else { throw VaultError.io(path: path, operation: .create, errno: errno) }
             close(claim)
-            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: "rename", errno: errno) }
+            guard rename(temp, path) == 0 else { throw VaultError.io(path: path, operation: .rename, errno: errno) }
         }
     }
 
@@ -250,13 +250,13 @@ enum FileSystem {
                                               publish: (String) throws -> Void) throws {
         let temp = directory + "/" + temporaryPrefix(of: path) + hex(SecureRandom.bytes(8))
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw VaultError.io(path: temp, operation: "create", errno: errno) }
+        guard fd >= 0 else { throw VaultError.io(path: temp, operation: .create, errno: errno) }
         var closed = false
         defer {
             if !closed { close(fd) }
         }
         do {
-            guard fchmod(fd, 0o600) == 0 else { throw VaultError.io(path: temp, operation: "chmod", errno: errno) }
+            guard fchmod(fd, 0o600) == 0 else { throw VaultError.io(path: temp, operation: .chmod, errno: errno) }
             for piece in pieces {
                 if let (source, range) = piece.fileRange, let sourceFD = source.descriptor,
                    try copy(range, from: sourceFD, to: fd, path: temp) {
@@ -264,9 +264,9 @@ enum FileSystem {
                 }
                 try piece.withUnsafeBytes { try writeAll($0, to: fd, path: temp) }
             }
-            guard fsync(fd) == 0 else { throw VaultError.io(path: temp, operation: "fsync", errno: errno) }
+            guard fsync(fd) == 0 else { throw VaultError.io(path: temp, operation: .fsync, errno: errno) }
             closed = true
-            guard close(fd) == 0 else { throw VaultError.io(path: temp, operation: "close", errno: errno) }
+            guard close(fd) == 0 else { throw VaultError.io(path: temp, operation: .close, errno: errno) }
             try publish(temp)
         } catch {
             unlink(temp)
@@ -281,7 +281,7 @@ enum FileSystem {
         while offset < bytes.count {
             let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw VaultError.io(path: path, operation: "write", errno: errno) }
+            guard n > 0 else { throw VaultError.io(path: path, operation: .write, errno: errno) }
             offset += n
         }
     }
@@ -294,7 +294,7 @@ enum FileSystem {
             let n = sendfile(fd, source, &offset, range.upperBound - offset)
             if n < 0, errno == EINTR { continue }
             if n < 0, offset == range.lowerBound, [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) { return false }
-            guard n > 0 else { throw VaultError.io(path: path, operation: "write", errno: n < 0 ? errno : EIO) }
+            guard n > 0 else { throw VaultError.io(path: path, operation: .write, errno: n < 0 ? errno : EIO) }
         }
         return true
     }
@@ -364,9 +364,9 @@ enum FileSystem {
     /// Syncs `directory` (what renames and links in it are durable by), throwing when it cannot.
     static func syncDirectoryOrThrow(_ directory: String) throws {
         let dirfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dirfd >= 0 else { throw VaultError.io(path: directory, operation: "sync directory", errno: errno) }
+        guard dirfd >= 0 else { throw VaultError.io(path: directory, operation: .syncDirectory, errno: errno) }
         defer { close(dirfd) }
-        guard fsync(dirfd) == 0 else { throw VaultError.io(path: directory, operation: "sync directory", errno: errno) }
+        guard fsync(dirfd) == 0 else { throw VaultError.io(path: directory, operation: .syncDirectory, errno: errno) }
     }
 
     static func syncDirectory(_ directory: String) {

@@ -72,9 +72,9 @@ public struct HostContext: Sendable {
     static func privateDirectoryProblem(_ path: String, followingLinks: Bool) -> VaultError? {
         var info = stat()
         guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else {
-            return VaultError.io(path: path, operation: "stat", errno: errno)
+            return VaultError.io(path: path, operation: .stat, errno: errno)
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { return VaultError.io(path: path, operation: "use", errno: ENOTDIR) }
+        guard info.st_mode & S_IFMT == S_IFDIR else { return VaultError.io(path: path, operation: .useAsDirectory, errno: ENOTDIR) }
         guard info.st_uid == getuid() else { return VaultError.ownedByAnotherUser(path: path, owner: info.st_uid) }
         guard info.st_mode & 0o077 == 0 else { return VaultError.insecurePermissions(path: path, mode: UInt32(info.st_mode & 0o777)) }
         return nil
@@ -111,7 +111,7 @@ public struct HostContext: Sendable {
 
     private static func readBootID() -> String? {
         guard let bytes = try? FileSystem.read("/proc/sys/kernel/random/boot_id", requirePrivate: false,
-                                               missing: .io(path: "boot_id", operation: "open", errno: ENOENT)) else { return nil }
+                                               missing: .io(path: "boot_id", operation: .open, errno: ENOENT)) else { return nil }
         let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
         return text.isEmpty ? nil : text
     }

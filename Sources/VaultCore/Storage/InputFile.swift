@@ -3,28 +3,28 @@ import Glibc
 #endif
 
 /// What a file that the user names for vault to read holds: for messages that
-/// say which file is missing and which command makes it.
-public enum InputFileKind: String, Sendable, Equatable {
+/// say which file is missing and which command makes it (the command line words each).
+public enum InputFileKind: Sendable, Equatable {
     /// A scoped credential, made by `vault grant`.
-    case credential = "credential file"
+    case credential
     /// An export bundle, made by `vault export`.
-    case bundle = "export bundle"
-    /// A key file that unlocks the vault (`vault init --key-file`, `passwd --add-key-file`).
-    case keyFile = "key file"
-    /// The key file of an export bundle (`vault export --bundle-key-file`).
-    case bundleKeyFile = "bundle key file"
-    /// A file holding a passphrase (`--passphrase-file`).
-    case passphraseFile = "passphrase file"
-    /// A file holding an item's secret (`--secret-file`).
-    case secretFile = "secret file"
+    case bundle
+    /// A key file that unlocks the vault.
+    case keyFile
+    /// The key file of an export bundle.
+    case bundleKeyFile
+    /// A file holding a passphrase.
+    case passphraseFile
+    /// A file holding an item's secret.
+    case secretFile
     /// An age identity file (`vault identity new`, or `age-keygen`).
-    case identity = "identity file"
-    /// A plaintext export, made by `vault export --format csv|json --plaintext`.
-    case plaintextExport = "plaintext export"
+    case identity
+    /// A plaintext export, made by `vault export`.
+    case plaintextExport
     /// A side of a merge git gave the merge driver (`%O`, `%A`, `%B`).
-    case mergeSide = "merge input"
-    /// Another password manager's export (`vault import --from`).
-    case export = "export file"
+    case mergeSide
+    /// Another password manager's export (`vault import`).
+    case export
 }
 
 extension FileSystem {

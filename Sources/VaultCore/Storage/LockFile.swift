@@ -15,12 +15,12 @@ public final class LockFile {
     /// Blocks until the lock on the file at `path` (created 0600 if missing) is held.
     public init(path: String) throws {
         fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw VaultError.io(path: path, operation: "open lock file", errno: errno) }
+        guard fd >= 0 else { throw VaultError.io(path: path, operation: .openLockFile, errno: errno) }
         while flock(fd, LOCK_EX) != 0 {
             if errno == EINTR { continue }
             let code = errno
             close(fd)
-            throw VaultError.io(path: path, operation: "lock", errno: code)
+            throw VaultError.io(path: path, operation: .lock, errno: code)
         }
     }
 

@@ -5,7 +5,7 @@ import VaultCrypto
 public enum PlainFile {
     /// The bytes of the file at `path`; throws `io` (e.g. ENOENT) naming it.
     public static func read(_ path: String) throws -> [UInt8] {
-        try FileSystem.read(path, requirePrivate: false, missing: .io(path: path, operation: "read", errno: 2))
+        try FileSystem.read(path, requirePrivate: false, missing: .io(path: path, operation: .read, errno: 2))
     }
 
     /// Writes `bytes` to `path` atomically (temp file in the same directory,

@@ -31,22 +31,22 @@ struct SealedDeviceKey: Equatable {
     static func decode(_ bytes: [UInt8], path: String) throws -> SealedDeviceKey {
         var reader = ByteReader(bytes)
         do {
-            guard Array(try reader.raw(magic.count)) == magic else { throw MalformedInput(detail: "no sealed device key") }
+            guard Array(try reader.raw(magic.count)) == magic else { throw MalformedInput(.notA(.sealedDeviceKey)) }
             let flags = try reader.u8()
             let pcrs = Array(try reader.raw(Int(try reader.u8())))
             guard flags <= 1, pcrs.allSatisfy({ $0 < 24 }), (1...maxBlobSize).contains(reader.remaining) else {
-                throw MalformedInput(detail: "a malformed sealed device key")
+                throw MalformedInput(.violates(.malformedSealedDeviceKey))
             }
             return SealedDeviceKey(pcrs: pcrs, hasPIN: flags == 1, blob: Array(try reader.raw(reader.remaining)))
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 
     /// The sealed key at `path`: a regular 0600 file of ours, never a link.
     static func read(_ path: String) throws -> SealedDeviceKey {
         guard FileSystem.isRegularFile(path) else { throw VaultError.symbolicLink(path: path) }
-        return try decode(try FileSystem.read(path, requirePrivate: true, missing: .io(path: path, operation: "open", errno: 2)), path: path)
+        return try decode(try FileSystem.read(path, requirePrivate: true, missing: .io(path: path, operation: .open, errno: 2)), path: path)
     }
 
     /// Seals `key` with `tpm` under its PCRs (and `pin`).
@@ -65,7 +65,7 @@ struct SealedDeviceKey: Equatable {
                 pin = try ask()
             }
             let key = try tpm.sealer.unseal(blob, pcrs: pcrs, pin: pin)
-            guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: "unseal", code: 0) }
+            guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: .unsealing, code: 0) }
             return key
         } catch let failure as TPMFailure {
             throw VaultError.tpm(failure)

@@ -15,7 +15,7 @@ public enum SettingsFile {
     /// The bytes of the settings file at `path`. Throws `writableByOthers` or `ownedByAnotherUser`
     /// for a file, or a directory holding it, that someone else could have written; `io` when missing.
     public static func read(_ path: String) throws -> [UInt8] {
-        try FileSystem.readSettings(path, missing: .io(path: path, operation: "open", errno: 2))
+        try FileSystem.readSettings(path, missing: .io(path: path, operation: .open, errno: 2))
     }
 
     /// Refuses the directory that holds `path` when someone else could have written it (as `read` does).

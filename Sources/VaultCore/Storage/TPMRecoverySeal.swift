@@ -46,7 +46,7 @@ struct TPMRecoverySeal: Equatable {
     /// PCR-bound seal's, given when `hasPIN`). Throws `TPMFailure`; the caller checks `isOf(masterKey:)` first.
     func unseal(masterKey: SecretBytes, pin: SecretBytes?, vaultID: [UInt8], sealer: any DeviceKeySealer) throws -> SecretBytes {
         let key = try sealer.unseal(blob, pcrs: [], pin: TPMRecoverySeal.authValue(masterKey: masterKey, pin: pin, vaultID: vaultID))
-        guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: "unseal", code: 0) }
+        guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: .unsealing, code: 0) }
         return key
     }
 
@@ -57,11 +57,11 @@ struct TPMRecoverySeal: Equatable {
     /// The recovery seal at `path`: a regular 0600 file of ours, never a link.
     static func read(_ path: String) throws -> TPMRecoverySeal {
         guard FileSystem.isRegularFile(path) else { throw VaultError.symbolicLink(path: path) }
-        let bytes = try FileSystem.read(path, requirePrivate: true, missing: .io(path: path, operation: "open", errno: 2))
+        let bytes = try FileSystem.read(path, requirePrivate: true, missing: .io(path: path, operation: .open, errno: 2))
         let headerSize = magic.count + 1 + checkSize
         guard bytes.count > headerSize, bytes.count <= headerSize + SealedDeviceKey.maxBlobSize,
               Array(bytes[..<magic.count]) == magic, bytes[magic.count] <= 1 else {
-            throw VaultError.corrupted(path: path, detail: Damage("a malformed TPM recovery seal"))
+            throw VaultError.corrupted(path: path, detail: .violates(.malformedTPMRecoverySeal))
         }
         return TPMRecoverySeal(hasPIN: bytes[magic.count] == 1, check: Array(bytes[(magic.count + 1)..<headerSize]),
                                blob: Array(bytes[headerSize...]))

@@ -140,7 +140,7 @@ enum SessionCache {
         let seconds = date.timeIntervalSince1970
         var times = [timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9)),
                      timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))]
-        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw VaultError.io(path: path, operation: "touch", errno: errno) }
+        guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw VaultError.io(path: path, operation: .touch, errno: errno) }
     }
 }
 

@@ -21,25 +21,25 @@ extension OpenVault {
             roster = members
             return members
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 
     /// What the member slots' roster parts say.
     private func slotRosters(wrapKey: SecretBytes) throws -> [Member] {
         let members = try file.members.map { try $0.roster(wrapKey: wrapKey, vaultID: file.vaultID) }
-        guard TeamState.isUnique(members) else { throw MalformedInput(detail: "two member slots of one name or recipient") }
+        guard TeamState.isUnique(members) else { throw MalformedInput(.violates(.repeatedMemberSlot)) }
         return members
     }
 
     /// The team log with its payloads opened (the wrap key's), kept open for the next write.
     mutating func openTeamLog() throws -> TeamLog {
-        guard var log = file.teamLog else { throw VaultError.corrupted(path: path, detail: "no team log") }
+        guard var log = file.teamLog else { throw VaultError.corrupted(path: path, detail: .violates(.noTeamLog)) }
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         do {
             try log.openPayloads(wrapKey: wrapKey)
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
         file.teamLog = log
         return log
@@ -55,10 +55,10 @@ extension OpenVault {
         let fromLog = try slottedMembers()
         do {
             guard try slotRosters(wrapKey: wrapKey) == fromLog else {
-                throw VaultError.corrupted(path: path, detail: "the member slots are not the team log's members")
+                throw VaultError.corrupted(path: path, detail: .violates(.memberSlotsNotTheLogs))
             }
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 
@@ -67,7 +67,7 @@ extension OpenVault {
     /// head. Members change with it: every slot is sealed again from the log before the write.
     mutating func appendToLog(_ change: TeamChange) throws {
         try unwrapTrustKey()
-        guard trustKey != nil else { throw VaultError.trustKeyNeeded(action: "change the team log") }
+        guard trustKey != nil else { throw VaultError.trustKeyNeeded(.changeTeamLog) }
         var log = try openTeamLog()
         log.append(change, keyEpoch: max(file.keyEpoch, log.headEpoch + 1))
         try adopt(log)
@@ -79,7 +79,7 @@ extension OpenVault {
     /// refuse the file).
     mutating func sealTeamLog() throws {
         guard var log = file.teamLog else { return }
-        guard log.headEpoch == file.keyEpoch else { throw VaultError.corrupted(path: path, detail: "the key epoch is not the team log's") }
+        guard log.headEpoch == file.keyEpoch else { throw VaultError.corrupted(path: path, detail: .violates(.keyEpochNotTheLogs)) }
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         try log.sealPayloadsIfNeeded(wrapKey: wrapKey)
         file.teamLog = log
@@ -107,7 +107,7 @@ extension OpenVault {
         do {
             roster = try log.state().members
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
         memberSlotsStale = true
     }
@@ -156,16 +156,16 @@ extension OpenVault {
         guard keys.isFull else { throw VaultError.locked(nil) }
         let existing = try members()
         if existing.contains(where: { $0.name == name }) {
-            throw VaultError.invalidValue(field: "member", detail: "a member named \"\(name)\" exists; remove it first or choose another name")
+            throw VaultError.invalidValue(.memberNameTaken(name))
         }
         if let other = existing.first(where: { $0.recipient == recipient }) {
-            throw VaultError.invalidValue(field: "member", detail: "that recipient is the member \"\(other.name)\"'s already")
+            throw VaultError.invalidValue(.recipientTaken(member: other.name))
         }
         guard existing.count < MemberSlot.maxMembers else {
-            throw VaultError.invalidValue(field: "member", detail: "a vault holds at most \(MemberSlot.maxMembers) members")
+            throw VaultError.invalidValue(.tooManyMembers(limit: MemberSlot.maxMembers))
         }
         guard groups.count <= MemberSlot.maxMembers else {
-            throw VaultError.invalidValue(field: "member", detail: "\(groups.count) groups; a member holds at most \(MemberSlot.maxMembers)")
+            throw VaultError.invalidValue(.tooManyMemberGroups(count: groups.count, limit: MemberSlot.maxMembers))
         }
         var ids: [GroupID] = []
         for group in groups {
@@ -178,7 +178,7 @@ extension OpenVault {
             _ = try sealSlot(for: member)
         } catch is CryptoError {
             // OpenSSL refuses the all-zero secret a low-order public key gives.
-            throw VaultError.invalidRecipient(recipient.description, reason: "an X25519 public key of low order, which nothing can be sealed to")
+            throw VaultError.invalidRecipient(recipient.description, reason: .lowOrder)
         }
         try appendToLog(.memberAdded(member))
         return member
@@ -202,7 +202,7 @@ extension OpenVault {
                 }
             }
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
         throw VaultError.noMemberSlot(recipients: identities.map(\.recipient.description))
     }

@@ -27,7 +27,7 @@ extension OpenVault {
     mutating func unwrapSigningKey() throws {
         guard file.version >= 2, signingKey == nil, let wrapKey = keys.wrapKey else { return }
         let opened = try? AESGCM.open(file.wrappedSigningKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID))
-        guard let opened, try Ed25519.publicKey(of: opened) == file.signingPublicKey else { throw unwrapFailure("the signing key") }
+        guard let opened, try Ed25519.publicKey(of: opened) == file.signingPublicKey else { throw unwrapFailure(.signingKeyNotTheHeaders) }
         signingKey = opened
     }
 
@@ -43,7 +43,7 @@ extension OpenVault {
         }
         let sealedWithoutTP = try? AESGCM.open(file.wrappedTrustKey, key: trustWrapKey, aad: AAD.trustKeyWithoutTP(vaultID: file.vaultID))
         guard let sealedWithoutTP, try Ed25519.publicKey(of: sealedWithoutTP) == file.trustPublicKey else {
-            throw unwrapFailure("the trust key")
+            throw unwrapFailure(.trustKeyNotTheHeaders)
         }
         trustKey = sealedWithoutTP
         trustKeySealedWithoutTP = true
@@ -62,8 +62,8 @@ extension OpenVault {
         trustKeySealedWithoutTP = false
     }
 
-    private func unwrapFailure(_ what: String) -> VaultError {
-        VaultError.corrupted(path: path, detail: "\(what) does not open or is not the header's")
+    private func unwrapFailure(_ rule: Damage.Rule) -> VaultError {
+        VaultError.corrupted(path: path, detail: .violates(rule))
     }
 
     /// Before a write of the owner or a full member. While the header's trust key, key epoch and
@@ -75,7 +75,7 @@ extension OpenVault {
     mutating func signTrustStatement() throws {
         if TrustFields(of: file) == trustAsRead { return }
         try unwrapTrustKey()
-        guard let trustKey, let trustWrapKey = keys.trustWrapKey else { throw VaultError.trustKeyNeeded(action: "raise the key epoch") }
+        guard let trustKey, let trustWrapKey = keys.trustWrapKey else { throw VaultError.trustKeyNeeded(.raiseKeyEpoch) }
         if let read = trustAsRead, file.keyEpoch != read.keyEpoch, file.signingPublicKey == read.signingPublicKey {
             try replaceSigningKey()
         }

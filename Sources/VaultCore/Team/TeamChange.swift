@@ -50,13 +50,13 @@ enum TeamChange: Equatable {
         func member() throws -> Member {
             var entry = ByteReader(Array(try r.lengthPrefixed(limit: MemberSlot.maxRosterPartBytes)))
             let member = try Member.decodeRosterEntry(from: &entry)
-            guard entry.isAtEnd else { throw MalformedInput(detail: "bytes follow a member in the team log") }
+            guard entry.isAtEnd else { throw MalformedInput(.trailingBytes(after: .teamLogMember)) }
             return member
         }
         switch kind {
         case .created, .joined:
             let count = Int(try r.u8())
-            guard count <= MemberSlot.maxMembers else { throw MalformedInput(detail: "a team log roster of \(count) members") }
+            guard count <= MemberSlot.maxMembers else { throw MalformedInput(.count(.rosterMembers, count)) }
             let roster = try (0..<count).map { _ in try member() }
             return kind == .created ? .created(roster: roster) : .joined(roster: roster)
         case .memberAdded:
@@ -86,14 +86,14 @@ struct TeamState: Equatable {
         next.keyEpoch = keyEpoch
         switch change {
         case .created(let roster), .joined(let roster):
-            guard TeamState.isUnique(roster) else { throw MalformedInput(detail: "a team log roster repeats a member") }
+            guard TeamState.isUnique(roster) else { throw MalformedInput(.violates(.rosterRepeatsMember)) }
             next.members = roster
         case .memberAdded(let member):
             next.members.append(member)
-            guard TeamState.isUnique(next.members) else { throw MalformedInput(detail: "a team log entry adds a member twice") }
+            guard TeamState.isUnique(next.members) else { throw MalformedInput(.violates(.entryAddsMemberTwice)) }
         case .memberRemoved(let name, let recipient):
             guard let at = next.members.firstIndex(where: { $0.name == name && $0.recipient == recipient }) else {
-                throw MalformedInput(detail: "a team log entry removes someone who is not a member")
+                throw MalformedInput(.violates(.entryRemovesNonMember))
             }
             next.members.remove(at: at)
         case .groupDeleted(let id):

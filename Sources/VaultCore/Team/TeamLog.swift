@@ -126,18 +126,18 @@ struct TeamLog: Equatable {
     mutating func openPayloads(wrapKey: SecretBytes) throws {
         if payloads != nil { return }
         guard let plaintext = try? AESGCM.open(sealedPayloads, key: wrapKey, aad: AAD.teamLog(vaultID: vaultID, head: head)) else {
-            throw MalformedInput(detail: "the team log's payloads do not open")
+            throw MalformedInput(.doesNotOpen(.teamLogPayloads))
         }
         var r = ByteReader(plaintext.copyBytes())
         var opened: [[UInt8]] = []
         for entry in entries {
             let payload = Array(try r.lengthPrefixed(limit: TeamChange.maxPayloadBytes))
             guard constantTimeEquals(payloadDigest(payload), entry.payloadDigest) else {
-                throw MalformedInput(detail: "a team log payload does not match its entry")
+                throw MalformedInput(.violates(.payloadNotItsEntry))
             }
             opened.append(payload)
         }
-        guard r.isAtEnd else { throw MalformedInput(detail: "bytes follow the team log's payloads") }
+        guard r.isAtEnd else { throw MalformedInput(.trailingBytes(after: .teamLogPayloads)) }
         payloads = opened
     }
 
@@ -147,7 +147,7 @@ struct TeamLog: Equatable {
         return try zip(entries, payloads).map { entry, payload in
             var r = ByteReader(Array(payload.dropFirst(16)))
             let change = try TeamChange.decode(entry.kind, from: &r)
-            guard payload.count > 16, r.isAtEnd else { throw MalformedInput(detail: "a malformed team log payload") }
+            guard payload.count > 16, r.isAtEnd else { throw MalformedInput(.violates(.malformedTeamLogPayload)) }
             return change
         }
     }
@@ -167,32 +167,32 @@ struct TeamLog: Equatable {
     static func decode(from r: inout ByteReader, vaultID: [UInt8]) throws -> TeamLog {
         var log = TeamLog(vaultID: vaultID)
         let count = Int(try r.u32())
-        guard (1...maxEntries).contains(count) else { throw MalformedInput(detail: "a team log of \(count) entries") }
+        guard (1...maxEntries).contains(count) else { throw MalformedInput(.count(.teamLogEntries, count)) }
         var epochs: [[UInt8]: UInt64] = [:]
         for index in 0..<count {
-            guard let kind = Entry.Kind(rawValue: try r.u8()) else { throw MalformedInput(detail: "a team log entry of an unknown kind") }
+            guard let kind = Entry.Kind(rawValue: try r.u8()) else { throw MalformedInput(.violates(.unknownTeamLogEntryKind)) }
             let keyEpoch = try r.u64()
             let parentCount = Int(try r.u8())
-            guard parentCount == (kind == .joined ? 2 : 1) else { throw MalformedInput(detail: "a team log entry with \(parentCount) parents") }
+            guard parentCount == (kind == .joined ? 2 : 1) else { throw MalformedInput(.count(.entryParents, parentCount)) }
             var parents: [[UInt8]] = []
             for _ in 0..<parentCount { parents.append(Array(try r.raw(hashSize))) }
             let entry = Entry(kind: kind, keyEpoch: keyEpoch, parents: parents, payloadDigest: Array(try r.raw(hashSize)))
             if index == 0 {
-                guard kind == .created, parents == [noParent], keyEpoch >= 1 else { throw MalformedInput(detail: "a team log that does not start with the vault's creation") }
+                guard kind == .created, parents == [noParent], keyEpoch >= 1 else { throw MalformedInput(.violates(.logNotStartingWithCreation)) }
             } else {
                 guard kind != .created, parents.allSatisfy({ epochs[$0].map { $0 < keyEpoch } ?? false }),
                       kind != .joined || parents[0].lexicographicallyPrecedes(parents[1]) else {
-                    throw MalformedInput(detail: "a team log entry out of its chain")
+                    throw MalformedInput(.violates(.entryOutOfChain))
                 }
             }
             let hash = entry.hash(vaultID: vaultID)
-            guard epochs[hash] == nil else { throw MalformedInput(detail: "a repeated team log entry") }
+            guard epochs[hash] == nil else { throw MalformedInput(.violates(.repeatedTeamLogEntry)) }
             epochs[hash] = keyEpoch
             log.entries.append(entry)
             log.hashes.append(hash)
         }
         log.sealedPayloads = Array(try r.lengthPrefixed(limit: count * (4 + TeamChange.maxPayloadBytes) + 28))
-        guard log.sealedPayloads.count > 28 else { throw MalformedInput(detail: "team log payloads shorter than their seal") }
+        guard log.sealedPayloads.count > 28 else { throw MalformedInput(.violates(.teamLogPayloadsShorterThanSeal)) }
         return log
     }
 

@@ -32,7 +32,7 @@ public struct MemberRemoval: Sendable {
 extension Vault {
     /// The members, by name. The owner (or a full member) only: the roster is sealed under the wrap key.
     public func members() throws -> [MemberSummary] {
-        try requireOwner("list members")
+        try requireOwner(.listMembers)
         return try withKeys {
             var vault = try readSnapshot()
             guard vault.keys.isFull else { throw VaultError.locked(nil) }
@@ -47,12 +47,12 @@ extension Vault {
     @discardableResult
     public func addMember(name: String, recipient: AgeRecipient, groups: [AccessGroup], readOnly: Bool) throws -> MemberSummary {
         guard AccessGroup(name) != nil else {
-            throw VaultError.invalidValue(field: "member name", detail: "\"\(name)\" is not a valid name (the rules of group names: 1 to \(AccessGroup.maxLength) letters, digits, '.', '_' or '-')")
+            throw VaultError.invalidValue(.memberName(name))
         }
         if readOnly, groups.isEmpty {
-            throw VaultError.invalidValue(field: "member", detail: "a read-only member needs groups to read: a full member holds every group's keys, write keys included")
+            throw VaultError.invalidValue(.readOnlyMemberWithoutGroups)
         }
-        try requireTrustKey("add members")
+        try requireTrustKey(.addMembers)
         return try transaction { vault in
             let member = try vault.addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly, addedAt: host.now())
             return try summary(of: member, in: vault)
@@ -66,7 +66,7 @@ extension Vault {
     /// again to the new keys. The owner's only: it raises the key epoch (`requireTrustKey`).
     public func removeMember(named name: String, kdf: Scrypt.Parameters = .interactive,
                              confirm: (RekeyPlan) throws -> Void) throws -> MemberRemoval {
-        try requireTrustKey("remove members")
+        try requireTrustKey(.removeMembers)
         let existing = try members()
         guard let shown = existing.first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
         var readable: [ItemKey] = []
@@ -108,7 +108,7 @@ extension Vault {
     /// owner's keys, whose header MAC vouches for the key: a member cannot learn it from a file
     /// that anyone who can write it could have made, so it is given to them from here.
     public func trustFingerprint() throws -> String {
-        try requireOwner("print the trust fingerprint")
+        try requireOwner(.printTrustFingerprint)
         return try withKeys {
             let vault = try readSnapshot()
             guard vault.keys.headerMACKey != nil else { throw VaultError.locked(nil) }

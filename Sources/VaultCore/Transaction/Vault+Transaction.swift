@@ -40,7 +40,7 @@ extension Vault {
     static func writerLockPath(of location: VaultLocation, host: HostContext) throws -> String {
         var info = stat()
         guard stat(location.directory, &info) == 0 else {
-            throw VaultError.io(path: location.directory, operation: "stat", errno: errno)
+            throw VaultError.io(path: location.directory, operation: .stat, errno: errno)
         }
         return try host.preparedRuntimeDirectory() + "/writer-\(info.st_dev)-\(info.st_ino).lock"
     }

@@ -78,45 +78,45 @@ public struct ScopedCredential: Sendable {
     public static func decode(_ text: String, source: String) throws -> ScopedCredential {
         let words = text.split(whereSeparator: \.isWhitespace)
         guard words.count == 1, let trimmed = words.first, trimmed.hasPrefix(textPrefix) else {
-            throw VaultError.damagedCredential(source: source, detail: "it does not start with \(textPrefix)")
+            throw VaultError.damagedCredential(source: source, detail: .missingPrefix(textPrefix))
         }
         guard let bytes = Base64.decode(String(trimmed.dropFirst(textPrefix.count))) else {
-            throw VaultError.damagedCredential(source: source, detail: "it is not valid base64")
+            throw VaultError.damagedCredential(source: source, detail: .violates(.notBase64))
         }
         do {
             return try decode(bytes)
         } catch let error as MalformedInput {
-            throw VaultError.damagedCredential(source: source, detail: error.detail)
+            throw VaultError.damagedCredential(source: source, detail: error.damage)
         }
     }
 
     static func decode(_ bytes: [UInt8]) throws -> ScopedCredential {
-        guard bytes.count > checksumSize else { throw MalformedInput(detail: "it is too short") }
+        guard bytes.count > checksumSize else { throw MalformedInput(.violates(.credentialTooShort)) }
         let payload = Array(bytes.dropLast(checksumSize))
         guard constantTimeEquals(Array(SHA256.hash(payload).prefix(checksumSize)), Array(bytes.suffix(checksumSize))) else {
-            throw MalformedInput(detail: "its checksum does not match (a changed or truncated copy)")
+            throw MalformedInput(.violates(.credentialChecksumMismatch))
         }
         var r = ByteReader(payload)
-        guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(detail: "not a vault credential") }
+        guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(.notA(.credential)) }
         let version = try r.u8()
         guard versions.contains(version) else {
-            throw MalformedInput(detail: "credential version \(version) is not supported (this vault reads versions 1 and 2)")
+            throw MalformedInput(.unsupportedVersion(.credential, found: Int(version), reads: Int(versions.lowerBound)...Int(versions.upperBound)))
         }
         let vaultID = Array(try r.raw(VaultFile.idSize))
         let flags = try r.u8()
-        guard flags <= 1 else { throw MalformedInput(detail: "unknown flags") }
+        guard flags <= 1 else { throw MalformedInput(.violates(.unknownFlags)) }
         let issuedSeconds = Int64(bitPattern: try r.u64())
         let expiresSeconds = Int64(bitPattern: try r.u64())
         guard (0...maxDateSeconds).contains(issuedSeconds), (0...maxDateSeconds).contains(expiresSeconds) else {
-            throw MalformedInput(detail: "a date out of range")
+            throw MalformedInput(.violates(.dateOutOfRange))
         }
         let issued = Date(timeIntervalSince1970: Double(issuedSeconds))
         let count = Int(try r.u8())
-        guard (1...maxGroups).contains(count) else { throw MalformedInput(detail: "\(count) groups") }
+        guard (1...maxGroups).contains(count) else { throw MalformedInput(.count(.groups, count)) }
         var grants: [GroupGrant] = []
         for _ in 0..<count { grants.append(try GroupGrant.decode(from: &r)) }
-        guard r.isAtEnd else { throw MalformedInput(detail: "bytes follow the last group") }
-        guard Set(grants.map(\.groupID)).count == grants.count else { throw MalformedInput(detail: "a repeated group") }
+        guard r.isAtEnd else { throw MalformedInput(.trailingBytes(after: .lastCredentialGroup)) }
+        guard Set(grants.map(\.groupID)).count == grants.count else { throw MalformedInput(.violates(.repeatedGroup)) }
         return ScopedCredential(vaultID: vaultID, readOnly: flags == 1, issued: issued,
                                 expires: expiresSeconds == 0 ? nil : Date(timeIntervalSince1970: Double(expiresSeconds)),
                                 grants: grants, payloadVersion: version)
@@ -128,7 +128,7 @@ public struct ScopedCredential: Sendable {
     public static func read(path: String) throws -> ScopedCredential {
         let bytes = try FileSystem.read(path, kind: .credential, requirePrivate: true)
         guard bytes.count <= 64 * 1024, let text = String(validating: bytes, as: UTF8.self) else {
-            throw VaultError.damagedCredential(source: path, detail: "it is not a credential file")
+            throw VaultError.damagedCredential(source: path, detail: .notA(.credentialFile))
         }
         return try decode(text, source: path)
     }

@@ -49,10 +49,10 @@ public enum KeyFile {
     public static func read(path: String, kind: InputFileKind = .keyFile) throws -> SecretBytes {
         let bytes = try FileSystem.read(path, kind: kind, requirePrivate: true)
         guard bytes.count >= Keyslot.minimumKeyFileBytes else {
-            throw VaultError.invalidKeyFile(path: path, detail: "it holds \(bytes.count) bytes; a key file needs at least \(Keyslot.minimumKeyFileBytes) bytes")
+            throw VaultError.invalidKeyFile(path: path, .tooShort(size: bytes.count, minimum: Keyslot.minimumKeyFileBytes))
         }
         guard bytes.count <= Keyslot.maximumKeyFileBytes else {
-            throw VaultError.invalidKeyFile(path: path, detail: "it holds more than 64 KiB")
+            throw VaultError.invalidKeyFile(path: path, .tooLong(limit: Keyslot.maximumKeyFileBytes))
         }
         return SecretBytes(bytes)
     }

@@ -26,8 +26,8 @@ extension Vault {
     }
 
     /// Refuses what only the owner may do when the keys are a scoped credential's or a scoped member's.
-    func requireOwner(_ action: String) throws {
-        if case .scoped = source { throw VaultError.ownerOnly(action: action) }
+    func requireOwner(_ action: OwnerAction) throws {
+        if case .scoped = source { throw VaultError.ownerOnly(action) }
         if case .identity = source, let member = try memberKeys() {
             throw VaultError.scopedMemberCannot(name: member.memberName ?? "", action: action)
         }
@@ -36,14 +36,14 @@ extension Vault {
     /// Refuses, with an identity, what raises the key epoch (a re-key, a member's removal, a revoke,
     /// a group's deletion or quarantine): a new epoch's trust statement is signed with the trust key,
     /// which only the master key unwraps and no member holds (docs/TEAMS.md, "Trust").
-    func requireTrustKey(_ action: String) throws {
+    func requireTrustKey(_ action: OwnerAction) throws {
         try requireOwner(action)
-        if case .identity = source { throw VaultError.trustKeyNeeded(action: action) }
+        if case .identity = source { throw VaultError.trustKeyNeeded(action) }
     }
 
     /// Refuses a keyslot change with an identity: even a full member, which holds every group's keys,
     /// does not replace or remove the owner's passphrase, key files or keyring key.
-    func requireKeyslotSecret(_ action: String) throws {
-        if case .identity = source { throw VaultError.identityCannot(action: action) }
+    func requireKeyslotSecret(_ action: OwnerAction) throws {
+        if case .identity = source { throw VaultError.identityCannot(action) }
     }
 }

@@ -12,7 +12,7 @@ extension Vault {
     public static func identifier(at location: VaultLocation) throws -> String {
         let id = VaultFile.peekVaultID(try FileSystem.readVaultFile(location.path, directory: location.directory,
                                                                     missing: .noSuchVault(path: location.path)))
-        guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: "the file is too short") }
+        guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: .violates(.fileTooShort)) }
         return hex(id)
     }
 
@@ -24,10 +24,10 @@ extension Vault {
 
     /// Adds a desktop-keyring keyslot that `key` opens; a vault has at most one.
     public func addKeyringSlot(_ key: SecretBytes) throws {
-        try requireKeyslotSecret("change the vault's keyslots")
+        try requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             guard !vault.hasKeyslot(.desktopKeyring) else {
-                throw VaultError.invalidValue(field: "keyslot", detail: "the vault already has a desktop-keyring keyslot")
+                throw VaultError.invalidValue(.keyringSlotExists)
             }
             try vault.addKeyslot(kind: .desktopKeyring, secret: key, kdf: .interactive)
         }

@@ -127,7 +127,7 @@ extension Vault {
         do {
             file = try VaultFile.decode(bytes).file
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: location.path, detail: Damage(error.detail))
+            throw VaultError.corrupted(path: location.path, detail: error.damage)
         }
         let (deviceKey, refusal) = try deviceKeyIfItOpens(vaultID: file.vaultID)
         let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey,
@@ -163,7 +163,7 @@ extension Vault {
     func vaultID() throws -> [UInt8] {
         let bytes = try readFile()
         let id = VaultFile.peekVaultID(bytes)
-        guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: "the file is too short") }
+        guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: .violates(.fileTooShort)) }
         return id
     }
 }

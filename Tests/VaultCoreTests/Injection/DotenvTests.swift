@@ -39,14 +39,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("NAME value", 1, "expected \"=\" after NAME"),
-        ("\n\n1NAME=x", 3, "\"1NAME\" is not a valid variable name"),
-        ("A=1\nB='open\nC=2", 2, "the quote ' opened here is never closed"),
-        ("A=\"x\" junk", 1, "unexpected text after the closing quote"),
-        ("=value", 1, "expected NAME=VALUE"),
-    ])
-    func malformedLinesNameTheirLine(text: String, line: Int, problem: String) {
-        #expect(throws: DotenvError(line: line, problem: problem)) { try Dotenv.parse(text) }
+        ("NAME value", 1, .expectedEquals(after: "NAME")),
+        ("\n\n1NAME=x", 3, .invalidName("1NAME")),
+        ("A=1\nB='open\nC=2", 2, .unclosedQuote("'")),
+        ("A=\"x\" junk", 1, .textAfterQuote),
+        ("=value", 1, .expectedAssignment),
+    ] as [(String, Int, DotenvError.Reason)])
+    func malformedLinesNameTheirLine(text: String, line: Int, reason: DotenvError.Reason) {
+        #expect(throws: DotenvError(line: line, reason: reason)) { try Dotenv.parse(text) }
     }
 
     @Test func validNames() {
@@ -78,10 +78,10 @@ import Testing
     }
 
     @Test func unclosedOrBadReferencesNameTheLine() {
-        #expect(throws: TemplateError(line: 2, problem: "\"{{ vault://\" is never closed with \"}}\"")) {
+        #expect(throws: TemplateError(line: 2, reason: .unclosedReference)) {
             try Template.parse(Array("ok\n{{ vault://a/b\n}}".utf8))
         }
-        #expect(throws: TemplateError(line: 1, problem: "vault://a: it has 1 part after vault://; it needs SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT")) {
+        #expect(throws: TemplateError(line: 1, reason: .badReference("vault://a", .segmentCount(1)))) {
             try Template.parse(Array("{{ vault://a }}".utf8))
         }
     }

@@ -37,19 +37,19 @@ public enum VaultError: Error, Equatable {
     /// An output path is a symbolic link; vault writes only to a real path.
     case symbolicLink(path: String)
     /// A key file is too short or otherwise unusable.
-    case invalidKeyFile(path: String, detail: String)
+    case invalidKeyFile(path: String, KeyFileProblem)
     /// An item is device-bound and this machine's device key is not the one it was sealed with.
     case boundToAnotherDevice(group: AccessGroup, accessibility: Accessibility)
     /// This machine's device key is sealed by its TPM, and the TPM did not seal or unseal it.
     case tpm(TPMFailure)
     /// This machine has no device key for the vault (it was made elsewhere), so there is none to seal or move.
     case noDeviceKey
-    /// A value is outside what the vault accepts (size, characters, empty).
-    case invalidValue(field: String, detail: String)
+    /// A value is outside what the vault accepts (size, characters, empty, taken), and how.
+    case invalidValue(InvalidValue)
     /// A recipient that is not an age X25519 recipient (`age1…`), and what it is instead.
-    case invalidRecipient(String, reason: String)
+    case invalidRecipient(String, reason: RecipientProblem)
     /// Identity text (a file, or a variable's value: `source`) that is not age X25519 identities; the line, when one is wrong.
-    case invalidIdentity(source: String, line: Int?, reason: String)
+    case invalidIdentity(source: String, line: Int?, reason: IdentityProblem)
     /// `vault identity new` would write over a file.
     case identityExists(path: String)
     /// No member slot of the vault opens with the identities named (their recipients).
@@ -66,24 +66,24 @@ public enum VaultError: Error, Equatable {
     case noSuchMember(String)
     /// A scoped member (by its identity) used for a group its slot does not hold.
     case outsideMember(name: String, group: AccessGroup, covered: [AccessGroup])
-    /// A change by a scoped member whose slot holds no write keys (added with --read-only).
+    /// A change by a scoped member whose slot holds no write keys (added read-only).
     case readOnlyMember(String)
     /// Owner-only work asked of a scoped member.
-    case scopedMemberCannot(name: String, action: String)
+    case scopedMemberCannot(name: String, action: OwnerAction)
     /// What raises the key epoch (a re-key, a removal, a revoke) asked of an identity: the new epoch's
     /// trust statement needs the trust key, which is the owner's alone.
-    case trustKeyNeeded(action: String)
+    case trustKeyNeeded(OwnerAction)
     /// A keyslot change (passwd) asked of an identity: keyslots are the owner's passphrase and key files.
-    case identityCannot(action: String)
+    case identityCannot(OwnerAction)
     /// A file the user named (a credential, key file, bundle…) does not exist.
     case noSuchFile(path: String, kind: InputFileKind)
-    /// `--credential` or `VAULT_CREDENTIAL` is neither a file that exists nor a
+    /// A credential value (from an option or the environment) is neither a file that exists nor a
     /// credential's text; only its length is kept, since it may be a secret.
     case unrecognizedCredential(length: Int)
     /// A file the user named exists but cannot be read (EISDIR for a directory, EACCES…).
     case unreadableFile(path: String, kind: InputFileKind, errno: Int32)
     /// A system call failed on a path.
-    case io(path: String, operation: String, errno: Int32)
+    case io(path: String, operation: FileOperation, errno: Int32)
     /// The last keyslot cannot be removed: the vault would not open again.
     case lastKeyslot
     /// The accessibility class needs a passphrase keyslot and the vault has none.
@@ -94,7 +94,7 @@ public enum VaultError: Error, Equatable {
     /// The unlock session has ended (idle timeout or `vault lock`), or the token is not one of this vault's.
     case sessionEnded(SessionEnd)
     /// A scoped credential is not intact (`source` is its path, or the variable that held it).
-    case damagedCredential(source: String, detail: String)
+    case damagedCredential(source: String, detail: Damage)
     /// A scoped credential whose expiry date has passed.
     case credentialExpired(Date)
     /// A scoped credential for a group whose key was rotated (`vault revoke`) or that was deleted.
@@ -109,13 +109,13 @@ public enum VaultError: Error, Equatable {
     /// its index MAC keys are v1's, so it reads and cannot write until it is granted again.
     case credentialPredatesConversion
     /// Something only the vault's owner (passphrase, key file, session) may do, asked of a scoped credential.
-    case ownerOnly(action: String)
-    /// The item's expiry date has come; it stays until `vault wipe --expired`.
+    case ownerOnly(OwnerAction)
+    /// The item's expiry date has come; it stays until a wipe of expired items.
     case itemExpired(ItemAttributes)
     /// The items a wipe would remove changed between showing them and removing them.
     case changedSinceShown
     /// An export bundle is damaged or not a bundle.
-    case damagedBundle(path: String, detail: String)
+    case damagedBundle(path: String, detail: Damage)
     /// The group does not exist. `known`: the groups the keys at hand open, for a did-you-mean
     /// (empty where the caller did not look).
     case noSuchGroup(AccessGroup, known: [AccessGroup] = [])
@@ -128,7 +128,7 @@ public enum VaultError: Error, Equatable {
     /// owner can convert it, `inGitWorkTree` when it lies in a git work tree (only `vault upgrade` converts there).
     case upgradeNeeded(path: String, byOwner: Bool, inGitWorkTree: Bool = false)
     /// The vault file's key epoch is lower than this machine has seen, or than the lowest one pinned
-    /// (`VAULT_MIN_EPOCH`): a rolled-back file. `--accept-rollback` records the restore as intended.
+    /// (`VAULT_MIN_EPOCH`): a rolled-back file. Accepting a rollback (`Vault.acceptRollback`) records the restore as intended.
     case rolledBack(path: String, found: UInt64, expected: UInt64)
     /// A change to a vault file that is behind what this machine has seen (same key epoch,
     /// lower write generation or group generation): writing it would undo changes.
@@ -137,13 +137,13 @@ public enum VaultError: Error, Equatable {
     case rekeyNeedsSecret
     /// The item keeps fewer earlier secrets than the revision asked for (`kept` of them).
     case noRevision(ItemKey, requested: Int, kept: Int)
-    /// The item is in no conflict (`resolve`, `get --theirs`).
+    /// The item is in no conflict (a resolve, or a read of the other version).
     case noConflict(ItemKey)
-    /// `get --theirs` of an item in conflict whose other side deleted it: `current` is the side whose version it holds.
+    /// A read of the other version of an item in conflict whose other side deleted it: `current` is the side whose version it holds.
     case otherSideDeleted(ItemKey, current: MergeSide)
     /// A merge of two files of different vaults (their vault ids differ): one is not this vault's.
     case mergeOfAnotherVault(path: String)
-    /// `get --conflict N` of an item that keeps fewer than N conflicts (`count` of them).
+    /// A read of conflict N of an item that keeps fewer than N conflicts (`count` of them).
     case noConflictNumber(ItemKey, requested: Int, count: Int)
     /// An item and the other versions a merge would keep beside it do not fit in one record.
     case recordTooLarge(ItemKey)
@@ -153,13 +153,13 @@ public enum VaultError: Error, Equatable {
     /// now would be lost if the merge is aborted. `vault sync` finishes (or aborts) it.
     case unfinishedMerge(path: String)
     /// A vault file whose team log drops entries of a file it was merged from (a hand resolution of a
-    /// merge, `git checkout --ours`): it would undo a removal or another change of the team.
+    /// merge, git's checkout of one side): it would undo a removal or another change of the team.
     /// `beforeChanging`: found by the first change after the merge commit, not by `sync` before pushing.
     case teamLogDropped(path: String, beforeChanging: Bool)
     /// A merge of two team logs that diverged, by someone who is not the owner: only the owner's trust key signs a join.
     case onlyOwnerJoins
     /// The owner's write would sign team log entries (a join's, a conversion's) it was not shown:
-    /// review them on a terminal, or accept them (`--accept-log`).
+    /// review them on a terminal, or accept them (`Vault.acceptTeamLog`).
     case teamLogReviewNeeded(TeamLogReview)
 
     /// The status (and exit code) of this error.
