@@ -67,7 +67,7 @@ enum MemberCommand {
         let terminal = invocation.terminal
         let progress = ProgressLine.attach(to: vault, invocation, label: "remove")
         defer { progress?.finish() }
-        let removal = try vault.removeMember(named: name, kdf: kdf) { plan in try RekeyCommand.confirm(plan, invocation, access: access) }
+        let removal = try vault.removeMember(named: name, kdf: kdf) { plan in try RekeyCommand.confirm(plan, confirmed: invocation.arguments.flag(.yes), invocation, access: access) }
         let readable = removal.readable.sorted { ($0.group.name, $0.service, $0.account) < ($1.group.name, $1.service, $1.account) }
         if invocation.wantsJSON {
             terminal.writeOut(JSONValue.object([

@@ -234,7 +234,7 @@ private struct Sync {
     private func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], origins: (ours: String, theirs: String)) throws -> MergeReport {
         let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
         return try vault.merge(base: base, ours: ours, theirs: theirs, origins: origins, kdf: kdf) { plan in
-            try RekeyCommand.confirm(plan, invocation, access: access)
+            try RekeyCommand.confirm(plan, confirmed: invocation.arguments.flag(.yes), invocation, access: access)
         }
     }
 

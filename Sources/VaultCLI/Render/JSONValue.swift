@@ -43,7 +43,13 @@ extension Invocation {
     /// Reports what a command did: with --json, `json` as one line on stdout;
     /// otherwise `message` on stderr, unless -q.
     func report(_ message: String, json: @autoclosure () -> JSONValue) {
-        if wantsJSON {
+        report(message, json: json(), asJSON: wantsJSON)
+    }
+
+    /// Reports what a command did: when `asJSON` (its --json), `json` as one
+    /// line on stdout; otherwise `message` on stderr, unless -q.
+    func report(_ message: String, json: @autoclosure () -> JSONValue, asJSON: Bool) {
+        if asJSON {
             terminal.writeOut(json().text + "\n")
         } else {
             terminal.say(message)

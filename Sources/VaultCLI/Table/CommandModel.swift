@@ -142,7 +142,30 @@ public struct CommandSpec: Sendable {
     public var hidden: Bool
     /// Removes items or keys: never offered by "did you mean" for a mistyped word.
     public var destructive: Bool
+    /// The type of the command's typed arguments, which its `run` reads; nil
+    /// for a command that still reads its options from `Invocation.arguments`.
+    var arguments: (any CommandArguments.Type)?
+    /// Reads the command's typed arguments, validates them and runs the command.
     public var run: @Sendable (Invocation) throws -> Void
+
+    /// A command whose `run` takes its typed arguments: they are read from the
+    /// parse and validated before it runs.
+    init<Arguments: CommandArguments>(
+        _ name: String, aliases: [String] = [], summary: String, discussion: String = "",
+        options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
+        examples: [ExampleSpec] = [], takesCommandAfterDashDash: Bool = false,
+        hidden: Bool = false, destructive: Bool = false,
+        run: @escaping @Sendable (Arguments, Invocation) throws -> Void
+    ) {
+        self.init(name, aliases: aliases, summary: summary, discussion: discussion, options: options,
+                  positionals: positionals, examples: examples, takesCommandAfterDashDash: takesCommandAfterDashDash,
+                  hidden: hidden, destructive: destructive) { invocation in
+            let arguments = try Arguments(OptionReader(invocation.arguments))
+            try arguments.validate()
+            try run(arguments, invocation)
+        }
+        self.arguments = Arguments.self
+    }
 
     public init(
         _ name: String, aliases: [String] = [], summary: String, discussion: String = "",

@@ -116,7 +116,7 @@ extension CommandTable {
             ExampleSpec("vault trust", "print the fingerprint to pin in CI as VAULT_TRUST"),
             ExampleSpec("vault trust --pin 3f9a…", "on a member's machine: pin what the owner printed"),
         ],
-        run: { try TrustCommand.run($0) })
+        run: TrustCommand.run)
 
     static let grantCommand = CommandSpec(
         "grant", summary: "write a scoped credential that opens some groups only",

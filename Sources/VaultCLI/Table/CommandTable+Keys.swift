@@ -59,7 +59,7 @@ extension CommandTable {
             ExampleSpec("vault rekey", "after a passphrase, key file or session token may have leaked"),
             ExampleSpec("vault --key-file ci.key rekey --yes", "re-key a CI vault from a script"),
         ],
-        run: { try RekeyCommand.run($0) })
+        run: RekeyCommand.run)
 
     static let unlockCommand = CommandSpec(
         "unlock", summary: "start an unlock session for this login, or print its token",
@@ -89,7 +89,7 @@ extension CommandTable {
             ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell through VAULT_SESSION"),
             ExampleSpec("export VAULT_SESSION=\"$(vault unlock --raw --timeout 2h)\"", "keep the token for a long job"),
         ],
-        run: { try UnlockCommand.run($0) })
+        run: UnlockCommand.run)
 
     static let lockCommand = CommandSpec(
         "lock", summary: "end unlock sessions",
@@ -106,7 +106,7 @@ extension CommandTable {
             ExampleSpec("vault lock", "end this login's session (and the one in VAULT_SESSION); other sessions go on"),
             ExampleSpec("vault lock --all", "end every session and the after-first-unlock state"),
         ],
-        run: { try LockCommand.run($0) })
+        run: LockCommand.run)
 
     static let statusCommand = CommandSpec(
         "status", summary: "show whether the vault is locked, and what it holds",
@@ -122,7 +122,7 @@ extension CommandTable {
             ExampleSpec("vault status", "show the state of the default vault"),
             ExampleSpec("vault status --json", "the same for a script"),
         ],
-        run: { try StatusCommand.run($0) })
+        run: StatusCommand.run)
 
     static let deviceKeyCommand = CommandSpec(
         "device-key", summary: "seal this machine's device key by its TPM, or show how it is kept",
@@ -172,7 +172,7 @@ extension CommandTable {
             ExampleSpec("vault help add", "show the options and examples of add"),
             ExampleSpec("vault help --all", "list every command, the plumbing too"),
         ],
-        run: { try HelpCommand.run($0) })
+        run: HelpCommand.run)
 
     static let completeCommand = CommandSpec(
         "__complete", summary: "print names for shell completion",
@@ -196,7 +196,7 @@ extension CommandTable {
                            completion: .values(GeneratedFile.allCases.map(\.rawValue))),
         ],
         hidden: true,
-        run: { try GenerateCommand.run($0) })
+        run: GenerateCommand.run)
 
     static let clipboardClearCommand = CommandSpec(
         ClipboardClearCommand.name, summary: "clear the clipboard later, for get --clip",

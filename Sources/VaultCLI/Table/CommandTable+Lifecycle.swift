@@ -171,7 +171,7 @@ extension CommandTable {
             ExampleSpec("vault --vault ./ci.vault reset --yes", "remove a CI job's vault"),
         ],
         destructive: true,
-        run: { try ResetCommand.run($0) })
+        run: ResetCommand.run)
 
     static let copyCommand = CommandSpec(
         "copy", summary: "make an independent copy of the vault to experiment on",
@@ -217,7 +217,7 @@ extension CommandTable {
             ExampleSpec("vault --key-file ci.key verify", "check every record of a CI vault"),
             ExampleSpec("vault verify --quarantine", "set aside a group that was damaged or forged"),
         ],
-        run: { try VerifyCommand.run($0) })
+        run: VerifyCommand.run)
 
     static let upgradeCommand = CommandSpec(
         "upgrade", summary: "convert a format v1 vault file to format v2",
@@ -231,5 +231,5 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault upgrade && git commit -m 'vault: format v2' secrets.vault", "convert a vault kept in git"),
         ],
-        run: { try UpgradeCommand.run($0) })
+        run: UpgradeCommand.run)
 }

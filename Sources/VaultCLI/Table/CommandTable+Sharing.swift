@@ -73,7 +73,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault textconv team.vault", "what git runs for each version of a vault file it diffs (diff.vault.textconv)"),
         ],
-        run: { try TextConvCommand.run($0) })
+        run: TextConvCommand.run)
 
     static let conflictsCommand = CommandSpec(
         "conflicts", summary: "list the items a merge left in conflict",

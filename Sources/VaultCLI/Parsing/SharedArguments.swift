@@ -1,0 +1,21 @@
+/// The typed arguments of commands whose options are the same: one type each.
+
+/// The options of a command whose only option is --json (`status`, `upgrade`).
+struct JSONArguments: CommandArguments {
+    /// --json: print JSON instead of text.
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        json = options.flag(.json)
+    }
+}
+
+/// The arguments of a command that takes one name of a file and no option (`textconv`, `__generate`).
+struct FileArgument: CommandArguments {
+    /// The positional FILE; the parser has checked it is there.
+    var path: String
+
+    init(_ options: OptionReader) {
+        path = options.positionals.first ?? ""
+    }
+}
