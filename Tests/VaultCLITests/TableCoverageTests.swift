@@ -111,7 +111,7 @@ import Testing
 
     /// The commands whose `run` still reads `Invocation.arguments` itself (issue 33).
     static let untypedCommands: Set<String> = [
-        "init", "add", "get", "otp", "update", "edit", "rename", "delete", "trash", "undelete", "list", "history",
+        "init", "add", "update", "edit", "rename", "delete", "trash", "undelete", "list", "history",
         "group", "grant", "identity", "member", "revoke", "passwd",
         "device-key", "sync", "merge-driver", "conflicts", "resolve", "run", "env", "inject", "scan", "redact",
         "wipe", "first-run", "export", "import", "copy", "git-credential", "docker-credential",

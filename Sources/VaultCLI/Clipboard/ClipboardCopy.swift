@@ -12,20 +12,11 @@ struct ClipboardCopy {
     let clipboard: Clipboard
     let seconds: Int
 
-    /// The clipboard `--clip` asks for, checked before the vault is opened;
+    /// The clipboard `--clip` asks for (`options`, validated), checked before the vault is opened;
     /// nil without `--clip`.
-    static func requested(by invocation: Invocation) throws -> ClipboardCopy? {
-        let arguments = invocation.arguments
-        guard arguments.flag(.clip) else {
-            if arguments.value(.clipTimeout) != nil {
-                throw UsageError("--clip-timeout goes with --clip", hint: "add --clip, or drop --clip-timeout")
-            }
-            return nil
-        }
-        for other in arguments.given([.json, .showSecret, .field]) {
-            throw UsageError("--clip and --\(other.long) both choose where the secret goes", hint: "give one of them")
-        }
-        let timeoutText = arguments.value(.clipTimeout) ?? "45s"
+    static func requested(_ options: ClipboardOptions, _ invocation: Invocation) throws -> ClipboardCopy? {
+        guard options.clip else { return nil }
+        let timeoutText = options.timeout ?? "45s"
         let seconds = try DurationText.option(OptionName.clipTimeout.long, timeoutText)
         guard seconds <= 86_400 else {
             throw UsageError("invalid --clip-timeout \(quoted(timeoutText))", hint: "give a duration from 1s to 1d")

@@ -4,14 +4,22 @@ import VaultCore
 /// Reading item attributes and queries from parsed options, with the usage
 /// errors that go with them. Shared by every item command.
 struct ItemArguments {
+    let selection: ItemSelection
     let arguments: ParsedArguments
     let environment: [String: String]
     private let invocation: Invocation
 
-    init(_ invocation: Invocation) {
+    /// The item named or selected by a command's typed arguments.
+    init(_ selection: ItemSelection, _ invocation: Invocation) {
+        self.selection = selection
         self.invocation = invocation
         arguments = invocation.arguments
         environment = invocation.environment
+    }
+
+    /// For a command that reads its options from the parse itself.
+    init(_ invocation: Invocation) {
+        self.init(ItemSelection(OptionReader(invocation.arguments), label: true, class: true), invocation)
     }
 
     /// The item named by the positional REFERENCE (`SERVICE/ACCOUNT`,
@@ -19,8 +27,7 @@ struct ItemArguments {
     /// `vault run`'s references; nil when none is given. Naming the item both
     /// ways, or a `?otp` query, is a usage error.
     func reference() throws -> SecretReference? {
-        guard arguments.command.positionals.first?.name == CommandTable.itemName.name,
-              let text = arguments.positionals.first else { return nil }
+        guard let text = selection.name else { return nil }
         let reference: SecretReference
         do {
             reference = try SecretReference(parsingName: text)
@@ -32,11 +39,11 @@ struct ItemArguments {
             throw UsageError("\(quoted(text)) names a one-time code; a command names an item",
                              hint: "drop the ?otp, or print the code with 'vault otp \(SecretReference(group: reference.group, service: reference.service, account: reference.account).shortName)'")
         }
-        if arguments.value(.service) != nil || arguments.value(.account) != nil {
+        if selection.service != nil || selection.account != nil {
             throw UsageError("the item is named twice, as \(quoted(text)) and with -s/-a",
                              hint: "give either \(quoted(text)) or -s SERVICE -a ACCOUNT, not both")
         }
-        if let named = reference.group, let given = arguments.value(.group), given != named.name {
+        if let named = reference.group, let given = selection.group, given != named.name {
             throw UsageError("\(quoted(text)) is in group \(quoted(named.name)), and --group names \(quoted(given))",
                              hint: "drop --group, or write the name as SERVICE/ACCOUNT")
         }
@@ -56,7 +63,7 @@ struct ItemArguments {
     /// The service of the positional reference, else --service, required.
     func service() throws -> String {
         if let reference = try reference() { return reference.service }
-        guard let service = arguments.value(.service) else {
+        guard let service = selection.service else {
             throw UsageError("missing --service", hint: "name the item's service with -s SERVICE")
         }
         guard !service.isEmpty else { throw UsageError("the service is empty", hint: "give a non-empty -s SERVICE") }
@@ -66,7 +73,7 @@ struct ItemArguments {
     /// The account of the positional reference, else --account, required (it may be empty).
     func account() throws -> String {
         if let reference = try reference() { return reference.account }
-        guard let account = arguments.value(.account) else {
+        guard let account = selection.account else {
             throw UsageError("missing --account", hint: "name the item's account with -a ACCOUNT (it may be \"\")")
         }
         return account
@@ -76,7 +83,7 @@ struct ItemArguments {
     /// VAULT_GROUP, or `group` in the config file, or nil.
     func group() throws -> AccessGroup? {
         if let group = try reference()?.group { return group }
-        guard let name = try Settings(invocation).value(.group) else {
+        guard let name = try Settings(invocation).value(.group, given: selection.group) else {
             return nil
         }
         return try ItemArguments.group(named: name)
@@ -115,7 +122,7 @@ struct ItemArguments {
 
     /// --class, or nil.
     func accessibility() throws -> Accessibility? {
-        guard let name = arguments.value(.class) else { return nil }
+        guard let name = selection.accessibility else { return nil }
         guard let value = Accessibility(name: name) else {
             throw UsageError("unknown class \(quoted(name))",
                              hint: "use one of: \(Accessibility.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -151,8 +158,8 @@ struct ItemArguments {
     /// The query the selecting options describe (service, account, group, label, class).
     func query() throws -> Query {
         let reference = try reference()
-        return Query(service: reference?.service ?? arguments.value(.service), account: reference?.account ?? arguments.value(.account),
+        return Query(service: reference?.service ?? selection.service, account: reference?.account ?? selection.account,
               group: try group(),
-              accessibility: try accessibility(), label: arguments.value(.label))
+              accessibility: try accessibility(), label: selection.label)
     }
 }

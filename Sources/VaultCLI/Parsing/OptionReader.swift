@@ -15,6 +15,13 @@ final class OptionReader {
     /// Everything after `--` for a command that runs another one.
     var trailing: [String] { parsed.trailing }
 
+    /// The value given for the positional `spec`; nil when the command does not take it or it was left out.
+    func positional(_ spec: PositionalSpec) -> String? {
+        guard let index = parsed.command.positionals.firstIndex(where: { $0.name == spec.name }),
+              index < parsed.positionals.count else { return nil }
+        return parsed.positionals[index]
+    }
+
     /// The last value given for the option `name`, if any.
     func value(_ name: OptionName) -> String? {
         asked.append(name)

@@ -100,7 +100,7 @@ extension CommandTable {
             ExampleSpec("vault get -s bank -a me --clip", "copy a password to the clipboard for 45 seconds"),
             ExampleSpec("vault get -s github -a ci-bot --revision 1", "print the token the item held before its last rotation"),
         ],
-        run: { try GetCommand.run($0) })
+        run: GetCommand.run)
 
     static let historyCommand = CommandSpec(
         "history", summary: "list the earlier secrets of one item, never the secrets",
@@ -152,7 +152,7 @@ extension CommandTable {
             ExampleSpec("[ \"$(vault otp github/alice --remaining)\" -ge 5 ] || sleep 5; vault otp github/alice",
                         "wait for a fresh code when the current one is about to expire"),
         ],
-        run: { try OneTimeCodeCommand.run($0) })
+        run: OneTimeCodeCommand.run)
 
     static let updateCommand = CommandSpec(
         "update", summary: "change the secret or attributes of one item",
