@@ -111,9 +111,9 @@ import Testing
 
     /// The commands whose `run` still reads `Invocation.arguments` itself (issue 33).
     static let untypedCommands: Set<String> = [
-        "init", "add", "update", "edit", "rename", "delete", "trash", "undelete", "list", "history",
+        "init", "add", "update",
         "group", "grant", "identity", "member", "revoke", "passwd",
-        "device-key", "sync", "merge-driver", "conflicts", "resolve", "run", "env", "inject", "scan", "redact",
+        "device-key", "sync", "merge-driver", "run", "env", "inject", "scan", "redact",
         "wipe", "first-run", "export", "import", "copy", "git-credential", "docker-credential",
         "__complete", "__clip-clear",
     ]

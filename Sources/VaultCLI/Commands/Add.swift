@@ -14,7 +14,7 @@ enum AddCommand {
         let output = try NewSecretOutput(invocation)
         let access = VaultAccess(invocation)
         let store = try access.store()
-        let groupCheck = NewGroupCheck(invocation: invocation)
+        let groupCheck = NewGroupCheck(invocation: invocation, createGroup: invocation.arguments.flag(.createGroup))
         let createsGroup = try groupCheck.createsGroup(group, in: store)
         let secret = try SecretInput(invocation).read(access: access)
         if arguments.flag(.otp) { try OneTimeCodeInput.validate(secret) }

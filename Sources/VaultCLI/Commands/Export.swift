@@ -24,7 +24,7 @@ enum ExportCommand {
         }
         let kdf = try KDFCost.parse(arguments.value(.kdfCost))
         let query = try ItemArguments(invocation).query()
-        let names = NameFilter(arguments)
+        let names = NameFilter(OptionReader(arguments))
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let credential = try access.bundleCredential(creating: true)

@@ -26,7 +26,7 @@ enum PlaintextExport {
             throw UsageError("--json and the export would both write to stdout", hint: "give --out FILE with --json")
         }
         let query = try ItemArguments(invocation).query()
-        let names = NameFilter(arguments)
+        let names = NameFilter(OptionReader(arguments))
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let progress = ProgressLine.attach(to: vault, invocation, label: "export")

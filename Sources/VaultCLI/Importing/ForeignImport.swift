@@ -37,7 +37,7 @@ struct ForeignImport {
         }
         let vault = try VaultAccess(invocation).vault()
         if arguments.value(.group) != nil {
-            _ = try NewGroupCheck(invocation: invocation).createsGroup(defaultGroup, in: vault)
+            _ = try NewGroupCheck(invocation: invocation, createGroup: invocation.arguments.flag(.createGroup)).createsGroup(defaultGroup, in: vault)
         }
         let existingGroups = Set(try vault.groupNames().groups)
         let progress = ProgressLine.attach(to: vault, invocation, label: "import")

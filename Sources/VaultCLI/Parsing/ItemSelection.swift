@@ -22,4 +22,9 @@ struct ItemSelection: Sendable {
         label = readsLabel ? options.value(.label) : nil
         accessibility = readsClass ? options.value(.class) : nil
     }
+
+    /// A selection by group alone, for a command that names no item.
+    init(group: String?) {
+        self.group = group
+    }
 }

@@ -19,3 +19,14 @@ struct FileArgument: CommandArguments {
         path = options.positionals.first ?? ""
     }
 }
+
+/// The options of a command that finds one item and can answer in JSON (`history`, `trash`, `undelete`).
+struct ItemJSONArguments: CommandArguments {
+    var item: ItemSelection
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        item = ItemSelection(options)
+        json = options.flag(.json)
+    }
+}

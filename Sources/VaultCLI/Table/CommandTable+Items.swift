@@ -121,7 +121,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault history -s github -a ci-bot", "list the tokens an item held before"),
         ],
-        run: { try HistoryCommand.run($0) })
+        run: HistoryCommand.run)
 
     static let otpCommand = CommandSpec(
         "otp", summary: "print the current one-time code of an item",
@@ -215,7 +215,7 @@ extension CommandTable {
             ExampleSpec("EDITOR=nano vault edit -s notes -a recovery-codes", "edit a multi-line secret in nano"),
             ExampleSpec("vault edit notes/wifi", "write a new item's secret in the editor"),
         ],
-        run: { try EditCommand.run($0) })
+        run: EditCommand.run)
 
     static let deleteCommand = CommandSpec(
         "delete", aliases: ["rm"], summary: "delete items",
@@ -240,7 +240,7 @@ extension CommandTable {
             ExampleSpec("vault delete --group ci --all-matching", "delete every item of the group ci"),
         ],
         destructive: true,
-        run: { try DeleteCommand.run($0) })
+        run: DeleteCommand.run)
 
     static let renameCommand = CommandSpec(
         "rename", aliases: ["mv"], summary: "give one item a new service, account or group",
@@ -269,7 +269,7 @@ extension CommandTable {
             ExampleSpec("vault rename -s github -a ci-bot --to-group ci", "move an item to the group ci"),
             ExampleSpec("vault rename ci/github/ci-bot --to-group default", "move it back, naming it as GROUP/SERVICE/ACCOUNT"),
         ],
-        run: { try RenameCommand.run($0) })
+        run: RenameCommand.run)
 
     static let listCommand = CommandSpec(
         "list", aliases: ["ls"], summary: "list items, never their secrets",
@@ -296,5 +296,5 @@ extension CommandTable {
             ExampleSpec("vault list --service github", "list the accounts stored for one service"),
             ExampleSpec("vault list --group ci --json", "list one group's items as JSON"),
         ],
-        run: { try ListCommand.run($0) })
+        run: ListCommand.run)
 }

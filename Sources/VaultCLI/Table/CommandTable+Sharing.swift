@@ -91,7 +91,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault conflicts", "what the last sync could not merge"),
         ],
-        run: { try ConflictsCommand.list($0) })
+        run: ConflictsCommand.list)
 
     static let resolveCommand = CommandSpec(
         "resolve", summary: "settle an item's conflict with one side's version",
@@ -114,5 +114,5 @@ extension CommandTable {
             ExampleSpec("vault resolve -s github -a ci-bot --theirs", "take the teammate's token"),
         ],
         destructive: true,
-        run: { try ConflictsCommand.resolve($0) })
+        run: ConflictsCommand.resolve)
 }
