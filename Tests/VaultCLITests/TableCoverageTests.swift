@@ -111,10 +111,10 @@ import Testing
 
     /// The commands whose `run` still reads `Invocation.arguments` itself (issue 33).
     static let untypedCommands: Set<String> = [
-        "init", "add", "update",
-        "group", "grant", "identity", "member", "revoke", "passwd",
-        "device-key", "sync", "merge-driver", "run", "env", "inject", "scan", "redact",
-        "wipe", "first-run", "export", "import", "copy", "git-credential", "docker-credential",
+        "add", "update",
+        "grant", "identity", "member",
+        "sync", "run", "env", "inject", "scan", "redact",
+        "wipe", "first-run", "export", "import", "git-credential", "docker-credential",
         "__complete", "__clip-clear",
     ]
 

@@ -5,7 +5,7 @@ enum GrantCommand {
     static func run(_ invocation: Invocation) throws {
         let arguments = invocation.arguments
         let options = ItemArguments(invocation)
-        let groups = try options.namedGroups(purpose: "the credential opens")
+        let groups = try ItemArguments.namedGroups(arguments.values(.group), purpose: "the credential opens")
         let out = try options.newOutputFile(for: "credential", allowsStdout: true)
         if out == "-", invocation.wantsJSON {
             throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")

@@ -39,7 +39,7 @@ enum MemberCommand {
                              hint: "name the groups it may read: vault member add \(shellQuoted(name)) age1… --group GROUP --read-only")
         }
         let recipient = try AgeRecipient(parsing: text)
-        let groups = arguments.values(.group).isEmpty ? [] : try ItemArguments(invocation).namedGroups(purpose: "the member opens")
+        let groups = arguments.values(.group).isEmpty ? [] : try ItemArguments.namedGroups(arguments.values(.group), purpose: "the member opens")
         let member = try VaultAccess(invocation).vault().addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly)
         let scope = member.groups.map { "group\($0.count == 1 ? "" : "s") " + $0.map { quoted($0.name) }.joined(separator: ", ") + (member.readOnly ? ", read-only" : "") }
             ?? "the whole vault (full member)"

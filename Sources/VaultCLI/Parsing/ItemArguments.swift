@@ -89,9 +89,8 @@ struct ItemArguments {
         return try ItemArguments.group(named: name)
     }
 
-    /// Every --group given (no default), at least one.
-    func namedGroups(purpose: String) throws -> [AccessGroup] {
-        let names = arguments.values(.group)
+    /// Every --group given (`names`, no default), at least one.
+    static func namedGroups(_ names: [String], purpose: String) throws -> [AccessGroup] {
         guard !names.isEmpty else { throw UsageError("no --group given", hint: "name the groups \(purpose) with --group GROUP (repeat it for several)") }
         var groups: [AccessGroup] = []
         for name in names where !groups.contains(where: { $0.name == name }) { groups.append(try ItemArguments.group(named: name)) }

@@ -21,7 +21,7 @@ extension CommandTable {
             ExampleSpec("vault group create ci", "make a group for a CI job's secrets"),
             ExampleSpec("vault group delete old-ci --yes", "delete a group and its items from a script"),
         ],
-        run: { try GroupCommand.run($0) })
+        run: GroupCommand.run)
 
     static let identityCommand = CommandSpec(
         "identity", summary: "make an age identity, or print the recipient of one",
@@ -161,5 +161,5 @@ extension CommandTable {
             ExampleSpec("vault revoke --group ci && vault grant --group ci --out ci.cred", "replace a credential"),
         ],
         destructive: true,
-        run: { try RevokeCommand.run($0) })
+        run: RevokeCommand.run)
 }

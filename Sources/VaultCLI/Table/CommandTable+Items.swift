@@ -19,7 +19,7 @@ extension CommandTable {
             ExampleSpec("vault init --passphrase-file pass.txt --kdf-cost testing",
                         "create a vault quickly in a test suite"),
         ],
-        run: { try InitCommand.run($0) })
+        run: InitCommand.run)
 
     static let addCommand = CommandSpec(
         "add", summary: "add a secret item",

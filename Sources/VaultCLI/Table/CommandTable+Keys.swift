@@ -35,7 +35,7 @@ extension CommandTable {
             ExampleSpec("vault --key-file ./ci.key passwd --remove-passphrase",
                         "keep only the key file"),
         ],
-        run: { try PasswdCommand.run($0) })
+        run: PasswdCommand.run)
 
     static let rekeyCommand = CommandSpec(
         "rekey", summary: "replace every key of the vault",
@@ -155,7 +155,7 @@ extension CommandTable {
             ExampleSpec("vault device-key --tpm --reseal", "seal it again after a firmware or Secure Boot update changed PCR 7"),
             ExampleSpec("vault device-key --no-tpm", "move it back into a file"),
         ],
-        run: { try DeviceKeyCommand.run($0) })
+        run: DeviceKeyCommand.run)
 
     static let helpCommand = CommandSpec(
         "help", summary: "show help for vault or for a command",

@@ -194,7 +194,7 @@ extension CommandTable {
             ExampleSpec("vault copy --to ~/scratch.vault", "a copy to try things on"),
             ExampleSpec("vault --vault team.vault copy --to team-test.vault --kdf-cost testing", "a cheap-to-open copy of a team vault for tests"),
         ],
-        run: { try CopyCommand.run($0) })
+        run: CopyCommand.run)
 
     static let verifyCommand = CommandSpec(
         "verify", summary: "check the vault's files, format and records",

@@ -53,7 +53,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("git config merge.vault.driver 'vault merge-driver %O %A %B %P'", "what sync --setup sets"),
         ],
-        run: { try MergeDriverCommand.run($0) })
+        run: MergeDriverCommand.run)
 
     static let textconvCommand = CommandSpec(
         "textconv", summary: "git's diff driver for vault files (set by sync --setup)",
