@@ -112,7 +112,6 @@ import Testing
     /// The commands whose `run` still reads `Invocation.arguments` itself (issue 33).
     static let untypedCommands: Set<String> = [
         "add", "update",
-        "grant", "identity", "member",
         "sync", "run", "env", "inject", "scan", "redact",
         "wipe", "first-run", "export", "import", "git-credential", "docker-credential",
         "__complete", "__clip-clear",

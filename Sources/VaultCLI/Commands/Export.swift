@@ -15,7 +15,7 @@ enum ExportCommand {
             try PlaintextExport.run(invocation, format: format == "csv" ? .csv : .json)
             return
         }
-        let out = try ItemArguments(invocation).newOutputFile(for: "bundle", allowsStdout: true)
+        let out = try ItemArguments.newOutputFile(invocation.arguments.value(.out), for: "bundle", allowsStdout: true)
         if out == "-", invocation.wantsJSON {
             throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")
         }

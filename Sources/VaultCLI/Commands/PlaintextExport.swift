@@ -21,7 +21,7 @@ enum PlaintextExport {
                              hint: "leave out --\(bundleOption.long), or --format for a bundle")
         }
         let out = arguments.value(.out).flatMap { $0 == "-" ? nil : $0 }
-        if let out { _ = try ItemArguments(invocation).newOutputFile(for: "plaintext export", allowsStdout: false) }
+        if let out { _ = try ItemArguments.newOutputFile(invocation.arguments.value(.out), for: "plaintext export", allowsStdout: false) }
         if out == nil, invocation.wantsJSON {
             throw UsageError("--json and the export would both write to stdout", hint: "give --out FILE with --json")
         }

@@ -97,10 +97,10 @@ struct ItemArguments {
         return groups
     }
 
-    /// --out: a file that must not exist yet (vault never overwrites what it
+    /// --out, given as `out`: a file that must not exist yet (vault never overwrites what it
     /// wrote, e.g. a credential or bundle), or `-` for stdout when `allowsStdout`.
-    func newOutputFile(for what: String, allowsStdout: Bool) throws -> String {
-        guard let out = arguments.value(.out), !out.isEmpty else {
+    static func newOutputFile(_ out: String?, for what: String, allowsStdout: Bool) throws -> String {
+        guard let out, !out.isEmpty else {
             throw UsageError("no --out given",
                              hint: "name a new file for the \(what) with --out FILE" + (allowsStdout ? ", or --out - for stdout" : ""))
         }
@@ -148,9 +148,13 @@ struct ItemArguments {
     var removesExpiry: Bool { arguments.value(.expires) == "never" }
 
     /// --expires as a date: a duration from now, or a date that has not passed; nil when not given or `never`.
-    func expiry(now: Date? = nil) throws -> Date? {
-        let now = now ?? invocation.now
-        guard let text = arguments.value(.expires), text != "never" else { return nil }
+    func expiry() throws -> Date? {
+        try ItemArguments.expiry(arguments.value(.expires), now: invocation.now)
+    }
+
+    /// --expires given as `text`, as a date: a duration from `now`, or a date that has not passed; nil when not given or `never`.
+    static func expiry(_ text: String?, now: Date) throws -> Date? {
+        guard let text, text != "never" else { return nil }
         return try DurationText.pointInTime("expires", text, .future, now: now)
     }
 

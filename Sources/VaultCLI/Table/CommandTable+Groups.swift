@@ -46,7 +46,7 @@ extension CommandTable {
             ExampleSpec("vault identity new --out - | gh secret set VAULT_IDENTITY", "make a CI runner's identity, straight into a CI secret"),
             ExampleSpec("vault identity show --identity ~/.config/age/keys.txt", "print the recipient of an age-keygen identity"),
         ],
-        run: { try IdentityCommand.run($0) })
+        run: IdentityCommand.run)
 
     static let memberCommand = CommandSpec(
         "member", summary: "add, list or remove members: age recipients the vault is sealed to",
@@ -89,7 +89,7 @@ extension CommandTable {
             ExampleSpec("vault member list --json", "show who the vault is sealed to"),
             ExampleSpec("vault member remove ci-runner", "remove a member and re-key what it could open"),
         ],
-        run: { try MemberCommand.run($0) })
+        run: MemberCommand.run)
 
     static let trustCommand = CommandSpec(
         "trust", summary: "print the vault's trust fingerprint, for members and CI jobs to pin",
@@ -142,7 +142,7 @@ extension CommandTable {
             ExampleSpec("vault grant --group ci --read-only --expires 30d --out - | gh secret set VAULT_CREDENTIAL",
                         "a read-only credential for 30 days, straight into a CI secret"),
         ],
-        run: { try GrantCommand.run($0) })
+        run: GrantCommand.run)
 
     static let revokeCommand = CommandSpec(
         "revoke", summary: "end every credential granted for a group",
