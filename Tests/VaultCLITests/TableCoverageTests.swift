@@ -112,8 +112,8 @@ import Testing
     /// The commands whose `run` still reads `Invocation.arguments` itself (issue 33).
     static let untypedCommands: Set<String> = [
         "add", "update",
-        "sync", "run", "env", "inject", "scan", "redact",
-        "wipe", "first-run", "export", "import", "git-credential", "docker-credential",
+        "run", "env", "inject", "scan", "redact",
+        "export", "import", "git-credential", "docker-credential",
         "__complete", "__clip-clear",
     ]
 

@@ -245,8 +245,9 @@ struct VaultAccess {
     func store() throws -> ItemStore {
         if try backend() == .secretService { return try secretServiceStore() }
         let vault = try self.vault()
+        // The configured first-run wipe never asks, so no --yes is needed.
         try FirstRun.applyConfigured(try invocation.config(), vault: vault,
-                                     run: WipeRun(invocation: invocation, access: self), terminal: invocation.terminal)
+                                     run: WipeRun(invocation: invocation, access: self, confirmed: false), terminal: invocation.terminal)
         return vault
     }
 

@@ -34,7 +34,7 @@ extension CommandTable {
             ExampleSpec("vault wipe --trash --yes", "empty the trash for good"),
         ],
         destructive: true,
-        run: { try WipeCommand.run($0) })
+        run: WipeCommand.run)
 
     static let firstRunCommand = CommandSpec(
         "first-run", summary: "wipe what an earlier install or owner left, once",
@@ -60,7 +60,7 @@ extension CommandTable {
                         "in a tool: wipe its items left by an earlier install"),
         ],
         destructive: true,
-        run: { try FirstRunCommand.run($0) })
+        run: FirstRunCommand.run)
 
     static let exportCommand = CommandSpec(
         "export", summary: "write items to an encrypted bundle, or in the clear to take them elsewhere",

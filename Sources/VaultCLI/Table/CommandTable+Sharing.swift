@@ -31,7 +31,7 @@ extension CommandTable {
             ExampleSpec("vault --vault team.vault sync", "commit your changes, merge your teammates', push"),
             ExampleSpec("vault --vault team.vault sync --setup", "once per clone: let git pull merge the vault too"),
         ],
-        run: { try SyncCommand.run($0) })
+        run: SyncCommand.run)
 
     static let mergeDriverCommand = CommandSpec(
         "merge-driver", summary: "git's merge driver for vault files (set by sync --setup)",
