@@ -112,9 +112,8 @@ import Testing
     /// The commands whose `run` still reads `Invocation.arguments` itself (issue 33).
     static let untypedCommands: Set<String> = [
         "add", "update",
-        "run", "env", "inject", "scan", "redact",
-        "export", "import", "git-credential", "docker-credential",
-        "__complete", "__clip-clear",
+        "run", "env", "inject",
+        "export", "import",
     ]
 
     /// Each option's environment variable is one the table describes (and so

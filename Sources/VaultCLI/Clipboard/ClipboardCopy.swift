@@ -82,11 +82,20 @@ struct ClipboardCopy {
 /// session of its own: reads the HMAC key and MAC of the secret on stdin,
 /// waits SECONDS (suspend counts), then empties the clipboard if it still
 /// holds the secret (OSC 52: always).
+/// `vault __clip-clear`'s arguments: METHOD, SECONDS and PLACE, as `get --clip` gives them.
+struct ClipboardClearArguments: CommandArguments {
+    var words: [String]
+
+    init(_ options: OptionReader) {
+        words = options.positionals
+    }
+}
+
 enum ClipboardClearCommand {
     static let name = "__clip-clear"
 
-    static func run(_ invocation: Invocation) throws {
-        let words = invocation.arguments.positionals
+    static func run(_ arguments: ClipboardClearArguments, _ invocation: Invocation) throws {
+        let words = arguments.words
         guard words.count == 3, let method = ClipboardMethod(rawValue: words[0]), let seconds = Int(words[1]) else { return }
         let handoff = SecretStream.read(STDIN_FILENO, limit: 64)
         guard handoff.count == 64 else { return }

@@ -23,8 +23,9 @@ struct ItemSelection: Sendable {
         accessibility = readsClass ? options.value(.class) : nil
     }
 
-    /// A selection by group alone, for a command that names no item.
-    init(group: String?) {
+    /// A selection by group (and class) alone, for a command that names no item.
+    init(group: String?, accessibility: String? = nil) {
         self.group = group
+        self.accessibility = accessibility
     }
 }

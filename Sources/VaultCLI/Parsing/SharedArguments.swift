@@ -30,3 +30,16 @@ struct ItemJSONArguments: CommandArguments {
         json = options.flag(.json)
     }
 }
+
+/// The arguments of a credential helper (`git-credential`, `docker-credential`): the
+/// operation its caller asks for, and the group and class of the items it keeps.
+struct CredentialHelperArguments: CommandArguments {
+    /// The operation (the table allows only the helper's own).
+    var operation: String
+    var item: ItemSelection
+
+    init(_ options: OptionReader) {
+        operation = options.positionals.first ?? ""
+        item = ItemSelection(group: options.value(.group), accessibility: options.value(.class))
+    }
+}

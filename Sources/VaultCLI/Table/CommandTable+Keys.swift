@@ -186,7 +186,7 @@ extension CommandTable {
                            completion: .values(["groups", "services", "accounts", "items"])),
         ],
         hidden: true,
-        run: { try CompleteCommand.run($0) })
+        run: CompleteCommand.run)
 
     static let generateCommand = CommandSpec(
         "__generate", summary: "print a file generated from this table",
@@ -208,5 +208,5 @@ extension CommandTable {
             PositionalSpec("PLACE", help: "the display or terminal"),
         ],
         hidden: true,
-        run: { try ClipboardClearCommand.run($0) })
+        run: ClipboardClearCommand.run)
 }
