@@ -111,7 +111,6 @@ import Testing
 
     /// The commands whose `run` still reads `Invocation.arguments` itself (issue 33).
     static let untypedCommands: Set<String> = [
-        "add", "update",
         "export", "import",
     ]
 

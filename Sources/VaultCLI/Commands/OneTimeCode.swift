@@ -76,9 +76,10 @@ enum OneTimeCodeInput {
 
     /// Refuses `--otp` with `--generate` (a one-time code secret comes from
     /// the site) or `--keep-secret` (there is no new secret to check).
-    static func checkSource(_ arguments: ParsedArguments) throws {
-        guard arguments.flag(.otp) else { return }
-        for other in [OptionName.generate, .keepSecret] where arguments.flag(other) {
+    /// Refuses --otp (`otp`) with --generate or --keep-secret, which give no such secret.
+    static func checkSource(otp: Bool, generate: Bool, keepSecret: Bool) throws {
+        guard otp else { return }
+        for (other, given) in [(OptionName.generate, generate), (.keepSecret, keepSecret)] where given {
             throw UsageError("--otp and --\(other.long) both given", hint: "a one-time code secret comes from the site: " + formHint)
         }
     }

@@ -129,9 +129,9 @@ struct ItemArguments {
         return value
     }
 
-    /// The descriptive attributes given as options (label, comment, kind, generic, env name, expires).
-    func details() throws -> ItemDetails {
-        let envName = arguments.value(.envName)
+    /// The descriptive attributes `given` (label, comment, kind, generic, env name, expires), checked.
+    func details(_ given: ItemDetailOptions) throws -> ItemDetails {
+        let envName = given.envName
         if let envName, !Dotenv.isValidName(envName) {
             throw UsageError("invalid --env-name \(quoted(envName))",
                              hint: "an environment variable name is letters, digits and _, not starting with a digit")
@@ -140,16 +140,8 @@ struct ItemArguments {
             throw UsageError("--env-name \(envName) is protected: an item that sets it changes what the programs of a job do",
                              hint: "choose another name; a job that means to set \(envName) writes it itself (--env, an env file), see docs/RUN.md")
         }
-        return ItemDetails(label: arguments.value(.label), comment: arguments.value(.comment), kind: arguments.value(.kind),
-                           generic: arguments.value(.generic), envName: envName, expires: try expiry())
-    }
-
-    /// Whether --expires never was given: the item's expiry is removed.
-    var removesExpiry: Bool { arguments.value(.expires) == "never" }
-
-    /// --expires as a date: a duration from now, or a date that has not passed; nil when not given or `never`.
-    func expiry() throws -> Date? {
-        try ItemArguments.expiry(arguments.value(.expires), now: invocation.now)
+        return ItemDetails(label: given.label, comment: given.comment, kind: given.kind,
+                           generic: given.generic, envName: envName, expires: try ItemArguments.expiry(given.expires, now: invocation.now))
     }
 
     /// --expires given as `text`, as a date: a duration from `now`, or a date that has not passed; nil when not given or `never`.

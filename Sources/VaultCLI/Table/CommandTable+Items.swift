@@ -58,7 +58,7 @@ extension CommandTable {
             ExampleSpec("vault add -U -s backup -a cron --class after-first-unlock --secret-file backup.key",
                         "replace an item that a cron job may read after the first unlock"),
         ],
-        run: { try AddCommand.run($0) })
+        run: AddCommand.run)
 
     static let getCommand = CommandSpec(
         "get", aliases: ["show"], summary: "print the secret of one item",
@@ -187,7 +187,7 @@ extension CommandTable {
                         "replace a password with a new random one"),
             ExampleSpec("vault update -s github -a ci-bot --undo", "go back to the token before the last rotation"),
         ],
-        run: { try UpdateCommand.run($0) })
+        run: UpdateCommand.run)
 
     static let editCommand = CommandSpec(
         "edit", summary: "change the secret of one item in an editor",
