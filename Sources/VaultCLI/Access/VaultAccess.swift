@@ -253,13 +253,13 @@ struct VaultAccess {
 
     /// The credential of an export bundle: --bundle-key-file (created when
     /// missing and `creating`), --bundle-passphrase-file, or a prompt (twice when `creating`).
-    func bundleCredential(creating: Bool) throws -> UnlockSecret {
+    func bundleCredential(_ options: BundleCredentialOptions, creating: Bool) throws -> UnlockSecret {
         let hint = "give --bundle-passphrase-file FILE or --bundle-key-file FILE"
-        if let path = nonEmpty(arguments.value(.bundleKeyFile)) {
+        if let path = nonEmpty(options.keyFile) {
             if creating, !KeyFile.exists(path: path) { return .keyFile(try KeyFile.create(path: path)) }
             return .keyFile(try KeyFile.read(path: path, kind: .bundleKeyFile))
         }
-        if let path = nonEmpty(arguments.value(.bundlePassphraseFile)) { return .passphrase(try PassphraseFile.read(path: path)) }
+        if let path = nonEmpty(options.passphraseFile) { return .passphrase(try PassphraseFile.read(path: path)) }
         if creating { return .passphrase(try newPassphrase(fromFile: nil, purpose: "Passphrase for the bundle", hint: hint)) }
         if let reason = reasonPromptsAreOff {
             throw CommandFailure(.interactionNotAllowed, "no bundle passphrase given, and vault may not prompt here (\(reason))", hint: hint)

@@ -29,7 +29,7 @@ enum ImportCommand {
         let progress = ProgressLine.attach(to: vault, invocation, label: "import")
         defer { progress?.finish() }
         try addAll(from: path, holder: "the bundle", invocation) {
-            try vault.importBundle(at: path, credential: try access.bundleCredential(creating: false), onConflict: policy)
+            try vault.importBundle(at: path, credential: try access.bundleCredential(BundleCredentialOptions(OptionReader(invocation.arguments)), creating: false), onConflict: policy)
         }
     }
 

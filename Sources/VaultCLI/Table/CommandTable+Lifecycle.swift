@@ -99,7 +99,7 @@ extension CommandTable {
             ExampleSpec("vault export --out move.vexport --bundle-key-file move.key", "export for another machine with a key file"),
             ExampleSpec("vault export --group ci --format csv --plaintext --out ci.csv", "write the group ci's items in the clear, for another tool"),
         ],
-        run: { try ExportCommand.run($0) })
+        run: ExportCommand.run)
 
     static let importCommand = CommandSpec(
         "import", summary: "add the items of an export bundle, a plaintext export, or another password manager's export",
