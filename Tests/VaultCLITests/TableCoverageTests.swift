@@ -111,7 +111,6 @@ import Testing
 
     /// The commands whose `run` still reads `Invocation.arguments` itself (issue 33).
     static let untypedCommands: Set<String> = [
-        "import",
     ]
 
     /// Each option's environment variable is one the table describes (and so

@@ -155,7 +155,7 @@ extension CommandTable {
                         "import and overwrite what exists"),
             ExampleSpec("vault import --from vault-csv ci.csv", "import a plaintext export made by export --format csv --plaintext"),
         ],
-        run: { try ImportCommand.run($0) })
+        run: ImportCommand.run)
 
     static let resetCommand = CommandSpec(
         "reset", summary: "remove the vault and everything kept for it",
