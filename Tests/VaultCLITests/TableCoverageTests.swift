@@ -94,13 +94,8 @@ import Testing
     @Test(arguments: CommandTable.commands.map(\.name))
     func typedArgumentsReadTheDeclaredOptions(name: String) throws {
         let command = try #require(CommandTable.commands.first { $0.name == name })
-        guard let arguments = command.arguments else {
-            #expect(Self.untypedCommands.contains(name), "\(name) has no typed arguments")
-            return
-        }
-        #expect(!Self.untypedCommands.contains(name), "\(name) has typed arguments now: take it off untypedCommands")
         let reader = OptionReader(ParsedArguments(command: command))
-        _ = try arguments.init(reader)
+        _ = try command.arguments.init(reader)
         let asked = Set(reader.asked.map(\.long))
         let declared = Set(command.options.map(\.long))
         let global = Set(CommandTable.globalOptions.map(\.long))
@@ -108,10 +103,6 @@ import Testing
                 "\(name) reads options it does not declare: \(asked.subtracting(declared).subtracting(global).sorted())")
         #expect(declared.subtracting(asked).isEmpty, "\(name) declares options it never reads: \(declared.subtracting(asked).sorted())")
     }
-
-    /// The commands whose `run` still reads `Invocation.arguments` itself (issue 33).
-    static let untypedCommands: Set<String> = [
-    ]
 
     /// Each option's environment variable is one the table describes (and so
     /// the man page lists), and exactly these unlock the vault (the TPM PIN's file opens the device key).

@@ -87,7 +87,7 @@ struct ForeignImport {
         fields += [("added", .number(outcome.added)), ("replaced", .number(outcome.replaced)), ("skipped", .number(outcome.skipped))]
         invocation.report("imported \(read) from \(quoted(source)): \(outcome.added) added, \(outcome.replaced) replaced, "
                           + "\(outcome.skipped) skipped (they exist), \(leftOut.count) left out",
-                          json: .object(fields))
+                          json: .object(fields), asJSON: arguments.json)
     }
 }
 

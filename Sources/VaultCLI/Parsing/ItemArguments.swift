@@ -1,25 +1,17 @@
 import FoundationEssentials
 import VaultCore
 
-/// Reading item attributes and queries from parsed options, with the usage
-/// errors that go with them. Shared by every item command.
+/// Item names, attributes and queries made of a command's typed options (its
+/// `ItemSelection`, environment and config), with the usage errors that go
+/// with them. Shared by every item command.
 struct ItemArguments {
     let selection: ItemSelection
-    let arguments: ParsedArguments
-    let environment: [String: String]
     private let invocation: Invocation
 
     /// The item named or selected by a command's typed arguments.
     init(_ selection: ItemSelection, _ invocation: Invocation) {
         self.selection = selection
         self.invocation = invocation
-        arguments = invocation.arguments
-        environment = invocation.environment
-    }
-
-    /// For a command that reads its options from the parse itself.
-    init(_ invocation: Invocation) {
-        self.init(ItemSelection(OptionReader(invocation.arguments), label: true, class: true), invocation)
     }
 
     /// The item named by the positional REFERENCE (`SERVICE/ACCOUNT`,

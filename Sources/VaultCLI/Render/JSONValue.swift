@@ -37,15 +37,6 @@ indirect enum JSONValue {
 }
 
 extension Invocation {
-    /// Whether --json was given.
-    var wantsJSON: Bool { arguments.flag(.json) }
-
-    /// Reports what a command did: with --json, `json` as one line on stdout;
-    /// otherwise `message` on stderr, unless -q.
-    func report(_ message: String, json: @autoclosure () -> JSONValue) {
-        report(message, json: json(), asJSON: wantsJSON)
-    }
-
     /// Reports what a command did: when `asJSON` (its --json), `json` as one
     /// line on stdout; otherwise `message` on stderr, unless -q.
     func report(_ message: String, json: @autoclosure () -> JSONValue, asJSON: Bool) {

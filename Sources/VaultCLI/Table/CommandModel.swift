@@ -142,36 +142,19 @@ public struct CommandSpec: Sendable {
     public var hidden: Bool
     /// Removes items or keys: never offered by "did you mean" for a mistyped word.
     public var destructive: Bool
-    /// The type of the command's typed arguments, which its `run` reads; nil
-    /// for a command that still reads its options from `Invocation.arguments`.
-    var arguments: (any CommandArguments.Type)?
+    /// The type of the command's typed arguments, the only way its `run` reads its options.
+    let arguments: any CommandArguments.Type
     /// Reads the command's typed arguments, validates them and runs the command.
-    public var run: @Sendable (Invocation) throws -> Void
+    public let run: @Sendable (Invocation) throws -> Void
 
-    /// A command whose `run` takes its typed arguments: they are read from the
-    /// parse and validated before it runs.
+    /// A command whose `run` takes its typed arguments, which are read from
+    /// the parse and validated before it runs.
     init<Arguments: CommandArguments>(
         _ name: String, aliases: [String] = [], summary: String, discussion: String = "",
         options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
         examples: [ExampleSpec] = [], takesCommandAfterDashDash: Bool = false,
         hidden: Bool = false, destructive: Bool = false,
         run: @escaping @Sendable (Arguments, Invocation) throws -> Void
-    ) {
-        self.init(name, aliases: aliases, summary: summary, discussion: discussion, options: options,
-                  positionals: positionals, examples: examples, takesCommandAfterDashDash: takesCommandAfterDashDash,
-                  hidden: hidden, destructive: destructive) { invocation in
-            let arguments = try Arguments(OptionReader(invocation.arguments))
-            try arguments.validate()
-            try run(arguments, invocation)
-        }
-        self.arguments = Arguments.self
-    }
-
-    public init(
-        _ name: String, aliases: [String] = [], summary: String, discussion: String = "",
-        options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
-        examples: [ExampleSpec] = [], takesCommandAfterDashDash: Bool = false,
-        hidden: Bool = false, destructive: Bool = false, run: @escaping @Sendable (Invocation) throws -> Void
     ) {
         self.name = name
         self.aliases = aliases
@@ -183,7 +166,12 @@ public struct CommandSpec: Sendable {
         self.takesCommandAfterDashDash = takesCommandAfterDashDash
         self.hidden = hidden
         self.destructive = destructive
-        self.run = run
+        self.arguments = Arguments.self
+        self.run = { invocation in
+            let arguments = try Arguments(OptionReader(invocation.arguments))
+            try arguments.validate()
+            try run(arguments, invocation)
+        }
     }
 }
 
@@ -211,8 +199,6 @@ public struct ParsedArguments: Sendable {
     public func values(_ name: OptionName) -> [String] { options[name.long] ?? [] }
     /// Whether the flag `name` was given.
     public func flag(_ name: OptionName) -> Bool { options[name.long] != nil }
-    /// Those of `names` given (flags or options with values), in the order of `names`.
-    public func given(_ names: [OptionName]) -> [OptionName] { names.filter(flag) }
 }
 
 /// A usage error: exit 2, one line naming the problem, one hint saying what to do.

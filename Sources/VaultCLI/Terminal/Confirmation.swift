@@ -3,10 +3,6 @@ import VaultCore
 /// Asking before a destructive change: `--yes` answers for scripts; on a
 /// terminal vault asks; with neither it refuses (exit 2) and changes nothing.
 enum Confirmation {
-    static func require(_ invocation: Invocation, access: VaultAccess, question: String) throws {
-        try require(invocation, confirmed: invocation.arguments.flag(.yes), access: access, question: question)
-    }
-
     /// Asks `question` unless `confirmed` (the command's --yes).
     static func require(_ invocation: Invocation, confirmed: Bool, access: VaultAccess, question: String) throws {
         if confirmed { return }
