@@ -179,7 +179,8 @@ public struct CommandSpec: Sendable {
 public struct ParsedArguments: Sendable {
     public var command: CommandSpec
     /// Values by long option name, in the order given (flags hold ""): read through `value`,
-    /// `values`, `flag` and `given`, by `OptionName`, so a renamed option is a compile error.
+    /// `values` and `flag`, by `OptionName`, so a renamed option is a compile error; a command
+    /// reads them through its typed arguments (`CommandArguments`, `OptionReader`).
     private var options: [String: [String]]
     public var positionals: [String]
     /// Everything after `--` for commands that run another command.
