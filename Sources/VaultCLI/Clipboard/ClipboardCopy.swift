@@ -78,10 +78,6 @@ struct ClipboardCopy {
     }
 }
 
-/// `vault __clip-clear METHOD SECONDS PLACE`, started by `get --clip` in a
-/// session of its own: reads the HMAC key and MAC of the secret on stdin,
-/// waits SECONDS (suspend counts), then empties the clipboard if it still
-/// holds the secret (OSC 52: always).
 /// `vault __clip-clear`'s arguments: METHOD, SECONDS and PLACE, as `get --clip` gives them.
 struct ClipboardClearArguments: CommandArguments {
     var words: [String]
@@ -91,6 +87,10 @@ struct ClipboardClearArguments: CommandArguments {
     }
 }
 
+/// `vault __clip-clear METHOD SECONDS PLACE`, started by `get --clip` in a
+/// session of its own: reads the HMAC key and MAC of the secret on stdin,
+/// waits SECONDS (suspend counts), then empties the clipboard if it still
+/// holds the secret (OSC 52: always).
 enum ClipboardClearCommand {
     static let name = "__clip-clear"
 

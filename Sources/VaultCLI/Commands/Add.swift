@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault add`: stores a new item; `--update` replaces an existing one.
 /// `vault add`'s options.
 struct AddArguments: CommandArguments {
     var item: ItemSelection
@@ -30,6 +29,7 @@ struct AddArguments: CommandArguments {
     }
 }
 
+/// `vault add`: stores a new item; `--update` replaces an existing one.
 enum AddCommand {
     static func run(_ arguments: AddArguments, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)

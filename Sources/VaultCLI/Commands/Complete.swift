@@ -1,14 +1,5 @@
 import VaultCore
 
-/// `vault __complete groups|services|accounts|items [--service S]`: names for
-/// shell completion, one per line. Never prompts and never waits: it reads only
-/// what opens at once (a locked vault gives what opens without an unlock, often
-/// nothing), and leaves out names with control characters, which would reach
-/// the terminal raw. groups are every group the keys open, items or none;
-/// items are the item names commands take as their one positional argument,
-/// SERVICE/ACCOUNT and GROUP/SERVICE/ACCOUNT, percent-encoded as they must be.
-/// With --notes, a last line starting with a tab says how many were locked:
-/// zsh shows it under the names; bash and fish have no place to (see docs/CLI.md).
 /// `vault __complete`'s arguments.
 struct CompleteArguments: CommandArguments {
     /// groups, services, accounts or items.
@@ -25,6 +16,15 @@ struct CompleteArguments: CommandArguments {
     }
 }
 
+/// `vault __complete groups|services|accounts|items [--service S]`: names for
+/// shell completion, one per line. Never prompts and never waits: it reads only
+/// what opens at once (a locked vault gives what opens without an unlock, often
+/// nothing), and leaves out names with control characters, which would reach
+/// the terminal raw. groups are every group the keys open, items or none;
+/// items are the item names commands take as their one positional argument,
+/// SERVICE/ACCOUNT and GROUP/SERVICE/ACCOUNT, percent-encoded as they must be.
+/// With --notes, a last line starting with a tab says how many were locked:
+/// zsh shows it under the names; bash and fish have no place to (see docs/CLI.md).
 enum CompleteCommand {
     static func run(_ arguments: CompleteArguments, _ invocation: Invocation) throws {
         let query = Query(service: arguments.service)

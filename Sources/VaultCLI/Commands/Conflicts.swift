@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault conflicts` and `vault resolve`: the items a merge left with two versions.
 /// `vault conflicts`'s options.
 struct ConflictsArguments: CommandArguments {
     /// --group: the conflicts of one group.
@@ -36,6 +35,7 @@ struct ResolveArguments: CommandArguments {
     }
 }
 
+/// `vault conflicts` and `vault resolve`: the items a merge left with two versions.
 enum ConflictsCommand {
     static func list(_ arguments: ConflictsArguments, _ invocation: Invocation) throws {
         let group = try ItemArguments(arguments.item, invocation).query().group

@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault copy --to PATH`: an independent copy of the vault, under a vault id and keys of its own.
 /// `vault copy`'s options.
 struct CopyArguments: CommandArguments {
     /// --to: where the copy goes.
@@ -16,6 +15,7 @@ struct CopyArguments: CommandArguments {
     }
 }
 
+/// `vault copy --to PATH`: an independent copy of the vault, under a vault id and keys of its own.
 enum CopyCommand {
     static func run(_ arguments: CopyArguments, _ invocation: Invocation) throws {
         guard let path = arguments.to, !path.isEmpty else {

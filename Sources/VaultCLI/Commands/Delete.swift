@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault delete`: removes one item, or every match with --all-matching.
 /// `vault delete`'s options.
 struct DeleteArguments: CommandArguments {
     var item: ItemSelection
@@ -18,6 +17,7 @@ struct DeleteArguments: CommandArguments {
     }
 }
 
+/// `vault delete`: removes one item, or every match with --all-matching.
 enum DeleteCommand {
     static func run(_ arguments: DeleteArguments, _ invocation: Invocation) throws {
         let query = try ItemArguments(arguments.item, invocation).query()

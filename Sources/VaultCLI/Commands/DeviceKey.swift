@@ -1,8 +1,6 @@
 import VaultCore
 import VaultCrypto
 
-/// `vault device-key`: shows how this machine keeps the vault's device key; `--tpm` seals it by
-/// the TPM (`--reseal` again, `--pin` with a PIN), `--no-tpm` moves it back into a file.
 /// `vault device-key`'s options.
 struct DeviceKeyArguments: CommandArguments {
     /// --tpm: seal the device key by the TPM.
@@ -29,6 +27,8 @@ struct DeviceKeyArguments: CommandArguments {
     }
 }
 
+/// `vault device-key`: shows how this machine keeps the vault's device key; `--tpm` seals it by
+/// the TPM (`--reseal` again, `--pin` with a PIN), `--no-tpm` moves it back into a file.
 enum DeviceKeyCommand {
     static func run(_ arguments: DeviceKeyArguments, _ invocation: Invocation) throws {
         let (seal, unseal, reseal, pin) = (arguments.seal, arguments.unseal, arguments.reseal, arguments.pin)

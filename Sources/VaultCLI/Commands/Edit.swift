@@ -1,10 +1,6 @@
 import VaultCore
 import VaultCrypto
 
-/// `vault edit`: opens one item's secret in the user's editor through a
-/// file on a tmpfs, wiped and removed afterwards whatever happens, and stores
-/// what the editor saved; an unchanged or emptied buffer changes nothing.
-/// An item that does not exist is created (asked first on a terminal).
 /// `vault edit`'s options.
 struct EditArguments: CommandArguments {
     var item: ItemSelection
@@ -14,6 +10,10 @@ struct EditArguments: CommandArguments {
     }
 }
 
+/// `vault edit`: opens one item's secret in the user's editor through a
+/// file on a tmpfs, wiped and removed afterwards whatever happens, and stores
+/// what the editor saved; an unchanged or emptied buffer changes nothing.
+/// An item that does not exist is created (asked first on a terminal).
 enum EditCommand {
     static func run(_ arguments: EditArguments, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)

@@ -4,8 +4,6 @@ import Glibc
 import VaultCore
 import VaultCrypto
 
-/// `vault env`: prints an assignment for every item in scope, named by its
-/// env name (or the default derived from service and account).
 /// `vault env`'s options.
 struct EnvArguments: CommandArguments {
     /// --group as given.
@@ -42,6 +40,8 @@ struct EnvArguments: CommandArguments {
     }
 }
 
+/// `vault env`: prints an assignment for every item in scope, named by its
+/// env name (or the default derived from service and account).
 enum EnvCommand {
     static func run(_ arguments: EnvArguments, _ invocation: Invocation) throws {
         let format = try arguments.envFormat()

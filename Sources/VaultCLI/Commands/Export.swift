@@ -1,7 +1,5 @@
 import VaultCore
 
-/// `vault export`: writes the portable items that match to an encrypted bundle (or, with
-/// `--format csv|json --plaintext`, in the clear: `PlaintextExport`).
 /// `vault export`'s options.
 struct ExportArguments: CommandArguments {
     /// --out: the new file, or - for stdout.
@@ -52,6 +50,8 @@ struct ExportArguments: CommandArguments {
     }
 }
 
+/// `vault export`: writes the portable items that match to an encrypted bundle (or, with
+/// `--format csv|json --plaintext`, in the clear: `PlaintextExport`).
 enum ExportCommand {
     static func run(_ arguments: ExportArguments, _ invocation: Invocation) throws {
         if let format = arguments.plaintextFormat {

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import VaultCore
 
-/// `vault first-run`: wipes once, when the marker file is missing.
 /// `vault first-run`'s options.
 struct FirstRunArguments: CommandArguments {
     /// --marker: the file whose absence makes a first run.
@@ -25,6 +24,7 @@ struct FirstRunArguments: CommandArguments {
     }
 }
 
+/// `vault first-run`: wipes once, when the marker file is missing.
 enum FirstRunCommand {
     static func run(_ arguments: FirstRunArguments, _ invocation: Invocation) throws {
         let marker = arguments.marker ?? ""

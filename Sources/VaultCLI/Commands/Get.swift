@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault get`: writes one item's secret exactly, or its attributes as JSON.
 /// `vault get`'s options.
 struct GetArguments: CommandArguments {
     var item: ItemSelection
@@ -63,6 +62,7 @@ struct GetArguments: CommandArguments {
     }
 }
 
+/// `vault get`: writes one item's secret exactly, or its attributes as JSON.
 enum GetCommand {
     static func run(_ arguments: GetArguments, _ invocation: Invocation) throws {
         let field = arguments.field

@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault grant`: writes a scoped credential for some groups.
 /// `vault grant`'s options.
 struct GrantArguments: CommandArguments {
     /// Every --group given.
@@ -22,6 +21,7 @@ struct GrantArguments: CommandArguments {
     }
 }
 
+/// `vault grant`: writes a scoped credential for some groups.
 enum GrantCommand {
     static func run(_ arguments: GrantArguments, _ invocation: Invocation) throws {
         let groups = try ItemArguments.namedGroups(arguments.groups, purpose: "the credential opens")

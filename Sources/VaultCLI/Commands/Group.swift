@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault group list|create|delete`.
 /// `vault group`'s arguments.
 struct GroupArguments: CommandArguments {
     /// list, create or delete (the table allows no other).
@@ -23,6 +22,7 @@ struct GroupArguments: CommandArguments {
     }
 }
 
+/// `vault group list|create|delete`.
 enum GroupCommand {
     static func run(_ arguments: GroupArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)

@@ -1,4 +1,3 @@
-/// `vault help [COMMAND]`, and what `--help`, `--version` and a bare `vault` parse to.
 /// `vault help`'s options, and the global --version, which parses as help.
 struct HelpArguments: CommandArguments {
     /// The command to show the help of; the overview without one.
@@ -15,6 +14,7 @@ struct HelpArguments: CommandArguments {
     }
 }
 
+/// `vault help [COMMAND]`, and what `--help`, `--version` and a bare `vault` parse to.
 enum HelpCommand {
     static func run(_ arguments: HelpArguments, _ invocation: Invocation) throws {
         let terminal = invocation.terminal

@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault identity new|show`: age X25519 identities and their recipients.
 /// `vault identity`'s arguments, with the global --identity that `show` reads.
 struct IdentityArguments: CommandArguments {
     /// new or show (the table allows no other).
@@ -28,6 +27,7 @@ struct IdentityArguments: CommandArguments {
     }
 }
 
+/// `vault identity new|show`: age X25519 identities and their recipients.
 enum IdentityCommand {
     static func run(_ arguments: IdentityArguments, _ invocation: Invocation) throws {
         switch arguments.action {

@@ -1,8 +1,5 @@
 import VaultCore
 
-/// `vault import`: adds the items of an export bundle, of a plaintext export (`--from vault-csv`
-/// or `vault-json`: `PlaintextImport`), or (`--from FORMAT`) the entries of another password
-/// manager's export (docs/IMPORT.md).
 /// `vault import`'s arguments.
 struct ImportArguments: CommandArguments {
     /// The bundle, export or store to read.
@@ -72,6 +69,9 @@ struct ImportArguments: CommandArguments {
     }
 }
 
+/// `vault import`: adds the items of an export bundle, of a plaintext export (`--from vault-csv`
+/// or `vault-json`: `PlaintextImport`), or (`--from FORMAT`) the entries of another password
+/// manager's export (docs/IMPORT.md).
 enum ImportCommand {
     static func run(_ arguments: ImportArguments, _ invocation: Invocation) throws {
         let policy = arguments.policy

@@ -1,7 +1,6 @@
 import VaultCore
 import VaultCrypto
 
-/// `vault init`: creates a vault with a passphrase or a key-file keyslot.
 /// `vault init`'s options.
 struct InitArguments: CommandArguments {
     /// --kdf-cost: the scrypt cost of the passphrase keyslot.
@@ -12,6 +11,7 @@ struct InitArguments: CommandArguments {
     }
 }
 
+/// `vault init`: creates a vault with a passphrase or a key-file keyslot.
 enum InitCommand {
     static func run(_ arguments: InitArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)

@@ -4,8 +4,6 @@ import Glibc
 import VaultCore
 import VaultCrypto
 
-/// `vault inject`: copies a template with its `{{ vault://… }}` references
-/// replaced by their secrets, to stdout or atomically to a 0600 file.
 /// `vault inject`'s options.
 struct InjectArguments: CommandArguments {
     /// --in: the template; stdin when not given or -.
@@ -22,6 +20,8 @@ struct InjectArguments: CommandArguments {
     }
 }
 
+/// `vault inject`: copies a template with its `{{ vault://… }}` references
+/// replaced by their secrets, to stdout or atomically to a 0600 file.
 enum InjectCommand {
     static func run(_ arguments: InjectArguments, _ invocation: Invocation) throws {
         let input = arguments.input ?? "-"

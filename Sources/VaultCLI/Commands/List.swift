@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault list`: the items that match, without secrets.
 /// `vault list`'s options.
 struct ListArguments: CommandArguments {
     var item: ItemSelection
@@ -14,6 +13,7 @@ struct ListArguments: CommandArguments {
     }
 }
 
+/// `vault list`: the items that match, without secrets.
 enum ListCommand {
     static func run(_ arguments: ListArguments, _ invocation: Invocation) throws {
         let query = try ItemArguments(arguments.item, invocation).query()

@@ -1,7 +1,5 @@
 import VaultCore
 
-/// `vault lock`: ends the session in VAULT_SESSION and the one the login's
-/// kernel keyring keeps; `--all` ends every session of the vault and the after-first-unlock cache.
 /// `vault lock`'s options.
 struct LockArguments: CommandArguments {
     /// --all: every session of the vault, and the after-first-unlock cache.
@@ -12,6 +10,8 @@ struct LockArguments: CommandArguments {
     }
 }
 
+/// `vault lock`: ends the session in VAULT_SESSION and the one the login's
+/// kernel keyring keeps; `--all` ends every session of the vault and the after-first-unlock cache.
 enum LockCommand {
     static func run(_ arguments: LockArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)

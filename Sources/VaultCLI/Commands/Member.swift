@@ -1,7 +1,6 @@
 import FoundationEssentials
 import VaultCore
 
-/// `vault member add|list|remove`: public-key keyslots sealed to age recipients.
 /// `vault member`'s arguments.
 struct MemberArguments: CommandArguments {
     /// add, list or remove (the table allows no other).
@@ -37,6 +36,7 @@ struct MemberArguments: CommandArguments {
     }
 }
 
+/// `vault member add|list|remove`: public-key keyslots sealed to age recipients.
 enum MemberCommand {
     static func run(_ arguments: MemberArguments, _ invocation: Invocation) throws {
         let name = arguments.name

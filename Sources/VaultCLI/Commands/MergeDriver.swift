@@ -1,7 +1,5 @@
 import VaultCore
 
-/// `vault merge-driver %O %A %B %P`: git's merge of a vault file, record by record; exit 1 leaves
-/// git a conflict for `vault sync` to finish.
 /// `vault merge-driver`'s arguments: the files git names (the table requires BASE, OURS and THEIRS).
 struct MergeDriverArguments: CommandArguments {
     var base: String
@@ -17,6 +15,8 @@ struct MergeDriverArguments: CommandArguments {
     }
 }
 
+/// `vault merge-driver %O %A %B %P`: git's merge of a vault file, record by record; exit 1 leaves
+/// git a conflict for `vault sync` to finish.
 enum MergeDriverCommand {
     static func run(_ arguments: MergeDriverArguments, _ invocation: Invocation) throws {
         let directory = invocation.environment["PWD"] ?? "."

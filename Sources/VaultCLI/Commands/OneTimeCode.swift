@@ -2,8 +2,6 @@ import FoundationEssentials
 import VaultCore
 import VaultCrypto
 
-/// `vault otp`: prints the current one-time code of an item that holds an
-/// otpauth:// URI or a Base32 seed; an HOTP item's counter moves on.
 /// `vault otp`'s options.
 struct OneTimeCodeArguments: CommandArguments {
     var item: ItemSelection
@@ -30,6 +28,8 @@ struct OneTimeCodeArguments: CommandArguments {
     }
 }
 
+/// `vault otp`: prints the current one-time code of an item that holds an
+/// otpauth:// URI or a Base32 seed; an HOTP item's counter moves on.
 enum OneTimeCodeCommand {
     static func run(_ arguments: OneTimeCodeArguments, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)

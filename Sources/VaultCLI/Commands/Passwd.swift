@@ -1,7 +1,5 @@
 import VaultCore
 
-/// `vault passwd`: changes the passphrase, or adds or removes a key-file or
-/// desktop-keyring keyslot, or removes the passphrase. One change per call.
 /// `vault passwd`'s options: at most one change.
 struct PasswdArguments: CommandArguments {
     var newPassphraseFile: String?
@@ -38,6 +36,8 @@ struct PasswdArguments: CommandArguments {
     }
 }
 
+/// `vault passwd`: changes the passphrase, or adds or removes a key-file or
+/// desktop-keyring keyslot, or removes the passphrase. One change per call.
 enum PasswdCommand {
     static func run(_ arguments: PasswdArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)

@@ -3,9 +3,6 @@ import Glibc
 #endif
 import VaultCore
 
-/// `vault redact`: stdin to stdout through the masker of `vault run`. The
-/// secrets are loaded before the first byte of stdin is read, so a failure
-/// prints nothing of the input (fails closed).
 /// `vault redact`'s options.
 struct RedactArguments: CommandArguments {
     /// Every --group given: the groups whose secrets are masked.
@@ -16,6 +13,9 @@ struct RedactArguments: CommandArguments {
     }
 }
 
+/// `vault redact`: stdin to stdout through the masker of `vault run`. The
+/// secrets are loaded before the first byte of stdin is read, so a failure
+/// prints nothing of the input (fails closed).
 enum RedactCommand {
     private static let bufferSize = 1 << 18
 

@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault rekey`: every key of the vault replaced, every item re-sealed.
 /// `vault rekey`'s options.
 struct RekeyArguments: CommandArguments {
     /// --kdf-cost: the scrypt cost of the new passphrase keyslot.
@@ -16,6 +15,7 @@ struct RekeyArguments: CommandArguments {
     }
 }
 
+/// `vault rekey`: every key of the vault replaced, every item re-sealed.
 enum RekeyCommand {
     static func run(_ arguments: RekeyArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)

@@ -1,7 +1,5 @@
 import VaultCore
 
-/// `vault rename` (`vault mv`): gives one item a new service, account or
-/// group in one atomic write, refusing a name that is taken.
 /// `vault rename`'s options.
 struct RenameArguments: CommandArguments {
     var item: ItemSelection
@@ -26,6 +24,8 @@ struct RenameArguments: CommandArguments {
     }
 }
 
+/// `vault rename` (`vault mv`): gives one item a new service, account or
+/// group in one atomic write, refusing a name that is taken.
 enum RenameCommand {
     static func run(_ arguments: RenameArguments, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)

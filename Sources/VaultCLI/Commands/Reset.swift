@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault reset`: removes the vault and everything kept for it.
 /// `vault reset`'s options.
 struct ResetArguments: CommandArguments {
     /// --yes: remove the vault without asking.
@@ -11,6 +10,7 @@ struct ResetArguments: CommandArguments {
     }
 }
 
+/// `vault reset`: removes the vault and everything kept for it.
 enum ResetCommand {
     static func run(_ arguments: ResetArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)

@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault revoke`: rotates group keys so every credential granted for them ends.
 /// `vault revoke`'s options.
 struct RevokeArguments: CommandArguments {
     /// Every --group given.
@@ -13,6 +12,7 @@ struct RevokeArguments: CommandArguments {
     }
 }
 
+/// `vault revoke`: rotates group keys so every credential granted for them ends.
 enum RevokeCommand {
     static func run(_ arguments: RevokeArguments, _ invocation: Invocation) throws {
         let groups = try ItemArguments.namedGroups(arguments.groups, purpose: "whose credentials end")

@@ -1,7 +1,5 @@
 import VaultCore
 
-/// `vault trust [--pin FINGERPRINT]`: the fingerprint of the vault's signing key, for readers to
-/// pin, or a fingerprint given by the owner written to this machine's config.
 /// `vault trust`'s options.
 struct TrustArguments: CommandArguments {
     /// --pin: the fingerprint to write to the config file.
@@ -14,6 +12,8 @@ struct TrustArguments: CommandArguments {
     }
 }
 
+/// `vault trust [--pin FINGERPRINT]`: the fingerprint of the vault's signing key, for readers to
+/// pin, or a fingerprint given by the owner written to this machine's config.
 enum TrustCommand {
     static func run(_ arguments: TrustArguments, _ invocation: Invocation) throws {
         if let given = arguments.pin {

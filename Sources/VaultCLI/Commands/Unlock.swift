@@ -1,8 +1,5 @@
 import VaultCore
 
-/// `vault unlock`: extends the live session in VAULT_SESSION or the login's
-/// kernel keyring, or asks once and starts a new one, kept in the login's
-/// keyring where it can be; prints its token when asked, or when only the token holds it.
 /// `vault unlock`'s options.
 struct UnlockArguments: CommandArguments {
     /// --timeout as given; the environment or the config may set it too.
@@ -28,6 +25,9 @@ struct UnlockArguments: CommandArguments {
     }
 }
 
+/// `vault unlock`: extends the live session in VAULT_SESSION or the login's
+/// kernel keyring, or asks once and starts a new one, kept in the login's
+/// keyring where it can be; prints its token when asked, or when only the token holds it.
 enum UnlockCommand {
     static func run(_ arguments: UnlockArguments, _ invocation: Invocation) throws {
         let timeout = try Settings(invocation).value(.timeout, given: arguments.timeout).map { try DurationText.option("timeout", $0) }

@@ -1,9 +1,6 @@
 import VaultCore
 import VaultCrypto
 
-/// `vault update`: changes one item's secret and/or attributes. A new secret
-/// is read when a source is named (--secret-file, --generate, -w) or when no
-/// attribute changes are given; otherwise only the attributes change.
 /// `vault update`'s options.
 struct UpdateArguments: CommandArguments {
     var item: ItemSelection
@@ -31,6 +28,9 @@ struct UpdateArguments: CommandArguments {
     }
 }
 
+/// `vault update`: changes one item's secret and/or attributes. A new secret
+/// is read when a source is named (--secret-file, --generate, -w) or when no
+/// attribute changes are given; otherwise only the attributes change.
 enum UpdateCommand {
     static func run(_ arguments: UpdateArguments, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)

@@ -1,6 +1,5 @@
 import VaultCore
 
-/// `vault verify`: checks the vault's files, format and records, changing nothing.
 /// `vault verify`'s options.
 struct VerifyArguments: CommandArguments {
     /// --quarantine: set the items of damaged groups aside.
@@ -16,6 +15,7 @@ struct VerifyArguments: CommandArguments {
     }
 }
 
+/// `vault verify`: checks the vault's files, format and records, changing nothing.
 enum VerifyCommand {
     static func run(_ arguments: VerifyArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)

@@ -1,7 +1,6 @@
 import FoundationEssentials
 import VaultCore
 
-/// `vault wipe`: removes the items that match every filter given.
 /// `vault wipe`'s options.
 struct WipeArguments: CommandArguments {
     var group: String?
@@ -59,6 +58,7 @@ struct WipeArguments: CommandArguments {
     }
 }
 
+/// `vault wipe`: removes the items that match every filter given.
 enum WipeCommand {
     static func run(_ arguments: WipeArguments, _ invocation: Invocation) throws {
         if arguments.trash { return try emptyTrash(arguments, invocation) }
