@@ -298,19 +298,24 @@ private func usageError(_ argv: [String], _ table: SmallTable? = nil) -> UsageEr
     }
 }
 
+/// The arguments of the commands of `SmallTable`, which read none.
+private struct NoArguments: CommandArguments {
+    init(_ options: OptionReader) {}
+}
+
 /// A table with what the real one lacks.
 private struct SmallTable {
     let globals = [OptionSpec(.help, short: "h", help: "help")]
     let commands = [
         CommandSpec("run", summary: "run a command",
                     options: [OptionSpec(.env, short: "e", value: "NAME", help: "a name", repeatable: true)],
-                    takesCommandAfterDashDash: true, run: { _ in }),
+                    takesCommandAfterDashDash: true, run: { (_: NoArguments, _) in }),
         CommandSpec("flags", summary: "flags",
-                    options: ["x", "y", "z"].map { OptionSpec(OptionName($0), short: Character($0), help: $0) }, run: { _ in }),
+                    options: ["x", "y", "z"].map { OptionSpec(OptionName($0), short: Character($0), help: $0) }, run: { (_: NoArguments, _) in }),
         CommandSpec("copy", summary: "copy",
                     positionals: [PositionalSpec("FROM", help: "from"), PositionalSpec("TO", help: "to", variadic: true)],
-                    run: { _ in }),
+                    run: { (_: NoArguments, _) in }),
         CommandSpec("help", summary: "help", positionals: [PositionalSpec("COMMAND", help: "", optional: true)],
-                    run: { _ in }),
+                    run: { (_: NoArguments, _) in }),
     ]
 }

@@ -88,6 +88,22 @@ import Testing
         }
     }
 
+    /// A command's typed arguments read exactly the options its table entry
+    /// declares (and the global ones): an option read but not declared could
+    /// never be given, and one declared but not read would be accepted and ignored.
+    @Test(arguments: CommandTable.commands.map(\.name))
+    func typedArgumentsReadTheDeclaredOptions(name: String) throws {
+        let command = try #require(CommandTable.commands.first { $0.name == name })
+        let reader = OptionReader(ParsedArguments(command: command))
+        _ = try command.arguments.init(reader)
+        let asked = Set(reader.asked.map(\.long))
+        let declared = Set(command.options.map(\.long))
+        let global = Set(CommandTable.globalOptions.map(\.long))
+        #expect(asked.subtracting(declared).subtracting(global).isEmpty,
+                "\(name) reads options it does not declare: \(asked.subtracting(declared).subtracting(global).sorted())")
+        #expect(declared.subtracting(asked).isEmpty, "\(name) declares options it never reads: \(declared.subtracting(asked).sorted())")
+    }
+
     /// Each option's environment variable is one the table describes (and so
     /// the man page lists), and exactly these unlock the vault (the TPM PIN's file opens the device key).
     @Test func environmentVariablesAreDescribedAndUnlockingOnesMarked() {

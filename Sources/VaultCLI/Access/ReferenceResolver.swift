@@ -14,9 +14,12 @@ struct ReferenceUse {
 /// one error before anything is run or written.
 struct ReferenceResolver {
     let invocation: Invocation
+    /// --group as given: the group of references that name none.
+    let group: String?
 
-    init(_ invocation: Invocation) {
+    init(_ invocation: Invocation, group: String?) {
         self.invocation = invocation
+        self.group = group
     }
 
     /// The secret of every reference, by reference; throws a usage error
@@ -44,7 +47,7 @@ struct ReferenceResolver {
                                  details: malformed, hint: SecretReferenceError.syntaxHint)
         }
         guard !parsed.isEmpty else { return [:] }
-        let defaultGroup = try ItemArguments(invocation).group()
+        let defaultGroup = try ItemArguments(ItemSelection(group: group), invocation).group()
         let store = try VaultAccess(invocation).store()
         var firstUses: [(use: ReferenceUse, reference: SecretReference)] = []
         var seen = Set<SecretReference>()

@@ -245,20 +245,21 @@ struct VaultAccess {
     func store() throws -> ItemStore {
         if try backend() == .secretService { return try secretServiceStore() }
         let vault = try self.vault()
+        // The configured first-run wipe never asks, so no --yes is needed.
         try FirstRun.applyConfigured(try invocation.config(), vault: vault,
-                                     run: WipeRun(invocation: invocation, access: self), terminal: invocation.terminal)
+                                     run: WipeRun(invocation: invocation, access: self, confirmed: false), terminal: invocation.terminal)
         return vault
     }
 
     /// The credential of an export bundle: --bundle-key-file (created when
     /// missing and `creating`), --bundle-passphrase-file, or a prompt (twice when `creating`).
-    func bundleCredential(creating: Bool) throws -> UnlockSecret {
+    func bundleCredential(_ options: BundleCredentialOptions, creating: Bool) throws -> UnlockSecret {
         let hint = "give --bundle-passphrase-file FILE or --bundle-key-file FILE"
-        if let path = nonEmpty(arguments.value(.bundleKeyFile)) {
+        if let path = nonEmpty(options.keyFile) {
             if creating, !KeyFile.exists(path: path) { return .keyFile(try KeyFile.create(path: path)) }
             return .keyFile(try KeyFile.read(path: path, kind: .bundleKeyFile))
         }
-        if let path = nonEmpty(arguments.value(.bundlePassphraseFile)) { return .passphrase(try PassphraseFile.read(path: path)) }
+        if let path = nonEmpty(options.passphraseFile) { return .passphrase(try PassphraseFile.read(path: path)) }
         if creating { return .passphrase(try newPassphrase(fromFile: nil, purpose: "Passphrase for the bundle", hint: hint)) }
         if let reason = reasonPromptsAreOff {
             throw CommandFailure(.interactionNotAllowed, "no bundle passphrase given, and vault may not prompt here (\(reason))", hint: hint)

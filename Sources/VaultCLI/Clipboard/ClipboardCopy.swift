@@ -12,20 +12,11 @@ struct ClipboardCopy {
     let clipboard: Clipboard
     let seconds: Int
 
-    /// The clipboard `--clip` asks for, checked before the vault is opened;
+    /// The clipboard `--clip` asks for (`options`, validated), checked before the vault is opened;
     /// nil without `--clip`.
-    static func requested(by invocation: Invocation) throws -> ClipboardCopy? {
-        let arguments = invocation.arguments
-        guard arguments.flag(.clip) else {
-            if arguments.value(.clipTimeout) != nil {
-                throw UsageError("--clip-timeout goes with --clip", hint: "add --clip, or drop --clip-timeout")
-            }
-            return nil
-        }
-        for other in arguments.given([.json, .showSecret, .field]) {
-            throw UsageError("--clip and --\(other.long) both choose where the secret goes", hint: "give one of them")
-        }
-        let timeoutText = arguments.value(.clipTimeout) ?? "45s"
+    static func requested(_ options: ClipboardOptions, _ invocation: Invocation) throws -> ClipboardCopy? {
+        guard options.clip else { return nil }
+        let timeoutText = options.timeout ?? "45s"
         let seconds = try DurationText.option(OptionName.clipTimeout.long, timeoutText)
         guard seconds <= 86_400 else {
             throw UsageError("invalid --clip-timeout \(quoted(timeoutText))", hint: "give a duration from 1s to 1d")
@@ -87,6 +78,15 @@ struct ClipboardCopy {
     }
 }
 
+/// `vault __clip-clear`'s arguments: METHOD, SECONDS and PLACE, as `get --clip` gives them.
+struct ClipboardClearArguments: CommandArguments {
+    var words: [String]
+
+    init(_ options: OptionReader) {
+        words = options.positionals
+    }
+}
+
 /// `vault __clip-clear METHOD SECONDS PLACE`, started by `get --clip` in a
 /// session of its own: reads the HMAC key and MAC of the secret on stdin,
 /// waits SECONDS (suspend counts), then empties the clipboard if it still
@@ -94,8 +94,8 @@ struct ClipboardCopy {
 enum ClipboardClearCommand {
     static let name = "__clip-clear"
 
-    static func run(_ invocation: Invocation) throws {
-        let words = invocation.arguments.positionals
+    static func run(_ arguments: ClipboardClearArguments, _ invocation: Invocation) throws {
+        let words = arguments.words
         guard words.count == 3, let method = ClipboardMethod(rawValue: words[0]), let seconds = Int(words[1]) else { return }
         let handoff = SecretStream.read(STDIN_FILENO, limit: 64)
         guard handoff.count == 64 else { return }

@@ -1,34 +1,61 @@
 import VaultCore
 
+/// `vault add`'s options.
+struct AddArguments: CommandArguments {
+    var item: ItemSelection
+    var details: ItemDetailOptions
+    var source: SecretSourceOptions
+    /// --create-group: a new group one letter from an existing one is meant.
+    var createGroup: Bool
+    /// --update: replace an item that exists.
+    var update: Bool
+    /// --otp: the secret is a one-time code secret.
+    var otp: Bool
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        item = ItemSelection(options, class: true)
+        details = ItemDetailOptions(options)
+        source = SecretSourceOptions(options)
+        createGroup = options.flag(.createGroup)
+        update = options.flag(.update)
+        otp = options.flag(.otp)
+        json = options.flag(.json)
+    }
+
+    func validate() throws {
+        try OneTimeCodeInput.checkSource(otp: otp, generate: source.generate, keepSecret: false)
+        try source.validate()
+    }
+}
+
 /// `vault add`: stores a new item; `--update` replaces an existing one.
 enum AddCommand {
-    static func run(_ invocation: Invocation) throws {
-        let options = ItemArguments(invocation)
-        let arguments = invocation.arguments
+    static func run(_ arguments: AddArguments, _ invocation: Invocation) throws {
+        let options = ItemArguments(arguments.item, invocation)
         let service = try options.service()
         let account = try options.account()
         let group = try options.group() ?? .default
         let accessibility = try options.accessibility() ?? .default
         ClassWarning.show(for: accessibility, on: invocation.terminal)
-        try OneTimeCodeInput.checkSource(arguments)
-        let output = try NewSecretOutput(invocation)
+        let output = try NewSecretOutput(invocation, arguments.source, json: arguments.json)
         let access = VaultAccess(invocation)
         let store = try access.store()
-        let groupCheck = NewGroupCheck(invocation: invocation)
+        let groupCheck = NewGroupCheck(invocation: invocation, createGroup: arguments.createGroup)
         let createsGroup = try groupCheck.createsGroup(group, in: store)
-        let secret = try SecretInput(invocation).read(access: access)
-        if arguments.flag(.otp) { try OneTimeCodeInput.validate(secret) }
+        let secret = try SecretInput(invocation, arguments.source).read(access: access)
+        if arguments.otp { try OneTimeCodeInput.validate(secret) }
         let item = NewItem(service: service, account: account, group: group, accessibility: accessibility,
-                           details: try options.details(), secret: secret)
+                           details: try options.details(arguments.details), secret: secret)
         try groupCheck.warnAboutTwins(service: service, account: account, group: group, in: store)
-        let outcome = try store.add(item, replaceExisting: arguments.flag(.update))
-        if createsGroup, !invocation.wantsJSON { invocation.terminal.say("created group \(quoted(group.name))") }
+        let outcome = try store.add(item, replaceExisting: arguments.update)
+        if createsGroup, !arguments.json { invocation.terminal.say("created group \(quoted(group.name))") }
         let verb = outcome == .added ? "added" : "replaced"
         output.printSecret(secret)
         invocation.report(
             "\(verb) service \(quoted(service)), account \(quoted(account)) in group \(quoted(group.name)) (\(accessibility.rawValue))",
             json: .object([("action", .string(verb)), ("service", .string(service)), ("account", .string(account)),
                            ("group", .string(group.name)), ("class", .string(accessibility.rawValue)),
-                           ("created_group", .bool(createsGroup))] + output.entropyField(secret)))
+                           ("created_group", .bool(createsGroup))] + output.entropyField(secret)), asJSON: arguments.json)
     }
 }

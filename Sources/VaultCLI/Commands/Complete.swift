@@ -1,5 +1,21 @@
 import VaultCore
 
+/// `vault __complete`'s arguments.
+struct CompleteArguments: CommandArguments {
+    /// groups, services, accounts or items.
+    var kind: String?
+    /// --service: only the accounts of this service.
+    var service: String?
+    /// --notes: a last line saying how many names were locked.
+    var notes: Bool
+
+    init(_ options: OptionReader) {
+        kind = options.positionals.first
+        service = options.value(.service)
+        notes = options.flag(.notes)
+    }
+}
+
 /// `vault __complete groups|services|accounts|items [--service S]`: names for
 /// shell completion, one per line. Never prompts and never waits: it reads only
 /// what opens at once (a locked vault gives what opens without an unlock, often
@@ -10,9 +26,9 @@ import VaultCore
 /// With --notes, a last line starting with a tab says how many were locked:
 /// zsh shows it under the names; bash and fish have no place to (see docs/CLI.md).
 enum CompleteCommand {
-    static func run(_ invocation: Invocation) throws {
-        let query = Query(service: invocation.arguments.value(.service))
-        guard let kind = invocation.arguments.positionals.first,
+    static func run(_ arguments: CompleteArguments, _ invocation: Invocation) throws {
+        let query = Query(service: arguments.service)
+        guard let kind = arguments.kind,
               let vault = try? VaultAccess(invocation).vaultOpeningAtOnce() else { return }
         let names: [String]
         let locked: String?
@@ -43,7 +59,7 @@ enum CompleteCommand {
         }
         let printable = Set(names).filter { !$0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }.sorted()
         var output = printable.map { $0 + "\n" }.joined()
-        if invocation.arguments.flag(.notes), let locked {
+        if arguments.notes, let locked {
             output += "\t\(locked) not offered: locked (unlock to complete \(locked.hasPrefix("1 ") ? "it" : "them"))\n"
         }
         invocation.terminal.writeOut(output)

@@ -1,12 +1,47 @@
 import VaultCore
 
+/// `vault conflicts`'s options.
+struct ConflictsArguments: CommandArguments {
+    /// --group: the conflicts of one group.
+    var item: ItemSelection
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        item = ItemSelection(group: options.value(.group))
+        json = options.flag(.json)
+    }
+}
+
+/// `vault resolve`'s options.
+struct ResolveArguments: CommandArguments {
+    var item: ItemSelection
+    /// --ours: keep this side's version.
+    var ours: Bool
+    /// --theirs: keep the other side's.
+    var theirs: Bool
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        item = ItemSelection(options)
+        ours = options.flag(.ours)
+        theirs = options.flag(.theirs)
+        json = options.flag(.json)
+    }
+
+    func validate() throws {
+        guard ours != theirs else {
+            throw UsageError("resolve needs one of --ours and --theirs", hint: "'vault conflicts' shows which side each version came from")
+        }
+    }
+}
+
 /// `vault conflicts` and `vault resolve`: the items a merge left with two versions.
 enum ConflictsCommand {
-    static func list(_ invocation: Invocation) throws {
-        let group = try ItemArguments(invocation).query().group
+    static func list(_ arguments: ConflictsArguments, _ invocation: Invocation) throws {
+        let group = try ItemArguments(arguments.item, invocation).query().group
         let conflicts = try VaultAccess(invocation).vault().conflicts().filter { group == nil || $0.attributes.group == group }
         let terminal = invocation.terminal
-        if invocation.wantsJSON {
+        if arguments.json {
             terminal.writeOut(JSONValue.array(conflicts.map { conflict in
                 .object([("service", .string(conflict.attributes.service)), ("account", .string(conflict.attributes.account)),
                          ("group", .string(conflict.attributes.group.name)), ("current_side", .string(side(conflict.currentSide))),
@@ -26,25 +61,21 @@ enum ConflictsCommand {
         }
     }
 
-    static func resolve(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        guard arguments.flag(.ours) != arguments.flag(.theirs) else {
-            throw UsageError("resolve needs one of --ours and --theirs", hint: "'vault conflicts' shows which side each version came from")
-        }
-        let query = try ItemArguments(invocation).query()
+    static func resolve(_ arguments: ResolveArguments, _ invocation: Invocation) throws {
+        let query = try ItemArguments(arguments.item, invocation).query()
         guard query.service != nil || query.account != nil else {
             throw UsageError("no item named", hint: "name it with -s SERVICE -a ACCOUNT")
         }
-        let resolution = try VaultAccess(invocation).vault().resolve(matching: query, keeping: arguments.flag(.ours) ? .ours : .theirs)
+        let resolution = try VaultAccess(invocation).vault().resolve(matching: query, keeping: arguments.ours ? .ours : .theirs)
         switch resolution {
         case .kept(let item):
-            invocation.report("resolved service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name)): kept \(arguments.flag(.ours) ? "ours" : "theirs")",
+            invocation.report("resolved service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name)): kept \(arguments.ours ? "ours" : "theirs")",
                               json: .object([("service", .string(item.service)), ("account", .string(item.account)), ("group", .string(item.group.name)),
-                                             ("kept", .bool(true))]))
+                                             ("kept", .bool(true))]), asJSON: arguments.json)
         case .deleted(let item):
             invocation.report("resolved service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name)): deleted, as that side had",
                               json: .object([("service", .string(item.service)), ("account", .string(item.account)), ("group", .string(item.group.name)),
-                                             ("kept", .bool(false))]))
+                                             ("kept", .bool(false))]), asJSON: arguments.json)
         }
     }
 

@@ -1,20 +1,37 @@
 import VaultCore
 
+/// `vault delete`'s options.
+struct DeleteArguments: CommandArguments {
+    var item: ItemSelection
+    /// --all-matching: every item that matches, not one.
+    var allMatching: Bool
+    /// --yes: delete without asking on a terminal.
+    var yes: Bool
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        item = ItemSelection(options, label: true)
+        allMatching = options.flag(.allMatching)
+        yes = options.flag(.yes)
+        json = options.flag(.json)
+    }
+}
+
 /// `vault delete`: removes one item, or every match with --all-matching.
 enum DeleteCommand {
-    static func run(_ invocation: Invocation) throws {
-        let query = try ItemArguments(invocation).query()
+    static func run(_ arguments: DeleteArguments, _ invocation: Invocation) throws {
+        let query = try ItemArguments(arguments.item, invocation).query()
         guard query.service != nil || query.account != nil || query.label != nil || query.group != nil else {
             throw UsageError("no item named", hint: "name it as SERVICE/ACCOUNT or with -s SERVICE -a ACCOUNT (add --all-matching to delete several)")
         }
         let access = VaultAccess(invocation)
         let store = try access.store()
-        let allMatching = invocation.arguments.flag(.allMatching)
-        if !invocation.arguments.flag(.yes), access.reasonPromptsAreOff == nil {
+        let allMatching = arguments.allMatching
+        if !arguments.yes, access.reasonPromptsAreOff == nil {
             try confirm(deleting: try store.attributes(matching: query), allMatching: allMatching, terminal: invocation.terminal)
         }
         let deleted = try store.delete(matching: query, allMatching: allMatching)
-        invocation.report("deleted \(counted(deleted.count, "item"))", json: .object([("deleted", .items(deleted, now: invocation.now))]))
+        invocation.report("deleted \(counted(deleted.count, "item"))", json: .object([("deleted", .items(deleted, now: invocation.now))]), asJSON: arguments.json)
     }
 
     /// Names what a delete on a terminal is about to remove and asks; anything but y stops it (128).

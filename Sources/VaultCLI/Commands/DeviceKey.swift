@@ -1,16 +1,37 @@
 import VaultCore
 import VaultCrypto
 
-/// `vault device-key`: shows how this machine keeps the vault's device key; `--tpm` seals it by
-/// the TPM (`--reseal` again, `--pin` with a PIN), `--no-tpm` moves it back into a file.
-enum DeviceKeyCommand {
-    static func run(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        let (seal, unseal, reseal, pin) = (arguments.flag(.tpm), arguments.flag(.noTPM), arguments.flag(.reseal), arguments.flag(.pin))
+/// `vault device-key`'s options.
+struct DeviceKeyArguments: CommandArguments {
+    /// --tpm: seal the device key by the TPM.
+    var seal: Bool
+    /// --reseal: seal it again.
+    var reseal: Bool
+    /// --pin: with a PIN.
+    var pin: Bool
+    /// --no-tpm: move it back into a file.
+    var unseal: Bool
+
+    init(_ options: OptionReader) {
+        seal = options.flag(.tpm)
+        reseal = options.flag(.reseal)
+        pin = options.flag(.pin)
+        unseal = options.flag(.noTPM)
+    }
+
+    func validate() throws {
         if seal && unseal { throw UsageError("--tpm and --no-tpm contradict each other", hint: "give one of them") }
         if (reseal || pin) && !seal {
             throw UsageError("--\(reseal ? "reseal" : "pin") goes with --tpm", hint: "vault device-key --tpm \(reseal ? "--reseal" : "--pin")")
         }
+    }
+}
+
+/// `vault device-key`: shows how this machine keeps the vault's device key; `--tpm` seals it by
+/// the TPM (`--reseal` again, `--pin` with a PIN), `--no-tpm` moves it back into a file.
+enum DeviceKeyCommand {
+    static func run(_ arguments: DeviceKeyArguments, _ invocation: Invocation) throws {
+        let (seal, unseal, reseal, pin) = (arguments.seal, arguments.unseal, arguments.reseal, arguments.pin)
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let terminal = invocation.terminal

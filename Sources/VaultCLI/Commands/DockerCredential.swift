@@ -5,9 +5,9 @@ import VaultCore
 enum DockerCredentialCommand {
     static let operations = ["store", "get", "erase", "list", "version"]
 
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: CredentialHelperArguments, _ invocation: Invocation) throws {
         let terminal = invocation.terminal
-        let operation = invocation.arguments.positionals[0]
+        let operation = arguments.operation
         if operation == "version" {
             terminal.writeOut("docker-credential-vault (vault) \(CommandTable.version)\n")
             return
@@ -15,7 +15,7 @@ enum DockerCredentialCommand {
         do {
             // list reads nothing: docker sends it no input, and stdin may be a terminal.
             let input = operation == "list" ? nil : try HelperInput.read(untilBlankLine: false)
-            let options = ItemArguments(invocation)
+            let options = ItemArguments(arguments.item, invocation)
             let items = DockerCredentialItems(store: try VaultAccess(invocation).store(), group: try options.group() ?? .default,
                                               accessibility: try options.accessibility())
             switch operation {

@@ -1,13 +1,22 @@
 import VaultCore
 import VaultCrypto
 
+/// `vault edit`'s options.
+struct EditArguments: CommandArguments {
+    var item: ItemSelection
+
+    init(_ options: OptionReader) {
+        item = ItemSelection(options)
+    }
+}
+
 /// `vault edit`: opens one item's secret in the user's editor through a
 /// file on a tmpfs, wiped and removed afterwards whatever happens, and stores
 /// what the editor saved; an unchanged or emptied buffer changes nothing.
 /// An item that does not exist is created (asked first on a terminal).
 enum EditCommand {
-    static func run(_ invocation: Invocation) throws {
-        let options = ItemArguments(invocation)
+    static func run(_ arguments: EditArguments, _ invocation: Invocation) throws {
+        let options = ItemArguments(arguments.item, invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
         let access = VaultAccess(invocation)
         if let reason = access.reasonInteractionIsForbidden {
@@ -68,7 +77,7 @@ enum EditCommand {
             invocation.terminal.writeErr("vault: the buffer was left empty; \(names) was not created\n")
             return
         }
-        let groupCheck = NewGroupCheck(invocation: invocation)
+        let groupCheck = NewGroupCheck(invocation: invocation, createGroup: false)
         let createsGroup = try groupCheck.createsGroup(group, in: store)
         _ = try store.add(NewItem(service: service, account: account, group: group, accessibility: .default,
                                   details: ItemDetails(), secret: edited), replaceExisting: false)

@@ -4,24 +4,54 @@ import Glibc
 import VaultCore
 import VaultCrypto
 
-/// `vault env`: prints an assignment for every item in scope, named by its
-/// env name (or the default derived from service and account).
-enum EnvCommand {
-    static func run(_ invocation: Invocation) throws {
-        if invocation.wantsJSON {
+/// `vault env`'s options.
+struct EnvArguments: CommandArguments {
+    /// --group as given.
+    var group: String?
+    /// Every --allow-env-name: protected names items may set.
+    var allowedNames: [String]
+    /// --format as given.
+    var format: String?
+    /// --json, which env refuses with a pointer to --format json.
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        group = options.value(.group)
+        allowedNames = options.values(.allowEnvName)
+        format = options.value(.format)
+        json = options.flag(.json)
+    }
+
+    func validate() throws {
+        if json {
             throw UsageError("env takes --format json, not --json", hint: "run 'vault env --format json'")
         }
-        let formatName = invocation.arguments.value(.format) ?? EnvFormat.dotenv.rawValue
+        _ = try envFormat()
+    }
+
+    /// --format as a format, dotenv when not given.
+    func envFormat() throws -> EnvFormat {
+        let formatName = format ?? EnvFormat.dotenv.rawValue
         guard let format = EnvFormat(rawValue: formatName) else {
             throw UsageError("unknown format \(quoted(formatName))",
                              hint: "use one of: \(EnvFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        return format
+    }
+}
+
+/// `vault env`: prints an assignment for every item in scope, named by its
+/// env name (or the default derived from service and account).
+enum EnvCommand {
+    static func run(_ arguments: EnvArguments, _ invocation: Invocation) throws {
+        let format = try arguments.envFormat()
         let githubEnv = invocation.environment["GITHUB_ENV"].flatMap { $0.isEmpty ? nil : $0 }
         if format == .github, githubEnv == nil {
             throw UsageError("--format github appends to $GITHUB_ENV, which is not set",
                              hint: "run it in a GitHub Actions step, or use --format dotenv, shell or json")
         }
-        let groupVariables = try GroupVariables(invocation, groups: [try ItemArguments(invocation).group()])
+        let group = try ItemArguments(ItemSelection(group: arguments.group), invocation).group()
+        let groupVariables = try GroupVariables(invocation, groups: [group], allowedNames: arguments.allowedNames)
         let variables = groupVariables.variables
         let refused = format.unwritable(variables)
         if !refused.isEmpty {

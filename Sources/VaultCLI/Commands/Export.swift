@@ -1,33 +1,76 @@
 import VaultCore
 
-/// `vault export`: writes the portable items that match to an encrypted bundle (or, with
-/// `--format csv|json --plaintext`, in the clear: `PlaintextExport`).
-enum ExportCommand {
-    static func run(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        switch arguments.value(.format) ?? "bundle" {
-        case "bundle":
-            if arguments.flag(.plaintext) {
+/// `vault export`'s options.
+struct ExportArguments: CommandArguments {
+    /// --out: the new file, or - for stdout.
+    var out: String?
+    /// --format: bundle, or csv or json in the clear.
+    var format: String?
+    /// --plaintext: a csv or json export in the clear is meant.
+    var plaintext: Bool
+    var item: ItemSelection
+    var names: NameFilter
+    var bundle: BundleCredentialOptions
+    /// --kdf-cost: the scrypt cost of the bundle's passphrase.
+    var kdf: Scrypt.Parameters
+    var json: Bool
+
+    init(_ options: OptionReader) throws {
+        out = options.value(.out)
+        format = options.value(.format)
+        plaintext = options.flag(.plaintext)
+        item = ItemSelection(options, class: true)
+        names = NameFilter(options)
+        bundle = BundleCredentialOptions(options)
+        kdf = try KDFCost.parse(options.value(.kdfCost))
+        json = options.flag(.json)
+    }
+
+    /// The plaintext format --format names; nil for a bundle.
+    var plaintextFormat: PlaintextExport.Format? {
+        format.flatMap { $0 == "bundle" ? nil : $0 == "csv" ? .csv : .json }
+    }
+
+    func validate() throws {
+        guard let format = plaintextFormat else {
+            if plaintext {
                 throw UsageError("--plaintext goes with --format csv or json; a bundle is encrypted",
                                  hint: "add --format csv or --format json to write the items in the clear")
             }
-        case let format:
-            try PlaintextExport.run(invocation, format: format == "csv" ? .csv : .json)
             return
         }
-        let out = try ItemArguments(invocation).newOutputFile(for: "bundle", allowsStdout: true)
-        if out == "-", invocation.wantsJSON {
+        guard plaintext else {
+            throw UsageError("--format \(format.rawValue) writes every secret in the clear and needs --plaintext",
+                             hint: "add --plaintext to say so, or leave out --format for an encrypted bundle")
+        }
+        if let bundleOption = bundle.firstGiven {
+            throw UsageError("--\(bundleOption.long) seals a bundle; a plaintext export is not sealed",
+                             hint: "leave out --\(bundleOption.long), or --format for a bundle")
+        }
+    }
+}
+
+/// `vault export`: writes the portable items that match to an encrypted bundle (or, with
+/// `--format csv|json --plaintext`, in the clear: `PlaintextExport`).
+enum ExportCommand {
+    static func run(_ arguments: ExportArguments, _ invocation: Invocation) throws {
+        if let format = arguments.plaintextFormat {
+            try PlaintextExport.run(arguments, invocation, format: format)
+            return
+        }
+        let out = try ItemArguments.newOutputFile(arguments.out, for: "bundle", allowsStdout: true)
+        if out == "-", arguments.json {
             throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")
         }
         if out == "-", invocation.terminal.stdoutIsTTY {
             throw UsageError("a bundle is binary and stdout is a terminal", hint: "redirect it, as in 'vault export --out - > FILE', or give --out FILE")
         }
-        let kdf = try KDFCost.parse(arguments.value(.kdfCost))
-        let query = try ItemArguments(invocation).query()
-        let names = NameFilter(arguments)
+        let kdf = arguments.kdf
+        let query = try ItemArguments(arguments.item, invocation).query()
+        let names = arguments.names
         let access = VaultAccess(invocation)
         let vault = try access.vault()
-        let credential = try access.bundleCredential(creating: true)
+        let credential = try access.bundleCredential(arguments.bundle, creating: true)
         let progress = ProgressLine.attach(to: vault, invocation, label: "export")
         defer { progress?.finish() }
         let outcome: Vault.ExportOutcome
@@ -38,11 +81,11 @@ enum ExportCommand {
         } else {
             outcome = try vault.export(to: out, matching: query, where: names.matches, credential: credential, kdf: kdf)
         }
-        report(outcome, to: out, invocation)
+        report(outcome, to: out, json: arguments.json, invocation)
     }
 
     /// What an export wrote and left out, on stderr (or as JSON).
-    static func report(_ outcome: Vault.ExportOutcome, to out: String, inTheClear: Bool = false, _ invocation: Invocation) {
+    static func report(_ outcome: Vault.ExportOutcome, to out: String, inTheClear: Bool = false, json: Bool, _ invocation: Invocation) {
         var line = "exported \(counted(outcome.exported, "item"))\(inTheClear ? " in the clear" : "") to \(out == "-" ? "stdout" : quoted(out))"
         if outcome.leftOut > 0 {
             line += "; left out \(outcome.leftOut) -this-device-only item\(outcome.leftOut == 1 ? "" : "s"), whose keys never leave this machine"
@@ -53,6 +96,6 @@ enum ExportCommand {
         invocation.report(line, json: .object([
             ("file", .string(out)), ("exported", .number(outcome.exported)),
             ("left_out_device_bound", .number(outcome.leftOut)), ("left_out_damaged", .number(outcome.damaged)),
-        ]))
+        ]), asJSON: json)
     }
 }

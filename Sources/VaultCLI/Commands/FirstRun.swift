@@ -1,21 +1,41 @@
 import FoundationEssentials
 import VaultCore
 
-/// `vault first-run`: wipes once, when the marker file is missing.
-enum FirstRunCommand {
-    static func run(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        guard let marker = arguments.value(.marker), !marker.isEmpty else {
+/// `vault first-run`'s options.
+struct FirstRunArguments: CommandArguments {
+    /// --marker: the file whose absence makes a first run.
+    var marker: String?
+    /// Every --group given: the groups to wipe (every item without one).
+    var groups: [String]
+    var dryRun: Bool
+    var yes: Bool
+
+    init(_ options: OptionReader) {
+        marker = options.value(.marker)
+        groups = options.values(.group)
+        dryRun = options.flag(.dryRun)
+        yes = options.flag(.yes)
+    }
+
+    func validate() throws {
+        guard let marker, !marker.isEmpty else {
             throw UsageError("no --marker given", hint: "name the marker file with --marker PATH, somewhere a reinstall or a fresh runner removes")
         }
-        let groups = try arguments.values(.group).map(ItemArguments.group(named:))
+    }
+}
+
+/// `vault first-run`: wipes once, when the marker file is missing.
+enum FirstRunCommand {
+    static func run(_ arguments: FirstRunArguments, _ invocation: Invocation) throws {
+        let marker = arguments.marker ?? ""
+        let groups = try arguments.groups.map(ItemArguments.group(named:))
         let terminal = invocation.terminal
         if FirstRunMarker.exists(at: marker) {
             terminal.say("first run already done (marker \(quoted(marker)) exists); nothing changed")
             return
         }
         let access = VaultAccess(invocation)
-        let dryRun = arguments.flag(.dryRun)
+        let dryRun = arguments.dryRun
         if try access.location.exists {
             let vault = try access.vault()
             if dryRun {
@@ -25,7 +45,7 @@ enum FirstRunCommand {
                 terminal.say("dry run: the first run would remove \(counted(count, "item")) and create \(quoted(marker)); nothing was changed")
                 return
             }
-            let run = WipeRun(invocation: invocation, access: access)
+            let run = WipeRun(invocation: invocation, access: access, confirmed: arguments.yes)
             guard let outcomes = try FirstRun.claimAndWipe(marker: marker, groups, vault: vault, run: run, confirm: groups.isEmpty) else {
                 terminal.say("first run already done (marker \(quoted(marker)) exists); nothing changed")
                 return

@@ -1,30 +1,79 @@
 import VaultCore
 
-/// `vault get`: writes one item's secret exactly, or its attributes as JSON.
-enum GetCommand {
-    static func run(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        if arguments.flag(.showSecret), !arguments.flag(.json) {
+/// `vault get`'s options.
+struct GetArguments: CommandArguments {
+    var item: ItemSelection
+    var json: Bool
+    /// --show-secret: the secret in the --json output too.
+    var showSecret: Bool
+    /// --field: what to print instead of the secret.
+    var field: FieldChoice?
+    var clipboard: ClipboardOptions
+    /// --revision as given: how many changes back.
+    var revision: String?
+    /// --theirs: the other side of a merge conflict.
+    var theirs: Bool
+    /// --conflict as given: which conflict's other version.
+    var conflict: String?
+
+    init(_ options: OptionReader) {
+        item = ItemSelection(options, label: true)
+        json = options.flag(.json)
+        showSecret = options.flag(.showSecret)
+        field = options.value(.field).flatMap(FieldChoice.init(name:))
+        clipboard = ClipboardOptions(options)
+        revision = options.value(.revision)
+        theirs = options.flag(.theirs)
+        conflict = options.value(.conflict)
+    }
+
+    func validate() throws {
+        if showSecret, !json {
             throw UsageError("--show-secret goes with --json", hint: "add --json, or drop --show-secret to print the secret alone")
         }
-        let field = try FieldChoice.requested(by: arguments)
-        let clipboard = try ClipboardCopy.requested(by: invocation)
-        let query = try ItemArguments(invocation).query()
-        guard query.service != nil || query.account != nil || query.label != nil else {
-            throw UsageError("no item named", hint: "name it as SERVICE/ACCOUNT or with -s SERVICE -a ACCOUNT")
+        if field != nil, let other = [(OptionName.json, json), (.showSecret, showSecret)].first(where: \.1)?.0 {
+            throw UsageError("--field and --\(other.long) both choose what get prints", hint: "give one of them")
         }
-        let store = try VaultAccess(invocation).store()
-        let conflictNumber = try arguments.value(.conflict).map { text in
+        try clipboard.validate(others: [(OptionName.json, json), (.showSecret, showSecret), (.field, field != nil)].filter(\.1).map(\.0))
+        let conflictNumber = try conflictNumber()
+        if theirs || conflictNumber != nil {
+            guard field == nil, !clipboard.clip, !json, revision == nil, !(theirs && conflictNumber != nil) else {
+                throw UsageError("--theirs and --conflict print one other version's secret alone", hint: "give one of them, without --json, --field, --clip or --revision")
+            }
+        }
+        if let text = revision {
+            guard field == nil, !clipboard.clip, !json else {
+                throw UsageError("--revision prints an earlier secret alone", hint: "drop --json, --field or --clip")
+            }
+            guard let number = Int(text), number >= 1 else {
+                throw UsageError("invalid revision \(quoted(text))", hint: "give a number from 1 (the secret before the current one); 'vault history' lists them")
+            }
+        }
+    }
+
+    /// --conflict as a number from 1.
+    func conflictNumber() throws -> Int? {
+        try conflict.map { text in
             guard let number = Int(text), number >= 1 else {
                 throw UsageError("invalid conflict number \(quoted(text))", hint: "give a number from 1 (the newest conflict); 'vault conflicts' counts them")
             }
             return number
         }
-        if arguments.flag(.theirs) || conflictNumber != nil {
-            guard field == nil, clipboard == nil, !arguments.flag(.json), arguments.value(.revision) == nil,
-                  !(arguments.flag(.theirs) && conflictNumber != nil) else {
-                throw UsageError("--theirs and --conflict print one other version's secret alone", hint: "give one of them, without --json, --field, --clip or --revision")
-            }
+    }
+}
+
+/// `vault get`: writes one item's secret exactly, or its attributes as JSON.
+enum GetCommand {
+    static func run(_ arguments: GetArguments, _ invocation: Invocation) throws {
+        let field = arguments.field
+        let clipboard = try ClipboardCopy.requested(arguments.clipboard, invocation)
+        let query = try ItemArguments(arguments.item, invocation).query()
+        guard query.service != nil || query.account != nil || query.label != nil else {
+            throw UsageError("no item named", hint: "name it as SERVICE/ACCOUNT or with -s SERVICE -a ACCOUNT")
+        }
+        let store = try VaultAccess(invocation).store()
+        let conflictNumber = try arguments.conflictNumber()
+        if arguments.theirs || conflictNumber != nil {
             guard let vault = store as? Vault else {
                 throw UsageError("--theirs and --conflict read a merge conflict of the vault file; the desktop keyring has none", hint: "drop --backend secret-service")
             }
@@ -33,13 +82,7 @@ enum GetCommand {
             if invocation.terminal.stdoutIsTTY { invocation.terminal.writeOut("\n") }
             return
         }
-        if let text = arguments.value(.revision) {
-            guard field == nil, clipboard == nil, !arguments.flag(.json) else {
-                throw UsageError("--revision prints an earlier secret alone", hint: "drop --json, --field or --clip")
-            }
-            guard let number = Int(text), number >= 1 else {
-                throw UsageError("invalid revision \(quoted(text))", hint: "give a number from 1 (the secret before the current one); 'vault history' lists them")
-            }
+        if let number = arguments.revision.flatMap({ Int($0) }) {
             let (attributes, revisions) = try store.history(matching: query)
             if attributes.hasExpired(at: invocation.now) { throw VaultError.itemExpired(attributes) }
             guard number <= revisions.count else {
@@ -76,8 +119,8 @@ enum GetCommand {
         case .sealed(let sealed)?:
             item.fields[sealed]?.withUnsafeBytes { terminal.writeOut($0) }
             if terminal.stdoutIsTTY { terminal.writeOut("\n") }
-        case nil where arguments.flag(.json):
-            let shown = arguments.flag(.showSecret) ? item : nil
+        case nil where arguments.json:
+            let shown = arguments.showSecret ? item : nil
             terminal.writeOut(ItemOutput.json(item.attributes, secret: shown?.secret, fields: item.fields, showingFields: shown != nil,
                                               now: invocation.now) + "\n")
         case nil:

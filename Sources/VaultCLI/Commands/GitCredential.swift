@@ -5,15 +5,15 @@ import VaultCore
 enum GitCredentialCommand {
     static let operations = ["get", "store", "erase"]
 
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: CredentialHelperArguments, _ invocation: Invocation) throws {
         let terminal = invocation.terminal
         do {
             let input = try HelperInput.read(untilBlankLine: true)
             let request = try input.withUnsafeBytes { bytes in try GitCredentialMessage.parse(bytes) }.resolvingURL()
-            let options = ItemArguments(invocation)
+            let options = ItemArguments(arguments.item, invocation)
             let items = GitCredentialItems(store: try VaultAccess(invocation).store(), group: try options.group() ?? .default,
                                            accessibility: try options.accessibility())
-            switch invocation.arguments.positionals[0] {
+            switch arguments.operation {
             case "get":
                 if let reply = try items.get(request) {
                     reply.serialized().withUnsafeBytes { terminal.writeOut($0) }

@@ -1,17 +1,36 @@
 import VaultCore
 
+/// `vault grant`'s options.
+struct GrantArguments: CommandArguments {
+    /// Every --group given.
+    var groups: [String]
+    /// --read-only: the credential opens no write key.
+    var readOnly: Bool
+    /// --expires as given.
+    var expires: String?
+    /// --out: the new file, or - for stdout.
+    var out: String?
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        groups = options.values(.group)
+        readOnly = options.flag(.readOnly)
+        expires = options.value(.expires)
+        out = options.value(.out)
+        json = options.flag(.json)
+    }
+}
+
 /// `vault grant`: writes a scoped credential for some groups.
 enum GrantCommand {
-    static func run(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        let options = ItemArguments(invocation)
-        let groups = try options.namedGroups(purpose: "the credential opens")
-        let out = try options.newOutputFile(for: "credential", allowsStdout: true)
-        if out == "-", invocation.wantsJSON {
+    static func run(_ arguments: GrantArguments, _ invocation: Invocation) throws {
+        let groups = try ItemArguments.namedGroups(arguments.groups, purpose: "the credential opens")
+        let out = try ItemArguments.newOutputFile(arguments.out, for: "credential", allowsStdout: true)
+        if out == "-", arguments.json {
             throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")
         }
-        let expires = try options.expiry()
-        let credential = try VaultAccess(invocation).vault().grant(groups: groups, readOnly: arguments.flag(.readOnly), expires: expires)
+        let expires = try ItemArguments.expiry(arguments.expires, now: invocation.now)
+        let credential = try VaultAccess(invocation).vault().grant(groups: groups, readOnly: arguments.readOnly, expires: expires)
         if out == "-" {
             invocation.terminal.writeOut(credential.encoded())
         } else {
@@ -24,6 +43,6 @@ enum GrantCommand {
         invocation.report("wrote a \(mode) credential for group\(groups.count == 1 ? "" : "s") \(names), \(until), to \(place)",
                           json: .object([("file", .string(out)), ("groups", .array(groups.map { .string($0.name) })),
                                          ("read_only", .bool(credential.readOnly)),
-                                         ("expires", .optional(credential.expires.map(DateText.iso)))]))
+                                         ("expires", .optional(credential.expires.map(DateText.iso)))]), asJSON: arguments.json)
     }
 }

@@ -1,19 +1,39 @@
 import VaultCore
 
+/// `vault group`'s arguments.
+struct GroupArguments: CommandArguments {
+    /// list, create or delete (the table allows no other).
+    var action: String
+    /// The group to create or delete.
+    var name: String?
+    var json: Bool
+    /// --yes: delete a group that holds items without asking.
+    var yes: Bool
+
+    init(_ options: OptionReader) {
+        action = options.positionals.first ?? ""
+        name = options.positionals.dropFirst().first
+        json = options.flag(.json)
+        yes = options.flag(.yes)
+    }
+
+    func validate() throws {
+        if action == "list", name != nil { throw UsageError("group list takes no name", hint: "run 'vault group list'") }
+    }
+}
+
 /// `vault group list|create|delete`.
 enum GroupCommand {
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: GroupArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
-        let positionals = invocation.arguments.positionals
-        let name = positionals.count > 1 ? positionals[1] : nil
-        switch positionals.first {
+        let name = arguments.name
+        switch arguments.action {
         case "list":
-            guard name == nil else { throw UsageError("group list takes no name", hint: "run 'vault group list'") }
-            try list(invocation, access: access)
+            try list(json: arguments.json, invocation, access: access)
         case "create":
             let group = try ItemArguments.group(named: try required(name, action: "create"))
             try access.vault().createGroup(group)
-            invocation.report("created group \(quoted(group.name))", json: .object([("created", .string(group.name))]))
+            invocation.report("created group \(quoted(group.name))", json: .object([("created", .string(group.name))]), asJSON: arguments.json)
         case "delete":
             let group = try ItemArguments.group(named: try required(name, action: "delete"))
             let vault = try access.vault()
@@ -22,12 +42,12 @@ enum GroupCommand {
                 throw VaultError.noSuchGroup(group, known: groups.map(\.group))
             }
             if summary.itemCount > 0 {
-                try Confirmation.require(invocation, access: access,
+                try Confirmation.require(invocation, confirmed: arguments.yes, access: access,
                                          question: "Delete group \(quoted(group.name)) and its \(counted(summary.itemCount, "item"))?")
             }
             let removed = try vault.deleteGroup(group)
             invocation.report("deleted group \(quoted(group.name)) and \(counted(removed, "item"))",
-                              json: .object([("deleted", .string(group.name)), ("items", .number(removed))]))
+                              json: .object([("deleted", .string(group.name)), ("items", .number(removed))]), asJSON: arguments.json)
         default:
             preconditionFailure("the command table allows only list, create and delete")
         }
@@ -38,13 +58,13 @@ enum GroupCommand {
         return name
     }
 
-    private static func list(_ invocation: Invocation, access: VaultAccess) throws {
+    private static func list(json: Bool, _ invocation: Invocation, access: VaultAccess) throws {
         let (groups, unopened) = try access.vault().groups()
         let terminal = invocation.terminal
         if unopened > 0 {
             terminal.writeErr("vault: \(counted(unopened, "group")) not listed: locked (unlock to see \(unopened == 1 ? "it" : "them"))\n")
         }
-        if invocation.arguments.flag(.json) {
+        if json {
             let objects = groups.map { "{\"group\":\(ItemOutput.jsonString($0.group.name)),\"items\":\($0.itemCount)}" }
             terminal.writeOut("[" + objects.joined(separator: ",") + "]\n")
         } else {

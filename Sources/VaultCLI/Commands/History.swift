@@ -2,15 +2,15 @@ import VaultCore
 
 /// `vault history`: the earlier secrets an item keeps, listed without the secrets.
 enum HistoryCommand {
-    static func run(_ invocation: Invocation) throws {
-        let options = ItemArguments(invocation)
+    static func run(_ arguments: ItemJSONArguments, _ invocation: Invocation) throws {
+        let options = ItemArguments(arguments.item, invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
         guard query.service != nil || query.account != nil else {
             throw UsageError("no item named", hint: "name it as SERVICE/ACCOUNT or with -s SERVICE -a ACCOUNT")
         }
         let (attributes, revisions) = try VaultAccess(invocation).store().history(matching: query)
         let terminal = invocation.terminal
-        if invocation.wantsJSON {
+        if arguments.json {
             let entries = revisions.enumerated().map { number, revision in
                 JSONValue.object([("revision", .number(number + 1)), ("set", .string(DateText.iso(revision.setAt))),
                                   ("replaced", .string(DateText.iso(revision.replacedAt)))])

@@ -1,22 +1,45 @@
 import VaultCore
 
+/// `vault identity`'s arguments, with the global --identity that `show` reads.
+struct IdentityArguments: CommandArguments {
+    /// new or show (the table allows no other).
+    var action: String
+    /// --out: where `new` writes the identity.
+    var out: String?
+    /// --identity as given.
+    var identity: String?
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        action = options.positionals.first ?? ""
+        out = options.value(.out)
+        identity = options.value(.identity)
+        json = options.flag(.json)
+    }
+
+    func validate() throws {
+        if action == "new", identity != nil {
+            throw UsageError("identity new makes an identity; --identity names one for show", hint: "leave --identity out, or run 'vault identity show'")
+        }
+        if action == "show", out != nil {
+            throw UsageError("identity show prints a recipient; --out is for new", hint: "leave --out out, or run 'vault identity new --out FILE'")
+        }
+    }
+}
+
 /// `vault identity new|show`: age X25519 identities and their recipients.
 enum IdentityCommand {
-    static func run(_ invocation: Invocation) throws {
-        switch invocation.arguments.positionals.first {
-        case "new": try makeNew(invocation)
-        case "show": try show(invocation)
+    static func run(_ arguments: IdentityArguments, _ invocation: Invocation) throws {
+        switch arguments.action {
+        case "new": try makeNew(arguments, invocation)
+        case "show": try show(arguments, invocation)
         default: preconditionFailure("the command table allows only new and show")
         }
     }
 
-    private static func makeNew(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        guard arguments.value(.identity) == nil else {
-            throw UsageError("identity new makes an identity; --identity names one for show", hint: "leave --identity out, or run 'vault identity show'")
-        }
-        let out = arguments.value(.out) ?? IdentityFile.defaultPath(environment: invocation.environment)
-        if out == "-", invocation.wantsJSON {
+    private static func makeNew(_ arguments: IdentityArguments, _ invocation: Invocation) throws {
+        let out = arguments.out ?? IdentityFile.defaultPath(environment: invocation.environment)
+        if out == "-", arguments.json {
             throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")
         }
         let identity = try AgeIdentity.generate()
@@ -26,7 +49,7 @@ enum IdentityCommand {
             return
         }
         try IdentityFile.write(identity, to: out, created: DateText.iso(invocation.now))
-        if invocation.wantsJSON {
+        if arguments.json {
             invocation.terminal.writeOut(JSONValue.object([("file", .string(out)), ("recipient", .string(identity.recipient.description))]).text + "\n")
             return
         }
@@ -34,13 +57,10 @@ enum IdentityCommand {
         invocation.terminal.say("wrote a new identity to \(quoted(out)); the line above is its recipient, to give to a vault's owner")
     }
 
-    private static func show(_ invocation: Invocation) throws {
-        guard invocation.arguments.value(.out) == nil else {
-            throw UsageError("identity show prints a recipient; --out is for new", hint: "leave --out out, or run 'vault identity new --out FILE'")
-        }
+    private static func show(_ arguments: IdentityArguments, _ invocation: Invocation) throws {
         let identities: [AgeIdentity]
-        if let value = try Settings(invocation).value(.identity) {
-            let source = source(of: invocation)
+        if let value = try Settings(invocation).value(.identity, given: arguments.identity) {
+            let source = source(given: arguments.identity, invocation)
             // Text on the command line is in every user's `ps` and in shell history; the config file need not be private.
             if IdentityFile.isText(value), source != "VAULT_IDENTITY" {
                 throw UsageError("\(source) holds an identity's text; there it is readable by others",
@@ -52,7 +72,7 @@ enum IdentityCommand {
             identities = try IdentityFile.load(path, source: quoted(path))
         }
         let recipients = identities.map(\.recipient.description)
-        if invocation.wantsJSON {
+        if arguments.json {
             invocation.terminal.writeOut(JSONValue.object([("recipients", .array(recipients.map { .string($0) }))]).text + "\n")
         } else {
             invocation.terminal.writeOut(recipients.map { $0 + "\n" }.joined())
@@ -60,8 +80,8 @@ enum IdentityCommand {
     }
 
     /// Where the identity came from, for messages: never the identity's text.
-    private static func source(of invocation: Invocation) -> String {
-        if let given = invocation.arguments.value(.identity), !given.isEmpty { return "the --identity value" }
+    private static func source(given: String?, _ invocation: Invocation) -> String {
+        if let given, !given.isEmpty { return "the --identity value" }
         if let variable = invocation.environment["VAULT_IDENTITY"], !variable.isEmpty { return "VAULT_IDENTITY" }
         return "the config key identity"
     }

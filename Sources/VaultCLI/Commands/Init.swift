@@ -1,14 +1,24 @@
 import VaultCore
 import VaultCrypto
 
+/// `vault init`'s options.
+struct InitArguments: CommandArguments {
+    /// --kdf-cost: the scrypt cost of the passphrase keyslot.
+    var kdf: Scrypt.Parameters
+
+    init(_ options: OptionReader) throws {
+        kdf = try KDFCost.parse(options.value(.kdfCost))
+    }
+}
+
 /// `vault init`: creates a vault with a passphrase or a key-file keyslot.
 enum InitCommand {
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: InitArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         try access.requireFileBackend()
         let location = access.location
         guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
-        let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
+        let kdf = arguments.kdf
         let credential: UnlockSecret
         var createdKeyFile = false
         if let path = access.keyFilePath {

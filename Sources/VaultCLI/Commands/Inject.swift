@@ -4,19 +4,34 @@ import Glibc
 import VaultCore
 import VaultCrypto
 
+/// `vault inject`'s options.
+struct InjectArguments: CommandArguments {
+    /// --in: the template; stdin when not given or -.
+    var input: String?
+    /// --out: the file to write; stdout when not given or -.
+    var output: String?
+    /// --group as given: the group of references that name none.
+    var group: String?
+
+    init(_ options: OptionReader) {
+        input = options.value(.in)
+        output = options.value(.out)
+        group = options.value(.group)
+    }
+}
+
 /// `vault inject`: copies a template with its `{{ vault://… }}` references
 /// replaced by their secrets, to stdout or atomically to a 0600 file.
 enum InjectCommand {
-    static func run(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        let input = arguments.value(.in) ?? "-"
-        if input == "-", arguments.value(.in) == nil, invocation.terminal.stdinIsTTY {
+    static func run(_ arguments: InjectArguments, _ invocation: Invocation) throws {
+        let input = arguments.input ?? "-"
+        if input == "-", arguments.input == nil, invocation.terminal.stdinIsTTY {
             throw UsageError("no template given", hint: "name it with -i TEMPLATE, or pipe it in: 'vault inject < TEMPLATE'")
         }
         let template = try LoadedTemplate(path: input, bytes: input == "-" ? invocation.terminal.readAllInput() : nil)
         let uses = template.referenceUses
-        let output = arguments.value(.out).flatMap { $0 == "-" ? nil : $0 }
-        let secrets = try ReferenceResolver(invocation).resolve(uses, action: output == nil ? "nothing was printed" : "nothing was written")
+        let output = arguments.output.flatMap { $0 == "-" ? nil : $0 }
+        let secrets = try ReferenceResolver(invocation, group: arguments.group).resolve(uses, action: output == nil ? "nothing was printed" : "nothing was written")
         let rendered = template.rendered(with: secrets)
         if let output {
             // The file writer takes an array: the copy lives only for the write, then is wiped.

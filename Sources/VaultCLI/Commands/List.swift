@@ -1,20 +1,33 @@
 import VaultCore
 
+/// `vault list`'s options.
+struct ListArguments: CommandArguments {
+    var item: ItemSelection
+    var names: NameFilter
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        item = ItemSelection(options, class: true)
+        names = NameFilter(options)
+        json = options.flag(.json)
+    }
+}
+
 /// `vault list`: the items that match, without secrets.
 enum ListCommand {
-    static func run(_ invocation: Invocation) throws {
-        let query = try ItemArguments(invocation).query()
+    static func run(_ arguments: ListArguments, _ invocation: Invocation) throws {
+        let query = try ItemArguments(arguments.item, invocation).query()
         let access = VaultAccess(invocation)
         var (items, locked, damagedGroups) = try access.store().listing(matching: query)
         // In place: a copy of 100 000 items' attributes costs more than sorting them.
-        let names = NameFilter(invocation.arguments)
+        let names = arguments.names
         items.removeAll { !names.matches($0) }
         sortByName(&items)
         let terminal = invocation.terminal
         if locked > 0 {
             terminal.writeErr("vault: \(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
         }
-        if invocation.arguments.flag(.json) {
+        if arguments.json {
             terminal.writeOut(ItemOutput.jsonArray(items, now: invocation.now) + "\n")
         } else if items.isEmpty {
             terminal.say("no items match")

@@ -1,11 +1,21 @@
 import VaultCore
 
+/// `vault lock`'s options.
+struct LockArguments: CommandArguments {
+    /// --all: every session of the vault, and the after-first-unlock cache.
+    var all: Bool
+
+    init(_ options: OptionReader) {
+        all = options.flag(.all)
+    }
+}
+
 /// `vault lock`: ends the session in VAULT_SESSION and the one the login's
 /// kernel keyring keeps; `--all` ends every session of the vault and the after-first-unlock cache.
 enum LockCommand {
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: LockArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
-        let all = invocation.arguments.flag(.all)
+        let all = arguments.all
         guard all || access.sessionToken != nil || access.usesLoginKeyring else {
             invocation.terminal.say("no session to end: VAULT_SESSION is not set ('vault lock --all' ends every session)")
             return

@@ -1,21 +1,52 @@
 import FoundationEssentials
 import VaultCore
 
+/// `vault member`'s arguments.
+struct MemberArguments: CommandArguments {
+    /// add, list or remove (the table allows no other).
+    var action: String
+    var name: String?
+    /// The recipient of the member `add` adds.
+    var recipient: String?
+    /// Every --group given: the groups a member opens.
+    var groups: [String]
+    /// --read-only: the member opens no write key.
+    var readOnly: Bool
+    /// --kdf-cost: the scrypt cost of the passphrase keyslot a re-key makes.
+    var kdf: Scrypt.Parameters
+    /// --yes: drop what a re-key cannot carry over without asking.
+    var yes: Bool
+    var json: Bool
+
+    init(_ options: OptionReader) throws {
+        let positionals = options.positionals
+        action = positionals.first ?? ""
+        name = positionals.dropFirst().first
+        recipient = positionals.dropFirst(2).first
+        groups = options.values(.group)
+        readOnly = options.flag(.readOnly)
+        kdf = try KDFCost.parse(options.value(.kdfCost))
+        yes = options.flag(.yes)
+        json = options.flag(.json)
+    }
+
+    func validate() throws {
+        if action == "list", name != nil { throw UsageError("member list takes no name", hint: "run 'vault member list'") }
+        if action == "remove", recipient != nil { throw UsageError("member remove takes a name only", hint: "run 'vault member remove NAME'") }
+    }
+}
+
 /// `vault member add|list|remove`: public-key keyslots sealed to age recipients.
 enum MemberCommand {
-    static func run(_ invocation: Invocation) throws {
-        let positionals = invocation.arguments.positionals
-        let name = positionals.count > 1 ? positionals[1] : nil
-        let recipient = positionals.count > 2 ? positionals[2] : nil
-        switch positionals.first {
+    static func run(_ arguments: MemberArguments, _ invocation: Invocation) throws {
+        let name = arguments.name
+        switch arguments.action {
         case "add":
-            try add(invocation, name: try required(name, action: "add"), recipient: recipient)
+            try add(arguments, invocation, name: try required(name, action: "add"), recipient: arguments.recipient)
         case "list":
-            guard name == nil else { throw UsageError("member list takes no name", hint: "run 'vault member list'") }
-            try list(invocation)
+            try list(json: arguments.json, invocation)
         case "remove":
-            guard recipient == nil else { throw UsageError("member remove takes a name only", hint: "run 'vault member remove NAME'") }
-            try remove(invocation, name: try required(name, action: "remove"))
+            try remove(arguments, invocation, name: try required(name, action: "remove"))
         default:
             preconditionFailure("the command table allows only add, list and remove")
         }
@@ -28,29 +59,28 @@ enum MemberCommand {
         return name
     }
 
-    private static func add(_ invocation: Invocation, name: String, recipient text: String?) throws {
-        let arguments = invocation.arguments
+    private static func add(_ arguments: MemberArguments, _ invocation: Invocation, name: String, recipient text: String?) throws {
         guard let text else {
             throw UsageError("member add needs the member's recipient", hint: "run 'vault member add \(shellQuoted(name)) age1…' with the line 'vault identity new' printed for them")
         }
-        let readOnly = arguments.flag(.readOnly)
-        if readOnly, arguments.values(.group).isEmpty {
+        let readOnly = arguments.readOnly
+        if readOnly, arguments.groups.isEmpty {
             throw UsageError("--read-only needs --group: a full member holds every group's keys, write keys included",
                              hint: "name the groups it may read: vault member add \(shellQuoted(name)) age1… --group GROUP --read-only")
         }
         let recipient = try AgeRecipient(parsing: text)
-        let groups = arguments.values(.group).isEmpty ? [] : try ItemArguments(invocation).namedGroups(purpose: "the member opens")
+        let groups = arguments.groups.isEmpty ? [] : try ItemArguments.namedGroups(arguments.groups, purpose: "the member opens")
         let member = try VaultAccess(invocation).vault().addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly)
         let scope = member.groups.map { "group\($0.count == 1 ? "" : "s") " + $0.map { quoted($0.name) }.joined(separator: ", ") + (member.readOnly ? ", read-only" : "") }
             ?? "the whole vault (full member)"
         invocation.report("added member \(quoted(member.name)) (\(member.recipient)): \(scope); commit the vault file for them to use it",
-                          json: object(member))
+                          json: object(member), asJSON: arguments.json)
     }
 
-    private static func list(_ invocation: Invocation) throws {
+    private static func list(json: Bool, _ invocation: Invocation) throws {
         let members = try VaultAccess(invocation).vault().members()
         let terminal = invocation.terminal
-        if invocation.wantsJSON {
+        if json {
             terminal.writeOut(JSONValue.array(members.map(object)).text + "\n")
             return
         }
@@ -60,16 +90,16 @@ enum MemberCommand {
         }
     }
 
-    private static func remove(_ invocation: Invocation, name: String) throws {
+    private static func remove(_ arguments: MemberArguments, _ invocation: Invocation, name: String) throws {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
-        let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
+        let kdf = arguments.kdf
         let terminal = invocation.terminal
         let progress = ProgressLine.attach(to: vault, invocation, label: "remove")
         defer { progress?.finish() }
-        let removal = try vault.removeMember(named: name, kdf: kdf) { plan in try RekeyCommand.confirm(plan, invocation, access: access) }
+        let removal = try vault.removeMember(named: name, kdf: kdf) { plan in try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access) }
         let readable = removal.readable.sorted { ($0.group.name, $0.service, $0.account) < ($1.group.name, $1.service, $1.account) }
-        if invocation.wantsJSON {
+        if arguments.json {
             terminal.writeOut(JSONValue.object([
                 ("removed", .string(removal.member.name)), ("key_epoch", .number(Int(removal.keyEpoch))),
                 ("rotate", .array(readable.map { .object([("group", .string($0.group.name)), ("service", .string($0.service)), ("account", .string($0.account))]) })),

@@ -1,26 +1,39 @@
 import VaultCore
 
+/// `vault merge-driver`'s arguments: the files git names (the table requires BASE, OURS and THEIRS).
+struct MergeDriverArguments: CommandArguments {
+    var base: String
+    var ours: String
+    var theirs: String
+    /// The path of the vault file in the work tree, to name in messages.
+    var path: String?
+
+    init(_ options: OptionReader) {
+        let positionals = options.positionals + Array(repeating: "", count: max(0, 3 - options.positionals.count))
+        (base, ours, theirs) = (positionals[0], positionals[1], positionals[2])
+        path = positionals.dropFirst(3).first
+    }
+}
+
 /// `vault merge-driver %O %A %B %P`: git's merge of a vault file, record by record; exit 1 leaves
 /// git a conflict for `vault sync` to finish.
 enum MergeDriverCommand {
-    static func run(_ invocation: Invocation) throws {
-        // The table requires BASE, OURS and THEIRS.
-        let positionals = invocation.arguments.positionals
+    static func run(_ arguments: MergeDriverArguments, _ invocation: Invocation) throws {
         let directory = invocation.environment["PWD"] ?? "."
         func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : directory + "/" + path }
-        let shown = positionals.count > 3 ? positionals[3] : positionals[1]
+        let shown = arguments.path ?? arguments.ours
         do {
-            let base = try Vault.readMergeSide(at: absolute(positionals[0]))
-            let theirs = try Vault.readMergeSide(at: absolute(positionals[2]))
+            let base = try Vault.readMergeSide(at: absolute(arguments.base))
+            let theirs = try Vault.readMergeSide(at: absolute(arguments.theirs))
             var access = VaultAccess(invocation)
-            access.overriddenLocation = VaultLocation(path: absolute(positionals[1]))
+            access.overriddenLocation = VaultLocation(path: absolute(arguments.ours))
             let vault = try access.vault()
-            let repository = try? GitRepository.containing(absolute(positionals[1]), environment: invocation.environment)
+            let repository = try? GitRepository.containing(absolute(arguments.ours), environment: invocation.environment)
             if let repository { GitWorkTree.removeAbandonedMergeDriverTemporaries(in: repository.top) }
             let origins = (ours: repository?.describe("HEAD") ?? "ours",
                            theirs: repository.map { $0.describe(theirCommit(invocation.environment, in: $0)) } ?? "theirs")
             let report = try vault.merge(base: base, theirs: theirs, origins: origins,
-                                         kdf: try KDFCost.parse(invocation.arguments.value(.kdfCost))) { _ in
+                                         kdf: .interactive) { _ in
                 throw CommandFailure(.interactionNotAllowed, "this merge re-keys the vault and would drop what the re-key cannot carry over")
             }
             MergeReportText.say(report, merging: origins.theirs, terminal: invocation.terminal)

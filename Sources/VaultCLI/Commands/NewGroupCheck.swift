@@ -6,6 +6,8 @@ import VaultCore
 /// account that another group holds too are warned about.
 struct NewGroupCheck {
     let invocation: Invocation
+    /// --create-group: a new name one letter from a group is meant.
+    let createGroup: Bool
 
     /// Whether adding to `group` creates it; throws for a likely typo.
     func createsGroup(_ group: AccessGroup, in store: ItemStore) throws -> Bool {
@@ -14,7 +16,7 @@ struct NewGroupCheck {
         let names = groups.map(\.name)
         // With groups left unopened vault cannot tell a new group from a locked one.
         guard unopened == 0, !names.contains(group.name) else { return false }
-        if !invocation.arguments.flag(.createGroup),
+        if !createGroup,
            let near = names.first(where: { Suggestion.distance($0, group.name) == 1 }) {
             throw UsageError("there is no group \(quoted(group.name)), and \(quoted(near)) is one letter away",
                              hint: "did you mean \(quoted(near))? add --create-group to create \(quoted(group.name))")

@@ -2,20 +2,42 @@ import FoundationEssentials
 import VaultCore
 import VaultCrypto
 
+/// `vault otp`'s options.
+struct OneTimeCodeArguments: CommandArguments {
+    var item: ItemSelection
+    /// --at as given: a time in seconds since 1970.
+    var at: String?
+    /// --remaining: the seconds the code stays valid instead of the code.
+    var remaining: Bool
+    var json: Bool
+    var clipboard: ClipboardOptions
+
+    init(_ options: OptionReader) {
+        item = ItemSelection(options)
+        at = options.value(.at)
+        remaining = options.flag(.remaining)
+        json = options.flag(.json)
+        clipboard = ClipboardOptions(options)
+    }
+
+    func validate() throws {
+        try clipboard.validate(others: json ? [.json] : [])
+        if remaining, json || clipboard.clip {
+            throw UsageError("--remaining prints the seconds left alone", hint: "drop --json or --clip; --json shows them beside the code")
+        }
+    }
+}
+
 /// `vault otp`: prints the current one-time code of an item that holds an
 /// otpauth:// URI or a Base32 seed; an HOTP item's counter moves on.
 enum OneTimeCodeCommand {
-    static func run(_ invocation: Invocation) throws {
-        let options = ItemArguments(invocation)
+    static func run(_ arguments: OneTimeCodeArguments, _ invocation: Invocation) throws {
+        let options = ItemArguments(arguments.item, invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
-        let time = try unixTime(invocation)
-        let arguments = invocation.arguments
-        let clipboard = try ClipboardCopy.requested(by: invocation)
-        if arguments.flag(.remaining), arguments.flag(.json) || clipboard != nil {
-            throw UsageError("--remaining prints the seconds left alone", hint: "drop --json or --clip; --json shows them beside the code")
-        }
+        let time = try unixTime(arguments.at, invocation)
+        let clipboard = try ClipboardCopy.requested(arguments.clipboard, invocation)
         let store = try VaultAccess(invocation).store()
-        if arguments.flag(.remaining) {
+        if arguments.remaining {
             guard let seconds = try OneTimeCodeInput.reading(query, { try store.oneTimeCodeSecondsRemaining(matching: query, atUnixTime: time) }) else {
                 throw CommandFailure(.usage, "the item holds an HOTP secret: its code stays valid until it is used, and has no seconds left",
                                      hint: "drop --remaining; 'vault otp' gives the code")
@@ -26,7 +48,7 @@ enum OneTimeCodeCommand {
         let result = try OneTimeCodeInput.reading(query) { try store.oneTimeCodeDetails(matching: query, atUnixTime: time) }
         if let clipboard {
             try clipboard.copy(SecretBytes(Array(result.code.utf8)), of: result.attributes, what: "one-time code", invocation: invocation)
-        } else if arguments.flag(.json) {
+        } else if arguments.json {
             var fields: [(String, JSONValue)] = [("code", .string(result.code)), ("kind", .string(result.period == nil ? "hotp" : "totp"))]
             if let period = result.period, let left = result.secondsRemaining {
                 fields += [("period", .number(period)), ("remaining", .number(left))]
@@ -38,8 +60,8 @@ enum OneTimeCodeCommand {
     }
 
     /// `--at UNIX_TIME`, or now.
-    private static func unixTime(_ invocation: Invocation) throws -> Int64 {
-        guard let text = invocation.arguments.value(.at) else { return Int64(invocation.now.timeIntervalSince1970) }
+    private static func unixTime(_ given: String?, _ invocation: Invocation) throws -> Int64 {
+        guard let text = given else { return Int64(invocation.now.timeIntervalSince1970) }
         guard let time = Int64(text), time >= 0 else {
             throw UsageError("invalid --at \(quoted(text))", hint: "give a time in whole seconds since 1970, e.g. --at \"$(date +%s)\"")
         }
@@ -54,9 +76,10 @@ enum OneTimeCodeInput {
 
     /// Refuses `--otp` with `--generate` (a one-time code secret comes from
     /// the site) or `--keep-secret` (there is no new secret to check).
-    static func checkSource(_ arguments: ParsedArguments) throws {
-        guard arguments.flag(.otp) else { return }
-        for other in [OptionName.generate, .keepSecret] where arguments.flag(other) {
+    /// Refuses --otp (`otp`) with --generate or --keep-secret, which give no such secret.
+    static func checkSource(otp: Bool, generate: Bool, keepSecret: Bool) throws {
+        guard otp else { return }
+        for (other, given) in [(OptionName.generate, generate), (.keepSecret, keepSecret)] where given {
             throw UsageError("--otp and --\(other.long) both given", hint: "a one-time code secret comes from the site: " + formHint)
         }
     }

@@ -1,43 +1,74 @@
 import VaultCore
 
+/// `vault passwd`'s options: at most one change.
+struct PasswdArguments: CommandArguments {
+    var newPassphraseFile: String?
+    var addKeyFile: String?
+    var removeKeyFile: String?
+    var removePassphrase: Bool
+    var addKeyringSlot: Bool
+    var removeKeyringSlot: Bool
+    /// --kdf-cost: the scrypt cost of the new passphrase keyslot.
+    var kdf: Scrypt.Parameters
+    /// --yes: destroy what removing the passphrase destroys without asking.
+    var yes: Bool
+
+    init(_ options: OptionReader) throws {
+        newPassphraseFile = options.value(.newPassphraseFile)
+        addKeyFile = options.value(.addKeyFile)
+        removeKeyFile = options.value(.removeKeyFile)
+        removePassphrase = options.flag(.removePassphrase)
+        addKeyringSlot = options.flag(.addKeyringSlot)
+        removeKeyringSlot = options.flag(.removeKeyringSlot)
+        kdf = try KDFCost.parse(options.value(.kdfCost))
+        yes = options.flag(.yes)
+    }
+
+    func validate() throws {
+        let actions: [(OptionName, Bool)] = [
+            (.addKeyFile, addKeyFile != nil), (.removeKeyFile, removeKeyFile != nil), (.addKeyringSlot, addKeyringSlot),
+            (.removeKeyringSlot, removeKeyringSlot), (.removePassphrase, removePassphrase), (.newPassphraseFile, newPassphraseFile != nil),
+        ]
+        let given = actions.filter(\.1).map(\.0)
+        guard given.count <= 1 else {
+            throw UsageError("--\(given[0].long) and --\(given[1].long) cannot be combined", hint: "make one change per call")
+        }
+    }
+}
+
 /// `vault passwd`: changes the passphrase, or adds or removes a key-file or
 /// desktop-keyring keyslot, or removes the passphrase. One change per call.
 enum PasswdCommand {
-    static func run(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        let actions = arguments.given([.addKeyFile, .removeKeyFile, .addKeyringSlot, .removeKeyringSlot, .removePassphrase, .newPassphraseFile])
-        guard actions.count <= 1 else {
-            throw UsageError("--\(actions[0].long) and --\(actions[1].long) cannot be combined", hint: "make one change per call")
-        }
+    static func run(_ arguments: PasswdArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let terminal = invocation.terminal
-        if let path = arguments.value(.addKeyFile) {
+        if let path = arguments.addKeyFile {
             let created = !KeyFile.exists(path: path)
             let content = created ? try KeyFile.create(path: path) : try KeyFile.read(path: path)
             try vault.addKeyFile(content)
             terminal.say("\(created ? "created key file \(quoted(path)) and " : "")added a key-file keyslot")
-        } else if let path = arguments.value(.removeKeyFile) {
+        } else if let path = arguments.removeKeyFile {
             let rotated = try vault.removeKeyFile(try KeyFile.read(path: path))
             terminal.say("removed the keyslot of key file \(quoted(path))" + (rotated ? rotatedNote : ""))
             if !rotated { warnNotRotated(terminal, old: "the removed key file") }
-        } else if arguments.flag(.addKeyringSlot) {
+        } else if arguments.addKeyringSlot {
             try KeyringSlotChange.add(to: vault, access: access)
-        } else if arguments.flag(.removeKeyringSlot) {
+        } else if arguments.removeKeyringSlot {
             try KeyringSlotChange.remove(from: vault, access: access)
-        } else if arguments.flag(.removePassphrase) {
+        } else if arguments.removePassphrase {
             let doomed = try vault.attributes(matching: Query(accessibility: .whenPasscodeSetThisDeviceOnly))
             if !doomed.isEmpty {
                 terminal.writeErr("vault: warning: removing the passphrase destroys \(doomed.count) when-passcode-set-this-device-only item\(doomed.count == 1 ? "" : "s")\n")
-                try Confirmation.require(invocation, access: access, question: "Destroy them and remove the passphrase?")
+                try Confirmation.require(invocation, confirmed: arguments.yes, access: access, question: "Destroy them and remove the passphrase?")
             }
             let (destroyed, rotated) = try vault.removePassphrase()
             terminal.say("removed the passphrase; the vault now opens only with its key file"
                          + (destroyed.isEmpty ? "" : "; destroyed \(counted(destroyed.count, "item"))") + (rotated ? rotatedNote : ""))
             if !rotated { warnNotRotated(terminal, old: "the old passphrase") }
         } else {
-            let kdf = try KDFCost.parse(arguments.value(.kdfCost))
-            let passphrase = try access.newPassphrase(fromFile: arguments.value(.newPassphraseFile), purpose: "New passphrase")
+            let kdf = arguments.kdf
+            let passphrase = try access.newPassphrase(fromFile: arguments.newPassphraseFile, purpose: "New passphrase")
             let hadPassphrase = try vault.status(sessionToken: nil).keyslots.contains(.passphrase)
             let rotated = try vault.changePassphrase(to: passphrase, kdf: kdf)
             terminal.say((hadPassphrase ? "changed the passphrase" : "set a passphrase") + (rotated ? rotatedNote : ""))

@@ -10,23 +10,15 @@ enum PlaintextExport {
         case csv, json
     }
 
-    static func run(_ invocation: Invocation, format: Format) throws {
-        let arguments = invocation.arguments
-        guard arguments.flag(.plaintext) else {
-            throw UsageError("--format \(format.rawValue) writes every secret in the clear and needs --plaintext",
-                             hint: "add --plaintext to say so, or leave out --format for an encrypted bundle")
-        }
-        if let bundleOption = arguments.given([.bundlePassphraseFile, .bundleKeyFile]).first {
-            throw UsageError("--\(bundleOption.long) seals a bundle; a plaintext export is not sealed",
-                             hint: "leave out --\(bundleOption.long), or --format for a bundle")
-        }
-        let out = arguments.value(.out).flatMap { $0 == "-" ? nil : $0 }
-        if let out { _ = try ItemArguments(invocation).newOutputFile(for: "plaintext export", allowsStdout: false) }
-        if out == nil, invocation.wantsJSON {
+    /// `arguments` are validated: --plaintext given, no bundle option.
+    static func run(_ arguments: ExportArguments, _ invocation: Invocation, format: Format) throws {
+        let out = arguments.out.flatMap { $0 == "-" ? nil : $0 }
+        if let out { _ = try ItemArguments.newOutputFile(out, for: "plaintext export", allowsStdout: false) }
+        if out == nil, arguments.json {
             throw UsageError("--json and the export would both write to stdout", hint: "give --out FILE with --json")
         }
-        let query = try ItemArguments(invocation).query()
-        let names = NameFilter(arguments)
+        let query = try ItemArguments(arguments.item, invocation).query()
+        let names = arguments.names
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let progress = ProgressLine.attach(to: vault, invocation, label: "export")
@@ -45,7 +37,7 @@ enum PlaintextExport {
         } else {
             rendered.withUnsafeBytes { invocation.terminal.writeOut($0) }
         }
-        ExportCommand.report(outcome, to: out ?? "-", inTheClear: true, invocation)
+        ExportCommand.report(outcome, to: out ?? "-", inTheClear: true, json: arguments.json, invocation)
     }
 
     /// On a terminal, asks before secrets leave the vault in the clear; without one, --plaintext is enough.

@@ -8,19 +8,14 @@ enum PlaintextImport {
     /// The `--from` values of vault's own plaintext exports.
     static let formats = ["vault-csv", "vault-json"]
 
-    static func run(_ invocation: Invocation, from format: String, path: String, policy: ConflictPolicy) throws {
-        let arguments = invocation.arguments
-        if let bundleOption = arguments.given([.bundlePassphraseFile, .bundleKeyFile]).first {
-            throw UsageError("--\(bundleOption.long) opens a bundle; \(quoted(path)) is read as \(format)",
-                             hint: "leave out --\(bundleOption.long), or --from for a bundle")
-        }
+    static func run(_ invocation: Invocation, from format: String, path: String, policy: ConflictPolicy, json: Bool) throws {
         let bytes = try PlainFile.readSecrets(path, kind: .plaintextExport)
         let items = try readItems(bytes, format: format, path: path, now: invocation.now)
         let vault = try VaultAccess(invocation).vault()
         let progress = ProgressLine.attach(to: vault, invocation, label: "import")
         defer { progress?.finish() }
         // An item twice in the file meets itself: "exists here" covers that too.
-        try ImportCommand.addAll(from: path, holder: quoted(path), invocation) { try vault.importItems(items, onConflict: policy) }
+        try ImportCommand.addAll(from: path, holder: quoted(path), json: json, invocation) { try vault.importItems(items, onConflict: policy) }
     }
 
     /// Every item of the file, or a usage error naming the row (CSV) or item (JSON) that is wrong.

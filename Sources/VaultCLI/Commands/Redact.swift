@@ -3,14 +3,24 @@ import Glibc
 #endif
 import VaultCore
 
+/// `vault redact`'s options.
+struct RedactArguments: CommandArguments {
+    /// Every --group given: the groups whose secrets are masked.
+    var groups: [String]
+
+    init(_ options: OptionReader) {
+        groups = options.values(.group)
+    }
+}
+
 /// `vault redact`: stdin to stdout through the masker of `vault run`. The
 /// secrets are loaded before the first byte of stdin is read, so a failure
 /// prints nothing of the input (fails closed).
 enum RedactCommand {
     private static let bufferSize = 1 << 18
 
-    static func run(_ invocation: Invocation) throws {
-        let secrets = try ReadableSecrets(invocation, ifNone: "the stream passes through unmasked").items
+    static func run(_ arguments: RedactArguments, _ invocation: Invocation) throws {
+        let secrets = try ReadableSecrets(groups: arguments.groups, invocation, ifNone: "the stream passes through unmasked").items
         let patterns = MaskPatterns(secrets: secrets.map { $0.secret })
         invocation.terminal.noteUnmaskedSecrets(patterns)
         // When stdin and stdout are pipes, room for a whole read in each means

@@ -1,14 +1,30 @@
 import VaultCore
 
+/// `vault rekey`'s options.
+struct RekeyArguments: CommandArguments {
+    /// --kdf-cost: the scrypt cost of the new passphrase keyslot.
+    var kdf: Scrypt.Parameters
+    /// --yes: drop what cannot be re-made without asking.
+    var yes: Bool
+    var json: Bool
+
+    init(_ options: OptionReader) throws {
+        kdf = try KDFCost.parse(options.value(.kdfCost))
+        yes = options.flag(.yes)
+        json = options.flag(.json)
+    }
+}
+
 /// `vault rekey`: every key of the vault replaced, every item re-sealed.
 enum RekeyCommand {
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: RekeyArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
-        let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
         let terminal = invocation.terminal
-        let outcome = try vault.rekey(kdf: kdf) { plan in try RekeyCommand.confirm(plan, invocation, access: access) }
-        if invocation.wantsJSON {
+        let outcome = try vault.rekey(kdf: arguments.kdf) { plan in
+            try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access)
+        }
+        if arguments.json {
             terminal.writeOut(JSONValue.object([
                 ("key_epoch", .number(Int(outcome.keyEpoch))), ("resealed", .number(outcome.resealed)),
                 ("sessions_ended", .number(outcome.sessionsEnded)),
@@ -23,7 +39,7 @@ enum RekeyCommand {
 
     /// Says what a re-key drops (keyslots it cannot re-make, items it cannot re-seal here) and asks
     /// before it goes on: for `rekey` and for `member remove` of a full member, which re-keys.
-    static func confirm(_ plan: RekeyPlan, _ invocation: Invocation, access: VaultAccess) throws {
+    static func confirm(_ plan: RekeyPlan, confirmed: Bool, _ invocation: Invocation, access: VaultAccess) throws {
         let terminal = invocation.terminal
         for kind in plan.droppedKeyslots {
             terminal.writeErr("vault: warning: the \(kind.rawValue) keyslot cannot be re-made without its secret and is dropped\n")
@@ -36,6 +52,6 @@ enum RekeyCommand {
             terminal.writeErr("vault: warning: \(counted(plan.itemsNeedingPassphrase, "when-passcode-set-this-device-only item")) "
                               + "cannot be kept without a passphrase keyslot and \(plan.itemsNeedingPassphrase == 1 ? "is" : "are") destroyed\n")
         }
-        try Confirmation.require(invocation, access: access, question: "Re-key and drop what is listed above?")
+        try Confirmation.require(invocation, confirmed: confirmed, access: access, question: "Re-key and drop what is listed above?")
     }
 }

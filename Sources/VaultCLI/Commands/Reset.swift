@@ -1,12 +1,22 @@
 import VaultCore
 
+/// `vault reset`'s options.
+struct ResetArguments: CommandArguments {
+    /// --yes: remove the vault without asking.
+    var yes: Bool
+
+    init(_ options: OptionReader) {
+        yes = options.flag(.yes)
+    }
+}
+
 /// `vault reset`: removes the vault and everything kept for it.
 enum ResetCommand {
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: ResetArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let location = access.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        try Confirmation.require(invocation, access: access,
+        try Confirmation.require(invocation, confirmed: arguments.yes, access: access,
                                  question: "Remove the vault \(quoted(location.path)) and every item in it, for good?")
         let outcome = try access.vault().reset(loginKeyring: access.usesLoginKeyring)
         let sessions = outcome.sessionsEnded == 0 ? "" : " and ended \(counted(outcome.sessionsEnded, "session"))"

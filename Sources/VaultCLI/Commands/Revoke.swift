@@ -1,9 +1,21 @@
 import VaultCore
 
+/// `vault revoke`'s options.
+struct RevokeArguments: CommandArguments {
+    /// Every --group given.
+    var groups: [String]
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        groups = options.values(.group)
+        json = options.flag(.json)
+    }
+}
+
 /// `vault revoke`: rotates group keys so every credential granted for them ends.
 enum RevokeCommand {
-    static func run(_ invocation: Invocation) throws {
-        let groups = try ItemArguments(invocation).namedGroups(purpose: "whose credentials end")
+    static func run(_ arguments: RevokeArguments, _ invocation: Invocation) throws {
+        let groups = try ItemArguments.namedGroups(arguments.groups, purpose: "whose credentials end")
         let vault = try VaultAccess(invocation).vault()
         var resealed: [JSONValue] = []
         let progress = ProgressLine.attach(to: vault, invocation, label: "revoke")
@@ -17,11 +29,11 @@ enum RevokeCommand {
                     .failure, "cannot revoke group \(quoted(group.name)) here: it holds -this-device-only items that only the machine they were added on can re-seal",
                     hint: "run 'vault revoke --group \(shellQuoted(group.name))' on that machine, or 'vault wipe --group \(shellQuoted(group.name))' here to drop its items and renew its key")
             }
-            if !invocation.wantsJSON {
+            if !arguments.json {
                 invocation.terminal.say("revoked every credential of group \(quoted(group.name)); re-sealed \(counted(count, "item")) under a new group key")
             }
             resealed.append(.object([("group", .string(group.name)), ("resealed", .number(count))]))
         }
-        if invocation.wantsJSON { invocation.terminal.writeOut(JSONValue.object([("revoked", .array(resealed))]).text + "\n") }
+        if arguments.json { invocation.terminal.writeOut(JSONValue.object([("revoked", .array(resealed))]).text + "\n") }
     }
 }

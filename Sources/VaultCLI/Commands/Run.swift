@@ -6,21 +6,55 @@ import VaultCrypto
 
 /// `vault run`: resolves the secret references in the environment, env files
 /// and `--env`, then runs the command with them, its output masked.
-enum RunCommand {
-    static func run(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        guard let program = arguments.trailing.first, !program.isEmpty else {
+/// `vault run`'s options, and the command after `--`.
+struct RunArguments: CommandArguments {
+    /// The command to run and its arguments.
+    var command: [String]
+    /// Every --env NAME=VALUE, in order.
+    var assignments: [String]
+    /// Every --env-file, in order.
+    var envFiles: [String]
+    /// --group as given: the group of references that name none.
+    var group: String?
+    /// Every --env-group: groups whose items become variables.
+    var envGroups: [String]
+    /// Every --allow-env-name: protected names items may set.
+    var allowedNames: [String]
+    var noMasking: Bool
+    var keepVaultEnv: Bool
+    var mount: MountArguments
+
+    init(_ options: OptionReader) {
+        command = options.trailing
+        assignments = options.values(.env)
+        envFiles = options.values(.envFile)
+        group = options.value(.group)
+        envGroups = options.values(.envGroup)
+        allowedNames = options.values(.allowEnvName)
+        noMasking = options.flag(.noMasking)
+        keepVaultEnv = options.flag(.keepVaultEnv)
+        mount = MountArguments(options)
+    }
+
+    func validate() throws {
+        guard let program = command.first, !program.isEmpty else {
             throw UsageError("no command to run", hint: "put it after --, e.g. vault run -- ./deploy.sh")
         }
-        let groups = try arguments.values(.envGroup).map(ItemArguments.group(named:))
-        let groupVariables = groups.isEmpty ? nil : try GroupVariables(invocation, groups: groups)
-        let environment = try ChildEnvironment(invocation, groupVariables: groupVariables)
-        if arguments.flag(.keepVaultEnv) {
+        try mount.validate()
+    }
+}
+
+enum RunCommand {
+    static func run(_ arguments: RunArguments, _ invocation: Invocation) throws {
+        let groups = try arguments.envGroups.map(ItemArguments.group(named:))
+        let groupVariables = groups.isEmpty ? nil : try GroupVariables(invocation, groups: groups, allowedNames: arguments.allowedNames)
+        let environment = try ChildEnvironment(invocation, arguments, groupVariables: groupVariables)
+        if arguments.keepVaultEnv {
             invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")
         }
-        let mount = try MountOption(invocation)
+        let mount = try MountOption(arguments.mount)
         var sealedFields = groupVariables?.sealedFields ?? []
-        let secrets = try ReferenceResolver(invocation).resolve(environment.referenceUses + (mount?.referenceUses ?? []),
+        let secrets = try ReferenceResolver(invocation, group: arguments.group).resolve(environment.referenceUses + (mount?.referenceUses ?? []),
                                                                 action: "nothing was run", sealedFields: &sealedFields)
         var variables = try environment.resolved(with: secrets)
         let terminal = invocation.terminal
@@ -29,9 +63,9 @@ enum RunCommand {
         defer { signals.restore() }
         let mounted = try mount?.start(&variables, from: environment, secrets: secrets, invocation: invocation)
         defer { mounted?.close() }
-        if !arguments.flag(.keepVaultEnv) { try startChildOutsideLoginKeyring() }
-        guard !arguments.flag(.noMasking) else {
-            let child = try ChildProcess.spawn(arguments.trailing, environment: &variables, streams: ChildStreams())
+        if !arguments.keepVaultEnv { try startChildOutsideLoginKeyring() }
+        guard !arguments.noMasking else {
+            let child = try ChildProcess.spawn(arguments.command, environment: &variables, streams: ChildStreams())
             var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
             try exit(with: relay.run(), skipped: groupVariables?.skippedFailure)
             return
@@ -39,8 +73,8 @@ enum RunCommand {
         let patterns = MaskPatterns(secrets: Array(secrets.values) + environment.groupSecrets + sealedFields)
         terminal.noteUnmaskedSecrets(patterns)
         let status = terminal.stdoutIsTTY
-            ? try runOnPseudoTerminal(arguments.trailing, &variables, patterns, signals, terminal)
-            : try runOnPipes(arguments.trailing, &variables, patterns, signals)
+            ? try runOnPseudoTerminal(arguments.command, &variables, patterns, signals, terminal)
+            : try runOnPipes(arguments.command, &variables, patterns, signals)
         try exit(with: status, skipped: groupVariables?.skippedFailure)
     }
 

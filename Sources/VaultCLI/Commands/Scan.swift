@@ -3,6 +3,46 @@ import Glibc
 #endif
 import VaultCore
 
+/// `vault scan`'s options.
+struct ScanArguments: CommandArguments {
+    /// The files and directories to search; the current directory without any.
+    var paths: [String]
+    /// --git-history: every blob of the repository's history instead.
+    var gitHistory: Bool
+    /// Every --group given: the groups whose secrets are searched for.
+    var groups: [String]
+    var skipIgnored: Bool
+    /// --baseline: the file of accepted hits.
+    var baseline: String?
+    /// --update-baseline: write the hits to it.
+    var updateBaseline: Bool
+    /// --exit-code as given.
+    var exitCode: String?
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        paths = options.positionals
+        gitHistory = options.flag(.gitHistory)
+        groups = options.values(.group)
+        skipIgnored = options.flag(.skipIgnored)
+        baseline = options.value(.baseline)
+        updateBaseline = options.flag(.updateBaseline)
+        exitCode = options.value(.exitCode)
+        json = options.flag(.json)
+    }
+
+    func validate() throws {
+        _ = try ScanCommand.exitCode(exitCode)
+        if updateBaseline, baseline == nil {
+            throw UsageError("--update-baseline needs --baseline FILE", hint: "write the accepted hits with 'vault scan --baseline FILE --update-baseline'")
+        }
+        if gitHistory, skipIgnored {
+            throw UsageError("--skip-ignored applies to files, and --git-history searches commits",
+                             hint: "drop one of them: history holds only what was committed")
+        }
+    }
+}
+
 /// `vault scan`: searches files, or every blob of a repository's history,
 /// for the secrets the caller can read, in their common encodings, and
 /// prints where each is, never what.
@@ -11,9 +51,9 @@ enum ScanCommand {
     /// a leak was found, so a CI step can tell a leak from a failure.
     static let failureExitCode: Int32 = 3
 
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: ScanArguments, _ invocation: Invocation) throws {
         do {
-            try scan(invocation)
+            try scan(arguments, invocation)
         } catch let error where !(error is ChildExitStatus) {
             let report = ErrorReport(error)
             guard report.status.exitCode == Status.failure.exitCode else { throw error }
@@ -22,26 +62,18 @@ enum ScanCommand {
         }
     }
 
-    private static func scan(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        let leakExitCode = try exitCode(arguments.value(.exitCode))
-        let history = arguments.flag(.gitHistory)
-        let baselinePath = arguments.value(.baseline)
-        if arguments.flag(.updateBaseline), baselinePath == nil {
-            throw UsageError("--update-baseline needs --baseline FILE", hint: "write the accepted hits with 'vault scan --baseline FILE --update-baseline'")
-        }
-        if history, arguments.flag(.skipIgnored) {
-            throw UsageError("--skip-ignored applies to files, and --git-history searches commits",
-                             hint: "drop one of them: history holds only what was committed")
-        }
-        let baseline = try baselinePath.flatMap { arguments.flag(.updateBaseline) ? nil : try ScanBaseline(reading: $0) }
+    private static func scan(_ arguments: ScanArguments, _ invocation: Invocation) throws {
+        let leakExitCode = try exitCode(arguments.exitCode)
+        let history = arguments.gitHistory
+        let baselinePath = arguments.baseline
+        let baseline = try baselinePath.flatMap { arguments.updateBaseline ? nil : try ScanBaseline(reading: $0) }
 
-        let roots = arguments.positionals.isEmpty ? ["."] : arguments.positionals
+        let roots = arguments.paths.isEmpty ? ["."] : arguments.paths
         // Bad paths are found before the vault is opened.
         let trees = history ? [] : try roots.map {
-            try ScanFiles(root: $0, skipIgnored: arguments.flag(.skipIgnored), environment: invocation.environment)
+            try ScanFiles(root: $0, skipIgnored: arguments.skipIgnored, environment: invocation.environment)
         }
-        let secrets = try ReadableSecrets(invocation, ifNone: "there is nothing to search for", includingTrash: true).itemsByName
+        let secrets = try ReadableSecrets(groups: arguments.groups, invocation, ifNone: "there is nothing to search for", includingTrash: true).itemsByName
         let patterns = LeakPatterns(secrets: secrets.map { $0.secret.copyBytes() })
         let terminal = invocation.terminal
         let skipped = patterns.skipped.map { ItemName.of(secrets[$0].key) }
@@ -77,14 +109,14 @@ enum ScanCommand {
         }
         for path in unreadable { terminal.writeErr("vault: warning: cannot read \(quoted(path)); it was not searched\n") }
 
-        if arguments.flag(.updateBaseline), let baselinePath {
+        if arguments.updateBaseline, let baselinePath {
             try ScanBaseline.write(findings, to: baselinePath)
             terminal.writeErr("vault: wrote \(counted(Set(findings.map(\.baselineKey)).count, "accepted hit")) to \(quoted(baselinePath))\n")
             return
         }
         let new = findings.filter { !(baseline?.accepted.contains($0.baselineKey) ?? false) }
         let accepted = findings.count - new.count
-        if arguments.flag(.json) {
+        if arguments.json {
             terminal.writeOut(json(new, accepted: accepted, skipped: skipped, unreadable: unreadable))
         } else {
             terminal.writeOut(new.map(\.text).joined())
@@ -102,7 +134,8 @@ enum ScanCommand {
     }
 
     /// The status for "a leak was found": 1, or --exit-code N, which may not be one of vault's error statuses.
-    private static func exitCode(_ text: String?) throws -> Int32 {
+    /// --exit-code given as `text`: the status a leak found gives.
+    static func exitCode(_ text: String?) throws -> Int32 {
         guard let text else { return 1 }
         let reserved = Set(Status.allCases.map(\.exitCode)).subtracting([0, 1]).union([failureExitCode])
         guard let code = Int32(text), (0...255).contains(code), !reserved.contains(code) else {

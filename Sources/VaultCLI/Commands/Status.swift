@@ -4,7 +4,7 @@ import VaultCore
 /// `vault status`: locked or unlocked, the after-first-unlock state, the
 /// scoped credential in use, and item counts by group and class — without an unlock.
 enum StatusCommand {
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: JSONArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let report = try vault.status(sessionToken: access.sessionToken, loginKeyring: access.usesLoginKeyring)
@@ -14,7 +14,7 @@ enum StatusCommand {
             ?? (sessionEnded ? "locked (the session in VAULT_SESSION has ended; start one with 'vault unlock')" : "locked")
         let credential = vault.scopedCredential
         let terminal = invocation.terminal
-        if invocation.wantsJSON {
+        if arguments.json {
             var fields: [(String, JSONValue)] = [
                 ("path", .string(vault.location.path)),
                 ("backend", .string("file")),

@@ -9,7 +9,7 @@ enum SyncCommand {
     /// How often a push refused because the remote moved on is fetched, merged and tried again.
     static let pushAttempts = 3
 
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: SyncArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let path = access.location.path
         guard try access.location.exists else { throw VaultError.noSuchVault(path: path) }
@@ -17,14 +17,14 @@ enum SyncCommand {
         let relative = try repository.relativePath(of: path)
         // What a merge driver killed mid-write (a killed sync's) left beside git's copy of the file.
         GitWorkTree.removeAbandonedMergeDriverTemporaries(in: repository.top)
-        if invocation.arguments.flag(.setup) {
-            try setup(repository, relative: relative, invocation)
+        if arguments.setup {
+            try setup(repository, relative: relative, json: arguments.json, invocation)
             return
         }
         if lacksDiffDriver(repository) {
             invocation.terminal.say("hint: run 'vault sync --setup' once in this clone, so git diff and git log -p name the items")
         }
-        let sync = Sync(invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
+        let sync = Sync(arguments: arguments, invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
         // A merge git stopped is finished first (or, when it cannot be, abandoned); once it is committed,
         // the sync goes on and pushes it.
         guard try sync.finishOrAbandonStoppedMerge() != .leftToFinish else { return }
@@ -32,8 +32,30 @@ enum SyncCommand {
     }
 }
 
+/// `vault sync`'s options.
+struct SyncArguments: CommandArguments {
+    /// --setup: configure this clone instead of syncing.
+    var setup: Bool
+    /// --remote: the remote to sync with.
+    var remote: String?
+    /// --kdf-cost: the scrypt cost of the passphrase keyslot a merge's re-key makes.
+    var kdf: Scrypt.Parameters
+    /// --yes: drop what a merge's re-key cannot carry over without asking.
+    var yes: Bool
+    var json: Bool
+
+    init(_ options: OptionReader) throws {
+        setup = options.flag(.setup)
+        remote = options.value(.remote)
+        kdf = try KDFCost.parse(options.value(.kdfCost))
+        yes = options.flag(.yes)
+        json = options.flag(.json)
+    }
+}
+
 /// One `vault sync` run.
 private struct Sync {
+    let arguments: SyncArguments
     let invocation: Invocation
     let access: VaultAccess
     /// One vault for the whole run, so a passphrase asked for is asked once.
@@ -102,7 +124,7 @@ private struct Sync {
 
     /// The remote `branch` syncs with: `--remote`, else its upstream's, else origin.
     private func remote(of branch: String) -> String {
-        invocation.arguments.value(.remote) ?? configured("branch.\(branch).remote") ?? "origin"
+        arguments.remote ?? configured("branch.\(branch).remote") ?? "origin"
     }
 
     /// A merge git stopped with the vault file in conflict (a `git pull` without the driver, or
@@ -157,7 +179,7 @@ private struct Sync {
             let push = repository.run(["push", "-q", remote, "HEAD:refs/heads/\(remoteBranch)"])
             if push.status == 0 {
                 invocation.report("synced \(quoted(relative)) with \(remote)/\(remoteBranch)\(merged > 0 ? ", merged" : ""), pushed",
-                                  json: .object([("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged > 0)), ("pushed", .bool(true))]))
+                                  json: .object([("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged > 0)), ("pushed", .bool(true))]), asJSON: arguments.json)
                 return
             }
             // Only a remote that moved on is worth another round (seen by fetching it again, not by
@@ -232,9 +254,8 @@ private struct Sync {
 
     /// Merges `theirs` into `ours` (the stage git holds, which the work tree file may not) at the vault's path.
     private func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], origins: (ours: String, theirs: String)) throws -> MergeReport {
-        let kdf = try KDFCost.parse(invocation.arguments.value(.kdfCost))
-        return try vault.merge(base: base, ours: ours, theirs: theirs, origins: origins, kdf: kdf) { plan in
-            try RekeyCommand.confirm(plan, invocation, access: access)
+        try vault.merge(base: base, ours: ours, theirs: theirs, origins: origins, kdf: arguments.kdf) { plan in
+            try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access)
         }
     }
 

@@ -7,7 +7,7 @@ import VaultCore
 extension SyncCommand {
     /// `--setup`: the attribute line committed alone (an older line of the same pattern, with
     /// `-diff`, replaced), the merge driver and the diff driver in the local git config.
-    static func setup(_ repository: GitRepository, relative: String, _ invocation: Invocation) throws {
+    static func setup(_ repository: GitRepository, relative: String, json: Bool, _ invocation: Invocation) throws {
         let pattern = attributePattern(for: relative)
         let line = attributeLine(pattern)
         let attributesPath = repository.top + "/.gitattributes"
@@ -36,7 +36,7 @@ extension SyncCommand {
         invocation.report(changed ? "committed \(quoted(line)) to .gitattributes and set the merge and diff drivers in this clone's git config; push it with 'vault sync'"
                                   : "the attributes were set up already; set the merge and diff drivers again in this clone's git config",
                           json: .object([("attributes", .string(line)), ("committed", .bool(changed)), ("driver", .string(driver)),
-                                         ("textconv", .string(textconv))]))
+                                         ("textconv", .string(textconv))]), asJSON: json)
     }
 
     /// The pattern of the vault's attribute line: every .vault file, or the file's own path.

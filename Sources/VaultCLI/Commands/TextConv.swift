@@ -5,8 +5,8 @@ import VaultCore
 /// Never prompts, never runs the passphrase's KDF, records nothing, and exits 0 whatever the
 /// file: a diff must never fail because a blob is locked, old or not a vault.
 enum TextConvCommand {
-    static func run(_ invocation: Invocation) throws {
-        let path = invocation.arguments.positionals[0]
+    static func run(_ arguments: FileArgument, _ invocation: Invocation) throws {
+        let path = arguments.path
         let terminal = invocation.terminal
         let bytes: [UInt8]
         do {

@@ -3,9 +3,9 @@ import VaultCore
 
 /// `vault trash`: what `delete` kept, newest deletion first, with list's columns after the deletion date.
 enum TrashCommand {
-    static func run(_ invocation: Invocation) throws {
-        let options = ItemArguments(invocation)
-        let query = Query(service: invocation.arguments.value(.service), account: invocation.arguments.value(.account),
+    static func run(_ arguments: ItemJSONArguments, _ invocation: Invocation) throws {
+        let options = ItemArguments(arguments.item, invocation)
+        let query = Query(service: arguments.item.service, account: arguments.item.account,
                           group: try options.group())
         var (items, locked) = try VaultAccess(invocation).vault().trash(matching: query)
         items.sort { $0.deletedAt > $1.deletedAt }
@@ -15,7 +15,7 @@ enum TrashCommand {
             terminal.writeErr("vault: \(counted(locked, "trashed item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
         }
         let deleted = items.map { DateText.iso($0.deletedAt) }
-        if invocation.wantsJSON {
+        if arguments.json {
             // Each item as list --json shows it, with the deletion date as one more field.
             let objects = zip(items, deleted).map { item, date in
                 JSONValue.rendered(String(ItemOutput.json(item.attributes, now: now).dropLast()) + ",\"deleted\":" + ItemOutput.jsonString(date) + "}")

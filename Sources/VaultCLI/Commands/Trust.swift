@@ -1,27 +1,39 @@
 import VaultCore
 
+/// `vault trust`'s options.
+struct TrustArguments: CommandArguments {
+    /// --pin: the fingerprint to write to the config file.
+    var pin: String?
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        pin = options.value(.pin)
+        json = options.flag(.json)
+    }
+}
+
 /// `vault trust [--pin FINGERPRINT]`: the fingerprint of the vault's signing key, for readers to
 /// pin, or a fingerprint given by the owner written to this machine's config.
 enum TrustCommand {
-    static func run(_ invocation: Invocation) throws {
-        if let given = invocation.arguments.value(.pin) {
-            try pin(given, invocation)
+    static func run(_ arguments: TrustArguments, _ invocation: Invocation) throws {
+        if let given = arguments.pin {
+            try pin(given, json: arguments.json, invocation)
             return
         }
         let fingerprint = try VaultAccess(invocation).vault().trustFingerprint()
-        if invocation.wantsJSON {
+        if arguments.json {
             invocation.terminal.writeOut(JSONValue.object([("trust", .string(fingerprint))]).text + "\n")
         } else {
             invocation.terminal.writeOut(fingerprint + "\n")
         }
     }
 
-    private static func pin(_ given: String, _ invocation: Invocation) throws {
+    private static func pin(_ given: String, json: Bool, _ invocation: Invocation) throws {
         guard let fingerprint = parsedTrustFingerprint(given) else { throw VaultError.invalidTrustFingerprint(source: "the --pin value") }
         try Config.set("trust", to: fingerprint, environment: invocation.environment)
         let path = Config.path(environment: invocation.environment)
         invocation.report("pinned the trust fingerprint \(fingerprint) in \(quoted(path)): identities read only vaults it signed",
-                          json: .object([("trust", .string(fingerprint)), ("config", .string(path))]))
+                          json: .object([("trust", .string(fingerprint)), ("config", .string(path))]), asJSON: json)
     }
 }
 

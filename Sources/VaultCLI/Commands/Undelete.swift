@@ -2,11 +2,11 @@ import VaultCore
 
 /// `vault undelete`: brings one item back from the trash.
 enum UndeleteCommand {
-    static func run(_ invocation: Invocation) throws {
-        let options = ItemArguments(invocation)
+    static func run(_ arguments: ItemJSONArguments, _ invocation: Invocation) throws {
+        let options = ItemArguments(arguments.item, invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
         let restored = try VaultAccess(invocation).vault().undelete(matching: query)
         invocation.report("brought back service \(quoted(restored.service)), account \(quoted(restored.account)) in group \(quoted(restored.group.name))",
-                          json: .object([("undeleted", .items([restored], now: invocation.now))]))
+                          json: .object([("undeleted", .items([restored], now: invocation.now))]), asJSON: arguments.json)
     }
 }

@@ -1,16 +1,36 @@
 import VaultCore
 
+/// `vault unlock`'s options.
+struct UnlockArguments: CommandArguments {
+    /// --timeout as given; the environment or the config may set it too.
+    var timeout: String?
+    /// --raw: print the token alone.
+    var raw: Bool
+    /// --export: print it as a shell's export line.
+    var export: Bool
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        timeout = options.value(.timeout)
+        raw = options.flag(.raw)
+        export = options.flag(.export)
+        json = options.flag(.json)
+    }
+
+    func validate() throws {
+        let ways = [(OptionName.raw, raw), (.export, export), (.json, json)].filter(\.1).map(\.0)
+        if ways.count > 1 {
+            throw UsageError("--\(ways[0].long) and --\(ways[1].long) cannot be combined", hint: "choose one way to print the token")
+        }
+    }
+}
+
 /// `vault unlock`: extends the live session in VAULT_SESSION or the login's
 /// kernel keyring, or asks once and starts a new one, kept in the login's
 /// keyring where it can be; prints its token when asked, or when only the token holds it.
 enum UnlockCommand {
-    static func run(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        let ways = [OptionName.raw, .export, .json].filter { arguments.flag($0) }
-        if ways.count > 1 {
-            throw UsageError("--\(ways[0].long) and --\(ways[1].long) cannot be combined", hint: "choose one way to print the token")
-        }
-        let timeout = try Settings(invocation).value(.timeout).map { try DurationText.option("timeout", $0) }
+    static func run(_ arguments: UnlockArguments, _ invocation: Invocation) throws {
+        let timeout = try Settings(invocation).value(.timeout, given: arguments.timeout).map { try DurationText.option("timeout", $0) }
             ?? Vault.defaultSessionTimeout
         let access = VaultAccess(invocation)
         let session = try UnlockedSession.extendOrStart(access, timeout: timeout)
@@ -18,11 +38,11 @@ enum UnlockCommand {
         let terminal = invocation.terminal
         let place = session.inLoginKeyring ? "this login's session" : "the session in VAULT_SESSION"
         if let problem = session.keyringProblem { terminal.writeErr(LoginKeyringText.unavailable(problem)) }
-        if arguments.flag(.raw) {
+        if arguments.raw {
             terminal.writeOut(token + "\n")
-        } else if arguments.flag(.export) {
+        } else if arguments.export {
             terminal.writeOut("export VAULT_SESSION=\(token)\n")
-        } else if invocation.wantsJSON {
+        } else if arguments.json {
             // The token is what unlock hands over, as --raw prints it; it opens nothing without this user's runtime directory.
             terminal.writeOut(JSONValue.object([("session", .string(token)), ("extended", .bool(session.extended)),
                                                 ("timeout_seconds", .number(timeout)),
@@ -36,7 +56,7 @@ enum UnlockCommand {
             terminal.say("\(session.extended ? "extended \(place)" : "unlocked"); the session ends after \(DurationText.describe(timeout)) without use. Set it in this shell with:")
             terminal.writeOut("export VAULT_SESSION=\(token)\n")
         }
-        if session.extended, arguments.flag(.raw) || arguments.flag(.export) {
+        if session.extended, arguments.raw || arguments.export {
             terminal.say("extended \(place); it ends after \(DurationText.describe(timeout)) without use")
         }
     }

@@ -2,9 +2,9 @@ import VaultCore
 
 /// `vault upgrade`: a format v1 vault file converted to v2.
 enum UpgradeCommand {
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: JSONArguments, _ invocation: Invocation) throws {
         let outcome = try VaultAccess(invocation).vault().upgrade()
-        if invocation.wantsJSON {
+        if arguments.json {
             invocation.terminal.writeOut(JSONValue.object([
                 ("from", .number(outcome.fromVersion)), ("to", .number(2)), ("backup", .optional(outcome.backup)),
             ]).text + "\n")

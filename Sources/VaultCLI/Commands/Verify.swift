@@ -1,8 +1,23 @@
 import VaultCore
 
+/// `vault verify`'s options.
+struct VerifyArguments: CommandArguments {
+    /// --quarantine: set the items of damaged groups aside.
+    var quarantine: Bool
+    /// --yes: quarantine without asking.
+    var yes: Bool
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        quarantine = options.flag(.quarantine)
+        yes = options.flag(.yes)
+        json = options.flag(.json)
+    }
+}
+
 /// `vault verify`: checks the vault's files, format and records, changing nothing.
 enum VerifyCommand {
-    static func run(_ invocation: Invocation) throws {
+    static func run(_ arguments: VerifyArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
         let vault = try access.vault()
         let progress = ProgressLine.attach(to: vault, invocation, label: "verify")
@@ -12,18 +27,18 @@ enum VerifyCommand {
         let damaged = report.damagedGroups.map { "group \(quoted($0))" }.joined(separator: ", ")
         // On a terminal verify offers the quarantine; otherwise --quarantine (and --yes) asks for it.
         var offered = false
-        if !report.damagedGroups.isEmpty, !invocation.arguments.flag(.quarantine), access.reasonPromptsAreOff == nil {
+        if !report.damagedGroups.isEmpty, !arguments.quarantine, access.reasonPromptsAreOff == nil {
             let answer = try terminal.readLine(prompt: "\(damaged) failed its MAC; set its items aside so the other groups can be written again? [y/N] ")
             offered = ["y", "yes"].contains(answer?.lowercased() ?? "")
         }
-        if offered || invocation.arguments.flag(.quarantine), !report.damagedGroups.isEmpty {
+        if offered || arguments.quarantine, !report.damagedGroups.isEmpty {
             terminal.writeErr("vault: warning: the items of \(damaged) are set aside; the group keeps its name with a new key\n")
-            if !offered { try Confirmation.require(invocation, access: access, question: "Quarantine the damaged groups?") }
+            if !offered { try Confirmation.require(invocation, confirmed: arguments.yes, access: access, question: "Quarantine the damaged groups?") }
             let (groups, keptAt) = try vault.quarantineDamagedGroups()
             terminal.say("quarantined \(groups.map(quoted).joined(separator: ", ")); the file as it was is kept at \(quoted(keptAt ?? ""))")
             report = try vault.verify()
         }
-        if invocation.wantsJSON {
+        if arguments.json {
             terminal.writeOut(json(report).text + "\n")
         } else {
             terminal.writeOut(text(report, directory: access.location.directory))
@@ -45,7 +60,7 @@ enum VerifyCommand {
         if !report.exposedFiles.isEmpty {
             throw CommandFailure(.failure, "files of the vault are exposed to other users", hint: "run the chmod commands above")
         }
-        if !invocation.wantsJSON {
+        if !arguments.json {
             terminal.say("the vault is intact\(report.unopened > 0 ? " as far as the keys at hand can tell; unlock to check every record" : "")")
         }
     }

@@ -7,6 +7,8 @@ import VaultCore
 struct WipeRun {
     let invocation: Invocation
     let access: VaultAccess
+    /// --yes: wipe without asking.
+    let confirmed: Bool
 
     /// Wipes what `filter` selects. With `confirm`, prints the items and asks
     /// (or needs --yes) before removing any. A whole-group wipe runs even when
@@ -16,8 +18,8 @@ struct WipeRun {
         if plan.removedCount == 0, !filter.selectsWholeGroups { return plan }
         if confirm, plan.removedCount > 0 {
             // The list is the question's context; with --yes it is a record of what goes, which -q leaves out.
-            if !(invocation.terminal.quiet && invocation.arguments.flag(.yes)) { invocation.terminal.writeErr(WipeRun.describe(plan, now: invocation.now)) }
-            try Confirmation.require(invocation, access: access,
+            if !(invocation.terminal.quiet && confirmed) { invocation.terminal.writeErr(WipeRun.describe(plan, now: invocation.now)) }
+            try Confirmation.require(invocation, confirmed: confirmed, access: access,
                                      question: "Remove \(counted(plan.removedCount, "item"))?")
         }
         return try vault.wipe(filter, dryRun: false, expecting: confirm ? plan.removed : nil)

@@ -5,50 +5,47 @@ import VaultCore
 /// write (or, with `--dry-run`, prints the names), and says what came in and what was left out.
 struct ForeignImport {
     let invocation: Invocation
+    /// The command's arguments, validated.
+    let arguments: ImportArguments
     let format: ImportFormat
-    let policy: ConflictPolicy
-
-    /// The options that only an import of another manager's export takes.
-    static let options: [OptionName] = [.columns, .dryRun, .group, .foldersAsGroups, .partial, .kdbxPasswordFile, .kdbxKeyFile, .createGroup]
 
     func run(source: String?) throws {
-        let arguments = invocation.arguments
-        let defaultGroup = try ItemArguments(invocation).group() ?? .default
+        let defaultGroup = try ItemArguments(ItemSelection(group: arguments.group), invocation).group() ?? .default
         var (batch, sourceName): (ImportBatch, String)
         do {
-            (batch, sourceName) = try format.read(source, invocation)
+            (batch, sourceName) = try format.read(source, arguments, invocation)
         } catch let problem as ImportProblem {
             throw CommandFailure(.usage, "\(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason)); nothing was imported",
                                  hint: "check that the file is what --from \(format.rawValue) reads (docs/IMPORT.md)")
         }
         let naming = item(defaultGroup: defaultGroup)
         batch.separateRepeatedNames { naming($0).key }
-        if let first = batch.bad.first, !arguments.flag(.partial) {
+        if let first = batch.bad.first, !arguments.partial {
             throw CommandFailure(.usage, "\(ImportWords.origin(first.origin)): \(ImportWords.problem(first.reason)); nothing was imported",
                                  details: batch.bad.dropFirst().map { "\(ImportWords.origin($0.origin)): \(ImportWords.problem($0.reason))" },
                                  hint: "fix the source, or pass --partial to import the entries that were read")
         }
         let kept = batch.entries.map(naming)
         let terminal = invocation.terminal
-        if arguments.flag(.dryRun) {
+        if arguments.dryRun {
             for new in kept { terminal.writeOut(ItemName.of(new.key) + "\n") }
             summarize(batch, source: sourceName, outcome: nil)
             return
         }
         let vault = try VaultAccess(invocation).vault()
-        if arguments.value(.group) != nil {
-            _ = try NewGroupCheck(invocation: invocation).createsGroup(defaultGroup, in: vault)
+        if arguments.group != nil {
+            _ = try NewGroupCheck(invocation: invocation, createGroup: arguments.createGroup).createsGroup(defaultGroup, in: vault)
         }
         let existingGroups = Set(try vault.groupNames().groups)
         let progress = ProgressLine.attach(to: vault, invocation, label: "import")
         let outcome: Vault.ImportOutcome
         do {
             defer { progress?.finish() }
-            outcome = try vault.importItems(kept, onConflict: policy)
+            outcome = try vault.importItems(kept, onConflict: arguments.policy)
         } catch VaultError.duplicateItem(let key) {
             throw ImportCommand.existingItem(key, source: quoted(sourceName))
         }
-        if !invocation.wantsJSON {
+        if !arguments.json {
             for group in Set(kept.map(\.group)).subtracting(existingGroups).sorted(by: { $0.name < $1.name }) where group != .default {
                 terminal.say("created group \(quoted(group.name))")
             }
@@ -59,7 +56,7 @@ struct ForeignImport {
     /// The item an entry becomes: in the group of its folders (`--folders-as-groups`) or the one
     /// of `--group` (else the usual default), named by its service and account.
     private func item(defaultGroup: AccessGroup) -> (ImportEntry) -> NewItem {
-        let foldersAsGroups = invocation.arguments.flag(.foldersAsGroups)
+        let foldersAsGroups = arguments.foldersAsGroups
         return { entry in
             let service = !foldersAsGroups && format.foldersNameTheService ? (entry.folders + [entry.service]).joined(separator: "/") : entry.service
             let group = foldersAsGroups ? AccessGroup(folders: entry.folders) ?? defaultGroup : defaultGroup
@@ -90,6 +87,6 @@ struct ForeignImport {
         fields += [("added", .number(outcome.added)), ("replaced", .number(outcome.replaced)), ("skipped", .number(outcome.skipped))]
         invocation.report("imported \(read) from \(quoted(source)): \(outcome.added) added, \(outcome.replaced) replaced, "
                           + "\(outcome.skipped) skipped (they exist), \(leftOut.count) left out",
-                          json: .object(fields))
+                          json: .object(fields), asJSON: arguments.json)
     }
 }

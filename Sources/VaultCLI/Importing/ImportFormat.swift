@@ -19,22 +19,15 @@ enum ImportFormat: String, CaseIterable {
     /// a pass entry is named by its path; elsewhere the title names an entry and the folder is left.
     var foldersNameTheService: Bool { self == .pass || self == .gopass }
 
-    /// What `source` holds, read as this format. `source` nil: the password store's default.
-    func read(_ source: String?, _ invocation: Invocation) throws -> (batch: ImportBatch, source: String) {
-        let arguments = invocation.arguments
-        if self != .csv, arguments.value(.columns) != nil {
-            throw UsageError("--columns maps the columns of --from csv", hint: "drop --columns, or import with --from csv")
-        }
-        if self != .kdbx, let option = arguments.given([.kdbxPasswordFile, .kdbxKeyFile]).first {
-            throw UsageError("--\(option.long) opens a KeePassXC database", hint: "drop it, or import with --from kdbx")
-        }
+    /// What `source` holds, read as this format, with the options `arguments` give. `source` nil: the password store's default.
+    func read(_ source: String?, _ arguments: ImportArguments, _ invocation: Invocation) throws -> (batch: ImportBatch, source: String) {
         switch self {
         case .pass, .gopass:
             let store = source ?? invocation.environment["PASSWORD_STORE_DIR"] ?? ((invocation.environment["HOME"] ?? "") + "/.password-store")
             return (try PasswordStore(directory: store).read(invocation), store)
         case .kdbx:
             guard let source else { throw UsageError("no database named", hint: "give the .kdbx file: vault import --from kdbx FILE") }
-            return (try KeePassXCDatabase(path: source).read(invocation), source)
+            return (try KeePassXCDatabase(path: source).read(invocation, keyFile: arguments.kdbxKeyFile, passwordFile: arguments.kdbxPasswordFile), source)
         case .keepassxcCSV, .onePasswordCSV, .csv, .bitwardenJSON:
             guard let source else {
                 throw UsageError("no file named", hint: "give the export file, or - for stdin: vault import --from \(rawValue) FILE")
@@ -45,7 +38,7 @@ enum ImportFormat: String, CaseIterable {
             case .keepassxcCSV: return (try ColumnMapping.keePassXC.entries(from: bytes), source)
             case .onePasswordCSV: return (try ColumnMapping.onePassword.entries(from: bytes), source)
             default:
-                guard let columns = arguments.value(.columns) else {
+                guard let columns = arguments.columns else {
                     throw UsageError("--from csv needs --columns", hint: "say which column is which, e.g. --columns service=Title,account=Username,secret=Password")
                 }
                 return (try ColumnMapping(parsing: columns).entries(from: bytes), source)
@@ -124,15 +117,16 @@ struct KeePassXCDatabase {
     /// KDBX's two signatures (KeePass's file header): a file that starts with them is a database.
     private static let signature: [UInt8] = [0x03, 0xD9, 0xA2, 0x9A, 0x67, 0xFB, 0x4B, 0xB5]
 
-    func read(_ invocation: Invocation) throws -> ImportBatch {
+    /// `keyFile` and `passwordFile` are --kdbx-key-file and --kdbx-password-file.
+    func read(_ invocation: Invocation, keyFile: String?, passwordFile: String?) throws -> ImportBatch {
         let head = try ExportFile.read(path: path).withUnsafeBytes { Array($0.prefix(8)) }
         guard head == KeePassXCDatabase.signature else {
             throw CommandFailure(.usage, "\(quoted(path)) is not a KeePassXC database (no KDBX signature)",
                                  hint: "give the .kdbx file, or import a CSV export with --from keepassxc-csv")
         }
-        let password = try self.password(invocation)
+        let password = try self.password(invocation, file: passwordFile)
         var argv = ["keepassxc-cli", "export", "--quiet", "--format", "csv"]
-        if let keyFile = invocation.arguments.value(.kdbxKeyFile) { argv += ["--key-file", keyFile] }
+        if let keyFile { argv += ["--key-file", keyFile] }
         let input = password.appending(SecretBytes(Array("\n".utf8)))
         let output = try ProgramOutput.run(argv + [path], input: input, environment: invocation.environment)
         guard output.status == 0 else {
@@ -144,8 +138,8 @@ struct KeePassXCDatabase {
         return try ColumnMapping.keePassXC.entries(from: output.stdout)
     }
 
-    private func password(_ invocation: Invocation) throws -> SecretBytes {
-        if let file = invocation.arguments.value(.kdbxPasswordFile) { return try PassphraseFile.read(path: file) }
+    private func password(_ invocation: Invocation, file: String?) throws -> SecretBytes {
+        if let file { return try PassphraseFile.read(path: file) }
         let access = VaultAccess(invocation)
         if let reason = access.reasonPromptsAreOff {
             throw CommandFailure(.interactionNotAllowed, "no password for the KeePassXC database given, and vault may not prompt here (\(reason))",

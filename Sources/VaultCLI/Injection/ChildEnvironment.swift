@@ -12,14 +12,14 @@ struct ChildEnvironment {
     /// The variables of `--env-group` items that no later assignment replaced.
     private var groupValues: [String: SecretBytes] = [:]
 
-    init(_ invocation: Invocation, groupVariables: GroupVariables?) throws {
-        let withheld = invocation.arguments.flag(.keepVaultEnv) ? [] : Set(CommandTable.unlockingVariables)
+    init(_ invocation: Invocation, _ arguments: RunArguments, groupVariables: GroupVariables?) throws {
+        let withheld = arguments.keepVaultEnv ? [] : Set(CommandTable.unlockingVariables)
         for (name, value) in invocation.environment where !withheld.contains(name) { assign(name, value, origin: name) }
         for (name, secret) in groupVariables?.variables ?? [] {
             values[name] = nil
             groupValues[name] = secret
         }
-        for path in invocation.arguments.values(.envFile) {
+        for path in arguments.envFiles {
             let bytes = try PlainFile.read(path)
             guard let text = String(validating: bytes, as: UTF8.self) else {
                 throw CommandFailure(.usage, "the env file \(quoted(path)) is not UTF-8 text",
@@ -34,7 +34,7 @@ struct ChildEnvironment {
                                      hint: "write NAME=VALUE lines; quote values with spaces or #; see 'vault help run'")
             }
         }
-        for assignment in invocation.arguments.values(.env) {
+        for assignment in arguments.assignments {
             guard let equals = assignment.firstIndex(of: "="), Dotenv.isValidName(String(assignment[..<equals])) else {
                 // The value may be a secret typed in the wrong place: name only what stands before the "=".
                 let shown = assignment.firstIndex(of: "=").map { "\(quoted(String(assignment[..<$0])))=…" }

@@ -13,7 +13,8 @@ struct GroupVariables {
     /// The protected names that were skipped: the command exits non-zero for them after doing the rest.
     private(set) var skippedProtected: [String] = []
 
-    init(_ invocation: Invocation, groups: [AccessGroup?]) throws {
+    /// `allowedNames` are the protected names --allow-env-name lets items set.
+    init(_ invocation: Invocation, groups: [AccessGroup?], allowedNames: [String]) throws {
         let store = try VaultAccess(invocation).store()
         let progress = ProgressLine.attach(to: store, invocation, label: "reading secrets")
         defer { progress?.finish() }
@@ -40,7 +41,7 @@ struct GroupVariables {
                                  details: clashing.map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
                                  hint: "give one another name with 'vault update … --keep-secret --env-name NAME', or pick a group with --group")
         }
-        let allowed = Set(invocation.arguments.values(.allowEnvName))
+        let allowed = Set(allowedNames)
         let terminal = invocation.terminal
         variables.reserveCapacity(items.count)
         for index in order {

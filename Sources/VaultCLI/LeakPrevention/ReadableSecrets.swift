@@ -18,9 +18,10 @@ struct ReadableSecrets {
     /// `ifNone` says what finding no secret means for the command ("nothing is masked"); it
     /// follows a warning naming the groups searched, so a group left empty is never a silent success.
     /// `includingTrash` adds the secrets of the groups' trashed items (a deleted secret that leaked is still a leak).
-    init(_ invocation: Invocation, ifNone: String, includingTrash: Bool = false) throws {
-        let named = try invocation.arguments.values(.group).map(ItemArguments.group(named:))
-        let groups: [AccessGroup?] = named.isEmpty ? [try ItemArguments(invocation).group()] : named
+    /// `groups` are the names --group gave.
+    init(groups names: [String], _ invocation: Invocation, ifNone: String, includingTrash: Bool = false) throws {
+        let named = try names.map(ItemArguments.group(named:))
+        let groups: [AccessGroup?] = named.isEmpty ? [try ItemArguments(ItemSelection(group: nil), invocation).group()] : named
         let store = try VaultAccess(invocation).store()
         let progress = ProgressLine.attach(to: store, invocation, label: "reading secrets")
         defer { progress?.finish() }

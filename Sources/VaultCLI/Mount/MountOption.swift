@@ -25,28 +25,22 @@ struct MountOption {
     /// any secret is.
     private var given: (path: String, name: String, directory: MountDirectory)?
 
-    /// The options given, or nil without --mount.
-    init?(_ invocation: Invocation) throws {
-        let arguments = invocation.arguments
-        guard let value = arguments.value(.mount) else {
-            for dependent in [OptionName.mountFormat, .mountMaxReads] where arguments.value(dependent) != nil {
-                throw UsageError("--\(dependent.long) needs --mount", hint: "add --mount PATH, or drop --\(dependent.long)")
-            }
-            return nil
-        }
+    /// The options given (`arguments`, validated), or nil without --mount.
+    init?(_ arguments: MountArguments) throws {
+        guard let value = arguments.mount else { return nil }
         let equals = value.firstIndex(of: "=")
         path = String(value[..<(equals ?? value.endIndex)])
         template = try equals.map { try LoadedTemplate(path: String(value[value.index(after: $0)...])) }
-        let formatName = arguments.value(.mountFormat) ?? Format.dotenv.rawValue
+        let formatName = arguments.format ?? Format.dotenv.rawValue
         guard let format = Format(rawValue: formatName) else {
             throw UsageError("unknown --mount-format \(quoted(formatName))",
                              hint: "use one of: \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if template != nil, arguments.value(.mountFormat) != nil {
+        if template != nil, arguments.format != nil {
             throw UsageError("--mount-format applies only without a template", hint: "drop --mount-format, or =TEMPLATE from --mount")
         }
         self.format = format
-        let maxReadsText = arguments.value(.mountMaxReads) ?? "0"
+        let maxReadsText = arguments.maxReads ?? "0"
         guard let maxReads = Int(maxReadsText), maxReads >= 0 else {
             throw UsageError("--mount-max-reads \(quoted(maxReadsText)) is not a whole number",
                              hint: "give how many times the pipe may be read, e.g. --mount-max-reads 1 (0: until the command exits)")

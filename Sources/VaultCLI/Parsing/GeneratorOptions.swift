@@ -3,8 +3,30 @@ import VaultCore
 /// Reads `--generate`'s rule from `--length`, `--charset`, `--require`,
 /// `--no-ambiguous`, or `--words` and `--separator`, with a usage error
 /// naming what cannot be met.
-struct GeneratorOptions {
-    let arguments: ParsedArguments
+struct GeneratorOptions: Sendable {
+    var length: String?
+    var charset: String?
+    /// --require: the classes a generated secret holds one of each.
+    var require: String?
+    var noAmbiguous: Bool
+    /// --words: a passphrase of this many words instead.
+    var words: String?
+    var separator: String?
+
+    init(_ options: OptionReader) {
+        length = options.value(.length)
+        charset = options.value(.charset)
+        require = options.value(.require)
+        noAmbiguous = options.flag(.noAmbiguous)
+        words = options.value(.words)
+        separator = options.value(.separator)
+    }
+
+    /// The options given that shape a generated secret (and need `--generate`), in the table's order.
+    var given: [OptionName] {
+        [(OptionName.length, length != nil), (.charset, charset != nil), (.require, require != nil), (.noAmbiguous, noAmbiguous),
+         (.words, words != nil), (.separator, separator != nil)].filter(\.1).map(\.0)
+    }
 
     /// The `--charset` names and their characters; literal characters go in brackets.
     static let charsets: [String: [UInt8]] = [
@@ -19,34 +41,31 @@ struct GeneratorOptions {
         "upper": CharacterClass.upper.characters,
     ]
 
-    /// Every option that shapes a generated secret, which needs `--generate`.
-    static let ruleOptions: [OptionName] = [.length, .charset, .require, .noAmbiguous, .words, .separator]
-
     /// The rule the options give (32 alphanumeric characters by default).
     func rule() throws -> GeneratorRule {
-        if let wordsText = arguments.value(.words) {
-            for other in arguments.given([.length, .charset, .require, .noAmbiguous]) {
+        if let wordsText = words {
+            for other in given where other != .words && other != .separator {
                 throw UsageError("--words and --\(other.long) both describe the generated secret",
                                  hint: "a passphrase takes --words and --separator; drop --\(other.long)")
             }
             guard let count = Int(wordsText), (1...64).contains(count),
-                  let rule = PassphraseRule(words: count, separator: arguments.value(.separator) ?? "-") else {
+                  let rule = PassphraseRule(words: count, separator: separator ?? "-") else {
                 throw UsageError("invalid --words \(quoted(wordsText))", hint: "give a whole number from 1 to 64")
             }
             return .words(rule)
         }
-        if arguments.value(.separator) != nil {
+        if separator != nil {
             throw UsageError("--separator goes with --words", hint: "add --words N for a passphrase, or drop --separator")
         }
-        let lengthText = arguments.value(.length) ?? "32"
+        let lengthText = length ?? "32"
         guard let length = Int(lengthText), (1...4096).contains(length) else {
             throw UsageError("invalid --length \(quoted(lengthText))", hint: "give a whole number from 1 to 4096")
         }
         // A class --require names is drawn from too: `--require symbol` with the default
         // charset means symbols may appear, not a refusal over a --charset never given.
         let required = try requiredClasses()
-        var alphabet = try characters(arguments.value(.charset) ?? "alnum") + required.flatMap(\.characters)
-        if arguments.flag(.noAmbiguous) { alphabet.removeAll(where: CharacterClass.ambiguous.contains) }
+        var alphabet = try characters(charset ?? "alnum") + required.flatMap(\.characters)
+        if noAmbiguous { alphabet.removeAll(where: CharacterClass.ambiguous.contains) }
         guard !alphabet.isEmpty else {
             throw UsageError("--charset leaves no character to draw from", hint: "name more characters in --charset")
         }
@@ -92,7 +111,7 @@ struct GeneratorOptions {
     }
 
     private func requiredClasses() throws -> [CharacterClass] {
-        guard let text = arguments.value(.require) else { return [] }
+        guard let text = require else { return [] }
         var classes: [CharacterClass] = []
         for name in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let requiredClass = CharacterClass(rawValue: String(name)) else {

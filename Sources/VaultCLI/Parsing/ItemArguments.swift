@@ -1,17 +1,17 @@
 import FoundationEssentials
 import VaultCore
 
-/// Reading item attributes and queries from parsed options, with the usage
-/// errors that go with them. Shared by every item command.
+/// Item names, attributes and queries made of a command's typed options (its
+/// `ItemSelection`, environment and config), with the usage errors that go
+/// with them. Shared by every item command.
 struct ItemArguments {
-    let arguments: ParsedArguments
-    let environment: [String: String]
+    let selection: ItemSelection
     private let invocation: Invocation
 
-    init(_ invocation: Invocation) {
+    /// The item named or selected by a command's typed arguments.
+    init(_ selection: ItemSelection, _ invocation: Invocation) {
+        self.selection = selection
         self.invocation = invocation
-        arguments = invocation.arguments
-        environment = invocation.environment
     }
 
     /// The item named by the positional REFERENCE (`SERVICE/ACCOUNT`,
@@ -19,8 +19,7 @@ struct ItemArguments {
     /// `vault run`'s references; nil when none is given. Naming the item both
     /// ways, or a `?otp` query, is a usage error.
     func reference() throws -> SecretReference? {
-        guard arguments.command.positionals.first?.name == CommandTable.itemName.name,
-              let text = arguments.positionals.first else { return nil }
+        guard let text = selection.name else { return nil }
         let reference: SecretReference
         do {
             reference = try SecretReference(parsingName: text)
@@ -32,11 +31,11 @@ struct ItemArguments {
             throw UsageError("\(quoted(text)) names a one-time code; a command names an item",
                              hint: "drop the ?otp, or print the code with 'vault otp \(SecretReference(group: reference.group, service: reference.service, account: reference.account).shortName)'")
         }
-        if arguments.value(.service) != nil || arguments.value(.account) != nil {
+        if selection.service != nil || selection.account != nil {
             throw UsageError("the item is named twice, as \(quoted(text)) and with -s/-a",
                              hint: "give either \(quoted(text)) or -s SERVICE -a ACCOUNT, not both")
         }
-        if let named = reference.group, let given = arguments.value(.group), given != named.name {
+        if let named = reference.group, let given = selection.group, given != named.name {
             throw UsageError("\(quoted(text)) is in group \(quoted(named.name)), and --group names \(quoted(given))",
                              hint: "drop --group, or write the name as SERVICE/ACCOUNT")
         }
@@ -56,7 +55,7 @@ struct ItemArguments {
     /// The service of the positional reference, else --service, required.
     func service() throws -> String {
         if let reference = try reference() { return reference.service }
-        guard let service = arguments.value(.service) else {
+        guard let service = selection.service else {
             throw UsageError("missing --service", hint: "name the item's service with -s SERVICE")
         }
         guard !service.isEmpty else { throw UsageError("the service is empty", hint: "give a non-empty -s SERVICE") }
@@ -66,7 +65,7 @@ struct ItemArguments {
     /// The account of the positional reference, else --account, required (it may be empty).
     func account() throws -> String {
         if let reference = try reference() { return reference.account }
-        guard let account = arguments.value(.account) else {
+        guard let account = selection.account else {
             throw UsageError("missing --account", hint: "name the item's account with -a ACCOUNT (it may be \"\")")
         }
         return account
@@ -76,25 +75,24 @@ struct ItemArguments {
     /// VAULT_GROUP, or `group` in the config file, or nil.
     func group() throws -> AccessGroup? {
         if let group = try reference()?.group { return group }
-        guard let name = try Settings(invocation).value(.group) else {
+        guard let name = try Settings(invocation).value(.group, given: selection.group) else {
             return nil
         }
         return try ItemArguments.group(named: name)
     }
 
-    /// Every --group given (no default), at least one.
-    func namedGroups(purpose: String) throws -> [AccessGroup] {
-        let names = arguments.values(.group)
+    /// Every --group given (`names`, no default), at least one.
+    static func namedGroups(_ names: [String], purpose: String) throws -> [AccessGroup] {
         guard !names.isEmpty else { throw UsageError("no --group given", hint: "name the groups \(purpose) with --group GROUP (repeat it for several)") }
         var groups: [AccessGroup] = []
         for name in names where !groups.contains(where: { $0.name == name }) { groups.append(try ItemArguments.group(named: name)) }
         return groups
     }
 
-    /// --out: a file that must not exist yet (vault never overwrites what it
+    /// --out, given as `out`: a file that must not exist yet (vault never overwrites what it
     /// wrote, e.g. a credential or bundle), or `-` for stdout when `allowsStdout`.
-    func newOutputFile(for what: String, allowsStdout: Bool) throws -> String {
-        guard let out = arguments.value(.out), !out.isEmpty else {
+    static func newOutputFile(_ out: String?, for what: String, allowsStdout: Bool) throws -> String {
+        guard let out, !out.isEmpty else {
             throw UsageError("no --out given",
                              hint: "name a new file for the \(what) with --out FILE" + (allowsStdout ? ", or --out - for stdout" : ""))
         }
@@ -115,7 +113,7 @@ struct ItemArguments {
 
     /// --class, or nil.
     func accessibility() throws -> Accessibility? {
-        guard let name = arguments.value(.class) else { return nil }
+        guard let name = selection.accessibility else { return nil }
         guard let value = Accessibility(name: name) else {
             throw UsageError("unknown class \(quoted(name))",
                              hint: "use one of: \(Accessibility.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -123,9 +121,9 @@ struct ItemArguments {
         return value
     }
 
-    /// The descriptive attributes given as options (label, comment, kind, generic, env name, expires).
-    func details() throws -> ItemDetails {
-        let envName = arguments.value(.envName)
+    /// The descriptive attributes `given` (label, comment, kind, generic, env name, expires), checked.
+    func details(_ given: ItemDetailOptions) throws -> ItemDetails {
+        let envName = given.envName
         if let envName, !Dotenv.isValidName(envName) {
             throw UsageError("invalid --env-name \(quoted(envName))",
                              hint: "an environment variable name is letters, digits and _, not starting with a digit")
@@ -134,25 +132,21 @@ struct ItemArguments {
             throw UsageError("--env-name \(envName) is protected: an item that sets it changes what the programs of a job do",
                              hint: "choose another name; a job that means to set \(envName) writes it itself (--env, an env file), see docs/RUN.md")
         }
-        return ItemDetails(label: arguments.value(.label), comment: arguments.value(.comment), kind: arguments.value(.kind),
-                           generic: arguments.value(.generic), envName: envName, expires: try expiry())
+        return ItemDetails(label: given.label, comment: given.comment, kind: given.kind,
+                           generic: given.generic, envName: envName, expires: try ItemArguments.expiry(given.expires, now: invocation.now))
     }
 
-    /// Whether --expires never was given: the item's expiry is removed.
-    var removesExpiry: Bool { arguments.value(.expires) == "never" }
-
-    /// --expires as a date: a duration from now, or a date that has not passed; nil when not given or `never`.
-    func expiry(now: Date? = nil) throws -> Date? {
-        let now = now ?? invocation.now
-        guard let text = arguments.value(.expires), text != "never" else { return nil }
+    /// --expires given as `text`, as a date: a duration from `now`, or a date that has not passed; nil when not given or `never`.
+    static func expiry(_ text: String?, now: Date) throws -> Date? {
+        guard let text, text != "never" else { return nil }
         return try DurationText.pointInTime("expires", text, .future, now: now)
     }
 
     /// The query the selecting options describe (service, account, group, label, class).
     func query() throws -> Query {
         let reference = try reference()
-        return Query(service: reference?.service ?? arguments.value(.service), account: reference?.account ?? arguments.value(.account),
+        return Query(service: reference?.service ?? selection.service, account: reference?.account ?? selection.account,
               group: try group(),
-              accessibility: try accessibility(), label: arguments.value(.label))
+              accessibility: try accessibility(), label: selection.label)
     }
 }

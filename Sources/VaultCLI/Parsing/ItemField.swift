@@ -38,13 +38,14 @@ enum FieldChoice {
     /// Every name `--field` takes.
     static var names: [String] { ItemField.allCases.map(\.rawValue) + SealedField.allCases.map(\.rawValue) }
 
-    /// The field `--field` names, refusing the options it cannot go with.
-    static func requested(by arguments: ParsedArguments) throws -> FieldChoice? {
-        guard let name = arguments.value(.field) else { return nil }
-        for other in arguments.given([.json, .showSecret]) {
-            throw UsageError("--field and --\(other.long) both choose what get prints", hint: "give one of them")
+    /// The field `name` names (one of `names`, or env-name); nil for any other.
+    init?(name: String) {
+        if let sealed = SealedField(rawValue: name) {
+            self = .sealed(sealed)
+        } else if let attribute = ItemField(rawValue: name == "env-name" ? ItemField.envName.rawValue : name) {
+            self = .attribute(attribute)
+        } else {
+            return nil
         }
-        if let sealed = SealedField(rawValue: name) { return .sealed(sealed) }
-        return ItemField(rawValue: name == "env-name" ? ItemField.envName.rawValue : name).map(FieldChoice.attribute)
     }
 }

@@ -3,15 +3,15 @@ import VaultCore
 /// The filters of `list` over names: --search, a case-insensitive substring
 /// of the service, account or label, and the --service-glob and
 /// --account-glob shell globs.
-struct NameFilter {
+struct NameFilter: Sendable {
     let search: String?
     let service: NamePattern?
     let account: NamePattern?
 
-    init(_ arguments: ParsedArguments) {
-        search = arguments.value(.search)?.lowercased()
-        service = arguments.value(.serviceGlob).map(NamePattern.init)
-        account = arguments.value(.accountGlob).map(NamePattern.init)
+    init(_ options: OptionReader) {
+        search = options.value(.search)?.lowercased()
+        service = options.value(.serviceGlob).map(NamePattern.init)
+        account = options.value(.accountGlob).map(NamePattern.init)
     }
 
     func matches(_ item: ItemAttributes) -> Bool {

@@ -37,13 +37,10 @@ indirect enum JSONValue {
 }
 
 extension Invocation {
-    /// Whether --json was given.
-    var wantsJSON: Bool { arguments.flag(.json) }
-
-    /// Reports what a command did: with --json, `json` as one line on stdout;
-    /// otherwise `message` on stderr, unless -q.
-    func report(_ message: String, json: @autoclosure () -> JSONValue) {
-        if wantsJSON {
+    /// Reports what a command did: when `asJSON` (its --json), `json` as one
+    /// line on stdout; otherwise `message` on stderr, unless -q.
+    func report(_ message: String, json: @autoclosure () -> JSONValue, asJSON: Bool) {
+        if asJSON {
             terminal.writeOut(json().text + "\n")
         } else {
             terminal.say(message)

@@ -8,13 +8,16 @@ import VaultCrypto
 struct NewSecretOutput {
     private let invocation: Invocation
     private let rule: GeneratorRule?
+    /// --print was given.
+    private let prints: Bool
 
-    init(_ invocation: Invocation) throws {
+    /// `json` is the command's --json.
+    init(_ invocation: Invocation, _ source: SecretSourceOptions, json: Bool) throws {
         self.invocation = invocation
-        let arguments = invocation.arguments
-        rule = arguments.flag(.generate) ? try GeneratorOptions(arguments: arguments).rule() : nil
-        guard arguments.flag(.print) else { return }
-        if arguments.flag(.json) {
+        rule = source.generate ? try source.generator.rule() : nil
+        prints = source.print
+        guard prints else { return }
+        if json {
             throw UsageError("--print and --json both choose what goes to stdout", hint: "give one of them")
         }
         if rule == nil {
@@ -28,7 +31,7 @@ struct NewSecretOutput {
 
     /// Shows a generated secret once with `--print`.
     func printSecret(_ secret: SecretBytes?) {
-        guard invocation.arguments.flag(.print), let secret else { return }
+        guard prints, let secret else { return }
         secret.withUnsafeBytes { invocation.terminal.writeOut($0) }
         invocation.terminal.writeOut("\n")
     }

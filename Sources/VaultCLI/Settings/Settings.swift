@@ -14,7 +14,12 @@ struct Settings {
 
     /// The value of the setting of option `name`; an empty value counts as unset.
     func value(_ name: OptionName) throws -> String? {
-        if let given = invocation.arguments.value(name), !given.isEmpty { return given }
+        try value(name, given: invocation.arguments.value(name))
+    }
+
+    /// The value of the setting of option `name`, given on the command line as `given`.
+    func value(_ name: OptionName, given: String?) throws -> String? {
+        if let given, !given.isEmpty { return given }
         return try fromEnvironmentOrConfig(name)
     }
 

@@ -142,13 +142,19 @@ public struct CommandSpec: Sendable {
     public var hidden: Bool
     /// Removes items or keys: never offered by "did you mean" for a mistyped word.
     public var destructive: Bool
-    public var run: @Sendable (Invocation) throws -> Void
+    /// The type of the command's typed arguments, the only way its `run` reads its options.
+    let arguments: any CommandArguments.Type
+    /// Reads the command's typed arguments, validates them and runs the command.
+    public let run: @Sendable (Invocation) throws -> Void
 
-    public init(
+    /// A command whose `run` takes its typed arguments, which are read from
+    /// the parse and validated before it runs.
+    init<Arguments: CommandArguments>(
         _ name: String, aliases: [String] = [], summary: String, discussion: String = "",
         options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
         examples: [ExampleSpec] = [], takesCommandAfterDashDash: Bool = false,
-        hidden: Bool = false, destructive: Bool = false, run: @escaping @Sendable (Invocation) throws -> Void
+        hidden: Bool = false, destructive: Bool = false,
+        run: @escaping @Sendable (Arguments, Invocation) throws -> Void
     ) {
         self.name = name
         self.aliases = aliases
@@ -160,7 +166,12 @@ public struct CommandSpec: Sendable {
         self.takesCommandAfterDashDash = takesCommandAfterDashDash
         self.hidden = hidden
         self.destructive = destructive
-        self.run = run
+        self.arguments = Arguments.self
+        self.run = { invocation in
+            let arguments = try Arguments(OptionReader(invocation.arguments))
+            try arguments.validate()
+            try run(arguments, invocation)
+        }
     }
 }
 
@@ -168,7 +179,8 @@ public struct CommandSpec: Sendable {
 public struct ParsedArguments: Sendable {
     public var command: CommandSpec
     /// Values by long option name, in the order given (flags hold ""): read through `value`,
-    /// `values`, `flag` and `given`, by `OptionName`, so a renamed option is a compile error.
+    /// `values` and `flag`, by `OptionName`, so a renamed option is a compile error; a command
+    /// reads them through its typed arguments (`CommandArguments`, `OptionReader`).
     private var options: [String: [String]]
     public var positionals: [String]
     /// Everything after `--` for commands that run another command.
@@ -188,8 +200,6 @@ public struct ParsedArguments: Sendable {
     public func values(_ name: OptionName) -> [String] { options[name.long] ?? [] }
     /// Whether the flag `name` was given.
     public func flag(_ name: OptionName) -> Bool { options[name.long] != nil }
-    /// Those of `names` given (flags or options with values), in the order of `names`.
-    public func given(_ names: [OptionName]) -> [OptionName] { names.filter(flag) }
 }
 
 /// A usage error: exit 2, one line naming the problem, one hint saying what to do.

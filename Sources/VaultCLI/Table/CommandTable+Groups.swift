@@ -21,7 +21,7 @@ extension CommandTable {
             ExampleSpec("vault group create ci", "make a group for a CI job's secrets"),
             ExampleSpec("vault group delete old-ci --yes", "delete a group and its items from a script"),
         ],
-        run: { try GroupCommand.run($0) })
+        run: GroupCommand.run)
 
     static let identityCommand = CommandSpec(
         "identity", summary: "make an age identity, or print the recipient of one",
@@ -46,7 +46,7 @@ extension CommandTable {
             ExampleSpec("vault identity new --out - | gh secret set VAULT_IDENTITY", "make a CI runner's identity, straight into a CI secret"),
             ExampleSpec("vault identity show --identity ~/.config/age/keys.txt", "print the recipient of an age-keygen identity"),
         ],
-        run: { try IdentityCommand.run($0) })
+        run: IdentityCommand.run)
 
     static let memberCommand = CommandSpec(
         "member", summary: "add, list or remove members: age recipients the vault is sealed to",
@@ -89,7 +89,7 @@ extension CommandTable {
             ExampleSpec("vault member list --json", "show who the vault is sealed to"),
             ExampleSpec("vault member remove ci-runner", "remove a member and re-key what it could open"),
         ],
-        run: { try MemberCommand.run($0) })
+        run: MemberCommand.run)
 
     static let trustCommand = CommandSpec(
         "trust", summary: "print the vault's trust fingerprint, for members and CI jobs to pin",
@@ -116,7 +116,7 @@ extension CommandTable {
             ExampleSpec("vault trust", "print the fingerprint to pin in CI as VAULT_TRUST"),
             ExampleSpec("vault trust --pin 3f9a…", "on a member's machine: pin what the owner printed"),
         ],
-        run: { try TrustCommand.run($0) })
+        run: TrustCommand.run)
 
     static let grantCommand = CommandSpec(
         "grant", summary: "write a scoped credential that opens some groups only",
@@ -142,7 +142,7 @@ extension CommandTable {
             ExampleSpec("vault grant --group ci --read-only --expires 30d --out - | gh secret set VAULT_CREDENTIAL",
                         "a read-only credential for 30 days, straight into a CI secret"),
         ],
-        run: { try GrantCommand.run($0) })
+        run: GrantCommand.run)
 
     static let revokeCommand = CommandSpec(
         "revoke", summary: "end every credential granted for a group",
@@ -161,5 +161,5 @@ extension CommandTable {
             ExampleSpec("vault revoke --group ci && vault grant --group ci --out ci.cred", "replace a credential"),
         ],
         destructive: true,
-        run: { try RevokeCommand.run($0) })
+        run: RevokeCommand.run)
 }

@@ -35,7 +35,7 @@ extension CommandTable {
                         "store a token in the access group ci as git would"),
             ExampleSpec("vault list --service git:https://example.com", "show the logins git stored: they are ordinary items"),
         ],
-        run: { try GitCredentialCommand.run($0) })
+        run: GitCredentialCommand.run)
 
     static let dockerCredentialCommand = CommandSpec(
         "docker-credential", summary: "be docker's credential helper",
@@ -62,5 +62,5 @@ extension CommandTable {
             ExampleSpec("vault --key-file ci.key docker-credential --group ci list",
                         "list the registry logins of the access group ci"),
         ],
-        run: { try DockerCredentialCommand.run($0) })
+        run: DockerCredentialCommand.run)
 }

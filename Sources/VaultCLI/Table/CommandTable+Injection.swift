@@ -69,7 +69,7 @@ extension CommandTable {
                         "hand the secrets to a program that reads a file, through a pipe read once"),
         ],
         takesCommandAfterDashDash: true,
-        run: { try RunCommand.run($0) })
+        run: RunCommand.run)
 
     static let envCommand = CommandSpec(
         "env", summary: "print items as environment variable assignments",
@@ -101,7 +101,7 @@ extension CommandTable {
             ExampleSpec("eval \"$(vault env --group dev --format shell)\"", "set the group dev's items in this shell"),
             ExampleSpec("vault env --format json", "print every item as one JSON object"),
         ],
-        run: { try EnvCommand.run($0) })
+        run: EnvCommand.run)
 
     static let injectCommand = CommandSpec(
         "inject", summary: "fill a template's secret references",
@@ -121,5 +121,5 @@ extension CommandTable {
             ExampleSpec("vault inject -i deploy.env.tpl", "print a filled template to stdout"),
             ExampleSpec("helm template . | vault inject | kubectl apply -f -", "fill a template from stdin, as op inject does"),
         ],
-        run: { try InjectCommand.run($0) })
+        run: InjectCommand.run)
 }

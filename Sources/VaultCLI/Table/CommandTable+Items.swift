@@ -19,7 +19,7 @@ extension CommandTable {
             ExampleSpec("vault init --passphrase-file pass.txt --kdf-cost testing",
                         "create a vault quickly in a test suite"),
         ],
-        run: { try InitCommand.run($0) })
+        run: InitCommand.run)
 
     static let addCommand = CommandSpec(
         "add", summary: "add a secret item",
@@ -58,7 +58,7 @@ extension CommandTable {
             ExampleSpec("vault add -U -s backup -a cron --class after-first-unlock --secret-file backup.key",
                         "replace an item that a cron job may read after the first unlock"),
         ],
-        run: { try AddCommand.run($0) })
+        run: AddCommand.run)
 
     static let getCommand = CommandSpec(
         "get", aliases: ["show"], summary: "print the secret of one item",
@@ -100,7 +100,7 @@ extension CommandTable {
             ExampleSpec("vault get -s bank -a me --clip", "copy a password to the clipboard for 45 seconds"),
             ExampleSpec("vault get -s github -a ci-bot --revision 1", "print the token the item held before its last rotation"),
         ],
-        run: { try GetCommand.run($0) })
+        run: GetCommand.run)
 
     static let historyCommand = CommandSpec(
         "history", summary: "list the earlier secrets of one item, never the secrets",
@@ -121,7 +121,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault history -s github -a ci-bot", "list the tokens an item held before"),
         ],
-        run: { try HistoryCommand.run($0) })
+        run: HistoryCommand.run)
 
     static let otpCommand = CommandSpec(
         "otp", summary: "print the current one-time code of an item",
@@ -152,7 +152,7 @@ extension CommandTable {
             ExampleSpec("[ \"$(vault otp github/alice --remaining)\" -ge 5 ] || sleep 5; vault otp github/alice",
                         "wait for a fresh code when the current one is about to expire"),
         ],
-        run: { try OneTimeCodeCommand.run($0) })
+        run: OneTimeCodeCommand.run)
 
     static let updateCommand = CommandSpec(
         "update", summary: "change the secret or attributes of one item",
@@ -187,7 +187,7 @@ extension CommandTable {
                         "replace a password with a new random one"),
             ExampleSpec("vault update -s github -a ci-bot --undo", "go back to the token before the last rotation"),
         ],
-        run: { try UpdateCommand.run($0) })
+        run: UpdateCommand.run)
 
     static let editCommand = CommandSpec(
         "edit", summary: "change the secret of one item in an editor",
@@ -215,7 +215,7 @@ extension CommandTable {
             ExampleSpec("EDITOR=nano vault edit -s notes -a recovery-codes", "edit a multi-line secret in nano"),
             ExampleSpec("vault edit notes/wifi", "write a new item's secret in the editor"),
         ],
-        run: { try EditCommand.run($0) })
+        run: EditCommand.run)
 
     static let deleteCommand = CommandSpec(
         "delete", aliases: ["rm"], summary: "delete items",
@@ -240,7 +240,7 @@ extension CommandTable {
             ExampleSpec("vault delete --group ci --all-matching", "delete every item of the group ci"),
         ],
         destructive: true,
-        run: { try DeleteCommand.run($0) })
+        run: DeleteCommand.run)
 
     static let renameCommand = CommandSpec(
         "rename", aliases: ["mv"], summary: "give one item a new service, account or group",
@@ -269,7 +269,7 @@ extension CommandTable {
             ExampleSpec("vault rename -s github -a ci-bot --to-group ci", "move an item to the group ci"),
             ExampleSpec("vault rename ci/github/ci-bot --to-group default", "move it back, naming it as GROUP/SERVICE/ACCOUNT"),
         ],
-        run: { try RenameCommand.run($0) })
+        run: RenameCommand.run)
 
     static let listCommand = CommandSpec(
         "list", aliases: ["ls"], summary: "list items, never their secrets",
@@ -296,5 +296,5 @@ extension CommandTable {
             ExampleSpec("vault list --service github", "list the accounts stored for one service"),
             ExampleSpec("vault list --group ci --json", "list one group's items as JSON"),
         ],
-        run: { try ListCommand.run($0) })
+        run: ListCommand.run)
 }

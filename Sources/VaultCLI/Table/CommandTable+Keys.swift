@@ -35,7 +35,7 @@ extension CommandTable {
             ExampleSpec("vault --key-file ./ci.key passwd --remove-passphrase",
                         "keep only the key file"),
         ],
-        run: { try PasswdCommand.run($0) })
+        run: PasswdCommand.run)
 
     static let rekeyCommand = CommandSpec(
         "rekey", summary: "replace every key of the vault",
@@ -59,7 +59,7 @@ extension CommandTable {
             ExampleSpec("vault rekey", "after a passphrase, key file or session token may have leaked"),
             ExampleSpec("vault --key-file ci.key rekey --yes", "re-key a CI vault from a script"),
         ],
-        run: { try RekeyCommand.run($0) })
+        run: RekeyCommand.run)
 
     static let unlockCommand = CommandSpec(
         "unlock", summary: "start an unlock session for this login, or print its token",
@@ -89,7 +89,7 @@ extension CommandTable {
             ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell through VAULT_SESSION"),
             ExampleSpec("export VAULT_SESSION=\"$(vault unlock --raw --timeout 2h)\"", "keep the token for a long job"),
         ],
-        run: { try UnlockCommand.run($0) })
+        run: UnlockCommand.run)
 
     static let lockCommand = CommandSpec(
         "lock", summary: "end unlock sessions",
@@ -106,7 +106,7 @@ extension CommandTable {
             ExampleSpec("vault lock", "end this login's session (and the one in VAULT_SESSION); other sessions go on"),
             ExampleSpec("vault lock --all", "end every session and the after-first-unlock state"),
         ],
-        run: { try LockCommand.run($0) })
+        run: LockCommand.run)
 
     static let statusCommand = CommandSpec(
         "status", summary: "show whether the vault is locked, and what it holds",
@@ -122,7 +122,7 @@ extension CommandTable {
             ExampleSpec("vault status", "show the state of the default vault"),
             ExampleSpec("vault status --json", "the same for a script"),
         ],
-        run: { try StatusCommand.run($0) })
+        run: StatusCommand.run)
 
     static let deviceKeyCommand = CommandSpec(
         "device-key", summary: "seal this machine's device key by its TPM, or show how it is kept",
@@ -155,7 +155,7 @@ extension CommandTable {
             ExampleSpec("vault device-key --tpm --reseal", "seal it again after a firmware or Secure Boot update changed PCR 7"),
             ExampleSpec("vault device-key --no-tpm", "move it back into a file"),
         ],
-        run: { try DeviceKeyCommand.run($0) })
+        run: DeviceKeyCommand.run)
 
     static let helpCommand = CommandSpec(
         "help", summary: "show help for vault or for a command",
@@ -172,7 +172,7 @@ extension CommandTable {
             ExampleSpec("vault help add", "show the options and examples of add"),
             ExampleSpec("vault help --all", "list every command, the plumbing too"),
         ],
-        run: { try HelpCommand.run($0) })
+        run: HelpCommand.run)
 
     static let completeCommand = CommandSpec(
         "__complete", summary: "print names for shell completion",
@@ -186,7 +186,7 @@ extension CommandTable {
                            completion: .values(["groups", "services", "accounts", "items"])),
         ],
         hidden: true,
-        run: { try CompleteCommand.run($0) })
+        run: CompleteCommand.run)
 
     static let generateCommand = CommandSpec(
         "__generate", summary: "print a file generated from this table",
@@ -196,7 +196,7 @@ extension CommandTable {
                            completion: .values(GeneratedFile.allCases.map(\.rawValue))),
         ],
         hidden: true,
-        run: { try GenerateCommand.run($0) })
+        run: GenerateCommand.run)
 
     static let clipboardClearCommand = CommandSpec(
         ClipboardClearCommand.name, summary: "clear the clipboard later, for get --clip",
@@ -208,5 +208,5 @@ extension CommandTable {
             PositionalSpec("PLACE", help: "the display or terminal"),
         ],
         hidden: true,
-        run: { try ClipboardClearCommand.run($0) })
+        run: ClipboardClearCommand.run)
 }

@@ -44,7 +44,7 @@ extension CommandTable {
                         "accept the current hits, so later scans fail only on new ones"),
             ExampleSpec("vault scan --group ci --json", "search for the group ci's secrets and print JSON"),
         ],
-        run: { try ScanCommand.run($0) })
+        run: ScanCommand.run)
 
     static let redactCommand = CommandSpec(
         "redact", summary: "copy stdin to stdout with every secret concealed",
@@ -61,5 +61,5 @@ extension CommandTable {
             ExampleSpec("set -o pipefail; ./deploy.sh 2>&1 | vault redact", "conceal secrets in a script's log"),
             ExampleSpec("kubectl logs deploy/api | vault redact --group prod", "conceal the group prod's secrets in a pod's log"),
         ],
-        run: { try RedactCommand.run($0) })
+        run: RedactCommand.run)
 }

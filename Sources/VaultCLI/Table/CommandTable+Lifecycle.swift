@@ -34,7 +34,7 @@ extension CommandTable {
             ExampleSpec("vault wipe --trash --yes", "empty the trash for good"),
         ],
         destructive: true,
-        run: { try WipeCommand.run($0) })
+        run: WipeCommand.run)
 
     static let firstRunCommand = CommandSpec(
         "first-run", summary: "wipe what an earlier install or owner left, once",
@@ -60,7 +60,7 @@ extension CommandTable {
                         "in a tool: wipe its items left by an earlier install"),
         ],
         destructive: true,
-        run: { try FirstRunCommand.run($0) })
+        run: FirstRunCommand.run)
 
     static let exportCommand = CommandSpec(
         "export", summary: "write items to an encrypted bundle, or in the clear to take them elsewhere",
@@ -99,7 +99,7 @@ extension CommandTable {
             ExampleSpec("vault export --out move.vexport --bundle-key-file move.key", "export for another machine with a key file"),
             ExampleSpec("vault export --group ci --format csv --plaintext --out ci.csv", "write the group ci's items in the clear, for another tool"),
         ],
-        run: { try ExportCommand.run($0) })
+        run: ExportCommand.run)
 
     static let importCommand = CommandSpec(
         "import", summary: "add the items of an export bundle, a plaintext export, or another password manager's export",
@@ -155,7 +155,7 @@ extension CommandTable {
                         "import and overwrite what exists"),
             ExampleSpec("vault import --from vault-csv ci.csv", "import a plaintext export made by export --format csv --plaintext"),
         ],
-        run: { try ImportCommand.run($0) })
+        run: ImportCommand.run)
 
     static let resetCommand = CommandSpec(
         "reset", summary: "remove the vault and everything kept for it",
@@ -171,7 +171,7 @@ extension CommandTable {
             ExampleSpec("vault --vault ./ci.vault reset --yes", "remove a CI job's vault"),
         ],
         destructive: true,
-        run: { try ResetCommand.run($0) })
+        run: ResetCommand.run)
 
     static let copyCommand = CommandSpec(
         "copy", summary: "make an independent copy of the vault to experiment on",
@@ -194,7 +194,7 @@ extension CommandTable {
             ExampleSpec("vault copy --to ~/scratch.vault", "a copy to try things on"),
             ExampleSpec("vault --vault team.vault copy --to team-test.vault --kdf-cost testing", "a cheap-to-open copy of a team vault for tests"),
         ],
-        run: { try CopyCommand.run($0) })
+        run: CopyCommand.run)
 
     static let verifyCommand = CommandSpec(
         "verify", summary: "check the vault's files, format and records",
@@ -217,7 +217,7 @@ extension CommandTable {
             ExampleSpec("vault --key-file ci.key verify", "check every record of a CI vault"),
             ExampleSpec("vault verify --quarantine", "set aside a group that was damaged or forged"),
         ],
-        run: { try VerifyCommand.run($0) })
+        run: VerifyCommand.run)
 
     static let upgradeCommand = CommandSpec(
         "upgrade", summary: "convert a format v1 vault file to format v2",
@@ -231,5 +231,5 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault upgrade && git commit -m 'vault: format v2' secrets.vault", "convert a vault kept in git"),
         ],
-        run: { try UpgradeCommand.run($0) })
+        run: UpgradeCommand.run)
 }

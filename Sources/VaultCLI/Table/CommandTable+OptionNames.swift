@@ -2,7 +2,8 @@
 /// with one of these, and each command reads its options by the same
 /// constant, so renaming an option is one edit here and a command cannot ask
 /// for a name no option has (`TableCoverageTests` checks that no other file
-/// spells an option name as a string).
+/// spells an option name as a string, and that each command's typed
+/// arguments read exactly the options its table entry declares).
 extension OptionName {
     public static let acceptRollback = OptionName("accept-rollback")
     public static let acceptLog = OptionName("accept-log")

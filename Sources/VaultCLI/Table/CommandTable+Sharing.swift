@@ -31,7 +31,7 @@ extension CommandTable {
             ExampleSpec("vault --vault team.vault sync", "commit your changes, merge your teammates', push"),
             ExampleSpec("vault --vault team.vault sync --setup", "once per clone: let git pull merge the vault too"),
         ],
-        run: { try SyncCommand.run($0) })
+        run: SyncCommand.run)
 
     static let mergeDriverCommand = CommandSpec(
         "merge-driver", summary: "git's merge driver for vault files (set by sync --setup)",
@@ -53,7 +53,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("git config merge.vault.driver 'vault merge-driver %O %A %B %P'", "what sync --setup sets"),
         ],
-        run: { try MergeDriverCommand.run($0) })
+        run: MergeDriverCommand.run)
 
     static let textconvCommand = CommandSpec(
         "textconv", summary: "git's diff driver for vault files (set by sync --setup)",
@@ -73,7 +73,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault textconv team.vault", "what git runs for each version of a vault file it diffs (diff.vault.textconv)"),
         ],
-        run: { try TextConvCommand.run($0) })
+        run: TextConvCommand.run)
 
     static let conflictsCommand = CommandSpec(
         "conflicts", summary: "list the items a merge left in conflict",
@@ -91,7 +91,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault conflicts", "what the last sync could not merge"),
         ],
-        run: { try ConflictsCommand.list($0) })
+        run: ConflictsCommand.list)
 
     static let resolveCommand = CommandSpec(
         "resolve", summary: "settle an item's conflict with one side's version",
@@ -114,5 +114,5 @@ extension CommandTable {
             ExampleSpec("vault resolve -s github -a ci-bot --theirs", "take the teammate's token"),
         ],
         destructive: true,
-        run: { try ConflictsCommand.resolve($0) })
+        run: ConflictsCommand.resolve)
 }

@@ -20,7 +20,7 @@ extension CommandTable {
             ExampleSpec("vault trash", "list what delete kept"),
             ExampleSpec("vault trash --service github --json", "the trashed items of one service, as JSON"),
         ],
-        run: { try TrashCommand.run($0) })
+        run: TrashCommand.run)
 
     static let undeleteCommand = CommandSpec(
         "undelete", summary: "bring back a deleted item from the trash",
@@ -40,5 +40,5 @@ extension CommandTable {
             ExampleSpec("vault undelete github/ci-bot", "bring back an item deleted by mistake"),
             ExampleSpec("vault undelete -s github -a ci-bot --group ci", "the same, naming the group"),
         ],
-        run: { try UndeleteCommand.run($0) })
+        run: UndeleteCommand.run)
 }

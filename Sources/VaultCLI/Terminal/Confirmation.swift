@@ -3,8 +3,9 @@ import VaultCore
 /// Asking before a destructive change: `--yes` answers for scripts; on a
 /// terminal vault asks; with neither it refuses (exit 2) and changes nothing.
 enum Confirmation {
-    static func require(_ invocation: Invocation, access: VaultAccess, question: String) throws {
-        if invocation.arguments.flag(.yes) { return }
+    /// Asks `question` unless `confirmed` (the command's --yes).
+    static func require(_ invocation: Invocation, confirmed: Bool, access: VaultAccess, question: String) throws {
+        if confirmed { return }
         guard access.reasonPromptsAreOff == nil, let answer = try invocation.terminal.readLine(prompt: question + " [y/N] ") else {
             throw UsageError("this destroys items and needs confirmation", hint: "add --yes to confirm without a terminal")
         }

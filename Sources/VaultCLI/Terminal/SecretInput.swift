@@ -9,29 +9,28 @@ import VaultCrypto
 /// -w is given, and then with a warning.
 struct SecretInput {
     let invocation: Invocation
+    /// The options that name the source (validated).
+    let source: SecretSourceOptions
 
-    init(_ invocation: Invocation) {
+    init(_ invocation: Invocation, _ source: SecretSourceOptions) {
         self.invocation = invocation
+        self.source = source
     }
-
-    private var arguments: ParsedArguments { invocation.arguments }
 
     /// Whether the options name a source other than stdin or the prompt.
-    var hasExplicitSource: Bool {
-        arguments.value(.secretFile) != nil || arguments.flag(.generate) || arguments.value(.password) != nil
-    }
+    var hasExplicitSource: Bool { source.hasExplicitSource }
 
-    /// Reads the new secret, refusing two sources at once and an empty secret
-    /// unless --allow-empty; --trim-newline drops one trailing newline first.
+    /// Reads the new secret, refusing an empty secret unless --allow-empty;
+    /// --trim-newline drops one trailing newline first.
     func read(access: VaultAccess) throws -> SecretBytes {
         var secret = try readSource(access: access)
-        if arguments.flag(.trimNewline) {
+        if source.trimNewline {
             secret = secret.withoutTrailingNewline
         } else if fromPipe, secret.isOneLineEndingInNewline {
             invocation.terminal.writeErr("vault: warning: the secret read from the pipe ends in a newline, which is stored as part of it (echo adds one)\n")
             invocation.terminal.writeErr("vault: hint: add --trim-newline to drop it, or pipe with printf %s\n")
         }
-        if secret.count == 0, !arguments.flag(.allowEmpty) {
+        if secret.count == 0, !source.allowEmpty {
             throw UsageError("the secret is empty; nothing was stored",
                              hint: "give a non-empty secret (is the variable you piped unset?), or add --allow-empty to store an empty one")
         }
@@ -42,16 +41,9 @@ struct SecretInput {
     private var fromPipe: Bool { !hasExplicitSource && invocation.terminal.stdinIsPipe }
 
     private func readSource(access: VaultAccess) throws -> SecretBytes {
-        let sources = arguments.given([.secretFile, .generate, .password])
-        guard sources.count <= 1 else {
-            throw UsageError("--\(sources[0].long) and --\(sources[1].long) both give the secret", hint: "give the secret one way only")
-        }
-        if !arguments.flag(.generate), let ruleOption = arguments.given(GeneratorOptions.ruleOptions).first {
-            throw UsageError("--\(ruleOption.long) goes with --generate", hint: "add --generate, or drop --\(ruleOption.long)")
-        }
-        if let path = arguments.value(.secretFile) { return try readFile(path) }
-        if arguments.flag(.generate) { return try GeneratorOptions(arguments: arguments).rule().generate() }
-        if let value = arguments.value(.password) {
+        if let path = source.secretFile { return try readFile(path) }
+        if source.generate { return try source.generator.rule().generate() }
+        if let value = source.password {
             invocation.terminal.writeErr("vault: warning: a secret given with -w is visible to other users in the process list; prefer stdin or --secret-file\n")
             return SecretBytes(Array(value.utf8))
         }

@@ -1,0 +1,24 @@
+/// --mount, --mount-format and --mount-max-reads as `vault run`'s typed arguments hold them;
+/// `MountOption` makes the pipe's settings of them.
+struct MountArguments: Sendable {
+    /// --mount: PATH, or PATH=TEMPLATE.
+    var mount: String?
+    /// --mount-format as given.
+    var format: String?
+    /// --mount-max-reads as given.
+    var maxReads: String?
+
+    init(_ options: OptionReader) {
+        mount = options.value(.mount)
+        format = options.value(.mountFormat)
+        maxReads = options.value(.mountMaxReads)
+    }
+
+    /// The options that shape the pipe need the pipe.
+    func validate() throws {
+        guard mount == nil else { return }
+        for (dependent, given) in [(OptionName.mountFormat, format != nil), (.mountMaxReads, maxReads != nil)] where given {
+            throw UsageError("--\(dependent.long) needs --mount", hint: "add --mount PATH, or drop --\(dependent.long)")
+        }
+    }
+}
