@@ -28,7 +28,7 @@ enum RekeyCommand {
             terminal.writeOut(JSONValue.object([
                 ("key_epoch", .number(Int(outcome.keyEpoch))), ("resealed", .number(outcome.resealed)),
                 ("sessions_ended", .number(outcome.sessionsEnded)),
-                ("dropped_keyslots", .array(outcome.dropped.droppedKeyslots.map { .string($0.rawValue) })),
+                ("dropped_keyslots", .array(outcome.dropped.droppedKeyslots.map { .string($0.name) })),
                 ("dropped_items", .number(outcome.dropped.itemsBoundElsewhere.reduce(0) { $0 + $1.count } + outcome.dropped.itemsNeedingPassphrase)),
             ]).text + "\n")
             return
@@ -42,7 +42,7 @@ enum RekeyCommand {
     static func confirm(_ plan: RekeyPlan, confirmed: Bool, _ invocation: Invocation, access: VaultAccess) throws {
         let terminal = invocation.terminal
         for kind in plan.droppedKeyslots {
-            terminal.writeErr("vault: warning: the \(kind.rawValue) keyslot cannot be re-made without its secret and is dropped\n")
+            terminal.writeErr("vault: warning: the \(kind.name) keyslot cannot be re-made without its secret and is dropped\n")
         }
         for count in plan.itemsBoundElsewhere {
             terminal.writeErr("vault: warning: \(counted(count.count, "item")) of group \(quoted(count.group)), class \(count.accessibility.rawValue), "

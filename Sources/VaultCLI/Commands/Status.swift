@@ -29,7 +29,7 @@ enum StatusCommand {
                 ("after_first_unlock", .bool(report.afterFirstUnlock)),
                 ("on_its_device", .bool(report.onItsDevice)),
                 ("device_key", .string(deviceKeyKind(report.deviceKey))),
-                ("keyslots", .array(report.keyslots.map { .string($0.rawValue) })),
+                ("keyslots", .array(report.keyslots.map { .string($0.name) })),
                 ("items", .number(total)),
                 ("counts", .array(report.counts.map {
                     .object([("group", .string($0.group)), ("class", .string($0.accessibility.rawValue)), ("count", .number($0.count))])
@@ -53,7 +53,7 @@ enum StatusCommand {
             "after first unlock: \(report.afterFirstUnlock ? "yes (after-first-unlock items open without a session)" : "no")",
             "device:             \(report.onItsDevice ? "this machine (device-bound items open here)" : report.deviceKeyRefusal != nil ? "this machine, but the TPM refuses its device key (device-bound items do not open)" : "another machine (device-bound items do not open here)")",
             "device key:         \(deviceKeyWords(report.deviceKey))",
-            "keyslots:           \(report.keyslots.map(\.rawValue).joined(separator: ", "))",
+            "keyslots:           \(report.keyslots.map(\.name).joined(separator: ", "))",
             "items:              \(total)",
         ]
         for count in report.counts {

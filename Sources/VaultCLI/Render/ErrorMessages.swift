@@ -72,7 +72,7 @@ struct ErrorReport {
                                hint: "add one with 'vault passwd --add-keyring-slot'")
         case .noKeyslot(let kind):
             let other = kind == .passphrase ? "--key-file" : "--passphrase-file or the passphrase prompt"
-            return ErrorReport(status: status, message: "this vault has no \(kind.rawValue) keyslot", hint: "unlock it with \(other)")
+            return ErrorReport(status: status, message: "this vault has no \(kind.name) keyslot", hint: "unlock it with \(other)")
         case .noSuchVault(let path):
             return ErrorReport(status: status, message: "no vault at \(quoted(path))",
                                hint: "create one with 'vault init', or choose another with --vault or VAULT_PATH")

@@ -241,11 +241,11 @@ public enum SessionEnd: Equatable, Sendable {
 }
 
 /// The kinds of credential that unlock a vault.
-public enum CredentialKind: String, Sendable, Equatable {
+public enum CredentialKind: Sendable, Equatable {
     /// A passphrase, typed or from a file.
     case passphrase
     /// The content of a key file.
-    case keyFile = "key file"
-    /// A key kept in the desktop keyring (`vault keyring enable`).
-    case desktopKeyring = "desktop keyring"
+    case keyFile
+    /// A key kept in the desktop keyring.
+    case desktopKeyring
 }
