@@ -226,12 +226,8 @@ extension AESGCM {
         /// An opener; its context is made on the first open.
         public init() {}
 
-        /// Opens nonce ‖ ciphertext ‖ tag as `AESGCM.open(_:key:aad:)` does, and throws what it throws.
-        public func open(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
-            try aad.withUnsafeBytes { try open(box, key: key, aad: $0) }
-        }
-
-        /// `open(_:key:aad:)` with the associated data where it lies (a record's, built on the stack).
+        /// Opens nonce ‖ ciphertext ‖ tag as `AESGCM.open(_:key:aad:)` does, and throws what it throws;
+        /// the associated data is taken where it lies (a record's is built on the stack).
         public func open(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: UnsafeRawBufferPointer) throws -> SecretBytes {
             try checkKey(key)
             guard box.count >= nonceSize + tagSize else { throw CryptoError.authenticationFailed }

@@ -121,15 +121,15 @@ struct AESGCMTests {
             let plaintext = (0..<(round * 7 % 90)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ round) }
             let aad = [UInt8(round), 1, 2]
             var box = try AESGCM.seal(plaintext, key: key, aad: aad)
-            #expect(try box.withUnsafeBytes { try opener.open($0, key: key, aad: aad) }.copyBytes() == plaintext)
+            #expect(try box.withUnsafeBytes { box in try aad.withUnsafeBytes { try opener.open(box, key: key, aad: $0) } }.copyBytes() == plaintext)
             // Every other round the box is tampered with: the opener refuses it, and opens the next box.
             if round % 2 == 1 {
                 box[box.count - 1 - round % box.count] ^= 0x01
-                #expect(throws: CryptoError.authenticationFailed) { try box.withUnsafeBytes { try opener.open($0, key: key, aad: aad) } }
-                #expect(throws: CryptoError.authenticationFailed) { try box.withUnsafeBytes { try opener.open($0, key: key, aad: aad + [0]) } }
+                #expect(throws: CryptoError.authenticationFailed) { try box.withUnsafeBytes { box in try aad.withUnsafeBytes { try opener.open(box, key: key, aad: $0) } } }
+                #expect(throws: CryptoError.authenticationFailed) { try box.withUnsafeBytes { box in try (aad + [0]).withUnsafeBytes { try opener.open(box, key: key, aad: $0) } } }
             }
         }
-        #expect(throws: CryptoError.authenticationFailed) { try [UInt8](repeating: 0, count: 27).withUnsafeBytes { try opener.open($0, key: Self.key, aad: []) } }
+        #expect(throws: CryptoError.authenticationFailed) { try [UInt8](repeating: 0, count: 27).withUnsafeBytes { try opener.open($0, key: Self.key, aad: UnsafeRawBufferPointer(start: nil, count: 0)) } }
     }
 
     @Test("each seal uses a fresh nonce")
