@@ -16,7 +16,7 @@ extension Vault {
     /// Milliseconds since 1970 before which the next write purges a trashed item: `trashDays` before now.
     var trashPurgeBefore: UInt64 {
         let now = host.now().timeIntervalSince1970 * 1000
-        return UInt64(max(0, now - Double(trashDays) * 86_400_000))
+        return UInt64(max(0, now - Double(configuration.trashDays) * 86_400_000))
     }
 
     /// The trashed items that match `query` (oldest deletion last), of the groups the keys at hand
