@@ -79,10 +79,10 @@ import Glibc
             try OpenVault.unlock(fileBytes(location.path), secret: Self.passphrase, deviceKey: nil, path: location.path)
         }
         let before = try opened()
-        #expect(before.trustKeySealedWithoutTP)
+        #expect(before.pending.trustKeySealedWithoutTP)
         try Vault(location: location, credential: Self.passphrase).add("new", "item", "after-the-vector")
         let after = try opened()
-        #expect(!after.trustKeySealedWithoutTP)
+        #expect(!after.pending.trustKeySealedWithoutTP)
         #expect(after.file.wrappedTrustKey != before.file.wrappedTrustKey)
         #expect(after.file.trustPublicKey == before.file.trustPublicKey)  // the same trust key: pins stay
         try expectEveryItem(Vault(location: location, credential: Self.passphrase))

@@ -63,7 +63,7 @@ extension Vault {
             record.item.attributes.modified = max(host.now(), deleted.addingTimeInterval(0.001))
             try vault.store(record, itemID: trashed.itemID)
             // Its tombstone goes with it (the index holds the item again): an empty change seals the group's tombstones again.
-            if let groupID = vault.keys.groupID(of: key.group) { vault.tombstoneChanges.added[groupID, default: []] += [] }
+            if let groupID = vault.keys.groupID(of: key.group) { vault.pending.tombstones.added[groupID, default: []] += [] }
             return record.item.attributes
         }
     }
@@ -80,7 +80,7 @@ extension Vault {
                 let trashed = try vault.trash(of: entry.groupID)
                 guard !trashed.isEmpty else { continue }
                 count += trashed.count
-                vault.trashChanges.replaced[entry.groupID] = []
+                vault.pending.trash.replaced[entry.groupID] = []
             }
             return count
         }

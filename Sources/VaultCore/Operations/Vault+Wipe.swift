@@ -73,7 +73,7 @@ extension Vault {
                 for group in outcome.rekeyedGroups {
                     guard let id = try vault.groupID(for: group, creating: false) else { continue }
                     // Starting a group over (a first-run wipe among them) really removes: its trash goes too.
-                    vault.trashChanges.replaced[id] = []
+                    vault.pending.trash.replaced[id] = []
                     _ = try vault.rotateGroupKey(id)
                 }
             } else {

@@ -54,7 +54,7 @@ extension Vault {
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)
-                vault.trashPurgeBefore = trashPurgeBefore
+                vault.pending.trashPurgeBefore = trashPurgeBefore
                 let epochOnDisk = vault.file.keyEpoch
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
                 guard vault.isWritable else {
