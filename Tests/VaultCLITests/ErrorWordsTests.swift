@@ -1,5 +1,6 @@
 import Testing
 import VaultCore
+import VaultSecretService
 @testable import VaultCLI
 
 /// VaultCore's errors carry facts; the words are the command line's. These pin the sentences
@@ -100,5 +101,17 @@ import VaultCore
             #expect(report.message == #"cannot \#(verb) item (group "default", service "github", account "ci-bot") as Login: \#(words)"#)
             #expect(report.status == .decode)
         }
+    }
+    /// The Secret Service backend's errors carry what was asked and why it failed; libsecret's own
+    /// message is shown as it came.
+    @Test func secretServiceFailuresAreWordedByTheCommandLine() {
+        let cases: [(SecretServiceError, String)] = [
+            (.failed(.readItemSecret, .noSecret), "the desktop keyring could not read the item's secret: the keyring returned no secret"),
+            (.failed(.findCollection("work"), .reported("Cannot autolaunch D-Bus")), #"the desktop keyring could not find the collection "work": Cannot autolaunch D-Bus"#),
+            (.failed(.changeItemAttributes, .reportedWithoutMessage), "the desktop keyring could not change the item's attributes: unknown error"),
+            (.serviceUnavailable(.noService), "no Secret Service answers on the D-Bus session bus: libsecret returned no service"),
+            (.unlockFailed(collection: "default", .promptDismissed), #"the keyring collection "default" stayed locked: the unlock prompt was dismissed"#),
+        ]
+        for (error, words) in cases { #expect(ErrorReport(error).message == words) }
     }
 }
