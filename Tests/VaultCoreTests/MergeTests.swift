@@ -675,6 +675,22 @@ import VaultCrypto
                                         .groupKeyReplaced(ci), .groupDeleted(old)], "\(shown)")
     }
 
+    /// A side whose record does not match its index entry's digest stops the merge, and the refusal
+    /// names which file it is: their side, by its origin, under the path of the vault merged into.
+    @Test func aDamagedRecordIsNamedByTheSideItIsOn() throws {
+        let clones = try clones()
+        try change(clones.theirs, "a", to: "a-theirs")
+        var bytes = clones.theirBytes
+        let decoded = try VaultFile.decode(FileBytes(bytes))
+        let record = try #require(decoded.file.records.stored(at: 0).fileRange).1
+        bytes[record.lowerBound + record.count / 2] ^= 0x01
+        writeBytes(bytes, to: clones.theirs.location.path)
+        let before = clones.ourBytes
+        let damage = VaultError.corrupted(path: clones.ours.location.path, detail: .violates(.recordDigestMismatch))
+        #expect(throws: VaultError.mergeInput(.theirs(origin: "theirs"), refusal: damage)) { try clones.merge() }
+        #expect(clones.ourBytes == before)
+    }
+
     /// A team log that opened but does not fold, found only by the merge, is damage of the vault file
     /// the merge writes, named by its path.
     @Test func aLogThatDoesNotFoldIsDamageOfTheFileMergedInto() throws {

@@ -10,6 +10,11 @@ public enum MergeInput: Equatable, Sendable {
 }
 
 extension MergeInput {
+    /// `side` of a merge whose sides came from `origins`.
+    init(_ side: MergeSide, origins: (ours: String, theirs: String)) {
+        self = side == .ours ? .ours(origin: origins.ours) : .theirs(origin: origins.theirs)
+    }
+
     /// `body`, which reads this input's file, its refusals of that file (damaged, not signed by the
     /// pinned key, rolled back) told as this input's (`VaultError.mergeInput`). What asks for other
     /// keys (`locked`, `sessionEnded`) passes as it is, for the unlockers to act on.

@@ -53,12 +53,11 @@ extension Vault {
     private func mergeInOneWrite(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
                                  origins: (ours: String, theirs: String), kdf: Scrypt.Parameters,
                                  confirm: (RekeyPlan) throws -> Void) throws -> (MergeReport, movedDeviceKey: Bool, masterKey: SecretBytes?) {
-        let inputs: [MergeSide: MergeInput] = [.ours: .ours(origin: origins.ours), .theirs: .theirs(origin: origins.theirs)]
-        var ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], as: .ours(origin: origins.ours))
+        var ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], as: MergeInput(.ours, origins: origins))
         guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
         let theirBytes = FileBytes(theirBytes)
         guard VaultFile.peekVaultID(theirBytes) == ours.file.vaultID else { throw VaultError.mergeOfAnotherVault(path: location.path) }
-        var theirs = try openMergeInput(theirBytes, knownKeys: [ourKeys], as: .theirs(origin: origins.theirs))
+        var theirs = try openMergeInput(theirBytes, knownKeys: [ourKeys], as: MergeInput(.theirs, origins: origins))
         guard let theirKeys = theirs.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
         // A base of another vault (or none: git's empty file on add/add) is no base: every difference is then a change.
         var base: OpenVault?
@@ -69,10 +68,11 @@ extension Vault {
             throw VaultError.upgradeNeeded(path: location.path, byOwner: true, inGitWorkTree: true)
         }
         // Key epochs only rise: a side below its own merge base (or below the pinned minimum) was rolled back.
-        for (side, input) in [(ours, inputs[.ours]!), (theirs, inputs[.theirs]!)] {
+        for (vault, side) in [(ours, MergeSide.ours), (theirs, .theirs)] {
             let floor = max(base?.file.keyEpoch ?? 0, minimumEpoch ?? 0)
-            if side.file.keyEpoch < floor {
-                throw VaultError.mergeInput(input, refusal: .rolledBack(path: location.path, found: side.file.keyEpoch, expected: floor))
+            if vault.file.keyEpoch < floor {
+                throw VaultError.mergeInput(MergeInput(side, origins: origins),
+                                            refusal: .rolledBack(path: location.path, found: vault.file.keyEpoch, expected: floor))
             }
         }
         let isOwner = ours.keys.masterKey != nil
@@ -89,8 +89,8 @@ extension Vault {
             try result.addGroup(keys.group, id: id, generation: 0)
         }
         let merge = VaultMerge(base: try base.map { try VaultMerge.Snapshot($0, of: .base) } ?? VaultMerge.Snapshot(),
-                               target: try VaultMerge.Snapshot(result, of: inputs[plan.target]!),
-                               other: try VaultMerge.Snapshot(other, of: inputs[plan.target.other]!),
+                               target: try VaultMerge.Snapshot(result, of: MergeInput(plan.target, origins: origins)),
+                               other: try VaultMerge.Snapshot(other, of: MergeInput(plan.target.other, origins: origins)),
                                targetSide: plan.target, origins: [.ours: origins.ours, .theirs: origins.theirs],
                                supersededGroups: try plan.supersededGroups())
         var report = MergeReport()
