@@ -15,12 +15,12 @@ struct KeyringConnection {
         // whose attributes would predate the collection lock (CollectionLock).
         let flags = UInt32(VAULT_SECRET_SERVICE_OPEN_SESSION)
         do {
-            guard let service = try library.call("connect", { library.api.secret_service_get_sync(flags, nil, $0) }) else {
-                throw SecretServiceError.serviceUnavailable(detail: "libsecret returned no service")
+            guard let service = try library.call(.connect, { library.api.secret_service_get_sync(flags, nil, $0) }) else {
+                throw SecretServiceError.serviceUnavailable(.noService)
             }
             self.service = service
-        } catch SecretServiceError.failed(_, let detail) {
-            throw SecretServiceError.serviceUnavailable(detail: detail)
+        } catch SecretServiceError.failed(_, let cause) {
+            throw SecretServiceError.serviceUnavailable(cause)
         }
     }
 
@@ -28,7 +28,7 @@ struct KeyringConnection {
     /// whose label or object-path name is `name`; the caller owns the reference.
     /// The collection comes with no items loaded, so every search asks the daemon.
     func collection(named name: String) throws -> OpaquePointer {
-        let byAlias = try library.call("find the collection \"\(name)\"") {
+        let byAlias = try library.call(.findCollection(name)) {
             library.api.secret_collection_for_alias_sync(service, name, 0, nil, $0)
         }
         if let byAlias { return byAlias }
@@ -45,7 +45,7 @@ struct KeyringConnection {
             if matchingPath == nil, label == name || path.split(separator: "/").last.map(String.init) == name { matchingPath = path }
         }
         // The listed collections hold their items as loaded now: open a new proxy without them.
-        guard let path = matchingPath, let collection = try library.call("open the collection \"\(name)\"", {
+        guard let path = matchingPath, let collection = try library.call(.openCollection(name), {
             library.api.secret_collection_new_for_dbus_path_sync(service, path, 0, nil, $0)
         }) else { throw SecretServiceError.noSuchCollection(name) }
         return collection
@@ -57,9 +57,9 @@ struct KeyringConnection {
     private func loadCollections() throws {
         for attempt in 1...3 {
             do {
-                _ = try library.call("list the collections") { library.api.secret_service_load_collections_sync(service, nil, $0) }
+                _ = try library.call(.listCollections) { library.api.secret_service_load_collections_sync(service, nil, $0) }
                 return
-            } catch SecretServiceError.failed(_, let detail) where detail.contains("No such secret item") && attempt < 3 {
+            } catch SecretServiceError.failed(_, .reported(let message)) where message.contains("No such secret item") && attempt < 3 {
                 continue
             }
         }
@@ -74,13 +74,13 @@ struct KeyringConnection {
         var unlocked: UnsafeMutablePointer<GList>?
         let count: Int32
         do {
-            count = try library.call("unlock the collection") {
+            count = try library.call(.unlockCollection) {
                 library.api.secret_service_unlock_sync(service, &objects, nil, &unlocked, $0)
             }
-        } catch SecretServiceError.failed(_, let detail) {
-            throw SecretServiceError.unlockFailed(collection: name, detail: detail)
+        } catch SecretServiceError.failed(_, let cause) {
+            throw SecretServiceError.unlockFailed(collection: name, cause)
         }
         for object in library.elements(of: unlocked) { library.api.g_object_unref(object) }
-        guard count > 0 else { throw SecretServiceError.unlockFailed(collection: name, detail: "the unlock prompt was dismissed") }
+        guard count > 0 else { throw SecretServiceError.unlockFailed(collection: name, .promptDismissed) }
     }
 }

@@ -40,7 +40,7 @@ public final class KeyringSlotKeys {
         defer { library.api.secret_value_unref(UnsafeMutableRawPointer(value)) }
         let attributes: [String: String?] = [KeyringSlotKeys.vaultIDAttribute: vaultID, KeyringSlotKeys.pathAttribute: path]
         let item = try library.withStringTable(attributes) { table in
-            try library.call("store the keyslot key") {
+            try library.call(.storeKeyslotKey) {
                 library.api.secret_item_create_sync(collection, schema, table, "vault keyslot key for \(path)", value,
                                                     UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
             }
@@ -54,7 +54,7 @@ public final class KeyringSlotKeys {
         defer { items.forEach { library.api.g_object_unref(UnsafeMutableRawPointer($0)) } }
         guard let item = items.first else { return nil }
         try keyring.ensureUnlocked(collection, name: SecretServiceStore.defaultCollection)
-        _ = try library.call("read the keyslot key") { library.api.secret_item_load_secret_sync(item, nil, $0) }
+        _ = try library.call(.readKeyslotKey) { library.api.secret_item_load_secret_sync(item, nil, $0) }
         guard let value = library.api.secret_item_get_secret(item) else { return nil }
         defer { library.api.secret_value_unref(UnsafeMutableRawPointer(value)) }
         var length = 0
@@ -69,14 +69,14 @@ public final class KeyringSlotKeys {
         defer { items.forEach { library.api.g_object_unref(UnsafeMutableRawPointer($0)) } }
         if !items.isEmpty { try keyring.ensureUnlocked(collection, name: SecretServiceStore.defaultCollection) }
         for item in items {
-            _ = try library.call("delete the keyslot key") { library.api.secret_item_delete_sync(item, nil, $0) }
+            _ = try library.call(.deleteKeyslotKey) { library.api.secret_item_delete_sync(item, nil, $0) }
         }
         return items.count
     }
 
     private func search(vaultID: String) throws -> [OpaquePointer] {
         let list = try library.withStringTable([KeyringSlotKeys.vaultIDAttribute: vaultID]) { table in
-            try library.call("search the keyring") {
+            try library.call(.searchKeyring) {
                 library.api.secret_collection_search_sync(collection, schema, table, UInt32(VAULT_SECRET_SEARCH_ALL), nil, $0)
             }
         }

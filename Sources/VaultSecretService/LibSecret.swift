@@ -29,7 +29,7 @@ struct LibSecret {
     }
 
     /// Runs a call that reports failure through a GError; throws `failed` with its message.
-    func call<R>(_ operation: String, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> R) throws -> R {
+    func call<R>(_ operation: SecretServiceError.Operation, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> R) throws -> R {
         var error: UnsafeMutablePointer<GError>?
         let result = body(&error)
         if let error {
@@ -40,9 +40,8 @@ struct LibSecret {
         return result
     }
 
-    private func describe(_ error: UnsafeMutablePointer<GError>, operation: String) -> SecretServiceError {
-        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        return .failed(operation: operation, detail: message)
+    private func describe(_ error: UnsafeMutablePointer<GError>, operation: SecretServiceError.Operation) -> SecretServiceError {
+        .failed(operation, error.pointee.message.map { .reported(String(cString: $0)) } ?? .reportedWithoutMessage)
     }
 
     /// The C strings of a GList of strings or objects, and frees the list (not its elements).

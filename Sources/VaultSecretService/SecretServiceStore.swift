@@ -76,7 +76,7 @@ public final class SecretServiceStore: ItemStore {
             let value = makeValue(new.secret)
             defer { library.api.secret_value_unref(UnsafeMutableRawPointer(value)) }
             let item = try library.withStringTable(ItemSchema.attributes(of: attributes, device: device)) { table in
-                try library.call("store the item") {
+                try library.call(.storeItem) {
                     library.api.secret_item_create_sync(collection, storingSchema, table, label(of: attributes), value,
                                                         UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
                 }
@@ -148,7 +148,7 @@ public final class SecretServiceStore: ItemStore {
             guard !found.isEmpty else { throw VaultError.itemNotFound(query) }
             try keyring.ensureUnlocked(collection, name: collectionName)
             for entry in found {
-                _ = try library.call("delete the item") { library.api.secret_item_delete_sync(entry.item, nil, $0) }
+                _ = try library.call(.deleteItem) { library.api.secret_item_delete_sync(entry.item, nil, $0) }
             }
             return found.map(\.attributes)
         }
@@ -186,11 +186,11 @@ public final class SecretServiceStore: ItemStore {
         let list: UnsafeMutablePointer<GList>?
         if filter.isEmpty {
             // The Secret Service searches need one attribute at least: list the whole collection instead.
-            _ = try library.call("load the collection") { library.api.secret_collection_load_items_sync(collection, nil, $0) }
+            _ = try library.call(.loadCollection) { library.api.secret_collection_load_items_sync(collection, nil, $0) }
             list = library.api.secret_collection_get_items(collection)
         } else {
             list = try library.withStringTable(filter) { table in
-                try library.call("search the collection") {
+                try library.call(.searchCollection) {
                     library.api.secret_collection_search_sync(collection, searchingSchema, table, UInt32(VAULT_SECRET_SEARCH_ALL), nil, $0)
                 }
             }
@@ -237,17 +237,17 @@ public final class SecretServiceStore: ItemStore {
 
     private func write(_ attributes: ItemAttributes, secret: SecretBytes?, to item: OpaquePointer) throws {
         _ = try library.withStringTable(ItemSchema.attributes(of: attributes, device: device)) { table in
-            try library.call("change the item's attributes") {
+            try library.call(.changeItemAttributes) {
                 library.api.secret_item_set_attributes_sync(item, storingSchema, table, nil, $0)
             }
         }
-        _ = try library.call("change the item's label") {
+        _ = try library.call(.changeItemLabel) {
             library.api.secret_item_set_label_sync(item, label(of: attributes), nil, $0)
         }
         if let secret {
             let value = makeValue(secret)
             defer { library.api.secret_value_unref(UnsafeMutableRawPointer(value)) }
-            _ = try library.call("change the item's secret") { library.api.secret_item_set_secret_sync(item, value, nil, $0) }
+            _ = try library.call(.changeItemSecret) { library.api.secret_item_set_secret_sync(item, value, nil, $0) }
         }
     }
 
@@ -256,9 +256,9 @@ public final class SecretServiceStore: ItemStore {
     }
 
     private func readSecret(of item: OpaquePointer) throws -> SecretBytes {
-        _ = try library.call("read the item's secret") { library.api.secret_item_load_secret_sync(item, nil, $0) }
+        _ = try library.call(.readItemSecret) { library.api.secret_item_load_secret_sync(item, nil, $0) }
         guard let value = library.api.secret_item_get_secret(item) else {
-            throw SecretServiceError.failed(operation: "read the item's secret", detail: "the keyring returned no secret")
+            throw SecretServiceError.failed(.readItemSecret, .noSecret)
         }
         defer { library.api.secret_value_unref(UnsafeMutableRawPointer(value)) }
         var length = 0

@@ -55,10 +55,9 @@ import VaultCrypto
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("github", "ci-bot", "ghp_0123456789")
         let expected = CodableItemError(key: ItemKey(group: .default, service: "github", account: "ci-bot"),
-                                        type: "Login", operation: .decoding, problem: "it is not JSON")
+                                        type: "Login", operation: .decoding, problem: .notJSON)
         #expect(throws: expected) { try vault.value(Login.self, service: "github", account: "ci-bot") }
         #expect(expected.status.exitCode == 93)
-        #expect(expected.description == #"cannot decode item (group "default", service "github", account "ci-bot") as Login: it is not JSON"#)
     }
 
     @Test func jsonOfAnotherShapeNamesWhatIsWrongButNoValue() throws {
@@ -67,19 +66,20 @@ import VaultCrypto
         struct Partial: Codable { var user = "app", password = "hunter2-secret" }
         try vault.set(Partial(), service: "db", account: "partial")
         try vault.set(["hosts": [12_345_678]], service: "db", account: "numbers")
-        func problem<Value: Decodable>(_ type: Value.Type, _ account: String) -> String? {
+        func problem<Value: Decodable>(_ type: Value.Type, _ account: String) -> CodableItemError.Problem? {
             let error = #expect(throws: CodableItemError.self) { try vault.value(type, service: "db", account: account) }
             return error?.problem
         }
-        #expect(problem(Login.self, "partial") == #"key "hosts" is missing at $"#)
-        #expect(problem([String: [String]].self, "numbers") == "the value at $.hosts[0] is not String")
-        #expect(problem([String: Int].self, "numbers") == "the value at $.hosts is not Int")
+        #expect(problem(Login.self, "partial") == .keyMissing("hosts", at: "$"))
+        #expect(problem([String: [String]].self, "numbers") == .typeMismatch(type: "String", at: "$.hosts[0]"))
+        #expect(problem([String: Int].self, "numbers") == .typeMismatch(type: "Int", at: "$.hosts"))
     }
 
     @Test func aValueWithNoJSONFormIsRefusedAndNothingIsStored() throws {
         let dir = try TempDirectory()
         let vault = try Vault.makeTest(at: dir.location())
-        #expect(throws: CodableItemError.self) { try vault.set([Double.nan], service: "metrics", account: "x") }
+        let error = #expect(throws: CodableItemError.self) { try vault.set([Double.nan], service: "metrics", account: "x") }
+        #expect(error?.problem == .noJSONForm(at: "$[0]") && error?.operation == .encoding)
         #expect(try vault.attributes(matching: Query()).isEmpty)
     }
 

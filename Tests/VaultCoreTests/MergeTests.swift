@@ -572,11 +572,11 @@ import VaultCrypto
         let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location),
                           configuration: Vault.Configuration(trustedFingerprint: pinned))
         let before = clones.ourBytes
-        #expect(throws: VaultError.untrustedVault(path: "their side of the merge (theirs)", pinned: pinned)) {
+        #expect(throws: VaultError.mergeInput(.theirs(origin: "theirs"), refusal: .untrustedVault(path: clones.ours.location.path, pinned: pinned))) {
             try asBob.merge(base: clones.base, theirs: forgedBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
         }
         // Nor as the merge base (a cherry-pick or a rebase --onto can make any commit the base).
-        #expect(throws: VaultError.untrustedVault(path: "the merge base", pinned: pinned)) {
+        #expect(throws: VaultError.mergeInput(.base, refusal: .untrustedVault(path: clones.ours.location.path, pinned: pinned))) {
             try asBob.merge(base: forgedBytes, theirs: clones.theirBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
         }
         let unchanged = clones.ourBytes == before  // compared first: a failed expectation prints big arrays slowly
@@ -602,7 +602,7 @@ import VaultCrypto
         #expect(throws: VaultError.self) { try clones.merge(base: afterRemoval) }
         do {
             try clones.merge(base: afterRemoval)
-        } catch VaultError.rolledBack(_, let found, let expected) {
+        } catch VaultError.mergeInput(.theirs, .rolledBack(_, let found, let expected)) {
             #expect(found == 2 && expected == 4)  // mallory added at 2; removed at 3, re-keyed at 4
         }
         let unchanged = clones.ourBytes == before  // compared first: a failed expectation prints big arrays slowly
@@ -645,6 +645,54 @@ import VaultCrypto
         #expect(try clones.ours.secret("a", "x") == "a-base")
         // The trust key that re-key made (to shut out an old passphrase, say) is the one the result keeps.
         #expect(try clones.ours.trustFingerprint() == newTrust)
+    }
+
+    /// Before signing a join, the owner is shown the other branch's entries as facts (the command
+    /// line words them): who was added with what scope, who was removed, which group lost its key or went.
+    @Test func theOwnersJoinShowsTheOtherBranchsEntries() throws {
+        let dave = try AgeIdentity.generate(), erin = try AgeIdentity.generate()
+        let old = AccessGroup("old")!
+        let clones = try clones {
+            try $0.add("deploy", "ci", "token", group: ci)
+            try $0.createGroup(old)
+            try $0.addMember(name: "dave", recipient: dave.recipient, groups: [ci], readOnly: true)
+        }
+        try clones.ours.add("d", "x", "d-ours")
+        _ = try clones.ours.addMember(name: "frank", recipient: try AgeIdentity.generate().recipient, groups: [], readOnly: false)
+        _ = try clones.theirs.addMember(name: "erin", recipient: erin.recipient, groups: [ci], readOnly: false)
+        _ = try clones.theirs.removeMember(named: "dave", kdf: .testing) { _ in }
+        _ = try clones.theirs.deleteGroup(old)
+        var shown: [TeamLogReview] = []
+        let report = try clones.ours.reconfigured { $0.reviewTeamLog = { shown.append($0) } }.merge(base: clones.base, theirs: clones.theirBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
+        #expect(report.joinedLogs)
+        let erinEntry = TeamLogReview.ReviewedMember(name: "erin", recipient: erin.recipient.description, scope: .groups(count: 1, readOnly: false))
+        #expect(shown.map(\.reason) == [.join])
+        #expect(shown.first?.entries == [.memberAdded(erinEntry), .memberRemoved(name: "dave", recipient: dave.recipient.description),
+                                        .groupKeyReplaced(ci), .groupDeleted(old)], "\(shown)")
+    }
+
+    /// A side whose record does not match its index entry's digest stops the merge, and the refusal
+    /// names which file it is: their side, by its origin, under the path of the vault merged into.
+    @Test func aDamagedRecordIsNamedByTheSideItIsOn() throws {
+        let clones = try clones()
+        try change(clones.theirs, "a", to: "a-theirs")
+        var bytes = clones.theirBytes
+        let decoded = try VaultFile.decode(FileBytes(bytes))
+        let record = try #require(decoded.file.records.stored(at: 0).fileRange).1
+        bytes[record.lowerBound + record.count / 2] ^= 0x01
+        writeBytes(bytes, to: clones.theirs.location.path)
+        let before = clones.ourBytes
+        let damage = VaultError.corrupted(path: clones.ours.location.path, detail: .violates(.recordDigestMismatch))
+        #expect(throws: VaultError.mergeInput(.theirs(origin: "theirs"), refusal: damage)) { try clones.merge() }
+        #expect(clones.ourBytes == before)
+    }
+
+    /// A team log that opened but does not fold, found only by the merge, is damage of the vault file
+    /// the merge writes, named by its path.
+    @Test func aLogThatDoesNotFoldIsDamageOfTheFileMergedInto() throws {
+        #expect(throws: VaultError.corrupted(path: "/work/team.vault", detail: .violates(.entryOutOfChain))) {
+            try MergePlan.readingLogs(of: "/work/team.vault") { throw MalformedInput(.violates(.entryOutOfChain)) }
+        }
     }
 
     /// Revokes on both branches all hold: the credential one ended stays ended.

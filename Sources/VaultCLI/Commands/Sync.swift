@@ -288,20 +288,12 @@ enum MergeReportText {
 }
 
 /// The owner shown the team log entries a write is about to sign that it did not make here.
-enum TeamLogReviewText {
+extension TeamLogReviewText {
     static func ask(_ review: TeamLogReview, terminal: Terminal, promptsOff: Bool) throws {
         guard !promptsOff else { throw VaultError.teamLogReviewNeeded(review) }
         terminal.writeErr(heading(review) + "\n")
-        // Member and group names follow the rules of group names, and recipients are age1… text: nothing to escape.
-        for line in review.lines { terminal.writeErr("  \(line)\n") }
+        for line in lines(review) { terminal.writeErr("  \(line)\n") }
         guard let answer = try terminal.readLine(prompt: "Sign these into the team log? [y/N] ") else { throw VaultError.teamLogReviewNeeded(review) }
         guard ["y", "yes"].contains(answer.lowercased()) else { throw CommandFailure(.failure, "not signed; nothing was changed") }
-    }
-
-    static func heading(_ review: TeamLogReview) -> String {
-        switch review.reason {
-        case .conversion: return "vault: this file predates the team log; its members become the log's first entry:"
-        case .join: return "vault: the team log diverged; the other branch holds entries not made here:"
-        }
     }
 }

@@ -131,6 +131,15 @@ extension ErrorReport {
         case .changeTeamLog: return "change the team log"
         }
     }
+
+    /// One of a merge's files, named where a refusal would name the vault file at `path`.
+    static func words(_ input: MergeInput, path: String) -> String {
+        switch input {
+        case .ours(let origin): return "\(path) (ours: \(origin))"
+        case .theirs(let origin): return "their side of the merge (\(origin))"
+        case .base: return "the merge base"
+        }
+    }
 }
 
 extension CommandFailure {

@@ -22,6 +22,8 @@ struct ErrorReport {
             self = ErrorReport.describe(error)
         case let error as SecretServiceError:
             self = ErrorReport.describe(error)
+        case let error as CodableItemError:
+            self = ErrorReport.describe(error)
         default:
             self.init(status: .failure, message: "unexpected failure: \(error)", hint: nil)
         }
@@ -34,8 +36,14 @@ struct ErrorReport {
         self.hint = hint
     }
 
-    private static func describe(_ error: VaultError) -> ErrorReport {
+    /// `error` in words; `input`, when one of a merge's files was refused, names the file the
+    /// refusal is of instead of its path.
+    private static func describe(_ error: VaultError, of input: MergeInput? = nil) -> ErrorReport {
         let status = error.status
+        /// The vault file named: `input` when there is one, else its path (`shown`: how).
+        func vault(_ path: String, shown: (String) -> String = quoted) -> String {
+            input.map { quoted(words($0, path: path)) } ?? shown(path)
+        }
         switch error {
         case .itemNotFound(let query):
             var listHint = "list what exists with: vault list"
@@ -80,10 +88,10 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "a vault already exists at \(quoted(path))",
                                hint: "use it as it is, or choose another path with --vault or VAULT_PATH")
         case .corrupted(let path, let detail):
-            return ErrorReport(status: status, message: "the vault \(quoted(path)) is damaged or was tampered with: \(detail)",
+            return ErrorReport(status: status, message: "the vault \(vault(path)) is damaged or was tampered with: \(detail)",
                                hint: "nothing was changed; restore the file from a backup")
         case .damagedGroup(let path, let group):
-            return ErrorReport(status: status, message: "the vault \(quoted(path)) is damaged or was tampered with in group \(quoted(group.name)): its index does not match its MAC",
+            return ErrorReport(status: status, message: "the vault \(vault(path)) is damaged or was tampered with in group \(quoted(group.name)): its index does not match its MAC",
                                hint: "every group but this one opens as before; 'vault verify --quarantine' sets its items aside, or restore the file from a backup")
         case .upgradeNeeded(let path, let byOwner, let inGitWorkTree):
             if byOwner {
@@ -93,7 +101,7 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "the vault \(quoted(path)) is format v1\(inGitWorkTree ? " in a git work tree" : ""); it was left unchanged",
                                hint: "convert it with 'vault upgrade' and commit it once every teammate runs a vault that reads format v2")
         case .rolledBack(let path, let found, let expected):
-            return ErrorReport(status: status, message: "the vault \(quoted(path)) was rolled back: its key epoch is \(found), and this machine has seen (or was told to expect) \(expected)",
+            return ErrorReport(status: status, message: "the vault \(vault(path)) was rolled back: its key epoch is \(found), and this machine has seen (or was told to expect) \(expected)",
                                hint: "restore the newest copy (git pull), or run with --accept-rollback if the restore was intended")
         case .behindSeen(let path, let found, let seen):
             return ErrorReport(status: status, message: "the vault \(quoted(path)) is behind what this machine has seen (generation \(found), seen \(seen)); nothing was changed",
@@ -119,6 +127,8 @@ struct ErrorReport {
             let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
             return ErrorReport(status: status, message: "\(names) and the other versions a merge keeps beside it do not fit in one record (1 MiB + 63 KiB); nothing was merged",
                                hint: "merge it by hand: keep one side ('git checkout --ours' or '--theirs' and 'git add'), then make the other side's change again")
+        case .mergeInput(let input, let refusal):
+            return describe(refusal, of: input)
         case .mergeOfAnotherVault(let path):
             return ErrorReport(status: status, message: "the other side of the merge into \(quoted(path)) is another vault (its vault id differs); nothing was merged",
                                hint: "keep one side with 'git checkout --ours' or '--theirs', or find out who replaced the vault file")
@@ -166,10 +176,10 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "no member slot of the vault opens with the identity given (recipient \(recipients.joined(separator: ", ")))",
                                hint: "ask the vault's owner to run 'vault member add NAME \(recipients.first ?? "age1…")', or check VAULT_IDENTITY and --vault")
         case .untrustedVault(let path, let pinned):
-            return ErrorReport(status: status, message: "the vault \(shownPath(path)) is not signed by the key you trust (trust fingerprint \(pinned.prefix(16))…); it may have been written by someone else",
+            return ErrorReport(status: status, message: "the vault \(vault(path, shown: shownPath)) is not signed by the key you trust (trust fingerprint \(pinned.prefix(16))…); it may have been written by someone else",
                                hint: "if the vault was re-keyed, run 'vault trust' where it is unlocked and pin the new fingerprint in VAULT_TRUST")
         case .trustNotPinned(let path):
-            return ErrorReport(status: status, message: "an identity reads the vault \(shownPath(path)) only with a trust fingerprint pinned: anyone who can write the file can seal a member slot",
+            return ErrorReport(status: status, message: "an identity reads the vault \(vault(path, shown: shownPath)) only with a trust fingerprint pinned: anyone who can write the file can seal a member slot",
                                hint: "run 'vault trust' where the vault is unlocked and give its output as VAULT_TRUST (or the config key trust)")
         case .invalidTrustFingerprint(let source):
             return ErrorReport(status: status, message: "\(source) is not a trust fingerprint (64 hex digits)",
@@ -201,7 +211,7 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "only the owner joins diverged team logs: both sides changed the team's members or keys, and nothing was merged",
                                hint: "ask the vault's owner to run 'vault sync' (passphrase or key file), then sync again")
         case .teamLogReviewNeeded(let review):
-            return ErrorReport(status: status, message: "\(review.reason == .join ? "\(review.lines.count) team log \(review.lines.count == 1 ? "entry" : "entries")" : counted(review.lines.count, "member")) would be signed into the team log unseen; nothing was changed",
+            return ErrorReport(status: status, message: "\(review.reason == .join ? "\(review.entries.count) team log \(review.entries.count == 1 ? "entry" : "entries")" : counted(review.entries.count, "member")) would be signed into the team log unseen; nothing was changed",
                                hint: "run it on a terminal to review them, or add --accept-log once you know them")
         case .trustKeyNeeded(let action):
             return ErrorReport(status: status, message: "a member's identity cannot \(words(action)): only the owner's trust key signs changes to the team log and the key epoch",

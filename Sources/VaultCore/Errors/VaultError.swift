@@ -143,6 +143,9 @@ public enum VaultError: Error, Equatable {
     case otherSideDeleted(ItemKey, current: MergeSide)
     /// A merge of two files of different vaults (their vault ids differ): one is not this vault's.
     case mergeOfAnotherVault(path: String)
+    /// One of a merge's files refused (`refusal`: damaged, not signed by the pinned key, rolled back):
+    /// `input` says which; the path in `refusal` is the vault file the merge writes.
+    indirect case mergeInput(MergeInput, refusal: VaultError)
     /// A read of conflict N of an item that keeps fewer than N conflicts (`count` of them).
     case noConflictNumber(ItemKey, requested: Int, count: Int)
     /// An item and the other versions a merge would keep beside it do not fit in one record.
@@ -203,6 +206,7 @@ public enum VaultError: Error, Equatable {
         case .rekeyNeedsSecret: return .interactionNotAllowed
         case .noRevision, .noConflict, .otherSideDeleted, .noConflictNumber: return .itemNotFound
         case .mergeOfAnotherVault: return .decode
+        case .mergeInput(_, let refusal): return refusal.status
         case .recordTooLarge: return .failure
         case .onlyOwnerJoins: return .missingEntitlement
         case .unfinishedMerge: return .usage

@@ -59,14 +59,33 @@ extension ItemDetails {
 /// A value `set` could not encode as JSON, or an item whose secret `value`
 /// could not decode as the type asked for. It names the item, the type and
 /// what went wrong in the JSON's structure (a key, a path, a JSON type), never
-/// a value from the secret. Its status is `Status.decode`.
-public struct CodableItemError: Error, Equatable, Sendable, CustomStringConvertible {
+/// a value from the secret: facts, which the command line words. Its status is `Status.decode`.
+public struct CodableItemError: Error, Equatable, Sendable {
     /// Which way the conversion failed.
-    public enum Operation: String, Sendable {
+    public enum Operation: Sendable {
         /// A value to JSON, in `set`.
-        case encoding = "encode"
+        case encoding
         /// An item's secret to a value, in `value`.
-        case decoding = "decode"
+        case decoding
+    }
+
+    /// What is wrong in the JSON's structure. A `path` is a coding path written as `$.hosts[0]`
+    /// (`$` alone: the top level); a `type` is the Swift type's name, e.g. `String`.
+    public enum Problem: Equatable, Sendable {
+        /// The secret is not JSON.
+        case notJSON
+        /// The object at `path` lacks the key `key`.
+        case keyMissing(String, at: String)
+        /// `null` at `path`, where a value of `type` is expected.
+        case nullWhereExpected(type: String, at: String)
+        /// The value at `path` is not of `type`.
+        case typeMismatch(type: String, at: String)
+        /// The value at `path` is JSON of the right type that its type's decoder refuses.
+        case doesNotDecode(at: String)
+        /// The value at `path` has no JSON form (a NaN or infinite number).
+        case noJSONForm(at: String)
+        /// The coder failed in a way this version of vault does not know.
+        case unknown
     }
 
     /// The item stored or read.
@@ -75,41 +94,44 @@ public struct CodableItemError: Error, Equatable, Sendable, CustomStringConverti
     public var type: String
     /// Whether it was `set` (encoding) or `value` (decoding) that failed.
     public var operation: Operation
-    /// What is wrong, e.g. `"it is not JSON"` or `"key \"port\" is missing at $"`.
-    public var problem: String
+    /// What is wrong, e.g. `.notJSON` or `.keyMissing("port", at: "$")`.
+    public var problem: Problem
+
+    /// An error of `operation` on the item `key` as `type`, for `problem`.
+    public init(key: ItemKey, type: String, operation: Operation, problem: Problem) {
+        self.key = key
+        self.type = type
+        self.operation = operation
+        self.problem = problem
+    }
 
     /// The status of this error: `decode` (errSecDecode, exit 93).
     public var status: Status { .decode }
 
-    /// One line naming the item, the type and the problem.
-    public var description: String {
-        "cannot \(operation.rawValue) item (group \"\(key.group)\", service \"\(key.service)\", account \"\(key.account)\") as \(type): \(problem)"
-    }
-
     /// What a decoding error says about the JSON's structure, without its values
     /// (the decoder's own descriptions may quote a number from the secret).
-    static func problem(_ error: DecodingError) -> String {
+    static func problem(_ error: DecodingError) -> Problem {
         switch error {
         case .keyNotFound(let key, let context):
-            return "key \"\(key.stringValue)\" is missing at \(path(context.codingPath))"
+            return .keyMissing(key.stringValue, at: path(context.codingPath))
         case .valueNotFound(let type, let context):
-            return "null at \(path(context.codingPath)) where \(type) is expected"
+            return .nullWhereExpected(type: "\(type)", at: path(context.codingPath))
         case .typeMismatch(let type, let context):
-            return "the value at \(path(context.codingPath)) is not \(type)"
+            return .typeMismatch(type: "\(type)", at: path(context.codingPath))
         case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "it is not JSON" : "the value at \(path(context.codingPath)) does not decode"
+            return context.codingPath.isEmpty ? .notJSON : .doesNotDecode(at: path(context.codingPath))
         @unknown default:
-            return "it does not decode"
+            return .unknown
         }
     }
 
     /// What an encoding error says, without the value.
-    static func problem(_ error: EncodingError) -> String {
+    static func problem(_ error: EncodingError) -> Problem {
         switch error {
         case .invalidValue(_, let context):
-            return "the value at \(path(context.codingPath)) has no JSON form (e.g. a NaN or infinite number)"
+            return .noJSONForm(at: path(context.codingPath))
         @unknown default:
-            return "it does not encode"
+            return .unknown
         }
     }
 

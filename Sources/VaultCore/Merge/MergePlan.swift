@@ -7,6 +7,8 @@ struct MergePlan {
     let target: MergeSide
     /// Whether neither log descends from the other: only the owner joins them.
     let needsJoin: Bool
+    /// The vault file the merge writes, which a log that does not fold is damage of.
+    private let path: String
     private let ourLog: TeamLog?
     private let theirLog: TeamLog?
     /// Group ids to names, from both sides' keys.
@@ -16,6 +18,7 @@ struct MergePlan {
     private let predatesOther: [MergeSide: Bool]
 
     init(ours: inout OpenVault, theirs: inout OpenVault) throws {
+        path = ours.path
         ourLog = ours.file.hasTeamLog ? try ours.openTeamLog() : nil
         theirLog = theirs.file.hasTeamLog ? try theirs.openTeamLog() : nil
         var names: [GroupID: AccessGroup] = [:]
@@ -46,15 +49,16 @@ struct MergePlan {
     /// The owner's join of the two logs.
     func join() throws -> TeamLog.Join {
         guard let ourLog, let theirLog else { preconditionFailure("only two logs are joined") }
-        return try MergePlan.readingLogs { try ourLog.joined(with: theirLog) }
+        return try MergePlan.readingLogs(of: path) { try ourLog.joined(with: theirLog) }
     }
 
-    /// `body`, a log that does not fold (opened already, so damage found only now) being damage (93).
-    private static func readingLogs<T>(_ body: () throws -> T) throws -> T {
+    /// `body`, a log that does not fold (opened already, so damage found only now) being damage of
+    /// the vault file at `path` (93).
+    static func readingLogs<T>(of path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: "the team log", detail: error.damage)
+            throw VaultError.corrupted(path: path, detail: error.damage)
         }
     }
 
@@ -62,7 +66,7 @@ struct MergePlan {
     private func changes(of side: MergeSide) throws -> [TeamChange] {
         guard let mine = log(side) else { return [] }
         guard let other = log(side.other) else { return [] }
-        return try MergePlan.readingLogs { try mine.changes(since: mine.latestCommonEntry(with: other)) }
+        return try MergePlan.readingLogs(of: path) { try mine.changes(since: mine.latestCommonEntry(with: other)) }
     }
 
     /// The changes of the side that is not the target, since the logs diverged: what the join must make again.
@@ -70,21 +74,20 @@ struct MergePlan {
         try changes(of: target.other)
     }
 
-    /// The other branch's entries, in words, for the owner to review before signing the join.
-    func entriesToReview() throws -> [String] {
-        try changes(of: .theirs).map(describe)
+    /// The other branch's entries, for the owner to review before signing the join.
+    func entriesToReview() throws -> [TeamLogReview.Entry] {
+        try changes(of: .theirs).map(reviewed)
     }
 
-    private func describe(_ change: TeamChange) -> String {
-        func group(_ id: GroupID) -> String { groupNames[id].map { "group \"\($0.name)\"" } ?? "a group since deleted" }
+    private func reviewed(_ change: TeamChange) -> TeamLogReview.Entry {
         switch change {
-        case .created(let roster): return "the log started with \(roster.count) member\(roster.count == 1 ? "" : "s")"
-        case .memberAdded(let member): return "added " + TeamLogReview.line(for: member)
-        case .memberRemoved(let name, let recipient): return "removed \(name) (\(recipient))"
-        case .rekeyed(let trustKeyReplaced): return trustKeyReplaced ? "re-keyed, with a new trust key" : "re-keyed"
-        case .groupKeyReplaced(let id): return "gave \(group(id)) a new key"
-        case .groupDeleted(let id): return "deleted \(group(id))"
-        case .joined(let roster): return "joined two branches, \(roster.count) member\(roster.count == 1 ? "" : "s") kept"
+        case .created(let roster): return .created(memberCount: roster.count)
+        case .memberAdded(let member): return .memberAdded(TeamLogReview.ReviewedMember(member))
+        case .memberRemoved(let name, let recipient): return .memberRemoved(name: name, recipient: recipient.description)
+        case .rekeyed(let trustKeyReplaced): return .rekeyed(trustKeyReplaced: trustKeyReplaced)
+        case .groupKeyReplaced(let id): return .groupKeyReplaced(groupNames[id])
+        case .groupDeleted(let id): return .groupDeleted(groupNames[id])
+        case .joined(let roster): return .joined(memberCount: roster.count)
         }
     }
 
@@ -102,7 +105,7 @@ struct MergePlan {
             // What the other side did that this side did not see.
             let unseen: [TeamChange]
             if let mine = log(side), let other = log(side.other) {
-                unseen = other.descends(from: mine) ? try MergePlan.readingLogs { try other.changes(since: mine.head) } : try changes(of: side.other)
+                unseen = other.descends(from: mine) ? try MergePlan.readingLogs(of: path) { try other.changes(since: mine.head) } : try changes(of: side.other)
             } else {
                 unseen = []
             }
@@ -131,6 +134,6 @@ struct MergePlan {
     /// The members `side` knew of: its log's state (a removed member's scope is looked up here).
     private func membersBefore(_ side: MergeSide) throws -> [Member] {
         guard let log = log(side) else { return [] }
-        return try MergePlan.readingLogs { try log.state().members }
+        return try MergePlan.readingLogs(of: path) { try log.state().members }
     }
 }

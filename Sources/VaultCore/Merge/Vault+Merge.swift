@@ -23,21 +23,6 @@ public struct MergeReport: Sendable {
     public var keyEpoch: UInt64 = 0
 }
 
-/// What the owner is shown before signing team log entries it did not write here.
-public struct TeamLogReview: Sendable, Equatable {
-    /// Why the owner's write would sign entries it did not make here.
-    public enum Reason: Sendable, Equatable {
-        /// A file of the layout before the team log, converted: its members become the log's first entry.
-        case conversion
-        /// Two diverged team logs joined: the other branch's entries.
-        case join
-    }
-    /// Why these entries are shown.
-    public let reason: Reason
-    /// One line per member or entry, in words.
-    public let lines: [String]
-}
-
 /// Merging two versions of the vault file record by record against their merge base, in one
 /// write (docs/TEAMS.md, "How a merge works").
 extension Vault {
@@ -68,31 +53,33 @@ extension Vault {
     private func mergeInOneWrite(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
                                  origins: (ours: String, theirs: String), kdf: Scrypt.Parameters,
                                  confirm: (RekeyPlan) throws -> Void) throws -> (MergeReport, movedDeviceKey: Bool, masterKey: SecretBytes?) {
-        let ourLabel = "\(location.path) (ours: \(origins.ours))", theirLabel = "their side of the merge (\(origins.theirs))"
-        var ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], label: ourLabel)
+        var ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], as: MergeInput(.ours, origins: origins))
         guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
         let theirBytes = FileBytes(theirBytes)
         guard VaultFile.peekVaultID(theirBytes) == ours.file.vaultID else { throw VaultError.mergeOfAnotherVault(path: location.path) }
-        var theirs = try openMergeInput(theirBytes, knownKeys: [ourKeys], label: theirLabel)
+        var theirs = try openMergeInput(theirBytes, knownKeys: [ourKeys], as: MergeInput(.theirs, origins: origins))
         guard let theirKeys = theirs.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
         // A base of another vault (or none: git's empty file on add/add) is no base: every difference is then a change.
         var base: OpenVault?
         if let baseBytes, !baseBytes.isEmpty, VaultFile.peekVaultID(FileBytes(baseBytes)) == ours.file.vaultID {
-            base = try openMergeInput(FileBytes(baseBytes), knownKeys: [ourKeys, theirKeys], label: "the merge base", preferringKnownKeys: true)
+            base = try openMergeInput(FileBytes(baseBytes), knownKeys: [ourKeys, theirKeys], as: .base, preferringKnownKeys: true)
         }
         for side in [ours, theirs] + (base.map { [$0] } ?? []) where side.file.version < 2 {
             throw VaultError.upgradeNeeded(path: location.path, byOwner: true, inGitWorkTree: true)
         }
         // Key epochs only rise: a side below its own merge base (or below the pinned minimum) was rolled back.
-        for (side, label) in [(ours, ourLabel), (theirs, theirLabel)] {
+        for (vault, side) in [(ours, MergeSide.ours), (theirs, .theirs)] {
             let floor = max(base?.file.keyEpoch ?? 0, configuration.minimumEpoch ?? 0)
-            if side.file.keyEpoch < floor { throw VaultError.rolledBack(path: label, found: side.file.keyEpoch, expected: floor) }
+            if vault.file.keyEpoch < floor {
+                throw VaultError.mergeInput(MergeInput(side, origins: origins),
+                                            refusal: .rolledBack(path: location.path, found: vault.file.keyEpoch, expected: floor))
+            }
         }
         let isOwner = ours.keys.masterKey != nil
         let plan = try MergePlan(ours: &ours, theirs: &theirs)
         if plan.needsJoin {
             guard isOwner else { throw VaultError.onlyOwnerJoins }
-            try review(TeamLogReview(reason: .join, lines: try plan.entriesToReview()))
+            try review(TeamLogReview(reason: .join, entries: try plan.entriesToReview()))
         }
 
         var result = plan.target == .ours ? ours : theirs
@@ -101,8 +88,9 @@ extension Vault {
         for (id, keys) in other.keys.groups where result.keys.groupID(of: keys.group) == nil && result.keys.groups[id] == nil {
             try result.addGroup(keys.group, id: id, generation: 0)
         }
-        let merge = VaultMerge(base: try base.map(VaultMerge.Snapshot.init) ?? VaultMerge.Snapshot(),
-                               target: try VaultMerge.Snapshot(result), other: try VaultMerge.Snapshot(other),
+        let merge = VaultMerge(base: try base.map { try VaultMerge.Snapshot($0, of: .base) } ?? VaultMerge.Snapshot(),
+                               target: try VaultMerge.Snapshot(result, of: MergeInput(plan.target, origins: origins)),
+                               other: try VaultMerge.Snapshot(other, of: MergeInput(plan.target.other, origins: origins)),
                                targetSide: plan.target, origins: [.ours: origins.ours, .theirs: origins.theirs],
                                supersededGroups: try plan.supersededGroups())
         var report = MergeReport()
@@ -112,7 +100,7 @@ extension Vault {
 
         // A result of the layout before the team log: the owner's merge converts it (its members shown first).
         if isOwner, let converted = try result.convertToTeamLog() {
-            try review(TeamLogReview(reason: .conversion, lines: converted.map(TeamLogReview.line(for:))))
+            try review(.conversion(of: converted))
         }
         var movedDeviceKey = false
         if plan.needsJoin {
@@ -201,7 +189,7 @@ extension Vault {
     /// Shows the owner what it is about to sign (`reviewTeamLog`), unless `acceptTeamLog` says it
     /// was accepted already. Without either, refuses (`teamLogReviewNeeded`): nothing is signed unseen.
     func review(_ review: TeamLogReview) throws {
-        guard !review.lines.isEmpty, !configuration.acceptTeamLog else { return }
+        guard !review.entries.isEmpty, !configuration.acceptTeamLog else { return }
         guard let reviewTeamLog = configuration.reviewTeamLog else { throw VaultError.teamLogReviewNeeded(review) }
         try reviewTeamLog(review)
     }
@@ -215,33 +203,37 @@ extension Vault {
     /// (unchanged keys are the same on both). What the keys at hand open is checked against the
     /// pinned trust fingerprint when they are an identity, as every read is; what the keys of a side
     /// already checked open is vouched for by their header MAC. The base tries those keys first
-    /// (`preferringKnownKeys`): it is an older file, often under keys since replaced.
-    private func openMergeInput(_ bytes: FileBytes, knownKeys: [KeyRing.FullKeys], label: String,
+    /// (`preferringKnownKeys`): it is an older file, often under keys since replaced. Each side is
+    /// a version of the vault file here, so it carries that path; a refusal of it names `input`.
+    private func openMergeInput(_ bytes: FileBytes, knownKeys: [KeyRing.FullKeys], as input: MergeInput,
                                 preferringKnownKeys: Bool = false) throws -> OpenVault {
-        let deviceKey = try deviceKeyForReading(bytes, vaultID: VaultFile.peekVaultID(bytes))
-        func withKnownKey() -> OpenVault? {
-            knownKeys.lazy.compactMap { try? OpenVault.open(bytes, fullKeys: $0, deviceKey: deviceKey, path: label) }.first
-        }
-        if preferringKnownKeys, let vault = withKnownKey() { return vault }
-        do {
-            let vault = try openWithKeysAtHand(bytes, deviceKey: deviceKey, label: label)
-            try checkTrust(of: vault, path: label)
-            return vault
-        } catch let error as VaultError {
-            guard !preferringKnownKeys, let vault = withKnownKey() else { throw error }
-            return vault
+        let path = location.path
+        return try input.reading {
+            let deviceKey = try deviceKeyForReading(bytes, vaultID: VaultFile.peekVaultID(bytes))
+            func withKnownKey() -> OpenVault? {
+                knownKeys.lazy.compactMap { try? OpenVault.open(bytes, fullKeys: $0, deviceKey: deviceKey, path: path) }.first
+            }
+            if preferringKnownKeys, let vault = withKnownKey() { return vault }
+            do {
+                let vault = try openWithKeysAtHand(bytes, deviceKey: deviceKey, path: path)
+                try checkTrust(of: vault, path: path)
+                return vault
+            } catch let error as VaultError {
+                guard !preferringKnownKeys, let vault = withKnownKey() else { throw error }
+                return vault
+            }
         }
     }
 
     /// A side opened with the keys at hand: a full member's or the owner's; the scoped ones and
     /// none at all ask for more (`withKeys`).
-    private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: SecretBytes?, label: String) throws -> OpenVault {
+    private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         let vaultID = VaultFile.peekVaultID(bytes)
         let session = try keysForReading(vaultID: vaultID)
         switch source {
         case .scoped, .none: throw VaultError.locked(nil)
         case .credential, .session, .identity:
-            return try openWithKeys(bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: label, anyHeaderEndsSession: true)
+            return try openWithKeys(bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: path, anyHeaderEndsSession: true)
         }
     }
 
@@ -249,16 +241,5 @@ extension Vault {
     /// made, so not held to the vault file's permission checks. Throws `noSuchFile` when missing.
     public static func readMergeSide(at path: String) throws -> [UInt8] {
         try FileSystem.read(path, kind: .mergeSide, requirePrivate: false)
-    }
-}
-
-extension TeamLogReview {
-    /// "bob (full member, age1…)" or "ci-runner (groups ci, read-only, age1…)".
-    static func line(for member: Member) -> String {
-        switch member.scope {
-        case .full: return "\(member.name): full member, \(member.recipient)"
-        case .groups(let ids, let readOnly):
-            return "\(member.name): \(ids.count) group\(ids.count == 1 ? "" : "s")\(readOnly ? ", read-only" : ""), \(member.recipient)"
-        }
     }
 }

@@ -12,6 +12,8 @@ struct VaultMerge {
     /// the same item, so an unchanged item of a large vault costs a comparison, not a decryption.
     final class Snapshot {
         private let vault: OpenVault?
+        /// Which of the merge's files this is, for what refuses it.
+        private let input: MergeInput?
         private var positions: [Bytes16: Int] = [:]
         private var opened: [Bytes16: Version] = [:]
         /// The item ids in file order.
@@ -20,22 +22,26 @@ struct VaultMerge {
         let tombstonesByGroup: [GroupID: [Tombstone]]
         private let tombstones: [Bytes16: [Tombstone]]
 
-        /// `vault`'s items, opened with a full ring. Every record is checked against its index entry's
-        /// digest here (the index MAC vouches for the digests), so a record compared by its digest
-        /// alone is one the file really holds; a record that does not match, or later does not open,
-        /// stops the merge.
-        init(_ vault: OpenVault) throws {
+        /// `vault`'s items, opened with a full ring; `input` says which of the merge's files it is.
+        /// Every record is checked against its index entry's digest here (the index MAC vouches for
+        /// the digests), so a record compared by its digest alone is one the file really holds; a
+        /// record that does not match, or later does not open, stops the merge.
+        init(_ vault: OpenVault, of input: MergeInput) throws {
             self.vault = vault
-            var byGroup: [GroupID: [Tombstone]] = [:]
-            for group in vault.file.groups where vault.keys.groups[group.groupID] != nil {
-                byGroup[group.groupID] = try vault.tombstones(of: group.groupID)
+            self.input = input
+            let byGroup = try input.reading {
+                var byGroup: [GroupID: [Tombstone]] = [:]
+                for group in vault.file.groups where vault.keys.groups[group.groupID] != nil {
+                    byGroup[group.groupID] = try vault.tombstones(of: group.groupID)
+                }
+                return byGroup
             }
             tombstonesByGroup = byGroup
             tombstones = Dictionary(grouping: byGroup.values.joined(), by: \.itemID)
             for position in vault.file.index.indices {
                 let entry = vault.file.index[position]
                 guard vault.file.records.stored(at: position).bytes.withUnsafeBytes(entry.digestMatches) else {
-                    throw VaultError.corrupted(path: vault.path, detail: .violates(.recordDigestMismatch))
+                    throw VaultError.mergeInput(input, refusal: .corrupted(path: vault.path, detail: .violates(.recordDigestMismatch)))
                 }
                 let id = entry.itemID
                 positions[id] = position
@@ -46,6 +52,7 @@ struct VaultMerge {
         /// No items: a merge without a base.
         init() {
             vault = nil
+            input = nil
             tombstonesByGroup = [:]
             tombstones = [:]
         }
@@ -54,9 +61,9 @@ struct VaultMerge {
 
         /// The item `id` holds here, opened (once); nil when this side has none.
         func version(_ id: Bytes16) throws -> Version? {
-            guard let vault, let position = positions[id] else { return nil }
+            guard let vault, let input, let position = positions[id] else { return nil }
             if let known = opened[id] { return known }
-            let version = Version(record: try vault.openWholeRecord(at: position))
+            let version = Version(record: try input.reading { try vault.openWholeRecord(at: position) })
             opened[id] = version
             return version
         }
@@ -86,7 +93,8 @@ struct VaultMerge {
 
         /// What this side keeps in its trash, opened (with this side's keys: the target's may be another epoch's).
         func trashedRecords() throws -> [TrashedRecord] {
-            try vault?.openTrash().records ?? []
+            guard let vault, let input else { return [] }
+            return try input.reading { try vault.openTrash().records }
         }
 
         /// Whether `id` holds the same item here and in `other` (both without it counts as the same).

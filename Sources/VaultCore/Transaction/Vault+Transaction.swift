@@ -148,7 +148,7 @@ extension Vault {
     /// still run a v1 build. Nil when the file was v2 already.
     func convertIfAllowed(_ vault: inout OpenVault, explicitly: Bool) throws -> Conversion? {
         if vault.file.version == 2, vault.keys.masterKey != nil {
-            if let members = try vault.convertToTeamLog() { try review(TeamLogReview(reason: .conversion, lines: members.map(TeamLogReview.line(for:)))) }
+            if let members = try vault.convertToTeamLog() { try review(.conversion(of: members)) }
             return nil
         }
         guard vault.file.version == 1 else { return nil }

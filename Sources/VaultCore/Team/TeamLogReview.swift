@@ -1,0 +1,85 @@
+/// What the owner is shown before signing team log entries it did not write here: the facts of
+/// each entry; the command line writes the lines.
+public struct TeamLogReview: Sendable, Equatable {
+    /// Why the owner's write would sign entries it did not make here.
+    public enum Reason: Sendable, Equatable {
+        /// A file of the layout before the team log, converted: its members become the log's first entry.
+        case conversion
+        /// Two diverged team logs joined: the other branch's entries.
+        case join
+    }
+
+    /// A member as the review shows it.
+    public struct ReviewedMember: Sendable, Equatable {
+        /// What a member opens.
+        public enum Scope: Sendable, Equatable {
+            /// Every group: the member holds the master key.
+            case full
+            /// `count` groups (deleted ones included); `readOnly` without their write keys.
+            case groups(count: Int, readOnly: Bool)
+        }
+
+        /// Unique in the vault.
+        public let name: String
+        /// The age recipient (`age1…`) its slot is sealed to.
+        public let recipient: String
+        /// What it opens.
+        public let scope: Scope
+
+        /// A member named `name`, sealed to `recipient`, opening `scope`.
+        public init(name: String, recipient: String, scope: Scope) {
+            self.name = name
+            self.recipient = recipient
+            self.scope = scope
+        }
+    }
+
+    /// One member of a converted file, or one entry of the other branch of a join.
+    public enum Entry: Sendable, Equatable {
+        /// A member of the converted file: the log's first entry names it.
+        case member(ReviewedMember)
+        /// The log started with this many members.
+        case created(memberCount: Int)
+        /// A member added.
+        case memberAdded(ReviewedMember)
+        /// A member removed, by name and recipient.
+        case memberRemoved(name: String, recipient: String)
+        /// Every key replaced; `trustKeyReplaced` when the trust key went too.
+        case rekeyed(trustKeyReplaced: Bool)
+        /// A group given a new key; nil when neither side's keys name it any more (deleted since).
+        case groupKeyReplaced(AccessGroup?)
+        /// A group deleted; nil when neither side's keys name it any more.
+        case groupDeleted(AccessGroup?)
+        /// Two branches joined, keeping this many members.
+        case joined(memberCount: Int)
+    }
+
+    /// Why these entries are shown.
+    public let reason: Reason
+    /// One per member (a conversion) or per log entry (a join), in order.
+    public let entries: [Entry]
+
+    /// A review of `entries`, shown for `reason`.
+    public init(reason: Reason, entries: [Entry]) {
+        self.reason = reason
+        self.entries = entries
+    }
+}
+
+extension TeamLogReview {
+    /// The review of a conversion whose log starts with `members`.
+    static func conversion(of members: [Member]) -> TeamLogReview {
+        TeamLogReview(reason: .conversion, entries: members.map { .member(ReviewedMember($0)) })
+    }
+}
+
+extension TeamLogReview.ReviewedMember {
+    /// `member` as the review shows it.
+    init(_ member: Member) {
+        switch member.scope {
+        case .full: self.init(name: member.name, recipient: member.recipient.description, scope: .full)
+        case .groups(let ids, let readOnly):
+            self.init(name: member.name, recipient: member.recipient.description, scope: .groups(count: ids.count, readOnly: readOnly))
+        }
+    }
+}
