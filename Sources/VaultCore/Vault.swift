@@ -32,20 +32,12 @@ public enum KeySource: Sendable {
 public final class Vault: ItemStore {
     /// Where the vault file is.
     public let location: VaultLocation
-    /// The ways to unlock, in the order tried (`Unlocker`).
-    let unlockers: [Unlocker]
-    /// The index in `unlockers` of the next one to try.
-    var nextUnlocker = 0
-    /// Whether `source` holds the keys of an unlocker yet (see `keysForReading`).
-    var hasChosenKeys = false
-    /// The keys at hand: the unlocker in use. A snapshot read with other keys is not served again.
-    var source: KeySource = .none {
-        didSet { keptRead = nil }
-    }
-    /// The snapshot a write's first read kept, served again while the file is unchanged (`readSnapshot`).
+    /// Where the walk through the unlockers stands: the keys at hand, what comes next, what was tried.
+    let walk: UnlockWalk
+    /// The keys at hand: the unlocker in use (`walk`).
+    var source: KeySource { walk.keys }
+    /// The snapshot a write's first read kept, served again while the file is unchanged and the keys the same (`readSnapshot`).
     var keptRead: KeptRead?
-    /// The unlockers that did not open what was needed, in order.
-    var tried: [UnlockAttempt] = []
     /// Whether the keys are a scoped credential's.
     public var isScoped: Bool { scopedCredential != nil }
 
@@ -92,8 +84,6 @@ public final class Vault: ItemStore {
     /// The member the identities at hand opened as, once known.
     var resolvedMember: (name: String, credential: ScopedCredential?)?
 
-    /// The session of the login's keyring the keys at hand came from, if they did: each use gives it a fresh idle timeout.
-    var loginKeyringSession: LoginKeyring.Kept?
     /// Whether this vault holds the writer lock now (see `withWriterLock`).
     var holdsWriterLock = false
     /// Whether the last read used a device key that lies in a git work tree.
@@ -113,11 +103,11 @@ public final class Vault: ItemStore {
     ///   - configuration: whom to tell, what to accept and pin, what to check (the defaults when left out).
     public init(location: VaultLocation, unlockers: [Unlocker], host: HostContext, configuration: Configuration = Configuration()) {
         self.location = location
-        self.unlockers = unlockers
+        self.walk = UnlockWalk(unlockers)
         self.host = host
         self.configuration = configuration
         // What the keys are is known at once unless the login's keyring, read with the vault's id, comes first.
-        chooseNextKeys(vaultID: nil)
+        walk.chooseNext(vaultID: nil)
     }
 
     /// A vault opened with `keys` alone; a session that has ended leaves what opens with no unlock.

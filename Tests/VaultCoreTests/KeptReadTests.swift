@@ -35,8 +35,9 @@ import VaultCrypto
         try vault.add("svc", "acct", "s3cret")
         _ = try vault.groupNames(beforeWriting: true)
         #expect(vault.keptRead != nil)
-        vault.source = .none
-        #expect(vault.keptRead == nil, "a snapshot opened with the key file would answer for no unlock")
+        vault.walk.use(.none)
+        #expect(try vault.readSnapshot().keys.masterKey == nil, "a snapshot opened with the key file would answer for no unlock")
+        #expect(vault.keptRead == nil)
     }
 
     @Test func aPlainReadKeepsNothing() throws {

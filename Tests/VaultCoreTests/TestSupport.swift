@@ -70,7 +70,7 @@ extension Vault {
     func reconfigured(_ change: (inout Configuration) -> Void) -> Vault {
         var configuration = self.configuration
         change(&configuration)
-        return Vault(location: location, unlockers: unlockers, host: host, configuration: configuration)
+        return Vault(location: location, unlockers: walk.unlockers, host: host, configuration: configuration)
     }
 }
 

@@ -18,7 +18,7 @@ extension Vault {
                       keepingForWrite: Bool = false) throws -> OpenVault {
         // Only a read that looks items up and changes nothing checks less than every bucket.
         let indexCheck: IndexCheck = writing ? .everyBucket : requested
-        if let kept = keptRead, kept.serves(indexCheck), let vault = try snapshotServedAgain(kept, writing: writing) {
+        if let kept = keptRead, kept.serves(indexCheck, choice: walk.choice), let vault = try snapshotServedAgain(kept, writing: writing) {
             return vault
         }
         keptRead = nil
@@ -38,12 +38,12 @@ extension Vault {
         // A write while the TPM refuses the device key could drop the items bound to it (a re-key does).
         if writing, let refusal = deviceKeyRefusal { throw VaultError.tpm(refusal) }
         if case .credential = source { refreshMachineGrants(vault, onlyIfMissing: true) }
-        if let session, let kept = loginKeyringSession { try? LoginKeyring.keepAlive(kept, timeout: session.timeout) }
+        if let session, let kept = walk.loginKeyringSession { try? LoginKeyring.keepAlive(kept, timeout: session.timeout) }
         try checkTrust(of: vault)
         try checkCounters(of: vault, writing: writing,
                           seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host))
         // A write changes its snapshot (and the keys it shares): only a read's is kept, for the write that follows.
-        if keepingForWrite, !writing { keptRead = KeptRead(bytes: bytes, snapshot: vault, indexCheck: indexCheck) }
+        if keepingForWrite, !writing { keptRead = KeptRead(bytes: bytes, snapshot: vault, indexCheck: indexCheck, choice: walk.choice) }
         return vault
     }
 
@@ -86,7 +86,7 @@ extension Vault {
                 // The vault was re-keyed after the session started: its key is not the vault's any more, and the
                 // login's keyring drops it. A header that fails under the session's key at a higher epoch is a
                 // re-key, or a forgery made to look like one: never fall back to what opens without an unlock then.
-                if let kept = loginKeyringSession, !anyHeaderEndsSession { LoginKeyring.remove(kept) }
+                if let kept = walk.loginKeyringSession, !anyHeaderEndsSession { LoginKeyring.remove(kept) }
                 throw VaultError.sessionEnded(.rekeyed)
             }
         case .scoped(let credential):

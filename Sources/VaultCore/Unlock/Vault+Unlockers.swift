@@ -5,64 +5,21 @@ import VaultCrypto
 extension Vault {
     /// The keys to read the vault of `vaultID` with: the unlocker in use, else the next one that
     /// can be used without asking. Sessions are opened here, before the file is read; one that has
-    /// ended is recorded in `tried` and passed over. Returns the opened session when the keys are one.
+    /// ended is recorded as tried and passed over. Returns the opened session when the keys are one.
     func keysForReading(vaultID: [UInt8]) throws -> SessionCache.Opened? {
         while true {
-            if !hasChosenKeys { chooseNextKeys(vaultID: vaultID) }
-            guard case .session(let token) = source else { return nil }
+            if !walk.hasChosen { walk.chooseNext(vaultID: vaultID) }
+            guard case .session(let token) = walk.keys else { return nil }
             do {
                 return try SessionCache.open(token: token, vaultID: vaultID, host: host)
             } catch VaultError.sessionEnded(let end) {
-                tried.append(UnlockAttempt(loginKeyringSession != nil ? .loginKeyring : .session, .ended(end)))
-                // The login's key names a session that has ended: drop it.
-                if let kept = loginKeyringSession { LoginKeyring.remove(kept) }
-                loginKeyringSession = nil
-                hasChosenKeys = false
+                walk.sessionEnded(end)
             }
         }
-    }
-
-    /// Moves `source` to the next unlocker usable without asking, stopping (with no unlock) before
-    /// one that asks, so that `withKeys` finds it; a list that runs out leaves no unlock. Without
-    /// `vaultID` (before the file is read) it stops before the login's keyring, choosing nothing.
-    func chooseNextKeys(vaultID: [UInt8]?) {
-        source = .none
-        while nextUnlocker < unlockers.count {
-            switch unlockers[nextUnlocker] {
-            case .asked, .unavailable:
-                hasChosenKeys = true
-                return
-            case .session(let token): source = .session(token)
-            case .loginKeyring:
-                guard let vaultID else { return }
-                let kept: LoginKeyring.Kept?
-                do {
-                    kept = try LoginKeyring.search(vaultID: vaultID)
-                    if kept == nil { tried.append(UnlockAttempt(.loginKeyring, .absent)) }
-                } catch {
-                    // No keyring to look in here (`unlock` said so once): nothing was tried.
-                    kept = nil
-                }
-                guard let kept else {
-                    nextUnlocker += 1
-                    continue
-                }
-                loginKeyringSession = kept
-                source = .session(kept.token)
-            case .credential(let secret): source = .credential(secret)
-            case .scoped(let credential): source = .scoped(credential)
-            case .identity(let identities): source = .identity(identities)
-            case .deviceKey: source = .none
-            }
-            nextUnlocker += 1
-            hasChosenKeys = true
-            return
-        }
-        hasChosenKeys = true
     }
 
     /// Whether an unlocker is left that asks for a credential.
-    var canAsk: Bool { unlockers[nextUnlocker...].contains(where: canBeAsked) }
+    var canAsk: Bool { walk.left.contains(where: canBeAsked) }
 
     /// Whether the walk would ask `unlocker`: an asked one, but the desktop keyring's only when the
     /// vault has a desktop-keyring keyslot — known from the file read last while it is still the
@@ -106,7 +63,7 @@ extension Vault {
                 guard case .sessionEnded = error, canAsk else { throw error }
                 return try askingUnlockers(body, failure: error, inUse: nil)
             }
-            let inUse = UnlockAttempt(loginKeyringSession != nil ? .loginKeyring : source.unlockerKind, .notEnough)
+            let inUse = UnlockAttempt(walk.kindInUse, .notEnough)
             return try askingUnlockers(body, failure: .locked(needed), inUse: inUse)
         }
     }
@@ -114,13 +71,11 @@ extension Vault {
     /// Asks the unlockers left; when none gives what is needed, throws `failure`, a locked one listing
     /// what was tried: those passed over before, `inUse` (the keys that did not open it), those asked.
     private func askingUnlockers<R>(_ body: () throws -> R, failure: VaultError, inUse: UnlockAttempt?) throws -> R {
-        let passedOver = tried
-        while nextUnlocker < unlockers.count {
-            let unlocker = unlockers[nextUnlocker]
-            nextUnlocker += 1
+        let passedOver = walk.tried
+        while let unlocker = walk.takeNext() {
             switch unlocker {
             case .unavailable(let kind, let reason):
-                tried.append(UnlockAttempt(kind, .unavailable(reason)))
+                walk.record(UnlockAttempt(kind, .unavailable(reason)))
             case .asked where !canBeAsked(unlocker):
                 continue
             case .asked(let asked):
@@ -129,11 +84,10 @@ extension Vault {
                     do {
                         secret = try asked.ask()
                     } catch let unavailable as UnlockerUnavailable {
-                        tried.append(UnlockAttempt(asked.kind, .unavailable(unavailable.reason)))
+                        walk.record(UnlockAttempt(asked.kind, .unavailable(unavailable.reason)))
                         break
                     }
-                    (source, hasChosenKeys) = (.credential(secret), true)
-                    loginKeyringSession = nil
+                    walk.use(.credential(secret))
                     do {
                         return try body()
                     } catch VaultError.wrongCredential(.passphrase) where attempt < asked.attempts {
@@ -145,6 +99,6 @@ extension Vault {
             }
         }
         guard case .locked(let needed, _) = failure else { throw failure }
-        throw VaultError.locked(needed, tried: passedOver + [inUse].compactMap { $0 } + tried[passedOver.count...])
+        throw VaultError.locked(needed, tried: passedOver + [inUse].compactMap { $0 } + walk.tried[passedOver.count...])
     }
 }
