@@ -31,22 +31,23 @@ enum CompleteCommand {
         guard let kind = arguments.kind,
               let vault = try? VaultAccess(invocation).vaultOpeningAtOnce() else { return }
         let names: [String]
-        let locked: String?
+        // What was not offered: how many of what (no count: every group, how many unknown).
+        let locked: (count: Int?, noun: String)?
         switch kind {
         case "groups":
             do {
                 let (groups, unopened) = try vault.groupNames()
                 names = groups.map(\.name)
-                locked = unopened > 0 ? counted(unopened, "group") : nil
+                locked = unopened > 0 ? (unopened, "group") : nil
             } catch VaultError.locked {
-                (names, locked) = ([], "groups")
+                (names, locked) = ([], (nil, "group"))
             } catch {
                 return
             }
         case "services", "accounts", "items":
             guard let listing = try? vault.listing(matching: query) else { return }
             let items = listing.items
-            locked = listing.locked > 0 ? counted(listing.locked, "item") : nil
+            locked = listing.locked > 0 ? (listing.locked, "item") : nil
             names = switch kind {
             case "services": items.map(\.service)
             case "accounts": items.map(\.account)
@@ -60,7 +61,8 @@ enum CompleteCommand {
         let printable = Set(names).filter { !$0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }.sorted()
         var output = printable.map { $0 + "\n" }.joined()
         if arguments.notes, let locked {
-            output += "\t\(locked) not offered: locked (unlock to complete \(locked.hasPrefix("1 ") ? "it" : "them"))\n"
+            let what = locked.count.map { counted($0, locked.noun) } ?? locked.noun + "s"
+            output += "\t\(what) not offered: locked (unlock to complete \(locked.count == 1 ? "it" : "them"))\n"
         }
         invocation.terminal.writeOut(output)
     }
