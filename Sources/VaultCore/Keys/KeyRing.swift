@@ -5,7 +5,9 @@ import VaultCrypto
 /// group and class key; a partial ring — from the device key, the
 /// after-first-unlock cache or a scoped credential — holds only what its
 /// source gives, so what it cannot decrypt it cannot derive either.
-final class KeyRing {
+/// A value: a copy holds the keys the original held when copied, and what is
+/// added to or removed from one is not in the other.
+struct KeyRing {
     let vaultID: [UInt8]
     /// The master key, in the owner's ring only.
     let masterKey: SecretBytes?
@@ -84,35 +86,29 @@ final class KeyRing {
 
     /// A full ring read from a v1 file, moved to v2's write keys (a conversion): the header MAC
     /// key and every group's index MAC key derived again under v2's labels.
-    func convertWriteKeys() {
+    mutating func convertWriteKeys() {
         guard formatVersion == 1, let masterKey else { return }
         formatVersion = VaultFile.version
         headerMACKey = KeyRing.derive(masterKey, KeyRing.headerMACLabel(formatVersion), [], vaultID: vaultID)
         for (id, keys) in groups {
             guard let groupKey = keys.groupKey else { continue }
-            let converted = groupKeys(keys.group, groupKey: groupKey)
-            for (classID, base) in keys.baseKeys { converted.addBaseKey(base, classID: classID) }
-            groups[id] = converted
+            groups[id] = groupKeys(keys.group, groupKey: groupKey)
         }
     }
 
-    func addGroup(_ keys: GroupKeys, id: GroupID) {
+    mutating func addGroup(_ keys: GroupKeys, id: GroupID) {
         groups[id] = keys
     }
 
-    func removeGroup(id: GroupID) {
+    mutating func removeGroup(id: GroupID) {
         groups[id] = nil
     }
 
-    func addClassKey(_ key: SecretBytes, classID: ClassID) {
+    /// Sets the key of a class, dropping what every group derived from the class's key before.
+    mutating func addClassKey(_ key: SecretBytes, classID: ClassID) {
         classKeys[classID] = key
-    }
-
-    /// Drops cached base keys of a class whose key changed.
-    func forgetBaseKeys(classID: ClassID) {
-        for keys in groups.values where keys.groupKey != nil {
-            keys.baseKeys[classID] = nil
-            keys.recordKeyDerivers[classID] = nil
+        for (id, keys) in groups where keys.groupKey != nil {
+            groups[id]?.derived = keys.derived.forgetting(classID)
         }
     }
 
@@ -228,7 +224,8 @@ final class KeyRing {
     /// The base key of (group, class): what the record keys of that pair derive from.
     func baseKey(groupID: GroupID, classID: ClassID) throws -> SecretBytes {
         let keys = try group(groupID)
-        if let cached = keys.baseKeys[classID] { return cached }
+        if let given = keys.baseKeys[classID] { return given }
+        if let cached = keys.derived.baseKeys[classID] { return cached }
         guard let groupKey = keys.groupKey, let classKey = classKeys[classID] else {
             throw KeyRingError.missingClassKey(classID)
         }
@@ -236,7 +233,7 @@ final class KeyRing {
         context.groupID(groupID)
         context.classID(classID)
         let key = KeyRing.derive(groupKey.appending(classKey), .base, context.bytes, vaultID: vaultID)
-        keys.baseKeys[classID] = key
+        keys.derived.baseKeys[classID] = key
         return key
     }
 
@@ -288,7 +285,7 @@ final class KeyRing {
     private func recordKeyDeriver(groupID: GroupID, accessibility: Accessibility) throws -> HKDFExpander {
         let classID = accessibility.fileID
         let keys = try group(groupID)
-        if let cached = keys.recordKeyDerivers[classID] { return cached }
+        if let cached = keys.derived.recordKeyDerivers[classID] { return cached }
         var material = try baseKey(groupID: groupID, classID: classID)
         if accessibility.isDeviceBound {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
@@ -296,7 +293,7 @@ final class KeyRing {
         }
         // HMAC-SHA256 is always there once the ring exists (it checked the header with it).
         let deriver = try! HKDFExpander(inputKeyMaterial: material, salt: vaultID)
-        keys.recordKeyDerivers[classID] = deriver
+        keys.derived.recordKeyDerivers[classID] = deriver
         return deriver
     }
 
@@ -331,31 +328,31 @@ final class KeyRing {
 
 /// The keys of one group that a ring holds: the group key itself in a full
 /// ring, or only the lookup key, index MAC key and some base keys in a partial one.
-final class GroupKeys {
+struct GroupKeys {
     let group: AccessGroup
     let groupKey: SecretBytes?
     let lookupKey: SecretBytes
     /// Checks (and so can rewrite) the group's index; a read-only credential does not hold it.
     let indexMACKey: SecretBytes?
-    private var cachedReadMACKey: SecretBytes?
+    /// Base keys by class id that the ring was given (a partial ring's grants). A full ring
+    /// derives its own from the group key (`KeyRing.baseKey`).
+    private(set) var baseKeys: [ClassID: SecretBytes]
+    /// What these keys derived so far.
+    fileprivate(set) var derived = DerivedGroupKeys()
 
     /// RMK[g] = HKDF(LK[g], "read mac"): every reader of the group holds LK, so every reader can
     /// check the group's read MAC; only a holder of IMK can make its index MAC.
     func readMACKey(vaultID: [UInt8]) -> SecretBytes {
-        if let cachedReadMACKey { return cachedReadMACKey }
+        if let cached = derived.readMACKey { return cached }
         let key = KeyRing.derive(lookupKey, .readMAC, [], vaultID: vaultID)
-        cachedReadMACKey = key
+        derived.readMACKey = key
         return key
     }
-    /// Base keys by class id: derived on demand from the group key, or given.
-    fileprivate(set) var baseKeys: [ClassID: SecretBytes]
-    /// Record-key derivations by class id, each with its HKDF extract step done (from the base key).
-    fileprivate var recordKeyDerivers: [ClassID: HKDFExpander] = [:]
 
     /// Adds a base key the ring was given (not derived).
-    func addBaseKey(_ key: SecretBytes, classID: ClassID) {
+    mutating func addBaseKey(_ key: SecretBytes, classID: ClassID) {
         baseKeys[classID] = key
-        recordKeyDerivers[classID] = nil
+        derived = derived.forgetting(classID)
     }
 
     init(group: AccessGroup, groupKey: SecretBytes?, lookupKey: SecretBytes, indexMACKey: SecretBytes?,
@@ -365,6 +362,28 @@ final class GroupKeys {
         self.lookupKey = lookupKey
         self.indexMACKey = indexMACKey
         self.baseKeys = baseKeys
+    }
+}
+
+/// The keys a group's keys derived on demand, kept for the next use (a `get` derives a record key
+/// per record). Copies of a ring share it only while the keys it was derived from are the same:
+/// a ring whose class key or given base key changes takes a new one (`forgetting`), so the cache
+/// never answers for keys a copy does not hold.
+final class DerivedGroupKeys {
+    /// Base keys by class id, derived from the group key and the class key.
+    fileprivate(set) var baseKeys: [ClassID: SecretBytes] = [:]
+    /// Record-key derivations by class id, each with its HKDF extract step done (from the base key).
+    fileprivate(set) var recordKeyDerivers: [ClassID: HKDFExpander] = [:]
+    /// The group's read MAC key, derived from its lookup key.
+    fileprivate(set) var readMACKey: SecretBytes?
+
+    /// A new cache holding all of this one but what was derived from the key of `classID`.
+    func forgetting(_ classID: ClassID) -> DerivedGroupKeys {
+        let kept = DerivedGroupKeys()
+        kept.baseKeys = baseKeys.filter { $0.key != classID }
+        kept.recordKeyDerivers = recordKeyDerivers.filter { $0.key != classID }
+        kept.readMACKey = readMACKey
+        return kept
     }
 }
 

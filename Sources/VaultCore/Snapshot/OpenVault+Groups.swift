@@ -162,7 +162,6 @@ extension OpenVault {
         guard let index = file.classes.firstIndex(where: { $0.classID == id }) else { return }
         file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
         keys.addClassKey(classKey, classID: id)
-        keys.forgetBaseKeys(classID: id)
         memberSlotsStale = true
         // Their blocks are sealed under the old base keys: every item of the class is re-stored or removed by the caller.
         for entry in file.index where entry.classID == id { changedListings.insertWhole(ListingPair(groupID: entry.groupID, classID: id)) }

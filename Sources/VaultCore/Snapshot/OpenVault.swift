@@ -6,7 +6,8 @@ import VaultCrypto
 /// in reads and locked read-modify-write transactions.
 struct OpenVault {
     var file: VaultFile
-    let keys: KeyRing
+    /// The keys this snapshot holds: its own (a copy of the snapshot holds a copy of them).
+    var keys: KeyRing
     let path: String
     /// Whether this machine's device key is the one the vault's device-bound items are sealed with.
     let deviceMatches: Bool
@@ -101,8 +102,8 @@ struct OpenVault {
 
     /// `file` (its header fields but classes and groups) with fresh class keys under `masterKey`.
     static func empty(_ file: VaultFile, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
-        let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceKey)
-        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceKey != nil, isWritable: true)
+        var vault = OpenVault(file: file, keys: KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceKey),
+                              path: path, deviceMatches: deviceKey != nil, isWritable: true)
         vault.file.classes = []
         vault.file.groups = []
         vault.file.index = []
@@ -111,9 +112,9 @@ struct OpenVault {
         vault.file.records = []
         for accessibility in Accessibility.allCases {
             let classKey = SecretBytes(random: AESGCM.keySize)
-            keys.addClassKey(classKey, classID: accessibility.fileID)
+            vault.keys.addClassKey(classKey, classID: accessibility.fileID)
             vault.file.classes.append(WrappedClassKey(classID: accessibility.fileID,
-                                                      wrapped: try wrapClassKey(classKey, accessibility.fileID, keys)))
+                                                      wrapped: try wrapClassKey(classKey, accessibility.fileID, vault.keys)))
         }
         return vault
     }
@@ -147,7 +148,7 @@ struct OpenVault {
                                         aad: AAD.deviceHeader(vaultID: file.vaultID))
         }
         if file.version == 1, headerKey == nil { throw VaultError.locked(nil) }
-        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil,
+        var keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil,
                            formatVersion: file.version)
         if headerKey != nil { try verifyHeaderMAC(parsed, keys: keys, path: path) }
         var given = grants
@@ -159,7 +160,7 @@ struct OpenVault {
         for grant in given {
             guard let entry = file.groups.first(where: { $0.groupID == grant.groupID }),
                   constantTimeEquals(entry.keyCheck, grant.keyCheck) else { continue }
-            merge(grant.groupKeys, id: grant.groupID, into: keys)
+            merge(grant.groupKeys, id: grant.groupID, into: &keys)
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
         vault.header = parsed.header
@@ -181,7 +182,7 @@ struct OpenVault {
         let file = parsed.file
         guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
-        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: deviceMatches ? deviceKey : nil,
+        var keys = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: deviceMatches ? deviceKey : nil,
                            formatVersion: file.version)
         // Index MAC keys are the format version's: those of a credential granted before a conversion are v1's.
         let writeKeysHold = UInt16(credential.payloadVersion) == VaultFile.keySchedule(of: file.version)
@@ -191,7 +192,7 @@ struct OpenVault {
                 throw VaultError.credentialRevoked(grant.group)
             }
             if !writeKeysHold { grant.indexMACKey = nil }
-            merge(grant.groupKeys, id: grant.groupID, into: keys)
+            merge(grant.groupKeys, id: grant.groupID, into: &keys)
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches,
                               isWritable: credential.canWrite && writeKeysHold)
@@ -203,7 +204,8 @@ struct OpenVault {
     }
 
     /// Adds a group's keys to the ring, keeping base keys the ring already has that `keys` lacks.
-    private static func merge(_ keys: GroupKeys, id: GroupID, into ring: KeyRing) {
+    private static func merge(_ keys: GroupKeys, id: GroupID, into ring: inout KeyRing) {
+        var keys = keys
         if let existing = ring.groups[id] {
             for (classID, key) in existing.baseKeys where keys.baseKeys[classID] == nil { keys.addBaseKey(key, classID: classID) }
         }
@@ -258,8 +260,9 @@ struct OpenVault {
                                  checking indexCheck: IndexCheck) throws -> OpenVault {
         let file = parsed.file
         try verifyHeaderMAC(parsed, keys: keys, path: path)
+        var keys = keys
         do {
-            try unwrapKeys(file, into: keys)
+            try unwrapKeys(file, into: &keys)
         } catch {
             throw VaultError.corrupted(path: path, detail: .doesNotOpen(.wrappedKey))
         }
@@ -306,7 +309,7 @@ struct OpenVault {
         throw VaultError.wrongCredential(secret.kind)
     }
 
-    private static func unwrapKeys(_ file: VaultFile, into keys: KeyRing) throws {
+    private static func unwrapKeys(_ file: VaultFile, into keys: inout KeyRing) throws {
         guard let wrapKey = keys.wrapKey else { throw KeyRingError.missingClassKey(ClassID(0)) }
         for entry in file.classes {
             keys.addClassKey(try AESGCM.open(entry.wrapped, key: wrapKey, aad: AAD.classKey(vaultID: file.vaultID, classID: entry.classID)), classID: entry.classID)
