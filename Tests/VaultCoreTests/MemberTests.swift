@@ -221,7 +221,7 @@ import Glibc
             process.waitUntilExit()
             return (process.terminationStatus, try? JSONSerialization.jsonObject(with: stdout) as? [String: Any], stderr)
         }
-        func hex(_ key: SecretBytes?) -> String? { key.map { $0.copyBytes().map { String(format: "%02x", $0) }.joined() } }
+        func hex(_ key: (some TypedKey)?) -> String? { key.map { $0.secret.copyBytes().map { String(format: "%02x", $0) }.joined() } }
 
         let alice = try run(full)
         #expect(alice.status == 0, "\(alice.stderr)")

@@ -10,12 +10,12 @@ import VaultCrypto
 struct KeyRing {
     let vaultID: [UInt8]
     /// The master key, in the owner's ring only.
-    let masterKey: SecretBytes?
+    let masterKey: MasterKey?
     /// The header MAC key, when the ring can check (and so rewrite) the header.
-    private(set) var headerMACKey: SecretBytes?
+    private(set) var headerMACKey: HeaderMACKey?
     /// The key that wraps class and group keys and the signing key in the header: in a full
     /// ring (the owner's, or a full member's) only.
-    let wrapKey: SecretBytes?
+    let wrapKey: WrapKey?
     /// The format version whose labels derive the write keys (header MAC key, index MAC keys):
     /// v2 has labels of its own, so the v1 copies that sealed them under the device key give nothing of v2's.
     private(set) var formatVersion: UInt16
@@ -24,15 +24,15 @@ struct KeyRing {
     /// The groups the ring can open, by id.
     private(set) var groups: [GroupID: GroupKeys] = [:]
     /// Class keys by class id.
-    private(set) var classKeys: [ClassID: SecretBytes] = [:]
+    private(set) var classKeys: [ClassID: ClassKey] = [:]
 
     /// The owner's full ring, from the master key.
-    init(vaultID: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
+    init(vaultID: [UInt8], masterKey: MasterKey, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
         self.formatVersion = formatVersion
         self.vaultID = vaultID
         self.masterKey = masterKey
-        self.headerMACKey = KeyRing.derive(masterKey, KeyRing.headerMACLabel(formatVersion), [], vaultID: vaultID)
-        self.wrapKey = KeyRing.derive(masterKey, .keyWrap, [], vaultID: vaultID)
+        self.headerMACKey = masterKey.headerMACKey(formatVersion: formatVersion, vaultID: vaultID)
+        self.wrapKey = masterKey.wrapKey(vaultID: vaultID)
         self.deviceKey = deviceKey
     }
 
@@ -47,7 +47,7 @@ struct KeyRing {
     }
 
     /// A partial ring: no master key.
-    init(vaultID: [UInt8], headerMACKey: SecretBytes?, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
+    init(vaultID: [UInt8], headerMACKey: HeaderMACKey?, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
         self.formatVersion = formatVersion
         self.vaultID = vaultID
         self.masterKey = nil
@@ -67,7 +67,7 @@ struct KeyRing {
 
     /// What opens a whole vault again: the master key (the owner's ring), or a full member's keys.
     enum FullKeys {
-        case owner(masterKey: SecretBytes)
+        case owner(masterKey: MasterKey)
         case member(FullMemberKeys)
     }
 
@@ -78,18 +78,14 @@ struct KeyRing {
     }
 
     /// TWK, the key the trust key is sealed under: derived from the master key, so the owner's alone.
-    var trustWrapKey: SecretBytes? { masterKey.map { KeyRing.derive($0, .trustKeyWrap, [], vaultID: vaultID) } }
-
-    private static func headerMACLabel(_ version: UInt16) -> KeyLabel {
-        version == 1 ? .headerMAC : .headerMACv2
-    }
+    var trustWrapKey: TrustWrapKey? { masterKey?.trustWrapKey(vaultID: vaultID) }
 
     /// A full ring read from a v1 file, moved to v2's write keys (a conversion): the header MAC
     /// key and every group's index MAC key derived again under v2's labels.
     mutating func convertWriteKeys() {
         guard formatVersion == 1, let masterKey else { return }
         formatVersion = VaultFile.version
-        headerMACKey = KeyRing.derive(masterKey, KeyRing.headerMACLabel(formatVersion), [], vaultID: vaultID)
+        headerMACKey = masterKey.headerMACKey(formatVersion: formatVersion, vaultID: vaultID)
         for (id, keys) in groups {
             guard let groupKey = keys.groupKey else { continue }
             groups[id] = groupKeys(keys.group, groupKey: groupKey)
@@ -105,7 +101,7 @@ struct KeyRing {
     }
 
     /// Sets the key of a class, dropping what every group derived from the class's key before.
-    mutating func addClassKey(_ key: SecretBytes, classID: ClassID) {
+    mutating func addClassKey(_ key: ClassKey, classID: ClassID) {
         classKeys[classID] = key
         for (id, keys) in groups where keys.groupKey != nil {
             groups[id]?.derived = keys.derived.forgetting(classID)
@@ -117,28 +113,18 @@ struct KeyRing {
     }
 
     /// The full keys of a group made from its group key.
-    func groupKeys(_ group: AccessGroup, groupKey: SecretBytes) -> GroupKeys {
-        GroupKeys(group: group, groupKey: groupKey,
-                  lookupKey: KeyRing.derive(groupKey, .lookup, [], vaultID: vaultID),
-                  indexMACKey: KeyRing.derive(groupKey, formatVersion == 1 ? .indexMAC : .indexMACv2, [], vaultID: vaultID))
+    func groupKeys(_ group: AccessGroup, groupKey: GroupKey) -> GroupKeys {
+        GroupKeys(group: group, groupKey: groupKey, lookupKey: groupKey.lookupKey(vaultID: vaultID),
+                  indexMACKey: groupKey.indexMACKey(formatVersion: formatVersion, vaultID: vaultID))
     }
 
     // MARK: derived keys and tags
-
-    /// The check value of a group key stored in the header.
-    func groupKeyCheck(_ groupKey: SecretBytes, groupID: GroupID) -> [UInt8] {
-        var w = ByteWriter()
-        w.raw(KeyLabel.groupKeyCheck.bytes)
-        w.raw(vaultID)
-        w.groupID(groupID)
-        return Array(HMAC.sha256(key: groupKey, data: w.bytes).prefix(VaultFile.checkSize))
-    }
 
     func lookupTag(groupID: GroupID, service: String, account: String) throws -> [UInt8] {
         var w = ByteWriter()
         w.lengthPrefixed(Array(service.utf8))
         w.lengthPrefixed(Array(account.utf8))
-        return Array(HMAC.sha256(key: try group(groupID).lookupKey, data: w.bytes).prefix(16))
+        return Array(HMAC.sha256(key: try group(groupID).lookupKey.secret, data: w.bytes).prefix(16))
     }
 
     /// Which of a group's two MACs (docs/FORMAT.md, "Group sections").
@@ -164,7 +150,7 @@ struct KeyRing {
         guard let indexMACKey = try group(groupID).indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
         let entrySize = IndexEntry.size(version: 1)
         precondition(encoded.count == entries.count * entrySize, "an index encoding of another length")
-        let mac = try HMACSHA256(key: indexMACKey)
+        let mac = try HMACSHA256(key: indexMACKey.secret)
         var w = ByteWriter(capacity: 20)
         w.raw(vaultID)
         w.groupID(groupID)
@@ -197,9 +183,9 @@ struct KeyRing {
         switch kind {
         case .index:
             guard let indexMACKey = keys.indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
-            key = indexMACKey
+            key = indexMACKey.secret
         case .read:
-            key = keys.readMACKey(vaultID: vaultID)
+            key = keys.readMACKey(vaultID: vaultID).secret
         }
         let mac = try HMACSHA256(key: key)
         var w = ByteWriter(capacity: 64 + (bucketDigests.count + 1) * VaultFile.digestSize)
@@ -222,17 +208,14 @@ struct KeyRing {
     }
 
     /// The base key of (group, class): what the record keys of that pair derive from.
-    func baseKey(groupID: GroupID, classID: ClassID) throws -> SecretBytes {
+    func baseKey(groupID: GroupID, classID: ClassID) throws -> BaseKey {
         let keys = try group(groupID)
         if let given = keys.baseKeys[classID] { return given }
         if let cached = keys.derived.baseKeys[classID] { return cached }
         guard let groupKey = keys.groupKey, let classKey = classKeys[classID] else {
             throw KeyRingError.missingClassKey(classID)
         }
-        var context = ByteWriter()
-        context.groupID(groupID)
-        context.classID(classID)
-        let key = KeyRing.derive(groupKey.appending(classKey), .base, context.bytes, vaultID: vaultID)
+        let key = groupKey.baseKey(classKey, groupID: groupID, classID: classID, vaultID: vaultID)
         keys.derived.baseKeys[classID] = key
         return key
     }
@@ -255,26 +238,26 @@ struct KeyRing {
     /// The key of a group's tombstone block: `derive(LK[g], "tombstones")`, held by every reader of
     /// the group, so every writer who may delete one of its items can keep its tombstone.
     func tombstoneKey(groupID: GroupID) throws -> SecretBytes {
-        KeyRing.derive(try group(groupID).lookupKey, .tombstones, [], vaultID: vaultID)
+        KeyRing.derive(try group(groupID).lookupKey.secret, .tombstones, [], vaultID: vaultID)
     }
 
     /// The key of a group's trash block: `derive(LK[g], "trash")`, held by every reader of the group,
     /// so every writer who may delete one of its items can keep it in the trash. The records in it
     /// stay sealed under their record keys.
     func trashKey(groupID: GroupID) throws -> SecretBytes {
-        KeyRing.derive(try group(groupID).lookupKey, .trash, [], vaultID: vaultID)
+        KeyRing.derive(try group(groupID).lookupKey.secret, .trash, [], vaultID: vaultID)
     }
 
     /// The key of the secret digests `git diff` shows (`Vault.summary(ofVersion:)`):
     /// `derive(LK[g], "secret digest")`, held by every reader of the group and by no one else, so a
     /// digest in a pasted diff cannot be tried against guessed secrets.
     func secretDigestKey(groupID: GroupID) throws -> SecretBytes {
-        KeyRing.derive(try group(groupID).lookupKey, .secretDigest, [], vaultID: vaultID)
+        KeyRing.derive(try group(groupID).lookupKey.secret, .secretDigest, [], vaultID: vaultID)
     }
 
     /// The key of the listing block of (group, class): `derive(B[g,c] [‖ DK], "listing")`.
     func listingKey(groupID: GroupID, accessibility: Accessibility) throws -> SecretBytes {
-        var material = try baseKey(groupID: groupID, classID: accessibility.fileID)
+        var material = try baseKey(groupID: groupID, classID: accessibility.fileID).secret
         if accessibility.isDeviceBound {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
             material = material.appending(deviceKey)
@@ -286,7 +269,7 @@ struct KeyRing {
         let classID = accessibility.fileID
         let keys = try group(groupID)
         if let cached = keys.derived.recordKeyDerivers[classID] { return cached }
-        var material = try baseKey(groupID: groupID, classID: classID)
+        var material = try baseKey(groupID: groupID, classID: classID).secret
         if accessibility.isDeviceBound {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
             material = material.appending(deviceKey)
@@ -330,33 +313,33 @@ struct KeyRing {
 /// ring, or only the lookup key, index MAC key and some base keys in a partial one.
 struct GroupKeys {
     let group: AccessGroup
-    let groupKey: SecretBytes?
-    let lookupKey: SecretBytes
+    let groupKey: GroupKey?
+    let lookupKey: LookupKey
     /// Checks (and so can rewrite) the group's index; a read-only credential does not hold it.
-    let indexMACKey: SecretBytes?
+    let indexMACKey: IndexMACKey?
     /// Base keys by class id that the ring was given (a partial ring's grants). A full ring
     /// derives its own from the group key (`KeyRing.baseKey`).
-    private(set) var baseKeys: [ClassID: SecretBytes]
+    private(set) var baseKeys: [ClassID: BaseKey]
     /// What these keys derived so far.
     fileprivate(set) var derived = DerivedGroupKeys()
 
     /// RMK[g] = HKDF(LK[g], "read mac"): every reader of the group holds LK, so every reader can
     /// check the group's read MAC; only a holder of IMK can make its index MAC.
-    func readMACKey(vaultID: [UInt8]) -> SecretBytes {
+    func readMACKey(vaultID: [UInt8]) -> ReadMACKey {
         if let cached = derived.readMACKey { return cached }
-        let key = KeyRing.derive(lookupKey, .readMAC, [], vaultID: vaultID)
+        let key = lookupKey.readMACKey(vaultID: vaultID)
         derived.readMACKey = key
         return key
     }
 
     /// Adds a base key the ring was given (not derived).
-    mutating func addBaseKey(_ key: SecretBytes, classID: ClassID) {
+    mutating func addBaseKey(_ key: BaseKey, classID: ClassID) {
         baseKeys[classID] = key
         derived = derived.forgetting(classID)
     }
 
-    init(group: AccessGroup, groupKey: SecretBytes?, lookupKey: SecretBytes, indexMACKey: SecretBytes?,
-         baseKeys: [ClassID: SecretBytes] = [:]) {
+    init(group: AccessGroup, groupKey: GroupKey?, lookupKey: LookupKey, indexMACKey: IndexMACKey?,
+         baseKeys: [ClassID: BaseKey] = [:]) {
         self.group = group
         self.groupKey = groupKey
         self.lookupKey = lookupKey
@@ -371,11 +354,11 @@ struct GroupKeys {
 /// never answers for keys a copy does not hold.
 final class DerivedGroupKeys {
     /// Base keys by class id, derived from the group key and the class key.
-    fileprivate(set) var baseKeys: [ClassID: SecretBytes] = [:]
+    fileprivate(set) var baseKeys: [ClassID: BaseKey] = [:]
     /// Record-key derivations by class id, each with its HKDF extract step done (from the base key).
     fileprivate(set) var recordKeyDerivers: [ClassID: HKDFExpander] = [:]
     /// The group's read MAC key, derived from its lookup key.
-    fileprivate(set) var readMACKey: SecretBytes?
+    fileprivate(set) var readMACKey: ReadMACKey?
 
     /// A new cache holding all of this one but what was derived from the key of `classID`.
     func forgetting(_ classID: ClassID) -> DerivedGroupKeys {
@@ -400,6 +383,6 @@ enum KeyRingError: Error {
 /// removed full member's copy is made useless by the re-key that removes it, and it never held
 /// the trust key, so readers keep their pin.
 struct FullMemberKeys {
-    let headerMACKey: SecretBytes
-    let wrapKey: SecretBytes
+    let headerMACKey: HeaderMACKey
+    let wrapKey: WrapKey
 }

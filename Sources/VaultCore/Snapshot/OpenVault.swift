@@ -85,7 +85,7 @@ struct OpenVault {
     /// a team log that starts with `roster` (whose slots are sealed before the first write).
     static func createWithoutGroups(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: SecretBytes, path: String,
                                     roster: [Member] = []) throws -> OpenVault {
-        let masterKey = SecretBytes(random: AESGCM.keySize)
+        let masterKey = MasterKey.random()
         let slot = try Keyslot.make(kind: keyslot.kind, secret: keyslot.secret, kdf: keyslot.kdf, masterKey: masterKey, vaultID: vaultID)
         let file = VaultFile(version: VaultFile.version, vaultID: vaultID, keyEpoch: 1, writeGeneration: 0,
                              deviceCheck: KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: vaultID),
@@ -101,7 +101,7 @@ struct OpenVault {
     }
 
     /// `file` (its header fields but classes and groups) with fresh class keys under `masterKey`.
-    static func empty(_ file: VaultFile, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    static func empty(_ file: VaultFile, masterKey: MasterKey, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         var vault = OpenVault(file: file, keys: KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceKey),
                               path: path, deviceMatches: deviceKey != nil, isWritable: true)
         vault.file.classes = []
@@ -111,7 +111,7 @@ struct OpenVault {
         vault.file.listings = []
         vault.file.records = []
         for accessibility in Accessibility.allCases {
-            let classKey = SecretBytes(random: AESGCM.keySize)
+            let classKey = ClassKey.random()
             vault.keys.addClassKey(classKey, classID: accessibility.fileID)
             vault.file.classes.append(WrappedClassKey(classID: accessibility.fileID,
                                                       wrapped: try wrapClassKey(classKey, accessibility.fileID, vault.keys)))
@@ -128,7 +128,7 @@ struct OpenVault {
     }
 
     /// Parses `bytes` and opens it with a master key (from a keyslot or a session).
-    static func open(_ bytes: FileBytes, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String,
+    static func open(_ bytes: FileBytes, masterKey: MasterKey, deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         try open(try parse(bytes, path: path, checking: indexCheck), masterKey: masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
     }
@@ -142,10 +142,10 @@ struct OpenVault {
         let parsed = try parse(bytes, path: path, checking: indexCheck)
         let file = parsed.file
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
-        var headerKey: SecretBytes?
+        var headerKey: HeaderMACKey?
         if file.version == 1, deviceMatches, let deviceKey, !file.deviceWrappedHeaderMACKey.isEmpty {
-            headerKey = try? AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
-                                        aad: AAD.deviceHeader(vaultID: file.vaultID))
+            headerKey = try? HeaderMACKey(AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
+                                                      aad: AAD.deviceHeader(vaultID: file.vaultID)))
         }
         if file.version == 1, headerKey == nil { throw VaultError.locked(nil) }
         var keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil,
@@ -223,7 +223,7 @@ struct OpenVault {
         }
     }
 
-    static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String,
+    static func open(_ parsed: Parsed, masterKey: MasterKey, deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         let deviceMatches = isTheDeviceKey(deviceKey, of: parsed.file)
         let keys = KeyRing(vaultID: parsed.file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
@@ -289,12 +289,12 @@ struct OpenVault {
     }
 
     private static func verifyHeaderMAC(_ parsed: Parsed, keys: KeyRing, path: String) throws {
-        guard let key = keys.headerMACKey, constantTimeEquals(HMAC.sha256(key: key, data: parsed.header), parsed.headerMAC) else {
+        guard let key = keys.headerMACKey, constantTimeEquals(HMAC.sha256(key: key.secret, data: parsed.header), parsed.headerMAC) else {
             throw VaultError.corrupted(path: path, detail: .headerMACMismatch)
         }
     }
 
-    private static func openKeyslot(_ file: VaultFile, secret: UnlockSecret, path: String) throws -> SecretBytes {
+    private static func openKeyslot(_ file: VaultFile, secret: UnlockSecret, path: String) throws -> MasterKey {
         let slots = file.keyslots.filter { $0.kind == secret.slotKind }
         guard !slots.isEmpty else { throw VaultError.noKeyslot(secret.kind) }
         for slot in slots {
@@ -312,20 +312,21 @@ struct OpenVault {
     private static func unwrapKeys(_ file: VaultFile, into keys: inout KeyRing) throws {
         guard let wrapKey = keys.wrapKey else { throw KeyRingError.missingClassKey(ClassID(0)) }
         for entry in file.classes {
-            keys.addClassKey(try AESGCM.open(entry.wrapped, key: wrapKey, aad: AAD.classKey(vaultID: file.vaultID, classID: entry.classID)), classID: entry.classID)
+            let classKey = try AESGCM.open(entry.wrapped, key: wrapKey.secret, aad: AAD.classKey(vaultID: file.vaultID, classID: entry.classID))
+            keys.addClassKey(ClassKey(classKey), classID: entry.classID)
         }
         for entry in file.groups {
-            let plaintext = try AESGCM.open(entry.wrappedNameAndKey, key: wrapKey, aad: AAD.group(vaultID: file.vaultID, groupID: entry.groupID))
-            let (group, key) = try plaintext.withUnsafeBytes { bytes -> (AccessGroup, SecretBytes) in
+            let plaintext = try AESGCM.open(entry.wrappedNameAndKey, key: wrapKey.secret, aad: AAD.group(vaultID: file.vaultID, groupID: entry.groupID))
+            let (group, key) = try plaintext.withUnsafeBytes { bytes -> (AccessGroup, GroupKey) in
                 guard bytes.count > AESGCM.keySize else { throw MalformedInput(.violates(.groupEntryTooShort)) }
                 let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - AESGCM.keySize])
                 guard let name = String(validating: nameBytes, as: UTF8.self), let group = AccessGroup(name),
                       keys.groupID(of: group) == nil else {
                     throw MalformedInput(.violates(.malformedOrRepeatedGroupName))
                 }
-                return (group, SecretBytes(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - AESGCM.keySize)...])))
+                return (group, GroupKey(SecretBytes(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - AESGCM.keySize)...]))))
             }
-            guard keys.groups[entry.groupID] == nil, constantTimeEquals(keys.groupKeyCheck(key, groupID: entry.groupID), entry.keyCheck) else {
+            guard keys.groups[entry.groupID] == nil, constantTimeEquals(key.check(groupID: entry.groupID, vaultID: file.vaultID), entry.keyCheck) else {
                 throw MalformedInput(.violates(.repeatedGroupIDOrBadKeyCheck))
             }
             keys.addGroup(keys.groupKeys(group, groupKey: key), id: entry.groupID)

@@ -113,19 +113,19 @@ struct TeamLog: Equatable {
 
     /// Seals the payloads under `wrapKey` when they changed: AES-GCM(WK, bytes(payload) each,
     /// AAD = "team log" ‖ vault id ‖ head).
-    mutating func sealPayloadsIfNeeded(wrapKey: SecretBytes) throws {
+    mutating func sealPayloadsIfNeeded(wrapKey: WrapKey) throws {
         guard needsSealing, let payloads else { return }
         var w = ByteWriter(capacity: payloads.reduce(0) { $0 + 4 + $1.count })
         for payload in payloads { w.lengthPrefixed(payload) }
-        sealedPayloads = try AESGCM.seal(SecretBytes(w.bytes), key: wrapKey, aad: AAD.teamLog(vaultID: vaultID, head: head))
+        sealedPayloads = try AESGCM.seal(SecretBytes(w.bytes), key: wrapKey.secret, aad: AAD.teamLog(vaultID: vaultID, head: head))
         needsSealing = false
     }
 
     /// Opens the payloads with `wrapKey` (the owner's or a full member's) and checks each against
     /// its entry's digest. Throws `MalformedInput` when they do not open, parse or match.
-    mutating func openPayloads(wrapKey: SecretBytes) throws {
+    mutating func openPayloads(wrapKey: WrapKey) throws {
         if payloads != nil { return }
-        guard let plaintext = try? AESGCM.open(sealedPayloads, key: wrapKey, aad: AAD.teamLog(vaultID: vaultID, head: head)) else {
+        guard let plaintext = try? AESGCM.open(sealedPayloads, key: wrapKey.secret, aad: AAD.teamLog(vaultID: vaultID, head: head)) else {
             throw MalformedInput(.doesNotOpen(.teamLogPayloads))
         }
         var r = ByteReader(plaintext.copyBytes())
