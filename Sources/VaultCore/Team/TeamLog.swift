@@ -39,7 +39,7 @@ struct TeamLog: Equatable {
         /// SHA-256("vault team log entry" ‖ vault id ‖ the entry as encoded).
         func hash(vaultID: [UInt8]) -> [UInt8] {
             var w = ByteWriter(capacity: 128)
-            w.raw(Array("vault team log entry".utf8))
+            w.raw(KeyLabel.teamLogEntry.bytes)
             w.raw(vaultID)
             encode(into: &w)
             return SHA256.hash(w.bytes)
@@ -81,7 +81,7 @@ struct TeamLog: Equatable {
         precondition(payloads != nil, "the team log is appended to only once opened")
         precondition(keyEpoch > headEpoch, "a team log entry raises the key epoch")
         let parents = given ?? [head]
-        let salt = change.kind == .joined ? Array(SHA256.hash(Array("vault team log join".utf8) + parents.joined()).prefix(16))
+        let salt = change.kind == .joined ? Array(SHA256.hash(KeyLabel.teamLogJoin.bytes + parents.joined()).prefix(16))
                                           : SecureRandom.bytes(16)
         let payload = salt + change.encoded()
         let entry = Entry(kind: change.kind, keyEpoch: keyEpoch, parents: parents, payloadDigest: payloadDigest(payload))
@@ -106,7 +106,7 @@ struct TeamLog: Equatable {
     }
 
     private func payloadDigest(_ payload: [UInt8]) -> [UInt8] {
-        SHA256.hash(Array("vault team log payload".utf8) + vaultID + payload)
+        SHA256.hash(KeyLabel.teamLogPayload.bytes + vaultID + payload)
     }
 
     // MARK: sealing and opening
