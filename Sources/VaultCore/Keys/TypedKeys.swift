@@ -7,10 +7,13 @@ import VaultCrypto
 protocol TypedKey: Equatable {
     /// The key's bytes, for the primitive that uses them (a seal, a MAC, a derivation).
     var secret: SecretBytes { get }
-    init(_ secret: SecretBytes)
+    init(secret: SecretBytes)
 }
 
 extension TypedKey {
+    /// The key held in `secret` (not copied).
+    init(_ secret: SecretBytes) { self.init(secret: secret) }
+
     /// A fresh random key of AES-256's size.
     static func random() -> Self { Self(SecretBytes(random: AESGCM.keySize)) }
 
@@ -19,65 +22,35 @@ extension TypedKey {
 }
 
 /// MK: opens the whole vault; what keyslots and sessions hold. The owner's alone.
-struct MasterKey: TypedKey {
-    let secret: SecretBytes
-    init(_ secret: SecretBytes) { self.secret = secret }
-}
+struct MasterKey: TypedKey { let secret: SecretBytes }
 
 /// HMK: checks (and so can rewrite) the header.
-struct HeaderMACKey: TypedKey {
-    let secret: SecretBytes
-    init(_ secret: SecretBytes) { self.secret = secret }
-}
+struct HeaderMACKey: TypedKey { let secret: SecretBytes }
 
-/// KW: wraps the class keys, the group keys, the signing key and the team log's payloads in the header.
-struct WrapKey: TypedKey {
-    let secret: SecretBytes
-    init(_ secret: SecretBytes) { self.secret = secret }
-}
+/// WK: wraps the class keys, the group keys, the signing key, the members' roster parts and the team log's payloads.
+struct WrapKey: TypedKey { let secret: SecretBytes }
 
 /// TWK: seals the trust key; derived from the master key, so the owner's alone.
-struct TrustWrapKey: TypedKey {
-    let secret: SecretBytes
-    init(_ secret: SecretBytes) { self.secret = secret }
-}
+struct TrustWrapKey: TypedKey { let secret: SecretBytes }
 
 /// GK[g]: a group's key, what its lookup, index MAC and base keys derive from.
-struct GroupKey: TypedKey {
-    let secret: SecretBytes
-    init(_ secret: SecretBytes) { self.secret = secret }
-}
+struct GroupKey: TypedKey { let secret: SecretBytes }
 
 /// CK[c]: an accessibility class's key, joined with a group key into the base key of the pair.
-struct ClassKey: TypedKey {
-    let secret: SecretBytes
-    init(_ secret: SecretBytes) { self.secret = secret }
-}
+struct ClassKey: TypedKey { let secret: SecretBytes }
 
 /// LK[g]: every reader of a group holds it; it makes the lookup tags and derives the read MAC key
 /// and the keys of the group's tombstone and trash blocks.
-struct LookupKey: TypedKey {
-    let secret: SecretBytes
-    init(_ secret: SecretBytes) { self.secret = secret }
-}
+struct LookupKey: TypedKey { let secret: SecretBytes }
 
 /// IMK[g]: a group's write key, which makes (and checks) its index MAC.
-struct IndexMACKey: TypedKey {
-    let secret: SecretBytes
-    init(_ secret: SecretBytes) { self.secret = secret }
-}
+struct IndexMACKey: TypedKey { let secret: SecretBytes }
 
 /// RMK[g]: checks a group's read MAC without the write key.
-struct ReadMACKey: TypedKey {
-    let secret: SecretBytes
-    init(_ secret: SecretBytes) { self.secret = secret }
-}
+struct ReadMACKey: TypedKey { let secret: SecretBytes }
 
 /// B[g,c]: the base key of a (group, class) pair, what its record and listing keys derive from.
-struct BaseKey: TypedKey {
-    let secret: SecretBytes
-    init(_ secret: SecretBytes) { self.secret = secret }
-}
+struct BaseKey: TypedKey { let secret: SecretBytes }
 
 // MARK: derivations: each from its parent's type to its child's
 
@@ -88,7 +61,7 @@ extension MasterKey {
         HeaderMACKey(KeyRing.derive(secret, formatVersion == 1 ? .headerMAC : .headerMACv2, [], vaultID: vaultID))
     }
 
-    /// KW = derive(MK, "key wrap").
+    /// WK = derive(MK, "key wrap").
     func wrapKey(vaultID: [UInt8]) -> WrapKey {
         WrapKey(KeyRing.derive(secret, .keyWrap, [], vaultID: vaultID))
     }
