@@ -49,9 +49,6 @@ public final class Vault: ItemStore {
     /// Whether the keys are a scoped credential's.
     public var isScoped: Bool { scopedCredential != nil }
 
-    /// Called as verify, export, import, wipe and revoke work through the items.
-    public var progress: ProgressHandler?
-
     /// The scoped credential the vault is opened with, if any.
     /// For an identity, the keys of the scoped member whose slot it opens (nil for a full member).
     public var scopedCredential: ScopedCredential? {
@@ -70,7 +67,7 @@ public final class Vault: ItemStore {
         if let resolvedMember { return resolvedMember.credential }
         let parsed = try OpenVault.parse(try readFile(), path: location.path)
         // Who the identity is, like what it reads, is taken only from a vault signed by the key it trusts.
-        guard let pinned = trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
+        guard let pinned = configuration.trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
         guard OpenVault.isSigned(parsed.file, header: parsed.header, byFingerprint: pinned) else {
             throw VaultError.untrustedVault(path: location.path, pinned: pinned)
         }
@@ -104,50 +101,36 @@ public final class Vault: ItemStore {
     /// Why the TPM did not unseal this machine's device key on the last read, if it did not:
     /// the device-bound items then answer with it, and nothing is written.
     var deviceKeyRefusal: TPMFailure?
-    /// Whether a file older than this machine has seen is opened anyway (the user accepted the rollback):
-    /// the restore is then recorded as intended.
-    public var acceptRollback = false
-    /// The lowest key epoch accepted whatever this machine remembers (`VAULT_MIN_EPOCH`): a fresh CI runner remembers nothing.
-    public var minimumEpoch: UInt64?
-    /// Whether the owner accepted, unseen, the team log entries a write would sign that it did not
-    /// write here (a join of diverged logs, a conversion's members).
-    public var acceptTeamLog = false
-    /// Shown those entries before the owner's write signs them (a prompt); may throw to change nothing.
-    /// Without it (and without `acceptTeamLog`) such a write is refused.
-    public var reviewTeamLog: ((TeamLogReview) throws -> Void)?
-    /// The trust fingerprint the caller pinned (`VAULT_TRUST`): with an identity, a vault whose header
-    /// is not signed by that key is refused, and one is needed (docs/TEAMS.md, "Trust").
-    public var trustedFingerprint: String?
-    /// Whether `onNotice` has heard of that key already.
+    /// Whether the configuration's `onNotice` has heard of that key already.
     var toldOfExposedDeviceKey = false
-    /// Told of what vault did on its own that the user should know (see `VaultNotice`).
-    public var onNotice: ((VaultNotice) -> Void)?
-    /// Run before every change is written (not a merge's write): may throw to change nothing. The
-    /// command line checks here that a merge commit's vault file kept both parents' team logs.
-    public var checkBeforeChanging: (() throws -> Void)?
     let host: HostContext
+    /// What the caller told this vault when it was made (`Vault.Configuration`).
+    let configuration: Configuration
 
     /// - Parameters:
     ///   - unlockers: the ways to unlock, tried in order (see `Unlocker`).
     ///   - host: time, boot id and runtime directory (tests inject their own).
-    public init(location: VaultLocation, unlockers: [Unlocker], host: HostContext) {
+    ///   - configuration: whom to tell, what to accept and pin, what to check (the defaults when left out).
+    public init(location: VaultLocation, unlockers: [Unlocker], host: HostContext, configuration: Configuration = Configuration()) {
         self.location = location
         self.unlockers = unlockers
         self.host = host
+        self.configuration = configuration
         // What the keys are is known at once unless the login's keyring, read with the vault's id, comes first.
         chooseNextKeys(vaultID: nil)
     }
 
     /// A vault opened with `keys` alone; a session that has ended leaves what opens with no unlock.
-    public convenience init(location: VaultLocation, keys: KeySource, host: HostContext) {
-        self.init(location: location, unlockers: [keys.unlocker], host: host)
+    public convenience init(location: VaultLocation, keys: KeySource, host: HostContext, configuration: Configuration = Configuration()) {
+        self.init(location: location, unlockers: [keys.unlocker], host: host, configuration: configuration)
     }
 
     /// A vault opened with a credential; `clock` sets created/modified dates (tests inject one).
-    public convenience init(location: VaultLocation, credential: UnlockSecret, clock: @escaping @Sendable () -> Date = { Date() }) {
+    public convenience init(location: VaultLocation, credential: UnlockSecret, clock: @escaping @Sendable () -> Date = { Date() },
+                            configuration: Configuration = Configuration()) {
         var host = Vault.selfContainedHost(for: location)
         host.now = clock
-        self.init(location: location, keys: .credential(credential), host: host)
+        self.init(location: location, keys: .credential(credential), host: host, configuration: configuration)
     }
 
     /// A host whose runtime files and device keys live in hidden folders
@@ -183,26 +166,6 @@ public final class Vault: ItemStore {
         } catch let problem as LoginKeyringProblem {
             return problem
         }
-    }
-
-    /// Writes the vault `make` builds, given a fresh vault id and a device key made for it, as a new
-    /// file at `location`, under the writer lock of its directory; throws `vaultExists` when one is there.
-    static func writeNew(at location: VaultLocation, host: HostContext,
-                         make: (_ vaultID: [UInt8], _ deviceKey: SecretBytes) throws -> OpenVault) throws -> OpenVault {
-        try FileSystem.makeDirectory(location.directory)
-        let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
-        defer { withExtendedLifetime(lock) {} }
-        guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
-        let vaultID = SecureRandom.bytes(VaultFile.idSize)
-        // Where the host has a TPM, only the device key's seals are written (its recovery seal needs the new master key).
-        let sealing = host.tpm != nil
-        let deviceKey = sealing ? SecretBytes(random: DeviceKey.size) : try DeviceKey.create(vaultID: vaultID, host: host)
-        var vault = try make(vaultID, deviceKey)
-        if sealing { try DeviceKey.seal(deviceKey, vaultID: vaultID, host: host, pin: nil, masterKey: vault.keys.masterKey) }
-        try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
-        SeenCounters.update(vaultID: vaultID, host: host) { [vault] _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
-        try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
-        return vault
     }
 
     // MARK: reading
@@ -254,7 +217,7 @@ public final class Vault: ItemStore {
     func openItem(at position: Int, in vault: OpenVault) throws -> Item {
         let (item, inConflict) = try vault.openRecordNotingConflicts(at: position)
         if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
-        if inConflict { onNotice?(.itemInConflict(item.attributes.key)) }
+        if inConflict { configuration.onNotice?(.itemInConflict(item.attributes.key)) }
         return item
     }
 
@@ -386,21 +349,14 @@ public final class Vault: ItemStore {
         }
     }
 
-    /// How many days a deleted item stays in the trash: the first write after that purges it.
-    public var trashDays = Vault.defaultTrashDays
-
     /// How many earlier secrets `update` keeps per item when none is said.
     public static let defaultRevisionsKept = 5
 
-    /// How many earlier secrets a change keeps for its item (0: none, and the ones kept go); nil
-    /// keeps `defaultRevisionsKept` when a secret is replaced and leaves the history alone otherwise.
-    public var revisionsKept: Int?
-
     /// The history an item has after its secret is replaced by `newSecret` (nil or the same
-    /// bytes: not replaced): the secret it had joins the front, and `revisionsKept` are kept.
+    /// bytes: not replaced): the secret it had joins the front, and the configuration's `revisionsKept` are kept.
     private func history(after opened: OpenedRecord, newSecret: SecretBytes?) -> [SecretRevision] {
         var history = opened.history
-        var limit = revisionsKept
+        var limit = configuration.revisionsKept
         if let newSecret, !newSecret.constantTimeEquals(opened.item.secret) {
             history.insert(SecretRevision(secret: opened.item.secret, setAt: opened.item.attributes.modified, replacedAt: host.now()), at: 0)
             limit = limit ?? Vault.defaultRevisionsKept
@@ -409,7 +365,7 @@ public final class Vault: ItemStore {
     }
 
     /// Deletes the item that matches `query`, or every matching item when
-    /// `allMatching` is set, keeping each in the trash for `trashDays`; returns what was deleted. Without `allMatching`, a
+    /// `allMatching` is set, keeping each in the trash for the configuration's `trashDays`; returns what was deleted. Without `allMatching`, a
     /// query that matches several items throws `ambiguous` and deletes nothing.
     @discardableResult
     public func delete(matching query: Query, allMatching: Bool = false) throws -> [ItemAttributes] {

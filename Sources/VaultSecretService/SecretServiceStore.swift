@@ -154,6 +154,9 @@ public final class SecretServiceStore: ItemStore {
         }
     }
 
+    /// None: the desktop keyring has none of what only the vault file offers (`FileVaultFeatures`).
+    public var fileVault: (any FileVaultFeatures)? { nil }
+
     // MARK: plumbing
 
     /// One item of the collection, with its attributes as vault reads them.

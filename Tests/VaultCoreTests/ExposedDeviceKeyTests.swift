@@ -42,8 +42,7 @@ import Glibc
                                           host: Vault.selfContainedHost(for: dir.location())) ?? []
         #expect(!oldGrants.isEmpty)
         var notices: [VaultNotice] = []
-        vault.onNotice = { notices.append($0) }
-        try vault.add("later", "me", "added-after-the-move", accessibility: .always)
+        try vault.reconfigured { $0.onNotice = { notices.append($0) } }.add("later", "me", "added-after-the-move", accessibility: .always)
         #expect(notices.last == .deviceKeyReplaced(oldPath: dir.location().legacyDeviceKeyPath, removed: true, resealed: 2))
         #expect(!FileSystem.exists(dir.location().legacyDeviceKeyPath))
         #expect(try vault.secret("disk", "me") == "bound-secret")

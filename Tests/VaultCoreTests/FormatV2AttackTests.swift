@@ -122,9 +122,7 @@ import VaultCrypto
         #expect(throws: VaultError.rolledBack(path: dir.location().path, found: 1, expected: 2)) { try scoped.secret("db", "ci") }
         #expect(throws: VaultError.rolledBack(path: dir.location().path, found: 1, expected: 2)) { try owner.verify() }
         #expect(VaultError.rolledBack(path: "", found: 1, expected: 2).status.exitCode == 49)
-        owner.acceptRollback = true
-        #expect(try owner.secret("db", "ci") == "ci-secret")
-        owner.acceptRollback = false
+        #expect(try owner.reconfigured { $0.acceptRollback = true }.secret("db", "ci") == "ci-secret")
         #expect(try owner.secret("db", "ci") == "ci-secret")
     }
 
@@ -139,8 +137,8 @@ import VaultCrypto
         fresh.stateDirectory = dir.path + "/fresh-machine-state"
         let runner = Vault(location: dir.location(), keys: .credential(.passphrase(passphrase)), host: fresh)
         #expect(try runner.secret("db", "ci") == "ci-secret")
-        runner.minimumEpoch = 2
-        #expect(throws: VaultError.rolledBack(path: dir.location().path, found: 1, expected: 2)) { try runner.secret("db", "ci") }
+        let floored = runner.reconfigured { $0.minimumEpoch = 2 }
+        #expect(throws: VaultError.rolledBack(path: dir.location().path, found: 1, expected: 2)) { try floored.secret("db", "ci") }
     }
 
     /// Finding 2, second half: one group's section spliced from an old copy, with no key at all,

@@ -45,13 +45,11 @@ import VaultCrypto
         try vault.add("svc", "a", "v1")
         for next in ["v2", "v3", "v4"] { try vault.update(matching: Query(service: "svc", account: "a"), with: ItemChange(secret: SecretBytes(Array(next.utf8)))) }
         #expect(try secrets(vault, "svc") == ["v3", "v2", "v1"])
-        vault.revisionsKept = 2
-        try vault.update(matching: Query(service: "svc", account: "a"), with: ItemChange(secret: SecretBytes(Array("v5".utf8))))
+        try vault.reconfigured { $0.revisionsKept = 2 }.update(matching: Query(service: "svc", account: "a"), with: ItemChange(secret: SecretBytes(Array("v5".utf8))))
         #expect(try secrets(vault, "svc") == ["v4", "v3"])
         // Keeping more than the default holds until a change of attributes, which keeps the history as it is.
-        vault.revisionsKept = 8
-        for next in ["v6", "v7", "v8", "v9"] { try vault.update(matching: Query(service: "svc", account: "a"), with: ItemChange(secret: SecretBytes(Array(next.utf8)))) }
-        vault.revisionsKept = nil
+        let keepingEight = vault.reconfigured { $0.revisionsKept = 8 }
+        for next in ["v6", "v7", "v8", "v9"] { try keepingEight.update(matching: Query(service: "svc", account: "a"), with: ItemChange(secret: SecretBytes(Array(next.utf8)))) }
         try vault.update(matching: Query(service: "svc", account: "a"), with: ItemChange(details: ItemDetails(label: "renamed")))
         #expect(try secrets(vault, "svc") == ["v8", "v7", "v6", "v5", "v4", "v3"])
         #expect(throws: VaultError.noRevision(ItemKey(group: .default, service: "x", account: "a"), requested: 1, kept: 0)) {

@@ -14,10 +14,8 @@ import VaultCrypto
     /// A view of the vault with `identity`, pinned to `pinned`, on `machine` (a directory whose
     /// host state — seen counters, caches — is that machine's; the vault's own directory when nil).
     func member(_ dir: TempDirectory, _ identity: AgeIdentity, pinned: String, machine: TempDirectory? = nil) -> Vault {
-        let vault = Vault(location: dir.location(), keys: .identity([identity]),
-                          host: Vault.selfContainedHost(for: (machine ?? dir).location()))
-        vault.trustedFingerprint = pinned
-        return vault
+        Vault(location: dir.location(), keys: .identity([identity]),
+              host: Vault.selfContainedHost(for: (machine ?? dir).location()), configuration: Vault.Configuration(trustedFingerprint: pinned))
     }
 
     /// `vault.file` as a full member's own build writes it, the client's checks left out: the header

@@ -26,9 +26,8 @@ import Glibc
     /// A member's view of the vault, pinned (as a member must be) to the trust fingerprint the
     /// owner's keys give now; a re-key changes it, and a member made before then is refused.
     func member(_ location: VaultLocation, _ identity: AgeIdentity, pinned: String? = nil) -> Vault {
-        let vault = Vault(location: location, keys: .identity([identity]), host: Vault.selfContainedHost(for: location))
-        vault.trustedFingerprint = pinned ?? (try? Vault(location: location, credential: testKeyFile).trustFingerprint())
-        return vault
+        Vault(location: location, keys: .identity([identity]), host: Vault.selfContainedHost(for: location),
+              configuration: Vault.Configuration(trustedFingerprint: pinned ?? (try? Vault(location: location, credential: testKeyFile).trustFingerprint())))
     }
 
     /// The byte range of the member slots (count byte included) in a v2 file's header.

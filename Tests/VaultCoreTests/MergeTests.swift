@@ -21,8 +21,7 @@ import VaultCrypto
         /// Merges theirs into ours, confirming whatever a re-key drops.
         @discardableResult
         func merge(base: [UInt8]? = nil) throws -> MergeReport {
-            ours.acceptTeamLog = true
-            return try ours.merge(base: base ?? self.base, theirs: theirBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
+            try ours.reconfigured { $0.acceptTeamLog = true }.merge(base: base ?? self.base, theirs: theirBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
         }
     }
 
@@ -89,15 +88,14 @@ import VaultCrypto
             let listed = try clones.ours.conflicts()
             #expect(listed.count == 1 && listed[0].currentSide == .ours && listed[0].other != nil && listed[0].origin == "theirs")
             var notices: [VaultNotice] = []
-            clones.ours.onNotice = { notices.append($0) }
-            #expect(try clones.ours.secret("a", "x") == "a-ours")
+            let noticed = clones.ours.reconfigured { $0.onNotice = { notices.append($0) } }
+            #expect(try noticed.secret("a", "x") == "a-ours")
             #expect(notices == [.itemInConflict(ItemKey(group: .default, service: "a", account: "x"))], "a read says the item is in conflict")
-            #expect(try clones.ours.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-theirs")
-            try clones.ours.resolve(matching: Query(service: "a", account: "x"), keeping: keep)
+            #expect(try noticed.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-theirs")
+            try noticed.resolve(matching: Query(service: "a", account: "x"), keeping: keep)
             notices = []
-            _ = try clones.ours.secret("a", "x")
+            _ = try noticed.secret("a", "x")
             #expect(notices.isEmpty, "a settled item reads without a notice")
-            clones.ours.onNotice = nil
             #expect(try clones.ours.secret("a", "x") == (keep == .ours ? "a-ours" : "a-theirs"))
             #expect(try clones.ours.conflicts().isEmpty)
             #expect(throws: VaultError.self) { try clones.ours.resolve(matching: Query(service: "a", account: "x"), keeping: keep) }
@@ -252,16 +250,15 @@ import VaultCrypto
         #expect(try clones.ours.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-from-before-the-removal")
         #expect(try clones.ours.members().map(\.name).isEmpty)
         // bob's identity opens nothing of the result.
-        let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location))
-        asBob.trustedFingerprint = try clones.ours.trustFingerprint()
+        let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location),
+                          configuration: Vault.Configuration(trustedFingerprint: try clones.ours.trustFingerprint()))
         #expect(throws: VaultError.self) { try asBob.secret("b", "x") }
     }
 
     /// bob's identity, on the other side of a merge: a side he writes with it.
     func asBob(_ bob: AgeIdentity, on vault: Vault, pinned: String) -> Vault {
-        let asBob = Vault(location: vault.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: vault.location))
-        asBob.trustedFingerprint = pinned
-        return asBob
+        Vault(location: vault.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: vault.location),
+              configuration: Vault.Configuration(trustedFingerprint: pinned))
     }
 
     /// A branch removed bob cut while he was a member, edited by him, merged after his removal: his
@@ -526,8 +523,8 @@ import VaultCrypto
         let report = try clones.merge()
         #expect(report.joinedLogs && report.membersRemoved == ["runner"] && report.groupsRevoked == [ci])
         #expect(try clones.ours.members().map(\.name) == ["carol"])
-        let asRunner = Vault(location: clones.ours.location, keys: .identity([runner]), host: Vault.selfContainedHost(for: clones.ours.location))
-        asRunner.trustedFingerprint = try clones.ours.trustFingerprint()
+        let asRunner = Vault(location: clones.ours.location, keys: .identity([runner]), host: Vault.selfContainedHost(for: clones.ours.location),
+                             configuration: Vault.Configuration(trustedFingerprint: try clones.ours.trustFingerprint()))
         #expect(throws: VaultError.self) { try asRunner.secret("deploy", "ci", group: ci) }
     }
 
@@ -541,8 +538,8 @@ import VaultCrypto
         #expect(report.membersAdded == ["dave"])
         let members = try clones.ours.members()
         #expect(members.map(\.name) == ["carol", "dave"] && members[1].groups == [ci] && members[1].readOnly)
-        let asDave = Vault(location: clones.ours.location, keys: .identity([dave]), host: Vault.selfContainedHost(for: clones.ours.location))
-        asDave.trustedFingerprint = try clones.ours.trustFingerprint()
+        let asDave = Vault(location: clones.ours.location, keys: .identity([dave]), host: Vault.selfContainedHost(for: clones.ours.location),
+                           configuration: Vault.Configuration(trustedFingerprint: try clones.ours.trustFingerprint()))
         #expect(try asDave.secret("deploy", "ci", group: ci) == "token")
     }
 
@@ -572,8 +569,8 @@ import VaultCrypto
         let now = Date()
         try forged.store(Item(attributes: ItemAttributes(service: "a", account: "x", created: now, modified: now), secret: SecretBytes(Array("forged".utf8))))
         let forgedBytes = try forged.encode()
-        let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location))
-        asBob.trustedFingerprint = pinned
+        let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location),
+                          configuration: Vault.Configuration(trustedFingerprint: pinned))
         let before = clones.ourBytes
         #expect(throws: VaultError.untrustedVault(path: "their side of the merge (theirs)", pinned: pinned)) {
             try asBob.merge(base: clones.base, theirs: forgedBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }

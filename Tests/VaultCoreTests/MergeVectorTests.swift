@@ -54,8 +54,7 @@ import VaultCrypto
         }
         let mergedBase = baseFile == "ours" ? fileBytes(run.ours.location.path) : baseFile == "none" ? [] : base
         let before = fileBytes(run.ours.location.path)
-        let merging = merger == "owner" ? run.ours : try run.member(merger, on: run.ours)
-        merging.acceptTeamLog = true
+        let merging = (merger == "owner" ? run.ours : try run.member(merger, on: run.ours)).reconfigured { $0.acceptTeamLog = true }
         var outcome = "merged"
         var report: MergeReport?
         do {
@@ -125,10 +124,8 @@ import VaultCrypto
 
         /// Member `name`'s view of `vault`'s file, pinned to the owner's trust key.
         func member(_ name: String, on vault: Vault) throws -> Vault {
-            let asMember = Vault(location: vault.location, keys: .identity([try identity(name)]),
-                                 host: Vault.selfContainedHost(for: vault.location))
-            asMember.trustedFingerprint = try vault.trustFingerprint()
-            return asMember
+            Vault(location: vault.location, keys: .identity([try identity(name)]), host: Vault.selfContainedHost(for: vault.location),
+                  configuration: Vault.Configuration(trustedFingerprint: try vault.trustFingerprint()))
         }
 
         func step(_ text: String, on vault: Vault) throws {

@@ -62,9 +62,8 @@ import Glibc
         #expect(try vault.trustFingerprint() == pin)
         func member(_ name: String) throws -> Vault {
             let identity = try AgeIdentity.parseAll(SecretBytes(fileBytes(Self.fixtures + "/v3/\(name).identity")), source: name)
-            let reader = Vault(location: location, keys: .identity(identity), host: Vault.selfContainedHost(for: location))
-            reader.trustedFingerprint = pin
-            return reader
+            return Vault(location: location, keys: .identity(identity), host: Vault.selfContainedHost(for: location),
+                         configuration: Vault.Configuration(trustedFingerprint: pin))
         }
         #expect(try member("alice").secret("github", "ci-bot") == "ghp_testvector_0001")
         #expect(try member("ci-reader").secret("npm", "publish") == "npm_testvector_0002")
@@ -80,10 +79,10 @@ import Glibc
             try OpenVault.unlock(fileBytes(location.path), secret: Self.passphrase, deviceKey: nil, path: location.path)
         }
         let before = try opened()
-        #expect(before.trustKeySealedWithoutTP)
+        #expect(before.pending.trustKeySealedWithoutTP)
         try Vault(location: location, credential: Self.passphrase).add("new", "item", "after-the-vector")
         let after = try opened()
-        #expect(!after.trustKeySealedWithoutTP)
+        #expect(!after.pending.trustKeySealedWithoutTP)
         #expect(after.file.wrappedTrustKey != before.file.wrappedTrustKey)
         #expect(after.file.trustPublicKey == before.file.trustPublicKey)  // the same trust key: pins stay
         try expectEveryItem(Vault(location: location, credential: Self.passphrase))
@@ -111,8 +110,7 @@ import Glibc
         #expect(fileBytes(location.path) == original, "reading changed the v1 file")
         #expect(try vault.verify().formatVersion == 1)
         var notices: [VaultNotice] = []
-        vault.onNotice = { notices.append($0) }
-        try vault.add("new", "item", "added-in-v2")
+        try vault.reconfigured { $0.onNotice = { notices.append($0) } }.add("new", "item", "added-in-v2")
         let backup = location.path + ".v1.bak"
         #expect(notices.contains(.converted(backup: backup)))
         #expect(fileBytes(backup) == original && FileSystem.mode(backup).map { $0 & 0o777 } == 0o600)
@@ -124,8 +122,7 @@ import Glibc
         // The backup is intact, and (the same vault, older) it opens only as an accepted rollback.
         let fromBackup = Vault(location: VaultLocation(path: backup), credential: Self.passphrase)
         #expect(throws: VaultError.rolledBack(path: backup, found: 0, expected: 1)) { try fromBackup.secret("github", "ci-bot") }
-        fromBackup.acceptRollback = true
-        #expect(try fromBackup.secret("github", "ci-bot") == "ghp_testvector_0001")
+        #expect(try fromBackup.reconfigured { $0.acceptRollback = true }.secret("github", "ci-bot") == "ghp_testvector_0001")
         // Once this machine has seen the vault in v2, the v1 file put back is a rollback like any other.
         writeBytes(original, to: location.path)
         #expect(throws: VaultError.rolledBack(path: location.path, found: 0, expected: 1)) { try vault.secret("github", "ci-bot") }

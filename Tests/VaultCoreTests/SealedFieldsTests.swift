@@ -85,8 +85,7 @@ import VaultCrypto
         writeBytes(base, to: second.location("team.vault").path)
         let theirs = Vault(location: second.location("team.vault"), credential: testKeyFile)
         try SealedFieldsTests.withFields(theirs)
-        ours.acceptTeamLog = true
-        _ = try ours.merge(base: base, theirs: fileBytes(theirs.location.path), origins: ("ours", "theirs"), kdf: .testing) { _ in }
+        _ = try ours.reconfigured { $0.acceptTeamLog = true }.merge(base: base, theirs: fileBytes(theirs.location.path), origins: ("ours", "theirs"), kdf: .testing) { _ in }
         let merged = try ours.item(matching: SealedFieldsTests.query)
         #expect(merged.fields[.notes]?.text == SealedFieldsTests.note && merged.fields[.oneTimeCode]?.text == SealedFieldsTests.totp)
     }

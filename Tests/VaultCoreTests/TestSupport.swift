@@ -64,6 +64,14 @@ extension Vault {
     func secret(_ service: String, _ account: String, group: AccessGroup? = nil) throws -> String {
         try item(matching: Query(service: service, account: account, group: group)).secret.text
     }
+
+    /// The same file, unlockers and host with `change` made to the configuration: a second look
+    /// at a vault with another setting, since a vault keeps the configuration it was made with.
+    func reconfigured(_ change: (inout Configuration) -> Void) -> Vault {
+        var configuration = self.configuration
+        change(&configuration)
+        return Vault(location: location, unlockers: unlockers, host: host, configuration: configuration)
+    }
 }
 
 func fileBytes(_ path: String) -> [UInt8] {

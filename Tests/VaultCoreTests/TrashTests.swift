@@ -43,8 +43,7 @@ import VaultCrypto
     @Test func theFirstWriteAfterTrashDaysPurges() throws {
         let dir = try TempDirectory()
         let clock = TestClock()
-        let vault = try Vault.makeTest(at: dir.location(), clock: clock)
-        vault.trashDays = 2
+        let vault = try Vault.makeTest(at: dir.location(), clock: clock).reconfigured { $0.trashDays = 2 }
         try vault.add("a", "x", "1")
         try vault.delete(matching: Query(service: "a"))
         clock.advance(2 * 86_400 - 1)

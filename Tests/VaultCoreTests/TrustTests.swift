@@ -20,10 +20,8 @@ import VaultCrypto
 
     /// A reader with `identity` on this machine, or (`machine`) on another that remembers nothing of the vault, as a fresh CI runner.
     func runner(_ dir: TempDirectory, _ identity: AgeIdentity, pinned: String?, machine: TempDirectory? = nil) -> Vault {
-        let vault = Vault(location: dir.location(), keys: .identity([identity]),
-                          host: Vault.selfContainedHost(for: (machine ?? dir).location()))
-        vault.trustedFingerprint = pinned
-        return vault
+        Vault(location: dir.location(), keys: .identity([identity]),
+              host: Vault.selfContainedHost(for: (machine ?? dir).location()), configuration: Vault.Configuration(trustedFingerprint: pinned))
     }
 
     @Test func aVaultForgedToTheRunnersRecipientIsRefused() throws {
@@ -165,8 +163,7 @@ import VaultCrypto
             try runner(dir, identity, pinned: pinned, machine: ciMachine).secret("db", "ci", group: ci)
         }
         #expect(try runner(dir, identity, pinned: pinned, machine: freshMachine).secret("db", "ci", group: ci) == "bobs-secret")
-        let floored = runner(dir, identity, pinned: pinned, machine: freshMachine)
-        floored.minimumEpoch = epochAfter
+        let floored = runner(dir, identity, pinned: pinned, machine: freshMachine).reconfigured { $0.minimumEpoch = epochAfter }
         #expect(throws: VaultError.rolledBack(path: path, found: epochBefore, expected: epochAfter)) {
             try floored.secret("db", "ci", group: ci)
         }

@@ -120,38 +120,58 @@ struct VaultAccess {
         return token
     }
 
-    /// The vault with its keys (see `unlockers()`). Fails early when the vault does not exist,
-    /// before asking for anything.
-    func vault() throws -> Vault {
-        let vault = try vaultWithKeys()
-        vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
-        vault.acceptRollback = arguments.flag(.acceptRollback)
-        vault.acceptTeamLog = arguments.flag(.acceptLog)
+    /// The vault with its keys (see `unlockers()`) and its configuration (see `configuration`).
+    /// Fails early when the vault does not exist, before asking for anything.
+    /// - Parameters:
+    ///   - progress: the line that shows how far the vault's long operations have come, if one may show.
+    ///   - revisionsKept: how many earlier secrets a change keeps (`update --keep`); nil for the default.
+    func vault(progress: ProgressLine? = nil, revisionsKept: Int? = nil) throws -> Vault {
+        try requireFileBackend()
+        let location = try existingLocation()
+        return Vault(location: location, unlockers: try unlockers(), host: try host(),
+                     configuration: try configuration(progress: progress, revisionsKept: revisionsKept))
+    }
+
+    /// What the vault is told when it is made, resolved here once: notices on stderr, the team log
+    /// shown at a prompt, the merge-commit check, and from options, environment and config what
+    /// the user accepts (--accept-rollback, --accept-log) and pins (trash-days, --min-epoch, --trust).
+    private func configuration(progress: ProgressLine?, revisionsKept: Int?) throws -> Vault.Configuration {
         let reason = reasonPromptsAreOff
-        vault.reviewTeamLog = { review in try TeamLogReviewText.ask(review, terminal: invocation.terminal, promptsOff: reason != nil) }
         let environment = invocation.environment
-        vault.checkBeforeChanging = { [unowned vault] in
-            try vault.requireMergeCommitKeepsTeamLogs {
-                let path = vault.location.path
-                guard let repository = try? GitRepository.containing(path, environment: environment),
-                      let relative = try? repository.relativePath(of: path) else { return nil }
-                return repository.filesOfMergeParents(relative)
-            }
-        }
+        var configuration = Vault.Configuration(
+            progress: progress.map { line in { line.update(done: $0, total: $1) } },
+            onNotice: writeNotice,
+            acceptRollback: arguments.flag(.acceptRollback),
+            acceptTeamLog: arguments.flag(.acceptLog),
+            reviewTeamLog: { [invocation] review in try TeamLogReviewText.ask(review, terminal: invocation.terminal, promptsOff: reason != nil) },
+            checkBeforeChanging: { vault in
+                try vault.requireMergeCommitKeepsTeamLogs {
+                    let path = vault.location.path
+                    guard let repository = try? GitRepository.containing(path, environment: environment),
+                          let relative = try? repository.relativePath(of: path) else { return nil }
+                    return repository.filesOfMergeParents(relative)
+                }
+            },
+            revisionsKept: revisionsKept)
         if let text = try invocation.config().value("trash-days") {
             guard let days = Int(text), days >= 0, days <= 36_500 else {
                 throw UsageError("the config key trash-days holds \(quoted(text)), not a number of days", hint: "write trash-days = 30 (0 to 36500) in \(quoted(try invocation.config().path))")
             }
-            vault.trashDays = days
+            configuration.trashDays = days
         }
         if let text = try settings.value(.minEpoch) {
             guard let epoch = UInt64(text) else {
                 throw UsageError("the minimum key epoch \(quoted(text)) is not a whole number", hint: "give the epoch 'vault verify' prints, e.g. --min-epoch 3")
             }
-            vault.minimumEpoch = epoch
+            configuration.minimumEpoch = epoch
         }
-        vault.trustedFingerprint = try pinnedTrust()
-        return vault
+        configuration.trustedFingerprint = try pinnedTrust()
+        return configuration
+    }
+
+    /// Writes a vault's notice to stderr.
+    private var writeNotice: (VaultNotice) -> Void {
+        { [invocation] in invocation.terminal.writeErr(NoticeText.describe($0)) }
     }
 
     /// The trust fingerprint pinned by --trust, VAULT_TRUST or the config, if any; a malformed one is an error.
@@ -163,11 +183,11 @@ struct VaultAccess {
         return fingerprint
     }
 
-    private func vaultWithKeys() throws -> Vault {
-        try requireFileBackend()
+    /// The vault's location, once it is known to exist (`noSuchVault` otherwise).
+    private func existingLocation() throws -> VaultLocation {
         let location = self.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        return Vault(location: location, unlockers: try unlockers(), host: try host())
+        return location
     }
 
     /// The ways to unlock, in the order the vault tries them: a credential named by an option wins
@@ -223,12 +243,13 @@ struct VaultAccess {
     /// The vault as shell completion opens it: with only what opens at once —
     /// a session (VAULT_SESSION or the login's keyring), a key file, a scoped credential, or no unlock at all — and
     /// never a prompt, the desktop keyring or a passphrase file (its scrypt
-    /// takes about a second at every TAB).
-    func vaultOpeningAtOnce() throws -> Vault {
+    /// takes about a second at every TAB). With `pinningTrust`, a member's identity reads under the
+    /// trust fingerprint pinned (`pinnedTrust()`); without, it reads nothing.
+    func vaultOpeningAtOnce(pinningTrust: Bool = false) throws -> Vault {
         try requireFileBackend()
-        let location = self.location
-        guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        return Vault(location: location, unlockers: try unlockersOpeningAtOnce(), host: try host())
+        let location = try existingLocation()
+        return Vault(location: location, unlockers: try unlockersOpeningAtOnce(), host: try host(),
+                     configuration: Vault.Configuration(trustedFingerprint: pinningTrust ? try pinnedTrust() : nil))
     }
 
     private func unlockersOpeningAtOnce() throws -> [Unlocker] {
@@ -241,10 +262,11 @@ struct VaultAccess {
 
     /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).
     /// Item commands (not previews, maintenance or completion) first run the
-    /// first-run wipe the config asks for (`first-run-marker`).
-    func store() throws -> ItemStore {
+    /// first-run wipe the config asks for (`first-run-marker`). `progress` and `revisionsKept` are
+    /// the vault file's (see `vault(progress:revisionsKept:)`): the keyring reports no progress and keeps no history.
+    func store(progress: ProgressLine? = nil, revisionsKept: Int? = nil) throws -> ItemStore {
         if try backend() == .secretService { return try secretServiceStore() }
-        let vault = try self.vault()
+        let vault = try self.vault(progress: progress, revisionsKept: revisionsKept)
         // The configured first-run wipe never asks, so no --yes is needed.
         try FirstRun.applyConfigured(try invocation.config(), vault: vault,
                                      run: WipeRun(invocation: invocation, access: self, confirmed: false), terminal: invocation.terminal)
@@ -274,17 +296,14 @@ struct VaultAccess {
     /// (unlock): a named one, or a passphrase typed at the prompt (three tries).
     func vaultWithCredential() throws -> Vault {
         try requireFileBackend()
-        let location = self.location
-        guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
+        let location = try existingLocation()
         let unlockers: [Unlocker]
         if keyFilePath == nil, passphraseFilePath == nil, reasonPromptsAreOff == nil {
             unlockers = [.deviceKey, .asked(AskedUnlocker(.prompt, attempts: VaultAccess.passphraseAttempts, ask: passphrasePrompt()))]
         } else {
             unlockers = [.credential(try credential())]
         }
-        let vault = Vault(location: location, unlockers: unlockers, host: try host())
-        vault.onNotice = { invocation.terminal.writeErr(NoticeText.describe($0)) }
-        return vault
+        return Vault(location: location, unlockers: unlockers, host: try host(), configuration: Vault.Configuration(onNotice: writeNotice))
     }
 
     /// Reads a new passphrase: from a file, or typed twice on the terminal.

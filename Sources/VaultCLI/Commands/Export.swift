@@ -69,10 +69,10 @@ enum ExportCommand {
         let query = try ItemArguments(arguments.item, invocation).query()
         let names = arguments.names
         let access = VaultAccess(invocation)
-        let vault = try access.vault()
-        let credential = try access.bundleCredential(arguments.bundle, creating: true)
-        let progress = ProgressLine.attach(to: vault, invocation, label: "export")
+        let progress = ProgressLine.start(invocation, label: "export")
         defer { progress?.finish() }
+        let vault = try access.vault(progress: progress)
+        let credential = try access.bundleCredential(arguments.bundle, creating: true)
         let outcome: Vault.ExportOutcome
         if out == "-" {
             let sealed = try vault.sealedBundle(matching: query, where: names.matches, credential: credential, kdf: kdf)

@@ -74,7 +74,7 @@ enum GetCommand {
         let store = try VaultAccess(invocation).store()
         let conflictNumber = try arguments.conflictNumber()
         if arguments.theirs || conflictNumber != nil {
-            guard let vault = store as? Vault else {
+            guard let vault = store.fileVault else {
                 throw UsageError("--theirs and --conflict read a merge conflict of the vault file; the desktop keyring has none", hint: "drop --backend secret-service")
             }
             let other = try vault.otherVersion(matching: query, conflict: conflictNumber).item
@@ -99,7 +99,7 @@ enum GetCommand {
         } catch VaultError.itemNotFound(let missing) {
             let error = VaultError.itemNotFound(missing)
             // A scoped credential or member is told only of the groups it opens, never whether the item is elsewhere.
-            if let scope = (store as? Vault)?.scopedCredential?.groups, missing.group == nil {
+            if let scope = store.fileVault?.scopedCredential?.groups, missing.group == nil {
                 let groups = scope.map { quoted($0.name) }.sorted().joined(separator: ", ")
                 throw CommandFailure(.itemNotFound, ErrorReport(error).message,
                                      hint: NearNames.hint(for: query, in: store)

@@ -37,8 +37,8 @@ extension ItemStore {
     }
 
     /// The store as the vault file, the backend that keeps earlier secrets; the desktop keyring keeps none, and says so.
-    func keepingHistory() throws -> Vault {
-        guard let vault = self as? Vault else {
+    func keepingHistory() throws -> any FileVaultFeatures {
+        guard let vault = fileVault else {
             throw UsageError("the desktop keyring keeps no earlier secrets", hint: "history, get --revision and update --undo need the file backend")
         }
         return vault

@@ -87,8 +87,8 @@ enum ImportCommand {
         // Said before any passphrase is asked for: the vault's or the bundle's.
         guard KeyFile.exists(path: path) else { throw VaultError.noSuchFile(path: path, kind: .bundle) }
         let access = VaultAccess(invocation)
-        let vault = try access.vault()
-        let progress = ProgressLine.attach(to: vault, invocation, label: "import")
+        let progress = ProgressLine.start(invocation, label: "import")
+        let vault = try access.vault(progress: progress)
         defer { progress?.finish() }
         try addAll(from: path, holder: "the bundle", json: arguments.json, invocation) {
             try vault.importBundle(at: path, credential: try access.bundleCredential(arguments.bundle, creating: false), onConflict: policy)

@@ -92,11 +92,11 @@ enum MemberCommand {
 
     private static func remove(_ arguments: MemberArguments, _ invocation: Invocation, name: String) throws {
         let access = VaultAccess(invocation)
-        let vault = try access.vault()
+        let progress = ProgressLine.start(invocation, label: "remove")
+        defer { progress?.finish() }
+        let vault = try access.vault(progress: progress)
         let kdf = arguments.kdf
         let terminal = invocation.terminal
-        let progress = ProgressLine.attach(to: vault, invocation, label: "remove")
-        defer { progress?.finish() }
         let removal = try vault.removeMember(named: name, kdf: kdf) { plan in try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access) }
         let readable = removal.readable.sorted { ($0.group.name, $0.service, $0.account) < ($1.group.name, $1.service, $1.account) }
         if arguments.json {

@@ -11,7 +11,7 @@ struct NewGroupCheck {
 
     /// Whether adding to `group` creates it; throws for a likely typo.
     func createsGroup(_ group: AccessGroup, in store: ItemStore) throws -> Bool {
-        guard let vault = store as? Vault else { return false }
+        guard let vault = store.fileVault else { return false }
         let (groups, unopened) = try vault.groupNames(beforeWriting: true)
         let names = groups.map(\.name)
         // With groups left unopened vault cannot tell a new group from a locked one.

@@ -20,8 +20,8 @@ enum PlaintextExport {
         let query = try ItemArguments(arguments.item, invocation).query()
         let names = arguments.names
         let access = VaultAccess(invocation)
-        let vault = try access.vault()
-        let progress = ProgressLine.attach(to: vault, invocation, label: "export")
+        let progress = ProgressLine.start(invocation, label: "export")
+        let vault = try access.vault(progress: progress)
         let (items, outcome) = try vault.exportableItems(matching: query, where: names.matches)
         progress?.finish()
         try confirm(outcome.exported, to: out, invocation, access: access)

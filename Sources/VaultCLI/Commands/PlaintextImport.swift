@@ -11,8 +11,8 @@ enum PlaintextImport {
     static func run(_ invocation: Invocation, from format: String, path: String, policy: ConflictPolicy, json: Bool) throws {
         let bytes = try PlainFile.readSecrets(path, kind: .plaintextExport)
         let items = try readItems(bytes, format: format, path: path, now: invocation.now)
-        let vault = try VaultAccess(invocation).vault()
-        let progress = ProgressLine.attach(to: vault, invocation, label: "import")
+        let progress = ProgressLine.start(invocation, label: "import")
+        let vault = try VaultAccess(invocation).vault(progress: progress)
         defer { progress?.finish() }
         // An item twice in the file meets itself: "exists here" covers that too.
         try ImportCommand.addAll(from: path, holder: quoted(path), json: json, invocation) { try vault.importItems(items, onConflict: policy) }

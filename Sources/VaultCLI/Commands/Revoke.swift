@@ -16,10 +16,10 @@ struct RevokeArguments: CommandArguments {
 enum RevokeCommand {
     static func run(_ arguments: RevokeArguments, _ invocation: Invocation) throws {
         let groups = try ItemArguments.namedGroups(arguments.groups, purpose: "whose credentials end")
-        let vault = try VaultAccess(invocation).vault()
-        var resealed: [JSONValue] = []
-        let progress = ProgressLine.attach(to: vault, invocation, label: "revoke")
+        let progress = ProgressLine.start(invocation, label: "revoke")
         defer { progress?.finish() }
+        let vault = try VaultAccess(invocation).vault(progress: progress)
+        var resealed: [JSONValue] = []
         for group in groups {
             let count: Int
             do {

@@ -20,10 +20,8 @@ enum TextConvCommand {
         let vault: Vault
         var lockedReason: String?
         do {
-            let opening = try access.vaultOpeningAtOnce()
             // A member's identity reads only under the pinned trust fingerprint.
-            opening.trustedFingerprint = try access.pinnedTrust()
-            vault = opening
+            vault = try access.vaultOpeningAtOnce(pinningTrust: true)
         } catch {
             lockedReason = "no keys: \(ErrorReport(error).message)"
             vault = Vault(location: VaultLocation(path: path), keys: .none, host: HostContext.live(environment: invocation.environment))

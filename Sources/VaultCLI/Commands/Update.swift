@@ -58,13 +58,15 @@ enum UpdateCommand {
         try OneTimeCodeInput.checkSource(otp: arguments.otp, generate: arguments.source.generate, keepSecret: arguments.keepSecret)
         let output = try NewSecretOutput(invocation, arguments.source, json: arguments.json)
         let access = VaultAccess(invocation)
-        let store = try access.store()
-        if let text = arguments.keep {
+        let revisionsKept = try arguments.keep.map { text in
             guard let kept = Int(text), kept >= 0 else {
                 throw UsageError("invalid number of secrets to keep \(quoted(text))", hint: "give 0 (none) or more, e.g. --keep 10")
             }
-            try store.keepingHistory().revisionsKept = kept
+            return kept
         }
+        let store = try access.store(revisionsKept: revisionsKept)
+        // Only the vault file keeps earlier secrets: the desktop keyring refuses --keep.
+        if revisionsKept != nil { _ = try store.keepingHistory() }
         if readsSecret {
             try arguments.source.validate()
             change.secret = try input.read(access: access)

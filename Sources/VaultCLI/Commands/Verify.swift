@@ -19,8 +19,8 @@ struct VerifyArguments: CommandArguments {
 enum VerifyCommand {
     static func run(_ arguments: VerifyArguments, _ invocation: Invocation) throws {
         let access = VaultAccess(invocation)
-        let vault = try access.vault()
-        let progress = ProgressLine.attach(to: vault, invocation, label: "verify")
+        let progress = ProgressLine.start(invocation, label: "verify")
+        let vault = try access.vault(progress: progress)
         defer { progress?.finish() }
         var report = try vault.verify()
         let terminal = invocation.terminal

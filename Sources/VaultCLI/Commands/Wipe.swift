@@ -64,8 +64,8 @@ enum WipeCommand {
         if arguments.trash { return try emptyTrash(arguments, invocation) }
         let filter = try self.filter(arguments, now: invocation.now)
         let access = VaultAccess(invocation)
-        let vault = try access.vault()
-        let progress = ProgressLine.attach(to: vault, invocation, label: "wipe")
+        let progress = ProgressLine.start(invocation, label: "wipe")
+        let vault = try access.vault(progress: progress)
         defer { progress?.finish() }
         if arguments.dryRun {
             let plan = try vault.wipe(filter, dryRun: true)

@@ -32,12 +32,12 @@ struct ForeignImport {
             summarize(batch, source: sourceName, outcome: nil)
             return
         }
-        let vault = try VaultAccess(invocation).vault()
+        let progress = ProgressLine.start(invocation, label: "import")
+        let vault = try VaultAccess(invocation).vault(progress: progress)
         if arguments.group != nil {
             _ = try NewGroupCheck(invocation: invocation, createGroup: arguments.createGroup).createsGroup(defaultGroup, in: vault)
         }
         let existingGroups = Set(try vault.groupNames().groups)
-        let progress = ProgressLine.attach(to: vault, invocation, label: "import")
         let outcome: Vault.ImportOutcome
         do {
             defer { progress?.finish() }

@@ -15,8 +15,8 @@ struct GroupVariables {
 
     /// `allowedNames` are the protected names --allow-env-name lets items set.
     init(_ invocation: Invocation, groups: [AccessGroup?], allowedNames: [String]) throws {
-        let store = try VaultAccess(invocation).store()
-        let progress = ProgressLine.attach(to: store, invocation, label: "reading secrets")
+        let progress = ProgressLine.start(invocation, label: "reading secrets")
+        let store = try VaultAccess(invocation).store(progress: progress)
         defer { progress?.finish() }
         var items: [Item] = []
         if groups.count == 1 {

@@ -22,8 +22,8 @@ struct ReadableSecrets {
     init(groups names: [String], _ invocation: Invocation, ifNone: String, includingTrash: Bool = false) throws {
         let named = try names.map(ItemArguments.group(named:))
         let groups: [AccessGroup?] = named.isEmpty ? [try ItemArguments(ItemSelection(group: nil), invocation).group()] : named
-        let store = try VaultAccess(invocation).store()
-        let progress = ProgressLine.attach(to: store, invocation, label: "reading secrets")
+        let progress = ProgressLine.start(invocation, label: "reading secrets")
+        let store = try VaultAccess(invocation).store(progress: progress)
         defer { progress?.finish() }
         var items: [(key: ItemKey, secret: SecretBytes)] = []
         if groups.count == 1 {
@@ -39,7 +39,7 @@ struct ReadableSecrets {
                 }
             }
         }
-        if includingTrash, let vault = store as? Vault {
+        if includingTrash, let vault = store.fileVault {
             for item in try vault.trashedSecrets() where groups.contains(nil) || groups.contains(item.attributes.group) {
                 ReadableSecrets.append(item, to: &items)
             }

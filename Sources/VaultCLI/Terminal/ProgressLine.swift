@@ -16,21 +16,8 @@ final class ProgressLine {
     private let unit: String
     private var lastDrawn: Date?
 
-    /// Attaches a progress line to `vault`'s long operations; nil where none may show.
-    @discardableResult
-    static func attach(to vault: Vault, _ invocation: Invocation, label: String) -> ProgressLine? {
-        guard let line = start(invocation, label: label) else { return nil }
-        vault.progress = { line.update(done: $0, total: $1) }
-        return line
-    }
-
-    /// Attaches a progress line to `store` when it is a vault file (the keyring reports none).
-    @discardableResult
-    static func attach(to store: ItemStore, _ invocation: Invocation, label: String) -> ProgressLine? {
-        (store as? Vault).flatMap { attach(to: $0, invocation, label: label) }
-    }
-
-    /// A progress line counting `unit`s, for work vault's core does not report; nil where none may show.
+    /// A progress line counting `unit`s, nil where none may show. Started before the vault is made,
+    /// which is told of it then (`VaultAccess.vault(progress:)`); or for work vault's core does not report.
     static func start(_ invocation: Invocation, label: String, unit: String = "item") -> ProgressLine? {
         let terminal = invocation.terminal
         guard terminal.stderrIsTTY, !terminal.quiet, VaultAccess(invocation).reasonPromptsAreOff == nil else { return nil }

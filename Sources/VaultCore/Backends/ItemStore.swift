@@ -29,6 +29,9 @@ public protocol ItemStore {
     /// For each query, the one item it names or the error that concerns that query alone
     /// (`itemNotFound`, `ambiguous`, `noSuchGroup`); where the backend can, in one pass.
     func items(for queries: [Query]) throws -> [Result<Item, VaultError>]
+    /// What only the vault file offers (history, trash, merge conflicts, group names, a scoped
+    /// credential's groups), or nil for a backend without them: the caller then says what it cannot do.
+    var fileVault: (any FileVaultFeatures)? { get }
 }
 
 extension ItemStore {

@@ -128,7 +128,7 @@ public enum VaultError: Error, Equatable {
     /// owner can convert it, `inGitWorkTree` when it lies in a git work tree (only `vault upgrade` converts there).
     case upgradeNeeded(path: String, byOwner: Bool, inGitWorkTree: Bool = false)
     /// The vault file's key epoch is lower than this machine has seen, or than the lowest one pinned
-    /// (`VAULT_MIN_EPOCH`): a rolled-back file. Accepting a rollback (`Vault.acceptRollback`) records the restore as intended.
+    /// (`VAULT_MIN_EPOCH`): a rolled-back file. Accepting a rollback (`Vault.Configuration.acceptRollback`) records the restore as intended.
     case rolledBack(path: String, found: UInt64, expected: UInt64)
     /// A change to a vault file that is behind what this machine has seen (same key epoch,
     /// lower write generation or group generation): writing it would undo changes.
@@ -159,7 +159,7 @@ public enum VaultError: Error, Equatable {
     /// A merge of two team logs that diverged, by someone who is not the owner: only the owner's trust key signs a join.
     case onlyOwnerJoins
     /// The owner's write would sign team log entries (a join's, a conversion's) it was not shown:
-    /// review them on a terminal, or accept them (`Vault.acceptTeamLog`).
+    /// review them on a terminal, or accept them (`Vault.Configuration.acceptTeamLog`).
     case teamLogReviewNeeded(TeamLogReview)
 
     /// The status (and exit code) of this error.

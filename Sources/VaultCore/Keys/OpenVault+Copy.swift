@@ -20,7 +20,7 @@ extension OpenVault {
             try copy.addGroup(group, id: entry.groupID, generation: 0)
         }
         for (opened, itemID) in items { try copy.store(opened, itemID: itemID) }
-        copy.trashChanges.brought = trashed
+        copy.pending.trash.brought = trashed
         return copy
     }
 }

@@ -41,8 +41,8 @@ extension OpenVault {
         var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
         if let deviceKey { next.file.deviceCheck = KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: file.vaultID) }
         next.file.teamLog = log
-        next.tombstoneChanges = tombstoneChanges
-        next.trashChanges = trashChanges
+        next.pending.tombstones = pending.tombstones
+        next.pending.trash = pending.trash
         next.file.keyslots = try keyslots.map {
             try Keyslot.make(kind: $0.kind, secret: $0.secret, kdf: $0.kdf, masterKey: masterKey, vaultID: file.vaultID)
         }
@@ -54,7 +54,7 @@ extension OpenVault {
             try next.store(opened, itemID: itemID)
         }
         next.roster = members
-        next.memberSlotsStale = true
+        next.pending.memberSlotsStale = true
         try next.replaceSigningKey()
         next.trustKey = trustKey
         try next.appendToLog(.rekeyed(trustKeyReplaced: !keepingTrustKey))

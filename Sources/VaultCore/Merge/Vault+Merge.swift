@@ -85,7 +85,7 @@ extension Vault {
         }
         // Key epochs only rise: a side below its own merge base (or below the pinned minimum) was rolled back.
         for (side, label) in [(ours, ourLabel), (theirs, theirLabel)] {
-            let floor = max(base?.file.keyEpoch ?? 0, minimumEpoch ?? 0)
+            let floor = max(base?.file.keyEpoch ?? 0, configuration.minimumEpoch ?? 0)
             if side.file.keyEpoch < floor { throw VaultError.rolledBack(path: label, found: side.file.keyEpoch, expected: floor) }
         }
         let isOwner = ours.keys.masterKey != nil
@@ -168,7 +168,7 @@ extension Vault {
         for member in gone { if case .groups(let ids, _) = member.scope { groups.formUnion(ids) } }
         for change in otherBranch { if case .groupKeyReplaced(let id) = change { groups.insert(id) } }
         for id in groups.sorted(by: { $0.rawValue < $1.rawValue }) where result.keys.groups[id] != nil {
-            _ = try result.rotateGroupKey(id, progress: progress)
+            _ = try result.rotateGroupKey(id, progress: configuration.progress)
         }
         return false
     }
@@ -201,8 +201,8 @@ extension Vault {
     /// Shows the owner what it is about to sign (`reviewTeamLog`), unless `acceptTeamLog` says it
     /// was accepted already. Without either, refuses (`teamLogReviewNeeded`): nothing is signed unseen.
     func review(_ review: TeamLogReview) throws {
-        guard !review.lines.isEmpty, !acceptTeamLog else { return }
-        guard let reviewTeamLog else { throw VaultError.teamLogReviewNeeded(review) }
+        guard !review.lines.isEmpty, !configuration.acceptTeamLog else { return }
+        guard let reviewTeamLog = configuration.reviewTeamLog else { throw VaultError.teamLogReviewNeeded(review) }
         try reviewTeamLog(review)
     }
 

@@ -187,14 +187,14 @@ struct VaultMerge {
         try foldRepeatedNames(in: &vault, stored: stored, changes: &changes)
         // The result keeps what either side removed.
         for (groupID, tombstones) in other.tombstonesByGroup where vault.keys.groups[groupID] != nil {
-            vault.tombstoneChanges.added[groupID, default: []] += tombstones
+            vault.pending.tombstones.added[groupID, default: []] += tombstones
         }
         // And what either side trashed: the other side's, sealed again under the target's keys, unless the target has it.
         var trashedHere = Set<TrashEntry.Deletion>()
         for group in vault.file.groups where vault.keys.groups[group.groupID] != nil {
             trashedHere.formUnion(try vault.trash(of: group.groupID).map(\.deletion))
         }
-        vault.trashChanges.brought += try other.trashedRecords().filter { !trashedHere.contains($0.deletion) }
+        vault.pending.trash.brought += try other.trashedRecords().filter { !trashedHere.contains($0.deletion) }
         return changes
     }
 

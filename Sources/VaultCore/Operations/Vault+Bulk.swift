@@ -38,7 +38,7 @@ extension Vault {
             try vault.requireExisting(query.group)
             let positions = try vault.positionsToOpen(matching: query)
             return try positions.enumerated().map { done, position in
-                progress?(done + 1, positions.count)
+                configuration.progress?(done + 1, positions.count)
                 return try openItem(at: position, in: vault)
             }
         }

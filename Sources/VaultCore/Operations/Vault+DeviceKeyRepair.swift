@@ -55,6 +55,6 @@ extension Vault {
         let vaultName = String(location.path.split(separator: "/").last ?? "")
         let sharesDirectory = FileSystem.list(location.directory).contains { $0.hasSuffix(".vault") && $0 != vaultName }
         if !sharesDirectory { FileSystem.remove(oldPath) }
-        onNotice?(.deviceKeyReplaced(oldPath: oldPath, removed: !sharesDirectory, resealed: resealed))
+        configuration.onNotice?(.deviceKeyReplaced(oldPath: oldPath, removed: !sharesDirectory, resealed: resealed))
     }
 }

@@ -82,7 +82,7 @@ extension Vault {
         try requireTrustKey(.revokeCredentials)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
-            return try vault.rotateGroupKey(id, progress: progress)
+            return try vault.rotateGroupKey(id, progress: configuration.progress)
         }
     }
 }

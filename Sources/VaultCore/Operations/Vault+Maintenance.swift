@@ -85,7 +85,7 @@ extension Vault {
                 }
             }
             for position in vault.file.index.indices {
-                progress?(position + 1, vault.file.index.count)
+                configuration.progress?(position + 1, vault.file.index.count)
                 do {
                     _ = try vault.openRecord(at: position)
                     report.opened += 1

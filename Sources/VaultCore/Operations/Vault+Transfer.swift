@@ -54,7 +54,7 @@ extension Vault {
             var leftOut = 0
             var damaged = 0
             for (done, position) in positions.enumerated() {
-                progress?(done + 1, positions.count)
+                configuration.progress?(done + 1, positions.count)
                 guard include(attributes[done]) else { continue }
                 guard !attributes[done].accessibility.isDeviceBound else {
                     leftOut += 1
@@ -116,7 +116,7 @@ extension Vault {
         return try transaction { vault in
             var outcome = ImportOutcome()
             for (done, item) in items.enumerated() {
-                progress?(done + 1, items.count)
+                configuration.progress?(done + 1, items.count)
                 let attributes = item.attributes
                 try Vault.validate(NewItem(service: attributes.service, account: attributes.account, group: attributes.group,
                                            accessibility: attributes.accessibility, details: attributes.details, secret: item.secret,

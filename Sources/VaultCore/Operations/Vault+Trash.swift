@@ -16,7 +16,7 @@ extension Vault {
     /// Milliseconds since 1970 before which the next write purges a trashed item: `trashDays` before now.
     var trashPurgeBefore: UInt64 {
         let now = host.now().timeIntervalSince1970 * 1000
-        return UInt64(max(0, now - Double(trashDays) * 86_400_000))
+        return UInt64(max(0, now - Double(configuration.trashDays) * 86_400_000))
     }
 
     /// The trashed items that match `query` (oldest deletion last), of the groups the keys at hand
@@ -63,7 +63,7 @@ extension Vault {
             record.item.attributes.modified = max(host.now(), deleted.addingTimeInterval(0.001))
             try vault.store(record, itemID: trashed.itemID)
             // Its tombstone goes with it (the index holds the item again): an empty change seals the group's tombstones again.
-            if let groupID = vault.keys.groupID(of: key.group) { vault.tombstoneChanges.added[groupID, default: []] += [] }
+            if let groupID = vault.keys.groupID(of: key.group) { vault.pending.tombstones.added[groupID, default: []] += [] }
             return record.item.attributes
         }
     }
@@ -80,7 +80,7 @@ extension Vault {
                 let trashed = try vault.trash(of: entry.groupID)
                 guard !trashed.isEmpty else { continue }
                 count += trashed.count
-                vault.trashChanges.replaced[entry.groupID] = []
+                vault.pending.trash.replaced[entry.groupID] = []
             }
             return count
         }

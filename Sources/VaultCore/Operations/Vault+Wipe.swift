@@ -62,18 +62,18 @@ extension Vault {
                 let vault = try readSnapshot()
                 // A preview of what the owner would remove needs the owner's keys, or it would miss groups.
                 guard vault.keys.isFull else { throw VaultError.locked(nil) }
-                return try vault.wipeSelection(filter, now: host.now(), progress: progress).outcome
+                return try vault.wipeSelection(filter, now: host.now(), progress: configuration.progress).outcome
             }
         }
         return try transaction { vault in
-            var (positions, outcome) = try vault.wipeSelection(filter, now: host.now(), progress: progress)
+            var (positions, outcome) = try vault.wipeSelection(filter, now: host.now(), progress: configuration.progress)
             if let expecting, expecting != outcome.removed { throw VaultError.changedSinceShown }
             vault.remove(at: positions)
             if filter.selectsWholeGroups {
                 for group in outcome.rekeyedGroups {
                     guard let id = try vault.groupID(for: group, creating: false) else { continue }
                     // Starting a group over (a first-run wipe among them) really removes: its trash goes too.
-                    vault.trashChanges.replaced[id] = []
+                    vault.pending.trash.replaced[id] = []
                     _ = try vault.rotateGroupKey(id)
                 }
             } else {

@@ -99,7 +99,7 @@ extension OpenVault {
         for slot in file.groups.indices { file.groups[slot].deviceWrapped = [] }
         file.index = IndexTable(zip(file.index, file.records).map { $0.withDigest(of: $1, itemID: Bytes16.random()) })
         file.sections = file.sections.map { _ in GroupSection(generation: 0) }
-        for entry in file.index { changedListings.insertWhole(ListingPair(groupID: entry.groupID, classID: entry.classID)) }
+        for entry in file.index { pending.listings.insertWhole(ListingPair(groupID: entry.groupID, classID: entry.classID)) }
     }
 
     /// A class key sealed under the key-wrap key (needs the master key).

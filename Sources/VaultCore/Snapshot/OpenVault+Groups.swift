@@ -46,7 +46,7 @@ extension OpenVault {
     mutating func setGroupKey(_ groupKey: GroupKey, of group: AccessGroup, at slot: Int, wrapKey: WrapKey) throws {
         let id = file.groups[slot].groupID
         // A group key replaced (not a new group's): the scoped members of the group hold the old one.
-        if keys.groups[id] != nil { memberSlotsStale = true }
+        if keys.groups[id] != nil { pending.memberSlotsStale = true }
         keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
         file.groups[slot].keyCheck = groupKey.check(groupID: id, vaultID: file.vaultID)
         file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey.secret), key: wrapKey.secret,
@@ -162,9 +162,9 @@ extension OpenVault {
         guard let index = file.classes.firstIndex(where: { $0.classID == id }) else { return }
         file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
         keys.addClassKey(classKey, classID: id)
-        memberSlotsStale = true
+        pending.memberSlotsStale = true
         // Their blocks are sealed under the old base keys: every item of the class is re-stored or removed by the caller.
-        for entry in file.index where entry.classID == id { changedListings.insertWhole(ListingPair(groupID: entry.groupID, classID: id)) }
+        for entry in file.index where entry.classID == id { pending.listings.insertWhole(ListingPair(groupID: entry.groupID, classID: id)) }
     }
 }
 
@@ -179,14 +179,14 @@ extension OpenVault {
         for damaged in damagedGroups {
             // What the damaged group held may have been forged, its tombstones and trash too: they go with it.
             remove(at: file.index.indices.filter { file.index[$0].groupID == damaged.groupID }, leavingTombstones: false)
-            tombstoneChanges.carried[damaged.groupID] = []
-            trashChanges.replaced[damaged.groupID] = []
+            pending.tombstones.carried[damaged.groupID] = []
+            pending.trash.replaced[damaged.groupID] = []
             guard let slot = file.groups.firstIndex(where: { $0.groupID == damaged.groupID }) else { continue }
             try setGroupKey(.random(), of: damaged.group, at: slot, wrapKey: wrapKey)
             names.append(damaged.group.name)
         }
         // The damaged groups left the ring when they failed, so setGroupKey saw new groups: their members hold the old keys.
-        if !names.isEmpty { memberSlotsStale = true }
+        if !names.isEmpty { pending.memberSlotsStale = true }
         for damaged in damagedGroups where file.groups.contains(where: { $0.groupID == damaged.groupID }) {
             try appendToLog(.groupKeyReplaced(damaged.groupID))
         }

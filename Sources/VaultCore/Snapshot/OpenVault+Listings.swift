@@ -6,22 +6,6 @@ struct ListingPair: Hashable {
     let classID: ClassID
 }
 
-/// The listings a change left stale, sealed again before the next write: whole
-/// pairs (a conversion, a class key replaced), or the buckets of given items.
-struct ListingChanges {
-    private(set) var wholePairs: Set<ListingPair> = []
-    private(set) var items: [ListingPair: Set<Bytes16>] = [:]
-
-    var isEmpty: Bool { wholePairs.isEmpty && items.isEmpty }
-    var pairs: Set<ListingPair> { wholePairs.union(items.keys) }
-
-    /// The item `itemID` of `pair` was stored, moved or removed.
-    mutating func insert(_ pair: ListingPair, itemID: Bytes16) { items[pair, default: []].insert(itemID) }
-
-    /// Every item of `pair` changed.
-    mutating func insertWhole(_ pair: ListingPair) { wholePairs.insert(pair) }
-}
-
 // Listing blocks: the attributes of every item of a (group, class), sealed together in
 // buckets, so `list` opens a few blocks per pair instead of deriving a key for every record.
 extension OpenVault {
@@ -122,8 +106,8 @@ extension OpenVault {
     /// cannot all read (bound to another machine) is left without blocks: it is then listed
     /// record by record.
     mutating func sealChangedListings() throws {
-        guard !changedListings.isEmpty else { return }
-        let changedPairs = changedListings.pairs
+        guard !pending.listings.isEmpty else { return }
+        let changedPairs = pending.listings.pairs
         let positionsByPair = positionsByPair { changedPairs.contains($0) }
         var made: [ListingPair: [ListingBlock]] = [:]
         for pair in changedPairs {
@@ -144,7 +128,7 @@ extension OpenVault {
             listings += (kept + remade).sorted { ($0.classID, $0.bucket) < ($1.classID, $1.bucket) }
         }
         file.listings = listings
-        changedListings = ListingChanges()
+        pending.listings = ListingChanges()
     }
 
     /// The blocks `pair` has after this write, whose items are at `positions`: empty when it has
@@ -153,7 +137,7 @@ extension OpenVault {
         let old = listingBlocks(of: pair)
         guard !positions.isEmpty, let accessibility = Accessibility(fileID: pair.classID),
               let key = try? keys.listingKey(groupID: pair.groupID, accessibility: accessibility) else { return [] }
-        let changedItems = changedListings.wholePairs.contains(pair) ? nil : changedListings.items[pair]
+        let changedItems = pending.listings.wholePairs.contains(pair) ? nil : pending.listings.items[pair]
         let bucketCount: Int
         let stale: Set<Int>
         if let changedItems, Buckets.listing.fits(positions.count, bucketCount: old.count) {
@@ -190,13 +174,13 @@ extension OpenVault {
     /// The plaintext of the listing block of the items at `positions`, or nil when one of them can
     /// be read neither from what was stored, nor from a block in `previous`, nor from its record.
     private func listingPlaintext(_ positions: [Int], previous: [OpenedListing]) -> ByteWriter? {
-        var w = ByteWriter(capacity: previous.reduce(0) { $0 + $1.plaintext.count } + 128 * storedAttributes.count + 64)
+        var w = ByteWriter(capacity: previous.reduce(0) { $0 + $1.plaintext.count } + 128 * pending.storedAttributes.count + 64)
         var cursor = 0
         var byItemID: [Bytes16: (block: Int, fields: Range<Int>)]?
         for position in positions {
             let itemID = file.index.itemID(at: position)
             var found: (block: Int, fields: Range<Int>)?
-            if storedAttributes[itemID] == nil, !previous.isEmpty {
+            if pending.storedAttributes[itemID] == nil, !previous.isEmpty {
                 // In the common case one block lists the items in the order the index holds them.
                 if previous.count == 1, cursor < previous[0].items.count, previous[0].items[cursor].itemID == itemID {
                     found = (0, previous[0].items[cursor].fields)
@@ -215,7 +199,7 @@ extension OpenVault {
                 itemID.encode(into: &w)
                 w.u32(UInt32(found.fields.count))
                 previous[found.block].plaintext.withUnsafeBytes { w.raw(UnsafeRawBufferPointer(rebasing: $0[found.fields])) }
-            } else if let attributes = storedAttributes[itemID] ?? (try? openAttributes(at: position)) {
+            } else if let attributes = pending.storedAttributes[itemID] ?? (try? openAttributes(at: position)) {
                 var encoded = ByteWriter(capacity: 128)
                 RecordCodec.encodeAttributes(attributes, into: &encoded)
                 itemID.encode(into: &w)

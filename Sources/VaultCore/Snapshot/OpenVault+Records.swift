@@ -271,10 +271,10 @@ extension OpenVault {
         let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
                                lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
                                groupID: groupID, classID: classID, sealed: sealed[...])
-        storedAttributes[entry.itemID] = attributes
-        changedListings.insert(ListingPair(groupID: groupID, classID: classID), itemID: entry.itemID)
+        pending.storedAttributes[entry.itemID] = attributes
+        pending.listings.insert(ListingPair(groupID: groupID, classID: classID), itemID: entry.itemID)
         if let position {
-            changedListings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID), itemID: entry.itemID)
+            pending.listings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID), itemID: entry.itemID)
             file.index[position] = entry
             file.records[position] = sealed[...]
         } else {
@@ -354,7 +354,7 @@ extension OpenVault {
     mutating func remove(at positions: [Int], leavingTombstones: Bool = true) {
         if leavingTombstones { leaveTombstones(at: positions) }
         for position in positions.sorted(by: >) {
-            changedListings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID),
+            pending.listings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID),
                                    itemID: file.index.itemID(at: position))
             file.index.remove(at: position)
             file.records.remove(at: position)

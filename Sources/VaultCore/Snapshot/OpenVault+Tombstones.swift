@@ -1,17 +1,6 @@
 import FoundationEssentials
 import VaultCrypto
 
-/// The tombstones a write changes, sealed into their groups' blocks before the next write.
-struct TombstoneChanges {
-    /// Groups whose tombstones were read before their key was replaced (a revoke, a re-key): sealed
-    /// again under the new key, since the old one no longer opens their block.
-    var carried: [GroupID: [Tombstone]] = [:]
-    /// Tombstones of items removed since the file was read (and, in a merge, those of the other side).
-    var added: [GroupID: [Tombstone]] = [:]
-
-    var groups: Set<GroupID> { Set(carried.keys).union(added.keys) }
-}
-
 extension OpenedRecord {
     /// SHA-256 of everything the revision holds — attributes, secret, sealed fields, earlier secrets, conflicts —
     /// and its group and class: equal for one revision however often it was sealed again (a merge,
@@ -58,7 +47,7 @@ extension OpenVault {
         for position in positions {
             let entry = file.index[position]
             let content = (try? openWholeRecord(at: position))?.contentDigest ?? Tombstone.unknownContent
-            tombstoneChanges.added[entry.groupID, default: []].append(
+            pending.tombstones.added[entry.groupID, default: []].append(
                 Tombstone(itemID: entry.itemID, removedAt: removedAt, recordDigest: entry.digest.0.bytes + entry.digest.1.bytes,
                           contentDigest: content))
         }
@@ -66,8 +55,8 @@ extension OpenVault {
 
     /// Reads the tombstones of `groupIDs` before their keys are replaced, to seal them again under the new ones.
     mutating func carryTombstones(of groupIDs: [GroupID]) throws {
-        for groupID in groupIDs where tombstoneChanges.carried[groupID] == nil {
-            tombstoneChanges.carried[groupID] = try tombstones(of: groupID)
+        for groupID in groupIDs where pending.tombstones.carried[groupID] == nil {
+            pending.tombstones.carried[groupID] = try tombstones(of: groupID)
         }
     }
 
@@ -77,7 +66,7 @@ extension OpenVault {
     /// tombstone block comes first among its blocks.
     mutating func sealTombstones() throws {
         let headerGroups = Set(file.groups.map(\.groupID))
-        let changed = tombstoneChanges.groups.intersection(headerGroups)
+        let changed = pending.tombstones.groups.intersection(headerGroups)
         let orphaned = file.listings.contains { $0.classID == Tombstone.blockClassID && !headerGroups.contains($0.groupID) }
         guard !changed.isEmpty || orphaned else { return }
         var held: Set<Bytes16> = []
@@ -88,8 +77,8 @@ extension OpenVault {
             if block.classID == Tombstone.blockClassID { tombstoneBlocks[block.groupID] = block } else { otherBlocks[block.groupID, default: []].append(block) }
         }
         for groupID in changed {
-            let kept = try tombstoneChanges.carried[groupID] ?? tombstones(of: groupID)
-            let list = Tombstone.normalized((kept + tombstoneChanges.added[groupID, default: []]).filter { !held.contains($0.itemID) })
+            let kept = try pending.tombstones.carried[groupID] ?? tombstones(of: groupID)
+            let list = Tombstone.normalized((kept + pending.tombstones.added[groupID, default: []]).filter { !held.contains($0.itemID) })
             guard !list.isEmpty else {
                 tombstoneBlocks[groupID] = nil
                 continue
@@ -102,6 +91,6 @@ extension OpenVault {
         file.listings = file.groups.flatMap { group in
             (tombstoneBlocks[group.groupID].map { [$0] } ?? []) + (otherBlocks[group.groupID] ?? [])
         }
-        tombstoneChanges = TombstoneChanges()
+        pending.tombstones = TombstoneChanges()
     }
 }

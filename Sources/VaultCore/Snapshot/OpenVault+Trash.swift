@@ -10,17 +10,6 @@ struct TrashedRecord {
     var deletion: TrashEntry.Deletion { TrashEntry.Deletion(itemID: itemID, deletedAt: deletedAt) }
 }
 
-/// The trash a write changes, sealed into the groups' trash blocks before the next write.
-struct TrashChanges {
-    /// Groups whose trash was opened before their key was replaced (a revoke, a re-key), or
-    /// emptied: their block holds these records alone, sealed again under the keys at hand.
-    var replaced: [GroupID: [TrashedRecord]] = [:]
-    /// Records the other side of a merge trashed, sealed under the keys at hand and added.
-    var brought: [TrashedRecord] = []
-    /// Records `delete` moved to the trash since the file was read, as the file held them.
-    var added: [GroupID: [TrashEntry]] = [:]
-}
-
 // The trash: one sealed block per group among the listing blocks (class id 255), covered by the
 // group's MACs as every block of the group is (docs/FORMAT.md, "Trash").
 extension OpenVault {
@@ -71,7 +60,7 @@ extension OpenVault {
         let millis = UInt64(max(0, deletedAt.timeIntervalSince1970 * 1000))
         for position in positions {
             let entry = file.index[position]
-            trashChanges.added[entry.groupID, default: []].append(
+            pending.trash.added[entry.groupID, default: []].append(
                 TrashEntry(itemID: entry.itemID, deletedAt: millis, recordID: entry.id, classID: entry.classID,
                            sealed: file.records.stored(at: position).bytes))
         }
@@ -80,8 +69,8 @@ extension OpenVault {
     /// Opens the trash of `groupIDs` before their keys are replaced, to seal it again under the new
     /// ones. A record the keys at hand cannot open (bound to another machine) cannot be sealed again: it goes.
     mutating func carryTrash(of groupIDs: [GroupID]) throws {
-        for groupID in groupIDs where trashChanges.replaced[groupID] == nil && trashBlock(of: groupID) != nil {
-            trashChanges.replaced[groupID] = try trash(of: groupID).compactMap { entry in
+        for groupID in groupIDs where pending.trash.replaced[groupID] == nil && trashBlock(of: groupID) != nil {
+            pending.trash.replaced[groupID] = try trash(of: groupID).compactMap { entry in
                 do {
                     return try openTrashed(entry, of: groupID)
                 } catch VaultError.locked, VaultError.boundToAnotherDevice {
@@ -92,34 +81,34 @@ extension OpenVault {
     }
 
     /// Seals the trash block of every group whose trash changed, or holds an item deleted before
-    /// `trashPurgeBefore` or one the index holds again (brought back, or kept by a merge): the
+    /// `pending.trashPurgeBefore` or one the index holds again (brought back, or kept by a merge): the
     /// block goes when nothing is left. Blocks of groups that left the header go; a group whose
     /// keys this ring lacks keeps its block. A group's trash block comes last among its blocks.
     mutating func sealTrash() throws {
         let headerGroups = Set(file.groups.map(\.groupID))
         var brought: [GroupID: [TrashEntry]] = [:]
-        for trashed in trashChanges.brought {
+        for trashed in pending.trash.brought {
             let attributes = trashed.record.item.attributes
             guard let groupID = keys.groupID(of: attributes.group), headerGroups.contains(groupID) else { continue }
             brought[groupID, default: []].append(try sealTrashed(trashed))
         }
         let candidates = file.groups.map(\.groupID).filter { groupID in
-            keys.groups[groupID] != nil && (trashBlock(of: groupID) != nil || trashChanges.replaced[groupID] != nil
-                || trashChanges.added[groupID] != nil || brought[groupID] != nil)
+            keys.groups[groupID] != nil && (trashBlock(of: groupID) != nil || pending.trash.replaced[groupID] != nil
+                || pending.trash.added[groupID] != nil || brought[groupID] != nil)
         }
         var held: Set<Bytes16> = []
         if !candidates.isEmpty { for position in file.index.indices { held.insert(file.index.itemID(at: position)) } }
         var remade: [GroupID: ListingBlock?] = [:]
         for groupID in candidates {
             let kept: [TrashEntry]
-            if let replaced = trashChanges.replaced[groupID] {
+            if let replaced = pending.trash.replaced[groupID] {
                 kept = try replaced.map { try sealTrashed($0) }
             } else {
                 kept = try trash(of: groupID)
             }
-            let changes = (trashChanges.added[groupID] ?? []) + (brought[groupID] ?? [])
-            let list = TrashEntry.normalized(kept + changes, held: held, purgeBefore: trashPurgeBefore)
-            if changes.isEmpty, trashChanges.replaced[groupID] == nil, list.count == kept.count { continue }
+            let changes = (pending.trash.added[groupID] ?? []) + (brought[groupID] ?? [])
+            let list = TrashEntry.normalized(kept + changes, held: held, purgeBefore: pending.trashPurgeBefore)
+            if changes.isEmpty, pending.trash.replaced[groupID] == nil, list.count == kept.count { continue }
             guard !list.isEmpty else {
                 remade[groupID] = .some(nil)
                 continue
@@ -130,7 +119,7 @@ extension OpenVault {
                                            digest: SHA256.hash(sealed), sealed: StoredBytes(sealed))
         }
         let orphaned = file.listings.contains { $0.classID == TrashEntry.blockClassID && !headerGroups.contains($0.groupID) }
-        trashChanges = TrashChanges()
+        pending.trash = TrashChanges()
         guard !remade.isEmpty || orphaned else { return }
         file.listings = file.groups.flatMap { group -> [ListingBlock] in
             let blocks = file.listings.filter { $0.groupID == group.groupID }

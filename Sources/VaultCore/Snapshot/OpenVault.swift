@@ -24,9 +24,6 @@ struct OpenVault {
     /// The vault's trust key (an Ed25519 private key), held with the master key alone: it signs
     /// the trust statement that vouches for each key epoch's signing key.
     var trustKey: SecretBytes? = nil
-    /// Whether the trust key was read sealed as vaults before 2026-11-25 sealed it (without TP in
-    /// its AAD): the owner's next write seals it again with TP.
-    var trustKeySealedWithoutTP = false
     /// What the header as read vouched for: while a write keeps it, the trust statement read is
     /// kept (a full member's write must). Nil for a vault made or re-keyed in memory.
     var trustAsRead: TrustFields? = nil
@@ -34,27 +31,15 @@ struct OpenVault {
     var header: [UInt8] = []
     /// Groups whose section failed its MAC: left out of the ring, so they take down only themselves.
     var damagedGroups: [DamagedGroup] = []
-    /// (group, class) pairs whose listing block must be sealed again before the next write.
-    var changedListings = ListingChanges()
-    /// Tombstones of items removed since the file was read, and those to seal again under new keys.
-    var tombstoneChanges = TombstoneChanges()
-    /// Items moved to the trash since the file was read, and trash to seal again under new keys.
-    var trashChanges = TrashChanges()
-    /// Milliseconds since 1970 before which a trashed item is purged by this write; nil purges nothing.
-    var trashPurgeBefore: UInt64? = nil
-    /// The attributes of items stored since the file was read, by item id: what a changed
-    /// listing block is rebuilt from without opening their records again.
-    var storedAttributes: [Bytes16: ItemAttributes] = [:]
     /// The groups whose index MAC (a write key's) this ring checked; their generations can be trusted.
     var groupsVerifiedByWriteKey: Set<GroupID> = []
     /// Which index buckets were checked against their digests: every one on opening, unless the
     /// file was opened for lookups only (`IndexCheck`).
     var bucketChecks = BucketChecks(everyBucket: true)
+    /// What changed since the file was read, sealed into the file by the next write (`encode()`).
+    var pending = PendingChanges()
     /// The members, once the owner or a full member has folded the team log (`members()`).
     var roster: [Member]? = nil
-    /// Whether the members, the master key, a group key or a class key changed since the file was
-    /// read, so every member slot must be sealed again from `roster` before the next write (`refreshMemberSlots`).
-    var memberSlotsStale = false
     /// One cipher context for every record this snapshot opens.
     let recordOpener = AESGCM.Opener()
     /// The record opened last, so a `get` that finds its item by the record's attributes and then
@@ -94,7 +79,7 @@ struct OpenVault {
         var vault = try empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
         vault.file.teamLog = TeamLog.created(vaultID: vaultID, keyEpoch: 1, roster: roster)
         vault.roster = roster
-        vault.memberSlotsStale = !roster.isEmpty
+        vault.pending.memberSlotsStale = !roster.isEmpty
         try vault.replaceSigningKey()
         try vault.replaceTrustKey()
         return vault

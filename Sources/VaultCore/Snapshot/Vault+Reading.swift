@@ -107,7 +107,7 @@ extension Vault {
     /// without holding it, so it needs no pin (docs/TEAMS.md, "Trust").
     func checkTrust(of vault: OpenVault, path: String? = nil) throws {
         guard case .identity = source else { return }
-        guard let pinned = trustedFingerprint else { throw VaultError.trustNotPinned(path: path ?? location.path) }
+        guard let pinned = configuration.trustedFingerprint else { throw VaultError.trustNotPinned(path: path ?? location.path) }
         guard vault.headerIsSigned(byFingerprint: pinned) else { throw VaultError.untrustedVault(path: path ?? location.path, pinned: pinned) }
     }
 
@@ -132,7 +132,7 @@ extension Vault {
         usesExposedDeviceKey = true
         if !toldOfExposedDeviceKey {
             toldOfExposedDeviceKey = true
-            onNotice?(.deviceKeyExposed(path: location.legacyDeviceKeyPath))
+            configuration.onNotice?(.deviceKeyExposed(path: location.legacyDeviceKeyPath))
         }
         return exposed
     }
@@ -186,20 +186,20 @@ extension Vault {
     func checkCounters(of vault: OpenVault, writing: Bool, seen: SeenCounters) throws {
         let file = vault.file
         // A v1 file has no counters: as old as can be, once this machine has seen the vault in v2.
-        let floor = max(seen.keyEpoch, minimumEpoch ?? 0)
+        let floor = max(seen.keyEpoch, configuration.minimumEpoch ?? 0)
         // A file at the epoch a write in flight raised from is still the vault's (the write may have failed or crashed).
-        let inFlight = file.keyEpoch == seen.previousEpoch && file.keyEpoch >= minimumEpoch ?? 0
+        let inFlight = file.keyEpoch == seen.previousEpoch && file.keyEpoch >= configuration.minimumEpoch ?? 0
         if file.keyEpoch < floor, !inFlight {
-            guard acceptRollback else { throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor) }
-            onNotice?(.rollbackAccepted(epoch: file.keyEpoch, expected: floor))
+            guard configuration.acceptRollback else { throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor) }
+            configuration.onNotice?(.rollbackAccepted(epoch: file.keyEpoch, expected: floor))
             rememberAcceptedRestore(of: vault)
             return
         }
         guard file.version >= 2 else { return }
         if case .behind(let found, let seenGeneration) = seen.judge(file) {
-            if writing, !acceptRollback { throw VaultError.behindSeen(path: location.path, found: found, seen: seenGeneration) }
-            onNotice?(.behindSeen(found: found, seen: seenGeneration))
-            if acceptRollback {
+            if writing, !configuration.acceptRollback { throw VaultError.behindSeen(path: location.path, found: found, seen: seenGeneration) }
+            configuration.onNotice?(.behindSeen(found: found, seen: seenGeneration))
+            if configuration.acceptRollback {
                 rememberAcceptedRestore(of: vault)
                 return
             }

@@ -109,15 +109,15 @@ extension OpenVault {
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.damage)
         }
-        memberSlotsStale = true
+        pending.memberSlotsStale = true
     }
 
     /// Seals every member slot again from the team log's members with the keys held now, when the
-    /// members or a key they carry changed (`memberSlotsStale`): the master key for full members,
+    /// members or a key they carry changed (`pending.memberSlotsStale`): the master key for full members,
     /// the group and class keys (through the grants) for scoped ones. Called before the owner writes.
     mutating func refreshMemberSlots() throws {
-        guard memberSlotsStale else { return }
-        memberSlotsStale = false
+        guard pending.memberSlotsStale else { return }
+        pending.memberSlotsStale = false
         guard !file.members.isEmpty || !(roster ?? []).isEmpty else { return }
         file.members = try slottedMembers().map { try sealSlot(for: $0) }
     }

@@ -46,12 +46,12 @@ extension OpenVault {
             throw unwrapFailure(.trustKeyNotTheHeaders)
         }
         trustKey = sealedWithoutTP
-        trustKeySealedWithoutTP = true
+        pending.trustKeySealedWithoutTP = true
     }
 
     /// Before the owner's write: a trust key read sealed without TP is sealed again, with it.
     mutating func sealTrustKeyWithTPIfNeeded() throws {
-        guard trustKeySealedWithoutTP, let trustKey, let trustWrapKey = keys.trustWrapKey else { return }
+        guard pending.trustKeySealedWithoutTP, let trustKey, let trustWrapKey = keys.trustWrapKey else { return }
         try sealTrustKey(trustKey, under: trustWrapKey)
     }
 
@@ -59,7 +59,7 @@ extension OpenVault {
     private mutating func sealTrustKey(_ trustKey: SecretBytes, under trustWrapKey: TrustWrapKey) throws {
         file.wrappedTrustKey = try AESGCM.seal(trustKey, key: trustWrapKey.secret,
                                                aad: AAD.trustKey(vaultID: file.vaultID, publicKey: file.trustPublicKey))
-        trustKeySealedWithoutTP = false
+        pending.trustKeySealedWithoutTP = false
     }
 
     private func unwrapFailure(_ rule: Damage.Rule) -> VaultError {

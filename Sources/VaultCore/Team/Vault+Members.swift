@@ -83,7 +83,7 @@ extension Vault {
             for id in ids where vault.file.groups.contains(where: { $0.groupID == id }) {
                 guard let group = vault.keys.groups[id]?.group else { continue }
                 readable += try vault.attributes(matching: Query(group: group)).map(\.key)
-                _ = try vault.rotateGroupKey(id, progress: progress)
+                _ = try vault.rotateGroupKey(id, progress: configuration.progress)
             }
             return vault.file.keyEpoch
         }

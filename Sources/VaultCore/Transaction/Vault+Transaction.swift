@@ -54,7 +54,7 @@ extension Vault {
         return try withWriterLock {
             try withKeys {
                 var vault = try readSnapshot(writing: true)
-                vault.trashPurgeBefore = trashPurgeBefore
+                vault.pending.trashPurgeBefore = trashPurgeBefore
                 let epochOnDisk = vault.file.keyEpoch
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
                 guard vault.isWritable else {
@@ -75,9 +75,9 @@ extension Vault {
                     converted?.discardBackup()
                     throw error
                 }
-                if let converted { onNotice?(.converted(backup: converted.backup)) }
+                if let converted { configuration.onNotice?(.converted(backup: converted.backup)) }
                 if vault.file.trustPublicKey != trustKeyBefore {
-                    onNotice?(.trustFingerprintChanged(OpenVault.trustFingerprint(of: vault.file.trustPublicKey)))
+                    configuration.onNotice?(.trustFingerprintChanged(OpenVault.trustFingerprint(of: vault.file.trustPublicKey)))
                 }
                 if let resealed { try finishMovingOffExposedDeviceKey(resealed: resealed, vaultID: vault.file.vaultID) }
                 // Changing items changes no grant: the cache and device grants are rewritten only when keys or groups changed.
@@ -105,7 +105,7 @@ extension Vault {
     /// before the rename (a state directory that cannot be written fails the write and leaves the
     /// old file), and fails if it cannot complete that record once the file is in place.
     func commit(_ vault: inout OpenVault, as write: Write = .change, replacingEpoch replaced: UInt64? = nil) throws {
-        if write == .change { try checkBeforeChanging?() }
+        if write == .change { try configuration.checkBeforeChanging?(self) }
         let raises = write == .change && vault.keys.headerMACKey != nil && replaced.map { vault.file.keyEpoch > $0 } == true
         // Encoding raises the write generation: the counters recorded are those of the file written.
         let pieces = try vault.encodePieces()
@@ -139,7 +139,7 @@ extension Vault {
     private func tellOfForkedCopy(written here: String, before other: String, vaultID: [UInt8]) {
         guard other != here, FileSystem.isRegularFile(other),
               VaultFile.peekVaultID(FileSystem.readPrefix(other, count: VaultFile.magic.count + 2 + VaultFile.idSize)) == vaultID else { return }
-        onNotice?(.forkedCopy(written: location.path, other: other))
+        configuration.onNotice?(.forkedCopy(written: location.path, other: other))
     }
 
     /// Converts a v1 snapshot to v2 in memory. Outside a git work tree it first keeps the file as
