@@ -63,7 +63,7 @@ import VaultCrypto
         let entry = open.file.index[position]
         let aad = AAD.record(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         // Everything the partial ring holds, tried as the record's base key: none opens it.
-        let held = open.keys.groups.values.flatMap { [$0.lookupKey] + ($0.indexMACKey.map { [$0] } ?? []) + Array($0.baseKeys.values) }
+        let held = open.keys.groups.values.flatMap { [$0.lookupKey.secret] + ($0.indexMACKey.map { [$0.secret] } ?? []) + $0.baseKeys.values.map(\.secret) }
         #expect(!held.isEmpty)
         for key in held {
             let recordKey = KeyRing.derive(key, .record, entry.recordID, vaultID: open.file.vaultID)

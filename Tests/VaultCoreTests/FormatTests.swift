@@ -103,9 +103,9 @@ import VaultCrypto
         let right = try open.keys.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.id)
         #expect(throws: Never.self) { try AESGCM.open(open.file.records[0], key: right, aad: aad) }
         // A ring with every key random but the same vault id does not.
-        let impostor = KeyRing(vaultID: open.file.vaultID, masterKey: SecretBytes(random: 32), deviceKey: nil)
-        impostor.addGroup(impostor.groupKeys(.default, groupKey: SecretBytes(random: 32)), id: entry.groupID)
-        impostor.addClassKey(SecretBytes(random: 32), classID: entry.classID)
+        var impostor = KeyRing(vaultID: open.file.vaultID, masterKey: .random(), deviceKey: nil)
+        impostor.addGroup(impostor.groupKeys(.default, groupKey: .random()), id: entry.groupID)
+        impostor.addClassKey(.random(), classID: entry.classID)
         let wrong = try impostor.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.id)
         #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(open.file.records[0], key: wrong, aad: aad) }
         // Nor does the right key with another record id in the AAD.

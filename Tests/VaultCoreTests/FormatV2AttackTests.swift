@@ -61,11 +61,11 @@ import VaultCrypto
     /// header, and everything derived from those.
     func keysOfOldMasterKey(_ oldBytes: [UInt8], secret: UnlockSecret, location: VaultLocation) throws -> [SecretBytes] {
         let old = try OpenVault.unlock(oldBytes, secret: secret, deviceKey: try deviceKey(of: location), path: "old")
-        var keys = [try old.masterKey()] + Array(old.keys.classKeys.values)
+        var keys = [try old.masterKey().secret] + old.keys.classKeys.values.map(\.secret)
         for (id, group) in old.keys.groups {
-            keys += [group.lookupKey, group.readMACKey(vaultID: old.file.vaultID)] + (group.indexMACKey.map { [$0] } ?? [])
-            keys += try Accessibility.allCases.map { try old.keys.baseKey(groupID: id, classID: $0.fileID) }
-            if let groupKey = group.groupKey { keys.append(groupKey) }
+            keys += [group.lookupKey.secret, group.readMACKey(vaultID: old.file.vaultID).secret] + (group.indexMACKey.map { [$0.secret] } ?? [])
+            keys += try Accessibility.allCases.map { try old.keys.baseKey(groupID: id, classID: $0.fileID).secret }
+            if let groupKey = group.groupKey { keys.append(groupKey.secret) }
         }
         return keys
     }

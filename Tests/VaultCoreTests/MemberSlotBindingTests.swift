@@ -22,13 +22,13 @@ import VaultCrypto
     /// parameters as they now are, their checksum, the header MAC under `headerMACKey` and the header
     /// signature under the epoch's signing key (which the full member's wrap key unwrapped on opening).
     /// The write generation is kept, so every group's MACs still hold.
-    func signedAsAFullMember(_ vault: OpenVault, headerMACKey: SecretBytes) throws -> [UInt8] {
+    func signedAsAFullMember(_ vault: OpenVault, headerMACKey: HeaderMACKey) throws -> [UInt8] {
         var file = vault.file
         let signingKey = try #require(vault.signingKey, "opening with a full member's identity unwraps the signing key")
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
         file.headerSignature = try Ed25519.sign(AAD.headerSignature(header: parameters + checksum), privateKey: signingKey)
-        let headerMAC = HMAC.sha256(key: headerMACKey, data: parameters + checksum)
+        let headerMAC = HMAC.sha256(key: headerMACKey.secret, data: parameters + checksum)
         return StoredBytes.joined(file.encodePieces(parameters: parameters, checksum: checksum, headerMAC: headerMAC))
     }
 

@@ -220,7 +220,7 @@ import Glibc
             process.waitUntilExit()
             return (process.terminationStatus, try? JSONSerialization.jsonObject(with: stdout) as? [String: Any], stderr)
         }
-        func hex(_ key: SecretBytes?) -> String? { key.map { $0.copyBytes().map { String(format: "%02x", $0) }.joined() } }
+        func hex(_ key: (some TypedKey)?) -> String? { key.map { $0.secret.copyBytes().map { String(format: "%02x", $0) }.joined() } }
 
         let alice = try run(full)
         #expect(alice.status == 0, "\(alice.stderr)")
@@ -411,7 +411,7 @@ import Glibc
         let position = try #require(file.index.indices.first { file.index[$0].groupID == ciID })
         let sealed = Array(file.records[position])
         for base in oldGrants[0].baseKeys.values {
-            let ring = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: nil)
+            var ring = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: nil)
             ring.addGroup(GroupKeys(group: ci, groupKey: nil, lookupKey: oldGrants[0].lookupKey, indexMACKey: nil,
                                     baseKeys: [file.index[position].classID: base]), id: ciID)
             let key = try ring.recordKey(groupID: ciID, accessibility: .whenUnlocked, recordID: Bytes16(file.index[position].recordID))

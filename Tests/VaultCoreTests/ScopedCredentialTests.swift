@@ -50,9 +50,9 @@ import VaultCrypto
         let credential = try owner.grant(groups: [ci], readOnly: false, expires: nil)
         var material: [SecretBytes] = []
         for grant in credential.grants {
-            material.append(grant.lookupKey)
-            if let indexMACKey = grant.indexMACKey { material.append(indexMACKey) }
-            material.append(contentsOf: grant.baseKeys.values)
+            material.append(grant.lookupKey.secret)
+            if let indexMACKey = grant.indexMACKey { material.append(indexMACKey.secret) }
+            material.append(contentsOf: grant.baseKeys.values.map(\.secret))
         }
         let file = try VaultFile.decode(fileBytes(dir.location().path)).file
         let prodID = try #require(OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil,
@@ -148,7 +148,7 @@ import VaultCrypto
             let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
             let base = try #require(old.grants[0].baseKeys[entry.classID])
             #expect(throws: (any Error).self) {
-                try AESGCM.open(file.records[position], key: KeyRing.derive(base, .record, entry.recordID, vaultID: file.vaultID), aad: aad)
+                try AESGCM.open(file.records[position], key: KeyRing.derive(base.secret, .record, entry.recordID, vaultID: file.vaultID), aad: aad)
             }
             tried += 1
         }

@@ -88,7 +88,7 @@ extension OpenVault {
         try unlock(FileBytes(bytes), secret: secret, deviceKey: deviceKey, path: path)
     }
 
-    static func open(_ bytes: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    static func open(_ bytes: [UInt8], masterKey: MasterKey, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
         try open(FileBytes(bytes), masterKey: masterKey, deviceKey: deviceKey, path: path)
     }
 

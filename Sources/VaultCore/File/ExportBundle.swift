@@ -10,14 +10,15 @@ enum ExportBundle {
 
     static func seal(_ items: [Item], credential: UnlockSecret, kdf: Scrypt.Parameters) throws -> [UInt8] {
         let bundleID = SecureRandom.bytes(VaultFile.idSize)
-        let bundleKey = SecretBytes(random: AESGCM.keySize)
+        // The bundle's keyslot wraps the bundle key as a vault's keyslot wraps its master key.
+        let bundleKey = MasterKey.random()
         var header = ByteWriter()
         header.raw(magic)
         header.u16(version)
         header.raw(bundleID)
         try Keyslot.make(kind: credential.slotKind, secret: credential.secret, kdf: kdf, masterKey: bundleKey, vaultID: bundleID)
             .encode(into: &header)
-        let sealed = try AESGCM.seal(encodeBody(items), key: bundleKey, aad: header.bytes)
+        let sealed = try AESGCM.seal(encodeBody(items), key: bundleKey.secret, aad: header.bytes)
         return header.bytes + sealed
     }
 
@@ -54,7 +55,7 @@ enum ExportBundle {
         let headerEnd = r.offset
         let body: SecretBytes
         do {
-            body = try AESGCM.open(bytes[headerEnd...], key: bundleKey, aad: Array(bytes[..<headerEnd]))
+            body = try AESGCM.open(bytes[headerEnd...], key: bundleKey.secret, aad: Array(bytes[..<headerEnd]))
         } catch {
             throw MalformedInput(.doesNotOpen(.bundleItems))
         }

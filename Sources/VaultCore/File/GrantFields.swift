@@ -11,21 +11,21 @@ extension ByteWriter {
     }
 
     /// u8 1 ‖ 32-byte key, or u8 0 when there is none.
-    mutating func optionalKey(_ key: SecretBytes?) {
+    mutating func optionalKey(_ key: (some TypedKey)?) {
         if let key {
             u8(1)
-            raw(key.copyBytes())
+            raw(key.secret.copyBytes())
         } else {
             u8(0)
         }
     }
 
     /// u8 count ‖ (u8 class id ‖ 32-byte base key) in class id order.
-    mutating func baseKeys(_ keys: [ClassID: SecretBytes]) {
+    mutating func baseKeys(_ keys: [ClassID: BaseKey]) {
         u8(UInt8(keys.count))
         for (classID, key) in keys.sorted(by: { $0.key < $1.key }) {
             self.classID(classID)
-            raw(key.copyBytes())
+            raw(key.secret.copyBytes())
         }
     }
 }
@@ -42,23 +42,23 @@ extension ByteReader {
     }
 
     /// See `ByteWriter.optionalKey`; throws on a flag other than 0 or 1.
-    mutating func optionalKey() throws -> SecretBytes? {
+    mutating func optionalKey<Key: TypedKey>() throws -> Key? {
         switch try u8() {
         case 0: return nil
-        case 1: return SecretBytes(try raw(AESGCM.keySize))
+        case 1: return Key(SecretBytes(try raw(AESGCM.keySize)))
         default: throw MalformedInput(.violates(.malformedKeyField))
         }
     }
 
     /// See `ByteWriter.baseKeys`; throws on an unknown or repeated class.
-    mutating func baseKeys() throws -> [ClassID: SecretBytes] {
-        var keys: [ClassID: SecretBytes] = [:]
+    mutating func baseKeys() throws -> [ClassID: BaseKey] {
+        var keys: [ClassID: BaseKey] = [:]
         for _ in 0..<Int(try u8()) {
             let classID = try self.classID()
             guard Accessibility(fileID: classID) != nil, keys[classID] == nil else {
                 throw MalformedInput(.violates(.unknownOrRepeatedClass))
             }
-            keys[classID] = SecretBytes(try raw(AESGCM.keySize))
+            keys[classID] = BaseKey(SecretBytes(try raw(AESGCM.keySize)))
         }
         return keys
     }

@@ -10,16 +10,16 @@ struct GroupGrant {
     var group: AccessGroup
     /// The header's key check of the group key when granted; a different one means the group was re-keyed.
     var keyCheck: [UInt8]
-    var lookupKey: SecretBytes
+    var lookupKey: LookupKey
     /// The group's write key: present only in a read-write credential.
-    var indexMACKey: SecretBytes?
+    var indexMACKey: IndexMACKey?
     /// Base keys by class id.
-    var baseKeys: [ClassID: SecretBytes]
+    var baseKeys: [ClassID: BaseKey]
 
     /// The grant of `classes` of a group in a full ring; `writable` adds the index MAC key.
     static func of(_ groupID: GroupID, in ring: KeyRing, keyCheck: [UInt8], classes: [Accessibility], writable: Bool) throws -> GroupGrant {
         guard let keys = ring.groups[groupID] else { throw KeyRingError.missingGroupKey(groupID) }
-        var bases: [ClassID: SecretBytes] = [:]
+        var bases: [ClassID: BaseKey] = [:]
         for accessibility in classes {
             bases[accessibility.fileID] = try ring.baseKey(groupID: groupID, classID: accessibility.fileID)
         }
@@ -36,7 +36,7 @@ struct GroupGrant {
     func encode(into w: inout ByteWriter) {
         w.group(groupID, group)
         w.raw(keyCheck)
-        w.raw(lookupKey.copyBytes())
+        w.raw(lookupKey.secret.copyBytes())
         w.optionalKey(indexMACKey)
         w.baseKeys(baseKeys)
     }
@@ -44,8 +44,8 @@ struct GroupGrant {
     static func decode(from r: inout ByteReader) throws -> GroupGrant {
         let (id, group) = try r.group()
         let keyCheck = Array(try r.raw(VaultFile.checkSize))
-        let lookupKey = SecretBytes(try r.raw(AESGCM.keySize))
-        let indexMACKey = try r.optionalKey()
+        let lookupKey = LookupKey(SecretBytes(try r.raw(AESGCM.keySize)))
+        let indexMACKey: IndexMACKey? = try r.optionalKey()
         return GroupGrant(groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
                           indexMACKey: indexMACKey, baseKeys: try r.baseKeys())
     }
@@ -54,9 +54,9 @@ struct GroupGrant {
     /// optional GK (always absent) ‖ base keys. It carried no key check; `keyCheck` is the header's.
     static func decodeV1DeviceGrant(from r: inout ByteReader, keyCheck: [UInt8]) throws -> GroupGrant {
         let (id, group) = try r.group()
-        let lookupKey = SecretBytes(try r.raw(AESGCM.keySize))
-        let indexMACKey = SecretBytes(try r.raw(AESGCM.keySize))
-        _ = try r.optionalKey()
+        let lookupKey = LookupKey(SecretBytes(try r.raw(AESGCM.keySize)))
+        let indexMACKey = IndexMACKey(SecretBytes(try r.raw(AESGCM.keySize)))
+        _ = try r.optionalKey() as GroupKey?
         return GroupGrant(groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
                           indexMACKey: indexMACKey, baseKeys: try r.baseKeys())
     }

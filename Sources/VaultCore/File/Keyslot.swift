@@ -53,12 +53,12 @@ struct Keyslot: Equatable {
     }
 
     /// A new slot of `kind` that wraps `masterKey` under the key derived from `secret`.
-    static func make(kind: Kind, secret: SecretBytes, kdf: Scrypt.Parameters, masterKey: SecretBytes, vaultID: [UInt8]) throws -> Keyslot {
+    static func make(kind: Kind, secret: SecretBytes, kdf: Scrypt.Parameters, masterKey: MasterKey, vaultID: [UInt8]) throws -> Keyslot {
         let salt = SecureRandom.bytes(saltSize)
         let parameters = kind == .passphrase ? kdf : Scrypt.Parameters(logN: 0, r: 0, p: 0)
         let kek = try deriveKEK(kind: kind, secret: secret, salt: salt, kdf: parameters, vaultID: vaultID)
         var slot = Keyslot(kind: kind, salt: salt, kdf: parameters, check: checkValue(kek: kek, vaultID: vaultID), wrappedMasterKey: [])
-        slot.wrappedMasterKey = try AESGCM.seal(masterKey, key: kek, aad: AAD.keyslot(vaultID: vaultID, describing: slot.describingBytes))
+        slot.wrappedMasterKey = try AESGCM.seal(masterKey.secret, key: kek, aad: AAD.keyslot(vaultID: vaultID, describing: slot.describingBytes))
         return slot
     }
 
@@ -66,7 +66,7 @@ struct Keyslot: Equatable {
     enum Attempt {
         /// The credential is not the one this slot was made with.
         case wrongCredential
-        case opened(SecretBytes)
+        case opened(MasterKey)
     }
 
     /// Derives the KEK from `secret`; a check mismatch is a wrong credential,
@@ -77,7 +77,7 @@ struct Keyslot: Equatable {
         do {
             let masterKey = try AESGCM.open(wrappedMasterKey, key: kek, aad: AAD.keyslot(vaultID: vaultID, describing: describingBytes))
             guard masterKey.count == AESGCM.keySize else { throw MalformedInput(.violates(.masterKeySize)) }
-            return .opened(masterKey)
+            return .opened(MasterKey(masterKey))
         } catch is CryptoError {
             throw MalformedInput(.violates(.keyslotOpensOnlyItsCheck))
         }

@@ -43,7 +43,7 @@ struct MemberSlot: Equatable {
     // MARK: sealing and opening
 
     /// A new slot for `member`, its key part holding `keys`, under a fresh ephemeral key.
-    static func seal(_ member: Member, keys: MemberKeys, vaultID: [UInt8], wrapKey: SecretBytes) throws -> MemberSlot {
+    static func seal(_ member: Member, keys: MemberKeys, vaultID: [UInt8], wrapKey: WrapKey) throws -> MemberSlot {
         let ephemeral = SecretBytes(random: X25519.keySize)
         let share = try X25519.publicKey(of: ephemeral)
         let shared = try X25519.sharedSecret(privateKey: ephemeral, peer: member.recipient.publicKey)
@@ -51,7 +51,7 @@ struct MemberSlot: Equatable {
         var payload = keys.encoded(name: member.name)
         defer { payload.wipeBytes() }
         let keyPart = try AESGCM.seal(SecretBytes(payload.bytes), key: wmk, aad: AAD.memberKeys(vaultID: vaultID, share: share))
-        let rosterPart = try AESGCM.seal(SecretBytes(member.encodedRosterEntry()), key: wrapKey,
+        let rosterPart = try AESGCM.seal(SecretBytes(member.encodedRosterEntry()), key: wrapKey.secret,
                                          aad: AAD.memberInfo(vaultID: vaultID, share: share))
         return MemberSlot(ephemeralShare: share, keyPart: keyPart, rosterPart: rosterPart)
     }
@@ -77,8 +77,8 @@ struct MemberSlot: Equatable {
     }
 
     /// The roster entry, with the wrap key (the owner's). Throws `MalformedInput` when it does not open or parse.
-    func roster(wrapKey: SecretBytes, vaultID: [UInt8]) throws -> Member {
-        guard let plaintext = try? AESGCM.open(rosterPart, key: wrapKey, aad: AAD.memberInfo(vaultID: vaultID, share: ephemeralShare)) else {
+    func roster(wrapKey: WrapKey, vaultID: [UInt8]) throws -> Member {
+        guard let plaintext = try? AESGCM.open(rosterPart, key: wrapKey.secret, aad: AAD.memberInfo(vaultID: vaultID, share: ephemeralShare)) else {
             throw MalformedInput(.doesNotOpen(.memberRosterPart))
         }
         var r = ByteReader(plaintext.copyBytes())
@@ -110,8 +110,8 @@ enum MemberKeys {
         switch self {
         case .full(let keys):
             w.u8(MemberKeys.fullKind)
-            w.raw(keys.headerMACKey.copyBytes())
-            w.raw(keys.wrapKey.copyBytes())
+            w.raw(keys.headerMACKey.secret.copyBytes())
+            w.raw(keys.wrapKey.secret.copyBytes())
         case .scoped(let readOnly, let grants):
             w.u8(MemberKeys.scopedKind)
             w.u8(readOnly ? 1 : 0)
@@ -133,8 +133,8 @@ enum MemberKeys {
         let name = try r.memberName()
         switch try r.u8() {
         case fullKind:
-            let headerMACKey = SecretBytes(try r.raw(AESGCM.keySize))
-            return (name, .full(FullMemberKeys(headerMACKey: headerMACKey, wrapKey: SecretBytes(try r.raw(AESGCM.keySize)))))
+            let headerMACKey = HeaderMACKey(SecretBytes(try r.raw(AESGCM.keySize)))
+            return (name, .full(FullMemberKeys(headerMACKey: headerMACKey, wrapKey: WrapKey(SecretBytes(try r.raw(AESGCM.keySize))))))
         case scopedKind:
             let readOnly = try r.flag()
             let count = Int(try r.u32())

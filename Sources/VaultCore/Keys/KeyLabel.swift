@@ -1,6 +1,7 @@
 /// Every label that separates one use of a key from another in the file format (docs/FORMAT.md,
-/// "Keys"): the HKDF info of each derived key and the prefix of each MAC and signature input. One
-/// list, so a new key cannot reuse a label by accident: Swift refuses two cases with one raw value.
+/// "Keys"): the HKDF info of each derived key, the prefix of each MAC and signature input, and the
+/// prefix of each hash the team log chains. One list, so a new key cannot reuse a label by
+/// accident: Swift refuses two cases with one raw value. (What AES-GCM binds a seal to is `AAD`'s.)
 enum KeyLabel: String, CaseIterable {
     // Derived by `KeyRing.derive`: HKDF-SHA256, salt the vault id, info the label ‖ context.
     case headerMAC = "vault v1 header mac"
@@ -37,6 +38,11 @@ enum KeyLabel: String, CaseIterable {
     case trustStatementV2 = "vault v2 trust statement"
     case trustStatementV3 = "vault v3 trust statement"
     case headerSignature = "vault v2 header signature"
+    // Prefixes of the team log's SHA-256 inputs (docs/FORMAT.md, "Team log"): an entry's hash,
+    // a join's salt, a payload's digest.
+    case teamLogEntry = "vault team log entry"
+    case teamLogJoin = "vault team log join"
+    case teamLogPayload = "vault team log payload"
 
     /// The label's bytes (UTF-8), as they enter the HKDF info or the MAC input.
     var bytes: [UInt8] { Array(rawValue.utf8) }

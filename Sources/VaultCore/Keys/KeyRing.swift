@@ -5,15 +5,17 @@ import VaultCrypto
 /// group and class key; a partial ring — from the device key, the
 /// after-first-unlock cache or a scoped credential — holds only what its
 /// source gives, so what it cannot decrypt it cannot derive either.
-final class KeyRing {
+/// A value: a copy holds the keys the original held when copied, and what is
+/// added to or removed from one is not in the other.
+struct KeyRing {
     let vaultID: [UInt8]
     /// The master key, in the owner's ring only.
-    let masterKey: SecretBytes?
+    let masterKey: MasterKey?
     /// The header MAC key, when the ring can check (and so rewrite) the header.
-    private(set) var headerMACKey: SecretBytes?
+    private(set) var headerMACKey: HeaderMACKey?
     /// The key that wraps class and group keys and the signing key in the header: in a full
     /// ring (the owner's, or a full member's) only.
-    let wrapKey: SecretBytes?
+    let wrapKey: WrapKey?
     /// The format version whose labels derive the write keys (header MAC key, index MAC keys):
     /// v2 has labels of its own, so the v1 copies that sealed them under the device key give nothing of v2's.
     private(set) var formatVersion: UInt16
@@ -22,15 +24,15 @@ final class KeyRing {
     /// The groups the ring can open, by id.
     private(set) var groups: [GroupID: GroupKeys] = [:]
     /// Class keys by class id.
-    private(set) var classKeys: [ClassID: SecretBytes] = [:]
+    private(set) var classKeys: [ClassID: ClassKey] = [:]
 
     /// The owner's full ring, from the master key.
-    init(vaultID: [UInt8], masterKey: SecretBytes, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
+    init(vaultID: [UInt8], masterKey: MasterKey, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
         self.formatVersion = formatVersion
         self.vaultID = vaultID
         self.masterKey = masterKey
-        self.headerMACKey = KeyRing.derive(masterKey, KeyRing.headerMACLabel(formatVersion), [], vaultID: vaultID)
-        self.wrapKey = KeyRing.derive(masterKey, .keyWrap, [], vaultID: vaultID)
+        self.headerMACKey = masterKey.headerMACKey(formatVersion: formatVersion, vaultID: vaultID)
+        self.wrapKey = masterKey.wrapKey(vaultID: vaultID)
         self.deviceKey = deviceKey
     }
 
@@ -45,7 +47,7 @@ final class KeyRing {
     }
 
     /// A partial ring: no master key.
-    init(vaultID: [UInt8], headerMACKey: SecretBytes?, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
+    init(vaultID: [UInt8], headerMACKey: HeaderMACKey?, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
         self.formatVersion = formatVersion
         self.vaultID = vaultID
         self.masterKey = nil
@@ -65,7 +67,7 @@ final class KeyRing {
 
     /// What opens a whole vault again: the master key (the owner's ring), or a full member's keys.
     enum FullKeys {
-        case owner(masterKey: SecretBytes)
+        case owner(masterKey: MasterKey)
         case member(FullMemberKeys)
     }
 
@@ -76,43 +78,33 @@ final class KeyRing {
     }
 
     /// TWK, the key the trust key is sealed under: derived from the master key, so the owner's alone.
-    var trustWrapKey: SecretBytes? { masterKey.map { KeyRing.derive($0, .trustKeyWrap, [], vaultID: vaultID) } }
-
-    private static func headerMACLabel(_ version: UInt16) -> KeyLabel {
-        version == 1 ? .headerMAC : .headerMACv2
-    }
+    var trustWrapKey: TrustWrapKey? { masterKey?.trustWrapKey(vaultID: vaultID) }
 
     /// A full ring read from a v1 file, moved to v2's write keys (a conversion): the header MAC
     /// key and every group's index MAC key derived again under v2's labels.
-    func convertWriteKeys() {
+    mutating func convertWriteKeys() {
         guard formatVersion == 1, let masterKey else { return }
         formatVersion = VaultFile.version
-        headerMACKey = KeyRing.derive(masterKey, KeyRing.headerMACLabel(formatVersion), [], vaultID: vaultID)
+        headerMACKey = masterKey.headerMACKey(formatVersion: formatVersion, vaultID: vaultID)
         for (id, keys) in groups {
             guard let groupKey = keys.groupKey else { continue }
-            let converted = groupKeys(keys.group, groupKey: groupKey)
-            for (classID, base) in keys.baseKeys { converted.addBaseKey(base, classID: classID) }
-            groups[id] = converted
+            groups[id] = groupKeys(keys.group, groupKey: groupKey)
         }
     }
 
-    func addGroup(_ keys: GroupKeys, id: GroupID) {
+    mutating func addGroup(_ keys: GroupKeys, id: GroupID) {
         groups[id] = keys
     }
 
-    func removeGroup(id: GroupID) {
+    mutating func removeGroup(id: GroupID) {
         groups[id] = nil
     }
 
-    func addClassKey(_ key: SecretBytes, classID: ClassID) {
+    /// Sets the key of a class, dropping what every group derived from the class's key before.
+    mutating func addClassKey(_ key: ClassKey, classID: ClassID) {
         classKeys[classID] = key
-    }
-
-    /// Drops cached base keys of a class whose key changed.
-    func forgetBaseKeys(classID: ClassID) {
-        for keys in groups.values where keys.groupKey != nil {
-            keys.baseKeys[classID] = nil
-            keys.recordKeyDerivers[classID] = nil
+        for (id, keys) in groups where keys.groupKey != nil {
+            groups[id]?.derived = keys.derived.forgetting(classID)
         }
     }
 
@@ -121,28 +113,18 @@ final class KeyRing {
     }
 
     /// The full keys of a group made from its group key.
-    func groupKeys(_ group: AccessGroup, groupKey: SecretBytes) -> GroupKeys {
-        GroupKeys(group: group, groupKey: groupKey,
-                  lookupKey: KeyRing.derive(groupKey, .lookup, [], vaultID: vaultID),
-                  indexMACKey: KeyRing.derive(groupKey, formatVersion == 1 ? .indexMAC : .indexMACv2, [], vaultID: vaultID))
+    func groupKeys(_ group: AccessGroup, groupKey: GroupKey) -> GroupKeys {
+        GroupKeys(group: group, groupKey: groupKey, lookupKey: groupKey.lookupKey(vaultID: vaultID),
+                  indexMACKey: groupKey.indexMACKey(formatVersion: formatVersion, vaultID: vaultID))
     }
 
     // MARK: derived keys and tags
-
-    /// The check value of a group key stored in the header.
-    func groupKeyCheck(_ groupKey: SecretBytes, groupID: GroupID) -> [UInt8] {
-        var w = ByteWriter()
-        w.raw(KeyLabel.groupKeyCheck.bytes)
-        w.raw(vaultID)
-        w.groupID(groupID)
-        return Array(HMAC.sha256(key: groupKey, data: w.bytes).prefix(VaultFile.checkSize))
-    }
 
     func lookupTag(groupID: GroupID, service: String, account: String) throws -> [UInt8] {
         var w = ByteWriter()
         w.lengthPrefixed(Array(service.utf8))
         w.lengthPrefixed(Array(account.utf8))
-        return Array(HMAC.sha256(key: try group(groupID).lookupKey, data: w.bytes).prefix(16))
+        return Array(HMAC.sha256(key: try group(groupID).lookupKey.secret, data: w.bytes).prefix(16))
     }
 
     /// Which of a group's two MACs (docs/FORMAT.md, "Group sections").
@@ -168,7 +150,7 @@ final class KeyRing {
         guard let indexMACKey = try group(groupID).indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
         let entrySize = IndexEntry.size(version: 1)
         precondition(encoded.count == entries.count * entrySize, "an index encoding of another length")
-        let mac = try HMACSHA256(key: indexMACKey)
+        let mac = try HMACSHA256(key: indexMACKey.secret)
         var w = ByteWriter(capacity: 20)
         w.raw(vaultID)
         w.groupID(groupID)
@@ -201,9 +183,9 @@ final class KeyRing {
         switch kind {
         case .index:
             guard let indexMACKey = keys.indexMACKey else { throw KeyRingError.missingIndexMACKey(groupID) }
-            key = indexMACKey
+            key = indexMACKey.secret
         case .read:
-            key = keys.readMACKey(vaultID: vaultID)
+            key = keys.readMACKey(vaultID: vaultID).secret
         }
         let mac = try HMACSHA256(key: key)
         var w = ByteWriter(capacity: 64 + (bucketDigests.count + 1) * VaultFile.digestSize)
@@ -226,17 +208,15 @@ final class KeyRing {
     }
 
     /// The base key of (group, class): what the record keys of that pair derive from.
-    func baseKey(groupID: GroupID, classID: ClassID) throws -> SecretBytes {
+    func baseKey(groupID: GroupID, classID: ClassID) throws -> BaseKey {
         let keys = try group(groupID)
-        if let cached = keys.baseKeys[classID] { return cached }
+        if let given = keys.baseKeys[classID] { return given }
+        if let cached = keys.derived.baseKeys[classID] { return cached }
         guard let groupKey = keys.groupKey, let classKey = classKeys[classID] else {
             throw KeyRingError.missingClassKey(classID)
         }
-        var context = ByteWriter()
-        context.groupID(groupID)
-        context.classID(classID)
-        let key = KeyRing.derive(groupKey.appending(classKey), .base, context.bytes, vaultID: vaultID)
-        keys.baseKeys[classID] = key
+        let key = groupKey.baseKey(classKey, groupID: groupID, classID: classID, vaultID: vaultID)
+        keys.derived.baseKeys[classID] = key
         return key
     }
 
@@ -258,26 +238,26 @@ final class KeyRing {
     /// The key of a group's tombstone block: `derive(LK[g], "tombstones")`, held by every reader of
     /// the group, so every writer who may delete one of its items can keep its tombstone.
     func tombstoneKey(groupID: GroupID) throws -> SecretBytes {
-        KeyRing.derive(try group(groupID).lookupKey, .tombstones, [], vaultID: vaultID)
+        KeyRing.derive(try group(groupID).lookupKey.secret, .tombstones, [], vaultID: vaultID)
     }
 
     /// The key of a group's trash block: `derive(LK[g], "trash")`, held by every reader of the group,
     /// so every writer who may delete one of its items can keep it in the trash. The records in it
     /// stay sealed under their record keys.
     func trashKey(groupID: GroupID) throws -> SecretBytes {
-        KeyRing.derive(try group(groupID).lookupKey, .trash, [], vaultID: vaultID)
+        KeyRing.derive(try group(groupID).lookupKey.secret, .trash, [], vaultID: vaultID)
     }
 
     /// The key of the secret digests `git diff` shows (`Vault.summary(ofVersion:)`):
     /// `derive(LK[g], "secret digest")`, held by every reader of the group and by no one else, so a
     /// digest in a pasted diff cannot be tried against guessed secrets.
     func secretDigestKey(groupID: GroupID) throws -> SecretBytes {
-        KeyRing.derive(try group(groupID).lookupKey, .secretDigest, [], vaultID: vaultID)
+        KeyRing.derive(try group(groupID).lookupKey.secret, .secretDigest, [], vaultID: vaultID)
     }
 
     /// The key of the listing block of (group, class): `derive(B[g,c] [‖ DK], "listing")`.
     func listingKey(groupID: GroupID, accessibility: Accessibility) throws -> SecretBytes {
-        var material = try baseKey(groupID: groupID, classID: accessibility.fileID)
+        var material = try baseKey(groupID: groupID, classID: accessibility.fileID).secret
         if accessibility.isDeviceBound {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
             material = material.appending(deviceKey)
@@ -288,15 +268,15 @@ final class KeyRing {
     private func recordKeyDeriver(groupID: GroupID, accessibility: Accessibility) throws -> HKDFExpander {
         let classID = accessibility.fileID
         let keys = try group(groupID)
-        if let cached = keys.recordKeyDerivers[classID] { return cached }
-        var material = try baseKey(groupID: groupID, classID: classID)
+        if let cached = keys.derived.recordKeyDerivers[classID] { return cached }
+        var material = try baseKey(groupID: groupID, classID: classID).secret
         if accessibility.isDeviceBound {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
             material = material.appending(deviceKey)
         }
         // HMAC-SHA256 is always there once the ring exists (it checked the header with it).
         let deriver = try! HKDFExpander(inputKeyMaterial: material, salt: vaultID)
-        keys.recordKeyDerivers[classID] = deriver
+        keys.derived.recordKeyDerivers[classID] = deriver
         return deriver
     }
 
@@ -331,40 +311,62 @@ final class KeyRing {
 
 /// The keys of one group that a ring holds: the group key itself in a full
 /// ring, or only the lookup key, index MAC key and some base keys in a partial one.
-final class GroupKeys {
+struct GroupKeys {
     let group: AccessGroup
-    let groupKey: SecretBytes?
-    let lookupKey: SecretBytes
+    let groupKey: GroupKey?
+    let lookupKey: LookupKey
     /// Checks (and so can rewrite) the group's index; a read-only credential does not hold it.
-    let indexMACKey: SecretBytes?
-    private var cachedReadMACKey: SecretBytes?
+    let indexMACKey: IndexMACKey?
+    /// Base keys by class id that the ring was given (a partial ring's grants). A full ring
+    /// derives its own from the group key (`KeyRing.baseKey`).
+    private(set) var baseKeys: [ClassID: BaseKey]
+    /// What these keys derived so far.
+    fileprivate(set) var derived = DerivedGroupKeys()
 
     /// RMK[g] = HKDF(LK[g], "read mac"): every reader of the group holds LK, so every reader can
     /// check the group's read MAC; only a holder of IMK can make its index MAC.
-    func readMACKey(vaultID: [UInt8]) -> SecretBytes {
-        if let cachedReadMACKey { return cachedReadMACKey }
-        let key = KeyRing.derive(lookupKey, .readMAC, [], vaultID: vaultID)
-        cachedReadMACKey = key
+    func readMACKey(vaultID: [UInt8]) -> ReadMACKey {
+        if let cached = derived.readMACKey { return cached }
+        let key = lookupKey.readMACKey(vaultID: vaultID)
+        derived.readMACKey = key
         return key
     }
-    /// Base keys by class id: derived on demand from the group key, or given.
-    fileprivate(set) var baseKeys: [ClassID: SecretBytes]
-    /// Record-key derivations by class id, each with its HKDF extract step done (from the base key).
-    fileprivate var recordKeyDerivers: [ClassID: HKDFExpander] = [:]
 
     /// Adds a base key the ring was given (not derived).
-    func addBaseKey(_ key: SecretBytes, classID: ClassID) {
+    mutating func addBaseKey(_ key: BaseKey, classID: ClassID) {
         baseKeys[classID] = key
-        recordKeyDerivers[classID] = nil
+        derived = derived.forgetting(classID)
     }
 
-    init(group: AccessGroup, groupKey: SecretBytes?, lookupKey: SecretBytes, indexMACKey: SecretBytes?,
-         baseKeys: [ClassID: SecretBytes] = [:]) {
+    init(group: AccessGroup, groupKey: GroupKey?, lookupKey: LookupKey, indexMACKey: IndexMACKey?,
+         baseKeys: [ClassID: BaseKey] = [:]) {
         self.group = group
         self.groupKey = groupKey
         self.lookupKey = lookupKey
         self.indexMACKey = indexMACKey
         self.baseKeys = baseKeys
+    }
+}
+
+/// The keys a group's keys derived on demand, kept for the next use (a `get` derives a record key
+/// per record). Copies of a ring share it only while the keys it was derived from are the same:
+/// a ring whose class key or given base key changes takes a new one (`forgetting`), so the cache
+/// never answers for keys a copy does not hold.
+final class DerivedGroupKeys {
+    /// Base keys by class id, derived from the group key and the class key.
+    fileprivate(set) var baseKeys: [ClassID: BaseKey] = [:]
+    /// Record-key derivations by class id, each with its HKDF extract step done (from the base key).
+    fileprivate(set) var recordKeyDerivers: [ClassID: HKDFExpander] = [:]
+    /// The group's read MAC key, derived from its lookup key.
+    fileprivate(set) var readMACKey: ReadMACKey?
+
+    /// A new cache holding all of this one but what was derived from the key of `classID`.
+    func forgetting(_ classID: ClassID) -> DerivedGroupKeys {
+        let kept = DerivedGroupKeys()
+        kept.baseKeys = baseKeys.filter { $0.key != classID }
+        kept.recordKeyDerivers = recordKeyDerivers.filter { $0.key != classID }
+        kept.readMACKey = readMACKey
+        return kept
     }
 }
 
@@ -381,6 +383,6 @@ enum KeyRingError: Error {
 /// removed full member's copy is made useless by the re-key that removes it, and it never held
 /// the trust key, so readers keep their pin.
 struct FullMemberKeys {
-    let headerMACKey: SecretBytes
-    let wrapKey: SecretBytes
+    let headerMACKey: HeaderMACKey
+    let wrapKey: WrapKey
 }

@@ -36,7 +36,7 @@ extension OpenVault {
         let members = try self.members()
         var log = try openTeamLog()
         log.markWrapKeyChanged()
-        let masterKey = SecretBytes(random: AESGCM.keySize)
+        let masterKey = MasterKey.random()
         let deviceKey = deviceMatches ? (newDeviceKey ?? keys.deviceKey) : nil
         var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
         if let deviceKey { next.file.deviceCheck = KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: file.vaultID) }

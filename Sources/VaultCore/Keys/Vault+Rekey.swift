@@ -51,7 +51,7 @@ extension Vault {
         try requireTrustKey(.rekeyVault)
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
-        var newMasterKey: SecretBytes?
+        var newMasterKey: MasterKey?
         var outcome: RekeyOutcome
         do {
             outcome = try transaction { vault in
@@ -93,7 +93,7 @@ extension Vault {
 
     /// After a re-key's write: the new device key published (sealed with a recovery seal for the
     /// new `masterKey` where the TPM sealed the old one), this machine's sessions ended (how many).
-    func finishRekey(movedDeviceKey: Bool, masterKey: SecretBytes?) throws -> Int {
+    func finishRekey(movedDeviceKey: Bool, masterKey: MasterKey?) throws -> Int {
         let vaultID = VaultFile.peekVaultID(try readFile())
         // A reader may have taken the pending key up already (it is the vault's once the write is done).
         if movedDeviceKey { try? DeviceKey.publish(vaultID: vaultID, host: host, masterKey: masterKey) }
@@ -120,7 +120,7 @@ extension Vault {
     /// when it did not, an old copy of the file still opens with a removed or changed secret.
     func changeKeyslots(_ change: (inout OpenVault) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
         try requireKeyslotSecret(.changeKeyslots)
-        var rotatedKeys: (deviceKey: SecretBytes?, masterKey: SecretBytes?)
+        var rotatedKeys: (deviceKey: SecretBytes?, masterKey: MasterKey?)
         let rotated = try transaction { vault in
             let made = try change(&vault)
             guard case .credential(let current) = source, vault.positionsBoundElsewhere.isEmpty else { return false }

@@ -39,7 +39,7 @@ extension Vault {
         try requireOwner(.mergeVault)
         var report = MergeReport()
         var movedDeviceKey = false
-        var masterKey: SecretBytes?
+        var masterKey: MasterKey?
         try withWriterLock {
             try withKeys {
                 (report, movedDeviceKey, masterKey) = try mergeInOneWrite(base: base, ours: ours, theirs: theirs, origins: origins, kdf: kdf,
@@ -52,7 +52,7 @@ extension Vault {
 
     private func mergeInOneWrite(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
                                  origins: (ours: String, theirs: String), kdf: Scrypt.Parameters,
-                                 confirm: (RekeyPlan) throws -> Void) throws -> (MergeReport, movedDeviceKey: Bool, masterKey: SecretBytes?) {
+                                 confirm: (RekeyPlan) throws -> Void) throws -> (MergeReport, movedDeviceKey: Bool, masterKey: MasterKey?) {
         var ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], as: MergeInput(.ours, origins: origins))
         guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
         let theirBytes = FileBytes(theirBytes)
@@ -194,9 +194,10 @@ extension Vault {
         try reviewTeamLog(review)
     }
 
-    static func sameKey(_ a: SecretBytes?, _ b: SecretBytes?) -> Bool {
+    /// Whether both sides hold a wrap key and it is the same (compared in constant time, uncopied).
+    static func sameKey(_ a: WrapKey?, _ b: WrapKey?) -> Bool {
         guard let a, let b else { return false }
-        return a.withUnsafeBytes { x in b.withUnsafeBytes { y in constantTimeEquals(Array(x), Array(y)) } }
+        return a == b
     }
 
     /// One side of a merge opened with the keys at hand, or with the full keys another side gave

@@ -10,14 +10,14 @@ extension Vault {
         for item in items { try Vault.validate(item) }
         try transaction { vault in
             // One pass over the index, not one per item: a lookup tag names (group, service, account).
-            var taken = Set(vault.file.index.map { LookupKey(groupID: $0.groupID, tag: $0.tag) })
+            var taken = Set(vault.file.index.map { TakenLookupTag(groupID: $0.groupID, tag: $0.tag) })
             let now = host.now()
             for new in items {
                 let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
                                                 accessibility: new.accessibility, details: new.details, created: now, modified: now)
                 try vault.store(Item(attributes: attributes, secret: new.secret, fields: new.fields))
                 let entry = vault.file.index[vault.file.index.count - 1]
-                guard taken.insert(LookupKey(groupID: entry.groupID, tag: entry.tag)).inserted else {
+                guard taken.insert(TakenLookupTag(groupID: entry.groupID, tag: entry.tag)).inserted else {
                     throw VaultError.duplicateItem(new.key)
                 }
             }
@@ -57,7 +57,8 @@ extension Vault {
     }
 }
 
-private struct LookupKey: Hashable {
+/// A group and lookup tag an entry of the file holds.
+private struct TakenLookupTag: Hashable {
     let groupID: GroupID
     let tag: Bytes16
 }

@@ -64,7 +64,7 @@ extension Vault {
     /// unlock if need be), the device key only when it is the vault's. When the TPM refuses the
     /// device key and `recovering`, it comes from the recovery seal. Without an unlock, `locked`
     /// (not the TPM's refusal: the unlock comes first).
-    private func keysWithUnlock(recovering: Bool) throws -> (masterKey: SecretBytes, deviceKey: SecretBytes) {
+    private func keysWithUnlock(recovering: Bool) throws -> (masterKey: MasterKey, deviceKey: SecretBytes) {
         try withKeysAsking {
             let vault = try readSnapshot()
             guard let masterKey = vault.keys.masterKey else { throw VaultError.locked(nil) }
@@ -81,7 +81,7 @@ extension Vault {
     /// refused for `refusal`. Only a change of the PCRs (or a seal from another TPM, which the
     /// recovery seal cannot open either) is recovered; a missing or stale recovery seal (the master
     /// key rotated since) throws `refusal` without asking the TPM, so it spends no lockout try.
-    private func recoveredDeviceKey(masterKey: SecretBytes, vaultID: [UInt8], refusal: TPMFailure) throws -> SecretBytes {
+    private func recoveredDeviceKey(masterKey: MasterKey, vaultID: [UInt8], refusal: TPMFailure) throws -> SecretBytes {
         switch refusal {
         case .stateChanged, .anotherTPM: break
         default: throw VaultError.tpm(refusal)
@@ -108,7 +108,7 @@ extension Vault {
     /// After the master key rotated (a passphrase change): the recovery seal, when there is one, is
     /// made again for the new key, so it still opens after a change of the PCRs. Best effort: a
     /// stale one is known by its check and never spends a lockout try.
-    func refreshTPMRecoverySeal(deviceKey: SecretBytes?, masterKey: SecretBytes?) {
+    func refreshTPMRecoverySeal(deviceKey: SecretBytes?, masterKey: MasterKey?) {
         guard let deviceKey, let masterKey, let vaultID = try? vaultID(),
               FileSystem.isRegularFile(TPMRecoverySeal.path(vaultID: vaultID, host: host)),
               let sealed = try? DeviceKey.sealed(vaultID: vaultID, host: host) else { return }

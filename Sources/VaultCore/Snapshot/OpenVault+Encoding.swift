@@ -63,7 +63,7 @@ extension OpenVault {
             try signTrustStatement()
             try sealTrustKeyWithTPIfNeeded()
             guard let signingKey, let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-            file.wrappedSigningKey = try AESGCM.seal(signingKey, key: wrapKey, aad: AAD.signingKey(vaultID: file.vaultID))
+            file.wrappedSigningKey = try AESGCM.seal(signingKey, key: wrapKey.secret, aad: AAD.signingKey(vaultID: file.vaultID))
         }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
@@ -72,7 +72,7 @@ extension OpenVault {
         }
         let headerMAC: [UInt8]
         if let headerMACKey = keys.headerMACKey {
-            headerMAC = HMAC.sha256(key: headerMACKey, data: parameters + checksum)
+            headerMAC = HMAC.sha256(key: headerMACKey.secret, data: parameters + checksum)
         } else if let storedHeader, storedHeader.parameters.elementsEqual(parameters) {
             headerMAC = storedHeader.mac
         } else {
@@ -103,8 +103,8 @@ extension OpenVault {
     }
 
     /// A class key sealed under the key-wrap key (needs the master key).
-    static func wrapClassKey(_ classKey: SecretBytes, _ classID: ClassID, _ keys: KeyRing) throws -> [UInt8] {
+    static func wrapClassKey(_ classKey: ClassKey, _ classID: ClassID, _ keys: KeyRing) throws -> [UInt8] {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-        return try AESGCM.seal(classKey, key: wrapKey, aad: AAD.classKey(vaultID: keys.vaultID, classID: classID))
+        return try AESGCM.seal(classKey.secret, key: wrapKey.secret, aad: AAD.classKey(vaultID: keys.vaultID, classID: classID))
     }
 }

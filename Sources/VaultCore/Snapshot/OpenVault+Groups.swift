@@ -39,17 +39,17 @@ extension OpenVault {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         file.groups.append(WrappedGroupKey(groupID: id, keyCheck: [], wrappedNameAndKey: []))
         file.sections.append(GroupSection(generation: generation))
-        try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: file.groups.count - 1, wrapKey: wrapKey)
+        try setGroupKey(.random(), of: group, at: file.groups.count - 1, wrapKey: wrapKey)
     }
 
     /// Makes `groupKey` the key of the group at `slot` of the header: its key check and wrapped entry.
-    mutating func setGroupKey(_ groupKey: SecretBytes, of group: AccessGroup, at slot: Int, wrapKey: SecretBytes) throws {
+    mutating func setGroupKey(_ groupKey: GroupKey, of group: AccessGroup, at slot: Int, wrapKey: WrapKey) throws {
         let id = file.groups[slot].groupID
         // A group key replaced (not a new group's): the scoped members of the group hold the old one.
         if keys.groups[id] != nil { pending.memberSlotsStale = true }
         keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
-        file.groups[slot].keyCheck = keys.groupKeyCheck(groupKey, groupID: id)
-        file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey), key: wrapKey,
+        file.groups[slot].keyCheck = groupKey.check(groupID: id, vaultID: file.vaultID)
+        file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey.secret), key: wrapKey.secret,
                                                               aad: AAD.group(vaultID: file.vaultID, groupID: id))
     }
 
@@ -64,7 +64,7 @@ extension OpenVault {
         let items = try positions.map { try openWholeRecord(at: $0) }
         try carryTombstones(of: [groupID])
         try carryTrash(of: [groupID])
-        try setGroupKey(SecretBytes(random: AESGCM.keySize), of: group, at: slot, wrapKey: wrapKey)
+        try setGroupKey(.random(), of: group, at: slot, wrapKey: wrapKey)
         try appendToLog(.groupKeyReplaced(groupID))
         for (done, (position, opened)) in zip(positions, items).enumerated() {
             progress?(done + 1, items.count)
@@ -119,7 +119,7 @@ extension OpenVault {
     }
 
     /// The master key of a full ring.
-    func masterKey() throws -> SecretBytes {
+    func masterKey() throws -> MasterKey {
         guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
         return masterKey
     }
@@ -157,12 +157,11 @@ extension OpenVault {
 
     /// Replaces a class key with a fresh one, so copies of the old key open nothing written after.
     mutating func rotateClassKey(_ accessibility: Accessibility) throws {
-        let classKey = SecretBytes(random: AESGCM.keySize)
+        let classKey = ClassKey.random()
         let id = accessibility.fileID
         guard let index = file.classes.firstIndex(where: { $0.classID == id }) else { return }
         file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
         keys.addClassKey(classKey, classID: id)
-        keys.forgetBaseKeys(classID: id)
         pending.memberSlotsStale = true
         // Their blocks are sealed under the old base keys: every item of the class is re-stored or removed by the caller.
         for entry in file.index where entry.classID == id { pending.listings.insertWhole(ListingPair(groupID: entry.groupID, classID: id)) }
@@ -183,7 +182,7 @@ extension OpenVault {
             pending.tombstones.carried[damaged.groupID] = []
             pending.trash.replaced[damaged.groupID] = []
             guard let slot = file.groups.firstIndex(where: { $0.groupID == damaged.groupID }) else { continue }
-            try setGroupKey(SecretBytes(random: AESGCM.keySize), of: damaged.group, at: slot, wrapKey: wrapKey)
+            try setGroupKey(.random(), of: damaged.group, at: slot, wrapKey: wrapKey)
             names.append(damaged.group.name)
         }
         // The damaged groups left the ring when they failed, so setGroupKey saw new groups: their members hold the old keys.

@@ -6,7 +6,8 @@ import VaultCrypto
 /// in reads and locked read-modify-write transactions.
 struct OpenVault {
     var file: VaultFile
-    let keys: KeyRing
+    /// The keys this snapshot holds: its own (a copy of the snapshot holds a copy of them).
+    var keys: KeyRing
     let path: String
     /// Whether this machine's device key is the one the vault's device-bound items are sealed with.
     let deviceMatches: Bool
@@ -69,7 +70,7 @@ struct OpenVault {
     /// a team log that starts with `roster` (whose slots are sealed before the first write).
     static func createWithoutGroups(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: SecretBytes, path: String,
                                     roster: [Member] = []) throws -> OpenVault {
-        let masterKey = SecretBytes(random: AESGCM.keySize)
+        let masterKey = MasterKey.random()
         let slot = try Keyslot.make(kind: keyslot.kind, secret: keyslot.secret, kdf: keyslot.kdf, masterKey: masterKey, vaultID: vaultID)
         let file = VaultFile(version: VaultFile.version, vaultID: vaultID, keyEpoch: 1, writeGeneration: 0,
                              deviceCheck: KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: vaultID),
@@ -85,9 +86,9 @@ struct OpenVault {
     }
 
     /// `file` (its header fields but classes and groups) with fresh class keys under `masterKey`.
-    static func empty(_ file: VaultFile, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
-        let keys = KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceKey)
-        var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceKey != nil, isWritable: true)
+    static func empty(_ file: VaultFile, masterKey: MasterKey, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+        var vault = OpenVault(file: file, keys: KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceKey),
+                              path: path, deviceMatches: deviceKey != nil, isWritable: true)
         vault.file.classes = []
         vault.file.groups = []
         vault.file.index = []
@@ -95,10 +96,10 @@ struct OpenVault {
         vault.file.listings = []
         vault.file.records = []
         for accessibility in Accessibility.allCases {
-            let classKey = SecretBytes(random: AESGCM.keySize)
-            keys.addClassKey(classKey, classID: accessibility.fileID)
+            let classKey = ClassKey.random()
+            vault.keys.addClassKey(classKey, classID: accessibility.fileID)
             vault.file.classes.append(WrappedClassKey(classID: accessibility.fileID,
-                                                      wrapped: try wrapClassKey(classKey, accessibility.fileID, keys)))
+                                                      wrapped: try wrapClassKey(classKey, accessibility.fileID, vault.keys)))
         }
         return vault
     }
@@ -112,7 +113,7 @@ struct OpenVault {
     }
 
     /// Parses `bytes` and opens it with a master key (from a keyslot or a session).
-    static func open(_ bytes: FileBytes, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String,
+    static func open(_ bytes: FileBytes, masterKey: MasterKey, deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         try open(try parse(bytes, path: path, checking: indexCheck), masterKey: masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
     }
@@ -126,13 +127,13 @@ struct OpenVault {
         let parsed = try parse(bytes, path: path, checking: indexCheck)
         let file = parsed.file
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
-        var headerKey: SecretBytes?
+        var headerKey: HeaderMACKey?
         if file.version == 1, deviceMatches, let deviceKey, !file.deviceWrappedHeaderMACKey.isEmpty {
-            headerKey = try? AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
-                                        aad: AAD.deviceHeader(vaultID: file.vaultID))
+            headerKey = try? HeaderMACKey(AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
+                                                      aad: AAD.deviceHeader(vaultID: file.vaultID)))
         }
         if file.version == 1, headerKey == nil { throw VaultError.locked(nil) }
-        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil,
+        var keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil,
                            formatVersion: file.version)
         if headerKey != nil { try verifyHeaderMAC(parsed, keys: keys, path: path) }
         var given = grants
@@ -144,7 +145,7 @@ struct OpenVault {
         for grant in given {
             guard let entry = file.groups.first(where: { $0.groupID == grant.groupID }),
                   constantTimeEquals(entry.keyCheck, grant.keyCheck) else { continue }
-            merge(grant.groupKeys, id: grant.groupID, into: keys)
+            merge(grant.groupKeys, id: grant.groupID, into: &keys)
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches, isWritable: false)
         vault.header = parsed.header
@@ -166,7 +167,7 @@ struct OpenVault {
         let file = parsed.file
         guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
-        let keys = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: deviceMatches ? deviceKey : nil,
+        var keys = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: deviceMatches ? deviceKey : nil,
                            formatVersion: file.version)
         // Index MAC keys are the format version's: those of a credential granted before a conversion are v1's.
         let writeKeysHold = UInt16(credential.payloadVersion) == VaultFile.keySchedule(of: file.version)
@@ -176,7 +177,7 @@ struct OpenVault {
                 throw VaultError.credentialRevoked(grant.group)
             }
             if !writeKeysHold { grant.indexMACKey = nil }
-            merge(grant.groupKeys, id: grant.groupID, into: keys)
+            merge(grant.groupKeys, id: grant.groupID, into: &keys)
         }
         var vault = OpenVault(file: file, keys: keys, path: path, deviceMatches: deviceMatches,
                               isWritable: credential.canWrite && writeKeysHold)
@@ -188,7 +189,8 @@ struct OpenVault {
     }
 
     /// Adds a group's keys to the ring, keeping base keys the ring already has that `keys` lacks.
-    private static func merge(_ keys: GroupKeys, id: GroupID, into ring: KeyRing) {
+    private static func merge(_ keys: GroupKeys, id: GroupID, into ring: inout KeyRing) {
+        var keys = keys
         if let existing = ring.groups[id] {
             for (classID, key) in existing.baseKeys where keys.baseKeys[classID] == nil { keys.addBaseKey(key, classID: classID) }
         }
@@ -206,7 +208,7 @@ struct OpenVault {
         }
     }
 
-    static func open(_ parsed: Parsed, masterKey: SecretBytes, deviceKey: SecretBytes?, path: String,
+    static func open(_ parsed: Parsed, masterKey: MasterKey, deviceKey: SecretBytes?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
         let deviceMatches = isTheDeviceKey(deviceKey, of: parsed.file)
         let keys = KeyRing(vaultID: parsed.file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
@@ -243,8 +245,9 @@ struct OpenVault {
                                  checking indexCheck: IndexCheck) throws -> OpenVault {
         let file = parsed.file
         try verifyHeaderMAC(parsed, keys: keys, path: path)
+        var keys = keys
         do {
-            try unwrapKeys(file, into: keys)
+            try unwrapKeys(file, into: &keys)
         } catch {
             throw VaultError.corrupted(path: path, detail: .doesNotOpen(.wrappedKey))
         }
@@ -271,12 +274,12 @@ struct OpenVault {
     }
 
     private static func verifyHeaderMAC(_ parsed: Parsed, keys: KeyRing, path: String) throws {
-        guard let key = keys.headerMACKey, constantTimeEquals(HMAC.sha256(key: key, data: parsed.header), parsed.headerMAC) else {
+        guard let key = keys.headerMACKey, constantTimeEquals(HMAC.sha256(key: key.secret, data: parsed.header), parsed.headerMAC) else {
             throw VaultError.corrupted(path: path, detail: .headerMACMismatch)
         }
     }
 
-    private static func openKeyslot(_ file: VaultFile, secret: UnlockSecret, path: String) throws -> SecretBytes {
+    private static func openKeyslot(_ file: VaultFile, secret: UnlockSecret, path: String) throws -> MasterKey {
         let slots = file.keyslots.filter { $0.kind == secret.slotKind }
         guard !slots.isEmpty else { throw VaultError.noKeyslot(secret.kind) }
         for slot in slots {
@@ -291,23 +294,24 @@ struct OpenVault {
         throw VaultError.wrongCredential(secret.kind)
     }
 
-    private static func unwrapKeys(_ file: VaultFile, into keys: KeyRing) throws {
+    private static func unwrapKeys(_ file: VaultFile, into keys: inout KeyRing) throws {
         guard let wrapKey = keys.wrapKey else { throw KeyRingError.missingClassKey(ClassID(0)) }
         for entry in file.classes {
-            keys.addClassKey(try AESGCM.open(entry.wrapped, key: wrapKey, aad: AAD.classKey(vaultID: file.vaultID, classID: entry.classID)), classID: entry.classID)
+            let classKey = try AESGCM.open(entry.wrapped, key: wrapKey.secret, aad: AAD.classKey(vaultID: file.vaultID, classID: entry.classID))
+            keys.addClassKey(ClassKey(classKey), classID: entry.classID)
         }
         for entry in file.groups {
-            let plaintext = try AESGCM.open(entry.wrappedNameAndKey, key: wrapKey, aad: AAD.group(vaultID: file.vaultID, groupID: entry.groupID))
-            let (group, key) = try plaintext.withUnsafeBytes { bytes -> (AccessGroup, SecretBytes) in
+            let plaintext = try AESGCM.open(entry.wrappedNameAndKey, key: wrapKey.secret, aad: AAD.group(vaultID: file.vaultID, groupID: entry.groupID))
+            let (group, key) = try plaintext.withUnsafeBytes { bytes -> (AccessGroup, GroupKey) in
                 guard bytes.count > AESGCM.keySize else { throw MalformedInput(.violates(.groupEntryTooShort)) }
                 let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - AESGCM.keySize])
                 guard let name = String(validating: nameBytes, as: UTF8.self), let group = AccessGroup(name),
                       keys.groupID(of: group) == nil else {
                     throw MalformedInput(.violates(.malformedOrRepeatedGroupName))
                 }
-                return (group, SecretBytes(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - AESGCM.keySize)...])))
+                return (group, GroupKey(SecretBytes(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - AESGCM.keySize)...]))))
             }
-            guard keys.groups[entry.groupID] == nil, constantTimeEquals(keys.groupKeyCheck(key, groupID: entry.groupID), entry.keyCheck) else {
+            guard keys.groups[entry.groupID] == nil, constantTimeEquals(key.check(groupID: entry.groupID, vaultID: file.vaultID), entry.keyCheck) else {
                 throw MalformedInput(.violates(.repeatedGroupIDOrBadKeyCheck))
             }
             keys.addGroup(keys.groupKeys(group, groupKey: key), id: entry.groupID)

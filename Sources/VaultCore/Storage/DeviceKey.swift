@@ -67,7 +67,7 @@ enum DeviceKey {
     /// replaces was (with a recovery seal when `masterKey`, the vault's now, is given). When the TPM
     /// does not seal it, the new key stays a clear file and the old seals are removed (they seal a
     /// key the vault no longer uses).
-    static func publish(vaultID: [UInt8], host: HostContext, masterKey: SecretBytes? = nil) throws {
+    static func publish(vaultID: [UInt8], host: HostContext, masterKey: MasterKey? = nil) throws {
         let pending = pendingPath(vaultID: vaultID, host: host)
         let path = path(vaultID: vaultID, host: host)
         guard rename(pending, path) == 0 else {
@@ -99,7 +99,7 @@ enum DeviceKey {
     /// recovery seal too (`TPMRecoverySeal`; without it, a recovery seal left is removed: it may
     /// seal another key); checks the TPM opens both, keeps them (replacing earlier ones), and only
     /// then wipes the clear key file. Throws `VaultError.tpm` (nothing changed) when the TPM does not seal or open them.
-    static func seal(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: SecretBytes?) throws {
+    static func seal(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: MasterKey?) throws {
         guard let tpm = host.tpm else { throw VaultError.tpm(.noTPM) }
         let sealed: SealedDeviceKey
         var recovery: TPMRecoverySeal?
@@ -129,7 +129,7 @@ enum DeviceKey {
     /// Seals `key` again as the recovery seal of `vaultID`'s device key, for `masterKey` (the vault's
     /// after a rotation) and `pin` (the PCR-bound seal's); the PCR-bound seal stays as it is.
     /// Throws `VaultError.tpm` (nothing changed) when the TPM does not seal or open it.
-    static func resealRecovery(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: SecretBytes) throws {
+    static func resealRecovery(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: MasterKey) throws {
         guard let tpm = host.tpm else { throw VaultError.tpm(.noTPM) }
         let recovery: TPMRecoverySeal
         do {
@@ -141,7 +141,7 @@ enum DeviceKey {
     }
 
     /// The recovery seal of `key`, once the TPM has opened it again.
-    private static func checkedRecoverySeal(_ key: SecretBytes, masterKey: SecretBytes, pin: SecretBytes?, vaultID: [UInt8],
+    private static func checkedRecoverySeal(_ key: SecretBytes, masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8],
                                             tpm: TPMAccess) throws -> TPMRecoverySeal {
         let made = try TPMRecoverySeal.seal(key, masterKey: masterKey, pin: pin, vaultID: vaultID, tpm: tpm)
         guard try made.unseal(masterKey: masterKey, pin: pin, vaultID: vaultID, sealer: tpm.sealer).constantTimeEquals(key) else {

@@ -23,28 +23,28 @@ struct TPMRecoverySeal: Equatable {
     }
 
     /// The seal's auth value: HKDF of the master key, the PIN (when there is one) in its info.
-    static func authValue(masterKey: SecretBytes, pin: SecretBytes?, vaultID: [UInt8]) -> SecretBytes {
-        KeyRing.derive(masterKey, .tpmRecoveryAuth, pin?.copyBytes() ?? [], vaultID: vaultID)
+    static func authValue(masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8]) -> SecretBytes {
+        KeyRing.derive(masterKey.secret, .tpmRecoveryAuth, pin?.copyBytes() ?? [], vaultID: vaultID)
     }
 
-    static func check(masterKey: SecretBytes, vaultID: [UInt8]) -> [UInt8] {
-        Array(KeyRing.derive(masterKey, .tpmRecoveryCheck, [], vaultID: vaultID).copyBytes().prefix(checkSize))
+    static func check(masterKey: MasterKey, vaultID: [UInt8]) -> [UInt8] {
+        Array(KeyRing.derive(masterKey.secret, .tpmRecoveryCheck, [], vaultID: vaultID).copyBytes().prefix(checkSize))
     }
 
     /// Seals `key` with `tpm`, no PCRs, the auth value of `masterKey` and `pin`.
-    static func seal(_ key: SecretBytes, masterKey: SecretBytes, pin: SecretBytes?, vaultID: [UInt8], tpm: TPMAccess) throws -> TPMRecoverySeal {
+    static func seal(_ key: SecretBytes, masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8], tpm: TPMAccess) throws -> TPMRecoverySeal {
         let blob = try tpm.sealer.seal(key, pcrs: [], pin: authValue(masterKey: masterKey, pin: pin, vaultID: vaultID))
         return TPMRecoverySeal(hasPIN: pin != nil, check: check(masterKey: masterKey, vaultID: vaultID), blob: blob)
     }
 
     /// Whether the seal's auth value came from `masterKey`.
-    func isOf(masterKey: SecretBytes, vaultID: [UInt8]) -> Bool {
+    func isOf(masterKey: MasterKey, vaultID: [UInt8]) -> Bool {
         TPMRecoverySeal.check(masterKey: masterKey, vaultID: vaultID) == check
     }
 
     /// The device key, unsealed by `sealer` with the auth value of `masterKey` and `pin` (the
     /// PCR-bound seal's, given when `hasPIN`). Throws `TPMFailure`; the caller checks `isOf(masterKey:)` first.
-    func unseal(masterKey: SecretBytes, pin: SecretBytes?, vaultID: [UInt8], sealer: any DeviceKeySealer) throws -> SecretBytes {
+    func unseal(masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8], sealer: any DeviceKeySealer) throws -> SecretBytes {
         let key = try sealer.unseal(blob, pcrs: [], pin: TPMRecoverySeal.authValue(masterKey: masterKey, pin: pin, vaultID: vaultID))
         guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: .unsealing, code: 0) }
         return key

@@ -17,7 +17,7 @@ enum SessionCache {
     /// What a live session holds: the master key, the vault's key epoch when it started, its idle
     /// timeout in seconds, and this machine's device key when the TPM seals it.
     struct Opened {
-        let masterKey: SecretBytes
+        let masterKey: MasterKey
         let keyEpoch: UInt64
         var timeout = 0
         var deviceKey: SecretBytes? = nil
@@ -27,7 +27,7 @@ enum SessionCache {
     static let headerSize = 8 + 4 + 8
 
     /// Starts a session holding `masterKey` of a vault at `keyEpoch` (and its sealed `deviceKey`); returns its token.
-    static func start(masterKey: SecretBytes, vaultID: [UInt8], keyEpoch: UInt64, deviceKey: SecretBytes?, timeout: Int,
+    static func start(masterKey: MasterKey, vaultID: [UInt8], keyEpoch: UInt64, deviceKey: SecretBytes?, timeout: Int,
                       host: HostContext) throws -> String {
         let sessionID = SecureRandom.bytes(16)
         let tokenKey = SecretBytes(random: 32)
@@ -51,7 +51,7 @@ enum SessionCache {
         w.u32(UInt32(timeout))
         w.u64(session.keyEpoch)
         let header = w.bytes
-        let keys = session.deviceKey.map { session.masterKey.appending($0) } ?? session.masterKey
+        let keys = session.deviceKey.map { session.masterKey.secret.appending($0) } ?? session.masterKey.secret
         let sealed = try AESGCM.seal(keys, key: sealKey(tokenKey, sessionID, vaultID), aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID))
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         try FileSystem.writeAtomically(header + sealed, to: path, directory: host.runtimeDirectory)
@@ -80,7 +80,7 @@ enum SessionCache {
             throw VaultError.sessionEnded(.unknown)
         }
         if extendingIdleTime { try? touch(path, at: host.now()) }
-        let masterKey = keys.withUnsafeBytes { SecretBytes(UnsafeRawBufferPointer(rebasing: $0[..<AESGCM.keySize])) }
+        let masterKey = keys.withUnsafeBytes { MasterKey(SecretBytes(UnsafeRawBufferPointer(rebasing: $0[..<AESGCM.keySize]))) }
         let deviceKey = keys.count > AESGCM.keySize ? keys.withUnsafeBytes { SecretBytes(UnsafeRawBufferPointer(rebasing: $0[AESGCM.keySize...])) } : nil
         return Opened(masterKey: masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
                       timeout: Int(timeout), deviceKey: deviceKey)

@@ -26,7 +26,7 @@ extension OpenVault {
     }
 
     /// What the member slots' roster parts say.
-    private func slotRosters(wrapKey: SecretBytes) throws -> [Member] {
+    private func slotRosters(wrapKey: WrapKey) throws -> [Member] {
         let members = try file.members.map { try $0.roster(wrapKey: wrapKey, vaultID: file.vaultID) }
         guard TeamState.isUnique(members) else { throw MalformedInput(.violates(.repeatedMemberSlot)) }
         return members

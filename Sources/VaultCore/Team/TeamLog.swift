@@ -39,7 +39,7 @@ struct TeamLog: Equatable {
         /// SHA-256("vault team log entry" ‖ vault id ‖ the entry as encoded).
         func hash(vaultID: [UInt8]) -> [UInt8] {
             var w = ByteWriter(capacity: 128)
-            w.raw(Array("vault team log entry".utf8))
+            w.raw(KeyLabel.teamLogEntry.bytes)
             w.raw(vaultID)
             encode(into: &w)
             return SHA256.hash(w.bytes)
@@ -81,7 +81,7 @@ struct TeamLog: Equatable {
         precondition(payloads != nil, "the team log is appended to only once opened")
         precondition(keyEpoch > headEpoch, "a team log entry raises the key epoch")
         let parents = given ?? [head]
-        let salt = change.kind == .joined ? Array(SHA256.hash(Array("vault team log join".utf8) + parents.joined()).prefix(16))
+        let salt = change.kind == .joined ? Array(SHA256.hash(KeyLabel.teamLogJoin.bytes + parents.joined()).prefix(16))
                                           : SecureRandom.bytes(16)
         let payload = salt + change.encoded()
         let entry = Entry(kind: change.kind, keyEpoch: keyEpoch, parents: parents, payloadDigest: payloadDigest(payload))
@@ -106,26 +106,26 @@ struct TeamLog: Equatable {
     }
 
     private func payloadDigest(_ payload: [UInt8]) -> [UInt8] {
-        SHA256.hash(Array("vault team log payload".utf8) + vaultID + payload)
+        SHA256.hash(KeyLabel.teamLogPayload.bytes + vaultID + payload)
     }
 
     // MARK: sealing and opening
 
     /// Seals the payloads under `wrapKey` when they changed: AES-GCM(WK, bytes(payload) each,
     /// AAD = "team log" ‖ vault id ‖ head).
-    mutating func sealPayloadsIfNeeded(wrapKey: SecretBytes) throws {
+    mutating func sealPayloadsIfNeeded(wrapKey: WrapKey) throws {
         guard needsSealing, let payloads else { return }
         var w = ByteWriter(capacity: payloads.reduce(0) { $0 + 4 + $1.count })
         for payload in payloads { w.lengthPrefixed(payload) }
-        sealedPayloads = try AESGCM.seal(SecretBytes(w.bytes), key: wrapKey, aad: AAD.teamLog(vaultID: vaultID, head: head))
+        sealedPayloads = try AESGCM.seal(SecretBytes(w.bytes), key: wrapKey.secret, aad: AAD.teamLog(vaultID: vaultID, head: head))
         needsSealing = false
     }
 
     /// Opens the payloads with `wrapKey` (the owner's or a full member's) and checks each against
     /// its entry's digest. Throws `MalformedInput` when they do not open, parse or match.
-    mutating func openPayloads(wrapKey: SecretBytes) throws {
+    mutating func openPayloads(wrapKey: WrapKey) throws {
         if payloads != nil { return }
-        guard let plaintext = try? AESGCM.open(sealedPayloads, key: wrapKey, aad: AAD.teamLog(vaultID: vaultID, head: head)) else {
+        guard let plaintext = try? AESGCM.open(sealedPayloads, key: wrapKey.secret, aad: AAD.teamLog(vaultID: vaultID, head: head)) else {
             throw MalformedInput(.doesNotOpen(.teamLogPayloads))
         }
         var r = ByteReader(plaintext.copyBytes())
