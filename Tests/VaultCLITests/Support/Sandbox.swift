@@ -75,8 +75,24 @@ final class Sandbox: @unchecked Sendable {
     /// Writes a file (mode 0600 unless told otherwise).
     func write(_ name: String, _ bytes: [UInt8], mode: Int = 0o600) throws {
         let target = path(name)
-        FileManager.default.createFile(atPath: target, contents: Data(bytes), attributes: [.posixPermissions: mode])
-        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: target)
+        // A new file through a close-on-exec descriptor (FileManager's temporary file is not one):
+        // a process another test started meanwhile would keep that open for writing, and a fake
+        // tool written here would then not run (ETXTBSY; the command running it exits 127).
+        unlink(target)
+        let fd = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        guard fd >= 0 else { throw SandboxError.setupFailed("open \(name): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let written = bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        guard written, fchmod(fd, mode_t(mode)) == 0 else { throw SandboxError.setupFailed("write \(name): \(String(cString: strerror(errno)))") }
     }
 
     func read(_ name: String) -> [UInt8]? {
