@@ -1,7 +1,7 @@
 import FoundationEssentials
 import VaultCrypto
 
-// Groups, their keys and grants, class keys, and moving to a new device key.
+// Groups as read: those the keys open, one the file lacks, grants of them, and whether a key is the device key.
 extension OpenVault {
     /// The groups the keys at hand open, within the caller's scope.
     var openedGroups: [AccessGroup] {
@@ -21,72 +21,6 @@ extension OpenVault {
         throw missingGroup(group)
     }
 
-    /// The id of `group`, creating the group (and its key) when `creating` is set.
-    mutating func groupID(for group: AccessGroup, creating: Bool) throws -> GroupID? {
-        if let id = keys.groupID(of: group) { return id }
-        guard creating else { return nil }
-        guard keys.wrapKey != nil else { throw VaultError.locked(nil) }
-        // A random id, never one a deleted group had a moment ago (whose old keys may still sit in a cache).
-        let used = Set(file.groups.map(\.groupID))
-        var id = GroupID.random()
-        while used.contains(id) { id = GroupID.random() }
-        try addGroup(group, id: id, generation: 0)
-        return id
-    }
-
-    /// Adds `group` under `id` with a fresh key, its section at `generation`.
-    mutating func addGroup(_ group: AccessGroup, id: GroupID, generation: UInt64) throws {
-        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-        file.groups.append(WrappedGroupKey(groupID: id, keyCheck: [], wrappedNameAndKey: []))
-        file.sections.append(GroupSection(generation: generation))
-        try setGroupKey(.random(), of: group, at: file.groups.count - 1, wrapKey: wrapKey)
-    }
-
-    /// Makes `groupKey` the key of the group at `slot` of the header: its key check and wrapped entry.
-    mutating func setGroupKey(_ groupKey: GroupKey, of group: AccessGroup, at slot: Int, wrapKey: WrapKey) throws {
-        let id = file.groups[slot].groupID
-        // A group key replaced (not a new group's): the scoped members of the group hold the old one.
-        if keys.groups[id] != nil { pending.memberSlotsStale = true }
-        keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
-        file.groups[slot].keyCheck = groupKey.check(groupID: id, vaultID: file.vaultID)
-        file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey.secret), key: wrapKey.secret,
-                                                              aad: AAD.group(vaultID: file.vaultID, groupID: id))
-    }
-
-    /// Gives a group a fresh key and re-seals its items under it, so every key
-    /// handed out for it before (scoped credentials, copies of caches) opens
-    /// nothing of it from then on; raises the key epoch, so no section from before
-    /// can be spliced back. Returns how many items were re-sealed.
-    mutating func rotateGroupKey(_ groupID: GroupID, progress: ProgressHandler? = nil) throws -> Int {
-        guard let wrapKey = keys.wrapKey, let group = keys.groups[groupID]?.group,
-              let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
-        let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
-        let items = try positions.map { try openWholeRecord(at: $0) }
-        try carryTombstones(of: [groupID])
-        try carryTrash(of: [groupID])
-        try setGroupKey(.random(), of: group, at: slot, wrapKey: wrapKey)
-        try appendToLog(.groupKeyReplaced(groupID))
-        for (done, (position, opened)) in zip(positions, items).enumerated() {
-            progress?(done + 1, items.count)
-            try store(opened, replacing: position)
-        }
-        return items.count
-    }
-
-    /// Removes a group, its key and its items, and raises the key epoch; returns how many items went with it.
-    mutating func removeGroup(_ groupID: GroupID) throws -> Int {
-        guard keys.masterKey != nil, let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
-            throw VaultError.locked(nil)
-        }
-        let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
-        remove(at: positions, leavingTombstones: false)
-        file.groups.remove(at: slot)
-        file.sections.remove(at: slot)
-        keys.removeGroup(id: groupID)
-        try appendToLog(.groupDeleted(groupID))
-        return positions.count
-    }
-
     /// A scoped credential for `groups`: their base keys of every class, lookup
     /// keys and key checks; the index MAC keys too unless it is read-only. Needs a full ring.
     func grant(_ groups: [AccessGroup], readOnly: Bool, issued: Date, expires: Date?) throws -> ScopedCredential {
@@ -104,71 +38,15 @@ extension OpenVault {
                                 grants: grants, payloadVersion: UInt8(VaultFile.keySchedule(of: file.version)))
     }
 
-    /// What the grants of this machine (device grants, after-first-unlock cache) depend on: the
-    /// groups with their key checks and the wrapped class keys. Equal before and after a change,
-    /// the grants written before still hold.
-    var grantedKeys: [UInt8] {
-        var w = ByteWriter()
-        for group in file.groups {
-            w.groupID(group.groupID)
-            w.raw(group.keyCheck)
-        }
-        for entry in file.classes { w.raw(entry.wrapped) }
-        w.raw(file.deviceCheck)
-        return w.bytes
-    }
-
-    /// The master key of a full ring.
-    func masterKey() throws -> MasterKey {
-        guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
-        return masterKey
-    }
-
-    /// This vault moved to a new device key: the `always` class keys replaced
-    /// (their base keys sat in the old device grants), and every item that the
-    /// old key opened or was bound to re-sealed, keeping its item id:
-    /// device-bound items and items of the `always` classes. Needs a full
-    /// ring; returns how many items were re-sealed. The caller writes this
-    /// machine's device grants under the new key after the vault.
-    mutating func rebind(toDeviceKey newKey: SecretBytes) throws -> Int {
-        let masterKey = try masterKey()
-        let moving = file.index.indices.filter { position in
-            guard let accessibility = Accessibility(fileID: file.index[position].classID) else { return false }
-            return accessibility.isDeviceBound || OpenVault.deviceClasses.contains(accessibility)
-        }
-        let items = try moving.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
-        var moved = self
-        moved.remove(at: moving, leavingTombstones: false)
-        moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
-        var reopened = try OpenVault.open(FileBytes(try moved.encode()), masterKey: masterKey, deviceKey: newKey, path: path)
-        for accessibility in OpenVault.deviceClasses { try reopened.rotateClassKey(accessibility) }
-        for (opened, itemID) in items {
-            try reopened.store(opened, itemID: itemID)
-        }
-        self = reopened
-        return items.count
-    }
-
     /// Whether `key` is the device key the vault in `bytes` is sealed under.
     static func isDeviceKey(_ key: SecretBytes, of bytes: FileBytes) -> Bool {
         guard let file = try? VaultFile.decode(bytes).file else { return false }
         return isTheDeviceKey(key, of: file)
     }
-
-    /// Replaces a class key with a fresh one, so copies of the old key open nothing written after.
-    mutating func rotateClassKey(_ accessibility: Accessibility) throws {
-        let classKey = ClassKey.random()
-        let id = accessibility.fileID
-        guard let index = file.classes.firstIndex(where: { $0.classID == id }) else { return }
-        file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
-        keys.addClassKey(classKey, classID: id)
-        pending.memberSlotsStale = true
-        // Their blocks are sealed under the old base keys: every item of the class is re-stored or removed by the caller.
-        for entry in file.index where entry.classID == id { pending.listings.insertWhole(ListingPair(groupID: entry.groupID, classID: id)) }
-    }
 }
 
-// Setting damaged groups aside.
+// Setting damaged groups aside. Kept with reading though it changes the snapshot: it is the end of
+// opening a damaged file (`verifyIndex` names the groups, `vault verify --quarantine` sets them aside).
 extension OpenVault {
     /// Removes the entries and records of every damaged group and gives it a fresh key
     /// (what it held may have been read or forged), so the vault can be written again.

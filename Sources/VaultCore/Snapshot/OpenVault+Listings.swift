@@ -31,7 +31,7 @@ extension OpenVault {
     }
 
     /// The blocks of `pair`, in bucket order.
-    private func listingBlocks(of pair: ListingPair) -> [ListingBlock] {
+    func listingBlocks(of pair: ListingPair) -> [ListingBlock] {
         file.listings.filter { $0.groupID == pair.groupID && $0.classID == pair.classID }
     }
 
@@ -96,120 +96,6 @@ extension OpenVault {
         }
         guard let items else { throw VaultError.corrupted(path: path, detail: .violates(.listingItemOutOfBlock)) }
         return OpenedListing(bucket: block.bucket, plaintext: plaintext, items: items, group: group, accessibility: accessibility)
-    }
-
-    /// Seals again the listing blocks the changes left stale: for a pair that keeps its bucket
-    /// count, the buckets of the items changed; for one changed whole or grown or shrunk out of
-    /// its bucket count, every bucket, spread again. Each is made from the attributes of items
-    /// stored since the read, the blocks as they were (unchanged items copied as they are), or
-    /// (a v1 file being converted) the records themselves. A pair whose items the keys at hand
-    /// cannot all read (bound to another machine) is left without blocks: it is then listed
-    /// record by record.
-    mutating func sealChangedListings() throws {
-        guard !pending.listings.isEmpty else { return }
-        let changedPairs = pending.listings.pairs
-        let positionsByPair = positionsByPair { changedPairs.contains($0) }
-        var made: [ListingPair: [ListingBlock]] = [:]
-        for pair in changedPairs {
-            made[pair] = try remakeListing(of: pair, positions: positionsByPair[pair] ?? [])
-        }
-        // Groups this write changed get their blocks in class order; every other group keeps its
-        // blocks as they were, in their order: its MACs, which a scoped writer cannot make, cover that order.
-        let changedGroups = Set(changedPairs.map(\.groupID))
-        var listings: [ListingBlock] = []
-        for group in file.groups {
-            let blocks = file.listings.filter { $0.groupID == group.groupID }
-            guard changedGroups.contains(group.groupID) else {
-                listings += blocks
-                continue
-            }
-            let kept = blocks.filter { !changedPairs.contains(ListingPair(groupID: $0.groupID, classID: $0.classID)) }
-            let remade = made.filter { $0.key.groupID == group.groupID }.values.flatMap { $0 }
-            listings += (kept + remade).sorted { ($0.classID, $0.bucket) < ($1.classID, $1.bucket) }
-        }
-        file.listings = listings
-        pending.listings = ListingChanges()
-    }
-
-    /// The blocks `pair` has after this write, whose items are at `positions`: empty when it has
-    /// none left, or when one of them cannot be read with the keys at hand.
-    private func remakeListing(of pair: ListingPair, positions: [Int]) throws -> [ListingBlock] {
-        let old = listingBlocks(of: pair)
-        guard !positions.isEmpty, let accessibility = Accessibility(fileID: pair.classID),
-              let key = try? keys.listingKey(groupID: pair.groupID, accessibility: accessibility) else { return [] }
-        let changedItems = pending.listings.wholePairs.contains(pair) ? nil : pending.listings.items[pair]
-        let bucketCount: Int
-        let stale: Set<Int>
-        if let changedItems, Buckets.listing.fits(positions.count, bucketCount: old.count) {
-            bucketCount = old.count
-            stale = Set(changedItems.map { $0.bucket(among: bucketCount) })
-        } else {
-            bucketCount = Buckets.listing.count(for: positions.count)
-            stale = Set(0..<bucketCount)
-        }
-        var positionsByBucket: [Int: [Int]] = [:]
-        for position in positions {
-            let bucket = file.index.itemID(at: position).bucket(among: bucketCount)
-            if stale.contains(bucket) { positionsByBucket[bucket, default: []].append(position) }
-        }
-        // Spread again, every old block is a source; else each bucket's own block is.
-        let respread = bucketCount != old.count
-        let allPrevious = respread ? old.compactMap { try? openListing($0, bucketCount: old.count) } : []
-        var blocks: [ListingBlock] = []
-        for bucket in 0..<bucketCount {
-            guard stale.contains(bucket) else {
-                blocks.append(old[bucket])
-                continue
-            }
-            let previous = respread ? allPrevious : [(try? openListing(old[bucket], bucketCount: bucketCount))].compactMap { $0 }
-            guard let plaintext = listingPlaintext(positionsByBucket[bucket] ?? [], previous: previous) else { return [] }
-            let aad = AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID, bucket: bucket)
-            let sealed = try AESGCM.seal(plaintext.bytes, key: key, aad: aad)
-            blocks.append(ListingBlock(groupID: pair.groupID, classID: pair.classID, bucket: bucket,
-                                       digest: SHA256.hash(sealed), sealed: StoredBytes(sealed)))
-        }
-        return blocks
-    }
-
-    /// The plaintext of the listing block of the items at `positions`, or nil when one of them can
-    /// be read neither from what was stored, nor from a block in `previous`, nor from its record.
-    private func listingPlaintext(_ positions: [Int], previous: [OpenedListing]) -> ByteWriter? {
-        var w = ByteWriter(capacity: previous.reduce(0) { $0 + $1.plaintext.count } + 128 * pending.storedAttributes.count + 64)
-        var cursor = 0
-        var byItemID: [Bytes16: (block: Int, fields: Range<Int>)]?
-        for position in positions {
-            let itemID = file.index.itemID(at: position)
-            var found: (block: Int, fields: Range<Int>)?
-            if pending.storedAttributes[itemID] == nil, !previous.isEmpty {
-                // In the common case one block lists the items in the order the index holds them.
-                if previous.count == 1, cursor < previous[0].items.count, previous[0].items[cursor].itemID == itemID {
-                    found = (0, previous[0].items[cursor].fields)
-                    cursor += 1
-                } else {
-                    if byItemID == nil {
-                        byItemID = [:]
-                        for (block, listing) in previous.enumerated() {
-                            for item in listing.items where byItemID?[item.itemID] == nil { byItemID?[item.itemID] = (block, item.fields) }
-                        }
-                    }
-                    found = byItemID?[itemID]
-                }
-            }
-            if let found {
-                itemID.encode(into: &w)
-                w.u32(UInt32(found.fields.count))
-                previous[found.block].plaintext.withUnsafeBytes { w.raw(UnsafeRawBufferPointer(rebasing: $0[found.fields])) }
-            } else if let attributes = pending.storedAttributes[itemID] ?? (try? openAttributes(at: position)) {
-                var encoded = ByteWriter(capacity: 128)
-                RecordCodec.encodeAttributes(attributes, into: &encoded)
-                itemID.encode(into: &w)
-                w.lengthPrefixed(encoded.bytes)
-            } else {
-                w.wipeBytes()
-                return nil
-            }
-        }
-        return w
     }
 }
 

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import VaultCrypto
 
-// Finding, opening, sealing and removing records.
+// Finding and opening records.
 extension OpenVault {
     /// Positions (in index order) of the records that match the query, among
     /// the groups this ring holds. A record the ring cannot open throws
@@ -253,73 +253,6 @@ extension OpenVault {
         }
     }
 
-    /// Seals `item` (its attributes, secret and sealed fields) and the earlier secrets in `history`
-    /// as a new record with a fresh record id, at `position` (replacing what is there, keeping its
-    /// item id) or at the end (with `itemID`, or a new one).
-    mutating func store(_ item: Item, history: [SecretRevision] = [],
-                        conflicts: [ItemConflict] = [], replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
-        let attributes = item.attributes
-        if attributes.accessibility.isDeviceBound && !deviceMatches {
-            throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
-        }
-        if attributes.accessibility == .whenPasscodeSetThisDeviceOnly && !hasKeyslot(.passphrase) {
-            throw VaultError.passcodeNotSet
-        }
-        guard let (groupID, recordID, sealed) = try sealRecord(item, history: history, conflicts: conflicts) else { return }
-        let classID = attributes.accessibility.fileID
-        // An item keeps its id through every change; its revision is the record's digest.
-        let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
-                               lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
-                               groupID: groupID, classID: classID, sealed: sealed[...])
-        pending.storedAttributes[entry.itemID] = attributes
-        pending.listings.insert(ListingPair(groupID: groupID, classID: classID), itemID: entry.itemID)
-        if let position {
-            pending.listings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID), itemID: entry.itemID)
-            file.index[position] = entry
-            file.records[position] = sealed[...]
-        } else {
-            file.index.append(entry)
-            file.records.append(sealed[...])
-        }
-    }
-
-    /// Seals a record of `item` (attributes, secret and sealed fields), `history` and `conflicts` under
-    /// a fresh record id: its group id (the group made if new), record id and sealed bytes; nil when
-    /// the group cannot be made.
-    mutating func sealRecord(_ item: Item, history: [SecretRevision],
-                             conflicts: [ItemConflict]) throws -> (groupID: GroupID, recordID: [UInt8], sealed: [UInt8])? {
-        let attributes = item.attributes
-        guard let groupID = try groupID(for: attributes.group, creating: true) else { return nil }
-        let recordID = SecureRandom.bytes(16)
-        let classID = attributes.accessibility.fileID
-        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
-        let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
-        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
-        // Only the other versions a merge keeps can take a record past what a reader accepts.
-        guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
-        return (groupID, recordID, try AESGCM.seal(plaintext, key: key, aad: aad))
-    }
-
-    /// `conflicts` with every other version of another group or class than `attributes`' sealed
-    /// under that pair's keys (a record key of a fresh id, the AAD a record of that pair has): a
-    /// reader of this item's group and class never decrypts a version that lived in another.
-    private mutating func sealingVersionsElsewhere(_ conflicts: [ItemConflict], of attributes: ItemAttributes) throws -> [ItemConflict] {
-        try conflicts.map { conflict in
-            guard let other = conflict.other,
-                  other.attributes.group != attributes.group || other.attributes.accessibility != attributes.accessibility else { return conflict }
-            guard let groupID = try groupID(for: other.attributes.group, creating: true) else { return conflict }
-            let recordID = SecureRandom.bytes(16), classID = other.attributes.accessibility.fileID
-            let key = try keys.recordKey(groupID: groupID, accessibility: other.attributes.accessibility, recordID: Bytes16(recordID))
-            let plaintext = RecordCodec.encodePlaintext(other)
-            var sealed = conflict
-            sealed.other = nil
-            sealed.sealedElsewhere = SealedVersion(groupID: groupID, classID: classID, recordID: recordID,
-                                                   sealed: try AESGCM.seal(plaintext, key: key, aad: AAD.record(vaultID: file.vaultID, recordID: recordID,
-                                                                                                                 groupID: groupID, classID: classID)))
-            return sealed
-        }
-    }
-
     /// `conflicts` with each version sealed under another (group, class) opened where this ring holds
     /// that pair's keys; left sealed where it does not.
     func openingVersionsElsewhere(_ conflicts: [ItemConflict]) throws -> [ItemConflict] {
@@ -341,23 +274,6 @@ extension OpenVault {
             }
             opened.sealedElsewhere = nil
             return opened
-        }
-    }
-
-    /// Stores `record` as it was opened (history and conflicts kept), at `position` or at the end with `itemID`.
-    mutating func store(_ record: OpenedRecord, replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
-        try store(record.item, history: record.history, conflicts: record.conflicts, replacing: position, itemID: itemID)
-    }
-
-    /// Removes the records at `positions`, leaving a tombstone of each unless the items are stored
-    /// again under their ids or their group goes too.
-    mutating func remove(at positions: [Int], leavingTombstones: Bool = true) {
-        if leavingTombstones { leaveTombstones(at: positions) }
-        for position in positions.sorted(by: >) {
-            pending.listings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID),
-                                   itemID: file.index.itemID(at: position))
-            file.index.remove(at: position)
-            file.records.remove(at: position)
         }
     }
 }

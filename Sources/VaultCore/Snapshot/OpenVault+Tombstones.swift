@@ -1,4 +1,3 @@
-import FoundationEssentials
 import VaultCrypto
 
 extension OpenedRecord {
@@ -38,59 +37,5 @@ extension OpenVault {
             throw VaultError.corrupted(path: path, detail: damage)
         }
         return decoded
-    }
-
-    /// Tombstones for the records at `positions`, about to be removed. A record the keys at hand
-    /// cannot open (bound to another machine) is remembered by its sealed digest alone.
-    mutating func leaveTombstones(at positions: [Int]) {
-        let removedAt = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
-        for position in positions {
-            let entry = file.index[position]
-            let content = (try? openWholeRecord(at: position))?.contentDigest ?? Tombstone.unknownContent
-            pending.tombstones.added[entry.groupID, default: []].append(
-                Tombstone(itemID: entry.itemID, removedAt: removedAt, recordDigest: entry.digest.0.bytes + entry.digest.1.bytes,
-                          contentDigest: content))
-        }
-    }
-
-    /// Reads the tombstones of `groupIDs` before their keys are replaced, to seal them again under the new ones.
-    mutating func carryTombstones(of groupIDs: [GroupID]) throws {
-        for groupID in groupIDs where pending.tombstones.carried[groupID] == nil {
-            pending.tombstones.carried[groupID] = try tombstones(of: groupID)
-        }
-    }
-
-    /// Seals the tombstone block of every group whose tombstones changed: its tombstones as read (or
-    /// carried), and those added, without repeats, the newest `Tombstone.maxPerGroup`, leaving out
-    /// items the file holds again. Blocks of groups that left the header go. Each group's
-    /// tombstone block comes first among its blocks.
-    mutating func sealTombstones() throws {
-        let headerGroups = Set(file.groups.map(\.groupID))
-        let changed = pending.tombstones.groups.intersection(headerGroups)
-        let orphaned = file.listings.contains { $0.classID == Tombstone.blockClassID && !headerGroups.contains($0.groupID) }
-        guard !changed.isEmpty || orphaned else { return }
-        var held: Set<Bytes16> = []
-        if !changed.isEmpty { for position in file.index.indices { held.insert(file.index.itemID(at: position)) } }
-        var tombstoneBlocks: [GroupID: ListingBlock] = [:]
-        var otherBlocks: [GroupID: [ListingBlock]] = [:]
-        for block in file.listings {
-            if block.classID == Tombstone.blockClassID { tombstoneBlocks[block.groupID] = block } else { otherBlocks[block.groupID, default: []].append(block) }
-        }
-        for groupID in changed {
-            let kept = try pending.tombstones.carried[groupID] ?? tombstones(of: groupID)
-            let list = Tombstone.normalized((kept + pending.tombstones.added[groupID, default: []]).filter { !held.contains($0.itemID) })
-            guard !list.isEmpty else {
-                tombstoneBlocks[groupID] = nil
-                continue
-            }
-            let sealed = try AESGCM.seal(Tombstone.encode(list), key: try keys.tombstoneKey(groupID: groupID),
-                                         aad: AAD.tombstones(vaultID: file.vaultID, groupID: groupID))
-            tombstoneBlocks[groupID] = ListingBlock(groupID: groupID, classID: Tombstone.blockClassID, bucket: 0,
-                                                    digest: SHA256.hash(sealed), sealed: StoredBytes(sealed))
-        }
-        file.listings = file.groups.flatMap { group in
-            (tombstoneBlocks[group.groupID].map { [$0] } ?? []) + (otherBlocks[group.groupID] ?? [])
-        }
-        pending.tombstones = TombstoneChanges()
     }
 }

@@ -1,0 +1,113 @@
+import FoundationEssentials
+import VaultCrypto
+
+// Changing records: storing and sealing items, removing them (a tombstone left, or moved to the trash).
+extension OpenVault {
+    /// Seals `item` (its attributes, secret and sealed fields) and the earlier secrets in `history`
+    /// as a new record with a fresh record id, at `position` (replacing what is there, keeping its
+    /// item id) or at the end (with `itemID`, or a new one).
+    mutating func store(_ item: Item, history: [SecretRevision] = [],
+                        conflicts: [ItemConflict] = [], replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+        let attributes = item.attributes
+        if attributes.accessibility.isDeviceBound && !deviceMatches {
+            throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
+        }
+        if attributes.accessibility == .whenPasscodeSetThisDeviceOnly && !hasKeyslot(.passphrase) {
+            throw VaultError.passcodeNotSet
+        }
+        guard let (groupID, recordID, sealed) = try sealRecord(item, history: history, conflicts: conflicts) else { return }
+        let classID = attributes.accessibility.fileID
+        // An item keeps its id through every change; its revision is the record's digest.
+        let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
+                               lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
+                               groupID: groupID, classID: classID, sealed: sealed[...])
+        pending.storedAttributes[entry.itemID] = attributes
+        pending.listings.insert(ListingPair(groupID: groupID, classID: classID), itemID: entry.itemID)
+        if let position {
+            pending.listings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID), itemID: entry.itemID)
+            file.index[position] = entry
+            file.records[position] = sealed[...]
+        } else {
+            file.index.append(entry)
+            file.records.append(sealed[...])
+        }
+    }
+
+    /// Seals a record of `item` (attributes, secret and sealed fields), `history` and `conflicts` under
+    /// a fresh record id: its group id (the group made if new), record id and sealed bytes; nil when
+    /// the group cannot be made.
+    mutating func sealRecord(_ item: Item, history: [SecretRevision],
+                             conflicts: [ItemConflict]) throws -> (groupID: GroupID, recordID: [UInt8], sealed: [UInt8])? {
+        let attributes = item.attributes
+        guard let groupID = try groupID(for: attributes.group, creating: true) else { return nil }
+        let recordID = SecureRandom.bytes(16)
+        let classID = attributes.accessibility.fileID
+        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
+        let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
+        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
+        // Only the other versions a merge keeps can take a record past what a reader accepts.
+        guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
+        return (groupID, recordID, try AESGCM.seal(plaintext, key: key, aad: aad))
+    }
+
+    /// `conflicts` with every other version of another group or class than `attributes`' sealed
+    /// under that pair's keys (a record key of a fresh id, the AAD a record of that pair has): a
+    /// reader of this item's group and class never decrypts a version that lived in another.
+    private mutating func sealingVersionsElsewhere(_ conflicts: [ItemConflict], of attributes: ItemAttributes) throws -> [ItemConflict] {
+        try conflicts.map { conflict in
+            guard let other = conflict.other,
+                  other.attributes.group != attributes.group || other.attributes.accessibility != attributes.accessibility else { return conflict }
+            guard let groupID = try groupID(for: other.attributes.group, creating: true) else { return conflict }
+            let recordID = SecureRandom.bytes(16), classID = other.attributes.accessibility.fileID
+            let key = try keys.recordKey(groupID: groupID, accessibility: other.attributes.accessibility, recordID: Bytes16(recordID))
+            let plaintext = RecordCodec.encodePlaintext(other)
+            var sealed = conflict
+            sealed.other = nil
+            sealed.sealedElsewhere = SealedVersion(groupID: groupID, classID: classID, recordID: recordID,
+                                                   sealed: try AESGCM.seal(plaintext, key: key, aad: AAD.record(vaultID: file.vaultID, recordID: recordID,
+                                                                                                                 groupID: groupID, classID: classID)))
+            return sealed
+        }
+    }
+
+    /// Stores `record` as it was opened (history and conflicts kept), at `position` or at the end with `itemID`.
+    mutating func store(_ record: OpenedRecord, replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+        try store(record.item, history: record.history, conflicts: record.conflicts, replacing: position, itemID: itemID)
+    }
+
+    /// Removes the records at `positions`, leaving a tombstone of each unless the items are stored
+    /// again under their ids or their group goes too.
+    mutating func remove(at positions: [Int], leavingTombstones: Bool = true) {
+        if leavingTombstones { leaveTombstones(at: positions) }
+        for position in positions.sorted(by: >) {
+            pending.listings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID),
+                                   itemID: file.index.itemID(at: position))
+            file.index.remove(at: position)
+            file.records.remove(at: position)
+        }
+    }
+
+    /// Tombstones for the records at `positions`, about to be removed. A record the keys at hand
+    /// cannot open (bound to another machine) is remembered by its sealed digest alone.
+    mutating func leaveTombstones(at positions: [Int]) {
+        let removedAt = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
+        for position in positions {
+            let entry = file.index[position]
+            let content = (try? openWholeRecord(at: position))?.contentDigest ?? Tombstone.unknownContent
+            pending.tombstones.added[entry.groupID, default: []].append(
+                Tombstone(itemID: entry.itemID, removedAt: removedAt, recordDigest: entry.digest.0.bytes + entry.digest.1.bytes,
+                          contentDigest: content))
+        }
+    }
+
+    /// Moves the records at `positions`, about to be removed, to their groups' trash as they are sealed.
+    mutating func moveToTrash(at positions: [Int], deletedAt: Date) {
+        let millis = UInt64(max(0, deletedAt.timeIntervalSince1970 * 1000))
+        for position in positions {
+            let entry = file.index[position]
+            pending.trash.added[entry.groupID, default: []].append(
+                TrashEntry(itemID: entry.itemID, deletedAt: millis, recordID: entry.id, classID: entry.classID,
+                           sealed: file.records.stored(at: position).bytes))
+        }
+    }
+}
