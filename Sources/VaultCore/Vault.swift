@@ -57,13 +57,13 @@ public final class Vault: ItemStore {
     func memberKeys() throws -> ScopedCredential? {
         guard case .identity(let identities) = source else { return nil }
         if let resolvedMember { return resolvedMember.credential }
-        let parsed = try OpenVault.parse(try readFile(), path: location.path)
+        let parsed = try Snapshot.parse(try readFile(), path: location.path)
         // Who the identity is, like what it reads, is taken only from a vault signed by the key it trusts.
         guard let pinned = configuration.trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
-        guard OpenVault.isSigned(parsed.file, header: parsed.header, byFingerprint: pinned) else {
+        guard Snapshot.isSigned(parsed.file, header: parsed.header, byFingerprint: pinned) else {
             throw VaultError.untrustedVault(path: location.path, pinned: pinned)
         }
-        let (name, keys) = try OpenVault.openMemberSlot(parsed.file, identities: identities, path: location.path)
+        let (name, keys) = try Snapshot.openMemberSlot(parsed.file, identities: identities, path: location.path)
         let credential: ScopedCredential?
         switch keys {
         case .full: credential = nil
@@ -146,7 +146,7 @@ public final class Vault: ItemStore {
                               loginSessionTimeout: Int? = nil) throws -> LoginKeyringProblem? {
         let host = host ?? selfContainedHost(for: location)
         let vault = try writeNew(at: location, host: host) { vaultID, deviceKey in
-            try OpenVault.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
+            try WorkingCopy.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
                                  deviceKey: deviceKey, path: location.path)
         }
         guard let loginSessionTimeout else { return nil }
@@ -199,12 +199,12 @@ public final class Vault: ItemStore {
     }
 
     /// The one item matching `query` in an opened file, with its secret, as `item(matching:)` gives it.
-    func openItem(matching query: Query, in vault: OpenVault) throws -> Item {
+    func openItem(matching query: Query, in vault: some OpenVault) throws -> Item {
         try openItem(at: Vault.single(try vault.positions(matching: query), in: vault, query: query), in: vault)
     }
 
     /// The item at `position` with its secret; throws `itemExpired` when its expiry date has come.
-    func openItem(at position: Int, in vault: OpenVault) throws -> Item {
+    func openItem(at position: Int, in vault: some OpenVault) throws -> Item {
         let (item, inConflict) = try vault.openRecordNotingConflicts(at: position)
         if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
         if inConflict { configuration.onNotice?(.itemInConflict(item.attributes.key)) }

@@ -57,7 +57,7 @@ import VaultCrypto
         _ = try vaultWithEveryClass(dir, host)
         let bytes = fileBytes(dir.location().path)
         let key = try deviceKey(of: dir.location(), host: host.context)
-        let open = try OpenVault.openPartial(bytes, deviceKey: key, grants: DeviceGrants.read(vaultID: VaultFile.peekVaultID(bytes), deviceKey: key,
+        let open = try Snapshot.openPartial(bytes, deviceKey: key, grants: DeviceGrants.read(vaultID: VaultFile.peekVaultID(bytes), deviceKey: key,
                                                                                      host: host.context) ?? [], path: "t")
         let position = open.file.index.firstIndex { $0.classID == Accessibility.whenUnlocked.fileID }!
         let entry = open.file.index[position]

@@ -50,8 +50,8 @@ import Glibc
 
         // Whoever holds the old key and the old file gets its always base keys from the old device
         // grants; with them, no always or device-bound record of the new file opens.
-        let stolen = try OpenVault.openPartial(oldBytes, deviceKey: oldKey, grants: oldGrants, path: "old")
-        var attacker = stolen
+        let stolen = try Snapshot.openPartial(oldBytes, deviceKey: oldKey, grants: oldGrants, path: "old")
+        var attacker = WorkingCopy(stolen)
         attacker.file = try VaultFile.decode(fileBytes(dir.location().path)).file
         var tried = 0
         for position in attacker.file.index.indices {

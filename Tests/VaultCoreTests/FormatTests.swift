@@ -71,7 +71,7 @@ import VaultCrypto
         for position in 0...1 {
             open.file.index[position] = open.file.index[position].withDigest(of: open.file.records[position], itemID: open.file.index[position].itemID)
         }
-        let moved = try OpenVault.unlock(try open.encode(), secret: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
+        let moved = try Snapshot.unlock(try open.encode(), secret: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
         #expect(throws: VaultError.corrupted(path: "test", detail: .doesNotOpen(.record))) { try moved.openRecord(at: 0) }
         #expect(throws: VaultError.corrupted(path: "test", detail: .doesNotOpen(.record))) { try moved.openRecord(at: 1) }
     }
@@ -83,11 +83,11 @@ import VaultCrypto
         try first.add("svc", "acct", "from-a")
         try second.add("svc", "acct", "from-b")
         let device = try deviceKey(of: dir.location())
-        let a = try OpenVault.unlock(fileBytes(dir.location("a.vault").path), secret: testKeyFile, deviceKey: device, path: "a")
-        var b = try OpenVault.unlock(fileBytes(dir.location("b.vault").path), secret: testKeyFile, deviceKey: device, path: "b")
+        let a = try Snapshot.unlock(fileBytes(dir.location("a.vault").path), secret: testKeyFile, deviceKey: device, path: "a")
+        var b = WorkingCopy(try Snapshot.unlock(fileBytes(dir.location("b.vault").path), secret: testKeyFile, deviceKey: device, path: "b"))
         b.file.records[0] = a.file.records[0]
         b.file.index[0] = b.file.index[0].withDigest(of: a.file.records[0], itemID: b.file.index[0].itemID)
-        let mixed = try OpenVault.unlock(try b.encode(), secret: testKeyFile, deviceKey: device, path: "b")
+        let mixed = try Snapshot.unlock(try b.encode(), secret: testKeyFile, deviceKey: device, path: "b")
         #expect(throws: VaultError.corrupted(path: "b", detail: .doesNotOpen(.record))) { try mixed.openRecord(at: 0) }
     }
 
@@ -95,7 +95,7 @@ import VaultCrypto
         let dir = try TempDirectory()
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("svc", "acct", "value")
-        let open = try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile,
+        let open = try Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile,
                                         deviceKey: try deviceKey(of: dir.location()), path: "t")
         let entry = open.file.index[0]
         let aad = AAD.record(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
@@ -238,14 +238,14 @@ import VaultCrypto
     @Test func bucketsExchangedDoNotOpen() throws {
         let dir = try TempDirectory()
         _ = try largeVault(dir)
-        var open = try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile,
-                                        deviceKey: try deviceKey(of: dir.location()), path: "test")
+        var open = WorkingCopy(try Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile,
+                                                   deviceKey: try deviceKey(of: dir.location()), path: "test"))
         let (first, second) = (open.file.listings[0], open.file.listings[1])
         open.file.listings[0].sealed = second.sealed
         open.file.listings[0].digest = second.digest
         open.file.listings[1].sealed = first.sealed
         open.file.listings[1].digest = first.digest
-        let exchanged = try OpenVault.unlock(try open.encode(), secret: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
+        let exchanged = try Snapshot.unlock(try open.encode(), secret: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
         #expect(throws: VaultError.corrupted(path: "test", detail: .doesNotOpen(.listingBlock))) {
             try exchanged.listedItems(of: ListingPair(groupID: first.groupID, classID: first.classID))
         }
@@ -294,11 +294,11 @@ import VaultCrypto
 }
 
 /// A key-file vault in `dir` holding two items (first/a, second/b), opened in memory by its owner with path "test".
-func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
+func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> WorkingCopy {
     let vault = try Vault.makeTest(at: dir.location())
     try vault.add("first", "a", "secret-one")
     try vault.add("second", "b", "secret-two")
-    return try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: "test")
+    return WorkingCopy(try Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: "test"))
 }
 
 /// A mapped file shows what another program writes to it in place. What opening checks must be
@@ -339,7 +339,7 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
         let (path, _, spliced) = try spliceOlderTarget(dir)
 
         let mapped = try FileSystem.readVaultFile(path, directory: dir.path, missing: .noSuchVault(path: path))
-        let open = try OpenVault.unlock(mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path)
+        let open = try Snapshot.unlock(mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path)
         let fd = Glibc.open(path, O_WRONLY)
         try #require(fd >= 0)
         #expect(spliced.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) } == spliced.count)
@@ -358,7 +358,7 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> OpenVault {
         let dir = try TempDirectory()
         let (path, position, spliced) = try spliceOlderTarget(dir)
         let mapped = try FileSystem.readVaultFile(path, directory: dir.path, missing: .noSuchVault(path: path))
-        let open = try OpenVault.unlock(mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path,
+        let open = try Snapshot.unlock(mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path,
                                         checking: .lookupsOnly)
         #expect(open.file.index.isInPlace)
         let found = try open.positions(matching: Query(service: "target", account: "a"))

@@ -39,12 +39,12 @@ import VaultCrypto
 
     /// The id of group `ci` in the vault at `location`, read with the passphrase.
     func ciGroupID(_ bytes: [UInt8]) throws -> GroupID {
-        try #require(try OpenVault.unlock(bytes, secret: .passphrase(passphrase), deviceKey: nil, path: "").keys.groupID(of: ci))
+        try #require(try Snapshot.unlock(bytes, secret: .passphrase(passphrase), deviceKey: nil, path: "").keys.groupID(of: ci))
     }
 
     /// What a holder of a group's lookup key can do with write access: make the group's read MAC
     /// anew over `vault` as it now is (the bucket digests need no key). Returns the digests and the MAC's context.
-    func remakeReadMAC(_ vault: inout OpenVault, groupID: GroupID) throws -> (digests: [[UInt8]], context: KeyRing.GroupMACContext) {
+    func remakeReadMAC(_ vault: inout WorkingCopy, groupID: GroupID) throws -> (digests: [[UInt8]], context: KeyRing.GroupMACContext) {
         let slot = try #require(vault.file.groups.firstIndex { $0.groupID == groupID })
         let bucketCount = vault.file.sections[slot].bucketDigests.count
         let computed = vault.file.index.bucketDigests([groupID: (bucketCount, nil)])[groupID] ?? [:]
@@ -60,7 +60,7 @@ import VaultCrypto
     /// Every key an old master key gives: the master key itself, the keys it unwraps from an old
     /// header, and everything derived from those.
     func keysOfOldMasterKey(_ oldBytes: [UInt8], secret: UnlockSecret, location: VaultLocation) throws -> [SecretBytes] {
-        let old = try OpenVault.unlock(oldBytes, secret: secret, deviceKey: try deviceKey(of: location), path: "old")
+        let old = try Snapshot.unlock(oldBytes, secret: secret, deviceKey: try deviceKey(of: location), path: "old")
         var keys = [try old.masterKey().secret] + old.keys.classKeys.values.map(\.secret)
         for (id, group) in old.keys.groups {
             keys += [group.lookupKey.secret, group.readMACKey(vaultID: old.file.vaultID).secret] + (group.indexMACKey.map { [$0.secret] } ?? [])
@@ -89,12 +89,12 @@ import VaultCrypto
         }
         try current.add("later", "x", "added-after-the-change")
         let newBytes = fileBytes(dir.location().path)
-        let oldMasterKey = try OpenVault.unlock(oldBytes, secret: .passphrase(passphrase), deviceKey: nil, path: "old").masterKey()
+        let oldMasterKey = try Snapshot.unlock(oldBytes, secret: .passphrase(passphrase), deviceKey: nil, path: "old").masterKey()
         #expect(throws: VaultError.corrupted(path: "new", detail: .headerMACMismatch)) {
-            try OpenVault.open(newBytes, masterKey: oldMasterKey, deviceKey: nil, path: "new")
+            try Snapshot.open(newBytes, masterKey: oldMasterKey, deviceKey: nil, path: "new")
         }
         let stolen = try keysOfOldMasterKey(oldBytes, secret: .passphrase(passphrase), location: dir.location())
-        let new = try OpenVault.unlock(newBytes, secret: .passphrase(change == "passwd" ? newPassphrase : passphrase),
+        let new = try Snapshot.unlock(newBytes, secret: .passphrase(change == "passwd" ? newPassphrase : passphrase),
                                        deviceKey: try deviceKey(of: dir.location()), path: "new")
         let later = try #require(new.file.index.indices.first { (try? new.openAttributes(at: $0))?.service == "later" })
         let entry = new.file.index[later]
@@ -194,7 +194,7 @@ import VaultCrypto
                                                     host: Vault.selfContainedHost(for: dir.location())))
         #expect(grants.allSatisfy { $0.indexMACKey == nil })
         // The thief drops ci's npm item and re-MACs the group with every key the device key opens.
-        var thief = try OpenVault.openPartial(bytes, deviceKey: key, grants: grants, path: "thief")
+        var thief = WorkingCopy(try Snapshot.openPartial(bytes, deviceKey: key, grants: grants, path: "thief"))
         #expect(thief.keys.headerMACKey == nil)
         let npm = try #require(grants.first { $0.group == ci }?.groupID)
         let dropped = try #require(thief.file.index.indices.first {
@@ -252,7 +252,7 @@ import VaultCrypto
         #expect(throws: VaultError.readOnlyCredential) { try attacker.add("evil", "x", "v", group: ci) }
         #expect(throws: VaultError.readOnlyCredential) { try attacker.delete(matching: Query(service: "db", account: "ci")) }
         // Below the policy check: the keys it holds cannot encode a file.
-        var open = try OpenVault.open(before, credential: forged, deviceKey: nil, path: "")
+        var open = WorkingCopy(try Snapshot.open(before, credential: forged, deviceKey: nil, path: ""))
         #expect(!open.isWritable)
         #expect(throws: VaultError.locked(nil)) { try open.encode() }
         #expect(fileBytes(dir.location().path) == before)
@@ -296,7 +296,7 @@ import VaultCrypto
         let stolenGrants = try #require(DeviceGrants.read(vaultID: vaultID, deviceKey: stolenKey, host: host))
         try owner.rekey(kdf: .testing) { _ in }
         #expect(try #require(try deviceKey(of: dir.location())).copyBytes() != stolenKey.copyBytes())
-        let thief = try OpenVault.openPartial(fileBytes(dir.location().path), deviceKey: stolenKey, grants: stolenGrants, path: "thief")
+        let thief = try Snapshot.openPartial(fileBytes(dir.location().path), deviceKey: stolenKey, grants: stolenGrants, path: "thief")
         #expect(thief.keys.groups.isEmpty && !thief.deviceMatches)
         for position in thief.file.index.indices { #expect(throws: VaultError.self) { try thief.openRecord(at: position) } }
         // The owner's machine moved to the new key: both items open, the always one without an unlock.
@@ -357,7 +357,7 @@ import VaultCrypto
         let reader = try owner.grant(groups: [ci], readOnly: true, expires: nil)
         let token = try owner.startSession()
         let bytes = fileBytes(dir.location().path)
-        var forged = try OpenVault.open(bytes, credential: reader, deviceKey: nil, path: "forger")
+        var forged = WorkingCopy(try Snapshot.open(bytes, credential: reader, deviceKey: nil, path: "forger"))
         forged.file.keyEpoch += 1
         let ciID = try ciGroupID(bytes)
         _ = try remakeReadMAC(&forged, groupID: ciID)

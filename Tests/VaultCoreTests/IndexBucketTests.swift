@@ -18,7 +18,7 @@ import VaultCrypto
 
     /// The default group's slot in the header.
     func defaultSlot(_ decoded: VaultFile.Decoded, _ dir: TempDirectory) throws -> Int {
-        let owner = try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil, path: "test")
+        let owner = try Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil, path: "test")
         let id = try #require(owner.keys.groupID(of: .default))
         return try #require(decoded.file.groups.firstIndex { $0.groupID == id })
     }
@@ -125,14 +125,14 @@ import VaultCrypto
     }
 
     /// The owner's key ring, opened in memory, to find where items sit.
-    func owner(_ dir: TempDirectory) throws -> OpenVault {
-        try OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil, path: "test")
+    func owner(_ dir: TempDirectory) throws -> Snapshot {
+        try Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil, path: "test")
     }
 
     /// A vault of 384 items (four buckets) whose index entry of svc-42 was changed without keys,
     /// so its bucket's digest fails: the vault, the owner's ring read before, the damaged bucket
     /// and the file's bytes as changed.
-    func vaultWithADamagedBucket(_ dir: TempDirectory) throws -> (Vault, OpenVault, Int, [UInt8]) {
+    func vaultWithADamagedBucket(_ dir: TempDirectory) throws -> (Vault, Snapshot, Int, [UInt8]) {
         let vault = try vault(dir, count: 384)
         let path = dir.location().path
         let open = try owner(dir)
@@ -144,7 +144,7 @@ import VaultCrypto
     }
 
     /// The bucket (among `count`) of the default group that item svc-`n` falls in.
-    func bucket(of service: String, _ owner: OpenVault, among count: Int) throws -> Int {
+    func bucket(of service: String, _ owner: Snapshot, among count: Int) throws -> Int {
         let groupID = try #require(owner.keys.groupID(of: .default))
         return Bytes16(try owner.keys.lookupTag(groupID: groupID, service: service, account: "acct")).bucket(among: count)
     }

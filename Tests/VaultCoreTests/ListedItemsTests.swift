@@ -9,7 +9,7 @@ import Testing
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     /// One opened block (bucket 0 of 1) listing `services`, each under its item id.
-    static func listing(_ entries: [(id: Bytes16, service: String)]) -> OpenVault.OpenedListing {
+    static func listing(_ entries: [(id: Bytes16, service: String)]) -> OpenedListing {
         var w = ByteWriter(capacity: 256)
         var items: [(itemID: Bytes16, fields: Range<Int>)] = []
         for entry in entries {
@@ -19,7 +19,7 @@ import Testing
             w.raw(fields.bytes)
             items.append((entry.id, start..<w.bytes.count))
         }
-        return OpenVault.OpenedListing(bucket: 0, plaintext: w.bytes, items: items, group: .default, accessibility: .whenUnlocked)
+        return OpenedListing(bucket: 0, plaintext: w.bytes, items: items, group: .default, accessibility: .whenUnlocked)
     }
 
     let ids = (0..<4).map { _ in Bytes16.random() }

@@ -55,8 +55,8 @@ import VaultCrypto
         // build then writes the header as a full member's write does — MACed with HMK, signed with
         // the epoch's signing key, the owner's trust statement kept (the key epoch is unchanged) —
         // with none of the client's checks of what a member may change.
-        var forged = try OpenVault.open(FileBytes(fileBytes(path)), identities: [mallory], deviceKey: nil, path: path)
-        guard case .full(let mallorysKeys) = try OpenVault.openMemberSlot(forged.file, identities: [mallory], path: path).keys else {
+        var forged = WorkingCopy(try Snapshot.open(FileBytes(fileBytes(path)), identities: [mallory], deviceKey: nil, path: path))
+        guard case .full(let mallorysKeys) = try Snapshot.openMemberSlot(forged.file, identities: [mallory], path: path).keys else {
             Issue.record("mallory is a full member")
             return
         }

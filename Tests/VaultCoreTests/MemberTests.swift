@@ -174,7 +174,7 @@ import Glibc
             for (identity, service) in [(full, "prod"), (runner, "ci")] {
                 // The slots alone (no signature checked): damage, no slot, or the right keys, never wrong ones.
                 do {
-                    let open = try OpenVault.open(FileBytes(fixed), identities: [identity], deviceKey: nil, path: copy.path)
+                    let open = try Snapshot.open(FileBytes(fixed), identities: [identity], deviceKey: nil, path: copy.path)
                     let position = try #require(try open.positions(matching: Query(service: "db", account: service)).first)
                     #expect(try open.openRecord(at: position).secret.text == "\(service)-secret", "offset \(offset)")
                     // The full member checks the header MAC, which covers every member byte.
@@ -224,18 +224,18 @@ import Glibc
 
         let alice = try run(full)
         #expect(alice.status == 0, "\(alice.stderr)")
-        guard case .full(let fullKeys) = try OpenVault.openMemberSlot(file, identities: [full], path: "").keys else {
+        guard case .full(let fullKeys) = try Snapshot.openMemberSlot(file, identities: [full], path: "").keys else {
             Issue.record("alice is a full member")
             return
         }
         #expect(alice.object?["name"] as? String == "alice" && alice.object?["kind"] as? String == "full")
         #expect(alice.object?["header_mac_key"] as? String == hex(fullKeys.headerMACKey))
         #expect(alice.object?["wrap_key"] as? String == hex(fullKeys.wrapKey))
-        #expect(alice.object?["trust_fingerprint"] as? String == OpenVault.trustFingerprint(of: file.trustPublicKey))
+        #expect(alice.object?["trust_fingerprint"] as? String == Snapshot.trustFingerprint(of: file.trustPublicKey))
 
         let ci = try run(runner)
         #expect(ci.status == 0, "\(ci.stderr)")
-        guard case .scoped(true, let grants) = try OpenVault.openMemberSlot(file, identities: [runner], path: "").keys else {
+        guard case .scoped(true, let grants) = try Snapshot.openMemberSlot(file, identities: [runner], path: "").keys else {
             Issue.record("ci-runner is a read-only scoped member")
             return
         }
@@ -272,7 +272,7 @@ import Glibc
         bytesB.replaceSubrange(range, with: w.bytes)
         let moved = try rechecksummed(bytesB)
         #expect(throws: VaultError.noMemberSlot(recipients: [identity.recipient.description])) {
-            try OpenVault.open(FileBytes(moved), identities: [identity], deviceKey: nil, path: "b")
+            try Snapshot.open(FileBytes(moved), identities: [identity], deviceKey: nil, path: "b")
         }
     }
 
@@ -287,7 +287,7 @@ import Glibc
         bytes.replaceSubrange(range.lowerBound + 1 ..< range.lowerBound + 33, with: [UInt8](repeating: 0, count: 32))
         let tampered = try rechecksummed(bytes)
         #expect {
-            try OpenVault.open(FileBytes(tampered), identities: [runner], deviceKey: nil, path: "test")
+            try Snapshot.open(FileBytes(tampered), identities: [runner], deviceKey: nil, path: "test")
         } throws: { error in
             guard case VaultError.corrupted(_, let detail) = error else { return false }
             return detail == .violates(.lowOrderEphemeralShare)
@@ -316,7 +316,7 @@ import Glibc
             // The first byte of spare's index MAC: the group is damaged, and quarantine gives it a new key.
             var bytes = fileBytes(dir.location().path)
             let decoded = try VaultFile.decode(bytes)
-            let spareID = try #require(try OpenVault.unlock(bytes, secret: testKeyFile, deviceKey: nil, path: "").keys.groupID(of: spare))
+            let spareID = try #require(try Snapshot.unlock(bytes, secret: testKeyFile, deviceKey: nil, path: "").keys.groupID(of: spare))
             let slot = try #require(decoded.file.groups.firstIndex { $0.groupID == spareID })
             bytes[indexMACStart(decoded, slot: slot)] ^= 0x01
             writeBytes(bytes, to: dir.location().path)
@@ -371,7 +371,7 @@ import Glibc
         let (owner, full, runner) = try makeVault(dir)
         let old = fileBytes(dir.location().path)
         let oldFile = try VaultFile.decode(old).file
-        guard case .full(let oldKeys) = try OpenVault.openMemberSlot(oldFile, identities: [full], path: "").keys else {
+        guard case .full(let oldKeys) = try Snapshot.openMemberSlot(oldFile, identities: [full], path: "").keys else {
             Issue.record("alice is a full member")
             return
         }
@@ -382,7 +382,7 @@ import Glibc
         }
         // The keys the old slot gave check nothing of the new file.
         #expect(throws: VaultError.corrupted(path: "", detail: .headerMACMismatch)) {
-            try OpenVault.open(FileBytes(fileBytes(dir.location().path)), fullKeys: .member(oldKeys), deviceKey: nil, path: "")
+            try Snapshot.open(FileBytes(fileBytes(dir.location().path)), fullKeys: .member(oldKeys), deviceKey: nil, path: "")
         }
         #expect(try member(dir.location(), runner).secret("db", "ci") == "ci-secret")
         #expect(try owner.members().map(\.name) == ["ci-runner"])
@@ -392,7 +392,7 @@ import Glibc
         let dir = try TempDirectory()
         let (owner, full, runner) = try makeVault(dir)
         let oldFile = try VaultFile.decode(fileBytes(dir.location().path)).file
-        guard case .scoped(_, let oldGrants) = try OpenVault.openMemberSlot(oldFile, identities: [runner], path: "").keys else {
+        guard case .scoped(_, let oldGrants) = try Snapshot.openMemberSlot(oldFile, identities: [runner], path: "").keys else {
             Issue.record("ci-runner is scoped")
             return
         }
@@ -404,7 +404,7 @@ import Glibc
         // The keys its old slot gave are revoked, and the re-sealed record does not open with its old base keys.
         let credential = ScopedCredential.member(name: "ci-runner", vaultID: oldFile.vaultID, readOnly: true, grants: oldGrants)
         #expect(throws: VaultError.credentialRevoked(ci)) {
-            try OpenVault.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "")
+            try Snapshot.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "")
         }
         let file = try VaultFile.decode(fileBytes(dir.location().path)).file
         let ciID = oldGrants[0].groupID

@@ -220,8 +220,8 @@ import VaultCrypto
         #expect(report.conflicts.isEmpty && report.keyEpoch == theirEpoch && report.rekeyed && !report.joinedLogs)
         #expect(try clones.ours.secret("a", "x") == "a-ours")
         // The result holds their keys: the base's master key opens nothing of it.
-        let baseKey = try OpenVault.unlock(clones.base, secret: testKeyFile, deviceKey: nil, path: "base").keys.masterKey!
-        #expect(throws: VaultError.self) { try OpenVault.open(FileBytes(clones.ourBytes), masterKey: baseKey, deviceKey: nil, path: "ours") }
+        let baseKey = try Snapshot.unlock(clones.base, secret: testKeyFile, deviceKey: nil, path: "base").keys.masterKey!
+        #expect(throws: VaultError.self) { try Snapshot.open(FileBytes(clones.ourBytes), masterKey: baseKey, deviceKey: nil, path: "ours") }
     }
 
     @Test func whenBothSidesReKeyedTheResultIsReKeyedOnceMore() throws {
@@ -230,11 +230,11 @@ import VaultCrypto
         _ = try clones.theirs.rekey(kdf: .testing) { _ in }
         try change(clones.theirs, "b", to: "b-theirs")
         let epochs = [clones.ourBytes, clones.theirBytes].map { VaultFile.peekKeyEpoch(FileBytes($0))! }
-        let theirKey = try OpenVault.unlock(clones.theirBytes, secret: testKeyFile, deviceKey: nil, path: "theirs").keys.masterKey!
+        let theirKey = try Snapshot.unlock(clones.theirBytes, secret: testKeyFile, deviceKey: nil, path: "theirs").keys.masterKey!
         let report = try clones.merge()
         #expect(report.rekeyed && report.keyEpoch > epochs.max()!)
         #expect(try clones.ours.secret("b", "x") == "b-theirs")
-        #expect(throws: VaultError.self) { try OpenVault.open(FileBytes(clones.ourBytes), masterKey: theirKey, deviceKey: nil, path: "ours") }
+        #expect(throws: VaultError.self) { try Snapshot.open(FileBytes(clones.ourBytes), masterKey: theirKey, deviceKey: nil, path: "ours") }
     }
 
     @Test func aMemberRemovedOnOneSideStaysRemovedAndItsBranchsEditsAreConflicts() throws {
@@ -326,7 +326,7 @@ import VaultCrypto
     /// team log's members, so the side is damage to everyone who opens it, and a merge of it changes nothing.
     @Test func aSideWhoseSlotsAreNotItsLogsStopsTheMerge() throws {
         let (alice, clones) = try clonesWithAliceAndARunner()
-        var shrunk = try OpenVault.open(FileBytes(clones.theirBytes), identities: [alice], deviceKey: nil, path: "")
+        var shrunk = WorkingCopy(try Snapshot.open(FileBytes(clones.theirBytes), identities: [alice], deviceKey: nil, path: ""))
         shrunk.file.members.removeLast()
         shrunk.trustAsRead = TrustFields(of: shrunk.file)  // her build keeps the statement it read, as a full member's write must
         writeBytes(try shrunk.encode(), to: clones.theirs.location.path)
@@ -482,7 +482,7 @@ import VaultCrypto
         _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
         try clones.theirs.addMember(name: "carol", recipient: carol.recipient, groups: [], readOnly: false)
         func openLog(_ bytes: [UInt8]) throws -> TeamLog {
-            var vault = try OpenVault.unlock(FileBytes(bytes), secret: testKeyFile, deviceKey: nil, path: "")
+            var vault = WorkingCopy(try Snapshot.unlock(FileBytes(bytes), secret: testKeyFile, deviceKey: nil, path: ""))
             return try vault.openTeamLog()
         }
         let mine = try openLog(clones.ourBytes), theirs = try openLog(clones.theirBytes)
@@ -563,7 +563,7 @@ import VaultCrypto
         let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
         let pinned = try clones.ours.trustFingerprint()
         let vaultID = try VaultFile.decode(clones.base).file.vaultID
-        var forged = try OpenVault.create(vaultID: vaultID, slotKind: .keyFile, secret: SecretBytes(Array("the attacker's".utf8)),
+        var forged = try WorkingCopy.create(vaultID: vaultID, slotKind: .keyFile, secret: SecretBytes(Array("the attacker's".utf8)),
                                           kdf: .testing, deviceKey: SecretBytes(random: 32), path: "forged")
         _ = try forged.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false, addedAt: Date())
         let now = Date()
@@ -634,14 +634,14 @@ import VaultCrypto
         let clones = try clones()
         _ = try clones.ours.rekey(kdf: .testing) { _ in }
         let newTrust = try clones.ours.trustFingerprint()
-        let rekeyedKey = try OpenVault.unlock(clones.ourBytes, secret: testKeyFile, deviceKey: nil, path: "ours").keys.masterKey!
-        let baseKey = try OpenVault.unlock(clones.base, secret: testKeyFile, deviceKey: nil, path: "base").keys.masterKey!
+        let rekeyedKey = try Snapshot.unlock(clones.ourBytes, secret: testKeyFile, deviceKey: nil, path: "ours").keys.masterKey!
+        let baseKey = try Snapshot.unlock(clones.base, secret: testKeyFile, deviceKey: nil, path: "base").keys.masterKey!
         try clones.theirs.revoke(group: .default)
         try clones.theirs.revoke(group: .default)  // their side now at the higher epoch, under the base's master key
         let report = try clones.merge()
         #expect(report.joinedLogs && !report.rekeyed && report.groupsRevoked == [.default])
-        #expect(throws: VaultError.self) { try OpenVault.open(FileBytes(clones.ourBytes), masterKey: baseKey, deviceKey: nil, path: "ours") }
-        #expect(try OpenVault.open(FileBytes(clones.ourBytes), masterKey: rekeyedKey, deviceKey: nil, path: "ours").file.keyEpoch == report.keyEpoch)
+        #expect(throws: VaultError.self) { try Snapshot.open(FileBytes(clones.ourBytes), masterKey: baseKey, deviceKey: nil, path: "ours") }
+        #expect(try Snapshot.open(FileBytes(clones.ourBytes), masterKey: rekeyedKey, deviceKey: nil, path: "ours").file.keyEpoch == report.keyEpoch)
         #expect(try clones.ours.secret("a", "x") == "a-base")
         // The trust key that re-key made (to shut out an old passphrase, say) is the one the result keeps.
         #expect(try clones.ours.trustFingerprint() == newTrust)

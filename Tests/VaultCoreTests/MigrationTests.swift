@@ -75,14 +75,14 @@ import Glibc
     @Test func theTrustKeyOfTheV2VectorIsSealedWithTPByTheOwnersNextWrite() throws {
         let dir = try TempDirectory()
         let location = copyVector(2, into: dir)
-        func opened() throws -> OpenVault {
-            try OpenVault.unlock(fileBytes(location.path), secret: Self.passphrase, deviceKey: nil, path: location.path)
+        func opened() throws -> Snapshot {
+            try Snapshot.unlock(fileBytes(location.path), secret: Self.passphrase, deviceKey: nil, path: location.path)
         }
         let before = try opened()
-        #expect(before.pending.trustKeySealedWithoutTP)
+        #expect(before.trustKeySealedWithoutTP)
         try Vault(location: location, credential: Self.passphrase).add("new", "item", "after-the-vector")
         let after = try opened()
-        #expect(!after.pending.trustKeySealedWithoutTP)
+        #expect(!after.trustKeySealedWithoutTP)
         #expect(after.file.wrappedTrustKey != before.file.wrappedTrustKey)
         #expect(after.file.trustPublicKey == before.file.trustPublicKey)  // the same trust key: pins stay
         try expectEveryItem(Vault(location: location, credential: Self.passphrase))
@@ -93,7 +93,7 @@ import Glibc
     @Test func aTrustKeySealedWithoutTPOpensOnlyForItsOwnPublicKey() throws {
         let dir = try TempDirectory()
         let location = copyVector(2, into: dir)
-        var vault = try OpenVault.unlock(fileBytes(location.path), secret: Self.passphrase, deviceKey: nil, path: location.path)
+        var vault = WorkingCopy(try Snapshot.unlock(fileBytes(location.path), secret: Self.passphrase, deviceKey: nil, path: location.path))
         vault.trustKey = nil
         vault.file.trustPublicKey = try Ed25519.publicKey(of: SecretBytes(random: Ed25519.keySize))
         #expect(throws: VaultError.corrupted(path: location.path, detail: .violates(.trustKeyNotTheHeaders))) {

@@ -55,7 +55,7 @@ import VaultCrypto
             material.append(contentsOf: grant.baseKeys.values.map(\.secret))
         }
         let file = try VaultFile.decode(fileBytes(dir.location().path)).file
-        let prodID = try #require(OpenVault.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil,
+        let prodID = try #require(Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil,
                                                    path: "").keys.groupID(of: prod))
         let prodPositions = file.index.indices.filter { file.index[$0].groupID == prodID }
         #expect(prodPositions.count == 1)
@@ -69,7 +69,7 @@ import VaultCrypto
             }
         }
         // And the ring a credential builds has no key for prod at all.
-        let ring = try OpenVault.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "").keys
+        let ring = try Snapshot.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "").keys
         #expect(ring.groups[prodID] == nil)
         #expect(ring.masterKey == nil && ring.wrapKey == nil)
         #expect(throws: (any Error).self) { try ring.recordKey(groupID: prodID, accessibility: .whenUnlocked, recordID: Bytes16([UInt8](repeating: 0, count: 16))) }
@@ -80,12 +80,12 @@ import VaultCrypto
         let dir = try TempDirectory()
         let owner = try makeVault(dir)
         let credential = try owner.grant(groups: [ci], readOnly: false, expires: nil)
-        var open = try OpenVault.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "")
+        var open = WorkingCopy(try Snapshot.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: ""))
         #expect(open.keys.headerMACKey == nil)
         _ = try open.encode()
         open.file.keyslots.removeAll()
         #expect(throws: VaultError.locked(nil)) { try open.encode() }
-        var dropped = try OpenVault.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "")
+        var dropped = WorkingCopy(try Snapshot.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: ""))
         dropped.file.groups.removeLast()
         dropped.file.sections.removeLast()
         #expect(throws: VaultError.locked(nil)) { try dropped.encode() }
@@ -107,7 +107,7 @@ import VaultCrypto
         #expect(throws: VaultError.readOnlyCredential) { try vault.delete(matching: Query(service: "db", account: "ci")) }
         #expect(fileBytes(dir.location().path) == before)
         // Below the policy check: the keys it holds cannot write a file anyway.
-        var open = try OpenVault.open(before, credential: credential, deviceKey: nil, path: "")
+        var open = WorkingCopy(try Snapshot.open(before, credential: credential, deviceKey: nil, path: ""))
         #expect(!open.isWritable)
         #expect(throws: VaultError.locked(nil)) { try open.encode() }
     }

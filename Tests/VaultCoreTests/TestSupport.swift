@@ -83,20 +83,20 @@ func writeBytes(_ bytes: [UInt8], to path: String) {
 }
 
 /// Opening bytes held in memory, as the tests make them.
-extension OpenVault {
-    static func unlock(_ bytes: [UInt8], secret: UnlockSecret, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+extension Snapshot {
+    static func unlock(_ bytes: [UInt8], secret: UnlockSecret, deviceKey: SecretBytes?, path: String) throws -> Snapshot {
         try unlock(FileBytes(bytes), secret: secret, deviceKey: deviceKey, path: path)
     }
 
-    static func open(_ bytes: [UInt8], masterKey: MasterKey, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    static func open(_ bytes: [UInt8], masterKey: MasterKey, deviceKey: SecretBytes?, path: String) throws -> Snapshot {
         try open(FileBytes(bytes), masterKey: masterKey, deviceKey: deviceKey, path: path)
     }
 
-    static func open(_ bytes: [UInt8], credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    static func open(_ bytes: [UInt8], credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> Snapshot {
         try open(FileBytes(bytes), credential: credential, deviceKey: deviceKey, path: path)
     }
 
-    static func openPartial(_ bytes: [UInt8], deviceKey: SecretBytes?, grants: [GroupGrant], path: String) throws -> OpenVault {
+    static func openPartial(_ bytes: [UInt8], deviceKey: SecretBytes?, grants: [GroupGrant], path: String) throws -> Snapshot {
         try openPartial(FileBytes(bytes), deviceKey: deviceKey, grants: grants, path: path)
     }
 }

@@ -102,7 +102,7 @@ import VaultCrypto
     /// What a removed full member's own build could write from its old copy (the client's checks
     /// left out): the runner's item holding "bobs-secret", and the header changed by `header`.
     func forge(_ oldCopy: [UInt8], by bob: AgeIdentity, header: (inout VaultFile) throws -> Void) throws -> [UInt8] {
-        var forged = try OpenVault.open(FileBytes(oldCopy), identities: [bob], deviceKey: nil, path: "")
+        var forged = WorkingCopy(try Snapshot.open(FileBytes(oldCopy), identities: [bob], deviceKey: nil, path: ""))
         let position = try #require(forged.file.index.indices.first { try! forged.openWholeRecord(at: $0).item.attributes.service == "db" })
         var record = try forged.openWholeRecord(at: position)
         record.item.secret = SecretBytes(Array("bobs-secret".utf8))
@@ -250,7 +250,7 @@ import VaultCrypto
         #expect(fileBytes(dir.location().path) == before)
 
         // Every raise of the key epoch is an entry of the team log, which only the trust key's holder appends to.
-        var opened = try OpenVault.open(FileBytes(before), identities: [bob], deviceKey: nil, path: "")
+        var opened = WorkingCopy(try Snapshot.open(FileBytes(before), identities: [bob], deviceKey: nil, path: ""))
         #expect(throws: VaultError.trustKeyNeeded(.changeTeamLog)) { try opened.appendToLog(.rekeyed(trustKeyReplaced: false)) }
         opened.file.keyEpoch += 1
         #expect(throws: VaultError.corrupted(path: "", detail: .violates(.keyEpochNotTheLogs))) { try opened.encode() }

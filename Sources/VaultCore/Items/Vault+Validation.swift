@@ -7,7 +7,7 @@ import Glibc
 
 // What an item may hold, checked before any write.
 extension Vault {
-    static func single(_ positions: [Int], in vault: OpenVault, query: Query) throws -> Int {
+    static func single(_ positions: [Int], in vault: some OpenVault, query: Query) throws -> Int {
         guard let first = positions.first else {
             try vault.requireExisting(query.group)
             throw VaultError.itemNotFound(query)

@@ -47,7 +47,7 @@ extension Vault {
     /// are replaced (a full member removed: the re-key must be of the file without its slot), and
     /// the trust key kept when `keepingTrustKey` (replaced otherwise).
     func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
-               first: (inout OpenVault) throws -> Void) throws -> RekeyOutcome {
+               first: (inout WorkingCopy) throws -> Void) throws -> RekeyOutcome {
         try requireTrustKey(.rekeyVault)
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
@@ -64,7 +64,7 @@ extension Vault {
         } catch {
             // A failed write leaves no new device key behind: the vault in place decides whether it is kept.
             if let bytes = try? readFile() {
-                DeviceKey.settlePending(vaultID: VaultFile.peekVaultID(bytes), host: host) { OpenVault.isDeviceKey($0, of: bytes) }
+                DeviceKey.settlePending(vaultID: VaultFile.peekVaultID(bytes), host: host) { Snapshot.isDeviceKey($0, of: bytes) }
             }
             throw error
         }
@@ -75,7 +75,7 @@ extension Vault {
     /// The re-key of `vault` in memory, for a write to make: `confirm` shown what it drops first
     /// (keyslots other than `secret`'s, items it cannot re-seal here), a new device key made pending
     /// when this machine's is the vault's. Returns what it did and whether it made that key.
-    func rekey(_ vault: inout OpenVault, keeping secret: UnlockSecret, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
+    func rekey(_ vault: inout WorkingCopy, keeping secret: UnlockSecret, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
                keepingTrustKey: Bool) throws -> (RekeyOutcome, movedDeviceKey: Bool) {
         let plan = try rekeyPlan(vault, keeping: secret)
         if !plan.dropsNothing { try confirm(plan) }
@@ -118,7 +118,7 @@ extension Vault {
     /// keyslot left opens with a secret at hand: one just made, or the passphrase or key file the
     /// vault was opened with; and no item is bound to another machine. Returns whether it rotated:
     /// when it did not, an old copy of the file still opens with a removed or changed secret.
-    func changeKeyslots(_ change: (inout OpenVault) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
+    func changeKeyslots(_ change: (inout WorkingCopy) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
         try requireKeyslotSecret(.changeKeyslots)
         var rotatedKeys: (deviceKey: SecretBytes?, masterKey: MasterKey?)
         let rotated = try transaction { vault in
@@ -145,7 +145,7 @@ extension Vault {
         return rotated
     }
 
-    private func rekeyPlan(_ vault: OpenVault, keeping secret: UnlockSecret) throws -> RekeyPlan {
+    private func rekeyPlan(_ vault: some OpenVault, keeping secret: UnlockSecret) throws -> RekeyPlan {
         var opened = false
         var dropped: [CredentialKind] = []
         for slot in vault.file.keyslots {

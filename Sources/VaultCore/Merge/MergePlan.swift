@@ -17,7 +17,7 @@ struct MergePlan {
     /// one or is at a higher key epoch: every change it made is kept as a conflict.
     private let predatesOther: [MergeSide: Bool]
 
-    init(ours: inout OpenVault, theirs: inout OpenVault) throws {
+    init(ours: inout WorkingCopy, theirs: inout WorkingCopy) throws {
         path = ours.path
         ourLog = ours.file.hasTeamLog ? try ours.openTeamLog() : nil
         theirLog = theirs.file.hasTeamLog ? try theirs.openTeamLog() : nil

@@ -53,18 +53,18 @@ extension Vault {
     private func mergeInOneWrite(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
                                  origins: (ours: String, theirs: String), kdf: Scrypt.Parameters,
                                  confirm: (RekeyPlan) throws -> Void) throws -> (MergeReport, movedDeviceKey: Bool, masterKey: MasterKey?) {
-        var ours = try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], as: MergeInput(.ours, origins: origins))
+        var ours = WorkingCopy(try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], as: MergeInput(.ours, origins: origins)))
         guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
         let theirBytes = FileBytes(theirBytes)
         guard VaultFile.peekVaultID(theirBytes) == ours.file.vaultID else { throw VaultError.mergeOfAnotherVault(path: location.path) }
-        var theirs = try openMergeInput(theirBytes, knownKeys: [ourKeys], as: MergeInput(.theirs, origins: origins))
+        var theirs = WorkingCopy(try openMergeInput(theirBytes, knownKeys: [ourKeys], as: MergeInput(.theirs, origins: origins)))
         guard let theirKeys = theirs.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
         // A base of another vault (or none: git's empty file on add/add) is no base: every difference is then a change.
-        var base: OpenVault?
+        var base: Snapshot?
         if let baseBytes, !baseBytes.isEmpty, VaultFile.peekVaultID(FileBytes(baseBytes)) == ours.file.vaultID {
             base = try openMergeInput(FileBytes(baseBytes), knownKeys: [ourKeys, theirKeys], as: .base, preferringKnownKeys: true)
         }
-        for side in [ours, theirs] + (base.map { [$0] } ?? []) where side.file.version < 2 {
+        for version in [ours.file.version, theirs.file.version] + (base.map { [$0.file.version] } ?? []) where version < 2 {
             throw VaultError.upgradeNeeded(path: location.path, byOwner: true, inGitWorkTree: true)
         }
         // Key epochs only rise: a side below its own merge base (or below the pinned minimum) was rolled back.
@@ -88,9 +88,9 @@ extension Vault {
         for (id, keys) in other.keys.groups where result.keys.groupID(of: keys.group) == nil && result.keys.groups[id] == nil {
             try result.addGroup(keys.group, id: id, generation: 0)
         }
-        let merge = VaultMerge(base: try base.map { try VaultMerge.Snapshot($0, of: .base) } ?? VaultMerge.Snapshot(),
-                               target: try VaultMerge.Snapshot(result, of: MergeInput(plan.target, origins: origins)),
-                               other: try VaultMerge.Snapshot(other, of: MergeInput(plan.target.other, origins: origins)),
+        let merge = VaultMerge(base: try base.map { try VaultMerge.SideItems($0, of: .base) } ?? VaultMerge.SideItems(),
+                               target: try VaultMerge.SideItems(Snapshot(result), of: MergeInput(plan.target, origins: origins)),
+                               other: try VaultMerge.SideItems(Snapshot(other), of: MergeInput(plan.target.other, origins: origins)),
                                targetSide: plan.target, origins: [.ours: origins.ours, .theirs: origins.theirs],
                                supersededGroups: try plan.supersededGroups())
         var report = MergeReport()
@@ -127,7 +127,7 @@ extension Vault {
     /// (`confirm` shown what that drops; the passphrase or a key file needed); a scoped member gone,
     /// or a revoke on the other branch, gives those groups fresh keys. Returns whether a new device
     /// key was made pending.
-    private func join(_ plan: MergePlan, into result: inout OpenVault, other: inout OpenVault, kdf: Scrypt.Parameters,
+    private func join(_ plan: MergePlan, into result: inout WorkingCopy, other: inout WorkingCopy, kdf: Scrypt.Parameters,
                       confirm: (RekeyPlan) throws -> Void, report: inout MergeReport) throws -> Bool {
         let join = try plan.join()
         let before = try result.members()
@@ -163,7 +163,7 @@ extension Vault {
 
     /// Keyslots the other side added under the same master key carry over as they are; one it dropped is
     /// kept (a full member can drop the owner's keyslots from a header, never make one: that takes the master key).
-    private func carryKeyslots(from other: OpenVault, to result: inout OpenVault, base: OpenVault?) {
+    private func carryKeyslots(from other: WorkingCopy, to result: inout WorkingCopy, base: Snapshot?) {
         guard let base, Vault.sameKey(other.keys.wrapKey, result.keys.wrapKey) else { return }
         for slot in other.file.keyslots where !base.file.keyslots.contains(slot) && !result.file.keyslots.contains(slot)
             && result.file.keyslots.count < VaultFile.maxKeyslots {
@@ -172,7 +172,7 @@ extension Vault {
     }
 
     /// The report's lines on members and keys: what the result changed against ours.
-    private func describe(_ result: OpenVault, against ours: inout OpenVault, in report: inout MergeReport) throws {
+    private func describe(_ result: WorkingCopy, against ours: inout WorkingCopy, in report: inout MergeReport) throws {
         var result = result
         let before = try ours.members(), after = try result.members()
         report.membersAdded = after.filter { member in !before.contains { $0.recipient == member.recipient } }.map(\.name)
@@ -207,12 +207,12 @@ extension Vault {
     /// (`preferringKnownKeys`): it is an older file, often under keys since replaced. Each side is
     /// a version of the vault file here, so it carries that path; a refusal of it names `input`.
     private func openMergeInput(_ bytes: FileBytes, knownKeys: [KeyRing.FullKeys], as input: MergeInput,
-                                preferringKnownKeys: Bool = false) throws -> OpenVault {
+                                preferringKnownKeys: Bool = false) throws -> Snapshot {
         let path = location.path
         return try input.reading {
             let deviceKey = try deviceKeyForReading(bytes, vaultID: VaultFile.peekVaultID(bytes))
-            func withKnownKey() -> OpenVault? {
-                knownKeys.lazy.compactMap { try? OpenVault.open(bytes, fullKeys: $0, deviceKey: deviceKey, path: path) }.first
+            func withKnownKey() -> Snapshot? {
+                knownKeys.lazy.compactMap { try? Snapshot.open(bytes, fullKeys: $0, deviceKey: deviceKey, path: path) }.first
             }
             if preferringKnownKeys, let vault = withKnownKey() { return vault }
             do {
@@ -228,7 +228,7 @@ extension Vault {
 
     /// A side opened with the keys at hand: a full member's or the owner's; the scoped ones and
     /// none at all ask for more (`withKeys`).
-    private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
+    private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: SecretBytes?, path: String) throws -> Snapshot {
         let vaultID = VaultFile.peekVaultID(bytes)
         let session = try keysForReading(vaultID: vaultID)
         switch source {

@@ -10,8 +10,8 @@ struct VaultMerge {
     /// One side's items by item id, each record opened only when its sealed bytes differ from
     /// another side's: a record whose digest (and group and class) is the same on two sides holds
     /// the same item, so an unchanged item of a large vault costs a comparison, not a decryption.
-    final class Snapshot {
-        private let vault: OpenVault?
+    final class SideItems {
+        private let vault: Snapshot?
         /// Which of the merge's files this is, for what refuses it.
         private let input: MergeInput?
         private var positions: [Bytes16: Int] = [:]
@@ -26,7 +26,7 @@ struct VaultMerge {
         /// Every record is checked against its index entry's digest here (the index MAC vouches for
         /// the digests), so a record compared by its digest alone is one the file really holds; a
         /// record that does not match, or later does not open, stops the merge.
-        init(_ vault: OpenVault, of input: MergeInput) throws {
+        init(_ vault: Snapshot, of input: MergeInput) throws {
             self.vault = vault
             self.input = input
             let byGroup = try input.reading {
@@ -77,7 +77,7 @@ struct VaultMerge {
 
         /// Whether this side removed the very revision of `id` that `other` holds: the removal stands,
         /// whatever the merge base says, since that revision is no change made after it.
-        func removed(_ id: Bytes16, asHeldBy other: Snapshot) throws -> Bool {
+        func removed(_ id: Bytes16, asHeldBy other: SideItems) throws -> Bool {
             guard !has(id), let tombstones = tombstones[id], let held = other.sealedIdentity(id) else { return false }
             return try tombstones.contains { try $0.removed(recordDigest: held.digest) { try other.version(id)!.digest } }
         }
@@ -85,7 +85,7 @@ struct VaultMerge {
         /// Whether this side removed `id`, which `base` does not hold either: a change against a base
         /// older than the item (none, or a criss-cross history's), where both lack it. A removal the
         /// base knew of is none (the item deleted there, then brought back on the other side).
-        func removed(_ id: Bytes16, since base: Snapshot) -> Bool {
+        func removed(_ id: Bytes16, since base: SideItems) -> Bool {
             guard !has(id), !base.has(id), let mine = tombstones[id] else { return false }
             let known = base.tombstones[id] ?? []
             return mine.contains { !known.contains($0) }
@@ -98,7 +98,7 @@ struct VaultMerge {
         }
 
         /// Whether `id` holds the same item here and in `other` (both without it counts as the same).
-        func holdsTheSame(_ id: Bytes16, as other: Snapshot) throws -> Bool {
+        func holdsTheSame(_ id: Bytes16, as other: SideItems) throws -> Bool {
             switch (has(id), other.has(id)) {
             case (false, false): return true
             case (true, true): break
@@ -123,9 +123,9 @@ struct VaultMerge {
         }
     }
 
-    let base: Snapshot
-    let target: Snapshot
-    let other: Snapshot
+    let base: SideItems
+    let target: SideItems
+    let other: SideItems
     /// Which side the vault written to (the target: the side at the higher key epoch) is.
     let targetSide: MergeSide
     /// Where each side's versions came from, for the conflicts that keep them.
@@ -143,7 +143,7 @@ struct VaultMerge {
     }
 
     /// Applies the other side's changes to `vault` (the target, opened with a full ring).
-    func apply(to vault: inout OpenVault) throws -> Changes {
+    func apply(to vault: inout WorkingCopy) throws -> Changes {
         var changes = Changes()
         // Items this merge stored in the other side's version, and whether it gave each a conflict:
         // their names are checked against the target's items.
@@ -218,7 +218,7 @@ struct VaultMerge {
     /// conflict. When this merge had just made the stored item a conflict against the
     /// target's deletion, the target's item of the same name (deleted and added again) is that
     /// side's version: the deletion goes.
-    private func foldRepeatedNames(in vault: inout OpenVault, stored: [(id: Bytes16, conflicted: Bool)], changes: inout Changes) throws {
+    private func foldRepeatedNames(in vault: inout WorkingCopy, stored: [(id: Bytes16, conflicted: Bool)], changes: inout Changes) throws {
         for (id, conflicted) in stored {
             guard let position = vault.file.index.position(ofItemID: id) else { continue }
             var incoming = try vault.openWholeRecord(at: position)

@@ -37,7 +37,7 @@ extension Vault {
     /// holds the master key, moves it onto a new device key (written as
     /// pending; see `finishMovingOffExposedDeviceKey`) in the same write as
     /// the change. Returns how many items were re-sealed, or nil when nothing moved.
-    func moveOffExposedDeviceKey(_ vault: inout OpenVault) throws -> Int? {
+    func moveOffExposedDeviceKey(_ vault: inout WorkingCopy) throws -> Int? {
         guard usesExposedDeviceKey, vault.keys.masterKey != nil else { return nil }
         let newKey = try DeviceKey.createPending(vaultID: vault.file.vaultID, host: host)
         return try vault.rebind(toDeviceKey: newKey)

@@ -101,7 +101,7 @@ extension Vault {
         } catch let failure as TPMFailure {
             throw VaultError.tpm(failure)
         }
-        guard OpenVault.isDeviceKey(key, of: try readFile()) else { throw VaultError.tpm(refusal) }
+        guard Snapshot.isDeviceKey(key, of: try readFile()) else { throw VaultError.tpm(refusal) }
         return key
     }
 

@@ -88,7 +88,7 @@ extension Vault {
     /// for bytes that are not a vault file.
     public func summary(ofVersion bytes: [UInt8], label: String) throws -> VaultFileSummary {
         let fileBytes = FileBytes(bytes)
-        let parsed = try OpenVault.parse(fileBytes, path: label)
+        let parsed = try Snapshot.parse(fileBytes, path: label)
         let file = parsed.file
         let opened = try? openWithoutRecording(fileBytes, label: label)
         var entries: [VaultFileSummary.Entry] = []
@@ -120,18 +120,18 @@ extension Vault {
     }
 
     /// `bytes` opened with the keys that open at once, or nil when there are none.
-    private func openWithoutRecording(_ bytes: FileBytes, label: String) throws -> OpenVault? {
+    private func openWithoutRecording(_ bytes: FileBytes, label: String) throws -> Snapshot? {
         let deviceKey = DeviceKey.readIfPresent(vaultID: VaultFile.peekVaultID(bytes), host: host)
         switch source {
         case .credential(let secret) where secret.kind != .passphrase:
-            return try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: label)
+            return try Snapshot.unlock(bytes, secret: secret, deviceKey: deviceKey, path: label)
         case .session(let token):
             let session = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host, extendingIdleTime: false)
-            return try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: label)
+            return try Snapshot.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: label)
         case .scoped(let credential) where !credential.hasExpired(at: host.now()):
-            return try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: label)
+            return try Snapshot.open(bytes, credential: credential, deviceKey: deviceKey, path: label)
         case .identity(let identities):
-            let vault = try OpenVault.open(bytes, identities: identities, deviceKey: deviceKey, path: label)
+            let vault = try Snapshot.open(bytes, identities: identities, deviceKey: deviceKey, path: label)
             try checkTrust(of: vault, path: label)
             return vault
         case .credential, .scoped, .none:

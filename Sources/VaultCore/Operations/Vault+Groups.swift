@@ -36,7 +36,7 @@ extension Vault {
 
     /// The groups `vault` opens (within a scoped credential's groups), sorted by name, and how many it
     /// does not; with a way to ask, asks for a credential rather than leave groups out.
-    private func heldGroups(of vault: OpenVault) throws -> (groups: [(id: GroupID, group: AccessGroup)], unopened: Int) {
+    private func heldGroups(of vault: some OpenVault) throws -> (groups: [(id: GroupID, group: AccessGroup)], unopened: Int) {
         let held = vault.file.groups.compactMap { entry -> (id: GroupID, group: AccessGroup)? in
             guard let group = vault.keys.groups[entry.groupID]?.group, vault.scope?.contains(entry.groupID) ?? true else { return nil }
             return (entry.groupID, group)

@@ -65,10 +65,10 @@ extension Vault {
         let deviceKeyPath = DeviceKey.path(vaultID: vaultID, host: host)
         if let mode = FileSystem.mode(deviceKeyPath), mode & 0o077 != 0 { report.exposedFiles.append((deviceKeyPath, mode)) }
         do {
-            var vault = try withKeys { try readSnapshot() }
+            let vault = try withKeys { try readSnapshot() }
             let problems = try vault.problemsBeyondOpening()
             if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: .violates(.repeatedItemID)) }
-            if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: OpenVault.trustFingerprint(of: vault.file.trustPublicKey)) {
+            if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: Snapshot.trustFingerprint(of: vault.file.trustPublicKey)) {
                 throw VaultError.corrupted(path: location.path, detail: .violates(.signaturesUnchecked))
             }
             report.itemCount = vault.file.index.count
@@ -144,7 +144,7 @@ extension Vault {
         try requireOwner(.upgradeFormat)
         return try withWriterLock {
             try withKeys {
-                var vault = try readSnapshot(writing: true)
+                var vault = WorkingCopy(try readSnapshot(writing: true))
                 let from = Int(vault.file.version)
                 guard vault.file.version < VaultFile.version else { return UpgradeOutcome(fromVersion: from, backup: nil) }
                 guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
@@ -172,7 +172,7 @@ extension Vault {
         try requireTrustKey(.quarantineDamagedGroups)
         return try withWriterLock {
             try withKeys {
-                var vault = try readSnapshot(writing: true)
+                var vault = WorkingCopy(try readSnapshot(writing: true))
                 guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
                 guard !vault.damagedGroups.isEmpty else { return ([], nil) }
                 _ = try convertIfAllowed(&vault, explicitly: false)

@@ -4,7 +4,7 @@
 /// verification of it (`Vault.readSnapshot(keepingForWrite:)`). The write takes it; other keys do not see it.
 struct KeptRead {
     let bytes: FileBytes
-    let snapshot: OpenVault
+    let snapshot: Snapshot
     let indexCheck: IndexCheck
     /// The keys it was read with, as the walk counts them (`UnlockWalk.choice`).
     let choice: Int

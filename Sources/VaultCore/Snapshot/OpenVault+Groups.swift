@@ -1,7 +1,7 @@
 import FoundationEssentials
 import VaultCrypto
 
-// Groups as read: those the keys open, one the file lacks, grants of them, and whether a key is the device key.
+// Groups as read: those the keys open, one the file lacks, grants of them.
 extension OpenVault {
     /// The groups the keys at hand open, within the caller's scope.
     var openedGroups: [AccessGroup] {
@@ -36,39 +36,5 @@ extension OpenVault {
         }
         return ScopedCredential(vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
                                 grants: grants, payloadVersion: UInt8(VaultFile.keySchedule(of: file.version)))
-    }
-
-    /// Whether `key` is the device key the vault in `bytes` is sealed under.
-    static func isDeviceKey(_ key: SecretBytes, of bytes: FileBytes) -> Bool {
-        guard let file = try? VaultFile.decode(bytes).file else { return false }
-        return isTheDeviceKey(key, of: file)
-    }
-}
-
-// Setting damaged groups aside. Kept with reading though it changes the snapshot: it is the end of
-// opening a damaged file (`verifyIndex` names the groups, `vault verify --quarantine` sets them aside).
-extension OpenVault {
-    /// Removes the entries and records of every damaged group and gives it a fresh key
-    /// (what it held may have been read or forged), so the vault can be written again.
-    /// Needs a full ring; returns the groups' names.
-    mutating func quarantineDamagedGroups() throws -> [String] {
-        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-        var names: [String] = []
-        for damaged in damagedGroups {
-            // What the damaged group held may have been forged, its tombstones and trash too: they go with it.
-            remove(at: file.index.indices.filter { file.index[$0].groupID == damaged.groupID }, leavingTombstones: false)
-            pending.tombstones.carried[damaged.groupID] = []
-            pending.trash.replaced[damaged.groupID] = []
-            guard let slot = file.groups.firstIndex(where: { $0.groupID == damaged.groupID }) else { continue }
-            try setGroupKey(.random(), of: damaged.group, at: slot, wrapKey: wrapKey)
-            names.append(damaged.group.name)
-        }
-        // The damaged groups left the ring when they failed, so setGroupKey saw new groups: their members hold the old keys.
-        if !names.isEmpty { pending.memberSlotsStale = true }
-        for damaged in damagedGroups where file.groups.contains(where: { $0.groupID == damaged.groupID }) {
-            try appendToLog(.groupKeyReplaced(damaged.groupID))
-        }
-        damagedGroups = []
-        return names
     }
 }

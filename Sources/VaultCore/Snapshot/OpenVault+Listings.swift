@@ -6,6 +6,16 @@ struct ListingPair: Hashable {
     let classID: ClassID
 }
 
+/// A listing block opened: its plaintext (attributes, never a secret: ordinary memory) and where
+/// each item's fields sit in it, in block order.
+struct OpenedListing {
+    let bucket: Int
+    let plaintext: [UInt8]
+    let items: [(itemID: Bytes16, fields: Range<Int>)]
+    let group: AccessGroup
+    let accessibility: Accessibility
+}
+
 // Listing blocks: the attributes of every item of a (group, class), sealed together in
 // buckets, so `list` opens a few blocks per pair instead of deriving a key for every record.
 extension OpenVault {
@@ -45,16 +55,6 @@ extension OpenVault {
         let blocks = listingBlocks(of: pair)
         guard !blocks.isEmpty else { return nil }
         return ListedItems(listings: try blocks.map { try openListing($0, bucketCount: blocks.count) }, path: path)
-    }
-
-    /// A listing block opened: its plaintext (attributes, never a secret: ordinary memory) and where
-    /// each item's fields sit in it, in block order.
-    struct OpenedListing {
-        let bucket: Int
-        let plaintext: [UInt8]
-        let items: [(itemID: Bytes16, fields: Range<Int>)]
-        let group: AccessGroup
-        let accessibility: Accessibility
     }
 
     /// `block`, one of `bucketCount` of its pair, opened, its items found but not decoded (a rebuild
@@ -106,14 +106,14 @@ extension OpenVault {
 /// items in another order (another writer's) are looked up by item id from the first item that
 /// is not where the rule puts it.
 struct ListedItems {
-    private let listings: [OpenVault.OpenedListing]
+    private let listings: [OpenedListing]
     /// In each block, the first item not taken yet, while every taking follows the rule.
     private var nextInBlock: [Int]
     /// The items not taken yet, by item id, once one was not where the rule puts it.
     private var places: [Bytes16: (listing: Int, item: Int)]?
     private let path: String
 
-    init(listings: [OpenVault.OpenedListing], path: String) {
+    init(listings: [OpenedListing], path: String) {
         self.listings = listings
         self.path = path
         nextInBlock = Array(repeating: 0, count: listings.count)

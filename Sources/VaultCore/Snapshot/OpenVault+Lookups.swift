@@ -18,7 +18,7 @@ enum IndexCheck {
 /// records it without a mutable vault: the record only ever grows.
 final class BucketChecks {
     let everyBucket: Bool
-    private(set) var damaged: [OpenVault.DamagedGroup] = []
+    private(set) var damaged: [DamagedGroup] = []
     private var entries: [Int: IndexEntry] = [:]
     /// Per group, how many lookups were made in it, and from the second on (a `vault run` with
     /// many references) the positions of every bucket, found in one pass over the index.
@@ -32,7 +32,7 @@ final class BucketChecks {
     /// The entry at `position` as a lookup's checked copy held it.
     func entry(at position: Int) -> IndexEntry? { entries[position] }
 
-    fileprivate func recordDamage(_ group: OpenVault.DamagedGroup) {
+    fileprivate func recordDamage(_ group: DamagedGroup) {
         if !damaged.contains(group) { damaged.append(group) }
     }
 

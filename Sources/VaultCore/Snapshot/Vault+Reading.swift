@@ -15,7 +15,7 @@ extension Vault {
     /// and served, its counters checked again, to the reads and the write that follow while the
     /// file is unchanged, so the command opens and verifies the file once.
     func readSnapshot(writing: Bool = false, checking requested: IndexCheck = .everyBucket,
-                      keepingForWrite: Bool = false) throws -> OpenVault {
+                      keepingForWrite: Bool = false) throws -> Snapshot {
         // Only a read that looks items up and changes nothing checks less than every bucket.
         let indexCheck: IndexCheck = writing ? .everyBucket : requested
         if let kept = keptRead, kept.serves(indexCheck, choice: walk.choice), let vault = try snapshotServedAgain(kept, writing: writing) {
@@ -50,7 +50,7 @@ extension Vault {
     /// `kept` again, when the file is still the one it was read from once this machine's counters
     /// are loaded; they are checked against it as a first read's are. A write takes it (and the keys
     /// it changes) for its own. Nil when the file has changed.
-    private func snapshotServedAgain(_ kept: KeptRead, writing: Bool) throws -> OpenVault? {
+    private func snapshotServedAgain(_ kept: KeptRead, writing: Bool) throws -> Snapshot? {
         let seen = try SeenCounters.load(vaultID: kept.snapshot.file.vaultID, host: host)
         guard kept.isCurrent(at: location.path) else { return nil }
         if writing {
@@ -73,14 +73,14 @@ extension Vault {
     /// the session's key fails on at a higher key epoch means a re-key ended the session; for a merge
     /// side, which may be older than the session, any such header does (`anyHeaderEndsSession`).
     func openWithKeys(_ bytes: FileBytes, session: SessionCache.Opened?, deviceKey: SecretBytes?, vaultID: [UInt8], path: String,
-              checking indexCheck: IndexCheck = .everyBucket, anyHeaderEndsSession: Bool = false) throws -> OpenVault {
+              checking indexCheck: IndexCheck = .everyBucket, anyHeaderEndsSession: Bool = false) throws -> Snapshot {
         switch source {
         case .credential(let secret):
-            return try OpenVault.unlock(bytes, secret: secret, deviceKey: deviceKey, path: path, checking: indexCheck)
+            return try Snapshot.unlock(bytes, secret: secret, deviceKey: deviceKey, path: path, checking: indexCheck)
         case .session:
             guard let session else { preconditionFailure("keysForReading opens the session it chooses") }
             do {
-                return try OpenVault.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
+                return try Snapshot.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
             } catch VaultError.corrupted(_, let detail) where detail.isHeaderMACMismatch
                         && (anyHeaderEndsSession || VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true) {
                 // The vault was re-keyed after the session started: its key is not the vault's any more, and the
@@ -91,13 +91,13 @@ extension Vault {
             }
         case .scoped(let credential):
             if credential.hasExpired(at: host.now()), let expires = credential.expires { throw VaultError.credentialExpired(expires) }
-            return try OpenVault.open(bytes, credential: credential, deviceKey: deviceKey, path: path, checking: indexCheck)
+            return try Snapshot.open(bytes, credential: credential, deviceKey: deviceKey, path: path, checking: indexCheck)
         case .identity(let identities):
-            return try OpenVault.open(bytes, identities: identities, deviceKey: deviceKey, path: path, checking: indexCheck)
+            return try Snapshot.open(bytes, identities: identities, deviceKey: deviceKey, path: path, checking: indexCheck)
         case .none:
             let grants = (DeviceGrants.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
                 + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
-            return try OpenVault.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: path, checking: indexCheck)
+            return try Snapshot.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: path, checking: indexCheck)
         }
     }
 
@@ -105,7 +105,7 @@ extension Vault {
     /// fingerprint (`trustedFingerprint`): anyone who can write the file can seal a member slot to
     /// a public recipient. Every other unlock is a symmetric secret no one can seal a vault to
     /// without holding it, so it needs no pin (docs/TEAMS.md, "Trust").
-    func checkTrust(of vault: OpenVault, path: String? = nil) throws {
+    func checkTrust(of vault: some OpenVault, path: String? = nil) throws {
         guard case .identity = source else { return }
         guard let pinned = configuration.trustedFingerprint else { throw VaultError.trustNotPinned(path: path ?? location.path) }
         guard vault.headerIsSigned(byFingerprint: pinned) else { throw VaultError.untrustedVault(path: path ?? location.path, pinned: pinned) }
@@ -118,7 +118,7 @@ extension Vault {
     func deviceKeyForReading(_ bytes: FileBytes, vaultID: [UInt8]) throws -> SecretBytes? {
         usesExposedDeviceKey = false
         // A new key left pending by a crash after the vault was sealed under it (rekey, a move off an exposed key) wins.
-        if let key = try DeviceKey.resumePending(vaultID: vaultID, host: host, isTheVaults: { OpenVault.isDeviceKey($0, of: bytes) }) {
+        if let key = try DeviceKey.resumePending(vaultID: vaultID, host: host, isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }) {
             return key
         }
         do {
@@ -150,7 +150,7 @@ extension Vault {
     /// nothing to it (most reads) takes no lock and reads the record no second time.
     /// `writtenCopy`, for a write, is recorded as the copy written last; the one recorded before is returned.
     @discardableResult
-    func rememberCounters(of vault: OpenVault, known: SeenCounters? = nil, writtenCopy: String? = nil) -> String? {
+    func rememberCounters(of vault: some OpenVault, known: SeenCounters? = nil, writtenCopy: String? = nil) -> String? {
         let groups = vault.groupsVerifiedByWriteKey
         let source = source
         var before: String?
@@ -174,7 +174,7 @@ extension Vault {
     }
 
     /// Records `vault`'s counters as seen, lower ones included: a restore accepted on purpose.
-    func rememberAcceptedRestore(of vault: OpenVault) {
+    func rememberAcceptedRestore(of vault: some OpenVault) {
         guard vault.file.version >= 2 else { return }
         SeenCounters.update(vaultID: vault.file.vaultID, host: host) { _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
     }
@@ -183,7 +183,7 @@ extension Vault {
     /// (unless `acceptRollback`, which records it as seen); on a write, also one behind in a
     /// generation (a read only warns: git checkouts that are behind are normal). Then records
     /// what was seen, when a key checked the counters.
-    func checkCounters(of vault: OpenVault, writing: Bool, seen: SeenCounters) throws {
+    func checkCounters(of vault: some OpenVault, writing: Bool, seen: SeenCounters) throws {
         let file = vault.file
         // A v1 file has no counters: as old as can be, once this machine has seen the vault in v2.
         let floor = max(seen.keyEpoch, configuration.minimumEpoch ?? 0)

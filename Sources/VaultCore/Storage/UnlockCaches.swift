@@ -234,7 +234,7 @@ enum DeviceGrants {
     /// Writes the grants from a full ring whose device key is the vault's.
     static func write(from keys: KeyRing, file: VaultFile, host: HostContext) throws {
         guard let deviceKey = keys.deviceKey else { return }
-        try SealedGrants.write(from: keys, file: file, classes: OpenVault.deviceClasses, magic: magic,
+        try SealedGrants.write(from: keys, file: file, classes: Accessibility.deviceClasses, magic: magic,
                                key: KeyRing.deviceWrapKey(deviceKey, vaultID: keys.vaultID),
                                path: path(vaultID: keys.vaultID, host: host), directory: host.deviceKeyDirectory)
     }

@@ -34,7 +34,7 @@ extension Vault {
     public func members() throws -> [MemberSummary] {
         try requireOwner(.listMembers)
         return try withKeys {
-            var vault = try readSnapshot()
+            let vault = try readSnapshot()
             guard vault.keys.isFull else { throw VaultError.locked(nil) }
             return try vault.members().map { try summary(of: $0, in: vault) }.sorted { $0.name < $1.name }
         }
@@ -90,7 +90,7 @@ extension Vault {
         return MemberRemoval(member: shown, readable: readable, keyEpoch: epoch, rekey: nil)
     }
 
-    private func summary(of member: Member, in vault: OpenVault) throws -> MemberSummary {
+    private func summary(of member: Member, in vault: some OpenVault) throws -> MemberSummary {
         let added = Date(timeIntervalSince1970: Double(member.addedAt) / 1000)
         switch member.scope {
         case .full:
@@ -113,7 +113,7 @@ extension Vault {
             let vault = try readSnapshot()
             guard vault.keys.headerMACKey != nil else { throw VaultError.locked(nil) }
             guard vault.file.version >= 2 else { throw VaultError.upgradeNeeded(path: location.path, byOwner: true) }
-            return OpenVault.trustFingerprint(of: vault.file.trustPublicKey)
+            return Snapshot.trustFingerprint(of: vault.file.trustPublicKey)
         }
     }
 }

@@ -1,9 +1,9 @@
 import VaultCrypto
 
-/// What the next write of an opened vault must seal again (`OpenVault.encode()`):
+/// What the next write of a working copy must seal again (`WorkingCopy.encode()`):
 /// the changes a transaction made since the file was read, and the one repair
 /// a read can find due (a trust key sealed the old way). Each part is emptied
-/// once sealed; `OpenVault` keeps what was read, this what is to be written.
+/// once sealed; a `WorkingCopy` holds one, a `Snapshot` none.
 struct PendingChanges {
     /// (group, class) pairs whose listing block must be sealed again.
     var listings = ListingChanges()
@@ -17,7 +17,7 @@ struct PendingChanges {
     /// listing block is rebuilt from without opening their records again.
     var storedAttributes: [Bytes16: ItemAttributes] = [:]
     /// Whether the members, the master key, a group key or a class key changed, so every member
-    /// slot must be sealed again from the roster (`OpenVault.refreshMemberSlots`).
+    /// slot must be sealed again from the roster (`WorkingCopy.refreshMemberSlots`).
     var memberSlotsStale = false
     /// Whether the trust key was read sealed as vaults before 2026-11-25 sealed it (without TP in
     /// its AAD): the owner's next write seals it again with TP.

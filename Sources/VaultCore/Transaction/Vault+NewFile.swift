@@ -6,7 +6,7 @@ extension Vault {
     /// Writes the vault `make` builds, given a fresh vault id and a device key made for it, as a new
     /// file at `location`, under the writer lock of its directory; throws `vaultExists` when one is there.
     static func writeNew(at location: VaultLocation, host: HostContext,
-                         make: (_ vaultID: [UInt8], _ deviceKey: SecretBytes) throws -> OpenVault) throws -> OpenVault {
+                         make: (_ vaultID: [UInt8], _ deviceKey: SecretBytes) throws -> WorkingCopy) throws -> WorkingCopy {
         try FileSystem.makeDirectory(location.directory)
         let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
         defer { withExtendedLifetime(lock) {} }

@@ -26,7 +26,7 @@ extension Vault {
             FileSystem.removeAbandonedTemporaries(of: DeviceKey.pendingPath(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
             // A device key a failed re-key could not settle (only re-keys make one, under this lock).
             if FileSystem.isRegularFile(DeviceKey.pendingPath(vaultID: vaultID, host: host)), let bytes = try? readFile() {
-                DeviceKey.settlePending(vaultID: vaultID, host: host) { OpenVault.isDeviceKey($0, of: bytes) }
+                DeviceKey.settlePending(vaultID: vaultID, host: host) { Snapshot.isDeviceKey($0, of: bytes) }
             }
         }
         if FileSystem.exists(location.legacyLockPath) { FileSystem.remove(location.legacyLockPath) }
@@ -48,12 +48,12 @@ extension Vault {
     /// Runs `body` under the writer lock on a fresh read of the file, then writes the result atomically.
     /// A v1 file is converted to v2 first (keeping `<vault>.v1.bak`), except in a git work tree, where
     /// teammates may still run a v1 build: there only `vault upgrade` converts, and the change is refused.
-    func transaction<R>(_ body: (inout OpenVault) throws -> R) throws -> R {
+    func transaction<R>(_ body: (inout WorkingCopy) throws -> R) throws -> R {
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         if GitWorkTree.hasUnfinishedMerge(location.directory) { throw VaultError.unfinishedMerge(path: location.path) }
         return try withWriterLock {
             try withKeys {
-                var vault = try readSnapshot(writing: true)
+                var vault = WorkingCopy(try readSnapshot(writing: true))
                 vault.pending.trashPurgeBefore = trashPurgeBefore
                 let epochOnDisk = vault.file.keyEpoch
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
@@ -77,7 +77,7 @@ extension Vault {
                 }
                 if let converted { configuration.onNotice?(.converted(backup: converted.backup)) }
                 if vault.file.trustPublicKey != trustKeyBefore {
-                    configuration.onNotice?(.trustFingerprintChanged(OpenVault.trustFingerprint(of: vault.file.trustPublicKey)))
+                    configuration.onNotice?(.trustFingerprintChanged(Snapshot.trustFingerprint(of: vault.file.trustPublicKey)))
                 }
                 if let resealed { try finishMovingOffExposedDeviceKey(resealed: resealed, vaultID: vault.file.vaultID) }
                 // Changing items changes no grant: the cache and device grants are rewritten only when keys or groups changed.
@@ -104,7 +104,7 @@ extension Vault {
     /// remembered, or a copy from before it opens here again: it records the new epoch durably
     /// before the rename (a state directory that cannot be written fails the write and leaves the
     /// old file), and fails if it cannot complete that record once the file is in place.
-    func commit(_ vault: inout OpenVault, as write: Write = .change, replacingEpoch replaced: UInt64? = nil) throws {
+    func commit(_ vault: inout WorkingCopy, as write: Write = .change, replacingEpoch replaced: UInt64? = nil) throws {
         if write == .change { try configuration.checkBeforeChanging?(self) }
         let raises = write == .change && vault.keys.headerMACKey != nil && replaced.map { vault.file.keyEpoch > $0 } == true
         // Encoding raises the write generation: the counters recorded are those of the file written.
@@ -146,7 +146,7 @@ extension Vault {
     /// `<vault>.v1.bak` (0600; one already there is kept); in one, git's history keeps the v1 file,
     /// and outside `vault upgrade` (`explicitly`) the change is refused instead, since teammates may
     /// still run a v1 build. Nil when the file was v2 already.
-    func convertIfAllowed(_ vault: inout OpenVault, explicitly: Bool) throws -> Conversion? {
+    func convertIfAllowed(_ vault: inout WorkingCopy, explicitly: Bool) throws -> Conversion? {
         if vault.file.version == 2, vault.keys.masterKey != nil {
             if let members = try vault.convertToTeamLog() { try review(.conversion(of: members)) }
             return nil
@@ -166,7 +166,7 @@ extension Vault {
 
     /// Any unlock on this machine leaves the after-first-unlock cache for this boot and (v2) this
     /// device's grants; a change rewrites both (groups and keys may be new).
-    func refreshMachineGrants(_ vault: OpenVault, onlyIfMissing: Bool) {
+    func refreshMachineGrants(_ vault: some OpenVault, onlyIfMissing: Bool) {
         guard vault.keys.isFull, vault.deviceMatches, vault.damagedGroups.isEmpty else { return }
         let keyID = vault.file.vaultID
         if !onlyIfMissing || !AfterFirstUnlockCache.isPresent(vaultID: keyID, deviceKey: vault.keys.deviceKey, host: host) {

@@ -26,7 +26,7 @@ extension Vault {
 
     /// Starts a session with the master key of a vault just created and keeps it in this login's
     /// keyring; where the keyring cannot keep it, ends that session again and throws `LoginKeyringProblem`.
-    static func startLoginSession(of vault: OpenVault, timeout: Int, host: HostContext) throws {
+    static func startLoginSession(of vault: some OpenVault, timeout: Int, host: HostContext) throws {
         guard let masterKey = vault.keys.masterKey else { return }
         let token = try SessionCache.start(masterKey: masterKey, vaultID: vault.file.vaultID, keyEpoch: vault.file.keyEpoch,
                                            deviceKey: try sessionDeviceKey(of: vault, host: host), timeout: timeout, host: host)

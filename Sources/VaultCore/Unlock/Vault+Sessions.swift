@@ -20,7 +20,7 @@ extension Vault {
     }
 
     /// The device key a session of `vault` carries: only one the TPM seals, since a clear one is a file read away anyway.
-    static func sessionDeviceKey(of vault: OpenVault, host: HostContext) throws -> SecretBytes? {
+    static func sessionDeviceKey(of vault: some OpenVault, host: HostContext) throws -> SecretBytes? {
         try DeviceKey.sealed(vaultID: vault.file.vaultID, host: host) != nil ? vault.keys.deviceKey : nil
     }
 
@@ -130,7 +130,7 @@ extension Vault {
             throw VaultError.corrupted(path: location.path, detail: error.damage)
         }
         let (deviceKey, refusal) = try deviceKeyIfItOpens(vaultID: file.vaultID)
-        let partial = try? OpenVault.openPartial(bytes, deviceKey: deviceKey,
+        let partial = try? Snapshot.openPartial(bytes, deviceKey: deviceKey,
                                                  grants: DeviceGrants.read(vaultID: file.vaultID, deviceKey: deviceKey, host: host) ?? [],
                                                  path: location.path)
         let memberNames = (try? memberGroupNames()) ?? [:]

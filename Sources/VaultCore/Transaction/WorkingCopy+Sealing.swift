@@ -2,7 +2,7 @@ import VaultCrypto
 
 // The file for writing: every MAC, signature and seal a write makes again, the listing, tombstone
 // and trash blocks its changes left stale among them.
-extension OpenVault {
+extension WorkingCopy {
     /// The whole file for writing, in format v2: the owner raises the write
     /// generation and re-MACs every group; a scoped writer (no header MAC key)
     /// keeps the header byte for byte and re-MACs its own groups. Each group

@@ -2,7 +2,7 @@ import FoundationEssentials
 import VaultCrypto
 
 // Changing records: storing and sealing items, removing them (a tombstone left, or moved to the trash).
-extension OpenVault {
+extension WorkingCopy {
     /// Seals `item` (its attributes, secret and sealed fields) and the earlier secrets in `history`
     /// as a new record with a fresh record id, at `position` (replacing what is there, keeping its
     /// item id) or at the end (with `itemID`, or a new one).

@@ -2,10 +2,10 @@ import VaultCrypto
 
 // A vault made in memory, not read: a new file's first contents (`create`, `copy`'s new vault) and
 // a re-key's fresh keys; what `Vault+NewFile` and the re-key write.
-extension OpenVault {
+extension WorkingCopy {
     /// A new, empty vault with one keyslot, every class key and the default group.
     static func create(vaultID: [UInt8], slotKind: Keyslot.Kind, secret: SecretBytes, kdf: Scrypt.Parameters,
-                       deviceKey: SecretBytes, path: String) throws -> OpenVault {
+                       deviceKey: SecretBytes, path: String) throws -> WorkingCopy {
         var vault = try createWithoutGroups(vaultID: vaultID, keyslot: KeyslotSecret(kind: slotKind, secret: secret, kdf: kdf),
                                             deviceKey: deviceKey, path: path)
         _ = try vault.groupID(for: .default, creating: true)
@@ -15,7 +15,7 @@ extension OpenVault {
     /// A new vault with no group yet: one keyslot, every class key, fresh signing and trust keys, and
     /// a team log that starts with `roster` (whose slots are sealed before the first write).
     static func createWithoutGroups(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: SecretBytes, path: String,
-                                    roster: [Member] = []) throws -> OpenVault {
+                                    roster: [Member] = []) throws -> WorkingCopy {
         let masterKey = MasterKey.random()
         let slot = try Keyslot.make(kind: keyslot.kind, secret: keyslot.secret, kdf: keyslot.kdf, masterKey: masterKey, vaultID: vaultID)
         let file = VaultFile(version: VaultFile.version, vaultID: vaultID, keyEpoch: 1, writeGeneration: 0,
@@ -32,8 +32,8 @@ extension OpenVault {
     }
 
     /// `file` (its header fields but classes and groups) with fresh class keys under `masterKey`.
-    static func empty(_ file: VaultFile, masterKey: MasterKey, deviceKey: SecretBytes?, path: String) throws -> OpenVault {
-        var vault = OpenVault(file: file, keys: KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceKey),
+    static func empty(_ file: VaultFile, masterKey: MasterKey, deviceKey: SecretBytes?, path: String) throws -> WorkingCopy {
+        var vault = WorkingCopy(file: file, keys: KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceKey),
                               path: path, deviceMatches: deviceKey != nil, isWritable: true)
         vault.file.classes = []
         vault.file.groups = []

@@ -1,46 +1,27 @@
 import FoundationEssentials
 import VaultCrypto
 
-// Members: public-key keyslots (`MemberSlot`), what the owner lists and seals
-// again, and what an identity opens.
-extension OpenVault {
+// Members changed: public-key keyslots (`MemberSlot`) the owner adds, removes and seals again from
+// the team log, whose entries it appends (what an identity opens is `Snapshot+Opening`'s).
+extension WorkingCopy {
     /// The members: in format v3 the team log folded up, which the slots' roster parts must match
     /// (`checkSlotsAgainstLog`); in v2 the roster parts. Needs the wrap key (the owner or a full
     /// member). Throws `corrupted` when a part or the log does not open or parse, or two members
     /// share a name or recipient.
+    ///
+    /// A working copy keeps what it folded (the members, the log's opened payloads) for the writes
+    /// that follow; `OpenVault.members()` folds without keeping.
     mutating func members() throws -> [Member] {
         if let roster { return roster }
-        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-        do {
-            if file.hasTeamLog {
-                let state = try openTeamLog().state()
-                roster = state.members
-                return state.members
-            }
-            let members = try slotRosters(wrapKey: wrapKey)
-            roster = members
-            return members
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.damage)
-        }
-    }
-
-    /// What the member slots' roster parts say.
-    private func slotRosters(wrapKey: WrapKey) throws -> [Member] {
-        let members = try file.members.map { try $0.roster(wrapKey: wrapKey, vaultID: file.vaultID) }
-        guard TeamState.isUnique(members) else { throw MalformedInput(.violates(.repeatedMemberSlot)) }
-        return members
+        let folded = try foldMembers()
+        if let log = folded.openedLog { file.teamLog = log }
+        roster = folded.members
+        return folded.members
     }
 
     /// The team log with its payloads opened (the wrap key's), kept open for the next write.
     mutating func openTeamLog() throws -> TeamLog {
-        guard var log = file.teamLog else { throw VaultError.corrupted(path: path, detail: .violates(.noTeamLog)) }
-        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-        do {
-            try log.openPayloads(wrapKey: wrapKey)
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.damage)
-        }
+        let log = try openedTeamLog()
         file.teamLog = log
         return log
     }
@@ -189,36 +170,5 @@ extension OpenVault {
         guard let member = try members().first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
         try appendToLog(.memberRemoved(name: member.name, recipient: member.recipient))
         return member
-    }
-
-    /// What `identities` open of the file's member slots: the first slot one of them opens, as
-    /// age tries stanzas. Throws `noMemberSlot` (51) when none opens, `corrupted` (93) for a
-    /// low-order ephemeral share or a key part that opens but does not parse.
-    static func openMemberSlot(_ file: VaultFile, identities: [AgeIdentity], path: String) throws -> (name: String, keys: MemberKeys) {
-        do {
-            for identity in identities {
-                for slot in file.members {
-                    if let opened = try slot.open(with: identity, vaultID: file.vaultID) { return opened }
-                }
-            }
-        } catch let error as MalformedInput {
-            throw VaultError.corrupted(path: path, detail: error.damage)
-        }
-        throw VaultError.noMemberSlot(recipients: identities.map(\.recipient.description))
-    }
-
-    /// Opens `bytes` with an identity: a full member with every key but the master and trust keys
-    /// (the header MAC checked), a scoped member as a scoped credential of its groups (`open(_:credential:…)`).
-    static func open(_ bytes: FileBytes, identities: [AgeIdentity], deviceKey: SecretBytes?, path: String,
-                     checking indexCheck: IndexCheck = .everyBucket) throws -> OpenVault {
-        let parsed = try parse(bytes, path: path, checking: indexCheck)
-        let (name, memberKeys) = try openMemberSlot(parsed.file, identities: identities, path: path)
-        switch memberKeys {
-        case .full(let fullMemberKeys):
-            return try open(parsed, fullMemberKeys: fullMemberKeys, deviceKey: deviceKey, path: path, checking: indexCheck)
-        case .scoped(let readOnly, let grants):
-            let credential = ScopedCredential.member(name: name, vaultID: parsed.file.vaultID, readOnly: readOnly, grants: grants)
-            return try open(parsed, credential: credential, deviceKey: deviceKey, path: path, checking: indexCheck)
-        }
     }
 }

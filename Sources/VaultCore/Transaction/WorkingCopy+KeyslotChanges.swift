@@ -1,7 +1,7 @@
 import VaultCrypto
 
 // Changing the keyslots: what opens the master key.
-extension OpenVault {
+extension WorkingCopy {
     /// Replaces the keyslots (at least one must remain).
     mutating func setKeyslots(_ slots: [Keyslot]) throws {
         guard !slots.isEmpty else { throw VaultError.lastKeyslot }

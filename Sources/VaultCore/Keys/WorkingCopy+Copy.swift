@@ -1,7 +1,7 @@
 import VaultCrypto
 
 // An independent copy: the same contents under a vault id and keys of its own.
-extension OpenVault {
+extension WorkingCopy {
     /// This vault's groups (their ids and names), items (with their item ids, history and
     /// conflicts), trash and members, in a new vault of id `vaultID` at `path`: a new master key
     /// behind one keyslot of `keyslot`, new class, group, signing and trust keys, this machine's
@@ -9,11 +9,11 @@ extension OpenVault {
     /// members. Nothing of it opens with this vault's keys, and no counter of one judges the other.
     /// Needs the owner's ring; an item bound to another machine throws `boundToAnotherDevice`
     /// (it cannot be sealed again here).
-    mutating func independentCopy(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: SecretBytes, path: String) throws -> OpenVault {
+    mutating func independentCopy(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: SecretBytes, path: String) throws -> WorkingCopy {
         guard keys.masterKey != nil else { throw VaultError.locked(nil) }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         let trashed = try openTrash().records
-        var copy = try OpenVault.createWithoutGroups(vaultID: vaultID, keyslot: keyslot, deviceKey: deviceKey, path: path,
+        var copy = try WorkingCopy.createWithoutGroups(vaultID: vaultID, keyslot: keyslot, deviceKey: deviceKey, path: path,
                                                      roster: try members())
         for entry in file.groups {
             guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(nil) }

@@ -7,14 +7,17 @@ struct KeyslotSecret {
     let kdf: Scrypt.Parameters
 }
 
-// Re-keying: the whole vault under new keys.
+// What a re-key cannot take along: asked of the snapshot a re-key plans from.
 extension OpenVault {
     /// Positions of the records this machine cannot re-seal: items bound to another machine's device key.
     var positionsBoundElsewhere: [Int] {
         guard !deviceMatches else { return [] }
         return file.index.indices.filter { Accessibility(fileID: file.index[$0].classID)?.isDeviceBound ?? false }
     }
+}
 
+// Re-keying: the whole vault under new keys.
+extension WorkingCopy {
     /// Replaces every key: a new master key, class keys and group keys (the
     /// groups keep their ids and names), keyslots only for `keyslots`, and every
     /// record re-sealed with its item id, dates and attributes. The vault id
@@ -38,7 +41,7 @@ extension OpenVault {
         log.markWrapKeyChanged()
         let masterKey = MasterKey.random()
         let deviceKey = deviceMatches ? (newDeviceKey ?? keys.deviceKey) : nil
-        var next = try OpenVault.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
+        var next = try WorkingCopy.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
         if let deviceKey { next.file.deviceCheck = KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: file.vaultID) }
         next.file.teamLog = log
         next.pending.tombstones = pending.tombstones

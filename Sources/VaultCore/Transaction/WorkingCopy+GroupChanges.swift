@@ -2,7 +2,7 @@ import VaultCrypto
 
 // Changing groups and their keys, class keys, and moving to a new device key; what this machine's
 // grants depend on, which a write compares before and after.
-extension OpenVault {
+extension WorkingCopy {
     /// The id of `group`, creating the group (and its key) when `creating` is set.
     mutating func groupID(for group: AccessGroup, creating: Bool) throws -> GroupID? {
         if let id = keys.groupID(of: group) { return id }
@@ -104,12 +104,6 @@ extension OpenVault {
         return w.bytes
     }
 
-    /// The master key of a full ring.
-    func masterKey() throws -> MasterKey {
-        guard let masterKey = keys.masterKey else { throw VaultError.locked(nil) }
-        return masterKey
-    }
-
     /// This vault moved to a new device key: the `always` class keys replaced
     /// (their base keys sat in the old device grants), and every item that the
     /// old key opened or was bound to re-sealed, keeping its item id:
@@ -120,14 +114,14 @@ extension OpenVault {
         let masterKey = try masterKey()
         let moving = file.index.indices.filter { position in
             guard let accessibility = Accessibility(fileID: file.index[position].classID) else { return false }
-            return accessibility.isDeviceBound || OpenVault.deviceClasses.contains(accessibility)
+            return accessibility.isDeviceBound || Accessibility.deviceClasses.contains(accessibility)
         }
         let items = try moving.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         var moved = self
         moved.remove(at: moving, leavingTombstones: false)
         moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
-        var reopened = try OpenVault.open(FileBytes(try moved.encode()), masterKey: masterKey, deviceKey: newKey, path: path)
-        for accessibility in OpenVault.deviceClasses { try reopened.rotateClassKey(accessibility) }
+        var reopened = WorkingCopy(try Snapshot.open(FileBytes(try moved.encode()), masterKey: masterKey, deviceKey: newKey, path: path))
+        for accessibility in Accessibility.deviceClasses { try reopened.rotateClassKey(accessibility) }
         for (opened, itemID) in items {
             try reopened.store(opened, itemID: itemID)
         }
@@ -140,7 +134,7 @@ extension OpenVault {
         let classKey = ClassKey.random()
         let id = accessibility.fileID
         guard let index = file.classes.firstIndex(where: { $0.classID == id }) else { return }
-        file.classes[index].wrapped = try OpenVault.wrapClassKey(classKey, id, keys)
+        file.classes[index].wrapped = try WorkingCopy.wrapClassKey(classKey, id, keys)
         keys.addClassKey(classKey, classID: id)
         pending.memberSlotsStale = true
         // Their blocks are sealed under the old base keys: every item of the class is re-stored or removed by the caller.
@@ -151,5 +145,30 @@ extension OpenVault {
     static func wrapClassKey(_ classKey: ClassKey, _ classID: ClassID, _ keys: KeyRing) throws -> [UInt8] {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         return try AESGCM.seal(classKey.secret, key: wrapKey.secret, aad: AAD.classKey(vaultID: keys.vaultID, classID: classID))
+    }
+
+    /// Removes the entries and records of every damaged group and gives it a fresh key
+    /// (what it held may have been read or forged), so the vault can be written again.
+    /// Needs a full ring; returns the groups' names. The damaged groups are those opening named
+    /// (`verifyIndex`); `vault verify --quarantine` sets them aside.
+    mutating func quarantineDamagedGroups() throws -> [String] {
+        guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
+        var names: [String] = []
+        for damaged in damagedGroups {
+            // What the damaged group held may have been forged, its tombstones and trash too: they go with it.
+            remove(at: file.index.indices.filter { file.index[$0].groupID == damaged.groupID }, leavingTombstones: false)
+            pending.tombstones.carried[damaged.groupID] = []
+            pending.trash.replaced[damaged.groupID] = []
+            guard let slot = file.groups.firstIndex(where: { $0.groupID == damaged.groupID }) else { continue }
+            try setGroupKey(.random(), of: damaged.group, at: slot, wrapKey: wrapKey)
+            names.append(damaged.group.name)
+        }
+        // The damaged groups left the ring when they failed, so setGroupKey saw new groups: their members hold the old keys.
+        if !names.isEmpty { pending.memberSlotsStale = true }
+        for damaged in damagedGroups where file.groups.contains(where: { $0.groupID == damaged.groupID }) {
+            try appendToLog(.groupKeyReplaced(damaged.groupID))
+        }
+        damagedGroups = []
+        return names
     }
 }

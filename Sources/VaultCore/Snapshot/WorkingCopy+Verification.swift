@@ -2,7 +2,7 @@ import FoundationEssentials
 import VaultCrypto
 
 // Checking what a file holds against the keys at hand: its structure and its groups' MACs.
-extension OpenVault {
+extension WorkingCopy {
     /// Every index entry names a group and class of the header; the MAC of every group this
     /// ring holds is checked over `encoded`, the index as the file holds it: the index MAC with
     /// the group's write key, else (v2) the read MAC. A group that fails is left out of the
@@ -98,7 +98,10 @@ extension OpenVault {
         damagedGroups.append(DamagedGroup(groupID: groupID, group: held.group))
         keys.removeGroup(id: groupID)
     }
+}
 
+// What opening leaves unchecked, and the context every group MAC covers: asked of any opened vault.
+extension OpenVault {
     /// What opening leaves unchecked, for `verify`: the groups this ring holds the write key of whose
     /// read MAC fails (it would fail every reader without that key, though the writer's own reads
     /// never use it; the writer's next change makes it again), and item ids repeated across the index.
