@@ -53,13 +53,13 @@ struct KeyringConnection {
 
     /// Loads the service's collections. libsecret loads each one's items with it, so an item that
     /// another client deletes between the keyring listing it and libsecret loading it fails the
-    /// whole load ("No such secret item"): that is tried again, a few times, before it is an error.
+    /// whole load (`noObjectAtPath`): that is tried again, a few times, before it is an error.
     private func loadCollections() throws {
         for attempt in 1...3 {
             do {
                 _ = try library.call(.listCollections) { library.api.secret_service_load_collections_sync(service, nil, $0) }
                 return
-            } catch SecretServiceError.failed(_, .reported(let message)) where message.contains("No such secret item") && attempt < 3 {
+            } catch SecretServiceError.failed(_, .reported(.noObjectAtPath, _)) where attempt < 3 {
                 continue
             }
         }

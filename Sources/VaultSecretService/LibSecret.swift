@@ -28,7 +28,7 @@ struct LibSecret {
         return LibSecret(api: table.pointee)
     }
 
-    /// Runs a call that reports failure through a GError; throws `failed` with its message.
+    /// Runs a call that reports failure through a GError; throws `failed` with its kind and message.
     func call<R>(_ operation: SecretServiceError.Operation, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> R) throws -> R {
         var error: UnsafeMutablePointer<GError>?
         let result = body(&error)
@@ -41,7 +41,9 @@ struct LibSecret {
     }
 
     private func describe(_ error: UnsafeMutablePointer<GError>, operation: SecretServiceError.Operation) -> SecretServiceError {
-        .failed(operation, error.pointee.message.map { .reported(String(cString: $0)) } ?? .reportedWithoutMessage)
+        .failed(operation, error.pointee.message.map {
+            .reported(LibSecretErrorKind(error.pointee, api: api), message: String(cString: $0))
+        } ?? .reportedWithoutMessage)
     }
 
     /// The C strings of a GList of strings or objects, and frees the list (not its elements).

@@ -30,8 +30,8 @@ public enum SecretServiceError: Error, Equatable {
 
     /// Why a call failed.
     public enum Cause: Equatable, Sendable {
-        /// libsecret's own message (its GError's), as it gave it.
-        case reported(String)
+        /// libsecret's GError: its kind, from its domain and code, and its own message, as it gave it.
+        case reported(LibSecretErrorKind, message: String)
         /// libsecret reported an error without a message.
         case reportedWithoutMessage
         /// libsecret returned no service and no error.

@@ -107,7 +107,7 @@ import VaultSecretService
     @Test func secretServiceFailuresAreWordedByTheCommandLine() {
         let cases: [(SecretServiceError, String)] = [
             (.failed(.readItemSecret, .noSecret), "the desktop keyring could not read the item's secret: the keyring returned no secret"),
-            (.failed(.findCollection("work"), .reported("Cannot autolaunch D-Bus")), #"the desktop keyring could not find the collection "work": Cannot autolaunch D-Bus"#),
+            (.failed(.findCollection("work"), .reported(.other, message: "Cannot autolaunch D-Bus")), #"the desktop keyring could not find the collection "work": Cannot autolaunch D-Bus"#),
             (.failed(.changeItemAttributes, .reportedWithoutMessage), "the desktop keyring could not change the item's attributes: unknown error"),
             (.serviceUnavailable(.noService), "no Secret Service answers on the D-Bus session bus: libsecret returned no service"),
             (.unlockFailed(collection: "default", .promptDismissed), #"the keyring collection "default" stayed locked: the unlock prompt was dismissed"#),

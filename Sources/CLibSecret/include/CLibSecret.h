@@ -42,7 +42,9 @@ struct _GError {
 };
 #endif
 
-// Flag values from libsecret's headers (secret-service.h, secret-types.h, …).
+// Flag values from libsecret's headers (secret-service.h, secret-types.h, …),
+// and GDBus's code for an unknown method (gioenums.h), with which libsecret and
+// the keyring report an object gone from its D-Bus path.
 enum {
     VAULT_SECRET_SERVICE_OPEN_SESSION = 1 << 1,
     VAULT_SECRET_SERVICE_LOAD_COLLECTIONS = 1 << 2,
@@ -51,8 +53,7 @@ enum {
     VAULT_SECRET_SCHEMA_ATTRIBUTE_STRING = 0,
     VAULT_SECRET_SEARCH_ALL = 1 << 1,
     VAULT_SECRET_ITEM_CREATE_NONE = 0,
-    VAULT_SECRET_ERROR_IS_LOCKED = 2,
-    VAULT_SECRET_ERROR_NO_SUCH_OBJECT = 3,
+    VAULT_G_DBUS_ERROR_UNKNOWN_METHOD = 19,
 };
 
 /// The functions vault calls, resolved from libsecret and the GLib it loads.
@@ -70,6 +71,7 @@ typedef struct VaultLibSecret {
     void (*g_error_free)(GError *);
     void (*g_free)(void *);
     const char *(*g_dbus_proxy_get_object_path)(GDBusProxy *);
+    uint32_t (*g_dbus_error_quark)(void);
 
     // libsecret
     SecretSchema *(*secret_schema_newv)(const char *name, unsigned int flags, GHashTable *attribute_names_and_types);
@@ -111,7 +113,7 @@ const VaultLibSecret *vault_libsecret_load(const char *path, char *reason, size_
 #define VAULT_LIBSECRET_FUNCTIONS(X) \
     X(g_hash_table_new) X(g_str_hash) X(g_str_equal) X(g_hash_table_insert) X(g_hash_table_lookup) \
     X(g_hash_table_get_keys) X(g_hash_table_unref) X(g_list_free) X(g_object_unref) X(g_error_free) X(g_free) \
-    X(g_dbus_proxy_get_object_path) \
+    X(g_dbus_proxy_get_object_path) X(g_dbus_error_quark) \
     X(secret_schema_newv) X(secret_schema_unref) X(secret_service_get_sync) X(secret_service_get_collections) \
     X(secret_service_load_collections_sync) X(secret_service_unlock_sync) X(secret_collection_for_alias_sync) \
     X(secret_collection_new_for_dbus_path_sync) X(secret_collection_get_label) \

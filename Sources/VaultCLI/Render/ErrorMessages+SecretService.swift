@@ -55,7 +55,7 @@ extension ErrorReport {
     /// Why a call failed: libsecret's own words, or what vault found.
     private static func words(_ cause: SecretServiceError.Cause) -> String {
         switch cause {
-        case .reported(let message): return message
+        case .reported(_, let message): return message
         case .reportedWithoutMessage: return "unknown error"
         case .noService: return "libsecret returned no service"
         case .noSecret: return "the keyring returned no secret"
