@@ -12,7 +12,7 @@ import Glibc
 /// moves the vault onto a new key with which the old one opens nothing.
 @Suite struct ExposedDeviceKeyTests {
     /// A vault in a git work tree whose device key lies beside it, as earlier versions left it; returns it and that key.
-    func vaultWithExposedKey(_ dir: TempDirectory) throws -> (Vault, SecretBytes) {
+    func vaultWithExposedKey(_ dir: TempDirectory) throws -> (Vault, DeviceKey) {
         mkdir(dir.path + "/.git", 0o700)
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("disk", "me", "bound-secret", accessibility: .whenUnlockedThisDeviceOnly)
@@ -22,7 +22,7 @@ import Glibc
         unlink(keyPath)
         writeBytes(key, to: dir.location().legacyDeviceKeyPath)
         chmod(dir.location().legacyDeviceKeyPath, 0o644)  // as a checkout makes it
-        return (Vault(location: dir.location(), credential: testKeyFile), SecretBytes(key))
+        return (Vault(location: dir.location(), credential: testKeyFile), DeviceKey(SecretBytes(key)))
     }
 
     @Test func readsUseTheExposedKeyAndChangeNothing() throws {
@@ -81,9 +81,9 @@ import Glibc
         // As if the process died after the vault write and before the rename of the pending key.
         let host = Vault.selfContainedHost(for: dir.location())
         let id = VaultFile.peekVaultID(fileBytes(dir.location().path))
-        #expect(rename(DeviceKey.path(vaultID: id, host: host), DeviceKey.pendingPath(vaultID: id, host: host)) == 0)
+        #expect(rename(DeviceKeyStore.path(vaultID: id, host: host), DeviceKeyStore.pendingPath(vaultID: id, host: host)) == 0)
         let again = Vault(location: dir.location(), credential: testKeyFile)
         #expect(try again.secret("disk", "me") == "bound-secret")
-        #expect(FileSystem.exists(DeviceKey.path(vaultID: id, host: host)))
+        #expect(FileSystem.exists(DeviceKeyStore.path(vaultID: id, host: host)))
     }
 }

@@ -295,7 +295,7 @@ import VaultCrypto
         let stolenKey = try #require(try deviceKey(of: dir.location()))
         let stolenGrants = try #require(DeviceGrants.read(vaultID: vaultID, deviceKey: stolenKey, host: host))
         try owner.rekey(kdf: .testing) { _ in }
-        #expect(try #require(try deviceKey(of: dir.location())).copyBytes() != stolenKey.copyBytes())
+        #expect(try #require(try deviceKey(of: dir.location())).secret.copyBytes() != stolenKey.secret.copyBytes())
         let thief = try Snapshot.openPartial(fileBytes(dir.location().path), deviceKey: stolenKey, grants: stolenGrants, path: "thief")
         #expect(thief.keys.groups.isEmpty && !thief.deviceMatches)
         for position in thief.file.index.indices { #expect(throws: VaultError.self) { try thief.openRecord(at: position) } }

@@ -564,7 +564,7 @@ import VaultCrypto
         let pinned = try clones.ours.trustFingerprint()
         let vaultID = try VaultFile.decode(clones.base).file.vaultID
         var forged = try WorkingCopy.create(vaultID: vaultID, slotKind: .keyFile, secret: SecretBytes(Array("the attacker's".utf8)),
-                                          kdf: .testing, deviceKey: SecretBytes(random: 32), path: "forged")
+                                          kdf: .testing, deviceKey: .random(), path: "forged")
         _ = try forged.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false, addedAt: Date())
         let now = Date()
         try forged.store(Item(attributes: ItemAttributes(service: "a", account: "x", created: now, modified: now), secret: SecretBytes(Array("forged".utf8))))

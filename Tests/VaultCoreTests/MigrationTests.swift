@@ -155,9 +155,9 @@ import Glibc
         let dir = try TempDirectory()
         let location = copyVector(1, into: dir)
         let v1Bytes = fileBytes(location.path)
-        let deviceKey = SecretBytes(fileBytes(Self.fixtures + "/v1/device.key"))
+        let deviceKey = DeviceKey(SecretBytes(fileBytes(Self.fixtures + "/v1/device.key")))
         let v1 = try VaultFile.decode(v1Bytes).file
-        let stolenHeaderKey = try AESGCM.open(v1.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: v1.vaultID),
+        let stolenHeaderKey = try AESGCM.open(v1.deviceWrappedHeaderMACKey, key: deviceKey.wrapKey(vaultID: v1.vaultID).secret,
                                               aad: AAD.deviceHeader(vaultID: v1.vaultID))
         let owner = Vault(location: location, credential: Self.passphrase)
         let readWrite = try owner.grant(groups: [AccessGroup("ci")!], readOnly: false, expires: nil)

@@ -38,12 +38,12 @@ extension SecretBytes {
 /// Where this machine's device key of the vault at `location` lives, for a
 /// vault opened with `host` (the convenience initialiser's when nil).
 func deviceKeyPath(of location: VaultLocation, host: HostContext? = nil) -> String {
-    DeviceKey.path(vaultID: VaultFile.peekVaultID(fileBytes(location.path)), host: host ?? Vault.selfContainedHost(for: location))
+    DeviceKeyStore.path(vaultID: VaultFile.peekVaultID(fileBytes(location.path)), host: host ?? Vault.selfContainedHost(for: location))
 }
 
 /// The device key of the vault at `location` (see `deviceKeyPath(of:host:)`), nil when there is none.
-func deviceKey(of location: VaultLocation, host: HostContext? = nil) throws -> SecretBytes? {
-    try DeviceKey.load(vaultID: VaultFile.peekVaultID(fileBytes(location.path)), location: location,
+func deviceKey(of location: VaultLocation, host: HostContext? = nil) throws -> DeviceKey? {
+    try DeviceKeyStore.load(vaultID: VaultFile.peekVaultID(fileBytes(location.path)), location: location,
                        host: host ?? Vault.selfContainedHost(for: location))
 }
 
@@ -84,19 +84,19 @@ func writeBytes(_ bytes: [UInt8], to path: String) {
 
 /// Opening bytes held in memory, as the tests make them.
 extension Snapshot {
-    static func unlock(_ bytes: [UInt8], secret: UnlockSecret, deviceKey: SecretBytes?, path: String) throws -> Snapshot {
+    static func unlock(_ bytes: [UInt8], secret: UnlockSecret, deviceKey: DeviceKey?, path: String) throws -> Snapshot {
         try unlock(FileBytes(bytes), secret: secret, deviceKey: deviceKey, path: path)
     }
 
-    static func open(_ bytes: [UInt8], masterKey: MasterKey, deviceKey: SecretBytes?, path: String) throws -> Snapshot {
+    static func open(_ bytes: [UInt8], masterKey: MasterKey, deviceKey: DeviceKey?, path: String) throws -> Snapshot {
         try open(FileBytes(bytes), masterKey: masterKey, deviceKey: deviceKey, path: path)
     }
 
-    static func open(_ bytes: [UInt8], credential: ScopedCredential, deviceKey: SecretBytes?, path: String) throws -> Snapshot {
+    static func open(_ bytes: [UInt8], credential: ScopedCredential, deviceKey: DeviceKey?, path: String) throws -> Snapshot {
         try open(FileBytes(bytes), credential: credential, deviceKey: deviceKey, path: path)
     }
 
-    static func openPartial(_ bytes: [UInt8], deviceKey: SecretBytes?, grants: [GroupGrant], path: String) throws -> Snapshot {
+    static func openPartial(_ bytes: [UInt8], deviceKey: DeviceKey?, grants: [GroupGrant], path: String) throws -> Snapshot {
         try openPartial(FileBytes(bytes), deviceKey: deviceKey, grants: grants, path: path)
     }
 }

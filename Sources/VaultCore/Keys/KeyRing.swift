@@ -20,14 +20,14 @@ struct KeyRing {
     /// v2 has labels of its own, so the v1 copies that sealed them under the device key give nothing of v2's.
     private(set) var formatVersion: UInt16
     /// This machine's device key, when it is the one the vault's device-bound items use.
-    let deviceKey: SecretBytes?
+    let deviceKey: DeviceKey?
     /// The groups the ring can open, by id.
     private(set) var groups: [GroupID: GroupKeys] = [:]
     /// Class keys by class id.
     private(set) var classKeys: [ClassID: ClassKey] = [:]
 
     /// The owner's full ring, from the master key.
-    init(vaultID: [UInt8], masterKey: MasterKey, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
+    init(vaultID: [UInt8], masterKey: MasterKey, deviceKey: DeviceKey?, formatVersion: UInt16 = VaultFile.version) {
         self.formatVersion = formatVersion
         self.vaultID = vaultID
         self.masterKey = masterKey
@@ -37,7 +37,7 @@ struct KeyRing {
     }
 
     /// A full member's ring: every key the master key derives but the trust key's wrap (v2 only).
-    init(vaultID: [UInt8], fullMemberKeys: FullMemberKeys, deviceKey: SecretBytes?) {
+    init(vaultID: [UInt8], fullMemberKeys: FullMemberKeys, deviceKey: DeviceKey?) {
         self.formatVersion = VaultFile.version
         self.vaultID = vaultID
         self.masterKey = nil
@@ -47,7 +47,7 @@ struct KeyRing {
     }
 
     /// A partial ring: no master key.
-    init(vaultID: [UInt8], headerMACKey: HeaderMACKey?, deviceKey: SecretBytes?, formatVersion: UInt16 = VaultFile.version) {
+    init(vaultID: [UInt8], headerMACKey: HeaderMACKey?, deviceKey: DeviceKey?, formatVersion: UInt16 = VaultFile.version) {
         self.formatVersion = formatVersion
         self.vaultID = vaultID
         self.masterKey = nil
@@ -260,7 +260,7 @@ struct KeyRing {
         var material = try baseKey(groupID: groupID, classID: accessibility.fileID).secret
         if accessibility.isDeviceBound {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
-            material = material.appending(deviceKey)
+            material = material.appending(deviceKey.secret)
         }
         return KeyRing.derive(material, .listing, [], vaultID: vaultID)
     }
@@ -272,7 +272,7 @@ struct KeyRing {
         var material = try baseKey(groupID: groupID, classID: classID).secret
         if accessibility.isDeviceBound {
             guard let deviceKey else { throw KeyRingError.missingDeviceKey }
-            material = material.appending(deviceKey)
+            material = material.appending(deviceKey.secret)
         }
         // HMAC-SHA256 is always there once the ring exists (it checked the header with it).
         let deriver = try! HKDFExpander(inputKeyMaterial: material, salt: vaultID)
@@ -281,18 +281,9 @@ struct KeyRing {
     }
 
     /// The key that seals what the device key alone opens.
-    func deviceWrapKey() throws -> SecretBytes {
+    func deviceWrapKey() throws -> DeviceWrapKey {
         guard let deviceKey else { throw KeyRingError.missingDeviceKey }
-        return KeyRing.deviceWrapKey(deviceKey, vaultID: vaultID)
-    }
-
-    static func deviceWrapKey(_ deviceKey: SecretBytes, vaultID: [UInt8]) -> SecretBytes {
-        derive(deviceKey, .deviceWrap, [], vaultID: vaultID)
-    }
-
-    /// The device check stored in the header: which device key seals device-bound items.
-    static func deviceCheck(deviceKey: SecretBytes, vaultID: [UInt8]) -> [UInt8] {
-        Array(HMAC.sha256(key: deviceKey, data: KeyLabel.deviceCheck.bytes + vaultID).prefix(VaultFile.checkSize))
+        return deviceKey.wrapKey(vaultID: vaultID)
     }
 
     private func group(_ id: GroupID) throws -> GroupKeys {

@@ -52,7 +52,27 @@ struct ReadMACKey: TypedKey { let secret: SecretBytes }
 /// B[g,c]: the base key of a (group, class) pair, what its record and listing keys derive from.
 struct BaseKey: TypedKey { let secret: SecretBytes }
 
+/// DK: this machine's device key for one vault (kept by `DeviceKeyStore`, never in the vault file):
+/// it seals what opens without an unlock, and is joined into the keys of device-bound items.
+struct DeviceKey: TypedKey { let secret: SecretBytes }
+
+/// DWK: seals what the device key alone opens (v1's device copies, the `always` classes' grants).
+struct DeviceWrapKey: TypedKey { let secret: SecretBytes }
+
 // MARK: derivations: each from its parent's type to its child's
+
+extension DeviceKey {
+    /// DWK = derive(DK, "device wrap").
+    func wrapKey(vaultID: [UInt8]) -> DeviceWrapKey {
+        DeviceWrapKey(KeyRing.derive(secret, .deviceWrap, [], vaultID: vaultID))
+    }
+
+    /// The device check stored in the header: HMAC(DK, "device check" ‖ vault id), which device key
+    /// seals the device-bound items.
+    func check(vaultID: [UInt8]) -> [UInt8] {
+        Array(HMAC.sha256(key: secret, data: KeyLabel.deviceCheck.bytes + vaultID).prefix(VaultFile.checkSize))
+    }
+}
 
 extension MasterKey {
     /// HMK = derive(MK, "header mac" of the format version): v2 has a label of its own, so the v1

@@ -64,7 +64,7 @@ extension Vault {
         } catch {
             // A failed write leaves no new device key behind: the vault in place decides whether it is kept.
             if let bytes = try? readFile() {
-                DeviceKey.settlePending(vaultID: VaultFile.peekVaultID(bytes), host: host) { Snapshot.isDeviceKey($0, of: bytes) }
+                DeviceKeyStore.settlePending(vaultID: VaultFile.peekVaultID(bytes), host: host) { Snapshot.isDeviceKey($0, of: bytes) }
             }
             throw error
         }
@@ -84,7 +84,7 @@ extension Vault {
             vault.remove(at: vault.file.index.indices.filter { vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID })
         }
         // Moving off an exposed legacy key already made a new one in this transaction.
-        let newDeviceKey = vault.deviceMatches && !usesExposedDeviceKey ? try DeviceKey.createPending(vaultID: vault.file.vaultID, host: host) : nil
+        let newDeviceKey = vault.deviceMatches && !usesExposedDeviceKey ? try DeviceKeyStore.createPending(vaultID: vault.file.vaultID, host: host) : nil
         let resealed = vault.file.index.count
         try vault.rekey(keyslots: [KeyslotSecret(kind: secret.slotKind, secret: secret.secret, kdf: kdf)], newDeviceKey: newDeviceKey,
                         keepingTrustKey: keepingTrustKey)
@@ -96,7 +96,7 @@ extension Vault {
     func finishRekey(movedDeviceKey: Bool, masterKey: MasterKey?) throws -> Int {
         let vaultID = VaultFile.peekVaultID(try readFile())
         // A reader may have taken the pending key up already (it is the vault's once the write is done).
-        if movedDeviceKey { try? DeviceKey.publish(vaultID: vaultID, host: host, masterKey: masterKey) }
+        if movedDeviceKey { try? DeviceKeyStore.publish(vaultID: vaultID, host: host, masterKey: masterKey) }
         return SessionCache.endAll(vaultID: vaultID, host: host)
     }
 
@@ -120,7 +120,7 @@ extension Vault {
     /// when it did not, an old copy of the file still opens with a removed or changed secret.
     func changeKeyslots(_ change: (inout WorkingCopy) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
         try requireKeyslotSecret(.changeKeyslots)
-        var rotatedKeys: (deviceKey: SecretBytes?, masterKey: MasterKey?)
+        var rotatedKeys: (deviceKey: DeviceKey?, masterKey: MasterKey?)
         let rotated = try transaction { vault in
             let made = try change(&vault)
             guard case .credential(let current) = source, vault.positionsBoundElsewhere.isEmpty else { return false }

@@ -9,7 +9,7 @@ extension WorkingCopy {
     /// members. Nothing of it opens with this vault's keys, and no counter of one judges the other.
     /// Needs the owner's ring; an item bound to another machine throws `boundToAnotherDevice`
     /// (it cannot be sealed again here).
-    mutating func independentCopy(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: SecretBytes, path: String) throws -> WorkingCopy {
+    mutating func independentCopy(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: DeviceKey, path: String) throws -> WorkingCopy {
         guard keys.masterKey != nil else { throw VaultError.locked(nil) }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         let trashed = try openTrash().records

@@ -7,7 +7,7 @@ struct KeyslotSecret {
     let kdf: Scrypt.Parameters
 }
 
-// What a re-key cannot take along: asked of the snapshot a re-key plans from.
+// What a re-key cannot take along: asked of what a re-key plans from and changes.
 extension OpenVault {
     /// Positions of the records this machine cannot re-seal: items bound to another machine's device key.
     var positionsBoundElsewhere: [Int] {
@@ -28,7 +28,7 @@ extension WorkingCopy {
     /// removal: no member ever held it), so pinned readers keep their pin only then. Needs the
     /// owner's ring and no record bound to another device (remove those first: they cannot be
     /// re-sealed here).
-    mutating func rekey(keyslots: [KeyslotSecret], newDeviceKey: SecretBytes? = nil, keepingTrustKey: Bool = false) throws {
+    mutating func rekey(keyslots: [KeyslotSecret], newDeviceKey: DeviceKey? = nil, keepingTrustKey: Bool = false) throws {
         try unwrapTrustKey()
         guard keys.masterKey != nil, let trustKey else { throw VaultError.trustKeyNeeded(.rekeyVault) }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
@@ -42,7 +42,7 @@ extension WorkingCopy {
         let masterKey = MasterKey.random()
         let deviceKey = deviceMatches ? (newDeviceKey ?? keys.deviceKey) : nil
         var next = try WorkingCopy.empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
-        if let deviceKey { next.file.deviceCheck = KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: file.vaultID) }
+        if let deviceKey { next.file.deviceCheck = deviceKey.check(vaultID: file.vaultID) }
         next.file.teamLog = log
         next.pending.tombstones = pending.tombstones
         next.pending.trash = pending.trash

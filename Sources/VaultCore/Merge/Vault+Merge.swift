@@ -228,7 +228,7 @@ extension Vault {
 
     /// A side opened with the keys at hand: a full member's or the owner's; the scoped ones and
     /// none at all ask for more (`withKeys`).
-    private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: SecretBytes?, path: String) throws -> Snapshot {
+    private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: DeviceKey?, path: String) throws -> Snapshot {
         let vaultID = VaultFile.peekVaultID(bytes)
         let session = try keysForReading(vaultID: vaultID)
         switch source {

@@ -33,13 +33,13 @@ public enum VaultNotice: Equatable, Sendable {
 }
 
 extension Vault {
-    /// When the snapshot was read with a device key from a git work tree and
+    /// When the working copy was read with a device key from a git work tree and
     /// holds the master key, moves it onto a new device key (written as
     /// pending; see `finishMovingOffExposedDeviceKey`) in the same write as
     /// the change. Returns how many items were re-sealed, or nil when nothing moved.
     func moveOffExposedDeviceKey(_ vault: inout WorkingCopy) throws -> Int? {
         guard usesExposedDeviceKey, vault.keys.masterKey != nil else { return nil }
-        let newKey = try DeviceKey.createPending(vaultID: vault.file.vaultID, host: host)
+        let newKey = try DeviceKeyStore.createPending(vaultID: vault.file.vaultID, host: host)
         return try vault.rebind(toDeviceKey: newKey)
     }
 
@@ -49,7 +49,7 @@ extension Vault {
     /// link there must not make vault touch its target) unless other vaults
     /// share its directory, and the user is told to commit its removal.
     func finishMovingOffExposedDeviceKey(resealed: Int, vaultID: [UInt8]) throws {
-        try DeviceKey.publish(vaultID: vaultID, host: host)
+        try DeviceKeyStore.publish(vaultID: vaultID, host: host)
         usesExposedDeviceKey = false
         let oldPath = location.legacyDeviceKeyPath
         let vaultName = String(location.path.split(separator: "/").last ?? "")

@@ -27,8 +27,8 @@ extension Vault {
     /// How this machine keeps the vault's device key.
     public func deviceKeyProtection() throws -> DeviceKeyProtection {
         let vaultID = try vaultID()
-        if let sealed = try DeviceKey.sealed(vaultID: vaultID, host: host) { return .tpm(pcrs: sealed.pcrs, pin: sealed.hasPIN) }
-        return FileSystem.isRegularFile(DeviceKey.path(vaultID: vaultID, host: host)) ? .file : .none
+        if let sealed = try DeviceKeyStore.sealed(vaultID: vaultID, host: host) { return .tpm(pcrs: sealed.pcrs, pin: sealed.hasPIN) }
+        return FileSystem.isRegularFile(DeviceKeyStore.path(vaultID: vaultID, host: host)) ? .file : .none
     }
 
     /// Seals this machine's device key by the host's TPM (`HostContext.tpm`) under its PCRs and
@@ -41,12 +41,12 @@ extension Vault {
     public func sealDeviceKey(reseal: Bool, pin: SecretBytes?) throws -> DeviceKeySealOutcome {
         let vaultID = try vaultID()
         guard host.tpm != nil else { throw VaultError.tpm(.noTPM) }
-        let wasSealed = try DeviceKey.sealed(vaultID: vaultID, host: host) != nil
+        let wasSealed = try DeviceKeyStore.sealed(vaultID: vaultID, host: host) != nil
         if wasSealed, !reseal { return .alreadySealed }
-        if !wasSealed, !FileSystem.isRegularFile(DeviceKey.path(vaultID: vaultID, host: host)),
+        if !wasSealed, !FileSystem.isRegularFile(DeviceKeyStore.path(vaultID: vaultID, host: host)),
            !FileSystem.isRegularFile(location.legacyDeviceKeyPath) { throw VaultError.noDeviceKey }
         let keys = try keysWithUnlock(recovering: wasSealed)
-        try DeviceKey.seal(keys.deviceKey, vaultID: vaultID, host: host, pin: pin, masterKey: keys.masterKey)
+        try DeviceKeyStore.seal(keys.deviceKey, vaultID: vaultID, host: host, pin: pin, masterKey: keys.masterKey)
         return wasSealed ? .resealed : .sealed
     }
 
@@ -55,8 +55,8 @@ extension Vault {
     /// it (nothing changed), `locked` without an unlock.
     public func unsealDeviceKeyToFile() throws -> Bool {
         let vaultID = try vaultID()
-        guard try DeviceKey.sealed(vaultID: vaultID, host: host) != nil else { return false }
-        try DeviceKey.unsealToFile(try keysWithUnlock(recovering: false).deviceKey, vaultID: vaultID, host: host)
+        guard try DeviceKeyStore.sealed(vaultID: vaultID, host: host) != nil else { return false }
+        try DeviceKeyStore.unsealToFile(try keysWithUnlock(recovering: false).deviceKey, vaultID: vaultID, host: host)
         return true
     }
 
@@ -64,7 +64,7 @@ extension Vault {
     /// unlock if need be), the device key only when it is the vault's. When the TPM refuses the
     /// device key and `recovering`, it comes from the recovery seal. Without an unlock, `locked`
     /// (not the TPM's refusal: the unlock comes first).
-    private func keysWithUnlock(recovering: Bool) throws -> (masterKey: MasterKey, deviceKey: SecretBytes) {
+    private func keysWithUnlock(recovering: Bool) throws -> (masterKey: MasterKey, deviceKey: DeviceKey) {
         try withKeysAsking {
             let vault = try readSnapshot()
             guard let masterKey = vault.keys.masterKey else { throw VaultError.locked(nil) }
@@ -81,7 +81,7 @@ extension Vault {
     /// refused for `refusal`. Only a change of the PCRs (or a seal from another TPM, which the
     /// recovery seal cannot open either) is recovered; a missing or stale recovery seal (the master
     /// key rotated since) throws `refusal` without asking the TPM, so it spends no lockout try.
-    private func recoveredDeviceKey(masterKey: MasterKey, vaultID: [UInt8], refusal: TPMFailure) throws -> SecretBytes {
+    private func recoveredDeviceKey(masterKey: MasterKey, vaultID: [UInt8], refusal: TPMFailure) throws -> DeviceKey {
         switch refusal {
         case .stateChanged, .anotherTPM: break
         default: throw VaultError.tpm(refusal)
@@ -90,7 +90,7 @@ extension Vault {
         guard let tpm = host.tpm, FileSystem.isRegularFile(path) else { throw VaultError.tpm(refusal) }
         let recovery = try TPMRecoverySeal.read(path)
         guard recovery.isOf(masterKey: masterKey, vaultID: vaultID) else { throw VaultError.tpm(refusal) }
-        let key: SecretBytes
+        let key: DeviceKey
         do {
             var pin: SecretBytes?
             if recovery.hasPIN {
@@ -108,20 +108,20 @@ extension Vault {
     /// After the master key rotated (a passphrase change): the recovery seal, when there is one, is
     /// made again for the new key, so it still opens after a change of the PCRs. Best effort: a
     /// stale one is known by its check and never spends a lockout try.
-    func refreshTPMRecoverySeal(deviceKey: SecretBytes?, masterKey: MasterKey?) {
+    func refreshTPMRecoverySeal(deviceKey: DeviceKey?, masterKey: MasterKey?) {
         guard let deviceKey, let masterKey, let vaultID = try? vaultID(),
               FileSystem.isRegularFile(TPMRecoverySeal.path(vaultID: vaultID, host: host)),
-              let sealed = try? DeviceKey.sealed(vaultID: vaultID, host: host) else { return }
+              let sealed = try? DeviceKeyStore.sealed(vaultID: vaultID, host: host) else { return }
         let pin = sealed.hasPIN ? try? host.tpm?.askPIN?() : nil
         guard !sealed.hasPIN || pin != nil else { return }
-        try? DeviceKey.resealRecovery(deviceKey, vaultID: vaultID, host: host, pin: pin, masterKey: masterKey)
+        try? DeviceKeyStore.resealRecovery(deviceKey, vaultID: vaultID, host: host, pin: pin, masterKey: masterKey)
     }
 
     /// This machine's device key of `vaultID` for what reads it without needing it (status,
     /// lock): nil, with why, when the TPM refuses it.
-    func deviceKeyIfItOpens(vaultID: [UInt8]) throws -> (key: SecretBytes?, refusal: TPMFailure?) {
+    func deviceKeyIfItOpens(vaultID: [UInt8]) throws -> (key: DeviceKey?, refusal: TPMFailure?) {
         do {
-            return (try DeviceKey.load(vaultID: vaultID, location: location, host: host), nil)
+            return (try DeviceKeyStore.load(vaultID: vaultID, location: location, host: host), nil)
         } catch VaultError.tpm(let refusal) {
             return (nil, refusal)
         }

@@ -121,7 +121,7 @@ extension Vault {
 
     /// `bytes` opened with the keys that open at once, or nil when there are none.
     private func openWithoutRecording(_ bytes: FileBytes, label: String) throws -> Snapshot? {
-        let deviceKey = DeviceKey.readIfPresent(vaultID: VaultFile.peekVaultID(bytes), host: host)
+        let deviceKey = DeviceKeyStore.readIfPresent(vaultID: VaultFile.peekVaultID(bytes), host: host)
         switch source {
         case .credential(let secret) where secret.kind != .passphrase:
             return try Snapshot.unlock(bytes, secret: secret, deviceKey: deviceKey, path: label)

@@ -62,7 +62,7 @@ extension Vault {
         if let mode = FileSystem.mode(location.path), mode & 0o022 != 0 { report.exposedFiles.append((location.path, mode)) }
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
         let vaultID = VaultFile.peekVaultID(try readFile())
-        let deviceKeyPath = DeviceKey.path(vaultID: vaultID, host: host)
+        let deviceKeyPath = DeviceKeyStore.path(vaultID: vaultID, host: host)
         if let mode = FileSystem.mode(deviceKeyPath), mode & 0o077 != 0 { report.exposedFiles.append((deviceKeyPath, mode)) }
         do {
             let vault = try withKeys { try readSnapshot() }
@@ -79,7 +79,7 @@ extension Vault {
             report.groupsFailingTheirReadMAC = problems.readMACFailures.map(\.name)
             if vault.keys.wrapKey != nil {
                 do {
-                    _ = try vault.members()
+                    _ = try vault.readMembers()
                 } catch VaultError.corrupted(_, let detail) {
                     report.damagedRoster = detail
                 }
@@ -217,7 +217,7 @@ extension Vault {
                 AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
                 // Clones of a vault in git share its id, and so its device key: another clone may still need it.
                 if !GitWorkTree.contains(location.directory) {
-                    if let removed = DeviceKey.remove(vaultID: vaultID, host: host) { outcome.removedPaths.append(removed) }
+                    if let removed = DeviceKeyStore.remove(vaultID: vaultID, host: host) { outcome.removedPaths.append(removed) }
                     SeenCounters.forget(vaultID: vaultID, host: host)
                 }
             }

@@ -3,7 +3,8 @@ import VaultCrypto
 
 /// The plaintext of the record a snapshot opened last, by its record id and sealed digest (the
 /// same pair is the same sealed bytes, which the digest was checked against), held in locked
-/// memory until the next record replaces it or the snapshot goes. Counts the records decrypted,
+/// memory until the next record replaces it or the snapshot (and the working copies made from it,
+/// which share it) goes. Counts the records decrypted,
 /// for the test that a `get` decrypts its record once.
 final class LastOpenedRecord: Sendable {
     private struct Kept {

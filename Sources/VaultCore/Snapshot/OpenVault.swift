@@ -40,7 +40,8 @@ protocol OpenVault {
     /// Which index buckets were checked against their digests: every one on opening, unless the
     /// file was opened for lookups only (`IndexCheck`).
     var bucketChecks: BucketChecks { get }
-    /// The members, once the owner or a full member has folded the team log (`members()`).
+    /// The members, once the owner or a full member has folded the team log: on opening (the member
+    /// slots checked against it), or by a working copy's `members()`.
     var roster: [Member]? { get }
     /// One cipher context for every record this value opens.
     var recordOpener: AESGCM.Opener { get }

@@ -7,7 +7,7 @@ import VaultCrypto
 extension Snapshot {
 
     /// Parses `bytes` and opens a keyslot with the unlock secret: a full ring.
-    static func unlock(_ bytes: FileBytes, secret: UnlockSecret, deviceKey: SecretBytes?, path: String,
+    static func unlock(_ bytes: FileBytes, secret: UnlockSecret, deviceKey: DeviceKey?, path: String,
                        checking indexCheck: IndexCheck = .everyBucket) throws -> Snapshot {
         let parsed = try parse(bytes, path: path, checking: indexCheck)
         let masterKey = try openKeyslot(parsed.file, secret: secret, path: path)
@@ -15,7 +15,7 @@ extension Snapshot {
     }
 
     /// Parses `bytes` and opens it with a master key (from a keyslot or a session).
-    static func open(_ bytes: FileBytes, masterKey: MasterKey, deviceKey: SecretBytes?, path: String,
+    static func open(_ bytes: FileBytes, masterKey: MasterKey, deviceKey: DeviceKey?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> Snapshot {
         try open(try parse(bytes, path: path, checking: indexCheck), masterKey: masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
     }
@@ -24,14 +24,14 @@ extension Snapshot {
     /// `always` classes) and the after-first-unlock cache's. A v2 file is
     /// checked by each group's read MAC, which these grants can check but not
     /// the owner's MACs; a v1 file by its header MAC key sealed under the device key.
-    static func openPartial(_ bytes: FileBytes, deviceKey: SecretBytes?, grants: [GroupGrant], path: String,
+    static func openPartial(_ bytes: FileBytes, deviceKey: DeviceKey?, grants: [GroupGrant], path: String,
                             checking indexCheck: IndexCheck = .everyBucket) throws -> Snapshot {
         let parsed = try parse(bytes, path: path, checking: indexCheck)
         let file = parsed.file
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
         var headerKey: HeaderMACKey?
         if file.version == 1, deviceMatches, let deviceKey, !file.deviceWrappedHeaderMACKey.isEmpty {
-            headerKey = try? HeaderMACKey(AESGCM.open(file.deviceWrappedHeaderMACKey, key: KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID),
+            headerKey = try? HeaderMACKey(AESGCM.open(file.deviceWrappedHeaderMACKey, key: deviceKey.wrapKey(vaultID: file.vaultID).secret,
                                                       aad: AAD.deviceHeader(vaultID: file.vaultID)))
         }
         if file.version == 1, headerKey == nil { throw VaultError.locked(nil) }
@@ -40,7 +40,7 @@ extension Snapshot {
         if headerKey != nil { try verifyHeaderMAC(parsed, keys: keys, path: path) }
         var given = grants
         if file.version == 1, deviceMatches, let deviceKey {
-            let wrapKey = KeyRing.deviceWrapKey(deviceKey, vaultID: file.vaultID)
+            let wrapKey = deviceKey.wrapKey(vaultID: file.vaultID)
             given += try file.groups.filter { !$0.deviceWrapped.isEmpty }.map { try openV1DeviceGrant($0, key: wrapKey, vaultID: file.vaultID, path: path) }
         }
         // Grants from before a re-key, or of a deleted group, hold keys that are not the group's any more: left out.
@@ -58,13 +58,13 @@ extension Snapshot {
     /// Opens `bytes` with a scoped credential: the ring holds its groups and nothing else.
     /// A credential holds no header MAC key: the header checksum, its groups'
     /// MACs and each record's digest and seal protect what it reads.
-    static func open(_ bytes: FileBytes, credential: ScopedCredential, deviceKey: SecretBytes?, path: String,
+    static func open(_ bytes: FileBytes, credential: ScopedCredential, deviceKey: DeviceKey?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> Snapshot {
         try open(try parse(bytes, path: path, checking: indexCheck), credential: credential, deviceKey: deviceKey, path: path, checking: indexCheck)
     }
 
     /// `open(_:credential:deviceKey:path:checking:)` of a file parsed already.
-    static func open(_ parsed: Parsed, credential: ScopedCredential, deviceKey: SecretBytes?, path: String,
+    static func open(_ parsed: Parsed, credential: ScopedCredential, deviceKey: DeviceKey?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> Snapshot {
         let file = parsed.file
         guard constantTimeEquals(credential.vaultID, file.vaultID) else { throw VaultError.credentialForAnotherVault }
@@ -110,7 +110,7 @@ extension Snapshot {
         }
     }
 
-    static func open(_ parsed: Parsed, masterKey: MasterKey, deviceKey: SecretBytes?, path: String,
+    static func open(_ parsed: Parsed, masterKey: MasterKey, deviceKey: DeviceKey?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> Snapshot {
         let deviceMatches = isTheDeviceKey(deviceKey, of: parsed.file)
         let keys = KeyRing(vaultID: parsed.file.vaultID, masterKey: masterKey, deviceKey: deviceMatches ? deviceKey : nil,
@@ -123,7 +123,7 @@ extension Snapshot {
     }
 
     /// Parses `bytes` and opens it with the keys of a full ring (the owner's or a full member's).
-    static func open(_ bytes: FileBytes, fullKeys: KeyRing.FullKeys, deviceKey: SecretBytes?, path: String) throws -> Snapshot {
+    static func open(_ bytes: FileBytes, fullKeys: KeyRing.FullKeys, deviceKey: DeviceKey?, path: String) throws -> Snapshot {
         let parsed = try parse(bytes, path: path)
         switch fullKeys {
         case .owner(let masterKey): return try open(parsed, masterKey: masterKey, deviceKey: deviceKey, path: path)
@@ -132,7 +132,7 @@ extension Snapshot {
     }
 
     /// Opens a v2 file with a full member's keys: every key but the master key and the trust key.
-    static func open(_ parsed: Parsed, fullMemberKeys: FullMemberKeys, deviceKey: SecretBytes?, path: String,
+    static func open(_ parsed: Parsed, fullMemberKeys: FullMemberKeys, deviceKey: DeviceKey?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> Snapshot {
         guard parsed.file.version >= 2 else { throw VaultError.corrupted(path: path, detail: .violates(.memberSlotsInV1)) }
         let deviceMatches = isTheDeviceKey(deviceKey, of: parsed.file)
@@ -171,12 +171,12 @@ extension Snapshot {
     }
 
     /// Whether `deviceKey` is the one the file's device-bound items are sealed with (its device check matches).
-    static func isTheDeviceKey(_ deviceKey: SecretBytes?, of file: VaultFile) -> Bool {
-        deviceKey.map { constantTimeEquals(KeyRing.deviceCheck(deviceKey: $0, vaultID: file.vaultID), file.deviceCheck) } ?? false
+    static func isTheDeviceKey(_ deviceKey: DeviceKey?, of file: VaultFile) -> Bool {
+        deviceKey.map { constantTimeEquals($0.check(vaultID: file.vaultID), file.deviceCheck) } ?? false
     }
 
     /// Whether `key` is the device key the vault in `bytes` is sealed under.
-    static func isDeviceKey(_ key: SecretBytes, of bytes: FileBytes) -> Bool {
+    static func isDeviceKey(_ key: DeviceKey, of bytes: FileBytes) -> Bool {
         guard let file = try? VaultFile.decode(bytes).file else { return false }
         return isTheDeviceKey(key, of: file)
     }
@@ -226,9 +226,9 @@ extension Snapshot {
         }
     }
 
-    private static func openV1DeviceGrant(_ entry: WrappedGroupKey, key: SecretBytes, vaultID: [UInt8], path: String) throws -> GroupGrant {
+    private static func openV1DeviceGrant(_ entry: WrappedGroupKey, key: DeviceWrapKey, vaultID: [UInt8], path: String) throws -> GroupGrant {
         do {
-            let plaintext = try AESGCM.open(entry.deviceWrapped, key: key, aad: AAD.group(vaultID: vaultID, groupID: entry.groupID, device: true))
+            let plaintext = try AESGCM.open(entry.deviceWrapped, key: key.secret, aad: AAD.group(vaultID: vaultID, groupID: entry.groupID, device: true))
             var reader = ByteReader(plaintext.copyBytes())
             let grant = try GroupGrant.decodeV1DeviceGrant(from: &reader, keyCheck: entry.keyCheck)
             guard grant.groupID == entry.groupID, reader.isAtEnd else { throw MalformedInput(.violates(.deviceGrantOfAnotherGroup)) }
@@ -256,7 +256,7 @@ extension Snapshot {
 
     /// Opens `bytes` with an identity: a full member with every key but the master and trust keys
     /// (the header MAC checked), a scoped member as a scoped credential of its groups (`open(_:credential:…)`).
-    static func open(_ bytes: FileBytes, identities: [AgeIdentity], deviceKey: SecretBytes?, path: String,
+    static func open(_ bytes: FileBytes, identities: [AgeIdentity], deviceKey: DeviceKey?, path: String,
                      checking indexCheck: IndexCheck = .everyBucket) throws -> Snapshot {
         let parsed = try parse(bytes, path: path, checking: indexCheck)
         let (name, memberKeys) = try openMemberSlot(parsed.file, identities: identities, path: path)

@@ -1,8 +1,11 @@
 import VaultCrypto
 
 /// What a read gives: a vault file opened with the caller's keys and checked (`Snapshot+Opening`),
-/// which cannot change. Every question of `OpenVault` is answered from it; a transaction changes a
-/// `WorkingCopy` made from one (`WorkingCopy(_:)`) and seals that, never a snapshot.
+/// which cannot change: every property a constant, no `mutating` method. Every question of
+/// `OpenVault` is answered from it; a transaction changes a `WorkingCopy` made from one
+/// (`WorkingCopy(_:)`) and seals that, never a snapshot. What it shares by reference are caches
+/// of reads, not the vault's contents: the buckets a lookup checked (`bucketChecks`), the cipher
+/// context and the record opened last, shared with the working copies made from it.
 struct Snapshot: OpenVault {
     let file: VaultFile
     let keys: KeyRing
@@ -25,7 +28,9 @@ struct Snapshot: OpenVault {
     /// its AAD): a working copy made from this snapshot seals it again with TP (`PendingChanges`).
     let trustKeySealedWithoutTP: Bool
 
-    /// `opened` as it stands, frozen: what an opening hands out once its checks are done.
+    /// `opened` as it stands, frozen: what an opening hands out once its checks are done, and the
+    /// merge's sides, compared as they stand after its changes. What `opened` had pending is not
+    /// carried but for the trust key's old seal, a fact of the file as read.
     init(_ opened: WorkingCopy) {
         file = opened.file
         keys = opened.keys

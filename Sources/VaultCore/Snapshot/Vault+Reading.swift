@@ -42,14 +42,14 @@ extension Vault {
         try checkTrust(of: vault)
         try checkCounters(of: vault, writing: writing,
                           seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host))
-        // A write changes its snapshot (and the keys it shares): only a read's is kept, for the write that follows.
+        // A write replaces the file its snapshot was read from: only a read's is kept, for the write that follows.
         if keepingForWrite, !writing { keptRead = KeptRead(bytes: bytes, snapshot: vault, indexCheck: indexCheck, choice: walk.choice) }
         return vault
     }
 
     /// `kept` again, when the file is still the one it was read from once this machine's counters
-    /// are loaded; they are checked against it as a first read's are. A write takes it (and the keys
-    /// it changes) for its own. Nil when the file has changed.
+    /// are loaded; they are checked against it as a first read's are. A write takes it for its own
+    /// (a working copy of it), and it is kept no longer. Nil when the file has changed.
     private func snapshotServedAgain(_ kept: KeptRead, writing: Bool) throws -> Snapshot? {
         let seen = try SeenCounters.load(vaultID: kept.snapshot.file.vaultID, host: host)
         guard kept.isCurrent(at: location.path) else { return nil }
@@ -72,7 +72,7 @@ extension Vault {
     /// one): the one switch over where keys come from, for reads and for the sides of a merge. A header
     /// the session's key fails on at a higher key epoch means a re-key ended the session; for a merge
     /// side, which may be older than the session, any such header does (`anyHeaderEndsSession`).
-    func openWithKeys(_ bytes: FileBytes, session: SessionCache.Opened?, deviceKey: SecretBytes?, vaultID: [UInt8], path: String,
+    func openWithKeys(_ bytes: FileBytes, session: SessionCache.Opened?, deviceKey: DeviceKey?, vaultID: [UInt8], path: String,
               checking indexCheck: IndexCheck = .everyBucket, anyHeaderEndsSession: Bool = false) throws -> Snapshot {
         switch source {
         case .credential(let secret):
@@ -115,20 +115,20 @@ extension Vault {
     /// crash left pending after the vault was sealed under it, or (read only,
     /// until the owner's next change moves the vault off it) a key an earlier
     /// version left beside the vault in a git work tree.
-    func deviceKeyForReading(_ bytes: FileBytes, vaultID: [UInt8]) throws -> SecretBytes? {
+    func deviceKeyForReading(_ bytes: FileBytes, vaultID: [UInt8]) throws -> DeviceKey? {
         usesExposedDeviceKey = false
         // A new key left pending by a crash after the vault was sealed under it (rekey, a move off an exposed key) wins.
-        if let key = try DeviceKey.resumePending(vaultID: vaultID, host: host, isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }) {
+        if let key = try DeviceKeyStore.resumePending(vaultID: vaultID, host: host, isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }) {
             return key
         }
         do {
-            if let key = try DeviceKey.load(vaultID: vaultID, location: location, host: host) { return key }
+            if let key = try DeviceKeyStore.load(vaultID: vaultID, location: location, host: host) { return key }
         } catch VaultError.tpm(let refusal) {
             // Items of the other classes still open; the device-bound ones say why they do not.
             deviceKeyRefusal = refusal
             return nil
         }
-        guard let exposed = try DeviceKey.exposedLegacyKey(vaultID: vaultID, location: location, host: host) else { return nil }
+        guard let exposed = try DeviceKeyStore.exposedLegacyKey(vaultID: vaultID, location: location, host: host) else { return nil }
         usesExposedDeviceKey = true
         if !toldOfExposedDeviceKey {
             toldOfExposedDeviceKey = true

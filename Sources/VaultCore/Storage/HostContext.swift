@@ -20,7 +20,7 @@ public struct HostContext: Sendable {
     /// counters it has seen, against rollback): kept across reboots, never beside a vault file.
     public var stateDirectory: String
     /// This machine's TPM, when one is configured or found: device keys are then sealed by it
-    /// (`DeviceKey`). Nil: device keys are plain 0600 files, and a sealed one does not open.
+    /// (`DeviceKeyStore`). Nil: device keys are plain 0600 files, and a sealed one does not open.
     public var tpm: TPMAccess?
 
     /// - Parameters:

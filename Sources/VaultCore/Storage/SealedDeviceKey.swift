@@ -50,13 +50,13 @@ struct SealedDeviceKey: Equatable {
     }
 
     /// Seals `key` with `tpm` under its PCRs (and `pin`).
-    static func seal(_ key: SecretBytes, tpm: TPMAccess, pin: SecretBytes?) throws -> SealedDeviceKey {
-        let blob = try tpm.sealer.seal(key, pcrs: tpm.pcrs, pin: pin)
+    static func seal(_ key: DeviceKey, tpm: TPMAccess, pin: SecretBytes?) throws -> SealedDeviceKey {
+        let blob = try tpm.sealer.seal(key.secret, pcrs: tpm.pcrs, pin: pin)
         return SealedDeviceKey(pcrs: tpm.pcrs, hasPIN: pin != nil, blob: blob)
     }
 
     /// The device key, unsealed by `tpm` (asking its PIN when the seal has one). Throws `VaultError.tpm`.
-    func unseal(tpm: TPMAccess?) throws -> SecretBytes {
+    func unseal(tpm: TPMAccess?) throws -> DeviceKey {
         do {
             guard let tpm else { throw TPMFailure.noTPM }
             var pin: SecretBytes?
@@ -65,8 +65,8 @@ struct SealedDeviceKey: Equatable {
                 pin = try ask()
             }
             let key = try tpm.sealer.unseal(blob, pcrs: pcrs, pin: pin)
-            guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: .unsealing, code: 0) }
-            return key
+            guard key.count == DeviceKeyStore.size else { throw TPMFailure.failed(step: .unsealing, code: 0) }
+            return DeviceKey(key)
         } catch let failure as TPMFailure {
             throw VaultError.tpm(failure)
         }

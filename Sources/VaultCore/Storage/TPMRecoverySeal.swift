@@ -32,8 +32,8 @@ struct TPMRecoverySeal: Equatable {
     }
 
     /// Seals `key` with `tpm`, no PCRs, the auth value of `masterKey` and `pin`.
-    static func seal(_ key: SecretBytes, masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8], tpm: TPMAccess) throws -> TPMRecoverySeal {
-        let blob = try tpm.sealer.seal(key, pcrs: [], pin: authValue(masterKey: masterKey, pin: pin, vaultID: vaultID))
+    static func seal(_ key: DeviceKey, masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8], tpm: TPMAccess) throws -> TPMRecoverySeal {
+        let blob = try tpm.sealer.seal(key.secret, pcrs: [], pin: authValue(masterKey: masterKey, pin: pin, vaultID: vaultID))
         return TPMRecoverySeal(hasPIN: pin != nil, check: check(masterKey: masterKey, vaultID: vaultID), blob: blob)
     }
 
@@ -44,10 +44,10 @@ struct TPMRecoverySeal: Equatable {
 
     /// The device key, unsealed by `sealer` with the auth value of `masterKey` and `pin` (the
     /// PCR-bound seal's, given when `hasPIN`). Throws `TPMFailure`; the caller checks `isOf(masterKey:)` first.
-    func unseal(masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8], sealer: any DeviceKeySealer) throws -> SecretBytes {
+    func unseal(masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8], sealer: any DeviceKeySealer) throws -> DeviceKey {
         let key = try sealer.unseal(blob, pcrs: [], pin: TPMRecoverySeal.authValue(masterKey: masterKey, pin: pin, vaultID: vaultID))
-        guard key.count == DeviceKey.size else { throw TPMFailure.failed(step: .unsealing, code: 0) }
-        return key
+        guard key.count == DeviceKeyStore.size else { throw TPMFailure.failed(step: .unsealing, code: 0) }
+        return DeviceKey(key)
     }
 
     func encoded() -> [UInt8] {

@@ -20,14 +20,14 @@ enum SessionCache {
         let masterKey: MasterKey
         let keyEpoch: UInt64
         var timeout = 0
-        var deviceKey: SecretBytes? = nil
+        var deviceKey: DeviceKey? = nil
     }
 
     /// The bytes before the sealed key: magic ‖ u32 timeout ‖ u64 key epoch.
     static let headerSize = 8 + 4 + 8
 
     /// Starts a session holding `masterKey` of a vault at `keyEpoch` (and its sealed `deviceKey`); returns its token.
-    static func start(masterKey: MasterKey, vaultID: [UInt8], keyEpoch: UInt64, deviceKey: SecretBytes?, timeout: Int,
+    static func start(masterKey: MasterKey, vaultID: [UInt8], keyEpoch: UInt64, deviceKey: DeviceKey?, timeout: Int,
                       host: HostContext) throws -> String {
         let sessionID = SecureRandom.bytes(16)
         let tokenKey = SecretBytes(random: 32)
@@ -51,7 +51,7 @@ enum SessionCache {
         w.u32(UInt32(timeout))
         w.u64(session.keyEpoch)
         let header = w.bytes
-        let keys = session.deviceKey.map { session.masterKey.secret.appending($0) } ?? session.masterKey.secret
+        let keys = session.deviceKey.map { session.masterKey.secret.appending($0.secret) } ?? session.masterKey.secret
         let sealed = try AESGCM.seal(keys, key: sealKey(tokenKey, sessionID, vaultID), aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID))
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         try FileSystem.writeAtomically(header + sealed, to: path, directory: host.runtimeDirectory)
@@ -76,12 +76,12 @@ enum SessionCache {
         let header = Array(bytes[0..<headerSize])
         guard let keys = try? AESGCM.open(Array(bytes[headerSize...]), key: sealKey(tokenKey, sessionID, vaultID),
                                           aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID)),
-              [AESGCM.keySize, AESGCM.keySize + DeviceKey.size].contains(keys.count) else {
+              [AESGCM.keySize, AESGCM.keySize + DeviceKeyStore.size].contains(keys.count) else {
             throw VaultError.sessionEnded(.unknown)
         }
         if extendingIdleTime { try? touch(path, at: host.now()) }
         let masterKey = keys.withUnsafeBytes { MasterKey(SecretBytes(UnsafeRawBufferPointer(rebasing: $0[..<AESGCM.keySize]))) }
-        let deviceKey = keys.count > AESGCM.keySize ? keys.withUnsafeBytes { SecretBytes(UnsafeRawBufferPointer(rebasing: $0[AESGCM.keySize...])) } : nil
+        let deviceKey = keys.count > AESGCM.keySize ? keys.withUnsafeBytes { DeviceKey(SecretBytes(UnsafeRawBufferPointer(rebasing: $0[AESGCM.keySize...]))) } : nil
         return Opened(masterKey: masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
                       timeout: Int(timeout), deviceKey: deviceKey)
     }
@@ -197,13 +197,13 @@ enum AfterFirstUnlockCache {
     }
 
     /// The cached grants, or nil when there is no cache for this boot.
-    static func read(vaultID: [UInt8], deviceKey: SecretBytes?, host: HostContext) -> [GroupGrant]? {
+    static func read(vaultID: [UInt8], deviceKey: DeviceKey?, host: HostContext) -> [GroupGrant]? {
         guard let deviceKey, let bootID = host.bootID(), let path = try? path(vaultID, host) else { return nil }
         return SealedGrants.read(magic: magic, key: sealKey(deviceKey, bootID, vaultID), vaultID: vaultID, path: path)
     }
 
     /// Whether a cache for this boot exists and opens.
-    static func isPresent(vaultID: [UInt8], deviceKey: SecretBytes?, host: HostContext) -> Bool {
+    static func isPresent(vaultID: [UInt8], deviceKey: DeviceKey?, host: HostContext) -> Bool {
         read(vaultID: vaultID, deviceKey: deviceKey, host: host) != nil
     }
 
@@ -211,8 +211,8 @@ enum AfterFirstUnlockCache {
         if let path = try? path(vaultID, host), FileSystem.exists(path) { FileSystem.wipeAndRemove(path) }
     }
 
-    private static func sealKey(_ deviceKey: SecretBytes, _ bootID: String, _ vaultID: [UInt8]) -> SecretBytes {
-        KeyRing.derive(deviceKey, .afterFirstUnlock, Array(bootID.utf8), vaultID: vaultID)
+    private static func sealKey(_ deviceKey: DeviceKey, _ bootID: String, _ vaultID: [UInt8]) -> SecretBytes {
+        KeyRing.derive(deviceKey.secret, .afterFirstUnlock, Array(bootID.utf8), vaultID: vaultID)
     }
 
     private static func path(_ vaultID: [UInt8], _ host: HostContext) throws -> String {
@@ -235,19 +235,19 @@ enum DeviceGrants {
     static func write(from keys: KeyRing, file: VaultFile, host: HostContext) throws {
         guard let deviceKey = keys.deviceKey else { return }
         try SealedGrants.write(from: keys, file: file, classes: Accessibility.deviceClasses, magic: magic,
-                               key: KeyRing.deviceWrapKey(deviceKey, vaultID: keys.vaultID),
+                               key: deviceKey.wrapKey(vaultID: keys.vaultID).secret,
                                path: path(vaultID: keys.vaultID, host: host), directory: host.deviceKeyDirectory)
     }
 
     /// The grants sealed under `deviceKey`, or nil.
-    static func read(vaultID: [UInt8], deviceKey: SecretBytes?, host: HostContext) -> [GroupGrant]? {
+    static func read(vaultID: [UInt8], deviceKey: DeviceKey?, host: HostContext) -> [GroupGrant]? {
         guard let deviceKey else { return nil }
-        return SealedGrants.read(magic: magic, key: KeyRing.deviceWrapKey(deviceKey, vaultID: vaultID), vaultID: vaultID,
+        return SealedGrants.read(magic: magic, key: deviceKey.wrapKey(vaultID: vaultID).secret, vaultID: vaultID,
                                  path: path(vaultID: vaultID, host: host))
     }
 
     /// Whether grants that match the file's group key checks are there.
-    static func areCurrent(for file: VaultFile, deviceKey: SecretBytes?, host: HostContext) -> Bool {
+    static func areCurrent(for file: VaultFile, deviceKey: DeviceKey?, host: HostContext) -> Bool {
         guard let grants = read(vaultID: file.vaultID, deviceKey: deviceKey, host: host) else { return false }
         return grants.count == file.groups.count && zip(grants, file.groups).allSatisfy { $0.groupID == $1.groupID && $0.keyCheck == $1.keyCheck }
     }

@@ -31,7 +31,7 @@ public struct VaultLocation: Equatable, Sendable {
     public var directory: String { FileSystem.directoryOf(path) }
 
     /// Where earlier versions kept the device key: beside the vault, shared
-    /// by the vaults of one directory. Read once to move it (see `DeviceKey`).
+    /// by the vaults of one directory. Read once to move it (see `DeviceKeyStore`).
     var legacyDeviceKeyPath: String { directory + "/device.key" }
 
     /// Where earlier versions kept their lock file; removed by writers.

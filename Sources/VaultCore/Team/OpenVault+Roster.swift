@@ -6,13 +6,14 @@ extension OpenVault {
     /// The members: in format v3 the team log folded up, which the slots' roster parts must match
     /// (`checkSlotsAgainstLog`); in v2 the roster parts. Needs the wrap key (the owner or a full
     /// member). Throws `corrupted` when a part or the log does not open or parse, or two members
-    /// share a name or recipient.
-    func members() throws -> [Member] {
+    /// share a name or recipient. The roster opening kept, else folded now and not kept (a working
+    /// copy keeps what it folds: `WorkingCopy.members()`).
+    func readMembers() throws -> [Member] {
         if let roster { return roster }
         return try foldMembers().members
     }
 
-    /// `members()` as folded now, with the team log whose payloads the fold opened (v3).
+    /// The members as folded now, with the team log whose payloads the fold opened (v3).
     func foldMembers() throws -> (members: [Member], openedLog: TeamLog?) {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
         do {

@@ -36,7 +36,7 @@ extension Vault {
         return try withKeys {
             let vault = try readSnapshot()
             guard vault.keys.isFull else { throw VaultError.locked(nil) }
-            return try vault.members().map { try summary(of: $0, in: vault) }.sorted { $0.name < $1.name }
+            return try vault.readMembers().map { try summary(of: $0, in: vault) }.sorted { $0.name < $1.name }
         }
     }
 

@@ -10,7 +10,7 @@ extension WorkingCopy {
     /// share a name or recipient.
     ///
     /// A working copy keeps what it folded (the members, the log's opened payloads) for the writes
-    /// that follow; `OpenVault.members()` folds without keeping.
+    /// that follow; a snapshot's `readMembers()` keeps nothing it folds.
     mutating func members() throws -> [Member] {
         if let roster { return roster }
         let folded = try foldMembers()

@@ -23,10 +23,10 @@ extension Vault {
         if !vaultID.isEmpty {
             // Device grants are rewritten under this lock by writes (a read's refresh of missing ones is best effort).
             FileSystem.removeAbandonedTemporaries(of: DeviceGrants.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
-            FileSystem.removeAbandonedTemporaries(of: DeviceKey.pendingPath(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+            FileSystem.removeAbandonedTemporaries(of: DeviceKeyStore.pendingPath(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
             // A device key a failed re-key could not settle (only re-keys make one, under this lock).
-            if FileSystem.isRegularFile(DeviceKey.pendingPath(vaultID: vaultID, host: host)), let bytes = try? readFile() {
-                DeviceKey.settlePending(vaultID: vaultID, host: host) { Snapshot.isDeviceKey($0, of: bytes) }
+            if FileSystem.isRegularFile(DeviceKeyStore.pendingPath(vaultID: vaultID, host: host)), let bytes = try? readFile() {
+                DeviceKeyStore.settlePending(vaultID: vaultID, host: host) { Snapshot.isDeviceKey($0, of: bytes) }
             }
         }
         if FileSystem.exists(location.legacyLockPath) { FileSystem.remove(location.legacyLockPath) }
@@ -142,7 +142,7 @@ extension Vault {
         configuration.onNotice?(.forkedCopy(written: location.path, other: other))
     }
 
-    /// Converts a v1 snapshot to v2 in memory. Outside a git work tree it first keeps the file as
+    /// Converts a v1 working copy to v2 in memory. Outside a git work tree it first keeps the file as
     /// `<vault>.v1.bak` (0600; one already there is kept); in one, git's history keeps the v1 file,
     /// and outside `vault upgrade` (`explicitly`) the change is refused instead, since teammates may
     /// still run a v1 build. Nil when the file was v2 already.

@@ -5,7 +5,7 @@ import VaultCrypto
 extension WorkingCopy {
     /// A new, empty vault with one keyslot, every class key and the default group.
     static func create(vaultID: [UInt8], slotKind: Keyslot.Kind, secret: SecretBytes, kdf: Scrypt.Parameters,
-                       deviceKey: SecretBytes, path: String) throws -> WorkingCopy {
+                       deviceKey: DeviceKey, path: String) throws -> WorkingCopy {
         var vault = try createWithoutGroups(vaultID: vaultID, keyslot: KeyslotSecret(kind: slotKind, secret: secret, kdf: kdf),
                                             deviceKey: deviceKey, path: path)
         _ = try vault.groupID(for: .default, creating: true)
@@ -14,12 +14,12 @@ extension WorkingCopy {
 
     /// A new vault with no group yet: one keyslot, every class key, fresh signing and trust keys, and
     /// a team log that starts with `roster` (whose slots are sealed before the first write).
-    static func createWithoutGroups(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: SecretBytes, path: String,
+    static func createWithoutGroups(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: DeviceKey, path: String,
                                     roster: [Member] = []) throws -> WorkingCopy {
         let masterKey = MasterKey.random()
         let slot = try Keyslot.make(kind: keyslot.kind, secret: keyslot.secret, kdf: keyslot.kdf, masterKey: masterKey, vaultID: vaultID)
         let file = VaultFile(version: VaultFile.version, vaultID: vaultID, keyEpoch: 1, writeGeneration: 0,
-                             deviceCheck: KeyRing.deviceCheck(deviceKey: deviceKey, vaultID: vaultID),
+                             deviceCheck: deviceKey.check(vaultID: vaultID),
                              deviceWrappedHeaderMACKey: [], keyslots: [slot], classes: [],
                              groups: [], index: [], sections: [], records: [])
         var vault = try empty(file, masterKey: masterKey, deviceKey: deviceKey, path: path)
@@ -32,7 +32,7 @@ extension WorkingCopy {
     }
 
     /// `file` (its header fields but classes and groups) with fresh class keys under `masterKey`.
-    static func empty(_ file: VaultFile, masterKey: MasterKey, deviceKey: SecretBytes?, path: String) throws -> WorkingCopy {
+    static func empty(_ file: VaultFile, masterKey: MasterKey, deviceKey: DeviceKey?, path: String) throws -> WorkingCopy {
         var vault = WorkingCopy(file: file, keys: KeyRing(vaultID: file.vaultID, masterKey: masterKey, deviceKey: deviceKey),
                               path: path, deviceMatches: deviceKey != nil, isWritable: true)
         vault.file.classes = []

@@ -110,7 +110,7 @@ extension WorkingCopy {
     /// device-bound items and items of the `always` classes. Needs a full
     /// ring; returns how many items were re-sealed. The caller writes this
     /// machine's device grants under the new key after the vault.
-    mutating func rebind(toDeviceKey newKey: SecretBytes) throws -> Int {
+    mutating func rebind(toDeviceKey newKey: DeviceKey) throws -> Int {
         let masterKey = try masterKey()
         let moving = file.index.indices.filter { position in
             guard let accessibility = Accessibility(fileID: file.index[position].classID) else { return false }
@@ -119,7 +119,7 @@ extension WorkingCopy {
         let items = try moving.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         var moved = self
         moved.remove(at: moving, leavingTombstones: false)
-        moved.file.deviceCheck = KeyRing.deviceCheck(deviceKey: newKey, vaultID: file.vaultID)
+        moved.file.deviceCheck = newKey.check(vaultID: file.vaultID)
         var reopened = WorkingCopy(try Snapshot.open(FileBytes(try moved.encode()), masterKey: masterKey, deviceKey: newKey, path: path))
         for accessibility in Accessibility.deviceClasses { try reopened.rotateClassKey(accessibility) }
         for (opened, itemID) in items {

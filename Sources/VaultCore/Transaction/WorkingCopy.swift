@@ -38,8 +38,11 @@ struct WorkingCopy: OpenVault {
     }
 
     /// `snapshot` to change: its file, keys and checks, with nothing pending but the one repair
-    /// its reading found due (a trust key sealed the old way).
+    /// its reading found due (a trust key sealed the old way). The snapshot's index was checked in
+    /// every bucket (as every read for a write is): what a lookup-only read checked is kept by
+    /// position, which a change of the index would make wrong.
     init(_ snapshot: Snapshot) {
+        precondition(snapshot.bucketChecks.everyBucket, "a working copy of a snapshot opened for lookups only")
         self.init(file: snapshot.file, keys: snapshot.keys, path: snapshot.path, deviceMatches: snapshot.deviceMatches,
                   isWritable: snapshot.isWritable, recordOpener: snapshot.recordOpener, lastOpened: snapshot.lastOpened)
         scope = snapshot.scope

@@ -20,8 +20,8 @@ extension Vault {
     }
 
     /// The device key a session of `vault` carries: only one the TPM seals, since a clear one is a file read away anyway.
-    static func sessionDeviceKey(of vault: some OpenVault, host: HostContext) throws -> SecretBytes? {
-        try DeviceKey.sealed(vaultID: vault.file.vaultID, host: host) != nil ? vault.keys.deviceKey : nil
+    static func sessionDeviceKey(of vault: some OpenVault, host: HostContext) throws -> DeviceKey? {
+        try DeviceKeyStore.sealed(vaultID: vault.file.vaultID, host: host) != nil ? vault.keys.deviceKey : nil
     }
 
     /// Gives the live session of `token` a fresh idle timeout of `timeout`

@@ -8,7 +8,7 @@ import VaultCrypto
 /// never beside it, never exported. Where the machine has a TPM, the file holds
 /// the key sealed by it instead (`SealedDeviceKey`), and the clear key lives only
 /// in memory (and in a live session's file, sealed under its token).
-enum DeviceKey {
+enum DeviceKeyStore {
     static let size = 32
 
     /// Where the device key of the vault `vaultID` lives on this machine.
@@ -18,7 +18,7 @@ enum DeviceKey {
 
     /// The device key of `vaultID` where this machine keeps it, or nil: read only, never copied or
     /// published from elsewhere (what a reader that records nothing may use).
-    static func readIfPresent(vaultID: [UInt8], host: HostContext) -> SecretBytes? {
+    static func readIfPresent(vaultID: [UInt8], host: HostContext) -> DeviceKey? {
         let path = path(vaultID: vaultID, host: host)
         return FileSystem.exists(path) ? try? read(path, exposed: false) : nil
     }
@@ -27,7 +27,7 @@ enum DeviceKey {
     /// A sealed key is unsealed by the TPM (`VaultError.tpm` when it refuses).
     /// A key an earlier version left beside the vault is copied here on first
     /// use, unless it lies in a git work tree (see `exposedLegacyKey`).
-    static func load(vaultID: [UInt8], location: VaultLocation, host: HostContext) throws -> SecretBytes? {
+    static func load(vaultID: [UInt8], location: VaultLocation, host: HostContext) throws -> DeviceKey? {
         let path = path(vaultID: vaultID, host: host)
         // Both exist only after a crash while moving between them: the clear key is the one.
         if FileSystem.exists(path) { return try read(path, exposed: false) }
@@ -43,7 +43,7 @@ enum DeviceKey {
     /// every clone alike) until the owner's next change moves the vault off it.
     /// Its mode is not checked (a checkout makes it 0644), but it must be a
     /// regular file: a link committed in its place is never followed.
-    static func exposedLegacyKey(vaultID: [UInt8], location: VaultLocation, host: HostContext) throws -> SecretBytes? {
+    static func exposedLegacyKey(vaultID: [UInt8], location: VaultLocation, host: HostContext) throws -> DeviceKey? {
         guard !FileSystem.exists(path(vaultID: vaultID, host: host)), FileSystem.exists(location.legacyDeviceKeyPath),
               GitWorkTree.contains(location.directory) else { return nil }
         return try read(location.legacyDeviceKeyPath, exposed: true)
@@ -57,10 +57,10 @@ enum DeviceKey {
 
     /// Makes a new device key for `vaultID` at its pending path (replacing an
     /// unpublished one an earlier, failed attempt left).
-    static func createPending(vaultID: [UInt8], host: HostContext) throws -> SecretBytes {
+    static func createPending(vaultID: [UInt8], host: HostContext) throws -> DeviceKey {
         let pending = pendingPath(vaultID: vaultID, host: host)
         if FileSystem.isRegularFile(pending) { FileSystem.remove(pending) }
-        return try store(SecretBytes(random: size), at: pending)
+        return try store(.random(), at: pending)
     }
 
     /// Makes the pending key of `vaultID` its device key, sealed by the TPM when the key it
@@ -99,13 +99,13 @@ enum DeviceKey {
     /// recovery seal too (`TPMRecoverySeal`; without it, a recovery seal left is removed: it may
     /// seal another key); checks the TPM opens both, keeps them (replacing earlier ones), and only
     /// then wipes the clear key file. Throws `VaultError.tpm` (nothing changed) when the TPM does not seal or open them.
-    static func seal(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: MasterKey?) throws {
+    static func seal(_ key: DeviceKey, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: MasterKey?) throws {
         guard let tpm = host.tpm else { throw VaultError.tpm(.noTPM) }
         let sealed: SealedDeviceKey
         var recovery: TPMRecoverySeal?
         do {
             sealed = try SealedDeviceKey.seal(key, tpm: tpm, pin: pin)
-            guard try tpm.sealer.unseal(sealed.blob, pcrs: sealed.pcrs, pin: pin).constantTimeEquals(key) else {
+            guard try tpm.sealer.unseal(sealed.blob, pcrs: sealed.pcrs, pin: pin).constantTimeEquals(key.secret) else {
                 throw TPMFailure.failed(step: .unsealing, code: 0)
             }
             recovery = try masterKey.map { try checkedRecoverySeal(key, masterKey: $0, pin: pin, vaultID: vaultID, tpm: tpm) }
@@ -129,7 +129,7 @@ enum DeviceKey {
     /// Seals `key` again as the recovery seal of `vaultID`'s device key, for `masterKey` (the vault's
     /// after a rotation) and `pin` (the PCR-bound seal's); the PCR-bound seal stays as it is.
     /// Throws `VaultError.tpm` (nothing changed) when the TPM does not seal or open it.
-    static func resealRecovery(_ key: SecretBytes, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: MasterKey) throws {
+    static func resealRecovery(_ key: DeviceKey, vaultID: [UInt8], host: HostContext, pin: SecretBytes?, masterKey: MasterKey) throws {
         guard let tpm = host.tpm else { throw VaultError.tpm(.noTPM) }
         let recovery: TPMRecoverySeal
         do {
@@ -141,18 +141,18 @@ enum DeviceKey {
     }
 
     /// The recovery seal of `key`, once the TPM has opened it again.
-    private static func checkedRecoverySeal(_ key: SecretBytes, masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8],
+    private static func checkedRecoverySeal(_ key: DeviceKey, masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8],
                                             tpm: TPMAccess) throws -> TPMRecoverySeal {
         let made = try TPMRecoverySeal.seal(key, masterKey: masterKey, pin: pin, vaultID: vaultID, tpm: tpm)
-        guard try made.unseal(masterKey: masterKey, pin: pin, vaultID: vaultID, sealer: tpm.sealer).constantTimeEquals(key) else {
+        guard try made.unseal(masterKey: masterKey, pin: pin, vaultID: vaultID, sealer: tpm.sealer) == key else {
             throw TPMFailure.failed(step: .unsealing, code: 0)
         }
         return made
     }
 
     /// Keeps `key`, the device key of `vaultID`, as a clear 0600 file again, and removes its seal and recovery seal.
-    static func unsealToFile(_ key: SecretBytes, vaultID: [UInt8], host: HostContext) throws {
-        try FileSystem.writeAtomically(key.copyBytes(), to: path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+    static func unsealToFile(_ key: DeviceKey, vaultID: [UInt8], host: HostContext) throws {
+        try FileSystem.writeAtomically(key.secret.copyBytes(), to: path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
         FileSystem.remove(TPMRecoverySeal.path(vaultID: vaultID, host: host))
         FileSystem.remove(SealedDeviceKey.path(vaultID: vaultID, host: host))
         FileSystem.syncDirectory(host.deviceKeyDirectory)
@@ -160,7 +160,7 @@ enum DeviceKey {
 
     /// After a re-key that failed: the pending key it made is published when the vault in place
     /// is sealed under it (the write landed before the failure), and removed otherwise.
-    static func settlePending(vaultID: [UInt8], host: HostContext, isTheVaults: (SecretBytes) -> Bool) {
+    static func settlePending(vaultID: [UInt8], host: HostContext, isTheVaults: (DeviceKey) -> Bool) {
         let pending = pendingPath(vaultID: vaultID, host: host)
         guard FileSystem.isRegularFile(pending) else { return }
         if let key = try? read(pending, exposed: false), isTheVaults(key) {
@@ -173,7 +173,7 @@ enum DeviceKey {
     /// The pending key of `vaultID` when one is left and `isTheVaults` says the
     /// vault is sealed under it (a crash between the vault write and `publish`):
     /// it is published now. Nil otherwise.
-    static func resumePending(vaultID: [UInt8], host: HostContext, isTheVaults: (SecretBytes) -> Bool) throws -> SecretBytes? {
+    static func resumePending(vaultID: [UInt8], host: HostContext, isTheVaults: (DeviceKey) -> Bool) throws -> DeviceKey? {
         let pending = pendingPath(vaultID: vaultID, host: host)
         guard FileSystem.isRegularFile(pending), let key = try? read(pending, exposed: false), isTheVaults(key) else { return nil }
         try publish(vaultID: vaultID, host: host)
@@ -181,8 +181,8 @@ enum DeviceKey {
     }
 
     /// Makes a new device key for `vaultID` in a 0600 file. Fails if a key file exists.
-    static func create(vaultID: [UInt8], host: HostContext) throws -> SecretBytes {
-        try store(SecretBytes(random: size), at: path(vaultID: vaultID, host: host))
+    static func create(vaultID: [UInt8], host: HostContext) throws -> DeviceKey {
+        try store(.random(), at: path(vaultID: vaultID, host: host))
     }
 
     /// Removes the device key of `vaultID`, this device's grants of it and a key left pending (for `reset`);
@@ -201,18 +201,18 @@ enum DeviceKey {
     }
 
     /// Reads a device key file without following a link; an `exposed` one may be readable by others.
-    private static func read(_ path: String, exposed: Bool) throws -> SecretBytes {
+    private static func read(_ path: String, exposed: Bool) throws -> DeviceKey {
         guard FileSystem.isRegularFile(path) else { throw VaultError.symbolicLink(path: path) }
         let bytes = try FileSystem.read(path, requirePrivate: !exposed, missing: .io(path: path, operation: .open, errno: 2))
         guard bytes.count == size else { throw VaultError.corrupted(path: path, detail: .count(.deviceKeyBytes, bytes.count)) }
-        return SecretBytes(bytes)
+        return DeviceKey(SecretBytes(bytes))
     }
 
     /// Writes `key` at `path`, or returns the key there when another process was first.
-    private static func store(_ key: SecretBytes, at path: String) throws -> SecretBytes {
+    private static func store(_ key: DeviceKey, at path: String) throws -> DeviceKey {
         try FileSystem.makeDirectory(FileSystem.directoryOf(path))
         do {
-            try FileSystem.createExclusive(key.copyBytes(), at: path)
+            try FileSystem.createExclusive(key.secret.copyBytes(), at: path)
             return key
         } catch VaultError.io(_, _, EEXIST) {
             return try read(path, exposed: false)
