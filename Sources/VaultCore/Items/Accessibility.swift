@@ -74,4 +74,7 @@ public enum Accessibility: String, CaseIterable, Sendable, Codable {
 
     /// Whether the class opens with no unlock at all (its keys are also wrapped under the device key).
     public var opensWithoutUnlock: Bool { self == .always || self == .alwaysThisDeviceOnly }
+
+    /// Classes whose base keys the device key alone opens.
+    static let deviceClasses = allCases.filter(\.opensWithoutUnlock)
 }

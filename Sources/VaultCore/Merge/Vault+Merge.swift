@@ -173,8 +173,7 @@ extension Vault {
 
     /// The report's lines on members and keys: what the result changed against ours.
     private func describe(_ result: WorkingCopy, against ours: inout WorkingCopy, in report: inout MergeReport) throws {
-        var result = result
-        let before = try ours.members(), after = try result.members()
+        let before = try ours.members(), after = try result.readMembers()
         report.membersAdded = after.filter { member in !before.contains { $0.recipient == member.recipient } }.map(\.name)
         report.membersRemoved = before.filter { member in !after.contains { $0.recipient == member.recipient } }.map(\.name)
         if !Vault.sameKey(ours.keys.wrapKey, result.keys.wrapKey) { report.rekeyed = true }

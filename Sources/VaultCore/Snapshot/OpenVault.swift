@@ -64,7 +64,3 @@ struct DamagedGroup: Equatable {
     let group: AccessGroup
 }
 
-extension Accessibility {
-    /// Classes whose base keys the device key alone opens.
-    static let deviceClasses = allCases.filter(\.opensWithoutUnlock)
-}
