@@ -15,7 +15,16 @@ extension WorkingCopy {
         if attributes.accessibility == .whenPasscodeSetThisDeviceOnly && !hasKeyslot(.passphrase) {
             throw VaultError.passcodeNotSet
         }
-        guard let (groupID, recordID, sealed) = try sealRecord(item, history: history, conflicts: conflicts) else { return }
+        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
+        try store(plaintext: plaintext, of: attributes, replacing: position, itemID: itemID)
+    }
+
+    /// Seals `plaintext`, a record's plaintext as `RecordCodec` encodes it, as the record of an item
+    /// with `attributes`, at `position` or at the end (with `itemID`, or a new one). Whatever the
+    /// plaintext holds is sealed as it is: `store(_:history:conflicts:)` is what seals each
+    /// conflict's other version under its own group's keys first.
+    mutating func store(plaintext: SecretBytes, of attributes: ItemAttributes, replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+        guard let (groupID, recordID, sealed) = try sealRecord(plaintext: plaintext, of: attributes) else { return }
         let classID = attributes.accessibility.fileID
         // An item keeps its id through every change; its revision is the record's digest.
         let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
@@ -38,13 +47,17 @@ extension WorkingCopy {
     /// the group cannot be made.
     mutating func sealRecord(_ item: Item, history: [SecretRevision],
                              conflicts: [ItemConflict]) throws -> (groupID: GroupID, recordID: [UInt8], sealed: [UInt8])? {
-        let attributes = item.attributes
+        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: item.attributes))
+        return try sealRecord(plaintext: plaintext, of: item.attributes)
+    }
+
+    /// Seals `plaintext` as a record of `attributes`' group and class under a fresh record id.
+    private mutating func sealRecord(plaintext: SecretBytes, of attributes: ItemAttributes) throws -> (groupID: GroupID, recordID: [UInt8], sealed: [UInt8])? {
         guard let groupID = try groupID(for: attributes.group, creating: true) else { return nil }
         let recordID = SecureRandom.bytes(16)
         let classID = attributes.accessibility.fileID
         let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
         let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
-        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
         // Only the other versions a merge keeps can take a record past what a reader accepts.
         guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
         return (groupID, recordID, try AESGCM.seal(plaintext, key: key, aad: aad))
