@@ -174,7 +174,7 @@ import VaultCrypto
         let dir = try TempDirectory()
         let owner = try makeVault(dir)
         let credential = try owner.grant(groups: [ci], readOnly: true, expires: nil)
-        #expect(try owner.deleteGroup(ci) == 2)
+        #expect(try owner.deleteGroup(ci).items == 2)
         #expect(throws: VaultError.credentialRevoked(ci)) { try scoped(dir, credential).secret("db", "ci") }
         #expect(try owner.groups().groups.map(\.group) == [.default, prod])
     }

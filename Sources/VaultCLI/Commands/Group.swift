@@ -46,8 +46,16 @@ enum GroupCommand {
                                          question: "Delete group \(quoted(group.name)) and its \(counted(summary.itemCount, "item"))?")
             }
             let removed = try vault.deleteGroup(group)
-            invocation.report("deleted group \(quoted(group.name)) and \(counted(removed, "item"))",
-                              json: .object([("deleted", .string(group.name)), ("items", .number(removed))]), asJSON: arguments.json)
+            // One line per item whose conflict kept a version of the deleted group: that version went with it.
+            for key in removed.droppedConflictVersions where !arguments.json {
+                invocation.terminal.writeErr("vault: the conflict of service \(quoted(key.service)), account \(quoted(key.account)) in group "
+                                             + "\(quoted(key.group.name)) lost its other version, which was in group \(quoted(group.name))\n")
+            }
+            invocation.report("deleted group \(quoted(group.name)) and \(counted(removed.items, "item"))",
+                              json: .object([("deleted", .string(group.name)), ("items", .number(removed.items)),
+                                             ("dropped_conflict_versions", .array(removed.droppedConflictVersions.map { key in
+                                                 .object([("service", .string(key.service)), ("account", .string(key.account)), ("group", .string(key.group.name))])
+                                             }))]), asJSON: arguments.json)
         default:
             preconditionFailure("the command table allows only list, create and delete")
         }

@@ -17,6 +17,10 @@ extension Damage: CustomStringConvertible {
             return "\(DamageText.versioned(container)) version \(found) is not supported (this vault reads \(DamageText.versions(reads)))"
         case .missingPrefix(let prefix): return "it does not start with \(prefix)"
         case .violates(let rule): return DamageText.words(rule)
+        case .tombstoneOfAnotherGroup(let group): return "a tombstone of group \(quoted(group)) names an item of another group"
+        case .conflictVersionOutsideItsGroup(let item):
+            return "the conflict of service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name))"
+                + " keeps a version of another group or class unsealed"
         }
     }
 }

@@ -201,6 +201,10 @@ struct ErrorReport {
             let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
             return ErrorReport(status: status, message: "the other version of \(names) lives in a group or class these keys do not open",
                                hint: "read or resolve it with the owner's keys, or with a credential of the group it moved to")
+        case .unsealedVersionOfAnotherGroup(let key, let named):
+            let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
+            return ErrorReport(status: status, message: "the other version of \(names) names group \(quoted(named.name)), but no key of that group sealed it; nothing was changed",
+                               hint: "keep ours with 'vault resolve --ours', and add the value to group \(quoted(named.name)) yourself if it is right")
         case .unfinishedMerge(let path):
             return ErrorReport(status: status, message: "git holds a merge of \(quoted(path))'s work tree unfinished: a change made now would be lost if the merge is aborted; nothing was changed",
                                hint: "run 'vault sync' to finish the merge (or 'git merge --abort'), then make the change")

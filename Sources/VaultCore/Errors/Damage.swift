@@ -25,6 +25,12 @@ public enum Damage: Error, Equatable, Sendable {
     case missingPrefix(String)
     /// A rule of the layout that the bytes break.
     case violates(Rule)
+    /// A tombstone or purge record of `group` names an item the same file holds in another group:
+    /// what a group's block says is about that group's items alone.
+    case tombstoneOfAnotherGroup(group: String)
+    /// The record of `item` keeps a conflict version of another group or class as its own kind:
+    /// such a version is sealed under its own group's keys, never in another group's record.
+    case conflictVersionOutsideItsGroup(item: ItemKey)
 
     /// Whether the header MAC failed (see `headerMACMismatch`).
     public var isHeaderMACMismatch: Bool { self == .headerMACMismatch }

@@ -152,6 +152,10 @@ public enum VaultError: Error, Equatable {
     case recordTooLarge(ItemKey)
     /// The other version of an item in conflict lives in a group or class the keys at hand do not open.
     case otherVersionSealedElsewhere(ItemKey)
+    /// The other version of an item in conflict names group `names` but was kept unsealed in the
+    /// item's own record (a file before format v3): no key of that group vouches for it, so
+    /// `resolve` does not move it there.
+    case unsealedVersionOfAnotherGroup(ItemKey, names: AccessGroup)
     /// The vault file lies in a git work tree whose merge git holds unfinished (`MERGE_HEAD`): a change
     /// now would be lost if the merge is aborted. `vault sync` finishes (or aborts) it.
     case unfinishedMerge(path: String)
@@ -210,7 +214,7 @@ public enum VaultError: Error, Equatable {
         case .recordTooLarge: return .failure
         case .onlyOwnerJoins: return .missingEntitlement
         case .unfinishedMerge: return .usage
-        case .otherVersionSealedElsewhere: return .missingEntitlement
+        case .otherVersionSealedElsewhere, .unsealedVersionOfAnotherGroup: return .missingEntitlement
         case .teamLogDropped: return .invalidKeychain
         case .teamLogReviewNeeded: return .usage
         }

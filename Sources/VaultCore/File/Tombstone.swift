@@ -21,8 +21,25 @@ struct Tombstone: Equatable {
     /// `OpenedRecord.contentDigest` of the revision removed: equal however often it was sealed again.
     let contentDigest: [UInt8]
 
+    /// Both digests of a purge record: no SHA-256 output is known to be all ones.
+    static let purgeMark = [UInt8](repeating: 0xFF, count: 32)
+
+    /// A purge record: the trash entry of `deletion` was emptied (`wipe --trash`), so no merge brings
+    /// it back. It sits among its group's tombstones and removes no item; a reader that does not know
+    /// the mark takes it for a tombstone that matches nothing.
+    static func purge(of deletion: TrashEntry.Deletion) -> Tombstone {
+        Tombstone(itemID: deletion.itemID, removedAt: deletion.deletedAt, recordDigest: purgeMark, contentDigest: purgeMark)
+    }
+
+    /// The trash entry this purge record emptied; nil for a tombstone.
+    var purgedDeletion: TrashEntry.Deletion? {
+        recordDigest == Tombstone.purgeMark && contentDigest == Tombstone.purgeMark
+            ? TrashEntry.Deletion(itemID: itemID, deletedAt: removedAt) : nil
+    }
+
     /// Whether the revision this tombstone removed is the one sealed as `recordDigest` or holding `contentDigest`.
     func removed(recordDigest other: [UInt8], contentDigest otherContent: () throws -> [UInt8]) rethrows -> Bool {
+        guard purgedDeletion == nil else { return false }
         if constantTimeEquals(recordDigest, other) { return true }
         guard contentDigest != Tombstone.unknownContent else { return false }
         return constantTimeEquals(contentDigest, try otherContent())
@@ -58,7 +75,11 @@ struct Tombstone: Equatable {
     /// tombstones seal the same list.
     static func normalized(_ tombstones: [Tombstone]) -> [Tombstone] {
         var seen = Set<[UInt8]>()
-        let unique = tombstones.filter { seen.insert($0.itemID.bytes + $0.recordDigest).inserted }
+        // A purge record is one per deletion; a tombstone one per revision removed.
+        let unique = tombstones.filter { tombstone in
+            let deletion = tombstone.purgedDeletion.map { withUnsafeBytes(of: $0.deletedAt.bigEndian) { Array($0) } } ?? []
+            return seen.insert(tombstone.itemID.bytes + tombstone.recordDigest + deletion).inserted
+        }
         let sorted = unique.sorted { a, b in
             a.removedAt != b.removedAt ? a.removedAt > b.removedAt
                 : (a.itemID.bytes + a.recordDigest).lexicographicallyPrecedes(b.itemID.bytes + b.recordDigest)

@@ -25,6 +25,11 @@ public struct ItemConflict: Sendable {
     /// one: sealed under that pair's keys, so a reader of the current one alone cannot open it.
     var sealedElsewhere: SealedVersion? = nil
 
+    /// Whether the other version names another group or class than its record's and was kept in the
+    /// record's own plaintext, as files before format v3 kept it: no key of that group vouches for
+    /// it, so it is shown but `resolve` never moves it into that group.
+    var isUnsealedFromAnotherGroup = false
+
     /// Whether the other version lives in a group or class these keys do not open (so `other` is nil
     /// without the other side having deleted the item).
     public var otherIsSealedElsewhere: Bool { other == nil && sealedElsewhere != nil }

@@ -74,6 +74,12 @@ extension Vault {
                 vault.remove(at: [position])
                 return .deleted(record.item.attributes)
             }
+            if chosen.attributes.group != record.item.attributes.group {
+                if conflict.isUnsealedFromAnotherGroup {
+                    throw VaultError.unsealedVersionOfAnotherGroup(record.item.attributes.key, names: chosen.attributes.group)
+                }
+                try checkScope(chosen.attributes.group, writing: true)
+            }
             if chosen.attributes.key != record.item.attributes.key,
                try vault.positions(matching: Query(service: chosen.attributes.service, account: chosen.attributes.account,
                                                    group: chosen.attributes.group)).contains(where: { $0 != position }) {

@@ -18,14 +18,23 @@ struct VaultMerge {
         private var opened: [Bytes16: Version] = [:]
         /// The item ids in file order.
         private(set) var order: [Bytes16] = []
-        /// What this side removed (its tombstones), by group and by item id.
+        /// What this side removed (its tombstones and purge records), by group.
         let tombstonesByGroup: [GroupID: [Tombstone]]
-        private let tombstones: [Bytes16: [Tombstone]]
+        /// Each tombstone by the item id it names, with the group whose block holds it: it removes
+        /// an item of that group only.
+        private let tombstones: [Bytes16: [GroupTombstone]]
+
+        /// A tombstone and the group whose block holds it.
+        private struct GroupTombstone: Equatable {
+            let groupID: GroupID
+            let tombstone: Tombstone
+        }
 
         /// `vault`'s items, opened with a full ring; `input` says which of the merge's files it is.
         /// Every record is checked against its index entry's digest here (the index MAC vouches for
         /// the digests), so a record compared by its digest alone is one the file really holds; a
-        /// record that does not match, or later does not open, stops the merge.
+        /// record that does not match, or later does not open, stops the merge, and so does a
+        /// tombstone naming an item this side holds in another group than the tombstone's.
         init(_ vault: Snapshot, of input: MergeInput) throws {
             self.vault = vault
             self.input = input
@@ -37,7 +46,6 @@ struct VaultMerge {
                 return byGroup
             }
             tombstonesByGroup = byGroup
-            tombstones = Dictionary(grouping: byGroup.values.joined(), by: \.itemID)
             for position in vault.file.index.indices {
                 let entry = vault.file.index[position]
                 guard vault.file.records.stored(at: position).bytes.withUnsafeBytes(entry.digestMatches) else {
@@ -47,6 +55,17 @@ struct VaultMerge {
                 positions[id] = position
                 order.append(id)
             }
+            var tombstones: [Bytes16: [GroupTombstone]] = [:]
+            for (groupID, list) in byGroup {
+                for tombstone in list {
+                    if let position = positions[tombstone.itemID], vault.file.index[position].groupID != groupID {
+                        let group = vault.keys.groups[groupID]?.group.name ?? ""
+                        throw VaultError.mergeInput(input, refusal: .corrupted(path: vault.path, detail: .tombstoneOfAnotherGroup(group: group)))
+                    }
+                    if tombstone.purgedDeletion == nil { tombstones[tombstone.itemID, default: []].append(GroupTombstone(groupID: groupID, tombstone: tombstone)) }
+                }
+            }
+            self.tombstones = tombstones
         }
 
         /// No items: a merge without a base.
@@ -68,27 +87,31 @@ struct VaultMerge {
             return version
         }
 
-        /// What identifies the sealed record of `id` without opening it: its digest, group name and class.
-        fileprivate func sealedIdentity(_ id: Bytes16) -> (digest: [UInt8], group: String?, classID: ClassID)? {
+        /// What identifies the sealed record of `id` without opening it: its digest, group id, group name and class.
+        fileprivate func sealedIdentity(_ id: Bytes16) -> (digest: [UInt8], groupID: GroupID, group: String?, classID: ClassID)? {
             guard let vault, let position = positions[id] else { return nil }
             let entry = vault.file.index[position]
-            return (entry.digest.0.bytes + entry.digest.1.bytes, vault.keys.groups[entry.groupID]?.group.name, entry.classID)
+            return (entry.digest.0.bytes + entry.digest.1.bytes, entry.groupID, vault.keys.groups[entry.groupID]?.group.name, entry.classID)
         }
 
         /// Whether this side removed the very revision of `id` that `other` holds: the removal stands,
-        /// whatever the merge base says, since that revision is no change made after it.
+        /// whatever the merge base says, since that revision is no change made after it. Only a
+        /// tombstone of the group `other` holds it in counts.
         func removed(_ id: Bytes16, asHeldBy other: SideItems) throws -> Bool {
             guard !has(id), let tombstones = tombstones[id], let held = other.sealedIdentity(id) else { return false }
-            return try tombstones.contains { try $0.removed(recordDigest: held.digest) { try other.version(id)!.digest } }
+            return try tombstones.contains {
+                try $0.groupID == held.groupID && $0.tombstone.removed(recordDigest: held.digest) { try other.version(id)!.digest }
+            }
         }
 
-        /// Whether this side removed `id`, which `base` does not hold either: a change against a base
-        /// older than the item (none, or a criss-cross history's), where both lack it. A removal the
-        /// base knew of is none (the item deleted there, then brought back on the other side).
-        func removed(_ id: Bytes16, since base: SideItems) -> Bool {
-            guard !has(id), !base.has(id), let mine = tombstones[id] else { return false }
+        /// Whether this side removed `id`, which `base` does not hold either and `holder` holds: a
+        /// change against a base older than the item (none, or a criss-cross history's), where both
+        /// lack it. A removal the base knew of is none (the item deleted there, then brought back on
+        /// the other side), and so is a tombstone of another group than the one `holder` holds it in.
+        func removed(_ id: Bytes16, since base: SideItems, heldBy holder: SideItems) -> Bool {
+            guard !has(id), !base.has(id), let mine = tombstones[id], let held = holder.sealedIdentity(id) else { return false }
             let known = base.tombstones[id] ?? []
-            return mine.contains { !known.contains($0) }
+            return mine.contains { $0.groupID == held.groupID && !known.contains($0) }
         }
 
         /// What this side keeps in its trash, opened (with this side's keys: the target's may be another epoch's).
@@ -153,8 +176,8 @@ struct VaultMerge {
         let ids = (target.order + other.order + base.order).filter { seen.insert($0).inserted }
         for id in ids {
             guard try !target.holdsTheSame(id, as: other) else { continue }
-            let otherChanged = try !other.holdsTheSame(id, as: base) || other.removed(id, since: base)
-            let targetChanged = try !target.holdsTheSame(id, as: base) || target.removed(id, since: base)
+            let otherChanged = try !other.holdsTheSame(id, as: base) || other.removed(id, since: base, heldBy: target)
+            let targetChanged = try !target.holdsTheSame(id, as: base) || target.removed(id, since: base, heldBy: other)
             let o = try other.version(id), t = try target.version(id), b = try base.version(id)
             let group = (o ?? t ?? b)!.record.item.attributes.group
             let position = vault.file.index.position(ofItemID: id)

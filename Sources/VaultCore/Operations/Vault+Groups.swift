@@ -57,7 +57,7 @@ extension Vault {
 
     /// Deletes a group with its key and every item in it; returns how many items went with it.
     @discardableResult
-    public func deleteGroup(_ group: AccessGroup) throws -> Int {
+    public func deleteGroup(_ group: AccessGroup) throws -> GroupDeletion {
         try requireTrustKey(.deleteGroups)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
@@ -85,4 +85,12 @@ extension Vault {
             return try vault.rotateGroupKey(id, progress: configuration.progress)
         }
     }
+}
+
+/// What deleting a group removed.
+public struct GroupDeletion: Sendable, Equatable {
+    /// How many items of the group went.
+    public let items: Int
+    /// Items of other groups in conflict whose other version lived in the deleted group: that version went with it.
+    public let droppedConflictVersions: [ItemKey]
 }

@@ -62,8 +62,11 @@ extension Vault {
             let deleted = record.item.attributes.modified
             record.item.attributes.modified = max(host.now(), deleted.addingTimeInterval(0.001))
             try vault.store(record, itemID: trashed.itemID)
-            // Its tombstone goes with it (the index holds the item again): an empty change seals the group's tombstones again.
-            if let groupID = vault.keys.groupID(of: key.group) { vault.pending.tombstones.added[groupID, default: []] += [] }
+            // Its tombstones go with it (the index holds the item again): an empty change seals each
+            // group's tombstones again, so none is left naming an item of another group.
+            for group in vault.file.groups where vault.keys.groups[group.groupID] != nil {
+                vault.pending.tombstones.added[group.groupID, default: []] += []
+            }
             return record.item.attributes
         }
     }
@@ -81,6 +84,8 @@ extension Vault {
                 guard !trashed.isEmpty else { continue }
                 count += trashed.count
                 vault.pending.trash.replaced[entry.groupID] = []
+                // Purge records, so a merge with a copy that still holds these entries does not bring them back.
+                vault.pending.tombstones.added[entry.groupID, default: []] += trashed.map { Tombstone.purge(of: $0.deletion) }
             }
             return count
         }

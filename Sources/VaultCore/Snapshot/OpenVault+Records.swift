@@ -180,9 +180,26 @@ extension OpenVault {
 
     /// A record's plaintext read whole (see `openWholeRecord(at:)`).
     func decodeWholeRecord(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility) throws -> OpenedRecord {
-        OpenedRecord(item: try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility),
-                     history: try RecordCodec.decodeHistory(plaintext),
-                     conflicts: try openingVersionsElsewhere(RecordCodec.decodeConflicts(plaintext)))
+        let item = try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility)
+        return OpenedRecord(item: item, history: try RecordCodec.decodeHistory(plaintext),
+                            conflicts: try openingVersionsElsewhere(checkingVersionsOfItsGroup(RecordCodec.decodeConflicts(plaintext), of: item.attributes)))
+    }
+
+    /// `conflicts`, each other version kept in the record's own plaintext (kind 1) being of the
+    /// record's group and class: a version of another is sealed under that pair's keys (kind 2), so
+    /// one kept here is damage naming the record — save in files before format v3, where it opens
+    /// marked `isUnsealedFromAnotherGroup`.
+    private func checkingVersionsOfItsGroup(_ conflicts: [ItemConflict], of attributes: ItemAttributes) throws -> [ItemConflict] {
+        try conflicts.map { conflict in
+            guard let other = conflict.other?.attributes,
+                  other.group != attributes.group || other.accessibility != attributes.accessibility else { return conflict }
+            guard file.version < 3 else {
+                throw VaultError.corrupted(path: path, detail: .conflictVersionOutsideItsGroup(item: attributes.key))
+            }
+            var marked = conflict
+            marked.isUnsealedFromAnotherGroup = true
+            return marked
+        }
     }
 
     /// Decrypts the record at `position`, and says whether a merge left it in conflict.
@@ -272,7 +289,7 @@ extension OpenVault {
             } catch let error as MalformedInput {
                 throw VaultError.corrupted(path: path, detail: error.damage)
             }
-            opened.sealedElsewhere = nil
+            // `sealedElsewhere` stays: which group's keys this version is under, when they change (`rotateGroupKey`).
             return opened
         }
     }

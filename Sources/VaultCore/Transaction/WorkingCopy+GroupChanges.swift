@@ -44,29 +44,81 @@ extension WorkingCopy {
               let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
         let items = try positions.map { try openWholeRecord(at: $0) }
+        let holdingVersions = try recordsKeepingVersions(sealedIn: groupID)
         try carryTombstones(of: [groupID])
-        try carryTrash(of: [groupID])
+        try carryTrash(of: [groupID] + trashKeepingVersions(sealedIn: groupID))
         try setGroupKey(.random(), of: group, at: slot, wrapKey: wrapKey)
         try appendToLog(.groupKeyReplaced(groupID))
         for (done, (position, opened)) in zip(positions, items).enumerated() {
             progress?(done + 1, items.count)
             try store(opened, replacing: position)
         }
+        // Conflict versions other groups' records keep under this group's keys follow them.
+        for (position, opened) in holdingVersions { try store(opened, replacing: position) }
         return items.count
     }
 
-    /// Removes a group, its key and its items, and raises the key epoch; returns how many items went with it.
-    mutating func removeGroup(_ groupID: GroupID) throws -> Int {
+    /// The records of groups other than `groupID` that keep a conflict version sealed under its keys,
+    /// opened (that version with them) by position. A record the keys at hand cannot open (bound to
+    /// another machine) is left as it is.
+    private func recordsKeepingVersions(sealedIn groupID: GroupID) throws -> [(position: Int, record: OpenedRecord)] {
+        try file.index.indices.compactMap { position -> (Int, OpenedRecord)? in
+            guard file.index[position].groupID != groupID, keys.groups[file.index[position].groupID] != nil,
+                  case let (_, inConflict)? = try? openRecordNotingConflicts(at: position), inConflict else { return nil }
+            let record = try openWholeRecord(at: position)
+            return record.conflicts.contains { $0.sealedElsewhere?.groupID == groupID } ? (position, record) : nil
+        }
+    }
+
+    /// The groups other than `groupID` whose trash keeps a record with a conflict version sealed under its keys.
+    private func trashKeepingVersions(sealedIn groupID: GroupID) throws -> [GroupID] {
+        try file.groups.map(\.groupID).filter { other in
+            guard other != groupID, keys.groups[other] != nil, trashBlock(of: other) != nil else { return false }
+            return try trash(of: other).contains { entry in
+                guard let trashed = try? openTrashed(entry, of: other) else { return false }
+                return trashed.record.conflicts.contains { $0.sealedElsewhere?.groupID == groupID }
+            }
+        }
+    }
+
+    /// Drops every conflict version sealed under `groupID`'s keys from the records and trash of other
+    /// groups, before the group goes; returns the items that kept one.
+    private mutating func dropVersions(sealedIn groupID: GroupID) throws -> [ItemKey] {
+        var dropped: [ItemKey] = []
+        for (position, var record) in try recordsKeepingVersions(sealedIn: groupID) {
+            record.conflicts.removeAll { $0.sealedElsewhere?.groupID == groupID }
+            dropped.append(record.item.attributes.key)
+            try store(record, replacing: position)
+        }
+        let trashGroups = try trashKeepingVersions(sealedIn: groupID)
+        try carryTrash(of: trashGroups)
+        for other in trashGroups {
+            pending.trash.replaced[other] = pending.trash.replaced[other]?.map { trashed in
+                var record = trashed
+                if record.record.conflicts.contains(where: { $0.sealedElsewhere?.groupID == groupID }) {
+                    record.record.conflicts.removeAll { $0.sealedElsewhere?.groupID == groupID }
+                    dropped.append(record.record.item.attributes.key)
+                }
+                return record
+            }
+        }
+        return dropped
+    }
+
+    /// Removes a group, its key and its items, and raises the key epoch; returns how many items went
+    /// with it, and the items of other groups whose conflict versions under its keys went too.
+    mutating func removeGroup(_ groupID: GroupID) throws -> GroupDeletion {
         guard keys.masterKey != nil, let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
             throw VaultError.locked(nil)
         }
+        let droppedVersions = try dropVersions(sealedIn: groupID)
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
         remove(at: positions, leavingTombstones: false)
         file.groups.remove(at: slot)
         file.sections.remove(at: slot)
         keys.removeGroup(id: groupID)
         try appendToLog(.groupDeleted(groupID))
-        return positions.count
+        return GroupDeletion(items: positions.count, droppedConflictVersions: droppedVersions)
     }
 
     /// Reads the tombstones of `groupIDs` before their keys are replaced, to seal them again under the new ones.

@@ -68,6 +68,15 @@ extension WorkingCopy {
     /// reader of this item's group and class never decrypts a version that lived in another.
     private mutating func sealingVersionsElsewhere(_ conflicts: [ItemConflict], of attributes: ItemAttributes) throws -> [ItemConflict] {
         try conflicts.map { conflict in
+            // A version no key of the group it names vouched for was only ever this record's: it stays in its group and class.
+            if conflict.isUnsealedFromAnotherGroup, var other = conflict.other {
+                other.attributes.group = attributes.group
+                other.attributes.accessibility = attributes.accessibility
+                var kept = conflict
+                kept.other = other
+                kept.isUnsealedFromAnotherGroup = false
+                return kept
+            }
             guard let other = conflict.other,
                   other.attributes.group != attributes.group || other.attributes.accessibility != attributes.accessibility else { return conflict }
             guard let groupID = try groupID(for: other.attributes.group, creating: true) else { return conflict }

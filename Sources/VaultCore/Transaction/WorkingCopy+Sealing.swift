@@ -250,6 +250,12 @@ extension WorkingCopy {
         pending.tombstones = TombstoneChanges()
     }
 
+    /// The trash entries of `groupID` that its purge records emptied: the file's and this write's.
+    private func purgedDeletions(of groupID: GroupID) throws -> Set<TrashEntry.Deletion> {
+        let tombstones = try (pending.tombstones.carried[groupID] ?? tombstones(of: groupID)) + (pending.tombstones.added[groupID] ?? [])
+        return Set(tombstones.compactMap(\.purgedDeletion))
+    }
+
     /// Seals the trash block of every group whose trash changed, or holds an item deleted before
     /// `pending.trashPurgeBefore` or one the index holds again (brought back, or kept by a merge): the
     /// block goes when nothing is left. Blocks of groups that left the header go; a group whose
@@ -277,7 +283,11 @@ extension WorkingCopy {
                 kept = try trash(of: groupID)
             }
             let changes = (pending.trash.added[groupID] ?? []) + (brought[groupID] ?? [])
-            let list = TrashEntry.normalized(kept + changes, held: held, purgeBefore: pending.trashPurgeBefore)
+            // A purge record this write adds (a merge's other side's) or one a merge brings entries
+            // against empties what its deletion left, whichever side kept it.
+            let purged = pending.tombstones.added[groupID] != nil || brought[groupID] != nil ? try purgedDeletions(of: groupID) : []
+            let list = TrashEntry.normalized((kept + changes).filter { !purged.contains($0.deletion) }, held: held,
+                                             purgeBefore: pending.trashPurgeBefore)
             if changes.isEmpty, pending.trash.replaced[groupID] == nil, list.count == kept.count { continue }
             guard !list.isEmpty else {
                 remade[groupID] = .some(nil)
