@@ -45,20 +45,45 @@ enum ConflictsCommand {
             terminal.writeOut(JSONValue.array(conflicts.map { conflict in
                 .object([("service", .string(conflict.attributes.service)), ("account", .string(conflict.attributes.account)),
                          ("group", .string(conflict.attributes.group.name)), ("current_side", .string(side(conflict.currentSide))),
-                         ("other", .string(conflict.otherIsSealedElsewhere ? "sealed-elsewhere" : conflict.other == nil ? "deleted" : "changed")), ("origin", .string(conflict.origin)),
-                         ("older_versions", .number(conflict.olderVersions))])
+                         ("other", .string(conflict.otherIsSealedElsewhere ? "sealed-elsewhere" : conflict.other == nil ? "deleted" : "changed"))]
+                        + movedFields(conflict) + [("origin", .string(conflict.origin)), ("older_versions", .number(conflict.olderVersions))])
             }).text + "\n")
             return
         }
         for conflict in conflicts {
             let item = conflict.attributes
             let other = conflict.otherIsSealedElsewhere ? "changed it into a group or class these keys do not open"
-                : conflict.other == nil ? "deleted it" : "changed it"
+                : conflict.other == nil ? "deleted it" : "changed it" + movedWords(conflict)
             let older = conflict.olderVersions > 0 ? "; \(counted(conflict.olderVersions, "older version")) from earlier merges" : ""
             // Names and the origin (git's author names) are others' words: no control character reaches the terminal.
             terminal.writeOut("\(ItemOutput.printable(item.service))\t\(ItemOutput.printable(item.account))\t\(item.group.name)\tcurrent: "
                               + "\(side(conflict.currentSide)); \(side(conflict.currentSide.other)) \(other) (\(ItemOutput.printable(conflict.origin)))\(older)\n")
         }
+    }
+
+    /// What of the other version differs from the item as it reads now: its group, class and name.
+    private static func moved(_ conflict: ConflictSummary) -> (group: String?, accessibility: String?, name: (String, String)?) {
+        guard let other = conflict.other else { return (nil, nil, nil) }
+        let item = conflict.attributes
+        return (other.group != item.group ? other.group.name : nil,
+                other.accessibility != item.accessibility ? other.accessibility.rawValue : nil,
+                other.service != item.service || other.account != item.account ? (other.service, other.account) : nil)
+    }
+
+    /// ` into group "G", class C, as "S"/"A"`, for what differs.
+    private static func movedWords(_ conflict: ConflictSummary) -> String {
+        let (group, accessibility, name) = moved(conflict)
+        var words: [String] = []
+        if let group { words.append("into group \(quoted(group))") }
+        if let accessibility { words.append("class \(accessibility)") }
+        if let name { words.append("as \(quoted(name.0))/\(quoted(name.1))") }
+        return words.isEmpty ? "" : " " + words.joined(separator: ", ")
+    }
+
+    private static func movedFields(_ conflict: ConflictSummary) -> [(String, JSONValue)] {
+        let (group, accessibility, name) = moved(conflict)
+        return (group.map { [("other_group", JSONValue.string($0))] } ?? []) + (accessibility.map { [("other_class", JSONValue.string($0))] } ?? [])
+            + (name.map { [("other_service", JSONValue.string($0.0)), ("other_account", JSONValue.string($0.1))] } ?? [])
     }
 
     static func resolve(_ arguments: ResolveArguments, _ invocation: Invocation) throws {
