@@ -169,4 +169,35 @@ import VaultCrypto
         #expect(reversed.conflicts.isEmpty)
         #expect(try clones.theirs.trash(matching: Query(service: "leaked")).items.isEmpty)
     }
+
+    /// `verify` opens every version nested in a record it opens: a conflict version that does not
+    /// open under its group's keys makes the vault damaged, named by its item, though the record opens.
+    @Test func verifyOpensEveryNestedVersion() throws {
+        let gb = AccessGroup("gb")!
+        let clones = try merges.clones {
+            try $0.createGroup(gb)
+            try $0.add("mv", "x", "mv-base")
+        }
+        _ = try clones.theirs.move(matching: Query(service: "mv", account: "x"), toGroup: gb)
+        try merges.change(clones.ours, "mv", to: "mv-ours")
+        try clones.merge()
+        #expect(!(try clones.ours.verify().isDamaged))
+        try clones.ours.transaction { copy in
+            let position = try #require(try copy.positions(matching: Query(service: "mv", account: "x")).first)
+            let record = try copy.openWholeRecord(at: position)
+            let conflicts = try record.conflicts.map { conflict -> ItemConflict in
+                let elsewhere = try #require(conflict.sealedElsewhere)
+                var broken = conflict
+                broken.other = nil
+                broken.sealedElsewhere = SealedVersion(groupID: elsewhere.groupID, classID: elsewhere.classID, recordID: elsewhere.recordID,
+                                                       sealed: elsewhere.sealed.enumerated().map { $0.offset == 20 ? $0.element ^ 1 : $0.element })
+                return broken
+            }
+            let plaintext = RecordCodec.encodePlaintext(record.item, history: record.history, conflicts: conflicts)
+            try copy.store(plaintext: plaintext, of: record.item.attributes, replacing: position)
+        }
+        let report = try clones.ours.verify()
+        #expect(report.isDamaged && report.opened == 3 + 1 && report.damagedRecords == 0)
+        #expect(report.damagedVersions.map(\.service) == ["mv"])
+    }
 }

@@ -81,7 +81,13 @@ enum VerifyCommand {
             }
             if report.damagedListings > 0 { lines.append("damaged: \(counted(report.damagedListings, "listing block")) (what list reads)") }
             if let roster = report.damagedRoster { lines.append("damaged: the member roster: \(roster) (what 'vault member list' reads)") }
+            lines += report.damagedVersions.map {
+                "damaged: a version kept in service \(quoted($0.service)), account \(quoted($0.account)) in group \(quoted($0.group.name)) does not open (a revision, a conflict version or a sealed field)"
+            }
             lines.append("records: \(report.itemCount) in all, \(report.opened) opened, \(report.unopened) not opened with the keys at hand, \(report.damagedRecords) damaged")
+            if report.unopenedVersions > 0 {
+                lines.append("conflict versions: \(report.unopenedVersions) sealed under a group or class the keys at hand do not open")
+            }
         }
         return lines.map { $0 + "\n" }.joined()
     }
@@ -90,7 +96,10 @@ enum VerifyCommand {
         let records: JSONValue = report.damage == nil && report.checkedRecords
             ? .object([("total", .number(report.itemCount)), ("opened", .number(report.opened)),
                        ("unopened", .number(report.unopened)), ("damaged", .number(report.damagedRecords)),
-                       ("damaged_listings", .number(report.damagedListings))])
+                       ("damaged_listings", .number(report.damagedListings)),
+                       ("damaged_versions", .array(report.damagedVersions.map { key in
+                           .object([("service", .string(key.service)), ("account", .string(key.account)), ("group", .string(key.group.name))])
+                       })), ("unopened_versions", .number(report.unopenedVersions))])
             : .null
         return .object([
             ("intact", .bool(!report.isDamaged && report.exposedFiles.isEmpty)),

@@ -32,6 +32,11 @@ public struct VerifyReport: Sendable {
     /// Groups whose read MAC fails, though their index MAC holds (readers without the write key
     /// refuse them; the next change by a writer makes the read MAC again), by name.
     public var groupsFailingTheirReadMAC: [String] = []
+    /// Items whose record opens but a version nested in it does not (a revision, a conflict
+    /// version, a sealed field), by name; and trashed records that do not open whole.
+    public var damagedVersions: [ItemKey] = []
+    /// Conflict versions sealed under a group or class the keys at hand do not open.
+    public var unopenedVersions: Int = 0
     /// Why the member roster (what `vault member list` reads) does not open whole, if so; checked
     /// only with keys that open it (the owner's or a full member's), as `member list` needs.
     public var damagedRoster: Damage?
@@ -39,7 +44,7 @@ public struct VerifyReport: Sendable {
     /// Whether anything was found damaged: the file as a whole, a group, the roster, or any record.
     public var isDamaged: Bool {
         damage != nil || damagedRecords > 0 || damagedListings > 0 || !damagedGroups.isEmpty || !groupsFailingTheirReadMAC.isEmpty
-            || damagedRoster != nil
+            || damagedRoster != nil || !damagedVersions.isEmpty
     }
 }
 
@@ -87,8 +92,16 @@ extension Vault {
             for position in vault.file.index.indices {
                 configuration.progress?(position + 1, vault.file.index.count)
                 do {
-                    _ = try vault.openRecord(at: position)
+                    let item = try vault.openRecord(at: position)
                     report.opened += 1
+                    // Every version nested in it: its revisions, conflict versions (those sealed under
+                    // another group's keys where these keys hold them) and sealed fields.
+                    do {
+                        let whole = try vault.openWholeRecord(at: position)
+                        report.unopenedVersions += whole.conflicts.filter(\.otherIsSealedElsewhere).count
+                    } catch VaultError.corrupted {
+                        report.damagedVersions.append(item.attributes.key)
+                    }
                 } catch VaultError.locked, VaultError.boundToAnotherDevice {
                     report.unopened += 1
                 } catch VaultError.damagedGroup {
@@ -112,10 +125,13 @@ extension Vault {
                 } catch VaultError.locked, VaultError.boundToAnotherDevice {
                 }
             }
-            // Each tombstone block the keys at hand open must open whole (a merge reads them).
+            // Each tombstone block the keys at hand open must open whole (a merge reads them), and name
+            // no item the index holds in another group.
+            let heldIn = Dictionary(vault.file.index.map { ($0.itemID, $0.groupID) }, uniquingKeysWith: { first, _ in first })
             for block in vault.file.listings where block.classID == Tombstone.blockClassID && vault.keys.groups[block.groupID] != nil {
                 do {
-                    _ = try vault.tombstones(of: block.groupID)
+                    let tombstones = try vault.tombstones(of: block.groupID)
+                    if tombstones.contains(where: { heldIn[$0.itemID].map { $0 != block.groupID } ?? false }) { report.damagedListings += 1 }
                 } catch VaultError.corrupted {
                     report.damagedListings += 1
                 }
@@ -124,7 +140,12 @@ extension Vault {
             for block in vault.file.listings where block.classID == TrashEntry.blockClassID && vault.keys.groups[block.groupID] != nil {
                 do {
                     for entry in try vault.trash(of: block.groupID) {
-                        do { _ = try vault.openTrashed(entry, of: block.groupID) } catch VaultError.locked, VaultError.boundToAnotherDevice {}
+                        do {
+                            _ = try vault.openTrashed(entry, of: block.groupID)
+                        } catch VaultError.locked, VaultError.boundToAnotherDevice {
+                        } catch VaultError.corrupted {
+                            report.damagedListings += 1
+                        }
                     }
                 } catch VaultError.corrupted {
                     report.damagedListings += 1
