@@ -200,4 +200,26 @@ import VaultCrypto
         #expect(report.isDamaged && report.opened == 3 + 1 && report.damagedRecords == 0)
         #expect(report.damagedVersions.map(\.service) == ["mv"])
     }
+
+    /// When the other side deleted the group a conflict's version lives in, the merge drops that
+    /// version (the group does not come back), and every command reads the item after it.
+    @Test func aConflictVersionGoesWhenTheOtherSideDeletesItsGroup() throws {
+        let gb = AccessGroup("gb")!
+        let clones = try merges.clones {
+            try $0.createGroup(gb)
+            try $0.add("mv", "x", "mv-base")
+        }
+        _ = try clones.theirs.move(matching: Query(service: "mv", account: "x"), toGroup: gb)
+        try merges.change(clones.ours, "mv", to: "mv-ours")
+        try clones.merge()
+        let afterConflict = clones.ourBytes
+        // Theirs takes the merged file, then deletes gb; ours merges that in.
+        writeBytes(afterConflict, to: clones.theirs.location.path)
+        _ = try clones.theirs.deleteGroup(gb)
+        try clones.merge(base: afterConflict)
+        #expect(try clones.ours.groups().groups.map(\.group).contains(gb) == false)
+        #expect(try clones.ours.conflicts().isEmpty)
+        #expect(try clones.ours.secret("mv", "x") == "mv-ours")
+        #expect(!(try clones.ours.verify().isDamaged))
+    }
 }

@@ -281,6 +281,9 @@ enum MergeReportText {
         }
         if report.rekeyed { terminal.say("the vault is under new keys (key epoch \(report.keyEpoch))") }
         for group in report.groupsRevoked { terminal.say("the group \(quoted(group.name)) has a new key (revoked)") }
+        for key in report.droppedConflictVersions {
+            terminal.say("the conflict of service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name)) lost its other version: its group was deleted")
+        }
         if !report.conflicts.isEmpty {
             terminal.writeErr("vault: warning: \(counted(report.conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'\n")
         }

@@ -69,6 +69,17 @@ struct MergePlan {
         return try MergePlan.readingLogs(of: path) { try mine.changes(since: mine.latestCommonEntry(with: other)) }
     }
 
+    /// The groups either side's log deleted: a merge brings back none of their items or keys.
+    func deletedGroups() throws -> Set<GroupID> {
+        var deleted = Set<GroupID>()
+        for log in [ourLog, theirLog].compactMap({ $0 }) {
+            for change in try MergePlan.readingLogs(of: path, { try log.changes() }) {
+                if case .groupDeleted(let id) = change { deleted.insert(id) }
+            }
+        }
+        return deleted
+    }
+
     /// The changes of the side that is not the target, since the logs diverged: what the join must make again.
     func otherBranchChanges() throws -> [TeamChange] {
         try changes(of: target.other)

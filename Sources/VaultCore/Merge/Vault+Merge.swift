@@ -21,6 +21,8 @@ public struct MergeReport: Sendable {
     public var joinedLogs = false
     /// The key epoch of the result.
     public var keyEpoch: UInt64 = 0
+    /// Items in conflict whose other version lived in a group a team log deleted: it went with the group.
+    public var droppedConflictVersions: [ItemKey] = []
 }
 
 /// Merging two versions of the vault file record by record against their merge base, in one
@@ -84,19 +86,23 @@ extension Vault {
 
         var result = plan.target == .ours ? ours : theirs
         var other = plan.target == .ours ? theirs : ours
-        // Groups only the other side has keep their ids, which the team log's scopes name.
-        for (id, keys) in other.keys.groups where result.keys.groupID(of: keys.group) == nil && result.keys.groups[id] == nil {
+        // Groups only the other side has keep their ids, which the team log's scopes name; a group
+        // either log deleted does not come back.
+        let deletedGroups = try plan.deletedGroups()
+        for (id, keys) in other.keys.groups where result.keys.groupID(of: keys.group) == nil && result.keys.groups[id] == nil
+            && !deletedGroups.contains(id) {
             try result.addGroup(keys.group, id: id, generation: 0)
         }
-        let merge = VaultMerge(base: try base.map { try VaultMerge.SideItems($0, of: .base) } ?? VaultMerge.SideItems(),
-                               target: try VaultMerge.SideItems(Snapshot(result), of: MergeInput(plan.target, origins: origins)),
-                               other: try VaultMerge.SideItems(Snapshot(other), of: MergeInput(plan.target.other, origins: origins)),
+        let merge = VaultMerge(base: try base.map { try VaultMerge.SideItems($0, of: .base, leavingOut: deletedGroups) } ?? VaultMerge.SideItems(),
+                               target: try VaultMerge.SideItems(Snapshot(result), of: MergeInput(plan.target, origins: origins), leavingOut: deletedGroups),
+                               other: try VaultMerge.SideItems(Snapshot(other), of: MergeInput(plan.target.other, origins: origins), leavingOut: deletedGroups),
                                targetSide: plan.target, origins: [.ours: origins.ours, .theirs: origins.theirs],
                                supersededGroups: try plan.supersededGroups())
         var report = MergeReport()
         let changes = try merge.apply(to: &result)
         report.applied = changes.applied
         report.conflicts = changes.conflicts
+        report.droppedConflictVersions = changes.droppedVersions
 
         // A result of the layout before the team log: the owner's merge converts it (its members shown first).
         if isOwner, let converted = try result.convertToTeamLog() {

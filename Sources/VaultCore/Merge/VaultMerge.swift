@@ -18,6 +18,11 @@ struct VaultMerge {
         private var opened: [Bytes16: Version] = [:]
         /// The item ids in file order.
         private(set) var order: [Bytes16] = []
+        /// Groups a team log of the merge deleted: their items and the conflict versions sealed
+        /// under their keys are none of the merge's.
+        private let deletedGroups: Set<GroupID>
+        /// Items whose conflict lost its other version because that version's group was deleted.
+        private(set) var droppedVersions: [ItemKey] = []
         /// What this side removed (its tombstones and purge records), by group.
         let tombstonesByGroup: [GroupID: [Tombstone]]
         /// Each tombstone by the item id it names, with the group whose block holds it: it removes
@@ -35,9 +40,10 @@ struct VaultMerge {
         /// the digests), so a record compared by its digest alone is one the file really holds; a
         /// record that does not match, or later does not open, stops the merge, and so does a
         /// tombstone naming an item this side holds in another group than the tombstone's.
-        init(_ vault: Snapshot, of input: MergeInput) throws {
+        init(_ vault: Snapshot, of input: MergeInput, leavingOut deletedGroups: Set<GroupID>) throws {
             self.vault = vault
             self.input = input
+            self.deletedGroups = deletedGroups
             let byGroup = try input.reading {
                 var byGroup: [GroupID: [Tombstone]] = [:]
                 for group in vault.file.groups where vault.keys.groups[group.groupID] != nil {
@@ -52,6 +58,7 @@ struct VaultMerge {
                     throw VaultError.mergeInput(input, refusal: .corrupted(path: vault.path, detail: .violates(.recordDigestMismatch)))
                 }
                 let id = entry.itemID
+                if deletedGroups.contains(entry.groupID) { continue }
                 positions[id] = position
                 order.append(id)
             }
@@ -72,6 +79,7 @@ struct VaultMerge {
         init() {
             vault = nil
             input = nil
+            deletedGroups = []
             tombstonesByGroup = [:]
             tombstones = [:]
         }
@@ -82,7 +90,12 @@ struct VaultMerge {
         func version(_ id: Bytes16) throws -> Version? {
             guard let vault, let input, let position = positions[id] else { return nil }
             if let known = opened[id] { return known }
-            let version = Version(record: try input.reading { try vault.openWholeRecord(at: position) })
+            var record = try input.reading { try vault.openWholeRecord(at: position) }
+            if record.conflicts.contains(where: { $0.sealedElsewhere.map { deletedGroups.contains($0.groupID) } ?? false }) {
+                record.conflicts.removeAll { $0.sealedElsewhere.map { deletedGroups.contains($0.groupID) } ?? false }
+                droppedVersions.append(record.item.attributes.key)
+            }
+            let version = Version(record: record)
             opened[id] = version
             return version
         }
@@ -163,6 +176,8 @@ struct VaultMerge {
     struct Changes {
         var applied = 0
         var conflicts: [ItemKey] = []
+        /// Items whose conflict lost its other version with the group it lived in.
+        var droppedVersions: [ItemKey] = []
     }
 
     /// Applies the other side's changes to `vault` (the target, opened with a full ring).
@@ -226,6 +241,7 @@ struct VaultMerge {
             trashedHere.formUnion(try vault.trash(of: group.groupID).map(\.deletion))
         }
         vault.pending.trash.brought += try other.trashedRecords().filter { !trashedHere.contains($0.deletion) }
+        changes.droppedVersions = Array(Set(target.droppedVersions + other.droppedVersions)).sorted { "\($0)" < "\($1)" }
         return changes
     }
 
