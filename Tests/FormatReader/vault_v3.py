@@ -56,6 +56,7 @@ from member_slot import bech32_identity  # noqa: E402  (the age identity's Bech3
 MAGIC = bytes.fromhex("895641554c540d0a")
 VERSION = 3
 RECORD_LAYOUT = 1
+KEY_SCHEDULE = 2  # v3's keys are v2's: a credential granted from a v3 vault carries version 2
 CLASSES = {1: "when-unlocked", 2: "after-first-unlock", 3: "always", 4: "when-unlocked-this-device-only",
            5: "after-first-unlock-this-device-only", 6: "always-this-device-only",
            7: "when-passcode-set-this-device-only"}
@@ -287,8 +288,9 @@ def parse_team_log(r, f):
 
 def check_structure(f):
     """Index entries name a group and class of the header; listing blocks name a pair with entries,
-    each pair's blocks its buckets 0 … K − 1 in order; the tombstone block (class 0) the first and the
-    trash block (class 255) the last of their group's blocks, bucket 0, at most one each."""
+    each pair's blocks its buckets 0 … K − 1 in order; but a group's tombstone block (class 0) and
+    trash block (class 255): bucket 0, at most one each. (Their place among the group's blocks is the
+    writer's, bound by the group's MACs, and not a structure rule.)"""
     group_ids = {g["id"] for g in f["groups"]}
     class_ids = {c for c, _ in f["class_keys"]}
     pairs = set()
@@ -296,12 +298,13 @@ def check_structure(f):
         if entry["group"] not in group_ids or entry["class"] not in class_ids:
             raise Damaged("an index entry of no group or class of the header")
         pairs.add((entry["group"], entry["class"]))
-    seen_buckets, by_group = {}, {}
+    seen_buckets, specials = {}, set()
     for block in f["blocks"]:
-        by_group.setdefault(block["group"], []).append(block)
         if block["class"] in (TOMBSTONE_CLASS, TRASH_CLASS):
-            if block["group"] not in group_ids or block["bucket"] != 0:
-                raise Damaged("a tombstone or trash block of no group, or not of bucket 0")
+            what = "tombstone" if block["class"] == TOMBSTONE_CLASS else "trash"
+            if block["group"] not in group_ids or block["bucket"] != 0 or (block["group"], what) in specials:
+                raise Damaged(f"a {what} block of no group, or more than one")
+            specials.add((block["group"], what))
             continue
         pair = (block["group"], block["class"])
         if pair not in pairs or block["bucket"] != seen_buckets.get(pair, 0):
@@ -309,11 +312,6 @@ def check_structure(f):
         seen_buckets[pair] = block["bucket"] + 1
     for pair, k in seen_buckets.items():
         log2_of_power_of_two(k, "a listing bucket count")
-    for group_id, blocks in by_group.items():
-        classes = [b["class"] for b in blocks]
-        for special, place in ((TOMBSTONE_CLASS, 0), (TRASH_CLASS, len(blocks) - 1)):
-            if classes.count(special) > 1 or (special in classes and classes.index(special) != place):
-                raise Damaged(f"a {'tombstone' if special == 0 else 'trash'} block of no group, or more than one")
 
 
 def check_trust(data, f):
@@ -396,7 +394,7 @@ def credential_principal(text):
     if r.take(4) != b"VCRD":
         raise Damaged("not a credential")
     version, vault_id, flags, issued, expires = r.u8(), r.take(16), r.u8(), r.u64(), r.u64()
-    if version not in (1, 2, 3) or flags not in (0, 1):
+    if version not in (1, 2) or flags not in (0, 1):
         raise Damaged(f"a credential of version {version}, flags {flags}")
     count = r.u8()
     if not 1 <= count <= 64:
@@ -434,8 +432,8 @@ def identity_principals(f, text):
             count = r.u32()
             if read_only not in (0, 1) or not 1 <= count <= 64:
                 raise Damaged("a scoped member slot's read-only byte or count")
-            # A scoped member opens as a credential of the file's format that never expires.
-            principal.update(member="scoped", read_only_flag=bool(read_only), version=VERSION, expires=0,
+            # A scoped member opens as a credential of the file's key schedule that never expires.
+            principal.update(member="scoped", read_only_flag=bool(read_only), version=KEY_SCHEDULE, expires=0,
                              grants=[parse_grant(r) for _ in range(count)])
         else:
             raise Damaged(f"a member slot of kind {kind}")
@@ -498,7 +496,7 @@ def open_wrapped(f, principal):
             raise Damaged("the trust key is not the header's")
     principal["log"] = open_team_log(f, wk)
     principal["roster"] = [open_roster(f, wk, slot) for slot in f["member_slots"]]
-    principal["grants"], principal["version"] = grants, VERSION
+    principal["grants"], principal["version"] = grants, KEY_SCHEDULE
     return grants
 
 
@@ -549,12 +547,13 @@ def open_team_log(f, wk):
 
 
 def check_group_macs(f, principal, grant, group):
-    """The index MAC with IMK (of the file's version), else the read MAC; the bucket digests first."""
+    """The index MAC with IMK (of the file's key schedule: a version-1 credential's are v1's), else the
+    read MAC; the bucket digests first."""
     vault_id = f["vault_id"]
     blocks = [b for b in f["blocks"] if b["group"] == group["id"]]
     check_buckets(f, group)
     context = group_context(f, group, blocks)
-    imk = grant["index_mac_key"] if principal.get("version") in (2, 3) else None
+    imk = grant["index_mac_key"] if principal.get("version") == KEY_SCHEDULE else None
     if imk is not None:
         ok, which = mac(imk, b"vault v2 index" + context) == group["index_mac"], "index MAC"
     else:
