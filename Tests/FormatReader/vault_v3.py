@@ -756,7 +756,7 @@ def open_blocks(f, out, group, grant, device_key):
                                                                                    block["bucket"])) if key else None
             if plain is None:
                 out.unopened.append({"where": "listing block", "group": name, "class": CLASSES.get(block["class"]),
-                                     "bucket": block["bucket"], "why": why or "does not open under the keys given"})
+                                     "bucket": block["bucket"], "why": why or "does not open under the keys given (AES-GCM)"})
                 continue
             listed.setdefault(block["class"], []).append((block["bucket"], plain))
     for class_id, buckets in listed.items():
@@ -782,7 +782,7 @@ def open_tombstones(f, out, block, grant, name):
     key = derive(f["vault_id"], grant["lookup_key"], "tombstones")
     plain = unseal(key, block["sealed"], b"tombstones" + f["vault_id"] + struct.pack(">I", block["group"]))
     if plain is None:
-        out.unopened.append({"where": "tombstone block", "group": name, "why": "does not open under the keys given"})
+        out.unopened.append({"where": "tombstone block", "group": name, "why": "does not open under the keys given (AES-GCM)"})
         return
     if len(plain) % 88:
         raise Damaged("a tombstone block not of 88-byte removals")
@@ -800,7 +800,7 @@ def open_trash(f, out, block, grant, name, device_key):
     key = derive(f["vault_id"], grant["lookup_key"], "trash")
     plain = unseal(key, block["sealed"], b"trash" + f["vault_id"] + struct.pack(">I", gid))
     if plain is None:
-        out.unopened.append({"where": "trash block", "group": name, "why": "does not open under the keys given"})
+        out.unopened.append({"where": "trash block", "group": name, "why": "does not open under the keys given (AES-GCM)"})
         return
     r = Reader(plain)
     while not r.done():
