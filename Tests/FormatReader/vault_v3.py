@@ -50,6 +50,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
+sys.dont_write_bytecode = True  # no __pycache__ in the work tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from member_slot import bech32_identity  # noqa: E402  (the age identity's Bech32, from the same page)
 
