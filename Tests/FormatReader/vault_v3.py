@@ -180,7 +180,7 @@ def parse(data):
     f["version"] = r.u16()
     if f["version"] != VERSION:
         raise Damaged(f"format version {f['version']}, not 3")
-    f["vault_id"] = vault_id = r.take(16)
+    f["vault_id"] = r.take(16)
     f["key_epoch_bytes"] = r.take(8)
     f["key_epoch"] = struct.unpack(">Q", f["key_epoch_bytes"])[0]
     f["write_generation"] = r.u64()
@@ -264,7 +264,7 @@ def parse_team_log(r, f):
     f["log"], epochs = [], {}
     for number in range(count):
         start = r.at
-        kind, epoch, parents = r.u8(), r.u64(), None
+        kind, epoch = r.u8(), r.u64()
         parents = [r.take(32) for _ in range(r.u8())]
         digest = r.take(32)
         entry_hash = sha256(b"vault team log entry" + vault_id + r.data[start:r.at])
@@ -569,8 +569,7 @@ class Opened:
     """What one run of `open_vault` found."""
 
     def __init__(self):
-        self.principals, self.items, self.trash, self.tombstones, self.unopened = [], [], [], [], []
-        self.opened_records, self.opened_trash = set(), set()
+        self.vault, self.principals, self.items, self.trash, self.tombstones, self.unopened = {}, [], [], [], [], []
 
 
 def open_vault(data, keys):
@@ -586,12 +585,12 @@ def open_vault(data, keys):
         if found and keys.trust is not None and keys.trust != f["trust_fingerprint"]:
             raise Damaged("the header's trust key is not the pinned one")
         principals += found
-    for text in keys.credentials:
-        principal = credential_principal(text)
-        principals.append(principal)
+    principals += [credential_principal(text) for text in keys.credentials]
     device_key = keys.device_key
     device_ok = device_key is not None and mac(device_key, b"vault v1 device check" + f["vault_id"])[:16] == f["device_check"]
-    held = {}  # group id -> (grant, principal) of the first principal that holds it with a matching key check
+    # group id -> (grant, principal, checked): the first principal whose grant's key check is the header's,
+    # else the first whose grant is revoked (its keys are still tried, as a probe)
+    held = {}
     for principal in principals:
         if principal["kind"] == "owner" or principal.get("member") == "full":
             open_wrapped(f, principal)
@@ -626,7 +625,7 @@ def group_name(grant, group_id):
 
 def open_group(f, out, group, grant, checked, device_key):
     """Every record, listing block, tombstone and trash entry of one group that the grant opens."""
-    vault_id, gid = f["vault_id"], group["id"]
+    gid = group["id"]
     name = group_name(grant, gid)
     for entry in (e for e in f["index"] if e["group"] == gid):
         where = {"where": "record", "group": name, "class": CLASSES.get(entry["class"]),
