@@ -6,7 +6,7 @@ open in this file?".
 
     vault_v3.py VAULT [--passphrase-file F] [--key-file F] [--keyring-key F]
                       [--credential F] [--identity F] [--device-key F]
-                      [--trust FINGERPRINT] [--show-secrets]
+                      [--trust FINGERPRINT] [--show-secrets] [--values]
 
 Parses the whole file (header, keyslots, member slots, team log, trust
 statement, class and group keys, index, group sections, listing blocks with
@@ -24,7 +24,10 @@ Each item has its group, class, service, account, attributes, and the
 secret, notes and one-time code secret as SHA-256 digests (`*_sha256`), or
 as hex too with --show-secrets (`*_hex`); its revisions and conflict
 versions nested, each the same way. `unopened` names what is in the file
-and did not open with the keys given, with why.
+and did not open with the keys given, with why. With --values it prints
+instead the sorted list of every value the keys open, one object each:
+{"group", "class", "service", "account", "where", "field", "sha256"} (and
+"hex" with --show-secrets), as `opened_values` gives them.
 
 Exit 0 when the keys given open at least one principal; 3 when none opens
 (a wrong passphrase, key file or identity: nothing in the file opens); 1
@@ -836,7 +839,11 @@ def opened_values(data, keys):
     """Every sealed value the keys open in `data`, as a set of (group, class, service, account, where,
     field, value bytes): where is "item", "revision N", "conflict", "trash" or "trash revision N" (a
     conflict's own revisions add " revision N"); field is "secret", "notes" or "otp"."""
-    opened = open_vault(data, keys)
+    return values_of(open_vault(data, keys))
+
+
+def values_of(opened):
+    """`opened_values` of what one `open_vault` found."""
     found = set()
 
     def add(item, where, group, class_name):
@@ -883,6 +890,7 @@ def main(argv):
     parser.add_argument("--device-key")
     parser.add_argument("--trust")
     parser.add_argument("--show-secrets", action="store_true")
+    parser.add_argument("--values", action="store_true")
     args = parser.parse_args(argv)
 
     def read(path):
@@ -894,9 +902,15 @@ def main(argv):
                 device_key=read(args.device_key) if args.device_key else None, trust=args.trust)
     try:
         opened = open_vault(read(args.vault), keys)
+        values = values_of(opened) if args.values else None
     except Damaged as error:
         print(f"vault_v3.py: damaged: {error}", file=sys.stderr)
         return 1
+    if values is not None:
+        fields = ("group", "class", "service", "account", "where", "field")
+        print(json.dumps([{**dict(zip(fields, value[:6])), **jsonable(sealed_value(value[6]), args.show_secrets)}
+                          for value in sorted(values)], sort_keys=True, indent=1))
+        return 0 if any(opens(p) for p in opened.principals) else 3
     shown = {"vault": opened.vault, "principals": opened.principals, "items": opened.items, "trash": opened.trash,
              "tombstones": opened.tombstones, "unopened": opened.unopened}
     print(json.dumps(jsonable(shown, args.show_secrets), sort_keys=True, indent=1))
