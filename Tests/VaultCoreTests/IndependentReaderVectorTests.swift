@@ -40,6 +40,18 @@ import VaultCrypto
             #expect(reader.lines("items") == items, "\(who) in \(name)")
             #expect(reader.lines("trash") == trash, "\(who) in \(name)")
             #expect(!items.isEmpty || !trash.isEmpty, "\(who) opens nothing of \(name)")
+
+            // --values: every value these keys open, the current secrets exactly vault's, and the earlier ones.
+            let values = try Self.runReader([location.path, "--show-secrets", "--values"] + keys + device)
+            let opened = (try? JSONSerialization.jsonObject(with: Data(values.stdout.utf8))) as? [[String: String]] ?? []
+            let current = try (vault.attributes(matching: Query()).map {
+                try vault.item(matching: Query(service: $0.service, account: $0.account, group: $0.group))
+            } + vault.trashedSecrets()).map { "\($0.attributes.group.name) \($0.attributes.service) " + Self.hex($0.secret.copyBytes()) }
+            #expect(opened.filter { ["item", "trash"].contains($0["where"]) }.map { "\($0["group"]!) \($0["service"]!) \($0["hex"]!)" }.sorted()
+                    == current.sorted(), "\(who) in \(name)")
+            let earlier = opened.filter { $0["where"]?.contains("revision") == true }.map { $0["hex"] }
+            let rotated = name == "v3-trash" && who != "ci-reader"
+            #expect(earlier == (rotated ? [Self.hex(Array("ghp_testvector_0001".utf8))] : []), "\(who) in \(name)")
         }
 
         // One flipped byte in the last record is refused, not misread.
@@ -50,9 +62,12 @@ import VaultCrypto
         #expect(refused.status == 1 && refused.stderr.contains("damaged"), "\(refused.stderr)")
     }
 
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
     struct ReaderRun {
         var status: Int32
         var object: [String: Any]
+        var stdout: String
         var stderr: String
 
         /// The reader's entries under `key` as TestVectorTests.line makes them of vault's items.
@@ -78,6 +93,7 @@ import VaultCrypto
         process.waitUntilExit()
         return ReaderRun(status: process.terminationStatus,
                          object: (try? JSONSerialization.jsonObject(with: stdout)) as? [String: Any] ?? [:],
+                         stdout: String(decoding: stdout, as: UTF8.self),
                          stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
