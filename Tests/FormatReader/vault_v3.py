@@ -20,11 +20,18 @@ entry those keys open. Prints one JSON object:
     {"vault": {...}, "principals": [...], "items": [...], "trash": [...],
      "tombstones": [...], "unopened": [...]}
 
-Each item has its group, class, service, account, attributes, and the
-secret, notes and one-time code secret as SHA-256 digests (`*_sha256`), or
-as hex too with --show-secrets (`*_hex`); its revisions and conflict
-versions nested, each the same way. `unopened` names what is in the file
-and did not open with the keys given, with why. With --values it prints
+Each item has its group, class, service, account, attributes (dates in
+milliseconds since 1970), and its "secret", "notes" and "otp" (the one-time
+code secret) as {"sha256"}, or {"sha256", "hex"} with --show-secrets; its
+"revisions" and "conflicts" (each conflict's other "version", when the keys
+open it) nested, each the same way. Trash entries are items with their
+"deleted_at". `unopened` names what is in the file and did not open with the
+keys given, with why.
+
+It is a probe, not a gate: it does not check a credential's expiry (it
+shows it), and tries a revoked credential's keys on its groups' records
+(AES-GCM refuses them unless the group was not re-keyed); vault refuses
+both whole. With --values it prints
 instead the sorted list of every value the keys open, one object each:
 {"group", "class", "service", "account", "where", "field", "sha256"} (and
 "hex" with --show-secrets), as `opened_values` gives them.
