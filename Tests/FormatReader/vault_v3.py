@@ -280,7 +280,7 @@ def parse_team_log(r, f):
         entry_hash = sha256(b"vault team log entry" + vault_id + r.data[start:r.at])
         if number == 0:
             # The first entry names one parent of 32 zero bytes (the page's "no parent").
-            if kind != 1 or parents != [bytes(32)]:
+            if kind != 1 or parents != [bytes(32)] or epoch < 1:
                 raise Damaged("a team log that does not start with the vault's creation")
         else:
             if len(parents) != (2 if kind == 7 else 1) or any(p not in epochs or epochs[p] >= epoch for p in parents):
