@@ -9,7 +9,7 @@ set -eu
 #   mandoc                      tests: lint the generated man page
 #   bash-completion zsh fish    tests: load the generated completions
 #   git python3 python3-yaml    tests (python3-yaml: RepositoryFlowTests runs the README's GitHub Actions job; python3: ReadmeBlocksTests drives the README's blocks on a pty)
-#   python3-cryptography        tests: Tests/FormatReader/vault_v1.py, the independent reader of the v1 test vector
+#   python3-cryptography        tests: Tests/FormatReader/vault_v1.py and vault_v3.py, the independent readers of formats v1 and v3
 #   python3-docker              tests: docker's credential store client drives docker-credential-vault
 #   libsecret-1-dev             build: libsecret's headers check the types CLibSecret loads with dlopen
 #   gnome-keyring dbus-daemon libsecret-tools libglib2.0-bin
