@@ -47,11 +47,9 @@ import Testing
     }
 
     /// A conflict's other version that a merge sealed as another group's record (an item moved to
-    /// prod on one side and changed in ci on the other) must still open after prod is revoked. It
-    /// does not yet: `revoke` re-seals prod's own records only, so the owner's keys no longer open
-    /// that version (the reader names it among what did not open, AES-GCM refusing prod's new keys),
-    /// and every later read of it and every re-keying write (`rekey`, `member remove`) is "damaged"
-    /// (93) while `vault verify` calls the vault intact. A fix belongs in Sources (issue 47's report).
+    /// prod on one side and changed in ci on the other) still opens after prod is revoked, for vault
+    /// and for the independent reader, and a re-key after it goes through: the revoke sealed that
+    /// version again under prod's new key.
     @Test func aRevokeKeepsTheConflictVersionsSealedUnderTheGroupOpen() throws {
         let s = try Sandbox()
         try s.write("pass", Array("correct horse battery staple".utf8))
@@ -70,13 +68,12 @@ import Testing
         #expect(try vault(["get", "ci/npm/publish", "--conflict", "1"]).stdoutText == "one")
         #expect(try vault(["revoke", "--group", "prod"]).status == 0)
 
-        withKnownIssue("revoke does not re-seal a conflict version sealed under the revoked group's keys") {
-            let other = try vault(["get", "ci/npm/publish", "--conflict", "1"])
-            #expect(other.status == 0 && other.stdoutText == "one", "\(other.stderr)")
-            let unopened = try Self.runReader(s, ["--passphrase-file", s.path("pass")]).object["unopened"] as? [[String: Any]] ?? []
-            #expect(unopened.isEmpty, "\(unopened)")
-            #expect(try vault(["rekey", "--yes"]).status == 0)
-        }
+        // The revoke sealed that version again under prod's new key: vault and the reader open it.
+        let other = try vault(["get", "ci/npm/publish", "--conflict", "1"])
+        #expect(other.status == 0 && other.stdoutText == "one", "\(other.stderr)")
+        let unopened = try Self.runReader(s, ["--passphrase-file", s.path("pass")]).object["unopened"] as? [[String: Any]] ?? []
+        #expect(unopened.isEmpty, "\(unopened)")
+        #expect(try vault(["rekey", "--yes"]).status == 0)
     }
 
     /// A wrong passphrase, an identity that is no member, a credential whose group was revoked and
