@@ -127,10 +127,16 @@ struct VaultMerge {
             return mine.contains { $0.groupID == held.groupID && !known.contains($0) }
         }
 
-        /// What this side keeps in its trash, opened (with this side's keys: the target's may be another epoch's).
+        /// What this side keeps in its trash, opened (with this side's keys: the target's may be another
+        /// epoch's), none of a deleted group and without the conflict versions sealed under one's keys.
         func trashedRecords() throws -> [TrashedRecord] {
             guard let vault, let input else { return [] }
-            return try input.reading { try vault.openTrash().records }
+            return try input.reading { try vault.openTrash().records }.compactMap { trashed in
+                guard let groupID = vault.keys.groupID(of: trashed.record.item.attributes.group), !deletedGroups.contains(groupID) else { return nil }
+                var kept = trashed
+                kept.record.conflicts.removeAll { $0.sealedElsewhere.map { deletedGroups.contains($0.groupID) } ?? false }
+                return kept
+            }
         }
 
         /// Whether `id` holds the same item here and in `other` (both without it counts as the same).

@@ -70,10 +70,12 @@ extension WorkingCopy {
         }
     }
 
-    /// The groups other than `groupID` whose trash keeps a record with a conflict version sealed under its keys.
+    /// The groups other than `groupID` whose trash keeps a record with a conflict version sealed under
+    /// its keys. A group whose trash this write holds opened already (`pending.trash.replaced`) is
+    /// none: those records are sealed again, with their versions, when the write is sealed.
     private func trashKeepingVersions(sealedIn groupID: GroupID) throws -> [GroupID] {
         try file.groups.map(\.groupID).filter { other in
-            guard other != groupID, keys.groups[other] != nil, trashBlock(of: other) != nil else { return false }
+            guard other != groupID, keys.groups[other] != nil, pending.trash.replaced[other] == nil, trashBlock(of: other) != nil else { return false }
             return try trash(of: other).contains { entry in
                 guard let trashed = try? openTrashed(entry, of: other) else { return false }
                 return trashed.record.conflicts.contains { $0.sealedElsewhere?.groupID == groupID }
@@ -90,9 +92,8 @@ extension WorkingCopy {
             dropped.append(record.item.attributes.key)
             try store(record, replacing: position)
         }
-        let trashGroups = try trashKeepingVersions(sealedIn: groupID)
-        try carryTrash(of: trashGroups)
-        for other in trashGroups {
+        try carryTrash(of: try trashKeepingVersions(sealedIn: groupID))
+        for other in Array(pending.trash.replaced.keys) where other != groupID {
             pending.trash.replaced[other] = pending.trash.replaced[other]?.map { trashed in
                 var record = trashed
                 if record.record.conflicts.contains(where: { $0.sealedElsewhere?.groupID == groupID }) {
