@@ -9,8 +9,8 @@ import VaultTestSupport
 /// the index (`forgeTombstone`), a record of ci holding a conflict version, inline, of any group and
 /// class (`forgeConflict`) — besides ci's own items, revisions and trash. The owner and a full member
 /// work on three clones of one vault file: items set, deleted to the trash, undeleted and renamed in
-/// every group, moved between the groups default, prod and tmp, groups revoked, tmp deleted, the trash
-/// wiped, conflicts resolved, clones merged into each other in random orders (by the owner or the full
+/// every group, moved between the groups default, prod and tmp, groups revoked, the trash wiped,
+/// conflicts resolved, clones merged into each other in random orders (by the owner or the full
 /// member, against their last merge base or none). Two worlds take the same steps from the same first
 /// file; only the attacked one takes the forgeries. After every step:
 ///
@@ -23,10 +23,14 @@ import VaultTestSupport
 /// - every version a conflict keeps opens with the owner's keys, and the trash a `wipe --trash` emptied
 ///   does not come back into a clone that merged the wiping one since.
 ///
-/// `make test` runs `VAULT_AUTHORITY_RUNS` (2) seeds of `VAULT_AUTHORITY_STEPS` (40) steps for each
-/// kind of attack (none, tombstones, conflicts): about 25 s on a loaded 2-core machine, under 60 s;
-/// `make reliability` 20 seeds of 60 steps. Each run
-/// prints its seed; `VAULT_TEST_SEED=S VAULT_AUTHORITY_RUNS=1` repeats the run that printed S.
+/// Group deletion is left to the merge vectors: two worlds that deleted a group and merged alike were
+/// seen to read differently (something random, such as a record's or group's id, decides there),
+/// which this comparison cannot tell from an attack.
+///
+/// `make test` runs `VAULT_AUTHORITY_RUNS` (3) seeds of `VAULT_AUTHORITY_STEPS` (40) steps for each
+/// kind of attack (none, tombstones, conflicts): about 35 s on a loaded 2-core machine, under 60 s;
+/// `make reliability` 20 seeds of 60 steps. Each run prints its seed; `VAULT_TEST_SEED=S
+/// VAULT_AUTHORITY_RUNS=1` repeats the steps of the run that printed S (ids and keys are random still).
 @Suite struct GroupAuthorityPropertyTests {
     enum Attack: String, CaseIterable, Sendable { case none, tombstones, conflicts }
 
@@ -38,7 +42,7 @@ import VaultTestSupport
 
     @Test(arguments: Attack.allCases) func writersOfOneGroupChangeNoOther(attack: Attack) throws {
         let environment = ProcessInfo.processInfo.environment
-        let runs = environment["VAULT_AUTHORITY_RUNS"].flatMap { Int($0) } ?? 2
+        let runs = environment["VAULT_AUTHORITY_RUNS"].flatMap { Int($0) } ?? 3
         let steps = environment["VAULT_AUTHORITY_STEPS"].flatMap { Int($0) } ?? 40
         let parent = SeededGenerator(test: "GroupAuthorityPropertyTests.\(attack)")
         let started = Date()
@@ -121,16 +125,23 @@ import VaultTestSupport
         func outcome(of step: GroupAuthorityStep, in world: GroupAuthorityWorld, involved: [Int]) throws -> StepOutcome {
             let first = step.take(in: world, walk: self)
             guard world.attacked, case .failed(let status, let text) = first, status == .decode else { return first }
+            var damaged: [Int] = []
             for clone in involved {
                 let state = try world.protectedState(clone: clone)
                 let report = try world.clones[clone].owner.verify()
-                if state.failing.isEmpty || state.failing.count != report.damagedRecords {
-                    fail("error 93 in the attacked world (\(text)), yet clone \(clone) has \(state.failing) records that do not open whole "
-                         + "and verify counts \(report.damagedRecords)")
+                if state.failing.count != report.damagedRecords || state.failingTrash.count != report.damagedListings {
+                    fail("error 93 in the attacked world (\(text)); verify counts \(report.damagedRecords) damaged records and "
+                         + "\(report.damagedListings) listings in clone \(clone), where these records do not open whole: \(state.failing), "
+                         + "and the trash of \(state.failingTrash.sorted())")
                     return first
                 }
-                try world.dropDamagedRecordsOfTheAttacker(clone: clone)
+                if !state.failing.isEmpty || !state.failingTrash.isEmpty { damaged.append(clone) }
             }
+            guard !damaged.isEmpty else {
+                fail("error 93 in the attacked world (\(text)), yet every record of clones \(involved) opens whole")
+                return first
+            }
+            for clone in damaged { try world.dropDamagedRecordsOfTheAttacker(clone: clone) }
             log.append("   attacked: refused as damage (\(text)); the forged records dropped, the step taken again")
             return step.take(in: world, walk: self)
         }
@@ -146,17 +157,28 @@ import VaultTestSupport
 
         func check(clone: Int) throws {
             let a = try attacked.protectedState(clone: clone), c = try clean.protectedState(clone: clone)
+            // Only a record of ci's writer may fail to open, and only in the attacked world (a forgery).
+            let attacker = GroupAuthorityPropertyTests.attacker.name
+            for (world, state) in [(clean, c), (attacked, a)] {
+                let failing = world.attacked ? state.failing.filter { !$0.hasPrefix("a record of \(attacker):") } : state.failing
+                let trash = world.attacked ? state.failingTrash.subtracting([attacker]) : state.failingTrash
+                if !failing.isEmpty || !trash.isEmpty {
+                    fail("error 93 on a file only vault wrote: in clone \(clone) of the \(world.attacked ? "attacked" : "clean") world, \(failing) "
+                         + "(records that do not open whole), and the trash of \(trash.sorted())")
+                    return
+                }
+            }
             if a.lines != c.lines {
                 let onlyAttacked = a.lines.filter { !c.lines.contains($0) }, onlyClean = c.lines.filter { !a.lines.contains($0) }
                 fail("clone \(clone) reads otherwise than the writers of its groups left. Only in the attacked world: \(onlyAttacked); only in the clean world: \(onlyClean)")
                 return
             }
-            if !c.failing.isEmpty { fail("clone \(clone) of the clean world has records that do not open whole: \(c.failing)") }
             for (world, state) in [(clean, c), (attacked, a)] {
                 let report = try world.clones[clone].owner.verify()
-                if report.damagedRecords != state.failing.count || report.damage != nil || report.damagedListings > 0 {
+                if report.damagedRecords != state.failing.count || report.damage != nil || report.damagedListings != state.failingTrash.count {
                     fail("verify disagrees in clone \(clone) of the \(world.attacked ? "attacked" : "clean") world: it counts \(report.damagedRecords) damaged records, "
-                         + "\(report.damagedListings) listings, damage \(String(describing: report.damage)); records that do not open whole: \(state.failing)")
+                         + "\(report.damagedListings) listings, damage \(String(describing: report.damage)); records that do not open whole: \(state.failing), "
+                         + "trash of \(state.failingTrash.sorted())")
                 }
             }
             if let sealed = c.lines.first(where: { $0.contains("(sealed elsewhere)") }) {

@@ -13,7 +13,6 @@ enum GroupAuthorityStep: CustomStringConvertible {
     /// The owner moves the item `service` of `from` into `to`.
     case move(clone: Int, service: String, from: String, to: String)
     case revoke(clone: Int, group: String)
-    case deleteGroup(clone: Int, group: String)
     /// `wipe --trash`: every group's trash emptied for good.
     case wipeTrash(clone: Int)
     case merge(ours: Int, theirs: Int, byMember: Bool, withBase: Bool)
@@ -42,8 +41,7 @@ enum GroupAuthorityStep: CustomStringConvertible {
         case ..<38:
             return .move(clone: clone, service: services[walk.pick(services.count)], from: protected[walk.pick(protected.count)],
                          to: protected[walk.pick(protected.count)])
-        case ..<43: return .revoke(clone: clone, group: groups[walk.pick(groups.count)])
-        case ..<45: return .deleteGroup(clone: clone, group: "tmp")
+        case ..<45: return .revoke(clone: clone, group: groups[walk.pick(groups.count)])
         case ..<48: return .wipeTrash(clone: clone)
         case ..<76:
             let theirs = (clone + 1 + walk.pick(GroupAuthorityPropertyTests.clones - 1)) % GroupAuthorityPropertyTests.clones
@@ -72,7 +70,7 @@ enum GroupAuthorityStep: CustomStringConvertible {
     /// The clones the step reads or writes.
     var clones: [Int] {
         switch self {
-        case .write(let clone, _, _, _, _, _), .move(let clone, _, _, _), .revoke(let clone, _), .deleteGroup(let clone, _),
+        case .write(let clone, _, _, _, _, _), .move(let clone, _, _, _), .revoke(let clone, _),
              .wipeTrash(let clone), .resolve(let clone, _, _), .resolveTheAttackersConflicts(let clone), .forgeConflict(let clone, _, _, _):
             return [clone]
         case .merge(let ours, let theirs, _, _): return [ours, theirs]
@@ -97,7 +95,6 @@ enum GroupAuthorityStep: CustomStringConvertible {
             return "clone \(clone): \(what)"
         case .move(let clone, let service, let from, let to): return "clone \(clone): move \(from)/\(service) into \(to)"
         case .revoke(let clone, let group): return "clone \(clone): revoke \(group)"
-        case .deleteGroup(let clone, let group): return "clone \(clone): delete group \(group)"
         case .wipeTrash(let clone): return "clone \(clone): wipe --trash"
         case .merge(let ours, let theirs, let byMember, let withBase):
             return "clone \(ours) merges clone \(theirs)\(byMember ? " (the full member)" : "")\(withBase ? "" : " without a base")"
@@ -143,8 +140,6 @@ enum GroupAuthorityStep: CustomStringConvertible {
             _ = try world.clones[clone].owner.move(matching: query(from, service), toGroup: AccessGroup(to)!)
         case .revoke(let clone, let group):
             try world.clones[clone].owner.revoke(group: AccessGroup(group)!)
-        case .deleteGroup(let clone, let group):
-            try world.clones[clone].owner.deleteGroup(AccessGroup(group)!)
         case .wipeTrash(let clone):
             try world.clones[clone].owner.emptyTrash(group: nil)
         case .merge(let ours, let theirs, let byMember, let withBase):

@@ -62,8 +62,9 @@ final class GroupAuthorityWorld {
         }
     }
 
-    /// Removes from clone `index` the records of the attacker's group that do not open whole with
-    /// the owner's keys (a forgery the fix refuses as damage), leaving no tombstone: the team drops them.
+    /// Removes from clone `index` the records of the attacker's group, listed or trashed, that do not
+    /// open whole with the owner's keys (a forgery the fix refuses as damage), leaving no tombstone:
+    /// the team drops them.
     func dropDamagedRecordsOfTheAttacker(clone index: Int) throws {
         let attacker = self.attacker
         try clones[index].owner.transaction { wc in
@@ -71,6 +72,10 @@ final class GroupAuthorityWorld {
                 wc.keys.groups[wc.file.index[position].groupID]?.group == attacker && (try? wc.openWholeRecord(at: position)) == nil
             }
             wc.remove(at: damaged, leavingTombstones: false)
+            guard let groupID = wc.keys.groupID(of: attacker), wc.trashBlock(of: groupID) != nil else { return }
+            let trash = try wc.trash(of: groupID)
+            let opening = trash.compactMap { try? wc.openTrashed($0, of: groupID) }
+            if opening.count < trash.count { wc.pending.trash.replaced[groupID] = opening }
         }
     }
 
@@ -78,13 +83,16 @@ final class GroupAuthorityWorld {
     /// with its secret, earlier secrets and conflicts; each conflict version of such a group (in
     /// whatever record it sits); each trashed item. Sorted lines, equal between the two worlds when
     /// the attacker changed nothing of those groups. `failing` lists the records (by group) whose
-    /// whole open failed: an attacker's record may, in the attacked world, after the fix.
-    func protectedState(clone index: Int) throws -> (lines: [String], failing: [String]) {
+    /// whole open failed, `failingTrash` the groups whose trash holds one: an attacker's record may
+    /// fail, in the attacked world, after the fix.
+    func protectedState(clone index: Int) throws -> (lines: [String], failing: [String], failingTrash: Set<String>) {
         let vault = clones[index].owner
         let attacker = self.attacker
         return try vault.withKeys {
             let snapshot = try vault.readSnapshot()
-            var lines: [String] = [], failing: [String] = []
+            var lines: [String] = [], failing: [String] = [], failingTrash = Set<String>()
+            // The damage, not the error's words: those name the clone's path.
+            func why(_ error: Error) -> String { if case VaultError.corrupted(_, let detail) = error { "\(detail)" } else { "\(error)" } }
             func describe(_ item: Item?) -> String {
                 guard let item else { return "deleted" }
                 let a = item.attributes
@@ -107,16 +115,23 @@ final class GroupAuthorityWorld {
                 do {
                     describe(try snapshot.openWholeRecord(at: position), as: "item")
                 } catch {
-                    // The damage, not the error's words: those name the clone's path.
-                    let why = if case VaultError.corrupted(_, let detail) = error { "\(detail)" } else { "\(error)" }
-                    failing.append("a record of \(group): \(why)")
-                    if group != attacker.name { lines.append("a record of \(group) does not open: \(why)") }
+                    failing.append("a record of \(group): \(why(error))")
+                    if group != attacker.name { lines.append("a record of \(group) does not open: \(why(error))") }
                 }
             }
-            for trashed in try snapshot.openTrash().records {
-                describe(trashed.record, as: "trashed at \(trashed.deletedAt)")
+            for entry in snapshot.file.groups where snapshot.trashBlock(of: entry.groupID) != nil {
+                guard let group = snapshot.keys.groups[entry.groupID]?.group else { continue }
+                do {
+                    for trashed in try snapshot.trash(of: entry.groupID) {
+                        let record = try snapshot.openTrashed(trashed, of: entry.groupID)
+                        describe(record.record, as: "trashed at \(record.deletedAt)")
+                    }
+                } catch {
+                    failingTrash.insert(group.name)
+                    if group != attacker { lines.append("the trash of \(group.name) does not open: \(why(error))") }
+                }
             }
-            return (lines.sorted(), failing)
+            return (lines.sorted(), failing, failingTrash)
         }
     }
 }
