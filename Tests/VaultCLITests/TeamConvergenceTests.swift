@@ -10,8 +10,10 @@ import VaultTestSupport
 /// the run), and ci-runner (a read-only member of group ci, which only pulls and reads).
 ///
 /// Each round every person, in a random order, does one random thing: the writers add, update,
-/// delete, rename or resolve items of a small pool (groups default and ci); the owner's machines
-/// also remove members and add them back (erin: add); a full member's `member add` must get 30;
+/// delete, rename or resolve items of a small pool (groups default and ci), or move an item they list
+/// into another group (default, ci, tmp: `rename --to-group`); the owner's machines also remove members
+/// and add them back (erin: add), revoke a group and delete group tmp with its items
+/// (TeamConvergenceTests+Groups); a full member's `member add` must get 30;
 /// people sync, some with `vault sync` (a merge), some with `git pull --rebase` followed by `vault
 /// sync` (which, in a rebase, finishes the vault file and says to `git rebase --continue`); the
 /// owner's syncs carry `--accept-log` (a join of diverged team logs asks otherwise, and a test has
@@ -396,7 +398,7 @@ import VaultTestSupport
                 logged(m, "delete \(key)", result)
                 try judgeItemChange(m, "delete \(key)", result)
                 if result.status == 0 { record(m, removes: key, sets: nil, dropped: shown) }
-            } else if roll < 88 {
+            } else if roll < 78 {
                 let others = names.filter { $0 != key.service }
                 let target = Key(group: group, service: others[pick(others.count)], account: Self.account)
                 let get = try p.vault(["get"] + at)
@@ -409,6 +411,8 @@ import VaultTestSupport
                 logged(m, "rename \(key) → \(target) (its secret \(get.stdoutText))", result)
                 try judgeItemChange(m, "rename \(key) to \(target)", result)
                 if result.status == 0 { record(m, removes: key, sets: (target, get.stdoutText)) }
+            } else if roll < 88 {
+                try moveToAnotherGroup(m)
             } else {
                 // Resolve one of the conflicts this clone holds, either way.
                 let listed = try p.vault(["conflicts", "--json"])
@@ -542,6 +546,7 @@ import VaultTestSupport
                 note("step \(step): \(m.name)")
                 if roll < 45 { try itemChange(m) }
                 else if roll < 57 { try memberChange(m) }
+                else if roll < 63 { try groupChange(m) }
                 else { try sync(m, rebase: chance(50)) }
             case .writer:
                 let roll = pick(100)

@@ -11,13 +11,23 @@ import VaultCrypto
 /// A script line is `base:`, `ours:` or `theirs:` followed by a step: `add SVC ACCT SECRET [GROUP]`,
 /// `update SVC ACCT SECRET`, `delete SVC ACCT` (to the trash), `undelete SVC ACCT`, `move SVC ACCT GROUP`, `member-add NAME full`,
 /// `member-add NAME GROUP [read-only]`, `member-remove NAME`, `revoke GROUP`, `rekey`,
-/// `as NAME update SVC ACCT SECRET` (written with member NAME's identity), or `copy ours`
-/// (theirs becomes ours as it now is: a replayed file). `merger: owner|NAME`, `base-file: base|ours|none`
+/// `as NAME update SVC ACCT SECRET` (written with member NAME's identity), `group-delete GROUP`,
+/// `wipe-trash` (every group's trash emptied for good), or `copy ours` (theirs becomes ours as it now is:
+/// a replayed file). Two steps forge what a writer of one group alone can write (GroupWriterForgery):
+/// `forge-tombstone GROUP SVC ACCT`, a tombstone in GROUP's block naming the item SVC/ACCT (its id and
+/// record digest, looked up in the side itself or, when the side lacks it, in the other; a zero content
+/// digest), and `forge-conflict SVC ACCT GROUP CLASS`, the record SVC/ACCT sealed again in its own group
+/// with a conflict whose version, inline, names GROUP and CLASS. `after: STEP` is a step on ours after
+/// the merge, before the expectations are read. `merger: owner|NAME`, `base-file: base|ours|none`
 /// (git's merge base: the base, or ours as it stood after its steps — an old base handed over —, or
 /// none, as git gives on add/add or a criss-cross history older than the item).
-/// Expectations: `expect: CLASS`, `roster: NAMES…`, `conflicts: SERVICES…`, `secret SVC ACCT VALUE`,
+/// Expectations: `expect: CLASS` (also `damaged`: refused as damage, 93), `roster: NAMES…`, `conflicts: SERVICES…`, `secret SVC ACCT VALUE`,
 /// `absent SVC ACCT`, `trashed SVC ACCT` / `not-trashed SVC ACCT` (the merged file's trash holds it, or not),
-/// `no-read NAME SVC ACCT` (member NAME's identity opens nothing of it after the merge).
+/// `no-read NAME SVC ACCT` (member NAME's identity opens nothing of it after the merge),
+/// `other-version SVC ACCT VALUE` (`conflicts()` lists SVC, and the other version of its conflict
+/// opens with VALUE), `conflicts-open` (`conflicts()` reads every item, and the owner's keys open
+/// every version they keep: none is left sealed under a group's keys the vault no longer has),
+/// `verified` (`verify` finds nothing damaged).
 @Suite struct MergeVectorTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/MergeVectors"
 
@@ -31,6 +41,7 @@ import VaultCrypto
         let run = try Run()
         var expectations: [String] = []
         var merger = "owner", baseFile = "base"
+        var afterwards: [String] = []
         var base: [UInt8] = []
         for line in lines {
             let (key, rest) = Self.split(line)
@@ -45,6 +56,7 @@ import VaultCrypto
                 try run.step(rest, on: key == "ours:" ? run.ours : run.theirs)
             case "merger:": merger = rest
             case "base-file:": baseFile = rest
+            case "after:": afterwards.append(rest)
             default: expectations.append(line)
             }
         }
@@ -63,8 +75,10 @@ import VaultCrypto
         } catch VaultError.mergeInput(_, .rolledBack) {
             outcome = "rolled-back"
         } catch let error as VaultError {
-            outcome = "refused"
-            _ = error
+            outcome = error.status == .decode ? "damaged" : "refused"
+        }
+        for step in afterwards {
+            do { try run.step(step, on: run.ours) } catch { Issue.record("\(name): after: \(step): \(error)") }
         }
         for expectation in expectations {
             let (key, rest) = Self.split(expectation)
@@ -72,7 +86,7 @@ import VaultCrypto
             switch key {
             case "expect:":
                 #expect(outcome == rest, "\(name): the merge was \(outcome)")
-                if outcome == "refused" || outcome == "rolled-back" {
+                if ["refused", "rolled-back", "damaged"].contains(outcome) {
                     #expect(fileBytes(run.ours.location.path) == before, "\(name): a refused merge changed the file")
                 }
             case "roster:":
@@ -90,6 +104,16 @@ import VaultCrypto
                 #expect(throws: VaultError.self, "\(name): \(words[0]) reads \(words[1])") {
                     try run.member(words[0], on: run.ours).secret(words[1], words[2])
                 }
+            case "other-version":
+                #expect(try run.ours.conflicts().contains { $0.attributes.service == words[0] }, "\(name): \(expectation)")
+                #expect(try run.ours.otherVersion(matching: Query(service: words[0], account: words[1])).item.secret.text == words[2],
+                        "\(name): \(expectation)")
+            case "conflicts-open":
+                let sealed = try run.ours.conflicts().filter(\.otherIsSealedElsewhere).map(\.attributes.service)
+                #expect(sealed.isEmpty, "\(name): the owner's keys do not open the other versions of \(sealed)")
+            case "verified":
+                let report = try run.ours.verify()
+                #expect(!report.isDamaged, "\(name): verify: damage \(String(describing: report.damage)), \(report.damagedRecords) records, \(report.damagedListings) listings")
             default:
                 Issue.record("\(name): an unknown line \"\(expectation)\"")
             }
@@ -158,6 +182,27 @@ import VaultCrypto
                 _ = try target.revoke(group: AccessGroup(words[1])!)
             case "rekey":
                 _ = try target.rekey(kdf: .testing) { _ in }
+            case "group-delete":
+                try target.deleteGroup(AccessGroup(words[1])!)
+            case "wipe-trash":
+                try target.emptyTrash(group: nil)
+            case "forge-tombstone":
+                let named = { (vault: Vault) in
+                    try GroupWriterForgery.indexEntries(of: vault).first { $0.key.service == words[2] && $0.key.account == words[3] }?.value
+                }
+                let otherSide = vault.location.path == ours.location.path ? theirs : ours
+                guard let victim = try named(target) ?? named(otherSide) else {
+                    Issue.record("forge-tombstone: no item \(words[2])/\(words[3])")
+                    return
+                }
+                try GroupWriterForgery.tombstone(in: target, group: AccessGroup(words[1])!, naming: victim.itemID, recordDigest: victim.recordDigest)
+            case "forge-conflict":
+                guard let key = try target.attributes(matching: Query(service: words[1], account: words[2])).first?.key else {
+                    Issue.record("forge-conflict: no item \(words[1])/\(words[2])")
+                    return
+                }
+                try GroupWriterForgery.conflict(in: target, on: key, naming: AccessGroup(words[3])!, accessibility: Accessibility(rawValue: words[4])!,
+                                                secret: "forged")
             case "copy":
                 writeBytes(fileBytes(ours.location.path), to: theirs.location.path)
             default:
