@@ -129,7 +129,7 @@ import VaultTestSupport
             for clone in involved {
                 let state = try world.protectedState(clone: clone)
                 let report = try world.clones[clone].owner.verify()
-                if state.failing.count != report.damagedRecords || state.failingTrash.count != report.damagedListings {
+                if state.failing.count != report.damagedRecords + report.damagedVersions.count || state.failingTrash.count != report.damagedListings {
                     fail("error 93 in the attacked world (\(text)); verify counts \(report.damagedRecords) damaged records and "
                          + "\(report.damagedListings) listings in clone \(clone), where these records do not open whole: \(state.failing), "
                          + "and the trash of \(state.failingTrash.sorted())")
@@ -175,8 +175,11 @@ import VaultTestSupport
             }
             for (world, state) in [(clean, c), (attacked, a)] {
                 let report = try world.clones[clone].owner.verify()
-                if report.damagedRecords != state.failing.count || report.damage != nil || report.damagedListings != state.failingTrash.count {
-                    fail("verify disagrees in clone \(clone) of the \(world.attacked ? "attacked" : "clean") world: it counts \(report.damagedRecords) damaged records, "
+                // A record that does not open whole is damaged (it does not open) or names a version that does not.
+                let notWhole = report.damagedRecords + report.damagedVersions.count
+                if notWhole != state.failing.count || report.damage != nil || report.damagedListings != state.failingTrash.count {
+                    fail("verify disagrees in clone \(clone) of the \(world.attacked ? "attacked" : "clean") world: it counts \(report.damagedRecords) damaged records "
+                         + "and \(report.damagedVersions.count) with a damaged version, "
                          + "\(report.damagedListings) listings, damage \(String(describing: report.damage)); records that do not open whole: \(state.failing), "
                          + "trash of \(state.failingTrash.sorted())")
                 }

@@ -101,8 +101,12 @@ final class GroupAuthorityWorld {
             func describe(_ record: OpenedRecord, as kind: String) {
                 let attributes = record.item.attributes
                 if attributes.group != attacker {
+                    // A conflict that records a deletion holds no value, and whether a merge keeps one
+                    // beside an item of the same name added again depends on the index's order (random
+                    // lookup tags after a revoke): the versions are compared, not those markers.
+                    let versions = record.conflicts.filter { $0.other != nil || $0.otherIsSealedElsewhere }
                     lines.append("\(kind) \(describe(record.item)); history \(record.history.map(\.secret.text)); "
-                                 + "conflicts \(record.conflicts.map { "\($0.currentSide) \($0.origin) \(describe($0.other))\($0.otherIsSealedElsewhere ? " (sealed elsewhere)" : "")" })")
+                                 + "conflicts \(versions.map { "\($0.currentSide) \($0.origin) \(describe($0.other))\($0.otherIsSealedElsewhere ? " (sealed elsewhere)" : "")" })")
                 }
                 for conflict in record.conflicts {
                     if let other = conflict.other, other.attributes.group != attacker, attributes.group == attacker {
