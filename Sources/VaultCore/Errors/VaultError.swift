@@ -227,7 +227,7 @@ extension TPMFailure {
     public var status: Status {
         switch self {
         case .libraryMissing, .deviceNotOpenable, .unreachable, .noTPM: return .notAvailable
-        case .stateChanged, .anotherTPM: return .verifyFailed
+        case .stateChanged, .anotherTPM, .notThisVaultsSeal: return .verifyFailed
         case .lockout: return .tpmLockout
         case .wrongPIN: return .authFailed
         case .pinNeeded: return .interactionNotAllowed

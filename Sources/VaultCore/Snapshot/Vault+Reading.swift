@@ -122,7 +122,8 @@ extension Vault {
             return key
         }
         do {
-            if let key = try DeviceKeyStore.load(vaultID: vaultID, location: location, host: host) { return key }
+            if let key = try DeviceKeyStore.load(vaultID: vaultID, location: location, host: host,
+                                                 isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }) { return key }
         } catch VaultError.tpm(let refusal) {
             // Items of the other classes still open; the device-bound ones say why they do not.
             deviceKeyRefusal = refusal
