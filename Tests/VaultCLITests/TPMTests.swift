@@ -167,6 +167,62 @@ import Testing
         }
     }
 
+    /// A `<vault id>.tpm` that the TPM opens, but whose key is not the vault's device key: another
+    /// vault's seal put in its place, or this vault's own from before a re-key (a restored backup).
+    /// It is told as such (32, not "bound to another device"), no write drops the device-bound
+    /// items, and `--reseal` with an unlock takes the device key from the recovery seal.
+    @Test func aSealOfAnotherKeyIsNotThisVaultsAndDropsNothing() throws {
+        for stale in ["another vault's seal", "the seal from before a re-key"] {
+            let tpm = try SoftwareTPM()
+            let sandbox = try sealedVault(tpm)
+            try addOneOfEveryClass(sandbox)
+            guard let sealName = deviceKeyFiles(sandbox).first(where: { !$0.hasSuffix(".recovery.tpm") }) else {
+                Issue.record("no sealed device key: \(deviceKeyFiles(sandbox))")
+                continue
+            }
+            let sealPath = ".local/share/vault/device-keys/" + sealName
+            var staleSeal: [UInt8]?
+            if stale == "another vault's seal" {
+                let other = try sandbox.vault(["--vault", sandbox.path("other.vault"), "init", "--passphrase-file", sandbox.path("pass"), "--kdf-cost", "testing"])
+                #expect(other.status == 0, "\(other.stderr)")
+                staleSeal = deviceKeyFiles(sandbox).first { !$0.hasSuffix(".recovery.tpm") && $0 != sealName }
+                    .flatMap { sandbox.read(".local/share/vault/device-keys/" + $0) }
+            } else {
+                staleSeal = sandbox.read(sealPath)
+                let rekeyed = try sandbox.vault(["rekey", "--yes", "--kdf-cost", "testing"] + unlocked(sandbox))
+                #expect(rekeyed.status == 0, "\(rekeyed.stderr)")
+            }
+            guard let staleSeal else {
+                Issue.record("\(stale): no seal to put in place")
+                continue
+            }
+            try sandbox.write(sealPath, staleSeal)
+            for accessibility in Self.deviceBound {
+                let result = try read(sandbox, accessibility)
+                #expect(result.status == 32 && result.stdout.isEmpty, "\(stale), \(accessibility): \(result.status) \(result.stderr)")
+                #expect(result.stderr.contains("is not this vault's seal") && result.stderr.contains("--reseal")
+                        && !result.stderr.contains("another device"), "\(stale): \(result.stderr)")
+            }
+            for accessibility in Self.others {
+                #expect(try read(sandbox, accessibility).stdoutText == "secret of \(accessibility)", "\(stale), \(accessibility)")
+            }
+            // Nothing that reads the seal drops the items bound to the vault's real device key.
+            let vaultBefore = sandbox.read(".local/share/vault/default.vault")
+            for command in [["rekey", "--yes", "--kdf-cost", "testing"], ["add", "-s", "new", "-a", "one"]] {
+                let result = try sandbox.vault(command + unlocked(sandbox), stdin: Array("x".utf8))
+                #expect(result.status == 32 && result.stderr.contains("is not this vault's seal"), "\(stale), \(command): \(result.status) \(result.stderr)")
+            }
+            #expect(sandbox.read(".local/share/vault/default.vault") == vaultBefore, "\(stale): the vault changed")
+            // The recovery seal is this vault's: a re-seal with an unlock takes the device key from it.
+            let resealed = try sandbox.vault(["device-key", "--tpm", "--reseal"] + unlocked(sandbox))
+            #expect(resealed.status == 0 && resealed.stderr.contains("sealed the device key again by the TPM (PCR 23)"), "\(stale): \(resealed.status) \(resealed.stderr)")
+            for accessibility in Self.classes {
+                let result = try read(sandbox, accessibility)
+                #expect(result.status == 0 && result.stdoutText == "secret of \(accessibility)", "\(stale), \(accessibility): \(result.stderr)")
+            }
+        }
+    }
+
     @Test func theRecoverySealFollowsAPassphraseChangeAndNeedsThePIN() throws {
         let tpm = try SoftwareTPM()
         let sandbox = try sealedVault(tpm)

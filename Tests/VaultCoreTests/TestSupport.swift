@@ -43,8 +43,9 @@ func deviceKeyPath(of location: VaultLocation, host: HostContext? = nil) -> Stri
 
 /// The device key of the vault at `location` (see `deviceKeyPath(of:host:)`), nil when there is none.
 func deviceKey(of location: VaultLocation, host: HostContext? = nil) throws -> DeviceKey? {
-    try DeviceKeyStore.load(vaultID: VaultFile.peekVaultID(fileBytes(location.path)), location: location,
-                       host: host ?? Vault.selfContainedHost(for: location))
+    let bytes = fileBytes(location.path)
+    return try DeviceKeyStore.load(vaultID: VaultFile.peekVaultID(bytes), location: location, host: host ?? Vault.selfContainedHost(for: location),
+                                   isTheVaults: { _ in true })
 }
 
 extension Vault {

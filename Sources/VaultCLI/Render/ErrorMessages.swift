@@ -106,6 +106,10 @@ struct ErrorReport {
         case .behindSeen(let path, let found, let seen):
             return ErrorReport(status: status, message: "the vault \(quoted(path)) is behind what this machine has seen (generation \(found), seen \(seen)); nothing was changed",
                                hint: "bring the newest copy here (git pull), or run with --accept-rollback if going back was intended")
+        case .siblingOfSeen(let path, let found, let seen):
+            return ErrorReport(status: status, message: "the vault \(quoted(path)) is a sibling of the version this machine has seen: the same counters, "
+                                   + "another write (write id \(found.hex), seen \(seen.hex)), made by another clone from the same base; nothing was changed",
+                               hint: "merge the two with 'vault sync', or run with --accept-rollback to take this file as the vault")
         case .noRevision(let key, let requested, let kept):
             let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
             return ErrorReport(status: status, message: "\(names) keeps \(kept == 0 ? "no earlier secret" : counted(kept, "earlier secret")); there is no revision \(requested)",

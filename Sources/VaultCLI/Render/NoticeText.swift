@@ -30,6 +30,10 @@ enum NoticeText {
         case .behindSeen(let found, let seen):
             return "vault: warning: this vault is behind what this machine has seen (generation \(found), seen \(seen)): "
                 + "an older checkout, or a rolled-back copy; changes are refused until it is current\n"
+        case .siblingOfSeen(let found, let seen):
+            return "vault: warning: this vault is a sibling of the version this machine has seen: the same counters, another write "
+                + "(write id \(found.hex), seen \(seen.hex)), made by another clone from the same base; "
+                + "changes are refused until the two are merged ('vault sync')\n"
         }
     }
 }

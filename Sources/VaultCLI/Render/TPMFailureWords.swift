@@ -26,6 +26,10 @@ enum TPMFailureWords {
             return ErrorReport(status: status,
                                message: "the TPM refuses this machine's device key: it was sealed by another TPM (a copied home directory or backup), or this TPM was cleared",
                                hint: "items of the other classes still open; this-device-only items open only on the machine they were added on")
+        case .notThisVaultsSeal:
+            return ErrorReport(status: status,
+                               message: "the TPM opens the sealed device key, but it is not this vault's seal: it holds another vault's device key, or this vault's from before a re-key (a restored backup)",
+                               hint: "items of the other classes still open; take the device key from this vault's recovery seal with 'vault device-key --tpm --reseal', which needs an unlock (passphrase or key file)")
         case .wrongPIN:
             return ErrorReport(status: status, message: "wrong TPM PIN for the device key",
                                hint: "each wrong PIN counts toward the TPM's lockout, which locks every user of this TPM out for a while")

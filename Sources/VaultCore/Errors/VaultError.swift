@@ -133,6 +133,10 @@ public enum VaultError: Error, Equatable {
     /// A change to a vault file that is behind what this machine has seen (same key epoch,
     /// lower write generation or group generation): writing it would undo changes.
     case behindSeen(path: String, found: UInt64, seen: UInt64)
+    /// A write to a file at the counters this machine has seen, but another write id (`found`, the
+    /// one seen `seen`): a sibling, another clone's write from the same base; merge the two, or
+    /// accept it (`Vault.Configuration.acceptRollback`).
+    case siblingOfSeen(path: String, found: WriteID, seen: WriteID)
     /// `rekey` (or a master-key rotation) needs the unlock secret itself, and the keys at hand are a session's.
     case rekeyNeedsSecret
     /// The item keeps fewer earlier secrets than the revision asked for (`kept` of them).
@@ -206,7 +210,7 @@ public enum VaultError: Error, Equatable {
         case .groupExists: return .duplicateItem
         case .damagedGroup: return .decode
         case .upgradeNeeded: return .failure
-        case .rolledBack, .behindSeen: return .invalidKeychain
+        case .rolledBack, .behindSeen, .siblingOfSeen: return .invalidKeychain
         case .rekeyNeedsSecret: return .interactionNotAllowed
         case .noRevision, .noConflict, .otherSideDeleted, .noConflictNumber: return .itemNotFound
         case .mergeOfAnotherVault: return .decode
@@ -227,7 +231,7 @@ extension TPMFailure {
     public var status: Status {
         switch self {
         case .libraryMissing, .deviceNotOpenable, .unreachable, .noTPM: return .notAvailable
-        case .stateChanged, .anotherTPM: return .verifyFailed
+        case .stateChanged, .anotherTPM, .notThisVaultsSeal: return .verifyFailed
         case .lockout: return .tpmLockout
         case .wrongPIN: return .authFailed
         case .pinNeeded: return .interactionNotAllowed

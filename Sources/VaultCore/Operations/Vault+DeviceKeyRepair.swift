@@ -25,6 +25,9 @@ public enum VaultNotice: Equatable, Sendable {
     /// The file is behind what this machine has seen (a write or group generation `found` below
     /// `seen`): a checkout that is behind, or a rolled-back copy. Reads go on; writes are refused.
     case behindSeen(found: UInt64, seen: UInt64)
+    /// The file is at the counters this machine has seen, with another write id (`found`, the one
+    /// seen `seen`): a sibling, another clone's write from the same base. Reads go on; writes are refused.
+    case siblingOfSeen(found: WriteID, seen: WriteID)
     /// The item read is in conflict since a merge: what was read is one side's version.
     case itemInConflict(ItemKey)
     /// A write to `written`, a copy of the vault at `other` (the same vault id, copied as a file):

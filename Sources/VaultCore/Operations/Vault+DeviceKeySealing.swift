@@ -78,12 +78,13 @@ extension Vault {
     }
 
     /// The device key from its recovery seal, opened with `masterKey`, after the PCR-bound seal was
-    /// refused for `refusal`. Only a change of the PCRs (or a seal from another TPM, which the
-    /// recovery seal cannot open either) is recovered; a missing or stale recovery seal (the master
-    /// key rotated since) throws `refusal` without asking the TPM, so it spends no lockout try.
+    /// refused for `refusal`. Only a change of the PCRs, a seal that is not the vault's (another
+    /// vault's, or one from before a re-key) and a seal from another TPM (which the recovery seal
+    /// cannot open either) are recovered; a missing or stale recovery seal (the master key rotated
+    /// since) throws `refusal` without asking the TPM, so it spends no lockout try.
     private func recoveredDeviceKey(masterKey: MasterKey, vaultID: [UInt8], refusal: TPMFailure) throws -> DeviceKey {
         switch refusal {
-        case .stateChanged, .anotherTPM: break
+        case .stateChanged, .notThisVaultsSeal, .anotherTPM: break
         default: throw VaultError.tpm(refusal)
         }
         let path = TPMRecoverySeal.path(vaultID: vaultID, host: host)
@@ -117,11 +118,12 @@ extension Vault {
         try? DeviceKeyStore.resealRecovery(deviceKey, vaultID: vaultID, host: host, pin: pin, masterKey: masterKey)
     }
 
-    /// This machine's device key of `vaultID` for what reads it without needing it (status,
-    /// lock): nil, with why, when the TPM refuses it.
-    func deviceKeyIfItOpens(vaultID: [UInt8]) throws -> (key: DeviceKey?, refusal: TPMFailure?) {
+    /// This machine's device key of the vault in `bytes` for what reads it without needing it
+    /// (status, lock): nil, with why, when the TPM refuses it or its seal is not the vault's.
+    func deviceKeyIfItOpens(of bytes: FileBytes) throws -> (key: DeviceKey?, refusal: TPMFailure?) {
         do {
-            return (try DeviceKeyStore.load(vaultID: vaultID, location: location, host: host), nil)
+            return (try DeviceKeyStore.load(vaultID: VaultFile.peekVaultID(bytes), location: location, host: host,
+                                            isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }), nil)
         } catch VaultError.tpm(let refusal) {
             return (nil, refusal)
         }

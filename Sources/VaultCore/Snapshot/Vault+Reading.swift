@@ -122,7 +122,8 @@ extension Vault {
             return key
         }
         do {
-            if let key = try DeviceKeyStore.load(vaultID: vaultID, location: location, host: host) { return key }
+            if let key = try DeviceKeyStore.load(vaultID: vaultID, location: location, host: host,
+                                                 isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }) { return key }
         } catch VaultError.tpm(let refusal) {
             // Items of the other classes still open; the device-bound ones say why they do not.
             deviceKeyRefusal = refusal
@@ -181,8 +182,10 @@ extension Vault {
 
     /// Refuses a file whose key epoch is below what this machine has seen or the pinned minimum
     /// (unless `acceptRollback`, which records it as seen); on a write, also one behind in a
-    /// generation (a read only warns: git checkouts that are behind are normal). Then records
-    /// what was seen, when a key checked the counters.
+    /// generation (a read only warns: git checkouts that are behind are normal), and a sibling of
+    /// the file seen (the same counters, another write id: another clone's write from the same
+    /// base; a read warns, and records nothing of it). Then records what was seen, when a key
+    /// checked the counters. The sides of a merge are not checked here: merging is the way out.
     func checkCounters(of vault: some OpenVault, writing: Bool, seen: SeenCounters) throws {
         let file = vault.file
         // A v1 file has no counters: as old as can be, once this machine has seen the vault in v2.
@@ -196,13 +199,22 @@ extension Vault {
             return
         }
         guard file.version >= 2 else { return }
-        if case .behind(let found, let seenGeneration) = seen.judge(file) {
+        switch seen.judge(file) {
+        case .behind(let found, let seenGeneration):
             if writing, !configuration.acceptRollback { throw VaultError.behindSeen(path: location.path, found: found, seen: seenGeneration) }
             configuration.onNotice?(.behindSeen(found: found, seen: seenGeneration))
             if configuration.acceptRollback {
                 rememberAcceptedRestore(of: vault)
                 return
             }
+        case .sibling(let found, let seenID):
+            if writing, !configuration.acceptRollback { throw VaultError.siblingOfSeen(path: location.path, found: found, seen: seenID) }
+            configuration.onNotice?(.siblingOfSeen(found: found, seen: seenID))
+            // Its generations are another write's, not this vault's as seen here: kept only when accepted.
+            if configuration.acceptRollback { rememberAcceptedRestore(of: vault) }
+            return
+        case .current, .olderEpoch:
+            break
         }
         rememberCounters(of: vault, known: seen)
     }

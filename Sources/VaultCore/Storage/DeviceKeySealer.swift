@@ -43,6 +43,9 @@ public enum TPMFailure: Error, Equatable, Sendable {
     case stateChanged(pcrs: [UInt8])
     /// The sealed key was made by another TPM (a copied home directory or backup), or this TPM was cleared.
     case anotherTPM
+    /// This TPM opens the seal, but the key in it is not the vault's device key: another vault's
+    /// seal put in its place, or this vault's from before a re-key (a restored backup).
+    case notThisVaultsSeal
     /// The PIN was wrong; the TPM counts it against its dictionary-attack lockout.
     case wrongPIN
     /// The TPM's dictionary-attack lockout is on: it refuses every PIN until it recovers.

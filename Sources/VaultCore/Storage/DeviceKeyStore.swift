@@ -24,15 +24,23 @@ enum DeviceKeyStore {
     }
 
     /// The device key of `vaultID`, or nil when this machine has none yet.
-    /// A sealed key is unsealed by the TPM (`VaultError.tpm` when it refuses).
+    /// A sealed key is unsealed by the TPM (`VaultError.tpm` when it refuses), and must be the
+    /// one `isTheVaults` says the vault is sealed under (`.notThisVaultsSeal` otherwise).
     /// A key an earlier version left beside the vault is copied here on first
     /// use, unless it lies in a git work tree (see `exposedLegacyKey`).
-    static func load(vaultID: [UInt8], location: VaultLocation, host: HostContext) throws -> DeviceKey? {
+    static func load(vaultID: [UInt8], location: VaultLocation, host: HostContext,
+                     isTheVaults: (DeviceKey) -> Bool) throws -> DeviceKey? {
         let path = path(vaultID: vaultID, host: host)
         // Both exist only after a crash while moving between them: the clear key is the one.
         if FileSystem.exists(path) { return try read(path, exposed: false) }
         let sealedPath = SealedDeviceKey.path(vaultID: vaultID, host: host)
-        if FileSystem.exists(sealedPath) { return try SealedDeviceKey.read(sealedPath).unseal(tpm: host.tpm) }
+        if FileSystem.exists(sealedPath) {
+            let key = try SealedDeviceKey.read(sealedPath).unseal(tpm: host.tpm)
+            // Only this machine's TPM opens it, yet it may seal another key: another vault's seal put in
+            // its place, or this vault's from before a re-key. Taken for "another device", a re-key would drop the items.
+            guard isTheVaults(key) else { throw VaultError.tpm(.notThisVaultsSeal) }
+            return key
+        }
         guard FileSystem.exists(location.legacyDeviceKeyPath), !GitWorkTree.contains(location.directory) else { return nil }
         let legacy = try read(location.legacyDeviceKeyPath, exposed: false)
         return try store(legacy, at: path)

@@ -1,7 +1,7 @@
 /// What this machine has seen of one vault (by vault id): its highest key
 /// epoch and, at that epoch, the highest write generation and group
 /// generations. A file below them was rolled back or spliced. Kept in the
-/// XDG state directory as lines of text (`epoch N`, `generation N`,
+/// XDG state directory as lines of text (`epoch N`, `generation N`, `write-id HEX`,
 /// `group ID N`, `previous N`, `copy PATH`), written atomically; recorded after a write is
 /// renamed into place and its directory synced, or after a read whose counters a
 /// write key checked (the header MAC, or a group's index MAC), or (the key
@@ -13,9 +13,16 @@
 /// is still the vault's (a crash or a failed rename leaves it). The write clears
 /// `previous` once its file is in place; a read that a write key checks resolves
 /// it too: the new epoch proves the write landed, the old one that it did not.
+///
+/// With the write generation it keeps the write id of the file at it: another file at the same
+/// counters is a sibling (another clone's write from the same base), not this vault as seen. A
+/// record written before the write id was kept has no `write-id` line: it reads as before, and
+/// takes the write id of the next file at its write generation that a write key vouches for.
 struct SeenCounters: Equatable {
     var keyEpoch: UInt64 = 0
     var writeGeneration: UInt64 = 0
+    /// The write id of the file seen at `writeGeneration` (v3); nil for a v2 file or an older record.
+    var writeID: WriteID?
     var groupGenerations: [GroupID: UInt64] = [:]
     /// The key epoch a write in flight raised `keyEpoch` from: a file there is accepted until the write resolves.
     var previousEpoch: UInt64?
@@ -27,6 +34,7 @@ struct SeenCounters: Equatable {
     init(of file: VaultFile, groups: Set<GroupID>) {
         keyEpoch = file.keyEpoch
         writeGeneration = file.writeGeneration
+        writeID = WriteID(file.writeID)
         for (group, section) in zip(file.groups, file.sections) where groups.contains(group.groupID) {
             groupGenerations[group.groupID] = section.generation
         }
@@ -64,6 +72,7 @@ struct SeenCounters: Equatable {
             switch (words.first, words.count) {
             case ("epoch", 2): seen.keyEpoch = UInt64(words[1]) ?? 0
             case ("generation", 2): seen.writeGeneration = UInt64(words[1]) ?? 0
+            case ("write-id", 2): seen.writeID = WriteID(hex: words[1])
             case ("previous", 2): seen.previousEpoch = UInt64(words[1])
             case ("copy", _) where words.count > 1: seen.writtenCopy = String(line.dropFirst(5))
             case ("group", 3):
@@ -122,6 +131,7 @@ struct SeenCounters: Equatable {
         try FileSystem.makeDirectory(host.stateDirectory)
         try FileSystem.makeDirectory(directory)
         var text = "epoch \(keyEpoch)\ngeneration \(writeGeneration)\n"
+        if let writeID { text += "write-id \(writeID.hex)\n" }
         for (id, generation) in groupGenerations.sorted(by: { $0.key < $1.key }) { text += "group \(id) \(generation)\n" }
         if let previousEpoch { text += "previous \(previousEpoch)\n" }
         if let writtenCopy, !writtenCopy.contains("\n") { text += "copy \(writtenCopy)\n" }
@@ -139,13 +149,17 @@ struct SeenCounters: Equatable {
     }
 
     /// Where `file` stands against what was seen: behind in epoch (rolled back), behind in a
-    /// generation at the same epoch (an older or spliced copy), or not behind.
+    /// generation at the same epoch (an older or spliced copy), another write at the same write
+    /// generation (a sibling: another clone's write from the same base), or none of these.
     func judge(_ file: VaultFile) -> Judgement {
         if file.keyEpoch < keyEpoch { return file.keyEpoch == previousEpoch ? .current : .olderEpoch }
         guard file.keyEpoch == keyEpoch else { return .current }
         if file.writeGeneration < writeGeneration { return .behind(found: file.writeGeneration, seen: writeGeneration) }
         for (group, section) in zip(file.groups, file.sections) {
             if let seen = groupGenerations[group.groupID], section.generation < seen { return .behind(found: section.generation, seen: seen) }
+        }
+        if file.writeGeneration == writeGeneration, let writeID, let found = WriteID(file.writeID), found != writeID {
+            return .sibling(found: found, seen: writeID)
         }
         return .current
     }
@@ -154,6 +168,7 @@ struct SeenCounters: Equatable {
         case current
         case olderEpoch
         case behind(found: UInt64, seen: UInt64)
+        case sibling(found: WriteID, seen: WriteID)
     }
 
     /// These counters with the generations of `groups` raised to `file`'s (same epoch), the header's left as they are.
@@ -177,6 +192,10 @@ struct SeenCounters: Equatable {
         guard file.keyEpoch == keyEpoch else { return self }
         var next = self
         next.previousEpoch = nil
+        // The write id follows the write generation; at the same one, the first seen stays (another is a sibling).
+        if file.writeGeneration > writeGeneration || (file.writeGeneration == writeGeneration && writeID == nil) {
+            next.writeID = WriteID(file.writeID)
+        }
         next.writeGeneration = max(writeGeneration, file.writeGeneration)
         for (group, section) in zip(file.groups, file.sections) where groups.contains(group.groupID) {
             next.groupGenerations[group.groupID] = max(groupGenerations[group.groupID] ?? 0, section.generation)

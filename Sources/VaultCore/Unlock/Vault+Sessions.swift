@@ -67,7 +67,7 @@ extension Vault {
             }
         }
         if all {
-            outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try deviceKeyIfItOpens(vaultID: vaultID).key,
+            outcome.afterFirstUnlockEnded = AfterFirstUnlockCache.isPresent(vaultID: vaultID, deviceKey: try deviceKeyIfItOpens(of: readFile()).key,
                                                                             host: host)
             AfterFirstUnlockCache.remove(vaultID: vaultID, host: host)
         }
@@ -129,7 +129,7 @@ extension Vault {
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: location.path, detail: error.damage)
         }
-        let (deviceKey, refusal) = try deviceKeyIfItOpens(vaultID: file.vaultID)
+        let (deviceKey, refusal) = try deviceKeyIfItOpens(of: bytes)
         let partial = try? Snapshot.openPartial(bytes, deviceKey: deviceKey,
                                                  grants: DeviceGrants.read(vaultID: file.vaultID, deviceKey: deviceKey, host: host) ?? [],
                                                  path: location.path)
