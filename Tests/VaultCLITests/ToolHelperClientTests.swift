@@ -48,3 +48,62 @@ enum TestVenv {
         #expect(result.status == 0 && result.stdoutText == "ok\n", "\(result.stdoutText)\(result.stderr)")
     }
 }
+
+/// A program of this machine that no registry here installs (cargo from rustup, a Terraform
+/// binary): found on the tests' PATH or in ~/.cargo/bin, or nil. Its tests run only where it is
+/// found, and show as skipped elsewhere; the golden transcripts (Scenarios/tool-helpers.txt) run everywhere.
+enum MachineTool {
+    static let realHome = ProcessInfo.processInfo.environment["HOME"] ?? "/root"
+
+    static func find(_ name: String) -> String? {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+        return (path + [realHome + "/.cargo/bin", "/usr/local/bin"]).map { $0 + "/" + name }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// cargo 1.74 or later, which speaks the credential provider protocol (Debian's cargo is older).
+    static let cargo: String? = find("cargo").flatMap { cargo in
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: cargo)
+        process.arguments = ["--version"]
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let version = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // "cargo 1.95.0 (…)"
+        guard process.terminationStatus == 0, let minor = version.split(separator: " ").dropFirst().first?.split(separator: ".").dropFirst().first.flatMap({ Int($0) }),
+              minor >= 74 else { return nil }
+        return cargo
+    }
+
+    static let terraform: String? = find("terraform")
+}
+
+/// cargo logs in, fetches from an authenticated sparse registry on loopback and logs out, with
+/// vault as the registry's credential provider (Support/cargo-client.py).
+@Suite struct CargoHelperTests {
+    @Test(.enabled(if: MachineTool.cargo != nil, "cargo 1.74 or later is not installed here"))
+    func cargoLogsInFetchesAndLogsOutThroughVault() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initWithKeyFile()
+        let rustup = ProcessInfo.processInfo.environment["RUSTUP_HOME"] ?? MachineTool.realHome + "/.rustup"
+        let result = try sandbox.run("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/cargo-client.py",
+                                                          MachineTool.cargo!], environment: ["RUSTUP_HOME": rustup])
+        #expect(result.status == 0 && result.stdoutText == "ok\n", "\(result.stdoutText)\(result.stderr)")
+    }
+}
+
+/// Terraform finds terraform-credentials-vault in ~/.terraform.d/plugins, sends its token to a
+/// module registry on loopback and forgets it at logout (Support/terraform-client.py).
+@Suite struct TerraformHelperTests {
+    @Test(.enabled(if: MachineTool.terraform != nil, "terraform is not installed here"))
+    func terraformGetsAndForgetsItsTokenThroughVault() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initWithKeyFile()
+        let result = try sandbox.run("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/terraform-client.py",
+                                                          MachineTool.terraform!])
+        #expect(result.status == 0 && result.stdoutText == "ok\n", "\(result.stdoutText)\(result.stderr)")
+    }
+}
