@@ -22,6 +22,7 @@ enum TestVenv {
     static let cases: [(String, String)] = [
         ("token", "Never"), ("token", "IfAvailable"), ("client-cert", "Never"),
         ("unauthorized-reruns", "Never"), ("locked", "Never"), ("locked", "IfAvailable"),
+        ("prompt", "IfAvailable"), ("never-on-terminal", "Never"),
     ]
 
     @Test(arguments: cases.map { "\($0.0) \($0.1)" })

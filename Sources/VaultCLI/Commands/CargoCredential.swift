@@ -23,7 +23,7 @@ enum CargoCredentialCommand {
                 line = next
             } catch {
                 // A line over the bound: what follows cannot be told apart, so the conversation ends.
-                terminal.writeOut(CargoCredentialReply.other(ErrorReport(error).message))
+                terminal.writeOut(CargoCredentialReply.other(message(error)))
                 throw ReportedFailure(status: .usage)
             }
             if line.count == 0 { continue }
@@ -55,9 +55,13 @@ enum CargoCredentialCommand {
         } catch VaultError.itemNotFound {
             return HelperJSON.plain(CargoCredentialReply.notFound)
         } catch {
-            let report = ErrorReport(error)
-            return HelperJSON.plain(CargoCredentialReply.other(String(HelperReport.line(report).dropLast())))
+            return HelperJSON.plain(CargoCredentialReply.other(message(error)))
         }
+    }
+
+    /// The message of an `Err` reply: vault's one line, without its line break.
+    private static func message(_ error: Error) -> String {
+        String(HelperReport.line(ErrorReport(error)).dropLast())
     }
 
     /// The invocation a request's `args` make: what follows the provider's path in cargo's

@@ -29,10 +29,10 @@ extension CommandTable {
             """,
         options: [helperGroup],
         examples: [
-            ExampleSpec("vault add -s kube:https://10.0.0.1:6443 -a admin < token",
-                        "store the bearer token kubectl sends to that cluster"),
             ExampleSpec(#"KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.k8s.io/v1","spec":{"cluster":{"server":"https://10.0.0.1:6443"}}}' vault kube-credential"#,
-                        "answer as kubectl asks"),
+                        "answer as kubectl asks: the ExecCredential of the item kube:https://10.0.0.1:6443"),
+            ExampleSpec("vault add -s kube:https://10.0.0.1:6443 -a admin --secret-file token",
+                        "store the bearer token kubectl is to send to that cluster"),
         ],
         run: KubeCredentialCommand.run)
 
@@ -50,9 +50,9 @@ extension CommandTable {
         options: [helperGroup],
         positionals: [PositionalSpec("PROFILE", help: "the profile whose keys to print: the item aws:PROFILE")],
         examples: [
+            ExampleSpec("vault aws-credential dev", "print the keys of profile dev as credential_process does"),
             ExampleSpec(#"printf '{"AccessKeyId":"%s","SecretAccessKey":"%s"}' "$ID" "$KEY" | vault add -s aws:dev -a me"#,
                         "store the keys of profile dev"),
-            ExampleSpec("vault aws-credential dev", "print them as credential_process does"),
             ExampleSpec("vault aws-credential --group ci deploy", "the keys of profile deploy in the access group ci"),
         ],
         run: AWSCredentialCommand.run)

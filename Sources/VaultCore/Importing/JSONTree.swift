@@ -4,12 +4,17 @@ import VaultCrypto
 /// an export full of passwords is parsed into, and what the credential helpers read (kubectl's,
 /// cargo's and Terraform's JSON). Object keys, which name fields, are ordinary text.
 public indirect enum JSONTree {
+    /// An object's members, in the order written (a repeated key is kept twice; the subscript reads the first).
     case object([(key: String, value: JSONTree)])
+    /// An array's elements.
     case array([JSONTree])
+    /// A string, unescaped, in locked memory.
     case string(SecretBytes)
     /// A number as written (exports use numbers for kinds and types only).
     case number(String)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
 
     /// The member `key` of an object; nil for anything else or a missing key.
