@@ -40,7 +40,7 @@ enum TestVenv {
 
 /// botocore and the AWS CLI run `vault aws-credential PROFILE` as a profile's credential_process (Support/aws-client.py).
 @Suite struct AWSHelperTests {
-    @Test(arguments: ["profiles", "locked", "moto"])
+    @Test(arguments: ["profiles", "locked", "terminal", "moto"])
     func sdkResolvesCredentialsThroughVault(_ name: String) throws {
         guard TestVenv.has(TestVenv.python) else { return }
         let sandbox = try Sandbox()

@@ -4,10 +4,11 @@ the test venv's Python, the sandbox's HOME and PATH, and VAULT_KEY_FILE set:
 
     aws-client.py CASE
 
-CASE: profiles, locked, moto. Prints "ok" when the case holds; a failed check exits non-zero
-with what was seen.
+CASE: profiles, locked, moto, and terminal (botocore on a pty, with a vault that opens with a
+passphrase: vault does not ask, though a terminal is there). Prints "ok" when the case holds; a
+failed check exits non-zero with what was seen.
 """
-import datetime, json, os, subprocess, sys
+import datetime, json, os, pty, select, signal, subprocess, sys, time
 
 import botocore.exceptions
 import botocore.session
@@ -89,6 +90,38 @@ elif case == "locked":
     except botocore.exceptions.CredentialRetrievalError as error:
         message = str(error)
         assert "vault: error: the vault is locked" in message and "static-secret" not in message, message
+elif case == "terminal":
+    with open(os.open(f"{home}/pass", os.O_WRONLY | os.O_CREAT, 0o600), "w") as file:
+        file.write("pass-phrase-1\n")
+    os.environ["VAULT_PATH"] = f"{home}/pp.vault"
+    os.environ.pop("VAULT_KEY_FILE")
+    vault("init", "--passphrase-file", f"{home}/pass", "--kdf-cost", "testing")
+    vault("--passphrase-file", f"{home}/pass", "add", "-s", "aws:static", "-a", "me",
+          stdin=b'{"AccessKeyId":"AKIDSTATIC","SecretAccessKey":"static-secret"}')
+    program = ("import botocore.session, botocore.exceptions\n"
+               "try:\n    botocore.session.Session(profile='static').get_credentials().get_frozen_credentials()\n"
+               "    print('resolved')\n"
+               "except botocore.exceptions.CredentialRetrievalError as error:\n    print('failed:', error)\n")
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(sys.executable, [sys.executable, "-c", program])
+    shown, deadline = b"", time.monotonic() + 60
+    while time.monotonic() < deadline and b"Passphrase for" not in shown:
+        ready, _, _ = select.select([fd], [], [], 1)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    if b"Passphrase for" in shown:
+        os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    text = shown.decode(errors="replace")
+    assert "Passphrase for" not in text and "failed:" in text and "vault: error: the vault is locked" in text, text
 elif case == "moto":
     from moto.server import ThreadedMotoServer
 
