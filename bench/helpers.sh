@@ -30,9 +30,10 @@ mkdir -p -m 700 "$HOME" "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME" "$XDG_DATA_HOME"
 "$vault" init --key-file "$work/key" >/dev/null 2>&1
 export VAULT_KEY_FILE="$work/key"
 
-# median COMMAND...: hyperfine's median in seconds (no shell: plain words).
+# median COMMAND: hyperfine's median in seconds; COMMAND is one string of words, split by
+# hyperfine without a shell (-N).
 median() {
-    hyperfine -N --warmup "$warmup" --min-runs "$runs" --style none --export-json "$work/run.json" "$@" >/dev/null
+    hyperfine -N --warmup "$warmup" --min-runs "$runs" --style none --export-json "$work/run.json" "$1" >/dev/null
     python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["median"])' "$work/run.json"
 }
 row() { # NAME MEDIAN BASE BASE_NAME
@@ -48,13 +49,13 @@ printf 'tok-bench' | "$vault" add -s cargo:sparse+https://r.example/index/ -a be
 printf '%s\n' '{"v":1,"registry":{"index-url":"sparse+https://r.example/index/"},"kind":"get","operation":"read","args":[]}' >"$work/request"
 export KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.k8s.io/v1","spec":{"cluster":{"server":"'"$server"'"},"interactive":false}}'
 
-get="$(median "$vault" get -s plain -a bench)"
+get="$(median "$vault get -s plain -a bench")"
 row "vault get (the base)" "$get" "$get" "get"
-row "vault kube-credential" "$(median "$vault" kube-credential)" "$get" "get"
-row "vault aws-credential PROFILE" "$(median "$vault" aws-credential bench)" "$get" "get"
-row "vault terraform-credential get HOST" "$(median "$vault" terraform-credential get app.terraform.io)" "$get" "get"
-shell_get="$(median sh -c "'$vault' get -s plain -a bench")"
-row "vault --cargo-plugin, one get (under sh -c)" "$(median sh -c "'$vault' --cargo-plugin < '$work/request'")" "$shell_get" "get under sh -c"
+row "vault kube-credential" "$(median "$vault kube-credential")" "$get" "get"
+row "vault aws-credential PROFILE" "$(median "$vault aws-credential bench")" "$get" "get"
+row "vault terraform-credential get HOST" "$(median "$vault terraform-credential get app.terraform.io")" "$get" "get"
+shell_get="$(median "sh -c \"'$vault' get -s plain -a bench\"")"
+row "vault --cargo-plugin, one get (under sh -c)" "$(median "sh -c \"'$vault' --cargo-plugin < '$work/request'\"")" "$shell_get" "get under sh -c"
 
 [ -x "$kubectl" ] || { echo "helpers.sh: note: no $kubectl (make deps): no kubectl rows" >&2; exit 0; }
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=127.0.0.1 \
@@ -89,6 +90,6 @@ kubeconfig() { # USER-YAML
 kubeconfig "    token: tok-bench" >"$work/static.yaml"
 kubeconfig "    exec: {apiVersion: client.authentication.k8s.io/v1, command: $vault, args: [kube-credential], interactiveMode: Never, provideClusterInfo: true}" >"$work/vault.yaml"
 unset KUBERNETES_EXEC_INFO
-static="$(median "$kubectl" --kubeconfig "$work/static.yaml" get --raw /api)"
+static="$(median "$kubectl --kubeconfig $work/static.yaml get --raw /api")"
 row "kubectl get --raw /api, token in the kubeconfig (the base)" "$static" "$static" "static"
-row "kubectl get --raw /api, vault kube-credential" "$(median "$kubectl" --kubeconfig "$work/vault.yaml" get --raw /api)" "$static" "static"
+row "kubectl get --raw /api, vault kube-credential" "$(median "$kubectl --kubeconfig $work/vault.yaml get --raw /api")" "$static" "static"
