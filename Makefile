@@ -13,6 +13,11 @@ SWIFT ?= swift
 # install, bench, deb), so the others never run the script.
 RELEASE_FLAGS = $(eval RELEASE_FLAGS := $(shell scripts/release-flags.sh))$(if $(filter release,$(RELEASE_FLAGS)),$(RELEASE_FLAGS),$(error scripts/release-flags.sh printed no release flags))
 HELPER_LINKS = git-credential-vault docker-credential-vault
+# Terraform runs a credentials helper only from a plugin directory, never from PATH, and the only
+# ones it searches are the user's (~/.terraform.d/plugins): the link goes here, and each user links
+# it there (docs/INTEGRATIONS.md), or `make install TERRAFORM_PLUGIN_DIR=$$HOME/.terraform.d/plugins`.
+TERRAFORM_PLUGIN_DIR ?= $(PREFIX)/lib/vault/terraform-plugins
+TERRAFORM_HELPER = terraform-credentials-vault
 
 .PHONY: all deps build release test check check-fast fuzz-smoke demo generate install uninstall clean bench reliability fuzz deb
 
@@ -80,6 +85,8 @@ install: release
 	install -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/vault" "$(DESTDIR)$(BINDIR)/vault"
 	# git and docker run their credential helpers by these names; vault answers to them.
 	for helper in $(HELPER_LINKS); do ln -sf vault "$(DESTDIR)$(BINDIR)/$$helper"; done
+	install -d "$(DESTDIR)$(TERRAFORM_PLUGIN_DIR)"
+	ln -sf "$(BINDIR)/vault" "$(DESTDIR)$(TERRAFORM_PLUGIN_DIR)/$(TERRAFORM_HELPER)"
 	install -m 0644 man/vault.1 "$(DESTDIR)$(MANDIR)/man1/vault.1"
 	install -m 0644 completions/vault.bash "$(DESTDIR)$(BASHCOMPDIR)/vault"
 	install -m 0644 completions/_vault "$(DESTDIR)$(ZSHCOMPDIR)/_vault"
@@ -87,6 +94,7 @@ install: release
 
 uninstall:
 	for helper in $(HELPER_LINKS); do rm -f "$(DESTDIR)$(BINDIR)/$$helper"; done
+	rm -f "$(DESTDIR)$(TERRAFORM_PLUGIN_DIR)/$(TERRAFORM_HELPER)"
 	rm -f "$(DESTDIR)$(BINDIR)/vault" "$(DESTDIR)$(MANDIR)/man1/vault.1" \
 		"$(DESTDIR)$(BASHCOMPDIR)/vault" "$(DESTDIR)$(ZSHCOMPDIR)/_vault" \
 		"$(DESTDIR)$(FISHCOMPDIR)/vault.fish"

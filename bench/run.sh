@@ -221,6 +221,10 @@ scanning=""
 if [ -f bench/scan.sh ]; then
     scanning="$(sh bench/scan.sh "$VAULT_BIN")"
 fi
+helper_rows=""
+if [ -f bench/helpers.sh ]; then
+    helper_rows="$(sh bench/helpers.sh "$VAULT_BIN")"
+fi
 tpm_rows=""
 if [ -f bench/tpm.sh ]; then
     tpm_rows="$(sh bench/tpm.sh "$VAULT_BIN")"
@@ -242,6 +246,14 @@ table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$larg
         echo "vault scan against git grep (bench/scan.sh):"
         echo
         echo "$scanning"
+    fi
+    if [ -n "$helper_rows" ]; then
+        echo
+        echo "One call of each credential helper against vault get, and kubectl with vault against a static token (bench/helpers.sh; issue 52):"
+        echo
+        echo "| call | median | ratio |"
+        echo "|---|---|---|"
+        echo "$helper_rows"
     fi
     if [ -n "$tpm_rows" ]; then
         echo

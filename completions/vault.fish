@@ -130,6 +130,10 @@ complete -c vault -n __vault_no_command -a upgrade -d 'convert a format v1 vault
 complete -c vault -n __vault_no_command -a copy -d 'make an independent copy of the vault to experiment on'
 complete -c vault -n __vault_no_command -a git-credential -d 'be git\'s credential helper'
 complete -c vault -n __vault_no_command -a docker-credential -d 'be docker\'s credential helper'
+complete -c vault -n __vault_no_command -a kube-credential -d 'be kubectl\'s exec credential plugin'
+complete -c vault -n __vault_no_command -a aws-credential -d 'be an AWS SDK\'s credential_process'
+complete -c vault -n __vault_no_command -a cargo-credential -d 'be cargo\'s credential provider'
+complete -c vault -n __vault_no_command -a terraform-credential -d 'be Terraform\'s credentials helper'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
 
 complete -c vault -l vault -r -F -d 'vault file to use'
@@ -461,5 +465,19 @@ complete -c vault -n '__vault_using docker-credential' -l group -x -a '(__vault_
 complete -c vault -n '__vault_using docker-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
 complete -c vault -n '__vault_using docker-credential' -a 'store get erase list version' -d 'what docker asks for'
 
+complete -c vault -n '__vault_using kube-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials'
+
+complete -c vault -n '__vault_using aws-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials'
+complete -c vault -n '__vault_using aws-credential' -d 'the profile whose keys to print: the item aws:PROFILE'
+
+complete -c vault -n '__vault_using cargo-credential' -l cargo-plugin -d 'speak cargo\'s protocol on stdin and stdout (cargo passes it)'
+complete -c vault -n '__vault_using cargo-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials'
+complete -c vault -n '__vault_using cargo-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
+
+complete -c vault -n '__vault_using terraform-credential' -l group -x -a '(__vault_names groups)' -d 'access group of the credentials'
+complete -c vault -n '__vault_using terraform-credential' -l class -x -a 'when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only' -d 'class of credentials stored from now on; a replaced one keeps its class; Apple\'s kSecAttrAccessible names work too'
+complete -c vault -n '__vault_using terraform-credential' -a 'get store forget' -d 'what Terraform asks for'
+complete -c vault -n '__vault_using terraform-credential' -d 'the host of the Terraform service, e.g. app.terraform.io'
+
 complete -c vault -n '__vault_using help' -l all -d 'also list the plumbing commands other programs run'
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential help' -d 'command to describe'

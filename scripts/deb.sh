@@ -35,6 +35,10 @@ strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root/u
 # git and docker run their credential helpers by these names; vault answers to them.
 ln -s vault "$root/usr/bin/git-credential-vault"
 ln -s vault "$root/usr/bin/docker-credential-vault"
+# Terraform runs its credentials helper only from a plugin directory (each user links this one
+# into ~/.terraform.d/plugins: docs/INTEGRATIONS.md), never from PATH.
+install -d -m 0755 "$root/usr/lib/vault/terraform-plugins"
+ln -s ../../../bin/vault "$root/usr/lib/vault/terraform-plugins/terraform-credentials-vault"
 gzip -9n -c man/vault.1 > "$root/usr/share/man/man1/vault.1.gz"
 ln -s vault.1.gz "$root/usr/share/man/man1/git-credential-vault.1.gz"
 ln -s vault.1.gz "$root/usr/share/man/man1/docker-credential-vault.1.gz"

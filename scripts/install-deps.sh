@@ -53,6 +53,9 @@ PACKAGES="$PACKAGES pre-commit"
 PACKAGES="$PACKAGES strace jq"
 # gcc, libc6-dev: cc builds the fault-injection shim (Tests/FaultInjection/fault-shim.c) that FaultInjectionTests preloads
 PACKAGES="$PACKAGES gcc libc6-dev"
+# python3-venv: the project-local .venv-tests/ (scripts/install-test-venv.sh) with kubectl, botocore,
+# boto3, awscli and moto from PyPI, the real clients of the kube-, aws-credential tests
+PACKAGES="$PACKAGES python3-venv"
 
 missing=""
 for package in $PACKAGES; do
@@ -64,7 +67,7 @@ missing="${missing# }"
 
 if [ -z "$missing" ]; then
     echo "install-deps: all packages present ($PACKAGES)"
-    exit 0
+    exec "$(dirname "$0")/install-test-venv.sh"
 fi
 
 if [ "$(id -u)" -eq 0 ]; then
@@ -89,3 +92,4 @@ if ! { $as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
     exit 1
 fi
 echo "install-deps: installed $missing"
+exec "$(dirname "$0")/install-test-venv.sh"

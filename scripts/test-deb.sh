@@ -2,7 +2,7 @@
 # Builds the Debian package, runs lintian on it (no errors allowed), installs
 # it (dpkg -i when root in CI, removed again afterwards; dpkg -x elsewhere) and
 # runs what a new user would: vault --version, vault init in a temp HOME, and
-# both credential helpers through their links. Run by `make test`.
+# the credential helpers through their links. Run by `make test`.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -45,6 +45,11 @@ run docker-credential-vault version | grep -q . || fail "docker-credential-vault
 printf '{"ServerURL":"https://registry.example.org","Username":"u","Secret":"from-docker"}' | run docker-credential-vault store
 printf 'https://registry.example.org' | run docker-credential-vault get | grep -q '"Secret":"from-docker"' ||
     fail "docker-credential-vault did not answer through its link"
+# Terraform's helper is a link in a plugin directory, not on PATH.
+terraform_helper="$bin/../lib/vault/terraform-plugins/terraform-credentials-vault"
+printf '{"token":"from-terraform"}' | run "$terraform_helper" store app.example.org
+[ "$(run "$terraform_helper" get app.example.org)" = '{"token":"from-terraform"}' ] ||
+    fail "terraform-credentials-vault did not answer through its link"
 # Test-only hooks are compiled out of the release binary: no environment variable picks what it
 # dlopens (VAULT_LIBSECRET_PATH) or fixes its clock (VAULT_TEST_NOW, checked by an expired add).
 backend="$(run env VAULT_LIBSECRET_PATH="$work/missing.so" vault --backend secret-service list 2>&1 || true)"
@@ -55,4 +60,4 @@ readelf -d "$bin/vault" | grep -qE 'RPATH|RUNPATH' && fail "the packaged binary 
 # Each shared library costs every start its symbol lookups (bench/README.md): glibc and libcrypto only.
 needed="$(readelf -d "$bin/vault" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -vE '^(libc|libm)\.so|^ld-linux' | tr '\n' ' ')"
 [ "$needed" = "libcrypto.so.3 " ] || fail "the packaged binary needs $needed(only libcrypto.so.3 beside glibc)"
-echo "test-deb: vault --version, init, add/get and both helpers work from the package"
+echo "test-deb: vault --version, init, add/get and the git, docker and Terraform helpers work from the package"

@@ -153,7 +153,8 @@ import Testing
     @Test func helpSectionsHoldEveryCommandOnce() {
         let listed = CommandTable.helpSections.flatMap(\.commands).map(\.name)
         #expect(Set(listed).count == listed.count, "a command in two sections: \(listed)")
-        #expect(CommandTable.plumbingCommands.map(\.name).sorted() == ["docker-credential", "git-credential", "merge-driver", "textconv"])
+        #expect(CommandTable.plumbingCommands.map(\.name).sorted() == ["aws-credential", "cargo-credential", "docker-credential", "git-credential",
+                                                                   "kube-credential", "merge-driver", "terraform-credential", "textconv"])
         let overview = HelpRenderer.overview()
         for name in listed { #expect(overview.contains("\n  \(name) "), "vault help lists \(name)") }
         for command in CommandTable.plumbingCommands {

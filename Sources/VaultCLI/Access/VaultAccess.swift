@@ -19,6 +19,10 @@ struct VaultAccess {
     /// A file to open instead of the one the settings name (the merge driver's `%A`).
     var overriddenLocation: VaultLocation?
 
+    /// Why the program that runs vault forbids a prompt (kubectl's `interactiveMode: Never`, an AWS
+    /// SDK's `credential_process`), or nil: then vault never prompts, even with a terminal.
+    var promptsForbiddenByCaller: String?
+
     /// --vault or VAULT_PATH, else the default vault.
     var location: VaultLocation {
         overriddenLocation ?? VaultLocation.resolve(explicitPath: try? settings.value(.vault), environment: environment)
@@ -42,6 +46,7 @@ struct VaultAccess {
     /// VAULT_NO_INTERACTION, CI), or nil; unlike `reasonPromptsAreOff`, a
     /// missing terminal is not a reason, since an editor may open a window.
     var reasonInteractionIsForbidden: String? {
+        if let promptsForbiddenByCaller { return promptsForbiddenByCaller }
         if arguments.flag(.noInteraction) { return "--no-interaction" }
         if settings.isOn(.noInteraction) { return "VAULT_NO_INTERACTION is set" }
         if Settings.isSet(environment["CI"]) { return "CI is set" }

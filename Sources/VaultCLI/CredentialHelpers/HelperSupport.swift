@@ -25,6 +25,18 @@ enum HelperReport {
         return ReportedFailure(status: report.status)
     }
 
+    /// Writes the failure of a helper whose tool shows its stderr to the user (kubectl, the AWS
+    /// SDKs, Terraform): one line, naming the items an ambiguous match found; stdout stays empty.
+    static func tool(_ error: Error, on terminal: Terminal) -> ReportedFailure {
+        var report = ErrorReport(error)
+        if case VaultError.ambiguous = error {
+            report.message += ": " + report.details.joined(separator: "; ")
+            report.hint = "keep one item of that service in the group: remove the others with 'vault delete -s SERVICE -a ACCOUNT'"
+        }
+        terminal.writeErr(line(report))
+        return ReportedFailure(status: report.status)
+    }
+
     /// The text docker's clients look for to tell "no login stored" from a failure.
     static let dockerNotFound = "credentials not found in native keychain"
 

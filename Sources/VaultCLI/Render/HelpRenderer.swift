@@ -13,7 +13,7 @@ enum HelpRenderer {
     static func overview(_ style: Style = Style(), all: Bool = false) -> String {
         let width = max(style.width, 40)
         let plumbing = CommandTable.plumbingCommands
-        let sections = CommandTable.helpSections + (all ? [("Plumbing, run by git and docker", plumbing)] : [])
+        let sections = CommandTable.helpSections + (all ? [("Plumbing, run by other programs", plumbing)] : [])
         let commandColumn = 2 + (CommandTable.visibleCommands.map(\.nameWithAliases.count).max() ?? 0) + 3
         var out = "vault - \(CommandTable.summary)\n\n"
         out += heading("Usage:", style) + " vault [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGS]\n"

@@ -19,6 +19,7 @@ extension OptionName {
     public static let baseline = OptionName("baseline")
     public static let bundleKeyFile = OptionName("bundle-key-file")
     public static let bundlePassphraseFile = OptionName("bundle-passphrase-file")
+    public static let cargoPlugin = OptionName("cargo-plugin")
     public static let charset = OptionName("charset")
     public static let `class` = OptionName("class")
     public static let clip = OptionName("clip")

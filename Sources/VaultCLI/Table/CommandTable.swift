@@ -95,6 +95,9 @@ public enum CommandTable {
         EnvironmentSpec("VAULT_BACKEND", help: "Where items live, as with --backend: file or secret-service."),
         EnvironmentSpec("VAULT_COLLECTION", help: "The keyring collection of the secret-service backend, as with --collection."),
         EnvironmentSpec("VAULT_MOUNT_PATH", help: "Set by vault run --mount for the command it runs: the path of the named pipe."),
+        EnvironmentSpec("KUBERNETES_EXEC_INFO", help: """
+            Set by kubectl for vault kube-credential: the API version, the cluster's server and whether it may prompt.
+            """),
         EnvironmentSpec("CI", help: """
             When set as for VAULT_NO_INTERACTION, as CI services do, never prompt: a locked vault exits with 36; \
             and keep unlock sessions out of the kernel keyring, as with --no-keyring (runner jobs often share one user).
@@ -167,6 +170,7 @@ public enum CommandTable {
         deviceKeyCommand, syncCommand, mergeDriverCommand, textconvCommand, conflictsCommand, resolveCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand, copyCommand,
-        gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
+        gitCredentialCommand, dockerCredentialCommand, kubeCredentialCommand, awsCredentialCommand, cargoCredentialCommand,
+        terraformCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
     ]
 }

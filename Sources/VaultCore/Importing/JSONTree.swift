@@ -1,42 +1,48 @@
 import VaultCrypto
 
 /// A JSON document (RFC 8259) read from locked memory whose strings stay in locked memory: what
-/// an export full of passwords is parsed into. Object keys, which name fields, are ordinary text.
-indirect enum JSONTree {
+/// an export full of passwords is parsed into, and what the credential helpers read (kubectl's,
+/// cargo's and Terraform's JSON). Object keys, which name fields, are ordinary text.
+public indirect enum JSONTree {
+    /// An object's members, in the order written (a repeated key is kept twice; the subscript reads the first).
     case object([(key: String, value: JSONTree)])
+    /// An array's elements.
     case array([JSONTree])
+    /// A string, unescaped, in locked memory.
     case string(SecretBytes)
     /// A number as written (exports use numbers for kinds and types only).
     case number(String)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `null`.
     case null
 
     /// The member `key` of an object; nil for anything else or a missing key.
-    subscript(key: String) -> JSONTree? {
+    public subscript(key: String) -> JSONTree? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The bytes of a string; nil for anything else (null included) or an empty string.
-    var bytes: SecretBytes? {
+    public var bytes: SecretBytes? {
         guard case .string(let value) = self, value.count > 0 else { return nil }
         return value
     }
 
     /// A string as text: for names and ids, never for secrets.
-    var text: String? {
+    public var text: String? {
         bytes.flatMap { value in value.withUnsafeBytes { String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) } }
     }
 
     /// The elements of an array; empty for anything else.
-    var elements: [JSONTree] {
+    public var elements: [JSONTree] {
         guard case .array(let values) = self else { return [] }
         return values
     }
 
     /// Parses a whole document; throws `ImportProblem` (`malformedJSON`, with the byte offset) for
     /// anything that is not one JSON value, or nests deeper than 64.
-    static func parse(_ document: SecretBytes, origin: ImportOrigin) throws -> JSONTree {
+    public static func parse(_ document: SecretBytes, origin: ImportOrigin) throws -> JSONTree {
         try document.withUnsafeBytes { bytes in
             var parser = Parser(input: bytes, origin: origin)
             let value = try parser.value(depth: 0)
