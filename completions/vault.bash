@@ -49,8 +49,8 @@ _vault_options() {
         textconv) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         conflicts) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         resolve) echo "-s --service -a --account --group --ours --theirs --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        run) echo "--env --env-file --group --env-group --allow-env-name --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        env) echo "--group --allow-env-name --format --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        run) echo "--env --env-file --group --env-group --only --prefix --allow-env-name --no-masking --keep-vault-env --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        env) echo "--group --only --prefix --allow-env-name --format --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         redact) echo "--group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -184,11 +184,15 @@ _vault_value_kind() {
         "run --env-file") echo "file" ;;
         "run --group") echo "names groups" ;;
         "run --env-group") echo "names groups" ;;
+        "run --only") echo "none" ;;
+        "run --prefix") echo "none" ;;
         "run --allow-env-name") echo "none" ;;
         "run --mount") echo "file" ;;
         "run --mount-format") echo "words dotenv json" ;;
         "run --mount-max-reads") echo "none" ;;
         "env --group") echo "names groups" ;;
+        "env --only") echo "none" ;;
+        "env --prefix") echo "none" ;;
         "env --allow-env-name") echo "none" ;;
         "env --format") echo "words dotenv shell json github" ;;
         "inject -i"|"inject --in") echo "file" ;;

@@ -366,6 +366,8 @@ complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command;
 complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
 complete -c vault -n '__vault_using run' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
 complete -c vault -n '__vault_using run' -l env-group -x -a '(__vault_names groups)' -d 'set every item of GROUP you can read as a variable named by its env name, masked like references (as envchain does)'
+complete -c vault -n '__vault_using run' -l only -x -d 'take the items whose variable name is NAME; the job must name what it accepts with --only or --prefix, since an item\'s writer chooses its name'
+complete -c vault -n '__vault_using run' -l prefix -x -d 'take the items whose variable name begins with PREFIX (e.g. APP_)'
 complete -c vault -n '__vault_using run' -l allow-env-name -x -d 'let an item set NAME though it is protected (PATH, BASH_ENV, LD_*, GIT_*, GITHUB_ENV and the rest of docs/RUN.md); without it such an item is skipped and the command exits 1'
 complete -c vault -n '__vault_using run' -l no-masking -d 'pass the command\'s output through unmasked'
 complete -c vault -n '__vault_using run' -l keep-vault-env -d 'hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE) and the login\'s kernel keyring, which run keeps from it by default; the command can then read every item you can'
@@ -375,6 +377,8 @@ complete -c vault -n '__vault_using run' -l mount-max-reads -x -d 'remove the pi
 complete -c vault -n '__vault_using run; and __vault_after_dashdash' -a '(__vault_command_after_dashdash)'
 
 complete -c vault -n '__vault_using env' -l group -x -a '(__vault_names groups)' -d 'group of references that name none, and of the items env prints; every group when none is named'
+complete -c vault -n '__vault_using env' -l only -x -d 'take the items whose variable name is NAME; the job must name what it accepts with --only or --prefix, since an item\'s writer chooses its name'
+complete -c vault -n '__vault_using env' -l prefix -x -d 'take the items whose variable name begins with PREFIX (e.g. APP_)'
 complete -c vault -n '__vault_using env' -l allow-env-name -x -d 'let an item set NAME though it is protected (PATH, BASH_ENV, LD_*, GIT_*, GITHUB_ENV and the rest of docs/RUN.md); without it such an item is skipped and the command exits 1'
 complete -c vault -n '__vault_using env' -l format -x -a 'dotenv shell json github' -d 'how to print the assignments'
 

@@ -20,6 +20,10 @@ struct RunArguments: CommandArguments {
     var envGroups: [String]
     /// Every --allow-env-name: protected names items may set.
     var allowedNames: [String]
+    /// Every --only, as given.
+    var only: [String]
+    /// Every --prefix, as given.
+    var prefixes: [String]
     var noMasking: Bool
     var keepVaultEnv: Bool
     var mount: MountArguments
@@ -31,6 +35,8 @@ struct RunArguments: CommandArguments {
         group = options.value(.group)
         envGroups = options.values(.envGroup)
         allowedNames = options.values(.allowEnvName)
+        only = options.values(.only)
+        prefixes = options.values(.namePrefix)
         noMasking = options.flag(.noMasking)
         keepVaultEnv = options.flag(.keepVaultEnv)
         mount = MountArguments(options)
@@ -41,13 +47,17 @@ struct RunArguments: CommandArguments {
             throw UsageError("no command to run", hint: "put it after --, e.g. vault run -- ./deploy.sh")
         }
         try mount.validate()
+        let accepted = try AcceptedNames(only: only, prefixes: prefixes)
+        if accepted.isEmpty, !envGroups.isEmpty { throw AcceptedNames.noneNamed("vault run --env-group") }
     }
 }
 
 enum RunCommand {
     static func run(_ arguments: RunArguments, _ invocation: Invocation) throws {
         let groups = try arguments.envGroups.map(ItemArguments.group(named:))
-        let groupVariables = groups.isEmpty ? nil : try GroupVariables(invocation, groups: groups, allowedNames: arguments.allowedNames)
+        let groupVariables = groups.isEmpty ? nil : try GroupVariables(
+            invocation, groups: groups, accepted: AcceptedNames(only: arguments.only, prefixes: arguments.prefixes),
+            allowedNames: arguments.allowedNames)
         let environment = try ChildEnvironment(invocation, arguments, groupVariables: groupVariables)
         if arguments.keepVaultEnv {
             invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")

@@ -31,6 +31,8 @@ extension OptionName {
     public static let credential = OptionName("credential")
     public static let dryRun = OptionName("dry-run")
     public static let allowEnvName = OptionName("allow-env-name")
+    public static let only = OptionName("only")
+    public static let namePrefix = OptionName("prefix")
     public static let env = OptionName("env")
     public static let envFile = OptionName("env-file")
     public static let envGroup = OptionName("env-group")
