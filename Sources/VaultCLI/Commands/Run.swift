@@ -26,6 +26,8 @@ struct RunArguments: CommandArguments {
     var prefixes: [String]
     var noMasking: Bool
     var keepVaultEnv: Bool
+    /// --allow-trace: no trace guard on the command.
+    var allowTrace: Bool
     var mount: MountArguments
 
     init(_ options: OptionReader) {
@@ -39,6 +41,7 @@ struct RunArguments: CommandArguments {
         prefixes = options.values(.namePrefix)
         noMasking = options.flag(.noMasking)
         keepVaultEnv = options.flag(.keepVaultEnv)
+        allowTrace = options.flag(.allowTrace)
         mount = MountArguments(options)
     }
 
@@ -74,6 +77,7 @@ enum RunCommand {
         let mounted = try mount?.start(&variables, from: environment, secrets: secrets, invocation: invocation)
         defer { mounted?.close() }
         if !arguments.keepVaultEnv { try startChildOutsideLoginKeyring() }
+        if !arguments.allowTrace { try guardChildTracing() }
         guard !arguments.noMasking else {
             let child = try ChildProcess.spawn(arguments.command, environment: &variables, streams: ChildStreams())
             var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
@@ -145,6 +149,16 @@ enum RunCommand {
         } catch let problem as LoginKeyringProblem {
             throw CommandFailure(.failure, "cannot start the command outside the login's keyring: " + LoginKeyringText.reason(problem),
                                  hint: "nothing was run; free some of this user's keys (see /proc/keys) and run it again")
+        }
+    }
+
+    /// Sets the trace guard the command inherits; nothing runs when it cannot be set.
+    private static func guardChildTracing() throws {
+        do {
+            try TraceGuard.enter()
+        } catch {
+            throw CommandFailure(.failure, "cannot keep the command from tracing other processes: \(error.call) failed (\(String(cString: strerror(error.errno))))",
+                                 hint: "nothing was run; pass --allow-trace to run it without the guard (docs/RUN.md)")
         }
     }
 

@@ -35,7 +35,10 @@ extension CommandTable {
             never what unlocks vault: VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE and \
             VAULT_PASSPHRASE_FILE are left out of its environment, and it starts in a \
             session keyring of its own, outside the login's, unless --keep-vault-env \
-            is given (an --env or --env-file that sets one is kept). With --mount the \
+            is given (an --env or --env-file that sets one is kept). It also cannot trace \
+            its way out: it runs with no-new-privs, in a Landlock domain where the kernel \
+            has one, and with ptrace, process_vm_readv, process_vm_writev and pidfd_getfd \
+            failing, unless --allow-trace. With --mount the \
             secrets are served on a named pipe (0600, its path in VAULT_MOUNT_PATH) instead \
             of the environment, one reader at a time, and never written to a file system; \
             the pipe is removed when the command exits. With --env-group GROUP every item \
@@ -60,6 +63,8 @@ extension CommandTable {
             OptionSpec(.noMasking, help: "pass the command's output through unmasked"),
             OptionSpec(.keepVaultEnv,
                        help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE) and the login's kernel keyring, which run keeps from it by default; the command can then read every item you can"),
+            OptionSpec(.allowTrace,
+                       help: "let the command trace other processes and gain privileges: without it, it runs with no-new-privs (sudo, ping and other setuid or file-capability programs do not gain theirs) and cannot ptrace, read the memory of or take descriptors from a process outside it (debuggers, strace, rr and LeakSanitizer fail); see docs/RUN.md"),
             OptionSpec(.mount, value: "PATH[=TEMPLATE]",
                        help: "serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR",
                        completion: .file),
