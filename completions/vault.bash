@@ -57,7 +57,7 @@ _vault_options() {
         wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all --trash -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         export) echo "-o --out --format --plaintext --group -s --service -a --account --class --search --service-glob --account-glob --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        import) echo "--from --columns --group --folders-as-groups --create-group -n --dry-run --partial --kdbx-password-file --kdbx-key-file --bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        import) echo "--from --columns --group --folders-as-groups --create-group -n --dry-run --partial --max-entries --kdbx-password-file --kdbx-key-file --bundle-passphrase-file --bundle-key-file --on-conflict --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         reset) echo "-y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         verify) echo "--quarantine -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         upgrade) echo "--json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -225,6 +225,7 @@ _vault_value_kind() {
         "import --from") echo "words vault-csv vault-json pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv" ;;
         "import --columns") echo "none" ;;
         "import --group") echo "names groups" ;;
+        "import --max-entries") echo "none" ;;
         "import --kdbx-password-file") echo "file" ;;
         "import --kdbx-key-file") echo "file" ;;
         "import --bundle-passphrase-file") echo "file" ;;

@@ -438,6 +438,7 @@ complete -c vault -n '__vault_using import' -l folders-as-groups -d 'make each e
 complete -c vault -n '__vault_using import' -l create-group -d 'create the --group even when its name is one letter away from an existing group\'s'
 complete -c vault -n '__vault_using import' -s n -l dry-run -d 'print the names of the items that would be imported, and change nothing'
 complete -c vault -n '__vault_using import' -l partial -d 'import the entries that were read even when others are bad input or share a name'
+complete -c vault -n '__vault_using import' -l max-entries -x -d 'take up to N entries (default 100000); a source with more imports nothing. An export over 256 MiB is never read (docs/IMPORT.md)'
 complete -c vault -n '__vault_using import' -l kdbx-password-file -r -F -d 'for --from kdbx: read the database\'s password from FILE (else it is asked for)'
 complete -c vault -n '__vault_using import' -l kdbx-key-file -r -F -d 'for --from kdbx: the database\'s key file'
 complete -c vault -n '__vault_using import' -l bundle-passphrase-file -r -F -d 'read the bundle\'s passphrase from FILE'

@@ -62,6 +62,7 @@ extension OptionName {
     public static let keepHistory = OptionName("keep-history")
     public static let keepSecret = OptionName("keep-secret")
     public static let keepVaultEnv = OptionName("keep-vault-env")
+    public static let maxEntries = OptionName("max-entries")
     public static let allowTrace = OptionName("allow-trace")
     public static let keyFile = OptionName("key-file")
     public static let kind = OptionName("kind")
