@@ -91,9 +91,9 @@ extension CommandTable {
         "env", summary: "print items as environment variable assignments",
         discussion: """
             Prints NAME='VALUE' for every item of the group (or of every group the caller \
-            can open) whose name the job accepts: --only NAME,… and --prefix PREFIX say \
-            which, and every format but json needs one of them, since an item's writer \
-            chooses its name (docs/RUN.md). NAME is the item's --env-name, or else its service and account \
+            can open) whose name the job accepts, as --only and --prefix say: every \
+            format but json needs one of them, since an item's writer chooses its name \
+            (docs/RUN.md). NAME is the item's --env-name, or else its service and account \
             upper-cased and joined by _, with characters other than letters, digits and _ \
             turned into _ (github/ci-bot gives GITHUB_CI_BOT). The default dotenv format \
             reads back the same in bash and python-dotenv, so it refuses (exit 2, nothing \

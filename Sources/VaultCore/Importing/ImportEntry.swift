@@ -136,7 +136,14 @@ public struct ImportProblem: Error, Equatable, Sendable {
 
     /// What a password store holds in an entry's place.
     public enum FileKind: Equatable, Sendable {
-        case symbolicLink, fifo, socket, device
+        /// A symbolic link, which vault does not follow.
+        case symbolicLink
+        /// A named pipe (FIFO), which could block a reader for ever.
+        case fifo
+        /// A UNIX socket.
+        case socket
+        /// A block or character device.
+        case device
     }
 
     /// The line, file or entry it concerns.
