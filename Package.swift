@@ -26,7 +26,9 @@ let package = Package(
         // /usr/include), nothing is linked, so vault runs where tpm2-tss is not installed.
         .target(name: "CTPM"),
         .target(name: "VaultTPM", dependencies: ["VaultCore", "VaultCrypto", "CTPM"]),
-        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService", "VaultTPM"]),
+        // no-new-privs, a Landlock domain and a seccomp filter for the child of `vault run` (prctl, syscall).
+        .systemLibrary(name: "CTraceGuard"),
+        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService", "VaultTPM", "CTraceGuard"]),
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
         // make bench: fills large vaults through Vault.addAll; not installed.
         .executableTarget(name: "vault-bench-fill", dependencies: ["VaultCore"], path: "Sources/VaultBenchFill"),

@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 swift build
 VAULT_BINARY="$(swift build --show-bin-path)/vault"
 export VAULT_BINARY
-echo "reliability: crash safety, power loss, full filesystems, concurrency soak and bad input at full scale" >&2
-VAULT_RELIABILITY=full swift test --filter 'CrashSafetyTests|ConcurrencySoakTests|BadInputMatrixTests|FullAndReadOnlyDiskTests|PowerLossTests' </dev/null
+echo "reliability: crash safety, power loss, full filesystems, concurrency soak, bad input and a 200 000-entry import at full scale" >&2
+VAULT_RELIABILITY=full swift test --filter 'CrashSafetyTests|ConcurrencySoakTests|BadInputMatrixTests|FullAndReadOnlyDiskTests|PowerLossTests|ImportBoundsReliabilityTests' </dev/null
 echo "reliability: fault injection, every writing command with each call of its write path failing (every point; the counts are printed)" >&2
 VAULT_RELIABILITY=full swift test --filter 'FaultInjection' </dev/null
 echo "reliability: merges killed anywhere (the merge driver and vault sync), 50 runs each" >&2

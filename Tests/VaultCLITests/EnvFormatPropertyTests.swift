@@ -67,7 +67,7 @@ import Testing
             #expect(add.status == 0, "\(add.stderr) (VAULT_TEST_SEED=\(seed))")
             for format in ["dotenv", "shell", "json", "github"] {
                 try sandbox.write("github_env", [])
-                let env = try sandbox.vault(["env", "--group", group, "--format", format], environment: ["GITHUB_ENV": sandbox.path("github_env")])
+                let env = try sandbox.vault(["env", "--group", group, "--only", "BIN_X", "--format", format], environment: ["GITHUB_ENV": sandbox.path("github_env")])
                 let printed = env.stdout + (sandbox.read("github_env") ?? [])
                 #expect(env.status == 0 && env.stderr.contains("skipped BIN_X")
                         && !String(decoding: printed, as: UTF8.self).contains("BIN_X"),
@@ -88,7 +88,9 @@ import Testing
             return Dictionary(uniqueKeysWithValues: zip(names, parts.map { String(decoding: $0, as: UTF8.self) }))
         }
 
-        let shell = try sandbox.vault(["env", "--group", group, "--format", "shell"])
+        // The job accepts every name it expects: what is tested here is how values are written.
+        let accepted = ["--only", names.joined(separator: ",")]
+        let shell = try sandbox.vault(["env", "--group", group, "--format", "shell"] + accepted)
         #expect(shell.status == 0, "\(shell.stderr) \(context)")
         try sandbox.write("env.sh", shell.stdout)
         #expect(try bashValues("env.sh") == expected, "shell, \(context)")
@@ -101,11 +103,11 @@ import Testing
         #expect((try? JSONSerialization.jsonObject(with: Data(python.stdout))) as? [String: String] == expected, "json, \(context)")
 
         try sandbox.write("github_env", [])
-        let github = try sandbox.vault(["env", "--group", group, "--format", "github"], environment: ["GITHUB_ENV": sandbox.path("github_env")])
+        let github = try sandbox.vault(["env", "--group", group, "--format", "github"] + accepted, environment: ["GITHUB_ENV": sandbox.path("github_env")])
         #expect(github.status == 0, "\(github.stderr) \(context)")
         #expect(try parseGitHubEnv(String(decoding: sandbox.read("github_env") ?? [], as: UTF8.self)) == expected, "github, \(context)")
 
-        let dotenv = try sandbox.vault(["env", "--group", group, "--format", "dotenv"])
+        let dotenv = try sandbox.vault(["env", "--group", group, "--format", "dotenv"] + accepted)
         let refused = expected.filter { Self.refusedByDotenv($0.value) }.keys.sorted()
         guard refused.isEmpty else {
             #expect(dotenv.status == 2 && dotenv.stdout.isEmpty, "dotenv must refuse \(refused), \(context)")

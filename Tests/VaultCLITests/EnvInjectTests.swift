@@ -39,9 +39,12 @@ import Testing
         return result
     }
 
+    /// The names these tests' job accepts: every one it expects.
+    static var accepted: [String] { ["--only", expected.keys.sorted().joined(separator: ",")] }
+
     @Test func shellFormatIsReadBackByBashSource() throws {
         let sandbox = try EnvInjectTests.sandbox()
-        let env = try sandbox.vault(["env", "--group", "ci", "--format", "shell"])
+        let env = try sandbox.vault(["env", "--group", "ci", "--format", "shell"] + EnvInjectTests.accepted)
         #expect(env.status == 0, "\(env.stderr)")
         try sandbox.write("env.sh", env.stdout)
         for (name, value) in EnvInjectTests.expected {
@@ -63,7 +66,7 @@ import Testing
 
     @Test func dotenvRefusesValuesItCannotQuoteForEveryReaderAndPrintsNothing() throws {
         let sandbox = try EnvInjectTests.sandbox()
-        let env = try sandbox.vault(["env", "--group", "ci"])
+        let env = try sandbox.vault(["env", "--group", "ci"] + EnvInjectTests.accepted)
         #expect(env.status == 2)
         #expect(env.stdout.isEmpty)
         #expect(env.stderr.contains("vault: error: 4 secrets hold a ', a \\, a line break or ${, which --format dotenv cannot write so that bash and python-dotenv read the same value; nothing was printed"), "\(env.stderr)")
@@ -72,14 +75,14 @@ import Testing
         for item in EnvInjectTests.values { #expect(!env.stderr.contains(item.value)) }
 
         // What it does print is single-quoted: `vault run --env-file` reads it back.
-        let plain = try sandbox.vault(["env", "--group", "default"])
+        let plain = try sandbox.vault(["env", "--group", "default", "--only", "OTHER_X"])
         #expect(plain.stdoutText == "OTHER_X='other-secret'\n", "\(plain.stderr)")
     }
 
     @Test func githubFormatMasksAndAppendsHeredocsToGitHubEnv() throws {
         let sandbox = try EnvInjectTests.sandbox()
         try sandbox.write("github_env", Array("EARLIER=kept\n".utf8))
-        let env = try sandbox.vault(["env", "--group", "ci", "--format", "github"], environment: ["GITHUB_ENV": sandbox.path("github_env")])
+        let env = try sandbox.vault(["env", "--group", "ci", "--format", "github"] + EnvInjectTests.accepted, environment: ["GITHUB_ENV": sandbox.path("github_env")])
         #expect(env.status == 0, "\(env.stderr)")
         let file = String(decoding: sandbox.read("github_env") ?? [], as: UTF8.self)
         var expected = EnvInjectTests.expected
@@ -91,12 +94,12 @@ import Testing
         #expect(masks.contains("::add-mask::line 'two' \"x\""))
         #expect(masks.contains("::add-mask::-----BEGIN KEY-----%0Aline 'two' \"x\"%0A%0A-----END KEY-----"))
         // Two runs choose different delimiters.
-        let again = try sandbox.vault(["env", "--group", "ci", "--format", "github"], environment: ["GITHUB_ENV": sandbox.path("github_env2")])
+        let again = try sandbox.vault(["env", "--group", "ci", "--format", "github"] + EnvInjectTests.accepted, environment: ["GITHUB_ENV": sandbox.path("github_env2")])
         #expect(again.status == 0)
         let delimiters = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix("PEM_KEY<<") } }
         #expect(delimiters(file) != delimiters(String(decoding: sandbox.read("github_env2") ?? [], as: UTF8.self)))
 
-        let unset = try sandbox.vault(["env", "--format", "github"])
+        let unset = try sandbox.vault(["env", "--format", "github", "--prefix", "GITHUB_"])
         #expect(unset.status == 2)
         #expect(unset.stderr.contains("$GITHUB_ENV, which is not set"))
     }
@@ -104,7 +107,7 @@ import Testing
     @Test func clashingNamesAndBadNamesAreRefused() throws {
         let sandbox = try EnvInjectTests.sandbox()
         _ = try sandbox.vault(["add", "-s", "github", "-a", "ci-bot"], stdin: Array("second".utf8))
-        let clash = try sandbox.vault(["env"])
+        let clash = try sandbox.vault(["env", "--format", "json"])
         #expect(clash.status == 2)
         #expect(clash.stderr.contains("2 items would set GITHUB_CI_BOT"))
         let bad = try sandbox.vault(["add", "-s", "x", "-a", "y", "--env-name", "1BAD", "-w", "v"])
@@ -113,7 +116,7 @@ import Testing
         let unknown = try sandbox.vault(["env", "--format", "yaml"])
         #expect(unknown.status == 2)
         #expect(try sandbox.vault(["update", "-s", "github", "-a", "ci-bot", "--group", "default", "--env-name", "GH2"]).status == 0)
-        #expect(try sandbox.vault(["env", "--format", "shell"]).stdoutText.contains("export GH2='second'"))
+        #expect(try sandbox.vault(["env", "--format", "shell", "--only", "GH2"]).stdoutText.contains("export GH2='second'"))
     }
 
     // MARK: inject

@@ -29,7 +29,7 @@ import Testing
                 runs-on: ubuntu-latest
                 steps:
                   - name: secrets
-                    run: vault env --group ci --format github || echo "$?" > "$HOME/env-status"
+                    run: vault env --group ci --only BASH_ENV,DEPLOY_TOKEN --format github || echo "$?" > "$HOME/env-status"
                   - name: later step
                     run: echo "token=${DEPLOY_TOKEN:-unset}" > "$HOME/later"
 
@@ -44,7 +44,7 @@ import Testing
 
     @Test func anEvaluatedShellExportNeverSetsAPlantedBashEnv() throws {
         let sandbox = try Self.sandbox()
-        let shell = try sandbox.run("/bin/bash", ["-c", "eval \"$(vault env --group ci --format shell)\"; bash -c 'echo \"$DEPLOY_TOKEN\"'"])
+        let shell = try sandbox.run("/bin/bash", ["-c", "eval \"$(vault env --group ci --only BASH_ENV,DEPLOY_TOKEN --format shell)\"; bash -c 'echo \"$DEPLOY_TOKEN\"'"])
         #expect(sandbox.read("pwned") == nil, "bash ran the planted BASH_ENV")
         #expect(shell.stdoutText == "tok-1234-abcd\n")
         #expect(shell.stderr.contains("vault: error: skipped 1 item whose variable name is protected: BASH_ENV"))
@@ -62,7 +62,7 @@ import Testing
 
     @Test func runEnvGroupSkipsAProtectedNameAndFailsAfterTheCommand() throws {
         let sandbox = try Self.sandbox()
-        let run = try sandbox.vault(["run", "--env-group", "ci", "--", "bash", "-c", "echo \"token=$DEPLOY_TOKEN\" > \"$HOME/ran\""])
+        let run = try sandbox.vault(["run", "--env-group", "ci", "--only", "BASH_ENV,DEPLOY_TOKEN", "--", "bash", "-c", "echo \"token=$DEPLOY_TOKEN\" > \"$HOME/ran\""])
         #expect(run.status == 1)
         #expect(sandbox.read("pwned") == nil, "the child bash ran the planted BASH_ENV")
         #expect(String(decoding: sandbox.read("ran") ?? [], as: UTF8.self) == "token=tok-1234-abcd\n")

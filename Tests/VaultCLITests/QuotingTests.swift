@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 @testable import VaultCLI
+import VaultCore
 
 /// Names quoted for messages and for commands in hints: no raw control
 /// character reaches the terminal, and a quoted word reads back in a shell.
 @Suite struct QuotingTests {
     @Test(arguments: ["plain", "two words", "it's", "esc\u{1b}[2J", "tab\there", "new\nline", "back\\slash \"q\"", "del\u{7f}", "ünï",
-                      "csi\u{9b}31m", "nel\u{85}£"])
+                      "csi\u{9b}31m", "nel\u{85}£", "rlo\u{202e}txt", "zw\u{200b}sp", "tag\u{e0001}"])
     func shellQuotedReadsBackInBash(name: String) throws {
         let word = shellQuoted(name)
-        #expect(!word.unicodeScalars.contains { $0.value < 0x20 || isTerminalControl($0.value) }, "raw control character in \(word.debugDescription)")
+        #expect(!word.unicodeScalars.contains(where: HiddenCharacters.mustShow), "raw control character in \(word.debugDescription)")
         let sandbox = try Sandbox()
         let result = try sandbox.run("/bin/bash", ["-c", "printf %s \(word)"])
         #expect(result.stdoutText == name, "\(word) reads back as \(result.stdoutText.debugDescription)")
@@ -21,6 +22,15 @@ import Testing
         #expect(ItemOutput.printable("csi\u{9b}2J") == "csi\\u{9b}2J")
         #expect(ItemOutput.printable("pound £ and \"quotes\"") == "pound £ and \"quotes\"")
         #expect(quoted("nel\u{85}") == "\"nel\\u{85}\"")
+    }
+
+    /// Bidirectional and other format characters reorder or hide text: plain text and JSON show them as escapes.
+    @Test func formatCharactersAreMadeVisibleInPlainTextAndJSON() {
+        #expect(ItemOutput.printable("invoice\u{202e}fdp.exe") == "invoice\\u{202e}fdp.exe")
+        #expect(ItemOutput.printable("zero\u{200b}width\u{feff}") == "zero\\u{200b}width\\u{feff}")
+        #expect(ItemOutput.jsonString("a\u{202e}\u{9b}\u{7f}\u{2066}b") == "\"a\\u202e\\u009b\\u007f\\u2066b\"")
+        #expect(ItemOutput.jsonString("tag\u{e0001}") == "\"tag\\udb40\\udc01\"")
+        #expect(ItemOutput.jsonString("ünï £ 日本") == "\"ünï £ 日本\"")
     }
 
     @Test func bytesThatAreNotUTF8AreShownAsHex() {
@@ -52,6 +62,6 @@ import Testing
     @Test func jsonStringsEscapeOnlyWhatTheyMust() {
         #expect(ItemOutput.jsonString("plain text") == "\"plain text\"")
         #expect(ItemOutput.jsonString("q\"b\\n\nt\u{1}") == #""q\"b\\n\nt\u0001""#)
-        #expect(ItemOutput.jsonString("ünï\u{7f}") == "\"ünï\u{7f}\"")
+        #expect(ItemOutput.jsonString("ünï\u{7f}") == "\"ünï\\u007f\"")
     }
 }

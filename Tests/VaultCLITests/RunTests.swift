@@ -216,7 +216,7 @@ import VaultTestSupport
             #expect(result.stderr.contains(way), "\(way) missing from: \(result.stderr)")
         }
         #expect(sandbox.read("ran") == nil)
-        let passphrase = try sandbox.vault(["env"], environment: ["VAULT_NO_INTERACTION": "1"])
+        let passphrase = try sandbox.vault(["env", "--format", "json"], environment: ["VAULT_NO_INTERACTION": "1"])
         #expect(passphrase.status == 36)
     }
 }

@@ -10,6 +10,10 @@ struct EnvArguments: CommandArguments {
     var group: String?
     /// Every --allow-env-name: protected names items may set.
     var allowedNames: [String]
+    /// Every --only, as given.
+    var only: [String]
+    /// Every --prefix, as given.
+    var prefixes: [String]
     /// --format as given.
     var format: String?
     /// --json, which env refuses with a pointer to --format json.
@@ -18,6 +22,8 @@ struct EnvArguments: CommandArguments {
     init(_ options: OptionReader) {
         group = options.value(.group)
         allowedNames = options.values(.allowEnvName)
+        only = options.values(.only)
+        prefixes = options.values(.namePrefix)
         format = options.value(.format)
         json = options.flag(.json)
     }
@@ -26,7 +32,16 @@ struct EnvArguments: CommandArguments {
         if json {
             throw UsageError("env takes --format json, not --json", hint: "run 'vault env --format json'")
         }
-        _ = try envFormat()
+        _ = try acceptedNames()
+    }
+
+    /// The names the job accepts; nil for json, which sets no variable and may print every name.
+    func acceptedNames() throws -> AcceptedNames? {
+        let accepted = try AcceptedNames(only: only, prefixes: prefixes)
+        guard accepted.isEmpty else { return accepted }
+        let format = try envFormat()
+        if format == .json { return nil }
+        throw AcceptedNames.noneNamed("vault env --format \(format.rawValue)")
     }
 
     /// --format as a format, dotenv when not given.
@@ -51,7 +66,8 @@ enum EnvCommand {
                              hint: "run it in a GitHub Actions step, or use --format dotenv, shell or json")
         }
         let group = try ItemArguments(ItemSelection(group: arguments.group), invocation).group()
-        let groupVariables = try GroupVariables(invocation, groups: [group], allowedNames: arguments.allowedNames)
+        let groupVariables = try GroupVariables(invocation, groups: [group], accepted: arguments.acceptedNames(),
+                                                allowedNames: arguments.allowedNames)
         let variables = groupVariables.variables
         let refused = format.unwritable(variables)
         if !refused.isEmpty {

@@ -21,6 +21,8 @@ struct ImportArguments: CommandArguments {
     /// --on-conflict: what happens to an item that exists.
     var policy: ConflictPolicy
     var json: Bool
+    /// --max-entries as given.
+    var maxEntriesText: String?
 
     init(_ options: OptionReader) {
         source = options.positionals.first
@@ -36,12 +38,19 @@ struct ImportArguments: CommandArguments {
         bundle = BundleCredentialOptions(options)
         policy = ConflictPolicy(rawValue: options.value(.onConflict) ?? "fail") ?? .fail
         json = options.flag(.json)
+        maxEntriesText = options.value(.maxEntries)
     }
+
+    /// The most entries this import takes: --max-entries, else `ImportLimits.defaultMaxEntries`.
+    var maxEntries: Int { maxEntriesText.flatMap { Int($0) } ?? ImportLimits.defaultMaxEntries }
 
     /// The other password manager --from names; nil for a bundle or a plaintext export.
     var foreignFormat: ImportFormat? { from.flatMap(ImportFormat.init(rawValue:)) }
 
     func validate() throws {
+        if let maxEntriesText, Int(maxEntriesText).map({ $0 < 1 }) ?? true {
+            throw UsageError("--max-entries \(quoted(maxEntriesText)) is not a positive number", hint: "write --max-entries N, e.g. --max-entries 200000")
+        }
         if let format = foreignFormat {
             if format != .csv, columns != nil {
                 throw UsageError("--columns maps the columns of --from csv", hint: "drop --columns, or import with --from csv")
@@ -54,6 +63,7 @@ struct ImportArguments: CommandArguments {
         let foreignOptions: [(OptionName, Bool)] = [
             (.columns, columns != nil), (.dryRun, dryRun), (.group, group != nil), (.foldersAsGroups, foldersAsGroups), (.partial, partial),
             (.kdbxPasswordFile, kdbxPasswordFile != nil), (.kdbxKeyFile, kdbxKeyFile != nil), (.createGroup, createGroup),
+            (.maxEntries, maxEntriesText != nil),
         ]
         if let option = foreignOptions.first(where: \.1)?.0 {
             throw UsageError("--\(option.long) goes with --from FORMAT of another password manager",
@@ -107,6 +117,12 @@ enum ImportCommand {
         invocation.report("imported from \(quoted(path)): \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.skipped) skipped",
                           json: .object([("file", .string(path)), ("added", .number(outcome.added)),
                                          ("replaced", .number(outcome.replaced)), ("skipped", .number(outcome.skipped))]), asJSON: json)
+    }
+
+    /// The source holds more entries than --max-entries (or the default cap) lets one import take.
+    static func tooManyEntries(_ count: Int, limit: Int) -> CommandFailure {
+        CommandFailure(.usage, "the source holds \(count) entries, more than the \(limit) one import takes; nothing was imported",
+                       hint: "pass --max-entries \(count) if you mean to import them all (docs/IMPORT.md, \"Bounds\")")
     }
 
     /// `--on-conflict fail` met an item that exists.

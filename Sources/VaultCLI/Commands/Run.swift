@@ -20,8 +20,14 @@ struct RunArguments: CommandArguments {
     var envGroups: [String]
     /// Every --allow-env-name: protected names items may set.
     var allowedNames: [String]
+    /// Every --only, as given.
+    var only: [String]
+    /// Every --prefix, as given.
+    var prefixes: [String]
     var noMasking: Bool
     var keepVaultEnv: Bool
+    /// --allow-trace: no trace guard on the command.
+    var allowTrace: Bool
     var mount: MountArguments
 
     init(_ options: OptionReader) {
@@ -31,8 +37,11 @@ struct RunArguments: CommandArguments {
         group = options.value(.group)
         envGroups = options.values(.envGroup)
         allowedNames = options.values(.allowEnvName)
+        only = options.values(.only)
+        prefixes = options.values(.namePrefix)
         noMasking = options.flag(.noMasking)
         keepVaultEnv = options.flag(.keepVaultEnv)
+        allowTrace = options.flag(.allowTrace)
         mount = MountArguments(options)
     }
 
@@ -41,13 +50,17 @@ struct RunArguments: CommandArguments {
             throw UsageError("no command to run", hint: "put it after --, e.g. vault run -- ./deploy.sh")
         }
         try mount.validate()
+        let accepted = try AcceptedNames(only: only, prefixes: prefixes)
+        if accepted.isEmpty, !envGroups.isEmpty { throw AcceptedNames.noneNamed("vault run --env-group") }
     }
 }
 
 enum RunCommand {
     static func run(_ arguments: RunArguments, _ invocation: Invocation) throws {
         let groups = try arguments.envGroups.map(ItemArguments.group(named:))
-        let groupVariables = groups.isEmpty ? nil : try GroupVariables(invocation, groups: groups, allowedNames: arguments.allowedNames)
+        let groupVariables = groups.isEmpty ? nil : try GroupVariables(
+            invocation, groups: groups, accepted: AcceptedNames(only: arguments.only, prefixes: arguments.prefixes),
+            allowedNames: arguments.allowedNames)
         let environment = try ChildEnvironment(invocation, arguments, groupVariables: groupVariables)
         if arguments.keepVaultEnv {
             invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")
@@ -64,6 +77,7 @@ enum RunCommand {
         let mounted = try mount?.start(&variables, from: environment, secrets: secrets, invocation: invocation)
         defer { mounted?.close() }
         if !arguments.keepVaultEnv { try startChildOutsideLoginKeyring() }
+        if !arguments.allowTrace { try guardChildTracing() }
         guard !arguments.noMasking else {
             let child = try ChildProcess.spawn(arguments.command, environment: &variables, streams: ChildStreams())
             var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
@@ -135,6 +149,16 @@ enum RunCommand {
         } catch let problem as LoginKeyringProblem {
             throw CommandFailure(.failure, "cannot start the command outside the login's keyring: " + LoginKeyringText.reason(problem),
                                  hint: "nothing was run; free some of this user's keys (see /proc/keys) and run it again")
+        }
+    }
+
+    /// Sets the trace guard the command inherits; nothing runs when it cannot be set.
+    private static func guardChildTracing() throws {
+        do {
+            try TraceGuard.enter()
+        } catch {
+            throw CommandFailure(.failure, "cannot keep the command from tracing other processes: \(error.call) failed (\(String(cString: strerror(error.errno))))",
+                                 hint: "nothing was run; pass --allow-trace to run it without the guard (docs/RUN.md)")
         }
     }
 

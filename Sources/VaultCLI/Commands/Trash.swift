@@ -11,8 +11,9 @@ enum TrashCommand {
         items.sort { $0.deletedAt > $1.deletedAt }
         let terminal = invocation.terminal
         let now = invocation.now
+        // How many the keys at hand cannot open is not said: the trash block is sealed, so its count is not public.
         if locked > 0 {
-            terminal.writeErr("vault: \(counted(locked, "trashed item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
+            terminal.writeErr("vault: trashed items of classes the keys at hand do not open are not listed: unlock to see them (or they are bound to another device)\n")
         }
         let deleted = items.map { DateText.iso($0.deletedAt) }
         if arguments.json {

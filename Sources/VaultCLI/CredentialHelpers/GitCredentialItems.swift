@@ -82,9 +82,17 @@ struct GitCredentialItems {
         for line in GitCredentialItems.lines(of: match.details.generic ?? "") where GitCredentialItems.publicKeys.contains(line.key) {
             reply.append(line.key, line.value)
         }
-        reply.attributes += secretAttributes
+        // The secret's text is its writer's: where and as whom the credential applies comes from
+        // the item's service and account only, never from a line of the secret.
+        reply.attributes += secretAttributes.filter { GitCredentialItems.mayComeFromSecret($0.key) }
         try reply.validateForOutput()
         return reply
+    }
+
+    /// Whether an attribute kept in a secret's text may be given back: not one that says which
+    /// credential this is (protocol, host, path, username, password, url), nor one of a request.
+    static func mayComeFromSecret(_ key: String) -> Bool {
+        !identityKeys.contains(key) && !requestOnlyKeys.contains(key)
     }
 
     /// Stores the credential, replacing what matches it; a request without
@@ -102,8 +110,7 @@ struct GitCredentialItems {
         let publicLines = request.attributes.filter { GitCredentialItems.publicKeys.contains($0.key) }
         details.generic = publicLines.isEmpty ? nil : publicLines.map { "\($0.key)=\(String(decoding: $0.value.copyBytes(), as: UTF8.self))\n" }.joined()
         let secretAttributes = request.attributes.filter {
-            !GitCredentialItems.identityKeys.contains($0.key) && !GitCredentialItems.publicKeys.contains($0.key)
-                && !GitCredentialItems.requestOnlyKeys.contains($0.key)
+            GitCredentialItems.mayComeFromSecret($0.key) && !GitCredentialItems.publicKeys.contains($0.key)
         }
         let item = NewItem(service: location.service, account: username, group: group,
                            accessibility: accessibility ?? existing?.accessibility ?? .default,

@@ -18,6 +18,8 @@ struct ForeignImport {
             throw CommandFailure(.usage, "\(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason)); nothing was imported",
                                  hint: "check that the file is what --from \(format.rawValue) reads (docs/IMPORT.md)")
         }
+        let entryCount = batch.entries.count + batch.bad.count
+        if entryCount > arguments.maxEntries { throw ImportCommand.tooManyEntries(entryCount, limit: arguments.maxEntries) }
         let naming = item(defaultGroup: defaultGroup)
         batch.separateRepeatedNames { naming($0).key }
         if let first = batch.bad.first, !arguments.partial {

@@ -24,7 +24,7 @@ enum ImportFormat: String, CaseIterable {
         switch self {
         case .pass, .gopass:
             let store = source ?? invocation.environment["PASSWORD_STORE_DIR"] ?? ((invocation.environment["HOME"] ?? "") + "/.password-store")
-            return (try PasswordStore(directory: store).read(invocation), store)
+            return (try PasswordStore(directory: store).read(invocation, maxEntries: arguments.maxEntries), store)
         case .kdbx:
             guard let source else { throw UsageError("no database named", hint: "give the .kdbx file: vault import --from kdbx FILE") }
             return (try KeePassXCDatabase(path: source).read(invocation, keyFile: arguments.kdbxKeyFile, passwordFile: arguments.kdbxPasswordFile), source)
@@ -32,7 +32,7 @@ enum ImportFormat: String, CaseIterable {
             guard let source else {
                 throw UsageError("no file named", hint: "give the export file, or - for stdin: vault import --from \(rawValue) FILE")
             }
-            let bytes = source == "-" ? SecretStream.read(STDIN_FILENO, limit: ProgramOutput.limit) : try ExportFile.read(path: source)
+            let bytes = source == "-" ? try Self.readStandardInput() : try ExportFile.read(path: source)
             switch self {
             case .bitwardenJSON: return (try BitwardenExport.entries(from: bytes, origin: .named(source)), source)
             case .keepassxcCSV: return (try ColumnMapping.keePassXC.entries(from: bytes), source)
@@ -45,27 +45,51 @@ enum ImportFormat: String, CaseIterable {
             }
         }
     }
+
+    /// The export on stdin, refused whole past `ImportLimits.maxExportBytes`.
+    private static func readStandardInput() throws -> SecretBytes {
+        let (bytes, total) = SecretStream.readCounting(STDIN_FILENO, limit: ImportLimits.maxExportBytes)
+        guard total <= ImportLimits.maxExportBytes else {
+            throw ImportProblem(.named("stdin"), .tooLarge(bytes: total, limit: ImportLimits.maxExportBytes))
+        }
+        return bytes
+    }
 }
 
 /// A pass (or gopass) store: every `.gpg` file under its directory, hidden ones (`.git`,
 /// `.gpg-id`, `.extensions`) left out, decrypted by `gpg --decrypt` as pass does, so gpg-agent
-/// and pinentry work as they do for pass.
+/// and pinentry work as they do for pass. What is passed over outside hidden directories — a
+/// link, a named pipe, a `.gpg` name that begins with a dot — is reported as left out.
 struct PasswordStore {
     let directory: String
 
-    func read(_ invocation: Invocation) throws -> ImportBatch {
+    /// More than `maxEntries` `.gpg` files refuse the import before any is decrypted.
+    func read(_ invocation: Invocation, maxEntries: Int) throws -> ImportBatch {
         var info = stat()
         guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
             throw UsageError("there is no password store at \(quoted(directory))",
                              hint: "give the store's directory, or set PASSWORD_STORE_DIR")
         }
         let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
-        let files = try ScanFiles(root: root, skipIgnored: false, environment: invocation.environment).files.filter { path in
-            path.hasSuffix(".gpg") && !path.dropFirst(root.count + 1).split(separator: "/").contains { $0.hasPrefix(".") }
+        let walk = try ScanFiles(root: root, skipIgnored: false, environment: invocation.environment)
+        func relative(_ path: String) -> [Substring] { path.dropFirst(root.count + 1).split(separator: "/") }
+        // Hidden directories (.git, .extensions) are the store's machinery; a hidden name beside the entries is reported.
+        func inHiddenDirectory(_ path: String) -> Bool { relative(path).dropLast().contains { $0.hasPrefix(".") } }
+        var batch = ImportBatch()
+        for other in walk.others where !inHiddenDirectory(other.path) {
+            batch.skipped.append(ImportProblem(.named(String(other.path.dropFirst(root.count + 1))), .notAFile(other.kind)))
         }
+        var files: [String] = []
+        for path in walk.files where path.hasSuffix(".gpg") && !inHiddenDirectory(path) {
+            if relative(path).last?.hasPrefix(".") == true {
+                batch.skipped.append(ImportProblem(.named(String(path.dropFirst(root.count + 1))), .hiddenName))
+            } else {
+                files.append(path)
+            }
+        }
+        if files.count > maxEntries { throw ImportCommand.tooManyEntries(files.count, limit: maxEntries) }
         let progress = ProgressLine.start(invocation, label: "decrypting", unit: "entry")
         defer { progress?.finish() }
-        var batch = ImportBatch()
         for (done, file) in files.enumerated() {
             progress?.update(done: done + 1, total: files.count)
             let name = String(file.dropFirst(root.count + 1).dropLast(4))

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VaultCore
 import VaultCrypto
 
 /// What a program that decrypts for vault (gpg, keepassxc-cli) wrote: its standard output read
@@ -11,7 +12,7 @@ struct ProgramOutput {
     let stderr: [UInt8]
 
     /// The largest output kept: a password store entry or a whole database export.
-    static let limit = 256 << 20
+    static let limit = ImportLimits.maxExportBytes
 
     /// Runs `argv` (found on PATH) with vault's environment, `input` on its standard input through
     /// a pipe (nil: vault's own, so a pinentry can reach the terminal), and waits for it.

@@ -3,9 +3,9 @@ import VaultCrypto
 
 /// The items of some groups as environment variables, each named by its env name (or the name
 /// derived from service and account), read in one pass: what `vault env` prints and
-/// `vault run --env-group` sets. Two items with one name are refused; an item whose secret is not
-/// text, or whose name is protected (`ProtectedVariable`) and not allowed by `--allow-env-name`,
-/// is skipped with a warning naming it.
+/// `vault run --env-group` sets. Only the names the job accepts (`AcceptedNames`) are taken; two
+/// items with one name are refused; an item whose secret is not text, or whose name is protected
+/// (`ProtectedVariable`) and not allowed by `--allow-env-name`, is skipped with a warning naming it.
 struct GroupVariables {
     private(set) var variables: [(name: String, value: SecretBytes)] = []
     /// The values of the items' sealed fields: not set as variables, but masked by `run` as the secrets are.
@@ -13,8 +13,9 @@ struct GroupVariables {
     /// The protected names that were skipped: the command exits non-zero for them after doing the rest.
     private(set) var skippedProtected: [String] = []
 
+    /// `accepted` are the names the job takes (nil: every name, for output that sets no variable);
     /// `allowedNames` are the protected names --allow-env-name lets items set.
-    init(_ invocation: Invocation, groups: [AccessGroup?], allowedNames: [String]) throws {
+    init(_ invocation: Invocation, groups: [AccessGroup?], accepted: AcceptedNames?, allowedNames: [String]) throws {
         let progress = ProgressLine.start(invocation, label: "reading secrets")
         let store = try VaultAccess(invocation).store(progress: progress)
         defer { progress?.finish() }
@@ -32,8 +33,20 @@ struct GroupVariables {
         }
         progress?.finish()
         for item in items where !item.fields.isEmpty { sealedFields += item.secretValues.dropFirst() }
+        let terminal = invocation.terminal
+        if items.isEmpty {
+            terminal.writeErr("vault: warning: \(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read\n")
+        }
         // Each name made once; sorted by name, the items of one name are neighbours.
-        let names = items.map { EnvironmentName.of($0.attributes) }
+        var names = items.map { EnvironmentName.of($0.attributes) }
+        if let accepted {
+            let taken = names.indices.filter { accepted.accepts(names[$0]) }
+            for name in accepted.names where !taken.contains(where: { names[$0] == name }) {
+                terminal.writeErr("vault: warning: no item of \(ReadableSecrets.scope(groups)) sets \(name)\n")
+            }
+            items = taken.map { items[$0] }
+            names = taken.map { names[$0] }
+        }
         let order = names.indices.sorted { names[$0] < names[$1] }
         for (first, second) in zip(order, order.dropFirst()) where names[first] == names[second] {
             let clashing = items.indices.filter { names[$0] == names[first] }.map { items[$0].attributes }
@@ -42,7 +55,6 @@ struct GroupVariables {
                                  hint: "give one another name with 'vault update … --keep-secret --env-name NAME', or pick a group with --group")
         }
         let allowed = Set(allowedNames)
-        let terminal = invocation.terminal
         variables.reserveCapacity(items.count)
         for index in order {
             let name = names[index], attributes = items[index].attributes
@@ -61,9 +73,6 @@ struct GroupVariables {
                 continue
             }
             variables.append((name, secret))
-        }
-        if items.isEmpty {
-            terminal.writeErr("vault: warning: \(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read\n")
         }
     }
 

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VaultCore
 
 /// The files `vault scan` searches under one of its paths: every regular
 /// file, ignored by git or not, never following a symlink (a link's target
@@ -12,6 +13,9 @@ struct ScanFiles {
     var files: [String] = []
     /// Directories and files that could not be read.
     var unreadable: [String] = []
+    /// What the walk passed over that is neither a file nor a directory (links, pipes, sockets,
+    /// devices), with its kind: `vault import --from pass` reports them as left out.
+    var others: [(path: String, kind: ImportProblem.FileKind)] = []
 
     init(root: String, skipIgnored: Bool, environment: [String: String]) throws {
         var info = stat()
@@ -60,7 +64,10 @@ struct ScanFiles {
             switch info.st_mode & S_IFMT {
             case S_IFDIR: walk(path)
             case S_IFREG: files.append(path)
-            default: continue  // symlinks, sockets, fifos, devices
+            case S_IFLNK: others.append((path, .symbolicLink))
+            case S_IFIFO: others.append((path, .fifo))
+            case S_IFSOCK: others.append((path, .socket))
+            default: others.append((path, .device))
             }
         }
     }

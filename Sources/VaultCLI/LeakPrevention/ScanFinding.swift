@@ -35,9 +35,9 @@ struct ScanFinding {
     /// What a baseline line holds for this hit.
     var baselineKey: String { place + "\t" + ItemName.of(item) }
 
-    /// A path as it is, or quoted with escapes when it holds a control character or a tab.
+    /// A path as it is, or quoted with escapes when it holds a tab or a character `HiddenCharacters.mustShow` names.
     private static func printable(_ path: String) -> String {
-        path.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? quoted(path) : path
+        HiddenCharacters.occur(in: path) ? quoted(path) : path
     }
 
     /// The hit as a line of `vault scan` output.

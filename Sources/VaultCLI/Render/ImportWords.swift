@@ -18,6 +18,9 @@ enum ImportWords {
         case .unsupportedKind(let kind): return "a \(kind); vault imports logins and notes"
         case .sameNameAs(let first): return "the same name as \(origin(first)); rename one of them in the source"
         case .undecryptable(let why): return "cannot be decrypted: \(why)"
+        case .tooLarge(let bytes, let limit): return "\(bytes) bytes, more than the \(limit >> 20) MiB an import reads"
+        case .notAFile(let kind): return "\(words(kind)), not a file: pass reads files only, and vault follows no link"
+        case .hiddenName: return "a name that begins with a dot, which pass does not list"
         }
     }
 }
@@ -30,6 +33,16 @@ extension ImportWords {
         case .columnMapping: return "the column mapping"
         case .item(let number, let name): return "item \(number)" + (name.map { " (\($0))" } ?? "")
         case .named(let name): return name
+        }
+    }
+
+    /// What a password store holds in an entry's place.
+    static func words(_ kind: ImportProblem.FileKind) -> String {
+        switch kind {
+        case .symbolicLink: return "a symbolic link"
+        case .fifo: return "a named pipe"
+        case .socket: return "a socket"
+        case .device: return "a device"
         }
     }
 

@@ -190,7 +190,7 @@ enum ItemOutput {
     /// or terminal control: `\\`, `\t`, `\n`, `\r`, and `\u{HH}` for other
     /// C0 and C1 controls and DEL, as the table writes them.
     private static func appendField(_ text: String, to out: inout [UInt8]) {
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\\") || $0 == 0xC2 }) else {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F || $0 == UInt8(ascii: "\\") }) else {
             out += text.utf8
             return
         }
@@ -200,24 +200,32 @@ enum ItemOutput {
             case 0x09: out += "\\t".utf8
             case 0x0A: out += "\\n".utf8
             case 0x0D: out += "\\r".utf8
-            case 0..<0x20, 0x7F...0x9F: out += "\\u{\(String(scalar.value, radix: 16))}".utf8
+            case _ where HiddenCharacters.mustShow(scalar): out += visibleEscape(scalar.value).utf8
             default: out += String(scalar).utf8
             }
         }
     }
 
-    /// A name with control characters escaped, so a table row stays one line.
+    /// Text others chose (a name, label, git author) as plain text shows it: every character
+    /// `HiddenCharacters.mustShow` names escaped as `\u{…}` (so a table row stays one line and reads
+    /// in the order stored), quotes and backslashes as they are unless such a character is there.
+    /// The one rule every plain-text output follows; `jsonString` is JSON's.
     static func printable(_ text: String) -> String {
-        guard hasTerminalControl(text) else { return text }
+        guard HiddenCharacters.occur(in: text) else { return text }
         let inner = quoted(text)
         return String(inner.dropFirst().dropLast())
     }
 
-    /// A JSON string literal.
+    /// A JSON string literal: every character `HiddenCharacters.mustShow` names as `\uXXXX`
+    /// (a surrogate pair above U+FFFF), so JSON printed to a terminal moves and reorders nothing.
     static func jsonString(_ text: String) -> String {
         doubleQuoted(text, escapeControl: { value in
-            let hex = String(value, radix: 16)
-            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        }, escapesDelete: false)
+            func unit(_ unit: UInt32) -> String {
+                let hex = String(unit, radix: 16)
+                return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+            guard value > 0xFFFF else { return unit(value) }
+            return unit(0xD800 + ((value - 0x10000) >> 10)) + unit(0xDC00 + ((value - 0x10000) & 0x3FF))
+        })
     }
 }

@@ -1,9 +1,18 @@
-// How names and values appear in messages and in text a shell reads back.
+import VaultCore
+
+// How names and values appear in messages and in text a shell reads back. Every output makes
+// the characters of `HiddenCharacters.mustShow` visible (the one rule for text others chose);
 // JSON output and `vault env` share the escapes of `escapedByBackslash`.
 
-/// A name in double quotes, with control characters escaped so one line stays one line.
+/// A name in double quotes, with control, bidirectional and other hidden characters escaped as
+/// `\u{…}`, so one line stays one line and reads in the order it is stored.
 func quoted(_ text: String) -> String {
-    doubleQuoted(text, escapeControl: { "\\u{\(String($0, radix: 16))}" }, escapesDelete: true)
+    doubleQuoted(text, escapeControl: visibleEscape)
+}
+
+/// How plain text shows a character `HiddenCharacters.mustShow` names: `\u{1b}`, `\u{202e}`.
+func visibleEscape(_ value: UInt32) -> String {
+    "\\u{\(String(value, radix: 16))}"
 }
 
 /// Bytes that may not be UTF-8, in double quotes: printable ASCII as it is, any other byte as \xHH.
@@ -34,40 +43,23 @@ func escapedByBackslash(_ value: UInt32) -> String? {
 }
 
 /// `text` in double quotes with `"`, backslash, newline, tab and carriage return
-/// backslash-escaped, and other control characters written by `escapeControl`.
-func doubleQuoted(_ text: String, escapeControl: (UInt32) -> String, escapesDelete: Bool) -> String {
+/// backslash-escaped, and every other character `HiddenCharacters.mustShow` names written by `escapeControl`.
+func doubleQuoted(_ text: String, escapeControl: (UInt32) -> String) -> String {
     // Most text needs no escape at all (`list --json` quotes every field of every item): checked on its bytes.
-    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && !(escapesDelete && ($0 == 0x7F || $0 == 0xC2)) }) {
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
         return "\"" + text + "\""
     }
     var out = "\""
     for scalar in text.unicodeScalars {
         if let escaped = escapedByBackslash(scalar.value) {
             out += escaped
-        } else if scalar.value < 0x20 || (escapesDelete && isTerminalControl(scalar.value)) {
+        } else if HiddenCharacters.mustShow(scalar) {
             out += escapeControl(scalar.value)
         } else {
             out.unicodeScalars.append(scalar)
         }
     }
     return out + "\""
-}
-
-/// DEL and the C1 controls (U+0080–U+009F, among them CSI, which some terminals obey as ESC [):
-/// what a terminal may act on beyond the C0 controls.
-func isTerminalControl(_ value: UInt32) -> Bool {
-    value == 0x7F || (0x80...0x9F).contains(value)
-}
-
-/// Whether text holds a character a terminal may act on (C0, DEL, C1), found on its bytes.
-func hasTerminalControl(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
-        bytes.indices.contains { index in
-            bytes[index] < 0x20 || bytes[index] == 0x7F
-                || (bytes[index] == 0xC2 && index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]))
-        }
-    }
 }
 
 /// A word as a shell would need it: bare when safe, else in single quotes;
@@ -78,11 +70,14 @@ func shellQuoted(_ text: String) -> String {
             || ($0.value >= 0x61 && $0.value <= 0x7A) || "-_./:@=+,".unicodeScalars.contains($0)
     }
     if safe { return text }
-    if hasTerminalControl(text) {
-        // In $'…' (bash, zsh, ksh), \" \\ \n \t \r, \xHH (a byte) and \uHHHH (a character) are escapes.
+    if HiddenCharacters.occur(in: text) {
+        // In $'…' (bash, zsh, ksh), \" \\ \n \t \r, \xHH (a byte), \uHHHH and \UHHHHHHHH (a character) are escapes.
         let body = doubleQuoted(text, escapeControl: { value in
-            value < 0x80 ? (value < 0x10 ? "\\x0" : "\\x") + String(value, radix: 16) : "\\u00" + String(value, radix: 16)
-        }, escapesDelete: true)
+            let hex = String(value, radix: 16)
+            if value < 0x80 { return "\\x" + String(repeating: "0", count: 2 - hex.count) + hex }
+            if value <= 0xFFFF { return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex }
+            return "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+        })
         return "$'" + body.dropFirst().dropLast().replacing("'", with: "\\'") + "'"
     }
     return "'" + text.replacing("'", with: "'\\''") + "'"

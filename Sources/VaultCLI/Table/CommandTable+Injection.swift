@@ -10,6 +10,14 @@ extension CommandTable {
         help: "let an item set NAME though it is protected (PATH, BASH_ENV, LD_*, GIT_*, GITHUB_ENV and the rest of docs/RUN.md); without it such an item is skipped and the command exits 1",
         repeatable: true)
 
+    static let only = OptionSpec(
+        .only, value: "NAME[,NAME…]",
+        help: "take the items whose variable name is NAME; the job must name what it accepts with --only or --prefix, since an item's writer chooses its name",
+        repeatable: true)
+
+    static let namePrefix = OptionSpec(
+        .namePrefix, value: "PREFIX", help: "take the items whose variable name begins with PREFIX (e.g. APP_)", repeatable: true)
+
     static let runCommand = CommandSpec(
         "run", summary: "run a command with secrets in its environment, masked in its output",
         discussion: """
@@ -27,12 +35,16 @@ extension CommandTable {
             never what unlocks vault: VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE and \
             VAULT_PASSPHRASE_FILE are left out of its environment, and it starts in a \
             session keyring of its own, outside the login's, unless --keep-vault-env \
-            is given (an --env or --env-file that sets one is kept). With --mount the \
+            is given (an --env or --env-file that sets one is kept). It also cannot trace \
+            its way out: it runs with no-new-privs, in a Landlock domain where the kernel \
+            has one, and with ptrace, process_vm_readv, process_vm_writev and pidfd_getfd \
+            failing, unless --allow-trace. With --mount the \
             secrets are served on a named pipe (0600, its path in VAULT_MOUNT_PATH) instead \
             of the environment, one reader at a time, and never written to a file system; \
             the pipe is removed when the command exits. With --env-group GROUP every item \
-            of GROUP you can read is set too, named as vault env names it (an --env or \
-            --env-file of the same name wins); an item whose name is protected (PATH, \
+            of GROUP you can read whose name the job accepts (--only NAME,… or --prefix \
+            PREFIX, one of which --env-group needs) is set too, named as vault env names it \
+            (an --env or --env-file of the same name wins); an item whose name is protected (PATH, \
             BASH_ENV, LD_PRELOAD, GIT_*, GITHUB_ENV and the others of docs/RUN.md) is \
             skipped with a warning unless --allow-env-name NAME, and vault then exits 1 \
             when the command succeeded.
@@ -45,10 +57,14 @@ extension CommandTable {
             OptionSpec(.envGroup, value: "GROUP",
                        help: "set every item of GROUP you can read as a variable named by its env name, masked like references (as envchain does)",
                        repeatable: true, completion: .group),
+            only,
+            namePrefix,
             allowEnvName,
             OptionSpec(.noMasking, help: "pass the command's output through unmasked"),
             OptionSpec(.keepVaultEnv,
                        help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE) and the login's kernel keyring, which run keeps from it by default; the command can then read every item you can"),
+            OptionSpec(.allowTrace,
+                       help: "let the command trace other processes and gain privileges: without it, it runs with no-new-privs (sudo, ping and other setuid or file-capability programs do not gain theirs) and cannot ptrace, read the memory of or take descriptors from a process outside it (debuggers, strace, rr and LeakSanitizer fail); see docs/RUN.md"),
             OptionSpec(.mount, value: "PATH[=TEMPLATE]",
                        help: "serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR",
                        completion: .file),
@@ -63,8 +79,8 @@ extension CommandTable {
                         "resolve the references of an env file"),
             ExampleSpec("vault run --env PGPASSWORD=vault://ci/postgres/admin -- psql -h db",
                         "set one variable from an item of the group ci"),
-            ExampleSpec("vault run --env-group aws -- terraform plan",
-                        "set every item of the group aws as a variable, as envchain aws terraform plan does"),
+            ExampleSpec("vault run --env-group aws --prefix AWS_ -- terraform plan",
+                        "set the items of the group aws named AWS_… as variables, as envchain aws terraform plan does"),
             ExampleSpec("vault run --env-file .env.vault --mount app.env --mount-max-reads 1 -- sh -c 'app --env-file \"$VAULT_MOUNT_PATH\"'",
                         "hand the secrets to a program that reads a file, through a pipe read once"),
         ],
@@ -75,7 +91,9 @@ extension CommandTable {
         "env", summary: "print items as environment variable assignments",
         discussion: """
             Prints NAME='VALUE' for every item of the group (or of every group the caller \
-            can open). NAME is the item's --env-name, or else its service and account \
+            can open) whose name the job accepts, as --only and --prefix say: every \
+            format but json needs one of them, since an item's writer chooses its name \
+            (docs/RUN.md). NAME is the item's --env-name, or else its service and account \
             upper-cased and joined by _, with characters other than letters, digits and _ \
             turned into _ (github/ci-bot gives GITHUB_CI_BOT). The default dotenv format \
             reads back the same in bash and python-dotenv, so it refuses (exit 2, nothing \
@@ -91,14 +109,17 @@ extension CommandTable {
             """,
         options: [
             referenceGroup,
+            only,
+            namePrefix,
             allowEnvName,
             OptionSpec(.format, value: "FORMAT", help: "how to print the assignments", default: "dotenv",
                        completion: .values(EnvFormat.allCases.map(\.rawValue))),
             OptionSpec(.json, help: "refused with a pointer to --format json", hidden: true),
         ],
         examples: [
-            ExampleSpec("vault env --group ci --format github", "export the group ci's items to later steps of a GitHub Actions job"),
-            ExampleSpec("eval \"$(vault env --group dev --format shell)\"", "set the group dev's items in this shell"),
+            ExampleSpec("vault env --group ci --only DEPLOY_TOKEN,DATABASE_PASSWORD --format github",
+                        "export two items of the group ci to later steps of a GitHub Actions job"),
+            ExampleSpec("eval \"$(vault env --group dev --prefix DEV_ --format shell)\"", "set the group dev's items named DEV_… in this shell"),
             ExampleSpec("vault env --format json", "print every item as one JSON object"),
         ],
         run: EnvCommand.run)

@@ -132,6 +132,8 @@ extension CommandTable {
             OptionSpec(.createGroup, help: "create the --group even when its name is one letter away from an existing group's"),
             OptionSpec(.dryRun, short: "n", help: "print the names of the items that would be imported, and change nothing"),
             OptionSpec(.partial, help: "import the entries that were read even when others are bad input or share a name"),
+            OptionSpec(.maxEntries, value: "N",
+                       help: "take up to N entries (default 100000); a source with more imports nothing. An export over 256 MiB is never read (docs/IMPORT.md)"),
             OptionSpec(.kdbxPasswordFile, value: "FILE", help: "for --from kdbx: read the database's password from FILE (else it is asked for)",
                        completion: .file),
             OptionSpec(.kdbxKeyFile, value: "FILE", help: "for --from kdbx: the database's key file", completion: .file),

@@ -126,6 +126,24 @@ public struct ImportProblem: Error, Equatable, Sendable {
         case sameNameAs(ImportOrigin)
         /// The source could not be decrypted: no secret key for it (pass), or the program failed.
         case undecryptable(String)
+        /// The export is larger than `ImportLimits.maxExportBytes`.
+        case tooLarge(bytes: Int, limit: Int)
+        /// An entry of a password store that is not a regular file (a link is not followed).
+        case notAFile(FileKind)
+        /// A password store entry whose name begins with a dot (`..gpg`, `.x.gpg`), which pass does not list.
+        case hiddenName
+    }
+
+    /// What a password store holds in an entry's place.
+    public enum FileKind: Equatable, Sendable {
+        /// A symbolic link, which vault does not follow.
+        case symbolicLink
+        /// A named pipe (FIFO), which could block a reader for ever.
+        case fifo
+        /// A UNIX socket.
+        case socket
+        /// A block or character device.
+        case device
     }
 
     /// The line, file or entry it concerns.

@@ -100,14 +100,18 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    /// `name` with the bytes that `mustEncode` names written as `%XX`.
+    /// `name` with the bytes that `mustEncode` names, and every byte of a character
+    /// `HiddenCharacters.mustShow` names (C1, bidirectional and other format characters), written as `%XX`.
     private static func encode(_ name: String) -> String {
         var bytes: [UInt8] = []
-        for byte in name.utf8 {
-            if mustEncode(byte) {
-                bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
-            } else {
-                bytes.append(byte)
+        for scalar in name.unicodeScalars {
+            let hidden = HiddenCharacters.mustShow(scalar)
+            for byte in String(scalar).utf8 {
+                if hidden || mustEncode(byte) {
+                    bytes += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]]
+                } else {
+                    bytes.append(byte)
+                }
             }
         }
         return String(decoding: bytes, as: UTF8.self)

@@ -133,11 +133,19 @@ public struct Item: Sendable {
         self.fields = fields
     }
 
-    /// What a masker conceals and a scan looks for: the secret, the one-time code field, and each
-    /// line of the notes (a recovery code or a user name is printed alone, not with its neighbours).
+    /// What a masker conceals and a scan looks for: the secret, the one-time code field, each
+    /// line of the notes (a recovery code or a user name is printed alone, not with its neighbours),
+    /// and the seed of a one-time code secret in the forms it is printed in
+    /// (`OneTimeCodeSecret.seedForms`), whether it is the secret or the otp field. The secret is first.
     public var secretValues: [SecretBytes] {
-        guard !fields.isEmpty else { return [secret] }
-        return [secret] + fields.present.flatMap { $0.field == .notes ? Item.lines(of: $0.value) : [$0.value] }
+        let seeds = OneTimeCodeSecret.seedForms(of: secret)
+        guard !fields.isEmpty else { return [secret] + seeds }
+        return [secret] + seeds + fields.present.flatMap { present -> [SecretBytes] in
+            switch present.field {
+            case .notes: Item.lines(of: present.value)
+            case .oneTimeCode: [present.value] + OneTimeCodeSecret.seedForms(of: present.value)
+            }
+        }
     }
 
     private static func lines(of value: SecretBytes) -> [SecretBytes] {

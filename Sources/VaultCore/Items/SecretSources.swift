@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import VaultCrypto
 
 /// Reading a secret from a file, exactly as its bytes are.
@@ -15,8 +18,13 @@ public enum SecretFile {
 
 /// Another password manager's export, read whole for `vault import --from`.
 public enum ExportFile {
-    /// The file's bytes, in locked memory (the ordinary copy read is wiped).
+    /// The file's bytes, in locked memory (the ordinary copy read is wiped). Throws an
+    /// `ImportProblem` (`tooLarge`) for a file over `ImportLimits.maxExportBytes`, before reading it.
     public static func read(path: String) throws -> SecretBytes {
+        var info = stat()
+        if stat(path, &info) == 0, Int(info.st_size) > ImportLimits.maxExportBytes {
+            throw ImportProblem(.named(path), .tooLarge(bytes: Int(info.st_size), limit: ImportLimits.maxExportBytes))
+        }
         var bytes = try FileSystem.read(path, kind: .export, requirePrivate: false)
         defer { for i in bytes.indices { bytes[i] = 0 } }
         return SecretBytes(bytes)

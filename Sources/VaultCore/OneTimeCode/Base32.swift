@@ -29,7 +29,7 @@ enum Base32 {
         return builder.finish()
     }
 
-    private static func value(of byte: UInt8) -> UInt8? {
+    static func value(of byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
         case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a")

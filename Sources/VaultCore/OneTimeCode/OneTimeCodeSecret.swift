@@ -129,11 +129,11 @@ public struct OneTimeCodeSecret {
         return builder.finish()
     }
 
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
+    static func lowercased(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
-    private static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
+    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8] {
         var result: [UInt8] = []
         var index = 0
         while index < bytes.count {
