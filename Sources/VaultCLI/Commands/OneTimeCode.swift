@@ -33,7 +33,9 @@ struct OneTimeCodeArguments: CommandArguments {
 enum OneTimeCodeCommand {
     static func run(_ arguments: OneTimeCodeArguments, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)
-        let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
+        // -a may be left out when one item of the service holds a code, as get allows.
+        let query = Query(service: try options.service(), account: try options.reference()?.account ?? arguments.item.account,
+                          group: try options.group())
         let time = try unixTime(arguments.at, invocation)
         let clipboard = try ClipboardCopy.requested(arguments.clipboard, invocation)
         let store = try VaultAccess(invocation).store()

@@ -278,7 +278,8 @@ struct ErrorReport {
         case .outsideCredential(let group, let covered):
             return ErrorReport(status: status,
                                message: "the credential does not cover group \(quoted(group.name)); it covers \(covered.map { quoted($0.name) }.joined(separator: ", "))",
-                               hint: "name one of its groups, or ask for a grant with --group \(shellQuoted(group.name))")
+                               hint: Suggestion.closest(to: group.name, among: covered.map(\.name).filter { Suggestion.distance(group.name, $0) < max(2, group.name.count / 2) }).map { "did you mean \(quoted($0))? (--group \(shellQuoted($0)))" }
+                                   ?? "name one of its groups, or ask for a grant with --group \(shellQuoted(group.name))")
         case .readOnlyCredential:
             return ErrorReport(status: status, message: "the credential is read-only and cannot change items",
                                hint: "ask the vault's owner for a grant without --read-only, or make the change with the passphrase")

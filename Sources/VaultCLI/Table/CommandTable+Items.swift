@@ -42,6 +42,7 @@ extension CommandTable {
             resultJSON,
             otp,
         ] + secretSourceOptions,
+        positionals: [itemName],
         examples: [
             ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
                         "store a token from stdin, where ps cannot see it"),
@@ -290,6 +291,7 @@ extension CommandTable {
         ] + nameGlobs + [
             json,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault list", "list every item"),
             ExampleSpec("vault list --search github", "find items by part of a name or label"),

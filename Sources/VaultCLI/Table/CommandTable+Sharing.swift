@@ -110,6 +110,7 @@ extension CommandTable {
             OptionSpec(.theirs, help: "keep the other side's version"),
             resultJSON,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault resolve -s github -a ci-bot --theirs", "take the teammate's token"),
         ],
