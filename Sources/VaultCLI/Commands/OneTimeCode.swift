@@ -95,6 +95,11 @@ enum OneTimeCodeInput {
         }
     }
 
+    /// The item's name as a command takes it, for a hint.
+    static func shortName(_ query: Query) -> String {
+        shellQuoted(SecretReference(group: query.group, service: query.service ?? "", account: query.account ?? "").shortName)
+    }
+
     /// Runs `body`, naming the item when its secret holds no one-time code.
     static func reading<T>(_ query: Query, _ body: () throws -> T) throws -> T {
         do {
@@ -103,7 +108,7 @@ enum OneTimeCodeInput {
             throw CommandFailure(
                 .failure,
                 "the item for service \(quoted(query.service ?? "")), account \(quoted(query.account ?? "")) holds no one-time code secret: \(error.problem)",
-                hint: "store one with 'vault add --otp -U' and the URI or seed on stdin")
+                hint: "keep one beside the secret with 'vault update \(OneTimeCodeInput.shortName(query)) --otp-file FILE' (the otpauth:// URI or Base32 seed in FILE)")
         }
     }
 }

@@ -36,9 +36,10 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
         self.account = account
     }
 
-    /// Whether `text` is meant as a reference (starts with `vault://`), valid or not.
+    /// Whether `text` is meant as a reference, valid or not: it starts with `vault:/`, so one
+    /// that lacks a slash (`vault:/github/ci-bot`) is refused, not passed on as text.
     public static func isReference(_ text: String) -> Bool {
-        text.hasPrefix(scheme)
+        text.hasPrefix("vault:/")
     }
 
     /// Parses a reference; throws `SecretReferenceError` naming what is wrong.
