@@ -239,6 +239,11 @@ struct VaultAccess {
                !Vault(location: location, keys: .none, host: HostContext.live(environment: environment)).sessionIsLive(token: token) {
                 invocation.terminal.writeErr("vault: the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'\n")
             }
+            // The prompt is in the list only when no identity is named: one lying where `identity new` writes it is said once.
+            let identityPath = IdentityFile.defaultPath(environment: environment)
+            if calls.value == 1, KeyFile.exists(path: identityPath) {
+                invocation.terminal.writeErr(UnnamedIdentityText.beforePrompt(path: identityPath))
+            }
             return try self.credential()
         }
     }

@@ -180,7 +180,7 @@ struct ErrorReport {
                                hint: "if the vault was re-keyed, run 'vault trust' where it is unlocked and pin the new fingerprint in VAULT_TRUST")
         case .trustNotPinned(let path):
             return ErrorReport(status: status, message: "an identity reads the vault \(vault(path, shown: shownPath)) only with a trust fingerprint pinned: anyone who can write the file can seal a member slot",
-                               hint: "run 'vault trust' where the vault is unlocked and give its output as VAULT_TRUST (or the config key trust)")
+                               hint: "ask the vault's owner for the output of 'vault trust' and pin it here with 'vault trust --pin FINGERPRINT' (or VAULT_TRUST)")
         case .invalidTrustFingerprint(let source):
             return ErrorReport(status: status, message: "\(source) is not a trust fingerprint (64 hex digits)",
                                hint: "give what 'vault trust' prints")
