@@ -45,12 +45,12 @@ private let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 extension DriftTests {
-    /// groff (what man(1) runs) warns of nothing in the page, on a terminal or on paper.
+    /// groff (what man(1) runs) warns of nothing in the page, with every warning on, on a terminal or on paper.
     @Test func manPageIsCleanUnderGroff() throws {
         guard let groff = installedTool("groff") else { return }
         let page = packageRoot.appendingPathComponent(GeneratedFile.man.path).path
         for device in ["utf8", "ps"] {
-            let result = try runTool(groff, ["-mandoc", "-T", device, "-z", page])
+            let result = try runTool(groff, ["-mandoc", "-ww", "-T", device, "-z", page], environment: ["LC_ALL": "C"])
             #expect(result.status == 0 && result.stderr.isEmpty, "groff -T \(device) \(GeneratedFile.man.path):\n\(result.stderr)")
         }
     }
