@@ -32,7 +32,7 @@ enum DeleteCommand {
         }
         let deleted = try store.delete(matching: query, allMatching: allMatching)
         // The vault file keeps what delete removes in its trash; the desktop keyring keeps nothing.
-        let kept = store is Vault ? " (kept in the trash: 'vault trash' lists it, 'vault undelete' brings it back)" : ""
+        let kept = store.fileVault != nil ? " (kept in the trash: 'vault trash' lists it, 'vault undelete' brings it back)" : ""
         invocation.report("deleted \(counted(deleted.count, "item"))" + kept, json: .object([("deleted", .items(deleted, now: invocation.now))]), asJSON: arguments.json)
     }
 
