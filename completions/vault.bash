@@ -1,4 +1,4 @@
-# Generated from CommandTable.swift by `make generate` — do not edit
+# Generated from CommandTable.swift by `make generate`; do not edit
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
@@ -21,10 +21,10 @@ _vault_command_name() {
 _vault_options() {
     case "$1" in
         init) echo "--kdf-cost --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        add) echo "-s --service -a --account -l --label -j --comment -D --kind -G --generic --env-name --expires --class --group --create-group -U --update --json --otp --notes-file --otp-file --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         get) echo "-s --service -a --account --group -l --label --json --show-secret --field --clip --clip-timeout --revision --theirs --conflict --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         otp) echo "-s --service -a --account --group --at --remaining --json --clip --clip-timeout --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --keep --undo --json --otp --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        update) echo "-s --service -a --account --group -l --label -j --comment -D --kind -G --generic --env-name --expires --class --secret-file --generate --length --charset --require --no-ambiguous --words --separator --print -w --password --trim-newline --allow-empty --keep-secret --keep --undo --json --otp --notes-file --otp-file --clear-notes --clear-otp --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         edit) echo "-s --service -a --account --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         rename) echo "-s --service -a --account --group --to-service --to-account --to-group --create-group --keep-history --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         delete) echo "-s --service -a --account --group -l --label --all-matching -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -97,6 +97,8 @@ _vault_value_kind() {
         "add --expires") echo "none" ;;
         "add --class") echo "words when-unlocked after-first-unlock always when-unlocked-this-device-only after-first-unlock-this-device-only always-this-device-only when-passcode-set-this-device-only" ;;
         "add --group") echo "names groups" ;;
+        "add --notes-file") echo "file" ;;
+        "add --otp-file") echo "file" ;;
         "add --secret-file") echo "file" ;;
         "add --length") echo "none" ;;
         "add --charset") echo "none" ;;
@@ -135,6 +137,8 @@ _vault_value_kind() {
         "update --separator") echo "none" ;;
         "update -w"|"update --password") echo "none" ;;
         "update --keep") echo "none" ;;
+        "update --notes-file") echo "file" ;;
+        "update --otp-file") echo "file" ;;
         "edit -s"|"edit --service") echo "names services" ;;
         "edit -a"|"edit --account") echo "names accounts" ;;
         "edit --group") echo "names groups" ;;
@@ -254,6 +258,7 @@ _vault_value_kind() {
 # How positional argument $2 (from 0) of command $1 completes.
 _vault_positional_kind() {
     case "$1 $2" in
+        "add "0) echo "names items" ;;
         "get "0) echo "names items" ;;
         "otp "0) echo "names items" ;;
         "update "0) echo "names items" ;;
@@ -261,10 +266,12 @@ _vault_positional_kind() {
         "rename "0) echo "names items" ;;
         "delete "0) echo "names items" ;;
         "undelete "0) echo "names items" ;;
+        "list "0) echo "names items" ;;
         "history "0) echo "names items" ;;
         "group "0) echo "words list create delete" ;;
         "group "1) echo "names groups" ;;
         "identity "0) echo "words new show" ;;
+        "identity "1) echo "file" ;;
         "member "0) echo "words add list remove" ;;
         "member "1) echo "none" ;;
         "member "2) echo "none" ;;
@@ -273,6 +280,7 @@ _vault_positional_kind() {
         "merge-driver "2) echo "file" ;;
         "merge-driver "3) echo "file" ;;
         "textconv "0) echo "file" ;;
+        "resolve "0) echo "names items" ;;
         "scan "*) echo "file" ;;
         "import "0) echo "file" ;;
         "git-credential "0) echo "words get store erase" ;;

@@ -1,4 +1,4 @@
-# Generated from CommandTable.swift by `make generate` — do not edit
+# Generated from CommandTable.swift by `make generate`; do not edit
 
 # The command on the line: the first word that is not an option or the
 # value of a global option.
@@ -169,6 +169,8 @@ complete -c vault -n '__vault_using add' -l create-group -d 'create the group ev
 complete -c vault -n '__vault_using add' -s U -l update -d 'replace an existing item with the same group, service and account'
 complete -c vault -n '__vault_using add' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 complete -c vault -n '__vault_using add' -l otp -d 'the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for \'vault otp\'; it is checked before it is stored'
+complete -c vault -n '__vault_using add' -l notes-file -r -F -d 'keep the text of FILE as the item\'s notes, beside the secret (get --field notes)'
+complete -c vault -n '__vault_using add' -l otp-file -r -F -d 'keep the one-time code secret in FILE (an otpauth:// URI or a Base32 seed) beside the secret, for \'vault otp\'; it is checked first'
 complete -c vault -n '__vault_using add' -l secret-file -r -F -d 'read the secret from FILE'
 complete -c vault -n '__vault_using add' -l generate -d 'generate a random secret: 32 letters and digits unless the options below say otherwise'
 complete -c vault -n '__vault_using add' -l length -x -d 'length of a generated secret'
@@ -181,6 +183,7 @@ complete -c vault -n '__vault_using add' -l print -d 'show a generated secret on
 complete -c vault -n '__vault_using add' -s w -l password -x -d 'the secret itself; visible to other users in ps, prefer stdin'
 complete -c vault -n '__vault_using add' -l trim-newline -d 'drop one trailing newline from the secret, as echo adds'
 complete -c vault -n '__vault_using add' -l allow-empty -d 'store an empty secret instead of refusing it'
+complete -c vault -n '__vault_using add' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using get' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using get' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -233,6 +236,10 @@ complete -c vault -n '__vault_using update' -l keep -x -d 'keep this many of the
 complete -c vault -n '__vault_using update' -l undo -d 'make the secret the item held before the current one its secret again (file backend)'
 complete -c vault -n '__vault_using update' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 complete -c vault -n '__vault_using update' -l otp -d 'the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for \'vault otp\'; it is checked before it is stored'
+complete -c vault -n '__vault_using update' -l notes-file -r -F -d 'keep the text of FILE as the item\'s notes, beside the secret (get --field notes)'
+complete -c vault -n '__vault_using update' -l otp-file -r -F -d 'keep the one-time code secret in FILE (an otpauth:// URI or a Base32 seed) beside the secret, for \'vault otp\'; it is checked first'
+complete -c vault -n '__vault_using update' -l clear-notes -d 'remove the item\'s notes'
+complete -c vault -n '__vault_using update' -l clear-otp -d 'remove the one-time code secret kept beside the secret'
 complete -c vault -n '__vault_using update' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using edit' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
@@ -279,6 +286,7 @@ complete -c vault -n '__vault_using list' -l search -x -d 'only items whose serv
 complete -c vault -n '__vault_using list' -l service-glob -x -d 'only items whose service matches a shell glob, e.g. \'git:*\''
 complete -c vault -n '__vault_using list' -l account-glob -x -d 'only items whose account matches a shell glob, e.g. \'ci-*\''
 complete -c vault -n '__vault_using list' -l json -d 'print JSON instead of text'
+complete -c vault -n '__vault_using list' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using history' -s s -l service -x -a '(__vault_names services)' -d 'service of the item'
 complete -c vault -n '__vault_using history' -s a -l account -x -a '(__vault_names accounts)' -d 'account of the item'
@@ -300,6 +308,7 @@ complete -c vault -n '__vault_using grant' -l json -d 'print what was done as on
 complete -c vault -n '__vault_using identity' -s o -l out -r -F -d 'new: the new file to write the identity to; - writes it to stdout'
 complete -c vault -n '__vault_using identity' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using identity' -a 'new show' -d 'new or show'
+complete -c vault -n '__vault_using identity' -F -d 'show: the identity file (instead of --identity)'
 
 complete -c vault -n '__vault_using member' -l group -x -a '(__vault_names groups)' -d 'add: a group the member opens; repeat it for several; none makes a full member'
 complete -c vault -n '__vault_using member' -l read-only -d 'add: the member reads its groups but cannot change them (needs --group)'
@@ -365,6 +374,7 @@ complete -c vault -n '__vault_using resolve' -l group -x -a '(__vault_names grou
 complete -c vault -n '__vault_using resolve' -l ours -d 'keep the version of the side that merged'
 complete -c vault -n '__vault_using resolve' -l theirs -d 'keep the other side\'s version'
 complete -c vault -n '__vault_using resolve' -l json -d 'print what was done as one JSON object on stdout instead of a message'
+complete -c vault -n '__vault_using resolve' -a '(__vault_names items)' -d 'the item, instead of -s and -a: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT, with or without vault:// (as vault run reads it); \'/\', \'%\', \'?\', \'#\' and spaces in a name are percent-encoded, e.g. %2F'
 
 complete -c vault -n '__vault_using run' -l env -x -d 'set NAME for the command; VALUE may be a reference'
 complete -c vault -n '__vault_using run' -l env-file -r -F -d 'read NAME=VALUE lines from FILE (dotenv syntax)'
@@ -436,7 +446,7 @@ complete -c vault -n '__vault_using export' -l kdf-cost -x -a 'interactive testi
 complete -c vault -n '__vault_using export' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using import' -l from -x -a 'vault-csv vault-json pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv' -d 'what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager\'s export'
-complete -c vault -n '__vault_using import' -l columns -x -d 'for --from csv: which column gives what, e.g. service=Title,account=Username,secret=Password,notes=Notes,url=URL,otp=TOTP,folder=Group'
+complete -c vault -n '__vault_using import' -l columns -x -d 'for --from csv: which column gives what, as ROLE=COLUMN pairs joined by commas, e.g. service=Title,account=Username,secret=Password (roles: service, account, secret, notes, url, otp, folder)'
 complete -c vault -n '__vault_using import' -l group -x -a '(__vault_names groups)' -d 'put every imported item in this group, created as add creates one'
 complete -c vault -n '__vault_using import' -l folders-as-groups -d 'make each entry\'s folder its group (an entry without one goes to --group)'
 complete -c vault -n '__vault_using import' -l create-group -d 'create the --group even when its name is one letter away from an existing group\'s'

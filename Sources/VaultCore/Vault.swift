@@ -253,7 +253,11 @@ public final class Vault: ItemStore {
             attributes.details = attributes.details.applying(change.details)
             if change.removesExpiry { attributes.details.expires = nil }
             attributes.modified = host.now()
-            try vault.store(Item(attributes: attributes, secret: change.secret ?? opened.item.secret, fields: opened.item.fields),
+            var fields = opened.item.fields
+            for (field, value) in change.fields { fields[field] = value }
+            let secret = change.secret ?? opened.item.secret
+            if !change.fields.isEmpty { try Vault.validateSecretSize(secret.count + fields.byteCount) }
+            try vault.store(Item(attributes: attributes, secret: secret, fields: fields),
                             history: history(after: opened, newSecret: change.secret),
                             conflicts: opened.conflicts, replacing: position)
             return attributes

@@ -99,6 +99,7 @@ public final class SecretServiceStore: ItemStore {
     }
 
     public func update(matching query: Query, with change: ItemChange) throws -> ItemAttributes {
+        if let field = change.fields.keys.first { throw SecretServiceStore.noSealedFields(field) }
         if let secret = change.secret { try Vault.validateSecret(secret) }
         try Vault.validate(change.details)
         return try lock.holding {

@@ -227,7 +227,7 @@ import Testing
     }
 
     @Test func tooManyPositionals() {
-        #expect(usageError(["list", "extra"]) == UsageError(
+        #expect(usageError(["list", "svc", "extra"]) == UsageError(
             "unexpected argument \"extra\" for \"vault list\"", hint: "see 'vault help list'"))
         #expect(usageError(["help", "add", "get"]) == UsageError(
             "unexpected argument \"get\" for \"vault help\"", hint: "see 'vault help help'"))
@@ -264,7 +264,7 @@ import Testing
 
     @Test func messagesFollowTheHouseStyle() {
         let argvs = [["ad"], ["add", "--servce"], ["add", "-x"], ["get", "-s"], ["list", "--json=1"],
-                     ["get", "-s", "a", "-s", "b"], ["list", "x"], ["__complete"], ["-s", "x", "get"], ["list", "--class", "x"]]
+                     ["get", "-s", "a", "-s", "b"], ["list", "x", "y"], ["__complete"], ["-s", "x", "get"], ["list", "--class", "x"]]
         for argv in argvs {
             let error = usageError(argv)
             #expect(error != nil, "\(argv) should fail")

@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func generatedFilesSayTheyAreGenerated() {
-        let notice = "Generated from CommandTable.swift by `make generate` — do not edit"
+        let notice = "Generated from CommandTable.swift by `make generate`; do not edit"
         #expect(man.hasPrefix(".\\\" " + notice + "\n"))
         #expect(bash.hasPrefix("# " + notice + "\n"))
         // compinit reads `#compdef` only on the first line.

@@ -209,7 +209,10 @@ struct VaultAccess {
         let session = sessionToken.map { Unlocker.session(token: $0) }
         if session == nil, let named = try unlockerNamedInEnvironment() { return [named] }
         let loginKeyring: Unlocker? = usesLoginKeyring ? .loginKeyring : nil
-        let found = [session, loginKeyring, .deviceKey].compactMap { $0 }
+        // An empty VAULT_CREDENTIAL is usually a CI secret that was never set: named among what was tried.
+        let emptyCredential: Unlocker? = environment["VAULT_CREDENTIAL"] == ""
+            ? .unavailable(.scopedCredential, reason: "VAULT_CREDENTIAL is set but empty; set it to what 'vault grant' wrote, or unset it") : nil
+        let found = [emptyCredential, session, loginKeyring, .deviceKey].compactMap { $0 }
         if sessionToken != nil, keyFilePath != nil || passphraseFilePath != nil {
             // The credential VAULT_KEY_FILE or VAULT_PASSPHRASE_FILE names, read only when the session is not enough.
             return found + [.asked(AskedUnlocker(keyFilePath != nil ? .keyFile : .passphraseFile) { try self.credential() })]
@@ -240,6 +243,11 @@ struct VaultAccess {
             if calls.value == 1, let token = sessionToken,
                !Vault(location: location, keys: .none, host: HostContext.live(environment: environment)).sessionIsLive(token: token) {
                 invocation.terminal.writeErr("vault: the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'\n")
+            }
+            // The prompt is in the list only when no identity is named: one lying where `identity new` writes it is said once.
+            let identityPath = IdentityFile.defaultPath(environment: environment)
+            if calls.value == 1, KeyFile.exists(path: identityPath) {
+                invocation.terminal.writeErr(UnnamedIdentityText.beforePrompt(path: identityPath))
             }
             return try self.credential()
         }
@@ -314,7 +322,11 @@ struct VaultAccess {
     /// Reads a new passphrase: from a file, or typed twice on the terminal.
     func newPassphrase(fromFile path: String?, purpose: String,
                        hint: String = "init takes --passphrase-file FILE or --key-file FILE; passwd takes --new-passphrase-file FILE") throws -> SecretBytes {
-        if let path { return try PassphraseFile.read(path: path) }
+        if let path {
+            let passphrase = try PassphraseFile.read(path: path)
+            warnIfWeak(passphrase)
+            return passphrase
+        }
         if let reason = reasonPromptsAreOff {
             throw CommandFailure(.interactionNotAllowed, "no new passphrase given, and vault may not prompt here (\(reason))", hint: hint)
         }
@@ -328,7 +340,22 @@ struct VaultAccess {
         guard !first.isEmpty else {
             throw CommandFailure(.usage, "the passphrase is empty", hint: "type a passphrase, or use --key-file for a key file")
         }
-        return SecretBytes(first)
+        let passphrase = SecretBytes(first)
+        if warnIfWeak(passphrase) {
+            guard let answer = try invocation.terminal.readLine(prompt: PassphraseStrengthText.question + " [y/N] "),
+                  ["y", "yes"].contains(answer.lowercased()) else { throw PassphraseStrengthText.declined }
+        }
+        return passphrase
+    }
+
+    /// Says on stderr, in one line, that `passphrase` is below the strength floor;
+    /// returns whether it is (so a terminal can be asked whether to keep it).
+    @discardableResult
+    private func warnIfWeak(_ passphrase: SecretBytes) -> Bool {
+        let strength = PassphraseStrength(passphrase)
+        guard strength.isWeak else { return false }
+        invocation.terminal.writeErr(PassphraseStrengthText.warning(strength))
+        return true
     }
 }
 

@@ -5,6 +5,8 @@ struct AddArguments: CommandArguments {
     var item: ItemSelection
     var details: ItemDetailOptions
     var source: SecretSourceOptions
+    /// --notes-file, --otp-file: the fields beside the secret.
+    var fields: SealedFieldOptions
     /// --create-group: a new group one letter from an existing one is meant.
     var createGroup: Bool
     /// --update: replace an item that exists.
@@ -17,6 +19,7 @@ struct AddArguments: CommandArguments {
         item = ItemSelection(options, class: true)
         details = ItemDetailOptions(options)
         source = SecretSourceOptions(options)
+        fields = SealedFieldOptions(options, clears: false)
         createGroup = options.flag(.createGroup)
         update = options.flag(.update)
         otp = options.flag(.otp)
@@ -43,17 +46,22 @@ enum AddCommand {
         let store = try access.store()
         let groupCheck = NewGroupCheck(invocation: invocation, createGroup: arguments.createGroup)
         let createsGroup = try groupCheck.createsGroup(group, in: store)
+        let fields = try arguments.fields.read()
         let secret = try SecretInput(invocation, arguments.source).read(access: access)
         if arguments.otp { try OneTimeCodeInput.validate(secret) }
         let item = NewItem(service: service, account: account, group: group, accessibility: accessibility,
-                           details: try options.details(arguments.details), secret: secret)
+                           details: try options.details(arguments.details), secret: secret,
+                           fields: SealedFields(notes: fields[.notes], oneTimeCode: fields[.oneTimeCode]))
         try groupCheck.warnAboutTwins(service: service, account: account, group: group, in: store)
         let outcome = try store.add(item, replaceExisting: arguments.update)
         if createsGroup, !arguments.json { invocation.terminal.say("created group \(quoted(group.name))") }
         let verb = outcome == .added ? "added" : "replaced"
         output.printSecret(secret)
+        // A replaced item is replaced whole: its secret, and the notes or code beside it that were not given again.
+        let replacedWhat = outcome == .added ? "" : "; the secret it held is in its history ('vault update --undo' brings it back), "
+            + "and its notes and one-time code are what this add gave"
         invocation.report(
-            "\(verb) service \(quoted(service)), account \(quoted(account)) in group \(quoted(group.name)) (\(accessibility.rawValue))",
+            "\(verb) service \(quoted(service)), account \(quoted(account)) in group \(quoted(group.name)) (\(accessibility.rawValue))" + replacedWhat,
             json: .object([("action", .string(verb)), ("service", .string(service)), ("account", .string(account)),
                            ("group", .string(group.name)), ("class", .string(accessibility.rawValue)),
                            ("created_group", .bool(createsGroup))] + output.entropyField(secret)), asJSON: arguments.json)

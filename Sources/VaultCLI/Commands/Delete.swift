@@ -31,7 +31,9 @@ enum DeleteCommand {
             try confirm(deleting: try store.attributes(matching: query), allMatching: allMatching, terminal: invocation.terminal)
         }
         let deleted = try store.delete(matching: query, allMatching: allMatching)
-        invocation.report("deleted \(counted(deleted.count, "item"))", json: .object([("deleted", .items(deleted, now: invocation.now))]), asJSON: arguments.json)
+        // The vault file keeps what delete removes in its trash; the desktop keyring keeps nothing.
+        let kept = store.fileVault != nil ? " (kept in the trash: 'vault trash' lists it, 'vault undelete' brings it back)" : ""
+        invocation.report("deleted \(counted(deleted.count, "item"))" + kept, json: .object([("deleted", .items(deleted, now: invocation.now))]), asJSON: arguments.json)
     }
 
     /// Names what a delete on a terminal is about to remove and asks; anything but y stops it (128).

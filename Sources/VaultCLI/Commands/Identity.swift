@@ -6,12 +6,15 @@ struct IdentityArguments: CommandArguments {
     var action: String
     /// --out: where `new` writes the identity.
     var out: String?
+    /// show FILE: the identity file named after the action.
+    var file: String?
     /// --identity as given.
     var identity: String?
     var json: Bool
 
     init(_ options: OptionReader) {
         action = options.positionals.first ?? ""
+        file = options.positionals.dropFirst().first
         out = options.value(.out)
         identity = options.value(.identity)
         json = options.flag(.json)
@@ -20,6 +23,12 @@ struct IdentityArguments: CommandArguments {
     func validate() throws {
         if action == "new", identity != nil {
             throw UsageError("identity new makes an identity; --identity names one for show", hint: "leave --identity out, or run 'vault identity show'")
+        }
+        if action == "new", let file {
+            throw UsageError("identity new takes no file name; it writes to --out FILE", hint: "run 'vault identity new --out \(shellQuoted(file))'")
+        }
+        if file != nil, identity != nil {
+            throw UsageError("the identity is named twice, as a file and with --identity", hint: "give either 'vault identity show FILE' or --identity FILE, not both")
         }
         if action == "show", out != nil {
             throw UsageError("identity show prints a recipient; --out is for new", hint: "leave --out out, or run 'vault identity new --out FILE'")
@@ -59,7 +68,9 @@ enum IdentityCommand {
 
     private static func show(_ arguments: IdentityArguments, _ invocation: Invocation) throws {
         let identities: [AgeIdentity]
-        if let value = try Settings(invocation).value(.identity, given: arguments.identity) {
+        if let file = arguments.file {
+            identities = try IdentityFile.load(file, source: quoted(file))
+        } else if let value = try Settings(invocation).value(.identity, given: arguments.identity) {
             let source = source(given: arguments.identity, invocation)
             // Text on the command line is in every user's `ps` and in shell history; the config file need not be private.
             if IdentityFile.isText(value), source != "VAULT_IDENTITY" {

@@ -48,6 +48,10 @@ enum InitCommand {
             terminal.say("created vault \(quoted(location.path)), unlocked by a passphrase")
         }
         if access.usesLoginKeyring, keyringProblem == nil { terminal.say(LoginKeyringText.unlocked(timeout: timeout)) }
+        // Typed passphrases only: a key file or passphrase file named in the environment asks for nothing.
+        if let keyringProblem, access.keyFilePath == nil, access.passphraseFilePath == nil {
+            terminal.writeErr(LoginKeyringText.noSessionAfterInit(keyringProblem))
+        }
     }
 }
 

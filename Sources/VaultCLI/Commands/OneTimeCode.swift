@@ -33,7 +33,9 @@ struct OneTimeCodeArguments: CommandArguments {
 enum OneTimeCodeCommand {
     static func run(_ arguments: OneTimeCodeArguments, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)
-        let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
+        // -a may be left out when one item of the service holds a code, as get allows.
+        let query = Query(service: try options.service(), account: try options.reference()?.account ?? arguments.item.account,
+                          group: try options.group())
         let time = try unixTime(arguments.at, invocation)
         let clipboard = try ClipboardCopy.requested(arguments.clipboard, invocation)
         let store = try VaultAccess(invocation).store()
@@ -93,6 +95,11 @@ enum OneTimeCodeInput {
         }
     }
 
+    /// The item's name as a command takes it, for a hint.
+    static func shortName(_ query: Query) -> String {
+        shellQuoted(SecretReference(group: query.group, service: query.service ?? "", account: query.account ?? "").shortName)
+    }
+
     /// Runs `body`, naming the item when its secret holds no one-time code.
     static func reading<T>(_ query: Query, _ body: () throws -> T) throws -> T {
         do {
@@ -101,7 +108,7 @@ enum OneTimeCodeInput {
             throw CommandFailure(
                 .failure,
                 "the item for service \(quoted(query.service ?? "")), account \(quoted(query.account ?? "")) holds no one-time code secret: \(error.problem)",
-                hint: "store one with 'vault add --otp -U' and the URI or seed on stdin")
+                hint: "keep one beside the secret with 'vault update \(OneTimeCodeInput.shortName(query)) --otp-file FILE' (the otpauth:// URI or Base32 seed in FILE)")
         }
     }
 }

@@ -14,6 +14,13 @@ enum StatusCommand {
             ?? (sessionEnded ? "locked (the session in VAULT_SESSION has ended; start one with 'vault unlock')" : "locked")
         let credential = vault.scopedCredential
         let terminal = invocation.terminal
+        // Who reads here: a member's identity or a scoped credential opens at once, without a session.
+        let role: Role = vault.memberName != nil ? .member : credential != nil ? .credential : .owner
+        let openState = switch role {
+        case .owner: state
+        case .member: "open with the member's identity (no session needed)"
+        case .credential: "open with the scoped credential (no session needed)"
+        }
         if arguments.json {
             var fields: [(String, JSONValue)] = [
                 ("path", .string(vault.location.path)),
@@ -23,6 +30,7 @@ enum StatusCommand {
             if let expiry = report.sessionExpiry { fields.append(("session_expires", .string(DateText.iso(expiry)))) }
             if sessionEnded { fields.append(("session_ended", .bool(true))) }
             fields.append(("session", .optional(report.sessionPlace?.rawValue)))
+            fields.append(("as", .string(role.rawValue)))
             if let member = vault.memberName { fields.append(("member", .string(member))) }
             if let credential { fields.append(("credential", json(credential))) }
             fields += [
@@ -41,7 +49,8 @@ enum StatusCommand {
         var lines = [
             "vault:              \(vault.location.path)",
             "backend:            file",
-            "state:              \(state)",
+            "state:              \(openState)",
+            "you:                \(StatusCommand.you(role: role, member: vault.memberName))",
             "session:            \(describe(report.sessionPlace))",
         ]
         if let member = vault.memberName {
@@ -60,6 +69,20 @@ enum StatusCommand {
             lines.append("  \(count.group) / \(count.accessibility.rawValue): \(count.count)")
         }
         terminal.writeOut(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// Who the keys at hand make you (`status`'s `you:`, `"as"` in JSON).
+    private enum Role: String {
+        case owner, member, credential
+    }
+
+    /// Who the keys at hand make you: the owner, a member by name, or the holder of a scoped credential.
+    private static func you(role: Role, member: String?) -> String {
+        switch role {
+        case .member: return "member \(quoted(member ?? "")) (by its identity)"
+        case .credential: return "the holder of a scoped credential (see credential: below)"
+        case .owner: return "the owner (passphrase, key file or session); a member names its identity with --identity FILE or VAULT_IDENTITY"
+        }
     }
 
     /// How the device key is kept, in the words of `status` and `device-key`.

@@ -34,7 +34,7 @@ extension SyncCommand {
         // Cached conversions land in refs/notes/textconv/vault, which a push can carry off: off.
         try repository.output(["config", "diff.vault.cachetextconv", "false"])
         invocation.report(changed ? "committed \(quoted(line)) to .gitattributes and set the merge and diff drivers in this clone's git config; push it with 'vault sync'"
-                                  : "the attributes were set up already; set the merge and diff drivers again in this clone's git config",
+                                  : "the attributes were committed already; this clone's git config now has the merge and diff drivers",
                           json: .object([("attributes", .string(line)), ("committed", .bool(changed)), ("driver", .string(driver)),
                                          ("textconv", .string(textconv))]), asJSON: json)
     }

@@ -33,9 +33,15 @@ enum UnlockCommand {
         let timeout = try Settings(invocation).value(.timeout, given: arguments.timeout).map { try DurationText.option("timeout", $0) }
             ?? Vault.defaultSessionTimeout
         let access = VaultAccess(invocation)
+        let terminal = invocation.terminal
+        let printsToken = arguments.raw || arguments.export || arguments.json
+        if terminal.stdoutIsTTY, !printsToken, access.sessionToken == nil,
+           let reason = LoginKeyringText.noSessionPlace(keyringOff: !access.usesLoginKeyring,
+                                                        problem: access.usesLoginKeyring ? Vault.loginKeyringProblem() : nil) {
+            throw LoginKeyringText.tokenNotShown(reason)
+        }
         let session = try UnlockedSession.extendOrStart(access, timeout: timeout)
         let token = session.token
-        let terminal = invocation.terminal
         let place = session.inLoginKeyring ? "this login's session" : "the session in VAULT_SESSION"
         if let problem = session.keyringProblem { terminal.writeErr(LoginKeyringText.unavailable(problem)) }
         if arguments.raw {
@@ -51,6 +57,12 @@ enum UnlockCommand {
             terminal.say(session.extended
                 ? "extended \(place); it ends after \(DurationText.describe(timeout)) without use"
                 : LoginKeyringText.unlocked(timeout: timeout))
+            return
+        } else if terminal.stdoutIsTTY {
+            // The token would stay in the terminal's scrollback: a shell takes it through eval instead.
+            terminal.say(session.extended
+                ? "extended \(place); it ends after \(DurationText.describe(timeout)) without use"
+                : "unlocked, but the session lives only in its token; carry one into this shell with: \(LoginKeyringText.carry)")
             return
         } else {
             terminal.say("\(session.extended ? "extended \(place)" : "unlocked"); the session ends after \(DurationText.describe(timeout)) without use. Set it in this shell with:")

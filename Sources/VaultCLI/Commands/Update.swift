@@ -6,6 +6,8 @@ struct UpdateArguments: CommandArguments {
     var item: ItemSelection
     var details: ItemDetailOptions
     var source: SecretSourceOptions
+    /// --notes-file, --otp-file, --clear-notes, --clear-otp: the fields beside the secret.
+    var fields: SealedFieldOptions
     /// --keep-secret: change attributes only.
     var keepSecret: Bool
     /// --keep as given: how many earlier secrets the item keeps.
@@ -20,6 +22,7 @@ struct UpdateArguments: CommandArguments {
         item = ItemSelection(options, class: true)
         details = ItemDetailOptions(options)
         source = SecretSourceOptions(options)
+        fields = SealedFieldOptions(options, clears: true)
         keepSecret = options.flag(.keepSecret)
         keep = options.value(.keep)
         undo = options.flag(.undo)
@@ -37,6 +40,7 @@ enum UpdateCommand {
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
         var change = ItemChange(accessibility: try options.accessibility(), details: try options.details(arguments.details),
                                 removesExpiry: arguments.details.removesExpiry)
+        try arguments.fields.validate()
         ClassWarning.show(for: change.accessibility, on: invocation.terminal)
         let input = SecretInput(invocation, arguments.source)
         if arguments.undo {
@@ -54,6 +58,7 @@ enum UpdateCommand {
         if arguments.keepSecret, input.hasExplicitSource {
             throw UsageError("--keep-secret and a new secret were both given", hint: "drop one of them")
         }
+        change.fields = try arguments.fields.read()
         let readsSecret = input.hasExplicitSource || (!arguments.keepSecret && change.isEmpty)
         try OneTimeCodeInput.checkSource(otp: arguments.otp, generate: arguments.source.generate, keepSecret: arguments.keepSecret)
         let output = try NewSecretOutput(invocation, arguments.source, json: arguments.json)

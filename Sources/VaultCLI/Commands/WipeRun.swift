@@ -18,16 +18,27 @@ struct WipeRun {
         if plan.removedCount == 0, !filter.selectsWholeGroups { return plan }
         if confirm, plan.removedCount > 0 {
             // The list is the question's context; with --yes it is a record of what goes, which -q leaves out.
-            if !(invocation.terminal.quiet && confirmed) { invocation.terminal.writeErr(WipeRun.describe(plan, now: invocation.now)) }
+            // With --yes nobody reads the list before it goes: its first lines and a count, not a line per item.
+            if !(invocation.terminal.quiet && confirmed) {
+                invocation.terminal.writeErr(WipeRun.describe(plan, now: invocation.now, upTo: confirmed ? WipeRun.recordedItems : nil))
+            }
             try Confirmation.require(invocation, confirmed: confirmed, access: access,
                                      question: "Remove \(counted(plan.removedCount, "item"))?")
         }
         return try vault.wipe(filter, dryRun: false, expecting: confirm ? plan.removed : nil)
     }
 
-    /// The items a wipe removes, as a table, with the unread ones counted.
-    static func describe(_ outcome: WipeOutcome, now: Date) -> String {
-        var text = outcome.removed.isEmpty ? "" : ItemOutput.table(outcome.removed, now: now)
+    /// How many items a wipe with --yes lists before it counts the rest.
+    static let recordedItems = 10
+
+    /// The items a wipe removes, as a table (the first `limit` of them, the
+    /// rest counted, when a limit is given), with the unread ones counted.
+    static func describe(_ outcome: WipeOutcome, now: Date, upTo limit: Int? = nil) -> String {
+        let shown = limit.map { Array(outcome.removed.prefix($0)) } ?? outcome.removed
+        var text = shown.isEmpty ? "" : ItemOutput.table(shown, now: now)
+        if shown.count < outcome.removed.count {
+            text += "and \(counted(outcome.removed.count - shown.count, "more item")) (--dry-run lists them all)\n"
+        }
         if outcome.removedUnread > 0 {
             text += "and \(counted(outcome.removedUnread, "item")) bound to another device, unread\n"
         }

@@ -19,7 +19,7 @@ struct ItemArguments {
     /// `vault run`'s references; nil when none is given. Naming the item both
     /// ways, or a `?otp` query, is a usage error.
     func reference() throws -> SecretReference? {
-        guard let text = selection.name else { return nil }
+        guard let text = selection.name, try serviceName() == nil else { return nil }
         let reference: SecretReference
         do {
             reference = try SecretReference(parsingName: text)
@@ -42,18 +42,34 @@ struct ItemArguments {
         return reference
     }
 
+    /// A positional name without a '/' (`vault get postgres`): the service alone, which
+    /// finds the one item of that service as -s does; nil for any other name.
+    func serviceName() throws -> String? {
+        guard let text = selection.name, !SecretReference.isReference(text), !text.contains("/") else { return nil }
+        if selection.service != nil {
+            throw UsageError("the service is named twice, as \(quoted(text)) and with -s",
+                             hint: "give either \(quoted(text)) or -s SERVICE, not both")
+        }
+        do {
+            return try SecretReference(parsingName: text + "/").service
+        } catch {
+            throw UsageError("invalid item name \(quoted(text)): \(error.problem)", hint: ItemArguments.referenceHint)
+        }
+    }
+
     /// How to write an item's name, for a hint.
     static let referenceHint =
-        "write SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT (or vault://…), with '/', '%', '?', '#' and spaces in a name percent-encoded, e.g. %2F"
+        "write SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT (or vault://…), in quotes when a name has spaces ('AWS prod/deploy user'); "
+            + "'/', '%', '?' and '#' in a name are percent-encoded, e.g. %2F"
 
     private static func problem(_ error: SecretReferenceError, name: String) -> String {
         guard case .segmentCount(let count) = error, !SecretReference.isReference(name) else { return error.problem }
-        return count == 1 ? "it has no '/'; it needs SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT"
-            : "it has \(count) parts; it needs SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT"
+        return "it has \(count) parts; it needs SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT"
     }
 
     /// The service of the positional reference, else --service, required.
     func service() throws -> String {
+        if let name = try serviceName() { return name }
         if let reference = try reference() { return reference.service }
         guard let service = selection.service else {
             throw UsageError("missing --service", hint: "name the item's service with -s SERVICE")
@@ -145,7 +161,7 @@ struct ItemArguments {
     /// The query the selecting options describe (service, account, group, label, class).
     func query() throws -> Query {
         let reference = try reference()
-        return Query(service: reference?.service ?? selection.service, account: reference?.account ?? selection.account,
+        return Query(service: try serviceName() ?? reference?.service ?? selection.service, account: reference?.account ?? selection.account,
               group: try group(),
               accessibility: try accessibility(), label: selection.label)
     }

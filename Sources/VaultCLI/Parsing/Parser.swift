@@ -49,6 +49,7 @@ public enum Parser {
     ///   that removes nothing: a mistyped word never leads to a destructive command.
     static func command(named name: String, in commands: [CommandSpec]) throws(UsageError) -> CommandSpec {
         if let command = commands.first(where: { $0.name == name || $0.aliases.contains(name) }) { return command }
+        if let peerHint = PeerVerbs.hint(for: name) { throw UsageError("unknown command \(quoted(name))", hint: peerHint) }
         let safe = commands.filter { !$0.hidden && !$0.destructive }.flatMap { [$0.name] + $0.aliases }
         let hint = Suggestion.closest(to: name, among: safe).map { "did you mean \"\($0)\"? (see 'vault help')" }
         throw UsageError("unknown command \(quoted(name))", hint: hint ?? "see 'vault help'")

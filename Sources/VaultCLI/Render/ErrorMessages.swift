@@ -184,7 +184,7 @@ struct ErrorReport {
                                hint: "if the vault was re-keyed, run 'vault trust' where it is unlocked and pin the new fingerprint in VAULT_TRUST")
         case .trustNotPinned(let path):
             return ErrorReport(status: status, message: "an identity reads the vault \(vault(path, shown: shownPath)) only with a trust fingerprint pinned: anyone who can write the file can seal a member slot",
-                               hint: "run 'vault trust' where the vault is unlocked and give its output as VAULT_TRUST (or the config key trust)")
+                               hint: "ask the vault's owner for the output of 'vault trust' and pin it here with 'vault trust --pin FINGERPRINT' (or VAULT_TRUST)")
         case .invalidTrustFingerprint(let source):
             return ErrorReport(status: status, message: "\(source) is not a trust fingerprint (64 hex digits)",
                                hint: "give what 'vault trust' prints")
@@ -282,7 +282,8 @@ struct ErrorReport {
         case .outsideCredential(let group, let covered):
             return ErrorReport(status: status,
                                message: "the credential does not cover group \(quoted(group.name)); it covers \(covered.map { quoted($0.name) }.joined(separator: ", "))",
-                               hint: "name one of its groups, or ask for a grant with --group \(shellQuoted(group.name))")
+                               hint: Suggestion.closest(to: group.name, among: covered.map(\.name).filter { Suggestion.distance(group.name, $0) < max(2, group.name.count / 2) }).map { "did you mean \(quoted($0))? (--group \(shellQuoted($0)))" }
+                                   ?? "name one of its groups, or ask for a grant with --group \(shellQuoted(group.name))")
         case .readOnlyCredential:
             return ErrorReport(status: status, message: "the credential is read-only and cannot change items",
                                hint: "ask the vault's owner for a grant without --read-only, or make the change with the passphrase")

@@ -23,5 +23,5 @@ public enum GeneratedFile: String, CaseIterable, Sendable {
     }
 
     /// The first line of every generated file, after the comment marker.
-    static let notice = "Generated from CommandTable.swift by `make generate` — do not edit"
+    static let notice = "Generated from CommandTable.swift by `make generate`; do not edit"
 }

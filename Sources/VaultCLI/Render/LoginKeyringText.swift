@@ -13,7 +13,29 @@ enum LoginKeyringText {
 
     /// The one line that says the login's keyring could not keep a session, and where it lives instead.
     static func unavailable(_ problem: LoginKeyringProblem) -> String {
-        "vault: the kernel keyring is not available here (\(reason(problem))); the session lives only in its token: set VAULT_SESSION to it\n"
+        "vault: the kernel keyring is not available here (\(reason(problem))); the session lives only in its token: "
+            + "set VAULT_SESSION to it, as \(carry) does\n"
+    }
+
+    /// How a shell takes a session that only its token holds, without the token on the screen.
+    static let carry = #"eval "$(vault unlock --export)""#
+
+    /// What `init` says, once, where no session can be kept: why every command will ask, and the way out.
+    static func noSessionAfterInit(_ problem: LoginKeyringProblem) -> String {
+        "vault: this login keeps no unlock session (\(reason(problem))), so each command asks for the passphrase; "
+            + "unlock this shell once with: \(carry)\n"
+    }
+
+    /// Why a session started here would live only in its token (`unlock` on a terminal then starts none).
+    static func noSessionPlace(keyringOff: Bool, problem: LoginKeyringProblem?) -> String? {
+        if keyringOff { return "the kernel keyring is turned off here (VAULT_NO_KEYRING or CI)" }
+        return problem.map(reason)
+    }
+
+    /// `unlock` on a terminal where no session can be kept: it prints no token there (the scrollback would keep it).
+    static func tokenNotShown(_ reason: String) -> CommandFailure {
+        CommandFailure(.usage, "a session here would live only in its token (\(reason)), and vault prints no token on a terminal",
+                       hint: "carry a session into this shell with: \(carry)")
     }
 
     /// Why the keyring calls failed, in a few words.

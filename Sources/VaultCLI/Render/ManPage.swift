@@ -24,7 +24,14 @@ enum ManPage {
         page += examples()
         page += [".Sh SEE ALSO", ManPageProse.seeAlso]
         page += [".Sh SECURITY CONSIDERATIONS", ManPageProse.security]
-        return wrapped(page.joined(separator: "\n")) + "\n"
+        return asciiOnly(wrapped(page.joined(separator: "\n"))) + "\n"
+    }
+
+    /// The page with its one non-ASCII character, the ellipsis of the table's
+    /// examples, as roff writes it: groff reads its input as Latin-1 unless told
+    /// otherwise, and warns at each byte of a UTF-8 character.
+    private static func asciiOnly(_ page: String) -> String {
+        page.replacingEvery("\u{2026}", with: "\\&...")
     }
 
     /// Text lines longer than 80 bytes broken between words, as mdoc style
@@ -123,8 +130,10 @@ enum ManPage {
         return lines
     }
 
+    /// The choices, left-adjusted: a justified line before a long choice
+    /// (`after-first-unlock-this-device-only`) would be stretched past what groff allows.
     private static func oneOf(_ values: [String]) -> [String] {
-        ["One of", ".Cm " + values.map(literal).joined(separator: " , ") + " ."]
+        [".ad l", "One of", ".Cm " + values.map(literal).joined(separator: " , ") + " .", ".ad"]
     }
 
     /// `-s SERVICE` or `--json` as macros, for the synopsis.

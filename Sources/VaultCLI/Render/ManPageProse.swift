@@ -4,7 +4,7 @@
 enum ManPageProse {
     /// The date in `.Dd`: when this prose or the table last changed in a way
     /// a reader would notice.
-    static let date = "November 23, 2026"
+    static let date = "December 7, 2026"
 
     static let description = #"""
         .Nm
@@ -153,9 +153,19 @@ enum ManPageProse {
         .It 2
         Usage error: an unknown command or option, a missing or invalid value,
         or a query that matches several items where one is needed.
+        .It 3
+        .Cm scan
+        could not complete: git failed or a file could not be read
+        .Po
+        .Cm scan
+        exits 1 only for a leak
+        .Pc .
         .It 30
         The scoped credential does not cover the access group, is read-only and a change was asked,
         or cannot do what only the owner may (errSecMissingEntitlement, \-34018).
+        .It 32
+        The TPM refuses to unseal this machine's device key: its state changed, or it is another TPM
+        (errSecVerifyFailed, \-67808).
         .It 36
         The vault is locked and there is no way to ask for a passphrase:
         no terminal,
@@ -168,14 +178,32 @@ enum ManPageProse {
         .It 48
         .Cm init
         found a vault already there (errSecDuplicateKeychain, \-25296).
+        .It 49
+        The vault file is older than this machine has seen: rolled back
+        (errSecInvalidKeychain, \-25295);
+        .Fl \-accept-rollback
+        when that was intended.
         .It 50
         There is no vault at the path (errSecNoSuchKeychain, \-25294).
         .It 51
         Wrong passphrase or key file, or a scoped credential that has expired,
         was revoked or belongs to another vault (errSecAuthFailed, \-25293).
+        .It 53
+        The TPM that seals this machine's device key is not available (errSecNotAvailable, \-25291).
+        .It 54
+        The TPM's dictionary-attack lockout refuses every PIN for now.
         .It 93
         The vault file or a scoped credential is corrupted or has been tampered with,
         or an item is bound to another device (errSecDecode, \-26275).
+        .It 128
+        The person at the terminal said no to a question
+        .Po
+        .Cm delete ,
+        .Cm reset ,
+        .Cm wipe ,
+        a weak new passphrase
+        .Pc ;
+        nothing was changed (errSecUserCanceled, \-128).
         """#
 
     /// The items of the FILES list.

@@ -29,7 +29,7 @@ extension CommandTable {
             new writes a new X25519 identity to a new file (0600): --out FILE, or \
             identity.txt in vault's config directory; --out - writes it to stdout. It prints the \
             identity's recipient, the age1 line others seal to it with. show prints the recipient \
-            of the identity named by --identity, VAULT_IDENTITY or the config key identity (a path; \
+            of the identity file named after it or by --identity, VAULT_IDENTITY or the config key identity (a path; \
             VAULT_IDENTITY may hold the identity text itself), else of that default file. Identities and recipients are \
             age's: age-keygen's files work here, and vault's with age.
             """,
@@ -40,11 +40,12 @@ extension CommandTable {
         ],
         positionals: [
             PositionalSpec("ACTION", help: "new or show", completion: .values(["new", "show"])),
+            PositionalSpec("FILE", help: "show: the identity file (instead of --identity)", optional: true, completion: .file),
         ],
         examples: [
             ExampleSpec("vault identity new", "make your identity and print its recipient for the vault's owner"),
             ExampleSpec("vault identity new --out - | gh secret set VAULT_IDENTITY", "make a CI runner's identity, straight into a CI secret"),
-            ExampleSpec("vault identity show --identity ~/.config/age/keys.txt", "print the recipient of an age-keygen identity"),
+            ExampleSpec("vault identity show ~/.config/age/keys.txt", "print the recipient of an age-keygen identity"),
         ],
         run: IdentityCommand.run)
 

@@ -41,7 +41,8 @@ extension CommandTable {
             OptionSpec(.update, short: "U", help: "replace an existing item with the same group, service and account"),
             resultJSON,
             otp,
-        ] + secretSourceOptions,
+        ] + sealedFieldFileOptions + secretSourceOptions,
+        positionals: [itemName],
         examples: [
             ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
                         "store a token from stdin, where ps cannot see it"),
@@ -159,7 +160,9 @@ extension CommandTable {
         discussion: """
             Selects the one item that matches the query, and \
             replaces its secret (read as for add) and any attributes given. With \
-            --keep-secret only the attributes change and no secret is read. The secret it \
+            --keep-secret only the attributes change and no secret is read; --notes-file, \
+            --otp-file, --clear-notes and --clear-otp change the fields beside the secret and \
+            read no secret either. The secret it \
             replaces is kept (5 of them per item; --keep N, 0 for none); --undo swaps the \
             current secret with the one before it.
             """,
@@ -176,7 +179,7 @@ extension CommandTable {
             OptionSpec(.undo, help: "make the secret the item held before the current one its secret again (file backend)"),
             resultJSON,
             otp,
-        ],
+        ] + sealedFieldFileOptions + sealedFieldClearOptions,
         positionals: [itemName],
         examples: [
             ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
@@ -186,6 +189,7 @@ extension CommandTable {
             ExampleSpec("vault update -s postgres -a admin --generate",
                         "replace a password with a new random one"),
             ExampleSpec("vault update -s github -a ci-bot --undo", "go back to the token before the last rotation"),
+            ExampleSpec("vault update github/alice --otp-file totp.txt", "keep a one-time code secret beside the password, for vault otp"),
         ],
         run: UpdateCommand.run)
 
@@ -290,6 +294,7 @@ extension CommandTable {
         ] + nameGlobs + [
             json,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault list", "list every item"),
             ExampleSpec("vault list --search github", "find items by part of a name or label"),

@@ -126,7 +126,7 @@ extension CommandTable {
                        help: "what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager's export",
                        completion: .values(PlaintextImport.formats + ImportFormat.allCases.map(\.rawValue))),
             OptionSpec(.columns, value: "MAPPING",
-                       help: "for --from csv: which column gives what, e.g. service=Title,account=Username,secret=Password,notes=Notes,url=URL,otp=TOTP,folder=Group"),
+                       help: "for --from csv: which column gives what, as ROLE=COLUMN pairs joined by commas, e.g. service=Title,account=Username,secret=Password (roles: service, account, secret, notes, url, otp, folder)"),
             OptionSpec(.group, value: "GROUP", help: "put every imported item in this group, created as add creates one", completion: .group),
             OptionSpec(.foldersAsGroups, help: "make each entry's folder its group (an entry without one goes to --group)"),
             OptionSpec(.createGroup, help: "create the --group even when its name is one letter away from an existing group's"),

@@ -72,6 +72,21 @@ extension CommandTable {
 
     /// Where the new secret comes from; without any of these it is read from
     /// stdin, or from a no-echo prompt on a terminal.
+    /// The sealed fields beside the secret, set from files (add and update).
+    static let sealedFieldFileOptions: [OptionSpec] = [
+        OptionSpec(.notesFile, value: "FILE", help: "keep the text of FILE as the item's notes, beside the secret (get --field notes)",
+                   completion: .file),
+        OptionSpec(.otpFile, value: "FILE",
+                   help: "keep the one-time code secret in FILE (an otpauth:// URI or a Base32 seed) beside the secret, for 'vault otp'; it is checked first",
+                   completion: .file),
+    ]
+
+    /// Removing the sealed fields (update).
+    static let sealedFieldClearOptions: [OptionSpec] = [
+        OptionSpec(.clearNotes, help: "remove the item's notes"),
+        OptionSpec(.clearOtp, help: "remove the one-time code secret kept beside the secret"),
+    ]
+
     static let secretSourceOptions: [OptionSpec] = [
         OptionSpec(.secretFile, value: "FILE", help: "read the secret from FILE", completion: .file),
         OptionSpec(.generate, help: "generate a random secret: 32 letters and digits unless the options below say otherwise"),

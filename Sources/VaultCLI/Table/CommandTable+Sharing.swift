@@ -15,10 +15,10 @@ extension CommandTable {
             named with their commit and author. When git stopped a merge with the vault file in \
             conflict (a git pull without the merge driver, or the driver without keys), sync \
             finishes it from git's index, commits it and pushes. Needs the owner's keys or a full \
-            member's identity. --setup commits '*.vault merge=vault -diff -text' to \
+            member's identity. --setup commits '*.vault merge=vault diff=vault -text' to \
             .gitattributes (the file's own path when it does not end in .vault) and sets the \
-            merge driver in this clone's git config, so a plain git pull merges record by record \
-            too; each clone runs it once.
+            merge and diff drivers in this clone's git config, so a plain git pull merges record by \
+            record and git log -p names items; each clone runs it once.
             """,
         options: [
             OptionSpec(.setup, help: "commit the merge attribute to .gitattributes and set the merge driver in this clone's git config, then stop"),
@@ -110,6 +110,7 @@ extension CommandTable {
             OptionSpec(.theirs, help: "keep the other side's version"),
             resultJSON,
         ],
+        positionals: [itemName],
         examples: [
             ExampleSpec("vault resolve -s github -a ci-bot --theirs", "take the teammate's token"),
         ],

@@ -2,6 +2,7 @@ import VaultCore
 
 /// Asking before a destructive change: `--yes` answers for scripts; on a
 /// terminal vault asks; with neither it refuses (exit 2) and changes nothing.
+/// An answer other than y is the person saying no: exit 128, as `delete` says it.
 enum Confirmation {
     /// Asks `question` unless `confirmed` (the command's --yes).
     static func require(_ invocation: Invocation, confirmed: Bool, access: VaultAccess, question: String) throws {
@@ -10,7 +11,7 @@ enum Confirmation {
             throw UsageError("this destroys items and needs confirmation", hint: "add --yes to confirm without a terminal")
         }
         guard ["y", "yes"].contains(answer.lowercased()) else {
-            throw CommandFailure(.failure, "not confirmed; nothing was changed")
+            throw CommandFailure(.userCanceled, "not confirmed; nothing was changed")
         }
     }
 }

@@ -36,9 +36,10 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
         self.account = account
     }
 
-    /// Whether `text` is meant as a reference (starts with `vault://`), valid or not.
+    /// Whether `text` is meant as a reference, valid or not: it starts with `vault:/`, so one
+    /// that lacks a slash (`vault:/github/ci-bot`) is refused, not passed on as text.
     public static func isReference(_ text: String) -> Bool {
-        text.hasPrefix(scheme)
+        text.hasPrefix("vault:/")
     }
 
     /// Parses a reference; throws `SecretReferenceError` naming what is wrong.
@@ -69,9 +70,22 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     /// Parses an item's name as commands take it: `SERVICE/ACCOUNT`,
     /// `GROUP/SERVICE/ACCOUNT`, or a whole reference `vault://…`, with the
     /// same segments and percent-encoding as `init(parsing:)`; throws
-    /// `SecretReferenceError` naming what is wrong.
+    /// `SecretReferenceError` naming what is wrong. Outside a `vault://`
+    /// reference a space may be typed as it is (the shell's quotes hold the
+    /// name together), and a service that is a URL (the git helper's
+    /// `git:https://host/user`) keeps its slashes: the last one ends it.
     public init(parsingName text: String) throws(SecretReferenceError) {
-        try self.init(parsing: SecretReference.isReference(text) ? text : SecretReference.scheme + text)
+        if SecretReference.isReference(text) {
+            try self.init(parsing: text)
+            return
+        }
+        let spelled = text.split(separator: " ", omittingEmptySubsequences: false).joined(separator: "%20")
+        if let slash = spelled.lastIndex(of: "/"), spelled[..<slash].contains("://") {
+            let account = try SecretReference.decode(String(spelled[spelled.index(after: slash)...]))
+            self.init(service: try SecretReference.decode(String(spelled[..<slash])), account: account)
+            return
+        }
+        try self.init(parsing: SecretReference.scheme + spelled)
     }
 
     /// The reference in its canonical spelling, with reserved characters encoded.

@@ -208,16 +208,19 @@ public struct ItemChange: Sendable {
     public var secret: SecretBytes?
     /// Removes the item's expiry date (`details.expires` can only set one).
     public var removesExpiry: Bool
+    /// The sealed fields to set; an empty value removes its field, one not named is kept.
+    public var fields: [SealedField: SecretBytes]
 
     /// A change of the fields given; with no argument, a change that changes nothing.
     public init(accessibility: Accessibility? = nil, details: ItemDetails = ItemDetails(), secret: SecretBytes? = nil,
-                removesExpiry: Bool = false) {
+                removesExpiry: Bool = false, fields: [SealedField: SecretBytes] = [:]) {
         self.accessibility = accessibility
         self.details = details
         self.secret = secret
         self.removesExpiry = removesExpiry
+        self.fields = fields
     }
 
     /// Whether the change would change nothing.
-    public var isEmpty: Bool { accessibility == nil && details.isEmpty && secret == nil && !removesExpiry }
+    public var isEmpty: Bool { accessibility == nil && details.isEmpty && secret == nil && !removesExpiry && fields.isEmpty }
 }

@@ -122,6 +122,8 @@ extension Vault {
     /// `bytes` opened with the keys that open at once, or nil when there are none.
     private func openWithoutRecording(_ bytes: FileBytes, label: String) throws -> Snapshot? {
         let deviceKey = DeviceKeyStore.readIfPresent(vaultID: VaultFile.peekVaultID(bytes), host: host)
+        // The login's keyring is looked in once the vault's id is known, as a read does.
+        if !walk.hasChosen { walk.chooseNext(vaultID: VaultFile.peekVaultID(bytes)) }
         switch source {
         case .credential(let secret) where secret.kind != .passphrase:
             return try Snapshot.unlock(bytes, secret: secret, deviceKey: deviceKey, path: label)

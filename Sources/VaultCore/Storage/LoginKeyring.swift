@@ -42,6 +42,11 @@ enum LoginKeyring {
         try keepAlive(Kept(keyID: Int32(keyID), token: token), timeout: timeout)
     }
 
+    /// Throws the `LoginKeyringProblem` that would keep a session out of the keyring; keeps nothing.
+    static func check() throws {
+        _ = try loginSessionKeyring()
+    }
+
     /// The session kept for vault `vaultID`, or nil when there is none (or no keyring to look in).
     static func find(vaultID: [UInt8]) -> Kept? {
         (try? search(vaultID: vaultID)) ?? nil

@@ -10,6 +10,16 @@ extension Vault {
         try LoginKeyring.keep(token: token, vaultID: try vaultID(), timeout: timeout)
     }
 
+    /// Why this login's kernel keyring could not keep a session, or nil when it could; keeps nothing.
+    public static func loginKeyringProblem() -> LoginKeyringProblem? {
+        do {
+            try LoginKeyring.check()
+            return nil
+        } catch {
+            return error as? LoginKeyringProblem ?? .noLoginSessionKeyring
+        }
+    }
+
     /// The token of the live session this login's keyring keeps for the vault, or nil; refreshes nothing.
     public func loginKeyringToken() -> String? {
         guard let vaultID = try? vaultID(), let kept = LoginKeyring.find(vaultID: vaultID),
