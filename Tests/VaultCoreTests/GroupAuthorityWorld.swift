@@ -104,7 +104,10 @@ final class GroupAuthorityWorld {
                     // A conflict that records a deletion holds no value, and whether a merge keeps one
                     // beside an item of the same name added again depends on the index's order (random
                     // lookup tags after a revoke): the versions are compared, not those markers.
-                    let versions = record.conflicts.filter { $0.other != nil || $0.otherIsSealedElsewhere }
+                    // So is a version equal to the item as it reads: it tells nothing the item does not.
+                    let versions = record.conflicts.filter { conflict in
+                        (conflict.other != nil || conflict.otherIsSealedElsewhere) && describe(conflict.other) != describe(record.item)
+                    }
                     lines.append("\(kind) \(describe(record.item)); history \(record.history.map(\.secret.text)); "
                                  + "conflicts \(versions.map { "\($0.currentSide) \($0.origin) \(describe($0.other))\($0.otherIsSealedElsewhere ? " (sealed elsewhere)" : "")" })")
                 }
