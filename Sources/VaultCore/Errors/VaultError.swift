@@ -152,9 +152,9 @@ public enum VaultError: Error, Equatable {
     case recordTooLarge(ItemKey)
     /// The other version of an item in conflict lives in a group or class the keys at hand do not open.
     case otherVersionSealedElsewhere(ItemKey)
-    /// The vault file lies in a git work tree whose merge git holds unfinished (`MERGE_HEAD`): a change
-    /// now would be lost if the merge is aborted. `vault sync` finishes (or aborts) it.
-    case unfinishedMerge(path: String)
+    /// The vault file lies in a git work tree where git holds an operation unfinished (a merge, a
+    /// rebase, `am`, a cherry-pick, a revert): a change now would be lost when it goes on or is aborted.
+    case unfinishedGitOperation(path: String, UnfinishedGitOperation)
     /// A vault file whose team log drops entries of a file it was merged from (a hand resolution of a
     /// merge, git's checkout of one side): it would undo a removal or another change of the team.
     /// `beforeChanging`: found by the first change after the merge commit, not by `sync` before pushing.
@@ -209,7 +209,7 @@ public enum VaultError: Error, Equatable {
         case .mergeInput(_, let refusal): return refusal.status
         case .recordTooLarge: return .failure
         case .onlyOwnerJoins: return .missingEntitlement
-        case .unfinishedMerge: return .usage
+        case .unfinishedGitOperation: return .usage
         case .otherVersionSealedElsewhere: return .missingEntitlement
         case .teamLogDropped: return .invalidKeychain
         case .teamLogReviewNeeded: return .usage
