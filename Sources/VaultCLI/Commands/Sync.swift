@@ -24,7 +24,7 @@ enum SyncCommand {
         if lacksDiffDriver(repository) {
             invocation.terminal.say("hint: run 'vault sync --setup' once in this clone, so git diff and git log -p name the items")
         }
-        let sync = Sync(arguments: arguments, invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
+        let sync = SyncRun(arguments: arguments, invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
         // A merge git stopped is finished first (or, when it cannot be, abandoned); once it is committed,
         // the sync goes on and pushes it.
         guard try sync.finishOrAbandonStoppedMerge() != .leftToFinish else { return }
@@ -54,7 +54,7 @@ struct SyncArguments: CommandArguments {
 }
 
 /// One `vault sync` run.
-private struct Sync {
+struct SyncRun {
     let arguments: SyncArguments
     let invocation: Invocation
     let access: VaultAccess
@@ -84,7 +84,7 @@ private struct Sync {
         if let branch = currentBranch { _ = repository.run(["fetch", "-q", remote(of: branch)]) }
         do {
             return try finishStoppedMerge()
-        } catch let error as VaultError where !Sync.isTheCallersToFix(error) {
+        } catch let error as VaultError where !SyncRun.isTheCallersToFix(error) {
             guard GitRepository.exists(try repository.gitPath("MERGE_HEAD")) else { throw error }
             try repository.output(["merge", "--abort"])
             invocation.terminal.writeErr("vault: warning: cannot finish git's unfinished merge of \(quoted(relative)) (\(ErrorReport(error).message)); "
@@ -156,19 +156,31 @@ private struct Sync {
         return .committed
     }
 
-    /// Commits the vault file, then fetches, merges and pushes until the push goes through.
+    /// Fetches, then commits the vault file — merged into the remote's file first when the remote's
+    /// team log has entries this clone lacks — then merges and pushes until the push goes through.
     func run() throws {
         guard let branch = currentBranch else {
             throw CommandFailure(.failure, "the work tree of \(quoted(relative)) is on no branch (a detached HEAD); nothing was committed",
                                  hint: "switch to the branch to share ('git switch main') and run 'vault sync' again")
         }
-        try commitLocalChanges()
         let remote = remote(of: branch)
         let remoteBranch = configured("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 } ?? branch
         let tracking = "refs/remotes/\(remote)/\(remoteBranch)"
+        // Fetched before anything is committed: a change sealed before the remote's re-key is known
+        // would be a commit under keys the team retired.
+        let fetch = repository.run(["fetch", "-q", remote])
+        guard fetch.status == 0 else {
+            throw CommandFailure(.failure, "cannot fetch \(remote): \(fetch.firstErrorLine); nothing was committed",
+                                 hint: "run 'vault sync' again once \(remote) can be reached: your changes stay in the work tree until then")
+        }
         var merged = 0
+        if try sendChangesOnTopOfRemote(tracking, named: "\(remote)/\(remoteBranch)") { merged += 1 }
+        try commitLocalChanges()
         for attempt in 1...SyncCommand.pushAttempts {
-            try repository.output(["fetch", "-q", remote])
+            if attempt > 1 {
+                try repository.output(["fetch", "-q", remote])
+                if try sendChangesOnTopOfRemote(tracking, named: "\(remote)/\(remoteBranch)") { merged += 1 }
+            }
             if repository.succeeds(["rev-parse", "-q", "--verify", tracking]) {
                 if !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) {
                     try mergeRemote(tracking)
@@ -253,18 +265,18 @@ private struct Sync {
     }
 
     /// Merges `theirs` into `ours` (the stage git holds, which the work tree file may not) at the vault's path.
-    private func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], origins: (ours: String, theirs: String)) throws -> MergeReport {
+    func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], origins: (ours: String, theirs: String)) throws -> MergeReport {
         try vault.merge(base: base, ours: ours, theirs: theirs, origins: origins, kdf: arguments.kdf) { plan in
             try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access)
         }
     }
 
-    private func configured(_ key: String) -> String? {
+    func configured(_ key: String) -> String? {
         let value = repository.run(["config", "--get", key])
         return value.status == 0 && !value.text.isEmpty ? value.text : nil
     }
 
-    private func say(_ report: MergeReport, from origin: String) {
+    func say(_ report: MergeReport, from origin: String) {
         MergeReportText.say(report, merging: origin, terminal: invocation.terminal)
     }
 }
