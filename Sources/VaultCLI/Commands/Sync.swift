@@ -173,42 +173,43 @@ struct SyncRun {
             throw CommandFailure(.failure, "cannot fetch \(remote): \(fetch.firstErrorLine); nothing was committed",
                                  hint: "run 'vault sync' again once \(remote) can be reached: your changes stay in the work tree until then")
         }
-        var merged = 0
-        if try sendChangesOnTopOfRemote(tracking, named: "\(remote)/\(remoteBranch)") { merged += 1 }
-        try commitLocalChanges()
+        let shown = "\(remote)/\(remoteBranch)"
+        var merged = false
+        var repaired: HistoryBreak?
+        // A HEAD the remote's branch contains is checked as part of it (a head the owner repaired
+        // holds what HEAD dropped, and the fast-forward onto it is the way out).
+        if !repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking]) {
+            try requireHistoryHolds("HEAD", finding: .beforeSyncing)
+        }
         for attempt in 1...SyncCommand.pushAttempts {
-            if attempt > 1 {
-                try repository.output(["fetch", "-q", remote])
-                if try sendChangesOnTopOfRemote(tracking, named: "\(remote)/\(remoteBranch)") { merged += 1 }
+            if attempt > 1 { try repository.output(["fetch", "-q", remote]) }
+            let broken = try remoteNeedingRepair(tracking, named: shown)
+            if broken == nil, try sendChangesOnTopOfRemote(tracking, named: shown) { merged = true }
+            try commitLocalChanges()
+            if let broken {
+                try repair(tracking, named: shown, broken)
+                repaired = broken
+            } else if repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
+                      !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) {
+                if try mergeRemote(tracking) { merged = true }
             }
-            if repository.succeeds(["rev-parse", "-q", "--verify", tracking]) {
-                if !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) {
-                    try mergeRemote(tracking)
-                    merged += 1
-                }
-            }
-            try checkMergedTeamLogs()
+            try requireHistoryHolds("HEAD", finding: .beforeSyncing)
             let push = repository.run(["push", "-q", remote, "HEAD:refs/heads/\(remoteBranch)"])
             if push.status == 0 {
-                invocation.report("synced \(quoted(relative)) with \(remote)/\(remoteBranch)\(merged > 0 ? ", merged" : ""), pushed",
-                                  json: .object([("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged > 0)), ("pushed", .bool(true))]), asJSON: arguments.json)
+                if let head = try? repository.output(["rev-parse", "HEAD"]) { vault.recordCheckedCommit(head) }
+                let done = repaired != nil ? ", repaired" : merged ? ", merged" : ""
+                invocation.report("synced \(quoted(relative)) with \(shown)\(done), pushed",
+                                  json: .object([("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged)),
+                                                 ("repaired", .bool(repaired != nil)), ("pushed", .bool(true))]), asJSON: arguments.json)
                 return
             }
             // Only a remote that moved on is worth another round (seen by fetching it again, not by
             // reading git's words); anything else is git's to explain.
             guard attempt < SyncCommand.pushAttempts, remoteMovedOn(remote, tracking: tracking) else {
-                throw CommandFailure(.failure, "git push to \(remote) failed: \(push.firstErrorLine); \(merged > 0 ? "the merge is" : "your changes are") committed here",
+                throw CommandFailure(.failure, "git push to \(remote) failed: \(push.firstErrorLine); \(merged ? "the merge is" : "your changes are") committed here",
                                      hint: "fix what git says and run 'vault sync' again (it never force-pushes)")
             }
         }
-    }
-
-    /// When HEAD is a merge commit, its vault file must hold the team log of each parent's: a merge
-    /// resolved by hand (`git checkout --ours`, `git add; git commit`) could drop a removal. Refused
-    /// before anything is pushed.
-    private func checkMergedTeamLogs() throws {
-        guard let parents = repository.filesOfMergeParents(relative), let merged = repository.blob("HEAD:\(relative)") else { return }
-        guard Vault.teamLogHolds(merged, logsOf: parents) else { throw VaultError.teamLogDropped(path: access.location.path, beforeChanging: false) }
     }
 
     /// Whether the remote branch now holds commits this branch lacks (a push lost a race to it).
@@ -219,7 +220,7 @@ struct SyncRun {
     }
 
     /// Commits the vault file alone when it differs from HEAD (other changes stay as they are).
-    private func commitLocalChanges() throws {
+    func commitLocalChanges() throws {
         guard !(try repository.output(["status", "--porcelain", "--", relative])).isEmpty else { return }
         let message = SyncCommitMessage.subject(vault: vault, relative: relative, repository: repository, invocation: invocation)
         try repository.output(["add", "--", relative])
@@ -228,10 +229,11 @@ struct SyncRun {
 
     /// The remote's branch merged into HEAD: fast-forward when HEAD is behind, else a merge commit
     /// whose vault file is merged record by record (by the driver, or here from the stages).
-    private func mergeRemote(_ tracking: String) throws {
+    /// Returns whether it merged (false: a fast-forward, which merges nothing).
+    private func mergeRemote(_ tracking: String) throws -> Bool {
         if repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking]) {
             try repository.output(["merge", "-q", "--ff-only", tracking])
-            return
+            return false
         }
         // The keys first: a merge git starts and vault then cannot finish would be left half done.
         _ = try vault.trustFingerprint()
@@ -243,7 +245,7 @@ struct SyncRun {
         if merge.status != 0 {
             switch try finishStoppedMerge() {
             case .committed:
-                return
+                return true
             case .leftToFinish:
                 throw CommandFailure(.failure, "other files than the vault are in conflict after merging \(tracking); nothing was pushed",
                                      hint: "resolve them, commit, and run 'vault sync' again")
@@ -262,6 +264,7 @@ struct SyncRun {
         if GitRepository.exists(try repository.gitPath("MERGE_HEAD")) {
             try repository.output(["commit", "-q", "--no-edit"])
         }
+        return true
     }
 
     /// Merges `theirs` into `ours` (the stage git holds, which the work tree file may not) at the vault's path.

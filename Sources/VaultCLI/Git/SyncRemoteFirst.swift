@@ -5,71 +5,132 @@ import VaultCore
 
 /// `vault sync`'s first step after fetching (docs/TEAMS.md, "What vault sync does"): when the
 /// remote's team log has entries this clone lacks — a removal, a re-key — the clone's changes of
-/// the vault file are merged into the remote's file before anything is committed, so nothing the
-/// clone sealed under keys the team has retired is pushed, as a commit of its own or as a parent.
+/// the vault file are merged into the remote's file before anything is committed, and the vault
+/// files its commits not yet pushed sealed under the keys before are taken out of those commits,
+/// so nothing the clone sealed under keys the team has retired is pushed.
 extension SyncRun {
-    /// Merges the vault file's changes not yet on the remote (the work tree's, and those of commits
-    /// not pushed) into the file of `tracking` in one write, when that file's team log has entries
-    /// HEAD's or the work tree's lacks. With no commit of the vault file unpushed, the result is
-    /// committed on top of the remote's branch when HEAD is behind it (or left for the usual commit
-    /// when HEAD has other commits of its own); commits of the vault file alone not yet pushed are
-    /// replaced by that one commit (git's reflog keeps them here). Unpushed commits that change the
-    /// vault file and other files are refused with nothing changed. Returns whether it merged.
+    /// Merges the vault file as the work tree holds it into `tracking`'s file in one write when that
+    /// file's team log has entries the work tree's lacks. With HEAD behind the remote's branch the
+    /// result is committed on top of it; else the commits not yet pushed whose vault file lacks those
+    /// entries (and is not the merge base's) are rewritten without their change of the vault file
+    /// (a commit left empty is dropped; git's reflog keeps the old ones), and the usual commit and
+    /// merge follow. Returns whether it merged or rewrote anything.
     func sendChangesOnTopOfRemote(_ tracking: String, named shown: String) throws -> Bool {
         guard repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
               let remoteFile = repository.blob("\(tracking):\(relative)") else { return false }
-        let headFile = repository.blob("HEAD:\(relative)")
+        let mergeBase = try? repository.output(["merge-base", "HEAD", tracking])
+        let baseBlob = mergeBase.flatMap { try? repository.output(["rev-parse", "-q", "--verify", "\($0):\(relative)"]) }
+        let base = baseBlob.flatMap { repository.blob($0) }
         let workTreeFile = try PlainFile.read(access.location.path)
-        guard [headFile, workTreeFile].contains(where: { $0.map { !Vault.teamLogHolds($0, logsOf: [remoteFile]) } ?? false }) else { return false }
-        let unpushed = try repository.output(["rev-list", "\(tracking)..HEAD", "--", relative]).split(separator: "\n")
-        guard workTreeFile != headFile || !unpushed.isEmpty else { return false }
-        let base = (try? repository.output(["merge-base", "HEAD", tracking])).flatMap { repository.blob("\($0):\(relative)") }
-        let behind = repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking])
-        if !unpushed.isEmpty {
-            let others = try repository.output(["diff", "--name-only", "\(tracking)...HEAD"]).split(separator: "\n").filter { $0 != relative }
-            guard others.isEmpty else {
-                throw CommandFailure(.failure, "your commits not yet pushed change \(quoted(relative)), which \(shown) has since re-keyed or changed the members of, and other files too (\(others.joined(separator: ", "))): they are not pushed as they are; nothing was changed",
-                                     hint: "move them onto \(shown) with 'git rebase \(shown)' (at each stop on \(quoted(relative)), 'vault sync', then 'git rebase --continue'), then run 'vault sync' again")
-            }
+        let stale = try staleCommits(since: tracking, remoteFile: remoteFile, baseBlob: baseBlob)
+        let mergesWorkTree = workTreeFile != base && !Vault.teamLogHolds(workTreeFile, logsOf: [remoteFile])
+        guard mergesWorkTree || !stale.isEmpty else { return false }
+
+        if mergesWorkTree {
+            let origins = (ours: "your changes not yet pushed", theirs: repository.describe(tracking))
+            let report = try merge(base: base, ours: workTreeFile, theirs: remoteFile, origins: origins)
+            say(report, from: origins.theirs)
         }
-        let origins = (ours: "your changes not yet pushed", theirs: repository.describe(tracking))
-        let report = try merge(base: base, ours: workTreeFile, theirs: remoteFile, origins: origins)
-        say(report, from: origins.theirs)
-        if unpushed.isEmpty && !behind {
-            // HEAD's own commits leave the vault file as the remote had it: the usual commit and merge follow.
-            invocation.terminal.say(Self.mergedFirstLine(shown))
+        invocation.terminal.say("the team log of \(shown) has entries this clone lacked: merged your changes into its file before committing, so nothing sealed under keys the team retired is pushed")
+        if repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking]) {
+            try commitOnTop(of: tracking, named: shown)
             return true
         }
-        try repository.output(["add", "--", relative])
+        if !stale.isEmpty {
+            let head = try rewrite(since: tracking, without: Set(stale))
+            try repository.output(["add", "--", relative])
+            try repository.output(["reset", "-q", "--soft", head])
+            invocation.terminal.say("took the changes of \(quoted(relative)) out of your \(counted(stale.count, "commit")) not yet pushed (they are in the merged file; 'git reflog' keeps the old commits here)")
+        }
+        return true
+    }
+
+    /// The commits of HEAD not on `tracking` whose vault file lacks the remote's team log entries
+    /// and is not the merge base's (`baseBlob`): what they would push sealed under retired keys.
+    private func staleCommits(since tracking: String, remoteFile: [UInt8], baseBlob: String?) throws -> [String] {
+        try repository.output(["rev-list", "\(tracking)..HEAD", "--", relative]).split(separator: "\n").map(String.init).filter { commit in
+            guard let blob = try? repository.output(["rev-parse", "-q", "--verify", "\(commit):\(relative)"]), blob != baseBlob,
+                  let file = repository.blob(blob) else { return false }
+            return !Vault.teamLogHolds(file, logsOf: [remoteFile])
+        }
+    }
+
+    /// HEAD's commits not on `tracking`, made again oldest first on their rewritten parents, each
+    /// of `stale` with the vault file of its first parent (as rewritten) instead of its own, and
+    /// with its author, committer and message; a non-merge commit left with its parent's tree is
+    /// dropped. Returns the new head.
+    private func rewrite(since tracking: String, without stale: Set<String>) throws -> String {
+        var rewritten: [String: String] = [:]
+        var head = try repository.output(["rev-parse", "HEAD"])
+        for line in try repository.output(["rev-list", "--topo-order", "--reverse", "--parents", "\(tracking)..HEAD"]).split(separator: "\n") {
+            let ids = line.split(separator: " ").map(String.init)
+            let (commit, parents) = (ids[0], ids.dropFirst().map { rewritten[$0] ?? $0 })
+            guard stale.contains(commit) || parents != Array(ids.dropFirst()) else {
+                rewritten[commit] = commit
+                head = commit
+                continue
+            }
+            let tree = stale.contains(commit) ? try tree(of: commit, withVaultFileOf: parents.first)
+                                              : try repository.output(["rev-parse", "\(commit)^{tree}"])
+            if parents.count == 1, let parent = parents.first, tree == (try repository.output(["rev-parse", "\(parent)^{tree}"])) {
+                rewritten[commit] = parent
+                head = parent
+                continue
+            }
+            rewritten[commit] = try recommit(commit, tree: tree, parents: parents)
+            head = rewritten[commit] ?? head
+        }
+        return head
+    }
+
+    /// `commit`'s tree with the vault file as `parent` has it (none when `parent` has none).
+    private func tree(of commit: String, withVaultFileOf parent: String?) throws -> String {
+        try withScratchIndex { scratch in
+            try scratch.output(["read-tree", commit])
+            if let parent, let blob = try? repository.output(["rev-parse", "-q", "--verify", "\(parent):\(relative)"]) {
+                try scratch.output(["update-index", "--add", "--cacheinfo", "100644,\(blob),\(relative)"])
+            } else {
+                try scratch.output(["update-index", "--force-remove", "--", relative])
+            }
+            return try scratch.output(["write-tree"])
+        }
+    }
+
+    /// A new commit of `tree` on `parents`, with the author, committer and message of `commit`.
+    private func recommit(_ commit: String, tree: String, parents: [String]) throws -> String {
+        let fields = try repository.output(["log", "-1", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI", commit]).split(separator: "\0", omittingEmptySubsequences: false).map(String.init)
+        let message = try repository.output(["log", "-1", "--format=%B", commit])
+        var environment = repository.environment
+        for (name, value) in zip(["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE"], fields) {
+            environment[name] = value
+        }
+        let author = GitRepository(top: repository.top, environment: environment)
+        return try author.output(["commit-tree", tree, "-m", message] + parents.flatMap { ["-p", $0] })
+    }
+
+    /// The vault file as the work tree holds it, committed alone on top of `tracking`, the branch
+    /// moved there (`git reset --keep`: other files follow the remote's where unchanged here).
+    private func commitOnTop(of tracking: String, named shown: String) throws {
         let message = SyncCommitMessage.subject(vault: vault, relative: relative, repository: repository, invocation: invocation, parent: tracking)
-        let commit = try commitOfVaultFile(on: tracking, message: message)
+        let commit = try withScratchIndex { scratch in
+            try scratch.output(["read-tree", tracking])
+            try scratch.output(["add", "--", relative])
+            return try repository.output(["commit-tree", try scratch.output(["write-tree"]), "-p", tracking, "-m", message])
+        }
+        try repository.output(["add", "--", relative])
         let moved = repository.run(["reset", "-q", "--keep", commit])
         guard moved.status == 0 else {
             throw CommandFailure(.failure, "cannot move the branch onto \(shown): \(moved.firstErrorLine); \(quoted(relative)) holds the merged result, nothing was committed",
                                  hint: "commit or stash your changes of the other files \(shown) changed too, and run 'vault sync' again")
         }
-        invocation.terminal.say(Self.mergedFirstLine(shown))
-        if !unpushed.isEmpty {
-            invocation.terminal.say("your \(counted(unpushed.count, "commit")) of \(quoted(relative)) not yet pushed are replaced by one commit on top of \(shown) ('git reflog' keeps them here)")
-        }
-        return true
     }
 
-    private static func mergedFirstLine(_ shown: String) -> String {
-        "the team log of \(shown) has entries this clone lacked: merged your changes into its file before committing, so nothing sealed under keys the team retired is pushed"
-    }
-
-    /// A commit on `parent` whose tree is `parent`'s with the vault file as the work tree holds it,
-    /// made through an index of its own (git's index and work tree are left as they are).
-    private func commitOfVaultFile(on parent: String, message: String) throws -> String {
+    /// Runs `body` with git working on an index of its own (git's index and work tree left as they are).
+    private func withScratchIndex<R>(_ body: (GitRepository) throws -> R) throws -> R {
         let indexPath = try repository.gitPath("vault-sync-index")
         var environment = repository.environment
         environment["GIT_INDEX_FILE"] = indexPath
-        let scratch = GitRepository(top: repository.top, environment: environment)
         defer { unlink(indexPath) }
-        try scratch.output(["read-tree", parent])
-        try scratch.output(["add", "--", relative])
-        let tree = try scratch.output(["write-tree"])
-        return try repository.output(["commit-tree", tree, "-p", parent, "-m", message])
+        return try body(GitRepository(top: repository.top, environment: environment))
     }
 }

@@ -207,6 +207,8 @@ struct ErrorReport {
         case .teamLogDropped(let path, let beforeChanging):
             return ErrorReport(status: status, message: "\(quoted(path)) drops team log entries of a file it was merged from (a merge resolved by hand?): it would undo a change of the team's members or keys; nothing was \(beforeChanging ? "changed" : "pushed")",
                                hint: "undo that merge commit ('git reset --hard HEAD^') and merge again with 'vault sync'")
+        case .historyDropsTeamLog(let found):
+            return ErrorReport(status: status, message: message(found), hint: hint(found))
         case .onlyOwnerJoins:
             return ErrorReport(status: status, message: "only the owner joins diverged team logs: both sides changed the team's members or keys, and nothing was merged",
                                hint: "ask the vault's owner to run 'vault sync' (passphrase or key file), then sync again")

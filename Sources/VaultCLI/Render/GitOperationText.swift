@@ -24,3 +24,25 @@ extension ErrorReport {
         }
     }
 }
+
+/// The words for a commit whose vault file drops team log entries of a commit before it.
+extension ErrorReport {
+    static func message(_ found: HistoryBreak) -> String {
+        let what = "commit \(found.commit) of \(quoted(found.path)) drops team log entries of a commit before it (a revert, an old file checked out, a merge or rebase resolved by hand?): writing on it would undo a change of the team's members or keys"
+        switch found.finding {
+        case .beforeChanging: return what + "; nothing was changed"
+        case .beforeSyncing: return what + "; nothing was committed or pushed"
+        case .onRemote(let remote): return "the branch of \(remote): " + what + "; nothing was committed or pushed"
+        case .checkingHistory: return what
+        }
+    }
+
+    static func hint(_ found: HistoryBreak) -> String {
+        switch found.finding {
+        case .onRemote:
+            return "only the vault's owner repairs it: ask the owner to run 'vault sync' (passphrase or key file), then sync again"
+        case .beforeChanging, .beforeSyncing, .checkingHistory:
+            return "drop that commit ('git reset --hard \(found.commit)^' when it is the last, else 'git rebase -i'), bring the change in again with 'vault sync'; on the remote already, the owner's 'vault sync' repairs it"
+        }
+    }
+}

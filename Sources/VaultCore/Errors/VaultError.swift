@@ -159,6 +159,8 @@ public enum VaultError: Error, Equatable {
     /// merge, git's checkout of one side): it would undo a removal or another change of the team.
     /// `beforeChanging`: found by the first change after the merge commit, not by `sync` before pushing.
     case teamLogDropped(path: String, beforeChanging: Bool)
+    /// A commit of the vault file's history whose team log drops entries of a commit before it.
+    case historyDropsTeamLog(HistoryBreak)
     /// A merge of two team logs that diverged, by someone who is not the owner: only the owner's trust key signs a join.
     case onlyOwnerJoins
     /// The owner's write would sign team log entries (a join's, a conversion's) it was not shown:
@@ -211,7 +213,7 @@ public enum VaultError: Error, Equatable {
         case .onlyOwnerJoins: return .missingEntitlement
         case .unfinishedGitOperation: return .usage
         case .otherVersionSealedElsewhere: return .missingEntitlement
-        case .teamLogDropped: return .invalidKeychain
+        case .teamLogDropped, .historyDropsTeamLog: return .invalidKeychain
         case .teamLogReviewNeeded: return .usage
         }
     }
