@@ -45,24 +45,25 @@ extension SyncRun {
         return true
     }
 
-    /// The commits of HEAD not on `tracking` whose vault file lacks the remote's team log entries
-    /// and is not the merge base's (`baseBlob`): what they would push sealed under retired keys.
+    /// The commits of HEAD on no remote branch this clone knows (those are published already) whose
+    /// vault file lacks the remote's team log entries and is not the merge base's (`baseBlob`): what
+    /// they would push sealed under retired keys.
     private func staleCommits(since tracking: String, remoteFile: [UInt8], baseBlob: String?) throws -> [String] {
-        try repository.output(["rev-list", "\(tracking)..HEAD", "--", relative]).split(separator: "\n").map(String.init).filter { commit in
+        try repository.output(["rev-list", "HEAD", "--not", tracking, "--remotes", "--", relative]).split(separator: "\n").map(String.init).filter { commit in
             guard let blob = try? repository.output(["rev-parse", "-q", "--verify", "\(commit):\(relative)"]), blob != baseBlob,
                   let file = repository.blob(blob) else { return false }
             return !Vault.teamLogHolds(file, logsOf: [remoteFile])
         }
     }
 
-    /// HEAD's commits not on `tracking`, made again oldest first on their rewritten parents, each
+    /// HEAD's commits on no remote branch, made again oldest first on their rewritten parents, each
     /// of `stale` with the vault file of its first parent (as rewritten) instead of its own, and
     /// with its author, committer and message; a non-merge commit left with its parent's tree is
     /// dropped. Returns the new head.
     private func rewrite(since tracking: String, without stale: Set<String>) throws -> String {
         var rewritten: [String: String] = [:]
         var head = try repository.output(["rev-parse", "HEAD"])
-        for line in try repository.output(["rev-list", "--topo-order", "--reverse", "--parents", "\(tracking)..HEAD"]).split(separator: "\n") {
+        for line in try repository.output(["rev-list", "--topo-order", "--reverse", "--parents", "HEAD", "--not", tracking, "--remotes"]).split(separator: "\n") {
             let ids = line.split(separator: " ").map(String.init)
             let (commit, parents) = (ids[0], ids.dropFirst().map { rewritten[$0] ?? $0 })
             guard stale.contains(commit) || parents != Array(ids.dropFirst()) else {

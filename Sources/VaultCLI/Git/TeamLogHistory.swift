@@ -55,8 +55,10 @@ struct TeamLogHistory {
     func requireHolds(_ head: String, path: String, shown: String, steps: [Step], finding: HistoryBreak.Finding) throws {
         guard !steps.isEmpty, let file = repository.blob("\(head):\(path)") else { return }
         var blobs = BlobReader(repository: repository)
-        let earlier = steps.filter { $0.path == path }.flatMap { [$0.before, $0.after] }
-        guard !Vault.teamLogHolds(file, logsOf: Array(Set(earlier)).compactMap { blobs[$0] }) else { return }
+        // A file of another vault is no earlier version of this one: the merge refuses it (93), not this check.
+        let earlier = Set(steps.filter { $0.path == path }.flatMap { [$0.before, $0.after] }).compactMap { blobs[$0] }
+            .filter { Vault.areVersionsOfOneVault($0, file) }
+        guard !Vault.teamLogHolds(file, logsOf: earlier) else { return }
         let culprit = try firstBreak(in: steps.filter { $0.path == path })?.commit ?? repository.output(["rev-parse", head])
         throw VaultError.historyDropsTeamLog(HistoryBreak(path: shown, commit: abbreviated(culprit), finding: finding))
     }

@@ -164,7 +164,7 @@ public enum CommandTable {
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
         trashCommand, undeleteCommand, listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
-        deviceKeyCommand, syncCommand, mergeDriverCommand, textconvCommand, conflictsCommand, resolveCommand,
+        deviceKeyCommand, syncCommand, checkHistoryCommand, mergeDriverCommand, textconvCommand, conflictsCommand, resolveCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand, copyCommand,
         gitCredentialCommand, dockerCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,

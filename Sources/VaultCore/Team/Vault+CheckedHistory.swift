@@ -30,6 +30,12 @@ extension Vault {
         try? FileSystem.writeAtomically(Array(commit.utf8), to: checkedRecordPath, directory: checkedRecordDirectory)
     }
 
+    /// Whether two vault files are versions of one vault (the same vault id, read in clear).
+    public static func areVersionsOfOneVault(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+        let id = VaultFile.peekVaultID(first)
+        return !id.isEmpty && id == VaultFile.peekVaultID(second)
+    }
+
     /// Whether the keys at hand are the owner's (a keyslot's passphrase or key file, or its session):
     /// the only keys whose sync repairs a branch that dropped team log entries. An identity's or a
     /// credential's are not; with no keys yet, the unlockers are asked as for any read.
