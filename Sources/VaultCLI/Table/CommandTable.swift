@@ -149,7 +149,7 @@ public enum CommandTable {
                    deleteCommand, trashCommand, undeleteCommand, listCommand, historyCommand]),
         ("CI and scripts", [runCommand, envCommand, injectCommand, scanCommand, redactCommand]),
         ("Teams and sharing", [groupCommand, grantCommand, revokeCommand, identityCommand, memberCommand, trustCommand,
-                               syncCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
+                               syncCommand, checkHistoryCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
         ("Unlocking and maintenance", [unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand, deviceKeyCommand,
                                        verifyCommand, upgradeCommand, copyCommand, wipeCommand, firstRunCommand, resetCommand, helpCommand]),
     ]
