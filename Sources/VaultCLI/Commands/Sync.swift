@@ -25,9 +25,13 @@ enum SyncCommand {
             invocation.terminal.say("hint: run 'vault sync --setup' once in this clone, so git diff and git log -p name the items")
         }
         let sync = SyncRun(arguments: arguments, invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
-        // A merge git stopped is finished first (or, when it cannot be, abandoned); once it is committed,
-        // the sync goes on and pushes it.
-        guard try sync.finishOrAbandonStoppedMerge() != .leftToFinish else { return }
+        // An operation git stopped is finished first (or, when it cannot be, abandoned); once it is
+        // committed, the sync goes on and pushes it.
+        if let operation = GitWorkTree.unfinishedOperation(access.location.directory), operation != .merge {
+            try sync.finishOrAbandon(operation)
+        } else {
+            guard try sync.finishOrAbandonStoppedMerge() != .leftToFinish else { return }
+        }
         try sync.run()
     }
 }
@@ -109,7 +113,7 @@ struct SyncRun {
 
     /// Errors the caller fixes by unlocking, confirming or asking the owner: a merge that stopped on
     /// one of these is left as it is, to finish once fixed.
-    private static func isTheCallersToFix(_ error: VaultError) -> Bool {
+    static func isTheCallersToFix(_ error: VaultError) -> Bool {
         switch error {
         case .locked, .sessionEnded, .rekeyNeedsSecret, .teamLogReviewNeeded, .wrongCredential: return true
         default: return false
@@ -132,28 +136,26 @@ struct SyncRun {
     /// else is left in conflict.
     func finishStoppedMerge() throws -> StoppedMerge {
         guard !(try repository.output(["ls-files", "-u", "--", relative])).isEmpty else { return .none }
-        guard let ours = repository.blob(":2:\(relative)"), let theirs = repository.blob(":3:\(relative)") else {
-            throw CommandFailure(.failure, "git's conflict on \(quoted(relative)) lacks a side (deleted on one): there is nothing to merge record by record",
-                                 hint: "keep one side with 'git checkout --ours' or '--theirs' and 'git add', or 'git rm' it")
-        }
-        let rebasing = repository.isRebasing
-        let origins = rebasing ? (ours: repository.describe("HEAD") + " (upstream, in a rebase)", theirs: repository.describe("REBASE_HEAD") + " (your commit being replayed)")
-                               : (ours: repository.describe("HEAD"), theirs: repository.describe("MERGE_HEAD"))
-        let report = try merge(base: repository.blob(":1:\(relative)"), ours: ours, theirs: theirs, origins: origins)
-        try repository.output(["add", "--", relative])
-        let othersInConflict = try repository.output(["diff", "--name-only", "--diff-filter=U"])
-        say(report, from: origins.theirs)
-        if rebasing {
-            invocation.terminal.say("merged \(quoted(relative)) and added it; go on with 'git rebase --continue', then 'vault sync'")
-            return .leftToFinish
-        }
-        guard othersInConflict.isEmpty else {
+        try mergeStagesAndAdd(origins: (ours: repository.describe("HEAD"), theirs: repository.describe("MERGE_HEAD")))
+        guard (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty else {
             invocation.terminal.say("merged \(quoted(relative)) and added it; other files are still in conflict: resolve them, commit, then 'vault sync'")
             return .leftToFinish
         }
         try repository.output(["commit", "-q", "--no-edit"])
         invocation.terminal.say("committed the merge of \(quoted(relative))")
         return .committed
+    }
+
+    /// The vault file git holds in conflict, merged from the index stages `:1:`, `:2:`, `:3:` in one
+    /// write (the stage git holds, which the work-tree file may not be), said, and `git add`ed.
+    func mergeStagesAndAdd(origins: (ours: String, theirs: String)) throws {
+        guard let ours = repository.blob(":2:\(relative)"), let theirs = repository.blob(":3:\(relative)") else {
+            throw CommandFailure(.failure, "git's conflict on \(quoted(relative)) lacks a side (deleted on one): there is nothing to merge record by record",
+                                 hint: "keep one side with 'git checkout --ours' or '--theirs' and 'git add', or 'git rm' it")
+        }
+        let report = try merge(base: repository.blob(":1:\(relative)"), ours: ours, theirs: theirs, origins: origins)
+        try repository.output(["add", "--", relative])
+        say(report, from: origins.theirs)
     }
 
     /// Fetches, then commits the vault file — merged into the remote's file first when the remote's
@@ -239,7 +241,8 @@ struct SyncRun {
         _ = try vault.trustFingerprint()
         let merge = repository.run(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", tracking])
         // The driver said what its merge did on git's stderr, which the git runner keeps: said here again.
-        for line in merge.stderr.split(separator: 0x0A) where line.starts(with: Array("vault: ".utf8)) {
+        // Not its hint to run 'vault sync', which is running.
+        for line in merge.stderr.split(separator: 0x0A) where line.starts(with: Array("vault: ".utf8)) && !line.starts(with: Array("vault: hint: ".utf8)) {
             invocation.terminal.writeErr(String(decoding: line, as: UTF8.self) + "\n")
         }
         if merge.status != 0 {

@@ -7,7 +7,7 @@ import Glibc
 struct GitRepository {
     /// The top of the work tree.
     let top: String
-    let environment: [String: String]
+    var environment: [String: String]
 
     typealias Outcome = Git.Outcome
 
