@@ -185,6 +185,7 @@ struct SyncRun {
         }
         for attempt in 1...SyncCommand.pushAttempts {
             if attempt > 1 { try repository.output(["fetch", "-q", remote]) }
+            try requireKeysThatMerge(ifNeededFor: tracking, named: shown)
             let broken = try remoteNeedingRepair(tracking, named: shown)
             if broken == nil, try sendChangesOnTopOfRemote(tracking, named: shown) { merged = true }
             try commitLocalChanges()
@@ -238,7 +239,7 @@ struct SyncRun {
             return false
         }
         // The keys first: a merge git starts and vault then cannot finish would be left half done.
-        _ = try vault.trustFingerprint()
+        try vault.requireKeysThatMerge()
         let merge = repository.run(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", tracking])
         // The driver said what its merge did on git's stderr, which the git runner keeps: said here again.
         // Not its hint to run 'vault sync', which is running.

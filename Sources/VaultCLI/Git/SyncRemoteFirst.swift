@@ -45,6 +45,23 @@ extension SyncRun {
         return true
     }
 
+    /// Refuses, before anything is committed, a sync that needs a merge (the remote moved on and
+    /// this clone has changes of its own) with keys that cannot merge: a scoped member's or
+    /// credential's (30), which opens only its groups. Its change stays in the work tree, and the
+    /// hint says how it reaches the remote: on a branch of its own, which the owner merges.
+    func requireKeysThatMerge(ifNeededFor tracking: String, named shown: String) throws {
+        guard repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
+              !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) else { return }
+        let changedHere = !(try repository.output(["status", "--porcelain", "--", relative])).isEmpty
+        guard changedHere || !repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking]) else { return }
+        do {
+            try vault.requireKeysThatMerge()
+        } catch let error as VaultError where error.status == .missingEntitlement {
+            throw CommandFailure(.missingEntitlement, "\(ErrorReport(error).message), and \(shown) has changes this clone lacks: sync cannot merge them here; nothing was committed",
+                                 hint: "push your change to a branch the owner merges: git commit -m MESSAGE -- \(relative) && git push origin HEAD:refs/heads/NAME")
+        }
+    }
+
     /// The commits of HEAD on no remote branch this clone knows (those are published already) whose
     /// vault file lacks the remote's team log entries and is not the merge base's (`baseBlob`): what
     /// they would push sealed under retired keys.

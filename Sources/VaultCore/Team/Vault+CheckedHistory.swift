@@ -50,6 +50,16 @@ extension Vault {
         }
     }
 
+    /// Refuses, before git starts a merge vault could not finish, keys that cannot merge: a scoped
+    /// credential's or scoped member's (`ownerOnly(.mergeVault)`, `scopedMemberCannot`); with no
+    /// keys yet, the unlockers are asked as for any read.
+    public func requireKeysThatMerge() throws {
+        try requireOwner(.mergeVault)
+        try withKeys {
+            guard try readSnapshot().keys.fullKeys != nil else { throw VaultError.locked(nil) }
+        }
+    }
+
     private var checkedRecordDirectory: String { host.stateDirectory + "/checked-history" }
 
     private var checkedRecordPath: String {
