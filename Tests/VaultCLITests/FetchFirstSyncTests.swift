@@ -75,6 +75,20 @@ import Testing
         #expect(revealing.isEmpty, "bob, removed, reads carol's new secret in the remote's commits \(revealing)")
     }
 
+    /// A sync that only fast-forwards merged nothing, and says so: no "merged", `"merged": false`.
+    @Test func aFastForwardIsNotCalledAMerge() throws {
+        let team = try Sync.makeTeam()
+        try team.alice.mustVault(["update", "-s", "github", "-a", "alice", "-w", "gh-2"])
+        try Sync.sync(team.alice)
+        let sync = try team.bob.vault(["sync", "--json"])
+        Sync.expectStatus(sync, 0, "bob: vault sync --json that fast-forwards")
+        let object = (try? JSONSerialization.jsonObject(with: Data(sync.stdout))) as? [String: Any]
+        #expect(object?["merged"] as? Bool == false, "a fast-forward reported as a merge: \(sync.stdoutText)")
+        let plain = try team.alice.vault(["sync"])
+        #expect(!plain.stderr.contains("merged"), "alice's sync with nothing to merge says merged: \(plain.stderr)")
+        try Sync.expectSecret(team.bob, "github", "alice", "gh-2")
+    }
+
     /// Offline (the remote cannot be fetched): nothing is committed, the change stays in the work
     /// tree, and the next sync with the remote back sends it.
     @Test func anOfflineSyncCommitsNothing() throws {
