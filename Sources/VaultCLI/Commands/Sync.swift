@@ -169,11 +169,13 @@ struct SyncRun {
         let remoteBranch = configured("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 } ?? branch
         let tracking = "refs/remotes/\(remote)/\(remoteBranch)"
         // Fetched before anything is committed: a change sealed before the remote's re-key is known
-        // would be a commit under keys the team retired.
+        // would be a commit under keys the team retired. Offline, the change is committed here only:
+        // the next sync takes it out of that commit if the remote re-keyed meanwhile.
         let fetch = repository.run(["fetch", "-q", remote])
         guard fetch.status == 0 else {
-            throw CommandFailure(.failure, "cannot fetch \(remote): \(fetch.firstErrorLine); nothing was committed",
-                                 hint: "run 'vault sync' again once \(remote) can be reached: your changes stay in the work tree until then")
+            try commitLocalChanges()
+            throw CommandFailure(.failure, "git fetch -q \(remote) failed: \(fetch.firstErrorLine); your changes are committed here, nothing was pushed",
+                                 hint: "run 'vault sync' again once \(remote) can be reached (it merges them into what the remote has then)")
         }
         let shown = "\(remote)/\(remoteBranch)"
         var merged = false

@@ -21,7 +21,7 @@ struct TeamLogHistory {
     /// kept one side whole (`-s ours`) is listed with the side it dropped. Neither added nor deleted
     /// files are listed: a file that appears or goes drops no entry of itself.
     func steps(_ revisions: [String]) throws -> [Step] {
-        let pathspecs = paths.isEmpty ? ["*.vault"] : paths.map { ":(literal)" + $0 }
+        let pathspecs = paths.isEmpty ? [":(top,glob)**/*.vault"] : paths.map { ":(top,literal)" + $0 }
         let output = try repository.output(["log", "--no-renames", "--full-history", "-m", "--raw", "--no-abbrev", "--topo-order", "--reverse",
                                             "--format=commit %H"] + revisions + ["--"] + pathspecs)
         var steps: [Step] = []

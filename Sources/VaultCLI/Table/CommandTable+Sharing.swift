@@ -3,7 +3,7 @@ extension CommandTable {
         "sync", summary: "share the vault through git: commit, fetch, merge record by record, push",
         discussion: """
             For a vault file in a git work tree (docs/TEAMS.md). Fetches the branch's remote \
-            first (offline, it commits nothing); when the remote's team log has entries this \
+            first (offline, it commits here and pushes nothing); when the remote's team log has entries this \
             clone lacks (a removal, a re-key), merges your changes into the remote's file before \
             committing, so nothing sealed under retired keys is pushed. Commits the vault file \
             alone when it changed (other files stay as they are), merges what others pushed \

@@ -18,8 +18,10 @@ public struct HistoryBreak: Sendable, Equatable {
     public let path: String
     /// The commit, abbreviated.
     public let commit: String
+    /// Who found it.
     public let finding: Finding
 
+    /// A break of `path`'s history at `commit`, found as `finding` says.
     public init(path: String, commit: String, finding: Finding) {
         (self.path, self.commit, self.finding) = (path, commit, finding)
     }

@@ -5,12 +5,15 @@ import Glibc
 /// An operation git stopped in the middle of, which a change to a vault file in its work tree
 /// would be lost to (its `--abort`, or its next step merging from the index over the file).
 public enum UnfinishedGitOperation: Sendable, Equatable {
+    /// `git merge`, or `git pull` without `--rebase`.
     case merge
     /// `git rebase` (either backend), or `git pull --rebase`.
     case rebase
     /// `git am`.
     case applyingPatches
+    /// `git cherry-pick`, or a series of them.
     case cherryPick
+    /// `git revert`, or a series of them.
     case revert
 }
 
