@@ -5,6 +5,7 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+HOOKDIR ?= $(PREFIX)/share/vault/hooks
 
 SWIFT ?= swift
 # Static Swift and C++ runtimes and no RUNPATH: the binary needs only glibc and
@@ -81,7 +82,7 @@ install: release
 		[ -f "$$f" ] || { echo "make: $$f is missing; run 'make generate' and commit it" >&2; exit 1; }; \
 	done
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
-		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
+		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)" "$(DESTDIR)$(HOOKDIR)"
 	install -m 0755 "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)/vault" "$(DESTDIR)$(BINDIR)/vault"
 	# git and docker run their credential helpers by these names; vault answers to them.
 	for helper in $(HELPER_LINKS); do ln -sf vault "$(DESTDIR)$(BINDIR)/$$helper"; done
@@ -91,13 +92,14 @@ install: release
 	install -m 0644 completions/vault.bash "$(DESTDIR)$(BASHCOMPDIR)/vault"
 	install -m 0644 completions/_vault "$(DESTDIR)$(ZSHCOMPDIR)/_vault"
 	install -m 0644 completions/vault.fish "$(DESTDIR)$(FISHCOMPDIR)/vault.fish"
+	install -m 0755 contrib/hooks/pre-receive "$(DESTDIR)$(HOOKDIR)/pre-receive"
 
 uninstall:
 	for helper in $(HELPER_LINKS); do rm -f "$(DESTDIR)$(BINDIR)/$$helper"; done
 	rm -f "$(DESTDIR)$(TERRAFORM_PLUGIN_DIR)/$(TERRAFORM_HELPER)"
 	rm -f "$(DESTDIR)$(BINDIR)/vault" "$(DESTDIR)$(MANDIR)/man1/vault.1" \
 		"$(DESTDIR)$(BASHCOMPDIR)/vault" "$(DESTDIR)$(ZSHCOMPDIR)/_vault" \
-		"$(DESTDIR)$(FISHCOMPDIR)/vault.fish"
+		"$(DESTDIR)$(FISHCOMPDIR)/vault.fish" "$(DESTDIR)$(HOOKDIR)/pre-receive"
 
 clean:
 	rm -rf .build dist

@@ -111,6 +111,7 @@ complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is un
 complete -c vault -n __vault_no_command -a rekey -d 'replace every key of the vault'
 complete -c vault -n __vault_no_command -a device-key -d 'seal this machine\'s device key by its TPM, or show how it is kept'
 complete -c vault -n __vault_no_command -a sync -d 'share the vault through git: commit, fetch, merge record by record, push'
+complete -c vault -n __vault_no_command -a check-history -d 'refuse commits whose vault file drops team log entries (for hooks and CI)'
 complete -c vault -n __vault_no_command -a merge-driver -d 'git\'s merge driver for vault files (set by sync --setup)'
 complete -c vault -n __vault_no_command -a textconv -d 'git\'s diff driver for vault files (set by sync --setup)'
 complete -c vault -n __vault_no_command -a conflicts -d 'list the items a merge left in conflict'
@@ -358,6 +359,9 @@ complete -c vault -n '__vault_using sync' -l kdf-cost -x -a 'interactive testing
 complete -c vault -n '__vault_using sync' -s y -l yes -d 'confirm what a re-key made by the merge drops, without asking'
 complete -c vault -n '__vault_using sync' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
+complete -c vault -n '__vault_using check-history' -l file -r -F -d 'a vault file\'s path in the repository'
+complete -c vault -n '__vault_using check-history' -d 'the commits to walk'
+
 complete -c vault -n '__vault_using merge-driver' -F -d 'the merge base\'s version (git\'s %O)'
 complete -c vault -n '__vault_using merge-driver' -F -d 'this side\'s version, where the result goes (%A)'
 complete -c vault -n '__vault_using merge-driver' -F -d 'the other side\'s version (%B)'
@@ -496,4 +500,4 @@ complete -c vault -n '__vault_using terraform-credential' -a 'get store forget' 
 complete -c vault -n '__vault_using terraform-credential' -d 'the host of the Terraform service, e.g. app.terraform.io'
 
 complete -c vault -n '__vault_using help' -l all -d 'also list the plumbing commands other programs run'
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential help' -d 'command to describe'

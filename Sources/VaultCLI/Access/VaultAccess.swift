@@ -138,7 +138,7 @@ struct VaultAccess {
     }
 
     /// What the vault is told when it is made, resolved here once: notices on stderr, the team log
-    /// shown at a prompt, the merge-commit check, and from options, environment and config what
+    /// shown at a prompt, the check of the history since the last checked commit, and from options, environment and config what
     /// the user accepts (--accept-rollback, --accept-log) and pins (trash-days, --min-epoch, --trust).
     private func configuration(progress: ProgressLine?, revisionsKept: Int?) throws -> Vault.Configuration {
         let reason = reasonPromptsAreOff
@@ -150,11 +150,12 @@ struct VaultAccess {
             acceptTeamLog: arguments.flag(.acceptLog),
             reviewTeamLog: { [invocation] review in try TeamLogReviewText.ask(review, terminal: invocation.terminal, promptsOff: reason != nil) },
             checkBeforeChanging: { vault in
-                try vault.requireMergeCommitKeepsTeamLogs {
+                try vault.requireCheckedHistory { lastChecked in
                     let path = vault.location.path
                     guard let repository = try? GitRepository.containing(path, environment: environment),
-                          let relative = try? repository.relativePath(of: path) else { return nil }
-                    return repository.filesOfMergeParents(relative)
+                          let relative = try? repository.relativePath(of: path) else { return }
+                    try TeamLogHistory(repository: repository, paths: [relative])
+                        .requireHeadHolds("HEAD", path: relative, shown: path, since: lastChecked.map { [$0] } ?? [], finding: .beforeChanging)
                 }
             },
             revisionsKept: revisionsKept)

@@ -24,10 +24,14 @@ enum SyncCommand {
         if lacksDiffDriver(repository) {
             invocation.terminal.say("hint: run 'vault sync --setup' once in this clone, so git diff and git log -p name the items")
         }
-        let sync = Sync(arguments: arguments, invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
-        // A merge git stopped is finished first (or, when it cannot be, abandoned); once it is committed,
-        // the sync goes on and pushes it.
-        guard try sync.finishOrAbandonStoppedMerge() != .leftToFinish else { return }
+        let sync = SyncRun(arguments: arguments, invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
+        // An operation git stopped is finished first (or, when it cannot be, abandoned); once it is
+        // committed, the sync goes on and pushes it.
+        if let operation = GitWorkTree.unfinishedOperation(access.location.directory), operation != .merge {
+            try sync.finishOrAbandon(operation)
+        } else {
+            guard try sync.finishOrAbandonStoppedMerge() != .leftToFinish else { return }
+        }
         try sync.run()
     }
 }
@@ -54,7 +58,7 @@ struct SyncArguments: CommandArguments {
 }
 
 /// One `vault sync` run.
-private struct Sync {
+struct SyncRun {
     let arguments: SyncArguments
     let invocation: Invocation
     let access: VaultAccess
@@ -84,7 +88,7 @@ private struct Sync {
         if let branch = currentBranch { _ = repository.run(["fetch", "-q", remote(of: branch)]) }
         do {
             return try finishStoppedMerge()
-        } catch let error as VaultError where !Sync.isTheCallersToFix(error) {
+        } catch let error as VaultError where !SyncRun.isTheCallersToFix(error) {
             guard GitRepository.exists(try repository.gitPath("MERGE_HEAD")) else { throw error }
             try repository.output(["merge", "--abort"])
             invocation.terminal.writeErr("vault: warning: cannot finish git's unfinished merge of \(quoted(relative)) (\(ErrorReport(error).message)); "
@@ -109,7 +113,7 @@ private struct Sync {
 
     /// Errors the caller fixes by unlocking, confirming or asking the owner: a merge that stopped on
     /// one of these is left as it is, to finish once fixed.
-    private static func isTheCallersToFix(_ error: VaultError) -> Bool {
+    static func isTheCallersToFix(_ error: VaultError) -> Bool {
         switch error {
         case .locked, .sessionEnded, .rekeyNeedsSecret, .teamLogReviewNeeded, .wrongCredential: return true
         default: return false
@@ -132,22 +136,8 @@ private struct Sync {
     /// else is left in conflict.
     func finishStoppedMerge() throws -> StoppedMerge {
         guard !(try repository.output(["ls-files", "-u", "--", relative])).isEmpty else { return .none }
-        guard let ours = repository.blob(":2:\(relative)"), let theirs = repository.blob(":3:\(relative)") else {
-            throw CommandFailure(.failure, "git's conflict on \(quoted(relative)) lacks a side (deleted on one): there is nothing to merge record by record",
-                                 hint: "keep one side with 'git checkout --ours' or '--theirs' and 'git add', or 'git rm' it")
-        }
-        let rebasing = repository.isRebasing
-        let origins = rebasing ? (ours: repository.describe("HEAD") + " (upstream, in a rebase)", theirs: repository.describe("REBASE_HEAD") + " (your commit being replayed)")
-                               : (ours: repository.describe("HEAD"), theirs: repository.describe("MERGE_HEAD"))
-        let report = try merge(base: repository.blob(":1:\(relative)"), ours: ours, theirs: theirs, origins: origins)
-        try repository.output(["add", "--", relative])
-        let othersInConflict = try repository.output(["diff", "--name-only", "--diff-filter=U"])
-        say(report, from: origins.theirs)
-        if rebasing {
-            invocation.terminal.say("merged \(quoted(relative)) and added it; go on with 'git rebase --continue', then 'vault sync'")
-            return .leftToFinish
-        }
-        guard othersInConflict.isEmpty else {
+        try mergeStagesAndAdd(origins: (ours: repository.describe("HEAD"), theirs: repository.describe("MERGE_HEAD")))
+        guard (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty else {
             invocation.terminal.say("merged \(quoted(relative)) and added it; other files are still in conflict: resolve them, commit, then 'vault sync'")
             return .leftToFinish
         }
@@ -156,47 +146,75 @@ private struct Sync {
         return .committed
     }
 
-    /// Commits the vault file, then fetches, merges and pushes until the push goes through.
+    /// The vault file git holds in conflict, merged from the index stages `:1:`, `:2:`, `:3:` in one
+    /// write (the stage git holds, which the work-tree file may not be), said, and `git add`ed.
+    func mergeStagesAndAdd(origins: (ours: String, theirs: String)) throws {
+        guard let ours = repository.blob(":2:\(relative)"), let theirs = repository.blob(":3:\(relative)") else {
+            throw CommandFailure(.failure, "git's conflict on \(quoted(relative)) lacks a side (deleted on one): there is nothing to merge record by record",
+                                 hint: "keep one side with 'git checkout --ours' or '--theirs' and 'git add', or 'git rm' it")
+        }
+        let report = try merge(base: repository.blob(":1:\(relative)"), ours: ours, theirs: theirs, origins: origins)
+        try repository.output(["add", "--", relative])
+        say(report, from: origins.theirs)
+    }
+
+    /// Fetches, then commits the vault file — merged into the remote's file first when the remote's
+    /// team log has entries this clone lacks — then merges and pushes until the push goes through.
     func run() throws {
         guard let branch = currentBranch else {
             throw CommandFailure(.failure, "the work tree of \(quoted(relative)) is on no branch (a detached HEAD); nothing was committed",
                                  hint: "switch to the branch to share ('git switch main') and run 'vault sync' again")
         }
-        try commitLocalChanges()
         let remote = remote(of: branch)
         let remoteBranch = configured("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 } ?? branch
         let tracking = "refs/remotes/\(remote)/\(remoteBranch)"
-        var merged = 0
+        // Fetched before anything is committed: a change sealed before the remote's re-key is known
+        // would be a commit under keys the team retired. Offline, the change is committed here only:
+        // the next sync takes it out of that commit if the remote re-keyed meanwhile.
+        let fetch = repository.run(["fetch", "-q", remote])
+        guard fetch.status == 0 else {
+            try commitLocalChanges()
+            throw CommandFailure(.failure, "git fetch -q \(remote) failed: \(fetch.firstErrorLine); your changes are committed here, nothing was pushed",
+                                 hint: "run 'vault sync' again once \(remote) can be reached (it merges them into what the remote has then)")
+        }
+        let shown = "\(remote)/\(remoteBranch)"
+        var merged = false
+        var repaired: HistoryBreak?
+        // A HEAD the remote's branch contains is checked as part of it (a head the owner repaired
+        // holds what HEAD dropped, and the fast-forward onto it is the way out).
+        if !repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking]) {
+            try requireHistoryHolds("HEAD", finding: .beforeSyncing)
+        }
         for attempt in 1...SyncCommand.pushAttempts {
-            try repository.output(["fetch", "-q", remote])
-            if repository.succeeds(["rev-parse", "-q", "--verify", tracking]) {
-                if !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) {
-                    try mergeRemote(tracking)
-                    merged += 1
-                }
+            if attempt > 1 { try repository.output(["fetch", "-q", remote]) }
+            try requireKeysThatMerge(ifNeededFor: tracking, named: shown)
+            let broken = try remoteNeedingRepair(tracking, named: shown)
+            if broken == nil, try sendChangesOnTopOfRemote(tracking, named: shown) { merged = true }
+            try commitLocalChanges()
+            if let broken {
+                try repair(tracking, named: shown, broken)
+                repaired = broken
+            } else if repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
+                      !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) {
+                if try mergeRemote(tracking) { merged = true }
             }
-            try checkMergedTeamLogs()
+            try requireHistoryHolds("HEAD", finding: .beforeSyncing)
             let push = repository.run(["push", "-q", remote, "HEAD:refs/heads/\(remoteBranch)"])
             if push.status == 0 {
-                invocation.report("synced \(quoted(relative)) with \(remote)/\(remoteBranch)\(merged > 0 ? ", merged" : ""), pushed",
-                                  json: .object([("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged > 0)), ("pushed", .bool(true))]), asJSON: arguments.json)
+                if let head = try? repository.output(["rev-parse", "HEAD"]) { vault.recordCheckedCommit(head) }
+                let done = repaired != nil ? ", repaired" : merged ? ", merged" : ""
+                invocation.report("synced \(quoted(relative)) with \(shown)\(done), pushed",
+                                  json: .object([("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged)),
+                                                 ("repaired", .bool(repaired != nil)), ("pushed", .bool(true))]), asJSON: arguments.json)
                 return
             }
             // Only a remote that moved on is worth another round (seen by fetching it again, not by
             // reading git's words); anything else is git's to explain.
             guard attempt < SyncCommand.pushAttempts, remoteMovedOn(remote, tracking: tracking) else {
-                throw CommandFailure(.failure, "git push to \(remote) failed: \(push.firstErrorLine); \(merged > 0 ? "the merge is" : "your changes are") committed here",
+                throw CommandFailure(.failure, "git push to \(remote) failed: \(push.firstErrorLine); \(merged ? "the merge is" : "your changes are") committed here",
                                      hint: "fix what git says and run 'vault sync' again (it never force-pushes)")
             }
         }
-    }
-
-    /// When HEAD is a merge commit, its vault file must hold the team log of each parent's: a merge
-    /// resolved by hand (`git checkout --ours`, `git add; git commit`) could drop a removal. Refused
-    /// before anything is pushed.
-    private func checkMergedTeamLogs() throws {
-        guard let parents = repository.filesOfMergeParents(relative), let merged = repository.blob("HEAD:\(relative)") else { return }
-        guard Vault.teamLogHolds(merged, logsOf: parents) else { throw VaultError.teamLogDropped(path: access.location.path, beforeChanging: false) }
     }
 
     /// Whether the remote branch now holds commits this branch lacks (a push lost a race to it).
@@ -207,7 +225,7 @@ private struct Sync {
     }
 
     /// Commits the vault file alone when it differs from HEAD (other changes stay as they are).
-    private func commitLocalChanges() throws {
+    func commitLocalChanges() throws {
         guard !(try repository.output(["status", "--porcelain", "--", relative])).isEmpty else { return }
         let message = SyncCommitMessage.subject(vault: vault, relative: relative, repository: repository, invocation: invocation)
         try repository.output(["add", "--", relative])
@@ -216,22 +234,24 @@ private struct Sync {
 
     /// The remote's branch merged into HEAD: fast-forward when HEAD is behind, else a merge commit
     /// whose vault file is merged record by record (by the driver, or here from the stages).
-    private func mergeRemote(_ tracking: String) throws {
+    /// Returns whether it merged (false: a fast-forward, which merges nothing).
+    private func mergeRemote(_ tracking: String) throws -> Bool {
         if repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking]) {
             try repository.output(["merge", "-q", "--ff-only", tracking])
-            return
+            return false
         }
         // The keys first: a merge git starts and vault then cannot finish would be left half done.
-        _ = try vault.trustFingerprint()
+        try vault.requireKeysThatMerge()
         let merge = repository.run(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", tracking])
         // The driver said what its merge did on git's stderr, which the git runner keeps: said here again.
-        for line in merge.stderr.split(separator: 0x0A) where line.starts(with: Array("vault: ".utf8)) {
+        // Not its hint to run 'vault sync', which is running.
+        for line in merge.stderr.split(separator: 0x0A) where line.starts(with: Array("vault: ".utf8)) && !line.starts(with: Array("vault: hint: ".utf8)) {
             invocation.terminal.writeErr(String(decoding: line, as: UTF8.self) + "\n")
         }
         if merge.status != 0 {
             switch try finishStoppedMerge() {
             case .committed:
-                return
+                return true
             case .leftToFinish:
                 throw CommandFailure(.failure, "other files than the vault are in conflict after merging \(tracking); nothing was pushed",
                                      hint: "resolve them, commit, and run 'vault sync' again")
@@ -250,21 +270,22 @@ private struct Sync {
         if GitRepository.exists(try repository.gitPath("MERGE_HEAD")) {
             try repository.output(["commit", "-q", "--no-edit"])
         }
+        return true
     }
 
     /// Merges `theirs` into `ours` (the stage git holds, which the work tree file may not) at the vault's path.
-    private func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], origins: (ours: String, theirs: String)) throws -> MergeReport {
+    func merge(base: [UInt8]?, ours: [UInt8], theirs: [UInt8], origins: (ours: String, theirs: String)) throws -> MergeReport {
         try vault.merge(base: base, ours: ours, theirs: theirs, origins: origins, kdf: arguments.kdf) { plan in
             try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access)
         }
     }
 
-    private func configured(_ key: String) -> String? {
+    func configured(_ key: String) -> String? {
         let value = repository.run(["config", "--get", key])
         return value.status == 0 && !value.text.isEmpty ? value.text : nil
     }
 
-    private func say(_ report: MergeReport, from origin: String) {
+    func say(_ report: MergeReport, from origin: String) {
         MergeReportText.say(report, merging: origin, terminal: invocation.terminal)
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 struct GitRepository {
     /// The top of the work tree.
     let top: String
-    let environment: [String: String]
+    var environment: [String: String]
 
     typealias Outcome = Git.Outcome
 
@@ -51,13 +51,6 @@ struct GitRepository {
 
     /// Whether `git ARGUMENTS` exits 0 (a question such as `merge-base --is-ancestor`).
     func succeeds(_ arguments: [String]) -> Bool { run(arguments).status == 0 }
-
-    /// When HEAD is a merge commit, the file at `relative` in each of its parents (those that have
-    /// one); nil when HEAD is not a merge.
-    func filesOfMergeParents(_ relative: String) -> [[UInt8]]? {
-        guard succeeds(["rev-parse", "-q", "--verify", "HEAD^2"]) else { return nil }
-        return ["HEAD^1", "HEAD^2"].compactMap { blob("\($0):\(relative)") }
-    }
 
     /// The bytes of a blob (`:1:path`, `HEAD:path`), or nil when there is none.
     func blob(_ name: String) -> [UInt8]? {

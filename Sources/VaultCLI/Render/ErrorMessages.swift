@@ -209,12 +209,14 @@ struct ErrorReport {
             let names = "service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name))"
             return ErrorReport(status: status, message: "the other version of \(names) names group \(quoted(named.name)), but no key of that group sealed it; nothing was changed",
                                hint: "keep ours with 'vault resolve --ours', and add the value to group \(quoted(named.name)) yourself if it is right")
-        case .unfinishedMerge(let path):
-            return ErrorReport(status: status, message: "git holds a merge of \(quoted(path))'s work tree unfinished: a change made now would be lost if the merge is aborted; nothing was changed",
-                               hint: "run 'vault sync' to finish the merge (or 'git merge --abort'), then make the change")
+        case .unfinishedGitOperation(let path, let operation):
+            return ErrorReport(status: status, message: "git holds \(words(operation)) of \(quoted(path))'s work tree unfinished: a change made now would be lost when it goes on or is aborted; nothing was changed",
+                               hint: finishHint(operation))
         case .teamLogDropped(let path, let beforeChanging):
             return ErrorReport(status: status, message: "\(quoted(path)) drops team log entries of a file it was merged from (a merge resolved by hand?): it would undo a change of the team's members or keys; nothing was \(beforeChanging ? "changed" : "pushed")",
                                hint: "undo that merge commit ('git reset --hard HEAD^') and merge again with 'vault sync'")
+        case .historyDropsTeamLog(let found):
+            return ErrorReport(status: status, message: message(found), hint: hint(found))
         case .onlyOwnerJoins:
             return ErrorReport(status: status, message: "only the owner joins diverged team logs: both sides changed the team's members or keys, and nothing was merged",
                                hint: "ask the vault's owner to run 'vault sync' (passphrase or key file), then sync again")

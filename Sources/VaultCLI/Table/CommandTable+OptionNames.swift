@@ -89,6 +89,7 @@ extension OptionName {
     public static let pin = OptionName("pin")
     public static let plaintext = OptionName("plaintext")
     public static let remote = OptionName("remote")
+    public static let file = OptionName("file")
     public static let passphraseFile = OptionName("passphrase-file")
     public static let password = OptionName("password")
     public static let `print` = OptionName("print")

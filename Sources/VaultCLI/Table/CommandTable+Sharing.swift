@@ -2,11 +2,16 @@ extension CommandTable {
     static let syncCommand = CommandSpec(
         "sync", summary: "share the vault through git: commit, fetch, merge record by record, push",
         discussion: """
-            For a vault file in a git work tree (docs/TEAMS.md). Commits the vault file alone \
-            when it changed (other files stay as they are), fetches the branch's remote, merges \
-            what others pushed record by record against the merge base, commits the merge and \
-            pushes; a push refused because the remote moved on is fetched and merged again, up to \
-            3 times, and nothing is ever force-pushed. Items changed on different sides are both \
+            For a vault file in a git work tree (docs/TEAMS.md). Fetches the branch's remote \
+            first (offline, it commits here and pushes nothing); when the remote's team log has entries this \
+            clone lacks (a removal, a re-key), merges your changes into the remote's file before \
+            committing, so nothing sealed under retired keys is pushed. Commits the vault file \
+            alone when it changed (other files stay as they are), merges what others pushed \
+            record by record against the merge base, commits the merge and pushes; a push \
+            refused because the remote moved on is fetched and merged again, up to 3 times, and \
+            nothing is ever force-pushed. A head whose vault file drops team log entries of a \
+            commit before it (a revert, an old file checked out, a hand resolution) is never \
+            written on or pushed (49); the owner's sync repairs such a remote branch. Items changed on different sides are both \
             kept; an item changed on both sides, or changed on one and deleted on the other, is \
             a conflict: both versions are kept and readable (get --theirs) until 'vault resolve' \
             chooses, and 'vault conflicts' lists them. Members added on either side are kept; a \
@@ -32,6 +37,31 @@ extension CommandTable {
             ExampleSpec("vault --vault team.vault sync --setup", "once per clone: let git pull merge the vault too"),
         ],
         run: SyncCommand.run)
+
+    static let checkHistoryCommand = CommandSpec(
+        "check-history", summary: "refuse commits whose vault file drops team log entries (for hooks and CI)",
+        discussion: """
+            Walks the commits REVISION names (as git rev-list takes them: A..B, a commit, and \
+            --not or --all after '--'), oldest first, and exits 49 on the first whose vault file's \
+            team log does not hold the whole log of each of its parents' files: a revert of a \
+            removal, an old file checked out and committed, a merge or rebase resolved by hand, \
+            a merge -s ours. It needs no key (the log's chain of hashes is in clear), reads no \
+            vault of this machine and changes nothing. Without REVISION it walks what the current \
+            branch has that its upstream has not (its whole history without an upstream). A \
+            server runs it from the pre-receive hook shipped in contrib/ (docs/TEAMS.md), CI as \
+            a required check.
+            """,
+        options: [
+            OptionSpec(.file, value: "PATH", help: "a vault file's path in the repository", default: "every file whose name ends in .vault",
+                       repeatable: true, completion: .file),
+        ],
+        positionals: [PositionalSpec("REVISION", help: "the commits to walk", optional: true, variadic: true)],
+        examples: [
+            ExampleSpec("vault check-history", "before pushing: the commits your branch has that its upstream has not"),
+            ExampleSpec("vault check-history origin/main..HEAD --file team.vault", "a pull request's commits, in CI"),
+            ExampleSpec("vault check-history -- NEW --not --all", "in a pre-receive hook: the commits a push brings"),
+        ],
+        run: CheckHistoryCommand.run)
 
     static let mergeDriverCommand = CommandSpec(
         "merge-driver", summary: "git's merge driver for vault files (set by sync --setup)",

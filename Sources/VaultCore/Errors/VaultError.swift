@@ -160,13 +160,15 @@ public enum VaultError: Error, Equatable {
     /// item's own record (a file before format v3): no key of that group vouches for it, so
     /// `resolve` does not move it there.
     case unsealedVersionOfAnotherGroup(ItemKey, names: AccessGroup)
-    /// The vault file lies in a git work tree whose merge git holds unfinished (`MERGE_HEAD`): a change
-    /// now would be lost if the merge is aborted. `vault sync` finishes (or aborts) it.
-    case unfinishedMerge(path: String)
+    /// The vault file lies in a git work tree where git holds an operation unfinished (a merge, a
+    /// rebase, `am`, a cherry-pick, a revert): a change now would be lost when it goes on or is aborted.
+    case unfinishedGitOperation(path: String, UnfinishedGitOperation)
     /// A vault file whose team log drops entries of a file it was merged from (a hand resolution of a
     /// merge, git's checkout of one side): it would undo a removal or another change of the team.
     /// `beforeChanging`: found by the first change after the merge commit, not by `sync` before pushing.
     case teamLogDropped(path: String, beforeChanging: Bool)
+    /// A commit of the vault file's history whose team log drops entries of a commit before it.
+    case historyDropsTeamLog(HistoryBreak)
     /// A merge of two team logs that diverged, by someone who is not the owner: only the owner's trust key signs a join.
     case onlyOwnerJoins
     /// The owner's write would sign team log entries (a join's, a conversion's) it was not shown:
@@ -217,9 +219,9 @@ public enum VaultError: Error, Equatable {
         case .mergeInput(_, let refusal): return refusal.status
         case .recordTooLarge: return .failure
         case .onlyOwnerJoins: return .missingEntitlement
-        case .unfinishedMerge: return .usage
+        case .unfinishedGitOperation: return .usage
         case .otherVersionSealedElsewhere, .unsealedVersionOfAnotherGroup: return .missingEntitlement
-        case .teamLogDropped: return .invalidKeychain
+        case .teamLogDropped, .historyDropsTeamLog: return .invalidKeychain
         case .teamLogReviewNeeded: return .usage
         }
     }

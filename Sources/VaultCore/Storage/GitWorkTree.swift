@@ -2,6 +2,21 @@
 import Glibc
 #endif
 
+/// An operation git stopped in the middle of, which a change to a vault file in its work tree
+/// would be lost to (its `--abort`, or its next step merging from the index over the file).
+public enum UnfinishedGitOperation: Sendable, Equatable {
+    /// `git merge`, or `git pull` without `--rebase`.
+    case merge
+    /// `git rebase` (either backend), or `git pull --rebase`.
+    case rebase
+    /// `git am`.
+    case applyingPatches
+    /// `git cherry-pick`, or a series of them.
+    case cherryPick
+    /// `git revert`, or a series of them.
+    case revert
+}
+
 /// Whether a directory lies inside a git work tree: it or a parent holds `.git`.
 public enum GitWorkTree {
     static func contains(_ directory: String) -> Bool {
@@ -18,12 +33,24 @@ public enum GitWorkTree {
         }
     }
 
-    /// Whether git holds a merge of the work tree holding `directory` unfinished (its git directory
-    /// has `MERGE_HEAD`): read from the files git keeps, without running git. A `.git` file (a
-    /// linked work tree, a submodule) names the git directory on its `gitdir:` line.
-    static func hasUnfinishedMerge(_ directory: String) -> Bool {
-        guard let gitDirectory = gitDirectory(of: directory) else { return false }
-        return FileSystem.exists(gitDirectory + "/MERGE_HEAD")
+    /// The operation git holds unfinished in the work tree holding `directory`, read from the files
+    /// git keeps, without running git; nil when there is none. A `.git` file (a linked work tree, a
+    /// submodule) names the git directory on its `gitdir:` line. `REBASE_HEAD` alone is no sign of
+    /// one: git 2.39 leaves it behind after `git rebase --continue`.
+    public static func unfinishedOperation(_ directory: String) -> UnfinishedGitOperation? {
+        guard let gitDirectory = gitDirectory(of: directory) else { return nil }
+        if FileSystem.exists(gitDirectory + "/rebase-merge") { return .rebase }
+        if FileSystem.exists(gitDirectory + "/rebase-apply") {
+            return FileSystem.exists(gitDirectory + "/rebase-apply/applying") ? .applyingPatches : .rebase
+        }
+        if FileSystem.exists(gitDirectory + "/MERGE_HEAD") { return .merge }
+        if FileSystem.exists(gitDirectory + "/CHERRY_PICK_HEAD") { return .cherryPick }
+        if FileSystem.exists(gitDirectory + "/REVERT_HEAD") { return .revert }
+        // A series of picks or reverts between two of its steps: its to-do list names which.
+        if FileSystem.exists(gitDirectory + "/sequencer") {
+            return firstLine(of: gitDirectory + "/sequencer/todo")?.hasPrefix("revert") == true ? .revert : .cherryPick
+        }
+        return nil
     }
 
     /// Removes what merge drivers killed mid-write left in `directory` (the top of the work tree,

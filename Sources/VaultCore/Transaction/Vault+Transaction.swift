@@ -50,7 +50,9 @@ extension Vault {
     /// teammates may still run a v1 build: there only `vault upgrade` converts, and the change is refused.
     func transaction<R>(_ body: (inout WorkingCopy) throws -> R) throws -> R {
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        if GitWorkTree.hasUnfinishedMerge(location.directory) { throw VaultError.unfinishedMerge(path: location.path) }
+        if let operation = GitWorkTree.unfinishedOperation(location.directory) {
+            throw VaultError.unfinishedGitOperation(path: location.path, operation)
+        }
         return try withWriterLock {
             try withKeys {
                 var vault = WorkingCopy(try readSnapshot(writing: true))

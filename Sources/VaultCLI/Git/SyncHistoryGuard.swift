@@ -1,0 +1,51 @@
+import VaultCore
+
+/// `vault sync` and the team log's descent (docs/TEAMS.md, "Every head checked"): no head whose
+/// vault file drops team log entries of a commit before it is written on or pushed; the owner's
+/// sync repairs a remote branch that did.
+extension SyncRun {
+    /// Refuses `head` when its vault file drops team log entries of a commit since the one this
+    /// machine last checked (49, `historyDropsTeamLog`).
+    func requireHistoryHolds(_ head: String, finding: HistoryBreak.Finding) throws {
+        try history.requireHeadHolds(head, path: relative, shown: access.location.path, since: vault.lastCheckedCommit().map { [$0] } ?? [], finding: finding)
+    }
+
+    /// When the remote's branch (not yet in HEAD) drops team log entries of a commit before it: the
+    /// commit that did, for the owner to repair; for anyone else, the refusal naming the owner.
+    /// Nil when the remote's branch keeps every entry, or is already in HEAD (checked with it).
+    func remoteNeedingRepair(_ tracking: String, named shown: String) throws -> HistoryBreak? {
+        guard repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
+              !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) else { return nil }
+        // Checked from the commit last checked here, or from HEAD when that is older or unrelated.
+        let since = [vault.lastCheckedCommit(), "HEAD"].compactMap { $0 }
+        do {
+            try history.requireHeadHolds(tracking, path: relative, shown: access.location.path, since: since, finding: .onRemote(remote: shown))
+            return nil
+        } catch VaultError.historyDropsTeamLog(let found) {
+            guard try vault.keysAreTheOwners() else { throw VaultError.historyDropsTeamLog(found) }
+            return found
+        }
+    }
+
+    /// The owner's repair of a remote branch whose head dropped team log entries: a merge commit of
+    /// it whose vault file has every entry either side had — this clone's log, which holds them,
+    /// wins; the other side's items come in as conflicts where they differ (no merge base: the
+    /// remote's file may be older than any base) — instead of a fast-forward onto the dropped log.
+    func repair(_ tracking: String, named shown: String, _ broken: HistoryBreak) throws {
+        guard let ours = repository.blob("HEAD:\(relative)"), let theirs = repository.blob("\(tracking):\(relative)") else { return }
+        let origins = (ours: repository.describe("HEAD"), theirs: repository.describe(tracking))
+        let started = repository.run(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", tracking])
+        let others = try repository.output(["diff", "--name-only", "--diff-filter=U"]).split(separator: "\n").filter { $0 != relative }
+        guard others.isEmpty, GitRepository.exists(try repository.gitPath("MERGE_HEAD")) else {
+            throw CommandFailure(.failure, "git merge \(tracking) failed: \(others.isEmpty ? started.firstErrorLine : "other files in conflict (\(others.joined(separator: ", ")))"); nothing was pushed",
+                                 hint: "resolve what git says (or 'git merge --abort') and run 'vault sync' again")
+        }
+        let report = try merge(base: nil, ours: ours, theirs: theirs, origins: origins)
+        say(report, from: origins.theirs)
+        try repository.output(["add", "--", relative])
+        try repository.output(["commit", "-q", "--no-edit"])
+        invocation.terminal.say("repaired \(shown): its commit \(broken.commit) dropped team log entries; the merge keeps every entry of both sides")
+    }
+
+    private var history: TeamLogHistory { TeamLogHistory(repository: repository, paths: [relative]) }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// The team log guards every commit, whatever git does (docs/TEAMS.md, "Every head checked"):
+/// after alice removes carol, bob brings the removal in and undoes it by hand with a linear commit —
+/// `git revert` of the removal, or the old file checked out and committed. `vault sync` refuses to
+/// push it and every change refuses to write on it (49, naming the commit); once a plain `git push`
+/// got it onto the remote, dave (a full member) neither writes on it nor pushes, and alice's sync
+/// repairs the remote's branch: every entry kept, carol still out, her clone still working.
+@Suite struct HistoryGuardTests {
+    typealias Sync = TeamSyncTests
+    typealias Person = TeamSyncTests.Person
+
+    /// The ways bob undoes alice's removal of carol by hand, in one linear commit.
+    static let undoings: [String: [[String]]] = [
+        "revert": [["revert", "--no-edit", "HEAD"]],
+        "old file checked out": [["checkout", "HEAD~1", "--", "team.vault"], ["commit", "-q", "-m", "bob's file"]],
+    ]
+
+    @Test(arguments: ["revert", "old file checked out"]) func aLinearCommitThatDropsARemovalIsRefusedAndRepaired(undoing: String) throws {
+        let team = try Sync.makeTeam()
+        let (alice, bob) = (team.alice, team.bob)
+        let carol = try TeamLogSyncTests.addCarol(team)
+        let dave = try Person("dave")
+        try alice.mustVault(["member", "add", "dave", try dave.makeIdentity()])
+        try Sync.sync(alice)
+        try TeamLogSyncTests.cloneAndPin(dave, team)
+        try Sync.expectSecret(dave, "github", "alice", "gh-1")
+
+        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        try Sync.sync(alice)
+        try bob.mustGit(["pull", "-q", "--ff-only"])
+        for step in try #require(Self.undoings[undoing]) { try bob.mustGit(step) }
+        let badCommit = String(try bob.head().prefix(7))
+
+        let remoteBefore = try team.remoteHead()
+        let sync = try bob.vault(["sync"])
+        Sync.expectStatus(sync, 49, "bob: vault sync of a commit that drops alice's removal (\(undoing))")
+        #expect(sync.stderr.contains("drops team log entries") && sync.stderr.contains(badCommit), "the refusal names the commit: \(sync.stderr)")
+        #expect(try team.remoteHead() == remoteBefore, "bob's refused sync pushed")
+        let write = try bob.vault(["add", "-s", "on-top", "-a", "bob", "-w", "on-top"])
+        Sync.expectStatus(write, 49, "bob: a change on a commit that drops alice's removal (\(undoing))")
+        #expect(write.stderr.contains("nothing was changed"), "\(write.stderr)")
+
+        // A plain git push gets it past vault onto the remote.
+        try bob.mustGit(["push", "-q"])
+        let daveSync = try dave.vault(["sync"])
+        Sync.expectStatus(daveSync, 49, "dave: vault sync onto the remote's rolled-back head")
+        #expect(daveSync.stderr.contains("only the vault's owner repairs it"), "dave's refusal names the owner: \(daveSync.stderr)")
+        try dave.mustGit(["pull", "-q", "--ff-only"])
+        Sync.expectStatus(try dave.vault(["add", "-s", "dave-new", "-a", "dave", "-w", "written-by-dave"]), 49, "dave: a change on the rolled-back head")
+        try TeamLogSyncTests.cloneAndPin(carol, team)
+        Sync.expectStatus(try Sync.get(carol, "dave-new", "dave"), 44, "carol reads no secret dave wrote after her removal")
+
+        // alice, the owner, repairs the remote's branch and keeps working.
+        let repair = try alice.vault(["sync"])
+        Sync.expectStatus(repair, 0, "alice: vault sync repairing the remote's branch")
+        #expect(repair.stderr.contains("repaired") && !repair.stderr.contains(", merged, pushed"), "alice's sync says what it repaired: \(repair.stderr)")
+        try Sync.expectSettled(alice, team)
+        Sync.expectStatus(try alice.vault(["list"]), 0, "alice: vault list after the repair")
+        #expect(try TeamLogSyncTests.members(alice)["carol"] == nil, "carol is back after the repair")
+        try alice.mustVault(["add", "-s", "after-repair", "-a", "alice", "-w", "after-repair-1"])
+        try Sync.sync(alice)
+
+        // Everyone else goes on from the repaired head; carol reads nothing written since.
+        try Sync.sync(dave)
+        try Sync.expectSecret(dave, "after-repair", "alice", "after-repair-1")
+        try dave.mustVault(["add", "-s", "dave-new", "-a", "dave", "-w", "written-by-dave"])
+        try Sync.sync(dave)
+        try Sync.sync(bob)
+        try Sync.expectSecret(bob, "dave-new", "dave", "written-by-dave")
+        try carol.mustGit(["pull", "-q", "--ff-only"])
+        Sync.expectStatus(try Sync.get(carol, "dave-new", "dave"), 51, "carol, removed, opening the repaired head")
+        let carolReader = try FetchFirstSyncTests.readerWithIdentity(of: carol, trust: team.trust)
+        for (service, account, secret) in [("dave-new", "dave", "written-by-dave"), ("after-repair", "alice", "after-repair-1")] {
+            let revealing = try FetchFirstSyncTests.commitsRevealing(secret, service: service, account: account, group: "default", in: team.remote, to: carolReader)
+            #expect(revealing.isEmpty, "carol, removed, reads \(service) in the remote's commits \(revealing)")
+        }
+    }
+}
