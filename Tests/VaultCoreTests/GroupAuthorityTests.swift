@@ -52,6 +52,20 @@ import VaultCrypto
         }
     }
 
+    let gb = AccessGroup("gb")!
+
+    /// Two clones where theirs moved `mv`/`x` into group gb and ours changed it where it was: merged,
+    /// it is in conflict, its other version sealed under gb's keys.
+    func movedOnOneSideChangedOnTheOther() throws -> MergeTests.Clones {
+        let clones = try merges.clones {
+            try $0.createGroup(self.gb)
+            try $0.add("mv", "x", "mv-base")
+        }
+        _ = try clones.theirs.move(matching: Query(service: "mv", account: "x"), toGroup: gb)
+        try merges.change(clones.ours, "mv", to: "mv-ours")
+        return clones
+    }
+
     /// A ci writer's tombstones naming prod items (ids and digests read from any copy's index), on a
     /// branch cut before those items existed, delete nothing of prod when the owner merges it.
     @Test func aGroupsTombstoneRemovesNoItemOfAnotherGroup() throws {
@@ -112,13 +126,7 @@ import VaultCrypto
     /// A version a conflict keeps from another group follows that group's keys: after a revoke of
     /// it, the conflict still lists, reads and resolves.
     @Test func aConflictVersionOfAnotherGroupFollowsItsKeysThroughARevoke() throws {
-        let gb = AccessGroup("gb")!
-        let clones = try merges.clones {
-            try $0.createGroup(gb)
-            try $0.add("mv", "x", "mv-base")
-        }
-        _ = try clones.theirs.move(matching: Query(service: "mv", account: "x"), toGroup: gb)
-        try merges.change(clones.ours, "mv", to: "mv-ours")
+        let clones = try movedOnOneSideChangedOnTheOther()
         let report = try clones.merge()
         #expect(report.conflicts.map(\.service) == ["mv"])
         try clones.ours.revoke(group: gb)
@@ -135,13 +143,7 @@ import VaultCrypto
     /// When the group a conflict's other version lives in is deleted, that version goes with it,
     /// named in the deletion's report, and the item reads and changes as before.
     @Test func aConflictVersionGoesWithItsDeletedGroup() throws {
-        let gb = AccessGroup("gb")!
-        let clones = try merges.clones {
-            try $0.createGroup(gb)
-            try $0.add("mv", "x", "mv-base")
-        }
-        _ = try clones.theirs.move(matching: Query(service: "mv", account: "x"), toGroup: gb)
-        try merges.change(clones.ours, "mv", to: "mv-ours")
+        let clones = try movedOnOneSideChangedOnTheOther()
         try clones.merge()
         let deletion = try clones.ours.deleteGroup(gb)
         #expect(deletion.droppedConflictVersions.map(\.service) == ["mv"])
@@ -173,13 +175,7 @@ import VaultCrypto
     /// `verify` opens every version nested in a record it opens: a conflict version that does not
     /// open under its group's keys makes the vault damaged, named by its item, though the record opens.
     @Test func verifyOpensEveryNestedVersion() throws {
-        let gb = AccessGroup("gb")!
-        let clones = try merges.clones {
-            try $0.createGroup(gb)
-            try $0.add("mv", "x", "mv-base")
-        }
-        _ = try clones.theirs.move(matching: Query(service: "mv", account: "x"), toGroup: gb)
-        try merges.change(clones.ours, "mv", to: "mv-ours")
+        let clones = try movedOnOneSideChangedOnTheOther()
         try clones.merge()
         #expect(!(try clones.ours.verify().isDamaged))
         try clones.ours.transaction { copy in
@@ -204,13 +200,7 @@ import VaultCrypto
     /// When the other side deleted the group a conflict's version lives in, the merge drops that
     /// version (the group does not come back), and every command reads the item after it.
     @Test func aConflictVersionGoesWhenTheOtherSideDeletesItsGroup() throws {
-        let gb = AccessGroup("gb")!
-        let clones = try merges.clones {
-            try $0.createGroup(gb)
-            try $0.add("mv", "x", "mv-base")
-        }
-        _ = try clones.theirs.move(matching: Query(service: "mv", account: "x"), toGroup: gb)
-        try merges.change(clones.ours, "mv", to: "mv-ours")
+        let clones = try movedOnOneSideChangedOnTheOther()
         try clones.merge()
         let afterConflict = clones.ourBytes
         // Theirs takes the merged file, then deletes gb; ours merges that in.
