@@ -54,7 +54,7 @@ for name in "$@"; do
     binary="$work/bin/$name"
     # shellcheck disable=SC2086 # objects and flags are lists of words
     swiftc -swift-version 6 -sanitize=fuzzer,address -parse-as-library -g -module-name "Fuzz$name" \
-        -I "$debug/Modules" -I Sources/COpenSSL -I Sources/CKernelKeyring $openssl_flags \
+        -I "$debug/Modules" -I Sources/COpenSSL -I Sources/CKernelKeyring -I Sources/CTraceGuard $openssl_flags \
         -Xcc -fmodule-map-file="$debug/CLibSecret.build/module.modulemap" -I Sources/CLibSecret/include \
         -Xcc -fmodule-map-file="$debug/CTPM.build/module.modulemap" -I Sources/CTPM/include -ldl \
         "$harness" $objects -o "$binary"
