@@ -22,13 +22,17 @@ let package = Package(
         // (scripts/check-libsecret-types.sh checks the types with pkg-config).
         .target(name: "CLibSecret"),
         .target(name: "VaultSecretService", dependencies: ["VaultCore", "VaultCrypto", "CLibSecret"]),
+        // libdbus-1 through dlopen, for `vault secret-service serve` only: no pkgConfig and no header
+        // paths (scripts/check-dbus-types.sh checks the types with pkg-config).
+        .target(name: "CDBus"),
+        .target(name: "VaultSecretProvider", dependencies: ["VaultCore", "VaultCrypto", "CDBus"]),
         // tpm2-tss's ESAPI through dlopen: the types come from its headers (libtss2-dev, in
         // /usr/include), nothing is linked, so vault runs where tpm2-tss is not installed.
         .target(name: "CTPM"),
         .target(name: "VaultTPM", dependencies: ["VaultCore", "VaultCrypto", "CTPM"]),
         // no-new-privs, a Landlock domain and a seccomp filter for the child of `vault run` (prctl, syscall).
         .systemLibrary(name: "CTraceGuard"),
-        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService", "VaultTPM", "CTraceGuard"]),
+        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService", "VaultSecretProvider", "VaultTPM", "CTraceGuard"]),
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
         // make bench: fills large vaults through Vault.addAll; not installed.
         .executableTarget(name: "vault-bench-fill", dependencies: ["VaultCore"], path: "Sources/VaultBenchFill"),

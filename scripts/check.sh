@@ -47,6 +47,7 @@ fi
 # then the Debian package, built, linted, installed and run.
 if [ "$status" = 0 ]; then
     scripts/check-libsecret-types.sh || status=$?
+    scripts/check-dbus-types.sh || status=$?
 fi
 if [ "$status" = 0 ]; then
     scripts/test-deb.sh || status=$?

@@ -56,6 +56,10 @@ PACKAGES="$PACKAGES gcc libc6-dev"
 # python3-venv: the project-local .venv-tests/ (scripts/install-test-venv.sh) with kubectl, botocore,
 # boto3, awscli and moto from PyPI, the real clients of the kube-, aws-credential tests
 PACKAGES="$PACKAGES python3-venv"
+# libdbus-1-dev: libdbus's headers check the types Sources/CDBus loads with dlopen (vault secret-service);
+# python3-secretstorage python3-keyring (with python3-jeepney): Debian's clients of vault's Secret Service
+# provider (SecretServiceProviderTests), jeepney also scripting the Chromium, go-keyring and Evolution calls
+PACKAGES="$PACKAGES libdbus-1-dev python3-secretstorage python3-keyring python3-jeepney"
 
 missing=""
 for package in $PACKAGES; do

@@ -6,6 +6,7 @@
 #include <openssl/hmac.h>
 #include <openssl/kdf.h>
 #include <openssl/rand.h>
+#include <openssl/bn.h>
 #include <openssl/err.h>
 #include <openssl/core_names.h>
 #include <sys/prctl.h>

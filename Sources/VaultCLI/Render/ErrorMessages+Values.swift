@@ -103,6 +103,7 @@ extension ErrorReport {
         case .syncDirectory: return "sync directory"
         case .openLockFile: return "open lock file"
         case .useAsDirectory: return "use"
+        case .remove: return "remove"
         }
     }
 

@@ -21,6 +21,8 @@ struct Config: Sendable {
         "trust": "the trust fingerprint a vault's header must be signed under, from `vault trust` (like VAULT_TRUST)",
         "no-keyring": "true keeps unlock sessions out of the login's kernel keyring (like --no-keyring)",
         "tpm": "the TPM that seals device keys: a TCTI string such as device:/dev/tpmrm0, or off (like VAULT_TPM)",
+        "secret-service-group": "the vault group `vault secret-service serve` serves as the desktop's login collection (desktop when unset)",
+        "secret-service-idle": "the seconds `vault secret-service serve` waits with no client before it exits (60 when unset)",
         "tpm-pcrs": "the PCRs (sha256 bank) a device key's TPM seal binds to, separated by commas; 7 when unset",
     ]
 

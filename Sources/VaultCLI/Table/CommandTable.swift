@@ -154,7 +154,7 @@ public enum CommandTable {
         ("Teams and sharing", [groupCommand, grantCommand, revokeCommand, identityCommand, memberCommand, trustCommand,
                                syncCommand, checkHistoryCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
         ("Unlocking and maintenance", [unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand, deviceKeyCommand,
-                                       verifyCommand, upgradeCommand, copyCommand, wipeCommand, firstRunCommand, resetCommand, helpCommand]),
+                                       verifyCommand, upgradeCommand, copyCommand, wipeCommand, firstRunCommand, resetCommand, secretServiceCommand, helpCommand]),
     ]
 
     /// The visible commands no help section lists: run by other programs, shown by `vault help --all`.
@@ -171,6 +171,6 @@ public enum CommandTable {
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand, copyCommand,
         gitCredentialCommand, dockerCredentialCommand, kubeCredentialCommand, awsCredentialCommand, cargoCredentialCommand,
-        terraformCredentialCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
+        terraformCredentialCommand, secretServiceCommand, helpCommand, completeCommand, generateCommand, clipboardClearCommand,
     ]
 }

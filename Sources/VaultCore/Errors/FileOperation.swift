@@ -14,4 +14,6 @@ public enum FileOperation: Equatable, Sendable {
     case openLockFile
     /// Use a path as a directory (it is not one).
     case useAsDirectory
+    /// Remove a file (`unlink`).
+    case remove
 }

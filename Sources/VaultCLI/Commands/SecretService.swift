@@ -1,0 +1,87 @@
+import VaultCore
+import VaultSecretProvider
+
+/// `vault secret-service`'s arguments.
+struct SecretServiceArguments: CommandArguments {
+    /// serve, enable, disable or status (the table allows no other).
+    var action: String
+
+    init(_ options: OptionReader) {
+        action = options.positionals.first ?? ""
+    }
+}
+
+/// `vault secret-service serve|enable|disable|status` (docs/SECRET-SERVICE.md).
+enum SecretServiceCommand {
+    static func run(_ arguments: SecretServiceArguments, _ invocation: Invocation) throws {
+        switch arguments.action {
+        case "serve": try serve(invocation)
+        case "enable": try enable(invocation)
+        case "disable": try disable(invocation)
+        default: try status(invocation)
+        }
+    }
+
+    /// The group served: the config key secret-service-group, else `desktop`.
+    static func group(_ invocation: Invocation) throws -> AccessGroup {
+        guard let name = try invocation.config().value("secret-service-group") else { return AccessGroup("desktop")! }
+        guard let group = AccessGroup(name) else {
+            throw UsageError(SecretServiceText.badGroup(name), hint: SecretServiceText.groupHint(try invocation.config().path))
+        }
+        return group
+    }
+
+    /// The config key secret-service-idle, in seconds (60 when unset).
+    static func idleSeconds(_ invocation: Invocation) throws -> Int {
+        guard let text = try invocation.config().value("secret-service-idle") else { return 60 }
+        guard let seconds = Int(text), (0...86_400).contains(seconds) else {
+            throw UsageError(SecretServiceText.badIdle(text), hint: SecretServiceText.idleHint(try invocation.config().path))
+        }
+        return seconds
+    }
+
+    private static func serve(_ invocation: Invocation) throws {
+        // The provider never prompts: it opens the vault with what its environment gives, or finds it locked.
+        var quiet = invocation
+        quiet.environment["VAULT_NO_INTERACTION"] = "1"
+        let settings = SecretServiceProvider.Settings(group: try group(invocation), idleSeconds: try idleSeconds(invocation)) {
+            try VaultAccess(quiet).vault()
+        }
+        do {
+            try SecretServiceProvider(settings: settings).serve()
+        } catch let error as ProviderError {
+            throw SecretServiceText.failure(error)
+        }
+    }
+
+    private static func enable(_ invocation: Invocation) throws {
+        let activation = SecretServiceActivation(environment: invocation.environment)
+        try activation.write(program: SyncCommand.executablePath())
+        invocation.terminal.say(SecretServiceText.enabled(activation))
+        if let owner = try? SecretServiceOwner.current(), !isVault(owner) {
+            invocation.terminal.writeErr(SecretServiceText.otherOwner(owner))
+        }
+    }
+
+    private static func disable(_ invocation: Invocation) throws {
+        let removed = try SecretServiceActivation(environment: invocation.environment).remove()
+        invocation.terminal.say(SecretServiceText.disabled(removed))
+    }
+
+    private static func status(_ invocation: Invocation) throws {
+        let activation = SecretServiceActivation(environment: invocation.environment)
+        invocation.terminal.say(SecretServiceText.activation(activation, program: activation.installedProgram()))
+        do {
+            let owner = try SecretServiceOwner.current()
+            invocation.terminal.say(SecretServiceText.owner(owner, isVault: owner.map(isVault) ?? false,
+                                                            group: try group(invocation).name, vault: VaultAccess(invocation).location.path))
+        } catch let error as ProviderError {
+            throw SecretServiceText.failure(error)
+        }
+    }
+
+    /// Whether the program holding the name is a vault binary.
+    static func isVault(_ owner: SecretServiceOwner) -> Bool {
+        owner.command.map { $0 == "vault" || $0.hasSuffix("/vault") } ?? false
+    }
+}

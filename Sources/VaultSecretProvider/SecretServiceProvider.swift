@@ -1,0 +1,150 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import VaultCore
+
+/// `vault secret-service serve`: org.freedesktop.secrets on the session bus, its `login` collection
+/// one vault group. One thread; each call is answered before the next is read.
+public final class SecretServiceProvider {
+    /// What the command line decides once.
+    public struct Settings {
+        /// The vault group served as the `login` collection.
+        public var group: AccessGroup
+        /// Seconds without a client (no session, no connection) before the provider exits.
+        public var idleSeconds: Int
+        /// Opens the vault as any command would, from the provider's environment; never prompts.
+        public var openStore: () throws -> ItemStore
+
+        public init(group: AccessGroup, idleSeconds: Int, openStore: @escaping () throws -> ItemStore) {
+            self.group = group
+            self.idleSeconds = idleSeconds
+            self.openStore = openStore
+        }
+    }
+
+    /// The bus name of the Secret Service.
+    public static let busName = "org.freedesktop.secrets"
+
+    let settings: Settings
+    let bus: BusConnection
+    let collection: DesktopCollection
+    var sessions: [String: TransferSession] = [:]
+    /// Connections that called and are still on the bus.
+    var clients: Set<String> = []
+    /// Unlock prompts not yet run, by path, with the objects each would unlock.
+    var prompts: [String: [String]] = [:]
+    var counter = 0
+
+    /// Connects to the session bus; throws `libraryMissing` or `noSessionBus`.
+    public init(settings: Settings) throws {
+        self.settings = settings
+        bus = try BusConnection(library: try DBusLibrary.load())
+        collection = DesktopCollection(group: settings.group, openStore: settings.openStore)
+    }
+
+    /// Takes the name and answers calls until idle; throws `nameTaken` when another provider holds it.
+    public func serve() throws {
+        bus.watchNameOwners()
+        guard bus.requestName(SecretServiceProvider.busName) else { throw nameTakenError() }
+        var idleSince = monotonicSeconds()
+        while true {
+            let remaining = Double(settings.idleSeconds) - (monotonicSeconds() - idleSince)
+            if clients.isEmpty, sessions.isEmpty, remaining <= 0 { break }
+            let timeout: Int32 = clients.isEmpty && sessions.isEmpty ? Int32(max(1, remaining * 1000)) : 1000
+            switch bus.next(timeoutMilliseconds: timeout) {
+            case .call(let call):
+                clients.insert(call.sender)
+                bus.answer(call, with: handle(call))
+            case .clientGone(let name):
+                clients.remove(name)
+                sessions = sessions.filter { $0.value.owner != name }
+                if clients.isEmpty { idleSince = monotonicSeconds() }
+            case .idle:
+                continue
+            case .disconnected:
+                return
+            }
+        }
+        shutDown()
+    }
+
+    /// Releases the name first, so a call from now on starts a new provider, then answers what was queued.
+    private func shutDown() {
+        bus.releaseName(SecretServiceProvider.busName)
+        while case .call(let call) = drainOne() {
+            bus.answer(call, with: handle(call))
+        }
+        bus.flush()
+    }
+
+    private func drainOne() -> BusConnection.Event {
+        while true {
+            let event = bus.next(timeoutMilliseconds: 0)
+            switch event {
+            case .call, .idle, .disconnected: return event
+            case .clientGone: continue
+            }
+        }
+    }
+
+    private func nameTakenError() -> ProviderError {
+        let owner = SecretServiceOwner.lookUp(on: bus)
+        return .nameTaken(owner: owner?.uniqueName ?? "", processID: owner?.processID, command: owner?.command)
+    }
+
+    func nextPath(_ prefix: String) -> String {
+        counter += 1
+        return prefix + String(counter)
+    }
+
+    private func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
+
+/// The command name of a process, from /proc (for saying who holds the bus name).
+public enum ProcessName {
+    /// The first word of /proc/PID/cmdline, or /proc/PID/comm; nil when neither reads.
+    public static func of(_ processID: UInt32) -> String? {
+        for (file, separator) in [("cmdline", UInt8(0)), ("comm", UInt8(ascii: "\n"))] {
+            guard let handle = fopen("/proc/\(processID)/\(file)", "r") else { continue }
+            defer { fclose(handle) }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = fread(&buffer, 1, buffer.count, handle)
+            let first = buffer.prefix(count).split(separator: separator, omittingEmptySubsequences: true).first
+            if let first, !first.isEmpty { return String(decoding: first, as: UTF8.self) }
+        }
+        return nil
+    }
+}
+
+/// Who holds org.freedesktop.secrets on the session bus now (for `vault secret-service status`).
+public struct SecretServiceOwner: Equatable, Sendable {
+    /// The owner's unique bus name.
+    public let uniqueName: String
+    public let processID: UInt32?
+    /// The owner's command (the first word of its command line).
+    public let command: String?
+
+    /// An owner with these names.
+    public init(uniqueName: String, processID: UInt32?, command: String?) {
+        self.uniqueName = uniqueName
+        self.processID = processID
+        self.command = command
+    }
+
+    /// The owner, nil when no program holds the name; throws `libraryMissing` or `noSessionBus`.
+    public static func current() throws -> SecretServiceOwner? {
+        try lookUp(on: BusConnection(library: try DBusLibrary.load()))
+    }
+
+    static func lookUp(on bus: BusConnection) -> SecretServiceOwner? {
+        guard let owner = bus.callBus("GetNameOwner", [.string(SecretServiceProvider.busName)])?.first?.text else { return nil }
+        var processID: UInt32?
+        if case .uint32(let pid)? = bus.callBus("GetConnectionUnixProcessID", [.string(owner)])?.first { processID = pid }
+        return SecretServiceOwner(uniqueName: owner, processID: processID, command: processID.flatMap { ProcessName.of($0) })
+    }
+}
