@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// vault as the desktop's keyring (`vault secret-service`, docs/SECRET-SERVICE.md): the built binary
+/// started by D-Bus activation in a private session bus (dbus-run-session), whose service directory
+/// is the sandbox's ~/.local/share/dbus-1/services, filled by `vault secret-service enable`. Real
+/// clients drive it: secret-tool, Debian's python3-secretstorage and python3-keyring, and jeepney
+/// scripts of Chromium's, go-keyring's and Evolution's calls (Support/secret-service-clients.py).
+@Suite struct SecretServiceProviderTests {
+    static let clients = Sandbox.packageRoot + "/Tests/VaultCLITests/Support/secret-service-clients.py"
+
+    /// A vault opened by a key file from the environment, the provider enabled, and `idle` seconds of idle time.
+    static func sandbox(idle: Int = 60, keyFileInEnvironment: Bool = true) throws -> Sandbox {
+        let sandbox = try Sandbox()
+        try sandbox.initWithKeyFile()
+        if !keyFileInEnvironment {
+            // A group whose items the keys at hand cannot open reads as locked (an empty one cannot tell).
+            let added = try sandbox.vault(["add", "-s", "svc", "-a", "bob", "--group", "desktop"], stdin: Array("pw".utf8))
+            guard added.status == 0 else { throw SandboxError.setupFailed(added.stderr) }
+            sandbox.environment["VAULT_KEY_FILE"] = nil
+        }
+        // dbus-daemon finds the user's service directory by XDG_DATA_HOME, not by $HOME.
+        sandbox.environment["XDG_DATA_HOME"] = sandbox.home + "/.local/share"
+        try FileManager.default.createDirectory(atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try sandbox.write(".config/vault/config", Array("secret-service-idle = \(idle)\n".utf8))
+        let enabled = try sandbox.vault(["secret-service", "enable"])
+        guard enabled.status == 0 else { throw SandboxError.setupFailed(enabled.stderr) }
+        return sandbox
+    }
+
+    /// Runs the scenarios in one private bus; each prints "ok NAME".
+    static func run(_ sandbox: Sandbox, _ scenarios: [String]) throws -> RunResult {
+        try sandbox.run("/usr/bin/dbus-run-session", ["--", "/usr/bin/python3", clients] + scenarios)
+    }
+
+    /// Each client, in a bus of its own, from no provider running to what it reads back.
+    /// Seen biting: with the item's Locked hard-wired to true, chromium-150 failed ("the item reads as
+    /// locked"); with sessions not checked against their connection, session-of-another-connection failed;
+    /// with an empty search matching every item, empty-search-matches-nothing failed.
+    @Test(arguments: ["no-provider-before-first-call", "secret-tool-store-lookup-search-clear", "secretstorage-over-dh",
+                      "keyring-set-get", "chromium-150", "evolution-alias-path", "go-keyring-login-path",
+                      "empty-search-matches-nothing", "session-of-another-connection"])
+    func clientStoresAndReadsThroughTheProvider(scenario: String) throws {
+        let sandbox = try SecretServiceProviderTests.sandbox()
+        let result = try SecretServiceProviderTests.run(sandbox, [scenario])
+        #expect(result.status == 0 && result.stdoutText.contains("ok \(scenario)"), "\(result.stdoutText)\(result.stderr)")
+    }
+
+    /// With one second of idle time the provider gives the name back; the next call starts it again,
+    /// and the vault still holds what was stored. A client holding a session keeps it running.
+    @Test func idleExitAndReactivationKeepState() throws {
+        let sandbox = try SecretServiceProviderTests.sandbox(idle: 1)
+        let result = try SecretServiceProviderTests.run(sandbox, ["idle-exit-and-reactivation"])
+        #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "Successfully activated service 'org.freedesktop.secrets'").count == 3,
+                "not activated twice: \(result.stderr)")
+    }
+
+    /// With no key in the provider's environment the collection (holding an item) is locked: searches find nothing,
+    /// CreateItem is refused, and Unlock's prompt completes at once as dismissed (never a hang).
+    @Test func lockedVaultAnswersAtOnce() throws {
+        let sandbox = try SecretServiceProviderTests.sandbox(keyFileInEnvironment: false)
+        let result = try SecretServiceProviderTests.run(sandbox, ["locked-vault"])
+        #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
+    }
+
+    /// gnome-keyring-daemon owns the name: `serve` exits with one line naming it and its pid, and
+    /// `status` names it too.
+    @Test func serveExitsWhenAnotherProviderHoldsTheName() throws {
+        let sandbox = try SecretServiceProviderTests.sandbox()
+        let result = try SecretServiceProviderTests.run(sandbox, ["name-held-by-gnome-keyring"])
+        #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
+    }
+
+    /// enable writes the activation file and the user unit, naming this binary; disable removes both.
+    @Test func enableAndDisableWriteAndRemoveTheActivationFiles() throws {
+        let sandbox = try SecretServiceProviderTests.sandbox()
+        let activation = sandbox.read(".local/share/dbus-1/services/org.freedesktop.secrets.service").map { String(decoding: $0, as: UTF8.self) }
+        #expect(activation == "[D-BUS Service]\nName=org.freedesktop.secrets\nExec=\(Sandbox.vaultBinary) secret-service serve\n"
+                + "SystemdService=vault-secret-service.service\n")
+        let unit = sandbox.read(".config/systemd/user/vault-secret-service.service").map { String(decoding: $0, as: UTF8.self) } ?? ""
+        #expect(unit.contains("BusName=org.freedesktop.secrets\nExecStart=\(Sandbox.vaultBinary) secret-service serve\n"))
+        let disabled = try sandbox.vault(["secret-service", "disable"])
+        #expect(disabled.status == 0 && disabled.stderr.contains("disabled: removed"), "\(disabled.stderr)")
+        #expect(sandbox.read(".local/share/dbus-1/services/org.freedesktop.secrets.service") == nil)
+        #expect(sandbox.read(".config/systemd/user/vault-secret-service.service") == nil)
+        let again = try sandbox.vault(["secret-service", "disable"])
+        #expect(again.status == 0 && again.stderr.contains("not enabled"), "\(again.stderr)")
+    }
+
+    /// A bad secret-service-idle or secret-service-group: one line naming the key and its value, a hint, exit 2.
+    @Test(arguments: [("secret-service-idle = soon", "secret-service-idle holds \"soon\""),
+                      ("secret-service-group = no/slash", "secret-service-group holds \"no/slash\"")])
+    func badConfigIsOneLine(line: String, words: String) throws {
+        let sandbox = try SecretServiceProviderTests.sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try sandbox.write(".config/vault/config", Array((line + "\n").utf8))
+        let result = try sandbox.vault(["secret-service", "serve"])
+        let lines = result.stderr.split(separator: "\n")
+        #expect(result.status == 2 && lines.count == 2 && lines[0].contains(words) && lines[1].hasPrefix("vault: hint: "), "\(result.stderr)")
+    }
+}
