@@ -41,6 +41,7 @@ let package = Package(
         .testTarget(
             name: "VaultCryptoTests",
             dependencies: ["VaultCrypto"],
+            exclude: ["Generators"],
             resources: [.copy("Vectors")]
         ),
         .testTarget(
@@ -51,7 +52,7 @@ let package = Package(
         .testTarget(
             name: "VaultCLITests",
             dependencies: ["VaultCLI", "VaultCore", "VaultTestSupport"],
-            exclude: ["Scenarios", "Fixtures", "Support/run-github-job.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py"]
+            exclude: ["Scenarios", "Fixtures", "Support/run-github-job.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py", "Support/secret-service-clients.py"]
         ),
     ],
     swiftLanguageModes: [.v6]
