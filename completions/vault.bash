@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential help"
+_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential secret-service help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -69,6 +69,7 @@ _vault_options() {
         aws-credential) echo "--group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         cargo-credential) echo "--cargo-plugin --group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         terraform-credential) echo "--group --class --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        secret-service) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         help) echo "--all --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         *) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
     esac
@@ -291,6 +292,7 @@ _vault_positional_kind() {
         "aws-credential "0) echo "none" ;;
         "terraform-credential "0) echo "words get store forget" ;;
         "terraform-credential "1) echo "none" ;;
+        "secret-service "0) echo "words serve enable disable status" ;;
         "help "0) echo "commands" ;;
         *) echo none ;;
     esac

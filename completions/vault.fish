@@ -135,6 +135,7 @@ complete -c vault -n __vault_no_command -a kube-credential -d 'be kubectl\'s exe
 complete -c vault -n __vault_no_command -a aws-credential -d 'be an AWS SDK\'s credential_process'
 complete -c vault -n __vault_no_command -a cargo-credential -d 'be cargo\'s credential provider'
 complete -c vault -n __vault_no_command -a terraform-credential -d 'be Terraform\'s credentials helper'
+complete -c vault -n __vault_no_command -a secret-service -d 'serve the desktop\'s Secret Service (org.freedesktop.secrets) from a vault group'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
 
 complete -c vault -l vault -r -F -d 'vault file to use'
@@ -499,5 +500,7 @@ complete -c vault -n '__vault_using terraform-credential' -l class -x -a 'when-u
 complete -c vault -n '__vault_using terraform-credential' -a 'get store forget' -d 'what Terraform asks for'
 complete -c vault -n '__vault_using terraform-credential' -d 'the host of the Terraform service, e.g. app.terraform.io'
 
+complete -c vault -n '__vault_using secret-service' -a 'serve enable disable status' -d 'serve, enable, disable or status'
+
 complete -c vault -n '__vault_using help' -l all -d 'also list the plumbing commands other programs run'
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential secret-service help' -d 'command to describe'

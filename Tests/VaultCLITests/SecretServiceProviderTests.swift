@@ -40,7 +40,7 @@ import Testing
     /// with an empty search matching every item, empty-search-matches-nothing failed.
     @Test(arguments: ["no-provider-before-first-call", "secret-tool-store-lookup-search-clear", "secretstorage-over-dh",
                       "keyring-set-get", "chromium-150", "evolution-alias-path", "go-keyring-login-path",
-                      "empty-search-matches-nothing", "session-of-another-connection"])
+                      "empty-search-matches-nothing", "session-of-another-connection", "git-credential-libsecret"])
     func clientStoresAndReadsThroughTheProvider(scenario: String) throws {
         let sandbox = try SecretServiceProviderTests.sandbox()
         let result = try SecretServiceProviderTests.run(sandbox, [scenario])
@@ -100,5 +100,20 @@ import Testing
         let result = try sandbox.vault(["secret-service", "serve"])
         let lines = result.stderr.split(separator: "\n")
         #expect(result.status == 2 && lines.count == 2 && lines[0].contains(words) && lines[1].hasPrefix("vault: hint: "), "\(result.stderr)")
+    }
+
+    /// `vault get` never loads libdbus-1; `vault secret-service status` does (the control that shows
+    /// strace would see it).
+    @Test func getNeverLoadsLibdbus() throws {
+        let sandbox = try Sandbox()
+        try sandbox.initWithKeyFile()
+        #expect(try sandbox.vault(["add", "-s", "svc", "-a", "bob"], stdin: Array("pw".utf8)).status == 0)
+        for (arguments, loads) in [(["get", "-s", "svc", "-a", "bob"], false), (["secret-service", "status"], true)] {
+            let trace = sandbox.path("trace-\(loads)")
+            _ = try sandbox.run("/usr/bin/strace", ["-f", "-e", "trace=openat", "-o", trace, Sandbox.vaultBinary] + arguments)
+            let opened = String(decoding: sandbox.read(trace) ?? [], as: UTF8.self)
+            #expect(opened.contains("libcrypto"), "no trace: \(opened)")
+            #expect(opened.contains("libdbus-1.so") == loads, "\(arguments): \(opened.split(separator: "\n").filter { $0.contains("dbus") })")
+        }
     }
 }

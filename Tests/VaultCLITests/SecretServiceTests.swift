@@ -247,7 +247,7 @@ import Testing
         let ldd = try sandbox.run("/usr/bin/ldd", [Sandbox.vaultBinary])
         #expect(ldd.status == 0)
         #expect(ldd.stdoutText.contains("libc.so"))
-        for library in ["libsecret", "libglib", "libgio", "libgobject"] {
+        for library in ["libsecret", "libglib", "libgio", "libgobject", "libdbus"] {
             #expect(!ldd.stdoutText.contains(library), "vault links \(library)")
         }
     }

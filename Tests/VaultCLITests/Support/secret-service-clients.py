@@ -9,6 +9,7 @@ Each scenario asserts what the clients see and prints "ok SCENARIO"; the first f
 secret-tool (libsecret), python3-secretstorage and python3-keyring are Debian's; the calls of
 Chromium 150, go-keyring and Evolution are scripted with jeepney as those programs make them.
 """
+import os
 import subprocess
 import sys
 import time
@@ -219,6 +220,29 @@ def idle_exit_and_reactivation():
     time.sleep(3)
     expect(has_owner(conn), "the provider exited while a client held a session")
     del session
+
+
+def git_credential_libsecret():
+    """git-credential-libsecret, built from Debian's git sources (package git's contrib), as git's
+    credential.helper: approve stores, fill reads, reject erases, all through the provider."""
+    source = "/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c"
+    helper = os.path.join(os.environ["HOME"], "git-credential-libsecret")
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "libsecret-1", "glib-2.0"], capture_output=True, check=True).stdout.split()
+    subprocess.run(["cc", "-o", helper, source, *[f.decode() for f in flags]], check=True)
+
+    def git(action, text):
+        return subprocess.run(["git", "-c", "credential.helper=", "-c", "credential.helper=" + helper, "credential", action],
+                              input=text.encode(), capture_output=True, timeout=30, env=dict(os.environ, GIT_TERMINAL_PROMPT="0"))
+
+    request = "protocol=https\nhost=git.example.com\n\n"
+    expect(git("approve", "protocol=https\nhost=git.example.com\nusername=dev\npassword=ghp_secret\n\n").returncode == 0, "approve failed")
+    filled = git("fill", request)
+    expect(b"username=dev\n" in filled.stdout and b"password=ghp_secret\n" in filled.stdout, "fill gave %r %r" % (filled.stdout, filled.stderr))
+    stored = vault("get", "-s", "https://git.example.com", "-a", "dev", "--group", "desktop")
+    expect(stored.stdout == b"ghp_secret", "vault holds %r %r" % (stored.stdout, stored.stderr))
+    expect(git("reject", "protocol=https\nhost=git.example.com\nusername=dev\npassword=ghp_secret\n\n").returncode == 0, "reject failed")
+    expect(b"password=" not in git("fill", request).stdout, "fill still finds the rejected credential")
+    expect(vault("get", "-s", "https://git.example.com", "-a", "dev", "--group", "desktop").returncode == 44, "vault kept it")
 
 
 def name_held_by_gnome_keyring():
