@@ -14,6 +14,8 @@ struct KeyringConnection {
         // attributes now, and libsecret's searches return those cached items,
         // whose attributes would predate the collection lock (CollectionLock).
         let flags = UInt32(VAULT_SECRET_SERVICE_OPEN_SESSION)
+        // Checked before the first call (the owner may be this process) and after it (it may have started vault's provider).
+        if let provider = KeyringOwner.vaultProvider(library) { throw SecretServiceError.providedByVault(processID: provider) }
         do {
             guard let service = try library.call(.connect, { library.api.secret_service_get_sync(flags, nil, $0) }) else {
                 throw SecretServiceError.serviceUnavailable(.noService)
@@ -21,6 +23,10 @@ struct KeyringConnection {
             self.service = service
         } catch SecretServiceError.failed(_, let cause) {
             throw SecretServiceError.serviceUnavailable(cause)
+        }
+        if let provider = KeyringOwner.vaultProvider(library) {
+            library.api.g_object_unref(UnsafeMutableRawPointer(service))
+            throw SecretServiceError.providedByVault(processID: provider)
         }
     }
 

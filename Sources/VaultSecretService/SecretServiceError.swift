@@ -5,6 +5,9 @@ public enum SecretServiceError: Error, Equatable {
     case libraryMissing(path: String, reason: String)
     /// No Secret Service answers on the session bus (no D-Bus session, no keyring daemon).
     case serviceUnavailable(Cause)
+    /// The Secret Service on the bus is vault's own provider (`vault secret-service serve`, this process id):
+    /// the keyring backend would keep the vault's items, or its keyslot key, in the vault itself.
+    case providedByVault(processID: UInt32)
     /// No collection has this alias, label or object-path name.
     case noSuchCollection(String)
     /// The collection is locked and vault may not show the keyring's unlock prompt (the caller's reason why not).

@@ -21,6 +21,9 @@ typedef struct _SecretValue SecretValue;
 typedef struct _SecretSchema SecretSchema;  // an anonymous struct in libsecret's header
 #endif
 typedef struct _GDBusProxy GDBusProxy;
+typedef struct _GDBusConnection GDBusConnection;
+typedef struct _GVariant GVariant;
+typedef struct _GVariantType GVariantType;
 
 // Structs whose fields vault reads: GLib's public (stable ABI) layouts. The
 // guards let LibSecretLoader.c include GLib's own definitions first.
@@ -54,6 +57,7 @@ enum {
     VAULT_SECRET_SEARCH_ALL = 1 << 1,
     VAULT_SECRET_ITEM_CREATE_NONE = 0,
     VAULT_G_DBUS_ERROR_UNKNOWN_METHOD = 19,
+    VAULT_G_BUS_TYPE_SESSION = 2,
 };
 
 /// The functions vault calls, resolved from libsecret and the GLib it loads.
@@ -72,6 +76,18 @@ typedef struct VaultLibSecret {
     void (*g_free)(void *);
     const char *(*g_dbus_proxy_get_object_path)(GDBusProxy *);
     uint32_t (*g_dbus_error_quark)(void);
+    // GIO's bus calls: who owns org.freedesktop.secrets (vault refuses to be its own keyring)
+    GDBusConnection *(*g_bus_get_sync)(int bus_type, GCancellable *, GError **);
+    GVariant *(*g_dbus_connection_call_sync)(GDBusConnection *, const char *bus_name, const char *object_path,
+                                             const char *interface_name, const char *method_name, GVariant *parameters,
+                                             const GVariantType *reply_type, unsigned int flags, int timeout_msec,
+                                             GCancellable *, GError **);
+    GVariant *(*g_variant_new_string)(const char *);
+    GVariant *(*g_variant_new_tuple)(GVariant *const *children, size_t n_children);
+    GVariant *(*g_variant_get_child_value)(GVariant *, size_t index);
+    const char *(*g_variant_get_string)(GVariant *, size_t *length);
+    uint32_t (*g_variant_get_uint32)(GVariant *);
+    void (*g_variant_unref)(GVariant *);
 
     // libsecret
     SecretSchema *(*secret_schema_newv)(const char *name, unsigned int flags, GHashTable *attribute_names_and_types);
@@ -113,7 +129,9 @@ const VaultLibSecret *vault_libsecret_load(const char *path, char *reason, size_
 #define VAULT_LIBSECRET_FUNCTIONS(X) \
     X(g_hash_table_new) X(g_str_hash) X(g_str_equal) X(g_hash_table_insert) X(g_hash_table_lookup) \
     X(g_hash_table_get_keys) X(g_hash_table_unref) X(g_list_free) X(g_object_unref) X(g_error_free) X(g_free) \
-    X(g_dbus_proxy_get_object_path) X(g_dbus_error_quark) \
+    X(g_dbus_proxy_get_object_path) X(g_dbus_error_quark) X(g_bus_get_sync) X(g_dbus_connection_call_sync) \
+    X(g_variant_new_string) X(g_variant_new_tuple) X(g_variant_get_child_value) X(g_variant_get_string) \
+    X(g_variant_get_uint32) X(g_variant_unref) \
     X(secret_schema_newv) X(secret_schema_unref) X(secret_service_get_sync) X(secret_service_get_collections) \
     X(secret_service_load_collections_sync) X(secret_service_unlock_sync) X(secret_collection_for_alias_sync) \
     X(secret_collection_new_for_dbus_path_sync) X(secret_collection_get_label) \

@@ -13,6 +13,11 @@ extension ErrorReport {
         case .serviceUnavailable(let cause):
             return ErrorReport(status: .failure, message: "no Secret Service answers on the D-Bus session bus: \(words(cause))",
                                hint: "log in to a desktop session, or start one with 'dbus-run-session' and 'gnome-keyring-daemon --unlock'")
+        case .providedByVault(let processID):
+            return ErrorReport(status: .failure,
+                               message: "the desktop keyring on this bus is vault itself ('vault secret-service serve', pid \(processID)): "
+                                   + "its items are the vault's own",
+                               hint: "use the file backend (drop --backend secret-service), or run 'vault secret-service disable' and use another keyring")
         case .noSuchCollection(let name):
             return ErrorReport(status: .noSuchVault, message: "the desktop keyring has no collection \(quoted(name))",
                                hint: "use --collection default, --collection session, or the name of an existing collection")

@@ -245,6 +245,18 @@ def git_credential_libsecret():
     expect(vault("get", "-s", "https://git.example.com", "-a", "dev", "--group", "desktop").returncode == 44, "vault kept it")
 
 
+def backend_refuses_vault_provider():
+    """vault's own --backend secret-service finds vault on the bus: it refuses, when its call started the
+    provider (activation) and when the provider already ran."""
+    conn = open_dbus_connection(bus="SESSION")
+    for round in ("activated by this call", "already running"):
+        listed = vault("--backend", "secret-service", "list")
+        errors = [line for line in listed.stderr.decode().splitlines() if line.startswith("vault: error:")]
+        expect(listed.returncode == 1 and len(errors) == 1 and "the desktop keyring on this bus is vault itself" in errors[0],
+               "%s: exit %d, %r" % (round, listed.returncode, listed.stderr))
+        expect(has_owner(conn), "%s: no provider ran" % round)
+
+
 def name_held_by_gnome_keyring():
     conn = open_dbus_connection(bus="SESSION")
     daemon = subprocess.Popen(["gnome-keyring-daemon", "--foreground", "--unlock", "--components=secrets"],
