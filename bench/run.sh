@@ -229,6 +229,10 @@ tpm_rows=""
 if [ -f bench/tpm.sh ]; then
     tpm_rows="$(sh bench/tpm.sh "$VAULT_BIN")"
 fi
+secret_service_rows=""
+if [ -f bench/secret-service.sh ]; then
+    secret_service_rows="$(sh bench/secret-service.sh "$VAULT_BIN")"
+fi
 
 table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$largest" "$rss_get" "$rss_list" "$rss_floor" "$rss_scan")"
 {
@@ -260,6 +264,12 @@ table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$larg
         echo "vault get of a this-device-only item, with and without the TPM (bench/tpm.sh; issue 38):"
         echo
         echo "$tpm_rows"
+    fi
+    if [ -n "$secret_service_rows" ]; then
+        echo
+        echo "secret-tool lookup against vault's Secret Service provider and gnome-keyring (bench/secret-service.sh; issue 53):"
+        echo
+        echo "$secret_service_rows"
     fi
 } >"$work/report.md"
 cat "$work/report.md"

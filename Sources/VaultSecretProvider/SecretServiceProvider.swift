@@ -48,12 +48,15 @@ public final class SecretServiceProvider {
         bus.watchNameOwners()
         guard bus.requestName(SecretServiceProvider.busName) else { throw nameTakenError() }
         var idleSince = monotonicSeconds()
+        // Started by activation, the call that started it is on its way: wait a second for it at least.
+        var idleLimit = Double(max(settings.idleSeconds, 1))
         while true {
-            let remaining = Double(settings.idleSeconds) - (monotonicSeconds() - idleSince)
+            let remaining = idleLimit - (monotonicSeconds() - idleSince)
             if clients.isEmpty, sessions.isEmpty, remaining <= 0 { break }
             let timeout: Int32 = clients.isEmpty && sessions.isEmpty ? Int32(max(1, remaining * 1000)) : 1000
             switch bus.next(timeoutMilliseconds: timeout) {
             case .call(let call):
+                idleLimit = Double(settings.idleSeconds)
                 clients.insert(call.sender)
                 bus.answer(call, with: handle(call))
             case .clientGone(let name):
