@@ -15,6 +15,9 @@ public final class SecretServiceProvider {
         public var idleSeconds: Int
         /// Opens the vault as any command would, from the provider's environment; never prompts.
         public var openStore: () throws -> ItemStore
+        /// For tests only: seconds to wait, once idle, before the name is released (calls that come
+        /// meanwhile are queued, and answered after the release).
+        public var shutdownPause: Double = 0
 
         public init(group: AccessGroup, idleSeconds: Int, openStore: @escaping () throws -> ItemStore) {
             self.group = group
@@ -45,50 +48,70 @@ public final class SecretServiceProvider {
 
     /// Takes the name and answers calls until idle; throws `nameTaken` when another provider holds it.
     public func serve() throws {
+        let name = SecretServiceProvider.busName
         bus.watchNameOwners()
-        guard bus.requestName(SecretServiceProvider.busName) else { throw nameTakenError() }
-        var idleSince = monotonicSeconds()
+        guard bus.requestName(name) else { throw nameTakenError() }
         // Started by activation, the call that started it is on its way: wait a second for it at least.
-        var idleLimit = Double(max(settings.idleSeconds, 1))
-        while true {
-            let remaining = idleLimit - (monotonicSeconds() - idleSince)
-            if clients.isEmpty, sessions.isEmpty, remaining <= 0 { break }
-            let timeout: Int32 = clients.isEmpty && sessions.isEmpty ? Int32(max(1, remaining * 1000)) : 1000
-            switch bus.next(timeoutMilliseconds: timeout) {
-            case .call(let call):
-                idleLimit = Double(settings.idleSeconds)
-                clients.insert(call.sender)
-                bus.answer(call, with: handle(call))
-            case .clientGone(let name):
-                clients.remove(name)
-                sessions = sessions.filter { $0.value.owner != name }
-                if clients.isEmpty { idleSince = monotonicSeconds() }
-            case .idle:
-                continue
-            case .disconnected:
-                return
-            }
-        }
-        shutDown()
-    }
-
-    /// Releases the name first, so a call from now on starts a new provider, then answers what was queued.
-    private func shutDown() {
-        bus.releaseName(SecretServiceProvider.busName)
-        while case .call(let call) = drainOne() {
-            bus.answer(call, with: handle(call))
+        var limit = Double(max(settings.idleSeconds, 1))
+        while serveUntilIdle(limit: limit) {
+            // The name goes first, so a call from now on starts a new provider; then what was queued is
+            // answered. A client that came meanwhile is served on, if the name is still free to take back.
+            if settings.shutdownPause > 0 { usleep(UInt32(settings.shutdownPause * 1_000_000)) }
+            bus.releaseName(name)
+            guard answerQueued() > 0, bus.requestName(name) else { break }
+            limit = Double(settings.idleSeconds)
         }
         bus.flush()
     }
 
-    private func drainOne() -> BusConnection.Event {
+    /// Answers calls until no client has been there for `limit` seconds; false when the bus went away.
+    private func serveUntilIdle(limit: Double) -> Bool {
+        var limit = limit
+        var idleSince = monotonicSeconds()
         while true {
-            let event = bus.next(timeoutMilliseconds: 0)
-            switch event {
-            case .call, .idle, .disconnected: return event
-            case .clientGone: continue
+            let remaining = limit - (monotonicSeconds() - idleSince)
+            if clients.isEmpty, sessions.isEmpty, remaining <= 0 { return true }
+            let timeout: Int32 = clients.isEmpty && sessions.isEmpty ? Int32(max(1, remaining * 1000)) : 1000
+            switch bus.next(timeoutMilliseconds: timeout) {
+            case .call(let call):
+                limit = Double(settings.idleSeconds)
+                answer(call)
+            case .clientGone(let name):
+                forget(name)
+                if clients.isEmpty { idleSince = monotonicSeconds() }
+            case .idle:
+                continue
+            case .disconnected:
+                return false
             }
         }
+    }
+
+    /// Answers every call already queued; returns how many there were.
+    private func answerQueued() -> Int {
+        var answered = 0
+        while true {
+            switch bus.next(timeoutMilliseconds: 0) {
+            case .call(let call):
+                answer(call)
+                answered += 1
+            case .clientGone(let name):
+                forget(name)
+            case .idle, .disconnected:
+                return answered
+            }
+        }
+    }
+
+    private func answer(_ call: IncomingCall) {
+        clients.insert(call.sender)
+        bus.answer(call, with: handle(call))
+    }
+
+    /// A client left the bus: its sessions close with it.
+    private func forget(_ client: String) {
+        clients.remove(client)
+        sessions = sessions.filter { $0.value.owner != client }
     }
 
     private func nameTakenError() -> ProviderError {

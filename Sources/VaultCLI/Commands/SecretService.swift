@@ -44,9 +44,13 @@ enum SecretServiceCommand {
         // The provider never prompts: it opens the vault with what its environment gives, or finds it locked.
         var quiet = invocation
         quiet.environment["VAULT_NO_INTERACTION"] = "1"
-        let settings = SecretServiceProvider.Settings(group: try group(invocation), idleSeconds: try idleSeconds(invocation)) {
+        var settings = SecretServiceProvider.Settings(group: try group(invocation), idleSeconds: try idleSeconds(invocation)) {
             try VaultAccess(quiet).vault()
         }
+        #if DEBUG
+        // For tests: a pause before the name is released, so a call can arrive during the shutdown.
+        settings.shutdownPause = Double(invocation.environment["VAULT_TEST_SHUTDOWN_PAUSE_MS"].flatMap { Int($0) } ?? 0) / 1000
+        #endif
         do {
             try SecretServiceProvider(settings: settings).serve()
         } catch let error as ProviderError {

@@ -136,6 +136,10 @@ public enum CommandTable {
             For tests only, and read by debug builds only: when 1, show the progress line of long \
             commands at once instead of after a second.
             """),
+        EnvironmentSpec("VAULT_TEST_SHUTDOWN_PAUSE_MS", help: """
+            For tests only, and read by debug builds only: milliseconds `vault secret-service serve` \
+            waits, once idle, before it releases its bus name.
+            """),
     ]
 
     /// Every environment variable that unlocks the vault, by the `unlocks`

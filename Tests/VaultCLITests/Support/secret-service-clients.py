@@ -245,6 +245,35 @@ def git_credential_libsecret():
     expect(vault("get", "-s", "https://git.example.com", "-a", "dev", "--group", "desktop").returncode == 44, "vault kept it")
 
 
+def calls_racing_idle_exit():
+    """With secret-service-idle = 0 the provider exits as soon as no client is left, so lookups four at
+    a time meet a provider running, one shutting down (the name released, its queue answered) or
+    a new one: every one must be answered, with the secret."""
+    expect(secret_tool("store", "--label=Race", "service", "race", "username", "r", stdin=b"raced").returncode == 0, "store failed")
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(lambda _: secret_tool("lookup", "service", "race", "username", "r"), range(60)))
+    failures = [result for result in results if result.stdout != b"raced"]
+    expect(not failures, "%d of 60 lookups failed: %r" % (len(failures), failures[:2]))
+
+
+def call_during_shutdown():
+    """Run with secret-service-idle = 0 and VAULT_TEST_SHUTDOWN_PAUSE_MS = 1000: the first client leaves,
+    the provider pauses before releasing the name; a call made then is queued, answered after the
+    release, and the provider takes the name back to serve that client on."""
+    first = open_dbus_connection(bus="SESSION")
+    call(first, SERVICE, "ReadAlias", "s", ("default",))
+    owner = unwrap_msg(first.send_and_get_reply(message_bus.GetNameOwner(NAME), timeout=10))[0]
+    first.close()
+    time.sleep(0.3)
+    second = open_dbus_connection(bus="SESSION")
+    expect(call(second, SERVICE, "ReadAlias", "s", ("default",))[0] == LOGIN, "the call during shutdown")
+    session = plain_session(second)
+    now = unwrap_msg(second.send_and_get_reply(message_bus.GetNameOwner(NAME), timeout=10))[0]
+    expect(now == owner, "another provider (%s, not %s) answered the call after the one during shutdown" % (now, owner))
+    del session
+
+
 def backend_refuses_vault_provider():
     """vault's own --backend secret-service finds vault on the bus: it refuses, when its call started the
     provider (activation) and when the provider already ran."""
