@@ -4,8 +4,9 @@ internal import COpenSSL
 /// `dh-ietf1024-sha256-aes128-cbc-pkcs7` sessions, and nothing else in vault
 /// (it is not authenticated: the session's peer is the bus, not a file).
 public enum AES128CBC {
-    /// The key and IV size, in bytes.
+    /// The key size, in bytes.
     public static let keySize = 16
+    /// The IV size (one block), in bytes.
     public static let ivSize = 16
 
     /// Encrypts `plaintext` under a 16-byte key and IV, padded to whole blocks.

@@ -31,6 +31,7 @@ import VaultCrypto
         "Tests/VaultCryptoTests/Vectors/aes-256-gcm.txt": "079b2650004dec208ac37d96877ded2a936288e9068f99a46034d33575aabc28",
         "Tests/VaultCryptoTests/Vectors/hkdf-sha256-rfc5869.txt": "0eb3c2a72f7edf30c59a2cb3da116bebbcbe37d04a381417adedb96d7ca044e5",
         "Tests/VaultCryptoTests/Vectors/hmac-sha256-rfc4231.txt": "9bf404744584c2c1a2f768985ccc68687c0bce5b1ffa042795417a0fe5ff2d86",
+        "Tests/VaultCryptoTests/Vectors/secret-service-dh.txt": "3e55cab406b905c695c4f4878d12a2092e661943a9d2250436a2d21395b3c16d",
         "Tests/VaultCryptoTests/Vectors/scrypt-rfc7914.txt": "0ffc451f032b1036cdc8e8455e7a94e26fcd1acb788f116536f60aff4a4024ab",
         "Tests/VaultCryptoTests/Vectors/sha256-fips180.txt": "3a373ae0b34ab68f7845c4d48843af28eb2af9b16946c1c16c8068a491afa44b",
     ]
