@@ -26,9 +26,13 @@ let package = Package(
         // /usr/include), nothing is linked, so vault runs where tpm2-tss is not installed.
         .target(name: "CTPM"),
         .target(name: "VaultTPM", dependencies: ["VaultCore", "VaultCrypto", "CTPM"]),
+        // libssl through dlopen, only when a command reaches an https:// server (see docs/ARCHITECTURE.md).
+        .target(name: "CTLS"),
+        // OpenBao's HTTP API over a socket (plain, TLS, unix://): openbao:// references and the importer.
+        .target(name: "VaultOpenBao", dependencies: ["VaultCore", "VaultCrypto", "CTLS"]),
         // no-new-privs, a Landlock domain and a seccomp filter for the child of `vault run` (prctl, syscall).
         .systemLibrary(name: "CTraceGuard"),
-        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService", "VaultTPM", "CTraceGuard"]),
+        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService", "VaultTPM", "VaultOpenBao", "CTraceGuard"]),
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
         // make bench: fills large vaults through Vault.addAll; not installed.
         .executableTarget(name: "vault-bench-fill", dependencies: ["VaultCore"], path: "Sources/VaultBenchFill"),
