@@ -56,7 +56,7 @@ struct ReferenceResolver {
         var secrets: [SourceReference: SecretBytes] = [:]
         for (reference, secret) in remoteSecrets { secrets[.openbao(reference)] = secret }
         var missing = remoteProblems.map(\.line)
-        var firstStatus = remoteProblems.first?.status
+        var firstStatus = remoteProblems.first?.error.status
         if !parsed.isEmpty {
             try resolveItems(parsed, into: &secrets, sealedFields: &sealedFields, missing: &missing, firstStatus: &firstStatus)
         }

@@ -7,8 +7,12 @@ import VaultOpenBao
 enum OpenBaoSecrets {
     /// A reference that cannot be resolved: where it was used, its line and the exit status it stands for.
     struct Problem {
-        var line: String
-        var status: Status
+        var use: ReferenceUse
+        var reference: OpenBaoReference
+        var error: OpenBaoError
+
+        /// The line that lists it among others.
+        var line: String { "\(use.origin): \(reference): \(error.message)" }
     }
 
     /// The value of every reference; a path the token may not read, a missing path or field is a
@@ -40,10 +44,10 @@ enum OpenBaoSecrets {
                     secrets[reference] = value
                 } else {
                     let error = OpenBaoError.noSuchField(path: "\(secret.mount)/\(secret.path)", field: reference.field, known: Array(fields.keys))
-                    problems.append(Problem(line: "\(use.origin): \(reference): \(error.message)", status: error.status))
+                    problems.append(Problem(use: use, reference: reference, error: error))
                 }
             case .failure(let error):
-                problems.append(Problem(line: "\(use.origin): \(reference): \(error.message)", status: error.status))
+                problems.append(Problem(use: use, reference: reference, error: error))
             }
         }
         return (secrets, problems)
