@@ -50,7 +50,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultCLITests",
-            dependencies: ["VaultCLI", "VaultCore", "VaultTestSupport"],
+            dependencies: ["VaultCLI", "VaultCore", "VaultOpenBao", "VaultTestSupport"],
             exclude: ["Scenarios", "Fixtures", "Support/run-github-job.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py"]
         ),
     ],

@@ -21,11 +21,12 @@ import Glibc
         try server.put("secret/ci/db", ["password": "hunter2-db-pass", "user": "deploy"])
         let sandbox = try sandbox(server)
         let result = try sandbox.vault(["run", "--env", "P=openbao://secret/ci/db#password", "--env", "U=openbao://secret/ci/db#user", "--",
-                                        "sh", "-c", "printf %s \"$P\" > child-saw; echo \"P=$P U=$U\""])
+                                        "sh", "-c", "printf %s \"$P\" > child-saw; echo \"P=$P U=$U token=${BAO_TOKEN:-withheld}\""])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(sandbox.read("child-saw") == Array("hunter2-db-pass".utf8))
         #expect(!result.stdoutText.contains("hunter2-db-pass") && !result.stdoutText.contains("deploy"), "\(result.stdoutText)")
         #expect(result.stdoutText.contains("P=<concealed by vault>"), "\(result.stdoutText)")
+        #expect(result.stdoutText.contains("token=withheld"), "BAO_TOKEN is kept from the child: \(result.stdoutText)")
     }
 
     @Test func injectAndGetReadFieldsAndVersions() throws {
