@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(
             name: "VaultCLITests",
             dependencies: ["VaultCLI", "VaultCore", "VaultOpenBao", "VaultTestSupport"],
-            exclude: ["Scenarios", "Fixtures", "Support/run-github-job.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py"]
+            exclude: ["Scenarios", "Fixtures", "Support/run-github-job.py", "Support/openbao-relay.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -170,3 +170,56 @@ import Glibc
         #expect(remote.stderr.contains("libssl.so.3"), "the probe sees libssl when it is loaded")
     }
 }
+
+/// What sits between vault and the server: a local Agent or Proxy on a Unix socket (`unix://`),
+/// and an https_proxy that tunnels TLS (no_proxy skips it).
+@Suite(.serialized) struct OpenBaoTransportTests {
+    /// Starts Support/openbao-relay.py with `arguments` and waits for it to listen; kill the pid after.
+    private func relay(_ arguments: [String], in sandbox: Sandbox) throws -> pid_t {
+        let ready = sandbox.path("relay-ready-" + UUID().uuidString)
+        FileManager.default.createFile(atPath: ready, contents: nil)
+        let pid = try Sandbox.launch("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/openbao-relay.py"] + arguments,
+                                     environment: ["PATH": "/usr/bin:/bin"], directory: sandbox.home, stdin: "/dev/null",
+                                     stdout: ready, stderr: ready)
+        for _ in 0..<200 where (sandbox.read(ready) ?? []).isEmpty { usleep(25_000) }
+        return pid
+    }
+
+    private func stop(_ pid: pid_t) {
+        kill(pid, SIGTERM)
+        _ = Sandbox.waitForExit(pid)
+    }
+
+    @Test func unixSocketAddressReachesTheServer() throws {
+        guard OpenBaoServer.available() else { return }
+        let server = try OpenBaoServer()
+        try server.put("secret/u/x", ["v": "over-unix-8"])
+        let sandbox = try Sandbox()
+        sandbox.environment.merge(server.environment) { $1 }
+        let socket = sandbox.path("agent.sock")
+        let pid = try relay(["unix", socket, "127.0.0.1", "\(server.port)"], in: sandbox)
+        defer { stop(pid) }
+        let result = try sandbox.vault(["get", "openbao://secret/u/x#v"], environment: ["BAO_ADDR": "unix://" + socket])
+        #expect(result.status == 0 && result.stdoutText == "over-unix-8", "\(result.stderr)")
+        let missing = try sandbox.vault(["get", "openbao://secret/u/x#v"], environment: ["BAO_ADDR": "unix://" + sandbox.path("none.sock")])
+        #expect(missing.status == 53 && missing.stderr.contains("cannot be reached"), "\(missing.stderr)")
+    }
+
+    @Test func httpsProxyTunnelsTLSUnlessNoProxyNamesTheHost() throws {
+        guard OpenBaoServer.available() else { return }
+        let server = try OpenBaoServer(tls: true)
+        try server.put("secret/p/x", ["v": "through-proxy-9"])
+        let sandbox = try Sandbox()
+        sandbox.environment.merge(server.environment) { $1 }
+        let pid = try relay(["proxy", sandbox.path("proxy-port"), sandbox.path("proxy.log")], in: sandbox)
+        defer { stop(pid) }
+        let port = String(decoding: sandbox.read("proxy-port") ?? [], as: UTF8.self)
+        sandbox.environment["https_proxy"] = "http://127.0.0.1:\(port)"
+        let proxied = try sandbox.vault(["get", "openbao://secret/p/x#v"])
+        #expect(proxied.status == 0 && proxied.stdoutText == "through-proxy-9", "\(proxied.stderr)")
+        #expect(String(decoding: sandbox.read("proxy.log") ?? [], as: UTF8.self) == "CONNECT 127.0.0.1:\(server.port)\n")
+        let direct = try sandbox.vault(["get", "openbao://secret/p/x#v"], environment: ["no_proxy": "127.0.0.1"])
+        #expect(direct.status == 0 && direct.stdoutText == "through-proxy-9", "\(direct.stderr)")
+        #expect(String(decoding: sandbox.read("proxy.log") ?? [], as: UTF8.self) == "CONNECT 127.0.0.1:\(server.port)\n", "no_proxy: no tunnel")
+    }
+}
