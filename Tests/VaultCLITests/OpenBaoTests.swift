@@ -222,4 +222,23 @@ import Glibc
         #expect(direct.status == 0 && direct.stdoutText == "through-proxy-9", "\(direct.stderr)")
         #expect(String(decoding: sandbox.read("proxy.log") ?? [], as: UTF8.self) == "CONNECT 127.0.0.1:\(server.port)\n", "no_proxy: no tunnel")
     }
+
+    /// The server's certificate is checked against the name in BAO_ADDR: the dev server reached
+    /// under another name (a proxy sends every tunnel to it) is refused, its CA trusted or not.
+    @Test func certificateForAnotherNameIsRefused() throws {
+        guard OpenBaoServer.available() else { return }
+        let server = try OpenBaoServer(tls: true)
+        try server.put("secret/n/x", ["v": "named-10"])
+        let sandbox = try Sandbox()
+        sandbox.environment.merge(server.environment) { $1 }
+        let pid = try relay(["proxy", sandbox.path("proxy-port"), sandbox.path("proxy.log"), "127.0.0.1:\(server.port)"], in: sandbox)
+        defer { stop(pid) }
+        let port = String(decoding: sandbox.read("proxy-port") ?? [], as: UTF8.self)
+        let impostor = try sandbox.vault(["get", "openbao://secret/n/x#v"],
+                                         environment: ["https_proxy": "http://127.0.0.1:\(port)", "BAO_ADDR": "https://bao.not-this-server.example:\(server.port)"])
+        #expect(impostor.status == 32 && impostor.stdout.isEmpty, "\(impostor.stderr)")
+        #expect(impostor.stderr.contains("is not trusted: hostname mismatch"), "\(impostor.stderr)")
+        let named = try sandbox.vault(["get", "openbao://secret/n/x#v"], environment: ["https_proxy": "http://127.0.0.1:\(port)"])
+        #expect(named.status == 0 && named.stdoutText == "named-10", "the same tunnel under the certificate's name: \(named.stderr)")
+    }
 }

@@ -2,8 +2,10 @@
 """Relays for the OpenBao tests, standing in for what sits between vault and a server.
 
   openbao-relay.py unix SOCKET HOST PORT   a local Agent or Proxy: a Unix socket whose connections go to HOST:PORT
-  openbao-relay.py proxy PORTFILE LOG      an HTTP CONNECT proxy on a free loopback port (written to PORTFILE),
-                                           logging each CONNECT target to LOG
+  openbao-relay.py proxy PORTFILE LOG [HOST:PORT]
+                                           an HTTP CONNECT proxy on a free loopback port (written to PORTFILE),
+                                           logging each CONNECT target to LOG; with HOST:PORT, every tunnel goes
+                                           there whatever it asked for (a server answering for another name)
 
 Each prints "ready" on stdout once it listens, and runs until killed."""
 import os
@@ -44,7 +46,7 @@ def serve_unix(path, host, port):
         join(client, socket.create_connection((host, int(port))))
 
 
-def serve_proxy(port_file, log):
+def serve_proxy(port_file, log, forced=None):
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.bind(("127.0.0.1", 0))
     listener.listen(16)
@@ -66,7 +68,7 @@ def serve_proxy(port_file, log):
             client.sendall(b"HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n")
             client.close()
             continue
-        host, _, port = request[1].rpartition(":")
+        host, _, port = (forced or request[1]).rpartition(":")
         upstream = socket.create_connection((host.strip("[]"), int(port)))
         client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
         join(client, upstream)
@@ -76,4 +78,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "unix":
         serve_unix(*sys.argv[2:5])
     else:
-        serve_proxy(*sys.argv[2:4])
+        serve_proxy(*sys.argv[2:5])
