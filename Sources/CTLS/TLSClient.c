@@ -62,8 +62,6 @@ static int load(VaultTLSFailure *failure) {
     return 1;
 }
 
-int vault_tls_loaded(void) { return sslLoaded; }
-
 /// A failed read, write or handshake: a timeout (the socket's SO_RCVTIMEO/SO_SNDTIMEO ran out),
 /// the socket's own error, a certificate that did not verify, or another TLS failure.
 static void failStep(VaultTLS *tls, int result, VaultTLSFailure *failure) {

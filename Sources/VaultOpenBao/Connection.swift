@@ -64,7 +64,4 @@ final class Connection {
         default: return .tls(address: address, failure: TLSFailure(kind: .handshake, reason: reason))
         }
     }
-
-    /// Whether this process has loaded libssl (a test's probe: a command that reaches no server must not).
-    public static var tlsLibraryLoaded: Bool { vault_tls_loaded() != 0 }
 }

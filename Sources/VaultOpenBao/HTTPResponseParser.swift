@@ -46,7 +46,7 @@ enum HTTPResponseParser {
     static func parse(_ bytes: UnsafeRawBufferPointer, atEnd: Bool) throws(HTTPFault) -> ParsedResponse? {
         guard let headEnd = find([13, 10, 13, 10], in: bytes, from: 0) else {
             if bytes.count > maximumHead { throw .tooLarge }
-            if atEnd { throw bytes.isEmpty ? .truncated : .truncated }
+            if atEnd { throw .truncated }
             return nil
         }
         guard headEnd <= maximumHead else { throw .tooLarge }

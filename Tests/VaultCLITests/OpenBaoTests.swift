@@ -152,6 +152,10 @@ import Glibc
         #expect(noAddress.status == 2 && noAddress.stderr.contains("BAO_ADDR is not set"), "\(noAddress.stderr)")
         let badAddress = try sandbox.vault(["get", "openbao://secret/a#b"], environment: ["BAO_ADDR": "ftp://x", "BAO_TOKEN": "t"])
         #expect(badAddress.status == 2 && badAddress.stderr.contains("is not an address vault can use"), "\(badAddress.stderr)")
+        let smuggled = try sandbox.vault(["get", "openbao://secret/a#b"],
+                                         environment: ["BAO_ADDR": "http://127.0.0.1:\(port)", "BAO_TOKEN": "t\r\nX-Vault-Namespace: other"])
+        #expect(smuggled.status == 2 && smuggled.stderr.contains("BAO_TOKEN holds a space or control character"), "\(smuggled.stderr)")
+        #expect(!smuggled.stderr.contains("X-Vault-Namespace"), "the token is not shown")
     }
 
     /// libssl is mapped only by a command that reaches an https:// server: a local `get` never maps it.

@@ -47,7 +47,4 @@ int vault_tls_write(VaultTLS *tls, const void *buffer, size_t size, VaultTLSFail
 /// Frees the connection (no close_notify wait; the caller closes the socket).
 void vault_tls_free(VaultTLS *tls);
 
-/// Whether libssl has been loaded into this process (for the test that `vault get` never maps it).
-int vault_tls_loaded(void);
-
 #endif

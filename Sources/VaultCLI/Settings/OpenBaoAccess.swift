@@ -18,18 +18,18 @@ struct OpenBaoAccess {
     /// A client with its token: logs in with AppRole when that is how the token comes.
     func client() throws -> OpenBaoClient {
         let endpoint = try self.endpoint()
-        if let token = value("BAO_TOKEN") { return OpenBaoClient(endpoint: endpoint, token: SecretBytes(Array(token.utf8))) }
+        if let token = value("BAO_TOKEN") { return OpenBaoClient(endpoint: endpoint, token: try headerSafe(SecretBytes(Array(token.utf8)), "BAO_TOKEN")) }
         if let roleID = value("BAO_APPROLE_ROLE_ID") {
             var secretID = try appRoleSecretID()
             if isSet("BAO_APPROLE_SECRET_ID_WRAPPED") {
-                secretID = try OpenBaoClient(endpoint: endpoint, token: secretID).unwrap(field: "secret_id")
+                secretID = try OpenBaoClient(endpoint: endpoint, token: headerSafe(secretID, "the wrapped secret id")).unwrap(field: "secret_id")
             }
             let mount = value("BAO_APPROLE_MOUNT") ?? "approle"
             let token = try OpenBaoClient(endpoint: endpoint, token: nil).appRoleLogin(mount: mount, roleID: roleID, secretID: secretID)
             return OpenBaoClient(endpoint: endpoint, token: token)
         }
         if let home = value("HOME"), let token = try? SecretFile.read(path: home + "/.vault-token", limit: 4096) {
-            return OpenBaoClient(endpoint: endpoint, token: token.trimmingLineEnd)
+            return OpenBaoClient(endpoint: endpoint, token: try headerSafe(token.trimmingLineEnd, "~/.vault-token"))
         }
         throw OpenBaoError.noToken
     }
@@ -50,6 +50,9 @@ struct OpenBaoAccess {
         if let timeoutText, timeout == nil || timeout! < 1 || timeout! > 3600 {
             throw UsageError("BAO_CLIENT_TIMEOUT \(quoted(timeoutText)) is not a number of seconds", hint: "set it to a whole number of seconds from 1, e.g. 10")
         }
+        if let namespace = value("BAO_NAMESPACE"), namespace.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            throw UsageError("BAO_NAMESPACE holds a control character", hint: "set it to the namespace's path, e.g. team-a/ci")
+        }
         return Endpoint(address: address, caFile: value("BAO_CACERT"), caPath: value("BAO_CAPATH"), namespace: value("BAO_NAMESPACE"),
                         httpsProxy: proxy, noProxy: NoProxyRule(value("no_proxy") ?? value("NO_PROXY") ?? ""),
                         timeoutSeconds: timeout ?? 10)
@@ -65,6 +68,16 @@ struct OpenBaoAccess {
                              hint: "set BAO_APPROLE_SECRET_ID_FILE to a file that holds it (or BAO_APPROLE_SECRET_ID)")
         }
         return SecretBytes(Array(secretID.utf8))
+    }
+
+    /// `token` when it can be sent as a header: no space or control character (a line break would
+    /// end the header and start another); else a usage error naming where it came from, not showing it.
+    private func headerSafe(_ token: SecretBytes, _ origin: String) throws -> SecretBytes {
+        let safe = token.withUnsafeBytes { bytes in bytes.allSatisfy { $0 > 0x20 && $0 != 0x7F } }
+        guard safe else {
+            throw UsageError("\(origin) holds a space or control character, which a token cannot", hint: "check how it was set: a token is one word")
+        }
+        return token
     }
 
     private func value(_ name: String) -> String? {

@@ -72,8 +72,11 @@ public struct OpenBaoReference: Hashable, Sendable, CustomStringConvertible {
 
     /// One version of one KV v2 secret.
     public struct SecretVersion: Hashable, Sendable {
+        /// The KV v2 mount.
         public var mount: String
+        /// The secret's path under the mount.
         public var path: String
+        /// The version, or nil for the latest.
         public var version: Int?
     }
 }
