@@ -27,6 +27,9 @@ import Glibc
         #expect(!result.stdoutText.contains("hunter2-db-pass") && !result.stdoutText.contains("deploy"), "\(result.stdoutText)")
         #expect(result.stdoutText.contains("P=<concealed by vault>"), "\(result.stdoutText)")
         #expect(result.stdoutText.contains("token=withheld"), "BAO_TOKEN is kept from the child: \(result.stdoutText)")
+        try sandbox.write("ci.env", Array("DB_PASSWORD=openbao://secret/ci/db#password\n".utf8))
+        let fromFile = try sandbox.vault(["run", "--env-file", sandbox.path("ci.env"), "--", "sh", "-c", "test \"$DB_PASSWORD\" = hunter2-db-pass"])
+        #expect(fromFile.status == 0, "an env file's reference: \(fromFile.stderr)")
     }
 
     @Test func injectAndGetReadFieldsAndVersions() throws {
