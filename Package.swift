@@ -30,9 +30,13 @@ let package = Package(
         // /usr/include), nothing is linked, so vault runs where tpm2-tss is not installed.
         .target(name: "CTPM"),
         .target(name: "VaultTPM", dependencies: ["VaultCore", "VaultCrypto", "CTPM"]),
+        // libssl through dlopen, only when a command reaches an https:// server (see docs/ARCHITECTURE.md).
+        .target(name: "CTLS"),
+        // OpenBao's HTTP API over a socket (plain, TLS, unix://): openbao:// references and the importer.
+        .target(name: "VaultOpenBao", dependencies: ["VaultCore", "VaultCrypto", "CTLS"]),
         // no-new-privs, a Landlock domain and a seccomp filter for the child of `vault run` (prctl, syscall).
         .systemLibrary(name: "CTraceGuard"),
-        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService", "VaultSecretProvider", "VaultTPM", "CTraceGuard"]),
+        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService", "VaultSecretProvider", "VaultTPM", "VaultOpenBao", "CTraceGuard"]),
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
         // make bench: fills large vaults through Vault.addAll; not installed.
         .executableTarget(name: "vault-bench-fill", dependencies: ["VaultCore"], path: "Sources/VaultBenchFill"),
@@ -51,8 +55,8 @@ let package = Package(
         ),
         .testTarget(
             name: "VaultCLITests",
-            dependencies: ["VaultCLI", "VaultCore", "VaultTestSupport"],
-            exclude: ["Scenarios", "Fixtures", "Support/run-github-job.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py", "Support/secret-service-clients.py"]
+            dependencies: ["VaultCLI", "VaultCore", "VaultOpenBao", "VaultTestSupport"],
+            exclude: ["Scenarios", "Fixtures", "Support/run-github-job.py", "Support/openbao-relay.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py", "Support/secret-service-clients.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

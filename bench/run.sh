@@ -225,6 +225,10 @@ helper_rows=""
 if [ -f bench/helpers.sh ]; then
     helper_rows="$(sh bench/helpers.sh "$VAULT_BIN")"
 fi
+openbao_rows=""
+if [ -f bench/openbao.sh ]; then
+    openbao_rows="$(sh bench/openbao.sh "$VAULT_BIN")"
+fi
 tpm_rows=""
 if [ -f bench/tpm.sh ]; then
     tpm_rows="$(sh bench/tpm.sh "$VAULT_BIN")"
@@ -258,6 +262,14 @@ table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$larg
         echo "| call | median | ratio |"
         echo "|---|---|---|"
         echo "$helper_rows"
+    fi
+    if [ -n "$openbao_rows" ]; then
+        echo
+        echo "vault run with OpenBao references against bao kv get and vault:// references (bench/openbao.sh; issue 55):"
+        echo
+        echo "| call | best of 5 | ratio to vault:// |"
+        echo "|---|---|---|"
+        echo "$openbao_rows"
     fi
     if [ -n "$tpm_rows" ]; then
         echo

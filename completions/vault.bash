@@ -233,7 +233,7 @@ _vault_value_kind() {
         "export --bundle-passphrase-file") echo "file" ;;
         "export --bundle-key-file") echo "file" ;;
         "export --kdf-cost") echo "words interactive testing" ;;
-        "import --from") echo "words vault-csv vault-json pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv" ;;
+        "import --from") echo "words vault-csv vault-json pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv openbao" ;;
         "import --columns") echo "none" ;;
         "import --group") echo "names groups" ;;
         "import --max-entries") echo "none" ;;

@@ -450,7 +450,7 @@ complete -c vault -n '__vault_using export' -l bundle-key-file -r -F -d 'seal th
 complete -c vault -n '__vault_using export' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using export' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
-complete -c vault -n '__vault_using import' -l from -x -a 'vault-csv vault-json pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv' -d 'what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager\'s export'
+complete -c vault -n '__vault_using import' -l from -x -a 'vault-csv vault-json pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv openbao' -d 'what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager\'s export'
 complete -c vault -n '__vault_using import' -l columns -x -d 'for --from csv: which column gives what, as ROLE=COLUMN pairs joined by commas, e.g. service=Title,account=Username,secret=Password (roles: service, account, secret, notes, url, otp, folder)'
 complete -c vault -n '__vault_using import' -l group -x -a '(__vault_names groups)' -d 'put every imported item in this group, created as add creates one'
 complete -c vault -n '__vault_using import' -l folders-as-groups -d 'make each entry\'s folder its group (an entry without one goes to --group)'
@@ -464,7 +464,7 @@ complete -c vault -n '__vault_using import' -l bundle-passphrase-file -r -F -d '
 complete -c vault -n '__vault_using import' -l bundle-key-file -r -F -d 'open the bundle with the key file FILE'
 complete -c vault -n '__vault_using import' -l on-conflict -x -a 'skip replace fail' -d 'what to do with an item that exists'
 complete -c vault -n '__vault_using import' -l json -d 'print what was done as one JSON object on stdout instead of a message'
-complete -c vault -n '__vault_using import' -F -d 'the bundle, or the export (a file, - for stdin, a password store\'s directory)'
+complete -c vault -n '__vault_using import' -F -d 'the bundle, or the export (a file, - for stdin, a password store\'s directory, an OpenBao MOUNT/PREFIX)'
 
 complete -c vault -n '__vault_using reset' -s y -l yes -d 'confirm without asking (needed without a terminal)'
 

@@ -26,7 +26,7 @@ work="$scratch/run"
 # explicit -Xswiftc -sanitize=fuzzer, and the check below.
 swift build --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer --scratch-path "$scratch" --target VaultCLI >&2
 debug="$scratch/debug"
-for module in VaultCrypto VaultCore VaultCLI; do
+for module in VaultCrypto VaultCore VaultOpenBao VaultCLI; do
     if ! objdump -h "$(ls "$debug/$module.build"/*.o | head -n 1)" | grep -q __sancov_cntrs; then
         echo "fuzz: error: $module was built without coverage counters; the harnesses would fuzz blind" >&2
         echo "fuzz: hint: remove $scratch and run again" >&2
@@ -35,8 +35,8 @@ for module in VaultCrypto VaultCore VaultCLI; do
 done
 # The objects of today's sources only: an object left by a renamed or removed
 # file would define its symbols twice.
-objects="$(ls "$debug"/CLibSecret.build/*.o "$debug"/CTPM.build/*.o)"
-for module in VaultCrypto VaultCore VaultSecretService VaultTPM VaultCLI; do
+objects="$(ls "$debug"/CLibSecret.build/*.o "$debug"/CTPM.build/*.o "$debug"/CTLS.build/*.o)"
+for module in VaultCrypto VaultCore VaultSecretService VaultTPM VaultOpenBao VaultCLI; do
     for source in $(find "Sources/$module" -name '*.swift'); do
         objects="$objects $debug/$module.build/$(basename "$source").o"
     done
@@ -56,7 +56,8 @@ for name in "$@"; do
     swiftc -swift-version 6 -sanitize=fuzzer,address -parse-as-library -g -module-name "Fuzz$name" \
         -I "$debug/Modules" -I Sources/COpenSSL -I Sources/CKernelKeyring -I Sources/CTraceGuard $openssl_flags \
         -Xcc -fmodule-map-file="$debug/CLibSecret.build/module.modulemap" -I Sources/CLibSecret/include \
-        -Xcc -fmodule-map-file="$debug/CTPM.build/module.modulemap" -I Sources/CTPM/include -ldl \
+        -Xcc -fmodule-map-file="$debug/CTPM.build/module.modulemap" -I Sources/CTPM/include \
+        -Xcc -fmodule-map-file="$debug/CTLS.build/module.modulemap" -I Sources/CTLS/include -ldl \
         "$harness" $objects -o "$binary"
 
     # Every harness has committed regression inputs (at least a seed): a

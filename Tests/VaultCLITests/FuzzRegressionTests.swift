@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import VaultCLI
+@testable import VaultOpenBao
 
 /// The committed inputs of the VaultCLI fuzz harnesses (Fuzz/Regressions/NAME
 /// and Fuzz/Corpus/NAME) through the parser each fuzzes; see Fuzz/README.md.
@@ -12,6 +13,14 @@ import Testing
                 _ = try Parser.parse(argv)
             } catch {
                 #expect(!ErrorReport(error).message.isEmpty)
+            }
+        },
+        "HTTPResponse": { bytes in
+            bytes.withUnsafeBytes { buffer in
+                for atEnd in [false, true] {
+                    guard let parsed = try? HTTPResponseParser.parse(buffer, atEnd: atEnd) else { continue }
+                    #expect(parsed.body.allSatisfy { $0.lowerBound >= 0 && $0.upperBound <= buffer.count })
+                }
             }
         },
     ]

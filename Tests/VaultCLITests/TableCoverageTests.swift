@@ -105,7 +105,8 @@ import Testing
     }
 
     /// Each option's environment variable is one the table describes (and so
-    /// the man page lists), and exactly these unlock the vault (the TPM PIN's file opens the device key).
+    /// the man page lists), and exactly these open secrets (the TPM PIN's file opens the device key; the
+    /// BAO_ ones an OpenBao server's).
     @Test func environmentVariablesAreDescribedAndUnlockingOnesMarked() {
         let described = Set(CommandTable.environment.map(\.name))
         let options = CommandTable.globalOptions + CommandTable.commands.flatMap(\.options)
@@ -113,7 +114,7 @@ import Testing
             if let variable = option.environment { #expect(described.contains(variable), "--\(option.long): \(variable)") }
         }
         #expect(Set(CommandTable.unlockingVariables) == ["VAULT_SESSION", "VAULT_CREDENTIAL", "VAULT_KEY_FILE", "VAULT_PASSPHRASE_FILE", "VAULT_IDENTITY",
-                                                               "VAULT_TPM_PIN_FILE"])
+                                                               "VAULT_TPM_PIN_FILE", "BAO_TOKEN", "BAO_APPROLE_SECRET_ID_FILE", "BAO_APPROLE_SECRET_ID"])
         for variable in CommandTable.environment { #expect(man.contains(".It Ev " + variable.name)) }
     }
 

@@ -25,19 +25,23 @@ struct ReferenceResolver {
     /// The secret of every reference, by reference; throws a usage error
     /// listing every malformed one, then an item-not-found error listing every
     /// missing one. A locked vault or a wrong credential fails at once.
-    func resolve(_ uses: [ReferenceUse], action: String) throws -> [SecretReference: SecretBytes] {
+    func resolve(_ uses: [ReferenceUse], action: String) throws -> [SourceReference: SecretBytes] {
         var sealedFields: [SecretBytes] = []
         return try resolve(uses, action: action, sealedFields: &sealedFields)
     }
 
     /// `resolve(_:action:)`, adding to `sealedFields` the values of the referenced items' sealed
     /// fields (`Item.secretValues` but the secret): `run` masks them with the secrets.
-    func resolve(_ uses: [ReferenceUse], action: String, sealedFields: inout [SecretBytes]) throws -> [SecretReference: SecretBytes] {
+    func resolve(_ uses: [ReferenceUse], action: String, sealedFields: inout [SecretBytes]) throws -> [SourceReference: SecretBytes] {
         var parsed: [(use: ReferenceUse, reference: SecretReference)] = []
+        var remote: [(use: ReferenceUse, reference: OpenBaoReference)] = []
         var malformed: [String] = []
         for use in uses {
             do {
-                parsed.append((use, try SecretReference(parsing: use.text)))
+                switch try SourceReference(parsing: use.text) {
+                case .vault(let reference): parsed.append((use, reference))
+                case .openbao(let reference): remote.append((use, reference))
+                }
             } catch {
                 malformed.append("\(use.origin): \(ItemOutput.printable(use.text)): \(error.problem)")
             }
@@ -46,7 +50,28 @@ struct ReferenceResolver {
             throw CommandFailure(.usage, "\(counted(malformed.count, "secret reference")) cannot be read; \(action)",
                                  details: malformed, hint: SecretReferenceError.syntaxHint)
         }
-        guard !parsed.isEmpty else { return [:] }
+        // The server first: a vault that is not needed is not opened, and one that is asks nothing
+        // (no prompt) before the server has answered.
+        let (remoteSecrets, remoteProblems) = try OpenBaoSecrets.resolve(remote, invocation)
+        var secrets: [SourceReference: SecretBytes] = [:]
+        for (reference, secret) in remoteSecrets { secrets[.openbao(reference)] = secret }
+        var missing = remoteProblems.map(\.line)
+        var firstStatus = remoteProblems.first?.error.status
+        if !parsed.isEmpty {
+            try resolveItems(parsed, into: &secrets, sealedFields: &sealedFields, missing: &missing, firstStatus: &firstStatus)
+        }
+        if let status = firstStatus {
+            throw CommandFailure(status, "\(counted(missing.count, "secret reference")) cannot be resolved; \(action)",
+                                 details: missing,
+                                 hint: parsed.isEmpty ? "fix the references, or the token's policies ('bao kv get' shows what the server says)"
+                                    : "add the missing items with 'vault add', or fix the references ('vault list' shows what exists)")
+        }
+        return secrets
+    }
+
+    /// The secrets of the `vault://` references, from one reading of the vault.
+    private func resolveItems(_ parsed: [(use: ReferenceUse, reference: SecretReference)], into secrets: inout [SourceReference: SecretBytes],
+                              sealedFields: inout [SecretBytes], missing: inout [String], firstStatus: inout Status?) throws {
         let defaultGroup = try ItemArguments(ItemSelection(group: group), invocation).group()
         let store = try VaultAccess(invocation).store()
         var firstUses: [(use: ReferenceUse, reference: SecretReference)] = []
@@ -61,13 +86,10 @@ struct ReferenceResolver {
             results.append(try VaultError.result { try oneTimeCode(of: reference, query: reference.query(defaultGroup: defaultGroup), in: store) })
         }
         let ordered = secretUses + firstUses.filter { $0.reference.part == .oneTimeCode }
-        var secrets: [SecretReference: SecretBytes] = [:]
-        var missing: [String] = []
-        var firstStatus: Status?
         for ((use, reference), result) in zip(ordered, results) {
             switch result {
             case .success(let secret):
-                secrets[reference] = secret
+                secrets[.vault(reference)] = secret
             case .failure(.ambiguous(let candidates)):
                 let groups = candidates.map { quoted($0.group.name) }.joined(separator: ", ")
                 missing.append("\(use.origin): \(reference): in several groups (\(groups)); name one, e.g. vault://GROUP/…")
@@ -81,12 +103,6 @@ struct ReferenceResolver {
                 firstStatus = firstStatus ?? .itemNotFound
             }
         }
-        if let status = firstStatus {
-            throw CommandFailure(status, "\(counted(missing.count, "secret reference")) cannot be resolved; \(action)",
-                                 details: missing,
-                                 hint: "add the missing items with 'vault add', or fix the references ('vault list' shows what exists)")
-        }
-        return secrets
     }
 
     /// The one-time code of the reference's item, now.

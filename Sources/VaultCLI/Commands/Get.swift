@@ -65,6 +65,10 @@ struct GetArguments: CommandArguments {
 /// `vault get`: writes one item's secret exactly, or its attributes as JSON.
 enum GetCommand {
     static func run(_ arguments: GetArguments, _ invocation: Invocation) throws {
+        if let name = arguments.item.name, OpenBaoReference.isReference(name) {
+            try OpenBaoGet.run(name, arguments, invocation)
+            return
+        }
         let field = arguments.field
         let clipboard = try ClipboardCopy.requested(arguments.clipboard, invocation)
         let query = try ItemArguments(arguments.item, invocation).query()

@@ -14,6 +14,7 @@ enum ImportFormat: String, CaseIterable {
     case bitwardenJSON = "bitwarden-json"
     case onePasswordCSV = "1password-csv"
     case csv
+    case openbao
 
     /// Whether an entry's folder is the front of its service when folders do not become groups:
     /// a pass entry is named by its path; elsewhere the title names an entry and the folder is left.
@@ -25,6 +26,9 @@ enum ImportFormat: String, CaseIterable {
         case .pass, .gopass:
             let store = source ?? invocation.environment["PASSWORD_STORE_DIR"] ?? ((invocation.environment["HOME"] ?? "") + "/.password-store")
             return (try PasswordStore(directory: store).read(invocation, maxEntries: arguments.maxEntries), store)
+        case .openbao:
+            let tree = try OpenBaoImport(source)
+            return (try tree.read(invocation, maxEntries: arguments.maxEntries), "\(tree.mount)/\(tree.prefix)")
         case .kdbx:
             guard let source else { throw UsageError("no database named", hint: "give the .kdbx file: vault import --from kdbx FILE") }
             return (try KeePassXCDatabase(path: source).read(invocation, keyFile: arguments.kdbxKeyFile, passwordFile: arguments.kdbxPasswordFile), source)

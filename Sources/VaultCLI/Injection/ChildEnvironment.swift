@@ -60,16 +60,16 @@ struct ChildEnvironment {
     var referenceUses: [ReferenceUse] {
         values.keys.sorted().compactMap { name in
             let value = values[name]!
-            return SecretReference.isReference(value) ? ReferenceUse(origin: origins[name]!, text: value) : nil
+            return SourceReference.isReference(value) ? ReferenceUse(origin: origins[name]!, text: value) : nil
         }
     }
 
     /// The final variables, references replaced by their secrets. A secret
     /// with a NUL byte cannot be an environment variable and is refused.
-    func resolved(with secrets: [SecretReference: SecretBytes]) throws -> [(name: String, value: [UInt8])] {
+    func resolved(with secrets: [SourceReference: SecretBytes]) throws -> [(name: String, value: [UInt8])] {
         try groupValues.keys.sorted().map { ($0, groupValues[$0]!.copyBytes()) } + values.keys.sorted().map { name in
             let value = values[name]!
-            guard SecretReference.isReference(value), let reference = try? SecretReference(parsing: value),
+            guard SourceReference.isReference(value), let reference = try? SourceReference(parsing: value),
                   let secret = secrets[reference] else {
                 return (name, Array(value.utf8))
             }

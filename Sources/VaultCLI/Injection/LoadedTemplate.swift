@@ -28,7 +28,7 @@ struct LoadedTemplate {
     }
 
     /// The template with every reference replaced by its secret (all must be in `secrets`).
-    func rendered(with secrets: [SecretReference: SecretBytes]) -> SecretBytes {
+    func rendered(with secrets: [SourceReference: SecretBytes]) -> SecretBytes {
         // Built in locked memory: the rendering holds every secret of the template.
         var filled = SecretBytesBuilder()
         for segment in segments {

@@ -66,7 +66,7 @@ struct MountOption {
     /// `VAULT_MOUNT_PATH` is added and, without a template, the variables that
     /// held references move from the environment to the pipe.
     func start(_ childVariables: inout [(name: String, value: [UInt8])], from environment: ChildEnvironment,
-               secrets: [SecretReference: SecretBytes], invocation: Invocation) throws -> MountPipe {
+               secrets: [SourceReference: SecretBytes], invocation: Invocation) throws -> MountPipe {
         let variables = childVariables
         let content: SecretBytes
         if let template {
@@ -74,7 +74,7 @@ struct MountOption {
         } else {
             // Resolved with no secrets, each variable keeps its text: a reference stays one.
             let referenced = Set(try environment.resolved(with: [:])
-                .filter { SecretReference.isReference(String(decoding: $0.value, as: UTF8.self)) }.map(\.name))
+                .filter { SourceReference.isReference(String(decoding: $0.value, as: UTF8.self)) }.map(\.name))
             childVariables.removeAll { referenced.contains($0.name) }
             let mounted = try variables.filter { referenced.contains($0.name) }.map { variable in
                 guard String(validating: variable.value, as: UTF8.self) != nil else {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VaultCore
+import VaultOpenBao
 import VaultSecretService
 
 /// The words for every error: written once, here, where they are printed.
@@ -23,6 +24,8 @@ struct ErrorReport {
         case let error as SecretServiceError:
             self = ErrorReport.describe(error)
         case let error as CodableItemError:
+            self = ErrorReport.describe(error)
+        case let error as OpenBaoError:
             self = ErrorReport.describe(error)
         default:
             self.init(status: .failure, message: "unexpected failure: \(error)", hint: nil)

@@ -115,11 +115,11 @@ enum ManPage {
         return lines
     }
 
-    /// `.It Ev NAME` and what it does; the variables that unlock the vault say that `vault run` keeps them from its child.
+    /// `.It Ev NAME` and what it does; the variables that open secrets (the vault's, an OpenBao server's) say that `vault run` keeps them from its child.
     private static func environmentItem(_ variable: EnvironmentSpec) -> [String] {
         var lines = [".It Ev " + variable.name] + text(variable.help)
         if variable.unlocks {
-            lines += text("It unlocks the vault, so vault run leaves it out of the command's environment unless --keep-vault-env is given.")
+            lines += text("It opens secrets, so vault run leaves it out of the command's environment unless --keep-vault-env is given.")
         }
         return lines
     }

@@ -85,8 +85,8 @@ public struct EnvironmentSpec: Sendable {
     public var name: String
     /// What it does, as table text (one or more sentences).
     public var help: String
-    /// Whether it unlocks the vault (a key, a credential, a session): `vault
-    /// run` never hands it to its child (unless `--keep-vault-env`).
+    /// Whether it opens secrets (a key, a credential, a session; an OpenBao token or secret id):
+    /// `vault run` never hands it to its child (unless `--keep-vault-env`).
     public var unlocks: Bool
 
     public init(_ name: String, unlocks: Bool = false, help: String) {

@@ -143,7 +143,7 @@ extension CommandTable {
                        completion: .values(["skip", "replace", "fail"])),
             resultJSON,
         ],
-        positionals: [PositionalSpec("SOURCE", help: "the bundle, or the export (a file, - for stdin, a password store's directory)",
+        positionals: [PositionalSpec("SOURCE", help: "the bundle, or the export (a file, - for stdin, a password store's directory, an OpenBao MOUNT/PREFIX)",
                                      optional: true, completion: .file)],
         examples: [
             ExampleSpec("vault import backup.vexport", "import, failing on the first item that exists"),
@@ -151,6 +151,8 @@ extension CommandTable {
             ExampleSpec("vault import --from bitwarden-json bitwarden_export.json --folders-as-groups --dry-run",
                         "see what a Bitwarden export would become, its folders as groups"),
             ExampleSpec("vault import --from kdbx Passwords.kdbx --group personal", "import a KeePassXC database into one group"),
+            ExampleSpec("vault import --from openbao secret/ci --group ci --dry-run",
+                        "see what the KV v2 secrets under secret/ci of the OpenBao server at $BAO_ADDR would become"),
             ExampleSpec("vault import --from csv export.csv --columns service=Name,account=Login,secret=Password",
                         "import any CSV, naming its columns"),
             ExampleSpec("vault import move.vexport --bundle-key-file move.key --on-conflict replace",

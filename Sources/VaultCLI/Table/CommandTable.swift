@@ -94,6 +94,25 @@ public enum CommandTable {
             """),
         EnvironmentSpec("VAULT_BACKEND", help: "Where items live, as with --backend: file or secret-service."),
         EnvironmentSpec("VAULT_COLLECTION", help: "The keyring collection of the secret-service backend, as with --collection."),
+        EnvironmentSpec("BAO_ADDR", help: """
+            The OpenBao (or HashiCorp Vault) server of openbao:// references and import --from openbao: \
+            http://HOST:PORT, https://HOST:PORT or unix:///PATH. VAULT_ADDR is not read (docs/OPENBAO.md).
+            """),
+        EnvironmentSpec("BAO_TOKEN", unlocks: true, help: """
+            The token sent to BAO_ADDR; without it an AppRole login, else ~/.vault-token. Kept from the command of vault run.
+            """),
+        EnvironmentSpec("BAO_CACERT", help: "A PEM file of the CA certificates that sign BAO_ADDR's certificate."),
+        EnvironmentSpec("BAO_CAPATH", help: "A hashed directory (c_rehash) of CA certificates; with neither, /etc/ssl/certs."),
+        EnvironmentSpec("BAO_NAMESPACE", help: "The OpenBao namespace of every request."),
+        EnvironmentSpec("BAO_CLIENT_TIMEOUT", help: "Seconds one request to BAO_ADDR may take, connecting to answering (default 10)."),
+        EnvironmentSpec("BAO_APPROLE_ROLE_ID", help: "With no BAO_TOKEN: log in with AppRole as this role."),
+        EnvironmentSpec("BAO_APPROLE_SECRET_ID_FILE", unlocks: true, help: "A file that holds the AppRole secret id (or a wrapping token of it)."),
+        EnvironmentSpec("BAO_APPROLE_SECRET_ID", unlocks: true, help: "The AppRole secret id itself, when no file holds it."),
+        EnvironmentSpec("BAO_APPROLE_SECRET_ID_WRAPPED", help: """
+            When set as for VAULT_NO_INTERACTION, the secret id given is a response-wrapping token, unwrapped (once: it is single-use) before the login.
+            """),
+        EnvironmentSpec("BAO_APPROLE_MOUNT", help: "Where AppRole is mounted (default approle)."),
+        EnvironmentSpec("https_proxy", help: "An http://HOST:PORT proxy for https:// addresses of BAO_ADDR (a CONNECT tunnel); no_proxy names hosts reached directly."),
         EnvironmentSpec("VAULT_MOUNT_PATH", help: "Set by vault run --mount for the command it runs: the path of the named pipe."),
         EnvironmentSpec("KUBERNETES_EXEC_INFO", help: """
             Set by kubectl for vault kube-credential: the API version, the cluster's server and whether it may prompt.

@@ -116,6 +116,12 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
 
     /// `name` with the bytes that `mustEncode` names, and every byte of a character
     /// `HiddenCharacters.mustShow` names (C1, bidirectional and other format characters), written as `%XX`.
+    /// One name percent-encoded as in a reference (for `OpenBaoReference` too).
+    static func encodeSegment(_ name: String) -> String { encode(name) }
+
+    /// One segment percent-decoded; throws as `init(parsing:)` does.
+    static func decodeSegment(_ segment: String) throws(SecretReferenceError) -> String { try decode(segment) }
+
     private static func encode(_ name: String) -> String {
         var bytes: [UInt8] = []
         for scalar in name.unicodeScalars {
@@ -182,7 +188,11 @@ public enum SecretReferenceError: Error, Equatable, Sendable {
     case unencodedSpace
     /// A percent-escape decodes to bytes that are not UTF-8.
     case notUTF8
-    /// What follows `?` is not `otp`, the one query there is.
+    /// What follows `?` is not `otp`, the one query there is (`version=N` for `openbao://`).
     case unknownQuery(String)
+    /// An `openbao://` reference names no field after `#`.
+    case missingField
+    /// An `openbao://` reference has an empty, `.` or `..` segment.
+    case badPathSegment
 }
 

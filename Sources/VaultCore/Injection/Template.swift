@@ -3,7 +3,7 @@ public enum TemplateSegment: Equatable, Sendable {
     /// Bytes copied to the output as they are.
     case text([UInt8])
     /// A reference replaced by its item's secret; `line` is where it starts, from 1.
-    case reference(SecretReference, line: Int)
+    case reference(SourceReference, line: Int)
 }
 
 /// A template that cannot be read: an unclosed `{{ vault://` or a bad reference.
@@ -15,16 +15,16 @@ public struct TemplateError: Error, Equatable, Sendable {
 
     /// What can be wrong with a template.
     public enum Reason: Equatable, Sendable {
-        /// `{{ vault://` with no `}}` after it.
+        /// `{{ vault://` (or `{{ openbao://`) with no `}}` after it.
         case unclosedReference
         /// A reference (its text) that does not parse.
         case badReference(String, SecretReferenceError)
     }
 }
 
-/// The template syntax of `vault inject`: `{{ vault://[GROUP/]SERVICE/ACCOUNT }}`
-/// (spaces inside the braces optional) is replaced by the secret; every other
-/// byte, including `{{` not followed by `vault://`, is copied unchanged.
+/// The template syntax of `vault inject`: `{{ vault://[GROUP/]SERVICE/ACCOUNT }}` or
+/// `{{ openbao://[MOUNT/]PATH#FIELD }}` (spaces inside the braces optional) is replaced by the
+/// secret; every other byte, including `{{` not followed by a scheme, is copied unchanged.
 public enum Template {
     /// The template as literal bytes and references, in order.
     public static func parse(_ bytes: [UInt8]) throws(TemplateError) -> [TemplateSegment] {
@@ -32,7 +32,7 @@ public enum Template {
         var literalStart = 0
         var index = 0
         var line = 1
-        let scheme = Array(SecretReference.scheme.utf8)
+        let schemes = [Array(SecretReference.scheme.utf8), Array(OpenBaoReference.scheme.utf8)]
         while index < bytes.count {
             if bytes[index] == 0x0A { line += 1 }
             guard bytes[index] == UInt8(ascii: "{"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "{") else {
@@ -41,7 +41,7 @@ public enum Template {
             }
             var start = index + 2
             while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-            guard bytes[start...].starts(with: scheme) else {
+            guard schemes.contains(where: { bytes[start...].starts(with: $0) }) else {
                 index += 1
                 continue
             }
@@ -51,9 +51,9 @@ public enum Template {
             var end = close
             while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
             let text = String(decoding: bytes[start..<end], as: UTF8.self)
-            let reference: SecretReference
+            let reference: SourceReference
             do {
-                reference = try SecretReference(parsing: text)
+                reference = try SourceReference(parsing: text)
             } catch {
                 throw TemplateError(line: line, reason: .badReference(text, error))
             }

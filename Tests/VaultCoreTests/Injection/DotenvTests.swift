@@ -64,9 +64,9 @@ import Testing
         let segments = try Template.parse(text)
         #expect(segments == [
             .text(Array("url: ".utf8)),
-            .reference(SecretReference(group: AccessGroup("ci"), service: "db", account: "admin"), line: 1),
+            .reference(.vault(SecretReference(group: AccessGroup("ci"), service: "db", account: "admin")), line: 1),
             .text(Array("\nkey: ".utf8)),
-            .reference(SecretReference(service: "api", account: "x y"), line: 2),
+            .reference(.vault(SecretReference(service: "api", account: "x y")), line: 2),
             .text(Array(" {{ other }} {{\n".utf8)),
         ])
     }
