@@ -56,10 +56,11 @@ import VaultTestSupport
             return "\(item):\(what):\(counter)"
         }
 
-        func set(_ group: String, _ service: String, _ account: String, adding: Bool) throws {
+        func set(_ group: String, _ service: String, _ account: String, adding: Bool, keepingNoRevision: Bool = false) throws {
             let item = "\(service):\(account)"
             let value = fresh(item, "secret")
-            try vault([adding ? "add" : "update", "-s", service, "-a", account, "--group", group], stdin: value)
+            try vault([adding ? "add" : "update", "-s", service, "-a", account, "--group", group] + (keepingNoRevision ? ["--keep", "0"] : []),
+                      stdin: value)
             items[item] = group
         }
 
@@ -199,6 +200,9 @@ import VaultTestSupport
         try history.set("prod", "db", "admin", adding: true)
         try history.commit("items")
         try history.set("ci", "deploy", "ci", adding: false)
+        try history.commit("a revision")
+        // Gone from the file before the runner exists (no revision kept), yet its keys open the commit above.
+        try history.set("ci", "deploy", "ci", adding: false, keepingNoRevision: true)
         try history.vault(["add", "-s", "old", "-a", "token", "--group", "ci"], stdin: history.fresh("old:token", "secret"))
         try history.commit("a revision, an item to delete")
         try history.vault(["delete", "-s", "old", "-a", "token", "--group", "ci"])
@@ -214,8 +218,11 @@ import VaultTestSupport
             #expect(listed == Self.expected(values, live: live),
                     "seed \(seed) (VAULT_TEST_SEED=\(seed) replays it), \(steps) steps: member \(name): vault exposure lists \(listed), the oracle opens \(Self.expected(values, live: live))")
         }
-        // The scoped runner, added after them, opens the values written before it existed.
+        // The scoped runner, added after them, opens the values written before it existed, in the file
+        // and in commits alone (the secrets deploy held before the update that kept no revision).
         #expect(oracle["runner"]?.contains { $0.hasPrefix("old:token:") } == true, "the oracle's runner opens no value from before it was added")
+        #expect(oracle["runner"]?.isSuperset(of: ["deploy:ci:secret:1", "deploy:ci:secret:3"]) == true,
+                "the oracle's runner opens no value that only a commit from before it was added holds")
     }
 
     /// `vault exposure check`: red after a removal, still red after rotating to a value the member
