@@ -4,7 +4,7 @@ import VaultTestSupport
 
 /// `vault exposure` against an oracle: a team vault's git history built through the CLI (items
 /// added, updated, given notes, deleted; members added and removed, full, scoped and read-only;
-/// revokes), then, for every member, every value the keys its slot ever carried open in any version
+/// revokes; branches merged with conflicts), then, for every member, every value the keys its slot ever carried open in any version
 /// of the file, found by the independent reader (Tests/FormatReader/vault_v3.py through
 /// Support/exposure-oracle.py). `vault exposure --member NAME --json` must list exactly those
 /// values, and mark live exactly those the current file still holds. The history is a seeded walk:
@@ -29,13 +29,19 @@ import VaultTestSupport
                 s.environment[key] = value
             }
             try git(["init", "-q"])
+            try git(["config", "merge.vault.driver", "vault merge-driver %O %A %B %P"])
+            try s.write("repo/.gitattributes", Array("team.vault merge=vault -text\n".utf8), mode: 0o644)
+            try git(["add", ".gitattributes"])
             try s.initWithKeyFile()
             try commit("created")
         }
 
+        /// The machine state vault keeps (seen counters): another for a branch's own side, as a teammate's.
+        var state: [String: String] = [:]
+
         @discardableResult
         func vault(_ arguments: [String], stdin: String = "") throws -> RunResult {
-            let result = try s.vault(arguments, stdin: Array(stdin.utf8))
+            let result = try s.vault(arguments, stdin: Array(stdin.utf8), environment: state)
             guard result.status == 0 else { throw SandboxError.setupFailed("vault \(arguments): \(result.stderr)") }
             return result
         }
@@ -184,6 +190,21 @@ import VaultTestSupport
             case 8:
                 try history.vault(["revoke", "--group", group])
             default:
+                // Both sides of a branch change one item: the merge keeps the other side's version as a conflict.
+                guard let item = existing.randomElement(using: &random) else { continue }
+                let parts = item.split(separator: ":").map(String.init)
+                try history.git(["checkout", "-q", "-b", "side-\(step)"])
+                history.state = ["XDG_STATE_HOME": history.s.path("state-side")]
+                defer { history.state = [:] }
+                try history.set(group, parts[0], parts[1], adding: false)
+                try history.commit("side \(step)")
+                history.state = [:]
+                try history.git(["checkout", "-q", "-"])
+                try history.set(group, parts[0], parts[1], adding: false)
+                try history.commit("main \(step)")
+                try history.git(["merge", "-q", "--no-edit", "side-\(step)"])
+                let conflicts = try history.vault(["conflicts", "--json"]).stdoutText
+                #expect(conflicts.contains("\"\(parts[0])\""), "the merge of step \(step) left no conflict on \(item): \(conflicts)")
                 continue
             }
             try history.commit("step \(step)")

@@ -48,9 +48,11 @@ public enum ExposureState: String, Sendable {
 public struct ExposedValue: Sendable {
     /// The item's id (hex), stable for its life.
     public var itemID: String
-    /// The item's group, service and account, as the newest version the principal could open names them.
+    /// The item's group, as the newest version the principal could open names it.
     public var group: AccessGroup
+    /// The item's service, as that version names it.
     public var service: String
+    /// The item's account, as that version names it.
     public var account: String
     /// Which value of the item.
     public var kind: ExposedValueKind
@@ -66,9 +68,10 @@ public struct ExposedValue: Sendable {
     public var set: Date?
     /// When the item replaced it, when known.
     public var replaced: Date?
-    /// The oldest and newest commit that carry it under a key generation the principal held
-    /// (nil: only the file as it is now).
+    /// The oldest commit that carries it under a key generation the principal held (nil: only the
+    /// file as it is now).
     public var firstCommit: String?
+    /// The newest such commit (nil: the file as it is now, not committed).
     public var lastCommit: String?
     /// The owner's acceptance of this live value, if any.
     public var accepted: ExposureAcceptance?
@@ -90,8 +93,9 @@ public struct ExposureReport: Sendable {
     public var values: [ExposedValue]
     /// Whether the principal appears anywhere in the history (a member's name, a group's).
     public var principalFound: Bool
-    /// How many versions of the file were read, and how many the keys at hand did not open.
+    /// How many versions of the file were read (the current file included).
     public var versionsRead: Int
+    /// How many versions the keys at hand did not open (not read).
     public var versionsNotOpened: Int
     /// How many sealed records were decrypted: each once, however many versions carry it.
     public var recordsOpened: Int
