@@ -305,6 +305,33 @@ import VaultTestSupport
         let green = try check()
         #expect(green.status == 0 && green.stderr.contains("no live value exposed to \"runner\""), "after rotating: \(green.status) \(green.stderr)")
     }
+
+    /// A history rewritten to drop the commits that held a removed member hides it from the check
+    /// here (there is nothing left to read), and a clone that kept them is red: the check reads the
+    /// history it has, which is why docs/TEAMS.md says to fetch every branch first.
+    @Test func aCloneThatKeptTheRemovedCommitsIsRed() throws {
+        let history = try History()
+        let s = history.s
+        try history.set("ci", "deploy", "ci", adding: true)
+        try history.addMember("runner", groups: ["ci"], readOnly: true)
+        try history.commit("runner added")
+        try history.vault(["member", "remove", "runner"])
+        try history.commit("runner removed")
+        #expect(try s.vault(["exposure", "check"]).status == 1, "red after the removal")
+        let clone = s.path("clone")
+        #expect(try s.run("/usr/bin/git", ["clone", "-q", history.repo, clone]).status == 0)
+        // Rewritten here: one commit of the file as it is, the old ones gone from every ref and the object store.
+        try history.git(["checkout", "-q", "--orphan", "rewritten"])
+        try history.git(["commit", "-q", "-m", "history rewritten"])
+        let old = try s.run("/usr/bin/git", ["-C", history.repo, "for-each-ref", "--format=%(refname:short)", "refs/heads"]).stdoutText
+        for branch in old.split(separator: "\n") where branch != "rewritten" { try history.git(["branch", "-q", "-D", String(branch)]) }
+        try history.git(["reflog", "expire", "--expire=now", "--all"])
+        try history.git(["gc", "-q", "--prune=now"])
+        let here = try s.vault(["exposure", "check"])
+        #expect(here.status == 0 && here.stderr.contains("no member has lost access"), "the rewritten repository: \(here.status) \(here.stderr)")
+        let there = try s.vault(["exposure", "check"], environment: ["VAULT_PATH": clone + "/team.vault"])
+        #expect(there.status == 1 && there.stdoutText.contains("runner\tci\tdeploy\tci"), "the clone that kept the commits: \(there.status) \(there.stdoutText) \(there.stderr)")
+    }
 }
 
 extension Array where Element == UInt8 {
