@@ -292,13 +292,19 @@ import VaultTestSupport
         #expect(listed.contains("the vendor rotates it in March"), "exposure does not show the acceptance: \(listed)")
         // A tampered acceptance accepts nothing, and says so.
         let path = history.repo + "/team.vault.accepted"
-        var line = String(decoding: try #require(s.read(path)), as: UTF8.self)
-        var fields = line.split(separator: " ").map(String.init)
+        let signed = try #require(s.read(path))
+        var fields = String(decoding: signed, as: UTF8.self).split(separator: " ").map(String.init)
         fields[3] = Array("another reason".utf8).base64
-        line = fields.joined(separator: " ")
-        try s.write(path, Array(line.utf8), mode: 0o644)
+        try s.write(path, Array(fields.joined(separator: " ").utf8), mode: 0o644)
         red = try check()
         #expect(red.status == 1 && red.stderr.contains("signed by no trust key"), "a tampered acceptance: \(red.status) \(red.stderr)")
+        try s.write(path, signed, mode: 0o644)
+        #expect(try check().status == 0, "the acceptance as signed is red")
+        // A change to the item after the acceptance ends it, even back to a value the runner saw.
+        try history.vault(["update", "-s", "deploy", "-a", "ci", "--group", "ci", "--undo"])
+        try history.commit("deploy swapped with its revision 1, another value the runner saw")
+        red = try check()
+        #expect(red.status == 1 && red.stdoutText.contains("deploy"), "an acceptance outlived a change of the item: \(red.status) \(red.stdoutText)")
         // Rotated for real: green.
         try history.set("ci", "deploy", "ci", adding: false)
         try history.commit("deploy rotated")

@@ -82,7 +82,7 @@ extension CommandTable {
             offboarding (docs/TEAMS.md, "Offboarding"); a re-key alone, with no one losing \
             access, makes nothing red. accept ITEM --reason TEXT signs, with the owner's trust \
             key, that the values the item holds now stay: exposure shows them accepted with the \
-            reason and check passes them; a value the item takes later is not accepted. The \
+            reason and check passes them; any change to the item after it ends the acceptance. The \
             acceptances are kept in VAULT.accepted beside the vault file, to commit with it (the \
             reason is in clear there: write no secret in it). Values sealed under a -this-device-only class are left out \
             (they need this machine's device key, which no member or credential holds). Needs \

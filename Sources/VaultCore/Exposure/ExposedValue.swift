@@ -81,7 +81,8 @@ public struct ExposedValue: Sendable {
 public struct ExposureAcceptance: Sendable, Equatable {
     /// The item's id (hex).
     public var itemID: String
-    /// When it was accepted: values the item took later are not accepted.
+    /// When it was accepted: it covers the values the item held then, and any change to the item
+    /// after it ends it.
     public var acceptedAt: Date
     /// Why, as the owner wrote it.
     public var reason: String

@@ -75,7 +75,9 @@ extension ExposureHistory {
     /// Marks the values of the last version added as the live ones.
     mutating func takeLiveValues() {
         guard let current = versions.last else { return }
-        liveDigests = Set(current.records.flatMap { records[$0] }.filter { !$0.trashed && $0.kind != .revision }.map(\.key.digest))
+        let live = current.records.flatMap { records[$0] }.filter { !$0.trashed && $0.kind != .revision }
+        liveDigests = Set(live.map(\.key.digest))
+        currentModified = Dictionary(live.map { ($0.key.itemID, $0.itemModified) }, uniquingKeysWith: max)
     }
 
     /// The position of the sealed record `sealedDigest` names, opened now when no version opened it before.
@@ -118,7 +120,8 @@ extension ExposureHistory {
             found.append(Sighting(key: ValueKey(itemID: place.itemID, field: field, digest: digester.digest(0x76, secret)),
                                   groupID: sealedIn, classID: elsewhere ? attributes.accessibility.fileID : place.classID,
                                   group: attributes.group, service: attributes.service, account: attributes.account, kind: kind,
-                                  revision: revision, trashed: place.trashed, setAt: setAt, replacedAt: replacedAt))
+                                  revision: revision, trashed: place.trashed, setAt: setAt, replacedAt: replacedAt,
+                                  itemModified: opened.item.attributes.modified))
         }
         func addFields(of version: Item, secretKind: ExposedValueKind) {
             add(version, kind: secretKind, secret: version.secret, field: 0, setAt: secretKind == .current ? version.attributes.modified : nil, replacedAt: nil)

@@ -19,11 +19,13 @@ public struct ExposureHistory: Sendable {
         let trashed: Bool
         let setAt: Date?
         let replacedAt: Date?
+        /// When the item holding it was last changed, as this version has it.
+        let itemModified: Date
 
         /// The same value, the record in the trash (or back out of it).
         func moved(toTrash: Bool) -> Sighting {
             Sighting(key: key, groupID: groupID, classID: classID, group: group, service: service, account: account, kind: kind,
-                     revision: revision, trashed: toTrash, setAt: setAt, replacedAt: replacedAt)
+                     revision: revision, trashed: toTrash, setAt: setAt, replacedAt: replacedAt, itemModified: itemModified)
         }
     }
 
@@ -63,6 +65,9 @@ public struct ExposureHistory: Sendable {
     /// The keyed digests of the values that are live: the current file's secrets, notes, one-time
     /// code secrets and conflict versions.
     var liveDigests: Set<[UInt8]> = []
+    /// When each item of the current file was last changed, by item id: an acceptance made
+    /// before covers the values it holds; any change after it ends the acceptance.
+    var currentModified: [String: Date] = [:]
 
     /// The names of every member some version's log names.
     var memberNames: Set<String> { Set(versions.flatMap(\.members.keys)) }
@@ -130,7 +135,7 @@ public struct ExposureHistory: Sendable {
                 deleted: !(current?.itemIDs.contains(key.itemID) ?? false) && !(current?.trashedItemIDs.contains(key.itemID) ?? false),
                 state: live ? .live : .rotated, set: row.setAt, replaced: row.replacedAt,
                 firstCommit: versions[row.first].commits.first, lastCommit: versions[row.last].commits.last)
-            if live, let acceptance = acceptances[key.itemID], let set = row.setAt, set <= acceptance.acceptedAt {
+            if live, let acceptance = acceptances[key.itemID], let modified = currentModified[key.itemID], modified <= acceptance.acceptedAt {
                 value.accepted = acceptance
             }
             return value
