@@ -221,6 +221,10 @@ scanning=""
 if [ -f bench/scan.sh ]; then
     scanning="$(sh bench/scan.sh "$VAULT_BIN")"
 fi
+exposing=""
+if [ -f bench/exposure.sh ]; then
+    exposing="$(sh bench/exposure.sh "$VAULT_BIN")"
+fi
 helper_rows=""
 if [ -f bench/helpers.sh ]; then
     helper_rows="$(sh bench/helpers.sh "$VAULT_BIN")"
@@ -254,6 +258,14 @@ table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$larg
         echo "vault scan against git grep (bench/scan.sh):"
         echo
         echo "$scanning"
+    fi
+    if [ -n "$exposing" ]; then
+        echo
+        echo "vault exposure over a git history (bench/exposure.sh; issue 50):"
+        echo
+        echo "| benchmark | time | peak RSS | records decrypted | goal |"
+        echo "|---|---|---|---|---|"
+        echo "$exposing"
     fi
     if [ -n "$helper_rows" ]; then
         echo

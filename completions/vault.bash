@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential secret-service help"
+_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history exposure merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential secret-service help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -46,6 +46,7 @@ _vault_options() {
         device-key) echo "--tpm --reseal --pin --no-tpm --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         sync) echo "--setup --remote --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         check-history) echo "--file --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        exposure) echo "--member --group --reason --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         merge-driver) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         textconv) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         conflicts) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -187,6 +188,9 @@ _vault_value_kind() {
         "sync --remote") echo "none" ;;
         "sync --kdf-cost") echo "words interactive testing" ;;
         "check-history --file") echo "file" ;;
+        "exposure --member") echo "none" ;;
+        "exposure --group") echo "names groups" ;;
+        "exposure --reason") echo "none" ;;
         "conflicts --group") echo "names groups" ;;
         "resolve -s"|"resolve --service") echo "names services" ;;
         "resolve -a"|"resolve --account") echo "names accounts" ;;
@@ -279,6 +283,8 @@ _vault_positional_kind() {
         "member "1) echo "none" ;;
         "member "2) echo "none" ;;
         "check-history "*) echo "none" ;;
+        "exposure "0) echo "words check accept" ;;
+        "exposure "1) echo "none" ;;
         "merge-driver "0) echo "file" ;;
         "merge-driver "1) echo "file" ;;
         "merge-driver "2) echo "file" ;;

@@ -112,6 +112,7 @@ complete -c vault -n __vault_no_command -a rekey -d 'replace every key of the va
 complete -c vault -n __vault_no_command -a device-key -d 'seal this machine\'s device key by its TPM, or show how it is kept'
 complete -c vault -n __vault_no_command -a sync -d 'share the vault through git: commit, fetch, merge record by record, push'
 complete -c vault -n __vault_no_command -a check-history -d 'refuse commits whose vault file drops team log entries (for hooks and CI)'
+complete -c vault -n __vault_no_command -a exposure -d 'list every value a member or a group\'s keys could open, through the file\'s git history'
 complete -c vault -n __vault_no_command -a merge-driver -d 'git\'s merge driver for vault files (set by sync --setup)'
 complete -c vault -n __vault_no_command -a textconv -d 'git\'s diff driver for vault files (set by sync --setup)'
 complete -c vault -n __vault_no_command -a conflicts -d 'list the items a merge left in conflict'
@@ -363,6 +364,13 @@ complete -c vault -n '__vault_using sync' -l json -d 'print what was done as one
 complete -c vault -n '__vault_using check-history' -l file -r -F -d 'a vault file\'s path in the repository'
 complete -c vault -n '__vault_using check-history' -d 'the commits to walk'
 
+complete -c vault -n '__vault_using exposure' -l member -x -d 'the member whose exposure to list, present or removed'
+complete -c vault -n '__vault_using exposure' -l group -x -a '(__vault_names groups)' -d 'the group whose keys\' exposure to list (what its credentials could open)'
+complete -c vault -n '__vault_using exposure' -l reason -x -d 'accept: why the item\'s exposed values stay (kept in clear beside the vault)'
+complete -c vault -n '__vault_using exposure' -l json -d 'print JSON instead of text'
+complete -c vault -n '__vault_using exposure' -a 'check accept' -d 'check: exit 1 while a removed member\'s value is live; accept: sign that an item\'s values stay'
+complete -c vault -n '__vault_using exposure' -d 'accept: the item, as GROUP/SERVICE/ACCOUNT or SERVICE/ACCOUNT'
+
 complete -c vault -n '__vault_using merge-driver' -F -d 'the merge base\'s version (git\'s %O)'
 complete -c vault -n '__vault_using merge-driver' -F -d 'this side\'s version, where the result goes (%A)'
 complete -c vault -n '__vault_using merge-driver' -F -d 'the other side\'s version (%B)'
@@ -503,4 +511,4 @@ complete -c vault -n '__vault_using terraform-credential' -d 'the host of the Te
 complete -c vault -n '__vault_using secret-service' -a 'serve enable disable status' -d 'serve, enable, disable or status'
 
 complete -c vault -n '__vault_using help' -l all -d 'also list the plumbing commands other programs run'
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential secret-service help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history exposure merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential secret-service help' -d 'command to describe'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The long reliability pass (make reliability): the crash-safety, concurrency,
-# merge-kill, team-convergence, group-authority, fault-injection and hostile-input tests at full scale, the whole test suite with
+# merge-kill, team-convergence, group-authority, exposure-oracle, fault-injection and hostile-input tests at full scale, the whole test suite with
 # the binary and tests under AddressSanitizer, and every fuzz harness for
 # FUZZ_SECONDS (default 60) each. `make test` runs short forms of all three.
 set -eu
@@ -19,6 +19,8 @@ echo "reliability: a team converging through git, ${CONVERGENCE_SEEDS:-5} fresh 
 i=0; while [ "$i" -lt "${CONVERGENCE_SEEDS:-5}" ]; do VAULT_CONVERGENCE_ROUNDS="${CONVERGENCE_ROUNDS:-30}" swift test --filter TeamConvergenceTests </dev/null; i=$((i + 1)); done
 echo "reliability: group authority against a writer of one group's forgeries, ${AUTHORITY_RUNS:-20} seeds (each printed) x ${AUTHORITY_STEPS:-60} steps per attack" >&2
 VAULT_AUTHORITY_RUNS="${AUTHORITY_RUNS:-20}" VAULT_AUTHORITY_STEPS="${AUTHORITY_STEPS:-60}" swift test --filter GroupAuthorityPropertyTests </dev/null
+echo "reliability: vault exposure against the independent reader's oracle over a ${EXPOSURE_STEPS:-1000}-step history (seed printed)" >&2
+VAULT_EXPOSURE_STEPS="${EXPOSURE_STEPS:-1000}" swift test --filter 'ExposureTests/exposureListsExactlyWhatEachMemberCouldOpen' </dev/null
 
 echo "reliability: the whole suite under AddressSanitizer" >&2
 asan=".build/asan"

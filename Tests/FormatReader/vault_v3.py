@@ -582,14 +582,15 @@ class Opened:
         self.vault, self.principals, self.items, self.trash, self.tombstones, self.unopened = {}, [], [], [], [], []
 
 
-def open_vault(data, keys):
-    """Parses `data` and opens it with every principal `keys` gives. Returns an Opened: principals
-    (what each key opened: owner, member, credential), items, trash entries, tombstones, and unopened
-    (what did not open, with why). Raises Damaged when a check fails."""
+def open_vault(data, keys, given=()):
+    """Parses `data` and opens it with every principal `keys` gives, and the principals `given` (keys
+    a member's slot held in another version of the file, as `identity_principals` read them). Returns
+    an Opened: principals (what each key opened: owner, member, credential), items, trash entries,
+    tombstones, and unopened (what did not open, with why). Raises Damaged when a check fails."""
     f = parse(data)
     f["raw"] = data
     out = Opened()
-    principals = owner_principals(f, keys)
+    principals = owner_principals(f, keys) + [dict(p) for p in given]
     for text in keys.identities:
         found = identity_principals(f, text)
         if found and keys.trust is not None and keys.trust != f["trust_fingerprint"]:

@@ -97,23 +97,22 @@ enum MemberCommand {
         let vault = try access.vault(progress: progress)
         let kdf = arguments.kdf
         let terminal = invocation.terminal
+        // Read before the removal: the file as it is now still names the member (outside git it is the only version).
+        let principal = ExposurePrincipal.member(name)
+        let exposure = try? ExposureCommand.read(vault, invocation)
         let removal = try vault.removeMember(named: name, kdf: kdf) { plan in try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access) }
-        let readable = removal.readable.sorted { ($0.group.name, $0.service, $0.account) < ($1.group.name, $1.service, $1.account) }
+        let live = exposure.map { ExposureCommand.liveCount(exposedTo: principal, in: $0) }
         if arguments.json {
             terminal.writeOut(JSONValue.object([
                 ("removed", .string(removal.member.name)), ("key_epoch", .number(Int(removal.keyEpoch))),
-                ("rotate", .array(readable.map { .object([("group", .string($0.group.name)), ("service", .string($0.service)), ("account", .string($0.account))]) })),
+                ("live_exposed", live.map { .number($0) } ?? .null), ("exposure", .string(ExposureText.command(for: principal))),
             ]).text + "\n")
             return
         }
         let what = removal.member.groups == nil ? "re-keyed the vault" : "gave its groups new keys"
         terminal.say("removed member \(quoted(removal.member.name)) and \(what) (key epoch \(removal.keyEpoch)); commit the vault file")
         terminal.say("pinned readers keep their pin; a reader that remembers nothing (a CI job) refuses copies from before this removal with VAULT_MIN_EPOCH=\(removal.keyEpoch)")
-        guard !readable.isEmpty else { return }
-        terminal.writeErr("vault: git history still holds what \(quoted(removal.member.name)) could read; rotate these secrets at their services:\n")
-        for key in readable {
-            terminal.writeOut("\(key.group.name)\t\(key.service)\t\(key.account)\n")
-        }
+        terminal.say(ExposureText.pointer(live: live, principal: principal))
     }
 
     private static func object(_ member: MemberSummary) -> JSONValue {

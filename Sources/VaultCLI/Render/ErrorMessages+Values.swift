@@ -124,6 +124,8 @@ extension ErrorReport {
         case .createGroups: return "create groups"
         case .deleteGroups: return "delete groups"
         case .grantCredentials: return "grant credentials"
+        case .readExposure: return "read what members and credentials could open"
+        case .acceptExposure: return "accept an exposed value"
         case .revokeCredentials: return "revoke credentials"
         case .copyVault: return "copy the vault"
         case .rekeyVault: return "re-key the vault"

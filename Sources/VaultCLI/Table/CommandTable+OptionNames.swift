@@ -71,6 +71,7 @@ extension OptionName {
     public static let length = OptionName("length")
     public static let marker = OptionName("marker")
     public static let minEpoch = OptionName("min-epoch")
+    public static let member = OptionName("member")
     public static let mount = OptionName("mount")
     public static let mountFormat = OptionName("mount-format")
     public static let mountMaxReads = OptionName("mount-max-reads")
@@ -88,7 +89,9 @@ extension OptionName {
     public static let out = OptionName("out")
     public static let pin = OptionName("pin")
     public static let plaintext = OptionName("plaintext")
+    public static let reason = OptionName("reason")
     public static let remote = OptionName("remote")
+
     public static let file = OptionName("file")
     public static let passphraseFile = OptionName("passphrase-file")
     public static let password = OptionName("password")

@@ -63,6 +63,50 @@ extension CommandTable {
         ],
         run: CheckHistoryCommand.run)
 
+    static let exposureCommand = CommandSpec(
+        "exposure", summary: "list every value a member or a group's keys could open, through the file's git history",
+        discussion: """
+            Answers "what must be rotated" after a member leaves or a group's credential leaks: \
+            every value the principal could open, in the current file and in every version of it \
+            that git holds (every commit reachable from any local ref) - the current secrets, \
+            earlier revisions, conflict versions, notes and one-time code secrets, trashed and \
+            deleted items - each once (told apart by a keyed digest), with when it was set and \
+            replaced, the first and last commit that carries it under a key generation the \
+            principal held, and whether it is live (still a value of an item of the current file) \
+            or rotated. --member NAME: the key generations that member's slot carried in any \
+            version; --group G: every key generation group G had (what any credential of it \
+            could open). Each sealed record is decrypted once, not once per commit. Outside git \
+            it reads the file alone and says so. Never prints a secret. check exits 1 while a \
+            live value could be read by a member that has since been removed (one line per \
+            value), and 0 once each is rotated to a value no such member saw: the gate after an \
+            offboarding (docs/TEAMS.md, "Offboarding"); a re-key alone, with no one losing \
+            access, makes nothing red. accept ITEM --reason TEXT signs, with the owner's trust \
+            key, that the values the item holds now stay: exposure shows them accepted with the \
+            reason and check passes them; any change to the item after it ends the acceptance. The \
+            acceptances are kept in VAULT.accepted beside the vault file, to commit with it (the \
+            reason is in clear there: write no secret in it). Values sealed under a -this-device-only class are left out \
+            (they need this machine's device key, which no member or credential holds). Needs \
+            the owner's keys or a full member's identity.
+            """,
+        options: [
+            OptionSpec(.member, value: "NAME", help: "the member whose exposure to list, present or removed"),
+            OptionSpec(.group, value: "GROUP", help: "the group whose keys' exposure to list (what its credentials could open)", completion: .group),
+            OptionSpec(.reason, value: "TEXT", help: "accept: why the item's exposed values stay (kept in clear beside the vault)"),
+            json,
+        ],
+        positionals: [
+            PositionalSpec("ACTION", help: "check: exit 1 while a removed member's value is live; accept: sign that an item's values stay",
+                           optional: true, completion: .values(["check", "accept"])),
+            PositionalSpec("ITEM", help: "accept: the item, as GROUP/SERVICE/ACCOUNT or SERVICE/ACCOUNT", optional: true),
+        ],
+        examples: [
+            ExampleSpec("vault exposure --member alice", "after removing alice: what she could read, live or rotated"),
+            ExampleSpec("vault exposure --group ci --json", "after a ci credential leaked: every value of ci, as JSON"),
+            ExampleSpec("vault exposure check", "in CI after an offboarding: fail until every exposed value is rotated"),
+            ExampleSpec("vault exposure accept ci/legacy/api --reason 'vendor rotates it in March'", "let one live value stay, signed"),
+        ],
+        run: ExposureCommand.run)
+
     static let mergeDriverCommand = CommandSpec(
         "merge-driver", summary: "git's merge driver for vault files (set by sync --setup)",
         discussion: """

@@ -175,7 +175,7 @@ public enum CommandTable {
                    deleteCommand, trashCommand, undeleteCommand, listCommand, historyCommand]),
         ("CI and scripts", [runCommand, envCommand, injectCommand, scanCommand, redactCommand]),
         ("Teams and sharing", [groupCommand, grantCommand, revokeCommand, identityCommand, memberCommand, trustCommand,
-                               syncCommand, checkHistoryCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
+                               syncCommand, checkHistoryCommand, exposureCommand, conflictsCommand, resolveCommand, exportCommand, importCommand]),
         ("Unlocking and maintenance", [unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand, deviceKeyCommand,
                                        verifyCommand, upgradeCommand, copyCommand, wipeCommand, firstRunCommand, resetCommand, secretServiceCommand, helpCommand]),
     ]
@@ -190,7 +190,7 @@ public enum CommandTable {
     public static let commands: [CommandSpec] = [
         initCommand, addCommand, getCommand, otpCommand, updateCommand, editCommand, renameCommand, deleteCommand,
         trashCommand, undeleteCommand, listCommand, historyCommand, groupCommand, grantCommand, identityCommand, memberCommand, trustCommand, revokeCommand, unlockCommand, lockCommand, statusCommand, passwdCommand, rekeyCommand,
-        deviceKeyCommand, syncCommand, checkHistoryCommand, mergeDriverCommand, textconvCommand, conflictsCommand, resolveCommand,
+        deviceKeyCommand, syncCommand, checkHistoryCommand, exposureCommand, mergeDriverCommand, textconvCommand, conflictsCommand, resolveCommand,
         runCommand, envCommand, injectCommand, scanCommand, redactCommand,
         wipeCommand, firstRunCommand, exportCommand, importCommand, resetCommand, verifyCommand, upgradeCommand, copyCommand,
         gitCredentialCommand, dockerCredentialCommand, kubeCredentialCommand, awsCredentialCommand, cargoCredentialCommand,

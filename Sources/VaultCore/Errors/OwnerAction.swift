@@ -41,4 +41,8 @@ public enum OwnerAction: Equatable, Sendable {
     case raiseKeyEpoch
     /// Change the team log.
     case changeTeamLog
+    /// Read what members and credentials could open, through the file's history.
+    case readExposure
+    /// Accept a live exposed value.
+    case acceptExposure
 }

@@ -43,6 +43,8 @@ enum KeyLabel: String, CaseIterable {
     case teamLogEntry = "vault team log entry"
     case teamLogJoin = "vault team log join"
     case teamLogPayload = "vault team log payload"
+    /// The owner's signature of an accepted exposed value (`vault exposure accept`).
+    case exposureAcceptance = "vault v3 exposure acceptance"
 
     /// The label's bytes (UTF-8), as they enter the HKDF info or the MAC input.
     var bytes: [UInt8] { Array(rawValue.utf8) }

@@ -19,9 +19,6 @@ public struct MemberSummary: Equatable, Sendable {
 public struct MemberRemoval: Sendable {
     /// The member as it was.
     public let member: MemberSummary
-    /// The items the member could read (every item for a full member): git history still holds
-    /// their old ciphertext, which the member's identity opens, so their services' secrets should be rotated.
-    public let readable: [ItemKey]
     /// The key epoch the vault is at now.
     public let keyEpoch: UInt64
     /// A full member's removal re-keys the whole vault: what that re-key did.
@@ -69,25 +66,22 @@ extension Vault {
         try requireTrustKey(.removeMembers)
         let existing = try members()
         guard let shown = existing.first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
-        var readable: [ItemKey] = []
         if shown.groups == nil {
             let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true) { vault in
                 _ = try vault.removeMember(named: name)
-                readable = try vault.attributes(matching: Query()).map(\.key)
             }
-            return MemberRemoval(member: shown, readable: readable, keyEpoch: outcome.keyEpoch, rekey: outcome)
+            return MemberRemoval(member: shown, keyEpoch: outcome.keyEpoch, rekey: outcome)
         }
         let epoch = try transaction { vault -> UInt64 in
             let removed = try vault.removeMember(named: name)
             guard case .groups(let ids, _) = removed.scope else { throw VaultError.changedSinceShown }
             for id in ids where vault.file.groups.contains(where: { $0.groupID == id }) {
                 guard let group = vault.keys.groups[id]?.group else { continue }
-                readable += try vault.attributes(matching: Query(group: group)).map(\.key)
                 _ = try vault.rotateGroupKey(id, progress: configuration.progress)
             }
             return vault.file.keyEpoch
         }
-        return MemberRemoval(member: shown, readable: readable, keyEpoch: epoch, rekey: nil)
+        return MemberRemoval(member: shown, keyEpoch: epoch, rekey: nil)
     }
 
     private func summary(of member: Member, in vault: some OpenVault) throws -> MemberSummary {
