@@ -54,8 +54,8 @@ _vault_options() {
         run) echo "--env --env-file --group --env-group --only --prefix --allow-env-name --no-masking --keep-vault-env --allow-trace --mount --mount-format --mount-max-reads --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         env) echo "--group --only --prefix --allow-env-name --format --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         inject) echo "-i --in -o --out --group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        scan) echo "--git-history --group --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        redact) echo "--group --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        scan) echo "--git-history --group --ref --skip-ignored --baseline --update-baseline --exit-code --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        redact) echo "--group --ref --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         wipe) echo "--group -s --service -a --account --service-glob --account-glob --expired --older-than --all --trash -n --dry-run -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         first-run) echo "--marker --group -n --dry-run -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         export) echo "-o --out --format --plaintext --group -s --service -a --account --class --search --service-glob --account-glob --bundle-passphrase-file --bundle-key-file --kdf-cost --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -214,9 +214,11 @@ _vault_value_kind() {
         "inject -o"|"inject --out") echo "file" ;;
         "inject --group") echo "names groups" ;;
         "scan --group") echo "names groups" ;;
+        "scan --ref") echo "none" ;;
         "scan --baseline") echo "file" ;;
         "scan --exit-code") echo "none" ;;
         "redact --group") echo "names groups" ;;
+        "redact --ref") echo "none" ;;
         "wipe --group") echo "names groups" ;;
         "wipe -s"|"wipe --service") echo "names services" ;;
         "wipe -a"|"wipe --account") echo "names accounts" ;;

@@ -416,6 +416,7 @@ complete -c vault -n '__vault_using inject' -l group -x -a '(__vault_names group
 
 complete -c vault -n '__vault_using scan' -l git-history -d 'search every blob of the repository\'s history instead of the files'
 complete -c vault -n '__vault_using scan' -l group -x -a '(__vault_names groups)' -d 'only the items of this access group (repeat for several); every group the caller can open when none is named'
+complete -c vault -n '__vault_using scan' -l ref -x -d 'also the value of this reference (openbao://MOUNT/PATH#FIELD or vault://…), fetched once (repeat for several); with --ref and no --group, only the references\' values'
 complete -c vault -n '__vault_using scan' -l skip-ignored -d 'search only files git would track, not those .gitignore ignores'
 complete -c vault -n '__vault_using scan' -l baseline -r -F -d 'hits listed in FILE are accepted and do not fail the scan'
 complete -c vault -n '__vault_using scan' -l update-baseline -d 'write every current hit to the --baseline FILE as accepted, and exit 0'
@@ -424,6 +425,7 @@ complete -c vault -n '__vault_using scan' -l json -d 'print JSON instead of text
 complete -c vault -n '__vault_using scan' -F -d 'files or directories to search, or the repository with --git-history (default .)'
 
 complete -c vault -n '__vault_using redact' -l group -x -a '(__vault_names groups)' -d 'only the items of this access group (repeat for several); every group the caller can open when none is named'
+complete -c vault -n '__vault_using redact' -l ref -x -d 'also the value of this reference (openbao://MOUNT/PATH#FIELD or vault://…), fetched once (repeat for several); with --ref and no --group, only the references\' values'
 
 complete -c vault -n '__vault_using wipe' -l group -x -a '(__vault_names groups)' -d 'only items of this group'
 complete -c vault -n '__vault_using wipe' -s s -l service -x -a '(__vault_names services)' -d 'only items of this service'

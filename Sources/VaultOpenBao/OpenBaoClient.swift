@@ -9,21 +9,25 @@ public struct OpenBaoClient {
     public let endpoint: Endpoint
     /// The token sent as X-Vault-Token, or nil before a login.
     public let token: SecretBytes?
+    /// The mounts configured as KV v1 (no `data/` or `metadata/` in their paths, no versions); every other is KV v2.
+    public let kvVersion1Mounts: Set<String>
 
-    /// A client of `endpoint` with `token`.
-    public init(endpoint: Endpoint, token: SecretBytes?) {
+    /// A client of `endpoint` with `token`, reading the mounts of `kvVersion1Mounts` as KV v1.
+    public init(endpoint: Endpoint, token: SecretBytes?, kvVersion1Mounts: Set<String> = []) {
         self.endpoint = endpoint
         self.token = token
+        self.kvVersion1Mounts = kvVersion1Mounts
     }
 
-    /// The fields of the KV v2 secret at `path` in `mount` (its latest version, or `version`), by name.
+    /// The fields of the secret at `path` in `mount` (for KV v2 its latest version, or `version`), by name.
     /// Throws `noSuchPath` for 404 (a deleted or destroyed version too), and the errors of `request`.
     public func readSecret(mount: String, path: String, version: Int?) throws -> [String: SecretBytes] {
-        let apiPath = "\(mount)/data/\(path)"
+        let versionOne = kvVersion1Mounts.contains(mount)
+        let apiPath = versionOne ? "\(mount)/\(path)" : "\(mount)/data/\(path)"
         let query = version.map { "?version=\($0)" } ?? ""
         let answer = try request("GET", apiPath, query: query, notFound: .noSuchPath(path: "\(mount)/\(path)", version: version))
-        guard case .object(let members)? = answer["data"]?["data"] else {
-            throw OpenBaoError.missingInAnswer(path: apiPath, part: "data.data")
+        guard case .object(let members)? = versionOne ? answer["data"] : answer["data"]?["data"] else {
+            throw OpenBaoError.missingInAnswer(path: apiPath, part: versionOne ? "data" : "data.data")
         }
         var fields: [String: SecretBytes] = [:]
         for (name, value) in members where fields[name] == nil {
@@ -37,12 +41,13 @@ public struct OpenBaoClient {
         return fields
     }
 
-    /// The keys directly under `prefix` in the KV v2 `mount` (a key ending in "/" is a folder); empty when there are none.
+    /// The keys directly under `prefix` in `mount` (a key ending in "/" is a folder); empty when there are none.
     public func list(mount: String, prefix: String) throws -> [String] {
         let folder = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
         let answer: JSONTree
         do {
-            answer = try request("LIST", "\(mount)/metadata/\(folder)", query: "", notFound: .noSuchPath(path: "\(mount)/\(folder)", version: nil))
+            let apiPath = kvVersion1Mounts.contains(mount) ? "\(mount)/\(folder)" : "\(mount)/metadata/\(folder)"
+            answer = try request("LIST", apiPath, query: "", notFound: .noSuchPath(path: "\(mount)/\(folder)", version: nil))
         } catch OpenBaoError.noSuchPath {
             return []
         }

@@ -36,6 +36,21 @@ import Testing
         #expect(try sandbox.vault(["get", "--group", "ci", "-s", "ci/db", "-a", "password"]).stdoutText == "import-db-changed")
     }
 
+    /// A KV v1 mount named in BAO_KV1_MOUNTS is listed and read without `metadata/` and `data/`.
+    @Test func importsFromAKVVersion1Mount() throws {
+        guard OpenBaoServer.available() else { return }
+        let server = try OpenBaoServer()
+        _ = try server.bao(["secrets", "enable", "-path=kv1", "-version=1", "kv"])
+        _ = try server.bao(["write", "kv1/ci/db", "password=v1-import-pass"])
+        let sandbox = try Sandbox()
+        try sandbox.initWithKeyFile()
+        sandbox.environment.merge(server.environment) { $1 }
+        sandbox.environment["BAO_KV1_MOUNTS"] = "kv1"
+        let imported = try sandbox.vault(["import", "--from", "openbao", "kv1/ci", "--group", "ci"])
+        #expect(imported.status == 0 && imported.stderr.contains("imported 1 entr"), "\(imported.stderr)")
+        #expect(try sandbox.vault(["get", "--group", "ci", "-s", "ci/db", "-a", "password"]).stdoutText == "v1-import-pass")
+    }
+
     @Test func everyBadInputIsRefusedAndChangesNothing() throws {
         guard OpenBaoServer.available() else { return }
         let server = try OpenBaoServer()

@@ -56,6 +56,32 @@ import Glibc
         #expect(malformed.status == 2 && malformed.stderr.contains("it names no field"), "\(malformed.stderr)")
     }
 
+    /// A KV v1 mount (`bao secrets enable -path=kv1 kv`) is read when BAO_KV1_MOUNTS names it: `GET
+    /// /v1/kv1/PATH`, no probe; unnamed, it is taken for KV v2 and answers "no secret at".
+    @Test func kvVersion1MountIsReadWhenConfigured() throws {
+        guard OpenBaoServer.available() else { return }
+        let server = try OpenBaoServer(audit: true)
+        _ = try server.bao(["secrets", "enable", "-path=kv1", "-version=1", "kv"])
+        _ = try server.bao(["write", "kv1/app/db", "password=v1-db-pass", "user=v1-user"])
+        let sandbox = try sandbox(server)
+        let unconfigured = try sandbox.vault(["get", "openbao://kv1/app/db#password"])
+        #expect(unconfigured.status == 44 && unconfigured.stderr.contains("no secret at"), "\(unconfigured.stderr)")
+        sandbox.environment["BAO_KV1_MOUNTS"] = "legacy, kv1"
+        let before = server.requestedPaths().count
+        let got = try sandbox.vault(["get", "openbao://kv1/app/db#password"])
+        #expect(got.status == 0 && got.stdoutText == "v1-db-pass", "\(got.stdoutText)\(got.stderr)")
+        let run = try sandbox.vault(["run", "--env", "P=openbao://kv1/app/db#password", "--env", "U=openbao://kv1/app/db#user",
+                                     "--", "sh", "-c", "test \"$P/$U\" = v1-db-pass/v1-user && echo \"$P\""])
+        #expect(run.status == 0 && run.stdoutText == "<concealed by vault>\n", "\(run.stdoutText)\(run.stderr)")
+        #expect(Array(server.requestedPaths().dropFirst(before)) == ["kv1/app/db", "kv1/app/db"], "one GET per command, no probe")
+        let versioned = try sandbox.vault(["get", "openbao://kv1/app/db#password?version=1"])
+        #expect(versioned.status == 2 && versioned.stdoutText.isEmpty, "\(versioned.stderr)")
+        #expect(versioned.stderr.contains("BAO_KV1_MOUNTS names \"kv1\" a KV v1 mount, which keeps no versions"), "\(versioned.stderr)")
+        try server.put("secret/app/api", ["key": "v2-key"])
+        let mixed = try sandbox.vault(["get", "openbao://secret/app/api#key"])
+        #expect(mixed.status == 0 && mixed.stdoutText == "v2-key", "other mounts stay KV v2: \(mixed.stderr)")
+    }
+
     /// A token with one policy and no default policy reads its paths, one request per path however
     /// many fields name it, and nothing else (no lookup-self, no capabilities or mount probe).
     @Test func policyLimitedTokenReadsEachPathOnceAndIsRefusedElsewhere() throws {

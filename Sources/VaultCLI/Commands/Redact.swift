@@ -7,9 +7,12 @@ import VaultCore
 struct RedactArguments: CommandArguments {
     /// Every --group given: the groups whose secrets are masked.
     var groups: [String]
+    /// Every --ref given: references whose values are masked too (alone, without --group).
+    var references: [String]
 
     init(_ options: OptionReader) {
         groups = options.values(.group)
+        references = options.values(.ref)
     }
 }
 
@@ -20,8 +23,11 @@ enum RedactCommand {
     private static let bufferSize = 1 << 18
 
     static func run(_ arguments: RedactArguments, _ invocation: Invocation) throws {
-        let secrets = try ReadableSecrets(groups: arguments.groups, invocation, ifNone: "the stream passes through unmasked").items
-        let patterns = MaskPatterns(secrets: secrets.map { $0.secret })
+        var secrets = try ReferencedSecrets.resolve(arguments.references, invocation, action: "nothing was read from stdin").map(\.secret)
+        if arguments.references.isEmpty || !arguments.groups.isEmpty {
+            secrets += try ReadableSecrets(groups: arguments.groups, invocation, ifNone: "the stream passes through unmasked").items.map(\.secret)
+        }
+        let patterns = MaskPatterns(secrets: secrets)
         invocation.terminal.noteUnmaskedSecrets(patterns)
         // When stdin and stdout are pipes, room for a whole read in each means
         // fewer, larger reads and writes (F_SETPIPE_SZ, 1031, is not exported by Glibc;

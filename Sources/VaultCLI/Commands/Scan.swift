@@ -11,6 +11,8 @@ struct ScanArguments: CommandArguments {
     var gitHistory: Bool
     /// Every --group given: the groups whose secrets are searched for.
     var groups: [String]
+    /// Every --ref given: references whose values are searched for too (alone, without --group).
+    var references: [String]
     var skipIgnored: Bool
     /// --baseline: the file of accepted hits.
     var baseline: String?
@@ -24,6 +26,7 @@ struct ScanArguments: CommandArguments {
         paths = options.positionals
         gitHistory = options.flag(.gitHistory)
         groups = options.values(.group)
+        references = options.values(.ref)
         skipIgnored = options.flag(.skipIgnored)
         baseline = options.value(.baseline)
         updateBaseline = options.flag(.updateBaseline)
@@ -73,10 +76,15 @@ enum ScanCommand {
         let trees = history ? [] : try roots.map {
             try ScanFiles(root: $0, skipIgnored: arguments.skipIgnored, environment: invocation.environment)
         }
-        let secrets = try ReadableSecrets(groups: arguments.groups, invocation, ifNone: "there is nothing to search for", includingTrash: true).itemsByName
+        // The server first, so a reference that cannot be read fails before the vault is opened.
+        var secrets = try ReferencedSecrets.resolve(arguments.references, invocation, action: "nothing was searched")
+        if arguments.references.isEmpty || !arguments.groups.isEmpty {
+            secrets += try ReadableSecrets(groups: arguments.groups, invocation, ifNone: "there is nothing to search for", includingTrash: true)
+                .itemsByName.map { (LeakSubject.item($0.key), $0.secret) }
+        }
         let patterns = LeakPatterns(secrets: secrets.map { $0.secret.copyBytes() })
         let terminal = invocation.terminal
-        let skipped = patterns.skipped.map { ItemName.of(secrets[$0].key) }
+        let skipped = patterns.skipped.map { secrets[$0].subject.name }
         if !skipped.isEmpty {
             terminal.writeErr("vault: note: \(counted(skipped.count, "item")) shorter than \(LeakPatterns.minimumLength) bytes not searched (too short to search without noise): \(skipped.joined(separator: ", "))\n")
         }
@@ -86,7 +94,7 @@ enum ScanCommand {
         if history {
             for root in roots {
                 let leaks = try GitHistory(repository: root, environment: invocation.environment).scan(patterns)
-                findings += leaks.map { ScanFinding(history: $0, item: secrets[$0.hit.source.secret].key) }
+                findings += leaks.map { ScanFinding(history: $0, item: secrets[$0.hit.source.secret].subject) }
             }
         } else {
             let scanner = LeakScanner(patterns)
@@ -103,7 +111,7 @@ enum ScanCommand {
                         unreadable.append(path)
                         continue
                     }
-                    findings += hits.map { ScanFinding(file: path, hit: $0, item: secrets[$0.source.secret].key) }
+                    findings += hits.map { ScanFinding(file: path, hit: $0, item: secrets[$0.source.secret].subject) }
                 }
             }
         }

@@ -21,7 +21,14 @@ enum OpenBaoSecrets {
     static func resolve(_ uses: [(use: ReferenceUse, reference: OpenBaoReference)], _ invocation: Invocation)
         throws -> (secrets: [OpenBaoReference: SecretBytes], problems: [Problem]) {
         guard !uses.isEmpty else { return ([:], []) }
-        let client = try OpenBaoAccess(invocation).client()
+        let access = OpenBaoAccess(invocation)
+        let versionOne = access.kvVersion1Mounts
+        // A KV v1 mount keeps no versions: a reference naming one is malformed before anything is read.
+        if let (_, reference) = uses.first(where: { $0.reference.secret.version != nil && versionOne.contains($0.reference.secret.mount) }) {
+            throw UsageError("\(reference) names a version, but BAO_KV1_MOUNTS names \(quoted(reference.secret.mount)) a KV v1 mount, which keeps no versions",
+                             hint: "drop ?version=N, or take \(quoted(reference.secret.mount)) out of BAO_KV1_MOUNTS if it is KV v2")
+        }
+        let client = try access.client()
         var read: [OpenBaoReference.SecretVersion: Result<[String: SecretBytes], OpenBaoError>] = [:]
         var secrets: [OpenBaoReference: SecretBytes] = [:]
         var problems: [Problem] = []

@@ -1,18 +1,18 @@
 import VaultCore
 
 /// One hit of `vault scan`, as it is printed and as a baseline accepts it:
-/// by place and item, never by value.
+/// by place and item (or reference), never by value.
 struct ScanFinding {
     /// `path:line:column` in a file, `commit:path:line` in git history.
     var place: String
-    var item: ItemKey
+    var item: LeakSubject
     var encoding: SecretEncoding
     var path: String
     var line: Int
     var column: Int
     var commit: String?
 
-    init(file path: String, hit: LeakHit, item: ItemKey) {
+    init(file path: String, hit: LeakHit, item: LeakSubject) {
         self.path = path
         line = hit.line
         column = hit.column
@@ -22,7 +22,7 @@ struct ScanFinding {
     }
 
     /// A hit in history; when no commit adds the blob, its id stands in the commit's place.
-    init(history leak: HistoryLeak, item: ItemKey) {
+    init(history leak: HistoryLeak, item: LeakSubject) {
         path = leak.path
         line = leak.hit.line
         column = leak.hit.column
@@ -33,7 +33,7 @@ struct ScanFinding {
     }
 
     /// What a baseline line holds for this hit.
-    var baselineKey: String { place + "\t" + ItemName.of(item) }
+    var baselineKey: String { place + "\t" + item.name }
 
     /// A path as it is, or quoted with escapes when it holds a tab or a character `HiddenCharacters.mustShow` names.
     private static func printable(_ path: String) -> String {
@@ -41,7 +41,7 @@ struct ScanFinding {
     }
 
     /// The hit as a line of `vault scan` output.
-    var text: String { "\(place): \(ItemName.of(item)) (\(encoding.rawValue))\n" }
+    var text: String { "\(place): \(item.name) (\(encoding.rawValue))\n" }
 
     /// The hit as a member of `--json` output's "hits".
     var json: String {
@@ -49,9 +49,12 @@ struct ScanFinding {
         if let commit { members.append(("commit", ItemOutput.jsonString(commit))) }
         members += [("path", ItemOutput.jsonString(path)), ("line", String(line))]
         if commit == nil { members.append(("column", String(column))) }
-        members += [("item", ItemOutput.jsonString(ItemName.of(item))), ("group", ItemOutput.jsonString(item.group.name)),
-                    ("service", ItemOutput.jsonString(item.service)), ("account", ItemOutput.jsonString(item.account)),
-                    ("encoding", ItemOutput.jsonString(encoding.rawValue))]
+        members.append(("item", ItemOutput.jsonString(item.name)))
+        if case .item(let key) = item {
+            members += [("group", ItemOutput.jsonString(key.group.name)), ("service", ItemOutput.jsonString(key.service)),
+                        ("account", ItemOutput.jsonString(key.account))]
+        }
+        members.append(("encoding", ItemOutput.jsonString(encoding.rawValue)))
         return "{" + members.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }
 }

@@ -4,7 +4,7 @@ import VaultOpenBao
 
 /// The OpenBao server and token of one command, from the environment (read once, when the first
 /// `openbao://` reference or the importer needs them): `BAO_ADDR`, `BAO_CACERT`, `BAO_CAPATH`,
-/// `BAO_NAMESPACE`, `BAO_CLIENT_TIMEOUT`, `https_proxy`/`no_proxy`; the token from `BAO_TOKEN`, else
+/// `BAO_NAMESPACE`, `BAO_CLIENT_TIMEOUT`, `BAO_KV1_MOUNTS`, `https_proxy`/`no_proxy`; the token from `BAO_TOKEN`, else
 /// an AppRole login (`BAO_APPROLE_ROLE_ID` with `BAO_APPROLE_SECRET_ID` or `…_FILE`, wrapped when
 /// `BAO_APPROLE_SECRET_ID_WRAPPED` is set), else the token helper's file `~/.vault-token`.
 /// HashiCorp's `VAULT_ADDR` and `VAULT_TOKEN` are not read: `VAULT_` is vault's own namespace (docs/OPENBAO.md).
@@ -17,6 +17,17 @@ struct OpenBaoAccess {
 
     /// A client with its token: logs in with AppRole when that is how the token comes.
     func client() throws -> OpenBaoClient {
+        let client = try loggedIn()
+        return OpenBaoClient(endpoint: client.endpoint, token: client.token, kvVersion1Mounts: kvVersion1Mounts)
+    }
+
+    /// The mounts `BAO_KV1_MOUNTS` names (separated by commas): KV v1, where every other mount is KV v2.
+    var kvVersion1Mounts: Set<String> {
+        Set((value("BAO_KV1_MOUNTS") ?? "").split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty })
+    }
+
+    /// A client with its token, from BAO_TOKEN, an AppRole login or the token helper's file.
+    private func loggedIn() throws -> OpenBaoClient {
         let endpoint = try self.endpoint()
         if let token = value("BAO_TOKEN") { return OpenBaoClient(endpoint: endpoint, token: try headerSafe(SecretBytes(Array(token.utf8)), "BAO_TOKEN")) }
         if let roleID = value("BAO_APPROLE_ROLE_ID") {

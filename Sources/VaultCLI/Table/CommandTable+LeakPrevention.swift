@@ -7,6 +7,12 @@ extension CommandTable {
         help: "only the items of this access group (repeat for several); every group the caller can open when none is named",
         repeatable: true, completion: .group, environment: "VAULT_GROUP", configKey: "group")
 
+    static let scanReferences = OptionSpec(
+        .ref, value: "REFERENCE",
+        help: "also the value of this reference (openbao://MOUNT/PATH#FIELD or vault://…), fetched once (repeat for several); "
+            + "with --ref and no --group, only the references' values",
+        repeatable: true)
+
     static let scanCommand = CommandSpec(
         "scan", summary: "find leaked secrets in files or git history",
         discussion: """
@@ -27,6 +33,7 @@ extension CommandTable {
         options: [
             OptionSpec(.gitHistory, help: "search every blob of the repository's history instead of the files"),
             scanGroups,
+            scanReferences,
             OptionSpec(.skipIgnored, help: "search only files git would track, not those .gitignore ignores"),
             OptionSpec(.baseline, value: "FILE", help: "hits listed in FILE are accepted and do not fail the scan", completion: .file),
             OptionSpec(.updateBaseline, help: "write every current hit to the --baseline FILE as accepted, and exit 0"),
@@ -43,6 +50,7 @@ extension CommandTable {
             ExampleSpec("vault scan --git-history --baseline .vault-baseline --update-baseline",
                         "accept the current hits, so later scans fail only on new ones"),
             ExampleSpec("vault scan --group ci --json", "search for the group ci's secrets and print JSON"),
+            ExampleSpec("vault scan --ref openbao://secret/ci/db#password dist/", "search build output for a value kept in OpenBao"),
         ],
         run: ScanCommand.run)
 
@@ -56,10 +64,11 @@ extension CommandTable {
             It fails closed: when the secrets cannot be loaded it reads and prints nothing \
             and exits non-zero, so use set -o pipefail in the shell that pipes into it.
             """,
-        options: [scanGroups],
+        options: [scanGroups, scanReferences],
         examples: [
             ExampleSpec("set -o pipefail; ./deploy.sh 2>&1 | vault redact", "conceal secrets in a script's log"),
             ExampleSpec("kubectl logs deploy/api | vault redact --group prod", "conceal the group prod's secrets in a pod's log"),
+            ExampleSpec("./deploy.sh 2>&1 | vault redact --ref openbao://secret/ci/db#password", "conceal a value kept in OpenBao"),
         ],
         run: RedactCommand.run)
 }

@@ -98,6 +98,7 @@ extension OptionName {
     public static let `print` = OptionName("print")
     public static let quarantine = OptionName("quarantine")
     public static let quiet = OptionName("quiet")
+    public static let ref = OptionName("ref")
     public static let raw = OptionName("raw")
     public static let reseal = OptionName("reseal")
     public static let readOnly = OptionName("read-only")

@@ -104,6 +104,7 @@ public enum CommandTable {
         EnvironmentSpec("BAO_CACERT", help: "A PEM file of the CA certificates that sign BAO_ADDR's certificate."),
         EnvironmentSpec("BAO_CAPATH", help: "A hashed directory (c_rehash) of CA certificates; with neither, /etc/ssl/certs."),
         EnvironmentSpec("BAO_NAMESPACE", help: "The OpenBao namespace of every request."),
+        EnvironmentSpec("BAO_KV1_MOUNTS", help: "The mounts, separated by commas, that are KV v1; every other mount is read as KV v2."),
         EnvironmentSpec("BAO_CLIENT_TIMEOUT", help: "Seconds one request to BAO_ADDR may take, connecting to answering (default 10)."),
         EnvironmentSpec("BAO_APPROLE_ROLE_ID", help: "With no BAO_TOKEN: log in with AppRole as this role."),
         EnvironmentSpec("BAO_APPROLE_SECRET_ID_FILE", unlocks: true, help: "A file that holds the AppRole secret id (or a wrapping token of it)."),
