@@ -172,6 +172,8 @@ struct VaultAccess {
             configuration.minimumEpoch = epoch
         }
         configuration.trustedFingerprint = try pinnedTrust()
+        configuration.heldSessionToken = sessionToken
+        configuration.holdsLoginKeyringSession = usesLoginKeyring
         return configuration
     }
 

@@ -71,7 +71,7 @@ extension Vault {
         guard let shown = existing.first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
         var readable: [ItemKey] = []
         if shown.groups == nil {
-            let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true) { vault in
+            let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true, carryingSessions: true) { vault in
                 _ = try vault.removeMember(named: name)
                 readable = try vault.attributes(matching: Query()).map(\.key)
             }
