@@ -102,6 +102,16 @@ extension Vault {
     }
 }
 
+extension Vault {
+    /// Whether one of `identities` opens a member slot of the vault file: the file is parsed, not
+    /// trusted (no pin, no signature checked), since this only decides whether an identity nobody
+    /// named is worth trying. Every read with it then checks the trust pin and the owner's signature.
+    public func memberSlotOpens(with identities: [AgeIdentity]) -> Bool {
+        guard let parsed = try? Snapshot.parse(try readFile(), path: location.path, checking: .lookupsOnly) else { return false }
+        return (try? Snapshot.openMemberSlot(parsed.file, identities: identities, path: location.path)) != nil
+    }
+}
+
 /// Trust: the fingerprint a member or CI job pins so it reads only vaults the owner's keys signed.
 extension Vault {
     /// The vault's trust fingerprint (the SHA-256 of its trust public key, in hex), read with the
