@@ -185,6 +185,7 @@ extension Vault {
     func unlockSecretAtHand() throws -> UnlockSecret {
         if case .credential(let secret) = source { return secret }
         guard canAsk else { throw VaultError.rekeyNeedsSecret }
+        if case .session = source { configuration.onNotice?(.rekeyAsksForTheSecret) }
         return try withKeys {
             guard case .credential(let secret) = source else { throw VaultError.locked(nil) }
             return secret
