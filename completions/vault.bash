@@ -2,7 +2,7 @@
 # bash completion for vault: source this file, or install it as vault in
 # the completions directory of bash-completion.
 
-_vault_commands="init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history exposure merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential secret-service help"
+_vault_commands="init add get otp update edit rename delete trash undelete list history run env inject scan redact group grant revoke identity member trust sync check-history exposure conflicts resolve export import unlock lock status passwd rekey device-key verify upgrade copy wipe first-run reset secret-service help"
 # Commands that run another command after --.
 _vault_runners="run"
 
@@ -387,6 +387,7 @@ _vault_complete_names() {
     _vault_dequote "$2"
     local -a arguments=("${_vault_globals[@]}" __complete "$1")
     [[ "$1" == accounts && -n "$_vault_service" ]] && arguments+=(--service "$_vault_service")
+    [[ "$1" != groups && -n "$_vault_group" ]] && arguments+=(--group "$_vault_group")
     COMPREPLY=()
     while IFS= read -r name; do
         [[ "$name" == "$_vault_word"* ]] && COMPREPLY+=("$(_vault_quoted "$name")")
@@ -441,7 +442,7 @@ _vault() {
     local _vault_words _vault_index _vault_cword
     _vault_join_words
     local cur="${_vault_words[_vault_cword]}" prev="${_vault_words[_vault_cword-1]-}"
-    local command="" word kind i positionals=0 ended="" _vault_service=""
+    local command="" word kind i positionals=0 ended="" _vault_service="" _vault_group=""
     # Global options given so far, passed on to `vault __complete`.
     local -a _vault_globals=()
     # Find the command, skipping options and their values; bash splits
@@ -455,11 +456,13 @@ _vault() {
         elif [[ "$word" == --*=* ]]; then
             _vault_value_kind "" "${word%%=*}" >/dev/null && _vault_globals+=("${word%%=*}=$(_vault_unquoted "${word#*=}")")
             [[ "$word" == --service=* ]] && _vault_service="$(_vault_unquoted "${word#*=}")"
+            [[ "$word" == --group=* ]] && _vault_group="$(_vault_unquoted "${word#*=}")"
         elif _vault_value_kind "$command" "$word" >/dev/null; then
             [[ "${_vault_words[i+1]-}" == = ]] && i=$((i + 1))
             i=$((i + 1))
             _vault_value_kind "" "$word" >/dev/null && _vault_globals+=("$word" "$(_vault_unquoted "${_vault_words[i]-}")")
             [[ "$word" == -s || "$word" == --service ]] && _vault_service="$(_vault_unquoted "${_vault_words[i]-}")"
+            [[ "$word" == --group ]] && _vault_group="$(_vault_unquoted "${_vault_words[i]-}")"
         fi
     done
     # After `vault run --`: the command to run, completed as that command.

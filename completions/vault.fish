@@ -42,32 +42,34 @@ function __vault_no_command
     not __vault_command >/dev/null
 end
 
-# The service named on the line with -s or --service, if any.
-function __vault_service
+# The value given on the line to option $argv[1] (or its short form $argv[2]), if any.
+function __vault_option_value
     set -l words (commandline -opc)
     for i in (seq (count $words))
-        switch $words[$i]
-            case -s --service
-                set -l next (math $i + 1)
-                if set -q words[$next]
-                    echo $words[$next]
-                    return 0
-                end
-            case '--service=*'
-                string replace -- --service= '' $words[$i]
+        if contains -- $words[$i] $argv
+            set -l next (math $i + 1)
+            if set -q words[$next]
+                echo $words[$next]
                 return 0
+            end
+        else if string match -q -- "$argv[1]=*" $words[$i]
+            string replace -- "$argv[1]=" '' $words[$i]
+            return 0
         end
     end
     return 1
 end
 
 # Names read from the vault, for --group, --service and --account;
-# accounts only of the service on the line. vault reads nothing from
-# the terminal here, so TAB never waits.
+# accounts only of the service on the line, names only of the group on
+# it. vault reads nothing from the terminal here, so TAB never waits.
 function __vault_names
     set -l request __complete $argv[1]
-    if test "$argv[1]" = accounts; and set -l service (__vault_service)
+    if test "$argv[1]" = accounts; and set -l service (__vault_option_value --service -s)
         set request $request --service $service
+    end
+    if test "$argv[1]" != groups; and set -l group (__vault_option_value --group)
+        set request $request --group $group
     end
     vault $request 2>/dev/null </dev/null
 end
@@ -98,44 +100,36 @@ complete -c vault -n __vault_no_command -a trash -d 'list deleted items that can
 complete -c vault -n __vault_no_command -a undelete -d 'bring back a deleted item from the trash'
 complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
 complete -c vault -n __vault_no_command -a history -d 'list the earlier secrets of one item, never the secrets'
+complete -c vault -n __vault_no_command -a run -d 'run a command with secrets in its environment, masked in its output'
+complete -c vault -n __vault_no_command -a env -d 'print items as environment variable assignments'
+complete -c vault -n __vault_no_command -a inject -d 'fill a template\'s secret references'
+complete -c vault -n __vault_no_command -a scan -d 'find leaked secrets in files or git history'
+complete -c vault -n __vault_no_command -a redact -d 'copy stdin to stdout with every secret concealed'
 complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups'
 complete -c vault -n __vault_no_command -a grant -d 'write a scoped credential that opens some groups only'
+complete -c vault -n __vault_no_command -a revoke -d 'end every credential granted for a group'
 complete -c vault -n __vault_no_command -a identity -d 'make an age identity, or print the recipient of one'
 complete -c vault -n __vault_no_command -a member -d 'add, list or remove members: age recipients the vault is sealed to'
 complete -c vault -n __vault_no_command -a trust -d 'print the vault\'s trust fingerprint, for members and CI jobs to pin'
-complete -c vault -n __vault_no_command -a revoke -d 'end every credential granted for a group'
+complete -c vault -n __vault_no_command -a sync -d 'share the vault through git: commit, fetch, merge record by record, push'
+complete -c vault -n __vault_no_command -a check-history -d 'refuse commits whose vault file drops team log entries (for hooks and CI)'
+complete -c vault -n __vault_no_command -a exposure -d 'list every value a member or a group\'s keys could open, through the file\'s git history'
+complete -c vault -n __vault_no_command -a conflicts -d 'list the items a merge left in conflict'
+complete -c vault -n __vault_no_command -a resolve -d 'settle an item\'s conflict with one side\'s version'
+complete -c vault -n __vault_no_command -a export -d 'write items to an encrypted bundle, or in the clear to take them elsewhere'
+complete -c vault -n __vault_no_command -a import -d 'add the items of an export bundle, a plaintext export, or another password manager\'s export'
 complete -c vault -n __vault_no_command -a unlock -d 'start an unlock session for this login, or print its token'
 complete -c vault -n __vault_no_command -a lock -d 'end unlock sessions'
 complete -c vault -n __vault_no_command -a status -d 'show whether the vault is locked, and what it holds'
 complete -c vault -n __vault_no_command -a passwd -d 'change how the vault is unlocked'
 complete -c vault -n __vault_no_command -a rekey -d 'replace every key of the vault'
 complete -c vault -n __vault_no_command -a device-key -d 'seal this machine\'s device key by its TPM, or show how it is kept'
-complete -c vault -n __vault_no_command -a sync -d 'share the vault through git: commit, fetch, merge record by record, push'
-complete -c vault -n __vault_no_command -a check-history -d 'refuse commits whose vault file drops team log entries (for hooks and CI)'
-complete -c vault -n __vault_no_command -a exposure -d 'list every value a member or a group\'s keys could open, through the file\'s git history'
-complete -c vault -n __vault_no_command -a merge-driver -d 'git\'s merge driver for vault files (set by sync --setup)'
-complete -c vault -n __vault_no_command -a textconv -d 'git\'s diff driver for vault files (set by sync --setup)'
-complete -c vault -n __vault_no_command -a conflicts -d 'list the items a merge left in conflict'
-complete -c vault -n __vault_no_command -a resolve -d 'settle an item\'s conflict with one side\'s version'
-complete -c vault -n __vault_no_command -a run -d 'run a command with secrets in its environment, masked in its output'
-complete -c vault -n __vault_no_command -a env -d 'print items as environment variable assignments'
-complete -c vault -n __vault_no_command -a inject -d 'fill a template\'s secret references'
-complete -c vault -n __vault_no_command -a scan -d 'find leaked secrets in files or git history'
-complete -c vault -n __vault_no_command -a redact -d 'copy stdin to stdout with every secret concealed'
+complete -c vault -n __vault_no_command -a verify -d 'check the vault\'s files, format and records'
+complete -c vault -n __vault_no_command -a upgrade -d 'convert a vault file to the current format (v3)'
+complete -c vault -n __vault_no_command -a copy -d 'make an independent copy of the vault to experiment on'
 complete -c vault -n __vault_no_command -a wipe -d 'remove the items that match filters'
 complete -c vault -n __vault_no_command -a first-run -d 'wipe what an earlier install or owner left, once'
-complete -c vault -n __vault_no_command -a export -d 'write items to an encrypted bundle, or in the clear to take them elsewhere'
-complete -c vault -n __vault_no_command -a import -d 'add the items of an export bundle, a plaintext export, or another password manager\'s export'
 complete -c vault -n __vault_no_command -a reset -d 'remove the vault and everything kept for it'
-complete -c vault -n __vault_no_command -a verify -d 'check the vault\'s files, format and records'
-complete -c vault -n __vault_no_command -a upgrade -d 'convert a format v1 vault file to format v2'
-complete -c vault -n __vault_no_command -a copy -d 'make an independent copy of the vault to experiment on'
-complete -c vault -n __vault_no_command -a git-credential -d 'be git\'s credential helper'
-complete -c vault -n __vault_no_command -a docker-credential -d 'be docker\'s credential helper'
-complete -c vault -n __vault_no_command -a kube-credential -d 'be kubectl\'s exec credential plugin'
-complete -c vault -n __vault_no_command -a aws-credential -d 'be an AWS SDK\'s credential_process'
-complete -c vault -n __vault_no_command -a cargo-credential -d 'be cargo\'s credential provider'
-complete -c vault -n __vault_no_command -a terraform-credential -d 'be Terraform\'s credentials helper'
 complete -c vault -n __vault_no_command -a secret-service -d 'serve the desktop\'s Secret Service (org.freedesktop.secrets) from a vault group'
 complete -c vault -n __vault_no_command -a help -d 'show help for vault or for a command'
 
@@ -355,7 +349,7 @@ complete -c vault -n '__vault_using device-key' -l reseal -d 'with --tpm, seal a
 complete -c vault -n '__vault_using device-key' -l pin -d 'with --tpm, also guard the seal with a PIN: from VAULT_TPM_PIN_FILE, or asked twice'
 complete -c vault -n '__vault_using device-key' -l no-tpm -d 'keep the device key in a 0600 file again, not sealed (needs an unlock)'
 
-complete -c vault -n '__vault_using sync' -l setup -d 'commit the merge attribute to .gitattributes and set the merge driver in this clone\'s git config, then stop'
+complete -c vault -n '__vault_using sync' -l setup -d 'commit \'*.vault merge=vault diff=vault -text\' to .gitattributes and set the merge and diff drivers in this clone\'s git config, then stop'
 complete -c vault -n '__vault_using sync' -l remote -x -d 'the remote to fetch from and push to'
 complete -c vault -n '__vault_using sync' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using sync' -s y -l yes -d 'confirm what a re-key made by the merge drops, without asking'
@@ -461,7 +455,7 @@ complete -c vault -n '__vault_using export' -l kdf-cost -x -a 'interactive testi
 complete -c vault -n '__vault_using export' -l json -d 'print what was done as one JSON object on stdout instead of a message'
 
 complete -c vault -n '__vault_using import' -l from -x -a 'vault-csv vault-json pass gopass keepassxc-csv kdbx bitwarden-json 1password-csv csv openbao' -d 'what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager\'s export'
-complete -c vault -n '__vault_using import' -l columns -x -d 'for --from csv: which column gives what, as ROLE=COLUMN pairs joined by commas, e.g. service=Title,account=Username,secret=Password (roles: service, account, secret, notes, url, otp, folder)'
+complete -c vault -n '__vault_using import' -l columns -x -d 'for --from csv: which column gives what, as ROLE=COLUMN pairs joined by commas, e.g. service=Title,account=Username,secret=Password (roles: service, account, secret, notes, url, otp, folder, tags, archived)'
 complete -c vault -n '__vault_using import' -l group -x -a '(__vault_names groups)' -d 'put every imported item in this group, created as add creates one'
 complete -c vault -n '__vault_using import' -l folders-as-groups -d 'make each entry\'s folder its group (an entry without one goes to --group)'
 complete -c vault -n '__vault_using import' -l create-group -d 'create the --group even when its name is one letter away from an existing group\'s'
@@ -513,4 +507,4 @@ complete -c vault -n '__vault_using terraform-credential' -d 'the host of the Te
 complete -c vault -n '__vault_using secret-service' -a 'serve enable disable status' -d 'serve, enable, disable or status'
 
 complete -c vault -n '__vault_using help' -l all -d 'also list the plumbing commands other programs run'
-complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history group grant identity member trust revoke unlock lock status passwd rekey device-key sync check-history exposure merge-driver textconv conflicts resolve run env inject scan redact wipe first-run export import reset verify upgrade copy git-credential docker-credential kube-credential aws-credential cargo-credential terraform-credential secret-service help' -d 'command to describe'
+complete -c vault -n '__vault_using help' -a 'init add get otp update edit rename delete trash undelete list history run env inject scan redact group grant revoke identity member trust sync check-history exposure conflicts resolve export import unlock lock status passwd rekey device-key verify upgrade copy wipe first-run reset secret-service help' -d 'command to describe'

@@ -30,6 +30,11 @@ extension Vault {
         /// How many earlier secrets a change keeps for its item (0: none, and the ones kept go); nil
         /// keeps `Vault.defaultRevisionsKept` when a secret is replaced and leaves the history alone otherwise.
         public var revisionsKept: Int?
+        /// The sessions the caller's shell holds, carried on by a re-key that removes a member (the
+        /// owner's own sessions are not what is revoked): the token in `VAULT_SESSION`, and with
+        /// `holdsLoginKeyringSession` the one this login's kernel keyring keeps. Every other ends.
+        public var heldSessionToken: String?
+        public var holdsLoginKeyringSession = false
 
         /// A configuration with the given fields; each left out has its default.
         public init(progress: ProgressHandler? = nil, onNotice: ((VaultNotice) -> Void)? = nil,

@@ -11,7 +11,14 @@ import Testing
 
     @Test func bashCompletesCommands() throws {
         #expect(try bash("vault", "ad") == ["add"])
-        #expect(try bash("vault", "") == CommandTable.commands.filter { !$0.hidden }.map(\.name))
+        // What `vault help` lists, no plumbing (git-credential, merge-driver …): those complete once typed.
+        let offered = try bash("vault", "")
+        #expect(offered == CommandTable.helpSections.flatMap(\.commands).map(\.name))
+        for plumbing in ["git-credential", "merge-driver", "textconv", "docker-credential"] { #expect(offered?.contains(plumbing) == false) }
+        #expect(try bash("vault", "git-") == [])
+        #expect(try bash("vault", "git-credential", "--") != [])
+        #expect(try fish("vault merge-") == [])
+        #expect(try zsh("vault textc") == [])
     }
 
     @Test func bashCompletesOptions() throws {
@@ -217,6 +224,20 @@ private func awkwardNamesSandbox() throws -> Sandbox {
         #expect(try fish("vault get -s git:", sandbox: sandbox) == ["git:https://github.com"])
         #expect(try zsh("vault get -s 'AWS p", sandbox: sandbox) == ["AWS prod"])
         #expect(try fish("vault get -s 'AWS p", sandbox: sandbox) == ["AWS prod"])
+    }
+
+    @Test func everyShellOffersOnlyTheItemsOfTheGroupOnTheLine() throws {
+        let sandbox = try awkwardNamesSandbox()
+        let added = try sandbox.vault(["add", "-s", "db", "-a", "prod"], stdin: Array("s".utf8))
+        #expect(added.status == 0, "add: \(added.stderr)")
+        #expect(try bash("vault", "get", "--group", "ci", "d", sandbox: sandbox) == ["db/admin"])
+        #expect(try bash("vault", "get", "--group=ci", "d", line: "vault get --group=ci d", sandbox: sandbox) == ["db/admin"])
+        #expect(try bash("vault", "get", "db", sandbox: sandbox) == ["db/admin", "db/prod"])
+        #expect(try bash("vault", "get", "--group", "ci", "-s", "db", "-a", "", sandbox: sandbox) == ["admin"])
+        #expect(try zsh("vault get --group ci d", sandbox: sandbox) == ["db/admin"])
+        #expect(try fish("vault get --group ci d", sandbox: sandbox) == ["db/admin"])
+        #expect(try sandbox.vault(["__complete", "items", "--group", "ci"]).stdoutText == "ci/db/admin\ndb/admin\n")
+        #expect(try sandbox.vault(["__complete", "items", "--group", "no/such"]).stdoutText == "")
     }
 
     @Test func aLockedVaultSaysNamesAreHiddenWithoutOfferingTheNote() throws {

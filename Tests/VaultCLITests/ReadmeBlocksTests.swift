@@ -7,10 +7,14 @@ import Testing
 /// visible first line `# not run by the README test: REASON`; the script prints each such skip
 /// with its reason, and this test prints that output and counts them: the count may only go down.
 /// The blocks run in a login of their own (a session keyring, as pam_keyinit gives one), as the
-/// README's reader types them.
+/// README's reader types them. A block the README shows run somewhere else (a CI job, a runner, a
+/// teammate's clone, a desktop keyring) runs in that place's context, made by `readme-test:` HTML
+/// comments above it (not rendered; the script documents them), so its lines still run as written.
 @Suite struct ReadmeBlocksTests {
-    /// The blocks that carry "# not run by the README test" today; lower it when one comes to run.
-    static let skippedBlocksAtMost = 14
+    /// The blocks that carry "# not run by the README test" today (7 of 23, each naming why: the
+    /// whole suite, sudo twice, a TPM, other managers' stores, the project's own programs, gh and a
+    /// placeholder recipient); lower it when one comes to run.
+    static let skippedBlocksAtMost = 7
 
     @Test func everyShellBlockOfTheReadmeRunsAsTyped() throws {
         let sandbox = try Sandbox()

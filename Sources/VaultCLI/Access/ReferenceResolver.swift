@@ -99,7 +99,8 @@ struct ReferenceResolver {
                 missing.append("\(use.origin): \(reference): there is no group \(quoted(group.name))\(near)")
                 firstStatus = firstStatus ?? .itemNotFound
             case .failure:
-                missing.append("\(use.origin): \(reference): no such item")
+                let near = NearNames.referenceHint(for: reference, query: reference.query(defaultGroup: defaultGroup), in: store)
+                missing.append("\(use.origin): \(reference): no such item\(near)")
                 firstStatus = firstStatus ?? .itemNotFound
             }
         }

@@ -172,6 +172,8 @@ struct VaultAccess {
             configuration.minimumEpoch = epoch
         }
         configuration.trustedFingerprint = try pinnedTrust()
+        configuration.heldSessionToken = sessionToken
+        configuration.holdsLoginKeyringSession = usesLoginKeyring
         return configuration
     }
 
@@ -199,7 +201,8 @@ struct VaultAccess {
     /// The ways to unlock, in the order the vault tries them: a credential named by an option wins
     /// (key file, passphrase file, scoped credential, identity), then the session in VAULT_SESSION,
     /// then a credential or identity named in the environment (or, for an identity, the config),
-    /// then the session the login's kernel keyring keeps (`usesLoginKeyring`), then no unlock at all
+    /// then the session the login's kernel keyring keeps (`usesLoginKeyring`), then the default identity
+    /// file when it opens a member slot of this vault (`defaultMemberIdentity`), then no unlock at all
     /// (always and after-first-unlock items open), then, when that is not enough, the desktop
     /// keyring's slot and a prompt where prompts are allowed. A named credential is the only
     /// unlocker: it never falls back to another.
@@ -213,7 +216,7 @@ struct VaultAccess {
         // An empty VAULT_CREDENTIAL is usually a CI secret that was never set: named among what was tried.
         let emptyCredential: Unlocker? = environment["VAULT_CREDENTIAL"] == ""
             ? .unavailable(.scopedCredential, reason: "VAULT_CREDENTIAL is set but empty; set it to what 'vault grant' wrote, or unset it") : nil
-        let found = [emptyCredential, session, loginKeyring, .deviceKey].compactMap { $0 }
+        let found = [emptyCredential, session, loginKeyring, try defaultMemberIdentity(), .deviceKey].compactMap { $0 }
         if sessionToken != nil, keyFilePath != nil || passphraseFilePath != nil {
             // The credential VAULT_KEY_FILE or VAULT_PASSPHRASE_FILE names, read only when the session is not enough.
             return found + [.asked(AskedUnlocker(keyFilePath != nil ? .keyFile : .passphraseFile) { try self.credential() })]
@@ -221,6 +224,18 @@ struct VaultAccess {
         let prompt: Unlocker = reasonPromptsAreOff.map { .unavailable(.prompt, reason: $0) }
             ?? .asked(AskedUnlocker(.prompt, attempts: VaultAccess.passphraseAttempts, ask: passphrasePrompt()))
         return found + [desktopKeyringUnlocker(), prompt]
+    }
+
+    /// The identity at the default path (`~/.config/vault/identity.txt`, where `identity new` writes
+    /// it) when nothing was named and it opens a member slot of this vault: a member's first `get` in
+    /// a fresh clone reads with it, as sops reads its default age keys file. Tried after the
+    /// sessions, so an owner's live session wins. A file that does not load, or opens no slot here
+    /// (the owner's own identity, another vault's member), is passed over: the prompt then says so.
+    private func defaultMemberIdentity() throws -> Unlocker? {
+        let path = IdentityFile.defaultPath(environment: environment)
+        guard KeyFile.exists(path: path), let identities = try? IdentityFile.load(path, source: quoted(path)),
+              try Vault(location: location, keys: .none, host: host()).memberSlotOpens(with: identities) else { return nil }
+        return .identity(identities)
     }
 
     /// A key file, passphrase file, scoped credential or identity named in the environment or config.
@@ -245,9 +260,9 @@ struct VaultAccess {
                !Vault(location: location, keys: .none, host: HostContext.live(environment: environment)).sessionIsLive(token: token) {
                 invocation.terminal.writeErr("vault: the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'\n")
             }
-            // The prompt is in the list only when no identity is named: one lying where `identity new` writes it is said once.
+            // An identity lying where `identity new` writes it that opens no member slot here is said once.
             let identityPath = IdentityFile.defaultPath(environment: environment)
-            if calls.value == 1, KeyFile.exists(path: identityPath) {
+            if calls.value == 1, KeyFile.exists(path: identityPath), (try? defaultMemberIdentity()).flatMap({ $0 }) == nil {
                 invocation.terminal.writeErr(UnnamedIdentityText.beforePrompt(path: identityPath))
             }
             return try self.credential()
@@ -271,7 +286,8 @@ struct VaultAccess {
         if let path = keyFilePath { return [.credential(.keyFile(try KeyFile.read(path: path)))] }
         if let scoped = try scopedCredential(flagsOnly: false) { return [.scoped(scoped)] }
         if let identities = try? namedIdentities(flagsOnly: false) { return [.identity(identities)] }
-        return usesLoginKeyring ? [.loginKeyring, .deviceKey] : [.deviceKey]
+        let member = try? defaultMemberIdentity()
+        return [usesLoginKeyring ? .loginKeyring : nil, member ?? nil, .deviceKey].compactMap { $0 }
     }
 
     /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).

@@ -6,28 +6,38 @@ struct CompleteArguments: CommandArguments {
     var kind: String?
     /// --service: only the accounts of this service.
     var service: String?
+    /// --group: only the names of this group's items.
+    var group: String?
     /// --notes: a last line saying how many names were locked.
     var notes: Bool
 
     init(_ options: OptionReader) {
         kind = options.positionals.first
         service = options.value(.service)
+        group = options.value(.group)
         notes = options.flag(.notes)
     }
 }
 
-/// `vault __complete groups|services|accounts|items [--service S]`: names for
+/// `vault __complete groups|services|accounts|items [--service S] [--group G]`: names for
 /// shell completion, one per line. Never prompts and never waits: it reads only
 /// what opens at once (a locked vault gives what opens without an unlock, often
 /// nothing), and leaves out names with control characters, which would reach
 /// the terminal raw. groups are every group the keys open, items or none;
 /// items are the item names commands take as their one positional argument,
-/// SERVICE/ACCOUNT and GROUP/SERVICE/ACCOUNT, percent-encoded as they must be.
+/// SERVICE/ACCOUNT and GROUP/SERVICE/ACCOUNT, percent-encoded as they must be; with --group, only
+/// that group's (`get --group ci <TAB>`).
 /// With --notes, a last line starting with a tab says how many were locked:
 /// zsh shows it under the names; bash and fish have no place to (see docs/CLI.md).
 enum CompleteCommand {
     static func run(_ arguments: CompleteArguments, _ invocation: Invocation) throws {
-        let query = Query(service: arguments.service)
+        // A --group that names no valid group offers nothing, as the command would find nothing.
+        var group: AccessGroup?
+        if let name = arguments.group {
+            guard let named = AccessGroup(name) else { return }
+            group = named
+        }
+        let query = Query(service: arguments.service, group: group)
         guard let kind = arguments.kind,
               let vault = try? VaultAccess(invocation).vaultOpeningAtOnce() else { return }
         let names: [String]

@@ -38,6 +38,7 @@ enum FirstRunCommand {
         let dryRun = arguments.dryRun
         if try access.location.exists {
             let vault = try access.vault()
+            try FirstRun.refuseLikelyTypos(groups, vault)
             if dryRun {
                 let plans = try FirstRun.filters(groups).map { try FirstRun.plan($0, vault) }
                 plans.forEach { terminal.writeOut(WipeRun.describe($0, now: invocation.now)) }
@@ -70,6 +71,19 @@ enum FirstRun {
     /// One whole-group filter per group, or one for the whole vault when none is named.
     static func filters(_ groups: [AccessGroup]) -> [WipeFilter] {
         groups.isEmpty ? [WipeFilter()] : groups.map { WipeFilter(query: Query(group: $0)) }
+    }
+
+    /// A named group that does not exist while one a letter away does is a typo (`prdo` for
+    /// `prod`), refused before anything is wiped or the marker made, as `add` refuses it. A missing
+    /// group with no such neighbour is passed over: a tool's group may not exist yet on its first run.
+    static func refuseLikelyTypos(_ groups: [AccessGroup], _ vault: Vault) throws {
+        guard !groups.isEmpty, !vault.isScoped else { return }
+        let (known, unopened) = try vault.groupNames()
+        guard unopened == 0 else { return }
+        for group in groups where !known.contains(group)
+            && known.contains(where: { Suggestion.distance($0.name, group.name) == 1 }) {
+            throw VaultError.noSuchGroup(group, known: known.filter { Suggestion.distance($0.name, group.name) == 1 })
+        }
     }
 
     /// What a filter would remove; a group that does not exist removes nothing.

@@ -42,12 +42,20 @@ enum ListCommand {
         }
     }
 
-    /// Sorts by group, service and account. Sorting 100 000 items' attributes in place would move
-    /// each many times; their positions are sorted instead (field by field: a tuple of the three
-    /// strings per comparison retains and releases each), and each item then moved once, cycle by cycle.
+    /// Sorts by group, service and account, each compared case-folded first (Unicode's default
+    /// lower case, the same in every locale: `aws` beside `AWS Console`, not after every capital),
+    /// then as written, so the order is total. Sorting 100 000 items' attributes in place would
+    /// move each many times; their positions are sorted instead (field by field: a tuple of the
+    /// three strings per comparison retains and releases each), and each item then moved once,
+    /// cycle by cycle. The folded names are made once per item, not per comparison.
     private static func sortByName(_ items: inout [ItemAttributes]) {
+        let folded = items.map { SortKey(group: $0.group.name, service: $0.service, account: $0.account) }
         var order = Array(items.indices)
         order.sort { a, b in
+            let (x, y) = (folded[a], folded[b])
+            if x.group != y.group { return x.group < y.group }
+            if x.service != y.service { return x.service < y.service }
+            if x.account != y.account { return x.account < y.account }
             if items[a].group.name != items[b].group.name { return items[a].group.name < items[b].group.name }
             return items[a].service != items[b].service ? items[a].service < items[b].service : items[a].account < items[b].account
         }
@@ -61,6 +69,19 @@ enum ListCommand {
                 at = order[at]
             }
             placed[at] = true
+        }
+    }
+
+    /// An item's names in lower case, for the order `list` shows.
+    private struct SortKey {
+        let group: String
+        let service: String
+        let account: String
+
+        init(group: String, service: String, account: String) {
+            self.group = group.lowercased()
+            self.service = service.lowercased()
+            self.account = account.lowercased()
         }
     }
 }

@@ -26,15 +26,17 @@ extension SyncCommand {
             try repository.output(["commit", "-q", "-m", "vault: merge \(pattern) record by record, diff it item by item", "--", ".gitattributes"])
             changed = true
         }
-        let driver = "\(shellQuoted(executablePath())) merge-driver %O %A %B %P"
+        let program = driverProgram(path: invocation.environment["PATH"])
+        let driver = "\(program) merge-driver %O %A %B %P"
         try repository.output(["config", "merge.vault.name", "vault: record-by-record merge of vault files"])
         try repository.output(["config", "merge.vault.driver", driver])
-        let textconv = "\(shellQuoted(executablePath())) textconv"
+        let textconv = "\(program) textconv"
         try repository.output(["config", "diff.vault.textconv", textconv])
         // Cached conversions land in refs/notes/textconv/vault, which a push can carry off: off.
         try repository.output(["config", "diff.vault.cachetextconv", "false"])
-        invocation.report(changed ? "committed \(quoted(line)) to .gitattributes and set the merge and diff drivers in this clone's git config; push it with 'vault sync'"
-                                  : "the attributes were committed already; this clone's git config now has the merge and diff drivers",
+        let named = program == "vault" ? "" : " (they name \(program): the vault on PATH is not this one)"
+        invocation.report(changed ? "committed \(quoted(line)) to .gitattributes and set the merge and diff drivers in this clone's git config\(named); push it with 'vault sync'"
+                                  : "the attributes were committed already; this clone's git config now has the merge and diff drivers\(named)",
                           json: .object([("attributes", .string(line)), ("committed", .bool(changed)), ("driver", .string(driver)),
                                          ("textconv", .string(textconv))]), asJSON: json)
     }
@@ -93,6 +95,24 @@ extension SyncCommand {
         guard bytes.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytes.count else {
             throw CommandFailure(.failure, "cannot write \(quoted(path)): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// The program the driver lines run: `vault` when the first `vault` on `path` is this very
+    /// binary (the config then follows an upgrade or a move of the install, and names no home
+    /// directory), else this binary's absolute path, shell-quoted, so git runs the vault that
+    /// set it up rather than another one or none.
+    static func driverProgram(path: String?) -> String {
+        let this = executablePath()
+        let candidates = (path ?? "").split(separator: ":").map { "\($0)/vault" }
+        let onPath = candidates.first { candidate in access(candidate, X_OK) == 0 }
+        if let onPath, let found = realPath(onPath), found == realPath(this) { return "vault" }
+        return shellQuoted(this)
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// This binary's path, for the driver line: git runs it from any directory.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import VaultCore
 
 /// `vault import --from FORMAT [SOURCE]`: reads the source (`ImportFormat`), names each entry's
@@ -43,7 +44,7 @@ struct ForeignImport {
         let outcome: Vault.ImportOutcome
         do {
             defer { progress?.finish() }
-            outcome = try vault.importItems(kept, onConflict: arguments.policy)
+            outcome = try vault.importItems(dated(kept, batch.entries), onConflict: arguments.policy)
         } catch VaultError.duplicateItem(let key) {
             throw ImportCommand.existingItem(key, source: quoted(sourceName))
         }
@@ -66,6 +67,25 @@ struct ForeignImport {
         }
     }
 
+    /// The items with the dates their source gave (`ImportEntry.created`, `.modified`), else
+    /// dated now; a date that does not read is said, once per entry, and the item dated now.
+    private func dated(_ items: [NewItem], _ entries: [ImportEntry]) -> [Item] {
+        let now = invocation.now
+        return zip(items, entries).map { new, entry in
+            func read(_ text: String?, _ what: String) -> Date? {
+                guard let text else { return nil }
+                if let date = DateText.parseFraction(text) { return date }
+                invocation.terminal.writeErr("vault: warning: \(ImportWords.origin(entry.origin)): its \(what) date \(quoted(text)) does not read as a date; the item is dated now\n")
+                return nil
+            }
+            let created = read(entry.created, "creation") ?? now
+            let modified = read(entry.modified, "revision") ?? created
+            return Item(attributes: ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
+                                                   details: new.details, created: created, modified: max(created, modified)),
+                        secret: new.secret, fields: new.fields)
+        }
+    }
+
     private func summarize(_ batch: ImportBatch, source: String, outcome: Vault.ImportOutcome?) {
         let entries = batch.entries
         let kinds = ImportEntry.Kind.allCases.compactMap { kind -> String? in
@@ -79,6 +99,7 @@ struct ForeignImport {
         let leftOut = batch.skipped + batch.bad
         let terminal = invocation.terminal
         for problem in leftOut { terminal.writeErr("vault: left out \(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason))\n") }
+        if let dropped = ImportWords.notKept(format) { terminal.writeErr("vault: not kept (no item field holds them): \(dropped)\n") }
         var fields: [(String, JSONValue)] = [("format", .string(format.rawValue)), ("source", .string(source)), ("entries", .number(entries.count))]
         for kind in ImportEntry.Kind.allCases { fields.append((kind.rawValue + "s", .number(entries.filter { $0.kind == kind }.count))) }
         fields += [("with_notes", .number(withNotes)), ("with_one_time_code", .number(withCodes)), ("left_out", .number(leftOut.count))]

@@ -68,6 +68,17 @@ enum DateText {
         return Date(timeIntervalSince1970: Double(Int64(seconds.timeIntervalSince1970) * 1000 + milliseconds) / 1000)
     }
 
+    /// Reads `YYYY-MM-DDTHH:MM:SS.FRACTIONZ` with any number of fraction digits (Bitwarden writes
+    /// 3, .NET 7), to the millisecond, or what `parse` reads; nil for anything else.
+    static func parseFraction(_ text: String) -> Date? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return parse(text) }
+        let digits = parts[1].dropLast()
+        guard parts[1].hasSuffix("Z"), !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let milliseconds = String((digits + "000").prefix(3))
+        return parseMilliseconds(parts[0] + "." + milliseconds + "Z")
+    }
+
     /// Reads `YYYY-MM-DD` (midnight UTC) or `YYYY-MM-DDTHH:MM[:SS]Z`; nil for anything else.
     static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)

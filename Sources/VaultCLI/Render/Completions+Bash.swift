@@ -10,7 +10,7 @@ enum BashCompletion {
             # bash completion for vault: source this file, or install it as vault in
             # the completions directory of bash-completion.
 
-            _vault_commands="\(commands.map(\.name).joined(separator: " "))"
+            _vault_commands="\(CommandTable.offeredCommands.map(\.name).joined(separator: " "))"
             # Commands that run another command after --.
             _vault_runners="\(commands.filter(\.takesCommandAfterDashDash).map(\.name).joined(separator: " "))"
 
@@ -160,6 +160,7 @@ enum BashCompletion {
                 _vault_dequote "$2"
                 local -a arguments=("${_vault_globals[@]}" __complete "$1")
                 [[ "$1" == accounts && -n "$_vault_service" ]] && arguments+=(--service "$_vault_service")
+                [[ "$1" != groups && -n "$_vault_group" ]] && arguments+=(--group "$_vault_group")
                 COMPREPLY=()
                 while IFS= read -r name; do
                     [[ "$name" == "$_vault_word"* ]] && COMPREPLY+=("$(_vault_quoted "$name")")
@@ -214,7 +215,7 @@ enum BashCompletion {
                 local _vault_words _vault_index _vault_cword
                 _vault_join_words
                 local cur="${_vault_words[_vault_cword]}" prev="${_vault_words[_vault_cword-1]-}"
-                local command="" word kind i positionals=0 ended="" _vault_service=""
+                local command="" word kind i positionals=0 ended="" _vault_service="" _vault_group=""
                 # Global options given so far, passed on to `vault __complete`.
                 local -a _vault_globals=()
                 # Find the command, skipping options and their values; bash splits
@@ -228,11 +229,13 @@ enum BashCompletion {
                     elif [[ "$word" == --*=* ]]; then
                         _vault_value_kind "" "${word%%=*}" >/dev/null && _vault_globals+=("${word%%=*}=$(_vault_unquoted "${word#*=}")")
                         [[ "$word" == --service=* ]] && _vault_service="$(_vault_unquoted "${word#*=}")"
+                        [[ "$word" == --group=* ]] && _vault_group="$(_vault_unquoted "${word#*=}")"
                     elif _vault_value_kind "$command" "$word" >/dev/null; then
                         [[ "${_vault_words[i+1]-}" == = ]] && i=$((i + 1))
                         i=$((i + 1))
                         _vault_value_kind "" "$word" >/dev/null && _vault_globals+=("$word" "$(_vault_unquoted "${_vault_words[i]-}")")
                         [[ "$word" == -s || "$word" == --service ]] && _vault_service="$(_vault_unquoted "${_vault_words[i]-}")"
+                        [[ "$word" == --group ]] && _vault_group="$(_vault_unquoted "${_vault_words[i]-}")"
                     fi
                 done
                 # After `vault run --`: the command to run, completed as that command.

@@ -46,32 +46,34 @@ enum FishCompletion {
                 not __vault_command >/dev/null
             end
 
-            # The service named on the line with -s or --service, if any.
-            function __vault_service
+            # The value given on the line to option $argv[1] (or its short form $argv[2]), if any.
+            function __vault_option_value
                 set -l words (commandline -opc)
                 for i in (seq (count $words))
-                    switch $words[$i]
-                        case -s --service
-                            set -l next (math $i + 1)
-                            if set -q words[$next]
-                                echo $words[$next]
-                                return 0
-                            end
-                        case '--service=*'
-                            string replace -- --service= '' $words[$i]
+                    if contains -- $words[$i] $argv
+                        set -l next (math $i + 1)
+                        if set -q words[$next]
+                            echo $words[$next]
                             return 0
+                        end
+                    else if string match -q -- "$argv[1]=*" $words[$i]
+                        string replace -- "$argv[1]=" '' $words[$i]
+                        return 0
                     end
                 end
                 return 1
             end
 
             # Names read from the vault, for --group, --service and --account;
-            # accounts only of the service on the line. vault reads nothing from
-            # the terminal here, so TAB never waits.
+            # accounts only of the service on the line, names only of the group on
+            # it. vault reads nothing from the terminal here, so TAB never waits.
             function __vault_names
                 set -l request __complete $argv[1]
-                if test "$argv[1]" = accounts; and set -l service (__vault_service)
+                if test "$argv[1]" = accounts; and set -l service (__vault_option_value --service -s)
                     set request $request --service $service
+                end
+                if test "$argv[1]" != groups; and set -l group (__vault_option_value --group)
+                    set request $request --group $group
                 end
                 vault $request 2>/dev/null </dev/null
             end
@@ -92,7 +94,7 @@ enum FishCompletion {
             complete -c vault -f
 
             """
-        for command in CommandTable.visibleCommands {
+        for command in CommandTable.offeredCommands {
             script += "complete -c vault -n __vault_no_command -a \(command.name) -d \(quoted(command.summary))\n"
         }
         script += "\n" + CommandTable.visibleGlobalOptions.map { line($0, condition: nil) }.joined()
@@ -131,7 +133,7 @@ enum FishCompletion {
         case .service: " -a '(__vault_names services)'"
         case .account: " -a '(__vault_names accounts)'"
         case .item: " -a '(__vault_names items)'"
-        case .command: " -a " + quoted(CommandTable.visibleCommands.map(\.name).joined(separator: " "))
+        case .command: " -a " + quoted(CommandTable.offeredCommands.map(\.name).joined(separator: " "))
         }
     }
 

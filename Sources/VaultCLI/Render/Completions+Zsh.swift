@@ -10,14 +10,15 @@ enum ZshCompletion {
 
             # Names read from the vault, for --group, --service and --account:
             # _arguments passes compadd's options first and the kind last; accounts
-            # only of the service on the line. vault reads nothing from the
-            # terminal here, so TAB never waits.
+            # only of the service on the line, names only of the group on it. vault
+            # reads nothing from the terminal here, so TAB never waits.
             _vault_names() {
-              local kind=$argv[-1] service=${opt_args[-s]:-$opt_args[--service]}
+              local kind=$argv[-1] service=${opt_args[-s]:-$opt_args[--service]} group=${opt_args[--group]}
               local -a names notes request
               request=(__complete $kind --notes)
               # opt_args holds the word as typed with its backslashes doubled: undo both.
               [[ $kind == accounts && -n $service ]] && request+=(--service ${(Q)${service//\\\\\\\\/\\\\}})
+              [[ $kind != groups && -n $group ]] && request+=(--group ${(Q)${group//\\\\\\\\/\\\\}})
               names=(${(f)"$(_call_program names vault ${(q)request} 2>/dev/null </dev/null)"})
               # A line starting with a tab is no name: it says how many are locked.
               notes=(${(M)names:#$'\\t'*})
@@ -31,7 +32,7 @@ enum ZshCompletion {
               commands=(
 
             """
-        for command in commands {
+        for command in CommandTable.offeredCommands {
             script += "    \(quoted(command.name + ":" + command.summary))\n"
         }
         script += """

@@ -1,4 +1,5 @@
 import VaultCrypto
+import VaultCore
 
 /// The output formats of `vault env`: each turns (name, value) pairs into
 /// text that its reader reads back exactly. The text is built in locked
@@ -92,17 +93,20 @@ enum EnvFormat: String, CaseIterable {
 /// GitHub Actions' conventions for `$GITHUB_ENV` and workflow commands, as
 /// its own toolkit (`core.exportVariable`, `core.setSecret`) writes them.
 enum GitHubEnvironment {
-    /// `::add-mask::VALUE` for each value and, for a multi-line value, each of
-    /// its lines: the runner masks line by line. Data is escaped as the toolkit does.
+    /// `::add-mask::VALUE` for each one-line value, and for a multi-line value one for each of its
+    /// lines that holds secret: the runner matches log lines, and splits a multi-line mask into
+    /// its lines itself, so the whole value is not sent (it would mask its armour lines too). A
+    /// line is left out when it is blank, shorter than the masker's floor (`MaskPatterns.minimumLength`, 4 bytes), or a PEM
+    /// boundary (`-----BEGIN …-----`, `-----END …-----`), which is the same in every key: masking it
+    /// would hide that text everywhere in the log and guard nothing. Data is escaped as the toolkit does.
     static func maskCommands(_ values: [SecretBytes]) -> SecretBytes {
         var out = SecretBytesBuilder()
         for value in values {
             value.withUnsafeBytes { bytes in
                 var pieces = [UnsafeRawBufferPointer(bytes)]
-                if bytes.contains(0x0A) {
-                    pieces += bytes.split(separator: 0x0A).map { line in
-                        UnsafeRawBufferPointer(rebasing: line.last == 0x0D ? line.dropLast() : line)
-                    }
+                if bytes.contains(0x0A) || bytes.contains(0x0D) {
+                    pieces = bytes.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }).map(UnsafeRawBufferPointer.init(rebasing:))
+                        .filter(holdsSecret)
                 }
                 for piece in pieces where !piece.isEmpty {
                     out.append("::add-mask::")
@@ -112,6 +116,16 @@ enum GitHubEnvironment {
             }
         }
         return out.finish()
+    }
+
+    /// Whether a line of a multi-line secret is worth a mask: not blank, at least 4 bytes, not a PEM boundary.
+    private static func holdsSecret(_ line: UnsafeRawBufferPointer) -> Bool {
+        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        let text = Array(Array(line.drop(while: isBlank)).reversed().drop(while: isBlank).reversed())
+        guard text.count >= MaskPatterns.minimumLength else { return false }
+        let dashes = Array("-----".utf8)
+        let isBoundary = text.starts(with: dashes + Array("BEGIN ".utf8)) || text.starts(with: dashes + Array("END ".utf8))
+        return !(isBoundary && text.count > 10 && Array(text.suffix(5)) == dashes)
     }
 
     /// `NAME=value` for a one-line value; for a multi-line one

@@ -26,6 +26,16 @@ enum ImportWords {
 }
 
 extension ImportWords {
+    /// What a format's entries carry that no item keeps, said after every import from it (never
+    /// dropped silently); nil when everything is kept.
+    static func notKept(_ format: ImportFormat) -> String? {
+        switch format {
+        case .bitwardenJSON: return "Bitwarden's favorite and re-prompt flags, password history, collections and attachments"
+        case .onePasswordCSV: return "1Password's Favorite column"
+        default: return nil
+        }
+    }
+
     /// Where in the export: "line 12", "item 3 (GitHub)", a pass path.
     static func origin(_ origin: ImportOrigin) -> String {
         switch origin {

@@ -4,6 +4,9 @@ import VaultCore
 enum NoticeText {
     static func describe(_ notice: VaultNotice) -> String {
         switch notice {
+        case .rekeyAsksForTheSecret:
+            return "vault: a re-key seals a new master key under your passphrase (or key file), which a session does not hold: "
+                + "it is asked for here\n"
         case .deviceKeyExposed(let path):
             return "vault: warning: the device key \(quoted(path)) lies in a git work tree, so it is public; "
                 + "the owner's next change to the vault (with the passphrase, a key file or a session) moves the vault off it\n"

@@ -1,9 +1,9 @@
-/// What a passphrase prompt says first when this user has an identity file that was not named:
-/// a member who never had a passphrase learns how to use the identity instead (docs/TEAMS.md,
-/// "An identity is a key file": vault uses one only when it is named).
+/// What a passphrase prompt says first when an identity lies at the default path but opens no
+/// member slot of this vault (a member's is used without being named: docs/TEAMS.md, "An identity
+/// is a key file"): the prompt is for the owner's passphrase, and a member learns how to be added.
 enum UnnamedIdentityText {
     static func beforePrompt(path: String) -> String {
-        "vault: an identity is at \(quoted(path)), and vault uses one only when named: as a member of this vault, "
-            + "give --identity \(shellQuoted(path)) (or VAULT_IDENTITY, or 'identity = \(path)' in the config) instead of a passphrase\n"
+        "vault: the identity at \(quoted(path)) opens no member slot of this vault, so this asks for the owner's passphrase; "
+            + "to read as a member, have the owner run 'vault member add NAME RECIPIENT' with the recipient 'vault identity show' prints, then sync\n"
     }
 }

@@ -179,6 +179,7 @@ extension CommandTable {
         discussion: "Prints one name per line from what opens at once, and nothing when the vault is locked.",
         options: [
             service("only accounts of this service"),
+            OptionSpec(.group, value: "GROUP", help: "only names of this group's items (the --group on the line being completed)"),
             OptionSpec(.notes, help: "then, when names were not offered because they are locked, a line saying so that starts with a tab (no name holds one)"),
         ],
         positionals: [

@@ -126,7 +126,7 @@ extension CommandTable {
                        help: "what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager's export",
                        completion: .values(PlaintextImport.formats + ImportFormat.allCases.map(\.rawValue))),
             OptionSpec(.columns, value: "MAPPING",
-                       help: "for --from csv: which column gives what, as ROLE=COLUMN pairs joined by commas, e.g. service=Title,account=Username,secret=Password (roles: service, account, secret, notes, url, otp, folder)"),
+                       help: "for --from csv: which column gives what, as ROLE=COLUMN pairs joined by commas, e.g. service=Title,account=Username,secret=Password (roles: service, account, secret, notes, url, otp, folder, tags, archived)"),
             OptionSpec(.group, value: "GROUP", help: "put every imported item in this group, created as add creates one", completion: .group),
             OptionSpec(.foldersAsGroups, help: "make each entry's folder its group (an entry without one goes to --group)"),
             OptionSpec(.createGroup, help: "create the --group even when its name is one letter away from an existing group's"),
@@ -224,16 +224,17 @@ extension CommandTable {
         run: VerifyCommand.run)
 
     static let upgradeCommand = CommandSpec(
-        "upgrade", summary: "convert a format v1 vault file to format v2",
+        "upgrade", summary: "convert a vault file to the current format (v3)",
         discussion: """
-            Outside a git work tree, the first change to a v1 vault converts it on its own; in one, \
-            where teammates may still run a vault that reads only v1, only this command does (commit \
-            the result). Outside a work tree the v1 file is kept as VAULT.v1.bak (0600); in one, git's \
-            history keeps it. A v2 file is left as it is.
+            Converts a v1 or v2 file to format v3, the one every write produces. Outside a git work \
+            tree, the first change to a v1 vault converts it on its own; in one, where teammates may \
+            still run a vault that reads only v1, only this command does (commit the result). Outside \
+            a work tree the v1 file is kept as VAULT.v1.bak (0600); in one, git's history keeps it. A \
+            v3 file is left as it is.
             """,
         options: [resultJSON],
         examples: [
-            ExampleSpec("vault upgrade && git commit -m 'vault: format v2' secrets.vault", "convert a vault kept in git"),
+            ExampleSpec("vault upgrade && git commit -m 'vault: format v3' secrets.vault", "convert a vault kept in git"),
         ],
         run: UpgradeCommand.run)
 }

@@ -26,7 +26,7 @@ extension CommandTable {
             record and git log -p names items; each clone runs it once.
             """,
         options: [
-            OptionSpec(.setup, help: "commit the merge attribute to .gitattributes and set the merge driver in this clone's git config, then stop"),
+            OptionSpec(.setup, help: "commit '*.vault merge=vault diff=vault -text' to .gitattributes and set the merge and diff drivers in this clone's git config, then stop"),
             OptionSpec(.remote, value: "REMOTE", help: "the remote to fetch from and push to", default: "the branch's, else origin"),
             kdfCost,
             OptionSpec(.yes, short: "y", help: "confirm what a re-key made by the merge drops, without asking"),

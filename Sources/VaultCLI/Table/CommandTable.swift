@@ -181,6 +181,10 @@ public enum CommandTable {
                                        verifyCommand, upgradeCommand, copyCommand, wipeCommand, firstRunCommand, resetCommand, secretServiceCommand, helpCommand]),
     ]
 
+    /// The commands completion offers where a command name goes: those `vault help` lists, in its
+    /// order; the plumbing is left out as help leaves it out (its options still complete once named).
+    static var offeredCommands: [CommandSpec] { helpSections.flatMap(\.commands) }
+
     /// The visible commands no help section lists: run by other programs, shown by `vault help --all`.
     static var plumbingCommands: [CommandSpec] {
         let listed = Set(helpSections.flatMap(\.commands).map(\.name))

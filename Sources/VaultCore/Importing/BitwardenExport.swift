@@ -5,7 +5,8 @@ import VaultCrypto
 /// notes (type 2) become items, the item's name the service, a login's user name the account.
 /// A login's password is the secret; without one (a secure note) the note is. The URIs, custom
 /// fields ("name: value") and the note beside a password go to the notes, the TOTP to the
-/// one-time code, the folder's name to the folder. Cards and identities are left out, reported.
+/// one-time code, the folder's name to the folder, its creation and revision dates to the item's.
+/// Cards and identities are left out, reported.
 public enum BitwardenExport {
     /// The entries of an export, and the items left out. Throws `ImportProblem` for a file that is
     /// not such JSON, and `encryptedExport` for an export sealed with a password or account key.
@@ -53,6 +54,7 @@ public enum BitwardenExport {
                 continue
             }
             entry.fields = SealedFields(notes: notes.finish(), oneTimeCode: login?["totp"]?.bytes)
+            (entry.created, entry.modified) = (item["creationDate"]?.text, item["revisionDate"]?.text)
             batch.entries.append(entry)
         }
         return batch

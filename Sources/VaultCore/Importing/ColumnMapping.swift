@@ -20,11 +20,17 @@ public struct ColumnMapping: Sendable {
         case otp
         /// The folder path, parts separated by "/".
         case folder
+        /// Tags, kept in the notes as "tags: …".
+        case tags
+        /// An archived flag: "true" keeps "archived: true" in the notes.
+        case archived
     }
 
     private var columns: [(role: Role, header: String)]
     /// The first folder of every path is the database's root (KeePassXC writes "Root/…"): left out.
     private var folderHasRoot = false
+    /// Roles whose column may be missing (an older export without it): passed over then.
+    private var mayBeMissing: Set<Role> = []
 
     /// A mapping as `--columns` writes it: ROLE=COLUMN pairs separated by commas, e.g.
     /// `service=Title,account=Username,secret=Password,notes=Notes`. Service and secret are
@@ -55,7 +61,13 @@ public struct ColumnMapping: Sendable {
     }()
 
     /// What 1Password 8 writes: Title, Url, Username, Password, OTPAuth, Favorite, Archived, Tags, Notes.
-    public static let onePassword = try! ColumnMapping(parsing: "service=Title,account=Username,secret=Password,url=Url,otp=OTPAuth,notes=Notes")
+    /// Tags and the archived flag go to the notes (an export without those columns reads too);
+    /// Favorite is left out (the import says so).
+    public static let onePassword: ColumnMapping = {
+        var mapping = try! ColumnMapping(parsing: "service=Title,account=Username,secret=Password,url=Url,otp=OTPAuth,tags=Tags,archived=Archived,notes=Notes")
+        mapping.mayBeMissing = [.tags, .archived]
+        return mapping
+    }()
 
     /// The entries of a CSV file, the rows left out (no service; neither a secret nor a note) and
     /// the rows of another width. Throws `ImportProblem` for a quote that never ends (naming its
@@ -63,8 +75,9 @@ public struct ColumnMapping: Sendable {
     public func entries(from csv: SecretBytes) throws -> ImportBatch {
         let table = try CSVTable(csv)
         let lowered = table.header.map { $0.lowercased() }
-        let indexes = try columns.map { column -> (role: Role, header: String, index: Int) in
+        let indexes = try columns.compactMap { column -> (role: Role, header: String, index: Int)? in
             guard let index = lowered.firstIndex(of: column.header.lowercased()) else {
+                if mayBeMissing.contains(column.role) { return nil }
                 throw ImportProblem(.line(1), .missingColumn(column.header))
             }
             return (column.role, table.header[index], index)
@@ -90,6 +103,8 @@ public struct ColumnMapping: Sendable {
             }
             var notes = NotesText()
             for column in indexes where column.role == .url { notes.add("url", row.cells[column.index]) }
+            notes.add("tags", cell(.tags))
+            if let flag = try text(.archived), flag.lowercased() == "true" { notes.add("archived", SecretBytes(Array("true".utf8))) }
             let notesColumns = indexes.filter { $0.role == .notes }
             for column in notesColumns.dropFirst() { notes.add(column.header, row.cells[column.index]) }
             if let free = notesColumns.first { notes.add(row.cells[free.index]) }

@@ -26,6 +26,11 @@ public struct ImportEntry: Sendable {
     public var fields: SealedFields
     /// A login or a note.
     public var kind: Kind
+    /// When the source says the entry was made and last changed, as it wrote them (ISO 8601,
+    /// Bitwarden's `creationDate` and `revisionDate`); nil where it says nothing. The caller reads
+    /// them (and says so when one does not read as a date): the item keeps them, not the import's time.
+    public var created: String?
+    public var modified: String?
 
     /// An entry with these names, secret and fields.
     public init(origin: ImportOrigin, folders: [String], service: String, account: String, secret: SecretBytes,

@@ -45,9 +45,11 @@ extension Vault {
 
     /// `rekey(kdf:confirm:)`, with `first` applied to the vault in the same write before the keys
     /// are replaced (a full member removed: the re-key must be of the file without its slot), and
-    /// the trust key kept when `keepingTrustKey` (replaced otherwise).
+    /// the trust key kept when `keepingTrustKey` (replaced otherwise). With `carryingSessions`, the
+    /// sessions this command used carry on under the new master key (a member removed: the owner's
+    /// own session is not what is revoked); every other session of this machine ends.
     func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
-               first: (inout WorkingCopy) throws -> Void) throws -> RekeyOutcome {
+               carryingSessions: Bool = false, first: (inout WorkingCopy) throws -> Void) throws -> RekeyOutcome {
         try requireTrustKey(.rekeyVault)
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
@@ -68,7 +70,8 @@ extension Vault {
             }
             throw error
         }
-        outcome.sessionsEnded = try finishRekey(movedDeviceKey: movedDeviceKey, masterKey: newMasterKey)
+        outcome.sessionsEnded = try finishRekey(movedDeviceKey: movedDeviceKey, masterKey: newMasterKey,
+                                                keyEpoch: outcome.keyEpoch, carryingSessions: carryingSessions)
         return outcome
     }
 
@@ -92,12 +95,17 @@ extension Vault {
     }
 
     /// After a re-key's write: the new device key published (sealed with a recovery seal for the
-    /// new `masterKey` where the TPM sealed the old one), this machine's sessions ended (how many).
-    func finishRekey(movedDeviceKey: Bool, masterKey: MasterKey?) throws -> Int {
+    /// new `masterKey` where the TPM sealed the old one), this machine's sessions ended (how many),
+    /// but with `carryingSessions` those this command used, which now hold `masterKey` at `keyEpoch`.
+    func finishRekey(movedDeviceKey: Bool, masterKey: MasterKey?, keyEpoch: UInt64 = 0, carryingSessions: Bool = false) throws -> Int {
         let vaultID = VaultFile.peekVaultID(try readFile())
         // A reader may have taken the pending key up already (it is the vault's once the write is done).
         if movedDeviceKey { try? DeviceKeyStore.publish(vaultID: vaultID, host: host, masterKey: masterKey) }
-        return SessionCache.endAll(vaultID: vaultID, host: host)
+        guard carryingSessions, let masterKey else { return SessionCache.endAll(vaultID: vaultID, host: host) }
+        var held = walk.sessionTokens + [configuration.heldSessionToken].compactMap { $0 }
+        if configuration.holdsLoginKeyringSession, let kept = LoginKeyring.find(vaultID: vaultID) { held.append(kept.token) }
+        return SessionCache.endAll(vaultID: vaultID, host: host, keeping: held, masterKey: masterKey, keyEpoch: keyEpoch,
+                                   newDeviceKey: movedDeviceKey)
     }
 
     /// Changes the passphrase, rotating the master key when every keyslot that
@@ -177,6 +185,7 @@ extension Vault {
     func unlockSecretAtHand() throws -> UnlockSecret {
         if case .credential(let secret) = source { return secret }
         guard canAsk else { throw VaultError.rekeyNeedsSecret }
+        if case .session = source { configuration.onNotice?(.rekeyAsksForTheSecret) }
         return try withKeys {
             guard case .credential(let secret) = source else { throw VaultError.locked(nil) }
             return secret

@@ -7,6 +7,9 @@ public enum VaultNotice: Equatable, Sendable {
     /// git work tree: it is public. It is used for reading until the owner's
     /// next change (with the master key) moves the vault off it.
     case deviceKeyExposed(path: String)
+    /// A re-key (a full member removed, `rekey`) with a live session at hand: the new master key is
+    /// sealed under the passphrase or key file, which a session does not hold, so it is asked for.
+    case rekeyAsksForTheSecret
     /// The vault moved off such a key: a new device key in the XDG data
     /// directory, the `always` class keys replaced, and `resealed` items (the
     /// device-bound ones and those of the `always` classes) sealed again.

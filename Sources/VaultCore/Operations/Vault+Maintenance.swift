@@ -54,6 +54,8 @@ public struct UpgradeOutcome: Sendable, Equatable {
     public var fromVersion: Int
     /// Where the v1 file was kept, when it was converted.
     public var backup: String?
+    /// The format version the file has now: the one every write produces.
+    public var toVersion: Int { Int(VaultFile.version) }
 }
 
 extension Vault {

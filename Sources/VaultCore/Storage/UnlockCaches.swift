@@ -96,6 +96,21 @@ enum SessionCache {
         return true
     }
 
+    /// Ends every session of the vault but those of `kept` (tokens), which carry on under the same
+    /// token with `masterKey` at `keyEpoch`, their idle timeout as it was (and no device key when
+    /// `newDeviceKey`: the TPM unseals the new one). Returns how many sessions ended.
+    static func endAll(vaultID: [UInt8], host: HostContext, keeping kept: [String], masterKey: MasterKey, keyEpoch: UInt64,
+                       newDeviceKey: Bool) -> Int {
+        let live = Set(kept).compactMap { token in (try? open(token: token, vaultID: vaultID, host: host)).map { (token, $0) } }
+        let ended = endAll(vaultID: vaultID, host: host) - live.count
+        for (token, session) in live {
+            guard let (sessionID, tokenKey) = try? parse(token) else { continue }
+            let carried = Opened(masterKey: masterKey, keyEpoch: keyEpoch, deviceKey: newDeviceKey ? nil : session.deviceKey)
+            try? write(carried, sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID, timeout: session.timeout, host: host)
+        }
+        return ended
+    }
+
     /// Ends every session of the vault; returns how many there were.
     static func endAll(vaultID: [UInt8], host: HostContext) -> Int {
         let prefix = hex(vaultID) + "."

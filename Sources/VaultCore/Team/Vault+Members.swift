@@ -67,7 +67,7 @@ extension Vault {
         let existing = try members()
         guard let shown = existing.first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
         if shown.groups == nil {
-            let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true) { vault in
+            let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true, carryingSessions: true) { vault in
                 _ = try vault.removeMember(named: name)
             }
             return MemberRemoval(member: shown, keyEpoch: outcome.keyEpoch, rekey: outcome)
@@ -93,6 +93,16 @@ extension Vault {
             let groups = ids.compactMap { vault.keys.groups[$0]?.group }
             return MemberSummary(name: member.name, recipient: member.recipient.description, groups: groups, readOnly: readOnly, addedAt: added)
         }
+    }
+}
+
+extension Vault {
+    /// Whether one of `identities` opens a member slot of the vault file: the file is parsed, not
+    /// trusted (no pin, no signature checked), since this only decides whether an identity nobody
+    /// named is worth trying. Every read with it then checks the trust pin and the owner's signature.
+    public func memberSlotOpens(with identities: [AgeIdentity]) -> Bool {
+        guard let parsed = try? Snapshot.parse(try readFile(), path: location.path, checking: .lookupsOnly) else { return false }
+        return (try? Snapshot.openMemberSlot(parsed.file, identities: identities, path: location.path)) != nil
     }
 }
 

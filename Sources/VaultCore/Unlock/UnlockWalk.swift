@@ -18,6 +18,8 @@ final class UnlockWalk {
     private(set) var tried: [UnlockAttempt] = []
     /// The session of the login's keyring the keys at hand came from, if they did: each use gives it a fresh idle timeout.
     private(set) var loginKeyringSession: LoginKeyring.Kept?
+    /// The tokens of every session whose keys were at hand in this walk (a variable's, the login keyring's).
+    private(set) var sessionTokens: [String] = []
 
     init(_ unlockers: [Unlocker]) {
         self.unlockers = unlockers
@@ -77,6 +79,7 @@ final class UnlockWalk {
     /// Makes `keys` the keys at hand (chosen, unless `chosen` is false), from the login's keyring when `fromLoginKeyring` is given.
     func use(_ keys: KeySource, fromLoginKeyring kept: LoginKeyring.Kept? = nil, chosen: Bool = true) {
         self.keys = keys
+        if case .session(let token) = keys { sessionTokens.append(token) }
         loginKeyringSession = kept
         hasChosen = chosen
         choice += 1

@@ -10,6 +10,14 @@ unless its comment starts with "exit N", which it must exit with.
 A block whose first line (after a #! line) is "# not run by the README test: REASON" is skipped, and the skip is
 printed with its reason. Exits 1 at the first line that fails, printing the block's output.
 
+A block the README shows as run elsewhere (a CI job, a runner) runs here in that place's context,
+given by HTML comments just above it, which GitHub does not render:
+  <!-- readme-test: setup COMMANDS -->   run first, in the block's shell, each checked (the job's
+                                          environment: its secret variable, its checkout)
+  <!-- readme-test: under PROGRAM -->    the block's shell runs under PROGRAM, a path from the package
+                                          root (scripts/with-keyring.sh: a desktop keyring); when it
+                                          sets VAULT_TEST_SECRET_SERVICE_SKIP the block is skipped, saying why
+
 usage: readme-blocks.py README
 """
 import os
@@ -20,6 +28,8 @@ import sys
 
 PASSPHRASE = "readme tour passphrase"
 SKIP = re.compile(r"^# not run by the README test: (.+)$")
+DIRECTIVE = re.compile(r"^<!-- readme-test: (setup|under) (.+) -->$")
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 EXPECTED_EXIT = re.compile(r"^(.*?)\s+#\s*exit (\d+)\b")
 ANSWERS = [
     (re.compile(rb"[Pp]assphrase[^\n]*: $"), PASSPHRASE),
@@ -29,22 +39,35 @@ ANSWERS = [
 
 
 def blocks(readme):
+    """Each ```sh block: its first line's number, its lines, and the readme-test comments just above it."""
     lines = open(readme, encoding="utf-8").read().split("\n")
-    found, inside, start = [], False, 0
+    found, inside, start, directives = [], False, 0, {}
     for number, line in enumerate(lines, 1):
-        if not inside and line.strip() == "```sh":
+        directive = DIRECTIVE.match(line.strip())
+        if not inside and directive:
+            directives.setdefault(directive.group(1), []).append(directive.group(2))
+        elif not inside and line.strip() == "```sh":
             inside, start, body = True, number, []
         elif inside and line.strip() == "```":
             inside = False
-            found.append((start, body))
+            found.append((start, body, directives))
+            directives = {}
         elif inside:
             body.append(line)
+        elif line.strip() and not line.strip().startswith("<!--"):
+            directives = {}
     return found
 
 
-def script(body):
-    """The block as a bash script that checks every line's exit status."""
+def script(body, setup=(), wrapped=False):
+    """The block as a bash script that checks every line's exit status, after its setup."""
     out = ["check() { if [ \"$1\" != \"$2\" ]; then printf '\\nREADME-LINE-FAILED: exit %s, expected %s: %s\\n' \"$1\" \"$2\" \"$3\"; exit 1; fi; }"]
+    if wrapped:
+        out.append("if [ -n \"${VAULT_TEST_SECRET_SERVICE_SKIP:-}\" ]; then printf 'README-BLOCK-SKIPPED: %s\\n' \"$VAULT_TEST_SECRET_SERVICE_SKIP\"; exit 0; fi")
+    for line in setup:
+        quoted = "'" + line.replace("'", "'\\''") + "'"
+        out.append(f"printf '$ (setup) %s\\n' {quoted}")
+        out.append(f"eval {quoted}; check $? 0 {quoted}")
     for line in body:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
@@ -58,10 +81,11 @@ def script(body):
     return "\n".join(out) + "\n"
 
 
-def run_on_terminal(text):
+def run_on_terminal(text, under=()):
     pid, fd = pty.fork()
     if pid == 0:
-        os.execvp("bash", ["bash", "--noprofile", "--norc", "-c", text])
+        wrapper = [os.path.join(PACKAGE_ROOT, program) for program in under]
+        os.execvp((wrapper or ["bash"])[0], wrapper + ["bash", "--noprofile", "--norc", "-c", text])
     output, pending = b"", b""
     while True:
         ready, _, _ = select.select([fd], [], [], 120)
@@ -89,18 +113,22 @@ def run_on_terminal(text):
 def main():
     readme = sys.argv[1]
     ran = 0
-    for start, body in blocks(readme):
+    for start, body, directives in blocks(readme):
         first = body[1] if body and body[0].startswith("#!") and len(body) > 1 else (body[0] if body else "")
         skip = SKIP.match(first)
         if skip:
             print(f"skipped the README block at line {start}: {skip.group(1)}")
             continue
-        status, output = run_on_terminal(script(body))
+        status, output = run_on_terminal(script(body, directives.get("setup", []), "under" in directives), directives.get("under", []))
+        skipped = re.search(r"README-BLOCK-SKIPPED: ([^\r\n]+)", output)
+        if status == 0 and skipped:
+            print(f"skipped the README block at line {start}: {skipped.group(1)}")
+            continue
         ran += 1
         if status != 0:
             print(f"the README block at line {start} failed (exit {status}):\n{output}")
             return 1
-        print(f"ran the README block at line {start}")
+        print(f"ran the README block at line {start}" + (f" (in its context: {'; '.join(directives.get('setup', []) + directives.get('under', []))})" if directives else ""))
     print(f"ran {ran} README blocks")
     return 0
 
