@@ -123,6 +123,19 @@ import Testing
         #expect(result.status == 2 && lines.count == 2 && lines[0].contains(words) && lines[1].hasPrefix("vault: hint: "), "\(result.stderr)")
     }
 
+    /// With no session bus, `status` says that it cannot ask who holds the name (not `serve`'s words),
+    /// after saying whether the provider is enabled; exit 53 (notAvailable) with a hint.
+    @Test func statusWithoutASessionBusSaysSo() throws {
+        let sandbox = try SecretServiceProviderTests.sandbox()
+        sandbox.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + sandbox.path("no-bus-here")
+        let result = try sandbox.vault(["secret-service", "status"])
+        let lines = result.stderr.split(separator: "\n")
+        #expect(result.status == 53, "\(result.stderr)")
+        #expect(lines.count == 3 && lines[0].hasPrefix("vault: enabled: ")
+                && lines[1].contains("no session bus: cannot tell who holds org.freedesktop.secrets")
+                && !lines[1].contains("serve on") && lines[2].hasPrefix("vault: hint: "), "\(result.stderr)")
+    }
+
     /// `vault get` never loads libdbus-1; `vault secret-service status` does (the control that shows
     /// strace would see it).
     @Test func getNeverLoadsLibdbus() throws {

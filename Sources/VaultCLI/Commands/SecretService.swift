@@ -79,6 +79,8 @@ enum SecretServiceCommand {
             let owner = try SecretServiceOwner.current()
             invocation.terminal.say(SecretServiceText.owner(owner, isVault: owner.map(isVault) ?? false,
                                                             group: try group(invocation).name, vault: VaultAccess(invocation).location.path))
+        } catch ProviderError.noSessionBus(_, let message) {
+            throw SecretServiceText.noBusToAsk(message)
         } catch let error as ProviderError {
             throw SecretServiceText.failure(error)
         }

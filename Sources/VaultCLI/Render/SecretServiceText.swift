@@ -33,6 +33,12 @@ enum SecretServiceText {
         return "org.freedesktop.secrets is held by another program: \(describe(owner))"
     }
 
+    /// `status`'s line (and hint) when there is no session bus to ask.
+    static func noBusToAsk(_ message: String) -> CommandFailure {
+        CommandFailure(.notAvailable, "no session bus: cannot tell who holds org.freedesktop.secrets (\(message))",
+                       hint: "run it in the desktop login (where DBUS_SESSION_BUS_ADDRESS is set); D-Bus starts the provider there")
+    }
+
     static func otherOwner(_ owner: SecretServiceOwner) -> String {
         "vault: warning: \(describe(owner)) holds org.freedesktop.secrets now; D-Bus starts vault only once it lets go of the name\n"
     }
