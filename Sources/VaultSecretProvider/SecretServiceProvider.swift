@@ -32,6 +32,8 @@ public final class SecretServiceProvider {
     let settings: Settings
     let bus: BusConnection
     let collection: DesktopCollection
+    /// The `session` collection, kept in the login's kernel keyring.
+    let sessionCollection = SessionCollection()
     var sessions: [String: TransferSession] = [:]
     /// Connections that called and are still on the bus.
     var clients: Set<String> = []

@@ -59,6 +59,16 @@ import Testing
                 "not activated twice: \(result.stderr)")
     }
 
+    /// The `session` collection lives in the login's kernel keyring (a test login's session keyring,
+    /// which the bus and so the activated provider inherit): an item stored there is found again after
+    /// an idle exit, and never lands in the vault.
+    @Test func sessionCollectionSurvivesIdleExit() throws {
+        let sandbox = try SecretServiceProviderTests.sandbox(idle: 1)
+        try sandbox.login("desk")
+        let result = try SecretServiceProviderTests.run(sandbox, ["session-collection-survives-idle-exit"])
+        #expect(result.status == 0 && result.stdoutText.contains("ok session-collection-survives-idle-exit"), "\(result.stdoutText)\(result.stderr)")
+    }
+
     /// With no idle time the provider exits as soon as no client is left: 60 lookups, four at a time,
     /// meet it running, shutting down or new, and every one is answered. (It did not bite with the
     /// queued calls dropped: the window is too narrow to hit; the next test holds it open.)

@@ -26,6 +26,7 @@ NAME = "org.freedesktop.secrets"
 SERVICE = DBusAddress("/org/freedesktop/secrets", bus_name=NAME, interface="org.freedesktop.Secret.Service")
 LOGIN = "/org/freedesktop/secrets/collection/login"
 DEFAULT_ALIAS = "/org/freedesktop/secrets/aliases/default"
+SESSION_COLLECTION = "/org/freedesktop/secrets/collection/session"
 
 
 def call(conn, address, method, signature=None, body=()):
@@ -139,7 +140,7 @@ def evolution_alias_path():
     label = prop(conn, DEFAULT_ALIAS, "org.freedesktop.Secret.Collection", "Label")
     expect(label == "Login", "the alias's label is %r" % label)
     collections = prop(conn, "/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "Collections")
-    expect(collections == [LOGIN], "Collections is %r" % collections)
+    expect(collections == [LOGIN, SESSION_COLLECTION], "Collections is %r" % collections)
 
 
 def go_keyring_login_path():
@@ -220,6 +221,38 @@ def idle_exit_and_reactivation():
     time.sleep(3)
     expect(has_owner(conn), "the provider exited while a client held a session")
     del session
+
+
+def session_collection_survives_idle_exit():
+    """The `session` collection (alias `session`) is kept in the login's kernel keyring, not in the
+    vault: what is stored there is found again after the provider's idle exit."""
+    watcher = open_dbus_connection(bus="SESSION")
+    conn = open_dbus_connection(bus="SESSION")
+    expect(call(conn, SERVICE, "ReadAlias", "s", ("session",))[0] == SESSION_COLLECTION, "ReadAlias('session') is not the session collection")
+    session = plain_session(conn)
+    path = create(conn, session, SESSION_COLLECTION, "for now", {"app": "scratch", "key": "k1"}, b"short-lived")
+    expect(path.startswith(SESSION_COLLECTION + "/"), "the item is at %r" % path)
+    again = create(conn, session, "/org/freedesktop/secrets/aliases/session", "for now", {"app": "scratch", "key": "k1"}, b"replaced")
+    expect(again == path, "replace made a second item %r beside %r" % (again, path))
+    label = prop(conn, SESSION_COLLECTION, "org.freedesktop.Secret.Collection", "Label")
+    expect(label == "Session", "the session collection's label is %r" % label)
+    expect(vault("list", "--group", "desktop").stdout.find(b"scratch") < 0, "the session item went into the vault")
+    conn.close()
+    deadline = time.monotonic() + 15
+    while has_owner(watcher) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    expect(not has_owner(watcher), "the provider did not exit when idle")
+    conn = open_dbus_connection(bus="SESSION")
+    session = plain_session(conn)
+    unlocked, locked = call(conn, SERVICE, "SearchItems", "a{ss}", ({"app": "scratch"},))
+    expect(unlocked == [path] and locked == [], "after the idle exit the search finds %r %r" % (unlocked, locked))
+    secrets = call(conn, SERVICE, "GetSecrets", "aoo", (unlocked, session))[0]
+    expect(bytes(secrets[path][2]) == b"replaced", "GetSecrets gave %r" % (secrets,))
+    attributes = prop(conn, path, "org.freedesktop.Secret.Item", "Attributes")
+    expect(attributes == {"app": "scratch", "key": "k1"}, "the item's attributes are %r" % attributes)
+    call(conn, at(path, "org.freedesktop.Secret.Item"), "Delete")
+    unlocked, _ = call(conn, SERVICE, "SearchItems", "a{ss}", ({"app": "scratch"},))
+    expect(unlocked == [], "a deleted session item is still found")
 
 
 def git_credential_libsecret():
