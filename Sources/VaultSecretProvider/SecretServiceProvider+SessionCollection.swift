@@ -70,10 +70,13 @@ extension SecretServiceProvider {
         let a = call.arguments
         if call.interface == SecretServiceProvider.propertiesInterface {
             if call.member == "Set" {
-                guard a.count == 3, a[1].text == "Label", let label = a[2].text else {
-                    return SecretErrors.reply(SecretErrors.notSupported, "only an item's Label can be set")
+                if a.count == 3, a[1].text == "Attributes", let attributes = a[2].stringDictionary {
+                    try sessionCollection.update(id, now: now) { $0.attributes = attributes }
+                } else if a.count == 3, a[1].text == "Label", let label = a[2].text {
+                    try sessionCollection.update(id, now: now) { $0.label = label }
+                } else {
+                    return SecretErrors.reply(SecretErrors.notSupported, "an item's Label and Attributes can be set")
                 }
-                try sessionCollection.update(id, now: now) { $0.label = label }
                 bus.emit(path: ObjectPaths.sessionCollection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged", [.objectPath(path)])
                 return .none
             }

@@ -41,7 +41,7 @@ import Testing
     @Test(arguments: ["no-provider-before-first-call", "secret-tool-store-lookup-search-clear", "secretstorage-over-dh",
                       "keyring-set-get", "chromium-150", "evolution-alias-path", "go-keyring-login-path",
                       "empty-search-matches-nothing", "session-of-another-connection", "git-credential-libsecret",
-                      "backend-refuses-vault-provider"])
+                      "backend-refuses-vault-provider", "set-attributes"])
     func clientStoresAndReadsThroughTheProvider(scenario: String) throws {
         let sandbox = try SecretServiceProviderTests.sandbox()
         let result = try SecretServiceProviderTests.run(sandbox, [scenario])

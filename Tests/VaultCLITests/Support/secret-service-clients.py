@@ -255,6 +255,32 @@ def session_collection_survives_idle_exit():
     expect(unlocked == [], "a deleted session item is still found")
 
 
+def set_attributes():
+    """An item's Attributes set through org.freedesktop.DBus.Properties: a login item's attributes that
+    leave its vault service and account as they are change in place; ones that would name another
+    vault item are refused with NotSupported; a session item's change freely."""
+    conn = open_dbus_connection(bus="SESSION")
+    session = plain_session(conn)
+    path = create(conn, session, LOGIN, "attrs", {"service": "attr-svc", "username": "u", "extra": "1"}, b"kept")
+    properties = at(path, "org.freedesktop.DBus.Properties")
+    item = "org.freedesktop.Secret.Item"
+    call(conn, properties, "Set", "ssv", (item, "Attributes", ("a{ss}", {"service": "attr-svc", "username": "u", "extra": "2"})))
+    attributes = prop(conn, path, item, "Attributes")
+    expect(attributes == {"service": "attr-svc", "username": "u", "extra": "2"}, "the attributes are %r" % attributes)
+    found = call(conn, SERVICE, "SearchItems", "a{ss}", ({"extra": "2"},))[0]
+    expect(found == [path], "the search by the new attribute finds %r" % found)
+    try:
+        call(conn, properties, "Set", "ssv", (item, "Attributes", ("a{ss}", {"service": "other-svc", "username": "u"})))
+        expect(False, "attributes naming another vault item were taken")
+    except DBusErrorResponse as error:
+        expect(error.name == "org.freedesktop.DBus.Error.NotSupported", "refused with %s" % error.name)
+    expect(vault("get", "-s", "attr-svc", "-a", "u", "--group", "desktop").stdout == b"kept", "the vault item moved or changed")
+    scratch = create(conn, session, SESSION_COLLECTION, "scratch", {"app": "a"}, b"s")
+    call(conn, at(scratch, "org.freedesktop.DBus.Properties"), "Set", "ssv", (item, "Attributes", ("a{ss}", {"app": "b"})))
+    found = call(conn, SERVICE, "SearchItems", "a{ss}", ({"app": "b"},))[0]
+    expect(found == [scratch], "the session item's new attributes find %r" % found)
+
+
 def git_credential_libsecret():
     """git-credential-libsecret, built from Debian's git sources (package git's contrib), as git's
     credential.helper: approve stores, fill reads, reject erases, all through the provider."""
