@@ -154,11 +154,17 @@ extension SecretServiceProvider {
         return .none
     }
 
-    /// With no terminal and no prompt program, a prompt completes at once as dismissed: never a hang.
+    /// With a prompt program configured, `Prompt` asks through it and completes with the objects
+    /// unlocked; with none (or when it fails, or on `Dismiss`), the prompt completes at once as
+    /// dismissed: never a hang.
     private func promptCall(_ call: IncomingCall, path: String) -> CallReply {
-        guard prompts[path] != nil else { return SecretErrors.reply(SecretErrors.noSuchObject, "no prompt \(path)") }
+        guard let objects = prompts[path] else { return SecretErrors.reply(SecretErrors.noSuchObject, "no prompt \(path)") }
         guard call.member == "Prompt" || call.member == "Dismiss" else { return unknown(call) }
         prompts[path] = nil
+        if call.member == "Prompt", let ask = settings.askToUnlock, ask(), case .unlocked? = try? collection.contents() {
+            bus.emit(path: path, interface: "org.freedesktop.Secret.Prompt", member: "Completed", [.boolean(false), .variant(.paths(objects))])
+            return .none
+        }
         bus.emit(path: path, interface: "org.freedesktop.Secret.Prompt", member: "Completed", [.boolean(true), .variant(.paths([]))])
         return .none
     }

@@ -96,6 +96,26 @@ import Testing
         #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
     }
 
+    /// With secret-service-prompt naming a program (a fake systemd-ask-password that prints the
+    /// passphrase), Unlock asks through it and the vault opens: Completed(false, [collection]).
+    @Test func unlockAsksThroughTheConfiguredPromptProgram() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("pass", Array("pw-of-vault\n".utf8))
+        #expect(try sandbox.vault(["init", "--passphrase-file", sandbox.path("pass"), "--kdf-cost", "testing"]).status == 0)
+        let added = try sandbox.vault(["add", "-s", "svc", "-a", "bob", "--group", "desktop", "--passphrase-file", sandbox.path("pass")],
+                                      stdin: Array("pw".utf8))
+        #expect(added.status == 0, "\(added.stderr)")
+        try sandbox.login("desk")
+        sandbox.environment["XDG_DATA_HOME"] = sandbox.home + "/.local/share"
+        try sandbox.write("ask", Array("#!/bin/sh\nprintf '%s\\n' \"$1\" > \"$HOME/asked\"\necho pw-of-vault\n".utf8), mode: 0o700)
+        try FileManager.default.createDirectory(atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try sandbox.write(".config/vault/config", Array("secret-service-prompt = \(sandbox.path("ask"))\n".utf8))
+        #expect(try sandbox.vault(["secret-service", "enable"]).status == 0)
+        let result = try SecretServiceProviderTests.run(sandbox, ["unlock-through-prompt-program"])
+        #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
+    }
+
     /// gnome-keyring-daemon owns the name: `serve` exits with one line naming it and its pid, and
     /// `status` names it too.
     @Test func serveExitsWhenAnotherProviderHoldsTheName() throws {

@@ -47,6 +47,9 @@ enum SecretServiceCommand {
         var settings = SecretServiceProvider.Settings(group: try group(invocation), idleSeconds: try idleSeconds(invocation)) {
             try VaultAccess(quiet).vault()
         }
+        if let program = try invocation.config().value("secret-service-prompt"), !program.isEmpty {
+            settings.askToUnlock = { SecretServicePrompt.unlock(program: program, quiet) }
+        }
         #if DEBUG
         // For tests: a pause before the name is released, so a call can arrive during the shutdown.
         settings.shutdownPause = Double(invocation.environment["VAULT_TEST_SHUTDOWN_PAUSE_MS"].flatMap { Int($0) } ?? 0) / 1000

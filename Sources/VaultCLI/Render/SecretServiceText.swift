@@ -8,6 +8,9 @@ enum SecretServiceText {
     static func badIdle(_ text: String) -> String { "the config key secret-service-idle holds \(quoted(text)), not a number of seconds" }
     static func idleHint(_ path: String) -> String { "write secret-service-idle = 60 (0 to 86400) in \(quoted(path))" }
 
+    /// What the prompt program is asked.
+    static func question(_ vault: String) -> String { "Passphrase for \(vault) (a program asks vault's desktop keyring to unlock):" }
+
     static func enabled(_ activation: SecretServiceActivation) -> String {
         "enabled: D-Bus starts 'vault secret-service serve' when a program asks for org.freedesktop.secrets "
             + "(\(activation.activationFile), \(activation.unitFile))"

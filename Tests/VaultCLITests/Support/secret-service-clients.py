@@ -208,6 +208,26 @@ def locked_vault():
     expect(time.monotonic() - started < 2, "the prompt took %.1f s" % (time.monotonic() - started))
 
 
+def unlock_through_prompt_program():
+    """With secret-service-prompt naming a program, Unlock asks through it: the passphrase it prints
+    unlocks the vault (a session kept in the login's keyring), and Completed says so."""
+    conn = open_dbus_connection(bus="SESSION")
+    expect(prop(conn, LOGIN, "org.freedesktop.Secret.Collection", "Locked") is True, "the collection reads as unlocked")
+    unlocked, prompt = call(conn, SERVICE, "Unlock", "ao", ([LOGIN],))
+    expect(unlocked == [] and prompt != "/", "Unlock gave %r %r" % (unlocked, prompt))
+    rule = MatchRule(type="signal", interface="org.freedesktop.Secret.Prompt", member="Completed", path=prompt)
+    unwrap_msg(conn.send_and_get_reply(message_bus.AddMatch(rule), timeout=10))
+    with conn.filter(rule) as queue:
+        call(conn, at(prompt, "org.freedesktop.Secret.Prompt"), "Prompt", "s", ("",))
+        completed = conn.recv_until_filtered(queue, timeout=10)
+    expect(completed.body[0] is False and list(completed.body[1][1]) == [LOGIN], "the prompt completed as %r" % (completed.body,))
+    expect(prop(conn, LOGIN, "org.freedesktop.Secret.Collection", "Locked") is False, "the collection is still locked")
+    found = call(conn, SERVICE, "SearchItems", "a{ss}", ({"service": "svc"},))[0]
+    expect(len(found) == 1, "the unlocked search found %r" % found)
+    asked = open(os.path.join(os.environ["HOME"], "asked")).read()
+    expect(asked.startswith("Passphrase for "), "the program was asked %r" % asked)
+
+
 def idle_exit_and_reactivation():
     conn = open_dbus_connection(bus="SESSION")
     expect(secret_tool("store", "--label=Kept", "service", "kept", "username", "k", stdin=b"still-here").returncode == 0, "store failed")
