@@ -64,6 +64,13 @@ struct DesktopCollection {
         _ = try openStore().update(matching: Query(service: item.service, account: item.account, group: group), with: change)
     }
 
+    /// Replaces the attributes kept with `item` (in its generic data, beside its content type).
+    func setAttributes(of item: ItemAttributes, to attributes: [String: String]) throws {
+        let generic = ItemMapping.generic(attributes: attributes, contentType: ItemMapping.attributes(of: item).contentType)
+        _ = try openStore().update(matching: Query(service: item.service, account: item.account, group: group),
+                                   with: ItemChange(details: ItemDetails(generic: generic)))
+    }
+
     /// Changes the label of `item`.
     func setLabel(of item: ItemAttributes, to label: String) throws {
         _ = try openStore().update(matching: Query(service: item.service, account: item.account, group: group),

@@ -4,8 +4,8 @@ enum Introspection {
         var body = standard
         switch target {
         case .service: body += service
-        case .collection: body += collection
-        case .item: body += item
+        case .collection, .sessionCollection: body += collection
+        case .item, .sessionItem: body += item
         case .session: body += "<interface name=\"org.freedesktop.Secret.Session\"><method name=\"Close\"/></interface>\n"
         case .prompt: body += prompt
         case .unknown: body = ""

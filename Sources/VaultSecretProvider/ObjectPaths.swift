@@ -4,6 +4,9 @@ enum ObjectPaths {
     static let collection = "/org/freedesktop/secrets/collection/login"
     /// The `default` alias: secret-tool and python-secretstorage call it directly, never ReadAlias.
     static let defaultAlias = "/org/freedesktop/secrets/aliases/default"
+    /// The `session` collection, kept in the login's kernel keyring (`SessionCollection`), and its alias.
+    static let sessionCollection = "/org/freedesktop/secrets/collection/session"
+    static let sessionAlias = "/org/freedesktop/secrets/aliases/session"
     static let sessionPrefix = "/org/freedesktop/secrets/session/"
     static let promptPrefix = "/org/freedesktop/secrets/prompt/"
     /// "no object" in the Secret Service API (no prompt needed, no such alias).
@@ -14,6 +17,8 @@ enum ObjectPaths {
         case service
         case collection
         case item(String)
+        case sessionCollection
+        case sessionItem(String)
         case session(String)
         case prompt(String)
         case unknown
@@ -22,9 +27,14 @@ enum ObjectPaths {
     static func target(of path: String) -> Target {
         if path == service { return .service }
         if path == collection || path == defaultAlias { return .collection }
+        if path == sessionCollection || path == sessionAlias { return .sessionCollection }
         for prefix in [collection + "/", defaultAlias + "/"] where path.hasPrefix(prefix) {
             let element = String(path.dropFirst(prefix.count))
             return element.contains("/") || element.isEmpty ? .unknown : .item(element)
+        }
+        for prefix in [sessionCollection + "/", sessionAlias + "/"] where path.hasPrefix(prefix) {
+            let element = String(path.dropFirst(prefix.count))
+            return element.contains("/") || element.isEmpty ? .unknown : .sessionItem(element)
         }
         if path.hasPrefix(sessionPrefix) { return .session(path) }
         if path.hasPrefix(promptPrefix) { return .prompt(path) }
@@ -34,9 +44,16 @@ enum ObjectPaths {
     /// The path of the item whose path element is `element`.
     static func item(_ element: String) -> String { collection + "/" + element }
 
+    /// The path of the `session` collection's item `id`.
+    static func sessionItem(_ id: String) -> String { sessionCollection + "/" + id }
+
     /// The names of the aliases the provider answers, and the collection each names.
     static func alias(_ name: String) -> String? {
-        name == "default" || name == "login" ? collection : nil
+        switch name {
+        case "default", "login": return collection
+        case "session": return sessionCollection
+        default: return nil
+        }
     }
 }
 

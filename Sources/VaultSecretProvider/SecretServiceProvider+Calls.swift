@@ -23,6 +23,8 @@ extension SecretServiceProvider {
             case .service: return try serviceCall(call)
             case .collection: return try collectionCall(call)
             case .item(let element): return try itemCall(call, element: element)
+            case .sessionCollection: return try sessionCollectionCall(call)
+            case .sessionItem(let id): return try sessionItemCall(call, id: id)
             case .session(let path): return sessionCall(call, path: path)
             case .prompt(let path): return promptCall(call, path: path)
             case .unknown: return SecretErrors.reply(SecretErrors.noSuchObject, "no object at \(call.path)")
@@ -45,7 +47,7 @@ extension SecretServiceProvider {
     private func serviceCall(_ call: IncomingCall) throws -> CallReply {
         let a = call.arguments
         if call.interface == SecretServiceProvider.propertiesInterface {
-            return properties(call) { ["Collections": .paths([ObjectPaths.collection])] }
+            return properties(call) { ["Collections": .paths([ObjectPaths.collection, ObjectPaths.sessionCollection])] }
         }
         switch (call.member, a.count) {
         case ("OpenSession", 2): return openSession(call)
@@ -108,19 +110,26 @@ extension SecretServiceProvider {
 
     private func search(_ wanted: [String: String]) throws -> (unlocked: [String], locked: [String]) {
         // While the group is locked its attributes are sealed: nothing is found (docs/SECRET-SERVICE.md).
-        guard case .unlocked(let items) = try collection.contents() else { return ([], []) }
+        let inSession = sessionCollectionSearch(wanted)
+        guard case .unlocked(let items) = try collection.contents() else { return (inSession, []) }
         let found = items.filter { ItemMapping.matches(ItemMapping.attributes(of: $0).attributes, wanted) }
-        return (found.map { ObjectPaths.item(ItemMapping.pathElement(of: $0)) }, [])
+        return (found.map { ObjectPaths.item(ItemMapping.pathElement(of: $0)) } + inSession, [])
     }
 
     private func getSecrets(_ paths: [String], sessionPath: String, sender: String) throws -> CallReply {
         guard let session = session(sessionPath, for: sender) else {
             return SecretErrors.reply(SecretErrors.noSession, "no session \(sessionPath) for this connection")
         }
+        var entries: [(DBusValue, DBusValue)] = []
+        for path in paths {
+            guard case .sessionItem(let id) = ObjectPaths.target(of: path), let item = sessionCollection.item(id) else { continue }
+            entries.append((.objectPath(path), try session.encode(SecretBytes(item.secret), contentType: item.contentType)))
+        }
+        let wantsLogin = paths.contains { if case .item = ObjectPaths.target(of: $0) { return true } else { return false } }
+        guard wantsLogin else { return .values([.dictionary(key: "o", value: "(oayays)", entries)]) }
         guard case .unlocked(let items) = try collection.contents() else {
             return SecretErrors.reply(SecretErrors.isLocked, "the vault group \(settings.group.name) is locked")
         }
-        var entries: [(DBusValue, DBusValue)] = []
         for path in paths {
             guard case .item(let element) = ObjectPaths.target(of: path), let item = collection.item(atPathElement: element, in: items) else { continue }
             let contentType = ItemMapping.attributes(of: item).contentType
@@ -145,11 +154,17 @@ extension SecretServiceProvider {
         return .none
     }
 
-    /// With no terminal and no prompt program, a prompt completes at once as dismissed: never a hang.
+    /// With a prompt program configured, `Prompt` asks through it and completes with the objects
+    /// unlocked; with none (or when it fails, or on `Dismiss`), the prompt completes at once as
+    /// dismissed: never a hang.
     private func promptCall(_ call: IncomingCall, path: String) -> CallReply {
-        guard prompts[path] != nil else { return SecretErrors.reply(SecretErrors.noSuchObject, "no prompt \(path)") }
+        guard let objects = prompts[path] else { return SecretErrors.reply(SecretErrors.noSuchObject, "no prompt \(path)") }
         guard call.member == "Prompt" || call.member == "Dismiss" else { return unknown(call) }
         prompts[path] = nil
+        if call.member == "Prompt", let ask = settings.askToUnlock, ask(), case .unlocked? = try? collection.contents() {
+            bus.emit(path: path, interface: "org.freedesktop.Secret.Prompt", member: "Completed", [.boolean(false), .variant(.paths(objects))])
+            return .none
+        }
         bus.emit(path: path, interface: "org.freedesktop.Secret.Prompt", member: "Completed", [.boolean(true), .variant(.paths([]))])
         return .none
     }
@@ -161,8 +176,9 @@ extension SecretServiceProvider {
         case "/org": return ["freedesktop"]
         case "/org/freedesktop": return ["secrets"]
         case ObjectPaths.service: return ["collection", "aliases"]
-        case ObjectPaths.service + "/collection": return ["login"]
-        case ObjectPaths.service + "/aliases": return ["default"]
+        case ObjectPaths.service + "/collection": return ["login", "session"]
+        case ObjectPaths.service + "/aliases": return ["default", "session"]
+        case ObjectPaths.sessionCollection, ObjectPaths.sessionAlias: return sessionCollection.items.map(\.id)
         case ObjectPaths.collection, ObjectPaths.defaultAlias:
             guard case .unlocked(let items)? = try? collection.contents() else { return [] }
             return items.map(ItemMapping.pathElement(of:))

@@ -114,8 +114,19 @@ extension SecretServiceProvider {
         let a = call.arguments
         if call.interface == SecretServiceProvider.propertiesInterface {
             if call.member == "Set" {
+                if a.count == 3, a[1].text == "Attributes", let attributes = a[2].stringDictionary {
+                    // The attributes that name the vault item (its service and account) stay; the others change in place.
+                    let key = ItemMapping.key(attributes: attributes, label: ItemMapping.label(of: item))
+                    guard key.service == item.service, key.account == item.account else {
+                        return SecretErrors.reply(SecretErrors.notSupported,
+                                                  "these attributes name another vault item (\(key.service), \(key.account)): store it again under them")
+                    }
+                    try collection.setAttributes(of: item, to: attributes)
+                    bus.emit(path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged", [.objectPath(path)])
+                    return .none
+                }
                 guard a.count == 3, a[1].text == "Label", let label = a[2].text else {
-                    return SecretErrors.reply(SecretErrors.notSupported, "an item's attributes name its vault item: store it again instead")
+                    return SecretErrors.reply(SecretErrors.notSupported, "an item's Label and Attributes can be set")
                 }
                 try collection.setLabel(of: item, to: label)
                 bus.emit(path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged", [.objectPath(path)])

@@ -18,6 +18,9 @@ public final class SecretServiceProvider {
         /// For tests only: seconds to wait, once idle, before the name is released (calls that come
         /// meanwhile are queued, and answered after the release).
         public var shutdownPause: Double = 0
+        /// Asks the passphrase through the configured prompt program and unlocks the vault; true when
+        /// it did. Nil when none is configured: then Unlock's prompt completes at once as dismissed.
+        public var askToUnlock: (() -> Bool)?
 
         public init(group: AccessGroup, idleSeconds: Int, openStore: @escaping () throws -> ItemStore) {
             self.group = group
@@ -32,6 +35,8 @@ public final class SecretServiceProvider {
     let settings: Settings
     let bus: BusConnection
     let collection: DesktopCollection
+    /// The `session` collection, kept in the login's kernel keyring.
+    let sessionCollection = SessionCollection()
     var sessions: [String: TransferSession] = [:]
     /// Connections that called and are still on the bus.
     var clients: Set<String> = []

@@ -41,7 +41,7 @@ import Testing
     @Test(arguments: ["no-provider-before-first-call", "secret-tool-store-lookup-search-clear", "secretstorage-over-dh",
                       "keyring-set-get", "chromium-150", "evolution-alias-path", "go-keyring-login-path",
                       "empty-search-matches-nothing", "session-of-another-connection", "git-credential-libsecret",
-                      "backend-refuses-vault-provider"])
+                      "backend-refuses-vault-provider", "set-attributes"])
     func clientStoresAndReadsThroughTheProvider(scenario: String) throws {
         let sandbox = try SecretServiceProviderTests.sandbox()
         let result = try SecretServiceProviderTests.run(sandbox, [scenario])
@@ -57,6 +57,16 @@ import Testing
         #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
         #expect(result.stderr.components(separatedBy: "Successfully activated service 'org.freedesktop.secrets'").count == 3,
                 "not activated twice: \(result.stderr)")
+    }
+
+    /// The `session` collection lives in the login's kernel keyring (a test login's session keyring,
+    /// which the bus and so the activated provider inherit): an item stored there is found again after
+    /// an idle exit, and never lands in the vault.
+    @Test func sessionCollectionSurvivesIdleExit() throws {
+        let sandbox = try SecretServiceProviderTests.sandbox(idle: 1)
+        try sandbox.login("desk")
+        let result = try SecretServiceProviderTests.run(sandbox, ["session-collection-survives-idle-exit"])
+        #expect(result.status == 0 && result.stdoutText.contains("ok session-collection-survives-idle-exit"), "\(result.stdoutText)\(result.stderr)")
     }
 
     /// With no idle time the provider exits as soon as no client is left: 60 lookups, four at a time,
@@ -83,6 +93,26 @@ import Testing
     @Test func lockedVaultAnswersAtOnce() throws {
         let sandbox = try SecretServiceProviderTests.sandbox(keyFileInEnvironment: false)
         let result = try SecretServiceProviderTests.run(sandbox, ["locked-vault"])
+        #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
+    }
+
+    /// With secret-service-prompt naming a program (a fake systemd-ask-password that prints the
+    /// passphrase), Unlock asks through it and the vault opens: Completed(false, [collection]).
+    @Test func unlockAsksThroughTheConfiguredPromptProgram() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("pass", Array("pw-of-vault\n".utf8))
+        #expect(try sandbox.vault(["init", "--passphrase-file", sandbox.path("pass"), "--kdf-cost", "testing"]).status == 0)
+        let added = try sandbox.vault(["add", "-s", "svc", "-a", "bob", "--group", "desktop", "--passphrase-file", sandbox.path("pass")],
+                                      stdin: Array("pw".utf8))
+        #expect(added.status == 0, "\(added.stderr)")
+        try sandbox.login("desk")
+        sandbox.environment["XDG_DATA_HOME"] = sandbox.home + "/.local/share"
+        try sandbox.write("ask", Array("#!/bin/sh\nprintf '%s\\n' \"$1\" > \"$HOME/asked\"\necho pw-of-vault\n".utf8), mode: 0o700)
+        try FileManager.default.createDirectory(atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try sandbox.write(".config/vault/config", Array("secret-service-prompt = \(sandbox.path("ask"))\n".utf8))
+        #expect(try sandbox.vault(["secret-service", "enable"]).status == 0)
+        let result = try SecretServiceProviderTests.run(sandbox, ["unlock-through-prompt-program"])
         #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
     }
 
@@ -121,6 +151,19 @@ import Testing
         let result = try sandbox.vault(["secret-service", "serve"])
         let lines = result.stderr.split(separator: "\n")
         #expect(result.status == 2 && lines.count == 2 && lines[0].contains(words) && lines[1].hasPrefix("vault: hint: "), "\(result.stderr)")
+    }
+
+    /// With no session bus, `status` says that it cannot ask who holds the name (not `serve`'s words),
+    /// after saying whether the provider is enabled; exit 53 (notAvailable) with a hint.
+    @Test func statusWithoutASessionBusSaysSo() throws {
+        let sandbox = try SecretServiceProviderTests.sandbox()
+        sandbox.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + sandbox.path("no-bus-here")
+        let result = try sandbox.vault(["secret-service", "status"])
+        let lines = result.stderr.split(separator: "\n")
+        #expect(result.status == 53, "\(result.stderr)")
+        #expect(lines.count == 3 && lines[0].hasPrefix("vault: enabled: ")
+                && lines[1].contains("no session bus: cannot tell who holds org.freedesktop.secrets")
+                && !lines[1].contains("serve on") && lines[2].hasPrefix("vault: hint: "), "\(result.stderr)")
     }
 
     /// `vault get` never loads libdbus-1; `vault secret-service status` does (the control that shows

@@ -23,6 +23,10 @@ struct VaultAccess {
     /// SDK's `credential_process`), or nil: then vault never prompts, even with a terminal.
     var promptsForbiddenByCaller: String?
 
+    /// Asks the passphrase some other way than the terminal (the Secret Service provider's prompt
+    /// program), or nil; asked before a prompt, after a named credential.
+    var askedPassphrase: (() throws -> SecretBytes)?
+
     /// --vault or VAULT_PATH, else the default vault.
     var location: VaultLocation {
         overriddenLocation ?? VaultLocation.resolve(explicitPath: try? settings.value(.vault), environment: environment)
@@ -77,6 +81,7 @@ struct VaultAccess {
     /// The credential for this call: named, or typed at a prompt; exit 36 when neither may be had.
     func credential() throws -> UnlockSecret {
         if let named = try namedCredential(flagsOnly: false) { return named }
+        if let askedPassphrase { return .passphrase(try askedPassphrase()) }
         if let reason = reasonPromptsAreOff { throw CommandFailure.interactionNotAllowed(reason: reason) }
         guard let typed = try invocation.terminal.readHidden(prompt: "Passphrase for \(location.path): ") else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")

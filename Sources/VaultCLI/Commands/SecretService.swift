@@ -47,6 +47,9 @@ enum SecretServiceCommand {
         var settings = SecretServiceProvider.Settings(group: try group(invocation), idleSeconds: try idleSeconds(invocation)) {
             try VaultAccess(quiet).vault()
         }
+        if let program = try invocation.config().value("secret-service-prompt"), !program.isEmpty {
+            settings.askToUnlock = { SecretServicePrompt.unlock(program: program, quiet) }
+        }
         #if DEBUG
         // For tests: a pause before the name is released, so a call can arrive during the shutdown.
         settings.shutdownPause = Double(invocation.environment["VAULT_TEST_SHUTDOWN_PAUSE_MS"].flatMap { Int($0) } ?? 0) / 1000
@@ -79,6 +82,8 @@ enum SecretServiceCommand {
             let owner = try SecretServiceOwner.current()
             invocation.terminal.say(SecretServiceText.owner(owner, isVault: owner.map(isVault) ?? false,
                                                             group: try group(invocation).name, vault: VaultAccess(invocation).location.path))
+        } catch ProviderError.noSessionBus(_, let message) {
+            throw SecretServiceText.noBusToAsk(message)
         } catch let error as ProviderError {
             throw SecretServiceText.failure(error)
         }

@@ -75,7 +75,7 @@ enum UnlockCommand {
 }
 
 /// The session `vault unlock` leaves: extended or new, and where it lives.
-private struct UnlockedSession {
+struct UnlockedSession {
     var token: String
     var extended: Bool
     var inLoginKeyring: Bool

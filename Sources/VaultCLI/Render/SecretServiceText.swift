@@ -8,6 +8,9 @@ enum SecretServiceText {
     static func badIdle(_ text: String) -> String { "the config key secret-service-idle holds \(quoted(text)), not a number of seconds" }
     static func idleHint(_ path: String) -> String { "write secret-service-idle = 60 (0 to 86400) in \(quoted(path))" }
 
+    /// What the prompt program is asked.
+    static func question(_ vault: String) -> String { "Passphrase for \(vault) (a program asks vault's desktop keyring to unlock):" }
+
     static func enabled(_ activation: SecretServiceActivation) -> String {
         "enabled: D-Bus starts 'vault secret-service serve' when a program asks for org.freedesktop.secrets "
             + "(\(activation.activationFile), \(activation.unitFile))"
@@ -31,6 +34,12 @@ enum SecretServiceText {
         guard let owner else { return "no program holds org.freedesktop.secrets now" }
         if isVault { return "org.freedesktop.secrets is served by vault: \(describe(owner)), group \(quoted(group)) of \(quoted(vault))" }
         return "org.freedesktop.secrets is held by another program: \(describe(owner))"
+    }
+
+    /// `status`'s line (and hint) when there is no session bus to ask.
+    static func noBusToAsk(_ message: String) -> CommandFailure {
+        CommandFailure(.notAvailable, "no session bus: cannot tell who holds org.freedesktop.secrets (\(message))",
+                       hint: "run it in the desktop login (where DBUS_SESSION_BUS_ADDRESS is set); D-Bus starts the provider there")
     }
 
     static func otherOwner(_ owner: SecretServiceOwner) -> String {

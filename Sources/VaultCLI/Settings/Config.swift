@@ -23,6 +23,7 @@ struct Config: Sendable {
         "tpm": "the TPM that seals device keys: a TCTI string such as device:/dev/tpmrm0, or off (like VAULT_TPM)",
         "secret-service-group": "the vault group `vault secret-service serve` serves as the desktop's login collection (desktop when unset)",
         "secret-service-idle": "the seconds `vault secret-service serve` waits with no client before it exits (60 when unset)",
+        "secret-service-prompt": "a program (systemd-ask-password) `vault secret-service serve` asks the passphrase through when a program asks it to unlock; it prints the passphrase",
         "tpm-pcrs": "the PCRs (sha256 bank) a device key's TPM seal binds to, separated by commas; 7 when unset",
     ]
 

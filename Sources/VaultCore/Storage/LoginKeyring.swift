@@ -101,7 +101,7 @@ enum LoginKeyring {
     /// The id of the login's session keyring; throws when the process has none of its own: then
     /// KEY_SPEC_SESSION_KEYRING names the user's default session keyring, which every process of
     /// the user reaches (a key there would be the `vault run` child's too).
-    private static func loginSessionKeyring() throws -> Int32 {
+    static func loginSessionKeyring() throws -> Int32 {
         let session = try call("get_keyring_id") { vault_keyctl_get_keyring_id(KEY_SPEC_SESSION_KEYRING) }
         let userDefault = try call("get_keyring_id") { vault_keyctl_get_keyring_id(KEY_SPEC_USER_SESSION_KEYRING) }
         guard session != userDefault else { throw LoginKeyringProblem.noLoginSessionKeyring }
@@ -109,7 +109,7 @@ enum LoginKeyring {
     }
 
     @discardableResult
-    private static func call(_ operation: String, _ body: () -> Int) throws -> Int {
+    static func call(_ operation: String, _ body: () -> Int) throws -> Int {
         let result = body()
         guard result < 0 else { return result }
         let error = errno

@@ -26,6 +26,7 @@ NAME = "org.freedesktop.secrets"
 SERVICE = DBusAddress("/org/freedesktop/secrets", bus_name=NAME, interface="org.freedesktop.Secret.Service")
 LOGIN = "/org/freedesktop/secrets/collection/login"
 DEFAULT_ALIAS = "/org/freedesktop/secrets/aliases/default"
+SESSION_COLLECTION = "/org/freedesktop/secrets/collection/session"
 
 
 def call(conn, address, method, signature=None, body=()):
@@ -139,7 +140,7 @@ def evolution_alias_path():
     label = prop(conn, DEFAULT_ALIAS, "org.freedesktop.Secret.Collection", "Label")
     expect(label == "Login", "the alias's label is %r" % label)
     collections = prop(conn, "/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "Collections")
-    expect(collections == [LOGIN], "Collections is %r" % collections)
+    expect(collections == [LOGIN, SESSION_COLLECTION], "Collections is %r" % collections)
 
 
 def go_keyring_login_path():
@@ -207,6 +208,26 @@ def locked_vault():
     expect(time.monotonic() - started < 2, "the prompt took %.1f s" % (time.monotonic() - started))
 
 
+def unlock_through_prompt_program():
+    """With secret-service-prompt naming a program, Unlock asks through it: the passphrase it prints
+    unlocks the vault (a session kept in the login's keyring), and Completed says so."""
+    conn = open_dbus_connection(bus="SESSION")
+    expect(prop(conn, LOGIN, "org.freedesktop.Secret.Collection", "Locked") is True, "the collection reads as unlocked")
+    unlocked, prompt = call(conn, SERVICE, "Unlock", "ao", ([LOGIN],))
+    expect(unlocked == [] and prompt != "/", "Unlock gave %r %r" % (unlocked, prompt))
+    rule = MatchRule(type="signal", interface="org.freedesktop.Secret.Prompt", member="Completed", path=prompt)
+    unwrap_msg(conn.send_and_get_reply(message_bus.AddMatch(rule), timeout=10))
+    with conn.filter(rule) as queue:
+        call(conn, at(prompt, "org.freedesktop.Secret.Prompt"), "Prompt", "s", ("",))
+        completed = conn.recv_until_filtered(queue, timeout=10)
+    expect(completed.body[0] is False and list(completed.body[1][1]) == [LOGIN], "the prompt completed as %r" % (completed.body,))
+    expect(prop(conn, LOGIN, "org.freedesktop.Secret.Collection", "Locked") is False, "the collection is still locked")
+    found = call(conn, SERVICE, "SearchItems", "a{ss}", ({"service": "svc"},))[0]
+    expect(len(found) == 1, "the unlocked search found %r" % found)
+    asked = open(os.path.join(os.environ["HOME"], "asked")).read()
+    expect(asked.startswith("Passphrase for "), "the program was asked %r" % asked)
+
+
 def idle_exit_and_reactivation():
     conn = open_dbus_connection(bus="SESSION")
     expect(secret_tool("store", "--label=Kept", "service", "kept", "username", "k", stdin=b"still-here").returncode == 0, "store failed")
@@ -220,6 +241,64 @@ def idle_exit_and_reactivation():
     time.sleep(3)
     expect(has_owner(conn), "the provider exited while a client held a session")
     del session
+
+
+def session_collection_survives_idle_exit():
+    """The `session` collection (alias `session`) is kept in the login's kernel keyring, not in the
+    vault: what is stored there is found again after the provider's idle exit."""
+    watcher = open_dbus_connection(bus="SESSION")
+    conn = open_dbus_connection(bus="SESSION")
+    expect(call(conn, SERVICE, "ReadAlias", "s", ("session",))[0] == SESSION_COLLECTION, "ReadAlias('session') is not the session collection")
+    session = plain_session(conn)
+    path = create(conn, session, SESSION_COLLECTION, "for now", {"app": "scratch", "key": "k1"}, b"short-lived")
+    expect(path.startswith(SESSION_COLLECTION + "/"), "the item is at %r" % path)
+    again = create(conn, session, "/org/freedesktop/secrets/aliases/session", "for now", {"app": "scratch", "key": "k1"}, b"replaced")
+    expect(again == path, "replace made a second item %r beside %r" % (again, path))
+    label = prop(conn, SESSION_COLLECTION, "org.freedesktop.Secret.Collection", "Label")
+    expect(label == "Session", "the session collection's label is %r" % label)
+    expect(vault("list", "--group", "desktop").stdout.find(b"scratch") < 0, "the session item went into the vault")
+    conn.close()
+    deadline = time.monotonic() + 15
+    while has_owner(watcher) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    expect(not has_owner(watcher), "the provider did not exit when idle")
+    conn = open_dbus_connection(bus="SESSION")
+    session = plain_session(conn)
+    unlocked, locked = call(conn, SERVICE, "SearchItems", "a{ss}", ({"app": "scratch"},))
+    expect(unlocked == [path] and locked == [], "after the idle exit the search finds %r %r" % (unlocked, locked))
+    secrets = call(conn, SERVICE, "GetSecrets", "aoo", (unlocked, session))[0]
+    expect(bytes(secrets[path][2]) == b"replaced", "GetSecrets gave %r" % (secrets,))
+    attributes = prop(conn, path, "org.freedesktop.Secret.Item", "Attributes")
+    expect(attributes == {"app": "scratch", "key": "k1"}, "the item's attributes are %r" % attributes)
+    call(conn, at(path, "org.freedesktop.Secret.Item"), "Delete")
+    unlocked, _ = call(conn, SERVICE, "SearchItems", "a{ss}", ({"app": "scratch"},))
+    expect(unlocked == [], "a deleted session item is still found")
+
+
+def set_attributes():
+    """An item's Attributes set through org.freedesktop.DBus.Properties: a login item's attributes that
+    leave its vault service and account as they are change in place; ones that would name another
+    vault item are refused with NotSupported; a session item's change freely."""
+    conn = open_dbus_connection(bus="SESSION")
+    session = plain_session(conn)
+    path = create(conn, session, LOGIN, "attrs", {"service": "attr-svc", "username": "u", "extra": "1"}, b"kept")
+    properties = at(path, "org.freedesktop.DBus.Properties")
+    item = "org.freedesktop.Secret.Item"
+    call(conn, properties, "Set", "ssv", (item, "Attributes", ("a{ss}", {"service": "attr-svc", "username": "u", "extra": "2"})))
+    attributes = prop(conn, path, item, "Attributes")
+    expect(attributes == {"service": "attr-svc", "username": "u", "extra": "2"}, "the attributes are %r" % attributes)
+    found = call(conn, SERVICE, "SearchItems", "a{ss}", ({"extra": "2"},))[0]
+    expect(found == [path], "the search by the new attribute finds %r" % found)
+    try:
+        call(conn, properties, "Set", "ssv", (item, "Attributes", ("a{ss}", {"service": "other-svc", "username": "u"})))
+        expect(False, "attributes naming another vault item were taken")
+    except DBusErrorResponse as error:
+        expect(error.name == "org.freedesktop.DBus.Error.NotSupported", "refused with %s" % error.name)
+    expect(vault("get", "-s", "attr-svc", "-a", "u", "--group", "desktop").stdout == b"kept", "the vault item moved or changed")
+    scratch = create(conn, session, SESSION_COLLECTION, "scratch", {"app": "a"}, b"s")
+    call(conn, at(scratch, "org.freedesktop.DBus.Properties"), "Set", "ssv", (item, "Attributes", ("a{ss}", {"app": "b"})))
+    found = call(conn, SERVICE, "SearchItems", "a{ss}", ({"app": "b"},))[0]
+    expect(found == [scratch], "the session item's new attributes find %r" % found)
 
 
 def git_credential_libsecret():
