@@ -34,6 +34,7 @@ extension Vault {
         /// owner's own sessions are not what is revoked): the token in `VAULT_SESSION`, and with
         /// `holdsLoginKeyringSession` the one this login's kernel keyring keeps. Every other ends.
         public var heldSessionToken: String?
+        /// Whether the caller's shell holds this login's kernel-keyring session, carried on like `heldSessionToken`.
         public var holdsLoginKeyringSession = false
 
         /// A configuration with the given fields; each left out has its default.

@@ -30,6 +30,7 @@ public struct ImportEntry: Sendable {
     /// Bitwarden's `creationDate` and `revisionDate`); nil where it says nothing. The caller reads
     /// them (and says so when one does not read as a date): the item keeps them, not the import's time.
     public var created: String?
+    /// When the source says the entry last changed (as `created`).
     public var modified: String?
 
     /// An entry with these names, secret and fields.
