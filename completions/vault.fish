@@ -98,7 +98,7 @@ complete -c vault -n __vault_no_command -a trash -d 'list deleted items that can
 complete -c vault -n __vault_no_command -a undelete -d 'bring back a deleted item from the trash'
 complete -c vault -n __vault_no_command -a list -d 'list items, never their secrets'
 complete -c vault -n __vault_no_command -a history -d 'list the earlier secrets of one item, never the secrets'
-complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups'
+complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups, or set the variable names their items may set'
 complete -c vault -n __vault_no_command -a grant -d 'write a scoped credential that opens some groups only'
 complete -c vault -n __vault_no_command -a identity -d 'make an age identity, or print the recipient of one'
 complete -c vault -n __vault_no_command -a member -d 'add, list or remove members: age recipients the vault is sealed to'
@@ -297,8 +297,9 @@ complete -c vault -n '__vault_using history' -a '(__vault_names items)' -d 'the 
 
 complete -c vault -n '__vault_using group' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using group' -s y -l yes -d 'delete a group that holds items without asking (needed without a terminal)'
-complete -c vault -n '__vault_using group' -a 'list create delete' -d 'list, create or delete'
-complete -c vault -n '__vault_using group' -a '(__vault_names groups)' -d 'the group to create or delete'
+complete -c vault -n '__vault_using group' -a 'list create delete allow-env' -d 'list, create, delete or allow-env'
+complete -c vault -n '__vault_using group' -a '(__vault_names groups)' -d 'the group to create, delete or set allowed names of'
+complete -c vault -n '__vault_using group' -d 'allow-env: the names its items may set, NAME,PREFIX*,… (\'\' for none)'
 
 complete -c vault -n '__vault_using grant' -l group -x -a '(__vault_names groups)' -d 'a group the credential opens; repeat it for several'
 complete -c vault -n '__vault_using grant' -l read-only -d 'the credential can read items but not change them'

@@ -122,6 +122,7 @@ extension ErrorReport {
         case .quarantineDamagedGroups: return "quarantine damaged groups"
         case .createGroups: return "create groups"
         case .deleteGroups: return "delete groups"
+        case .allowEnvNames: return "set the variable names a group's items may set"
         case .grantCredentials: return "grant credentials"
         case .revokeCredentials: return "revoke credentials"
         case .copyVault: return "copy the vault"
