@@ -32,9 +32,12 @@ enum ImportFormat: String, CaseIterable {
             guard let source else {
                 throw UsageError("no file named", hint: "give the export file, or - for stdin: vault import --from \(rawValue) FILE")
             }
+            if self == .bitwardenJSON {
+                let stream = source == "-" ? ExportStream(fileDescriptor: STDIN_FILENO, name: "stdin") : try ExportStream.open(path: source)
+                return (try BitwardenExport.entries(reading: stream, origin: .named(source)), source)
+            }
             let bytes = source == "-" ? try Self.readStandardInput() : try ExportFile.read(path: source)
             switch self {
-            case .bitwardenJSON: return (try BitwardenExport.entries(from: bytes, origin: .named(source)), source)
             case .keepassxcCSV: return (try ColumnMapping.keePassXC.entries(from: bytes), source)
             case .onePasswordCSV: return (try ColumnMapping.onePassword.entries(from: bytes), source)
             default:
