@@ -12,7 +12,7 @@ public final class ExportStream {
     private let fd: Int32
     private let closes: Bool
     private let name: String
-    private let chunk = SecretBytes(count: ExportStream.chunkSize)
+    private let chunk: SecretBytes
     private var start = 0, end = 0
     /// Bytes consumed before `start` of the chunk: the offset of the next byte in the export.
     private var consumedBefore = 0
@@ -23,6 +23,17 @@ public final class ExportStream {
         self.fd = fd
         self.closes = closes
         self.name = name
+        chunk = SecretBytes(count: ExportStream.chunkSize)
+    }
+
+    /// An export already in locked memory (a program's output), read as one chunk.
+    public init(bytes: SecretBytes) {
+        fd = -1
+        closes = false
+        name = "the output"
+        chunk = bytes
+        end = bytes.count
+        atEnd = true
     }
 
     /// Opens the export file at `path`: `noSuchFile` when it is missing, `unreadableFile` when it
