@@ -12,7 +12,7 @@ struct OwnerAllowedNames {
     init(_ store: ItemStore, groups: [AccessGroup?], items: [Item], command: String) throws {
         // The desktop keyring's items have no team log, and so no owner's names.
         let owners: [AccessGroup: AllowedEnvNames]?
-        if let vault = store as? Vault { owners = try vault.ownerAllowedEnvNames() } else { owners = [:] }
+        if let vault = store.fileVault { owners = try vault.ownerAllowedEnvNames() } else { owners = [:] }
         guard let read = owners else {
             throw AcceptedNames.noneNamed(command, group: groups.count == 1 ? groups[0] : nil, unpinned: true)
         }
