@@ -277,8 +277,9 @@ _vault_positional_kind() {
         "undelete "0) echo "names items" ;;
         "list "0) echo "names items" ;;
         "history "0) echo "names items" ;;
-        "group "0) echo "words list create delete" ;;
+        "group "0) echo "words list create delete allow-env" ;;
         "group "1) echo "names groups" ;;
+        "group "2) echo "none" ;;
         "identity "0) echo "words new show" ;;
         "identity "1) echo "file" ;;
         "member "0) echo "words add list remove" ;;

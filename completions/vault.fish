@@ -105,7 +105,7 @@ complete -c vault -n __vault_no_command -a env -d 'print items as environment va
 complete -c vault -n __vault_no_command -a inject -d 'fill a template\'s secret references'
 complete -c vault -n __vault_no_command -a scan -d 'find leaked secrets in files or git history'
 complete -c vault -n __vault_no_command -a redact -d 'copy stdin to stdout with every secret concealed'
-complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups'
+complete -c vault -n __vault_no_command -a group -d 'list, create or delete access groups, or set the variable names their items may set'
 complete -c vault -n __vault_no_command -a grant -d 'write a scoped credential that opens some groups only'
 complete -c vault -n __vault_no_command -a revoke -d 'end every credential granted for a group'
 complete -c vault -n __vault_no_command -a identity -d 'make an age identity, or print the recipient of one'
@@ -293,8 +293,9 @@ complete -c vault -n '__vault_using history' -a '(__vault_names items)' -d 'the 
 
 complete -c vault -n '__vault_using group' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using group' -s y -l yes -d 'delete a group that holds items without asking (needed without a terminal)'
-complete -c vault -n '__vault_using group' -a 'list create delete' -d 'list, create or delete'
-complete -c vault -n '__vault_using group' -a '(__vault_names groups)' -d 'the group to create or delete'
+complete -c vault -n '__vault_using group' -a 'list create delete allow-env' -d 'list, create, delete or allow-env'
+complete -c vault -n '__vault_using group' -a '(__vault_names groups)' -d 'the group to create, delete or set allowed names of'
+complete -c vault -n '__vault_using group' -d 'allow-env: the names its items may set, NAME,PREFIX*,… (\'\' for none)'
 
 complete -c vault -n '__vault_using grant' -l group -x -a '(__vault_names groups)' -d 'a group the credential opens; repeat it for several'
 complete -c vault -n '__vault_using grant' -l read-only -d 'the credential can read items but not change them'

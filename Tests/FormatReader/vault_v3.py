@@ -78,7 +78,7 @@ DATE_TAGS = {7: "created", 8: "modified", 9: "expires"}
 SECRET, REVISION, CONFLICT, NOTES, OTP = 10, 12, 13, 14, 15
 SEALED_FIELDS = {SECRET: "secret", NOTES: "notes", OTP: "otp"}
 LOG_KINDS = {1: "created", 2: "member added", 3: "member removed", 4: "re-keyed", 5: "group key replaced",
-             6: "group deleted", 7: "joined"}
+             6: "group deleted", 7: "joined", 8: "env names allowed"}
 MAX_RECORD = (1 << 20) + (64 << 10)
 
 
@@ -277,6 +277,8 @@ def parse_team_log(r, f):
         kind, epoch = r.u8(), r.u64()
         parents = [r.take(32) for _ in range(r.u8())]
         digest = r.take(32)
+        # Kind 8 keeps its change in clear too: u16 n and n bytes, covered by the entry's hash.
+        clear = r.take(r.u16()) if kind == 8 else b""
         entry_hash = sha256(b"vault team log entry" + vault_id + r.data[start:r.at])
         if number == 0:
             # The first entry names one parent of 32 zero bytes (the page's "no parent").
@@ -290,7 +292,7 @@ def parse_team_log(r, f):
         if entry_hash in epochs or kind not in LOG_KINDS:
             raise Damaged("a team log entry repeated or of no kind")
         epochs[entry_hash] = epoch
-        f["log"].append({"kind": kind, "epoch": epoch, "parents": parents, "digest": digest, "hash": entry_hash})
+        f["log"].append({"kind": kind, "epoch": epoch, "parents": parents, "digest": digest, "hash": entry_hash, "clear": clear})
     f["log_head"] = f["log"][-1]["hash"]
     if f["log"][-1]["epoch"] != f["key_epoch"]:
         raise Damaged("the key epoch is not the team log's")
@@ -547,6 +549,10 @@ def open_team_log(f, wk):
             change.update(name=p.lengthed(64).decode("utf-8"), recipient=p.take(32).hex())
         elif entry["kind"] == 4:
             change["trust_key_replaced"] = p.u8() == 1
+        elif entry["kind"] == 8:
+            if payload[16:] != entry["clear"]:
+                raise Damaged("a team log payload does not match its entry")
+            change.update(group=p.u32(), names=p.take(p.u16()).decode("utf-8"))
         else:
             change["group"] = p.u32()
         if not p.done():

@@ -157,6 +157,8 @@ import Testing
         try must(["member", "add", "runner", try recipient("runner"), "--group", "ci", "--read-only"])
         try must(["grant", "--group", "ci", "--out", s.path("ci.cred")])
         try must(["grant", "--group", "prod", "--read-only", "--out", s.path("prod.cred")])
+        // A kind 8 entry, its names in clear (docs/FORMAT.md, "Team log").
+        try must(["group", "allow-env", "ci", "APP_*,DEPLOY_TOKEN"])
         let trust = String(decoding: try s.vault(["trust"], environment: owner).stdout, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
 

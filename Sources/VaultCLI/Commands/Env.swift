@@ -35,13 +35,12 @@ struct EnvArguments: CommandArguments {
         _ = try acceptedNames()
     }
 
-    /// The names the job accepts; nil for json, which sets no variable and may print every name.
+    /// The names the job accepts (none named: the owner's, or a refusal once the vault is read);
+    /// nil for json, which sets no variable and may print every name.
     func acceptedNames() throws -> AcceptedNames? {
         let accepted = try AcceptedNames(only: only, prefixes: prefixes)
         guard accepted.isEmpty else { return accepted }
-        let format = try envFormat()
-        if format == .json { return nil }
-        throw AcceptedNames.noneNamed("vault env --format \(format.rawValue)")
+        return try envFormat() == .json ? nil : accepted
     }
 
     /// --format as a format, dotenv when not given.
@@ -67,7 +66,7 @@ enum EnvCommand {
         }
         let group = try ItemArguments(ItemSelection(group: arguments.group), invocation).group()
         let groupVariables = try GroupVariables(invocation, groups: [group], accepted: arguments.acceptedNames(),
-                                                allowedNames: arguments.allowedNames)
+                                                allowedNames: arguments.allowedNames, command: "vault env --format \(format.rawValue)")
         let variables = groupVariables.variables
         let refused = format.unwritable(variables)
         if !refused.isEmpty {

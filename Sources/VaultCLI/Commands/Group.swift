@@ -2,10 +2,12 @@ import VaultCore
 
 /// `vault group`'s arguments.
 struct GroupArguments: CommandArguments {
-    /// list, create or delete (the table allows no other).
+    /// list, create, delete or allow-env (the table allows no other).
     var action: String
-    /// The group to create or delete.
+    /// The group to create, delete or set the allowed names of.
     var name: String?
+    /// allow-env: the names, as written (empty: none).
+    var allowedNames: String?
     var json: Bool
     /// --yes: delete a group that holds items without asking.
     var yes: Bool
@@ -13,13 +15,28 @@ struct GroupArguments: CommandArguments {
     init(_ options: OptionReader) {
         action = options.positionals.first ?? ""
         name = options.positionals.dropFirst().first
+        allowedNames = options.positionals.dropFirst(2).first
         json = options.flag(.json)
         yes = options.flag(.yes)
     }
 
     func validate() throws {
         if action == "list", name != nil { throw UsageError("group list takes no name", hint: "run 'vault group list'") }
+        if action != "allow-env", let extra = allowedNames {
+            throw UsageError("group \(action) takes one name, not also \(quoted(extra))", hint: "run 'vault group \(action) NAME'")
+        }
+        if action == "allow-env" { _ = try allowed() }
     }
+
+    /// allow-env's names: nil to clear them. A missing or malformed list is a usage error.
+    func allowed() throws -> AllowedEnvNames? {
+        let hint = "write them as NAME,PREFIX*,… (e.g. 'APP_*,DEPLOY_TOKEN'), or '' for none: vault group allow-env GROUP NAMES"
+        guard let text = allowedNames else { throw UsageError("group allow-env needs a group and the names its items may set", hint: hint) }
+        if text.isEmpty { return nil }
+        guard let allowed = AllowedEnvNames(text: text) else {
+            throw UsageError("\(quoted(text)) is not a list of variable names and prefixes", hint: hint)
+        }
+        return allowed    }
 }
 
 /// `vault group list|create|delete`.
@@ -56,8 +73,16 @@ enum GroupCommand {
                                              ("dropped_conflict_versions", .array(removed.droppedConflictVersions.map { key in
                                                  .object([("service", .string(key.service)), ("account", .string(key.account)), ("group", .string(key.group.name))])
                                              }))]), asJSON: arguments.json)
+        case "allow-env":
+            let group = try ItemArguments.group(named: try required(name, action: "allow-env"))
+            let allowed = try arguments.allowed()
+            try access.vault().setAllowedEnvNames(allowed, for: group)
+            let words = allowed.map { "the items of group \(quoted(group.name)) may set \($0.text) when a job names none" }
+                ?? "the items of group \(quoted(group.name)) set only the names a job names"
+            invocation.report(words, json: .object([("group", .string(group.name)), ("allowed", allowed.map { .string($0.text) } ?? .null)]),
+                              asJSON: arguments.json)
         default:
-            preconditionFailure("the command table allows only list, create and delete")
+            preconditionFailure("the command table allows only list, create, delete and allow-env")
         }
     }
 

@@ -50,8 +50,7 @@ struct RunArguments: CommandArguments {
             throw UsageError("no command to run", hint: "put it after --, e.g. vault run -- ./deploy.sh")
         }
         try mount.validate()
-        let accepted = try AcceptedNames(only: only, prefixes: prefixes)
-        if accepted.isEmpty, !envGroups.isEmpty { throw AcceptedNames.noneNamed("vault run --env-group") }
+        _ = try AcceptedNames(only: only, prefixes: prefixes)
     }
 }
 
@@ -60,7 +59,7 @@ enum RunCommand {
         let groups = try arguments.envGroups.map(ItemArguments.group(named:))
         let groupVariables = groups.isEmpty ? nil : try GroupVariables(
             invocation, groups: groups, accepted: AcceptedNames(only: arguments.only, prefixes: arguments.prefixes),
-            allowedNames: arguments.allowedNames)
+            allowedNames: arguments.allowedNames, command: "vault run --env-group")
         let environment = try ChildEnvironment(invocation, arguments, groupVariables: groupVariables)
         if arguments.keepVaultEnv {
             invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")

@@ -36,27 +36,18 @@ enum ImportFormat: String, CaseIterable {
             guard let source else {
                 throw UsageError("no file named", hint: "give the export file, or - for stdin: vault import --from \(rawValue) FILE")
             }
-            let bytes = source == "-" ? try Self.readStandardInput() : try ExportFile.read(path: source)
+            let stream = source == "-" ? ExportStream(fileDescriptor: STDIN_FILENO, name: "stdin") : try ExportStream.open(path: source)
             switch self {
-            case .bitwardenJSON: return (try BitwardenExport.entries(from: bytes, origin: .named(source)), source)
-            case .keepassxcCSV: return (try ColumnMapping.keePassXC.entries(from: bytes), source)
-            case .onePasswordCSV: return (try ColumnMapping.onePassword.entries(from: bytes), source)
+            case .bitwardenJSON: return (try BitwardenExport.entries(reading: stream, origin: .named(source)), source)
+            case .keepassxcCSV: return (try ColumnMapping.keePassXC.entries(reading: stream), source)
+            case .onePasswordCSV: return (try ColumnMapping.onePassword.entries(reading: stream), source)
             default:
                 guard let columns = arguments.columns else {
                     throw UsageError("--from csv needs --columns", hint: "say which column is which, e.g. --columns service=Title,account=Username,secret=Password")
                 }
-                return (try ColumnMapping(parsing: columns).entries(from: bytes), source)
+                return (try ColumnMapping(parsing: columns).entries(reading: stream), source)
             }
         }
-    }
-
-    /// The export on stdin, refused whole past `ImportLimits.maxExportBytes`.
-    private static func readStandardInput() throws -> SecretBytes {
-        let (bytes, total) = SecretStream.readCounting(STDIN_FILENO, limit: ImportLimits.maxExportBytes)
-        guard total <= ImportLimits.maxExportBytes else {
-            throw ImportProblem(.named("stdin"), .tooLarge(bytes: total, limit: ImportLimits.maxExportBytes))
-        }
-        return bytes
     }
 }
 

@@ -38,9 +38,15 @@ struct AcceptedNames {
         names.contains(name) || prefixes.contains { name.hasPrefix($0) }
     }
 
-    /// The refusal of a command that would set item-named variables while the job named none.
-    static func noneNamed(_ command: String) -> UsageError {
-        UsageError("\(command) sets variables whose names the items' writers chose, and the job accepts none",
-                   hint: "name them: --only NAME[,NAME…] (e.g. --only DEPLOY_TOKEN) or --prefix PREFIX (e.g. --prefix APP_); see docs/RUN.md")
+    /// The refusal of a command that would set item-named variables while neither the job nor the
+    /// owner of `group` (nil: of the groups read) named any; `unpinned` when the owner named some but
+    /// no trust fingerprint is pinned to check they are the owner's.
+    static func noneNamed(_ command: String, group: AccessGroup? = nil, unpinned: Bool = false) -> UsageError {
+        let whose = group.map { "the job and the owner of group \(quoted($0.name)) accept none" } ?? "the job accepts none"
+        let owner = unpinned
+            ? "the owner's names count only with the trust fingerprint pinned: --trust FP or VAULT_TRUST (from 'vault trust')"
+            : "or have the group's owner allow them: vault group allow-env \(group?.name ?? "GROUP") 'APP_*' (read with VAULT_TRUST pinned)"
+        return UsageError("\(command) sets variables whose names the items' writers chose, and \(whose)",
+                          hint: "name them: --only NAME[,NAME…] (e.g. --only DEPLOY_TOKEN) or --prefix PREFIX (e.g. --prefix APP_); \(owner); see docs/RUN.md")
     }
 }

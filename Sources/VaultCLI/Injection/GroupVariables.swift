@@ -3,7 +3,8 @@ import VaultCrypto
 
 /// The items of some groups as environment variables, each named by its env name (or the name
 /// derived from service and account), read in one pass: what `vault env` prints and
-/// `vault run --env-group` sets. Only the names the job accepts (`AcceptedNames`) are taken; two
+/// `vault run --env-group` sets. Only the names the job accepts (`AcceptedNames`), or with none
+/// those the groups' owner allowed (`OwnerAllowedNames`), are taken; two
 /// items with one name are refused; an item whose secret is not text, or whose name is protected
 /// (`ProtectedVariable`) and not allowed by `--allow-env-name`, is skipped with a warning naming it.
 struct GroupVariables {
@@ -13,9 +14,10 @@ struct GroupVariables {
     /// The protected names that were skipped: the command exits non-zero for them after doing the rest.
     private(set) var skippedProtected: [String] = []
 
-    /// `accepted` are the names the job takes (nil: every name, for output that sets no variable);
-    /// `allowedNames` are the protected names --allow-env-name lets items set.
-    init(_ invocation: Invocation, groups: [AccessGroup?], accepted: AcceptedNames?, allowedNames: [String]) throws {
+    /// `accepted` are the names the job takes (nil: every name, for output that sets no variable;
+    /// none named: those the groups' owner allowed, `OwnerAllowedNames`, else the refusal of
+    /// `command`); `allowedNames` are the protected names --allow-env-name lets items set.
+    init(_ invocation: Invocation, groups: [AccessGroup?], accepted: AcceptedNames?, allowedNames: [String], command: String) throws {
         let progress = ProgressLine.start(invocation, label: "reading secrets")
         let store = try VaultAccess(invocation).store(progress: progress)
         defer { progress?.finish() }
@@ -40,7 +42,8 @@ struct GroupVariables {
         // Each name made once; sorted by name, the items of one name are neighbours.
         var names = items.map { EnvironmentName.of($0.attributes) }
         if let accepted {
-            let taken = names.indices.filter { accepted.accepts(names[$0]) }
+            let owners = accepted.isEmpty ? try OwnerAllowedNames(store, groups: groups, items: items, command: command) : nil
+            let taken = names.indices.filter { owners?.accepts(names[$0], in: items[$0].attributes.group) ?? accepted.accepts(names[$0]) }
             for name in accepted.names where !taken.contains(where: { names[$0] == name }) {
                 terminal.writeErr("vault: warning: no item of \(ReadableSecrets.scope(groups)) sets \(name)\n")
             }

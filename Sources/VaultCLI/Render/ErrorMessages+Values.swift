@@ -123,6 +123,7 @@ extension ErrorReport {
         case .quarantineDamagedGroups: return "quarantine damaged groups"
         case .createGroups: return "create groups"
         case .deleteGroups: return "delete groups"
+        case .allowEnvNames: return "set the variable names a group's items may set"
         case .grantCredentials: return "grant credentials"
         case .readExposure: return "read what members and credentials could open"
         case .acceptExposure: return "accept an exposed value"

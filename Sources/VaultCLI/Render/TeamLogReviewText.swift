@@ -26,6 +26,8 @@ enum TeamLogReviewText {
         case .groupKeyReplaced(let group): return "gave \(words(group)) a new key"
         case .groupDeleted(let group): return "deleted \(words(group))"
         case .joined(let count): return "joined two branches, \(counted(count, "member")) kept"
+        case .envNamesAllowed(let group, let names?): return "let the items of \(words(group)) set \(names)"
+        case .envNamesAllowed(let group, .none): return "let the items of \(words(group)) set no variable a job does not name"
         }
     }
 

@@ -1,25 +1,31 @@
 /// Access groups and scoped credentials: `group`, `grant`, `revoke`.
 extension CommandTable {
     static let groupCommand = CommandSpec(
-        "group", summary: "list, create or delete access groups",
+        "group", summary: "list, create or delete access groups, or set the variable names their items may set",
         discussion: """
             list shows every group the keys at hand open, with its item count. create \
             makes an empty group with its own key. delete removes a group, its key and \
             every item in it; a group that holds items is deleted only after a yes at the \
-            prompt, or with --yes where there is no terminal.
+            prompt, or with --yes where there is no terminal. allow-env GROUP NAMES sets \
+            the variable names the group's items may set in 'vault env' and 'vault run \
+            --env-group' when the job names none (names and PREFIX*, separated by commas; '' clears them): an \
+            entry of the team log, which only the owner's trust key signs, taken only by \
+            readers that pin the trust fingerprint (--trust, VAULT_TRUST). See docs/RUN.md.
             """,
         options: [
             json,
             OptionSpec(.yes, short: "y", help: "delete a group that holds items without asking (needed without a terminal)"),
         ],
         positionals: [
-            PositionalSpec("ACTION", help: "list, create or delete", completion: .values(["list", "create", "delete"])),
-            PositionalSpec("NAME", help: "the group to create or delete", optional: true, completion: .group),
+            PositionalSpec("ACTION", help: "list, create, delete or allow-env", completion: .values(["list", "create", "delete", "allow-env"])),
+            PositionalSpec("NAME", help: "the group to create, delete or set allowed names of", optional: true, completion: .group),
+            PositionalSpec("NAMES", help: "allow-env: the names its items may set, NAME,PREFIX*,… ('' for none)", optional: true, completion: .none),
         ],
         examples: [
             ExampleSpec("vault group list", "show the groups and how many items each holds"),
             ExampleSpec("vault group create ci", "make a group for a CI job's secrets"),
             ExampleSpec("vault group delete old-ci --yes", "delete a group and its items from a script"),
+            ExampleSpec("vault group allow-env ci 'APP_*,DEPLOY_TOKEN'", "let jobs take ci's APP_ names and DEPLOY_TOKEN without --only or --prefix"),
         ],
         run: GroupCommand.run)
 

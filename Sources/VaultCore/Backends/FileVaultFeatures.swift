@@ -15,6 +15,8 @@ public protocol FileVaultFeatures: AnyObject {
     func groupNames(beforeWriting: Bool) throws -> (groups: [AccessGroup], unopened: Int)
     /// The scoped credential the vault is opened with, if any (`Vault.scopedCredential`).
     var scopedCredential: ScopedCredential? { get }
+    /// The variable names the groups' owner allowed, checked under the pin (`Vault.ownerAllowedEnvNames()`).
+    func ownerAllowedEnvNames() throws -> [AccessGroup: AllowedEnvNames]?
 }
 
 extension Vault: FileVaultFeatures {

@@ -27,6 +27,8 @@ public enum OwnerAction: Equatable, Sendable {
     case createGroups
     /// Delete groups.
     case deleteGroups
+    /// Set the variable names a group's items may set (`group allow-env`).
+    case allowEnvNames
     /// Grant scoped credentials.
     case grantCredentials
     /// Revoke credentials.

@@ -294,6 +294,21 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
         }
     }
 
+    /// The group and lookup tag of every entry, from one pass: for many lookups in one write (an
+    /// import), each a set lookup rather than a scan of the whole index.
+    func groupTags() -> Set<GroupTag> {
+        withEncoded { encoded in
+            var tags = Set<GroupTag>(minimumCapacity: count)
+            let base = encoded.baseAddress!
+            for position in 0..<count {
+                let at = base + position * IndexTable.size
+                tags.insert(GroupTag(groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self))),
+                                     tag: Bytes16(loadingFrom: at + IndexTable.tagOffset)))
+            }
+            return tags
+        }
+    }
+
     /// Whether two entries share an item id. An open-addressing table of positions, probed from
     /// the id mixed with a key drawn once per process (`Bytes16.probe`), so ids forged to collide cannot make it slow;
     /// a write checks this, so at 100 000 entries it must cost less than a Set of ids does.
@@ -331,4 +346,10 @@ struct BucketedPositions {
     subscript(bucket: Int) -> [Int] {
         positions[Int(starts[bucket])..<Int(starts[bucket + 1])].map(Int.init)
     }
+}
+
+/// An index entry's group and lookup tag: where a lookup by service and account looks.
+struct GroupTag: Hashable {
+    let groupID: GroupID
+    let tag: Bytes16
 }

@@ -69,23 +69,38 @@ public struct ColumnMapping: Sendable {
         return mapping
     }()
 
-    /// The entries of a CSV file, the rows left out (no service; neither a secret nor a note) and
-    /// the rows of another width. Throws `ImportProblem` for a quote that never ends (naming its
-    /// line) or a missing column.
+    /// The entries of a CSV export held in memory (keepassxc-cli's output); see `entries(reading:)`.
     public func entries(from csv: SecretBytes) throws -> ImportBatch {
-        let table = try CSVTable(csv)
-        let lowered = table.header.map { $0.lowercased() }
+        try entries(reading: ExportStream(bytes: csv))
+    }
+
+    /// The entries of a CSV export read row by row from `stream`, the rows left out (no service;
+    /// neither a secret nor a note) and the rows of another width. Throws `ImportProblem` for a
+    /// quote that never ends (naming its line) or a missing column.
+    public func entries(reading stream: ExportStream) throws -> ImportBatch {
+        var rows = try CSVRows(stream)
+        let headerRow = try rows.next()
+        let header = try (headerRow?.cells ?? []).map { cell in
+            guard let name = cell.withUnsafeBytes({ String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) }) else {
+                throw ImportProblem(.line(headerRow?.line ?? 1), .notText)
+            }
+            return name
+        }
+        let lowered = header.map { $0.lowercased() }
         let indexes = try columns.compactMap { column -> (role: Role, header: String, index: Int)? in
             guard let index = lowered.firstIndex(of: column.header.lowercased()) else {
                 if mayBeMissing.contains(column.role) { return nil }
                 throw ImportProblem(.line(1), .missingColumn(column.header))
             }
-            return (column.role, table.header[index], index)
+            return (column.role, header[index], index)
         }
         var batch = ImportBatch()
-        batch.bad = table.badRows
-        for row in table.rows {
+        while let row = try rows.next() {
             let origin = ImportOrigin.line(row.line)
+            guard row.cells.count == header.count else {
+                batch.bad.append(ImportProblem(origin, .fieldCount(expected: header.count, found: row.cells.count)))
+                continue
+            }
             func cell(_ role: Role) -> SecretBytes? {
                 indexes.first { $0.role == role }.map { row.cells[$0.index] }.flatMap { $0.count > 0 ? $0 : nil }
             }

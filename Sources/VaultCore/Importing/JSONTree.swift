@@ -40,12 +40,13 @@ public indirect enum JSONTree {
         return values
     }
 
-    /// Parses a whole document; throws `ImportProblem` (`malformedJSON`, with the byte offset) for
-    /// anything that is not one JSON value, or nests deeper than 64.
-    public static func parse(_ document: SecretBytes, origin: ImportOrigin) throws -> JSONTree {
+    /// Parses a whole document (or one value of a larger one, `depth` deep in it); throws
+    /// `ImportProblem` (`malformedJSON`, with the byte offset) for anything that is not one JSON
+    /// value, or nests deeper than 64.
+    public static func parse(_ document: SecretBytes, origin: ImportOrigin, depth: Int = 0) throws -> JSONTree {
         try document.withUnsafeBytes { bytes in
             var parser = Parser(input: bytes, origin: origin)
-            let value = try parser.value(depth: 0)
+            let value = try parser.value(depth: depth)
             parser.skipSpace()
             guard parser.index == bytes.count else { throw parser.failure(.textAfterEnd) }
             return value

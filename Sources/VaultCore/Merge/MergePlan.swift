@@ -99,6 +99,7 @@ struct MergePlan {
         case .groupKeyReplaced(let id): return .groupKeyReplaced(groupNames[id])
         case .groupDeleted(let id): return .groupDeleted(groupNames[id])
         case .joined(let roster): return .joined(memberCount: roster.count)
+        case .envNamesAllowed(let id, let allowed): return .envNamesAllowed(groupNames[id], allowed?.text)
         }
     }
 

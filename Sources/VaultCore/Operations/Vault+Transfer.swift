@@ -115,17 +115,27 @@ extension Vault {
         try requireOwner(.importItems)
         return try transaction { vault in
             var outcome = ImportOutcome()
+            // Which items may exist, from one pass over the index: a lookup of each by scanning the
+            // index made an import of n items take n² steps (200 000 items: minutes).
+            let tagsBefore = vault.file.index.groupTags()
+            var added = Set<ItemKey>()
             for (done, item) in items.enumerated() {
                 configuration.progress?(done + 1, items.count)
                 let attributes = item.attributes
                 try Vault.validate(NewItem(service: attributes.service, account: attributes.account, group: attributes.group,
                                            accessibility: attributes.accessibility, details: attributes.details, secret: item.secret,
                                            fields: item.fields))
-                let existing = try vault.positions(matching: Query(service: attributes.service, account: attributes.account,
-                                                                   group: attributes.group)).first
+                var mayExist = added.contains(attributes.key)
+                if !mayExist, let groupID = vault.keys.groupID(of: attributes.group) {
+                    let tag = Bytes16(try vault.keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account))
+                    mayExist = tagsBefore.contains(GroupTag(groupID: groupID, tag: tag))
+                }
+                let existing = mayExist ? try vault.positions(matching: Query(service: attributes.service, account: attributes.account,
+                                                                              group: attributes.group)).first : nil
                 switch (existing, policy) {
                 case (nil, _):
                     try vault.store(item)
+                    added.insert(attributes.key)
                     outcome.added += 1
                 case (_?, .skip):
                     outcome.skipped += 1

@@ -11,6 +11,9 @@ enum TeamChange: Equatable {
     case groupDeleted(GroupID)
     /// Two branches of the log joined by the owner: the members that result.
     case joined(roster: [Member])
+    /// The variable names a group's items may set when a job names none (nil: none, the job must
+    /// name them). Also in clear in its entry, so readers without the wrap key fold it.
+    case envNamesAllowed(GroupID, AllowedEnvNames?)
 
     /// Members, a recipient's text and up to 64 group ids each, in a roster.
     static let maxPayloadBytes = 16 + 4 + MemberSlot.maxMembers * MemberSlot.maxRosterPartBytes
@@ -24,6 +27,7 @@ enum TeamChange: Equatable {
         case .groupKeyReplaced: return .groupKeyReplaced
         case .groupDeleted: return .groupDeleted
         case .joined: return .joined
+        case .envNamesAllowed: return .envNamesAllowed
         }
     }
 
@@ -42,6 +46,11 @@ enum TeamChange: Equatable {
             w.u8(trustKeyReplaced ? 1 : 0)
         case .groupKeyReplaced(let id), .groupDeleted(let id):
             w.groupID(id)
+        case .envNamesAllowed(let id, let allowed):
+            w.groupID(id)
+            let text = Array((allowed?.text ?? "").utf8)
+            w.u16(UInt16(text.count))
+            w.raw(text)
         }
         return w.bytes
     }
@@ -69,6 +78,17 @@ enum TeamChange: Equatable {
             return .groupKeyReplaced(try r.groupID())
         case .groupDeleted:
             return .groupDeleted(try r.groupID())
+        case .envNamesAllowed:
+            let id = try r.groupID()
+            let length = Int(try r.u16())
+            guard length <= AllowedEnvNames.maxTextBytes else { throw MalformedInput(.violates(.malformedTeamLogPayload)) }
+            let bytes = Array(try r.raw(length))
+            if bytes.isEmpty { return .envNamesAllowed(id, nil) }
+            let text = String(decoding: bytes, as: UTF8.self)
+            guard Array(text.utf8) == bytes, let allowed = AllowedEnvNames(text: text), allowed.text == text else {
+                throw MalformedInput(.violates(.malformedTeamLogPayload))
+            }
+            return .envNamesAllowed(id, allowed)
         }
     }
 }
@@ -105,7 +125,7 @@ struct TeamState: Equatable {
                 kept.scope = .groups(remaining, readOnly: readOnly)
                 return kept
             }
-        case .rekeyed, .groupKeyReplaced:
+        case .rekeyed, .groupKeyReplaced, .envNamesAllowed:
             break
         }
         return next

@@ -18,7 +18,7 @@ struct TeamLog: Equatable {
     /// One entry as the file holds it in clear.
     struct Entry: Equatable {
         enum Kind: UInt8 {
-            case created = 1, memberAdded, memberRemoved, rekeyed, groupKeyReplaced, groupDeleted, joined
+            case created = 1, memberAdded, memberRemoved, rekeyed, groupKeyReplaced, groupDeleted, joined, envNamesAllowed
         }
         let kind: Kind
         /// The key epoch the change raised the vault to: above every parent's.
@@ -27,6 +27,10 @@ struct TeamLog: Equatable {
         let parents: [[UInt8]]
         /// SHA-256("vault team log payload" ‖ vault id ‖ payload).
         let payloadDigest: [UInt8]
+        /// Kind 8 (`envNamesAllowed`) only: its change in clear as well as sealed, so a reader
+        /// without the wrap key (a scoped credential, CI) folds the allowed names; the entry's hash,
+        /// and so the head the trust statement signs, covers it. Empty for every other kind.
+        var clearChange: [UInt8] = []
 
         func encode(into w: inout ByteWriter) {
             w.u8(kind.rawValue)
@@ -34,6 +38,10 @@ struct TeamLog: Equatable {
             w.u8(UInt8(parents.count))
             for parent in parents { w.raw(parent) }
             w.raw(payloadDigest)
+            if kind == .envNamesAllowed {
+                w.u16(UInt16(clearChange.count))
+                w.raw(clearChange)
+            }
         }
 
         /// SHA-256("vault team log entry" ‖ vault id ‖ the entry as encoded).
@@ -84,7 +92,8 @@ struct TeamLog: Equatable {
         let salt = change.kind == .joined ? Array(SHA256.hash(KeyLabel.teamLogJoin.bytes + parents.joined()).prefix(16))
                                           : SecureRandom.bytes(16)
         let payload = salt + change.encoded()
-        let entry = Entry(kind: change.kind, keyEpoch: keyEpoch, parents: parents, payloadDigest: payloadDigest(payload))
+        let entry = Entry(kind: change.kind, keyEpoch: keyEpoch, parents: parents, payloadDigest: payloadDigest(payload),
+                          clearChange: change.kind == .envNamesAllowed ? change.encoded() : [])
         entries.append(entry)
         hashes.append(entry.hash(vaultID: vaultID))
         payloads!.append(payload)
@@ -148,6 +157,9 @@ struct TeamLog: Equatable {
             var r = ByteReader(Array(payload.dropFirst(16)))
             let change = try TeamChange.decode(entry.kind, from: &r)
             guard payload.count > 16, r.isAtEnd else { throw MalformedInput(.violates(.malformedTeamLogPayload)) }
+            if entry.kind == .envNamesAllowed, try entry.clearChangeDecoded() != change {
+                throw MalformedInput(.violates(.payloadNotItsEntry))
+            }
             return change
         }
     }
@@ -176,7 +188,11 @@ struct TeamLog: Equatable {
             guard parentCount == (kind == .joined ? 2 : 1) else { throw MalformedInput(.count(.entryParents, parentCount)) }
             var parents: [[UInt8]] = []
             for _ in 0..<parentCount { parents.append(Array(try r.raw(hashSize))) }
-            let entry = Entry(kind: kind, keyEpoch: keyEpoch, parents: parents, payloadDigest: Array(try r.raw(hashSize)))
+            var entry = Entry(kind: kind, keyEpoch: keyEpoch, parents: parents, payloadDigest: Array(try r.raw(hashSize)))
+            if kind == .envNamesAllowed {
+                entry.clearChange = Array(try r.raw(Int(try r.u16())))
+                _ = try entry.clearChangeDecoded()
+            }
             if index == 0 {
                 guard kind == .created, parents == [noParent], keyEpoch >= 1 else { throw MalformedInput(.violates(.logNotStartingWithCreation)) }
             } else {

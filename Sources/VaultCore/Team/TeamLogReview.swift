@@ -52,6 +52,9 @@ public struct TeamLogReview: Sendable, Equatable {
         case groupDeleted(AccessGroup?)
         /// Two branches joined, keeping this many members.
         case joined(memberCount: Int)
+        /// The variable names a group's items may set, as the owner wrote them (nil: none); the
+        /// group nil when neither side's keys name it any more.
+        case envNamesAllowed(AccessGroup?, String?)
     }
 
     /// Why these entries are shown.
