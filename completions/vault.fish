@@ -302,6 +302,7 @@ complete -c vault -n '__vault_using group' -a '(__vault_names groups)' -d 'the g
 
 complete -c vault -n '__vault_using grant' -l group -x -a '(__vault_names groups)' -d 'a group the credential opens; repeat it for several'
 complete -c vault -n '__vault_using grant' -l read-only -d 'the credential can read items but not change them'
+complete -c vault -n '__vault_using grant' -l fresh-history -d 're-key the groups and drop their revisions and trash first, so the credential opens nothing written before; ends their other credentials'
 complete -c vault -n '__vault_using grant' -l expires -x -d 'stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)'
 complete -c vault -n '__vault_using grant' -s o -l out -r -F -d 'the new file to write the credential to; - writes it to stdout'
 complete -c vault -n '__vault_using grant' -l json -d 'print what was done as one JSON object on stdout instead of a message'
@@ -313,8 +314,9 @@ complete -c vault -n '__vault_using identity' -F -d 'show: the identity file (in
 
 complete -c vault -n '__vault_using member' -l group -x -a '(__vault_names groups)' -d 'add: a group the member opens; repeat it for several; none makes a full member'
 complete -c vault -n '__vault_using member' -l read-only -d 'add: the member reads its groups but cannot change them (needs --group)'
+complete -c vault -n '__vault_using member' -l fresh-history -d 'add: re-key what the member opens and drop its revisions and trash first, so it reads nothing written before; ends those keys\' credentials'
 complete -c vault -n '__vault_using member' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
-complete -c vault -n '__vault_using member' -s y -l yes -d 'remove: confirm dropping what the re-key cannot carry over without asking'
+complete -c vault -n '__vault_using member' -s y -l yes -d 'add (re-keying) and remove: confirm dropping what the re-key cannot carry over without asking'
 complete -c vault -n '__vault_using member' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using member' -a 'add list remove' -d 'add, list or remove'
 complete -c vault -n '__vault_using member' -d 'the member to add or remove'

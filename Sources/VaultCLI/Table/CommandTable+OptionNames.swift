@@ -45,6 +45,7 @@ extension OptionName {
     public static let field = OptionName("field")
     public static let foldersAsGroups = OptionName("folders-as-groups")
     public static let format = OptionName("format")
+    public static let freshHistory = OptionName("fresh-history")
     public static let from = OptionName("from")
     public static let generate = OptionName("generate")
     public static let generic = OptionName("generic")
