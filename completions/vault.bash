@@ -44,7 +44,7 @@ _vault_options() {
         passwd) echo "--new-passphrase-file --add-key-file --remove-key-file --remove-passphrase --add-keyring-slot --remove-keyring-slot --kdf-cost -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         rekey) echo "--kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         device-key) echo "--tpm --reseal --pin --no-tpm --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        sync) echo "--setup --remote --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        sync) echo "--setup --remote --branch --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         check-history) echo "--file --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         merge-driver) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         textconv) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -184,6 +184,7 @@ _vault_value_kind() {
         "passwd --kdf-cost") echo "words interactive testing" ;;
         "rekey --kdf-cost") echo "words interactive testing" ;;
         "sync --remote") echo "none" ;;
+        "sync --branch") echo "none" ;;
         "sync --kdf-cost") echo "words interactive testing" ;;
         "check-history --file") echo "file" ;;
         "conflicts --group") echo "names groups" ;;

@@ -357,6 +357,7 @@ complete -c vault -n '__vault_using device-key' -l no-tpm -d 'keep the device ke
 
 complete -c vault -n '__vault_using sync' -l setup -d 'commit the merge attribute to .gitattributes and set the merge driver in this clone\'s git config, then stop'
 complete -c vault -n '__vault_using sync' -l remote -x -d 'the remote to fetch from and push to'
+complete -c vault -n '__vault_using sync' -l branch -x -d 'commit and push to the remote\'s branch NAME instead of merging, for an owner to merge (a scoped writer\'s way)'
 complete -c vault -n '__vault_using sync' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using sync' -s y -l yes -d 'confirm what a re-key made by the merge drops, without asking'
 complete -c vault -n '__vault_using sync' -l json -d 'print what was done as one JSON object on stdout instead of a message'

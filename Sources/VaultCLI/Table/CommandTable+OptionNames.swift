@@ -17,6 +17,7 @@ extension OptionName {
     public static let at = OptionName("at")
     public static let backend = OptionName("backend")
     public static let baseline = OptionName("baseline")
+    public static let branch = OptionName("branch")
     public static let bundleKeyFile = OptionName("bundle-key-file")
     public static let bundlePassphraseFile = OptionName("bundle-passphrase-file")
     public static let cargoPlugin = OptionName("cargo-plugin")
