@@ -6,7 +6,7 @@ function __vault_command
     set -l words (commandline -opc)
     set -e words[1]
     while set -q words[1]
-        if contains -- $words[1] --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --min-epoch
+        if contains -- $words[1] --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-member --min-epoch
             set -e words[1]
         else if not string match -q -- '-*' $words[1]
             __vault_command_name $words[1]
@@ -146,7 +146,8 @@ complete -c vault -l trust -x -d 'with --identity, read the vault only if its he
 complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret'
 complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name'
 complete -c vault -l accept-rollback -d 'open a vault file older than this machine has seen (a restore from a backup, say), and remember it as seen'
-complete -c vault -l accept-log -d 'as the owner, sign unasked the team log entries a write did not make here: the other branch when a merge joins two, the members of a file converted to the team log'
+complete -c vault -l accept-log -d 'as the owner, sign unasked the team log entries a write did not make here: the other branch when a merge joins two, the members of a file converted to the team log (those not as this machine last wrote them only when named with --accept-member)'
+complete -c vault -l accept-member -x -d 'with --accept-log, sign also this member of a file converted to the team log, which differs from the roster this machine last wrote (repeat it, or NAME,NAME)'
 complete -c vault -l min-epoch -x -d 'refuse a vault file whose key epoch is below N: a rollback guard for machines that remember nothing, such as fresh CI runners'
 complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked'
 complete -c vault -l no-keyring -d 'keep unlock sessions out of the login\'s kernel keyring: unlock and init keep none there, and no command looks there (as under CI)'

@@ -172,6 +172,7 @@ struct VaultAccess {
             configuration.minimumEpoch = epoch
         }
         configuration.trustedFingerprint = try pinnedTrust()
+        configuration.acceptedMembers = Set(arguments.values(.acceptMember).flatMap { $0.split(separator: ",").map(String.init) })
         return configuration
     }
 

@@ -7,6 +7,7 @@
 extension OptionName {
     public static let acceptRollback = OptionName("accept-rollback")
     public static let acceptLog = OptionName("accept-log")
+    public static let acceptMember = OptionName("accept-member")
     public static let account = OptionName("account")
     public static let accountGlob = OptionName("account-glob")
     public static let addKeyFile = OptionName("add-key-file")
