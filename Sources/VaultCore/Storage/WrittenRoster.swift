@@ -21,10 +21,14 @@ enum WrittenRoster {
     static func record(_ members: [Member], vaultID: [UInt8], host: HostContext) throws {
         let text = members.map(line).sorted().joined(separator: "\n") + "\n"
         let path = path(vaultID: vaultID, host: host)
-        if let held = try? FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)), held == Array(text.utf8) { return }
         let directory = host.stateDirectory + "/rosters"
         try FileSystem.makeDirectory(host.stateDirectory)
         try FileSystem.makeDirectory(directory)
+        let lock = try LockFile(path: path + ".lock")
+        defer { withExtendedLifetime(lock) {} }
+        // Every writer of the record holds this lock: a temp file of one that failed or was killed can go.
+        FileSystem.removeAbandonedTemporaries(of: path, directory: directory)
+        if let held = try? FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)), held == Array(text.utf8) { return }
         try FileSystem.writeAtomically(Array(text.utf8), to: path, directory: directory)
     }
 

@@ -120,7 +120,7 @@ extension Vault {
         }
         guard write == .change else { return }
         // The owner's roster as written here: what a conversion of a v2 copy is compared with.
-        if vault.keys.masterKey != nil, file.hasTeamLog, !file.members.isEmpty || vault.roster != nil, let members = try? vault.members() {
+        if vault.keys.masterKey != nil, file.hasTeamLog, !file.members.isEmpty, let members = try? vault.members() {
             try? WrittenRoster.record(members, vaultID: file.vaultID, host: host)
         }
         // This file is remembered as the copy of its vault written last here.
