@@ -6,7 +6,7 @@ function __vault_command
     set -l words (commandline -opc)
     set -e words[1]
     while set -q words[1]
-        if contains -- $words[1] --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --min-epoch
+        if contains -- $words[1] --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-member --min-epoch
             set -e words[1]
         else if not string match -q -- '-*' $words[1]
             __vault_command_name $words[1]
@@ -142,7 +142,8 @@ complete -c vault -l trust -x -d 'with --identity, read the vault only if its he
 complete -c vault -l backend -x -a 'file secret-service' -d 'where items live: file, the vault file, or secret-service, the desktop keyring through libsecret'
 complete -c vault -l collection -x -d 'keyring collection of the secret-service backend: default, session (in memory until logout) or a collection\'s name'
 complete -c vault -l accept-rollback -d 'open a vault file older than this machine has seen (a restore from a backup, say), and remember it as seen'
-complete -c vault -l accept-log -d 'as the owner, sign unasked the team log entries a write did not make here: the other branch when a merge joins two, the members of a file converted to the team log'
+complete -c vault -l accept-log -d 'as the owner, sign unasked the team log entries a write did not make here: the other branch when a merge joins two, the members of a file converted to the team log (those not as this machine last wrote them only when named with --accept-member)'
+complete -c vault -l accept-member -x -d 'with --accept-log, sign also this member of a file converted to the team log, which differs from the roster this machine last wrote (repeat it, or NAME,NAME)'
 complete -c vault -l min-epoch -x -d 'refuse a vault file whose key epoch is below N: a rollback guard for machines that remember nothing, such as fresh CI runners'
 complete -c vault -l no-interaction -d 'never prompt; fail with exit 36 when the vault is locked'
 complete -c vault -l no-keyring -d 'keep unlock sessions out of the login\'s kernel keyring: unlock and init keep none there, and no command looks there (as under CI)'
@@ -299,6 +300,7 @@ complete -c vault -n '__vault_using group' -d 'allow-env: the names its items ma
 
 complete -c vault -n '__vault_using grant' -l group -x -a '(__vault_names groups)' -d 'a group the credential opens; repeat it for several'
 complete -c vault -n '__vault_using grant' -l read-only -d 'the credential can read items but not change them'
+complete -c vault -n '__vault_using grant' -l fresh-history -d 're-key the groups and drop their revisions and trash first, so the credential opens nothing written before; ends their other credentials'
 complete -c vault -n '__vault_using grant' -l expires -x -d 'stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)'
 complete -c vault -n '__vault_using grant' -s o -l out -r -F -d 'the new file to write the credential to; - writes it to stdout'
 complete -c vault -n '__vault_using grant' -l json -d 'print what was done as one JSON object on stdout instead of a message'
@@ -310,8 +312,9 @@ complete -c vault -n '__vault_using identity' -F -d 'show: the identity file (in
 
 complete -c vault -n '__vault_using member' -l group -x -a '(__vault_names groups)' -d 'add: a group the member opens; repeat it for several; none makes a full member'
 complete -c vault -n '__vault_using member' -l read-only -d 'add: the member reads its groups but cannot change them (needs --group)'
+complete -c vault -n '__vault_using member' -l fresh-history -d 'add: re-key what the member opens and drop its revisions and trash first, so it reads nothing written before; ends those keys\' credentials'
 complete -c vault -n '__vault_using member' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
-complete -c vault -n '__vault_using member' -s y -l yes -d 'remove: confirm dropping what the re-key cannot carry over without asking'
+complete -c vault -n '__vault_using member' -s y -l yes -d 'add (re-keying) and remove: confirm dropping what the re-key cannot carry over without asking'
 complete -c vault -n '__vault_using member' -l json -d 'print JSON instead of text'
 complete -c vault -n '__vault_using member' -a 'add list remove' -d 'add, list or remove'
 complete -c vault -n '__vault_using member' -d 'the member to add or remove'
@@ -352,6 +355,7 @@ complete -c vault -n '__vault_using device-key' -l no-tpm -d 'keep the device ke
 
 complete -c vault -n '__vault_using sync' -l setup -d 'commit \'*.vault merge=vault diff=vault -text\' to .gitattributes and set the merge and diff drivers in this clone\'s git config, then stop'
 complete -c vault -n '__vault_using sync' -l remote -x -d 'the remote to fetch from and push to'
+complete -c vault -n '__vault_using sync' -l branch -x -d 'commit and push to the remote\'s branch NAME instead of merging, for an owner to merge (a scoped writer\'s way)'
 complete -c vault -n '__vault_using sync' -l kdf-cost -x -a 'interactive testing' -d 'scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost'
 complete -c vault -n '__vault_using sync' -s y -l yes -d 'confirm what a re-key made by the merge drops, without asking'
 complete -c vault -n '__vault_using sync' -l json -d 'print what was done as one JSON object on stdout instead of a message'

@@ -19,6 +19,9 @@ extension Vault {
         /// Shown those entries before the owner's write signs them (a prompt); may throw to change nothing.
         /// Without it (and without `acceptTeamLog`) such a write is refused.
         public var reviewTeamLog: ((TeamLogReview) throws -> Void)?
+        /// The members of a conversion the owner accepts although the roster it last wrote here does
+        /// not hold them as they are (`TeamLogReview.unvouched`): `acceptTeamLog` alone does not sign those.
+        public var acceptedMembers: Set<String> = []
         /// The trust fingerprint the caller pinned (`VAULT_TRUST`): with an identity, a vault whose header
         /// is not signed by that key is refused, and one is needed (docs/TEAMS.md, "Trust").
         public var trustedFingerprint: String?

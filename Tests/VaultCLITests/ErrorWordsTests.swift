@@ -82,6 +82,9 @@ import VaultSecretService
         ])
         #expect(ErrorReport(VaultError.teamLogReviewNeeded(join)).message == "9 team log entries would be signed into the team log unseen; nothing was changed")
         #expect(ErrorReport(VaultError.teamLogReviewNeeded(conversion)).message == "2 members would be signed into the team log unseen; nothing was changed")
+        #expect(ErrorReport(VaultError.teamLogReviewNeeded(conversion)).details == ["bob: full member, age1bob", "ci-runner: 1 group, read-only, age1runner"],
+                "the refusal without a terminal names every member it would sign, with scope and recipient")
+        #expect(ErrorReport(VaultError.teamLogReviewNeeded(join)).details.count == 9)
     }
 
     @Test func aCodableItemErrorIsWordedByTheCommandLine() {

@@ -179,6 +179,7 @@ struct VaultAccess {
         configuration.trustedFingerprint = try pinnedTrust()
         configuration.heldSessionToken = sessionToken
         configuration.holdsLoginKeyringSession = usesLoginKeyring
+        configuration.acceptedMembers = Set(arguments.values(.acceptMember).flatMap { $0.split(separator: ",").map(String.init) })
         return configuration
     }
 

@@ -10,6 +10,8 @@ struct GrantArguments: CommandArguments {
     var expires: String?
     /// --out: the new file, or - for stdout.
     var out: String?
+    /// --fresh-history: re-key the groups and drop their revisions and trash before granting.
+    var freshHistory: Bool
     var json: Bool
 
     init(_ options: OptionReader) {
@@ -17,6 +19,7 @@ struct GrantArguments: CommandArguments {
         readOnly = options.flag(.readOnly)
         expires = options.value(.expires)
         out = options.value(.out)
+        freshHistory = options.flag(.freshHistory)
         json = options.flag(.json)
     }
 }
@@ -30,7 +33,12 @@ enum GrantCommand {
             throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")
         }
         let expires = try ItemArguments.expiry(arguments.expires, now: invocation.now)
-        let credential = try VaultAccess(invocation).vault().grant(groups: groups, readOnly: arguments.readOnly, expires: expires)
+        let vault = try VaultAccess(invocation).vault()
+        if arguments.freshHistory {
+            let renewal = try vault.renewKeys(.groups(groups), freshHistory: true) { _ in }
+            FreshKeysWords.say(renewal, for: "the new credential", addedBack: false, invocation.terminal)
+        }
+        let credential = try vault.grant(groups: groups, readOnly: arguments.readOnly, expires: expires)
         if out == "-" {
             invocation.terminal.writeOut(credential.encoded())
         } else {

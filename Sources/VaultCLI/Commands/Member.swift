@@ -16,6 +16,8 @@ struct MemberArguments: CommandArguments {
     var kdf: Scrypt.Parameters
     /// --yes: drop what a re-key cannot carry over without asking.
     var yes: Bool
+    /// --fresh-history: add re-keys what the member opens and drops its revisions and trash first.
+    var freshHistory: Bool
     var json: Bool
 
     init(_ options: OptionReader) throws {
@@ -27,12 +29,16 @@ struct MemberArguments: CommandArguments {
         readOnly = options.flag(.readOnly)
         kdf = try KDFCost.parse(options.value(.kdfCost))
         yes = options.flag(.yes)
+        freshHistory = options.flag(.freshHistory)
         json = options.flag(.json)
     }
 
     func validate() throws {
         if action == "list", name != nil { throw UsageError("member list takes no name", hint: "run 'vault member list'") }
         if action == "remove", recipient != nil { throw UsageError("member remove takes a name only", hint: "run 'vault member remove NAME'") }
+        if action != "add", freshHistory {
+            throw UsageError("--fresh-history is for member add", hint: "run 'vault member add NAME age1… --fresh-history'")
+        }
     }
 }
 
@@ -70,11 +76,17 @@ enum MemberCommand {
         }
         let recipient = try AgeRecipient(parsing: text)
         let groups = arguments.groups.isEmpty ? [] : try ItemArguments.namedGroups(arguments.groups, purpose: "the member opens")
-        let member = try VaultAccess(invocation).vault().addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly)
+        let access = VaultAccess(invocation)
+        let addition = try access.vault().addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly,
+                                                    freshHistory: arguments.freshHistory, kdf: arguments.kdf) { plan in
+            try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access)
+        }
+        let member = addition.member
+        if let renewal = addition.renewal { FreshKeysWords.say(renewal, for: quoted(member.name), addedBack: addition.addedBack, invocation.terminal) }
         let scope = member.groups.map { "group\($0.count == 1 ? "" : "s") " + $0.map { quoted($0.name) }.joined(separator: ", ") + (member.readOnly ? ", read-only" : "") }
             ?? "the whole vault (full member)"
-        invocation.report("added member \(quoted(member.name)) (\(member.recipient)): \(scope); commit the vault file for them to use it",
-                          json: object(member), asJSON: arguments.json)
+        invocation.report("added member \(quoted(member.name))\(addition.addedBack ? " back" : "") (\(member.recipient)): \(scope); commit the vault file for them to use it",
+                          json: object(member, addition), asJSON: arguments.json)
     }
 
     private static func list(json: Bool, _ invocation: Invocation) throws {
@@ -116,10 +128,19 @@ enum MemberCommand {
     }
 
     private static func object(_ member: MemberSummary) -> JSONValue {
-        .object([
+        .object(fields(member))
+    }
+
+    private static func object(_ member: MemberSummary, _ addition: MemberAddition) -> JSONValue {
+        .object(fields(member) + [("added_back", .bool(addition.addedBack)), ("rekeyed", .bool(addition.renewal != nil))]
+                + (addition.renewal.map { [("key_epoch", .number(Int($0.keyEpoch)))] } ?? []))
+    }
+
+    private static func fields(_ member: MemberSummary) -> [(String, JSONValue)] {
+        [
             ("name", .string(member.name)), ("recipient", .string(member.recipient)),
             ("scope", member.groups.map { .array($0.map { .string($0.name) }) } ?? .string("full")),
             ("read_only", .bool(member.readOnly)), ("added_at", .string(DateText.iso(member.addedAt))),
-        ])
+        ]
     }
 }

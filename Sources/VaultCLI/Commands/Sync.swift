@@ -32,7 +32,11 @@ enum SyncCommand {
         } else {
             guard try sync.finishOrAbandonStoppedMerge() != .leftToFinish else { return }
         }
-        try sync.run()
+        if let branch = arguments.branch {
+            try sync.pushToBranch(branch)
+        } else {
+            try sync.run()
+        }
     }
 }
 
@@ -42,6 +46,8 @@ struct SyncArguments: CommandArguments {
     var setup: Bool
     /// --remote: the remote to sync with.
     var remote: String?
+    /// --branch: the remote branch to push to, merging nothing.
+    var branch: String?
     /// --kdf-cost: the scrypt cost of the passphrase keyslot a merge's re-key makes.
     var kdf: Scrypt.Parameters
     /// --yes: drop what a merge's re-key cannot carry over without asking.
@@ -51,9 +57,14 @@ struct SyncArguments: CommandArguments {
     init(_ options: OptionReader) throws {
         setup = options.flag(.setup)
         remote = options.value(.remote)
+        branch = options.value(.branch)
         kdf = try KDFCost.parse(options.value(.kdfCost))
         yes = options.flag(.yes)
         json = options.flag(.json)
+    }
+
+    func validate() throws {
+        if setup, branch != nil { throw UsageError("--setup and --branch do not go together", hint: "run 'vault sync --setup' first, then 'vault sync --branch NAME'") }
     }
 }
 
@@ -121,13 +132,13 @@ struct SyncRun {
     }
 
     /// The branch HEAD is on; nil when detached.
-    private var currentBranch: String? {
+    var currentBranch: String? {
         let onBranch = repository.run(["symbolic-ref", "-q", "--short", "HEAD"])
         return onBranch.status == 0 && !onBranch.text.isEmpty ? onBranch.text : nil
     }
 
     /// The remote `branch` syncs with: `--remote`, else its upstream's, else origin.
-    private func remote(of branch: String) -> String {
+    func remote(of branch: String) -> String {
         arguments.remote ?? configured("branch.\(branch).remote") ?? "origin"
     }
 

@@ -224,8 +224,11 @@ struct ErrorReport {
             return ErrorReport(status: status, message: "only the owner joins diverged team logs: both sides changed the team's members or keys, and nothing was merged",
                                hint: "ask the vault's owner to run 'vault sync' (passphrase or key file), then sync again")
         case .teamLogReviewNeeded(let review):
+            // Every member or entry it would sign is named, so a refusal without a terminal shows what --accept-log would sign.
             return ErrorReport(status: status, message: "\(review.reason == .join ? "\(review.entries.count) team log \(review.entries.count == 1 ? "entry" : "entries")" : counted(review.entries.count, "member")) would be signed into the team log unseen; nothing was changed",
-                               hint: "run it on a terminal to review them, or add --accept-log once you know them")
+                               details: TeamLogReviewText.lines(review),
+                               hint: review.unvouched.isEmpty ? "run it on a terminal to review them, or add --accept-log once you know them"
+                                   : "run it on a terminal to review them, or add --accept-log --accept-member \(review.unvouched.joined(separator: ",")) once you have checked each member marked as not last written here")
         case .trustKeyNeeded(let action):
             return ErrorReport(status: status, message: "a member's identity cannot \(words(action)): only the owner's trust key signs changes to the team log and the key epoch",
                                hint: "ask the vault's owner, or run it with the passphrase or key file (unset VAULT_IDENTITY, or drop --identity)")

@@ -13,7 +13,10 @@ enum TeamLogReviewText {
 
     /// One line per member or entry, in order.
     static func lines(_ review: TeamLogReview) -> [String] {
-        review.entries.map(line)
+        review.entries.map { entry in
+            guard case .member(let member) = entry, review.unvouched.contains(member.name) else { return line(entry) }
+            return line(entry) + " (not as this machine last wrote it)"
+        }
     }
 
     private static func line(_ entry: TeamLogReview.Entry) -> String {

@@ -74,14 +74,21 @@ extension CommandTable {
             are sealed again to the new keys. add and remove: the owner only (each is an entry \
             of the team log, which only the owner's trust key signs); list: the owner or a full \
             member. A member reads the vault only with its trust fingerprint pinned \
-            (see trust): whoever can write the file can seal a slot, not sign the header.
+            (see trust): whoever can write the file can seal a slot, not sign the header. \
+            add of a member removed earlier (same name or recipient) re-keys what its new slot \
+            opens first, as remove does, so it opens nothing written while it was out (older \
+            copies in git keep the retired keys); --fresh-history does that for anyone and \
+            also drops the revisions and trash of what it opens, so it reads nothing from \
+            before today. Either re-key ends credentials: every scoped credential and session \
+            for a full member, the groups' credentials for a scoped one (grant them again).
             """,
         options: [
             OptionSpec(.group, value: "GROUP", help: "add: a group the member opens; repeat it for several; none makes a full member",
                        repeatable: true, completion: .group),
             OptionSpec(.readOnly, help: "add: the member reads its groups but cannot change them (needs --group)"),
+            OptionSpec(.freshHistory, help: "add: re-key what the member opens and drop its revisions and trash first, so it reads nothing written before; ends those keys' credentials"),
             kdfCost,
-            OptionSpec(.yes, short: "y", help: "remove: confirm dropping what the re-key cannot carry over without asking"),
+            OptionSpec(.yes, short: "y", help: "add (re-keying) and remove: confirm dropping what the re-key cannot carry over without asking"),
             json,
         ],
         positionals: [
@@ -132,12 +139,16 @@ extension CommandTable {
             items of the groups named, and nothing else, of this vault only. Give it to a \
             CI job as --credential FILE, or put the file's content in VAULT_CREDENTIAL. \
             With --read-only it cannot add, update or delete. With --expires it stops \
-            working after that time. 'vault revoke --group G' ends every credential of G.
+            working after that time. 'vault revoke --group G' ends every credential of G. \
+            With --fresh-history the groups are re-keyed first (as revoke does: their other \
+            credentials end) and their revisions and trash dropped, so the new credential \
+            opens nothing written before it, in this file or an older copy.
             """,
         options: [
             OptionSpec(.group, value: "GROUP", help: "a group the credential opens; repeat it for several",
                        repeatable: true, completion: .group),
             OptionSpec(.readOnly, help: "the credential can read items but not change them"),
+            OptionSpec(.freshHistory, help: "re-key the groups and drop their revisions and trash first, so the credential opens nothing written before; ends their other credentials"),
             OptionSpec(.expires, value: "WHEN",
                        help: "stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)"),
             OptionSpec(.out, short: "o", value: "FILE", help: "the new file to write the credential to; - writes it to stdout",

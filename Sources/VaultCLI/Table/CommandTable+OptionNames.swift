@@ -7,6 +7,7 @@
 extension OptionName {
     public static let acceptRollback = OptionName("accept-rollback")
     public static let acceptLog = OptionName("accept-log")
+    public static let acceptMember = OptionName("accept-member")
     public static let account = OptionName("account")
     public static let accountGlob = OptionName("account-glob")
     public static let addKeyFile = OptionName("add-key-file")
@@ -17,6 +18,7 @@ extension OptionName {
     public static let at = OptionName("at")
     public static let backend = OptionName("backend")
     public static let baseline = OptionName("baseline")
+    public static let branch = OptionName("branch")
     public static let bundleKeyFile = OptionName("bundle-key-file")
     public static let bundlePassphraseFile = OptionName("bundle-passphrase-file")
     public static let cargoPlugin = OptionName("cargo-plugin")
@@ -45,6 +47,7 @@ extension OptionName {
     public static let field = OptionName("field")
     public static let foldersAsGroups = OptionName("folders-as-groups")
     public static let format = OptionName("format")
+    public static let freshHistory = OptionName("fresh-history")
     public static let from = OptionName("from")
     public static let generate = OptionName("generate")
     public static let generic = OptionName("generic")

@@ -23,11 +23,15 @@ extension CommandTable {
             member's identity. --setup commits '*.vault merge=vault diff=vault -text' to \
             .gitattributes (the file's own path when it does not end in .vault) and sets the \
             merge and diff drivers in this clone's git config, so a plain git pull merges record by \
-            record and git log -p names items; each clone runs it once.
+            record and git log -p names items; each clone runs it once. --branch NAME merges \
+            nothing: it commits the vault file and pushes HEAD to the remote's branch NAME \
+            (new, or one HEAD descends from), for an owner or full member to merge: the way \
+            for a scoped writer, whose keys cannot merge, when the remote moved on.
             """,
         options: [
             OptionSpec(.setup, help: "commit '*.vault merge=vault diff=vault -text' to .gitattributes and set the merge and diff drivers in this clone's git config, then stop"),
             OptionSpec(.remote, value: "REMOTE", help: "the remote to fetch from and push to", default: "the branch's, else origin"),
+            OptionSpec(.branch, value: "NAME", help: "commit and push to the remote's branch NAME instead of merging, for an owner to merge (a scoped writer's way)"),
             kdfCost,
             OptionSpec(.yes, short: "y", help: "confirm what a re-key made by the merge drops, without asking"),
             resultJSON,
@@ -35,6 +39,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault --vault team.vault sync", "commit your changes, merge your teammates', push"),
             ExampleSpec("vault --vault team.vault sync --setup", "once per clone: let git pull merge the vault too"),
+            ExampleSpec("vault --vault team.vault sync --branch ci-token", "a scoped writer: push your change for the owner to merge"),
         ],
         run: SyncCommand.run)
 

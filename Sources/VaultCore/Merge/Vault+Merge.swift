@@ -106,7 +106,7 @@ extension Vault {
 
         // A result of the layout before the team log: the owner's merge converts it (its members shown first).
         if isOwner, let converted = try result.convertToTeamLog() {
-            try review(.conversion(of: converted))
+            try review(.conversion(of: converted, unvouched: WrittenRoster.unvouched(converted, vaultID: result.file.vaultID, host: host)))
         }
         var movedDeviceKey = false
         if plan.needsJoin {
@@ -192,9 +192,12 @@ extension Vault {
     }
 
     /// Shows the owner what it is about to sign (`reviewTeamLog`), unless `acceptTeamLog` says it
-    /// was accepted already. Without either, refuses (`teamLogReviewNeeded`): nothing is signed unseen.
+    /// was accepted already — and, for a conversion, `acceptedMembers` names every member not as the
+    /// owner last wrote it here (`unvouched`). Without either, refuses (`teamLogReviewNeeded`):
+    /// nothing is signed unseen.
     func review(_ review: TeamLogReview) throws {
-        guard !review.entries.isEmpty, !configuration.acceptTeamLog else { return }
+        guard !review.entries.isEmpty else { return }
+        if configuration.acceptTeamLog, review.unvouched.allSatisfy(configuration.acceptedMembers.contains) { return }
         guard let reviewTeamLog = configuration.reviewTeamLog else { throw VaultError.teamLogReviewNeeded(review) }
         try reviewTeamLog(review)
     }

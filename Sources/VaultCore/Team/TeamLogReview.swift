@@ -61,18 +61,22 @@ public struct TeamLogReview: Sendable, Equatable {
     public let reason: Reason
     /// One per member (a conversion) or per log entry (a join), in order.
     public let entries: [Entry]
+    /// A conversion's members that the roster the owner last wrote on this machine does not hold as
+    /// they are (every member when it wrote none here): `acceptTeamLog` alone does not sign them.
+    public let unvouched: [String]
 
-    /// A review of `entries`, shown for `reason`.
-    public init(reason: Reason, entries: [Entry]) {
+    /// A review of `entries`, shown for `reason`, `unvouched` naming the members of a conversion not as last written here.
+    public init(reason: Reason, entries: [Entry], unvouched: [String] = []) {
         self.reason = reason
         self.entries = entries
+        self.unvouched = unvouched
     }
 }
 
 extension TeamLogReview {
-    /// The review of a conversion whose log starts with `members`.
-    static func conversion(of members: [Member]) -> TeamLogReview {
-        TeamLogReview(reason: .conversion, entries: members.map { .member(ReviewedMember($0)) })
+    /// The review of a conversion whose log starts with `members`, `unvouched` not as last written here.
+    static func conversion(of members: [Member], unvouched: [String]) -> TeamLogReview {
+        TeamLogReview(reason: .conversion, entries: members.map { .member(ReviewedMember($0)) }, unvouched: unvouched)
     }
 }
 

@@ -15,6 +15,16 @@ public struct MemberSummary: Equatable, Sendable {
     public let addedAt: Date
 }
 
+/// What `vault member add` did.
+public struct MemberAddition: Sendable {
+    /// The member as added.
+    public let member: MemberSummary
+    /// Whether the team log named it removed earlier: it came back under fresh keys.
+    public let addedBack: Bool
+    /// The re-key made before its slot was sealed (an add-back, or fresh history asked); nil when none.
+    public let renewal: KeyRenewal?
+}
+
 /// What `vault member remove` did.
 public struct MemberRemoval: Sendable {
     /// The member as it was.
@@ -38,11 +48,17 @@ extension Vault {
     }
 
     /// Adds a member: a slot sealed to `recipient` with the master key (no `groups`), or with the
-    /// keys `grant` gives for `groups` (`readOnly`: without their write keys). Throws
-    /// `invalidValue` (usage) for a malformed or repeated name, a recipient already a member's, or
-    /// `readOnly` without groups; `noSuchGroup` for a group the vault lacks.
+    /// keys `grant` gives for `groups` (`readOnly`: without their write keys). A member removed
+    /// earlier (the team log names its name or recipient) is added back under fresh keys, and
+    /// `freshHistory` asks for them for anyone: what the slot opens is re-keyed first in the same
+    /// write (`renewKeys`: the whole vault for a full member, with `confirm` shown what that drops,
+    /// and `kdf` the cost of the keyslot it makes; its groups for a scoped one), so the slot opens
+    /// nothing sealed before, and with `freshHistory` the revisions and trash of what it opens go.
+    /// Throws `invalidValue` (usage) for a malformed or repeated name, a recipient already a
+    /// member's, or `readOnly` without groups; `noSuchGroup` for a group the vault lacks.
     @discardableResult
-    public func addMember(name: String, recipient: AgeRecipient, groups: [AccessGroup], readOnly: Bool) throws -> MemberSummary {
+    public func addMember(name: String, recipient: AgeRecipient, groups: [AccessGroup], readOnly: Bool, freshHistory: Bool = false,
+                          kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void = { _ in }) throws -> MemberAddition {
         guard AccessGroup(name) != nil else {
             throw VaultError.invalidValue(.memberName(name))
         }
@@ -50,10 +66,17 @@ extension Vault {
             throw VaultError.invalidValue(.readOnlyMemberWithoutGroups)
         }
         try requireTrustKey(.addMembers)
-        return try transaction { vault in
-            let member = try vault.addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly, addedAt: host.now())
-            return try summary(of: member, in: vault)
+        let add = { (vault: inout WorkingCopy) throws -> MemberSummary in
+            let member = try vault.addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly, addedAt: self.host.now())
+            return try self.summary(of: member, in: vault)
         }
+        let addedBack = try wasRemovedEarlier(name: name, recipient: recipient)
+        guard addedBack || freshHistory else {
+            return MemberAddition(member: try transaction(add), addedBack: false, renewal: nil)
+        }
+        let renewed: RenewedKeys = groups.isEmpty ? .vault : .groups(groups)
+        let (member, renewal) = try renewKeys(renewed, freshHistory: freshHistory, kdf: kdf, confirm: confirm, then: add)
+        return MemberAddition(member: member, addedBack: addedBack, renewal: renewal)
     }
 
     /// Removes a member and re-keys what it could open, in one write: a full member's removal
@@ -84,7 +107,7 @@ extension Vault {
         return MemberRemoval(member: shown, keyEpoch: epoch, rekey: nil)
     }
 
-    private func summary(of member: Member, in vault: some OpenVault) throws -> MemberSummary {
+    func summary(of member: Member, in vault: some OpenVault) throws -> MemberSummary {
         let added = Date(timeIntervalSince1970: Double(member.addedAt) / 1000)
         switch member.scope {
         case .full:

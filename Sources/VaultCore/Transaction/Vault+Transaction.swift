@@ -119,6 +119,10 @@ extension Vault {
             }
         }
         guard write == .change else { return }
+        // The owner's roster as written here: what a conversion of a v2 copy is compared with.
+        if vault.keys.masterKey != nil, file.hasTeamLog, !file.members.isEmpty, let members = try? vault.members() {
+            try? WrittenRoster.record(members, vaultID: file.vaultID, host: host)
+        }
         // This file is remembered as the copy of its vault written last here.
         let here = FileSystem.realPath(location.path)
         var before: String?
@@ -150,7 +154,9 @@ extension Vault {
     /// still run a v1 build. Nil when the file was v2 already.
     func convertIfAllowed(_ vault: inout WorkingCopy, explicitly: Bool) throws -> Conversion? {
         if vault.file.version == 2, vault.keys.masterKey != nil {
-            if let members = try vault.convertToTeamLog() { try review(.conversion(of: members)) }
+            if let members = try vault.convertToTeamLog() {
+                try review(.conversion(of: members, unvouched: WrittenRoster.unvouched(members, vaultID: vault.file.vaultID, host: host)))
+            }
             return nil
         }
         guard vault.file.version == 1 else { return nil }
