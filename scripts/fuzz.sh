@@ -35,8 +35,8 @@ for module in VaultCrypto VaultCore VaultOpenBao VaultCLI; do
 done
 # The objects of today's sources only: an object left by a renamed or removed
 # file would define its symbols twice.
-objects="$(ls "$debug"/CLibSecret.build/*.o "$debug"/CTPM.build/*.o "$debug"/CTLS.build/*.o)"
-for module in VaultCrypto VaultCore VaultSecretService VaultTPM VaultOpenBao VaultCLI; do
+objects="$(ls "$debug"/CLibSecret.build/*.o "$debug"/CTPM.build/*.o "$debug"/CTLS.build/*.o "$debug"/CDBus.build/*.o)"
+for module in VaultCrypto VaultCore VaultSecretService VaultSecretProvider VaultTPM VaultOpenBao VaultCLI; do
     for source in $(find "Sources/$module" -name '*.swift'); do
         objects="$objects $debug/$module.build/$(basename "$source").o"
     done
@@ -57,7 +57,8 @@ for name in "$@"; do
         -I "$debug/Modules" -I Sources/COpenSSL -I Sources/CKernelKeyring -I Sources/CTraceGuard $openssl_flags \
         -Xcc -fmodule-map-file="$debug/CLibSecret.build/module.modulemap" -I Sources/CLibSecret/include \
         -Xcc -fmodule-map-file="$debug/CTPM.build/module.modulemap" -I Sources/CTPM/include \
-        -Xcc -fmodule-map-file="$debug/CTLS.build/module.modulemap" -I Sources/CTLS/include -ldl \
+        -Xcc -fmodule-map-file="$debug/CTLS.build/module.modulemap" -I Sources/CTLS/include \
+        -Xcc -fmodule-map-file="$debug/CDBus.build/module.modulemap" -I Sources/CDBus/include -ldl \
         "$harness" $objects -o "$binary"
 
     # Every harness has committed regression inputs (at least a seed): a
