@@ -22,21 +22,8 @@ struct TeamLogHistory {
     /// files are listed: a file that appears or goes drops no entry of itself.
     func steps(_ revisions: [String]) throws -> [Step] {
         let pathspecs = paths.isEmpty ? [":(top,glob)**/*.vault"] : paths.map { ":(top,literal)" + $0 }
-        let output = try repository.output(["log", "--no-renames", "--full-history", "-m", "--raw", "--no-abbrev", "--topo-order", "--reverse",
-                                            "--format=commit %H"] + revisions + ["--"] + pathspecs)
-        var steps: [Step] = []
-        var commit = ""
-        for line in output.split(separator: "\n") {
-            if line.hasPrefix("commit ") {
-                commit = String(line.dropFirst(7))
-                continue
-            }
-            let parts = line.split(separator: "\t", maxSplits: 1)
-            let fields = parts[0].split(separator: " ")
-            guard line.hasPrefix(":"), parts.count == 2, fields.count >= 5, fields[4] == "M" else { continue }
-            steps.append(Step(commit: commit, path: String(parts[1]), before: String(fields[2]), after: String(fields[3])))
-        }
-        return steps
+        let output = try repository.output(RawFileChange.logArguments + revisions + ["--"] + pathspecs)
+        return RawFileChange.parse(output).filter { $0.status == "M" }.map { Step(commit: $0.commit, path: $0.path, before: $0.before, after: $0.after) }
     }
 
     /// The first of `steps` whose file's team log drops entries of the file before it.

@@ -16,21 +16,11 @@ struct VaultFileHistory {
 
     /// The blobs of the file, oldest first, each with the commits that wrote it (a merge against each parent).
     func blobs() throws -> [(blob: String, commits: [String])] {
-        let output = try repository.output(["log", "--all", "--no-renames", "--full-history", "-m", "--raw", "--no-abbrev", "--topo-order",
-                                            "--reverse", "--format=commit %H", "--", ":(top,literal)" + path])
+        let output = try repository.output(RawFileChange.logArguments + ["--all", "--", ":(top,literal)" + path])
         var order: [String] = [], commits: [String: [String]] = [:]
-        var commit = ""
-        for line in output.split(separator: "\n") {
-            if line.hasPrefix("commit ") {
-                commit = String(line.dropFirst(7))
-                continue
-            }
-            let parts = line.split(separator: "\t", maxSplits: 1)
-            let fields = parts[0].split(separator: " ")
-            guard line.hasPrefix(":"), parts.count == 2, fields.count >= 5, fields[4] == "M" || fields[4] == "A" else { continue }
-            let blob = String(fields[3])
-            if commits[blob] == nil { order.append(blob) }
-            if commits[blob]?.last != commit { commits[blob, default: []].append(commit) }
+        for change in RawFileChange.parse(output) where change.status == "M" || change.status == "A" {
+            if commits[change.after] == nil { order.append(change.after) }
+            if commits[change.after]?.last != change.commit { commits[change.after, default: []].append(change.commit) }
         }
         return order.map { ($0, commits[$0] ?? []) }
     }
