@@ -35,3 +35,17 @@ struct ListingBlock {
     }
 
 }
+
+extension ListingBlock {
+    /// A block holding `sealed`, its digest taken.
+    init(groupID: GroupID, classID: ClassID, bucket: Int, sealed: [UInt8]) {
+        self.init(groupID: groupID, classID: classID, bucket: bucket, digest: SHA256.hash(sealed), sealed: StoredBytes(sealed))
+    }
+
+    /// A copy of the sealed bytes when they match the digest, so that what is checked is what opens
+    /// (the file may change under a mapping); nil otherwise.
+    var checkedSealedBytes: [UInt8]? {
+        let bytes = sealed.bytes
+        return constantTimeEquals(SHA256.hash(bytes), digest) ? bytes : nil
+    }
+}

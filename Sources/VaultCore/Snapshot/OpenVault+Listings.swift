@@ -72,11 +72,7 @@ extension OpenVault {
         } catch {
             throw VaultError.locked(accessibility)
         }
-        let aad = AAD.listing(vaultID: file.vaultID, groupID: block.groupID, classID: block.classID, bucket: block.bucket)
-        // A copy, so what the digest is checked over is what opens (the file may change under a mapping).
-        let sealed = block.sealed.bytes
-        guard constantTimeEquals(SHA256.hash(sealed), block.digest),
-              let plaintext = try? sealed.withUnsafeBytes({ try AESGCM.openNonSecret($0, key: key, aad: aad) }) else {
+        guard let plaintext = SealedListing.open(block, key: key, vaultID: file.vaultID) else {
             throw VaultError.corrupted(path: path, detail: .doesNotOpen(.listingBlock))
         }
         let items = plaintext.withUnsafeBytes { bytes -> [(itemID: Bytes16, fields: Range<Int>)]? in

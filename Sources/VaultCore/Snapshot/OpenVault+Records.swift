@@ -261,10 +261,8 @@ extension OpenVault {
             throw VaultError.locked(accessibility)
         }
         do {
-            let plaintext = try AAD.withRecord(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: accessibility.fileID) {
-                try recordOpener.open(sealed, key: key, aad: $0)
-            }
-            return (plaintext, group)
+            let address = RecordAddress(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: accessibility.fileID)
+            return (try SealedRecord.open(sealed, key: key, at: address, with: recordOpener), group)
         } catch {
             throw VaultError.corrupted(path: path, detail: .doesNotOpen(.record))
         }
@@ -279,8 +277,9 @@ extension OpenVault {
                   let key = try? keys.recordKey(groupID: elsewhere.groupID, accessibility: accessibility, recordID: Bytes16(elsewhere.recordID)) else {
                 return conflict
             }
-            let aad = AAD.record(vaultID: file.vaultID, recordID: elsewhere.recordID, groupID: elsewhere.groupID, classID: elsewhere.classID)
-            guard let plaintext = try? AESGCM.open(elsewhere.sealed, key: key, aad: aad) else {
+            let address = RecordAddress(vaultID: file.vaultID, recordID: Bytes16(elsewhere.recordID), groupID: elsewhere.groupID,
+                                        classID: elsewhere.classID)
+            guard let plaintext = try? SealedRecord.open(elsewhere.sealed, key: key, at: address) else {
                 throw VaultError.corrupted(path: path, detail: .doesNotOpen(.conflictOtherVersion))
             }
             var opened = conflict

@@ -18,24 +18,19 @@ extension OpenVault {
     /// The tombstones of `groupID` as the file holds them (none without a block).
     /// Throws `locked` without the group's keys, `corrupted` for a block that does not open.
     func tombstones(of groupID: GroupID) throws -> [Tombstone] {
-        try openGroupBlock(groupID, classID: Tombstone.blockClassID, key: keys.tombstoneKey(groupID:), aad: AAD.tombstones(vaultID:groupID:),
-                           decode: Tombstone.decode, damage: .doesNotOpen(.tombstoneBlock)) ?? []
+        try openGroupBlock(groupID, classID: Tombstone.blockClassID, key: keys.tombstoneKey(groupID:), open: SealedGroupBlock.openTombstones,
+                           damage: .doesNotOpen(.tombstoneBlock)) ?? []
     }
 
-    /// The group's block of `classID` (its tombstones or its trash), checked against its digest,
-    /// opened under `key` with `aad` and decoded; nil when the group has none. Throws `locked`
-    /// without the key, `corrupted` (`damage`) for a block that does not open or decode.
+    /// The group's block of `classID` (its tombstones or its trash), opened under `key` by `open`
+    /// (`SealedGroupBlock`); nil when the group has none. Throws `locked` without the
+    /// key, `corrupted` (`damage`) for a block that does not match its digest, open or decode.
     func openGroupBlock<Decoded>(_ groupID: GroupID, classID: ClassID, key: (GroupID) throws -> SecretBytes,
-                                 aad: (_ vaultID: [UInt8], _ groupID: GroupID) -> [UInt8],
-                                 decode: ([UInt8]) throws -> Decoded, damage: Damage) throws -> Decoded? {
+                                 open: (_ block: ListingBlock, _ key: SecretBytes, _ vaultID: [UInt8]) -> Decoded?,
+                                 damage: Damage) throws -> Decoded? {
         guard let block = file.listings.first(where: { $0.groupID == groupID && $0.classID == classID }) else { return nil }
         guard let key = try? key(groupID) else { throw VaultError.locked(nil) }
-        let sealed = block.sealed.bytes
-        guard constantTimeEquals(SHA256.hash(sealed), block.digest),
-              let plaintext = try? sealed.withUnsafeBytes({ try AESGCM.openNonSecret($0, key: key, aad: aad(file.vaultID, groupID)) }),
-              let decoded = try? decode(plaintext) else {
-            throw VaultError.corrupted(path: path, detail: damage)
-        }
+        guard let decoded = open(block, key, file.vaultID) else { throw VaultError.corrupted(path: path, detail: damage) }
         return decoded
     }
 }

@@ -15,8 +15,8 @@ extension OpenVault {
     /// The trash of `groupID` as the file holds it (empty without a block).
     /// Throws `locked` without the group's keys, `corrupted` for a block that does not open.
     func trash(of groupID: GroupID) throws -> [TrashEntry] {
-        try openGroupBlock(groupID, classID: TrashEntry.blockClassID, key: keys.trashKey(groupID:), aad: AAD.trash(vaultID:groupID:),
-                           decode: TrashEntry.decode, damage: .doesNotOpen(.trashBlock)) ?? []
+        try openGroupBlock(groupID, classID: TrashEntry.blockClassID, key: keys.trashKey(groupID:), open: SealedGroupBlock.openTrash,
+                           damage: .doesNotOpen(.trashBlock)) ?? []
     }
 
     /// The trash block of `groupID`, if it has one.

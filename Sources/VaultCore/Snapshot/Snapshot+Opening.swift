@@ -31,8 +31,8 @@ extension Snapshot {
         let deviceMatches = isTheDeviceKey(deviceKey, of: file)
         var headerKey: HeaderMACKey?
         if file.version == 1, deviceMatches, let deviceKey, !file.deviceWrappedHeaderMACKey.isEmpty {
-            headerKey = try? HeaderMACKey(AESGCM.open(file.deviceWrappedHeaderMACKey, key: deviceKey.wrapKey(vaultID: file.vaultID).secret,
-                                                      aad: AAD.deviceHeader(vaultID: file.vaultID)))
+            headerKey = SealedV1DeviceKeys.openHeaderMACKey(file.deviceWrappedHeaderMACKey, under: deviceKey.wrapKey(vaultID: file.vaultID),
+                                                            vaultID: file.vaultID)
         }
         if file.version == 1, headerKey == nil { throw VaultError.locked(nil) }
         var keys = KeyRing(vaultID: file.vaultID, headerMACKey: headerKey, deviceKey: deviceMatches ? deviceKey : nil,
@@ -205,20 +205,12 @@ extension Snapshot {
     private static func unwrapKeys(_ file: VaultFile, into keys: inout KeyRing) throws {
         guard let wrapKey = keys.wrapKey else { throw KeyRingError.missingClassKey(ClassID(0)) }
         for entry in file.classes {
-            let classKey = try AESGCM.open(entry.wrapped, key: wrapKey.secret, aad: AAD.classKey(vaultID: file.vaultID, classID: entry.classID))
-            keys.addClassKey(ClassKey(classKey), classID: entry.classID)
+            keys.addClassKey(try SealedClassKey.open(entry.wrapped, classID: entry.classID, under: wrapKey, vaultID: file.vaultID),
+                             classID: entry.classID)
         }
         for entry in file.groups {
-            let plaintext = try AESGCM.open(entry.wrappedNameAndKey, key: wrapKey.secret, aad: AAD.group(vaultID: file.vaultID, groupID: entry.groupID))
-            let (group, key) = try plaintext.withUnsafeBytes { bytes -> (AccessGroup, GroupKey) in
-                guard bytes.count > AESGCM.keySize else { throw MalformedInput(.violates(.groupEntryTooShort)) }
-                let nameBytes = UnsafeRawBufferPointer(rebasing: bytes[0..<bytes.count - AESGCM.keySize])
-                guard let name = String(validating: nameBytes, as: UTF8.self), let group = AccessGroup(name),
-                      keys.groupID(of: group) == nil else {
-                    throw MalformedInput(.violates(.malformedOrRepeatedGroupName))
-                }
-                return (group, GroupKey(SecretBytes(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - AESGCM.keySize)...]))))
-            }
+            let (group, key) = try SealedGroupEntry.open(entry.wrappedNameAndKey, groupID: entry.groupID, under: wrapKey, vaultID: file.vaultID)
+            guard keys.groupID(of: group) == nil else { throw MalformedInput(.violates(.malformedOrRepeatedGroupName)) }
             guard keys.groups[entry.groupID] == nil, constantTimeEquals(key.check(groupID: entry.groupID, vaultID: file.vaultID), entry.keyCheck) else {
                 throw MalformedInput(.violates(.repeatedGroupIDOrBadKeyCheck))
             }
@@ -228,11 +220,7 @@ extension Snapshot {
 
     private static func openV1DeviceGrant(_ entry: WrappedGroupKey, key: DeviceWrapKey, vaultID: [UInt8], path: String) throws -> GroupGrant {
         do {
-            let plaintext = try AESGCM.open(entry.deviceWrapped, key: key.secret, aad: AAD.group(vaultID: vaultID, groupID: entry.groupID, device: true))
-            var reader = ByteReader(plaintext.copyBytes())
-            let grant = try GroupGrant.decodeV1DeviceGrant(from: &reader, keyCheck: entry.keyCheck)
-            guard grant.groupID == entry.groupID, reader.isAtEnd else { throw MalformedInput(.violates(.deviceGrantOfAnotherGroup)) }
-            return grant
+            return try SealedV1DeviceKeys.openGroupGrant(entry, under: key, vaultID: vaultID)
         } catch {
             throw VaultError.corrupted(path: path, detail: .doesNotOpen(.deviceSealedGroupEntry))
         }

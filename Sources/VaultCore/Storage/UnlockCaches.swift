@@ -51,8 +51,8 @@ enum SessionCache {
         w.u32(UInt32(timeout))
         w.u64(session.keyEpoch)
         let header = w.bytes
-        let keys = session.deviceKey.map { session.masterKey.secret.appending($0.secret) } ?? session.masterKey.secret
-        let sealed = try AESGCM.seal(keys, key: sealKey(tokenKey, sessionID, vaultID), aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID))
+        let sealed = try SealedSession.seal(masterKey: session.masterKey, deviceKey: session.deviceKey, header: header, tokenKey: tokenKey,
+                                            sessionID: sessionID, vaultID: vaultID)
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         try FileSystem.writeAtomically(header + sealed, to: path, directory: host.runtimeDirectory)
         try touch(path, at: host.now())
@@ -74,16 +74,13 @@ enum SessionCache {
             throw VaultError.sessionEnded(.expired)
         }
         let header = Array(bytes[0..<headerSize])
-        guard let keys = try? AESGCM.open(Array(bytes[headerSize...]), key: sealKey(tokenKey, sessionID, vaultID),
-                                          aad: AAD.session(header: header, vaultID: vaultID, sessionID: sessionID)),
-              [AESGCM.keySize, AESGCM.keySize + DeviceKeyStore.size].contains(keys.count) else {
+        guard let keys = SealedSession.open(Array(bytes[headerSize...]), header: header, tokenKey: tokenKey, sessionID: sessionID,
+                                            vaultID: vaultID) else {
             throw VaultError.sessionEnded(.unknown)
         }
         if extendingIdleTime { try? touch(path, at: host.now()) }
-        let masterKey = keys.withUnsafeBytes { MasterKey(SecretBytes(UnsafeRawBufferPointer(rebasing: $0[..<AESGCM.keySize]))) }
-        let deviceKey = keys.count > AESGCM.keySize ? keys.withUnsafeBytes { DeviceKey(SecretBytes(UnsafeRawBufferPointer(rebasing: $0[AESGCM.keySize...]))) } : nil
-        return Opened(masterKey: masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
-                      timeout: Int(timeout), deviceKey: deviceKey)
+        return Opened(masterKey: keys.masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
+                      timeout: Int(timeout), deviceKey: keys.deviceKey)
     }
 
     /// Ends the session of `token`; false when it had already ended.
@@ -137,10 +134,6 @@ enum SessionCache {
         return (Array(bytes[0..<16]), SecretBytes(bytes[16...]))
     }
 
-    private static func sealKey(_ tokenKey: SecretBytes, _ sessionID: [UInt8], _ vaultID: [UInt8]) -> SecretBytes {
-        KeyRing.derive(tokenKey, .session, sessionID, vaultID: vaultID)
-    }
-
     private static func filePath(vaultID: [UInt8], sessionID: [UInt8], host: HostContext) throws -> String {
         try host.preparedRuntimeDirectory() + "/" + hex(vaultID) + "." + hex(sessionID) + ".session"
     }
@@ -159,40 +152,18 @@ enum SessionCache {
     }
 }
 
-/// Group grants sealed in a machine-local file: the after-first-unlock cache
-/// and this device's grants share this layout — magic ‖ AES-GCM(key, u32
-/// count ‖ the grants, AAD = magic ‖ vault id). The grants carry lookup and
-/// base keys only, never a group's write key or the header MAC key: whoever
-/// steals one can read what it opens, not forge what the owner checks.
-enum SealedGrants {
+// The files of machine-local grants (`SealedGrants`): written atomically, read only when private to the user.
+extension SealedGrants {
     /// Seals one grant per group of `file` (its `classes`' base keys) from a full ring, and writes it at `path`.
     static func write(from keys: KeyRing, file: VaultFile, classes: [Accessibility], magic: [UInt8], key: SecretBytes,
                       path: String, directory: String) throws {
-        var w = ByteWriter()
-        defer { w.wipeBytes() }
-        w.u32(UInt32(file.groups.count))
-        for entry in file.groups {
-            try GroupGrant.of(entry.groupID, in: keys, keyCheck: entry.keyCheck, classes: classes, writable: false).encode(into: &w)
-        }
-        let sealed = try AESGCM.seal(w.bytes, key: key, aad: AAD.sealedGrants(magic: magic, vaultID: keys.vaultID))
-        try FileSystem.writeAtomically(magic + sealed, to: path, directory: directory)
+        try FileSystem.writeAtomically(try seal(from: keys, file: file, classes: classes, magic: magic, key: key), to: path, directory: directory)
     }
 
     /// The grants at `path`, or nil when there are none that open with `key`.
     static func read(magic: [UInt8], key: SecretBytes, vaultID: [UInt8], path: String) -> [GroupGrant]? {
-        guard let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
-              bytes.count > magic.count, Array(bytes[0..<magic.count]) == magic,
-              let plaintext = try? AESGCM.open(Array(bytes[magic.count...]), key: key, aad: AAD.sealedGrants(magic: magic, vaultID: vaultID))
-        else { return nil }
-        var reader = ByteReader(plaintext.copyBytes())
-        guard let count = try? reader.u32() else { return nil }
-        var grants: [GroupGrant] = []
-        for _ in 0..<count {
-            // A machine-local grant never holds a group's write key: one that does is not ours.
-            guard let grant = try? GroupGrant.decode(from: &reader), grant.indexMACKey == nil else { return nil }
-            grants.append(grant)
-        }
-        return reader.isAtEnd ? grants : nil
+        guard let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)) else { return nil }
+        return open(bytes, magic: magic, key: key, vaultID: vaultID)
     }
 }
 

@@ -120,13 +120,10 @@ struct TeamLog: Equatable {
 
     // MARK: sealing and opening
 
-    /// Seals the payloads under `wrapKey` when they changed: AES-GCM(WK, bytes(payload) each,
-    /// AAD = "team log" ‖ vault id ‖ head).
+    /// Seals the payloads under `wrapKey` when they changed (`SealedTeamLogPayloads`).
     mutating func sealPayloadsIfNeeded(wrapKey: WrapKey) throws {
         guard needsSealing, let payloads else { return }
-        var w = ByteWriter(capacity: payloads.reduce(0) { $0 + 4 + $1.count })
-        for payload in payloads { w.lengthPrefixed(payload) }
-        sealedPayloads = try AESGCM.seal(SecretBytes(w.bytes), key: wrapKey.secret, aad: AAD.teamLog(vaultID: vaultID, head: head))
+        sealedPayloads = try SealedTeamLogPayloads.seal(payloads, under: wrapKey, vaultID: vaultID, head: head)
         needsSealing = false
     }
 
@@ -134,19 +131,11 @@ struct TeamLog: Equatable {
     /// its entry's digest. Throws `MalformedInput` when they do not open, parse or match.
     mutating func openPayloads(wrapKey: WrapKey) throws {
         if payloads != nil { return }
-        guard let plaintext = try? AESGCM.open(sealedPayloads, key: wrapKey.secret, aad: AAD.teamLog(vaultID: vaultID, head: head)) else {
-            throw MalformedInput(.doesNotOpen(.teamLogPayloads))
-        }
-        var r = ByteReader(plaintext.copyBytes())
-        var opened: [[UInt8]] = []
-        for entry in entries {
-            let payload = Array(try r.lengthPrefixed(limit: TeamChange.maxPayloadBytes))
-            guard constantTimeEquals(payloadDigest(payload), entry.payloadDigest) else {
+        let opened = try SealedTeamLogPayloads.open(sealedPayloads, under: wrapKey, vaultID: vaultID, head: head, count: entries.count) { index, payload in
+            guard constantTimeEquals(payloadDigest(payload), entries[index].payloadDigest) else {
                 throw MalformedInput(.violates(.payloadNotItsEntry))
             }
-            opened.append(payload)
         }
-        guard r.isAtEnd else { throw MalformedInput(.trailingBytes(after: .teamLogPayloads)) }
         payloads = opened
     }
 

@@ -26,7 +26,7 @@ extension WorkingCopy {
     /// the owner's unchanged key file opens in that member's old copy of the file.
     mutating func unwrapSigningKey() throws {
         guard file.version >= 2, signingKey == nil, let wrapKey = keys.wrapKey else { return }
-        let opened = try? AESGCM.open(file.wrappedSigningKey, key: wrapKey.secret, aad: AAD.signingKey(vaultID: file.vaultID))
+        let opened = SealedSigningKey.open(file.wrappedSigningKey, under: wrapKey, vaultID: file.vaultID)
         guard let opened, try Ed25519.publicKey(of: opened) == file.signingPublicKey else { throw unwrapFailure(.signingKeyNotTheHeaders) }
         signingKey = opened
     }
@@ -36,12 +36,11 @@ extension WorkingCopy {
     /// sealed as before TP was in its AAD opens too, checked against TP by derivation as it was then.
     mutating func unwrapTrustKey() throws {
         guard file.version >= 2, trustKey == nil, let trustWrapKey = keys.trustWrapKey else { return }
-        let aad = AAD.trustKey(vaultID: file.vaultID, publicKey: file.trustPublicKey)
-        if let opened = try? AESGCM.open(file.wrappedTrustKey, key: trustWrapKey.secret, aad: aad) {
+        if let opened = SealedTrustKey.open(file.wrappedTrustKey, under: trustWrapKey, vaultID: file.vaultID, publicKey: file.trustPublicKey) {
             trustKey = opened
             return
         }
-        let sealedWithoutTP = try? AESGCM.open(file.wrappedTrustKey, key: trustWrapKey.secret, aad: AAD.trustKeyWithoutTP(vaultID: file.vaultID))
+        let sealedWithoutTP = SealedTrustKey.openSealedWithoutTP(file.wrappedTrustKey, under: trustWrapKey, vaultID: file.vaultID)
         guard let sealedWithoutTP, try Ed25519.publicKey(of: sealedWithoutTP) == file.trustPublicKey else {
             throw unwrapFailure(.trustKeyNotTheHeaders)
         }
@@ -57,8 +56,7 @@ extension WorkingCopy {
 
     /// The trust key sealed under TWK, with TP in its AAD, into the header.
     private mutating func sealTrustKey(_ trustKey: SecretBytes, under trustWrapKey: TrustWrapKey) throws {
-        file.wrappedTrustKey = try AESGCM.seal(trustKey, key: trustWrapKey.secret,
-                                               aad: AAD.trustKey(vaultID: file.vaultID, publicKey: file.trustPublicKey))
+        file.wrappedTrustKey = try SealedTrustKey.seal(trustKey, under: trustWrapKey, vaultID: file.vaultID, publicKey: file.trustPublicKey)
         pending.trustKeySealedWithoutTP = false
     }
 

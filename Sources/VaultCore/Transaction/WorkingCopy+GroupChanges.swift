@@ -31,8 +31,7 @@ extension WorkingCopy {
         if keys.groups[id] != nil { pending.memberSlotsStale = true }
         keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
         file.groups[slot].keyCheck = groupKey.check(groupID: id, vaultID: file.vaultID)
-        file.groups[slot].wrappedNameAndKey = try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey.secret), key: wrapKey.secret,
-                                                              aad: AAD.group(vaultID: file.vaultID, groupID: id))
+        file.groups[slot].wrappedNameAndKey = try SealedGroupEntry.seal(group, key: groupKey, groupID: id, under: wrapKey, vaultID: file.vaultID)
     }
 
     /// Gives a group a fresh key and re-seals its items under it, so every key
@@ -197,7 +196,7 @@ extension WorkingCopy {
     /// A class key sealed under the key-wrap key (needs the master key).
     static func wrapClassKey(_ classKey: ClassKey, _ classID: ClassID, _ keys: KeyRing) throws -> [UInt8] {
         guard let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-        return try AESGCM.seal(classKey.secret, key: wrapKey.secret, aad: AAD.classKey(vaultID: keys.vaultID, classID: classID))
+        return try SealedClassKey.seal(classKey, classID: classID, under: wrapKey, vaultID: keys.vaultID)
     }
 
     /// Removes the entries and records of every damaged group and gives it a fresh key

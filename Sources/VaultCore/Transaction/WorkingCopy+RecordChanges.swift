@@ -54,13 +54,19 @@ extension WorkingCopy {
     /// Seals `plaintext` as a record of `attributes`' group and class under a fresh record id.
     private mutating func sealRecord(plaintext: SecretBytes, of attributes: ItemAttributes) throws -> (groupID: GroupID, recordID: [UInt8], sealed: [UInt8])? {
         guard let groupID = try groupID(for: attributes.group, creating: true) else { return nil }
-        let recordID = SecureRandom.bytes(16)
-        let classID = attributes.accessibility.fileID
-        let key = try keys.recordKey(groupID: groupID, accessibility: attributes.accessibility, recordID: Bytes16(recordID))
-        let aad = AAD.record(vaultID: file.vaultID, recordID: recordID, groupID: groupID, classID: classID)
         // Only the other versions a merge keeps can take a record past what a reader accepts.
         guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
-        return (groupID, recordID, try AESGCM.seal(plaintext, key: key, aad: aad))
+        let (recordID, sealed) = try sealRecord(plaintext, groupID: groupID, accessibility: attributes.accessibility)
+        return (groupID, recordID, sealed)
+    }
+
+    /// `plaintext` sealed as a record of `groupID` and `accessibility` under a fresh record id
+    /// (`SealedRecord`): the record id and the sealed bytes.
+    private func sealRecord(_ plaintext: SecretBytes, groupID: GroupID, accessibility: Accessibility) throws -> (recordID: [UInt8], sealed: [UInt8]) {
+        let recordID = SecureRandom.bytes(16)
+        let key = try keys.recordKey(groupID: groupID, accessibility: accessibility, recordID: Bytes16(recordID))
+        let address = RecordAddress(vaultID: file.vaultID, recordID: Bytes16(recordID), groupID: groupID, classID: accessibility.fileID)
+        return (recordID, try SealedRecord.seal(plaintext, key: key, at: address))
     }
 
     /// `conflicts` with every other version of another group or class than `attributes`' sealed
@@ -80,14 +86,12 @@ extension WorkingCopy {
             guard let other = conflict.other,
                   other.attributes.group != attributes.group || other.attributes.accessibility != attributes.accessibility else { return conflict }
             guard let groupID = try groupID(for: other.attributes.group, creating: true) else { return conflict }
-            let recordID = SecureRandom.bytes(16), classID = other.attributes.accessibility.fileID
-            let key = try keys.recordKey(groupID: groupID, accessibility: other.attributes.accessibility, recordID: Bytes16(recordID))
-            let plaintext = RecordCodec.encodePlaintext(other)
+            let (recordID, sealedVersion) = try sealRecord(RecordCodec.encodePlaintext(other), groupID: groupID,
+                                                           accessibility: other.attributes.accessibility)
             var sealed = conflict
             sealed.other = nil
-            sealed.sealedElsewhere = SealedVersion(groupID: groupID, classID: classID, recordID: recordID,
-                                                   sealed: try AESGCM.seal(plaintext, key: key, aad: AAD.record(vaultID: file.vaultID, recordID: recordID,
-                                                                                                                 groupID: groupID, classID: classID)))
+            sealed.sealedElsewhere = SealedVersion(groupID: groupID, classID: other.attributes.accessibility.fileID, recordID: recordID,
+                                                   sealed: sealedVersion)
             return sealed
         }
     }

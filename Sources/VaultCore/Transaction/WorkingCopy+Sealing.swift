@@ -63,7 +63,7 @@ extension WorkingCopy {
             try signTrustStatement()
             try sealTrustKeyWithTPIfNeeded()
             guard let signingKey, let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
-            file.wrappedSigningKey = try AESGCM.seal(signingKey, key: wrapKey.secret, aad: AAD.signingKey(vaultID: file.vaultID))
+            file.wrappedSigningKey = try SealedSigningKey.seal(signingKey, under: wrapKey, vaultID: file.vaultID)
         }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
@@ -167,10 +167,7 @@ extension WorkingCopy {
             }
             let previous = respread ? allPrevious : [(try? openListing(old[bucket], bucketCount: bucketCount))].compactMap { $0 }
             guard let plaintext = listingPlaintext(positionsByBucket[bucket] ?? [], previous: previous) else { return [] }
-            let aad = AAD.listing(vaultID: file.vaultID, groupID: pair.groupID, classID: pair.classID, bucket: bucket)
-            let sealed = try AESGCM.seal(plaintext.bytes, key: key, aad: aad)
-            blocks.append(ListingBlock(groupID: pair.groupID, classID: pair.classID, bucket: bucket,
-                                       digest: SHA256.hash(sealed), sealed: StoredBytes(sealed)))
+            blocks.append(try SealedListing.seal(plaintext.bytes, key: key, vaultID: file.vaultID, pair: pair, bucket: bucket))
         }
         return blocks
     }
@@ -239,10 +236,8 @@ extension WorkingCopy {
                 tombstoneBlocks[groupID] = nil
                 continue
             }
-            let sealed = try AESGCM.seal(Tombstone.encode(list), key: try keys.tombstoneKey(groupID: groupID),
-                                         aad: AAD.tombstones(vaultID: file.vaultID, groupID: groupID))
-            tombstoneBlocks[groupID] = ListingBlock(groupID: groupID, classID: Tombstone.blockClassID, bucket: 0,
-                                                    digest: SHA256.hash(sealed), sealed: StoredBytes(sealed))
+            tombstoneBlocks[groupID] = try SealedGroupBlock.seal(list, key: try keys.tombstoneKey(groupID: groupID), vaultID: file.vaultID,
+                                                                 groupID: groupID)
         }
         file.listings = file.groups.flatMap { group in
             (tombstoneBlocks[group.groupID].map { [$0] } ?? []) + (otherBlocks[group.groupID] ?? [])
@@ -293,10 +288,7 @@ extension WorkingCopy {
                 remade[groupID] = .some(nil)
                 continue
             }
-            let sealed = try AESGCM.seal(TrashEntry.encode(list), key: try keys.trashKey(groupID: groupID),
-                                         aad: AAD.trash(vaultID: file.vaultID, groupID: groupID))
-            remade[groupID] = ListingBlock(groupID: groupID, classID: TrashEntry.blockClassID, bucket: 0,
-                                           digest: SHA256.hash(sealed), sealed: StoredBytes(sealed))
+            remade[groupID] = try SealedGroupBlock.seal(list, key: try keys.trashKey(groupID: groupID), vaultID: file.vaultID, groupID: groupID)
         }
         let orphaned = file.listings.contains { $0.classID == TrashEntry.blockClassID && !headerGroups.contains($0.groupID) }
         pending.trash = TrashChanges()
