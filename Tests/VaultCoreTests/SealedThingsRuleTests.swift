@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// Each sealed thing is sealed and opened in one file: AES-GCM is called (`AESGCM.seal`,
-/// `AESGCM.open…`, or any `open` given a key and an AAD) only in VaultCrypto and in the files
-/// docs/ARCHITECTURE.md's "Sealed things" table names, each of which exists and both seals and
-/// opens (a row marked "opened only" opens). The table is read from the document, so the
+/// `AESGCM.open…`, or any `open` given a key and an AAD) only in VaultCrypto and in the files of
+/// `Sealed/` docs/ARCHITECTURE.md's "Sealed things" table names, each of which exists and both
+/// seals and opens (a row marked "opened only" opens). The table is read from the document, so the
 /// document and the code cannot drift apart.
 @Suite struct SealedThingsRuleTests {
     static let root = TestVectorTests.packageRoot
@@ -70,11 +70,25 @@ import Testing
         let callers = try Self.callers()
         for row in rows {
             let path = Self.vaultCore + row.file
+            #expect(row.file.hasPrefix("Sealed/"), "\(row.thing): \(row.file) is outside Sealed/")
             #expect(FileManager.default.fileExists(atPath: Self.root + "/" + path), "\(row.thing): \(path) does not exist")
             let calls = callers[path] ?? (false, false)
             #expect(calls.opens, "\(row.thing): \(path) opens nothing")
             #expect(calls.seals || row.opensOnly, "\(row.thing): \(path) seals nothing (mark the row \"opened only\" if it is read only)")
         }
+    }
+
+    /// `Sealed/` seals and opens bytes it is given: `Storage/` reads and writes the files.
+    @Test func theSealedRoomTouchesNoPath() throws {
+        let room = Self.root + "/" + Self.vaultCore + "Sealed"
+        var touching: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: room) where name.hasSuffix(".swift") {
+            let text = try String(contentsOfFile: room + "/" + name, encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                if ["FileSystem.", "FileManager", "fopen(", "open(path"].contains(where: { line.contains($0) }) { touching.append("\(name): \(line)") }
+            }
+        }
+        #expect(touching.isEmpty, "Sealed/ touches paths: \(touching)")
     }
 
     @Test func everyFileOfTheSealedRoomIsListed() throws {
