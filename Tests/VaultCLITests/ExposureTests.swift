@@ -18,6 +18,8 @@ import VaultTestSupport
         var members: [String: String] = [:]
         var current: Set<String> = []
         var items: [String: String] = [:]
+        /// Credential files as `vault grant` wrote them, by grant id.
+        var credentials: [String: String] = [:]
 
         init() throws {
             s = try Sandbox()
@@ -96,7 +98,7 @@ import VaultTestSupport
                 paths.append(s.path("version-\(number)"))
             }
             paths.append(repo + "/team.vault")
-            let spec = try JSONSerialization.data(withJSONObject: ["versions": paths, "identities": members])
+            let spec = try JSONSerialization.data(withJSONObject: ["versions": paths, "identities": members, "credentials": credentials])
             try s.write("oracle.json", Array(spec))
             let python = Sandbox.packageRoot + "/.venv-tests/bin/python3"
             let run = try s.run(FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3",
@@ -131,9 +133,9 @@ import VaultTestSupport
         return out
     }
 
-    /// `vault exposure --member NAME --json`, as (item, state) pairs counted.
-    static func exposure(_ history: History, _ name: String) throws -> [String: Int] {
-        let rows = try JSONSerialization.jsonObject(with: Data(try history.vault(["exposure", "--member", name, "--json"]).stdout)) as? [[String: Any]] ?? []
+    /// `vault exposure --member NAME --json` (or another principal's options), as (item, state) pairs counted.
+    static func exposure(_ history: History, _ name: String, principal: [String]? = nil) throws -> [String: Int] {
+        let rows = try JSONSerialization.jsonObject(with: Data(try history.vault(["exposure"] + (principal ?? ["--member", name]) + ["--json"]).stdout)) as? [[String: Any]] ?? []
         var counts: [String: Int] = [:]
         for row in rows {
             let key = "\(row["service"] as? String ?? "?"):\(row["account"] as? String ?? "?") \(row["state"] as? String ?? "?")"
@@ -334,7 +336,7 @@ import VaultTestSupport
         try history.git(["reflog", "expire", "--expire=now", "--all"])
         try history.git(["gc", "-q", "--prune=now"])
         let here = try s.vault(["exposure", "check"])
-        #expect(here.status == 0 && here.stderr.contains("no member has lost access"), "the rewritten repository: \(here.status) \(here.stderr)")
+        #expect(here.status == 0 && here.stderr.contains("no member or credential has lost access"), "the rewritten repository: \(here.status) \(here.stderr)")
         let there = try s.vault(["exposure", "check"], environment: ["VAULT_PATH": clone + "/team.vault"])
         #expect(there.status == 1 && there.stdoutText.contains("runner\tci\tdeploy\tci"), "the clone that kept the commits: \(there.status) \(there.stdoutText) \(there.stderr)")
     }
