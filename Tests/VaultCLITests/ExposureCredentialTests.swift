@@ -51,7 +51,7 @@ import VaultTestSupport
         try Self.grant(history, "both-expired", ["--group", "ci", "--group", "prod", "--expires", "1d"], now: 1_577_836_800)
         try ExposureTests.walk(history, steps: steps, random: &random)
         try Self.grant(history, "prod-later", ["--group", "prod"])
-        try ExposureTests.walk(history, steps: steps / 2, random: &random)
+        try ExposureTests.walk(history, steps: steps / 2, from: steps, random: &random)
         let oracle = try history.oracle()
         let live = try history.liveValues()
         let ledger = try Self.listed(history)

@@ -133,33 +133,35 @@ import VaultTestSupport
         return out
     }
 
-    /// `vault exposure --member NAME --json` (or another principal's options), as (item, state) pairs counted.
+    /// `vault exposure --member NAME --json` (or another principal's options), as (item, field, state) counted:
+    /// the field a secret (current, revision, conflict), notes or an otp seed.
     static func exposure(_ history: History, _ name: String, principal: [String]? = nil) throws -> [String: Int] {
         let rows = try JSONSerialization.jsonObject(with: Data(try history.vault(["exposure"] + (principal ?? ["--member", name]) + ["--json"]).stdout)) as? [[String: Any]] ?? []
         var counts: [String: Int] = [:]
         for row in rows {
-            let key = "\(row["service"] as? String ?? "?"):\(row["account"] as? String ?? "?") \(row["state"] as? String ?? "?")"
+            let field = ["notes": "notes", "otp": "otp"][row["value"] as? String ?? ""] ?? "secret"
+            let key = "\(row["service"] as? String ?? "?"):\(row["account"] as? String ?? "?") \(field) \(row["state"] as? String ?? "?")"
             counts[key, default: 0] += 1
         }
         return counts
     }
 
-    /// The oracle's values, as the same pairs counted.
+    /// The oracle's values (SERVICE:ACCOUNT:FIELD:N), counted the same way.
     static func expected(_ values: Set<String>, live: Set<String>) -> [String: Int] {
         var counts: [String: Int] = [:]
         for value in values {
             let parts = value.split(separator: ":")
-            counts["\(parts[0]):\(parts[1]) \(live.contains(value) ? "live" : "rotated")", default: 0] += 1
+            counts["\(parts[0]):\(parts[1]) \(parts[2]) \(live.contains(value) ? "live" : "rotated")", default: 0] += 1
         }
         return counts
     }
 
-    /// A seeded walk of changes, each committed.
-    static func walk(_ history: History, steps: Int, random: inout SeededGenerator) throws {
+    /// A seeded walk of changes, each committed; its steps numbered from `first` (a walk after another goes on from its end).
+    static func walk(_ history: History, steps: Int, from first: Int = 0, random: inout SeededGenerator) throws {
         func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
         let groups = ["ci", "prod"]
         let names = ["runner", "alice", "bob"]
-        for step in 0..<steps {
+        for step in first..<first + steps {
             let group = groups[below(groups.count)]
             let existing = history.items.filter { $0.value == group }.keys.sorted()
             switch below(10) {
