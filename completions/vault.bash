@@ -33,7 +33,7 @@ _vault_options() {
         list) echo "-s --service -a --account --group --class --search --service-glob --account-glob --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         history) echo "-s --service -a --account --group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         group) echo "--json -y --yes --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        grant) echo "--group --read-only --fresh-history --expires -o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        grant) echo "--list --group --read-only --fresh-history --expires -o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         identity) echo "-o --out --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         member) echo "--group --read-only --fresh-history --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         trust) echo "--pin --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -46,7 +46,7 @@ _vault_options() {
         device-key) echo "--tpm --reseal --pin --no-tpm --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         sync) echo "--setup --remote --branch --kdf-cost -y --yes --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         check-history) echo "--file --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
-        exposure) echo "--member --group --reason --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
+        exposure) echo "--member --group --grant --reason --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         merge-driver) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         textconv) echo "--vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
         conflicts) echo "--group --json --vault --passphrase-file --key-file --credential --identity --trust --backend --collection --accept-rollback --accept-log --accept-member --min-epoch --no-interaction --no-keyring -q --quiet -h --help --version" ;;
@@ -192,6 +192,7 @@ _vault_value_kind() {
         "check-history --file") echo "file" ;;
         "exposure --member") echo "none" ;;
         "exposure --group") echo "names groups" ;;
+        "exposure --grant") echo "none" ;;
         "exposure --reason") echo "none" ;;
         "conflicts --group") echo "names groups" ;;
         "resolve -s"|"resolve --service") echo "names services" ;;

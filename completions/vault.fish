@@ -113,7 +113,7 @@ complete -c vault -n __vault_no_command -a member -d 'add, list or remove member
 complete -c vault -n __vault_no_command -a trust -d 'print the vault\'s trust fingerprint, for members and CI jobs to pin'
 complete -c vault -n __vault_no_command -a sync -d 'share the vault through git: commit, fetch, merge record by record, push'
 complete -c vault -n __vault_no_command -a check-history -d 'refuse commits whose vault file drops team log entries (for hooks and CI)'
-complete -c vault -n __vault_no_command -a exposure -d 'list every value a member or a group\'s keys could open, through the file\'s git history'
+complete -c vault -n __vault_no_command -a exposure -d 'list every value a member, a credential or a group\'s keys could open, through the file\'s git history'
 complete -c vault -n __vault_no_command -a conflicts -d 'list the items a merge left in conflict'
 complete -c vault -n __vault_no_command -a resolve -d 'settle an item\'s conflict with one side\'s version'
 complete -c vault -n __vault_no_command -a export -d 'write items to an encrypted bundle, or in the clear to take them elsewhere'
@@ -298,6 +298,7 @@ complete -c vault -n '__vault_using group' -a 'list create delete allow-env' -d 
 complete -c vault -n '__vault_using group' -a '(__vault_names groups)' -d 'the group to create, delete or set allowed names of'
 complete -c vault -n '__vault_using group' -d 'allow-env: the names its items may set, NAME,PREFIX*,… (\'\' for none)'
 
+complete -c vault -n '__vault_using grant' -l list -d 'list every credential granted, with its id and state (live, revoked, expired)'
 complete -c vault -n '__vault_using grant' -l group -x -a '(__vault_names groups)' -d 'a group the credential opens; repeat it for several'
 complete -c vault -n '__vault_using grant' -l read-only -d 'the credential can read items but not change them'
 complete -c vault -n '__vault_using grant' -l fresh-history -d 're-key the groups and drop their revisions and trash first, so the credential opens nothing written before; ends their other credentials'
@@ -365,9 +366,10 @@ complete -c vault -n '__vault_using check-history' -d 'the commits to walk'
 
 complete -c vault -n '__vault_using exposure' -l member -x -d 'the member whose exposure to list, present or removed'
 complete -c vault -n '__vault_using exposure' -l group -x -a '(__vault_names groups)' -d 'the group whose keys\' exposure to list (what its credentials could open)'
+complete -c vault -n '__vault_using exposure' -l grant -x -d 'the credential whose exposure to list, by its id in \'vault grant --list\' (or a prefix of it)'
 complete -c vault -n '__vault_using exposure' -l reason -x -d 'accept: why the item\'s exposed values stay (kept in clear beside the vault)'
 complete -c vault -n '__vault_using exposure' -l json -d 'print JSON instead of text'
-complete -c vault -n '__vault_using exposure' -a 'check accept' -d 'check: exit 1 while a removed member\'s value is live; accept: sign that an item\'s values stay'
+complete -c vault -n '__vault_using exposure' -a 'check accept' -d 'check: exit 1 while a value of a removed member or an ended credential is live; accept: sign that an item\'s values stay'
 complete -c vault -n '__vault_using exposure' -d 'accept: the item, as GROUP/SERVICE/ACCOUNT or SERVICE/ACCOUNT'
 
 complete -c vault -n '__vault_using merge-driver' -F -d 'the merge base\'s version (git\'s %O)'

@@ -19,7 +19,7 @@ read MAC) and opens every record, listing block, tombstone block and trash
 entry those keys open. Prints one JSON object:
 
     {"vault": {...}, "principals": [...], "items": [...], "trash": [...],
-     "tombstones": [...], "unopened": [...]}
+     "tombstones": [...], "grants": [...], "unopened": [...]}
 
 Each item has its group, class, service, account, attributes (dates in
 milliseconds since 1970), and its "secret", "notes" and "otp" (the one-time
@@ -79,7 +79,7 @@ CLASSES = {1: "when-unlocked", 2: "after-first-unlock", 3: "always", 4: "when-un
            5: "after-first-unlock-this-device-only", 6: "always-this-device-only",
            7: "when-passcode-set-this-device-only"}
 DEVICE_BOUND = {4, 5, 6, 7}
-TOMBSTONE_CLASS, TRASH_CLASS = 0, 255
+TOMBSTONE_CLASS, TRASH_CLASS, GRANT_LEDGER_CLASS = 0, 255, 254
 TEXT_TAGS = {1: "service", 2: "account", 3: "label", 4: "comment", 5: "kind", 6: "generic", 11: "env_name"}
 DATE_TAGS = {7: "created", 8: "modified", 9: "expires"}
 SECRET, REVISION, CONFLICT, NOTES, OTP = 10, 12, 13, 14, 15
@@ -308,8 +308,8 @@ def parse_team_log(r, f):
 
 def check_structure(f):
     """Index entries name a group and class of the header; listing blocks name a pair with entries,
-    each pair's blocks its buckets 0 … K − 1 in order; but a group's tombstone block (class 0) and
-    trash block (class 255): bucket 0, at most one each. (Their place among the group's blocks is the
+    each pair's blocks its buckets 0 … K − 1 in order; but a group's tombstone block (class 0),
+    trash block (class 255) and grant ledger block (class 254): bucket 0, at most one each. (Their place among the group's blocks is the
     writer's, bound by the group's MACs, and not a structure rule.)"""
     group_ids = {g["id"] for g in f["groups"]}
     class_ids = {c for c, _ in f["class_keys"]}
@@ -320,8 +320,8 @@ def check_structure(f):
         pairs.add((entry["group"], entry["class"]))
     seen_buckets, specials = {}, set()
     for block in f["blocks"]:
-        if block["class"] in (TOMBSTONE_CLASS, TRASH_CLASS):
-            what = "tombstone" if block["class"] == TOMBSTONE_CLASS else "trash"
+        if block["class"] in (TOMBSTONE_CLASS, TRASH_CLASS, GRANT_LEDGER_CLASS):
+            what = {TOMBSTONE_CLASS: "tombstone", TRASH_CLASS: "trash", GRANT_LEDGER_CLASS: "grant ledger"}[block["class"]]
             if block["group"] not in group_ids or block["bucket"] != 0 or (block["group"], what) in specials:
                 raise Damaged(f"a {what} block of no group, or more than one")
             specials.add((block["group"], what))
@@ -506,7 +506,7 @@ def open_wrapped(f, principal):
         name, gk = plain[:-32].decode("utf-8"), plain[-32:]
         if mac(gk, b"vault v1 group key check" + vault_id + struct.pack(">I", group["id"]))[:16] != group["key_check"]:
             raise Damaged(f"the key check of group {name}")
-        grants.append({"id": group["id"], "name": name, "key_check": group["key_check"],
+        grants.append({"id": group["id"], "name": name, "key_check": group["key_check"], "group_key": gk,
                        "lookup_key": derive(vault_id, gk, "lookup"), "index_mac_key": derive(vault_id, gk, "index mac v2"),
                        "base_keys": {c: derive(vault_id, gk + ck, "base", struct.pack(">IB", group["id"], c))
                                      for c, ck in class_keys.items()}})
@@ -600,6 +600,7 @@ class Opened:
 
     def __init__(self):
         self.vault, self.principals, self.items, self.trash, self.tombstones, self.unopened = {}, [], [], [], [], []
+        self.grants = []
 
 
 def open_vault(data, keys, given=()):
@@ -786,6 +787,8 @@ def open_blocks(f, out, group, grant, device_key):
             open_tombstones(f, out, block, grant, name)
         elif block["class"] == TRASH_CLASS:
             open_trash(f, out, block, grant, name, device_key)
+        elif block["class"] == GRANT_LEDGER_CLASS:
+            open_grant_ledger(f, out, block, grant, name)
         else:
             key, why = record_key(f, grant, gid, block["class"], b"", device_key, label="listing")
             plain = unseal(key, block["sealed"], b"listing" + vault_id + struct.pack(">IBH", gid, block["class"],
@@ -809,6 +812,35 @@ def open_blocks(f, out, group, grant, device_key):
         expected = [e["item_id"] for e in f["index"] if e["group"] == gid and e["class"] == class_id]
         if sorted(ids) != sorted(expected):
             raise Damaged(f"a listing block does not list its group's items (group {name})")
+
+
+def open_grant_ledger(f, out, block, grant, name):
+    """A group's grant ledger (FORMAT.md, "Grant ledger"): sealed under a key derived from GK, which
+    only the owner and full members hold."""
+    if grant is None or "group_key" not in grant:
+        out.unopened.append({"where": "grant ledger block", "group": name, "why": "no group key of its group"})
+        return
+    key = derive(f["vault_id"], grant["group_key"], "grant ledger")
+    plain = unseal(key, block["sealed"], b"grant ledger" + f["vault_id"] + struct.pack(">I", block["group"]))
+    if plain is None:
+        out.unopened.append({"where": "grant ledger block", "group": name, "why": "does not open under the keys given (AES-GCM)"})
+        return
+    r = Reader(plain)
+    for _ in range(r.u32()):
+        record = {"group": name, "id": r.take(8).hex()}
+        flags = r.u8()
+        if flags > 1:
+            raise Damaged("a grant's read-only flag is neither 0 nor 1")
+        record.update(read_only=bool(flags), issued=r.u64(), expires=r.u64(), revoked=r.u64(), groups=[])
+        count = r.u8()
+        if not 1 <= count <= 64:
+            raise Damaged(f"a grant of {count} groups")
+        for _ in range(count):
+            gid, check = r.u32(), r.take(16)
+            record["groups"].append({"id": gid, "key_check": check.hex(), "name": r.lengthed(256).decode("utf-8")})
+        out.grants.append(record)
+    if not r.done():
+        raise Damaged("bytes after a grant ledger's records")
 
 
 def open_tombstones(f, out, block, grant, name):
@@ -947,7 +979,7 @@ def main(argv):
                           for value in sorted(values)], sort_keys=True, indent=1))
         return 0 if any(opens(p) for p in opened.principals) else 3
     shown = {"vault": opened.vault, "principals": opened.principals, "items": opened.items, "trash": opened.trash,
-             "tombstones": opened.tombstones, "unopened": opened.unopened}
+             "tombstones": opened.tombstones, "grants": opened.grants, "unopened": opened.unopened}
     print(json.dumps(jsonable(shown, args.show_secrets), sort_keys=True, indent=1))
     if not any(opens(p) for p in opened.principals):
         print("vault_v3.py: the keys given open nothing", file=sys.stderr)

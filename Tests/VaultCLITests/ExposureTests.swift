@@ -18,6 +18,8 @@ import VaultTestSupport
         var members: [String: String] = [:]
         var current: Set<String> = []
         var items: [String: String] = [:]
+        /// Credential files as `vault grant` wrote them, by grant id.
+        var credentials: [String: String] = [:]
 
         init() throws {
             s = try Sandbox()
@@ -96,7 +98,7 @@ import VaultTestSupport
                 paths.append(s.path("version-\(number)"))
             }
             paths.append(repo + "/team.vault")
-            let spec = try JSONSerialization.data(withJSONObject: ["versions": paths, "identities": members])
+            let spec = try JSONSerialization.data(withJSONObject: ["versions": paths, "identities": members, "credentials": credentials])
             try s.write("oracle.json", Array(spec))
             let python = Sandbox.packageRoot + "/.venv-tests/bin/python3"
             let run = try s.run(FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3",
@@ -131,33 +133,35 @@ import VaultTestSupport
         return out
     }
 
-    /// `vault exposure --member NAME --json`, as (item, state) pairs counted.
-    static func exposure(_ history: History, _ name: String) throws -> [String: Int] {
-        let rows = try JSONSerialization.jsonObject(with: Data(try history.vault(["exposure", "--member", name, "--json"]).stdout)) as? [[String: Any]] ?? []
+    /// `vault exposure --member NAME --json` (or another principal's options), as (item, field, state) counted:
+    /// the field a secret (current, revision, conflict), notes or an otp seed.
+    static func exposure(_ history: History, _ name: String, principal: [String]? = nil) throws -> [String: Int] {
+        let rows = try JSONSerialization.jsonObject(with: Data(try history.vault(["exposure"] + (principal ?? ["--member", name]) + ["--json"]).stdout)) as? [[String: Any]] ?? []
         var counts: [String: Int] = [:]
         for row in rows {
-            let key = "\(row["service"] as? String ?? "?"):\(row["account"] as? String ?? "?") \(row["state"] as? String ?? "?")"
+            let field = ["notes": "notes", "otp": "otp"][row["value"] as? String ?? ""] ?? "secret"
+            let key = "\(row["service"] as? String ?? "?"):\(row["account"] as? String ?? "?") \(field) \(row["state"] as? String ?? "?")"
             counts[key, default: 0] += 1
         }
         return counts
     }
 
-    /// The oracle's values, as the same pairs counted.
+    /// The oracle's values (SERVICE:ACCOUNT:FIELD:N), counted the same way.
     static func expected(_ values: Set<String>, live: Set<String>) -> [String: Int] {
         var counts: [String: Int] = [:]
         for value in values {
             let parts = value.split(separator: ":")
-            counts["\(parts[0]):\(parts[1]) \(live.contains(value) ? "live" : "rotated")", default: 0] += 1
+            counts["\(parts[0]):\(parts[1]) \(parts[2]) \(live.contains(value) ? "live" : "rotated")", default: 0] += 1
         }
         return counts
     }
 
-    /// A seeded walk of changes, each committed.
-    static func walk(_ history: History, steps: Int, random: inout SeededGenerator) throws {
+    /// A seeded walk of changes, each committed; its steps numbered from `first` (a walk after another goes on from its end).
+    static func walk(_ history: History, steps: Int, from first: Int = 0, random: inout SeededGenerator) throws {
         func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
         let groups = ["ci", "prod"]
         let names = ["runner", "alice", "bob"]
-        for step in 0..<steps {
+        for step in first..<first + steps {
             let group = groups[below(groups.count)]
             let existing = history.items.filter { $0.value == group }.keys.sorted()
             switch below(10) {
@@ -334,7 +338,7 @@ import VaultTestSupport
         try history.git(["reflog", "expire", "--expire=now", "--all"])
         try history.git(["gc", "-q", "--prune=now"])
         let here = try s.vault(["exposure", "check"])
-        #expect(here.status == 0 && here.stderr.contains("no member has lost access"), "the rewritten repository: \(here.status) \(here.stderr)")
+        #expect(here.status == 0 && here.stderr.contains("no member or credential has lost access"), "the rewritten repository: \(here.status) \(here.stderr)")
         let there = try s.vault(["exposure", "check"], environment: ["VAULT_PATH": clone + "/team.vault"])
         #expect(there.status == 1 && there.stdoutText.contains("runner\tci\tdeploy\tci"), "the clone that kept the commits: \(there.status) \(there.stdoutText) \(there.stderr)")
     }

@@ -105,8 +105,12 @@ import Testing
         }
         // The revoked credential's keys are tried on its group's records, and AES-GCM refuses each.
         let revoked = try runReader(s, ["--credential", s.path("ci.cred")])
-        let tried = (revoked.object["unopened"] as? [[String: Any]] ?? []).filter { $0["group"] as? String == "ci" }
+        let unopened = (revoked.object["unopened"] as? [[String: Any]] ?? []).filter { $0["group"] as? String == "ci" }
+        // The grant ledger is sealed under the group key, which no credential holds: not tried.
+        let ledger = unopened.filter { $0["where"] as? String == "grant ledger block" }
+        let tried = unopened.filter { $0["where"] as? String != "grant ledger block" }
         #expect(!tried.isEmpty && tried.allSatisfy { ($0["why"] as? String)?.contains("AES-GCM") == true }, "\(tried)")
+        #expect(!ledger.isEmpty && ledger.allSatisfy { $0["why"] as? String == "no group key of its group" }, "\(ledger)")
     }
 
     // MARK: the vault

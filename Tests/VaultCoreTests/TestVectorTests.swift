@@ -28,6 +28,8 @@ import VaultCrypto
         "Tests/VaultCoreTests/Fixtures/v3-trash/v3-trash.vault": "d8f72962c29bda6398a800ef2147cb436f691c7df7c09171f47896e125b07565",
         "Tests/VaultCoreTests/Fixtures/v3-trash/device.key": "1bedfe6af9ff062155a7f6cb227ede75da3ec096711010209ab707863717c719",
         "Tests/VaultCoreTests/Fixtures/v3-purge/v3-purge.vault": "34ca0d2767ec367f034445d610bba69cd64e24830dcac44fe2a259daae2972ef",
+        "Tests/VaultCoreTests/Fixtures/v3-ledger/v3-ledger.vault": "3701c31509f368b4947af14164c43db7674218a5446ce8465cd60e27d3a9bf79",
+        "Tests/VaultCoreTests/Fixtures/v3-ledger/ci.cred": "ad2165abd2b77a31459321d8c702b8aebda1606383ec8c6d69cd3f958f6ceac7",
         "Tests/VaultCryptoTests/Vectors/aes-256-gcm.txt": "079b2650004dec208ac37d96877ded2a936288e9068f99a46034d33575aabc28",
         "Tests/VaultCryptoTests/Vectors/hkdf-sha256-rfc5869.txt": "0eb3c2a72f7edf30c59a2cb3da116bebbcbe37d04a381417adedb96d7ca044e5",
         "Tests/VaultCryptoTests/Vectors/hmac-sha256-rfc4231.txt": "9bf404744584c2c1a2f768985ccc68687c0bce5b1ffa042795417a0fe5ff2d86",
@@ -44,7 +46,8 @@ import VaultCrypto
         }
         // A vector added without a pin would not be fixed either.
         for directory in ["Tests/VaultCoreTests/Fixtures/v1", "Tests/VaultCoreTests/Fixtures/v2", "Tests/VaultCoreTests/Fixtures/v3",
-                          "Tests/VaultCoreTests/Fixtures/v3-trash", "Tests/VaultCoreTests/Fixtures/v3-purge", "Tests/VaultCryptoTests/Vectors"] {
+                          "Tests/VaultCoreTests/Fixtures/v3-trash", "Tests/VaultCoreTests/Fixtures/v3-purge", "Tests/VaultCoreTests/Fixtures/v3-ledger",
+                          "Tests/VaultCryptoTests/Vectors"] {
             for name in try FileManager.default.contentsOfDirectory(atPath: Self.packageRoot + "/" + directory) where name != "README.md" {
                 #expect(Self.pinned[directory + "/" + name] != nil, "\(directory)/\(name) is not pinned in TestVectorTests")
             }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import VaultCore
 
 /// `vault exposure`'s arguments.
@@ -12,6 +15,13 @@ struct ExposureArguments: CommandArguments {
     var member: String?
     /// --group G (the option is repeatable elsewhere; exposure takes one).
     var groups: [String]
+    /// --grant ID: a credential the grant ledger records.
+    var grant: String?
+    /// The global --credential given a grant id's shape (16 hex digits) that names no file: no
+    /// credential is that short, so it is taken as --grant.
+    var grantGivenAsCredential: String?
+    /// The grant named, by --grant or --credential.
+    var grantID: String? { grant ?? grantGivenAsCredential }
     var json: Bool
 
     init(_ options: OptionReader) {
@@ -20,27 +30,35 @@ struct ExposureArguments: CommandArguments {
         reason = options.value(.reason)
         member = options.value(.member)
         groups = options.values(.group)
+        grant = options.value(.grant)
+        grantGivenAsCredential = options.value(.credential).flatMap { GrantEntry.isID($0) && access($0, F_OK) != 0 ? $0 : nil }
         json = options.flag(.json)
     }
 
     func validate() throws {
+        if grant != nil, grantGivenAsCredential != nil {
+            throw UsageError("--grant and --credential both name a credential of the grant ledger", hint: "give one: 'vault exposure --grant ID'")
+        }
         if action == "accept" {
             guard item != nil else { throw UsageError("exposure accept needs the item", hint: "run 'vault exposure accept GROUP/SERVICE/ACCOUNT --reason TEXT'") }
             guard let reason, !reason.isEmpty else {
                 throw UsageError("exposure accept needs --reason", hint: "say why the value stays, e.g. --reason 'the service cannot rotate it before March'")
             }
-            if member != nil || !groups.isEmpty { throw UsageError("exposure accept takes no --member or --group", hint: "name the item: GROUP/SERVICE/ACCOUNT") }
+            if member != nil || !groups.isEmpty || grantID != nil { throw UsageError("exposure accept takes no --member, --group or --grant", hint: "name the item: GROUP/SERVICE/ACCOUNT") }
             return
         }
         if item != nil { throw UsageError("only exposure accept takes an item", hint: "run 'vault exposure accept GROUP/SERVICE/ACCOUNT --reason TEXT'") }
         if reason != nil { throw UsageError("only exposure accept takes --reason", hint: "run 'vault exposure accept GROUP/SERVICE/ACCOUNT --reason TEXT'") }
         if action == "check" {
-            if member != nil || !groups.isEmpty { throw UsageError("exposure check takes no --member or --group", hint: "run 'vault exposure check': it checks every member that lost access") }
+            if member != nil || !groups.isEmpty || grantID != nil {
+                throw UsageError("exposure check takes no --member, --group or --grant", hint: "run 'vault exposure check': it checks every member and credential that lost access")
+            }
             return
         }
         if groups.count > 1 { throw UsageError("exposure takes one --group", hint: "run it once per group") }
-        if (member == nil) == groups.isEmpty {
-            throw UsageError("name one principal: --member NAME or --group G", hint: "run 'vault member list' for the members, 'vault group list' for the groups")
+        if [member != nil, !groups.isEmpty, grantID != nil].filter({ $0 }).count != 1 {
+            throw UsageError("name one principal: --member NAME, --group G or --grant ID",
+                             hint: "run 'vault member list' for the members, 'vault group list' for the groups, 'vault grant --list' for the credentials")
         }
     }
 }
@@ -49,6 +67,9 @@ struct ExposureArguments: CommandArguments {
 /// git history, never a secret; `check`, the gate after an offboarding (docs/TEAMS.md, "Offboarding").
 enum ExposureCommand {
     static func run(_ arguments: ExposureArguments, _ invocation: Invocation) throws {
+        var invocation = invocation
+        // The credential option held a grant id, not a file to unlock with.
+        if arguments.grantGivenAsCredential != nil { invocation.arguments = invocation.arguments.removing(.credential) }
         let vault = try VaultAccess(invocation).vault()
         let reading = try read(vault, invocation)
         if arguments.action == "accept", let item = arguments.item, let reason = arguments.reason {
@@ -64,6 +85,8 @@ enum ExposureCommand {
         let principal: ExposurePrincipal
         if let member = arguments.member {
             principal = .member(member)
+        } else if let id = arguments.grantID {
+            principal = .credential(try grant(id, in: vault))
         } else {
             principal = .group(try ItemArguments.group(named: arguments.groups[0]))
         }
@@ -74,6 +97,9 @@ enum ExposureCommand {
                 throw CommandFailure(.itemNotFound, "no version of the vault file names a member \(quoted(name))", hint: "run 'vault member list' for the members now")
             case .group(let group):
                 throw CommandFailure(.itemNotFound, "no version of the vault file has a group \(quoted(group.name))", hint: "run 'vault group list' for the groups now")
+            case .credential(let grant):
+                throw CommandFailure(.itemNotFound, "no version of the vault file holds the keys of credential \(grant.id)",
+                                     hint: "the history that had them is gone from this clone; fetch it, or run 'vault exposure --group G' for each of its groups")
             }
         }
         if arguments.json {
@@ -102,8 +128,10 @@ enum ExposureCommand {
 
     /// Exits 1 while a live value exposed to a member that lost access is not accepted.
     static func check(_ vault: Vault, _ reading: Reading, accepted: [ExposureAcceptance], _ invocation: Invocation) throws {
-        let findings = vault.exposureFindings(in: reading.history, accepted: accepted)
-        let lost = vault.membersWhoLostAccess(in: reading.history)
+        let grants = try vault.grants()
+        let findings = vault.exposureFindings(in: reading.history, accepted: accepted, grants: grants, now: invocation.now)
+        let lost = vault.membersWhoLostAccess(in: reading.history).map(ExposurePrincipal.member)
+            + grants.filter { $0.state(at: invocation.now) != .live }.map(ExposurePrincipal.credential)
         for finding in findings { invocation.terminal.writeOut(ExposureText.line(finding)) }
         guard findings.isEmpty else {
             throw CommandFailure(.failure, ExposureText.checkFailure(findings), hint: ExposureText.checkHint)
@@ -126,6 +154,19 @@ enum ExposureCommand {
         }
         let acceptance = try vault.acceptExposure(itemID: itemID, reason: reason)
         invocation.terminal.say(ExposureText.accepted(name, acceptance, path: vault.exposureAcceptancesPath))
+    }
+
+    /// The grant the ledger records under `id` (its whole id, or a prefix of one grant's; any case).
+    static func grant(_ id: String, in vault: Vault) throws -> GrantEntry {
+        let wanted = id.lowercased()
+        let matches = try vault.grants().filter { $0.id.hasPrefix(wanted) }
+        guard !wanted.isEmpty, let grant = matches.first else {
+            throw CommandFailure(.itemNotFound, "the grant ledger records no credential \(quoted(id))", hint: "run 'vault grant --list' for the credentials granted and their ids")
+        }
+        guard matches.count == 1 else {
+            throw UsageError("\(quoted(id)) starts the ids of \(matches.count) credentials", hint: "give more of the id; 'vault grant --list' shows them whole")
+        }
+        return grant
     }
 
     /// How many live values `principal` could open: what `member remove` and `revoke` print.

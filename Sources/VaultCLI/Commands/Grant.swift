@@ -12,6 +12,8 @@ struct GrantArguments: CommandArguments {
     var out: String?
     /// --fresh-history: re-key the groups and drop their revisions and trash before granting.
     var freshHistory: Bool
+    /// --list: show the grant ledger instead of granting.
+    var list: Bool
     var json: Bool
 
     init(_ options: OptionReader) {
@@ -20,13 +22,24 @@ struct GrantArguments: CommandArguments {
         expires = options.value(.expires)
         out = options.value(.out)
         freshHistory = options.flag(.freshHistory)
+        list = options.flag(.list)
         json = options.flag(.json)
+    }
+
+    func validate() throws {
+        if list, !groups.isEmpty || readOnly || expires != nil || out != nil || freshHistory {
+            throw UsageError("grant --list takes no other option but --json", hint: "run 'vault grant --list' to list, or grant without --list")
+        }
     }
 }
 
 /// `vault grant`: writes a scoped credential for some groups.
 enum GrantCommand {
     static func run(_ arguments: GrantArguments, _ invocation: Invocation) throws {
+        if arguments.list {
+            try list(json: arguments.json, invocation)
+            return
+        }
         let groups = try ItemArguments.namedGroups(arguments.groups, purpose: "the credential opens")
         let out = try ItemArguments.newOutputFile(arguments.out, for: "credential", allowsStdout: true)
         if out == "-", arguments.json {
@@ -48,9 +61,22 @@ enum GrantCommand {
         let mode = credential.readOnly ? "read-only" : "read-write"
         let until = credential.expires.map { "until \(DateText.iso($0))" } ?? "with no expiry"
         let place = out == "-" ? "stdout" : quoted(out)
-        invocation.report("wrote a \(mode) credential for group\(groups.count == 1 ? "" : "s") \(names), \(until), to \(place)",
+        invocation.report("wrote a \(mode) credential for group\(groups.count == 1 ? "" : "s") \(names), \(until), to \(place); recorded as \(credential.grantID) in the grant ledger (commit the vault file)",
                           json: .object([("file", .string(out)), ("groups", .array(groups.map { .string($0.name) })),
                                          ("read_only", .bool(credential.readOnly)),
-                                         ("expires", .optional(credential.expires.map(DateText.iso)))]), asJSON: arguments.json)
+                                         ("expires", .optional(credential.expires.map(DateText.iso))), ("id", .string(credential.grantID))]),
+                          asJSON: arguments.json)
+    }
+
+    /// Every credential the grant ledger records, oldest first.
+    static func list(json: Bool, _ invocation: Invocation) throws {
+        let grants = try VaultAccess(invocation).vault().grants()
+        let now = invocation.now
+        if json {
+            invocation.terminal.writeOut(JSONValue.array(grants.map { GrantLedgerText.object($0, now: now) }).text + "\n")
+        } else {
+            invocation.terminal.writeOut(grants.map { GrantLedgerText.line($0, now: now) }.joined())
+        }
+        if grants.isEmpty, !json { invocation.terminal.say(GrantLedgerText.empty) }
     }
 }

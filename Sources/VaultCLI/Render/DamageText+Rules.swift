@@ -35,6 +35,7 @@ extension DamageText {
         case .listingBucketCount: return "a listing of a bucket count that is not a power of two"
         case .trashBlockGroupCount: return "a trash block of no group, or more than one"
         case .tombstoneBlockGroupCount: return "a tombstone block of no group, or more than one"
+        case .grantLedgerBlockGroupCount: return "a grant ledger block of no group, or more than one"
         case .attributeNotUTF8: return "an attribute that is not UTF-8"
         case .recordEndsInField: return "a record ends inside a field"
         case .fieldOverrunsRecord: return "a record field overruns the record"

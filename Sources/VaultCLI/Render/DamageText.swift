@@ -62,6 +62,8 @@ enum DamageText {
         case .deviceKeyBytes: return "a device key of \(count) bytes"
         case .indexRecords: return "an index of \(count) records does not fit the file"
         case .trashBlockItemsOver: return "a trash block of more than \(count) items"
+        case .grantLedgerRecords: return "a grant ledger block of \(count) records"
+        case .grantLedgerGroups: return "a grant of \(count) groups"
         case .indexBuckets(let max): return "an index of \(count) buckets (not a power of two up to \(max))"
         }
     }
@@ -83,6 +85,7 @@ enum DamageText {
         case .lastCredentialGroup: return "the last group"
         case .trashBlock: return "a trash block"
         case .tombstoneBlock: return "a tombstone block"
+        case .grantLedgerBlock: return "a grant ledger block"
         case .indexEntry: return "an index entry"
         case .trashedRecord: return "a trashed record"
         }

@@ -128,6 +128,7 @@ extension ErrorReport {
         case .readExposure: return "read what members and credentials could open"
         case .acceptExposure: return "accept an exposed value"
         case .revokeCredentials: return "revoke credentials"
+        case .listGrants: return "list the credentials granted"
         case .copyVault: return "copy the vault"
         case .rekeyVault: return "re-key the vault"
         case .changeKeyslots: return "change the vault's keyslots"

@@ -48,6 +48,7 @@ enum ExposureText {
         switch principal {
         case .member(let name): "member \(quoted(name))"
         case .group(let group): "the keys of group \(quoted(group.name))"
+        case .credential(let grant): "credential \(grant.id)"
         }
     }
 
@@ -64,21 +65,37 @@ enum ExposureText {
 
     /// One line of `exposure check`.
     static func line(_ finding: ExposureFinding) -> String {
-        [finding.member, finding.value.group.name, ItemOutput.printable(finding.value.service), ItemOutput.printable(finding.value.account),
+        [column(finding.principal), finding.value.group.name, ItemOutput.printable(finding.value.service), ItemOutput.printable(finding.value.account),
          which(finding.value)].joined(separator: "\t") + "\n"
     }
 
-    static func checkFailure(_ findings: [ExposureFinding]) -> String {
-        let members = Set(findings.map(\.member)).sorted().map(quoted).joined(separator: ", ")
-        return "\(counted(findings.count, "live value")) could be read by \(members), who no longer \(Set(findings.map(\.member)).count == 1 ? "has" : "have") access"
+    /// A principal as the first column of a check line: a member's name as is, else as `who` says.
+    static func column(_ principal: ExposurePrincipal) -> String {
+        if case .member(let name) = principal { return ItemOutput.printable(name) }
+        return who(principal)
     }
 
-    static let checkHint = "rotate each at its service and store the new value (vault update), then run 'vault exposure check' again; 'vault exposure --member NAME' lists everything"
+    /// A principal in one word or two: a member's name, quoted; "credential ID"; "group G".
+    static func who(_ principal: ExposurePrincipal) -> String {
+        switch principal {
+        case .member(let name): quoted(name)
+        case .credential(let grant): "credential \(grant.id)"
+        case .group(let group): "group \(quoted(group.name))"
+        }
+    }
 
-    static func checkPassed(lost: [String], source: Source) -> String {
+    static func checkFailure(_ findings: [ExposureFinding]) -> String {
+        let principals = Set(findings.map { who($0.principal) }).sorted()
+        return "\(counted(findings.count, "live value")) could be read by \(principals.joined(separator: ", ")), who no longer \(principals.count == 1 ? "has" : "have") access"
+    }
+
+    static let checkHint = "rotate each at its service and store the new value (vault update), then run 'vault exposure check' again; 'vault exposure --member NAME' or '--grant ID' lists everything"
+
+    /// `lost`: the members that lost access and the credentials revoked or expired.
+    static func checkPassed(lost: [ExposurePrincipal], source: Source) -> String {
         let alone = source == .fileAlone ? " (the vault file alone: it is in no git repository)" : ""
-        if lost.isEmpty { return "no member has lost access: nothing to rotate\(alone)" }
-        return "no live value exposed to \(lost.map(quoted).joined(separator: ", ")) is left\(alone)"
+        if lost.isEmpty { return "no member or credential has lost access: nothing to rotate\(alone)" }
+        return "no live value exposed to \(lost.map(who).joined(separator: ", ")) is left\(alone)"
     }
 
     /// Lines of the acceptances file that no trust key of this vault signed.
@@ -96,6 +113,7 @@ enum ExposureText {
         switch principal {
         case .member(let name): "vault exposure --member \(shellQuoted(name))"
         case .group(let group): "vault exposure --group \(shellQuoted(group.name))"
+        case .credential(let grant): "vault exposure --grant \(grant.id)"
         }
     }
 

@@ -200,6 +200,12 @@ public struct ParsedArguments: Sendable {
     public func values(_ name: OptionName) -> [String] { options[name.long] ?? [] }
     /// Whether the flag `name` was given.
     public func flag(_ name: OptionName) -> Bool { options[name.long] != nil }
+    /// These arguments without the option `name`: a command that takes a value as its own.
+    public func removing(_ name: OptionName) -> ParsedArguments {
+        var copy = self
+        copy.options[name.long] = nil
+        return copy
+    }
 }
 
 /// A usage error: exit 2, one line naming the problem, one hint saying what to do.

@@ -142,9 +142,15 @@ extension CommandTable {
             working after that time. 'vault revoke --group G' ends every credential of G. \
             With --fresh-history the groups are re-keyed first (as revoke does: their other \
             credentials end) and their revisions and trash dropped, so the new credential \
-            opens nothing written before it, in this file or an older copy.
+            opens nothing written before it, in this file or an older copy. Each grant is \
+            recorded in the vault file's grant ledger (sealed under the group keys: the owner \
+            and full members read it), so the file changes: commit it. --list shows every \
+            credential the ledger records, with its id, groups, read-only, expiry and state: \
+            live, revoked (a re-key of one of its groups ended it: revoke, rekey, a member's \
+            removal) or expired. Credentials granted before the ledger are not in it.
             """,
         options: [
+            OptionSpec(.list, help: "list every credential granted, with its id and state (live, revoked, expired)"),
             OptionSpec(.group, value: "GROUP", help: "a group the credential opens; repeat it for several",
                        repeatable: true, completion: .group),
             OptionSpec(.readOnly, help: "the credential can read items but not change them"),
@@ -159,6 +165,7 @@ extension CommandTable {
             ExampleSpec("vault grant --group ci --out ci.cred", "a credential for the CI job's group"),
             ExampleSpec("vault grant --group ci --read-only --expires 30d --out - | gh secret set VAULT_CREDENTIAL",
                         "a read-only credential for 30 days, straight into a CI secret"),
+            ExampleSpec("vault grant --list", "every credential granted, with its id and state"),
         ],
         run: GrantCommand.run)
 

@@ -69,7 +69,7 @@ extension CommandTable {
         run: CheckHistoryCommand.run)
 
     static let exposureCommand = CommandSpec(
-        "exposure", summary: "list every value a member or a group's keys could open, through the file's git history",
+        "exposure", summary: "list every value a member, a credential or a group's keys could open, through the file's git history",
         discussion: """
             Answers "what must be rotated" after a member leaves or a group's credential leaks: \
             every value the principal could open, in the current file and in every version of it \
@@ -79,11 +79,16 @@ extension CommandTable {
             replaced, the first and last commit that carries it under a key generation the \
             principal held, and whether it is live (still a value of an item of the current file) \
             or rotated. --member NAME: the key generations that member's slot carried in any \
-            version; --group G: every key generation group G had (what any credential of it \
-            could open). Each sealed record is decrypted once, not once per commit. Outside git \
+            version; --grant ID: a credential 'vault grant --list' shows, its groups' key \
+            generations while their key was the one it was granted under, expired or not (its \
+            keys open what they open; vault alone checks the expiry); --group G: every key \
+            generation group G had (what any credential of it could open). --credential ID \
+            with a grant id (16 hex digits) naming no file is taken as --grant ID; any other \
+            --credential is the global one, a credential file that unlocks. Each sealed record is decrypted once, not once per commit. Outside git \
             it reads the file alone and says so. Never prints a secret. check exits 1 while a \
-            live value could be read by a member that has since been removed (one line per \
-            value), and 0 once each is rotated to a value no such member saw: the gate after an \
+            live value could be read by a member that has since been removed, or by a \
+            credential revoked or expired (one line per value), and 0 once each is rotated to a \
+            value none of them saw: the gate after an \
             offboarding (docs/TEAMS.md, "Offboarding"); a re-key alone, with no one losing \
             access, makes nothing red. accept ITEM --reason TEXT signs, with the owner's trust \
             key, that the values the item holds now stay: exposure shows them accepted with the \
@@ -96,17 +101,19 @@ extension CommandTable {
         options: [
             OptionSpec(.member, value: "NAME", help: "the member whose exposure to list, present or removed"),
             OptionSpec(.group, value: "GROUP", help: "the group whose keys' exposure to list (what its credentials could open)", completion: .group),
+            OptionSpec(.grant, value: "ID", help: "the credential whose exposure to list, by its id in 'vault grant --list' (or a prefix of it)"),
             OptionSpec(.reason, value: "TEXT", help: "accept: why the item's exposed values stay (kept in clear beside the vault)"),
             json,
         ],
         positionals: [
-            PositionalSpec("ACTION", help: "check: exit 1 while a removed member's value is live; accept: sign that an item's values stay",
+            PositionalSpec("ACTION", help: "check: exit 1 while a value of a removed member or an ended credential is live; accept: sign that an item's values stay",
                            optional: true, completion: .values(["check", "accept"])),
             PositionalSpec("ITEM", help: "accept: the item, as GROUP/SERVICE/ACCOUNT or SERVICE/ACCOUNT", optional: true),
         ],
         examples: [
             ExampleSpec("vault exposure --member alice", "after removing alice: what she could read, live or rotated"),
-            ExampleSpec("vault exposure --group ci --json", "after a ci credential leaked: every value of ci, as JSON"),
+            ExampleSpec("vault exposure --grant 3f9a0c1d2e4b5a69 --json", "after a credential leaked: what it could open, as JSON"),
+            ExampleSpec("vault exposure --group ci --json", "every value any credential of ci could open, as JSON"),
             ExampleSpec("vault exposure check", "in CI after an offboarding: fail until every exposed value is rotated"),
             ExampleSpec("vault exposure accept ci/legacy/api --reason 'vendor rotates it in March'", "let one live value stay, signed"),
         ],

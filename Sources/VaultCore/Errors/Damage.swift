@@ -59,6 +59,8 @@ public enum Damage: Error, Equatable, Sendable {
         case trashBlockItemsOver
         /// Index buckets: a power of two up to `max`.
         case indexBuckets(max: Int)
+        /// A grant ledger block's records, and a record's groups.
+        case grantLedgerRecords, grantLedgerGroups
     }
 
     /// A part of a file that opens, ends, or names a class.
@@ -70,7 +72,7 @@ public enum Damage: Error, Equatable, Sendable {
         /// Parts of an export bundle and of a credential.
         case bundleItems, lastBundleItem, lastCredentialGroup
         /// Blocks and entries of a group.
-        case trashBlock, tombstoneBlock, indexEntry, trashedRecord
+        case trashBlock, tombstoneBlock, indexEntry, trashedRecord, grantLedgerBlock
     }
 
     /// The kinds of file vault reads, by their magic number or text.
@@ -98,7 +100,7 @@ public enum Damage: Error, Equatable, Sendable {
         /// Listing blocks.
         case listingItemOutOfBlock, listingNotItsGroupsItems, listingBlockOrder, listingBucketCount
         /// Trash and tombstone blocks, one per group.
-        case trashBlockGroupCount, tombstoneBlockGroupCount
+        case trashBlockGroupCount, tombstoneBlockGroupCount, grantLedgerBlockGroupCount
         /// A record's fields.
         case attributeNotUTF8, recordEndsInField, fieldOverrunsRecord, recordLacksField
         /// The conflicts a record keeps.

@@ -33,6 +33,8 @@ public enum OwnerAction: Equatable, Sendable {
     case grantCredentials
     /// Revoke credentials.
     case revokeCredentials
+    /// List the credentials granted (the grant ledger).
+    case listGrants
     /// Copy the vault.
     case copyVault
     /// Re-key the vault.

@@ -20,6 +20,9 @@ public enum ExposurePrincipal: Sendable, Equatable {
     case member(String)
     /// A group, by name: every key generation the group ever had (what any credential of it could open).
     case group(AccessGroup)
+    /// A credential the grant ledger records: its groups' key generations while their key was the
+    /// one it was granted under, whatever its expiry (vault checks that; its keys do not).
+    case credential(GrantEntry)
 }
 
 /// Which value of an item an exposed value is.
@@ -104,8 +107,8 @@ public struct ExposureReport: Sendable {
 
 /// A live value exposed to someone who has since lost access (`vault exposure check`).
 public struct ExposureFinding: Sendable {
-    /// The member that lost access, by name.
-    public var member: String
+    /// The member that lost access, or the credential revoked or expired.
+    public var principal: ExposurePrincipal
     /// The value.
     public var value: ExposedValue
 }

@@ -68,7 +68,9 @@ extension ExposureHistory {
             }
         }
         versions.append(Version(commits: commits, wrapGeneration: vault.keys.wrapKey.map { digester.generation(0x77, $0.secret) },
-                                baseGenerations: bases, groupNames: names, members: members, records: held,
+                                baseGenerations: bases, groupNames: names,
+                                keyChecks: Dictionary(vault.file.groups.map { ($0.groupID, $0.keyCheck) }, uniquingKeysWith: { first, _ in first }),
+                                members: members, records: held,
                                 itemIDs: itemIDs, trashedItemIDs: trashedIDs))
     }
 

@@ -46,6 +46,8 @@ public struct ExposureHistory: Sendable {
         let baseGenerations: [GroupID: [ClassID: Int]]
         /// The group names, by id.
         let groupNames: [GroupID: String]
+        /// Each group's key check, as the header has it: which group key the version is sealed under.
+        let keyChecks: [GroupID: [UInt8]]
         /// The members as this version's team log folds them: name, and the group ids of a scoped one (nil: full).
         let members: [String: Set<GroupID>?]
         /// The sealed records this version holds, as indices into `records`.
@@ -100,6 +102,11 @@ public struct ExposureHistory: Sendable {
                 }
             case .group(let group):
                 for (id, name) in version.groupNames where name == group.name {
+                    found = true
+                    bases.formUnion(version.baseGenerations[id]?.values.map { $0 } ?? [])
+                }
+            case .credential(let grant):
+                for (id, check) in grant.keyChecks where version.keyChecks[id] == check {
                     found = true
                     bases.formUnion(version.baseGenerations[id]?.values.map { $0 } ?? [])
                 }

@@ -34,12 +34,15 @@ extension Vault {
         history.memberNames.subtracting(history.currentMembers).sorted()
     }
 
-    /// The live values exposed to a member that lost access and not accepted: what `exposure check` lists.
-    public func exposureFindings(in history: ExposureHistory, accepted: [ExposureAcceptance]) -> [ExposureFinding] {
-        membersWhoLostAccess(in: history).flatMap { member in
-            history.values(exposedTo: .member(member), accepted: accepted).values
+    /// The live values exposed to a member that lost access, or to a credential of `grants` revoked
+    /// or expired at `now`, and not accepted: what `exposure check` lists.
+    public func exposureFindings(in history: ExposureHistory, accepted: [ExposureAcceptance], grants: [GrantEntry], now: Date) -> [ExposureFinding] {
+        let principals = membersWhoLostAccess(in: history).map(ExposurePrincipal.member)
+            + grants.filter { $0.state(at: now) != .live }.map(ExposurePrincipal.credential)
+        return principals.flatMap { principal in
+            history.values(exposedTo: principal, accepted: accepted).values
                 .filter { $0.state == .live && $0.accepted == nil }
-                .map { ExposureFinding(member: member, value: $0) }
+                .map { ExposureFinding(principal: principal, value: $0) }
         }
     }
 

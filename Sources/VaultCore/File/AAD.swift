@@ -48,6 +48,11 @@ enum AAD {
         groupBlock("trash", vaultID: vaultID, groupID: groupID)
     }
 
+    /// A group's grant ledger block: "grant ledger" ‖ vault id ‖ u32 group id.
+    static func grantLedger(vaultID: [UInt8], groupID: GroupID) -> [UInt8] {
+        groupBlock("grant ledger", vaultID: vaultID, groupID: groupID)
+    }
+
     private static func groupBlock(_ label: String, vaultID: [UInt8], groupID: GroupID) -> [UInt8] {
         var w = ByteWriter(capacity: 40)
         w.raw(Array(label.utf8))

@@ -17,6 +17,7 @@ enum KeyLabel: String, CaseIterable {
     case listing = "vault v1 listing"
     case tombstones = "vault v1 tombstones"
     case trash = "vault v1 trash"
+    case grantLedger = "vault v1 grant ledger"
     case secretDigest = "vault v1 secret digest"
     case deviceWrap = "vault v1 device wrap"
     case session = "vault v1 session"

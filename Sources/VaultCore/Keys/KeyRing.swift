@@ -248,6 +248,14 @@ struct KeyRing {
         KeyRing.derive(try group(groupID).lookupKey.secret, .trash, [], vaultID: vaultID)
     }
 
+    /// The key of a group's grant ledger block: `derive(GK[g], "grant ledger")`, held by whoever holds
+    /// the group key — the owner and full members, who may grant — and by no credential or scoped member.
+    /// Throws `locked` without the group key.
+    func grantLedgerKey(groupID: GroupID) throws -> SecretBytes {
+        guard let groupKey = try group(groupID).groupKey else { throw VaultError.locked(nil) }
+        return KeyRing.derive(groupKey.secret, .grantLedger, [], vaultID: vaultID)
+    }
+
     /// The key of the secret digests `git diff` shows (`Vault.summary(ofVersion:)`):
     /// `derive(LK[g], "secret digest")`, held by every reader of the group and by no one else, so a
     /// digest in a pasted diff cannot be tried against guessed secrets.

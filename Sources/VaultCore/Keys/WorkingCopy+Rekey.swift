@@ -34,6 +34,7 @@ extension WorkingCopy {
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         try carryTombstones(of: file.groups.map(\.groupID))
+        try carryGrantLedger(of: file.groups.map(\.groupID))
         try carryTrash(of: file.groups.map(\.groupID))
         // The team log's payloads are sealed under the old wrap key: open them now, seal them (and every slot) again under the new keys.
         let members = try self.members()
@@ -45,6 +46,7 @@ extension WorkingCopy {
         if let deviceKey { next.file.deviceCheck = deviceKey.check(vaultID: file.vaultID) }
         next.file.teamLog = log
         next.pending.tombstones = pending.tombstones
+        next.pending.grantLedger = pending.grantLedger
         next.pending.trash = pending.trash
         next.file.keyslots = try keyslots.map {
             try Keyslot.make(kind: $0.kind, secret: $0.secret, kdf: $0.kdf, masterKey: masterKey, vaultID: file.vaultID)

@@ -139,6 +139,18 @@ struct VaultMerge {
             }
         }
 
+        /// The grant ledger of each group this side holds the group key of (`GrantRecord.merged` keeps both sides').
+        func grantLedgers() throws -> [GroupID: [GrantRecord]] {
+            guard let vault, let input else { return [:] }
+            return try input.reading {
+                var byGroup: [GroupID: [GrantRecord]] = [:]
+                for group in vault.file.groups where vault.keys.groups[group.groupID]?.groupKey != nil && !deletedGroups.contains(group.groupID) {
+                    byGroup[group.groupID] = try vault.grantLedger(of: group.groupID)
+                }
+                return byGroup
+            }
+        }
+
         /// Whether `id` holds the same item here and in `other` (both without it counts as the same).
         func holdsTheSame(_ id: Bytes16, as other: SideItems) throws -> Bool {
             switch (has(id), other.has(id)) {
@@ -240,6 +252,10 @@ struct VaultMerge {
         // The result keeps what either side removed.
         for (groupID, tombstones) in other.tombstonesByGroup where vault.keys.groups[groupID] != nil {
             vault.pending.tombstones.added[groupID, default: []] += tombstones
+        }
+        // And every grant either side recorded, a revocation either side holds winning.
+        for (groupID, records) in try other.grantLedgers() where vault.keys.groups[groupID]?.groupKey != nil {
+            vault.pending.grantLedger.added[groupID, default: []] += records
         }
         // And what either side trashed: the other side's, sealed again under the target's keys, unless the target has it.
         var trashedHere = Set<TrashEntry.Deletion>()

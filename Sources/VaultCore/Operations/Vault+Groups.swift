@@ -65,13 +65,22 @@ extension Vault {
         }
     }
 
-    /// A scoped credential that opens the items of `groups` and nothing else.
+    /// A scoped credential that opens the items of `groups` and nothing else, recorded in the
+    /// grant ledger of each (`grants()`), so the vault file changes; a v1 or v2 file is left as it
+    /// is (not converted) and the grant not recorded.
     /// `readOnly` leaves out the keys a change needs; `expires` is checked when it is used.
     public func grant(groups: [AccessGroup], readOnly: Bool, expires: Date?) throws -> ScopedCredential {
         try requireOwner(.grantCredentials)
-        return try withKeys {
-            let vault = try readSnapshot()
-            return try vault.grant(groups, readOnly: readOnly, issued: host.now(), expires: expires)
+        let issued = host.now()
+        // A file from before the ledger is not converted by a grant: its grant is not recorded.
+        let recorded = try withKeys { try readSnapshot().file.version >= VaultFile.version }
+        guard recorded else {
+            return try withKeys { try readSnapshot().grant(groups, readOnly: readOnly, issued: issued, expires: expires) }
+        }
+        return try transaction { vault in
+            let credential = try vault.grant(groups, readOnly: readOnly, issued: issued, expires: expires)
+            vault.recordGrant(credential)
+            return credential
         }
     }
 

@@ -113,7 +113,7 @@ extension Vault {
                 }
             }
             // Each listing block the keys at hand open must open whole and list what its pair holds.
-            let listedPairs = vault.file.listings.filter { $0.classID != Tombstone.blockClassID && $0.classID != TrashEntry.blockClassID }
+            let listedPairs = vault.file.listings.filter { ![Tombstone.blockClassID, TrashEntry.blockClassID, GrantRecord.blockClassID].contains($0.classID) }
                 .map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
             for pair in Set(listedPairs) where vault.damagedGroups.allSatisfy({ $0.groupID != pair.groupID }) {
                 do {
@@ -137,6 +137,10 @@ extension Vault {
                 } catch VaultError.corrupted {
                     report.damagedListings += 1
                 }
+            }
+            // Each grant ledger block the group key opens must open whole.
+            for block in vault.file.listings where block.classID == GrantRecord.blockClassID && vault.keys.groups[block.groupID]?.groupKey != nil {
+                if (try? vault.grantLedger(of: block.groupID)) == nil { report.damagedListings += 1 }
             }
             // Each trash block the keys at hand open must open whole, and each record in it that they open.
             for block in vault.file.listings where block.classID == TrashEntry.blockClassID && vault.keys.groups[block.groupID] != nil {

@@ -31,12 +31,19 @@ extension WorkingCopy {
         }
         // Each pair's blocks are its buckets 0 ..< a power of two, in order; a pair with none is listed record by record.
         var buckets: [ListingPair: Int] = [:]
-        var groupsWithTombstones = Set<GroupID>(), groupsWithTrash = Set<GroupID>()
+        var groupsWithTombstones = Set<GroupID>(), groupsWithTrash = Set<GroupID>(), groupsWithLedger = Set<GroupID>()
         for block in file.listings {
             // A group's one trash block (class id 255, bucket 0) lists no items either.
             if block.classID == TrashEntry.blockClassID {
                 guard groupIDs.contains(block.groupID), block.bucket == 0, groupsWithTrash.insert(block.groupID).inserted else {
                     throw VaultError.corrupted(path: path, detail: .violates(.trashBlockGroupCount))
+                }
+                continue
+            }
+            // A group's one grant ledger block (class id 254, bucket 0) lists no items.
+            if block.classID == GrantRecord.blockClassID {
+                guard groupIDs.contains(block.groupID), block.bucket == 0, groupsWithLedger.insert(block.groupID).inserted else {
+                    throw VaultError.corrupted(path: path, detail: .violates(.grantLedgerBlockGroupCount))
                 }
                 continue
             }

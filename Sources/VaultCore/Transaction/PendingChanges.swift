@@ -11,6 +11,8 @@ struct PendingChanges {
     var tombstones = TombstoneChanges()
     /// Items moved to the trash since the file was read, and trash to seal again under new keys.
     var trash = TrashChanges()
+    /// Grants recorded since the file was read, and ledgers to seal again under new keys.
+    var grantLedger = GrantLedgerChanges()
     /// Milliseconds since 1970 before which a trashed item is purged by this write; nil purges nothing.
     var trashPurgeBefore: UInt64? = nil
     /// The attributes of items stored since the file was read, by item id: what a changed

@@ -45,6 +45,7 @@ extension WorkingCopy {
         let items = try positions.map { try openWholeRecord(at: $0) }
         let holdingVersions = try recordsKeepingVersions(sealedIn: groupID)
         try carryTombstones(of: [groupID])
+        try carryGrantLedger(of: [groupID])
         try carryTrash(of: [groupID] + trashKeepingVersions(sealedIn: groupID))
         try setGroupKey(.random(), of: group, at: slot, wrapKey: wrapKey)
         try appendToLog(.groupKeyReplaced(groupID))
@@ -210,6 +211,7 @@ extension WorkingCopy {
             // What the damaged group held may have been forged, its tombstones and trash too: they go with it.
             remove(at: file.index.indices.filter { file.index[$0].groupID == damaged.groupID }, leavingTombstones: false)
             pending.tombstones.carried[damaged.groupID] = []
+            pending.grantLedger.carried[damaged.groupID] = []
             pending.trash.replaced[damaged.groupID] = []
             guard let slot = file.groups.firstIndex(where: { $0.groupID == damaged.groupID }) else { continue }
             try setGroupKey(.random(), of: damaged.group, at: slot, wrapKey: wrapKey)

@@ -29,6 +29,7 @@ extension WorkingCopy {
         try sealChangedListings()
         try sealTrash()
         try sealTombstones()
+        try sealGrantLedger()
         let isOwner = keys.headerMACKey != nil
         if isOwner { try unwrapSigningKey() }
         if isOwner { try refreshMemberSlots() }

@@ -59,6 +59,24 @@ public struct ScopedCredential: Sendable {
 
     /// The text written to a credential file: one line.
     public func encoded() -> String {
+        var w = payload()
+        defer { w.wipeBytes() }
+        return ScopedCredential.textPrefix + Base64.encode(w.bytes) + "\n"
+    }
+
+    /// Its id in the grant ledger (`vault grant --list`), in hex: the first 8 bytes of its checksum,
+    /// so the file itself names the grant it came from.
+    public var grantID: String { hex(ledgerID) }
+
+    /// The grant id's bytes.
+    var ledgerID: [UInt8] {
+        var w = payload()
+        defer { w.wipeBytes() }
+        return Array(w.bytes.suffix(ScopedCredential.checksumSize).prefix(GrantRecord.idSize))
+    }
+
+    /// The payload, its checksum last.
+    private func payload() -> ByteWriter {
         var w = ByteWriter(capacity: 128 + grants.count * 200)
         w.raw(ScopedCredential.magic)
         w.u8(payloadVersion)
@@ -69,8 +87,7 @@ public struct ScopedCredential: Sendable {
         w.u8(UInt8(grants.count))
         for grant in grants { grant.encode(into: &w) }
         w.raw(SHA256.hash(w.bytes).prefix(ScopedCredential.checksumSize))
-        defer { w.wipeBytes() }
-        return ScopedCredential.textPrefix + Base64.encode(w.bytes) + "\n"
+        return w
     }
 
     /// Parses the text of a credential (surrounding whitespace allowed). Throws

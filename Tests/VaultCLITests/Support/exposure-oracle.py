@@ -5,8 +5,11 @@ A member holds the keys its slot carried in every version it had one: a scoped m
 grants, a full member's header MAC and wrap keys. Each such key set is tried on every version (as a
 member that kept its old identity and a clone of the repository would): what opens is exposed.
 
-Usage: exposure-oracle.py SPEC.json, where SPEC is {"versions": [path…], "identities": {name: path}}.
-Prints {name: [every value opened, as text, sorted]}.
+A credential (`vault grant`) is its file as it was written: its keys tried on every version, expired
+or not (the reader checks no expiry, as a bearer of the file would not).
+
+Usage: exposure-oracle.py SPEC.json, where SPEC is {"versions": [path…], "identities": {name: path},
+"credentials": {grant id: path}}. Prints {name or grant id: [every value opened, as text, sorted]}.
 """
 import json
 import os
@@ -58,6 +61,8 @@ def main(spec_path):
     for name, path in spec["identities"].items():
         identity = open(path).read()
         result[name] = sorted(opened_by(versions, held_keys(versions, identity)))
+    for grant_id, path in spec.get("credentials", {}).items():
+        result[grant_id] = sorted(opened_by(versions, [reader.credential_principal(open(path).read())]))
     print(json.dumps(result, sort_keys=True, indent=1))
 
 
