@@ -40,8 +40,11 @@ import VaultCrypto
         #expect(grants.map { $0.state(at: Date(timeIntervalSince1970: 1_800_000_000)) } == [.live, .revoked])
         #expect(grants.first?.state(at: Date(timeIntervalSince1970: 1_814_313_600)) == .expired)
         #expect(!(try vault.verify()).isDamaged)
-        // The credential file names its grant: the first 8 bytes of its checksum.
-        let credential = try ScopedCredential.read(path: Self.fixtures + "/ci.cred")
+        // The credential file names its grant: the first 8 bytes of its checksum. Copied, as a fresh
+        // checkout leaves the committed file 0644 and a credential is refused unless 0600.
+        let credentialPath = dir.location("ci.cred").path
+        writeBytes(fileBytes(Self.fixtures + "/ci.cred"), to: credentialPath)
+        let credential = try ScopedCredential.read(path: credentialPath)
         #expect(credential.grantID == "2553dc672bd5316b")
         // Group default's block was sealed again under its new key with the revocation; ci's holds both, neither revoked.
         let perGroup = try vault.withKeys { () -> [String: [GrantRecord]] in

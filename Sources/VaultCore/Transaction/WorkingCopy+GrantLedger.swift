@@ -1,5 +1,4 @@
 import FoundationEssentials
-import VaultCrypto
 
 /// The grant ledger a write changes, sealed into its groups' blocks before the next write.
 struct GrantLedgerChanges {
@@ -52,10 +51,8 @@ extension WorkingCopy {
                 remade[groupID] = .some(nil)
                 continue
             }
-            let sealed = try AESGCM.seal(GrantRecord.encode(Array(list)), key: try keys.grantLedgerKey(groupID: groupID),
-                                         aad: AAD.grantLedger(vaultID: file.vaultID, groupID: groupID))
-            remade[groupID] = ListingBlock(groupID: groupID, classID: GrantRecord.blockClassID, bucket: 0,
-                                           digest: SHA256.hash(sealed), sealed: StoredBytes(sealed))
+            remade[groupID] = try SealedGroupBlock.seal(Array(list), key: keys.grantLedgerKey(groupID: groupID),
+                                                        vaultID: file.vaultID, groupID: groupID)
         }
         var byGroup: [GroupID: [ListingBlock]] = [:]
         for block in file.listings { byGroup[block.groupID, default: []].append(block) }
