@@ -77,4 +77,28 @@ import Testing
             #expect(revealing.isEmpty, "carol, removed, reads \(service) in the remote's commits \(revealing)")
         }
     }
+
+    /// The machine that made the removal undoes it by hand (found by TeamConvergenceTests, seed 7: alice's
+    /// revert of her own removal). That machine has seen the removal's key epoch, so the file put back
+    /// is also older than what it saw: a change must still name the commit that dropped the entries and
+    /// how to drop it (49), not ask for a `git pull` that brings nothing; done as the hint says, the
+    /// change goes through.
+    @Test(arguments: ["revert", "old file checked out"]) func aRemovalUndoneOnTheMachineThatMadeItNamesTheCommit(undoing: String) throws {
+        let team = try Sync.makeTeam()
+        let alice = team.alice
+        _ = try TeamLogSyncTests.addCarol(team)
+        try Sync.sync(alice)
+        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        try Sync.sync(alice)
+        for step in try #require(Self.undoings[undoing]) { try alice.mustGit(step) }
+        let badCommit = String(try alice.head().prefix(7))
+
+        let write = try alice.vault(["add", "-s", "on-top", "-a", "alice", "-w", "on-top"])
+        Sync.expectStatus(write, 49, "alice: a change on her own undoing of the removal (\(undoing))")
+        #expect(write.stderr.contains("drops team log entries") && write.stderr.contains(badCommit) && write.stderr.contains("git reset --hard \(badCommit)^"),
+                "the refusal names the commit and how to drop it: \(write.stderr)")
+        try alice.mustGit(["reset", "-q", "--hard", badCommit + "^"])
+        try alice.mustVault(["add", "-s", "on-top", "-a", "alice", "-w", "on-top"])
+        #expect(try TeamLogSyncTests.members(alice)["carol"] == nil, "carol is back")
+    }
 }

@@ -193,7 +193,12 @@ extension Vault {
         // A file at the epoch a write in flight raised from is still the vault's (the write may have failed or crashed).
         let inFlight = file.keyEpoch == seen.previousEpoch && file.keyEpoch >= configuration.minimumEpoch ?? 0
         if file.keyEpoch < floor, !inFlight {
-            guard configuration.acceptRollback else { throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor) }
+            guard configuration.acceptRollback else {
+                // A file git put back (a revert, an old file committed) is older than this machine saw:
+                // the commit that put it back, and how to drop it, is the refusal to give (issue 48).
+                try configuration.checkBeforeChanging?(self)
+                throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor)
+            }
             configuration.onNotice?(.rollbackAccepted(epoch: file.keyEpoch, expected: floor))
             rememberAcceptedRestore(of: vault)
             return
