@@ -97,6 +97,9 @@ import Testing
         Sync.expectStatus(write, 49, "alice: a change on her own undoing of the removal (\(undoing))")
         #expect(write.stderr.contains("drops team log entries") && write.stderr.contains(badCommit) && write.stderr.contains("git reset --hard \(badCommit)^"),
                 "the refusal names the commit and how to drop it: \(write.stderr)")
+        let read = try alice.vault(["list"])
+        Sync.expectStatus(read, 49, "alice: a read of her own undoing of the removal (\(undoing))")
+        #expect(read.stderr.contains("drops team log entries") && read.stderr.contains(badCommit), "the read's refusal names the commit: \(read.stderr)")
         try alice.mustGit(["reset", "-q", "--hard", badCommit + "^"])
         try alice.mustVault(["add", "-s", "on-top", "-a", "alice", "-w", "on-top"])
         #expect(try TeamLogSyncTests.members(alice)["carol"] == nil, "carol is back")

@@ -185,7 +185,8 @@ extension Vault {
     /// generation (a read only warns: git checkouts that are behind are normal), and a sibling of
     /// the file seen (the same counters, another write id: another clone's write from the same
     /// base; a read warns, and records nothing of it). Then records what was seen, when a key
-    /// checked the counters. The sides of a merge are not checked here: merging is the way out.
+    /// checked the counters and git holds no operation unfinished in the work tree. The sides of a
+    /// merge are not checked here: merging is the way out.
     func checkCounters(of vault: some OpenVault, writing: Bool, seen: SeenCounters) throws {
         let file = vault.file
         // A v1 file has no counters: as old as can be, once this machine has seen the vault in v2.
@@ -221,6 +222,9 @@ extension Vault {
         case .current, .olderEpoch:
             break
         }
+        // While git holds a merge, rebase, cherry-pick or revert unfinished, the work tree's file is
+        // provisional (a killed driver's merge, one side): what finishes the operation is the vault's.
+        if GitWorkTree.unfinishedOperation(location.directory) != nil { return }
         rememberCounters(of: vault, known: seen)
     }
 }
