@@ -25,9 +25,10 @@ extension TeamConvergenceTests.Run {
     }
 
     /// A change refused as older than this machine saw, after a plain push put older items back on the
-    /// remote: what docs/SECURITY.md says of a whole-file rollback, not a finding.
-    func refusedAsRollback(_ result: RunResult) -> Bool {
-        guard itemsPutBack, result.status == 49,
+    /// remote (or the person put them back): what docs/SECURITY.md says of a whole-file rollback, not a finding.
+    /// `putBackHere`: the person itself put an older file back (its machine saw the newer one).
+    func refusedAsRollback(_ result: RunResult, putBackHere: Bool = false) -> Bool {
+        guard itemsPutBack || putBackHere, result.status == 49,
               result.stderr.contains("is behind what this machine has seen") || result.stderr.contains("is a sibling of the version") else { return false }
         count("changes refused after older items were pushed back")
         return true

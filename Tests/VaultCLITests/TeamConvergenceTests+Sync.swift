@@ -97,7 +97,6 @@ extension TeamConvergenceTests.Run {
         while MergeKillTests.groupAlive(process.pid) && DispatchTime.now().uptimeNanoseconds < deadline { usleep(10_000) }
         if MergeKillTests.groupAlive(process.pid) { problem("what \(m.name)'s killed vault sync started still runs after 60 s") }
         logged(m, syncArguments(m).joined(separator: " ") + " (SIGKILL after \(delay / 1000) ms)", result)
-        if result.status != 0 && result.status != 137 { problem("\(m.name): the vault sync killed after \(delay / 1000) ms exited \(result.status): \(result.stderr)") }
         return result
     }
 
