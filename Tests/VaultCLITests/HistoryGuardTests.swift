@@ -104,4 +104,33 @@ import Testing
         try alice.mustVault(["add", "-s", "on-top", "-a", "alice", "-w", "on-top"])
         #expect(try TeamLogSyncTests.members(alice)["carol"] == nil, "carol is back")
     }
+
+    /// The owner's repair committed but not pushed (here the remote refuses that push once): the next
+    /// sync pushes the repair, and the owner's changes go on. (Asked by TeamConvergenceTests seed
+    /// 9122549999370491363, where the owner's sync SIGKILLed after it said "repaired" left that machine
+    /// refusing its own head; this plain form holds, so that run's cause lies elsewhere: open.)
+    @Test func aRepairNotYetPushedIsPushedByTheNextSync() throws {
+        let team = try Sync.makeTeam()
+        let (alice, bob) = (team.alice, team.bob)
+        _ = try TeamLogSyncTests.addCarol(team)
+        try Sync.sync(alice)
+        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        try Sync.sync(alice)
+        try bob.mustGit(["pull", "-q", "--ff-only"])
+        for step in try #require(Self.undoings["revert"]) { try bob.mustGit(step) }
+        try bob.mustGit(["push", "-q"])
+
+        let hook = team.remote + "/hooks/pre-receive"
+        try Data("#!/bin/sh\necho 'refused once' >&2\nexit 1\n".utf8).write(to: URL(fileURLWithPath: hook))
+        #expect(chmod(hook, 0o755) == 0)
+        let refused = try alice.vault(["sync"])
+        #expect(refused.stderr.contains("repaired"), "alice's sync repairs before its push is refused: \(refused.stderr)")
+        try FileManager.default.removeItem(atPath: hook)
+
+        let again = try alice.vault(["sync"])
+        Sync.expectStatus(again, 0, "alice: the sync after her repair was not pushed")
+        try Sync.expectSettled(alice, team)
+        try alice.mustVault(["add", "-s", "after-repair", "-a", "alice", "-w", "after-repair-1"])
+        #expect(try TeamLogSyncTests.members(alice)["carol"] == nil, "carol is back")
+    }
 }

@@ -186,6 +186,7 @@ extension TeamConvergenceTests.Run {
         guard rolledBack == nil else { return }
         if try handGit(m, ["push", "-q"]).status == 0 {
             remoteKnows.formUnion(m.knows)
+            try notePublishedRemovals(at: try remoteHead())
             count("plain pushes")
             if puttingBack { itemsPutBack = true }
         }
@@ -235,6 +236,7 @@ extension TeamConvergenceTests.Run {
                 recordPutBack(m, file, start, acknowledgeable: false)
                 remoteKnows.formUnion(m.knows)
                 rolledBack = try remoteHead()
+                try notePublishedRemovals(at: rolledBack!)
                 count("rolled-back heads pushed")
                 try probeRemovedIdentities(rolledBack!)
             }

@@ -48,7 +48,7 @@ extension TeamConvergenceTests.Run {
     func check() throws {
         let head = try remoteHead()
         let seen = try audit(head)
-        let current = members.filter { $0.role == .owner || ($0.role != .ci && $0.hasClone && seen.roster[$0.name] != nil) }
+        let current = members.filter { $0.role == .owner || ($0.role != .ci && $0.role != .scoped && $0.hasClone && seen.roster[$0.name] != nil) }
         note("at the end: remote \(head), roster \(seen.roster.keys.sorted()); compared: \(current.map(\.name))")
         for m in current {
             let at = try self.head(m)
@@ -89,6 +89,17 @@ extension TeamConvergenceTests.Run {
                 }
             } else if get.status == 0 {
                 problem("ci-runner, removed, read \(key): \(String(reflecting: get.stdoutText))")
+            }
+        }
+        // The scoped writer, still a member, at the remote's commit, reads group ci as the owner does.
+        for m in members where m.role == .scoped && m.hasClone && seen.roster[m.name] != nil {
+            let at = try self.head(m)
+            if at != head { problem("\(m.name): HEAD \(at) after the final rounds; the remote is at \(head)") }
+            for key in final.keys.sorted() where key.group == "ci" {
+                let get = try m.person.vault(["get", "-s", key.service, "-a", key.account, "--group", "ci"])
+                if get.status != final[key]!.getStatus || (get.status == 0 && get.stdoutText != final[key]!.current) {
+                    problem("\(m.name) reads \(key) as \(get.status) \(String(reflecting: get.stdoutText)); the owner: \(final[key]!)")
+                }
             }
         }
         // Nobody the roster lacks reads anything of the final file.

@@ -48,7 +48,7 @@ extension TeamConvergenceTests.Run {
     }
 
     func itemChange(_ m: Member) throws {
-        let group = chance(35) ? "ci" : "default"
+        let group = m.role == .scoped || chance(35) ? "ci" : "default"
         let names = Self.pool[group]!
         let key = Key(group: group, service: names[pick(names.count)], account: Self.account)
         let at = ["-s", key.service, "-a", key.account, "--group", key.group]
@@ -83,7 +83,7 @@ extension TeamConvergenceTests.Run {
             logged(m, "rename \(key) → \(target) (its secret \(get.stdoutText))", result)
             try judgeItemChange(m, "rename \(key) to \(target)", result)
             if result.status == 0 { record(m, removes: key, sets: (target, get.stdoutText)) }
-        } else if roll < 88 {
+        } else if roll < 88, m.role != .scoped {
             try moveToAnotherGroup(m)
         } else {
             // Resolve one of the conflicts this clone holds, either way.

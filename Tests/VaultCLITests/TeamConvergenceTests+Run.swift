@@ -36,6 +36,10 @@ extension TeamConvergenceTests {
         /// A plain `git push` put a file back on the remote whose items are older than a machine may have
         /// seen (the team log whole): such a machine refuses changes until a newer write reaches it.
         var itemsPutBack = false
+        /// The scoped writer's branches pushed with `vault sync --branch`, not yet merged by an owner machine.
+        var scopedBranches: [(name: String, knows: Set<Int>)] = []
+        /// The last sync was the scoped writer's, refused (30) because it needed a merge.
+        var lastSyncNeededAMerge = false
         static let account = "acct"
         static let pool: [String: [String]] = ["default": ["pool0", "pool1", "pool2", "pool3", "pool4"], "ci": ["ci0", "ci1", "ci2"]]
 
@@ -97,6 +101,7 @@ extension TeamConvergenceTests {
                 else if roll < 48 { try memberChange(m) }
                 else if roll < 53 { try groupChange(m) }
                 else if roll < 70 { try gitWork(m) }
+                else if !scopedBranches.isEmpty, chance(50) { try mergeScopedBranches(m) }
                 else { try sync(m, rebase: chance(50)) }
             case .writer:
                 let roll = pick(100)
@@ -112,17 +117,23 @@ extension TeamConvergenceTests {
             case .ci:
                 note("step \(step): \(m.name)")
                 if chance(60) { try ciReads(m) }
+            case .scoped:
+                note("step \(step): \(m.name)\(m.out ? " (removed)" : "")")
+                if chance(50) { try itemChange(m) } else { try scopedSync(m) }
             }
         }
 
         /// Two rounds of `vault sync` by everyone still a member. The owner's machines go first in the first
-        /// round (in a random order), so that the roster is settled when the others sync: a member the owner's
-        /// join adds back then syncs in the first round, and the second round only fast-forwards.
+        /// round (in a random order, after the scoped writer, whose branch they merge), so that the roster is
+        /// settled when the others sync: a member the owner's join adds back then syncs in the first round,
+        /// and the second round only fast-forwards.
         func finalRounds() throws {
             for round in 1...2 {
                 note("final round \(round)")
                 let syncing = members.filter { $0.role != .ci }
-                let order = round == 1 ? shuffled(syncing.filter { $0.role == .owner }) + shuffled(syncing.filter { $0.role != .owner }) : shuffled(syncing)
+                // The scoped writer first in round 1: its branch pushed, the owner's machines merge it.
+                let order = round == 1 ? syncing.filter { $0.role == .scoped } + shuffled(syncing.filter { $0.role == .owner })
+                    + shuffled(syncing.filter { $0.role != .owner && $0.role != .scoped }) : shuffled(syncing)
                 for m in order {
                     step += 1
                     if m.role != .owner {
@@ -133,7 +144,11 @@ extension TeamConvergenceTests {
                         guard try cloneIfMember(m) else { continue }
                     }
                     note("step \(step): \(m.name)")
-                    try sync(m, rebase: false)
+                    switch m.role {
+                    case .owner: try mergeScopedBranches(m)
+                    case .scoped: try scopedSync(m)
+                    default: try sync(m, rebase: false)
+                    }
                 }
             }
         }

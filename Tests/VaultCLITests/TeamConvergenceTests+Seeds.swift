@@ -3,20 +3,21 @@ import Testing
 import VaultTestSupport
 
 /// The seeds a convergence run takes. `make test` runs the sample seeds below, each of 12 rounds, in
-/// parallel. Budget: the four ≤ 4 minutes on 2 cores (three took 2 min 56 s on 2 cores shared at a
-/// load of 10; 85–165 s each there, 45–80 s on a quiet machine). `make reliability`
+/// parallel. Budget: the three ≤ 4 minutes on 2 cores (measured below, on 2 cores shared by six
+/// engineers' builds and tests). `make reliability`
 /// (VAULT_RELIABILITY=full) runs `VAULT_CONVERGENCE_SEEDS` fresh seeds (5), each printed, of
 /// `VAULT_CONVERGENCE_ROUNDS` rounds (30 there). `VAULT_TEST_SEED` repeats one run alone;
 /// `VAULT_CONVERGENCE_ROUNDS` sets the rounds of any run (12 otherwise); `VAULT_CONVERGENCE_LOG=1`
 /// prints every step (it is printed anyway when the property fails).
 extension TeamConvergenceTests {
-    /// Seeds that found something, kept as regressions (each finding in a deterministic test of its own
-    /// too): 15039491906858892844 (a removed member opened a secret: fetch-first sync, FetchFirstSyncTests),
-    /// 7 (a removal undone on the machine that made it was refused as a rollback `git pull` would mend,
-    /// HistoryGuardTests), 11 (a read in a merge a killed driver left made the next change a "sibling",
-    /// StoppedOperationSyncTests); and 409866415124778821, where a rolled-back head is pushed with plain
-    /// git, refused to members and to a reader that saw the removal, and repaired by the owner's sync.
-    static let sampleSeeds: [UInt64] = [7, 11, 15_039_491_906_858_892_844, 409_866_415_124_778_821]
+    /// Seeds that found something (each finding is a deterministic test of its own: a seed replays a
+    /// run only with the team and the draw of its time, and the team has grown since): 7 (a removal
+    /// undone on the machine that made it was refused as a rollback `git pull` would mend,
+    /// HistoryGuardTests), 11 (a read in a merge a killed driver left made the next change a
+    /// "sibling", StoppedOperationSyncTests); and 409866415124778821, which pushed a rolled-back head
+    /// with plain git, then repaired by the owner's sync, before frank joined. (15039491906858892844,
+    /// which found fetch-first sync's finding, FetchFirstSyncTests, is left out for the time budget.)
+    static let sampleSeeds: [UInt64] = [7, 11, 409_866_415_124_778_821]
 
     static var seeds: [UInt64] {
         let environment = ProcessInfo.processInfo.environment

@@ -3,7 +3,8 @@ import Testing
 import VaultTestSupport
 
 /// The team of a convergence run, set up with the harness of `TeamSyncTests`: the owner's two
-/// machines, the members and their clones (the merge driver in all but carol's), the initial items.
+/// machines, the members (frank a read-write member of group ci) and their clones (the merge driver
+/// in all but carol's), the initial items.
 extension TeamConvergenceTests {
     static func makeRun(_ random: SeededGenerator) throws -> Run {
         let team = try Sync.makeTeam()
@@ -26,6 +27,8 @@ extension TeamConvergenceTests {
         let carolRecipient = try carol.makeIdentity()
         let daveRecipient = try dave.makeIdentity()
         let erinRecipient = try erin.makeIdentity()
+        let frank = try Person("frank")
+        let frankRecipient = try frank.makeIdentity()
         let alice = team.alice
         try alice.mustVault(["member", "add", "carol", carolRecipient])
         try alice.mustVault(["member", "add", "dave", daveRecipient])
@@ -35,17 +38,18 @@ extension TeamConvergenceTests {
             try alice.mustVault(["add", "-s", service, "-a", key.account, "--group", group, "-w", "initial-\(service)"])
             initial.append((key, "initial-\(service)"))
         }
+        try alice.mustVault(["member", "add", "frank", frankRecipient, "--group", "ci"])
         try Sync.sync(alice)
-        for person in [desk, carol, dave] {
+        for person in [desk, carol, dave, frank] {
             try person.clone(team.remote)
             if person !== desk { person.env["VAULT_TRUST"] = team.trust }
         }
         // The merge driver everywhere but in carol's clone (there git's stop is finished by vault sync from the stages).
-        for person in [desk, team.bob, dave] {
+        for person in [desk, team.bob, dave, frank] {
             try #require(try person.vault(["sync", "--setup"]).status == 0, "\(person.name): vault sync --setup")
         }
         for person in [team.bob, team.ci] { try person.mustGit(["pull", "-q", "--no-rebase", "--no-edit"]) }
-        for person in [alice, desk, team.bob, carol, dave] {
+        for person in [alice, desk, team.bob, carol, dave, frank] {
             person.env["GIT_EDITOR"] = "true"
             try #require(try person.head() == team.remoteHead(), "\(person.name) is not at the remote's head after setup")
         }
@@ -57,8 +61,9 @@ extension TeamConvergenceTests {
             Member(team.bob, .writer, hasClone: true), Member(carol, .writer, hasClone: true),
             Member(dave, .reader, hasClone: true), Member(erin, .reader, hasClone: false),
             Member(team.ci, .ci, hasClone: true, scope: ["--group", "ci", "--read-only"]),
+            Member(frank, .scoped, hasClone: true, scope: ["--group", "ci"]),
         ]
-        for (m, recipient) in zip(people, [nil, nil, bobRecipient, carolRecipient, daveRecipient, erinRecipient, team.ciRecipient]) {
+        for (m, recipient) in zip(people, [nil, nil, bobRecipient, carolRecipient, daveRecipient, erinRecipient, team.ciRecipient, frankRecipient]) {
             m.recipient = recipient
         }
         people[5].out = true  // erin: not a member until an owner machine adds her

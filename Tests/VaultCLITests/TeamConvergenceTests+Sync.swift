@@ -16,6 +16,7 @@ extension TeamConvergenceTests.Run {
         let before = try remoteHead()
         let remoteBefore = remoteKnows
         let rolledBackBefore = rolledBack
+        lastSyncNeededAMerge = false
         let result: RunResult
         if let delay {
             result = try killedSync(m, after: delay)
@@ -32,9 +33,7 @@ extension TeamConvergenceTests.Run {
         if result.status == 0 {
             count("syncs that exited 0")
             remoteKnows.formUnion(m.knows)
-            for x in members where x.removedAtStep != nil && x.removalPublishedAtStep == nil {
-                if try audit(after).roster[x.name] == nil { x.removalPublishedAtStep = step }
-            }
+            try notePublishedRemovals(at: after)
             let status = try m.person.git(["status", "--porcelain", "--untracked-files=no"]).stdoutText
             if try head(m) != after || operationInProgress(m) != nil || !status.isEmpty {
                 problem("\(m.name): the sync exited 0 but the clone is not settled: HEAD \(try head(m)), remote \(after), git holds \(operationInProgress(m) ?? "nothing"), status \(String(reflecting: status))")
@@ -54,11 +53,17 @@ extension TeamConvergenceTests.Run {
             for id in m.pending { acknowledged.insert(id) }
             m.pending = m.pending.filter { !acknowledged.contains($0) }
         } else {
-            if after != before { remoteKnows.formUnion(m.knows) }
+            if after != before {
+                remoteKnows.formUnion(m.knows)
+                try notePublishedRemovals(at: after)
+            }
             if result.status == 137 {
                 note("  (killed: the next sync settles what it left)")
             } else if rolledBack != nil, m.role != .owner, result.status == 49, result.stderr.contains("only the vault's owner repairs it") {
                 count("syncs refused on a rolled-back remote")
+            } else if m.role == .scoped, result.status == 30, result.stderr.contains("cannot merge") {
+                lastSyncNeededAMerge = true
+                count("scoped writer's syncs that need a merge (30)")
             } else if m.role == .owner {
                 problem("\(m.name) (the owner): the sync failed (log above)")
             } else if try audit(after).roster[m.name] != nil {
@@ -71,18 +76,27 @@ extension TeamConvergenceTests.Run {
         if m.role == .owner, after != before { try probeRemovedIdentities(after) }
     }
 
-    /// The remote's branch left the rolled-back head `broken` (a plain push put it there): only the
-    /// owner's repair may move it, a merge of it (docs/TEAMS.md, "Every head checked"); nothing vault
-    /// writes goes on top of it.
+    /// The remote's branch left the rolled-back head `broken` (a plain push put it there): only an
+    /// owner machine may move it, to a head that contains it (its repair, docs/TEAMS.md, "Every head
+    /// checked", or its own commits replayed onto it, whose file holds the owner's log; the
+    /// every-commit check reads them); nothing a member writes goes on top of it.
     func judgeMoveFromRolledBack(_ m: Member, _ broken: String, to after: String, _ result: RunResult) throws {
         let line = try auditor.sandbox.run("/usr/bin/git", ["--git-dir", team.remote, "rev-list", "--parents", "-n", "1", after], environment: auditor.env)
         let parents = line.stdoutText.split(whereSeparator: \.isWhitespace).dropFirst().map(String.init)
-        let said = result.stdoutText + result.stderr
-        if m.role == .owner, parents.count == 2, parents.contains(broken), result.status == 137 || said.contains("repaired") {
-            count("rolled-back heads repaired")
-            rolledBack = nil
+        rolledBack = nil
+        let contains = try auditor.sandbox.run("/usr/bin/git", ["--git-dir", team.remote, "merge-base", "--is-ancestor", broken, after], environment: auditor.env).status == 0
+        if m.role == .owner, contains {
+            // The repair, or the owner's own commits replayed onto it by `git pull --rebase`: a file with the owner's log.
+            count((result.stdoutText + result.stderr).contains("repaired") ? "rolled-back heads repaired" : "rolled-back heads built on by an owner machine")
         } else {
-            problem("\(m.name)'s sync moved the remote from the rolled-back head \(broken) to \(after) (parents \(parents)), not the owner's repair: \(Self.firstLines(result))")
+            problem("\(m.name)'s sync moved the remote from the rolled-back head \(broken) to \(after) (parents \(parents)), not an owner's merge of it: \(Self.firstLines(result))")
+        }
+    }
+
+    /// The removals the remote's file now holds are published from this step on.
+    func notePublishedRemovals(at head: String) throws {
+        for x in members where x.removedAtStep != nil && x.removalPublishedAtStep == nil {
+            if try audit(head).roster[x.name] == nil { x.removalPublishedAtStep = step }
         }
     }
 

@@ -7,7 +7,9 @@ import VaultTestSupport
 /// for each person). The team: the owner alice on two machines (her laptop, `makeTeam()`'s alice,
 /// and her desk: another HOME and clone, the same passphrase file), bob and carol (full members,
 /// writers), dave (a full member who never writes items), erin (a full member the owner adds during
-/// the run), and ci-runner (a read-only member of group ci, which only pulls and reads).
+/// the run), ci-runner (a read-only member of group ci, which only pulls and reads), and frank (a
+/// read-write member of group ci, who pushes a branch an owner machine merges when his sync needs a
+/// merge: TeamConvergenceTests+ScopedWriter).
 ///
 /// Each round every person, in a random order, does one random thing: the writers add, update,
 /// delete, rename or resolve items of a small pool (groups default and ci), or move an item they list
@@ -91,7 +93,7 @@ import VaultTestSupport
         }
     }
 
-    enum Role { case owner, writer, reader, ci }
+    enum Role { case owner, writer, reader, ci, scoped }
 
     final class Member {
         let person: Person
