@@ -3,8 +3,9 @@ import Testing
 import VaultTestSupport
 
 /// The seeds a convergence run takes. `make test` runs the sample seeds below, each of 12 rounds, in
-/// parallel. Budget: the three ≤ 4 minutes on 2 cores (measured below, on 2 cores shared by six
-/// engineers' builds and tests). `make reliability`
+/// parallel (two at a time on 2 cores). Budget: the three ≤ 6 minutes on 2 cores (5 min 27 s measured
+/// on 2 cores shared by six engineers' builds and tests, load 13: 124–203 s each; a quiet machine
+/// takes about half). `make reliability`
 /// (VAULT_RELIABILITY=full) runs `VAULT_CONVERGENCE_SEEDS` fresh seeds (5), each printed, of
 /// `VAULT_CONVERGENCE_ROUNDS` rounds (30 there). `VAULT_TEST_SEED` repeats one run alone;
 /// `VAULT_CONVERGENCE_ROUNDS` sets the rounds of any run (12 otherwise); `VAULT_CONVERGENCE_LOG=1`
