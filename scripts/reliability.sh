@@ -16,7 +16,7 @@ VAULT_RELIABILITY=full swift test --filter 'FaultInjection' </dev/null
 echo "reliability: merges killed anywhere (the merge driver and vault sync), 50 runs each" >&2
 VAULT_KILL_RUNS=50 swift test --filter MergeKillTests </dev/null
 echo "reliability: a team converging through git, ${CONVERGENCE_SEEDS:-5} fresh seeds (each printed; VAULT_TEST_SEED repeats one) x ${CONVERGENCE_ROUNDS:-30} rounds" >&2
-i=0; while [ "$i" -lt "${CONVERGENCE_SEEDS:-5}" ]; do VAULT_CONVERGENCE_ROUNDS="${CONVERGENCE_ROUNDS:-30}" swift test --filter TeamConvergenceTests </dev/null; i=$((i + 1)); done
+VAULT_RELIABILITY=full VAULT_CONVERGENCE_SEEDS="${CONVERGENCE_SEEDS:-5}" VAULT_CONVERGENCE_ROUNDS="${CONVERGENCE_ROUNDS:-30}" swift test --filter TeamConvergenceTests </dev/null
 echo "reliability: group authority against a writer of one group's forgeries, ${AUTHORITY_RUNS:-20} seeds (each printed) x ${AUTHORITY_STEPS:-60} steps per attack" >&2
 VAULT_AUTHORITY_RUNS="${AUTHORITY_RUNS:-20}" VAULT_AUTHORITY_STEPS="${AUTHORITY_STEPS:-60}" swift test --filter GroupAuthorityPropertyTests </dev/null
 echo "reliability: vault exposure against the independent reader's oracle over a ${EXPOSURE_STEPS:-1000}-step history (seed printed)" >&2

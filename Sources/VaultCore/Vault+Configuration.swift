@@ -25,8 +25,10 @@ extension Vault {
         /// The trust fingerprint the caller pinned (`VAULT_TRUST`): with an identity, a vault whose header
         /// is not signed by that key is refused, and one is needed (docs/TEAMS.md, "Trust").
         public var trustedFingerprint: String?
-        /// Run with the vault before every change is written (not a merge's write): may throw to change
-        /// nothing. The command line checks here that a merge commit's vault file kept both parents' team logs.
+        /// Run with the vault before every change is written (not a merge's write), and before a file
+        /// older than this machine saw is refused: may throw to change nothing, or to refuse it for a
+        /// better reason. The command line checks here that no commit since the one it last checked
+        /// dropped team log entries of a commit before it.
         public var checkBeforeChanging: ((Vault) throws -> Void)?
         /// How many days a deleted item stays in the trash: the first write after that purges it.
         public var trashDays: Int

@@ -13,11 +13,16 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     /// Prints "`test`: seed N" on stdout, where the test log keeps it.
     public init(test: String) {
         if let text = getenv("VAULT_TEST_SEED").map({ String(cString: $0) }), let fixed = UInt64(text) {
-            seed = fixed
+            self.init(seed: fixed, test: test)
         } else {
             var system = SystemRandomNumberGenerator()
-            seed = system.next()
+            self.init(seed: system.next(), test: test)
         }
+    }
+
+    /// A stream from `seed`, printed as `init(test:)` prints it (a test that takes its seeds as arguments).
+    public init(seed: UInt64, test: String) {
+        self.seed = seed
         state = seed
         print("\(test): seed \(seed) (VAULT_TEST_SEED=\(seed) repeats it)")
     }

@@ -79,4 +79,29 @@ import Testing
         let seen = Set([try Sync.get(carol, "api", "shared"), try Sync.get(carol, "api", "shared", theirs: true)].filter { $0.status == 0 }.map(\.stdoutText))
         #expect(seen.contains("api-by-carol"), "carol's change is lost: \(seen)")
     }
+
+    /// The merge driver killed after its write (found by TeamConvergenceTests, seed 11): git stops
+    /// with the driver's merged file in the work tree. A read there (bob looks before he syncs) must not
+    /// take that provisional file for the vault: `vault sync` finishes the merge from git's stages
+    /// with a file at the same counters and another write id, and bob's next change must go through,
+    /// not be refused as a sibling of what his machine has seen.
+    @Test func aReadInAMergeTheKilledDriverLeftRecordsNothing() throws {
+        let team = try Sync.makeTeam()
+        let (alice, bob) = (team.alice, team.bob)
+        Sync.expectStatus(try bob.vault(["sync", "--setup"]), 0, "bob: vault sync --setup")
+        let driver = try bob.mustGit(["config", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        // The driver's whole merge written, then the process gone as SIGKILL leaves it (git sees a failure).
+        try bob.sandbox.write("killed-after-write.sh", Array("#!/bin/sh\n\(driver.dropLast(12)) \"$@\"\nexit 137\n".utf8), mode: 0o755)
+        try Sync.divergeForPull(puller: bob, other: alice)
+        let pull = try bob.git(["-c", "merge.vault.driver=\(bob.sandbox.path("killed-after-write.sh")) %O %A %B %P", "pull", "--no-rebase", "--no-edit"])
+        #expect(pull.status != 0, "bob: git pull with the driver failing after its write should stop: \(pull.stderr)")
+        try #require(try bob.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status == 0, "git left no merge in progress")
+
+        Sync.expectStatus(try bob.vault(["list"]), 0, "bob: vault list in the stopped merge")
+        try Sync.sync(bob)
+        try Sync.expectSettled(bob, team)
+        let change = try bob.vault(["add", "-s", "after-merge", "-a", "bob", "-w", "after-merge-1"])
+        Sync.expectStatus(change, 0, "bob: a change after his sync finished the merge")
+        try TeamSyncTests.expectBothEdits(bob)
+    }
 }

@@ -185,7 +185,8 @@ extension Vault {
     /// generation (a read only warns: git checkouts that are behind are normal), and a sibling of
     /// the file seen (the same counters, another write id: another clone's write from the same
     /// base; a read warns, and records nothing of it). Then records what was seen, when a key
-    /// checked the counters. The sides of a merge are not checked here: merging is the way out.
+    /// checked the counters and git holds no operation unfinished in the work tree. The sides of a
+    /// merge are not checked here: merging is the way out.
     func checkCounters(of vault: some OpenVault, writing: Bool, seen: SeenCounters) throws {
         let file = vault.file
         // A v1 file has no counters: as old as can be, once this machine has seen the vault in v2.
@@ -193,7 +194,12 @@ extension Vault {
         // A file at the epoch a write in flight raised from is still the vault's (the write may have failed or crashed).
         let inFlight = file.keyEpoch == seen.previousEpoch && file.keyEpoch >= configuration.minimumEpoch ?? 0
         if file.keyEpoch < floor, !inFlight {
-            guard configuration.acceptRollback else { throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor) }
+            guard configuration.acceptRollback else {
+                // A file git put back (a revert, an old file committed) is older than this machine saw:
+                // the commit that put it back, and how to drop it, is the refusal to give (issue 48).
+                try configuration.checkBeforeChanging?(self)
+                throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor)
+            }
             configuration.onNotice?(.rollbackAccepted(epoch: file.keyEpoch, expected: floor))
             rememberAcceptedRestore(of: vault)
             return
@@ -216,6 +222,9 @@ extension Vault {
         case .current, .olderEpoch:
             break
         }
+        // While git holds a merge, rebase, cherry-pick or revert unfinished, the work tree's file is
+        // provisional (a killed driver's merge, one side): what finishes the operation is the vault's.
+        if GitWorkTree.unfinishedOperation(location.directory) != nil { return }
         rememberCounters(of: vault, known: seen)
     }
 }
