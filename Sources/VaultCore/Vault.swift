@@ -30,6 +30,9 @@ public enum KeySource: Sendable {
 /// snapshot; every change takes the sidecar lock, re-reads the file, applies
 /// the change and replaces the file atomically, so parallel writers lose no update.
 public final class Vault: ItemStore {
+    /// What a `Vault` is told once, when it is made (`VaultConfiguration`).
+    public typealias Configuration = VaultConfiguration
+
     /// Where the vault file is.
     public let location: VaultLocation
     /// Where the walk through the unlockers stands: the keys at hand, what comes next, what was tried.

@@ -218,4 +218,61 @@ extension Vault {
         }
         rememberCounters(of: vault, known: seen)
     }
+
+    /// The three files of a merge opened under the writer lock: ours (nil: the vault file at this
+    /// location) and theirs with keys that open them whole (the owner's or a full member's), and
+    /// their merge base when it is one of this vault (nil or empty, as git gives on add/add: none).
+    func openMergeSides(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
+                        origins: (ours: String, theirs: String)) throws -> (ours: WorkingCopy, theirs: WorkingCopy, base: Snapshot?) {
+        let ours = WorkingCopy(try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], as: MergeInput(.ours, origins: origins)))
+        guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
+        let theirBytes = FileBytes(theirBytes)
+        guard VaultFile.peekVaultID(theirBytes) == ours.file.vaultID else { throw VaultError.mergeOfAnotherVault(path: location.path) }
+        let theirs = WorkingCopy(try openMergeInput(theirBytes, knownKeys: [ourKeys], as: MergeInput(.theirs, origins: origins)))
+        guard let theirKeys = theirs.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
+        // A base of another vault (or none: git's empty file on add/add) is no base: every difference is then a change.
+        var base: Snapshot?
+        if let baseBytes, !baseBytes.isEmpty, VaultFile.peekVaultID(FileBytes(baseBytes)) == ours.file.vaultID {
+            base = try openMergeInput(FileBytes(baseBytes), knownKeys: [ourKeys, theirKeys], as: .base, preferringKnownKeys: true)
+        }
+        return (ours, theirs, base)
+    }
+
+    /// One side of a merge opened with the keys at hand, or with the full keys another side gave
+    /// (unchanged keys are the same on both). What the keys at hand open is checked against the
+    /// pinned trust fingerprint when they are an identity, as every read is; what the keys of a side
+    /// already checked open is vouched for by their header MAC. The base tries those keys first
+    /// (`preferringKnownKeys`): it is an older file, often under keys since replaced. Each side is
+    /// a version of the vault file here, so it carries that path; a refusal of it names `input`.
+    private func openMergeInput(_ bytes: FileBytes, knownKeys: [KeyRing.FullKeys], as input: MergeInput,
+                                preferringKnownKeys: Bool = false) throws -> Snapshot {
+        let path = location.path
+        return try input.reading {
+            let deviceKey = try deviceKeyForReading(bytes, vaultID: VaultFile.peekVaultID(bytes))
+            func withKnownKey() -> Snapshot? {
+                knownKeys.lazy.compactMap { try? Snapshot.open(bytes, fullKeys: $0, deviceKey: deviceKey, path: path) }.first
+            }
+            if preferringKnownKeys, let vault = withKnownKey() { return vault }
+            do {
+                let vault = try openWithKeysAtHand(bytes, deviceKey: deviceKey, path: path)
+                try checkTrust(of: vault, path: path)
+                return vault
+            } catch let error as VaultError {
+                guard !preferringKnownKeys, let vault = withKnownKey() else { throw error }
+                return vault
+            }
+        }
+    }
+
+    /// A side opened with the keys at hand: a full member's or the owner's; the scoped ones and
+    /// none at all ask for more (`withKeys`).
+    private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: DeviceKey?, path: String) throws -> Snapshot {
+        let vaultID = VaultFile.peekVaultID(bytes)
+        let session = try keysForReading(vaultID: vaultID)
+        switch source {
+        case .scoped, .none: throw VaultError.locked(nil)
+        case .credential, .session, .identity:
+            return try openWithKeys(bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: path, anyHeaderEndsSession: true)
+        }
+    }
 }

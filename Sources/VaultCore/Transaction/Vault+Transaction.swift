@@ -155,7 +155,7 @@ extension Vault {
     func convertIfAllowed(_ vault: inout WorkingCopy, explicitly: Bool) throws -> Conversion? {
         if vault.file.version == 2, vault.keys.masterKey != nil {
             if let members = try vault.convertToTeamLog() {
-                try review(.conversion(of: members, unvouched: WrittenRoster.unvouched(members, vaultID: vault.file.vaultID, host: host)))
+                try configuration.review(.conversion(of: members, unvouched: WrittenRoster.unvouched(members, vaultID: vault.file.vaultID, host: host)))
             }
             return nil
         }
