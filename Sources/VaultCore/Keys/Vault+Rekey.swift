@@ -59,7 +59,7 @@ extension Vault {
             outcome = try transaction { vault in
                 try first(&vault)
                 let (outcome, moved) = try Rekey(secret: secret, kdf: kdf, keepingTrustKey: keepingTrustKey,
-                                                 readWithExposedDeviceKey: usesExposedDeviceKey, host: host).run(on: &vault, confirm: confirm)
+                                                 readWithExposedDeviceKey: reads.usesExposedDeviceKey, host: host).run(on: &vault, confirm: confirm)
                 movedDeviceKey = moved
                 newMasterKey = vault.keys.masterKey
                 return outcome
