@@ -274,4 +274,31 @@ extension Vault {
             }
         }
     }
+
+    /// Writes the items `exportableItems(matching:where:)` chooses to a new bundle file (0600) at
+    /// `path`, sealed under `credential`: a passphrase or key file of the bundle's own.
+    public func export(to path: String, matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
+                       credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
+        let (bundle, outcome) = try sealedBundle(matching: query, where: include, credential: credential, kdf: kdf)
+        try FileSystem.createExclusive(bundle, at: path)
+        return outcome
+    }
+
+    /// The bytes of a bundle `export(to:)` would write, for a caller that sends them elsewhere (stdout).
+    public func sealedBundle(matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
+                             credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> (bundle: [UInt8], outcome: ExportOutcome) {
+        let (items, outcome) = try exportableItems(matching: query, where: include)
+        return (try ExportBundle.seal(items, credential: credential, kdf: kdf), outcome)
+    }
+
+    /// The items an export writes, with their secrets, in index order: those that match `query` and
+    /// `include`, except the `-this-device-only` ones, whose keys never leave this machine, and
+    /// records that are damaged (both counted in the outcome). Needs the owner's or a full member's keys.
+    public func exportableItems(matching query: Query = Query(),
+                                where include: (ItemAttributes) -> Bool = { _ in true }) throws -> (items: [Item], outcome: ExportOutcome) {
+        try requireOwner(.exportItems)
+        return try withKeys {
+            try Transfer.exportable(matching: query, where: include, in: try readSnapshot(), progress: configuration.progress)
+        }
+    }
 }

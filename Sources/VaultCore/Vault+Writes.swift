@@ -41,42 +41,6 @@ extension Vault {
         }
     }
 
-    // MARK: what every write checks first (what an item may hold)
-
-    /// Refuses an item that no backend stores: an empty service, an attribute or secret over the limits.
-    public static func validate(_ new: NewItem) throws {
-        guard !new.service.isEmpty else { throw VaultError.invalidValue(.emptyService) }
-        try validateAttribute("service", new.service)
-        try validateAttribute("account", new.account)
-        try validate(new.details)
-        try validateSecretSize(new.secret.count + new.fields.byteCount)
-    }
-
-    /// Refuses attributes over the size limit.
-    public static func validate(_ details: ItemDetails) throws {
-        for field in details.textFields {
-            if let value = field.value { try validateAttribute(field.name, value) }
-        }
-    }
-
-    static func validateAttribute(_ field: String, _ value: String) throws {
-        let size = value.utf8.count
-        guard size > ItemLimits.maxAttributeBytes else { return }
-        throw VaultError.invalidValue(.attributeTooLarge(name: field, size: size, limit: ItemLimits.maxAttributeBytes))
-    }
-
-    /// Refuses a secret over 1 MiB.
-    public static func validateSecret(_ secret: SecretBytes) throws {
-        try validateSecretSize(secret.count)
-    }
-
-    /// Refuses a secret of `byteCount` bytes when it is over `ItemLimits.maxSecretBytes`
-    /// (for a reader that stopped keeping bytes past the limit but counted them).
-    public static func validateSecretSize(_ byteCount: Int) throws {
-        guard byteCount > ItemLimits.maxSecretBytes else { return }
-        throw VaultError.invalidValue(.secretTooLarge(size: byteCount, limit: ItemLimits.maxSecretBytes))
-    }
-
     /// Writes an independent copy of this vault to `destination` (see `WorkingCopy.independentCopy`):
     /// every record sealed again under a new vault id and new keys, one keyslot made with the
     /// passphrase or key file at hand (asked for when the keys at hand are a session's). Returns how
@@ -410,6 +374,44 @@ extension Vault {
     private func unwrap<T>(_ result: T?) throws -> T {
         guard let result else { throw VaultError.changedSinceShown }
         return result
+    }
+
+    /// Adds the items of the bundle at `path`, keeping their attributes and
+    /// dates. An item whose group, service and account exist follows `policy`;
+    /// with `.fail`, one conflict imports nothing.
+    public func importBundle(at path: String, credential: UnlockSecret, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+        try requireOwner(.importItems)
+        let bytes = try FileSystem.read(path, kind: .bundle, requirePrivate: false)
+        let items: [Item]
+        do {
+            items = try ExportBundle.open(bytes, credential: credential)
+        } catch let error as MalformedInput {
+            throw VaultError.damagedBundle(path: path, detail: error.damage)
+        }
+        return try importItems(items, onConflict: policy)
+    }
+
+    /// Adds `items` (from another password manager: `ImportEntry`), dated now, in one write; an
+    /// item whose group, service and account exist follows `policy` as in `importBundle`. Groups
+    /// that do not exist are created, as `add` creates them.
+    public func importItems(_ items: [NewItem], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+        let now = host.now()
+        return try importItems(items.map { new in
+            Item(attributes: ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
+                                            details: new.details, created: now, modified: now),
+                 secret: new.secret, fields: new.fields)
+        }, onConflict: policy)
+    }
+
+    /// Adds `items` in one write, keeping their attributes and dates (an export's items, or those of
+    /// a plaintext export read back). An item whose group, service and account exist follows
+    /// `policy`; with `.fail`, one conflict imports nothing. Throws `invalidValue` for an item no
+    /// backend stores, importing nothing.
+    public func importItems(_ items: [Item], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+        try requireOwner(.importItems)
+        return try transaction { vault in
+            try Transfer.add(items, onConflict: policy, to: &vault, progress: configuration.progress)
+        }
     }
 }
 

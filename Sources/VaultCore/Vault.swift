@@ -32,6 +32,10 @@ public enum KeySource: Sendable {
 public final class Vault: ItemStore, FileVaultFeatures {
     /// What a `Vault` is told once, when it is made (`VaultConfiguration`).
     public typealias Configuration = VaultConfiguration
+    /// What `export` wrote (`ExportOutcome`).
+    public typealias ExportOutcome = VaultCore.ExportOutcome
+    /// What `import` did (`ImportOutcome`).
+    public typealias ImportOutcome = VaultCore.ImportOutcome
 
     /// Where the vault file is.
     public let location: VaultLocation
@@ -369,5 +373,41 @@ public final class Vault: ItemStore, FileVaultFeatures {
             vault.remove(at: matches.positions)
             return matches.attributes
         }
+    }
+
+    // MARK: what every write checks first (what an item may hold)
+
+    /// Refuses an item that no backend stores: an empty service, an attribute or secret over the limits.
+    public static func validate(_ new: NewItem) throws {
+        guard !new.service.isEmpty else { throw VaultError.invalidValue(.emptyService) }
+        try validateAttribute("service", new.service)
+        try validateAttribute("account", new.account)
+        try validate(new.details)
+        try validateSecretSize(new.secret.count + new.fields.byteCount)
+    }
+
+    /// Refuses attributes over the size limit.
+    public static func validate(_ details: ItemDetails) throws {
+        for field in details.textFields {
+            if let value = field.value { try validateAttribute(field.name, value) }
+        }
+    }
+
+    static func validateAttribute(_ field: String, _ value: String) throws {
+        let size = value.utf8.count
+        guard size > ItemLimits.maxAttributeBytes else { return }
+        throw VaultError.invalidValue(.attributeTooLarge(name: field, size: size, limit: ItemLimits.maxAttributeBytes))
+    }
+
+    /// Refuses a secret over 1 MiB.
+    public static func validateSecret(_ secret: SecretBytes) throws {
+        try validateSecretSize(secret.count)
+    }
+
+    /// Refuses a secret of `byteCount` bytes when it is over `ItemLimits.maxSecretBytes`
+    /// (for a reader that stopped keeping bytes past the limit but counted them).
+    public static func validateSecretSize(_ byteCount: Int) throws {
+        guard byteCount > ItemLimits.maxSecretBytes else { return }
+        throw VaultError.invalidValue(.secretTooLarge(size: byteCount, limit: ItemLimits.maxSecretBytes))
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct VaultFacadeRuleTests {
     /// How many files may extend `Vault` now. The rule's aim is 3 (Vault.swift, Vault+Reads.swift,
     /// Vault+Writes.swift); each room moved into types of its own lowers this, never raises it.
-    static let filesExtendingVaultAtMost = 16
+    static let filesExtendingVaultAtMost = 15
 
     @Test func fewFilesExtendVault() throws {
         let extending = try Self.swiftFiles(under: "Sources/VaultCore").filter { file in
