@@ -29,15 +29,25 @@ public enum KeySource: Sendable {
 /// copy-matching, update, delete), unlock sessions and status. Reads work on a
 /// snapshot; every change takes the sidecar lock, re-reads the file, applies
 /// the change and replaces the file atomically, so parallel writers lose no update.
-public final class Vault: ItemStore {
+public final class Vault: ItemStore, FileVaultFeatures {
+    /// What a `Vault` is told once, when it is made (`VaultConfiguration`).
+    public typealias Configuration = VaultConfiguration
+    /// What `export` wrote (`ExportOutcome`).
+    public typealias ExportOutcome = VaultCore.ExportOutcome
+    /// What `import` did (`ImportOutcome`).
+    public typealias ImportOutcome = VaultCore.ImportOutcome
+
     /// Where the vault file is.
     public let location: VaultLocation
     /// Where the walk through the unlockers stands: the keys at hand, what comes next, what was tried.
     let walk: UnlockWalk
     /// The keys at hand: the unlocker in use (`walk`).
     var source: KeySource { walk.keys }
-    /// The snapshot a write's first read kept, served again while the file is unchanged and the keys the same (`readSnapshot`).
-    var keptRead: KeptRead?
+    /// What the reads keep between them (the snapshot a write's first read kept, the member the identities opened as,
+    /// what the last read learnt of the device key, whether a write holds the lock): the one thing in a `Vault` that changes.
+    var reads = ReadState()
+    /// The vault file is the backend with these features.
+    public var fileVault: (any FileVaultFeatures)? { self }
     /// Whether the keys are a scoped credential's.
     public var isScoped: Bool { scopedCredential != nil }
 
@@ -56,7 +66,7 @@ public final class Vault: ItemStore {
     /// a read (`checkScope`); every read opens the slot again from the file it reads.
     func memberKeys() throws -> ScopedCredential? {
         guard case .identity(let identities) = source else { return nil }
-        if let resolvedMember { return resolvedMember.credential }
+        if let resolvedMember = reads.resolvedMember { return resolvedMember.credential }
         let parsed = try Snapshot.parse(try readFile(), path: location.path)
         // Who the identity is, like what it reads, is taken only from a vault signed by the key it trusts.
         guard let pinned = configuration.trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
@@ -70,7 +80,7 @@ public final class Vault: ItemStore {
         case .scoped(let readOnly, let grants):
             credential = ScopedCredential.member(name: name, vaultID: parsed.file.vaultID, readOnly: readOnly, grants: grants)
         }
-        resolvedMember = (name, credential)
+        reads.resolvedMember = (name, credential)
         return credential
     }
 
@@ -78,21 +88,9 @@ public final class Vault: ItemStore {
     public var memberName: String? {
         guard case .identity = source else { return nil }
         _ = try? memberKeys()
-        return resolvedMember?.name
+        return reads.resolvedMember?.name
     }
 
-    /// The member the identities at hand opened as, once known.
-    var resolvedMember: (name: String, credential: ScopedCredential?)?
-
-    /// Whether this vault holds the writer lock now (see `withWriterLock`).
-    var holdsWriterLock = false
-    /// Whether the last read used a device key that lies in a git work tree.
-    var usesExposedDeviceKey = false
-    /// Why the TPM did not unseal this machine's device key on the last read, if it did not:
-    /// the device-bound items then answer with it, and nothing is written.
-    var deviceKeyRefusal: TPMFailure?
-    /// Whether the configuration's `onNotice` has heard of that key already.
-    var toldOfExposedDeviceKey = false
     let host: HostContext
     /// What the caller told this vault when it was made (`Vault.Configuration`).
     let configuration: Configuration
@@ -145,7 +143,7 @@ public final class Vault: ItemStore {
                               kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil,
                               loginSessionTimeout: Int? = nil) throws -> LoginKeyringProblem? {
         let host = host ?? selfContainedHost(for: location)
-        let vault = try writeNew(at: location, host: host) { vaultID, deviceKey in
+        let vault = try NewVaultFile.write(at: location, host: host) { vaultID, deviceKey in
             try WorkingCopy.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
                                  deviceKey: deviceKey, path: location.path)
         }
@@ -200,7 +198,7 @@ public final class Vault: ItemStore {
 
     /// The one item matching `query` in an opened file, with its secret, as `item(matching:)` gives it.
     func openItem(matching query: Query, in vault: some OpenVault) throws -> Item {
-        try openItem(at: Vault.single(try vault.positions(matching: query), in: vault, query: query), in: vault)
+        try openItem(at: vault.single(try vault.positions(matching: query), query: query), in: vault)
     }
 
     /// The item at `position` with its secret; throws `itemExpired` when its expiry date has come.
@@ -246,7 +244,7 @@ public final class Vault: ItemStore {
         try Vault.validate(change.details)
         try checkScope(query.group, writing: true)
         return try transaction { vault in
-            let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
+            let position = try vault.single(try vault.positions(matching: query), query: query)
             let opened = try vault.openWholeRecord(at: position)
             var attributes = opened.item.attributes
             attributes.accessibility = change.accessibility ?? attributes.accessibility
@@ -284,7 +282,7 @@ public final class Vault: ItemStore {
         try checkScope(query.group, writing: true)
         try checkScope(toGroup, writing: true)
         return try transaction { vault in
-            let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
+            let position = try vault.single(try vault.positions(matching: query), query: query)
             let opened = try vault.openWholeRecord(at: position)
             var attributes = opened.item.attributes
             attributes.group = toGroup ?? attributes.group
@@ -327,7 +325,7 @@ public final class Vault: ItemStore {
                          by newValue: (Item) throws -> SecretBytes?) throws -> Item {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
-            let position = try Vault.single(try vault.positions(matching: query), in: vault, query: query)
+            let position = try vault.single(try vault.positions(matching: query), query: query)
             let opened = try vault.openWholeRecord(at: position)
             let item = opened.item
             if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
@@ -342,6 +340,9 @@ public final class Vault: ItemStore {
             return item
         }
     }
+
+    /// How many days `delete` keeps an item in the trash when none is said (config `trash-days`).
+    public static let defaultTrashDays = 30
 
     /// How many earlier secrets `update` keeps per item when none is said.
     public static let defaultRevisionsKept = 5
@@ -366,11 +367,47 @@ public final class Vault: ItemStore {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             let matches = try vault.matches(query, skipLocked: false)
-            if !allMatching { _ = try Vault.single(matches.positions, in: vault, query: query) }
+            if !allMatching { _ = try vault.single(matches.positions, query: query) }
             guard !matches.positions.isEmpty else { throw VaultError.itemNotFound(query) }
             vault.moveToTrash(at: matches.positions, deletedAt: host.now())
             vault.remove(at: matches.positions)
             return matches.attributes
         }
+    }
+
+    // MARK: what every write checks first (what an item may hold)
+
+    /// Refuses an item that no backend stores: an empty service, an attribute or secret over the limits.
+    public static func validate(_ new: NewItem) throws {
+        guard !new.service.isEmpty else { throw VaultError.invalidValue(.emptyService) }
+        try validateAttribute("service", new.service)
+        try validateAttribute("account", new.account)
+        try validate(new.details)
+        try validateSecretSize(new.secret.count + new.fields.byteCount)
+    }
+
+    /// Refuses attributes over the size limit.
+    public static func validate(_ details: ItemDetails) throws {
+        for field in details.textFields {
+            if let value = field.value { try validateAttribute(field.name, value) }
+        }
+    }
+
+    static func validateAttribute(_ field: String, _ value: String) throws {
+        let size = value.utf8.count
+        guard size > ItemLimits.maxAttributeBytes else { return }
+        throw VaultError.invalidValue(.attributeTooLarge(name: field, size: size, limit: ItemLimits.maxAttributeBytes))
+    }
+
+    /// Refuses a secret over 1 MiB.
+    public static func validateSecret(_ secret: SecretBytes) throws {
+        try validateSecretSize(secret.count)
+    }
+
+    /// Refuses a secret of `byteCount` bytes when it is over `ItemLimits.maxSecretBytes`
+    /// (for a reader that stopped keeping bytes past the limit but counted them).
+    public static func validateSecretSize(_ byteCount: Int) throws {
+        guard byteCount > ItemLimits.maxSecretBytes else { return }
+        throw VaultError.invalidValue(.secretTooLarge(size: byteCount, limit: ItemLimits.maxSecretBytes))
     }
 }

@@ -34,10 +34,10 @@ import VaultCrypto
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("svc", "acct", "s3cret")
         _ = try vault.groupNames(beforeWriting: true)
-        #expect(vault.keptRead != nil)
+        #expect(vault.reads.keptRead != nil)
         vault.walk.use(.none)
         #expect(try vault.readSnapshot().keys.masterKey == nil, "a snapshot opened with the key file would answer for no unlock")
-        #expect(vault.keptRead == nil)
+        #expect(vault.reads.keptRead == nil)
     }
 
     @Test func aPlainReadKeepsNothing() throws {
@@ -46,6 +46,6 @@ import VaultCrypto
         try vault.add("svc", "acct", "s3cret")
         _ = try vault.listing(matching: Query())
         _ = try vault.groupNames()
-        #expect(vault.keptRead == nil, "a read that no write follows would answer later reads after a session ends")
+        #expect(vault.reads.keptRead == nil, "a read that no write follows would answer later reads after a session ends")
     }
 }

@@ -18,8 +18,3 @@ public protocol FileVaultFeatures: AnyObject {
     /// The variable names the groups' owner allowed, checked under the pin (`Vault.ownerAllowedEnvNames()`).
     func ownerAllowedEnvNames() throws -> [AccessGroup: AllowedEnvNames]?
 }
-
-extension Vault: FileVaultFeatures {
-    /// The vault file is the backend with these features.
-    public var fileVault: (any FileVaultFeatures)? { self }
-}

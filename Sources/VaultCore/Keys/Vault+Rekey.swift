@@ -58,7 +58,8 @@ extension Vault {
         do {
             outcome = try transaction { vault in
                 try first(&vault)
-                let (outcome, moved) = try rekey(&vault, keeping: secret, kdf: kdf, confirm: confirm, keepingTrustKey: keepingTrustKey)
+                let (outcome, moved) = try Rekey(secret: secret, kdf: kdf, keepingTrustKey: keepingTrustKey,
+                                                 readWithExposedDeviceKey: reads.usesExposedDeviceKey, host: host).run(on: &vault, confirm: confirm)
                 movedDeviceKey = moved
                 newMasterKey = vault.keys.masterKey
                 return outcome
@@ -73,25 +74,6 @@ extension Vault {
         outcome.sessionsEnded = try finishRekey(movedDeviceKey: movedDeviceKey, masterKey: newMasterKey,
                                                 keyEpoch: outcome.keyEpoch, carryingSessions: carryingSessions)
         return outcome
-    }
-
-    /// The re-key of `vault` in memory, for a write to make: `confirm` shown what it drops first
-    /// (keyslots other than `secret`'s, items it cannot re-seal here), a new device key made pending
-    /// when this machine's is the vault's. Returns what it did and whether it made that key.
-    func rekey(_ vault: inout WorkingCopy, keeping secret: UnlockSecret, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
-               keepingTrustKey: Bool) throws -> (RekeyOutcome, movedDeviceKey: Bool) {
-        let plan = try rekeyPlan(vault, keeping: secret)
-        if !plan.dropsNothing { try confirm(plan) }
-        vault.remove(at: vault.positionsBoundElsewhere)
-        if secret.slotKind != .passphrase {
-            vault.remove(at: vault.file.index.indices.filter { vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID })
-        }
-        // Moving off an exposed legacy key already made a new one in this transaction.
-        let newDeviceKey = vault.deviceMatches && !usesExposedDeviceKey ? try DeviceKeyStore.createPending(vaultID: vault.file.vaultID, host: host) : nil
-        let resealed = vault.file.index.count
-        try vault.rekey(keyslots: [KeyslotSecret(kind: secret.slotKind, secret: secret.secret, kdf: kdf)], newDeviceKey: newDeviceKey,
-                        keepingTrustKey: keepingTrustKey)
-        return (RekeyOutcome(keyEpoch: vault.file.keyEpoch, resealed: resealed, sessionsEnded: 0, dropped: plan), newDeviceKey != nil)
     }
 
     /// After a re-key's write: the new device key published (sealed with a recovery seal for the
@@ -151,34 +133,6 @@ extension Vault {
             refreshTPMRecoverySeal(deviceKey: rotatedKeys.deviceKey, masterKey: rotatedKeys.masterKey)
         }
         return rotated
-    }
-
-    private func rekeyPlan(_ vault: some OpenVault, keeping secret: UnlockSecret) throws -> RekeyPlan {
-        var opened = false
-        var dropped: [CredentialKind] = []
-        for slot in vault.file.keyslots {
-            if !opened, slot.kind == secret.slotKind, case .opened = try slot.open(with: secret.secret, vaultID: vault.file.vaultID) {
-                opened = true
-            } else {
-                dropped.append(slot.kind.credentialKind)
-            }
-        }
-        var counts: [Vault.ItemCount] = []
-        for position in vault.positionsBoundElsewhere {
-            let entry = vault.file.index[position]
-            guard let accessibility = Accessibility(fileID: entry.classID) else { continue }
-            let name = vault.keys.groups[entry.groupID]?.group.name ?? "#\(entry.groupID)"
-            if let at = counts.firstIndex(where: { $0.group == name && $0.accessibility == accessibility }) {
-                counts[at].count += 1
-            } else {
-                counts.append(Vault.ItemCount(group: name, accessibility: accessibility, count: 1))
-            }
-        }
-        let boundElsewhere = Set(vault.positionsBoundElsewhere)
-        let needingPassphrase = secret.slotKind == .passphrase ? 0 : vault.file.index.indices.count {
-            vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID && !boundElsewhere.contains($0)
-        }
-        return RekeyPlan(droppedKeyslots: dropped, itemsBoundElsewhere: counts, itemsNeedingPassphrase: needingPassphrase)
     }
 
     /// The passphrase or key file the vault is opened with; a session's keys are asked to give way to one.

@@ -3,6 +3,19 @@ import VaultCrypto
 
 // Finding and opening records.
 extension OpenVault {
+    /// The one position of `positions` (what `query` matched): throws `itemNotFound` (or
+    /// `noSuchGroup`) when there is none, and `ambiguous`, listing them, when there are several.
+    func single(_ positions: [Int], query: Query) throws -> Int {
+        guard let first = positions.first else {
+            try requireExisting(query.group)
+            throw VaultError.itemNotFound(query)
+        }
+        guard positions.count == 1 else {
+            throw VaultError.ambiguous(try positions.map { try openAttributes(at: $0) })
+        }
+        return first
+    }
+
     /// Positions (in index order) of the records that match the query, among
     /// the groups this ring holds. A record the ring cannot open throws
     /// `locked` — or is left out when `skipLocked` is set.

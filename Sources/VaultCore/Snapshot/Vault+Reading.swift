@@ -11,17 +11,17 @@ extension Vault {
     /// The vault file read and opened with the keys at hand, its counters checked against this
     /// machine's. `requested` is `.lookupsOnly` only for a read that looks up by service and account;
     /// a write checks every bucket whatever it asks. `keepingForWrite`: the read is what a write
-    /// checks before it changes the vault (`add`'s group check); its snapshot is kept (`keptRead`)
+    /// checks before it changes the vault (`add`'s group check); its snapshot is kept (`reads.keptRead`)
     /// and served, its counters checked again, to the reads and the write that follow while the
     /// file is unchanged, so the command opens and verifies the file once.
     func readSnapshot(writing: Bool = false, checking requested: IndexCheck = .everyBucket,
                       keepingForWrite: Bool = false) throws -> Snapshot {
         // Only a read that looks items up and changes nothing checks less than every bucket.
         let indexCheck: IndexCheck = writing ? .everyBucket : requested
-        if let kept = keptRead, kept.serves(indexCheck, choice: walk.choice), let vault = try snapshotServedAgain(kept, writing: writing) {
+        if let kept = reads.keptRead, kept.serves(indexCheck, choice: walk.choice), let vault = try snapshotServedAgain(kept, writing: writing) {
             return vault
         }
-        keptRead = nil
+        reads.keptRead = nil
         // What this machine has seen is loaded before the bytes read are trusted to be the file's: a
         // writer records its counters only after its file is in place, so a file still in place once
         // they are loaded is at least as new as they are; one replaced meanwhile is read again.
@@ -31,19 +31,19 @@ extension Vault {
         if FileIdentity(path: location.path) != bytes.identity { bytes = try readFile() }
         let vaultID = VaultFile.peekVaultID(bytes)
         let session = try keysForReading(vaultID: vaultID)
-        deviceKeyRefusal = nil
+        reads.deviceKeyRefusal = nil
         // A session that holds the device key spares the TPM its round trip.
         let deviceKey = try session?.deviceKey ?? deviceKeyForReading(bytes, vaultID: vaultID)
         let vault = try openWithKeys(bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: location.path, checking: indexCheck)
         // A write while the TPM refuses the device key could drop the items bound to it (a re-key does).
-        if writing, let refusal = deviceKeyRefusal { throw VaultError.tpm(refusal) }
+        if writing, let refusal = reads.deviceKeyRefusal { throw VaultError.tpm(refusal) }
         if case .credential = source { refreshMachineGrants(vault, onlyIfMissing: true) }
         if let session, let kept = walk.loginKeyringSession { try? LoginKeyring.keepAlive(kept, timeout: session.timeout) }
         try checkTrust(of: vault)
         try checkCounters(of: vault, writing: writing,
                           seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host))
         // A write replaces the file its snapshot was read from: only a read's is kept, for the write that follows.
-        if keepingForWrite, !writing { keptRead = KeptRead(bytes: bytes, snapshot: vault, indexCheck: indexCheck, choice: walk.choice) }
+        if keepingForWrite, !writing { reads.keptRead = KeptRead(bytes: bytes, snapshot: vault, indexCheck: indexCheck, choice: walk.choice) }
         return vault
     }
 
@@ -54,8 +54,8 @@ extension Vault {
         let seen = try SeenCounters.load(vaultID: kept.snapshot.file.vaultID, host: host)
         guard kept.isCurrent(at: location.path) else { return nil }
         if writing {
-            keptRead = nil
-            if let refusal = deviceKeyRefusal { throw VaultError.tpm(refusal) }
+            reads.keptRead = nil
+            if let refusal = reads.deviceKeyRefusal { throw VaultError.tpm(refusal) }
         }
         try checkTrust(of: kept.snapshot)
         try checkCounters(of: kept.snapshot, writing: writing, seen: seen)
@@ -65,7 +65,7 @@ extension Vault {
     /// The vault id of the file read last, when the path still names that file: what the writer
     /// lock's tidying needs, without opening the file again.
     var keptVaultID: [UInt8]? {
-        keptRead.flatMap { $0.isCurrent(at: location.path) ? $0.snapshot.file.vaultID : nil }
+        reads.keptRead.flatMap { $0.isCurrent(at: location.path) ? $0.snapshot.file.vaultID : nil }
     }
 
     /// `bytes` opened with the keys at hand (`source`, and `session` when `keysForReading` opened
@@ -116,7 +116,7 @@ extension Vault {
     /// until the owner's next change moves the vault off it) a key an earlier
     /// version left beside the vault in a git work tree.
     func deviceKeyForReading(_ bytes: FileBytes, vaultID: [UInt8]) throws -> DeviceKey? {
-        usesExposedDeviceKey = false
+        reads.usesExposedDeviceKey = false
         // A new key left pending by a crash after the vault was sealed under it (rekey, a move off an exposed key) wins.
         if let key = try DeviceKeyStore.resumePending(vaultID: vaultID, host: host, isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }) {
             return key
@@ -126,13 +126,13 @@ extension Vault {
                                                  isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }) { return key }
         } catch VaultError.tpm(let refusal) {
             // Items of the other classes still open; the device-bound ones say why they do not.
-            deviceKeyRefusal = refusal
+            reads.deviceKeyRefusal = refusal
             return nil
         }
         guard let exposed = try DeviceKeyStore.exposedLegacyKey(vaultID: vaultID, location: location, host: host) else { return nil }
-        usesExposedDeviceKey = true
-        if !toldOfExposedDeviceKey {
-            toldOfExposedDeviceKey = true
+        reads.usesExposedDeviceKey = true
+        if !reads.toldOfExposedDeviceKey {
+            reads.toldOfExposedDeviceKey = true
             configuration.onNotice?(.deviceKeyExposed(path: location.legacyDeviceKeyPath))
         }
         return exposed
@@ -226,5 +226,84 @@ extension Vault {
         // provisional (a killed driver's merge, one side): what finishes the operation is the vault's.
         if GitWorkTree.unfinishedOperation(location.directory) != nil { return }
         rememberCounters(of: vault, known: seen)
+    }
+
+    /// The three files of a merge opened under the writer lock: ours (nil: the vault file at this
+    /// location) and theirs with keys that open them whole (the owner's or a full member's), and
+    /// their merge base when it is one of this vault (nil or empty, as git gives on add/add: none).
+    func openMergeSides(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
+                        origins: (ours: String, theirs: String)) throws -> (ours: WorkingCopy, theirs: WorkingCopy, base: Snapshot?) {
+        let ours = WorkingCopy(try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], as: MergeInput(.ours, origins: origins)))
+        guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
+        let theirBytes = FileBytes(theirBytes)
+        guard VaultFile.peekVaultID(theirBytes) == ours.file.vaultID else { throw VaultError.mergeOfAnotherVault(path: location.path) }
+        let theirs = WorkingCopy(try openMergeInput(theirBytes, knownKeys: [ourKeys], as: MergeInput(.theirs, origins: origins)))
+        guard let theirKeys = theirs.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
+        // A base of another vault (or none: git's empty file on add/add) is no base: every difference is then a change.
+        var base: Snapshot?
+        if let baseBytes, !baseBytes.isEmpty, VaultFile.peekVaultID(FileBytes(baseBytes)) == ours.file.vaultID {
+            base = try openMergeInput(FileBytes(baseBytes), knownKeys: [ourKeys, theirKeys], as: .base, preferringKnownKeys: true)
+        }
+        return (ours, theirs, base)
+    }
+
+    /// One side of a merge opened with the keys at hand, or with the full keys another side gave
+    /// (unchanged keys are the same on both). What the keys at hand open is checked against the
+    /// pinned trust fingerprint when they are an identity, as every read is; what the keys of a side
+    /// already checked open is vouched for by their header MAC. The base tries those keys first
+    /// (`preferringKnownKeys`): it is an older file, often under keys since replaced. Each side is
+    /// a version of the vault file here, so it carries that path; a refusal of it names `input`.
+    private func openMergeInput(_ bytes: FileBytes, knownKeys: [KeyRing.FullKeys], as input: MergeInput,
+                                preferringKnownKeys: Bool = false) throws -> Snapshot {
+        let path = location.path
+        return try input.reading {
+            let deviceKey = try deviceKeyForReading(bytes, vaultID: VaultFile.peekVaultID(bytes))
+            func withKnownKey() -> Snapshot? {
+                knownKeys.lazy.compactMap { try? Snapshot.open(bytes, fullKeys: $0, deviceKey: deviceKey, path: path) }.first
+            }
+            if preferringKnownKeys, let vault = withKnownKey() { return vault }
+            do {
+                let vault = try openWithKeysAtHand(bytes, deviceKey: deviceKey, path: path)
+                try checkTrust(of: vault, path: path)
+                return vault
+            } catch let error as VaultError {
+                guard !preferringKnownKeys, let vault = withKnownKey() else { throw error }
+                return vault
+            }
+        }
+    }
+
+    /// A side opened with the keys at hand: a full member's or the owner's; the scoped ones and
+    /// none at all ask for more (`withKeys`).
+    private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: DeviceKey?, path: String) throws -> Snapshot {
+        let vaultID = VaultFile.peekVaultID(bytes)
+        let session = try keysForReading(vaultID: vaultID)
+        switch source {
+        case .scoped, .none: throw VaultError.locked(nil)
+        case .credential, .session, .identity:
+            return try openWithKeys(bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: path, anyHeaderEndsSession: true)
+        }
+    }
+
+    /// `bytes` opened with the keys that open at once, or nil when there are none.
+    func openWithoutRecording(_ bytes: FileBytes, label: String) throws -> Snapshot? {
+        let deviceKey = DeviceKeyStore.readIfPresent(vaultID: VaultFile.peekVaultID(bytes), host: host)
+        // The login's keyring is looked in once the vault's id is known, as a read does.
+        if !walk.hasChosen { walk.chooseNext(vaultID: VaultFile.peekVaultID(bytes)) }
+        switch source {
+        case .credential(let secret) where secret.kind != .passphrase:
+            return try Snapshot.unlock(bytes, secret: secret, deviceKey: deviceKey, path: label)
+        case .session(let token):
+            let session = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host, extendingIdleTime: false)
+            return try Snapshot.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: label)
+        case .scoped(let credential) where !credential.hasExpired(at: host.now()):
+            return try Snapshot.open(bytes, credential: credential, deviceKey: deviceKey, path: label)
+        case .identity(let identities):
+            let vault = try Snapshot.open(bytes, identities: identities, deviceKey: deviceKey, path: label)
+            try checkTrust(of: vault, path: label)
+            return vault
+        case .credential, .scoped, .none:
+            return nil
+        }
     }
 }

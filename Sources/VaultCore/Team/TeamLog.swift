@@ -216,18 +216,3 @@ extension AAD {
         Array("team log".utf8) + vaultID + head
     }
 }
-
-extension Vault {
-    /// Whether the team log of the vault file `bytes` holds the whole log of each of `parents` (the
-    /// files it was merged from): read from the logs' clear parts, so no key is needed. A file
-    /// without a log (format v1 or v2) holds none; a parent without one is held by any.
-    public static func teamLogHolds(_ bytes: [UInt8], logsOf parents: [[UInt8]]) -> Bool {
-        guard let log = try? VaultFile.decode(FileBytes(bytes)).file.teamLog else {
-            return parents.allSatisfy { (try? VaultFile.decode(FileBytes($0)).file.teamLog) == nil }
-        }
-        return parents.allSatisfy { parent in
-            guard let parentLog = try? VaultFile.decode(FileBytes(parent)).file.teamLog else { return true }
-            return log.descends(from: parentLog)
-        }
-    }
-}

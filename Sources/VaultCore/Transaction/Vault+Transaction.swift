@@ -11,11 +11,11 @@ extension Vault {
     /// made while this vault already holds it runs `body` at once (a second
     /// flock from this process would wait for itself).
     func withWriterLock<R>(_ body: () throws -> R) throws -> R {
-        if holdsWriterLock { return try body() }
+        if reads.holdsWriterLock { return try body() }
         let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
-        holdsWriterLock = true
+        reads.holdsWriterLock = true
         defer {
-            holdsWriterLock = false
+            reads.holdsWriterLock = false
             withExtendedLifetime(lock) {}
         }
         FileSystem.removeAbandonedTemporaries(of: location.path, directory: location.directory)
@@ -155,7 +155,7 @@ extension Vault {
     func convertIfAllowed(_ vault: inout WorkingCopy, explicitly: Bool) throws -> Conversion? {
         if vault.file.version == 2, vault.keys.masterKey != nil {
             if let members = try vault.convertToTeamLog() {
-                try review(.conversion(of: members, unvouched: WrittenRoster.unvouched(members, vaultID: vault.file.vaultID, host: host)))
+                try configuration.review(.conversion(of: members, unvouched: WrittenRoster.unvouched(members, vaultID: vault.file.vaultID, host: host)))
             }
             return nil
         }
@@ -196,5 +196,11 @@ extension Vault {
         func discardBackup() {
             if madeBackup, let backup { FileSystem.remove(backup) }
         }
+    }
+
+    /// Milliseconds since 1970 before which the next write purges a trashed item: `trashDays` before now.
+    var trashPurgeBefore: UInt64 {
+        let now = host.now().timeIntervalSince1970 * 1000
+        return UInt64(max(0, now - Double(configuration.trashDays) * 86_400_000))
     }
 }

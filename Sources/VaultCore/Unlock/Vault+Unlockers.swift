@@ -27,7 +27,7 @@ extension Vault {
     private func canBeAsked(_ unlocker: Unlocker) -> Bool {
         guard case .asked(let asked) = unlocker else { return false }
         guard asked.kind == .desktopKeyring else { return true }
-        if let kept = keptRead, kept.isCurrent(at: location.path) { return kept.snapshot.hasKeyslot(.desktopKeyring) }
+        if let kept = reads.keptRead, kept.isCurrent(at: location.path) { return kept.snapshot.hasKeyslot(.desktopKeyring) }
         return Vault.hasKeyringSlot(at: location)
     }
 
@@ -39,7 +39,7 @@ extension Vault {
         do {
             return try withKeysAsking(body)
         } catch let error as VaultError {
-            guard let refusal = deviceKeyRefusal else { throw error }
+            guard let refusal = reads.deviceKeyRefusal else { throw error }
             switch error {
             case .boundToAnotherDevice:
                 throw VaultError.tpm(refusal)

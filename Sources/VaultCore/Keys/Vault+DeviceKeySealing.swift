@@ -68,7 +68,7 @@ extension Vault {
         try withKeysAsking {
             let vault = try readSnapshot()
             guard let masterKey = vault.keys.masterKey else { throw VaultError.locked(nil) }
-            if let refusal = deviceKeyRefusal {
+            if let refusal = reads.deviceKeyRefusal {
                 guard recovering else { throw VaultError.tpm(refusal) }
                 return (masterKey, try recoveredDeviceKey(masterKey: masterKey, vaultID: vault.file.vaultID, refusal: refusal))
             }

@@ -78,19 +78,10 @@ public struct ItemChangeSummary: Sendable {
     public var entry: VaultFileSummary.Entry
 }
 
-extension Vault {
-    /// Summarises `bytes`, a version of this vault's file (a blob of its git history), with the
-    /// keys at hand that open at once — a session, a key file, a scoped credential, an identity
-    /// whose trust is pinned — and never a passphrase (its KDF would run for every blob) or a
-    /// prompt. Records nothing: no seen counters, no session use, no device key moved; the
-    /// rollback guard does not apply, since an old version is what history is made of. Without
-    /// keys that open it, the summary holds the ids the file shows. Throws `corrupted` only
-    /// for bytes that are not a vault file.
-    public func summary(ofVersion bytes: [UInt8], label: String) throws -> VaultFileSummary {
-        let fileBytes = FileBytes(bytes)
-        let parsed = try Snapshot.parse(fileBytes, path: label)
-        let file = parsed.file
-        let opened = try? openWithoutRecording(fileBytes, label: label)
+extension VaultFileSummary {
+    /// The summary of `file`, a version of a vault file: its items' ids, and with `opened` (the
+    /// file opened with the keys that open at once) their attributes, secret digests and group names.
+    init(_ file: VaultFile, opened: Snapshot?) {
         var entries: [VaultFileSummary.Entry] = []
         entries.reserveCapacity(file.index.count)
         for position in file.index.indices {
@@ -102,14 +93,13 @@ extension Vault {
             if let opened, let item = try? opened.openRecord(at: position),
                let digestKey = try? opened.keys.secretDigestKey(groupID: indexEntry.groupID) {
                 entry.attributes = item.attributes
-                entry.secretDigest = Vault.secretDigest(item.secret, itemID: indexEntry.itemID.bytes, key: digestKey)
+                entry.secretDigest = VaultFileSummary.secretDigest(item.secret, itemID: indexEntry.itemID.bytes, key: digestKey)
             }
             entries.append(entry)
         }
         var names: [UInt32: String] = [:]
         for (id, keys) in opened?.keys.groups ?? [:] { names[id.rawValue] = keys.group.name }
-        return VaultFileSummary(formatVersion: file.version, keyEpoch: file.keyEpoch, entries: entries, groupNames: names,
-                                opened: opened != nil)
+        self.init(formatVersion: file.version, keyEpoch: file.keyEpoch, entries: entries, groupNames: names, opened: opened != nil)
     }
 
     private static func secretDigest(_ secret: SecretBytes, itemID: [UInt8], key: SecretBytes) -> String? {
@@ -117,27 +107,5 @@ extension Vault {
         mac.update(itemID)
         secret.withUnsafeBytes { mac.update($0) }
         return hex(Array(mac.finalize().prefix(VaultFileSummary.secretDigestBytes)))
-    }
-
-    /// `bytes` opened with the keys that open at once, or nil when there are none.
-    private func openWithoutRecording(_ bytes: FileBytes, label: String) throws -> Snapshot? {
-        let deviceKey = DeviceKeyStore.readIfPresent(vaultID: VaultFile.peekVaultID(bytes), host: host)
-        // The login's keyring is looked in once the vault's id is known, as a read does.
-        if !walk.hasChosen { walk.chooseNext(vaultID: VaultFile.peekVaultID(bytes)) }
-        switch source {
-        case .credential(let secret) where secret.kind != .passphrase:
-            return try Snapshot.unlock(bytes, secret: secret, deviceKey: deviceKey, path: label)
-        case .session(let token):
-            let session = try SessionCache.open(token: token, vaultID: VaultFile.peekVaultID(bytes), host: host, extendingIdleTime: false)
-            return try Snapshot.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: label)
-        case .scoped(let credential) where !credential.hasExpired(at: host.now()):
-            return try Snapshot.open(bytes, credential: credential, deviceKey: deviceKey, path: label)
-        case .identity(let identities):
-            let vault = try Snapshot.open(bytes, identities: identities, deviceKey: deviceKey, path: label)
-            try checkTrust(of: vault, path: label)
-            return vault
-        case .credential, .scoped, .none:
-            return nil
-        }
     }
 }

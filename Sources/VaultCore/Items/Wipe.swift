@@ -49,38 +49,25 @@ public struct WipeOutcome: Sendable {
     public static let nothing = WipeOutcome(removed: [], removedUnread: 0, keptUnread: 0, rekeyedGroups: [])
 }
 
-extension Vault {
-    /// Removes the items that match `filter`, keeping none in the trash; with `dryRun`, only says
-    /// what it would remove. A filter of whole groups also gives each group a fresh key and empties its trash. With `expecting`
-    /// (what a dry run showed), throws `changedSinceShown` and removes nothing
-    /// when the items it would remove now are not those.
-    public func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
-        // A whole group wiped gets a new key, which raises the key epoch: the owner's alone (said before any preview).
-        if filter.selectsWholeGroups { try requireTrustKey(.wipeWholeGroups) } else { try requireOwner(.wipeItems) }
-        if dryRun {
-            return try withKeys {
-                let vault = try readSnapshot()
-                // A preview of what the owner would remove needs the owner's keys, or it would miss groups.
-                guard vault.keys.isFull else { throw VaultError.locked(nil) }
-                return try vault.wipeSelection(filter, now: host.now(), progress: configuration.progress).outcome
+extension WorkingCopy {
+    /// Removes what `filter` selects (`wipeSelection`), keeping none in the trash; a filter of whole
+    /// groups also gives each group a fresh key and empties its trash. Throws `changedSinceShown`,
+    /// removing nothing, when `expecting` (what a dry run showed) is not what it would remove now.
+    mutating func wipe(_ filter: WipeFilter, now: Date, progress: ProgressHandler?, expecting: [ItemAttributes]?) throws -> WipeOutcome {
+        var (positions, outcome) = try wipeSelection(filter, now: now, progress: progress)
+        if let expecting, expecting != outcome.removed { throw VaultError.changedSinceShown }
+        remove(at: positions)
+        if filter.selectsWholeGroups {
+            for group in outcome.rekeyedGroups {
+                guard let id = try groupID(for: group, creating: false) else { continue }
+                // Starting a group over (a first-run wipe among them) really removes: its trash goes too.
+                pending.trash.replaced[id] = []
+                _ = try rotateGroupKey(id)
             }
+        } else {
+            outcome.rekeyedGroups = []
         }
-        return try transaction { vault in
-            var (positions, outcome) = try vault.wipeSelection(filter, now: host.now(), progress: configuration.progress)
-            if let expecting, expecting != outcome.removed { throw VaultError.changedSinceShown }
-            vault.remove(at: positions)
-            if filter.selectsWholeGroups {
-                for group in outcome.rekeyedGroups {
-                    guard let id = try vault.groupID(for: group, creating: false) else { continue }
-                    // Starting a group over (a first-run wipe among them) really removes: its trash goes too.
-                    vault.pending.trash.replaced[id] = []
-                    _ = try vault.rotateGroupKey(id)
-                }
-            } else {
-                outcome.rekeyedGroups = []
-            }
-            return outcome
-        }
+        return outcome
     }
 }
 

@@ -50,18 +50,6 @@ public enum GrantState: String, Sendable {
     case expired
 }
 
-// The grant ledger (docs/FORMAT.md, "Grant ledger"): every credential granted, read with the group keys.
-extension Vault {
-    /// Every grant the ledger records, oldest first. The owner's or a full member's: the ledger is
-    /// sealed under the group keys (`ownerOnly` or `scopedMemberCannot` otherwise).
-    public func grants() throws -> [GrantEntry] {
-        try requireOwner(.listGrants)
-        return try withKeys {
-            try readSnapshot().grantLedger().map(GrantEntry.init)
-        }
-    }
-}
-
 private extension UInt8 {
     var isHexDigit: Bool { (48...57).contains(self) || (65...70).contains(self) || (97...102).contains(self) }
 }

@@ -44,7 +44,7 @@ extension Vault {
     /// pending; see `finishMovingOffExposedDeviceKey`) in the same write as
     /// the change. Returns how many items were re-sealed, or nil when nothing moved.
     func moveOffExposedDeviceKey(_ vault: inout WorkingCopy) throws -> Int? {
-        guard usesExposedDeviceKey, vault.keys.masterKey != nil else { return nil }
+        guard reads.usesExposedDeviceKey, vault.keys.masterKey != nil else { return nil }
         let newKey = try DeviceKeyStore.createPending(vaultID: vault.file.vaultID, host: host)
         return try vault.rebind(toDeviceKey: newKey)
     }
@@ -56,7 +56,7 @@ extension Vault {
     /// share its directory, and the user is told to commit its removal.
     func finishMovingOffExposedDeviceKey(resealed: Int, vaultID: [UInt8]) throws {
         try DeviceKeyStore.publish(vaultID: vaultID, host: host)
-        usesExposedDeviceKey = false
+        reads.usesExposedDeviceKey = false
         let oldPath = location.legacyDeviceKeyPath
         let vaultName = String(location.path.split(separator: "/").last ?? "")
         let sharesDirectory = FileSystem.list(location.directory).contains { $0.hasSuffix(".vault") && $0 != vaultName }

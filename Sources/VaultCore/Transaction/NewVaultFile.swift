@@ -1,11 +1,11 @@
 import FoundationEssentials
 import VaultCrypto
 
-// The writer of a file that is not there yet: `create` and `copy`'s new vault.
-extension Vault {
+/// The writer of a file that is not there yet: `create` and `copy`'s new vault.
+enum NewVaultFile {
     /// Writes the vault `make` builds, given a fresh vault id and a device key made for it, as a new
     /// file at `location`, under the writer lock of its directory; throws `vaultExists` when one is there.
-    static func writeNew(at location: VaultLocation, host: HostContext,
+    static func write(at location: VaultLocation, host: HostContext,
                          make: (_ vaultID: [UInt8], _ deviceKey: DeviceKey) throws -> WorkingCopy) throws -> WorkingCopy {
         try FileSystem.makeDirectory(location.directory)
         let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
