@@ -67,6 +67,10 @@ extension ExposureHistory {
                 held.append(record(entry.digest, place, in: vault, digester: digester) { try vault.openTrashed(entry, of: group.groupID).record })
             }
         }
+        if let newest = versions.indices.last {
+            versions[newest].itemIDs = []
+            versions[newest].trashedItemIDs = []
+        }
         versions.append(Version(commits: commits, wrapGeneration: vault.keys.wrapKey.map { digester.generation(0x77, $0.secret) },
                                 baseGenerations: bases, groupNames: names, members: members, records: held,
                                 itemIDs: itemIDs, trashedItemIDs: trashedIDs))

@@ -50,9 +50,10 @@ public struct ExposureHistory: Sendable {
         let members: [String: Set<GroupID>?]
         /// The sealed records this version holds, as indices into `records`.
         let records: [Int]
-        /// Its items' item ids (hex), in the index and in the trash.
-        let itemIDs: Set<String>
-        let trashedItemIDs: Set<String>
+        /// Its items' item ids (hex), in the index and in the trash; emptied once a newer version
+        /// is added (only the current file's are asked, and a thousand versions' would weigh ~100 MiB).
+        var itemIDs: Set<String>
+        var trashedItemIDs: Set<String>
     }
 
     var versions: [Version] = []
