@@ -11,7 +11,8 @@
 # cat-file --batch` of every version of the file (what any reader of the history reads) plus
 # bench/floor.c opening a file of the vault's size once per key generation (every record decrypted
 # once per generation). No peer answers the question (issue 50), so there is no peer row.
-# Prints markdown table rows (| command | time | × floor | peak RSS | records decrypted | goal |),
+# Prints markdown table rows (| command | time | × floor | peak RSS | records decrypted | goal |; the
+# peak RSS is /usr/bin/time's, the largest process of the run, then vault's and its git child's own),
 # and the history and floor on stderr. Builds nothing: pass the release binary, e.g.
 #   bench/exposure.sh "$(swift build -c release --show-bin-path)/vault" [COMMITS] [ITEMS]
 # (vault-bench-fill is taken from beside it).
@@ -66,6 +67,23 @@ measure() {
     decrypted="$(sed -n 's/.* \([0-9][0-9]*\) records\{0,1\} decrypted.*/\1/p' "$work/stderr.txt")"
 }
 
+# own_peak COMMAND…: the peak RSS (VmHWM, KiB) of the command's own process and of the largest of
+# its children (vault's git cat-file), polled every 0.1 s, into $own and $child.
+own_peak() {
+    "$@" >/dev/null 2>&1 &
+    pid=$! own=0 child=0
+    while kill -0 "$pid" 2>/dev/null; do
+        value="$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$pid/status" 2>/dev/null || true)"
+        [ -n "$value" ] && [ "$value" -gt "$own" ] && own="$value"
+        for process in $(pgrep -P "$pid" || true); do
+            value="$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$process/status" 2>/dev/null || true)"
+            [ -n "$value" ] && [ "$value" -gt "$child" ] && child="$value"
+        done
+        sleep 0.1
+    done
+    wait "$pid" || true
+}
+
 # The floor: every version read from git, then each key generation's records decrypted once.
 cc -O2 "$root/bench/floor.c" -o "$work/floor" -lcrypto
 "$work/floor" seal "$work/sealed" "$size"
@@ -80,18 +98,23 @@ floor="$(python3 -c "import sys; print('%.3f' % (float(sys.argv[1]) + int(sys.ar
 echo "exposure.sh: floor $floor s = git cat-file --batch of $versions versions ($read_floor s) + $generations x floor.c on $((size / 1024)) KiB ($open_floor s)" >&2
 
 updates="$(git -C "$work/repo" log --format=%s | grep -c '^step [0-9]*: update')"
-expected=$((items * generations + updates * 3))
-row() { # COMMAND-TEXT
-    python3 - "$1" "$seconds" "$floor" "$rss" "${decrypted:--}" "$expected" "$commits" "$items" <<'PY'
+row() { # ROW-NAME COMMAND…: after measure COMMAND…
+    name="$1"
+    shift
+    own_peak "$@"
+    python3 - "$name" "$seconds" "$floor" "$rss" "${decrypted:-}" "$updates" "$commits" "$items" "$own" "$child" <<'PY'
 import sys
-name, seconds, floor, rss, decrypted, expected, commits, items = sys.argv[1:]
-print(f"| {name} | {float(seconds):.2f} s | {float(seconds) / float(floor):.1f}× | {int(rss) / 1024:.0f} MiB | {decrypted} "
-      f"(≤ {expected} = {items} items × 3 generations + 3 per update; {int(items) * int(commits)} if opened per commit) | each record once per key generation |")
+name, seconds, floor, rss, decrypted, updates, commits, items, own, child = sys.argv[1:]
+expected = int(items) * 3 + 3 * int(updates)
+counted = (f"{decrypted} ({items} items × 3 generations + 3 × {updates} updates = {expected}; "
+           f"{int(items) * int(commits)} if opened once per commit)") if decrypted else "— (not printed)"
+print(f"| {name} | {float(seconds):.2f} s | {float(seconds) / float(floor):.1f}× | {int(rss) / 1024:.0f} MiB "
+      f"(vault {int(own) / 1024:.0f} MiB, git cat-file {int(child) / 1024:.0f} MiB) | {counted} | each record once per key generation |")
 PY
 }
 measure "$vault" exposure --member alice --json
-row "vault exposure --member alice --json, $commits commits of $items items"
+row "vault exposure --member alice --json, $commits commits of $items items" "$vault" exposure --member alice --json
 measure "$vault" exposure --member runner --json
-row "vault exposure --member runner --json, the same history"
+row "vault exposure --member runner --json, the same history" "$vault" exposure --member runner --json
 measure "$vault" exposure check
-row "vault exposure check (red: alice removed), the same history"
+row "vault exposure check (red: alice removed), the same history" "$vault" exposure check
