@@ -11,7 +11,7 @@ import Testing
 /// each could open; and against the sealed records the versions hold, counted by the reader: the
 /// records decrypted are exactly the distinct ones, each once however many commits carry it (not
 /// once per commit). `make test` walks 40 commits of 24 items (10–20 s of a debug build, loaded);
-/// `make reliability` (VAULT_RELIABILITY=full) 1 000 commits of 1 000 items (about 12 min, debug, loaded).
+/// `make reliability` (VAULT_RELIABILITY=full) 1 000 commits of 1 000 items (4–12 min, debug, loaded).
 @Suite struct ExposureScaleTests {
     @Test func exposureOverManyCommitsMatchesTheOracleAndOpensEachRecordOnce() throws {
         let commits = ReliabilityScale.pick(short: 40, full: 1000)
