@@ -263,8 +263,8 @@ table="$(python3 bench/table.py "$measurements" "$work/sizes" "$peer_max" "$larg
         echo
         echo "vault exposure over a git history (bench/exposure.sh; issue 50):"
         echo
-        echo "| benchmark | time | peak RSS | records decrypted | goal |"
-        echo "|---|---|---|---|---|"
+        echo "| command | time (best of 3) | × floor | peak RSS | records decrypted | goal |"
+        echo "|---|---:|---:|---:|---|---|"
         echo "$exposing"
     fi
     if [ -n "$helper_rows" ]; then

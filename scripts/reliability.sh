@@ -21,6 +21,8 @@ echo "reliability: group authority against a writer of one group's forgeries, ${
 VAULT_AUTHORITY_RUNS="${AUTHORITY_RUNS:-20}" VAULT_AUTHORITY_STEPS="${AUTHORITY_STEPS:-60}" swift test --filter GroupAuthorityPropertyTests </dev/null
 echo "reliability: vault exposure against the independent reader's oracle over a ${EXPOSURE_STEPS:-1000}-step history (seed printed)" >&2
 VAULT_EXPOSURE_STEPS="${EXPOSURE_STEPS:-1000}" swift test --filter 'ExposureTests/exposureListsExactlyWhatEachMemberCouldOpen' </dev/null
+echo "reliability: vault exposure over 1 000 commits of a 1 000-item vault against the same oracle, each sealed record decrypted once" >&2
+VAULT_RELIABILITY=full swift test --filter ExposureScaleTests </dev/null
 
 echo "reliability: the whole suite under AddressSanitizer" >&2
 asan=".build/asan"

@@ -2,6 +2,7 @@
 // "bench-000000"…, account "bench", a 32-byte secret) to an existing vault
 // that KEY_FILE opens, in one transaction through Vault.addAll. Used by
 // bench/run.sh to build large vaults quickly; not installed.
+// vault-bench-fill history …: a history of many commits (History.swift).
 import VaultCore
 import VaultCrypto
 
@@ -17,6 +18,15 @@ func fail(_ message: String, _ code: Int32) -> Never {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count > 1, arguments[1] == "history" {
+    guard let plan = HistoryPlan(Array(arguments.dropFirst(2))) else { fail(HistoryPlan.usage, 2) }
+    do {
+        try writeHistory(plan)
+    } catch {
+        fail("vault-bench-fill history: error: \(error)\n", 1)
+    }
+    exit(0)
+}
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
     fail("usage: vault-bench-fill VAULT KEY_FILE COUNT\n", 2)
 }

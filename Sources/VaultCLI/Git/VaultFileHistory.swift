@@ -25,18 +25,30 @@ struct VaultFileHistory {
         return order.map { ($0, commits[$0] ?? []) }
     }
 
-    /// The file's versions with their bytes, and the commits whose file is the current file byte for byte.
-    func read(currentFile: String) throws -> (versions: [VaultFileVersion], currentCommits: [String]) {
+    /// The file's versions, oldest first, read one at a time as they are iterated (one
+    /// `git cat-file --batch` for all, no version held after the next is read), and the commits
+    /// whose file is the current file byte for byte.
+    func read(currentFile: String) throws -> (versions: Versions, currentCommits: [String]) {
         let current = try? repository.output(["hash-object", "--", currentFile])
-        var versions: [VaultFileVersion] = [], currentCommits: [String] = []
-        for (blob, commits) in try blobs() {
-            if blob == current {
-                currentCommits = commits
-                continue
+        let all = try blobs()
+        let earlier = all.filter { $0.blob != current }
+        return (Versions(blobs: earlier, batch: try BlobBatch(repository)), all.first { $0.blob == current }?.commits ?? [])
+    }
+
+    /// The versions of the file other than the current one, each read from git when reached.
+    struct Versions: Sequence {
+        let blobs: [(blob: String, commits: [String])]
+        let batch: BlobBatch
+
+        func makeIterator() -> AnyIterator<VaultFileVersion> {
+            var remaining = blobs[...]
+            return AnyIterator {
+                while let (blob, commits) = remaining.popFirst() {
+                    if let bytes = batch.blob(blob) { return VaultFileVersion(commits: commits, bytes: bytes) }
+                }
+                try? batch.finish()
+                return nil
             }
-            guard let bytes = repository.blob(blob) else { continue }
-            versions.append(VaultFileVersion(commits: commits, bytes: bytes))
         }
-        return (versions, currentCommits)
     }
 }

@@ -51,21 +51,25 @@ extension ExposureHistory {
             case .groups(let ids, _): members[member.name] = .some(Set(ids))
             }
         }
-        var held: [Int] = [], itemIDs = Set<String>(), trashedIDs = Set<String>()
+        var held: [Int] = [], itemIDs = Set<Bytes16>(), trashedIDs = Set<Bytes16>()
         for position in vault.file.index.indices {
             let entry = vault.file.index[position]
-            itemIDs.insert(hex(entry.itemID.bytes))
-            let place = Place(itemID: hex(entry.itemID.bytes), groupID: entry.groupID, classID: entry.classID, trashed: false)
-            held.append(record(entry.digest.0.bytes + entry.digest.1.bytes, place, in: vault, digester: digester) {
-                try vault.openWholeRecord(at: position)
-            })
+            itemIDs.insert(entry.itemID)
+            held.append(record(SealedRecordKey(trashed: false, digest: entry.digest),
+                               Place(itemID: hex(entry.itemID.bytes), groupID: entry.groupID, classID: entry.classID, trashed: false),
+                               in: vault, digester: digester) { try vault.openWholeRecord(at: position) })
         }
         for group in vault.file.groups where vault.trashBlock(of: group.groupID) != nil {
             for entry in (try? vault.trash(of: group.groupID)) ?? [] {
-                trashedIDs.insert(hex(entry.itemID.bytes))
-                let place = Place(itemID: hex(entry.itemID.bytes), groupID: group.groupID, classID: entry.classID, trashed: true)
-                held.append(record(entry.digest, place, in: vault, digester: digester) { try vault.openTrashed(entry, of: group.groupID).record })
+                trashedIDs.insert(entry.itemID)
+                held.append(record(SealedRecordKey(trashed: true, digest: entry.digest),
+                                   Place(itemID: hex(entry.itemID.bytes), groupID: group.groupID, classID: entry.classID, trashed: true),
+                                   in: vault, digester: digester) { try vault.openTrashed(entry, of: group.groupID).record })
             }
+        }
+        if let newest = versions.indices.last {
+            versions[newest].itemIDs = []
+            versions[newest].trashedItemIDs = []
         }
         versions.append(Version(commits: commits, wrapGeneration: vault.keys.wrapKey.map { digester.generation(0x77, $0.secret) },
                                 baseGenerations: bases, groupNames: names,
@@ -82,18 +86,18 @@ extension ExposureHistory {
         currentModified = Dictionary(live.map { ($0.key.itemID, $0.itemModified) }, uniquingKeysWith: max)
     }
 
-    /// The position of the sealed record `sealedDigest` names, opened now when no version opened it before.
-    private mutating func record(_ sealedDigest: [UInt8], _ place: Place, in vault: Snapshot, digester: Digester,
+    /// The position of the sealed record `key` names, opened now when no version opened it before
+    /// (`place`, made only then, says where it sits in `vault`).
+    private mutating func record(_ key: SealedRecordKey, _ place: @autoclosure () -> Place, in vault: Snapshot, digester: Digester,
                                  open: () throws -> OpenedRecord) -> Int {
-        // A deletion moves the sealed record into the trash byte for byte: the same bytes, another place.
-        let key = [place.trashed ? 1 : 0] + sealedDigest
         if let known = recordIndex[key] { return known }
         var sightings: [Sighting] = []
-        if let elsewhere = recordIndex[[place.trashed ? 0 : 1] + sealedDigest] {
-            sightings = records[elsewhere].map { $0.moved(toTrash: place.trashed) }
+        // A deletion moves the sealed record into the trash byte for byte: the same bytes, another place.
+        if let elsewhere = recordIndex[key.moved] {
+            sightings = records[elsewhere].map { $0.moved(toTrash: key.trashed) }
         } else if let opened = try? open() {
             recordsOpened += 1
-            sightings = Self.sightings(of: opened, at: place, digester: digester) { vault.keys.groupID(of: $0) }
+            sightings = Self.sightings(of: opened, at: place(), digester: digester) { vault.keys.groupID(of: $0) }
         }
         records.append(sightings)
         recordIndex[key] = records.count - 1

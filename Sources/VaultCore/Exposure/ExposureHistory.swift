@@ -36,6 +36,35 @@ public struct ExposureHistory: Sendable {
         let digest: [UInt8]
     }
 
+    /// A sealed record by the SHA-256 its file names it by, in the index or in the trash: the key
+    /// of `recordIndex` (looked up once per record per version, so fixed-size words, not an array).
+    struct SealedRecordKey: Hashable {
+        let trashed: Bool
+        let digest: (first: Bytes16, second: Bytes16)
+
+        init(trashed: Bool, digest: (Bytes16, Bytes16)) {
+            self.trashed = trashed
+            self.digest = digest
+        }
+
+        init(trashed: Bool, digest: [UInt8]) {
+            self.init(trashed: trashed, digest: (Bytes16(digest[0..<16]), Bytes16(digest[16..<32])))
+        }
+
+        /// The same record on the other side: moved into the trash, or out of it.
+        var moved: SealedRecordKey { SealedRecordKey(trashed: !trashed, digest: digest) }
+
+        static func == (a: SealedRecordKey, b: SealedRecordKey) -> Bool {
+            a.trashed == b.trashed && a.digest.first == b.digest.first && a.digest.second == b.digest.second
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(trashed)
+            hasher.combine(digest.first)
+            hasher.combine(digest.second)
+        }
+    }
+
     /// One version as read.
     struct Version: Sendable {
         let commits: [String]
@@ -52,15 +81,16 @@ public struct ExposureHistory: Sendable {
         let members: [String: Set<GroupID>?]
         /// The sealed records this version holds, as indices into `records`.
         let records: [Int]
-        /// Its items' item ids (hex), in the index and in the trash.
-        let itemIDs: Set<String>
-        let trashedItemIDs: Set<String>
+        /// Its items' item ids (hex), in the index and in the trash; emptied once a newer version
+        /// is added (only the current file's are asked, and a thousand versions' would weigh ~100 MiB).
+        var itemIDs: Set<Bytes16>
+        var trashedItemIDs: Set<Bytes16>
     }
 
     var versions: [Version] = []
     /// What each sealed record opened to, by position in `recordIndex`.
     var records: [[Sighting]] = []
-    var recordIndex: [[UInt8]: Int] = [:]
+    var recordIndex: [SealedRecordKey: Int] = [:]
     var versionsNotOpened = 0
     var recordsOpened = 0
 
@@ -132,6 +162,7 @@ public struct ExposureHistory: Sendable {
             }
         }
         let current = versions.last
+        let (currentIDs, currentTrashedIDs) = (Set((current?.itemIDs ?? []).map { hex($0.bytes) }), Set((current?.trashedItemIDs ?? []).map { hex($0.bytes) }))
         let acceptances = Dictionary(accepted.map { ($0.itemID, $0) }, uniquingKeysWith: { older, newer in newer.acceptedAt > older.acceptedAt ? newer : older })
         let values = order.compactMap { key -> ExposedValue? in
             guard let row = rows[key], let shown = row.shown else { return nil }
@@ -139,7 +170,7 @@ public struct ExposureHistory: Sendable {
             var value = ExposedValue(
                 itemID: key.itemID, group: shown.group, service: shown.service, account: shown.account, kind: shown.kind,
                 revision: shown.revision, trashed: shown.trashed,
-                deleted: !(current?.itemIDs.contains(key.itemID) ?? false) && !(current?.trashedItemIDs.contains(key.itemID) ?? false),
+                deleted: !currentIDs.contains(key.itemID) && !currentTrashedIDs.contains(key.itemID),
                 state: live ? .live : .rotated, set: row.setAt, replaced: row.replacedAt,
                 firstCommit: versions[row.first].commits.first, lastCommit: versions[row.last].commits.last)
             if live, let acceptance = acceptances[key.itemID], let modified = currentModified[key.itemID], modified <= acceptance.acceptedAt {

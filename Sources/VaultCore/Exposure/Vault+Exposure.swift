@@ -4,11 +4,12 @@ import VaultCrypto
 /// Exposure (docs/TEAMS.md, "Offboarding"): what each member or group could open, through every
 /// version of the file, and the owner's signed acceptances of what stays live.
 extension Vault {
-    /// Reads the current file and every version of `history` (oldest first) with the owner's keys
-    /// (or a full member's), each version once and each sealed record once. A version these keys
+    /// Reads the current file and every version of `history` (oldest first, iterated once: a
+    /// version is let go before the next is read) with the owner's keys (or a full member's), each
+    /// version once and each sealed record once. A version these keys
     /// do not open is counted, not read. `currentCommits`: the commits whose file is the current
     /// file byte for byte. A passphrase's KDF runs once per master key, not once per version.
-    public func exposureHistory(_ history: [VaultFileVersion], currentCommits: [String]) throws -> ExposureHistory {
+    public func exposureHistory(_ history: some Sequence<VaultFileVersion>, currentCommits: [String]) throws -> ExposureHistory {
         try requireOwner(.readExposure)
         return try withKeys {
             let current = try readSnapshot()
