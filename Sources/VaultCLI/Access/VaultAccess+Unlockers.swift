@@ -3,7 +3,10 @@ import VaultCore
 /// What a list of unlockers is for. There is one list, in one order (`VaultAccess.unlockers(for:)`);
 /// a purpose leaves some out, and never reorders the rest.
 enum UnlockPurpose {
-    /// A command's read or write: every unlocker.
+    /// A command's read or write: every unlocker. The only purpose that takes step 1 of the list, a
+    /// credential named by an option before any named in the environment whatever their kinds; the
+    /// others go by kind from step 2, a key file given in the environment before a scoped
+    /// credential given as an option, as they always have.
     case command
     /// Shell completion and git's textconv: only what opens at once, and nothing asked for — no
     /// passphrase file (its scrypt takes about a second at every TAB), no desktop keyring, no
@@ -20,9 +23,9 @@ extension VaultAccess {
     /// The ways to unlock, in the one order the vault tries them (docs/ARCHITECTURE.md, "The
     /// command-line edge"):
     /// 1. a credential named by an option: key file, passphrase file, scoped credential, identity;
-    /// 2. with no session in VAULT_SESSION, one named in the environment (or, for a scoped
-    ///    credential or an identity, the config), in the same order; a credential of 1 or 2 is
-    ///    then the only unlocker: it never falls back to another;
+    /// 2. with no session in VAULT_SESSION, a credential named as a setting — by an option, else
+    ///    the environment (or, for a scoped credential or an identity, the config) — in the same
+    ///    order of kinds; a credential of 1 or 2 is then the only unlocker: it never falls back;
     /// 3. a note that VAULT_CREDENTIAL is set but empty, the session in VAULT_SESSION, the session
     ///    the login's kernel keyring keeps (`usesLoginKeyring`), the default identity file when it
     ///    opens a member slot of this vault (`defaultMemberIdentity`), then no unlock at all
@@ -33,7 +36,7 @@ extension VaultAccess {
     func unlockers(for purpose: UnlockPurpose) throws -> [Unlocker] {
         let session = sessionToken.map { Unlocker.session(token: $0) }
         if purpose == .atOnce, let session { return [session, .deviceKey] }
-        if let named = try namedUnlocker(flagsOnly: true, for: purpose) { return [named] }
+        if purpose == .command, let named = try namedUnlocker(flagsOnly: true, for: purpose) { return [named] }
         if session == nil || purpose == .unlock, let named = try namedUnlocker(flagsOnly: false, for: purpose) { return [named] }
         // `vault unlock` with nothing named and no prompt: the error `credential()` gives, before the vault is read.
         if purpose == .unlock, reasonPromptsAreOff != nil { return [.credential(try credential())] }
