@@ -113,7 +113,7 @@ import Testing
         let described = Set(CommandTable.environment.map(\.name))
         let options = CommandTable.globalOptions + CommandTable.commands.flatMap(\.options)
         for option in options {
-            if let variable = option.environment { #expect(described.contains(variable), "--\(option.long): \(variable)") }
+            if let variable = option.environment { #expect(described.contains(variable.name), "--\(option.long): \(variable.name)") }
         }
         #expect(Set(CommandTable.unlockingVariables) == ["VAULT_SESSION", "VAULT_CREDENTIAL", "VAULT_KEY_FILE", "VAULT_PASSPHRASE_FILE", "VAULT_IDENTITY",
                                                                "VAULT_TPM_PIN_FILE", "BAO_TOKEN", "BAO_APPROLE_SECRET_ID_FILE", "BAO_APPROLE_SECRET_ID"])

@@ -11,10 +11,10 @@ struct VaultAccess {
         self.invocation = invocation
     }
 
-    private var arguments: ParsedArguments { invocation.arguments }
-    private var environment: [String: String] { invocation.environment }
+    var arguments: ParsedArguments { invocation.arguments }
+    var environment: [String: String] { invocation.environment }
 
-    private var settings: Settings { Settings(invocation) }
+    var settings: Settings { Settings(invocation) }
 
     /// A file to open instead of the one the settings name (the merge driver's `%A`).
     var overriddenLocation: VaultLocation?
@@ -53,14 +53,14 @@ struct VaultAccess {
         if let promptsForbiddenByCaller { return promptsForbiddenByCaller }
         if arguments.flag(.noInteraction) { return "--no-interaction" }
         if settings.isOn(.noInteraction) { return "VAULT_NO_INTERACTION is set" }
-        if Settings.isSet(environment["CI"]) { return "CI is set" }
+        if settings.isOn(variable: .ci) { return "CI is set" }
         return nil
     }
 
     /// Whether sessions live in the login's kernel keyring too: not under CI (runner jobs often
     /// share one user) nor with --no-keyring or VAULT_NO_KEYRING.
     var usesLoginKeyring: Bool {
-        !settings.isOn(.noKeyring) && !Settings.isSet(environment["CI"])
+        !settings.isOn(.noKeyring) && !settings.isOn(variable: .ci)
     }
 
     /// The key file named by --key-file or VAULT_KEY_FILE (no config key: it cannot fail).
@@ -70,7 +70,7 @@ struct VaultAccess {
     var passphraseFilePath: String? { try? settings.value(.passphraseFile) }
 
     /// The credential named by options or the environment, if any.
-    private func namedCredential(flagsOnly: Bool) throws -> UnlockSecret? {
+    func namedCredential(flagsOnly: Bool) throws -> UnlockSecret? {
         let keyFile = flagsOnly ? arguments.value(.keyFile) : keyFilePath
         let passphraseFile = flagsOnly ? arguments.value(.passphraseFile) : passphraseFilePath
         if let path = keyFile, !path.isEmpty { return .keyFile(try KeyFile.read(path: path)) }
@@ -91,7 +91,7 @@ struct VaultAccess {
 
     /// The scoped credential named by --credential, or (unless `flagsOnly`) by
     /// VAULT_CREDENTIAL: a path, the credential's text, or its base64 (see `ScopedCredential.load`).
-    private func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
+    func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
         if let value = nonEmpty(arguments.value(.credential)) {
             if !KeyFile.exists(path: value) {
                 invocation.terminal.writeErr("vault: warning: a credential given on the command line is visible to every process of this machine (ps); put it in VAULT_CREDENTIAL or in a file\n")
@@ -99,38 +99,27 @@ struct VaultAccess {
             return try ScopedCredential.load(value, source: "--credential")
         }
         guard !flagsOnly, let value = try settings.fromEnvironmentOrConfig(.credential) else { return nil }
-        return try ScopedCredential.load(value, source: "VAULT_CREDENTIAL")
+        return try ScopedCredential.load(value, source: EnvironmentVariable.vaultCredential.name)
     }
 
     /// The identities named by --identity (`flagsOnly`), or also by VAULT_IDENTITY or the config
     /// key identity; never the default identity file (docs/TEAMS.md: an identity is used only when named).
     /// Its text is refused on the command line and in the config (exit 2).
     func namedIdentities(flagsOnly: Bool) throws -> [AgeIdentity]? {
-        let value: String
-        let source: String
-        if let given = nonEmpty(arguments.value(.identity)) {
-            (value, source) = (given, "the --identity value")
-        } else if !flagsOnly, let found = nonEmpty(try settings.value(.identity)) {
-            let variable = environment["VAULT_IDENTITY"].flatMap(nonEmpty)
-            (value, source) = (found, variable != nil ? "VAULT_IDENTITY" : "the config key identity")
-        } else {
-            return nil
-        }
-        // Text on the command line is in every user's `ps` and in shell history; the config file need not be private.
-        if IdentityFile.isText(value), source != "VAULT_IDENTITY" {
-            throw UsageError("\(source) holds an identity's text; there it is readable by others",
-                             hint: "put the identity in a file only you can read and name the file, or put its text in VAULT_IDENTITY")
-        }
-        return try IdentityFile.load(value, source: source == "the --identity value" || source == "the config key identity" ? quoted(value) : source)
+        let given = flagsOnly ? nonEmpty(arguments.value(.identity)).map { ($0, SettingSource.option(.identity)) }
+                              : try settings.sourcedValue(.identity, given: arguments.value(.identity))
+        guard case let (value, source)? = given, !value.isEmpty else { return nil }
+        try IdentitySetting.refuseTextOutsideItsVariable(value, source: source)
+        // The variable's value may be the identity's text, which a message never shows.
+        return try IdentityFile.load(value, source: source == IdentitySetting.variable ? source.described : quoted(value))
     }
 
     /// The session token in VAULT_SESSION, if any.
     var sessionToken: String? {
-        guard let token = environment["VAULT_SESSION"], !token.isEmpty else { return nil }
-        return token
+        settings.value(variable: .vaultSession)
     }
 
-    /// The vault with its keys (see `unlockers()`) and its configuration (see `configuration`).
+    /// The vault with its keys (see `unlockers(for:)`) and its configuration (see `configuration`).
     /// Fails early when the vault does not exist, before asking for anything.
     /// - Parameters:
     ///   - progress: the line that shows how far the vault's long operations have come, if one may show.
@@ -138,7 +127,7 @@ struct VaultAccess {
     func vault(progress: ProgressLine? = nil, revisionsKept: Int? = nil) throws -> Vault {
         try requireFileBackend()
         let location = try existingLocation()
-        return Vault(location: location, unlockers: try unlockers(), host: try host(),
+        return Vault(location: location, unlockers: try unlockers(for: .command), host: try host(),
                      configuration: try configuration(progress: progress, revisionsKept: revisionsKept))
     }
 
@@ -164,18 +153,8 @@ struct VaultAccess {
                 }
             },
             revisionsKept: revisionsKept)
-        if let text = try invocation.config().value("trash-days") {
-            guard let days = Int(text), days >= 0, days <= 36_500 else {
-                throw UsageError("the config key trash-days holds \(quoted(text)), not a number of days", hint: "write trash-days = 30 (0 to 36500) in \(quoted(try invocation.config().path))")
-            }
-            configuration.trashDays = days
-        }
-        if let text = try settings.value(.minEpoch) {
-            guard let epoch = UInt64(text) else {
-                throw UsageError("the minimum key epoch \(quoted(text)) is not a whole number", hint: "give the epoch 'vault verify' prints, e.g. --min-epoch 3")
-            }
-            configuration.minimumEpoch = epoch
-        }
+        if let days = try settings.trashDays() { configuration.trashDays = days }
+        if let epoch = try settings.minimumEpoch() { configuration.minimumEpoch = epoch }
         configuration.trustedFingerprint = try pinnedTrust()
         configuration.heldSessionToken = sessionToken
         configuration.holdsLoginKeyringSession = usesLoginKeyring
@@ -204,77 +183,6 @@ struct VaultAccess {
         return location
     }
 
-    /// The ways to unlock, in the order the vault tries them: a credential named by an option wins
-    /// (key file, passphrase file, scoped credential, identity), then the session in VAULT_SESSION,
-    /// then a credential or identity named in the environment (or, for an identity, the config),
-    /// then the session the login's kernel keyring keeps (`usesLoginKeyring`), then the default identity
-    /// file when it opens a member slot of this vault (`defaultMemberIdentity`), then no unlock at all
-    /// (always and after-first-unlock items open), then, when that is not enough, the desktop
-    /// keyring's slot and a prompt where prompts are allowed. A named credential is the only
-    /// unlocker: it never falls back to another.
-    func unlockers() throws -> [Unlocker] {
-        if let named = try namedCredential(flagsOnly: true) { return [.credential(named)] }
-        if let scoped = try scopedCredential(flagsOnly: true) { return [.scoped(scoped)] }
-        if let identities = try namedIdentities(flagsOnly: true) { return [.identity(identities)] }
-        let session = sessionToken.map { Unlocker.session(token: $0) }
-        if session == nil, let named = try unlockerNamedInEnvironment() { return [named] }
-        let loginKeyring: Unlocker? = usesLoginKeyring ? .loginKeyring : nil
-        // An empty VAULT_CREDENTIAL is usually a CI secret that was never set: named among what was tried.
-        let emptyCredential: Unlocker? = environment["VAULT_CREDENTIAL"] == ""
-            ? .unavailable(.scopedCredential, reason: "VAULT_CREDENTIAL is set but empty; set it to what 'vault grant' wrote, or unset it") : nil
-        let found = [emptyCredential, session, loginKeyring, try defaultMemberIdentity(), .deviceKey].compactMap { $0 }
-        if sessionToken != nil, keyFilePath != nil || passphraseFilePath != nil {
-            // The credential VAULT_KEY_FILE or VAULT_PASSPHRASE_FILE names, read only when the session is not enough.
-            return found + [.asked(AskedUnlocker(keyFilePath != nil ? .keyFile : .passphraseFile) { try self.credential() })]
-        }
-        let prompt: Unlocker = reasonPromptsAreOff.map { .unavailable(.prompt, reason: $0) }
-            ?? .asked(AskedUnlocker(.prompt, attempts: VaultAccess.passphraseAttempts, ask: passphrasePrompt()))
-        return found + [desktopKeyringUnlocker(), prompt]
-    }
-
-    /// The identity at the default path (`~/.config/vault/identity.txt`, where `identity new` writes
-    /// it) when nothing was named and it opens a member slot of this vault: a member's first `get` in
-    /// a fresh clone reads with it, as sops reads its default age keys file. Tried after the
-    /// sessions, so an owner's live session wins. A file that does not load, or opens no slot here
-    /// (the owner's own identity, another vault's member), is passed over: the prompt then says so.
-    private func defaultMemberIdentity() throws -> Unlocker? {
-        let path = IdentityFile.defaultPath(environment: environment)
-        guard KeyFile.exists(path: path), let identities = try? IdentityFile.load(path, source: quoted(path)),
-              try Vault(location: location, keys: .none, host: host()).memberSlotOpens(with: identities) else { return nil }
-        return .identity(identities)
-    }
-
-    /// A key file, passphrase file, scoped credential or identity named in the environment or config.
-    private func unlockerNamedInEnvironment() throws -> Unlocker? {
-        if let named = try namedCredential(flagsOnly: false) { return .credential(named) }
-        if let scoped = try scopedCredential(flagsOnly: false) { return .scoped(scoped) }
-        if let identities = try namedIdentities(flagsOnly: false) { return .identity(identities) }
-        return nil
-    }
-
-    /// Tries of a typed passphrase, as sudo and ssh allow.
-    static let passphraseAttempts = 3
-
-    /// The passphrase prompt as an unlocker's `ask`: a call after the first follows a wrong
-    /// passphrase, and says so; the first says when the session in VAULT_SESSION has ended.
-    private func passphrasePrompt() -> () throws -> UnlockSecret {
-        let calls = CallCount()
-        return {
-            calls.value += 1
-            if calls.value > 1 { invocation.terminal.writeErr("vault: wrong passphrase; try again\n") }
-            if calls.value == 1, let token = sessionToken,
-               !Vault(location: location, keys: .none, host: HostContext.live(environment: environment)).sessionIsLive(token: token) {
-                invocation.terminal.writeErr("vault: the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'\n")
-            }
-            // An identity lying where `identity new` writes it that opens no member slot here is said once.
-            let identityPath = IdentityFile.defaultPath(environment: environment)
-            if calls.value == 1, KeyFile.exists(path: identityPath), (try? defaultMemberIdentity()).flatMap({ $0 }) == nil {
-                invocation.terminal.writeErr(UnnamedIdentityText.beforePrompt(path: identityPath))
-            }
-            return try self.credential()
-        }
-    }
-
     /// The vault as shell completion opens it: with only what opens at once —
     /// a session (VAULT_SESSION or the login's keyring), a key file, a scoped credential, or no unlock at all — and
     /// never a prompt, the desktop keyring or a passphrase file (its scrypt
@@ -283,17 +191,8 @@ struct VaultAccess {
     func vaultOpeningAtOnce(pinningTrust: Bool = false) throws -> Vault {
         try requireFileBackend()
         let location = try existingLocation()
-        return Vault(location: location, unlockers: try unlockersOpeningAtOnce(), host: try host(),
+        return Vault(location: location, unlockers: try unlockers(for: .atOnce), host: try host(),
                      configuration: Vault.Configuration(trustedFingerprint: pinningTrust ? try pinnedTrust() : nil))
-    }
-
-    private func unlockersOpeningAtOnce() throws -> [Unlocker] {
-        if let token = sessionToken { return [.session(token: token), .deviceKey] }
-        if let path = keyFilePath { return [.credential(.keyFile(try KeyFile.read(path: path)))] }
-        if let scoped = try scopedCredential(flagsOnly: false) { return [.scoped(scoped)] }
-        if let identities = try? namedIdentities(flagsOnly: false) { return [.identity(identities)] }
-        let member = try? defaultMemberIdentity()
-        return [usesLoginKeyring ? .loginKeyring : nil, member ?? nil, .deviceKey].compactMap { $0 }
     }
 
     /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).
@@ -333,13 +232,8 @@ struct VaultAccess {
     func vaultWithCredential() throws -> Vault {
         try requireFileBackend()
         let location = try existingLocation()
-        let unlockers: [Unlocker]
-        if keyFilePath == nil, passphraseFilePath == nil, reasonPromptsAreOff == nil {
-            unlockers = [.deviceKey, .asked(AskedUnlocker(.prompt, attempts: VaultAccess.passphraseAttempts, ask: passphrasePrompt()))]
-        } else {
-            unlockers = [.credential(try credential())]
-        }
-        return Vault(location: location, unlockers: unlockers, host: try host(), configuration: Vault.Configuration(onNotice: writeNotice))
+        return Vault(location: location, unlockers: try unlockers(for: .unlock), host: try host(),
+                     configuration: Vault.Configuration(onNotice: writeNotice))
     }
 
     /// Reads a new passphrase: from a file, or typed twice on the terminal.
@@ -386,9 +280,4 @@ struct VaultAccess {
 func nonEmpty(_ value: String?) -> String? {
     guard let value, !value.isEmpty else { return nil }
     return value
-}
-
-/// How many times a prompt has been called.
-private final class CallCount {
-    var value = 0
 }

@@ -55,7 +55,7 @@ struct Clipboard {
     /// The first clipboard within reach: wl-copy with WAYLAND_DISPLAY set,
     /// xclip or xsel with DISPLAY set, else OSC 52 when `terminalPath` is given.
     static func find(environment: [String: String], terminalPath: String?) -> Clipboard? {
-        let wayland = environment["WAYLAND_DISPLAY"] ?? "", display = environment["DISPLAY"] ?? ""
+        let wayland = environment[.waylandDisplay] ?? "", display = environment[.display] ?? ""
         let candidates: [(ClipboardMethod, String)] = [(.wlCopy, wayland), (.xclip, display), (.xsel, display)]
         for (method, place) in candidates where !place.isEmpty && isOnPath(method.copyCommand[0], environment) {
             return Clipboard(method: method, place: place, environment: environment)
@@ -64,7 +64,7 @@ struct Clipboard {
     }
 
     private static func isOnPath(_ program: String, _ environment: [String: String]) -> Bool {
-        (environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+        (environment[.path] ?? "/usr/bin:/bin").split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
     }
 
     /// Puts `secret` on the clipboard: on the tool's stdin, never in its argv,

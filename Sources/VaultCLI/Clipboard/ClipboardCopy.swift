@@ -16,12 +16,8 @@ struct ClipboardCopy {
     /// nil without `--clip`.
     static func requested(_ options: ClipboardOptions, _ invocation: Invocation) throws -> ClipboardCopy? {
         guard options.clip else { return nil }
-        let timeoutText = options.timeout ?? "45s"
-        let seconds = try DurationText.option(OptionName.clipTimeout.long, timeoutText)
-        guard seconds <= 86_400 else {
-            throw UsageError("invalid --clip-timeout \(quoted(timeoutText))", hint: "give a duration from 1s to 1d")
-        }
-        if Settings.isSet(invocation.environment["CI"]) {
+        let seconds = try options.timeout?.get() ?? ClipboardOptions.defaultTimeout
+        if Settings(invocation).isOn(variable: .ci) {
             throw CommandFailure(.failure, "--clip is off when CI is set: a CI job has no clipboard to clear",
                                  hint: "give the secret to the command that needs it with 'vault run'")
         }

@@ -62,7 +62,7 @@ enum DeviceKeyCommand {
 
     /// A new PIN: from VAULT_TPM_PIN_FILE, or typed twice on the terminal.
     private static func newPIN(_ access: VaultAccess) throws -> SecretBytes {
-        if let path = nonEmpty(access.invocation.environment["VAULT_TPM_PIN_FILE"]) { return try TPMSettings.pin(fromFile: path) }
+        if let path = Settings(access.invocation).value(variable: .vaultTPMPINFile) { return try TPMSettings.pin(fromFile: path) }
         if let reason = access.reasonPromptsAreOff {
             throw CommandFailure(.interactionNotAllowed, "no TPM PIN given, and vault may not prompt here (\(reason))",
                                  hint: "set VAULT_TPM_PIN_FILE to a file holding the PIN")

@@ -23,7 +23,7 @@ enum EditCommand {
             throw CommandFailure(.interactionNotAllowed, "vault edit opens an editor, and interaction is off here (\(reason))",
                                  hint: "give the new secret to 'vault update' on stdin instead")
         }
-        guard let base = EditBuffer.memoryBackedDirectory(runtimeDirectory: invocation.environment["XDG_RUNTIME_DIR"]) else {
+        guard let base = EditBuffer.memoryBackedDirectory(runtimeDirectory: Settings(invocation).value(variable: .xdgRuntimeDir)) else {
             throw CommandFailure(.failure, "no memory-backed directory to edit the secret in: neither $XDG_RUNTIME_DIR nor /dev/shm is a tmpfs",
                                  hint: "set XDG_RUNTIME_DIR to a tmpfs directory such as /run/user/$(id -u); vault never writes a secret to disk")
         }

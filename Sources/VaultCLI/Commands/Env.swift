@@ -14,8 +14,8 @@ struct EnvArguments: CommandArguments {
     var only: [String]
     /// Every --prefix, as given.
     var prefixes: [String]
-    /// --format as given.
-    var format: String?
+    /// --format, dotenv when not given.
+    var format: Converted<EnvFormat>
     /// --json, which env refuses with a pointer to --format json.
     var json: Bool
 
@@ -24,7 +24,10 @@ struct EnvArguments: CommandArguments {
         allowedNames = options.values(.allowEnvName)
         only = options.values(.only)
         prefixes = options.values(.namePrefix)
-        format = options.value(.format)
+        let formatName = options.value(.format) ?? EnvFormat.dotenv.rawValue
+        format = Converted(formatName, EnvFormat.init(rawValue:),
+                           else: UsageError("unknown format \(quoted(formatName))",
+                                            hint: "use one of: \(EnvFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
         json = options.flag(.json)
     }
 
@@ -40,17 +43,7 @@ struct EnvArguments: CommandArguments {
     func acceptedNames() throws -> AcceptedNames? {
         let accepted = try AcceptedNames(only: only, prefixes: prefixes)
         guard accepted.isEmpty else { return accepted }
-        return try envFormat() == .json ? nil : accepted
-    }
-
-    /// --format as a format, dotenv when not given.
-    func envFormat() throws -> EnvFormat {
-        let formatName = format ?? EnvFormat.dotenv.rawValue
-        guard let format = EnvFormat(rawValue: formatName) else {
-            throw UsageError("unknown format \(quoted(formatName))",
-                             hint: "use one of: \(EnvFormat.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return format
+        return try format.get() == .json ? nil : accepted
     }
 }
 
@@ -58,8 +51,8 @@ struct EnvArguments: CommandArguments {
 /// env name (or the default derived from service and account).
 enum EnvCommand {
     static func run(_ arguments: EnvArguments, _ invocation: Invocation) throws {
-        let format = try arguments.envFormat()
-        let githubEnv = invocation.environment["GITHUB_ENV"].flatMap { $0.isEmpty ? nil : $0 }
+        let format = try arguments.format.get()
+        let githubEnv = Settings(invocation).value(variable: .githubEnv)
         if format == .github, githubEnv == nil {
             throw UsageError("--format github appends to $GITHUB_ENV, which is not set",
                              hint: "run it in a GitHub Actions step, or use --format dotenv, shell or json")

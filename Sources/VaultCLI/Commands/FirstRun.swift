@@ -116,10 +116,10 @@ enum FirstRun {
     /// is missing, wipes `first-run-groups` (or the whole vault: the config is the
     /// consent) and creates the marker. Scoped credentials cannot wipe: skipped for them.
     static func applyConfigured(_ config: Config, vault: Vault, run: WipeRun, terminal: Terminal) throws {
-        guard let configured = config.value("first-run-marker"), !configured.isEmpty, !vault.isScoped else { return }
-        let marker = try absolutePath(configured, config: config, home: run.invocation.environment["HOME"])
+        guard let configured = config.value(.firstRunMarker), !configured.isEmpty, !vault.isScoped else { return }
+        let marker = try absolutePath(configured, config: config, home: run.invocation.environment[.home])
         guard !FirstRunMarker.exists(at: marker) else { return }
-        let names = (config.value("first-run-groups") ?? "").split(separator: ",").map { String($0).filter { !$0.isWhitespace } }
+        let names = (config.value(.firstRunGroups) ?? "").split(separator: ",").map { String($0).filter { !$0.isWhitespace } }
         let groups = try names.filter { !$0.isEmpty }.map { name in
             guard let group = AccessGroup(name) else {
                 throw CommandFailure.invalidConfig("\(config.path): first-run-groups names an invalid group \(quoted(name))")

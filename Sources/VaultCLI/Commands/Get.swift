@@ -9,12 +9,12 @@ struct GetArguments: CommandArguments {
     /// --field: what to print instead of the secret.
     var field: FieldChoice?
     var clipboard: ClipboardOptions
-    /// --revision as given: how many changes back.
-    var revision: String?
+    /// --revision: how many changes back, from 1.
+    var revision: Converted<Int>?
     /// --theirs: the other side of a merge conflict.
     var theirs: Bool
-    /// --conflict as given: which conflict's other version.
-    var conflict: String?
+    /// --conflict: which conflict's other version, from 1 (the newest).
+    var conflict: Converted<Int>?
 
     init(_ options: OptionReader) {
         item = ItemSelection(options, label: true)
@@ -22,9 +22,15 @@ struct GetArguments: CommandArguments {
         showSecret = options.flag(.showSecret)
         field = options.value(.field).flatMap(FieldChoice.init(name:))
         clipboard = ClipboardOptions(options)
-        revision = options.value(.revision)
+        revision = options.value(.revision).map { text in
+            Converted(text, { Int($0).flatMap { $0 >= 1 ? $0 : nil } },
+                      else: UsageError("invalid revision \(quoted(text))", hint: "give a number from 1 (the secret before the current one); 'vault history' lists them"))
+        }
         theirs = options.flag(.theirs)
-        conflict = options.value(.conflict)
+        conflict = options.value(.conflict).map { text in
+            Converted(text, { Int($0).flatMap { $0 >= 1 ? $0 : nil } },
+                      else: UsageError("invalid conflict number \(quoted(text))", hint: "give a number from 1 (the newest conflict); 'vault conflicts' counts them"))
+        }
     }
 
     func validate() throws {
@@ -35,29 +41,17 @@ struct GetArguments: CommandArguments {
             throw UsageError("--field and --\(other.long) both choose what get prints", hint: "give one of them")
         }
         try clipboard.validate(others: [(OptionName.json, json), (.showSecret, showSecret), (.field, field != nil)].filter(\.1).map(\.0))
-        let conflictNumber = try conflictNumber()
+        let conflictNumber = try conflict?.get()
         if theirs || conflictNumber != nil {
             guard field == nil, !clipboard.clip, !json, revision == nil, !(theirs && conflictNumber != nil) else {
                 throw UsageError("--theirs and --conflict print one other version's secret alone", hint: "give one of them, without --json, --field, --clip or --revision")
             }
         }
-        if let text = revision {
+        if let revision {
             guard field == nil, !clipboard.clip, !json else {
                 throw UsageError("--revision prints an earlier secret alone", hint: "drop --json, --field or --clip")
             }
-            guard let number = Int(text), number >= 1 else {
-                throw UsageError("invalid revision \(quoted(text))", hint: "give a number from 1 (the secret before the current one); 'vault history' lists them")
-            }
-        }
-    }
-
-    /// --conflict as a number from 1.
-    func conflictNumber() throws -> Int? {
-        try conflict.map { text in
-            guard let number = Int(text), number >= 1 else {
-                throw UsageError("invalid conflict number \(quoted(text))", hint: "give a number from 1 (the newest conflict); 'vault conflicts' counts them")
-            }
-            return number
+            _ = try revision.get()
         }
     }
 }
@@ -76,7 +70,7 @@ enum GetCommand {
             throw UsageError("no item named", hint: "name it as SERVICE/ACCOUNT or with -s SERVICE -a ACCOUNT")
         }
         let store = try VaultAccess(invocation).store()
-        let conflictNumber = try arguments.conflictNumber()
+        let conflictNumber = try arguments.conflict?.get()
         if arguments.theirs || conflictNumber != nil {
             guard let vault = store.fileVault else {
                 throw UsageError("--theirs and --conflict read a merge conflict of the vault file; the desktop keyring has none", hint: "drop --backend secret-service")
@@ -86,7 +80,7 @@ enum GetCommand {
             if invocation.terminal.stdoutIsTTY { invocation.terminal.writeOut("\n") }
             return
         }
-        if let number = arguments.revision.flatMap({ Int($0) }) {
+        if let number = try arguments.revision?.get() {
             let (attributes, revisions) = try store.history(matching: query)
             if attributes.hasExpired(at: invocation.now) { throw VaultError.itemExpired(attributes) }
             guard number <= revisions.count else {

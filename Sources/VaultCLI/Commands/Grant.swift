@@ -6,8 +6,8 @@ struct GrantArguments: CommandArguments {
     var groups: [String]
     /// --read-only: the credential opens no write key.
     var readOnly: Bool
-    /// --expires as given.
-    var expires: String?
+    /// --expires: a duration or a date; nil when not given or never.
+    var expires: Converted<PointInTime>?
     /// --out: the new file, or - for stdout.
     var out: String?
     /// --fresh-history: re-key the groups and drop their revisions and trash before granting.
@@ -19,7 +19,7 @@ struct GrantArguments: CommandArguments {
     init(_ options: OptionReader) {
         groups = options.values(.group)
         readOnly = options.flag(.readOnly)
-        expires = options.value(.expires)
+        expires = PointInTime.expiry(options.value(.expires))
         out = options.value(.out)
         freshHistory = options.flag(.freshHistory)
         list = options.flag(.list)
@@ -45,7 +45,7 @@ enum GrantCommand {
         if out == "-", arguments.json {
             throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")
         }
-        let expires = try ItemArguments.expiry(arguments.expires, now: invocation.now)
+        let expires = try arguments.expires?.get().date(.future, now: invocation.now)
         let vault = try VaultAccess(invocation).vault()
         if arguments.freshHistory {
             let renewal = try vault.renewKeys(.groups(groups), freshHistory: true) { _ in }

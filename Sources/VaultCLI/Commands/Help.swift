@@ -22,7 +22,7 @@ enum HelpCommand {
             return terminal.writeOut("vault \(CommandTable.version)\n")
         }
         // NO_COLOR counts when set and not empty (https://no-color.org).
-        let noColor = !(invocation.environment["NO_COLOR"] ?? "").isEmpty
+        let noColor = Settings(invocation).value(variable: .noColor) != nil
         let style = HelpRenderer.Style(width: terminal.width ?? 80, bold: terminal.stdoutIsTTY && !noColor)
         if let name = arguments.command {
             let command = try Parser.command(named: name, in: CommandTable.commands)

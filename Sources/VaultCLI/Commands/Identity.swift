@@ -70,14 +70,9 @@ enum IdentityCommand {
         let identities: [AgeIdentity]
         if let file = arguments.file {
             identities = try IdentityFile.load(file, source: quoted(file))
-        } else if let value = try Settings(invocation).value(.identity, given: arguments.identity) {
-            let source = source(given: arguments.identity, invocation)
-            // Text on the command line is in every user's `ps` and in shell history; the config file need not be private.
-            if IdentityFile.isText(value), source != "VAULT_IDENTITY" {
-                throw UsageError("\(source) holds an identity's text; there it is readable by others",
-                                 hint: "put the identity in a file only you can read and name the file, or put its text in VAULT_IDENTITY")
-            }
-            identities = try IdentityFile.load(value, source: source)
+        } else if case let (value, source)? = try Settings(invocation).sourcedValue(.identity, given: arguments.identity) {
+            try IdentitySetting.refuseTextOutsideItsVariable(value, source: source)
+            identities = try IdentityFile.load(value, source: source.described)
         } else {
             let path = IdentityFile.defaultPath(environment: invocation.environment)
             identities = try IdentityFile.load(path, source: quoted(path))
@@ -88,12 +83,5 @@ enum IdentityCommand {
         } else {
             invocation.terminal.writeOut(recipients.map { $0 + "\n" }.joined())
         }
-    }
-
-    /// Where the identity came from, for messages: never the identity's text.
-    private static func source(given: String?, _ invocation: Invocation) -> String {
-        if let given, !given.isEmpty { return "the --identity value" }
-        if let variable = invocation.environment["VAULT_IDENTITY"], !variable.isEmpty { return "VAULT_IDENTITY" }
-        return "the config key identity"
     }
 }

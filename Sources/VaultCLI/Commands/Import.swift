@@ -21,8 +21,8 @@ struct ImportArguments: CommandArguments {
     /// --on-conflict: what happens to an item that exists.
     var policy: ConflictPolicy
     var json: Bool
-    /// --max-entries as given.
-    var maxEntriesText: String?
+    /// --max-entries: the most entries this import takes, from 1.
+    var maxEntriesGiven: Converted<Int>?
 
     init(_ options: OptionReader) {
         source = options.positionals.first
@@ -38,19 +38,20 @@ struct ImportArguments: CommandArguments {
         bundle = BundleCredentialOptions(options)
         policy = ConflictPolicy(rawValue: options.value(.onConflict) ?? "fail") ?? .fail
         json = options.flag(.json)
-        maxEntriesText = options.value(.maxEntries)
+        maxEntriesGiven = options.value(.maxEntries).map { text in
+            Converted(text, { Int($0).flatMap { $0 >= 1 ? $0 : nil } },
+                      else: UsageError("--max-entries \(quoted(text)) is not a positive number", hint: "write --max-entries N, e.g. --max-entries 200000"))
+        }
     }
 
     /// The most entries this import takes: --max-entries, else `ImportLimits.defaultMaxEntries`.
-    var maxEntries: Int { maxEntriesText.flatMap { Int($0) } ?? ImportLimits.defaultMaxEntries }
+    var maxEntries: Int { (try? maxEntriesGiven?.get()) ?? ImportLimits.defaultMaxEntries }
 
     /// The other password manager --from names; nil for a bundle or a plaintext export.
     var foreignFormat: ImportFormat? { from.flatMap(ImportFormat.init(rawValue:)) }
 
     func validate() throws {
-        if let maxEntriesText, Int(maxEntriesText).map({ $0 < 1 }) ?? true {
-            throw UsageError("--max-entries \(quoted(maxEntriesText)) is not a positive number", hint: "write --max-entries N, e.g. --max-entries 200000")
-        }
+        _ = try maxEntriesGiven?.get()
         if let format = foreignFormat {
             if format != .csv, columns != nil {
                 throw UsageError("--columns maps the columns of --from csv", hint: "drop --columns, or import with --from csv")
@@ -63,7 +64,7 @@ struct ImportArguments: CommandArguments {
         let foreignOptions: [(OptionName, Bool)] = [
             (.columns, columns != nil), (.dryRun, dryRun), (.group, group != nil), (.foldersAsGroups, foldersAsGroups), (.partial, partial),
             (.kdbxPasswordFile, kdbxPasswordFile != nil), (.kdbxKeyFile, kdbxKeyFile != nil), (.createGroup, createGroup),
-            (.maxEntries, maxEntriesText != nil),
+            (.maxEntries, maxEntriesGiven != nil),
         ]
         if let option = foreignOptions.first(where: \.1)?.0 {
             throw UsageError("--\(option.long) goes with --from FORMAT of another password manager",

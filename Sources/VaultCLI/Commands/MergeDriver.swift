@@ -19,7 +19,7 @@ struct MergeDriverArguments: CommandArguments {
 /// git a conflict for `vault sync` to finish.
 enum MergeDriverCommand {
     static func run(_ arguments: MergeDriverArguments, _ invocation: Invocation) throws {
-        let directory = invocation.environment["PWD"] ?? "."
+        let directory = invocation.environment[.workingDirectory] ?? "."
         func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : directory + "/" + path }
         let shown = arguments.path ?? arguments.ours
         do {

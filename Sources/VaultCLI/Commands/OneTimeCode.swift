@@ -5,8 +5,8 @@ import VaultCrypto
 /// `vault otp`'s options.
 struct OneTimeCodeArguments: CommandArguments {
     var item: ItemSelection
-    /// --at as given: a time in seconds since 1970.
-    var at: String?
+    /// --at: a time in seconds since 1970.
+    var at: Converted<Int64>?
     /// --remaining: the seconds the code stays valid instead of the code.
     var remaining: Bool
     var json: Bool
@@ -14,7 +14,10 @@ struct OneTimeCodeArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         item = ItemSelection(options)
-        at = options.value(.at)
+        at = options.value(.at).map { text in
+            Converted(text, { Int64($0).flatMap { $0 >= 0 ? $0 : nil } },
+                      else: UsageError("invalid --at \(quoted(text))", hint: "give a time in whole seconds since 1970, e.g. --at \"$(date +%s)\""))
+        }
         remaining = options.flag(.remaining)
         json = options.flag(.json)
         clipboard = ClipboardOptions(options)
@@ -36,7 +39,7 @@ enum OneTimeCodeCommand {
         // -a may be left out when one item of the service holds a code, as get allows.
         let query = Query(service: try options.service(), account: try options.reference()?.account ?? arguments.item.account,
                           group: try options.group())
-        let time = try unixTime(arguments.at, invocation)
+        let time = try arguments.at?.get() ?? Int64(invocation.now.timeIntervalSince1970)
         let clipboard = try ClipboardCopy.requested(arguments.clipboard, invocation)
         let store = try VaultAccess(invocation).store()
         if arguments.remaining {
@@ -61,14 +64,6 @@ enum OneTimeCodeCommand {
         }
     }
 
-    /// `--at UNIX_TIME`, or now.
-    private static func unixTime(_ given: String?, _ invocation: Invocation) throws -> Int64 {
-        guard let text = given else { return Int64(invocation.now.timeIntervalSince1970) }
-        guard let time = Int64(text), time >= 0 else {
-            throw UsageError("invalid --at \(quoted(text))", hint: "give a time in whole seconds since 1970, e.g. --at \"$(date +%s)\"")
-        }
-        return time
-    }
 }
 
 /// The words for a secret that is not a one-time code secret, where it is

@@ -18,8 +18,8 @@ struct ScanArguments: CommandArguments {
     var baseline: String?
     /// --update-baseline: write the hits to it.
     var updateBaseline: Bool
-    /// --exit-code as given.
-    var exitCode: String?
+    /// The status for "a leak was found": 1, or --exit-code N.
+    var exitCode: Converted<Int32>
     var json: Bool
 
     init(_ options: OptionReader) {
@@ -30,12 +30,22 @@ struct ScanArguments: CommandArguments {
         skipIgnored = options.flag(.skipIgnored)
         baseline = options.value(.baseline)
         updateBaseline = options.flag(.updateBaseline)
-        exitCode = options.value(.exitCode)
+        exitCode = options.value(.exitCode).map { Converted($0, ScanArguments.exitCode) } ?? .value(1)
         json = options.flag(.json)
     }
 
+    /// --exit-code given as `text`: the status a leak found gives, which may not be one of vault's error statuses.
+    static func exitCode(_ text: String) throws -> Int32 {
+        let reserved = Set(Status.allCases.map(\.exitCode)).subtracting([0, 1]).union([ScanCommand.failureExitCode])
+        guard let code = Int32(text), (0...255).contains(code), !reserved.contains(code) else {
+            throw UsageError("--exit-code \(quoted(text)) is not a number from 0 to 255 that vault does not use for errors",
+                             hint: "use 1 (the default), 0 to report without failing, or another number not in \(reserved.sorted().map(String.init).joined(separator: ", "))")
+        }
+        return code
+    }
+
     func validate() throws {
-        _ = try ScanCommand.exitCode(exitCode)
+        _ = try exitCode.get()
         if updateBaseline, baseline == nil {
             throw UsageError("--update-baseline needs --baseline FILE", hint: "write the accepted hits with 'vault scan --baseline FILE --update-baseline'")
         }
@@ -66,7 +76,7 @@ enum ScanCommand {
     }
 
     private static func scan(_ arguments: ScanArguments, _ invocation: Invocation) throws {
-        let leakExitCode = try exitCode(arguments.exitCode)
+        let leakExitCode = try arguments.exitCode.get()
         let history = arguments.gitHistory
         let baselinePath = arguments.baseline
         let baseline = try baselinePath.flatMap { arguments.updateBaseline ? nil : try ScanBaseline(reading: $0) }
@@ -139,18 +149,6 @@ enum ScanCommand {
                 .failure, "\(counted(unreadable.count, "path")) could not be read, so the scan is incomplete",
                 hint: "give vault read access to them, or scan without them"))
         }
-    }
-
-    /// The status for "a leak was found": 1, or --exit-code N, which may not be one of vault's error statuses.
-    /// --exit-code given as `text`: the status a leak found gives.
-    static func exitCode(_ text: String?) throws -> Int32 {
-        guard let text else { return 1 }
-        let reserved = Set(Status.allCases.map(\.exitCode)).subtracting([0, 1]).union([failureExitCode])
-        guard let code = Int32(text), (0...255).contains(code), !reserved.contains(code) else {
-            throw UsageError("--exit-code \(quoted(text)) is not a number from 0 to 255 that vault does not use for errors",
-                             hint: "use 1 (the default), 0 to report without failing, or another number not in \(reserved.sorted().map(String.init).joined(separator: ", "))")
-        }
-        return code
     }
 
     private static func json(_ findings: [ScanFinding], accepted: Int, skipped: [String], unreadable: [String]) -> String {

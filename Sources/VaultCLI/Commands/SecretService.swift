@@ -22,37 +22,19 @@ enum SecretServiceCommand {
         }
     }
 
-    /// The group served: the config key secret-service-group, else `desktop`.
-    static func group(_ invocation: Invocation) throws -> AccessGroup {
-        guard let name = try invocation.config().value("secret-service-group") else { return AccessGroup("desktop")! }
-        guard let group = AccessGroup(name) else {
-            throw UsageError(SecretServiceText.badGroup(name), hint: SecretServiceText.groupHint(try invocation.config().path))
-        }
-        return group
-    }
-
-    /// The config key secret-service-idle, in seconds (60 when unset).
-    static func idleSeconds(_ invocation: Invocation) throws -> Int {
-        guard let text = try invocation.config().value("secret-service-idle") else { return 60 }
-        guard let seconds = Int(text), (0...86_400).contains(seconds) else {
-            throw UsageError(SecretServiceText.badIdle(text), hint: SecretServiceText.idleHint(try invocation.config().path))
-        }
-        return seconds
-    }
-
     private static func serve(_ invocation: Invocation) throws {
         // The provider never prompts: it opens the vault with what its environment gives, or finds it locked.
         var quiet = invocation
-        quiet.environment["VAULT_NO_INTERACTION"] = "1"
-        var settings = SecretServiceProvider.Settings(group: try group(invocation), idleSeconds: try idleSeconds(invocation)) {
+        quiet.environment[.vaultNoInteraction] = "1"
+        var settings = SecretServiceProvider.Settings(group: try SecretServiceSettings.group(invocation), idleSeconds: try SecretServiceSettings.idleSeconds(invocation)) {
             try VaultAccess(quiet).vault()
         }
-        if let program = try invocation.config().value("secret-service-prompt"), !program.isEmpty {
+        if let program = try SecretServiceSettings.promptProgram(invocation) {
             settings.askToUnlock = { SecretServicePrompt.unlock(program: program, quiet) }
         }
         #if DEBUG
         // For tests: a pause before the name is released, so a call can arrive during the shutdown.
-        settings.shutdownPause = Double(invocation.environment["VAULT_TEST_SHUTDOWN_PAUSE_MS"].flatMap { Int($0) } ?? 0) / 1000
+        settings.shutdownPause = SecretServiceSettings.shutdownPause(invocation)
         #endif
         do {
             try SecretServiceProvider(settings: settings).serve()
@@ -81,7 +63,7 @@ enum SecretServiceCommand {
         do {
             let owner = try SecretServiceOwner.current()
             invocation.terminal.say(SecretServiceText.owner(owner, isVault: owner.map(isVault) ?? false,
-                                                            group: try group(invocation).name, vault: VaultAccess(invocation).location.path))
+                                                            group: try SecretServiceSettings.group(invocation).name, vault: VaultAccess(invocation).location.path))
         } catch ProviderError.noSessionBus(_, let message) {
             throw SecretServiceText.noBusToAsk(message)
         } catch let error as ProviderError {

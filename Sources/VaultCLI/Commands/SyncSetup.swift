@@ -26,7 +26,7 @@ extension SyncCommand {
             try repository.output(["commit", "-q", "-m", "vault: merge \(pattern) record by record, diff it item by item", "--", ".gitattributes"])
             changed = true
         }
-        let program = driverProgram(path: invocation.environment["PATH"])
+        let program = driverProgram(path: invocation.environment[.path])
         let driver = "\(program) merge-driver %O %A %B %P"
         try repository.output(["config", "merge.vault.name", "vault: record-by-record merge of vault files"])
         try repository.output(["config", "merge.vault.driver", driver])

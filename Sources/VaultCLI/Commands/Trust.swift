@@ -30,7 +30,7 @@ enum TrustCommand {
 
     private static func pin(_ given: String, json: Bool, _ invocation: Invocation) throws {
         guard let fingerprint = parsedTrustFingerprint(given) else { throw VaultError.invalidTrustFingerprint(source: "the --pin value") }
-        try Config.set("trust", to: fingerprint, environment: invocation.environment)
+        try Config.set(.trust, to: fingerprint, environment: invocation.environment)
         let path = Config.path(environment: invocation.environment)
         invocation.report("pinned the trust fingerprint \(fingerprint) in \(quoted(path)): identities read only vaults it signed",
                           json: .object([("trust", .string(fingerprint)), ("config", .string(path))]), asJSON: json)

@@ -30,8 +30,7 @@ struct UnlockArguments: CommandArguments {
 /// keyring where it can be; prints its token when asked, or when only the token holds it.
 enum UnlockCommand {
     static func run(_ arguments: UnlockArguments, _ invocation: Invocation) throws {
-        let timeout = try Settings(invocation).value(.timeout, given: arguments.timeout).map { try DurationText.option("timeout", $0) }
-            ?? Vault.defaultSessionTimeout
+        let timeout = try Settings(invocation).duration(.timeout, given: arguments.timeout) ?? Vault.defaultSessionTimeout
         let access = VaultAccess(invocation)
         let terminal = invocation.terminal
         let printsToken = arguments.raw || arguments.export || arguments.json

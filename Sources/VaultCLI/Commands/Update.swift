@@ -10,8 +10,8 @@ struct UpdateArguments: CommandArguments {
     var fields: SealedFieldOptions
     /// --keep-secret: change attributes only.
     var keepSecret: Bool
-    /// --keep as given: how many earlier secrets the item keeps.
-    var keep: String?
+    /// --keep: how many earlier secrets the item keeps.
+    var keep: Converted<Int>?
     /// --undo: bring back the secret before the current one.
     var undo: Bool
     /// --otp: the new secret is a one-time code secret.
@@ -24,7 +24,10 @@ struct UpdateArguments: CommandArguments {
         source = SecretSourceOptions(options)
         fields = SealedFieldOptions(options, clears: true)
         keepSecret = options.flag(.keepSecret)
-        keep = options.value(.keep)
+        keep = options.value(.keep).map { text in
+            Converted(text, { Int($0).flatMap { $0 >= 0 ? $0 : nil } },
+                      else: UsageError("invalid number of secrets to keep \(quoted(text))", hint: "give 0 (none) or more, e.g. --keep 10"))
+        }
         undo = options.flag(.undo)
         otp = options.flag(.otp)
         json = options.flag(.json)
@@ -63,12 +66,7 @@ enum UpdateCommand {
         try OneTimeCodeInput.checkSource(otp: arguments.otp, generate: arguments.source.generate, keepSecret: arguments.keepSecret)
         let output = try NewSecretOutput(invocation, arguments.source, json: arguments.json)
         let access = VaultAccess(invocation)
-        let revisionsKept = try arguments.keep.map { text in
-            guard let kept = Int(text), kept >= 0 else {
-                throw UsageError("invalid number of secrets to keep \(quoted(text))", hint: "give 0 (none) or more, e.g. --keep 10")
-            }
-            return kept
-        }
+        let revisionsKept = try arguments.keep?.get()
         let store = try access.store(revisionsKept: revisionsKept)
         // Only the vault file keeps earlier secrets: the desktop keyring refuses --keep.
         if revisionsKept != nil { _ = try store.keepingHistory() }

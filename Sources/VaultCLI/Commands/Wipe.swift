@@ -10,8 +10,8 @@ struct WipeArguments: CommandArguments {
     var accountGlob: String?
     /// --expired: only expired items.
     var expired: Bool
-    /// --older-than as given.
-    var olderThan: String?
+    /// --older-than: a duration or a date.
+    var olderThan: Converted<PointInTime>?
     /// --all: every item.
     var all: Bool
     /// --trash: empty the trash instead.
@@ -27,7 +27,7 @@ struct WipeArguments: CommandArguments {
         serviceGlob = options.value(.serviceGlob)
         accountGlob = options.value(.accountGlob)
         expired = options.flag(.expired)
-        olderThan = options.value(.olderThan)
+        olderThan = options.value(.olderThan).map { text in Converted(text) { try PointInTime(OptionName.olderThan.long, $0) } }
         all = options.flag(.all)
         trash = options.flag(.trash)
         dryRun = options.flag(.dryRun)
@@ -99,8 +99,8 @@ enum WipeCommand {
                                 expiredOnly: arguments.expired,
                                 servicePattern: arguments.serviceGlob.map(NamePattern.init),
                                 accountPattern: arguments.accountGlob.map(NamePattern.init))
-        if let text = arguments.olderThan {
-            filter.modifiedBefore = try DurationText.pointInTime("older-than", text, .past, now: now)
+        if let olderThan = arguments.olderThan {
+            filter.modifiedBefore = try olderThan.get().date(.past, now: now)
         }
         return filter
     }

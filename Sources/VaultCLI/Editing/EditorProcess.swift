@@ -14,8 +14,8 @@ struct EditorProcess {
 
     /// The editor's command line, as the user set it.
     var command: String {
-        for name in ["VISUAL", "EDITOR"] {
-            if let value = environment[name], !value.isEmpty { return value }
+        for variable in [EnvironmentVariable.visual, .editor] {
+            if let value = environment[variable], !value.isEmpty { return value }
         }
         return "vi"
     }

@@ -68,8 +68,8 @@ enum Git {
     /// The environment git runs in: the caller's, in the C locale.
     static func environment(from base: [String: String]) -> [String: String] {
         var environment = base
-        environment["LC_ALL"] = "C"
-        environment["LANGUAGE"] = nil
+        environment[.localeAll] = "C"
+        environment[.language] = nil
         return environment
     }
 
@@ -119,7 +119,7 @@ struct GitProcess {
 
     /// A file of the temporary directory, unlinked as soon as it is made, open read-write.
     private static func anonymousFile() -> Int32 {
-        var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/vault-git-XXXXXX").utf8CString)
+        var template = Array(((EnvironmentVariable.temporaryDirectory.valueOfThisProcess ?? "/tmp") + "/vault-git-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd >= 0 {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

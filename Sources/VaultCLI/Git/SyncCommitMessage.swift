@@ -6,16 +6,13 @@ import VaultCore
 /// purpose: only the config key `sync-commit-names` puts group and item names in the message,
 /// from what the keys that open at once open (docs/TEAMS.md, "Reading a team vault's history").
 enum SyncCommitMessage {
-    /// The config key that asks for names.
-    static let namesConfigKey = "sync-commit-names"
-
     /// The subject of a commit of the vault file as it is now on top of `parent` (HEAD unless given).
     static func subject(vault: Vault, relative: String, repository: GitRepository, invocation: Invocation, parent: String = "HEAD") -> String {
         let fallback = "vault: update \(relative)"
         guard let current = try? PlainFile.read(vault.location.path),
               let new = try? vault.summary(ofVersion: current, label: relative) else { return fallback }
         let old = repository.blob("\(parent):\(relative)").flatMap { try? vault.summary(ofVersion: $0, label: relative) }
-        let names = Settings.isSet((try? invocation.config())?.value(namesConfigKey))
+        let names = Settings.isSet((try? invocation.config())?.value(.syncCommitNames))
         guard let subject = FileSummaryText.commitSubject(new.changes(since: old), names: names) else { return fallback }
         return "vault: " + subject
     }

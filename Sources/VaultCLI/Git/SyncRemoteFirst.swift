@@ -147,7 +147,7 @@ extension SyncRun {
     private func withScratchIndex<R>(_ body: (GitRepository) throws -> R) throws -> R {
         let indexPath = try repository.gitPath("vault-sync-index")
         var environment = repository.environment
-        environment["GIT_INDEX_FILE"] = indexPath
+        environment[.gitIndexFile] = indexPath
         defer { unlink(indexPath) }
         return try body(GitRepository(top: repository.top, environment: environment))
     }

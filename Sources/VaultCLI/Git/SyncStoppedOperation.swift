@@ -19,7 +19,7 @@ extension SyncRun {
                                  hint: "finish it with 'git am --continue' (or 'git am --abort'), then run 'vault sync' again")
         }
         var continuing = repository
-        continuing.environment["GIT_EDITOR"] = "true"
+        continuing.environment[.gitEditor] = "true"
         for _ in 0..<Self.stepsFinished {
             guard GitWorkTree.unfinishedOperation(access.location.directory) == operation else {
                 invocation.terminal.say("finished git's \(command) of \(quoted(relative))")

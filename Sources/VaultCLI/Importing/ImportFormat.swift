@@ -24,7 +24,7 @@ enum ImportFormat: String, CaseIterable {
     func read(_ source: String?, _ arguments: ImportArguments, _ invocation: Invocation) throws -> (batch: ImportBatch, source: String) {
         switch self {
         case .pass, .gopass:
-            let store = source ?? invocation.environment["PASSWORD_STORE_DIR"] ?? ((invocation.environment["HOME"] ?? "") + "/.password-store")
+            let store = source ?? invocation.environment[.passwordStoreDir] ?? ((invocation.environment[.home] ?? "") + "/.password-store")
             return (try PasswordStore(directory: store).read(invocation, maxEntries: arguments.maxEntries), store)
         case .openbao:
             let tree = try OpenBaoImport(source)

@@ -5,13 +5,17 @@ struct MountArguments: Sendable {
     var mount: String?
     /// --mount-format as given.
     var format: String?
-    /// --mount-max-reads as given.
-    var maxReads: String?
+    /// --mount-max-reads: how many times the pipe may be read (0: until the command exits).
+    var maxReads: Converted<Int>?
 
     init(_ options: OptionReader) {
         mount = options.value(.mount)
         format = options.value(.mountFormat)
-        maxReads = options.value(.mountMaxReads)
+        maxReads = options.value(.mountMaxReads).map { text in
+            Converted(text, { Int($0).flatMap { $0 >= 0 ? $0 : nil } },
+                      else: UsageError("--mount-max-reads \(quoted(text)) is not a whole number",
+                                       hint: "give how many times the pipe may be read, e.g. --mount-max-reads 1 (0: until the command exits)"))
+        }
     }
 
     /// The options that shape the pipe need the pipe.

@@ -40,12 +40,7 @@ struct MountOption {
             throw UsageError("--mount-format applies only without a template", hint: "drop --mount-format, or =TEMPLATE from --mount")
         }
         self.format = format
-        let maxReadsText = arguments.maxReads ?? "0"
-        guard let maxReads = Int(maxReadsText), maxReads >= 0 else {
-            throw UsageError("--mount-max-reads \(quoted(maxReadsText)) is not a whole number",
-                             hint: "give how many times the pipe may be read, e.g. --mount-max-reads 1 (0: until the command exits)")
-        }
-        self.maxReads = maxReads
+        maxReads = try arguments.maxReads?.get() ?? 0
         if path.contains("/") {
             let full = MountOption.absolute(path)
             let slash = full.lastIndex(of: "/")!
@@ -100,8 +95,8 @@ struct MountOption {
             if let made { rmdir(made) }
             throw error
         }
-        childVariables.removeAll { $0.name == "VAULT_MOUNT_PATH" }
-        childVariables.append((name: "VAULT_MOUNT_PATH", value: Array(fullPath.utf8)))
+        childVariables.removeAll { $0.name == EnvironmentVariable.vaultMountPath.name }
+        childVariables.append((name: EnvironmentVariable.vaultMountPath.name, value: Array(fullPath.utf8)))
         return pipe
     }
 

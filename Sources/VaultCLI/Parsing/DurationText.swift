@@ -3,7 +3,7 @@ import FoundationEssentials
 /// Durations as people type them: `90s`, `15m`, `1h30m`, `2d`, `1w`. A unit
 /// is required: a bare `180` could mean seconds or days, and a wipe that
 /// guesses seconds removes everything older than three minutes. Every
-/// duration option reads its value through `option` or `pointInTime`.
+/// duration option reads its value through `option` or `PointInTime`.
 enum DurationText {
     /// Seconds in `text`, or nil when it is not a duration with units.
     static func seconds(_ text: String) -> Int? {
@@ -42,30 +42,8 @@ enum DurationText {
         case past
     }
 
-    /// Reads the option `--name` that takes a duration or a date (`2027-01-31`,
-    /// `2027-01-31T12:00Z`), as the moment it names, up to 9999-12-31.
-    static func pointInTime(_ name: String, _ text: String, _ direction: Direction, now: Date) throws -> Date {
-        let forms = "a duration such as 12h or 30d, or a date up to 9999-12-31 such as 2027-01-31 or 2027-01-31T12:00Z"
-        let date: Date?
-        if let seconds = seconds(text) {
-            date = now.addingTimeInterval(Double(direction == .future ? seconds : -seconds))
-        } else {
-            date = DateText.parse(text)
-        }
-        guard let date, date <= DateText.latest else {
-            throw UsageError("invalid --\(name) \(quoted(text))", hint: unitHint(text) ?? "give " + forms)
-        }
-        if direction == .future, date <= now {
-            throw UsageError("--\(name) \(quoted(text)) is in the past", hint: "give a later date, or a duration such as 30d")
-        }
-        if direction == .past, date > now {
-            throw UsageError("--\(name) \(quoted(text)) is in the future", hint: "give a date that has passed, or a duration such as 30d")
-        }
-        return date
-    }
-
     /// The hint for a bare number: which unit did you mean?
-    private static func unitHint(_ text: String) -> String? {
+    fileprivate static func unitHint(_ text: String) -> String? {
         guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         return "a duration needs a unit: write \(text)s, \(text)m, \(text)h or \(text)d"
     }
@@ -79,5 +57,49 @@ enum DurationText {
             rest %= size
         }
         return parts.isEmpty ? "0s" : parts.joined()
+    }
+}
+
+/// The value of an option that takes a duration or a date (`2027-01-31`, `2027-01-31T12:00Z`), read
+/// in its command's arguments; `date(_:now:)` gives the moment it names, up to 9999-12-31.
+struct PointInTime: Sendable {
+    /// The option's long name and its value as given, for messages.
+    let name: String
+    let text: String
+    private let seconds: Int?
+    private let date: Date?
+
+    /// Reads `text`, given to `--name`: a usage error when it is neither a duration nor a date.
+    init(_ name: String, _ text: String) throws {
+        self.name = name
+        self.text = text
+        seconds = DurationText.seconds(text)
+        date = seconds == nil ? DateText.parse(text) : nil
+        guard seconds != nil || date != nil else { throw invalid }
+    }
+
+    /// The moment named: a duration counted from `now` the way `direction` looks; a usage error
+    /// when it lies beyond 9999-12-31, or on the wrong side of `now`.
+    func date(_ direction: DurationText.Direction, now: Date) throws -> Date {
+        let date = seconds.map { now.addingTimeInterval(Double(direction == .future ? $0 : -$0)) } ?? self.date!
+        guard date <= DateText.latest else { throw invalid }
+        if direction == .future, date <= now {
+            throw UsageError("--\(name) \(quoted(text)) is in the past", hint: "give a later date, or a duration such as 30d")
+        }
+        if direction == .past, date > now {
+            throw UsageError("--\(name) \(quoted(text)) is in the future", hint: "give a date that has passed, or a duration such as 30d")
+        }
+        return date
+    }
+
+    /// --expires given as `text`: a duration or a date, read; nil when not given or `never`.
+    static func expiry(_ text: String?) -> Converted<PointInTime>? {
+        guard let text, text != "never" else { return nil }
+        return Converted(text) { try PointInTime(OptionName.expires.long, $0) }
+    }
+
+    private var invalid: UsageError {
+        let forms = "a duration such as 12h or 30d, or a date up to 9999-12-31 such as 2027-01-31 or 2027-01-31T12:00Z"
+        return UsageError("invalid --\(name) \(quoted(text))", hint: DurationText.unitHint(text) ?? "give " + forms)
     }
 }

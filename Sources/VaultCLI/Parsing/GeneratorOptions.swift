@@ -4,21 +4,28 @@ import VaultCore
 /// `--no-ambiguous`, or `--words` and `--separator`, with a usage error
 /// naming what cannot be met.
 struct GeneratorOptions: Sendable {
-    var length: String?
+    /// --length: from 1 to 4096 characters; nil when not given (32).
+    var length: Converted<Int>?
     var charset: String?
     /// --require: the classes a generated secret holds one of each.
     var require: String?
     var noAmbiguous: Bool
-    /// --words: a passphrase of this many words instead.
-    var words: String?
+    /// --words: a passphrase of this many words (1 to 64) instead.
+    var words: Converted<Int>?
     var separator: String?
 
     init(_ options: OptionReader) {
-        length = options.value(.length)
+        length = options.value(.length).map { text in
+            Converted(text, { Int($0).flatMap { (1...4096).contains($0) ? $0 : nil } },
+                      else: UsageError("invalid --length \(quoted(text))", hint: "give a whole number from 1 to 4096"))
+        }
         charset = options.value(.charset)
         require = options.value(.require)
         noAmbiguous = options.flag(.noAmbiguous)
-        words = options.value(.words)
+        words = options.value(.words).map { text in
+            Converted(text, { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } },
+                      else: UsageError("invalid --words \(quoted(text))", hint: "give a whole number from 1 to 64"))
+        }
         separator = options.value(.separator)
     }
 
@@ -43,24 +50,18 @@ struct GeneratorOptions: Sendable {
 
     /// The rule the options give (32 alphanumeric characters by default).
     func rule() throws -> GeneratorRule {
-        if let wordsText = words {
+        if let words {
             for other in given where other != .words && other != .separator {
                 throw UsageError("--words and --\(other.long) both describe the generated secret",
                                  hint: "a passphrase takes --words and --separator; drop --\(other.long)")
             }
-            guard let count = Int(wordsText), (1...64).contains(count),
-                  let rule = PassphraseRule(words: count, separator: separator ?? "-") else {
-                throw UsageError("invalid --words \(quoted(wordsText))", hint: "give a whole number from 1 to 64")
-            }
-            return .words(rule)
+            // --words is from 1, so the rule is made.
+            return .words(PassphraseRule(words: try words.get(), separator: separator ?? "-")!)
         }
         if separator != nil {
             throw UsageError("--separator goes with --words", hint: "add --words N for a passphrase, or drop --separator")
         }
-        let lengthText = length ?? "32"
-        guard let length = Int(lengthText), (1...4096).contains(length) else {
-            throw UsageError("invalid --length \(quoted(lengthText))", hint: "give a whole number from 1 to 4096")
-        }
+        let length = try length?.get() ?? 32
         // A class --require names is drawn from too: `--require symbol` with the default
         // charset means symbols may appear, not a refusal over a --charset never given.
         let required = try requiredClasses()

@@ -149,13 +149,7 @@ struct ItemArguments {
                              hint: "choose another name; a job that means to set \(envName) writes it itself (--env, an env file), see docs/RUN.md")
         }
         return ItemDetails(label: given.label, comment: given.comment, kind: given.kind,
-                           generic: given.generic, envName: envName, expires: try ItemArguments.expiry(given.expires, now: invocation.now))
-    }
-
-    /// --expires given as `text`, as a date: a duration from `now`, or a date that has not passed; nil when not given or `never`.
-    static func expiry(_ text: String?, now: Date) throws -> Date? {
-        guard let text, text != "never" else { return nil }
-        return try DurationText.pointInTime("expires", text, .future, now: now)
+                           generic: given.generic, envName: envName, expires: try given.expires?.get().date(.future, now: invocation.now))
     }
 
     /// The query the selecting options describe (service, account, group, label, class).

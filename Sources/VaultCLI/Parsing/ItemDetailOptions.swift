@@ -6,8 +6,10 @@ struct ItemDetailOptions: Sendable {
     var kind: String?
     var generic: String?
     var envName: String?
-    /// --expires as given: a duration, a date, or never.
-    var expires: String?
+    /// --expires: a duration or a date; nil when not given or never (`removesExpiry`).
+    var expires: Converted<PointInTime>?
+    /// Whether --expires never was given: the item's expiry is removed.
+    var removesExpiry: Bool
 
     init(_ options: OptionReader) {
         label = options.value(.label)
@@ -15,9 +17,8 @@ struct ItemDetailOptions: Sendable {
         kind = options.value(.kind)
         generic = options.value(.generic)
         envName = options.value(.envName)
-        expires = options.value(.expires)
+        let expires = options.value(.expires)
+        self.expires = PointInTime.expiry(expires)
+        removesExpiry = expires == "never"
     }
-
-    /// Whether --expires never was given: the item's expiry is removed.
-    var removesExpiry: Bool { expires == "never" }
 }

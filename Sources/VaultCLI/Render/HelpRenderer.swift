@@ -93,8 +93,8 @@ enum HelpRenderer {
         var notes: [String] = []
         if let value = option.defaultValue { notes.append("default: \(value)") }
         if let values = option.allowedValues { notes.append("one of: " + values.joined(separator: ", ")) }
-        if let variable = option.environment { notes.append("environment: " + variable) }
-        if let key = option.configKey { notes.append("config: " + key) }
+        if let variable = option.environment { notes.append("environment: " + variable.name) }
+        if let key = option.configKey { notes.append("config: " + key.name) }
         return notes.isEmpty ? option.help : option.help + " (" + notes.joined(separator: "; ") + ")"
     }
 

@@ -110,8 +110,8 @@ enum ManPage {
         lines += text(sentence(option.help))
         if let value = option.defaultValue { lines += ["The default is", ".Cm " + literal(value) + " ."] }
         if let values = option.allowedValues { lines += oneOf(values) }
-        if let variable = option.environment { lines += ["Environment:", ".Ev " + variable + " ."] }
-        if let key = option.configKey { lines += ["Config file:", ".Cm " + literal(key) + " ."] }
+        if let variable = option.environment { lines += ["Environment:", ".Ev " + variable.name + " ."] }
+        if let key = option.configKey { lines += ["Config file:", ".Cm " + literal(key.name) + " ."] }
         return lines
     }
 

@@ -4,7 +4,7 @@ import VaultCrypto
 /// version it wants back, the cluster's server URL (sent with `provideClusterInfo: true`), and
 /// whether the plugin may interact (`spec.interactive`, false under `interactiveMode: Never`).
 struct KubeExecInfo {
-    static let variable = "KUBERNETES_EXEC_INFO"
+    static let variable = EnvironmentVariable.kubernetesExecInfo.name
     static let apiVersions = ["client.authentication.k8s.io/v1", "client.authentication.k8s.io/v1beta1"]
     static let hint = "run vault kube-credential from a kubeconfig user's exec section with provideClusterInfo: true (docs/INTEGRATIONS.md)"
 

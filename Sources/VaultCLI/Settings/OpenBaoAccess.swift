@@ -23,23 +23,23 @@ struct OpenBaoAccess {
 
     /// The mounts `BAO_KV1_MOUNTS` names (separated by commas): KV v1, where every other mount is KV v2.
     var kvVersion1Mounts: Set<String> {
-        Set((value("BAO_KV1_MOUNTS") ?? "").split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty })
+        Set((value(.baoKV1Mounts) ?? "").split(separator: ",").map { String($0.filter { !$0.isWhitespace }) }.filter { !$0.isEmpty })
     }
 
     /// A client with its token, from BAO_TOKEN, an AppRole login or the token helper's file.
     private func loggedIn() throws -> OpenBaoClient {
         let endpoint = try self.endpoint()
-        if let token = value("BAO_TOKEN") { return OpenBaoClient(endpoint: endpoint, token: try headerSafe(SecretBytes(Array(token.utf8)), "BAO_TOKEN")) }
-        if let roleID = value("BAO_APPROLE_ROLE_ID") {
+        if let token = value(.baoToken) { return OpenBaoClient(endpoint: endpoint, token: try headerSafe(SecretBytes(Array(token.utf8)), "BAO_TOKEN")) }
+        if let roleID = value(.baoAppRoleRoleID) {
             var secretID = try appRoleSecretID()
-            if isSet("BAO_APPROLE_SECRET_ID_WRAPPED") {
+            if isSet(.baoAppRoleSecretIDWrapped) {
                 secretID = try OpenBaoClient(endpoint: endpoint, token: headerSafe(secretID, "the wrapped secret id")).unwrap(field: "secret_id")
             }
-            let mount = value("BAO_APPROLE_MOUNT") ?? "approle"
+            let mount = value(.baoAppRoleMount) ?? "approle"
             let token = try OpenBaoClient(endpoint: endpoint, token: nil).appRoleLogin(mount: mount, roleID: roleID, secretID: secretID)
             return OpenBaoClient(endpoint: endpoint, token: token)
         }
-        if let home = value("HOME"), let token = try? SecretFile.read(path: home + "/.vault-token", limit: 4096) {
+        if let home = value(.home), let token = try? SecretFile.read(path: home + "/.vault-token", limit: 4096) {
             return OpenBaoClient(endpoint: endpoint, token: try headerSafe(token.trimmingLineEnd, "~/.vault-token"))
         }
         throw OpenBaoError.noToken
@@ -47,34 +47,34 @@ struct OpenBaoAccess {
 
     /// The server's address and how to reach it.
     func endpoint() throws -> Endpoint {
-        guard let text = value("BAO_ADDR") else { throw OpenBaoError.noAddress }
+        guard let text = value(.baoAddress) else { throw OpenBaoError.noAddress }
         guard let address = ServerAddress(text) else { throw OpenBaoError.invalidAddress(variable: "BAO_ADDR", text: text) }
-        let proxyVariable = ["https_proxy", "HTTPS_PROXY"].first { value($0) != nil }
+        let proxyVariable = [EnvironmentVariable.httpsProxy, .httpsProxyUpper].first { value($0) != nil }
         let proxy = try proxyVariable.map { name in
             guard let proxy = ServerAddress(value(name)!), proxy.transport == .http else {
-                throw OpenBaoError.invalidAddress(variable: name, text: value(name)!)
+                throw OpenBaoError.invalidAddress(variable: name.name, text: value(name)!)
             }
             return proxy
         }
-        let timeoutText = value("BAO_CLIENT_TIMEOUT")
+        let timeoutText = value(.baoClientTimeout)
         let timeout = timeoutText.map { $0.hasSuffix("s") ? String($0.dropLast()) : $0 }.flatMap { Int($0) }
         if let timeoutText, timeout == nil || timeout! < 1 || timeout! > 3600 {
             throw UsageError("BAO_CLIENT_TIMEOUT \(quoted(timeoutText)) is not a number of seconds", hint: "set it to a whole number of seconds from 1, e.g. 10")
         }
-        if let namespace = value("BAO_NAMESPACE"), namespace.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+        if let namespace = value(.baoNamespace), namespace.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw UsageError("BAO_NAMESPACE holds a control character", hint: "set it to the namespace's path, e.g. team-a/ci")
         }
-        return Endpoint(address: address, caFile: value("BAO_CACERT"), caPath: value("BAO_CAPATH"), namespace: value("BAO_NAMESPACE"),
-                        httpsProxy: proxy, noProxy: NoProxyRule(value("no_proxy") ?? value("NO_PROXY") ?? ""),
+        return Endpoint(address: address, caFile: value(.baoCACert), caPath: value(.baoCAPath), namespace: value(.baoNamespace),
+                        httpsProxy: proxy, noProxy: NoProxyRule(value(.noProxy) ?? value(.noProxyUpper) ?? ""),
                         timeoutSeconds: timeout ?? 10)
     }
 
     /// The AppRole secret id: `BAO_APPROLE_SECRET_ID_FILE`'s contents, else `BAO_APPROLE_SECRET_ID`.
     private func appRoleSecretID() throws -> SecretBytes {
-        if let path = value("BAO_APPROLE_SECRET_ID_FILE") {
+        if let path = value(.baoAppRoleSecretIDFile) {
             return try SecretFile.read(path: path, limit: 4096).trimmingLineEnd
         }
-        guard let secretID = value("BAO_APPROLE_SECRET_ID") else {
+        guard let secretID = value(.baoAppRoleSecretID) else {
             throw UsageError("BAO_APPROLE_ROLE_ID is set but no secret id is",
                              hint: "set BAO_APPROLE_SECRET_ID_FILE to a file that holds it (or BAO_APPROLE_SECRET_ID)")
         }
@@ -91,12 +91,12 @@ struct OpenBaoAccess {
         return token
     }
 
-    private func value(_ name: String) -> String? {
-        environment[name].flatMap { $0.isEmpty ? nil : $0 }
+    private func value(_ variable: EnvironmentVariable) -> String? {
+        environment[variable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    private func isSet(_ name: String) -> Bool {
-        guard let text = value(name) else { return false }
+    private func isSet(_ variable: EnvironmentVariable) -> Bool {
+        guard let text = value(variable) else { return false }
         return !["0", "false", "no"].contains(text.lowercased())
     }
 }

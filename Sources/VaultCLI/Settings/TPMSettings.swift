@@ -21,7 +21,7 @@ struct TPMSettings {
     let pcrs: [UInt8]
 
     init(_ invocation: Invocation) throws {
-        let named = try nonEmpty(invocation.environment["VAULT_TPM"]) ?? nonEmpty(invocation.config().value("tpm"))
+        let named = try nonEmpty(invocation.environment[.vaultTPM]) ?? nonEmpty(invocation.config().value(.tpm))
         isExplicit = named != nil
         switch named {
         case "off"?: tcti = nil
@@ -30,7 +30,7 @@ struct TPMSettings {
         case let value?: tcti = value
         case nil: tcti = Glibc.access(TPMSettings.kernelDevice, F_OK) == 0 ? "device:" + TPMSettings.kernelDevice : nil
         }
-        pcrs = try TPMSettings.parsePCRs(try invocation.config().value("tpm-pcrs"))
+        pcrs = try TPMSettings.parsePCRs(try invocation.config().value(.tpmPCRs))
     }
 
     /// Whether a TPM found (not named) is one this user may not open: `init` then keeps a clear
@@ -43,7 +43,7 @@ struct TPMSettings {
     /// asked on the terminal when `mayPrompt`.
     func tpmAccess(_ invocation: Invocation, mayPrompt: Bool) -> TPMAccess? {
         guard let tcti else { return nil }
-        let pinFile = nonEmpty(invocation.environment["VAULT_TPM_PIN_FILE"])
+        let pinFile = nonEmpty(invocation.environment[.vaultTPMPINFile])
         let terminal = invocation.terminal
         return TPMAccess(sealer: TPM2Sealer(tcti: tcti, environment: invocation.environment), pcrs: pcrs, askPIN: {
             if let pinFile { return try TPMSettings.pin(fromFile: pinFile) }

@@ -52,16 +52,16 @@ public struct OptionSpec: Sendable {
     public var aliases: [String]
     /// The environment variable that gives the same setting, if any (one of
     /// `CommandTable.environment`); read when the option is not given.
-    public var environment: String?
+    public var environment: EnvironmentVariable?
     /// The config-file key that gives the same setting, if any; read when
     /// neither the option nor the environment variable is given.
-    public var configKey: String?
+    public var configKey: ConfigKey?
 
     public init(
         _ name: OptionName, short: Character? = nil, value valueName: String? = nil,
         help: String, default defaultValue: String? = nil, repeatable: Bool = false,
         completion: CompletionKind = .none, hidden: Bool = false, aliases: [String] = [],
-        environment: String? = nil, configKey: String? = nil
+        environment: EnvironmentVariable? = nil, configKey: ConfigKey? = nil
     ) {
         self.long = name.long
         self.short = short
@@ -82,18 +82,21 @@ public struct OptionSpec: Sendable {
 /// An environment variable vault reads (or sets, for a child): the man
 /// page's ENVIRONMENT section is rendered from these.
 public struct EnvironmentSpec: Sendable {
-    public var name: String
+    public var variable: EnvironmentVariable
     /// What it does, as table text (one or more sentences).
     public var help: String
     /// Whether it opens secrets (a key, a credential, a session; an OpenBao token or secret id):
     /// `vault run` never hands it to its child (unless `--keep-vault-env`).
     public var unlocks: Bool
 
-    public init(_ name: String, unlocks: Bool = false, help: String) {
-        self.name = name
+    public init(_ variable: EnvironmentVariable, unlocks: Bool = false, help: String) {
+        self.variable = variable
         self.help = help
         self.unlocks = unlocks
     }
+
+    /// The variable's name, as the environment spells it.
+    public var name: String { variable.name }
 }
 
 /// A positional argument of a command.

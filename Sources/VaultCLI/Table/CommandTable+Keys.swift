@@ -79,7 +79,7 @@ extension CommandTable {
         options: [
             OptionSpec(.timeout, value: "DURATION",
                        help: "end the session after this long without use, e.g. 90s, 15m, 2h",
-                       default: "15m", configKey: "session-timeout"),
+                       default: "15m", configKey: .sessionTimeout),
             OptionSpec(.raw, help: "print only the token"),
             OptionSpec(.export, help: "print 'export VAULT_SESSION=…' for eval"),
             OptionSpec(.json, help: "print the token, whether an existing session was extended, the timeout, and whether the kernel keyring keeps it, as JSON"),

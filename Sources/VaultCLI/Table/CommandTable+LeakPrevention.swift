@@ -5,7 +5,7 @@ extension CommandTable {
     static let scanGroups = OptionSpec(
         .group, value: "GROUP",
         help: "only the items of this access group (repeat for several); every group the caller can open when none is named",
-        repeatable: true, completion: .group, environment: "VAULT_GROUP", configKey: "group")
+        repeatable: true, completion: .group, environment: .vaultGroup, configKey: .group)
 
     static let scanReferences = OptionSpec(
         .ref, value: "REFERENCE",

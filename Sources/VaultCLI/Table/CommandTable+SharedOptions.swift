@@ -22,7 +22,7 @@ extension CommandTable {
 
     static func group(_ help: String, default defaultValue: String? = nil) -> OptionSpec {
         OptionSpec(.group, value: "GROUP", help: help, default: defaultValue, completion: .group,
-                   environment: "VAULT_GROUP", configKey: "group")
+                   environment: .vaultGroup, configKey: .group)
     }
 
     static func label(_ help: String) -> OptionSpec {

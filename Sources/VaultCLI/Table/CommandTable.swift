@@ -14,28 +14,28 @@ public enum CommandTable {
     public static let globalOptions: [OptionSpec] = [
         OptionSpec(.vault, value: "PATH",
                    help: "vault file to use",
-                   default: "~/.local/share/vault/default.vault", completion: .file, environment: "VAULT_PATH"),
+                   default: "~/.local/share/vault/default.vault", completion: .file, environment: .vaultPath),
         OptionSpec(.passphraseFile, value: "FILE",
                    help: "read the passphrase from FILE, less one trailing newline, instead of prompting",
-                   completion: .file, environment: "VAULT_PASSPHRASE_FILE"),
+                   completion: .file, environment: .vaultPassphraseFile),
         OptionSpec(.keyFile, value: "FILE",
                    help: "unlock with the key file FILE instead of a passphrase",
-                   completion: .file, environment: "VAULT_KEY_FILE"),
+                   completion: .file, environment: .vaultKeyFile),
         OptionSpec(.credential, value: "FILE",
                    help: "use the scoped credential in FILE, made by 'vault grant' (the environment variable may hold a path, the credential itself or its base64)",
-                   completion: .file, environment: "VAULT_CREDENTIAL"),
+                   completion: .file, environment: .vaultCredential),
         OptionSpec(.identity, value: "FILE",
                    help: "unlock as a member with the age identity in FILE (its text only in the environment variable); identity show prints its recipient",
-                   completion: .file, environment: "VAULT_IDENTITY", configKey: "identity"),
+                   completion: .file, environment: .vaultIdentity, configKey: .identity),
         OptionSpec(.trust, value: "FINGERPRINT",
                    help: "with --identity, read the vault only if its header is signed by the key with this trust fingerprint, printed by 'vault trust' (needed there; other unlocks ignore it)",
-                   environment: "VAULT_TRUST", configKey: "trust"),
+                   environment: .vaultTrust, configKey: .trust),
         OptionSpec(.backend, value: "BACKEND",
                    help: "where items live: file, the vault file, or secret-service, the desktop keyring through libsecret",
-                   default: "file", completion: .values(["file", "secret-service"]), environment: "VAULT_BACKEND", configKey: "backend"),
+                   default: "file", completion: .values(["file", "secret-service"]), environment: .vaultBackend, configKey: .backend),
         OptionSpec(.collection, value: "COLLECTION",
                    help: "keyring collection of the secret-service backend: default, session (in memory until logout) or a collection's name",
-                   default: "default", environment: "VAULT_COLLECTION"),
+                   default: "default", environment: .vaultCollection),
         OptionSpec(.acceptRollback,
                    help: "open a vault file older than this machine has seen (a restore from a backup, say), and remember it as seen"),
         OptionSpec(.acceptLog,
@@ -45,13 +45,13 @@ public enum CommandTable {
                    repeatable: true),
         OptionSpec(.minEpoch, value: "N",
                    help: "refuse a vault file whose key epoch is below N: a rollback guard for machines that remember nothing, such as fresh CI runners",
-                   environment: "VAULT_MIN_EPOCH", configKey: "min-epoch"),
+                   environment: .vaultMinEpoch, configKey: .minEpoch),
         OptionSpec(.noInteraction,
                    help: "never prompt; fail with exit 36 when the vault is locked",
-                   environment: "VAULT_NO_INTERACTION"),
+                   environment: .vaultNoInteraction),
         OptionSpec(.noKeyring,
                    help: "keep unlock sessions out of the login's kernel keyring: unlock and init keep none there, and no command looks there (as under CI)",
-                   environment: "VAULT_NO_KEYRING", configKey: "no-keyring"),
+                   environment: .vaultNoKeyring, configKey: .noKeyring),
         OptionSpec(.quiet, short: "q", help: "leave out messages that say what was done; warnings and errors still show"),
         OptionSpec(.help, short: "h", help: "show help for vault or for a command"),
         OptionSpec(.version, help: "print the version of vault"),
@@ -61,105 +61,105 @@ public enum CommandTable {
     /// name theirs in `OptionSpec.environment`. `unlocks` marks what `vault run`
     /// keeps from its child.
     public static let environment: [EnvironmentSpec] = [
-        EnvironmentSpec("VAULT_PATH", help: "The vault file, as with --vault."),
-        EnvironmentSpec("VAULT_PASSPHRASE_FILE", unlocks: true,
+        EnvironmentSpec(.vaultPath, help: "The vault file, as with --vault."),
+        EnvironmentSpec(.vaultPassphraseFile, unlocks: true,
                         help: "A file that holds the passphrase, as with --passphrase-file."),
-        EnvironmentSpec("VAULT_KEY_FILE", unlocks: true, help: "A key file, as with --key-file."),
-        EnvironmentSpec("VAULT_SESSION", unlocks: true, help: "The token of an unlock session, from vault unlock."),
-        EnvironmentSpec("VAULT_CREDENTIAL", unlocks: true, help: """
+        EnvironmentSpec(.vaultKeyFile, unlocks: true, help: "A key file, as with --key-file."),
+        EnvironmentSpec(.vaultSession, unlocks: true, help: "The token of an unlock session, from vault unlock."),
+        EnvironmentSpec(.vaultCredential, unlocks: true, help: """
             A scoped credential from vault grant, as with --credential: the path of its file, or its text \
             itself (or the base64 of it), as a CI secret variable holds it.
             """),
-        EnvironmentSpec("VAULT_IDENTITY", unlocks: true, help: """
+        EnvironmentSpec(.vaultIdentity, unlocks: true, help: """
             An age identity, as with --identity: the path of an identity file, or its text itself, \
             as a CI secret variable holds it (only here: never on the command line or in the config).
             """),
-        EnvironmentSpec("VAULT_GROUP", help: """
+        EnvironmentSpec(.vaultGroup, help: """
             The access group of commands that name none with --group; without it, and without group in \
             the config file, add uses default and the other commands search every group.
             """),
-        EnvironmentSpec("VAULT_TRUST", help: "The vault's trust fingerprint, as with --trust: what a reader with an identity needs (vault trust prints it)."),
-        EnvironmentSpec("VAULT_MIN_EPOCH", help: "The lowest key epoch accepted, as with --min-epoch (vault verify prints a vault's epoch)."),
-        EnvironmentSpec("VAULT_NO_INTERACTION", help: """
+        EnvironmentSpec(.vaultTrust, help: "The vault's trust fingerprint, as with --trust: what a reader with an identity needs (vault trust prints it)."),
+        EnvironmentSpec(.vaultMinEpoch, help: "The lowest key epoch accepted, as with --min-epoch (vault verify prints a vault's epoch)."),
+        EnvironmentSpec(.vaultNoInteraction, help: """
             When set to anything but an empty string, 0, false or no, never prompt, as with --no-interaction.
             """),
-        EnvironmentSpec("VAULT_NO_KEYRING", help: """
+        EnvironmentSpec(.vaultNoKeyring, help: """
             When set as for VAULT_NO_INTERACTION, keep unlock sessions out of the login's kernel keyring, as with --no-keyring.
             """),
-        EnvironmentSpec("VAULT_TPM", help: """
+        EnvironmentSpec(.vaultTPM, help: """
             The TPM 2.0 that seals device keys: a TCTI string as tpm2-tools' TPM2TOOLS_TCTI takes it \
             (device:/dev/tpmrm0, swtpm:host=127.0.0.1,port=2321), a device path, or off; like the config \
             key tpm. Unset, /dev/tpmrm0 when it exists.
             """),
-        EnvironmentSpec("VAULT_TPM_PIN_FILE", unlocks: true, help: """
+        EnvironmentSpec(.vaultTPMPINFile, unlocks: true, help: """
             A file that holds the PIN of a device key sealed with one (vault device-key --tpm --pin), \
             instead of asking for it.
             """),
-        EnvironmentSpec("VAULT_BACKEND", help: "Where items live, as with --backend: file or secret-service."),
-        EnvironmentSpec("VAULT_COLLECTION", help: "The keyring collection of the secret-service backend, as with --collection."),
-        EnvironmentSpec("BAO_ADDR", help: """
+        EnvironmentSpec(.vaultBackend, help: "Where items live, as with --backend: file or secret-service."),
+        EnvironmentSpec(.vaultCollection, help: "The keyring collection of the secret-service backend, as with --collection."),
+        EnvironmentSpec(.baoAddress, help: """
             The OpenBao (or HashiCorp Vault) server of openbao:// references and import --from openbao: \
             http://HOST:PORT, https://HOST:PORT or unix:///PATH. VAULT_ADDR is not read (docs/OPENBAO.md).
             """),
-        EnvironmentSpec("BAO_TOKEN", unlocks: true, help: """
+        EnvironmentSpec(.baoToken, unlocks: true, help: """
             The token sent to BAO_ADDR; without it an AppRole login, else ~/.vault-token. Kept from the command of vault run.
             """),
-        EnvironmentSpec("BAO_CACERT", help: "A PEM file of the CA certificates that sign BAO_ADDR's certificate."),
-        EnvironmentSpec("BAO_CAPATH", help: "A hashed directory (c_rehash) of CA certificates; with neither, /etc/ssl/certs."),
-        EnvironmentSpec("BAO_NAMESPACE", help: "The OpenBao namespace of every request."),
-        EnvironmentSpec("BAO_KV1_MOUNTS", help: "The mounts, separated by commas, that are KV v1; every other mount is read as KV v2."),
-        EnvironmentSpec("BAO_CLIENT_TIMEOUT", help: "Seconds one request to BAO_ADDR may take, connecting to answering (default 10)."),
-        EnvironmentSpec("BAO_APPROLE_ROLE_ID", help: "With no BAO_TOKEN: log in with AppRole as this role."),
-        EnvironmentSpec("BAO_APPROLE_SECRET_ID_FILE", unlocks: true, help: "A file that holds the AppRole secret id (or a wrapping token of it)."),
-        EnvironmentSpec("BAO_APPROLE_SECRET_ID", unlocks: true, help: "The AppRole secret id itself, when no file holds it."),
-        EnvironmentSpec("BAO_APPROLE_SECRET_ID_WRAPPED", help: """
+        EnvironmentSpec(.baoCACert, help: "A PEM file of the CA certificates that sign BAO_ADDR's certificate."),
+        EnvironmentSpec(.baoCAPath, help: "A hashed directory (c_rehash) of CA certificates; with neither, /etc/ssl/certs."),
+        EnvironmentSpec(.baoNamespace, help: "The OpenBao namespace of every request."),
+        EnvironmentSpec(.baoKV1Mounts, help: "The mounts, separated by commas, that are KV v1; every other mount is read as KV v2."),
+        EnvironmentSpec(.baoClientTimeout, help: "Seconds one request to BAO_ADDR may take, connecting to answering (default 10)."),
+        EnvironmentSpec(.baoAppRoleRoleID, help: "With no BAO_TOKEN: log in with AppRole as this role."),
+        EnvironmentSpec(.baoAppRoleSecretIDFile, unlocks: true, help: "A file that holds the AppRole secret id (or a wrapping token of it)."),
+        EnvironmentSpec(.baoAppRoleSecretID, unlocks: true, help: "The AppRole secret id itself, when no file holds it."),
+        EnvironmentSpec(.baoAppRoleSecretIDWrapped, help: """
             When set as for VAULT_NO_INTERACTION, the secret id given is a response-wrapping token, unwrapped (once: it is single-use) before the login.
             """),
-        EnvironmentSpec("BAO_APPROLE_MOUNT", help: "Where AppRole is mounted (default approle)."),
-        EnvironmentSpec("https_proxy", help: "An http://HOST:PORT proxy for https:// addresses of BAO_ADDR (a CONNECT tunnel); no_proxy names hosts reached directly."),
-        EnvironmentSpec("VAULT_MOUNT_PATH", help: "Set by vault run --mount for the command it runs: the path of the named pipe."),
-        EnvironmentSpec("KUBERNETES_EXEC_INFO", help: """
+        EnvironmentSpec(.baoAppRoleMount, help: "Where AppRole is mounted (default approle)."),
+        EnvironmentSpec(.httpsProxy, help: "An http://HOST:PORT proxy for https:// addresses of BAO_ADDR (a CONNECT tunnel); no_proxy names hosts reached directly."),
+        EnvironmentSpec(.vaultMountPath, help: "Set by vault run --mount for the command it runs: the path of the named pipe."),
+        EnvironmentSpec(.kubernetesExecInfo, help: """
             Set by kubectl for vault kube-credential: the API version, the cluster's server and whether it may prompt.
             """),
-        EnvironmentSpec("CI", help: """
+        EnvironmentSpec(.ci, help: """
             When set as for VAULT_NO_INTERACTION, as CI services do, never prompt: a locked vault exits with 36; \
             and keep unlock sessions out of the kernel keyring, as with --no-keyring (runner jobs often share one user).
             """),
-        EnvironmentSpec("GITHUB_ENV", help: "The file that env --format github appends to."),
-        EnvironmentSpec("XDG_CONFIG_HOME", help: """
+        EnvironmentSpec(.githubEnv, help: "The file that env --format github appends to."),
+        EnvironmentSpec(.xdgConfigHome, help: """
             The config file is $XDG_CONFIG_HOME/vault/config, or ~/.config/vault/config when it is unset.
             """),
-        EnvironmentSpec("XDG_DATA_HOME", help: """
+        EnvironmentSpec(.xdgDataHome, help: """
             The directory of the default vault and of the device keys is $XDG_DATA_HOME/vault, or \
             ~/.local/share/vault when it is unset.
             """),
-        EnvironmentSpec("XDG_RUNTIME_DIR", help: """
+        EnvironmentSpec(.xdgRuntimeDir, help: """
             Unlock sessions and the after-first-unlock cache live in $XDG_RUNTIME_DIR/vault; when it is \
             unset, in /tmp/vault-UID while that is a 0700 directory of yours, else in \
             $XDG_STATE_HOME/vault/runtime.
             """),
-        EnvironmentSpec("XDG_STATE_HOME", help: """
+        EnvironmentSpec(.xdgStateHome, help: """
             What this machine has seen of each vault (its counters, against rollback) lives in \
             $XDG_STATE_HOME/vault/seen, or ~/.local/state/vault/seen when it is unset.
             """),
-        EnvironmentSpec("NO_COLOR", help: "When set and not empty, help is printed without bold headings."),
-        EnvironmentSpec("VAULT_TEST_NOW", help: """
+        EnvironmentSpec(.noColor, help: "When set and not empty, help is printed without bold headings."),
+        EnvironmentSpec(.vaultTestNow, help: """
             For tests only, and read by debug builds only: the time, in Unix seconds, for expiry and \
             session checks.
             """),
-        EnvironmentSpec("VAULT_LIBSECRET_PATH", help: """
+        EnvironmentSpec(.vaultLibsecretPath, help: """
             For tests only, and read by debug builds only: load libsecret from this path instead of \
             libsecret-1.so.0.
             """),
-        EnvironmentSpec("VAULT_TSS2_ESYS_PATH", help: """
+        EnvironmentSpec(.vaultTSS2ESYSPath, help: """
             For tests only, and read by debug builds only: load tpm2-tss's ESAPI from this path instead of \
             libtss2-esys.so.0.
             """),
-        EnvironmentSpec("VAULT_PROGRESS_IMMEDIATE", help: """
+        EnvironmentSpec(.vaultProgressImmediate, help: """
             For tests only, and read by debug builds only: when 1, show the progress line of long \
             commands at once instead of after a second.
             """),
-        EnvironmentSpec("VAULT_TEST_SHUTDOWN_PAUSE_MS", help: """
+        EnvironmentSpec(.vaultTestShutdownPauseMS, help: """
             For tests only, and read by debug builds only: milliseconds `vault secret-service serve` \
             waits, once idle, before it releases its bus name.
             """),

@@ -23,7 +23,7 @@ final class ProgressLine {
         guard terminal.stderrIsTTY, !terminal.quiet, VaultAccess(invocation).reasonPromptsAreOff == nil else { return nil }
         #if DEBUG
         // For tests, which never wait on the clock: show from the first item.
-        let delay = invocation.environment["VAULT_PROGRESS_IMMEDIATE"] == "1" ? 0 : 1
+        let delay = Settings(invocation).value(variable: .vaultProgressImmediate) == "1" ? 0 : 1
         #else
         let delay = 1
         #endif
