@@ -16,10 +16,8 @@ extension SyncRun {
     func remoteNeedingRepair(_ tracking: String, named shown: String) throws -> HistoryBreak? {
         guard repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
               !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) else { return nil }
-        // Checked from the commit last checked here, or from HEAD when that is older or unrelated.
-        let since = [vault.lastCheckedCommit(), "HEAD"].compactMap { $0 }
         do {
-            try history.requireHeadHolds(tracking, path: relative, shown: access.location.path, since: since, finding: .onRemote(remote: shown))
+            try history.requireHeadHolds(tracking, path: relative, shown: access.location.path, since: checkedBeforeRemote, finding: .onRemote(remote: shown))
             return nil
         } catch VaultError.historyDropsTeamLog(let found) {
             guard try vault.keysAreTheOwners() else { throw VaultError.historyDropsTeamLog(found) }
@@ -27,10 +25,16 @@ extension SyncRun {
         }
     }
 
+    /// Where the remote's branch is checked from: the commit last checked here, or HEAD when that is
+    /// older or unrelated.
+    private var checkedBeforeRemote: [String] { [vault.lastCheckedCommit(), "HEAD"].compactMap { $0 } }
+
     /// The owner's repair of a remote branch whose head dropped team log entries: a merge commit of
     /// it whose vault file has every entry either side had — this clone's log, which holds them,
     /// wins; the other side's items come in as conflicts where they differ (no merge base: the
     /// remote's file may be older than any base) — instead of a fast-forward onto the dropped log.
+    /// The files the remote's commits dropped are merged in too: a `git merge -s ours` of this
+    /// clone's own commit leaves the remote's head equal to HEAD, its dropped side only in a parent.
     func repair(_ tracking: String, named shown: String, _ broken: HistoryBreak) throws {
         guard let ours = repository.blob("HEAD:\(relative)"), let theirs = repository.blob("\(tracking):\(relative)") else { return }
         let origins = (ours: repository.describe("HEAD"), theirs: repository.describe(tracking))
@@ -43,6 +47,12 @@ extension SyncRun {
         let report = try merge(base: nil, ours: ours, theirs: theirs, origins: origins)
         say(report, from: origins.theirs)
         try repository.output(["add", "--", relative])
+        for dropped in try history.droppedFiles(tracking, path: relative, since: checkedBeforeRemote) {
+            guard let merged = repository.blob(":\(relative)"), !Vault.teamLogHolds(merged, logsOf: [dropped.file]) else { continue }
+            let droppedOrigin = "what \(history.abbreviated(dropped.commit)) dropped"
+            say(try merge(base: nil, ours: merged, theirs: dropped.file, origins: (ours: origins.ours, theirs: droppedOrigin)), from: droppedOrigin)
+            try repository.output(["add", "--", relative])
+        }
         try repository.output(["commit", "-q", "--no-edit"])
         invocation.terminal.say("repaired \(shown): its commit \(broken.commit) dropped team log entries; the merge keeps every entry of both sides")
     }
