@@ -10,6 +10,37 @@ extension SyncRun {
         try history.requireHeadHolds(head, path: relative, shown: access.location.path, since: vault.lastCheckedCommit().map { [$0] } ?? [], finding: finding)
     }
 
+    /// HEAD checked before the sync builds on it (49 when it drops team log entries), except on the
+    /// owner's machine when every commit that dropped them is on the remote's branch already (a pull
+    /// onto a rolled-back head): there the files they dropped are merged into the vault file and
+    /// committed on HEAD, the repair this sync then pushes. Returns the break it repaired.
+    func requireHeadHoldsOrRepair(_ tracking: String, named shown: String) throws -> HistoryBreak? {
+        do {
+            try requireHistoryHolds("HEAD", finding: .beforeSyncing)
+            return nil
+        } catch VaultError.historyDropsTeamLog(let found) {
+            let dropped = try history.droppedFiles("HEAD", path: relative, since: vault.lastCheckedCommit().map { [$0] } ?? [])
+            guard !dropped.isEmpty, dropped.allSatisfy({ repository.succeeds(["merge-base", "--is-ancestor", $0.commit, tracking]) }),
+                  try vault.keysAreTheOwners() else { throw VaultError.historyDropsTeamLog(found) }
+            try repository.output(["add", "--", relative])
+            try mergeIn(dropped, ours: repository.describe("HEAD"))
+            try repository.output(["commit", "-q", "-m", "vault sync: repair of \(shown)'s commit \(found.commit), which dropped team log entries", "--", relative])
+            invocation.terminal.say("repaired \(shown): its commit \(found.commit) dropped team log entries; this commit keeps every entry")
+            return found
+        }
+    }
+
+    /// The files commits dropped, merged into the vault file `git add`ed (the index's) where it does
+    /// not hold their logs yet (no merge base: the dropped side may be older than any), each added.
+    private func mergeIn(_ dropped: [(commit: String, file: [UInt8])], ours: String) throws {
+        for dropped in dropped {
+            guard let merged = repository.blob(":\(relative)"), !Vault.teamLogHolds(merged, logsOf: [dropped.file]) else { continue }
+            let droppedOrigin = "what \(history.abbreviated(dropped.commit)) dropped"
+            say(try merge(base: nil, ours: merged, theirs: dropped.file, origins: (ours: ours, theirs: droppedOrigin)), from: droppedOrigin)
+            try repository.output(["add", "--", relative])
+        }
+    }
+
     /// When the remote's branch (not yet in HEAD) drops team log entries of a commit before it: the
     /// commit that did, for the owner to repair; for anyone else, the refusal naming the owner.
     /// Nil when the remote's branch keeps every entry, or is already in HEAD (checked with it).
@@ -47,12 +78,7 @@ extension SyncRun {
         let report = try merge(base: nil, ours: ours, theirs: theirs, origins: origins)
         say(report, from: origins.theirs)
         try repository.output(["add", "--", relative])
-        for dropped in try history.droppedFiles(tracking, path: relative, since: checkedBeforeRemote) {
-            guard let merged = repository.blob(":\(relative)"), !Vault.teamLogHolds(merged, logsOf: [dropped.file]) else { continue }
-            let droppedOrigin = "what \(history.abbreviated(dropped.commit)) dropped"
-            say(try merge(base: nil, ours: merged, theirs: dropped.file, origins: (ours: origins.ours, theirs: droppedOrigin)), from: droppedOrigin)
-            try repository.output(["add", "--", relative])
-        }
+        try mergeIn(try history.droppedFiles(tracking, path: relative, since: checkedBeforeRemote), ours: origins.ours)
         try repository.output(["commit", "-q", "--no-edit"])
         invocation.terminal.say("repaired \(shown): its commit \(broken.commit) dropped team log entries; the merge keeps every entry of both sides")
     }
