@@ -106,9 +106,7 @@ import Testing
     }
 
     /// The owner's repair committed but not pushed (here the remote refuses that push once): the next
-    /// sync pushes the repair, and the owner's changes go on. (Asked by TeamConvergenceTests seed
-    /// 9122549999370491363, where the owner's sync SIGKILLed after it said "repaired" left that machine
-    /// refusing its own head; this plain form holds, so that run's cause lies elsewhere: open.)
+    /// sync pushes the repair, and the owner's changes go on.
     @Test func aRepairNotYetPushedIsPushedByTheNextSync() throws {
         let team = try Sync.makeTeam()
         let (alice, bob) = (team.alice, team.bob)
@@ -132,5 +130,77 @@ import Testing
         try Sync.expectSettled(alice, team)
         try alice.mustVault(["add", "-s", "after-repair", "-a", "alice", "-w", "after-repair-1"])
         #expect(try TeamLogSyncTests.members(alice)["carol"] == nil, "carol is back")
+    }
+
+    /// The owner's own machine rolled the remote back (found by TeamConvergenceTests seed
+    /// 9122549999370491363): the desktop, which had not fetched the laptop's removal of carol, commits
+    /// a change, `git merge -s ours` of the remote and a plain `git push`, then resets to its own
+    /// commit. The remote's head then holds the desktop's file, its dropped side (the removal) only in
+    /// a parent: the repair merged HEAD's file with that same file, kept no entry of the removal, and
+    /// refused its own merge (49) on every sync after. The repair merges the dropped side in too.
+    @Test func aRepairBringsInTheSideTheRemotesMergeDropped() throws {
+        let (team, desktop) = try Self.carolRemovedUnseenByADesktop()
+        let laptop = team.alice
+        try desktop.mustVault(["update", "-s", "github", "-a", "alice", "-w", "gh-from-the-desktop"])
+        try desktop.mustGit(["commit", "-q", "-m", "desktop's change", "--", "team.vault"])
+        try desktop.mustGit(["fetch", "-q"])
+        try desktop.mustGit(["merge", "-s", "ours", "--no-edit", "@{u}"])
+        let rolledBack = String(try desktop.head().prefix(7))
+        try desktop.mustGit(["push", "-q"])
+        try desktop.mustGit(["reset", "-q", "--hard", "HEAD^1"])
+
+        try Self.expectDesktopRepairs(team, desktop, rolledBack, "repairing the remote's merge that dropped the removal")
+        // The desktop's change came in with the dropped side, which has no merge base: kept as a conflict.
+        let conflicts = try laptop.vault(["conflicts"])
+        Sync.expectStatus(conflicts, 0, "laptop: vault conflicts after the repair")
+        #expect(conflicts.stdoutText.contains("github"), "the desktop's change is listed in conflict: \(conflicts.stdoutText)")
+    }
+
+    /// The owner's other machine, which had not seen the removal, pulls with `git pull --rebase` onto a
+    /// rolled-back head (found by TeamConvergenceTests seed 409866415124778821): its HEAD then builds on
+    /// the commit that dropped the removal, and its sync refused it (49) on every run after. The
+    /// owner's sync repairs it on HEAD, as it repairs the remote's branch.
+    @Test func anOwnersPullOntoARolledBackHeadIsRepairedByItsSync() throws {
+        let (team, desktop) = try Self.carolRemovedUnseenByADesktop()
+        let bob = team.bob
+        try bob.mustGit(["pull", "-q", "--ff-only"])
+        for step in try #require(Self.undoings["revert"]) { try bob.mustGit(step) }
+        let rolledBack = String(try bob.head().prefix(7))
+        try bob.mustGit(["push", "-q"])
+        try desktop.mustVault(["update", "-s", "github", "-a", "alice", "-w", "gh-from-the-desktop"])
+        try desktop.mustGit(["commit", "-q", "-m", "desktop's change", "--", "team.vault"])
+        try desktop.mustGit(["pull", "-q", "--rebase"])
+
+        try Self.expectDesktopRepairs(team, desktop, rolledBack, "on its pull onto the rolled-back head")
+    }
+
+    /// A team with carol; the owner's second machine (the desktop) clones it and sets up the driver,
+    /// then the laptop removes carol and syncs, unseen by the desktop.
+    static func carolRemovedUnseenByADesktop() throws -> (Sync.Team, desktop: Person) {
+        let team = try Sync.makeTeam()
+        _ = try TeamLogSyncTests.addCarol(team)
+        try Sync.sync(team.alice)
+        let desktop = try Person("alice-desktop")
+        try desktop.sandbox.write("pass", Array("alice's passphrase".utf8))
+        desktop.env["VAULT_PASSPHRASE_FILE"] = desktop.sandbox.path("pass")
+        try desktop.clone(team.remote)
+        Sync.expectStatus(try desktop.vault(["sync", "--setup"]), 0, "alice's desktop: vault sync --setup")
+        Sync.expectStatus(try team.alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "laptop: vault member remove carol")
+        try Sync.sync(team.alice)
+        return (team, desktop)
+    }
+
+    /// The desktop's sync repairs (`rolledBack` named), the team settles with carol out, and what the
+    /// desktop writes next reaches the laptop.
+    static func expectDesktopRepairs(_ team: Sync.Team, _ desktop: Person, _ rolledBack: String, _ context: String) throws {
+        let repair = try desktop.vault(["sync"])
+        Sync.expectStatus(repair, 0, "desktop: vault sync \(context)")
+        #expect(repair.stderr.contains("repaired") && repair.stderr.contains(rolledBack), "the desktop's sync says what it repaired: \(repair.stderr)")
+        try Sync.expectSettled(desktop, team)
+        #expect(try TeamLogSyncTests.members(desktop)["carol"] == nil, "carol is back after the repair")
+        try desktop.mustVault(["add", "-s", "after-repair", "-a", "alice", "-w", "after-repair-1"])
+        try Sync.sync(desktop)
+        try Sync.sync(team.alice)
+        try Sync.expectSecret(team.alice, "after-repair", "alice", "after-repair-1")
     }
 }

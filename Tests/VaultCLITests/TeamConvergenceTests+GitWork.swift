@@ -38,6 +38,19 @@ extension TeamConvergenceTests.Run {
         return result
     }
 
+    /// A plain `git push -q` of HEAD; whether it went through. The vault files of the commits it sent
+    /// (those no remote-tracking branch of the clone holds) go into `handPushedFiles`.
+    func handPush(_ m: Member) throws -> Bool {
+        let commits = try m.person.git(["rev-list", "HEAD", "--not", "--remotes"]).stdoutText.split(separator: "\n")
+        let files = try commits.compactMap { commit -> String? in
+            let blob = try m.person.git(["rev-parse", "-q", "--verify", "\(commit):team.vault"])
+            return blob.status == 0 ? blob.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+        }
+        guard try handGit(m, ["push", "-q"]).status == 0 else { return false }
+        handPushedFiles.formUnion(files)
+        return true
+    }
+
     /// `vault add` while git holds an operation unfinished: refused (2, naming it), the file unchanged.
     func expectWriteRefused(_ m: Member) throws {
         guard let operation = operationInProgress(m) else { return }
@@ -184,7 +197,7 @@ extension TeamConvergenceTests.Run {
     /// git (older items, the team log whole), which machines that saw the newer file take for a rollback.
     func plainPush(_ m: Member, puttingBack: Bool = false) throws {
         guard rolledBack == nil else { return }
-        if try handGit(m, ["push", "-q"]).status == 0 {
+        if try handPush(m) {
             remoteKnows.formUnion(m.knows)
             try notePublishedRemovals(at: try remoteHead())
             count("plain pushes")
@@ -231,7 +244,7 @@ extension TeamConvergenceTests.Run {
             if pushFirst || chance(35) { try plainPush(m, puttingBack: true) }
         case 49 where write.stderr.contains("drops team log entries"):
             count("writes refused on a file put back that drops team log entries")
-            if (pushFirst || chance(40)), rolledBack == nil, try handGit(m, ["push", "-q"]).status == 0 {
+            if (pushFirst || chance(40)), rolledBack == nil, try handPush(m) {
                 // No hook on the remote: the head drops the removal until the owner's sync repairs it.
                 recordPutBack(m, file, start, acknowledgeable: false)
                 remoteKnows.formUnion(m.knows)

@@ -33,6 +33,9 @@ extension TeamConvergenceTests {
         /// The remote's head when a plain `git push` put a vault file there that drops team log entries,
         /// until the owner's sync repairs it.
         var rolledBack: String?
+        /// The vault files (blob ids) of commits a plain `git push` sent: a clone's own commits, which
+        /// may be sealed before it learned of a removal (docs/TEAMS.md, "does not hold").
+        var handPushedFiles: Set<String> = []
         /// A plain `git push` put a file back on the remote whose items are older than a machine may have
         /// seen (the team log whole): such a machine refuses changes until a newer write reaches it.
         var itemsPutBack = false

@@ -194,7 +194,7 @@ struct SyncRun {
         // A HEAD the remote's branch contains is checked as part of it (a head the owner repaired
         // holds what HEAD dropped, and the fast-forward onto it is the way out).
         if !repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking]) {
-            try requireHistoryHolds("HEAD", finding: .beforeSyncing)
+            repaired = try requireHeadHoldsOrRepair(tracking, named: shown)
         }
         for attempt in 1...SyncCommand.pushAttempts {
             if attempt > 1 { try repository.output(["fetch", "-q", remote]) }

@@ -10,16 +10,45 @@ extension SyncRun {
         try history.requireHeadHolds(head, path: relative, shown: access.location.path, since: vault.lastCheckedCommit().map { [$0] } ?? [], finding: finding)
     }
 
+    /// HEAD checked before the sync builds on it (49 when it drops team log entries), except on the
+    /// owner's machine when every commit that dropped them is on the remote's branch already (a pull
+    /// onto a rolled-back head): there the files they dropped are merged into the vault file and
+    /// committed on HEAD, the repair this sync then pushes. Returns the break it repaired.
+    func requireHeadHoldsOrRepair(_ tracking: String, named shown: String) throws -> HistoryBreak? {
+        do {
+            try requireHistoryHolds("HEAD", finding: .beforeSyncing)
+            return nil
+        } catch VaultError.historyDropsTeamLog(let found) {
+            let dropped = try history.droppedFiles("HEAD", path: relative, since: vault.lastCheckedCommit().map { [$0] } ?? [])
+            guard !dropped.isEmpty, dropped.allSatisfy({ repository.succeeds(["merge-base", "--is-ancestor", $0.commit, tracking]) }),
+                  try vault.keysAreTheOwners() else { throw VaultError.historyDropsTeamLog(found) }
+            try repository.output(["add", "--", relative])
+            try mergeIn(dropped, ours: repository.describe("HEAD"))
+            try repository.output(["commit", "-q", "-m", "vault sync: repair of \(shown)'s commit \(found.commit), which dropped team log entries", "--", relative])
+            invocation.terminal.say("repaired \(shown): its commit \(found.commit) dropped team log entries; this commit keeps every entry")
+            return found
+        }
+    }
+
+    /// The files commits dropped, merged into the vault file `git add`ed (the index's) where it does
+    /// not hold their logs yet (no merge base: the dropped side may be older than any), each added.
+    private func mergeIn(_ dropped: [(commit: String, file: [UInt8])], ours: String) throws {
+        for dropped in dropped {
+            guard let merged = repository.blob(":\(relative)"), !Vault.teamLogHolds(merged, logsOf: [dropped.file]) else { continue }
+            let droppedOrigin = "what \(history.abbreviated(dropped.commit)) dropped"
+            say(try merge(base: nil, ours: merged, theirs: dropped.file, origins: (ours: ours, theirs: droppedOrigin)), from: droppedOrigin)
+            try repository.output(["add", "--", relative])
+        }
+    }
+
     /// When the remote's branch (not yet in HEAD) drops team log entries of a commit before it: the
     /// commit that did, for the owner to repair; for anyone else, the refusal naming the owner.
     /// Nil when the remote's branch keeps every entry, or is already in HEAD (checked with it).
     func remoteNeedingRepair(_ tracking: String, named shown: String) throws -> HistoryBreak? {
         guard repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
               !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) else { return nil }
-        // Checked from the commit last checked here, or from HEAD when that is older or unrelated.
-        let since = [vault.lastCheckedCommit(), "HEAD"].compactMap { $0 }
         do {
-            try history.requireHeadHolds(tracking, path: relative, shown: access.location.path, since: since, finding: .onRemote(remote: shown))
+            try history.requireHeadHolds(tracking, path: relative, shown: access.location.path, since: checkedBeforeRemote, finding: .onRemote(remote: shown))
             return nil
         } catch VaultError.historyDropsTeamLog(let found) {
             guard try vault.keysAreTheOwners() else { throw VaultError.historyDropsTeamLog(found) }
@@ -27,10 +56,16 @@ extension SyncRun {
         }
     }
 
+    /// Where the remote's branch is checked from: the commit last checked here, or HEAD when that is
+    /// older or unrelated.
+    private var checkedBeforeRemote: [String] { [vault.lastCheckedCommit(), "HEAD"].compactMap { $0 } }
+
     /// The owner's repair of a remote branch whose head dropped team log entries: a merge commit of
     /// it whose vault file has every entry either side had — this clone's log, which holds them,
     /// wins; the other side's items come in as conflicts where they differ (no merge base: the
     /// remote's file may be older than any base) — instead of a fast-forward onto the dropped log.
+    /// The files the remote's commits dropped are merged in too: a `git merge -s ours` of this
+    /// clone's own commit leaves the remote's head equal to HEAD, its dropped side only in a parent.
     func repair(_ tracking: String, named shown: String, _ broken: HistoryBreak) throws {
         guard let ours = repository.blob("HEAD:\(relative)"), let theirs = repository.blob("\(tracking):\(relative)") else { return }
         let origins = (ours: repository.describe("HEAD"), theirs: repository.describe(tracking))
@@ -43,6 +78,7 @@ extension SyncRun {
         let report = try merge(base: nil, ours: ours, theirs: theirs, origins: origins)
         say(report, from: origins.theirs)
         try repository.output(["add", "--", relative])
+        try mergeIn(try history.droppedFiles(tracking, path: relative, since: checkedBeforeRemote), ours: origins.ours)
         try repository.output(["commit", "-q", "--no-edit"])
         invocation.terminal.say("repaired \(shown): its commit \(broken.commit) dropped team log entries; the merge keeps every entry of both sides")
     }

@@ -54,8 +54,25 @@ struct TeamLogHistory {
     /// `checked` (commits this repository no longer has are left out; none: its whole history), as
     /// `requireHolds` does.
     func requireHeadHolds(_ head: String, path: String, shown: String, since checked: [String], finding: HistoryBreak.Finding) throws {
+        try requireHolds(head, path: path, shown: shown, steps: try steps(head, since: checked), finding: finding)
+    }
+
+    /// The files at `path` that commits of `head` since those of `checked` dropped team log entries
+    /// of (each with the commit that dropped them), oldest first.
+    func droppedFiles(_ head: String, path: String, since checked: [String]) throws -> [(commit: String, file: [UInt8])] {
+        var blobs = BlobReader(repository: repository)
+        return try steps(head, since: checked).filter { $0.path == path }.compactMap { step in
+            guard let before = blobs[step.before], let after = blobs[step.after],
+                  Vault.areVersionsOfOneVault(before, after), !Vault.teamLogHolds(after, logsOf: [before]) else { return nil }
+            return (step.commit, before)
+        }
+    }
+
+    /// The steps of `head` since the commits of `checked` (those this repository no longer has are
+    /// left out; none: its whole history).
+    private func steps(_ head: String, since checked: [String]) throws -> [Step] {
         let known = checked.filter { repository.succeeds(["rev-parse", "-q", "--verify", "\($0)^{commit}"]) }
-        try requireHolds(head, path: path, shown: shown, steps: try steps([head] + (known.isEmpty ? [] : ["--not"] + known)), finding: finding)
+        return try steps([head] + (known.isEmpty ? [] : ["--not"] + known))
     }
 
     /// The commit's short name (git's abbreviation).
