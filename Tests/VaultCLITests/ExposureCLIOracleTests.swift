@@ -43,8 +43,9 @@ import VaultTestSupport
         try ExposureTests.walk(history, steps: steps - steps / 2, from: steps / 2, random: &random)
         let versions = try history.versions()
         let probe = try Sandbox()
-        let trusts = try versions.enumerated().map { number, version in
-            try Self.trust(of: version, key: history.s.path("key"), probe: probe, place: "trust-\(number)")
+        let ownerKey = history.s.path("key")
+        let trusts = try Self.inParallel(versions.count) { number in
+            try Self.trust(of: versions[number], key: ownerKey, probe: probe, place: "trust-\(number)")
         }
         let live = try history.liveValues()
         let principals = history.members.sorted { $0.key < $1.key }.map {
@@ -52,15 +53,9 @@ import VaultTestSupport
         } + history.credentials.sorted { $0.key < $1.key }.map {
             Principal(name: "credential " + $0.key, unlock: ["VAULT_CREDENTIAL": $0.value], exposure: ["--grant", $0.key], isMember: false)
         }
-        // Each principal in its own directories: they run side by side.
-        let results = Mutex([Result<Opened, Error>?](repeating: nil, count: principals.count))
-        DispatchQueue.concurrentPerform(iterations: principals.count) { index in
-            let result = Result { try Self.open(versions, trusts: trusts, as: principals[index], probe: probe) }
-            results.withLock { $0[index] = result }
-        }
+        let openedBy = try Self.inParallel(principals.count) { try Self.open(versions, trusts: trusts, as: principals[$0], probe: probe) }
         var summary: [String] = [], runnerOpened: [String] = []
-        for (principal, result) in zip(principals, results.withLock { $0 }) {
-            let opened = try #require(result).get()
+        for (principal, opened) in zip(principals, openedBy) {
             if principal.name == "runner" { runnerOpened = Array(opened.values.keys) }
             summary.append("\(principal.name): \(opened.versions) opened, \(opened.refused.values.reduce(0, +)) refused \(opened.refused), \(opened.values.count) values")
             #expect(opened.versions > 0, "seed \(seed): vault opened none of the \(versions.count) versions as \(principal.name)")
@@ -77,6 +72,16 @@ import VaultTestSupport
         print("ExposureCLIOracleTests: \(versions.count) versions; " + summary.joined(separator: "; "))
         // The read-only runner opens deploy's secret as it was when the runner was added (ExposureTests.teamHistory).
         #expect(runnerOpened.contains("deploy:ci:secret:4"), "seed \(seed): as the runner vault opens none of the values it was added to")
+    }
+
+    /// `body` of 0..<count, side by side (each call works in directories of its own), in order.
+    static func inParallel<T: Sendable>(_ count: Int, _ body: @Sendable (Int) throws -> T) throws -> [T] {
+        let results = Mutex([Result<T, Error>?](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let result = Result { try body(index) }
+            results.withLock { $0[index] = result }
+        }
+        return try results.withLock { $0 }.map { try #require($0).get() }
     }
 
     /// `vault trust` of a version, by the owner's key file, in a fresh state (the pin a member is given).
