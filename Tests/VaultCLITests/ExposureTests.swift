@@ -7,7 +7,9 @@ import VaultTestSupport
 /// revokes; branches merged with conflicts), then, for every member, every value the keys its slot ever carried open in any version
 /// of the file, found by the independent reader (Tests/FormatReader/vault_v3.py through
 /// Support/exposure-oracle.py). `vault exposure --member NAME --json` must list exactly those
-/// values, and mark live exactly those the current file still holds. The history is a seeded walk:
+/// values, and mark live exactly those the current file still holds. The CLI side of the oracle, every
+/// version opened by the built `vault` as each member and credential with a fresh state directory, is
+/// ExposureCLIOracleTests: every value it opens must be one exposure lists. The history is a seeded walk:
 /// VAULT_TEST_SEED replays one, VAULT_EXPOSURE_STEPS lengthens it (`make reliability` walks 1 000).
 @Suite struct ExposureTests {
     /// A vault in a git repository, its owner's key file, and members' identities.
@@ -86,8 +88,8 @@ import VaultTestSupport
             members[name] = identity
         }
 
-        /// Every blob of the vault file in any commit, as files, and the oracle's values per member.
-        func oracle() throws -> [String: Set<String>] {
+        /// Every blob of the vault file in any commit, as files, and the file as it is: the versions the oracles try.
+        func versions() throws -> [String] {
             let blobs = try s.run("/usr/bin/git", ["-C", repo, "log", "--all", "--format=%H", "--", "team.vault"]).stdoutText
                 .split(separator: "\n").map(String.init)
             var paths: [String] = []
@@ -97,8 +99,12 @@ import VaultTestSupport
                 try s.write("version-\(number)", blob.stdout)
                 paths.append(s.path("version-\(number)"))
             }
-            paths.append(repo + "/team.vault")
-            let spec = try JSONSerialization.data(withJSONObject: ["versions": paths, "identities": members, "credentials": credentials])
+            return paths + [repo + "/team.vault"]
+        }
+
+        /// The independent reader's values per member and credential, over every version.
+        func oracle() throws -> [String: Set<String>] {
+            let spec = try JSONSerialization.data(withJSONObject: ["versions": try versions(), "identities": members, "credentials": credentials])
             try s.write("oracle.json", Array(spec))
             let python = Sandbox.packageRoot + "/.venv-tests/bin/python3"
             let run = try s.run(FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3",
@@ -215,12 +221,10 @@ import VaultTestSupport
         }
     }
 
-    @Test func exposureListsExactlyWhatEachMemberCouldOpen() throws {
-        let steps = ProcessInfo.processInfo.environment["VAULT_EXPOSURE_STEPS"].flatMap(Int.init) ?? 30
-        var random = SeededGenerator(test: "ExposureTests")
-        let seed = random.seed
+    /// The history's fixed start the issue names: items before a scoped member exists, a revision, the
+    /// trash; the read-only runner of ci added after them.
+    static func teamHistory() throws -> History {
         let history = try History()
-        // A fixed start the issue names: items before a scoped member exists, a revision, the trash.
         try history.set("ci", "deploy", "ci", adding: true)
         try history.set("prod", "db", "admin", adding: true)
         try history.commit("items")
@@ -235,6 +239,14 @@ import VaultTestSupport
         try history.addMember("runner", groups: ["ci"], readOnly: true)
         history.current.insert("runner")
         try history.commit("runner added")
+        return history
+    }
+
+    @Test func exposureListsExactlyWhatEachMemberCouldOpen() throws {
+        let steps = ProcessInfo.processInfo.environment["VAULT_EXPOSURE_STEPS"].flatMap(Int.init) ?? 30
+        var random = SeededGenerator(test: "ExposureTests")
+        let seed = random.seed
+        let history = try Self.teamHistory()
         try Self.walk(history, steps: steps, random: &random)
         let oracle = try history.oracle()
         let live = try history.liveValues()
