@@ -62,11 +62,10 @@ struct MergePlan {
         }
     }
 
-    /// What `side`'s log did since the point both logs share (all of it when they share none).
+    /// What `side`'s log holds and the other side's lacks, on every branch (all of it when they share none).
     private func changes(of side: MergeSide) throws -> [TeamChange] {
-        guard let mine = log(side) else { return [] }
-        guard let other = log(side.other) else { return [] }
-        return try MergePlan.readingLogs(of: path) { try mine.changes(since: mine.latestCommonEntry(with: other)) }
+        guard let mine = log(side), let other = log(side.other) else { return [] }
+        return try MergePlan.readingLogs(of: path) { try mine.changes(notIn: other) }
     }
 
     /// The groups either side's log deleted: a merge brings back none of their items or keys.
@@ -115,12 +114,7 @@ struct MergePlan {
                 continue
             }
             // What the other side did that this side did not see.
-            let unseen: [TeamChange]
-            if let mine = log(side), let other = log(side.other) {
-                unseen = other.descends(from: mine) ? try MergePlan.readingLogs(of: path) { try other.changes(since: mine.head) } : try changes(of: side.other)
-            } else {
-                unseen = []
-            }
+            let unseen = try changes(of: side.other)
             let scopes = try membersBefore(side)
             var groups = Set<AccessGroup>()
             var everyGroup = false

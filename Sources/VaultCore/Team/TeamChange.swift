@@ -154,17 +154,11 @@ extension TeamLog {
         try states()[head] ?? TeamState()
     }
 
-    /// The changes on the path from the entry `ancestor` (exclusive; nil: from the start) to the
-    /// head, following first parents: what this branch did since `ancestor`.
-    func changes(since ancestor: [UInt8]?) throws -> [TeamChange] {
-        let all = try changes()
-        let position = Dictionary(uniqueKeysWithValues: hashes.enumerated().map { ($1, $0) })
-        var path: [TeamChange] = []
-        var at = position[head]
-        while let index = at, hashes[index] != ancestor {
-            path.append(all[index])
-            at = position[entries[index].parents[0]]
-        }
-        return path.reversed()
+    /// The changes of the entries this log holds and `other` lacks, in log order: what was done on
+    /// this side that `other` has not seen, on every branch a join brought in (a join lists its
+    /// parents by hash, so no one parent is "this side's").
+    func changes(notIn other: TeamLog) throws -> [TeamChange] {
+        let all = try changes(), known = Set(other.hashes)
+        return hashes.indices.filter { !known.contains(hashes[$0]) }.map { all[$0] }
     }
 }

@@ -19,18 +19,19 @@ extension TeamLog {
             .max { a, b in a.1.keyEpoch != b.1.keyEpoch ? a.1.keyEpoch < b.1.keyEpoch : b.0.lexicographicallyPrecedes(a.0) }?.0
     }
 
-    /// The recipients whose membership an entry on the path from `ancestor` to the head changed.
-    func touchedRecipients(since ancestor: [UInt8]?) throws -> Set<AgeRecipient> {
-        let states = try states()
-        let position = Dictionary(uniqueKeysWithValues: hashes.enumerated().map { ($1, $0) })
+    /// The recipients whose membership an entry this log holds and `other` lacks changed, on every
+    /// branch. A join entry changed a member only where it stands otherwise than in each parent (left
+    /// out); the rest it took from a branch, whose own entries count where `other` lacks them.
+    func touchedRecipients(notIn other: TeamLog) throws -> Set<AgeRecipient> {
+        let states = try states(), known = Set(other.hashes)
         var touched = Set<AgeRecipient>()
-        var at = position[head]
-        while let index = at, hashes[index] != ancestor {
-            let before = states[entries[index].parents[0]]?.members ?? [], after = states[hashes[index]]?.members ?? []
-            for member in before + after where before.first(where: { $0.recipient == member.recipient }) != after.first(where: { $0.recipient == member.recipient }) {
-                touched.insert(member.recipient)
+        for (hash, entry) in zip(hashes, entries) where !known.contains(hash) {
+            let after = states[hash]?.members ?? []
+            let before = entry.parents.map { states[$0]?.members ?? [] }
+            for recipient in Set((before.joined() + after).map(\.recipient)) {
+                let now = after.first { $0.recipient == recipient }
+                if before.allSatisfy({ members in members.first { $0.recipient == recipient } != now }) { touched.insert(recipient) }
             }
-            at = position[entries[index].parents[0]]
         }
         return touched
     }
@@ -47,7 +48,7 @@ extension TeamLog {
         let firstStates = try first.states(), secondStates = try second.states()
         let fork = common.flatMap { firstStates[$0] }?.members
         let mine = firstStates[first.head]?.members ?? [], theirs = secondStates[second.head]?.members ?? []
-        let touchedFirst = try first.touchedRecipients(since: common), touchedSecond = try second.touchedRecipients(since: common)
+        let touchedFirst = try first.touchedRecipients(notIn: second), touchedSecond = try second.touchedRecipients(notIn: first)
         var roster: [Member] = []
         var leftOut: [String] = []
         let recipients = (fork ?? []).map(\.recipient) + mine.map(\.recipient) + theirs.map(\.recipient)
