@@ -20,7 +20,7 @@ HELPER_LINKS = git-credential-vault docker-credential-vault
 TERRAFORM_PLUGIN_DIR ?= $(PREFIX)/lib/vault/terraform-plugins
 TERRAFORM_HELPER = terraform-credentials-vault
 
-.PHONY: all deps build release test check check-fast fuzz-smoke demo generate install uninstall clean bench reliability fuzz deb
+.PHONY: all deps build release test check check-fast format fuzz-smoke demo generate install uninstall clean bench reliability fuzz deb
 
 all: build
 
@@ -48,6 +48,10 @@ check:
 # out, not skipped), the Debian package or fuzzing. `make test` runs everything.
 check-fast:
 	scripts/check-fast.sh
+
+# Lays out every Swift source as .swift-format says (check-fast fails on a file it would change).
+format:
+	scripts/format.sh
 
 # Replays the committed fuzz inputs, then fuzzes each harness for FUZZ_SMOKE_SECONDS (default 5).
 fuzz-smoke:

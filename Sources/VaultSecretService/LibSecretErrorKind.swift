@@ -1,7 +1,7 @@
 import CLibSecret
 
 /// What an error libsecret reported is, told by its GError's domain and code,
-/// never by its message (issue 33).
+/// never by its message.
 public enum LibSecretErrorKind: Equatable, Sendable {
     /// No object at the D-Bus path asked: an item or collection another client
     /// deleted. libsecret reports a proxy whose object is not there ("No such

@@ -51,7 +51,8 @@ import Glibc
         for _ in 0..<Int(try r.u8()) { _ = try MemberSlot.decode(from: &r) }
         _ = try TeamLog.decode(from: &r, vaultID: Array(copy[10..<26]))
         _ = try r.raw(Ed25519.keySize + VaultFile.wrappedKeySize)  // the signing key, public and wrapped
-        _ = try r.raw(Ed25519.keySize + VaultFile.wrappedKeySize + Ed25519.signatureSize)  // the trust key, public and wrapped, and its statement
+        // The trust key, public and wrapped, and its statement.
+        _ = try r.raw(Ed25519.keySize + VaultFile.wrappedKeySize + Ed25519.signatureSize)
         for _ in 0..<Int(try r.u8()) { _ = try r.raw(1 + VaultFile.wrappedKeySize) }
         for _ in 0..<Int(try r.u32()) { _ = try WrappedGroupKey.decode(from: &r, version: 2) }
         let end = r.offset

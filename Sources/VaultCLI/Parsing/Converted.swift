@@ -1,5 +1,5 @@
 /// An option's value as its command's arguments converted it in `init`: the value, or the usage
-/// error its text gives. The error is thrown where it was always thrown (`get()`, called by
+/// error its text gives. The error is thrown when the value is asked for (`get()`, called by
 /// `validate()` or `run`), so that when two things are wrong the same one is named first; `run`
 /// never parses the text itself (`CLIEdgeRuleTests`).
 enum Converted<Value: Sendable>: Sendable {

@@ -18,7 +18,7 @@ public struct Invocation: Sendable {
         self.terminal = terminal
     }
 
-    /// The config file, read once per run whichever settings ask for it (a `get` asked six times).
+    /// The config file, read once per run however many settings ask for it.
     func config() throws -> Config {
         try loadedConfig.get { try Config.load(environment: environment) }
     }

@@ -196,7 +196,7 @@ extension Vault {
         if file.keyEpoch < floor, !inFlight {
             guard configuration.acceptRollback else {
                 // A file git put back (a revert, an old file committed) is older than this machine saw:
-                // the commit that put it back, and how to drop it, is the refusal to give (issue 48).
+                // the commit that put it back, and how to drop it, is the refusal to give.
                 try configuration.checkBeforeChanging?(self)
                 throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor)
             }

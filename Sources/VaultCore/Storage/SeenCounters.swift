@@ -16,7 +16,7 @@
 ///
 /// With the write generation it keeps the write id of the file at it: another file at the same
 /// counters is a sibling (another clone's write from the same base), not this vault as seen. A
-/// record written before the write id was kept has no `write-id` line: it reads as before, and
+/// record with no `write-id` line (older builds wrote none) reads as one with no write id, and
 /// takes the write id of the next file at its write generation that a write key vouches for.
 struct SeenCounters: Equatable {
     var keyEpoch: UInt64 = 0

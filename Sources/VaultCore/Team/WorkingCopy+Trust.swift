@@ -33,7 +33,7 @@ extension WorkingCopy {
 
     /// Unwraps, once, the trust key (with TWK: the owner alone), sealed with the header's public key
     /// in its AAD (93 otherwise). A key made in memory (a new vault, a re-key) is kept. A trust key
-    /// sealed as before TP was in its AAD opens too, checked against TP by derivation as it was then.
+    /// sealed without TP in its AAD (`AAD.trustKeyWithoutTP`) opens too, checked against TP by derivation.
     mutating func unwrapTrustKey() throws {
         guard file.version >= 2, trustKey == nil, let trustWrapKey = keys.trustWrapKey else { return }
         if let opened = SealedTrustKey.open(file.wrappedTrustKey, under: trustWrapKey, vaultID: file.vaultID, publicKey: file.trustPublicKey) {
