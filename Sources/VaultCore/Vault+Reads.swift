@@ -28,13 +28,7 @@ extension Vault {
     /// files it was merged from): read from the logs' clear parts, so no key is needed. A file
     /// without a log (format v1 or v2) holds none; a parent without one is held by any.
     public static func teamLogHolds(_ bytes: [UInt8], logsOf parents: [[UInt8]]) -> Bool {
-        guard let log = try? VaultFile.decode(FileBytes(bytes)).file.teamLog else {
-            return parents.allSatisfy { (try? VaultFile.decode(FileBytes($0)).file.teamLog) == nil }
-        }
-        return parents.allSatisfy { parent in
-            guard let parentLog = try? VaultFile.decode(FileBytes(parent)).file.teamLog else { return true }
-            return log.descends(from: parentLog)
-        }
+        TeamLog.ofFile(bytes, holdsTheLogsOf: parents)
     }
 
     /// The attributes of the one item that matches `query` and its earlier secrets, newest first
@@ -55,19 +49,7 @@ extension Vault {
     /// so nothing vouches that the owner wrote them. Throws `untrustedVault` (51) when one is pinned
     /// and the vault is not signed under it.
     public func ownerAllowedEnvNames() throws -> [AccessGroup: AllowedEnvNames]? {
-        try withKeys {
-            let vault = try readSnapshot()
-            let allowed = vault.file.teamLog?.allowedEnvNames() ?? [:]
-            if allowed.isEmpty { return [:] }
-            guard let pinned = configuration.trustedFingerprint else { return nil }
-            guard vault.headerIsSigned(byFingerprint: pinned) else { throw VaultError.untrustedVault(path: location.path, pinned: pinned) }
-            var byGroup: [AccessGroup: AllowedEnvNames] = [:]
-            for (id, names) in allowed {
-                guard let group = vault.keys.groups[id]?.group, vault.scope?.contains(id) ?? true else { continue }
-                byGroup[group] = names
-            }
-            return byGroup
-        }
+        try withKeys { try readSnapshot().ownerAllowedEnvNames(pinned: configuration.trustedFingerprint, path: location.path) }
     }
 
     /// Every item matching `query`, with its secret, in index order, telling `progress` of each.
@@ -142,16 +124,11 @@ extension Vault {
         }
     }
 
-    /// The groups `vault` opens (within a scoped credential's groups), sorted by name, and how many it
-    /// does not; with a way to ask, asks for a credential rather than leave groups out.
+    /// The groups `vault` opens (`OpenVault.heldGroups`); with a way to ask, asks for a credential rather than leave groups out.
     private func heldGroups(of vault: some OpenVault) throws -> (groups: [(id: GroupID, group: AccessGroup)], unopened: Int) {
-        let held = vault.file.groups.compactMap { entry -> (id: GroupID, group: AccessGroup)? in
-            guard let group = vault.keys.groups[entry.groupID]?.group, vault.scope?.contains(entry.groupID) ?? true else { return nil }
-            return (entry.groupID, group)
-        }
-        let unopened = vault.scope == nil ? vault.file.groups.count - held.count : 0
-        if unopened > 0, canAsk { throw VaultError.locked(nil) }
-        return (held.sorted { $0.group.name < $1.group.name }, unopened)
+        let held = vault.heldGroups()
+        if held.unopened > 0, canAsk { throw VaultError.locked(nil) }
+        return held
     }
 
     /// Runs `check` before a change when HEAD moved since this machine last checked this vault's
@@ -255,14 +232,7 @@ extension Vault {
     /// Whether the team log says a member of this name or recipient was removed earlier. The owner's
     /// read (the log is sealed under the wrap key); a file without a team log (v2) says no.
     func wasRemovedEarlier(name: String, recipient: AgeRecipient) throws -> Bool {
-        try withKeys {
-            let vault = try readSnapshot()
-            guard vault.file.hasTeamLog else { return false }
-            return try vault.openedTeamLog().changes().contains { change in
-                guard case .memberRemoved(let removedName, let removedRecipient) = change else { return false }
-                return removedName == name || removedRecipient == recipient
-            }
-        }
+        try withKeys { try readSnapshot().teamLogRemovedMember(name: name, recipient: recipient) }
     }
 
     /// Writes the items `exportableItems(matching:where:)` chooses to a new bundle file (0600) at

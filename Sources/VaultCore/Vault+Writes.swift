@@ -253,15 +253,7 @@ extension Vault {
             }
             return MemberRemoval(member: shown, keyEpoch: outcome.keyEpoch, rekey: outcome)
         }
-        let epoch = try transaction { vault -> UInt64 in
-            let removed = try vault.removeMember(named: name)
-            guard case .groups(let ids, _) = removed.scope else { throw VaultError.changedSinceShown }
-            for id in ids where vault.file.groups.contains(where: { $0.groupID == id }) {
-                guard let group = vault.keys.groups[id]?.group else { continue }
-                _ = try vault.rotateGroupKey(id, progress: configuration.progress)
-            }
-            return vault.file.keyEpoch
-        }
+        let epoch = try transaction { vault in try vault.removeScopedMember(named: name, progress: configuration.progress) }
         return MemberRemoval(member: shown, keyEpoch: epoch, rekey: nil)
     }
 

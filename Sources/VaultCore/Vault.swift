@@ -54,8 +54,9 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// The keys at hand: the unlocker in use (`walk`).
     var source: KeySource { walk.keys }
     /// What the reads keep between them (the snapshot a write's first read kept, the member the identities opened as,
-    /// what the last read learnt of the device key, whether a write holds the lock): the one thing in a `Vault` that changes.
-    var reads = ReadState()
+    /// what the last read learnt of the device key, whether a write holds the lock): the one thing in a `Vault` that
+    /// changes, a reference the reading room owns and the reader, writer and their rooms' types share.
+    let reads = ReadState()
     /// The vault file is the backend with these features.
     public var fileVault: (any FileVaultFeatures)? { self }
     /// Whether the keys are a scoped credential's.
@@ -71,28 +72,9 @@ public final class Vault: ItemStore, FileVaultFeatures {
         }
     }
 
-    /// What the identities at hand open: nil for a full member (every key but the trust key), else the
-    /// scoped member's keys as a credential. Read from the file once, for the checks made before
-    /// a read (`checkScope`); every read opens the slot again from the file it reads.
-    func memberKeys() throws -> ScopedCredential? {
-        guard case .identity(let identities) = source else { return nil }
-        if let resolvedMember = reads.resolvedMember { return resolvedMember.credential }
-        let parsed = try Snapshot.parse(try readFile(), path: location.path)
-        // Who the identity is, like what it reads, is taken only from a vault signed by the key it trusts.
-        guard let pinned = configuration.trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
-        guard Snapshot.isSigned(parsed.file, header: parsed.header, byFingerprint: pinned) else {
-            throw VaultError.untrustedVault(path: location.path, pinned: pinned)
-        }
-        let (name, keys) = try Snapshot.openMemberSlot(parsed.file, identities: identities, path: location.path)
-        let credential: ScopedCredential?
-        switch keys {
-        case .full: credential = nil
-        case .scoped(let readOnly, let grants):
-            credential = ScopedCredential.member(name: name, vaultID: parsed.file.vaultID, readOnly: readOnly, grants: grants)
-        }
-        reads.resolvedMember = (name, credential)
-        return credential
-    }
+    /// What the identities at hand open: nil for a full member, else the scoped member's keys as a
+    /// credential (`SnapshotReader.memberKeys`).
+    func memberKeys() throws -> ScopedCredential? { try reader.memberKeys() }
 
     /// The name of the member whose slot the identities at hand open; nil for other keys, or when none opens.
     public var memberName: String? {

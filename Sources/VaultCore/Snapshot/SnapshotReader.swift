@@ -22,6 +22,29 @@ struct SnapshotReader {
     /// The keys at hand: the unlocker in use.
     var source: KeySource { walk.keys }
 
+    /// What the identities at hand open: nil for a full member (every key but the trust key), else the
+    /// scoped member's keys as a credential. Read from the file once, for the checks made before
+    /// a read (`checkScope`); every read opens the slot again from the file it reads.
+    func memberKeys() throws -> ScopedCredential? {
+        guard case .identity(let identities) = source else { return nil }
+        if let resolvedMember = reads.resolvedMember { return resolvedMember.credential }
+        let parsed = try Snapshot.parse(try readFile(), path: location.path)
+        // Who the identity is, like what it reads, is taken only from a vault signed by the key it trusts.
+        guard let pinned = configuration.trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
+        guard Snapshot.isSigned(parsed.file, header: parsed.header, byFingerprint: pinned) else {
+            throw VaultError.untrustedVault(path: location.path, pinned: pinned)
+        }
+        let (name, keys) = try Snapshot.openMemberSlot(parsed.file, identities: identities, path: location.path)
+        let credential: ScopedCredential?
+        switch keys {
+        case .full: credential = nil
+        case .scoped(let readOnly, let grants):
+            credential = ScopedCredential.member(name: name, vaultID: parsed.file.vaultID, readOnly: readOnly, grants: grants)
+        }
+        reads.resolvedMember = (name, credential)
+        return credential
+    }
+
     /// Runs `body`, asking the unlockers left when the keys at hand do not open what it needs (`UnlockWalk.withKeys`).
     func withKeys<R>(_ body: () throws -> R) throws -> R {
         try walk.withKeys(hasKeyringSlot: hasKeyringSlot, deviceKeyRefusal: { reads.deviceKeyRefusal }, body)
