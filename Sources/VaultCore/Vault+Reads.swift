@@ -28,13 +28,7 @@ extension Vault {
     /// files it was merged from): read from the logs' clear parts, so no key is needed. A file
     /// without a log (format v1 or v2) holds none; a parent without one is held by any.
     public static func teamLogHolds(_ bytes: [UInt8], logsOf parents: [[UInt8]]) -> Bool {
-        guard let log = try? VaultFile.decode(FileBytes(bytes)).file.teamLog else {
-            return parents.allSatisfy { (try? VaultFile.decode(FileBytes($0)).file.teamLog) == nil }
-        }
-        return parents.allSatisfy { parent in
-            guard let parentLog = try? VaultFile.decode(FileBytes(parent)).file.teamLog else { return true }
-            return log.descends(from: parentLog)
-        }
+        TeamLog.ofFile(bytes, holdsTheLogsOf: parents)
     }
 
     /// The attributes of the one item that matches `query` and its earlier secrets, newest first
@@ -55,19 +49,7 @@ extension Vault {
     /// so nothing vouches that the owner wrote them. Throws `untrustedVault` (51) when one is pinned
     /// and the vault is not signed under it.
     public func ownerAllowedEnvNames() throws -> [AccessGroup: AllowedEnvNames]? {
-        try withKeys {
-            let vault = try readSnapshot()
-            let allowed = vault.file.teamLog?.allowedEnvNames() ?? [:]
-            if allowed.isEmpty { return [:] }
-            guard let pinned = configuration.trustedFingerprint else { return nil }
-            guard vault.headerIsSigned(byFingerprint: pinned) else { throw VaultError.untrustedVault(path: location.path, pinned: pinned) }
-            var byGroup: [AccessGroup: AllowedEnvNames] = [:]
-            for (id, names) in allowed {
-                guard let group = vault.keys.groups[id]?.group, vault.scope?.contains(id) ?? true else { continue }
-                byGroup[group] = names
-            }
-            return byGroup
-        }
+        try withKeys { try readSnapshot().ownerAllowedEnvNames(pinned: configuration.trustedFingerprint, path: location.path) }
     }
 
     /// Every item matching `query`, with its secret, in index order, telling `progress` of each.
@@ -142,16 +124,11 @@ extension Vault {
         }
     }
 
-    /// The groups `vault` opens (within a scoped credential's groups), sorted by name, and how many it
-    /// does not; with a way to ask, asks for a credential rather than leave groups out.
+    /// The groups `vault` opens (`OpenVault.heldGroups`); with a way to ask, asks for a credential rather than leave groups out.
     private func heldGroups(of vault: some OpenVault) throws -> (groups: [(id: GroupID, group: AccessGroup)], unopened: Int) {
-        let held = vault.file.groups.compactMap { entry -> (id: GroupID, group: AccessGroup)? in
-            guard let group = vault.keys.groups[entry.groupID]?.group, vault.scope?.contains(entry.groupID) ?? true else { return nil }
-            return (entry.groupID, group)
-        }
-        let unopened = vault.scope == nil ? vault.file.groups.count - held.count : 0
-        if unopened > 0, canAsk { throw VaultError.locked(nil) }
-        return (held.sorted { $0.group.name < $1.group.name }, unopened)
+        let held = vault.heldGroups()
+        if held.unopened > 0, canAsk { throw VaultError.locked(nil) }
+        return held
     }
 
     /// Runs `check` before a change when HEAD moved since this machine last checked this vault's
@@ -249,20 +226,13 @@ extension Vault {
     public func summary(ofVersion bytes: [UInt8], label: String) throws -> VaultFileSummary {
         let fileBytes = FileBytes(bytes)
         let parsed = try Snapshot.parse(fileBytes, path: label)
-        return VaultFileSummary(parsed.file, opened: try? openWithoutRecording(fileBytes, label: label))
+        return VaultFileSummary(parsed.file, opened: try? reader.openWithoutRecording(fileBytes, label: label))
     }
 
     /// Whether the team log says a member of this name or recipient was removed earlier. The owner's
     /// read (the log is sealed under the wrap key); a file without a team log (v2) says no.
     func wasRemovedEarlier(name: String, recipient: AgeRecipient) throws -> Bool {
-        try withKeys {
-            let vault = try readSnapshot()
-            guard vault.file.hasTeamLog else { return false }
-            return try vault.openedTeamLog().changes().contains { change in
-                guard case .memberRemoved(let removedName, let removedRecipient) = change else { return false }
-                return removedName == name || removedRecipient == recipient
-            }
-        }
+        try withKeys { try readSnapshot().teamLogRemovedMember(name: name, recipient: recipient) }
     }
 
     /// Writes the items `exportableItems(matching:where:)` chooses to a new bundle file (0600) at
@@ -300,5 +270,128 @@ extension Vault {
         return try withKeys {
             try readSnapshot().grantLedger().map(GrantEntry.init)
         }
+    }
+
+    // MARK: sessions, the login's keyring, the desktop-keyring keyslot (Unlock/)
+
+    /// The idle timeout of a session when none is given: 15 minutes.
+    public static let defaultSessionTimeout = 15 * 60
+
+    /// Unlocks the vault (asking if need be) and starts a session that ends after `timeout` seconds
+    /// without use; returns its token. Also leaves the after-first-unlock cache for this boot.
+    public func startSession(timeout: Int = Vault.defaultSessionTimeout) throws -> String {
+        try withKeys {
+            let vault = try readSnapshot()
+            guard let masterKey = vault.keys.masterKey else { throw VaultError.locked(nil) }
+            MachineGrants.refresh(from: vault, onlyIfMissing: false, host: host)
+            return try VaultSessions.start(from: vault, masterKey: masterKey, timeout: timeout, host: host)
+        }
+    }
+
+    /// Gives the live session of `token` a fresh idle timeout of `timeout` seconds, asking for
+    /// nothing; false when that session has ended.
+    public func extendSession(token: String, timeout: Int) throws -> Bool {
+        try sessions().extend(token: token, timeout: timeout)
+    }
+
+    /// Whether the session of `token` is live: not idle past its timeout, not locked. Asks for nothing.
+    public func sessionIsLive(token: String) -> Bool {
+        (try? sessions())?.isLive(token: token) ?? false
+    }
+
+    /// Ends the session of `token` and (with `loginKeyring`) the one this login's keyring keeps,
+    /// removing its key; with `all`, every session of this vault and the after-first-unlock cache
+    /// too. Needs no unlock.
+    public func lock(token: String?, all: Bool, loginKeyring: Bool = false) throws -> LockOutcome {
+        try sessions().lock(token: token, all: all, loginKeyring: loginKeyring) { try deviceKeySealing.keyIfItOpens(of: readFile()).key }
+    }
+
+    /// The vault's state without unlocking it (`StatusReport`): session (of `sessionToken`, else with
+    /// `loginKeyring` the one this login's keyring keeps), after-first-unlock cache, keyslots, and
+    /// item counts by group and class.
+    public func status(sessionToken: String?, loginKeyring: Bool = false) throws -> StatusReport {
+        let bytes = try readFile()
+        let file: VaultFile
+        do {
+            file = try VaultFile.decode(bytes).file
+        } catch let error as MalformedInput {
+            throw VaultError.corrupted(path: location.path, detail: error.damage)
+        }
+        let deviceKey = try deviceKeySealing.keyIfItOpens(of: bytes)
+        return StatusReport(of: file, bytes: bytes, path: location.path, host: host, deviceKey: deviceKey, protection: try deviceKeyProtection(),
+                            memberNames: (try? memberGroupNames()) ?? [:], scoped: scopedCredential, sessionToken: sessionToken,
+                            loginKeyring: loginKeyring)
+    }
+
+    /// The names of the groups a member's identity opens, by id: the identity is given on this
+    /// call, so naming its groups asks for nothing. Empty for other keys.
+    private func memberGroupNames() throws -> [GroupID: String] {
+        guard case .identity = source else { return [:] }
+        return try withKeys { try readSnapshot(checking: .lookupsOnly).keys.groups.mapValues(\.group.name) }
+    }
+
+    /// This vault's sessions on this machine (`VaultSessions`).
+    private func sessions() throws -> VaultSessions { VaultSessions(vaultID: try reader.vaultID(), host: host) }
+
+    /// Keeps the session of `token` in this login's kernel keyring, for `timeout` idle seconds
+    /// (replacing one kept before). Throws `LoginKeyringProblem` where the keyring cannot keep it.
+    public func keepInLoginKeyring(sessionToken token: String, timeout: Int) throws {
+        try LoginKeyring.keep(token: token, vaultID: try reader.vaultID(), timeout: timeout)
+    }
+
+    /// Why this login's kernel keyring could not keep a session, or nil when it could; keeps nothing.
+    public static func loginKeyringProblem() -> LoginKeyringProblem? { LoginKeyring.problem() }
+
+    /// The token of the live session this login's keyring keeps for the vault, or nil; refreshes nothing.
+    public func loginKeyringToken() -> String? { (try? sessions())?.loginKeyringToken() }
+
+    /// Gives the calling thread, and the processes it starts from now on, a new empty session
+    /// keyring: they cannot possess the sessions the login's keyring keeps (`vault run`'s child).
+    /// Throws `LoginKeyringProblem` when the keyring calls work but this one fails.
+    public static func leaveLoginKeyring() throws { try LoginKeyring.leave() }
+
+    /// The vault id in hex: what names this vault's key in the desktop keyring.
+    public static func identifier(at location: VaultLocation) throws -> String { try KeyringSlot.vaultIdentifier(at: location) }
+
+    /// Whether the vault has a desktop-keyring keyslot, read from the start of the file without any
+    /// key (false when it cannot be read).
+    public static func hasKeyringSlot(at location: VaultLocation) -> Bool { KeyringSlot.isPresent(at: location) }
+
+    /// How this machine keeps the vault's device key.
+    public func deviceKeyProtection() throws -> DeviceKeyProtection { try deviceKeySealing.protection() }
+
+    // MARK: maintenance and exposure (Snapshot/Maintenance, Exposure/)
+
+    /// Checks the vault without changing it: the permissions of its files, its format, the member
+    /// roster and every record the keys at hand open (`Maintenance.verify`).
+    public func verify() throws -> VerifyReport { try maintenance.verify() }
+
+    /// Reads the current file and every version of `history` (oldest first) with the owner's keys
+    /// (or a full member's): what each member or credential could open (`ExposureHistory.reading`).
+    /// `currentCommits`: the commits whose file is the current file byte for byte.
+    public func exposureHistory(_ history: some Sequence<VaultFileVersion>, currentCommits: [String]) throws -> ExposureHistory {
+        try requireOwner(.readExposure)
+        return try withKeys {
+            try ExposureHistory.reading(history, currentCommits: currentCommits, current: try readSnapshot(), source: source,
+                                        path: location.path)
+        }
+    }
+
+    /// The members some version names who are not members of the current file: those that lost access.
+    public func membersWhoLostAccess(in history: ExposureHistory) -> [String] { history.membersWhoLostAccess }
+
+    /// The live values exposed to a member that lost access, or to a credential of `grants` revoked
+    /// or expired at `now`, and not accepted: what `exposure check` lists.
+    public func exposureFindings(in history: ExposureHistory, accepted: [ExposureAcceptance], grants: [GrantEntry], now: Date) -> [ExposureFinding] {
+        history.findings(accepted: accepted, grants: grants, now: now)
+    }
+
+    /// Where the acceptances of exposed values are kept: beside the vault file, to commit with it.
+    public var exposureAcceptancesPath: String { ExposureAcceptances(of: location).path }
+
+    /// The acceptances a trust key of this vault signed, and how many lines none did (never silent).
+    public func exposureAcceptances() throws -> (accepted: [ExposureAcceptance], unverified: Int) {
+        guard let text = try ExposureAcceptances(of: location).text() else { return ([], 0) }
+        return try withKeys { ExposureAcceptances.verified(text, in: try readSnapshot()) }
     }
 }

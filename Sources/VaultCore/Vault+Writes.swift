@@ -17,7 +17,7 @@ extension Vault {
         try requireOwner(.mergeVault)
         let outcome = try withWriterLock {
             try withKeys {
-                let sides = try openMergeSides(base: base, ours: ours, theirs: theirs, origins: origins)
+                let sides = try reader.openMergeSides(base: base, ours: ours, theirs: theirs, origins: origins)
                 let run = MergeRun(origins: origins, kdf: kdf, configuration: configuration, host: host, path: location.path,
                                    readWithExposedDeviceKey: reads.usesExposedDeviceKey, unlockSecret: unlockSecretAtHand)
                 var merged = try run.run(ours: sides.ours, theirs: sides.theirs, base: sides.base, confirm: confirm)
@@ -26,7 +26,7 @@ extension Vault {
                 return merged
             }
         }
-        if outcome.report.rekeyed { _ = try finishRekey(movedDeviceKey: outcome.movedDeviceKey, masterKey: outcome.result.keys.masterKey) }
+        if outcome.report.rekeyed { _ = try rekeying.finishRekey(movedDeviceKey: outcome.movedDeviceKey, masterKey: outcome.result.keys.masterKey) }
         return outcome.report
     }
 
@@ -65,23 +65,7 @@ extension Vault {
     @discardableResult
     public func undo(matching query: Query) throws -> ItemAttributes {
         try checkScope(query.group, writing: true)
-        return try transaction { vault in
-            let position = try vault.single(try vault.positions(matching: query), query: query)
-            let opened = try vault.openWholeRecord(at: position)
-            let (item, history) = (opened.item, opened.history)
-            if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
-            guard let previous = history.first else {
-                throw VaultError.noRevision(ItemKey(group: item.attributes.group, service: item.attributes.service,
-                                                    account: item.attributes.account), requested: 1, kept: 0)
-            }
-            var attributes = item.attributes
-            attributes.modified = host.now()
-            let swapped = [SecretRevision(secret: item.secret, setAt: item.attributes.modified, replacedAt: attributes.modified)]
-                + history.dropFirst()
-            try vault.store(Item(attributes: attributes, secret: previous.secret, fields: item.fields), history: swapped,
-                            conflicts: opened.conflicts, replacing: position)
-            return attributes
-        }
+        return try transaction { vault in try itemChanges.undo(matching: query, in: &vault) }
     }
 
     /// Sets (or, with nil, clears) the names `group`'s items may set: a team log entry, which raises
@@ -102,20 +86,7 @@ extension Vault {
     /// twice in `items`.
     public func addAll(_ items: [NewItem]) throws {
         for item in items { try Vault.validate(item) }
-        try transaction { vault in
-            // One pass over the index, not one per item: a lookup tag names (group, service, account).
-            var taken = Set(vault.file.index.map { TakenLookupTag(groupID: $0.groupID, tag: $0.tag) })
-            let now = host.now()
-            for new in items {
-                let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
-                                                accessibility: new.accessibility, details: new.details, created: now, modified: now)
-                try vault.store(Item(attributes: attributes, secret: new.secret, fields: new.fields))
-                let entry = vault.file.index[vault.file.index.count - 1]
-                guard taken.insert(TakenLookupTag(groupID: entry.groupID, tag: entry.tag)).inserted else {
-                    throw VaultError.duplicateItem(new.key)
-                }
-            }
-        }
+        try transaction { vault in try itemChanges.addAll(items, in: &vault) }
     }
 
     /// Brings back the one trashed item that matches `query`, with its history, as a new revision
@@ -125,48 +96,14 @@ extension Vault {
     @discardableResult
     public func undelete(matching query: Query) throws -> ItemAttributes {
         try checkScope(query.group, writing: true)
-        return try transaction { vault in
-            let found = try vault.openTrash().records.filter { query.matches($0.record.item.attributes) }
-            guard let trashed = found.first else {
-                try vault.requireExisting(query.group)
-                throw VaultError.itemNotFound(query)
-            }
-            guard found.count == 1 else { throw VaultError.ambiguous(found.map(\.record.item.attributes)) }
-            var record = trashed.record
-            let key = record.item.attributes.key
-            guard try vault.positions(matching: Query(service: key.service, account: key.account, group: key.group)).isEmpty else {
-                throw VaultError.duplicateItem(key)
-            }
-            let deleted = record.item.attributes.modified
-            record.item.attributes.modified = max(host.now(), deleted.addingTimeInterval(0.001))
-            try vault.store(record, itemID: trashed.itemID)
-            // Its tombstones go with it (the index holds the item again): an empty change seals each
-            // group's tombstones again, so none is left naming an item of another group.
-            for group in vault.file.groups where vault.keys.groups[group.groupID] != nil {
-                vault.pending.tombstones.added[group.groupID, default: []] += []
-            }
-            return record.item.attributes
-        }
+        return try transaction { vault in try itemChanges.undelete(matching: query, in: &vault) }
     }
 
     /// Empties the trash of `group` (nil: every group the keys at hand may write); returns how many items went.
     @discardableResult
     public func emptyTrash(group: AccessGroup?) throws -> Int {
         try checkScope(group, writing: true)
-        return try transaction { vault in
-            try vault.requireExisting(group)
-            var count = 0
-            for entry in vault.file.groups where vault.keys.groups[entry.groupID] != nil {
-                guard group == nil || vault.keys.groups[entry.groupID]?.group == group else { continue }
-                let trashed = try vault.trash(of: entry.groupID)
-                guard !trashed.isEmpty else { continue }
-                count += trashed.count
-                vault.pending.trash.replaced[entry.groupID] = []
-                // Purge records, so a merge with a copy that still holds these entries does not bring them back.
-                vault.pending.tombstones.added[entry.groupID, default: []] += trashed.map { Tombstone.purge(of: $0.deletion) }
-            }
-            return count
-        }
+        return try transaction { vault in try ItemChanges.emptyTrash(group: group, in: &vault) }
     }
 
     /// Creates an empty group with a fresh key. Throws `groupExists` when it exists.
@@ -245,6 +182,29 @@ extension Vault {
         return (destroyed, rotated)
     }
 
+    /// Adds a desktop-keyring keyslot that `key` opens; a vault has at most one.
+    public func addKeyringSlot(_ key: SecretBytes) throws {
+        try requireKeyslotSecret(.changeKeyslots)
+        try transaction { vault in
+            guard !vault.hasKeyslot(.desktopKeyring) else {
+                throw VaultError.invalidValue(.keyringSlotExists)
+            }
+            try vault.addKeyslot(kind: .desktopKeyring, secret: key, kdf: .interactive)
+        }
+    }
+
+    /// Removes the desktop-keyring keyslot, and rotates the master key when it can (see
+    /// `changeKeyslots`); returns whether it did. Throws `noKeyslot` when there is none.
+    @discardableResult
+    public func removeKeyringSlot() throws -> Bool {
+        try changeKeyslots { vault in
+            guard try vault.removeKeyslots(kind: .desktopKeyring, openedBy: nil) > 0 else {
+                throw VaultError.noKeyslot(.desktopKeyring)
+            }
+            return []
+        }
+    }
+
     /// Adds a member: a slot sealed to `recipient` with the master key (no `groups`), or with the
     /// keys `grant` gives for `groups` (`readOnly`: without their write keys). A member removed
     /// earlier (the team log names its name or recipient) is added back under fresh keys, and
@@ -293,15 +253,7 @@ extension Vault {
             }
             return MemberRemoval(member: shown, keyEpoch: outcome.keyEpoch, rekey: outcome)
         }
-        let epoch = try transaction { vault -> UInt64 in
-            let removed = try vault.removeMember(named: name)
-            guard case .groups(let ids, _) = removed.scope else { throw VaultError.changedSinceShown }
-            for id in ids where vault.file.groups.contains(where: { $0.groupID == id }) {
-                guard let group = vault.keys.groups[id]?.group else { continue }
-                _ = try vault.rotateGroupKey(id, progress: configuration.progress)
-            }
-            return vault.file.keyEpoch
-        }
+        let epoch = try transaction { vault in try vault.removeScopedMember(named: name, progress: configuration.progress) }
         return MemberRemoval(member: shown, keyEpoch: epoch, rekey: nil)
     }
 
@@ -360,66 +312,118 @@ extension Vault {
     }
 
     /// `renewKeys`, with `then` applied to the vault in the same write (adding the newcomer: its slot
-    /// is sealed at the write, with the new keys).
+    /// is sealed at the write, with the new keys): `Rekeying.renewKeys` once the keys may.
     func renewKeys<T>(_ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
                       then: (inout WorkingCopy) throws -> T) throws -> (result: T, renewal: KeyRenewal) {
-        var result: T?
-        var dropped = (revisions: 0, trash: 0)
         switch renewed {
-        case .vault:
-            let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true) { vault in
-                if freshHistory { dropped = try vault.dropHistory(of: vault.file.groups.map(\.groupID)) }
-                result = try then(&vault)
-            }
-            return (try unwrap(result), KeyRenewal(renewed: renewed, droppedRevisions: dropped.revisions, purgedTrash: dropped.trash,
-                                                  keyEpoch: outcome.keyEpoch))
-        case .groups(let groups):
-            try requireTrustKey(.revokeCredentials)
-            let epoch = try transaction { vault -> UInt64 in
-                var ids: [GroupID] = []
-                for group in groups {
-                    guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
-                    if !ids.contains(id) { ids.append(id) }
-                }
-                if freshHistory { dropped = try vault.dropHistory(of: ids) }
-                for id in ids { _ = try vault.rotateGroupKey(id, progress: configuration.progress) }
-                result = try then(&vault)
-                return vault.file.keyEpoch
-            }
-            return (try unwrap(result), KeyRenewal(renewed: renewed, droppedRevisions: dropped.revisions, purgedTrash: dropped.trash, keyEpoch: epoch))
+        case .vault: try requireTrustKey(.rekeyVault)
+        case .groups: try requireTrustKey(.revokeCredentials)
+        }
+        return try rekeying.renewKeys(renewed, freshHistory: freshHistory, kdf: kdf, confirm: confirm, then: then)
+    }
+
+    // MARK: re-keys, keyslots, device keys, exposure acceptances, maintenance (each its room's type)
+
+    /// Replaces every key of the vault: a new master key, class and group keys,
+    /// every item re-sealed, the key epoch raised. The keyslot that the unlock
+    /// secret at hand opens is re-made with it (asking for it when the keys at
+    /// hand are a session's and there is a way to ask); other keyslots are
+    /// dropped, and items bound to another machine cannot be re-sealed: when
+    /// either applies, `confirm` is shown the plan first and may throw to
+    /// change nothing. Ends every session, the after-first-unlock cache and
+    /// every scoped credential (grant them again); the vault id stays. This
+    /// machine's device key is replaced too (the device-bound items move to the
+    /// new one), so a stolen device key opens nothing afterwards. One atomic
+    /// write: a crash leaves the old or the new vault (and a new device key
+    /// left pending is taken up on the next read).
+    public func rekey(kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> RekeyOutcome {
+        try rekey(kdf: kdf, confirm: confirm, first: { _ in })
+    }
+
+    /// Changes the passphrase, rotating the master key when every keyslot that
+    /// remains opens with a secret at hand (the new passphrase, and the key file
+    /// or passphrase the vault was unlocked with) and no item is bound to another
+    /// machine. Returns whether the master key was rotated; when it was not, an
+    /// old copy of the file still opens with the old passphrase until `rekey`.
+    @discardableResult
+    public func changePassphrase(to newPassphrase: SecretBytes, kdf: Scrypt.Parameters = .interactive) throws -> Bool {
+        try changeKeyslots { vault in
+            let slot = try vault.replacePassphrase(with: newPassphrase, kdf: kdf)
+            return [(slot, KeyslotSecret(kind: .passphrase, secret: newPassphrase, kdf: kdf))]
         }
     }
 
-    private func unwrap<T>(_ result: T?) throws -> T {
-        guard let result else { throw VaultError.changedSinceShown }
-        return result
+    /// `rekey(kdf:confirm:)`, with `first` applied to the vault in the same write before the keys
+    /// are replaced (`Rekeying.rekey`). The owner's only.
+    func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
+               carryingSessions: Bool = false, first: (inout WorkingCopy) throws -> Void) throws -> RekeyOutcome {
+        try requireTrustKey(.rekeyVault)
+        return try rekeying.rekey(kdf: kdf, confirm: confirm, keepingTrustKey: keepingTrustKey, carryingSessions: carryingSessions, first: first)
     }
+
+    /// One change to the keyslots, then the master key rotated when it can (`Rekeying.changeKeyslots`); not with an identity.
+    func changeKeyslots(_ change: (inout WorkingCopy) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
+        try requireKeyslotSecret(.changeKeyslots)
+        return try rekeying.changeKeyslots(change)
+    }
+
+    /// The passphrase or key file the vault is opened with; a session's keys are asked to give way to one.
+    func unlockSecretAtHand() throws -> UnlockSecret { try rekeying.unlockSecretAtHand() }
+
+    /// Seals this machine's device key by the host's TPM, or with `reseal` seals it again
+    /// (`DeviceKeySealing.seal`); needs an unlock.
+    public func sealDeviceKey(reseal: Bool, pin: SecretBytes?) throws -> DeviceKeySealOutcome {
+        try deviceKeySealing.seal(reseal: reseal, pin: pin)
+    }
+
+    /// Moves this machine's device key out of the TPM into a clear 0600 file again; needs an unlock.
+    /// Returns false when it was not sealed (`DeviceKeySealing.unsealToFile`).
+    public func unsealDeviceKeyToFile() throws -> Bool { try deviceKeySealing.unsealToFile() }
+
+    /// Signs the acceptance of item `itemID`'s live exposed values (those it took before now) with the
+    /// trust key, and appends it to the acceptances. The owner's only (`trustKeyNeeded` otherwise).
+    /// Throws `invalidValue` for a reason over 1 000 bytes.
+    public func acceptExposure(itemID: String, reason: String) throws -> ExposureAcceptance {
+        try ExposureAcceptances.checkReason(reason)
+        try requireTrustKey(.acceptExposure)
+        return try withKeys {
+            try ExposureAcceptances(of: location).accept(itemID: itemID, reason: reason, in: try readSnapshot(), now: host.now())
+        }
+    }
+
+    /// Converts a v1 vault file to format v2 (keeping the v1 file as `<vault>.v1.bak`); in a git
+    /// work tree too. Needs the owner's keys. A v2 file is left as it is (`Maintenance.upgrade`).
+    public func upgrade() throws -> UpgradeOutcome {
+        try requireOwner(.upgradeFormat)
+        return try maintenance.upgrade()
+    }
+
+    /// Sets aside the items of groups whose index fails its MAC, keeping the file as it was in the
+    /// state directory (`Maintenance.quarantineDamagedGroups`). Needs the owner's keys. Returns the
+    /// groups quarantined and the kept file's path (nil when none was damaged).
+    public func quarantineDamagedGroups() throws -> (groups: [String], keptAt: String?) {
+        try requireTrustKey(.quarantineDamagedGroups)
+        return try maintenance.quarantineDamagedGroups()
+    }
+
+    /// Removes the vault file, its sessions (with `loginKeyring`, the login keyring's key too),
+    /// after-first-unlock cache and device key, then the directory if that leaves it empty
+    /// (`Maintenance.reset`). Needs no unlock.
+    public func reset(loginKeyring: Bool = false) throws -> ResetOutcome { try maintenance.reset(loginKeyring: loginKeyring) }
 
     /// Adds the items of the bundle at `path`, keeping their attributes and
     /// dates. An item whose group, service and account exist follows `policy`;
     /// with `.fail`, one conflict imports nothing.
     public func importBundle(at path: String, credential: UnlockSecret, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
         try requireOwner(.importItems)
-        let bytes = try FileSystem.read(path, kind: .bundle, requirePrivate: false)
-        let items: [Item]
-        do {
-            items = try ExportBundle.open(bytes, credential: credential)
-        } catch let error as MalformedInput {
-            throw VaultError.damagedBundle(path: path, detail: error.damage)
-        }
-        return try importItems(items, onConflict: policy)
+        return try importItems(try Transfer.items(ofBundleAt: path, credential: credential), onConflict: policy)
     }
 
     /// Adds `items` (from another password manager: `ImportEntry`), dated now, in one write; an
     /// item whose group, service and account exist follows `policy` as in `importBundle`. Groups
     /// that do not exist are created, as `add` creates them.
     public func importItems(_ items: [NewItem], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
-        let now = host.now()
-        return try importItems(items.map { new in
-            Item(attributes: ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
-                                            details: new.details, created: now, modified: now),
-                 secret: new.secret, fields: new.fields)
-        }, onConflict: policy)
+        try importItems(Transfer.items(items, dated: host.now()), onConflict: policy)
     }
 
     /// Adds `items` in one write, keeping their attributes and dates (an export's items, or those of
@@ -432,10 +436,4 @@ extension Vault {
             try Transfer.add(items, onConflict: policy, to: &vault, progress: configuration.progress)
         }
     }
-}
-
-/// A group and lookup tag an entry of the file holds (`addAll`'s check for duplicates).
-private struct TakenLookupTag: Hashable {
-    let groupID: GroupID
-    let tag: Bytes16
 }

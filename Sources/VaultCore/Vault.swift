@@ -36,6 +36,16 @@ public final class Vault: ItemStore, FileVaultFeatures {
     public typealias ExportOutcome = VaultCore.ExportOutcome
     /// What `import` did (`ImportOutcome`).
     public typealias ImportOutcome = VaultCore.ImportOutcome
+    /// What `lock` ended (`LockOutcome`).
+    public typealias LockOutcome = VaultCore.LockOutcome
+    /// Where the session a command would use lives (`SessionPlace`).
+    public typealias SessionPlace = VaultCore.SessionPlace
+    /// What `vault status` shows (`StatusReport`).
+    public typealias StatusReport = VaultCore.StatusReport
+    /// Items of one group and class (`ItemCount`).
+    public typealias ItemCount = VaultCore.ItemCount
+    /// What `reset` removed (`ResetOutcome`).
+    public typealias ResetOutcome = VaultCore.ResetOutcome
 
     /// Where the vault file is.
     public let location: VaultLocation
@@ -44,8 +54,9 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// The keys at hand: the unlocker in use (`walk`).
     var source: KeySource { walk.keys }
     /// What the reads keep between them (the snapshot a write's first read kept, the member the identities opened as,
-    /// what the last read learnt of the device key, whether a write holds the lock): the one thing in a `Vault` that changes.
-    var reads = ReadState()
+    /// what the last read learnt of the device key, whether a write holds the lock): the one thing in a `Vault` that
+    /// changes, a reference the reading room owns and the reader, writer and their rooms' types share.
+    let reads = ReadState()
     /// The vault file is the backend with these features.
     public var fileVault: (any FileVaultFeatures)? { self }
     /// Whether the keys are a scoped credential's.
@@ -61,28 +72,9 @@ public final class Vault: ItemStore, FileVaultFeatures {
         }
     }
 
-    /// What the identities at hand open: nil for a full member (every key but the trust key), else the
-    /// scoped member's keys as a credential. Read from the file once, for the checks made before
-    /// a read (`checkScope`); every read opens the slot again from the file it reads.
-    func memberKeys() throws -> ScopedCredential? {
-        guard case .identity(let identities) = source else { return nil }
-        if let resolvedMember = reads.resolvedMember { return resolvedMember.credential }
-        let parsed = try Snapshot.parse(try readFile(), path: location.path)
-        // Who the identity is, like what it reads, is taken only from a vault signed by the key it trusts.
-        guard let pinned = configuration.trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
-        guard Snapshot.isSigned(parsed.file, header: parsed.header, byFingerprint: pinned) else {
-            throw VaultError.untrustedVault(path: location.path, pinned: pinned)
-        }
-        let (name, keys) = try Snapshot.openMemberSlot(parsed.file, identities: identities, path: location.path)
-        let credential: ScopedCredential?
-        switch keys {
-        case .full: credential = nil
-        case .scoped(let readOnly, let grants):
-            credential = ScopedCredential.member(name: name, vaultID: parsed.file.vaultID, readOnly: readOnly, grants: grants)
-        }
-        reads.resolvedMember = (name, credential)
-        return credential
-    }
+    /// What the identities at hand open: nil for a full member, else the scoped member's keys as a
+    /// credential (`SnapshotReader.memberKeys`).
+    func memberKeys() throws -> ScopedCredential? { try reader.memberKeys() }
 
     /// The name of the member whose slot the identities at hand open; nil for other keys, or when none opens.
     public var memberName: String? {
@@ -94,6 +86,55 @@ public final class Vault: ItemStore, FileVaultFeatures {
     let host: HostContext
     /// What the caller told this vault when it was made (`Vault.Configuration`).
     let configuration: Configuration
+
+    // MARK: the façade's own work: read, lock, write (each handed to its room's type)
+
+    /// What this vault reads with (`SnapshotReader`): its location, host, configuration, walk and reads.
+    var reader: SnapshotReader {
+        SnapshotReader(location: location, host: host, configuration: configuration, walk: walk, reads: reads,
+                       checkBeforeChanging: { try self.configuration.checkBeforeChanging?(self) })
+    }
+
+    /// What this vault writes with (`VaultWriter`).
+    var writer: VaultWriter { VaultWriter(reader: reader, scopedCredential: { self.scopedCredential }) }
+
+    /// Re-keys and keyslot changes, written with this vault's writer (`Rekeying`).
+    var rekeying: Rekeying { Rekeying(writer: writer) }
+
+    /// Verify, upgrade, quarantine and reset, with this vault's reader and writer (`Maintenance`).
+    var maintenance: Maintenance { Maintenance(writer: writer) }
+
+    /// This machine's device key of the vault, moved into the TPM and back (`DeviceKeySealing`).
+    var deviceKeySealing: DeviceKeySealing { DeviceKeySealing(reader: reader) }
+
+    /// The item changes of a write made now (`ItemChanges`).
+    var itemChanges: ItemChanges { ItemChanges(now: host.now(), revisionsKept: configuration.revisionsKept) }
+
+    /// The vault file read and opened with the keys at hand (`SnapshotReader.readSnapshot`).
+    func readSnapshot(writing: Bool = false, checking requested: IndexCheck = .everyBucket, keepingForWrite: Bool = false) throws -> Snapshot {
+        try reader.readSnapshot(writing: writing, checking: requested, keepingForWrite: keepingForWrite)
+    }
+
+    /// The vault file's bytes: refused when others may change it or its directory.
+    func readFile() throws -> FileBytes { try reader.readFile() }
+
+    /// Runs `body`, asking the unlockers left when the keys at hand do not open what it needs.
+    func withKeys<R>(_ body: () throws -> R) throws -> R { try reader.withKeys(body) }
+
+    /// `withKeys` without turning a failure into the TPM's refusal.
+    func withKeysAsking<R>(_ body: () throws -> R) throws -> R { try reader.withKeysAsking(body) }
+
+    /// Whether an unlocker is left that asks for a credential.
+    var canAsk: Bool { reader.canAsk }
+
+    /// Runs `body` holding the writer lock on the vault's directory (`VaultWriter.withWriterLock`).
+    func withWriterLock<R>(_ body: () throws -> R) throws -> R { try writer.withWriterLock(body) }
+
+    /// Runs `body` under the writer lock on a fresh read, then writes the result atomically (`VaultWriter.transaction`).
+    func transaction<R>(_ body: (inout WorkingCopy) throws -> R) throws -> R { try writer.transaction(body) }
+
+    /// Writes `vault` atomically and records its counters (`VaultWriter.commit`).
+    func commit(_ vault: inout WorkingCopy, as write: VaultWriter.Write = .change) throws { try writer.commit(&vault, as: write) }
 
     /// - Parameters:
     ///   - unlockers: the ways to unlock, tried in order (see `Unlocker`).
@@ -149,7 +190,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
         }
         guard let loginSessionTimeout else { return nil }
         do {
-            try startLoginSession(of: vault, timeout: loginSessionTimeout, host: host)
+            try LoginKeyring.startSession(of: vault, timeout: loginSessionTimeout, host: host)
             return nil
         } catch let problem as LoginKeyringProblem {
             return problem
@@ -218,22 +259,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     public func add(_ new: NewItem, replaceExisting: Bool = false) throws -> AddOutcome {
         try Vault.validate(new)
         try checkScope(new.group, writing: true)
-        return try transaction { vault in
-            let key = Query(service: new.service, account: new.account, group: new.group)
-            let existing = try vault.positions(matching: key).first
-            if existing != nil, !replaceExisting {
-                throw VaultError.duplicateItem(new.key)
-            }
-            let now = host.now()
-            let replaced = try existing.map { try vault.openWholeRecord(at: $0) }
-            let created = replaced?.item.attributes.created ?? now
-            let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
-                                            accessibility: new.accessibility, details: new.details, created: created, modified: now)
-            try vault.store(Item(attributes: attributes, secret: new.secret, fields: new.fields),
-                            history: replaced.map { history(after: $0, newSecret: new.secret) } ?? [],
-                            conflicts: replaced?.conflicts ?? [], replacing: existing)
-            return existing == nil ? .added : .replaced
-        }
+        return try transaction { vault in try itemChanges.add(new, replaceExisting: replaceExisting, in: &vault) }
     }
 
     /// Changes the one item that matches `query`: its secret and/or attributes.
@@ -243,23 +269,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
         if let secret = change.secret { try Vault.validateSecret(secret) }
         try Vault.validate(change.details)
         try checkScope(query.group, writing: true)
-        return try transaction { vault in
-            let position = try vault.single(try vault.positions(matching: query), query: query)
-            let opened = try vault.openWholeRecord(at: position)
-            var attributes = opened.item.attributes
-            attributes.accessibility = change.accessibility ?? attributes.accessibility
-            attributes.details = attributes.details.applying(change.details)
-            if change.removesExpiry { attributes.details.expires = nil }
-            attributes.modified = host.now()
-            var fields = opened.item.fields
-            for (field, value) in change.fields { fields[field] = value }
-            let secret = change.secret ?? opened.item.secret
-            if !change.fields.isEmpty { try Vault.validateSecretSize(secret.count + fields.byteCount) }
-            try vault.store(Item(attributes: attributes, secret: secret, fields: fields),
-                            history: history(after: opened, newSecret: change.secret),
-                            conflicts: opened.conflicts, replacing: position)
-            return attributes
-        }
+        return try transaction { vault in try itemChanges.update(matching: query, with: change, in: &vault) }
     }
 
     /// Renames the one item that matches `query`: a new service, account
@@ -282,24 +292,8 @@ public final class Vault: ItemStore, FileVaultFeatures {
         try checkScope(query.group, writing: true)
         try checkScope(toGroup, writing: true)
         return try transaction { vault in
-            let position = try vault.single(try vault.positions(matching: query), query: query)
-            let opened = try vault.openWholeRecord(at: position)
-            var attributes = opened.item.attributes
-            attributes.group = toGroup ?? attributes.group
-            attributes.service = toService ?? attributes.service
-            attributes.account = toAccount ?? attributes.account
-            let target = Query(service: attributes.service, account: attributes.account, group: attributes.group)
-            guard try vault.positions(matching: target).isEmpty else {
-                throw VaultError.duplicateItem(ItemKey(group: attributes.group, service: attributes.service, account: attributes.account))
-            }
-            attributes.modified = host.now()
-            let from = opened.item.attributes
-            var moved = opened
-            moved.item.attributes = attributes
-            let dropped = attributes.group != from.group && !keepingHistory ? opened.history.count : 0
-            if dropped > 0 { moved.history = [] }
-            try vault.store(moved, replacing: position)
-            return (from, attributes, dropped)
+            try itemChanges.move(matching: query, toService: toService, toAccount: toAccount, toGroup: toGroup,
+                                 keepingHistory: keepingHistory, in: &vault)
         }
     }
 
@@ -325,19 +319,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
                          by newValue: (Item) throws -> SecretBytes?) throws -> Item {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
-            let position = try vault.single(try vault.positions(matching: query), query: query)
-            let opened = try vault.openWholeRecord(at: position)
-            let item = opened.item
-            if item.attributes.hasExpired(at: host.now()) { throw VaultError.itemExpired(item.attributes) }
-            guard let value = try newValue(item) else { return item }
-            var changed = item
-            if let field { changed.fields[field] = value } else { changed.secret = value }
-            try Vault.validateSecretSize(changed.secret.count + changed.fields.byteCount)
-            changed.attributes.modified = host.now()
-            let secret = field == nil ? value : nil
-            try vault.store(changed, history: keepingPrevious ? history(after: opened, newSecret: secret) : opened.history,
-                            conflicts: opened.conflicts, replacing: position)
-            return item
+            try itemChanges.replace(field, matching: query, keepingPrevious: keepingPrevious, by: newValue, in: &vault)
         }
     }
 
@@ -347,32 +329,13 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// How many earlier secrets `update` keeps per item when none is said.
     public static let defaultRevisionsKept = 5
 
-    /// The history an item has after its secret is replaced by `newSecret` (nil or the same
-    /// bytes: not replaced): the secret it had joins the front, and the configuration's `revisionsKept` are kept.
-    private func history(after opened: OpenedRecord, newSecret: SecretBytes?) -> [SecretRevision] {
-        var history = opened.history
-        var limit = configuration.revisionsKept
-        if let newSecret, !newSecret.constantTimeEquals(opened.item.secret) {
-            history.insert(SecretRevision(secret: opened.item.secret, setAt: opened.item.attributes.modified, replacedAt: host.now()), at: 0)
-            limit = limit ?? Vault.defaultRevisionsKept
-        }
-        return limit.map { Array(history.prefix(max($0, 0))) } ?? history
-    }
-
     /// Deletes the item that matches `query`, or every matching item when
     /// `allMatching` is set, keeping each in the trash for the configuration's `trashDays`; returns what was deleted. Without `allMatching`, a
     /// query that matches several items throws `ambiguous` and deletes nothing.
     @discardableResult
     public func delete(matching query: Query, allMatching: Bool = false) throws -> [ItemAttributes] {
         try checkScope(query.group, writing: true)
-        return try transaction { vault in
-            let matches = try vault.matches(query, skipLocked: false)
-            if !allMatching { _ = try vault.single(matches.positions, query: query) }
-            guard !matches.positions.isEmpty else { throw VaultError.itemNotFound(query) }
-            vault.moveToTrash(at: matches.positions, deletedAt: host.now())
-            vault.remove(at: matches.positions)
-            return matches.attributes
-        }
+        return try transaction { vault in try itemChanges.delete(matching: query, allMatching: allMatching, in: &vault) }
     }
 
     // MARK: what every write checks first (what an item may hold)

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import VaultCrypto
 
 /// What to do when an imported item's group, service and account exist.
@@ -58,6 +59,25 @@ enum Transfer {
             }
         }
         return (items, ExportOutcome(exported: items.count, leftOut: leftOut, damaged: damaged))
+    }
+
+    /// The items of the bundle at `path`, opened with `credential` (`damagedBundle` when it does not decode).
+    static func items(ofBundleAt path: String, credential: UnlockSecret) throws -> [Item] {
+        let bytes = try FileSystem.read(path, kind: .bundle, requirePrivate: false)
+        do {
+            return try ExportBundle.open(bytes, credential: credential)
+        } catch let error as MalformedInput {
+            throw VaultError.damagedBundle(path: path, detail: error.damage)
+        }
+    }
+
+    /// `items` (from another password manager) as items created and modified `now`.
+    static func items(_ items: [NewItem], dated now: Date) -> [Item] {
+        items.map { new in
+            Item(attributes: ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
+                                            details: new.details, created: now, modified: now),
+                 secret: new.secret, fields: new.fields)
+        }
     }
 
     /// Adds `items` to `vault`, keeping their attributes and dates; an item whose group, service and

@@ -37,4 +37,15 @@ extension OpenVault {
         return ScopedCredential(vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
                                 grants: grants, payloadVersion: UInt8(VaultFile.keySchedule(of: file.version)))
     }
+
+    /// The groups the keys open (within a scoped credential's groups), sorted by name, and how many
+    /// they do not (none counted for a scoped credential, whose other groups are not its to see).
+    func heldGroups() -> (groups: [(id: GroupID, group: AccessGroup)], unopened: Int) {
+        let held = file.groups.compactMap { entry -> (id: GroupID, group: AccessGroup)? in
+            guard let group = keys.groups[entry.groupID]?.group, scope?.contains(entry.groupID) ?? true else { return nil }
+            return (entry.groupID, group)
+        }
+        let unopened = scope == nil ? file.groups.count - held.count : 0
+        return (held.sorted { $0.group.name < $1.group.name }, unopened)
+    }
 }

@@ -3,8 +3,9 @@ import VaultCrypto
 /// What a `Vault`'s reads keep between them, in one value (the one thing in a `Vault` that
 /// changes): the snapshot a write's first read kept, the member the identities at hand opened as,
 /// what the last read learnt of this machine's device key, and whether a write holds the writer
-/// lock (a read then is that write's).
-struct ReadState {
+/// lock (a read then is that write's). A reference: the reading, unlocking and writing types a
+/// `Vault` hands its work to share it.
+final class ReadState {
     /// The snapshot a write's first read kept, served again while the file is unchanged and the keys the same (`readSnapshot`).
     var keptRead: KeptRead?
     /// The member the identities at hand opened as, once known.
@@ -18,4 +19,6 @@ struct ReadState {
     var deviceKeyRefusal: TPMFailure?
     /// Whether the configuration's `onNotice` has heard of that key already.
     var toldOfExposedDeviceKey = false
+
+    init() {}
 }

@@ -45,4 +45,13 @@ extension OpenVault {
         }
         return log
     }
+
+    /// Whether the team log says a member of this name or recipient was removed (no log: no).
+    func teamLogRemovedMember(name: String, recipient: AgeRecipient) throws -> Bool {
+        guard file.hasTeamLog else { return false }
+        return try openedTeamLog().changes().contains { change in
+            guard case .memberRemoved(let removedName, let removedRecipient) = change else { return false }
+            return removedName == name || removedRecipient == recipient
+        }
+    }
 }

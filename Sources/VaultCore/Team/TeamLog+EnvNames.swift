@@ -59,3 +59,21 @@ extension TeamLog {
         return result
     }
 }
+
+extension OpenVault {
+    /// The names the owner allowed, for each group these keys open that has some: nil when the
+    /// team log allows some but `pinned` (the trust fingerprint) is nil, so nothing vouches that the
+    /// owner wrote them. Throws `untrustedVault` when the header is not signed under `pinned`.
+    func ownerAllowedEnvNames(pinned: String?, path: String) throws -> [AccessGroup: AllowedEnvNames]? {
+        let allowed = file.teamLog?.allowedEnvNames() ?? [:]
+        if allowed.isEmpty { return [:] }
+        guard let pinned else { return nil }
+        guard headerIsSigned(byFingerprint: pinned) else { throw VaultError.untrustedVault(path: path, pinned: pinned) }
+        var byGroup: [AccessGroup: AllowedEnvNames] = [:]
+        for (id, names) in allowed {
+            guard let group = keys.groups[id]?.group, scope?.contains(id) ?? true else { continue }
+            byGroup[group] = names
+        }
+        return byGroup
+    }
+}

@@ -87,3 +87,17 @@ extension TeamLog {
         return Join(log: log, leftOut: Array(Set(leftOut)).sorted())
     }
 }
+
+extension TeamLog {
+    /// Whether the team log of the vault file `bytes` holds the whole log of each of `parents`,
+    /// read from the logs' clear parts (`Vault.teamLogHolds`).
+    static func ofFile(_ bytes: [UInt8], holdsTheLogsOf parents: [[UInt8]]) -> Bool {
+        guard let log = try? VaultFile.decode(FileBytes(bytes)).file.teamLog else {
+            return parents.allSatisfy { (try? VaultFile.decode(FileBytes($0)).file.teamLog) == nil }
+        }
+        return parents.allSatisfy { parent in
+            guard let parentLog = try? VaultFile.decode(FileBytes(parent)).file.teamLog else { return true }
+            return log.descends(from: parentLog)
+        }
+    }
+}

@@ -171,4 +171,16 @@ extension WorkingCopy {
         try appendToLog(.memberRemoved(name: member.name, recipient: member.recipient))
         return member
     }
+
+    /// Removes the scoped member `name` and gives each of its groups a fresh key (as `revoke`);
+    /// returns the key epoch now. Throws `changedSinceShown` when it is a full member now.
+    mutating func removeScopedMember(named name: String, progress: ProgressHandler?) throws -> UInt64 {
+        let removed = try removeMember(named: name)
+        guard case .groups(let ids, _) = removed.scope else { throw VaultError.changedSinceShown }
+        for id in ids where file.groups.contains(where: { $0.groupID == id }) {
+            guard keys.groups[id]?.group != nil else { continue }
+            _ = try rotateGroupKey(id, progress: progress)
+        }
+        return file.keyEpoch
+    }
 }

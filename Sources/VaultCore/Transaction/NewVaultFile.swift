@@ -8,7 +8,7 @@ enum NewVaultFile {
     static func write(at location: VaultLocation, host: HostContext,
                          make: (_ vaultID: [UInt8], _ deviceKey: DeviceKey) throws -> WorkingCopy) throws -> WorkingCopy {
         try FileSystem.makeDirectory(location.directory)
-        let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
+        let lock = try LockFile(path: try VaultWriter.writerLockPath(of: location, host: host))
         defer { withExtendedLifetime(lock) {} }
         guard try !location.exists else { throw VaultError.vaultExists(path: location.path) }
         let vaultID = SecureRandom.bytes(VaultFile.idSize)

@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Where a vault stands in its ordered list of unlockers (`Unlocker`), walked once per process:
 /// the keys at hand, the unlocker to try next, and what was tried. The only state of unlocking
-/// that changes; `Vault` holds one and sets no keys itself (`Unlock/Vault+Unlockers.swift` moves it).
+/// that changes; `Vault` holds one and sets no keys itself (`Unlock/UnlockWalk+Asking.swift` moves it).
 final class UnlockWalk {
     /// The ways to unlock, in the order tried.
     let unlockers: [Unlocker]

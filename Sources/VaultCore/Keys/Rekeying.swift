@@ -26,22 +26,17 @@ public struct RekeyOutcome: Sendable, Equatable {
     public var dropped: RekeyPlan
 }
 
-extension Vault {
-    /// Replaces every key of the vault: a new master key, class and group keys,
-    /// every item re-sealed, the key epoch raised. The keyslot that the unlock
-    /// secret at hand opens is re-made with it (asking for it when the keys at
-    /// hand are a session's and there is a way to ask); other keyslots are
-    /// dropped, and items bound to another machine cannot be re-sealed: when
-    /// either applies, `confirm` is shown the plan first and may throw to
-    /// change nothing. Ends every session, the after-first-unlock cache and
-    /// every scoped credential (grant them again); the vault id stays. This
-    /// machine's device key is replaced too (the device-bound items move to the
-    /// new one), so a stolen device key opens nothing afterwards. One atomic
-    /// write: a crash leaves the old or the new vault (and a new device key
-    /// left pending is taken up on the next read).
-    public func rekey(kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> RekeyOutcome {
-        try rekey(kdf: kdf, confirm: confirm, first: { _ in })
-    }
+/// Replacing the vault's keys in a write: a re-key (`Vault.rekey`, a member's removal, fresh keys on
+/// the way in), what follows it on this machine, and a keyslot change that rotates the master key
+/// when it can. Written with what the vault writes with; the façade checks the keys' authority first.
+struct Rekeying {
+    let writer: VaultWriter
+
+    private var reader: SnapshotReader { writer.reader }
+    private var host: HostContext { writer.host }
+    private var configuration: VaultConfiguration { writer.configuration }
+    private var source: KeySource { reader.source }
+    private func readFile() throws -> FileBytes { try reader.readFile() }
 
     /// `rekey(kdf:confirm:)`, with `first` applied to the vault in the same write before the keys
     /// are replaced (a full member removed: the re-key must be of the file without its slot), and
@@ -50,16 +45,15 @@ extension Vault {
     /// own session is not what is revoked); every other session of this machine ends.
     func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
                carryingSessions: Bool = false, first: (inout WorkingCopy) throws -> Void) throws -> RekeyOutcome {
-        try requireTrustKey(.rekeyVault)
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
         var newMasterKey: MasterKey?
         var outcome: RekeyOutcome
         do {
-            outcome = try transaction { vault in
+            outcome = try writer.transaction { vault in
                 try first(&vault)
                 let (outcome, moved) = try Rekey(secret: secret, kdf: kdf, keepingTrustKey: keepingTrustKey,
-                                                 readWithExposedDeviceKey: reads.usesExposedDeviceKey, host: host).run(on: &vault, confirm: confirm)
+                                                 readWithExposedDeviceKey: writer.reads.usesExposedDeviceKey, host: host).run(on: &vault, confirm: confirm)
                 movedDeviceKey = moved
                 newMasterKey = vault.keys.masterKey
                 return outcome
@@ -84,23 +78,10 @@ extension Vault {
         // A reader may have taken the pending key up already (it is the vault's once the write is done).
         if movedDeviceKey { try? DeviceKeyStore.publish(vaultID: vaultID, host: host, masterKey: masterKey) }
         guard carryingSessions, let masterKey else { return SessionCache.endAll(vaultID: vaultID, host: host) }
-        var held = walk.sessionTokens + [configuration.heldSessionToken].compactMap { $0 }
+        var held = reader.walk.sessionTokens + [configuration.heldSessionToken].compactMap { $0 }
         if configuration.holdsLoginKeyringSession, let kept = LoginKeyring.find(vaultID: vaultID) { held.append(kept.token) }
         return SessionCache.endAll(vaultID: vaultID, host: host, keeping: held, masterKey: masterKey, keyEpoch: keyEpoch,
                                    newDeviceKey: movedDeviceKey)
-    }
-
-    /// Changes the passphrase, rotating the master key when every keyslot that
-    /// remains opens with a secret at hand (the new passphrase, and the key file
-    /// or passphrase the vault was unlocked with) and no item is bound to another
-    /// machine. Returns whether the master key was rotated; when it was not, an
-    /// old copy of the file still opens with the old passphrase until `rekey`.
-    @discardableResult
-    public func changePassphrase(to newPassphrase: SecretBytes, kdf: Scrypt.Parameters = .interactive) throws -> Bool {
-        try changeKeyslots { vault in
-            let slot = try vault.replacePassphrase(with: newPassphrase, kdf: kdf)
-            return [(slot, KeyslotSecret(kind: .passphrase, secret: newPassphrase, kdf: kdf))]
-        }
     }
 
     /// Makes one change to the keyslots (`change` returns the slots it made, with their secrets),
@@ -109,9 +90,8 @@ extension Vault {
     /// vault was opened with; and no item is bound to another machine. Returns whether it rotated:
     /// when it did not, an old copy of the file still opens with a removed or changed secret.
     func changeKeyslots(_ change: (inout WorkingCopy) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
-        try requireKeyslotSecret(.changeKeyslots)
         var rotatedKeys: (deviceKey: DeviceKey?, masterKey: MasterKey?)
-        let rotated = try transaction { vault in
+        let rotated = try writer.transaction { vault in
             let made = try change(&vault)
             guard case .credential(let current) = source, vault.positionsBoundElsewhere.isEmpty else { return false }
             var kept: [KeyslotSecret] = []
@@ -130,7 +110,7 @@ extension Vault {
         }
         if rotated {
             _ = SessionCache.endAll(vaultID: VaultFile.peekVaultID(try readFile()), host: host)
-            refreshTPMRecoverySeal(deviceKey: rotatedKeys.deviceKey, masterKey: rotatedKeys.masterKey)
+            DeviceKeySealing(reader: reader).refreshTPMRecoverySeal(deviceKey: rotatedKeys.deviceKey, masterKey: rotatedKeys.masterKey)
         }
         return rotated
     }
@@ -138,11 +118,48 @@ extension Vault {
     /// The passphrase or key file the vault is opened with; a session's keys are asked to give way to one.
     func unlockSecretAtHand() throws -> UnlockSecret {
         if case .credential(let secret) = source { return secret }
-        guard canAsk else { throw VaultError.rekeyNeedsSecret }
+        guard reader.canAsk else { throw VaultError.rekeyNeedsSecret }
         if case .session = source { configuration.onNotice?(.rekeyAsksForTheSecret) }
-        return try withKeys {
+        return try reader.withKeys {
             guard case .credential(let secret) = source else { throw VaultError.locked(nil) }
             return secret
         }
+    }
+
+    /// Re-keys `renewed` — the whole vault (as `rekey`, keeping the trust key) or the groups given
+    /// (as `revoke`) — and, with `freshHistory`, drops their items' revisions and purges their trash
+    /// (purge records left, so a merge does not bring it back), with `then` applied to the vault in
+    /// the same write (adding the newcomer: its slot is sealed at the write, with the new keys).
+    func renewKeys<T>(_ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
+                      then: (inout WorkingCopy) throws -> T) throws -> (result: T, renewal: KeyRenewal) {
+        var result: T?
+        var dropped = (revisions: 0, trash: 0)
+        switch renewed {
+        case .vault:
+            let outcome = try rekey(kdf: kdf, confirm: confirm, keepingTrustKey: true) { vault in
+                if freshHistory { dropped = try vault.dropHistory(of: vault.file.groups.map(\.groupID)) }
+                result = try then(&vault)
+            }
+            return (try unwrap(result), KeyRenewal(renewed: renewed, droppedRevisions: dropped.revisions, purgedTrash: dropped.trash,
+                                                  keyEpoch: outcome.keyEpoch))
+        case .groups(let groups):
+            let epoch = try writer.transaction { vault -> UInt64 in
+                var ids: [GroupID] = []
+                for group in groups {
+                    guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
+                    if !ids.contains(id) { ids.append(id) }
+                }
+                if freshHistory { dropped = try vault.dropHistory(of: ids) }
+                for id in ids { _ = try vault.rotateGroupKey(id, progress: configuration.progress) }
+                result = try then(&vault)
+                return vault.file.keyEpoch
+            }
+            return (try unwrap(result), KeyRenewal(renewed: renewed, droppedRevisions: dropped.revisions, purgedTrash: dropped.trash, keyEpoch: epoch))
+        }
+    }
+
+    private func unwrap<T>(_ result: T?) throws -> T {
+        guard let result else { throw VaultError.changedSinceShown }
+        return result
     }
 }

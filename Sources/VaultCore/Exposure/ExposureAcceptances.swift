@@ -4,51 +4,56 @@ import VaultCrypto
 /// The owner's signed acceptances of live exposed values (`vault exposure accept`), kept beside the
 /// vault file in `<vault>.accepted` (committed with it) and checked under the trust key the vault's
 /// header names: a line no trust key of this vault signed accepts nothing, and is counted.
-extension Vault {
-    /// Where the acceptances are kept: beside the vault file, to commit with it.
-    public var exposureAcceptancesPath: String { location.path + ".accepted" }
+struct ExposureAcceptances {
+    /// Where the acceptances are kept: beside the vault file (`<vault>.accepted`), to commit with it.
+    let path: String
+    /// The vault file's directory.
+    let directory: String
 
-    /// Signs the acceptance of item `itemID`'s live exposed values (those it took before now) with the
-    /// trust key, and appends it to the acceptances. The owner's only (`trustKeyNeeded` otherwise).
-    /// Throws `invalidValue` for a reason over 1 000 bytes.
-    public func acceptExposure(itemID: String, reason: String) throws -> ExposureAcceptance {
+    init(of location: VaultLocation) {
+        path = location.path + ".accepted"
+        directory = location.directory
+    }
+
+    /// Refuses a reason over 1 000 bytes (`invalidValue`).
+    static func checkReason(_ reason: String) throws {
         guard reason.utf8.count <= ExposureAcceptance.maxReasonBytes else {
             throw VaultError.invalidValue(.attributeTooLarge(name: "reason", size: reason.utf8.count, limit: ExposureAcceptance.maxReasonBytes))
         }
-        try requireTrustKey(.acceptExposure)
-        return try withKeys {
-            let vault = try readSnapshot()
-            guard let trustKey = vault.trustKey else { throw VaultError.trustKeyNeeded(.acceptExposure) }
-            let now = host.now()
-            let acceptance = ExposureAcceptance(itemID: itemID, acceptedAt: Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000),
-                                                reason: reason)
-            let signature = try Ed25519.sign(acceptance.signedMessage(vaultID: vault.file.vaultID), privateKey: trustKey)
-            var text = FileSystem.exists(exposureAcceptancesPath)
-                ? try FileSystem.read(exposureAcceptancesPath, requirePrivate: false, missing: .noSuchVault(path: exposureAcceptancesPath)) : []
-            text += Array(acceptance.line(signature: signature).utf8)
-            try FileSystem.replaceAtomically(text, at: exposureAcceptancesPath, directory: location.directory)
-            return acceptance
-        }
     }
 
-    /// The acceptances a trust key of this vault signed, and how many lines none did (never silent).
-    public func exposureAcceptances() throws -> (accepted: [ExposureAcceptance], unverified: Int) {
-        guard FileSystem.exists(exposureAcceptancesPath) else { return ([], 0) }
-        let text = try FileSystem.read(exposureAcceptancesPath, requirePrivate: false, missing: .noSuchVault(path: exposureAcceptancesPath))
-        return try withKeys {
-            let vault = try readSnapshot()
-            var accepted: [ExposureAcceptance] = [], unverified = 0
-            for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where !line.isEmpty {
-                guard let (acceptance, signature) = ExposureAcceptance.parse(line),
-                      Ed25519.isValid(signature: signature, of: acceptance.signedMessage(vaultID: vault.file.vaultID),
-                                      publicKey: vault.file.trustPublicKey) else {
-                    unverified += 1
-                    continue
-                }
-                accepted.append(acceptance)
+    /// Signs the acceptance of item `itemID`'s live exposed values (those it took before `now`) with
+    /// `vault`'s trust key (`trustKeyNeeded` without it), and appends it to the acceptances.
+    func accept(itemID: String, reason: String, in vault: Snapshot, now: Date) throws -> ExposureAcceptance {
+        guard let trustKey = vault.trustKey else { throw VaultError.trustKeyNeeded(.acceptExposure) }
+        let acceptance = ExposureAcceptance(itemID: itemID, acceptedAt: Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000),
+                                            reason: reason)
+        let signature = try Ed25519.sign(acceptance.signedMessage(vaultID: vault.file.vaultID), privateKey: trustKey)
+        var text = FileSystem.exists(path) ? try FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)) : []
+        text += Array(acceptance.line(signature: signature).utf8)
+        try FileSystem.replaceAtomically(text, at: path, directory: directory)
+        return acceptance
+    }
+
+    /// The acceptances' text, nil when there are none yet.
+    func text() throws -> [UInt8]? {
+        guard FileSystem.exists(path) else { return nil }
+        return try FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path))
+    }
+
+    /// The acceptances of `text` a trust key of `vault` signed, and how many lines none did (never silent).
+    static func verified(_ text: [UInt8], in vault: Snapshot) -> (accepted: [ExposureAcceptance], unverified: Int) {
+        var accepted: [ExposureAcceptance] = [], unverified = 0
+        for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where !line.isEmpty {
+            guard let (acceptance, signature) = ExposureAcceptance.parse(line),
+                  Ed25519.isValid(signature: signature, of: acceptance.signedMessage(vaultID: vault.file.vaultID),
+                                  publicKey: vault.file.trustPublicKey) else {
+                unverified += 1
+                continue
             }
-            return (accepted, unverified)
+            accepted.append(acceptance)
         }
+        return (accepted, unverified)
     }
 }
 

@@ -58,10 +58,29 @@ public struct UpgradeOutcome: Sendable, Equatable {
     public var toVersion: Int { Int(VaultFile.version) }
 }
 
-extension Vault {
+/// What `reset` removed.
+public struct ResetOutcome: Sendable {
+    /// The files and directories removed.
+    public var removedPaths: [String]
+    /// How many unlock sessions ended.
+    public var sessionsEnded: Int
+}
+
+/// Checking, converting, quarantining and removing the vault (`verify`, `upgrade`, `verify
+/// --quarantine`, `reset`), with what the vault reads and writes with. The façade checks the keys'
+/// authority first.
+struct Maintenance {
+    let writer: VaultWriter
+
+    private var reader: SnapshotReader { writer.reader }
+    private var location: VaultLocation { writer.location }
+    private var host: HostContext { writer.host }
+    private var configuration: VaultConfiguration { writer.configuration }
+    private func readFile() throws -> FileBytes { try reader.readFile() }
+
     /// Checks the vault without changing it: the permissions of its files, its
     /// format, the member roster and every record the keys at hand open.
-    public func verify() throws -> VerifyReport {
+    func verify() throws -> VerifyReport {
         var report = VerifyReport(exposedFiles: [], checkedRecords: true, damage: nil, itemCount: 0, opened: 0, unopened: 0, damagedRecords: 0)
         if let mode = FileSystem.mode(location.directory), mode & 0o022 != 0, mode & UInt32(S_ISVTX) == 0 {
             report.exposedFiles.append((location.directory, mode))
@@ -72,7 +91,7 @@ extension Vault {
         let deviceKeyPath = DeviceKeyStore.path(vaultID: vaultID, host: host)
         if let mode = FileSystem.mode(deviceKeyPath), mode & 0o077 != 0 { report.exposedFiles.append((deviceKeyPath, mode)) }
         do {
-            let vault = try withKeys { try readSnapshot() }
+            let vault = try reader.withKeys { try reader.readSnapshot() }
             let problems = try vault.problemsBeyondOpening()
             if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: .violates(.repeatedItemID)) }
             if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: Snapshot.trustFingerprint(of: vault.file.trustPublicKey)) {
@@ -167,22 +186,21 @@ extension Vault {
 
     /// Converts a v1 vault file to format v2 (keeping the v1 file as `<vault>.v1.bak`); in a
     /// git work tree too, where a plain write refuses to. Needs the owner's keys. A v2 file is left as it is.
-    public func upgrade() throws -> UpgradeOutcome {
-        try requireOwner(.upgradeFormat)
-        return try withWriterLock {
-            try withKeys {
-                var vault = WorkingCopy(try readSnapshot(writing: true))
+    func upgrade() throws -> UpgradeOutcome {
+        try writer.withWriterLock {
+            try reader.withKeys {
+                var vault = WorkingCopy(try reader.readSnapshot(writing: true))
                 let from = Int(vault.file.version)
                 guard vault.file.version < VaultFile.version else { return UpgradeOutcome(fromVersion: from, backup: nil) }
                 guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
-                let conversion = try convertIfAllowed(&vault, explicitly: true)
+                let conversion = try writer.convertIfAllowed(&vault, explicitly: true)
                 do {
-                    try commit(&vault)
+                    try writer.commit(&vault)
                 } catch {
                     conversion?.discardBackup()
                     throw error
                 }
-                refreshMachineGrants(vault, onlyIfMissing: false)
+                MachineGrants.refresh(from: vault, onlyIfMissing: false, host: host)
                 return UpgradeOutcome(fromVersion: from, backup: conversion?.backup)
             }
         }
@@ -195,42 +213,33 @@ extension Vault {
     /// never beside a vault that may sit in a git work tree) for a closer look,
     /// and the other groups are written as they were. Needs the owner's keys.
     /// Returns the groups quarantined and the kept file's path (nil when none was damaged).
-    public func quarantineDamagedGroups() throws -> (groups: [String], keptAt: String?) {
-        try requireTrustKey(.quarantineDamagedGroups)
-        return try withWriterLock {
-            try withKeys {
-                var vault = WorkingCopy(try readSnapshot(writing: true))
+    func quarantineDamagedGroups() throws -> (groups: [String], keptAt: String?) {
+        try writer.withWriterLock {
+            try reader.withKeys {
+                var vault = WorkingCopy(try reader.readSnapshot(writing: true))
                 guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
                 guard !vault.damagedGroups.isEmpty else { return ([], nil) }
-                _ = try convertIfAllowed(&vault, explicitly: false)
+                _ = try writer.convertIfAllowed(&vault, explicitly: false)
                 let directory = host.stateDirectory + "/quarantine"
                 try FileSystem.makeDirectory(host.stateDirectory)
                 try FileSystem.makeDirectory(directory)
                 let kept = directory + "/\(hex(vault.file.vaultID))-\(Int(host.now().timeIntervalSince1970))-\(hex(SecureRandom.bytes(4))).vault"
                 try FileSystem.createExclusive(try readFile().allBytes, at: kept)
                 let names = try vault.quarantineDamagedGroups()
-                try commit(&vault)
-                refreshMachineGrants(vault, onlyIfMissing: false)
+                try writer.commit(&vault)
+                MachineGrants.refresh(from: vault, onlyIfMissing: false, host: host)
                 return (names, kept)
             }
         }
-    }
-
-    /// What `reset` removed.
-    public struct ResetOutcome: Sendable {
-        /// The files and directories removed.
-        public var removedPaths: [String]
-        /// How many unlock sessions ended.
-        public var sessionsEnded: Int
     }
 
     /// Removes the vault file, its sessions (with `loginKeyring`, the login keyring's key too), after-first-unlock cache and device
     /// key (and what earlier versions kept beside it: its lock file, and the
     /// shared device key when no other vault in the directory uses it); then
     /// the directory, if that leaves it empty. Needs no unlock.
-    public func reset(loginKeyring: Bool = false) throws -> ResetOutcome {
+    func reset(loginKeyring: Bool) throws -> ResetOutcome {
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        return try withWriterLock {
+        return try writer.withWriterLock {
             var outcome = ResetOutcome(removedPaths: [], sessionsEnded: 0)
             let bytes = (try? FileSystem.read(location.path, requirePrivate: false, missing: .noSuchVault(path: location.path))) ?? []
             // Whatever sits at a mistaken path (a link to a document, say) is not reset: only a vault is.
@@ -258,7 +267,7 @@ extension Vault {
             }
             FileSystem.syncDirectory(location.directory)
             // The directory's lock file goes too when nothing is left to lock (computed before rmdir frees its inode).
-            let lockPath = try Vault.writerLockPath(of: location, host: host)
+            let lockPath = try VaultWriter.writerLockPath(of: location, host: host)
             if FileSystem.list(location.directory).isEmpty, rmdir(location.directory) == 0 {
                 outcome.removedPaths.append(location.directory)
                 FileSystem.remove(lockPath)

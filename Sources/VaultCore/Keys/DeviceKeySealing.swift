@@ -20,12 +20,20 @@ public enum DeviceKeySealOutcome: Equatable, Sendable {
     case resealed
 }
 
-// Moving this machine's device key of a vault into the TPM and back (`vault device-key`).
-// None of these ever makes a new device key: a key the TPM refuses stays refused, and the
-// items bound to it stay as they are, until the TPM opens it again.
-extension Vault {
+/// Moving this machine's device key of a vault into the TPM and back (`vault device-key`), read
+/// with what the vault reads with. None of these ever makes a new device key: a key the TPM refuses
+/// stays refused, and the items bound to it stay as they are, until the TPM opens it again.
+struct DeviceKeySealing {
+    let reader: SnapshotReader
+
+    var location: VaultLocation { reader.location }
+    var host: HostContext { reader.host }
+
+    private func vaultID() throws -> [UInt8] { try reader.vaultID() }
+    private func readFile() throws -> FileBytes { try reader.readFile() }
+
     /// How this machine keeps the vault's device key.
-    public func deviceKeyProtection() throws -> DeviceKeyProtection {
+    func protection() throws -> DeviceKeyProtection {
         let vaultID = try vaultID()
         if let sealed = try DeviceKeyStore.sealed(vaultID: vaultID, host: host) { return .tpm(pcrs: sealed.pcrs, pin: sealed.hasPIN) }
         return FileSystem.isRegularFile(DeviceKeyStore.path(vaultID: vaultID, host: host)) ? .file : .none
@@ -38,7 +46,7 @@ extension Vault {
     /// change of the PCRs, the one the recovery seal gives for the master key. Throws `VaultError.tpm`
     /// (nothing changed) when the TPM refuses, `noDeviceKey` when this machine has none for the
     /// vault, `locked` without an unlock.
-    public func sealDeviceKey(reseal: Bool, pin: SecretBytes?) throws -> DeviceKeySealOutcome {
+    func seal(reseal: Bool, pin: SecretBytes?) throws -> DeviceKeySealOutcome {
         let vaultID = try vaultID()
         guard host.tpm != nil else { throw VaultError.tpm(.noTPM) }
         let wasSealed = try DeviceKeyStore.sealed(vaultID: vaultID, host: host) != nil
@@ -53,7 +61,7 @@ extension Vault {
     /// Moves this machine's device key out of the TPM into a clear 0600 file again; needs an
     /// unlock. Returns false when it was not sealed. Throws `VaultError.tpm` when the TPM refuses
     /// it (nothing changed), `locked` without an unlock.
-    public func unsealDeviceKeyToFile() throws -> Bool {
+    func unsealToFile() throws -> Bool {
         let vaultID = try vaultID()
         guard try DeviceKeyStore.sealed(vaultID: vaultID, host: host) != nil else { return false }
         try DeviceKeyStore.unsealToFile(try keysWithUnlock(recovering: false).deviceKey, vaultID: vaultID, host: host)
@@ -65,10 +73,10 @@ extension Vault {
     /// device key and `recovering`, it comes from the recovery seal. Without an unlock, `locked`
     /// (not the TPM's refusal: the unlock comes first).
     private func keysWithUnlock(recovering: Bool) throws -> (masterKey: MasterKey, deviceKey: DeviceKey) {
-        try withKeysAsking {
-            let vault = try readSnapshot()
+        try reader.withKeysAsking {
+            let vault = try reader.readSnapshot()
             guard let masterKey = vault.keys.masterKey else { throw VaultError.locked(nil) }
-            if let refusal = reads.deviceKeyRefusal {
+            if let refusal = reader.reads.deviceKeyRefusal {
                 guard recovering else { throw VaultError.tpm(refusal) }
                 return (masterKey, try recoveredDeviceKey(masterKey: masterKey, vaultID: vault.file.vaultID, refusal: refusal))
             }
@@ -120,7 +128,7 @@ extension Vault {
 
     /// This machine's device key of the vault in `bytes` for what reads it without needing it
     /// (status, lock): nil, with why, when the TPM refuses it or its seal is not the vault's.
-    func deviceKeyIfItOpens(of bytes: FileBytes) throws -> (key: DeviceKey?, refusal: TPMFailure?) {
+    func keyIfItOpens(of bytes: FileBytes) throws -> (key: DeviceKey?, refusal: TPMFailure?) {
         do {
             return (try DeviceKeyStore.load(vaultID: VaultFile.peekVaultID(bytes), location: location, host: host,
                                             isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }), nil)

@@ -5,27 +5,38 @@ import VaultCrypto
 import Glibc
 #endif
 
-// The one writer: the writer lock, a fresh read, the change, one atomic write, then the counters.
-extension Vault {
+/// The one writer: the writer lock, a fresh read, the change, one atomic write, then the counters.
+/// What a `Vault` writes with, given the parts of it a write needs.
+struct VaultWriter {
+    /// How the write reads the file first (and the vault's location, host, configuration and reads).
+    let reader: SnapshotReader
+    /// The scoped credential of the keys at hand, if any (`Vault.scopedCredential`): what a refusal to write names.
+    let scopedCredential: () -> ScopedCredential?
+
+    var location: VaultLocation { reader.location }
+    var host: HostContext { reader.host }
+    var configuration: VaultConfiguration { reader.configuration }
+    var reads: ReadState { reader.reads }
+
     /// Runs `body` holding the writer lock on the vault's directory; a call
     /// made while this vault already holds it runs `body` at once (a second
     /// flock from this process would wait for itself).
     func withWriterLock<R>(_ body: () throws -> R) throws -> R {
         if reads.holdsWriterLock { return try body() }
-        let lock = try LockFile(path: try Vault.writerLockPath(of: location, host: host))
+        let lock = try LockFile(path: try VaultWriter.writerLockPath(of: location, host: host))
         reads.holdsWriterLock = true
         defer {
             reads.holdsWriterLock = false
             withExtendedLifetime(lock) {}
         }
         FileSystem.removeAbandonedTemporaries(of: location.path, directory: location.directory)
-        let vaultID = keptVaultID ?? VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
+        let vaultID = reader.keptVaultID ?? VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
         if !vaultID.isEmpty {
             // Device grants are rewritten under this lock by writes (a read's refresh of missing ones is best effort).
             FileSystem.removeAbandonedTemporaries(of: DeviceGrants.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
             FileSystem.removeAbandonedTemporaries(of: DeviceKeyStore.pendingPath(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
             // A device key a failed re-key could not settle (only re-keys make one, under this lock).
-            if FileSystem.isRegularFile(DeviceKeyStore.pendingPath(vaultID: vaultID, host: host)), let bytes = try? readFile() {
+            if FileSystem.isRegularFile(DeviceKeyStore.pendingPath(vaultID: vaultID, host: host)), let bytes = try? reader.readFile() {
                 DeviceKeyStore.settlePending(vaultID: vaultID, host: host) { Snapshot.isDeviceKey($0, of: bytes) }
             }
         }
@@ -54,13 +65,13 @@ extension Vault {
             throw VaultError.unfinishedGitOperation(path: location.path, operation)
         }
         return try withWriterLock {
-            try withKeys {
-                var vault = WorkingCopy(try readSnapshot(writing: true))
+            try reader.withKeys {
+                var vault = WorkingCopy(try reader.readSnapshot(writing: true))
                 vault.pending.trashPurgeBefore = trashPurgeBefore
                 let epochOnDisk = vault.file.keyEpoch
                 // A credential whose write keys do not hold here (granted before a conversion) is read-only in fact.
                 guard vault.isWritable else {
-                    guard let credential = scopedCredential else { throw VaultError.locked(nil) }
+                    guard let credential = scopedCredential() else { throw VaultError.locked(nil) }
                     if let name = credential.memberName { throw VaultError.readOnlyMember(name) }
                     throw credential.canWrite ? VaultError.credentialPredatesConversion : VaultError.readOnlyCredential
                 }
@@ -70,7 +81,7 @@ extension Vault {
                 let result: R
                 let resealed: Int?
                 do {
-                    resealed = try moveOffExposedDeviceKey(&vault)
+                    resealed = try exposedDeviceKeyMove.moveOff(&vault)
                     result = try body(&vault)
                     try commit(&vault, replacingEpoch: epochOnDisk)
                 } catch {
@@ -81,9 +92,9 @@ extension Vault {
                 if vault.file.trustPublicKey != trustKeyBefore {
                     configuration.onNotice?(.trustFingerprintChanged(Snapshot.trustFingerprint(of: vault.file.trustPublicKey)))
                 }
-                if let resealed { try finishMovingOffExposedDeviceKey(resealed: resealed, vaultID: vault.file.vaultID) }
+                if let resealed { try exposedDeviceKeyMove.finish(resealed: resealed, vaultID: vault.file.vaultID) }
                 // Changing items changes no grant: the cache and device grants are rewritten only when keys or groups changed.
-                refreshMachineGrants(vault, onlyIfMissing: vault.grantedKeys == keysBefore)
+                MachineGrants.refresh(from: vault, onlyIfMissing: vault.grantedKeys == keysBefore, host: host)
                 return result
             }
         }
@@ -107,7 +118,7 @@ extension Vault {
     /// before the rename (a state directory that cannot be written fails the write and leaves the
     /// old file), and fails if it cannot complete that record once the file is in place.
     func commit(_ vault: inout WorkingCopy, as write: Write = .change, replacingEpoch replaced: UInt64? = nil) throws {
-        if write == .change { try configuration.checkBeforeChanging?(self) }
+        if write == .change { try reader.checkBeforeChanging() }
         let raises = write == .change && vault.keys.headerMACKey != nil && replaced.map { vault.file.keyEpoch > $0 } == true
         // Encoding raises the write generation: the counters recorded are those of the file written.
         let pieces = try vault.encodePieces()
@@ -134,7 +145,7 @@ extension Vault {
                 return next
             }
         } else {
-            before = rememberCounters(of: vault, writtenCopy: here)
+            before = reader.rememberCounters(of: vault, writtenCopy: here)
         }
         if let here, let before { tellOfForkedCopy(written: here, before: before, vaultID: file.vaultID) }
     }
@@ -168,22 +179,8 @@ extension Vault {
         guard !inGitWorkTree else { return Conversion(backup: nil, madeBackup: false) }
         let backup = location.path + ".v1.bak"
         if FileSystem.exists(backup) { return Conversion(backup: backup, madeBackup: false) }
-        try FileSystem.createExclusive(try readFile().allBytes, at: backup)
+        try FileSystem.createExclusive(try reader.readFile().allBytes, at: backup)
         return Conversion(backup: backup, madeBackup: true)
-    }
-
-    /// Any unlock on this machine leaves the after-first-unlock cache for this boot and (v2) this
-    /// device's grants; a change rewrites both (groups and keys may be new).
-    func refreshMachineGrants(_ vault: some OpenVault, onlyIfMissing: Bool) {
-        guard vault.keys.isFull, vault.deviceMatches, vault.damagedGroups.isEmpty else { return }
-        let keyID = vault.file.vaultID
-        if !onlyIfMissing || !AfterFirstUnlockCache.isPresent(vaultID: keyID, deviceKey: vault.keys.deviceKey, host: host) {
-            try? AfterFirstUnlockCache.write(from: vault.keys, file: vault.file, host: host)
-        }
-        if vault.file.version >= 2,
-           !onlyIfMissing || !DeviceGrants.areCurrent(for: vault.file, deviceKey: vault.keys.deviceKey, host: host) {
-            try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
-        }
     }
 
     /// A v1 file converted in memory: where the v1 file is kept (nil in a git work tree, whose
@@ -196,6 +193,11 @@ extension Vault {
         func discardBackup() {
             if madeBackup, let backup { FileSystem.remove(backup) }
         }
+    }
+
+    /// Moving off a device key that lies in a git work tree, in the same write as the change.
+    var exposedDeviceKeyMove: ExposedDeviceKeyMove {
+        ExposedDeviceKeyMove(location: location, host: host, configuration: configuration, reads: reads)
     }
 
     /// Milliseconds since 1970 before which the next write purges a trashed item: `trashDays` before now.

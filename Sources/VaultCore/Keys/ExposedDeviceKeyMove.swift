@@ -38,12 +38,20 @@ public enum VaultNotice: Equatable, Sendable {
     case forkedCopy(written: String, other: String)
 }
 
-extension Vault {
+/// Moving a vault off a device key an earlier version left beside it in a git work tree, in the
+/// same write as a change of the owner's (`VaultWriter.transaction`).
+struct ExposedDeviceKeyMove {
+    let location: VaultLocation
+    let host: HostContext
+    let configuration: VaultConfiguration
+    /// What the reads learnt of the device key (`ReadState.usesExposedDeviceKey`).
+    let reads: ReadState
+
     /// When the working copy was read with a device key from a git work tree and
     /// holds the master key, moves it onto a new device key (written as
-    /// pending; see `finishMovingOffExposedDeviceKey`) in the same write as
+    /// pending; see `finish`) in the same write as
     /// the change. Returns how many items were re-sealed, or nil when nothing moved.
-    func moveOffExposedDeviceKey(_ vault: inout WorkingCopy) throws -> Int? {
+    func moveOff(_ vault: inout WorkingCopy) throws -> Int? {
         guard reads.usesExposedDeviceKey, vault.keys.masterKey != nil else { return nil }
         let newKey = try DeviceKeyStore.createPending(vaultID: vault.file.vaultID, host: host)
         return try vault.rebind(toDeviceKey: newKey)
@@ -54,7 +62,7 @@ extension Vault {
     /// is unlinked (never followed, never wiped in place: it is public, and a
     /// link there must not make vault touch its target) unless other vaults
     /// share its directory, and the user is told to commit its removal.
-    func finishMovingOffExposedDeviceKey(resealed: Int, vaultID: [UInt8]) throws {
+    func finish(resealed: Int, vaultID: [UInt8]) throws {
         try DeviceKeyStore.publish(vaultID: vaultID, host: host)
         reads.usesExposedDeviceKey = false
         let oldPath = location.legacyDeviceKeyPath

@@ -5,9 +5,66 @@ import VaultCrypto
 import Glibc
 #endif
 
-// Reading the file into a snapshot with the keys at hand, and what a read records of its counters
-// (docs/FORMAT.md, "Counters and rollback").
-extension Vault {
+/// Reading the vault file into a snapshot with the keys at hand, and what a read records of its
+/// counters (docs/FORMAT.md, "Counters and rollback"): what a `Vault` reads with, given the parts
+/// of it a read needs.
+struct SnapshotReader {
+    let location: VaultLocation
+    let host: HostContext
+    let configuration: VaultConfiguration
+    /// Where the walk through the unlockers stands (`Vault.walk`).
+    let walk: UnlockWalk
+    /// What the reads keep between them (`Vault.reads`).
+    let reads: ReadState
+    /// The configuration's `checkBeforeChanging`, asked of the vault before a rollback is refused.
+    let checkBeforeChanging: () throws -> Void
+
+    /// The keys at hand: the unlocker in use.
+    var source: KeySource { walk.keys }
+
+    /// What the identities at hand open: nil for a full member (every key but the trust key), else the
+    /// scoped member's keys as a credential. Read from the file once, for the checks made before
+    /// a read (`checkScope`); every read opens the slot again from the file it reads.
+    func memberKeys() throws -> ScopedCredential? {
+        guard case .identity(let identities) = source else { return nil }
+        if let resolvedMember = reads.resolvedMember { return resolvedMember.credential }
+        let parsed = try Snapshot.parse(try readFile(), path: location.path)
+        // Who the identity is, like what it reads, is taken only from a vault signed by the key it trusts.
+        guard let pinned = configuration.trustedFingerprint else { throw VaultError.trustNotPinned(path: location.path) }
+        guard Snapshot.isSigned(parsed.file, header: parsed.header, byFingerprint: pinned) else {
+            throw VaultError.untrustedVault(path: location.path, pinned: pinned)
+        }
+        let (name, keys) = try Snapshot.openMemberSlot(parsed.file, identities: identities, path: location.path)
+        let credential: ScopedCredential?
+        switch keys {
+        case .full: credential = nil
+        case .scoped(let readOnly, let grants):
+            credential = ScopedCredential.member(name: name, vaultID: parsed.file.vaultID, readOnly: readOnly, grants: grants)
+        }
+        reads.resolvedMember = (name, credential)
+        return credential
+    }
+
+    /// Runs `body`, asking the unlockers left when the keys at hand do not open what it needs (`UnlockWalk.withKeys`).
+    func withKeys<R>(_ body: () throws -> R) throws -> R {
+        try walk.withKeys(hasKeyringSlot: hasKeyringSlot, deviceKeyRefusal: { reads.deviceKeyRefusal }, body)
+    }
+
+    /// `withKeys` without turning a failure into the TPM's refusal (`UnlockWalk.withKeysAsking`).
+    func withKeysAsking<R>(_ body: () throws -> R) throws -> R {
+        try walk.withKeysAsking(hasKeyringSlot: hasKeyringSlot, body)
+    }
+
+    /// Whether an unlocker is left that asks for a credential.
+    var canAsk: Bool { walk.canAsk(hasKeyringSlot: hasKeyringSlot) }
+
+    /// Whether the vault has a desktop-keyring keyslot — known from the file read last while it is
+    /// still the vault's, so a command that opens the file once reads no header for it.
+    private func hasKeyringSlot() -> Bool {
+        if let kept = reads.keptRead, kept.isCurrent(at: location.path) { return kept.snapshot.hasKeyslot(.desktopKeyring) }
+        return KeyringSlot.isPresent(at: location)
+    }
+
     /// The vault file read and opened with the keys at hand, its counters checked against this
     /// machine's. `requested` is `.lookupsOnly` only for a read that looks up by service and account;
     /// a write checks every bucket whatever it asks. `keepingForWrite`: the read is what a write
@@ -30,14 +87,14 @@ extension Vault {
         let seen = seenBefore.isEmpty ? nil : try SeenCounters.load(vaultID: seenBefore, host: host)
         if FileIdentity(path: location.path) != bytes.identity { bytes = try readFile() }
         let vaultID = VaultFile.peekVaultID(bytes)
-        let session = try keysForReading(vaultID: vaultID)
+        let session = try walk.keysForReading(vaultID: vaultID, host: host)
         reads.deviceKeyRefusal = nil
         // A session that holds the device key spares the TPM its round trip.
         let deviceKey = try session?.deviceKey ?? deviceKeyForReading(bytes, vaultID: vaultID)
         let vault = try openWithKeys(bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: location.path, checking: indexCheck)
         // A write while the TPM refuses the device key could drop the items bound to it (a re-key does).
         if writing, let refusal = reads.deviceKeyRefusal { throw VaultError.tpm(refusal) }
-        if case .credential = source { refreshMachineGrants(vault, onlyIfMissing: true) }
+        if case .credential = source { MachineGrants.refresh(from: vault, onlyIfMissing: true, host: host) }
         if let session, let kept = walk.loginKeyringSession { try? LoginKeyring.keepAlive(kept, timeout: session.timeout) }
         try checkTrust(of: vault)
         try checkCounters(of: vault, writing: writing,
@@ -143,6 +200,13 @@ extension Vault {
         try FileSystem.readVaultFile(location.path, directory: location.directory, missing: .noSuchVault(path: location.path))
     }
 
+    /// The vault's id, read from the start of its file.
+    func vaultID() throws -> [UInt8] {
+        let id = VaultFile.peekVaultID(try readFile())
+        guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: .violates(.fileTooShort)) }
+        return id
+    }
+
     /// Records as seen what a write key vouched for of `vault`'s counters: the header's and every
     /// checked group's with the header MAC; a group's generation alone with its index MAC, and
     /// only at the key epoch already remembered. A reader's key (RMK) can forge a read MAC, and
@@ -197,7 +261,7 @@ extension Vault {
             guard configuration.acceptRollback else {
                 // A file git put back (a revert, an old file committed) is older than this machine saw:
                 // the commit that put it back, and how to drop it, is the refusal to give.
-                try configuration.checkBeforeChanging?(self)
+                try checkBeforeChanging()
                 throw VaultError.rolledBack(path: location.path, found: file.keyEpoch, expected: floor)
             }
             configuration.onNotice?(.rollbackAccepted(epoch: file.keyEpoch, expected: floor))
@@ -277,7 +341,7 @@ extension Vault {
     /// none at all ask for more (`withKeys`).
     private func openWithKeysAtHand(_ bytes: FileBytes, deviceKey: DeviceKey?, path: String) throws -> Snapshot {
         let vaultID = VaultFile.peekVaultID(bytes)
-        let session = try keysForReading(vaultID: vaultID)
+        let session = try walk.keysForReading(vaultID: vaultID, host: host)
         switch source {
         case .scoped, .none: throw VaultError.locked(nil)
         case .credential, .session, .identity:
