@@ -10,33 +10,33 @@ import Testing
     @Test func longOptionWithSeparateValue() throws {
         let parsed = try Parser.parse(["get", "--service", "github", "--account", "ci-bot"])
         #expect(parsed.command.name == "get")
-        #expect(parsed.value(.service) == "github")
-        #expect(parsed.value(.account) == "ci-bot")
+        #expect(parsed.value(ItemSelection.service.name) == "github")
+        #expect(parsed.value(ItemSelection.account.name) == "ci-bot")
     }
 
     @Test func longOptionWithEquals() throws {
         let parsed = try Parser.parse(["get", "--service=github", "--account=a=b"])
-        #expect(parsed.value(.service) == "github")
-        #expect(parsed.value(.account) == "a=b")
+        #expect(parsed.value(ItemSelection.service.name) == "github")
+        #expect(parsed.value(ItemSelection.account.name) == "a=b")
     }
 
     @Test func shortOptionSeparateAttachedAndWithEquals() throws {
         let parsed = try Parser.parse(["get", "-s", "github", "-aci-bot", "-l=label"])
-        #expect(parsed.value(.service) == "github")
-        #expect(parsed.value(.account) == "ci-bot")
-        #expect(parsed.value(.label) == "label")
+        #expect(parsed.value(ItemSelection.service.name) == "github")
+        #expect(parsed.value(ItemSelection.account.name) == "ci-bot")
+        #expect(parsed.value(ItemSelection.label.name) == "label")
     }
 
     @Test func valueBeginningWithDashInEqualsForm() throws {
         let parsed = try Parser.parse(["get", "--service=-x", "-a=-y"])
-        #expect(parsed.value(.service) == "-x")
-        #expect(parsed.value(.account) == "-y")
+        #expect(parsed.value(ItemSelection.service.name) == "-x")
+        #expect(parsed.value(ItemSelection.account.name) == "-y")
     }
 
     @Test func loneDashAndEmptyStringAreValues() throws {
         let parsed = try Parser.parse(["add", "--secret-file", "-", "-s", "", "-a", "a"])
-        #expect(parsed.value(.secretFile) == "-")
-        #expect(parsed.value(.service) == "")
+        #expect(parsed.value(SecretSourceOptions.secretFile.name) == "-")
+        #expect(parsed.value(ItemSelection.service.name) == "")
     }
 
     @Test func clusteredShortFlags() throws {
@@ -47,17 +47,17 @@ import Testing
 
     @Test func clusterEndingInAnOptionThatTakesAValue() throws {
         let separate = try Parser.parse(["add", "-Uw", "secret", "-s", "s", "-a", "a"])
-        #expect(separate.flag(.update))
-        #expect(separate.value(.password) == "secret")
+        #expect(separate.flag(AddArguments.update.name))
+        #expect(separate.value(SecretSourceOptions.password.name) == "secret")
         let attached = try Parser.parse(["add", "-Uwsecret"])
-        #expect(attached.flag(.update))
-        #expect(attached.value(.password) == "secret")
+        #expect(attached.flag(AddArguments.update.name))
+        #expect(attached.value(SecretSourceOptions.password.name) == "secret")
     }
 
     @Test func flagsHoldAnEmptyValue() throws {
         let parsed = try Parser.parse(["list", "--json"])
-        #expect(parsed.flag(.json) && parsed.values(.json) == [""])
-        #expect(!parsed.flag(.class))
+        #expect(parsed.flag(JSONArguments.json.name) && parsed.values(JSONArguments.json.name) == [""])
+        #expect(!parsed.flag(ItemSelection.accessibility.name))
     }
 
     @Test func globalOptionsBeforeAndAfterTheCommand() throws {
@@ -67,7 +67,7 @@ import Testing
         #expect(before.flag(.noInteraction))
         let after = try Parser.parse(["list", "--key-file=k", "--json"])
         #expect(after.value(.keyFile) == "k")
-        #expect(after.flag(.json))
+        #expect(after.flag(JSONArguments.json.name))
     }
 
     @Test func positionalArgument() throws {
@@ -259,7 +259,7 @@ import Testing
 
     @Test func aliasesAreAcceptedValues() throws {
         let parsed = try Parser.parse(["list", "--class", "kSecAttrAccessibleAlways"])
-        #expect(parsed.value(.class) == "kSecAttrAccessibleAlways")
+        #expect(parsed.value(ItemSelection.accessibility.name) == "kSecAttrAccessibleAlways")
     }
 
     @Test func messagesFollowTheHouseStyle() {

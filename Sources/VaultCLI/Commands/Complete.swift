@@ -13,8 +13,8 @@ struct CompleteArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         kind = options.positionals.first
-        service = options.value(.service)
-        group = options.value(.group)
+        service = options.value(ItemSelection.service)
+        group = options.value(ItemSelection.group)
         notes = options.flag(.notes)
     }
 }

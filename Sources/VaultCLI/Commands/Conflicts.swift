@@ -7,8 +7,8 @@ struct ConflictsArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) {
-        item = ItemSelection(group: options.value(.group))
-        json = options.flag(.json)
+        item = ItemSelection(group: options.value(ItemSelection.group))
+        json = options.flag(JSONArguments.json)
     }
 }
 
@@ -24,8 +24,8 @@ struct ResolveArguments: CommandArguments {
     init(_ options: OptionReader) {
         item = ItemSelection(options)
         ours = options.flag(.ours)
-        theirs = options.flag(.theirs)
-        json = options.flag(.json)
+        theirs = options.flag(GetArguments.theirs)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

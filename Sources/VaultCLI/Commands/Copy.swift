@@ -10,8 +10,8 @@ struct CopyArguments: CommandArguments {
 
     init(_ options: OptionReader) throws {
         to = options.value(.to)
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        json = options.flag(.json)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        json = options.flag(JSONArguments.json)
     }
 }
 

@@ -20,7 +20,7 @@ struct EnvArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) {
-        group = options.value(.group)
+        group = options.value(ItemSelection.group)
         allowedNames = options.values(.allowEnvName)
         only = options.values(.only)
         prefixes = options.values(.namePrefix)
@@ -28,7 +28,7 @@ struct EnvArguments: CommandArguments {
         format = Converted(formatName, EnvFormat.init(rawValue:),
                            else: UsageError("unknown format \(quoted(formatName))",
                                             hint: "use one of: \(EnvFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

@@ -22,8 +22,8 @@ struct ExportArguments: CommandArguments {
         item = ItemSelection(options, class: true)
         names = NameFilter(options)
         bundle = BundleCredentialOptions(options)
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        json = options.flag(.json)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        json = options.flag(JSONArguments.json)
     }
 
     /// The plaintext format --format names; nil for a bundle.

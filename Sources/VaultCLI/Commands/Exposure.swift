@@ -29,10 +29,10 @@ struct ExposureArguments: CommandArguments {
         item = options.positionals.dropFirst().first
         reason = options.value(.reason)
         member = options.value(.member)
-        groups = options.values(.group)
+        groups = options.values(ItemSelection.group)
         grant = options.value(.grant)
         grantGivenAsCredential = options.value(.credential).flatMap { GrantEntry.isID($0) && access($0, F_OK) != 0 ? $0 : nil }
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

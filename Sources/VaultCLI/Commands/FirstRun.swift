@@ -12,9 +12,9 @@ struct FirstRunArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         marker = options.value(.marker)
-        groups = options.values(.group)
+        groups = options.values(ItemSelection.group)
         dryRun = options.flag(.dryRun)
-        yes = options.flag(.yes)
+        yes = options.flag(SharedOptions.yes)
     }
 
     func validate() throws {

@@ -17,13 +17,13 @@ struct GrantArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) {
-        groups = options.values(.group)
+        groups = options.values(ItemSelection.group)
         readOnly = options.flag(.readOnly)
-        expires = PointInTime.expiry(options.value(.expires))
+        expires = PointInTime.expiry(options.value(ItemDetailOptions.expires))
         out = options.value(.out)
         freshHistory = options.flag(.freshHistory)
         list = options.flag(.list)
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

@@ -16,8 +16,8 @@ struct GroupArguments: CommandArguments {
         action = options.positionals.first ?? ""
         name = options.positionals.dropFirst().first
         allowedNames = options.positionals.dropFirst(2).first
-        json = options.flag(.json)
-        yes = options.flag(.yes)
+        json = options.flag(JSONArguments.json)
+        yes = options.flag(SharedOptions.yes)
     }
 
     func validate() throws {

@@ -17,7 +17,7 @@ struct IdentityArguments: CommandArguments {
         file = options.positionals.dropFirst().first
         out = options.value(.out)
         identity = options.value(.identity)
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

@@ -28,16 +28,16 @@ struct ImportArguments: CommandArguments {
         source = options.positionals.first
         from = options.value(.from)
         columns = options.value(.columns)
-        group = options.value(.group)
+        group = options.value(ItemSelection.group)
         foldersAsGroups = options.flag(.foldersAsGroups)
-        createGroup = options.flag(.createGroup)
+        createGroup = options.flag(NewGroupCheck.createGroup)
         dryRun = options.flag(.dryRun)
         partial = options.flag(.partial)
         kdbxPasswordFile = options.value(.kdbxPasswordFile)
         kdbxKeyFile = options.value(.kdbxKeyFile)
         bundle = BundleCredentialOptions(options)
         policy = ConflictPolicy(rawValue: options.value(.onConflict) ?? "fail") ?? .fail
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
         maxEntriesGiven = options.value(.maxEntries).map { text in
             Converted(text, { Int($0).flatMap { $0 >= 1 ? $0 : nil } },
                       else: UsageError("--max-entries \(quoted(text)) is not a positive number", hint: "write --max-entries N, e.g. --max-entries 200000"))
@@ -62,8 +62,8 @@ struct ImportArguments: CommandArguments {
             return
         }
         let foreignOptions: [(OptionName, Bool)] = [
-            (.columns, columns != nil), (.dryRun, dryRun), (.group, group != nil), (.foldersAsGroups, foldersAsGroups), (.partial, partial),
-            (.kdbxPasswordFile, kdbxPasswordFile != nil), (.kdbxKeyFile, kdbxKeyFile != nil), (.createGroup, createGroup),
+            (.columns, columns != nil), (.dryRun, dryRun), (ItemSelection.group.name, group != nil), (.foldersAsGroups, foldersAsGroups), (.partial, partial),
+            (.kdbxPasswordFile, kdbxPasswordFile != nil), (.kdbxKeyFile, kdbxKeyFile != nil), (NewGroupCheck.createGroup.name, createGroup),
             (.maxEntries, maxEntriesGiven != nil),
         ]
         if let option = foreignOptions.first(where: \.1)?.0 {

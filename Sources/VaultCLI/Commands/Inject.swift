@@ -16,7 +16,7 @@ struct InjectArguments: CommandArguments {
     init(_ options: OptionReader) {
         input = options.value(.in)
         output = options.value(.out)
-        group = options.value(.group)
+        group = options.value(ItemSelection.group)
     }
 }
 

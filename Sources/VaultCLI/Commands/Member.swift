@@ -25,12 +25,12 @@ struct MemberArguments: CommandArguments {
         action = positionals.first ?? ""
         name = positionals.dropFirst().first
         recipient = positionals.dropFirst(2).first
-        groups = options.values(.group)
+        groups = options.values(ItemSelection.group)
         readOnly = options.flag(.readOnly)
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        yes = options.flag(.yes)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        yes = options.flag(SharedOptions.yes)
         freshHistory = options.flag(.freshHistory)
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

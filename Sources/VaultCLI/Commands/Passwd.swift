@@ -20,8 +20,8 @@ struct PasswdArguments: CommandArguments {
         removePassphrase = options.flag(.removePassphrase)
         addKeyringSlot = options.flag(.addKeyringSlot)
         removeKeyringSlot = options.flag(.removeKeyringSlot)
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        yes = options.flag(.yes)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        yes = options.flag(SharedOptions.yes)
     }
 
     func validate() throws {

@@ -11,7 +11,7 @@ struct RedactArguments: CommandArguments {
     var references: [String]
 
     init(_ options: OptionReader) {
-        groups = options.values(.group)
+        groups = options.values(ItemSelection.group)
         references = options.values(.ref)
     }
 }

@@ -9,9 +9,9 @@ struct RekeyArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) throws {
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        yes = options.flag(.yes)
-        json = options.flag(.json)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        yes = options.flag(SharedOptions.yes)
+        json = options.flag(JSONArguments.json)
     }
 }
 

@@ -6,7 +6,7 @@ struct ResetArguments: CommandArguments {
     var yes: Bool
 
     init(_ options: OptionReader) {
-        yes = options.flag(.yes)
+        yes = options.flag(SharedOptions.yes)
     }
 }
 

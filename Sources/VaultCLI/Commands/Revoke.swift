@@ -7,8 +7,8 @@ struct RevokeArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) {
-        groups = options.values(.group)
-        json = options.flag(.json)
+        groups = options.values(ItemSelection.group)
+        json = options.flag(JSONArguments.json)
     }
 }
 

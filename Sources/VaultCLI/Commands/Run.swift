@@ -34,7 +34,7 @@ struct RunArguments: CommandArguments {
         command = options.trailing
         assignments = options.values(.env)
         envFiles = options.values(.envFile)
-        group = options.value(.group)
+        group = options.value(ItemSelection.group)
         envGroups = options.values(.envGroup)
         allowedNames = options.values(.allowEnvName)
         only = options.values(.only)

@@ -25,13 +25,13 @@ struct ScanArguments: CommandArguments {
     init(_ options: OptionReader) {
         paths = options.positionals
         gitHistory = options.flag(.gitHistory)
-        groups = options.values(.group)
+        groups = options.values(ItemSelection.group)
         references = options.values(.ref)
         skipIgnored = options.flag(.skipIgnored)
         baseline = options.value(.baseline)
         updateBaseline = options.flag(.updateBaseline)
         exitCode = options.value(.exitCode).map { Converted($0, ScanArguments.exitCode) } ?? .value(1)
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
     }
 
     /// --exit-code given as `text`: the status a leak found gives, which may not be one of vault's error statuses.

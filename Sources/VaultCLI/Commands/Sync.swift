@@ -58,9 +58,9 @@ struct SyncArguments: CommandArguments {
         setup = options.flag(.setup)
         remote = options.value(.remote)
         branch = options.value(.branch)
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        yes = options.flag(.yes)
-        json = options.flag(.json)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        yes = options.flag(SharedOptions.yes)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

@@ -8,7 +8,7 @@ struct TrustArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         pin = options.value(.pin)
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
     }
 }
 

@@ -14,11 +14,11 @@ struct UnlockArguments: CommandArguments {
         timeout = options.value(.timeout)
         raw = options.flag(.raw)
         export = options.flag(.export)
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {
-        let ways = [(OptionName.raw, raw), (.export, export), (.json, json)].filter(\.1).map(\.0)
+        let ways = [(OptionName.raw, raw), (.export, export), (JSONArguments.json.name, json)].filter(\.1).map(\.0)
         if ways.count > 1 {
             throw UsageError("--\(ways[0].long) and --\(ways[1].long) cannot be combined", hint: "choose one way to print the token")
         }

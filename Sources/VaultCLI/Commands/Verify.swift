@@ -10,8 +10,8 @@ struct VerifyArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         quarantine = options.flag(.quarantine)
-        yes = options.flag(.yes)
-        json = options.flag(.json)
+        yes = options.flag(SharedOptions.yes)
+        json = options.flag(JSONArguments.json)
     }
 }
 

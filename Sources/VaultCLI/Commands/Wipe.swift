@@ -21,23 +21,24 @@ struct WipeArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) {
-        group = options.value(.group)
-        service = options.value(.service)
-        account = options.value(.account)
-        serviceGlob = options.value(.serviceGlob)
-        accountGlob = options.value(.accountGlob)
+        group = options.value(ItemSelection.group)
+        service = options.value(ItemSelection.service)
+        account = options.value(ItemSelection.account)
+        serviceGlob = options.value(NameFilter.serviceGlob)
+        accountGlob = options.value(NameFilter.accountGlob)
         expired = options.flag(.expired)
         olderThan = options.value(.olderThan).map { text in Converted(text) { try PointInTime(OptionName.olderThan.long, $0) } }
         all = options.flag(.all)
         trash = options.flag(.trash)
         dryRun = options.flag(.dryRun)
-        yes = options.flag(.yes)
-        json = options.flag(.json)
+        yes = options.flag(SharedOptions.yes)
+        json = options.flag(JSONArguments.json)
     }
 
     /// The filters given, besides --group, in the order `--trash` names them.
     private var filtersButGroup: [(OptionName, Bool)] {
-        [(.service, service != nil), (.account, account != nil), (.serviceGlob, serviceGlob != nil), (.accountGlob, accountGlob != nil),
+        [(ItemSelection.service.name, service != nil), (ItemSelection.account.name, account != nil), (NameFilter.serviceGlob.name, serviceGlob != nil),
+         (NameFilter.accountGlob.name, accountGlob != nil),
          (.expired, expired), (.olderThan, olderThan != nil)]
     }
 

@@ -14,7 +14,7 @@ extension CommandTable {
             """,
         options: [
             json,
-            OptionSpec(.yes, short: "y", help: "delete a group that holds items without asking (needed without a terminal)"),
+            OptionSpec(SharedOptions.yes.name, short: "y", help: "delete a group that holds items without asking (needed without a terminal)"),
         ],
         positionals: [
             PositionalSpec("ACTION", help: "list, create, delete or allow-env", completion: .values(["list", "create", "delete", "allow-env"])),
@@ -83,12 +83,12 @@ extension CommandTable {
             for a full member, the groups' credentials for a scoped one (grant them again).
             """,
         options: [
-            OptionSpec(.group, value: "GROUP", help: "add: a group the member opens; repeat it for several; none makes a full member",
+            OptionSpec(ItemSelection.group.name, value: "GROUP", help: "add: a group the member opens; repeat it for several; none makes a full member",
                        repeatable: true, completion: .group),
             OptionSpec(.readOnly, help: "add: the member reads its groups but cannot change them (needs --group)"),
             OptionSpec(.freshHistory, help: "add: re-key what the member opens and drop its revisions and trash first, so it reads nothing written before; ends those keys' credentials"),
             kdfCost,
-            OptionSpec(.yes, short: "y", help: "add (re-keying) and remove: confirm dropping what the re-key cannot carry over without asking"),
+            OptionSpec(SharedOptions.yes.name, short: "y", help: "add (re-keying) and remove: confirm dropping what the re-key cannot carry over without asking"),
             json,
         ],
         positionals: [
@@ -151,11 +151,11 @@ extension CommandTable {
             """,
         options: [
             OptionSpec(.list, help: "list every credential granted, with its id and state (live, revoked, expired)"),
-            OptionSpec(.group, value: "GROUP", help: "a group the credential opens; repeat it for several",
+            OptionSpec(ItemSelection.group.name, value: "GROUP", help: "a group the credential opens; repeat it for several",
                        repeatable: true, completion: .group),
             OptionSpec(.readOnly, help: "the credential can read items but not change them"),
             OptionSpec(.freshHistory, help: "re-key the groups and drop their revisions and trash first, so the credential opens nothing written before; ends their other credentials"),
-            OptionSpec(.expires, value: "WHEN",
+            OptionSpec(ItemDetailOptions.expires.name, value: "WHEN",
                        help: "stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)"),
             OptionSpec(.out, short: "o", value: "FILE", help: "the new file to write the credential to; - writes it to stdout",
                        completion: .file),
@@ -177,7 +177,7 @@ extension CommandTable {
             items stay as they are. Grant a new credential to whoever still needs one.
             """,
         options: [
-            OptionSpec(.group, value: "GROUP", help: "a group whose credentials end; repeat it for several",
+            OptionSpec(ItemSelection.group.name, value: "GROUP", help: "a group whose credentials end; repeat it for several",
                        repeatable: true, completion: .group),
             resultJSON,
         ],

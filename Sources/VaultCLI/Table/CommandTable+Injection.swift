@@ -114,7 +114,7 @@ extension CommandTable {
             allowEnvName,
             OptionSpec(.format, value: "FORMAT", help: "how to print the assignments", default: "dotenv",
                        completion: .values(EnvFormat.allCases.map(\.rawValue))),
-            OptionSpec(.json, help: "refused with a pointer to --format json", hidden: true),
+            OptionSpec(JSONArguments.json.name, help: "refused with a pointer to --format json", hidden: true),
         ],
         examples: [
             ExampleSpec("vault env --group ci --only DEPLOY_TOKEN,DATABASE_PASSWORD --format github",

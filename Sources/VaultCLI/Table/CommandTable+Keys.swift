@@ -25,7 +25,7 @@ extension CommandTable {
             OptionSpec(.addKeyringSlot, help: "also unlock with a random key kept in the desktop keyring, so a logged-in desktop needs no passphrase"),
             OptionSpec(.removeKeyringSlot, help: "no longer unlock with the desktop keyring, and delete its key there"),
             kdfCost,
-            OptionSpec(.yes, short: "y", help: "confirm destroying items without asking (needed without a terminal)"),
+            OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm destroying items without asking (needed without a terminal)"),
         ],
         examples: [
             ExampleSpec("vault passwd", "change the passphrase"),
@@ -52,7 +52,7 @@ extension CommandTable {
             """,
         options: [
             kdfCost,
-            OptionSpec(.yes, short: "y", help: "confirm dropping keyslots or other machines' items without asking"),
+            OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm dropping keyslots or other machines' items without asking"),
             resultJSON,
         ],
         examples: [
@@ -82,7 +82,7 @@ extension CommandTable {
                        default: "15m", configKey: .sessionTimeout),
             OptionSpec(.raw, help: "print only the token"),
             OptionSpec(.export, help: "print 'export VAULT_SESSION=…' for eval"),
-            OptionSpec(.json, help: "print the token, whether an existing session was extended, the timeout, and whether the kernel keyring keeps it, as JSON"),
+            OptionSpec(JSONArguments.json.name, help: "print the token, whether an existing session was extended, the timeout, and whether the kernel keyring keeps it, as JSON"),
         ],
         examples: [
             ExampleSpec("vault unlock", "unlock every shell of this login for 15 minutes of idle time"),
@@ -179,7 +179,7 @@ extension CommandTable {
         discussion: "Prints one name per line from what opens at once, and nothing when the vault is locked.",
         options: [
             service("only accounts of this service"),
-            OptionSpec(.group, value: "GROUP", help: "only names of this group's items (the --group on the line being completed)"),
+            OptionSpec(ItemSelection.group.name, value: "GROUP", help: "only names of this group's items (the --group on the line being completed)"),
             OptionSpec(.notes, help: "then, when names were not offered because they are locked, a line saying so that starts with a tab (no name holds one)"),
         ],
         positionals: [

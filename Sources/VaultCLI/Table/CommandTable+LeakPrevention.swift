@@ -3,7 +3,7 @@ import VaultCore
 // Commands that keep secrets out of repositories and logs: scan, redact.
 extension CommandTable {
     static let scanGroups = OptionSpec(
-        .group, value: "GROUP",
+        ItemSelection.group.name, value: "GROUP",
         help: "only the items of this access group (repeat for several); every group the caller can open when none is named",
         repeatable: true, completion: .group, environment: .vaultGroup, configKey: .group)
 

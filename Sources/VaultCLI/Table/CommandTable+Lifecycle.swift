@@ -1,7 +1,7 @@
 /// The life of a vault's items: expiry, wipes, moving items, starting over, checking.
 extension CommandTable {
     static let dryRun = OptionSpec(.dryRun, short: "n", help: "show what would be removed, and change nothing")
-    static let yes = OptionSpec(.yes, short: "y", help: "confirm without asking (needed without a terminal)")
+    static let yes = OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm without asking (needed without a terminal)")
 
     static let wipeCommand = CommandSpec(
         "wipe", summary: "remove the items that match filters",
@@ -15,7 +15,7 @@ extension CommandTable {
             --trash empties the trash instead (of the group given with --group, or all of it).
             """,
         options: [
-            OptionSpec(.group, value: "GROUP", help: "only items of this group", completion: .group),
+            OptionSpec(ItemSelection.group.name, value: "GROUP", help: "only items of this group", completion: .group),
             service("only items of this service"),
             account("only items of this account"),
         ] + nameGlobs + [
@@ -49,7 +49,7 @@ extension CommandTable {
             """,
         options: [
             OptionSpec(.marker, value: "PATH", help: "the marker file; created 0600 after the wipe", completion: .file),
-            OptionSpec(.group, value: "GROUP", help: "a group to wipe; repeat it for several", repeatable: true, completion: .group),
+            OptionSpec(ItemSelection.group.name, value: "GROUP", help: "a group to wipe; repeat it for several", repeatable: true, completion: .group),
             dryRun,
             yes,
         ],
@@ -81,12 +81,12 @@ extension CommandTable {
             OptionSpec(.format, value: "FORMAT", help: "bundle (encrypted), or csv or json (in the clear, with --plaintext)", default: "bundle",
                        completion: .values(["bundle", "csv", "json"])),
             OptionSpec(.plaintext, help: "with --format csv or json: write the secrets in the clear, as asked"),
-            OptionSpec(.group, value: "GROUP", help: "only items of this group (from --group only, never VAULT_GROUP or the config: a backup takes every group)",
+            OptionSpec(ItemSelection.group.name, value: "GROUP", help: "only items of this group (from --group only, never VAULT_GROUP or the config: a backup takes every group)",
                        completion: .group),
             service("only items of this service"),
             account("only items of this account"),
             accessibility("only items of this accessibility class"),
-            OptionSpec(.search, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
+            OptionSpec(NameFilter.search.name, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
         ] + nameGlobs + [
             OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
             OptionSpec(.bundleKeyFile, value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
@@ -127,9 +127,9 @@ extension CommandTable {
                        completion: .values(PlaintextImport.formats + ImportFormat.allCases.map(\.rawValue))),
             OptionSpec(.columns, value: "MAPPING",
                        help: "for --from csv: which column gives what, as ROLE=COLUMN pairs joined by commas, e.g. service=Title,account=Username,secret=Password (roles: service, account, secret, notes, url, otp, folder, tags, archived)"),
-            OptionSpec(.group, value: "GROUP", help: "put every imported item in this group, created as add creates one", completion: .group),
+            OptionSpec(ItemSelection.group.name, value: "GROUP", help: "put every imported item in this group, created as add creates one", completion: .group),
             OptionSpec(.foldersAsGroups, help: "make each entry's folder its group (an entry without one goes to --group)"),
-            OptionSpec(.createGroup, help: "create the --group even when its name is one letter away from an existing group's"),
+            OptionSpec(NewGroupCheck.createGroup.name, help: "create the --group even when its name is one letter away from an existing group's"),
             OptionSpec(.dryRun, short: "n", help: "print the names of the items that would be imported, and change nothing"),
             OptionSpec(.partial, help: "import the entries that were read even when others are bad input or share a name"),
             OptionSpec(.maxEntries, value: "N",

@@ -33,7 +33,7 @@ extension CommandTable {
             OptionSpec(.remote, value: "REMOTE", help: "the remote to fetch from and push to", default: "the branch's, else origin"),
             OptionSpec(.branch, value: "NAME", help: "commit and push to the remote's branch NAME instead of merging, for an owner to merge (a scoped writer's way)"),
             kdfCost,
-            OptionSpec(.yes, short: "y", help: "confirm what a re-key made by the merge drops, without asking"),
+            OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm what a re-key made by the merge drops, without asking"),
             resultJSON,
         ],
         examples: [
@@ -100,7 +100,7 @@ extension CommandTable {
             """,
         options: [
             OptionSpec(.member, value: "NAME", help: "the member whose exposure to list, present or removed"),
-            OptionSpec(.group, value: "GROUP", help: "the group whose keys' exposure to list (what its credentials could open)", completion: .group),
+            OptionSpec(ItemSelection.group.name, value: "GROUP", help: "the group whose keys' exposure to list (what its credentials could open)", completion: .group),
             OptionSpec(.grant, value: "ID", help: "the credential whose exposure to list, by its id in 'vault grant --list' (or a prefix of it)"),
             OptionSpec(.reason, value: "TEXT", help: "accept: why the item's exposed values stay (kept in clear beside the vault)"),
             json,
@@ -193,7 +193,7 @@ extension CommandTable {
             account("account of the item"),
             group(searchGroupHelp),
             OptionSpec(.ours, help: "keep the version of the side that merged"),
-            OptionSpec(.theirs, help: "keep the other side's version"),
+            OptionSpec(GetArguments.theirs.name, help: "keep the other side's version"),
             resultJSON,
         ],
         positionals: [itemName],
