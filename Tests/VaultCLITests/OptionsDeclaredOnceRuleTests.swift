@@ -15,15 +15,6 @@ import Testing
             .compactMap { file in (try? String(contentsOfFile: root + file, encoding: .utf8)).map { (file, $0) } }
     }()
 
-    /// The commands whose table entry still lists their options itself (`options:`), not yet
-    /// declared on their arguments type. Shrinks to none; a converted command never comes back.
-    static let stillListedInTable: Set<String> = [
-        "group", "grant", "revoke", "identity", "member", "trust", "unlock", "lock", "status", "passwd", "rekey",
-        "device-key", "sync", "check-history", "exposure", "conflicts", "resolve", "run", "env", "inject", "scan",
-        "redact", "wipe", "first-run", "export", "import", "reset", "verify", "upgrade", "copy",
-        "help", "__complete", "__clipboard-clear",
-    ]
-
     /// The declarations of option names in `text`: `OptionSpec("name"` and `OptionName("name")`.
     static func declaredNames(in text: String) throws -> [String] {
         let regex = try NSRegularExpression(pattern: #"\bOption(Spec|Name)\(\s*"([^"]*)""#)
@@ -51,27 +42,22 @@ import Testing
         #expect(Set(spelled.keys).subtracting(names).isEmpty, "declared but in no command: \(Set(spelled.keys).subtracting(names).sorted())")
     }
 
-    /// A command's options are its arguments type's, in its order: the table lists none itself
-    /// (but for the commands not yet converted, named above).
+    /// A command's options are its arguments type's, in its order: the table lists none itself.
     @Test(arguments: CommandTable.commands.map(\.name))
     func commandTakesItsOptionsFromItsArguments(name: String) throws {
         let command = try #require(CommandTable.commands.first { $0.name == name })
-        let declared = command.arguments.options.map(\.long)
-        if Self.stillListedInTable.contains(name) {
-            #expect(declared.isEmpty && !command.options.isEmpty, "\(name) is converted: take it out of stillListedInTable")
-        } else {
-            #expect(command.options.map(\.long) == declared, "\(name)'s table entry lists options its arguments type does not declare")
-        }
+        #expect(command.options.map(\.long) == command.arguments.options.map(\.long),
+                "\(name)'s table entry lists options its arguments type does not declare")
     }
 
-    /// No converted command's option is declared in Table/: the table holds the global options and
-    /// the commands, and takes the commands' options from their arguments types.
+    /// No command's option is declared in Table/: it holds the commands and the global options
+    /// (`GlobalOptions`), and takes the commands' options from their arguments types.
     @Test func noCommandOptionIsDeclaredInTheTable() throws {
-        let globals = Set(CommandTable.globalOptions.map(\.long))
-        let converted = Set(CommandTable.commands.filter { !Self.stillListedInTable.contains($0.name) }.flatMap(\.options).map(\.long))
-        for file in Self.sources where file.path.hasPrefix("Table/") {
-            let commandOptions = try Self.declaredNames(in: file.text).filter { !globals.contains($0) && converted.contains($0) }
-            #expect(commandOptions.isEmpty, "\(file.path) declares \(commandOptions)")
+        for file in Self.sources where file.path.hasPrefix("Table/") && file.path != "Table/GlobalOptions.swift" {
+            let declared = try Self.declaredNames(in: file.text)
+            #expect(declared.isEmpty, "\(file.path) declares \(declared)")
         }
+        let globals = try Self.declaredNames(in: Self.sources.first { $0.path == "Table/GlobalOptions.swift" }?.text ?? "")
+        #expect(globals == CommandTable.globalOptions.map(\.long), "GlobalOptions declares the global options, in their order")
     }
 }

@@ -63,10 +63,10 @@ import Testing
     @Test func globalOptionsBeforeAndAfterTheCommand() throws {
         let before = try Parser.parse(["--vault", "/tmp/v", "--no-interaction", "list"])
         #expect(before.command.name == "list")
-        #expect(before.value(.vault) == "/tmp/v")
-        #expect(before.flag(.noInteraction))
+        #expect(before.value(GlobalOptions.vault.name) == "/tmp/v")
+        #expect(before.flag(GlobalOptions.noInteraction.name))
         let after = try Parser.parse(["list", "--key-file=k", "--json"])
-        #expect(after.value(.keyFile) == "k")
+        #expect(after.value(GlobalOptions.keyFile.name) == "k")
         #expect(after.flag(JSONArguments.json.name))
     }
 
@@ -89,7 +89,7 @@ import Testing
         let parsed = try Parser.parse(["run", "-e", "A", "--", "./deploy.sh", "--help", "-e", "B"],
                                       globalOptions: table.globals, commands: table.commands)
         #expect(parsed.command.name == "run")
-        #expect(parsed.values(.env) == ["A"])
+        #expect(parsed.values(RunArguments.env.name) == ["A"])
         #expect(parsed.trailing == ["./deploy.sh", "--help", "-e", "B"])
         #expect(parsed.positionals.isEmpty)
     }
@@ -97,8 +97,8 @@ import Testing
     @Test func repeatableOptionKeepsEveryValue() throws {
         let table = SmallTable()
         let parsed = try Parser.parse(["run", "-e", "A", "--env=B", "-eC"], globalOptions: table.globals, commands: table.commands)
-        #expect(parsed.values(.env) == ["A", "B", "C"])
-        #expect(parsed.value(.env) == "C")
+        #expect(parsed.values(RunArguments.env.name) == ["A", "B", "C"])
+        #expect(parsed.value(RunArguments.env.name) == "C")
     }
 
     @Test func variadicPositionalTakesTheRest() throws {
@@ -147,7 +147,7 @@ import Testing
     func versionParsesAsHelpWithTheVersionFlag(argv: [String]) throws {
         let parsed = try Parser.parse(argv)
         #expect(parsed.command.name == "help")
-        #expect(parsed.flag(.version))
+        #expect(parsed.flag(GlobalOptions.version.name))
     }
 
     @Test func unknownCommandWithHelpIsStillAnError() {
@@ -305,10 +305,10 @@ private struct NoArguments: CommandArguments {
 
 /// A table with what the real one lacks.
 private struct SmallTable {
-    let globals = [OptionSpec(.help, short: "h", help: "help")]
+    let globals = [OptionSpec(GlobalOptions.help.name, short: "h", help: "help")]
     let commands = [
         CommandSpec("run", summary: "run a command",
-                    options: [OptionSpec(.env, short: "e", value: "NAME", help: "a name", repeatable: true)],
+                    options: [OptionSpec(RunArguments.env.name, short: "e", value: "NAME", help: "a name", repeatable: true)],
                     takesCommandAfterDashDash: true, run: { (_: NoArguments, _) in }),
         CommandSpec("flags", summary: "flags",
                     options: ["x", "y", "z"].map { OptionSpec(OptionName($0), short: Character($0), help: $0) }, run: { (_: NoArguments, _) in }),

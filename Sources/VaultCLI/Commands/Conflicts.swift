@@ -2,6 +2,12 @@ import VaultCore
 
 /// `vault conflicts`'s options.
 struct ConflictsArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [
+        ItemSelection.group.with(help: ItemSelection.group.help),
+        JSONArguments.json,
+    ]
+
     /// --group: the conflicts of one group.
     var item: ItemSelection
     var json: Bool
@@ -14,6 +20,17 @@ struct ConflictsArguments: CommandArguments {
 
 /// `vault resolve`'s options.
 struct ResolveArguments: CommandArguments {
+    static let ours = OptionSpec("ours", help: "keep the version of the side that merged")
+
+    static let options: [OptionSpec] = [
+        ItemSelection.service.with(help: "service of the item"),
+        ItemSelection.account.with(help: "account of the item"),
+        ItemSelection.group.with(help: ItemSelection.group.help),
+        ours,
+        OptionSpec(GetArguments.theirs.name, help: "keep the other side's version"),
+        JSONArguments.resultJSON,
+    ]
+
     var item: ItemSelection
     /// --ours: keep this side's version.
     var ours: Bool
@@ -23,7 +40,7 @@ struct ResolveArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         item = ItemSelection(options)
-        ours = options.flag(.ours)
+        ours = options.flag(ResolveArguments.ours)
         theirs = options.flag(GetArguments.theirs)
         json = options.flag(JSONArguments.json)
     }

@@ -5,6 +5,9 @@ import VaultCore
 
 /// `vault redact`'s options.
 struct RedactArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [ScanArguments.scanGroups, ScanArguments.scanReferences]
+
     /// Every --group given: the groups whose secrets are masked.
     var groups: [String]
     /// Every --ref given: references whose values are masked too (alone, without --group).
@@ -12,7 +15,7 @@ struct RedactArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         groups = options.values(ItemSelection.group)
-        references = options.values(.ref)
+        references = options.values(ScanArguments.ref)
     }
 }
 

@@ -2,6 +2,9 @@ import VaultCore
 
 /// `vault reset`'s options.
 struct ResetArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [WipeArguments.yes]
+
     /// --yes: remove the vault without asking.
     var yes: Bool
 

@@ -2,6 +2,13 @@ import VaultCore
 
 /// `vault revoke`'s options.
 struct RevokeArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [
+        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "a group whose credentials end; repeat it for several",
+                   repeatable: true, completion: .group),
+        JSONArguments.resultJSON,
+    ]
+
     /// Every --group given.
     var groups: [String]
     var json: Bool

@@ -24,5 +24,6 @@ protocol CommandArguments: Sendable {
 extension CommandArguments {
     func validate() throws {}
 
+    /// A command that takes no option.
     static var options: [OptionSpec] { [] }
 }

@@ -2,6 +2,9 @@
 
 /// The options of a command whose only option is --json (`status`, `upgrade`).
 struct JSONArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [JSONArguments.json]
+
     /// --json: print JSON instead of text.
     var json: Bool
 

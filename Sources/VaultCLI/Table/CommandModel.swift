@@ -20,9 +20,8 @@ public enum CompletionKind: Equatable, Sendable {
     case command
 }
 
-/// An option's long name, without the leading dashes. Every name is a
-/// constant in CommandTable+OptionNames.swift; the table declares options and
-/// commands read them through those constants, never through a string.
+/// An option's long name, without the leading dashes: the `name` of its declaration
+/// (`OptionSpec`), through which it is read, never made from a string elsewhere.
 public struct OptionName: Hashable, Sendable {
     public let long: String
 
@@ -79,6 +78,8 @@ public struct OptionSpec: Sendable {
         self.configKey = configKey
     }
 
+    /// An option that shares the name of one declared elsewhere (`name`), as a repeated `--group`
+    /// shares `ItemSelection.group`'s: its name is not spelled again.
     public init(
         _ name: OptionName, short: Character? = nil, value valueName: String? = nil,
         help: String, default defaultValue: String? = nil, repeatable: Bool = false,
@@ -194,8 +195,8 @@ public struct CommandSpec: Sendable {
                   hidden: hidden, destructive: destructive, run: run)
     }
 
-    /// A command whose options the table still lists itself (`OptionsDeclaredOnceRuleTests` names
-    /// those left).
+    /// A command whose options are given here, for a table a test builds: every command of
+    /// `CommandTable` takes its options from its arguments type (`OptionsDeclaredOnceRuleTests`).
     init<Arguments: CommandArguments>(
         _ name: String, aliases: [String] = [], summary: String, discussion: String = "",
         options: [OptionSpec], positionals: [PositionalSpec] = [],
