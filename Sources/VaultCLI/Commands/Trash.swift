@@ -1,25 +1,17 @@
 import FoundationEssentials
 import VaultCore
 
-/// `vault trash`'s options.
-struct TrashArguments: CommandArguments {
+/// `vault trash`'s options, worded for it.
+enum TrashOptions: OptionWording {
     static let options = [
         ItemSelection.service.with(help: "only items of this service"), ItemSelection.account.with(help: "only items of this account"),
         ItemSelection.group, JSONArguments.json,
     ]
-
-    var item: ItemSelection
-    var json: Bool
-
-    init(_ options: OptionReader) {
-        item = ItemSelection(options)
-        json = options.flag(JSONArguments.json)
-    }
 }
 
 /// `vault trash`: what `delete` kept, newest deletion first, with list's columns after the deletion date.
 enum TrashCommand {
-    static func run(_ arguments: TrashArguments, _ invocation: Invocation) throws {
+    static func run(_ arguments: ItemJSONArguments<TrashOptions>, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)
         let query = Query(service: arguments.item.service, account: arguments.item.account,
                           group: try options.group())

@@ -27,6 +27,25 @@ struct FileArgument: CommandArguments {
     }
 }
 
+/// A command's options as its arguments type words them, for an arguments type several commands share.
+protocol OptionWording {
+    static var options: [OptionSpec] { get }
+}
+
+/// The options of a command that finds items and can answer in JSON (`history`, `trash`, `undelete`),
+/// each worded by `Wording`.
+struct ItemJSONArguments<Wording: OptionWording>: CommandArguments {
+    static var options: [OptionSpec] { Wording.options }
+
+    var item: ItemSelection
+    var json: Bool
+
+    init(_ options: OptionReader) {
+        item = ItemSelection(options)
+        json = options.flag(JSONArguments.json)
+    }
+}
+
 /// The arguments of a credential helper (`git-credential`, `docker-credential`): the
 /// operation its caller asks for, and the group and class of the items it keeps.
 struct CredentialHelperArguments: CommandArguments {
