@@ -10,33 +10,33 @@ import Testing
     @Test func longOptionWithSeparateValue() throws {
         let parsed = try Parser.parse(["get", "--service", "github", "--account", "ci-bot"])
         #expect(parsed.command.name == "get")
-        #expect(parsed.value(.service) == "github")
-        #expect(parsed.value(.account) == "ci-bot")
+        #expect(parsed.value(ItemSelection.service.name) == "github")
+        #expect(parsed.value(ItemSelection.account.name) == "ci-bot")
     }
 
     @Test func longOptionWithEquals() throws {
         let parsed = try Parser.parse(["get", "--service=github", "--account=a=b"])
-        #expect(parsed.value(.service) == "github")
-        #expect(parsed.value(.account) == "a=b")
+        #expect(parsed.value(ItemSelection.service.name) == "github")
+        #expect(parsed.value(ItemSelection.account.name) == "a=b")
     }
 
     @Test func shortOptionSeparateAttachedAndWithEquals() throws {
         let parsed = try Parser.parse(["get", "-s", "github", "-aci-bot", "-l=label"])
-        #expect(parsed.value(.service) == "github")
-        #expect(parsed.value(.account) == "ci-bot")
-        #expect(parsed.value(.label) == "label")
+        #expect(parsed.value(ItemSelection.service.name) == "github")
+        #expect(parsed.value(ItemSelection.account.name) == "ci-bot")
+        #expect(parsed.value(ItemSelection.label.name) == "label")
     }
 
     @Test func valueBeginningWithDashInEqualsForm() throws {
         let parsed = try Parser.parse(["get", "--service=-x", "-a=-y"])
-        #expect(parsed.value(.service) == "-x")
-        #expect(parsed.value(.account) == "-y")
+        #expect(parsed.value(ItemSelection.service.name) == "-x")
+        #expect(parsed.value(ItemSelection.account.name) == "-y")
     }
 
     @Test func loneDashAndEmptyStringAreValues() throws {
         let parsed = try Parser.parse(["add", "--secret-file", "-", "-s", "", "-a", "a"])
-        #expect(parsed.value(.secretFile) == "-")
-        #expect(parsed.value(.service) == "")
+        #expect(parsed.value(SecretSourceOptions.secretFile.name) == "-")
+        #expect(parsed.value(ItemSelection.service.name) == "")
     }
 
     @Test func clusteredShortFlags() throws {
@@ -47,27 +47,27 @@ import Testing
 
     @Test func clusterEndingInAnOptionThatTakesAValue() throws {
         let separate = try Parser.parse(["add", "-Uw", "secret", "-s", "s", "-a", "a"])
-        #expect(separate.flag(.update))
-        #expect(separate.value(.password) == "secret")
+        #expect(separate.flag(AddArguments.update.name))
+        #expect(separate.value(SecretSourceOptions.password.name) == "secret")
         let attached = try Parser.parse(["add", "-Uwsecret"])
-        #expect(attached.flag(.update))
-        #expect(attached.value(.password) == "secret")
+        #expect(attached.flag(AddArguments.update.name))
+        #expect(attached.value(SecretSourceOptions.password.name) == "secret")
     }
 
     @Test func flagsHoldAnEmptyValue() throws {
         let parsed = try Parser.parse(["list", "--json"])
-        #expect(parsed.flag(.json) && parsed.values(.json) == [""])
-        #expect(!parsed.flag(.class))
+        #expect(parsed.flag(JSONArguments.json.name) && parsed.values(JSONArguments.json.name) == [""])
+        #expect(!parsed.flag(ItemSelection.accessibility.name))
     }
 
     @Test func globalOptionsBeforeAndAfterTheCommand() throws {
         let before = try Parser.parse(["--vault", "/tmp/v", "--no-interaction", "list"])
         #expect(before.command.name == "list")
-        #expect(before.value(.vault) == "/tmp/v")
-        #expect(before.flag(.noInteraction))
+        #expect(before.value(GlobalOptions.vault.name) == "/tmp/v")
+        #expect(before.flag(GlobalOptions.noInteraction.name))
         let after = try Parser.parse(["list", "--key-file=k", "--json"])
-        #expect(after.value(.keyFile) == "k")
-        #expect(after.flag(.json))
+        #expect(after.value(GlobalOptions.keyFile.name) == "k")
+        #expect(after.flag(JSONArguments.json.name))
     }
 
     @Test func positionalArgument() throws {
@@ -89,7 +89,7 @@ import Testing
         let parsed = try Parser.parse(["run", "-e", "A", "--", "./deploy.sh", "--help", "-e", "B"],
                                       globalOptions: table.globals, commands: table.commands)
         #expect(parsed.command.name == "run")
-        #expect(parsed.values(.env) == ["A"])
+        #expect(parsed.values(RunArguments.env.name) == ["A"])
         #expect(parsed.trailing == ["./deploy.sh", "--help", "-e", "B"])
         #expect(parsed.positionals.isEmpty)
     }
@@ -97,8 +97,8 @@ import Testing
     @Test func repeatableOptionKeepsEveryValue() throws {
         let table = SmallTable()
         let parsed = try Parser.parse(["run", "-e", "A", "--env=B", "-eC"], globalOptions: table.globals, commands: table.commands)
-        #expect(parsed.values(.env) == ["A", "B", "C"])
-        #expect(parsed.value(.env) == "C")
+        #expect(parsed.values(RunArguments.env.name) == ["A", "B", "C"])
+        #expect(parsed.value(RunArguments.env.name) == "C")
     }
 
     @Test func variadicPositionalTakesTheRest() throws {
@@ -147,7 +147,7 @@ import Testing
     func versionParsesAsHelpWithTheVersionFlag(argv: [String]) throws {
         let parsed = try Parser.parse(argv)
         #expect(parsed.command.name == "help")
-        #expect(parsed.flag(.version))
+        #expect(parsed.flag(GlobalOptions.version.name))
     }
 
     @Test func unknownCommandWithHelpIsStillAnError() {
@@ -259,7 +259,7 @@ import Testing
 
     @Test func aliasesAreAcceptedValues() throws {
         let parsed = try Parser.parse(["list", "--class", "kSecAttrAccessibleAlways"])
-        #expect(parsed.value(.class) == "kSecAttrAccessibleAlways")
+        #expect(parsed.value(ItemSelection.accessibility.name) == "kSecAttrAccessibleAlways")
     }
 
     @Test func messagesFollowTheHouseStyle() {
@@ -305,10 +305,10 @@ private struct NoArguments: CommandArguments {
 
 /// A table with what the real one lacks.
 private struct SmallTable {
-    let globals = [OptionSpec(.help, short: "h", help: "help")]
+    let globals = [OptionSpec(GlobalOptions.help.name, short: "h", help: "help")]
     let commands = [
         CommandSpec("run", summary: "run a command",
-                    options: [OptionSpec(.env, short: "e", value: "NAME", help: "a name", repeatable: true)],
+                    options: [OptionSpec(RunArguments.env.name, short: "e", value: "NAME", help: "a name", repeatable: true)],
                     takesCommandAfterDashDash: true, run: { (_: NoArguments, _) in }),
         CommandSpec("flags", summary: "flags",
                     options: ["x", "y", "z"].map { OptionSpec(OptionName($0), short: Character($0), help: $0) }, run: { (_: NoArguments, _) in }),

@@ -66,7 +66,7 @@ extension VaultAccess {
     /// The credential named by options (`flagsOnly`), or by options, the environment or the config,
     /// that `purpose` takes: a key file, a passphrase file, a scoped credential, an identity, in that order.
     private func namedUnlocker(flagsOnly: Bool, for purpose: UnlockPurpose) throws -> Unlocker? {
-        let keyFile = flagsOnly ? arguments.value(.keyFile) : keyFilePath
+        let keyFile = flagsOnly ? arguments.value(GlobalOptions.keyFile.name) : keyFilePath
         if let path = nonEmpty(keyFile) { return .credential(.keyFile(try KeyFile.read(path: path))) }
         if purpose != .atOnce, let named = try namedCredential(flagsOnly: flagsOnly) { return .credential(named) }
         guard purpose != .unlock else { return nil }

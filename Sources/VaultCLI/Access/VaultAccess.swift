@@ -29,7 +29,7 @@ struct VaultAccess {
 
     /// --vault or VAULT_PATH, else the default vault.
     var location: VaultLocation {
-        overriddenLocation ?? VaultLocation.resolve(explicitPath: try? settings.value(.vault), environment: environment)
+        overriddenLocation ?? VaultLocation.resolve(explicitPath: try? settings.value(GlobalOptions.vault.name), environment: environment)
     }
 
     /// The machine as vault sees it, with the TPM that seals its device keys (`TPMSettings`).
@@ -51,8 +51,8 @@ struct VaultAccess {
     /// missing terminal is not a reason, since an editor may open a window.
     var reasonInteractionIsForbidden: String? {
         if let promptsForbiddenByCaller { return promptsForbiddenByCaller }
-        if arguments.flag(.noInteraction) { return "--no-interaction" }
-        if settings.isOn(.noInteraction) { return "VAULT_NO_INTERACTION is set" }
+        if arguments.flag(GlobalOptions.noInteraction.name) { return "--no-interaction" }
+        if settings.isOn(GlobalOptions.noInteraction.name) { return "VAULT_NO_INTERACTION is set" }
         if settings.isOn(variable: .ci) { return "CI is set" }
         return nil
     }
@@ -60,19 +60,19 @@ struct VaultAccess {
     /// Whether sessions live in the login's kernel keyring too: not under CI (runner jobs often
     /// share one user) nor with --no-keyring or VAULT_NO_KEYRING.
     var usesLoginKeyring: Bool {
-        !settings.isOn(.noKeyring) && !settings.isOn(variable: .ci)
+        !settings.isOn(GlobalOptions.noKeyring.name) && !settings.isOn(variable: .ci)
     }
 
     /// The key file named by --key-file or VAULT_KEY_FILE (no config key: it cannot fail).
-    var keyFilePath: String? { try? settings.value(.keyFile) }
+    var keyFilePath: String? { try? settings.value(GlobalOptions.keyFile.name) }
 
     /// The passphrase file named by --passphrase-file or VAULT_PASSPHRASE_FILE.
-    var passphraseFilePath: String? { try? settings.value(.passphraseFile) }
+    var passphraseFilePath: String? { try? settings.value(GlobalOptions.passphraseFile.name) }
 
     /// The credential named by options or the environment, if any.
     func namedCredential(flagsOnly: Bool) throws -> UnlockSecret? {
-        let keyFile = flagsOnly ? arguments.value(.keyFile) : keyFilePath
-        let passphraseFile = flagsOnly ? arguments.value(.passphraseFile) : passphraseFilePath
+        let keyFile = flagsOnly ? arguments.value(GlobalOptions.keyFile.name) : keyFilePath
+        let passphraseFile = flagsOnly ? arguments.value(GlobalOptions.passphraseFile.name) : passphraseFilePath
         if let path = keyFile, !path.isEmpty { return .keyFile(try KeyFile.read(path: path)) }
         if let path = passphraseFile, !path.isEmpty { return .passphrase(try PassphraseFile.read(path: path)) }
         return nil
@@ -92,13 +92,13 @@ struct VaultAccess {
     /// The scoped credential named by --credential, or (unless `flagsOnly`) by
     /// VAULT_CREDENTIAL: a path, the credential's text, or its base64 (see `ScopedCredential.load`).
     func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
-        if let value = nonEmpty(arguments.value(.credential)) {
+        if let value = nonEmpty(arguments.value(GlobalOptions.credential.name)) {
             if !KeyFile.exists(path: value) {
                 invocation.terminal.writeErr("vault: warning: a credential given on the command line is visible to every process of this machine (ps); put it in VAULT_CREDENTIAL or in a file\n")
             }
             return try ScopedCredential.load(value, source: "--credential")
         }
-        guard !flagsOnly, let value = try settings.fromEnvironmentOrConfig(.credential) else { return nil }
+        guard !flagsOnly, let value = try settings.fromEnvironmentOrConfig(GlobalOptions.credential.name) else { return nil }
         return try ScopedCredential.load(value, source: EnvironmentVariable.vaultCredential.name)
     }
 
@@ -106,8 +106,8 @@ struct VaultAccess {
     /// key identity; never the default identity file (docs/TEAMS.md: an identity is used only when named).
     /// Its text is refused on the command line and in the config (exit 2).
     func namedIdentities(flagsOnly: Bool) throws -> [AgeIdentity]? {
-        let given = flagsOnly ? nonEmpty(arguments.value(.identity)).map { ($0, SettingSource.option(.identity)) }
-                              : try settings.sourcedValue(.identity, given: arguments.value(.identity))
+        let given = flagsOnly ? nonEmpty(arguments.value(GlobalOptions.identity.name)).map { ($0, SettingSource.option(GlobalOptions.identity.name)) }
+                              : try settings.sourcedValue(GlobalOptions.identity.name, given: arguments.value(GlobalOptions.identity.name))
         guard case let (value, source)? = given, !value.isEmpty else { return nil }
         try IdentitySetting.refuseTextOutsideItsVariable(value, source: source)
         // The variable's value may be the identity's text, which a message never shows.
@@ -140,8 +140,8 @@ struct VaultAccess {
         var configuration = Vault.Configuration(
             progress: progress.map { line in { line.update(done: $0, total: $1) } },
             onNotice: writeNotice,
-            acceptRollback: arguments.flag(.acceptRollback),
-            acceptTeamLog: arguments.flag(.acceptLog),
+            acceptRollback: arguments.flag(GlobalOptions.acceptRollback.name),
+            acceptTeamLog: arguments.flag(GlobalOptions.acceptLog.name),
             reviewTeamLog: { [invocation] review in try TeamLogReviewText.ask(review, terminal: invocation.terminal, promptsOff: reason != nil) },
             checkBeforeChanging: { vault in
                 try vault.requireCheckedHistory { lastChecked in
@@ -158,7 +158,7 @@ struct VaultAccess {
         configuration.trustedFingerprint = try pinnedTrust()
         configuration.heldSessionToken = sessionToken
         configuration.holdsLoginKeyringSession = usesLoginKeyring
-        configuration.acceptedMembers = Set(arguments.values(.acceptMember).flatMap { $0.split(separator: ",").map(String.init) })
+        configuration.acceptedMembers = Set(arguments.values(GlobalOptions.acceptMember.name).flatMap { $0.split(separator: ",").map(String.init) })
         return configuration
     }
 
@@ -169,9 +169,9 @@ struct VaultAccess {
 
     /// The trust fingerprint pinned by --trust, VAULT_TRUST or the config, if any; a malformed one is an error.
     func pinnedTrust() throws -> String? {
-        guard let text = try settings.value(.trust) else { return nil }
+        guard let text = try settings.value(GlobalOptions.trust.name) else { return nil }
         guard let fingerprint = parsedTrustFingerprint(text) else {
-            throw VaultError.invalidTrustFingerprint(source: arguments.value(.trust) != nil ? "the --trust value" : "VAULT_TRUST or the config key trust")
+            throw VaultError.invalidTrustFingerprint(source: arguments.value(GlobalOptions.trust.name) != nil ? "the --trust value" : "VAULT_TRUST or the config key trust")
         }
         return fingerprint
     }

@@ -18,11 +18,13 @@ enum AWSCredentialCommand {
 
 /// The arguments of `aws-credential`: the profile, and the group its item is in.
 struct AWSCredentialArguments: CommandArguments {
+    static let options = [CredentialHelperArguments.group]
+
     var profile: String
     var item: ItemSelection
 
     init(_ options: OptionReader) {
         profile = options.positionals.first ?? ""
-        item = ItemSelection(group: options.value(.group))
+        item = ItemSelection(group: options.value(ItemSelection.group))
     }
 }

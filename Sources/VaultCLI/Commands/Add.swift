@@ -2,6 +2,24 @@ import VaultCore
 
 /// `vault add`'s options.
 struct AddArguments: CommandArguments {
+    static let update = OptionSpec("update", short: "U", help: "replace an existing item with the same group, service and account")
+    /// --otp of add and update.
+    static let otp = OptionSpec(
+        "otp", help: "the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for 'vault otp'; it is checked before it is stored")
+
+    static let options: [OptionSpec] = [
+        ItemSelection.service.with(help: "service the item belongs to"),
+        ItemSelection.account.with(help: "account the item belongs to"),
+    ] + ItemDetailOptions.options + [
+        ItemDetailOptions.expires,
+        ItemSelection.accessibility("when the item can be read", default: "when-unlocked"),
+        ItemSelection.group.with(help: "access group of the item, created when new", default: "default"),
+        NewGroupCheck.createGroup,
+        update,
+        JSONArguments.resultJSON,
+        otp,
+    ] + SealedFieldOptions.fileOptions + SecretSourceOptions.options
+
     var item: ItemSelection
     var details: ItemDetailOptions
     var source: SecretSourceOptions
@@ -20,10 +38,10 @@ struct AddArguments: CommandArguments {
         details = ItemDetailOptions(options)
         source = SecretSourceOptions(options)
         fields = SealedFieldOptions(options, clears: false)
-        createGroup = options.flag(.createGroup)
-        update = options.flag(.update)
-        otp = options.flag(.otp)
-        json = options.flag(.json)
+        createGroup = options.flag(NewGroupCheck.createGroup)
+        update = options.flag(Self.update)
+        otp = options.flag(Self.otp)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

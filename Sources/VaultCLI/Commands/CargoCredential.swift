@@ -92,12 +92,15 @@ enum CargoCredentialCommand {
 
 /// The arguments of `cargo-credential`: whether cargo runs it, and the group and class of its items.
 struct CargoCredentialArguments: CommandArguments {
+    static let cargoPlugin = OptionSpec("cargo-plugin", help: "speak cargo's protocol on stdin and stdout (cargo passes it)")
+    static let options = [cargoPlugin] + CredentialHelperArguments.options
+
     var cargoPlugin: Bool
     var item: ItemSelection
 
     init(_ options: OptionReader) {
-        cargoPlugin = options.flag(.cargoPlugin)
-        item = ItemSelection(group: options.value(.group), accessibility: options.value(.class))
+        cargoPlugin = options.flag(Self.cargoPlugin)
+        item = ItemSelection(group: options.value(ItemSelection.group), accessibility: options.value(ItemSelection.accessibility))
     }
 
     /// The arguments of a request's own invocation (its `args`).

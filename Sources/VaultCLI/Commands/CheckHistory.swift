@@ -5,6 +5,13 @@ import VaultCore
 
 /// `vault check-history [REVISION…] [--file PATH]…`'s arguments.
 struct CheckHistoryArguments: CommandArguments {
+    static let file = OptionSpec("file", value: "PATH", help: "a vault file's path in the repository", default: "every file whose name ends in .vault",
+                       repeatable: true, completion: .file)
+
+    static let options: [OptionSpec] = [
+        file,
+    ]
+
     /// What to walk, as git rev-list takes it (`A..B`, a commit, `--not`, `--all`); empty: the current
     /// branch's commits its upstream lacks.
     var revisions: [String]
@@ -13,7 +20,7 @@ struct CheckHistoryArguments: CommandArguments {
 
     init(_ options: OptionReader) throws {
         revisions = options.positionals
-        files = options.values(.file)
+        files = options.values(CheckHistoryArguments.file)
         // Never an option of git's own but the two that select commits: a name that starts with '-' could be one.
         for revision in revisions where revision.hasPrefix("-") && !["--not", "--all"].contains(revision) {
             throw UsageError("\(quoted(revision)) is not a revision check-history walks", hint: "give revisions as git rev-list takes them (A..B, a commit), or --not and --all after '--'")

@@ -2,6 +2,14 @@ import VaultCore
 
 /// `vault __complete`'s arguments.
 struct CompleteArguments: CommandArguments {
+    static let notes = OptionSpec("notes", help: "then, when names were not offered because they are locked, a line saying so that starts with a tab (no name holds one)")
+
+    static let options: [OptionSpec] = [
+        ItemSelection.service.with(help: "only accounts of this service"),
+        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "only names of this group's items (the --group on the line being completed)"),
+        notes,
+    ]
+
     /// groups, services, accounts or items.
     var kind: String?
     /// --service: only the accounts of this service.
@@ -13,9 +21,9 @@ struct CompleteArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         kind = options.positionals.first
-        service = options.value(.service)
-        group = options.value(.group)
-        notes = options.flag(.notes)
+        service = options.value(ItemSelection.service)
+        group = options.value(ItemSelection.group)
+        notes = options.flag(CompleteArguments.notes)
     }
 }
 

@@ -2,18 +2,35 @@ import VaultCore
 
 /// `vault conflicts`'s options.
 struct ConflictsArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [
+        ItemSelection.group.with(help: ItemSelection.group.help),
+        JSONArguments.json,
+    ]
+
     /// --group: the conflicts of one group.
     var item: ItemSelection
     var json: Bool
 
     init(_ options: OptionReader) {
-        item = ItemSelection(group: options.value(.group))
-        json = options.flag(.json)
+        item = ItemSelection(group: options.value(ItemSelection.group))
+        json = options.flag(JSONArguments.json)
     }
 }
 
 /// `vault resolve`'s options.
 struct ResolveArguments: CommandArguments {
+    static let ours = OptionSpec("ours", help: "keep the version of the side that merged")
+
+    static let options: [OptionSpec] = [
+        ItemSelection.service.with(help: "service of the item"),
+        ItemSelection.account.with(help: "account of the item"),
+        ItemSelection.group.with(help: ItemSelection.group.help),
+        ours,
+        OptionSpec(GetArguments.theirs.name, help: "keep the other side's version"),
+        JSONArguments.resultJSON,
+    ]
+
     var item: ItemSelection
     /// --ours: keep this side's version.
     var ours: Bool
@@ -23,9 +40,9 @@ struct ResolveArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         item = ItemSelection(options)
-        ours = options.flag(.ours)
-        theirs = options.flag(.theirs)
-        json = options.flag(.json)
+        ours = options.flag(ResolveArguments.ours)
+        theirs = options.flag(GetArguments.theirs)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

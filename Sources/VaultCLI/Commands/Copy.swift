@@ -2,6 +2,14 @@ import VaultCore
 
 /// `vault copy`'s options.
 struct CopyArguments: CommandArguments {
+    static let to = OptionSpec("to", value: "PATH", help: "where to write the copy (a file that does not exist)", completion: .file)
+
+    static let options: [OptionSpec] = [
+        to,
+        KDFCost.option,
+        JSONArguments.resultJSON,
+    ]
+
     /// --to: where the copy goes.
     var to: String?
     /// --kdf-cost: the scrypt cost of the copy's passphrase keyslot.
@@ -9,9 +17,9 @@ struct CopyArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) throws {
-        to = options.value(.to)
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        json = options.flag(.json)
+        to = options.value(CopyArguments.to)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        json = options.flag(JSONArguments.json)
     }
 }
 

@@ -2,6 +2,13 @@ import VaultCore
 
 /// `vault delete`'s options.
 struct DeleteArguments: CommandArguments {
+    static let allMatching = OptionSpec("all-matching", help: "delete every item that matches instead of exactly one")
+
+    static let options = [
+        ItemSelection.service, ItemSelection.account, ItemSelection.group, ItemSelection.label, allMatching,
+        SharedOptions.yes.with(help: "delete without asking on a terminal"), JSONArguments.resultJSON,
+    ]
+
     var item: ItemSelection
     /// --all-matching: every item that matches, not one.
     var allMatching: Bool
@@ -11,9 +18,9 @@ struct DeleteArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         item = ItemSelection(options, label: true)
-        allMatching = options.flag(.allMatching)
-        yes = options.flag(.yes)
-        json = options.flag(.json)
+        allMatching = options.flag(Self.allMatching)
+        yes = options.flag(SharedOptions.yes)
+        json = options.flag(JSONArguments.json)
     }
 }
 

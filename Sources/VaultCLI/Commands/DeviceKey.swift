@@ -3,6 +3,17 @@ import VaultCrypto
 
 /// `vault device-key`'s options.
 struct DeviceKeyArguments: CommandArguments {
+    static let tpm = OptionSpec("tpm", help: "seal the device key by the TPM, and wipe its file (needs an unlock)")
+    static let reseal = OptionSpec("reseal", help: "with --tpm, seal a sealed key again, under the PCRs' values now (needs an unlock; recovers from a PCR change)")
+    static let noTPM = OptionSpec("no-tpm", help: "keep the device key in a 0600 file again, not sealed (needs an unlock)")
+
+    static let options: [OptionSpec] = [
+        tpm,
+        reseal,
+        OptionSpec(TrustArguments.pin.name, help: "with --tpm, also guard the seal with a PIN: from VAULT_TPM_PIN_FILE, or asked twice"),
+        noTPM,
+    ]
+
     /// --tpm: seal the device key by the TPM.
     var seal: Bool
     /// --reseal: seal it again.
@@ -13,10 +24,10 @@ struct DeviceKeyArguments: CommandArguments {
     var unseal: Bool
 
     init(_ options: OptionReader) {
-        seal = options.flag(.tpm)
-        reseal = options.flag(.reseal)
-        pin = options.flag(.pin)
-        unseal = options.flag(.noTPM)
+        seal = options.flag(DeviceKeyArguments.tpm)
+        reseal = options.flag(DeviceKeyArguments.reseal)
+        pin = options.flag(TrustArguments.pin)
+        unseal = options.flag(DeviceKeyArguments.noTPM)
     }
 
     func validate() throws {

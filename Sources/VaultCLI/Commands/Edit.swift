@@ -3,6 +3,8 @@ import VaultCrypto
 
 /// `vault edit`'s options.
 struct EditArguments: CommandArguments {
+    static let options = [ItemSelection.service, ItemSelection.account, ItemSelection.group]
+
     var item: ItemSelection
 
     init(_ options: OptionReader) {

@@ -6,6 +6,18 @@ import VaultCrypto
 
 /// `vault env`'s options.
 struct EnvArguments: CommandArguments {
+    static let format = OptionSpec("format", value: "FORMAT", help: "how to print the assignments", default: "dotenv",
+                       completion: .values(EnvFormat.allCases.map(\.rawValue)))
+
+    static let options: [OptionSpec] = [
+        RunArguments.referenceGroup,
+        RunArguments.only,
+        RunArguments.namePrefix,
+        RunArguments.allowEnvName,
+        format,
+        OptionSpec(JSONArguments.json.name, help: "refused with a pointer to --format json", hidden: true),
+    ]
+
     /// --group as given.
     var group: String?
     /// Every --allow-env-name: protected names items may set.
@@ -20,15 +32,15 @@ struct EnvArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) {
-        group = options.value(.group)
-        allowedNames = options.values(.allowEnvName)
-        only = options.values(.only)
-        prefixes = options.values(.namePrefix)
-        let formatName = options.value(.format) ?? EnvFormat.dotenv.rawValue
+        group = options.value(ItemSelection.group)
+        allowedNames = options.values(RunArguments.allowEnvName)
+        only = options.values(RunArguments.only)
+        prefixes = options.values(RunArguments.namePrefix)
+        let formatName = options.value(EnvArguments.format) ?? EnvFormat.dotenv.rawValue
         format = Converted(formatName, EnvFormat.init(rawValue:),
                            else: UsageError("unknown format \(quoted(formatName))",
                                             hint: "use one of: \(EnvFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

@@ -2,6 +2,30 @@ import VaultCore
 
 /// `vault export`'s options.
 struct ExportArguments: CommandArguments {
+    static let plaintext = OptionSpec("plaintext", help: "with --format csv or json: write the secrets in the clear, as asked")
+    static let bundlePassphraseFile = OptionSpec("bundle-passphrase-file", value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file)
+    static let bundleKeyFile = OptionSpec("bundle-key-file", value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
+                       completion: .file)
+
+    static let options: [OptionSpec] = [
+        OptionSpec(GrantArguments.out.name, short: "o", value: "FILE", help: "the new file; - writes it to stdout (where a plaintext export goes without --out)",
+                   completion: .file),
+        OptionSpec(EnvArguments.format.name, value: "FORMAT", help: "bundle (encrypted), or csv or json (in the clear, with --plaintext)", default: "bundle",
+                   completion: .values(["bundle", "csv", "json"])),
+        plaintext,
+        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "only items of this group (from --group only, never VAULT_GROUP or the config: a backup takes every group)",
+                   completion: .group),
+        ItemSelection.service.with(help: "only items of this service"),
+        ItemSelection.account.with(help: "only items of this account"),
+        ItemSelection.accessibility("only items of this accessibility class"),
+        OptionSpec(NameFilter.search.name, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
+    ] + NameFilter.globs + [
+        bundlePassphraseFile,
+        bundleKeyFile,
+        KDFCost.option,
+        JSONArguments.resultJSON,
+    ]
+
     /// --out: the new file, or - for stdout.
     var out: String?
     /// --format: bundle, or csv or json in the clear.
@@ -16,14 +40,14 @@ struct ExportArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) throws {
-        out = options.value(.out)
-        format = options.value(.format)
-        plaintext = options.flag(.plaintext)
+        out = options.value(GrantArguments.out)
+        format = options.value(EnvArguments.format)
+        plaintext = options.flag(ExportArguments.plaintext)
         item = ItemSelection(options, class: true)
         names = NameFilter(options)
         bundle = BundleCredentialOptions(options)
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        json = options.flag(.json)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        json = options.flag(JSONArguments.json)
     }
 
     /// The plaintext format --format names; nil for a bundle.

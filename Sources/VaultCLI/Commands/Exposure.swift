@@ -5,6 +5,18 @@ import VaultCore
 
 /// `vault exposure`'s arguments.
 struct ExposureArguments: CommandArguments {
+    static let member = OptionSpec("member", value: "NAME", help: "the member whose exposure to list, present or removed")
+    static let grant = OptionSpec("grant", value: "ID", help: "the credential whose exposure to list, by its id in 'vault grant --list' (or a prefix of it)")
+    static let reason = OptionSpec("reason", value: "TEXT", help: "accept: why the item's exposed values stay (kept in clear beside the vault)")
+
+    static let options: [OptionSpec] = [
+        member,
+        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "the group whose keys' exposure to list (what its credentials could open)", completion: .group),
+        grant,
+        reason,
+        JSONArguments.json,
+    ]
+
     /// Empty (list), `check` or `accept`.
     var action: String
     /// accept's ITEM: SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT.
@@ -27,12 +39,12 @@ struct ExposureArguments: CommandArguments {
     init(_ options: OptionReader) {
         action = options.positionals.first ?? ""
         item = options.positionals.dropFirst().first
-        reason = options.value(.reason)
-        member = options.value(.member)
-        groups = options.values(.group)
-        grant = options.value(.grant)
-        grantGivenAsCredential = options.value(.credential).flatMap { GrantEntry.isID($0) && access($0, F_OK) != 0 ? $0 : nil }
-        json = options.flag(.json)
+        reason = options.value(ExposureArguments.reason)
+        member = options.value(ExposureArguments.member)
+        groups = options.values(ItemSelection.group)
+        grant = options.value(ExposureArguments.grant)
+        grantGivenAsCredential = options.value(GlobalOptions.credential.name).flatMap { GrantEntry.isID($0) && access($0, F_OK) != 0 ? $0 : nil }
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {
@@ -69,7 +81,7 @@ enum ExposureCommand {
     static func run(_ arguments: ExposureArguments, _ invocation: Invocation) throws {
         var invocation = invocation
         // The credential option held a grant id, not a file to unlock with.
-        if arguments.grantGivenAsCredential != nil { invocation.arguments = invocation.arguments.removing(.credential) }
+        if arguments.grantGivenAsCredential != nil { invocation.arguments = invocation.arguments.removing(GlobalOptions.credential.name) }
         let vault = try VaultAccess(invocation).vault()
         let reading = try read(vault, invocation)
         if arguments.action == "accept", let item = arguments.item, let reason = arguments.reason {

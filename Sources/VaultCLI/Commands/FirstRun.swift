@@ -3,6 +3,15 @@ import VaultCore
 
 /// `vault first-run`'s options.
 struct FirstRunArguments: CommandArguments {
+    static let marker = OptionSpec("marker", value: "PATH", help: "the marker file; created 0600 after the wipe", completion: .file)
+
+    static let options: [OptionSpec] = [
+        marker,
+        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "a group to wipe; repeat it for several", repeatable: true, completion: .group),
+        WipeArguments.dryRun,
+        WipeArguments.yes,
+    ]
+
     /// --marker: the file whose absence makes a first run.
     var marker: String?
     /// Every --group given: the groups to wipe (every item without one).
@@ -11,10 +20,10 @@ struct FirstRunArguments: CommandArguments {
     var yes: Bool
 
     init(_ options: OptionReader) {
-        marker = options.value(.marker)
-        groups = options.values(.group)
-        dryRun = options.flag(.dryRun)
-        yes = options.flag(.yes)
+        marker = options.value(FirstRunArguments.marker)
+        groups = options.values(ItemSelection.group)
+        dryRun = options.flag(WipeArguments.dryRun)
+        yes = options.flag(SharedOptions.yes)
     }
 
     func validate() throws {

@@ -2,6 +2,22 @@ import VaultCore
 
 /// `vault get`'s options.
 struct GetArguments: CommandArguments {
+    static let showSecret = OptionSpec("show-secret", help: "include the secret in --json output")
+    static let field = OptionSpec(
+        "field", value: "FIELD",
+        help: "print one attribute (any key --json shows) and a newline instead of the secret; an attribute the item lacks prints an empty line; notes or otp print that sealed field exactly, as the secret is printed",
+        completion: .values(FieldChoice.names), aliases: ["env-name"])
+    static let revision = OptionSpec(
+        "revision", value: "N", help: "print the secret the item held before its last N changes of secret (1 is the one before the current)")
+    static let theirs = OptionSpec("theirs", help: "print the other side's secret of an item a merge left in conflict (see vault conflicts)")
+    static let conflict = OptionSpec(
+        "conflict", value: "N", help: "print the other version the item's N-th conflict keeps (1 is the newest; vault conflicts counts them)")
+
+    static let options = [
+        ItemSelection.service, ItemSelection.account, ItemSelection.group, ItemSelection.label, JSONArguments.json, showSecret, field,
+        ClipboardOptions.clip, ClipboardOptions.clipTimeout, revision, theirs, conflict,
+    ]
+
     var item: ItemSelection
     var json: Bool
     /// --show-secret: the secret in the --json output too.
@@ -18,16 +34,16 @@ struct GetArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         item = ItemSelection(options, label: true)
-        json = options.flag(.json)
-        showSecret = options.flag(.showSecret)
-        field = options.value(.field).flatMap(FieldChoice.init(name:))
+        json = options.flag(JSONArguments.json)
+        showSecret = options.flag(Self.showSecret)
+        field = options.value(Self.field).flatMap(FieldChoice.init(name:))
         clipboard = ClipboardOptions(options)
-        revision = options.value(.revision).map { text in
+        revision = options.value(Self.revision).map { text in
             Converted(text, { Int($0).flatMap { $0 >= 1 ? $0 : nil } },
                       else: UsageError("invalid revision \(quoted(text))", hint: "give a number from 1 (the secret before the current one); 'vault history' lists them"))
         }
-        theirs = options.flag(.theirs)
-        conflict = options.value(.conflict).map { text in
+        theirs = options.flag(Self.theirs)
+        conflict = options.value(Self.conflict).map { text in
             Converted(text, { Int($0).flatMap { $0 >= 1 ? $0 : nil } },
                       else: UsageError("invalid conflict number \(quoted(text))", hint: "give a number from 1 (the newest conflict); 'vault conflicts' counts them"))
         }
@@ -37,10 +53,10 @@ struct GetArguments: CommandArguments {
         if showSecret, !json {
             throw UsageError("--show-secret goes with --json", hint: "add --json, or drop --show-secret to print the secret alone")
         }
-        if field != nil, let other = [(OptionName.json, json), (.showSecret, showSecret)].first(where: \.1)?.0 {
+        if field != nil, let other = [(JSONArguments.json, json), (Self.showSecret, showSecret)].first(where: \.1)?.0 {
             throw UsageError("--field and --\(other.long) both choose what get prints", hint: "give one of them")
         }
-        try clipboard.validate(others: [(OptionName.json, json), (.showSecret, showSecret), (.field, field != nil)].filter(\.1).map(\.0))
+        try clipboard.validate(others: [(JSONArguments.json, json), (Self.showSecret, showSecret), (Self.field, field != nil)].filter(\.1).map(\.0))
         let conflictNumber = try conflict?.get()
         if theirs || conflictNumber != nil {
             guard field == nil, !clipboard.clip, !json, revision == nil, !(theirs && conflictNumber != nil) else {

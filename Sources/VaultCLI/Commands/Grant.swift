@@ -2,6 +2,24 @@ import VaultCore
 
 /// `vault grant`'s options.
 struct GrantArguments: CommandArguments {
+    static let list = OptionSpec("list", help: "list every credential granted, with its id and state (live, revoked, expired)")
+    static let readOnly = OptionSpec("read-only", help: "the credential can read items but not change them")
+    static let freshHistory = OptionSpec("fresh-history", help: "re-key the groups and drop their revisions and trash first, so the credential opens nothing written before; ends their other credentials")
+    static let out = OptionSpec("out", short: "o", value: "FILE", help: "the new file to write the credential to; - writes it to stdout",
+                       completion: .file)
+
+    static let options: [OptionSpec] = [
+        list,
+        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "a group the credential opens; repeat it for several",
+                   repeatable: true, completion: .group),
+        readOnly,
+        freshHistory,
+        OptionSpec(ItemDetailOptions.expires.name, value: "WHEN",
+                   help: "stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)"),
+        out,
+        JSONArguments.resultJSON,
+    ]
+
     /// Every --group given.
     var groups: [String]
     /// --read-only: the credential opens no write key.
@@ -17,13 +35,13 @@ struct GrantArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) {
-        groups = options.values(.group)
-        readOnly = options.flag(.readOnly)
-        expires = PointInTime.expiry(options.value(.expires))
-        out = options.value(.out)
-        freshHistory = options.flag(.freshHistory)
-        list = options.flag(.list)
-        json = options.flag(.json)
+        groups = options.values(ItemSelection.group)
+        readOnly = options.flag(GrantArguments.readOnly)
+        expires = PointInTime.expiry(options.value(ItemDetailOptions.expires))
+        out = options.value(GrantArguments.out)
+        freshHistory = options.flag(GrantArguments.freshHistory)
+        list = options.flag(GrantArguments.list)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

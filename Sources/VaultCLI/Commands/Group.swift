@@ -2,6 +2,12 @@ import VaultCore
 
 /// `vault group`'s arguments.
 struct GroupArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [
+        JSONArguments.json,
+        OptionSpec(SharedOptions.yes.name, short: "y", help: "delete a group that holds items without asking (needed without a terminal)"),
+    ]
+
     /// list, create, delete or allow-env (the table allows no other).
     var action: String
     /// The group to create, delete or set the allowed names of.
@@ -16,8 +22,8 @@ struct GroupArguments: CommandArguments {
         action = options.positionals.first ?? ""
         name = options.positionals.dropFirst().first
         allowedNames = options.positionals.dropFirst(2).first
-        json = options.flag(.json)
-        yes = options.flag(.yes)
+        json = options.flag(JSONArguments.json)
+        yes = options.flag(SharedOptions.yes)
     }
 
     func validate() throws {

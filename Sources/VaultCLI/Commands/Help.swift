@@ -1,5 +1,8 @@
 /// `vault help`'s options, and the global --version, which parses as help.
 struct HelpArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [OptionSpec(LockArguments.all.name, help: "also list the plumbing commands other programs run")]
+
     /// The command to show the help of; the overview without one.
     var command: String?
     /// --all: the overview lists the plumbing commands too.
@@ -9,8 +12,8 @@ struct HelpArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         command = options.positionals.first
-        all = options.flag(.all)
-        version = options.flag(.version)
+        all = options.flag(LockArguments.all)
+        version = options.flag(GlobalOptions.version.name)
     }
 }
 

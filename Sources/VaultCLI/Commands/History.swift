@@ -1,8 +1,13 @@
 import VaultCore
 
+/// `vault history`'s options, worded for it.
+enum HistoryOptions: OptionWording {
+    static let options = [ItemSelection.service, ItemSelection.account, ItemSelection.group, JSONArguments.json]
+}
+
 /// `vault history`: the earlier secrets an item keeps, listed without the secrets.
 enum HistoryCommand {
-    static func run(_ arguments: ItemJSONArguments, _ invocation: Invocation) throws {
+    static func run(_ arguments: ItemJSONArguments<HistoryOptions>, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
         guard query.service != nil || query.account != nil else {

@@ -2,6 +2,13 @@ import VaultCore
 
 /// `vault identity`'s arguments, with the global --identity that `show` reads.
 struct IdentityArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [
+        OptionSpec(GrantArguments.out.name, short: "o", value: "FILE", help: "new: the new file to write the identity to; - writes it to stdout",
+                   completion: .file),
+        JSONArguments.json,
+    ]
+
     /// new or show (the table allows no other).
     var action: String
     /// --out: where `new` writes the identity.
@@ -15,9 +22,9 @@ struct IdentityArguments: CommandArguments {
     init(_ options: OptionReader) {
         action = options.positionals.first ?? ""
         file = options.positionals.dropFirst().first
-        out = options.value(.out)
-        identity = options.value(.identity)
-        json = options.flag(.json)
+        out = options.value(GrantArguments.out)
+        identity = options.value(GlobalOptions.identity.name)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {
@@ -70,7 +77,7 @@ enum IdentityCommand {
         let identities: [AgeIdentity]
         if let file = arguments.file {
             identities = try IdentityFile.load(file, source: quoted(file))
-        } else if case let (value, source)? = try Settings(invocation).sourcedValue(.identity, given: arguments.identity) {
+        } else if case let (value, source)? = try Settings(invocation).sourcedValue(GlobalOptions.identity.name, given: arguments.identity) {
             try IdentitySetting.refuseTextOutsideItsVariable(value, source: source)
             identities = try IdentityFile.load(value, source: source.described)
         } else {

@@ -2,6 +2,38 @@ import VaultCore
 
 /// `vault import`'s arguments.
 struct ImportArguments: CommandArguments {
+    static let from = OptionSpec("from", value: "FORMAT",
+                       help: "what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager's export",
+                       completion: .values(PlaintextImport.formats + ImportFormat.allCases.map(\.rawValue)))
+    static let columns = OptionSpec("columns", value: "MAPPING",
+                       help: "for --from csv: which column gives what, as ROLE=COLUMN pairs joined by commas, e.g. service=Title,account=Username,secret=Password (roles: service, account, secret, notes, url, otp, folder, tags, archived)")
+    static let foldersAsGroups = OptionSpec("folders-as-groups", help: "make each entry's folder its group (an entry without one goes to --group)")
+    static let partial = OptionSpec("partial", help: "import the entries that were read even when others are bad input or share a name")
+    static let maxEntries = OptionSpec("max-entries", value: "N",
+                       help: "take up to N entries (default 100000); a source with more imports nothing. An export over 256 MiB is never read (docs/IMPORT.md)")
+    static let kdbxPasswordFile = OptionSpec("kdbx-password-file", value: "FILE", help: "for --from kdbx: read the database's password from FILE (else it is asked for)",
+                       completion: .file)
+    static let kdbxKeyFile = OptionSpec("kdbx-key-file", value: "FILE", help: "for --from kdbx: the database's key file", completion: .file)
+    static let onConflict = OptionSpec("on-conflict", value: "POLICY", help: "what to do with an item that exists", default: "fail",
+                       completion: .values(["skip", "replace", "fail"]))
+
+    static let options: [OptionSpec] = [
+        from,
+        columns,
+        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "put every imported item in this group, created as add creates one", completion: .group),
+        foldersAsGroups,
+        OptionSpec(NewGroupCheck.createGroup.name, help: "create the --group even when its name is one letter away from an existing group's"),
+        OptionSpec(WipeArguments.dryRun.name, short: "n", help: "print the names of the items that would be imported, and change nothing"),
+        partial,
+        maxEntries,
+        kdbxPasswordFile,
+        kdbxKeyFile,
+        OptionSpec(ExportArguments.bundlePassphraseFile.name, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
+        OptionSpec(ExportArguments.bundleKeyFile.name, value: "FILE", help: "open the bundle with the key file FILE", completion: .file),
+        onConflict,
+        JSONArguments.resultJSON,
+    ]
+
     /// The bundle, export or store to read.
     var source: String?
     /// --from as given: vault-csv, vault-json, or another manager's format.
@@ -26,19 +58,19 @@ struct ImportArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         source = options.positionals.first
-        from = options.value(.from)
-        columns = options.value(.columns)
-        group = options.value(.group)
-        foldersAsGroups = options.flag(.foldersAsGroups)
-        createGroup = options.flag(.createGroup)
-        dryRun = options.flag(.dryRun)
-        partial = options.flag(.partial)
-        kdbxPasswordFile = options.value(.kdbxPasswordFile)
-        kdbxKeyFile = options.value(.kdbxKeyFile)
+        from = options.value(ImportArguments.from)
+        columns = options.value(ImportArguments.columns)
+        group = options.value(ItemSelection.group)
+        foldersAsGroups = options.flag(ImportArguments.foldersAsGroups)
+        createGroup = options.flag(NewGroupCheck.createGroup)
+        dryRun = options.flag(WipeArguments.dryRun)
+        partial = options.flag(ImportArguments.partial)
+        kdbxPasswordFile = options.value(ImportArguments.kdbxPasswordFile)
+        kdbxKeyFile = options.value(ImportArguments.kdbxKeyFile)
         bundle = BundleCredentialOptions(options)
-        policy = ConflictPolicy(rawValue: options.value(.onConflict) ?? "fail") ?? .fail
-        json = options.flag(.json)
-        maxEntriesGiven = options.value(.maxEntries).map { text in
+        policy = ConflictPolicy(rawValue: options.value(ImportArguments.onConflict) ?? "fail") ?? .fail
+        json = options.flag(JSONArguments.json)
+        maxEntriesGiven = options.value(ImportArguments.maxEntries).map { text in
             Converted(text, { Int($0).flatMap { $0 >= 1 ? $0 : nil } },
                       else: UsageError("--max-entries \(quoted(text)) is not a positive number", hint: "write --max-entries N, e.g. --max-entries 200000"))
         }
@@ -56,15 +88,15 @@ struct ImportArguments: CommandArguments {
             if format != .csv, columns != nil {
                 throw UsageError("--columns maps the columns of --from csv", hint: "drop --columns, or import with --from csv")
             }
-            if format != .kdbx, let option = [(OptionName.kdbxPasswordFile, kdbxPasswordFile != nil), (.kdbxKeyFile, kdbxKeyFile != nil)].first(where: \.1)?.0 {
+            if format != .kdbx, let option = [(ImportArguments.kdbxPasswordFile.name, kdbxPasswordFile != nil), (ImportArguments.kdbxKeyFile.name, kdbxKeyFile != nil)].first(where: \.1)?.0 {
                 throw UsageError("--\(option.long) opens a KeePassXC database", hint: "drop it, or import with --from kdbx")
             }
             return
         }
         let foreignOptions: [(OptionName, Bool)] = [
-            (.columns, columns != nil), (.dryRun, dryRun), (.group, group != nil), (.foldersAsGroups, foldersAsGroups), (.partial, partial),
-            (.kdbxPasswordFile, kdbxPasswordFile != nil), (.kdbxKeyFile, kdbxKeyFile != nil), (.createGroup, createGroup),
-            (.maxEntries, maxEntriesGiven != nil),
+            (ImportArguments.columns.name, columns != nil), (WipeArguments.dryRun.name, dryRun), (ItemSelection.group.name, group != nil), (ImportArguments.foldersAsGroups.name, foldersAsGroups), (ImportArguments.partial.name, partial),
+            (ImportArguments.kdbxPasswordFile.name, kdbxPasswordFile != nil), (ImportArguments.kdbxKeyFile.name, kdbxKeyFile != nil), (NewGroupCheck.createGroup.name, createGroup),
+            (ImportArguments.maxEntries.name, maxEntriesGiven != nil),
         ]
         if let option = foreignOptions.first(where: \.1)?.0 {
             throw UsageError("--\(option.long) goes with --from FORMAT of another password manager",

@@ -3,11 +3,13 @@ import VaultCrypto
 
 /// `vault init`'s options.
 struct InitArguments: CommandArguments {
+    static let options = [KDFCost.option]
+
     /// --kdf-cost: the scrypt cost of the passphrase keyslot.
     var kdf: Scrypt.Parameters
 
     init(_ options: OptionReader) throws {
-        kdf = try KDFCost.parse(options.value(.kdfCost))
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
     }
 }
 
@@ -57,6 +59,11 @@ enum InitCommand {
 
 /// `--kdf-cost`: the scrypt cost of a new passphrase keyslot.
 enum KDFCost {
+    static let option = OptionSpec(
+        "kdf-cost", value: "COST",
+        help: "scrypt cost of the passphrase keyslot; testing is for tests only: it lowers the scrypt cost",
+        default: "interactive", completion: .values(["interactive", "testing"]))
+
     static func parse(_ value: String?) throws -> Scrypt.Parameters {
         switch value {
         case nil, "interactive": return .interactive

@@ -6,6 +6,14 @@ import VaultCrypto
 
 /// `vault inject`'s options.
 struct InjectArguments: CommandArguments {
+    static let `in` = OptionSpec("in", short: "i", value: "TEMPLATE", help: "the template to fill; - or none: stdin", completion: .file)
+
+    static let options: [OptionSpec] = [
+        `in`,
+        OptionSpec(GrantArguments.out.name, short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout; - is stdout", completion: .file),
+        RunArguments.referenceGroup,
+    ]
+
     /// --in: the template; stdin when not given or -.
     var input: String?
     /// --out: the file to write; stdout when not given or -.
@@ -14,9 +22,9 @@ struct InjectArguments: CommandArguments {
     var group: String?
 
     init(_ options: OptionReader) {
-        input = options.value(.in)
-        output = options.value(.out)
-        group = options.value(.group)
+        input = options.value(InjectArguments.in)
+        output = options.value(GrantArguments.out)
+        group = options.value(ItemSelection.group)
     }
 }
 

@@ -20,9 +20,11 @@ enum KubeCredentialCommand {
 
 /// The arguments of `kube-credential`: the group its items are in.
 struct KubeCredentialArguments: CommandArguments {
+    static let options = [CredentialHelperArguments.group]
+
     var item: ItemSelection
 
     init(_ options: OptionReader) {
-        item = ItemSelection(group: options.value(.group))
+        item = ItemSelection(group: options.value(ItemSelection.group))
     }
 }

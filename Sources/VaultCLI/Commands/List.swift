@@ -2,6 +2,11 @@ import VaultCore
 
 /// `vault list`'s options.
 struct ListArguments: CommandArguments {
+    static let options = [
+        ItemSelection.service.with(help: "only items of this service"), ItemSelection.account.with(help: "only items of this account"),
+        ItemSelection.group, ItemSelection.accessibility("only items of this accessibility class"), NameFilter.search,
+    ] + NameFilter.globs + [JSONArguments.json]
+
     var item: ItemSelection
     var names: NameFilter
     var json: Bool
@@ -9,7 +14,7 @@ struct ListArguments: CommandArguments {
     init(_ options: OptionReader) {
         item = ItemSelection(options, class: true)
         names = NameFilter(options)
-        json = options.flag(.json)
+        json = options.flag(JSONArguments.json)
     }
 }
 

@@ -2,11 +2,17 @@ import VaultCore
 
 /// `vault lock`'s options.
 struct LockArguments: CommandArguments {
+    static let all = OptionSpec("all", help: "end every session and the after-first-unlock cache too")
+
+    static let options: [OptionSpec] = [
+        all,
+    ]
+
     /// --all: every session of the vault, and the after-first-unlock cache.
     var all: Bool
 
     init(_ options: OptionReader) {
-        all = options.flag(.all)
+        all = options.flag(LockArguments.all)
     }
 }
 

@@ -3,6 +3,17 @@ import VaultCore
 
 /// `vault member`'s arguments.
 struct MemberArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [
+        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "add: a group the member opens; repeat it for several; none makes a full member",
+                   repeatable: true, completion: .group),
+        OptionSpec(GrantArguments.readOnly.name, help: "add: the member reads its groups but cannot change them (needs --group)"),
+        OptionSpec(GrantArguments.freshHistory.name, help: "add: re-key what the member opens and drop its revisions and trash first, so it reads nothing written before; ends those keys' credentials"),
+        KDFCost.option,
+        OptionSpec(SharedOptions.yes.name, short: "y", help: "add (re-keying) and remove: confirm dropping what the re-key cannot carry over without asking"),
+        JSONArguments.json,
+    ]
+
     /// add, list or remove (the table allows no other).
     var action: String
     var name: String?
@@ -25,12 +36,12 @@ struct MemberArguments: CommandArguments {
         action = positionals.first ?? ""
         name = positionals.dropFirst().first
         recipient = positionals.dropFirst(2).first
-        groups = options.values(.group)
-        readOnly = options.flag(.readOnly)
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        yes = options.flag(.yes)
-        freshHistory = options.flag(.freshHistory)
-        json = options.flag(.json)
+        groups = options.values(ItemSelection.group)
+        readOnly = options.flag(GrantArguments.readOnly)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        yes = options.flag(SharedOptions.yes)
+        freshHistory = options.flag(GrantArguments.freshHistory)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

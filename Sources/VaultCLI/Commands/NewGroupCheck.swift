@@ -32,3 +32,8 @@ struct NewGroupCheck {
         invocation.terminal.writeErr("vault: warning: service \(quoted(service)), account \(quoted(account)) is also in group \(groups); 'vault get' without --group now matches \(twins.count + 1) items\n")
     }
 }
+
+extension NewGroupCheck {
+    /// --create-group: a new group one letter from an existing one is meant.
+    static let createGroup = OptionSpec("create-group", help: "create the group even when its name is one letter away from an existing group's")
+}

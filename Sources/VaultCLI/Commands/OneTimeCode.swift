@@ -4,6 +4,17 @@ import VaultCrypto
 
 /// `vault otp`'s options.
 struct OneTimeCodeArguments: CommandArguments {
+    static let at = OptionSpec("at", value: "UNIX_TIME", help: "the TOTP code at this time, in seconds since 1970, instead of now")
+    static let remaining = OptionSpec(
+        "remaining", help: "print the seconds the TOTP code of now (or --at) stays valid instead of the code; gives no code, so an HOTP counter never moves")
+
+    static let options = [
+        ItemSelection.service, ItemSelection.account, ItemSelection.group, at, remaining,
+        JSONArguments.json.with(help: "print the code, its kind, and a TOTP code's period and seconds left as one JSON object"),
+        ClipboardOptions.clip.with(help: "copy the code to the clipboard instead of printing it, and clear it later, as get --clip does"),
+        ClipboardOptions.clipTimeout,
+    ]
+
     var item: ItemSelection
     /// --at: a time in seconds since 1970.
     var at: Converted<Int64>?
@@ -14,17 +25,17 @@ struct OneTimeCodeArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         item = ItemSelection(options)
-        at = options.value(.at).map { text in
+        at = options.value(Self.at).map { text in
             Converted(text, { Int64($0).flatMap { $0 >= 0 ? $0 : nil } },
                       else: UsageError("invalid --at \(quoted(text))", hint: "give a time in whole seconds since 1970, e.g. --at \"$(date +%s)\""))
         }
-        remaining = options.flag(.remaining)
-        json = options.flag(.json)
+        remaining = options.flag(Self.remaining)
+        json = options.flag(JSONArguments.json)
         clipboard = ClipboardOptions(options)
     }
 
     func validate() throws {
-        try clipboard.validate(others: json ? [.json] : [])
+        try clipboard.validate(others: json ? [JSONArguments.json] : [])
         if remaining, json || clipboard.clip {
             throw UsageError("--remaining prints the seconds left alone", hint: "drop --json or --clip; --json shows them beside the code")
         }
@@ -76,7 +87,7 @@ enum OneTimeCodeInput {
     /// Refuses --otp (`otp`) with --generate or --keep-secret, which give no such secret.
     static func checkSource(otp: Bool, generate: Bool, keepSecret: Bool) throws {
         guard otp else { return }
-        for (other, given) in [(OptionName.generate, generate), (.keepSecret, keepSecret)] where given {
+        for (other, given) in [(SecretSourceOptions.generate, generate), (UpdateArguments.keepSecret, keepSecret)] where given {
             throw UsageError("--otp and --\(other.long) both given", hint: "a one-time code secret comes from the site: " + formHint)
         }
     }

@@ -2,6 +2,27 @@ import VaultCore
 
 /// `vault passwd`'s options: at most one change.
 struct PasswdArguments: CommandArguments {
+    static let newPassphraseFile = OptionSpec("new-passphrase-file", value: "FILE",
+                       help: "read the new passphrase from FILE instead of prompting", completion: .file)
+    static let addKeyFile = OptionSpec("add-key-file", value: "FILE",
+                       help: "also unlock with the key in FILE, created if missing", completion: .file)
+    static let removeKeyFile = OptionSpec("remove-key-file", value: "FILE",
+                       help: "no longer unlock with the key in FILE", completion: .file)
+    static let removePassphrase = OptionSpec("remove-passphrase", help: "no longer unlock with a passphrase")
+    static let addKeyringSlot = OptionSpec("add-keyring-slot", help: "also unlock with a random key kept in the desktop keyring, so a logged-in desktop needs no passphrase")
+    static let removeKeyringSlot = OptionSpec("remove-keyring-slot", help: "no longer unlock with the desktop keyring, and delete its key there")
+
+    static let options: [OptionSpec] = [
+        newPassphraseFile,
+        addKeyFile,
+        removeKeyFile,
+        removePassphrase,
+        addKeyringSlot,
+        removeKeyringSlot,
+        KDFCost.option,
+        OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm destroying items without asking (needed without a terminal)"),
+    ]
+
     var newPassphraseFile: String?
     var addKeyFile: String?
     var removeKeyFile: String?
@@ -14,20 +35,20 @@ struct PasswdArguments: CommandArguments {
     var yes: Bool
 
     init(_ options: OptionReader) throws {
-        newPassphraseFile = options.value(.newPassphraseFile)
-        addKeyFile = options.value(.addKeyFile)
-        removeKeyFile = options.value(.removeKeyFile)
-        removePassphrase = options.flag(.removePassphrase)
-        addKeyringSlot = options.flag(.addKeyringSlot)
-        removeKeyringSlot = options.flag(.removeKeyringSlot)
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        yes = options.flag(.yes)
+        newPassphraseFile = options.value(PasswdArguments.newPassphraseFile)
+        addKeyFile = options.value(PasswdArguments.addKeyFile)
+        removeKeyFile = options.value(PasswdArguments.removeKeyFile)
+        removePassphrase = options.flag(PasswdArguments.removePassphrase)
+        addKeyringSlot = options.flag(PasswdArguments.addKeyringSlot)
+        removeKeyringSlot = options.flag(PasswdArguments.removeKeyringSlot)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        yes = options.flag(SharedOptions.yes)
     }
 
     func validate() throws {
         let actions: [(OptionName, Bool)] = [
-            (.addKeyFile, addKeyFile != nil), (.removeKeyFile, removeKeyFile != nil), (.addKeyringSlot, addKeyringSlot),
-            (.removeKeyringSlot, removeKeyringSlot), (.removePassphrase, removePassphrase), (.newPassphraseFile, newPassphraseFile != nil),
+            (PasswdArguments.addKeyFile.name, addKeyFile != nil), (PasswdArguments.removeKeyFile.name, removeKeyFile != nil), (PasswdArguments.addKeyringSlot.name, addKeyringSlot),
+            (PasswdArguments.removeKeyringSlot.name, removeKeyringSlot), (PasswdArguments.removePassphrase.name, removePassphrase), (PasswdArguments.newPassphraseFile.name, newPassphraseFile != nil),
         ]
         let given = actions.filter(\.1).map(\.0)
         guard given.count <= 1 else {

@@ -5,14 +5,17 @@ import VaultCore
 
 /// `vault redact`'s options.
 struct RedactArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [ScanArguments.scanGroups, ScanArguments.scanReferences]
+
     /// Every --group given: the groups whose secrets are masked.
     var groups: [String]
     /// Every --ref given: references whose values are masked too (alone, without --group).
     var references: [String]
 
     init(_ options: OptionReader) {
-        groups = options.values(.group)
-        references = options.values(.ref)
+        groups = options.values(ItemSelection.group)
+        references = options.values(ScanArguments.ref)
     }
 }
 

@@ -2,6 +2,13 @@ import VaultCore
 
 /// `vault rekey`'s options.
 struct RekeyArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [
+        KDFCost.option,
+        OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm dropping keyslots or other machines' items without asking"),
+        JSONArguments.resultJSON,
+    ]
+
     /// --kdf-cost: the scrypt cost of the new passphrase keyslot.
     var kdf: Scrypt.Parameters
     /// --yes: drop what cannot be re-made without asking.
@@ -9,9 +16,9 @@ struct RekeyArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) throws {
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        yes = options.flag(.yes)
-        json = options.flag(.json)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        yes = options.flag(SharedOptions.yes)
+        json = options.flag(JSONArguments.json)
     }
 }
 

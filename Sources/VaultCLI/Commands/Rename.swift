@@ -2,6 +2,17 @@ import VaultCore
 
 /// `vault rename`'s options.
 struct RenameArguments: CommandArguments {
+    static let toService = OptionSpec("to-service", value: "SERVICE", help: "the new service", completion: .service)
+    static let toAccount = OptionSpec("to-account", value: "ACCOUNT", help: "the new account", completion: .account)
+    static let toGroup = OptionSpec("to-group", value: "GROUP", help: "the group to move the item to", completion: .group)
+    static let keepHistory = OptionSpec("keep-history", help: "carry the item's earlier secrets into the new group too")
+
+    static let options = [
+        ItemSelection.service, ItemSelection.account, ItemSelection.group, toService, toAccount, toGroup,
+        NewGroupCheck.createGroup.with(help: "create the new group even when its name is one letter away from an existing group's"),
+        keepHistory, JSONArguments.resultJSON,
+    ]
+
     var item: ItemSelection
     var toService: String?
     var toAccount: String?
@@ -15,12 +26,12 @@ struct RenameArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         item = ItemSelection(options)
-        toService = options.value(.toService)
-        toAccount = options.value(.toAccount)
-        toGroup = options.value(.toGroup)
-        createGroup = options.flag(.createGroup)
-        keepHistory = options.flag(.keepHistory)
-        json = options.flag(.json)
+        toService = options.value(Self.toService)
+        toAccount = options.value(Self.toAccount)
+        toGroup = options.value(Self.toGroup)
+        createGroup = options.flag(NewGroupCheck.createGroup)
+        keepHistory = options.flag(Self.keepHistory)
+        json = options.flag(JSONArguments.json)
     }
 }
 

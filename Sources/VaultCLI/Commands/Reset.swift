@@ -2,11 +2,14 @@ import VaultCore
 
 /// `vault reset`'s options.
 struct ResetArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [WipeArguments.yes]
+
     /// --yes: remove the vault without asking.
     var yes: Bool
 
     init(_ options: OptionReader) {
-        yes = options.flag(.yes)
+        yes = options.flag(SharedOptions.yes)
     }
 }
 

@@ -2,13 +2,20 @@ import VaultCore
 
 /// `vault revoke`'s options.
 struct RevokeArguments: CommandArguments {
+
+    static let options: [OptionSpec] = [
+        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "a group whose credentials end; repeat it for several",
+                   repeatable: true, completion: .group),
+        JSONArguments.resultJSON,
+    ]
+
     /// Every --group given.
     var groups: [String]
     var json: Bool
 
     init(_ options: OptionReader) {
-        groups = options.values(.group)
-        json = options.flag(.json)
+        groups = options.values(ItemSelection.group)
+        json = options.flag(JSONArguments.json)
     }
 }
 

@@ -8,6 +8,49 @@ import VaultCrypto
 /// and `--env`, then runs the command with them, its output masked.
 /// `vault run`'s options, and the command after `--`.
 struct RunArguments: CommandArguments {
+    static let env = OptionSpec("env", value: "NAME=VALUE", help: "set NAME for the command; VALUE may be a reference", repeatable: true)
+    static let envFile = OptionSpec("env-file", value: "FILE", help: "read NAME=VALUE lines from FILE (dotenv syntax)", repeatable: true,
+                       completion: .file)
+    static let envGroup = OptionSpec("env-group", value: "GROUP",
+                       help: "set every item of GROUP you can read as a variable named by its env name, masked like references (as envchain does)",
+                       repeatable: true, completion: .group)
+    static let noMasking = OptionSpec("no-masking", help: "pass the command's output through unmasked")
+    static let keepVaultEnv = OptionSpec("keep-vault-env",
+                       help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE) and the login's kernel keyring, which run keeps from it by default; the command can then read every item you can")
+    static let allowTrace = OptionSpec("allow-trace",
+                       help: "let the command trace other processes and gain privileges: without it, it runs with no-new-privs (sudo, ping and other setuid or file-capability programs do not gain theirs) and cannot ptrace, read the memory of or take descriptors from a process outside it (debuggers, strace, rr and LeakSanitizer fail); see docs/RUN.md")
+    static let mount = OptionSpec("mount", value: "PATH[=TEMPLATE]",
+                       help: "serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR",
+                       completion: .file)
+    static let mountFormat = OptionSpec("mount-format", value: "FORMAT", help: "how the variables are written on the pipe without a template",
+                       default: "dotenv", completion: .values(MountOption.Format.allCases.map(\.rawValue)))
+    static let mountMaxReads = OptionSpec("mount-max-reads", value: "N", help: "remove the pipe after N readers; 0 serves until the command exits", default: "0")
+    static let allowEnvName = OptionSpec("allow-env-name", value: "NAME",
+        help: "let an item set NAME though it is protected (PATH, BASH_ENV, LD_*, GIT_*, GITHUB_ENV and the rest of docs/RUN.md); without it such an item is skipped and the command exits 1",
+        repeatable: true)
+    static let only = OptionSpec("only", value: "NAME[,NAME…]",
+        help: "take the items whose variable name is NAME; the job must name what it accepts with --only or --prefix, since an item's writer chooses its name",
+        repeatable: true)
+    static let namePrefix = OptionSpec("prefix", value: "PREFIX", help: "take the items whose variable name begins with PREFIX (e.g. APP_)", repeatable: true)
+    static let referenceGroup = ItemSelection.group.with(help: 
+        "group of references that name none, and of the items env prints; every group when none is named")
+
+    static let options: [OptionSpec] = [
+        env,
+        envFile,
+        referenceGroup,
+        envGroup,
+        only,
+        namePrefix,
+        allowEnvName,
+        noMasking,
+        keepVaultEnv,
+        allowTrace,
+        mount,
+        mountFormat,
+        mountMaxReads,
+    ]
+
     /// The command to run and its arguments.
     var command: [String]
     /// Every --env NAME=VALUE, in order.
@@ -32,16 +75,16 @@ struct RunArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         command = options.trailing
-        assignments = options.values(.env)
-        envFiles = options.values(.envFile)
-        group = options.value(.group)
-        envGroups = options.values(.envGroup)
-        allowedNames = options.values(.allowEnvName)
-        only = options.values(.only)
-        prefixes = options.values(.namePrefix)
-        noMasking = options.flag(.noMasking)
-        keepVaultEnv = options.flag(.keepVaultEnv)
-        allowTrace = options.flag(.allowTrace)
+        assignments = options.values(RunArguments.env)
+        envFiles = options.values(RunArguments.envFile)
+        group = options.value(ItemSelection.group)
+        envGroups = options.values(RunArguments.envGroup)
+        allowedNames = options.values(RunArguments.allowEnvName)
+        only = options.values(RunArguments.only)
+        prefixes = options.values(RunArguments.namePrefix)
+        noMasking = options.flag(RunArguments.noMasking)
+        keepVaultEnv = options.flag(RunArguments.keepVaultEnv)
+        allowTrace = options.flag(RunArguments.allowTrace)
         mount = MountArguments(options)
     }
 

@@ -5,6 +5,32 @@ import VaultCore
 
 /// `vault scan`'s options.
 struct ScanArguments: CommandArguments {
+    static let gitHistory = OptionSpec("git-history", help: "search every blob of the repository's history instead of the files")
+    static let skipIgnored = OptionSpec("skip-ignored", help: "search only files git would track, not those .gitignore ignores")
+    static let baseline = OptionSpec("baseline", value: "FILE", help: "hits listed in FILE are accepted and do not fail the scan", completion: .file)
+    static let updateBaseline = OptionSpec("update-baseline", help: "write every current hit to the --baseline FILE as accepted, and exit 0")
+    static let exitCode = OptionSpec("exit-code", value: "N", help: "exit status when a leak is found", default: "1")
+    static let scanGroups = OptionSpec(
+        ItemSelection.group.name, value: "GROUP",
+        help: "only the items of this access group (repeat for several); every group the caller can open when none is named",
+        repeatable: true, completion: .group, environment: .vaultGroup, configKey: .group)
+    static let ref = OptionSpec("ref", value: "REFERENCE",
+        help: "also the value of this reference (openbao://MOUNT/PATH#FIELD or vault://…), fetched once (repeat for several); "
+            + "with --ref and no --group, only the references' values",
+        repeatable: true)
+    static let scanReferences = ref
+
+    static let options: [OptionSpec] = [
+        gitHistory,
+        scanGroups,
+        scanReferences,
+        skipIgnored,
+        baseline,
+        updateBaseline,
+        exitCode,
+        JSONArguments.json,
+    ]
+
     /// The files and directories to search; the current directory without any.
     var paths: [String]
     /// --git-history: every blob of the repository's history instead.
@@ -24,14 +50,14 @@ struct ScanArguments: CommandArguments {
 
     init(_ options: OptionReader) {
         paths = options.positionals
-        gitHistory = options.flag(.gitHistory)
-        groups = options.values(.group)
-        references = options.values(.ref)
-        skipIgnored = options.flag(.skipIgnored)
-        baseline = options.value(.baseline)
-        updateBaseline = options.flag(.updateBaseline)
-        exitCode = options.value(.exitCode).map { Converted($0, ScanArguments.exitCode) } ?? .value(1)
-        json = options.flag(.json)
+        gitHistory = options.flag(ScanArguments.gitHistory)
+        groups = options.values(ItemSelection.group)
+        references = options.values(ScanArguments.ref)
+        skipIgnored = options.flag(ScanArguments.skipIgnored)
+        baseline = options.value(ScanArguments.baseline)
+        updateBaseline = options.flag(ScanArguments.updateBaseline)
+        exitCode = options.value(ScanArguments.exitCode).map { Converted($0, ScanArguments.exitCode) } ?? .value(1)
+        json = options.flag(JSONArguments.json)
     }
 
     /// --exit-code given as `text`: the status a leak found gives, which may not be one of vault's error statuses.

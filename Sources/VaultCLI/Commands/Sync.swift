@@ -42,6 +42,19 @@ enum SyncCommand {
 
 /// `vault sync`'s options.
 struct SyncArguments: CommandArguments {
+    static let setup = OptionSpec("setup", help: "commit '*.vault merge=vault diff=vault -text' to .gitattributes and set the merge and diff drivers in this clone's git config, then stop")
+    static let remote = OptionSpec("remote", value: "REMOTE", help: "the remote to fetch from and push to", default: "the branch's, else origin")
+    static let branch = OptionSpec("branch", value: "NAME", help: "commit and push to the remote's branch NAME instead of merging, for an owner to merge (a scoped writer's way)")
+
+    static let options: [OptionSpec] = [
+        setup,
+        remote,
+        branch,
+        KDFCost.option,
+        OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm what a re-key made by the merge drops, without asking"),
+        JSONArguments.resultJSON,
+    ]
+
     /// --setup: configure this clone instead of syncing.
     var setup: Bool
     /// --remote: the remote to sync with.
@@ -55,12 +68,12 @@ struct SyncArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) throws {
-        setup = options.flag(.setup)
-        remote = options.value(.remote)
-        branch = options.value(.branch)
-        kdf = try KDFCost.parse(options.value(.kdfCost))
-        yes = options.flag(.yes)
-        json = options.flag(.json)
+        setup = options.flag(SyncArguments.setup)
+        remote = options.value(SyncArguments.remote)
+        branch = options.value(SyncArguments.branch)
+        kdf = try KDFCost.parse(options.value(KDFCost.option))
+        yes = options.flag(SharedOptions.yes)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {

@@ -59,6 +59,8 @@ enum TerraformCredentialCommand {
 
 /// The arguments of `terraform-credential`: the operation, the host, and the group and class of its items.
 struct TerraformCredentialArguments: CommandArguments {
+    static let options = CredentialHelperArguments.options
+
     var operation: String
     var host: String
     var item: ItemSelection
@@ -66,6 +68,6 @@ struct TerraformCredentialArguments: CommandArguments {
     init(_ options: OptionReader) {
         operation = options.positionals.first ?? ""
         host = options.positionals.dropFirst().first ?? ""
-        item = ItemSelection(group: options.value(.group), accessibility: options.value(.class))
+        item = ItemSelection(group: options.value(ItemSelection.group), accessibility: options.value(ItemSelection.accessibility))
     }
 }

@@ -1,9 +1,17 @@
 import FoundationEssentials
 import VaultCore
 
+/// `vault trash`'s options, worded for it.
+enum TrashOptions: OptionWording {
+    static let options = [
+        ItemSelection.service.with(help: "only items of this service"), ItemSelection.account.with(help: "only items of this account"),
+        ItemSelection.group, JSONArguments.json,
+    ]
+}
+
 /// `vault trash`: what `delete` kept, newest deletion first, with list's columns after the deletion date.
 enum TrashCommand {
-    static func run(_ arguments: ItemJSONArguments, _ invocation: Invocation) throws {
+    static func run(_ arguments: ItemJSONArguments<TrashOptions>, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)
         let query = Query(service: arguments.item.service, account: arguments.item.account,
                           group: try options.group())

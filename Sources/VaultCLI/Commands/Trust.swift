@@ -2,13 +2,20 @@ import VaultCore
 
 /// `vault trust`'s options.
 struct TrustArguments: CommandArguments {
+    static let pin = OptionSpec("pin", value: "FINGERPRINT", help: "write FINGERPRINT to the config file as the trust to pin, instead of printing the vault's")
+
+    static let options: [OptionSpec] = [
+        pin,
+        JSONArguments.json,
+    ]
+
     /// --pin: the fingerprint to write to the config file.
     var pin: String?
     var json: Bool
 
     init(_ options: OptionReader) {
-        pin = options.value(.pin)
-        json = options.flag(.json)
+        pin = options.value(TrustArguments.pin)
+        json = options.flag(JSONArguments.json)
     }
 }
 

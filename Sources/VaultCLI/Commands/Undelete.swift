@@ -1,8 +1,13 @@
 import VaultCore
 
+/// `vault undelete`'s options, worded for it.
+enum UndeleteOptions: OptionWording {
+    static let options = [ItemSelection.service, ItemSelection.account, ItemSelection.group, JSONArguments.resultJSON]
+}
+
 /// `vault undelete`: brings one item back from the trash.
 enum UndeleteCommand {
-    static func run(_ arguments: ItemJSONArguments, _ invocation: Invocation) throws {
+    static func run(_ arguments: ItemJSONArguments<UndeleteOptions>, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
         let restored = try VaultAccess(invocation).vault().undelete(matching: query)

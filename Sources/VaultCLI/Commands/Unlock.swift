@@ -2,6 +2,19 @@ import VaultCore
 
 /// `vault unlock`'s options.
 struct UnlockArguments: CommandArguments {
+    static let timeout = OptionSpec("timeout", value: "DURATION",
+                       help: "end the session after this long without use, e.g. 90s, 15m, 2h",
+                       default: "15m", configKey: .sessionTimeout)
+    static let raw = OptionSpec("raw", help: "print only the token")
+    static let export = OptionSpec("export", help: "print 'export VAULT_SESSION=…' for eval")
+
+    static let options: [OptionSpec] = [
+        timeout,
+        raw,
+        export,
+        OptionSpec(JSONArguments.json.name, help: "print the token, whether an existing session was extended, the timeout, and whether the kernel keyring keeps it, as JSON"),
+    ]
+
     /// --timeout as given; the environment or the config may set it too.
     var timeout: String?
     /// --raw: print the token alone.
@@ -11,14 +24,14 @@ struct UnlockArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) {
-        timeout = options.value(.timeout)
-        raw = options.flag(.raw)
-        export = options.flag(.export)
-        json = options.flag(.json)
+        timeout = options.value(UnlockArguments.timeout)
+        raw = options.flag(UnlockArguments.raw)
+        export = options.flag(UnlockArguments.export)
+        json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {
-        let ways = [(OptionName.raw, raw), (.export, export), (.json, json)].filter(\.1).map(\.0)
+        let ways = [(UnlockArguments.raw.name, raw), (UnlockArguments.export.name, export), (JSONArguments.json.name, json)].filter(\.1).map(\.0)
         if ways.count > 1 {
             throw UsageError("--\(ways[0].long) and --\(ways[1].long) cannot be combined", hint: "choose one way to print the token")
         }
@@ -30,7 +43,7 @@ struct UnlockArguments: CommandArguments {
 /// keyring where it can be; prints its token when asked, or when only the token holds it.
 enum UnlockCommand {
     static func run(_ arguments: UnlockArguments, _ invocation: Invocation) throws {
-        let timeout = try Settings(invocation).duration(.timeout, given: arguments.timeout) ?? Vault.defaultSessionTimeout
+        let timeout = try Settings(invocation).duration(UnlockArguments.timeout.name, given: arguments.timeout) ?? Vault.defaultSessionTimeout
         let access = VaultAccess(invocation)
         let terminal = invocation.terminal
         let printsToken = arguments.raw || arguments.export || arguments.json

@@ -3,6 +3,17 @@ import VaultCrypto
 
 /// `vault update`'s options.
 struct UpdateArguments: CommandArguments {
+    static let keepSecret = OptionSpec("keep-secret", help: "change attributes only; do not read a new secret")
+    static let keep = OptionSpec("keep", value: "N", help: "keep this many of the item's earlier secrets, 0 for none (file backend)", default: "5")
+    static let undo = OptionSpec("undo", help: "make the secret the item held before the current one its secret again (file backend)")
+
+    static let options: [OptionSpec] = [ItemSelection.service, ItemSelection.account, ItemSelection.group] + ItemDetailOptions.options + [
+        ItemDetailOptions.expires("; never removes the expiry"),
+        ItemSelection.accessibility("new accessibility class of the item"),
+    ] + SecretSourceOptions.options + [
+        keepSecret, keep, undo, JSONArguments.resultJSON, AddArguments.otp,
+    ] + SealedFieldOptions.fileOptions + SealedFieldOptions.clearOptions
+
     var item: ItemSelection
     var details: ItemDetailOptions
     var source: SecretSourceOptions
@@ -23,14 +34,14 @@ struct UpdateArguments: CommandArguments {
         details = ItemDetailOptions(options)
         source = SecretSourceOptions(options)
         fields = SealedFieldOptions(options, clears: true)
-        keepSecret = options.flag(.keepSecret)
-        keep = options.value(.keep).map { text in
+        keepSecret = options.flag(Self.keepSecret)
+        keep = options.value(Self.keep).map { text in
             Converted(text, { Int($0).flatMap { $0 >= 0 ? $0 : nil } },
                       else: UsageError("invalid number of secrets to keep \(quoted(text))", hint: "give 0 (none) or more, e.g. --keep 10"))
         }
-        undo = options.flag(.undo)
-        otp = options.flag(.otp)
-        json = options.flag(.json)
+        undo = options.flag(Self.undo)
+        otp = options.flag(AddArguments.otp)
+        json = options.flag(JSONArguments.json)
     }
 }
 

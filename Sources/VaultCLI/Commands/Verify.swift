@@ -2,6 +2,14 @@ import VaultCore
 
 /// `vault verify`'s options.
 struct VerifyArguments: CommandArguments {
+    static let quarantine = OptionSpec("quarantine", help: "set aside the items of damaged groups, after a yes, keeping the file as it was in the state directory")
+
+    static let options: [OptionSpec] = [
+        quarantine,
+        WipeArguments.yes,
+        JSONArguments.resultJSON,
+    ]
+
     /// --quarantine: set the items of damaged groups aside.
     var quarantine: Bool
     /// --yes: quarantine without asking.
@@ -9,9 +17,9 @@ struct VerifyArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) {
-        quarantine = options.flag(.quarantine)
-        yes = options.flag(.yes)
-        json = options.flag(.json)
+        quarantine = options.flag(VerifyArguments.quarantine)
+        yes = options.flag(SharedOptions.yes)
+        json = options.flag(JSONArguments.json)
     }
 }
 

@@ -3,6 +3,26 @@ import VaultCore
 
 /// `vault wipe`'s options.
 struct WipeArguments: CommandArguments {
+    static let expired = OptionSpec("expired", help: "only items whose expiry date has come")
+    static let olderThan = OptionSpec("older-than", value: "WHEN", help: "only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)")
+    static let trash = OptionSpec("trash", help: "empty the trash (what delete kept) instead; takes only --group")
+    static let yes = OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm without asking (needed without a terminal)")
+    static let dryRun = OptionSpec("dry-run", short: "n", help: "show what would be removed, and change nothing")
+
+    static let options: [OptionSpec] = [
+        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "only items of this group", completion: .group),
+        ItemSelection.service.with(help: "only items of this service"),
+        ItemSelection.account.with(help: "only items of this account"),
+    ] + NameFilter.globs + [
+        expired,
+        olderThan,
+        OptionSpec(LockArguments.all.name, help: "every item of the vault"),
+        trash,
+        dryRun,
+        yes,
+        JSONArguments.resultJSON,
+    ]
+
     var group: String?
     var service: String?
     var account: String?
@@ -21,29 +41,30 @@ struct WipeArguments: CommandArguments {
     var json: Bool
 
     init(_ options: OptionReader) {
-        group = options.value(.group)
-        service = options.value(.service)
-        account = options.value(.account)
-        serviceGlob = options.value(.serviceGlob)
-        accountGlob = options.value(.accountGlob)
-        expired = options.flag(.expired)
-        olderThan = options.value(.olderThan).map { text in Converted(text) { try PointInTime(OptionName.olderThan.long, $0) } }
-        all = options.flag(.all)
-        trash = options.flag(.trash)
-        dryRun = options.flag(.dryRun)
-        yes = options.flag(.yes)
-        json = options.flag(.json)
+        group = options.value(ItemSelection.group)
+        service = options.value(ItemSelection.service)
+        account = options.value(ItemSelection.account)
+        serviceGlob = options.value(NameFilter.serviceGlob)
+        accountGlob = options.value(NameFilter.accountGlob)
+        expired = options.flag(WipeArguments.expired)
+        olderThan = options.value(WipeArguments.olderThan).map { text in Converted(text) { try PointInTime(WipeArguments.olderThan.name.long, $0) } }
+        all = options.flag(LockArguments.all)
+        trash = options.flag(WipeArguments.trash)
+        dryRun = options.flag(WipeArguments.dryRun)
+        yes = options.flag(SharedOptions.yes)
+        json = options.flag(JSONArguments.json)
     }
 
     /// The filters given, besides --group, in the order `--trash` names them.
     private var filtersButGroup: [(OptionName, Bool)] {
-        [(.service, service != nil), (.account, account != nil), (.serviceGlob, serviceGlob != nil), (.accountGlob, accountGlob != nil),
-         (.expired, expired), (.olderThan, olderThan != nil)]
+        [(ItemSelection.service.name, service != nil), (ItemSelection.account.name, account != nil), (NameFilter.serviceGlob.name, serviceGlob != nil),
+         (NameFilter.accountGlob.name, accountGlob != nil),
+         (WipeArguments.expired.name, expired), (WipeArguments.olderThan.name, olderThan != nil)]
     }
 
     func validate() throws {
         if trash {
-            if let other = (filtersButGroup + [(.all, all), (.dryRun, dryRun)]).first(where: \.1)?.0 {
+            if let other = (filtersButGroup + [(LockArguments.all.name, all), (WipeArguments.dryRun.name, dryRun)]).first(where: \.1)?.0 {
                 throw UsageError("--trash empties the trash and takes no --\(other.long)", hint: "drop --\(other.long); --group alone narrows it to one group")
             }
             return

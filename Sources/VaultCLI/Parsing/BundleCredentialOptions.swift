@@ -5,12 +5,12 @@ struct BundleCredentialOptions: Sendable {
     var passphraseFile: String?
 
     init(_ options: OptionReader) {
-        keyFile = options.value(.bundleKeyFile)
-        passphraseFile = options.value(.bundlePassphraseFile)
+        keyFile = options.value(ExportArguments.bundleKeyFile)
+        passphraseFile = options.value(ExportArguments.bundlePassphraseFile)
     }
 
     /// The first of them given, for a command that has no bundle to seal or open.
     var firstGiven: OptionName? {
-        [(OptionName.bundlePassphraseFile, passphraseFile != nil), (.bundleKeyFile, keyFile != nil)].first(where: \.1)?.0
+        [(ExportArguments.bundlePassphraseFile.name, passphraseFile != nil), (ExportArguments.bundleKeyFile.name, keyFile != nil)].first(where: \.1)?.0
     }
 }

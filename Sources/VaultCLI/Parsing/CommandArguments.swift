@@ -10,6 +10,9 @@
 /// entry declares (global options aside), so reading an option the command
 /// does not declare, or declaring one it never reads, fails there.
 protocol CommandArguments: Sendable {
+    /// The command's options, declared on this type (or on the option groups it reads), in the
+    /// order help, the man page and the completions list them: the table takes them from here.
+    static var options: [OptionSpec] { get }
     /// Reads the options; throws only when a value given cannot be converted.
     init(_ options: OptionReader) throws
     /// Checks the options together before the command runs.
@@ -20,4 +23,7 @@ protocol CommandArguments: Sendable {
 
 extension CommandArguments {
     func validate() throws {}
+
+    /// A command that takes no option.
+    static var options: [OptionSpec] { [] }
 }

@@ -95,7 +95,7 @@ struct PointInTime: Sendable {
     /// --expires given as `text`: a duration or a date, read; nil when not given or `never`.
     static func expiry(_ text: String?) -> Converted<PointInTime>? {
         guard let text, text != "never" else { return nil }
-        return Converted(text) { try PointInTime(OptionName.expires.long, $0) }
+        return Converted(text) { try PointInTime(ItemDetailOptions.expires.long, $0) }
     }
 
     private var invalid: UsageError {

@@ -15,25 +15,42 @@ struct GeneratorOptions: Sendable {
     var separator: String?
 
     init(_ options: OptionReader) {
-        length = options.value(.length).map { text in
+        length = options.value(Self.length).map { text in
             Converted(text, { Int($0).flatMap { (1...4096).contains($0) ? $0 : nil } },
                       else: UsageError("invalid --length \(quoted(text))", hint: "give a whole number from 1 to 4096"))
         }
-        charset = options.value(.charset)
-        require = options.value(.require)
-        noAmbiguous = options.flag(.noAmbiguous)
-        words = options.value(.words).map { text in
+        charset = options.value(Self.charset)
+        require = options.value(Self.require)
+        noAmbiguous = options.flag(Self.noAmbiguous)
+        words = options.value(Self.words).map { text in
             Converted(text, { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } },
                       else: UsageError("invalid --words \(quoted(text))", hint: "give a whole number from 1 to 64"))
         }
-        separator = options.value(.separator)
+        separator = options.value(Self.separator)
     }
 
     /// The options given that shape a generated secret (and need `--generate`), in the table's order.
-    var given: [OptionName] {
-        [(OptionName.length, length != nil), (.charset, charset != nil), (.require, require != nil), (.noAmbiguous, noAmbiguous),
-         (.words, words != nil), (.separator, separator != nil)].filter(\.1).map(\.0)
+    var given: [OptionSpec] {
+        [(Self.length, length != nil), (Self.charset, charset != nil), (Self.require, require != nil), (Self.noAmbiguous, noAmbiguous),
+         (Self.words, words != nil), (Self.separator, separator != nil)].filter(\.1).map(\.0)
     }
+
+    static let length = OptionSpec("length", value: "N", help: "length of a generated secret", default: "32")
+    static let charset = OptionSpec(
+        "charset", value: "SET",
+        help: "characters of a generated secret: classes (alnum, alpha, digit, hex, lower, printable, symbol, upper) "
+            + "and literal characters in brackets, separated by commas, e.g. 'alnum,[-_.]'",
+        default: "alnum")
+    static let require = OptionSpec(
+        "require", value: "CLASSES",
+        help: "a generated secret holds at least one character of each class named (upper, lower, digit, symbol), "
+            + "which is drawn from too, whatever --charset says")
+    static let noAmbiguous = OptionSpec("no-ambiguous", help: "leave out the characters 0 O 1 l I | from a generated secret")
+    static let words = OptionSpec("words", value: "N", help: "generate a passphrase of N words from the EFF large word list (7 776 words) instead")
+    static let separator = OptionSpec("separator", value: "TEXT", help: "what goes between the words of a passphrase", default: "-")
+
+    /// The rule of a generated secret, in the order help shows it.
+    static let options = [length, charset, require, noAmbiguous, words, separator]
 
     /// The `--charset` names and their characters; literal characters go in brackets.
     static let charsets: [String: [UInt8]] = [
@@ -51,7 +68,7 @@ struct GeneratorOptions: Sendable {
     /// The rule the options give (32 alphanumeric characters by default).
     func rule() throws -> GeneratorRule {
         if let words {
-            for other in given where other != .words && other != .separator {
+            for other in given where other.long != Self.words.long && other.long != Self.separator.long {
                 throw UsageError("--words and --\(other.long) both describe the generated secret",
                                  hint: "a passphrase takes --words and --separator; drop --\(other.long)")
             }

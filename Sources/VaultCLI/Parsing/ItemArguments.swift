@@ -91,7 +91,7 @@ struct ItemArguments {
     /// VAULT_GROUP, or `group` in the config file, or nil.
     func group() throws -> AccessGroup? {
         if let group = try reference()?.group { return group }
-        guard let name = try Settings(invocation).value(.group, given: selection.group) else {
+        guard let name = try Settings(invocation).value(ItemSelection.group.name, given: selection.group) else {
             return nil
         }
         return try ItemArguments.group(named: name)

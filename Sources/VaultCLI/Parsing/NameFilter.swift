@@ -9,9 +9,9 @@ struct NameFilter: Sendable {
     let account: NamePattern?
 
     init(_ options: OptionReader) {
-        search = options.value(.search)?.lowercased()
-        service = options.value(.serviceGlob).map(NamePattern.init)
-        account = options.value(.accountGlob).map(NamePattern.init)
+        search = options.value(Self.search)?.lowercased()
+        service = options.value(Self.serviceGlob).map(NamePattern.init)
+        account = options.value(Self.accountGlob).map(NamePattern.init)
     }
 
     func matches(_ item: ItemAttributes) -> Bool {
@@ -20,4 +20,14 @@ struct NameFilter: Sendable {
         guard let search else { return true }
         return [item.service, item.account, item.details.label ?? ""].contains { $0.lowercased().contains(search) }
     }
+}
+
+// The filters over names, declared once.
+extension NameFilter {
+    static let search = OptionSpec("search", value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case")
+    static let serviceGlob = OptionSpec("service-glob", value: "GLOB", help: "only items whose service matches a shell glob, e.g. 'git:*'")
+    static let accountGlob = OptionSpec("account-glob", value: "GLOB", help: "only items whose account matches a shell glob, e.g. 'ci-*'")
+
+    /// Globs over names, for list and wipe; -s and -a stay exact, since names may hold `*`.
+    static let globs = [serviceGlob, accountGlob]
 }

@@ -39,4 +39,11 @@ final class OptionReader {
         asked.append(name)
         return parsed.flag(name)
     }
+
+    /// The last value given for `option`, if any.
+    func value(_ option: OptionSpec) -> String? { value(option.name) }
+    /// Every value given for `option`, in order.
+    func values(_ option: OptionSpec) -> [String] { values(option.name) }
+    /// Whether the flag `option` was given.
+    func flag(_ option: OptionSpec) -> Bool { flag(option.name) }
 }

@@ -32,10 +32,10 @@ public enum Parser {
             return ParsedArguments(command: help, options: run.options)
         }
         let given = ParsedArguments(command: command, options: run.options)
-        if given.flag(.help), command.name != help.name || run.positionals.isEmpty {
+        if given.flag(GlobalOptions.help.name), command.name != help.name || run.positionals.isEmpty {
             return ParsedArguments(command: help, positionals: [command.name])
         }
-        if given.flag(.version) {
+        if given.flag(GlobalOptions.version.name) {
             return ParsedArguments(command: help, options: run.options)
         }
         try run.checkPositionals(of: command)

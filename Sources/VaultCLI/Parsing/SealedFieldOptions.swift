@@ -11,11 +11,11 @@ struct SealedFieldOptions: Sendable {
 
     /// Reads the file options, and the clear flags when the command declares them (`clears`).
     init(_ options: OptionReader, clears: Bool) {
-        notesFile = options.value(.notesFile)
-        otpFile = options.value(.otpFile)
+        notesFile = options.value(Self.notesFile)
+        otpFile = options.value(Self.otpFile)
         if clears {
-            clearNotes = options.flag(.clearNotes)
-            clearOneTimeCode = options.flag(.clearOtp)
+            clearNotes = options.flag(Self.clearNotes)
+            clearOneTimeCode = options.flag(Self.clearOtp)
         }
     }
 
@@ -44,4 +44,21 @@ struct SealedFieldOptions: Sendable {
         if clearOneTimeCode { fields[.oneTimeCode] = SecretBytes(count: 0) }
         return fields
     }
+}
+
+// The sealed fields' options, declared once.
+extension SealedFieldOptions {
+    static let notesFile = OptionSpec("notes-file", value: "FILE", help: "keep the text of FILE as the item's notes, beside the secret (get --field notes)",
+                                      completion: .file)
+    static let otpFile = OptionSpec(
+        "otp-file", value: "FILE",
+        help: "keep the one-time code secret in FILE (an otpauth:// URI or a Base32 seed) beside the secret, for 'vault otp'; it is checked first",
+        completion: .file)
+    static let clearNotes = OptionSpec("clear-notes", help: "remove the item's notes")
+    static let clearOtp = OptionSpec("clear-otp", help: "remove the one-time code secret kept beside the secret")
+
+    /// The sealed fields beside the secret, set from files (add and update).
+    static let fileOptions = [notesFile, otpFile]
+    /// Removing the sealed fields (update).
+    static let clearOptions = [clearNotes, clearOtp]
 }

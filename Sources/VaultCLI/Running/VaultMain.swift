@@ -20,7 +20,7 @@ public enum VaultMain {
         }
         do {
             let parsed = try Parser.parse(arguments)
-            terminal.quiet = parsed.flag(.quiet)
+            terminal.quiet = parsed.flag(GlobalOptions.quiet.name)
             try parsed.command.run(Invocation(arguments: parsed, environment: environment, terminal: terminal))
             return Status.success.exitCode
         } catch let failure as ReportedFailure {

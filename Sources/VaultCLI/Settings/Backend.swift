@@ -10,7 +10,7 @@ enum Backend: String, CaseIterable {
 extension VaultAccess {
     /// --backend, else VAULT_BACKEND, else `backend` in the config file, else the file.
     func backend() throws -> Backend {
-        guard let name = try Settings(invocation).value(.backend) else { return .file }
+        guard let name = try Settings(invocation).value(GlobalOptions.backend.name) else { return .file }
         guard let backend = Backend(rawValue: name) else {
             throw UsageError("unknown backend \(quoted(name))",
                              hint: "use one of: \(Backend.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -21,8 +21,8 @@ extension VaultAccess {
     /// --collection, else VAULT_COLLECTION, else `default`; nil when neither names one.
     private var namedCollection: String? {
         // An empty --collection is named (and refused below); an empty VAULT_COLLECTION is not.
-        if let given = invocation.arguments.value(.collection) { return given }
-        return try? Settings(invocation).fromEnvironmentOrConfig(.collection)
+        if let given = invocation.arguments.value(GlobalOptions.collection.name) { return given }
+        return try? Settings(invocation).fromEnvironmentOrConfig(GlobalOptions.collection.name)
     }
 
     /// The keyring collection the secret-service backend works on.
@@ -41,7 +41,7 @@ extension VaultAccess {
             throw UsageError("\(quoted(invocation.arguments.command.name)) works on the vault file, and the backend is secret-service",
                              hint: "run it without --backend secret-service (and VAULT_BACKEND or backend in the config)")
         }
-        if invocation.arguments.value(.collection) != nil {
+        if invocation.arguments.value(GlobalOptions.collection.name) != nil {
             throw UsageError("--collection goes with --backend secret-service", hint: "add --backend secret-service, or drop --collection")
         }
     }

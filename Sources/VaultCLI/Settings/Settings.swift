@@ -46,7 +46,7 @@ struct Settings {
 
     /// --min-epoch, VAULT_MIN_EPOCH or the config key min-epoch: the lowest key epoch accepted; nil when unset.
     func minimumEpoch() throws -> UInt64? {
-        guard let text = try value(.minEpoch) else { return nil }
+        guard let text = try value(GlobalOptions.minEpoch.name) else { return nil }
         guard let epoch = UInt64(text) else {
             throw UsageError("the minimum key epoch \(quoted(text)) is not a whole number", hint: "give the epoch 'vault verify' prints, e.g. --min-epoch 3")
         }

@@ -20,9 +20,8 @@ public enum CompletionKind: Equatable, Sendable {
     case command
 }
 
-/// An option's long name, without the leading dashes. Every name is a
-/// constant in CommandTable+OptionNames.swift; the table declares options and
-/// commands read them through those constants, never through a string.
+/// An option's long name, without the leading dashes: the `name` of its declaration
+/// (`OptionSpec`), through which it is read, never made from a string elsewhere.
 public struct OptionName: Hashable, Sendable {
     public let long: String
 
@@ -57,13 +56,16 @@ public struct OptionSpec: Sendable {
     /// neither the option nor the environment variable is given.
     public var configKey: ConfigKey?
 
-    public init(
-        _ name: OptionName, short: Character? = nil, value valueName: String? = nil,
+    /// The declaration of an option, on the arguments type of the command that takes it (or of the
+    /// options several commands share): the one place its long name is spelled
+    /// (`OptionsDeclaredOnceRuleTests`). Its command reads it through `OptionReader` by this value.
+    init(
+        _ long: String, short: Character? = nil, value valueName: String? = nil,
         help: String, default defaultValue: String? = nil, repeatable: Bool = false,
         completion: CompletionKind = .none, hidden: Bool = false, aliases: [String] = [],
         environment: EnvironmentVariable? = nil, configKey: ConfigKey? = nil
     ) {
-        self.long = name.long
+        self.long = long
         self.short = short
         self.valueName = valueName
         self.help = help
@@ -76,7 +78,36 @@ public struct OptionSpec: Sendable {
         self.configKey = configKey
     }
 
+    /// An option that shares the name of one declared elsewhere (`name`), as a repeated `--group`
+    /// shares `ItemSelection.group`'s: its name is not spelled again.
+    public init(
+        _ name: OptionName, short: Character? = nil, value valueName: String? = nil,
+        help: String, default defaultValue: String? = nil, repeatable: Bool = false,
+        completion: CompletionKind = .none, hidden: Bool = false, aliases: [String] = [],
+        environment: EnvironmentVariable? = nil, configKey: ConfigKey? = nil
+    ) {
+        self.init(name.long, short: short, value: valueName, help: help, default: defaultValue, repeatable: repeatable,
+                  completion: completion, hidden: hidden, aliases: aliases, environment: environment, configKey: configKey)
+    }
+
     public var isFlag: Bool { valueName == nil }
+
+    /// The option's name, by which its command reads it.
+    public var name: OptionName { OptionName(long) }
+
+    /// The same option as a command that words it its own way shows it.
+    func with(help: String) -> OptionSpec {
+        var option = self
+        option.help = help
+        return option
+    }
+
+    /// The same option with its own help and default shown.
+    func with(help: String, default defaultValue: String?) -> OptionSpec {
+        var option = with(help: help)
+        option.defaultValue = defaultValue
+        return option
+    }
 }
 
 /// An environment variable vault reads (or sets, for a child): the man
@@ -150,11 +181,25 @@ public struct CommandSpec: Sendable {
     /// Reads the command's typed arguments, validates them and runs the command.
     public let run: @Sendable (Invocation) throws -> Void
 
-    /// A command whose `run` takes its typed arguments, which are read from
-    /// the parse and validated before it runs.
+    /// A command whose options are those its arguments type declares (`CommandArguments.options`),
+    /// and whose `run` takes those typed arguments, read from the parse and validated before it runs.
     init<Arguments: CommandArguments>(
         _ name: String, aliases: [String] = [], summary: String, discussion: String = "",
-        options: [OptionSpec] = [], positionals: [PositionalSpec] = [],
+        positionals: [PositionalSpec] = [],
+        examples: [ExampleSpec] = [], takesCommandAfterDashDash: Bool = false,
+        hidden: Bool = false, destructive: Bool = false,
+        run: @escaping @Sendable (Arguments, Invocation) throws -> Void
+    ) {
+        self.init(name, aliases: aliases, summary: summary, discussion: discussion, options: Arguments.options,
+                  positionals: positionals, examples: examples, takesCommandAfterDashDash: takesCommandAfterDashDash,
+                  hidden: hidden, destructive: destructive, run: run)
+    }
+
+    /// A command whose options are given here, for a table a test builds: every command of
+    /// `CommandTable` takes its options from its arguments type (`OptionsDeclaredOnceRuleTests`).
+    init<Arguments: CommandArguments>(
+        _ name: String, aliases: [String] = [], summary: String, discussion: String = "",
+        options: [OptionSpec], positionals: [PositionalSpec] = [],
         examples: [ExampleSpec] = [], takesCommandAfterDashDash: Bool = false,
         hidden: Bool = false, destructive: Bool = false,
         run: @escaping @Sendable (Arguments, Invocation) throws -> Void

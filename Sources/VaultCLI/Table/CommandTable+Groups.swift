@@ -12,10 +12,6 @@ extension CommandTable {
             entry of the team log, which only the owner's trust key signs, taken only by \
             readers that pin the trust fingerprint (--trust, VAULT_TRUST). See docs/RUN.md.
             """,
-        options: [
-            json,
-            OptionSpec(.yes, short: "y", help: "delete a group that holds items without asking (needed without a terminal)"),
-        ],
         positionals: [
             PositionalSpec("ACTION", help: "list, create, delete or allow-env", completion: .values(["list", "create", "delete", "allow-env"])),
             PositionalSpec("NAME", help: "the group to create, delete or set allowed names of", optional: true, completion: .group),
@@ -39,11 +35,6 @@ extension CommandTable {
             VAULT_IDENTITY may hold the identity text itself), else of that default file. Identities and recipients are \
             age's: age-keygen's files work here, and vault's with age.
             """,
-        options: [
-            OptionSpec(.out, short: "o", value: "FILE", help: "new: the new file to write the identity to; - writes it to stdout",
-                       completion: .file),
-            json,
-        ],
         positionals: [
             PositionalSpec("ACTION", help: "new or show", completion: .values(["new", "show"])),
             PositionalSpec("FILE", help: "show: the identity file (instead of --identity)", optional: true, completion: .file),
@@ -82,15 +73,6 @@ extension CommandTable {
             before today. Either re-key ends credentials: every scoped credential and session \
             for a full member, the groups' credentials for a scoped one (grant them again).
             """,
-        options: [
-            OptionSpec(.group, value: "GROUP", help: "add: a group the member opens; repeat it for several; none makes a full member",
-                       repeatable: true, completion: .group),
-            OptionSpec(.readOnly, help: "add: the member reads its groups but cannot change them (needs --group)"),
-            OptionSpec(.freshHistory, help: "add: re-key what the member opens and drop its revisions and trash first, so it reads nothing written before; ends those keys' credentials"),
-            kdfCost,
-            OptionSpec(.yes, short: "y", help: "add (re-keying) and remove: confirm dropping what the re-key cannot carry over without asking"),
-            json,
-        ],
         positionals: [
             PositionalSpec("ACTION", help: "add, list or remove", completion: .values(["add", "list", "remove"])),
             PositionalSpec("NAME", help: "the member to add or remove", optional: true),
@@ -122,10 +104,6 @@ extension CommandTable {
             --pin FINGERPRINT, on a member's machine, writes the fingerprint the owner gave \
             into the config file (the key trust) without opening the vault.
             """,
-        options: [
-            OptionSpec(.pin, value: "FINGERPRINT", help: "write FINGERPRINT to the config file as the trust to pin, instead of printing the vault's"),
-            json,
-        ],
         examples: [
             ExampleSpec("vault trust", "print the fingerprint to pin in CI as VAULT_TRUST"),
             ExampleSpec("vault trust --pin 3f9a…", "on a member's machine: pin what the owner printed"),
@@ -149,18 +127,6 @@ extension CommandTable {
             live, revoked (a re-key of one of its groups ended it: revoke, rekey, a member's \
             removal) or expired. Credentials granted before the ledger are not in it.
             """,
-        options: [
-            OptionSpec(.list, help: "list every credential granted, with its id and state (live, revoked, expired)"),
-            OptionSpec(.group, value: "GROUP", help: "a group the credential opens; repeat it for several",
-                       repeatable: true, completion: .group),
-            OptionSpec(.readOnly, help: "the credential can read items but not change them"),
-            OptionSpec(.freshHistory, help: "re-key the groups and drop their revisions and trash first, so the credential opens nothing written before; ends their other credentials"),
-            OptionSpec(.expires, value: "WHEN",
-                       help: "stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)"),
-            OptionSpec(.out, short: "o", value: "FILE", help: "the new file to write the credential to; - writes it to stdout",
-                       completion: .file),
-            resultJSON,
-        ],
         examples: [
             ExampleSpec("vault grant --group ci --out ci.cred", "a credential for the CI job's group"),
             ExampleSpec("vault grant --group ci --read-only --expires 30d --out - | gh secret set VAULT_CREDENTIAL",
@@ -176,11 +142,6 @@ extension CommandTable {
             credential granted for the group stops working and says it was revoked; the \
             items stay as they are. Grant a new credential to whoever still needs one.
             """,
-        options: [
-            OptionSpec(.group, value: "GROUP", help: "a group whose credentials end; repeat it for several",
-                       repeatable: true, completion: .group),
-            resultJSON,
-        ],
         examples: [
             ExampleSpec("vault revoke --group ci", "end the CI job's credential, e.g. after a leak"),
             ExampleSpec("vault revoke --group ci && vault grant --group ci --out ci.cred", "replace a credential"),

@@ -3,12 +3,6 @@ import VaultCore
 // MARK: - Credential helpers for git and docker
 
 extension CommandTable {
-    /// Options the helpers share: which group their items live in, and the class of new ones.
-    static let helperOptions: [OptionSpec] = [
-        group("access group of the credentials", default: "default"),
-        accessibility("class of credentials stored from now on; a replaced one keeps its class", default: "when-unlocked"),
-    ]
-
     static let gitCredentialCommand = CommandSpec(
         "git-credential", summary: "be git's credential helper",
         discussion: """
@@ -24,7 +18,6 @@ extension CommandTable {
             stderr and nothing on stdout, so git goes on to its next helper or its prompt; \
             bad input exits 2 and changes nothing. See docs/INTEGRATIONS.md.
             """,
-        options: helperOptions,
         positionals: [
             PositionalSpec("OPERATION", help: "what git asks for", completion: .values(GitCredentialCommand.operations)),
         ],
@@ -51,7 +44,6 @@ extension CommandTable {
             Installed as docker-credential-vault, a link to vault, so that \
             "credsStore": "vault" in ~/.docker/config.json works. See docs/INTEGRATIONS.md.
             """,
-        options: helperOptions,
         positionals: [
             PositionalSpec("OPERATION", help: "what docker asks for", completion: .values(DockerCredentialCommand.operations)),
         ],

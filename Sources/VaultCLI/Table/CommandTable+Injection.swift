@@ -2,21 +2,6 @@ import VaultCore
 
 // Commands that hand secrets to other programs: run, env, inject.
 extension CommandTable {
-    static let referenceGroup = group(
-        "group of references that name none, and of the items env prints; every group when none is named")
-
-    static let allowEnvName = OptionSpec(
-        .allowEnvName, value: "NAME",
-        help: "let an item set NAME though it is protected (PATH, BASH_ENV, LD_*, GIT_*, GITHUB_ENV and the rest of docs/RUN.md); without it such an item is skipped and the command exits 1",
-        repeatable: true)
-
-    static let only = OptionSpec(
-        .only, value: "NAME[,NAME…]",
-        help: "take the items whose variable name is NAME; the job must name what it accepts with --only or --prefix, since an item's writer chooses its name",
-        repeatable: true)
-
-    static let namePrefix = OptionSpec(
-        .namePrefix, value: "PREFIX", help: "take the items whose variable name begins with PREFIX (e.g. APP_)", repeatable: true)
 
     static let runCommand = CommandSpec(
         "run", summary: "run a command with secrets in its environment, masked in its output",
@@ -49,29 +34,6 @@ extension CommandTable {
             skipped with a warning unless --allow-env-name NAME, and vault then exits 1 \
             when the command succeeded.
             """,
-        options: [
-            OptionSpec(.env, value: "NAME=VALUE", help: "set NAME for the command; VALUE may be a reference", repeatable: true),
-            OptionSpec(.envFile, value: "FILE", help: "read NAME=VALUE lines from FILE (dotenv syntax)", repeatable: true,
-                       completion: .file),
-            referenceGroup,
-            OptionSpec(.envGroup, value: "GROUP",
-                       help: "set every item of GROUP you can read as a variable named by its env name, masked like references (as envchain does)",
-                       repeatable: true, completion: .group),
-            only,
-            namePrefix,
-            allowEnvName,
-            OptionSpec(.noMasking, help: "pass the command's output through unmasked"),
-            OptionSpec(.keepVaultEnv,
-                       help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE) and the login's kernel keyring, which run keeps from it by default; the command can then read every item you can"),
-            OptionSpec(.allowTrace,
-                       help: "let the command trace other processes and gain privileges: without it, it runs with no-new-privs (sudo, ping and other setuid or file-capability programs do not gain theirs) and cannot ptrace, read the memory of or take descriptors from a process outside it (debuggers, strace, rr and LeakSanitizer fail); see docs/RUN.md"),
-            OptionSpec(.mount, value: "PATH[=TEMPLATE]",
-                       help: "serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR",
-                       completion: .file),
-            OptionSpec(.mountFormat, value: "FORMAT", help: "how the variables are written on the pipe without a template",
-                       default: "dotenv", completion: .values(MountOption.Format.allCases.map(\.rawValue))),
-            OptionSpec(.mountMaxReads, value: "N", help: "remove the pipe after N readers; 0 serves until the command exits", default: "0"),
-        ],
         examples: [
             ExampleSpec("GITHUB_TOKEN=vault://github/ci-bot vault run -- ./deploy.sh",
                         "run a script with a token from the vault, masked in its output"),
@@ -107,15 +69,6 @@ extension CommandTable {
             and env exits 1 after printing the rest. A group that does not exist is an \
             error (exit 44), one that holds nothing you can read a warning.
             """,
-        options: [
-            referenceGroup,
-            only,
-            namePrefix,
-            allowEnvName,
-            OptionSpec(.format, value: "FORMAT", help: "how to print the assignments", default: "dotenv",
-                       completion: .values(EnvFormat.allCases.map(\.rawValue))),
-            OptionSpec(.json, help: "refused with a pointer to --format json", hidden: true),
-        ],
         examples: [
             ExampleSpec("vault env --group ci --only DEPLOY_TOKEN,DATABASE_PASSWORD --format github",
                         "export two items of the group ci to later steps of a GitHub Actions job"),
@@ -132,11 +85,6 @@ extension CommandTable {
             to stdout or to --out. The output file is written atomically with mode 0600. If any reference is malformed or missing, nothing \
             is written and every one is listed.
             """,
-        options: [
-            OptionSpec(.in, short: "i", value: "TEMPLATE", help: "the template to fill; - or none: stdin", completion: .file),
-            OptionSpec(.out, short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout; - is stdout", completion: .file),
-            referenceGroup,
-        ],
         examples: [
             ExampleSpec("vault inject -i config.yml.tpl -o config.yml", "write a config file with its secrets filled in"),
             ExampleSpec("vault inject -i deploy.env.tpl", "print a filled template to stdout"),

@@ -11,7 +11,6 @@ extension CommandTable {
             not exist yet is created with 32 random bytes. Fails if a vault already \
             exists there.
             """,
-        options: [kdfCost],
         examples: [
             ExampleSpec("vault init", "create the default vault, asking for a passphrase twice"),
             ExampleSpec("vault --vault ./ci.vault --key-file ./ci.key init",
@@ -30,18 +29,6 @@ extension CommandTable {
             whose group, service and account already exist fails with exit 45 unless \
             --update is given.
             """,
-        options: [
-            service("service the item belongs to"),
-            account("account the item belongs to"),
-        ] + attributeOptions + [
-            expires(),
-            accessibility("when the item can be read", default: "when-unlocked"),
-            group("access group of the item, created when new", default: "default"),
-            OptionSpec(.createGroup, help: "create the group even when its name is one letter away from an existing group's"),
-            OptionSpec(.update, short: "U", help: "replace an existing item with the same group, service and account"),
-            resultJSON,
-            otp,
-        ] + sealedFieldFileOptions + secretSourceOptions,
         positionals: [itemName],
         examples: [
             ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
@@ -74,22 +61,6 @@ extension CommandTable {
             secret (with OSC 52, which cannot read the clipboard, it clears it whatever it \
             holds); --clip is refused when CI is set or no clipboard is within reach.
             """,
-        options: [
-            service("service of the item"),
-            account("account of the item"),
-            group(searchGroupHelp),
-            label("label of the item"),
-            json,
-            OptionSpec(.showSecret, help: "include the secret in --json output"),
-            OptionSpec(.field, value: "FIELD",
-                       help: "print one attribute (any key --json shows) and a newline instead of the secret; an attribute the item lacks prints an empty line; notes or otp print that sealed field exactly, as the secret is printed",
-                       completion: .values(FieldChoice.names), aliases: ["env-name"]),
-            OptionSpec(.clip, help: "copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal's OSC 52) instead of printing it, and clear it later"),
-            OptionSpec(.clipTimeout, value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s"),
-            OptionSpec(.revision, value: "N", help: "print the secret the item held before its last N changes of secret (1 is the one before the current)"),
-            OptionSpec(.theirs, help: "print the other side's secret of an item a merge left in conflict (see vault conflicts)"),
-            OptionSpec(.conflict, value: "N", help: "print the other version the item's N-th conflict keeps (1 is the newest; vault conflicts counts them)"),
-        ],
         positionals: [itemName],
         examples: [
             ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
@@ -112,12 +83,6 @@ extension CommandTable {
             by rekey and removed with the item; update keeps 5 by default (--keep N). A vault \
             kept in git still has older ones in git's history. The file backend only.
             """,
-        options: [
-            service("service of the item"),
-            account("account of the item"),
-            group(searchGroupHelp),
-            json,
-        ],
         positionals: [itemName],
         examples: [
             ExampleSpec("vault history -s github -a ci-bot", "list the tokens an item held before"),
@@ -135,16 +100,6 @@ extension CommandTable {
             two clones of a vault shared through git that both use one HOTP item will conflict. \
             In references of run and inject, vault://SERVICE/ACCOUNT?otp stands for the item's code.
             """,
-        options: [
-            service("service of the item"),
-            account("account of the item"),
-            group(searchGroupHelp),
-            OptionSpec(.at, value: "UNIX_TIME", help: "the TOTP code at this time, in seconds since 1970, instead of now"),
-            OptionSpec(.remaining, help: "print the seconds the TOTP code of now (or --at) stays valid instead of the code; gives no code, so an HOTP counter never moves"),
-            OptionSpec(.json, help: "print the code, its kind, and a TOTP code's period and seconds left as one JSON object"),
-            OptionSpec(.clip, help: "copy the code to the clipboard instead of printing it, and clear it later, as get --clip does"),
-            OptionSpec(.clipTimeout, value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s"),
-        ],
         positionals: [itemName],
         examples: [
             ExampleSpec("vault otp github/alice", "print the code to type at GitHub's two-factor prompt"),
@@ -166,20 +121,6 @@ extension CommandTable {
             replaces is kept (5 of them per item; --keep N, 0 for none); --undo swaps the \
             current secret with the one before it.
             """,
-        options: [
-            service("service of the item"),
-            account("account of the item"),
-            group(searchGroupHelp),
-        ] + attributeOptions + [
-            expires("; never removes the expiry"),
-            accessibility("new accessibility class of the item"),
-        ] + secretSourceOptions + [
-            OptionSpec(.keepSecret, help: "change attributes only; do not read a new secret"),
-            OptionSpec(.keep, value: "N", help: "keep this many of the item's earlier secrets, 0 for none (file backend)", default: "5"),
-            OptionSpec(.undo, help: "make the secret the item held before the current one its secret again (file backend)"),
-            resultJSON,
-            otp,
-        ] + sealedFieldFileOptions + sealedFieldClearOptions,
         positionals: [itemName],
         examples: [
             ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
@@ -208,11 +149,6 @@ extension CommandTable {
             with the class when-unlocked, from an empty buffer: on a terminal after asking y/N, \
             without one at once. Refused when CI, VAULT_NO_INTERACTION or --no-interaction is set.
             """,
-        options: [
-            service("service of the item"),
-            account("account of the item"),
-            group(searchGroupHelp),
-        ],
         positionals: [itemName],
         examples: [
             ExampleSpec("vault edit -s postgres -a admin", "change a password in the editor"),
@@ -229,15 +165,6 @@ extension CommandTable {
             it names what it is about to delete and asks first (y/N) unless --yes; declining \
             exits 128 and changes nothing. Without a terminal it deletes without asking.
             """,
-        options: [
-            service("service of the item"),
-            account("account of the item"),
-            group(searchGroupHelp),
-            label("label of the item"),
-            OptionSpec(.allMatching, help: "delete every item that matches instead of exactly one"),
-            OptionSpec(.yes, short: "y", help: "delete without asking on a terminal"),
-            resultJSON,
-        ],
         positionals: [itemName],
         examples: [
             ExampleSpec("vault delete -s github -a ci-bot", "delete one item"),
@@ -256,17 +183,6 @@ extension CommandTable {
             its earlier secrets (its history) behind, and says so, unless --keep-history: \
             the new group's readers may be others than the old group's.
             """,
-        options: [
-            service("service of the item"),
-            account("account of the item"),
-            group(searchGroupHelp),
-            OptionSpec(.toService, value: "SERVICE", help: "the new service", completion: .service),
-            OptionSpec(.toAccount, value: "ACCOUNT", help: "the new account", completion: .account),
-            OptionSpec(.toGroup, value: "GROUP", help: "the group to move the item to", completion: .group),
-            OptionSpec(.createGroup, help: "create the new group even when its name is one letter away from an existing group's"),
-            OptionSpec(.keepHistory, help: "carry the item's earlier secrets into the new group too"),
-            resultJSON,
-        ],
         positionals: [itemName],
         examples: [
             ExampleSpec("vault rename -s github -a ci-bot --to-account deploy-bot", "rename an item's account"),
@@ -285,15 +201,6 @@ extension CommandTable {
             expiry column always there, a TAB, newline or backslash in a name written \\t, \\n, \\\\. \
             With --json, as JSON. Secrets are never printed.
             """,
-        options: [
-            service("only items of this service"),
-            account("only items of this account"),
-            group(searchGroupHelp),
-            accessibility("only items of this accessibility class"),
-            OptionSpec(.search, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
-        ] + nameGlobs + [
-            json,
-        ],
         positionals: [itemName],
         examples: [
             ExampleSpec("vault list", "list every item"),

@@ -14,19 +14,6 @@ extension CommandTable {
             old secret until 'vault rekey'. Removing the passphrase destroys \
             the items of class when-passcode-set-this-device-only.
             """,
-        options: [
-            OptionSpec(.newPassphraseFile, value: "FILE",
-                       help: "read the new passphrase from FILE instead of prompting", completion: .file),
-            OptionSpec(.addKeyFile, value: "FILE",
-                       help: "also unlock with the key in FILE, created if missing", completion: .file),
-            OptionSpec(.removeKeyFile, value: "FILE",
-                       help: "no longer unlock with the key in FILE", completion: .file),
-            OptionSpec(.removePassphrase, help: "no longer unlock with a passphrase"),
-            OptionSpec(.addKeyringSlot, help: "also unlock with a random key kept in the desktop keyring, so a logged-in desktop needs no passphrase"),
-            OptionSpec(.removeKeyringSlot, help: "no longer unlock with the desktop keyring, and delete its key there"),
-            kdfCost,
-            OptionSpec(.yes, short: "y", help: "confirm destroying items without asking (needed without a terminal)"),
-        ],
         examples: [
             ExampleSpec("vault passwd", "change the passphrase"),
             ExampleSpec("vault passwd --add-key-file ~/.config/vault/laptop.key",
@@ -50,11 +37,6 @@ extension CommandTable {
             keyslot, when-passcode-set-this-device-only items cannot be carried over: they are \
             listed and dropped after a yes (--yes without a terminal). One atomic write.
             """,
-        options: [
-            kdfCost,
-            OptionSpec(.yes, short: "y", help: "confirm dropping keyslots or other machines' items without asking"),
-            resultJSON,
-        ],
         examples: [
             ExampleSpec("vault rekey", "after a passphrase, key file or session token may have leaked"),
             ExampleSpec("vault --key-file ci.key rekey --yes", "re-key a CI vault from a script"),
@@ -76,14 +58,6 @@ extension CommandTable {
             it, commands need no passphrase. Sessions live side by side: a new one never ends \
             another. Any unlock also opens after-first-unlock items until the next reboot.
             """,
-        options: [
-            OptionSpec(.timeout, value: "DURATION",
-                       help: "end the session after this long without use, e.g. 90s, 15m, 2h",
-                       default: "15m", configKey: .sessionTimeout),
-            OptionSpec(.raw, help: "print only the token"),
-            OptionSpec(.export, help: "print 'export VAULT_SESSION=…' for eval"),
-            OptionSpec(.json, help: "print the token, whether an existing session was extended, the timeout, and whether the kernel keyring keeps it, as JSON"),
-        ],
         examples: [
             ExampleSpec("vault unlock", "unlock every shell of this login for 15 minutes of idle time"),
             ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell through VAULT_SESSION"),
@@ -99,9 +73,6 @@ extension CommandTable {
             --all ends every session of the vault and the after-first-unlock cache too; \
             otherwise after-first-unlock items stay readable until a reboot.
             """,
-        options: [
-            OptionSpec(.all, help: "end every session and the after-first-unlock cache too"),
-        ],
         examples: [
             ExampleSpec("vault lock", "end this login's session (and the one in VAULT_SESSION); other sessions go on"),
             ExampleSpec("vault lock --all", "end every session and the after-first-unlock state"),
@@ -117,7 +88,6 @@ extension CommandTable {
             open, whether this is the vault's device, its keyslots, and item counts by group \
             and class.
             """,
-        options: [json],
         examples: [
             ExampleSpec("vault status", "show the state of the default vault"),
             ExampleSpec("vault status --json", "the same for a script"),
@@ -143,12 +113,6 @@ extension CommandTable {
             TPM is found (/dev/tpmrm0, or VAULT_TPM / the config key tpm). A key the TPM refuses \
             is never replaced: the items bound to it wait until the TPM opens it again.
             """,
-        options: [
-            OptionSpec(.tpm, help: "seal the device key by the TPM, and wipe its file (needs an unlock)"),
-            OptionSpec(.reseal, help: "with --tpm, seal a sealed key again, under the PCRs' values now (needs an unlock; recovers from a PCR change)"),
-            OptionSpec(.pin, help: "with --tpm, also guard the seal with a PIN: from VAULT_TPM_PIN_FILE, or asked twice"),
-            OptionSpec(.noTPM, help: "keep the device key in a 0600 file again, not sealed (needs an unlock)"),
-        ],
         examples: [
             ExampleSpec("vault device-key --tpm", "seal this machine's device key by its TPM"),
             ExampleSpec("vault device-key", "show whether the TPM or a file keeps it"),
@@ -164,7 +128,6 @@ extension CommandTable {
             command. The plumbing that git and docker run (merge-driver, git-credential, \
             docker-credential) is listed only with --all.
             """,
-        options: [OptionSpec(.all, help: "also list the plumbing commands other programs run")],
         positionals: [
             PositionalSpec("COMMAND", help: "command to describe", optional: true, completion: .command),
         ],
@@ -177,11 +140,6 @@ extension CommandTable {
     static let completeCommand = CommandSpec(
         "__complete", summary: "print names for shell completion",
         discussion: "Prints one name per line from what opens at once, and nothing when the vault is locked.",
-        options: [
-            service("only accounts of this service"),
-            OptionSpec(.group, value: "GROUP", help: "only names of this group's items (the --group on the line being completed)"),
-            OptionSpec(.notes, help: "then, when names were not offered because they are locked, a line saying so that starts with a tab (no name holds one)"),
-        ],
         positionals: [
             PositionalSpec("KIND", help: "names to print",
                            completion: .values(["groups", "services", "accounts", "items"])),

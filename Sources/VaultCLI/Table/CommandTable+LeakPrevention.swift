@@ -2,16 +2,6 @@ import VaultCore
 
 // Commands that keep secrets out of repositories and logs: scan, redact.
 extension CommandTable {
-    static let scanGroups = OptionSpec(
-        .group, value: "GROUP",
-        help: "only the items of this access group (repeat for several); every group the caller can open when none is named",
-        repeatable: true, completion: .group, environment: .vaultGroup, configKey: .group)
-
-    static let scanReferences = OptionSpec(
-        .ref, value: "REFERENCE",
-        help: "also the value of this reference (openbao://MOUNT/PATH#FIELD or vault://…), fetched once (repeat for several); "
-            + "with --ref and no --group, only the references' values",
-        repeatable: true)
 
     static let scanCommand = CommandSpec(
         "scan", summary: "find leaked secrets in files or git history",
@@ -30,16 +20,6 @@ extension CommandTable {
             the scan could not complete, and vault's usual codes for usage (2) and unlock \
             failures; never 1 for an error.
             """,
-        options: [
-            OptionSpec(.gitHistory, help: "search every blob of the repository's history instead of the files"),
-            scanGroups,
-            scanReferences,
-            OptionSpec(.skipIgnored, help: "search only files git would track, not those .gitignore ignores"),
-            OptionSpec(.baseline, value: "FILE", help: "hits listed in FILE are accepted and do not fail the scan", completion: .file),
-            OptionSpec(.updateBaseline, help: "write every current hit to the --baseline FILE as accepted, and exit 0"),
-            OptionSpec(.exitCode, value: "N", help: "exit status when a leak is found", default: "1"),
-            json,
-        ],
         positionals: [
             PositionalSpec("PATH", help: "files or directories to search, or the repository with --git-history (default .)",
                            optional: true, variadic: true, completion: .file),
@@ -64,7 +44,6 @@ extension CommandTable {
             It fails closed: when the secrets cannot be loaded it reads and prints nothing \
             and exits non-zero, so use set -o pipefail in the shell that pipes into it.
             """,
-        options: [scanGroups, scanReferences],
         examples: [
             ExampleSpec("set -o pipefail; ./deploy.sh 2>&1 | vault redact", "conceal secrets in a script's log"),
             ExampleSpec("kubectl logs deploy/api | vault redact --group prod", "conceal the group prod's secrets in a pod's log"),

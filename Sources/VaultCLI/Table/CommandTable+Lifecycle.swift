@@ -1,7 +1,5 @@
 /// The life of a vault's items: expiry, wipes, moving items, starting over, checking.
 extension CommandTable {
-    static let dryRun = OptionSpec(.dryRun, short: "n", help: "show what would be removed, and change nothing")
-    static let yes = OptionSpec(.yes, short: "y", help: "confirm without asking (needed without a terminal)")
 
     static let wipeCommand = CommandSpec(
         "wipe", summary: "remove the items that match filters",
@@ -14,19 +12,6 @@ extension CommandTable {
             from VAULT_GROUP or the config. What wipe removes does not go to the trash; \
             --trash empties the trash instead (of the group given with --group, or all of it).
             """,
-        options: [
-            OptionSpec(.group, value: "GROUP", help: "only items of this group", completion: .group),
-            service("only items of this service"),
-            account("only items of this account"),
-        ] + nameGlobs + [
-            OptionSpec(.expired, help: "only items whose expiry date has come"),
-            OptionSpec(.olderThan, value: "WHEN", help: "only items last changed longer ago than a duration (90d, 12h) or before a date (2026-01-31)"),
-            OptionSpec(.all, help: "every item of the vault"),
-            OptionSpec(.trash, help: "empty the trash (what delete kept) instead; takes only --group"),
-            dryRun,
-            yes,
-            resultJSON,
-        ],
         examples: [
             ExampleSpec("vault wipe --expired --yes", "remove expired items from a script"),
             ExampleSpec("vault wipe --group ci --dry-run", "show what wiping the group ci would remove"),
@@ -47,12 +32,6 @@ extension CommandTable {
             first-run-marker and first-run-groups do the same before the first command \
             that opens the vault.
             """,
-        options: [
-            OptionSpec(.marker, value: "PATH", help: "the marker file; created 0600 after the wipe", completion: .file),
-            OptionSpec(.group, value: "GROUP", help: "a group to wipe; repeat it for several", repeatable: true, completion: .group),
-            dryRun,
-            yes,
-        ],
         examples: [
             ExampleSpec("vault first-run --marker \"$RUNNER_TEMP/vault-first-run\" --group ci",
                         "on a reused CI runner: wipe the group ci once per job"),
@@ -75,25 +54,6 @@ extension CommandTable {
             Items of the -this-device-only classes are never exported: their keys never leave \
             this machine; vault says how many were left out.
             """,
-        options: [
-            OptionSpec(.out, short: "o", value: "FILE", help: "the new file; - writes it to stdout (where a plaintext export goes without --out)",
-                       completion: .file),
-            OptionSpec(.format, value: "FORMAT", help: "bundle (encrypted), or csv or json (in the clear, with --plaintext)", default: "bundle",
-                       completion: .values(["bundle", "csv", "json"])),
-            OptionSpec(.plaintext, help: "with --format csv or json: write the secrets in the clear, as asked"),
-            OptionSpec(.group, value: "GROUP", help: "only items of this group (from --group only, never VAULT_GROUP or the config: a backup takes every group)",
-                       completion: .group),
-            service("only items of this service"),
-            account("only items of this account"),
-            accessibility("only items of this accessibility class"),
-            OptionSpec(.search, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
-        ] + nameGlobs + [
-            OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
-            OptionSpec(.bundleKeyFile, value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
-                       completion: .file),
-            kdfCost,
-            resultJSON,
-        ],
         examples: [
             ExampleSpec("vault export --out backup.vexport", "export to a bundle, asking for its passphrase"),
             ExampleSpec("vault export --out move.vexport --bundle-key-file move.key", "export for another machine with a key file"),
@@ -121,28 +81,6 @@ extension CommandTable {
             nothing imported, as --on-conflict says. Reports what came in and what was left \
             out. docs/IMPORT.md describes each format and how its entries are named.
             """,
-        options: [
-            OptionSpec(.from, value: "FORMAT",
-                       help: "what SOURCE is, when not a bundle: vault-csv or vault-json (a plaintext export), or another password manager's export",
-                       completion: .values(PlaintextImport.formats + ImportFormat.allCases.map(\.rawValue))),
-            OptionSpec(.columns, value: "MAPPING",
-                       help: "for --from csv: which column gives what, as ROLE=COLUMN pairs joined by commas, e.g. service=Title,account=Username,secret=Password (roles: service, account, secret, notes, url, otp, folder, tags, archived)"),
-            OptionSpec(.group, value: "GROUP", help: "put every imported item in this group, created as add creates one", completion: .group),
-            OptionSpec(.foldersAsGroups, help: "make each entry's folder its group (an entry without one goes to --group)"),
-            OptionSpec(.createGroup, help: "create the --group even when its name is one letter away from an existing group's"),
-            OptionSpec(.dryRun, short: "n", help: "print the names of the items that would be imported, and change nothing"),
-            OptionSpec(.partial, help: "import the entries that were read even when others are bad input or share a name"),
-            OptionSpec(.maxEntries, value: "N",
-                       help: "take up to N entries (default 100000); a source with more imports nothing. An export over 256 MiB is never read (docs/IMPORT.md)"),
-            OptionSpec(.kdbxPasswordFile, value: "FILE", help: "for --from kdbx: read the database's password from FILE (else it is asked for)",
-                       completion: .file),
-            OptionSpec(.kdbxKeyFile, value: "FILE", help: "for --from kdbx: the database's key file", completion: .file),
-            OptionSpec(.bundlePassphraseFile, value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file),
-            OptionSpec(.bundleKeyFile, value: "FILE", help: "open the bundle with the key file FILE", completion: .file),
-            OptionSpec(.onConflict, value: "POLICY", help: "what to do with an item that exists", default: "fail",
-                       completion: .values(["skip", "replace", "fail"])),
-            resultJSON,
-        ],
         positionals: [PositionalSpec("SOURCE", help: "the bundle, or the export (a file, - for stdin, a password store's directory, an OpenBao MOUNT/PREFIX)",
                                      optional: true, completion: .file)],
         examples: [
@@ -169,7 +107,6 @@ extension CommandTable {
             terminal; needs --yes without one. Needs no passphrase: it is how to start \
             over after losing it.
             """,
-        options: [yes],
         examples: [
             ExampleSpec("vault reset", "remove the default vault, after a yes"),
             ExampleSpec("vault --vault ./ci.vault reset --yes", "remove a CI job's vault"),
@@ -189,11 +126,6 @@ extension CommandTable {
             when a session opened it; add others with passwd); its trust fingerprint is new. \
             The owner's alone: it needs the master key. Refused (exit 48, as init) when PATH exists.
             """,
-        options: [
-            OptionSpec(.to, value: "PATH", help: "where to write the copy (a file that does not exist)", completion: .file),
-            kdfCost,
-            resultJSON,
-        ],
         examples: [
             ExampleSpec("vault copy --to ~/scratch.vault", "a copy to try things on"),
             ExampleSpec("vault --vault team.vault copy --to team-test.vault --kdf-cost testing", "a cheap-to-open copy of a team vault for tests"),
@@ -211,11 +143,6 @@ extension CommandTable {
             healthy groups can be written again. Exits 93 \
             when anything is damaged, 1 when a file is exposed to other users, 0 otherwise.
             """,
-        options: [
-            OptionSpec(.quarantine, help: "set aside the items of damaged groups, after a yes, keeping the file as it was in the state directory"),
-            yes,
-            resultJSON,
-        ],
         examples: [
             ExampleSpec("vault verify", "check the default vault, opening what the keys at hand open"),
             ExampleSpec("vault --key-file ci.key verify", "check every record of a CI vault"),
@@ -232,7 +159,6 @@ extension CommandTable {
             a work tree the v1 file is kept as VAULT.v1.bak (0600); in one, git's history keeps it. A \
             v3 file is left as it is.
             """,
-        options: [resultJSON],
         examples: [
             ExampleSpec("vault upgrade && git commit -m 'vault: format v3' secrets.vault", "convert a vault kept in git"),
         ],

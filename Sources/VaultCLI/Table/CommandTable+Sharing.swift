@@ -28,14 +28,6 @@ extension CommandTable {
             (new, or one HEAD descends from), for an owner or full member to merge: the way \
             for a scoped writer, whose keys cannot merge, when the remote moved on.
             """,
-        options: [
-            OptionSpec(.setup, help: "commit '*.vault merge=vault diff=vault -text' to .gitattributes and set the merge and diff drivers in this clone's git config, then stop"),
-            OptionSpec(.remote, value: "REMOTE", help: "the remote to fetch from and push to", default: "the branch's, else origin"),
-            OptionSpec(.branch, value: "NAME", help: "commit and push to the remote's branch NAME instead of merging, for an owner to merge (a scoped writer's way)"),
-            kdfCost,
-            OptionSpec(.yes, short: "y", help: "confirm what a re-key made by the merge drops, without asking"),
-            resultJSON,
-        ],
         examples: [
             ExampleSpec("vault --vault team.vault sync", "commit your changes, merge your teammates', push"),
             ExampleSpec("vault --vault team.vault sync --setup", "once per clone: let git pull merge the vault too"),
@@ -56,10 +48,6 @@ extension CommandTable {
             server runs it from the pre-receive hook shipped in contrib/ (docs/TEAMS.md), CI as \
             a required check.
             """,
-        options: [
-            OptionSpec(.file, value: "PATH", help: "a vault file's path in the repository", default: "every file whose name ends in .vault",
-                       repeatable: true, completion: .file),
-        ],
         positionals: [PositionalSpec("REVISION", help: "the commits to walk", optional: true, variadic: true)],
         examples: [
             ExampleSpec("vault check-history", "before pushing: the commits your branch has that its upstream has not"),
@@ -98,13 +86,6 @@ extension CommandTable {
             (they need this machine's device key, which no member or credential holds). Needs \
             the owner's keys or a full member's identity.
             """,
-        options: [
-            OptionSpec(.member, value: "NAME", help: "the member whose exposure to list, present or removed"),
-            OptionSpec(.group, value: "GROUP", help: "the group whose keys' exposure to list (what its credentials could open)", completion: .group),
-            OptionSpec(.grant, value: "ID", help: "the credential whose exposure to list, by its id in 'vault grant --list' (or a prefix of it)"),
-            OptionSpec(.reason, value: "TEXT", help: "accept: why the item's exposed values stay (kept in clear beside the vault)"),
-            json,
-        ],
         positionals: [
             PositionalSpec("ACTION", help: "check: exit 1 while a value of a removed member or an ended credential is live; accept: sign that an item's values stay",
                            optional: true, completion: .values(["check", "accept"])),
@@ -170,10 +151,6 @@ extension CommandTable {
             earlier merges left. get prints the current version (with a warning), get --theirs \
             the other; 'vault resolve' chooses. Prints nothing when there is no conflict.
             """,
-        options: [
-            group(searchGroupHelp),
-            json,
-        ],
         examples: [
             ExampleSpec("vault conflicts", "what the last sync could not merge"),
         ],
@@ -188,14 +165,6 @@ extension CommandTable {
             commit and share it with 'vault sync'. In a rebase git's sides are swapped: ours is \
             the upstream. 'vault conflicts' says which side each version came from.
             """,
-        options: [
-            service("service of the item"),
-            account("account of the item"),
-            group(searchGroupHelp),
-            OptionSpec(.ours, help: "keep the version of the side that merged"),
-            OptionSpec(.theirs, help: "keep the other side's version"),
-            resultJSON,
-        ],
         positionals: [itemName],
         examples: [
             ExampleSpec("vault resolve -s github -a ci-bot --theirs", "take the teammate's token"),

@@ -3,9 +3,6 @@ import VaultCore
 // MARK: - Credential helpers for kubectl, the AWS SDKs, cargo and Terraform
 
 extension CommandTable {
-    /// The group option of the helpers that only read (kubectl's, the AWS SDKs').
-    static let helperGroup = group("access group of the credentials", default: "default")
-
     /// What each of these helpers' discussions ends with: how a credential is found, and the exits.
     private static let oneItemRule = """
         The credential is the one item of its service in the group, whatever its account; \
@@ -27,7 +24,6 @@ extension CommandTable {
             only when kubectl allows it (interactiveMode IfAvailable or Always, with a terminal). \
             \(oneItemRule)
             """,
-        options: [helperGroup],
         examples: [
             ExampleSpec(#"KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.k8s.io/v1","spec":{"cluster":{"server":"https://10.0.0.1:6443"}}}' vault kube-credential"#,
                         "answer as kubectl asks: the ExecCredential of the item kube:https://10.0.0.1:6443"),
@@ -47,7 +43,6 @@ extension CommandTable {
             credential_process = vault aws-credential PROFILE. It never prompts: the SDK shows \
             its stderr only when it fails. \(oneItemRule)
             """,
-        options: [helperGroup],
         positionals: [PositionalSpec("PROFILE", help: "the profile whose keys to print: the item aws:PROFILE")],
         examples: [
             ExampleSpec("vault aws-credential dev", "print the keys of profile dev as credential_process does"),
@@ -71,9 +66,6 @@ extension CommandTable {
             ["vault", "cargo-credential", "--group", "ci"], in each request's args. \
             See docs/INTEGRATIONS.md.
             """,
-        options: [
-            OptionSpec(.cargoPlugin, help: "speak cargo's protocol on stdin and stdout (cargo passes it)"),
-        ] + helperOptions,
         examples: [
             ExampleSpec(#"printf '%s\n' '{"v":1,"registry":{"index-url":"sparse+https://r.example/index/"},"kind":"get","operation":"read"}' | vault cargo-credential --cargo-plugin"#,
                         "ask as cargo would"),
@@ -90,7 +82,6 @@ extension CommandTable {
             directory: link it into ~/.terraform.d/plugins and put credentials_helper "vault" {} \
             in ~/.terraformrc; args = ["--group", "ci"] there picks a group. \(oneItemRule)
             """,
-        options: helperOptions,
         positionals: [
             PositionalSpec("OPERATION", help: "what Terraform asks for", completion: .values(TerraformCredentialCommand.operations)),
             PositionalSpec("HOST", help: "the host of the Terraform service, e.g. app.terraform.io"),

@@ -10,12 +10,6 @@ extension CommandTable {
             wipe, first-run and reset do not keep what they remove. A trashed item is \
             deleted for get, env and run; scan still searches its secrets.
             """,
-        options: [
-            service("only items of this service"),
-            account("only items of this account"),
-            group(searchGroupHelp),
-            json,
-        ],
         examples: [
             ExampleSpec("vault trash", "list what delete kept"),
             ExampleSpec("vault trash --service github --json", "the trashed items of one service, as JSON"),
@@ -29,12 +23,6 @@ extension CommandTable {
             and history, as a new change (its modified date is now). Refused (exit 45) when \
             an item of the same name was added since: rename or delete that one first.
             """,
-        options: [
-            service("service of the item"),
-            account("account of the item"),
-            group(searchGroupHelp),
-            resultJSON,
-        ],
         positionals: [itemName],
         examples: [
             ExampleSpec("vault undelete github/ci-bot", "bring back an item deleted by mistake"),
