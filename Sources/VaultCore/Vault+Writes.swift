@@ -14,7 +14,7 @@ extension Vault {
     /// Nothing of either side is recorded as seen: git may abort the merge and put the older file back.
     public func merge(base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
                       kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> MergeReport {
-        try requireOwner(.mergeVault)
+        try holder.requireUnscoped(.mergeVault)
         let outcome = try withWriterLock {
             try withKeys {
                 let sides = try openMergeSides(base: base, ours: ours, theirs: theirs, origins: origins)
@@ -35,9 +35,9 @@ extension Vault {
     /// chosen side had deleted the item, none. Throws `noConflict` when it has none.
     @discardableResult
     public func resolve(matching query: Query, keeping side: MergeSide) throws -> Resolution {
-        try checkScope(query.group, writing: true)
+        try holder.requireReach(query.group, writing: true)
         return try transaction { vault in
-            try Conflicts.resolve(matching: query, keeping: side, in: &vault) { try checkScope($0, writing: true) }
+            try Conflicts.resolve(matching: query, keeping: side, in: &vault) { try holder.requireReach($0, writing: true) }
         }
     }
 
@@ -48,7 +48,7 @@ extension Vault {
     /// when `destination` exists. This vault is only read.
     @discardableResult
     public func copy(to destination: VaultLocation, kdf: Scrypt.Parameters = .interactive) throws -> Int {
-        try requireTrustKey(.copyVault)
+        try holder.requireTrustKey(.copyVault)
         let secret = try unlockSecretAtHand()
         guard try !destination.exists else { throw VaultError.vaultExists(path: destination.path) }
         return try withKeys {
@@ -64,7 +64,7 @@ extension Vault {
     /// replaces becomes revision 1, so a second undo goes back. Throws `noRevision` when the item keeps none.
     @discardableResult
     public func undo(matching query: Query) throws -> ItemAttributes {
-        try checkScope(query.group, writing: true)
+        try holder.requireReach(query.group, writing: true)
         return try transaction { vault in
             let position = try vault.single(try vault.positions(matching: query), query: query)
             let opened = try vault.openWholeRecord(at: position)
@@ -87,7 +87,7 @@ extension Vault {
     /// Sets (or, with nil, clears) the names `group`'s items may set: a team log entry, which raises
     /// the key epoch. The owner's alone: a member's identity or a scoped credential is refused (30).
     public func setAllowedEnvNames(_ allowed: AllowedEnvNames?, for group: AccessGroup) throws {
-        try requireTrustKey(.allowEnvNames)
+        try holder.requireTrustKey(.allowEnvNames)
         try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
             guard vault.file.teamLog?.allowedEnvNames()[id] != allowed else { return }
@@ -124,7 +124,7 @@ extension Vault {
     /// item of its name was added since.
     @discardableResult
     public func undelete(matching query: Query) throws -> ItemAttributes {
-        try checkScope(query.group, writing: true)
+        try holder.requireReach(query.group, writing: true)
         return try transaction { vault in
             let found = try vault.openTrash().records.filter { query.matches($0.record.item.attributes) }
             guard let trashed = found.first else {
@@ -152,7 +152,7 @@ extension Vault {
     /// Empties the trash of `group` (nil: every group the keys at hand may write); returns how many items went.
     @discardableResult
     public func emptyTrash(group: AccessGroup?) throws -> Int {
-        try checkScope(group, writing: true)
+        try holder.requireReach(group, writing: true)
         return try transaction { vault in
             try vault.requireExisting(group)
             var count = 0
@@ -171,7 +171,7 @@ extension Vault {
 
     /// Creates an empty group with a fresh key. Throws `groupExists` when it exists.
     public func createGroup(_ group: AccessGroup) throws {
-        try requireOwner(.createGroups)
+        try holder.requireUnscoped(.createGroups)
         try transaction { vault in
             guard try vault.groupID(for: group, creating: false) == nil else { throw VaultError.groupExists(group) }
             _ = try vault.groupID(for: group, creating: true)
@@ -181,7 +181,7 @@ extension Vault {
     /// Deletes a group with its key and every item in it; returns how many items went with it.
     @discardableResult
     public func deleteGroup(_ group: AccessGroup) throws -> GroupDeletion {
-        try requireTrustKey(.deleteGroups)
+        try holder.requireTrustKey(.deleteGroups)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
             return try vault.removeGroup(id)
@@ -192,7 +192,7 @@ extension Vault {
     /// credential granted for it stops working. Returns how many items were re-sealed.
     @discardableResult
     public func revoke(group: AccessGroup) throws -> Int {
-        try requireTrustKey(.revokeCredentials)
+        try holder.requireTrustKey(.revokeCredentials)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
             return try vault.rotateGroupKey(id, progress: configuration.progress)
@@ -201,7 +201,7 @@ extension Vault {
 
     /// Adds a keyslot that opens with the content of a key file; refuses a key file that already opens the vault.
     public func addKeyFile(_ content: SecretBytes) throws {
-        try requireKeyslotSecret(.changeKeyslots)
+        try holder.requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             if try vault.keyslotOpening(kind: .keyFile, with: content) {
                 throw VaultError.invalidValue(.keyFileAlreadyOpens)
@@ -263,7 +263,7 @@ extension Vault {
         if readOnly, groups.isEmpty {
             throw VaultError.invalidValue(.readOnlyMemberWithoutGroups)
         }
-        try requireTrustKey(.addMembers)
+        try holder.requireTrustKey(.addMembers)
         let add = { (vault: inout WorkingCopy) throws -> MemberSummary in
             let member = try vault.addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly, addedAt: self.host.now())
             return try MemberSummary(member, in: vault)
@@ -284,7 +284,7 @@ extension Vault {
     /// again to the new keys. The owner's only: it raises the key epoch (`requireTrustKey`).
     public func removeMember(named name: String, kdf: Scrypt.Parameters = .interactive,
                              confirm: (RekeyPlan) throws -> Void) throws -> MemberRemoval {
-        try requireTrustKey(.removeMembers)
+        try holder.requireTrustKey(.removeMembers)
         let existing = try members()
         guard let shown = existing.first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
         if shown.groups == nil {
@@ -311,7 +311,7 @@ extension Vault {
     /// when the items it would remove now are not those.
     public func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
         // A whole group wiped gets a new key, which raises the key epoch: the owner's alone (said before any preview).
-        if filter.selectsWholeGroups { try requireTrustKey(.wipeWholeGroups) } else { try requireOwner(.wipeItems) }
+        if filter.selectsWholeGroups { try holder.requireTrustKey(.wipeWholeGroups) } else { try holder.requireUnscoped(.wipeItems) }
         if dryRun {
             return try withKeys {
                 let vault = try readSnapshot()
@@ -330,7 +330,7 @@ extension Vault {
     /// is (not converted) and the grant not recorded.
     /// `readOnly` leaves out the keys a change needs; `expires` is checked when it is used.
     public func grant(groups: [AccessGroup], readOnly: Bool, expires: Date?) throws -> ScopedCredential {
-        try requireOwner(.grantCredentials)
+        try holder.requireUnscoped(.grantCredentials)
         let issued = host.now()
         // A file from before the ledger is not converted by a grant: its grant is not recorded.
         let recorded = try withKeys { try readSnapshot().file.version >= VaultFile.version }
@@ -374,7 +374,7 @@ extension Vault {
             return (try unwrap(result), KeyRenewal(renewed: renewed, droppedRevisions: dropped.revisions, purgedTrash: dropped.trash,
                                                   keyEpoch: outcome.keyEpoch))
         case .groups(let groups):
-            try requireTrustKey(.revokeCredentials)
+            try holder.requireTrustKey(.revokeCredentials)
             let epoch = try transaction { vault -> UInt64 in
                 var ids: [GroupID] = []
                 for group in groups {
@@ -399,7 +399,7 @@ extension Vault {
     /// dates. An item whose group, service and account exist follows `policy`;
     /// with `.fail`, one conflict imports nothing.
     public func importBundle(at path: String, credential: UnlockSecret, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
-        try requireOwner(.importItems)
+        try holder.requireUnscoped(.importItems)
         let bytes = try FileSystem.read(path, kind: .bundle, requirePrivate: false)
         let items: [Item]
         do {
@@ -427,7 +427,7 @@ extension Vault {
     /// `policy`; with `.fail`, one conflict imports nothing. Throws `invalidValue` for an item no
     /// backend stores, importing nothing.
     public func importItems(_ items: [Item], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
-        try requireOwner(.importItems)
+        try holder.requireUnscoped(.importItems)
         return try transaction { vault in
             try Transfer.add(items, onConflict: policy, to: &vault, progress: configuration.progress)
         }

@@ -10,7 +10,7 @@ extension Vault {
     /// do not open is counted, not read. `currentCommits`: the commits whose file is the current
     /// file byte for byte. A passphrase's KDF runs once per master key, not once per version.
     public func exposureHistory(_ history: some Sequence<VaultFileVersion>, currentCommits: [String]) throws -> ExposureHistory {
-        try requireOwner(.readExposure)
+        try holder.requireUnscoped(.readExposure)
         return try withKeys {
             let current = try readSnapshot()
             guard let fullKeys = current.keys.fullKeys else { throw VaultError.ownerOnly(.readExposure) }

@@ -15,14 +15,14 @@ extension Vault {
         guard reason.utf8.count <= ExposureAcceptance.maxReasonBytes else {
             throw VaultError.invalidValue(.attributeTooLarge(name: "reason", size: reason.utf8.count, limit: ExposureAcceptance.maxReasonBytes))
         }
-        try requireTrustKey(.acceptExposure)
+        try holder.requireTrustKey(.acceptExposure)
         return try withKeys {
             let vault = try readSnapshot()
             guard let trustKey = vault.trustKey else { throw VaultError.trustKeyNeeded(.acceptExposure) }
             let now = host.now()
             let acceptance = ExposureAcceptance(itemID: itemID, acceptedAt: Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000),
                                                 reason: reason)
-            let signature = try Ed25519.sign(acceptance.signedMessage(vaultID: vault.file.vaultID), privateKey: trustKey)
+            let signature = try trustKey.sign(acceptance.signedMessage(vaultID: vault.file.vaultID))
             var text = FileSystem.exists(exposureAcceptancesPath)
                 ? try FileSystem.read(exposureAcceptancesPath, requirePrivate: false, missing: .noSuchVault(path: exposureAcceptancesPath)) : []
             text += Array(acceptance.line(signature: signature).utf8)
@@ -40,8 +40,7 @@ extension Vault {
             var accepted: [ExposureAcceptance] = [], unverified = 0
             for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where !line.isEmpty {
                 guard let (acceptance, signature) = ExposureAcceptance.parse(line),
-                      Ed25519.isValid(signature: signature, of: acceptance.signedMessage(vaultID: vault.file.vaultID),
-                                      publicKey: vault.file.trustPublicKey) else {
+                      vault.file.trustPublicKey.isValid(signature: signature, of: acceptance.signedMessage(vaultID: vault.file.vaultID)) else {
                     unverified += 1
                     continue
                 }

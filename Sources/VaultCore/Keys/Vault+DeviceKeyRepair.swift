@@ -44,7 +44,7 @@ extension Vault {
     /// pending; see `finishMovingOffExposedDeviceKey`) in the same write as
     /// the change. Returns how many items were re-sealed, or nil when nothing moved.
     func moveOffExposedDeviceKey(_ vault: inout WorkingCopy) throws -> Int? {
-        guard reads.usesExposedDeviceKey, vault.keys.masterKey != nil else { return nil }
+        guard reads.usesExposedDeviceKey, vault.keys.isOwners else { return nil }
         let newKey = try DeviceKeyStore.createPending(vaultID: vault.file.vaultID, host: host)
         return try vault.rebind(toDeviceKey: newKey)
     }

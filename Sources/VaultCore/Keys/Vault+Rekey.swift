@@ -50,7 +50,7 @@ extension Vault {
     /// own session is not what is revoked); every other session of this machine ends.
     func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
                carryingSessions: Bool = false, first: (inout WorkingCopy) throws -> Void) throws -> RekeyOutcome {
-        try requireTrustKey(.rekeyVault)
+        try holder.requireTrustKey(.rekeyVault)
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
         var newMasterKey: MasterKey?
@@ -109,7 +109,7 @@ extension Vault {
     /// vault was opened with; and no item is bound to another machine. Returns whether it rotated:
     /// when it did not, an old copy of the file still opens with a removed or changed secret.
     func changeKeyslots(_ change: (inout WorkingCopy) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
-        try requireKeyslotSecret(.changeKeyslots)
+        try holder.requireKeyslotSecret(.changeKeyslots)
         var rotatedKeys: (deviceKey: DeviceKey?, masterKey: MasterKey?)
         let rotated = try transaction { vault in
             let made = try change(&vault)

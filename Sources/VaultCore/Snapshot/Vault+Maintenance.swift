@@ -75,7 +75,7 @@ extension Vault {
             let vault = try withKeys { try readSnapshot() }
             let problems = try vault.problemsBeyondOpening()
             if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: .violates(.repeatedItemID)) }
-            if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: Snapshot.trustFingerprint(of: vault.file.trustPublicKey)) {
+            if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: vault.file.trustPublicKey.fingerprint) {
                 throw VaultError.corrupted(path: location.path, detail: .violates(.signaturesUnchecked))
             }
             report.itemCount = vault.file.index.count
@@ -84,7 +84,7 @@ extension Vault {
             report.writeGeneration = vault.file.writeGeneration
             report.damagedGroups = vault.damagedGroups.map(\.group.name)
             report.groupsFailingTheirReadMAC = problems.readMACFailures.map(\.name)
-            if vault.keys.wrapKey != nil {
+            if vault.keys.isFull {
                 do {
                     _ = try vault.readMembers()
                 } catch VaultError.corrupted(_, let detail) {
@@ -168,13 +168,13 @@ extension Vault {
     /// Converts a v1 vault file to format v2 (keeping the v1 file as `<vault>.v1.bak`); in a
     /// git work tree too, where a plain write refuses to. Needs the owner's keys. A v2 file is left as it is.
     public func upgrade() throws -> UpgradeOutcome {
-        try requireOwner(.upgradeFormat)
+        try holder.requireUnscoped(.upgradeFormat)
         return try withWriterLock {
             try withKeys {
                 var vault = WorkingCopy(try readSnapshot(writing: true))
                 let from = Int(vault.file.version)
                 guard vault.file.version < VaultFile.version else { return UpgradeOutcome(fromVersion: from, backup: nil) }
-                guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+                guard vault.keys.isOwners else { throw VaultError.locked(nil) }
                 let conversion = try convertIfAllowed(&vault, explicitly: true)
                 do {
                     try commit(&vault)
@@ -196,11 +196,11 @@ extension Vault {
     /// and the other groups are written as they were. Needs the owner's keys.
     /// Returns the groups quarantined and the kept file's path (nil when none was damaged).
     public func quarantineDamagedGroups() throws -> (groups: [String], keptAt: String?) {
-        try requireTrustKey(.quarantineDamagedGroups)
+        try holder.requireTrustKey(.quarantineDamagedGroups)
         return try withWriterLock {
             try withKeys {
                 var vault = WorkingCopy(try readSnapshot(writing: true))
-                guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+                guard vault.keys.isOwners else { throw VaultError.locked(nil) }
                 guard !vault.damagedGroups.isEmpty else { return ([], nil) }
                 _ = try convertIfAllowed(&vault, explicitly: false)
                 let directory = host.stateDirectory + "/quarantine"

@@ -156,7 +156,7 @@ extension Vault {
         let source = source
         var before: String?
         let counted = { (seen: SeenCounters) -> SeenCounters in
-            if vault.keys.headerMACKey != nil { return seen.merging(vault.file, groups: groups) }
+            if vault.keys.mayWriteHeader { return seen.merging(vault.file, groups: groups) }
             // An identity's read checked the trust statement (`checkTrust`), which only the trust key signs:
             // its key epoch can be remembered. Nothing else of a header without its MAC can.
             if case .identity = source, vault.file.keyEpoch > seen.keyEpoch { return SeenCounters(keyEpoch: vault.file.keyEpoch) }

@@ -24,7 +24,7 @@ extension Vault {
 
     /// Adds a desktop-keyring keyslot that `key` opens; a vault has at most one.
     public func addKeyringSlot(_ key: SecretBytes) throws {
-        try requireKeyslotSecret(.changeKeyslots)
+        try holder.requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             guard !vault.hasKeyslot(.desktopKeyring) else {
                 throw VaultError.invalidValue(.keyringSlotExists)
