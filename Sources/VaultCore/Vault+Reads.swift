@@ -20,7 +20,7 @@ extension Vault {
     /// Throws `noConflict` when it has none (or fewer than `conflict`), and `otherSideDeleted` when
     /// the conflict asked for, or each, records a deletion.
     public func otherVersion(matching query: Query, conflict number: Int? = nil) throws -> (item: Item, conflict: ItemConflict) {
-        try checkScope(query.group)
+        try holder.requireReach(query.group)
         return try withKeys { try Conflicts.otherVersion(matching: query, conflict: number, in: try readSnapshot()) }
     }
 
@@ -35,7 +35,7 @@ extension Vault {
     /// (revision 1 is the secret it held just before the current one). An expired item's history
     /// is listed; reading one of its secrets (`get --revision`) is refused as for the current one.
     public func history(matching query: Query) throws -> (attributes: ItemAttributes, revisions: [SecretRevision]) {
-        try checkScope(query.group)
+        try holder.requireReach(query.group)
         return try withKeys {
             let vault = try readSnapshot()
             let position = try vault.single(try vault.positions(matching: query), query: query)
@@ -56,7 +56,7 @@ extension Vault {
     /// Throws `noSuchGroup` for a group the file lacks and `itemExpired` for an expired item, as
     /// `item(matching:)` does.
     public func items(matching query: Query) throws -> [Item] {
-        try checkScope(query.group)
+        try holder.requireReach(query.group)
         return try withKeys {
             let vault = try readSnapshot()
             try vault.requireExisting(query.group)
@@ -72,7 +72,7 @@ extension Vault {
     /// for it alone when that error concerns the query (`itemNotFound`, `ambiguous`, `noSuchGroup`).
     /// Every other error (locked, corrupted, expired, out of scope) is thrown for the lot.
     public func items(for queries: [Query]) throws -> [Result<Item, VaultError>] {
-        for query in queries { try checkScope(query.group) }
+        for query in queries { try holder.requireReach(query.group) }
         let lookupsOnly = queries.allSatisfy { $0.indexCheck == .lookupsOnly }
         return try withKeys {
             let vault = try readSnapshot(checking: lookupsOnly ? .lookupsOnly : .everyBucket)
@@ -83,7 +83,7 @@ extension Vault {
     /// The trashed items that match `query` (oldest deletion last), of the groups the keys at hand
     /// open, and how many trashed items those keys cannot open (locked or bound to another device).
     public func trash(matching query: Query) throws -> (items: [TrashedItem], locked: Int) {
-        try checkScope(query.group)
+        try holder.requireReach(query.group)
         return try withKeys {
             let vault = try readSnapshot()
             try vault.requireExisting(query.group)
@@ -169,7 +169,7 @@ extension Vault {
             switch source {
             case .identity, .scoped: return false
             default:
-                guard try readSnapshot().keys.masterKey != nil else { throw VaultError.locked(nil) }
+                guard try readSnapshot().keys.isOwners else { throw VaultError.locked(nil) }
                 return true
             }
         }
@@ -179,7 +179,7 @@ extension Vault {
     /// credential's or scoped member's (`ownerOnly(.mergeVault)`, `scopedMemberCannot`); with no
     /// keys yet, the unlockers are asked as for any read.
     public func requireKeysThatMerge() throws {
-        try requireOwner(.mergeVault)
+        try holder.requireUnscoped(.mergeVault)
         try withKeys {
             guard try readSnapshot().keys.fullKeys != nil else { throw VaultError.locked(nil) }
         }
@@ -187,7 +187,7 @@ extension Vault {
 
     /// The members, by name. The owner (or a full member) only: the roster is sealed under the wrap key.
     public func members() throws -> [MemberSummary] {
-        try requireOwner(.listMembers)
+        try holder.requireUnscoped(.listMembers)
         return try withKeys {
             let vault = try readSnapshot()
             guard vault.keys.isFull else { throw VaultError.locked(nil) }
@@ -207,12 +207,12 @@ extension Vault {
     /// owner's keys, whose header MAC vouches for the key: a member cannot learn it from a file
     /// that anyone who can write it could have made, so it is given to them from here.
     public func trustFingerprint() throws -> String {
-        try requireOwner(.printTrustFingerprint)
+        try holder.requireUnscoped(.printTrustFingerprint)
         return try withKeys {
             let vault = try readSnapshot()
-            guard vault.keys.headerMACKey != nil else { throw VaultError.locked(nil) }
+            guard vault.keys.mayWriteHeader else { throw VaultError.locked(nil) }
             guard vault.file.version >= 2 else { throw VaultError.upgradeNeeded(path: location.path, byOwner: true) }
-            return Snapshot.trustFingerprint(of: vault.file.trustPublicKey)
+            return vault.file.trustPublicKey.fingerprint
         }
     }
 
@@ -256,7 +256,7 @@ extension Vault {
     /// records that are damaged (both counted in the outcome). Needs the owner's or a full member's keys.
     public func exportableItems(matching query: Query = Query(),
                                 where include: (ItemAttributes) -> Bool = { _ in true }) throws -> (items: [Item], outcome: ExportOutcome) {
-        try requireOwner(.exportItems)
+        try holder.requireUnscoped(.exportItems)
         return try withKeys {
             try Transfer.exportable(matching: query, where: include, in: try readSnapshot(), progress: configuration.progress)
         }
@@ -266,7 +266,7 @@ extension Vault {
     /// a full member's: the ledger is sealed under the group keys (`ownerOnly` or
     /// `scopedMemberCannot` otherwise).
     public func grants() throws -> [GrantEntry] {
-        try requireOwner(.listGrants)
+        try holder.requireUnscoped(.listGrants)
         return try withKeys {
             try readSnapshot().grantLedger().map(GrantEntry.init)
         }
@@ -370,7 +370,7 @@ extension Vault {
     /// (or a full member's): what each member or credential could open (`ExposureHistory.reading`).
     /// `currentCommits`: the commits whose file is the current file byte for byte.
     public func exposureHistory(_ history: some Sequence<VaultFileVersion>, currentCommits: [String]) throws -> ExposureHistory {
-        try requireOwner(.readExposure)
+        try holder.requireUnscoped(.readExposure)
         return try withKeys {
             try ExposureHistory.reading(history, currentCommits: currentCommits, current: try readSnapshot(), source: source,
                                         path: location.path)

@@ -14,7 +14,7 @@ extension Vault {
     /// Nothing of either side is recorded as seen: git may abort the merge and put the older file back.
     public func merge(base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
                       kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> MergeReport {
-        try requireOwner(.mergeVault)
+        try holder.requireUnscoped(.mergeVault)
         let outcome = try withWriterLock {
             try withKeys {
                 let sides = try reader.openMergeSides(base: base, ours: ours, theirs: theirs, origins: origins)
@@ -35,9 +35,9 @@ extension Vault {
     /// chosen side had deleted the item, none. Throws `noConflict` when it has none.
     @discardableResult
     public func resolve(matching query: Query, keeping side: MergeSide) throws -> Resolution {
-        try checkScope(query.group, writing: true)
+        try holder.requireReach(query.group, writing: true)
         return try transaction { vault in
-            try Conflicts.resolve(matching: query, keeping: side, in: &vault) { try checkScope($0, writing: true) }
+            try Conflicts.resolve(matching: query, keeping: side, in: &vault) { try holder.requireReach($0, writing: true) }
         }
     }
 
@@ -48,7 +48,7 @@ extension Vault {
     /// when `destination` exists. This vault is only read.
     @discardableResult
     public func copy(to destination: VaultLocation, kdf: Scrypt.Parameters = .interactive) throws -> Int {
-        try requireTrustKey(.copyVault)
+        try holder.requireTrustKey(.copyVault)
         let secret = try unlockSecretAtHand()
         guard try !destination.exists else { throw VaultError.vaultExists(path: destination.path) }
         return try withKeys {
@@ -64,14 +64,14 @@ extension Vault {
     /// replaces becomes revision 1, so a second undo goes back. Throws `noRevision` when the item keeps none.
     @discardableResult
     public func undo(matching query: Query) throws -> ItemAttributes {
-        try checkScope(query.group, writing: true)
+        try holder.requireReach(query.group, writing: true)
         return try transaction { vault in try itemChanges.undo(matching: query, in: &vault) }
     }
 
     /// Sets (or, with nil, clears) the names `group`'s items may set: a team log entry, which raises
     /// the key epoch. The owner's alone: a member's identity or a scoped credential is refused (30).
     public func setAllowedEnvNames(_ allowed: AllowedEnvNames?, for group: AccessGroup) throws {
-        try requireTrustKey(.allowEnvNames)
+        try holder.requireTrustKey(.allowEnvNames)
         try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
             guard vault.file.teamLog?.allowedEnvNames()[id] != allowed else { return }
@@ -95,20 +95,20 @@ extension Vault {
     /// item of its name was added since.
     @discardableResult
     public func undelete(matching query: Query) throws -> ItemAttributes {
-        try checkScope(query.group, writing: true)
+        try holder.requireReach(query.group, writing: true)
         return try transaction { vault in try itemChanges.undelete(matching: query, in: &vault) }
     }
 
     /// Empties the trash of `group` (nil: every group the keys at hand may write); returns how many items went.
     @discardableResult
     public func emptyTrash(group: AccessGroup?) throws -> Int {
-        try checkScope(group, writing: true)
+        try holder.requireReach(group, writing: true)
         return try transaction { vault in try ItemChanges.emptyTrash(group: group, in: &vault) }
     }
 
     /// Creates an empty group with a fresh key. Throws `groupExists` when it exists.
     public func createGroup(_ group: AccessGroup) throws {
-        try requireOwner(.createGroups)
+        try holder.requireUnscoped(.createGroups)
         try transaction { vault in
             guard try vault.groupID(for: group, creating: false) == nil else { throw VaultError.groupExists(group) }
             _ = try vault.groupID(for: group, creating: true)
@@ -118,7 +118,7 @@ extension Vault {
     /// Deletes a group with its key and every item in it; returns how many items went with it.
     @discardableResult
     public func deleteGroup(_ group: AccessGroup) throws -> GroupDeletion {
-        try requireTrustKey(.deleteGroups)
+        try holder.requireTrustKey(.deleteGroups)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
             return try vault.removeGroup(id)
@@ -129,7 +129,7 @@ extension Vault {
     /// credential granted for it stops working. Returns how many items were re-sealed.
     @discardableResult
     public func revoke(group: AccessGroup) throws -> Int {
-        try requireTrustKey(.revokeCredentials)
+        try holder.requireTrustKey(.revokeCredentials)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
             return try vault.rotateGroupKey(id, progress: configuration.progress)
@@ -138,7 +138,7 @@ extension Vault {
 
     /// Adds a keyslot that opens with the content of a key file; refuses a key file that already opens the vault.
     public func addKeyFile(_ content: SecretBytes) throws {
-        try requireKeyslotSecret(.changeKeyslots)
+        try holder.requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             if try vault.keyslotOpening(kind: .keyFile, with: content) {
                 throw VaultError.invalidValue(.keyFileAlreadyOpens)
@@ -184,7 +184,7 @@ extension Vault {
 
     /// Adds a desktop-keyring keyslot that `key` opens; a vault has at most one.
     public func addKeyringSlot(_ key: SecretBytes) throws {
-        try requireKeyslotSecret(.changeKeyslots)
+        try holder.requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             guard !vault.hasKeyslot(.desktopKeyring) else {
                 throw VaultError.invalidValue(.keyringSlotExists)
@@ -223,7 +223,7 @@ extension Vault {
         if readOnly, groups.isEmpty {
             throw VaultError.invalidValue(.readOnlyMemberWithoutGroups)
         }
-        try requireTrustKey(.addMembers)
+        try holder.requireTrustKey(.addMembers)
         let add = { (vault: inout WorkingCopy) throws -> MemberSummary in
             let member = try vault.addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly, addedAt: self.host.now())
             return try MemberSummary(member, in: vault)
@@ -244,7 +244,7 @@ extension Vault {
     /// again to the new keys. The owner's only: it raises the key epoch (`requireTrustKey`).
     public func removeMember(named name: String, kdf: Scrypt.Parameters = .interactive,
                              confirm: (RekeyPlan) throws -> Void) throws -> MemberRemoval {
-        try requireTrustKey(.removeMembers)
+        try holder.requireTrustKey(.removeMembers)
         let existing = try members()
         guard let shown = existing.first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
         if shown.groups == nil {
@@ -263,7 +263,7 @@ extension Vault {
     /// when the items it would remove now are not those.
     public func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
         // A whole group wiped gets a new key, which raises the key epoch: the owner's alone (said before any preview).
-        if filter.selectsWholeGroups { try requireTrustKey(.wipeWholeGroups) } else { try requireOwner(.wipeItems) }
+        if filter.selectsWholeGroups { try holder.requireTrustKey(.wipeWholeGroups) } else { try holder.requireUnscoped(.wipeItems) }
         if dryRun {
             return try withKeys {
                 let vault = try readSnapshot()
@@ -282,7 +282,7 @@ extension Vault {
     /// is (not converted) and the grant not recorded.
     /// `readOnly` leaves out the keys a change needs; `expires` is checked when it is used.
     public func grant(groups: [AccessGroup], readOnly: Bool, expires: Date?) throws -> ScopedCredential {
-        try requireOwner(.grantCredentials)
+        try holder.requireUnscoped(.grantCredentials)
         let issued = host.now()
         // A file from before the ledger is not converted by a grant: its grant is not recorded.
         let recorded = try withKeys { try readSnapshot().file.version >= VaultFile.version }
@@ -316,8 +316,8 @@ extension Vault {
     func renewKeys<T>(_ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
                       then: (inout WorkingCopy) throws -> T) throws -> (result: T, renewal: KeyRenewal) {
         switch renewed {
-        case .vault: try requireTrustKey(.rekeyVault)
-        case .groups: try requireTrustKey(.revokeCredentials)
+        case .vault: try holder.requireTrustKey(.rekeyVault)
+        case .groups: try holder.requireTrustKey(.revokeCredentials)
         }
         return try rekeying.renewKeys(renewed, freshHistory: freshHistory, kdf: kdf, confirm: confirm, then: then)
     }
@@ -357,13 +357,13 @@ extension Vault {
     /// are replaced (`Rekeying.rekey`). The owner's only.
     func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
                carryingSessions: Bool = false, first: (inout WorkingCopy) throws -> Void) throws -> RekeyOutcome {
-        try requireTrustKey(.rekeyVault)
+        try holder.requireTrustKey(.rekeyVault)
         return try rekeying.rekey(kdf: kdf, confirm: confirm, keepingTrustKey: keepingTrustKey, carryingSessions: carryingSessions, first: first)
     }
 
     /// One change to the keyslots, then the master key rotated when it can (`Rekeying.changeKeyslots`); not with an identity.
     func changeKeyslots(_ change: (inout WorkingCopy) throws -> [(Keyslot, KeyslotSecret)]) throws -> Bool {
-        try requireKeyslotSecret(.changeKeyslots)
+        try holder.requireKeyslotSecret(.changeKeyslots)
         return try rekeying.changeKeyslots(change)
     }
 
@@ -385,7 +385,7 @@ extension Vault {
     /// Throws `invalidValue` for a reason over 1 000 bytes.
     public func acceptExposure(itemID: String, reason: String) throws -> ExposureAcceptance {
         try ExposureAcceptances.checkReason(reason)
-        try requireTrustKey(.acceptExposure)
+        try holder.requireTrustKey(.acceptExposure)
         return try withKeys {
             try ExposureAcceptances(of: location).accept(itemID: itemID, reason: reason, in: try readSnapshot(), now: host.now())
         }
@@ -394,7 +394,7 @@ extension Vault {
     /// Converts a v1 vault file to format v2 (keeping the v1 file as `<vault>.v1.bak`); in a git
     /// work tree too. Needs the owner's keys. A v2 file is left as it is (`Maintenance.upgrade`).
     public func upgrade() throws -> UpgradeOutcome {
-        try requireOwner(.upgradeFormat)
+        try holder.requireUnscoped(.upgradeFormat)
         return try maintenance.upgrade()
     }
 
@@ -402,7 +402,7 @@ extension Vault {
     /// state directory (`Maintenance.quarantineDamagedGroups`). Needs the owner's keys. Returns the
     /// groups quarantined and the kept file's path (nil when none was damaged).
     public func quarantineDamagedGroups() throws -> (groups: [String], keptAt: String?) {
-        try requireTrustKey(.quarantineDamagedGroups)
+        try holder.requireTrustKey(.quarantineDamagedGroups)
         return try maintenance.quarantineDamagedGroups()
     }
 
@@ -415,7 +415,7 @@ extension Vault {
     /// dates. An item whose group, service and account exist follows `policy`;
     /// with `.fail`, one conflict imports nothing.
     public func importBundle(at path: String, credential: UnlockSecret, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
-        try requireOwner(.importItems)
+        try holder.requireUnscoped(.importItems)
         return try importItems(try Transfer.items(ofBundleAt: path, credential: credential), onConflict: policy)
     }
 
@@ -431,7 +431,7 @@ extension Vault {
     /// `policy`; with `.fail`, one conflict imports nothing. Throws `invalidValue` for an item no
     /// backend stores, importing nothing.
     public func importItems(_ items: [Item], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
-        try requireOwner(.importItems)
+        try holder.requireUnscoped(.importItems)
         return try transaction { vault in
             try Transfer.add(items, onConflict: policy, to: &vault, progress: configuration.progress)
         }

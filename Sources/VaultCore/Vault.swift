@@ -64,13 +64,10 @@ public final class Vault: ItemStore, FileVaultFeatures {
 
     /// The scoped credential the vault is opened with, if any.
     /// For an identity, the keys of the scoped member whose slot it opens (nil for a full member).
-    public var scopedCredential: ScopedCredential? {
-        switch source {
-        case .scoped(let credential): return credential
-        case .identity: return try? memberKeys()
-        default: return nil
-        }
-    }
+    public var scopedCredential: ScopedCredential? { try? holder.scope() }
+
+    /// Who holds the keys at hand: what the authority checks ask (`KeyHolder`).
+    var holder: KeyHolder { KeyHolder(source, memberSlot: memberKeys) }
 
     /// What the identities at hand open: nil for a full member, else the scoped member's keys as a
     /// credential (`SnapshotReader.memberKeys`).
@@ -202,7 +199,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// The attributes of every item that matches `query` (no secrets), in file order.
     /// An empty result is not an error.
     public func attributes(matching query: Query) throws -> [ItemAttributes] {
-        try checkScope(query.group)
+        try holder.requireReach(query.group)
         return try withKeys {
             let vault = try readSnapshot()
             try vault.requireExisting(query.group)
@@ -215,7 +212,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// When there is a way to ask for a credential, it asks rather than leave items out.
     /// Groups whose index fails its MAC are left out and named: the others list as usual.
     public func listing(matching query: Query) throws -> (items: [ItemAttributes], locked: Int, damagedGroups: [AccessGroup]) {
-        try checkScope(query.group)
+        try holder.requireReach(query.group)
         return try withKeys {
             let vault = try readSnapshot()
             try vault.requireExisting(query.group)
@@ -231,7 +228,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// Throws `itemNotFound` when none matches, `ambiguous` (listing them) when
     /// several do, and `itemExpired` when its expiry date has come.
     public func item(matching query: Query) throws -> Item {
-        try checkScope(query.group)
+        try holder.requireReach(query.group)
         return try withKeys {
             try openItem(matching: query, in: try readSnapshot(checking: query.indexCheck))
         }
@@ -258,7 +255,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     @discardableResult
     public func add(_ new: NewItem, replaceExisting: Bool = false) throws -> AddOutcome {
         try Vault.validate(new)
-        try checkScope(new.group, writing: true)
+        try holder.requireReach(new.group, writing: true)
         return try transaction { vault in try itemChanges.add(new, replaceExisting: replaceExisting, in: &vault) }
     }
 
@@ -268,7 +265,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     public func update(matching query: Query, with change: ItemChange) throws -> ItemAttributes {
         if let secret = change.secret { try Vault.validateSecret(secret) }
         try Vault.validate(change.details)
-        try checkScope(query.group, writing: true)
+        try holder.requireReach(query.group, writing: true)
         return try transaction { vault in try itemChanges.update(matching: query, with: change, in: &vault) }
     }
 
@@ -289,8 +286,8 @@ public final class Vault: ItemStore, FileVaultFeatures {
             try Vault.validateAttribute("service", toService)
         }
         if let toAccount { try Vault.validateAttribute("account", toAccount) }
-        try checkScope(query.group, writing: true)
-        try checkScope(toGroup, writing: true)
+        try holder.requireReach(query.group, writing: true)
+        try holder.requireReach(toGroup, writing: true)
         return try transaction { vault in
             try itemChanges.move(matching: query, toService: toService, toAccount: toAccount, toGroup: toGroup,
                                  keepingHistory: keepingHistory, in: &vault)
@@ -317,7 +314,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// what `newValue` makes of the item, in one transaction.
     private func replace(_ field: SealedField?, matching query: Query, keepingPrevious: Bool,
                          by newValue: (Item) throws -> SecretBytes?) throws -> Item {
-        try checkScope(query.group, writing: true)
+        try holder.requireReach(query.group, writing: true)
         return try transaction { vault in
             try itemChanges.replace(field, matching: query, keepingPrevious: keepingPrevious, by: newValue, in: &vault)
         }
@@ -334,7 +331,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// query that matches several items throws `ambiguous` and deletes nothing.
     @discardableResult
     public func delete(matching query: Query, allMatching: Bool = false) throws -> [ItemAttributes] {
-        try checkScope(query.group, writing: true)
+        try holder.requireReach(query.group, writing: true)
         return try transaction { vault in try itemChanges.delete(matching: query, allMatching: allMatching, in: &vault) }
     }
 

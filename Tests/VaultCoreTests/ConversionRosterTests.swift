@@ -21,7 +21,7 @@ import VaultCrypto
         try owner.addMember(name: "mallory", recipient: malloryIdentity.recipient, groups: [], readOnly: false)
         try owner.addMember(name: "carol", recipient: carol.recipient, groups: [], readOnly: false)
         let pin = try owner.trustFingerprint()
-        var trustKey: SecretBytes?
+        var trustKey: TrustKey?
         _ = try? owner.transaction { vault -> Void in
             try vault.unwrapTrustKey()
             trustKey = vault.trustKey
@@ -35,7 +35,7 @@ import VaultCrypto
             vault.file.teamLog = nil
             vault.file.writeID = []
             vault.file.memberRemovals = []
-            vault.file.trustSignature = try Ed25519.sign(TrustFields(of: vault.file).statement(vaultID: vault.file.vaultID), privateKey: key)
+            vault.file.trustSignature = try key.sign(TrustFields(of: vault.file).statement(vaultID: vault.file.vaultID))
             vault.trustAsRead = TrustFields(of: vault.file)
         }
         #expect(try VaultFile.decode(fileBytes(location.path)).file.version == 2)

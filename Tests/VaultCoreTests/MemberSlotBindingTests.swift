@@ -27,7 +27,7 @@ import VaultCrypto
         let signingKey = try #require(vault.signingKey, "opening with a full member's identity unwraps the signing key")
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
-        file.headerSignature = try Ed25519.sign(AAD.headerSignature(header: parameters + checksum), privateKey: signingKey)
+        file.headerSignature = try signingKey.sign(AAD.headerSignature(header: parameters + checksum))
         let headerMAC = HMAC.sha256(key: headerMACKey.secret, data: parameters + checksum)
         return StoredBytes.joined(file.encodePieces(parameters: parameters, checksum: checksum, headerMAC: headerMAC))
     }

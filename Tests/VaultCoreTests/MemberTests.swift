@@ -232,7 +232,7 @@ import Glibc
         #expect(alice.object?["name"] as? String == "alice" && alice.object?["kind"] as? String == "full")
         #expect(alice.object?["header_mac_key"] as? String == hex(fullKeys.headerMACKey))
         #expect(alice.object?["wrap_key"] as? String == hex(fullKeys.wrapKey))
-        #expect(alice.object?["trust_fingerprint"] as? String == Snapshot.trustFingerprint(of: file.trustPublicKey))
+        #expect(alice.object?["trust_fingerprint"] as? String == file.trustPublicKey.fingerprint)
 
         let ci = try run(runner)
         #expect(ci.status == 0, "\(ci.stderr)")

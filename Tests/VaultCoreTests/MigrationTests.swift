@@ -95,7 +95,7 @@ import Glibc
         let location = copyVector(2, into: dir)
         var vault = WorkingCopy(try Snapshot.unlock(fileBytes(location.path), secret: Self.passphrase, deviceKey: nil, path: location.path))
         vault.trustKey = nil
-        vault.file.trustPublicKey = try Ed25519.publicKey(of: SecretBytes(random: Ed25519.keySize))
+        vault.file.trustPublicKey = try TrustKey.random().publicKey()
         #expect(throws: VaultError.corrupted(path: location.path, detail: .violates(.trustKeyNotTheHeaders))) {
             try vault.unwrapTrustKey()
         }

@@ -123,9 +123,9 @@ import VaultCrypto
             log.append(.rekeyed(trustKeyReplaced: false), keyEpoch: file.keyEpoch)
             file.teamLog = log
             guard ownTrustKey else { return }
-            let key = SecretBytes(random: Ed25519.keySize)
-            file.trustPublicKey = try Ed25519.publicKey(of: key)
-            file.trustSignature = try Ed25519.sign(TrustFields(of: file).statement(vaultID: file.vaultID), privateKey: key)
+            let key = TrustKey.random()
+            file.trustPublicKey = try key.publicKey()
+            file.trustSignature = try key.sign(TrustFields(of: file).statement(vaultID: file.vaultID))
         }
     }
 

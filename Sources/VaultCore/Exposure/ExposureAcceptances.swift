@@ -28,7 +28,7 @@ struct ExposureAcceptances {
         guard let trustKey = vault.trustKey else { throw VaultError.trustKeyNeeded(.acceptExposure) }
         let acceptance = ExposureAcceptance(itemID: itemID, acceptedAt: Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000),
                                             reason: reason)
-        let signature = try Ed25519.sign(acceptance.signedMessage(vaultID: vault.file.vaultID), privateKey: trustKey)
+        let signature = try trustKey.sign(acceptance.signedMessage(vaultID: vault.file.vaultID))
         var text = FileSystem.exists(path) ? try FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)) : []
         text += Array(acceptance.line(signature: signature).utf8)
         try FileSystem.replaceAtomically(text, at: path, directory: directory)
@@ -46,8 +46,7 @@ struct ExposureAcceptances {
         var accepted: [ExposureAcceptance] = [], unverified = 0
         for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where !line.isEmpty {
             guard let (acceptance, signature) = ExposureAcceptance.parse(line),
-                  Ed25519.isValid(signature: signature, of: acceptance.signedMessage(vaultID: vault.file.vaultID),
-                                  publicKey: vault.file.trustPublicKey) else {
+                  vault.file.trustPublicKey.isValid(signature: signature, of: acceptance.signedMessage(vaultID: vault.file.vaultID)) else {
                 unverified += 1
                 continue
             }

@@ -69,8 +69,8 @@ enum AAD {
     /// The vault's trust key wrapped under TWK: "trust key" ‖ vault id ‖ its public key (TP). Only the
     /// master key gives TWK, so a trust key that opens with TP in its AAD is the one the owner sealed
     /// with TP: no public key is derived on opening (an Ed25519 scalar multiplication).
-    static func trustKey(vaultID: [UInt8], publicKey: [UInt8]) -> [UInt8] {
-        Array("trust key".utf8) + vaultID + publicKey
+    static func trustKey(vaultID: [UInt8], publicKey: TrustPublicKey) -> [UInt8] {
+        Array("trust key".utf8) + vaultID + publicKey.bytes
     }
 
     /// The trust key's AAD in vaults written before 2026-11-25: "trust key" ‖ vault id. Read only.
@@ -80,25 +80,25 @@ enum AAD {
 
     /// What the trust key signs: "vault v2 trust statement" ‖ vault id ‖ u64 key epoch ‖ the signing
     /// public key ‖ SHA-256 of the sealed member removals (as the header holds them, empty or not).
-    static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8], memberRemovals: [UInt8]) -> [UInt8] {
+    static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: SigningPublicKey, memberRemovals: [UInt8]) -> [UInt8] {
         var w = ByteWriter(capacity: 112)
         w.raw(KeyLabel.trustStatementV2.bytes)
         w.raw(vaultID)
         w.u64(keyEpoch)
-        w.raw(signingPublicKey)
+        w.raw(signingPublicKey.bytes)
         w.raw(SHA256.hash(memberRemovals))
         return w.bytes
     }
 
     /// What the trust key signs in format v3: "vault v3 trust statement" ‖ vault id ‖ u64 key epoch
     /// ‖ the signing public key ‖ the team log's head ‖ SHA-256 of the member slots as the header holds them.
-    static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: [UInt8], teamLogHead: [UInt8],
+    static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: SigningPublicKey, teamLogHead: [UInt8],
                                memberSlots: [UInt8]) -> [UInt8] {
         var w = ByteWriter(capacity: 144)
         w.raw(KeyLabel.trustStatementV3.bytes)
         w.raw(vaultID)
         w.u64(keyEpoch)
-        w.raw(signingPublicKey)
+        w.raw(signingPublicKey.bytes)
         w.raw(teamLogHead)
         w.raw(SHA256.hash(memberSlots))
         return w.bytes

@@ -65,13 +65,13 @@ struct VaultFile {
     var hasTeamLog: Bool { version >= 3 }
     /// v2: the key epoch's signing key (Ed25519), after the member slots: its public key, and its
     /// private key sealed under WK (the owner and full members sign headers with it).
-    var signingPublicKey: [UInt8] = []
+    var signingPublicKey = SigningPublicKey(bytes: [])
     var wrappedSigningKey: [UInt8] = []
     /// v2: the vault's trust key (Ed25519), after the signing key: its public key, whose SHA-256 is
     /// the trust fingerprint readers pin; its private key sealed under TWK, which only the master
     /// key derives (the owner's); and its signature of the trust statement (vault id, key epoch,
     /// signing public key), which vouches for this epoch's signing key.
-    var trustPublicKey: [UInt8] = []
+    var trustPublicKey = TrustPublicKey(bytes: [])
     var wrappedTrustKey: [UInt8] = []
     var trustSignature: [UInt8] = []
     /// v2: the Ed25519 signature of the header parameters and checksum under the signing key, after the header MAC.
@@ -130,9 +130,9 @@ struct VaultFile {
         for slot in keyslots { slot.encode(into: &w) }
         w.raw(encodedMemberSlots)
         if let teamLog { teamLog.encode(into: &w) } else { w.lengthPrefixed(memberRemovals) }
-        w.raw(signingPublicKey)
+        w.raw(signingPublicKey.bytes)
         w.raw(wrappedSigningKey)
-        w.raw(trustPublicKey)
+        w.raw(trustPublicKey.bytes)
         w.raw(wrappedTrustKey)
         w.raw(trustSignature)
         w.u8(UInt8(classes.count))
@@ -295,8 +295,8 @@ struct VaultFile {
         var keyslots: [Keyslot] = []
         for _ in 0..<slotCount { keyslots.append(try Keyslot.decode(from: &r)) }
         var members: [MemberSlot] = []
-        var signingPublicKey: [UInt8] = [], wrappedSigningKey: [UInt8] = []
-        var trustPublicKey: [UInt8] = [], wrappedTrustKey: [UInt8] = [], trustSignature: [UInt8] = []
+        var signingPublicKey = SigningPublicKey(bytes: []), wrappedSigningKey: [UInt8] = []
+        var trustPublicKey = TrustPublicKey(bytes: []), wrappedTrustKey: [UInt8] = [], trustSignature: [UInt8] = []
         var memberRemovals: [UInt8] = []
         var teamLog: TeamLog?
         if version >= 2 {
@@ -310,9 +310,9 @@ struct VaultFile {
                 memberRemovals = Array(try r.lengthPrefixed(limit: 2 + 1024 * 64 + 28))
                 guard memberRemovals.isEmpty || memberRemovals.count > 28 else { throw MalformedInput(.violates(.memberRemovalsShorterThanSeal)) }
             }
-            signingPublicKey = Array(try r.raw(Ed25519.keySize))
+            signingPublicKey = SigningPublicKey(bytes: Array(try r.raw(Ed25519.keySize)))
             wrappedSigningKey = Array(try r.raw(wrappedKeySize))
-            trustPublicKey = Array(try r.raw(Ed25519.keySize))
+            trustPublicKey = TrustPublicKey(bytes: Array(try r.raw(Ed25519.keySize)))
             wrappedTrustKey = Array(try r.raw(wrappedKeySize))
             trustSignature = Array(try r.raw(Ed25519.signatureSize))
         }

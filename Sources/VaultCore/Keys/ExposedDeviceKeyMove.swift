@@ -52,7 +52,7 @@ struct ExposedDeviceKeyMove {
     /// pending; see `finish`) in the same write as
     /// the change. Returns how many items were re-sealed, or nil when nothing moved.
     func moveOff(_ vault: inout WorkingCopy) throws -> Int? {
-        guard reads.usesExposedDeviceKey, vault.keys.masterKey != nil else { return nil }
+        guard reads.usesExposedDeviceKey, vault.keys.isOwners else { return nil }
         let newKey = try DeviceKeyStore.createPending(vaultID: vault.file.vaultID, host: host)
         return try vault.rebind(toDeviceKey: newKey)
     }

@@ -56,9 +56,6 @@ struct KeyRing {
         self.deviceKey = deviceKey
     }
 
-    /// Whether the ring holds every group and class key: the owner's or a full member's.
-    var isFull: Bool { wrapKey != nil }
-
     /// What a full member's slot carries: the keys of a full ring but the master key (v2 only).
     var fullMemberKeys: FullMemberKeys? {
         guard formatVersion >= 2, let headerMACKey, let wrapKey else { return nil }

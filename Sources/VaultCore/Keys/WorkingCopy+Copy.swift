@@ -10,7 +10,7 @@ extension WorkingCopy {
     /// Needs the owner's ring; an item bound to another machine throws `boundToAnotherDevice`
     /// (it cannot be sealed again here).
     mutating func independentCopy(vaultID: [UInt8], keyslot: KeyslotSecret, deviceKey: DeviceKey, path: String) throws -> WorkingCopy {
-        guard keys.masterKey != nil else { throw VaultError.locked(nil) }
+        guard keys.isOwners else { throw VaultError.locked(nil) }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         let trashed = try openTrash().records
         var copy = try WorkingCopy.createWithoutGroups(vaultID: vaultID, keyslot: keyslot, deviceKey: deviceKey, path: path,

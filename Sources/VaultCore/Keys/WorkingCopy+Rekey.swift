@@ -30,7 +30,7 @@ extension WorkingCopy {
     /// re-sealed here).
     mutating func rekey(keyslots: [KeyslotSecret], newDeviceKey: DeviceKey? = nil, keepingTrustKey: Bool = false) throws {
         try unwrapTrustKey()
-        guard keys.masterKey != nil, let trustKey else { throw VaultError.trustKeyNeeded(.rekeyVault) }
+        guard keys.isOwners, let trustKey else { throw VaultError.trustKeyNeeded(.rekeyVault) }
         guard !keyslots.isEmpty else { throw VaultError.lastKeyslot }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         try carryTombstones(of: file.groups.map(\.groupID))

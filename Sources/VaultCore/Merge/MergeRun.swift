@@ -41,7 +41,7 @@ struct MergeRun {
                                             refusal: .rolledBack(path: path, found: vault.file.keyEpoch, expected: floor))
             }
         }
-        let isOwner = ours.keys.masterKey != nil
+        let isOwner = ours.keys.isOwners
         let plan = try MergePlan(ours: &ours, theirs: &theirs)
         if plan.needsJoin {
             guard isOwner else { throw VaultError.onlyOwnerJoins }

@@ -9,7 +9,7 @@ extension MemberSlot {
         let ephemeral = SecretBytes(random: X25519.keySize)
         let share = try X25519.publicKey(of: ephemeral)
         let shared = try X25519.sharedSecret(privateKey: ephemeral, peer: member.recipient.publicKey)
-        let wmk = try memberWrapKey(shared: shared, share: share, recipient: member.recipient.publicKey, vaultID: vaultID)
+        let wmk = try memberWrapKey(shared: shared, share: share, recipient: member.recipient, vaultID: vaultID)
         var payload = keys.encoded(name: member.name)
         defer { payload.wipeBytes() }
         let keyPart = try AESGCM.seal(SecretBytes(payload.bytes), key: wmk, aad: AAD.memberKeys(vaultID: vaultID, share: share))
@@ -28,7 +28,7 @@ extension MemberSlot {
         } catch {
             throw MalformedInput(.violates(.lowOrderEphemeralShare))
         }
-        let wmk = try MemberSlot.memberWrapKey(shared: shared, share: ephemeralShare, recipient: identity.recipient.publicKey, vaultID: vaultID)
+        let wmk = try MemberSlot.memberWrapKey(shared: shared, share: ephemeralShare, recipient: identity.recipient, vaultID: vaultID)
         guard let payload = try? AESGCM.open(keyPart, key: wmk, aad: AAD.memberKeys(vaultID: vaultID, share: ephemeralShare)) else {
             return nil
         }
@@ -50,7 +50,7 @@ extension MemberSlot {
     }
 
     /// WMK = HKDF-SHA256(X25519 shared secret, salt = ephemeral share ‖ recipient, info = "vault v1 member" ‖ vault id).
-    private static func memberWrapKey(shared: SecretBytes, share: [UInt8], recipient: [UInt8], vaultID: [UInt8]) throws -> SecretBytes {
-        try HKDF.deriveKey(inputKeyMaterial: shared, salt: share + recipient, info: KeyLabel.member.bytes + vaultID)
+    private static func memberWrapKey(shared: SecretBytes, share: [UInt8], recipient: AgeRecipient, vaultID: [UInt8]) throws -> SecretBytes {
+        try HKDF.deriveKey(inputKeyMaterial: shared, salt: share + recipient.publicKey, info: KeyLabel.member.bytes + vaultID)
     }
 }

@@ -4,12 +4,12 @@ import VaultCrypto
 /// (docs/FORMAT.md, "Signing key"), so the owner and full members (who hold WK) sign a write.
 enum SealedSigningKey {
     /// `signingKey` sealed under `wrapKey`.
-    static func seal(_ signingKey: SecretBytes, under wrapKey: WrapKey, vaultID: [UInt8]) throws -> [UInt8] {
-        try AESGCM.seal(signingKey, key: wrapKey.secret, aad: AAD.signingKey(vaultID: vaultID))
+    static func seal(_ signingKey: SigningKey, under wrapKey: WrapKey, vaultID: [UInt8]) throws -> [UInt8] {
+        try AESGCM.seal(signingKey.secret, key: wrapKey.secret, aad: AAD.signingKey(vaultID: vaultID))
     }
 
     /// The signing key in `wrapped`; nil when it does not open (the caller checks it against the header's public key).
-    static func open(_ wrapped: [UInt8], under wrapKey: WrapKey, vaultID: [UInt8]) -> SecretBytes? {
-        try? AESGCM.open(wrapped, key: wrapKey.secret, aad: AAD.signingKey(vaultID: vaultID))
+    static func open(_ wrapped: [UInt8], under wrapKey: WrapKey, vaultID: [UInt8]) -> SigningKey? {
+        (try? AESGCM.open(wrapped, key: wrapKey.secret, aad: AAD.signingKey(vaultID: vaultID))).map(SigningKey.init)
     }
 }

@@ -94,7 +94,7 @@ struct Maintenance {
             let vault = try reader.withKeys { try reader.readSnapshot() }
             let problems = try vault.problemsBeyondOpening()
             if problems.repeatedItemIDs { throw VaultError.corrupted(path: location.path, detail: .violates(.repeatedItemID)) }
-            if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: Snapshot.trustFingerprint(of: vault.file.trustPublicKey)) {
+            if vault.file.version >= 2, !vault.headerIsSigned(byFingerprint: vault.file.trustPublicKey.fingerprint) {
                 throw VaultError.corrupted(path: location.path, detail: .violates(.signaturesUnchecked))
             }
             report.itemCount = vault.file.index.count
@@ -103,7 +103,7 @@ struct Maintenance {
             report.writeGeneration = vault.file.writeGeneration
             report.damagedGroups = vault.damagedGroups.map(\.group.name)
             report.groupsFailingTheirReadMAC = problems.readMACFailures.map(\.name)
-            if vault.keys.wrapKey != nil {
+            if vault.keys.isFull {
                 do {
                     _ = try vault.readMembers()
                 } catch VaultError.corrupted(_, let detail) {
@@ -192,7 +192,7 @@ struct Maintenance {
                 var vault = WorkingCopy(try reader.readSnapshot(writing: true))
                 let from = Int(vault.file.version)
                 guard vault.file.version < VaultFile.version else { return UpgradeOutcome(fromVersion: from, backup: nil) }
-                guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+                guard vault.keys.isOwners else { throw VaultError.locked(nil) }
                 let conversion = try writer.convertIfAllowed(&vault, explicitly: true)
                 do {
                     try writer.commit(&vault)
@@ -217,7 +217,7 @@ struct Maintenance {
         try writer.withWriterLock {
             try reader.withKeys {
                 var vault = WorkingCopy(try reader.readSnapshot(writing: true))
-                guard vault.keys.masterKey != nil else { throw VaultError.locked(nil) }
+                guard vault.keys.isOwners else { throw VaultError.locked(nil) }
                 guard !vault.damagedGroups.isEmpty else { return ([], nil) }
                 _ = try writer.convertIfAllowed(&vault, explicitly: false)
                 let directory = host.stateDirectory + "/quarantine"

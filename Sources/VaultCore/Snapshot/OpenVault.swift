@@ -22,12 +22,12 @@ protocol OpenVault {
     /// The header as read and its MAC: a ring without the header MAC key
     /// (a scoped credential) may write the file only with this header unchanged.
     var storedHeader: (parameters: ArraySlice<UInt8>, mac: [UInt8])? { get }
-    /// The key epoch's signing key (an Ed25519 private key), held with the wrap key: the owner and
+    /// The key epoch's signing key, held with the wrap key: the owner and
     /// full members sign every header they write with it (docs/TEAMS.md, "Trust").
-    var signingKey: SecretBytes? { get }
-    /// The vault's trust key (an Ed25519 private key), held with the master key alone: it signs
+    var signingKey: SigningKey? { get }
+    /// The vault's trust key, held with the master key alone: it signs
     /// the trust statement that vouches for each key epoch's signing key.
-    var trustKey: SecretBytes? { get }
+    var trustKey: TrustKey? { get }
     /// What the header as read vouched for: while a write keeps it, the trust statement read is
     /// kept (a full member's write must). Nil for a vault made or re-keyed in memory.
     var trustAsRead: TrustFields? { get }

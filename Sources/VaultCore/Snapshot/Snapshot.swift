@@ -14,8 +14,8 @@ struct Snapshot: OpenVault {
     let isWritable: Bool
     let scope: Set<GroupID>?
     let storedHeader: (parameters: ArraySlice<UInt8>, mac: [UInt8])?
-    let signingKey: SecretBytes?
-    let trustKey: SecretBytes?
+    let signingKey: SigningKey?
+    let trustKey: TrustKey?
     let trustAsRead: TrustFields?
     let header: [UInt8]
     let damagedGroups: [DamagedGroup]

@@ -24,7 +24,7 @@ struct SnapshotReader {
 
     /// What the identities at hand open: nil for a full member (every key but the trust key), else the
     /// scoped member's keys as a credential. Read from the file once, for the checks made before
-    /// a read (`checkScope`); every read opens the slot again from the file it reads.
+    /// a read (`KeyHolder.requireReach`); every read opens the slot again from the file it reads.
     func memberKeys() throws -> ScopedCredential? {
         guard case .identity(let identities) = source else { return nil }
         if let resolvedMember = reads.resolvedMember { return resolvedMember.credential }
@@ -220,7 +220,7 @@ struct SnapshotReader {
         let source = source
         var before: String?
         let counted = { (seen: SeenCounters) -> SeenCounters in
-            if vault.keys.headerMACKey != nil { return seen.merging(vault.file, groups: groups) }
+            if vault.keys.mayWriteHeader { return seen.merging(vault.file, groups: groups) }
             // An identity's read checked the trust statement (`checkTrust`), which only the trust key signs:
             // its key epoch can be remembered. Nothing else of a header without its MAC can.
             if case .identity = source, vault.file.keyEpoch > seen.keyEpoch { return SeenCounters(keyEpoch: vault.file.keyEpoch) }

@@ -1,12 +1,7 @@
 import VaultCrypto
 
-// The trust fingerprint readers pin, and whether a header is signed under it (docs/TEAMS.md, "Trust").
+// Whether a header is signed under the trust fingerprint readers pin (docs/TEAMS.md, "Trust").
 extension OpenVault {
-    /// The SHA-256 of the vault's trust public key, in hex: what `vault trust` prints and readers pin.
-    static func trustFingerprint(of publicKey: [UInt8]) -> String {
-        hex(SHA256.hash(publicKey))
-    }
-
     /// Whether the header as read is signed under the trust key whose fingerprint is `fingerprint`.
     func headerIsSigned(byFingerprint fingerprint: String) -> Bool {
         Self.isSigned(file, header: header, byFingerprint: fingerprint)
@@ -18,9 +13,9 @@ extension OpenVault {
     /// header signature checks under the signing key the statement names.
     static func isSigned(_ file: VaultFile, header: [UInt8], byFingerprint fingerprint: String) -> Bool {
         file.version >= 2 && !header.isEmpty
-            && constantTimeEquals(Array(trustFingerprint(of: file.trustPublicKey).utf8), Array(fingerprint.lowercased().utf8))
+            && constantTimeEquals(Array(file.trustPublicKey.fingerprint.utf8), Array(fingerprint.lowercased().utf8))
             && TrustFields(of: file).areVouchedFor(by: file.trustSignature, vaultID: file.vaultID)
-            && Ed25519.isValid(signature: file.headerSignature, of: AAD.headerSignature(header: header), publicKey: file.signingPublicKey)
+            && file.signingPublicKey.isValid(signature: file.headerSignature, of: AAD.headerSignature(header: header))
     }
 }
 
@@ -30,11 +25,11 @@ extension OpenVault {
 struct TrustFields: Equatable {
     var version: UInt16
     var keyEpoch: UInt64
-    var signingPublicKey: [UInt8]
+    var signingPublicKey: SigningPublicKey
     var teamLogHead: [UInt8]
     var memberSlots: [UInt8]
     var memberRemovals: [UInt8]
-    var trustPublicKey: [UInt8]
+    var trustPublicKey: TrustPublicKey
 
     init(of file: VaultFile) {
         version = file.version
@@ -56,6 +51,6 @@ struct TrustFields: Equatable {
 
     /// Whether `signature` is the trust key's signature of this statement.
     func areVouchedFor(by signature: [UInt8], vaultID: [UInt8]) -> Bool {
-        Ed25519.isValid(signature: signature, of: statement(vaultID: vaultID), publicKey: trustPublicKey)
+        trustPublicKey.isValid(signature: signature, of: statement(vaultID: vaultID))
     }
 }

@@ -6,8 +6,8 @@ extension WorkingCopy {
     /// (whoever held the old wrap key could unwrap the old one). The next write seals it under WK
     /// and has the trust key vouch for it.
     mutating func replaceSigningKey() throws {
-        let key = SecretBytes(random: Ed25519.keySize)
-        file.signingPublicKey = try Ed25519.publicKey(of: key)
+        let key = SigningKey.random()
+        file.signingPublicKey = try key.publicKey()
         signingKey = key
     }
 
@@ -15,8 +15,8 @@ extension WorkingCopy {
     /// v1, and by the re-keys that may drop someone who held the master key (`vault rekey`, a
     /// rotating `passwd`); a member's removal keeps it, since no member ever holds it.
     mutating func replaceTrustKey() throws {
-        let key = SecretBytes(random: Ed25519.keySize)
-        file.trustPublicKey = try Ed25519.publicKey(of: key)
+        let key = TrustKey.random()
+        file.trustPublicKey = try key.publicKey()
         trustKey = key
     }
 
@@ -27,7 +27,7 @@ extension WorkingCopy {
     mutating func unwrapSigningKey() throws {
         guard file.version >= 2, signingKey == nil, let wrapKey = keys.wrapKey else { return }
         let opened = SealedSigningKey.open(file.wrappedSigningKey, under: wrapKey, vaultID: file.vaultID)
-        guard let opened, try Ed25519.publicKey(of: opened) == file.signingPublicKey else { throw unwrapFailure(.signingKeyNotTheHeaders) }
+        guard let opened, try opened.publicKey() == file.signingPublicKey else { throw unwrapFailure(.signingKeyNotTheHeaders) }
         signingKey = opened
     }
 
@@ -41,7 +41,7 @@ extension WorkingCopy {
             return
         }
         let sealedWithoutTP = SealedTrustKey.openSealedWithoutTP(file.wrappedTrustKey, under: trustWrapKey, vaultID: file.vaultID)
-        guard let sealedWithoutTP, try Ed25519.publicKey(of: sealedWithoutTP) == file.trustPublicKey else {
+        guard let sealedWithoutTP, try sealedWithoutTP.publicKey() == file.trustPublicKey else {
             throw unwrapFailure(.trustKeyNotTheHeaders)
         }
         trustKey = sealedWithoutTP
@@ -55,7 +55,7 @@ extension WorkingCopy {
     }
 
     /// The trust key sealed under TWK, with TP in its AAD, into the header.
-    private mutating func sealTrustKey(_ trustKey: SecretBytes, under trustWrapKey: TrustWrapKey) throws {
+    private mutating func sealTrustKey(_ trustKey: TrustKey, under trustWrapKey: TrustWrapKey) throws {
         file.wrappedTrustKey = try SealedTrustKey.seal(trustKey, under: trustWrapKey, vaultID: file.vaultID, publicKey: file.trustPublicKey)
         pending.trustKeySealedWithoutTP = false
     }
@@ -78,6 +78,6 @@ extension WorkingCopy {
             try replaceSigningKey()
         }
         try sealTrustKey(trustKey, under: trustWrapKey)
-        file.trustSignature = try Ed25519.sign(TrustFields(of: file).statement(vaultID: file.vaultID), privateKey: trustKey)
+        file.trustSignature = try trustKey.sign(TrustFields(of: file).statement(vaultID: file.vaultID))
     }
 }

@@ -90,7 +90,7 @@ struct VaultWriter {
                 }
                 if let converted { configuration.onNotice?(.converted(backup: converted.backup)) }
                 if vault.file.trustPublicKey != trustKeyBefore {
-                    configuration.onNotice?(.trustFingerprintChanged(Snapshot.trustFingerprint(of: vault.file.trustPublicKey)))
+                    configuration.onNotice?(.trustFingerprintChanged(vault.file.trustPublicKey.fingerprint))
                 }
                 if let resealed { try exposedDeviceKeyMove.finish(resealed: resealed, vaultID: vault.file.vaultID) }
                 // Changing items changes no grant: the cache and device grants are rewritten only when keys or groups changed.
@@ -119,7 +119,7 @@ struct VaultWriter {
     /// old file), and fails if it cannot complete that record once the file is in place.
     func commit(_ vault: inout WorkingCopy, as write: Write = .change, replacingEpoch replaced: UInt64? = nil) throws {
         if write == .change { try reader.checkBeforeChanging() }
-        let raises = write == .change && vault.keys.headerMACKey != nil && replaced.map { vault.file.keyEpoch > $0 } == true
+        let raises = write == .change && vault.keys.mayWriteHeader && replaced.map { vault.file.keyEpoch > $0 } == true
         // Encoding raises the write generation: the counters recorded are those of the file written.
         let pieces = try vault.encodePieces()
         let file = vault.file, groups = vault.groupsVerifiedByWriteKey
@@ -131,7 +131,7 @@ struct VaultWriter {
         }
         guard write == .change else { return }
         // The owner's roster as written here: what a conversion of a v2 copy is compared with.
-        if vault.keys.masterKey != nil, file.hasTeamLog, !file.members.isEmpty, let members = try? vault.members() {
+        if vault.keys.isOwners, file.hasTeamLog, !file.members.isEmpty, let members = try? vault.members() {
             try? WrittenRoster.record(members, vaultID: file.vaultID, host: host)
         }
         // This file is remembered as the copy of its vault written last here.
@@ -164,7 +164,7 @@ struct VaultWriter {
     /// and outside `vault upgrade` (`explicitly`) the change is refused instead, since teammates may
     /// still run a v1 build. Nil when the file was v2 already.
     func convertIfAllowed(_ vault: inout WorkingCopy, explicitly: Bool) throws -> Conversion? {
-        if vault.file.version == 2, vault.keys.masterKey != nil {
+        if vault.file.version == 2, vault.keys.isOwners {
             if let members = try vault.convertToTeamLog() {
                 try configuration.review(.conversion(of: members, unvouched: WrittenRoster.unvouched(members, vaultID: vault.file.vaultID, host: host)))
             }

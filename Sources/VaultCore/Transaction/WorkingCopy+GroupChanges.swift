@@ -7,7 +7,7 @@ extension WorkingCopy {
     mutating func groupID(for group: AccessGroup, creating: Bool) throws -> GroupID? {
         if let id = keys.groupID(of: group) { return id }
         guard creating else { return nil }
-        guard keys.wrapKey != nil else { throw VaultError.locked(nil) }
+        guard keys.isFull else { throw VaultError.locked(nil) }
         // A random id, never one a deleted group had a moment ago (whose old keys may still sit in a cache).
         let used = Set(file.groups.map(\.groupID))
         var id = GroupID.random()
@@ -109,7 +109,7 @@ extension WorkingCopy {
     /// Removes a group, its key and its items, and raises the key epoch; returns how many items went
     /// with it, and the items of other groups whose conflict versions under its keys went too.
     mutating func removeGroup(_ groupID: GroupID) throws -> GroupDeletion {
-        guard keys.masterKey != nil, let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
+        guard keys.isOwners, let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else {
             throw VaultError.locked(nil)
         }
         let droppedVersions = try dropVersions(sealedIn: groupID)

@@ -17,7 +17,7 @@ extension WorkingCopy {
         guard isWritable else { throw VaultError.locked(nil) }
         precondition(bucketChecks.everyBucket, "a vault opened for lookups only is never written")
         precondition(file.version >= 2, "a v1 file is converted before it is written")
-        precondition(keys.masterKey == nil || file.hasTeamLog, "the owner's write converts a file to the team log first")
+        precondition(!keys.isOwners || file.hasTeamLog, "the owner's write converts a file to the team log first")
         if let damaged = damagedGroups.first {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
         }
@@ -30,14 +30,14 @@ extension WorkingCopy {
         try sealTrash()
         try sealTombstones()
         try sealGrantLedger()
-        let isOwner = keys.headerMACKey != nil
-        if isOwner { try unwrapSigningKey() }
-        if isOwner { try refreshMemberSlots() }
-        if isOwner { try sealTeamLog() }
-        if isOwner { file.writeGeneration += 1 }
-        if isOwner, file.hasTeamLog { file.writeID = SecureRandom.bytes(VaultFile.writeIDSize) }
+        let writesHeader = keys.mayWriteHeader
+        if writesHeader { try unwrapSigningKey() }
+        if writesHeader { try refreshMemberSlots() }
+        if writesHeader { try sealTeamLog() }
+        if writesHeader { file.writeGeneration += 1 }
+        if writesHeader, file.hasTeamLog { file.writeID = SecureRandom.bytes(VaultFile.writeIDSize) }
         // Groups a scoped writer does not hold keep their section: their entries cannot have changed.
-        let remade = file.groups.indices.filter { isOwner || (scope?.contains(file.groups[$0].groupID) ?? false) }
+        let remade = file.groups.indices.filter { writesHeader || (scope?.contains(file.groups[$0].groupID) ?? false) }
         var wanted: [GroupID: (bucketCount: Int, buckets: Set<Int>?)] = [:]
         let entryCounts = file.index.entryCounts()
         for slot in remade {
@@ -60,7 +60,7 @@ extension WorkingCopy {
             file.sections[slot].readMAC = try keys.groupMAC(.read, groupID: groupID, context: context, bucketDigests: digests, listings: file.listings)
             groupsVerifiedByWriteKey.insert(groupID)
         }
-        if isOwner {
+        if writesHeader {
             try signTrustStatement()
             try sealTrustKeyWithTPIfNeeded()
             guard let signingKey, let wrapKey = keys.wrapKey else { throw VaultError.locked(nil) }
@@ -68,8 +68,8 @@ extension WorkingCopy {
         }
         let parameters = file.encodeHeaderParameters()
         let checksum = SHA256.hash(parameters)
-        if let signingKey, isOwner {
-            file.headerSignature = try Ed25519.sign(AAD.headerSignature(header: parameters + checksum), privateKey: signingKey)
+        if let signingKey, writesHeader {
+            file.headerSignature = try signingKey.sign(AAD.headerSignature(header: parameters + checksum))
         }
         let headerMAC: [UInt8]
         if let headerMACKey = keys.headerMACKey {
@@ -88,7 +88,7 @@ extension WorkingCopy {
     /// Records are not re-sealed: their layout and AAD did not change.
     mutating func convertToCurrentVersion() throws {
         guard file.version == 1 else { return }
-        guard keys.masterKey != nil else { throw VaultError.upgradeNeeded(path: path, byOwner: true) }
+        guard keys.isOwners else { throw VaultError.upgradeNeeded(path: path, byOwner: true) }
         file.version = VaultFile.version
         keys.convertWriteKeys()
         try replaceSigningKey()

@@ -12,8 +12,8 @@ struct WorkingCopy: OpenVault {
     let isWritable: Bool
     var scope: Set<GroupID>? = nil
     var storedHeader: (parameters: ArraySlice<UInt8>, mac: [UInt8])? = nil
-    var signingKey: SecretBytes? = nil
-    var trustKey: SecretBytes? = nil
+    var signingKey: SigningKey? = nil
+    var trustKey: TrustKey? = nil
     var trustAsRead: TrustFields? = nil
     var header: [UInt8] = []
     var damagedGroups: [DamagedGroup] = []
