@@ -173,7 +173,7 @@ struct VaultWriter {
         guard vault.file.version == 1 else { return nil }
         let inGitWorkTree = GitWorkTree.contains(location.directory)
         if !explicitly, inGitWorkTree {
-            throw VaultError.upgradeNeeded(path: location.path, byOwner: vault.keys.masterKey == nil, inGitWorkTree: true)
+            throw VaultError.upgradeNeeded(path: location.path, byOwner: !vault.keys.isOwners, inGitWorkTree: true)
         }
         try vault.convertToCurrentVersion()
         guard !inGitWorkTree else { return Conversion(backup: nil, madeBackup: false) }
