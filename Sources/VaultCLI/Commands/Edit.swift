@@ -31,7 +31,7 @@ enum EditCommand {
         let item: Item
         do {
             item = try store.item(matching: query)
-        } catch VaultError.itemNotFound(let missing) {
+        } catch VaultError.item(.itemNotFound(let missing)) {
             try create(Query(service: missing.service, account: missing.account, group: missing.group ?? .default),
                        in: store, base: base, invocation: invocation, access: access)
             return

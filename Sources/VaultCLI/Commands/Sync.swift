@@ -126,7 +126,7 @@ struct SyncRun {
     /// one of these is left as it is, to finish once fixed.
     static func isTheCallersToFix(_ error: VaultError) -> Bool {
         switch error {
-        case .locked, .sessionEnded, .rekeyNeedsSecret, .teamLogReviewNeeded, .wrongCredential: return true
+        case .unlock(.locked), .unlock(.sessionEnded), .unlock(.rekeyNeedsSecret), .team(.teamLogReviewNeeded), .unlock(.wrongCredential): return true
         default: return false
         }
     }

@@ -45,7 +45,7 @@ struct ForeignImport {
         do {
             defer { progress?.finish() }
             outcome = try vault.importItems(dated(kept, batch.entries), onConflict: arguments.policy)
-        } catch VaultError.duplicateItem(let key) {
+        } catch VaultError.item(.duplicateItem(let key)) {
             throw ImportCommand.existingItem(key, source: quoted(sourceName))
         }
         if !arguments.json {

@@ -53,7 +53,7 @@ enum Transfer {
             }
             do {
                 items.append(try vault.openRecord(at: position))
-            } catch VaultError.corrupted {
+            } catch VaultError.snapshot(.corrupted) {
                 damaged += 1
             }
         }

@@ -30,7 +30,7 @@ extension Vault {
         do {
             try SessionCache.extend(token: token, vaultID: try vaultID(), timeout: timeout, host: host)
             return true
-        } catch VaultError.sessionEnded {
+        } catch VaultError.unlock(.sessionEnded) {
             return false
         }
     }

@@ -12,7 +12,7 @@ extension Vault {
             guard case .session(let token) = walk.keys else { return nil }
             do {
                 return try SessionCache.open(token: token, vaultID: vaultID, host: host)
-            } catch VaultError.sessionEnded(let end) {
+            } catch VaultError.unlock(.sessionEnded(let end)) {
                 walk.sessionEnded(end)
             }
         }
@@ -41,9 +41,9 @@ extension Vault {
         } catch let error as VaultError {
             guard let refusal = reads.deviceKeyRefusal else { throw error }
             switch error {
-            case .boundToAnotherDevice:
+            case .keys(.boundToAnotherDevice):
                 throw VaultError.tpm(refusal)
-            case .locked(let accessibility, _) where accessibility.map({ $0.isDeviceBound || $0.opensWithoutUnlock }) ?? true:
+            case .unlock(.locked(let accessibility, _)) where accessibility.map({ $0.isDeviceBound || $0.opensWithoutUnlock }) ?? true:
                 // Without the device key nothing opens without an unlock (`always` keys are sealed under it).
                 throw VaultError.tpm(refusal)
             default:
@@ -59,8 +59,8 @@ extension Vault {
             return try body()
         } catch let error as VaultError {
             // A failure that lists what was tried comes from a walk already made (an inner `withKeys`).
-            guard case .locked(let needed, let tried) = error, tried.isEmpty else {
-                guard case .sessionEnded = error, canAsk else { throw error }
+            guard case .unlock(.locked(let needed, let tried)) = error, tried.isEmpty else {
+                guard case .unlock(.sessionEnded) = error, canAsk else { throw error }
                 return try askingUnlockers(body, failure: error, inUse: nil)
             }
             let inUse = UnlockAttempt(walk.kindInUse, .notEnough)
@@ -90,7 +90,7 @@ extension Vault {
                     walk.use(.credential(secret))
                     do {
                         return try body()
-                    } catch VaultError.wrongCredential(.passphrase) where attempt < asked.attempts {
+                    } catch VaultError.unlock(.wrongCredential(.passphrase)) where attempt < asked.attempts {
                         continue
                     }
                 }
@@ -98,7 +98,7 @@ extension Vault {
                 continue
             }
         }
-        guard case .locked(let needed, _) = failure else { throw failure }
+        guard case .unlock(.locked(let needed, _)) = failure else { throw failure }
         throw VaultError.locked(needed, tried: passedOver + [inUse].compactMap { $0 } + walk.tried[passedOver.count...])
     }
 }
