@@ -21,7 +21,7 @@ public enum VaultError: Error, Equatable {
     case merge(MergeError)
     /// Age identities and recipients that are not ones, or an identity file in the way. (Identity/)
     case identity(IdentityError)
-    /// An export bundle that does not open: damaged, or another credential than the one given. (Sealed/)
+    /// An export bundle that does not open: damaged, or another credential than the one given. (Items/)
     case bundle(BundleError)
 
     /// The status (and exit code) of this error.

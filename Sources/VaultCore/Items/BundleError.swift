@@ -1,5 +1,5 @@
-/// Why an operation failed in Sealed/: an export bundle that does not open: damaged, or another credential than the one given.
-/// `VaultError.bundle` carries it; the command line words it (`VaultCLI/Render/ErrorMessages+Sealed.swift`).
+/// Why an operation failed in Items/ (export and import, `Transfer`): an export bundle that does not open: damaged, or another credential than the one given.
+/// `VaultError.bundle` carries it; the command line words it (`VaultCLI/Render/ErrorMessages+Items.swift`).
 public enum BundleError: Equatable, Sendable {
     /// The passphrase or key file given for an export bundle does not open it.
     case wrongBundleCredential(CredentialKind)
