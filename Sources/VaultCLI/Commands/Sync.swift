@@ -326,7 +326,7 @@ enum MergeReportText {
 extension TeamLogReviewText {
     static func ask(_ review: TeamLogReview, terminal: Terminal, promptsOff: Bool) throws {
         guard !promptsOff else { throw VaultError.teamLogReviewNeeded(review) }
-        terminal.diagnostics.notice(heading(review))
+        terminal.writeErr(heading(review) + "\n")
         for line in lines(review) { terminal.writeErr("  \(line)\n") }
         guard let answer = try terminal.readLine(prompt: "Sign these into the team log? [y/N] ") else { throw VaultError.teamLogReviewNeeded(review) }
         guard ["y", "yes"].contains(answer.lowercased()) else { throw CommandFailure(.failure, "not signed; nothing was changed") }

@@ -6,8 +6,8 @@ enum TeamLogReviewText {
     /// The line before the entries, naming why they are shown.
     static func heading(_ review: TeamLogReview) -> String {
         switch review.reason {
-        case .conversion: return "this file predates the team log; its members become the log's first entry:"
-        case .join: return "the team log diverged; the other branch holds entries not made here:"
+        case .conversion: return "vault: this file predates the team log; its members become the log's first entry:"
+        case .join: return "vault: the team log diverged; the other branch holds entries not made here:"
         }
     }
 
