@@ -22,7 +22,7 @@ struct DesktopCollection {
             return listing.locked > 0 ? .locked : .unlocked(listing.items)
         } catch let error as VaultError where DesktopCollection.meansLocked(error) {
             return .locked
-        } catch VaultError.noSuchGroup {
+        } catch VaultError.item(.noSuchGroup) {
             return .unlocked([])
         }
     }

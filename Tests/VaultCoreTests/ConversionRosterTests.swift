@@ -63,7 +63,7 @@ import VaultCrypto
         do {
             try owner(accepting: []).add("api", "x", "after")
             Issue.record("the owner's conversion signed carol's rewritten roster part unseen")
-        } catch VaultError.teamLogReviewNeeded(let review) {
+        } catch VaultError.team(.teamLogReviewNeeded(let review)) {
             #expect(review.reason == .conversion && review.unvouched == ["carol"], "\(review)")
         }
         #expect(try VaultFile.decode(fileBytes(location.path)).file.version == 2, "the refused conversion wrote")

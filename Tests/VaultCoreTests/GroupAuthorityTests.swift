@@ -97,7 +97,7 @@ import VaultCrypto
         #expect {
             try clones.merge()
         } throws: { error in
-            guard case VaultError.mergeInput(_, .corrupted(_, .tombstoneOfAnotherGroup(group: "ci"))) = error else { return false }
+            guard case VaultError.merge(.mergeInput(_, .snapshot(.corrupted(_, .tombstoneOfAnotherGroup(group: "ci"))))) = error else { return false }
             return true
         }
         #expect(SHA256.hash(clones.ourBytes) == before)
@@ -115,7 +115,7 @@ import VaultCrypto
         #expect {
             try clones.merge()
         } throws: { error in
-            guard case VaultError.mergeInput(_, .corrupted(_, .conflictVersionOutsideItsGroup(let item))) = error else { return false }
+            guard case VaultError.merge(.mergeInput(_, .snapshot(.corrupted(_, .conflictVersionOutsideItsGroup(let item))))) = error else { return false }
             return item.service == "deploy" && item.group == ci
         }
         #expect(SHA256.hash(clones.ourBytes) == before)

@@ -92,7 +92,7 @@ final class GroupAuthorityWorld {
             let snapshot = try vault.readSnapshot()
             var lines: [String] = [], failing: [String] = [], failingTrash = Set<String>()
             // The damage, not the error's words: those name the clone's path.
-            func why(_ error: Error) -> String { if case VaultError.corrupted(_, let detail) = error { "\(detail)" } else { "\(error)" } }
+            func why(_ error: Error) -> String { if case VaultError.snapshot(.corrupted(_, let detail)) = error { "\(detail)" } else { "\(error)" } }
             func describe(_ item: Item?) -> String {
                 guard let item else { return "deleted" }
                 let a = item.attributes

@@ -63,7 +63,7 @@ import VaultCrypto
                      ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHp7 user@host", .sshKey), ("age1notreally", .notAgeRecipient)]
         for (text, named) in cases {
             #expect { try AgeRecipient(parsing: text) } throws: { error in
-                guard case VaultError.invalidRecipient(_, let reason) = error else { return false }
+                guard case VaultError.identity(.invalidRecipient(_, let reason)) = error else { return false }
                 return reason == named
             }
         }
@@ -75,7 +75,7 @@ import VaultCrypto
                      (String(decoding: identity, as: UTF8.self).lowercased(), .notAgeIdentity)]
         for (line, named) in lines {
             #expect { try AgeIdentity.parseAll(SecretBytes(Array(("# first\n" + line).utf8)), source: "test") } throws: { error in
-                guard case VaultError.invalidIdentity("test", 2, let reason) = error else { return false }
+                guard case VaultError.identity(.invalidIdentity("test", 2, let reason)) = error else { return false }
                 return reason == named
             }
         }

@@ -33,7 +33,7 @@ import VaultCrypto
         do {
             _ = try vault.secret("soon", "x")
         } catch let error as VaultError {
-            guard case .itemExpired(let attributes) = error else { Issue.record("\(error)"); return }
+            guard case .item(.itemExpired(let attributes)) = error else { Issue.record("\(error)"); return }
             #expect(attributes.details.expires == expiry)
             #expect(error.status.exitCode == 44)
         }

@@ -183,8 +183,8 @@ import Glibc
                     outcomes["read", default: 0] += 1
                 } catch let error as VaultError {
                     switch error {
-                    case .corrupted: outcomes["93", default: 0] += 1
-                    case .noMemberSlot: outcomes["51", default: 0] += 1
+                    case .snapshot(.corrupted): outcomes["93", default: 0] += 1
+                    case .unlock(.noMemberSlot): outcomes["51", default: 0] += 1
                     default: Issue.record("offset \(offset): \(error)")
                     }
                 }
@@ -290,7 +290,7 @@ import Glibc
         #expect {
             try Snapshot.open(FileBytes(tampered), identities: [runner], deviceKey: nil, path: "test")
         } throws: { error in
-            guard case VaultError.corrupted(_, let detail) = error else { return false }
+            guard case VaultError.snapshot(.corrupted(_, let detail)) = error else { return false }
             return detail == .violates(.lowOrderEphemeralShare)
         }
     }

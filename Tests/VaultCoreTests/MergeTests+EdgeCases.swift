@@ -18,7 +18,7 @@ extension MergeTests {
         #expect(throws: VaultError.self) { try clones.merge(base: afterRemoval) }
         do {
             try clones.merge(base: afterRemoval)
-        } catch VaultError.mergeInput(.theirs, .rolledBack(_, let found, let expected)) {
+        } catch VaultError.merge(.mergeInput(.theirs, .snapshot(.rolledBack(_, let found, let expected)))) {
             #expect(found == 2 && expected == 4)  // mallory added at 2; removed at 3, re-keyed at 4
         }
         let unchanged = clones.ourBytes == before  // compared first: a failed expectation prints big arrays slowly

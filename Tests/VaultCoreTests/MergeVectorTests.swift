@@ -72,7 +72,7 @@ import VaultCrypto
         do {
             report = try merging.merge(base: mergedBase, theirs: fileBytes(run.theirs.location.path), origins: ("ours", "theirs"), kdf: .testing) { _ in }
             if !(report?.conflicts.isEmpty ?? true) { outcome = "conflict" }
-        } catch VaultError.mergeInput(_, .rolledBack) {
+        } catch VaultError.merge(.mergeInput(_, .snapshot(.rolledBack))) {
             outcome = "rolled-back"
         } catch let error as VaultError {
             outcome = error.status == .decode ? "damaged" : "refused"

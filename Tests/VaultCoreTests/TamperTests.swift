@@ -42,7 +42,7 @@ import VaultCrypto
                 writeBytes(damaged, to: dir.location().path)
                 for (service, account, secret) in Self.items {
                     switch Result(catching: { try vault.secret(service, account) }) {
-                    case .success(secret), .failure(VaultError.corrupted), .failure(VaultError.damagedGroup): continue
+                    case .success(secret), .failure(VaultError.snapshot(.corrupted)), .failure(VaultError.snapshot(.damagedGroup)): continue
                     case .success(let other): wrong.append("offset \(offset) mask \(mask): \(service) returned \(other)")
                     case .failure(let error): wrong.append("offset \(offset) mask \(mask): \(service): \(error)")
                     }
@@ -60,11 +60,11 @@ import VaultCrypto
         var wrong: [String] = []
         for length in 0..<original.count {
             writeBytes(Array(original[0..<length]), to: dir.location().path)
-            if case .failure(VaultError.corrupted) = outcome(vault) { continue }
+            if case .failure(VaultError.snapshot(.corrupted)) = outcome(vault) { continue }
             wrong.append("length \(length): \(outcome(vault))")
         }
         writeBytes(original + [0], to: dir.location().path)
-        if case .failure(VaultError.corrupted) = outcome(vault) {} else { wrong.append("one extra byte accepted") }
+        if case .failure(VaultError.snapshot(.corrupted)) = outcome(vault) {} else { wrong.append("one extra byte accepted") }
         #expect(wrong.isEmpty, "\(wrong.count) truncated vaults answered wrongly: \(wrong.prefix(10))")
     }
 

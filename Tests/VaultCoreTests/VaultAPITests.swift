@@ -45,7 +45,7 @@ import VaultCrypto
         #expect(throws: VaultError.self) { try vault.item(matching: Query(service: "svc", account: "acct")) }
         do {
             _ = try vault.item(matching: Query(service: "svc", account: "acct"))
-        } catch VaultError.ambiguous(let candidates) {
+        } catch VaultError.item(.ambiguous(let candidates)) {
             #expect(Set(candidates.map(\.group)) == [.default, ci])
         }
     }

@@ -17,7 +17,7 @@ extension VaultAccess {
             } catch {
                 why = ErrorReport(error).message
             }
-            if reasonPromptsAreOff == nil { invocation.terminal.writeErr("vault: the desktop keyring did not unlock the vault (\(why))\n") }
+            if reasonPromptsAreOff == nil { invocation.terminal.diagnostics.notice("the desktop keyring did not unlock the vault (\(why))") }
             throw UnlockerUnavailable(reason: why)
         })
     }

@@ -90,11 +90,11 @@ struct ReferenceResolver {
             switch result {
             case .success(let secret):
                 secrets[.vault(reference)] = secret
-            case .failure(.ambiguous(let candidates)):
+            case .failure(.item(.ambiguous(let candidates))):
                 let groups = candidates.map { quoted($0.group.name) }.joined(separator: ", ")
                 missing.append("\(use.origin): \(reference): in several groups (\(groups)); name one, e.g. vault://GROUP/…")
                 firstStatus = firstStatus ?? .usage
-            case .failure(.noSuchGroup(let group, let known)):
+            case .failure(.item(.noSuchGroup(let group, let known))):
                 let near = Suggestion.closest(to: group.name, among: known.map(\.name)).map { "; did you mean \(quoted($0))?" } ?? ""
                 missing.append("\(use.origin): \(reference): there is no group \(quoted(group.name))\(near)")
                 firstStatus = firstStatus ?? .itemNotFound

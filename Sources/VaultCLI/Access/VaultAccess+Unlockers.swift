@@ -96,15 +96,15 @@ extension VaultAccess {
         let calls = CallCount()
         return {
             calls.value += 1
-            if calls.value > 1 { invocation.terminal.writeErr("vault: wrong passphrase; try again\n") }
+            if calls.value > 1 { invocation.terminal.diagnostics.notice("wrong passphrase; try again") }
             if calls.value == 1, let token = sessionToken,
                !Vault(location: location, keys: .none, host: HostContext.live(environment: environment)).sessionIsLive(token: token) {
-                invocation.terminal.writeErr("vault: the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'\n")
+                invocation.terminal.diagnostics.notice("the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'")
             }
             // An identity lying where `identity new` writes it that opens no member slot here is said once.
             let identityPath = IdentityFile.defaultPath(environment: environment)
             if calls.value == 1, KeyFile.exists(path: identityPath), (try? defaultMemberIdentity()).flatMap({ $0 }) == nil {
-                invocation.terminal.writeErr(UnnamedIdentityText.beforePrompt(path: identityPath))
+                invocation.terminal.diagnostics.notice(UnnamedIdentityText.beforePrompt(path: identityPath))
             }
             return try self.credential()
         }

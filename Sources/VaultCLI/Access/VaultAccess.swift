@@ -94,7 +94,7 @@ struct VaultAccess {
     func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
         if let value = nonEmpty(arguments.value(GlobalOptions.credential.name)) {
             if !KeyFile.exists(path: value) {
-                invocation.terminal.writeErr("vault: warning: a credential given on the command line is visible to every process of this machine (ps); put it in VAULT_CREDENTIAL or in a file\n")
+                invocation.terminal.diagnostics.warning("a credential given on the command line is visible to every process of this machine (ps); put it in VAULT_CREDENTIAL or in a file")
             }
             return try ScopedCredential.load(value, source: "--credential")
         }
@@ -164,7 +164,7 @@ struct VaultAccess {
 
     /// Writes a vault's notice to stderr.
     private var writeNotice: (VaultNotice) -> Void {
-        { [invocation] in invocation.terminal.writeErr(NoticeText.describe($0)) }
+        { [invocation] in invocation.terminal.diagnostics.write(NoticeText.describe($0)) }
     }
 
     /// The trust fingerprint pinned by --trust, VAULT_TRUST or the config, if any; a malformed one is an error.
@@ -271,7 +271,7 @@ struct VaultAccess {
     private func warnIfWeak(_ passphrase: SecretBytes) -> Bool {
         let strength = PassphraseStrength(passphrase)
         guard strength.isWeak else { return false }
-        invocation.terminal.writeErr(PassphraseStrengthText.warning(strength))
+        invocation.terminal.diagnostics.warning(PassphraseStrengthText.warning(strength))
         return true
     }
 }

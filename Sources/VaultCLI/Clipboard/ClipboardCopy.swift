@@ -47,9 +47,9 @@ struct ClipboardCopy {
         let clearing = clipboard.method == .osc52
             ? "it is cleared in \(DurationText.describe(seconds)), whatever the clipboard holds then"
             : "it is cleared in \(DurationText.describe(seconds)) if it still holds the \(what)"
-        invocation.terminal.writeErr(
-            "vault: copied the \(what) of service \(quoted(attributes.service)), account \(quoted(attributes.account)) "
-                + "to the clipboard (\(clipboard.method.rawValue)); \(clearing)\n")
+        invocation.terminal.diagnostics.notice(
+            "copied the \(what) of service \(quoted(attributes.service)), account \(quoted(attributes.account)) "
+                + "to the clipboard (\(clipboard.method.rawValue)); \(clearing)")
     }
 
     private func startClearer(key: SecretBytes, mac: [UInt8]) throws {

@@ -52,7 +52,7 @@ enum CargoCredentialCommand {
             case .unknown:
                 return HelperJSON.plain(CargoCredentialReply.operationNotSupported)
             }
-        } catch VaultError.itemNotFound {
+        } catch VaultError.item(.itemNotFound) {
             return HelperJSON.plain(CargoCredentialReply.notFound)
         } catch {
             return HelperJSON.plain(CargoCredentialReply.other(message(error)))

@@ -57,7 +57,7 @@ enum CompleteCommand {
                 let (groups, unopened) = try vault.groupNames()
                 names = groups.map(\.name)
                 locked = unopened > 0 ? (unopened, "group") : nil
-            } catch VaultError.locked {
+            } catch VaultError.unlock(.locked) {
                 (names, locked) = ([], (nil, "group"))
             } catch {
                 return

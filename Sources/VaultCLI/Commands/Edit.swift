@@ -33,7 +33,7 @@ enum EditCommand {
         let item: Item
         do {
             item = try store.item(matching: query)
-        } catch VaultError.itemNotFound(let missing) {
+        } catch VaultError.item(.itemNotFound(let missing)) {
             try create(Query(service: missing.service, account: missing.account, group: missing.group ?? .default),
                        in: store, base: base, invocation: invocation, access: access)
             return
@@ -42,11 +42,11 @@ enum EditCommand {
         let terminal = invocation.terminal
         let names = "service \(quoted(item.attributes.service)), account \(quoted(item.attributes.account))"
         if edited.count == 0 {
-            terminal.writeErr("vault: the buffer was emptied; \(names) was not changed\n")
+            terminal.diagnostics.notice("the buffer was emptied; \(names) was not changed")
             return
         }
         if edited.constantTimeEquals(item.secret) {
-            terminal.writeErr("vault: no change; \(names) was not changed\n")
+            terminal.diagnostics.notice("no change; \(names) was not changed")
             return
         }
         let exact = Query(service: item.attributes.service, account: item.attributes.account, group: item.attributes.group)
@@ -57,7 +57,7 @@ enum EditCommand {
             }
             return edited
         }
-        terminal.writeErr("vault: updated \(names) in group \(quoted(item.attributes.group.name))\n")
+        terminal.diagnostics.notice("updated \(names) in group \(quoted(item.attributes.group.name))")
     }
 
     /// Creates the item `query` names with what the editor saves into an
@@ -76,7 +76,7 @@ enum EditCommand {
         }
         let edited = try editedSecret(startingFrom: SecretBytes(count: 0), in: base, invocation: invocation, nothingDone: "nothing was created")
         if edited.count == 0 {
-            invocation.terminal.writeErr("vault: the buffer was left empty; \(names) was not created\n")
+            invocation.terminal.diagnostics.notice("the buffer was left empty; \(names) was not created")
             return
         }
         let groupCheck = NewGroupCheck(invocation: invocation, createGroup: false)
@@ -84,7 +84,7 @@ enum EditCommand {
         _ = try store.add(NewItem(service: service, account: account, group: group, accessibility: .default,
                                   details: ItemDetails(), secret: edited), replaceExisting: false)
         if createsGroup { invocation.terminal.say("created group \(quoted(group.name))") }
-        invocation.terminal.writeErr("vault: created \(names)\n")
+        invocation.terminal.diagnostics.notice("created \(names)")
     }
 
     /// What the editor saved of `secret`, given it in a buffer under `base` that is wiped whatever

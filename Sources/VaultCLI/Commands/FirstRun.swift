@@ -99,7 +99,7 @@ enum FirstRun {
     static func plan(_ filter: WipeFilter, _ vault: Vault) throws -> WipeOutcome {
         do {
             return try vault.wipe(filter, dryRun: true)
-        } catch VaultError.noSuchGroup {
+        } catch VaultError.item(.noSuchGroup) {
             return .nothing
         }
     }
@@ -109,7 +109,7 @@ enum FirstRun {
         try filters(groups).compactMap { filter in
             do {
                 return try run.perform(filter, on: vault, confirm: confirm)
-            } catch VaultError.noSuchGroup {
+            } catch VaultError.item(.noSuchGroup) {
                 return nil
             }
         }
@@ -138,7 +138,7 @@ enum FirstRun {
         do {
             let outcomes = try claimAndWipe(marker: marker, groups, vault: vault, run: run, confirm: false) ?? []
             outcomes.forEach { terminal.say("first run (\(config.path)): \(WipeRun.summary($0))") }
-        } catch VaultError.locked, VaultError.sessionEnded {
+        } catch VaultError.unlock(.locked), VaultError.unlock(.sessionEnded) {
             throw lockedFailure(config, marker)
         } catch let failure as CommandFailure where failure.status == .interactionNotAllowed {
             throw lockedFailure(config, marker)

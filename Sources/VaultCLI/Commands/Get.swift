@@ -110,7 +110,7 @@ enum GetCommand {
         let item: Item
         do {
             item = try store.item(matching: query)
-        } catch VaultError.itemNotFound(let missing) {
+        } catch VaultError.item(.itemNotFound(let missing)) {
             let error = VaultError.itemNotFound(missing)
             // A scoped credential or member is told only of the groups it opens, never whether the item is elsewhere.
             if let scope = store.fileVault?.scopedCredential?.groups, missing.group == nil {

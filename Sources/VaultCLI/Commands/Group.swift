@@ -71,8 +71,8 @@ enum GroupCommand {
             let removed = try vault.deleteGroup(group)
             // One line per item whose conflict kept a version of the deleted group: that version went with it.
             for key in removed.droppedConflictVersions where !arguments.json {
-                invocation.terminal.writeErr("vault: the conflict of service \(quoted(key.service)), account \(quoted(key.account)) in group "
-                                             + "\(quoted(key.group.name)) lost its other version, which was in group \(quoted(group.name))\n")
+                invocation.terminal.diagnostics.notice("the conflict of service \(quoted(key.service)), account \(quoted(key.account)) in group "
+                                             + "\(quoted(key.group.name)) lost its other version, which was in group \(quoted(group.name))")
             }
             invocation.report("deleted group \(quoted(group.name)) and \(counted(removed.items, "item"))",
                               json: .object([("deleted", .string(group.name)), ("items", .number(removed.items)),
@@ -101,7 +101,7 @@ enum GroupCommand {
         let (groups, unopened) = try access.vault().groups()
         let terminal = invocation.terminal
         if unopened > 0 {
-            terminal.writeErr("vault: \(counted(unopened, "group")) not listed: locked (unlock to see \(unopened == 1 ? "it" : "them"))\n")
+            terminal.diagnostics.notice("\(counted(unopened, "group")) not listed: locked (unlock to see \(unopened == 1 ? "it" : "them"))")
         }
         if json {
             let objects = groups.map { "{\"group\":\(ItemOutput.jsonString($0.group.name)),\"items\":\($0.itemCount)}" }

@@ -61,7 +61,7 @@ enum IdentityCommand {
         let identity = try AgeIdentity.generate()
         if out == "-" {
             IdentityFile.contents(of: identity, created: DateText.iso(invocation.now)).withUnsafeBytes { invocation.terminal.writeOut($0) }
-            invocation.terminal.writeErr("vault: recipient: \(identity.recipient)\n")
+            invocation.terminal.diagnostics.notice("recipient: \(identity.recipient)")
             return
         }
         try IdentityFile.write(identity, to: out, created: DateText.iso(invocation.now))

@@ -144,7 +144,7 @@ enum ImportCommand {
         let outcome: Vault.ImportOutcome
         do {
             outcome = try add()
-        } catch VaultError.duplicateItem(let key) {
+        } catch VaultError.item(.duplicateItem(let key)) {
             throw existingItem(key, source: holder)
         }
         invocation.report("imported from \(quoted(path)): \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.skipped) skipped",

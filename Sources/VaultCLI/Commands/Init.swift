@@ -35,7 +35,7 @@ enum InitCommand {
         if tpm.foundButNotOpenable {
             // A TPM found but closed to this user is no reason to refuse a vault: its device key stays a file, and the user is told.
             host.tpm = nil
-            terminal.writeErr("vault: warning: the device key is not sealed by the TPM: this user may not open \(TPMSettings.kernelDevice); join the tss group, then run 'vault device-key --tpm'\n")
+            terminal.diagnostics.warning("the device key is not sealed by the TPM: this user may not open \(TPMSettings.kernelDevice); join the tss group, then run 'vault device-key --tpm'")
         }
         // The new vault is unlocked for this login at once, so the next commands need no passphrase;
         // where the keyring cannot keep the session, init says nothing of it: unlock will.
@@ -52,7 +52,7 @@ enum InitCommand {
         if access.usesLoginKeyring, keyringProblem == nil { terminal.say(LoginKeyringText.unlocked(timeout: timeout)) }
         // Typed passphrases only: a key file or passphrase file named in the environment asks for nothing.
         if let keyringProblem, access.keyFilePath == nil, access.passphraseFilePath == nil {
-            terminal.writeErr(LoginKeyringText.noSessionAfterInit(keyringProblem))
+            terminal.diagnostics.notice(LoginKeyringText.noSessionAfterInit(keyringProblem))
         }
     }
 }

@@ -30,7 +30,7 @@ enum ListCommand {
         sortByName(&items)
         let terminal = invocation.terminal
         if locked > 0 {
-            terminal.writeErr("vault: \(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device\n")
+            terminal.diagnostics.notice("\(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device")
         }
         if arguments.json {
             terminal.writeOut(ItemOutput.jsonArray(items, now: invocation.now) + "\n")

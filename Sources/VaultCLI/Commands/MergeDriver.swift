@@ -40,8 +40,8 @@ enum MergeDriverCommand {
             // git shows a driver's stderr; sync, which runs git merge, counts the conflicts itself.
         } catch {
             let report = ErrorReport(error)
-            invocation.terminal.writeErr("vault: cannot merge \(quoted(shown)) record by record here: \(report.message)\n")
-            invocation.terminal.writeErr("vault: hint: git leaves it in conflict; run 'vault sync' with the vault unlocked to finish the merge\n")
+            invocation.terminal.diagnostics.notice("cannot merge \(quoted(shown)) record by record here: \(report.message)")
+            invocation.terminal.diagnostics.hint("git leaves it in conflict; run 'vault sync' with the vault unlocked to finish the merge")
             throw CommandFailure(.failure, "left \(quoted(shown)) in conflict for 'vault sync'")
         }
     }

@@ -29,7 +29,7 @@ struct NewGroupCheck {
         let twins = try store.listing(matching: Query(service: service, account: account)).items.filter { $0.group != group }
         guard !twins.isEmpty else { return }
         let groups = twins.map { quoted($0.group.name) }.joined(separator: ", ")
-        invocation.terminal.writeErr("vault: warning: service \(quoted(service)), account \(quoted(account)) is also in group \(groups); 'vault get' without --group now matches \(twins.count + 1) items\n")
+        invocation.terminal.diagnostics.warning("service \(quoted(service)), account \(quoted(account)) is also in group \(groups); 'vault get' without --group now matches \(twins.count + 1) items")
     }
 }
 

@@ -80,7 +80,7 @@ enum PasswdCommand {
         } else if arguments.removePassphrase {
             let doomed = try vault.attributes(matching: Query(accessibility: .whenPasscodeSetThisDeviceOnly))
             if !doomed.isEmpty {
-                terminal.writeErr("vault: warning: removing the passphrase destroys \(doomed.count) when-passcode-set-this-device-only item\(doomed.count == 1 ? "" : "s")\n")
+                terminal.diagnostics.warning("removing the passphrase destroys \(doomed.count) when-passcode-set-this-device-only item\(doomed.count == 1 ? "" : "s")")
                 try Confirmation.require(invocation, confirmed: arguments.yes, access: access, question: "Destroy them and remove the passphrase?")
             }
             let (destroyed, rotated) = try vault.removePassphrase()
@@ -101,7 +101,7 @@ enum PasswdCommand {
 
     /// A keyslot change that could not rotate the master key leaves the old secret good for old copies of the file.
     static func warnNotRotated(_ terminal: Terminal, old: String) {
-        terminal.writeErr("vault: warning: the master key was not rotated (another keyslot's secret is not at hand, or items are bound to another machine): "
-                          + "an old copy of the vault file still opens with \(old); run 'vault rekey' to end that\n")
+        terminal.diagnostics.warning("the master key was not rotated (another keyslot's secret is not at hand, or items are bound to another machine): "
+                          + "an old copy of the vault file still opens with \(old); run 'vault rekey' to end that")
     }
 }

@@ -49,15 +49,15 @@ enum RekeyCommand {
     static func confirm(_ plan: RekeyPlan, confirmed: Bool, _ invocation: Invocation, access: VaultAccess) throws {
         let terminal = invocation.terminal
         for kind in plan.droppedKeyslots {
-            terminal.writeErr("vault: warning: the \(kind.name) keyslot cannot be re-made without its secret and is dropped\n")
+            terminal.diagnostics.warning("the \(kind.name) keyslot cannot be re-made without its secret and is dropped")
         }
         for count in plan.itemsBoundElsewhere {
-            terminal.writeErr("vault: warning: \(counted(count.count, "item")) of group \(quoted(count.group)), class \(count.accessibility.rawValue), "
-                              + "are bound to another machine's device key, cannot be re-sealed here, and are dropped\n")
+            terminal.diagnostics.warning("\(counted(count.count, "item")) of group \(quoted(count.group)), class \(count.accessibility.rawValue), "
+                              + "are bound to another machine's device key, cannot be re-sealed here, and are dropped")
         }
         if plan.itemsNeedingPassphrase > 0 {
-            terminal.writeErr("vault: warning: \(counted(plan.itemsNeedingPassphrase, "when-passcode-set-this-device-only item")) "
-                              + "cannot be kept without a passphrase keyslot and \(plan.itemsNeedingPassphrase == 1 ? "is" : "are") destroyed\n")
+            terminal.diagnostics.warning("\(counted(plan.itemsNeedingPassphrase, "when-passcode-set-this-device-only item")) "
+                              + "cannot be kept without a passphrase keyslot and \(plan.itemsNeedingPassphrase == 1 ? "is" : "are") destroyed")
         }
         try Confirmation.require(invocation, confirmed: confirmed, access: access, question: "Re-key and drop what is listed above?")
     }

@@ -33,7 +33,7 @@ enum RevokeCommand {
             let count: Int
             do {
                 count = try vault.revoke(group: group)
-            } catch VaultError.boundToAnotherDevice {
+            } catch VaultError.keys(.boundToAnotherDevice) {
                 throw CommandFailure(
                     .failure, "cannot revoke group \(quoted(group.name)) here: it holds -this-device-only items that only the machine they were added on can re-seal",
                     hint: "run 'vault revoke --group \(shellQuoted(group.name))' on that machine, or 'vault wipe --group \(shellQuoted(group.name))' here to drop its items and renew its key")

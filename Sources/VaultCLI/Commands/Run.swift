@@ -105,7 +105,7 @@ enum RunCommand {
             allowedNames: arguments.allowedNames, command: "vault run --env-group")
         let environment = try ChildEnvironment(invocation, arguments, groupVariables: groupVariables)
         if arguments.keepVaultEnv {
-            invocation.terminal.writeErr("vault: warning: --keep-vault-env hands the command what unlocks vault; it can read every item you can\n")
+            invocation.terminal.diagnostics.warning("--keep-vault-env hands the command what unlocks vault; it can read every item you can")
         }
         let mount = try MountOption(arguments.mount)
         var sealedFields = groupVariables?.sealedFields ?? []

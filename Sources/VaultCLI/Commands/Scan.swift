@@ -122,7 +122,7 @@ enum ScanCommand {
         let terminal = invocation.terminal
         let skipped = patterns.skipped.map { secrets[$0].subject.name }
         if !skipped.isEmpty {
-            terminal.writeErr("vault: note: \(counted(skipped.count, "item")) shorter than \(LeakPatterns.minimumLength) bytes not searched (too short to search without noise): \(skipped.joined(separator: ", "))\n")
+            terminal.diagnostics.note("\(counted(skipped.count, "item")) shorter than \(LeakPatterns.minimumLength) bytes not searched (too short to search without noise): \(skipped.joined(separator: ", "))")
         }
 
         var findings: [ScanFinding] = []
@@ -151,11 +151,11 @@ enum ScanCommand {
                 }
             }
         }
-        for path in unreadable { terminal.writeErr("vault: warning: cannot read \(quoted(path)); it was not searched\n") }
+        for path in unreadable { terminal.diagnostics.warning("cannot read \(quoted(path)); it was not searched") }
 
         if arguments.updateBaseline, let baselinePath {
             try ScanBaseline.write(findings, to: baselinePath)
-            terminal.writeErr("vault: wrote \(counted(Set(findings.map(\.baselineKey)).count, "accepted hit")) to \(quoted(baselinePath))\n")
+            terminal.diagnostics.notice("wrote \(counted(Set(findings.map(\.baselineKey)).count, "accepted hit")) to \(quoted(baselinePath))")
             return
         }
         let new = findings.filter { !(baseline?.accepted.contains($0.baselineKey) ?? false) }
@@ -166,7 +166,7 @@ enum ScanCommand {
             terminal.writeOut(new.map(\.text).joined())
         }
         let acceptedNote = accepted > 0 ? " (\(accepted) more accepted by the baseline)" : ""
-        terminal.writeErr("vault: \(counted(new.count, "hit")) of \(counted(secrets.count - skipped.count, "secret")) searched\(acceptedNote)\n")
+        terminal.diagnostics.notice("\(counted(new.count, "hit")) of \(counted(secrets.count - skipped.count, "secret")) searched\(acceptedNote)")
         if !new.isEmpty {
             throw ChildExitStatus(code: leakExitCode)
         }

@@ -48,7 +48,7 @@ enum SecretServiceCommand {
         try activation.write(program: SyncCommand.executablePath())
         invocation.terminal.say(SecretServiceText.enabled(activation))
         if let owner = try? SecretServiceOwner.current(), !isVault(owner) {
-            invocation.terminal.writeErr(SecretServiceText.otherOwner(owner))
+            invocation.terminal.diagnostics.warning(SecretServiceText.otherOwner(owner))
         }
     }
 

@@ -115,8 +115,8 @@ struct SyncRun {
         } catch let error as VaultError where !SyncRun.isTheCallersToFix(error) {
             guard GitRepository.exists(try repository.gitPath("MERGE_HEAD")) else { throw error }
             try repository.output(["merge", "--abort"])
-            invocation.terminal.writeErr("vault: warning: cannot finish git's unfinished merge of \(quoted(relative)) (\(ErrorReport(error).message)); "
-                                         + "aborted it: the clone is as it was before that merge\n")
+            invocation.terminal.diagnostics.warning("cannot finish git's unfinished merge of \(quoted(relative)) (\(ErrorReport(error).message)); "
+                                         + "aborted it: the clone is as it was before that merge")
             return .none
         }
     }
@@ -139,7 +139,7 @@ struct SyncRun {
     /// one of these is left as it is, to finish once fixed.
     static func isTheCallersToFix(_ error: VaultError) -> Bool {
         switch error {
-        case .locked, .sessionEnded, .rekeyNeedsSecret, .teamLogReviewNeeded, .wrongCredential: return true
+        case .unlock(.locked), .unlock(.sessionEnded), .unlock(.rekeyNeedsSecret), .team(.teamLogReviewNeeded), .unlock(.wrongCredential): return true
         default: return false
         }
     }
@@ -322,7 +322,7 @@ enum MergeReportText {
         for name in report.membersAdded { terminal.say("the member \(quoted(name)) was added") }
         for name in report.membersRemoved { terminal.say("the member \(quoted(name)) was removed; what it could open is under new keys") }
         for name in report.membersLeftOut {
-            terminal.writeErr("vault: warning: the member \(quoted(name)) was changed differently on the two branches of the team log and is left out: add it again with 'vault member add'\n")
+            terminal.diagnostics.warning("the member \(quoted(name)) was changed differently on the two branches of the team log and is left out: add it again with 'vault member add'")
         }
         if report.rekeyed { terminal.say("the vault is under new keys (key epoch \(report.keyEpoch))") }
         for group in report.groupsRevoked { terminal.say("the group \(quoted(group.name)) has a new key (revoked)") }
@@ -330,7 +330,7 @@ enum MergeReportText {
             terminal.say("the conflict of service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name)) lost its other version: its group was deleted")
         }
         if !report.conflicts.isEmpty {
-            terminal.writeErr("vault: warning: \(counted(report.conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'\n")
+            terminal.diagnostics.warning("\(counted(report.conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'")
         }
     }
 }

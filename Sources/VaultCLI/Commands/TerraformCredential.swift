@@ -24,7 +24,7 @@ enum TerraformCredentialCommand {
                 do {
                     let item = try items.get(service: service)
                     reply = HelperJSON.plain("{").appending(try HelperJSON.secretMember("token", try ServiceCredentialItems.token(of: item))).appending(HelperJSON.plain("}"))
-                } catch VaultError.itemNotFound {
+                } catch VaultError.item(.itemNotFound) {
                     reply = HelperJSON.plain("{}")
                 }
                 reply.appending(HelperJSON.plain("\n")).withUnsafeBytes { terminal.writeOut($0) }

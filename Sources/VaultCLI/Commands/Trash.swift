@@ -21,7 +21,7 @@ enum TrashCommand {
         let now = invocation.now
         // How many the keys at hand cannot open is not said: the trash block is sealed, so its count is not public.
         if locked > 0 {
-            terminal.writeErr("vault: trashed items of classes the keys at hand do not open are not listed: unlock to see them (or they are bound to another device)\n")
+            terminal.diagnostics.notice("trashed items of classes the keys at hand do not open are not listed: unlock to see them (or they are bound to another device)")
         }
         let deleted = items.map { DateText.iso($0.deletedAt) }
         if arguments.json {

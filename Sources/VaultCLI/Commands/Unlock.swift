@@ -55,7 +55,7 @@ enum UnlockCommand {
         let session = try UnlockedSession.extendOrStart(access, timeout: timeout)
         let token = session.token
         let place = session.inLoginKeyring ? "this login's session" : "the session in VAULT_SESSION"
-        if let problem = session.keyringProblem { terminal.writeErr(LoginKeyringText.unavailable(problem)) }
+        if let problem = session.keyringProblem { terminal.diagnostics.notice(LoginKeyringText.unavailable(problem)) }
         if arguments.raw {
             terminal.writeOut(token + "\n")
         } else if arguments.export {

@@ -40,7 +40,7 @@ enum VerifyCommand {
             offered = ["y", "yes"].contains(answer?.lowercased() ?? "")
         }
         if offered || arguments.quarantine, !report.damagedGroups.isEmpty {
-            terminal.writeErr("vault: warning: the items of \(damaged) are set aside; the group keeps its name with a new key\n")
+            terminal.diagnostics.warning("the items of \(damaged) are set aside; the group keeps its name with a new key")
             if !offered { try Confirmation.require(invocation, confirmed: arguments.yes, access: access, question: "Quarantine the damaged groups?") }
             let (groups, keptAt) = try vault.quarantineDamagedGroups()
             terminal.say("quarantined \(groups.map(quoted).joined(separator: ", ")); the file as it was is kept at \(quoted(keptAt ?? ""))")

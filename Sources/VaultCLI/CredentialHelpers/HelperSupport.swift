@@ -29,7 +29,7 @@ enum HelperReport {
     /// SDKs, Terraform): one line, naming the items an ambiguous match found; stdout stays empty.
     static func tool(_ error: Error, on terminal: Terminal) -> ReportedFailure {
         var report = ErrorReport(error)
-        if case VaultError.ambiguous = error {
+        if case VaultError.item(.ambiguous) = error {
             report.message += ": " + report.details.joined(separator: "; ")
             report.hint = "keep one item of that service in the group: remove the others with 'vault delete -s SERVICE -a ACCOUNT'"
         }
@@ -44,7 +44,7 @@ enum HelperReport {
     /// clients read a helper's error), exit 1 with `dockerNotFound` when no
     /// login is stored, and otherwise the one-line report on stderr too.
     static func docker(_ error: Error, on terminal: Terminal) -> ReportedFailure {
-        if case VaultError.itemNotFound = error {
+        if case VaultError.item(.itemNotFound) = error {
             terminal.writeOut(dockerNotFound + "\n")
             return ReportedFailure(status: .failure)
         }
@@ -69,7 +69,7 @@ extension ItemStore {
     func helperItems(matching query: Query) throws -> [ItemAttributes] {
         do {
             return try attributes(matching: query)
-        } catch VaultError.noSuchGroup {
+        } catch VaultError.item(.noSuchGroup) {
             return []
         }
     }

@@ -20,7 +20,7 @@ struct ServiceCredentialItems {
     func get(service: String) throws -> Item {
         do {
             return try store.item(matching: Query(service: service, group: group))
-        } catch VaultError.noSuchGroup {
+        } catch VaultError.item(.noSuchGroup) {
             throw VaultError.itemNotFound(Query(service: service, group: group))
         }
     }

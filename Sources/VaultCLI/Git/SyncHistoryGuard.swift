@@ -18,7 +18,7 @@ extension SyncRun {
         do {
             try requireHistoryHolds("HEAD", finding: .beforeSyncing)
             return nil
-        } catch VaultError.historyDropsTeamLog(let found) {
+        } catch VaultError.team(.historyDropsTeamLog(let found)) {
             let dropped = try history.droppedFiles("HEAD", path: relative, since: vault.lastCheckedCommit().map { [$0] } ?? [])
             guard !dropped.isEmpty, dropped.allSatisfy({ repository.succeeds(["merge-base", "--is-ancestor", $0.commit, tracking]) }),
                   try vault.keysAreTheOwners() else { throw VaultError.historyDropsTeamLog(found) }
@@ -50,7 +50,7 @@ extension SyncRun {
         do {
             try history.requireHeadHolds(tracking, path: relative, shown: access.location.path, since: checkedBeforeRemote, finding: .onRemote(remote: shown))
             return nil
-        } catch VaultError.historyDropsTeamLog(let found) {
+        } catch VaultError.team(.historyDropsTeamLog(let found)) {
             guard try vault.keysAreTheOwners() else { throw VaultError.historyDropsTeamLog(found) }
             return found
         }

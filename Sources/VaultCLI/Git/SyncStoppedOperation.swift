@@ -36,8 +36,8 @@ extension SyncRun {
                     try mergeStagesAndAdd(origins: origins(operation))
                 } catch let error as VaultError where !SyncRun.isTheCallersToFix(error) {
                     try repository.output([command, "--abort"])
-                    invocation.terminal.writeErr("vault: warning: cannot finish git's unfinished \(command) of \(quoted(relative)) (\(ErrorReport(error).message)); "
-                                                 + "aborted it: the branch is as it was before that \(command)\n")
+                    invocation.terminal.diagnostics.warning("cannot finish git's unfinished \(command) of \(quoted(relative)) (\(ErrorReport(error).message)); "
+                                                 + "aborted it: the branch is as it was before that \(command)")
                     return
                 }
             }

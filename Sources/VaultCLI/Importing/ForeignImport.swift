@@ -45,7 +45,7 @@ struct ForeignImport {
         do {
             defer { progress?.finish() }
             outcome = try vault.importItems(dated(kept, batch.entries), onConflict: arguments.policy)
-        } catch VaultError.duplicateItem(let key) {
+        } catch VaultError.item(.duplicateItem(let key)) {
             throw ImportCommand.existingItem(key, source: quoted(sourceName))
         }
         if !arguments.json {
@@ -75,7 +75,7 @@ struct ForeignImport {
             func read(_ text: String?, _ what: String) -> Date? {
                 guard let text else { return nil }
                 if let date = DateText.parseFraction(text) { return date }
-                invocation.terminal.writeErr("vault: warning: \(ImportWords.origin(entry.origin)): its \(what) date \(quoted(text)) does not read as a date; the item is dated now\n")
+                invocation.terminal.diagnostics.warning("\(ImportWords.origin(entry.origin)): its \(what) date \(quoted(text)) does not read as a date; the item is dated now")
                 return nil
             }
             let created = read(entry.created, "creation") ?? now
@@ -98,13 +98,13 @@ struct ForeignImport {
         if !kinds.isEmpty { read += " (\(kinds.joined(separator: ", ")); \(withNotes) with notes, \(withCodes) with a one-time code)" }
         let leftOut = batch.skipped + batch.bad
         let terminal = invocation.terminal
-        for problem in leftOut { terminal.writeErr("vault: left out \(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason))\n") }
-        if let dropped = ImportWords.notKept(format) { terminal.writeErr("vault: not kept (no item field holds them): \(dropped)\n") }
+        for problem in leftOut { terminal.diagnostics.notice("left out \(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason))") }
+        if let dropped = ImportWords.notKept(format) { terminal.diagnostics.notice("not kept (no item field holds them): \(dropped)") }
         var fields: [(String, JSONValue)] = [("format", .string(format.rawValue)), ("source", .string(source)), ("entries", .number(entries.count))]
         for kind in ImportEntry.Kind.allCases { fields.append((kind.rawValue + "s", .number(entries.filter { $0.kind == kind }.count))) }
         fields += [("with_notes", .number(withNotes)), ("with_one_time_code", .number(withCodes)), ("left_out", .number(leftOut.count))]
         guard let outcome else {
-            terminal.writeErr("vault: would import \(read) from \(quoted(source)); \(leftOut.count) left out; nothing was written (--dry-run)\n")
+            terminal.diagnostics.notice("would import \(read) from \(quoted(source)); \(leftOut.count) left out; nothing was written (--dry-run)")
             return
         }
         fields += [("added", .number(outcome.added)), ("replaced", .number(outcome.replaced)), ("skipped", .number(outcome.skipped))]

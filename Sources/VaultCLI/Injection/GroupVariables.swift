@@ -37,7 +37,7 @@ struct GroupVariables {
         for item in items where !item.fields.isEmpty { sealedFields += item.secretValues.dropFirst() }
         let terminal = invocation.terminal
         if items.isEmpty {
-            terminal.writeErr("vault: warning: \(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read\n")
+            terminal.diagnostics.warning("\(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read")
         }
         // Each name made once; sorted by name, the items of one name are neighbours.
         var names = items.map { EnvironmentName.of($0.attributes) }
@@ -45,7 +45,7 @@ struct GroupVariables {
             let owners = accepted.isEmpty ? try OwnerAllowedNames(store, groups: groups, items: items, command: command) : nil
             let taken = names.indices.filter { owners?.accepts(names[$0], in: items[$0].attributes.group) ?? accepted.accepts(names[$0]) }
             for name in accepted.names where !taken.contains(where: { names[$0] == name }) {
-                terminal.writeErr("vault: warning: no item of \(ReadableSecrets.scope(groups)) sets \(name)\n")
+                terminal.diagnostics.warning("no item of \(ReadableSecrets.scope(groups)) sets \(name)")
             }
             items = taken.map { items[$0] }
             names = taken.map { names[$0] }
@@ -66,13 +66,13 @@ struct GroupVariables {
                 "service \(quoted(attributes.service)), account \(quoted(attributes.account)) in group \(quoted(attributes.group.name))"
             }
             if ProtectedVariable.contains(name), !allowed.contains(name) {
-                terminal.writeErr("vault: warning: skipped \(name): the item \(described()) may not set it (it changes what programs of the job do); pass --allow-env-name \(name) if the job means it\n")
+                terminal.diagnostics.warning("skipped \(name): the item \(described()) may not set it (it changes what programs of the job do); pass --allow-env-name \(name) if the job means it")
                 skippedProtected.append(name)
                 continue
             }
             let secret = items[index].secret
             guard GroupVariables.isEnvironmentText(secret) else {
-                terminal.writeErr("vault: warning: skipped \(name): the secret of \(described()) is not text, so it cannot be an environment variable; read it with 'vault get'\n")
+                terminal.diagnostics.warning("skipped \(name): the secret of \(described()) is not text, so it cannot be an environment variable; read it with 'vault get'")
                 continue
             }
             variables.append((name, secret))

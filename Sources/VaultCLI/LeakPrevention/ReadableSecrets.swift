@@ -46,7 +46,7 @@ struct ReadableSecrets {
         }
         self.items = items
         if items.isEmpty {
-            invocation.terminal.writeErr("vault: warning: \(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read; \(ifNone)\n")
+            invocation.terminal.diagnostics.warning("\(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read; \(ifNone)")
         }
     }
 }

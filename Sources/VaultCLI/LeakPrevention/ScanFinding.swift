@@ -70,7 +70,7 @@ struct ScanBaseline {
         let bytes: [UInt8]
         do {
             bytes = try PlainFile.read(path)
-        } catch VaultError.io(_, _, let errno) where errno == 2 {
+        } catch VaultError.storage(.io(_, _, let errno)) where errno == 2 {
             throw UsageError("no baseline at \(quoted(path))",
                              hint: "accept the current hits with 'vault scan --baseline \(shellQuoted(path)) --update-baseline'")
         }

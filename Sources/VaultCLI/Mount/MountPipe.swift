@@ -156,8 +156,8 @@ final class MountPipe: @unchecked Sendable {
 
     private func warnReplaced() {
         guard !state.withLock({ $0.closed }) else { return }
-        terminal.writeErr("vault: warning: something other than vault replaced the --mount pipe \(quoted(path)); "
-                          + "vault wrote nothing to it and stopped serving it\n")
+        terminal.diagnostics.warning("something other than vault replaced the --mount pipe \(quoted(path)); "
+                          + "vault wrote nothing to it and stopped serving it")
     }
 
     /// Stops serving: wakes the server thread if it waits for a reader,

@@ -13,8 +13,8 @@ enum LoginKeyringText {
 
     /// The one line that says the login's keyring could not keep a session, and where it lives instead.
     static func unavailable(_ problem: LoginKeyringProblem) -> String {
-        "vault: the kernel keyring is not available here (\(reason(problem))); the session lives only in its token: "
-            + "set VAULT_SESSION to it, as \(carry) does\n"
+        "the kernel keyring is not available here (\(reason(problem))); the session lives only in its token: "
+            + "set VAULT_SESSION to it, as \(carry) does"
     }
 
     /// How a shell takes a session that only its token holds, without the token on the screen.
@@ -22,8 +22,8 @@ enum LoginKeyringText {
 
     /// What `init` says, once, where no session can be kept: why every command will ask, and the way out.
     static func noSessionAfterInit(_ problem: LoginKeyringProblem) -> String {
-        "vault: this login keeps no unlock session (\(reason(problem))), so each command asks for the passphrase; "
-            + "unlock this shell once with: \(carry)\n"
+        "this login keeps no unlock session (\(reason(problem))), so each command asks for the passphrase; "
+            + "unlock this shell once with: \(carry)"
     }
 
     /// Why a session started here would live only in its token (`unlock` on a terminal then starts none).

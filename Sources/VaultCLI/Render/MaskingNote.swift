@@ -5,6 +5,6 @@ extension Terminal {
     func noteUnmaskedSecrets(_ patterns: MaskPatterns) {
         let count = patterns.tooShortCount
         guard count > 0 else { return }
-        writeErr("vault: note: \(count) secret\(count == 1 ? " is" : "s are") shorter than \(MaskPatterns.minimumLength) bytes and not masked in the output\n")
+        diagnostics.note("\(count) secret\(count == 1 ? " is" : "s are") shorter than \(MaskPatterns.minimumLength) bytes and not masked in the output")
     }
 }

@@ -1,8 +1,8 @@
 /// The words said about a weak new passphrase (`PassphraseStrength`).
 enum PassphraseStrengthText {
     static func warning(_ strength: PassphraseStrength) -> String {
-        "vault: warning: this passphrase is weak (about \(strength.bits) bits, below the \(PassphraseStrength.floorBits) vault asks for): "
-            + "a stolen copy of the vault could be opened by guessing it; a longer one, or several words, is safer\n"
+        "this passphrase is weak (about \(strength.bits) bits, below the \(PassphraseStrength.floorBits) vault asks for): "
+            + "a stolen copy of the vault could be opened by guessing it; a longer one, or several words, is safer"
     }
 
     static let question = "Keep this weak passphrase?"

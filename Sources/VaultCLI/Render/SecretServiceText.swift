@@ -43,7 +43,7 @@ enum SecretServiceText {
     }
 
     static func otherOwner(_ owner: SecretServiceOwner) -> String {
-        "vault: warning: \(describe(owner)) holds org.freedesktop.secrets now; D-Bus starts vault only once it lets go of the name\n"
+        "\(describe(owner)) holds org.freedesktop.secrets now; D-Bus starts vault only once it lets go of the name"
     }
 
     /// The one line (and hint) for a provider that cannot serve.

@@ -56,9 +56,7 @@ public enum VaultMain {
     @discardableResult
     private static func report(_ error: Error, on terminal: Terminal) -> Int32 {
         let report = ErrorReport(error)
-        terminal.writeErr("vault: error: \(report.message)\n")
-        for line in report.details { terminal.writeErr("vault:   \(line)\n") }
-        if let hint = report.hint { terminal.writeErr("vault: hint: \(hint)\n") }
+        terminal.diagnostics.report(report)
         return report.status.exitCode
     }
 }

@@ -4,7 +4,7 @@ import VaultCore
 enum ClassWarning {
     static func show(for accessibility: Accessibility?, on terminal: Terminal) {
         guard let accessibility, accessibility.opensWithoutUnlock else { return }
-        terminal.writeErr(
-            "vault: warning: class \"\(accessibility.rawValue)\" opens with no unlock at all, for any program that can read your files on this machine; Apple deprecated it for that reason\n")
+        terminal.diagnostics.warning(
+            "class \"\(accessibility.rawValue)\" opens with no unlock at all, for any program that can read your files on this machine; Apple deprecated it for that reason")
     }
 }

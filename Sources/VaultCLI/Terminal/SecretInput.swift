@@ -27,8 +27,8 @@ struct SecretInput {
         if source.trimNewline {
             secret = secret.withoutTrailingNewline
         } else if fromPipe, secret.isOneLineEndingInNewline {
-            invocation.terminal.writeErr("vault: warning: the secret read from the pipe ends in a newline, which is stored as part of it (echo adds one)\n")
-            invocation.terminal.writeErr("vault: hint: add --trim-newline to drop it, or pipe with printf %s\n")
+            invocation.terminal.diagnostics.warning("the secret read from the pipe ends in a newline, which is stored as part of it (echo adds one)")
+            invocation.terminal.diagnostics.hint("add --trim-newline to drop it, or pipe with printf %s")
         }
         if secret.count == 0, !source.allowEmpty {
             throw UsageError("the secret is empty; nothing was stored",
@@ -44,7 +44,7 @@ struct SecretInput {
         if let path = source.secretFile { return try readFile(path) }
         if source.generate { return try source.generator.rule().generate() }
         if let value = source.password {
-            invocation.terminal.writeErr("vault: warning: a secret given with -w is visible to other users in the process list; prefer stdin or --secret-file\n")
+            invocation.terminal.diagnostics.warning("a secret given with -w is visible to other users in the process list; prefer stdin or --secret-file")
             return SecretBytes(Array(value.utf8))
         }
         if !invocation.terminal.stdinIsTTY {

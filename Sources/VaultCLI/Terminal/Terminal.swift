@@ -43,7 +43,7 @@ public struct Terminal: Sendable {
 
     /// Says what a command did, on stderr as `vault: MESSAGE`, unless quiet.
     public func say(_ message: String) {
-        if !quiet { writeErr("vault: \(message)\n") }
+        if !quiet { diagnostics.notice(message) }
     }
 
     /// Reads all of stdin.

@@ -67,7 +67,7 @@ extension VaultError {
             return .success(try lookup())
         } catch let error as VaultError {
             switch error {
-            case .itemNotFound, .ambiguous, .noSuchGroup: return .failure(error)
+            case .item(.itemNotFound), .item(.ambiguous), .item(.noSuchGroup): return .failure(error)
             default: throw error
             }
         }

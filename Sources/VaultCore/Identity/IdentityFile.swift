@@ -45,7 +45,7 @@ public enum IdentityFile {
         defer { for index in bytes.indices { bytes[index] = 0 } }
         do {
             try FileSystem.createExclusive(bytes, at: path)
-        } catch VaultError.io(_, .create, EEXIST) {
+        } catch VaultError.storage(.io(_, .create, EEXIST)) {
             throw VaultError.identityExists(path: path)
         }
     }

@@ -54,7 +54,7 @@ enum Transfer {
             }
             do {
                 items.append(try vault.openRecord(at: position))
-            } catch VaultError.corrupted {
+            } catch VaultError.snapshot(.corrupted) {
                 damaged += 1
             }
         }

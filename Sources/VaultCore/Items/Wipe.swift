@@ -91,7 +91,7 @@ extension OpenVault {
             let attributes: ItemAttributes
             do {
                 attributes = try openRecord(at: position).attributes
-            } catch VaultError.boundToAnotherDevice {
+            } catch VaultError.keys(.boundToAnotherDevice) {
                 if filter.selectsWholeGroups {
                     positions.append(position)
                     outcome.removedUnread += 1

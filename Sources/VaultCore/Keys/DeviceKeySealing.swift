@@ -132,7 +132,7 @@ struct DeviceKeySealing {
         do {
             return (try DeviceKeyStore.load(vaultID: VaultFile.peekVaultID(bytes), location: location, host: host,
                                             isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }), nil)
-        } catch VaultError.tpm(let refusal) {
+        } catch VaultError.keys(.tpm(let refusal)) {
             return (nil, refusal)
         }
     }

@@ -106,7 +106,7 @@ struct Maintenance {
             if vault.keys.isFull {
                 do {
                     _ = try vault.readMembers()
-                } catch VaultError.corrupted(_, let detail) {
+                } catch VaultError.snapshot(.corrupted(_, let detail)) {
                     report.damagedRoster = detail
                 }
             }
@@ -120,14 +120,14 @@ struct Maintenance {
                     do {
                         let whole = try vault.openWholeRecord(at: position)
                         report.unopenedVersions += whole.conflicts.filter(\.otherIsSealedElsewhere).count
-                    } catch VaultError.corrupted {
+                    } catch VaultError.snapshot(.corrupted) {
                         report.damagedVersions.append(item.attributes.key)
                     }
-                } catch VaultError.locked, VaultError.boundToAnotherDevice {
+                } catch VaultError.unlock(.locked), VaultError.keys(.boundToAnotherDevice) {
                     report.unopened += 1
-                } catch VaultError.damagedGroup {
+                } catch VaultError.snapshot(.damagedGroup) {
                     report.damagedRecords += 1
-                } catch VaultError.corrupted {
+                } catch VaultError.snapshot(.corrupted) {
                     report.damagedRecords += 1
                 }
             }
@@ -141,9 +141,9 @@ struct Maintenance {
                     // Each held item must be listed and decode, and nothing else be listed.
                     let listsWhatIsHeld = try held.allSatisfy { try listed.take($0) != nil } && listed.areAllTaken
                     if !listsWhatIsHeld { report.damagedListings += 1 }
-                } catch VaultError.corrupted {
+                } catch VaultError.snapshot(.corrupted) {
                     report.damagedListings += 1
-                } catch VaultError.locked, VaultError.boundToAnotherDevice {
+                } catch VaultError.unlock(.locked), VaultError.keys(.boundToAnotherDevice) {
                 }
             }
             // Each tombstone block the keys at hand open must open whole (a merge reads them), and name
@@ -153,7 +153,7 @@ struct Maintenance {
                 do {
                     let tombstones = try vault.tombstones(of: block.groupID)
                     if tombstones.contains(where: { heldIn[$0.itemID].map { $0 != block.groupID } ?? false }) { report.damagedListings += 1 }
-                } catch VaultError.corrupted {
+                } catch VaultError.snapshot(.corrupted) {
                     report.damagedListings += 1
                 }
             }
@@ -167,18 +167,18 @@ struct Maintenance {
                     for entry in try vault.trash(of: block.groupID) {
                         do {
                             _ = try vault.openTrashed(entry, of: block.groupID)
-                        } catch VaultError.locked, VaultError.boundToAnotherDevice {
-                        } catch VaultError.corrupted {
+                        } catch VaultError.unlock(.locked), VaultError.keys(.boundToAnotherDevice) {
+                        } catch VaultError.snapshot(.corrupted) {
                             report.damagedListings += 1
                         }
                     }
-                } catch VaultError.corrupted {
+                } catch VaultError.snapshot(.corrupted) {
                     report.damagedListings += 1
                 }
             }
-        } catch VaultError.corrupted(_, let detail) {
+        } catch VaultError.snapshot(.corrupted(_, let detail)) {
             report.damage = detail
-        } catch VaultError.insecurePermissions, VaultError.writableByOthers {
+        } catch VaultError.storage(.insecurePermissions), VaultError.storage(.writableByOthers) {
             report.checkedRecords = false
         }
         return report

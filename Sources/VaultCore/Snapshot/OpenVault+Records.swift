@@ -90,8 +90,8 @@ extension OpenVault {
                     matches.positions.append(position)
                     matches.attributes.append(attributes)
                 }
-            } catch VaultError.locked where skipLocked {
-            } catch VaultError.boundToAnotherDevice where skipLocked {
+            } catch VaultError.unlock(.locked) where skipLocked {
+            } catch VaultError.keys(.boundToAnotherDevice) where skipLocked {
             }
         }
         if let service = query.service, let account = query.account {
@@ -119,9 +119,9 @@ extension OpenVault {
             var listed: ListedItems?
             do {
                 listed = try listedItems(of: pair)
-            } catch VaultError.locked where skipLocked {
+            } catch VaultError.unlock(.locked) where skipLocked {
                 continue
-            } catch VaultError.boundToAnotherDevice where skipLocked {
+            } catch VaultError.keys(.boundToAnotherDevice) where skipLocked {
                 continue
             }
             guard listed != nil else {

@@ -47,7 +47,7 @@ extension OpenVault {
             for entry in try trash(of: group.groupID) {
                 do {
                     records.append(try openTrashed(entry, of: group.groupID))
-                } catch VaultError.locked, VaultError.boundToAnotherDevice {
+                } catch VaultError.unlock(.locked), VaultError.keys(.boundToAnotherDevice) {
                     unopened += 1
                 }
             }

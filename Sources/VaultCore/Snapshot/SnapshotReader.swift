@@ -138,7 +138,7 @@ struct SnapshotReader {
             guard let session else { preconditionFailure("keysForReading opens the session it chooses") }
             do {
                 return try Snapshot.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
-            } catch VaultError.corrupted(_, let detail) where detail.isHeaderMACMismatch
+            } catch VaultError.snapshot(.corrupted(_, let detail)) where detail.isHeaderMACMismatch
                         && (anyHeaderEndsSession || VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true) {
                 // The vault was re-keyed after the session started: its key is not the vault's any more, and the
                 // login's keyring drops it. A header that fails under the session's key at a higher epoch is a
@@ -181,7 +181,7 @@ struct SnapshotReader {
         do {
             if let key = try DeviceKeyStore.load(vaultID: vaultID, location: location, host: host,
                                                  isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }) { return key }
-        } catch VaultError.tpm(let refusal) {
+        } catch VaultError.keys(.tpm(let refusal)) {
             // Items of the other classes still open; the device-bound ones say why they do not.
             reads.deviceKeyRefusal = refusal
             return nil

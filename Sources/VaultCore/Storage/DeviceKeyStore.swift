@@ -222,7 +222,7 @@ enum DeviceKeyStore {
         do {
             try FileSystem.createExclusive(key.secret.copyBytes(), at: path)
             return key
-        } catch VaultError.io(_, _, EEXIST) {
+        } catch VaultError.storage(.io(_, _, EEXIST)) {
             return try read(path, exposed: false)
         }
     }

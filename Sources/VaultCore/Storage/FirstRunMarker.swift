@@ -23,7 +23,7 @@ public enum FirstRunMarker {
         do {
             try FileSystem.createExclusive(Array("vault first run at \(seconds)\n".utf8), at: path)
             return true
-        } catch VaultError.io(_, _, EEXIST) {
+        } catch VaultError.storage(.io(_, _, EEXIST)) {
             return false
         }
     }

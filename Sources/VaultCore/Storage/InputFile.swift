@@ -34,7 +34,7 @@ extension FileSystem {
     static func read(_ path: String, kind: InputFileKind, requirePrivate: Bool) throws -> [UInt8] {
         do {
             return try FileSystem.read(path, requirePrivate: requirePrivate, missing: .noSuchFile(path: path, kind: kind))
-        } catch VaultError.io(path, _, let code) {
+        } catch VaultError.storage(.io(path, _, let code)) {
             throw VaultError.unreadableFile(path: path, kind: kind, errno: code)
         }
     }

@@ -64,7 +64,7 @@ struct SeenCounters: Equatable {
         }
         do {
             bytes = try FileSystem.readSettings(path(vaultID: vaultID, host: host), missing: .noSuchVault(path: ""))
-        } catch VaultError.noSuchVault {
+        } catch VaultError.storage(.noSuchVault) {
             return seen
         }
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {

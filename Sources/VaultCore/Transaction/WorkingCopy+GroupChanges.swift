@@ -136,7 +136,7 @@ extension WorkingCopy {
             pending.trash.replaced[groupID] = try trash(of: groupID).compactMap { entry in
                 do {
                     return try openTrashed(entry, of: groupID)
-                } catch VaultError.locked, VaultError.boundToAnotherDevice {
+                } catch VaultError.unlock(.locked), VaultError.keys(.boundToAnotherDevice) {
                     return nil
                 }
             }

@@ -14,7 +14,7 @@ extension UnlockWalk {
             guard case .session(let token) = keys else { return nil }
             do {
                 return try SessionCache.open(token: token, vaultID: vaultID, host: host)
-            } catch VaultError.sessionEnded(let end) {
+            } catch VaultError.unlock(.sessionEnded(let end)) {
                 sessionEnded(end)
             }
         }
@@ -41,9 +41,9 @@ extension UnlockWalk {
         } catch let error as VaultError {
             guard let refusal = deviceKeyRefusal() else { throw error }
             switch error {
-            case .boundToAnotherDevice:
+            case .keys(.boundToAnotherDevice):
                 throw VaultError.tpm(refusal)
-            case .locked(let accessibility, _) where accessibility.map({ $0.isDeviceBound || $0.opensWithoutUnlock }) ?? true:
+            case .unlock(.locked(let accessibility, _)) where accessibility.map({ $0.isDeviceBound || $0.opensWithoutUnlock }) ?? true:
                 // Without the device key nothing opens without an unlock (`always` keys are sealed under it).
                 throw VaultError.tpm(refusal)
             default:
@@ -59,8 +59,8 @@ extension UnlockWalk {
             return try body()
         } catch let error as VaultError {
             // A failure that lists what was tried comes from a walk already made (an inner `withKeys`).
-            guard case .locked(let needed, let tried) = error, tried.isEmpty else {
-                guard case .sessionEnded = error, canAsk(hasKeyringSlot: hasKeyringSlot) else { throw error }
+            guard case .unlock(.locked(let needed, let tried)) = error, tried.isEmpty else {
+                guard case .unlock(.sessionEnded) = error, canAsk(hasKeyringSlot: hasKeyringSlot) else { throw error }
                 return try askingUnlockers(body, failure: error, inUse: nil, hasKeyringSlot: hasKeyringSlot)
             }
             let inUse = UnlockAttempt(kindInUse, .notEnough)
@@ -91,7 +91,7 @@ extension UnlockWalk {
                     use(.credential(secret))
                     do {
                         return try body()
-                    } catch VaultError.wrongCredential(.passphrase) where attempt < asked.attempts {
+                    } catch VaultError.unlock(.wrongCredential(.passphrase)) where attempt < asked.attempts {
                         continue
                     }
                 }
@@ -99,7 +99,7 @@ extension UnlockWalk {
                 continue
             }
         }
-        guard case .locked(let needed, _) = failure else { throw failure }
+        guard case .unlock(.locked(let needed, _)) = failure else { throw failure }
         throw VaultError.locked(needed, tried: passedOver + [inUse].compactMap { $0 } + tried[passedOver.count...])
     }
 }

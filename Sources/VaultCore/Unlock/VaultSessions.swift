@@ -25,7 +25,7 @@ struct VaultSessions {
         do {
             try SessionCache.extend(token: token, vaultID: vaultID, timeout: timeout, host: host)
             return true
-        } catch VaultError.sessionEnded {
+        } catch VaultError.unlock(.sessionEnded) {
             return false
         }
     }
