@@ -12,7 +12,7 @@ extension Vault {
     /// other branch's entries first), re-keying in the same write what a removal on either branch
     /// needs (`confirm` shown what that drops). `origins` name each side for the conflicts it leaves.
     /// Nothing of either side is recorded as seen: git may abort the merge and put the older file back.
-    public func merge(base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
+    package func merge(base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
                       kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> MergeReport {
         try requireOwner(.mergeVault)
         let outcome = try withWriterLock {
@@ -34,7 +34,7 @@ extension Vault {
     /// its current one (the conflicts go), the other side's (which replaces it), or, when the
     /// chosen side had deleted the item, none. Throws `noConflict` when it has none.
     @discardableResult
-    public func resolve(matching query: Query, keeping side: MergeSide) throws -> Resolution {
+    package func resolve(matching query: Query, keeping side: MergeSide) throws -> Resolution {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             try Conflicts.resolve(matching: query, keeping: side, in: &vault) { try checkScope($0, writing: true) }
@@ -47,7 +47,7 @@ extension Vault {
     /// many items it holds. The owner's alone (a member holds no master key); throws `vaultExists`
     /// when `destination` exists. This vault is only read.
     @discardableResult
-    public func copy(to destination: VaultLocation, kdf: Scrypt.Parameters = .interactive) throws -> Int {
+    package func copy(to destination: VaultLocation, kdf: Scrypt.Parameters = .interactive) throws -> Int {
         try requireTrustKey(.copyVault)
         let secret = try unlockSecretAtHand()
         guard try !destination.exists else { throw VaultError.vaultExists(path: destination.path) }
@@ -86,7 +86,7 @@ extension Vault {
 
     /// Sets (or, with nil, clears) the names `group`'s items may set: a team log entry, which raises
     /// the key epoch. The owner's alone: a member's identity or a scoped credential is refused (30).
-    public func setAllowedEnvNames(_ allowed: AllowedEnvNames?, for group: AccessGroup) throws {
+    package func setAllowedEnvNames(_ allowed: AllowedEnvNames?, for group: AccessGroup) throws {
         try requireTrustKey(.allowEnvNames)
         try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
@@ -100,7 +100,7 @@ extension Vault {
     /// seconds, through the same sealing code as `add`. All or nothing: throws
     /// `duplicateItem` (adding none) when an item exists already or appears
     /// twice in `items`.
-    public func addAll(_ items: [NewItem]) throws {
+    package func addAll(_ items: [NewItem]) throws {
         for item in items { try Vault.validate(item) }
         try transaction { vault in
             // One pass over the index, not one per item: a lookup tag names (group, service, account).
@@ -123,7 +123,7 @@ extension Vault {
     /// `itemNotFound` when the trash holds none, `ambiguous` for several, `duplicateItem` when an
     /// item of its name was added since.
     @discardableResult
-    public func undelete(matching query: Query) throws -> ItemAttributes {
+    package func undelete(matching query: Query) throws -> ItemAttributes {
         try checkScope(query.group, writing: true)
         return try transaction { vault in
             let found = try vault.openTrash().records.filter { query.matches($0.record.item.attributes) }
@@ -151,7 +151,7 @@ extension Vault {
 
     /// Empties the trash of `group` (nil: every group the keys at hand may write); returns how many items went.
     @discardableResult
-    public func emptyTrash(group: AccessGroup?) throws -> Int {
+    package func emptyTrash(group: AccessGroup?) throws -> Int {
         try checkScope(group, writing: true)
         return try transaction { vault in
             try vault.requireExisting(group)
@@ -170,7 +170,7 @@ extension Vault {
     }
 
     /// Creates an empty group with a fresh key. Throws `groupExists` when it exists.
-    public func createGroup(_ group: AccessGroup) throws {
+    package func createGroup(_ group: AccessGroup) throws {
         try requireOwner(.createGroups)
         try transaction { vault in
             guard try vault.groupID(for: group, creating: false) == nil else { throw VaultError.groupExists(group) }
@@ -180,7 +180,7 @@ extension Vault {
 
     /// Deletes a group with its key and every item in it; returns how many items went with it.
     @discardableResult
-    public func deleteGroup(_ group: AccessGroup) throws -> GroupDeletion {
+    package func deleteGroup(_ group: AccessGroup) throws -> GroupDeletion {
         try requireTrustKey(.deleteGroups)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
@@ -191,7 +191,7 @@ extension Vault {
     /// Gives `group` a fresh key and re-seals its items under it: every
     /// credential granted for it stops working. Returns how many items were re-sealed.
     @discardableResult
-    public func revoke(group: AccessGroup) throws -> Int {
+    package func revoke(group: AccessGroup) throws -> Int {
         try requireTrustKey(.revokeCredentials)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
@@ -200,7 +200,7 @@ extension Vault {
     }
 
     /// Adds a keyslot that opens with the content of a key file; refuses a key file that already opens the vault.
-    public func addKeyFile(_ content: SecretBytes) throws {
+    package func addKeyFile(_ content: SecretBytes) throws {
         try requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             if try vault.keyslotOpening(kind: .keyFile, with: content) {
@@ -309,7 +309,7 @@ extension Vault {
     /// what it would remove. A filter of whole groups also gives each group a fresh key and empties its trash. With `expecting`
     /// (what a dry run showed), throws `changedSinceShown` and removes nothing
     /// when the items it would remove now are not those.
-    public func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
+    package func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
         // A whole group wiped gets a new key, which raises the key epoch: the owner's alone (said before any preview).
         if filter.selectsWholeGroups { try requireTrustKey(.wipeWholeGroups) } else { try requireOwner(.wipeItems) }
         if dryRun {
@@ -329,7 +329,7 @@ extension Vault {
     /// grant ledger of each (`grants()`), so the vault file changes; a v1 or v2 file is left as it
     /// is (not converted) and the grant not recorded.
     /// `readOnly` leaves out the keys a change needs; `expires` is checked when it is used.
-    public func grant(groups: [AccessGroup], readOnly: Bool, expires: Date?) throws -> ScopedCredential {
+    package func grant(groups: [AccessGroup], readOnly: Bool, expires: Date?) throws -> ScopedCredential {
         try requireOwner(.grantCredentials)
         let issued = host.now()
         // A file from before the ledger is not converted by a grant: its grant is not recorded.
@@ -354,7 +354,7 @@ extension Vault {
     /// with `freshHistory`, drops their items' revisions and purges their trash (purge records left,
     /// so a merge does not bring it back), in one write. The owner's only. Throws `noSuchGroup`.
     @discardableResult
-    public func renewKeys(_ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters = .interactive,
+    package func renewKeys(_ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters = .interactive,
                           confirm: (RekeyPlan) throws -> Void) throws -> KeyRenewal {
         try renewKeys(renewed, freshHistory: freshHistory, kdf: kdf, confirm: confirm) { _ in }.renewal
     }
@@ -398,7 +398,7 @@ extension Vault {
     /// Adds the items of the bundle at `path`, keeping their attributes and
     /// dates. An item whose group, service and account exist follows `policy`;
     /// with `.fail`, one conflict imports nothing.
-    public func importBundle(at path: String, credential: UnlockSecret, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+    package func importBundle(at path: String, credential: UnlockSecret, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
         try requireOwner(.importItems)
         let bytes = try FileSystem.read(path, kind: .bundle, requirePrivate: false)
         let items: [Item]
@@ -413,7 +413,7 @@ extension Vault {
     /// Adds `items` (from another password manager: `ImportEntry`), dated now, in one write; an
     /// item whose group, service and account exist follows `policy` as in `importBundle`. Groups
     /// that do not exist are created, as `add` creates them.
-    public func importItems(_ items: [NewItem], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+    package func importItems(_ items: [NewItem], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
         let now = host.now()
         return try importItems(items.map { new in
             Item(attributes: ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
@@ -426,7 +426,7 @@ extension Vault {
     /// a plaintext export read back). An item whose group, service and account exist follows
     /// `policy`; with `.fail`, one conflict imports nothing. Throws `invalidValue` for an item no
     /// backend stores, importing nothing.
-    public func importItems(_ items: [Item], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+    package func importItems(_ items: [Item], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
         try requireOwner(.importItems)
         return try transaction { vault in
             try Transfer.add(items, onConflict: policy, to: &vault, progress: configuration.progress)

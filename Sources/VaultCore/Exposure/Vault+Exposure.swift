@@ -9,7 +9,7 @@ extension Vault {
     /// version once and each sealed record once. A version these keys
     /// do not open is counted, not read. `currentCommits`: the commits whose file is the current
     /// file byte for byte. A passphrase's KDF runs once per master key, not once per version.
-    public func exposureHistory(_ history: some Sequence<VaultFileVersion>, currentCommits: [String]) throws -> ExposureHistory {
+    package func exposureHistory(_ history: some Sequence<VaultFileVersion>, currentCommits: [String]) throws -> ExposureHistory {
         try requireOwner(.readExposure)
         return try withKeys {
             let current = try readSnapshot()
@@ -31,13 +31,13 @@ extension Vault {
     }
 
     /// The members some version names who are not members of the current file: those that lost access.
-    public func membersWhoLostAccess(in history: ExposureHistory) -> [String] {
+    package func membersWhoLostAccess(in history: ExposureHistory) -> [String] {
         history.memberNames.subtracting(history.currentMembers).sorted()
     }
 
     /// The live values exposed to a member that lost access, or to a credential of `grants` revoked
     /// or expired at `now`, and not accepted: what `exposure check` lists.
-    public func exposureFindings(in history: ExposureHistory, accepted: [ExposureAcceptance], grants: [GrantEntry], now: Date) -> [ExposureFinding] {
+    package func exposureFindings(in history: ExposureHistory, accepted: [ExposureAcceptance], grants: [GrantEntry], now: Date) -> [ExposureFinding] {
         let principals = membersWhoLostAccess(in: history).map(ExposurePrincipal.member)
             + grants.filter { $0.state(at: now) != .live }.map(ExposurePrincipal.credential)
         return principals.flatMap { principal in

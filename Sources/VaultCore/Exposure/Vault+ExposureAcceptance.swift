@@ -6,12 +6,12 @@ import VaultCrypto
 /// header names: a line no trust key of this vault signed accepts nothing, and is counted.
 extension Vault {
     /// Where the acceptances are kept: beside the vault file, to commit with it.
-    public var exposureAcceptancesPath: String { location.path + ".accepted" }
+    package var exposureAcceptancesPath: String { location.path + ".accepted" }
 
     /// Signs the acceptance of item `itemID`'s live exposed values (those it took before now) with the
     /// trust key, and appends it to the acceptances. The owner's only (`trustKeyNeeded` otherwise).
     /// Throws `invalidValue` for a reason over 1 000 bytes.
-    public func acceptExposure(itemID: String, reason: String) throws -> ExposureAcceptance {
+    package func acceptExposure(itemID: String, reason: String) throws -> ExposureAcceptance {
         guard reason.utf8.count <= ExposureAcceptance.maxReasonBytes else {
             throw VaultError.invalidValue(.attributeTooLarge(name: "reason", size: reason.utf8.count, limit: ExposureAcceptance.maxReasonBytes))
         }
@@ -32,7 +32,7 @@ extension Vault {
     }
 
     /// The acceptances a trust key of this vault signed, and how many lines none did (never silent).
-    public func exposureAcceptances() throws -> (accepted: [ExposureAcceptance], unverified: Int) {
+    package func exposureAcceptances() throws -> (accepted: [ExposureAcceptance], unverified: Int) {
         guard FileSystem.exists(exposureAcceptancesPath) else { return ([], 0) }
         let text = try FileSystem.read(exposureAcceptancesPath, requirePrivate: false, missing: .noSuchVault(path: exposureAcceptancesPath))
         return try withKeys {

@@ -1,7 +1,7 @@
 import VaultCrypto
 
 /// How this machine keeps a vault's device key.
-public enum DeviceKeyProtection: Equatable, Sendable {
+package enum DeviceKeyProtection: Equatable, Sendable {
     /// This machine has no device key for the vault (device-bound items do not open here).
     case none
     /// A clear 0600 file in the data directory.
@@ -11,7 +11,7 @@ public enum DeviceKeyProtection: Equatable, Sendable {
 }
 
 /// What `sealDeviceKey` did.
-public enum DeviceKeySealOutcome: Equatable, Sendable {
+package enum DeviceKeySealOutcome: Equatable, Sendable {
     /// The clear device key is now sealed by the TPM; its file is wiped.
     case sealed
     /// It was sealed already; nothing changed.
@@ -25,7 +25,7 @@ public enum DeviceKeySealOutcome: Equatable, Sendable {
 // items bound to it stay as they are, until the TPM opens it again.
 extension Vault {
     /// How this machine keeps the vault's device key.
-    public func deviceKeyProtection() throws -> DeviceKeyProtection {
+    package func deviceKeyProtection() throws -> DeviceKeyProtection {
         let vaultID = try vaultID()
         if let sealed = try DeviceKeyStore.sealed(vaultID: vaultID, host: host) { return .tpm(pcrs: sealed.pcrs, pin: sealed.hasPIN) }
         return FileSystem.isRegularFile(DeviceKeyStore.path(vaultID: vaultID, host: host)) ? .file : .none
@@ -38,7 +38,7 @@ extension Vault {
     /// change of the PCRs, the one the recovery seal gives for the master key. Throws `VaultError.tpm`
     /// (nothing changed) when the TPM refuses, `noDeviceKey` when this machine has none for the
     /// vault, `locked` without an unlock.
-    public func sealDeviceKey(reseal: Bool, pin: SecretBytes?) throws -> DeviceKeySealOutcome {
+    package func sealDeviceKey(reseal: Bool, pin: SecretBytes?) throws -> DeviceKeySealOutcome {
         let vaultID = try vaultID()
         guard host.tpm != nil else { throw VaultError.tpm(.noTPM) }
         let wasSealed = try DeviceKeyStore.sealed(vaultID: vaultID, host: host) != nil
@@ -53,7 +53,7 @@ extension Vault {
     /// Moves this machine's device key out of the TPM into a clear 0600 file again; needs an
     /// unlock. Returns false when it was not sealed. Throws `VaultError.tpm` when the TPM refuses
     /// it (nothing changed), `locked` without an unlock.
-    public func unsealDeviceKeyToFile() throws -> Bool {
+    package func unsealDeviceKeyToFile() throws -> Bool {
         let vaultID = try vaultID()
         guard try DeviceKeyStore.sealed(vaultID: vaultID, host: host) != nil else { return false }
         try DeviceKeyStore.unsealToFile(try keysWithUnlock(recovering: false).deviceKey, vaultID: vaultID, host: host)

@@ -9,7 +9,7 @@ import Glibc
 /// the slot; the command line talks to the keyring.
 extension Vault {
     /// The vault id in hex: what names this vault's key in the desktop keyring.
-    public static func identifier(at location: VaultLocation) throws -> String {
+    package static func identifier(at location: VaultLocation) throws -> String {
         let id = VaultFile.peekVaultID(try FileSystem.readVaultFile(location.path, directory: location.directory,
                                                                     missing: .noSuchVault(path: location.path)))
         guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: .violates(.fileTooShort)) }
@@ -18,12 +18,12 @@ extension Vault {
 
     /// Whether the vault has a desktop-keyring keyslot, read from the start of
     /// the file without any key (false when it cannot be read).
-    public static func hasKeyringSlot(at location: VaultLocation) -> Bool {
+    package static func hasKeyringSlot(at location: VaultLocation) -> Bool {
         Vault.keyslotKinds(inHeaderOf: location.path).contains(Keyslot.Kind.desktopKeyring.rawValue)
     }
 
     /// Adds a desktop-keyring keyslot that `key` opens; a vault has at most one.
-    public func addKeyringSlot(_ key: SecretBytes) throws {
+    package func addKeyringSlot(_ key: SecretBytes) throws {
         try requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             guard !vault.hasKeyslot(.desktopKeyring) else {
@@ -36,7 +36,7 @@ extension Vault {
     /// Removes the desktop-keyring keyslot, and rotates the master key when it can (see
     /// `changeKeyslots`); returns whether it did. Throws `noKeyslot` when there is none.
     @discardableResult
-    public func removeKeyringSlot() throws -> Bool {
+    package func removeKeyringSlot() throws -> Bool {
         try changeKeyslots { vault in
             guard try vault.removeKeyslots(kind: .desktopKeyring, openedBy: nil) > 0 else {
                 throw VaultError.noKeyslot(.desktopKeyring)

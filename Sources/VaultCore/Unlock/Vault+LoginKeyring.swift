@@ -6,12 +6,12 @@ import VaultCrypto
 extension Vault {
     /// Keeps the session of `token` in this login's kernel keyring, for `timeout` idle seconds
     /// (replacing one kept before). Throws `LoginKeyringProblem` where the keyring cannot keep it.
-    public func keepInLoginKeyring(sessionToken token: String, timeout: Int) throws {
+    package func keepInLoginKeyring(sessionToken token: String, timeout: Int) throws {
         try LoginKeyring.keep(token: token, vaultID: try vaultID(), timeout: timeout)
     }
 
     /// Why this login's kernel keyring could not keep a session, or nil when it could; keeps nothing.
-    public static func loginKeyringProblem() -> LoginKeyringProblem? {
+    package static func loginKeyringProblem() -> LoginKeyringProblem? {
         do {
             try LoginKeyring.check()
             return nil
@@ -21,7 +21,7 @@ extension Vault {
     }
 
     /// The token of the live session this login's keyring keeps for the vault, or nil; refreshes nothing.
-    public func loginKeyringToken() -> String? {
+    package func loginKeyringToken() -> String? {
         guard let vaultID = try? vaultID(), let kept = LoginKeyring.find(vaultID: vaultID),
               SessionCache.expiry(token: kept.token, vaultID: vaultID, host: host) != nil else { return nil }
         return kept.token
@@ -30,7 +30,7 @@ extension Vault {
     /// Gives the calling thread, and the processes it starts from now on, a new empty session
     /// keyring: they cannot possess the sessions the login's keyring keeps (`vault run`'s child).
     /// Throws `LoginKeyringProblem` when the keyring calls work but this one fails.
-    public static func leaveLoginKeyring() throws {
+    package static func leaveLoginKeyring() throws {
         try LoginKeyring.leave()
     }
 
