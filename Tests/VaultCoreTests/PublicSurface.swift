@@ -48,7 +48,7 @@ enum PublicSurface {
             let code = codeOnly(line, &state)
             let stripped = withoutAttributes(code)
             let owner = scopes.last ?? ""
-            if let owner, stripped.trimmingCharacters(in: .whitespaces).hasPrefix("public "),
+            if let owner, isPublic(stripped),
                let named = name(of: stripped) {
                 var labels: String?
                 if named.hasLabels {
@@ -150,8 +150,17 @@ enum PublicSurface {
         return (String(match.1), String(match.2))
     }
 
-    /// The name a declaration's code declares, nil when it declares none.
+    /// Whether a line's code (attributes stripped) begins with `public`, or with `open` before a declaration.
+    static func isPublic(_ code: String) -> Bool {
+        let trimmed = code.drop(while: \.isWhitespace)
+        return trimmed.hasPrefix("public ")
+            || trimmed.firstMatch(of: /^open\s+(class|func|var|let|subscript|override|static|final|extension)\b/) != nil
+    }
+
+    /// The name a declaration's code declares, nil when it declares none. A public extension is named
+    /// `extension T` (never listed: its members would be public without a name of their own).
     static func name(of code: String) -> (name: String, isType: Bool, hasLabels: Bool)? {
+        if let match = code.firstMatch(of: /^\s*(public|open)\s+extension\s+([\w.]+)/) { return ("extension " + match.2, false, false) }
         if let match = code.firstMatch(of: /\bfunc\s+([^\s(<]+)/) { return (String(match.1).trimmingCharacters(in: ["`"]), false, true) }
         if code.firstMatch(of: /\binit\b[?!]?\s*[(<]/) != nil { return ("init", false, true) }
         if code.firstMatch(of: /\bsubscript\b/) != nil { return ("subscript", false, true) }

@@ -65,7 +65,8 @@ import Testing
     }
 
     /// The scanner names members by the type they are declared in (nested types, extensions), skips
-    /// comments, strings and function bodies, and reads argument labels over several lines.
+    /// comments, strings and function bodies, reads argument labels over several lines, takes `open`
+    /// for `public`, and reports a public extension (whose members are public without saying so).
     @Test func theScannerNamesWhatIsPublic() {
         let text = #"""
             /// public struct InAComment {}
@@ -86,10 +87,16 @@ import Testing
                 public func run(at place: [String: Int]) -> Bool { true }
             }
             public enum Errors: Error { case one(Outer) }
+            public extension Errors {
+                var unseen: Int { 0 }
+            }
+            open class Base {
+                let handle = open(path)
+            }
             """#
         let found = PublicSurface.declarations(in: text, file: "Sample.swift").map { $0.symbol + ($0.labels.map { "(\($0))" } ?? "") }
         #expect(found == ["Outer", "Outer.default", "Outer.init(value:other:)", "Outer.Inner", "Outer.Inner.make(_:)",
-                          "Outer.Inner.run(at:)", "Errors"])
+                          "Outer.Inner.run(at:)", "Errors", "extension Errors", "Base"])
         let reference = PublicSurface.reference(in: """
             # Doc
 
@@ -104,6 +111,6 @@ import Testing
             """)
         #expect(reference == ["Outer": ["default", "init(value:other:)", "Inner"], "Outer.Inner": ["run"]])
         let declarations = PublicSurface.declarations(in: text, file: "Sample.swift")
-        #expect(declarations.filter { !PublicSurface.names($0, in: reference ?? [:]) }.map(\.symbol) == ["Outer.Inner.make", "Errors"])
+        #expect(declarations.filter { !PublicSurface.names($0, in: reference ?? [:]) }.map(\.symbol) == ["Outer.Inner.make", "Errors", "extension Errors", "Base"])
     }
 }
