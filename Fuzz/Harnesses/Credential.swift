@@ -5,7 +5,7 @@
 // no mutated credential passes a checksum by chance). Each payload is also
 // tried in the text form, through base64.
 @testable import VaultCore
-import VaultCrypto
+@testable import VaultCrypto
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCredential(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,5 +1,5 @@
 // libFuzzer harness: the env-file parser of `vault run --env-file` (Dotenv.parse).
-import VaultCore
+@testable import VaultCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDotenv(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

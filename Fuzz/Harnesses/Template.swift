@@ -1,6 +1,6 @@
 // libFuzzer harness: the template parser of `vault inject` (Template.parse) and
 // the vault:// and openbao:// references it finds (SecretReference, OpenBaoReference).
-import VaultCore
+@testable import VaultCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTemplate(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -70,7 +70,7 @@ public enum Status: CaseIterable, Sendable {
     }
 
     /// The Keychain constant's name, for docs and `--json` errors.
-    public var keychainName: String {
+    package var keychainName: String {
         switch self {
         case .success: return "errSecSuccess"
         case .failure: return "-"

@@ -6,12 +6,12 @@ import VaultCrypto
 extension Vault {
     /// The bytes of a side of a merge that git gave as a file (`%O`, `%B`): a temporary file git
     /// made, so not held to the vault file's permission checks. Throws `noSuchFile` when missing.
-    public static func readMergeSide(at path: String) throws -> [UInt8] {
+    package static func readMergeSide(at path: String) throws -> [UInt8] {
         try FileSystem.read(path, kind: .mergeSide, requirePrivate: false)
     }
 
     /// Every item the keys at hand can read that a merge left in conflict, by its newest conflict.
-    public func conflicts() throws -> [ConflictSummary] {
+    package func conflicts() throws -> [ConflictSummary] {
         try withKeys { try Conflicts.summaries(in: try readSnapshot()) }
     }
 
@@ -27,7 +27,7 @@ extension Vault {
     /// Whether the team log of the vault file `bytes` holds the whole log of each of `parents` (the
     /// files it was merged from): read from the logs' clear parts, so no key is needed. A file
     /// without a log (format v1 or v2) holds none; a parent without one is held by any.
-    public static func teamLogHolds(_ bytes: [UInt8], logsOf parents: [[UInt8]]) -> Bool {
+    package static func teamLogHolds(_ bytes: [UInt8], logsOf parents: [[UInt8]]) -> Bool {
         TeamLog.ofFile(bytes, holdsTheLogsOf: parents)
     }
 
@@ -82,7 +82,7 @@ extension Vault {
 
     /// The trashed items that match `query` (oldest deletion last), of the groups the keys at hand
     /// open, and how many trashed items those keys cannot open (locked or bound to another device).
-    public func trash(matching query: Query) throws -> (items: [TrashedItem], locked: Int) {
+    package func trash(matching query: Query) throws -> (items: [TrashedItem], locked: Int) {
         try holder.requireReach(query.group)
         return try withKeys {
             let vault = try readSnapshot()
@@ -103,7 +103,7 @@ extension Vault {
 
     /// The groups the keys at hand open, by name, and how many groups they do not open.
     /// With a way to ask, asks for a credential rather than leave groups out.
-    public func groups() throws -> (groups: [GroupSummary], unopened: Int) {
+    package func groups() throws -> (groups: [GroupSummary], unopened: Int) {
         try withKeys {
             let vault = try readSnapshot()
             let (held, unopened) = try heldGroups(of: vault)
@@ -136,7 +136,7 @@ extension Vault {
     /// since then drops team log entries of one before it (`historyDropsTeamLog`), and nothing
     /// changes. HEAD is read from git's files on every change; git runs (in `check`) only when HEAD
     /// moved. A refused HEAD is not recorded, so every change checks it again until it is fixed.
-    public func requireCheckedHistory(_ check: (_ lastChecked: String?) throws -> Void) throws {
+    package func requireCheckedHistory(_ check: (_ lastChecked: String?) throws -> Void) throws {
         guard let head = GitWorkTree.headCommit(of: location.directory) else { return }
         let last = lastCheckedCommit()
         guard last != head else { return }
@@ -146,17 +146,17 @@ extension Vault {
 
     /// The commit of this vault's work tree this machine last found keeping the team log of every
     /// commit before it; nil when none was recorded.
-    public func lastCheckedCommit() -> String? {
+    package func lastCheckedCommit() -> String? {
         CheckedHistoryRecord(location: location, host: host).read()
     }
 
     /// Records `commit` as checked (best effort: without the record the next check walks further back).
-    public func recordCheckedCommit(_ commit: String) {
+    package func recordCheckedCommit(_ commit: String) {
         CheckedHistoryRecord(location: location, host: host).record(commit)
     }
 
     /// Whether two vault files are versions of one vault (the same vault id, read in clear).
-    public static func areVersionsOfOneVault(_ first: [UInt8], _ second: [UInt8]) -> Bool {
+    package static func areVersionsOfOneVault(_ first: [UInt8], _ second: [UInt8]) -> Bool {
         let id = VaultFile.peekVaultID(first)
         return !id.isEmpty && id == VaultFile.peekVaultID(second)
     }
@@ -164,7 +164,7 @@ extension Vault {
     /// Whether the keys at hand are the owner's (a keyslot's passphrase or key file, or its session):
     /// the only keys whose sync repairs a branch that dropped team log entries. An identity's or a
     /// credential's are not; with no keys yet, the unlockers are asked as for any read.
-    public func keysAreTheOwners() throws -> Bool {
+    package func keysAreTheOwners() throws -> Bool {
         try withKeys {
             switch source {
             case .identity, .scoped: return false
@@ -178,7 +178,7 @@ extension Vault {
     /// Refuses, before git starts a merge vault could not finish, keys that cannot merge: a scoped
     /// credential's or scoped member's (`ownerOnly(.mergeVault)`, `scopedMemberCannot`); with no
     /// keys yet, the unlockers are asked as for any read.
-    public func requireKeysThatMerge() throws {
+    package func requireKeysThatMerge() throws {
         try holder.requireUnscoped(.mergeVault)
         try withKeys {
             guard try readSnapshot().keys.fullKeys != nil else { throw VaultError.locked(nil) }
@@ -198,7 +198,7 @@ extension Vault {
     /// Whether one of `identities` opens a member slot of the vault file: the file is parsed, not
     /// trusted (no pin, no signature checked), since this only decides whether an identity nobody
     /// named is worth trying. Every read with it then checks the trust pin and the owner's signature.
-    public func memberSlotOpens(with identities: [AgeIdentity]) -> Bool {
+    package func memberSlotOpens(with identities: [AgeIdentity]) -> Bool {
         guard let parsed = try? Snapshot.parse(try readFile(), path: location.path, checking: .lookupsOnly) else { return false }
         return (try? Snapshot.openMemberSlot(parsed.file, identities: identities, path: location.path)) != nil
     }
@@ -206,7 +206,7 @@ extension Vault {
     /// The vault's trust fingerprint (the SHA-256 of its trust public key, in hex), read with the
     /// owner's keys, whose header MAC vouches for the key: a member cannot learn it from a file
     /// that anyone who can write it could have made, so it is given to them from here.
-    public func trustFingerprint() throws -> String {
+    package func trustFingerprint() throws -> String {
         try holder.requireUnscoped(.printTrustFingerprint)
         return try withKeys {
             let vault = try readSnapshot()
@@ -223,7 +223,7 @@ extension Vault {
     /// rollback guard does not apply, since an old version is what history is made of. Without
     /// keys that open it, the summary holds the ids the file shows. Throws `corrupted` only
     /// for bytes that are not a vault file.
-    public func summary(ofVersion bytes: [UInt8], label: String) throws -> VaultFileSummary {
+    package func summary(ofVersion bytes: [UInt8], label: String) throws -> VaultFileSummary {
         let fileBytes = FileBytes(bytes)
         let parsed = try Snapshot.parse(fileBytes, path: label)
         return VaultFileSummary(parsed.file, opened: try? reader.openWithoutRecording(fileBytes, label: label))
@@ -237,7 +237,7 @@ extension Vault {
 
     /// Writes the items `exportableItems(matching:where:)` chooses to a new bundle file (0600) at
     /// `path`, sealed under `credential`: a passphrase or key file of the bundle's own.
-    public func export(to path: String, matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
+    package func export(to path: String, matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
                        credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
         let (bundle, outcome) = try sealedBundle(matching: query, where: include, credential: credential, kdf: kdf)
         try FileSystem.createExclusive(bundle, at: path)
@@ -245,7 +245,7 @@ extension Vault {
     }
 
     /// The bytes of a bundle `export(to:)` would write, for a caller that sends them elsewhere (stdout).
-    public func sealedBundle(matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
+    package func sealedBundle(matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
                              credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> (bundle: [UInt8], outcome: ExportOutcome) {
         let (items, outcome) = try exportableItems(matching: query, where: include)
         return (try ExportBundle.seal(items, credential: credential, kdf: kdf), outcome)
@@ -254,7 +254,7 @@ extension Vault {
     /// The items an export writes, with their secrets, in index order: those that match `query` and
     /// `include`, except the `-this-device-only` ones, whose keys never leave this machine, and
     /// records that are damaged (both counted in the outcome). Needs the owner's or a full member's keys.
-    public func exportableItems(matching query: Query = Query(),
+    package func exportableItems(matching query: Query = Query(),
                                 where include: (ItemAttributes) -> Bool = { _ in true }) throws -> (items: [Item], outcome: ExportOutcome) {
         try holder.requireUnscoped(.exportItems)
         return try withKeys {
@@ -265,7 +265,7 @@ extension Vault {
     /// Every grant the ledger records, oldest first (docs/FORMAT.md, "Grant ledger"). The owner's or
     /// a full member's: the ledger is sealed under the group keys (`ownerOnly` or
     /// `scopedMemberCannot` otherwise).
-    public func grants() throws -> [GrantEntry] {
+    package func grants() throws -> [GrantEntry] {
         try holder.requireUnscoped(.listGrants)
         return try withKeys {
             try readSnapshot().grantLedger().map(GrantEntry.init)
@@ -290,26 +290,26 @@ extension Vault {
 
     /// Gives the live session of `token` a fresh idle timeout of `timeout` seconds, asking for
     /// nothing; false when that session has ended.
-    public func extendSession(token: String, timeout: Int) throws -> Bool {
+    package func extendSession(token: String, timeout: Int) throws -> Bool {
         try sessions().extend(token: token, timeout: timeout)
     }
 
     /// Whether the session of `token` is live: not idle past its timeout, not locked. Asks for nothing.
-    public func sessionIsLive(token: String) -> Bool {
+    package func sessionIsLive(token: String) -> Bool {
         (try? sessions())?.isLive(token: token) ?? false
     }
 
     /// Ends the session of `token` and (with `loginKeyring`) the one this login's keyring keeps,
     /// removing its key; with `all`, every session of this vault and the after-first-unlock cache
     /// too. Needs no unlock.
-    public func lock(token: String?, all: Bool, loginKeyring: Bool = false) throws -> LockOutcome {
+    package func lock(token: String?, all: Bool, loginKeyring: Bool = false) throws -> LockOutcome {
         try sessions().lock(token: token, all: all, loginKeyring: loginKeyring) { try deviceKeySealing.keyIfItOpens(of: readFile()).key }
     }
 
     /// The vault's state without unlocking it (`StatusReport`): session (of `sessionToken`, else with
     /// `loginKeyring` the one this login's keyring keeps), after-first-unlock cache, keyslots, and
     /// item counts by group and class.
-    public func status(sessionToken: String?, loginKeyring: Bool = false) throws -> StatusReport {
+    package func status(sessionToken: String?, loginKeyring: Bool = false) throws -> StatusReport {
         let bytes = try readFile()
         let file: VaultFile
         do {
@@ -335,30 +335,30 @@ extension Vault {
 
     /// Keeps the session of `token` in this login's kernel keyring, for `timeout` idle seconds
     /// (replacing one kept before). Throws `LoginKeyringProblem` where the keyring cannot keep it.
-    public func keepInLoginKeyring(sessionToken token: String, timeout: Int) throws {
+    package func keepInLoginKeyring(sessionToken token: String, timeout: Int) throws {
         try LoginKeyring.keep(token: token, vaultID: try reader.vaultID(), timeout: timeout)
     }
 
     /// Why this login's kernel keyring could not keep a session, or nil when it could; keeps nothing.
-    public static func loginKeyringProblem() -> LoginKeyringProblem? { LoginKeyring.problem() }
+    package static func loginKeyringProblem() -> LoginKeyringProblem? { LoginKeyring.problem() }
 
     /// The token of the live session this login's keyring keeps for the vault, or nil; refreshes nothing.
-    public func loginKeyringToken() -> String? { (try? sessions())?.loginKeyringToken() }
+    package func loginKeyringToken() -> String? { (try? sessions())?.loginKeyringToken() }
 
     /// Gives the calling thread, and the processes it starts from now on, a new empty session
     /// keyring: they cannot possess the sessions the login's keyring keeps (`vault run`'s child).
     /// Throws `LoginKeyringProblem` when the keyring calls work but this one fails.
-    public static func leaveLoginKeyring() throws { try LoginKeyring.leave() }
+    package static func leaveLoginKeyring() throws { try LoginKeyring.leave() }
 
     /// The vault id in hex: what names this vault's key in the desktop keyring.
-    public static func identifier(at location: VaultLocation) throws -> String { try KeyringSlot.vaultIdentifier(at: location) }
+    package static func identifier(at location: VaultLocation) throws -> String { try KeyringSlot.vaultIdentifier(at: location) }
 
     /// Whether the vault has a desktop-keyring keyslot, read from the start of the file without any
     /// key (false when it cannot be read).
-    public static func hasKeyringSlot(at location: VaultLocation) -> Bool { KeyringSlot.isPresent(at: location) }
+    package static func hasKeyringSlot(at location: VaultLocation) -> Bool { KeyringSlot.isPresent(at: location) }
 
     /// How this machine keeps the vault's device key.
-    public func deviceKeyProtection() throws -> DeviceKeyProtection { try deviceKeySealing.protection() }
+    package func deviceKeyProtection() throws -> DeviceKeyProtection { try deviceKeySealing.protection() }
 
     // MARK: maintenance and exposure (Snapshot/Maintenance, Exposure/)
 
@@ -369,7 +369,7 @@ extension Vault {
     /// Reads the current file and every version of `history` (oldest first) with the owner's keys
     /// (or a full member's): what each member or credential could open (`ExposureHistory.reading`).
     /// `currentCommits`: the commits whose file is the current file byte for byte.
-    public func exposureHistory(_ history: some Sequence<VaultFileVersion>, currentCommits: [String]) throws -> ExposureHistory {
+    package func exposureHistory(_ history: some Sequence<VaultFileVersion>, currentCommits: [String]) throws -> ExposureHistory {
         try holder.requireUnscoped(.readExposure)
         return try withKeys {
             try ExposureHistory.reading(history, currentCommits: currentCommits, current: try readSnapshot(), source: source,
@@ -378,19 +378,19 @@ extension Vault {
     }
 
     /// The members some version names who are not members of the current file: those that lost access.
-    public func membersWhoLostAccess(in history: ExposureHistory) -> [String] { history.membersWhoLostAccess }
+    package func membersWhoLostAccess(in history: ExposureHistory) -> [String] { history.membersWhoLostAccess }
 
     /// The live values exposed to a member that lost access, or to a credential of `grants` revoked
     /// or expired at `now`, and not accepted: what `exposure check` lists.
-    public func exposureFindings(in history: ExposureHistory, accepted: [ExposureAcceptance], grants: [GrantEntry], now: Date) -> [ExposureFinding] {
+    package func exposureFindings(in history: ExposureHistory, accepted: [ExposureAcceptance], grants: [GrantEntry], now: Date) -> [ExposureFinding] {
         history.findings(accepted: accepted, grants: grants, now: now)
     }
 
     /// Where the acceptances of exposed values are kept: beside the vault file, to commit with it.
-    public var exposureAcceptancesPath: String { ExposureAcceptances(of: location).path }
+    package var exposureAcceptancesPath: String { ExposureAcceptances(of: location).path }
 
     /// The acceptances a trust key of this vault signed, and how many lines none did (never silent).
-    public func exposureAcceptances() throws -> (accepted: [ExposureAcceptance], unverified: Int) {
+    package func exposureAcceptances() throws -> (accepted: [ExposureAcceptance], unverified: Int) {
         guard let text = try ExposureAcceptances(of: location).text() else { return ([], 0) }
         return try withKeys { ExposureAcceptances.verified(text, in: try readSnapshot()) }
     }

@@ -12,7 +12,7 @@ extension Vault {
     /// other branch's entries first), re-keying in the same write what a removal on either branch
     /// needs (`confirm` shown what that drops). `origins` name each side for the conflicts it leaves.
     /// Nothing of either side is recorded as seen: git may abort the merge and put the older file back.
-    public func merge(base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
+    package func merge(base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
                       kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> MergeReport {
         try holder.requireUnscoped(.mergeVault)
         let outcome = try withWriterLock {
@@ -34,7 +34,7 @@ extension Vault {
     /// its current one (the conflicts go), the other side's (which replaces it), or, when the
     /// chosen side had deleted the item, none. Throws `noConflict` when it has none.
     @discardableResult
-    public func resolve(matching query: Query, keeping side: MergeSide) throws -> Resolution {
+    package func resolve(matching query: Query, keeping side: MergeSide) throws -> Resolution {
         try holder.requireReach(query.group, writing: true)
         return try transaction { vault in
             try Conflicts.resolve(matching: query, keeping: side, in: &vault) { try holder.requireReach($0, writing: true) }
@@ -47,7 +47,7 @@ extension Vault {
     /// many items it holds. The owner's alone (a member holds no master key); throws `vaultExists`
     /// when `destination` exists. This vault is only read.
     @discardableResult
-    public func copy(to destination: VaultLocation, kdf: Scrypt.Parameters = .interactive) throws -> Int {
+    package func copy(to destination: VaultLocation, kdf: Scrypt.Parameters = .interactive) throws -> Int {
         try holder.requireTrustKey(.copyVault)
         let secret = try unlockSecretAtHand()
         guard try !destination.exists else { throw VaultError.vaultExists(path: destination.path) }
@@ -70,7 +70,7 @@ extension Vault {
 
     /// Sets (or, with nil, clears) the names `group`'s items may set: a team log entry, which raises
     /// the key epoch. The owner's alone: a member's identity or a scoped credential is refused (30).
-    public func setAllowedEnvNames(_ allowed: AllowedEnvNames?, for group: AccessGroup) throws {
+    package func setAllowedEnvNames(_ allowed: AllowedEnvNames?, for group: AccessGroup) throws {
         try holder.requireTrustKey(.allowEnvNames)
         try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
@@ -84,7 +84,7 @@ extension Vault {
     /// seconds, through the same sealing code as `add`. All or nothing: throws
     /// `duplicateItem` (adding none) when an item exists already or appears
     /// twice in `items`.
-    public func addAll(_ items: [NewItem]) throws {
+    package func addAll(_ items: [NewItem]) throws {
         for item in items { try Vault.validate(item) }
         try transaction { vault in try itemChanges.addAll(items, in: &vault) }
     }
@@ -94,20 +94,20 @@ extension Vault {
     /// `itemNotFound` when the trash holds none, `ambiguous` for several, `duplicateItem` when an
     /// item of its name was added since.
     @discardableResult
-    public func undelete(matching query: Query) throws -> ItemAttributes {
+    package func undelete(matching query: Query) throws -> ItemAttributes {
         try holder.requireReach(query.group, writing: true)
         return try transaction { vault in try itemChanges.undelete(matching: query, in: &vault) }
     }
 
     /// Empties the trash of `group` (nil: every group the keys at hand may write); returns how many items went.
     @discardableResult
-    public func emptyTrash(group: AccessGroup?) throws -> Int {
+    package func emptyTrash(group: AccessGroup?) throws -> Int {
         try holder.requireReach(group, writing: true)
         return try transaction { vault in try ItemChanges.emptyTrash(group: group, in: &vault) }
     }
 
     /// Creates an empty group with a fresh key. Throws `groupExists` when it exists.
-    public func createGroup(_ group: AccessGroup) throws {
+    package func createGroup(_ group: AccessGroup) throws {
         try holder.requireUnscoped(.createGroups)
         try transaction { vault in
             guard try vault.groupID(for: group, creating: false) == nil else { throw VaultError.groupExists(group) }
@@ -117,7 +117,7 @@ extension Vault {
 
     /// Deletes a group with its key and every item in it; returns how many items went with it.
     @discardableResult
-    public func deleteGroup(_ group: AccessGroup) throws -> GroupDeletion {
+    package func deleteGroup(_ group: AccessGroup) throws -> GroupDeletion {
         try holder.requireTrustKey(.deleteGroups)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
@@ -128,7 +128,7 @@ extension Vault {
     /// Gives `group` a fresh key and re-seals its items under it: every
     /// credential granted for it stops working. Returns how many items were re-sealed.
     @discardableResult
-    public func revoke(group: AccessGroup) throws -> Int {
+    package func revoke(group: AccessGroup) throws -> Int {
         try holder.requireTrustKey(.revokeCredentials)
         return try transaction { vault in
             guard let id = try vault.groupID(for: group, creating: false) else { throw vault.missingGroup(group) }
@@ -137,7 +137,7 @@ extension Vault {
     }
 
     /// Adds a keyslot that opens with the content of a key file; refuses a key file that already opens the vault.
-    public func addKeyFile(_ content: SecretBytes) throws {
+    package func addKeyFile(_ content: SecretBytes) throws {
         try holder.requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             if try vault.keyslotOpening(kind: .keyFile, with: content) {
@@ -183,7 +183,7 @@ extension Vault {
     }
 
     /// Adds a desktop-keyring keyslot that `key` opens; a vault has at most one.
-    public func addKeyringSlot(_ key: SecretBytes) throws {
+    package func addKeyringSlot(_ key: SecretBytes) throws {
         try holder.requireKeyslotSecret(.changeKeyslots)
         try transaction { vault in
             guard !vault.hasKeyslot(.desktopKeyring) else {
@@ -196,7 +196,7 @@ extension Vault {
     /// Removes the desktop-keyring keyslot, and rotates the master key when it can (see
     /// `changeKeyslots`); returns whether it did. Throws `noKeyslot` when there is none.
     @discardableResult
-    public func removeKeyringSlot() throws -> Bool {
+    package func removeKeyringSlot() throws -> Bool {
         try changeKeyslots { vault in
             guard try vault.removeKeyslots(kind: .desktopKeyring, openedBy: nil) > 0 else {
                 throw VaultError.noKeyslot(.desktopKeyring)
@@ -261,7 +261,7 @@ extension Vault {
     /// what it would remove. A filter of whole groups also gives each group a fresh key and empties its trash. With `expecting`
     /// (what a dry run showed), throws `changedSinceShown` and removes nothing
     /// when the items it would remove now are not those.
-    public func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
+    package func wipe(_ filter: WipeFilter, dryRun: Bool, expecting: [ItemAttributes]? = nil) throws -> WipeOutcome {
         // A whole group wiped gets a new key, which raises the key epoch: the owner's alone (said before any preview).
         if filter.selectsWholeGroups { try holder.requireTrustKey(.wipeWholeGroups) } else { try holder.requireUnscoped(.wipeItems) }
         if dryRun {
@@ -281,7 +281,7 @@ extension Vault {
     /// grant ledger of each (`grants()`), so the vault file changes; a v1 or v2 file is left as it
     /// is (not converted) and the grant not recorded.
     /// `readOnly` leaves out the keys a change needs; `expires` is checked when it is used.
-    public func grant(groups: [AccessGroup], readOnly: Bool, expires: Date?) throws -> ScopedCredential {
+    package func grant(groups: [AccessGroup], readOnly: Bool, expires: Date?) throws -> ScopedCredential {
         try holder.requireUnscoped(.grantCredentials)
         let issued = host.now()
         // A file from before the ledger is not converted by a grant: its grant is not recorded.
@@ -306,7 +306,7 @@ extension Vault {
     /// with `freshHistory`, drops their items' revisions and purges their trash (purge records left,
     /// so a merge does not bring it back), in one write. The owner's only. Throws `noSuchGroup`.
     @discardableResult
-    public func renewKeys(_ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters = .interactive,
+    package func renewKeys(_ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters = .interactive,
                           confirm: (RekeyPlan) throws -> Void) throws -> KeyRenewal {
         try renewKeys(renewed, freshHistory: freshHistory, kdf: kdf, confirm: confirm) { _ in }.renewal
     }
@@ -372,18 +372,18 @@ extension Vault {
 
     /// Seals this machine's device key by the host's TPM, or with `reseal` seals it again
     /// (`DeviceKeySealing.seal`); needs an unlock.
-    public func sealDeviceKey(reseal: Bool, pin: SecretBytes?) throws -> DeviceKeySealOutcome {
+    package func sealDeviceKey(reseal: Bool, pin: SecretBytes?) throws -> DeviceKeySealOutcome {
         try deviceKeySealing.seal(reseal: reseal, pin: pin)
     }
 
     /// Moves this machine's device key out of the TPM into a clear 0600 file again; needs an unlock.
     /// Returns false when it was not sealed (`DeviceKeySealing.unsealToFile`).
-    public func unsealDeviceKeyToFile() throws -> Bool { try deviceKeySealing.unsealToFile() }
+    package func unsealDeviceKeyToFile() throws -> Bool { try deviceKeySealing.unsealToFile() }
 
     /// Signs the acceptance of item `itemID`'s live exposed values (those it took before now) with the
     /// trust key, and appends it to the acceptances. The owner's only (`trustKeyNeeded` otherwise).
     /// Throws `invalidValue` for a reason over 1 000 bytes.
-    public func acceptExposure(itemID: String, reason: String) throws -> ExposureAcceptance {
+    package func acceptExposure(itemID: String, reason: String) throws -> ExposureAcceptance {
         try ExposureAcceptances.checkReason(reason)
         try holder.requireTrustKey(.acceptExposure)
         return try withKeys {
@@ -409,12 +409,12 @@ extension Vault {
     /// Removes the vault file, its sessions (with `loginKeyring`, the login keyring's key too),
     /// after-first-unlock cache and device key, then the directory if that leaves it empty
     /// (`Maintenance.reset`). Needs no unlock.
-    public func reset(loginKeyring: Bool = false) throws -> ResetOutcome { try maintenance.reset(loginKeyring: loginKeyring) }
+    package func reset(loginKeyring: Bool = false) throws -> ResetOutcome { try maintenance.reset(loginKeyring: loginKeyring) }
 
     /// Adds the items of the bundle at `path`, keeping their attributes and
     /// dates. An item whose group, service and account exist follows `policy`;
     /// with `.fail`, one conflict imports nothing.
-    public func importBundle(at path: String, credential: UnlockSecret, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+    package func importBundle(at path: String, credential: UnlockSecret, onConflict policy: ConflictPolicy) throws -> ImportOutcome {
         try holder.requireUnscoped(.importItems)
         return try importItems(try Transfer.items(ofBundleAt: path, credential: credential), onConflict: policy)
     }
@@ -422,7 +422,7 @@ extension Vault {
     /// Adds `items` (from another password manager: `ImportEntry`), dated now, in one write; an
     /// item whose group, service and account exist follows `policy` as in `importBundle`. Groups
     /// that do not exist are created, as `add` creates them.
-    public func importItems(_ items: [NewItem], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+    package func importItems(_ items: [NewItem], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
         try importItems(Transfer.items(items, dated: host.now()), onConflict: policy)
     }
 
@@ -430,7 +430,7 @@ extension Vault {
     /// a plaintext export read back). An item whose group, service and account exist follows
     /// `policy`; with `.fail`, one conflict imports nothing. Throws `invalidValue` for an item no
     /// backend stores, importing nothing.
-    public func importItems(_ items: [Item], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
+    package func importItems(_ items: [Item], onConflict policy: ConflictPolicy) throws -> ImportOutcome {
         try holder.requireUnscoped(.importItems)
         return try transaction { vault in
             try Transfer.add(items, onConflict: policy, to: &vault, progress: configuration.progress)

@@ -33,19 +33,19 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// What a `Vault` is told once, when it is made (`VaultConfiguration`).
     public typealias Configuration = VaultConfiguration
     /// What `export` wrote (`ExportOutcome`).
-    public typealias ExportOutcome = VaultCore.ExportOutcome
+    package typealias ExportOutcome = VaultCore.ExportOutcome
     /// What `import` did (`ImportOutcome`).
-    public typealias ImportOutcome = VaultCore.ImportOutcome
+    package typealias ImportOutcome = VaultCore.ImportOutcome
     /// What `lock` ended (`LockOutcome`).
-    public typealias LockOutcome = VaultCore.LockOutcome
+    package typealias LockOutcome = VaultCore.LockOutcome
     /// Where the session a command would use lives (`SessionPlace`).
-    public typealias SessionPlace = VaultCore.SessionPlace
+    package typealias SessionPlace = VaultCore.SessionPlace
     /// What `vault status` shows (`StatusReport`).
-    public typealias StatusReport = VaultCore.StatusReport
+    package typealias StatusReport = VaultCore.StatusReport
     /// Items of one group and class (`ItemCount`).
-    public typealias ItemCount = VaultCore.ItemCount
+    package typealias ItemCount = VaultCore.ItemCount
     /// What `reset` removed (`ResetOutcome`).
-    public typealias ResetOutcome = VaultCore.ResetOutcome
+    package typealias ResetOutcome = VaultCore.ResetOutcome
 
     /// Where the vault file is.
     public let location: VaultLocation
@@ -60,7 +60,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// The vault file is the backend with these features.
     public var fileVault: (any FileVaultFeatures)? { self }
     /// Whether the keys are a scoped credential's.
-    public var isScoped: Bool { scopedCredential != nil }
+    package var isScoped: Bool { scopedCredential != nil }
 
     /// The scoped credential the vault is opened with, if any.
     /// For an identity, the keys of the scoped member whose slot it opens (nil for a full member).
@@ -278,7 +278,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// `itemNotFound` or `ambiguous` as `update` does. Returns the item as it
     /// was and as it is, and how many earlier secrets were dropped.
     @discardableResult
-    public func move(matching query: Query, toService: String? = nil, toAccount: String? = nil,
+    package func move(matching query: Query, toService: String? = nil, toAccount: String? = nil,
                      toGroup: AccessGroup? = nil, keepingHistory: Bool = false)
         throws -> (from: ItemAttributes, to: ItemAttributes, droppedRevisions: Int) {
         if let toService {
@@ -338,7 +338,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     // MARK: what every write checks first (what an item may hold)
 
     /// Refuses an item that no backend stores: an empty service, an attribute or secret over the limits.
-    public static func validate(_ new: NewItem) throws {
+    package static func validate(_ new: NewItem) throws {
         guard !new.service.isEmpty else { throw VaultError.invalidValue(.emptyService) }
         try validateAttribute("service", new.service)
         try validateAttribute("account", new.account)
@@ -347,7 +347,7 @@ public final class Vault: ItemStore, FileVaultFeatures {
     }
 
     /// Refuses attributes over the size limit.
-    public static func validate(_ details: ItemDetails) throws {
+    package static func validate(_ details: ItemDetails) throws {
         for field in details.textFields {
             if let value = field.value { try validateAttribute(field.name, value) }
         }
@@ -360,13 +360,13 @@ public final class Vault: ItemStore, FileVaultFeatures {
     }
 
     /// Refuses a secret over 1 MiB.
-    public static func validateSecret(_ secret: SecretBytes) throws {
+    package static func validateSecret(_ secret: SecretBytes) throws {
         try validateSecretSize(secret.count)
     }
 
     /// Refuses a secret of `byteCount` bytes when it is over `ItemLimits.maxSecretBytes`
     /// (for a reader that stopped keeping bytes past the limit but counted them).
-    public static func validateSecretSize(_ byteCount: Int) throws {
+    package static func validateSecretSize(_ byteCount: Int) throws {
         guard byteCount > ItemLimits.maxSecretBytes else { return }
         throw VaultError.invalidValue(.secretTooLarge(size: byteCount, limit: ItemLimits.maxSecretBytes))
     }

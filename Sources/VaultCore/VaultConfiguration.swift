@@ -20,7 +20,7 @@ public struct VaultConfiguration {
     public var reviewTeamLog: ((TeamLogReview) throws -> Void)?
     /// The members of a conversion the owner accepts although the roster it last wrote here does
     /// not hold them as they are (`TeamLogReview.unvouched`): `acceptTeamLog` alone does not sign those.
-    public var acceptedMembers: Set<String> = []
+    package var acceptedMembers: Set<String> = []
     /// The trust fingerprint the caller pinned (`VAULT_TRUST`): with an identity, a vault whose header
     /// is not signed by that key is refused, and one is needed (docs/TEAMS.md, "Trust").
     public var trustedFingerprint: String?
@@ -37,9 +37,9 @@ public struct VaultConfiguration {
     /// The sessions the caller's shell holds, carried on by a re-key that removes a member (the
     /// owner's own sessions are not what is revoked): the token in `VAULT_SESSION`, and with
     /// `holdsLoginKeyringSession` the one this login's kernel keyring keeps. Every other ends.
-    public var heldSessionToken: String?
+    package var heldSessionToken: String?
     /// Whether the caller's shell holds this login's kernel-keyring session, carried on like `heldSessionToken`.
-    public var holdsLoginKeyringSession = false
+    package var holdsLoginKeyringSession = false
 
     /// A configuration with the given fields; each left out has its default.
     public init(progress: ProgressHandler? = nil, onNotice: ((VaultNotice) -> Void)? = nil,

@@ -3,19 +3,19 @@ internal import COpenSSL
 /// AES-128-CBC with PKCS#7 padding: the cipher of the Secret Service's
 /// `dh-ietf1024-sha256-aes128-cbc-pkcs7` sessions, and nothing else in vault
 /// (it is not authenticated: the session's peer is the bus, not a file).
-public enum AES128CBC {
+package enum AES128CBC {
     /// The key size, in bytes.
-    public static let keySize = 16
+    package static let keySize = 16
     /// The IV size (one block), in bytes.
-    public static let ivSize = 16
+    package static let ivSize = 16
 
     /// Encrypts `plaintext` under a 16-byte key and IV, padded to whole blocks.
-    public static func encrypt(_ plaintext: SecretBytes, key: SecretBytes, iv: [UInt8]) throws -> [UInt8] {
+    package static func encrypt(_ plaintext: SecretBytes, key: SecretBytes, iv: [UInt8]) throws -> [UInt8] {
         try run(encrypting: true, plaintext, key: key, iv: iv).copyBytes()
     }
 
     /// Decrypts and unpads; throws `authenticationFailed` for a ciphertext whose padding is wrong.
-    public static func decrypt(_ ciphertext: [UInt8], key: SecretBytes, iv: [UInt8]) throws -> SecretBytes {
+    package static func decrypt(_ ciphertext: [UInt8], key: SecretBytes, iv: [UInt8]) throws -> SecretBytes {
         guard !ciphertext.isEmpty, ciphertext.count % 16 == 0 else { throw CryptoError.authenticationFailed }
         return try run(encrypting: false, SecretBytes(ciphertext), key: key, iv: iv)
     }

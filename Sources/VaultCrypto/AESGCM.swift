@@ -2,13 +2,13 @@ internal import COpenSSL
 import Synchronization
 
 /// AES-256-GCM authenticated encryption (NIST SP 800-38D) with 96-bit nonces and 128-bit tags.
-public enum AESGCM {
+package enum AESGCM {
     /// Key length in bytes (AES-256).
-    public static let keySize = 32
+    package static let keySize = 32
     /// Nonce length in bytes (96 bits, the size GCM handles without hashing the IV).
-    public static let nonceSize = 12
+    package static let nonceSize = 12
     /// Authentication tag length in bytes (128 bits).
-    public static let tagSize = 16
+    package static let tagSize = 16
 
     // Fetched once: EVP_aes_256_gcm() makes every EVP_*Init_ex fetch the implementation
     // again (OpenSSL 3's implicit fetch), which cost more than opening a small record.
@@ -21,7 +21,7 @@ public enum AESGCM {
 
     /// Seals plaintext under a 256-bit key with a fresh random 96-bit nonce; returns nonce ‖ ciphertext ‖ tag.
     /// Throws `CryptoError.invalidParameters` if the key is not 32 bytes, `CryptoError.openSSL` if OpenSSL fails.
-    public static func seal(_ plaintext: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
+    package static func seal(_ plaintext: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
         try checkKey(key)
         let nonce = SecureRandom.bytes(nonceSize)
         var box = [UInt8](repeating: 0, count: nonceSize + plaintext.count + tagSize)
@@ -36,19 +36,19 @@ public enum AESGCM {
     }
 
     /// Seals a byte array; see `seal(_:key:aad:)` for the output and what it throws.
-    public static func seal(_ plaintext: [UInt8], key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
+    package static func seal(_ plaintext: [UInt8], key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
         try plaintext.withUnsafeBytes { try seal($0, key: key, aad: aad) }
     }
 
     /// Seals secret bytes; see `seal(_:key:aad:)` for the output and what it throws.
-    public static func seal(_ plaintext: SecretBytes, key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
+    package static func seal(_ plaintext: SecretBytes, key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
         try plaintext.withUnsafeBytes { try seal($0, key: key, aad: aad) }
     }
 
     /// Same with an explicit nonce (for known-answer tests and fixed vectors only); returns ciphertext ‖ tag (no nonce).
     /// Never reuse a nonce with the same key. Throws `CryptoError.invalidParameters` if the key is not
     /// 32 bytes or the nonce not 12, `CryptoError.openSSL` if OpenSSL fails.
-    public static func seal(_ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8]) throws -> [UInt8] {
+    package static func seal(_ plaintext: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8]) throws -> [UInt8] {
         try checkKey(key)
         try checkNonce(nonce)
         var sealed = [UInt8](repeating: 0, count: plaintext.count + tagSize)
@@ -65,7 +65,7 @@ public enum AESGCM {
     /// Opens nonce ‖ ciphertext ‖ tag and returns the plaintext as SecretBytes.
     /// Throws `CryptoError.authenticationFailed` on any mismatch (including input shorter than nonce+tag),
     /// `CryptoError.invalidParameters` if the key is not 32 bytes, `CryptoError.openSSL` if OpenSSL fails.
-    public static func open(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
+    package static func open(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
         try checkKey(key)
         guard box.count >= nonceSize + tagSize else { throw CryptoError.authenticationFailed }
         return try decrypt(
@@ -79,7 +79,7 @@ public enum AESGCM {
     /// Opens a box whose plaintext is not secret into ordinary memory: no locked region, no wipe when
     /// it is freed (vault's listing blocks hold items' attributes, never a secret; what is listed is
     /// printed from ordinary strings anyway). Throws as `open(_:key:aad:)` does.
-    public static func openNonSecret(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
+    package static func openNonSecret(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: [UInt8]) throws -> [UInt8] {
         try checkKey(key)
         guard box.count >= nonceSize + tagSize else { throw CryptoError.authenticationFailed }
         let count = box.count - nonceSize - tagSize
@@ -96,19 +96,19 @@ public enum AESGCM {
     }
 
     /// Opens a byte array; see `open(_:key:aad:)` for the input and what it throws.
-    public static func open(_ box: [UInt8], key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
+    package static func open(_ box: [UInt8], key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
         try box.withUnsafeBytes { try open($0, key: key, aad: aad) }
     }
 
     /// Opens an array slice; see `open(_:key:aad:)` for the input and what it throws.
-    public static func open(_ box: ArraySlice<UInt8>, key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
+    package static func open(_ box: ArraySlice<UInt8>, key: SecretBytes, aad: [UInt8]) throws -> SecretBytes {
         try box.withUnsafeBytes { try open($0, key: key, aad: aad) }
     }
 
     /// KAT form: explicit nonce, input ciphertext ‖ tag. Throws `CryptoError.authenticationFailed` on any
     /// mismatch (including input shorter than the tag), `CryptoError.invalidParameters` if the key is not
     /// 32 bytes or the nonce not 12, `CryptoError.openSSL` if OpenSSL fails.
-    public static func open(ciphertextAndTag: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8]) throws -> SecretBytes {
+    package static func open(ciphertextAndTag: [UInt8], key: SecretBytes, nonce: [UInt8], aad: [UInt8]) throws -> SecretBytes {
         try checkKey(key)
         try checkNonce(nonce)
         guard ciphertextAndTag.count >= tagSize else { throw CryptoError.authenticationFailed }
@@ -220,15 +220,15 @@ extension AESGCM {
     /// read of every record uses (a context made, set up for AES-256-GCM and freed per record cost
     /// about what opening a small record does). Each box is authenticated whole, as `open` does;
     /// one caller at a time holds the context.
-    public final class Opener: Sendable {
+    package final class Opener: Sendable {
         private let context = Mutex<CipherContext?>(nil)
 
         /// An opener; its context is made on the first open.
-        public init() {}
+        package init() {}
 
         /// Opens nonce ‖ ciphertext ‖ tag as `AESGCM.open(_:key:aad:)` does, and throws what it throws;
         /// the associated data is taken where it lies (a record's is built on the stack).
-        public func open(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: UnsafeRawBufferPointer) throws -> SecretBytes {
+        package func open(_ box: UnsafeRawBufferPointer, key: SecretBytes, aad: UnsafeRawBufferPointer) throws -> SecretBytes {
             try checkKey(key)
             guard box.count >= nonceSize + tagSize else { throw CryptoError.authenticationFailed }
             let plaintext = SecretBytes(count: box.count - nonceSize - tagSize)

@@ -1,7 +1,7 @@
 internal import COpenSSL
 
 /// The errors thrown by VaultCrypto.
-public enum CryptoError: Error, Equatable {
+package enum CryptoError: Error, Equatable {
     /// An OpenSSL call failed; the string names the call and carries OpenSSL's error queue.
     case openSSL(String)
     /// Decryption found that the ciphertext, tag, associated data or key do not match.

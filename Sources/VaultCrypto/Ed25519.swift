@@ -2,20 +2,20 @@ internal import COpenSSL
 
 /// Ed25519 signatures (RFC 8032) through OpenSSL's `EVP_PKEY_ED25519`: the public
 /// key of a 32-byte private key (its seed), signing, and checking a signature.
-public enum Ed25519 {
+package enum Ed25519 {
     /// The size of a private key (seed) and of a public key.
-    public static let keySize = 32
+    package static let keySize = 32
     /// The size of a signature.
-    public static let signatureSize = 64
+    package static let signatureSize = 64
 
     /// The public key of `privateKey` (32 bytes, as RFC 8032 encodes it).
     /// Throws `CryptoError.invalidParameters` for a key of another size.
-    public static func publicKey(of privateKey: SecretBytes) throws -> [UInt8] {
+    package static func publicKey(of privateKey: SecretBytes) throws -> [UInt8] {
         try RawKey.publicKey(of: privateKey, type: EVP_PKEY_ED25519, name: "Ed25519")
     }
 
     /// The 64-byte signature of `message` under `privateKey`.
-    public static func sign(_ message: [UInt8], privateKey: SecretBytes) throws -> [UInt8] {
+    package static func sign(_ message: [UInt8], privateKey: SecretBytes) throws -> [UInt8] {
         let key = try privateKeyObject(privateKey)
         defer { EVP_PKEY_free(key) }
         let context = try check(EVP_MD_CTX_new(), "EVP_MD_CTX_new")
@@ -30,7 +30,7 @@ public enum Ed25519 {
 
     /// Whether `signature` is a valid signature of `message` under `publicKey`. A key or
     /// signature of the wrong size, or one OpenSSL refuses, is simply not valid.
-    public static func isValid(signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool {
+    package static func isValid(signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool {
         guard publicKey.count == keySize, signature.count == signatureSize,
               let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, publicKey, keySize) else { return false }
         defer { EVP_PKEY_free(key) }

@@ -8,18 +8,18 @@ import Synchronization
 /// OpenSSL's EVP_KDF "HKDF" fetches HMAC and SHA-256 by name and builds its contexts on each
 /// call. Here PRK = HMAC(salt, IKM) is computed once and an HMAC context keyed with it is kept;
 /// each expand block T(i) = HMAC(PRK, T(i-1) ‖ info ‖ i) runs on a duplicate of that context.
-public final class HKDFExpander {
+package final class HKDFExpander {
     /// The length of every key `deriveKey` gives: one SHA-256 block of expand output.
-    public static let keySize = 32
+    package static let keySize = 32
     /// The longest expand output: 255 blocks.
-    public static let maximumLength = 255 * keySize
+    package static let maximumLength = 255 * keySize
 
     private let keyedContext: OpaquePointer
     private let keyedContextInUse = Mutex(())
 
     /// Runs the extract step for `inputKeyMaterial` and `salt` (possibly empty).
     /// Throws `CryptoError.openSSL` if OpenSSL cannot provide HMAC-SHA256.
-    public init(inputKeyMaterial: SecretBytes, salt: [UInt8]) throws {
+    package init(inputKeyMaterial: SecretBytes, salt: [UInt8]) throws {
         let extract = try HMACSHA256(key: SecretBytes(salt))
         inputKeyMaterial.withUnsafeBytes { extract.update($0) }
         let pseudorandomKey = SecretBytes(count: HMACSHA256.macSize)
@@ -33,17 +33,17 @@ public final class HKDFExpander {
 
     /// The 32-byte HKDF-SHA256 output for `info`. Never throws: OpenSSL can only
     /// fail here if memory runs out, and then the process stops with `fatalError`.
-    public func deriveKey(info: UnsafeRawBufferPointer) -> SecretBytes {
+    package func deriveKey(info: UnsafeRawBufferPointer) -> SecretBytes {
         expand(info: info, length: Self.keySize)
     }
 
     /// `deriveKey(info:)` for a byte array.
-    public func deriveKey(info: [UInt8]) -> SecretBytes {
+    package func deriveKey(info: [UInt8]) -> SecretBytes {
         info.withUnsafeBytes { deriveKey(info: $0) }
     }
 
     /// The first `length` bytes (1...8160) of the expand output for `info`. Never throws (see `deriveKey`).
-    public func expand(info: [UInt8], length: Int) -> SecretBytes {
+    package func expand(info: [UInt8], length: Int) -> SecretBytes {
         info.withUnsafeBytes { expand(info: $0, length: length) }
     }
 

@@ -1,11 +1,11 @@
 internal import COpenSSL
 
 /// One-shot HMAC-SHA256 (RFC 2104, FIPS 198-1).
-public enum HMAC {
+package enum HMAC {
     /// One-shot HMAC-SHA256 of `data` under `key`; returns the 32-byte MAC.
     /// Never throws: OpenSSL can only fail here if its HMAC implementation is missing or memory
     /// runs out, and then the process stops with `fatalError`.
-    public static func sha256(key: SecretBytes, data: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func sha256(key: SecretBytes, data: UnsafeRawBufferPointer) -> [UInt8] {
         do {
             let mac = try HMACSHA256(key: key)
             mac.update(data)
@@ -16,7 +16,7 @@ public enum HMAC {
     }
 
     /// One-shot HMAC-SHA256 of a byte array; see `sha256(key:data:)`. Never throws.
-    public static func sha256(key: SecretBytes, data: [UInt8]) -> [UInt8] {
+    package static func sha256(key: SecretBytes, data: [UInt8]) -> [UInt8] {
         data.withUnsafeBytes { sha256(key: key, data: $0) }
     }
 }
@@ -24,9 +24,9 @@ public enum HMAC {
 /// Streaming HMAC-SHA256 for MACs over many pieces (e.g. a header plus an index of 100 000 entries) without concatenating them.
 ///
 /// Feed pieces with `update` and call `finalize()` once; the object owns an EVP_MAC_CTX freed in deinit.
-public final class HMACSHA256 {
+package final class HMACSHA256 {
     /// MAC output length in bytes.
-    public static let macSize = 32
+    package static let macSize = 32
 
     /// HMAC-SHA256 keyed with the empty key, its digest set once. Every context is a duplicate of
     /// it keyed again: OpenSSL's HMAC fetches the digest by name whenever it is given one, which
@@ -48,7 +48,7 @@ public final class HMACSHA256 {
 
     /// Starts an HMAC-SHA256 computation under `key` (any length; keys longer than 64 bytes are hashed first).
     /// Throws `CryptoError.openSSL` if OpenSSL cannot provide HMAC-SHA256.
-    public init(key: SecretBytes) throws {
+    package init(key: SecretBytes) throws {
         context = try Self.keyedContext(key)
     }
 
@@ -74,7 +74,7 @@ public final class HMACSHA256 {
     }
 
     /// Adds `bytes` to the MAC. Never throws; traps if called after `finalize()`.
-    public func update(_ bytes: UnsafeRawBufferPointer) {
+    package func update(_ bytes: UnsafeRawBufferPointer) {
         precondition(!finalized, "HMACSHA256.update called after finalize()")
         guard let start = bytes.baseAddress, bytes.count > 0 else { return }
         do {
@@ -85,12 +85,12 @@ public final class HMACSHA256 {
     }
 
     /// Adds a byte array to the MAC; see `update(_:)`. Never throws.
-    public func update(_ bytes: [UInt8]) {
+    package func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// Returns the 32-byte MAC of everything added. Call it once. Never throws; traps if called twice.
-    public func finalize() -> [UInt8] {
+    package func finalize() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Self.macSize)
         out.withUnsafeMutableBytes { finalize(into: $0) }
         return out
@@ -98,7 +98,7 @@ public final class HMACSHA256 {
 
     /// Writes the 32-byte MAC of everything added into `mac` (32 bytes): a MAC that is itself a key
     /// never passes through ordinary memory. Call it once. Never throws; traps if called twice.
-    public func finalize(into mac: SecretBytes) {
+    package func finalize(into mac: SecretBytes) {
         mac.withUnsafeMutableBytes { finalize(into: $0) }
     }
 

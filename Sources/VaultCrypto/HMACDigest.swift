@@ -1,7 +1,7 @@
 internal import COpenSSL
 
 /// The hash functions one-time codes may name (RFC 6238: SHA-1, SHA-256, SHA-512).
-public enum HMACDigest: String, CaseIterable, Sendable {
+package enum HMACDigest: String, CaseIterable, Sendable {
     /// SHA-1: the default of one-time codes (HMAC-SHA-1 is still sound there).
     case sha1 = "SHA1"
     /// SHA-256.
@@ -20,7 +20,7 @@ public enum HMACDigest: String, CaseIterable, Sendable {
     /// One-shot HMAC of `data` under `key` with this hash (OpenSSL's `HMAC`).
     /// Never throws: OpenSSL fails here only without the digest or memory,
     /// and then the process stops with `fatalError`.
-    public func mac(key: SecretBytes, data: [UInt8]) -> [UInt8] {
+    package func mac(key: SecretBytes, data: [UInt8]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 64)
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { k in

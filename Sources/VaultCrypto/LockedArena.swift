@@ -19,14 +19,14 @@ import Synchronization
 /// Where `mlock` is refused (RLIMIT_MEMLOCK too low), the region is used
 /// unlocked: secrets are still wiped on free, only not kept out of swap.
 /// Regions are also excluded from core dumps (`MADV_DONTDUMP`).
-public final class LockedArena: @unchecked Sendable {
+package final class LockedArena: @unchecked Sendable {
     /// The arena every `SecretBytes` lives in.
-    public static let shared = LockedArena()
+    package static let shared = LockedArena()
 
     /// Allocations are multiples of this, and aligned to it.
-    public static let granule = 16
+    package static let granule = 16
     /// The size of a region mapped for small allocations; a larger one gets a region of its own size.
-    public let regionSize: Int
+    package let regionSize: Int
 
     private struct Region {
         let base: UnsafeMutableRawPointer
@@ -42,7 +42,7 @@ public final class LockedArena: @unchecked Sendable {
     private let regions = Mutex<[Region]>([])
 
     /// An arena whose regions are at least `regionSize` bytes (rounded up to whole pages).
-    public init(regionSize: Int = 64 * 1024) {
+    package init(regionSize: Int = 64 * 1024) {
         let page = LockedArena.pageSize
         self.regionSize = Swift.max(page, (regionSize + page - 1) / page * page)
     }
@@ -58,10 +58,10 @@ public final class LockedArena: @unchecked Sendable {
     }
 
     /// The size of a memory page.
-    public static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+    package static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
     /// `byteCount` zero bytes (at least one granule), aligned to `granule`. Traps when memory cannot be mapped.
-    public func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
+    package func allocate(byteCount: Int) -> UnsafeMutableRawPointer {
         precondition(byteCount >= 0, "LockedArena: negative size")
         let length = LockedArena.rounded(byteCount)
         return regions.withLock { regions in
@@ -77,7 +77,7 @@ public final class LockedArena: @unchecked Sendable {
 
     /// Wipes the `byteCount` bytes at `pointer` (as given to `allocate`) and makes them free
     /// for reuse. The region stays mapped and locked. Traps on a pointer the arena did not give out.
-    public func deallocate(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
+    package func deallocate(_ pointer: UnsafeMutableRawPointer, byteCount: Int) {
         let length = LockedArena.rounded(byteCount)
         OPENSSL_cleanse(pointer, length)
         // The lock's closure takes the address, not the pointer: a raw pointer is not Sendable.
@@ -91,19 +91,19 @@ public final class LockedArena: @unchecked Sendable {
     }
 
     /// What the arena holds now, for tests and measurements.
-    public struct Usage: Equatable, Sendable {
+    package struct Usage: Equatable, Sendable {
         /// Regions mapped.
-        public var regions: Int
+        package var regions: Int
         /// Bytes mapped in all regions.
-        public var mappedBytes: Int
+        package var mappedBytes: Int
         /// Bytes in regions that `mlock` accepted.
-        public var lockedBytes: Int
+        package var lockedBytes: Int
         /// Bytes handed out and not yet freed (rounded up to granules).
-        public var liveBytes: Int
+        package var liveBytes: Int
     }
 
     /// The current usage.
-    public var usage: Usage {
+    package var usage: Usage {
         regions.withLock { regions in
             var usage = Usage(regions: regions.count, mappedBytes: 0, lockedBytes: 0, liveBytes: 0)
             for region in regions {

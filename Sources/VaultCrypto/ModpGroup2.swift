@@ -4,20 +4,20 @@ internal import COpenSSL
 /// the group of the Secret Service's `dh-ietf1024-sha256-aes128-cbc-pkcs7` session algorithm.
 /// It is weak by today's measure; the Secret Service fixes it, and only a program on the same
 /// session bus, which could ask for the secrets anyway, sees the exchange.
-public final class ModpGroup2KeyPair: @unchecked Sendable {
+package final class ModpGroup2KeyPair: @unchecked Sendable {
     /// The size of the prime, of a public key and of the shared secret, in bytes.
-    public static let byteCount = 128
+    package static let byteCount = 128
     private let privateKey: SecretBytes
     /// This side's public key, 2^private mod p, big-endian, left-padded to 128 bytes.
-    public let publicKey: [UInt8]
+    package let publicKey: [UInt8]
 
     /// A fresh key pair: a private exponent of 1024 random bits.
-    public convenience init() throws {
+    package convenience init() throws {
         try self.init(privateKey: SecretBytes(random: ModpGroup2KeyPair.byteCount))
     }
 
     /// The key pair of a given private exponent (big-endian), for known-answer tests.
-    public init(privateKey: SecretBytes) throws {
+    package init(privateKey: SecretBytes) throws {
         self.privateKey = privateKey
         let generator = try BigNumber(word: 2)
         publicKey = try generator.power(privateKey, modulo: BigNumber.modpGroup2Prime()).bytes(padded: ModpGroup2KeyPair.byteCount)
@@ -25,7 +25,7 @@ public final class ModpGroup2KeyPair: @unchecked Sendable {
 
     /// The shared secret with the peer's public key (big-endian, any length up to 128 bytes), left-padded to 128 bytes.
     /// Throws `invalidParameters` for a public key outside 2...p-2 (which would give a guessable secret).
-    public func sharedSecret(peerPublicKey: [UInt8]) throws -> SecretBytes {
+    package func sharedSecret(peerPublicKey: [UInt8]) throws -> SecretBytes {
         let prime = try BigNumber.modpGroup2Prime()
         guard peerPublicKey.count <= ModpGroup2KeyPair.byteCount else {
             throw CryptoError.invalidParameters("a MODP group 2 public key has at most 128 bytes, got \(peerPublicKey.count)")

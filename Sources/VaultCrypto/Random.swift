@@ -1,10 +1,10 @@
 internal import COpenSSL
 
 /// OpenSSL's cryptographically secure random generator.
-public enum SecureRandom {
+package enum SecureRandom {
     /// Returns `count` bytes from `RAND_bytes`. Never throws: if the CSPRNG fails the
     /// process cannot safely make keys or nonces, so it stops with `fatalError`.
-    public static func bytes(_ count: Int) -> [UInt8] {
+    package static func bytes(_ count: Int) -> [UInt8] {
         precondition(count >= 0, "SecureRandom.bytes count must not be negative")
         var result = [UInt8](repeating: 0, count: count)
         result.withUnsafeMutableBytes { fill($0) }

@@ -1,16 +1,16 @@
 internal import COpenSSL
 
 /// SHA-256 (FIPS 180-4).
-public enum SHA256 {
+package enum SHA256 {
     /// Digest length in bytes.
-    public static let digestSize = 32
+    package static let digestSize = 32
 
     // Fetched once: with EVP_sha256(), every EVP_Digest fetches the implementation by name again.
     nonisolated(unsafe) private static let digest = EVP_MD_fetch(nil, "SHA256", nil)
 
     /// Returns the 32-byte SHA-256 digest of `data`. Never throws: OpenSSL can only fail here if
     /// SHA-256 is missing or memory runs out, and then the process stops with `fatalError`.
-    public static func hash(_ data: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func hash(_ data: UnsafeRawBufferPointer) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: digestSize) { out, initialized in
             hash(data, into: UnsafeMutableRawBufferPointer(out))
             initialized = digestSize
@@ -19,7 +19,7 @@ public enum SHA256 {
 
     /// Writes the 32-byte SHA-256 digest of `data` into `out` (at least 32 bytes): no allocation,
     /// for checks made once per record.
-    public static func hash(_ data: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
+    package static func hash(_ data: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
         precondition(out.count >= digestSize, "a SHA-256 digest needs \(digestSize) bytes")
         var length: UInt32 = 0
         // EVP_Digest wants a valid pointer even for empty input.
@@ -37,7 +37,7 @@ public enum SHA256 {
     }
 
     /// Returns the SHA-256 digest of a byte array; see `hash(_:)`. Never throws.
-    public static func hash(_ data: [UInt8]) -> [UInt8] {
+    package static func hash(_ data: [UInt8]) -> [UInt8] {
         data.withUnsafeBytes { hash($0) }
     }
 }

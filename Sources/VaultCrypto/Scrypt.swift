@@ -21,7 +21,7 @@ public enum Scrypt {
         /// N = 2^17, r = 8, p = 1: the OWASP default, about 128 MiB.
         public static let interactive = Parameters(logN: 17, r: 8, p: 1)
         /// N = 2^10, r = 8, p = 1: cheap, for tests only.
-        public static let testing = Parameters(logN: 10, r: 8, p: 1)
+        package static let testing = Parameters(logN: 10, r: 8, p: 1)
 
         /// The largest memory cost `validate()` accepts.
         static let memoryLimit: UInt64 = 1 << 30
@@ -31,7 +31,7 @@ public enum Scrypt {
 
         /// Throws invalidParameters if logN < 1 or > 20, r == 0 or r > 32, p == 0 or p > 16, or memory (128*r*N*p) > 1 GiB: a hostile file must not force a huge KDF.
         /// Also throws if N ≥ 2^(16·r), which RFC 7914 forbids (only reachable with r = 1 and logN ≥ 16).
-        public func validate() throws {
+        package func validate() throws {
             guard (1...20).contains(logN) else {
                 throw CryptoError.invalidParameters("scrypt logN must be 1...20, got \(logN)")
             }
@@ -53,7 +53,7 @@ public enum Scrypt {
     /// Derives `length` bytes from `passphrase` and `salt` with EVP_PBE_scrypt.
     /// Throws `CryptoError.invalidParameters` if the parameters fail `validate()` or `length` is not
     /// 1...1024, `CryptoError.openSSL` if OpenSSL fails (for example when memory runs out).
-    public static func deriveKey(passphrase: SecretBytes, salt: [UInt8], parameters: Parameters,
+    package static func deriveKey(passphrase: SecretBytes, salt: [UInt8], parameters: Parameters,
                                  length: Int = 32) throws -> SecretBytes {
         try parameters.validate()
         guard (1...1024).contains(length) else {

@@ -17,7 +17,7 @@ public final class SecretBytes: @unchecked Sendable {
     public let count: Int
 
     /// Allocates `count` zero bytes. Never throws; traps if `count` is negative or memory is exhausted.
-    public init(count: Int) {
+    package init(count: Int) {
         precondition(count >= 0, "SecretBytes count must not be negative")
         // The arena hands out zeroed memory, and a valid pointer even for 0 bytes (OpenSSL wants one).
         base = LockedArena.shared.allocate(byteCount: count)
@@ -44,7 +44,7 @@ public final class SecretBytes: @unchecked Sendable {
 
     /// Fills a new secret buffer with `count` bytes from OpenSSL's CSPRNG (`RAND_bytes`).
     /// Never throws; traps if the CSPRNG fails, as `SecureRandom.bytes` does.
-    public convenience init(random count: Int) {
+    package convenience init(random count: Int) {
         self.init(count: count)
         SecureRandom.fill(UnsafeMutableRawBufferPointer(start: base, count: count))
     }
@@ -67,18 +67,18 @@ public final class SecretBytes: @unchecked Sendable {
 
     /// Calls `body` with a writable view of the secret bytes; the pointer must not escape `body`.
     /// Rethrows whatever `body` throws.
-    public func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+    package func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
         try body(UnsafeMutableRawBufferPointer(start: base, count: count))
     }
 
     /// Constant-time comparison (CRYPTO_memcmp), false when sizes differ. Never throws.
-    public func constantTimeEquals(_ other: SecretBytes) -> Bool {
+    package func constantTimeEquals(_ other: SecretBytes) -> Bool {
         guard count == other.count else { return false }
         return CRYPTO_memcmp(base, other.base, count) == 0
     }
 
     /// A new SecretBytes holding self followed by other (for key concatenation). Never throws.
-    public func appending(_ other: SecretBytes) -> SecretBytes {
+    package func appending(_ other: SecretBytes) -> SecretBytes {
         let result = SecretBytes(count: count + other.count)
         result.base.copyMemory(from: base, byteCount: count)
         (result.base + count).copyMemory(from: other.base, byteCount: other.count)
@@ -105,14 +105,14 @@ extension SecretBytes: CustomStringConvertible, CustomDebugStringConvertible, Cu
 
 /// Constant-time comparison of two byte arrays (CRYPTO_memcmp), false when sizes differ.
 /// Only the contents are compared in constant time; the sizes are not secret. Never throws.
-public func constantTimeEquals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+package func constantTimeEquals(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
     guard a.count == b.count else { return false }
     if a.isEmpty { return true }
     return CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0
 }
 
 /// `constantTimeEquals` for byte arrays.
-public func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+package func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     guard a.count == b.count else { return false }
     if a.isEmpty { return true }
     return a.withUnsafeBytes { pa in b.withUnsafeBytes { pb in constantTimeEquals(pa, pb) } }

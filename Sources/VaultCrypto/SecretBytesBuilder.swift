@@ -5,18 +5,18 @@ import Glibc
 /// Secret bytes assembled piece by piece (an env file, a filled-in template)
 /// in locked memory: when it grows, the old storage is wiped as it is freed,
 /// so no copy is left behind in ordinary memory.
-public struct SecretBytesBuilder {
+package struct SecretBytesBuilder {
     private var storage: SecretBytes
     /// Bytes written so far.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// An empty builder with room for `capacity` bytes before it first grows.
-    public init(capacity: Int = 4096) {
+    package init(capacity: Int = 4096) {
         storage = SecretBytes(count: Swift.max(capacity, 16))
     }
 
     /// Appends raw bytes.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, bytes.count > 0 else { return }
         reserve(bytes.count)
         let offset = count
@@ -27,19 +27,19 @@ public struct SecretBytesBuilder {
     }
 
     /// Appends the bytes of a secret.
-    public mutating func append(_ secret: SecretBytes) {
+    package mutating func append(_ secret: SecretBytes) {
         secret.withUnsafeBytes { append($0) }
     }
 
     /// Appends the UTF-8 of text that is not secret (names, quotes, markup).
-    public mutating func append(_ text: String) {
+    package mutating func append(_ text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends `bytes`, each byte for which `escape` gives text replaced by
     /// that text; the runs between are copied whole.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer, escaping escape: (UInt8) -> String?) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer, escaping escape: (UInt8) -> String?) {
         var runStart = 0
         for (index, byte) in bytes.enumerated() {
             guard let replacement = escape(byte) else { continue }
@@ -51,7 +51,7 @@ public struct SecretBytesBuilder {
     }
 
     /// The bytes written, as a secret of exactly that size.
-    public func finish() -> SecretBytes {
+    package func finish() -> SecretBytes {
         storage.withUnsafeBytes { SecretBytes(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
     }
 

@@ -2,19 +2,19 @@ internal import COpenSSL
 
 /// X25519 (RFC 7748) through OpenSSL's `EVP_PKEY_X25519`: public keys of private
 /// keys, and the shared secret of Diffie-Hellman between two.
-public enum X25519 {
+package enum X25519 {
     /// The size of a private key, a public key and a shared secret.
-    public static let keySize = 32
+    package static let keySize = 32
 
     /// The public key of `privateKey` (32 bytes, as RFC 7748 encodes it).
     /// Throws `CryptoError.invalidParameters` for a key of another size.
-    public static func publicKey(of privateKey: SecretBytes) throws -> [UInt8] {
+    package static func publicKey(of privateKey: SecretBytes) throws -> [UInt8] {
         try RawKey.publicKey(of: privateKey, type: EVP_PKEY_X25519, name: "X25519")
     }
 
     /// The shared secret of `privateKey` and `peer`'s public key. OpenSSL refuses a result of all
     /// zeros, which a low-order (small-subgroup) public key gives: that throws `CryptoError.openSSL`.
-    public static func sharedSecret(privateKey: SecretBytes, peer: [UInt8]) throws -> SecretBytes {
+    package static func sharedSecret(privateKey: SecretBytes, peer: [UInt8]) throws -> SecretBytes {
         guard peer.count == keySize else { throw CryptoError.invalidParameters("an X25519 public key is \(keySize) bytes, got \(peer.count)") }
         let mine = try privateKeyObject(privateKey)
         defer { EVP_PKEY_free(mine) }

@@ -62,7 +62,7 @@ public enum AddOutcome: Equatable, Sendable {
 extension VaultError {
     /// One lookup among many: its value, or the error that concerns this lookup alone
     /// (`itemNotFound`, `ambiguous`, `noSuchGroup`); any other error is thrown for the lot.
-    public static func result<Value>(of lookup: () throws -> Value) throws -> Result<Value, VaultError> {
+    package static func result<Value>(of lookup: () throws -> Value) throws -> Result<Value, VaultError> {
         do {
             return .success(try lookup())
         } catch let error as VaultError {

@@ -33,7 +33,7 @@ public enum Damage: Error, Equatable, Sendable {
     case conflictVersionOutsideItsGroup(item: ItemKey)
 
     /// Whether the header MAC failed (see `headerMACMismatch`).
-    public var isHeaderMACMismatch: Bool { self == .headerMACMismatch }
+    package var isHeaderMACMismatch: Bool { self == .headerMACMismatch }
 
     /// What the bytes should have held where they ended.
     public enum Extent: Equatable, Sendable {

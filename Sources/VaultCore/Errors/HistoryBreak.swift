@@ -3,7 +3,7 @@
 /// would undo a removal or another change of the team (docs/TEAMS.md, "Every head checked").
 public struct HistoryBreak: Sendable, Equatable {
     /// Who found it, and so what was left undone.
-    public enum Finding: Sendable, Equatable {
+    package enum Finding: Sendable, Equatable {
         /// A change of the vault file, on this clone's HEAD: nothing was changed.
         case beforeChanging
         /// `vault sync`, on this clone's branch: nothing was committed or pushed.
@@ -15,14 +15,14 @@ public struct HistoryBreak: Sendable, Equatable {
     }
 
     /// The vault file: its path on this machine, or in the repository for `check-history`.
-    public let path: String
+    package let path: String
     /// The commit, abbreviated.
-    public let commit: String
+    package let commit: String
     /// Who found it.
-    public let finding: Finding
+    package let finding: Finding
 
     /// A break of `path`'s history at `commit`, found as `finding` says.
-    public init(path: String, commit: String, finding: Finding) {
+    package init(path: String, commit: String, finding: Finding) {
         (self.path, self.commit, self.finding) = (path, commit, finding)
     }
 }

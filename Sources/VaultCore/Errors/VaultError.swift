@@ -44,7 +44,7 @@ public enum VaultError: Error, Equatable {
 extension TPMFailure {
     /// The status of each failure: one of its own for a TPM that is not there, for a changed
     /// machine state and for the lockout, so that none reads as a damaged vault.
-    public var status: Status {
+    package var status: Status {
         switch self {
         case .libraryMissing, .deviceNotOpenable, .unreachable, .noTPM: return .notAvailable
         case .stateChanged, .anotherTPM, .notThisVaultsSeal: return .verifyFailed

@@ -1,21 +1,21 @@
 import FoundationEssentials
 
 /// One version of a vault file: a blob of its git history, or the file as it is now.
-public struct VaultFileVersion: Sendable {
+package struct VaultFileVersion: Sendable {
     /// The commits that wrote these bytes, oldest first (empty: the file itself, not committed).
-    public var commits: [String]
+    package var commits: [String]
     /// The bytes of the file.
-    public var bytes: [UInt8]
+    package var bytes: [UInt8]
 
     /// A version written by `commits`.
-    public init(commits: [String], bytes: [UInt8]) {
+    package init(commits: [String], bytes: [UInt8]) {
         self.commits = commits
         self.bytes = bytes
     }
 }
 
 /// Whose exposure is asked: what a member, or whoever held a group's keys, could open.
-public enum ExposurePrincipal: Sendable, Equatable {
+package enum ExposurePrincipal: Sendable, Equatable {
     /// A member, by name: every key generation its slot carried, in any version of the file.
     case member(String)
     /// A group, by name: every key generation the group ever had (what any credential of it could open).
@@ -26,7 +26,7 @@ public enum ExposurePrincipal: Sendable, Equatable {
 }
 
 /// Which value of an item an exposed value is.
-public enum ExposedValueKind: String, Sendable, CaseIterable {
+package enum ExposedValueKind: String, Sendable, CaseIterable {
     /// The item's secret.
     case current
     /// An earlier secret kept in the record (`vault history`).
@@ -40,7 +40,7 @@ public enum ExposedValueKind: String, Sendable, CaseIterable {
 }
 
 /// Whether an exposed value is still in use.
-public enum ExposureState: String, Sendable {
+package enum ExposureState: String, Sendable {
     /// It is the secret, notes, one-time code or a conflict version of an item of the current file.
     case live
     /// No item of the current file holds it any more.
@@ -48,67 +48,67 @@ public enum ExposureState: String, Sendable {
 }
 
 /// A value a principal could open, never the value itself.
-public struct ExposedValue: Sendable {
+package struct ExposedValue: Sendable {
     /// The item's id (hex), stable for its life.
-    public var itemID: String
+    package var itemID: String
     /// The item's group, as the newest version the principal could open names it.
-    public var group: AccessGroup
+    package var group: AccessGroup
     /// The item's service, as that version names it.
-    public var service: String
+    package var service: String
     /// The item's account, as that version names it.
-    public var account: String
+    package var account: String
     /// Which value of the item.
-    public var kind: ExposedValueKind
+    package var kind: ExposedValueKind
     /// Its number (1 the newest) when it is a revision.
-    public var revision: Int?
+    package var revision: Int?
     /// Where the newest version that exposes it kept it: the item was in the trash there.
-    public var trashed: Bool
+    package var trashed: Bool
     /// The item is neither in the current file nor in its trash.
-    public var deleted: Bool
+    package var deleted: Bool
     /// Live or rotated.
-    public var state: ExposureState
+    package var state: ExposureState
     /// When the item took this value, when known.
-    public var set: Date?
+    package var set: Date?
     /// When the item replaced it, when known.
-    public var replaced: Date?
+    package var replaced: Date?
     /// The oldest commit that carries it under a key generation the principal held (nil: only the
     /// file as it is now).
-    public var firstCommit: String?
+    package var firstCommit: String?
     /// The newest such commit (nil: the file as it is now, not committed).
-    public var lastCommit: String?
+    package var lastCommit: String?
     /// The owner's acceptance of this live value, if any.
-    public var accepted: ExposureAcceptance?
+    package var accepted: ExposureAcceptance?
 }
 
 /// The owner's signed note that a live exposed value is accepted (`vault exposure accept`).
-public struct ExposureAcceptance: Sendable, Equatable {
+package struct ExposureAcceptance: Sendable, Equatable {
     /// The item's id (hex).
-    public var itemID: String
+    package var itemID: String
     /// When it was accepted: it covers the values the item held then, and any change to the item
     /// after it ends it.
-    public var acceptedAt: Date
+    package var acceptedAt: Date
     /// Why, as the owner wrote it.
-    public var reason: String
+    package var reason: String
 }
 
 /// What `exposure` found: the values, and how much of the history it read.
-public struct ExposureReport: Sendable {
+package struct ExposureReport: Sendable {
     /// Every value the principal could open, oldest first seen first.
-    public var values: [ExposedValue]
+    package var values: [ExposedValue]
     /// Whether the principal appears anywhere in the history (a member's name, a group's).
-    public var principalFound: Bool
+    package var principalFound: Bool
     /// How many versions of the file were read (the current file included).
-    public var versionsRead: Int
+    package var versionsRead: Int
     /// How many versions the keys at hand did not open (not read).
-    public var versionsNotOpened: Int
+    package var versionsNotOpened: Int
     /// How many sealed records were decrypted: each once, however many versions carry it.
-    public var recordsOpened: Int
+    package var recordsOpened: Int
 }
 
 /// A live value exposed to someone who has since lost access (`vault exposure check`).
-public struct ExposureFinding: Sendable {
+package struct ExposureFinding: Sendable {
     /// The member that lost access, or the credential revoked or expired.
-    public var principal: ExposurePrincipal
+    package var principal: ExposurePrincipal
     /// The value.
-    public var value: ExposedValue
+    package var value: ExposedValue
 }

@@ -5,7 +5,7 @@ import VaultCrypto
 /// version holds, who held them, and which values each sealed record carries. Each sealed record
 /// is decrypted once however many versions carry it, so a record is opened once per key
 /// generation, not once per commit (docs/TEAMS.md, "Offboarding").
-public struct ExposureHistory: Sendable {
+package struct ExposureHistory: Sendable {
     /// How one version of the file names a value: enough to say which value it is, never its bytes.
     struct Sighting: Sendable {
         let key: ValueKey
@@ -108,7 +108,7 @@ public struct ExposureHistory: Sendable {
     var currentMembers: Set<String> { Set(versions.last?.members.keys.map { $0 } ?? []) }
 
     /// The item ids of the current file's items named `service` and `account` (in `group`, when given).
-    public func currentItemIDs(service: String, account: String, group: AccessGroup?) -> [String] {
+    package func currentItemIDs(service: String, account: String, group: AccessGroup?) -> [String] {
         guard let current = versions.last else { return [] }
         let named = current.records.flatMap { records[$0] }.filter {
             !$0.trashed && $0.kind == .current && $0.service == service && $0.account == account && (group == nil || $0.group == group)
@@ -146,7 +146,7 @@ public struct ExposureHistory: Sendable {
     }
 
     /// Every value `principal` could open, one per item, field and value, in the order first seen.
-    public func values(exposedTo principal: ExposurePrincipal, accepted: [ExposureAcceptance]) -> ExposureReport {
+    package func values(exposedTo principal: ExposurePrincipal, accepted: [ExposureAcceptance]) -> ExposureReport {
         let (bases, wraps, found) = held(by: principal)
         var rows: [ValueKey: Row] = [:]
         var order: [ValueKey] = []

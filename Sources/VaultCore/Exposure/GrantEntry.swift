@@ -1,29 +1,29 @@
 import FoundationEssentials
 
 /// One credential `vault grant` made, as the grant ledger records it (`vault grant --list`).
-public struct GrantEntry: Sendable, Equatable {
+package struct GrantEntry: Sendable, Equatable {
     /// Its id: the first 8 bytes of the credential's checksum, in hex.
-    public let id: String
+    package let id: String
     /// The groups it opens, as named when it was granted.
-    public let groups: [AccessGroup]
+    package let groups: [AccessGroup]
     /// Whether it was granted read-only.
-    public let readOnly: Bool
+    package let readOnly: Bool
     /// When it was granted.
-    public let issued: Date
+    package let issued: Date
     /// When it stops working in vault; nil for never. Its keys still open what is sealed under them.
-    public let expires: Date?
+    package let expires: Date?
     /// When a re-key of one of its groups (`revoke`, `rekey`, a member's removal) ended it; nil while none has.
-    public let revoked: Date?
+    package let revoked: Date?
     /// Each group's id and the key check of the group key it holds: what it opens in a version of the file.
     let keyChecks: [GroupID: [UInt8]]
 
     /// Whether `text` has a grant id's shape: 16 hex digits.
-    public static func isID(_ text: String) -> Bool {
+    package static func isID(_ text: String) -> Bool {
         text.utf8.count == GrantRecord.idSize * 2 && text.utf8.allSatisfy { $0.isHexDigit }
     }
 
     /// Whether it is live, revoked or expired at `date`.
-    public func state(at date: Date) -> GrantState {
+    package func state(at date: Date) -> GrantState {
         if revoked != nil { return .revoked }
         if let expires, date >= expires { return .expired }
         return .live
@@ -41,7 +41,7 @@ public struct GrantEntry: Sendable, Equatable {
 }
 
 /// Whether a granted credential still opens the vault in vault.
-public enum GrantState: String, Sendable {
+package enum GrantState: String, Sendable {
     /// Neither revoked nor expired.
     case live
     /// A re-key of one of its groups ended it: its keys open nothing sealed after.

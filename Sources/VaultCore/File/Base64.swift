@@ -1,14 +1,14 @@
 /// Standard base64 (RFC 4648, with padding), for key files and JSON output.
-public enum Base64 {
+package enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Encodes bytes as base64 text.
-    public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+    package static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         String(decoding: encodedBytes(bytes), as: UTF8.self)
     }
 
     /// Encodes bytes as base64, as ASCII bytes (which a caller can wipe, unlike a `String`).
-    public static func encodedBytes<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
+    package static func encodedBytes<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
         let input = Array(bytes)
         var out: [UInt8] = []
         out.reserveCapacity((input.count + 2) / 3 * 4)
@@ -27,7 +27,7 @@ public enum Base64 {
 
 extension Base64 {
     /// Decodes base64 text (padding required, no whitespace); nil when `text` is not base64.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         let input = Array(text.utf8)
         guard input.count % 4 == 0 else { return nil }
         var values: [UInt8] = []

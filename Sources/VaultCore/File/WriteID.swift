@@ -3,7 +3,7 @@
 /// different write ids are two writes from one base: siblings, neither newer than the other.
 public struct WriteID: Equatable, Sendable {
     /// The id's bytes, as the header holds them.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// The write id `bytes`; nil when they are none (a v2 file has no write id).
     init?(_ bytes: [UInt8]) {
@@ -18,5 +18,5 @@ public struct WriteID: Equatable, Sendable {
     }
 
     /// The id in lowercase hex, as `vault` shows and the seen counters keep it.
-    public var hex: String { VaultCore.hex(bytes) }
+    package var hex: String { VaultCore.hex(bytes) }
 }

@@ -1,6 +1,6 @@
 /// The four classes of printable ASCII that a generated password can be
 /// required to contain (`--require upper,lower,digit,symbol`).
-public enum CharacterClass: String, CaseIterable, Sendable {
+package enum CharacterClass: String, CaseIterable, Sendable {
     /// A to Z.
     case upper
     /// a to z.
@@ -11,7 +11,7 @@ public enum CharacterClass: String, CaseIterable, Sendable {
     case symbol
 
     /// The class's characters, in ASCII order.
-    public var characters: [UInt8] {
+    package var characters: [UInt8] {
         switch self {
         case .upper: Array(UInt8(ascii: "A")...UInt8(ascii: "Z"))
         case .lower: Array(UInt8(ascii: "a")...UInt8(ascii: "z"))
@@ -21,7 +21,7 @@ public enum CharacterClass: String, CaseIterable, Sendable {
     }
 
     /// Whether `byte` belongs to the class.
-    public func contains(_ byte: UInt8) -> Bool {
+    package func contains(_ byte: UInt8) -> Bool {
         switch self {
         case .upper: (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
         case .lower: (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
@@ -32,7 +32,7 @@ public enum CharacterClass: String, CaseIterable, Sendable {
 
     /// Characters easily mistaken for one another when read or typed:
     /// `0 O 1 l I |` (`--no-ambiguous`).
-    public static let ambiguous: [UInt8] = Array("0O1lI|".utf8)
+    package static let ambiguous: [UInt8] = Array("0O1lI|".utf8)
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         CharacterClass.upper.contains(byte) || CharacterClass.lower.contains(byte) || CharacterClass.digit.contains(byte)

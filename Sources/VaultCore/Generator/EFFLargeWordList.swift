@@ -1,7 +1,7 @@
 /// The EFF large word list for passphrases: 7 776 short, distinct, easily
 /// typed English words (5 dice rolls each). Source and licence: README.md
 /// beside this file.
-public enum EFFLargeWordList {
+package enum EFFLargeWordList {
     /// The words, in the list's order.
-    public static let words: [Substring] = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
+    package static let words: [Substring] = text.split(whereSeparator: { $0 == " " || $0 == "\n" })
 }

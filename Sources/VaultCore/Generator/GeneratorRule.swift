@@ -1,14 +1,14 @@
 import VaultCrypto
 
 /// What `--generate` draws: random characters or a passphrase of words.
-public enum GeneratorRule: Sendable {
+package enum GeneratorRule: Sendable {
     /// Random characters.
     case characters(PasswordRule)
     /// A passphrase of words.
     case words(PassphraseRule)
 
     /// A new secret that meets the rule.
-    public func generate() -> SecretBytes {
+    package func generate() -> SecretBytes {
         switch self {
         case .characters(let rule): rule.generate()
         case .words(let rule): rule.generate()
@@ -16,7 +16,7 @@ public enum GeneratorRule: Sendable {
     }
 
     /// log2 of how many secrets the rule can give, each equally likely.
-    public var entropyBits: Double {
+    package var entropyBits: Double {
         switch self {
         case .characters(let rule): rule.entropyBits
         case .words(let rule): rule.entropyBits

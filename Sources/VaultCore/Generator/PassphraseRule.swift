@@ -5,21 +5,21 @@ import VaultCrypto
 
 /// A passphrase of `words` words drawn uniformly and independently from the
 /// EFF large word list, joined by `separator`.
-public struct PassphraseRule: Sendable {
+package struct PassphraseRule: Sendable {
     /// How many words.
-    public let words: Int
+    package let words: Int
     /// What goes between two words.
-    public let separator: String
+    package let separator: String
 
     /// A rule of `words` words (at least one) joined by `separator`.
-    public init?(words: Int, separator: String) {
+    package init?(words: Int, separator: String) {
         guard words > 0 else { return nil }
         self.words = words
         self.separator = separator
     }
 
     /// A new passphrase.
-    public func generate() -> SecretBytes {
+    package func generate() -> SecretBytes {
         let list = EFFLargeWordList.words
         var builder = SecretBytesBuilder()
         for index in 0..<words {
@@ -32,7 +32,7 @@ public struct PassphraseRule: Sendable {
     }
 
     /// log2 of how many passphrases the rule can give.
-    public var entropyBits: Double {
+    package var entropyBits: Double {
         Double(words) * log2(Double(EFFLargeWordList.words.count))
     }
 }

@@ -7,17 +7,17 @@ import VaultCrypto
 /// `alphabet`, and, when classes are required, redrawn whole until every
 /// required class appears, so each password that meets the rule is equally
 /// likely.
-public struct PasswordRule: Sendable {
+package struct PasswordRule: Sendable {
     /// How many characters.
-    public let length: Int
+    package let length: Int
     /// The characters to draw from, each once, at most 256 (printable ASCII).
-    public let alphabet: [UInt8]
+    package let alphabet: [UInt8]
     /// Classes that must each appear at least once.
-    public let required: [CharacterClass]
+    package let required: [CharacterClass]
 
     /// A rule; nil when it cannot be met: an empty alphabet, a required class
     /// with no character in the alphabet, or fewer characters than required classes.
-    public init?(length: Int, alphabet: [UInt8], required: [CharacterClass] = []) {
+    package init?(length: Int, alphabet: [UInt8], required: [CharacterClass] = []) {
         let alphabet = Array(Set(alphabet)).sorted()
         guard length > 0, !alphabet.isEmpty, alphabet.count <= 256, length >= required.count,
               required.allSatisfy({ required in alphabet.contains(where: required.contains) }) else { return nil }
@@ -27,7 +27,7 @@ public struct PasswordRule: Sendable {
     }
 
     /// A new password that meets the rule.
-    public func generate() -> SecretBytes {
+    package func generate() -> SecretBytes {
         while true {
             let candidate = RandomSecret.generate(length: length, alphabet: alphabet)
             let meetsRule = candidate.withUnsafeBytes { bytes in
@@ -40,7 +40,7 @@ public struct PasswordRule: Sendable {
     /// log2 of how many passwords meet the rule: every string of `length`
     /// characters over the alphabet, less those missing a required class
     /// (counted by inclusion and exclusion over the required classes).
-    public var entropyBits: Double {
+    package var entropyBits: Double {
         let size = Double(alphabet.count)
         var fraction = 0.0
         for subset in 0..<(1 << required.count) {

@@ -4,10 +4,10 @@ import VaultCrypto
 /// human-readable part `age`. What a vault seals a member's keys to.
 public struct AgeRecipient: Hashable, Sendable, CustomStringConvertible {
     /// The 32-byte X25519 public key.
-    public let publicKey: [UInt8]
+    package let publicKey: [UInt8]
 
     /// The recipient of an X25519 public key.
-    public init(publicKey: [UInt8]) {
+    package init(publicKey: [UInt8]) {
         precondition(publicKey.count == X25519.keySize, "an X25519 public key is 32 bytes")
         self.publicKey = publicKey
     }
@@ -44,23 +44,23 @@ public struct AgeRecipient: Hashable, Sendable, CustomStringConvertible {
 /// upper-case Bech32. Whoever holds it opens what is sealed to its recipient.
 public struct AgeIdentity: Sendable {
     /// The 32-byte X25519 private key.
-    public let privateKey: SecretBytes
+    package let privateKey: SecretBytes
     /// Its public key as a recipient.
     public let recipient: AgeRecipient
 
     private static let hrp = Array("age-secret-key-".utf8)
 
     /// A new identity from 32 random bytes.
-    public static func generate() throws -> AgeIdentity { try AgeIdentity(privateKey: SecretBytes(random: X25519.keySize)) }
+    package static func generate() throws -> AgeIdentity { try AgeIdentity(privateKey: SecretBytes(random: X25519.keySize)) }
 
     /// The identity of a 32-byte X25519 private key.
-    public init(privateKey: SecretBytes) throws {
+    package init(privateKey: SecretBytes) throws {
         self.privateKey = privateKey
         recipient = AgeRecipient(publicKey: try X25519.publicKey(of: privateKey))
     }
 
     /// `AGE-SECRET-KEY-1…`, in locked memory.
-    public var encoded: SecretBytes {
+    package var encoded: SecretBytes {
         privateKey.withUnsafeBytes { key in
             var bytes = Array(key)
             defer { for index in bytes.indices { bytes[index] = 0 } }
@@ -74,7 +74,7 @@ public struct AgeIdentity: Sendable {
     /// line; empty lines and lines starting with `#` are skipped. Plugin, post-quantum and ssh
     /// identities are refused by name, as is text with no identity in it: `VaultError.invalidIdentity`
     /// naming `source` (a path, or the variable that held the text) and the line, never its content.
-    public static func parseAll(_ text: SecretBytes, source: String) throws -> [AgeIdentity] {
+    package static func parseAll(_ text: SecretBytes, source: String) throws -> [AgeIdentity] {
         try text.withUnsafeBytes { bytes in
             var identities: [AgeIdentity] = []
             for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {

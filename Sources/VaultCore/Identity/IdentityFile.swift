@@ -8,12 +8,12 @@ import VaultCrypto
 /// given directly (a CI secret in `VAULT_IDENTITY`).
 public enum IdentityFile {
     /// `${XDG_CONFIG_HOME:-~/.config}/vault/identity.txt`: where `vault identity new` writes by default.
-    public static func defaultPath(environment: [String: String]) -> String {
+    package static func defaultPath(environment: [String: String]) -> String {
         SettingsFile.directory(environment: environment) + "/identity.txt"
     }
 
     /// Whether `value` is identity text rather than a path: it holds a line break or starts as an identity does.
-    public static func isText(_ value: String) -> Bool {
+    package static func isText(_ value: String) -> Bool {
         value.contains("\n") || value.hasPrefix("AGE-") || value.hasPrefix("#")
     }
 
@@ -31,14 +31,14 @@ public enum IdentityFile {
 
     /// The file `vault identity new` writes: two comment lines (when, `created`, and the
     /// recipient, as `age-keygen` writes them) and the identity, in locked memory.
-    public static func contents(of identity: AgeIdentity, created: String) -> SecretBytes {
+    package static func contents(of identity: AgeIdentity, created: String) -> SecretBytes {
         let comments = "# created: \(created)\n# public key: \(identity.recipient)\n"
         return SecretBytes(Array(comments.utf8)).appending(identity.encoded).appending(SecretBytes([UInt8(ascii: "\n")]))
     }
 
     /// Writes `identity` to a new file at `path` (0600), making its directory (0700) if missing;
     /// never over an existing file.
-    public static func write(_ identity: AgeIdentity, to path: String, created: String) throws {
+    package static func write(_ identity: AgeIdentity, to path: String, created: String) throws {
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try FileSystem.makeDirectory(String(path[..<slash])) }
         if FileSystem.exists(path) || (try? FileSystem.refuseSymbolicLink(path)) == nil { throw VaultError.identityExists(path: path) }
         var bytes = contents(of: identity, created: created).copyBytes()

@@ -10,11 +10,11 @@ import VaultCrypto
 ///
 /// Read as a stream: the top-level members one at a time, and the `items` array one item at a
 /// time, so the import holds one item of the export (and the entries taken), not the whole export.
-public enum BitwardenExport {
+package enum BitwardenExport {
     /// The entries of the export `stream` holds, and the items left out. Throws `ImportProblem`
     /// for a file that is not such JSON, and `encryptedExport` for an export sealed with a password
     /// or account key.
-    public static func entries(reading stream: ExportStream, origin: ImportOrigin) throws -> ImportBatch {
+    package static func entries(reading stream: ExportStream, origin: ImportOrigin) throws -> ImportBatch {
         let reader = try JSONStreamReader(stream, origin: origin)
         var batch = ImportBatch()
         var folderNames: [String: String] = [:]

@@ -3,9 +3,9 @@ import VaultCrypto
 /// Which CSV column gives which part of an item: `csv --columns`, and the fixed mappings of the
 /// CSV files KeePassXC and 1Password write (docs/IMPORT.md). Columns are named by their header,
 /// compared without regard to case.
-public struct ColumnMapping: Sendable {
+package struct ColumnMapping: Sendable {
     /// A part of an item a column can give.
-    public enum Role: String, CaseIterable, Sendable {
+    package enum Role: String, CaseIterable, Sendable {
         /// The service (required): a title, a name.
         case service
         /// The account: a user name.
@@ -35,7 +35,7 @@ public struct ColumnMapping: Sendable {
     /// A mapping as `--columns` writes it: ROLE=COLUMN pairs separated by commas, e.g.
     /// `service=Title,account=Username,secret=Password,notes=Notes`. Service and secret are
     /// required; notes and url may repeat. Throws `ImportProblem` (`badMapping`) otherwise.
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         columns = []
         for pair in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = pair.split(separator: "=", maxSplits: 1)
@@ -54,7 +54,7 @@ public struct ColumnMapping: Sendable {
 
     /// What KeePassXC writes (its export and `keepassxc-cli export --format csv`): Group, Title,
     /// Username, Password, URL, Notes, TOTP, …; the group path starts with the root group.
-    public static let keePassXC: ColumnMapping = {
+    package static let keePassXC: ColumnMapping = {
         var mapping = try! ColumnMapping(parsing: "folder=Group,service=Title,account=Username,secret=Password,url=URL,notes=Notes,otp=TOTP")
         mapping.folderHasRoot = true
         return mapping
@@ -63,21 +63,21 @@ public struct ColumnMapping: Sendable {
     /// What 1Password 8 writes: Title, Url, Username, Password, OTPAuth, Favorite, Archived, Tags, Notes.
     /// Tags and the archived flag go to the notes (an export without those columns reads too);
     /// Favorite is left out (the import says so).
-    public static let onePassword: ColumnMapping = {
+    package static let onePassword: ColumnMapping = {
         var mapping = try! ColumnMapping(parsing: "service=Title,account=Username,secret=Password,url=Url,otp=OTPAuth,tags=Tags,archived=Archived,notes=Notes")
         mapping.mayBeMissing = [.tags, .archived]
         return mapping
     }()
 
     /// The entries of a CSV export held in memory (keepassxc-cli's output); see `entries(reading:)`.
-    public func entries(from csv: SecretBytes) throws -> ImportBatch {
+    package func entries(from csv: SecretBytes) throws -> ImportBatch {
         try entries(reading: ExportStream(bytes: csv))
     }
 
     /// The entries of a CSV export read row by row from `stream`, the rows left out (no service;
     /// neither a secret nor a note) and the rows of another width. Throws `ImportProblem` for a
     /// quote that never ends (naming its line) or a missing column.
-    public func entries(reading stream: ExportStream) throws -> ImportBatch {
+    package func entries(reading stream: ExportStream) throws -> ImportBatch {
         var rows = try CSVRows(stream)
         let headerRow = try rows.next()
         let header = try (headerRow?.cells ?? []).map { cell in

@@ -6,7 +6,7 @@ import VaultCrypto
 /// An export read a chunk at a time (64 KiB of locked memory, wiped when done) from a file or
 /// stdin, so an importer holds the entry it is reading and not the whole export
 /// (docs/IMPORT.md, "Bounds"). Past `ImportLimits.maxExportBytes` it throws `tooLarge`.
-public final class ExportStream {
+package final class ExportStream {
     static let chunkSize = 64 << 10
 
     private let fd: Int32
@@ -19,7 +19,7 @@ public final class ExportStream {
     private var atEnd = false
 
     /// Reads `fd` (stdin: not closed), naming the export `name` (its path, or "stdin") in problems.
-    public init(fileDescriptor fd: Int32, name: String, closes: Bool = false) {
+    package init(fileDescriptor fd: Int32, name: String, closes: Bool = false) {
         self.fd = fd
         self.closes = closes
         self.name = name
@@ -27,7 +27,7 @@ public final class ExportStream {
     }
 
     /// An export already in locked memory (a program's output), read as one chunk.
-    public init(bytes: SecretBytes) {
+    package init(bytes: SecretBytes) {
         fd = -1
         closes = false
         name = "the output"
@@ -38,7 +38,7 @@ public final class ExportStream {
 
     /// Opens the export file at `path`: `noSuchFile` when it is missing, `unreadableFile` when it
     /// cannot be opened or is not a regular file, `tooLarge` before reading one over the limit.
-    public static func open(path: String) throws -> ExportStream {
+    package static func open(path: String) throws -> ExportStream {
         let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { throw VaultError.noSuchFile(path: path, kind: .export) }
@@ -62,23 +62,23 @@ public final class ExportStream {
     }
 
     /// The offset in the export of the next byte.
-    public var offset: Int { consumedBefore + start }
+    package var offset: Int { consumedBefore + start }
 
     /// The next byte without taking it; nil at the end of the export.
-    public func peek() throws -> UInt8? {
+    package func peek() throws -> UInt8? {
         if start == end, try !refill() { return nil }
         return chunk.withUnsafeBytes { $0[start] }
     }
 
     /// The next byte, taken; nil at the end of the export.
-    public func next() throws -> UInt8? {
+    package func next() throws -> UInt8? {
         guard let byte = try peek() else { return nil }
         start += 1
         return byte
     }
 
     /// Takes bytes while `take` says so, handing each run of them to `body` as it lies in the chunk.
-    public func take(while take: (UInt8) -> Bool, _ body: (UnsafeRawBufferPointer) -> Void) throws {
+    package func take(while take: (UInt8) -> Bool, _ body: (UnsafeRawBufferPointer) -> Void) throws {
         while true {
             if start == end, try !refill() { return }
             let stop = chunk.withUnsafeBytes { bytes -> Int in

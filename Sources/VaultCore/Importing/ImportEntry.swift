@@ -2,9 +2,9 @@ import VaultCrypto
 
 /// One entry read from another password manager's export, before it becomes an item: what every
 /// importer (`PassEntry`, `ColumnMapping`, `BitwardenExport`) produces, so one path adds them all.
-public struct ImportEntry: Sendable {
+package struct ImportEntry: Sendable {
     /// What the entry was in its source, for the summary.
-    public enum Kind: String, CaseIterable, Sendable {
+    package enum Kind: String, CaseIterable, Sendable {
         /// A password (or a pass entry's first line).
         case login
         /// A note without a password: the note is the secret.
@@ -12,29 +12,29 @@ public struct ImportEntry: Sendable {
     }
 
     /// Where the entry was found (a line, a pass path), for messages.
-    public var origin: ImportOrigin
+    package var origin: ImportOrigin
     /// The folders above it in its source, outermost first (pass directories, KeePassXC groups,
     /// a Bitwarden folder): `--folders-as-groups` makes a group of them.
-    public var folders: [String]
+    package var folders: [String]
     /// The item's service (never empty).
-    public var service: String
+    package var service: String
     /// The item's account (may be empty).
-    public var account: String
+    package var account: String
     /// The item's secret.
-    public var secret: SecretBytes
+    package var secret: SecretBytes
     /// Everything else of the entry, sealed beside the secret: notes and a one-time code.
-    public var fields: SealedFields
+    package var fields: SealedFields
     /// A login or a note.
-    public var kind: Kind
+    package var kind: Kind
     /// When the source says the entry was made and last changed, as it wrote them (ISO 8601,
     /// Bitwarden's `creationDate` and `revisionDate`); nil where it says nothing. The caller reads
     /// them (and says so when one does not read as a date): the item keeps them, not the import's time.
-    public var created: String?
+    package var created: String?
     /// When the source says the entry last changed (as `created`).
-    public var modified: String?
+    package var modified: String?
 
     /// An entry with these names, secret and fields.
-    public init(origin: ImportOrigin, folders: [String], service: String, account: String, secret: SecretBytes,
+    package init(origin: ImportOrigin, folders: [String], service: String, account: String, secret: SecretBytes,
                 fields: SealedFields = SealedFields(), kind: Kind = .login) {
         self.origin = origin
         self.folders = folders
@@ -49,20 +49,20 @@ public struct ImportEntry: Sendable {
 /// What an importer read from its source: the entries, those left out by design (a card, a row
 /// with nothing to keep) and those that are bad input (a malformed row, an entry that does not
 /// decrypt), which stop the import unless the caller keeps what parsed.
-public struct ImportBatch: Sendable {
+package struct ImportBatch: Sendable {
     /// The entries read.
-    public var entries: [ImportEntry] = []
+    package var entries: [ImportEntry] = []
     /// Entries left out, and why: reported, never an error.
-    public var skipped: [ImportProblem] = []
+    package var skipped: [ImportProblem] = []
     /// Bad input, entry by entry.
-    public var bad: [ImportProblem] = []
+    package var bad: [ImportProblem] = []
 
     /// An empty batch.
-    public init() {}
+    package init() {}
 
     /// Moves every entry whose name (as `key` gives it) an earlier entry has to `bad`
     /// (`sameNameAs` the first): two entries of one source are never merged silently.
-    public mutating func separateRepeatedNames<Key: Hashable>(by key: (ImportEntry) -> Key) {
+    package mutating func separateRepeatedNames<Key: Hashable>(by key: (ImportEntry) -> Key) {
         var first: [Key: ImportOrigin] = [:]
         var kept: [ImportEntry] = []
         for entry in entries {
@@ -79,7 +79,7 @@ public struct ImportBatch: Sendable {
 }
 
 /// Where in an export an entry or a problem was found (the command line words it).
-public enum ImportOrigin: Hashable, Sendable {
+package enum ImportOrigin: Hashable, Sendable {
     /// A line of a CSV file, from 1.
     case line(Int)
     /// The column mapping the user gave.
@@ -91,7 +91,7 @@ public enum ImportOrigin: Hashable, Sendable {
 }
 
 /// What makes a file not the JSON an import format needs (`ImportProblem.Reason.malformedJSON`).
-public enum JSONFault: Equatable, Sendable {
+package enum JSONFault: Equatable, Sendable {
     /// What a JSON parser meets instead of JSON (`tooDeep`: nesting deeper than 64).
     case textAfterEnd, unexpectedCharacter, tooDeep, unexpectedEnd, keyNotString, keyNotUTF8
     /// What is wrong inside a JSON string.
@@ -102,9 +102,9 @@ public enum JSONFault: Equatable, Sendable {
 
 /// Why an export cannot be read, or why one of its entries is left out: facts the command line
 /// turns into words, naming `origin` (a line of a file, an entry of a store).
-public struct ImportProblem: Error, Equatable, Sendable {
+package struct ImportProblem: Error, Equatable, Sendable {
     /// What is wrong.
-    public enum Reason: Equatable, Sendable {
+    package enum Reason: Equatable, Sendable {
         /// A quoted CSV field that never ends.
         case unterminatedQuote
         /// Something other than a comma or a line break after a CSV field's closing quote.
@@ -141,7 +141,7 @@ public struct ImportProblem: Error, Equatable, Sendable {
     }
 
     /// What a password store holds in an entry's place.
-    public enum FileKind: Equatable, Sendable {
+    package enum FileKind: Equatable, Sendable {
         /// A symbolic link, which vault does not follow.
         case symbolicLink
         /// A named pipe (FIFO), which could block a reader for ever.
@@ -153,12 +153,12 @@ public struct ImportProblem: Error, Equatable, Sendable {
     }
 
     /// The line, file or entry it concerns.
-    public var origin: ImportOrigin
+    package var origin: ImportOrigin
     /// What is wrong.
-    public var reason: Reason
+    package var reason: Reason
 
     /// A problem of `origin`.
-    public init(_ origin: ImportOrigin, _ reason: Reason) {
+    package init(_ origin: ImportOrigin, _ reason: Reason) {
         self.origin = origin
         self.reason = reason
     }
@@ -167,7 +167,7 @@ public struct ImportProblem: Error, Equatable, Sendable {
 extension AccessGroup {
     /// The group a folder path becomes (`--folders-as-groups`): its parts joined by "-", every
     /// character a group name cannot hold made "-", cut to 64 bytes; nil when nothing is left.
-    public init?(folders: [String]) {
+    package init?(folders: [String]) {
         var name = String(folders.joined(separator: "-").unicodeScalars.map { scalar -> Character in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
                 ? Character(scalar) : "-"

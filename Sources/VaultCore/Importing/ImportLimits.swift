@@ -2,9 +2,9 @@
 /// `maxExportBytes` is not read, and one with more entries than the entry cap (`defaultMaxEntries`
 /// unless raised) imports nothing, so a hostile or mistaken export cannot take a machine's memory
 /// or make a vault the size of its whole history by accident.
-public enum ImportLimits {
+package enum ImportLimits {
     /// The most entries one import takes unless the caller raises it: 100 000.
-    public static let defaultMaxEntries = 100_000
+    package static let defaultMaxEntries = 100_000
     /// The largest export read, from a file, stdin or a program (gpg, keepassxc-cli): 256 MiB.
-    public static let maxExportBytes = 256 << 20
+    package static let maxExportBytes = 256 << 20
 }

@@ -3,7 +3,7 @@ import VaultCrypto
 /// A JSON document (RFC 8259) read from locked memory whose strings stay in locked memory: what
 /// an export full of passwords is parsed into, and what the credential helpers read (kubectl's,
 /// cargo's and Terraform's JSON). Object keys, which name fields, are ordinary text.
-public indirect enum JSONTree {
+package indirect enum JSONTree {
     /// An object's members, in the order written (a repeated key is kept twice; the subscript reads the first).
     case object([(key: String, value: JSONTree)])
     /// An array's elements.
@@ -18,24 +18,24 @@ public indirect enum JSONTree {
     case null
 
     /// The member `key` of an object; nil for anything else or a missing key.
-    public subscript(key: String) -> JSONTree? {
+    package subscript(key: String) -> JSONTree? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
     /// The bytes of a string; nil for anything else (null included) or an empty string.
-    public var bytes: SecretBytes? {
+    package var bytes: SecretBytes? {
         guard case .string(let value) = self, value.count > 0 else { return nil }
         return value
     }
 
     /// A string as text: for names and ids, never for secrets.
-    public var text: String? {
+    package var text: String? {
         bytes.flatMap { value in value.withUnsafeBytes { String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) } }
     }
 
     /// The elements of an array; empty for anything else.
-    public var elements: [JSONTree] {
+    package var elements: [JSONTree] {
         guard case .array(let values) = self else { return [] }
         return values
     }
@@ -43,7 +43,7 @@ public indirect enum JSONTree {
     /// Parses a whole document (or one value of a larger one, `depth` deep in it); throws
     /// `ImportProblem` (`malformedJSON`, with the byte offset) for anything that is not one JSON
     /// value, or nests deeper than 64.
-    public static func parse(_ document: SecretBytes, origin: ImportOrigin, depth: Int = 0) throws -> JSONTree {
+    package static func parse(_ document: SecretBytes, origin: ImportOrigin, depth: Int = 0) throws -> JSONTree {
         try document.withUnsafeBytes { bytes in
             var parser = Parser(input: bytes, origin: origin)
             let value = try parser.value(depth: depth)

@@ -6,11 +6,11 @@ import VaultCrypto
 /// before it the service (`github/alice` → `github`, `alice`; a top-level `github` → `github`,
 /// no account); a deeper path keeps its first directory as the folder (`work/github/alice` →
 /// folder `work`), which is the front of the service unless folders become groups.
-public enum PassEntry {
+package enum PassEntry {
     /// The entry at `path` (its parts, without ".gpg") with decrypted content `plaintext`.
     /// Throws `ImportProblem` for an entry whose first line is empty and that has no other
     /// (nothing to keep) or whose path is not UTF-8 text.
-    public static func entry(path: [String], plaintext: SecretBytes) throws -> ImportEntry {
+    package static func entry(path: [String], plaintext: SecretBytes) throws -> ImportEntry {
         let origin = ImportOrigin.named(path.joined(separator: "/"))
         precondition(!path.isEmpty, "a pass entry has a name")
         var lines = plaintext.withUnsafeBytes { bytes in

@@ -4,17 +4,17 @@
 /// (docs/RUN.md, "Names a job accepts"; docs/FORMAT.md, "Team log").
 public struct AllowedEnvNames: Equatable, Sendable {
     /// Names allowed exactly.
-    public let names: [String]
+    package let names: [String]
     /// Prefixes of allowed names (written with a trailing `*`).
-    public let prefixes: [String]
+    package let prefixes: [String]
 
     /// The most bytes the written form may have.
-    public static let maxTextBytes = 1024
+    package static let maxTextBytes = 1024
 
     /// Parses `NAME,PREFIX*,…`: each part a variable name, or the start of one followed by `*`.
     /// Returns nil for an empty list, a part that no variable could have or begin with, or a text
     /// longer than `maxTextBytes`.
-    public init?(text: String) {
+    package init?(text: String) {
         guard !text.isEmpty, text.utf8.count <= AllowedEnvNames.maxTextBytes else { return nil }
         var names: [String] = [], prefixes: [String] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
@@ -32,12 +32,12 @@ public struct AllowedEnvNames: Equatable, Sendable {
     }
 
     /// The written form: the names, then the prefixes each followed by `*`, separated by commas.
-    public var text: String {
+    package var text: String {
         (names + prefixes.map { $0 + "*" }).joined(separator: ",")
     }
 
     /// Whether an item may set the variable `name`.
-    public func accepts(_ name: String) -> Bool {
+    package func accepts(_ name: String) -> Bool {
         names.contains(name) || prefixes.contains { name.hasPrefix($0) }
     }
 }

@@ -1,14 +1,14 @@
 /// One assignment of an env file.
-public struct DotenvEntry: Equatable, Sendable {
+package struct DotenvEntry: Equatable, Sendable {
     /// The variable's name.
-    public var name: String
+    package var name: String
     /// The value, unquoted and unescaped.
-    public var value: String
+    package var value: String
     /// The line the assignment starts on, from 1.
-    public var line: Int
+    package var line: Int
 
     /// An assignment of `value` to `name` on line `line`.
-    public init(name: String, value: String, line: Int) {
+    package init(name: String, value: String, line: Int) {
         self.name = name
         self.value = value
         self.line = line
@@ -16,14 +16,14 @@ public struct DotenvEntry: Equatable, Sendable {
 }
 
 /// A line of an env file that cannot be read.
-public struct DotenvError: Error, Equatable, Sendable {
+package struct DotenvError: Error, Equatable, Sendable {
     /// The line, from 1.
-    public var line: Int
+    package var line: Int
     /// What is wrong with it (the command line words it).
-    public var reason: Reason
+    package var reason: Reason
 
     /// What can be wrong with a line.
-    public enum Reason: Equatable, Sendable {
+    package enum Reason: Equatable, Sendable {
         /// No name before the `=`.
         case expectedAssignment
         /// A name that is not a variable's.
@@ -47,9 +47,9 @@ public struct DotenvError: Error, Equatable, Sendable {
 ///     NAME=                      the empty string
 ///
 /// There is no variable expansion: `$HOME` stays `$HOME`.
-public enum Dotenv {
+package enum Dotenv {
     /// Every assignment of `text`, in order; throws at the first malformed line.
-    public static func parse(_ text: String) throws(DotenvError) -> [DotenvEntry] {
+    package static func parse(_ text: String) throws(DotenvError) -> [DotenvEntry] {
         var reader = Reader(Array(text.unicodeScalars))
         var entries: [DotenvEntry] = []
         while let entry = try reader.nextEntry() {
@@ -60,7 +60,7 @@ public enum Dotenv {
 
     /// Whether `name` can be an environment variable name here: a letter or
     /// `_`, then letters, digits and `_` (what shells accept).
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first == "_" || isASCIILetter(first) else { return false }
         return name.unicodeScalars.allSatisfy { $0 == "_" || isASCIILetter($0) || ("0"..."9").contains($0) }
     }

@@ -5,23 +5,23 @@
 /// reads `secret/data/ci/db`); one segment is a path in the mount `secret`, the dev server's and the
 /// usual one. Names are percent-encoded as in `vault://` references (`%23` for `#`, `%20` for a space);
 /// no segment may be empty, `.` or `..`. `?version=N` (from 1) reads that version instead of the latest.
-public struct OpenBaoReference: Hashable, Sendable, CustomStringConvertible {
+package struct OpenBaoReference: Hashable, Sendable, CustomStringConvertible {
     /// The KV v2 mount.
-    public var mount: String
+    package var mount: String
     /// The secret's path under the mount, segments joined by "/".
-    public var path: String
+    package var path: String
     /// The field of the secret's data.
-    public var field: String
+    package var field: String
     /// The version to read, or nil for the latest.
-    public var version: Int?
+    package var version: Int?
 
     /// What every such reference starts with.
-    public static let scheme = "openbao://"
+    package static let scheme = "openbao://"
     /// The mount of a reference of one segment.
-    public static let defaultMount = "secret"
+    package static let defaultMount = "secret"
 
     /// A reference to `field` of `path` in `mount`.
-    public init(mount: String, path: String, field: String, version: Int? = nil) {
+    package init(mount: String, path: String, field: String, version: Int? = nil) {
         self.mount = mount
         self.path = path
         self.field = field
@@ -29,12 +29,12 @@ public struct OpenBaoReference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether `text` is meant as such a reference, valid or not: it starts with `openbao:/`.
-    public static func isReference(_ text: String) -> Bool {
+    package static func isReference(_ text: String) -> Bool {
         text.hasPrefix("openbao:/")
     }
 
     /// Parses a reference; throws `SecretReferenceError` naming what is wrong.
-    public init(parsing text: String) throws(SecretReferenceError) {
+    package init(parsing text: String) throws(SecretReferenceError) {
         guard text.hasPrefix(OpenBaoReference.scheme) else { throw .missingScheme }
         var rest = Substring(text.dropFirst(OpenBaoReference.scheme.count))
         if let questionMark = rest.firstIndex(of: "?") {
@@ -61,22 +61,22 @@ public struct OpenBaoReference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The reference in its canonical spelling: the mount always written, reserved characters encoded.
-    public var description: String {
+    package var description: String {
         let names = ([mount] + path.split(separator: "/").map(String.init)).map(SecretReference.encodeSegment)
         return OpenBaoReference.scheme + names.joined(separator: "/") + "#" + SecretReference.encodeSegment(field)
             + (version.map { "?version=\($0)" } ?? "")
     }
 
     /// The secret this reference reads a field of: mount, path and version (one read serves every field of it).
-    public var secret: SecretVersion { SecretVersion(mount: mount, path: path, version: version) }
+    package var secret: SecretVersion { SecretVersion(mount: mount, path: path, version: version) }
 
     /// One version of one KV v2 secret.
-    public struct SecretVersion: Hashable, Sendable {
+    package struct SecretVersion: Hashable, Sendable {
         /// The KV v2 mount.
-        public var mount: String
+        package var mount: String
         /// The secret's path under the mount.
-        public var path: String
+        package var path: String
         /// The version, or nil for the latest.
-        public var version: Int?
+        package var version: Int?
     }
 }

@@ -6,17 +6,17 @@ import VaultCrypto
 /// The secrets to conceal in a stream, compiled once into a `PrefixMatcher`.
 /// Shared by the streams of one `vault run` (stdout and stderr each have a
 /// `MaskingStream`).
-public final class MaskPatterns: @unchecked Sendable {
+package final class MaskPatterns: @unchecked Sendable {
     /// What a concealed secret is replaced with.
-    public static let marker = Array("<concealed by vault>".utf8)
+    package static let marker = Array("<concealed by vault>".utf8)
     /// Secrets (and lines of multi-line secrets) shorter than this many bytes
     /// are not concealed: masking every "ok" or "1" would garble the output.
-    public static let minimumLength = 4
+    package static let minimumLength = 4
 
     /// How many of the secrets given were too short to conceal.
-    public let tooShortCount: Int
+    package let tooShortCount: Int
     /// Whether there is nothing to conceal (the stream is copied as is).
-    public var isEmpty: Bool { matcher.patternLengths.isEmpty }
+    package var isEmpty: Bool { matcher.patternLengths.isEmpty }
     let matcher: PrefixMatcher
 
     /// Compiles `secrets`. Each secret is a pattern, and so is each line of a
@@ -24,7 +24,7 @@ public final class MaskPatterns: @unchecked Sendable {
     /// ends, as a terminal does, is still concealed. The patterns go from each
     /// secret's locked memory straight into the matcher's (see `PrefixMatcher`),
     /// never through an ordinary array.
-    public init(secrets: [SecretBytes]) {
+    package init(secrets: [SecretBytes]) {
         var list = PatternList()
         var tooShort = 0
         for secret in secrets {
@@ -46,7 +46,7 @@ public final class MaskPatterns: @unchecked Sendable {
     }
 
     /// Compiles secrets given as plain arrays (tests and benchmarks).
-    public convenience init(secrets: [[UInt8]]) {
+    package convenience init(secrets: [[UInt8]]) {
         self.init(secrets: secrets.map { SecretBytes($0) })
     }
 }
@@ -55,7 +55,7 @@ public final class MaskPatterns: @unchecked Sendable {
 /// soon as they cannot be the start of a secret, so output is never held for
 /// a newline, only the few bytes that could still become a secret. Every other
 /// byte passes through unchanged.
-public struct MaskingStream {
+package struct MaskingStream {
     private let matcher: PrefixMatcher
     /// The stream's last bytes, as many as the longest pattern less one: where a pattern
     /// that ends in the next bytes can begin.
@@ -73,12 +73,12 @@ public struct MaskingStream {
     private var pending: [Range<Int>] = []
 
     /// A masker that conceals every match of `patterns`.
-    public init(_ patterns: MaskPatterns) {
+    package init(_ patterns: MaskPatterns) {
         matcher = patterns.matcher
     }
 
     /// Feeds the next bytes of the stream; `output` receives what can be written now.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, output: (UnsafeRawBufferPointer) -> Void) {
+    package mutating func feed(_ chunk: UnsafeRawBufferPointer, output: (UnsafeRawBufferPointer) -> Void) {
         let base = position
         var safe = position + chunk.count
         if !matcher.patternLengths.isEmpty {
@@ -91,7 +91,7 @@ public struct MaskingStream {
     }
 
     /// Writes whatever is still held: the stream has ended.
-    public mutating func finish(output: (UnsafeRawBufferPointer) -> Void) {
+    package mutating func finish(output: (UnsafeRawBufferPointer) -> Void) {
         let empty = UnsafeRawBufferPointer(start: nil, count: 0)
         flush(upTo: position, chunk: empty, chunkBase: position, output: output)
         held = []

@@ -8,18 +8,18 @@
 /// stands for the item's current one-time code instead of its secret, and
 /// no other query is accepted. `#` is reserved for later use. An empty
 /// account is written as nothing after the last slash: `vault://svc/`.
-public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
+package struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     /// The group to search, or nil for the caller's default (every group it can open).
-    public var group: AccessGroup?
+    package var group: AccessGroup?
     /// The item's service.
-    public var service: String
+    package var service: String
     /// The item's account (may be empty).
-    public var account: String
+    package var account: String
     /// What the reference stands for: the secret, or its one-time code (`?otp`).
-    public var part: Part = .secret
+    package var part: Part = .secret
 
     /// What of the item a reference stands for.
-    public enum Part: String, Hashable, Sendable {
+    package enum Part: String, Hashable, Sendable {
         /// The item's secret, exactly.
         case secret
         /// The item's current one-time code (`?otp`): see `ItemStore.oneTimeCode`.
@@ -27,10 +27,10 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// What every reference starts with.
-    public static let scheme = "vault://"
+    package static let scheme = "vault://"
 
     /// A reference to the item with this service and account (in `group`, when given).
-    public init(group: AccessGroup? = nil, service: String, account: String) {
+    package init(group: AccessGroup? = nil, service: String, account: String) {
         self.group = group
         self.service = service
         self.account = account
@@ -38,12 +38,12 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether `text` is meant as a reference, valid or not: it starts with `vault:/`, so one
     /// that lacks a slash (`vault:/github/ci-bot`) is refused, not passed on as text.
-    public static func isReference(_ text: String) -> Bool {
+    package static func isReference(_ text: String) -> Bool {
         text.hasPrefix("vault:/")
     }
 
     /// Parses a reference; throws `SecretReferenceError` naming what is wrong.
-    public init(parsing text: String) throws(SecretReferenceError) {
+    package init(parsing text: String) throws(SecretReferenceError) {
         guard text.hasPrefix(SecretReference.scheme) else { throw .missingScheme }
         var path = text.dropFirst(SecretReference.scheme.count)
         if let questionMark = path.firstIndex(of: "?") {
@@ -74,7 +74,7 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     /// reference a space may be typed as it is (the shell's quotes hold the
     /// name together), and a service that is a URL (the git helper's
     /// `git:https://host/user`) keeps its slashes: the last one ends it.
-    public init(parsingName text: String) throws(SecretReferenceError) {
+    package init(parsingName text: String) throws(SecretReferenceError) {
         if SecretReference.isReference(text) {
             try self.init(parsing: text)
             return
@@ -89,19 +89,19 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The reference in its canonical spelling, with reserved characters encoded.
-    public var description: String {
+    package var description: String {
         SecretReference.scheme + shortName + (part == .secret ? "" : "?" + part.rawValue)
     }
 
     /// The names as commands take them, `[GROUP/]SERVICE/ACCOUNT` with
     /// reserved characters encoded: no scheme, no query.
-    public var shortName: String {
+    package var shortName: String {
         let names = (group.map { [$0.name] } ?? []) + [service, account]
         return names.map(SecretReference.encode).joined(separator: "/")
     }
 
     /// The query that finds the item: the reference's own group, else `defaultGroup`.
-    public func query(defaultGroup: AccessGroup?) -> Query {
+    package func query(defaultGroup: AccessGroup?) -> Query {
         Query(service: service, account: account, group: group ?? defaultGroup)
     }
 
@@ -171,7 +171,7 @@ public struct SecretReference: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why text is not a valid secret reference (the command line words it).
-public enum SecretReferenceError: Error, Equatable, Sendable {
+package enum SecretReferenceError: Error, Equatable, Sendable {
     /// It does not start with `vault://`.
     case missingScheme
     /// It has this many segments, not two or three.

@@ -1,18 +1,18 @@
 /// A secret reference of either source: an item of this vault (`vault://`) or a field of a secret
 /// in an OpenBao server (`openbao://`). `run`, `inject` and `get` take both wherever they take one.
-public enum SourceReference: Hashable, Sendable, CustomStringConvertible {
+package enum SourceReference: Hashable, Sendable, CustomStringConvertible {
     /// An item of the vault.
     case vault(SecretReference)
     /// A field of an OpenBao KV v2 secret.
     case openbao(OpenBaoReference)
 
     /// Whether `text` is meant as a reference of either kind, valid or not.
-    public static func isReference(_ text: String) -> Bool {
+    package static func isReference(_ text: String) -> Bool {
         SecretReference.isReference(text) || OpenBaoReference.isReference(text)
     }
 
     /// Parses a reference of either kind; throws `SecretReferenceError` naming what is wrong.
-    public init(parsing text: String) throws(SecretReferenceError) {
+    package init(parsing text: String) throws(SecretReferenceError) {
         if OpenBaoReference.isReference(text) {
             self = .openbao(try OpenBaoReference(parsing: text))
         } else {
@@ -21,7 +21,7 @@ public enum SourceReference: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The reference in its canonical spelling.
-    public var description: String {
+    package var description: String {
         switch self {
         case .vault(let reference): return reference.description
         case .openbao(let reference): return reference.description

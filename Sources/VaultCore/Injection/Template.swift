@@ -1,5 +1,5 @@
 /// One piece of a template: bytes copied as they are, or a reference replaced by its secret.
-public enum TemplateSegment: Equatable, Sendable {
+package enum TemplateSegment: Equatable, Sendable {
     /// Bytes copied to the output as they are.
     case text([UInt8])
     /// A reference replaced by its item's secret; `line` is where it starts, from 1.
@@ -7,14 +7,14 @@ public enum TemplateSegment: Equatable, Sendable {
 }
 
 /// A template that cannot be read: an unclosed `{{ vault://` or a bad reference.
-public struct TemplateError: Error, Equatable, Sendable {
+package struct TemplateError: Error, Equatable, Sendable {
     /// The line the problem is on, from 1.
-    public var line: Int
+    package var line: Int
     /// What is wrong (the command line words it).
-    public var reason: Reason
+    package var reason: Reason
 
     /// What can be wrong with a template.
-    public enum Reason: Equatable, Sendable {
+    package enum Reason: Equatable, Sendable {
         /// `{{ vault://` (or `{{ openbao://`) with no `}}` after it.
         case unclosedReference
         /// A reference (its text) that does not parse.
@@ -25,9 +25,9 @@ public struct TemplateError: Error, Equatable, Sendable {
 /// The template syntax of `vault inject`: `{{ vault://[GROUP/]SERVICE/ACCOUNT }}` or
 /// `{{ openbao://[MOUNT/]PATH#FIELD }}` (spaces inside the braces optional) is replaced by the
 /// secret; every other byte, including `{{` not followed by a scheme, is copied unchanged.
-public enum Template {
+package enum Template {
     /// The template as literal bytes and references, in order.
-    public static func parse(_ bytes: [UInt8]) throws(TemplateError) -> [TemplateSegment] {
+    package static func parse(_ bytes: [UInt8]) throws(TemplateError) -> [TemplateSegment] {
         var segments: [TemplateSegment] = []
         var literalStart = 0
         var index = 0

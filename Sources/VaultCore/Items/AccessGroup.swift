@@ -22,10 +22,10 @@ public struct AccessGroup: Hashable, Sendable, CustomStringConvertible {
     public var description: String { name }
 
     /// The longest name, in bytes.
-    public static let maxLength = 64
+    package static let maxLength = 64
 
     /// The rule a group name must follow, for error messages.
-    public static let rule = "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+    package static let rule = "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"
 
     private static func isValid(_ name: String) -> Bool {
         let bytes = Array(name.utf8)

@@ -20,7 +20,7 @@ public enum Accessibility: String, CaseIterable, Sendable, Codable {
     public static let `default` = Accessibility.whenUnlocked
 
     /// Parses the CLI spelling or the Apple constant name (`kSecAttrAccessibleWhenUnlocked`).
-    public init?(name: String) {
+    package init?(name: String) {
         if let value = Accessibility(rawValue: name) {
             self = value
             return
@@ -30,7 +30,7 @@ public enum Accessibility: String, CaseIterable, Sendable, Codable {
     }
 
     /// The Apple constant this class mirrors.
-    public var appleConstant: String {
+    package var appleConstant: String {
         switch self {
         case .whenUnlocked: return "kSecAttrAccessibleWhenUnlocked"
         case .afterFirstUnlock: return "kSecAttrAccessibleAfterFirstUnlock"
@@ -62,7 +62,7 @@ public enum Accessibility: String, CaseIterable, Sendable, Codable {
     }
 
     /// Whether item keys also depend on this machine's device key.
-    public var isDeviceBound: Bool {
+    package var isDeviceBound: Bool {
         switch self {
         case .whenUnlockedThisDeviceOnly, .afterFirstUnlockThisDeviceOnly, .alwaysThisDeviceOnly,
              .whenPasscodeSetThisDeviceOnly:
@@ -73,7 +73,7 @@ public enum Accessibility: String, CaseIterable, Sendable, Codable {
     }
 
     /// Whether the class opens with no unlock at all (its keys are also wrapped under the device key).
-    public var opensWithoutUnlock: Bool { self == .always || self == .alwaysThisDeviceOnly }
+    package var opensWithoutUnlock: Bool { self == .always || self == .alwaysThisDeviceOnly }
 
     /// Classes whose base keys the device key alone opens.
     static let deviceClasses = allCases.filter(\.opensWithoutUnlock)

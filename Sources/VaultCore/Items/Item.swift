@@ -11,11 +11,11 @@ public struct ItemDetails: Equatable, Sendable {
     /// What the secret is, e.g. "token" (kSecAttrDescription); the Codable API sets `json`.
     public var kind: String?
     /// Free-form data the caller keeps with the item (kSecAttrGeneric), as text.
-    public var generic: String?
+    package var generic: String?
     /// The environment variable name `vault env` and `vault run` give the secret.
-    public var envName: String?
+    package var envName: String?
     /// When the item expires: reading it afterwards throws `itemExpired`; nil for never.
-    public var expires: Date?
+    package var expires: Date?
 
     /// Details with the fields given; every field defaults to nil (unset).
     public init(label: String? = nil, comment: String? = nil, kind: String? = nil, generic: String? = nil,
@@ -29,18 +29,18 @@ public struct ItemDetails: Equatable, Sendable {
     }
 
     /// These details with every field that `change` sets replaced.
-    public func applying(_ change: ItemDetails) -> ItemDetails {
+    package func applying(_ change: ItemDetails) -> ItemDetails {
         ItemDetails(label: change.label ?? label, comment: change.comment ?? comment, kind: change.kind ?? kind,
                     generic: change.generic ?? generic, envName: change.envName ?? envName, expires: change.expires ?? expires)
     }
 
     /// The text fields by name, for validation and output.
-    public var textFields: [(name: String, value: String?)] {
+    package var textFields: [(name: String, value: String?)] {
         [("label", label), ("comment", comment), ("kind", kind), ("generic", generic), ("env-name", envName)]
     }
 
     /// Whether no field is set.
-    public var isEmpty: Bool { self == ItemDetails() }
+    package var isEmpty: Bool { self == ItemDetails() }
 }
 
 /// The attributes of one item (Keychain generic-password semantics). The
@@ -62,7 +62,7 @@ public struct ItemAttributes: Equatable, Sendable {
     public var modified: Date
 
     /// Attributes with the key, class and details given (the default group and class when not).
-    public init(service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
+    package init(service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
                 details: ItemDetails = ItemDetails(), created: Date, modified: Date) {
         self.service = service
         self.account = account
@@ -74,10 +74,10 @@ public struct ItemAttributes: Equatable, Sendable {
     }
 
     /// The primary key of the item.
-    public var key: ItemKey { ItemKey(group: group, service: service, account: account) }
+    package var key: ItemKey { ItemKey(group: group, service: service, account: account) }
 
     /// Whether the item's expiry date has come at `date`.
-    public func hasExpired(at date: Date) -> Bool {
+    package func hasExpired(at date: Date) -> Bool {
         details.expires.map { date >= $0 } ?? false
     }
 }
@@ -85,14 +85,14 @@ public struct ItemAttributes: Equatable, Sendable {
 /// The primary key of an item.
 public struct ItemKey: Hashable, Sendable {
     /// The item's access group.
-    public var group: AccessGroup
+    package var group: AccessGroup
     /// The item's service.
-    public var service: String
+    package var service: String
     /// The item's account.
-    public var account: String
+    package var account: String
 
     /// The key of the item with this group, service and account.
-    public init(group: AccessGroup, service: String, account: String) {
+    package init(group: AccessGroup, service: String, account: String) {
         self.group = group
         self.service = service
         self.account = account
@@ -103,14 +103,14 @@ public struct ItemKey: Hashable, Sendable {
 /// item's record, like its current secret.
 public struct SecretRevision: Sendable {
     /// The secret's bytes.
-    public let secret: SecretBytes
+    package let secret: SecretBytes
     /// When the item was last changed while it held this secret.
-    public let setAt: Date
+    package let setAt: Date
     /// When it was replaced.
-    public let replacedAt: Date
+    package let replacedAt: Date
 
     /// A revision of these bytes, set and replaced at these dates.
-    public init(secret: SecretBytes, setAt: Date, replacedAt: Date) {
+    package init(secret: SecretBytes, setAt: Date, replacedAt: Date) {
         self.secret = secret
         self.setAt = setAt
         self.replacedAt = replacedAt
@@ -124,10 +124,10 @@ public struct Item: Sendable {
     /// The secret's bytes, exactly as stored.
     public var secret: SecretBytes
     /// The secrets it keeps beside the secret (notes, a one-time code), sealed with it.
-    public var fields: SealedFields
+    package var fields: SealedFields
 
     /// An item with these attributes, this secret and these sealed fields.
-    public init(attributes: ItemAttributes, secret: SecretBytes, fields: SealedFields = SealedFields()) {
+    package init(attributes: ItemAttributes, secret: SecretBytes, fields: SealedFields = SealedFields()) {
         self.attributes = attributes
         self.secret = secret
         self.fields = fields
@@ -137,7 +137,7 @@ public struct Item: Sendable {
     /// line of the notes (a recovery code or a user name is printed alone, not with its neighbours),
     /// and the seed of a one-time code secret in the forms it is printed in
     /// (`OneTimeCodeSecret.seedForms`), whether it is the secret or the otp field. The secret is first.
-    public var secretValues: [SecretBytes] {
+    package var secretValues: [SecretBytes] {
         let seeds = OneTimeCodeSecret.seedForms(of: secret)
         guard !fields.isEmpty else { return [secret] + seeds }
         return [secret] + seeds + fields.present.flatMap { present -> [SecretBytes] in
@@ -158,29 +158,29 @@ public struct Item: Sendable {
 }
 
 /// Limits on what an item may hold.
-public enum ItemLimits {
+package enum ItemLimits {
     /// The largest secret a vault stores, its sealed fields counted in: 1 MiB.
-    public static let maxSecretBytes = 1 << 20
+    package static let maxSecretBytes = 1 << 20
     /// The largest service, account or other text attribute, in UTF-8 bytes.
-    public static let maxAttributeBytes = 4096
+    package static let maxAttributeBytes = 4096
 }
 
 /// An item to add: its key, class, details and secret; dates are set by the vault.
 public struct NewItem: Sendable {
     /// What the secret is for: part of the primary key, never empty.
-    public var service: String
+    package var service: String
     /// Who the secret belongs to: part of the primary key; may be empty.
-    public var account: String
+    package var account: String
     /// The access group to add it to (`default` unless given).
-    public var group: AccessGroup
+    package var group: AccessGroup
     /// When it may be read (`when-unlocked` unless given).
-    public var accessibility: Accessibility
+    package var accessibility: Accessibility
     /// Label, comment, kind, generic data, environment name and expiry.
-    public var details: ItemDetails
+    package var details: ItemDetails
     /// The secret: any bytes; with the sealed fields, at most `ItemLimits.maxSecretBytes`.
-    public var secret: SecretBytes
+    package var secret: SecretBytes
     /// Notes and a one-time code kept beside the secret, sealed with it.
-    public var fields: SealedFields
+    package var fields: SealedFields
 
     /// An item to add; `Vault.add` checks it (`Vault.validate`) and sets its dates.
     public init(service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
@@ -195,21 +195,21 @@ public struct NewItem: Sendable {
     }
 
     /// The primary key the item will have.
-    public var key: ItemKey { ItemKey(group: group, service: service, account: account) }
+    package var key: ItemKey { ItemKey(group: group, service: service, account: account) }
 }
 
 /// The changes `update` applies to one item; nil leaves a field as it is.
 public struct ItemChange: Sendable {
     /// A new class for the item (re-sealed under its keys); nil keeps it.
-    public var accessibility: Accessibility?
+    package var accessibility: Accessibility?
     /// The details to set; its nil fields keep the item's.
-    public var details: ItemDetails
+    package var details: ItemDetails
     /// A new secret; nil keeps it.
-    public var secret: SecretBytes?
+    package var secret: SecretBytes?
     /// Removes the item's expiry date (`details.expires` can only set one).
-    public var removesExpiry: Bool
+    package var removesExpiry: Bool
     /// The sealed fields to set; an empty value removes its field, one not named is kept.
-    public var fields: [SealedField: SecretBytes]
+    package var fields: [SealedField: SecretBytes]
 
     /// A change of the fields given; with no argument, a change that changes nothing.
     public init(accessibility: Accessibility? = nil, details: ItemDetails = ItemDetails(), secret: SecretBytes? = nil,
@@ -222,5 +222,5 @@ public struct ItemChange: Sendable {
     }
 
     /// Whether the change would change nothing.
-    public var isEmpty: Bool { accessibility == nil && details.isEmpty && secret == nil && !removesExpiry && fields.isEmpty }
+    package var isEmpty: Bool { accessibility == nil && details.isEmpty && secret == nil && !removesExpiry && fields.isEmpty }
 }

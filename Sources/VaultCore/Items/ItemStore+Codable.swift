@@ -98,7 +98,7 @@ public struct CodableItemError: Error, Equatable, Sendable {
     public var problem: Problem
 
     /// An error of `operation` on the item `key` as `type`, for `problem`.
-    public init(key: ItemKey, type: String, operation: Operation, problem: Problem) {
+    package init(key: ItemKey, type: String, operation: Operation, problem: Problem) {
         self.key = key
         self.type = type
         self.operation = operation

@@ -2,21 +2,21 @@
 /// unset fields match anything. An empty query matches every item.
 public struct Query: Equatable, Sendable {
     /// The service to match.
-    public var service: String?
+    package var service: String?
     /// The account to match.
-    public var account: String?
+    package var account: String?
     /// nil searches every group the caller can open.
-    public var group: AccessGroup?
+    package var group: AccessGroup?
     /// The class to match.
-    public var accessibility: Accessibility?
+    package var accessibility: Accessibility?
     /// The label to match.
-    public var label: String?
+    package var label: String?
     /// The comment to match.
-    public var comment: String?
+    package var comment: String?
     /// The kind to match.
-    public var kind: String?
+    package var kind: String?
     /// The generic data to match.
-    public var generic: String?
+    package var generic: String?
 
     /// A query on the fields given; with no argument, one that matches every item.
     public init(
@@ -35,7 +35,7 @@ public struct Query: Equatable, Sendable {
     }
 
     /// Whether the item's attributes satisfy every field of the query.
-    public func matches(_ item: ItemAttributes) -> Bool {
+    package func matches(_ item: ItemAttributes) -> Bool {
         (service == nil || service == item.service)
             && (account == nil || account == item.account)
             && (group == nil || group == item.group)

@@ -24,7 +24,7 @@ public struct SealedFields: Sendable {
     }
 
     /// The value of one field; nil when the item has none. Setting empty bytes removes the field.
-    public subscript(field: SealedField) -> SecretBytes? {
+    package subscript(field: SealedField) -> SecretBytes? {
         get {
             switch field {
             case .notes: notes
@@ -41,13 +41,13 @@ public struct SealedFields: Sendable {
     }
 
     /// The fields set, in `SealedField`'s order.
-    public var present: [(field: SealedField, value: SecretBytes)] {
+    package var present: [(field: SealedField, value: SecretBytes)] {
         SealedField.allCases.compactMap { field in self[field].map { (field, $0) } }
     }
 
     /// Whether no field is set.
-    public var isEmpty: Bool { notes == nil && oneTimeCode == nil }
+    package var isEmpty: Bool { notes == nil && oneTimeCode == nil }
 
     /// The bytes of every field together.
-    public var byteCount: Int { (notes?.count ?? 0) + (oneTimeCode?.count ?? 0) }
+    package var byteCount: Int { (notes?.count ?? 0) + (oneTimeCode?.count ?? 0) }
 }

@@ -4,9 +4,9 @@ import Glibc
 import VaultCrypto
 
 /// Reading a secret from a file, exactly as its bytes are.
-public enum SecretFile {
+package enum SecretFile {
     /// The file's bytes; throws `invalidValue` above `limit` bytes.
-    public static func read(path: String, limit: Int) throws -> SecretBytes {
+    package static func read(path: String, limit: Int) throws -> SecretBytes {
         var bytes = try FileSystem.read(path, kind: .secretFile, requirePrivate: false)
         defer { for i in bytes.indices { bytes[i] = 0 } }
         guard bytes.count <= limit else {
@@ -17,10 +17,10 @@ public enum SecretFile {
 }
 
 /// Another password manager's export, read whole for `vault import --from`.
-public enum ExportFile {
+package enum ExportFile {
     /// The file's bytes, in locked memory (the ordinary copy read is wiped). Throws an
     /// `ImportProblem` (`tooLarge`) for a file over `ImportLimits.maxExportBytes`, before reading it.
-    public static func read(path: String) throws -> SecretBytes {
+    package static func read(path: String) throws -> SecretBytes {
         var info = stat()
         if stat(path, &info) == 0, Int(info.st_size) > ImportLimits.maxExportBytes {
             throw ImportProblem(.named(path), .tooLarge(bytes: Int(info.st_size), limit: ImportLimits.maxExportBytes))
@@ -32,10 +32,10 @@ public enum ExportFile {
 }
 
 /// Random secrets drawn uniformly from an alphabet.
-public enum RandomSecret {
+package enum RandomSecret {
     /// `length` characters from `alphabet` (at most 256 symbols), by rejection
     /// sampling so every symbol is equally likely.
-    public static func generate(length: Int, alphabet: [UInt8]) -> SecretBytes {
+    package static func generate(length: Int, alphabet: [UInt8]) -> SecretBytes {
         precondition(!alphabet.isEmpty && alphabet.count <= 256)
         let result = SecretBytes(count: length)
         let limit = 256 - 256 % alphabet.count

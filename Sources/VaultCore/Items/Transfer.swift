@@ -2,7 +2,7 @@ import FoundationEssentials
 import VaultCrypto
 
 /// What to do when an imported item's group, service and account exist.
-public enum ConflictPolicy: String, CaseIterable, Sendable {
+package enum ConflictPolicy: String, CaseIterable, Sendable {
     /// Keep the vault's item.
     case skip
     /// Replace it with the imported one.
@@ -12,23 +12,23 @@ public enum ConflictPolicy: String, CaseIterable, Sendable {
 }
 
 /// What `export` wrote.
-public struct ExportOutcome: Sendable {
+package struct ExportOutcome: Sendable {
     /// How many items were written to the bundle.
-    public var exported: Int
+    package var exported: Int
     /// Items of the `-this-device-only` classes: never exported.
-    public var leftOut: Int
+    package var leftOut: Int
     /// Records that did not open with the right keys (damaged): left out, so the rest is saved.
-    public var damaged: Int
+    package var damaged: Int
 }
 
 /// What `import` did.
-public struct ImportOutcome: Equatable, Sendable {
+package struct ImportOutcome: Equatable, Sendable {
     /// Items that were new to this vault.
-    public var added = 0
+    package var added = 0
     /// Items that replaced one with the same group, service and account (`.replace`).
-    public var replaced = 0
+    package var replaced = 0
     /// Items left out because one with the same group, service and account exists (`.skip`).
-    public var skipped = 0
+    package var skipped = 0
 }
 
 /// Exports and imports (docs/CLI.md, `export`, `import`): what an export takes from an opened

@@ -1,9 +1,9 @@
 import FoundationEssentials
 
 /// An item in the trash: what `list` shows of it, and when it was deleted.
-public struct TrashedItem: Sendable {
+package struct TrashedItem: Sendable {
     /// The item's attributes as they were when it was deleted.
-    public let attributes: ItemAttributes
+    package let attributes: ItemAttributes
     /// When `delete` moved it to the trash.
-    public let deletedAt: Date
+    package let deletedAt: Date
 }

@@ -1,20 +1,20 @@
 import FoundationEssentials
 
 /// What `wipe` removes: the items that match every filter given.
-public struct WipeFilter: Equatable, Sendable {
+package struct WipeFilter: Equatable, Sendable {
     /// Group, service and account to match; an unset field matches anything.
-    public var query: Query
+    package var query: Query
     /// Only items whose expiry date has come.
-    public var expiredOnly: Bool
+    package var expiredOnly: Bool
     /// Only items last modified before this date.
-    public var modifiedBefore: Date?
+    package var modifiedBefore: Date?
     /// Only items whose service matches this glob.
-    public var servicePattern: NamePattern?
+    package var servicePattern: NamePattern?
     /// Only items whose account matches this glob.
-    public var accountPattern: NamePattern?
+    package var accountPattern: NamePattern?
 
     /// A filter of the fields given; with no argument, one that selects every item.
-    public init(query: Query = Query(), expiredOnly: Bool = false, modifiedBefore: Date? = nil,
+    package init(query: Query = Query(), expiredOnly: Bool = false, modifiedBefore: Date? = nil,
                 servicePattern: NamePattern? = nil, accountPattern: NamePattern? = nil) {
         self.query = query
         self.expiredOnly = expiredOnly
@@ -25,28 +25,28 @@ public struct WipeFilter: Equatable, Sendable {
 
     /// Whether it selects whole groups (the group named, or every group): then
     /// the groups also get fresh keys, so old credentials and copies of their keys open nothing later.
-    public var selectsWholeGroups: Bool {
+    package var selectsWholeGroups: Bool {
         query.service == nil && query.account == nil && !expiredOnly && modifiedBefore == nil
             && servicePattern == nil && accountPattern == nil
     }
 }
 
 /// What `wipe` removed, or would remove in a dry run.
-public struct WipeOutcome: Sendable {
+package struct WipeOutcome: Sendable {
     /// The items removed whose attributes could be read.
-    public var removed: [ItemAttributes]
+    package var removed: [ItemAttributes]
     /// Items of a wiped group that are bound to another device: removed unread.
-    public var removedUnread: Int
+    package var removedUnread: Int
     /// Items that might match but are bound to another device, so could not be read: kept.
-    public var keptUnread: Int
+    package var keptUnread: Int
     /// The groups that got a fresh key.
-    public var rekeyedGroups: [AccessGroup]
+    package var rekeyedGroups: [AccessGroup]
 
     /// How many items were removed, read or not.
-    public var removedCount: Int { removed.count + removedUnread }
+    package var removedCount: Int { removed.count + removedUnread }
 
     /// Nothing removed.
-    public static let nothing = WipeOutcome(removed: [], removedUnread: 0, keptUnread: 0, rekeyedGroups: [])
+    package static let nothing = WipeOutcome(removed: [], removedUnread: 0, keptUnread: 0, rekeyedGroups: [])
 }
 
 extension WorkingCopy {

@@ -1,7 +1,7 @@
 import VaultCrypto
 
 /// How this machine keeps a vault's device key.
-public enum DeviceKeyProtection: Equatable, Sendable {
+package enum DeviceKeyProtection: Equatable, Sendable {
     /// This machine has no device key for the vault (device-bound items do not open here).
     case none
     /// A clear 0600 file in the data directory.
@@ -11,7 +11,7 @@ public enum DeviceKeyProtection: Equatable, Sendable {
 }
 
 /// What `sealDeviceKey` did.
-public enum DeviceKeySealOutcome: Equatable, Sendable {
+package enum DeviceKeySealOutcome: Equatable, Sendable {
     /// The clear device key is now sealed by the TPM; its file is wiped.
     case sealed
     /// It was sealed already; nothing changed.

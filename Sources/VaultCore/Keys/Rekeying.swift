@@ -4,26 +4,26 @@ import VaultCrypto
 /// What a re-key cannot carry over, shown to the user before anything changes.
 public struct RekeyPlan: Sendable, Equatable {
     /// Keyslots whose secret is not at hand: they are dropped (re-add them with `passwd` afterwards).
-    public var droppedKeyslots: [CredentialKind]
+    package var droppedKeyslots: [CredentialKind]
     /// Items bound to another machine's device key, which cannot be re-sealed here: they are dropped.
-    public var itemsBoundElsewhere: [Vault.ItemCount]
+    package var itemsBoundElsewhere: [Vault.ItemCount]
     /// Items of class when-passcode-set-this-device-only, destroyed when no passphrase keyslot is kept.
-    public var itemsNeedingPassphrase: Int
+    package var itemsNeedingPassphrase: Int
 
     /// Whether the re-key drops nothing.
-    public var dropsNothing: Bool { droppedKeyslots.isEmpty && itemsBoundElsewhere.isEmpty && itemsNeedingPassphrase == 0 }
+    package var dropsNothing: Bool { droppedKeyslots.isEmpty && itemsBoundElsewhere.isEmpty && itemsNeedingPassphrase == 0 }
 }
 
 /// What a re-key did.
 public struct RekeyOutcome: Sendable, Equatable {
     /// The key epoch the vault is at now.
-    public var keyEpoch: UInt64
+    package var keyEpoch: UInt64
     /// How many items were re-sealed under the new keys.
-    public var resealed: Int
+    package var resealed: Int
     /// How many unlock sessions of this machine it ended.
-    public var sessionsEnded: Int
+    package var sessionsEnded: Int
     /// What it dropped, as shown before.
-    public var dropped: RekeyPlan
+    package var dropped: RekeyPlan
 }
 
 /// Replacing the vault's keys in a write: a re-key (`Vault.rekey`, a member's removal, fresh keys on

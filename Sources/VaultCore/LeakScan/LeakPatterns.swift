@@ -1,12 +1,12 @@
 /// One secret in one encoding: what a pattern of `LeakPatterns` shows.
-public struct LeakSource: Hashable, Sendable {
+package struct LeakSource: Hashable, Sendable {
     /// The secret's index in the list `LeakPatterns` was built from.
-    public var secret: Int
+    package var secret: Int
     /// How the secret is written where it was found (raw, base64, hex …).
-    public var encoding: SecretEncoding
+    package var encoding: SecretEncoding
 
     /// The `secret`-th secret given to `LeakPatterns`, written in `encoding`.
-    public init(secret: Int, encoding: SecretEncoding) {
+    package init(secret: Int, encoding: SecretEncoding) {
         self.secret = secret
         self.encoding = encoding
     }
@@ -15,22 +15,22 @@ public struct LeakSource: Hashable, Sendable {
 /// Every secret to look for, in every `SecretEncoding`, compiled into one
 /// `PrefixMatcher` (as the masker's) whose patterns map back to the secrets
 /// they show: one pass over the input searches for all of them.
-public final class LeakPatterns: @unchecked Sendable {
+package final class LeakPatterns: @unchecked Sendable {
     /// Secrets shorter than this many bytes are not searched: they would
     /// match everywhere. They are listed in `skipped` instead.
-    public static let minimumLength = 8
+    package static let minimumLength = 8
 
     /// Every searched pattern, by pattern id, found by its first 8 bytes.
     let matcher: PrefixMatcher
     /// By pattern id: the secrets and encodings the pattern shows (one secret
     /// once, in its first encoding in `SecretEncoding.allCases` order).
-    public let sources: [[LeakSource]]
+    package let sources: [[LeakSource]]
     /// The indexes of the secrets too short to search.
-    public let skipped: [Int]
+    package let skipped: [Int]
 
     /// Compiles every form of every secret of at least `minimumLength` bytes;
     /// hits name a secret by its index in `secrets`.
-    public init(secrets: [[UInt8]]) {
+    package init(secrets: [[UInt8]]) {
         var idByPattern: [[UInt8]: Int] = [:]
         var patterns: [[UInt8]] = []
         var sources: [[LeakSource]] = []

@@ -1,15 +1,15 @@
 /// A secret found in a scanned stream: where it starts (1-based line, and
 /// 1-based byte column in that line) and what it is.
-public struct LeakHit: Hashable, Sendable {
+package struct LeakHit: Hashable, Sendable {
     /// The line the hit starts on, from 1.
-    public var line: Int
+    package var line: Int
     /// The byte column in that line where the hit starts, from 1.
-    public var column: Int
+    package var column: Int
     /// Which secret, in which encoding.
-    public var source: LeakSource
+    package var source: LeakSource
 
     /// A hit of `source` starting at `line` and `column` (both from 1).
-    public init(line: Int, column: Int, source: LeakSource) {
+    package init(line: Int, column: Int, source: LeakSource) {
         self.line = line
         self.column = column
         self.source = source
@@ -20,14 +20,14 @@ public struct LeakHit: Hashable, Sendable {
 /// chunk by chunk: the last bytes of a chunk that could begin a pattern are
 /// searched again with the next, so a secret split between reads is found,
 /// once. One scanner serves many streams, one after the other, with one buffer.
-public final class LeakScanner {
+package final class LeakScanner {
     static let chunkSize = 1 << 20
     private let patterns: LeakPatterns
     private let overlap: Int
     private let buffer: UnsafeMutableRawBufferPointer
 
     /// A scanner for `patterns`, with a buffer of a little over 1 MiB.
-    public init(_ patterns: LeakPatterns) {
+    package init(_ patterns: LeakPatterns) {
         self.patterns = patterns
         overlap = max(patterns.matcher.longestPattern - 1, 0)
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: overlap + LeakScanner.chunkSize, alignment: 16)
@@ -39,7 +39,7 @@ public final class LeakScanner {
 
     /// Every hit in the stream that `read` fills (it returns the count of
     /// bytes read, 0 at the end), in the order they start.
-    public func scan(read: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> [LeakHit] {
+    package func scan(read: (UnsafeMutableRawBufferPointer) throws -> Int) rethrows -> [LeakHit] {
         let patterns = self.patterns
         var hits: [LeakHit] = []
         var seen = Set<LeakHit>()

@@ -1,7 +1,7 @@
 /// How a secret may be written where it leaked: as it is, or in an encoding
 /// that configs, URLs and logs commonly hold it in. `vault scan` searches for
 /// every form at once.
-public enum SecretEncoding: String, CaseIterable, Sendable {
+package enum SecretEncoding: String, CaseIterable, Sendable {
     /// The bytes themselves.
     case raw
     /// Standard base64, at each of the three alignments a secret can have
@@ -23,7 +23,7 @@ public enum SecretEncoding: String, CaseIterable, Sendable {
     /// are the characters that depend on the secret alone (the first and last
     /// may also hold bits of its neighbours), so they match wherever the
     /// secret sits in a longer encoded text.
-    public func forms(of secret: [UInt8]) -> [[UInt8]] {
+    package func forms(of secret: [UInt8]) -> [[UInt8]] {
         switch self {
         case .raw: return [secret]
         case .base64: return (0..<3).map { SecretEncoding.base64Core(secret, alignment: $0) }

@@ -2,7 +2,7 @@ import FoundationEssentials
 import VaultCrypto
 
 /// How `resolve` settled an item's conflict.
-public enum Resolution: Sendable {
+package enum Resolution: Sendable {
     /// The item now holds the chosen side's version.
     case kept(ItemAttributes)
     /// The chosen side had deleted the item: it is gone.

@@ -9,18 +9,18 @@ public enum MergeSide: UInt8, Sendable {
     case theirs = 1
 
     /// The other side.
-    public var other: MergeSide { self == .ours ? .theirs : .ours }
+    package var other: MergeSide { self == .ours ? .theirs : .ours }
 }
 
 /// What a merge could not choose for an item: the version of the other side, kept in the item's own
 /// record beside the version it shows (docs/TEAMS.md, "Conflicts"). `vault resolve` chooses.
 public struct ItemConflict: Sendable {
     /// The side the item's current version came from; `other` is the other side's.
-    public var currentSide: MergeSide
+    package var currentSide: MergeSide
     /// The other side's version; nil when that side deleted the item (or never had it).
-    public var other: Item?
+    package var other: Item?
     /// Where the other version came from: a branch, its author, a superseded key epoch.
-    public var origin: String
+    package var origin: String
     /// The other version as stored when it lives in another group or class than the item's current
     /// one: sealed under that pair's keys, so a reader of the current one alone cannot open it.
     var sealedElsewhere: SealedVersion? = nil
@@ -32,10 +32,10 @@ public struct ItemConflict: Sendable {
 
     /// Whether the other version lives in a group or class these keys do not open (so `other` is nil
     /// without the other side having deleted the item).
-    public var otherIsSealedElsewhere: Bool { other == nil && sealedElsewhere != nil }
+    package var otherIsSealedElsewhere: Bool { other == nil && sealedElsewhere != nil }
 
     /// A conflict whose current version came from `currentSide`, `other` being the other side's.
-    public init(currentSide: MergeSide, other: Item?, origin: String) {
+    package init(currentSide: MergeSide, other: Item?, origin: String) {
         self.currentSide = currentSide
         self.other = other
         self.origin = origin
@@ -52,17 +52,17 @@ struct SealedVersion: Equatable {
 }
 
 /// An item in conflict, as `vault conflicts` lists it: by its newest conflict.
-public struct ConflictSummary: Sendable {
+package struct ConflictSummary: Sendable {
     /// The item as it reads now.
-    public let attributes: ItemAttributes
+    package let attributes: ItemAttributes
     /// The side its current version came from.
-    public let currentSide: MergeSide
+    package let currentSide: MergeSide
     /// The other side's attributes; nil when that side deleted the item.
-    public let other: ItemAttributes?
+    package let other: ItemAttributes?
     /// Where the other version came from.
-    public let origin: String
+    package let origin: String
     /// How many other versions earlier merges left beside it (`resolve` drops them too).
-    public let olderVersions: Int
+    package let olderVersions: Int
     /// Whether the other version lives in a group or class these keys do not open.
-    public let otherIsSealedElsewhere: Bool
+    package let otherIsSealedElsewhere: Bool
 }

@@ -1,14 +1,14 @@
 /// A one-time code as `vault otp` gives it: the code, the item it came
 /// from, and how long a TOTP code stays valid.
-public struct OneTimeCode: Sendable {
+package struct OneTimeCode: Sendable {
     /// The code, its digits as text.
-    public let code: String
+    package let code: String
     /// The item whose secret or one-time code field gave the code (as it was read, before an HOTP counter moved on).
-    public let attributes: ItemAttributes
+    package let attributes: ItemAttributes
     /// A TOTP code's period in seconds; nil for HOTP.
-    public let period: Int?
+    package let period: Int?
     /// Seconds until a TOTP code's period ends (1 to `period`); nil for HOTP, valid until used.
-    public let secondsRemaining: Int?
+    package let secondsRemaining: Int?
 }
 
 extension ItemStore {
@@ -18,13 +18,13 @@ extension ItemStore {
     /// is given twice. An item with a one-time code field (`SealedField.oneTimeCode`) gives
     /// that field's code, its secret being a password. Throws `OneTimeCodeError` when the item's secret is not
     /// a one-time code secret, and the store's errors.
-    public func oneTimeCode(matching query: Query, atUnixTime unixTime: Int64) throws -> String {
+    package func oneTimeCode(matching query: Query, atUnixTime unixTime: Int64) throws -> String {
         try oneTimeCodeDetails(matching: query, atUnixTime: unixTime).code
     }
 
     /// `oneTimeCode(matching:atUnixTime:)` with the item and, for TOTP, the
     /// seconds left in the code's period; throws as it does.
-    public func oneTimeCodeDetails(matching query: Query, atUnixTime unixTime: Int64) throws -> OneTimeCode {
+    package func oneTimeCodeDetails(matching query: Query, atUnixTime unixTime: Int64) throws -> OneTimeCode {
         let item = try item(matching: query)
         let secret = try OneTimeCodeSecret(parsing: item.oneTimeCodeSecret)
         guard case .hotp = secret.kind else {
@@ -48,7 +48,7 @@ extension ItemStore {
     /// The seconds left in the period of the TOTP code of the item matching
     /// `query` at `unixTime`, without giving a code; nil for an HOTP item,
     /// whose counter does not move. Throws as `oneTimeCode` does.
-    public func oneTimeCodeSecondsRemaining(matching query: Query, atUnixTime unixTime: Int64) throws -> Int? {
+    package func oneTimeCodeSecondsRemaining(matching query: Query, atUnixTime unixTime: Int64) throws -> Int? {
         try OneTimeCodeSecret(parsing: try item(matching: query).oneTimeCodeSecret).secondsRemaining(atUnixTime: unixTime)
     }
 }

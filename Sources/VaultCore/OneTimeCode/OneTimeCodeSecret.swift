@@ -4,10 +4,10 @@ import VaultCrypto
 /// URI (Google Authenticator's key-URI format), or a bare Base32 seed, which
 /// is TOTP with SHA-1, 6 digits and a 30-second period. Parsed from the
 /// secret's bytes without turning them into a `String`.
-public struct OneTimeCodeSecret {
+package struct OneTimeCodeSecret {
     /// Time-based (RFC 6238) with its period in seconds, or counter-based
     /// (RFC 4226) with the counter of the next code.
-    public enum Kind: Equatable, Sendable {
+    package enum Kind: Equatable, Sendable {
         /// RFC 6238: a code per `period` seconds since the Unix epoch.
         case totp(period: Int)
         /// RFC 4226: the code of `counter`, the next one to use.
@@ -15,24 +15,24 @@ public struct OneTimeCodeSecret {
     }
 
     /// TOTP with its period, or HOTP with its counter.
-    public private(set) var kind: Kind
+    package private(set) var kind: Kind
     /// The hash of the HMAC: SHA1 unless the URI's algorithm names another.
-    public let digest: HMACDigest
+    package let digest: HMACDigest
     /// How many digits a code has: 6, 7 or 8.
-    public let digits: Int
+    package let digits: Int
     /// The shared key, decoded from Base32.
-    public let key: SecretBytes
+    package let key: SecretBytes
     /// The URI's parameters as written (nil for a bare seed), so a new counter
     /// changes nothing else.
     private let uri: (head: [UInt8], parameters: [(name: String, value: [UInt8])])?
 
     /// The shortest key accepted: 80 bits (16 Base32 characters), the least
     /// that sites hand out; it also keeps a short word from passing for a seed.
-    public static let minimumKeyBytes = 10
+    package static let minimumKeyBytes = 10
 
     /// Parses an item's secret; throws `OneTimeCodeError` naming what is wrong,
     /// never quoting the secret.
-    public init(parsing secret: SecretBytes) throws(OneTimeCodeError) {
+    package init(parsing secret: SecretBytes) throws(OneTimeCodeError) {
         var bytes = secret.copyBytes()
         defer { for index in bytes.indices { bytes[index] = 0 } }
         while let last = bytes.last, last == 0x0A || last == 0x0D || last == 0x20 { bytes.removeLast() }
@@ -78,7 +78,7 @@ public struct OneTimeCodeSecret {
 
     /// The code for counter value `counter` (RFC 4226, section 5.3: dynamic
     /// truncation of HMAC(key, counter as 8 big-endian bytes)).
-    public func code(counter: UInt64) -> String {
+    package func code(counter: UInt64) -> String {
         let message = (0..<8).map { UInt8(truncatingIfNeeded: counter >> UInt64(56 - 8 * $0)) }
         let mac = digest.mac(key: key, data: message)
         let offset = Int(mac[mac.count - 1] & 0x0F)
@@ -91,7 +91,7 @@ public struct OneTimeCodeSecret {
 
     /// The TOTP code at `unixTime` (RFC 6238: the counter is the number of
     /// whole periods since the Unix epoch); for HOTP, the code of its counter.
-    public func code(atUnixTime unixTime: Int64) -> String {
+    package func code(atUnixTime unixTime: Int64) -> String {
         switch kind {
         case .totp(let period): code(counter: UInt64(max(0, unixTime)) / UInt64(period))
         case .hotp(let counter): code(counter: counter)
@@ -99,21 +99,21 @@ public struct OneTimeCodeSecret {
     }
 
     /// A TOTP secret's period in seconds; nil for HOTP.
-    public var period: Int? {
+    package var period: Int? {
         guard case .totp(let period) = kind else { return nil }
         return period
     }
 
     /// Seconds from `unixTime` until the TOTP code of that time is replaced
     /// (1 to the period); nil for HOTP.
-    public func secondsRemaining(atUnixTime unixTime: Int64) -> Int? {
+    package func secondsRemaining(atUnixTime unixTime: Int64) -> Int? {
         guard let period else { return nil }
         return period - Int(max(0, unixTime) % Int64(period))
     }
 
     /// The secret to store after an HOTP code is used: the same URI with the
     /// counter one higher. Nil for TOTP, which stores nothing.
-    public func advanced() -> SecretBytes? {
+    package func advanced() -> SecretBytes? {
         guard case .hotp(let counter) = kind, let uri else { return nil }
         var builder = SecretBytesBuilder()
         uri.head.withUnsafeBytes { builder.append($0) }
@@ -152,7 +152,7 @@ public struct OneTimeCodeSecret {
 
 /// Why an item's secret is not a one-time code secret (the command line words it, never
 /// quoting the secret).
-public enum OneTimeCodeError: Error, Equatable, Sendable {
+package enum OneTimeCodeError: Error, Equatable, Sendable {
     /// Neither an otpauth:// URI nor Base32.
     case notOneTimeCode
     /// The URI has no `secret` parameter.
@@ -176,9 +176,9 @@ public enum OneTimeCodeError: Error, Equatable, Sendable {
 /// Descriptions and mirrors name the kind, never the key or the URI.
 extension OneTimeCodeSecret: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The kind, hash and digits; never the key.
-    public var description: String { "OneTimeCodeSecret(\(kind), \(digest.rawValue), \(digits) digits)" }
+    package var description: String { "OneTimeCodeSecret(\(kind), \(digest.rawValue), \(digits) digits)" }
     /// The same as `description`.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
     /// A mirror without children, so test failures and dumps show no key.
-    public var customMirror: Mirror { Mirror(self, children: []) }
+    package var customMirror: Mirror { Mirror(self, children: []) }
 }

@@ -5,7 +5,7 @@ extension OneTimeCodeSecret {
     /// `secret=` parameter of an otpauth:// URI (percent-decoded), and the Base32 seed without
     /// spaces or `=` padding in upper and in lower case. A masker conceals them and a scan looks
     /// for them as it does for the secret; a value that is not a one-time code secret gives none.
-    public static func seedForms(of value: SecretBytes) -> [SecretBytes] {
+    package static func seedForms(of value: SecretBytes) -> [SecretBytes] {
         // Most secrets are neither: told apart in place, without a copy (bulk reads ask of every item).
         guard value.withUnsafeBytes(mayHoldSeed) else { return [] }
         var bytes = value.copyBytes()

@@ -6,21 +6,21 @@ import Glibc
 public struct VerifyReport: Sendable {
     /// A file holding secrets that group or others may read or write (or a
     /// directory they may write to), and its mode.
-    public var exposedFiles: [(path: String, mode: UInt32)]
+    package var exposedFiles: [(path: String, mode: UInt32)]
     /// Whether the records were checked: not while the vault file itself is exposed (vault refuses to read it).
-    public var checkedRecords: Bool
+    package var checkedRecords: Bool
     /// Why the vault file as a whole cannot be trusted (header, index), if so.
-    public var damage: Damage?
+    package var damage: Damage?
     /// How many records the vault file holds.
-    public var itemCount: Int
+    package var itemCount: Int
     /// Records that opened and decoded.
-    public var opened: Int
+    package var opened: Int
     /// Records the keys at hand do not open (locked, or bound to another device).
-    public var unopened: Int
+    package var unopened: Int
     /// Records that failed to open with the right keys: damaged or tampered with.
-    public var damagedRecords: Int
+    package var damagedRecords: Int
     /// Listing blocks (what `list` reads) that failed to open with the right keys, or list other items than their group and class hold.
-    public var damagedListings: Int = 0
+    package var damagedListings: Int = 0
     /// The file's format version (1 or 2), once parsed.
     public var formatVersion: Int = 0
     /// Its key epoch (0 in format v1): raised by every rekey, revoke and group deletion.
@@ -31,15 +31,15 @@ public struct VerifyReport: Sendable {
     public var damagedGroups: [String] = []
     /// Groups whose read MAC fails, though their index MAC holds (readers without the write key
     /// refuse them; the next change by a writer makes the read MAC again), by name.
-    public var groupsFailingTheirReadMAC: [String] = []
+    package var groupsFailingTheirReadMAC: [String] = []
     /// Items whose record opens but a version nested in it does not (a revision, a conflict
     /// version, a sealed field), by name; and trashed records that do not open whole.
-    public var damagedVersions: [ItemKey] = []
+    package var damagedVersions: [ItemKey] = []
     /// Conflict versions sealed under a group or class the keys at hand do not open.
-    public var unopenedVersions: Int = 0
+    package var unopenedVersions: Int = 0
     /// Why the member roster (what `vault member list` reads) does not open whole, if so; checked
     /// only with keys that open it (the owner's or a full member's), as `member list` needs.
-    public var damagedRoster: Damage?
+    package var damagedRoster: Damage?
 
     /// Whether anything was found damaged: the file as a whole, a group, the roster, or any record.
     public var isDamaged: Bool {
@@ -51,19 +51,19 @@ public struct VerifyReport: Sendable {
 /// What `upgrade` did.
 public struct UpgradeOutcome: Sendable, Equatable {
     /// The format version the file had.
-    public var fromVersion: Int
+    package var fromVersion: Int
     /// Where the v1 file was kept, when it was converted.
-    public var backup: String?
+    package var backup: String?
     /// The format version the file has now: the one every write produces.
-    public var toVersion: Int { Int(VaultFile.version) }
+    package var toVersion: Int { Int(VaultFile.version) }
 }
 
 /// What `reset` removed.
-public struct ResetOutcome: Sendable {
+package struct ResetOutcome: Sendable {
     /// The files and directories removed.
-    public var removedPaths: [String]
+    package var removedPaths: [String]
     /// How many unlock sessions ended.
-    public var sessionsEnded: Int
+    package var sessionsEnded: Int
 }
 
 /// Checking, converting, quarantining and removing the vault (`verify`, `upgrade`, `verify

@@ -4,33 +4,33 @@ import VaultCrypto
 /// What one version of a vault file holds, item by item, never a secret: what `git diff` shows
 /// through `vault textconv` and what `vault sync` counts for its commit messages
 /// (docs/TEAMS.md, "Reading a team vault's history").
-public struct VaultFileSummary: Sendable {
+package struct VaultFileSummary: Sendable {
     /// One item of the file: its ids, which the file shows to anyone, and, when the keys at hand
     /// open its record, its attributes and a keyed digest of its secret.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The item's id, stable for its life (renames and updates keep it), as hex.
-        public var itemID: String
+        package var itemID: String
         /// The id of the item's group, as the file shows it.
-        public var groupID: UInt32
+        package var groupID: UInt32
         /// A short hash of the sealed record (hex): it changes whenever the record is written again.
-        public var revision: String
+        package var revision: String
         /// The item's attributes, when its record opened with the keys at hand.
-        public var attributes: ItemAttributes?
+        package var attributes: ItemAttributes?
         /// HMAC of the item id and the secret under a key only readers of the group hold
         /// (`KeyRing.secretDigestKey`), shortened, as hex: it changes when the secret does.
-        public var secretDigest: String?
+        package var secretDigest: String?
     }
 
     /// The format version of the file.
-    public var formatVersion: UInt16
+    package var formatVersion: UInt16
     /// The key epoch of the file (raised by re-keys and revokes).
-    public var keyEpoch: UInt64
+    package var keyEpoch: UInt64
     /// Every item, in file order.
-    public var entries: [Entry]
+    package var entries: [Entry]
     /// The names of the groups the keys at hand open, by group id.
-    public var groupNames: [UInt32: String]
+    package var groupNames: [UInt32: String]
     /// Whether keys were at hand that opened the file (any of its records may still be locked).
-    public var opened: Bool
+    package var opened: Bool
 
     /// Hex digits of a secret digest: 48 bits tell versions of one item apart; the key, not the
     /// length, is what stops a search for the secret.
@@ -40,7 +40,7 @@ public struct VaultFileSummary: Sendable {
 
     /// What changed from `older` (nil: the file did not exist) to this version, item by item (by
     /// item id), in this version's file order, then the items removed.
-    public func changes(since older: VaultFileSummary?) -> [ItemChangeSummary] {
+    package func changes(since older: VaultFileSummary?) -> [ItemChangeSummary] {
         let before = Dictionary((older?.entries ?? []).map { ($0.itemID, $0) }, uniquingKeysWith: { first, _ in first })
         var changes: [ItemChangeSummary] = []
         var present = Set<String>()
@@ -62,9 +62,9 @@ public struct VaultFileSummary: Sendable {
 }
 
 /// One item a new version of a vault file added, changed or removed.
-public struct ItemChangeSummary: Sendable {
+package struct ItemChangeSummary: Sendable {
     /// What happened to the item.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// The item is in both versions, its record written again (or moved to another group).
         case changed
         /// The item is only in the newer version.
@@ -73,9 +73,9 @@ public struct ItemChangeSummary: Sendable {
         case removed
     }
     /// What happened to the item.
-    public var kind: Kind
+    package var kind: Kind
     /// The item as the newer version holds it (the older, when removed).
-    public var entry: VaultFileSummary.Entry
+    package var entry: VaultFileSummary.Entry
 }
 
 extension VaultFileSummary {

@@ -2,7 +2,7 @@ import VaultCrypto
 
 /// Seals and unseals this machine's device keys with its TPM 2.0. VaultTPM implements it
 /// with tpm2-tss; tests of VaultCore may give their own.
-public protocol DeviceKeySealer: Sendable {
+package protocol DeviceKeySealer: Sendable {
     /// Seals `key` so that only this TPM opens it, and only while the PCRs `pcrs` (sha256 bank)
     /// hold their values now and, with a `pin`, with that PIN. Returns the blob to keep.
     /// Throws `TPMFailure`.
@@ -13,16 +13,16 @@ public protocol DeviceKeySealer: Sendable {
 }
 
 /// This machine's TPM as vault uses it (`HostContext.tpm`).
-public struct TPMAccess: Sendable {
+package struct TPMAccess: Sendable {
     /// What seals and unseals.
-    public var sealer: any DeviceKeySealer
+    package var sealer: any DeviceKeySealer
     /// The PCRs a new seal binds to (sha256 bank).
-    public var pcrs: [UInt8]
+    package var pcrs: [UInt8]
     /// Asks for the PIN of a device key sealed with one; nil when there is no way to ask.
-    public var askPIN: (@Sendable () throws -> SecretBytes)?
+    package var askPIN: (@Sendable () throws -> SecretBytes)?
 
     /// The TPM reached through `sealer`, new seals bound to `pcrs`, a sealed key's PIN asked by `askPIN`.
-    public init(sealer: any DeviceKeySealer, pcrs: [UInt8], askPIN: (@Sendable () throws -> SecretBytes)?) {
+    package init(sealer: any DeviceKeySealer, pcrs: [UInt8], askPIN: (@Sendable () throws -> SecretBytes)?) {
         self.sealer = sealer
         self.pcrs = pcrs
         self.askPIN = askPIN

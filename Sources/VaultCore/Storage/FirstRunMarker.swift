@@ -6,16 +6,16 @@ import Glibc
 
 /// The marker file of `vault first-run`: kept where an uninstall or a fresh
 /// runner removes it, so its absence means "this is a first run".
-public enum FirstRunMarker {
+package enum FirstRunMarker {
     /// Whether the marker exists.
-    public static func exists(at path: String) -> Bool {
+    package static func exists(at path: String) -> Bool {
         FileSystem.exists(path)
     }
 
     /// Creates the marker (0600, and its directory 0700 when missing), holding
     /// the time of the first run. Returns false when it exists already: another
     /// command claimed this first run, so two commands starting together wipe once.
-    public static func claim(at path: String, now: Date) throws -> Bool {
+    package static func claim(at path: String, now: Date) throws -> Bool {
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
             try FileSystem.makeDirectory(String(path[..<slash]))
         }
@@ -34,7 +34,7 @@ public enum FirstRunMarker {
     /// once `wipe` has returned, its write synced: a command killed, or a machine losing power,
     /// before the wipe is on the disk leaves no marker, and the next command wipes (a marker made
     /// first, as a claim, was left with nothing wiped, and no first run ever again).
-    public static func once<Result>(at path: String, now: Date, _ wipe: () throws -> Result) throws -> Result? {
+    package static func once<Result>(at path: String, now: Date, _ wipe: () throws -> Result) throws -> Result? {
         let directory = FileSystem.directoryOf(path)
         try FileSystem.makeDirectory(directory)
         let name = path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]

@@ -18,7 +18,7 @@ public enum UnfinishedGitOperation: Sendable, Equatable {
 }
 
 /// Whether a directory lies inside a git work tree: it or a parent holds `.git`.
-public enum GitWorkTree {
+package enum GitWorkTree {
     static func contains(_ directory: String) -> Bool {
         topLevel(of: directory) != nil
     }
@@ -37,7 +37,7 @@ public enum GitWorkTree {
     /// git keeps, without running git; nil when there is none. A `.git` file (a linked work tree, a
     /// submodule) names the git directory on its `gitdir:` line. `REBASE_HEAD` alone is no sign of
     /// one: git 2.39 leaves it behind after `git rebase --continue`.
-    public static func unfinishedOperation(_ directory: String) -> UnfinishedGitOperation? {
+    package static func unfinishedOperation(_ directory: String) -> UnfinishedGitOperation? {
         guard let gitDirectory = gitDirectory(of: directory) else { return nil }
         if FileSystem.exists(gitDirectory + "/rebase-merge") { return .rebase }
         if FileSystem.exists(gitDirectory + "/rebase-apply") {
@@ -56,14 +56,14 @@ public enum GitWorkTree {
     /// Removes what merge drivers killed mid-write left in `directory` (the top of the work tree,
     /// where git keeps its `.merge_file_XXXXXX` copies, the driver's OURS): the temp files of copies
     /// git has since removed.
-    public static func removeAbandonedMergeDriverTemporaries(in directory: String) {
+    package static func removeAbandonedMergeDriverTemporaries(in directory: String) {
         FileSystem.removeTemporariesOfVanishedFiles(named: ".merge_file_", in: directory)
     }
 
     /// The commit HEAD names in the work tree holding `directory`, read from git's files (HEAD, the
     /// branch's ref file or `packed-refs`) without running git; nil outside a work tree or before
     /// the first commit. For telling cheaply whether HEAD moved since it was last looked at.
-    public static func headCommit(of directory: String) -> String? {
+    package static func headCommit(of directory: String) -> String? {
         guard let gitDirectory = gitDirectory(of: directory), let head = firstLine(of: gitDirectory + "/HEAD") else { return nil }
         guard head.hasPrefix("ref: ") else { return head }
         let ref = String(head.dropFirst(5))

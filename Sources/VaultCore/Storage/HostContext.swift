@@ -8,25 +8,25 @@ import Glibc
 /// id and where per-user runtime files go. Tests inject their own.
 public struct HostContext: Sendable {
     /// The time now: created and modified dates, expiry, session timeouts.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
     /// This boot's id (`/proc/sys/kernel/random/boot_id`), nil where there is none.
-    public var bootID: @Sendable () -> String?
+    package var bootID: @Sendable () -> String?
     /// The directory for session and after-first-unlock caches.
-    public var runtimeDirectory: String
+    package var runtimeDirectory: String
     /// The directory for this machine's device keys, one per vault id: kept
     /// across reboots, never beside a vault file.
-    public var deviceKeyDirectory: String
+    package var deviceKeyDirectory: String
     /// The directory for what this machine remembers of each vault (the
     /// counters it has seen, against rollback): kept across reboots, never beside a vault file.
-    public var stateDirectory: String
+    package var stateDirectory: String
     /// This machine's TPM, when one is configured or found: device keys are then sealed by it
     /// (`DeviceKeyStore`). Nil: device keys are plain 0600 files, and a sealed one does not open.
-    public var tpm: TPMAccess?
+    package var tpm: TPMAccess?
 
     /// - Parameters:
     ///   - deviceKeyDirectory: defaults to `device-keys` in the runtime directory (for tests).
     ///   - stateDirectory: defaults to `state` in the runtime directory (for tests).
-    public init(now: @escaping @Sendable () -> Date, bootID: @escaping @Sendable () -> String?, runtimeDirectory: String,
+    package init(now: @escaping @Sendable () -> Date, bootID: @escaping @Sendable () -> String?, runtimeDirectory: String,
                 deviceKeyDirectory: String? = nil, stateDirectory: String? = nil) {
         self.now = now
         self.bootID = bootID
@@ -119,7 +119,7 @@ public struct HostContext: Sendable {
     /// The runtime directory, created 0700 if missing; refused when another
     /// user owns it (`ownedByAnotherUser`) or others may enter it (`insecurePermissions`:
     /// a shared /tmp must not leak sessions).
-    public func preparedRuntimeDirectory() throws -> String {
+    package func preparedRuntimeDirectory() throws -> String {
         try FileSystem.makeDirectory(runtimeDirectory)
         if let problem = HostContext.privateDirectoryProblem(runtimeDirectory, followingLinks: true) { throw problem }
         return runtimeDirectory

@@ -9,11 +9,11 @@ import Glibc
 /// vault file, because the atomic rename swaps the file's inode; in the
 /// runtime directory, not beside the vault, because a vault may sit in a git
 /// work tree and because another user must not be able to hold it.
-public final class LockFile {
+package final class LockFile {
     private let fd: Int32
 
     /// Blocks until the lock on the file at `path` (created 0600 if missing) is held.
-    public init(path: String) throws {
+    package init(path: String) throws {
         fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw VaultError.io(path: path, operation: .openLockFile, errno: errno) }
         while flock(fd, LOCK_EX) != 0 {

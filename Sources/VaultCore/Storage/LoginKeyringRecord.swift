@@ -7,13 +7,13 @@ import Glibc
 /// A named record of bytes in the login's kernel session keyring (a `user` key, possessor-only, no
 /// timeout): kept while the login lasts, across the exits of the process that wrote it, never in a
 /// file. The Secret Service provider keeps its `session` collection in one.
-public enum LoginKeyringRecord {
+package enum LoginKeyringRecord {
     /// The most a `user` key holds.
-    public static let capacity = 32767
+    package static let capacity = 32767
 
     /// The bytes of record `name`, nil when there is none; throws `LoginKeyringProblem` when the
     /// login has no keyring to look in.
-    public static func read(_ name: String) throws -> [UInt8]? {
+    package static func read(_ name: String) throws -> [UInt8]? {
         let keyring = try LoginKeyring.loginSessionKeyring()
         let keyID = vault_keyctl_search(keyring, "user", name)
         guard keyID > 0 else { return nil }
@@ -26,7 +26,7 @@ public enum LoginKeyringRecord {
     }
 
     /// Writes record `name`, replacing what it held; throws `LoginKeyringProblem`.
-    public static func write(_ name: String, _ bytes: [UInt8]) throws {
+    package static func write(_ name: String, _ bytes: [UInt8]) throws {
         let keyring = try LoginKeyring.loginSessionKeyring()
         let keyID = try LoginKeyring.call("add_key") {
             bytes.withUnsafeBytes { vault_add_key("user", name, $0.baseAddress, $0.count, keyring) }

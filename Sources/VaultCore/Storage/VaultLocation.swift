@@ -28,7 +28,7 @@ public struct VaultLocation: Equatable, Sendable {
     }
 
     /// The directory that holds the vault.
-    public var directory: String { FileSystem.directoryOf(path) }
+    package var directory: String { FileSystem.directoryOf(path) }
 
     /// Where earlier versions kept the device key: beside the vault, shared
     /// by the vaults of one directory. Read once to move it (see `DeviceKeyStore`).

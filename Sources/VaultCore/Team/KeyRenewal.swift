@@ -2,7 +2,7 @@ import FoundationEssentials
 import VaultCrypto
 
 /// Which keys a re-key for a newcomer renews.
-public enum RenewedKeys: Sendable, Equatable {
+package enum RenewedKeys: Sendable, Equatable {
     /// Every key of the vault (a full member's arrival): every session and every scoped credential ends.
     case vault
     /// The keys of these groups: every credential granted for one of them ends.
@@ -10,15 +10,15 @@ public enum RenewedKeys: Sendable, Equatable {
 }
 
 /// What a re-key for a newcomer did (`renewKeys`): the newcomer's keys open nothing sealed before it.
-public struct KeyRenewal: Sendable, Equatable {
+package struct KeyRenewal: Sendable, Equatable {
     /// What was re-keyed.
-    public let renewed: RenewedKeys
+    package let renewed: RenewedKeys
     /// Earlier secrets (revisions) dropped from the items re-keyed (fresh history only).
-    public let droppedRevisions: Int
+    package let droppedRevisions: Int
     /// Trash entries of the groups re-keyed purged, each leaving a purge record (fresh history only).
-    public let purgedTrash: Int
+    package let purgedTrash: Int
     /// The key epoch the vault is at now.
-    public let keyEpoch: UInt64
+    package let keyEpoch: UInt64
 }
 
 extension WorkingCopy {

@@ -18,11 +18,11 @@ public struct MemberSummary: Equatable, Sendable {
 /// What `vault member add` did.
 public struct MemberAddition: Sendable {
     /// The member as added.
-    public let member: MemberSummary
+    package let member: MemberSummary
     /// Whether the team log named it removed earlier: it came back under fresh keys.
-    public let addedBack: Bool
+    package let addedBack: Bool
     /// The re-key made before its slot was sealed (an add-back, or fresh history asked); nil when none.
-    public let renewal: KeyRenewal?
+    package let renewal: KeyRenewal?
 }
 
 /// What `vault member remove` did.

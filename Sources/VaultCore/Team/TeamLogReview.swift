@@ -2,7 +2,7 @@
 /// each entry; the command line writes the lines.
 public struct TeamLogReview: Sendable, Equatable {
     /// Why the owner's write would sign entries it did not make here.
-    public enum Reason: Sendable, Equatable {
+    package enum Reason: Sendable, Equatable {
         /// A file of the layout before the team log, converted: its members become the log's first entry.
         case conversion
         /// Two diverged team logs joined: the other branch's entries.
@@ -10,9 +10,9 @@ public struct TeamLogReview: Sendable, Equatable {
     }
 
     /// A member as the review shows it.
-    public struct ReviewedMember: Sendable, Equatable {
+    package struct ReviewedMember: Sendable, Equatable {
         /// What a member opens.
-        public enum Scope: Sendable, Equatable {
+        package enum Scope: Sendable, Equatable {
             /// Every group: the member holds the master key.
             case full
             /// `count` groups (deleted ones included); `readOnly` without their write keys.
@@ -20,14 +20,14 @@ public struct TeamLogReview: Sendable, Equatable {
         }
 
         /// Unique in the vault.
-        public let name: String
+        package let name: String
         /// The age recipient (`age1…`) its slot is sealed to.
-        public let recipient: String
+        package let recipient: String
         /// What it opens.
-        public let scope: Scope
+        package let scope: Scope
 
         /// A member named `name`, sealed to `recipient`, opening `scope`.
-        public init(name: String, recipient: String, scope: Scope) {
+        package init(name: String, recipient: String, scope: Scope) {
             self.name = name
             self.recipient = recipient
             self.scope = scope
@@ -35,7 +35,7 @@ public struct TeamLogReview: Sendable, Equatable {
     }
 
     /// One member of a converted file, or one entry of the other branch of a join.
-    public enum Entry: Sendable, Equatable {
+    package enum Entry: Sendable, Equatable {
         /// A member of the converted file: the log's first entry names it.
         case member(ReviewedMember)
         /// The log started with this many members.
@@ -58,15 +58,15 @@ public struct TeamLogReview: Sendable, Equatable {
     }
 
     /// Why these entries are shown.
-    public let reason: Reason
+    package let reason: Reason
     /// One per member (a conversion) or per log entry (a join), in order.
-    public let entries: [Entry]
+    package let entries: [Entry]
     /// A conversion's members that the roster the owner last wrote on this machine does not hold as
     /// they are (every member when it wrote none here): `acceptTeamLog` alone does not sign them.
-    public let unvouched: [String]
+    package let unvouched: [String]
 
     /// A review of `entries`, shown for `reason`, `unvouched` naming the members of a conversion not as last written here.
-    public init(reason: Reason, entries: [Entry], unvouched: [String] = []) {
+    package init(reason: Reason, entries: [Entry], unvouched: [String] = []) {
         self.reason = reason
         self.entries = entries
         self.unvouched = unvouched

@@ -7,7 +7,7 @@ extension ScopedCredential {
     /// Reads the credential `value` names or holds; `source` ("VAULT_CREDENTIAL")
     /// names it in messages about credential text. Throws `noSuchFile` naming
     /// the path only when the value is `clearlyAPath`, else `unrecognizedCredential`.
-    public static func load(_ value: String, source: String) throws -> ScopedCredential {
+    package static func load(_ value: String, source: String) throws -> ScopedCredential {
         let compact = String(value.filter { !$0.isWhitespace })
         if compact.hasPrefix(textPrefix) { return try decode(compact, source: source) }
         if FileSystem.exists(value) { return try read(path: value) }

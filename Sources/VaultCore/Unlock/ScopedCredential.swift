@@ -12,7 +12,7 @@ import VaultCrypto
 /// `vault-credential-v1:` + base64 of the payload in docs/FORMAT.md.
 public struct ScopedCredential: Sendable {
     /// How the text form of a credential starts.
-    public static let textPrefix = "vault-credential-v1:"
+    package static let textPrefix = "vault-credential-v1:"
     static let magic = Array("VCRD".utf8)
     /// The payload versions read: 1 from a format v1 vault, 2 from a v2 one (its write keys are v2's).
     static let versions: ClosedRange<UInt8> = 1...2
@@ -22,20 +22,20 @@ public struct ScopedCredential: Sendable {
     static let maxDateSeconds: Int64 = 253_402_300_799
 
     /// The vault this credential belongs to.
-    public let vaultID: [UInt8]
+    package let vaultID: [UInt8]
     /// Whether it says it may only read. What it may do is decided by the keys it
     /// holds (`canWrite`), not by this flag, which anyone can flip in a copy.
-    public let readOnly: Bool
+    package let readOnly: Bool
     /// When it was granted.
-    public let issued: Date
+    package let issued: Date
     /// When it stops working; nil for never.
-    public let expires: Date?
+    package let expires: Date?
     let grants: [GroupGrant]
     /// The format version of the vault it was granted from: its index MAC keys are that version's,
     /// so on a converted vault a credential from before the conversion reads but cannot write.
     let payloadVersion: UInt8
     /// The member whose slot gave these keys, when they came from an identity (`vault member add`), not a credential file.
-    public var memberName: String? = nil
+    package var memberName: String? = nil
 
     /// The keys a scoped member's slot carries, as a credential of the file's version that never expires.
     static func member(name: String, vaultID: [UInt8], readOnly: Bool, grants: [GroupGrant]) -> ScopedCredential {
@@ -45,20 +45,20 @@ public struct ScopedCredential: Sendable {
 
     /// Whether it holds the write key (index MAC key) of every group it covers:
     /// what a change needs. A flipped read-only flag does not give it one.
-    public var canWrite: Bool { grants.allSatisfy { $0.indexMACKey != nil } }
+    package var canWrite: Bool { grants.allSatisfy { $0.indexMACKey != nil } }
 
     /// The groups it opens, in the order granted.
-    public var groups: [AccessGroup] { grants.map(\.group) }
+    package var groups: [AccessGroup] { grants.map(\.group) }
 
     /// Whether it has expired at `date`.
-    public func hasExpired(at date: Date) -> Bool {
+    package func hasExpired(at date: Date) -> Bool {
         expires.map { date >= $0 } ?? false
     }
 
     // MARK: text form
 
     /// The text written to a credential file: one line.
-    public func encoded() -> String {
+    package func encoded() -> String {
         var w = payload()
         defer { w.wipeBytes() }
         return ScopedCredential.textPrefix + Base64.encode(w.bytes) + "\n"
@@ -66,7 +66,7 @@ public struct ScopedCredential: Sendable {
 
     /// Its id in the grant ledger (`vault grant --list`), in hex: the first 8 bytes of its checksum,
     /// so the file itself names the grant it came from.
-    public var grantID: String { hex(ledgerID) }
+    package var grantID: String { hex(ledgerID) }
 
     /// The grant id's bytes.
     var ledgerID: [UInt8] {
@@ -92,7 +92,7 @@ public struct ScopedCredential: Sendable {
 
     /// Parses the text of a credential (surrounding whitespace allowed). Throws
     /// `damagedCredential` naming `source` for anything that is not an intact credential.
-    public static func decode(_ text: String, source: String) throws -> ScopedCredential {
+    package static func decode(_ text: String, source: String) throws -> ScopedCredential {
         let words = text.split(whereSeparator: \.isWhitespace)
         guard words.count == 1, let trimmed = words.first, trimmed.hasPrefix(textPrefix) else {
             throw VaultError.damagedCredential(source: source, detail: .missingPrefix(textPrefix))
@@ -142,7 +142,7 @@ public struct ScopedCredential: Sendable {
     // MARK: files
 
     /// Reads a credential file, refusing one readable by group or others.
-    public static func read(path: String) throws -> ScopedCredential {
+    package static func read(path: String) throws -> ScopedCredential {
         let bytes = try FileSystem.read(path, kind: .credential, requirePrivate: true)
         guard bytes.count <= 64 * 1024, let text = String(validating: bytes, as: UTF8.self) else {
             throw VaultError.damagedCredential(source: path, detail: .notA(.credentialFile))
@@ -151,7 +151,7 @@ public struct ScopedCredential: Sendable {
     }
 
     /// Writes the credential to a new file, 0600, failing if `path` exists.
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         try FileSystem.createExclusive(Array(encoded().utf8), at: path)
     }
 }

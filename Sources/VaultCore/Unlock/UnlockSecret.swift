@@ -3,9 +3,9 @@ import VaultCrypto
 /// What a caller unlocks a vault with.
 public struct UnlockSecret: Sendable {
     /// Whether it is a passphrase, a key file or a desktop-keyring key.
-    public let kind: CredentialKind
+    package let kind: CredentialKind
     /// The passphrase bytes, or the whole content of the key file.
-    public let secret: SecretBytes
+    package let secret: SecretBytes
 
     /// A passphrase (its bytes as typed, without a trailing newline).
     public static func passphrase(_ secret: SecretBytes) -> UnlockSecret {
@@ -18,7 +18,7 @@ public struct UnlockSecret: Sendable {
     }
 
     /// The key of a desktop-keyring keyslot, as the keyring holds it.
-    public static func desktopKeyring(_ key: SecretBytes) -> UnlockSecret {
+    package static func desktopKeyring(_ key: SecretBytes) -> UnlockSecret {
         UnlockSecret(kind: .desktopKeyring, secret: key)
     }
 
@@ -66,15 +66,15 @@ public enum KeyFile {
     }
 
     /// Whether a file exists at `path`.
-    public static func exists(path: String) -> Bool {
+    package static func exists(path: String) -> Bool {
         FileSystem.exists(path)
     }
 }
 
 /// Reads a passphrase file: its content without one trailing newline.
-public enum PassphraseFile {
+package enum PassphraseFile {
     /// Refuses a file readable by group or others, like a key file.
-    public static func read(path: String) throws -> SecretBytes {
+    package static func read(path: String) throws -> SecretBytes {
         var bytes = try FileSystem.read(path, kind: .passphraseFile, requirePrivate: true)
         if bytes.last == 0x0A { bytes.removeLast() }
         if bytes.last == 0x0D { bytes.removeLast() }

@@ -85,7 +85,7 @@ public enum UnlockerKind: Equatable, Sendable {
 /// An unlocker that was tried and did not open what was needed, and why.
 public struct UnlockAttempt: Equatable, Sendable {
     /// Why an unlocker did not open what was needed.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// There was nothing there (no session kept in the login's keyring).
         case absent
         /// A session that has ended, and how.
@@ -97,12 +97,12 @@ public struct UnlockAttempt: Equatable, Sendable {
     }
 
     /// The unlocker tried.
-    public var unlocker: UnlockerKind
+    package var unlocker: UnlockerKind
     /// Why it did not open what was needed.
-    public var outcome: Outcome
+    package var outcome: Outcome
 
     /// The unlocker `unlocker` did not open what was needed, for `outcome`.
-    public init(_ unlocker: UnlockerKind, _ outcome: Outcome) {
+    package init(_ unlocker: UnlockerKind, _ outcome: Outcome) {
         self.unlocker = unlocker
         self.outcome = outcome
     }

@@ -64,17 +64,17 @@ struct VaultSessions {
 }
 
 /// What `lock` ended.
-public struct LockOutcome: Equatable, Sendable {
+package struct LockOutcome: Equatable, Sendable {
     /// How many unlock sessions ended.
-    public var sessionsEnded: Int
+    package var sessionsEnded: Int
     /// Whether an after-first-unlock cache was there and is gone.
-    public var afterFirstUnlockEnded: Bool
+    package var afterFirstUnlockEnded: Bool
     /// Whether this login's keyring kept a session key, now removed.
-    public var loginKeyringKeyRemoved = false
+    package var loginKeyringKeyRemoved = false
 }
 
 /// Where the session a command would use lives.
-public enum SessionPlace: String, Sendable {
+package enum SessionPlace: String, Sendable {
     /// The token in VAULT_SESSION.
     case environment
     /// This login's kernel keyring (`vault unlock`, `vault init`).
@@ -82,33 +82,33 @@ public enum SessionPlace: String, Sendable {
 }
 
 /// What `vault status` shows; read without any unlock.
-public struct StatusReport: Sendable {
+package struct StatusReport: Sendable {
     /// When the session of the token given ends if left idle; nil when there is none or it has ended.
-    public var sessionExpiry: Date?
+    package var sessionExpiry: Date?
     /// Where the live session is, nil when there is none.
-    public var sessionPlace: SessionPlace?
+    package var sessionPlace: SessionPlace?
     /// Whether the after-first-unlock cache of this boot is present (after-first-unlock items open without an unlock).
-    public var afterFirstUnlock: Bool
+    package var afterFirstUnlock: Bool
     /// Whether this machine's device key is the vault's (device-bound items open here).
-    public var onItsDevice: Bool
+    package var onItsDevice: Bool
     /// How this machine keeps the vault's device key (a file, or sealed by the TPM).
-    public var deviceKey: DeviceKeyProtection
+    package var deviceKey: DeviceKeyProtection
     /// Why the TPM did not unseal the device key, when it did not.
-    public var deviceKeyRefusal: TPMFailure?
+    package var deviceKeyRefusal: TPMFailure?
     /// The kinds of the vault's keyslots, in file order.
-    public var keyslots: [CredentialKind]
+    package var keyslots: [CredentialKind]
     /// Items by group name (or "#id" where this device cannot read the name) and class.
-    public var counts: [ItemCount]
+    package var counts: [ItemCount]
 }
 
 /// Items of one group and class.
-public struct ItemCount: Equatable, Sendable {
+package struct ItemCount: Equatable, Sendable {
     /// The group's name, or "#id" where this device cannot read it.
-    public var group: String
+    package var group: String
     /// The class.
-    public var accessibility: Accessibility
+    package var accessibility: Accessibility
     /// How many items of that group and class.
-    public var count: Int
+    package var count: Int
 }
 
 extension StatusReport {
