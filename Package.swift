@@ -5,7 +5,7 @@ let package = Package(
     name: "vault",
     products: [
         .executable(name: "vault", targets: ["vault"]),
-        .library(name: "VaultCore", targets: ["VaultCore"]),
+        .library(name: "VaultCore", targets: ["VaultCore"])
     ],
     targets: [
         .systemLibrary(
@@ -36,7 +36,9 @@ let package = Package(
         .target(name: "VaultOpenBao", dependencies: ["VaultCore", "VaultCrypto", "CTLS"]),
         // no-new-privs, a Landlock domain and a seccomp filter for the child of `vault run` (prctl, syscall).
         .systemLibrary(name: "CTraceGuard"),
-        .target(name: "VaultCLI", dependencies: ["VaultCore", "VaultSecretService", "VaultSecretProvider", "VaultTPM", "VaultOpenBao", "CTraceGuard"]),
+        .target(
+            name: "VaultCLI",
+            dependencies: ["VaultCore", "VaultSecretService", "VaultSecretProvider", "VaultTPM", "VaultOpenBao", "CTraceGuard"]),
         .executableTarget(name: "vault", dependencies: ["VaultCLI"]),
         // make bench: fills large vaults through Vault.addAll; not installed.
         .executableTarget(name: "vault-bench-fill", dependencies: ["VaultCore"], path: "Sources/VaultBenchFill"),
@@ -56,8 +58,11 @@ let package = Package(
         .testTarget(
             name: "VaultCLITests",
             dependencies: ["VaultCLI", "VaultCore", "VaultOpenBao", "VaultTestSupport"],
-            exclude: ["Scenarios", "Fixtures", "Support/run-github-job.py", "Support/openbao-relay.py", "Support/scan-memory.py", "Support/power-loss.py", "Support/keyring.py", "Support/secret-service-clients.py"]
-        ),
+            exclude: [
+                "Scenarios", "Fixtures", "Support/run-github-job.py", "Support/openbao-relay.py", "Support/scan-memory.py",
+                "Support/power-loss.py", "Support/keyring.py", "Support/secret-service-clients.py"
+            ]
+        )
     ],
     swiftLanguageModes: [.v6]
 )

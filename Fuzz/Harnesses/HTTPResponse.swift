@@ -9,7 +9,9 @@ public func fuzzHTTPResponse(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     for atEnd in [false, true] {
         guard let parsed = try? HTTPResponseParser.parse(bytes, atEnd: atEnd) else { continue }
-        for range in parsed.body where range.lowerBound < 0 || range.upperBound > size { fatalError("body range \(range) outside \(size) bytes") }
+        for range in parsed.body where range.lowerBound < 0 || range.upperBound > size {
+            fatalError("body range \(range) outside \(size) bytes")
+        }
     }
     return 0
 }

@@ -9,8 +9,9 @@ public func fuzzVaultFile(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // What decode accepted must encode back to the same bytes (v1 is read, never written).
         let file = decoded.file
         let parameters = file.encodeHeaderParameters()
-        let reencoded = file.encode(parameters: parameters, checksum: Array(bytes[decoded.parametersEnd..<decoded.parametersEnd + 32]),
-                                    headerMAC: decoded.headerMAC)
+        let reencoded = file.encode(
+            parameters: parameters, checksum: Array(bytes[decoded.parametersEnd..<decoded.parametersEnd + 32]),
+            headerMAC: decoded.headerMAC)
         precondition(reencoded == bytes, "decode then encode changed the file")
     }
     return 0

@@ -56,7 +56,8 @@ struct HistoryPlan {
             }
         }
         guard positionals.count == 4, let commits = Int(positionals[2]), let items = Int(positionals[3]),
-              commits >= 16, items >= 4 else { return nil }
+            commits >= 16, items >= 4
+        else { return nil }
         (vaultPath, keyFile, self.commits, self.items) = (positionals[0], positionals[1], commits, items)
     }
 
@@ -102,11 +103,13 @@ func writeHistory(_ plan: HistoryPlan) throws {
         let step = plan.step(number)
         switch step {
         case .fill:
-            try vault.addAll((0..<plan.items).map {
-                NewItem(service: plan.service($0), account: "bench", group: plan.group($0), secret: secret($0))
-            })
+            try vault.addAll(
+                (0..<plan.items).map {
+                    NewItem(service: plan.service($0), account: "bench", group: plan.group($0), secret: secret($0))
+                })
         case .addRunner:
-            try vault.addMember(name: "runner", recipient: try AgeRecipient(parsing: plan.runner ?? ""), groups: [AccessGroup("ci")!], readOnly: true)
+            try vault.addMember(
+                name: "runner", recipient: try AgeRecipient(parsing: plan.runner ?? ""), groups: [AccessGroup("ci")!], readOnly: true)
         case .addAlice:
             try vault.addMember(name: "alice", recipient: try AgeRecipient(parsing: plan.alice ?? ""), groups: [], readOnly: false)
         case .removeAlice:
@@ -115,8 +118,9 @@ func writeHistory(_ plan: HistoryPlan) throws {
             try vault.revoke(group: AccessGroup(group)!)
         case .update(let numbers):
             for item in numbers {
-                try vault.update(matching: Query(service: plan.service(item), account: "bench", group: plan.group(item)),
-                                 with: ItemChange(secret: secret(item)))
+                try vault.update(
+                    matching: Query(service: plan.service(item), account: "bench", group: plan.group(item)),
+                    with: ItemChange(secret: secret(item)))
             }
         }
         try stream.commit(message: "step \(number): \(step)", file: try contents(of: plan.vaultPath))

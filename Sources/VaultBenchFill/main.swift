@@ -34,9 +34,10 @@ do {
     let vault = Vault(location: VaultLocation(path: arguments[1]), credential: .keyFile(try KeyFile.read(path: arguments[2])))
     let secretAlphabet = Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8)
     let items = (0..<count).map { number in
-        NewItem(service: "bench-" + String(repeating: "0", count: max(0, 6 - String(number).count)) + String(number),
-                account: "bench", details: ItemDetails(label: "bench item \(number)"),
-                secret: RandomSecret.generate(length: 32, alphabet: secretAlphabet))
+        NewItem(
+            service: "bench-" + String(repeating: "0", count: max(0, 6 - String(number).count)) + String(number),
+            account: "bench", details: ItemDetails(label: "bench item \(number)"),
+            secret: RandomSecret.generate(length: 32, alphabet: secretAlphabet))
     }
     try vault.addAll(items)
 } catch {

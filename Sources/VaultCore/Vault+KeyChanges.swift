@@ -35,10 +35,13 @@ extension Vault {
 
     /// `rekey(kdf:confirm:)`, with `first` applied to the vault in the same write before the keys
     /// are replaced (`Rekeying.rekey`). The owner's only.
-    func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
-               carryingSessions: Bool = false, first: (inout WorkingCopy) throws -> Void) throws -> RekeyOutcome {
+    func rekey(
+        kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
+        carryingSessions: Bool = false, first: (inout WorkingCopy) throws -> Void
+    ) throws -> RekeyOutcome {
         try holder.requireTrustKey(.rekeyVault)
-        return try rekeying.rekey(kdf: kdf, confirm: confirm, keepingTrustKey: keepingTrustKey, carryingSessions: carryingSessions, first: first)
+        return try rekeying.rekey(
+            kdf: kdf, confirm: confirm, keepingTrustKey: keepingTrustKey, carryingSessions: carryingSessions, first: first)
     }
 
     /// One change to the keyslots, then the master key rotated when it can (`Rekeying.changeKeyslots`); not with an identity.

@@ -237,16 +237,20 @@ extension Vault {
 
     /// Writes the items `exportableItems(matching:where:)` chooses to a new bundle file (0600) at
     /// `path`, sealed under `credential`: a passphrase or key file of the bundle's own.
-    package func export(to path: String, matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
-                       credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> ExportOutcome {
+    package func export(
+        to path: String, matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
+        credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive
+    ) throws -> ExportOutcome {
         let (bundle, outcome) = try sealedBundle(matching: query, where: include, credential: credential, kdf: kdf)
         try FileSystem.createExclusive(bundle, at: path)
         return outcome
     }
 
     /// The bytes of a bundle `export(to:)` would write, for a caller that sends them elsewhere (stdout).
-    package func sealedBundle(matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
-                             credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive) throws -> (bundle: [UInt8], outcome: ExportOutcome) {
+    package func sealedBundle(
+        matching query: Query = Query(), where include: (ItemAttributes) -> Bool = { _ in true },
+        credential: UnlockSecret, kdf: Scrypt.Parameters = .interactive
+    ) throws -> (bundle: [UInt8], outcome: ExportOutcome) {
         let (items, outcome) = try exportableItems(matching: query, where: include)
         return (try ExportBundle.seal(items, credential: credential, kdf: kdf), outcome)
     }
@@ -254,8 +258,10 @@ extension Vault {
     /// The items an export writes, with their secrets, in index order: those that match `query` and
     /// `include`, except the `-this-device-only` ones, whose keys never leave this machine, and
     /// records that are damaged (both counted in the outcome). Needs the owner's or a full member's keys.
-    package func exportableItems(matching query: Query = Query(),
-                                where include: (ItemAttributes) -> Bool = { _ in true }) throws -> (items: [Item], outcome: ExportOutcome) {
+    package func exportableItems(
+        matching query: Query = Query(),
+        where include: (ItemAttributes) -> Bool = { _ in true }
+    ) throws -> (items: [Item], outcome: ExportOutcome) {
         try holder.requireUnscoped(.exportItems)
         return try withKeys {
             try Transfer.exportable(matching: query, where: include, in: try readSnapshot(), progress: configuration.progress)
@@ -318,9 +324,10 @@ extension Vault {
             throw VaultError.corrupted(path: location.path, detail: error.damage)
         }
         let deviceKey = try deviceKeySealing.keyIfItOpens(of: bytes)
-        return StatusReport(of: file, bytes: bytes, path: location.path, host: host, deviceKey: deviceKey, protection: try deviceKeyProtection(),
-                            memberNames: (try? memberGroupNames()) ?? [:], scoped: scopedCredential, sessionToken: sessionToken,
-                            loginKeyring: loginKeyring)
+        return StatusReport(
+            of: file, bytes: bytes, path: location.path, host: host, deviceKey: deviceKey, protection: try deviceKeyProtection(),
+            memberNames: (try? memberGroupNames()) ?? [:], scoped: scopedCredential, sessionToken: sessionToken,
+            loginKeyring: loginKeyring)
     }
 
     /// The names of the groups a member's identity opens, by id: the identity is given on this
@@ -372,8 +379,9 @@ extension Vault {
     package func exposureHistory(_ history: some Sequence<VaultFileVersion>, currentCommits: [String]) throws -> ExposureHistory {
         try holder.requireUnscoped(.readExposure)
         return try withKeys {
-            try ExposureHistory.reading(history, currentCommits: currentCommits, current: try readSnapshot(), source: source,
-                                        path: location.path)
+            try ExposureHistory.reading(
+                history, currentCommits: currentCommits, current: try readSnapshot(), source: source,
+                path: location.path)
         }
     }
 
@@ -382,7 +390,9 @@ extension Vault {
 
     /// The live values exposed to a member that lost access, or to a credential of `grants` revoked
     /// or expired at `now`, and not accepted: what `exposure check` lists.
-    package func exposureFindings(in history: ExposureHistory, accepted: [ExposureAcceptance], grants: [GrantEntry], now: Date) -> [ExposureFinding] {
+    package func exposureFindings(in history: ExposureHistory, accepted: [ExposureAcceptance], grants: [GrantEntry], now: Date)
+        -> [ExposureFinding]
+    {
         history.findings(accepted: accepted, grants: grants, now: now)
     }
 

@@ -12,21 +12,26 @@ extension Vault {
     /// other branch's entries first), re-keying in the same write what a removal on either branch
     /// needs (`confirm` shown what that drops). `origins` name each side for the conflicts it leaves.
     /// Nothing of either side is recorded as seen: git may abort the merge and put the older file back.
-    package func merge(base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
-                      kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void) throws -> MergeReport {
+    package func merge(
+        base: [UInt8]?, ours: [UInt8]? = nil, theirs: [UInt8], origins: (ours: String, theirs: String),
+        kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void
+    ) throws -> MergeReport {
         try holder.requireUnscoped(.mergeVault)
         let outcome = try withWriterLock {
             try withKeys {
                 let sides = try reader.openMergeSides(base: base, ours: ours, theirs: theirs, origins: origins)
-                let run = MergeRun(origins: origins, kdf: kdf, configuration: configuration, host: host, path: location.path,
-                                   readWithExposedDeviceKey: reads.usesExposedDeviceKey, unlockSecret: unlockSecretAtHand)
+                let run = MergeRun(
+                    origins: origins, kdf: kdf, configuration: configuration, host: host, path: location.path,
+                    readWithExposedDeviceKey: reads.usesExposedDeviceKey, unlockSecret: unlockSecretAtHand)
                 var merged = try run.run(ours: sides.ours, theirs: sides.theirs, base: sides.base, confirm: confirm)
                 try commit(&merged.result, as: .merge)
                 merged.report.keyEpoch = merged.result.file.keyEpoch
                 return merged
             }
         }
-        if outcome.report.rekeyed { _ = try rekeying.finishRekey(movedDeviceKey: outcome.movedDeviceKey, masterKey: outcome.result.keys.masterKey) }
+        if outcome.report.rekeyed {
+            _ = try rekeying.finishRekey(movedDeviceKey: outcome.movedDeviceKey, masterKey: outcome.result.keys.masterKey)
+        }
         return outcome.report
     }
 
@@ -215,8 +220,10 @@ extension Vault {
     /// Throws `invalidValue` (usage) for a malformed or repeated name, a recipient already a
     /// member's, or `readOnly` without groups; `noSuchGroup` for a group the vault lacks.
     @discardableResult
-    public func addMember(name: String, recipient: AgeRecipient, groups: [AccessGroup], readOnly: Bool, freshHistory: Bool = false,
-                          kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void = { _ in }) throws -> MemberAddition {
+    public func addMember(
+        name: String, recipient: AgeRecipient, groups: [AccessGroup], readOnly: Bool, freshHistory: Bool = false,
+        kdf: Scrypt.Parameters = .interactive, confirm: (RekeyPlan) throws -> Void = { _ in }
+    ) throws -> MemberAddition {
         guard AccessGroup(name) != nil else {
             throw VaultError.invalidValue(.memberName(name))
         }
@@ -242,8 +249,10 @@ extension Vault {
     /// passphrase or key file, and keeping the trust key, which no member held); a scoped member's
     /// gives each of its groups a fresh key (as `revoke`). The other members' slots are sealed
     /// again to the new keys. The owner's only: it raises the key epoch (`requireTrustKey`).
-    public func removeMember(named name: String, kdf: Scrypt.Parameters = .interactive,
-                             confirm: (RekeyPlan) throws -> Void) throws -> MemberRemoval {
+    public func removeMember(
+        named name: String, kdf: Scrypt.Parameters = .interactive,
+        confirm: (RekeyPlan) throws -> Void
+    ) throws -> MemberRemoval {
         try holder.requireTrustKey(.removeMembers)
         let existing = try members()
         guard let shown = existing.first(where: { $0.name == name }) else { throw VaultError.noSuchMember(name) }
@@ -306,15 +315,19 @@ extension Vault {
     /// with `freshHistory`, drops their items' revisions and purges their trash (purge records left,
     /// so a merge does not bring it back), in one write. The owner's only. Throws `noSuchGroup`.
     @discardableResult
-    package func renewKeys(_ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters = .interactive,
-                          confirm: (RekeyPlan) throws -> Void) throws -> KeyRenewal {
+    package func renewKeys(
+        _ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters = .interactive,
+        confirm: (RekeyPlan) throws -> Void
+    ) throws -> KeyRenewal {
         try renewKeys(renewed, freshHistory: freshHistory, kdf: kdf, confirm: confirm) { _ in }.renewal
     }
 
     /// `renewKeys`, with `then` applied to the vault in the same write (adding the newcomer: its slot
     /// is sealed at the write, with the new keys): `Rekeying.renewKeys` once the keys may.
-    func renewKeys<T>(_ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
-                      then: (inout WorkingCopy) throws -> T) throws -> (result: T, renewal: KeyRenewal) {
+    func renewKeys<T>(
+        _ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
+        then: (inout WorkingCopy) throws -> T
+    ) throws -> (result: T, renewal: KeyRenewal) {
         switch renewed {
         case .vault: try holder.requireTrustKey(.rekeyVault)
         case .groups: try holder.requireTrustKey(.revokeCredentials)

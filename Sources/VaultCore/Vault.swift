@@ -88,8 +88,9 @@ public final class Vault: ItemStore, FileVaultFeatures {
 
     /// What this vault reads with (`SnapshotReader`): its location, host, configuration, walk and reads.
     var reader: SnapshotReader {
-        SnapshotReader(location: location, host: host, configuration: configuration, walk: walk, reads: reads,
-                       checkBeforeChanging: { try self.configuration.checkBeforeChanging?(self) })
+        SnapshotReader(
+            location: location, host: host, configuration: configuration, walk: walk, reads: reads,
+            checkBeforeChanging: { try self.configuration.checkBeforeChanging?(self) })
     }
 
     /// What this vault writes with (`VaultWriter`).
@@ -108,7 +109,9 @@ public final class Vault: ItemStore, FileVaultFeatures {
     var itemChanges: ItemChanges { ItemChanges(now: host.now(), revisionsKept: configuration.revisionsKept) }
 
     /// The vault file read and opened with the keys at hand (`SnapshotReader.readSnapshot`).
-    func readSnapshot(writing: Bool = false, checking requested: IndexCheck = .everyBucket, keepingForWrite: Bool = false) throws -> Snapshot {
+    func readSnapshot(writing: Bool = false, checking requested: IndexCheck = .everyBucket, keepingForWrite: Bool = false) throws
+        -> Snapshot
+    {
         try reader.readSnapshot(writing: writing, checking: requested, keepingForWrite: keepingForWrite)
     }
 
@@ -152,8 +155,10 @@ public final class Vault: ItemStore, FileVaultFeatures {
     }
 
     /// A vault opened with a credential; `clock` sets created/modified dates (tests inject one).
-    public convenience init(location: VaultLocation, credential: UnlockSecret, clock: @escaping @Sendable () -> Date = { Date() },
-                            configuration: Configuration = Configuration()) {
+    public convenience init(
+        location: VaultLocation, credential: UnlockSecret, clock: @escaping @Sendable () -> Date = { Date() },
+        configuration: Configuration = Configuration()
+    ) {
         var host = Vault.selfContainedHost(for: location)
         host.now = clock
         self.init(location: location, keys: .credential(credential), host: host, configuration: configuration)
@@ -163,9 +168,11 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// beside the vault (`.runtime`, `.data`, `.state`): for the convenience initialiser
     /// and `create` without a host, as tests and embedders use them.
     static func selfContainedHost(for location: VaultLocation) -> HostContext {
-        HostContext.live(environment: ["XDG_RUNTIME_DIR": location.directory + "/.runtime",
-                                       "XDG_DATA_HOME": location.directory + "/.data",
-                                       "XDG_STATE_HOME": location.directory + "/.state"])
+        HostContext.live(environment: [
+            "XDG_RUNTIME_DIR": location.directory + "/.runtime",
+            "XDG_DATA_HOME": location.directory + "/.data",
+            "XDG_STATE_HOME": location.directory + "/.state"
+        ])
     }
 
     // MARK: creating
@@ -177,13 +184,16 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// With `loginSessionTimeout`, also starts an unlock session of that idle timeout and keeps it
     /// in this login's kernel keyring; where the keyring cannot keep it, returns why (the vault is made).
     @discardableResult
-    public static func create(at location: VaultLocation, credential: UnlockSecret,
-                              kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil,
-                              loginSessionTimeout: Int? = nil) throws -> LoginKeyringProblem? {
+    public static func create(
+        at location: VaultLocation, credential: UnlockSecret,
+        kdf: Scrypt.Parameters = .interactive, host: HostContext? = nil,
+        loginSessionTimeout: Int? = nil
+    ) throws -> LoginKeyringProblem? {
         let host = host ?? selfContainedHost(for: location)
         let vault = try NewVaultFile.write(at: location, host: host) { vaultID, deviceKey in
-            try WorkingCopy.create(vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
-                                 deviceKey: deviceKey, path: location.path)
+            try WorkingCopy.create(
+                vaultID: vaultID, slotKind: credential.slotKind, secret: credential.secret, kdf: kdf,
+                deviceKey: deviceKey, path: location.path)
         }
         guard let loginSessionTimeout else { return nil }
         do {
@@ -278,9 +288,12 @@ public final class Vault: ItemStore, FileVaultFeatures {
     /// `itemNotFound` or `ambiguous` as `update` does. Returns the item as it
     /// was and as it is, and how many earlier secrets were dropped.
     @discardableResult
-    package func move(matching query: Query, toService: String? = nil, toAccount: String? = nil,
-                     toGroup: AccessGroup? = nil, keepingHistory: Bool = false)
-        throws -> (from: ItemAttributes, to: ItemAttributes, droppedRevisions: Int) {
+    package func move(
+        matching query: Query, toService: String? = nil, toAccount: String? = nil,
+        toGroup: AccessGroup? = nil, keepingHistory: Bool = false
+    )
+        throws -> (from: ItemAttributes, to: ItemAttributes, droppedRevisions: Int)
+    {
         if let toService {
             guard !toService.isEmpty else { throw VaultError.invalidValue(.emptyService) }
             try Vault.validateAttribute("service", toService)
@@ -289,8 +302,9 @@ public final class Vault: ItemStore, FileVaultFeatures {
         try holder.requireReach(query.group, writing: true)
         try holder.requireReach(toGroup, writing: true)
         return try transaction { vault in
-            try itemChanges.move(matching: query, toService: toService, toAccount: toAccount, toGroup: toGroup,
-                                 keepingHistory: keepingHistory, in: &vault)
+            try itemChanges.move(
+                matching: query, toService: toService, toAccount: toAccount, toGroup: toGroup,
+                keepingHistory: keepingHistory, in: &vault)
         }
     }
 
@@ -312,8 +326,10 @@ public final class Vault: ItemStore, FileVaultFeatures {
 
     /// The secret (`field` nil) or one sealed field of the one item matching `query` replaced by
     /// what `newValue` makes of the item, in one transaction.
-    private func replace(_ field: SealedField?, matching query: Query, keepingPrevious: Bool,
-                         by newValue: (Item) throws -> SecretBytes?) throws -> Item {
+    private func replace(
+        _ field: SealedField?, matching query: Query, keepingPrevious: Bool,
+        by newValue: (Item) throws -> SecretBytes?
+    ) throws -> Item {
         try holder.requireReach(query.group, writing: true)
         return try transaction { vault in
             try itemChanges.replace(field, matching: query, keepingPrevious: keepingPrevious, by: newValue, in: &vault)

@@ -42,11 +42,13 @@ public struct VaultConfiguration {
     package var holdsLoginKeyringSession = false
 
     /// A configuration with the given fields; each left out has its default.
-    public init(progress: ProgressHandler? = nil, onNotice: ((VaultNotice) -> Void)? = nil,
-                acceptRollback: Bool = false, minimumEpoch: UInt64? = nil,
-                acceptTeamLog: Bool = false, reviewTeamLog: ((TeamLogReview) throws -> Void)? = nil,
-                trustedFingerprint: String? = nil, checkBeforeChanging: ((Vault) throws -> Void)? = nil,
-                trashDays: Int = Vault.defaultTrashDays, revisionsKept: Int? = nil) {
+    public init(
+        progress: ProgressHandler? = nil, onNotice: ((VaultNotice) -> Void)? = nil,
+        acceptRollback: Bool = false, minimumEpoch: UInt64? = nil,
+        acceptTeamLog: Bool = false, reviewTeamLog: ((TeamLogReview) throws -> Void)? = nil,
+        trustedFingerprint: String? = nil, checkBeforeChanging: ((Vault) throws -> Void)? = nil,
+        trashDays: Int = Vault.defaultTrashDays, revisionsKept: Int? = nil
+    ) {
         self.progress = progress
         self.onNotice = onNotice
         self.acceptRollback = acceptRollback

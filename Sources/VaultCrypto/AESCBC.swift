@@ -27,8 +27,10 @@ package enum AES128CBC {
         let context = try check(EVP_CIPHER_CTX_new(), "EVP_CIPHER_CTX_new")
         defer { EVP_CIPHER_CTX_free(context) }
         try key.withUnsafeBytes { keyBytes in
-            try check(EVP_CipherInit_ex(context, EVP_aes_128_cbc(), nil, keyBytes.bindMemory(to: UInt8.self).baseAddress, iv,
-                                        encrypting ? 1 : 0), "EVP_CipherInit_ex")
+            try check(
+                EVP_CipherInit_ex(
+                    context, EVP_aes_128_cbc(), nil, keyBytes.bindMemory(to: UInt8.self).baseAddress, iv,
+                    encrypting ? 1 : 0), "EVP_CipherInit_ex")
         }
         let output = SecretBytes(count: input.count + 16)
         var written: Int32 = 0

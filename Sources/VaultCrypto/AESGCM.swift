@@ -28,8 +28,9 @@ package enum AESGCM {
         try box.withUnsafeMutableBytes { out in
             out.copyBytes(from: nonce)
             try nonce.withUnsafeBytes { n in
-                try encrypt(plaintext, key: key, nonce: n, aad: aad,
-                            into: UnsafeMutableRawBufferPointer(rebasing: out[nonceSize...]))
+                try encrypt(
+                    plaintext, key: key, nonce: n, aad: aad,
+                    into: UnsafeMutableRawBufferPointer(rebasing: out[nonceSize...]))
             }
         }
         return box
@@ -69,7 +70,7 @@ package enum AESGCM {
         try checkKey(key)
         guard box.count >= nonceSize + tagSize else { throw CryptoError.authenticationFailed }
         return try decrypt(
-            ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize ..< box.count - tagSize]),
+            ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize..<box.count - tagSize]),
             tag: UnsafeRawBufferPointer(rebasing: box[(box.count - tagSize)...]),
             key: key,
             nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceSize]),
@@ -86,10 +87,11 @@ package enum AESGCM {
         // A capacity of at least one: the buffer then always has an address, even for no plaintext.
         return try [UInt8](unsafeUninitializedCapacity: max(count, 1)) { out, initialized in
             try aad.withUnsafeBytes { aad in
-                try decrypt(ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize ..< box.count - tagSize]),
-                            tag: UnsafeRawBufferPointer(rebasing: box[(box.count - tagSize)...]),
-                            key: key, nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceSize]), aad: aad,
-                            into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(out)[..<count]))
+                try decrypt(
+                    ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize..<box.count - tagSize]),
+                    tag: UnsafeRawBufferPointer(rebasing: box[(box.count - tagSize)...]),
+                    key: key, nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceSize]), aad: aad,
+                    into: UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(out)[..<count]))
             }
             initialized = count
         }
@@ -137,8 +139,10 @@ package enum AESGCM {
     }
 
     /// Writes ciphertext ‖ tag into `out`, which holds exactly plaintext.count + tagSize bytes.
-    private static func encrypt(_ plaintext: UnsafeRawBufferPointer, key: SecretBytes, nonce: UnsafeRawBufferPointer,
-                                aad: [UInt8], into out: UnsafeMutableRawBufferPointer) throws {
+    private static func encrypt(
+        _ plaintext: UnsafeRawBufferPointer, key: SecretBytes, nonce: UnsafeRawBufferPointer,
+        aad: [UInt8], into out: UnsafeMutableRawBufferPointer
+    ) throws {
         let context = try aad.withUnsafeBytes { try start(encrypting: true, key: key, nonce: nonce, aad: $0) }
         let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
         var written = try update(context.pointer, plaintext, into: body)
@@ -148,12 +152,15 @@ package enum AESGCM {
         guard written == plaintext.count else {
             throw CryptoError.openSSL("EVP_CipherUpdate: wrote \(written) of \(plaintext.count) bytes")
         }
-        try check(EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_GET_TAG, Int32(tagSize), body + written),
-                  "EVP_CIPHER_CTX_ctrl(GET_TAG)")
+        try check(
+            EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_GET_TAG, Int32(tagSize), body + written),
+            "EVP_CIPHER_CTX_ctrl(GET_TAG)")
     }
 
-    private static func decrypt(ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, key: SecretBytes,
-                                nonce: UnsafeRawBufferPointer, aad: [UInt8]) throws -> SecretBytes {
+    private static func decrypt(
+        ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, key: SecretBytes,
+        nonce: UnsafeRawBufferPointer, aad: [UInt8]
+    ) throws -> SecretBytes {
         let plaintext = SecretBytes(count: ciphertext.count)
         // SecretBytes always has a valid pointer, even for 0 bytes.
         try plaintext.withUnsafeMutableBytes { out in
@@ -164,15 +171,18 @@ package enum AESGCM {
 
     /// Writes the plaintext into `out` (ciphertext.count bytes, a valid pointer even for none); on
     /// failure what it wrote is not authentic, and the caller drops it.
-    private static func decrypt(ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, key: SecretBytes,
-                                nonce: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer,
-                                reusing reused: CipherContext? = nil) throws {
+    private static func decrypt(
+        ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, key: SecretBytes,
+        nonce: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer,
+        reusing reused: CipherContext? = nil
+    ) throws {
         let context = try start(encrypting: false, key: key, nonce: nonce, aad: aad, reusing: reused)
         let body = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
         let written = try update(context.pointer, ciphertext, into: body)
         // SET_TAG copies the tag; it only takes a mutable pointer.
-        try check(EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_SET_TAG, Int32(tagSize), UnsafeMutableRawPointer(mutating: tag.baseAddress!)),
-                  "EVP_CIPHER_CTX_ctrl(SET_TAG)")
+        try check(
+            EVP_CIPHER_CTX_ctrl(context.pointer, EVP_CTRL_GCM_SET_TAG, Int32(tagSize), UnsafeMutableRawPointer(mutating: tag.baseAddress!)),
+            "EVP_CIPHER_CTX_ctrl(SET_TAG)")
         var finalLength: Int32 = 0
         guard EVP_CipherFinal_ex(context.pointer, body + written, &finalLength) > 0 else {
             ERR_clear_error()
@@ -182,14 +192,18 @@ package enum AESGCM {
 
     /// A context keyed for one seal or open, with the associated data already fed: `reused` keyed
     /// again (it has the cipher already), or a new one.
-    private static func start(encrypting: Bool, key: SecretBytes, nonce: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer,
-                              reusing reused: CipherContext? = nil) throws -> CipherContext {
+    private static func start(
+        encrypting: Bool, key: SecretBytes, nonce: UnsafeRawBufferPointer, aad: UnsafeRawBufferPointer,
+        reusing reused: CipherContext? = nil
+    ) throws -> CipherContext {
         let context = try reused ?? CipherContext()
         try key.withUnsafeBytes { k in
-            try check(EVP_CipherInit_ex(context.pointer, reused != nil ? nil : try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil,
-                                        k.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                        nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), encrypting ? 1 : 0),
-                      "EVP_CipherInit_ex")
+            try check(
+                EVP_CipherInit_ex(
+                    context.pointer, reused != nil ? nil : try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil,
+                    k.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                    nonce.baseAddress!.assumingMemoryBound(to: UInt8.self), encrypting ? 1 : 0),
+                "EVP_CipherInit_ex")
         }
         // An update with no output buffer is GCM's associated-data input.
         _ = try update(context.pointer, aad, into: nil)
@@ -198,16 +212,19 @@ package enum AESGCM {
 
     /// Passes `input` through the cipher into `output` (nil: associated data), in
     /// pieces that fit OpenSSL's Int32 lengths; returns how many bytes it wrote.
-    private static func update(_ ctx: OpaquePointer, _ input: UnsafeRawBufferPointer,
-                               into output: UnsafeMutablePointer<UInt8>?) throws -> Int {
+    private static func update(
+        _ ctx: OpaquePointer, _ input: UnsafeRawBufferPointer,
+        into output: UnsafeMutablePointer<UInt8>?
+    ) throws -> Int {
         guard let base = input.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return 0 }
         var read = 0
         var written = 0
         while read < input.count {
             let piece = min(input.count - read, maxPiece)
             var outLength: Int32 = 0
-            try check(EVP_CipherUpdate(ctx, output.map { $0 + written }, &outLength, base + read, Int32(piece)),
-                      "EVP_CipherUpdate")
+            try check(
+                EVP_CipherUpdate(ctx, output.map { $0 + written }, &outLength, base + read, Int32(piece)),
+                "EVP_CipherUpdate")
             read += piece
             written += Int(outLength)
         }
@@ -236,15 +253,17 @@ extension AESGCM {
                 let reused = context
                 if reused == nil {
                     let fresh = try CipherContext()
-                    try check(EVP_CipherInit_ex(fresh.pointer, try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil, nil, nil, 0),
-                              "EVP_CipherInit_ex")
+                    try check(
+                        EVP_CipherInit_ex(fresh.pointer, try check(cipher, "EVP_CIPHER_fetch(AES-256-GCM)"), nil, nil, nil, 0),
+                        "EVP_CipherInit_ex")
                     context = fresh
                 }
                 try plaintext.withUnsafeMutableBytes { out in
-                    try decrypt(ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize ..< box.count - tagSize]),
-                                tag: UnsafeRawBufferPointer(rebasing: box[(box.count - tagSize)...]),
-                                key: key, nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceSize]), aad: aad,
-                                into: out, reusing: context)
+                    try decrypt(
+                        ciphertext: UnsafeRawBufferPointer(rebasing: box[nonceSize..<box.count - tagSize]),
+                        tag: UnsafeRawBufferPointer(rebasing: box[(box.count - tagSize)...]),
+                        key: key, nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceSize]), aad: aad,
+                        into: out, reusing: context)
                 }
             }
             return plaintext

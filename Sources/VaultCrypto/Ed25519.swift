@@ -32,7 +32,8 @@ package enum Ed25519 {
     /// signature of the wrong size, or one OpenSSL refuses, is simply not valid.
     package static func isValid(signature: [UInt8], of message: [UInt8], publicKey: [UInt8]) -> Bool {
         guard publicKey.count == keySize, signature.count == signatureSize,
-              let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, publicKey, keySize) else { return false }
+            let key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nil, publicKey, keySize)
+        else { return false }
         defer { EVP_PKEY_free(key) }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }

@@ -4,8 +4,10 @@ package enum HKDF {
     /// material, an optional (possibly empty) salt and context `info`, through `HKDFExpander`.
     /// Throws `CryptoError.invalidParameters` if `length` is not 1...8160 (255 hash blocks),
     /// `CryptoError.openSSL` if OpenSSL cannot provide HMAC-SHA256.
-    package static func deriveKey(inputKeyMaterial: SecretBytes, salt: [UInt8], info: [UInt8],
-                                 length: Int = 32) throws -> SecretBytes {
+    package static func deriveKey(
+        inputKeyMaterial: SecretBytes, salt: [UInt8], info: [UInt8],
+        length: Int = 32
+    ) throws -> SecretBytes {
         guard (1...HKDFExpander.maximumLength).contains(length) else {
             throw CryptoError.invalidParameters("HKDF-SHA256 output length must be 1...8160, got \(length)")
         }

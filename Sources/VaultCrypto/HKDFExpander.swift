@@ -70,19 +70,24 @@ package final class HKDFExpander {
     }
 
     /// T(i) = HMAC(PRK, T(i-1) ‖ info ‖ i) into `block` (32 bytes).
-    private func expandBlock(previous: UnsafeRawBufferPointer?, info: UnsafeRawBufferPointer, counter: UInt8,
-                             into block: UnsafeMutableRawBufferPointer) {
+    private func expandBlock(
+        previous: UnsafeRawBufferPointer?, info: UnsafeRawBufferPointer, counter: UInt8,
+        into block: UnsafeMutableRawBufferPointer
+    ) {
         let context = keyedContext
         keyedContextInUse.withLock { _ in
             var counter = counter
             var length = 0
             // A key of nil starts a new MAC under the key the context holds.
-            let fed = EVP_MAC_init(context, nil, 0, nil) == 1 && [previous, info].allSatisfy { piece in
-                guard let piece, !piece.isEmpty else { return true }
-                return EVP_MAC_update(context, piece.baseAddress!.assumingMemoryBound(to: UInt8.self), piece.count) == 1
-            } && EVP_MAC_update(context, &counter, 1) == 1
+            let fed =
+                EVP_MAC_init(context, nil, 0, nil) == 1
+                && [previous, info].allSatisfy { piece in
+                    guard let piece, !piece.isEmpty else { return true }
+                    return EVP_MAC_update(context, piece.baseAddress!.assumingMemoryBound(to: UInt8.self), piece.count) == 1
+                } && EVP_MAC_update(context, &counter, 1) == 1
             guard fed, EVP_MAC_final(context, block.baseAddress!.assumingMemoryBound(to: UInt8.self), &length, Self.keySize) == 1,
-                  length == Self.keySize else {
+                length == Self.keySize
+            else {
                 fatalError("HKDF-SHA256: HMAC expand failed")
             }
         }

@@ -59,8 +59,9 @@ package final class HMACSHA256 {
         do {
             try key.withUnsafeBytes { k in
                 // SecretBytes always has a valid pointer, even for an empty key.
-                try check(EVP_MAC_init(context, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, nil),
-                          "EVP_MAC_init(HMAC-SHA256)")
+                try check(
+                    EVP_MAC_init(context, k.baseAddress!.assumingMemoryBound(to: UInt8.self), k.count, nil),
+                    "EVP_MAC_init(HMAC-SHA256)")
             }
         } catch {
             EVP_MAC_CTX_free(context)

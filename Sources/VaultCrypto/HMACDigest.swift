@@ -25,8 +25,9 @@ package enum HMACDigest: String, CaseIterable, Sendable {
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { k in
             data.withUnsafeBytes { d in
-                COpenSSL.HMAC(md, k.baseAddress, Int32(k.count), d.baseAddress?.assumingMemoryBound(to: UInt8.self), d.count,
-                     &out, &length)
+                COpenSSL.HMAC(
+                    md, k.baseAddress, Int32(k.count), d.baseAddress?.assumingMemoryBound(to: UInt8.self), d.count,
+                    &out, &length)
             }
         }
         guard result != nil else { fatalError("HMAC-\(rawValue) failed in OpenSSL") }

@@ -83,7 +83,11 @@ package final class LockedArena: @unchecked Sendable {
         // The lock's closure takes the address, not the pointer: a raw pointer is not Sendable.
         let address = Int(bitPattern: pointer)
         regions.withLock { regions in
-            guard let index = regions.firstIndex(where: { address >= Int(bitPattern: $0.base) && address < Int(bitPattern: $0.base) + $0.size }) else {
+            guard
+                let index = regions.firstIndex(where: {
+                    address >= Int(bitPattern: $0.base) && address < Int(bitPattern: $0.base) + $0.size
+                })
+            else {
                 preconditionFailure("LockedArena: freeing memory it did not allocate")
             }
             LockedArena.give(offset: address - Int(bitPattern: regions[index].base), length: length, to: &regions[index])

@@ -11,8 +11,9 @@ enum RawKey {
             throw CryptoError.invalidParameters("an \(name) private key is \(size) bytes, got \(privateKey.count)")
         }
         return try privateKey.withUnsafeBytes { bytes in
-            try check(EVP_PKEY_new_raw_private_key(type, nil, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size),
-                      "EVP_PKEY_new_raw_private_key")
+            try check(
+                EVP_PKEY_new_raw_private_key(type, nil, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), size),
+                "EVP_PKEY_new_raw_private_key")
         }
     }
 

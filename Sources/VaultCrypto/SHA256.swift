@@ -27,8 +27,10 @@ package enum SHA256 {
         do {
             try withUnsafeMutableBytes(of: &empty) { spare in
                 let input = data.baseAddress ?? UnsafeRawPointer(spare.baseAddress!)
-                try check(EVP_Digest(input, data.count, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
-                                     try check(digest, "EVP_MD_fetch(SHA256)"), nil), "EVP_Digest")
+                try check(
+                    EVP_Digest(
+                        input, data.count, out.baseAddress!.assumingMemoryBound(to: UInt8.self), &length,
+                        try check(digest, "EVP_MD_fetch(SHA256)"), nil), "EVP_Digest")
             }
         } catch {
             fatalError("SHA-256: \(error)")

@@ -53,8 +53,10 @@ public enum Scrypt {
     /// Derives `length` bytes from `passphrase` and `salt` with EVP_PBE_scrypt.
     /// Throws `CryptoError.invalidParameters` if the parameters fail `validate()` or `length` is not
     /// 1...1024, `CryptoError.openSSL` if OpenSSL fails (for example when memory runs out).
-    package static func deriveKey(passphrase: SecretBytes, salt: [UInt8], parameters: Parameters,
-                                 length: Int = 32) throws -> SecretBytes {
+    package static func deriveKey(
+        passphrase: SecretBytes, salt: [UInt8], parameters: Parameters,
+        length: Int = 32
+    ) throws -> SecretBytes {
         try parameters.validate()
         guard (1...1024).contains(length) else {
             throw CryptoError.invalidParameters("scrypt output length must be 1...1024, got \(length)")
@@ -72,11 +74,13 @@ public enum Scrypt {
         try passphrase.withUnsafeBytes { pass in
             try saltBuffer.withUnsafeBufferPointer { s in
                 try key.withUnsafeMutableBytes { out in
-                    try check(EVP_PBE_scrypt(pass.baseAddress!.assumingMemoryBound(to: CChar.self), pass.count,
-                                             s.baseAddress, salt.count,
-                                             n, r, p, maxmem,
-                                             out.baseAddress!.assumingMemoryBound(to: UInt8.self), out.count),
-                              "EVP_PBE_scrypt")
+                    try check(
+                        EVP_PBE_scrypt(
+                            pass.baseAddress!.assumingMemoryBound(to: CChar.self), pass.count,
+                            s.baseAddress, salt.count,
+                            n, r, p, maxmem,
+                            out.baseAddress!.assumingMemoryBound(to: UInt8.self), out.count),
+                        "EVP_PBE_scrypt")
                 }
             }
         }

@@ -15,7 +15,9 @@ package enum X25519 {
     /// The shared secret of `privateKey` and `peer`'s public key. OpenSSL refuses a result of all
     /// zeros, which a low-order (small-subgroup) public key gives: that throws `CryptoError.openSSL`.
     package static func sharedSecret(privateKey: SecretBytes, peer: [UInt8]) throws -> SecretBytes {
-        guard peer.count == keySize else { throw CryptoError.invalidParameters("an X25519 public key is \(keySize) bytes, got \(peer.count)") }
+        guard peer.count == keySize else {
+            throw CryptoError.invalidParameters("an X25519 public key is \(keySize) bytes, got \(peer.count)")
+        }
         let mine = try privateKeyObject(privateKey)
         defer { EVP_PKEY_free(mine) }
         let theirs = try check(EVP_PKEY_new_raw_public_key(EVP_PKEY_X25519, nil, peer, keySize), "EVP_PKEY_new_raw_public_key(X25519)")

@@ -17,8 +17,10 @@ public struct Endpoint: Sendable {
     public var timeoutSeconds: Int
 
     /// An endpoint; see each property.
-    public init(address: ServerAddress, caFile: String? = nil, caPath: String? = nil, namespace: String? = nil,
-                httpsProxy: ServerAddress? = nil, noProxy: NoProxyRule = NoProxyRule(""), timeoutSeconds: Int = 10) {
+    public init(
+        address: ServerAddress, caFile: String? = nil, caPath: String? = nil, namespace: String? = nil,
+        httpsProxy: ServerAddress? = nil, noProxy: NoProxyRule = NoProxyRule(""), timeoutSeconds: Int = 10
+    ) {
         self.address = address
         self.caFile = caFile
         self.caPath = caPath

@@ -12,8 +12,10 @@ struct HTTPResponse {
 enum HTTPExchange {
     /// Sends `method` `target` with `headers` (a token among them: the request is built in locked
     /// memory) and `body`, and reads the answer whole.
-    static func send(_ method: String, _ target: String, headers: [(String, SecretBytes)], body: SecretBytes?,
-                     to endpoint: Endpoint) throws -> HTTPResponse {
+    static func send(
+        _ method: String, _ target: String, headers: [(String, SecretBytes)], body: SecretBytes?,
+        to endpoint: Endpoint
+    ) throws -> HTTPResponse {
         let connection = try Connection(endpoint)
         var request = SecretBytesBuilder(capacity: 1024 + (body?.count ?? 0))
         request.append("\(method) \(target) HTTP/1.1\r\nHost: \(endpoint.address.hostHeader)\r\n")

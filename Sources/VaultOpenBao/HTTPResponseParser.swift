@@ -69,7 +69,8 @@ enum HTTPResponseParser {
         let lengths = headers.filter { $0.name.lowercased() == "content-length" }.map(\.value)
         if let first = lengths.first {
             guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.count <= 9,
-                  first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(first) else { throw .header }
+                first.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let length = Int(first)
+            else { throw .header }
             guard length <= maximumBody else { throw .tooLarge }
             guard bytes.count - bodyStart >= length else {
                 if atEnd { throw .truncated }
@@ -89,7 +90,8 @@ enum HTTPResponseParser {
     private static func parseStatus(_ line: [UInt8]) throws(HTTPFault) -> Int {
         let prefix = Array("HTTP/1.".utf8)
         guard line.count >= 12, line.starts(with: prefix), line[7] == 0x30 || line[7] == 0x31, line[8] == 0x20,
-              line[9...11].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), line.count == 12 || line[12] == 0x20 else { throw .statusLine }
+            line[9...11].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), line.count == 12 || line[12] == 0x20
+        else { throw .statusLine }
         let status = line[9...11].reduce(0) { $0 * 10 + Int($1 - 0x30) }
         guard status >= 200 else { throw .statusLine }
         return status
@@ -109,7 +111,8 @@ enum HTTPResponseParser {
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
         default: return Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
         }
     }

@@ -62,21 +62,26 @@ public struct OpenBaoClient {
         body.append("\"}")
         let path = "auth/\(mount)/login"
         let answer = try request("POST", path, query: "", body: body.finish(), notFound: .unexpectedStatus(path: path, status: 404))
-        guard let token = answer["auth"]?["client_token"]?.bytes else { throw OpenBaoError.missingInAnswer(path: path, part: "auth.client_token") }
+        guard let token = answer["auth"]?["client_token"]?.bytes else {
+            throw OpenBaoError.missingInAnswer(path: path, part: "auth.client_token")
+        }
         return token
     }
 
     /// Unwraps a response-wrapping token (single use): the wrapped answer's `data.<field>`.
     public func unwrap(field: String) throws -> SecretBytes {
         let path = "sys/wrapping/unwrap"
-        let answer = try request("POST", path, query: "", body: SecretBytes(Array("{}".utf8)), notFound: .unexpectedStatus(path: path, status: 404))
+        let answer = try request(
+            "POST", path, query: "", body: SecretBytes(Array("{}".utf8)), notFound: .unexpectedStatus(path: path, status: 404))
         guard let value = answer["data"]?[field]?.bytes else { throw OpenBaoError.missingInAnswer(path: path, part: "data.\(field)") }
         return value
     }
 
     /// One API call: the answer's JSON for 2xx; 403, 404, 503 and the rest as errors.
-    private func request(_ method: String, _ apiPath: String, query: String, body: SecretBytes? = nil,
-                         notFound: OpenBaoError) throws -> JSONTree {
+    private func request(
+        _ method: String, _ apiPath: String, query: String, body: SecretBytes? = nil,
+        notFound: OpenBaoError
+    ) throws -> JSONTree {
         var headers: [(String, SecretBytes)] = []
         if let token { headers.append(("X-Vault-Token", token)) }
         if let namespace = endpoint.namespace { headers.append(("X-Vault-Namespace", SecretBytes(Array(namespace.utf8)))) }
@@ -112,7 +117,7 @@ public struct OpenBaoClient {
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             default:
                 encoded += "%" + String(byte, radix: 16, uppercase: true).leftPadded

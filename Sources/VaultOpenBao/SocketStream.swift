@@ -31,7 +31,8 @@ final class SocketStream {
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let candidate = entry {
             entry = candidate.pointee.ai_next
-            let fd = socket(candidate.pointee.ai_family, candidate.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), candidate.pointee.ai_protocol)
+            let fd = socket(
+                candidate.pointee.ai_family, candidate.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), candidate.pointee.ai_protocol)
             guard fd >= 0 else { lastErrno = errno; continue }
             let stream = SocketStream(descriptor: fd, deadline: deadline, address: address)
             let outcome = try stream.connect(candidate.pointee.ai_addr, candidate.pointee.ai_addrlen)
@@ -74,7 +75,8 @@ final class SocketStream {
         }
         _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK)
         // libssl reads and writes the socket itself: its timeouts end where the deadline does.
-        var remaining = timeval(tv_sec: max(deadline.remainingMilliseconds, 1) / 1000, tv_usec: (max(deadline.remainingMilliseconds, 1) % 1000) * 1000)
+        var remaining = timeval(
+            tv_sec: max(deadline.remainingMilliseconds, 1) / 1000, tv_usec: (max(deadline.remainingMilliseconds, 1) % 1000) * 1000)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &remaining, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &remaining, socklen_t(MemoryLayout<timeval>.size))
         return 0

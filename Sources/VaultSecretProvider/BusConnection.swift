@@ -36,8 +36,9 @@ final class BusConnection {
         var error = DBusError()
         library.functions.dbus_error_init!(&error)
         guard let connection = library.functions.dbus_bus_get_private!(UInt32(VAULT_DBUS_BUS_SESSION), &error) else {
-            let failure = ProviderError.noSessionBus(name: error.name.map { String(cString: $0) } ?? "",
-                                                     message: error.message.map { String(cString: $0) } ?? "")
+            let failure = ProviderError.noSessionBus(
+                name: error.name.map { String(cString: $0) } ?? "",
+                message: error.message.map { String(cString: $0) } ?? "")
             library.functions.dbus_error_free!(&error)
             throw failure
         }
@@ -71,13 +72,15 @@ final class BusConnection {
     func watchNameOwners() {
         var error = DBusError()
         f.dbus_error_init!(&error)
-        f.dbus_bus_add_match!(connection, "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'", &error)
+        f.dbus_bus_add_match!(
+            connection, "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'", &error)
         f.dbus_error_free!(&error)
     }
 
     /// Calls a method of the bus itself (org.freedesktop.DBus) and returns its reply's arguments, or nil on error.
     func callBus(_ method: String, _ arguments: [DBusValue]) -> [DBusValue]? {
-        guard let call = f.dbus_message_new_method_call!("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", method) else { return nil }
+        guard let call = f.dbus_message_new_method_call!("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", method)
+        else { return nil }
         defer { f.dbus_message_unref!(call) }
         codec.append(arguments, to: call)
         var error = DBusError()
@@ -112,9 +115,11 @@ final class BusConnection {
     private func event(for message: OpaquePointer) -> Event? {
         let type = f.dbus_message_get_type!(message)
         if type == Int32(VAULT_DBUS_MESSAGE_TYPE_METHOD_CALL) {
-            return .call(IncomingCall(sender: string(f.dbus_message_get_sender!(message)), path: string(f.dbus_message_get_path!(message)),
-                                      interface: string(f.dbus_message_get_interface!(message)), member: string(f.dbus_message_get_member!(message)),
-                                      arguments: codec.arguments(of: message), message: message))
+            return .call(
+                IncomingCall(
+                    sender: string(f.dbus_message_get_sender!(message)), path: string(f.dbus_message_get_path!(message)),
+                    interface: string(f.dbus_message_get_interface!(message)), member: string(f.dbus_message_get_member!(message)),
+                    arguments: codec.arguments(of: message), message: message))
         }
         defer { f.dbus_message_unref!(message) }
         if type == Int32(VAULT_DBUS_MESSAGE_TYPE_SIGNAL), string(f.dbus_message_get_member!(message)) == "NameOwnerChanged" {

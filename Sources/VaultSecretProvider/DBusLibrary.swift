@@ -11,7 +11,8 @@ struct DBusLibrary: @unchecked Sendable {
     static func load(path: String = soname) throws -> DBusLibrary {
         var reason = [CChar](repeating: 0, count: 512)
         guard let table = vault_dbus_load(path, &reason, reason.count) else {
-            throw ProviderError.libraryMissing(path: path, reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw ProviderError.libraryMissing(
+                path: path, reason: String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         return DBusLibrary(functions: table.pointee)
     }

@@ -135,8 +135,10 @@ struct DBusMessageCodec {
         }
     }
 
-    private func container(_ iterator: inout DBusMessageIter, _ type: Int, _ signature: String?,
-                           _ body: (inout DBusMessageIter) -> Bool) -> Bool {
+    private func container(
+        _ iterator: inout DBusMessageIter, _ type: Int, _ signature: String?,
+        _ body: (inout DBusMessageIter) -> Bool
+    ) -> Bool {
         var inner = DBusMessageIter()
         let opened: Bool
         if let signature {

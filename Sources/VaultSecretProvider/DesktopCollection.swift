@@ -48,8 +48,10 @@ struct DesktopCollection {
     /// Stores a secret under the mapping's key; with `replace`, an item with the same key is replaced,
     /// else the call fails as a duplicate (the Secret Service's CreateItem without replace adds another
     /// item; vault has one item per key). Returns the stored attributes.
-    func store(attributes: [String: String], label: String, secret: SecretBytes, contentType: String, replace: Bool,
-               now: Date) throws -> ItemAttributes {
+    func store(
+        attributes: [String: String], label: String, secret: SecretBytes, contentType: String, replace: Bool,
+        now: Date
+    ) throws -> ItemAttributes {
         let (service, account) = ItemMapping.key(attributes: attributes, label: label)
         let details = ItemDetails(label: label, generic: ItemMapping.generic(attributes: attributes, contentType: contentType))
         let new = NewItem(service: service, account: account, group: group, details: details, secret: secret)
@@ -60,21 +62,24 @@ struct DesktopCollection {
     /// Replaces the secret of `item`.
     func setSecret(of item: ItemAttributes, to secret: SecretBytes, contentType: String) throws {
         let attributes = ItemMapping.attributes(of: item).attributes
-        let change = ItemChange(details: ItemDetails(generic: ItemMapping.generic(attributes: attributes, contentType: contentType)), secret: secret)
+        let change = ItemChange(
+            details: ItemDetails(generic: ItemMapping.generic(attributes: attributes, contentType: contentType)), secret: secret)
         _ = try openStore().update(matching: Query(service: item.service, account: item.account, group: group), with: change)
     }
 
     /// Replaces the attributes kept with `item` (in its generic data, beside its content type).
     func setAttributes(of item: ItemAttributes, to attributes: [String: String]) throws {
         let generic = ItemMapping.generic(attributes: attributes, contentType: ItemMapping.attributes(of: item).contentType)
-        _ = try openStore().update(matching: Query(service: item.service, account: item.account, group: group),
-                                   with: ItemChange(details: ItemDetails(generic: generic)))
+        _ = try openStore().update(
+            matching: Query(service: item.service, account: item.account, group: group),
+            with: ItemChange(details: ItemDetails(generic: generic)))
     }
 
     /// Changes the label of `item`.
     func setLabel(of item: ItemAttributes, to label: String) throws {
-        _ = try openStore().update(matching: Query(service: item.service, account: item.account, group: group),
-                                   with: ItemChange(details: ItemDetails(label: label)))
+        _ = try openStore().update(
+            matching: Query(service: item.service, account: item.account, group: group),
+            with: ItemChange(details: ItemDetails(label: label)))
     }
 
     /// Deletes `item` (to the vault's trash, as `vault delete` does).

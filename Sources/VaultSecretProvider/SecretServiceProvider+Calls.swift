@@ -56,7 +56,9 @@ extension SecretServiceProvider {
             let (unlocked, locked) = try search(wanted)
             return .values([.paths(unlocked), .paths(locked)])
         case ("GetSecrets", 2):
-            guard let paths = a[0].elements?.compactMap(\.text), let sessionPath = a[1].text else { return invalid("GetSecrets takes ao, o") }
+            guard let paths = a[0].elements?.compactMap(\.text), let sessionPath = a[1].text else {
+                return invalid("GetSecrets takes ao, o")
+            }
             return try getSecrets(paths, sessionPath: sessionPath, sender: call.sender)
         case ("Unlock", 1):
             guard let paths = a[0].elements?.compactMap(\.text) else { return invalid("Unlock takes ao") }
@@ -131,7 +133,8 @@ extension SecretServiceProvider {
             return SecretErrors.reply(SecretErrors.isLocked, "the vault group \(settings.group.name) is locked")
         }
         for path in paths {
-            guard case .item(let element) = ObjectPaths.target(of: path), let item = collection.item(atPathElement: element, in: items) else { continue }
+            guard case .item(let element) = ObjectPaths.target(of: path), let item = collection.item(atPathElement: element, in: items)
+            else { continue }
             let contentType = ItemMapping.attributes(of: item).contentType
             entries.append((.objectPath(path), try session.encode(try collection.secret(of: item), contentType: contentType)))
         }
@@ -149,7 +152,9 @@ extension SecretServiceProvider {
 
     private func sessionCall(_ call: IncomingCall, path: String) -> CallReply {
         guard call.member == "Close" else { return unknown(call) }
-        guard session(path, for: call.sender) != nil else { return SecretErrors.reply(SecretErrors.noSession, "no session \(path) for this connection") }
+        guard session(path, for: call.sender) != nil else {
+            return SecretErrors.reply(SecretErrors.noSession, "no session \(path) for this connection")
+        }
         sessions[path] = nil
         return .none
     }
@@ -162,7 +167,8 @@ extension SecretServiceProvider {
         guard call.member == "Prompt" || call.member == "Dismiss" else { return unknown(call) }
         prompts[path] = nil
         if call.member == "Prompt", let ask = settings.askToUnlock, ask(), case .unlocked? = try? collection.contents() {
-            bus.emit(path: path, interface: "org.freedesktop.Secret.Prompt", member: "Completed", [.boolean(false), .variant(.paths(objects))])
+            bus.emit(
+                path: path, interface: "org.freedesktop.Secret.Prompt", member: "Completed", [.boolean(false), .variant(.paths(objects))])
             return .none
         }
         bus.emit(path: path, interface: "org.freedesktop.Secret.Prompt", member: "Completed", [.boolean(true), .variant(.paths([]))])

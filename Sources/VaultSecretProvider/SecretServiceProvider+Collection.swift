@@ -36,8 +36,10 @@ extension SecretServiceProvider {
             return try properties(call) {
                 let (locked, items) = try lockedItems()
                 let newest = items.map(\.modified).max() ?? Date(timeIntervalSince1970: 0)
-                return ["Items": .paths(items.map { ObjectPaths.item(ItemMapping.pathElement(of: $0)) }), "Label": .string("Login"),
-                        "Locked": .boolean(locked), "Created": .uint64(0), "Modified": seconds(newest)]
+                return [
+                    "Items": .paths(items.map { ObjectPaths.item(ItemMapping.pathElement(of: $0)) }), "Label": .string("Login"),
+                    "Locked": .boolean(locked), "Created": .uint64(0), "Modified": seconds(newest)
+                ]
             }
         }
         switch (call.member, a.count) {
@@ -58,8 +60,9 @@ extension SecretServiceProvider {
     private func createItem(_ call: IncomingCall) throws -> CallReply {
         let a = call.arguments
         guard let properties = a[0].propertyMap, case .structure(let fields) = a[1], fields.count == 4,
-              let sessionPath = fields[0].text, let parameters = fields[1].byteArray, let value = fields[2].byteArray,
-              let replace = a[2].flag else {
+            let sessionPath = fields[0].text, let parameters = fields[1].byteArray, let value = fields[2].byteArray,
+            let replace = a[2].flag
+        else {
             return SecretErrors.reply(SecretErrors.invalidArgs, "CreateItem takes a{sv}, (oayays), b")
         }
         guard let session = session(sessionPath, for: call.sender) else {
@@ -78,13 +81,15 @@ extension SecretServiceProvider {
             return SecretErrors.reply(SecretErrors.invalidArgs, "the secret does not decrypt under this session")
         }
         let existed = try? collection.contents()
-        let stored = try collection.store(attributes: attributes, label: label, secret: secret, contentType: contentType,
-                                          replace: replace, now: Date())
+        let stored = try collection.store(
+            attributes: attributes, label: label, secret: secret, contentType: contentType,
+            replace: replace, now: Date())
         let path = ObjectPaths.item(ItemMapping.pathElement(of: stored))
         let wasThere: Bool
         if case .unlocked(let before)? = existed { wasThere = before.contains { $0.key == stored.key } } else { wasThere = false }
-        bus.emit(path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface,
-                 member: wasThere ? "ItemChanged" : "ItemCreated", [.objectPath(path)])
+        bus.emit(
+            path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface,
+            member: wasThere ? "ItemChanged" : "ItemCreated", [.objectPath(path)])
         if !wasThere { itemsChanged() }
         return .values([.objectPath(path), .objectPath(ObjectPaths.none)])
     }
@@ -92,12 +97,16 @@ extension SecretServiceProvider {
     /// PropertiesChanged for the collection's Items, and CollectionChanged on the service.
     private func itemsChanged() {
         guard case .unlocked(let items)? = try? collection.contents() else { return }
-        bus.emit(path: ObjectPaths.collection, interface: SecretServiceProvider.propertiesInterface, member: "PropertiesChanged",
-                 [.string(SecretServiceProvider.collectionInterface),
-                  .properties([("Items", .paths(items.map { ObjectPaths.item(ItemMapping.pathElement(of: $0)) }))]),
-                  .array(element: "s", [])])
-        bus.emit(path: ObjectPaths.service, interface: SecretServiceProvider.serviceInterface, member: "CollectionChanged",
-                 [.objectPath(ObjectPaths.collection)])
+        bus.emit(
+            path: ObjectPaths.collection, interface: SecretServiceProvider.propertiesInterface, member: "PropertiesChanged",
+            [
+                .string(SecretServiceProvider.collectionInterface),
+                .properties([("Items", .paths(items.map { ObjectPaths.item(ItemMapping.pathElement(of: $0)) }))]),
+                .array(element: "s", [])
+            ])
+        bus.emit(
+            path: ObjectPaths.service, interface: SecretServiceProvider.serviceInterface, member: "CollectionChanged",
+            [.objectPath(ObjectPaths.collection)])
     }
 
     // MARK: items
@@ -118,24 +127,31 @@ extension SecretServiceProvider {
                     // The attributes that name the vault item (its service and account) stay; the others change in place.
                     let key = ItemMapping.key(attributes: attributes, label: ItemMapping.label(of: item))
                     guard key.service == item.service, key.account == item.account else {
-                        return SecretErrors.reply(SecretErrors.notSupported,
-                                                  "these attributes name another vault item (\(key.service), \(key.account)): store it again under them")
+                        return SecretErrors.reply(
+                            SecretErrors.notSupported,
+                            "these attributes name another vault item (\(key.service), \(key.account)): store it again under them")
                     }
                     try collection.setAttributes(of: item, to: attributes)
-                    bus.emit(path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged", [.objectPath(path)])
+                    bus.emit(
+                        path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged",
+                        [.objectPath(path)])
                     return .none
                 }
                 guard a.count == 3, a[1].text == "Label", let label = a[2].text else {
                     return SecretErrors.reply(SecretErrors.notSupported, "an item's Label and Attributes can be set")
                 }
                 try collection.setLabel(of: item, to: label)
-                bus.emit(path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged", [.objectPath(path)])
+                bus.emit(
+                    path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged",
+                    [.objectPath(path)])
                 return .none
             }
             return properties(call) {
-                ["Locked": .boolean(false), "Attributes": .attributes(ItemMapping.attributes(of: item).attributes),
-                 "Label": .string(ItemMapping.label(of: item)), "Type": .string(""),
-                 "Created": seconds(item.created), "Modified": seconds(item.modified)]
+                [
+                    "Locked": .boolean(false), "Attributes": .attributes(ItemMapping.attributes(of: item).attributes),
+                    "Label": .string(ItemMapping.label(of: item)), "Type": .string(""),
+                    "Created": seconds(item.created), "Modified": seconds(item.modified)
+                ]
             }
         }
         switch (call.member, a.count) {
@@ -146,7 +162,8 @@ extension SecretServiceProvider {
             return .values([try session.encode(try collection.secret(of: item), contentType: ItemMapping.attributes(of: item).contentType)])
         case ("SetSecret", 1):
             guard case .structure(let fields) = a[0], fields.count == 4, let sessionPath = fields[0].text,
-                  let parameters = fields[1].byteArray, let value = fields[2].byteArray else {
+                let parameters = fields[1].byteArray, let value = fields[2].byteArray
+            else {
                 return SecretErrors.reply(SecretErrors.invalidArgs, "SetSecret takes (oayays)")
             }
             guard let session = session(sessionPath, for: call.sender) else {
@@ -156,11 +173,15 @@ extension SecretServiceProvider {
                 return SecretErrors.reply(SecretErrors.invalidArgs, "the secret does not decrypt under this session")
             }
             try collection.setSecret(of: item, to: secret, contentType: fields[3].text ?? "text/plain")
-            bus.emit(path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged", [.objectPath(path)])
+            bus.emit(
+                path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged",
+                [.objectPath(path)])
             return .none
         case ("Delete", 0):
             try collection.delete(item)
-            bus.emit(path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface, member: "ItemDeleted", [.objectPath(path)])
+            bus.emit(
+                path: ObjectPaths.collection, interface: SecretServiceProvider.collectionInterface, member: "ItemDeleted",
+                [.objectPath(path)])
             itemsChanged()
             return .values([.objectPath(ObjectPaths.none)])
         default:

@@ -7,14 +7,18 @@ extension SecretServiceProvider {
     /// The secret a client sent as a `(oayays)` Secret struct, or the error reply to answer instead.
     func incomingSecret(_ value: DBusValue, sender: String) -> Result<(secret: SecretBytes, contentType: String), IncomingSecretRefused> {
         guard case .structure(let fields) = value, fields.count == 4, let sessionPath = fields[0].text,
-              let parameters = fields[1].byteArray, let bytes = fields[2].byteArray else {
+            let parameters = fields[1].byteArray, let bytes = fields[2].byteArray
+        else {
             return .failure(IncomingSecretRefused(reply: SecretErrors.reply(SecretErrors.invalidArgs, "a Secret is (oayays)")))
         }
         guard let session = session(sessionPath, for: sender) else {
-            return .failure(IncomingSecretRefused(reply: SecretErrors.reply(SecretErrors.noSession, "no session \(sessionPath) for this connection")))
+            return .failure(
+                IncomingSecretRefused(reply: SecretErrors.reply(SecretErrors.noSession, "no session \(sessionPath) for this connection")))
         }
         guard let secret = try? session.decode(parameters: parameters, value: bytes) else {
-            return .failure(IncomingSecretRefused(reply: SecretErrors.reply(SecretErrors.invalidArgs, "the secret does not decrypt under this session")))
+            return .failure(
+                IncomingSecretRefused(reply: SecretErrors.reply(SecretErrors.invalidArgs, "the secret does not decrypt under this session"))
+            )
         }
         return .success((secret, fields[3].text ?? "text/plain"))
     }
@@ -32,8 +36,10 @@ extension SecretServiceProvider {
             guard call.member != "Set" else { return SecretErrors.reply(SecretErrors.notSupported, "the collection's label is fixed") }
             return properties(call) {
                 let items = sessionCollection.items
-                return ["Items": .paths(items.map { ObjectPaths.sessionItem($0.id) }), "Label": .string("Session"),
-                        "Locked": .boolean(false), "Created": .uint64(0), "Modified": .uint64(items.map(\.modified).max() ?? 0)]
+                return [
+                    "Items": .paths(items.map { ObjectPaths.sessionItem($0.id) }), "Label": .string("Session"),
+                    "Locked": .boolean(false), "Created": .uint64(0), "Modified": .uint64(items.map(\.modified).max() ?? 0)
+                ]
             }
         }
         switch (call.member, a.count) {
@@ -51,11 +57,13 @@ extension SecretServiceProvider {
             }
             let label = properties[SecretServiceProvider.itemInterface + ".Label"]?.text ?? ""
             let attributes = properties[SecretServiceProvider.itemInterface + ".Attributes"]?.stringDictionary ?? [:]
-            let (item, isNew) = try sessionCollection.store(label: label, attributes: attributes, secret: incoming.secret.copyBytes(),
-                                                            contentType: incoming.contentType, replace: replace, now: now)
+            let (item, isNew) = try sessionCollection.store(
+                label: label, attributes: attributes, secret: incoming.secret.copyBytes(),
+                contentType: incoming.contentType, replace: replace, now: now)
             let path = ObjectPaths.sessionItem(item.id)
-            bus.emit(path: ObjectPaths.sessionCollection, interface: SecretServiceProvider.collectionInterface,
-                     member: isNew ? "ItemCreated" : "ItemChanged", [.objectPath(path)])
+            bus.emit(
+                path: ObjectPaths.sessionCollection, interface: SecretServiceProvider.collectionInterface,
+                member: isNew ? "ItemCreated" : "ItemChanged", [.objectPath(path)])
             return .values([.objectPath(path), .objectPath(ObjectPaths.none)])
         case ("Delete", 0):
             return SecretErrors.reply(SecretErrors.notSupported, "the session collection goes with the login")
@@ -77,12 +85,17 @@ extension SecretServiceProvider {
                 } else {
                     return SecretErrors.reply(SecretErrors.notSupported, "an item's Label and Attributes can be set")
                 }
-                bus.emit(path: ObjectPaths.sessionCollection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged", [.objectPath(path)])
+                bus.emit(
+                    path: ObjectPaths.sessionCollection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged",
+                    [.objectPath(path)])
                 return .none
             }
             return properties(call) {
-                ["Locked": .boolean(false), "Attributes": .attributes(item.attributes), "Label": .string(item.label), "Type": .string(""),
-                 "Created": .uint64(item.created), "Modified": .uint64(item.modified)]
+                [
+                    "Locked": .boolean(false), "Attributes": .attributes(item.attributes), "Label": .string(item.label),
+                    "Type": .string(""),
+                    "Created": .uint64(item.created), "Modified": .uint64(item.modified)
+                ]
             }
         }
         switch (call.member, a.count) {
@@ -100,11 +113,15 @@ extension SecretServiceProvider {
                     $0.contentType = incoming.contentType
                 }
             }
-            bus.emit(path: ObjectPaths.sessionCollection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged", [.objectPath(path)])
+            bus.emit(
+                path: ObjectPaths.sessionCollection, interface: SecretServiceProvider.collectionInterface, member: "ItemChanged",
+                [.objectPath(path)])
             return .none
         case ("Delete", 0):
             try sessionCollection.delete(id)
-            bus.emit(path: ObjectPaths.sessionCollection, interface: SecretServiceProvider.collectionInterface, member: "ItemDeleted", [.objectPath(path)])
+            bus.emit(
+                path: ObjectPaths.sessionCollection, interface: SecretServiceProvider.collectionInterface, member: "ItemDeleted",
+                [.objectPath(path)])
             return .values([.objectPath(ObjectPaths.none)])
         default:
             return SecretErrors.reply(SecretErrors.unknownMethod, "no method \(call.interface).\(call.member) at \(call.path)")

@@ -37,8 +37,10 @@ final class SessionCollection {
 
     /// Stores a secret; with `replace`, over the item with the same attributes. Returns the item and
     /// whether it is new. Throws `tooLarge` when the record would outgrow a keyring key.
-    func store(label: String, attributes: [String: String], secret: [UInt8], contentType: String, replace: Bool,
-               now: UInt64) throws -> (item: Item, isNew: Bool) {
+    func store(
+        label: String, attributes: [String: String], secret: [UInt8], contentType: String, replace: Bool,
+        now: UInt64
+    ) throws -> (item: Item, isNew: Bool) {
         var contents = load()
         if replace, let index = contents.items.firstIndex(where: { $0.attributes == attributes }) {
             contents.items[index].label = label
@@ -48,8 +50,9 @@ final class SessionCollection {
             try save(contents)
             return (contents.items[index], false)
         }
-        let item = Item(id: "s" + String(contents.next), label: label, attributes: attributes, secret: secret,
-                        contentType: contentType, created: now, modified: now)
+        let item = Item(
+            id: "s" + String(contents.next), label: label, attributes: attributes, secret: secret,
+            contentType: contentType, created: now, modified: now)
         contents.next += 1
         contents.items.append(item)
         try save(contents)

@@ -29,13 +29,13 @@ enum ItemSchema {
             service: attributes.service,
             account: attributes.account,
             group: attributes.group.name,
-            accessibility: attributes.accessibility.rawValue,
+            accessibility: attributes.accessibility.rawValue
         ]
         let details = attributes.details
         let optional: [(String, String?)] = [
             (comment, details.comment), (kind, details.kind), (generic, details.generic), (envName, details.envName),
             (expires, details.expires.map { String(Int64($0.timeIntervalSince1970)) }),
-            (self.device, attributes.accessibility.isDeviceBound ? device : nil),
+            (self.device, attributes.accessibility.isDeviceBound ? device : nil)
         ]
         for (name, value) in optional {
             if let value { result[name] = value }
@@ -55,14 +55,16 @@ enum ItemSchema {
         guard let serviceName = values[service], !serviceName.isEmpty else { return nil }
         let accountName = values[account] ?? ""
         let itemLabel = label.flatMap { $0.isEmpty || $0 == defaultLabel(service: serviceName, account: accountName) ? nil : $0 }
-        let details = ItemDetails(label: itemLabel, comment: values[comment], kind: values[kind], generic: values[generic],
-                                  envName: values[envName],
-                                  expires: values[expires].flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0)) })
-        return ItemAttributes(service: serviceName, account: accountName,
-                              group: values[group].flatMap(AccessGroup.init) ?? .default,
-                              accessibility: values[accessibility].flatMap(Accessibility.init(rawValue:)) ?? .default,
-                              details: details,
-                              created: Date(timeIntervalSince1970: Double(created)),
-                              modified: Date(timeIntervalSince1970: Double(modified)))
+        let details = ItemDetails(
+            label: itemLabel, comment: values[comment], kind: values[kind], generic: values[generic],
+            envName: values[envName],
+            expires: values[expires].flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0)) })
+        return ItemAttributes(
+            service: serviceName, account: accountName,
+            group: values[group].flatMap(AccessGroup.init) ?? .default,
+            accessibility: values[accessibility].flatMap(Accessibility.init(rawValue:)) ?? .default,
+            details: details,
+            created: Date(timeIntervalSince1970: Double(created)),
+            modified: Date(timeIntervalSince1970: Double(modified)))
     }
 }

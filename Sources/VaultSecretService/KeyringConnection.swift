@@ -51,9 +51,13 @@ struct KeyringConnection {
             if matchingPath == nil, label == name || path.split(separator: "/").last.map(String.init) == name { matchingPath = path }
         }
         // The listed collections hold their items as loaded now: open a new proxy without them.
-        guard let path = matchingPath, let collection = try library.call(.openCollection(name), {
-            library.api.secret_collection_new_for_dbus_path_sync(service, path, 0, nil, $0)
-        }) else { throw SecretServiceError.noSuchCollection(name) }
+        guard let path = matchingPath,
+            let collection = try library.call(
+                .openCollection(name),
+                {
+                    library.api.secret_collection_new_for_dbus_path_sync(service, path, 0, nil, $0)
+                })
+        else { throw SecretServiceError.noSuchCollection(name) }
         return collection
     }
 

@@ -21,20 +21,29 @@ enum KeyringOwner {
         let api = library.api
         guard let bus = api.g_bus_get_sync(Int32(VAULT_G_BUS_TYPE_SESSION), nil, nil) else { return nil }
         defer { api.g_object_unref(UnsafeMutableRawPointer(bus)) }
-        guard let owner = busCall(api, bus, "GetNameOwner", "org.freedesktop.secrets", { value in
-            api.g_variant_get_string(value, nil).map { String(cString: $0) }
-        }) ?? nil else { return nil }
+        guard
+            let owner = busCall(
+                api, bus, "GetNameOwner", "org.freedesktop.secrets",
+                { value in
+                    api.g_variant_get_string(value, nil).map { String(cString: $0) }
+                }) ?? nil
+        else { return nil }
         return busCall(api, bus, "GetConnectionUnixProcessID", owner) { api.g_variant_get_uint32($0) }
     }
 
     /// Calls a method of org.freedesktop.DBus with one string and reads the reply's first value.
-    private static func busCall<Value>(_ api: VaultLibSecret, _ bus: OpaquePointer, _ method: String, _ argument: String,
-                                       _ read: (OpaquePointer) -> Value) -> Value? {
+    private static func busCall<Value>(
+        _ api: VaultLibSecret, _ bus: OpaquePointer, _ method: String, _ argument: String,
+        _ read: (OpaquePointer) -> Value
+    ) -> Value? {
         guard let string = api.g_variant_new_string(argument) else { return nil }
         var children: [OpaquePointer?] = [string]
         let parameters = api.g_variant_new_tuple(&children, 1)
-        guard let reply = api.g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
-                                                          method, parameters, nil, 0, 5000, nil, nil) else { return nil }
+        guard
+            let reply = api.g_dbus_connection_call_sync(
+                bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                method, parameters, nil, 0, 5000, nil, nil)
+        else { return nil }
         defer { api.g_variant_unref(reply) }
         guard let first = api.g_variant_get_child_value(reply, 0) else { return nil }
         defer { api.g_variant_unref(first) }

@@ -41,8 +41,9 @@ public final class KeyringSlotKeys {
         let attributes: [String: String?] = [KeyringSlotKeys.vaultIDAttribute: vaultID, KeyringSlotKeys.pathAttribute: path]
         let item = try library.withStringTable(attributes) { table in
             try library.call(.storeKeyslotKey) {
-                library.api.secret_item_create_sync(collection, schema, table, "vault keyslot key for \(path)", value,
-                                                    UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
+                library.api.secret_item_create_sync(
+                    collection, schema, table, "vault keyslot key for \(path)", value,
+                    UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
             }
         }
         if let item { library.api.g_object_unref(UnsafeMutableRawPointer(item)) }

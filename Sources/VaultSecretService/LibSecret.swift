@@ -29,7 +29,8 @@ struct LibSecret {
     }
 
     /// Runs a call that reports failure through a GError; throws `failed` with its kind and message.
-    func call<R>(_ operation: SecretServiceError.Operation, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> R) throws -> R {
+    func call<R>(_ operation: SecretServiceError.Operation, _ body: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> R) throws -> R
+    {
         var error: UnsafeMutablePointer<GError>?
         let result = body(&error)
         if let error {
@@ -41,9 +42,11 @@ struct LibSecret {
     }
 
     private func describe(_ error: UnsafeMutablePointer<GError>, operation: SecretServiceError.Operation) -> SecretServiceError {
-        .failed(operation, error.pointee.message.map {
-            .reported(LibSecretErrorKind(error.pointee, api: api), message: String(cString: $0))
-        } ?? .reportedWithoutMessage)
+        .failed(
+            operation,
+            error.pointee.message.map {
+                .reported(LibSecretErrorKind(error.pointee, api: api), message: String(cString: $0))
+            } ?? .reportedWithoutMessage)
     }
 
     /// The C strings of a GList of strings or objects, and frees the list (not its elements).

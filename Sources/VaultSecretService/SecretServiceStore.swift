@@ -46,7 +46,8 @@ public final class SecretServiceStore: ItemStore {
         }
         device = MachineIdentity.digest()
         self.host = host
-        lock = CollectionLock(host: host, objectPath: library.api.g_dbus_proxy_get_object_path(collection).map { String(cString: $0) } ?? name)
+        lock = CollectionLock(
+            host: host, objectPath: library.api.g_dbus_proxy_get_object_path(collection).map { String(cString: $0) } ?? name)
     }
 
     deinit {
@@ -67,8 +68,9 @@ public final class SecretServiceStore: ItemStore {
                 throw VaultError.duplicateItem(new.key)
             }
             let now = host.now()
-            let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
-                                            details: new.details, created: now, modified: now)
+            let attributes = ItemAttributes(
+                service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
+                details: new.details, created: now, modified: now)
             if let existing {
                 try write(attributes, secret: new.secret, to: existing.item)
                 return .replaced
@@ -77,8 +79,9 @@ public final class SecretServiceStore: ItemStore {
             defer { library.api.secret_value_unref(UnsafeMutableRawPointer(value)) }
             let item = try library.withStringTable(ItemSchema.attributes(of: attributes, device: device)) { table in
                 try library.call(.storeItem) {
-                    library.api.secret_item_create_sync(collection, storingSchema, table, label(of: attributes), value,
-                                                        UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
+                    library.api.secret_item_create_sync(
+                        collection, storingSchema, table, label(of: attributes), value,
+                        UInt32(VAULT_SECRET_ITEM_CREATE_NONE), nil, $0)
                 }
             }
             if let item { library.api.g_object_unref(UnsafeMutableRawPointer(item)) }
@@ -204,16 +207,21 @@ public final class SecretServiceStore: ItemStore {
                 defer { library.api.g_free(pointer) }
                 return String(cString: pointer)
             }
-            guard let attributes = ItemSchema.item(from: values, label: label, created: library.api.secret_item_get_created(item),
-                                                   modified: library.api.secret_item_get_modified(item)),
-                  query.matches(attributes) else {
+            guard
+                let attributes = ItemSchema.item(
+                    from: values, label: label, created: library.api.secret_item_get_created(item),
+                    modified: library.api.secret_item_get_modified(item)),
+                query.matches(attributes)
+            else {
                 library.api.g_object_unref(pointer)
                 continue
             }
             found.append(Found(item: item, attributes: attributes, values: values, library: library))
         }
-        return found.sorted { ($0.attributes.group.name, $0.attributes.service, $0.attributes.account)
-            < ($1.attributes.group.name, $1.attributes.service, $1.attributes.account) }
+        return found.sorted {
+            ($0.attributes.group.name, $0.attributes.service, $0.attributes.account)
+                < ($1.attributes.group.name, $1.attributes.service, $1.attributes.account)
+        }
     }
 
     private func readAttributes(of item: OpaquePointer) -> [String: String] {

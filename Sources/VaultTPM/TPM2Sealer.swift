@@ -35,8 +35,9 @@ public struct TPM2Sealer: DeviceKeySealer {
         var failure = VaultTPMFailure()
         let result = key.withUnsafeBytes { keyBytes in
             TPM2Sealer.withPIN(pin) { pinBytes, pinSize in
-                vault_tpm_seal(tcti, pcrs, pcrs.count, pinBytes, pinSize, keyBytes.bindMemory(to: UInt8.self).baseAddress,
-                               keyBytes.count, &blob, &blobSize, &failure)
+                vault_tpm_seal(
+                    tcti, pcrs, pcrs.count, pinBytes, pinSize, keyBytes.bindMemory(to: UInt8.self).baseAddress,
+                    keyBytes.count, &blob, &blobSize, &failure)
             }
         }
         guard result == 0 else { throw classify(failure, pcrs: pcrs) }
@@ -50,8 +51,9 @@ public struct TPM2Sealer: DeviceKeySealer {
         var failure = VaultTPMFailure()
         let result = secret.withUnsafeMutableBytes { secretBytes in
             TPM2Sealer.withPIN(pin) { pinBytes, pinSize in
-                vault_tpm_unseal(tcti, pcrs, pcrs.count, pinBytes, pinSize, blob, blob.count,
-                                 secretBytes.bindMemory(to: UInt8.self).baseAddress, &secretSize, &failure)
+                vault_tpm_unseal(
+                    tcti, pcrs, pcrs.count, pinBytes, pinSize, blob, blob.count,
+                    secretBytes.bindMemory(to: UInt8.self).baseAddress, &secretSize, &failure)
             }
         }
         guard result == 0 else { throw classify(failure, pcrs: pcrs) }
@@ -100,7 +102,7 @@ public struct TPM2Sealer: DeviceKeySealer {
         Int(VAULT_TPM_STEP_NONE): .checkingInput, Int(VAULT_TPM_STEP_PRIMARY): .creatingPrimaryKey,
         Int(VAULT_TPM_STEP_SESSION): .policySession, Int(VAULT_TPM_STEP_CREATE): .creatingSealedObject,
         Int(VAULT_TPM_STEP_LOAD): .loadingSealedObject, Int(VAULT_TPM_STEP_UNSEAL): .unsealing,
-        Int(VAULT_TPM_STEP_BLOB): .readingSealedBlob,
+        Int(VAULT_TPM_STEP_BLOB): .readingSealedBlob
     ]
 }
 
@@ -125,11 +127,11 @@ struct TPMReturnCode {
         // Format one (bit 7) carries the number of the handle, session or parameter in bits 8–11 and bit 6.
         let code = value & 0x80 != 0 ? value & 0xBF : value
         switch code {
-        case 0x09D: return .policyFail      // TPM_RC_POLICY_FAIL
-        case 0x128: return .pcrChanged      // TPM_RC_PCR_CHANGED
-        case 0x08E: return .authFail        // TPM_RC_AUTH_FAIL
-        case 0x0A2: return .badAuth         // TPM_RC_BAD_AUTH
-        case 0x921: return .lockout         // TPM_RC_LOCKOUT
+        case 0x09D: return .policyFail  // TPM_RC_POLICY_FAIL
+        case 0x128: return .pcrChanged  // TPM_RC_PCR_CHANGED
+        case 0x08E: return .authFail  // TPM_RC_AUTH_FAIL
+        case 0x0A2: return .badAuth  // TPM_RC_BAD_AUTH
+        case 0x921: return .lockout  // TPM_RC_LOCKOUT
         default: return .other
         }
     }

@@ -61,10 +61,13 @@ import Testing
     /// those of his slot in `slotsFrom` (nil: his slot in `file` itself).
     static func valuesOpened(in file: String, slotsFrom: String?, by person: Person) throws -> Set<String> {
         let identity = try #require(person.env["VAULT_IDENTITY"])
-        let result = try person.sandbox.run("/usr/bin/python3", [reader, file, "--identity", identity, "--values", "--show-secrets"]
-                                            + (slotsFrom.map { ["--slot-keys-from", $0] } ?? []))
+        let result = try person.sandbox.run(
+            "/usr/bin/python3",
+            [reader, file, "--identity", identity, "--values", "--show-secrets"]
+                + (slotsFrom.map { ["--slot-keys-from", $0] } ?? []))
         try #require(result.status == 0 || result.status == 3, "vault_v3.py \(file): \(result.stderr)")
-        let values = try #require((try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [[String: Any]], "\(result.stdoutText)")
+        let values = try #require(
+            (try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [[String: Any]], "\(result.stdoutText)")
         return Set(values.compactMap { $0["hex"] as? String })
     }
 
@@ -83,15 +86,18 @@ import Testing
         for copy in history.whileOut {
             let opened = try Self.valuesOpened(in: copy, slotsFrom: history.back, by: bob)
             #expect(opened.isEmpty, "bob's new slot opens \(opened.count) values of \(copy), written while he was out")
-            let get = try bob.vault(["get", "-s", "api", "-a", "deploy", "--group", "prod", "--accept-rollback"], adding: ["VAULT_PATH": copy])
+            let get = try bob.vault(
+                ["get", "-s", "api", "-a", "deploy", "--group", "prod", "--accept-rollback"], adding: ["VAULT_PATH": copy])
             #expect(get.status != 0 && get.stdout.isEmpty, "the CLI opens \(copy) with bob's identity: \(get.stdoutText)")
         }
         let get = try bob.vault(["get", "-s", "api", "-a", "deploy", "--group", "prod"], adding: ["VAULT_PATH": history.back])
         #expect(get.status == 0 && get.stdoutText == "rotated-while-out", "bob reads the current secret: \(get.status) \(get.stderr)")
 
         let said = history.addBack.stderr
-        #expect(said.contains("was removed earlier") && said.contains(scoped ? "credential granted for group \"prod\"" : "every scoped credential"),
-                "the owner is told the add-back re-keyed and what that ended: \(said)")
+        #expect(
+            said.contains("was removed earlier")
+                && said.contains(scoped ? "credential granted for group \"prod\"" : "every scoped credential"),
+            "the owner is told the add-back re-keyed and what that ended: \(said)")
     }
 
     /// A member never removed is added as before: no re-key, the key epoch one higher (the log's entry), nothing said of credentials.
@@ -106,8 +112,9 @@ import Testing
         let carol = try Person("carol", vault: "team.vault")
         let add = try alice.mustVault(["member", "add", "carol", try carol.makeIdentity(), "--group", "prod"])
         #expect(!add.stderr.contains("re-key") && !add.stderr.contains("credential"), "\(add.stderr)")
-        let read = try alice.vault(["get", "-s", "db", "-a", "admin", "--group", "prod"], without: ["VAULT_PASSPHRASE_FILE"],
-                                   adding: ["VAULT_CREDENTIAL": credential])
+        let read = try alice.vault(
+            ["get", "-s", "db", "-a", "admin", "--group", "prod"], without: ["VAULT_PASSPHRASE_FILE"],
+            adding: ["VAULT_CREDENTIAL": credential])
         #expect(read.status == 0 && read.stdoutText == "s1", "the credential still opens prod: \(read.stderr)")
     }
 }
@@ -145,13 +152,16 @@ import Testing
             said = try alice.mustVault(["grant", "--group", "prod", "--fresh-history", "--out", credential])
             keys = ["--credential", credential]
         }
-        #expect(said.stderr.contains("ended every") && said.stderr.contains("dropped 1 earlier secret and 1 trashed item"), "\(said.stderr)")
+        #expect(
+            said.stderr.contains("ended every") && said.stderr.contains("dropped 1 earlier secret and 1 trashed item"), "\(said.stderr)")
         let after = alice.sandbox.path("after.vault")
         try FileManager.default.copyItem(atPath: alice.vaultFile, toPath: after)
 
         func opened(_ file: String, slotsFrom: String? = nil) throws -> Set<String> {
-            let result = try alice.sandbox.run("/usr/bin/python3", [AddBackRekeyTests.reader, file, "--values", "--show-secrets"] + keys
-                                                + (slotsFrom.map { ["--slot-keys-from", $0] } ?? []))
+            let result = try alice.sandbox.run(
+                "/usr/bin/python3",
+                [AddBackRekeyTests.reader, file, "--values", "--show-secrets"] + keys
+                    + (slotsFrom.map { ["--slot-keys-from", $0] } ?? []))
             try #require(result.status == 0 || result.status == 3, "vault_v3.py: \(result.stderr)")
             let values = try #require((try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [[String: Any]])
             return Set(values.compactMap { $0["hex"] as? String })

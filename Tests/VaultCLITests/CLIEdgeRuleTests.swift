@@ -87,9 +87,13 @@ import Testing
     /// arguments' `init` converts them (`Converted`), or Settings/ does for a setting the
     /// environment or config may give.
     @Test func commandsParseNoText() throws {
-        let parsing = try NSRegularExpression(pattern: #"\b(U?Int(8|16|32|64)?|Double)\((text|\$0|\w+Text)\)|\.flatMap\(\{ ?(U?Int\d*|Double)\(|DurationText\.(?!describe)\w+\(|PointInTime\(|DateText\.parse|\(rawValue: (arguments|text)"#)
+        let parsing = try NSRegularExpression(
+            pattern:
+                #"\b(U?Int(8|16|32|64)?|Double)\((text|\$0|\w+Text)\)|\.flatMap\(\{ ?(U?Int\d*|Double)\(|DurationText\.(?!describe)\w+\(|PointInTime\(|DateText\.parse|\(rawValue: (arguments|text)"#
+        )
         let commandStart = try NSRegularExpression(pattern: #"^(enum|extension) \w+Command\b"#)
-        let otherStart = try NSRegularExpression(pattern: #"^(public |private |fileprivate )?(struct|enum|extension|final class|class|func) "#)
+        let otherStart = try NSRegularExpression(
+            pattern: #"^(public |private |fileprivate )?(struct|enum|extension|final class|class|func) "#)
         var found: [String] = []
         for file in Self.sources where file.path.hasPrefix("VaultCLI/Commands/") {
             var inCommand = false
@@ -101,7 +105,9 @@ import Testing
                 } else if otherStart.firstMatch(in: text, range: range) != nil {
                     inCommand = false
                 }
-                if inCommand, parsing.firstMatch(in: text, range: range) != nil { found.append("\(file.path):\(number + 1): \(text.trimmed())") }
+                if inCommand, parsing.firstMatch(in: text, range: range) != nil {
+                    found.append("\(file.path):\(number + 1): \(text.trimmed())")
+                }
             }
         }
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
@@ -133,8 +139,10 @@ import Testing
     /// A value read in `init` but checked by `run` (a number of secrets to keep, a time, a clipboard
     /// timeout, a point in time) leaves `validate()` alone: its error still comes from `run`.
     @Test func aValueRunChecksPassesValidation() throws {
-        for argv in [["update", "s/a", "--keep", "x"], ["otp", "s/a", "--at=-1"], ["get", "s/a", "--clip", "--clip-timeout", "2d"],
-                     ["wipe", "--older-than", "soon"], ["add", "s/a", "--expires", "180"]] {
+        for argv in [
+            ["update", "s/a", "--keep", "x"], ["otp", "s/a", "--at=-1"], ["get", "s/a", "--clip", "--clip-timeout", "2d"],
+            ["wipe", "--older-than", "soon"], ["add", "s/a", "--expires", "180"]
+        ] {
             #expect(try usageError(argv) == nil, "\(argv)")
         }
     }

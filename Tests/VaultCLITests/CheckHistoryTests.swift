@@ -31,9 +31,12 @@ import Testing
     static func runJob(_ person: Person) throws -> RunResult {
         try person.sandbox.write("check.yml", Array(try workflow().utf8))
         let bin = URL(fileURLWithPath: Sandbox.vaultBinary).deletingLastPathComponent().path
-        return try person.sandbox.run("/bin/sh", ["-c", "cd \(person.project) && python3 \(Sandbox.packageRoot)/Tests/VaultCLITests/Support/run-github-job.py ../check.yml"],
-                                      environment: person.environment(without: ["VAULT_PASSPHRASE_FILE", "VAULT_IDENTITY"],
-                                                                      adding: ["PATH": "\(bin):/usr/bin:/bin", "GITHUB_BASE_REF": "main"]))
+        return try person.sandbox.run(
+            "/bin/sh",
+            ["-c", "cd \(person.project) && python3 \(Sandbox.packageRoot)/Tests/VaultCLITests/Support/run-github-job.py ../check.yml"],
+            environment: person.environment(
+                without: ["VAULT_PASSPHRASE_FILE", "VAULT_IDENTITY"],
+                adding: ["PATH": "\(bin):/usr/bin:/bin", "GITHUB_BASE_REF": "main"]))
     }
 
     @Test func theHookAndTheJobRefuseWhatDropsTeamLogEntriesAndAcceptTheRest() throws {
@@ -45,11 +48,13 @@ import Testing
         try bob.mustVault(["update", "-s", "api", "-a", "shared", "-w", "api-2"])
         try Sync.sync(bob)
         try Sync.sync(alice)
-        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
         try Sync.sync(alice)
         try Sync.sync(bob)
         try bob.mustGit(["push", "-q", "origin", "HEAD:refs/heads/topic"])
-        Sync.expectStatus(try bob.vault(["check-history"], without: ["VAULT_IDENTITY"]), 0, "bob: vault check-history of a clean branch, no key")
+        Sync.expectStatus(
+            try bob.vault(["check-history"], without: ["VAULT_IDENTITY"]), 0, "bob: vault check-history of a clean branch, no key")
         Sync.expectStatus(try Self.runJob(bob), 0, "the GitHub job on a clean branch")
 
         // A revert of the removal, pushed plainly: refused, the remote as it was.
@@ -61,7 +66,9 @@ import Testing
         #expect(check.stderr.contains("drops team log entries") && check.stderr.contains(revert), "\(check.stderr)")
         Sync.expectStatus(try Self.runJob(bob), 49, "the GitHub job on a revert of the removal")
         let push = try bob.git(["push", "origin", "HEAD:main"])
-        #expect(push.status != 0 && push.stderr.contains("drops team log entries"), "the hook lets the revert in: \(push.status) \(push.stderr)")
+        #expect(
+            push.status != 0 && push.stderr.contains("drops team log entries"), "the hook lets the revert in: \(push.status) \(push.stderr)"
+        )
         #expect(try team.remoteHead() == before, "the refused push moved the remote")
         let newBranch = try bob.git(["push", "origin", "HEAD:refs/heads/other"])
         #expect(newBranch.status != 0, "the hook lets the revert in on a new branch: \(newBranch.stderr)")
@@ -74,7 +81,9 @@ import Testing
         try bob.mustGit(["commit", "-q", "-m", "notes on the old branch"])
         try bob.mustGit(["merge", "-q", "-s", "ours", "--no-edit", "main"])
         let ours = try bob.git(["push", "origin", "old:main"])
-        #expect(ours.status != 0 && ours.stderr.contains("drops team log entries"), "the hook lets a merge that drops the removal in: \(ours.stderr)")
+        #expect(
+            ours.status != 0 && ours.stderr.contains("drops team log entries"),
+            "the hook lets a merge that drops the removal in: \(ours.stderr)")
 
         // A forced update back to before the removal: refused.
         let forced = try bob.git(["push", "-f", "origin", "main~1:main"])

@@ -17,8 +17,9 @@ struct ClipboardTests {
         init(in sandbox: Sandbox) throws {
             let number = Int.random(in: 400..<900)
             name = ":\(number)"
-            pid = try Sandbox.launch("/usr/bin/Xvfb", [name, "-nolisten", "tcp"], environment: sandbox.environment,
-                                     directory: sandbox.home, stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")
+            pid = try Sandbox.launch(
+                "/usr/bin/Xvfb", [name, "-nolisten", "tcp"], environment: sandbox.environment,
+                directory: sandbox.home, stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")
             let socket = "/tmp/.X11-unix/X\(number)"
             guard ClipboardTests.poll({ FileManager.default.fileExists(atPath: socket) }) else {
                 throw SandboxError.setupFailed("Xvfb \(name) did not start")
@@ -67,8 +68,10 @@ struct ClipboardTests {
         #expect(try ClipboardTests.poll { try ClipboardTests.clearerDone(sandbox, method, display.name) })
 
         // Copied over by someone else before the timeout: the clearer leaves it.
-        #expect(try sandbox.vault(["get", "-s", "bank", "-a", "me", "--clip", "--clip-timeout", "1s"], environment: environment).status == 0)
-        _ = try sandbox.run("/usr/bin/xclip", ["-selection", "clipboard", "-in"], stdin: Array("mine".utf8), environment: ["DISPLAY": display.name])
+        #expect(
+            try sandbox.vault(["get", "-s", "bank", "-a", "me", "--clip", "--clip-timeout", "1s"], environment: environment).status == 0)
+        _ = try sandbox.run(
+            "/usr/bin/xclip", ["-selection", "clipboard", "-in"], stdin: Array("mine".utf8), environment: ["DISPLAY": display.name])
         #expect(try ClipboardTests.poll { try ClipboardTests.clearerDone(sandbox, method, display.name) })
         #expect(try clipboard(sandbox, display) == "mine")
     }
@@ -97,25 +100,32 @@ struct ClipboardTests {
 
         init(in sandbox: Sandbox) throws {
             runtimeDirectory = FileManager.default.temporaryDirectory.path + "/vault-wayland-" + UUID().uuidString
-            try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: runtimeDirectory, withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700])
             var command = ["/usr/bin/sway", "-c", "/dev/null"]
             if getuid() == 0 {
                 if try sandbox.run("/usr/bin/id", [HeadlessWayland.user]).status != 0 {
-                    let made = try sandbox.run("/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", HeadlessWayland.user])
+                    let made = try sandbox.run(
+                        "/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", HeadlessWayland.user])
                     guard made.status == 0 else { throw SandboxError.setupFailed("useradd \(HeadlessWayland.user): \(made.stderr)") }
                 }
                 _ = try sandbox.run("/bin/chown", [HeadlessWayland.user, runtimeDirectory])
                 command = ["/usr/sbin/runuser", "-u", HeadlessWayland.user, "--"] + command
             }
-            let environment = sandbox.environment.merging(["XDG_RUNTIME_DIR": runtimeDirectory, "WLR_BACKENDS": "headless",
-                                                           "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"]) { $1 }
-            pid = try Sandbox.launch(command[0], Array(command.dropFirst()), environment: environment, directory: runtimeDirectory,
-                                     stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")
+            let environment = sandbox.environment.merging([
+                "XDG_RUNTIME_DIR": runtimeDirectory, "WLR_BACKENDS": "headless",
+                "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"
+            ]) { $1 }
+            pid = try Sandbox.launch(
+                command[0], Array(command.dropFirst()), environment: environment, directory: runtimeDirectory,
+                stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")
             let directory = runtimeDirectory
             var found: String?
             _ = ClipboardTests.poll {
-                found = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+                found = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.first {
+                    $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock")
+                }
                 return found != nil
             }
             guard let found else { throw SandboxError.setupFailed("sway did not make a Wayland socket in \(directory)") }
@@ -141,7 +151,8 @@ struct ClipboardTests {
         func clipboard() throws -> String {
             try sandbox.run("/usr/bin/wl-paste", ["--no-newline"], environment: wayland.environment).stdoutText
         }
-        let copied = try sandbox.vault(["get", "-s", "bank", "-a", "me", "--clip", "--clip-timeout", "1s"], environment: wayland.environment)
+        let copied = try sandbox.vault(
+            ["get", "-s", "bank", "-a", "me", "--clip", "--clip-timeout", "1s"], environment: wayland.environment)
         #expect(copied.status == 0, "\(copied.stderr)")
         #expect(copied.stdout.isEmpty)
         #expect(copied.stderr.contains("to the clipboard (wl-copy)"))
@@ -150,7 +161,9 @@ struct ClipboardTests {
         #expect(try ClipboardTests.poll { try ClipboardTests.clearerDone(sandbox, "wl-copy", wayland.socket) })
 
         // Copied over by someone else before the timeout: the clearer leaves it.
-        #expect(try sandbox.vault(["get", "-s", "bank", "-a", "me", "--clip", "--clip-timeout", "1s"], environment: wayland.environment).status == 0)
+        #expect(
+            try sandbox.vault(["get", "-s", "bank", "-a", "me", "--clip", "--clip-timeout", "1s"], environment: wayland.environment).status
+                == 0)
         _ = try sandbox.run("/usr/bin/wl-copy", [], stdin: Array("mine".utf8), environment: wayland.environment)
         #expect(try ClipboardTests.poll { try ClipboardTests.clearerDone(sandbox, "wl-copy", wayland.socket) })
         #expect(try clipboard() == "mine")

@@ -14,7 +14,9 @@ import Testing
         // What `vault help` lists, no plumbing (git-credential, merge-driver …): those complete once typed.
         let offered = try bash("vault", "")
         #expect(offered == CommandTable.helpSections.flatMap(\.commands).map(\.name))
-        for plumbing in ["git-credential", "merge-driver", "textconv", "docker-credential"] { #expect(offered?.contains(plumbing) == false) }
+        for plumbing in ["git-credential", "merge-driver", "textconv", "docker-credential"] {
+            #expect(offered?.contains(plumbing) == false)
+        }
         #expect(try bash("vault", "git-") == [])
         #expect(try bash("vault", "git-credential", "--") != [])
         #expect(try fish("vault merge-") == [])
@@ -73,10 +75,14 @@ import Testing
     }
 
     @Test func fishCompletesOptionValues() throws {
-        #expect(try fish("vault add --class a") ==
-            ["after-first-unlock", "after-first-unlock-this-device-only", "always", "always-this-device-only"])
-        #expect(try fish("vault list --class=w") ==
-            ["--class=when-passcode-set-this-device-only", "--class=when-unlocked", "--class=when-unlocked-this-device-only"])
+        #expect(
+            try fish("vault add --class a") == [
+                "after-first-unlock", "after-first-unlock-this-device-only", "always", "always-this-device-only"
+            ])
+        #expect(
+            try fish("vault list --class=w") == [
+                "--class=when-passcode-set-this-device-only", "--class=when-unlocked", "--class=when-unlocked-this-device-only"
+            ])
     }
 
     @Test func fishAsksTheVaultForNames() throws {
@@ -157,8 +163,10 @@ extension Sandbox {
 private func awkwardNamesSandbox() throws -> Sandbox {
     let sandbox = try Sandbox()
     try sandbox.initWithKeyFile()
-    for (service, account, group) in [("git:https://github.com", "alice", "default"), ("AWS prod", "deploy", "default"),
-                                      ("a/b", "c", "default"), ("db", "admin", "ci")] {
+    for (service, account, group) in [
+        ("git:https://github.com", "alice", "default"), ("AWS prod", "deploy", "default"),
+        ("a/b", "c", "default"), ("db", "admin", "ci")
+    ] {
         let added = try sandbox.vault(["add", "-s", service, "-a", account, "--group", group], stdin: Array("s".utf8))
         #expect(added.status == 0, "add: \(added.stderr)")
     }
@@ -173,8 +181,10 @@ private func awkwardNamesSandbox() throws -> Sandbox {
         // bash splits git:ht into git : ht and replaces only what follows the last ':'.
         #expect(try bash("vault", "get", "-s", "git", ":", "ht", line: "vault get -s git:ht", sandbox: sandbox) == ["https://github.com"])
         #expect(try bash("vault", "get", "-s", "git", ":", "", line: "vault get -s git:", sandbox: sandbox) == ["https://github.com"])
-        #expect(try bash("vault", "get", "-s", "git", ":", "https", ":", "//github.com", "-a", "",
-                         line: "vault get -s git:https://github.com -a ", sandbox: sandbox) == ["alice"])
+        #expect(
+            try bash(
+                "vault", "get", "-s", "git", ":", "https", ":", "//github.com", "-a", "",
+                line: "vault get -s git:https://github.com -a ", sandbox: sandbox) == ["alice"])
     }
 
     @Test func bashUnquotesTheServiceGiven() throws {
@@ -284,7 +294,9 @@ private let completions = URL(fileURLWithPath: #filePath)
 /// `vault` is a function that prints the names "ci" and "default", and
 /// appends its arguments to `calls` when given; with a sandbox, it is the
 /// built binary on that sandbox's vault.
-private func bash(_ words: String..., line: String? = nil, setup: String = "", calls: URL? = nil, sandbox: Sandbox? = nil) throws -> [String]? {
+private func bash(_ words: String..., line: String? = nil, setup: String = "", calls: URL? = nil, sandbox: Sandbox? = nil) throws
+    -> [String]?
+{
     guard let bash = installedTool("bash") else { return nil }
     let script = """
         source "$1"; shift
@@ -294,10 +306,14 @@ private func bash(_ words: String..., line: String? = nil, setup: String = "", c
         _vault
         printf '%s\\n' "${COMPREPLY[@]}"
         """
-    let result = try runTool(bash, ["--norc", "--noprofile", "-c", script, "bash",
-                                completions.appendingPathComponent("vault.bash").path] + words,
-                         environment: (sandbox?.realVaultEnvironment ?? [:])
-                            .merging(["VAULT_CALLS": calls?.path ?? "", "VAULT_LINE": line ?? ""]) { $1 })
+    let result = try runTool(
+        bash,
+        [
+            "--norc", "--noprofile", "-c", script, "bash",
+            completions.appendingPathComponent("vault.bash").path
+        ] + words,
+        environment: (sandbox?.realVaultEnvironment ?? [:])
+            .merging(["VAULT_CALLS": calls?.path ?? "", "VAULT_LINE": line ?? ""]) { $1 })
     #expect(result.stderr.isEmpty, "bash: \(result.stderr)")
     return result.stdout.split(separator: "\n").map(String.init)
 }
@@ -311,8 +327,9 @@ private func fish(_ line: String, sandbox: Sandbox? = nil) throws -> [String]? {
         if not set -q VAULT_REAL; function vault; printf '%s\\n' ci default; end; end
         complete -C $argv[2]
         """
-    let result = try runTool(fish, ["--no-config", "-c", script, completions.path, line],
-                             environment: sandbox?.realVaultEnvironment ?? [:])
+    let result = try runTool(
+        fish, ["--no-config", "-c", script, completions.path, line],
+        environment: sandbox?.realVaultEnvironment ?? [:])
     #expect(result.stderr.isEmpty, "fish: \(result.stderr)")
     return result.stdout.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
 }
@@ -341,8 +358,9 @@ private func zsh(_ line: String, sandbox: Sandbox? = nil) throws -> [String]? {
         for i in {1..200}; do [[ "$(<$3)" == *DONE ]] && break; sleep 0.05; done
         zpty -d z
         """
-    let result = try runTool(zsh, ["-f", "-c", script, "zsh", completions.path, line, output.path],
-                             environment: sandbox?.realVaultEnvironment ?? [:])
+    let result = try runTool(
+        zsh, ["-f", "-c", script, "zsh", completions.path, line, output.path],
+        environment: sandbox?.realVaultEnvironment ?? [:])
     #expect(result.status == 0, "zsh: \(result.stderr)")
     let words = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     #expect(words.hasPrefix("READY\n") && words.hasSuffix("DONE\n"), "zsh did not finish completing \"\(line)\"")
@@ -352,7 +370,8 @@ private func zsh(_ line: String, sandbox: Sandbox? = nil) throws -> [String]? {
 
 /// The path of an installed tool, or nil after recording that it is missing.
 func installedTool(_ name: String) -> String? {
-    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+    let directories =
+        (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
         + ["/usr/bin", "/bin"]
     let path = directories.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     if path == nil {
@@ -385,7 +404,8 @@ func runTool(_ executable: String, _ arguments: [String], environment: [String: 
     try process.run()
     let output = stdout.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return ToolResult(status: process.terminationStatus,
-                         stdout: String(decoding: output, as: UTF8.self),
-                         stderr: (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+    return ToolResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: output, as: UTF8.self),
+        stderr: (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
 }

@@ -30,7 +30,8 @@ import VaultCrypto
     // MARK: git
 
     @Test func gitLinesParseInOrderAndStopAtTheBlankLine() throws {
-        let message = try parseGit("protocol=https\r\nhost=example.com:8443\nwwwauth[]=Basic\nwwwauth[]=Bearer\npassword=a=b\n\nignored=after blank\n")
+        let message = try parseGit(
+            "protocol=https\r\nhost=example.com:8443\nwwwauth[]=Basic\nwwwauth[]=Bearer\npassword=a=b\n\nignored=after blank\n")
         #expect(message.attributes.map(\.key) == ["protocol", "host", "wwwauth[]", "wwwauth[]", "password"])
         #expect(message.text("host") == "example.com:8443")
         #expect(message.text("password") == "a=b")
@@ -49,7 +50,9 @@ import VaultCrypto
         #expect(usageMessage { _ = try parseGit("password=a\u{0}b\n") } == "input line 1 holds a NUL byte")
         #expect(usageMessage { _ = try parseGit("password=a\rb\n") } == "the value of \"password\" holds a carriage return")
         let notUTF8: [UInt8] = Array("password=".utf8) + [0xFF, 0x0A]
-        #expect(usageMessage { _ = try notUTF8.withUnsafeBytes { try GitCredentialMessage.parse($0) } } == "the value of \"password\" is not UTF-8 text")
+        #expect(
+            usageMessage { _ = try notUTF8.withUnsafeBytes { try GitCredentialMessage.parse($0) } }
+                == "the value of \"password\" is not UTF-8 text")
     }
 
     @Test func gitWriterPrintsKeyValueLinesAndRefusesLineBreaks() throws {
@@ -71,8 +74,9 @@ import VaultCrypto
         #expect(message.text("password") == nil)
         let own = try parseGit("host=given\nurl=https://example.com\n").resolvingURL()
         #expect(own.text("host") == "given")
-        #expect(usageMessage { _ = try parseGit("url=https://example.com/a%0Ab\n").resolvingURL() }
-            == "the url's path holds an encoded line break or NUL byte")
+        #expect(
+            usageMessage { _ = try parseGit("url=https://example.com/a%0Ab\n").resolvingURL() }
+                == "the url's path holds an encoded line break or NUL byte")
         #expect(usageMessage { _ = try parseGit("url=example.com\n").resolvingURL() } == "the url has no \"PROTOCOL://\"")
     }
 
@@ -80,15 +84,18 @@ import VaultCrypto
         let withPath = GitCredentialLocation(scheme: "https", host: "example.com", path: "org/repo.git")
         #expect(withPath.service == "git:https://example.com/org/repo.git")
         #expect(GitCredentialLocation(service: withPath.service) == withPath)
-        #expect(GitCredentialLocation(service: "git:https://example.com") == GitCredentialLocation(scheme: "https", host: "example.com", path: nil))
+        #expect(
+            GitCredentialLocation(service: "git:https://example.com")
+                == GitCredentialLocation(scheme: "https", host: "example.com", path: nil))
         #expect(GitCredentialLocation(service: "github") == nil)
         #expect(GitCredentialLocation(service: "docker:https://example.com") == nil)
         #expect(GitCredentialLocation(request: try parseGit("host=example.com\n")) == nil)
     }
 
     @Test func gitSecretKeepsPasswordFirstAndOtherAttributesAfter() {
-        let joined = GitCredentialItems.joinSecret(SecretBytes(Array("pw".utf8)),
-                                                   [.init(key: "oauth_refresh_token", value: SecretBytes(Array("rt".utf8)))])
+        let joined = GitCredentialItems.joinSecret(
+            SecretBytes(Array("pw".utf8)),
+            [.init(key: "oauth_refresh_token", value: SecretBytes(Array("rt".utf8)))])
         #expect(text(joined) == "pw\noauth_refresh_token=rt")
         let (password, rest) = GitCredentialItems.splitSecret(SecretBytes(Array("pw\r\nnot a pair\nk=v\n".utf8)))
         #expect(text(password) == "pw")
@@ -112,8 +119,9 @@ import VaultCrypto
         }
         #expect(message("") == "the input is not valid JSON: expected \"{\" at the end of the input")
         #expect(message("[]") == "the input is not valid JSON: expected \"{\" at byte 0")
-        #expect(message(#"{"ServerURL":"x","Username":"u","Secret":"s"} trailing"#)
-            == "the input is not valid JSON: expected the end of the input at byte 46")
+        #expect(
+            message(#"{"ServerURL":"x","Username":"u","Secret":"s"} trailing"#)
+                == "the input is not valid JSON: expected the end of the input at byte 46")
         #expect(message(#"{"ServerURL":true}"#) == "the input is not valid JSON: expected a string value at byte 13")
         #expect(message(#"{"ServerURL":"\ud800"}"#)?.contains("surrogate") == true)
         #expect(message(#"{"ServerURL":"\q"}"#) == "the input is not valid JSON: expected a valid escape at byte 15")
@@ -131,8 +139,9 @@ import VaultCrypto
     }
 
     @Test func dockerWritersPrintTheProtocolsJSON() throws {
-        let credential = DockerCredential(serverURL: "https://r.example", username: "u\"1",
-                                          secret: SecretBytes(Array("s\n\u{1}é".utf8)))
+        let credential = DockerCredential(
+            serverURL: "https://r.example", username: "u\"1",
+            secret: SecretBytes(Array("s\n\u{1}é".utf8)))
         #expect(text(try credential.json()) == #"{"ServerURL":"https://r.example","Username":"u\"1","Secret":"s\n\u0001é"}"# + "\n")
         let binary = DockerCredential(serverURL: "x", username: "u", secret: SecretBytes([0xFF]))
         #expect(usageMessage { _ = try binary.json() } == "the stored secret is not UTF-8 text, which JSON cannot carry")
@@ -148,7 +157,9 @@ import VaultCrypto
         defer { close(fds[0]) }
         // Write from another thread: the input may be larger than the pipe's buffer.
         let writer = fds[1]
-        let thread = Thread { bytes.withUnsafeBytes { _ = write(writer, $0.baseAddress, $0.count) }; close(writer) }
+        let thread = Thread {
+            bytes.withUnsafeBytes { _ = write(writer, $0.baseAddress, $0.count) }; close(writer)
+        }
         thread.start()
         defer { thread.join() }
         return try HelperInput.read(from: fds[0], untilBlankLine: untilBlankLine).copyBytes()
@@ -164,7 +175,10 @@ import VaultCrypto
     }
 
     @Test func programNamesPickTheHelper() {
-        #expect(HelperProgram.arguments(invokedAs: "/usr/bin/git-credential-vault", ["--group", "ci", "get"]) == ["git-credential", "--group", "ci", "get"])
+        #expect(
+            HelperProgram.arguments(invokedAs: "/usr/bin/git-credential-vault", ["--group", "ci", "get"]) == [
+                "git-credential", "--group", "ci", "get"
+            ])
         #expect(HelperProgram.arguments(invokedAs: "docker-credential-vault", ["list"]) == ["docker-credential", "list"])
         #expect(HelperProgram.arguments(invokedAs: "/usr/local/bin/vault", ["list"]) == ["list"])
         // git asks helpers to ignore operations they do not know.
@@ -182,11 +196,13 @@ private final class Thread: @unchecked Sendable {
 
     func start() {
         let box = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&handle, nil, { raw in
-            let thread = Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue()
-            thread.body()
-            return nil
-        }, box)
+        pthread_create(
+            &handle, nil,
+            { raw in
+                let thread = Unmanaged<Thread>.fromOpaque(raw!).takeRetainedValue()
+                thread.body()
+                return nil
+            }, box)
     }
 
     func join() { pthread_join(handle, nil) }

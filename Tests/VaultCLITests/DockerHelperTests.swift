@@ -15,7 +15,9 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
         try sandbox.linkHelpers()
-        let result = try python(sandbox, #"""
+        let result = try python(
+            sandbox,
+            #"""
             import docker.credentials as credentials
 
             store = credentials.Store("vault")
@@ -49,11 +51,14 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
         try sandbox.linkHelpers()
-        let store = try sandbox.shell("docker-credential-vault store",
-                                      stdin: #"{"ServerURL":"https://r.example","Username":"robot","Secret":"very-secret-token"}"#)
+        let store = try sandbox.shell(
+            "docker-credential-vault store",
+            stdin: #"{"ServerURL":"https://r.example","Username":"robot","Secret":"very-secret-token"}"#)
         #expect(store.status == 0, "\(store.stderr)")
         sandbox.environment["VAULT_KEY_FILE"] = nil
-        let result = try python(sandbox, #"""
+        let result = try python(
+            sandbox,
+            #"""
             import subprocess, time
             import docker.credentials as credentials
 
@@ -80,14 +85,15 @@ import Testing
             assert b"vault unlock" in run.stderr
             """#)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdoutText == """
-            get locked
-            list locked
-            store locked
-            erase locked
-            exit 36 stderr lines 1
+        #expect(
+            result.stdoutText == """
+                get locked
+                list locked
+                store locked
+                erase locked
+                exit 36 stderr lines 1
 
-            """, "\(result.stderr)")
+                """, "\(result.stderr)")
         #expect(!result.stderr.contains("secret-token"))
     }
 }

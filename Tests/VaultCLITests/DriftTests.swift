@@ -21,7 +21,8 @@ import VaultCore
         let line = (0..<min(old.count, new.count)).first { old[$0] != new[$0] } ?? min(old.count, new.count)
         let was = line < old.count ? String(old[line]) : "(end of file)"
         let now = line < new.count ? String(new[line]) : "(end of file)"
-        Issue.record("""
+        Issue.record(
+            """
             \(file.path) differs from what CommandTable.swift renders: run `make generate` and commit it
             first difference at line \(line + 1):
               committed: \(was)
@@ -35,8 +36,9 @@ extension DriftTests {
         guard let mandoc = installedTool("mandoc") else { return }
         let page = packageRoot.appendingPathComponent(GeneratedFile.man.path).path
         let result = try runTool(mandoc, ["-T", "lint", page])
-        #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty,
-                "mandoc -T lint \(GeneratedFile.man.path):\n\(result.stdout)\(result.stderr)")
+        #expect(
+            result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty,
+            "mandoc -T lint \(GeneratedFile.man.path):\n\(result.stdout)\(result.stderr)")
     }
 }
 

@@ -60,15 +60,15 @@ import VaultTestSupport
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
         let script = """
-        pids=
-        for w in 1 2 3 4; do
-          ( for i in $(seq 1 25); do printf 'secret-%s-%s' $w $i | vault add -s "svc-$w" -a "acct-$i" || exit 1; done ) &
-          pids="$pids $!"
-        done
-        fail=0
-        for pid in $pids; do wait $pid || fail=1; done
-        exit $fail
-        """
+            pids=
+            for w in 1 2 3 4; do
+              ( for i in $(seq 1 25); do printf 'secret-%s-%s' $w $i | vault add -s "svc-$w" -a "acct-$i" || exit 1; done ) &
+              pids="$pids $!"
+            done
+            fail=0
+            for pid in $pids; do wait $pid || fail=1; done
+            exit $fail
+            """
         let writers = try sandbox.run("/bin/sh", ["-c", script])
         #expect(writers.status == 0, "\(writers.stderr)")
         let list = try sandbox.vault(["list", "--json"])
@@ -92,7 +92,7 @@ import VaultTestSupport
             ["delete"],
             ["passwd", "--remove-key-file", sandbox.path("key")],
             ["add", "-s", "", "-a", "x", "-w", "v"],
-            ["add", "--bogus"],
+            ["add", "--bogus"]
         ]
         for arguments in failing {
             let result = try sandbox.vault(arguments)

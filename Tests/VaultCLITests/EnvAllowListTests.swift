@@ -13,7 +13,7 @@ import Testing
         let planted = [
             ("pythonwarnings", "", "ignore::antigravity.x"),
             ("browser", "", "/bin/sh -c \"touch \(sandbox.path("pwned"))\" #%s"),
-            ("app", "token", "tok-1234-abcd"),
+            ("app", "token", "tok-1234-abcd")
         ]
         for (service, account, secret) in planted {
             let add = try sandbox.vault(["add", "-s", service, "-a", account, "--group", "ci"], stdin: Array(secret.utf8))
@@ -23,7 +23,8 @@ import Testing
     }
 
     static func job(_ envStep: String) -> [UInt8] {
-        Array("""
+        Array(
+            """
             name: deploy
             on: push
             jobs:
@@ -85,9 +86,11 @@ import Testing
         #expect(env.status == 1, "\(env.stderr)")
         #expect(!env.stdoutText.contains("PYTHONWARNINGS") && !env.stdoutText.contains("BROWSER"))
         #expect(env.stdoutText.contains("APP_TOKEN"))
-        for name in ["PYTHONWARNINGS", "BROWSER", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "RUBYLIB", "PERLLIB", "NODE_PATH",
-                     "ZDOTDIR", "PYTHONHOME", "LESSOPEN", "OPENSSL_CONF", "CC", "MAKEFLAGS", "GOFLAGS", "RUSTC_WRAPPER",
-                     "ACTIONS_ALLOW_UNSECURE_COMMANDS"] {
+        for name in [
+            "PYTHONWARNINGS", "BROWSER", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "RUBYLIB", "PERLLIB", "NODE_PATH",
+            "ZDOTDIR", "PYTHONHOME", "LESSOPEN", "OPENSSL_CONF", "CC", "MAKEFLAGS", "GOFLAGS", "RUSTC_WRAPPER",
+            "ACTIONS_ALLOW_UNSECURE_COMMANDS"
+        ] {
             let add = try sandbox.vault(["add", "-s", "x", "-a", name.lowercased(), "--env-name", name], stdin: Array("v".utf8))
             #expect(add.status == 2, "\(name) was accepted as an env name")
         }

@@ -20,8 +20,10 @@ import Testing
     }
 
     /// Pieces that break naive quoting in one reader or another.
-    static let tricky = ["`touch pwned`", "$(id)", "$HOME", "${HOME}", "'", "\"", "\\", "\\n", "\n", "\r\n", "\t", " ", "#",
-                         "=", "EOF", "ghadelimiter_", "%0A", "é", "☕", "a", "Z", "9", "-", "::add-mask::"]
+    static let tricky = [
+        "`touch pwned`", "$(id)", "$HOME", "${HOME}", "'", "\"", "\\", "\\n", "\n", "\r\n", "\t", " ", "#",
+        "=", "EOF", "ghadelimiter_", "%0A", "é", "☕", "a", "Z", "9", "-", "::add-mask::"
+    ]
     /// The pieces dotenv can write: no ', \, line break or ${.
     static let dotenvSafe = tricky.filter { !refusedByDotenv($0) }
 
@@ -50,8 +52,9 @@ import Testing
         }
         for (group, values) in [("text", text), ("safe", safe)] {
             for (name, value) in values {
-                let add = try sandbox.vault(["add", "-s", String(name.dropLast(2)).lowercased(), "-a", "x", "--group", group],
-                                            stdin: Array(value.utf8))
+                let add = try sandbox.vault(
+                    ["add", "-s", String(name.dropLast(2)).lowercased(), "-a", "x", "--group", group],
+                    stdin: Array(value.utf8))
                 #expect(add.status == 0, "\(add.stderr) (VAULT_TEST_SEED=\(seed))")
             }
         }
@@ -67,11 +70,14 @@ import Testing
             #expect(add.status == 0, "\(add.stderr) (VAULT_TEST_SEED=\(seed))")
             for format in ["dotenv", "shell", "json", "github"] {
                 try sandbox.write("github_env", [])
-                let env = try sandbox.vault(["env", "--group", group, "--only", "BIN_X", "--format", format], environment: ["GITHUB_ENV": sandbox.path("github_env")])
+                let env = try sandbox.vault(
+                    ["env", "--group", group, "--only", "BIN_X", "--format", format],
+                    environment: ["GITHUB_ENV": sandbox.path("github_env")])
                 let printed = env.stdout + (sandbox.read("github_env") ?? [])
-                #expect(env.status == 0 && env.stderr.contains("skipped BIN_X")
+                #expect(
+                    env.status == 0 && env.stderr.contains("skipped BIN_X")
                         && !String(decoding: printed, as: UTF8.self).contains("BIN_X"),
-                        "\(format) with \(bytes): \(env.status) \(env.stderr) (VAULT_TEST_SEED=\(seed))")
+                    "\(format) with \(bytes): \(env.status) \(env.stderr) (VAULT_TEST_SEED=\(seed))")
             }
         }
     }
@@ -97,13 +103,15 @@ import Testing
 
         let json = try sandbox.vault(["env", "--group", group, "--format", "json"])
         #expect(json.status == 0, "\(json.stderr) \(context)")
-        let python = try sandbox.run("/usr/bin/python3", ["-c", "import json, sys; json.dump(json.load(sys.stdin), sys.stdout, ensure_ascii=True)"],
-                                     stdin: json.stdout)
+        let python = try sandbox.run(
+            "/usr/bin/python3", ["-c", "import json, sys; json.dump(json.load(sys.stdin), sys.stdout, ensure_ascii=True)"],
+            stdin: json.stdout)
         #expect(python.status == 0, "\(python.stderr) \(context)")
         #expect((try? JSONSerialization.jsonObject(with: Data(python.stdout))) as? [String: String] == expected, "json, \(context)")
 
         try sandbox.write("github_env", [])
-        let github = try sandbox.vault(["env", "--group", group, "--format", "github"] + accepted, environment: ["GITHUB_ENV": sandbox.path("github_env")])
+        let github = try sandbox.vault(
+            ["env", "--group", group, "--format", "github"] + accepted, environment: ["GITHUB_ENV": sandbox.path("github_env")])
         #expect(github.status == 0, "\(github.stderr) \(context)")
         #expect(try parseGitHubEnv(String(decoding: sandbox.read("github_env") ?? [], as: UTF8.self)) == expected, "github, \(context)")
 
@@ -118,9 +126,12 @@ import Testing
         #expect(dotenv.status == 0, "\(dotenv.stderr) \(context)")
         try sandbox.write(".env", dotenv.stdout)
         #expect(try bashValues(".env") == expected, "dotenv in bash, \(context)")
-        let pythonDotenv = try sandbox.run("/usr/bin/python3", ["-c", "import dotenv, json, sys; json.dump(dotenv.dotenv_values('.env'), sys.stdout, ensure_ascii=True)"])
+        let pythonDotenv = try sandbox.run(
+            "/usr/bin/python3", ["-c", "import dotenv, json, sys; json.dump(dotenv.dotenv_values('.env'), sys.stdout, ensure_ascii=True)"])
         #expect(pythonDotenv.status == 0, "\(pythonDotenv.stderr) \(context)")
-        #expect((try? JSONSerialization.jsonObject(with: Data(pythonDotenv.stdout))) as? [String: String] == expected, "dotenv in python-dotenv, \(context)")
+        #expect(
+            (try? JSONSerialization.jsonObject(with: Data(pythonDotenv.stdout))) as? [String: String] == expected,
+            "dotenv in python-dotenv, \(context)")
         let printNames = names.map { "printf '%s\\0' \"$\($0)\"" }.joined(separator: "; ")
         let run = try sandbox.vault(["run", "--no-masking", "--env-file", sandbox.path(".env"), "--", "/bin/bash", "-c", printNames])
         let parts = run.stdout.split(separator: 0, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }

@@ -12,7 +12,7 @@ import Testing
         ("pem", "key", "PEM_KEY", "-----BEGIN KEY-----\nline 'two' \"x\"\n\n-----END KEY-----"),
         ("hash", "x", nil, "value # not a comment  "),
         ("unicode", "", nil, "café ☕ EOF\nEOF"),
-        ("crlf", "x", nil, "ghadelimiter_\r\nwindows"),
+        ("crlf", "x", nil, "ghadelimiter_\r\nwindows")
     ]
 
     static func sandbox() throws -> Sandbox {
@@ -33,7 +33,8 @@ import Testing
         var result: [String: String] = [:]
         for item in values {
             // The default name: SERVICE_ACCOUNT upper-cased, other characters as _.
-            let derived = (item.account.isEmpty ? item.service : "\(item.service)_\(item.account)").uppercased().replacingOccurrences(of: "-", with: "_")
+            let derived = (item.account.isEmpty ? item.service : "\(item.service)_\(item.account)").uppercased().replacingOccurrences(
+                of: "-", with: "_")
             result[item.envName ?? derived] = item.value
         }
         return result
@@ -69,7 +70,10 @@ import Testing
         let env = try sandbox.vault(["env", "--group", "ci"] + EnvInjectTests.accepted)
         #expect(env.status == 2)
         #expect(env.stdout.isEmpty)
-        #expect(env.stderr.contains("vault: error: 4 secrets hold a ', a \\, a line break or ${, which --format dotenv cannot write so that bash and python-dotenv read the same value; nothing was printed"), "\(env.stderr)")
+        #expect(
+            env.stderr.contains(
+                "vault: error: 4 secrets hold a ', a \\, a line break or ${, which --format dotenv cannot write so that bash and python-dotenv read the same value; nothing was printed"
+            ), "\(env.stderr)")
         for name in ["QUOTES", "PEM_KEY", "UNICODE", "CRLF_X"] { #expect(env.stderr.contains("  \(name)\n")) }
         #expect(env.stderr.contains("vault: hint: use --format shell (for sh, bash, zsh) or --format json"))
         for item in EnvInjectTests.values { #expect(!env.stderr.contains(item.value)) }
@@ -82,7 +86,9 @@ import Testing
     @Test func githubFormatMasksAndAppendsHeredocsToGitHubEnv() throws {
         let sandbox = try EnvInjectTests.sandbox()
         try sandbox.write("github_env", Array("EARLIER=kept\n".utf8))
-        let env = try sandbox.vault(["env", "--group", "ci", "--format", "github"] + EnvInjectTests.accepted, environment: ["GITHUB_ENV": sandbox.path("github_env")])
+        let env = try sandbox.vault(
+            ["env", "--group", "ci", "--format", "github"] + EnvInjectTests.accepted,
+            environment: ["GITHUB_ENV": sandbox.path("github_env")])
         #expect(env.status == 0, "\(env.stderr)")
         let file = String(decoding: sandbox.read("github_env") ?? [], as: UTF8.self)
         var expected = EnvInjectTests.expected
@@ -97,7 +103,9 @@ import Testing
         #expect(!masks.contains { $0.contains("-----BEGIN KEY-----") || $0.contains("-----END KEY-----") }, "\(masks)")
         #expect(env.stdoutText.split(separator: "\n").allSatisfy { $0.hasPrefix("::add-mask::") && $0.count >= "::add-mask::".count + 4 })
         // Two runs choose different delimiters.
-        let again = try sandbox.vault(["env", "--group", "ci", "--format", "github"] + EnvInjectTests.accepted, environment: ["GITHUB_ENV": sandbox.path("github_env2")])
+        let again = try sandbox.vault(
+            ["env", "--group", "ci", "--format", "github"] + EnvInjectTests.accepted,
+            environment: ["GITHUB_ENV": sandbox.path("github_env2")])
         #expect(again.status == 0)
         let delimiters = { (text: String) in text.split(separator: "\n").filter { $0.hasPrefix("PEM_KEY<<") } }
         #expect(delimiters(file) != delimiters(String(decoding: sandbox.read("github_env2") ?? [], as: UTF8.self)))
@@ -126,7 +134,8 @@ import Testing
 
     @Test func injectWritesA0600FileAtomically() throws {
         let sandbox = try EnvInjectTests.sandbox()
-        try sandbox.write("config.tpl", Array("token: {{ vault://ci/github/ci-bot }}\nkey: {{vault://ci/pem/key}}\nkeep: {{ not.a.reference }}\n".utf8))
+        try sandbox.write(
+            "config.tpl", Array("token: {{ vault://ci/github/ci-bot }}\nkey: {{vault://ci/pem/key}}\nkeep: {{ not.a.reference }}\n".utf8))
         try sandbox.write("config.yml", Array("old".utf8), mode: 0o644)
         let result = try sandbox.vault(["inject", "-i", sandbox.path("config.tpl"), "-o", sandbox.path("config.yml")])
         #expect(result.status == 0, "\(result.stderr)")

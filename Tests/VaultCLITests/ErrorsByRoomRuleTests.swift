@@ -50,8 +50,9 @@ import Testing
         let cases = try Self.topLevelCases()
         #expect(cases.count <= 12, "VaultError has \(cases.count) top-level cases: \(cases.map(\.name))")
         for (name, payload) in cases {
-            #expect(payload.range(of: #"^[A-Z]\w*Error$"#, options: .regularExpression) != nil,
-                    "VaultError.\(name) wraps \(payload.isEmpty ? "nothing" : payload), not one room's error type")
+            #expect(
+                payload.range(of: #"^[A-Z]\w*Error$"#, options: .regularExpression) != nil,
+                "VaultError.\(name) wraps \(payload.isEmpty ? "nothing" : payload), not one room's error type")
             guard let place = Self.declaration(of: payload) else {
                 Issue.record("VaultError.\(name): no `public enum \(payload):` in VaultCore"); continue
             }

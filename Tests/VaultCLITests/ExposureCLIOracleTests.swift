@@ -48,22 +48,29 @@ import VaultTestSupport
             try Self.trust(of: versions[number], key: ownerKey, probe: probe, place: "trust-\(number)")
         }
         let live = try history.liveValues()
-        let principals = history.members.sorted { $0.key < $1.key }.map {
-            Principal(name: $0.key, unlock: ["VAULT_IDENTITY": $0.value], exposure: ["--member", $0.key], isMember: true)
-        } + history.credentials.sorted { $0.key < $1.key }.map {
-            Principal(name: "credential " + $0.key, unlock: ["VAULT_CREDENTIAL": $0.value], exposure: ["--grant", $0.key], isMember: false)
-        }
+        let principals =
+            history.members.sorted { $0.key < $1.key }.map {
+                Principal(name: $0.key, unlock: ["VAULT_IDENTITY": $0.value], exposure: ["--member", $0.key], isMember: true)
+            }
+            + history.credentials.sorted { $0.key < $1.key }.map {
+                Principal(
+                    name: "credential " + $0.key, unlock: ["VAULT_CREDENTIAL": $0.value], exposure: ["--grant", $0.key], isMember: false)
+            }
         let openedBy = try Self.inParallel(principals.count) { try Self.open(versions, trusts: trusts, as: principals[$0], probe: probe) }
         var summary: [String] = [], runnerOpened: [String] = []
         for (principal, opened) in zip(principals, openedBy) {
             if principal.name == "runner" { runnerOpened = Array(opened.values.keys) }
-            summary.append("\(principal.name): \(opened.versions) opened, \(opened.refused.values.reduce(0, +)) refused \(opened.refused), \(opened.values.count) values")
+            summary.append(
+                "\(principal.name): \(opened.versions) opened, \(opened.refused.values.reduce(0, +)) refused \(opened.refused), \(opened.values.count) values"
+            )
             #expect(opened.versions > 0, "seed \(seed): vault opened none of the \(versions.count) versions as \(principal.name)")
             let listed = try ExposureTests.exposure(history, principal.name, principal: principal.exposure)
             let byKey = Dictionary(grouping: opened.values.keys) { value in ExposureTests.expected([value], live: live).keys.first ?? "?" }
             for (key, values) in byKey.sorted(by: { $0.key < $1.key }) where values.count > listed[key, default: 0] {
                 let places = values.sorted().map { "\($0) (\(opened.values[$0] ?? "?"))" }
-                #expect(Bool(false), """
+                #expect(
+                    Bool(false),
+                    """
                     seed \(seed) (VAULT_TEST_SEED=\(seed) replays it): as \(principal.name) vault opens \(values.count) of \(key), \
                     exposure lists \(listed[key, default: 0]): \(places.joined(separator: ", "))
                     """)
@@ -95,9 +102,12 @@ import VaultTestSupport
     static func fresh(_ version: String, probe: Sandbox, place: String) throws -> [String: String] {
         let directory = probe.path(place)
         var environment = ["VAULT_PATH": directory + "/team.vault"]
-        for (variable, name) in [("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "run"), ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config")] {
-            try FileManager.default.createDirectory(atPath: directory + "/" + name, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+        for (variable, name) in [
+            ("XDG_STATE_HOME", "state"), ("XDG_RUNTIME_DIR", "run"), ("XDG_DATA_HOME", "data"), ("XDG_CONFIG_HOME", "config")
+        ] {
+            try FileManager.default.createDirectory(
+                atPath: directory + "/" + name, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             environment[variable] = directory + "/" + name
         }
         try FileManager.default.copyItem(atPath: version, toPath: directory + "/team.vault")
@@ -115,8 +125,10 @@ import VaultTestSupport
         var revisionsRead: Set<String> = []
         for (number, version) in versions.enumerated() {
             let name = URL(fileURLWithPath: version).lastPathComponent
-            var environment = try fresh(version, probe: probe, place: "\(principal.name.replacingOccurrences(of: " ", with: "-"))-\(number)")
-                .merging(principal.unlock) { $1 }
+            var environment = try fresh(
+                version, probe: probe, place: "\(principal.name.replacingOccurrences(of: " ", with: "-"))-\(number)"
+            )
+            .merging(principal.unlock) { $1 }
             if principal.isMember { environment["VAULT_TRUST"] = trusts[number] }
             func run(_ arguments: [String]) throws -> RunResult { try probe.vault(arguments, environment: environment) }
             func note(_ bytes: [UInt8], _ how: String) {
@@ -133,7 +145,10 @@ import VaultTestSupport
             // At most `itemsPerVersion` items read, the next ones each version: items change little from one version to the next.
             for index in items.indices.prefix(itemsPerVersion) {
                 let listed = items[(index + number * itemsPerVersion) % items.count]
-                let names = ["-s", listed["service"] as? String ?? "", "-a", listed["account"] as? String ?? "", "--group", listed["group"] as? String ?? ""]
+                let names = [
+                    "-s", listed["service"] as? String ?? "", "-a", listed["account"] as? String ?? "", "--group",
+                    listed["group"] as? String ?? ""
+                ]
                 let label = names.joined(separator: " ")
                 let got = try run(["get"] + names + ["--json", "--show-secret"])
                 let item = got.status == 0 ? try JSONSerialization.jsonObject(with: Data(got.stdout)) as? [String: Any] ?? [:] : [:]
@@ -147,7 +162,8 @@ import VaultTestSupport
                     note(read.stdout, "revision \(revision) of \(label)")
                 }
             }
-            for conflict in try JSONSerialization.jsonObject(with: Data(try run(["conflicts", "--json"]).stdout)) as? [[String: Any]] ?? [] {
+            for conflict in try JSONSerialization.jsonObject(with: Data(try run(["conflicts", "--json"]).stdout)) as? [[String: Any]] ?? []
+            {
                 let names = ["service", "account", "group"].map { conflict[$0] as? String ?? "" }
                 let label = "-s \(names[0]) -a \(names[1]) --group \(names[2])"
                 for number in 1...((conflict["older_versions"] as? Int ?? 0) + 1) {

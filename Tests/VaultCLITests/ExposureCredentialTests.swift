@@ -25,7 +25,8 @@ import VaultTestSupport
 
     /// `vault grant --list --json`, by id.
     static func listed(_ history: History) throws -> [String: [String: Any]] {
-        let rows = try JSONSerialization.jsonObject(with: Data(try history.vault(["grant", "--list", "--json"]).stdout)) as? [[String: Any]] ?? []
+        let rows =
+            try JSONSerialization.jsonObject(with: Data(try history.vault(["grant", "--list", "--json"]).stdout)) as? [[String: Any]] ?? []
         return Dictionary(rows.map { ($0["id"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -55,23 +56,31 @@ import VaultTestSupport
         let oracle = try history.oracle()
         let live = try history.liveValues()
         let ledger = try Self.listed(history)
-        #expect(Set(ledger.keys) == Set(history.credentials.keys), "grant --list shows \(ledger.keys.sorted()), granted \(history.credentials.keys.sorted())")
+        #expect(
+            Set(ledger.keys) == Set(history.credentials.keys),
+            "grant --list shows \(ledger.keys.sorted()), granted \(history.credentials.keys.sorted())")
         for (id, path) in history.credentials.sorted(by: { $0.key < $1.key }) {
             let values = oracle[id] ?? []
             let listed = try ExposureTests.exposure(history, id, principal: ["--grant", id])
-            #expect(listed == ExposureTests.expected(values, live: live),
-                    "seed \(seed) (VAULT_TEST_SEED=\(seed) replays it): credential \(id): vault exposure lists \(listed), the oracle opens \(ExposureTests.expected(values, live: live))")
+            #expect(
+                listed == ExposureTests.expected(values, live: live),
+                "seed \(seed) (VAULT_TEST_SEED=\(seed) replays it): credential \(id): vault exposure lists \(listed), the oracle opens \(ExposureTests.expected(values, live: live))"
+            )
             // vault checks the expiry first: a credential both revoked and expired says it expired.
             let state = ledger[id]?["state"] as? String ?? "nothing", byUse = try Self.stateByUse(history, path)
-            #expect(state == byUse || state == "revoked" && byUse == "expired",
-                    "seed \(seed): grant --list says \(state) of \(id), its file is \(byUse)")
+            #expect(
+                state == byUse || state == "revoked" && byUse == "expired",
+                "seed \(seed): grant --list says \(state) of \(id), its file is \(byUse)")
         }
         // The spelling: --credential with a grant id is the grant, not a credential file to unlock with.
         let someID = try #require(history.credentials.keys.sorted().first)
-        #expect(try ExposureTests.exposure(history, someID, principal: ["--credential", someID])
+        #expect(
+            try ExposureTests.exposure(history, someID, principal: ["--credential", someID])
                 == ExposureTests.exposure(history, someID, principal: ["--grant", someID]), "--credential ID is not --grant ID")
         let read = try #require(history.credentials.first { (ledger[$0.key]?["groups"] as? [String]) == ["ci"] })
-        #expect(oracle[read.key]?.contains("deploy:ci:secret:1") == true, "the oracle's ci credential opens no value of ci from before it was granted")
+        #expect(
+            oracle[read.key]?.contains("deploy:ci:secret:1") == true,
+            "the oracle's ci credential opens no value of ci from before it was granted")
     }
 
     /// `exposure check`: a live credential is no loss; a revoke of another group stays green; a revoke
@@ -95,8 +104,9 @@ import VaultTestSupport
         let afterRevoke = try Self.listed(history)
         #expect(afterRevoke[ci]?["state"] as? String == "revoked", "grant --list after the revoke: \(afterRevoke)")
         var red = try check()
-        #expect(red.status == 1 && red.stdoutText.split(separator: "\n").count == 2 && red.stdoutText.contains("credential \(ci)\tci\tdeploy"),
-                "after the revoke: \(red.status) \(red.stdoutText) \(red.stderr)")
+        #expect(
+            red.status == 1 && red.stdoutText.split(separator: "\n").count == 2 && red.stdoutText.contains("credential \(ci)\tci\tdeploy"),
+            "after the revoke: \(red.status) \(red.stdoutText) \(red.stderr)")
         try history.set("ci", "deploy", "ci", adding: false)
         try history.set("ci", "api", "bot", adding: false)
         try history.commit("ci rotated")
@@ -105,7 +115,9 @@ import VaultTestSupport
         let prod = try Self.grant(history, "prod", ["--group", "prod", "--expires", "1d"], now: 1_577_836_800)
         #expect(try Self.listed(history)[prod]?["state"] as? String == "expired")
         red = try check()
-        #expect(red.status == 1 && red.stdoutText.contains("credential \(prod)\tprod\tdb\tadmin"), "an expired credential: \(red.status) \(red.stdoutText)")
+        #expect(
+            red.status == 1 && red.stdoutText.contains("credential \(prod)\tprod\tdb\tadmin"),
+            "an expired credential: \(red.status) \(red.stdoutText)")
         try history.set("prod", "db", "admin", adding: false)
         try history.commit("db rotated under the key the expired credential holds")
         #expect(try check().status == 1, "a value rotated under the key an expired credential holds counted as rotated")
@@ -115,7 +127,9 @@ import VaultTestSupport
         try history.set("prod", "db", "admin", adding: false)
         try history.commit("prod revoked, db rotated")
         let green = try check()
-        #expect(green.status == 0 && green.stderr.contains("credential \(prod)"), "after the revoke and rotation: \(green.status) \(green.stderr)")
+        #expect(
+            green.status == 0 && green.stderr.contains("credential \(prod)"),
+            "after the revoke and rotation: \(green.status) \(green.stderr)")
     }
 
     /// Both sides of a merge granted; one side revoked: the merge keeps every record, the revocation wins.
@@ -135,7 +149,9 @@ import VaultTestSupport
         let main = try Self.grant(history, "main", ["--group", "prod", "--read-only"])
         try history.git(["merge", "-q", "--no-edit", "side"])
         let ledger = try Self.listed(history)
-        #expect(Set(ledger.keys) == [shared, side, main], "after the merge grant --list shows \(ledger.keys.sorted()), not \([shared, side, main].sorted())")
+        #expect(
+            Set(ledger.keys) == [shared, side, main],
+            "after the merge grant --list shows \(ledger.keys.sorted()), not \([shared, side, main].sorted())")
         #expect(ledger[shared]?["state"] as? String == "revoked", "the side's revocation was lost in the merge: \(ledger[shared] ?? [:])")
         #expect(ledger[side]?["state"] as? String == "live" && ledger[main]?["state"] as? String == "live")
     }
@@ -147,15 +163,18 @@ import VaultTestSupport
         try history.set("ci", "deploy", "ci", adding: true)
         try history.commit("items")
         let none = try s.vault(["grant", "--list"])
-        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.contains("records no credential"), "grant --list with no ledger: \(none.status) \(none.stderr)")
+        #expect(
+            none.status == 0 && none.stdout.isEmpty && none.stderr.contains("records no credential"),
+            "grant --list with no ledger: \(none.status) \(none.stderr)")
         #expect(try s.vault(["grant", "--list", "--json"]).stdoutText == "[]\n")
         let id = try Self.grant(history, "ci", ["--group", "ci"])
         let before = s.read(history.repo + "/team.vault")
         func refused(_ arguments: [String], _ status: Int32, _ words: String) throws {
             let result = try s.vault(arguments)
             let lines = result.stderr.split(separator: "\n")
-            #expect(result.status == status && lines.count == 2 && lines[0].contains(words) && lines[1].hasPrefix("vault: hint:"),
-                    "vault \(arguments): \(result.status) \(result.stderr)")
+            #expect(
+                result.status == status && lines.count == 2 && lines[0].contains(words) && lines[1].hasPrefix("vault: hint:"),
+                "vault \(arguments): \(result.status) \(result.stderr)")
         }
         try refused(["exposure", "--grant", "0123456789abcdef"], 44, "records no credential \"0123456789abcdef\"")
         try refused(["exposure", "--credential", "0123456789abcdef"], 44, "records no credential")

@@ -28,8 +28,10 @@ import VaultTestSupport
             repo = s.path("repo")
             try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
             s.environment["VAULT_PATH"] = repo + "/team.vault"
-            for (key, value) in ["GIT_AUTHOR_NAME": "owner", "GIT_AUTHOR_EMAIL": "owner@example.com",
-                                 "GIT_COMMITTER_NAME": "owner", "GIT_COMMITTER_EMAIL": "owner@example.com", "GIT_CONFIG_NOSYSTEM": "1"] {
+            for (key, value) in [
+                "GIT_AUTHOR_NAME": "owner", "GIT_AUTHOR_EMAIL": "owner@example.com",
+                "GIT_COMMITTER_NAME": "owner", "GIT_COMMITTER_EMAIL": "owner@example.com", "GIT_CONFIG_NOSYSTEM": "1"
+            ] {
                 s.environment[key] = value
             }
             try git(["init", "-q"])
@@ -69,8 +71,9 @@ import VaultTestSupport
         func set(_ group: String, _ service: String, _ account: String, adding: Bool, keepingNoRevision: Bool = false) throws {
             let item = "\(service):\(account)"
             let value = fresh(item, "secret")
-            try vault([adding ? "add" : "update", "-s", service, "-a", account, "--group", group] + (keepingNoRevision ? ["--keep", "0"] : []),
-                      stdin: value)
+            try vault(
+                [adding ? "add" : "update", "-s", service, "-a", account, "--group", group] + (keepingNoRevision ? ["--keep", "0"] : []),
+                stdin: value)
             items[item] = group
         }
 
@@ -104,11 +107,14 @@ import VaultTestSupport
 
         /// The independent reader's values per member and credential, over every version.
         func oracle() throws -> [String: Set<String>] {
-            let spec = try JSONSerialization.data(withJSONObject: ["versions": try versions(), "identities": members, "credentials": credentials])
+            let spec = try JSONSerialization.data(withJSONObject: [
+                "versions": try versions(), "identities": members, "credentials": credentials
+            ])
             try s.write("oracle.json", Array(spec))
             let python = Sandbox.packageRoot + "/.venv-tests/bin/python3"
-            let run = try s.run(FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3",
-                                [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/exposure-oracle.py", s.path("oracle.json")])
+            let run = try s.run(
+                FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3",
+                [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/exposure-oracle.py", s.path("oracle.json")])
             guard run.status == 0 else { throw SandboxError.setupFailed("the oracle: \(run.stderr)") }
             let found = try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [String: [String]] ?? [:]
             return found.mapValues(Set.init)
@@ -117,16 +123,21 @@ import VaultTestSupport
         /// The values the current file holds as an item's secret, notes or conflict version, by the reader.
         func liveValues() throws -> Set<String> {
             let python = Sandbox.packageRoot + "/.venv-tests/bin/python3"
-            let run = try s.run(FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3",
-                                [Sandbox.packageRoot + "/Tests/FormatReader/vault_v3.py", repo + "/team.vault", "--key-file", s.path("key"),
-                                 "--values", "--show-secrets"])
+            let run = try s.run(
+                FileManager.default.isExecutableFile(atPath: python) ? python : "/usr/bin/python3",
+                [
+                    Sandbox.packageRoot + "/Tests/FormatReader/vault_v3.py", repo + "/team.vault", "--key-file", s.path("key"),
+                    "--values", "--show-secrets"
+                ])
             guard run.status == 0 else { throw SandboxError.setupFailed("the reader: \(run.stderr)") }
             let values = try JSONSerialization.jsonObject(with: Data(run.stdout)) as? [[String: Any]] ?? []
-            return Set(values.compactMap { value -> String? in
-                guard let place = value["where"] as? String, place == "item" || place == "conflict",
-                      let hex = value["hex"] as? String else { return nil }
-                return String(decoding: bytes(hex: hex), as: UTF8.self)
-            })
+            return Set(
+                values.compactMap { value -> String? in
+                    guard let place = value["where"] as? String, place == "item" || place == "conflict",
+                        let hex = value["hex"] as? String
+                    else { return nil }
+                    return String(decoding: bytes(hex: hex), as: UTF8.self)
+                })
         }
     }
 
@@ -142,7 +153,10 @@ import VaultTestSupport
     /// `vault exposure --member NAME --json` (or another principal's options), as (item, field, state) counted:
     /// the field a secret (current, revision, conflict), notes or an otp seed.
     static func exposure(_ history: History, _ name: String, principal: [String]? = nil) throws -> [String: Int] {
-        let rows = try JSONSerialization.jsonObject(with: Data(try history.vault(["exposure"] + (principal ?? ["--member", name]) + ["--json"]).stdout)) as? [[String: Any]] ?? []
+        let rows =
+            try JSONSerialization.jsonObject(
+                with: Data(try history.vault(["exposure"] + (principal ?? ["--member", name]) + ["--json"]).stdout)) as? [[String: Any]]
+            ?? []
         var counts: [String: Int] = [:]
         for row in rows {
             let field = ["notes": "notes", "otp": "otp"][row["value"] as? String ?? ""] ?? "secret"
@@ -252,14 +266,19 @@ import VaultTestSupport
         let live = try history.liveValues()
         for (name, values) in oracle.sorted(by: { $0.key < $1.key }) {
             let listed = try Self.exposure(history, name)
-            #expect(listed == Self.expected(values, live: live),
-                    "seed \(seed) (VAULT_TEST_SEED=\(seed) replays it), \(steps) steps: member \(name): vault exposure lists \(listed), the oracle opens \(Self.expected(values, live: live))")
+            #expect(
+                listed == Self.expected(values, live: live),
+                "seed \(seed) (VAULT_TEST_SEED=\(seed) replays it), \(steps) steps: member \(name): vault exposure lists \(listed), the oracle opens \(Self.expected(values, live: live))"
+            )
         }
         // The scoped runner, added after them, opens the values written before it existed, in the file
         // and in commits alone (the secrets deploy held before the update that kept no revision).
-        #expect(oracle["runner"]?.contains { $0.hasPrefix("old:token:") } == true, "the oracle's runner opens no value from before it was added")
-        #expect(oracle["runner"]?.isSuperset(of: ["deploy:ci:secret:1", "deploy:ci:secret:3"]) == true,
-                "the oracle's runner opens no value that only a commit from before it was added holds")
+        #expect(
+            oracle["runner"]?.contains { $0.hasPrefix("old:token:") } == true, "the oracle's runner opens no value from before it was added"
+        )
+        #expect(
+            oracle["runner"]?.isSuperset(of: ["deploy:ci:secret:1", "deploy:ci:secret:3"]) == true,
+            "the oracle's runner opens no value that only a commit from before it was added holds")
     }
 
     /// `vault exposure check`: red after a removal, still red after rotating to a value the member
@@ -281,18 +300,22 @@ import VaultTestSupport
         try history.set("ci", "deploy", "ci", adding: false)
         try history.commit("deploy rotated while the runner is a member")
         let removal = try history.vault(["member", "remove", "runner"])
-        #expect(removal.stderr.contains("could open 2 live values") && removal.stderr.contains("'vault exposure --member runner' lists them"),
-                "member remove does not point at exposure: \(removal.stderr)")
+        #expect(
+            removal.stderr.contains("could open 2 live values") && removal.stderr.contains("'vault exposure --member runner' lists them"),
+            "member remove does not point at exposure: \(removal.stderr)")
         try history.commit("runner removed")
         var red = try check()
-        #expect(red.status == 1 && red.stdoutText.split(separator: "\n").count == 2, "after the removal: \(red.status) \(red.stdoutText) \(red.stderr)")
+        #expect(
+            red.status == 1 && red.stdoutText.split(separator: "\n").count == 2,
+            "after the removal: \(red.status) \(red.stdoutText) \(red.stderr)")
         // Rotating deploy back to its revision 1, which the runner saw, does not count.
         try history.vault(["update", "-s", "deploy", "-a", "ci", "--group", "ci", "--undo"])
         try history.set("ci", "api", "bot", adding: false)
         try history.commit("deploy back to an exposed value, api rotated")
         red = try check()
-        #expect(red.status == 1 && red.stdoutText.contains("deploy") && !red.stdoutText.contains("api"),
-                "a rotation to a value the runner saw: \(red.status) \(red.stdoutText)")
+        #expect(
+            red.status == 1 && red.stdoutText.contains("deploy") && !red.stdoutText.contains("api"),
+            "a rotation to a value the runner saw: \(red.status) \(red.stdoutText)")
         // Accepted, signed: green, and exposure says so.
         let snapshot = s.read(history.repo + "/team.vault")
         #expect(try s.vault(["exposure", "accept", "ci/deploy/ci"]).status == 2, "accept without --reason")
@@ -320,12 +343,16 @@ import VaultTestSupport
         try history.vault(["update", "-s", "deploy", "-a", "ci", "--group", "ci", "--undo"])
         try history.commit("deploy swapped with its revision 1, another value the runner saw")
         red = try check()
-        #expect(red.status == 1 && red.stdoutText.contains("deploy"), "an acceptance outlived a change of the item: \(red.status) \(red.stdoutText)")
+        #expect(
+            red.status == 1 && red.stdoutText.contains("deploy"),
+            "an acceptance outlived a change of the item: \(red.status) \(red.stdoutText)")
         // Rotated for real: green.
         try history.set("ci", "deploy", "ci", adding: false)
         try history.commit("deploy rotated")
         let green = try check()
-        #expect(green.status == 0 && green.stderr.contains("no live value exposed to \"runner\""), "after rotating: \(green.status) \(green.stderr)")
+        #expect(
+            green.status == 0 && green.stderr.contains("no live value exposed to \"runner\""),
+            "after rotating: \(green.status) \(green.stderr)")
     }
 
     /// A history rewritten to drop the commits that held a removed member hides it from the check
@@ -350,9 +377,13 @@ import VaultTestSupport
         try history.git(["reflog", "expire", "--expire=now", "--all"])
         try history.git(["gc", "-q", "--prune=now"])
         let here = try s.vault(["exposure", "check"])
-        #expect(here.status == 0 && here.stderr.contains("no member or credential has lost access"), "the rewritten repository: \(here.status) \(here.stderr)")
+        #expect(
+            here.status == 0 && here.stderr.contains("no member or credential has lost access"),
+            "the rewritten repository: \(here.status) \(here.stderr)")
         let there = try s.vault(["exposure", "check"], environment: ["VAULT_PATH": clone + "/team.vault"])
-        #expect(there.status == 1 && there.stdoutText.contains("runner\tci\tdeploy\tci"), "the clone that kept the commits: \(there.status) \(there.stdoutText) \(there.stderr)")
+        #expect(
+            there.status == 1 && there.stdoutText.contains("runner\tci\tdeploy\tci"),
+            "the clone that kept the commits: \(there.status) \(there.stdoutText) \(there.stderr)")
     }
 }
 
@@ -360,4 +391,3 @@ extension Array where Element == UInt8 {
     /// Standard base64, for the test's own bytes.
     var base64: String { Data(self).base64EncodedString() }
 }
-

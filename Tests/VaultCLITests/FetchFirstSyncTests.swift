@@ -19,16 +19,20 @@ import Testing
 
     /// The commits of `remote` whose team.vault, opened by `reader` (an identity and the pin, no
     /// memory of seen counters that matters: `--accept-rollback`), gives `secret` for service/account/group.
-    static func commitsRevealing(_ secret: String, service: String, account: String, group: String,
-                                 in remote: String, to reader: Person) throws -> [String] {
+    static func commitsRevealing(
+        _ secret: String, service: String, account: String, group: String,
+        in remote: String, to reader: Person
+    ) throws -> [String] {
         var revealing: [String] = []
         for commit in try commits(of: remote, via: reader) {
-            let blob = try reader.sandbox.run("/usr/bin/git", ["--git-dir", remote, "cat-file", "blob", "\(commit):team.vault"], environment: reader.env)
+            let blob = try reader.sandbox.run(
+                "/usr/bin/git", ["--git-dir", remote, "cat-file", "blob", "\(commit):team.vault"], environment: reader.env)
             guard blob.status == 0 else { continue }
             let path = "old-\(commit).vault"
             try reader.sandbox.write(path, blob.stdout, mode: 0o644)
-            let get = try reader.vault(["get", "-s", service, "-a", account, "--group", group, "--accept-rollback"],
-                                       adding: ["VAULT_PATH": reader.sandbox.path(path)])
+            let get = try reader.vault(
+                ["get", "-s", service, "-a", account, "--group", group, "--accept-rollback"],
+                adding: ["VAULT_PATH": reader.sandbox.path(path)])
             if get.status == 0 && get.stdoutText == secret { revealing.append(commit) }
         }
         return revealing
@@ -54,14 +58,17 @@ import Testing
         let (alice, bob) = (team.alice, team.bob)
         let carol = try TeamLogSyncTests.addCarol(team)
         try TeamLogSyncTests.cloneAndPin(carol, team)
-        Sync.expectStatus(try alice.vault(["member", "remove", "bob", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove bob")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "bob", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove bob")
         try Sync.sync(alice)
 
         try carol.mustVault(["update", "-s", "db", "-a", "admin", "--group", "prod", "-w", "prod-pass-by-carol"])
         if committedFirst { try carol.mustGit(["commit", "-q", "-m", "carol rotates db", "--", "team.vault"]) }
         let sync = try carol.vault(["sync"])
         Sync.expectStatus(sync, 0, "carol: vault sync after alice removed bob")
-        #expect(sync.stderr.contains("merged your changes into its file before committing"), "one line says the changes were merged first: \(sync.stderr)")
+        #expect(
+            sync.stderr.contains("merged your changes into its file before committing"),
+            "one line says the changes were merged first: \(sync.stderr)")
         try Sync.expectSettled(carol, team)
         try Sync.sync(alice)
         // carol's change, made on a file from before the removal, arrives: as the current version, or
@@ -71,7 +78,8 @@ import Testing
         #expect(seen.contains("prod-pass-by-carol"), "alice reads carol's change: \(seen)")
 
         let bobReader = try Self.readerWithIdentity(of: bob, trust: team.trust)
-        let revealing = try Self.commitsRevealing("prod-pass-by-carol", service: "db", account: "admin", group: "prod", in: team.remote, to: bobReader)
+        let revealing = try Self.commitsRevealing(
+            "prod-pass-by-carol", service: "db", account: "admin", group: "prod", in: team.remote, to: bobReader)
         #expect(revealing.isEmpty, "bob, removed, reads carol's new secret in the remote's commits \(revealing)")
     }
 
@@ -101,7 +109,8 @@ import Testing
         try bob.mustGit(["remote", "set-url", "origin", bob.sandbox.path("nowhere.git")])
         let offline = try bob.vault(["sync"])
         Sync.expectStatus(offline, 1, "bob: vault sync with the remote unreachable")
-        #expect(offline.stderr.contains("committed here, nothing was pushed"), "the refusal says what became of the change: \(offline.stderr)")
+        #expect(
+            offline.stderr.contains("committed here, nothing was pushed"), "the refusal says what became of the change: \(offline.stderr)")
         #expect(try bob.git(["status", "--porcelain", "--", "team.vault"]).stdoutText == "", "the change was not committed")
         #expect(try team.remoteHead() == remoteBefore, "an offline sync pushed")
         try bob.mustGit(["remote", "set-url", "origin", url])

@@ -22,7 +22,7 @@ import Testing
                     #expect(parsed.body.allSatisfy { $0.lowerBound >= 0 && $0.upperBound <= buffer.count })
                 }
             }
-        },
+        }
     ]
 
     @Test(arguments: parsers.keys.sorted())

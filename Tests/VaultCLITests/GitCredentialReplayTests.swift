@@ -9,7 +9,8 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
         try sandbox.linkHelpers()
-        let planted = "tok-1\nprotocol=http\nhost=evil.example\nusername=root\npath=steal\nurl=http://root@evil.example/\n"
+        let planted =
+            "tok-1\nprotocol=http\nhost=evil.example\nusername=root\npath=steal\nurl=http://root@evil.example/\n"
             + "password=tok-evil\ncapability[]=authtype\noauth_refresh_token=refresh-1\nfuture_attribute=kept-1\n"
         let add = try sandbox.vault(["add", "-s", "git:https://example.com", "-a", "alice"], stdin: Array(planted.utf8))
         #expect(add.status == 0, "\(add.stderr)")
@@ -23,7 +24,8 @@ import Testing
         // Every other attribute kept in the secret comes back, unknown ones included (docs/INTEGRATIONS.md).
         let get = try sandbox.vault(["git-credential", "get"], stdin: Array("protocol=https\nhost=example.com\n\n".utf8))
         #expect(get.status == 0, "\(get.stderr)")
-        #expect(get.stdoutText == "protocol=https\nhost=example.com\nusername=alice\npassword=tok-1\n"
+        #expect(
+            get.stdoutText == "protocol=https\nhost=example.com\nusername=alice\npassword=tok-1\n"
                 + "oauth_refresh_token=refresh-1\nfuture_attribute=kept-1\n", "\(get.stdoutText)")
     }
 }

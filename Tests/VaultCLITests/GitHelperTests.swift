@@ -11,8 +11,9 @@ import Testing
         try sandbox.initWithKeyFile()
         try sandbox.linkHelpers()
 
-        let approve = try sandbox.shell("\(git) credential approve",
-                                        stdin: "protocol=https\nhost=example.com\nusername=alice\npassword=tok-1\n\n")
+        let approve = try sandbox.shell(
+            "\(git) credential approve",
+            stdin: "protocol=https\nhost=example.com\nusername=alice\npassword=tok-1\n\n")
         #expect(approve.status == 0, "\(approve.stderr)")
         #expect(try sandbox.vault(["get", "-s", "git:https://example.com", "-a", "alice"]).stdoutText == "tok-1")
 
@@ -21,8 +22,10 @@ import Testing
         #expect(fill.stdoutText == "protocol=https\nhost=example.com\nusername=alice\npassword=tok-1\n")
 
         // Another user, host or protocol misses: git falls back to its prompt, which is off here.
-        for request in ["protocol=https\nhost=example.com\nusername=bob\n\n", "protocol=https\nhost=example.org\n\n",
-                        "protocol=http\nhost=example.com\n\n"] {
+        for request in [
+            "protocol=https\nhost=example.com\nusername=bob\n\n", "protocol=https\nhost=example.org\n\n",
+            "protocol=http\nhost=example.com\n\n"
+        ] {
             let miss = try sandbox.shell("\(git) credential fill", stdin: request)
             #expect(miss.status != 0)
             #expect(miss.stdout.isEmpty)
@@ -31,8 +34,9 @@ import Testing
 
         // With credential.useHttpPath git sends the path, and vault keeps a credential per repository.
         let pathGit = "\(git) -c credential.useHttpPath=true"
-        let approvePath = try sandbox.shell("\(pathGit) credential approve",
-                                            stdin: "url=https://carol@example.com/org/repo.git\npassword=tok-repo\n\n")
+        let approvePath = try sandbox.shell(
+            "\(pathGit) credential approve",
+            stdin: "url=https://carol@example.com/org/repo.git\npassword=tok-repo\n\n")
         #expect(approvePath.status == 0, "\(approvePath.stderr)")
         #expect(try sandbox.vault(["get", "-s", "git:https://example.com/org/repo.git", "-a", "carol"]).stdoutText == "tok-repo")
         let fillPath = try sandbox.shell("\(pathGit) credential fill", stdin: "url=https://example.com/org/repo.git\n\n")
@@ -49,12 +53,15 @@ import Testing
         try sandbox.initWithKeyFile()
         try sandbox.linkHelpers()
         let groupGit = #"git -c credential.helper="vault --group ci""#
-        let approve = try sandbox.shell("\(groupGit) credential approve",
-                                        stdin: "protocol=https\nhost=ci.example\nusername=bot\npassword=ci-tok\n\n")
+        let approve = try sandbox.shell(
+            "\(groupGit) credential approve",
+            stdin: "protocol=https\nhost=ci.example\nusername=bot\npassword=ci-tok\n\n")
         #expect(approve.status == 0, "\(approve.stderr)")
         #expect(try sandbox.vault(["get", "--group", "ci", "-s", "git:https://ci.example", "-a", "bot"]).stdoutText == "ci-tok")
         #expect(try sandbox.shell("\(git) credential fill", stdin: "protocol=https\nhost=ci.example\n\n").stdout.isEmpty)
-        #expect(try sandbox.shell("\(groupGit) credential fill", stdin: "protocol=https\nhost=ci.example\n\n").stdoutText.contains("password=ci-tok"))
+        #expect(
+            try sandbox.shell("\(groupGit) credential fill", stdin: "protocol=https\nhost=ci.example\n\n").stdoutText.contains(
+                "password=ci-tok"))
     }
 
     /// The helper takes vault's unlock options from git's config, or the environment git passes on.
@@ -65,12 +72,15 @@ import Testing
         #expect(try sandbox.vault(["passwd", "--passphrase-file", sandbox.path("pass"), "--add-key-file", sandbox.path("key")]).status == 0)
         try sandbox.linkHelpers()
         let withPassphrase = #"git -c credential.helper="vault --passphrase-file $HOME/pass""#
-        let approve = try sandbox.shell("\(withPassphrase) credential approve",
-                                        stdin: "protocol=https\nhost=example.com\nusername=alice\npassword=tok-1\n\n")
+        let approve = try sandbox.shell(
+            "\(withPassphrase) credential approve",
+            stdin: "protocol=https\nhost=example.com\nusername=alice\npassword=tok-1\n\n")
         #expect(approve.status == 0, "\(approve.stderr)")
         #expect(try sandbox.shell("\(git) credential fill", stdin: "protocol=https\nhost=example.com\n\n").stdout.isEmpty)
-        for unlock in [#"git -c credential.helper="vault --key-file $HOME/key""#, "VAULT_KEY_FILE=$HOME/key \(git)",
-                       "VAULT_PASSPHRASE_FILE=$HOME/pass \(git)"] {
+        for unlock in [
+            #"git -c credential.helper="vault --key-file $HOME/key""#, "VAULT_KEY_FILE=$HOME/key \(git)",
+            "VAULT_PASSPHRASE_FILE=$HOME/pass \(git)"
+        ] {
             let fill = try sandbox.shell("\(unlock) credential fill", stdin: "protocol=https\nhost=example.com\n\n")
             #expect(fill.stdoutText.hasSuffix("username=alice\npassword=tok-1\n"), "\(unlock): \(fill.stderr)")
         }
@@ -98,7 +108,8 @@ import Testing
 
         let fill = try sandbox.shell("\(git) credential fill", stdin: "protocol=https\nhost=ci.example\n\n")
         #expect(fill.stdoutText.hasSuffix("username=bot\npassword=ci-tok\n"), "\(fill.stderr)")
-        let approve = try sandbox.shell("git-credential-vault store", stdin: "protocol=https\nhost=ci.example\nusername=bot\npassword=ci-tok\n\n")
+        let approve = try sandbox.shell(
+            "git-credential-vault store", stdin: "protocol=https\nhost=ci.example\nusername=bot\npassword=ci-tok\n\n")
         #expect(approve.status == 0, "\(approve.stderr)")
         let docker = try sandbox.shell("docker-credential-vault get", stdin: "registry.example")
         #expect(docker.stdoutText == #"{"ServerURL":"registry.example","Username":"robot","Secret":"reg-tok"}"# + "\n", "\(docker.stderr)")
@@ -107,7 +118,8 @@ import Testing
         #expect(otherGroup.status == 30)
         #expect(otherGroup.stdout.isEmpty)
         #expect(!otherGroup.stderr.contains("desk-tok"))
-        let change = try sandbox.shell("git-credential-vault store", stdin: "protocol=https\nhost=ci.example\nusername=bot\npassword=new-tok\n\n")
+        let change = try sandbox.shell(
+            "git-credential-vault store", stdin: "protocol=https\nhost=ci.example\nusername=bot\npassword=new-tok\n\n")
         #expect(change.status == 30, "\(change.stderr)")
         #expect(change.stderr.split(separator: "\n").count == 1)
     }
@@ -121,45 +133,46 @@ import Testing
         try sandbox.linkHelpers()
         try sandbox.write("server.py", Array(GitHTTPServer.script.utf8))
         let script = #"""
-        set -u
-        export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
-        git init -q -b main work && echo hello > work/README && git -C work add README && git -C work commit -qm first
-        git clone -q --bare work repos/project.git
-        /usr/bin/python3 server.py "$PWD/repos" robot right-token port 2>server.log &
-        server=$!
-        trap 'kill $server 2>/dev/null' EXIT
-        for _ in $(seq 1 100); do [ -s port ] && break; sleep 0.1; done
-        port=$(cat port)
-        url="http://127.0.0.1:$port/project.git"
-        git="timeout 60 git -c credential.helper=vault"
+            set -u
+            export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
+            git init -q -b main work && echo hello > work/README && git -C work add README && git -C work commit -qm first
+            git clone -q --bare work repos/project.git
+            /usr/bin/python3 server.py "$PWD/repos" robot right-token port 2>server.log &
+            server=$!
+            trap 'kill $server 2>/dev/null' EXIT
+            for _ in $(seq 1 100); do [ -s port ] && break; sleep 0.1; done
+            port=$(cat port)
+            url="http://127.0.0.1:$port/project.git"
+            git="timeout 60 git -c credential.helper=vault"
 
-        printf %s wrong-token | vault add -s "git:http://127.0.0.1:$port" -a robot
-        $git clone -q "$url" refused 2>/dev/null; echo "clone-with-wrong-token $?"
-        vault get -s "git:http://127.0.0.1:$port" -a robot >/dev/null 2>&1; echo "wrong-token-after-reject $?"
+            printf %s wrong-token | vault add -s "git:http://127.0.0.1:$port" -a robot
+            $git clone -q "$url" refused 2>/dev/null; echo "clone-with-wrong-token $?"
+            vault get -s "git:http://127.0.0.1:$port" -a robot >/dev/null 2>&1; echo "wrong-token-after-reject $?"
 
-        printf %s right-token | vault add -s "git:http://127.0.0.1:$port" -a robot
-        $git clone -q "$url" clone 2>clone.err; echo "clone-with-token $?"
-        cat clone/README
-        $git -C clone fetch -q 2>fetch.err; echo "fetch-with-token $?"
+            printf %s right-token | vault add -s "git:http://127.0.0.1:$port" -a robot
+            $git clone -q "$url" clone 2>clone.err; echo "clone-with-token $?"
+            cat clone/README
+            $git -C clone fetch -q 2>fetch.err; echo "fetch-with-token $?"
 
-        vault delete -s "git:http://127.0.0.1:$port" -a robot 2>/dev/null
-        $git -C clone fetch -q 2>fetch-after.err; echo "fetch-after-delete $?"
-        grep -c 'terminal prompts disabled' fetch-after.err
-        cat clone.err fetch.err server.log >&2
-        """#
+            vault delete -s "git:http://127.0.0.1:$port" -a robot 2>/dev/null
+            $git -C clone fetch -q 2>fetch-after.err; echo "fetch-after-delete $?"
+            grep -c 'terminal prompts disabled' fetch-after.err
+            cat clone.err fetch.err server.log >&2
+            """#
         let result = try sandbox.shell(script)
         #expect(result.status == 0, "\(result.stderr)")
         // git rejects the token the server refused, which erases it from vault (exit 44 afterwards).
-        #expect(result.stdoutText == """
-            clone-with-wrong-token 128
-            wrong-token-after-reject 44
-            clone-with-token 0
-            hello
-            fetch-with-token 0
-            fetch-after-delete 128
-            1
+        #expect(
+            result.stdoutText == """
+                clone-with-wrong-token 128
+                wrong-token-after-reject 44
+                clone-with-token 0
+                hello
+                fetch-with-token 0
+                fetch-after-delete 128
+                1
 
-            """, "\(result.stderr)")
+                """, "\(result.stderr)")
     }
 
     /// Locked, no terminal: the helper answers at once with nothing on stdout
@@ -169,22 +182,23 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
         try sandbox.linkHelpers()
-        let store = try sandbox.shell("git-credential-vault store",
-                                      stdin: "protocol=https\nhost=example.com\nusername=alice\npassword=very-secret-token\n\n")
+        let store = try sandbox.shell(
+            "git-credential-vault store",
+            stdin: "protocol=https\nhost=example.com\nusername=alice\npassword=very-secret-token\n\n")
         #expect(store.status == 0, "\(store.stderr)")
         sandbox.environment["VAULT_KEY_FILE"] = nil
 
         // The writer holds the pipe open until the helper has answered (60 s at
         // most, so a helper that waits for end of input fails instead of hanging).
         let script = #"""
-        ( printf 'protocol=https\nhost=example.com\n\n'
-          n=0; until [ -e answered ] || [ "$n" -ge 1200 ]; do n=$((n + 1)); sleep 0.05; done
-          [ -e answered ] || echo "the helper waited for the end of its input" >&2 ) | {
-            timeout 120 git-credential-vault get >out 2>err
-            echo "status $?"
-            touch answered
-        }
-        """#
+            ( printf 'protocol=https\nhost=example.com\n\n'
+              n=0; until [ -e answered ] || [ "$n" -ge 1200 ]; do n=$((n + 1)); sleep 0.05; done
+              [ -e answered ] || echo "the helper waited for the end of its input" >&2 ) | {
+                timeout 120 git-credential-vault get >out 2>err
+                echo "status $?"
+                touch answered
+            }
+            """#
         let result = try sandbox.shell(script)
         #expect(result.stdoutText == "status 36\n", "\(result.stdoutText) \(result.stderr)")
         #expect(!result.stderr.contains("waited for the end of its input"), "\(result.stderr)")

@@ -8,13 +8,16 @@ import Testing
     static func noisyGit(in sandbox: Sandbox) throws -> [String: String] {
         let bin = sandbox.path("noisy-bin")
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
-        try sandbox.write("noisy-bin/git", Array("""
-            #!/bin/sh
-            printf '%s\\n' "${LC_ALL-unset}" >> "$HOME/git-locales"
-            head -c 1048576 /dev/zero | tr '\\0' 'w' >&2
-            exec /usr/bin/git "$@"
+        try sandbox.write(
+            "noisy-bin/git",
+            Array(
+                """
+                #!/bin/sh
+                printf '%s\\n' "${LC_ALL-unset}" >> "$HOME/git-locales"
+                head -c 1048576 /dev/zero | tr '\\0' 'w' >&2
+                exec /usr/bin/git "$@"
 
-            """.utf8), mode: 0o755)
+                """.utf8), mode: 0o755)
         return ["PATH": bin + ":" + (sandbox.environment["PATH"] ?? "/usr/bin:/bin"), "LC_ALL": "de_DE.UTF-8", "LANG": "de_DE.UTF-8"]
     }
 

@@ -8,7 +8,7 @@ import Testing
     /// Each character, with how JSON must write it.
     static let hostile: [(character: String, json: String)] = [
         ("\u{1b}[31m", "\\u001b"), ("\u{9b}2J", "\\u009b"), ("\u{7f}", "\\u007f"), ("\u{202e}", "\\u202e"),
-        ("\u{2066}", "\\u2066"), ("\u{200b}", "\\u200b"), ("\u{feff}", "\\ufeff"), ("\u{2028}", "\\u2028"),
+        ("\u{2066}", "\\u2066"), ("\u{200b}", "\\u200b"), ("\u{feff}", "\\ufeff"), ("\u{2028}", "\\u2028")
     ]
 
     /// A printing command: its arguments (NAME stands for the hostile service name) and whether it prints JSON.
@@ -29,7 +29,7 @@ import Testing
         Printer(arguments: ["get", "-s", "NAME", "-a", "nobody"]),
         Printer(arguments: ["add", "-s", "NAME", "-a", "bob", "-w", "again"]),
         Printer(arguments: ["scan", "--json", "."], json: true),
-        Printer(arguments: ["scan", "."]),
+        Printer(arguments: ["scan", "."])
     ]
 
     static let cases: [(Printer, Int)] = printers.flatMap { printer in hostile.indices.map { (printer, $0) } }
@@ -52,7 +52,8 @@ import Testing
         // Each command prints a hostile name: the item's, the trashed one's, the imported one's or the leaking file's.
         #expect(["svc", "gone", "imported", "leak"].contains { output.contains($0) }, "\(printer) printed none of the names: \(output)")
         let raw = Array(character.unicodeScalars).first!
-        #expect(!output.unicodeScalars.contains(raw), "\(printer) printed U+\(String(raw.value, radix: 16)) raw: \(output.debugDescription)")
+        #expect(
+            !output.unicodeScalars.contains(raw), "\(printer) printed U+\(String(raw.value, radix: 16)) raw: \(output.debugDescription)")
         if printer.json {
             #expect(result.stdoutText.contains(jsonEscape), "\(printer): \(result.stdoutText)")
         } else {

@@ -14,7 +14,7 @@ import Testing
     /// The ways bob undoes alice's removal of carol by hand, in one linear commit.
     static let undoings: [String: [[String]]] = [
         "revert": [["revert", "--no-edit", "HEAD"]],
-        "old file checked out": [["checkout", "HEAD~1", "--", "team.vault"], ["commit", "-q", "-m", "bob's file"]],
+        "old file checked out": [["checkout", "HEAD~1", "--", "team.vault"], ["commit", "-q", "-m", "bob's file"]]
     ]
 
     @Test(arguments: ["revert", "old file checked out"]) func aLinearCommitThatDropsARemovalIsRefusedAndRepaired(undoing: String) throws {
@@ -27,7 +27,8 @@ import Testing
         try TeamLogSyncTests.cloneAndPin(dave, team)
         try Sync.expectSecret(dave, "github", "alice", "gh-1")
 
-        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
         try Sync.sync(alice)
         try bob.mustGit(["pull", "-q", "--ff-only"])
         for step in try #require(Self.undoings[undoing]) { try bob.mustGit(step) }
@@ -36,7 +37,9 @@ import Testing
         let remoteBefore = try team.remoteHead()
         let sync = try bob.vault(["sync"])
         Sync.expectStatus(sync, 49, "bob: vault sync of a commit that drops alice's removal (\(undoing))")
-        #expect(sync.stderr.contains("drops team log entries") && sync.stderr.contains(badCommit), "the refusal names the commit: \(sync.stderr)")
+        #expect(
+            sync.stderr.contains("drops team log entries") && sync.stderr.contains(badCommit),
+            "the refusal names the commit: \(sync.stderr)")
         #expect(try team.remoteHead() == remoteBefore, "bob's refused sync pushed")
         let write = try bob.vault(["add", "-s", "on-top", "-a", "bob", "-w", "on-top"])
         Sync.expectStatus(write, 49, "bob: a change on a commit that drops alice's removal (\(undoing))")
@@ -48,14 +51,17 @@ import Testing
         Sync.expectStatus(daveSync, 49, "dave: vault sync onto the remote's rolled-back head")
         #expect(daveSync.stderr.contains("only the vault's owner repairs it"), "dave's refusal names the owner: \(daveSync.stderr)")
         try dave.mustGit(["pull", "-q", "--ff-only"])
-        Sync.expectStatus(try dave.vault(["add", "-s", "dave-new", "-a", "dave", "-w", "written-by-dave"]), 49, "dave: a change on the rolled-back head")
+        Sync.expectStatus(
+            try dave.vault(["add", "-s", "dave-new", "-a", "dave", "-w", "written-by-dave"]), 49, "dave: a change on the rolled-back head")
         try TeamLogSyncTests.cloneAndPin(carol, team)
         Sync.expectStatus(try Sync.get(carol, "dave-new", "dave"), 44, "carol reads no secret dave wrote after her removal")
 
         // alice, the owner, repairs the remote's branch and keeps working.
         let repair = try alice.vault(["sync"])
         Sync.expectStatus(repair, 0, "alice: vault sync repairing the remote's branch")
-        #expect(repair.stderr.contains("repaired") && !repair.stderr.contains(", merged, pushed"), "alice's sync says what it repaired: \(repair.stderr)")
+        #expect(
+            repair.stderr.contains("repaired") && !repair.stderr.contains(", merged, pushed"),
+            "alice's sync says what it repaired: \(repair.stderr)")
         try Sync.expectSettled(alice, team)
         Sync.expectStatus(try alice.vault(["list"]), 0, "alice: vault list after the repair")
         #expect(try TeamLogSyncTests.members(alice)["carol"] == nil, "carol is back after the repair")
@@ -73,7 +79,8 @@ import Testing
         Sync.expectStatus(try Sync.get(carol, "dave-new", "dave"), 51, "carol, removed, opening the repaired head")
         let carolReader = try FetchFirstSyncTests.readerWithIdentity(of: carol, trust: team.trust)
         for (service, account, secret) in [("dave-new", "dave", "written-by-dave"), ("after-repair", "alice", "after-repair-1")] {
-            let revealing = try FetchFirstSyncTests.commitsRevealing(secret, service: service, account: account, group: "default", in: team.remote, to: carolReader)
+            let revealing = try FetchFirstSyncTests.commitsRevealing(
+                secret, service: service, account: account, group: "default", in: team.remote, to: carolReader)
             #expect(revealing.isEmpty, "carol, removed, reads \(service) in the remote's commits \(revealing)")
         }
     }
@@ -88,18 +95,23 @@ import Testing
         let alice = team.alice
         _ = try TeamLogSyncTests.addCarol(team)
         try Sync.sync(alice)
-        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
         try Sync.sync(alice)
         for step in try #require(Self.undoings[undoing]) { try alice.mustGit(step) }
         let badCommit = String(try alice.head().prefix(7))
 
         let write = try alice.vault(["add", "-s", "on-top", "-a", "alice", "-w", "on-top"])
         Sync.expectStatus(write, 49, "alice: a change on her own undoing of the removal (\(undoing))")
-        #expect(write.stderr.contains("drops team log entries") && write.stderr.contains(badCommit) && write.stderr.contains("git reset --hard \(badCommit)^"),
-                "the refusal names the commit and how to drop it: \(write.stderr)")
+        #expect(
+            write.stderr.contains("drops team log entries") && write.stderr.contains(badCommit)
+                && write.stderr.contains("git reset --hard \(badCommit)^"),
+            "the refusal names the commit and how to drop it: \(write.stderr)")
         let read = try alice.vault(["list"])
         Sync.expectStatus(read, 49, "alice: a read of her own undoing of the removal (\(undoing))")
-        #expect(read.stderr.contains("drops team log entries") && read.stderr.contains(badCommit), "the read's refusal names the commit: \(read.stderr)")
+        #expect(
+            read.stderr.contains("drops team log entries") && read.stderr.contains(badCommit),
+            "the read's refusal names the commit: \(read.stderr)")
         try alice.mustGit(["reset", "-q", "--hard", badCommit + "^"])
         try alice.mustVault(["add", "-s", "on-top", "-a", "alice", "-w", "on-top"])
         #expect(try TeamLogSyncTests.members(alice)["carol"] == nil, "carol is back")
@@ -112,7 +124,8 @@ import Testing
         let (alice, bob) = (team.alice, team.bob)
         _ = try TeamLogSyncTests.addCarol(team)
         try Sync.sync(alice)
-        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
         try Sync.sync(alice)
         try bob.mustGit(["pull", "-q", "--ff-only"])
         for step in try #require(Self.undoings["revert"]) { try bob.mustGit(step) }
@@ -185,7 +198,8 @@ import Testing
         desktop.env["VAULT_PASSPHRASE_FILE"] = desktop.sandbox.path("pass")
         try desktop.clone(team.remote)
         Sync.expectStatus(try desktop.vault(["sync", "--setup"]), 0, "alice's desktop: vault sync --setup")
-        Sync.expectStatus(try team.alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "laptop: vault member remove carol")
+        Sync.expectStatus(
+            try team.alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "laptop: vault member remove carol")
         try Sync.sync(team.alice)
         return (team, desktop)
     }
@@ -195,7 +209,9 @@ import Testing
     static func expectDesktopRepairs(_ team: Sync.Team, _ desktop: Person, _ rolledBack: String, _ context: String) throws {
         let repair = try desktop.vault(["sync"])
         Sync.expectStatus(repair, 0, "desktop: vault sync \(context)")
-        #expect(repair.stderr.contains("repaired") && repair.stderr.contains(rolledBack), "the desktop's sync says what it repaired: \(repair.stderr)")
+        #expect(
+            repair.stderr.contains("repaired") && repair.stderr.contains(rolledBack),
+            "the desktop's sync says what it repaired: \(repair.stderr)")
         try Sync.expectSettled(desktop, team)
         #expect(try TeamLogSyncTests.members(desktop)["carol"] == nil, "carol is back after the repair")
         try desktop.mustVault(["add", "-s", "after-repair", "-a", "alice", "-w", "after-repair-1"])

@@ -23,8 +23,9 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: squatted) }
 
         func victim(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> RunResult {
-            try sandbox.run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", Sandbox.vaultBinary] + arguments,
-                            stdin: Array(stdin.utf8), environment: environment)
+            try sandbox.run(
+                "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", Sandbox.vaultBinary] + arguments,
+                stdin: Array(stdin.utf8), environment: environment)
         }
         let created = try victim(["init", "--key-file", sandbox.path("key")])
         #expect(created.status == 0, "\(created.stderr)")
@@ -94,9 +95,10 @@ import Glibc
         let alice = try AgeIdentity.generate().recipient.description
         let added = try sandbox.vault(["member", "add", "alice", alice])
         #expect(added.status == 0, "\(added.stderr)")
-        let owner = Vault(location: VaultLocation(path: sandbox.vaultPath),
-                          keys: .credential(.keyFile(try KeyFile.read(path: sandbox.path("key")))),
-                          host: HostContext.live(environment: sandbox.environment))
+        let owner = Vault(
+            location: VaultLocation(path: sandbox.vaultPath),
+            keys: .credential(.keyFile(try KeyFile.read(path: sandbox.path("key")))),
+            host: HostContext.live(environment: sandbox.environment))
         try owner.transaction { vault in
             vault.file.members[0].rosterPart[vault.file.members[0].rosterPart.count - 1] ^= 1
         }

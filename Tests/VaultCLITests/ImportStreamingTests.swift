@@ -20,9 +20,11 @@ import Testing
 
     /// The peak resident memory (ru_maxrss) of `vault import --from FORMAT FILE --dry-run`, in bytes.
     static func peakOfImport(_ sandbox: Sandbox, _ file: String, _ format: [String] = ["bitwarden-json"]) throws -> Int {
-        let measure = "import resource, subprocess, sys; status = subprocess.run(sys.argv[1:]).returncode; "
+        let measure =
+            "import resource, subprocess, sys; status = subprocess.run(sys.argv[1:]).returncode; "
             + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024); sys.exit(status)"
-        let run = try sandbox.run("/usr/bin/python3", ["-c", measure, Sandbox.vaultBinary, "import", "--from"] + format + [file, "--dry-run"])
+        let run = try sandbox.run(
+            "/usr/bin/python3", ["-c", measure, Sandbox.vaultBinary, "import", "--from"] + format + [file, "--dry-run"])
         #expect(run.status == 0, "\(run.stderr)")
         return Int(run.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? Int.max
     }

@@ -61,8 +61,11 @@ import Testing
         for group in ["ci", "prod"] { #expect(try vault(["group", "create", group]).status == 0) }
         #expect(try vault(["add", "-s", "npm", "-a", "publish", "--group", "ci"], stdin: "one").status == 0)
         for copy in ["base.vault", "theirs.vault"] { try s.write(copy, s.read(s.vaultPath)!) }
-        #expect(try vault(["--vault", s.path("theirs.vault"), "rename", "ci/npm/publish", "--to-group", "prod"],
-                          ["XDG_STATE_HOME": s.path("state-theirs")]).status == 0)
+        #expect(
+            try vault(
+                ["--vault", s.path("theirs.vault"), "rename", "ci/npm/publish", "--to-group", "prod"],
+                ["XDG_STATE_HOME": s.path("state-theirs")]
+            ).status == 0)
         #expect(try vault(["update", "ci/npm/publish"], stdin: "two").status == 0)
         #expect(try vault(["merge-driver", s.path("base.vault"), s.vaultPath, s.path("theirs.vault"), "default.vault"]).status == 0)
         #expect(try vault(["get", "ci/npm/publish", "--conflict", "1"]).stdoutText == "one")
@@ -86,22 +89,27 @@ import Testing
         #expect(try s.vault(["revoke", "--group", "ci"], environment: owner).status == 0)
         #expect(try s.vault(["member", "remove", "runner"], environment: owner).status == 0)
         let wrong = [
-            Principal(name: "wrong passphrase", vault: ["VAULT_PASSPHRASE_FILE": s.path("wrong")],
-                      reader: ["--passphrase-file", s.path("wrong")]),
-            Principal(name: "stranger", vault: ["VAULT_IDENTITY": s.path("stranger.id"), "VAULT_TRUST": trust],
-                      reader: ["--identity", s.path("stranger.id"), "--trust", trust]),
-            Principal(name: "revoked credential", vault: ["VAULT_CREDENTIAL": s.path("ci.cred")],
-                      reader: ["--credential", s.path("ci.cred")]),
-            Principal(name: "removed member", vault: ["VAULT_IDENTITY": s.path("runner.id"), "VAULT_TRUST": trust],
-                      reader: ["--identity", s.path("runner.id"), "--trust", trust]),
+            Principal(
+                name: "wrong passphrase", vault: ["VAULT_PASSPHRASE_FILE": s.path("wrong")],
+                reader: ["--passphrase-file", s.path("wrong")]),
+            Principal(
+                name: "stranger", vault: ["VAULT_IDENTITY": s.path("stranger.id"), "VAULT_TRUST": trust],
+                reader: ["--identity", s.path("stranger.id"), "--trust", trust]),
+            Principal(
+                name: "revoked credential", vault: ["VAULT_CREDENTIAL": s.path("ci.cred")],
+                reader: ["--credential", s.path("ci.cred")]),
+            Principal(
+                name: "removed member", vault: ["VAULT_IDENTITY": s.path("runner.id"), "VAULT_TRUST": trust],
+                reader: ["--identity", s.path("runner.id"), "--trust", trust])
         ]
         for principal in wrong {
             let refused = try s.vault(["list", "--json"], environment: principal.vault)
             #expect(refused.status == 51, "\(principal.name): vault exits \(refused.status): \(refused.stderr)")
             let read = try runReader(s, principal.reader)
             #expect(read.status == 3, "\(principal.name): the reader exits \(read.status): \(read.stderr)")
-            #expect((read.object["items"] as? [Any])?.isEmpty == true && (read.object["trash"] as? [Any])?.isEmpty == true,
-                    "\(principal.name) opened something")
+            #expect(
+                (read.object["items"] as? [Any])?.isEmpty == true && (read.object["trash"] as? [Any])?.isEmpty == true,
+                "\(principal.name) opened something")
         }
         // The revoked credential's keys are tried on its group's records, and AES-GCM refuses each.
         let revoked = try runReader(s, ["--credential", s.path("ci.cred")])
@@ -138,16 +146,20 @@ import Testing
         try must(["delete", "-s", "old", "-a", "token", "--group", "ci"])
         try must(["add", "-s", "aws", "-a", "root", "--group", "prod"], stdin: "aws-root")
         try must(["add", "-s", "cron", "-a", "job", "--group", "prod", "--class", "after-first-unlock"], stdin: "cron")
-        try must(["import", "--from", "bitwarden-json", Sandbox.packageRoot + "/Tests/VaultCLITests/Fixtures/Import/bitwarden.json",
-                  "--folders-as-groups"])
+        try must([
+            "import", "--from", "bitwarden-json", Sandbox.packageRoot + "/Tests/VaultCLITests/Fixtures/Import/bitwarden.json",
+            "--folders-as-groups"
+        ])
         // Two sides of a merge: aws/root changed on both (its other version in the same pair), and
         // npm/publish moved to prod by theirs and changed by ours (its other version sealed as prod's).
         for copy in ["base.vault", "theirs.vault"] { try s.write(copy, s.read(s.vaultPath)!) }
         let theirs = owner.merging(["XDG_STATE_HOME": s.path("state-theirs")]) { $1 }
-        try must(["--vault", s.path("theirs.vault"), "update", "-s", "aws", "-a", "root", "--group", "prod"],
-                 stdin: "aws-theirs", environment: theirs)
-        try must(["--vault", s.path("theirs.vault"), "rename", "-s", "npm", "-a", "publish", "--group", "ci", "--to-group", "prod"],
-                 environment: theirs)
+        try must(
+            ["--vault", s.path("theirs.vault"), "update", "-s", "aws", "-a", "root", "--group", "prod"],
+            stdin: "aws-theirs", environment: theirs)
+        try must(
+            ["--vault", s.path("theirs.vault"), "rename", "-s", "npm", "-a", "publish", "--group", "ci", "--to-group", "prod"],
+            environment: theirs)
         try must(["update", "-s", "aws", "-a", "root", "--group", "prod"], stdin: "aws-ours")
         try must(["update", "-s", "npm", "-a", "publish", "--group", "ci"], stdin: "npm-ours")
         try must(["merge-driver", s.path("base.vault"), s.vaultPath, s.path("theirs.vault"), "default.vault"])
@@ -171,18 +183,21 @@ import Testing
         let deviceKey = try #require(try FileManager.default.contentsOfDirectory(atPath: keys).first { $0.hasSuffix(".key") })
         let device = ["--device-key", keys + "/" + deviceKey]
         func member(_ name: String) -> Principal {
-            Principal(name: name, vault: ["VAULT_IDENTITY": s.path(name + ".id"), "VAULT_TRUST": trust],
-                      reader: ["--identity", s.path(name + ".id"), "--trust", trust] + device)
+            Principal(
+                name: name, vault: ["VAULT_IDENTITY": s.path(name + ".id"), "VAULT_TRUST": trust],
+                reader: ["--identity", s.path(name + ".id"), "--trust", trust] + device)
         }
         return [
             Principal(name: "passphrase", vault: owner, reader: ["--passphrase-file", s.path("pass")] + device),
             Principal(name: "key file", vault: ["VAULT_KEY_FILE": s.path("key")], reader: ["--key-file", s.path("key")] + device),
             member("alice"),
             member("runner"),
-            Principal(name: "ci credential", vault: ["VAULT_CREDENTIAL": s.path("ci.cred")],
-                      reader: ["--credential", s.path("ci.cred")] + device),
-            Principal(name: "prod credential", vault: ["VAULT_CREDENTIAL": s.path("prod.cred")],
-                      reader: ["--credential", s.path("prod.cred")] + device),
+            Principal(
+                name: "ci credential", vault: ["VAULT_CREDENTIAL": s.path("ci.cred")],
+                reader: ["--credential", s.path("ci.cred")] + device),
+            Principal(
+                name: "prod credential", vault: ["VAULT_CREDENTIAL": s.path("prod.cred")],
+                reader: ["--credential", s.path("prod.cred")] + device)
         ]
     }
 
@@ -224,8 +239,9 @@ import Testing
             if let newest = (item["conflicts"] as? [[String: Any]])?.first {
                 conflict = (newest["version"] as? [String: Any]).map { hex(of: $0["secret"]) } ?? "not opened"
             }
-            return itemLine(item, hex(of: item["secret"]), item["notes"].map(hex(of:)) ?? "-", item["otp"].map(hex(of:)) ?? "-",
-                        revisions, conflict)
+            return itemLine(
+                item, hex(of: item["secret"]), item["notes"].map(hex(of:)) ?? "-", item["otp"].map(hex(of:)) ?? "-",
+                revisions, conflict)
         }
         let trash = (object["trash"] as? [[String: Any]] ?? []).map { line($0) }
         return (items.sorted(), trash.sorted())
@@ -235,8 +251,10 @@ import Testing
         (["group", "class", "service", "account"].map { item[$0] as? String ?? "?" } + values).joined(separator: " | ")
     }
 
-    static func itemLine(_ item: [String: Any], _ secret: String, _ notes: String, _ otp: String, _ revisions: [String],
-                     _ conflict: String) -> String {
+    static func itemLine(
+        _ item: [String: Any], _ secret: String, _ notes: String, _ otp: String, _ revisions: [String],
+        _ conflict: String
+    ) -> String {
         line(item, secret, notes, otp, "revisions " + revisions.joined(separator: ","), "conflict " + conflict)
     }
 

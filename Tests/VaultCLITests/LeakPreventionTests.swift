@@ -15,7 +15,7 @@ import Testing
         try sandbox.initWithKeyFile()
         let items: [([String], String)] = [
             (["-s", "github", "-a", "ci"], token), (["-s", "deploy", "-a", "ci", "--group", "ci"], deployKey),
-            (["-s", "blob", "-a", "bin"], binarySecret), (["-s", "pin", "-a", "me"], pin),
+            (["-s", "blob", "-a", "bin"], binarySecret), (["-s", "pin", "-a", "me"], pin)
         ]
         for (arguments, secret) in items {
             let add = try sandbox.vault(["add"] + arguments, stdin: Array(secret.utf8))
@@ -27,10 +27,12 @@ import Testing
     /// Runs git in `directory` of the sandbox with a fixed identity; its stdout.
     @discardableResult
     static func git(_ sandbox: Sandbox, _ directory: String, _ arguments: [String]) throws -> String {
-        let result = try sandbox.run("/usr/bin/git", ["-C", sandbox.path(directory)] + arguments, environment: [
-            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
-        ])
+        let result = try sandbox.run(
+            "/usr/bin/git", ["-C", sandbox.path(directory)] + arguments,
+            environment: [
+                "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+                "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"
+            ])
         guard result.status == 0 else { throw SandboxError.setupFailed("git \(arguments): \(result.stderr)") }
         return result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -49,8 +51,10 @@ import Testing
         let bytes = Data(secret.utf8)
         let base64 = bytes.base64EncodedString()
         let hex = bytes.map { String(format: "%02x", $0) }.joined()
-        return [secret, base64, base64.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"),
-                hex, hex.uppercased(), secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret]
+        return [
+            secret, base64, base64.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_"),
+            hex, hex.uppercased(), secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret
+        ]
     }
 
     static func expectNoSecret(in result: RunResult, _ comment: Comment? = nil) {
@@ -63,8 +67,9 @@ import Testing
 
     @Test func historyScanFindsRemovedEncodedAndBinaryLeaksByCommitAndBaselineAcceptsThem() throws {
         let sandbox = try LeakPreventionTests.sandbox()
-        try LeakPreventionTests.repository(sandbox, appEnv: "DEBUG=1\nGITHUB_TOKEN=\(LeakPreventionTests.token)\nPIN=\(LeakPreventionTests.pin)\n",
-                                          commit: "config")
+        try LeakPreventionTests.repository(
+            sandbox, appEnv: "DEBUG=1\nGITHUB_TOKEN=\(LeakPreventionTests.token)\nPIN=\(LeakPreventionTests.pin)\n",
+            commit: "config")
         let leakingCommit = try LeakPreventionTests.git(sandbox, "repo", ["rev-parse", "HEAD"])
         try LeakPreventionTests.git(sandbox, "repo", ["rm", "-q", "app.env"])
         try LeakPreventionTests.git(sandbox, "repo", ["commit", "-qm", "remove the token"])
@@ -79,12 +84,13 @@ import Testing
 
         let scan = try sandbox.vault(["scan", "--git-history", sandbox.path("repo")])
         #expect(scan.status == 1, "\(scan.stderr)")
-        #expect(scan.stdoutText == """
-            \(laterCommit):data.bin:1: vault://default/blob/bin (raw)
-            \(laterCommit):docker.json:2: vault://default/github/ci (base64)
-            \(leakingCommit):app.env:2: vault://default/github/ci (raw)
+        #expect(
+            scan.stdoutText == """
+                \(laterCommit):data.bin:1: vault://default/blob/bin (raw)
+                \(laterCommit):docker.json:2: vault://default/github/ci (base64)
+                \(leakingCommit):app.env:2: vault://default/github/ci (raw)
 
-            """)
+                """)
         #expect(scan.stderr.contains("vault://default/pin/me"), "the short secret is listed as skipped")
         #expect(scan.stderr.contains("shorter than 8 bytes"))
         LeakPreventionTests.expectNoSecret(in: scan)
@@ -140,18 +146,20 @@ import Testing
         try LeakPreventionTests.git(sandbox, "work", ["init", "-q"])
         try sandbox.write("work/.gitignore", Array("logs/\n".utf8))
         try sandbox.write("work/logs/build.log", Array("Authorization: token \(LeakPreventionTests.token)\n".utf8))
-        try sandbox.write("work/config.json", Array("{\"key\": \"\(LeakPreventionTests.deployKey.replacingOccurrences(of: "/", with: "\\/"))\"}".utf8))
+        try sandbox.write(
+            "work/config.json", Array("{\"key\": \"\(LeakPreventionTests.deployKey.replacingOccurrences(of: "/", with: "\\/"))\"}".utf8))
         try sandbox.write("outside.txt", Array(LeakPreventionTests.token.utf8))
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("work/link.txt"), withDestinationPath: sandbox.path("outside.txt"))
 
         let all = try sandbox.vault(["scan", sandbox.path("work")])
         #expect(all.status == 1)
         let root = sandbox.path("work")
-        #expect(all.stdoutText == """
-            \(root)/config.json:1:10: vault://ci/deploy/ci (json)
-            \(root)/logs/build.log:1:22: vault://default/github/ci (raw)
+        #expect(
+            all.stdoutText == """
+                \(root)/config.json:1:10: vault://ci/deploy/ci (json)
+                \(root)/logs/build.log:1:22: vault://default/github/ci (raw)
 
-            """)
+                """)
         let tracked = try sandbox.vault(["scan", "--skip-ignored", sandbox.path("work")])
         #expect(tracked.status == 1)
         #expect(tracked.stdoutText == "\(root)/config.json:1:10: vault://ci/deploy/ci (json)\n")
@@ -212,10 +220,13 @@ import Testing
             timeout 5 cat "$VAULT_MOUNT_PATH" > second 2> second.err; echo "$?" > second.status
             echo "$VAULT_MOUNT_PATH" > path
             """
-        let run = try sandbox.vault(["run", "--no-masking", "--mount", "./app.yml=app.tpl", "--mount-max-reads", "1", "--", "sh", "-c", script])
+        let run = try sandbox.vault([
+            "run", "--no-masking", "--mount", "./app.yml=app.tpl", "--mount-max-reads", "1", "--", "sh", "-c", script
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(String(decoding: sandbox.read("kind") ?? [], as: UTF8.self) == "fifo\n")
-        #expect(String(decoding: sandbox.read("first") ?? [], as: UTF8.self)
+        #expect(
+            String(decoding: sandbox.read("first") ?? [], as: UTF8.self)
                 == "token: \"\(LeakPreventionTests.token)\"\nkey: \(LeakPreventionTests.deployKey)\n")
         #expect(sandbox.read("second") == [], "a read beyond --mount-max-reads got data")
         #expect(String(decoding: sandbox.read("second.status") ?? [], as: UTF8.self) != "0\n")
@@ -225,9 +236,12 @@ import Testing
 
     @Test func mountWithoutTemplateMovesReferencedVariablesToThePipe() throws {
         let sandbox = try LeakPreventionTests.sandbox()
-        let script = "printf '%s|' \"${TOKEN-unset}\" \"$PLAIN\"; cat \"$VAULT_MOUNT_PATH\"; cat \"$VAULT_MOUNT_PATH\"; printf %s \"$VAULT_MOUNT_PATH\" > path"
-        let dotenv = try sandbox.vault(["run", "--no-masking", "--env", "TOKEN=vault://github/ci", "--env", "PLAIN=x", "--mount", "",
-                                        "--", "sh", "-c", script])
+        let script =
+            "printf '%s|' \"${TOKEN-unset}\" \"$PLAIN\"; cat \"$VAULT_MOUNT_PATH\"; cat \"$VAULT_MOUNT_PATH\"; printf %s \"$VAULT_MOUNT_PATH\" > path"
+        let dotenv = try sandbox.vault([
+            "run", "--no-masking", "--env", "TOKEN=vault://github/ci", "--env", "PLAIN=x", "--mount", "",
+            "--", "sh", "-c", script
+        ])
         #expect(dotenv.status == 0, "\(dotenv.stderr)")
         #expect(dotenv.stdoutText == "unset|x|TOKEN='\(LeakPreventionTests.token)'\nTOKEN='\(LeakPreventionTests.token)'\n")
         let path = String(decoding: sandbox.read("path") ?? [], as: UTF8.self)
@@ -235,15 +249,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(!FileManager.default.fileExists(atPath: (path as NSString).deletingLastPathComponent), "the private directory is left")
 
-        let json = try sandbox.vault(["run", "--env", "TOKEN=vault://github/ci", "--mount", "s.json", "--mount-format", "json",
-                                      "--", "sh", "-c", "cat \"$VAULT_MOUNT_PATH\""])
+        let json = try sandbox.vault([
+            "run", "--env", "TOKEN=vault://github/ci", "--mount", "s.json", "--mount-format", "json",
+            "--", "sh", "-c", "cat \"$VAULT_MOUNT_PATH\""
+        ])
         #expect(json.stdoutText == "{\n  \"TOKEN\": \"<concealed by vault>\"\n}\n", "masking covers what the child prints from the pipe")
     }
 
     @Test func mountIsRemovedWhenTheChildIsKilled() throws {
         let sandbox = try LeakPreventionTests.sandbox()
-        let run = try sandbox.vault(["run", "--env", "T=vault://github/ci", "--mount", "./k.env", "--",
-                                     "sh", "-c", "stat -c %F k.env > kind; kill -KILL $$"])
+        let run = try sandbox.vault([
+            "run", "--env", "T=vault://github/ci", "--mount", "./k.env", "--",
+            "sh", "-c", "stat -c %F k.env > kind; kill -KILL $$"
+        ])
         #expect(run.status == 128 + 9)
         #expect(String(decoding: sandbox.read("kind") ?? [], as: UTF8.self) == "fifo\n")
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("k.env")))
@@ -287,7 +305,7 @@ import Testing
             (["--mount", "x", "--mount-max-reads", "many"], "is not a whole number"),
             (["--mount", "x", "--mount-format", "yaml"], "--mount-format"),
             (["--mount", "x=app.tpl", "--mount-format", "json"], "--mount-format applies only without a template"),
-            (["--mount", "./nope/x"], "cannot create the pipe"),
+            (["--mount", "./nope/x"], "cannot create the pipe")
         ] {
             let result = try sandbox.vault(["run"] + arguments + ["--", "touch", sandbox.path("ran")])
             #expect(result.status == 2, "\(arguments): \(result.stderr)")

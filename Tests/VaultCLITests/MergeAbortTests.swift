@@ -13,9 +13,13 @@ import Testing
 
     /// Exit 0 and no "rolled back" on stderr.
     static func expectWorks(_ result: RunResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(result.status == 0, "\(what): exit \(result.status), want 0; stdout \(String(reflecting: result.stdoutText)); stderr: \(result.stderr)",
-                sourceLocation: sourceLocation)
-        #expect(!result.stderr.contains("rolled back"), "\(what) says the vault was rolled back: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0,
+            "\(what): exit \(result.status), want 0; stdout \(String(reflecting: result.stdoutText)); stderr: \(result.stderr)",
+            sourceLocation: sourceLocation)
+        #expect(
+            !result.stderr.contains("rolled back"), "\(what) says the vault was rolled back: \(result.stderr)",
+            sourceLocation: sourceLocation)
     }
 
     /// `vault sync --accept-log`: the owner reviews the team log entries a join signs, and a test has no
@@ -42,32 +46,43 @@ import Testing
     /// or leaves it conflicted) and git stops on NOTES.md, which both sides added differently. Then
     /// `git merge --abort`, which must put HEAD and team.vault back as they were.
     static func pullStopsAndIsAborted(_ puller: Person, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        Sync.expectDriver(try puller.git(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines),
-                          sourceLocation: sourceLocation)
+        Sync.expectDriver(
+            try puller.git(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines),
+            sourceLocation: sourceLocation)
         let headBefore = try puller.head()
         let fileBefore = try #require(puller.sandbox.read("project/team.vault"), sourceLocation: sourceLocation)
         let pull = try puller.git(["pull", "--no-rebase", "--no-edit"])
-        #expect(pull.status != 0, "\(puller.name): git pull should stop on NOTES.md; exit \(pull.status): \(pull.stdoutText)\(pull.stderr)",
-                sourceLocation: sourceLocation)
-        try #require(try puller.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status == 0,
-                     "git did not stop the merge, so there is nothing to abort: \(pull.stdoutText)\(pull.stderr)", sourceLocation: sourceLocation)
-        #expect(try puller.git(["ls-files", "-u", "--", "NOTES.md"]).stdoutText != "", "NOTES.md should be in conflict", sourceLocation: sourceLocation)
+        #expect(
+            pull.status != 0, "\(puller.name): git pull should stop on NOTES.md; exit \(pull.status): \(pull.stdoutText)\(pull.stderr)",
+            sourceLocation: sourceLocation)
+        try #require(
+            try puller.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status == 0,
+            "git did not stop the merge, so there is nothing to abort: \(pull.stdoutText)\(pull.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            try puller.git(["ls-files", "-u", "--", "NOTES.md"]).stdoutText != "", "NOTES.md should be in conflict",
+            sourceLocation: sourceLocation)
 
         Sync.expectStatus(try puller.git(["merge", "--abort"]), 0, "\(puller.name): git merge --abort", sourceLocation: sourceLocation)
-        #expect(try puller.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status != 0, "a merge is still in progress after --abort",
-                sourceLocation: sourceLocation)
+        #expect(
+            try puller.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status != 0, "a merge is still in progress after --abort",
+            sourceLocation: sourceLocation)
         #expect(try puller.head() == headBefore, "git merge --abort moved HEAD", sourceLocation: sourceLocation)
-        #expect(puller.sandbox.read("project/team.vault") == fileBefore, "git merge --abort did not restore team.vault", sourceLocation: sourceLocation)
+        #expect(
+            puller.sandbox.read("project/team.vault") == fileBefore, "git merge --abort did not restore team.vault",
+            sourceLocation: sourceLocation)
         #expect(try puller.git(["status", "--porcelain", "--untracked-files=no"]).stdoutText == "", sourceLocation: sourceLocation)
     }
 
     /// After the abort the clone works as before the pull: `vault list`, `vault add`, and (NOTES.md
     /// settled by taking the remote's) `vault sync`, which merges and pushes. Returns whether sync exited 0.
     @discardableResult
-    static func expectCloneWorks(_ puller: Person, _ team: TeamSyncTests.Team, sourceLocation: SourceLocation = #_sourceLocation) throws -> Bool {
+    static func expectCloneWorks(_ puller: Person, _ team: TeamSyncTests.Team, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> Bool
+    {
         expectWorks(try puller.vault(["list"]), "\(puller.name): vault list after git merge --abort", sourceLocation: sourceLocation)
-        expectWorks(try puller.vault(["add", "-s", "after-abort", "-a", puller.name, "-w", "added-after-abort"]),
-                    "\(puller.name): vault add after git merge --abort", sourceLocation: sourceLocation)
+        expectWorks(
+            try puller.vault(["add", "-s", "after-abort", "-a", puller.name, "-w", "added-after-abort"]),
+            "\(puller.name): vault add after git merge --abort", sourceLocation: sourceLocation)
         // NOTES.md: take the remote's, committed alone (team.vault stays for vault sync to commit).
         try puller.mustGit(["checkout", "origin/main", "--", "NOTES.md"], sourceLocation: sourceLocation)
         try puller.mustGit(["commit", "-q", "-m", "the remote's notes win", "--", "NOTES.md"], sourceLocation: sourceLocation)
@@ -99,7 +114,8 @@ import Testing
         try Sync.expectSecret(desktop, "github", "alice", "gh-1")
 
         try Self.commitNotes(desktop, "notes from the desktop\n")
-        Sync.expectStatus(try desktop.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "desktop: vault member remove carol")
+        Sync.expectStatus(
+            try desktop.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "desktop: vault member remove carol")
         Sync.expectStatus(try desktop.vault(["revoke", "--group", "prod"]), 0, "desktop: vault revoke --group prod")
         try Sync.sync(desktop)
 
@@ -128,7 +144,8 @@ import Testing
         try Sync.expectSecret(bob, "github", "alice", "gh-1")
 
         try Self.commitNotes(alice, "alice's notes\n")
-        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
         try Sync.sync(alice)
 
         try bob.mustVault(["update", "-s", "api", "-a", "shared", "-w", "api-by-bob"])

@@ -64,7 +64,8 @@ extension MergeKillTests {
             let share = Double.random(in: 0..<1.25, using: &random)
             let (scenario, typical) = try prepared(removal)
             let delay = Int(share * Double(typical))
-            let context = "MergeKillTests.driver run \(run): seed \(random.seed) (VAULT_TEST_SEED=\(random.seed) VAULT_KILL_RUNS=1 repeats it), "
+            let context =
+                "MergeKillTests.driver run \(run): seed \(random.seed) (VAULT_TEST_SEED=\(random.seed) VAULT_KILL_RUNS=1 repeats it), "
                 + "\(removal), SIGKILL after \(delay) µs (\(String(format: "%.2f", share)) of \(typical) µs)"
             let (result, ours, directory, _) = try drive(scenario, "\(run)", killAfter: delay)
             let outcome: String
@@ -74,18 +75,23 @@ extension MergeKillTests {
                 if result.status == 137 { killedAsItWas += 1 }
             } else {
                 outcome = "OURS the merge"
-                #expect(result.status == 0 || result.status == 137, "the driver exited \(result.status) and changed OURS: \(result.stderr)\n\(context)")
+                #expect(
+                    result.status == 0 || result.status == 137,
+                    "the driver exited \(result.status) and changed OURS: \(result.stderr)\n\(context)")
                 if result.status == 137 { killedMerged += 1 } else { finished += 1 }
                 try Self.expectWholeMerge(directory + "/ours", scenario, context)
             }
-            let left = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { !["base", "ours", "theirs"].contains($0) } ?? []
+            let left =
+                (try? FileManager.default.contentsOfDirectory(atPath: directory))?.filter { !["base", "ours", "theirs"].contains($0) } ?? []
             leftovers += left.count
             print(context + ": exit \(result.status), \(outcome)" + (left.isEmpty ? "" : "; left beside it: \(left.sorted())"))
             try? FileManager.default.removeItem(atPath: directory)
             run += 1
         }
-        print("MergeKillTests.driver: \(run) runs in \(Self.microseconds(since: started) / 1000) ms: \(killedAsItWas) killed before writing, "
-              + "\(killedMerged) killed after writing, \(finished) finished before the kill; \(leftovers) files left beside killed drivers' OURS")
+        print(
+            "MergeKillTests.driver: \(run) runs in \(Self.microseconds(since: started) / 1000) ms: \(killedAsItWas) killed before writing, "
+                + "\(killedMerged) killed after writing, \(finished) finished before the kill; \(leftovers) files left beside killed drivers' OURS"
+        )
         #expect(killedAsItWas >= 1, "no driver was killed before its write in \(run) runs: the kills never reached the merge")
     }
 }

@@ -21,8 +21,9 @@ extension MergeKillTests {
             let bob = scenario.team.bob
             try bob.mustGit(["reset", "-q", "--hard", scenario.ours])
             try bob.mustGit(["clean", "-q", "-fdx"])
-            let moved = try bob.sandbox.run("/usr/bin/git", ["--git-dir", scenario.team.remote, "update-ref", "refs/heads/main", scenario.theirs],
-                                            environment: bob.env)
+            let moved = try bob.sandbox.run(
+                "/usr/bin/git", ["--git-dir", scenario.team.remote, "update-ref", "refs/heads/main", scenario.theirs],
+                environment: bob.env)
             try #require(moved.status == 0, "git update-ref in the remote: \(moved.stderr)")
             // A clone without the driver has no merge.vault section at all (a name alone makes git fail).
             _ = try bob.git(["config", "--local", "--remove-section", "merge.vault"])
@@ -40,13 +41,19 @@ extension MergeKillTests {
             let bob = scenario.team.bob
             try Sync.expectSettled(bob, scenario.team)
             try MergeKillTests.expectRemovalKept(bob, scenario, context)
-            #expect(try bob.git(["show", "HEAD:team.vault"]).stdout == bob.sandbox.read(bob.vaultFile), "bob's work tree file is not his HEAD's\n\(context)")
+            #expect(
+                try bob.git(["show", "HEAD:team.vault"]).stdout == bob.sandbox.read(bob.vaultFile),
+                "bob's work tree file is not his HEAD's\n\(context)")
             try Self.expectWholeMerge(bob.vaultFile, scenario, context)
-            let untracked = try bob.git(["status", "--porcelain", "--untracked-files=all"]).stdoutText.split(separator: "\n").filter { $0.hasPrefix("??") }
+            let untracked = try bob.git(["status", "--porcelain", "--untracked-files=all"]).stdoutText.split(separator: "\n").filter {
+                $0.hasPrefix("??")
+            }
             leftovers += untracked.count
             if !untracked.isEmpty { print("MergeKillTests.sync: left untracked in bob's clone: \(untracked)\n  \(context)") }
             // A killed driver's temp file beside git's copy of OURS is gone once the next sync ran.
-            #expect(!untracked.contains { $0.contains(".merge_file_") }, "a killed merge driver's temp file outlived the next sync: \(untracked)\n\(context)")
+            #expect(
+                !untracked.contains { $0.contains(".merge_file_") },
+                "a killed merge driver's temp file outlived the next sync: \(untracked)\n\(context)")
         }
 
         func prepared(_ removal: Removal) throws -> (scenario: Scenario, driver: String, microseconds: Int) {
@@ -54,7 +61,8 @@ extension MergeKillTests {
             let scenario = try Self.makeScenario(removal)
             let bob = scenario.team.bob
             Sync.expectStatus(try bob.vault(["sync", "--setup"]), 0, "bob: vault sync --setup")
-            let driver = try bob.mustGit(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+            let driver = try bob.mustGit(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(
+                in: .whitespacesAndNewlines)
             // A sync not killed, with the driver and without: the whole merge, settled; the faster time is what kills are spread over
             // (the first sync after the setup is the slower: most kills would come after it ended).
             var times: [Int] = []
@@ -63,7 +71,8 @@ extension MergeKillTests {
                 let start = DispatchTime.now().uptimeNanoseconds
                 let sync = try bob.vault(["sync"])
                 times.append(Self.microseconds(since: start))
-                let context = "MergeKillTests.sync: \(removal), the driver \(withDriver ? "configured" : "not configured"), a run not killed (seed \(parent.seed))"
+                let context =
+                    "MergeKillTests.sync: \(removal), the driver \(withDriver ? "configured" : "not configured"), a run not killed (seed \(parent.seed))"
                 Sync.expectStatus(sync, 0, "bob: vault sync not killed\n\(context)")
                 try expectSettledMerge(scenario, context)
             }
@@ -82,7 +91,8 @@ extension MergeKillTests {
             let share = Double.random(in: 0..<1.25, using: &random)
             let (scenario, driver, typical) = try prepared(removal)
             let delay = Int(share * Double(typical))
-            let context = "MergeKillTests.sync run \(run): seed \(random.seed) (VAULT_TEST_SEED=\(random.seed) VAULT_KILL_RUNS=1 repeats it), "
+            let context =
+                "MergeKillTests.sync run \(run): seed \(random.seed) (VAULT_TEST_SEED=\(random.seed) VAULT_KILL_RUNS=1 repeats it), "
                 + "\(removal), the driver \(withDriver ? "configured" : "not configured"), SIGKILL after \(delay) µs (\(String(format: "%.2f", share)) of \(typical) µs)"
             let bob = scenario.team.bob
             try reset(scenario, driver: driver, withDriver: withDriver, "\(run)")
@@ -91,7 +101,8 @@ extension MergeKillTests {
             usleep(UInt32(delay))
             process.kill()
             let first = process.finish()
-            #expect(first.status == 0 || first.status == 137, "bob: the killed vault sync exited \(first.status): \(first.stderr)\n\(context)")
+            #expect(
+                first.status == 0 || first.status == 137, "bob: the killed vault sync exited \(first.status): \(first.stderr)\n\(context)")
             if first.status == 137 { killed += 1 }
             // What it started (git, the driver) goes on without it: wait for that to end, as a machine would.
             let deadline = DispatchTime.now().uptimeNanoseconds + 60_000_000_000
@@ -106,9 +117,18 @@ extension MergeKillTests {
             let merging = try bob.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status == 0
             let committed = try bob.git(["rev-parse", "-q", "--verify", "HEAD^2"]).status == 0
             let conflicted = try !bob.git(["ls-files", "-u"]).stdoutText.isEmpty
-            let phase = first.status == 0 ? "finished before the kill" : pushed ? "killed after the push" : committed ? "killed after the merge commit"
-                : merging && conflicted ? "killed with git's merge in conflict" : merging ? "killed with git's merge done, not committed"
-                : "killed before git's merge"
+            let phase =
+                first.status == 0
+                ? "finished before the kill"
+                : pushed
+                    ? "killed after the push"
+                    : committed
+                        ? "killed after the merge commit"
+                        : merging && conflicted
+                            ? "killed with git's merge in conflict"
+                            : merging
+                                ? "killed with git's merge done, not committed"
+                                : "killed before git's merge"
             phases[phase, default: 0] += 1
             if bob.sandbox.read(bob.vaultFile) != scenario.oursFile {
                 try Self.expectCarolOpensNothing(bob.vaultFile, scenario, context + "\n(the work tree's file after the kill, \(phase))")
@@ -116,13 +136,15 @@ extension MergeKillTests {
 
             let again = try bob.vault(["sync"])
             print(context + ": exit \(first.status), \(phase); the next sync exited \(again.status)")
-            Sync.expectStatus(again, 0, "bob: vault sync after a killed one (\(phase))\n\(context)\nthe killed sync's stderr: \(first.stderr)")
+            Sync.expectStatus(
+                again, 0, "bob: vault sync after a killed one (\(phase))\n\(context)\nthe killed sync's stderr: \(first.stderr)")
             try expectSettledMerge(scenario, context + "\n(after the next sync; the kill: \(phase))")
             run += 1
         }
-        print("MergeKillTests.sync: \(run) runs in \(Self.microseconds(since: started) / 1000) ms: "
-              + phases.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-              + "; \(leftovers) untracked files left in bob's clone")
+        print(
+            "MergeKillTests.sync: \(run) runs in \(Self.microseconds(since: started) / 1000) ms: "
+                + phases.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                + "; \(leftovers) untracked files left in bob's clone")
         #expect(killed >= 1, "no vault sync was killed in \(run) runs: the kills never reached a sync")
     }
 
@@ -141,8 +163,9 @@ extension MergeKillTests {
         let context = "MergeKillTests: git's merge done and added, not committed, the driver \(driver ? "configured" : "not configured")"
         if driver {
             Sync.expectStatus(try bob.vault(["sync", "--setup"]), 0, "bob: vault sync --setup")
-            Sync.expectStatus(try bob.git(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", "origin/main"]), 0,
-                              "bob: git merge --no-ff --no-commit through the driver, as vault sync runs it")
+            Sync.expectStatus(
+                try bob.git(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", "origin/main"]), 0,
+                "bob: git merge --no-ff --no-commit through the driver, as vault sync runs it")
         } else {
             let merge = try bob.git(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", "origin/main"])
             #expect(merge.status != 0, "bob: git merge without the driver should stop on team.vault: \(merge.stderr)")
@@ -170,8 +193,11 @@ extension MergeKillTests {
     /// keys the removal retired, is not (sync made it again without its vault change, which the
     /// merged file holds: docs/TEAMS.md, "What vault sync does").
     static func expectRemovalKept(_ bob: Person, _ scenario: Scenario, _ context: String) throws {
-        #expect(try bob.git(["merge-base", "--is-ancestor", scenario.theirs, "HEAD"]).status == 0, "alice's removal (\(scenario.theirs)) is not in bob's history\n\(context)")
-        #expect(try bob.git(["merge-base", "--is-ancestor", scenario.ours, "HEAD"]).status != 0,
-                "bob's commit sealed under the retired keys (\(scenario.ours)) was pushed\n\(context)")
+        #expect(
+            try bob.git(["merge-base", "--is-ancestor", scenario.theirs, "HEAD"]).status == 0,
+            "alice's removal (\(scenario.theirs)) is not in bob's history\n\(context)")
+        #expect(
+            try bob.git(["merge-base", "--is-ancestor", scenario.ours, "HEAD"]).status != 0,
+            "bob's commit sealed under the retired keys (\(scenario.ours)) was pushed\n\(context)")
     }
 }

@@ -73,9 +73,11 @@ import Glibc
         let bobsChanges: [Item]
         let untouched: [Item]
 
-        init(removal: Removal, team: Sync.Team, carol: Person, ours: String, theirs: String, base: String,
-             oursFile: [UInt8], theirsFile: [UInt8], baseFile: [UInt8], keyEpoch: Int, carolsOldKeys: Set<String>,
-             afterRemoval: Item, bobsChanges: [Item], untouched: [Item]) {
+        init(
+            removal: Removal, team: Sync.Team, carol: Person, ours: String, theirs: String, base: String,
+            oursFile: [UInt8], theirsFile: [UInt8], baseFile: [UInt8], keyEpoch: Int, carolsOldKeys: Set<String>,
+            afterRemoval: Item, bobsChanges: [Item], untouched: [Item]
+        ) {
             self.removal = removal
             self.team = team
             self.carol = carol
@@ -110,17 +112,22 @@ import Glibc
         let carolsOldKeys = keys(in: before.object)
         try #require(!carolsOldKeys.isEmpty, "no keys in carol's slot: \(before.stderr)")
 
-        let bobsChanges = [Item(service: "api", account: "shared", group: nil, secret: "api-by-bob"),
-                           Item(service: "bobs", account: "new", group: "ci", secret: "bobs-new-in-ci")]
+        let bobsChanges = [
+            Item(service: "api", account: "shared", group: nil, secret: "api-by-bob"),
+            Item(service: "bobs", account: "new", group: "ci", secret: "bobs-new-in-ci")
+        ]
         try bob.mustVault(["update", "-s", "api", "-a", "shared", "-w", "api-by-bob"])
         try bob.mustVault(["add", "-s", "bobs", "-a", "new", "--group", "ci", "-w", "bobs-new-in-ci"])
         try bob.mustGit(["commit", "-q", "-m", "bob's change", "--", "team.vault"])
 
-        let afterRemoval = Item(service: "after-removal", account: "alice", group: removal == .scoped ? "ci" : nil,
-                                secret: "written-after-carol-left")
-        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
-        try alice.mustVault(["add", "-s", afterRemoval.service, "-a", afterRemoval.account, "-w", afterRemoval.secret]
-                            + (afterRemoval.group.map { ["--group", $0] } ?? []))
+        let afterRemoval = Item(
+            service: "after-removal", account: "alice", group: removal == .scoped ? "ci" : nil,
+            secret: "written-after-carol-left")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        try alice.mustVault(
+            ["add", "-s", afterRemoval.service, "-a", afterRemoval.account, "-w", afterRemoval.secret]
+                + (afterRemoval.group.map { ["--group", $0] } ?? []))
         try Sync.sync(alice)
         let verified = try alice.mustVault(["verify", "--json"])
         let keyEpoch = try #require(verifyReport(verified)?.keyEpoch, "alice: vault verify --json: \(verified.stdoutText)")
@@ -131,12 +138,15 @@ import Glibc
         let base = try bob.mustGit(["merge-base", "HEAD", "origin/main"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(Set([ours, theirs, base]).count == 3, "bob's HEAD and origin's main should have diverged: \(ours) \(theirs) \(base)")
         func file(_ commit: String) throws -> [UInt8] { try bob.mustGit(["show", "\(commit):team.vault"]).stdout }
-        return Scenario(removal: removal, team: team, carol: carol, ours: ours, theirs: theirs, base: base,
-                        oursFile: try file(ours), theirsFile: try file(theirs), baseFile: try file(base),
-                        keyEpoch: keyEpoch, carolsOldKeys: carolsOldKeys, afterRemoval: afterRemoval, bobsChanges: bobsChanges,
-                        untouched: [Item(service: "github", account: "alice", group: nil, secret: "gh-1"),
-                                    Item(service: "deploy", account: "ci", group: "ci", secret: "ci-token-1"),
-                                    Item(service: "db", account: "admin", group: "prod", secret: "prod-pass-1")])
+        return Scenario(
+            removal: removal, team: team, carol: carol, ours: ours, theirs: theirs, base: base,
+            oursFile: try file(ours), theirsFile: try file(theirs), baseFile: try file(base),
+            keyEpoch: keyEpoch, carolsOldKeys: carolsOldKeys, afterRemoval: afterRemoval, bobsChanges: bobsChanges,
+            untouched: [
+                Item(service: "github", account: "alice", group: nil, secret: "gh-1"),
+                Item(service: "deploy", account: "ci", group: "ci", secret: "ci-token-1"),
+                Item(service: "db", account: "admin", group: "prod", secret: "prod-pass-1")
+            ])
     }
 
     // MARK: - The oracle
@@ -148,15 +158,19 @@ import Glibc
 
     static func verifyReport(_ result: RunResult) -> VerifyReport? {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [String: Any],
-              let intact = object["intact"] as? Bool, let epoch = object["key_epoch"] as? Int else { return nil }
+            let intact = object["intact"] as? Bool, let epoch = object["key_epoch"] as? Int
+        else { return nil }
         return VerifyReport(intact: intact, keyEpoch: epoch)
     }
 
     /// `Tests/FormatReader/member_slot.py FILE IDENTITY`, an independent reader: the slot that opens with
     /// the person's identity (status 0 and its JSON), or status 1.
-    static func slot(of file: String, identity person: Person, via runner: Person) throws -> (status: Int32, object: [String: Any]?, stderr: String) {
+    static func slot(of file: String, identity person: Person, via runner: Person) throws -> (
+        status: Int32, object: [String: Any]?, stderr: String
+    ) {
         let identity = try #require(person.env["VAULT_IDENTITY"], "\(person.name) has no identity file")
-        let result = try runner.sandbox.run("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/FormatReader/member_slot.py", file, identity])
+        let result = try runner.sandbox.run(
+            "/usr/bin/python3", [Sandbox.packageRoot + "/Tests/FormatReader/member_slot.py", file, identity])
         return (result.status, (try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [String: Any], result.stderr)
     }
 
@@ -186,69 +200,89 @@ import Glibc
     /// The values `get` and `get --theirs` print for an item (both versions of a conflict).
     static func readable(_ person: Person, _ item: Item, file: String, state: String) throws -> Set<String> {
         let get = ["get", "-s", item.service, "-a", item.account] + (item.group.map { ["--group", $0] } ?? [])
-        return Set(try [get, get + ["--theirs"]].map { try read(person, $0, file: file, state: state) }.filter { $0.status == 0 }.map(\.stdoutText))
+        return Set(
+            try [get, get + ["--theirs"]].map { try read(person, $0, file: file, state: state) }.filter { $0.status == 0 }.map(\.stdoutText)
+        )
     }
 
     /// `file` is the whole merge of the scenario: it opens and verifies intact with bob's identity and
     /// with alice's passphrase, at the removal's key epoch; bob reads alice's secret from after the
     /// removal, his own changes (current or kept in a conflict) and the untouched items; carol is no
     /// member; and carol's identity opens nothing of it (`expectCarolOpensNothing`).
-    static func expectWholeMerge(_ file: String, _ scenario: Scenario, _ context: String,
-                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectWholeMerge(
+        _ file: String, _ scenario: Scenario, _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let (alice, bob) = (scenario.team.alice, scenario.team.bob)
         let state = bob.sandbox.path(".state-" + UUID().uuidString)
         for person in [bob, alice] {
             let verify = try read(person, ["verify", "--json"], file: file, state: state)
             let report = verifyReport(verify)
-            #expect(verify.status == 0 && report?.intact == true && report?.keyEpoch == scenario.keyEpoch,
-                    "\(person.name): vault verify --json of the merged file: exit \(verify.status), \(verify.stdoutText) \(verify.stderr); want intact at key epoch \(scenario.keyEpoch)\n\(context)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                verify.status == 0 && report?.intact == true && report?.keyEpoch == scenario.keyEpoch,
+                "\(person.name): vault verify --json of the merged file: exit \(verify.status), \(verify.stdoutText) \(verify.stderr); want intact at key epoch \(scenario.keyEpoch)\n\(context)",
+                sourceLocation: sourceLocation)
         }
         for item in [scenario.afterRemoval] + scenario.untouched {
             let seen = try readable(bob, item, file: file, state: state)
-            #expect(seen == [item.secret], "bob: \(item.service)/\(item.account) in the merged file: \(seen), want \(item.secret)\n\(context)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                seen == [item.secret], "bob: \(item.service)/\(item.account) in the merged file: \(seen), want \(item.secret)\n\(context)",
+                sourceLocation: sourceLocation)
         }
         for item in scenario.bobsChanges {
             let seen = try readable(bob, item, file: file, state: state)
-            #expect(seen.contains(item.secret), "bob's change \(item.service)/\(item.account) = \(item.secret) lost in the merged file: \(seen)\n\(context)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                seen.contains(item.secret),
+                "bob's change \(item.service)/\(item.account) = \(item.secret) lost in the merged file: \(seen)\n\(context)",
+                sourceLocation: sourceLocation)
         }
         let members = try read(bob, ["member", "list", "--json"], file: file, state: state)
-        let names = ((try? JSONSerialization.jsonObject(with: Data(members.stdout))) as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        #expect(members.status == 0 && Set(names) == ["bob", "ci-runner"],
-                "bob: vault member list --json of the merged file: exit \(members.status), \(names) \(members.stderr)\n\(context)", sourceLocation: sourceLocation)
+        let names = ((try? JSONSerialization.jsonObject(with: Data(members.stdout))) as? [[String: Any]] ?? []).compactMap {
+            $0["name"] as? String
+        }
+        #expect(
+            members.status == 0 && Set(names) == ["bob", "ci-runner"],
+            "bob: vault member list --json of the merged file: exit \(members.status), \(names) \(members.stderr)\n\(context)",
+            sourceLocation: sourceLocation)
         try expectCarolOpensNothing(file, scenario, context, sourceLocation: sourceLocation)
     }
 
     /// carol's identity opens no slot of `file` (the independent reader and vault agree), vault prints
     /// nothing of any item to her, and no key the file's remaining slots give is one carol's slot gave
     /// before her removal: nothing in it is under her old keys.
-    static func expectCarolOpensNothing(_ file: String, _ scenario: Scenario, _ context: String,
-                                        sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectCarolOpensNothing(
+        _ file: String, _ scenario: Scenario, _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let (bob, ci, carol) = (scenario.team.bob, scenario.team.ci, scenario.carol)
         let carols = try slot(of: file, identity: carol, via: bob)
-        #expect(carols.status == 1 && carols.stderr.contains("no member slot opens with the identity"),
-                "member_slot.py FILE carol.identity: exit \(carols.status), \(String(describing: carols.object)) \(carols.stderr)\n\(context)",
-                sourceLocation: sourceLocation)
+        #expect(
+            carols.status == 1 && carols.stderr.contains("no member slot opens with the identity"),
+            "member_slot.py FILE carol.identity: exit \(carols.status), \(String(describing: carols.object)) \(carols.stderr)\n\(context)",
+            sourceLocation: sourceLocation)
         let state = carol.sandbox.path(".state-" + UUID().uuidString)
         let secrets = ([scenario.afterRemoval] + scenario.bobsChanges + scenario.untouched).map(\.secret)
         for item in [scenario.afterRemoval] + scenario.untouched {
-            let get = try read(carol, ["get", "-s", item.service, "-a", item.account] + (item.group.map { ["--group", $0] } ?? []), file: file, state: state)
-            #expect(get.status != 0 && get.stdout.isEmpty && !secrets.contains(where: { get.stderr.contains($0) }),
-                    "carol, removed: get \(item.service)/\(item.account): exit \(get.status), stdout \(String(reflecting: get.stdoutText)) \(get.stderr)\n\(context)",
-                    sourceLocation: sourceLocation)
+            let get = try read(
+                carol, ["get", "-s", item.service, "-a", item.account] + (item.group.map { ["--group", $0] } ?? []), file: file,
+                state: state)
+            #expect(
+                get.status != 0 && get.stdout.isEmpty && !secrets.contains(where: { get.stderr.contains($0) }),
+                "carol, removed: get \(item.service)/\(item.account): exit \(get.status), stdout \(String(reflecting: get.stdoutText)) \(get.stderr)\n\(context)",
+                sourceLocation: sourceLocation)
         }
         var current: Set<String> = []
         for member in [bob, ci] {
             let opened = try slot(of: file, identity: member, via: bob)
-            #expect(opened.status == 0, "member_slot.py FILE \(member.name).identity: exit \(opened.status) \(opened.stderr)\n\(context)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                opened.status == 0, "member_slot.py FILE \(member.name).identity: exit \(opened.status) \(opened.stderr)\n\(context)",
+                sourceLocation: sourceLocation)
             current.formUnion(keys(in: opened.object))
         }
         let reused = current.intersection(scenario.carolsOldKeys)
-        #expect(reused.isEmpty, "keys carol's slot gave before her removal still open the file: \(reused.sorted())\n\(context)",
-                sourceLocation: sourceLocation)
+        #expect(
+            reused.isEmpty, "keys carol's slot gave before her removal still open the file: \(reused.sorted())\n\(context)",
+            sourceLocation: sourceLocation)
     }
 
     // MARK: - Processes
@@ -261,9 +295,10 @@ import Glibc
         init(_ person: Person, _ arguments: [String], adding extra: [String: String] = [:], in directory: String) throws {
             io = person.sandbox.home + "/.io-" + UUID().uuidString
             for suffix in [".out", ".err"] { _ = FileManager.default.createFile(atPath: io + suffix, contents: nil) }
-            pid = try Sandbox.launch(Sandbox.vaultBinary, arguments,
-                                     environment: person.sandbox.environment.merging(person.environment(without: [], adding: extra)) { $1 },
-                                     directory: directory, stdin: "/dev/null", stdout: io + ".out", stderr: io + ".err")
+            pid = try Sandbox.launch(
+                Sandbox.vaultBinary, arguments,
+                environment: person.sandbox.environment.merging(person.environment(without: [], adding: extra)) { $1 },
+                directory: directory, stdin: "/dev/null", stdout: io + ".out", stderr: io + ".err")
         }
 
         func kill() { _ = Glibc.kill(pid, SIGKILL) }

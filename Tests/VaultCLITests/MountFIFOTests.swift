@@ -13,7 +13,7 @@ import Glibc
 @Suite struct MountFIFOTests {
     /// Modes and owners of a directory that someone other than vault's user can write.
     static let openDirectories: [(mode: Int, user: uid_t?, group: gid_t?)] = [
-        (0o777, nil, nil), (0o1777, nil, nil), (0o770, nil, 65534), (0o755, 65534, nil),
+        (0o777, nil, nil), (0o1777, nil, nil), (0o770, nil, 65534), (0o755, 65534, nil)
     ]
 
     @Test(arguments: 0..<openDirectories.count)
@@ -24,14 +24,17 @@ import Glibc
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         #expect(chmod(directory, mode_t(mode)) == 0)
         if user != nil || group != nil { #expect(chown(directory, user ?? getuid(), group ?? getgid()) == 0) }
-        let result = try sandbox.vault(["run", "--env", "TOKEN=vault://github/ci", "--mount", "shared/x.env",
-                                        "--", "touch", sandbox.path("ran")])
+        let result = try sandbox.vault([
+            "run", "--env", "TOKEN=vault://github/ci", "--mount", "shared/x.env",
+            "--", "touch", sandbox.path("ran")
+        ])
         let described = String(mode, radix: 8) + (user.map { " uid \($0)" } ?? "") + (group.map { " gid \($0)" } ?? "")
         #expect(result.status == 2, "\(described): \(result.stderr)")
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 3 && lines[2].isEmpty, "\(described): \(result.stderr)")
         let error = lines.first.map(String.init) ?? ""
-        #expect(error.hasPrefix("vault: error: ") && error.contains("\"\(directory)\"") && error.contains("other users")
+        #expect(
+            error.hasPrefix("vault: error: ") && error.contains("\"\(directory)\"") && error.contains("other users")
                 && !error.hasSuffix("."), "\(described): \(error)")
         let hint = lines.count > 1 ? String(lines[1]) : ""
         #expect(hint.hasPrefix("vault: hint: ") && hint.contains("bare name"), "\(described): \(hint)")
@@ -44,8 +47,10 @@ import Glibc
         let sandbox = try LeakPreventionTests.sandbox()
         try FileManager.default.createDirectory(atPath: sandbox.path("mine"), withIntermediateDirectories: false)
         #expect(chmod(sandbox.path("mine"), 0o755) == 0)
-        let run = try sandbox.vault(["run", "--no-masking", "--env", "TOKEN=vault://github/ci", "--mount", "mine/x.env",
-                                     "--", "sh", "-c", "stat -c %F \"$VAULT_MOUNT_PATH\"; cat \"$VAULT_MOUNT_PATH\""])
+        let run = try sandbox.vault([
+            "run", "--no-masking", "--env", "TOKEN=vault://github/ci", "--mount", "mine/x.env",
+            "--", "sh", "-c", "stat -c %F \"$VAULT_MOUNT_PATH\"; cat \"$VAULT_MOUNT_PATH\""
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdoutText == "fifo\nTOKEN='\(LeakPreventionTests.token)'\n")
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("mine/x.env")))
@@ -61,7 +66,8 @@ import Glibc
         let sandbox = try LeakPreventionTests.sandbox()
         let padding = String(repeating: "x", count: 200_000)
         try sandbox.write("big.tpl", Array((padding + "{{ vault://github/ci }}\n").utf8))
-        let replace = swap == "symlink"
+        let replace =
+            swap == "symlink"
             ? ": > stolen; ln -s \"$PWD/stolen\" \"$P\"; W=stolen"
             : ": > \"$P\"; W=\"$P\""
         let script = """
@@ -79,8 +85,9 @@ import Glibc
             """
         let run = try sandbox.vault(["run", "--no-masking", "--mount", "./k.env=big.tpl", "--", "sh", "-c", script])
         #expect(run.status == 0, "\(swap): \(run.stderr)")
-        #expect(String(decoding: sandbox.read("first.out") ?? [], as: UTF8.self) == padding + LeakPreventionTests.token + "\n",
-                "\(swap): the first reader did not get the whole content")
+        #expect(
+            String(decoding: sandbox.read("first.out") ?? [], as: UTF8.self) == padding + LeakPreventionTests.token + "\n",
+            "\(swap): the first reader did not get the whole content")
         let landed = String(decoding: sandbox.read("landed") ?? [], as: UTF8.self)
         #expect(landed.isEmpty, "\(swap): vault wrote \(landed.count) bytes into a file it did not make")
         #expect(!landed.contains(LeakPreventionTests.token), "\(swap): the secret landed in a file it did not make")

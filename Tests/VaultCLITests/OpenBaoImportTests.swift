@@ -16,7 +16,9 @@ import Testing
 
         let dryRun = try sandbox.vault(["import", "--from", "openbao", "secret/ci", "--group", "ci", "--dry-run"])
         #expect(dryRun.status == 0, "\(dryRun.stderr)")
-        #expect(dryRun.stdoutText == "vault://ci/ci%2Fdb/password\nvault://ci/ci%2Fdb/user\nvault://ci/ci%2Fdeep%2Fapi/key\n", "\(dryRun.stdoutText)")
+        #expect(
+            dryRun.stdoutText == "vault://ci/ci%2Fdb/password\nvault://ci/ci%2Fdb/user\nvault://ci/ci%2Fdeep%2Fapi/key\n",
+            "\(dryRun.stdoutText)")
         #expect(try sandbox.vault(["list"]).stdoutText.isEmpty, "--dry-run changes nothing")
 
         let imported = try sandbox.vault(["import", "--from", "openbao", "secret/ci", "--group", "ci"])
@@ -72,7 +74,7 @@ import Testing
             (["openbao", "secret/ci"], ["BAO_TOKEN": token], 30, "may not read \"secret/metadata/ci/\""),
             (["openbao", "secret/ci"], ["BAO_TOKEN": "wrong"], 51, "does not accept the token"),
             (["openbao", "secret/ci"], ["BAO_ADDR": ""], 2, "BAO_ADDR is not set"),
-            (["openbao", "secret", "--max-entries", "1"], [:], 2, "the source holds 2 entries, more than the 1 one import takes"),
+            (["openbao", "secret", "--max-entries", "1"], [:], 2, "the source holds 2 entries, more than the 1 one import takes")
         ]
         for (arguments, environment, status, message) in cases {
             let result = try sandbox.vault(["import", "--from"] + arguments, environment: environment)

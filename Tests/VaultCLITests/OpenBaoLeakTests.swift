@@ -17,15 +17,17 @@ import Testing
         try server.put("secret/ci/db", ["password": "hunter2-db-pass", "user": "deploy-user"])
         let sandbox = try sandbox(server)
         let log = "connecting with hunter2-db-pass as deploy-user\n"
-        let result = try sandbox.vault(["redact", "--ref", "openbao://secret/ci/db#password", "--ref", "openbao://secret/ci/db#user"],
-                                       stdin: Array(log.utf8))
+        let result = try sandbox.vault(
+            ["redact", "--ref", "openbao://secret/ci/db#password", "--ref", "openbao://secret/ci/db#user"],
+            stdin: Array(log.utf8))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdoutText == "connecting with <concealed by vault> as <concealed by vault>\n", "\(result.stdoutText)")
         let missing = try sandbox.vault(["redact", "--ref", "openbao://secret/ci/none#password"], stdin: Array(log.utf8))
         #expect(missing.status == 44 && missing.stdoutText.isEmpty, "fails closed, nothing printed: \(missing.stdoutText)\(missing.stderr)")
         #expect(missing.stderr.contains("--ref: openbao://secret/ci/none#password: OpenBao has no secret"), "\(missing.stderr)")
         let malformed = try sandbox.vault(["redact", "--ref", "openbao://secret/ci/db"], stdin: Array(log.utf8))
-        #expect(malformed.status == 2 && malformed.stdoutText.isEmpty && malformed.stderr.contains("it names no field"), "\(malformed.stderr)")
+        #expect(
+            malformed.status == 2 && malformed.stdoutText.isEmpty && malformed.stderr.contains("it names no field"), "\(malformed.stderr)")
     }
 
     @Test func scanFindsAFetchedValueInAFile() throws {
@@ -33,7 +35,9 @@ import Testing
         let server = try OpenBaoServer()
         try server.put("secret/ci/api", ["key": "sk-live-0123456789"])
         let sandbox = try sandbox(server)
-        for directory in ["out", "clean"] { try FileManager.default.createDirectory(atPath: sandbox.path(directory), withIntermediateDirectories: true) }
+        for directory in ["out", "clean"] {
+            try FileManager.default.createDirectory(atPath: sandbox.path(directory), withIntermediateDirectories: true)
+        }
         try sandbox.write("out/build.log", Array("line one\ntoken=sk-live-0123456789\n".utf8))
         try sandbox.write("clean/notes.txt", Array("nothing here\n".utf8))
         let found = try sandbox.vault(["scan", "--ref", "openbao://secret/ci/api#key", sandbox.path("out")])
@@ -44,9 +48,11 @@ import Testing
         #expect(json.status == 1 && json.stdoutText.contains("\"item\": \"openbao://secret/ci/api#key\""), "\(json.stdoutText)")
         let clean = try sandbox.vault(["scan", "--ref", "openbao://secret/ci/api#key", sandbox.path("clean")])
         #expect(clean.status == 0 && clean.stderr.contains("0 hits of 1 secret searched"), "\(clean.stderr)")
-        let wrongToken = try sandbox.vault(["scan", "--ref", "openbao://secret/ci/api#key", sandbox.path("out")],
-                                           environment: ["BAO_TOKEN": "not-a-token"])
-        #expect(wrongToken.status != 0 && wrongToken.status != 1 && wrongToken.stdoutText.isEmpty,
-                "a scan that could not fetch its values is an error, never a leak: \(wrongToken.status) \(wrongToken.stderr)")
+        let wrongToken = try sandbox.vault(
+            ["scan", "--ref", "openbao://secret/ci/api#key", sandbox.path("out")],
+            environment: ["BAO_TOKEN": "not-a-token"])
+        #expect(
+            wrongToken.status != 0 && wrongToken.status != 1 && wrongToken.stdoutText.isEmpty,
+            "a scan that could not fetch its values is an error, never a leak: \(wrongToken.status) \(wrongToken.stderr)")
     }
 }

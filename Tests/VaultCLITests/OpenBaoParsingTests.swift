@@ -13,7 +13,7 @@ import VaultCore
             ("openbao://secret/db", .missingField), ("openbao://secret/db#", .missingField),
             ("openbao://secret//db#x", .badPathSegment), ("openbao://secret/../db#x", .badPathSegment), ("openbao://#x", .badPathSegment),
             ("openbao://secret/db#x?version=0", .unknownQuery("version=0")), ("openbao://secret/db#x?otp", .unknownQuery("otp")),
-            ("openbao://secret/d b#x", .unencodedSpace), ("openbao://secret/a%2Fb#x", .badPathSegment),
+            ("openbao://secret/d b#x", .unencodedSpace), ("openbao://secret/a%2Fb#x", .badPathSegment)
         ]
         for (text, error) in refused {
             #expect(throws: error, "\(text)") { try OpenBaoReference(parsing: text) }
@@ -24,8 +24,11 @@ import VaultCore
 
     @Test func templatesTakeOpenBaoReferences() throws {
         let segments = try Template.parse(Array("a={{ openbao://s/p#f }}\n".utf8))
-        #expect(segments == [.text(Array("a=".utf8)), .reference(.openbao(OpenBaoReference(mount: "s", path: "p", field: "f")), line: 1),
-                             .text([0x0A])])
+        #expect(
+            segments == [
+                .text(Array("a=".utf8)), .reference(.openbao(OpenBaoReference(mount: "s", path: "p", field: "f")), line: 1),
+                .text([0x0A])
+            ])
     }
 
     @Test func addresses() {
@@ -33,7 +36,9 @@ import VaultCore
         #expect(ServerAddress("https://bao.example")?.port == 443)
         #expect(ServerAddress("https://[::1]:8200/")?.host == "::1")
         #expect(ServerAddress("unix:///run/bao.sock")?.transport == .unix("/run/bao.sock"))
-        for bad in ["", "bao.example:8200", "ftp://x", "http://", "http://h:0", "http://h:99999", "http://u@h", "http://h/v1", "unix://relative"] {
+        for bad in [
+            "", "bao.example:8200", "ftp://x", "http://", "http://h:0", "http://h:99999", "http://u@h", "http://h/v1", "unix://relative"
+        ] {
             #expect(ServerAddress(bad) == nil, "\(bad)")
         }
         let rule = NoProxyRule(" .example.com, 10.0.0.1 ,")
@@ -56,14 +61,15 @@ import VaultCore
         #expect(try parse("HTTP/1.0 404 Not Found\r\n\r\nab") == nil)
         #expect(try parse("HTTP/1.0 404 Not Found\r\n\r\nab", atEnd: true)?.body == [26..<28])
         let faults: [(String, HTTPFault)] = [
-            ("HTTP/2 200 OK\r\n\r\n", .statusLine), ("HTTP/1.1 2000 OK\r\n\r\n", .statusLine), ("HTTP/1.1 100 Continue\r\n\r\n", .statusLine),
+            ("HTTP/2 200 OK\r\n\r\n", .statusLine), ("HTTP/1.1 2000 OK\r\n\r\n", .statusLine),
+            ("HTTP/1.1 100 Continue\r\n\r\n", .statusLine),
             ("HTTP/1.1 200 OK\r\nBad Header: x\r\n\r\n", .header), ("HTTP/1.1 200 OK\r\nX: a\nb\r\n\r\n", .header),
             ("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", .header),
             ("HTTP/1.1 200 OK\r\nContent-Length: -1\r\n\r\n", .header), ("HTTP/1.1 200 OK\r\nContent-Length: 99999999\r\n\r\n", .tooLarge),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\n", .transferEncoding),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", .chunk),
             ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nab\r\n", .chunk),
-            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffff\r\n", .tooLarge),
+            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nfffffff\r\n", .tooLarge)
         ]
         for (text, fault) in faults {
             #expect(throws: fault, "\(text.debugDescription)") { try parse(text, atEnd: true) }

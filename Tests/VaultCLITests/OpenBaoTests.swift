@@ -20,15 +20,19 @@ import Glibc
         let server = try OpenBaoServer()
         try server.put("secret/ci/db", ["password": "hunter2-db-pass", "user": "deploy"])
         let sandbox = try sandbox(server)
-        let result = try sandbox.vault(["run", "--env", "P=openbao://secret/ci/db#password", "--env", "U=openbao://secret/ci/db#user", "--",
-                                        "sh", "-c", "printf %s \"$P\" > child-saw; echo \"P=$P U=$U token=${BAO_TOKEN:-withheld}\""])
+        let result = try sandbox.vault([
+            "run", "--env", "P=openbao://secret/ci/db#password", "--env", "U=openbao://secret/ci/db#user", "--",
+            "sh", "-c", "printf %s \"$P\" > child-saw; echo \"P=$P U=$U token=${BAO_TOKEN:-withheld}\""
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(sandbox.read("child-saw") == Array("hunter2-db-pass".utf8))
         #expect(!result.stdoutText.contains("hunter2-db-pass") && !result.stdoutText.contains("deploy"), "\(result.stdoutText)")
         #expect(result.stdoutText.contains("P=<concealed by vault>"), "\(result.stdoutText)")
         #expect(result.stdoutText.contains("token=withheld"), "BAO_TOKEN is kept from the child: \(result.stdoutText)")
         try sandbox.write("ci.env", Array("DB_PASSWORD=openbao://secret/ci/db#password\n".utf8))
-        let fromFile = try sandbox.vault(["run", "--env-file", sandbox.path("ci.env"), "--", "sh", "-c", "test \"$DB_PASSWORD\" = hunter2-db-pass"])
+        let fromFile = try sandbox.vault([
+            "run", "--env-file", sandbox.path("ci.env"), "--", "sh", "-c", "test \"$DB_PASSWORD\" = hunter2-db-pass"
+        ])
         #expect(fromFile.status == 0, "an env file's reference: \(fromFile.stderr)")
     }
 
@@ -44,14 +48,20 @@ import Glibc
         #expect(first.status == 0 && first.stdoutText == "first-key", "\(first.stderr)")
         let oneSegment = try sandbox.vault(["get", "openbao://app%2Fapi#key"])
         #expect(oneSegment.status == 2, "a '/' inside a segment is refused: \(oneSegment.stderr)")
-        let injected = try sandbox.vault(["inject"], stdin: Array("a={{ openbao://secret/app/api#key }} b={{openbao://secret/app/api#key?version=1}}\n".utf8))
+        let injected = try sandbox.vault(
+            ["inject"], stdin: Array("a={{ openbao://secret/app/api#key }} b={{openbao://secret/app/api#key?version=1}}\n".utf8))
         #expect(injected.status == 0 && injected.stdoutText == "a=second-key b=first-key\n", "\(injected.stdoutText)\(injected.stderr)")
         let missingVersion = try sandbox.vault(["get", "openbao://secret/app/api#key?version=9"])
-        #expect(missingVersion.status == 44 && missingVersion.stderr.contains("no secret at \"secret/app/api\" in version 9"), "\(missingVersion.stderr)")
+        #expect(
+            missingVersion.status == 44 && missingVersion.stderr.contains("no secret at \"secret/app/api\" in version 9"),
+            "\(missingVersion.stderr)")
         let missingField = try sandbox.vault(["get", "openbao://secret/app/api#nope"])
-        #expect(missingField.status == 44 && missingField.stderr.contains("has no field \"nope\"; it has \"key\""), "\(missingField.stderr)")
+        #expect(
+            missingField.status == 44 && missingField.stderr.contains("has no field \"nope\"; it has \"key\""), "\(missingField.stderr)")
         let missingPath = try sandbox.vault(["run", "--env", "X=openbao://secret/app/none#key", "--", "true"])
-        #expect(missingPath.status == 44 && missingPath.stderr.contains("--env X: openbao://secret/app/none#key: OpenBao has no secret"), "\(missingPath.stderr)")
+        #expect(
+            missingPath.status == 44 && missingPath.stderr.contains("--env X: openbao://secret/app/none#key: OpenBao has no secret"),
+            "\(missingPath.stderr)")
         let malformed = try sandbox.vault(["run", "--env", "X=openbao://secret/app/api", "--", "true"])
         #expect(malformed.status == 2 && malformed.stderr.contains("it names no field"), "\(malformed.stderr)")
     }
@@ -70,8 +80,10 @@ import Glibc
         let before = server.requestedPaths().count
         let got = try sandbox.vault(["get", "openbao://kv1/app/db#password"])
         #expect(got.status == 0 && got.stdoutText == "v1-db-pass", "\(got.stdoutText)\(got.stderr)")
-        let run = try sandbox.vault(["run", "--env", "P=openbao://kv1/app/db#password", "--env", "U=openbao://kv1/app/db#user",
-                                     "--", "sh", "-c", "test \"$P/$U\" = v1-db-pass/v1-user && echo \"$P\""])
+        let run = try sandbox.vault([
+            "run", "--env", "P=openbao://kv1/app/db#password", "--env", "U=openbao://kv1/app/db#user",
+            "--", "sh", "-c", "test \"$P/$U\" = v1-db-pass/v1-user && echo \"$P\""
+        ])
         #expect(run.status == 0 && run.stdoutText == "<concealed by vault>\n", "\(run.stdoutText)\(run.stderr)")
         #expect(Array(server.requestedPaths().dropFirst(before)) == ["kv1/app/db", "kv1/app/db"], "one GET per command, no probe")
         let versioned = try sandbox.vault(["get", "openbao://kv1/app/db#password?version=1"])
@@ -95,15 +107,18 @@ import Glibc
         let sandbox = try sandbox(server)
         sandbox.environment["BAO_TOKEN"] = token
         let before = server.requestedPaths().count
-        let result = try sandbox.vault(["run", "--env", "A=openbao://secret/app/db#password", "--env", "B=openbao://secret/app/db#user",
-                                        "--env", "C=openbao://secret/app/api#key", "--env", "D=openbao://secret/app/db#password",
-                                        "--", "sh", "-c", "test \"$A/$B/$C/$D\" = db-secret-1/app/api-secret-2/db-secret-1"])
+        let result = try sandbox.vault([
+            "run", "--env", "A=openbao://secret/app/db#password", "--env", "B=openbao://secret/app/db#user",
+            "--env", "C=openbao://secret/app/api#key", "--env", "D=openbao://secret/app/db#password",
+            "--", "sh", "-c", "test \"$A/$B/$C/$D\" = db-secret-1/app/api-secret-2/db-secret-1"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let paths = Array(server.requestedPaths().dropFirst(before))
         #expect(paths.sorted() == ["secret/data/app/api", "secret/data/app/db"], "requests: \(paths)")
         let refused = try sandbox.vault(["get", "openbao://secret/other/x#y"])
         #expect(refused.status == 30, "\(refused.stderr)")
-        #expect(refused.stderr == "vault: error: the OpenBao token may not read \"secret/data/other/x\" (permission denied by its policies)\n"
+        #expect(
+            refused.stderr == "vault: error: the OpenBao token may not read \"secret/data/other/x\" (permission denied by its policies)\n"
                 + "vault: hint: ask for a policy that grants read on the path, or fix the reference\n", "\(refused.stderr)")
         let wrongToken = try sandbox.vault(["get", "openbao://secret/app/db#user"], environment: ["BAO_TOKEN": "s.not-a-token"])
         #expect(wrongToken.status == 51 && wrongToken.stderr.contains("does not accept the token"), "\(wrongToken.stderr)")
@@ -124,7 +139,9 @@ import Glibc
         let sandbox = try Sandbox()
         sandbox.environment["BAO_ADDR"] = server.address
         try sandbox.write("secret-id", Array(wrapped.utf8))
-        let login = ["BAO_APPROLE_ROLE_ID": roleID, "BAO_APPROLE_SECRET_ID_FILE": sandbox.path("secret-id"), "BAO_APPROLE_SECRET_ID_WRAPPED": "1"]
+        let login = [
+            "BAO_APPROLE_ROLE_ID": roleID, "BAO_APPROLE_SECRET_ID_FILE": sandbox.path("secret-id"), "BAO_APPROLE_SECRET_ID_WRAPPED": "1"
+        ]
         let first = try sandbox.vault(["get", "openbao://secret/ci/deploy#token"], environment: login)
         #expect(first.status == 0 && first.stdoutText == "deploy-token-3", "\(first.stderr)")
         let again = try sandbox.vault(["get", "openbao://secret/ci/deploy#token"], environment: login)
@@ -143,7 +160,10 @@ import Glibc
         sandbox.environment["BAO_CACERT"] = nil
         let refused = try sandbox.vault(["get", "openbao://secret/tls/x#v"])
         #expect(refused.status == 32 && refused.stdout.isEmpty, "\(refused.stderr)")
-        #expect(refused.stderr.hasPrefix("vault: error: the certificate of the OpenBao server at https://127.0.0.1:\(server.port) is not trusted"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.hasPrefix(
+                "vault: error: the certificate of the OpenBao server at https://127.0.0.1:\(server.port) is not trusted"),
+            "\(refused.stderr)")
         let plain = try sandbox.vault(["get", "openbao://secret/tls/x#v"], environment: ["BAO_ADDR": "http://127.0.0.1:\(server.port)"])
         #expect(plain.status != 0 && plain.stdout.isEmpty, "plain HTTP to a TLS listener: \(plain.stderr)")
     }
@@ -163,7 +183,8 @@ import Glibc
         let sandbox = try Sandbox()
         let port = try OpenBaoServer.freePortPair()
         var start = Date()
-        let refused = try sandbox.vault(["get", "openbao://secret/a#b"], environment: ["BAO_ADDR": "http://127.0.0.1:\(port)", "BAO_TOKEN": "t"])
+        let refused = try sandbox.vault(
+            ["get", "openbao://secret/a#b"], environment: ["BAO_ADDR": "http://127.0.0.1:\(port)", "BAO_TOKEN": "t"])
         #expect(refused.status == 53 && refused.stderr.contains("cannot be reached: Connection refused"), "\(refused.stderr)")
         #expect(Date().timeIntervalSince(start) < 5)
         let (listener, silentPort) = try OpenBaoServer.bound(0)
@@ -171,8 +192,9 @@ import Glibc
         listen(listener, 8)
         for scheme in ["http", "https"] {
             start = Date()
-            let silent = try sandbox.vault(["get", "openbao://secret/a#b"],
-                                           environment: ["BAO_ADDR": "\(scheme)://127.0.0.1:\(silentPort)", "BAO_TOKEN": "t", "BAO_CLIENT_TIMEOUT": "2"])
+            let silent = try sandbox.vault(
+                ["get", "openbao://secret/a#b"],
+                environment: ["BAO_ADDR": "\(scheme)://127.0.0.1:\(silentPort)", "BAO_TOKEN": "t", "BAO_CLIENT_TIMEOUT": "2"])
             let elapsed = Date().timeIntervalSince(start)
             #expect(silent.status == 53 && silent.stderr.contains("did not answer within 2 s"), "\(scheme): \(silent.stderr)")
             #expect(elapsed >= 1.5 && elapsed < 6, "\(scheme): took \(elapsed) s")
@@ -181,8 +203,9 @@ import Glibc
         #expect(noAddress.status == 2 && noAddress.stderr.contains("BAO_ADDR is not set"), "\(noAddress.stderr)")
         let badAddress = try sandbox.vault(["get", "openbao://secret/a#b"], environment: ["BAO_ADDR": "ftp://x", "BAO_TOKEN": "t"])
         #expect(badAddress.status == 2 && badAddress.stderr.contains("is not an address vault can use"), "\(badAddress.stderr)")
-        let smuggled = try sandbox.vault(["get", "openbao://secret/a#b"],
-                                         environment: ["BAO_ADDR": "http://127.0.0.1:\(port)", "BAO_TOKEN": "t\r\nX-Vault-Namespace: other"])
+        let smuggled = try sandbox.vault(
+            ["get", "openbao://secret/a#b"],
+            environment: ["BAO_ADDR": "http://127.0.0.1:\(port)", "BAO_TOKEN": "t\r\nX-Vault-Namespace: other"])
         #expect(smuggled.status == 2 && smuggled.stderr.contains("BAO_TOKEN holds a space or control character"), "\(smuggled.stderr)")
         #expect(!smuggled.stderr.contains("X-Vault-Namespace"), "the token is not shown")
     }
@@ -211,9 +234,10 @@ import Glibc
     private func relay(_ arguments: [String], in sandbox: Sandbox) throws -> pid_t {
         let ready = sandbox.path("relay-ready-" + UUID().uuidString)
         FileManager.default.createFile(atPath: ready, contents: nil)
-        let pid = try Sandbox.launch("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/openbao-relay.py"] + arguments,
-                                     environment: ["PATH": "/usr/bin:/bin"], directory: sandbox.home, stdin: "/dev/null",
-                                     stdout: ready, stderr: ready)
+        let pid = try Sandbox.launch(
+            "/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/openbao-relay.py"] + arguments,
+            environment: ["PATH": "/usr/bin:/bin"], directory: sandbox.home, stdin: "/dev/null",
+            stdout: ready, stderr: ready)
         for _ in 0..<200 where (sandbox.read(ready) ?? []).isEmpty { usleep(25_000) }
         return pid
     }
@@ -253,7 +277,8 @@ import Glibc
         #expect(String(decoding: sandbox.read("proxy.log") ?? [], as: UTF8.self) == "CONNECT 127.0.0.1:\(server.port)\n")
         let direct = try sandbox.vault(["get", "openbao://secret/p/x#v"], environment: ["no_proxy": "127.0.0.1"])
         #expect(direct.status == 0 && direct.stdoutText == "through-proxy-9", "\(direct.stderr)")
-        #expect(String(decoding: sandbox.read("proxy.log") ?? [], as: UTF8.self) == "CONNECT 127.0.0.1:\(server.port)\n", "no_proxy: no tunnel")
+        #expect(
+            String(decoding: sandbox.read("proxy.log") ?? [], as: UTF8.self) == "CONNECT 127.0.0.1:\(server.port)\n", "no_proxy: no tunnel")
     }
 
     /// The server's certificate is checked against the name in BAO_ADDR: the dev server reached
@@ -267,8 +292,9 @@ import Glibc
         let pid = try relay(["proxy", sandbox.path("proxy-port"), sandbox.path("proxy.log"), "127.0.0.1:\(server.port)"], in: sandbox)
         defer { stop(pid) }
         let port = String(decoding: sandbox.read("proxy-port") ?? [], as: UTF8.self)
-        let impostor = try sandbox.vault(["get", "openbao://secret/n/x#v"],
-                                         environment: ["https_proxy": "http://127.0.0.1:\(port)", "BAO_ADDR": "https://bao.not-this-server.example:\(server.port)"])
+        let impostor = try sandbox.vault(
+            ["get", "openbao://secret/n/x#v"],
+            environment: ["https_proxy": "http://127.0.0.1:\(port)", "BAO_ADDR": "https://bao.not-this-server.example:\(server.port)"])
         #expect(impostor.status == 32 && impostor.stdout.isEmpty, "\(impostor.stderr)")
         #expect(impostor.stderr.contains("is not trusted: hostname mismatch"), "\(impostor.stderr)")
         let named = try sandbox.vault(["get", "openbao://secret/n/x#v"], environment: ["https_proxy": "http://127.0.0.1:\(port)"])

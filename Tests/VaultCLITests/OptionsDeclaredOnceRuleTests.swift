@@ -39,15 +39,17 @@ import Testing
         for name in names.sorted() {
             #expect(spelled[name]?.count == 1, "--\(name) is spelled in \(spelled[name] ?? [])")
         }
-        #expect(Set(spelled.keys).subtracting(names).isEmpty, "declared but in no command: \(Set(spelled.keys).subtracting(names).sorted())")
+        #expect(
+            Set(spelled.keys).subtracting(names).isEmpty, "declared but in no command: \(Set(spelled.keys).subtracting(names).sorted())")
     }
 
     /// A command's options are its arguments type's, in its order: the table lists none itself.
     @Test(arguments: CommandTable.commands.map(\.name))
     func commandTakesItsOptionsFromItsArguments(name: String) throws {
         let command = try #require(CommandTable.commands.first { $0.name == name })
-        #expect(command.options.map(\.long) == command.arguments.options.map(\.long),
-                "\(name)'s table entry lists options its arguments type does not declare")
+        #expect(
+            command.options.map(\.long) == command.arguments.options.map(\.long),
+            "\(name)'s table entry lists options its arguments type does not declare")
     }
 
     /// No command's option is declared in Table/: it holds the commands and the global options

@@ -6,7 +6,8 @@ import Testing
 /// by a reader that pins the trust fingerprint. A writer of ci — a read-write credential, or a full
 /// member — can neither set them nor forge them: the names it planted stay refused.
 @Suite struct OwnerAllowedEnvNamesTests {
-    static let script = "import os; print('token=' + os.environ.get('APP_TOKEN', 'unset') + ' browser=' + os.environ.get('BROWSER', 'unset'))"
+    static let script =
+        "import os; print('token=' + os.environ.get('APP_TOKEN', 'unset') + ' browser=' + os.environ.get('BROWSER', 'unset'))"
 
     /// The planted vault of `EnvAllowListTests`, with the owner's names `APP_*` for ci, a read-write
     /// credential of ci (ci.cred), and the trust fingerprint; the sandbox's environment has no key
@@ -22,7 +23,8 @@ import Testing
         _ = try must(["grant", "--group", "ci", "--out", sandbox.path("ci.cred")])
         if fullMember {
             _ = try must(["identity", "new", "--out", sandbox.path("bob.id")])
-            let recipient = try must(["identity", "show", "--identity", sandbox.path("bob.id")]).stdoutText
+            let recipient =
+                try must(["identity", "show", "--identity", sandbox.path("bob.id")]).stdoutText
                 .split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
             _ = try must(["member", "add", "bob", recipient])
         }
@@ -44,7 +46,8 @@ import Testing
         #expect(env.status == 0, "\(comment): \(env.stderr)")
         #expect(env.stdoutText.contains("APP_TOKEN="), "\(comment): \(env.stdoutText)")
         #expect(!env.stdoutText.contains("BROWSER") && !env.stdoutText.contains("PYTHONWARNINGS"), "\(comment): \(env.stdoutText)")
-        let run = try sandbox.vault(["run", "--env-group", "ci", "--", "python3", "-c", script], environment: Self.job(sandbox, trust: trust))
+        let run = try sandbox.vault(
+            ["run", "--env-group", "ci", "--", "python3", "-c", script], environment: Self.job(sandbox, trust: trust))
         #expect(run.status == 0, "\(comment): \(run.stderr)")
         #expect(run.stdoutText == "token=<concealed by vault> browser=unset\n", "\(comment): \(run.stdoutText)")
         #expect(sandbox.read("pwned") == nil, "\(comment): python3 ran the planted BROWSER command")
@@ -54,8 +57,11 @@ import Testing
         let (sandbox, trust) = try Self.sandbox()
         try Self.expectJobTakesOnlyAppNames(sandbox, trust: trust, "the owner's APP_*")
         // The job's own names still win: --only narrows to what it names (and the deny-list stays a second line).
-        let only = try sandbox.vault(["env", "--group", "ci", "--only", "BROWSER", "--format", "shell"], environment: Self.job(sandbox, trust: trust))
-        #expect(only.status == 1 && !only.stdoutText.contains("APP_TOKEN") && !only.stdoutText.contains("BROWSER"), "\(only.stdoutText)\(only.stderr)")
+        let only = try sandbox.vault(
+            ["env", "--group", "ci", "--only", "BROWSER", "--format", "shell"], environment: Self.job(sandbox, trust: trust))
+        #expect(
+            only.status == 1 && !only.stdoutText.contains("APP_TOKEN") && !only.stdoutText.contains("BROWSER"),
+            "\(only.stdoutText)\(only.stderr)")
     }
 
     @Test func withoutAPinTheOwnersNamesDoNotCount() throws {
@@ -94,7 +100,8 @@ import Testing
     @Test func namesForgedInTheFileAreRefused() throws {
         let (sandbox, trust) = try Self.sandbox()
         // A name the deny-list lets through, planted by the writer, which the forged names would take.
-        let plant = try sandbox.vault(["add", "-s", "evil", "-a", "", "--group", "ci"], stdin: Array("planted".utf8), environment: Self.job(sandbox))
+        let plant = try sandbox.vault(
+            ["add", "-s", "evil", "-a", "", "--group", "ci"], stdin: Array("planted".utf8), environment: Self.job(sandbox))
         #expect(plant.status == 0, "\(plant.stderr)")
         let forge = """
             import hashlib, sys
@@ -124,8 +131,10 @@ import Testing
     @Test func malformedNamesAreUsageErrorsAndChangeNothing() throws {
         let sandbox = try EnvAllowListTests.sandbox()
         let before = sandbox.read(sandbox.vaultPath)
-        for bad in [["group", "allow-env", "ci"], ["group", "allow-env", "ci", "APP-*"], ["group", "allow-env", "ci", "A,,B"],
-                    ["group", "allow-env", "ci", "9*"], ["group", "create", "x", "APP_*"]] {
+        for bad in [
+            ["group", "allow-env", "ci"], ["group", "allow-env", "ci", "APP-*"], ["group", "allow-env", "ci", "A,,B"],
+            ["group", "allow-env", "ci", "9*"], ["group", "create", "x", "APP_*"]
+        ] {
             let result = try sandbox.vault(bad)
             #expect(result.status == 2, "\(bad): \(result.stderr)")
             #expect(result.stderr.hasPrefix("vault: error:") && result.stderr.contains("vault: hint:"), "\(bad): \(result.stderr)")

@@ -86,8 +86,9 @@ import Testing
 
     @Test func doubleDashGivesTheRestToACommandThatRunsOne() throws {
         let table = SmallTable()
-        let parsed = try Parser.parse(["run", "-e", "A", "--", "./deploy.sh", "--help", "-e", "B"],
-                                      globalOptions: table.globals, commands: table.commands)
+        let parsed = try Parser.parse(
+            ["run", "-e", "A", "--", "./deploy.sh", "--help", "-e", "B"],
+            globalOptions: table.globals, commands: table.commands)
         #expect(parsed.command.name == "run")
         #expect(parsed.values(RunArguments.env.name) == ["A"])
         #expect(parsed.trailing == ["./deploy.sh", "--help", "-e", "B"])
@@ -115,7 +116,7 @@ import Testing
 
     @Test(arguments: [
         ["add", "--help"], ["add", "-h"], ["--help", "add"], ["-h", "add"],
-        ["--vault", "v", "add", "-s", "x", "--help"], ["add", "--bogus", "--help"], ["add", "-s", "-h"],
+        ["--vault", "v", "add", "-s", "x", "--help"], ["add", "--bogus", "--help"], ["add", "-s", "-h"]
     ])
     func helpAnywhereShowsTheHelpOfTheCommand(argv: [String]) throws {
         let parsed = try Parser.parse(argv)
@@ -151,17 +152,23 @@ import Testing
     }
 
     @Test func unknownCommandWithHelpIsStillAnError() {
-        #expect(usageError(["ad", "--help"]) == UsageError(
-            "unknown command \"ad\"", hint: "did you mean \"add\"? (see 'vault help')"))
+        #expect(
+            usageError(["ad", "--help"])
+                == UsageError(
+                    "unknown command \"ad\"", hint: "did you mean \"add\"? (see 'vault help')"))
     }
 
     // MARK: errors
 
     @Test func unknownCommandSuggestsTheClosest() {
-        #expect(usageError(["ad"]) == UsageError(
-            "unknown command \"ad\"", hint: "did you mean \"add\"? (see 'vault help')"))
-        #expect(usageError(["lsit"]) == UsageError(
-            "unknown command \"lsit\"", hint: "did you mean \"list\"? (see 'vault help')"))
+        #expect(
+            usageError(["ad"])
+                == UsageError(
+                    "unknown command \"ad\"", hint: "did you mean \"add\"? (see 'vault help')"))
+        #expect(
+            usageError(["lsit"])
+                == UsageError(
+                    "unknown command \"lsit\"", hint: "did you mean \"list\"? (see 'vault help')"))
     }
 
     @Test func unknownCommandWithoutACloseOne() {
@@ -173,48 +180,70 @@ import Testing
     }
 
     @Test func unknownLongOptionSuggestsTheClosest() {
-        #expect(usageError(["add", "--servce", "x"]) == UsageError(
-            "unknown option \"--servce\" for \"vault add\"", hint: "did you mean \"--service\"?"))
-        #expect(usageError(["list", "--josn"]) == UsageError(
-            "unknown option \"--josn\" for \"vault list\"", hint: "did you mean \"--json\"?"))
+        #expect(
+            usageError(["add", "--servce", "x"])
+                == UsageError(
+                    "unknown option \"--servce\" for \"vault add\"", hint: "did you mean \"--service\"?"))
+        #expect(
+            usageError(["list", "--josn"])
+                == UsageError(
+                    "unknown option \"--josn\" for \"vault list\"", hint: "did you mean \"--json\"?"))
     }
 
     @Test func unknownOptionWithoutACloseOne() {
-        #expect(usageError(["add", "--frobnicate"]) == UsageError(
-            "unknown option \"--frobnicate\" for \"vault add\"", hint: "see 'vault help add'"))
-        #expect(usageError(["init", "--json"]) == UsageError(
-            "unknown option \"--json\" for \"vault init\"", hint: "see 'vault help init'"))
+        #expect(
+            usageError(["add", "--frobnicate"])
+                == UsageError(
+                    "unknown option \"--frobnicate\" for \"vault add\"", hint: "see 'vault help add'"))
+        #expect(
+            usageError(["init", "--json"])
+                == UsageError(
+                    "unknown option \"--json\" for \"vault init\"", hint: "see 'vault help init'"))
     }
 
     @Test func unknownShortOption() {
-        #expect(usageError(["add", "-x"]) == UsageError(
-            "unknown option \"-x\" for \"vault add\"", hint: "see 'vault help add'"))
-        #expect(usageError(["add", "-Ux"]) == UsageError(
-            "unknown option \"-x\" for \"vault add\"", hint: "see 'vault help add'"))
+        #expect(
+            usageError(["add", "-x"])
+                == UsageError(
+                    "unknown option \"-x\" for \"vault add\"", hint: "see 'vault help add'"))
+        #expect(
+            usageError(["add", "-Ux"])
+                == UsageError(
+                    "unknown option \"-x\" for \"vault add\"", hint: "see 'vault help add'"))
     }
 
     @Test func commandOptionBeforeTheCommand() {
-        #expect(usageError(["-s", "x", "get"]) == UsageError(
-            "unknown option \"-s\" for \"vault\"", hint: "options of a command go after its name, as in 'vault get -s …'"))
+        #expect(
+            usageError(["-s", "x", "get"])
+                == UsageError(
+                    "unknown option \"-s\" for \"vault\"", hint: "options of a command go after its name, as in 'vault get -s …'"))
         #expect(usageError(["--bogus"]) == UsageError("unknown option \"--bogus\" for \"vault\"", hint: "see 'vault help'"))
     }
 
     @Test func missingValueAtTheEnd() {
-        #expect(usageError(["get", "--service"]) == UsageError(
-            "missing value for \"--service\"", hint: "write --service SERVICE"))
+        #expect(
+            usageError(["get", "--service"])
+                == UsageError(
+                    "missing value for \"--service\"", hint: "write --service SERVICE"))
         #expect(usageError(["get", "-s"]) == UsageError("missing value for \"-s\"", hint: "write -s SERVICE"))
     }
 
     @Test func valueBeginningWithDashAfterASpaceSuggestsEquals() {
-        #expect(usageError(["get", "--service", "-x"]) == UsageError(
-            "missing value for \"--service\"", hint: "to give a value that begins with \"-\", write --service=-x"))
-        #expect(usageError(["get", "-s", "-dash"]) == UsageError(
-            "missing value for \"-s\"", hint: "to give a value that begins with \"-\", write --service=-dash"))
+        #expect(
+            usageError(["get", "--service", "-x"])
+                == UsageError(
+                    "missing value for \"--service\"", hint: "to give a value that begins with \"-\", write --service=-x"))
+        #expect(
+            usageError(["get", "-s", "-dash"])
+                == UsageError(
+                    "missing value for \"-s\"", hint: "to give a value that begins with \"-\", write --service=-dash"))
     }
 
     @Test func flagGivenAValue() {
-        #expect(usageError(["list", "--json=yes"]) == UsageError(
-            "option \"--json\" takes no value", hint: "write --json alone"))
+        #expect(
+            usageError(["list", "--json=yes"])
+                == UsageError(
+                    "option \"--json\" takes no value", hint: "write --json alone"))
         #expect(usageError(["add", "-U=yes"]) == UsageError("option \"-U\" takes no value", hint: "write -U alone"))
     }
 
@@ -222,39 +251,57 @@ import Testing
         let expected = UsageError("option \"--service\" given more than once", hint: "give --service once")
         #expect(usageError(["get", "-s", "a", "-s", "b"]) == expected)
         #expect(usageError(["get", "--service=a", "-sb"]) == expected)
-        #expect(usageError(["--vault", "a", "list", "--vault", "b"]) == UsageError(
-            "option \"--vault\" given more than once", hint: "give --vault once"))
+        #expect(
+            usageError(["--vault", "a", "list", "--vault", "b"])
+                == UsageError(
+                    "option \"--vault\" given more than once", hint: "give --vault once"))
     }
 
     @Test func tooManyPositionals() {
-        #expect(usageError(["list", "svc", "extra"]) == UsageError(
-            "unexpected argument \"extra\" for \"vault list\"", hint: "see 'vault help list'"))
-        #expect(usageError(["help", "add", "get"]) == UsageError(
-            "unexpected argument \"get\" for \"vault help\"", hint: "see 'vault help help'"))
+        #expect(
+            usageError(["list", "svc", "extra"])
+                == UsageError(
+                    "unexpected argument \"extra\" for \"vault list\"", hint: "see 'vault help list'"))
+        #expect(
+            usageError(["help", "add", "get"])
+                == UsageError(
+                    "unexpected argument \"get\" for \"vault help\"", hint: "see 'vault help help'"))
     }
 
     @Test func commandToRunWithoutDoubleDash() {
         let table = SmallTable()
-        #expect(usageError(["run", "./deploy.sh"], table) == UsageError(
-            "unexpected argument \"./deploy.sh\" for \"vault run\"", hint: "put the command to run after \"--\""))
+        #expect(
+            usageError(["run", "./deploy.sh"], table)
+                == UsageError(
+                    "unexpected argument \"./deploy.sh\" for \"vault run\"", hint: "put the command to run after \"--\""))
     }
 
     @Test func missingPositional() {
-        #expect(usageError(["__complete"]) == UsageError(
-            "missing KIND for \"vault __complete\"", hint: "see 'vault help __complete'"))
+        #expect(
+            usageError(["__complete"])
+                == UsageError(
+                    "missing KIND for \"vault __complete\"", hint: "see 'vault help __complete'"))
     }
 
     @Test func invalidValueSuggestsTheClosest() {
-        #expect(usageError(["list", "--class", "alwys"]) == UsageError(
-            "invalid value \"alwys\" for \"--class\"", hint: "did you mean \"always\"?"))
-        #expect(usageError(["__complete", "service"]) == UsageError(
-            "invalid value \"service\" for \"KIND\"", hint: "did you mean \"services\"?"))
+        #expect(
+            usageError(["list", "--class", "alwys"])
+                == UsageError(
+                    "invalid value \"alwys\" for \"--class\"", hint: "did you mean \"always\"?"))
+        #expect(
+            usageError(["__complete", "service"])
+                == UsageError(
+                    "invalid value \"service\" for \"KIND\"", hint: "did you mean \"services\"?"))
     }
 
     @Test func invalidValueListsTheChoices() {
-        #expect(usageError(["get", "--field", "emoji"]) == UsageError(
-            "invalid value \"emoji\" for \"--field\"",
-            hint: "choose one of: service, account, group, class, label, comment, kind, generic, env_name, created, modified, expires, expired, notes, otp"))
+        #expect(
+            usageError(["get", "--field", "emoji"])
+                == UsageError(
+                    "invalid value \"emoji\" for \"--field\"",
+                    hint:
+                        "choose one of: service, account, group, class, label, comment, kind, generic, env_name, created, modified, expires, expired, notes, otp"
+                ))
     }
 
     @Test func aliasesAreAcceptedValues() throws {
@@ -263,8 +310,10 @@ import Testing
     }
 
     @Test func messagesFollowTheHouseStyle() {
-        let argvs = [["ad"], ["add", "--servce"], ["add", "-x"], ["get", "-s"], ["list", "--json=1"],
-                     ["get", "-s", "a", "-s", "b"], ["list", "x", "y"], ["__complete"], ["-s", "x", "get"], ["list", "--class", "x"]]
+        let argvs = [
+            ["ad"], ["add", "--servce"], ["add", "-x"], ["get", "-s"], ["list", "--json=1"],
+            ["get", "-s", "a", "-s", "b"], ["list", "x", "y"], ["__complete"], ["-s", "x", "get"], ["list", "--class", "x"]
+        ]
         for argv in argvs {
             let error = usageError(argv)
             #expect(error != nil, "\(argv) should fail")
@@ -290,8 +339,9 @@ import Testing
 
 private func usageError(_ argv: [String], _ table: SmallTable? = nil) -> UsageError? {
     do {
-        _ = try Parser.parse(argv, globalOptions: table?.globals ?? CommandTable.globalOptions,
-                             commands: table?.commands ?? CommandTable.commands)
+        _ = try Parser.parse(
+            argv, globalOptions: table?.globals ?? CommandTable.globalOptions,
+            commands: table?.commands ?? CommandTable.commands)
         return nil
     } catch {
         return error
@@ -307,15 +357,19 @@ private struct NoArguments: CommandArguments {
 private struct SmallTable {
     let globals = [OptionSpec(GlobalOptions.help.name, short: "h", help: "help")]
     let commands = [
-        CommandSpec("run", summary: "run a command",
-                    options: [OptionSpec(RunArguments.env.name, short: "e", value: "NAME", help: "a name", repeatable: true)],
-                    takesCommandAfterDashDash: true, run: { (_: NoArguments, _) in }),
-        CommandSpec("flags", summary: "flags",
-                    options: ["x", "y", "z"].map { OptionSpec(OptionName($0), short: Character($0), help: $0) }, run: { (_: NoArguments, _) in }),
-        CommandSpec("copy", summary: "copy",
-                    positionals: [PositionalSpec("FROM", help: "from"), PositionalSpec("TO", help: "to", variadic: true)],
-                    run: { (_: NoArguments, _) in }),
-        CommandSpec("help", summary: "help", positionals: [PositionalSpec("COMMAND", help: "", optional: true)],
-                    run: { (_: NoArguments, _) in }),
+        CommandSpec(
+            "run", summary: "run a command",
+            options: [OptionSpec(RunArguments.env.name, short: "e", value: "NAME", help: "a name", repeatable: true)],
+            takesCommandAfterDashDash: true, run: { (_: NoArguments, _) in }),
+        CommandSpec(
+            "flags", summary: "flags",
+            options: ["x", "y", "z"].map { OptionSpec(OptionName($0), short: Character($0), help: $0) }, run: { (_: NoArguments, _) in }),
+        CommandSpec(
+            "copy", summary: "copy",
+            positionals: [PositionalSpec("FROM", help: "from"), PositionalSpec("TO", help: "to", variadic: true)],
+            run: { (_: NoArguments, _) in }),
+        CommandSpec(
+            "help", summary: "help", positionals: [PositionalSpec("COMMAND", help: "", optional: true)],
+            run: { (_: NoArguments, _) in })
     ]
 }

@@ -13,9 +13,10 @@ import Testing
     }
 
     static func tryHook(_ sandbox: Sandbox, environment: [String: String] = [:]) throws -> RunResult {
-        try sandbox.run("/bin/sh", ["-c", "cd repo && pre-commit try-repo \"$HOOKS\" vault-scan"],
-                        environment: ["HOOKS": Sandbox.packageRoot, "PRE_COMMIT_HOME": sandbox.path("pre-commit-cache")]
-                            .merging(environment) { $1 })
+        try sandbox.run(
+            "/bin/sh", ["-c", "cd repo && pre-commit try-repo \"$HOOKS\" vault-scan"],
+            environment: ["HOOKS": Sandbox.packageRoot, "PRE_COMMIT_HOME": sandbox.path("pre-commit-cache")]
+                .merging(environment) { $1 })
     }
 
     @Test func aStagedSecretFailsTheHookAndACleanFilePassesIt() throws {

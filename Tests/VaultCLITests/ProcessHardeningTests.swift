@@ -27,9 +27,10 @@ import Glibc
         let out = home + "/out", err = home + "/err"
         FileManager.default.createFile(atPath: out, contents: nil)
         FileManager.default.createFile(atPath: err, contents: nil)
-        let status = try Sandbox.spawn((asUser + command)[0], Array((asUser + command).dropFirst()),
-                                       environment: ["HOME": home, "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": home + "/run"],
-                                       directory: home, stdin: "/dev/null", stdout: out, stderr: err)
+        let status = try Sandbox.spawn(
+            (asUser + command)[0], Array((asUser + command).dropFirst()),
+            environment: ["HOME": home, "PATH": "/usr/bin:/bin", "XDG_RUNTIME_DIR": home + "/run"],
+            directory: home, stdin: "/dev/null", stdout: out, stderr: err)
         let text = String(decoding: FileManager.default.contents(atPath: out) ?? Data(), as: UTF8.self)
         let errors = String(decoding: FileManager.default.contents(atPath: err) ?? Data(), as: UTF8.self)
         #expect(status == 0, "\(errors)")

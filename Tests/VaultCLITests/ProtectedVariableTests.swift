@@ -21,19 +21,22 @@ import Testing
 
     @Test func aGitHubJobNeverRunsAPlantedBashEnv() throws {
         let sandbox = try Self.sandbox()
-        try sandbox.write("job.yml", Array("""
-            name: deploy
-            on: push
-            jobs:
-              deploy:
-                runs-on: ubuntu-latest
-                steps:
-                  - name: secrets
-                    run: vault env --group ci --only BASH_ENV,DEPLOY_TOKEN --format github || echo "$?" > "$HOME/env-status"
-                  - name: later step
-                    run: echo "token=${DEPLOY_TOKEN:-unset}" > "$HOME/later"
+        try sandbox.write(
+            "job.yml",
+            Array(
+                """
+                name: deploy
+                on: push
+                jobs:
+                  deploy:
+                    runs-on: ubuntu-latest
+                    steps:
+                      - name: secrets
+                        run: vault env --group ci --only BASH_ENV,DEPLOY_TOKEN --format github || echo "$?" > "$HOME/env-status"
+                      - name: later step
+                        run: echo "token=${DEPLOY_TOKEN:-unset}" > "$HOME/later"
 
-            """.utf8))
+                """.utf8))
         let job = try sandbox.run("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/run-github-job.py", "job.yml"])
         #expect(job.status == 0, "\(job.stderr)")
         #expect(sandbox.read("pwned") == nil, "a later bash step ran the planted BASH_ENV")
@@ -44,7 +47,9 @@ import Testing
 
     @Test func anEvaluatedShellExportNeverSetsAPlantedBashEnv() throws {
         let sandbox = try Self.sandbox()
-        let shell = try sandbox.run("/bin/bash", ["-c", "eval \"$(vault env --group ci --only BASH_ENV,DEPLOY_TOKEN --format shell)\"; bash -c 'echo \"$DEPLOY_TOKEN\"'"])
+        let shell = try sandbox.run(
+            "/bin/bash",
+            ["-c", "eval \"$(vault env --group ci --only BASH_ENV,DEPLOY_TOKEN --format shell)\"; bash -c 'echo \"$DEPLOY_TOKEN\"'"])
         #expect(sandbox.read("pwned") == nil, "bash ran the planted BASH_ENV")
         #expect(shell.stdoutText == "tok-1234-abcd\n")
         #expect(shell.stderr.contains("vault: error: skipped 1 item whose variable name is protected: BASH_ENV"))
@@ -56,13 +61,18 @@ import Testing
         #expect(allowed.status == 0)
         #expect(allowed.stdoutText.contains("\"BASH_ENV\""))
         // A name written by the job's author is the author's: references keep working under any name.
-        let run = try sandbox.vault(["run", "--env", "GIT_ASKPASS_TOKEN=vault://ci/deploy/token", "--", "sh", "-c", "test \"$GIT_ASKPASS_TOKEN\" = tok-1234-abcd"])
+        let run = try sandbox.vault([
+            "run", "--env", "GIT_ASKPASS_TOKEN=vault://ci/deploy/token", "--", "sh", "-c", "test \"$GIT_ASKPASS_TOKEN\" = tok-1234-abcd"
+        ])
         #expect(run.status == 0, "\(run.stderr)")
     }
 
     @Test func runEnvGroupSkipsAProtectedNameAndFailsAfterTheCommand() throws {
         let sandbox = try Self.sandbox()
-        let run = try sandbox.vault(["run", "--env-group", "ci", "--only", "BASH_ENV,DEPLOY_TOKEN", "--", "bash", "-c", "echo \"token=$DEPLOY_TOKEN\" > \"$HOME/ran\""])
+        let run = try sandbox.vault([
+            "run", "--env-group", "ci", "--only", "BASH_ENV,DEPLOY_TOKEN", "--", "bash", "-c",
+            "echo \"token=$DEPLOY_TOKEN\" > \"$HOME/ran\""
+        ])
         #expect(run.status == 1)
         #expect(sandbox.read("pwned") == nil, "the child bash ran the planted BASH_ENV")
         #expect(String(decoding: sandbox.read("ran") ?? [], as: UTF8.self) == "token=tok-1234-abcd\n")

@@ -6,8 +6,10 @@ import VaultCore
 /// Names quoted for messages and for commands in hints: no raw control
 /// character reaches the terminal, and a quoted word reads back in a shell.
 @Suite struct QuotingTests {
-    @Test(arguments: ["plain", "two words", "it's", "esc\u{1b}[2J", "tab\there", "new\nline", "back\\slash \"q\"", "del\u{7f}", "ünï",
-                      "csi\u{9b}31m", "nel\u{85}£", "rlo\u{202e}txt", "zw\u{200b}sp", "tag\u{e0001}"])
+    @Test(arguments: [
+        "plain", "two words", "it's", "esc\u{1b}[2J", "tab\there", "new\nline", "back\\slash \"q\"", "del\u{7f}", "ünï",
+        "csi\u{9b}31m", "nel\u{85}£", "rlo\u{202e}txt", "zw\u{200b}sp", "tag\u{e0001}"
+    ])
     func shellQuotedReadsBackInBash(name: String) throws {
         let word = shellQuoted(name)
         #expect(!word.unicodeScalars.contains(where: HiddenCharacters.mustShow), "raw control character in \(word.debugDescription)")

@@ -22,8 +22,12 @@ import Testing
         // What the README takes its reader to bring: the tokens it stores, and the file the tour's update reads.
         try sandbox.write("new-token.txt", Array("ghp_readme_new_token".utf8))
         let brought = ["GITHUB_TOKEN": "ghp_readme_token", "DEPLOY_TOKEN": "dtok_readme", "TOKEN": "readme-token"]
-        let result = try sandbox.run("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/readme-blocks.py",
-                                                          Sandbox.packageRoot + "/README.md"], environment: brought)
+        let result = try sandbox.run(
+            "/usr/bin/python3",
+            [
+                Sandbox.packageRoot + "/Tests/VaultCLITests/Support/readme-blocks.py",
+                Sandbox.packageRoot + "/README.md"
+            ], environment: brought)
         let skipped = result.stdoutText.split(separator: "\n").filter { $0.hasPrefix("skipped the README block") }
         for line in skipped { print(line) }
         print("skipped \(skipped.count) README blocks")

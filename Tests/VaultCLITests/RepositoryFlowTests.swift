@@ -20,21 +20,27 @@ import Testing
 
     /// Runs `script` with sh in `directory` (relative to HOME) under umask 022.
     @discardableResult
-    static func sh(_ sandbox: Sandbox, _ script: String, in directory: String = ".",
-                   environment: [String: String] = [:], expect status: Int32 = 0) throws -> RunResult {
+    static func sh(
+        _ sandbox: Sandbox, _ script: String, in directory: String = ".",
+        environment: [String: String] = [:], expect status: Int32 = 0
+    ) throws -> RunResult {
         let result = try sandbox.run("/bin/sh", ["-c", "umask 022 && cd \(directory) && \(script)"], environment: environment)
         #expect(result.status == status, "\(script): exit \(result.status); stderr: \(result.stderr)")
         return result
     }
 
-    static let gitIdentity = ["GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-                              "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"]
+    static let gitIdentity = [
+        "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"
+    ]
 
     /// A laptop HOME with a bare remote and a clone holding the job's files, pushed.
     static func laptopWithProject() throws -> Sandbox {
         let laptop = try Sandbox()
-        try sh(laptop, "git init -q --bare -b main remote.git && git clone -q remote.git project 2>/dev/null && mkdir -p project/.github/workflows",
-               environment: gitIdentity)
+        try sh(
+            laptop,
+            "git init -q --bare -b main remote.git && git clone -q remote.git project 2>/dev/null && mkdir -p project/.github/workflows",
+            environment: gitIdentity)
         let deploy = """
             #!/bin/sh
             echo "deploying with $DEPLOY_TOKEN"
@@ -47,7 +53,9 @@ import Testing
         try laptop.write("project/.gitignore", Array(try recipe("gitignore").utf8), mode: 0o644)
         try laptop.write("project/.github/workflows/deploy.yml", Array(try recipe("github-actions").utf8), mode: 0o644)
         try laptop.write("project/ci-job.sh", Array(try recipe("shell-job").utf8), mode: 0o755)
-        try sh(laptop, "git add -A && git commit -q -m project && git push -q origin main 2>/dev/null", in: "project", environment: gitIdentity)
+        try sh(
+            laptop, "git add -A && git commit -q -m project && git push -q origin main 2>/dev/null", in: "project", environment: gitIdentity
+        )
         try laptop.write("pass", Array("laptop passphrase".utf8))
         return laptop
     }
@@ -66,7 +74,8 @@ import Testing
         let remote = laptop.path("remote.git")
         try Self.sh(runner, "git clone -q \(remote) project 2>/dev/null")
         #expect(try Self.sh(runner, "stat -c %a .vault/ci.vault", in: "project").stdoutText == String("644\n"))
-        let runJob = "python3 \(Sandbox.packageRoot)/Tests/VaultCLITests/Support/run-github-job.py .github/workflows/deploy.yml "
+        let runJob =
+            "python3 \(Sandbox.packageRoot)/Tests/VaultCLITests/Support/run-github-job.py .github/workflows/deploy.yml "
             + "--secret \"VAULT_CREDENTIAL=$CREDENTIAL\" --dump-env ../exported.json"
         let job = try runner.run("/bin/sh", ["-c", "umask 022 && cd project && " + runJob], environment: ["CREDENTIAL": credential])
         #expect(job.status == 0, "GitHub job: \(job.stderr)\n\(job.stdoutText)")
@@ -110,7 +119,9 @@ import Testing
         var owner = Self.gitIdentity
         owner["VAULT_PATH"] = laptop.path("project/.vault/ci.vault")
         owner["VAULT_PASSPHRASE_FILE"] = laptop.path("pass")
-        try Self.sh(laptop, """
+        try Self.sh(
+            laptop,
+            """
             git init -q project && vault init --kdf-cost testing && \
             printf bound-secret | vault add -s disk -a me --class when-unlocked-this-device-only && \
             printf always-secret | vault add -s cron -a me --class always-this-device-only && \
@@ -126,8 +137,9 @@ import Testing
         #expect(try Self.sh(laptop, "git status --porcelain", in: "project").stdoutText == "")
         // The first change moves the vault off it, in the same write.
         let add = try Self.sh(laptop, "printf later | vault add -s later -a me --class always", environment: owner)
-        #expect(add.stderr.contains("lay in a git work tree; made a new one outside it, sealed 2 device-bound or always items again"),
-                "\(add.stderr)")
+        #expect(
+            add.stderr.contains("lay in a git work tree; made a new one outside it, sealed 2 device-bound or always items again"),
+            "\(add.stderr)")
         let status = try Self.sh(laptop, "git status --porcelain", in: "project").stdoutText
         #expect(status == " M .vault/ci.vault\n D .vault/device.key\n", "\(status)")
         let keyName = try Self.sh(laptop, "ls .local/share/vault/device-keys").stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -15,7 +15,9 @@ import VaultTestSupport
     static func sandbox() throws -> Sandbox {
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
-        for (arguments, secret) in [(["-s", "github", "-a", "ci-bot"], token), (["-s", "db", "-a", "admin", "--group", "ci"], "pg-Pass-456")] {
+        for (arguments, secret) in [
+            (["-s", "github", "-a", "ci-bot"], token), (["-s", "db", "-a", "admin", "--group", "ci"], "pg-Pass-456")
+        ] {
             let add = try sandbox.vault(["add"] + arguments, stdin: Array(secret.utf8))
             guard add.status == 0 else { throw SandboxError.setupFailed(add.stderr) }
         }
@@ -24,15 +26,20 @@ import VaultTestSupport
 
     @Test func referencesFromEnvironmentEnvFlagsAndEnvFilesAreResolved() throws {
         let sandbox = try RunTests.sandbox()
-        try sandbox.write("app.env", Array("""
-            # comment
-            export FROM_FILE=vault://ci/db/admin
-            PLAIN="not a secret"
-            OVERRIDDEN=vault://nope/never
-            """.utf8))
+        try sandbox.write(
+            "app.env",
+            Array(
+                """
+                # comment
+                export FROM_FILE=vault://ci/db/admin
+                PLAIN="not a secret"
+                OVERRIDDEN=vault://nope/never
+                """.utf8))
         let result = try sandbox.vault(
-            ["run", "--env-file", sandbox.path("app.env"), "--env", "OVERRIDDEN=vault://github/ci-bot", "--no-masking", "--",
-             "sh", "-c", "printf '%s|%s|%s|%s|%s' \"$FROM_ENV\" \"$FROM_FILE\" \"$PLAIN\" \"$OVERRIDDEN\" \"$UNTOUCHED\""],
+            [
+                "run", "--env-file", sandbox.path("app.env"), "--env", "OVERRIDDEN=vault://github/ci-bot", "--no-masking", "--",
+                "sh", "-c", "printf '%s|%s|%s|%s|%s' \"$FROM_ENV\" \"$FROM_FILE\" \"$PLAIN\" \"$OVERRIDDEN\" \"$UNTOUCHED\""
+            ],
             environment: ["FROM_ENV": "vault://github/ci-bot", "UNTOUCHED": "https://example.com"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdoutText == "\(RunTests.token)|pg-Pass-456|not a secret|\(RunTests.token)|https://example.com")
@@ -120,10 +127,14 @@ import VaultTestSupport
 
     @Test func multiLineSecretsAndShortSecretNotice() throws {
         let sandbox = try RunTests.sandbox()
-        #expect(try sandbox.vault(["add", "-s", "pem", "-a", "k"], stdin: Array("-----BEGIN-----\nAAAAsecretBBBB\n-----END-----".utf8)).status == 0)
+        #expect(
+            try sandbox.vault(["add", "-s", "pem", "-a", "k"], stdin: Array("-----BEGIN-----\nAAAAsecretBBBB\n-----END-----".utf8)).status
+                == 0)
         #expect(try sandbox.vault(["add", "-s", "pin", "-a", "k"], stdin: Array("42".utf8)).status == 0)
-        let result = try sandbox.vault(["run", "--env", "PEM=vault://pem/k", "--env", "PIN=vault://pin/k", "--",
-                                        "sh", "-c", "printf '%s\\n' \"$PEM\"; printf 'only line: AAAAsecretBBBB\\n'; echo \"pin $PIN\""])
+        let result = try sandbox.vault([
+            "run", "--env", "PEM=vault://pem/k", "--env", "PIN=vault://pin/k", "--",
+            "sh", "-c", "printf '%s\\n' \"$PEM\"; printf 'only line: AAAAsecretBBBB\\n'; echo \"pin $PIN\""
+        ])
         #expect(result.stdoutText == "\(RunTests.marker)\nonly line: \(RunTests.marker)\npin 42\n")
         #expect(result.stderr == "vault: note: 1 secret is shorter than 4 bytes and not masked in the output\n")
     }
@@ -160,7 +171,8 @@ import VaultTestSupport
     @Test func childOnAPseudoTerminalSeesATerminalAndIsStillMasked() throws {
         let sandbox = try RunTests.sandbox()
         // script(1) gives vault a terminal on stdin, stdout and stderr.
-        let inner = "vault run -- sh -c 'if [ -t 1 ] && [ -t 0 ]; then echo child-has-tty; fi; printf \"%s\\n\" \"$T\"; tty'; echo vault-exit=$?"
+        let inner =
+            "vault run -- sh -c 'if [ -t 1 ] && [ -t 0 ]; then echo child-has-tty; fi; printf \"%s\\n\" \"$T\"; tty'; echo vault-exit=$?"
         let result = try sandbox.run("/usr/bin/script", ["-qec", inner, "/dev/null"], environment: ["T": "vault://github/ci-bot"])
         let text = result.stdoutText
         #expect(text.contains("child-has-tty"), "\(text) \(result.stderr)")
@@ -184,8 +196,10 @@ import VaultTestSupport
     func secretsAreInLockedMemoryWhileTheChildRuns() throws {
         let sandbox = try RunTests.sandbox()
         // The child is vault's child: /proc/$PPID/status is vault's, read while vault waits on it.
-        let result = try sandbox.vault(["run", "--env", "T=vault://github/ci-bot", "--", "sh", "-c",
-                                        "sed -n 's/^VmLck:[[:space:]]*\\([0-9]*\\) kB$/\\1/p' /proc/$PPID/status"])
+        let result = try sandbox.vault([
+            "run", "--env", "T=vault://github/ci-bot", "--", "sh", "-c",
+            "sed -n 's/^VmLck:[[:space:]]*\\([0-9]*\\) kB$/\\1/p' /proc/$PPID/status"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let lockedKiB = Int(result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(lockedKiB > 0, "VmLck of vault while its child runs: \(result.stdoutText)")
@@ -196,8 +210,10 @@ import VaultTestSupport
         let sandbox = try RunTests.sandbox()
         let scanner = Sandbox.packageRoot + "/Tests/VaultCLITests/Support/scan-memory.py"
         // The needle comes from the child's environment, so vault's own argv does not hold it.
-        let result = try sandbox.vault(["run", "--env", "T=vault://github/ci-bot", "--", "sh", "-c",
-                                        "NEEDLE=\"$T\" /usr/bin/python3 \(scanner) $PPID"])
+        let result = try sandbox.vault([
+            "run", "--env", "T=vault://github/ci-bot", "--", "sh", "-c",
+            "NEEDLE=\"$T\" /usr/bin/python3 \(scanner) $PPID"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let copies = result.stdoutText.split(separator: "\n").map { $0.replacingOccurrences(of: RunTests.marker, with: "") }
         #expect(!copies.isEmpty, "the scan finds the secret where vault holds it")
@@ -208,8 +224,9 @@ import VaultTestSupport
         let sandbox = try RunTests.sandbox()
         sandbox.environment["VAULT_KEY_FILE"] = nil
         let started = Date()
-        let result = try sandbox.vault(["run", "--env", "T=vault://github/ci-bot", "--", "touch", sandbox.path("ran")],
-                                       environment: ["CI": "true"])
+        let result = try sandbox.vault(
+            ["run", "--env", "T=vault://github/ci-bot", "--", "touch", sandbox.path("ran")],
+            environment: ["CI": "true"])
         #expect(result.status == 36)
         #expect(Date().timeIntervalSince(started) < 60, "hung (waiting for a prompt?)")
         for way in ["--key-file", "--passphrase-file", "VAULT_KEY_FILE", "VAULT_PASSPHRASE_FILE", "VAULT_SESSION", "VAULT_CREDENTIAL"] {

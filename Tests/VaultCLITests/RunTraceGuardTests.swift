@@ -57,10 +57,11 @@ import Testing
             """
         let result = try sandbox.run("/bin/sh", ["-c", script])
         #expect(result.status == 0, "\(result.stderr)")
-        return Dictionary(result.stdoutText.split(separator: "\n").map { line in
-            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-            return (parts[0], parts.count > 1 ? parts[1] : "")
-        }, uniquingKeysWith: { $1 })
+        return Dictionary(
+            result.stdoutText.split(separator: "\n").map { line in
+                let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }, uniquingKeysWith: { $1 })
     }
 
     @Test func theRunChildCannotReachAnotherProcessOfTheUser() throws {

@@ -32,7 +32,8 @@ import Testing
         try carol.mustGit(["commit", "-q", "-m", "carol rotates the ci token", "--", "team.vault"])
         try carol.mustGit(["push", "-q", "origin", "HEAD:refs/heads/carol-ci"])
         try alice.mustGit(["fetch", "-q", "origin"])
-        Sync.expectStatus(try alice.git(["merge", "-q", "--no-edit", "origin/carol-ci"]), 0, "alice: git merge of carol's branch through the driver")
+        Sync.expectStatus(
+            try alice.git(["merge", "-q", "--no-edit", "origin/carol-ci"]), 0, "alice: git merge of carol's branch through the driver")
         try Sync.sync(alice)
         try Sync.expectSecret(alice, "deploy", "ci", group: "ci", "ci-token-by-carol")
         try carol.mustGit(["fetch", "-q", "origin"])

@@ -66,10 +66,16 @@ import Testing
             (get, ["VAULT_PASSPHRASE_FILE": SecretLeakTests.passphrase], 1),
             (get + ["--key-file", sandbox.path("short.key")], [:], 51),
             (get + ["--passphrase-file", sandbox.path("wrong")], [:], 51),
-            (["add", "-s", "db", "-a", "ci", "--group", "ci", "-w", SecretLeakTests.secret, "--passphrase-file", sandbox.path("pass")], [:], 45),
-            (["add", "-s", "x", "-a", "y", "-w", SecretLeakTests.secret, "--expires", "soon", "--passphrase-file", sandbox.path("pass")], [:], 2),
+            (
+                ["add", "-s", "db", "-a", "ci", "--group", "ci", "-w", SecretLeakTests.secret, "--passphrase-file", sandbox.path("pass")],
+                [:], 45
+            ),
+            (
+                ["add", "-s", "x", "-a", "y", "-w", SecretLeakTests.secret, "--expires", "soon", "--passphrase-file", sandbox.path("pass")],
+                [:], 2
+            ),
             (["update", "-s", "nope", "-a", "y", "-w", SecretLeakTests.secret, "--passphrase-file", sandbox.path("pass")], [:], 44),
-            (["add", "-s", "x", "-a", "y", "-w", SecretLeakTests.secret, "--key-file", sandbox.path("wrong")], [:], 51),
+            (["add", "-s", "x", "-a", "y", "-w", SecretLeakTests.secret, "--key-file", sandbox.path("wrong")], [:], 51)
         ]
         for failure in failures {
             let result = try sandbox.vault(failure.arguments, environment: failure.environment)

@@ -21,8 +21,9 @@ import Testing
         }
         // dbus-daemon finds the user's service directory by XDG_DATA_HOME, not by $HOME.
         sandbox.environment["XDG_DATA_HOME"] = sandbox.home + "/.local/share"
-        try FileManager.default.createDirectory(atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try sandbox.write(".config/vault/config", Array("secret-service-idle = \(idle)\n".utf8))
         let enabled = try sandbox.vault(["secret-service", "enable"])
         guard enabled.status == 0 else { throw SandboxError.setupFailed(enabled.stderr) }
@@ -38,10 +39,12 @@ import Testing
     /// Seen biting: with the item's Locked hard-wired to true, chromium-150 failed ("the item reads as
     /// locked"); with sessions not checked against their connection, session-of-another-connection failed;
     /// with an empty search matching every item, empty-search-matches-nothing failed.
-    @Test(arguments: ["no-provider-before-first-call", "secret-tool-store-lookup-search-clear", "secretstorage-over-dh",
-                      "keyring-set-get", "chromium-150", "evolution-alias-path", "go-keyring-login-path",
-                      "empty-search-matches-nothing", "session-of-another-connection", "git-credential-libsecret",
-                      "backend-refuses-vault-provider", "set-attributes"])
+    @Test(arguments: [
+        "no-provider-before-first-call", "secret-tool-store-lookup-search-clear", "secretstorage-over-dh",
+        "keyring-set-get", "chromium-150", "evolution-alias-path", "go-keyring-login-path",
+        "empty-search-matches-nothing", "session-of-another-connection", "git-credential-libsecret",
+        "backend-refuses-vault-provider", "set-attributes"
+    ])
     func clientStoresAndReadsThroughTheProvider(scenario: String) throws {
         let sandbox = try SecretServiceProviderTests.sandbox()
         let result = try SecretServiceProviderTests.run(sandbox, [scenario])
@@ -55,8 +58,9 @@ import Testing
         let sandbox = try SecretServiceProviderTests.sandbox(idle: 1)
         let result = try SecretServiceProviderTests.run(sandbox, ["idle-exit-and-reactivation"])
         #expect(result.status == 0, "\(result.stdoutText)\(result.stderr)")
-        #expect(result.stderr.components(separatedBy: "Successfully activated service 'org.freedesktop.secrets'").count == 3,
-                "not activated twice: \(result.stderr)")
+        #expect(
+            result.stderr.components(separatedBy: "Successfully activated service 'org.freedesktop.secrets'").count == 3,
+            "not activated twice: \(result.stderr)")
     }
 
     /// The `session` collection lives in the login's kernel keyring (a test login's session keyring,
@@ -66,7 +70,9 @@ import Testing
         let sandbox = try SecretServiceProviderTests.sandbox(idle: 1)
         try sandbox.login("desk")
         let result = try SecretServiceProviderTests.run(sandbox, ["session-collection-survives-idle-exit"])
-        #expect(result.status == 0 && result.stdoutText.contains("ok session-collection-survives-idle-exit"), "\(result.stdoutText)\(result.stderr)")
+        #expect(
+            result.status == 0 && result.stdoutText.contains("ok session-collection-survives-idle-exit"),
+            "\(result.stdoutText)\(result.stderr)")
     }
 
     /// With no idle time the provider exits as soon as no client is left: 60 lookups, four at a time,
@@ -102,14 +108,16 @@ import Testing
         let sandbox = try Sandbox()
         try sandbox.write("pass", Array("pw-of-vault\n".utf8))
         #expect(try sandbox.vault(["init", "--passphrase-file", sandbox.path("pass"), "--kdf-cost", "testing"]).status == 0)
-        let added = try sandbox.vault(["add", "-s", "svc", "-a", "bob", "--group", "desktop", "--passphrase-file", sandbox.path("pass")],
-                                      stdin: Array("pw".utf8))
+        let added = try sandbox.vault(
+            ["add", "-s", "svc", "-a", "bob", "--group", "desktop", "--passphrase-file", sandbox.path("pass")],
+            stdin: Array("pw".utf8))
         #expect(added.status == 0, "\(added.stderr)")
         try sandbox.login("desk")
         sandbox.environment["XDG_DATA_HOME"] = sandbox.home + "/.local/share"
         try sandbox.write("ask", Array("#!/bin/sh\nprintf '%s\\n' \"$1\" > \"$HOME/asked\"\necho pw-of-vault\n".utf8), mode: 0o700)
-        try FileManager.default.createDirectory(atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try sandbox.write(".config/vault/config", Array("secret-service-prompt = \(sandbox.path("ask"))\n".utf8))
         #expect(try sandbox.vault(["secret-service", "enable"]).status == 0)
         let result = try SecretServiceProviderTests.run(sandbox, ["unlock-through-prompt-program"])
@@ -127,8 +135,11 @@ import Testing
     /// enable writes the activation file and the user unit, naming this binary; disable removes both.
     @Test func enableAndDisableWriteAndRemoveTheActivationFiles() throws {
         let sandbox = try SecretServiceProviderTests.sandbox()
-        let activation = sandbox.read(".local/share/dbus-1/services/org.freedesktop.secrets.service").map { String(decoding: $0, as: UTF8.self) }
-        #expect(activation == "[D-BUS Service]\nName=org.freedesktop.secrets\nExec=\(Sandbox.vaultBinary) secret-service serve\n"
+        let activation = sandbox.read(".local/share/dbus-1/services/org.freedesktop.secrets.service").map {
+            String(decoding: $0, as: UTF8.self)
+        }
+        #expect(
+            activation == "[D-BUS Service]\nName=org.freedesktop.secrets\nExec=\(Sandbox.vaultBinary) secret-service serve\n"
                 + "SystemdService=vault-secret-service.service\n")
         let unit = sandbox.read(".config/systemd/user/vault-secret-service.service").map { String(decoding: $0, as: UTF8.self) } ?? ""
         #expect(unit.contains("BusName=org.freedesktop.secrets\nExecStart=\(Sandbox.vaultBinary) secret-service serve\n"))
@@ -141,16 +152,20 @@ import Testing
     }
 
     /// A bad secret-service-idle or secret-service-group: one line naming the key and its value, a hint, exit 2.
-    @Test(arguments: [("secret-service-idle = soon", "secret-service-idle holds \"soon\""),
-                      ("secret-service-group = no/slash", "secret-service-group holds \"no/slash\"")])
+    @Test(arguments: [
+        ("secret-service-idle = soon", "secret-service-idle holds \"soon\""),
+        ("secret-service-group = no/slash", "secret-service-group holds \"no/slash\"")
+    ])
     func badConfigIsOneLine(line: String, words: String) throws {
         let sandbox = try SecretServiceProviderTests.sandbox()
-        try FileManager.default.createDirectory(atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try sandbox.write(".config/vault/config", Array((line + "\n").utf8))
         let result = try sandbox.vault(["secret-service", "serve"])
         let lines = result.stderr.split(separator: "\n")
-        #expect(result.status == 2 && lines.count == 2 && lines[0].contains(words) && lines[1].hasPrefix("vault: hint: "), "\(result.stderr)")
+        #expect(
+            result.status == 2 && lines.count == 2 && lines[0].contains(words) && lines[1].hasPrefix("vault: hint: "), "\(result.stderr)")
     }
 
     /// With no session bus, `status` says that it cannot ask who holds the name (not `serve`'s words),
@@ -161,7 +176,8 @@ import Testing
         let result = try sandbox.vault(["secret-service", "status"])
         let lines = result.stderr.split(separator: "\n")
         #expect(result.status == 53, "\(result.stderr)")
-        #expect(lines.count == 3 && lines[0].hasPrefix("vault: enabled: ")
+        #expect(
+            lines.count == 3 && lines[0].hasPrefix("vault: enabled: ")
                 && lines[1].contains("no session bus: cannot tell who holds org.freedesktop.secrets")
                 && !lines[1].contains("serve on") && lines[2].hasPrefix("vault: hint: "), "\(result.stderr)")
     }
@@ -177,7 +193,8 @@ import Testing
             _ = try sandbox.run("/usr/bin/strace", ["-f", "-e", "trace=openat", "-o", trace, Sandbox.vaultBinary] + arguments)
             let opened = String(decoding: sandbox.read(trace) ?? [], as: UTF8.self)
             #expect(opened.contains("libcrypto"), "no trace: \(opened)")
-            #expect(opened.contains("libdbus-1.so") == loads, "\(arguments): \(opened.split(separator: "\n").filter { $0.contains("dbus") })")
+            #expect(
+                opened.contains("libdbus-1.so") == loads, "\(arguments): \(opened.split(separator: "\n").filter { $0.contains("dbus") })")
         }
     }
 }

@@ -17,18 +17,21 @@ extension SecretServiceTests {
 
         let library = try LibSecret.load(environment: [:])
         let api = library.api
-        let service = try #require(try library.call(.connect) {
-            api.secret_service_get_sync(UInt32(VAULT_SECRET_SERVICE_OPEN_SESSION), nil, $0)
-        })
+        let service = try #require(
+            try library.call(.connect) {
+                api.secret_service_get_sync(UInt32(VAULT_SECRET_SERVICE_OPEN_SESSION), nil, $0)
+            })
         defer { api.g_object_unref(UnsafeMutableRawPointer(service)) }
-        let byAlias = try #require(try library.call(.findCollection("default")) {
-            api.secret_collection_for_alias_sync(service, "default", 0, nil, $0)
-        })
+        let byAlias = try #require(
+            try library.call(.findCollection("default")) {
+                api.secret_collection_for_alias_sync(service, "default", 0, nil, $0)
+            })
         defer { api.g_object_unref(UnsafeMutableRawPointer(byAlias)) }
         let path = String(cString: try #require(api.g_dbus_proxy_get_object_path(byAlias)))
-        let collection = try #require(try library.call(.openCollection(path)) {
-            api.secret_collection_new_for_dbus_path_sync(service, path, 0, nil, $0)
-        })
+        let collection = try #require(
+            try library.call(.openCollection(path)) {
+                api.secret_collection_new_for_dbus_path_sync(service, path, 0, nil, $0)
+            })
         defer { api.g_object_unref(UnsafeMutableRawPointer(collection)) }
 
         #expect(try sandbox.vault(["delete", "-s", serviceName, "-a", "gone"]).status == 0)

@@ -15,20 +15,26 @@ import Testing
         guard KeyringDaemon.isAvailable() else { return }
         let sandbox = try KeyringDaemon.sandbox()
         let service = KeyringDaemon.uniqueService("parallel-\(round)")
-        let adds = try (0..<8).map { try RunningVault(sandbox, ["add", "-s", service, "-a", "shared"], stdin: "writer-\($0)") }.map { $0.finish() }
+        let adds = try (0..<8).map { try RunningVault(sandbox, ["add", "-s", service, "-a", "shared"], stdin: "writer-\($0)") }.map {
+            $0.finish()
+        }
         #expect(adds.filter { $0.status == 0 }.count == 1, "exits: \(adds.map(\.status))")
         #expect(adds.filter { $0.status == 45 }.count == 7, "exits: \(adds.map(\.status)); \(adds.map(\.stderr).joined())")
         let listed = try sandbox.vault(["list", "--service", service, "--json"])
         #expect(listed.stdoutText.components(separatedBy: "\"account\":\"shared\"").count == 2, "one item: \(listed.stdoutText)")
 
-        let changes: [[String]] = [["-l", "the label"], ["-j", "the comment"], ["-D", "the kind"], ["-G", "the generic"],
-                                   ["--env-name", "THE_NAME"], ["--expires", "2099-01-01"], ["--class", "after-first-unlock"]]
+        let changes: [[String]] = [
+            ["-l", "the label"], ["-j", "the comment"], ["-D", "the kind"], ["-G", "the generic"],
+            ["--env-name", "THE_NAME"], ["--expires", "2099-01-01"], ["--class", "after-first-unlock"]
+        ]
         var updates = try changes.map { try RunningVault(sandbox, ["update", "-s", service, "-a", "shared", "--keep-secret"] + $0) }
         updates.append(try RunningVault(sandbox, ["update", "-s", service, "-a", "shared"], stdin: "the secret"))
         for result in updates.map({ $0.finish() }) { #expect(result.status == 0, "\(result.stderr)") }
         let item = try sandbox.vault(["get", "-s", service, "-a", "shared", "--json", "--show-secret"]).stdoutText
-        for expected in ["\"label\":\"the label\"", "\"comment\":\"the comment\"", "\"kind\":\"the kind\"", "\"generic\":\"the generic\"",
-                         "\"env_name\":\"THE_NAME\"", "2099-01-01", "after-first-unlock", "\"secret\":\"the secret\""] {
+        for expected in [
+            "\"label\":\"the label\"", "\"comment\":\"the comment\"", "\"kind\":\"the kind\"", "\"generic\":\"the generic\"",
+            "\"env_name\":\"THE_NAME\"", "2099-01-01", "after-first-unlock", "\"secret\":\"the secret\""
+        ] {
             #expect(item.contains(expected), "lost \(expected): \(item)")
         }
         #expect(try sandbox.vault(["delete", "-s", service, "--all-matching"]).status == 0)
@@ -40,8 +46,9 @@ import Testing
         let service = KeyringDaemon.uniqueService("items")
         let binary: [UInt8] = [0, 1, 2, 0xFF, 0x0A, 0x41]
 
-        var result = try sandbox.vault(["add", "-s", service, "-a", "ci-bot", "-l", "CI token", "--comment", "rotate monthly"],
-                                       stdin: Array("first".utf8))
+        var result = try sandbox.vault(
+            ["add", "-s", service, "-a", "ci-bot", "-l", "CI token", "--comment", "rotate monthly"],
+            stdin: Array("first".utf8))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try sandbox.vault(["add", "-s", service, "-a", "ci-bot"], stdin: Array("again".utf8)).status == 45)
         #expect(try sandbox.vault(["get", "-s", service, "-a", "ci-bot"]).stdoutText == "first")
@@ -65,8 +72,11 @@ import Testing
         #expect(try sandbox.vault(["get", "-s", service]).status == 2, "two items match: ambiguous")
 
         #expect(try sandbox.vault(["update", "-s", service, "-a", "ci-bot"], stdin: Array("third".utf8)).status == 0)
-        #expect(try sandbox.vault(["update", "-s", service, "-a", "ci-bot", "--keep-secret", "-l", "renamed",
-                                   "--class", "after-first-unlock"]).status == 0)
+        #expect(
+            try sandbox.vault([
+                "update", "-s", service, "-a", "ci-bot", "--keep-secret", "-l", "renamed",
+                "--class", "after-first-unlock"
+            ]).status == 0)
         result = try sandbox.vault(["get", "-s", service, "-a", "ci-bot", "--json", "--show-secret"])
         #expect(result.stdoutText.contains("\"label\":\"renamed\"") && result.stdoutText.contains("after-first-unlock"))
         #expect(try sandbox.vault(["get", "-s", service, "-a", "ci-bot"]).stdoutText == "third")
@@ -83,8 +93,9 @@ import Testing
         let sandbox = try KeyringDaemon.sandbox()
         let service = KeyringDaemon.uniqueService("expiry")
         // vault refuses a past --expires date, so the expired item is stored as another tool would.
-        let store = try sandbox.run("/usr/bin/secret-tool", ["store", "--label=old", "service", service, "account", "old", "expires", "978307200"],
-                                    stdin: Array("x".utf8))
+        let store = try sandbox.run(
+            "/usr/bin/secret-tool", ["store", "--label=old", "service", service, "account", "old", "expires", "978307200"],
+            stdin: Array("x".utf8))
         #expect(store.status == 0, "secret-tool store: \(store.stderr)")
         let result = try sandbox.vault(["get", "-s", service, "-a", "old"])
         #expect(result.status == 44 && result.stderr.contains("expired on 2001-01-01T00:00:00Z"), "\(result.stderr)")
@@ -99,10 +110,14 @@ import Testing
         let sandbox = try KeyringDaemon.sandbox()
         let service = KeyringDaemon.uniqueService("history")
         #expect(try sandbox.vault(["add", "-s", service, "-a", "a"], stdin: Array("x".utf8)).status == 0)
-        for arguments in [["history", "-s", service, "-a", "a"], ["get", "-s", service, "-a", "a", "--revision", "1"],
-                          ["update", "-s", service, "-a", "a", "--undo"], ["update", "-s", service, "-a", "a", "--keep", "2", "-w", "y"]] {
+        for arguments in [
+            ["history", "-s", service, "-a", "a"], ["get", "-s", service, "-a", "a", "--revision", "1"],
+            ["update", "-s", service, "-a", "a", "--undo"], ["update", "-s", service, "-a", "a", "--keep", "2", "-w", "y"]
+        ] {
             let result = try sandbox.vault(arguments)
-            #expect(result.status == 2 && result.stderr.contains("the desktop keyring keeps no earlier secrets"), "\(arguments): \(result.stderr)")
+            #expect(
+                result.status == 2 && result.stderr.contains("the desktop keyring keeps no earlier secrets"),
+                "\(arguments): \(result.stderr)")
         }
         #expect(try sandbox.vault(["get", "-s", service, "-a", "a"]).stdoutText == "x")
         #expect(try sandbox.vault(["delete", "-s", service, "-a", "a"]).status == 0)
@@ -156,8 +171,9 @@ import Testing
         guard KeyringDaemon.isAvailable() else { return }
         let sandbox = try KeyringDaemon.sandbox()
         let service = KeyringDaemon.uniqueService("from-tool")
-        let store = try sandbox.run("/usr/bin/secret-tool", ["store", "--label=Tool item", "service", service, "account", "bob"],
-                                    stdin: Array("from-tool".utf8))
+        let store = try sandbox.run(
+            "/usr/bin/secret-tool", ["store", "--label=Tool item", "service", service, "account", "bob"],
+            stdin: Array("from-tool".utf8))
         #expect(store.status == 0, "\(store.stderr)")
         #expect(try sandbox.vault(["get", "-s", service, "-a", "bob"]).stdoutText == "from-tool")
         let list = try sandbox.vault(["list", "--service", service, "--json"])
@@ -172,7 +188,8 @@ import Testing
         guard KeyringDaemon.isAvailable() else { return }
         let sandbox = try KeyringDaemon.sandbox()
         let service = KeyringDaemon.uniqueService("session")
-        #expect(try sandbox.vault(["--collection", "session", "add", "-s", service, "-a", "tmp"], stdin: Array("in-memory".utf8)).status == 0)
+        #expect(
+            try sandbox.vault(["--collection", "session", "add", "-s", service, "-a", "tmp"], stdin: Array("in-memory".utf8)).status == 0)
         #expect(try sandbox.vault(["--collection", "session", "get", "-s", service, "-a", "tmp"]).stdoutText == "in-memory")
         #expect(try sandbox.vault(["get", "-s", service, "-a", "tmp"]).status == 44, "the default collection does not hold it")
         let viaEnvironment = try sandbox.vault(["list", "--service", service], environment: ["VAULT_COLLECTION": "session"])
@@ -189,7 +206,8 @@ import Testing
         sandbox.environment["VAULT_BACKEND"] = nil
         try sandbox.write("pass", Array("passphrase".utf8))
         #expect(try sandbox.vault(["init", "--passphrase-file", "pass", "--kdf-cost", "testing"]).status == 0)
-        #expect(try sandbox.vault(["--passphrase-file", "pass", "add", "-s", "db", "-a", "admin"], stdin: Array("hunter2".utf8)).status == 0)
+        #expect(
+            try sandbox.vault(["--passphrase-file", "pass", "add", "-s", "db", "-a", "admin"], stdin: Array("hunter2".utf8)).status == 0)
         #expect(try sandbox.vault(["get", "-s", "db", "-a", "admin"]).status == 36, "locked, no terminal")
 
         var result = try sandbox.vault(["--passphrase-file", "pass", "passwd", "--add-keyring-slot"])
@@ -229,10 +247,13 @@ import Testing
             echo "exit=$?" >&2
             echo "got=[$(cat "$HOME/got")]" >&2
             """
-        let result = try sandbox.run("/usr/bin/dbus-run-session", ["--", "/bin/sh", "-c", script],
-                                     environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
+        let result = try sandbox.run(
+            "/usr/bin/dbus-run-session", ["--", "/bin/sh", "-c", script],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": ""])
         #expect(result.stderr.contains("exit=36"), "\(result.stderr)")
-        #expect(result.stderr.contains("vault: error: the keyring collection \"default\" is locked and vault may not show its unlock prompt here (no terminal)"))
+        #expect(
+            result.stderr.contains(
+                "vault: error: the keyring collection \"default\" is locked and vault may not show its unlock prompt here (no terminal)"))
         #expect(result.stderr.contains("list=0"), "attributes are readable while the collection is locked")
         #expect(result.stdoutText.contains("locked") && !result.stdoutText.contains("secret-value"))
         #expect(result.stderr.contains("got=[]"), "get printed the secret of a locked collection: \(result.stderr)")

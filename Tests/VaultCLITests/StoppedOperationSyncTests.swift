@@ -11,7 +11,8 @@ import Testing
 
     static func rebaseInProgress(_ person: Person) throws -> Bool {
         let directory = try person.mustGit(["rev-parse", "--absolute-git-dir"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        return FileManager.default.fileExists(atPath: directory + "/rebase-merge") || FileManager.default.fileExists(atPath: directory + "/rebase-apply")
+        return FileManager.default.fileExists(atPath: directory + "/rebase-merge")
+            || FileManager.default.fileExists(atPath: directory + "/rebase-apply")
     }
 
     /// bob's commit and alice's pushed change both touch team.vault: bob's `git pull --rebase`
@@ -55,7 +56,8 @@ import Testing
         let recipient = try #require(try TeamLogSyncTests.members(alice)["carol"])
         try carol.mustVault(["update", "-s", "api", "-a", "shared", "-w", "api-by-carol"])
         try carol.mustGit(["commit", "-q", "-m", "carol's change", "--", "team.vault"])
-        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
         try Sync.sync(alice)
 
         #expect(try carol.git(["pull", "--rebase"]).status != 0, "carol: git pull --rebase should stop on team.vault")
@@ -76,7 +78,9 @@ import Testing
         let second = try carol.vault(["sync"])
         Sync.expectStatus(second, 0, "carol: a second vault sync")
         #expect(!second.stderr.contains("aborted it"), "the second sync aborted something: \(second.stderr)")
-        let seen = Set([try Sync.get(carol, "api", "shared"), try Sync.get(carol, "api", "shared", theirs: true)].filter { $0.status == 0 }.map(\.stdoutText))
+        let seen = Set(
+            [try Sync.get(carol, "api", "shared"), try Sync.get(carol, "api", "shared", theirs: true)].filter { $0.status == 0 }.map(
+                \.stdoutText))
         #expect(seen.contains("api-by-carol"), "carol's change is lost: \(seen)")
     }
 
@@ -93,7 +97,9 @@ import Testing
         // The driver's whole merge written, then the process gone as SIGKILL leaves it (git sees a failure).
         try bob.sandbox.write("killed-after-write.sh", Array("#!/bin/sh\n\(driver.dropLast(12)) \"$@\"\nexit 137\n".utf8), mode: 0o755)
         try Sync.divergeForPull(puller: bob, other: alice)
-        let pull = try bob.git(["-c", "merge.vault.driver=\(bob.sandbox.path("killed-after-write.sh")) %O %A %B %P", "pull", "--no-rebase", "--no-edit"])
+        let pull = try bob.git([
+            "-c", "merge.vault.driver=\(bob.sandbox.path("killed-after-write.sh")) %O %A %B %P", "pull", "--no-rebase", "--no-edit"
+        ])
         #expect(pull.status != 0, "bob: git pull with the driver failing after its write should stop: \(pull.stderr)")
         try #require(try bob.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status == 0, "git left no merge in progress")
 

@@ -12,8 +12,9 @@ import Testing
     private func sealedVault(_ tpm: SoftwareTPM) throws -> Sandbox {
         let sandbox = try Sandbox()
         sandbox.environment["VAULT_TPM"] = tpm.tcti
-        try FileManager.default.createDirectory(atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: sandbox.path(".config/vault"), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try sandbox.write(".config/vault/config", Array(TPMTests.pcrConfig.utf8))
         try sandbox.write("pass", Array("correct horse".utf8))
         let created = try sandbox.vault(["init", "--passphrase-file", sandbox.path("pass"), "--kdf-cost", "testing"])
@@ -36,7 +37,8 @@ import Testing
             var isDirectory: ObjCBool = false
             let path = directory + "/" + name
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                  let data = FileManager.default.contents(atPath: path) else { continue }
+                let data = FileManager.default.contents(atPath: path)
+            else { continue }
             if data.range(of: Data(key)) != nil { found.append(name) }
         }
         return found
@@ -47,18 +49,23 @@ import Testing
     /// One item of every class, its account the class's name, its secret "secret of CLASS".
     private func addOneOfEveryClass(_ sandbox: Sandbox) throws {
         for accessibility in Self.classes {
-            let added = try sandbox.vault(["add", "-s", "svc", "-a", accessibility, "--class", accessibility] + unlocked(sandbox),
-                                          stdin: Array("secret of \(accessibility)".utf8))
+            let added = try sandbox.vault(
+                ["add", "-s", "svc", "-a", accessibility, "--class", accessibility] + unlocked(sandbox),
+                stdin: Array("secret of \(accessibility)".utf8))
             #expect(added.status == 0, "\(accessibility): \(added.stderr)")
         }
     }
 
-    private func read(_ sandbox: Sandbox, _ accessibility: String, environment: [String: String] = [:], unlock: Bool = true) throws -> RunResult {
+    private func read(_ sandbox: Sandbox, _ accessibility: String, environment: [String: String] = [:], unlock: Bool = true) throws
+        -> RunResult
+    {
         try sandbox.vault(["get", "-s", "svc", "-a", accessibility] + (unlock ? unlocked(sandbox) : []), environment: environment)
     }
 
-    static let deviceBound = ["when-unlocked-this-device-only", "after-first-unlock-this-device-only", "always-this-device-only",
-                              "when-passcode-set-this-device-only"]
+    static let deviceBound = [
+        "when-unlocked-this-device-only", "after-first-unlock-this-device-only", "always-this-device-only",
+        "when-passcode-set-this-device-only"
+    ]
     static let others = ["when-unlocked", "after-first-unlock", "always"]
     static let classes = others + deviceBound
 
@@ -141,7 +148,8 @@ import Testing
         for accessibility in Self.deviceBound {
             let result = try read(sandbox, accessibility)
             #expect(result.status == 32, "\(accessibility): \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains("this machine's state changed (PCR 23)") && result.stderr.contains("--reseal"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("this machine's state changed (PCR 23)") && result.stderr.contains("--reseal"), "\(result.stderr)")
             #expect(!result.stderr.contains("damaged"))
         }
         // `always-this-device-only` with no unlock at all says the same.
@@ -153,8 +161,10 @@ import Testing
         // Nothing is written, re-sealed or replaced while the TPM refuses.
         let vaultBefore = sandbox.read(".local/share/vault/default.vault")
         let keysBefore = deviceKeyFiles(sandbox).map { sandbox.read(".local/share/vault/device-keys/" + $0) }
-        for command in [["add", "-s", "new", "-a", "one"], ["device-key", "--no-tpm"],
-                        ["rekey", "--yes", "--kdf-cost", "testing"]] {
+        for command in [
+            ["add", "-s", "new", "-a", "one"], ["device-key", "--no-tpm"],
+            ["rekey", "--yes", "--kdf-cost", "testing"]
+        ] {
             let result = try sandbox.vault(command + unlocked(sandbox), stdin: Array("x".utf8))
             #expect(result.status == 32, "\(command): \(result.status) \(result.stderr)")
         }
@@ -183,7 +193,9 @@ import Testing
             let sealPath = ".local/share/vault/device-keys/" + sealName
             var staleSeal: [UInt8]?
             if stale == "another vault's seal" {
-                let other = try sandbox.vault(["--vault", sandbox.path("other.vault"), "init", "--passphrase-file", sandbox.path("pass"), "--kdf-cost", "testing"])
+                let other = try sandbox.vault([
+                    "--vault", sandbox.path("other.vault"), "init", "--passphrase-file", sandbox.path("pass"), "--kdf-cost", "testing"
+                ])
                 #expect(other.status == 0, "\(other.stderr)")
                 staleSeal = deviceKeyFiles(sandbox).first { !$0.hasSuffix(".recovery.tpm") && $0 != sealName }
                     .flatMap { sandbox.read(".local/share/vault/device-keys/" + $0) }
@@ -200,7 +212,8 @@ import Testing
             for accessibility in Self.deviceBound {
                 let result = try read(sandbox, accessibility)
                 #expect(result.status == 32 && result.stdout.isEmpty, "\(stale), \(accessibility): \(result.status) \(result.stderr)")
-                #expect(result.stderr.contains("is not this vault's seal") && result.stderr.contains("--reseal")
+                #expect(
+                    result.stderr.contains("is not this vault's seal") && result.stderr.contains("--reseal")
                         && !result.stderr.contains("another device"), "\(stale): \(result.stderr)")
             }
             for accessibility in Self.others {
@@ -210,15 +223,20 @@ import Testing
             let vaultBefore = sandbox.read(".local/share/vault/default.vault")
             for command in [["rekey", "--yes", "--kdf-cost", "testing"], ["add", "-s", "new", "-a", "one"]] {
                 let result = try sandbox.vault(command + unlocked(sandbox), stdin: Array("x".utf8))
-                #expect(result.status == 32 && result.stderr.contains("is not this vault's seal"), "\(stale), \(command): \(result.status) \(result.stderr)")
+                #expect(
+                    result.status == 32 && result.stderr.contains("is not this vault's seal"),
+                    "\(stale), \(command): \(result.status) \(result.stderr)")
             }
             #expect(sandbox.read(".local/share/vault/default.vault") == vaultBefore, "\(stale): the vault changed")
             // The recovery seal is this vault's: a re-seal with an unlock takes the device key from it.
             let resealed = try sandbox.vault(["device-key", "--tpm", "--reseal"] + unlocked(sandbox))
-            #expect(resealed.status == 0 && resealed.stderr.contains("sealed the device key again by the TPM (PCR 23)"), "\(stale): \(resealed.status) \(resealed.stderr)")
+            #expect(
+                resealed.status == 0 && resealed.stderr.contains("sealed the device key again by the TPM (PCR 23)"),
+                "\(stale): \(resealed.status) \(resealed.stderr)")
             for accessibility in Self.classes {
                 let result = try read(sandbox, accessibility)
-                #expect(result.status == 0 && result.stdoutText == "secret of \(accessibility)", "\(stale), \(accessibility): \(result.stderr)")
+                #expect(
+                    result.status == 0 && result.stdoutText == "secret of \(accessibility)", "\(stale), \(accessibility): \(result.stderr)")
             }
         }
     }
@@ -260,10 +278,12 @@ import Testing
         let tpm = try SoftwareTPM()
         let sandbox = try sealedVault(tpm)
         try addOneOfEveryClass(sandbox)
-        try tpm.tool("tpm2_dictionarylockout", ["--setup-parameters", "--max-tries=3", "--recovery-time=600", "--lockout-recovery-time=600"])
+        try tpm.tool(
+            "tpm2_dictionarylockout", ["--setup-parameters", "--max-tries=3", "--recovery-time=600", "--lockout-recovery-time=600"])
         try sandbox.write("pin", Array("2468".utf8))
         try sandbox.write("wrong-pin", Array("1357".utf8))
-        let sealed = try sandbox.vault(["device-key", "--tpm", "--reseal", "--pin"] + unlocked(sandbox), environment: ["VAULT_TPM_PIN_FILE": sandbox.path("pin")])
+        let sealed = try sandbox.vault(
+            ["device-key", "--tpm", "--reseal", "--pin"] + unlocked(sandbox), environment: ["VAULT_TPM_PIN_FILE": sandbox.path("pin")])
         #expect(sealed.status == 0 && sealed.stderr.contains("PCR 23 and a PIN"), "\(sealed.stderr)")
         let device = "when-unlocked-this-device-only"
         #expect(try read(sandbox, device, environment: ["VAULT_TPM_PIN_FILE": sandbox.path("pin")]).stdoutText == "secret of \(device)")
@@ -287,14 +307,17 @@ import Testing
         // Made as a file first, so the test knows its bytes; then sealed.
         #expect(try sandbox.vault(["device-key", "--no-tpm"] + unlocked(sandbox)).status == 0)
         guard let keyName = deviceKeyFiles(sandbox).first(where: { $0.hasSuffix(".key") }),
-              let key = sandbox.read(".local/share/vault/device-keys/" + keyName) else {
+            let key = sandbox.read(".local/share/vault/device-keys/" + keyName)
+        else {
             Issue.record("no device key file after --no-tpm: \(deviceKeyFiles(sandbox))")
             return
         }
         try addOneOfEveryClass(sandbox)
         #expect(filesHolding(key, under: sandbox.home).count == 1, "the search finds the clear key while it is a file")
         let sealed = try sandbox.vault(["device-key", "--tpm"] + unlocked(sandbox))
-        #expect(sealed.status == 0 && sealed.stderr.contains("sealed the device key by the TPM (PCR 23); its file is wiped"), "\(sealed.stderr)")
+        #expect(
+            sealed.status == 0 && sealed.stderr.contains("sealed the device key by the TPM (PCR 23); its file is wiped"), "\(sealed.stderr)"
+        )
         // A session holds the key too (sealed under its token): reads under it need no TPM at all.
         let token = try sandbox.vault(["unlock", "--raw"] + unlocked(sandbox)).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(token.hasPrefix("vs1_"))

@@ -102,8 +102,9 @@ import Testing
         let asked = Set(reader.asked.map(\.long))
         let declared = Set(command.options.map(\.long))
         let global = Set(CommandTable.globalOptions.map(\.long))
-        #expect(asked.subtracting(declared).subtracting(global).isEmpty,
-                "\(name) reads options it does not declare: \(asked.subtracting(declared).subtracting(global).sorted())")
+        #expect(
+            asked.subtracting(declared).subtracting(global).isEmpty,
+            "\(name) reads options it does not declare: \(asked.subtracting(declared).subtracting(global).sorted())")
         #expect(declared.subtracting(asked).isEmpty, "\(name) declares options it never reads: \(declared.subtracting(asked).sorted())")
     }
 
@@ -116,8 +117,11 @@ import Testing
         for option in options {
             if let variable = option.environment { #expect(described.contains(variable.name), "--\(option.long): \(variable.name)") }
         }
-        #expect(Set(CommandTable.unlockingVariables) == ["VAULT_SESSION", "VAULT_CREDENTIAL", "VAULT_KEY_FILE", "VAULT_PASSPHRASE_FILE", "VAULT_IDENTITY",
-                                                               "VAULT_TPM_PIN_FILE", "BAO_TOKEN", "BAO_APPROLE_SECRET_ID_FILE", "BAO_APPROLE_SECRET_ID"])
+        #expect(
+            Set(CommandTable.unlockingVariables) == [
+                "VAULT_SESSION", "VAULT_CREDENTIAL", "VAULT_KEY_FILE", "VAULT_PASSPHRASE_FILE", "VAULT_IDENTITY",
+                "VAULT_TPM_PIN_FILE", "BAO_TOKEN", "BAO_APPROLE_SECRET_ID_FILE", "BAO_APPROLE_SECRET_ID"
+            ])
         for variable in CommandTable.environment { #expect(man.contains(".It Ev " + variable.name)) }
     }
 
@@ -157,8 +161,11 @@ import Testing
     @Test func helpSectionsHoldEveryCommandOnce() {
         let listed = CommandTable.helpSections.flatMap(\.commands).map(\.name)
         #expect(Set(listed).count == listed.count, "a command in two sections: \(listed)")
-        #expect(CommandTable.plumbingCommands.map(\.name).sorted() == ["aws-credential", "cargo-credential", "docker-credential", "git-credential",
-                                                                   "kube-credential", "merge-driver", "terraform-credential", "textconv"])
+        #expect(
+            CommandTable.plumbingCommands.map(\.name).sorted() == [
+                "aws-credential", "cargo-credential", "docker-credential", "git-credential",
+                "kube-credential", "merge-driver", "terraform-credential", "textconv"
+            ])
         let overview = HelpRenderer.overview()
         for name in listed { #expect(overview.contains("\n  \(name) "), "vault help lists \(name)") }
         for command in CommandTable.plumbingCommands {

@@ -6,7 +6,8 @@ import VaultTestSupport
 /// (the auditor), and the probe of it with the identity of each person its roster lacks.
 extension TeamConvergenceTests.Run {
     func remoteFile(_ head: String) throws -> [UInt8] {
-        let show = try auditor.sandbox.run("/usr/bin/git", ["--git-dir", team.remote, "show", "\(head):team.vault"], environment: auditor.env)
+        let show = try auditor.sandbox.run(
+            "/usr/bin/git", ["--git-dir", team.remote, "show", "\(head):team.vault"], environment: auditor.env)
         guard show.status == 0 else { throw SandboxError.setupFailed("git show \(head):team.vault: \(show.stderr)") }
         return show.stdout
     }
@@ -20,7 +21,9 @@ extension TeamConvergenceTests.Run {
         let list = try auditor.vault(["list", "--json", "--accept-rollback"], adding: path)
         var result = Audit(roster: [:], items: [])
         if roster.status != 0 || list.status != 0 {
-            problem("the owner cannot read the remote's file at \(head): member list \(roster.status) \(roster.stderr); list \(list.status) \(list.stderr)")
+            problem(
+                "the owner cannot read the remote's file at \(head): member list \(roster.status) \(roster.stderr); list \(list.status) \(list.stderr)"
+            )
         }
         for object in (try? JSONSerialization.jsonObject(with: Data(roster.stdout))) as? [[String: Any]] ?? [] {
             if let name = object["name"] as? String {
@@ -36,7 +39,9 @@ extension TeamConvergenceTests.Run {
     static func keys(_ list: RunResult) -> [Key] {
         var keys: [Key] = []
         for object in (try? JSONSerialization.jsonObject(with: Data(list.stdout))) as? [[String: Any]] ?? [] {
-            if let service = object["service"] as? String, let account = object["account"] as? String, let group = object["group"] as? String {
+            if let service = object["service"] as? String, let account = object["account"] as? String,
+                let group = object["group"] as? String
+            {
                 keys.append(Key(group: group, service: service, account: account))
             }
         }
@@ -54,17 +59,25 @@ extension TeamConvergenceTests.Run {
                 try probe.sandbox.write("remote.vault", try remoteFile(head))
                 wrote = true
             }
-            let after = m.removedAtStep.map { removed in
-                seen.items.filter { key in self.writes.contains { $0.sets?.key == key && $0.step > removed && self.remoteKnows.contains($0.id) } }
-            } ?? []
+            let after =
+                m.removedAtStep.map { removed in
+                    seen.items.filter { key in
+                        self.writes.contains { $0.sets?.key == key && $0.step > removed && self.remoteKnows.contains($0.id) }
+                    }
+                } ?? []
             let candidates = after.isEmpty ? seen.items : after
             let key = candidates[pick(candidates.count)]
-            let result = try probe.vault(["get", "-s", key.service, "-a", key.account, "--group", key.group],
-                                         adding: ["VAULT_IDENTITY": m.person.env["VAULT_IDENTITY"]!, "VAULT_PATH": probe.sandbox.path("remote.vault")])
-            note("  probe: \(m.name)'s identity, removed, get \(key) of the remote's \(head.prefix(8))\(after.isEmpty ? "" : " (written after the removal)") → \(result.status)")
+            let result = try probe.vault(
+                ["get", "-s", key.service, "-a", key.account, "--group", key.group],
+                adding: ["VAULT_IDENTITY": m.person.env["VAULT_IDENTITY"]!, "VAULT_PATH": probe.sandbox.path("remote.vault")])
+            note(
+                "  probe: \(m.name)'s identity, removed, get \(key) of the remote's \(head.prefix(8))\(after.isEmpty ? "" : " (written after the removal)") → \(result.status)"
+            )
             count("probes of removed identities")
             if result.status == 0 {
-                problem("\(m.name), not in the roster of the remote's file at \(head), read \(key) with its identity: \(String(reflecting: result.stdoutText))")
+                problem(
+                    "\(m.name), not in the roster of the remote's file at \(head), read \(key) with its identity: \(String(reflecting: result.stdoutText))"
+                )
             }
         }
     }

@@ -20,11 +20,14 @@ extension TeamConvergenceTests.Run {
         var copies: [(path: String, onRemote: Bool)] = []
         try FileManager.default.createDirectory(atPath: probe.sandbox.path("commits"), withIntermediateDirectories: true)
         let gits: [(dir: [String], env: [String: String], remote: Bool)] =
-            [(["--git-dir", team.remote], auditor.env, true)] + members.filter(\.hasClone).map { (["-C", $0.person.project], $0.person.env, false) }
+            [(["--git-dir", team.remote], auditor.env, true)]
+            + members.filter(\.hasClone).map { (["-C", $0.person.project], $0.person.env, false) }
         for git in gits {
-            let commits = try auditor.sandbox.run("/usr/bin/git", git.dir + ["rev-list", "--all"], environment: git.env).stdoutText.split(separator: "\n")
+            let commits = try auditor.sandbox.run("/usr/bin/git", git.dir + ["rev-list", "--all"], environment: git.env).stdoutText.split(
+                separator: "\n")
             for commit in commits {
-                let blob = try auditor.sandbox.run("/usr/bin/git", git.dir + ["rev-parse", "-q", "--verify", "\(commit):team.vault"], environment: git.env)
+                let blob = try auditor.sandbox.run(
+                    "/usr/bin/git", git.dir + ["rev-parse", "-q", "--verify", "\(commit):team.vault"], environment: git.env)
                 let id = blob.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
                 guard blob.status == 0, !id.isEmpty else { continue }
                 if let known = seen[id] {
@@ -51,12 +54,18 @@ extension TeamConvergenceTests.Run {
             guard let removed = m.removalPublishedAtStep ?? m.removedAtStep, let identity = m.person.env["VAULT_IDENTITY"] else { continue }
             // Secrets first written after the removal reached the remote (a rename carries an older one along).
             let before = Set(writes.filter { $0.step <= removed }.compactMap { $0.sets?.value })
-            let after = Dictionary(writes.filter { $0.step > removed }.compactMap { w in
-                w.sets.flatMap { before.contains($0.value) || $0.value.hasPrefix("initial-") ? nil : (TeamConvergenceTests.hex($0.value), ($0.key, $0.value)) }
-            }) { a, _ in a }
+            let after = Dictionary(
+                writes.filter { $0.step > removed }.compactMap { w in
+                    w.sets.flatMap {
+                        before.contains($0.value) || $0.value.hasPrefix("initial-")
+                            ? nil : (TeamConvergenceTests.hex($0.value), ($0.key, $0.value))
+                    }
+                }
+            ) { a, _ in a }
             guard !after.isEmpty else { continue }
             try probe.sandbox.write("watched-\(m.name)", Array(after.keys.sorted().joined(separator: "\n").utf8), mode: 0o644)
-            let result = try probe.sandbox.run("/usr/bin/python3", [Self.probeScript, identity, probe.sandbox.path("watched-\(m.name)")] + copies.map(\.path))
+            let result = try probe.sandbox.run(
+                "/usr/bin/python3", [Self.probeScript, identity, probe.sandbox.path("watched-\(m.name)")] + copies.map(\.path))
             guard result.status == 0, let object = (try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [String: Any] else {
                 problem("removed-member-probe.py for \(m.name) exited \(result.status): \(result.stderr)")
                 continue
@@ -69,13 +78,16 @@ extension TeamConvergenceTests.Run {
                 let ownSlot = slotted.contains(copy.path)
                 let handPushed = handPushedFiles.contains(URL(fileURLWithPath: copy.path).deletingPathExtension().lastPathComponent)
                 if !opened.isEmpty, (copy.onRemote && !handPushed) || !ownSlot {
-                    problem("\(m.name), removed at step \(removed), opens with its old slots' keys \(opened.compactMap { after[$0]?.1 }) in \(copy.path)\(copy.onRemote ? " (on the remote)" : "")")
+                    problem(
+                        "\(m.name), removed at step \(removed), opens with its old slots' keys \(opened.compactMap { after[$0]?.1 }) in \(copy.path)\(copy.onRemote ? " (on the remote)" : "")"
+                    )
                 }
                 guard ownSlot, copy.onRemote, !handPushed else { continue }
                 // The CLI, with a state directory of its own, on a remote commit that still has its slot.
                 for (key, value) in after.values.prefix(3) {
-                    let get = try probe.vault(["get", "-s", key.service, "-a", key.account, "--group", key.group, "--accept-rollback"],
-                                              adding: ["VAULT_IDENTITY": identity, "VAULT_PATH": copy.path])
+                    let get = try probe.vault(
+                        ["get", "-s", key.service, "-a", key.account, "--group", key.group, "--accept-rollback"],
+                        adding: ["VAULT_IDENTITY": identity, "VAULT_PATH": copy.path])
                     count("every-commit CLI probes")
                     if get.status == 0 && get.stdoutText == value {
                         problem("\(m.name), removed at step \(removed), reads \(key) = \(value) with the CLI in the remote's \(copy.path)")

@@ -63,7 +63,9 @@ extension TeamConvergenceTests.Run {
         if result.status != 2 || !result.stderr.contains("git holds") {
             problem("\(m.name): vault add while git holds \(operation) exited \(result.status), want 2: \(result.stderr)")
         }
-        if FileManager.default.contents(atPath: m.person.vaultFile) != file { problem("\(m.name): the refused write while git holds \(operation) changed the file") }
+        if FileManager.default.contents(atPath: m.person.vaultFile) != file {
+            problem("\(m.name): the refused write while git holds \(operation) changed the file")
+        }
         if result.status == 0 { record(m, removes: nil, sets: (key, value)) }
     }
 
@@ -90,7 +92,8 @@ extension TeamConvergenceTests.Run {
             try handGit(m, ["checkout", side, "--", "team.vault"])
             try handGit(m, ["add", "--", "team.vault"])
             if try handGit(m, ["rebase", "--continue"]).status != 0, rebaseInProgress(m),
-               try m.person.git(["ls-files", "-u"]).stdoutText.isEmpty {
+                try m.person.git(["ls-files", "-u"]).stdoutText.isEmpty
+            {
                 try handGit(m, ["rebase", "--skip"])
             }
         }
@@ -107,7 +110,8 @@ extension TeamConvergenceTests.Run {
     /// re-key: the owner's syncs commit the file alone). A revert git stops is tried with a write, then aborted.
     func revertLastChange(_ m: Member) throws {
         try commitWorkTree(m)
-        let commit = try m.person.git(["log", "-1", "--no-merges", "--format=%H", "--", "team.vault"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let commit = try m.person.git(["log", "-1", "--no-merges", "--format=%H", "--", "team.vault"]).stdoutText.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         guard !commit.isEmpty, try m.person.git(["rev-parse", "-q", "--verify", commit + "^"]).status == 0 else { return }
         let start = try startPutBack(m, withTheRemote: false)
         let revert = try handGit(m, ["revert", "--no-edit", commit])
@@ -129,7 +133,9 @@ extension TeamConvergenceTests.Run {
         guard try m.person.git(["rev-parse", "-q", "--verify", "HEAD~\(back)"]).status == 0 else { return }
         let start = try startPutBack(m, withTheRemote: false)
         try handGit(m, ["checkout", "HEAD~\(back)", "--", "team.vault"])
-        guard try handGit(m, ["commit", "-q", "-m", "\(m.name): team.vault of HEAD~\(back)", "--", "team.vault"]).status == 0 else { return }
+        guard try handGit(m, ["commit", "-q", "-m", "\(m.name): team.vault of HEAD~\(back)", "--", "team.vault"]).status == 0 else {
+            return
+        }
         count("old files committed")
         try judgePutBack(m, start, how: "the file of HEAD~\(back)")
     }
@@ -138,7 +144,8 @@ extension TeamConvergenceTests.Run {
     /// there already); a write is tried; then `vault sync` finishes it, or `git cherry-pick --abort`.
     func cherryPickAnAncestor(_ m: Member) throws {
         try commitWorkTree(m)
-        let commits = try m.person.git(["log", "-6", "--no-merges", "--format=%H", "--", "team.vault"]).stdoutText.split(separator: "\n").map(String.init)
+        let commits = try m.person.git(["log", "-6", "--no-merges", "--format=%H", "--", "team.vault"]).stdoutText.split(separator: "\n")
+            .map(String.init)
         guard commits.count > 1 else { return }
         let commit = commits[1 + pick(commits.count - 1)]
         guard try m.person.git(["rev-parse", "-q", "--verify", commit + "^"]).status == 0 else { return }
@@ -180,10 +187,12 @@ extension TeamConvergenceTests.Run {
         try commitWorkTree(m)
         let delay = Double(pick(800)) / 1000
         let wrapper = "killed-driver.sh"
-        let script = "#!/bin/sh\n\(configured.dropLast(12)) \"$@\" &\ndriver=$!\nsleep \(delay)\nkill -9 $driver 2>/dev/null\nwait $driver\n"
+        let script =
+            "#!/bin/sh\n\(configured.dropLast(12)) \"$@\" &\ndriver=$!\nsleep \(delay)\nkill -9 $driver 2>/dev/null\nwait $driver\n"
         try m.person.sandbox.write(wrapper, Array(script.utf8), mode: 0o755)
         let upstream = remoteKnows
-        let pull = try handGit(m, ["-c", "merge.vault.driver=\(m.person.sandbox.path(wrapper)) %O %A %B %P", "pull", "--no-rebase", "--no-edit"])
+        let pull = try handGit(
+            m, ["-c", "merge.vault.driver=\(m.person.sandbox.path(wrapper)) %O %A %B %P", "pull", "--no-rebase", "--no-edit"])
         count("git pulls with the driver killed after \(delay < 0.1 ? "< 100" : "≥ 100") ms")
         if pull.status == 0 && operationInProgress(m) == nil {
             m.knows.formUnion(upstream)
@@ -278,7 +287,8 @@ extension TeamConvergenceTests.Run {
             // A file vault refuses comes back only through the owner's repair, a merge with no base: an item
             // it lacks is no deletion there, and one it holds otherwise comes in as a conflict.
             if !acknowledgeable && file[key]?.current == nil { continue }
-            let dropped = start.inputs.reduce(into: Set<String>()) { $0.formUnion($1[key]?.visible ?? []) }.subtracting(file[key]?.visible ?? [])
+            let dropped = start.inputs.reduce(into: Set<String>()) { $0.formUnion($1[key]?.visible ?? []) }.subtracting(
+                file[key]?.visible ?? [])
             if let current = file[key]?.current {
                 record(m, removes: nil, sets: (key, current), dropped: dropped, acknowledgeable: acknowledgeable)
             } else {

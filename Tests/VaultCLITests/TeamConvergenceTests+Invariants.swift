@@ -20,8 +20,9 @@ extension TeamConvergenceTests.Run {
             let at = ["-s", key.service, "-a", key.account, "--group", key.group]
             let get = try p.vault(["get"] + at, adding: extra)
             let theirs = try p.vault(["get"] + at + ["--theirs"], adding: extra)
-            var observed = Observed(getStatus: get.status, current: get.status == 0 ? get.stdoutText : nil, conflicted: inConflict.contains(key),
-                                    theirsStatus: theirs.status, theirs: theirs.status == 0 ? theirs.stdoutText : nil)
+            var observed = Observed(
+                getStatus: get.status, current: get.status == 0 ? get.stdoutText : nil, conflicted: inConflict.contains(key),
+                theirsStatus: theirs.status, theirs: theirs.status == 0 ? theirs.stdoutText : nil)
             for number in 1...20 where observed.conflicted {
                 let version = try p.vault(["get"] + at + ["--conflict", String(number)], adding: extra)
                 if version.status == 44, version.stderr.contains("there is no conflict") { break }
@@ -38,17 +39,19 @@ extension TeamConvergenceTests.Run {
         var roster: [String: String] = [:]
         for object in (try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [[String: Any]] ?? [] {
             if let name = object["name"] as? String {
-                roster[name] = "\(object["recipient"] ?? "?") \(object["scope"] ?? "?") \(object["read_only"] ?? "?") \(object["added_at"] ?? "?")"
+                roster[name] =
+                    "\(object["recipient"] ?? "?") \(object["scope"] ?? "?") \(object["read_only"] ?? "?") \(object["added_at"] ?? "?")"
             }
         }
         return roster
     }
 
-
     func check() throws {
         let head = try remoteHead()
         let seen = try audit(head)
-        let current = members.filter { $0.role == .owner || ($0.role != .ci && $0.role != .scoped && $0.hasClone && seen.roster[$0.name] != nil) }
+        let current = members.filter {
+            $0.role == .owner || ($0.role != .ci && $0.role != .scoped && $0.hasClone && seen.roster[$0.name] != nil)
+        }
         note("at the end: remote \(head), roster \(seen.roster.keys.sorted()); compared: \(current.map(\.name))")
         for m in current {
             let at = try self.head(m)
@@ -61,9 +64,11 @@ extension TeamConvergenceTests.Run {
         for (index, m) in current.enumerated().dropFirst() {
             if views[index] != views[0] {
                 let keys = Set(views[index].keys).union(views[0].keys).sorted().filter { views[index][$0] != views[0][$0] }
-                problem("\(m.name)'s items differ from \(reference.name)'s: " + keys.map {
-                    "\($0): \(m.name) \(views[index][$0].map(String.init(describing:)) ?? "absent"), \(reference.name) \(views[0][$0].map(String.init(describing:)) ?? "absent")"
-                }.joined(separator: "; "))
+                problem(
+                    "\(m.name)'s items differ from \(reference.name)'s: "
+                        + keys.map {
+                            "\($0): \(m.name) \(views[index][$0].map(String.init(describing:)) ?? "absent"), \(reference.name) \(views[0][$0].map(String.init(describing:)) ?? "absent")"
+                        }.joined(separator: "; "))
             }
             if rosters[index] != rosters[0] {
                 problem("\(m.name)'s roster differs from \(reference.name)'s: \(rosters[index]) vs \(rosters[0])")
@@ -106,8 +111,9 @@ extension TeamConvergenceTests.Run {
         try probe.sandbox.write("remote.vault", try remoteFile(head))
         for m in members where m.role != .owner && m.recipient != nil && seen.roster[m.name] == nil {
             for key in final.keys.sorted() {
-                let get = try probe.vault(["get", "-s", key.service, "-a", key.account, "--group", key.group],
-                                          adding: ["VAULT_IDENTITY": m.person.env["VAULT_IDENTITY"]!, "VAULT_PATH": probe.sandbox.path("remote.vault")])
+                let get = try probe.vault(
+                    ["get", "-s", key.service, "-a", key.account, "--group", key.group],
+                    adding: ["VAULT_IDENTITY": m.person.env["VAULT_IDENTITY"]!, "VAULT_PATH": probe.sandbox.path("remote.vault")])
                 count("final probes of removed identities")
                 if get.status == 0 { problem("\(m.name), removed, read \(key) of the final file: \(String(reflecting: get.stdoutText))") }
             }
@@ -122,7 +128,8 @@ extension TeamConvergenceTests.Run {
         for key in names.sorted() {
             let touching = inFile.filter { $0.touches(key) }
             let latest = touching.filter { w in !touching.contains { $0.id != w.id && $0.knows.contains(w.id) } }
-            let describe = "\(key): the latest writes: \(latest.map(\.description)); final: \(final[key].map(String.init(describing:)) ?? "absent")"
+            let describe =
+                "\(key): the latest writes: \(latest.map(\.description)); final: \(final[key].map(String.init(describing:)) ?? "absent")"
             for w in latest where acknowledged.contains(w.id) {
                 guard let set = w.sets, set.key == key, !visible.contains(set.value) else { continue }
                 // A delete or resolve that had this secret before it (under any name: a conflict keeps a
@@ -140,12 +147,17 @@ extension TeamConvergenceTests.Run {
                 }
             }
             if latest.count == 1, let w = latest.first, acknowledged.contains(w.id), w.sets?.key != key,
-               let observed = final[key], !observed.conflicted {
-                problem("\(key): deleted (or renamed away) by an acknowledged write no other replaced, yet it is there, in no conflict. \(describe)")
+                let observed = final[key], !observed.conflicted
+            {
+                problem(
+                    "\(key): deleted (or renamed away) by an acknowledged write no other replaced, yet it is there, in no conflict. \(describe)"
+                )
             }
         }
-        print("TeamConvergenceTests: seed \(seed): \(step) steps, \(writes.count) writes (\(acknowledged.count) acknowledged), "
-              + counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ")
-              + "; final roster \(seen.roster.keys.sorted()); \(final.count) items, \(final.values.filter(\.conflicted).count) in conflict")
+        print(
+            "TeamConvergenceTests: seed \(seed): \(step) steps, \(writes.count) writes (\(acknowledged.count) acknowledged), "
+                + counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ")
+                + "; final roster \(seen.roster.keys.sorted()); \(final.count) items, \(final.values.filter(\.conflicted).count) in conflict"
+        )
     }
 }

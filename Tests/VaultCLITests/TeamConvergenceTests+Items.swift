@@ -29,7 +29,8 @@ extension TeamConvergenceTests.Run {
     /// `putBackHere`: the person itself put an older file back (its machine saw the newer one).
     func refusedAsRollback(_ result: RunResult, putBackHere: Bool = false) -> Bool {
         guard itemsPutBack || putBackHere, result.status == 49,
-              result.stderr.contains("is behind what this machine has seen") || result.stderr.contains("is a sibling of the version") else { return false }
+            result.stderr.contains("is behind what this machine has seen") || result.stderr.contains("is a sibling of the version")
+        else { return false }
         count("changes refused after older items were pushed back")
         return true
     }
@@ -37,8 +38,9 @@ extension TeamConvergenceTests.Run {
     /// `acknowledgeable`: false for a write no sync of its author can acknowledge (a file that drops
     /// team log entries, pushed with plain git, which vault refuses to write on).
     func record(_ m: Member, removes: Key?, sets: (Key, String)?, dropped: Set<String> = [], acknowledgeable: Bool = true) {
-        let write = Write(id: writes.count, author: m.name, step: step, removes: removes, sets: sets.map { (key: $0.0, value: $0.1) },
-                          knows: m.knows, eligible: !m.out && acknowledgeable, dropped: dropped)
+        let write = Write(
+            id: writes.count, author: m.name, step: step, removes: removes, sets: sets.map { (key: $0.0, value: $0.1) },
+            knows: m.knows, eligible: !m.out && acknowledgeable, dropped: dropped)
         writes.append(write)
         m.knows.insert(write.id)
         if write.eligible { m.pending.append(write.id) }
@@ -103,8 +105,9 @@ extension TeamConvergenceTests.Run {
             guard result.status == 0 else { return }
             // The version taken keeps its own name and group (the other side may have renamed or moved the item).
             let settled = (try? JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8))) as? [String: Any]
-            let kept = Key(group: settled?["group"] as? String ?? chosen.group, service: settled?["service"] as? String ?? chosen.service,
-                           account: settled?["account"] as? String ?? chosen.account)
+            let kept = Key(
+                group: settled?["group"] as? String ?? chosen.group, service: settled?["service"] as? String ?? chosen.service,
+                account: settled?["account"] as? String ?? chosen.account)
             // What it settled on, read back: a secret, or the item gone.
             let after = try p.vault(["get", "-s", kept.service, "-a", kept.account, "--group", kept.group])
             logged(m, "get \(kept) after resolving", after)
@@ -129,7 +132,9 @@ extension TeamConvergenceTests.Run {
             let version = try p.vault(["get"] + at + ["--conflict", String(number)])
             if version.status == 0 { shown.insert(version.stdoutText); continue }
             // 44 for a conflict that records a deletion; stop at "no conflict N" or "in no conflict".
-            if version.status != 44 || version.stderr.contains("there is no conflict") || version.stderr.contains("is in no conflict") { break }
+            if version.status != 44 || version.stderr.contains("there is no conflict") || version.stderr.contains("is in no conflict") {
+                break
+            }
         }
         return shown
     }

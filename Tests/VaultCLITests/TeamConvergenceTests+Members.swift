@@ -14,7 +14,9 @@ extension TeamConvergenceTests.Run {
             problem("\(owner.name): member list exited \(listed.status): \(listed.stderr)")
             return
         }
-        let names = ((try? JSONSerialization.jsonObject(with: Data(listed.stdout))) as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        let names = ((try? JSONSerialization.jsonObject(with: Data(listed.stdout))) as? [[String: Any]] ?? []).compactMap {
+            $0["name"] as? String
+        }
         let result: RunResult
         if names.contains(target.name) {
             result = try owner.person.vault(["member", "remove", target.name, "--yes", "--kdf-cost", "testing"])

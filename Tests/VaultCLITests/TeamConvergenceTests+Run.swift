@@ -75,7 +75,9 @@ extension TeamConvergenceTests {
             return text.count > 600 ? String(text.prefix(600)) + "…" : text
         }
         func logged(_ who: Member, _ command: String, _ result: RunResult) {
-            note("  \(who.name): \(command) → \(result.status)\(result.status == 0 && result.stderr.isEmpty ? "" : ": " + Self.firstLines(result))")
+            note(
+                "  \(who.name): \(command) → \(result.status)\(result.status == 0 && result.stderr.isEmpty ? "" : ": " + Self.firstLines(result))"
+            )
         }
 
         // MARK: git state
@@ -88,11 +90,12 @@ extension TeamConvergenceTests {
         }
         /// The operation git holds unfinished in the clone, by the file git keeps for it; nil when none.
         func operationInProgress(_ m: Member) -> String? {
-            let signs = [("MERGE_HEAD", "a merge"), ("rebase-merge", "a rebase"), ("rebase-apply", "a rebase"),
-                         ("CHERRY_PICK_HEAD", "a cherry-pick"), ("REVERT_HEAD", "a revert")]
+            let signs = [
+                ("MERGE_HEAD", "a merge"), ("rebase-merge", "a rebase"), ("rebase-apply", "a rebase"),
+                ("CHERRY_PICK_HEAD", "a cherry-pick"), ("REVERT_HEAD", "a revert")
+            ]
             return signs.first { FileManager.default.fileExists(atPath: m.person.project + "/.git/" + $0.0) }?.1
         }
-
 
         func turn(_ m: Member) throws {
             step += 1
@@ -100,19 +103,31 @@ extension TeamConvergenceTests {
             case .owner:
                 let roll = pick(100)
                 note("step \(step): \(m.name)")
-                if roll < 38 { try itemChange(m) }
-                else if roll < 48 { try memberChange(m) }
-                else if roll < 53 { try groupChange(m) }
-                else if roll < 70 { try gitWork(m) }
-                else if !scopedBranches.isEmpty, chance(50) { try mergeScopedBranches(m) }
-                else { try sync(m, rebase: chance(50)) }
+                if roll < 38 {
+                    try itemChange(m)
+                } else if roll < 48 {
+                    try memberChange(m)
+                } else if roll < 53 {
+                    try groupChange(m)
+                } else if roll < 70 {
+                    try gitWork(m)
+                } else if !scopedBranches.isEmpty, chance(50) {
+                    try mergeScopedBranches(m)
+                } else {
+                    try sync(m, rebase: chance(50))
+                }
             case .writer:
                 let roll = pick(100)
                 note("step \(step): \(m.name)\(m.out ? " (removed)" : "")")
-                if roll < 42 { try itemChange(m) }
-                else if roll < 46 { try memberAddByAMember(m) }
-                else if roll < 70, !m.out { try gitWork(m) }
-                else { try sync(m, rebase: chance(50)) }
+                if roll < 42 {
+                    try itemChange(m)
+                } else if roll < 46 {
+                    try memberAddByAMember(m)
+                } else if roll < 70, !m.out {
+                    try gitWork(m)
+                } else {
+                    try sync(m, rebase: chance(50))
+                }
             case .reader:
                 note("step \(step): \(m.name)\(m.out ? " (removed)" : "")")
                 guard chance(65), try cloneIfMember(m) else { return }
@@ -135,8 +150,10 @@ extension TeamConvergenceTests {
                 note("final round \(round)")
                 let syncing = members.filter { $0.role != .ci }
                 // The scoped writer first in round 1: its branch pushed, the owner's machines merge it.
-                let order = round == 1 ? syncing.filter { $0.role == .scoped } + shuffled(syncing.filter { $0.role == .owner })
-                    + shuffled(syncing.filter { $0.role != .owner && $0.role != .scoped }) : shuffled(syncing)
+                let order =
+                    round == 1
+                    ? syncing.filter { $0.role == .scoped } + shuffled(syncing.filter { $0.role == .owner })
+                        + shuffled(syncing.filter { $0.role != .owner && $0.role != .scoped }) : shuffled(syncing)
                 for m in order {
                     step += 1
                     if m.role != .owner {

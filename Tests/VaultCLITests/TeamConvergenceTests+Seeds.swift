@@ -47,7 +47,9 @@ extension TeamConvergenceTests {
         try run.check()
         print("TeamConvergenceTests: seed \(seed): \(rounds) rounds in \(Int(Date().timeIntervalSince(started))) s")
         if !run.problems.isEmpty || ProcessInfo.processInfo.environment["VAULT_CONVERGENCE_LOG"] == "1" {
-            let text = "seed \(run.seed) (VAULT_TEST_SEED=\(run.seed) repeats it), \(rounds) rounds; what happened:\n" + run.log.joined(separator: "\n")
+            let text =
+                "seed \(run.seed) (VAULT_TEST_SEED=\(run.seed) repeats it), \(rounds) rounds; what happened:\n"
+                + run.log.joined(separator: "\n")
             print(text)
             guard !run.problems.isEmpty else { return }
             Issue.record("\(run.problems.count) problems:\n\(run.problems.joined(separator: "\n"))\n\(text)")

@@ -61,15 +61,18 @@ extension TeamConvergenceTests {
             Member(team.bob, .writer, hasClone: true), Member(carol, .writer, hasClone: true),
             Member(dave, .reader, hasClone: true), Member(erin, .reader, hasClone: false),
             Member(team.ci, .ci, hasClone: true, scope: ["--group", "ci", "--read-only"]),
-            Member(frank, .scoped, hasClone: true, scope: ["--group", "ci"]),
+            Member(frank, .scoped, hasClone: true, scope: ["--group", "ci"])
         ]
-        for (m, recipient) in zip(people, [nil, nil, bobRecipient, carolRecipient, daveRecipient, erinRecipient, team.ciRecipient, frankRecipient]) {
+        for (m, recipient) in zip(
+            people, [nil, nil, bobRecipient, carolRecipient, daveRecipient, erinRecipient, team.ciRecipient, frankRecipient])
+        {
             m.recipient = recipient
         }
         people[5].out = true  // erin: not a member until an owner machine adds her
         run.members = people
         for (key, value) in initial {
-            let write = Write(id: run.writes.count, author: "setup", step: 0, removes: nil, sets: (key: key, value: value), knows: [], eligible: true)
+            let write = Write(
+                id: run.writes.count, author: "setup", step: 0, removes: nil, sets: (key: key, value: value), knows: [], eligible: true)
             run.writes.append(write)
             run.acknowledged.insert(write.id)
         }

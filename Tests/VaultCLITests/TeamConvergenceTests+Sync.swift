@@ -36,7 +36,9 @@ extension TeamConvergenceTests.Run {
             try notePublishedRemovals(at: after)
             let status = try m.person.git(["status", "--porcelain", "--untracked-files=no"]).stdoutText
             if try head(m) != after || operationInProgress(m) != nil || !status.isEmpty {
-                problem("\(m.name): the sync exited 0 but the clone is not settled: HEAD \(try head(m)), remote \(after), git holds \(operationInProgress(m) ?? "nothing"), status \(String(reflecting: status))")
+                problem(
+                    "\(m.name): the sync exited 0 but the clone is not settled: HEAD \(try head(m)), remote \(after), git holds \(operationInProgress(m) ?? "nothing"), status \(String(reflecting: status))"
+                )
             }
             if m.role != .owner {
                 if try audit(after).roster[m.name] != nil {
@@ -59,7 +61,8 @@ extension TeamConvergenceTests.Run {
             }
             if result.status == 137 {
                 note("  (killed: the next sync settles what it left)")
-            } else if rolledBack != nil, m.role != .owner, result.status == 49, result.stderr.contains("only the vault's owner repairs it") {
+            } else if rolledBack != nil, m.role != .owner, result.status == 49, result.stderr.contains("only the vault's owner repairs it")
+            {
                 count("syncs refused on a rolled-back remote")
             } else if m.role == .scoped, result.status == 30, result.stderr.contains("cannot merge") {
                 lastSyncNeededAMerge = true
@@ -81,15 +84,23 @@ extension TeamConvergenceTests.Run {
     /// checked", or its own commits replayed onto it, whose file holds the owner's log; the
     /// every-commit check reads them); nothing a member writes goes on top of it.
     func judgeMoveFromRolledBack(_ m: Member, _ broken: String, to after: String, _ result: RunResult) throws {
-        let line = try auditor.sandbox.run("/usr/bin/git", ["--git-dir", team.remote, "rev-list", "--parents", "-n", "1", after], environment: auditor.env)
+        let line = try auditor.sandbox.run(
+            "/usr/bin/git", ["--git-dir", team.remote, "rev-list", "--parents", "-n", "1", after], environment: auditor.env)
         let parents = line.stdoutText.split(whereSeparator: \.isWhitespace).dropFirst().map(String.init)
         rolledBack = nil
-        let contains = try auditor.sandbox.run("/usr/bin/git", ["--git-dir", team.remote, "merge-base", "--is-ancestor", broken, after], environment: auditor.env).status == 0
+        let contains =
+            try auditor.sandbox.run(
+                "/usr/bin/git", ["--git-dir", team.remote, "merge-base", "--is-ancestor", broken, after], environment: auditor.env
+            ).status == 0
         if m.role == .owner, contains {
             // The repair, or the owner's own commits replayed onto it by `git pull --rebase`: a file with the owner's log.
-            count((result.stdoutText + result.stderr).contains("repaired") ? "rolled-back heads repaired" : "rolled-back heads built on by an owner machine")
+            count(
+                (result.stdoutText + result.stderr).contains("repaired")
+                    ? "rolled-back heads repaired" : "rolled-back heads built on by an owner machine")
         } else {
-            problem("\(m.name)'s sync moved the remote from the rolled-back head \(broken) to \(after) (parents \(parents)), not an owner's merge of it: \(Self.firstLines(result))")
+            problem(
+                "\(m.name)'s sync moved the remote from the rolled-back head \(broken) to \(after) (parents \(parents)), not an owner's merge of it: \(Self.firstLines(result))"
+            )
         }
     }
 

@@ -88,7 +88,8 @@ import VaultTestSupport
         var dropped: Set<String> = []
         func touches(_ key: Key) -> Bool { removes == key || sets?.key == key }
         var description: String {
-            "w\(id) by \(author) at step \(step): " + [removes.map { "removes \($0)" }, sets.map { "sets \($0.key) = \($0.value)" }]
+            "w\(id) by \(author) at step \(step): "
+                + [removes.map { "removes \($0)" }, sets.map { "sets \($0.key) = \($0.value)" }]
                 .compactMap { $0 }.joined(separator: ", ")
         }
     }

@@ -19,19 +19,22 @@ import VaultTestSupport
         #expect(subject.hasPrefix("vault: 1 changed in group #") && !subject.contains("deploy"), "\(subject)")
 
         let bobLog = try bob.mustGit(["log", "-p", "-1", "--", "team.vault"]).stdoutText
-        #expect(bobLog.contains("\n-group \"ci\" service \"deploy\" account \"ci\" modified ")
+        #expect(
+            bobLog.contains("\n-group \"ci\" service \"deploy\" account \"ci\" modified ")
                 && bobLog.contains("\n+group \"ci\" service \"deploy\" account \"ci\" modified "), "\(bobLog)")
 
         TeamSyncTests.expectStatus(try ci.git(["pull", "-q", "--no-rebase", "--no-edit"]), 0, "ci-runner: git pull")
         let ciLog = try ci.mustGit(["log", "-p", "--", "team.vault"]).stdoutText
         #expect(ciLog.contains("+group \"ci\" service \"postgres\" account \"ci\" modified "), "\(ciLog)")
-        #expect(ciLog.contains("+sealed item ") && !ciLog.contains("service \"db\"") && !ciLog.contains("service \"github\""),
-                "the runner reads group ci's names only: \(ciLog)")
+        #expect(
+            ciLog.contains("+sealed item ") && !ciLog.contains("service \"db\"") && !ciLog.contains("service \"github\""),
+            "the runner reads group ci's names only: \(ciLog)")
 
         TeamSyncTests.expectStatus(try TeamSyncTests.sync(alice), 0, "alice: vault sync")
         let aliceLog = try alice.mustGit(["log", "-p", "-1", "--", "team.vault"]).stdoutText
-        #expect(aliceLog.contains("+sealed item ") && !aliceLog.contains("service \""),
-                "a passphrase file is never used per blob: \(aliceLog)")
+        #expect(
+            aliceLog.contains("+sealed item ") && !aliceLog.contains("service \""),
+            "a passphrase file is never used per blob: \(aliceLog)")
 
         for (name, log) in [("bob", bobLog), ("ci-runner", ciLog), ("alice", aliceLog)] {
             for secret in Self.secrets { #expect(!log.contains(secret), "\(name)'s git log -p holds the secret \(secret)") }

@@ -20,10 +20,14 @@ import Testing
     /// `vault member list --json` of `person`: name → recipient.
     static func members(_ person: Person, sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: String] {
         let result = try person.vault(["member", "list", "--json"])
-        #expect(result.status == 0, "\(person.name): vault member list --json exited \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0, "\(person.name): vault member list --json exited \(result.status): \(result.stderr)",
+            sourceLocation: sourceLocation)
         guard result.status == 0 else { return [:] }
         guard let array = (try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [[String: Any]] else {
-            Issue.record("\(person.name): vault member list --json printed no JSON array: \(String(reflecting: result.stdoutText))", sourceLocation: sourceLocation)
+            Issue.record(
+                "\(person.name): vault member list --json printed no JSON array: \(String(reflecting: result.stdoutText))",
+                sourceLocation: sourceLocation)
             return [:]
         }
         var found: [String: String] = [:]
@@ -81,8 +85,9 @@ import Testing
         #expect(add.stderr.contains("'vault sync'"), "the refusal names 'vault sync': \(add.stderr)")
         #expect(bob.sandbox.read("project/team.vault") == before, "a refused add changed the vault file")
         // The other writes are refused the same way.
-        Sync.expectStatus(try bob.vault(["update", "-s", "api", "-a", "shared", "-w", "api-during-merge"]), 2,
-                          "bob: vault update while git holds a merge unfinished")
+        Sync.expectStatus(
+            try bob.vault(["update", "-s", "api", "-a", "shared", "-w", "api-during-merge"]), 2,
+            "bob: vault update while git holds a merge unfinished")
         Sync.expectStatus(try bob.vault(["delete", "-s", "api", "-a", "shared"]), 2, "bob: vault delete while git holds a merge unfinished")
         #expect(bob.sandbox.read("project/team.vault") == before, "a refused update or delete changed the vault file")
         try Sync.expectSecret(bob, "api", "shared", "api-1")
@@ -109,11 +114,14 @@ import Testing
 
         try bob.mustVault(["update", "-s", "api", "-a", "shared", "-w", "api-by-bob"])
         try bob.mustGit(["commit", "-q", "-m", "bob's change", "--", "team.vault"])
-        Sync.expectStatus(try alice.vault(["member", "remove", "bob", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove bob")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "bob", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove bob")
         try Sync.sync(alice)
 
         let pull = try bob.git(["pull", "--no-rebase", "--no-edit"])
-        #expect(pull.status != 0, "bob: git pull without the driver should stop on team.vault; exit \(pull.status): \(pull.stdoutText)\(pull.stderr)")
+        #expect(
+            pull.status != 0,
+            "bob: git pull without the driver should stop on team.vault; exit \(pull.status): \(pull.stdoutText)\(pull.stderr)")
         try #require(try Self.mergeInProgress(bob), "git did not leave the merge unfinished: \(pull.stdoutText)\(pull.stderr)")
         #expect(try bob.git(["ls-files", "-u", "--", "team.vault"]).stdoutText != "", "team.vault should be conflicted in the index")
 
@@ -122,7 +130,8 @@ import Testing
         let stuck = try bob.vault(["sync"])
         Sync.expectStatus(stuck, 51, "bob, removed: vault sync of the merge of alice's side")
         if try !Self.mergeInProgress(bob) { _ = try bob.git(["pull", "--no-rebase", "--no-edit"]) }
-        try #require(try Self.mergeInProgress(bob), "the scenario needs git's merge of alice's side left unfinished in bob's clone: \(stuck.stderr)")
+        try #require(
+            try Self.mergeInProgress(bob), "the scenario needs git's merge of alice's side left unfinished in bob's clone: \(stuck.stderr)")
 
         // alice adds bob back; the merge in bob's clone is now stale.
         let pushedBefore = try team.remoteHead()
@@ -133,8 +142,9 @@ import Testing
         let again = try bob.vault(["sync"])
         Sync.expectStatus(again, 0, "bob, added back: vault sync with the stale merge in his clone")
         let aborted = again.stderr.split(separator: "\n").filter { $0.contains("aborted it") }
-        #expect(aborted.count == 1 && aborted.allSatisfy { $0.hasPrefix("vault: warning:") },
-                "one warning line saying the stale merge was aborted: \(again.stderr)")
+        #expect(
+            aborted.count == 1 && aborted.allSatisfy { $0.hasPrefix("vault: warning:") },
+            "one warning line saying the stale merge was aborted: \(again.stderr)")
         #expect(try !Self.mergeInProgress(bob), "a merge is still in progress after bob's sync: \(again.stderr)")
         guard again.status == 0 else { return }
         #expect(try bob.head() == team.remoteHead(), "bob's sync did not push: \(again.stderr)")
@@ -142,7 +152,9 @@ import Testing
         let listed = try Sync.conflicts(bob)
         if again.stderr.contains("in conflict") || !listed.isEmpty {
             #expect(listed.contains(TeamSyncTests.Conflict(service: "api", account: "shared", group: "default")), "conflicts: \(listed)")
-            let seen = Set([try Sync.get(bob, "api", "shared"), try Sync.get(bob, "api", "shared", theirs: true)].filter { $0.status == 0 }.map(\.stdoutText))
+            let seen = Set(
+                [try Sync.get(bob, "api", "shared"), try Sync.get(bob, "api", "shared", theirs: true)].filter { $0.status == 0 }.map(
+                    \.stdoutText))
             #expect(seen == ["api-1", "api-by-bob"], "both versions readable: \(seen)")
         } else {
             try Sync.expectSecret(bob, "api", "shared", "api-by-bob")
@@ -171,14 +183,19 @@ import Testing
         let carol = try Self.addCarol(team)
         #expect(try bob.git(["config", "merge.vault.driver"]).status != 0, "bob's clone should have no merge driver")
 
-        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
         try Sync.sync(alice)
         try bob.mustVault(["update", "-s", "api", "-a", "shared", "-w", "api-by-bob"])
         try bob.mustGit(["commit", "-q", "-m", "bob's change", "--", "team.vault"])
 
         let pull = try bob.git(["pull", "--no-rebase", "--no-edit"])
-        #expect(pull.status != 0, "bob: git pull without the driver should stop on team.vault; exit \(pull.status): \(pull.stdoutText)\(pull.stderr)")
-        try #require(try bob.git(["ls-files", "-u", "--", "team.vault"]).stdoutText != "", "team.vault should be conflicted: \(pull.stdoutText)\(pull.stderr)")
+        #expect(
+            pull.status != 0,
+            "bob: git pull without the driver should stop on team.vault; exit \(pull.status): \(pull.stdoutText)\(pull.stderr)")
+        try #require(
+            try bob.git(["ls-files", "-u", "--", "team.vault"]).stdoutText != "",
+            "team.vault should be conflicted: \(pull.stdoutText)\(pull.stderr)")
         // By hand: bob's side kept, the removal dropped.
         try bob.mustGit(["checkout", "--ours", "team.vault"])
         try bob.mustGit(["add", "team.vault"])
@@ -208,8 +225,9 @@ import Testing
         Sync.expectStatus(redo, 0, "bob: vault sync after undoing the hand-resolved merge")
         guard redo.status == 0 else { return }
         // A merge commit made by vault's own merge keeps both logs: changes go on.
-        Sync.expectStatus(try bob.vault(["update", "-s", "api", "-a", "shared", "-w", "after-the-sync"]), 0,
-                          "bob: a change after vault sync's merge")
+        Sync.expectStatus(
+            try bob.vault(["update", "-s", "api", "-a", "shared", "-w", "after-the-sync"]), 0,
+            "bob: a change after vault sync's merge")
         try Sync.sync(bob)
         try Sync.expectSettled(bob, team)
         #expect(try Self.members(bob)["carol"] == nil, "bob's sync brought carol back")
@@ -229,26 +247,31 @@ import Testing
         _ = try Self.addCarol(team)
         if driver {
             Sync.expectStatus(try bob.vault(["sync", "--setup"]), 0, "bob: vault sync --setup")
-            Sync.expectDriver(try bob.git(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
+            Sync.expectDriver(
+                try bob.git(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         let dave = try Person("dave")
         let daveRecipient = try dave.makeIdentity()
 
         try bob.mustVault(["update", "-s", "api", "-a", "shared", "-w", "api-by-bob"])
         try bob.mustGit(["commit", "-q", "-m", "bob's change", "--", "team.vault"])
-        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice: vault member remove carol")
         try alice.mustVault(["member", "add", "dave", daveRecipient])
         try Sync.sync(alice)
 
         let merged = try Sync.sync(bob)
-        #expect(try bob.git(["rev-parse", "-q", "--verify", "HEAD^2"]).status == 0, "bob's sync should have made a merge commit (not a fast-forward)")
+        #expect(
+            try bob.git(["rev-parse", "-q", "--verify", "HEAD^2"]).status == 0,
+            "bob's sync should have made a merge commit (not a fast-forward)")
         #expect(merged.stderr.contains("the member \"carol\" was removed"), "bob's sync names carol as removed: \(merged.stderr)")
         #expect(merged.stderr.contains("the member \"dave\" was added"), "bob's sync names dave as added: \(merged.stderr)")
         #expect(merged.stderr.contains("the vault is under new keys"), "bob's sync says the vault is under new keys: \(merged.stderr)")
         guard merged.status == 0 else { return }
         try Sync.expectSettled(bob, team)
         let listed = try Self.members(bob)
-        #expect(listed["carol"] == nil && listed["dave"] == daveRecipient && listed["bob"] != nil, "bob's members after the merge: \(listed)")
+        #expect(
+            listed["carol"] == nil && listed["dave"] == daveRecipient && listed["bob"] != nil, "bob's members after the merge: \(listed)")
         // dave reads what bob's merge pushed.
         try Self.cloneAndPin(dave, team)
         try Sync.expectSecret(dave, "github", "alice", "gh-1")
@@ -274,7 +297,8 @@ import Testing
         let daveRecipient = try dave.makeIdentity()
 
         // The desk: carol removed and committed, pushed to a branch of its own only.
-        Sync.expectStatus(try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice (desk): vault member remove carol")
+        Sync.expectStatus(
+            try alice.vault(["member", "remove", "carol", "--yes", "--kdf-cost", "testing"]), 0, "alice (desk): vault member remove carol")
         try alice.mustGit(["commit", "-q", "-m", "remove carol", "--", "team.vault"])
         try alice.mustGit(["push", "-q", "origin", "HEAD:refs/heads/alice-desk"])
         // The laptop: dave added and synced first.

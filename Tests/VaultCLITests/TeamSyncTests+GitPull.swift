@@ -7,7 +7,9 @@ extension TeamSyncTests {
     // MARK: - 4. git pull and the merge driver
 
     /// alice changes github/alice, bob deploy/ci.
-    static let edits: [String: (String, String, String)] = ["alice": ("github", "alice", "gh-by-alice"), "bob": ("deploy", "ci", "ci-by-bob")]
+    static let edits: [String: (String, String, String)] = [
+        "alice": ("github", "alice", "gh-by-alice"), "bob": ("deploy", "ci", "ci-by-bob")
+    ]
 
     /// `other` changes its item and syncs; `puller` changes its item and commits it with git.
     static func divergeForPull(puller: Person, other: Person) throws {
@@ -36,7 +38,8 @@ extension TeamSyncTests {
             let setup = try puller.vault(["sync", "--setup"])
             Self.expectStatus(setup, 0, "bob: vault sync --setup")
             #expect(try puller.head() == before, "bob's vault sync --setup made a commit")
-            Self.expectDriver(try puller.git(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
+            Self.expectDriver(
+                try puller.git(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         try Self.divergeForPull(puller: puller, other: other)
         let pull = try puller.git(["pull", "--no-rebase", "--no-edit"])
@@ -52,11 +55,13 @@ extension TeamSyncTests {
 
     /// A pull git stops with the vault file conflicted, then `vault sync` (with the key) finishes it.
     static func finishStoppedPull(_ team: Team, puller: Person, other: Person, pull: RunResult) throws {
-        #expect(pull.status != 0, "\(puller.name): git pull should stop with a conflict; exit \(pull.status): \(pull.stdoutText)\(pull.stderr)")
+        #expect(
+            pull.status != 0, "\(puller.name): git pull should stop with a conflict; exit \(pull.status): \(pull.stdoutText)\(pull.stderr)")
         #expect(try puller.git(["ls-files", "-u", "--", "team.vault"]).stdoutText != "", "team.vault should be conflicted in the index")
         let finish = try sync(puller)
         #expect(!finish.stderr.contains("in conflict"), "different items merge cleanly: \(finish.stderr)")
-        #expect(try puller.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status != 0, "the merge is still in progress: \(finish.stderr)")
+        #expect(
+            try puller.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status != 0, "the merge is still in progress: \(finish.stderr)")
         #expect(try puller.git(["ls-files", "-u"]).stdoutText == "", "still conflicted in the index")
         #expect(try puller.git(["status", "--porcelain", "--untracked-files=no"]).stdoutText == "")
         let parents = try puller.git(["log", "-1", "--format=%P"]).stdoutText.split(separator: " ")
@@ -74,7 +79,9 @@ extension TeamSyncTests {
         let team = try Self.makeTeam()
         try Self.divergeForPull(puller: team.alice, other: team.bob)
         let pull = try team.alice.git(["pull", "--no-rebase", "--no-edit"], without: ["VAULT_PASSPHRASE_FILE"])
-        #expect((pull.stderr + pull.stdoutText).contains("vault sync"), "the driver's message names vault sync: \(pull.stderr)\(pull.stdoutText)")
+        #expect(
+            (pull.stderr + pull.stdoutText).contains("vault sync"),
+            "the driver's message names vault sync: \(pull.stderr)\(pull.stdoutText)")
         try Self.finishStoppedPull(team, puller: team.alice, other: team.bob, pull: pull)
     }
 

@@ -16,7 +16,9 @@ extension TeamSyncTests {
         try alice.sandbox.write("project/scratch.txt", Array("not for the vault's commit\n".utf8))
 
         try Self.sync(alice)
-        #expect(try alice.git(["show", "--name-only", "--format=", "HEAD"]).stdoutText == "team.vault\n", "vault sync commits the vault file alone")
+        #expect(
+            try alice.git(["show", "--name-only", "--format=", "HEAD"]).stdoutText == "team.vault\n",
+            "vault sync commits the vault file alone")
         #expect(try alice.git(["status", "--porcelain"]).stdoutText == "?? scratch.txt\n", "other files are left as they were")
         try Self.expectSettled(alice, team)
         try Self.sync(bob)
@@ -25,8 +27,10 @@ extension TeamSyncTests {
         try Self.sync(alice, in: alice.home)
         try Self.expectSettled(alice, team)
 
-        let expected = [("github", "alice", "gh-2"), ("slack", "alice", "slack-1"), ("deploy", "ci", "ci-token-2"),
-                        ("npm", "bob", "npm-1"), ("api", "shared", "api-1"), ("postgres", "ci", "pg-ci-1"), ("db", "admin", "prod-pass-1")]
+        let expected = [
+            ("github", "alice", "gh-2"), ("slack", "alice", "slack-1"), ("deploy", "ci", "ci-token-2"),
+            ("npm", "bob", "npm-1"), ("api", "shared", "api-1"), ("postgres", "ci", "pg-ci-1"), ("db", "admin", "prod-pass-1")
+        ]
         for person in [alice, bob] {
             for (service, account, secret) in expected {
                 try Self.expectSecret(person, service, account, secret)
@@ -55,8 +59,9 @@ extension TeamSyncTests {
         // bob merged: his version is "ours", alice's "theirs".
         let plain = try bob.vault(["conflicts"])
         let lines = plain.stdoutText.split(separator: "\n")
-        #expect(plain.status == 0 && lines.count == 1 && lines.allSatisfy { $0.contains("api") && $0.contains("shared") },
-                "vault conflicts: exit \(plain.status), \(String(reflecting: plain.stdoutText)) \(plain.stderr)")
+        #expect(
+            plain.status == 0 && lines.count == 1 && lines.allSatisfy { $0.contains("api") && $0.contains("shared") },
+            "vault conflicts: exit \(plain.status), \(String(reflecting: plain.stdoutText)) \(plain.stderr)")
         #expect(try Self.conflicts(bob) == [Conflict(service: "api", account: "shared", group: "default")])
         try Self.expectSecret(bob, "api", "shared", "api-bob")
         let warned = try Self.get(bob, "api", "shared").stderr
@@ -99,21 +104,28 @@ extension TeamSyncTests {
         try Self.sync(alice)
         let merged = try Self.sync(bob)  // bob merges: bob's side is "ours"
         #expect(merged.stderr.contains("in conflict") && merged.stderr.contains("vault conflicts"), "bob's sync: \(merged.stderr)")
-        #expect(try Self.conflicts(bob) == [Conflict(service: "github", account: "alice", group: "default")],
-                "\(deleter.name) deleted, \(editor.name) changed: a conflict")
+        #expect(
+            try Self.conflicts(bob) == [Conflict(service: "github", account: "alice", group: "default")],
+            "\(deleter.name) deleted, \(editor.name) changed: a conflict")
         // The edit is kept and readable. The contract says get prints the merging side's ("ours") version; when
         // that side deleted the item, vault prints the surviving edit with plain get (its help: "get prints the
         // current one") and get --theirs says the other side deleted it. Either place is accepted here.
         let current = try Self.get(bob, "github", "alice")
         let other = try Self.get(bob, "github", "alice", theirs: true)
         let readable = [current, other].filter { $0.status == 0 }.map(\.stdoutText)
-        #expect(readable == ["gh-edited"], "the edit must be readable once, the deletion not as a secret: get \(current.status) \(String(reflecting: current.stdoutText)) \(current.stderr); get --theirs \(other.status) \(String(reflecting: other.stdoutText)) \(other.stderr)")
+        #expect(
+            readable == ["gh-edited"],
+            "the edit must be readable once, the deletion not as a secret: get \(current.status) \(String(reflecting: current.stdoutText)) \(current.stderr); get --theirs \(other.status) \(String(reflecting: other.stdoutText)) \(other.stderr)"
+        )
         // Whichever says the item is deleted on one side must point at the flag that keeps the edit.
         let keepFlag = mergerDeletes ? "--theirs" : "--ours"  // resolve: --ours = the merging side's (bob's) version
         for refusal in [current, other] where refusal.status != 0 {
             if let range = refusal.stderr.range(of: "keep it with 'vault resolve ") {
                 let named = refusal.stderr[range.upperBound...].prefix(while: { $0 != "'" })
-                #expect(named == keepFlag, "the hint says to keep the edit with \(named), but resolve \(keepFlag) is what keeps it (bob \(mergerDeletes ? "deleted" : "edited")): \(refusal.stderr)")
+                #expect(
+                    named == keepFlag,
+                    "the hint says to keep the edit with \(named), but resolve \(keepFlag) is what keeps it (bob \(mergerDeletes ? "deleted" : "edited")): \(refusal.stderr)"
+                )
             }
         }
         try Self.expectSecret(bob, "api", "shared", "api-1")
@@ -146,8 +158,10 @@ extension TeamSyncTests {
         let current = try Self.get(alice, "github", "alice")
         let other = try Self.get(alice, "github", "alice", theirs: true)
         let readable = Set([current, other].filter { $0.status == 0 }.map(\.stdoutText))
-        #expect(readable == ["gh-alice", "gh-bob-again"],
-                "both versions readable: get \(current.status) \(String(reflecting: current.stdoutText)); get --theirs \(other.status) \(String(reflecting: other.stdoutText)) \(other.stderr)")
+        #expect(
+            readable == ["gh-alice", "gh-bob-again"],
+            "both versions readable: get \(current.status) \(String(reflecting: current.stdoutText)); get --theirs \(other.status) \(String(reflecting: other.stdoutText)) \(other.stderr)"
+        )
 
         let resolve = try alice.vault(["resolve", "-s", "github", "-a", "alice", "--theirs"])
         Self.expectStatus(resolve, 0, "resolve --theirs (bob's: added again with gh-bob-again)")

@@ -20,8 +20,11 @@ extension TeamSyncTests {
         try alice.mustGit(["fetch", "-q", "origin"])
         let merge = try alice.git(["merge", "--no-edit", "origin/bob-work"])
         Self.expectStatus(merge, 0, "alice: git merge of bob's branch through the driver")
-        #expect(try Self.conflicts(alice) == [Conflict(service: "api", account: "shared", group: "default"),
-                                                Conflict(service: "bobs", account: "new", group: "default")])
+        #expect(
+            try Self.conflicts(alice) == [
+                Conflict(service: "api", account: "shared", group: "default"),
+                Conflict(service: "bobs", account: "new", group: "default")
+            ])
         let listed = try alice.mustVault(["conflicts"]).stdoutText
         #expect(listed.contains("by bob"), "the conflicts name bob's commit: \(listed)")
         try Self.expectSecret(alice, "api", "shared", "api-1")
@@ -73,7 +76,8 @@ extension TeamSyncTests {
         #expect(!prod.stdoutText.contains("prod-pass-1"))
         let other = try Self.get(ci, "github", "alice", group: "default")
         Self.expectStatus(other, 30, "ci-runner reading group default")
-        Self.expectStatus(try ci.vault(["add", "-s", "other", "-a", "x", "--group", "ci", "-w", "nope"]), 30, "ci-runner adding to group ci")
+        Self.expectStatus(
+            try ci.vault(["add", "-s", "other", "-a", "x", "--group", "ci", "-w", "nope"]), 30, "ci-runner adding to group ci")
         Self.expectStatus(try ci.vault(["update", "-s", "deploy", "-a", "ci", "-w", "nope"]), 30, "ci-runner updating in group ci")
         Self.expectStatus(try ci.vault(["delete", "-s", "deploy", "-a", "ci"]), 30, "ci-runner deleting in group ci")
         #expect(ci.sandbox.read("project/team.vault") == before, "a refused change left the file as it was")

@@ -125,7 +125,7 @@ extension TeamSyncTests {
         let account = "acct"
         let empty = Dictionary(uniqueKeysWithValues: services.map { ($0, ModelItem()) })
         var local = [empty, empty, empty]  // each person's vault as the contract says
-        var base = [empty, empty, empty]   // each person's state at their last sync: git's merge base when they sync next
+        var base = [empty, empty, empty]  // each person's state at their last sync: git's merge base when they sync next
         var remote = empty
         var log: [String] = []
         func context() -> String {
@@ -152,9 +152,13 @@ extension TeamSyncTests {
                 let item = local[p][service]!
                 if item.uncertain { continue }
                 if case .conflict = item.state {
-                    #expect(listed.contains(service), "\(people[p].name): \(service) should be in conflict after this sync (\(item))\n\(context())")
+                    #expect(
+                        listed.contains(service),
+                        "\(people[p].name): \(service) should be in conflict after this sync (\(item))\n\(context())")
                 } else {
-                    #expect(!listed.contains(service), "\(people[p].name): \(service) in conflict after this sync, but the model holds \(item)\n\(context())")
+                    #expect(
+                        !listed.contains(service),
+                        "\(people[p].name): \(service) in conflict after this sync, but the model holds \(item)\n\(context())")
                 }
             }
         }
@@ -173,13 +177,18 @@ extension TeamSyncTests {
             }
             let before = local[p][service]!
             let result = try person.vault(arguments)
-            log.append("round \(round): \(person.name) \(arguments[0]) \(service)\(op < 2 ? " = " + value : "") → \(result.status) (was \(before))")
+            log.append(
+                "round \(round): \(person.name) \(arguments[0]) \(service)\(op < 2 ? " = " + value : "") → \(result.status) (was \(before))"
+            )
             var overConflict = before.uncertain
             if case .conflict = before.state { overConflict = true }
             if !overConflict {
                 let present = before.state != .absent
                 let want: Int32 = op == 0 ? (present ? 45 : 0) : (present ? 0 : 44)
-                #expect(result.status == want, "round \(round): \(person.name) \(arguments[0]) \(service) exited \(result.status), want \(want) (the item is \(before)): \(result.stderr)\n\(context())")
+                #expect(
+                    result.status == want,
+                    "round \(round): \(person.name) \(arguments[0]) \(service) exited \(result.status), want \(want) (the item is \(before)): \(result.stderr)\n\(context())"
+                )
             }
             if result.status == 0 {
                 let state: ModelState
@@ -203,9 +212,10 @@ extension TeamSyncTests {
             for service in services {
                 let get = try Self.get(person, service, account)
                 let theirs = try Self.get(person, service, account, theirs: true)
-                var observed = Observed(conflicted: listed.contains(service),
-                                        getStatus: get.status, getValue: get.status == 0 ? get.stdoutText : nil,
-                                        theirsStatus: theirs.status, theirsValue: theirs.status == 0 ? theirs.stdoutText : nil)
+                var observed = Observed(
+                    conflicted: listed.contains(service),
+                    getStatus: get.status, getValue: get.status == 0 ? get.stdoutText : nil,
+                    theirsStatus: theirs.status, theirsValue: theirs.status == 0 ? theirs.stdoutText : nil)
                 // Every version a conflict keeps, by number, until there is no such conflict.
                 for number in 1...20 where observed.conflicted {
                     let version = try person.vault(["get", "-s", service, "-a", account, "--conflict", String(number)])
@@ -217,8 +227,10 @@ extension TeamSyncTests {
             views.append(view)
         }
         #expect(views[0] == views[1] && views[0] == views[2], "the clones differ after syncing: \(views)\n\(context())")
-        print("TeamSyncTests.randomEditsAndSyncsLoseNothingAcknowledged: seed \(seed): \(log.filter { $0.hasPrefix("round") && $0.contains("→ 0") }.count) changes, "
-              + "\(log.filter { $0.contains("vault sync → 0") }.count) syncs; final " + services.map { "\($0)=\(remote[$0]!)" }.joined(separator: " "))
+        print(
+            "TeamSyncTests.randomEditsAndSyncsLoseNothingAcknowledged: seed \(seed): \(log.filter { $0.hasPrefix("round") && $0.contains("→ 0") }.count) changes, "
+                + "\(log.filter { $0.contains("vault sync → 0") }.count) syncs; final "
+                + services.map { "\($0)=\(remote[$0]!)" }.joined(separator: " "))
 
         for service in services {
             let seen = try #require(views[0][service])

@@ -21,8 +21,10 @@ import VaultTestSupport
         init(_ name: String, vault relativePath: String = "project/team.vault") throws {
             self.name = name
             sandbox = try Sandbox()
-            env = ["GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": "\(name)@example.org",
-                   "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": "\(name)@example.org"]
+            env = [
+                "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": "\(name)@example.org",
+                "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": "\(name)@example.org"
+            ]
             env["VAULT_PATH"] = sandbox.path(relativePath)
         }
 
@@ -38,33 +40,40 @@ import VaultTestSupport
 
         /// `vault ARGS`, run in the clone (or HOME before there is one), killed after 120 s.
         @discardableResult
-        func vault(_ arguments: [String], without removed: [String] = [], adding extra: [String: String] = [:],
-                   in directory: String? = nil) throws -> RunResult {
+        func vault(
+            _ arguments: [String], without removed: [String] = [], adding extra: [String: String] = [:],
+            in directory: String? = nil
+        ) throws -> RunResult {
             let cwd = directory ?? (FileManager.default.fileExists(atPath: project) ? project : home)
-            return try sandbox.run("/usr/bin/env", ["-C", cwd, "/usr/bin/timeout", "120", Sandbox.vaultBinary] + arguments,
-                                   environment: environment(without: removed, adding: extra))
+            return try sandbox.run(
+                "/usr/bin/env", ["-C", cwd, "/usr/bin/timeout", "120", Sandbox.vaultBinary] + arguments,
+                environment: environment(without: removed, adding: extra))
         }
 
         /// `git -C ~/project ARGS`.
         @discardableResult
         func git(_ arguments: [String], without removed: [String] = []) throws -> RunResult {
-            try sandbox.run("/usr/bin/timeout", ["120", "/usr/bin/git", "-C", project] + arguments,
-                            environment: environment(without: removed, adding: [:]))
+            try sandbox.run(
+                "/usr/bin/timeout", ["120", "/usr/bin/git", "-C", project] + arguments,
+                environment: environment(without: removed, adding: [:]))
         }
 
         @discardableResult
         func mustVault(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
             let result = try vault(arguments)
-            try #require(result.status == 0, "\(name): vault \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)",
-                         sourceLocation: sourceLocation)
+            try #require(
+                result.status == 0, "\(name): vault \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)",
+                sourceLocation: sourceLocation)
             return result
         }
 
         @discardableResult
         func mustGit(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
             let result = try git(arguments)
-            try #require(result.status == 0, "\(name): git \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)\(result.stdoutText)",
-                         sourceLocation: sourceLocation)
+            try #require(
+                result.status == 0,
+                "\(name): git \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)\(result.stdoutText)",
+                sourceLocation: sourceLocation)
             return result
         }
 
@@ -78,8 +87,9 @@ import VaultTestSupport
             let result = try vault(["identity", "new", "--out", "-"])
             try #require(result.status == 0, "\(name): vault identity new: \(result.stderr)", sourceLocation: sourceLocation)
             let prefix = "vault: recipient: "
-            let recipient = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) },
-                                         "no recipient line: \(result.stderr)", sourceLocation: sourceLocation)
+            let recipient = try #require(
+                result.stderr.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) },
+                "no recipient line: \(result.stderr)", sourceLocation: sourceLocation)
             try #require(recipient.hasPrefix("age1"), "\(recipient)", sourceLocation: sourceLocation)
             try sandbox.write("\(name).identity", result.stdout)
             env["VAULT_IDENTITY"] = sandbox.path("\(name).identity")
@@ -112,7 +122,7 @@ import VaultTestSupport
     static let initialItems: [(String, String, String?, String)] = [
         ("github", "alice", nil, "gh-1"), ("api", "shared", nil, "api-1"),
         ("deploy", "ci", "ci", "ci-token-1"), ("postgres", "ci", "ci", "pg-ci-1"),
-        ("db", "admin", "prod", "prod-pass-1"),
+        ("db", "admin", "prod", "prod-pass-1")
     ]
 
     // MARK: - Setup
@@ -151,8 +161,12 @@ import VaultTestSupport
         let setup = try alice.vault(["sync", "--setup"])
         try #require(setup.status == 0, "vault sync --setup exited \(setup.status): \(setup.stderr)")
         let attributes = String(decoding: alice.sandbox.read("project/.gitattributes") ?? [], as: UTF8.self)
-        #expect(attributes.split(separator: "\n").filter { $0 == attributesLine }.count == 1, ".gitattributes: \(String(reflecting: attributes))")
-        #expect(try alice.git(["show", "--name-only", "--format=", "HEAD"]).stdoutText == ".gitattributes\n", "the setup commit holds .gitattributes alone")
+        #expect(
+            attributes.split(separator: "\n").filter { $0 == attributesLine }.count == 1,
+            ".gitattributes: \(String(reflecting: attributes))")
+        #expect(
+            try alice.git(["show", "--name-only", "--format=", "HEAD"]).stdoutText == ".gitattributes\n",
+            "the setup commit holds .gitattributes alone")
         #expect(try alice.git(["config", "--local", "merge.vault.name"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) != "")
         let driver = try alice.git(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         expectDriver(driver)
@@ -161,7 +175,8 @@ import VaultTestSupport
         let again = try alice.vault(["sync", "--setup"])
         #expect(again.status == 0, "second vault sync --setup exited \(again.status): \(again.stderr)")
         #expect(try alice.head() == afterSetup, "a second vault sync --setup made a commit")
-        #expect(alice.sandbox.read("project/.gitattributes") == Array(attributes.utf8), "a second vault sync --setup changed .gitattributes")
+        #expect(
+            alice.sandbox.read("project/.gitattributes") == Array(attributes.utf8), "a second vault sync --setup changed .gitattributes")
         #expect(try alice.git(["status", "--porcelain", "--untracked-files=no"]).stdoutText == "")
         try alice.mustGit(["push", "-q"])
 
@@ -188,47 +203,62 @@ import VaultTestSupport
 
     // MARK: - Helpers
 
-    static func get(_ person: Person, _ service: String, _ account: String, group: String? = nil, theirs: Bool = false,
-                    adding extra: [String: String] = [:]) throws -> RunResult {
-        try person.vault(["get", "-s", service, "-a", account] + (group.map { ["--group", $0] } ?? []) + (theirs ? ["--theirs"] : []),
-                         adding: extra)
+    static func get(
+        _ person: Person, _ service: String, _ account: String, group: String? = nil, theirs: Bool = false,
+        adding extra: [String: String] = [:]
+    ) throws -> RunResult {
+        try person.vault(
+            ["get", "-s", service, "-a", account] + (group.map { ["--group", $0] } ?? []) + (theirs ? ["--theirs"] : []),
+            adding: extra)
     }
 
-    static func expectSecret(_ person: Person, _ service: String, _ account: String, group: String? = nil, theirs: Bool = false,
-                             _ expected: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSecret(
+        _ person: Person, _ service: String, _ account: String, group: String? = nil, theirs: Bool = false,
+        _ expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let result = try get(person, service, account, group: group, theirs: theirs)
-        #expect(result.status == 0 && result.stdoutText == expected,
-                "\(person.name): get -s \(service) -a \(account)\(theirs ? " --theirs" : ""): exit \(result.status), stdout \(String(reflecting: result.stdoutText)), want \(String(reflecting: expected)); stderr: \(result.stderr)",
-                sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0 && result.stdoutText == expected,
+            "\(person.name): get -s \(service) -a \(account)\(theirs ? " --theirs" : ""): exit \(result.status), stdout \(String(reflecting: result.stdoutText)), want \(String(reflecting: expected)); stderr: \(result.stderr)",
+            sourceLocation: sourceLocation)
     }
 
     static func expectStatus(_ result: RunResult, _ status: Int32, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(result.status == status, "\(what): exit \(result.status), want \(status); stdout \(String(reflecting: result.stdoutText)); stderr: \(result.stderr)",
-                sourceLocation: sourceLocation)
+        #expect(
+            result.status == status,
+            "\(what): exit \(result.status), want \(status); stdout \(String(reflecting: result.stdoutText)); stderr: \(result.stderr)",
+            sourceLocation: sourceLocation)
     }
 
     @discardableResult
     static func sync(_ person: Person, in directory: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
         let result = try person.vault(["sync"], in: directory)
-        #expect(result.status == 0, "\(person.name): vault sync exited \(result.status): \(result.stderr)\(result.stdoutText)",
-                sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0, "\(person.name): vault sync exited \(result.status): \(result.stderr)\(result.stdoutText)",
+            sourceLocation: sourceLocation)
         return result
     }
 
     /// `vault conflicts --json`, parsed; also checks that it exits 0.
     static func conflicts(_ person: Person, sourceLocation: SourceLocation = #_sourceLocation) throws -> Set<Conflict> {
         let result = try person.vault(["conflicts", "--json"])
-        #expect(result.status == 0, "\(person.name): vault conflicts --json exited \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0, "\(person.name): vault conflicts --json exited \(result.status): \(result.stderr)",
+            sourceLocation: sourceLocation)
         guard result.status == 0 else { return [] }
         guard let array = (try? JSONSerialization.jsonObject(with: Data(result.stdout))) as? [[String: Any]] else {
-            Issue.record("\(person.name): vault conflicts --json printed no JSON array of objects: \(String(reflecting: result.stdoutText))",
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                "\(person.name): vault conflicts --json printed no JSON array of objects: \(String(reflecting: result.stdoutText))",
+                sourceLocation: sourceLocation)
             return []
         }
         var found: Set<Conflict> = []
         for object in array {
-            guard let service = object["service"] as? String, let account = object["account"] as? String, let group = object["group"] as? String else {
-                Issue.record("\(person.name): a conflict without service, account and group: \(result.stdoutText)", sourceLocation: sourceLocation)
+            guard let service = object["service"] as? String, let account = object["account"] as? String,
+                let group = object["group"] as? String
+            else {
+                Issue.record(
+                    "\(person.name): a conflict without service, account and group: \(result.stdoutText)", sourceLocation: sourceLocation)
                 continue
             }
             found.insert(Conflict(service: service, account: account, group: group))
@@ -239,8 +269,10 @@ import VaultTestSupport
     /// `vault conflicts` (plain) prints nothing and exits 0.
     static func expectNoConflicts(_ person: Person, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let plain = try person.vault(["conflicts"])
-        #expect(plain.status == 0 && plain.stdout.isEmpty, "\(person.name): vault conflicts: exit \(plain.status), stdout \(String(reflecting: plain.stdoutText)); \(plain.stderr)",
-                sourceLocation: sourceLocation)
+        #expect(
+            plain.status == 0 && plain.stdout.isEmpty,
+            "\(person.name): vault conflicts: exit \(plain.status), stdout \(String(reflecting: plain.stdoutText)); \(plain.stderr)",
+            sourceLocation: sourceLocation)
         #expect(try conflicts(person, sourceLocation: sourceLocation).isEmpty, sourceLocation: sourceLocation)
     }
 
@@ -248,8 +280,9 @@ import VaultTestSupport
     static func expectSettled(_ person: Person, _ team: Team, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let status = try person.git(["status", "--porcelain", "--untracked-files=no"]).stdoutText
         #expect(status == "", "\(person.name): git status after vault sync: \(status)", sourceLocation: sourceLocation)
-        #expect(try person.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status != 0, "\(person.name): a merge is still in progress",
-                sourceLocation: sourceLocation)
+        #expect(
+            try person.git(["rev-parse", "-q", "--verify", "MERGE_HEAD"]).status != 0, "\(person.name): a merge is still in progress",
+            sourceLocation: sourceLocation)
         #expect(try person.head() == team.remoteHead(), "\(person.name): HEAD is not what the remote holds", sourceLocation: sourceLocation)
     }
 
@@ -299,11 +332,16 @@ import VaultTestSupport
         Self.expectStatus(setup, 0, "vault sync --setup")
         let attributes = String(decoding: owner.sandbox.read("project/.gitattributes") ?? [], as: UTF8.self)
         // The path relative to the repository root; a leading "/" (anchored, the same pattern for git) is accepted.
-        #expect(["*.png binary\nsecrets/team.db merge=vault diff=vault -text\n", "*.png binary\n/secrets/team.db merge=vault diff=vault -text\n"].contains(attributes),
-                "\(String(reflecting: attributes))")
+        #expect(
+            [
+                "*.png binary\nsecrets/team.db merge=vault diff=vault -text\n",
+                "*.png binary\n/secrets/team.db merge=vault diff=vault -text\n"
+            ].contains(attributes),
+            "\(String(reflecting: attributes))")
         #expect(try owner.git(["show", "--name-only", "--format=", "HEAD"]).stdoutText == ".gitattributes\n")
         #expect(try owner.git(["status", "--porcelain"]).stdoutText == " M secrets/team.db\n", "the vault file is left uncommitted")
-        Self.expectDriver(try owner.git(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
+        Self.expectDriver(
+            try owner.git(["config", "--local", "merge.vault.driver"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines))
         #expect(try owner.git(["check-attr", "merge", "--", "secrets/team.db"]).stdoutText == "secrets/team.db: merge: vault\n")
     }
 }

@@ -22,7 +22,7 @@ enum TestVenv {
     static let cases: [(String, String)] = [
         ("token", "Never"), ("token", "IfAvailable"), ("client-cert", "Never"),
         ("unauthorized-reruns", "Never"), ("locked", "Never"), ("locked", "IfAvailable"),
-        ("prompt", "IfAvailable"), ("never-on-terminal", "Never"),
+        ("prompt", "IfAvailable"), ("never-on-terminal", "Never")
     ]
 
     @Test(arguments: cases.map { "\($0.0) \($0.1)" })
@@ -31,9 +31,13 @@ enum TestVenv {
         let parts = name.split(separator: " ").map(String.init)
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
-        let result = try sandbox.run("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/kubectl-client.py",
-                                                          TestVenv.kubectl, parts[0]],
-                                     environment: ["INTERACTIVE_MODE": parts[1]])
+        let result = try sandbox.run(
+            "/usr/bin/python3",
+            [
+                Sandbox.packageRoot + "/Tests/VaultCLITests/Support/kubectl-client.py",
+                TestVenv.kubectl, parts[0]
+            ],
+            environment: ["INTERACTIVE_MODE": parts[1]])
         #expect(result.status == 0 && result.stdoutText == "ok\n", "\(result.stdoutText)\(result.stderr)")
     }
 }
@@ -74,8 +78,10 @@ enum MachineTool {
         let version = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         // "cargo 1.95.0 (…)"
-        guard process.terminationStatus == 0, let minor = version.split(separator: " ").dropFirst().first?.split(separator: ".").dropFirst().first.flatMap({ Int($0) }),
-              minor >= 74 else { return nil }
+        guard process.terminationStatus == 0,
+            let minor = version.split(separator: " ").dropFirst().first?.split(separator: ".").dropFirst().first.flatMap({ Int($0) }),
+            minor >= 74
+        else { return nil }
         return cargo
     }
 
@@ -90,8 +96,12 @@ enum MachineTool {
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
         let rustup = ProcessInfo.processInfo.environment["RUSTUP_HOME"] ?? MachineTool.realHome + "/.rustup"
-        let result = try sandbox.run("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/cargo-client.py",
-                                                          MachineTool.cargo!], environment: ["RUSTUP_HOME": rustup])
+        let result = try sandbox.run(
+            "/usr/bin/python3",
+            [
+                Sandbox.packageRoot + "/Tests/VaultCLITests/Support/cargo-client.py",
+                MachineTool.cargo!
+            ], environment: ["RUSTUP_HOME": rustup])
         #expect(result.status == 0 && result.stdoutText == "ok\n", "\(result.stdoutText)\(result.stderr)")
     }
 }
@@ -103,8 +113,12 @@ enum MachineTool {
     func terraformGetsAndForgetsItsTokenThroughVault() throws {
         let sandbox = try Sandbox()
         try sandbox.initWithKeyFile()
-        let result = try sandbox.run("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/terraform-client.py",
-                                                          MachineTool.terraform!])
+        let result = try sandbox.run(
+            "/usr/bin/python3",
+            [
+                Sandbox.packageRoot + "/Tests/VaultCLITests/Support/terraform-client.py",
+                MachineTool.terraform!
+            ])
         #expect(result.status == 0 && result.stdoutText == "ok\n", "\(result.stdoutText)\(result.stderr)")
     }
 }

@@ -31,14 +31,17 @@ import VaultTestSupport
     }
 
     private func item(_ service: String, _ value: String, expires: Date? = nil) -> Item {
-        Item(attributes: ItemAttributes(service: service, account: "me", details: ItemDetails(expires: expires),
-                                        created: Date(timeIntervalSince1970: 0), modified: Date(timeIntervalSince1970: 0)),
-             secret: secret(value))
+        Item(
+            attributes: ItemAttributes(
+                service: service, account: "me", details: ItemDetails(expires: expires),
+                created: Date(timeIntervalSince1970: 0), modified: Date(timeIntervalSince1970: 0)),
+            secret: secret(value))
     }
 
     // MARK: cargo
 
-    static let login = #"{"v":1,"registry":{"index-url":"sparse+https://r.example/index/","name":"r","headers":["WWW-Authenticate: Cargo"]},"kind":"login","token":"sekrit-token","login-url":"https://r.example/me","args":["cargo-credential","--group","ci"]}"#
+    static let login =
+        #"{"v":1,"registry":{"index-url":"sparse+https://r.example/index/","name":"r","headers":["WWW-Authenticate: Cargo"]},"kind":"login","token":"sekrit-token","login-url":"https://r.example/me","args":["cargo-credential","--group","ci"]}"#
 
     @Test func cargoRequestsParse() throws {
         let login = try CargoCredentialRequest.parse(secret(Self.login))
@@ -46,29 +49,41 @@ import VaultTestSupport
         #expect(login.args == ["cargo-credential", "--group", "ci"])
         guard case .login(let token?) = login.action else { Issue.record("not a login with a token"); return }
         #expect(text(token) == "sekrit-token")
-        let get = try CargoCredentialRequest.parse(secret(#"{"v":1,"registry":{"index-url":"x"},"kind":"get","operation":"publish","name":"c","vers":"1.0.0","cksum":"ab"}"#))
+        let get = try CargoCredentialRequest.parse(
+            secret(#"{"v":1,"registry":{"index-url":"x"},"kind":"get","operation":"publish","name":"c","vers":"1.0.0","cksum":"ab"}"#))
         guard case .get(let operation) = get.action else { Issue.record("not a get"); return }
         #expect(operation == "publish" && get.args.isEmpty)
-        guard case .unknown("cache-clear") = try CargoCredentialRequest.parse(secret(#"{"v":1,"registry":{"index-url":"x"},"kind":"cache-clear"}"#)).action else {
+        guard
+            case .unknown("cache-clear") = try CargoCredentialRequest.parse(
+                secret(#"{"v":1,"registry":{"index-url":"x"},"kind":"cache-clear"}"#)
+            ).action
+        else {
             Issue.record("an unknown kind is not kept as such"); return
         }
     }
 
     @Test func cargoBadRequestsAreNamedNeverByValue() {
-        #expect(usageMessage { _ = try CargoCredentialRequest.parse(secret(#"{"v":2,"registry":{"index-url":"x"},"kind":"get"}"#)) }
+        #expect(
+            usageMessage { _ = try CargoCredentialRequest.parse(secret(#"{"v":2,"registry":{"index-url":"x"},"kind":"get"}"#)) }
                 == "the request is not of protocol version 1")
-        #expect(usageMessage { _ = try CargoCredentialRequest.parse(secret(#"{"v":1,"kind":"get","token":"sekrit-token"}"#)) }
+        #expect(
+            usageMessage { _ = try CargoCredentialRequest.parse(secret(#"{"v":1,"kind":"get","token":"sekrit-token"}"#)) }
                 == "the request names no registry index-url")
-        #expect(usageMessage { _ = try CargoCredentialRequest.parse(secret(#"{"v":1,"registry":{"index-url":"x"}}"#)) } == "the request has no kind")
-        #expect(usageMessage { _ = try CargoCredentialRequest.parse(secret(#"{"v":1,"registry":{"index-url":"x"},"kind":"get","args":[1]}"#)) }
+        #expect(
+            usageMessage { _ = try CargoCredentialRequest.parse(secret(#"{"v":1,"registry":{"index-url":"x"}}"#)) }
+                == "the request has no kind")
+        #expect(
+            usageMessage { _ = try CargoCredentialRequest.parse(secret(#"{"v":1,"registry":{"index-url":"x"},"kind":"get","args":[1]}"#)) }
                 == "the request's args are not all text")
         #expect(usageMessage { _ = try CargoCredentialRequest.parse(secret(#"[1]"#)) } == "the request is not a JSON object")
     }
 
     @Test func cargoRepliesAreTheProtocolsLines() throws {
-        #expect(text(try CargoCredentialReply.token(secret("t\"k"), expires: nil))
+        #expect(
+            text(try CargoCredentialReply.token(secret("t\"k"), expires: nil))
                 == #"{"Ok":{"kind":"get","token":"t\"k","cache":"session","operation_independent":true}}"# + "\n")
-        #expect(text(try CargoCredentialReply.token(secret("tk"), expires: Date(timeIntervalSince1970: 1_893_553_445.7)))
+        #expect(
+            text(try CargoCredentialReply.token(secret("tk"), expires: Date(timeIntervalSince1970: 1_893_553_445.7)))
                 == #"{"Ok":{"kind":"get","token":"tk","cache":{"expires":1893553445},"operation_independent":true}}"# + "\n")
         #expect(CargoCredentialReply.done("logout") == #"{"Ok":{"kind":"logout"}}"# + "\n")
         #expect(CargoCredentialReply.other("a \"b\"") == #"{"Err":{"kind":"other","message":"a \"b\""}}"# + "\n")
@@ -77,26 +92,53 @@ import VaultTestSupport
     // MARK: kubectl
 
     @Test func kubeExecInfoGivesVersionServerAndInteraction() throws {
-        let info = try KubeExecInfo(try invocation([KubeExecInfo.variable: #"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"cluster":{"server":"https://h:6443","config":{"a":[1,true,null]}},"interactive":true}}"#]))
+        let info = try KubeExecInfo(
+            try invocation([
+                KubeExecInfo.variable:
+                    #"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","spec":{"cluster":{"server":"https://h:6443","config":{"a":[1,true,null]}},"interactive":true}}"#
+            ]))
         #expect(info.apiVersion == "client.authentication.k8s.io/v1" && info.server == "https://h:6443" && info.interactive)
-        let quiet = try KubeExecInfo(try invocation([KubeExecInfo.variable: #"{"apiVersion":"client.authentication.k8s.io/v1beta1","spec":{"cluster":{"server":"https://h"}}}"#]))
+        let quiet = try KubeExecInfo(
+            try invocation([
+                KubeExecInfo.variable: #"{"apiVersion":"client.authentication.k8s.io/v1beta1","spec":{"cluster":{"server":"https://h"}}}"#
+            ]))
         #expect(!quiet.interactive)
-        #expect(usageMessage { _ = try KubeExecInfo(try invocation([:])) } == "KUBERNETES_EXEC_INFO is not set: kubectl sets it when it runs a credential plugin")
-        #expect(usageMessage { _ = try KubeExecInfo(try invocation([KubeExecInfo.variable: #"{"apiVersion":"client.authentication.k8s.io/v1","spec":{"cluster":{"server":"https://h\nx"}}}"#])) }
+        #expect(
+            usageMessage { _ = try KubeExecInfo(try invocation([:])) }
+                == "KUBERNETES_EXEC_INFO is not set: kubectl sets it when it runs a credential plugin")
+        #expect(
+            usageMessage {
+                _ = try KubeExecInfo(
+                    try invocation([
+                        KubeExecInfo.variable:
+                            #"{"apiVersion":"client.authentication.k8s.io/v1","spec":{"cluster":{"server":"https://h\nx"}}}"#
+                    ]))
+            }
                 == "server in KUBERNETES_EXEC_INFO is not one line of UTF-8 text")
     }
 
     @Test func kubeOutputIsAnExecCredential() throws {
-        let token = try KubeExecCredential.output(item("kube:https://h", "tok\n", expires: Date(timeIntervalSince1970: 1_893_553_445)),
-                                                  apiVersion: "client.authentication.k8s.io/v1")
-        #expect(text(token) == #"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"tok","expirationTimestamp":"2030-01-02T03:04:05Z"}}"# + "\n")
-        let pem = "-----BEGIN PRIVATE KEY-----\r\nS0VZ\r\n-----END PRIVATE KEY-----\r\n-----BEGIN CERTIFICATE-----\nQw==\n-----END CERTIFICATE-----"
+        let token = try KubeExecCredential.output(
+            item("kube:https://h", "tok\n", expires: Date(timeIntervalSince1970: 1_893_553_445)),
+            apiVersion: "client.authentication.k8s.io/v1")
+        #expect(
+            text(token)
+                == #"{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"tok","expirationTimestamp":"2030-01-02T03:04:05Z"}}"#
+                + "\n")
+        let pem =
+            "-----BEGIN PRIVATE KEY-----\r\nS0VZ\r\n-----END PRIVATE KEY-----\r\n-----BEGIN CERTIFICATE-----\nQw==\n-----END CERTIFICATE-----"
         let certificate = try KubeExecCredential.output(item("kube:https://h", pem), apiVersion: "v")
-        #expect(text(certificate).contains(#""clientCertificateData":"-----BEGIN CERTIFICATE-----\nQw==\n-----END CERTIFICATE-----","clientKeyData":"-----BEGIN PRIVATE KEY-----\r\nS0VZ\r\n-----END PRIVATE KEY-----\r\n""#))
-        #expect(usageMessage { _ = try KubeExecCredential.output(item("kube:h", "two\nlines"), apiVersion: "v") }
+        #expect(
+            text(certificate).contains(
+                #""clientCertificateData":"-----BEGIN CERTIFICATE-----\nQw==\n-----END CERTIFICATE-----","clientKeyData":"-----BEGIN PRIVATE KEY-----\r\nS0VZ\r\n-----END PRIVATE KEY-----\r\n""#
+            ))
+        #expect(
+            usageMessage { _ = try KubeExecCredential.output(item("kube:h", "two\nlines"), apiVersion: "v") }
                 == #"the secret of "kube:h" is neither a one-line token nor a PEM certificate and key"#)
-        let twoKeys = "-----BEGIN CERTIFICATE-----\nQw==\n-----END CERTIFICATE-----\n-----BEGIN RSA PRIVATE KEY-----\nA\n-----END RSA PRIVATE KEY-----\n-----BEGIN EC PRIVATE KEY-----\nB\n-----END EC PRIVATE KEY-----\n"
-        #expect(usageMessage { _ = try KubeExecCredential.output(item("kube:h", twoKeys), apiVersion: "v") }
+        let twoKeys =
+            "-----BEGIN CERTIFICATE-----\nQw==\n-----END CERTIFICATE-----\n-----BEGIN RSA PRIVATE KEY-----\nA\n-----END RSA PRIVATE KEY-----\n-----BEGIN EC PRIVATE KEY-----\nB\n-----END EC PRIVATE KEY-----\n"
+        #expect(
+            usageMessage { _ = try KubeExecCredential.output(item("kube:h", twoKeys), apiVersion: "v") }
                 == #"the secret of "kube:h" is PEM text without a certificate and one private key"#)
     }
 
@@ -104,13 +146,21 @@ import VaultTestSupport
 
     @Test func awsOutputAddsVersionAndExpiryOnly() throws {
         let keys = #"{"AccessKeyId":"AK","SecretAccessKey":"s\/k","SessionToken":null,"Extra":1}"#
-        #expect(text(try AWSProcessCredential.output(item("aws:p", keys))) == #"{"Version":1,"AccessKeyId":"AK","SecretAccessKey":"s/k"}"# + "\n")
+        #expect(
+            text(try AWSProcessCredential.output(item("aws:p", keys))) == #"{"Version":1,"AccessKeyId":"AK","SecretAccessKey":"s/k"}"#
+                + "\n")
         let temporary = #"{"AccessKeyId":"AK","SecretAccessKey":"sk","SessionToken":"st"}"#
-        #expect(text(try AWSProcessCredential.output(item("aws:p", temporary, expires: Date(timeIntervalSince1970: 1_893_553_445))))
-                == #"{"Version":1,"AccessKeyId":"AK","SecretAccessKey":"sk","SessionToken":"st","Expiration":"2030-01-02T03:04:05Z"}"# + "\n")
-        #expect(usageMessage { _ = try AWSProcessCredential.output(item("aws:p", #"{"AccessKeyId":"AK","SecretAccessKey":7}"#)) }
+        #expect(
+            text(try AWSProcessCredential.output(item("aws:p", temporary, expires: Date(timeIntervalSince1970: 1_893_553_445))))
+                == #"{"Version":1,"AccessKeyId":"AK","SecretAccessKey":"sk","SessionToken":"st","Expiration":"2030-01-02T03:04:05Z"}"#
+                + "\n")
+        #expect(
+            usageMessage { _ = try AWSProcessCredential.output(item("aws:p", #"{"AccessKeyId":"AK","SecretAccessKey":7}"#)) }
                 == #"SecretAccessKey in the secret of "aws:p" is not a string"#)
-        #expect(usageMessage { _ = try AWSProcessCredential.output(item("aws:p", #"{"AccessKeyId":"AK","SecretAccessKey":"sk","Expiration":"x"}"#)) }
+        #expect(
+            usageMessage {
+                _ = try AWSProcessCredential.output(item("aws:p", #"{"AccessKeyId":"AK","SecretAccessKey":"sk","Expiration":"x"}"#))
+            }
                 == #"the secret of "aws:p" holds an Expiration"#)
     }
 
@@ -137,7 +187,8 @@ import VaultTestSupport
     }
 
     @Test func namesPickTheToolHelpers() {
-        #expect(HelperProgram.arguments(invokedAs: "/home/me/.terraform.d/plugins/terraform-credentials-vault", ["--group", "ci", "get", "h"])
+        #expect(
+            HelperProgram.arguments(invokedAs: "/home/me/.terraform.d/plugins/terraform-credentials-vault", ["--group", "ci", "get", "h"])
                 == ["terraform-credential", "--group", "ci", "get", "h"])
         #expect(HelperProgram.arguments(invokedAs: "vault", ["--cargo-plugin"]) == ["cargo-credential", "--cargo-plugin"])
         #expect(HelperProgram.arguments(invokedAs: "vault", ["list", "--cargo-plugin"]) == ["list", "--cargo-plugin"])
@@ -148,18 +199,29 @@ import VaultTestSupport
     /// Valid inputs of each reader, each holding the token "sekrit-token".
     static let readers: [(name: String, valid: String, read: @Sendable (SecretBytes) throws -> Void)] = [
         ("cargo", login, { _ = try CargoCredentialRequest.parse($0) }),
-        ("terraform", #"{"token":"sekrit-token","extra":{"a":[1,2.5e3,"x"]}}"#,
-         { _ = try HelperJSON.parse($0, source: "the input", hint: "") }),
-        ("kube", #"{"apiVersion":"client.authentication.k8s.io/v1","spec":{"cluster":{"server":"https://sekrit-token"},"interactive":false}}"#,
-         { bytes in
-             let text = String(decoding: bytes.copyBytes(), as: UTF8.self)
-             _ = try KubeExecInfo(Invocation(arguments: try Parser.parse(["kube-credential"]), environment: [KubeExecInfo.variable: text], terminal: Terminal()))
-         }),
-        ("aws", #"{"AccessKeyId":"AK","SecretAccessKey":"sekrit-token","SessionToken":"st"}"#,
-         { bytes in
-             _ = try AWSProcessCredential.output(Item(attributes: ItemAttributes(service: "aws:p", account: "", created: Date(), modified: Date()),
-                                                      secret: bytes))
-         }),
+        (
+            "terraform", #"{"token":"sekrit-token","extra":{"a":[1,2.5e3,"x"]}}"#,
+            { _ = try HelperJSON.parse($0, source: "the input", hint: "") }
+        ),
+        (
+            "kube",
+            #"{"apiVersion":"client.authentication.k8s.io/v1","spec":{"cluster":{"server":"https://sekrit-token"},"interactive":false}}"#,
+            { bytes in
+                let text = String(decoding: bytes.copyBytes(), as: UTF8.self)
+                _ = try KubeExecInfo(
+                    Invocation(
+                        arguments: try Parser.parse(["kube-credential"]), environment: [KubeExecInfo.variable: text], terminal: Terminal()))
+            }
+        ),
+        (
+            "aws", #"{"AccessKeyId":"AK","SecretAccessKey":"sekrit-token","SessionToken":"st"}"#,
+            { bytes in
+                _ = try AWSProcessCredential.output(
+                    Item(
+                        attributes: ItemAttributes(service: "aws:p", account: "", created: Date(), modified: Date()),
+                        secret: bytes))
+            }
+        )
     ]
 
     /// Each reader on mutations of its valid input (bytes flipped, cut, doubled, dropped): it

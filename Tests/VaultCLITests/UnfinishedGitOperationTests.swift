@@ -12,16 +12,22 @@ import Testing
     typealias Person = TeamSyncTests.Person
 
     /// bob tries `vault add` and `vault update`: both exit 2 naming `operation` and its way out, the file unchanged.
-    static func expectWritesRefused(_ bob: Person, during operation: String, hint: String,
-                                    sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectWritesRefused(
+        _ bob: Person, during operation: String, hint: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let before = try #require(bob.sandbox.read("project/team.vault"), sourceLocation: sourceLocation)
         let add = try bob.vault(["add", "-s", "during", "-a", "bob", "-w", "lost-otherwise"])
         Sync.expectStatus(add, 2, "bob: vault add during \(operation)", sourceLocation: sourceLocation)
-        #expect(add.stderr.contains("git holds \(operation)") && add.stderr.contains("nothing was changed"),
-                "the refusal names \(operation): \(add.stderr)", sourceLocation: sourceLocation)
-        #expect(add.stderr.contains("vault: hint:") && add.stderr.contains(hint), "the hint names \(hint): \(add.stderr)", sourceLocation: sourceLocation)
-        Sync.expectStatus(try bob.vault(["update", "-s", "api", "-a", "shared", "-w", "lost-otherwise"]), 2,
-                          "bob: vault update during \(operation)", sourceLocation: sourceLocation)
+        #expect(
+            add.stderr.contains("git holds \(operation)") && add.stderr.contains("nothing was changed"),
+            "the refusal names \(operation): \(add.stderr)", sourceLocation: sourceLocation)
+        #expect(
+            add.stderr.contains("vault: hint:") && add.stderr.contains(hint), "the hint names \(hint): \(add.stderr)",
+            sourceLocation: sourceLocation)
+        Sync.expectStatus(
+            try bob.vault(["update", "-s", "api", "-a", "shared", "-w", "lost-otherwise"]), 2,
+            "bob: vault update during \(operation)", sourceLocation: sourceLocation)
         let unchanged = bob.sandbox.read("project/team.vault") == before
         #expect(unchanged, "a refused write changed the vault file", sourceLocation: sourceLocation)
     }

@@ -26,8 +26,10 @@ import VaultCrypto
         try Vault.create(at: dir.location(), credential: passphrase, kdf: .testing, host: host.context)
         let vault = Vault(location: dir.location(), keys: .credential(passphrase), host: host.context)
         for accessibility in Accessibility.allCases {
-            try vault.add(NewItem(service: accessibility.rawValue, account: "a", accessibility: accessibility,
-                                  secret: SecretBytes(Array("secret-\(accessibility.rawValue)".utf8))))
+            try vault.add(
+                NewItem(
+                    service: accessibility.rawValue, account: "a", accessibility: accessibility,
+                    secret: SecretBytes(Array("secret-\(accessibility.rawValue)".utf8))))
         }
         AfterFirstUnlockCache.remove(vaultID: VaultFile.peekVaultID(fileBytes(dir.location().path)), host: host.context)
         return vault
@@ -57,13 +59,18 @@ import VaultCrypto
         _ = try vaultWithEveryClass(dir, host)
         let bytes = fileBytes(dir.location().path)
         let key = try deviceKey(of: dir.location(), host: host.context)
-        let open = try Snapshot.openPartial(bytes, deviceKey: key, grants: DeviceGrants.read(vaultID: VaultFile.peekVaultID(bytes), deviceKey: key,
-                                                                                     host: host.context) ?? [], path: "t")
+        let open = try Snapshot.openPartial(
+            bytes, deviceKey: key,
+            grants: DeviceGrants.read(
+                vaultID: VaultFile.peekVaultID(bytes), deviceKey: key,
+                host: host.context) ?? [], path: "t")
         let position = open.file.index.firstIndex { $0.classID == Accessibility.whenUnlocked.fileID }!
         let entry = open.file.index[position]
         let aad = AAD.record(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         // Everything the partial ring holds, tried as the record's base key: none opens it.
-        let held = open.keys.groups.values.flatMap { [$0.lookupKey.secret] + ($0.indexMACKey.map { [$0.secret] } ?? []) + $0.baseKeys.values.map(\.secret) }
+        let held = open.keys.groups.values.flatMap {
+            [$0.lookupKey.secret] + ($0.indexMACKey.map { [$0.secret] } ?? []) + $0.baseKeys.values.map(\.secret)
+        }
         #expect(!held.isEmpty)
         for key in held {
             let recordKey = KeyRing.derive(key, .record, entry.recordID, vaultID: open.file.vaultID)
@@ -85,7 +92,9 @@ import VaultCrypto
         #expect(try one.secret("when-unlocked", "a") == "secret-when-unlocked")
         #expect(try two.secret("when-unlocked", "a") == "secret-when-unlocked")
         #expect(try one.lock(token: first, all: false).sessionsEnded == 1)
-        #expect(read(one, .whenUnlocked) == .failure(.locked(.whenUnlocked, tried: [UnlockAttempt(.session, .ended(.unknown)), .deviceKeyNotEnough])))
+        #expect(
+            read(one, .whenUnlocked)
+                == .failure(.locked(.whenUnlocked, tried: [UnlockAttempt(.session, .ended(.unknown)), .deviceKeyNotEnough])))
         #expect(try two.secret("when-unlocked", "a") == "secret-when-unlocked")
     }
 
@@ -97,7 +106,8 @@ import VaultCrypto
         let vault = try vaultWithEveryClass(dir, host)
         let token = try vault.startSession(timeout: 600)
         writeBytes(fileBytes(dir.location().path), to: elsewhere.location().path)
-        _ = try Vault(location: elsewhere.location(), keys: .credential(passphrase), host: otherMachine.context).rekey(kdf: .testing) { _ in }
+        _ = try Vault(location: elsewhere.location(), keys: .credential(passphrase), host: otherMachine.context).rekey(kdf: .testing) { _ in
+        }
         writeBytes(fileBytes(elsewhere.location().path), to: dir.location().path)
         let session = Vault(location: dir.location(), keys: .session(token), host: host.context)
         #expect(read(session, .whenUnlocked) == .failure(.sessionEnded(.rekeyed)))
@@ -114,7 +124,9 @@ import VaultCrypto
         host.now += 50  // 100 s after start, 50 s after the last use
         #expect(try session.secret("when-unlocked", "a") == "secret-when-unlocked")
         host.now += 61
-        #expect(read(session, .whenUnlocked) == .failure(.locked(.whenUnlocked, tried: [UnlockAttempt(.session, .ended(.expired)), .deviceKeyNotEnough])))
+        #expect(
+            read(session, .whenUnlocked)
+                == .failure(.locked(.whenUnlocked, tried: [UnlockAttempt(.session, .ended(.expired)), .deviceKeyNotEnough])))
     }
 
     @Test func aForgedTokenOrTheCacheFileAloneOpensNothing() throws {
@@ -124,9 +136,11 @@ import VaultCrypto
         let token = try vault.startSession(timeout: 600)
         // Same session id, another key: the cache file is there, the token is wrong.
         let forged = String(token.prefix(4 + 32)) + String(repeating: "0", count: 64)
-        #expect(read(Vault(location: dir.location(), keys: .session(forged), host: host.context), .whenUnlocked)
+        #expect(
+            read(Vault(location: dir.location(), keys: .session(forged), host: host.context), .whenUnlocked)
                 == .failure(.locked(.whenUnlocked, tried: [UnlockAttempt(.session, .ended(.unknown)), .deviceKeyNotEnough])))
-        #expect(read(Vault(location: dir.location(), keys: .session("not-a-token"), host: host.context), .whenUnlocked)
+        #expect(
+            read(Vault(location: dir.location(), keys: .session("not-a-token"), host: host.context), .whenUnlocked)
                 == .failure(.locked(.whenUnlocked, tried: [UnlockAttempt(.session, .ended(.malformed)), .deviceKeyNotEnough])))
     }
 
@@ -157,9 +171,11 @@ import VaultCrypto
         var opened = 0, bound = 0
         for accessibility in Accessibility.allCases {
             switch read(copy, accessibility) {
-            case .success: opened += 1
+            case .success:
+                opened += 1
                 #expect(!accessibility.isDeviceBound)
-            case .failure(.boundToAnotherDevice(group: .default, accessibility: accessibility)): bound += 1
+            case .failure(.boundToAnotherDevice(group: .default, accessibility: accessibility)):
+                bound += 1
                 #expect(accessibility.isDeviceBound)
             case .failure(let error): Issue.record("\(accessibility): \(error)")
             }

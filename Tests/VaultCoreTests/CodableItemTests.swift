@@ -13,8 +13,9 @@ import VaultCrypto
         var rotated: Date?
     }
 
-    let login = Login(user: "app", password: "hunter2-secret", hosts: ["db1", "db2"], port: 5432,
-                      rotated: Date(timeIntervalSince1970: 1_700_000_000))
+    let login = Login(
+        user: "app", password: "hunter2-secret", hosts: ["db1", "db2"], port: 5432,
+        rotated: Date(timeIntervalSince1970: 1_700_000_000))
 
     @Test func aStructRoundTripsAsJSON() throws {
         let dir = try TempDirectory()
@@ -54,8 +55,9 @@ import VaultCrypto
         let dir = try TempDirectory()
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("github", "ci-bot", "ghp_0123456789")
-        let expected = CodableItemError(key: ItemKey(group: .default, service: "github", account: "ci-bot"),
-                                        type: "Login", operation: .decoding, problem: .notJSON)
+        let expected = CodableItemError(
+            key: ItemKey(group: .default, service: "github", account: "ci-bot"),
+            type: "Login", operation: .decoding, problem: .notJSON)
         #expect(throws: expected) { try vault.value(Login.self, service: "github", account: "ci-bot") }
         #expect(expected.status.exitCode == 93)
     }

@@ -28,8 +28,9 @@ import VaultCrypto
             throw Stop()
         }
         let key = try #require(trustKey)
-        let mallory = Vault(location: location, keys: .identity([malloryIdentity]), host: Vault.selfContainedHost(for: dir.location("mallory.vault")),
-                            configuration: Vault.Configuration(trustedFingerprint: pin))
+        let mallory = Vault(
+            location: location, keys: .identity([malloryIdentity]), host: Vault.selfContainedHost(for: dir.location("mallory.vault")),
+            configuration: Vault.Configuration(trustedFingerprint: pin))
         try mallory.transaction { vault in
             vault.file.version = 2
             vault.file.teamLog = nil
@@ -73,7 +74,8 @@ import VaultCrypto
         // The roster as written here converts with acceptTeamLog alone.
         let other = try TempDirectory()
         let (untouched, _, _, _) = try makeV2(other)
-        try Vault(location: untouched, credential: testKeyFile, configuration: Vault.Configuration(acceptTeamLog: true)).add("api", "x", "after")
+        try Vault(location: untouched, credential: testKeyFile, configuration: Vault.Configuration(acceptTeamLog: true)).add(
+            "api", "x", "after")
         #expect(try VaultFile.decode(fileBytes(untouched.path)).file.version == VaultFile.version)
     }
 }

@@ -30,8 +30,9 @@ import VaultCrypto
         #expect(try copy.trustFingerprint() != vault.trustFingerprint())
         // The members read the copy with their identities, pinned to its own fingerprint; the scoped one its group only.
         func member(_ identity: AgeIdentity) throws -> Vault {
-            Vault(location: destination, keys: .identity([identity]), host: Vault.selfContainedHost(for: destination),
-                  configuration: Vault.Configuration(trustedFingerprint: try copy.trustFingerprint()))
+            Vault(
+                location: destination, keys: .identity([identity]), host: Vault.selfContainedHost(for: destination),
+                configuration: Vault.Configuration(trustedFingerprint: try copy.trustFingerprint()))
         }
         #expect(try member(alice).secret("github", "ci-bot") == "two")
         #expect(try member(reader).secret("npm", "publish") == "n")
@@ -48,8 +49,9 @@ import VaultCrypto
         let vault = try Vault.makeTest(at: dir.location("team.vault"))
         let alice = try AgeIdentity.generate()
         try vault.addMember(name: "alice", recipient: alice.recipient, groups: [], readOnly: false)
-        let asMember = Vault(location: vault.location, keys: .identity([alice]), host: Vault.selfContainedHost(for: vault.location),
-                             configuration: Vault.Configuration(trustedFingerprint: try vault.trustFingerprint()))
+        let asMember = Vault(
+            location: vault.location, keys: .identity([alice]), host: Vault.selfContainedHost(for: vault.location),
+            configuration: Vault.Configuration(trustedFingerprint: try vault.trustFingerprint()))
         #expect(throws: VaultError.trustKeyNeeded(.copyVault)) { try asMember.copy(to: dir.location("copy.vault"), kdf: .testing) }
         #expect(!FileManager.default.fileExists(atPath: dir.location("copy.vault").path))
     }

@@ -38,8 +38,10 @@ import Glibc
         let dir = try TempDirectory()
         let (vault, oldKey) = try vaultWithExposedKey(dir)
         let oldBytes = fileBytes(dir.location().path)
-        let oldGrants = DeviceGrants.read(vaultID: VaultFile.peekVaultID(oldBytes), deviceKey: oldKey,
-                                          host: Vault.selfContainedHost(for: dir.location())) ?? []
+        let oldGrants =
+            DeviceGrants.read(
+                vaultID: VaultFile.peekVaultID(oldBytes), deviceKey: oldKey,
+                host: Vault.selfContainedHost(for: dir.location())) ?? []
         #expect(!oldGrants.isEmpty)
         var notices: [VaultNotice] = []
         try vault.reconfigured { $0.onNotice = { notices.append($0) } }.add("later", "me", "added-after-the-move", accessibility: .always)
@@ -56,7 +58,8 @@ import Glibc
         var tried = 0
         for position in attacker.file.index.indices {
             guard let accessibility = Accessibility(fileID: attacker.file.index[position].classID),
-                  accessibility.opensWithoutUnlock || accessibility.isDeviceBound else { continue }
+                accessibility.opensWithoutUnlock || accessibility.isDeviceBound
+            else { continue }
             tried += 1
             #expect(throws: VaultError.self) { try attacker.openRecord(at: position) }
         }

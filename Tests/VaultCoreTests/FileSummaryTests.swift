@@ -45,8 +45,9 @@ import VaultCrypto
         let keyed = try vault.summary(ofVersion: fileBytes(location.path), label: "v1")
         #expect(summary.entries[0].itemID == keyed.entries[0].itemID && summary.entries[0].revision == keyed.entries[0].revision)
         // A passphrase never opens a version (its KDF would run for every blob).
-        let passphrase = Vault(location: location, keys: .credential(.passphrase(SecretBytes(Array("anything".utf8)))),
-                               host: Vault.selfContainedHost(for: location))
+        let passphrase = Vault(
+            location: location, keys: .credential(.passphrase(SecretBytes(Array("anything".utf8)))),
+            host: Vault.selfContainedHost(for: location))
         #expect(try !passphrase.summary(ofVersion: fileBytes(location.path), label: "v1").opened)
         #expect(throws: VaultError.self) { try vault.summary(ofVersion: Array("not a vault".utf8), label: "v1") }
     }

@@ -59,8 +59,10 @@ import VaultCrypto
         let decoded = try VaultFile.decode(bytes)
         #expect(decoded.file.version == 3)
         let end = decoded.parametersEnd
-        #expect(decoded.file.encode(parameters: decoded.file.encodeHeaderParameters(), checksum: Array(bytes[end..<end + 32]),
-                                    headerMAC: decoded.headerMAC) == bytes)
+        #expect(
+            decoded.file.encode(
+                parameters: decoded.file.encodeHeaderParameters(), checksum: Array(bytes[end..<end + 32]),
+                headerMAC: decoded.headerMAC) == bytes)
     }
 
     @Test func recordMovedToAnotherPlaceDoesNotOpen() throws {
@@ -69,7 +71,8 @@ import VaultCrypto
         // the MACs are recomputed, so only the records' own AAD binding can catch it.
         open.file.records.swapAt(0, 1)
         for position in 0...1 {
-            open.file.index[position] = open.file.index[position].withDigest(of: open.file.records[position], itemID: open.file.index[position].itemID)
+            open.file.index[position] = open.file.index[position].withDigest(
+                of: open.file.records[position], itemID: open.file.index[position].itemID)
         }
         let moved = try Snapshot.unlock(try open.encode(), secret: testKeyFile, deviceKey: open.keys.deviceKey, path: "test")
         #expect(throws: VaultError.corrupted(path: "test", detail: .doesNotOpen(.record))) { try moved.openRecord(at: 0) }
@@ -95,8 +98,9 @@ import VaultCrypto
         let dir = try TempDirectory()
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("svc", "acct", "value")
-        let open = try Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile,
-                                        deviceKey: try deviceKey(of: dir.location()), path: "t")
+        let open = try Snapshot.unlock(
+            fileBytes(dir.location().path), secret: testKeyFile,
+            deviceKey: try deviceKey(of: dir.location()), path: "t")
         let entry = open.file.index[0]
         let aad = AAD.record(vaultID: open.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
         // The right keys open it.
@@ -109,16 +113,18 @@ import VaultCrypto
         let wrong = try impostor.recordKey(groupID: entry.groupID, accessibility: .whenUnlocked, recordID: entry.id)
         #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(open.file.records[0], key: wrong, aad: aad) }
         // Nor does the right key with another record id in the AAD.
-        let otherAAD = AAD.record(vaultID: open.file.vaultID, recordID: [UInt8](repeating: 7, count: 16),
-                                       groupID: entry.groupID, classID: entry.classID)
+        let otherAAD = AAD.record(
+            vaultID: open.file.vaultID, recordID: [UInt8](repeating: 7, count: 16),
+            groupID: entry.groupID, classID: entry.classID)
         #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(open.file.records[0], key: right, aad: otherAAD) }
     }
 
     @Test func fileShowsNoNamesOrSecrets() throws {
         let dir = try TempDirectory()
         let vault = try Vault.makeTest(at: dir.location())
-        try vault.add("very-visible-service", "very-visible-account", "very-visible-secret", group: AccessGroup("visible-group")!,
-                      label: "very-visible-label")
+        try vault.add(
+            "very-visible-service", "very-visible-account", "very-visible-secret", group: AccessGroup("visible-group")!,
+            label: "very-visible-label")
         let text = String(decoding: fileBytes(dir.location().path), as: Unicode.ASCII.self)
         for word in ["very-visible", "visible-group"] { #expect(!text.contains(word)) }
     }
@@ -198,7 +204,9 @@ import VaultCrypto
         let vault = try Vault.makeTest(at: dir.location())
         try vault.addAll((0..<512).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
         func buckets() throws -> [Int] {
-            try VaultFile.decode(fileBytes(dir.location().path)).file.listings.filter { $0.classID != Tombstone.blockClassID && $0.classID != TrashEntry.blockClassID }.map(\.bucket)
+            try VaultFile.decode(fileBytes(dir.location().path)).file.listings.filter {
+                $0.classID != Tombstone.blockClassID && $0.classID != TrashEntry.blockClassID
+            }.map(\.bucket)
         }
         #expect(try buckets() == [0, 1])
         try vault.addAll((512..<1050).map { NewItem(service: "svc-\($0)", account: "acct", secret: SecretBytes([1])) })
@@ -220,8 +228,10 @@ import VaultCrypto
         func write(_ change: (inout VaultFile) -> Void) {
             var file = decoded.file
             change(&file)
-            writeBytes(file.encode(parameters: Array(decoded.header[..<decoded.parametersEnd]),
-                                   checksum: Array(decoded.header[decoded.parametersEnd...]), headerMAC: decoded.headerMAC), to: path)
+            writeBytes(
+                file.encode(
+                    parameters: Array(decoded.header[..<decoded.parametersEnd]),
+                    checksum: Array(decoded.header[decoded.parametersEnd...]), headerMAC: decoded.headerMAC), to: path)
         }
         write { $0.listings[1].bucket = 2 }
         #expect(throws: VaultError.corrupted(path: path, detail: .violates(.listingBlockOrder))) {
@@ -238,8 +248,10 @@ import VaultCrypto
     @Test func bucketsExchangedDoNotOpen() throws {
         let dir = try TempDirectory()
         _ = try largeVault(dir)
-        var open = WorkingCopy(try Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile,
-                                                   deviceKey: try deviceKey(of: dir.location()), path: "test"))
+        var open = WorkingCopy(
+            try Snapshot.unlock(
+                fileBytes(dir.location().path), secret: testKeyFile,
+                deviceKey: try deviceKey(of: dir.location()), path: "test"))
         let (first, second) = (open.file.listings[0], open.file.listings[1])
         open.file.listings[0].sealed = second.sealed
         open.file.listings[0].digest = second.digest
@@ -255,8 +267,9 @@ import VaultCrypto
 /// The index read in place: entries decoded on use, and repeated item ids found before a write.
 @Suite struct IndexTableTests {
     func entry(_ itemID: Bytes16) -> IndexEntry {
-        IndexEntry(recordID: SecureRandom.bytes(16), itemID: itemID, lookupTag: SecureRandom.bytes(16),
-                   groupID: GroupID(1), classID: ClassID(1), sealed: SecureRandom.bytes(40)[...])
+        IndexEntry(
+            recordID: SecureRandom.bytes(16), itemID: itemID, lookupTag: SecureRandom.bytes(16),
+            groupID: GroupID(1), classID: ClassID(1), sealed: SecureRandom.bytes(40)[...])
     }
 
     /// Among 20 000 distinct ids none is reported repeated; one id given twice, anywhere, is.
@@ -275,12 +288,13 @@ import VaultCrypto
     /// with low halves as the slot, 80 000 such ids took 2.9 s against 0.02 s for random ones.
     @Test func idsDifferingInTheirTopBitsSpreadOverSlots() {
         let key: (UInt64, UInt64, UInt64) = (0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9)
-        let slots = Set((0..<1024).map { top -> Int in
-            var bytes = [UInt8](repeating: 0x5A, count: 16)
-            bytes[0] = UInt8(top >> 2)
-            bytes[8] = UInt8(top & 3) << 6
-            return Bytes16(bytes).probe(key) & 2047
-        })
+        let slots = Set(
+            (0..<1024).map { top -> Int in
+                var bytes = [UInt8](repeating: 0x5A, count: 16)
+                bytes[0] = UInt8(top >> 2)
+                bytes[8] = UInt8(top & 3) << 6
+                return Bytes16(bytes).probe(key) & 2047
+            })
         #expect(slots.count > 512)
     }
 
@@ -298,7 +312,9 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> WorkingCopy {
     let vault = try Vault.makeTest(at: dir.location())
     try vault.add("first", "a", "secret-one")
     try vault.add("second", "b", "secret-two")
-    return WorkingCopy(try Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: "test"))
+    return WorkingCopy(
+        try Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: "test")
+    )
 }
 
 /// A mapped file shows what another program writes to it in place. What opening checks must be
@@ -323,7 +339,7 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> WorkingCopy {
             let position = try #require(decoded.file.index.indices.last)
             let entry = indexStart(decoded) + position * IndexEntry.v2Size
             let record = try #require(decoded.file.records.stored(at: position).fileRange).1
-            return (position, entry ..< entry + IndexEntry.v2Size, record)
+            return (position, entry..<entry + IndexEntry.v2Size, record)
         }
         let (oldPlace, currentPlace) = (try place(old), try place(current))
         // The deletion's tombstone block makes the current file longer; the entry and record keep their lengths.
@@ -358,8 +374,9 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> WorkingCopy {
         let dir = try TempDirectory()
         let (path, position, spliced) = try spliceOlderTarget(dir)
         let mapped = try FileSystem.readVaultFile(path, directory: dir.path, missing: .noSuchVault(path: path))
-        let open = try Snapshot.unlock(mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path,
-                                        checking: .lookupsOnly)
+        let open = try Snapshot.unlock(
+            mapped, secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: path,
+            checking: .lookupsOnly)
         #expect(open.file.index.isInPlace)
         let found = try open.positions(matching: Query(service: "target", account: "a"))
         #expect(found == [position])
@@ -394,7 +411,9 @@ func twoItemsOpenedByTheOwner(_ dir: TempDirectory) throws -> WorkingCopy {
 
     @Test func wellFormedTextReadsBackAndIllFormedIsDamage() throws {
         for text in ["github", "café-ü", "日本", ""] {
-            #expect(try RecordCodec.decodePlaintext(plaintext(service: Array(text.utf8)), group: .default, accessibility: .default).attributes.service == text)
+            #expect(
+                try RecordCodec.decodePlaintext(plaintext(service: Array(text.utf8)), group: .default, accessibility: .default).attributes
+                    .service == text)
         }
         for bytes: [UInt8] in [[0x61, 0xC3, 0x28], [0xFF], [0x61, 0xE2, 0x82], [0xED, 0xA0, 0x80]] {
             #expect(throws: MalformedInput.self) {

@@ -34,7 +34,8 @@ import VaultCrypto
         let slot = try #require(current.file.groups.firstIndex { $0.groupID == groupID })
         spliced.sections[slot] = donor.file.sections[slot]
         let end = current.parametersEnd
-        return spliced.encode(parameters: Array(currentBytes[0..<end]), checksum: Array(currentBytes[end..<end + 32]), headerMAC: current.headerMAC)
+        return spliced.encode(
+            parameters: Array(currentBytes[0..<end]), checksum: Array(currentBytes[end..<end + 32]), headerMAC: current.headerMAC)
     }
 
     /// The id of group `ci` in the vault at `location`, read with the passphrase.
@@ -49,11 +50,13 @@ import VaultCrypto
         let bucketCount = vault.file.sections[slot].bucketDigests.count
         let computed = vault.file.index.bucketDigests([groupID: (bucketCount, nil)])[groupID] ?? [:]
         let digests = (0..<bucketCount).map { computed[$0]! }
-        let context = KeyRing.GroupMACContext(keyEpoch: vault.file.keyEpoch, writeGeneration: vault.file.writeGeneration,
-                                              groupGeneration: vault.file.sections[slot].generation, writeID: vault.file.writeID)
+        let context = KeyRing.GroupMACContext(
+            keyEpoch: vault.file.keyEpoch, writeGeneration: vault.file.writeGeneration,
+            groupGeneration: vault.file.sections[slot].generation, writeID: vault.file.writeID)
         vault.file.sections[slot].bucketDigests = digests
-        vault.file.sections[slot].readMAC = try vault.keys.groupMAC(.read, groupID: groupID, context: context, bucketDigests: digests,
-                                                                    listings: vault.file.listings)
+        vault.file.sections[slot].readMAC = try vault.keys.groupMAC(
+            .read, groupID: groupID, context: context, bucketDigests: digests,
+            listings: vault.file.listings)
         return (digests, context)
     }
 
@@ -63,7 +66,8 @@ import VaultCrypto
         let old = try Snapshot.unlock(oldBytes, secret: secret, deviceKey: try deviceKey(of: location), path: "old")
         var keys = [try old.masterKey().secret] + old.keys.classKeys.values.map(\.secret)
         for (id, group) in old.keys.groups {
-            keys += [group.lookupKey.secret, group.readMACKey(vaultID: old.file.vaultID).secret] + (group.indexMACKey.map { [$0.secret] } ?? [])
+            keys +=
+                [group.lookupKey.secret, group.readMACKey(vaultID: old.file.vaultID).secret] + (group.indexMACKey.map { [$0.secret] } ?? [])
             keys += try Accessibility.allCases.map { try old.keys.baseKey(groupID: id, classID: $0.fileID).secret }
             if let groupKey = group.groupKey { keys.append(groupKey.secret) }
         }
@@ -94,8 +98,9 @@ import VaultCrypto
             try Snapshot.open(newBytes, masterKey: oldMasterKey, deviceKey: nil, path: "new")
         }
         let stolen = try keysOfOldMasterKey(oldBytes, secret: .passphrase(passphrase), location: dir.location())
-        let new = try Snapshot.unlock(newBytes, secret: .passphrase(change == "passwd" ? newPassphrase : passphrase),
-                                       deviceKey: try deviceKey(of: dir.location()), path: "new")
+        let new = try Snapshot.unlock(
+            newBytes, secret: .passphrase(change == "passwd" ? newPassphrase : passphrase),
+            deviceKey: try deviceKey(of: dir.location()), path: "new")
         let later = try #require(new.file.index.indices.first { (try? new.openAttributes(at: $0))?.service == "later" })
         let entry = new.file.index[later]
         let aad = AAD.record(vaultID: new.file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
@@ -166,8 +171,9 @@ import VaultCrypto
         let dir = try TempDirectory(), siblingDir = try TempDirectory()
         let owner = try passphraseVault(dir)
         writeBytes(fileBytes(dir.location().path), to: siblingDir.location().path)
-        let sibling = Vault(location: siblingDir.location(), keys: .credential(.passphrase(passphrase)),
-                            host: Vault.selfContainedHost(for: siblingDir.location()))
+        let sibling = Vault(
+            location: siblingDir.location(), keys: .credential(.passphrase(passphrase)),
+            host: Vault.selfContainedHost(for: siblingDir.location()))
         try owner.update(matching: Query(service: "npm", account: "ci"), with: ItemChange(secret: SecretBytes(Array("rotated".utf8))))
         try sibling.update(matching: Query(service: "github", account: "ci-bot"), with: ItemChange(secret: SecretBytes(Array("b".utf8))))
         let currentBytes = fileBytes(dir.location().path)
@@ -190,27 +196,33 @@ import VaultCrypto
         try owner.add("cron", "job", "always-secret", group: ci, accessibility: .always)
         let bytes = fileBytes(dir.location().path)
         let key = try #require(try deviceKey(of: dir.location()))
-        let grants = try #require(DeviceGrants.read(vaultID: VaultFile.peekVaultID(bytes), deviceKey: key,
-                                                    host: Vault.selfContainedHost(for: dir.location())))
+        let grants = try #require(
+            DeviceGrants.read(
+                vaultID: VaultFile.peekVaultID(bytes), deviceKey: key,
+                host: Vault.selfContainedHost(for: dir.location())))
         #expect(grants.allSatisfy { $0.indexMACKey == nil })
         // The thief drops ci's npm item and re-MACs the group with every key the device key opens.
         var thief = WorkingCopy(try Snapshot.openPartial(bytes, deviceKey: key, grants: grants, path: "thief"))
         #expect(thief.keys.headerMACKey == nil)
         let npm = try #require(grants.first { $0.group == ci }?.groupID)
-        let dropped = try #require(thief.file.index.indices.first {
-            thief.file.index[$0].groupID == npm && thief.file.index[$0].classID != Accessibility.always.fileID
-        })
+        let dropped = try #require(
+            thief.file.index.indices.first {
+                thief.file.index[$0].groupID == npm && thief.file.index[$0].classID != Accessibility.always.fileID
+            })
         thief.remove(at: [dropped])
         let (digests, context) = try remakeReadMAC(&thief, groupID: npm)
         #expect(throws: KeyRingError.self) {
             try thief.keys.groupMAC(.index, groupID: npm, context: context, bucketDigests: digests, listings: thief.file.listings)
         }
         let parameters = thief.file.encodeHeaderParameters()
-        let forged = thief.file.encode(parameters: parameters, checksum: SHA256.hash(parameters),
-                                       headerMAC: try VaultFile.decode(bytes).headerMAC)
+        let forged = thief.file.encode(
+            parameters: parameters, checksum: SHA256.hash(parameters),
+            headerMAC: try VaultFile.decode(bytes).headerMAC)
         writeBytes(forged, to: dir.location().path)
         // Another reader with the device key alone is fooled (it holds the same keys as the thief) ...
-        #expect(try Vault(location: dir.location(), keys: .none, host: Vault.selfContainedHost(for: dir.location())).secret("cron", "job") == "always-secret")
+        #expect(
+            try Vault(location: dir.location(), keys: .none, host: Vault.selfContainedHost(for: dir.location())).secret("cron", "job")
+                == "always-secret")
         // ... the owner is not.
         #expect(throws: VaultError.damagedGroup(path: dir.location().path, group: ci)) { try owner.secret("cron", "job") }
         #expect(try owner.verify().damagedGroups == ["ci"])
@@ -226,7 +238,8 @@ import VaultCrypto
         let owner = Vault(location: dir.location(), keys: .credential(testKeyFile), host: host)
         try owner.add("daemon", "x", "afu-secret", group: ci, accessibility: .afterFirstUnlock)
         let vaultID = VaultFile.peekVaultID(fileBytes(dir.location().path))
-        let cache = try #require(AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: try deviceKey(of: dir.location(), host: host), host: host))
+        let cache = try #require(
+            AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: try deviceKey(of: dir.location(), host: host), host: host))
         #expect(!cache.isEmpty && cache.allSatisfy { $0.indexMACKey == nil })
         #expect(try Vault(location: dir.location(), keys: .none, host: host).secret("daemon", "x") == "afu-secret")
     }
@@ -238,7 +251,8 @@ import VaultCrypto
         let dir = try TempDirectory()
         let owner = try passphraseVault(dir)
         let text = try owner.grant(groups: [ci], readOnly: true, expires: nil).encoded()
-        var payload = try #require(Base64.decode(String(text.dropFirst(ScopedCredential.textPrefix.count)).trimmingCharacters(in: .whitespacesAndNewlines)))
+        var payload = try #require(
+            Base64.decode(String(text.dropFirst(ScopedCredential.textPrefix.count)).trimmingCharacters(in: .whitespacesAndNewlines)))
         payload.removeLast(ScopedCredential.checksumSize)
         let flagOffset = ScopedCredential.magic.count + 1 + VaultFile.idSize
         #expect(payload[flagOffset] == 1)
@@ -315,7 +329,11 @@ import VaultCrypto
         let before = fileBytes(dir.location().path)
         struct Refused: Error {}
         var shown: RekeyPlan?
-        #expect(throws: Refused.self) { try withKeyFile.rekey(kdf: .testing) { plan in shown = plan; throw Refused() } }
+        #expect(throws: Refused.self) {
+            try withKeyFile.rekey(kdf: .testing) { plan in
+                shown = plan; throw Refused()
+            }
+        }
         #expect(shown == RekeyPlan(droppedKeyslots: [.passphrase], itemsBoundElsewhere: [], itemsNeedingPassphrase: 1))
         #expect(fileBytes(dir.location().path) == before)
         let outcome = try withKeyFile.rekey(kdf: .testing) { _ in }
@@ -362,8 +380,9 @@ import VaultCrypto
         let ciID = try ciGroupID(bytes)
         _ = try remakeReadMAC(&forged, groupID: ciID)
         let parameters = forged.file.encodeHeaderParameters()
-        writeBytes(forged.file.encode(parameters: parameters, checksum: SHA256.hash(parameters), headerMAC: try VaultFile.decode(bytes).headerMAC),
-                   to: dir.location().path)
+        writeBytes(
+            forged.file.encode(parameters: parameters, checksum: SHA256.hash(parameters), headerMAC: try VaultFile.decode(bytes).headerMAC),
+            to: dir.location().path)
         let session = Vault(location: dir.location(), keys: .session(token), host: Vault.selfContainedHost(for: dir.location()))
         #expect(throws: VaultError.corrupted(path: dir.location().path, detail: .violates(.keyEpochNotTheLogs))) {
             try session.secret("cron", "job")

@@ -14,8 +14,10 @@ import VaultCrypto
             guard let decoded = try? VaultFile.decode(bytes), decoded.file.version == VaultFile.version else { return }
             let parameters = decoded.file.encodeHeaderParameters()
             let end = decoded.parametersEnd
-            #expect(decoded.file.encode(parameters: parameters, checksum: Array(bytes[end..<end + 32]),
-                                        headerMAC: decoded.headerMAC) == bytes)
+            #expect(
+                decoded.file.encode(
+                    parameters: parameters, checksum: Array(bytes[end..<end + 32]),
+                    headerMAC: decoded.headerMAC) == bytes)
         },
         "Record": { bytes in
             _ = try? RecordCodec.decodePlaintext(SecretBytes(bytes), group: .default, accessibility: .default)
@@ -40,7 +42,7 @@ import VaultCrypto
         "Template": { bytes in
             _ = try? Template.parse(bytes)
             _ = try? SecretReference(parsing: String(decoding: bytes, as: UTF8.self))
-        },
+        }
     ]
 
     @Test(arguments: parsers.keys.sorted())

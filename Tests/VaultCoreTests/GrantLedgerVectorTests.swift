@@ -16,20 +16,23 @@ import VaultCrypto
     }
 
     func owner(_ location: VaultLocation) -> Vault {
-        Vault(location: location, credential: MigrationTests.passphrase, configuration: Vault.Configuration(acceptTeamLog: true, trashDays: 36_500))
+        Vault(
+            location: location, credential: MigrationTests.passphrase,
+            configuration: Vault.Configuration(acceptTeamLog: true, trashDays: 36_500))
     }
 
     static let expected: [(id: String, groups: [String], readOnly: Bool, issued: Double, expires: Double?, revoked: Double?)] = [
         ("2553dc672bd5316b", ["ci"], true, 1_796_083_200, 1_814_313_600, nil),
-        ("580c50faaca92a49", ["default", "ci"], false, 1_796_083_260, nil, 1_796_647_131),
+        ("580c50faaca92a49", ["default", "ci"], false, 1_796_083_260, nil, 1_796_647_131)
     ]
 
     static func matches(_ grants: [GrantEntry]) -> Bool {
-        grants.count == expected.count && zip(grants, expected).allSatisfy { grant, want in
-            grant.id == want.id && grant.groups.map(\.name) == want.groups && grant.readOnly == want.readOnly
-                && grant.issued.timeIntervalSince1970 == want.issued && grant.expires?.timeIntervalSince1970 == want.expires
-                && grant.revoked?.timeIntervalSince1970 == want.revoked
-        }
+        grants.count == expected.count
+            && zip(grants, expected).allSatisfy { grant, want in
+                grant.id == want.id && grant.groups.map(\.name) == want.groups && grant.readOnly == want.readOnly
+                    && grant.issued.timeIntervalSince1970 == want.issued && grant.expires?.timeIntervalSince1970 == want.expires
+                    && grant.revoked?.timeIntervalSince1970 == want.revoked
+            }
     }
 
     @Test func theVectorsLedgerHoldsBothGrants() throws {
@@ -49,9 +52,14 @@ import VaultCrypto
         // Group default's block was sealed again under its new key with the revocation; ci's holds both, neither revoked.
         let perGroup = try vault.withKeys { () -> [String: [GrantRecord]] in
             let snapshot = try vault.readSnapshot()
-            return try Dictionary(uniqueKeysWithValues: snapshot.file.groups.map { (snapshot.keys.groups[$0.groupID]!.group.name, try snapshot.grantLedger(of: $0.groupID)) })
+            return try Dictionary(
+                uniqueKeysWithValues: snapshot.file.groups.map {
+                    (snapshot.keys.groups[$0.groupID]!.group.name, try snapshot.grantLedger(of: $0.groupID))
+                })
         }
-        #expect(perGroup["ci"]?.map { hex($0.id) } == ["2553dc672bd5316b", "580c50faaca92a49"] && perGroup["ci"]?.allSatisfy { $0.revoked == 0 } == true)
+        #expect(
+            perGroup["ci"]?.map { hex($0.id) } == ["2553dc672bd5316b", "580c50faaca92a49"]
+                && perGroup["ci"]?.allSatisfy { $0.revoked == 0 } == true)
         #expect(perGroup["default"]?.map { hex($0.id) } == ["580c50faaca92a49"] && perGroup["default"]?.first?.revoked == 1_796_647_131)
     }
 
@@ -73,8 +81,9 @@ import VaultCrypto
     /// The rule alone: one record per id from either list, the earliest revocation winning.
     @Test func theMergeRuleKeepsBothSidesAndTheEarliestRevocation() throws {
         func record(_ id: UInt8, issued: UInt64, revoked: UInt64) -> GrantRecord {
-            GrantRecord(id: [UInt8](repeating: id, count: 8), readOnly: false, issued: issued, expires: 0, revoked: revoked,
-                        groups: [.init(groupID: GroupID(7), name: "ci", keyCheck: [UInt8](repeating: 1, count: 16))])
+            GrantRecord(
+                id: [UInt8](repeating: id, count: 8), readOnly: false, issued: issued, expires: 0, revoked: revoked,
+                groups: [.init(groupID: GroupID(7), name: "ci", keyCheck: [UInt8](repeating: 1, count: 16))])
         }
         let ours = [record(1, issued: 10, revoked: 0), record(2, issued: 20, revoked: 50)]
         let theirs = [record(2, issued: 20, revoked: 40), record(3, issued: 5, revoked: 0), record(1, issued: 10, revoked: 30)]

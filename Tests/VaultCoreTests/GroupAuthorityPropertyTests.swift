@@ -48,12 +48,16 @@ import VaultTestSupport
         let started = Date()
         for run in 0..<max(runs, 1) {
             let random = SeededGenerator(derivedFrom: parent, index: run)
-            print("GroupAuthorityPropertyTests.\(attack) run \(run): seed \(random.seed) (VAULT_TEST_SEED=\(random.seed) VAULT_AUTHORITY_RUNS=1 repeats it)")
+            print(
+                "GroupAuthorityPropertyTests.\(attack) run \(run): seed \(random.seed) (VAULT_TEST_SEED=\(random.seed) VAULT_AUTHORITY_RUNS=1 repeats it)"
+            )
             let walk = try Walk(attack: attack, random: random)
             for _ in 0..<steps where walk.problem == nil { try walk.takeStep() }
             if let problem = walk.problem {
                 let steps = walk.log.joined(separator: "\n")
-                Issue.record("\(attack), seed \(random.seed) (VAULT_TEST_SEED=\(random.seed) VAULT_AUTHORITY_RUNS=1 repeats it): \(problem)\nsteps:\n\(steps)")
+                Issue.record(
+                    "\(attack), seed \(random.seed) (VAULT_TEST_SEED=\(random.seed) VAULT_AUTHORITY_RUNS=1 repeats it): \(problem)\nsteps:\n\(steps)"
+                )
             }
         }
         print("GroupAuthorityPropertyTests.\(attack): \(runs) runs of \(steps) steps in \(Int(Date().timeIntervalSince(started))) s")
@@ -89,10 +93,12 @@ import VaultTestSupport
             let identity = try AgeIdentity.generate()
             _ = try first.addMember(name: "fm", recipient: identity.recipient, groups: [], readOnly: false)
             let bytes = fileBytes(first.location.path), trust = try first.trustFingerprint()
-            clean = try GroupAuthorityWorld(first: bytes, clones: GroupAuthorityPropertyTests.clones, attacker: GroupAuthorityPropertyTests.attacker,
-                                            attacked: false, clock: clock, identity: identity, trust: trust)
-            attacked = try GroupAuthorityWorld(first: bytes, clones: GroupAuthorityPropertyTests.clones, attacker: GroupAuthorityPropertyTests.attacker,
-                                               attacked: true, clock: clock, identity: identity, trust: trust)
+            clean = try GroupAuthorityWorld(
+                first: bytes, clones: GroupAuthorityPropertyTests.clones, attacker: GroupAuthorityPropertyTests.attacker,
+                attacked: false, clock: clock, identity: identity, trust: trust)
+            attacked = try GroupAuthorityWorld(
+                first: bytes, clones: GroupAuthorityPropertyTests.clones, attacker: GroupAuthorityPropertyTests.attacker,
+                attacked: true, clock: clock, identity: identity, trust: trust)
         }
 
         func pick(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
@@ -129,10 +135,13 @@ import VaultTestSupport
             for clone in involved {
                 let state = try world.protectedState(clone: clone)
                 let report = try world.clones[clone].owner.verify()
-                if state.failing.count != report.damagedRecords + report.damagedVersions.count || state.failingTrash.count != report.damagedListings {
-                    fail("error 93 in the attacked world (\(text)); verify counts \(report.damagedRecords) damaged records and "
-                         + "\(report.damagedListings) listings in clone \(clone), where these records do not open whole: \(state.failing), "
-                         + "and the trash of \(state.failingTrash.sorted())")
+                if state.failing.count != report.damagedRecords + report.damagedVersions.count
+                    || state.failingTrash.count != report.damagedListings
+                {
+                    fail(
+                        "error 93 in the attacked world (\(text)); verify counts \(report.damagedRecords) damaged records and "
+                            + "\(report.damagedListings) listings in clone \(clone), where these records do not open whole: \(state.failing), "
+                            + "and the trash of \(state.failingTrash.sorted())")
                     return first
                 }
                 if !state.failing.isEmpty || !state.failingTrash.isEmpty { damaged.append(clone) }
@@ -168,8 +177,9 @@ import VaultTestSupport
                 let failing = world.attacked ? state.failing.filter { !$0.hasPrefix("a record of \(attacker):") } : state.failing
                 let trash = world.attacked ? state.failingTrash.subtracting([attacker]) : state.failingTrash
                 if !failing.isEmpty || !trash.isEmpty {
-                    fail("error 93 on a file only vault wrote: in clone \(clone) of the \(world.attacked ? "attacked" : "clean") world, \(failing) "
-                         + "(records that do not open whole), and the trash of \(trash.sorted())")
+                    fail(
+                        "error 93 on a file only vault wrote: in clone \(clone) of the \(world.attacked ? "attacked" : "clean") world, \(failing) "
+                            + "(records that do not open whole), and the trash of \(trash.sorted())")
                     return
                 }
             }
@@ -180,8 +190,10 @@ import VaultTestSupport
             let aPlaces = Set(a.lines.map(Self.place)), cPlaces = Set(c.lines.map(Self.place))
             let forged = a.lines.filter { $0.contains("forged") }
             if aPlaces != cPlaces || !forged.isEmpty {
-                fail("clone \(clone) reads otherwise than the writers of its groups left. Only in the attacked world: "
-                     + "\(aPlaces.subtracting(cPlaces).sorted()); only in the clean world: \(cPlaces.subtracting(aPlaces).sorted()); forged: \(forged)")
+                fail(
+                    "clone \(clone) reads otherwise than the writers of its groups left. Only in the attacked world: "
+                        + "\(aPlaces.subtracting(cPlaces).sorted()); only in the clean world: \(cPlaces.subtracting(aPlaces).sorted()); forged: \(forged)"
+                )
                 return
             }
             for (world, state) in [(clean, c), (attacked, a)] {
@@ -189,10 +201,11 @@ import VaultTestSupport
                 // A record that does not open whole is damaged (it does not open) or names a version that does not.
                 let notWhole = report.damagedRecords + report.damagedVersions.count
                 if notWhole != state.failing.count || report.damage != nil || report.damagedListings != state.failingTrash.count {
-                    fail("verify disagrees in clone \(clone) of the \(world.attacked ? "attacked" : "clean") world: it counts \(report.damagedRecords) damaged records "
-                         + "and \(report.damagedVersions.count) with a damaged version, "
-                         + "\(report.damagedListings) listings, damage \(String(describing: report.damage)); records that do not open whole: \(state.failing), "
-                         + "trash of \(state.failingTrash.sorted())")
+                    fail(
+                        "verify disagrees in clone \(clone) of the \(world.attacked ? "attacked" : "clean") world: it counts \(report.damagedRecords) damaged records "
+                            + "and \(report.damagedVersions.count) with a damaged version, "
+                            + "\(report.damagedListings) listings, damage \(String(describing: report.damage)); records that do not open whole: \(state.failing), "
+                            + "trash of \(state.failingTrash.sorted())")
                 }
             }
             if let sealed = c.lines.first(where: { $0.contains("(sealed elsewhere)") }) {

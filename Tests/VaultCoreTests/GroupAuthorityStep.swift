@@ -36,11 +36,13 @@ enum GroupAuthorityStep: CustomStringConvertible {
         switch roll {
         case ..<30:
             let action = [Write.set, .set, .set, .delete, .delete, .undelete, .rename, .rename][walk.pick(8)]
-            return .write(clone: clone, group: groups[walk.pick(groups.count)], action, service: services[walk.pick(services.count)],
-                          to: services[walk.pick(services.count)], value: "v\(walk.step)")
+            return .write(
+                clone: clone, group: groups[walk.pick(groups.count)], action, service: services[walk.pick(services.count)],
+                to: services[walk.pick(services.count)], value: "v\(walk.step)")
         case ..<38:
-            return .move(clone: clone, service: services[walk.pick(services.count)], from: protected[walk.pick(protected.count)],
-                         to: protected[walk.pick(protected.count)])
+            return .move(
+                clone: clone, service: services[walk.pick(services.count)], from: protected[walk.pick(protected.count)],
+                to: protected[walk.pick(protected.count)])
         case ..<45: return .revoke(clone: clone, group: groups[walk.pick(groups.count)])
         case ..<48: return .wipeTrash(clone: clone)
         case ..<76:
@@ -71,7 +73,7 @@ enum GroupAuthorityStep: CustomStringConvertible {
     var clones: [Int] {
         switch self {
         case .write(let clone, _, _, _, _, _), .move(let clone, _, _, _), .revoke(let clone, _),
-             .wipeTrash(let clone), .resolve(let clone, _, _), .resolveTheAttackersConflicts(let clone), .forgeConflict(let clone, _, _, _):
+            .wipeTrash(let clone), .resolve(let clone, _, _), .resolveTheAttackersConflicts(let clone), .forgeConflict(let clone, _, _, _):
             return [clone]
         case .merge(let ours, let theirs, _, _): return [ours, theirs]
         case .forgeTombstone(let clone, _, _, let from): return clone == from ? [clone] : [clone, from]
@@ -91,14 +93,18 @@ enum GroupAuthorityStep: CustomStringConvertible {
     var description: String {
         switch self {
         case .write(let clone, let group, let action, let service, let to, let value):
-            let what = action == .set ? "set \(group)/\(service) = \(value)" : action == .rename ? "rename \(group)/\(service) to \(to)" : "\(action) \(group)/\(service)"
+            let what =
+                action == .set
+                ? "set \(group)/\(service) = \(value)"
+                : action == .rename ? "rename \(group)/\(service) to \(to)" : "\(action) \(group)/\(service)"
             return "clone \(clone): \(what)"
         case .move(let clone, let service, let from, let to): return "clone \(clone): move \(from)/\(service) into \(to)"
         case .revoke(let clone, let group): return "clone \(clone): revoke \(group)"
         case .wipeTrash(let clone): return "clone \(clone): wipe --trash"
         case .merge(let ours, let theirs, let byMember, let withBase):
             return "clone \(ours) merges clone \(theirs)\(byMember ? " (the full member)" : "")\(withBase ? "" : " without a base")"
-        case .resolve(let clone, let pick, let takeOther): return "clone \(clone): resolve conflict #\(pick) \(takeOther ? "taking the other version" : "keeping the current one")"
+        case .resolve(let clone, let pick, let takeOther):
+            return "clone \(clone): resolve conflict #\(pick) \(takeOther ? "taking the other version" : "keeping the current one")"
         case .resolveTheAttackersConflicts(let clone): return "clone \(clone): resolve every conflict of ci taking the other version"
         case .forgeTombstone(let clone, let victim, let pick, let from):
             return "clone \(clone): ci's writer forges a tombstone naming \(victim)'s item #\(pick) of clone \(from)"
@@ -151,8 +157,10 @@ enum GroupAuthorityStep: CustomStringConvertible {
             guard !listed.isEmpty else { return }
             let chosen = listed[pick % listed.count]
             let side = takeOther ? chosen.currentSide.other : chosen.currentSide
-            try world.clones[clone].owner.resolve(matching: Query(service: chosen.attributes.service, account: chosen.attributes.account,
-                                                                  group: chosen.attributes.group), keeping: side)
+            try world.clones[clone].owner.resolve(
+                matching: Query(
+                    service: chosen.attributes.service, account: chosen.attributes.account,
+                    group: chosen.attributes.group), keeping: side)
         case .resolveTheAttackersConflicts(let clone):
             try world.resolveAll(in: world.attacker, clone: clone)
         case .forgeTombstone(let clone, let victim, let pick, let from):
@@ -167,19 +175,24 @@ enum GroupAuthorityStep: CustomStringConvertible {
                     .filter { $0.key.group != world.attacker && !held.contains($0.value.itemID) }
                     .sorted { ($0.key.group.name, $0.key.service) < ($1.key.group.name, $1.key.service) }
             }
-            let victims = lacking.isEmpty
-                ? try GroupWriterForgery.indexEntries(of: world.clones[from].owner, group: AccessGroup(victim)!).sorted { $0.key.service < $1.key.service }
+            let victims =
+                lacking.isEmpty
+                ? try GroupWriterForgery.indexEntries(of: world.clones[from].owner, group: AccessGroup(victim)!).sorted {
+                    $0.key.service < $1.key.service
+                }
                 : lacking
             guard !victims.isEmpty else { return }
             let named = victims[pick % victims.count].value
-            try GroupWriterForgery.tombstone(in: world.clones[clone].owner, group: world.attacker, naming: named.itemID, recordDigest: named.recordDigest)
+            try GroupWriterForgery.tombstone(
+                in: world.clones[clone].owner, group: world.attacker, naming: named.itemID, recordDigest: named.recordDigest)
         case .forgeConflict(let clone, let pick, let group, let accessibility):
             guard world.attacked else { return }
             let own = try world.clones[clone].owner.attributes(matching: Query(group: world.attacker)).sorted { $0.service < $1.service }
             guard !own.isEmpty else { return }
             let services = GroupAuthorityPropertyTests.services
-            try GroupWriterForgery.conflict(in: world.clones[clone].owner, on: own[pick % own.count].key, naming: AccessGroup(group)!,
-                                            accessibility: accessibility, service: services[pick % services.count], secret: "forged-\(walk.step)")
+            try GroupWriterForgery.conflict(
+                in: world.clones[clone].owner, on: own[pick % own.count].key, naming: AccessGroup(group)!,
+                accessibility: accessibility, service: services[pick % services.count], secret: "forged-\(walk.step)")
         }
     }
 }

@@ -28,9 +28,11 @@ import VaultCrypto
         try vault.transaction { copy in
             let groupID = try #require(copy.keys.groupID(of: group))
             let forged = Tombstone(itemID: target.id, removedAt: 1, recordDigest: target.digest, contentDigest: Tombstone.unknownContent)
-            let sealed = try AESGCM.seal(Tombstone.encode(try copy.tombstones(of: groupID) + [forged]), key: try copy.keys.tombstoneKey(groupID: groupID),
-                                         aad: AAD.tombstones(vaultID: copy.file.vaultID, groupID: groupID))
-            let block = ListingBlock(groupID: groupID, classID: Tombstone.blockClassID, bucket: 0, digest: SHA256.hash(sealed), sealed: StoredBytes(sealed))
+            let sealed = try AESGCM.seal(
+                Tombstone.encode(try copy.tombstones(of: groupID) + [forged]), key: try copy.keys.tombstoneKey(groupID: groupID),
+                aad: AAD.tombstones(vaultID: copy.file.vaultID, groupID: groupID))
+            let block = ListingBlock(
+                groupID: groupID, classID: Tombstone.blockClassID, bucket: 0, digest: SHA256.hash(sealed), sealed: StoredBytes(sealed))
             copy.file.listings.removeAll { $0.groupID == groupID && $0.classID == Tombstone.blockClassID }
             let first = copy.file.listings.firstIndex { $0.groupID == groupID } ?? copy.file.listings.endIndex
             copy.file.listings.insert(block, at: first)
@@ -38,16 +40,21 @@ import VaultCrypto
     }
 
     /// Re-seals `service`/`account`'s record (of ci) with a version kept in its own plaintext that names `group` and `class`.
-    func forgeConflict(on vault: Vault, _ service: String, _ account: String, naming group: AccessGroup, _ accessibility: Accessibility) throws {
+    func forgeConflict(on vault: Vault, _ service: String, _ account: String, naming group: AccessGroup, _ accessibility: Accessibility)
+        throws
+    {
         try vault.transaction { copy in
             let position = try #require(try copy.positions(matching: Query(service: service, account: account)).first)
             let record = try copy.openWholeRecord(at: position)
             let now = Date()
-            let planted = Item(attributes: ItemAttributes(service: "payments", account: "webhook-url", group: group, accessibility: accessibility,
-                                                          details: ItemDetails(), created: now, modified: now),
-                               secret: SecretBytes(Array("https://evil.example/hook".utf8)))
-            let plaintext = RecordCodec.encodePlaintext(record.item, history: record.history,
-                                                        conflicts: [ItemConflict(currentSide: .ours, other: planted, origin: "forged")])
+            let planted = Item(
+                attributes: ItemAttributes(
+                    service: "payments", account: "webhook-url", group: group, accessibility: accessibility,
+                    details: ItemDetails(), created: now, modified: now),
+                secret: SecretBytes(Array("https://evil.example/hook".utf8)))
+            let plaintext = RecordCodec.encodePlaintext(
+                record.item, history: record.history,
+                conflicts: [ItemConflict(currentSide: .ours, other: planted, origin: "forged")])
             try copy.store(plaintext: plaintext, of: record.item.attributes, replacing: position)
         }
     }
@@ -97,7 +104,9 @@ import VaultCrypto
         #expect {
             try clones.merge()
         } throws: { error in
-            guard case VaultError.merge(.mergeInput(_, .snapshot(.corrupted(_, .tombstoneOfAnotherGroup(group: "ci"))))) = error else { return false }
+            guard case VaultError.merge(.mergeInput(_, .snapshot(.corrupted(_, .tombstoneOfAnotherGroup(group: "ci"))))) = error else {
+                return false
+            }
             return true
         }
         #expect(SHA256.hash(clones.ourBytes) == before)
@@ -115,7 +124,9 @@ import VaultCrypto
         #expect {
             try clones.merge()
         } throws: { error in
-            guard case VaultError.merge(.mergeInput(_, .snapshot(.corrupted(_, .conflictVersionOutsideItsGroup(let item))))) = error else { return false }
+            guard case VaultError.merge(.mergeInput(_, .snapshot(.corrupted(_, .conflictVersionOutsideItsGroup(let item))))) = error else {
+                return false
+            }
             return item.service == "deploy" && item.group == ci
         }
         #expect(SHA256.hash(clones.ourBytes) == before)
@@ -185,8 +196,9 @@ import VaultCrypto
                 let elsewhere = try #require(conflict.sealedElsewhere)
                 var broken = conflict
                 broken.other = nil
-                broken.sealedElsewhere = SealedVersion(groupID: elsewhere.groupID, classID: elsewhere.classID, recordID: elsewhere.recordID,
-                                                       sealed: elsewhere.sealed.enumerated().map { $0.offset == 20 ? $0.element ^ 1 : $0.element })
+                broken.sealedElsewhere = SealedVersion(
+                    groupID: elsewhere.groupID, classID: elsewhere.classID, recordID: elsewhere.recordID,
+                    sealed: elsewhere.sealed.enumerated().map { $0.offset == 20 ? $0.element ^ 1 : $0.element })
                 return broken
             }
             let plaintext = RecordCodec.encodePlaintext(record.item, history: record.history, conflicts: conflicts)

@@ -24,8 +24,10 @@ final class GroupAuthorityWorld {
             owner = Vault(location: location, credential: testKeyFile, clock: { clock.now }).reconfigured { $0.acceptTeamLog = true }
             var host = Vault.selfContainedHost(for: location)
             host.now = { clock.now }
-            member = Vault(location: location, keys: .identity([identity]), host: host,
-                           configuration: Vault.Configuration(trustedFingerprint: trust)).reconfigured { $0.acceptTeamLog = true }
+            member = Vault(
+                location: location, keys: .identity([identity]), host: host,
+                configuration: Vault.Configuration(trustedFingerprint: trust)
+            ).reconfigured { $0.acceptTeamLog = true }
         }
     }
 
@@ -33,7 +35,9 @@ final class GroupAuthorityWorld {
     let attacker: AccessGroup
     let clones: [Clone]
 
-    init(first: [UInt8], clones count: Int, attacker: AccessGroup, attacked: Bool, clock: TestClock, identity: AgeIdentity, trust: String) throws {
+    init(first: [UInt8], clones count: Int, attacker: AccessGroup, attacked: Bool, clock: TestClock, identity: AgeIdentity, trust: String)
+        throws
+    {
         self.attacked = attacked
         self.attacker = attacker
         clones = try (0..<count).map { _ in try Clone(bytes: first, clock: clock, identity: identity, trust: trust) }
@@ -47,8 +51,10 @@ final class GroupAuthorityWorld {
     func merge(_ ours: Int, _ theirs: Int, byMember: Bool, withBase: Bool) throws {
         let their = clones[theirs].bytes
         let merging = byMember ? clones[ours].member : clones[ours].owner
-        _ = try merging.merge(base: withBase ? clones[ours].bases[theirs] : nil, theirs: their,
-                              origins: ("clone\(ours)", "clone\(theirs)"), kdf: .testing) { _ in }
+        _ = try merging.merge(
+            base: withBase ? clones[ours].bases[theirs] : nil, theirs: their,
+            origins: ("clone\(ours)", "clone\(theirs)"), kdf: .testing
+        ) { _ in }
         clones[ours].bases[theirs] = their
         clones[theirs].bases[ours] = their
     }
@@ -58,7 +64,8 @@ final class GroupAuthorityWorld {
         let vault = clones[index].owner
         for summary in try vault.conflicts() where summary.attributes.group == group {
             let key = summary.attributes
-            try vault.resolve(matching: Query(service: key.service, account: key.account, group: key.group), keeping: summary.currentSide.other)
+            try vault.resolve(
+                matching: Query(service: key.service, account: key.account, group: key.group), keeping: summary.currentSide.other)
         }
     }
 
@@ -92,7 +99,9 @@ final class GroupAuthorityWorld {
             let snapshot = try vault.readSnapshot()
             var lines: [String] = [], failing: [String] = [], failingTrash = Set<String>()
             // The damage, not the error's words: those name the clone's path.
-            func why(_ error: Error) -> String { if case VaultError.snapshot(.corrupted(_, let detail)) = error { "\(detail)" } else { "\(error)" } }
+            func why(_ error: Error) -> String {
+                if case VaultError.snapshot(.corrupted(_, let detail)) = error { "\(detail)" } else { "\(error)" }
+            }
             func describe(_ item: Item?) -> String {
                 guard let item else { return "deleted" }
                 let a = item.attributes
@@ -108,12 +117,16 @@ final class GroupAuthorityWorld {
                     let versions = record.conflicts.filter { conflict in
                         (conflict.other != nil || conflict.otherIsSealedElsewhere) && describe(conflict.other) != describe(record.item)
                     }
-                    lines.append("\(kind) \(describe(record.item)); history \(record.history.map(\.secret.text)); "
-                                 + "conflicts \(versions.map { "\($0.currentSide) \($0.origin) \(describe($0.other))\($0.otherIsSealedElsewhere ? " (sealed elsewhere)" : "")" })")
+                    lines.append(
+                        "\(kind) \(describe(record.item)); history \(record.history.map(\.secret.text)); "
+                            + "conflicts \(versions.map { "\($0.currentSide) \($0.origin) \(describe($0.other))\($0.otherIsSealedElsewhere ? " (sealed elsewhere)" : "")" })"
+                    )
                 }
                 for conflict in record.conflicts {
                     if let other = conflict.other, other.attributes.group != attacker, attributes.group == attacker {
-                        lines.append("a version of \(other.attributes.group.name) in \(kind) \(attributes.group.name)/\(attributes.service)/\(attributes.account): \(describe(other))")
+                        lines.append(
+                            "a version of \(other.attributes.group.name) in \(kind) \(attributes.group.name)/\(attributes.service)/\(attributes.account): \(describe(other))"
+                        )
                     }
                 }
             }

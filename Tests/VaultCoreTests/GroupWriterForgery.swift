@@ -26,8 +26,10 @@ enum GroupWriterForgery {
 
     /// Adds to `group`'s tombstone block a tombstone naming `itemID` (of any group) removed at
     /// `recordDigest`, with `contentDigest` (zero: a revision the writer could not open).
-    static func tombstone(in vault: Vault, group: AccessGroup, naming itemID: Bytes16, recordDigest: [UInt8],
-                          contentDigest: [UInt8] = Tombstone.unknownContent) throws {
+    static func tombstone(
+        in vault: Vault, group: AccessGroup, naming itemID: Bytes16, recordDigest: [UInt8],
+        contentDigest: [UInt8] = Tombstone.unknownContent
+    ) throws {
         try vault.transaction { wc in
             guard let groupID = try wc.groupID(for: group, creating: false) else { throw VaultError.noSuchGroup(group) }
             let removedAt = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
@@ -40,8 +42,10 @@ enum GroupWriterForgery {
     /// (the other version inline) whose version names `group` and `accessibility`, with `secret`:
     /// what `resolve` would take for a version of that group. The record's earlier conflicts go (a
     /// writer of `key.group` alone could not open a version sealed elsewhere to copy it).
-    static func conflict(in vault: Vault, on key: ItemKey, naming group: AccessGroup, accessibility: Accessibility,
-                         service: String? = nil, account: String? = nil, secret: String) throws {
+    static func conflict(
+        in vault: Vault, on key: ItemKey, naming group: AccessGroup, accessibility: Accessibility,
+        service: String? = nil, account: String? = nil, secret: String
+    ) throws {
         try vault.transaction { wc in
             let query = Query(service: key.service, account: key.account, group: key.group)
             guard let position = try wc.positions(matching: query).first else { throw VaultError.itemNotFound(query) }
@@ -52,8 +56,9 @@ enum GroupWriterForgery {
             attributes.service = service ?? attributes.service
             attributes.account = account ?? attributes.account
             let version = Item(attributes: attributes, secret: SecretBytes(Array(secret.utf8)))
-            let plaintext = RecordCodec.encodePlaintext(record.item, history: record.history,
-                                                        conflicts: [ItemConflict(currentSide: .ours, other: version, origin: "forged")])
+            let plaintext = RecordCodec.encodePlaintext(
+                record.item, history: record.history,
+                conflicts: [ItemConflict(currentSide: .ours, other: version, origin: "forged")])
             try wc.store(plaintext: plaintext, of: record.item.attributes, replacing: position)
         }
     }

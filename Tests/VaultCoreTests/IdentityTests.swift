@@ -8,9 +8,11 @@ import VaultCrypto
 @Suite struct IdentityTests {
     /// BIP 173's valid test strings decode and encode back; its invalid ones, Bech32m, mixed case and a flipped character do not decode.
     @Test func bech32FollowsBIP173() throws {
-        for valid in ["A12UEL5L", "a12uel5l", "abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw",
-                      "split1checkupstagehandshakeupstreamerranterredcaperred2y9e3w",
-                      "an83characterlonghumanreadablepartthatcontainsthenumber1andtheexcludedcharactersbio1tt5tgs"] {
+        for valid in [
+            "A12UEL5L", "a12uel5l", "abcdef1qpzry9x8gf2tvdw0s3jn54khce6mua7lmqqqxw",
+            "split1checkupstagehandshakeupstreamerranterredcaperred2y9e3w",
+            "an83characterlonghumanreadablepartthatcontainsthenumber1andtheexcludedcharactersbio1tt5tgs"
+        ] {
             let decoded = try Bech32.decode(Array(valid.utf8))
             let upper = valid.first!.isUppercase
             #expect(Bech32.encode(hrp: decoded.hrp, data: decoded.data, upper: upper) == Array(valid.utf8), "\(valid)")
@@ -59,8 +61,10 @@ import VaultCrypto
     @Test func otherKindsAreRefusedByName() throws {
         let plugin = String(decoding: Bech32.encode(hrp: Array("age1yubikey".utf8), data: [UInt8](repeating: 7, count: 33)), as: UTF8.self)
         let postQuantum = String(decoding: Bech32.encode(hrp: Array("age1pq".utf8), data: [UInt8](repeating: 7, count: 40)), as: UTF8.self)
-        let cases: [(String, RecipientProblem)] = [(plugin, .plugin(name: "yubikey")), (postQuantum, .postQuantum),
-                     ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHp7 user@host", .sshKey), ("age1notreally", .notAgeRecipient)]
+        let cases: [(String, RecipientProblem)] = [
+            (plugin, .plugin(name: "yubikey")), (postQuantum, .postQuantum),
+            ("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHp7 user@host", .sshKey), ("age1notreally", .notAgeRecipient)
+        ]
         for (text, named) in cases {
             #expect { try AgeRecipient(parsing: text) } throws: { error in
                 guard case VaultError.identity(.invalidRecipient(_, let reason)) = error else { return false }
@@ -70,9 +74,11 @@ import VaultCrypto
         let identity = try AgeIdentity.generate().encoded.copyBytes()
         var flipped = identity
         flipped[30] = flipped[30] == UInt8(ascii: "Q") ? UInt8(ascii: "P") : UInt8(ascii: "Q")
-        let lines: [(String, IdentityProblem)] = [("AGE-PLUGIN-YUBIKEY-1QQQQQQ", .plugin), ("AGE-SECRET-KEY-PQ-1QQQQQQ", .postQuantum),
-                     ("-----BEGIN OPENSSH PRIVATE KEY-----", .sshKey), (String(decoding: flipped, as: UTF8.self), .notAgeIdentity),
-                     (String(decoding: identity, as: UTF8.self).lowercased(), .notAgeIdentity)]
+        let lines: [(String, IdentityProblem)] = [
+            ("AGE-PLUGIN-YUBIKEY-1QQQQQQ", .plugin), ("AGE-SECRET-KEY-PQ-1QQQQQQ", .postQuantum),
+            ("-----BEGIN OPENSSH PRIVATE KEY-----", .sshKey), (String(decoding: flipped, as: UTF8.self), .notAgeIdentity),
+            (String(decoding: identity, as: UTF8.self).lowercased(), .notAgeIdentity)
+        ]
         for (line, named) in lines {
             #expect { try AgeIdentity.parseAll(SecretBytes(Array(("# first\n" + line).utf8)), source: "test") } throws: { error in
                 guard case VaultError.identity(.invalidIdentity("test", 2, let reason)) = error else { return false }

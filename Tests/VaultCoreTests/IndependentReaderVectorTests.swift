@@ -21,18 +21,22 @@ import VaultCrypto
 
         func member(_ member: String) throws -> Vault {
             let identity = try AgeIdentity.parseAll(SecretBytes(fileBytes(fixtures + "/v3/\(member).identity")), source: member)
-            return Vault(location: location, keys: .identity(identity), host: Vault.selfContainedHost(for: location),
-                         configuration: Vault.Configuration(trustedFingerprint: Self.pin))
+            return Vault(
+                location: location, keys: .identity(identity), host: Vault.selfContainedHost(for: location),
+                configuration: Vault.Configuration(trustedFingerprint: Self.pin))
         }
         let principals: [(String, Vault, [String])] = [
             ("owner", Vault(location: location, credential: MigrationTests.passphrase), ["--passphrase-file", dir.path + "/passphrase"]),
             ("alice", try member("alice"), ["--identity", fixtures + "/v3/alice.identity", "--trust", Self.pin]),
-            ("ci-reader", try member("ci-reader"), ["--identity", fixtures + "/v3/ci-reader.identity", "--trust", Self.pin]),
+            ("ci-reader", try member("ci-reader"), ["--identity", fixtures + "/v3/ci-reader.identity", "--trust", Self.pin])
         ]
         for (who, vault, keys) in principals {
             let items = try vault.attributes(matching: Query()).map { attributes in
-                TestVectorTests.line(try vault.item(matching: Query(service: attributes.service, account: attributes.account,
-                                                                   group: attributes.group)))
+                TestVectorTests.line(
+                    try vault.item(
+                        matching: Query(
+                            service: attributes.service, account: attributes.account,
+                            group: attributes.group)))
             }.sorted()
             let trash = try vault.trashedSecrets().map(TestVectorTests.line).sorted()
             let reader = try Self.runReader([location.path, "--show-secrets"] + keys + device)
@@ -44,10 +48,14 @@ import VaultCrypto
             // --values: every value these keys open, the current secrets exactly vault's, and the earlier ones.
             let values = try Self.runReader([location.path, "--show-secrets", "--values"] + keys + device)
             let opened = (try? JSONSerialization.jsonObject(with: Data(values.stdout.utf8))) as? [[String: String]] ?? []
-            let current = try (vault.attributes(matching: Query()).map {
-                try vault.item(matching: Query(service: $0.service, account: $0.account, group: $0.group))
-            } + vault.trashedSecrets()).map { "\($0.attributes.group.name) \($0.attributes.service) " + Self.hex($0.secret.copyBytes()) }
-            #expect(opened.filter { ["item", "trash"].contains($0["where"]) }.map { "\($0["group"]!) \($0["service"]!) \($0["hex"]!)" }.sorted()
+            let current = try
+                (vault.attributes(matching: Query()).map {
+                    try vault.item(matching: Query(service: $0.service, account: $0.account, group: $0.group))
+                } + vault.trashedSecrets()).map {
+                    "\($0.attributes.group.name) \($0.attributes.service) " + Self.hex($0.secret.copyBytes())
+                }
+            #expect(
+                opened.filter { ["item", "trash"].contains($0["where"]) }.map { "\($0["group"]!) \($0["service"]!) \($0["hex"]!)" }.sorted()
                     == current.sorted(), "\(who) in \(name)")
             let earlier = opened.filter { $0["where"]?.contains("revision") == true }.map { $0["hex"] }
             let rotated = name == "v3-trash" && who != "ci-reader"
@@ -91,9 +99,10 @@ import VaultCrypto
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return ReaderRun(status: process.terminationStatus,
-                         object: (try? JSONSerialization.jsonObject(with: stdout)) as? [String: Any] ?? [:],
-                         stdout: String(decoding: stdout, as: UTF8.self),
-                         stderr: String(decoding: stderr, as: UTF8.self))
+        return ReaderRun(
+            status: process.terminationStatus,
+            object: (try? JSONSerialization.jsonObject(with: stdout)) as? [String: Any] ?? [:],
+            stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

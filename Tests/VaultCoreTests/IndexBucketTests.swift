@@ -37,8 +37,10 @@ import VaultCrypto
     func rewrite(_ decoded: VaultFile.Decoded, to path: String, _ change: (inout VaultFile) -> Void) {
         var file = decoded.file
         change(&file)
-        writeBytes(file.encode(parameters: Array(decoded.header[..<decoded.parametersEnd]),
-                               checksum: Array(decoded.header[decoded.parametersEnd...]), headerMAC: decoded.headerMAC), to: path)
+        writeBytes(
+            file.encode(
+                parameters: Array(decoded.header[..<decoded.parametersEnd]),
+                checksum: Array(decoded.header[decoded.parametersEnd...]), headerMAC: decoded.headerMAC), to: path)
     }
 
     /// 384 items make four buckets (of 128); changing one item rehashes its bucket alone, and a group that
@@ -72,9 +74,10 @@ import VaultCrypto
         let before = try decoded(dir)
         let position = try position(of: "svc-42", dir)
         let bucket = before.file.index.lookupTag(at: position).bucket(among: 4)
-        let elsewhere = try #require((0..<384).first { other in
-            before.file.index.lookupTag(at: other).bucket(among: 4) != bucket
-        })
+        let elsewhere = try #require(
+            (0..<384).first { other in
+                before.file.index.lookupTag(at: other).bucket(among: 4) != bucket
+            })
         var bytes = fileBytes(path)
         bytes[entryStart(before, position)] ^= 0x01  // its record id: the record no longer opens under it
         writeBytes(bytes, to: path)
@@ -99,7 +102,8 @@ import VaultCrypto
         let (vault, open, damagedBucket, _) = try vaultWithADamagedBucket(dir)
         let path = dir.location().path
         let intact = Array(try (0..<384).map { "svc-\($0)" }.filter { try bucket(of: $0, open, among: 4) != damagedBucket }.prefix(12))
-        let damaged = try #require(try (0..<384).map { "svc-\($0)" }.first { try bucket(of: $0, open, among: 4) == damagedBucket && $0 != "svc-42" })
+        let damaged = try #require(
+            try (0..<384).map { "svc-\($0)" }.first { try bucket(of: $0, open, among: 4) == damagedBucket && $0 != "svc-42" })
         let results = try vault.items(for: intact.map { Query(service: $0, account: "acct") })
         #expect(try results.map { try $0.get().secret.text } == intact.map { "s" + $0.dropFirst(4) })
         for services: [String] in [[damaged] + intact, intact + [damaged]] {
@@ -193,7 +197,9 @@ import VaultCrypto
         let path = dir.location().path
         let before = try decoded(dir)
         let slot = try defaultSlot(before, dir)
-        rewrite(before, to: path) { file in file.sections[slot].bucketDigests += Array(repeating: [UInt8](repeating: 0, count: 32), count: 2) }
+        rewrite(before, to: path) { file in
+            file.sections[slot].bucketDigests += Array(repeating: [UInt8](repeating: 0, count: 32), count: 2)
+        }
         #expect(throws: VaultError.corrupted(path: path, detail: .count(.indexBuckets(max: 32768), 3))) {
             try vault.secret("svc-1", "acct")
         }

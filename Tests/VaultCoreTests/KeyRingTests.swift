@@ -58,15 +58,22 @@ import VaultCrypto
         let masterKey = MasterKey(SecretBytes((0..<32).map { UInt8($0) }))
         let groupKey = GroupKey(SecretBytes((32..<64).map { UInt8($0) }))
         let classKey = ClassKey(SecretBytes((64..<96).map { UInt8($0) }))
-        #expect(hex(masterKey.headerMACKey(formatVersion: 1, vaultID: vaultID)) == "f6f3ad09c06199cc7e66b5c54f0365278ed7b6435d684d3054dd3a5d4e9cb27a")
-        #expect(hex(masterKey.headerMACKey(formatVersion: 2, vaultID: vaultID)) == "1818c33d54497263606a2f15bb45746f9ba467090673bd74645da7e4df5954cb")
+        #expect(
+            hex(masterKey.headerMACKey(formatVersion: 1, vaultID: vaultID))
+                == "f6f3ad09c06199cc7e66b5c54f0365278ed7b6435d684d3054dd3a5d4e9cb27a")
+        #expect(
+            hex(masterKey.headerMACKey(formatVersion: 2, vaultID: vaultID))
+                == "1818c33d54497263606a2f15bb45746f9ba467090673bd74645da7e4df5954cb")
         #expect(hex(masterKey.wrapKey(vaultID: vaultID)) == "bec6280a7d4060d4a4bffe4e485c966e801c9abf90cbb15b4809d6c12e21b9be")
         #expect(hex(masterKey.trustWrapKey(vaultID: vaultID)) == "54ae34778d3db3412fefd76857661fdc62fc4040b8bef0b3a0076f064c636d60")
         let lookupKey = groupKey.lookupKey(vaultID: vaultID)
         #expect(hex(lookupKey) == "607d139f4238d86c2bcbf6e31f7342308c10517bcbb58a5347c757c2ba88fc04")
-        #expect(hex(groupKey.indexMACKey(formatVersion: 2, vaultID: vaultID)) == "7e2e560e0a912c260a9c9c33170b4504574fd762889a3f269d5dc11978cf99d8")
+        #expect(
+            hex(groupKey.indexMACKey(formatVersion: 2, vaultID: vaultID))
+                == "7e2e560e0a912c260a9c9c33170b4504574fd762889a3f269d5dc11978cf99d8")
         #expect(hex(lookupKey.readMACKey(vaultID: vaultID)) == "1d99c2d24214b67ce8605e8d5e672e5a52ecce5b5d600ada33f43f3313887832")
-        #expect(hex(groupKey.baseKey(classKey, groupID: Self.groupID, classID: Self.classID, vaultID: vaultID))
+        #expect(
+            hex(groupKey.baseKey(classKey, groupID: Self.groupID, classID: Self.classID, vaultID: vaultID))
                 == "101fe679a711a88037260441aa990a458c7a40d38cf57305a57b3dd166c12db6")
         #expect(hex(groupKey.check(groupID: Self.groupID, vaultID: vaultID)) == "cd6f0194c2615ec6c7c27c6242434a45")
     }

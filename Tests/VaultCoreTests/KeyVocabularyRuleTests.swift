@@ -54,7 +54,9 @@ import Testing
         for (path, code) in try Self.sources() where path != Self.holderFile {
             for (number, line) in code.enumerated() where Self.testsRole(line) { outside.append("\(path):\(number + 1)") }
         }
-        #expect(outside.isEmpty, "a role told by which keys a ring holds outside \(Self.holderFile) (ask KeyHolder or the ring's named question): \(outside)")
+        #expect(
+            outside.isEmpty,
+            "a role told by which keys a ring holds outside \(Self.holderFile) (ask KeyHolder or the ring's named question): \(outside)")
     }
 
     @Test func signingAndTrustKeysAreNotBytesInSignatures() throws {
@@ -62,7 +64,9 @@ import Testing
         for (path, code) in try Self.sources() where !Self.formatEdge.contains(where: path.hasPrefix) {
             outside += Self.bytesTypedSignatureKeyParameters(code).map { "\(path): \($0)" }
         }
-        #expect(outside.isEmpty, "a signing or trust key passed as bytes outside the format edge (use SigningKey, TrustKey and their public keys): \(outside)")
+        #expect(
+            outside.isEmpty,
+            "a signing or trust key passed as bytes outside the format edge (use SigningKey, TrustKey and their public keys): \(outside)")
     }
 
     @Test func ed25519IsCalledOnlyThroughTheTypedKeys() throws {
@@ -81,7 +85,10 @@ import Testing
         #expect(Self.testsRole("        let isOwner = keys.headerMACKey != nil"))
         #expect(Self.testsRole("guard vault.keys.masterKey == nil else {"))
         #expect(!Self.testsRole("guard let masterKey = keys.masterKey else {"))
-        #expect(Self.bytesTypedSignatureKeyParameters(["static func seal(_ trustKey: SecretBytes,", "  under key: WrapKey) {"]) == ["trustKey: SecretBytes"])
+        #expect(
+            Self.bytesTypedSignatureKeyParameters(["static func seal(_ trustKey: SecretBytes,", "  under key: WrapKey) {"]) == [
+                "trustKey: SecretBytes"
+            ])
         #expect(Self.bytesTypedSignatureKeyParameters(["init(signingPublicKey: [UInt8]) {"]) == ["signingPublicKey: [UInt8]"])
         #expect(Self.bytesTypedSignatureKeyParameters(["func sign(_ key: SigningKey, message: [UInt8]) {"]).isEmpty)
     }

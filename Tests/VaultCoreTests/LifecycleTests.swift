@@ -8,11 +8,15 @@ import VaultCrypto
     let ci = AccessGroup("ci")!
     let prod = AccessGroup("prod")!
 
-    func add(_ vault: Vault, _ service: String, _ account: String, group: AccessGroup = .default,
-             accessibility: Accessibility = .default, expires: Date? = nil, label: String? = nil) throws {
-        try vault.add(NewItem(service: service, account: account, group: group, accessibility: accessibility,
-                              details: ItemDetails(label: label, comment: "c-\(service)", expires: expires),
-                              secret: SecretBytes(Array("secret-\(service)-\(account)".utf8))))
+    func add(
+        _ vault: Vault, _ service: String, _ account: String, group: AccessGroup = .default,
+        accessibility: Accessibility = .default, expires: Date? = nil, label: String? = nil
+    ) throws {
+        try vault.add(
+            NewItem(
+                service: service, account: account, group: group, accessibility: accessibility,
+                details: ItemDetails(label: label, comment: "c-\(service)", expires: expires),
+                secret: SecretBytes(Array("secret-\(service)-\(account)".utf8))))
     }
 
     func keys(_ vault: Vault) throws -> [String] {
@@ -69,7 +73,9 @@ import VaultCrypto
         #expect(try plan(WipeFilter(query: Query(service: "api", group: ci), modifiedBefore: tenDaysAgoish)) == ["ci/api/old"])
         #expect(try plan(WipeFilter(query: Query(service: "api", account: "new", group: prod))) == ["prod/api/new"])
         #expect(try plan(WipeFilter(query: Query(group: prod), expiredOnly: true)) == [])
-        #expect(throws: VaultError.noSuchGroup(AccessGroup("nope")!, known: [.default, AccessGroup("ci")!, AccessGroup("prod")!])) { try plan(WipeFilter(query: Query(group: AccessGroup("nope")!))) }
+        #expect(throws: VaultError.noSuchGroup(AccessGroup("nope")!, known: [.default, AccessGroup("ci")!, AccessGroup("prod")!])) {
+            try plan(WipeFilter(query: Query(group: AccessGroup("nope")!)))
+        }
         // Dry runs changed nothing; a combined filter removes exactly its items.
         #expect(try keys(vault).count == 4)
         // What a dry run showed must still be what goes.
@@ -140,7 +146,9 @@ import VaultCrypto
 
         // The wrong key is "wrong key file"; a damaged bundle is "damaged" and imports nothing.
         let wrongKey = UnlockSecret.keyFile(SecretBytes(Array("vault-key-v1:another-key-material-0123456789abcd\n".utf8)))
-        #expect(throws: VaultError.wrongBundleCredential(.keyFile)) { try target.importBundle(at: bundle, credential: wrongKey, onConflict: .skip) }
+        #expect(throws: VaultError.wrongBundleCredential(.keyFile)) {
+            try target.importBundle(at: bundle, credential: wrongKey, onConflict: .skip)
+        }
         var damaged = fileBytes(bundle)
         damaged[damaged.count - 20] ^= 1
         writeBytes(damaged, to: bundle + ".bad")
@@ -152,8 +160,10 @@ import VaultCrypto
     @Test func resetLeavesNothingOfTheVault() throws {
         let dir = try TempDirectory()
         let location = VaultLocation(path: dir.path + "/data/test.vault")
-        var host = HostContext.live(environment: ["XDG_RUNTIME_DIR": dir.path + "/run", "XDG_DATA_HOME": dir.path + "/state",
-                                                  "XDG_STATE_HOME": dir.path + "/seen"])
+        var host = HostContext.live(environment: [
+            "XDG_RUNTIME_DIR": dir.path + "/run", "XDG_DATA_HOME": dir.path + "/state",
+            "XDG_STATE_HOME": dir.path + "/seen"
+        ])
         host.bootID = { "boot-1" }
         try Vault.create(at: location, credential: testKeyFile, kdf: .testing, host: host)
         let vault = Vault(location: location, keys: .credential(testKeyFile), host: host)

@@ -14,8 +14,9 @@ import VaultCrypto
     /// A view of the vault with `identity`, pinned to `pinned`, on `machine` (a directory whose
     /// host state — seen counters, caches — is that machine's; the vault's own directory when nil).
     func member(_ dir: TempDirectory, _ identity: AgeIdentity, pinned: String, machine: TempDirectory? = nil) -> Vault {
-        Vault(location: dir.location(), keys: .identity([identity]),
-              host: Vault.selfContainedHost(for: (machine ?? dir).location()), configuration: Vault.Configuration(trustedFingerprint: pinned))
+        Vault(
+            location: dir.location(), keys: .identity([identity]),
+            host: Vault.selfContainedHost(for: (machine ?? dir).location()), configuration: Vault.Configuration(trustedFingerprint: pinned))
     }
 
     /// `vault.file` as a full member's own build writes it, the client's checks left out: the header
@@ -60,14 +61,16 @@ import VaultCrypto
             Issue.record("mallory is a full member")
             return
         }
-        let bobsIndex = try #require(try forged.file.members.firstIndex { slot in
-            try slot.roster(wrapKey: mallorysKeys.wrapKey, vaultID: forged.file.vaultID).name == "bob"
-        })
+        let bobsIndex = try #require(
+            try forged.file.members.firstIndex { slot in
+                try slot.roster(wrapKey: mallorysKeys.wrapKey, vaultID: forged.file.vaultID).name == "bob"
+            })
         let bobsEntry = try forged.file.members[bobsIndex].roster(wrapKey: mallorysKeys.wrapKey, vaultID: forged.file.vaultID)
         #expect(bobsEntry.recipient == bob.recipient && bobsEntry.scope == .full)
         let impostor = Member(name: "bob", recipient: mallory2.recipient, addedAt: bobsEntry.addedAt, scope: .full)
-        forged.file.members[bobsIndex] = try MemberSlot.seal(impostor, keys: .full(mallorysKeys), vaultID: forged.file.vaultID,
-                                                             wrapKey: mallorysKeys.wrapKey)
+        forged.file.members[bobsIndex] = try MemberSlot.seal(
+            impostor, keys: .full(mallorysKeys), vaultID: forged.file.vaultID,
+            wrapKey: mallorysKeys.wrapKey)
         writeBytes(try signedAsAFullMember(forged, headerMACKey: mallorysKeys.headerMACKey), to: path)
         // Today mallory2 is "bob" from here on: the slot the owner thinks is bob's opens with mallory2's identity.
 
@@ -78,7 +81,9 @@ import VaultCrypto
             _ = try owner.secret("db", "prod")
             _ = try owner.members()
             let report = try owner.verify()
-            if report.isDamaged { refusedByOwner = "verify: \(report.damage.map { "\($0)" } ?? report.damagedRoster.map { "\($0)" } ?? "damaged")" }
+            if report.isDamaged {
+                refusedByOwner = "verify: \(report.damage.map { "\($0)" } ?? report.damagedRoster.map { "\($0)" } ?? "damaged")"
+            }
         } catch let error as VaultError {
             refusedByOwner = "\(error)"
         }

@@ -26,8 +26,10 @@ import Glibc
     /// A member's view of the vault, pinned (as a member must be) to the trust fingerprint the
     /// owner's keys give now; a re-key changes it, and a member made before then is refused.
     func member(_ location: VaultLocation, _ identity: AgeIdentity, pinned: String? = nil) -> Vault {
-        Vault(location: location, keys: .identity([identity]), host: Vault.selfContainedHost(for: location),
-              configuration: Vault.Configuration(trustedFingerprint: pinned ?? (try? Vault(location: location, credential: testKeyFile).trustFingerprint())))
+        Vault(
+            location: location, keys: .identity([identity]), host: Vault.selfContainedHost(for: location),
+            configuration: Vault.Configuration(
+                trustedFingerprint: pinned ?? (try? Vault(location: location, credential: testKeyFile).trustFingerprint())))
     }
 
     /// The byte range of the member slots (count byte included) in a v2 file's header.
@@ -37,7 +39,7 @@ import Glibc
         var w = ByteWriter()
         w.u8(UInt8(file.members.count))
         for slot in file.members { slot.encode(into: &w) }
-        return start ..< start + w.bytes.count
+        return start..<start + w.bytes.count
     }
 
     /// `bytes` with the header checksum made again over the header as it now is: what anyone can do.
@@ -56,7 +58,7 @@ import Glibc
         for _ in 0..<Int(try r.u8()) { _ = try r.raw(1 + VaultFile.wrappedKeySize) }
         for _ in 0..<Int(try r.u32()) { _ = try WrappedGroupKey.decode(from: &r, version: 2) }
         let end = r.offset
-        copy.replaceSubrange(end ..< end + 32, with: SHA256.hash(Array(copy[0..<end])))
+        copy.replaceSubrange(end..<end + 32, with: SHA256.hash(Array(copy[0..<end])))
         return copy
     }
 
@@ -70,7 +72,7 @@ import Glibc
         for slot in decoded.members { slot.encode(into: &w) }
         var r = ByteReader(w.bytes)
         #expect(try [MemberSlot.decode(from: &r), MemberSlot.decode(from: &r)] == decoded.members && r.isAtEnd)
-        #expect(decoded.encodeHeaderParameters() == Array(bytes[0 ..< (try VaultFile.decode(bytes).parametersEnd)]))
+        #expect(decoded.encodeHeaderParameters() == Array(bytes[0..<(try VaultFile.decode(bytes).parametersEnd)]))
         let opened = try #require(try decoded.members[0].open(with: full, vaultID: decoded.vaultID))
         #expect(opened.name == "alice")
         #expect(try decoded.members[0].open(with: runner, vaultID: decoded.vaultID) == nil)
@@ -92,7 +94,9 @@ import Glibc
         try alice.add("new", "item", "by-alice", group: prod)
         let ci = member(dir.location(), runner)
         #expect(try ci.secret("db", "ci") == "ci-secret")
-        #expect(throws: VaultError.outsideMember(name: "ci-runner", group: prod, covered: [self.ci])) { try ci.secret("db", "prod", group: prod) }
+        #expect(throws: VaultError.outsideMember(name: "ci-runner", group: prod, covered: [self.ci])) {
+            try ci.secret("db", "prod", group: prod)
+        }
         let before = fileBytes(dir.location().path)
         #expect(throws: VaultError.readOnlyMember("ci-runner")) { try ci.add("x", "y", "z", group: self.ci) }
         #expect(throws: VaultError.scopedMemberCannot(name: "ci-runner", action: .addMembers)) {
@@ -140,7 +144,8 @@ import Glibc
         }
         // A low-order public key: X25519 gives all zeros, which OpenSSL refuses; nothing is sealed to it.
         #expect(throws: VaultError.self) {
-            try owner.addMember(name: "bob", recipient: AgeRecipient(publicKey: [UInt8](repeating: 0, count: 32)), groups: [], readOnly: false)
+            try owner.addMember(
+                name: "bob", recipient: AgeRecipient(publicKey: [UInt8](repeating: 0, count: 32)), groups: [], readOnly: false)
         }
         #expect(throws: VaultError.noSuchMember("bob")) { try owner.removeMember(named: "bob", kdf: .testing) { _ in } }
         // Removing raises the key epoch, which only the owner's trust key vouches for: no member removes.
@@ -285,7 +290,7 @@ import Glibc
         var bytes = fileBytes(dir.location().path)
         let range = try memberRange(bytes)
         // The share follows the count byte; u = 0 is of low order: X25519 gives all zeros, which OpenSSL refuses.
-        bytes.replaceSubrange(range.lowerBound + 1 ..< range.lowerBound + 33, with: [UInt8](repeating: 0, count: 32))
+        bytes.replaceSubrange(range.lowerBound + 1..<range.lowerBound + 33, with: [UInt8](repeating: 0, count: 32))
         let tampered = try rechecksummed(bytes)
         #expect {
             try Snapshot.open(FileBytes(tampered), identities: [runner], deviceKey: nil, path: "test")
@@ -296,8 +301,10 @@ import Glibc
     }
 
     /// Every change that replaces the master key, a group key or a class key seals the member slots again.
-    @Test(arguments: ["rekey", "revoke", "passwd", "remove passphrase", "delete group", "revoke another group",
-                      "wipe a group", "quarantine", "move off an exposed device key"])
+    @Test(arguments: [
+        "rekey", "revoke", "passwd", "remove passphrase", "delete group", "revoke another group",
+        "wipe a group", "quarantine", "move off an exposed device key"
+    ])
     func memberSlotsFollowEveryKeyChange(change: String) throws {
         let dir = try TempDirectory()
         if change == "move off an exposed device key" { mkdir(dir.path + "/.git", 0o700) }
@@ -413,12 +420,17 @@ import Glibc
         let sealed = Array(file.records[position])
         for base in oldGrants[0].baseKeys.values {
             var ring = KeyRing(vaultID: file.vaultID, headerMACKey: nil, deviceKey: nil)
-            ring.addGroup(GroupKeys(group: ci, groupKey: nil, lookupKey: oldGrants[0].lookupKey, indexMACKey: nil,
-                                    baseKeys: [file.index[position].classID: base]), id: ciID)
+            ring.addGroup(
+                GroupKeys(
+                    group: ci, groupKey: nil, lookupKey: oldGrants[0].lookupKey, indexMACKey: nil,
+                    baseKeys: [file.index[position].classID: base]), id: ciID)
             let key = try ring.recordKey(groupID: ciID, accessibility: .whenUnlocked, recordID: Bytes16(file.index[position].recordID))
             #expect(throws: CryptoError.self) {
-                try AESGCM.open(sealed, key: key, aad: AAD.record(vaultID: file.vaultID, recordID: file.index[position].recordID,
-                                                                   groupID: ciID, classID: file.index[position].classID))
+                try AESGCM.open(
+                    sealed, key: key,
+                    aad: AAD.record(
+                        vaultID: file.vaultID, recordID: file.index[position].recordID,
+                        groupID: ciID, classID: file.index[position].classID))
             }
         }
         #expect(try member(dir.location(), full).secret("db", "ci") == "ci-secret")

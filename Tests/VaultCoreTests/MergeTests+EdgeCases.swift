@@ -57,7 +57,9 @@ extension MergeTests {
         let report = try clones.merge()
         #expect(report.joinedLogs && !report.rekeyed && report.groupsRevoked == [.default])
         #expect(throws: VaultError.self) { try Snapshot.open(FileBytes(clones.ourBytes), masterKey: baseKey, deviceKey: nil, path: "ours") }
-        #expect(try Snapshot.open(FileBytes(clones.ourBytes), masterKey: rekeyedKey, deviceKey: nil, path: "ours").file.keyEpoch == report.keyEpoch)
+        #expect(
+            try Snapshot.open(FileBytes(clones.ourBytes), masterKey: rekeyedKey, deviceKey: nil, path: "ours").file.keyEpoch
+                == report.keyEpoch)
         #expect(try clones.ours.secret("a", "x") == "a-base")
         // The trust key that re-key made (to shut out an old passphrase, say) is the one the result keeps.
         #expect(try clones.ours.trustFingerprint() == newTrust)
@@ -79,12 +81,18 @@ extension MergeTests {
         _ = try clones.theirs.removeMember(named: "dave", kdf: .testing) { _ in }
         _ = try clones.theirs.deleteGroup(old)
         var shown: [TeamLogReview] = []
-        let report = try clones.ours.reconfigured { $0.reviewTeamLog = { shown.append($0) } }.merge(base: clones.base, theirs: clones.theirBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
+        let report = try clones.ours.reconfigured { $0.reviewTeamLog = { shown.append($0) } }.merge(
+            base: clones.base, theirs: clones.theirBytes, origins: ("ours", "theirs"), kdf: .testing
+        ) { _ in }
         #expect(report.joinedLogs)
-        let erinEntry = TeamLogReview.ReviewedMember(name: "erin", recipient: erin.recipient.description, scope: .groups(count: 1, readOnly: false))
+        let erinEntry = TeamLogReview.ReviewedMember(
+            name: "erin", recipient: erin.recipient.description, scope: .groups(count: 1, readOnly: false))
         #expect(shown.map(\.reason) == [.join])
-        #expect(shown.first?.entries == [.memberAdded(erinEntry), .memberRemoved(name: "dave", recipient: dave.recipient.description),
-                                        .groupKeyReplaced(ci), .groupDeleted(old)], "\(shown)")
+        #expect(
+            shown.first?.entries == [
+                .memberAdded(erinEntry), .memberRemoved(name: "dave", recipient: dave.recipient.description),
+                .groupKeyReplaced(ci), .groupDeleted(old)
+            ], "\(shown)")
     }
 
     /// A side whose record does not match its index entry's digest stops the merge, and the refusal
@@ -119,7 +127,8 @@ extension MergeTests {
         for _ in 0..<2 { try clones.theirs.revoke(group: .default) }
         let report = try clones.merge()
         #expect(report.groupsRevoked == [.default])
-        let withLeaked = Vault(location: clones.ours.location, keys: .scoped(leaked), host: Vault.selfContainedHost(for: clones.ours.location))
+        let withLeaked = Vault(
+            location: clones.ours.location, keys: .scoped(leaked), host: Vault.selfContainedHost(for: clones.ours.location))
         #expect(throws: VaultError.credentialRevoked(ci)) { try withLeaked.secret("deploy", "ci", group: ci) }
         #expect(try clones.ours.secret("deploy", "ci", group: ci) == "token")
     }
@@ -147,7 +156,10 @@ extension MergeTests {
             let report = try clones.merge()
             #expect(report.conflicts.map(\.service) == ["new"], "renamed by \(renamedByUs ? "us" : "them")")
             #expect(try clones.ours.attributes(matching: Query(service: "new")).count == 1)
-            let versions = Set([try clones.ours.secret("new", "x"), try clones.ours.otherVersion(matching: Query(service: "new", account: "x")).item.secret.text])
+            let versions = Set([
+                try clones.ours.secret("new", "x"),
+                try clones.ours.otherVersion(matching: Query(service: "new", account: "x")).item.secret.text
+            ])
             #expect(versions == ["a-base", "new-added"], "renamed by \(renamedByUs ? "us" : "them")")
         }
     }
@@ -171,7 +183,9 @@ extension MergeTests {
         let strangerVault = try Vault.makeTest(at: stranger.location())
         try strangerVault.add("a", "x", "forged")
         #expect(throws: VaultError.mergeOfAnotherVault(path: clones.ours.location.path)) {
-            try clones.ours.merge(base: clones.base, theirs: fileBytes(strangerVault.location.path), origins: ("ours", "theirs"), kdf: .testing) { _ in }
+            try clones.ours.merge(
+                base: clones.base, theirs: fileBytes(strangerVault.location.path), origins: ("ours", "theirs"), kdf: .testing
+            ) { _ in }
         }
         var damaged = clones.theirBytes
         damaged[damaged.count - 20] ^= 1

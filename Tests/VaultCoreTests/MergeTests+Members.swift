@@ -18,15 +18,17 @@ extension MergeTests {
         #expect(try clones.ours.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-from-before-the-removal")
         #expect(try clones.ours.members().map(\.name).isEmpty)
         // bob's identity opens nothing of the result.
-        let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location),
-                          configuration: Vault.Configuration(trustedFingerprint: try clones.ours.trustFingerprint()))
+        let asBob = Vault(
+            location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location),
+            configuration: Vault.Configuration(trustedFingerprint: try clones.ours.trustFingerprint()))
         #expect(throws: VaultError.self) { try asBob.secret("b", "x") }
     }
 
     /// bob's identity, on the other side of a merge: a side he writes with it.
     func asBob(_ bob: AgeIdentity, on vault: Vault, pinned: String) -> Vault {
-        Vault(location: vault.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: vault.location),
-              configuration: Vault.Configuration(trustedFingerprint: pinned))
+        Vault(
+            location: vault.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: vault.location),
+            configuration: Vault.Configuration(trustedFingerprint: pinned))
     }
 
     /// A branch removed bob cut while he was a member, edited by him, merged after his removal: his
@@ -55,13 +57,16 @@ extension MergeTests {
             try $0.add("db", "main", "db-base", group: ci)
             try $0.add("other", "prod", "p", group: prod)
         }
-        try clones.ours.update(matching: Query(service: "db", account: "main", group: ci), with: ItemChange(secret: SecretBytes(Array("db-ours".utf8))))
+        try clones.ours.update(
+            matching: Query(service: "db", account: "main", group: ci), with: ItemChange(secret: SecretBytes(Array("db-ours".utf8))))
         _ = try clones.theirs.move(matching: Query(service: "db", account: "main", group: ci), toGroup: prod)
-        try clones.theirs.update(matching: Query(service: "db", account: "main", group: prod), with: ItemChange(secret: SecretBytes(Array("prod-secret".utf8))))
+        try clones.theirs.update(
+            matching: Query(service: "db", account: "main", group: prod), with: ItemChange(secret: SecretBytes(Array("prod-secret".utf8))))
         let report = try clones.merge()
         #expect(report.conflicts.map(\.service) == ["db"])
-        let ciReader = Vault(location: clones.ours.location, keys: .scoped(try clones.ours.grant(groups: [ci], readOnly: true, expires: nil)),
-                             host: Vault.selfContainedHost(for: clones.ours.location))
+        let ciReader = Vault(
+            location: clones.ours.location, keys: .scoped(try clones.ours.grant(groups: [ci], readOnly: true, expires: nil)),
+            host: Vault.selfContainedHost(for: clones.ours.location))
         #expect(try ciReader.secret("db", "main", group: ci) == "db-ours")
         #expect(throws: VaultError.otherVersionSealedElsewhere(ItemKey(group: ci, service: "db", account: "main"))) {
             try ciReader.otherVersion(matching: Query(service: "db", account: "main", group: ci))
@@ -71,8 +76,9 @@ extension MergeTests {
         let theirs = try clones.ours.otherVersion(matching: Query(service: "db", account: "main", group: ci))
         #expect(theirs.item.secret.text == "prod-secret" && theirs.item.attributes.group == prod)
         // A writer of ci cannot take a version it cannot read (nor delete the item for want of one).
-        let ciWriter = Vault(location: clones.ours.location, keys: .scoped(try clones.ours.grant(groups: [ci], readOnly: false, expires: nil)),
-                             host: Vault.selfContainedHost(for: clones.ours.location))
+        let ciWriter = Vault(
+            location: clones.ours.location, keys: .scoped(try clones.ours.grant(groups: [ci], readOnly: false, expires: nil)),
+            host: Vault.selfContainedHost(for: clones.ours.location))
         #expect(throws: VaultError.otherVersionSealedElsewhere(ItemKey(group: ci, service: "db", account: "main"))) {
             try ciWriter.resolve(matching: Query(service: "db", account: "main", group: ci), keeping: .theirs)
         }
@@ -120,7 +126,9 @@ extension MergeTests {
         #expect(report.joinedLogs)
         #expect(try clones.ours.members().isEmpty)
         #expect(throws: VaultError.self) { try asBob(bob, on: clones.ours, pinned: try clones.ours.trustFingerprint()).secret("b", "x") }
-        #expect(throws: VaultError.self) { try asBob(erin, on: clones.ours, pinned: try clones.ours.trustFingerprint()).secret("deploy", "ci", group: ci) }
+        #expect(throws: VaultError.self) {
+            try asBob(erin, on: clones.ours, pinned: try clones.ours.trustFingerprint()).secret("deploy", "ci", group: ci)
+        }
     }
 
     /// The file just after a removal, merged after the owner added the member back: its log is an
@@ -265,7 +273,7 @@ extension MergeTests {
     @Test func aBranchStillHoldingARemovedMemberIsConflictsAndAddsNoMember() throws {
         let bob = try AgeIdentity.generate(), bob2 = try AgeIdentity.generate()
         let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
-        for _ in 0..<2 { _ = try clones.theirs.revoke(group: .default) }      // the owner's other clone, bob still a member
+        for _ in 0..<2 { _ = try clones.theirs.revoke(group: .default) }  // the owner's other clone, bob still a member
         _ = try clones.ours.removeMember(named: "bob", kdf: .testing) { _ in }
         for _ in 0..<3 { _ = try clones.ours.revoke(group: .default) }
         let bobsBranch = asBob(bob, on: clones.theirs, pinned: try clones.ours.trustFingerprint())
@@ -291,8 +299,9 @@ extension MergeTests {
         let report = try clones.merge()
         #expect(report.joinedLogs && report.membersRemoved == ["runner"] && report.groupsRevoked == [ci])
         #expect(try clones.ours.members().map(\.name) == ["carol"])
-        let asRunner = Vault(location: clones.ours.location, keys: .identity([runner]), host: Vault.selfContainedHost(for: clones.ours.location),
-                             configuration: Vault.Configuration(trustedFingerprint: try clones.ours.trustFingerprint()))
+        let asRunner = Vault(
+            location: clones.ours.location, keys: .identity([runner]), host: Vault.selfContainedHost(for: clones.ours.location),
+            configuration: Vault.Configuration(trustedFingerprint: try clones.ours.trustFingerprint()))
         #expect(throws: VaultError.self) { try asRunner.secret("deploy", "ci", group: ci) }
     }
 
@@ -306,8 +315,9 @@ extension MergeTests {
         #expect(report.membersAdded == ["dave"])
         let members = try clones.ours.members()
         #expect(members.map(\.name) == ["carol", "dave"] && members[1].groups == [ci] && members[1].readOnly)
-        let asDave = Vault(location: clones.ours.location, keys: .identity([dave]), host: Vault.selfContainedHost(for: clones.ours.location),
-                           configuration: Vault.Configuration(trustedFingerprint: try clones.ours.trustFingerprint()))
+        let asDave = Vault(
+            location: clones.ours.location, keys: .identity([dave]), host: Vault.selfContainedHost(for: clones.ours.location),
+            configuration: Vault.Configuration(trustedFingerprint: try clones.ours.trustFingerprint()))
         #expect(try asDave.secret("deploy", "ci", group: ci) == "token")
     }
 
@@ -331,16 +341,24 @@ extension MergeTests {
         let clones = try clones { try $0.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false) }
         let pinned = try clones.ours.trustFingerprint()
         let vaultID = try VaultFile.decode(clones.base).file.vaultID
-        var forged = try WorkingCopy.create(vaultID: vaultID, slotKind: .keyFile, secret: SecretBytes(Array("the attacker's".utf8)),
-                                          kdf: .testing, deviceKey: .random(), path: "forged")
+        var forged = try WorkingCopy.create(
+            vaultID: vaultID, slotKind: .keyFile, secret: SecretBytes(Array("the attacker's".utf8)),
+            kdf: .testing, deviceKey: .random(), path: "forged")
         _ = try forged.addMember(name: "bob", recipient: bob.recipient, groups: [], readOnly: false, addedAt: Date())
         let now = Date()
-        try forged.store(Item(attributes: ItemAttributes(service: "a", account: "x", created: now, modified: now), secret: SecretBytes(Array("forged".utf8))))
+        try forged.store(
+            Item(
+                attributes: ItemAttributes(service: "a", account: "x", created: now, modified: now),
+                secret: SecretBytes(Array("forged".utf8))))
         let forgedBytes = try forged.encode()
-        let asBob = Vault(location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location),
-                          configuration: Vault.Configuration(trustedFingerprint: pinned))
+        let asBob = Vault(
+            location: clones.ours.location, keys: .identity([bob]), host: Vault.selfContainedHost(for: clones.ours.location),
+            configuration: Vault.Configuration(trustedFingerprint: pinned))
         let before = clones.ourBytes
-        #expect(throws: VaultError.mergeInput(.theirs(origin: "theirs"), refusal: .untrustedVault(path: clones.ours.location.path, pinned: pinned))) {
+        #expect(
+            throws: VaultError.mergeInput(
+                .theirs(origin: "theirs"), refusal: .untrustedVault(path: clones.ours.location.path, pinned: pinned))
+        ) {
             try asBob.merge(base: clones.base, theirs: forgedBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
         }
         // Nor as the merge base (a cherry-pick or a rebase --onto can make any commit the base).

@@ -21,7 +21,9 @@ import VaultCrypto
         /// Merges theirs into ours, confirming whatever a re-key drops.
         @discardableResult
         func merge(base: [UInt8]? = nil) throws -> MergeReport {
-            try ours.reconfigured { $0.acceptTeamLog = true }.merge(base: base ?? self.base, theirs: theirBytes, origins: ("ours", "theirs"), kdf: .testing) { _ in }
+            try ours.reconfigured { $0.acceptTeamLog = true }.merge(
+                base: base ?? self.base, theirs: theirBytes, origins: ("ours", "theirs"), kdf: .testing
+            ) { _ in }
         }
     }
 
@@ -47,13 +49,19 @@ import VaultCrypto
 
     @Test func conflictFieldsRoundTripThroughARecordsPlaintext() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let other = Item(attributes: ItemAttributes(service: "db", account: "prod", group: ci, accessibility: .afterFirstUnlock,
-                                                    details: ItemDetails(label: "theirs"), created: now, modified: now),
-                         secret: SecretBytes(Array("their-secret".utf8)), fields: SealedFields(notes: SecretBytes(Array("their note".utf8))))
-        let conflicts = [ItemConflict(currentSide: .ours, other: other, origin: "MERGE_HEAD abc1234 by bob"),
-                         ItemConflict(currentSide: .theirs, other: nil, origin: "HEAD def5678 by alice")]
-        let plaintext = RecordCodec.encodePlaintext(Item(attributes: ItemAttributes(service: "db", account: "prod", created: now, modified: now),
-                                                         secret: SecretBytes(Array("ours".utf8))), conflicts: conflicts)
+        let other = Item(
+            attributes: ItemAttributes(
+                service: "db", account: "prod", group: ci, accessibility: .afterFirstUnlock,
+                details: ItemDetails(label: "theirs"), created: now, modified: now),
+            secret: SecretBytes(Array("their-secret".utf8)), fields: SealedFields(notes: SecretBytes(Array("their note".utf8))))
+        let conflicts = [
+            ItemConflict(currentSide: .ours, other: other, origin: "MERGE_HEAD abc1234 by bob"),
+            ItemConflict(currentSide: .theirs, other: nil, origin: "HEAD def5678 by alice")
+        ]
+        let plaintext = RecordCodec.encodePlaintext(
+            Item(
+                attributes: ItemAttributes(service: "db", account: "prod", created: now, modified: now),
+                secret: SecretBytes(Array("ours".utf8))), conflicts: conflicts)
         let decoded = try RecordCodec.decodeConflicts(plaintext)
         #expect(decoded.count == 2 && decoded[0].currentSide == .ours && decoded[1].currentSide == .theirs && decoded[1].other == nil)
         #expect(decoded[0].other?.attributes == other.attributes && decoded[0].other?.secret.text == "their-secret")
@@ -90,7 +98,8 @@ import VaultCrypto
             var notices: [VaultNotice] = []
             let noticed = clones.ours.reconfigured { $0.onNotice = { notices.append($0) } }
             #expect(try noticed.secret("a", "x") == "a-ours")
-            #expect(notices == [.itemInConflict(ItemKey(group: .default, service: "a", account: "x"))], "a read says the item is in conflict")
+            #expect(
+                notices == [.itemInConflict(ItemKey(group: .default, service: "a", account: "x"))], "a read says the item is in conflict")
             #expect(try noticed.otherVersion(matching: Query(service: "a", account: "x")).item.secret.text == "a-theirs")
             try noticed.resolve(matching: Query(service: "a", account: "x"), keeping: keep)
             notices = []
@@ -234,7 +243,9 @@ import VaultCrypto
         let report = try clones.merge()
         #expect(report.rekeyed && report.keyEpoch > epochs.max()!)
         #expect(try clones.ours.secret("b", "x") == "b-theirs")
-        #expect(throws: VaultError.self) { try Snapshot.open(FileBytes(clones.ourBytes), masterKey: theirKey, deviceKey: nil, path: "ours") }
+        #expect(throws: VaultError.self) {
+            try Snapshot.open(FileBytes(clones.ourBytes), masterKey: theirKey, deviceKey: nil, path: "ours")
+        }
     }
 }
 

@@ -70,7 +70,9 @@ import VaultCrypto
         var outcome = "merged"
         var report: MergeReport?
         do {
-            report = try merging.merge(base: mergedBase, theirs: fileBytes(run.theirs.location.path), origins: ("ours", "theirs"), kdf: .testing) { _ in }
+            report = try merging.merge(
+                base: mergedBase, theirs: fileBytes(run.theirs.location.path), origins: ("ours", "theirs"), kdf: .testing
+            ) { _ in }
             if !(report?.conflicts.isEmpty ?? true) { outcome = "conflict" }
         } catch VaultError.merge(.mergeInput(_, .snapshot(.rolledBack))) {
             outcome = "rolled-back"
@@ -106,14 +108,18 @@ import VaultCrypto
                 }
             case "other-version":
                 #expect(try run.ours.conflicts().contains { $0.attributes.service == words[0] }, "\(name): \(expectation)")
-                #expect(try run.ours.otherVersion(matching: Query(service: words[0], account: words[1])).item.secret.text == words[2],
-                        "\(name): \(expectation)")
+                #expect(
+                    try run.ours.otherVersion(matching: Query(service: words[0], account: words[1])).item.secret.text == words[2],
+                    "\(name): \(expectation)")
             case "conflicts-open":
                 let sealed = try run.ours.conflicts().filter(\.otherIsSealedElsewhere).map(\.attributes.service)
                 #expect(sealed.isEmpty, "\(name): the owner's keys do not open the other versions of \(sealed)")
             case "verified":
                 let report = try run.ours.verify()
-                #expect(!report.isDamaged, "\(name): verify: damage \(String(describing: report.damage)), \(report.damagedRecords) records, \(report.damagedListings) listings")
+                #expect(
+                    !report.isDamaged,
+                    "\(name): verify: damage \(String(describing: report.damage)), \(report.damagedRecords) records, \(report.damagedListings) listings"
+                )
             default:
                 Issue.record("\(name): an unknown line \"\(expectation)\"")
             }
@@ -148,8 +154,9 @@ import VaultCrypto
 
         /// Member `name`'s view of `vault`'s file, pinned to the owner's trust key.
         func member(_ name: String, on vault: Vault) throws -> Vault {
-            Vault(location: vault.location, keys: .identity([try identity(name)]), host: Vault.selfContainedHost(for: vault.location),
-                  configuration: Vault.Configuration(trustedFingerprint: try vault.trustFingerprint()))
+            Vault(
+                location: vault.location, keys: .identity([try identity(name)]), host: Vault.selfContainedHost(for: vault.location),
+                configuration: Vault.Configuration(trustedFingerprint: try vault.trustFingerprint()))
         }
 
         func step(_ text: String, on vault: Vault) throws {
@@ -162,10 +169,13 @@ import VaultCrypto
             func group(_ index: Int) -> AccessGroup { words.count > index ? AccessGroup(words[index])! : .default }
             switch words[0] {
             case "add":
-                try target.add(NewItem(service: words[1], account: words[2], group: group(4), details: ItemDetails(),
-                                       secret: SecretBytes(Array(words[3].utf8))))
+                try target.add(
+                    NewItem(
+                        service: words[1], account: words[2], group: group(4), details: ItemDetails(),
+                        secret: SecretBytes(Array(words[3].utf8))))
             case "update":
-                try target.update(matching: Query(service: words[1], account: words[2]), with: ItemChange(secret: SecretBytes(Array(words[3].utf8))))
+                try target.update(
+                    matching: Query(service: words[1], account: words[2]), with: ItemChange(secret: SecretBytes(Array(words[3].utf8))))
             case "delete":
                 _ = try target.delete(matching: Query(service: words[1], account: words[2]))
             case "undelete":
@@ -174,8 +184,9 @@ import VaultCrypto
                 _ = try target.move(matching: Query(service: words[1], account: words[2]), toGroup: AccessGroup(words[3])!)
             case "member-add":
                 let full = words[2] == "full"
-                try target.addMember(name: words[1], recipient: try identity(words[1]).recipient, groups: full ? [] : [AccessGroup(words[2])!],
-                                     readOnly: words.count > 3 && words[3] == "read-only")
+                try target.addMember(
+                    name: words[1], recipient: try identity(words[1]).recipient, groups: full ? [] : [AccessGroup(words[2])!],
+                    readOnly: words.count > 3 && words[3] == "read-only")
             case "member-remove":
                 _ = try target.removeMember(named: words[1], kdf: .testing) { _ in }
             case "revoke":
@@ -195,14 +206,16 @@ import VaultCrypto
                     Issue.record("forge-tombstone: no item \(words[2])/\(words[3])")
                     return
                 }
-                try GroupWriterForgery.tombstone(in: target, group: AccessGroup(words[1])!, naming: victim.itemID, recordDigest: victim.recordDigest)
+                try GroupWriterForgery.tombstone(
+                    in: target, group: AccessGroup(words[1])!, naming: victim.itemID, recordDigest: victim.recordDigest)
             case "forge-conflict":
                 guard let key = try target.attributes(matching: Query(service: words[1], account: words[2])).first?.key else {
                     Issue.record("forge-conflict: no item \(words[1])/\(words[2])")
                     return
                 }
-                try GroupWriterForgery.conflict(in: target, on: key, naming: AccessGroup(words[3])!, accessibility: Accessibility(rawValue: words[4])!,
-                                                secret: "forged")
+                try GroupWriterForgery.conflict(
+                    in: target, on: key, naming: AccessGroup(words[3])!, accessibility: Accessibility(rawValue: words[4])!,
+                    secret: "forged")
             case "copy":
                 writeBytes(fileBytes(ours.location.path), to: theirs.location.path)
             default:

@@ -13,8 +13,10 @@ import Glibc
 @Suite struct MigrationTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Fixtures"
     static let passphrase = UnlockSecret.passphrase(SecretBytes(Array("correct horse battery staple".utf8)))
-    static let secrets = ["github/ci-bot": "ghp_testvector_0001", "npm/publish": "npm_testvector_0002",
-                          "device/bound": "bound_testvector_0004", "always/any": "always_testvector_0005"]
+    static let secrets = [
+        "github/ci-bot": "ghp_testvector_0001", "npm/publish": "npm_testvector_0002",
+        "device/bound": "bound_testvector_0004", "always/any": "always_testvector_0005"
+    ]
 
     /// The committed vector of `version` copied into `dir` (inside a git work tree when `inGit`), with its device key beside it.
     func copyVector(_ version: Int, into dir: TempDirectory, inGit: Bool = false) -> VaultLocation {
@@ -62,8 +64,9 @@ import Glibc
         #expect(try vault.trustFingerprint() == pin)
         func member(_ name: String) throws -> Vault {
             let identity = try AgeIdentity.parseAll(SecretBytes(fileBytes(Self.fixtures + "/v3/\(name).identity")), source: name)
-            return Vault(location: location, keys: .identity(identity), host: Vault.selfContainedHost(for: location),
-                         configuration: Vault.Configuration(trustedFingerprint: pin))
+            return Vault(
+                location: location, keys: .identity(identity), host: Vault.selfContainedHost(for: location),
+                configuration: Vault.Configuration(trustedFingerprint: pin))
         }
         #expect(try member("alice").secret("github", "ci-bot") == "ghp_testvector_0001")
         #expect(try member("ci-reader").secret("npm", "publish") == "npm_testvector_0002")
@@ -157,8 +160,9 @@ import Glibc
         let v1Bytes = fileBytes(location.path)
         let deviceKey = DeviceKey(SecretBytes(fileBytes(Self.fixtures + "/v1/device.key")))
         let v1 = try VaultFile.decode(v1Bytes).file
-        let stolenHeaderKey = try AESGCM.open(v1.deviceWrappedHeaderMACKey, key: deviceKey.wrapKey(vaultID: v1.vaultID).secret,
-                                              aad: AAD.deviceHeader(vaultID: v1.vaultID))
+        let stolenHeaderKey = try AESGCM.open(
+            v1.deviceWrappedHeaderMACKey, key: deviceKey.wrapKey(vaultID: v1.vaultID).secret,
+            aad: AAD.deviceHeader(vaultID: v1.vaultID))
         let owner = Vault(location: location, credential: Self.passphrase)
         let readWrite = try owner.grant(groups: [AccessGroup("ci")!], readOnly: false, expires: nil)
         try owner.upgrade()
@@ -171,7 +175,8 @@ import Glibc
         #expect(try scoped.secret("npm", "publish") == "npm_testvector_0002")
         #expect(throws: VaultError.credentialPredatesConversion) { try scoped.add("new", "x", "v", group: AccessGroup("ci")!) }
         let regranted = try owner.grant(groups: [AccessGroup("ci")!], readOnly: false, expires: nil)
-        try Vault(location: location, keys: .scoped(regranted), host: Vault.selfContainedHost(for: location)).add("new", "x", "v", group: AccessGroup("ci")!)
+        try Vault(location: location, keys: .scoped(regranted), host: Vault.selfContainedHost(for: location)).add(
+            "new", "x", "v", group: AccessGroup("ci")!)
         #expect(try owner.secret("new", "x") == "v")
     }
 

@@ -14,39 +14,41 @@ import Testing
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try """
+        /// Documented.
+        public enum Shade {
             /// Documented.
-            public enum Shade {
-                /// Documented.
-                case light
-                case dark
-                /// Documented.
-                public func name() -> String {
-                    switch self {
-                    case .light: return "{"
-                    case .dark: return "}"
-                    }
+            case light
+            case dark
+            /// Documented.
+            public func name() -> String {
+                switch self {
+                case .light: return "{"
+                case .dark: return "}"
                 }
             }
+        }
+        /// Documented.
+        public protocol Store {
+            func get() throws
+        }
+        struct Hidden {
+            public var field: Int
+            var other: Int
+        }
+        /// Documented.
+        public struct Shown {
+            @discardableResult
+            public func run() -> Int { 0 }
             /// Documented.
-            public protocol Store {
-                func get() throws
-            }
-            struct Hidden {
-                public var field: Int
-                var other: Int
-            }
-            /// Documented.
-            public struct Shown {
-                @discardableResult
-                public func run() -> Int { 0 }
-                /// Documented.
-                @discardableResult
-                public func walk() -> Int { 0 }
-            }
-            """.write(toFile: directory + "/Sample.swift", atomically: true, encoding: .utf8)
+            @discardableResult
+            public func walk() -> Int { 0 }
+        }
+        """.write(toFile: directory + "/Sample.swift", atomically: true, encoding: .utf8)
         let result = try runChecker(directory)
         #expect(result.status != 0)
-        let listed = result.output.split(separator: "\n").filter { $0.contains("Sample.swift:") }.map { String($0.split(separator: ":", maxSplits: 2)[1]) }
+        let listed = result.output.split(separator: "\n").filter { $0.contains("Sample.swift:") }.map {
+            String($0.split(separator: ":", maxSplits: 2)[1])
+        }
         #expect(listed == ["5", "16", "19", "25"], "\(result.output)")
     }
 

@@ -49,7 +49,8 @@ enum PublicSurface {
             let stripped = withoutAttributes(code)
             let owner = scopes.last ?? ""
             if let owner, isPublic(stripped),
-               let named = name(of: stripped) {
+                let named = name(of: stripped)
+            {
                 var labels: String?
                 if named.hasLabels {
                     var text = stripped
@@ -59,12 +60,15 @@ enum PublicSurface {
                         text += " " + codeOnly(lines[next], &ahead)
                         next += 1
                     }
-                    let start = named.name == "init" || named.name == "subscript"
+                    let start =
+                        named.name == "init" || named.name == "subscript"
                         ? text.range(of: named.name)!.upperBound : text.range(of: "func ")!.upperBound
                     labels = argumentLabels(String(text[start...]))
                 }
-                found.append(Declaration(file: file, line: index + 1, owner: owner, name: named.name,
-                                         isType: named.isType, labels: labels))
+                found.append(
+                    Declaration(
+                        file: file, line: index + 1, owner: owner, name: named.name,
+                        isType: named.isType, labels: labels))
             }
             if let header = typeHeader(stripped) {
                 if header.kind == "extension" {
@@ -143,7 +147,9 @@ enum PublicSurface {
         let keywords = ["struct ", "class ", "enum ", "protocol ", "extension ", "actor "]
         guard keywords.contains(where: code.contains) else { return nil }
         if code.range(of: #"\bclass\s+(func|var|let|subscript)\b"#, options: .regularExpression) != nil
-            || code.range(of: #"\b(func|var|let|case)\b.*\b(struct|class|enum|protocol|extension|actor)\b"#, options: .regularExpression) != nil {
+            || code.range(of: #"\b(func|var|let|case)\b.*\b(struct|class|enum|protocol|extension|actor)\b"#, options: .regularExpression)
+                != nil
+        {
             return nil
         }
         guard let match = code.firstMatch(of: /\b(struct|class|enum|protocol|extension|actor)\s+([\w.]+)/) else { return nil }
@@ -165,7 +171,8 @@ enum PublicSurface {
         if code.firstMatch(of: /\binit\b[?!]?\s*[(<]/) != nil { return ("init", false, true) }
         if code.firstMatch(of: /\bsubscript\b/) != nil { return ("subscript", false, true) }
         if code.firstMatch(of: /\bclass\s+(func|var|let|subscript)\b/) == nil,
-           let match = code.firstMatch(of: /\b(struct|class|enum|protocol|actor|typealias|associatedtype)\s+(\w+)/) {
+            let match = code.firstMatch(of: /\b(struct|class|enum|protocol|actor|typealias|associatedtype)\s+(\w+)/)
+        {
             return (String(match.2), true, false)
         }
         if let match = code.firstMatch(of: /\b(var|let)\s+`?(\w+)`?/) { return (String(match.2), false, false) }

@@ -34,7 +34,9 @@ import Testing
     @Test func everyPublicDeclarationIsInTheReference() throws {
         let reference = try Self.reference()
         let missing = try Self.publicDeclarations().filter { !PublicSurface.names($0, in: reference) }.map(\.described)
-        #expect(missing.isEmpty, """
+        #expect(
+            missing.isEmpty,
+            """
             public but not in docs/VAULTCORE.md's "## Reference" (document it there, or make it `package` \
             when only the package's targets use it):
             \(missing.joined(separator: "\n"))
@@ -47,7 +49,8 @@ import Testing
         var unknown: [String] = []
         for (type, members) in try Self.reference() {
             if !types.contains(type) { unknown.append(type) }
-            for member in members where !declarations.contains(where: { $0.owner == type && PublicSurface.names($0, in: [type: [member]]) }) {
+            for member in members where !declarations.contains(where: { $0.owner == type && PublicSurface.names($0, in: [type: [member]]) })
+            {
                 unknown.append(type + "." + member)
             }
         }
@@ -60,8 +63,10 @@ import Testing
             let text = try String(contentsOfFile: Self.root + "/" + file, encoding: .utf8)
             count += text.split(separator: "\n").filter { $0.drop(while: \.isWhitespace).hasPrefix("public ") }.count
         }
-        #expect(count <= Self.publicDeclarationsAtMost,
-                "Sources/VaultCore has \(count) public declarations (at most \(Self.publicDeclarationsAtMost)): make what only the package uses `package`")
+        #expect(
+            count <= Self.publicDeclarationsAtMost,
+            "Sources/VaultCore has \(count) public declarations (at most \(Self.publicDeclarationsAtMost)): make what only the package uses `package`"
+        )
     }
 
     /// The scanner names members by the type they are declared in (nested types, extensions), skips
@@ -95,22 +100,29 @@ import Testing
             }
             """#
         let found = PublicSurface.declarations(in: text, file: "Sample.swift").map { $0.symbol + ($0.labels.map { "(\($0))" } ?? "") }
-        #expect(found == ["Outer", "Outer.default", "Outer.init(value:other:)", "Outer.Inner", "Outer.Inner.make(_:)",
-                          "Outer.Inner.run(at:)", "Errors", "extension Errors", "Base"])
-        let reference = PublicSurface.reference(in: """
-            # Doc
+        #expect(
+            found == [
+                "Outer", "Outer.default", "Outer.init(value:other:)", "Outer.Inner", "Outer.Inner.make(_:)",
+                "Outer.Inner.run(at:)", "Errors", "extension Errors", "Base"
+            ])
+        let reference = PublicSurface.reference(
+            in: """
+                # Doc
 
-            ## Reference
+                ## Reference
 
-            - `Outer`: what it is, beside `Other`. Members: `default`, `init(value:other:)`,
-              `Inner`
-            - `Outer.Inner`: a type. Members: `run`
+                - `Outer`: what it is, beside `Other`. Members: `default`, `init(value:other:)`,
+                  `Inner`
+                - `Outer.Inner`: a type. Members: `run`
 
-            ## Next
-            - `Errors`
-            """)
+                ## Next
+                - `Errors`
+                """)
         #expect(reference == ["Outer": ["default", "init(value:other:)", "Inner"], "Outer.Inner": ["run"]])
         let declarations = PublicSurface.declarations(in: text, file: "Sample.swift")
-        #expect(declarations.filter { !PublicSurface.names($0, in: reference ?? [:]) }.map(\.symbol) == ["Outer.Inner.make", "Errors", "extension Errors", "Base"])
+        #expect(
+            declarations.filter { !PublicSurface.names($0, in: reference ?? [:]) }.map(\.symbol) == [
+                "Outer.Inner.make", "Errors", "extension Errors", "Base"
+            ])
     }
 }

@@ -14,7 +14,9 @@ import VaultCrypto
     }
 
     func owner(_ location: VaultLocation) -> Vault {
-        Vault(location: location, credential: MigrationTests.passphrase, configuration: Vault.Configuration(acceptTeamLog: true, trashDays: 36_500))
+        Vault(
+            location: location, credential: MigrationTests.passphrase,
+            configuration: Vault.Configuration(acceptTeamLog: true, trashDays: 36_500))
     }
 
     @Test func thePurgeRecordSitsAmongItsGroupsTombstones() throws {
@@ -28,7 +30,9 @@ import VaultCrypto
         }
         #expect(purges.count == 1)
         #expect(purges.first?.removedAt == UInt64(TrashVectorTests.deletedAt.timeIntervalSince1970 * 1000))
-        #expect(purges.first?.recordDigest == [UInt8](repeating: 0xFF, count: 32) && purges.first?.contentDigest == [UInt8](repeating: 0xFF, count: 32))
+        #expect(
+            purges.first?.recordDigest == [UInt8](repeating: 0xFF, count: 32)
+                && purges.first?.contentDigest == [UInt8](repeating: 0xFF, count: 32))
     }
 
     /// Merged either way with the file from before the wipe (whose trash still holds npm), npm stays out of the trash.
@@ -39,8 +43,10 @@ import VaultCrypto
         try purged.merge(base: before, theirs: before, origins: ("purged", "before"), kdf: .testing) { _ in }
         #expect(try purged.trash(matching: Query(service: "npm")).items.isEmpty)
         let holding = owner(copy("v3-trash", into: dir, as: "holding.vault"))
-        try holding.merge(base: before, theirs: fileBytes(MigrationTests.fixtures + "/v3-purge/v3-purge.vault"),
-                          origins: ("holding", "purged"), kdf: .testing) { _ in }
+        try holding.merge(
+            base: before, theirs: fileBytes(MigrationTests.fixtures + "/v3-purge/v3-purge.vault"),
+            origins: ("holding", "purged"), kdf: .testing
+        ) { _ in }
         #expect(try holding.trash(matching: Query(service: "npm")).items.isEmpty)
         #expect(try holding.trash(matching: Query()).items.count == 2)
     }

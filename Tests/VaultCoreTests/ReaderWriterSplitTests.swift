@@ -43,10 +43,12 @@ import Testing
     /// Every stored property of `Snapshot` is a constant: its key path is not writable, and the
     /// list below is all of them (a new property must join it).
     @Test func aSnapshotHoldsOnlyConstants() throws {
-        let paths: [PartialKeyPath<Snapshot>] = [\.file, \.keys, \.path, \.deviceMatches, \.isWritable, \.scope, \.storedHeader,
-                                                \.signingKey, \.trustKey, \.trustAsRead, \.header, \.damagedGroups,
-                                                \.groupsVerifiedByWriteKey, \.bucketChecks, \.roster, \.recordOpener, \.lastOpened,
-                                                \.trustKeySealedWithoutTP]
+        let paths: [PartialKeyPath<Snapshot>] = [
+            \.file, \.keys, \.path, \.deviceMatches, \.isWritable, \.scope, \.storedHeader,
+            \.signingKey, \.trustKey, \.trustAsRead, \.header, \.damagedGroups,
+            \.groupsVerifiedByWriteKey, \.bucketChecks, \.roster, \.recordOpener, \.lastOpened,
+            \.trustKeySealedWithoutTP
+        ]
         let writable = paths.map { String(describing: type(of: $0)) }.filter { $0.contains("WritableKeyPath") }
         #expect(writable.isEmpty, "settable properties of Snapshot: \(writable)")
         let snapshot = try Self.ownersSnapshot()
@@ -68,7 +70,8 @@ import Testing
         #expect(snapshot.roster != nil && snapshot.trustKey != nil && snapshot.trustAsRead != nil)
         let working = WorkingCopy(snapshot)
         let held = Mirror(reflecting: snapshot).children.map { $0.label ?? "" }
-        #expect(Mirror(reflecting: working).children.map { $0.label ?? "" }.filter { $0 != "pending" }
+        #expect(
+            Mirror(reflecting: working).children.map { $0.label ?? "" }.filter { $0 != "pending" }
                 == held.filter { $0 != "trustKeySealedWithoutTP" })
         let described = { (value: Any) in Mirror(reflecting: value).children.map { "\($0.label ?? ""): \(String(reflecting: $0.value))" } }
         #expect(described(Snapshot(working)) == described(snapshot))
@@ -94,6 +97,7 @@ import Testing
         let vault = try Vault.makeTest(at: dir.location())
         try vault.add("first", "a", "secret-one")
         try vault.addMember(name: "alice", recipient: try AgeIdentity.generate().recipient, groups: [], readOnly: false)
-        return try Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: "test")
+        return try Snapshot.unlock(
+            fileBytes(dir.location().path), secret: testKeyFile, deviceKey: try deviceKey(of: dir.location()), path: "test")
     }
 }

@@ -13,7 +13,7 @@ import Testing
         "CDBus": "VaultSecretProvider/",
         "CLibSecret": "VaultSecretService/",
         "CKernelKeyring": "VaultCore/Storage/",
-        "CTraceGuard": "VaultCLI/Process/",
+        "CTraceGuard": "VaultCLI/Process/"
     ]
 
     /// The files that start a process: the git runner, and the child of `run`, `edit`, the clipboard
@@ -23,8 +23,11 @@ import Testing
     @Test func eachCLibraryIsImportedByOneModule() throws {
         var misplaced: [String] = []
         for (path, line) in try Self.codeLines(under: "") {
-            guard let match = line.range(of: #"^(@_implementationOnly |internal |public |package )?import (C[A-Z]\w*)\b"#,
-                                         options: .regularExpression) else { continue }
+            guard
+                let match = line.range(
+                    of: #"^(@_implementationOnly |internal |public |package )?import (C[A-Z]\w*)\b"#,
+                    options: .regularExpression)
+            else { continue }
             let module = String(line[match].split(separator: " ").last ?? "")
             if !path.hasPrefix(Self.cImporters[module] ?? "(a C target not in cImporters)") { misplaced.append("\(path): \(line)") }
         }
@@ -42,7 +45,9 @@ import Testing
 
     /// VaultCore knows no flag: no string literal in its code starts with a dash and a letter.
     @Test func theLibraryNamesNoFlag() throws {
-        let found = try Self.codeLines(under: "VaultCore/").filter { $0.line.range(of: #""--?[A-Za-z]"#, options: .regularExpression) != nil }
+        let found = try Self.codeLines(under: "VaultCore/").filter {
+            $0.line.range(of: #""--?[A-Za-z]"#, options: .regularExpression) != nil
+        }
         #expect(found.isEmpty, "a flag spelled in VaultCore: \(found.map { "\($0.path): \($0.line)" })")
     }
 
@@ -58,7 +63,8 @@ import Testing
         #expect(Set(namingGit).isEmpty, "git named as a program outside VaultCLI/Git/Git.swift: \(Set(namingGit).sorted())")
     }
 
-    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let sources =
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path + "/Sources/"
 
     /// The lines of code (comments left out) of every Swift file under `folder` of Sources, with the

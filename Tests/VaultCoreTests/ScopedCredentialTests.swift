@@ -55,8 +55,11 @@ import VaultCrypto
             material.append(contentsOf: grant.baseKeys.values.map(\.secret))
         }
         let file = try VaultFile.decode(fileBytes(dir.location().path)).file
-        let prodID = try #require(Snapshot.unlock(fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil,
-                                                   path: "").keys.groupID(of: prod))
+        let prodID = try #require(
+            Snapshot.unlock(
+                fileBytes(dir.location().path), secret: testKeyFile, deviceKey: nil,
+                path: ""
+            ).keys.groupID(of: prod))
         let prodPositions = file.index.indices.filter { file.index[$0].groupID == prodID }
         #expect(prodPositions.count == 1)
         for position in prodPositions {
@@ -72,7 +75,9 @@ import VaultCrypto
         let ring = try Snapshot.open(fileBytes(dir.location().path), credential: credential, deviceKey: nil, path: "").keys
         #expect(ring.groups[prodID] == nil)
         #expect(ring.masterKey == nil && ring.wrapKey == nil)
-        #expect(throws: (any Error).self) { try ring.recordKey(groupID: prodID, accessibility: .whenUnlocked, recordID: Bytes16([UInt8](repeating: 0, count: 16))) }
+        #expect(throws: (any Error).self) {
+            try ring.recordKey(groupID: prodID, accessibility: .whenUnlocked, recordID: Bytes16([UInt8](repeating: 0, count: 16)))
+        }
     }
 
     /// A read-write credential changes its groups' records; it cannot change the header (groups, keyslots).
@@ -148,7 +153,8 @@ import VaultCrypto
             let aad = AAD.record(vaultID: file.vaultID, recordID: entry.recordID, groupID: entry.groupID, classID: entry.classID)
             let base = try #require(old.grants[0].baseKeys[entry.classID])
             #expect(throws: (any Error).self) {
-                try AESGCM.open(file.records[position], key: KeyRing.derive(base.secret, .record, entry.recordID, vaultID: file.vaultID), aad: aad)
+                try AESGCM.open(
+                    file.records[position], key: KeyRing.derive(base.secret, .record, entry.recordID, vaultID: file.vaultID), aad: aad)
             }
             tried += 1
         }
@@ -203,7 +209,9 @@ import VaultCrypto
     @Test func grantOfAMissingGroupIsRefused() throws {
         let dir = try TempDirectory()
         let owner = try makeVault(dir)
-        #expect(throws: VaultError.noSuchGroup(AccessGroup("nope")!, known: [.default, AccessGroup("ci")!, AccessGroup("prod")!])) { try owner.grant(groups: [AccessGroup("nope")!], readOnly: true, expires: nil) }
+        #expect(throws: VaultError.noSuchGroup(AccessGroup("nope")!, known: [.default, AccessGroup("ci")!, AccessGroup("prod")!])) {
+            try owner.grant(groups: [AccessGroup("nope")!], readOnly: true, expires: nil)
+        }
     }
 
     /// Every byte of the text changed: a clear error, never a crash, never another item's secret.
@@ -223,7 +231,9 @@ import VaultCrypto
             }
         }
         for length in [0, 10, text.count / 2, text.count - 2] {
-            #expect(throws: (any Error).self) { try ScopedCredential.decode(String(decoding: text.prefix(length), as: UTF8.self), source: "test") }
+            #expect(throws: (any Error).self) {
+                try ScopedCredential.decode(String(decoding: text.prefix(length), as: UTF8.self), source: "test")
+            }
         }
     }
 }

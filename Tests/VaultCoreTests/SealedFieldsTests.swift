@@ -14,8 +14,10 @@ import VaultCrypto
     static func bytes(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
 
     static func withFields(_ vault: Vault, oneTimeCode: String = totp) throws {
-        try vault.add(NewItem(service: "web", account: "alice", secret: bytes("hunter2"),
-                              fields: SealedFields(notes: bytes(note), oneTimeCode: bytes(oneTimeCode))))
+        try vault.add(
+            NewItem(
+                service: "web", account: "alice", secret: bytes("hunter2"),
+                fields: SealedFields(notes: bytes(note), oneTimeCode: bytes(oneTimeCode))))
     }
 
     @Test func fieldsAreSealedInTheRecordAndNeverListed() throws {
@@ -23,7 +25,8 @@ import VaultCrypto
         let vault = try Vault.makeTest(at: dir.location())
         try SealedFieldsTests.withFields(vault)
         let item = try vault.item(matching: SealedFieldsTests.query)
-        #expect(item.secret.text == "hunter2" && item.fields[.notes]?.text == SealedFieldsTests.note
+        #expect(
+            item.secret.text == "hunter2" && item.fields[.notes]?.text == SealedFieldsTests.note
                 && item.fields[.oneTimeCode]?.text == SealedFieldsTests.totp)
         // Neither the file nor a listing block holds a byte of them in the clear.
         let file = fileBytes(dir.location().path)
@@ -44,7 +47,8 @@ import VaultCrypto
         let dir = try TempDirectory()
         let vault = try Vault.makeTest(at: dir.location())
         try SealedFieldsTests.withFields(vault)
-        try vault.update(matching: SealedFieldsTests.query, with: ItemChange(details: ItemDetails(label: "L"), secret: SealedFieldsTests.bytes("new")))
+        try vault.update(
+            matching: SealedFieldsTests.query, with: ItemChange(details: ItemDetails(label: "L"), secret: SealedFieldsTests.bytes("new")))
         try vault.undo(matching: SealedFieldsTests.query)
         try vault.move(matching: SealedFieldsTests.query, toGroup: AccessGroup("web")!)
         let item = try vault.item(matching: Query(service: "web", account: "alice"))
@@ -85,23 +89,28 @@ import VaultCrypto
         writeBytes(base, to: second.location("team.vault").path)
         let theirs = Vault(location: second.location("team.vault"), credential: testKeyFile)
         try SealedFieldsTests.withFields(theirs)
-        _ = try ours.reconfigured { $0.acceptTeamLog = true }.merge(base: base, theirs: fileBytes(theirs.location.path), origins: ("ours", "theirs"), kdf: .testing) { _ in }
+        _ = try ours.reconfigured { $0.acceptTeamLog = true }.merge(
+            base: base, theirs: fileBytes(theirs.location.path), origins: ("ours", "theirs"), kdf: .testing
+        ) { _ in }
         let merged = try ours.item(matching: SealedFieldsTests.query)
         #expect(merged.fields[.notes]?.text == SealedFieldsTests.note && merged.fields[.oneTimeCode]?.text == SealedFieldsTests.totp)
     }
 
     @Test func aReaderOfAttributesSkipsTheFields() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let item = Item(attributes: ItemAttributes(service: "s", account: "a", created: now, modified: now), secret: SealedFieldsTests.bytes("pw"),
-                        fields: SealedFields(notes: SealedFieldsTests.bytes("n")))
+        let item = Item(
+            attributes: ItemAttributes(service: "s", account: "a", created: now, modified: now), secret: SealedFieldsTests.bytes("pw"),
+            fields: SealedFields(notes: SealedFieldsTests.bytes("n")))
         let plaintext = RecordCodec.encodePlaintext(item)
         #expect(try RecordCodec.decodeAttributes(plaintext, group: .default, accessibility: .default) == item.attributes)
         #expect(try RecordCodec.decodePlaintext(plaintext, group: .default, accessibility: .default).secret.text == "pw")
     }
 
     @Test func secretValuesAreTheSecretTheCodeAndEachLineOfTheNotes() {
-        let item = Item(attributes: ItemAttributes(service: "s", account: "a", created: Date(), modified: Date()), secret: SealedFieldsTests.bytes("pw"),
-                        fields: SealedFields(notes: SealedFieldsTests.bytes("one\r\ntwo\n"), oneTimeCode: SealedFieldsTests.bytes("seed")))
+        let item = Item(
+            attributes: ItemAttributes(service: "s", account: "a", created: Date(), modified: Date()),
+            secret: SealedFieldsTests.bytes("pw"),
+            fields: SealedFields(notes: SealedFieldsTests.bytes("one\r\ntwo\n"), oneTimeCode: SealedFieldsTests.bytes("seed")))
         #expect(item.secretValues.map(\.text) == ["pw", "one", "two", "seed"])
     }
 

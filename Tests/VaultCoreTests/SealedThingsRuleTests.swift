@@ -20,8 +20,9 @@ import Testing
     /// The rows of the table under "## Sealed things".
     static func rows() throws -> [Row] {
         let text = try String(contentsOfFile: root + "/docs/ARCHITECTURE.md", encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "\n## Sealed things\n").dropFirst().first,
-                                   "docs/ARCHITECTURE.md has no \"## Sealed things\" section")
+        let section = try #require(
+            text.components(separatedBy: "\n## Sealed things\n").dropFirst().first,
+            "docs/ARCHITECTURE.md has no \"## Sealed things\" section")
         let body = section.components(separatedBy: "\n## ").first ?? section
         var rows: [Row] = []
         for line in body.split(separator: "\n") where line.hasPrefix("|") {
@@ -85,7 +86,9 @@ import Testing
         for name in try FileManager.default.contentsOfDirectory(atPath: room) where name.hasSuffix(".swift") {
             let text = try String(contentsOfFile: room + "/" + name, encoding: .utf8)
             for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
-                if ["FileSystem.", "FileManager", "fopen(", "open(path"].contains(where: { line.contains($0) }) { touching.append("\(name): \(line)") }
+                if ["FileSystem.", "FileManager", "fopen(", "open(path"].contains(where: { line.contains($0) }) {
+                    touching.append("\(name): \(line)")
+                }
             }
         }
         #expect(touching.isEmpty, "Sealed/ touches paths: \(touching)")

@@ -15,8 +15,9 @@ import VaultCrypto
         try vault.add("old", "gone", "removed")
         _ = try vault.delete(matching: Query(service: "old", account: "gone"))
         let bytes = fileBytes(dir.location().path)
-        #expect(try VaultFile.decode(FileBytes(bytes)).file.listings.contains { $0.classID == Tombstone.blockClassID },
-                "the damaged bytes cover a tombstone block")
+        #expect(
+            try VaultFile.decode(FileBytes(bytes)).file.listings.contains { $0.classID == Tombstone.blockClassID },
+            "the damaged bytes cover a tombstone block")
         return (vault, bytes)
     }
 

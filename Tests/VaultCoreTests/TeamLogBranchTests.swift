@@ -34,8 +34,9 @@ import VaultTestSupport
             log.adopt(entryAt: index, of: second)
         }
         let roster = try first.state().members
-        log.append(.joined(roster: roster), keyEpoch: max(first.headEpoch, second.headEpoch) + 1,
-                   parents: secondParentFirst ? [second.head, first.head] : [first.head, second.head])
+        log.append(
+            .joined(roster: roster), keyEpoch: max(first.headEpoch, second.headEpoch) + 1,
+            parents: secondParentFirst ? [second.head, first.head] : [first.head, second.head])
         return log
     }
 
@@ -86,11 +87,15 @@ import VaultTestSupport
             _ = try revoker.revoke(group: AccessGroup("ci")!)
             let revokedCI = fileBytes(clone.path)
             _ = try owner.merge(base: start, theirs: revokedCI, origins: ("owner", "revoker"), kdf: .testing) { _ in }
-            try revoker.update(matching: Query(service: "s", account: "acct", group: Self.prod),
-                               with: ItemChange(secret: SecretBytes(Array("changed-\(round)".utf8))))
-            let report = try owner.merge(base: revokedCI, theirs: fileBytes(clone.path), origins: ("owner", "revoker"), kdf: .testing) { _ in }
+            try revoker.update(
+                matching: Query(service: "s", account: "acct", group: Self.prod),
+                with: ItemChange(secret: SecretBytes(Array("changed-\(round)".utf8))))
+            let report = try owner.merge(base: revokedCI, theirs: fileBytes(clone.path), origins: ("owner", "revoker"), kdf: .testing) {
+                _ in
+            }
             #expect(report.conflicts.map(\.service) == ["s"], "round \(round): prod's change from before its re-key is kept as a conflict")
-            #expect(try owner.item(matching: Query(service: "s", account: "acct", group: Self.prod)).secret.text == "first", "round \(round)")
+            #expect(
+                try owner.item(matching: Query(service: "s", account: "acct", group: Self.prod)).secret.text == "first", "round \(round)")
             withExtendedLifetime((directory, cloneDirectory)) {}
         }
     }

@@ -8,8 +8,9 @@ final class TempDirectory {
 
     init() throws {
         path = FileManager.default.temporaryDirectory.path + "/vault-core-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
     }
 
     deinit {
@@ -44,8 +45,9 @@ func deviceKeyPath(of location: VaultLocation, host: HostContext? = nil) -> Stri
 /// The device key of the vault at `location` (see `deviceKeyPath(of:host:)`), nil when there is none.
 func deviceKey(of location: VaultLocation, host: HostContext? = nil) throws -> DeviceKey? {
     let bytes = fileBytes(location.path)
-    return try DeviceKeyStore.load(vaultID: VaultFile.peekVaultID(bytes), location: location, host: host ?? Vault.selfContainedHost(for: location),
-                                   isTheVaults: { _ in true })
+    return try DeviceKeyStore.load(
+        vaultID: VaultFile.peekVaultID(bytes), location: location, host: host ?? Vault.selfContainedHost(for: location),
+        isTheVaults: { _ in true })
 }
 
 extension Vault {
@@ -56,10 +58,14 @@ extension Vault {
     }
 
     @discardableResult
-    func add(_ service: String, _ account: String, _ secret: String, group: AccessGroup = .default,
-             accessibility: Accessibility = .default, label: String? = nil) throws -> AddOutcome {
-        try add(NewItem(service: service, account: account, group: group, accessibility: accessibility,
-                        details: ItemDetails(label: label), secret: SecretBytes(Array(secret.utf8))))
+    func add(
+        _ service: String, _ account: String, _ secret: String, group: AccessGroup = .default,
+        accessibility: Accessibility = .default, label: String? = nil
+    ) throws -> AddOutcome {
+        try add(
+            NewItem(
+                service: service, account: account, group: group, accessibility: accessibility,
+                details: ItemDetails(label: label), secret: SecretBytes(Array(secret.utf8))))
     }
 
     func secret(_ service: String, _ account: String, group: AccessGroup? = nil) throws -> String {

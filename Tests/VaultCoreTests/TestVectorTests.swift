@@ -35,7 +35,7 @@ import VaultCrypto
         "Tests/VaultCryptoTests/Vectors/hmac-sha256-rfc4231.txt": "9bf404744584c2c1a2f768985ccc68687c0bce5b1ffa042795417a0fe5ff2d86",
         "Tests/VaultCryptoTests/Vectors/secret-service-dh.txt": "3e55cab406b905c695c4f4878d12a2092e661943a9d2250436a2d21395b3c16d",
         "Tests/VaultCryptoTests/Vectors/scrypt-rfc7914.txt": "0ffc451f032b1036cdc8e8455e7a94e26fcd1acb788f116536f60aff4a4024ab",
-        "Tests/VaultCryptoTests/Vectors/sha256-fips180.txt": "3a373ae0b34ab68f7845c4d48843af28eb2af9b16946c1c16c8068a491afa44b",
+        "Tests/VaultCryptoTests/Vectors/sha256-fips180.txt": "3a373ae0b34ab68f7845c4d48843af28eb2af9b16946c1c16c8068a491afa44b"
     ]
 
     @Test func everyCommittedVectorIsThePinnedOne() throws {
@@ -45,9 +45,11 @@ import VaultCrypto
             #expect(actual == expected, "\(path) changed (SHA-256 \(actual)); committed vectors are never regenerated")
         }
         // A vector added without a pin would not be fixed either.
-        for directory in ["Tests/VaultCoreTests/Fixtures/v1", "Tests/VaultCoreTests/Fixtures/v2", "Tests/VaultCoreTests/Fixtures/v3",
-                          "Tests/VaultCoreTests/Fixtures/v3-trash", "Tests/VaultCoreTests/Fixtures/v3-purge", "Tests/VaultCoreTests/Fixtures/v3-ledger",
-                          "Tests/VaultCryptoTests/Vectors"] {
+        for directory in [
+            "Tests/VaultCoreTests/Fixtures/v1", "Tests/VaultCoreTests/Fixtures/v2", "Tests/VaultCoreTests/Fixtures/v3",
+            "Tests/VaultCoreTests/Fixtures/v3-trash", "Tests/VaultCoreTests/Fixtures/v3-purge", "Tests/VaultCoreTests/Fixtures/v3-ledger",
+            "Tests/VaultCryptoTests/Vectors"
+        ] {
             for name in try FileManager.default.contentsOfDirectory(atPath: Self.packageRoot + "/" + directory) where name != "README.md" {
                 #expect(Self.pinned[directory + "/" + name] != nil, "\(directory)/\(name) is not pinned in TestVectorTests")
             }
@@ -69,8 +71,9 @@ import VaultCrypto
         #expect(vaultSees.count == 5)
 
         for withDeviceKey in [true, false] {
-            let reader = try Self.runReader([fixtures + "/v1.vault", dir.path + "/passphrase"]
-                                            + (withDeviceKey ? [fixtures + "/device.key"] : []))
+            let reader = try Self.runReader(
+                [fixtures + "/v1.vault", dir.path + "/passphrase"]
+                    + (withDeviceKey ? [fixtures + "/device.key"] : []))
             #expect(reader.status == 0, "\(reader.stderr)")
             let readerSees = try reader.stdout.split(separator: "\n").map { line -> String in
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -93,10 +96,12 @@ import VaultCrypto
     /// One item as a comparable line: group, class, service, account, label, dates in ms, secret in hex.
     static func line(_ item: Item) -> String {
         let a = item.attributes
-        return [a.group.name, a.accessibility.rawValue, a.service, a.account, a.details.label ?? "-",
-                String(Int64((a.created.timeIntervalSince1970 * 1000).rounded())),
-                String(Int64((a.modified.timeIntervalSince1970 * 1000).rounded())),
-                item.secret.copyBytes().map { String(format: "%02x", $0) }.joined()].joined(separator: " | ")
+        return [
+            a.group.name, a.accessibility.rawValue, a.service, a.account, a.details.label ?? "-",
+            String(Int64((a.created.timeIntervalSince1970 * 1000).rounded())),
+            String(Int64((a.modified.timeIntervalSince1970 * 1000).rounded())),
+            item.secret.copyBytes().map { String(format: "%02x", $0) }.joined()
+        ].joined(separator: " | ")
     }
 
     static func line(_ object: [String: Any]) -> String {

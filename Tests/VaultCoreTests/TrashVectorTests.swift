@@ -17,8 +17,9 @@ import VaultCrypto
 
     func member(_ name: String, at location: VaultLocation) throws -> Vault {
         let identity = try AgeIdentity.parseAll(SecretBytes(fileBytes(MigrationTests.fixtures + "/v3/\(name).identity")), source: name)
-        return Vault(location: location, keys: .identity(identity), host: Vault.selfContainedHost(for: location),
-                     configuration: Vault.Configuration(trustedFingerprint: "29a11c789056a5ee569f333e737bf1945aabe0c32e5b078feb76f901b9670324"))
+        return Vault(
+            location: location, keys: .identity(identity), host: Vault.selfContainedHost(for: location),
+            configuration: Vault.Configuration(trustedFingerprint: "29a11c789056a5ee569f333e737bf1945aabe0c32e5b078feb76f901b9670324"))
     }
 
     @Test func theCommittedTrashVectorOpens() throws {
@@ -45,10 +46,13 @@ import VaultCrypto
 
     @Test func anItemOfTheVectorsTrashComesBackWithItsHistory() throws {
         let dir = try TempDirectory()
-        let vault = Vault(location: copyVector(into: dir), credential: MigrationTests.passphrase, configuration: Vault.Configuration(trashDays: 36_500))
+        let vault = Vault(
+            location: copyVector(into: dir), credential: MigrationTests.passphrase, configuration: Vault.Configuration(trashDays: 36_500))
         try vault.undelete(matching: Query(service: "github", account: "ci-bot"))
         #expect(try vault.secret("github", "ci-bot") == "ghp_testvector_0001_rotated")
-        #expect(try vault.history(matching: Query(service: "github", account: "ci-bot")).revisions.map(\.secret.text) == ["ghp_testvector_0001"])
+        #expect(
+            try vault.history(matching: Query(service: "github", account: "ci-bot")).revisions.map(\.secret.text) == ["ghp_testvector_0001"]
+        )
         try vault.undelete(matching: Query(service: "device", account: "bound"))
         #expect(try vault.secret("device", "bound") == "bound_testvector_0004")
         #expect(try vault.trash(matching: Query()).items.map(\.attributes.service) == ["npm"])

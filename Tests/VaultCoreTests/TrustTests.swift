@@ -20,8 +20,9 @@ import VaultCrypto
 
     /// A reader with `identity` on this machine, or (`machine`) on another that remembers nothing of the vault, as a fresh CI runner.
     func runner(_ dir: TempDirectory, _ identity: AgeIdentity, pinned: String?, machine: TempDirectory? = nil) -> Vault {
-        Vault(location: dir.location(), keys: .identity([identity]),
-              host: Vault.selfContainedHost(for: (machine ?? dir).location()), configuration: Vault.Configuration(trustedFingerprint: pinned))
+        Vault(
+            location: dir.location(), keys: .identity([identity]),
+            host: Vault.selfContainedHost(for: (machine ?? dir).location()), configuration: Vault.Configuration(trustedFingerprint: pinned))
     }
 
     @Test func aVaultForgedToTheRunnersRecipientIsRefused() throws {
@@ -36,7 +37,9 @@ import VaultCrypto
         try forger.addMember(name: "ci-runner", recipient: identity.recipient, groups: [ci], readOnly: true)
         writeBytes(fileBytes(forgery.location().path), to: dir.location().path)
         let path = dir.location().path
-        #expect(throws: VaultError.untrustedVault(path: path, pinned: pinned)) { try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci) }
+        #expect(throws: VaultError.untrustedVault(path: path, pinned: pinned)) {
+            try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci)
+        }
         #expect(throws: VaultError.trustNotPinned(path: path)) { try runner(dir, identity, pinned: nil).secret("db", "ci", group: ci) }
         // Nor does it say who the identity is there (vault status names the member from its slot).
         #expect(runner(dir, identity, pinned: pinned).memberName == nil)
@@ -54,7 +57,9 @@ import VaultCrypto
             var bytes = original
             bytes[offset] ^= 0x01  // inside the signature, after the checksum and header MAC
             writeBytes(bytes, to: path)
-            #expect(throws: VaultError.untrustedVault(path: path, pinned: pinned)) { try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci) }
+            #expect(throws: VaultError.untrustedVault(path: path, pinned: pinned)) {
+                try runner(dir, identity, pinned: pinned).secret("db", "ci", group: ci)
+            }
         }
     }
 
@@ -156,8 +161,9 @@ import VaultCrypto
 
         // At his own epoch his write is signed as it was then.
         writeBytes(bobsCopy, to: bobs.location().path)
-        _ = try runner(bobs, bob, pinned: pinned).update(matching: Query(service: "db", account: "ci", group: ci),
-                                                         with: ItemChange(secret: SecretBytes(Array("bobs-secret".utf8))))
+        _ = try runner(bobs, bob, pinned: pinned).update(
+            matching: Query(service: "db", account: "ci", group: ci),
+            with: ItemChange(secret: SecretBytes(Array("bobs-secret".utf8))))
         writeBytes(fileBytes(bobs.location().path), to: path)
         #expect(throws: VaultError.rolledBack(path: path, found: epochBefore, expected: epochAfter)) {
             try runner(dir, identity, pinned: pinned, machine: ciMachine).secret("db", "ci", group: ci)
@@ -176,7 +182,8 @@ import VaultCrypto
     /// header, but the trust statement is for the member's old epoch, or under a trust key that is
     /// not the one the master key unwraps: damage (93), never its secrets.
     /// The team of `team(dir)` after the owner removed full member bob, who kept a copy of the file from before.
-    private func bobRemovedKeepingHisCopy(_ dir: TempDirectory) throws -> (owner: Vault, bob: AgeIdentity, path: String, bobsCopy: [UInt8]) {
+    private func bobRemovedKeepingHisCopy(_ dir: TempDirectory) throws -> (owner: Vault, bob: AgeIdentity, path: String, bobsCopy: [UInt8])
+    {
         let (owner, bob, _, _) = try team(dir)
         let path = dir.location().path
         let bobsCopy = fileBytes(path)
@@ -207,13 +214,14 @@ import VaultCrypto
         let (owner, bob, path, bobsCopy) = try bobRemovedKeepingHisCopy(dir)
         let current = try VaultFile.decode(fileBytes(path)).file
         // His build signs and seals with his old signing key, which opening his copy unwrapped.
-        writeBytes(try forge(bobsCopy, by: bob) { file in
-            file.keyEpoch = current.keyEpoch
-            file.signingPublicKey = current.signingPublicKey
-            file.teamLog = current.teamLog  // payloads sealed under a wrap key he lacks, but the statement covers only the head
-            file.members = current.members
-            file.trustSignature = current.trustSignature
-        }, to: path)
+        writeBytes(
+            try forge(bobsCopy, by: bob) { file in
+                file.keyEpoch = current.keyEpoch
+                file.signingPublicKey = current.signingPublicKey
+                file.teamLog = current.teamLog  // payloads sealed under a wrap key he lacks, but the statement covers only the head
+                file.members = current.members
+                file.trustSignature = current.trustSignature
+            }, to: path)
         #expect(throws: VaultError.corrupted(path: path, detail: .violates(.signingKeyNotTheHeaders))) {
             try owner.secret("db", "ci", group: ci)
         }
@@ -267,8 +275,9 @@ import VaultCrypto
         let identity = try AgeIdentity.generate()
         let owner = try owner(dir, runner: identity)
         let pinned = try owner.trustFingerprint()
-        let writer = Vault(location: dir.location(), keys: .scoped(try owner.grant(groups: [ci], readOnly: false, expires: nil)),
-                           host: Vault.selfContainedHost(for: dir.location()))
+        let writer = Vault(
+            location: dir.location(), keys: .scoped(try owner.grant(groups: [ci], readOnly: false, expires: nil)),
+            host: Vault.selfContainedHost(for: dir.location()))
         try writer.add("npm", "ci", "written-by-ci", group: ci)
         let reader = runner(dir, identity, pinned: pinned)
         #expect(try reader.secret("npm", "ci", group: ci) == "written-by-ci")

@@ -74,9 +74,11 @@ import VaultCrypto
         try vault.add("svc", "acct", "old", label: "L1")
         let created = try vault.item(matching: Query(service: "svc", account: "acct")).attributes.created
         clock.advance(3600)
-        let updated = try vault.update(matching: Query(service: "svc", account: "acct"),
-                                       with: ItemChange(accessibility: .afterFirstUnlock, details: ItemDetails(label: "L2"),
-                                                        secret: SecretBytes(Array("new".utf8))))
+        let updated = try vault.update(
+            matching: Query(service: "svc", account: "acct"),
+            with: ItemChange(
+                accessibility: .afterFirstUnlock, details: ItemDetails(label: "L2"),
+                secret: SecretBytes(Array("new".utf8))))
         #expect(updated.created == created)
         #expect(updated.modified == clock.now)
         let item = try vault.item(matching: Query(service: "svc", account: "acct"))
@@ -114,8 +116,10 @@ import VaultCrypto
             try vault.add(NewItem(service: "", account: "x", secret: SecretBytes(count: 1)))
         }
         #expect(throws: VaultError.self) {
-            try vault.add(NewItem(service: String(repeating: "s", count: ItemLimits.maxAttributeBytes + 1), account: "x",
-                                  secret: SecretBytes(count: 1)))
+            try vault.add(
+                NewItem(
+                    service: String(repeating: "s", count: ItemLimits.maxAttributeBytes + 1), account: "x",
+                    secret: SecretBytes(count: 1)))
         }
     }
 

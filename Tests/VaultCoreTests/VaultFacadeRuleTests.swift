@@ -15,8 +15,9 @@ import Testing
         let extending = try Self.swiftFiles(under: "Sources/VaultCore").filter { file in
             file.text.split(separator: "\n").contains { Self.extendsVault(String($0)) }
         }.map(\.path)
-        #expect(extending.count <= Self.filesExtendingVaultAtMost,
-                "\(extending.count) files extend Vault (at most \(Self.filesExtendingVaultAtMost)): \(extending.sorted())")
+        #expect(
+            extending.count <= Self.filesExtendingVaultAtMost,
+            "\(extending.count) files extend Vault (at most \(Self.filesExtendingVaultAtMost)): \(extending.sorted())")
     }
 
     @Test func facadeFilesAreShort() throws {
@@ -26,7 +27,9 @@ import Testing
         #expect(facade.count > 1)
         for file in facade {
             let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
-            #expect(lines <= Self.facadeFileLinesAtMost, "\(file.path) is \(lines) lines (at most \(Self.facadeFileLinesAtMost)): hand its work to a type of its room")
+            #expect(
+                lines <= Self.facadeFileLinesAtMost,
+                "\(file.path) is \(lines) lines (at most \(Self.facadeFileLinesAtMost)): hand its work to a type of its room")
         }
     }
 
@@ -58,7 +61,9 @@ import Testing
             if code.hasPrefix("//") { continue }
             if classDepth == nil, code.range(of: #"\bclass \#(name)\b"#, options: .regularExpression) != nil { classDepth = depth + 1 }
             if depth == classDepth, !code.contains("{"),
-               let match = code.range(of: #"^((public|private|fileprivate|internal|package)(\(set\))? )*var \w+"#, options: .regularExpression) {
+                let match = code.range(
+                    of: #"^((public|private|fileprivate|internal|package)(\(set\))? )*var \w+"#, options: .regularExpression)
+            {
                 found.append(String(code[match].split(separator: " ").last ?? ""))
             }
             depth += code.filter { $0 == "{" }.count - code.filter { $0 == "}" }.count

@@ -11,8 +11,9 @@ struct AESGCMTests {
         let sealed = try AESGCM.seal(v.bytes("PT"), key: key, nonce: v.bytes("IV"), aad: v.bytes("AAD"))
         #expect(hexString(sealed) == hexString(v.bytes("CT") + v.bytes("Tag")))
 
-        let opened = try AESGCM.open(ciphertextAndTag: v.bytes("CT") + v.bytes("Tag"), key: key,
-                                     nonce: v.bytes("IV"), aad: v.bytes("AAD"))
+        let opened = try AESGCM.open(
+            ciphertextAndTag: v.bytes("CT") + v.bytes("Tag"), key: key,
+            nonce: v.bytes("IV"), aad: v.bytes("AAD"))
         #expect(opened.copyBytes() == v.bytes("PT"))
 
         // The same vector in the nonce ‖ ciphertext ‖ tag layout.
@@ -44,7 +45,7 @@ struct AESGCMTests {
 
         #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(Array(box.dropLast()), key: key, aad: aad) }
         #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(box + [0], key: key, aad: aad) }
-        for length in 0 ..< AESGCM.nonceSize + AESGCM.tagSize {
+        for length in 0..<AESGCM.nonceSize + AESGCM.tagSize {
             #expect(throws: CryptoError.authenticationFailed) { try AESGCM.open(Array(box.prefix(length)), key: key, aad: aad) }
         }
         #expect(throws: CryptoError.authenticationFailed) {
@@ -91,7 +92,7 @@ struct AESGCMTests {
 
     @Test("seal and open round trip through every overload", arguments: [0, 1, 15, 16, 17, 1 << 20])
     func roundTrip(_ size: Int) throws {
-        let plaintext = (0 ..< size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let plaintext = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
         let aad = Array("vault v1 record".utf8)
 
         let fromArray = try AESGCM.seal(plaintext, key: Self.key, aad: aad)
@@ -110,7 +111,7 @@ struct AESGCMTests {
 
         // A slice that does not start at index 0, as when a box sits inside a larger file.
         let file = [0xAA, 0xBB] + fromArray + [0xCC]
-        #expect(try AESGCM.open(file[2 ..< file.count - 1], key: Self.key, aad: aad).copyBytes() == plaintext)
+        #expect(try AESGCM.open(file[2..<file.count - 1], key: Self.key, aad: aad).copyBytes() == plaintext)
     }
 
     @Test("one Opener opens many boxes under changing keys as open does, and goes on after a failure")
@@ -121,15 +122,25 @@ struct AESGCMTests {
             let plaintext = (0..<(round * 7 % 90)).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ round) }
             let aad = [UInt8(round), 1, 2]
             var box = try AESGCM.seal(plaintext, key: key, aad: aad)
-            #expect(try box.withUnsafeBytes { box in try aad.withUnsafeBytes { try opener.open(box, key: key, aad: $0) } }.copyBytes() == plaintext)
+            #expect(
+                try box.withUnsafeBytes { box in try aad.withUnsafeBytes { try opener.open(box, key: key, aad: $0) } }.copyBytes()
+                    == plaintext)
             // Every other round the box is tampered with: the opener refuses it, and opens the next box.
             if round % 2 == 1 {
                 box[box.count - 1 - round % box.count] ^= 0x01
-                #expect(throws: CryptoError.authenticationFailed) { try box.withUnsafeBytes { box in try aad.withUnsafeBytes { try opener.open(box, key: key, aad: $0) } } }
-                #expect(throws: CryptoError.authenticationFailed) { try box.withUnsafeBytes { box in try (aad + [0]).withUnsafeBytes { try opener.open(box, key: key, aad: $0) } } }
+                #expect(throws: CryptoError.authenticationFailed) {
+                    try box.withUnsafeBytes { box in try aad.withUnsafeBytes { try opener.open(box, key: key, aad: $0) } }
+                }
+                #expect(throws: CryptoError.authenticationFailed) {
+                    try box.withUnsafeBytes { box in try (aad + [0]).withUnsafeBytes { try opener.open(box, key: key, aad: $0) } }
+                }
             }
         }
-        #expect(throws: CryptoError.authenticationFailed) { try [UInt8](repeating: 0, count: 27).withUnsafeBytes { try opener.open($0, key: Self.key, aad: UnsafeRawBufferPointer(start: nil, count: 0)) } }
+        #expect(throws: CryptoError.authenticationFailed) {
+            try [UInt8](repeating: 0, count: 27).withUnsafeBytes {
+                try opener.open($0, key: Self.key, aad: UnsafeRawBufferPointer(start: nil, count: 0))
+            }
+        }
     }
 
     @Test("each seal uses a fresh nonce")

@@ -5,8 +5,9 @@ import VaultCrypto
 struct HKDFTests {
     @Test("RFC 5869 test cases 1–3", arguments: try Vectors.load("hkdf-sha256-rfc5869.txt"))
     func knownAnswer(_ v: Vector) throws {
-        let okm = try HKDF.deriveKey(inputKeyMaterial: SecretBytes(v.bytes("IKM")), salt: v.bytes("salt"),
-                                     info: v.bytes("info"), length: v.int("L"))
+        let okm = try HKDF.deriveKey(
+            inputKeyMaterial: SecretBytes(v.bytes("IKM")), salt: v.bytes("salt"),
+            info: v.bytes("info"), length: v.int("L"))
         #expect(hexString(okm.copyBytes()) == hexString(v.bytes("OKM")))
     }
 
@@ -43,9 +44,12 @@ struct HKDFTests {
                 let info = randomBytes(Int.random(in: 0...80))
                 let length = Int.random(in: 1...200)
                 let reference = Self.rfc5869(ikm: ikm.copyBytes(), salt: salt, info: info, length: length)
-                #expect(expander.deriveKey(info: info).copyBytes() == Array(Self.rfc5869(ikm: ikm.copyBytes(), salt: salt, info: info, length: 32)))
-                #expect(try HKDF.deriveKey(inputKeyMaterial: ikm, salt: salt, info: info, length: length).copyBytes() == reference,
-                        "ikm \(ikm.count), salt \(salt.count), info \(info.count) bytes, length \(length)")
+                #expect(
+                    expander.deriveKey(info: info).copyBytes()
+                        == Array(Self.rfc5869(ikm: ikm.copyBytes(), salt: salt, info: info, length: 32)))
+                #expect(
+                    try HKDF.deriveKey(inputKeyMaterial: ikm, salt: salt, info: info, length: length).copyBytes() == reference,
+                    "ikm \(ikm.count), salt \(salt.count), info \(info.count) bytes, length \(length)")
             }
         }
     }

@@ -27,7 +27,7 @@ struct HMACTests {
         let key = SecretBytes(v.bytes("Key"))
         let data = v.bytes("Data")
         let expected = v.bytes("MAC")
-        for split in 0 ... data.count {
+        for split in 0...data.count {
             let mac = try HMACSHA256(key: key)
             mac.update(Array(data[..<split]))
             data[split...].withUnsafeBytes { mac.update($0) }
@@ -42,7 +42,7 @@ struct HMACTests {
         var all: [UInt8] = []
         mac.update(Array("header".utf8))
         all += Array("header".utf8)
-        for i in 0 ..< 100_000 {
+        for i in 0..<100_000 {
             let entry: [UInt8] = [UInt8(truncatingIfNeeded: i), UInt8(truncatingIfNeeded: i >> 8), UInt8(truncatingIfNeeded: i >> 16)]
             mac.update(entry)
             all += entry

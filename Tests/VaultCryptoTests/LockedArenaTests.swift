@@ -25,7 +25,8 @@ struct LockedArenaTests {
         while getline(&line, &capacity, file) > 0 {
             let text = String(cString: line!)
             if let dash = text.firstIndex(of: "-"), let space = text.firstIndex(of: " "), dash < space,
-               let low = UInt(text[..<dash], radix: 16), let high = UInt(text[text.index(after: dash)..<space], radix: 16) {
+                let low = UInt(text[..<dash], radix: 16), let high = UInt(text[text.index(after: dash)..<space], radix: 16)
+            {
                 inside = low <= target && target < high
             } else if inside, text.hasPrefix("VmFlags:") {
                 return text.dropFirst("VmFlags:".count).split(separator: " ").map { $0.trimmingCharacters() }

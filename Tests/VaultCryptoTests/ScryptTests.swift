@@ -13,8 +13,9 @@ struct ScryptTests {
         try parameters.validate()
         if v["Skip"] != nil { return }
 
-        let key = try Scrypt.deriveKey(passphrase: SecretBytes(v.bytes("P")), salt: v.bytes("S"),
-                                       parameters: parameters, length: v.int("dkLen"))
+        let key = try Scrypt.deriveKey(
+            passphrase: SecretBytes(v.bytes("P")), salt: v.bytes("S"),
+            parameters: parameters, length: v.int("dkLen"))
         #expect(hexString(key.copyBytes()) == hexString(v.bytes("DK")))
     }
 
@@ -26,19 +27,21 @@ struct ScryptTests {
         #expect(Scrypt.Parameters.testing == Scrypt.Parameters(logN: 10, r: 8, p: 1))
     }
 
-    @Test("hostile parameters are refused before any work", arguments: [
-        Scrypt.Parameters(logN: 0, r: 8, p: 1),
-        Scrypt.Parameters(logN: 21, r: 8, p: 1),
-        Scrypt.Parameters(logN: 255, r: 8, p: 1),
-        Scrypt.Parameters(logN: 10, r: 0, p: 1),
-        Scrypt.Parameters(logN: 10, r: 33, p: 1),
-        Scrypt.Parameters(logN: 10, r: 8, p: 0),
-        Scrypt.Parameters(logN: 10, r: 8, p: 17),
-        Scrypt.Parameters(logN: 20, r: 9, p: 1),   // 1.125 GiB
-        Scrypt.Parameters(logN: 20, r: 8, p: 2),   // 2 GiB by 128·r·N·p
-        Scrypt.Parameters(logN: 20, r: 32, p: 16), // 64 GiB
-        Scrypt.Parameters(logN: 16, r: 1, p: 1),   // N ≥ 2^(16·r), forbidden by RFC 7914
-    ])
+    @Test(
+        "hostile parameters are refused before any work",
+        arguments: [
+            Scrypt.Parameters(logN: 0, r: 8, p: 1),
+            Scrypt.Parameters(logN: 21, r: 8, p: 1),
+            Scrypt.Parameters(logN: 255, r: 8, p: 1),
+            Scrypt.Parameters(logN: 10, r: 0, p: 1),
+            Scrypt.Parameters(logN: 10, r: 33, p: 1),
+            Scrypt.Parameters(logN: 10, r: 8, p: 0),
+            Scrypt.Parameters(logN: 10, r: 8, p: 17),
+            Scrypt.Parameters(logN: 20, r: 9, p: 1),  // 1.125 GiB
+            Scrypt.Parameters(logN: 20, r: 8, p: 2),  // 2 GiB by 128·r·N·p
+            Scrypt.Parameters(logN: 20, r: 32, p: 16),  // 64 GiB
+            Scrypt.Parameters(logN: 16, r: 1, p: 1)  // N ≥ 2^(16·r), forbidden by RFC 7914
+        ])
     func hostile(_ parameters: Scrypt.Parameters) {
         let validateError = #expect(throws: CryptoError.self) { try parameters.validate() }
         #expect(validateError?.isInvalidParameters == true)
@@ -53,7 +56,7 @@ struct ScryptTests {
         try Scrypt.Parameters(logN: 1, r: 1, p: 1).validate()
         try Scrypt.Parameters(logN: 15, r: 1, p: 1).validate()  // largest N that r = 1 allows
         try Scrypt.Parameters(logN: 20, r: 8, p: 1).validate()  // exactly 1 GiB
-        try Scrypt.Parameters(logN: 10, r: 32, p: 16).validate() // r and p at their maxima, 64 MiB
+        try Scrypt.Parameters(logN: 10, r: 32, p: 16).validate()  // r and p at their maxima, 64 MiB
     }
 
     @Test("output length defaults to 32 and must be positive")

@@ -6,8 +6,9 @@ import VaultCrypto
 /// python3-cryptography (Generators/secret-service-dh.py), not from OpenSSL.
 @Suite("Secret Service DH session")
 struct SecretServiceDHTests {
-    @Test("public key, shared secret (left-padded), transfer key and ciphertext match python-cryptography",
-          arguments: try Vectors.load("secret-service-dh.txt"))
+    @Test(
+        "public key, shared secret (left-padded), transfer key and ciphertext match python-cryptography",
+        arguments: try Vectors.load("secret-service-dh.txt"))
     func knownAnswer(_ v: Vector) throws {
         let pair = try ModpGroup2KeyPair(privateKey: SecretBytes(v.bytes("Private")))
         #expect(hexString(pair.publicKey) == hexString(v.bytes("Public")))
@@ -27,9 +28,10 @@ struct SecretServiceDHTests {
     @Test("a peer key of 0, 1, p-1 or more than 128 bytes is refused; bad padding does not open")
     func refusals() throws {
         let pair = try ModpGroup2KeyPair()
-        let prime = hexBytes("FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
-                             + "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
-                             + "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE65381FFFFFFFFFFFFFFFF")
+        let prime = hexBytes(
+            "FFFFFFFFFFFFFFFFC90FDAA22168C234C4C6628B80DC1CD129024E088A67CC74020BBEA63B139B22514A08798E3404DD"
+                + "EF9519B3CD3A431B302B0A6DF25F14374FE1356D6D51C245E485B576625E7EC6F44C42E9A637ED6B0BFF5CB6F406B7ED"
+                + "EE386BFB5A899FA5AE9F24117C4B1FE649286651ECE65381FFFFFFFFFFFFFFFF")
         var primeMinusOne = prime
         primeMinusOne[127] -= 1
         for bad in [[], [1], primeMinusOne, prime, [UInt8](repeating: 1, count: 129)] {

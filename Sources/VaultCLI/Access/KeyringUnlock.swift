@@ -8,17 +8,20 @@ extension VaultAccess {
     /// says why the keyring did not unlock the vault before it.
     func desktopKeyringUnlocker() -> Unlocker {
         let location = self.location
-        return .asked(AskedUnlocker(.desktopKeyring) {
-            let why: String
-            do {
-                let keys = try KeyringSlotKeys(environment: invocation.environment, reasonPromptsAreOff: reasonPromptsAreOff)
-                if let key = try keys.key(vaultID: try Vault.identifier(at: location)) { return .desktopKeyring(key) }
-                why = "it holds no key for this vault"
-            } catch {
-                why = ErrorReport(error).message
-            }
-            if reasonPromptsAreOff == nil { invocation.terminal.diagnostics.notice("the desktop keyring did not unlock the vault (\(why))") }
-            throw UnlockerUnavailable(reason: why)
-        })
+        return .asked(
+            AskedUnlocker(.desktopKeyring) {
+                let why: String
+                do {
+                    let keys = try KeyringSlotKeys(environment: invocation.environment, reasonPromptsAreOff: reasonPromptsAreOff)
+                    if let key = try keys.key(vaultID: try Vault.identifier(at: location)) { return .desktopKeyring(key) }
+                    why = "it holds no key for this vault"
+                } catch {
+                    why = ErrorReport(error).message
+                }
+                if reasonPromptsAreOff == nil {
+                    invocation.terminal.diagnostics.notice("the desktop keyring did not unlock the vault (\(why))")
+                }
+                throw UnlockerUnavailable(reason: why)
+            })
     }
 }

@@ -47,8 +47,9 @@ struct ReferenceResolver {
             }
         }
         if !malformed.isEmpty {
-            throw CommandFailure(.usage, "\(counted(malformed.count, "secret reference")) cannot be read; \(action)",
-                                 details: malformed, hint: SecretReferenceError.syntaxHint)
+            throw CommandFailure(
+                .usage, "\(counted(malformed.count, "secret reference")) cannot be read; \(action)",
+                details: malformed, hint: SecretReferenceError.syntaxHint)
         }
         // The server first: a vault that is not needed is not opened, and one that is asks nothing
         // (no prompt) before the server has answered.
@@ -61,17 +62,21 @@ struct ReferenceResolver {
             try resolveItems(parsed, into: &secrets, sealedFields: &sealedFields, missing: &missing, firstStatus: &firstStatus)
         }
         if let status = firstStatus {
-            throw CommandFailure(status, "\(counted(missing.count, "secret reference")) cannot be resolved; \(action)",
-                                 details: missing,
-                                 hint: parsed.isEmpty ? "fix the references, or the token's policies ('bao kv get' shows what the server says)"
-                                    : "add the missing items with 'vault add', or fix the references ('vault list' shows what exists)")
+            throw CommandFailure(
+                status, "\(counted(missing.count, "secret reference")) cannot be resolved; \(action)",
+                details: missing,
+                hint: parsed.isEmpty
+                    ? "fix the references, or the token's policies ('bao kv get' shows what the server says)"
+                    : "add the missing items with 'vault add', or fix the references ('vault list' shows what exists)")
         }
         return secrets
     }
 
     /// The secrets of the `vault://` references, from one reading of the vault.
-    private func resolveItems(_ parsed: [(use: ReferenceUse, reference: SecretReference)], into secrets: inout [SourceReference: SecretBytes],
-                              sealedFields: inout [SecretBytes], missing: inout [String], firstStatus: inout Status?) throws {
+    private func resolveItems(
+        _ parsed: [(use: ReferenceUse, reference: SecretReference)], into secrets: inout [SourceReference: SecretBytes],
+        sealedFields: inout [SecretBytes], missing: inout [String], firstStatus: inout Status?
+    ) throws {
         let defaultGroup = try ItemArguments(ItemSelection(group: group), invocation).group()
         let store = try VaultAccess(invocation).store()
         var firstUses: [(use: ReferenceUse, reference: SecretReference)] = []
@@ -83,7 +88,8 @@ struct ReferenceResolver {
         for case .success(let item) in items { sealedFields += item.secretValues.dropFirst() }
         var results = items.map { $0.map(\.secret) }
         for (_, reference) in firstUses where reference.part == .oneTimeCode {
-            results.append(try VaultError.result { try oneTimeCode(of: reference, query: reference.query(defaultGroup: defaultGroup), in: store) })
+            results.append(
+                try VaultError.result { try oneTimeCode(of: reference, query: reference.query(defaultGroup: defaultGroup), in: store) })
         }
         let ordered = secretUses + firstUses.filter { $0.reference.part == .oneTimeCode }
         for ((use, reference), result) in zip(ordered, results) {

@@ -43,8 +43,11 @@ extension VaultAccess {
         var found: [Unlocker?] = []
         if purpose == .command {
             // An empty VAULT_CREDENTIAL is usually a CI secret that was never set: named among what was tried.
-            found.append(settings.isEmptyButSet(variable: .vaultCredential)
-                ? .unavailable(.scopedCredential, reason: "VAULT_CREDENTIAL is set but empty; set it to what 'vault grant' wrote, or unset it") : nil)
+            found.append(
+                settings.isEmptyButSet(variable: .vaultCredential)
+                    ? .unavailable(
+                        .scopedCredential, reason: "VAULT_CREDENTIAL is set but empty; set it to what 'vault grant' wrote, or unset it")
+                    : nil)
         }
         if purpose != .unlock {
             let member = try purpose == .atOnce ? (try? defaultMemberIdentity()) ?? nil : defaultMemberIdentity()
@@ -58,8 +61,9 @@ extension VaultAccess {
             return found.compactMap { $0 }
         }
         if purpose == .command { found.append(desktopKeyringUnlocker()) }
-        found.append(reasonPromptsAreOff.map { .unavailable(.prompt, reason: $0) }
-            ?? .asked(AskedUnlocker(.prompt, attempts: VaultAccess.passphraseAttempts, ask: passphrasePrompt())))
+        found.append(
+            reasonPromptsAreOff.map { .unavailable(.prompt, reason: $0) }
+                ?? .asked(AskedUnlocker(.prompt, attempts: VaultAccess.passphraseAttempts, ask: passphrasePrompt())))
         return found.compactMap { $0 }
     }
 
@@ -71,7 +75,8 @@ extension VaultAccess {
         if purpose != .atOnce, let named = try namedCredential(flagsOnly: flagsOnly) { return .credential(named) }
         guard purpose != .unlock else { return nil }
         if let scoped = try scopedCredential(flagsOnly: flagsOnly) { return .scoped(scoped) }
-        let identities = try purpose == .atOnce ? (try? namedIdentities(flagsOnly: flagsOnly)) ?? nil : namedIdentities(flagsOnly: flagsOnly)
+        let identities =
+            try purpose == .atOnce ? (try? namedIdentities(flagsOnly: flagsOnly)) ?? nil : namedIdentities(flagsOnly: flagsOnly)
         return identities.map { .identity($0) }
     }
 
@@ -83,7 +88,8 @@ extension VaultAccess {
     func defaultMemberIdentity() throws -> Unlocker? {
         let path = IdentityFile.defaultPath(environment: environment)
         guard KeyFile.exists(path: path), let identities = try? IdentityFile.load(path, source: quoted(path)),
-              try Vault(location: location, keys: .none, host: host()).memberSlotOpens(with: identities) else { return nil }
+            try Vault(location: location, keys: .none, host: host()).memberSlotOpens(with: identities)
+        else { return nil }
         return .identity(identities)
     }
 
@@ -98,8 +104,10 @@ extension VaultAccess {
             calls.value += 1
             if calls.value > 1 { invocation.terminal.diagnostics.notice("wrong passphrase; try again") }
             if calls.value == 1, let token = sessionToken,
-               !Vault(location: location, keys: .none, host: HostContext.live(environment: environment)).sessionIsLive(token: token) {
-                invocation.terminal.diagnostics.notice("the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'")
+                !Vault(location: location, keys: .none, host: HostContext.live(environment: environment)).sessionIsLive(token: token)
+            {
+                invocation.terminal.diagnostics.notice(
+                    "the unlock session in VAULT_SESSION has ended; type the passphrase, or start a new session with 'vault unlock'")
             }
             // An identity lying where `identity new` writes it that opens no member slot here is said once.
             let identityPath = IdentityFile.defaultPath(environment: environment)

@@ -94,7 +94,9 @@ struct VaultAccess {
     func scopedCredential(flagsOnly: Bool) throws -> ScopedCredential? {
         if let value = nonEmpty(arguments.value(GlobalOptions.credential.name)) {
             if !KeyFile.exists(path: value) {
-                invocation.terminal.diagnostics.warning("a credential given on the command line is visible to every process of this machine (ps); put it in VAULT_CREDENTIAL or in a file")
+                invocation.terminal.diagnostics.warning(
+                    "a credential given on the command line is visible to every process of this machine (ps); put it in VAULT_CREDENTIAL or in a file"
+                )
             }
             return try ScopedCredential.load(value, source: "--credential")
         }
@@ -106,8 +108,10 @@ struct VaultAccess {
     /// key identity; never the default identity file (docs/TEAMS.md: an identity is used only when named).
     /// Its text is refused on the command line and in the config (exit 2).
     func namedIdentities(flagsOnly: Bool) throws -> [AgeIdentity]? {
-        let given = flagsOnly ? nonEmpty(arguments.value(GlobalOptions.identity.name)).map { ($0, SettingSource.option(GlobalOptions.identity.name)) }
-                              : try settings.sourcedValue(GlobalOptions.identity.name, given: arguments.value(GlobalOptions.identity.name))
+        let given =
+            flagsOnly
+            ? nonEmpty(arguments.value(GlobalOptions.identity.name)).map { ($0, SettingSource.option(GlobalOptions.identity.name)) }
+            : try settings.sourcedValue(GlobalOptions.identity.name, given: arguments.value(GlobalOptions.identity.name))
         guard case let (value, source)? = given, !value.isEmpty else { return nil }
         try IdentitySetting.refuseTextOutsideItsVariable(value, source: source)
         // The variable's value may be the identity's text, which a message never shows.
@@ -127,8 +131,9 @@ struct VaultAccess {
     func vault(progress: ProgressLine? = nil, revisionsKept: Int? = nil) throws -> Vault {
         try requireFileBackend()
         let location = try existingLocation()
-        return Vault(location: location, unlockers: try unlockers(for: .command), host: try host(),
-                     configuration: try configuration(progress: progress, revisionsKept: revisionsKept))
+        return Vault(
+            location: location, unlockers: try unlockers(for: .command), host: try host(),
+            configuration: try configuration(progress: progress, revisionsKept: revisionsKept))
     }
 
     /// What the vault is told when it is made, resolved here once: notices on stderr, the team log
@@ -142,14 +147,18 @@ struct VaultAccess {
             onNotice: writeNotice,
             acceptRollback: arguments.flag(GlobalOptions.acceptRollback.name),
             acceptTeamLog: arguments.flag(GlobalOptions.acceptLog.name),
-            reviewTeamLog: { [invocation] review in try TeamLogReviewText.ask(review, terminal: invocation.terminal, promptsOff: reason != nil) },
+            reviewTeamLog: { [invocation] review in
+                try TeamLogReviewText.ask(review, terminal: invocation.terminal, promptsOff: reason != nil)
+            },
             checkBeforeChanging: { vault in
                 try vault.requireCheckedHistory { lastChecked in
                     let path = vault.location.path
                     guard let repository = try? GitRepository.containing(path, environment: environment),
-                          let relative = try? repository.relativePath(of: path) else { return }
+                        let relative = try? repository.relativePath(of: path)
+                    else { return }
                     try TeamLogHistory(repository: repository, paths: [relative])
-                        .requireHeadHolds("HEAD", path: relative, shown: path, since: lastChecked.map { [$0] } ?? [], finding: .beforeChanging)
+                        .requireHeadHolds(
+                            "HEAD", path: relative, shown: path, since: lastChecked.map { [$0] } ?? [], finding: .beforeChanging)
                 }
             },
             revisionsKept: revisionsKept)
@@ -158,7 +167,8 @@ struct VaultAccess {
         configuration.trustedFingerprint = try pinnedTrust()
         configuration.heldSessionToken = sessionToken
         configuration.holdsLoginKeyringSession = usesLoginKeyring
-        configuration.acceptedMembers = Set(arguments.values(GlobalOptions.acceptMember.name).flatMap { $0.split(separator: ",").map(String.init) })
+        configuration.acceptedMembers = Set(
+            arguments.values(GlobalOptions.acceptMember.name).flatMap { $0.split(separator: ",").map(String.init) })
         return configuration
     }
 
@@ -171,7 +181,8 @@ struct VaultAccess {
     func pinnedTrust() throws -> String? {
         guard let text = try settings.value(GlobalOptions.trust.name) else { return nil }
         guard let fingerprint = parsedTrustFingerprint(text) else {
-            throw VaultError.invalidTrustFingerprint(source: arguments.value(GlobalOptions.trust.name) != nil ? "the --trust value" : "VAULT_TRUST or the config key trust")
+            throw VaultError.invalidTrustFingerprint(
+                source: arguments.value(GlobalOptions.trust.name) != nil ? "the --trust value" : "VAULT_TRUST or the config key trust")
         }
         return fingerprint
     }
@@ -191,8 +202,9 @@ struct VaultAccess {
     func vaultOpeningAtOnce(pinningTrust: Bool = false) throws -> Vault {
         try requireFileBackend()
         let location = try existingLocation()
-        return Vault(location: location, unlockers: try unlockers(for: .atOnce), host: try host(),
-                     configuration: Vault.Configuration(trustedFingerprint: pinningTrust ? try pinnedTrust() : nil))
+        return Vault(
+            location: location, unlockers: try unlockers(for: .atOnce), host: try host(),
+            configuration: Vault.Configuration(trustedFingerprint: pinningTrust ? try pinnedTrust() : nil))
     }
 
     /// The item store the command works on: the vault file, or the desktop keyring (see `backend()`).
@@ -203,8 +215,9 @@ struct VaultAccess {
         if try backend() == .secretService { return try secretServiceStore() }
         let vault = try self.vault(progress: progress, revisionsKept: revisionsKept)
         // The configured first-run wipe never asks, so no --yes is needed.
-        try FirstRun.applyConfigured(try invocation.config(), vault: vault,
-                                     run: WipeRun(invocation: invocation, access: self, confirmed: false), terminal: invocation.terminal)
+        try FirstRun.applyConfigured(
+            try invocation.config(), vault: vault,
+            run: WipeRun(invocation: invocation, access: self, confirmed: false), terminal: invocation.terminal)
         return vault
     }
 
@@ -219,7 +232,8 @@ struct VaultAccess {
         if let path = nonEmpty(options.passphraseFile) { return .passphrase(try PassphraseFile.read(path: path)) }
         if creating { return .passphrase(try newPassphrase(fromFile: nil, purpose: "Passphrase for the bundle", hint: hint)) }
         if let reason = reasonPromptsAreOff {
-            throw CommandFailure(.interactionNotAllowed, "no bundle passphrase given, and vault may not prompt here (\(reason))", hint: hint)
+            throw CommandFailure(
+                .interactionNotAllowed, "no bundle passphrase given, and vault may not prompt here (\(reason))", hint: hint)
         }
         guard let typed = try invocation.terminal.readHidden(prompt: "Passphrase for the bundle: ") else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")
@@ -232,13 +246,16 @@ struct VaultAccess {
     func vaultWithCredential() throws -> Vault {
         try requireFileBackend()
         let location = try existingLocation()
-        return Vault(location: location, unlockers: try unlockers(for: .unlock), host: try host(),
-                     configuration: Vault.Configuration(onNotice: writeNotice))
+        return Vault(
+            location: location, unlockers: try unlockers(for: .unlock), host: try host(),
+            configuration: Vault.Configuration(onNotice: writeNotice))
     }
 
     /// Reads a new passphrase: from a file, or typed twice on the terminal.
-    func newPassphrase(fromFile path: String?, purpose: String,
-                       hint: String = "init takes --passphrase-file FILE or --key-file FILE; passwd takes --new-passphrase-file FILE") throws -> SecretBytes {
+    func newPassphrase(
+        fromFile path: String?, purpose: String,
+        hint: String = "init takes --passphrase-file FILE or --key-file FILE; passwd takes --new-passphrase-file FILE"
+    ) throws -> SecretBytes {
         if let path {
             let passphrase = try PassphraseFile.read(path: path)
             warnIfWeak(passphrase)
@@ -248,7 +265,8 @@ struct VaultAccess {
             throw CommandFailure(.interactionNotAllowed, "no new passphrase given, and vault may not prompt here (\(reason))", hint: hint)
         }
         guard let first = try invocation.terminal.readHidden(prompt: "\(purpose): "),
-              let second = try invocation.terminal.readHidden(prompt: "\(purpose) (again): ") else {
+            let second = try invocation.terminal.readHidden(prompt: "\(purpose) (again): ")
+        else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")
         }
         guard first == second else {
@@ -260,7 +278,8 @@ struct VaultAccess {
         let passphrase = SecretBytes(first)
         if warnIfWeak(passphrase) {
             guard let answer = try invocation.terminal.readLine(prompt: PassphraseStrengthText.question + " [y/N] "),
-                  ["y", "yes"].contains(answer.lowercased()) else { throw PassphraseStrengthText.declined }
+                ["y", "yes"].contains(answer.lowercased())
+            else { throw PassphraseStrengthText.declined }
         }
         return passphrase
     }

@@ -84,8 +84,9 @@ struct Clipboard {
         }
         let status = run(method.copyCommand, input: secret).status
         guard status == 0 else {
-            throw CommandFailure(.failure, "\(method.copyCommand[0]) could not copy to the clipboard of \(quoted(place)) (exit \(status))",
-                                 hint: "check that the display \(quoted(place)) is running, or unset \(method == .wlCopy ? "WAYLAND_DISPLAY" : "DISPLAY")")
+            throw CommandFailure(
+                .failure, "\(method.copyCommand[0]) could not copy to the clipboard of \(quoted(place)) (exit \(status))",
+                hint: "check that the display \(quoted(place)) is running, or unset \(method == .wlCopy ? "WAYLAND_DISPLAY" : "DISPLAY")")
         }
     }
 

@@ -18,12 +18,15 @@ struct ClipboardCopy {
         guard options.clip else { return nil }
         let seconds = try options.timeout?.get() ?? ClipboardOptions.defaultTimeout
         if Settings(invocation).isOn(variable: .ci) {
-            throw CommandFailure(.failure, "--clip is off when CI is set: a CI job has no clipboard to clear",
-                                 hint: "give the secret to the command that needs it with 'vault run'")
+            throw CommandFailure(
+                .failure, "--clip is off when CI is set: a CI job has no clipboard to clear",
+                hint: "give the secret to the command that needs it with 'vault run'")
         }
         guard let clipboard = Clipboard.find(environment: invocation.environment, terminalPath: terminalPath()) else {
-            throw CommandFailure(.failure, "no clipboard within reach: no WAYLAND_DISPLAY with wl-copy, no DISPLAY with xclip or xsel, and no terminal for OSC 52",
-                                 hint: "install wl-clipboard or xclip in a desktop session, or print the secret with 'vault get'")
+            throw CommandFailure(
+                .failure,
+                "no clipboard within reach: no WAYLAND_DISPLAY with wl-copy, no DISPLAY with xclip or xsel, and no terminal for OSC 52",
+                hint: "install wl-clipboard or xclip in a desktop session, or print the secret with 'vault get'")
         }
         return ClipboardCopy(clipboard: clipboard, seconds: seconds)
     }
@@ -44,7 +47,8 @@ struct ClipboardCopy {
         let key = SecretBytes(SecureRandom.bytes(32))
         let mac = secret.withUnsafeBytes { HMAC.sha256(key: key, data: $0) }
         try startClearer(key: key, mac: mac)
-        let clearing = clipboard.method == .osc52
+        let clearing =
+            clipboard.method == .osc52
             ? "it is cleared in \(DurationText.describe(seconds)), whatever the clipboard holds then"
             : "it is cleared in \(DurationText.describe(seconds)) if it still holds the \(what)"
         invocation.terminal.diagnostics.notice(
@@ -63,8 +67,9 @@ struct ClipboardCopy {
         var environment = clipboard.environment.map { (name: $0.key, value: Array($0.value.utf8)) }
         let streams = ChildStreams(stdin: handoff.readEnd, newSession: true, stdout: null, stderr: null)
         let spawned = Result {
-            try ChildProcess.spawn([path, ClipboardClearCommand.name, clipboard.method.rawValue, String(seconds), clipboard.place],
-                                   environment: &environment, streams: streams)
+            try ChildProcess.spawn(
+                [path, ClipboardClearCommand.name, clipboard.method.rawValue, String(seconds), clipboard.place],
+                environment: &environment, streams: streams)
         }
         close(handoff.readEnd)
         key.withUnsafeBytes { Terminal.writeAll(handoff.writeEnd, $0) }

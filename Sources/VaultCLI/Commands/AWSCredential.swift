@@ -6,8 +6,9 @@ enum AWSCredentialCommand {
     static func run(_ arguments: AWSCredentialArguments, _ invocation: Invocation) throws {
         let terminal = invocation.terminal
         do {
-            let items = try ServiceCredentialItems(arguments.item, invocation, kind: AWSProcessCredential.kind,
-                                                   promptsForbiddenBy: "an AWS credential_process never prompts")
+            let items = try ServiceCredentialItems(
+                arguments.item, invocation, kind: AWSProcessCredential.kind,
+                promptsForbiddenBy: "an AWS credential_process never prompts")
             let item = try items.get(service: AWSProcessCredential.servicePrefix + arguments.profile)
             try AWSProcessCredential.output(item).withUnsafeBytes { terminal.writeOut($0) }
         } catch {

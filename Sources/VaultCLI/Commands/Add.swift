@@ -5,20 +5,23 @@ struct AddArguments: CommandArguments {
     static let update = OptionSpec("update", short: "U", help: "replace an existing item with the same group, service and account")
     /// --otp of add and update.
     static let otp = OptionSpec(
-        "otp", help: "the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for 'vault otp'; it is checked before it is stored")
+        "otp",
+        help:
+            "the secret is a one-time code secret (an otpauth:// URI or a Base32 seed), for 'vault otp'; it is checked before it is stored")
 
-    static let options: [OptionSpec] = [
-        ItemSelection.service.with(help: "service the item belongs to"),
-        ItemSelection.account.with(help: "account the item belongs to"),
-    ] + ItemDetailOptions.options + [
-        ItemDetailOptions.expires,
-        ItemSelection.accessibility("when the item can be read", default: "when-unlocked"),
-        ItemSelection.group.with(help: "access group of the item, created when new", default: "default"),
-        NewGroupCheck.createGroup,
-        update,
-        JSONArguments.resultJSON,
-        otp,
-    ] + SealedFieldOptions.fileOptions + SecretSourceOptions.options
+    static let options: [OptionSpec] =
+        [
+            ItemSelection.service.with(help: "service the item belongs to"),
+            ItemSelection.account.with(help: "account the item belongs to")
+        ] + ItemDetailOptions.options + [
+            ItemDetailOptions.expires,
+            ItemSelection.accessibility("when the item can be read", default: "when-unlocked"),
+            ItemSelection.group.with(help: "access group of the item, created when new", default: "default"),
+            NewGroupCheck.createGroup,
+            update,
+            JSONArguments.resultJSON,
+            otp
+        ] + SealedFieldOptions.fileOptions + SecretSourceOptions.options
 
     var item: ItemSelection
     var details: ItemDetailOptions
@@ -67,21 +70,29 @@ enum AddCommand {
         let fields = try arguments.fields.read()
         let secret = try SecretInput(invocation, arguments.source).read(access: access)
         if arguments.otp { try OneTimeCodeInput.validate(secret) }
-        let item = NewItem(service: service, account: account, group: group, accessibility: accessibility,
-                           details: try options.details(arguments.details), secret: secret,
-                           fields: SealedFields(notes: fields[.notes], oneTimeCode: fields[.oneTimeCode]))
+        let item = NewItem(
+            service: service, account: account, group: group, accessibility: accessibility,
+            details: try options.details(arguments.details), secret: secret,
+            fields: SealedFields(notes: fields[.notes], oneTimeCode: fields[.oneTimeCode]))
         try groupCheck.warnAboutTwins(service: service, account: account, group: group, in: store)
         let outcome = try store.add(item, replaceExisting: arguments.update)
         if createsGroup, !arguments.json { invocation.terminal.say("created group \(quoted(group.name))") }
         let verb = outcome == .added ? "added" : "replaced"
         output.printSecret(secret)
         // A replaced item is replaced whole: its secret, and the notes or code beside it that were not given again.
-        let replacedWhat = outcome == .added ? "" : "; the secret it held is in its history ('vault update --undo' brings it back), "
-            + "and its notes and one-time code are what this add gave"
+        let replacedWhat =
+            outcome == .added
+            ? ""
+            : "; the secret it held is in its history ('vault update --undo' brings it back), "
+                + "and its notes and one-time code are what this add gave"
         invocation.report(
-            "\(verb) service \(quoted(service)), account \(quoted(account)) in group \(quoted(group.name)) (\(accessibility.rawValue))" + replacedWhat,
-            json: .object([("action", .string(verb)), ("service", .string(service)), ("account", .string(account)),
-                           ("group", .string(group.name)), ("class", .string(accessibility.rawValue)),
-                           ("created_group", .bool(createsGroup))] + output.entropyField(secret)), asJSON: arguments.json)
+            "\(verb) service \(quoted(service)), account \(quoted(account)) in group \(quoted(group.name)) (\(accessibility.rawValue))"
+                + replacedWhat,
+            json: .object(
+                [
+                    ("action", .string(verb)), ("service", .string(service)), ("account", .string(account)),
+                    ("group", .string(group.name)), ("class", .string(accessibility.rawValue)),
+                    ("created_group", .bool(createsGroup))
+                ] + output.entropyField(secret)), asJSON: arguments.json)
     }
 }

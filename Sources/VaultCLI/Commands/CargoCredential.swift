@@ -12,7 +12,8 @@ enum CargoCredentialCommand {
     static func run(_ arguments: CargoCredentialArguments, _ invocation: Invocation) throws {
         let terminal = invocation.terminal
         guard arguments.cargoPlugin else {
-            throw UsageError("cargo-credential speaks only cargo's protocol", hint: "run it as cargo does: vault cargo-credential --cargo-plugin")
+            throw UsageError(
+                "cargo-credential speaks only cargo's protocol", hint: "run it as cargo does: vault cargo-credential --cargo-plugin")
         }
         terminal.writeOut(CargoCredentialReply.hello)
         let reader = HelperLineReader()
@@ -47,7 +48,9 @@ enum CargoCredentialCommand {
                 try items.put(service: service, account: request.registryName ?? "", secret: token)
                 return HelperJSON.plain(CargoCredentialReply.done("login"))
             case .logout:
-                guard try items.erase(service: service) > 0 else { throw VaultError.itemNotFound(Query(service: service, group: items.group)) }
+                guard try items.erase(service: service) > 0 else {
+                    throw VaultError.itemNotFound(Query(service: service, group: items.group))
+                }
                 return HelperJSON.plain(CargoCredentialReply.done("logout"))
             case .unknown:
                 return HelperJSON.plain(CargoCredentialReply.operationNotSupported)
@@ -71,8 +74,9 @@ enum CargoCredentialCommand {
         let command = CommandTable.cargoCredentialCommand.name
         let parsed = try Parser.parse(args.contains(command) ? args : [command] + args)
         guard parsed.command.name == command else {
-            throw UsageError("the credential-provider setting runs vault \(parsed.command.name)",
-                             hint: "set credential-provider = [\"vault\", \"cargo-credential\"] in ~/.cargo/config.toml")
+            throw UsageError(
+                "the credential-provider setting runs vault \(parsed.command.name)",
+                hint: "set credential-provider = [\"vault\", \"cargo-credential\"] in ~/.cargo/config.toml")
         }
         return Invocation(arguments: parsed, environment: invocation.environment, terminal: invocation.terminal)
     }
@@ -80,10 +84,13 @@ enum CargoCredentialCommand {
     /// The token of a login cargo sent without one, typed at the terminal when vault may prompt.
     private static func askToken(_ request: CargoCredentialRequest, _ invocation: Invocation) throws -> SecretBytes {
         if let reason = VaultAccess(invocation).reasonPromptsAreOff {
-            throw UsageError("cargo sent no token and vault may not prompt here (\(reason))",
-                             hint: "give it on the command line: cargo login --registry NAME TOKEN")
+            throw UsageError(
+                "cargo sent no token and vault may not prompt here (\(reason))",
+                hint: "give it on the command line: cargo login --registry NAME TOKEN")
         }
-        guard let typed = try invocation.terminal.readHidden(prompt: "Token for \(request.registryName ?? request.indexURL): "), !typed.isEmpty else {
+        guard let typed = try invocation.terminal.readHidden(prompt: "Token for \(request.registryName ?? request.indexURL): "),
+            !typed.isEmpty
+        else {
             throw UsageError("no token was typed", hint: "give it on the command line: cargo login --registry NAME TOKEN")
         }
         return SecretBytes(typed)

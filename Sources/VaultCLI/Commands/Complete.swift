@@ -2,12 +2,15 @@ import VaultCore
 
 /// `vault __complete`'s arguments.
 struct CompleteArguments: CommandArguments {
-    static let notes = OptionSpec("notes", help: "then, when names were not offered because they are locked, a line saying so that starts with a tab (no name holds one)")
+    static let notes = OptionSpec(
+        "notes",
+        help: "then, when names were not offered because they are locked, a line saying so that starts with a tab (no name holds one)")
 
     static let options: [OptionSpec] = [
         ItemSelection.service.with(help: "only accounts of this service"),
-        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "only names of this group's items (the --group on the line being completed)"),
-        notes,
+        OptionSpec(
+            ItemSelection.group.name, value: "GROUP", help: "only names of this group's items (the --group on the line being completed)"),
+        notes
     ]
 
     /// groups, services, accounts or items.
@@ -47,7 +50,8 @@ enum CompleteCommand {
         }
         let query = Query(service: arguments.service, group: group)
         guard let kind = arguments.kind,
-              let vault = try? VaultAccess(invocation).vaultOpeningAtOnce() else { return }
+            let vault = try? VaultAccess(invocation).vaultOpeningAtOnce()
+        else { return }
         let names: [String]
         // What was not offered: how many of what (no count: every group, how many unknown).
         let locked: (count: Int?, noun: String)?
@@ -66,14 +70,18 @@ enum CompleteCommand {
             guard let listing = try? vault.listing(matching: query) else { return }
             let items = listing.items
             locked = listing.locked > 0 ? (listing.locked, "item") : nil
-            names = switch kind {
-            case "services": items.map(\.service)
-            case "accounts": items.map(\.account)
-            default: items.flatMap { item in
-                [SecretReference(service: item.service, account: item.account).shortName,
-                 SecretReference(group: item.group, service: item.service, account: item.account).shortName]
-            }
-            }
+            names =
+                switch kind {
+                case "services": items.map(\.service)
+                case "accounts": items.map(\.account)
+                default:
+                    items.flatMap { item in
+                        [
+                            SecretReference(service: item.service, account: item.account).shortName,
+                            SecretReference(group: item.group, service: item.service, account: item.account).shortName
+                        ]
+                    }
+                }
         default: return
         }
         let printable = Set(names).filter { !$0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } }.sorted()

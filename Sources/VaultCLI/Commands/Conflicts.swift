@@ -5,7 +5,7 @@ struct ConflictsArguments: CommandArguments {
 
     static let options: [OptionSpec] = [
         ItemSelection.group.with(help: ItemSelection.group.help),
-        JSONArguments.json,
+        JSONArguments.json
     ]
 
     /// --group: the conflicts of one group.
@@ -28,7 +28,7 @@ struct ResolveArguments: CommandArguments {
         ItemSelection.group.with(help: ItemSelection.group.help),
         ours,
         OptionSpec(GetArguments.theirs.name, help: "keep the other side's version"),
-        JSONArguments.resultJSON,
+        JSONArguments.resultJSON
     ]
 
     var item: ItemSelection
@@ -59,22 +59,39 @@ enum ConflictsCommand {
         let conflicts = try VaultAccess(invocation).vault().conflicts().filter { group == nil || $0.attributes.group == group }
         let terminal = invocation.terminal
         if arguments.json {
-            terminal.writeOut(JSONValue.array(conflicts.map { conflict in
-                .object([("service", .string(conflict.attributes.service)), ("account", .string(conflict.attributes.account)),
-                         ("group", .string(conflict.attributes.group.name)), ("current_side", .string(side(conflict.currentSide))),
-                         ("other", .string(conflict.otherIsSealedElsewhere ? "sealed-elsewhere" : conflict.other == nil ? "deleted" : "changed"))]
-                        + movedFields(conflict) + [("origin", .string(conflict.origin)), ("older_versions", .number(conflict.olderVersions))])
-            }).text + "\n")
+            terminal.writeOut(
+                JSONValue.array(
+                    conflicts.map { conflict in
+                        .object(
+                            [
+                                ("service", .string(conflict.attributes.service)), ("account", .string(conflict.attributes.account)),
+                                ("group", .string(conflict.attributes.group.name)), ("current_side", .string(side(conflict.currentSide))),
+                                (
+                                    "other",
+                                    .string(
+                                        conflict.otherIsSealedElsewhere ? "sealed-elsewhere" : conflict.other == nil ? "deleted" : "changed"
+                                    )
+                                )
+                            ]
+                                + movedFields(conflict) + [
+                                    ("origin", .string(conflict.origin)), ("older_versions", .number(conflict.olderVersions))
+                                ])
+                    }
+                ).text + "\n")
             return
         }
         for conflict in conflicts {
             let item = conflict.attributes
-            let other = conflict.otherIsSealedElsewhere ? "changed it into a group or class these keys do not open"
+            let other =
+                conflict.otherIsSealedElsewhere
+                ? "changed it into a group or class these keys do not open"
                 : conflict.other == nil ? "deleted it" : "changed it" + movedWords(conflict)
             let older = conflict.olderVersions > 0 ? "; \(counted(conflict.olderVersions, "older version")) from earlier merges" : ""
             // Names and the origin (git's author names) are others' words: no control character reaches the terminal.
-            terminal.writeOut("\(ItemOutput.printable(item.service))\t\(ItemOutput.printable(item.account))\t\(item.group.name)\tcurrent: "
-                              + "\(side(conflict.currentSide)); \(side(conflict.currentSide.other)) \(other) (\(ItemOutput.printable(conflict.origin)))\(older)\n")
+            terminal.writeOut(
+                "\(ItemOutput.printable(item.service))\t\(ItemOutput.printable(item.account))\t\(item.group.name)\tcurrent: "
+                    + "\(side(conflict.currentSide)); \(side(conflict.currentSide.other)) \(other) (\(ItemOutput.printable(conflict.origin)))\(older)\n"
+            )
         }
     }
 
@@ -82,9 +99,11 @@ enum ConflictsCommand {
     private static func moved(_ conflict: ConflictSummary) -> (group: String?, accessibility: String?, name: (String, String)?) {
         guard let other = conflict.other else { return (nil, nil, nil) }
         let item = conflict.attributes
-        return (other.group != item.group ? other.group.name : nil,
-                other.accessibility != item.accessibility ? other.accessibility.rawValue : nil,
-                other.service != item.service || other.account != item.account ? (other.service, other.account) : nil)
+        return (
+            other.group != item.group ? other.group.name : nil,
+            other.accessibility != item.accessibility ? other.accessibility.rawValue : nil,
+            other.service != item.service || other.account != item.account ? (other.service, other.account) : nil
+        )
     }
 
     /// ` into group "G", class C, as "S"/"A"`, for what differs.
@@ -99,7 +118,8 @@ enum ConflictsCommand {
 
     private static func movedFields(_ conflict: ConflictSummary) -> [(String, JSONValue)] {
         let (group, accessibility, name) = moved(conflict)
-        return (group.map { [("other_group", JSONValue.string($0))] } ?? []) + (accessibility.map { [("other_class", JSONValue.string($0))] } ?? [])
+        return (group.map { [("other_group", JSONValue.string($0))] } ?? [])
+            + (accessibility.map { [("other_class", JSONValue.string($0))] } ?? [])
             + (name.map { [("other_service", JSONValue.string($0.0)), ("other_account", JSONValue.string($0.1))] } ?? [])
     }
 
@@ -111,13 +131,19 @@ enum ConflictsCommand {
         let resolution = try VaultAccess(invocation).vault().resolve(matching: query, keeping: arguments.ours ? .ours : .theirs)
         switch resolution {
         case .kept(let item):
-            invocation.report("resolved service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name)): kept \(arguments.ours ? "ours" : "theirs")",
-                              json: .object([("service", .string(item.service)), ("account", .string(item.account)), ("group", .string(item.group.name)),
-                                             ("kept", .bool(true))]), asJSON: arguments.json)
+            invocation.report(
+                "resolved service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name)): kept \(arguments.ours ? "ours" : "theirs")",
+                json: .object([
+                    ("service", .string(item.service)), ("account", .string(item.account)), ("group", .string(item.group.name)),
+                    ("kept", .bool(true))
+                ]), asJSON: arguments.json)
         case .deleted(let item):
-            invocation.report("resolved service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name)): deleted, as that side had",
-                              json: .object([("service", .string(item.service)), ("account", .string(item.account)), ("group", .string(item.group.name)),
-                                             ("kept", .bool(false))]), asJSON: arguments.json)
+            invocation.report(
+                "resolved service \(quoted(item.service)), account \(quoted(item.account)) in group \(quoted(item.group.name)): deleted, as that side had",
+                json: .object([
+                    ("service", .string(item.service)), ("account", .string(item.account)), ("group", .string(item.group.name)),
+                    ("kept", .bool(false))
+                ]), asJSON: arguments.json)
         }
     }
 

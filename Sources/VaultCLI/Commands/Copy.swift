@@ -7,7 +7,7 @@ struct CopyArguments: CommandArguments {
     static let options: [OptionSpec] = [
         to,
         KDFCost.option,
-        JSONArguments.resultJSON,
+        JSONArguments.resultJSON
     ]
 
     /// --to: where the copy goes.
@@ -36,7 +36,8 @@ enum CopyCommand {
         let kdf = arguments.kdf
         let access = VaultAccess(invocation)
         let items = try access.vault().copy(to: destination, kdf: kdf)
-        invocation.report("copied the vault to \(quoted(path)) (\(counted(items, "item"))), a vault of its own: its own id, keys and trust fingerprint",
-                          json: .object([("copied_to", .string(path)), ("items", .number(items))]), asJSON: arguments.json)
+        invocation.report(
+            "copied the vault to \(quoted(path)) (\(counted(items, "item"))), a vault of its own: its own id, keys and trust fingerprint",
+            json: .object([("copied_to", .string(path)), ("items", .number(items))]), asJSON: arguments.json)
     }
 }

@@ -4,14 +4,15 @@ import VaultCrypto
 /// `vault device-key`'s options.
 struct DeviceKeyArguments: CommandArguments {
     static let tpm = OptionSpec("tpm", help: "seal the device key by the TPM, and wipe its file (needs an unlock)")
-    static let reseal = OptionSpec("reseal", help: "with --tpm, seal a sealed key again, under the PCRs' values now (needs an unlock; recovers from a PCR change)")
+    static let reseal = OptionSpec(
+        "reseal", help: "with --tpm, seal a sealed key again, under the PCRs' values now (needs an unlock; recovers from a PCR change)")
     static let noTPM = OptionSpec("no-tpm", help: "keep the device key in a 0600 file again, not sealed (needs an unlock)")
 
     static let options: [OptionSpec] = [
         tpm,
         reseal,
         OptionSpec(TrustArguments.pin.name, help: "with --tpm, also guard the seal with a PIN: from VAULT_TPM_PIN_FILE, or asked twice"),
-        noTPM,
+        noTPM
     ]
 
     /// --tpm: seal the device key by the TPM.
@@ -33,7 +34,8 @@ struct DeviceKeyArguments: CommandArguments {
     func validate() throws {
         if seal && unseal { throw UsageError("--tpm and --no-tpm contradict each other", hint: "give one of them") }
         if (reseal || pin) && !seal {
-            throw UsageError("--\(reseal ? "reseal" : "pin") goes with --tpm", hint: "vault device-key --tpm \(reseal ? "--reseal" : "--pin")")
+            throw UsageError(
+                "--\(reseal ? "reseal" : "pin") goes with --tpm", hint: "vault device-key --tpm \(reseal ? "--reseal" : "--pin")")
         }
     }
 }
@@ -52,7 +54,8 @@ enum DeviceKeyCommand {
             switch outcome {
             case .sealed: terminal.say("sealed the device key by the TPM (\(how)); its file is wiped")
             case .resealed: terminal.say("sealed the device key again by the TPM (\(how))")
-            case .alreadySealed: terminal.say("the device key is already sealed by the TPM (\(how)); nothing changed ('--reseal' seals it again)")
+            case .alreadySealed:
+                terminal.say("the device key is already sealed by the TPM (\(how)); nothing changed ('--reseal' seals it again)")
             }
         } else if unseal {
             if try vault.unsealDeviceKeyToFile() {
@@ -75,11 +78,14 @@ enum DeviceKeyCommand {
     private static func newPIN(_ access: VaultAccess) throws -> SecretBytes {
         if let path = Settings(access.invocation).value(variable: .vaultTPMPINFile) { return try TPMSettings.pin(fromFile: path) }
         if let reason = access.reasonPromptsAreOff {
-            throw CommandFailure(.interactionNotAllowed, "no TPM PIN given, and vault may not prompt here (\(reason))",
-                                 hint: "set VAULT_TPM_PIN_FILE to a file holding the PIN")
+            throw CommandFailure(
+                .interactionNotAllowed, "no TPM PIN given, and vault may not prompt here (\(reason))",
+                hint: "set VAULT_TPM_PIN_FILE to a file holding the PIN")
         }
         let terminal = access.invocation.terminal
-        guard let first = try terminal.readHidden(prompt: "New TPM PIN: "), let second = try terminal.readHidden(prompt: "New TPM PIN (again): ") else {
+        guard let first = try terminal.readHidden(prompt: "New TPM PIN: "),
+            let second = try terminal.readHidden(prompt: "New TPM PIN (again): ")
+        else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")
         }
         guard first == second else { throw UsageError("the two PINs differ; nothing changed", hint: "run the command again") }

@@ -16,8 +16,9 @@ enum DockerCredentialCommand {
             // list reads nothing: docker sends it no input, and stdin may be a terminal.
             let input = operation == "list" ? nil : try HelperInput.read(untilBlankLine: false)
             let options = ItemArguments(arguments.item, invocation)
-            let items = DockerCredentialItems(store: try VaultAccess(invocation).store(), group: try options.group() ?? .default,
-                                              accessibility: try options.accessibility())
+            let items = DockerCredentialItems(
+                store: try VaultAccess(invocation).store(), group: try options.group() ?? .default,
+                accessibility: try options.accessibility())
             switch operation {
             case "store":
                 try items.store(try input!.withUnsafeBytes { bytes in try DockerCredential.parse(bytes) })

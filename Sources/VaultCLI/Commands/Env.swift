@@ -6,8 +6,9 @@ import VaultCrypto
 
 /// `vault env`'s options.
 struct EnvArguments: CommandArguments {
-    static let format = OptionSpec("format", value: "FORMAT", help: "how to print the assignments", default: "dotenv",
-                       completion: .values(EnvFormat.allCases.map(\.rawValue)))
+    static let format = OptionSpec(
+        "format", value: "FORMAT", help: "how to print the assignments", default: "dotenv",
+        completion: .values(EnvFormat.allCases.map(\.rawValue)))
 
     static let options: [OptionSpec] = [
         RunArguments.referenceGroup,
@@ -15,7 +16,7 @@ struct EnvArguments: CommandArguments {
         RunArguments.namePrefix,
         RunArguments.allowEnvName,
         format,
-        OptionSpec(JSONArguments.json.name, help: "refused with a pointer to --format json", hidden: true),
+        OptionSpec(JSONArguments.json.name, help: "refused with a pointer to --format json", hidden: true)
     ]
 
     /// --group as given.
@@ -37,9 +38,11 @@ struct EnvArguments: CommandArguments {
         only = options.values(RunArguments.only)
         prefixes = options.values(RunArguments.namePrefix)
         let formatName = options.value(EnvArguments.format) ?? EnvFormat.dotenv.rawValue
-        format = Converted(formatName, EnvFormat.init(rawValue:),
-                           else: UsageError("unknown format \(quoted(formatName))",
-                                            hint: "use one of: \(EnvFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
+        format = Converted(
+            formatName, EnvFormat.init(rawValue:),
+            else: UsageError(
+                "unknown format \(quoted(formatName))",
+                hint: "use one of: \(EnvFormat.allCases.map(\.rawValue).joined(separator: ", "))"))
         json = options.flag(JSONArguments.json)
     }
 
@@ -66,17 +69,21 @@ enum EnvCommand {
         let format = try arguments.format.get()
         let githubEnv = Settings(invocation).value(variable: .githubEnv)
         if format == .github, githubEnv == nil {
-            throw UsageError("--format github appends to $GITHUB_ENV, which is not set",
-                             hint: "run it in a GitHub Actions step, or use --format dotenv, shell or json")
+            throw UsageError(
+                "--format github appends to $GITHUB_ENV, which is not set",
+                hint: "run it in a GitHub Actions step, or use --format dotenv, shell or json")
         }
         let group = try ItemArguments(ItemSelection(group: arguments.group), invocation).group()
-        let groupVariables = try GroupVariables(invocation, groups: [group], accepted: arguments.acceptedNames(),
-                                                allowedNames: arguments.allowedNames, command: "vault env --format \(format.rawValue)")
+        let groupVariables = try GroupVariables(
+            invocation, groups: [group], accepted: arguments.acceptedNames(),
+            allowedNames: arguments.allowedNames, command: "vault env --format \(format.rawValue)")
         let variables = groupVariables.variables
         let refused = format.unwritable(variables)
         if !refused.isEmpty {
-            throw CommandFailure(.usage, "\(counted(refused.count, "secret")) \(refused.count == 1 ? "holds" : "hold") a ', a \\, a line break or ${, which --format dotenv cannot write so that bash and python-dotenv read the same value; nothing was printed",
-                                 details: refused, hint: "use --format shell (for sh, bash, zsh) or --format json")
+            throw CommandFailure(
+                .usage,
+                "\(counted(refused.count, "secret")) \(refused.count == 1 ? "holds" : "hold") a ', a \\, a line break or ${, which --format dotenv cannot write so that bash and python-dotenv read the same value; nothing was printed",
+                details: refused, hint: "use --format shell (for sh, bash, zsh) or --format json")
         }
         let terminal = invocation.terminal
         if format == .github, let githubEnv {

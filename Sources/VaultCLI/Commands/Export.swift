@@ -3,28 +3,37 @@ import VaultCore
 /// `vault export`'s options.
 struct ExportArguments: CommandArguments {
     static let plaintext = OptionSpec("plaintext", help: "with --format csv or json: write the secrets in the clear, as asked")
-    static let bundlePassphraseFile = OptionSpec("bundle-passphrase-file", value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file)
-    static let bundleKeyFile = OptionSpec("bundle-key-file", value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
-                       completion: .file)
+    static let bundlePassphraseFile = OptionSpec(
+        "bundle-passphrase-file", value: "FILE", help: "read the bundle's passphrase from FILE", completion: .file)
+    static let bundleKeyFile = OptionSpec(
+        "bundle-key-file", value: "FILE", help: "seal the bundle with the key file FILE, created if missing",
+        completion: .file)
 
-    static let options: [OptionSpec] = [
-        OptionSpec(GrantArguments.out.name, short: "o", value: "FILE", help: "the new file; - writes it to stdout (where a plaintext export goes without --out)",
-                   completion: .file),
-        OptionSpec(EnvArguments.format.name, value: "FORMAT", help: "bundle (encrypted), or csv or json (in the clear, with --plaintext)", default: "bundle",
-                   completion: .values(["bundle", "csv", "json"])),
-        plaintext,
-        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "only items of this group (from --group only, never VAULT_GROUP or the config: a backup takes every group)",
-                   completion: .group),
-        ItemSelection.service.with(help: "only items of this service"),
-        ItemSelection.account.with(help: "only items of this account"),
-        ItemSelection.accessibility("only items of this accessibility class"),
-        OptionSpec(NameFilter.search.name, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case"),
-    ] + NameFilter.globs + [
-        bundlePassphraseFile,
-        bundleKeyFile,
-        KDFCost.option,
-        JSONArguments.resultJSON,
-    ]
+    static let options: [OptionSpec] =
+        [
+            OptionSpec(
+                GrantArguments.out.name, short: "o", value: "FILE",
+                help: "the new file; - writes it to stdout (where a plaintext export goes without --out)",
+                completion: .file),
+            OptionSpec(
+                EnvArguments.format.name, value: "FORMAT", help: "bundle (encrypted), or csv or json (in the clear, with --plaintext)",
+                default: "bundle",
+                completion: .values(["bundle", "csv", "json"])),
+            plaintext,
+            OptionSpec(
+                ItemSelection.group.name, value: "GROUP",
+                help: "only items of this group (from --group only, never VAULT_GROUP or the config: a backup takes every group)",
+                completion: .group),
+            ItemSelection.service.with(help: "only items of this service"),
+            ItemSelection.account.with(help: "only items of this account"),
+            ItemSelection.accessibility("only items of this accessibility class"),
+            OptionSpec(NameFilter.search.name, value: "TEXT", help: "only items whose service, account or label contains TEXT, in any case")
+        ] + NameFilter.globs + [
+            bundlePassphraseFile,
+            bundleKeyFile,
+            KDFCost.option,
+            JSONArguments.resultJSON
+        ]
 
     /// --out: the new file, or - for stdout.
     var out: String?
@@ -58,18 +67,21 @@ struct ExportArguments: CommandArguments {
     func validate() throws {
         guard let format = plaintextFormat else {
             if plaintext {
-                throw UsageError("--plaintext goes with --format csv or json; a bundle is encrypted",
-                                 hint: "add --format csv or --format json to write the items in the clear")
+                throw UsageError(
+                    "--plaintext goes with --format csv or json; a bundle is encrypted",
+                    hint: "add --format csv or --format json to write the items in the clear")
             }
             return
         }
         guard plaintext else {
-            throw UsageError("--format \(format.rawValue) writes every secret in the clear and needs --plaintext",
-                             hint: "add --plaintext to say so, or leave out --format for an encrypted bundle")
+            throw UsageError(
+                "--format \(format.rawValue) writes every secret in the clear and needs --plaintext",
+                hint: "add --plaintext to say so, or leave out --format for an encrypted bundle")
         }
         if let bundleOption = bundle.firstGiven {
-            throw UsageError("--\(bundleOption.long) seals a bundle; a plaintext export is not sealed",
-                             hint: "leave out --\(bundleOption.long), or --format for a bundle")
+            throw UsageError(
+                "--\(bundleOption.long) seals a bundle; a plaintext export is not sealed",
+                hint: "leave out --\(bundleOption.long), or --format for a bundle")
         }
     }
 }
@@ -87,7 +99,8 @@ enum ExportCommand {
             throw UsageError("--json and --out - would both write to stdout", hint: "give --out FILE with --json")
         }
         if out == "-", invocation.terminal.stdoutIsTTY {
-            throw UsageError("a bundle is binary and stdout is a terminal", hint: "redirect it, as in 'vault export --out - > FILE', or give --out FILE")
+            throw UsageError(
+                "a bundle is binary and stdout is a terminal", hint: "redirect it, as in 'vault export --out - > FILE', or give --out FILE")
         }
         let kdf = arguments.kdf
         let query = try ItemArguments(arguments.item, invocation).query()
@@ -110,16 +123,20 @@ enum ExportCommand {
 
     /// What an export wrote and left out, on stderr (or as JSON).
     static func report(_ outcome: Vault.ExportOutcome, to out: String, inTheClear: Bool = false, json: Bool, _ invocation: Invocation) {
-        var line = "exported \(counted(outcome.exported, "item"))\(inTheClear ? " in the clear" : "") to \(out == "-" ? "stdout" : quoted(out))"
+        var line =
+            "exported \(counted(outcome.exported, "item"))\(inTheClear ? " in the clear" : "") to \(out == "-" ? "stdout" : quoted(out))"
         if outcome.leftOut > 0 {
-            line += "; left out \(outcome.leftOut) -this-device-only item\(outcome.leftOut == 1 ? "" : "s"), whose keys never leave this machine"
+            line +=
+                "; left out \(outcome.leftOut) -this-device-only item\(outcome.leftOut == 1 ? "" : "s"), whose keys never leave this machine"
         }
         if outcome.damaged > 0 {
             line += "; left out \(outcome.damaged) damaged record\(outcome.damaged == 1 ? "" : "s") (see 'vault verify')"
         }
-        invocation.report(line, json: .object([
-            ("file", .string(out)), ("exported", .number(outcome.exported)),
-            ("left_out_device_bound", .number(outcome.leftOut)), ("left_out_damaged", .number(outcome.damaged)),
-        ]), asJSON: json)
+        invocation.report(
+            line,
+            json: .object([
+                ("file", .string(out)), ("exported", .number(outcome.exported)),
+                ("left_out_device_bound", .number(outcome.leftOut)), ("left_out_damaged", .number(outcome.damaged))
+            ]), asJSON: json)
     }
 }

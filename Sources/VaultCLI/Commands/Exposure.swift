@@ -6,15 +6,19 @@ import VaultCore
 /// `vault exposure`'s arguments.
 struct ExposureArguments: CommandArguments {
     static let member = OptionSpec("member", value: "NAME", help: "the member whose exposure to list, present or removed")
-    static let grant = OptionSpec("grant", value: "ID", help: "the credential whose exposure to list, by its id in 'vault grant --list' (or a prefix of it)")
-    static let reason = OptionSpec("reason", value: "TEXT", help: "accept: why the item's exposed values stay (kept in clear beside the vault)")
+    static let grant = OptionSpec(
+        "grant", value: "ID", help: "the credential whose exposure to list, by its id in 'vault grant --list' (or a prefix of it)")
+    static let reason = OptionSpec(
+        "reason", value: "TEXT", help: "accept: why the item's exposed values stay (kept in clear beside the vault)")
 
     static let options: [OptionSpec] = [
         member,
-        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "the group whose keys' exposure to list (what its credentials could open)", completion: .group),
+        OptionSpec(
+            ItemSelection.group.name, value: "GROUP", help: "the group whose keys' exposure to list (what its credentials could open)",
+            completion: .group),
         grant,
         reason,
-        JSONArguments.json,
+        JSONArguments.json
     ]
 
     /// Empty (list), `check` or `accept`.
@@ -43,34 +47,51 @@ struct ExposureArguments: CommandArguments {
         member = options.value(ExposureArguments.member)
         groups = options.values(ItemSelection.group)
         grant = options.value(ExposureArguments.grant)
-        grantGivenAsCredential = options.value(GlobalOptions.credential.name).flatMap { GrantEntry.isID($0) && access($0, F_OK) != 0 ? $0 : nil }
+        grantGivenAsCredential = options.value(GlobalOptions.credential.name).flatMap {
+            GrantEntry.isID($0) && access($0, F_OK) != 0 ? $0 : nil
+        }
         json = options.flag(JSONArguments.json)
     }
 
     func validate() throws {
         if grant != nil, grantGivenAsCredential != nil {
-            throw UsageError("--grant and --credential both name a credential of the grant ledger", hint: "give one: 'vault exposure --grant ID'")
+            throw UsageError(
+                "--grant and --credential both name a credential of the grant ledger", hint: "give one: 'vault exposure --grant ID'")
         }
         if action == "accept" {
-            guard item != nil else { throw UsageError("exposure accept needs the item", hint: "run 'vault exposure accept GROUP/SERVICE/ACCOUNT --reason TEXT'") }
-            guard let reason, !reason.isEmpty else {
-                throw UsageError("exposure accept needs --reason", hint: "say why the value stays, e.g. --reason 'the service cannot rotate it before March'")
+            guard item != nil else {
+                throw UsageError("exposure accept needs the item", hint: "run 'vault exposure accept GROUP/SERVICE/ACCOUNT --reason TEXT'")
             }
-            if member != nil || !groups.isEmpty || grantID != nil { throw UsageError("exposure accept takes no --member, --group or --grant", hint: "name the item: GROUP/SERVICE/ACCOUNT") }
+            guard let reason, !reason.isEmpty else {
+                throw UsageError(
+                    "exposure accept needs --reason",
+                    hint: "say why the value stays, e.g. --reason 'the service cannot rotate it before March'")
+            }
+            if member != nil || !groups.isEmpty || grantID != nil {
+                throw UsageError("exposure accept takes no --member, --group or --grant", hint: "name the item: GROUP/SERVICE/ACCOUNT")
+            }
             return
         }
-        if item != nil { throw UsageError("only exposure accept takes an item", hint: "run 'vault exposure accept GROUP/SERVICE/ACCOUNT --reason TEXT'") }
-        if reason != nil { throw UsageError("only exposure accept takes --reason", hint: "run 'vault exposure accept GROUP/SERVICE/ACCOUNT --reason TEXT'") }
+        if item != nil {
+            throw UsageError("only exposure accept takes an item", hint: "run 'vault exposure accept GROUP/SERVICE/ACCOUNT --reason TEXT'")
+        }
+        if reason != nil {
+            throw UsageError("only exposure accept takes --reason", hint: "run 'vault exposure accept GROUP/SERVICE/ACCOUNT --reason TEXT'")
+        }
         if action == "check" {
             if member != nil || !groups.isEmpty || grantID != nil {
-                throw UsageError("exposure check takes no --member, --group or --grant", hint: "run 'vault exposure check': it checks every member and credential that lost access")
+                throw UsageError(
+                    "exposure check takes no --member, --group or --grant",
+                    hint: "run 'vault exposure check': it checks every member and credential that lost access")
             }
             return
         }
         if groups.count > 1 { throw UsageError("exposure takes one --group", hint: "run it once per group") }
         if [member != nil, !groups.isEmpty, grantID != nil].filter({ $0 }).count != 1 {
-            throw UsageError("name one principal: --member NAME, --group G or --grant ID",
-                             hint: "run 'vault member list' for the members, 'vault group list' for the groups, 'vault grant --list' for the credentials")
+            throw UsageError(
+                "name one principal: --member NAME, --group G or --grant ID",
+                hint: "run 'vault member list' for the members, 'vault group list' for the groups, 'vault grant --list' for the credentials"
+            )
         }
     }
 }
@@ -106,12 +127,19 @@ enum ExposureCommand {
         guard report.principalFound else {
             switch principal {
             case .member(let name):
-                throw CommandFailure(.itemNotFound, "no version of the vault file names a member \(quoted(name))", hint: "run 'vault member list' for the members now")
+                throw CommandFailure(
+                    .itemNotFound, "no version of the vault file names a member \(quoted(name))",
+                    hint: "run 'vault member list' for the members now")
             case .group(let group):
-                throw CommandFailure(.itemNotFound, "no version of the vault file has a group \(quoted(group.name))", hint: "run 'vault group list' for the groups now")
+                throw CommandFailure(
+                    .itemNotFound, "no version of the vault file has a group \(quoted(group.name))",
+                    hint: "run 'vault group list' for the groups now")
             case .credential(let grant):
-                throw CommandFailure(.itemNotFound, "no version of the vault file holds the keys of credential \(grant.id)",
-                                     hint: "the history that had them is gone from this clone; fetch it, or run 'vault exposure --group G' for each of its groups")
+                throw CommandFailure(
+                    .itemNotFound, "no version of the vault file holds the keys of credential \(grant.id)",
+                    hint:
+                        "the history that had them is gone from this clone; fetch it, or run 'vault exposure --group G' for each of its groups"
+                )
             }
         }
         if arguments.json {
@@ -142,7 +170,8 @@ enum ExposureCommand {
     static func check(_ vault: Vault, _ reading: Reading, accepted: [ExposureAcceptance], _ invocation: Invocation) throws {
         let grants = try vault.grants()
         let findings = vault.exposureFindings(in: reading.history, accepted: accepted, grants: grants, now: invocation.now)
-        let lost = vault.membersWhoLostAccess(in: reading.history).map(ExposurePrincipal.member)
+        let lost =
+            vault.membersWhoLostAccess(in: reading.history).map(ExposurePrincipal.member)
             + grants.filter { $0.state(at: invocation.now) != .live }.map(ExposurePrincipal.credential)
         for finding in findings { invocation.terminal.writeOut(ExposureText.line(finding)) }
         guard findings.isEmpty else {
@@ -159,7 +188,9 @@ enum ExposureCommand {
         let (service, account, group) = (try options.service(), try options.account(), try options.group())
         let ids = reading.history.currentItemIDs(service: service, account: account, group: group)
         guard let itemID = ids.first else {
-            throw CommandFailure(.itemNotFound, "the vault holds no item \(quoted(name))", hint: "run 'vault list' for the items; an item already deleted needs no acceptance")
+            throw CommandFailure(
+                .itemNotFound, "the vault holds no item \(quoted(name))",
+                hint: "run 'vault list' for the items; an item already deleted needs no acceptance")
         }
         guard ids.count == 1 else {
             throw UsageError("\(quoted(name)) names \(ids.count) items, in several groups", hint: "name it as GROUP/SERVICE/ACCOUNT")
@@ -173,10 +204,14 @@ enum ExposureCommand {
         let wanted = id.lowercased()
         let matches = try vault.grants().filter { $0.id.hasPrefix(wanted) }
         guard !wanted.isEmpty, let grant = matches.first else {
-            throw CommandFailure(.itemNotFound, "the grant ledger records no credential \(quoted(id))", hint: "run 'vault grant --list' for the credentials granted and their ids")
+            throw CommandFailure(
+                .itemNotFound, "the grant ledger records no credential \(quoted(id))",
+                hint: "run 'vault grant --list' for the credentials granted and their ids")
         }
         guard matches.count == 1 else {
-            throw UsageError("\(quoted(id)) starts the ids of \(matches.count) credentials", hint: "give more of the id; 'vault grant --list' shows them whole")
+            throw UsageError(
+                "\(quoted(id)) starts the ids of \(matches.count) credentials",
+                hint: "give more of the id; 'vault grant --list' shows them whole")
         }
         return grant
     }

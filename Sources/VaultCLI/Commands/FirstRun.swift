@@ -7,9 +7,10 @@ struct FirstRunArguments: CommandArguments {
 
     static let options: [OptionSpec] = [
         marker,
-        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "a group to wipe; repeat it for several", repeatable: true, completion: .group),
+        OptionSpec(
+            ItemSelection.group.name, value: "GROUP", help: "a group to wipe; repeat it for several", repeatable: true, completion: .group),
         WipeArguments.dryRun,
-        WipeArguments.yes,
+        WipeArguments.yes
     ]
 
     /// --marker: the file whose absence makes a first run.
@@ -28,7 +29,8 @@ struct FirstRunArguments: CommandArguments {
 
     func validate() throws {
         guard let marker, !marker.isEmpty else {
-            throw UsageError("no --marker given", hint: "name the marker file with --marker PATH, somewhere a reinstall or a fresh runner removes")
+            throw UsageError(
+                "no --marker given", hint: "name the marker file with --marker PATH, somewhere a reinstall or a fresh runner removes")
         }
     }
 }
@@ -52,7 +54,8 @@ enum FirstRunCommand {
                 let plans = try FirstRun.filters(groups).map { try FirstRun.plan($0, vault) }
                 plans.forEach { terminal.writeOut(WipeRun.describe($0, now: invocation.now)) }
                 let count = plans.reduce(0) { $0 + $1.removedCount }
-                terminal.say("dry run: the first run would remove \(counted(count, "item")) and create \(quoted(marker)); nothing was changed")
+                terminal.say(
+                    "dry run: the first run would remove \(counted(count, "item")) and create \(quoted(marker)); nothing was changed")
                 return
             }
             let run = WipeRun(invocation: invocation, access: access, confirmed: arguments.yes)
@@ -89,8 +92,10 @@ enum FirstRun {
         guard !groups.isEmpty, !vault.isScoped else { return }
         let (known, unopened) = try vault.groupNames()
         guard unopened == 0 else { return }
-        for group in groups where !known.contains(group)
-            && known.contains(where: { Suggestion.distance($0.name, group.name) == 1 }) {
+        for group in groups
+        where !known.contains(group)
+            && known.contains(where: { Suggestion.distance($0.name, group.name) == 1 })
+        {
             throw VaultError.noSuchGroup(group, known: known.filter { Suggestion.distance($0.name, group.name) == 1 })
         }
     }
@@ -146,9 +151,10 @@ enum FirstRun {
     }
 
     private static func lockedFailure(_ config: Config, _ marker: String) -> CommandFailure {
-        CommandFailure(.interactionNotAllowed,
-                       "the first-run wipe that \(quoted(config.path)) asks for (first-run-marker \(quoted(marker)) is missing) needs the vault unlocked",
-                       hint: "run it once unlocked, e.g. 'vault first-run --marker \(shellQuoted(marker))' with --key-file or --passphrase-file")
+        CommandFailure(
+            .interactionNotAllowed,
+            "the first-run wipe that \(quoted(config.path)) asks for (first-run-marker \(quoted(marker)) is missing) needs the vault unlocked",
+            hint: "run it once unlocked, e.g. 'vault first-run --marker \(shellQuoted(marker))' with --key-file or --passphrase-file")
     }
 
     /// The marker path of the config: absolute, or `~/…`; anything else is a config error,
@@ -157,6 +163,6 @@ enum FirstRun {
         if path.hasPrefix("/") { return path }
         if path.hasPrefix("~/"), let home, home.hasPrefix("/") { return home + path.dropFirst() }
         throw CommandFailure.invalidConfig(
-                                      "\(config.path): first-run-marker must be an absolute path or start with ~/, not \(quoted(path))")
+            "\(config.path): first-run-marker must be an absolute path or start with ~/, not \(quoted(path))")
     }
 }

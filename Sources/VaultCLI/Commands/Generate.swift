@@ -4,8 +4,9 @@ enum GenerateCommand {
     static func run(_ arguments: FileArgument, _ invocation: Invocation) throws {
         let name = arguments.path
         guard let file = GeneratedFile(rawValue: name) else {
-            throw UsageError("unknown generated file \"\(name)\"",
-                             hint: "choose one of: " + GeneratedFile.allCases.map(\.rawValue).joined(separator: ", "))
+            throw UsageError(
+                "unknown generated file \"\(name)\"",
+                hint: "choose one of: " + GeneratedFile.allCases.map(\.rawValue).joined(separator: ", "))
         }
         invocation.terminal.writeOut(file.render())
     }

@@ -11,8 +11,9 @@ enum GitCredentialCommand {
             let input = try HelperInput.read(untilBlankLine: true)
             let request = try input.withUnsafeBytes { bytes in try GitCredentialMessage.parse(bytes) }.resolvingURL()
             let options = ItemArguments(arguments.item, invocation)
-            let items = GitCredentialItems(store: try VaultAccess(invocation).store(), group: try options.group() ?? .default,
-                                           accessibility: try options.accessibility())
+            let items = GitCredentialItems(
+                store: try VaultAccess(invocation).store(), group: try options.group() ?? .default,
+                accessibility: try options.accessibility())
             switch arguments.operation {
             case "get":
                 if let reply = try items.get(request) {

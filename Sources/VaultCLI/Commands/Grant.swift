@@ -4,20 +4,27 @@ import VaultCore
 struct GrantArguments: CommandArguments {
     static let list = OptionSpec("list", help: "list every credential granted, with its id and state (live, revoked, expired)")
     static let readOnly = OptionSpec("read-only", help: "the credential can read items but not change them")
-    static let freshHistory = OptionSpec("fresh-history", help: "re-key the groups and drop their revisions and trash first, so the credential opens nothing written before; ends their other credentials")
-    static let out = OptionSpec("out", short: "o", value: "FILE", help: "the new file to write the credential to; - writes it to stdout",
-                       completion: .file)
+    static let freshHistory = OptionSpec(
+        "fresh-history",
+        help:
+            "re-key the groups and drop their revisions and trash first, so the credential opens nothing written before; ends their other credentials"
+    )
+    static let out = OptionSpec(
+        "out", short: "o", value: "FILE", help: "the new file to write the credential to; - writes it to stdout",
+        completion: .file)
 
     static let options: [OptionSpec] = [
         list,
-        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "a group the credential opens; repeat it for several",
-                   repeatable: true, completion: .group),
+        OptionSpec(
+            ItemSelection.group.name, value: "GROUP", help: "a group the credential opens; repeat it for several",
+            repeatable: true, completion: .group),
         readOnly,
         freshHistory,
-        OptionSpec(ItemDetailOptions.expires.name, value: "WHEN",
-                   help: "stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)"),
+        OptionSpec(
+            ItemDetailOptions.expires.name, value: "WHEN",
+            help: "stop working after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)"),
         out,
-        JSONArguments.resultJSON,
+        JSONArguments.resultJSON
     ]
 
     /// Every --group given.
@@ -46,7 +53,8 @@ struct GrantArguments: CommandArguments {
 
     func validate() throws {
         if list, !groups.isEmpty || readOnly || expires != nil || out != nil || freshHistory {
-            throw UsageError("grant --list takes no other option but --json", hint: "run 'vault grant --list' to list, or grant without --list")
+            throw UsageError(
+                "grant --list takes no other option but --json", hint: "run 'vault grant --list' to list, or grant without --list")
         }
     }
 }
@@ -79,11 +87,14 @@ enum GrantCommand {
         let mode = credential.readOnly ? "read-only" : "read-write"
         let until = credential.expires.map { "until \(DateText.iso($0))" } ?? "with no expiry"
         let place = out == "-" ? "stdout" : quoted(out)
-        invocation.report("wrote a \(mode) credential for group\(groups.count == 1 ? "" : "s") \(names), \(until), to \(place); recorded as \(credential.grantID) in the grant ledger (commit the vault file)",
-                          json: .object([("file", .string(out)), ("groups", .array(groups.map { .string($0.name) })),
-                                         ("read_only", .bool(credential.readOnly)),
-                                         ("expires", .optional(credential.expires.map(DateText.iso))), ("id", .string(credential.grantID))]),
-                          asJSON: arguments.json)
+        invocation.report(
+            "wrote a \(mode) credential for group\(groups.count == 1 ? "" : "s") \(names), \(until), to \(place); recorded as \(credential.grantID) in the grant ledger (commit the vault file)",
+            json: .object([
+                ("file", .string(out)), ("groups", .array(groups.map { .string($0.name) })),
+                ("read_only", .bool(credential.readOnly)),
+                ("expires", .optional(credential.expires.map(DateText.iso))), ("id", .string(credential.grantID))
+            ]),
+            asJSON: arguments.json)
     }
 
     /// Every credential the grant ledger records, oldest first.

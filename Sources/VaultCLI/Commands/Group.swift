@@ -5,7 +5,7 @@ struct GroupArguments: CommandArguments {
 
     static let options: [OptionSpec] = [
         JSONArguments.json,
-        OptionSpec(SharedOptions.yes.name, short: "y", help: "delete a group that holds items without asking (needed without a terminal)"),
+        OptionSpec(SharedOptions.yes.name, short: "y", help: "delete a group that holds items without asking (needed without a terminal)")
     ]
 
     /// list, create, delete or allow-env (the table allows no other).
@@ -42,7 +42,8 @@ struct GroupArguments: CommandArguments {
         guard let allowed = AllowedEnvNames(text: text) else {
             throw UsageError("\(quoted(text)) is not a list of variable names and prefixes", hint: hint)
         }
-        return allowed    }
+        return allowed
+    }
 }
 
 /// `vault group list|create|delete`.
@@ -56,7 +57,8 @@ enum GroupCommand {
         case "create":
             let group = try ItemArguments.group(named: try required(name, action: "create"))
             try access.vault().createGroup(group)
-            invocation.report("created group \(quoted(group.name))", json: .object([("created", .string(group.name))]), asJSON: arguments.json)
+            invocation.report(
+                "created group \(quoted(group.name))", json: .object([("created", .string(group.name))]), asJSON: arguments.json)
         case "delete":
             let group = try ItemArguments.group(named: try required(name, action: "delete"))
             let vault = try access.vault()
@@ -65,28 +67,41 @@ enum GroupCommand {
                 throw VaultError.noSuchGroup(group, known: groups.map(\.group))
             }
             if summary.itemCount > 0 {
-                try Confirmation.require(invocation, confirmed: arguments.yes, access: access,
-                                         question: "Delete group \(quoted(group.name)) and its \(counted(summary.itemCount, "item"))?")
+                try Confirmation.require(
+                    invocation, confirmed: arguments.yes, access: access,
+                    question: "Delete group \(quoted(group.name)) and its \(counted(summary.itemCount, "item"))?")
             }
             let removed = try vault.deleteGroup(group)
             // One line per item whose conflict kept a version of the deleted group: that version went with it.
             for key in removed.droppedConflictVersions where !arguments.json {
-                invocation.terminal.diagnostics.notice("the conflict of service \(quoted(key.service)), account \(quoted(key.account)) in group "
-                                             + "\(quoted(key.group.name)) lost its other version, which was in group \(quoted(group.name))")
+                invocation.terminal.diagnostics.notice(
+                    "the conflict of service \(quoted(key.service)), account \(quoted(key.account)) in group "
+                        + "\(quoted(key.group.name)) lost its other version, which was in group \(quoted(group.name))")
             }
-            invocation.report("deleted group \(quoted(group.name)) and \(counted(removed.items, "item"))",
-                              json: .object([("deleted", .string(group.name)), ("items", .number(removed.items)),
-                                             ("dropped_conflict_versions", .array(removed.droppedConflictVersions.map { key in
-                                                 .object([("service", .string(key.service)), ("account", .string(key.account)), ("group", .string(key.group.name))])
-                                             }))]), asJSON: arguments.json)
+            invocation.report(
+                "deleted group \(quoted(group.name)) and \(counted(removed.items, "item"))",
+                json: .object([
+                    ("deleted", .string(group.name)), ("items", .number(removed.items)),
+                    (
+                        "dropped_conflict_versions",
+                        .array(
+                            removed.droppedConflictVersions.map { key in
+                                .object([
+                                    ("service", .string(key.service)), ("account", .string(key.account)), ("group", .string(key.group.name))
+                                ])
+                            })
+                    )
+                ]), asJSON: arguments.json)
         case "allow-env":
             let group = try ItemArguments.group(named: try required(name, action: "allow-env"))
             let allowed = try arguments.allowed()
             try access.vault().setAllowedEnvNames(allowed, for: group)
-            let words = allowed.map { "the items of group \(quoted(group.name)) may set \($0.text) when a job names none" }
+            let words =
+                allowed.map { "the items of group \(quoted(group.name)) may set \($0.text) when a job names none" }
                 ?? "the items of group \(quoted(group.name)) set only the names a job names"
-            invocation.report(words, json: .object([("group", .string(group.name)), ("allowed", allowed.map { .string($0.text) } ?? .null)]),
-                              asJSON: arguments.json)
+            invocation.report(
+                words, json: .object([("group", .string(group.name)), ("allowed", allowed.map { .string($0.text) } ?? .null)]),
+                asJSON: arguments.json)
         default:
             preconditionFailure("the command table allows only list, create, delete and allow-env")
         }

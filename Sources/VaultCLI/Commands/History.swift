@@ -17,8 +17,10 @@ enum HistoryCommand {
         let terminal = invocation.terminal
         if arguments.json {
             let entries = revisions.enumerated().map { number, revision in
-                JSONValue.object([("revision", .number(number + 1)), ("set", .string(DateText.iso(revision.setAt))),
-                                  ("replaced", .string(DateText.iso(revision.replacedAt)))])
+                JSONValue.object([
+                    ("revision", .number(number + 1)), ("set", .string(DateText.iso(revision.setAt))),
+                    ("replaced", .string(DateText.iso(revision.replacedAt)))
+                ])
             }
             terminal.writeOut(JSONValue.array(entries).text + "\n")
         } else if revisions.isEmpty {
@@ -27,7 +29,8 @@ enum HistoryCommand {
             var lines = "REVISION  SET                   REPLACED\n"
             for (number, revision) in revisions.enumerated() {
                 let revisionColumn = String(number + 1)
-                lines += revisionColumn + String(repeating: " ", count: max(0, 8 - revisionColumn.count))
+                lines +=
+                    revisionColumn + String(repeating: " ", count: max(0, 8 - revisionColumn.count))
                     + "  \(DateText.iso(revision.setAt))  \(DateText.iso(revision.replacedAt))\n"
             }
             terminal.writeOut(lines)
@@ -44,7 +47,8 @@ extension ItemStore {
     /// The store as the vault file, the backend that keeps earlier secrets; the desktop keyring keeps none, and says so.
     func keepingHistory() throws -> any FileVaultFeatures {
         guard let vault = fileVault else {
-            throw UsageError("the desktop keyring keeps no earlier secrets", hint: "history, get --revision and update --undo need the file backend")
+            throw UsageError(
+                "the desktop keyring keeps no earlier secrets", hint: "history, get --revision and update --undo need the file backend")
         }
         return vault
     }

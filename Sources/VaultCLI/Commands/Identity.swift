@@ -4,9 +4,10 @@ import VaultCore
 struct IdentityArguments: CommandArguments {
 
     static let options: [OptionSpec] = [
-        OptionSpec(GrantArguments.out.name, short: "o", value: "FILE", help: "new: the new file to write the identity to; - writes it to stdout",
-                   completion: .file),
-        JSONArguments.json,
+        OptionSpec(
+            GrantArguments.out.name, short: "o", value: "FILE", help: "new: the new file to write the identity to; - writes it to stdout",
+            completion: .file),
+        JSONArguments.json
     ]
 
     /// new or show (the table allows no other).
@@ -29,16 +30,21 @@ struct IdentityArguments: CommandArguments {
 
     func validate() throws {
         if action == "new", identity != nil {
-            throw UsageError("identity new makes an identity; --identity names one for show", hint: "leave --identity out, or run 'vault identity show'")
+            throw UsageError(
+                "identity new makes an identity; --identity names one for show", hint: "leave --identity out, or run 'vault identity show'")
         }
         if action == "new", let file {
-            throw UsageError("identity new takes no file name; it writes to --out FILE", hint: "run 'vault identity new --out \(shellQuoted(file))'")
+            throw UsageError(
+                "identity new takes no file name; it writes to --out FILE", hint: "run 'vault identity new --out \(shellQuoted(file))'")
         }
         if file != nil, identity != nil {
-            throw UsageError("the identity is named twice, as a file and with --identity", hint: "give either 'vault identity show FILE' or --identity FILE, not both")
+            throw UsageError(
+                "the identity is named twice, as a file and with --identity",
+                hint: "give either 'vault identity show FILE' or --identity FILE, not both")
         }
         if action == "show", out != nil {
-            throw UsageError("identity show prints a recipient; --out is for new", hint: "leave --out out, or run 'vault identity new --out FILE'")
+            throw UsageError(
+                "identity show prints a recipient; --out is for new", hint: "leave --out out, or run 'vault identity new --out FILE'")
         }
     }
 }
@@ -66,7 +72,8 @@ enum IdentityCommand {
         }
         try IdentityFile.write(identity, to: out, created: DateText.iso(invocation.now))
         if arguments.json {
-            invocation.terminal.writeOut(JSONValue.object([("file", .string(out)), ("recipient", .string(identity.recipient.description))]).text + "\n")
+            invocation.terminal.writeOut(
+                JSONValue.object([("file", .string(out)), ("recipient", .string(identity.recipient.description))]).text + "\n")
             return
         }
         invocation.terminal.writeOut("\(identity.recipient)\n")
@@ -77,7 +84,8 @@ enum IdentityCommand {
         let identities: [AgeIdentity]
         if let file = arguments.file {
             identities = try IdentityFile.load(file, source: quoted(file))
-        } else if case let (value, source)? = try Settings(invocation).sourcedValue(GlobalOptions.identity.name, given: arguments.identity) {
+        } else if case let (value, source)? = try Settings(invocation).sourcedValue(GlobalOptions.identity.name, given: arguments.identity)
+        {
             try IdentitySetting.refuseTextOutsideItsVariable(value, source: source)
             identities = try IdentityFile.load(value, source: source.described)
         } else {

@@ -35,14 +35,19 @@ enum InitCommand {
         if tpm.foundButNotOpenable {
             // A TPM found but closed to this user is no reason to refuse a vault: its device key stays a file, and the user is told.
             host.tpm = nil
-            terminal.diagnostics.warning("the device key is not sealed by the TPM: this user may not open \(TPMSettings.kernelDevice); join the tss group, then run 'vault device-key --tpm'")
+            terminal.diagnostics.warning(
+                "the device key is not sealed by the TPM: this user may not open \(TPMSettings.kernelDevice); join the tss group, then run 'vault device-key --tpm'"
+            )
         }
         // The new vault is unlocked for this login at once, so the next commands need no passphrase;
         // where the keyring cannot keep the session, init says nothing of it: unlock will.
         let timeout = Vault.defaultSessionTimeout
-        let keyringProblem = try Vault.create(at: location, credential: credential, kdf: kdf, host: host,
-                                              loginSessionTimeout: access.usesLoginKeyring ? timeout : nil)
-        if host.tpm != nil { terminal.say("sealed this machine's device key by the TPM (PCR \(tpm.pcrs.map(String.init).joined(separator: ", ")))") }
+        let keyringProblem = try Vault.create(
+            at: location, credential: credential, kdf: kdf, host: host,
+            loginSessionTimeout: access.usesLoginKeyring ? timeout : nil)
+        if host.tpm != nil {
+            terminal.say("sealed this machine's device key by the TPM (PCR \(tpm.pcrs.map(String.init).joined(separator: ", ")))")
+        }
         if let path = access.keyFilePath {
             if createdKeyFile { terminal.say("created key file \(quoted(path)) (mode 600); keep it safe: it opens the vault") }
             terminal.say("created vault \(quoted(location.path)), unlocked by the key file \(quoted(path))")

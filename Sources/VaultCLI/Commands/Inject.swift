@@ -10,8 +10,10 @@ struct InjectArguments: CommandArguments {
 
     static let options: [OptionSpec] = [
         `in`,
-        OptionSpec(GrantArguments.out.name, short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout; - is stdout", completion: .file),
-        RunArguments.referenceGroup,
+        OptionSpec(
+            GrantArguments.out.name, short: "o", value: "FILE", help: "write to FILE (mode 0600) instead of stdout; - is stdout",
+            completion: .file),
+        RunArguments.referenceGroup
     ]
 
     /// --in: the template; stdin when not given or -.
@@ -39,7 +41,8 @@ enum InjectCommand {
         let template = try LoadedTemplate(path: input, bytes: input == "-" ? invocation.terminal.readAllInput() : nil)
         let uses = template.referenceUses
         let output = arguments.output.flatMap { $0 == "-" ? nil : $0 }
-        let secrets = try ReferenceResolver(invocation, group: arguments.group).resolve(uses, action: output == nil ? "nothing was printed" : "nothing was written")
+        let secrets = try ReferenceResolver(invocation, group: arguments.group).resolve(
+            uses, action: output == nil ? "nothing was printed" : "nothing was written")
         let rendered = template.rendered(with: secrets)
         if let output {
             // The file writer takes an array: the copy lives only for the write, then is wiped.

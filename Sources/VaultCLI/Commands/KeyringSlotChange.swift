@@ -9,8 +9,9 @@ enum KeyringSlotChange {
     /// if the vault refuses the change, the key is taken out of the keyring again.
     static func add(to vault: Vault, access: VaultAccess) throws {
         guard !Vault.hasKeyringSlot(at: vault.location) else {
-            throw UsageError("this vault already has a desktop-keyring keyslot",
-                             hint: "remove it first with 'vault passwd --remove-keyring-slot'")
+            throw UsageError(
+                "this vault already has a desktop-keyring keyslot",
+                hint: "remove it first with 'vault passwd --remove-keyring-slot'")
         }
         let keys = try KeyringSlotKeys(environment: access.invocation.environment, reasonPromptsAreOff: access.reasonPromptsAreOff)
         let vaultID = try Vault.identifier(at: vault.location)

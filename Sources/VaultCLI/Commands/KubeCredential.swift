@@ -8,8 +8,9 @@ enum KubeCredentialCommand {
         let terminal = invocation.terminal
         do {
             let info = try KubeExecInfo(invocation)
-            let items = try ServiceCredentialItems(arguments.item, invocation, kind: KubeExecCredential.kind,
-                                                   promptsForbiddenBy: info.interactive ? nil : "kubectl runs the plugin with interactive false")
+            let items = try ServiceCredentialItems(
+                arguments.item, invocation, kind: KubeExecCredential.kind,
+                promptsForbiddenBy: info.interactive ? nil : "kubectl runs the plugin with interactive false")
             let item = try items.get(service: KubeExecCredential.servicePrefix + info.server)
             try KubeExecCredential.output(item, apiVersion: info.apiVersion).withUnsafeBytes { terminal.writeOut($0) }
         } catch {

@@ -2,10 +2,11 @@ import VaultCore
 
 /// `vault list`'s options.
 struct ListArguments: CommandArguments {
-    static let options = [
-        ItemSelection.service.with(help: "only items of this service"), ItemSelection.account.with(help: "only items of this account"),
-        ItemSelection.group, ItemSelection.accessibility("only items of this accessibility class"), NameFilter.search,
-    ] + NameFilter.globs + [JSONArguments.json]
+    static let options =
+        [
+            ItemSelection.service.with(help: "only items of this service"), ItemSelection.account.with(help: "only items of this account"),
+            ItemSelection.group, ItemSelection.accessibility("only items of this accessibility class"), NameFilter.search
+        ] + NameFilter.globs + [JSONArguments.json]
 
     var item: ItemSelection
     var names: NameFilter
@@ -30,7 +31,8 @@ enum ListCommand {
         sortByName(&items)
         let terminal = invocation.terminal
         if locked > 0 {
-            terminal.diagnostics.notice("\(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device")
+            terminal.diagnostics.notice(
+                "\(counted(locked, "item")) not listed: locked (unlock to see \(locked == 1 ? "it" : "them")) or bound to another device")
         }
         if arguments.json {
             terminal.writeOut(ItemOutput.jsonArray(items, now: invocation.now) + "\n")

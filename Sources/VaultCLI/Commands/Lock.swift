@@ -5,7 +5,7 @@ struct LockArguments: CommandArguments {
     static let all = OptionSpec("all", help: "end every session and the after-first-unlock cache too")
 
     static let options: [OptionSpec] = [
-        all,
+        all
     ]
 
     /// --all: every session of the vault, and the after-first-unlock cache.
@@ -28,7 +28,8 @@ enum LockCommand {
         }
         let outcome = try access.vault().lock(token: access.sessionToken, all: all, loginKeyring: access.usesLoginKeyring)
         if !all, access.sessionToken == nil, !outcome.loginKeyringKeyRemoved {
-            invocation.terminal.say("no session to end: VAULT_SESSION is not set and this login keeps none ('vault lock --all' ends every session)")
+            invocation.terminal.say(
+                "no session to end: VAULT_SESSION is not set and this login keeps none ('vault lock --all' ends every session)")
             return
         }
         var words = "ended \(counted(outcome.sessionsEnded, "session"))"

@@ -5,13 +5,21 @@ import VaultCore
 struct MemberArguments: CommandArguments {
 
     static let options: [OptionSpec] = [
-        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "add: a group the member opens; repeat it for several; none makes a full member",
-                   repeatable: true, completion: .group),
+        OptionSpec(
+            ItemSelection.group.name, value: "GROUP",
+            help: "add: a group the member opens; repeat it for several; none makes a full member",
+            repeatable: true, completion: .group),
         OptionSpec(GrantArguments.readOnly.name, help: "add: the member reads its groups but cannot change them (needs --group)"),
-        OptionSpec(GrantArguments.freshHistory.name, help: "add: re-key what the member opens and drop its revisions and trash first, so it reads nothing written before; ends those keys' credentials"),
+        OptionSpec(
+            GrantArguments.freshHistory.name,
+            help:
+                "add: re-key what the member opens and drop its revisions and trash first, so it reads nothing written before; ends those keys' credentials"
+        ),
         KDFCost.option,
-        OptionSpec(SharedOptions.yes.name, short: "y", help: "add (re-keying) and remove: confirm dropping what the re-key cannot carry over without asking"),
-        JSONArguments.json,
+        OptionSpec(
+            SharedOptions.yes.name, short: "y",
+            help: "add (re-keying) and remove: confirm dropping what the re-key cannot carry over without asking"),
+        JSONArguments.json
     ]
 
     /// add, list or remove (the table allows no other).
@@ -46,7 +54,9 @@ struct MemberArguments: CommandArguments {
 
     func validate() throws {
         if action == "list", name != nil { throw UsageError("member list takes no name", hint: "run 'vault member list'") }
-        if action == "remove", recipient != nil { throw UsageError("member remove takes a name only", hint: "run 'vault member remove NAME'") }
+        if action == "remove", recipient != nil {
+            throw UsageError("member remove takes a name only", hint: "run 'vault member remove NAME'")
+        }
         if action != "add", freshHistory {
             throw UsageError("--fresh-history is for member add", hint: "run 'vault member add NAME age1… --fresh-history'")
         }
@@ -71,33 +81,46 @@ enum MemberCommand {
 
     private static func required(_ name: String?, action: String) throws -> String {
         guard let name else {
-            throw UsageError("member \(action) needs a member name", hint: "run 'vault member \(action) NAME\(action == "add" ? " age1…" : "")'")
+            throw UsageError(
+                "member \(action) needs a member name", hint: "run 'vault member \(action) NAME\(action == "add" ? " age1…" : "")'")
         }
         return name
     }
 
     private static func add(_ arguments: MemberArguments, _ invocation: Invocation, name: String, recipient text: String?) throws {
         guard let text else {
-            throw UsageError("member add needs the member's recipient", hint: "run 'vault member add \(shellQuoted(name)) age1…' with the line 'vault identity new' printed for them")
+            throw UsageError(
+                "member add needs the member's recipient",
+                hint: "run 'vault member add \(shellQuoted(name)) age1…' with the line 'vault identity new' printed for them")
         }
         let readOnly = arguments.readOnly
         if readOnly, arguments.groups.isEmpty {
-            throw UsageError("--read-only needs --group: a full member holds every group's keys, write keys included",
-                             hint: "name the groups it may read: vault member add \(shellQuoted(name)) age1… --group GROUP --read-only")
+            throw UsageError(
+                "--read-only needs --group: a full member holds every group's keys, write keys included",
+                hint: "name the groups it may read: vault member add \(shellQuoted(name)) age1… --group GROUP --read-only")
         }
         let recipient = try AgeRecipient(parsing: text)
         let groups = arguments.groups.isEmpty ? [] : try ItemArguments.namedGroups(arguments.groups, purpose: "the member opens")
         let access = VaultAccess(invocation)
-        let addition = try access.vault().addMember(name: name, recipient: recipient, groups: groups, readOnly: readOnly,
-                                                    freshHistory: arguments.freshHistory, kdf: arguments.kdf) { plan in
+        let addition = try access.vault().addMember(
+            name: name, recipient: recipient, groups: groups, readOnly: readOnly,
+            freshHistory: arguments.freshHistory, kdf: arguments.kdf
+        ) { plan in
             try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access)
         }
         let member = addition.member
-        if let renewal = addition.renewal { FreshKeysWords.say(renewal, for: quoted(member.name), addedBack: addition.addedBack, invocation.terminal) }
-        let scope = member.groups.map { "group\($0.count == 1 ? "" : "s") " + $0.map { quoted($0.name) }.joined(separator: ", ") + (member.readOnly ? ", read-only" : "") }
+        if let renewal = addition.renewal {
+            FreshKeysWords.say(renewal, for: quoted(member.name), addedBack: addition.addedBack, invocation.terminal)
+        }
+        let scope =
+            member.groups.map {
+                "group\($0.count == 1 ? "" : "s") " + $0.map { quoted($0.name) }.joined(separator: ", ")
+                    + (member.readOnly ? ", read-only" : "")
+            }
             ?? "the whole vault (full member)"
-        invocation.report("added member \(quoted(member.name))\(addition.addedBack ? " back" : "") (\(member.recipient)): \(scope); commit the vault file for them to use it",
-                          json: object(member, addition), asJSON: arguments.json)
+        invocation.report(
+            "added member \(quoted(member.name))\(addition.addedBack ? " back" : "") (\(member.recipient)): \(scope); commit the vault file for them to use it",
+            json: object(member, addition), asJSON: arguments.json)
     }
 
     private static func list(json: Bool, _ invocation: Invocation) throws {
@@ -109,7 +132,9 @@ enum MemberCommand {
         }
         for member in members {
             let scope = member.groups.map { $0.map(\.name).joined(separator: ",") } ?? "full"
-            terminal.writeOut("\(ItemOutput.printable(member.name))\t\(member.recipient)\t\(scope)\(member.readOnly ? "\tread-only" : "")\t\(DateText.iso(member.addedAt))\n")
+            terminal.writeOut(
+                "\(ItemOutput.printable(member.name))\t\(member.recipient)\t\(scope)\(member.readOnly ? "\tread-only" : "")\t\(DateText.iso(member.addedAt))\n"
+            )
         }
     }
 
@@ -123,18 +148,23 @@ enum MemberCommand {
         // Read before the removal: the file as it is now still names the member (outside git it is the only version).
         let principal = ExposurePrincipal.member(name)
         let exposure = try? ExposureCommand.read(vault, invocation)
-        let removal = try vault.removeMember(named: name, kdf: kdf) { plan in try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access) }
+        let removal = try vault.removeMember(named: name, kdf: kdf) { plan in
+            try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access)
+        }
         let live = exposure.map { ExposureCommand.liveCount(exposedTo: principal, in: $0) }
         if arguments.json {
-            terminal.writeOut(JSONValue.object([
-                ("removed", .string(removal.member.name)), ("key_epoch", .number(Int(removal.keyEpoch))),
-                ("live_exposed", live.map { .number($0) } ?? .null), ("exposure", .string(ExposureText.command(for: principal))),
-            ]).text + "\n")
+            terminal.writeOut(
+                JSONValue.object([
+                    ("removed", .string(removal.member.name)), ("key_epoch", .number(Int(removal.keyEpoch))),
+                    ("live_exposed", live.map { .number($0) } ?? .null), ("exposure", .string(ExposureText.command(for: principal)))
+                ]).text + "\n")
             return
         }
         let what = removal.member.groups == nil ? "re-keyed the vault" : "gave its groups new keys"
         terminal.say("removed member \(quoted(removal.member.name)) and \(what) (key epoch \(removal.keyEpoch)); commit the vault file")
-        terminal.say("pinned readers keep their pin; a reader that remembers nothing (a CI job) refuses copies from before this removal with VAULT_MIN_EPOCH=\(removal.keyEpoch)")
+        terminal.say(
+            "pinned readers keep their pin; a reader that remembers nothing (a CI job) refuses copies from before this removal with VAULT_MIN_EPOCH=\(removal.keyEpoch)"
+        )
         terminal.say(ExposureText.pointer(live: live, principal: principal))
     }
 
@@ -143,7 +173,8 @@ enum MemberCommand {
     }
 
     private static func object(_ member: MemberSummary, _ addition: MemberAddition) -> JSONValue {
-        .object(fields(member) + [("added_back", .bool(addition.addedBack)), ("rekeyed", .bool(addition.renewal != nil))]
+        .object(
+            fields(member) + [("added_back", .bool(addition.addedBack)), ("rekeyed", .bool(addition.renewal != nil))]
                 + (addition.renewal.map { [("key_epoch", .number(Int($0.keyEpoch)))] } ?? []))
     }
 
@@ -151,7 +182,7 @@ enum MemberCommand {
         [
             ("name", .string(member.name)), ("recipient", .string(member.recipient)),
             ("scope", member.groups.map { .array($0.map { .string($0.name) }) } ?? .string("full")),
-            ("read_only", .bool(member.readOnly)), ("added_at", .string(DateText.iso(member.addedAt))),
+            ("read_only", .bool(member.readOnly)), ("added_at", .string(DateText.iso(member.addedAt)))
         ]
     }
 }

@@ -30,11 +30,16 @@ enum MergeDriverCommand {
             let vault = try access.vault()
             let repository = try? GitRepository.containing(absolute(arguments.ours), environment: invocation.environment)
             if let repository { GitWorkTree.removeAbandonedMergeDriverTemporaries(in: repository.top) }
-            let origins = (ours: repository?.describe("HEAD") ?? "ours",
-                           theirs: repository.map { $0.describe(theirCommit(invocation.environment, in: $0)) } ?? "theirs")
-            let report = try vault.merge(base: base, theirs: theirs, origins: origins,
-                                         kdf: .interactive) { _ in
-                throw CommandFailure(.interactionNotAllowed, "this merge re-keys the vault and would drop what the re-key cannot carry over")
+            let origins = (
+                ours: repository?.describe("HEAD") ?? "ours",
+                theirs: repository.map { $0.describe(theirCommit(invocation.environment, in: $0)) } ?? "theirs"
+            )
+            let report = try vault.merge(
+                base: base, theirs: theirs, origins: origins,
+                kdf: .interactive
+            ) { _ in
+                throw CommandFailure(
+                    .interactionNotAllowed, "this merge re-keys the vault and would drop what the re-key cannot carry over")
             }
             MergeReportText.say(report, merging: origins.theirs, terminal: invocation.terminal)
             // git shows a driver's stderr; sync, which runs git merge, counts the conflicts itself.

@@ -17,9 +17,11 @@ struct NewGroupCheck {
         // With groups left unopened vault cannot tell a new group from a locked one.
         guard unopened == 0, !names.contains(group.name) else { return false }
         if !createGroup,
-           let near = names.first(where: { Suggestion.distance($0, group.name) == 1 }) {
-            throw UsageError("there is no group \(quoted(group.name)), and \(quoted(near)) is one letter away",
-                             hint: "did you mean \(quoted(near))? add --create-group to create \(quoted(group.name))")
+            let near = names.first(where: { Suggestion.distance($0, group.name) == 1 })
+        {
+            throw UsageError(
+                "there is no group \(quoted(group.name)), and \(quoted(near)) is one letter away",
+                hint: "did you mean \(quoted(near))? add --create-group to create \(quoted(group.name))")
         }
         return group != .default
     }
@@ -29,11 +31,14 @@ struct NewGroupCheck {
         let twins = try store.listing(matching: Query(service: service, account: account)).items.filter { $0.group != group }
         guard !twins.isEmpty else { return }
         let groups = twins.map { quoted($0.group.name) }.joined(separator: ", ")
-        invocation.terminal.diagnostics.warning("service \(quoted(service)), account \(quoted(account)) is also in group \(groups); 'vault get' without --group now matches \(twins.count + 1) items")
+        invocation.terminal.diagnostics.warning(
+            "service \(quoted(service)), account \(quoted(account)) is also in group \(groups); 'vault get' without --group now matches \(twins.count + 1) items"
+        )
     }
 }
 
 extension NewGroupCheck {
     /// --create-group: a new group one letter from an existing one is meant.
-    static let createGroup = OptionSpec("create-group", help: "create the group even when its name is one letter away from an existing group's")
+    static let createGroup = OptionSpec(
+        "create-group", help: "create the group even when its name is one letter away from an existing group's")
 }

@@ -6,13 +6,16 @@ import VaultCrypto
 struct OneTimeCodeArguments: CommandArguments {
     static let at = OptionSpec("at", value: "UNIX_TIME", help: "the TOTP code at this time, in seconds since 1970, instead of now")
     static let remaining = OptionSpec(
-        "remaining", help: "print the seconds the TOTP code of now (or --at) stays valid instead of the code; gives no code, so an HOTP counter never moves")
+        "remaining",
+        help:
+            "print the seconds the TOTP code of now (or --at) stays valid instead of the code; gives no code, so an HOTP counter never moves"
+    )
 
     static let options = [
         ItemSelection.service, ItemSelection.account, ItemSelection.group, at, remaining,
         JSONArguments.json.with(help: "print the code, its kind, and a TOTP code's period and seconds left as one JSON object"),
         ClipboardOptions.clip.with(help: "copy the code to the clipboard instead of printing it, and clear it later, as get --clip does"),
-        ClipboardOptions.clipTimeout,
+        ClipboardOptions.clipTimeout
     ]
 
     var item: ItemSelection
@@ -26,8 +29,10 @@ struct OneTimeCodeArguments: CommandArguments {
     init(_ options: OptionReader) {
         item = ItemSelection(options)
         at = options.value(Self.at).map { text in
-            Converted(text, { Int64($0).flatMap { $0 >= 0 ? $0 : nil } },
-                      else: UsageError("invalid --at \(quoted(text))", hint: "give a time in whole seconds since 1970, e.g. --at \"$(date +%s)\""))
+            Converted(
+                text, { Int64($0).flatMap { $0 >= 0 ? $0 : nil } },
+                else: UsageError("invalid --at \(quoted(text))", hint: "give a time in whole seconds since 1970, e.g. --at \"$(date +%s)\"")
+            )
         }
         remaining = options.flag(Self.remaining)
         json = options.flag(JSONArguments.json)
@@ -48,15 +53,20 @@ enum OneTimeCodeCommand {
     static func run(_ arguments: OneTimeCodeArguments, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)
         // -a may be left out when one item of the service holds a code, as get allows.
-        let query = Query(service: try options.service(), account: try options.reference()?.account ?? arguments.item.account,
-                          group: try options.group())
+        let query = Query(
+            service: try options.service(), account: try options.reference()?.account ?? arguments.item.account,
+            group: try options.group())
         let time = try arguments.at?.get() ?? Int64(invocation.now.timeIntervalSince1970)
         let clipboard = try ClipboardCopy.requested(arguments.clipboard, invocation)
         let store = try VaultAccess(invocation).store()
         if arguments.remaining {
-            guard let seconds = try OneTimeCodeInput.reading(query, { try store.oneTimeCodeSecondsRemaining(matching: query, atUnixTime: time) }) else {
-                throw CommandFailure(.usage, "the item holds an HOTP secret: its code stays valid until it is used, and has no seconds left",
-                                     hint: "drop --remaining; 'vault otp' gives the code")
+            guard
+                let seconds = try OneTimeCodeInput.reading(
+                    query, { try store.oneTimeCodeSecondsRemaining(matching: query, atUnixTime: time) })
+            else {
+                throw CommandFailure(
+                    .usage, "the item holds an HOTP secret: its code stays valid until it is used, and has no seconds left",
+                    hint: "drop --remaining; 'vault otp' gives the code")
             }
             invocation.terminal.writeOut("\(seconds)\n")
             return
@@ -114,7 +124,9 @@ enum OneTimeCodeInput {
             throw CommandFailure(
                 .failure,
                 "the item for service \(quoted(query.service ?? "")), account \(quoted(query.account ?? "")) holds no one-time code secret: \(error.problem)",
-                hint: "keep one beside the secret with 'vault update \(OneTimeCodeInput.shortName(query)) --otp-file FILE' (the otpauth:// URI or Base32 seed in FILE)")
+                hint:
+                    "keep one beside the secret with 'vault update \(OneTimeCodeInput.shortName(query)) --otp-file FILE' (the otpauth:// URI or Base32 seed in FILE)"
+            )
         }
     }
 }

@@ -4,12 +4,15 @@ import VaultCore
 /// server, written exactly as `get` writes an item's secret; no vault is opened.
 enum OpenBaoGet {
     static func run(_ name: String, _ arguments: GetArguments, _ invocation: Invocation) throws {
-        let others: [(String, Bool)] = [("--json", arguments.json), ("--field", arguments.field != nil), ("--clip", arguments.clipboard.clip),
-                                        ("--revision", arguments.revision != nil), ("--theirs", arguments.theirs), ("--conflict", arguments.conflict != nil),
-                                        ("-s", arguments.item.service != nil), ("-a", arguments.item.account != nil), ("--group", arguments.item.group != nil)]
+        let others: [(String, Bool)] = [
+            ("--json", arguments.json), ("--field", arguments.field != nil), ("--clip", arguments.clipboard.clip),
+            ("--revision", arguments.revision != nil), ("--theirs", arguments.theirs), ("--conflict", arguments.conflict != nil),
+            ("-s", arguments.item.service != nil), ("-a", arguments.item.account != nil), ("--group", arguments.item.group != nil)
+        ]
         if let other = others.first(where: \.1)?.0 {
-            throw UsageError("\(other) does not go with an openbao:// reference",
-                             hint: "'vault get openbao://MOUNT/PATH#FIELD' prints the field; a version is ?version=N")
+            throw UsageError(
+                "\(other) does not go with an openbao:// reference",
+                hint: "'vault get openbao://MOUNT/PATH#FIELD' prints the field; a version is ?version=N")
         }
         let reference: OpenBaoReference
         do {

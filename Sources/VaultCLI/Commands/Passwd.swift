@@ -2,15 +2,20 @@ import VaultCore
 
 /// `vault passwd`'s options: at most one change.
 struct PasswdArguments: CommandArguments {
-    static let newPassphraseFile = OptionSpec("new-passphrase-file", value: "FILE",
-                       help: "read the new passphrase from FILE instead of prompting", completion: .file)
-    static let addKeyFile = OptionSpec("add-key-file", value: "FILE",
-                       help: "also unlock with the key in FILE, created if missing", completion: .file)
-    static let removeKeyFile = OptionSpec("remove-key-file", value: "FILE",
-                       help: "no longer unlock with the key in FILE", completion: .file)
+    static let newPassphraseFile = OptionSpec(
+        "new-passphrase-file", value: "FILE",
+        help: "read the new passphrase from FILE instead of prompting", completion: .file)
+    static let addKeyFile = OptionSpec(
+        "add-key-file", value: "FILE",
+        help: "also unlock with the key in FILE, created if missing", completion: .file)
+    static let removeKeyFile = OptionSpec(
+        "remove-key-file", value: "FILE",
+        help: "no longer unlock with the key in FILE", completion: .file)
     static let removePassphrase = OptionSpec("remove-passphrase", help: "no longer unlock with a passphrase")
-    static let addKeyringSlot = OptionSpec("add-keyring-slot", help: "also unlock with a random key kept in the desktop keyring, so a logged-in desktop needs no passphrase")
-    static let removeKeyringSlot = OptionSpec("remove-keyring-slot", help: "no longer unlock with the desktop keyring, and delete its key there")
+    static let addKeyringSlot = OptionSpec(
+        "add-keyring-slot", help: "also unlock with a random key kept in the desktop keyring, so a logged-in desktop needs no passphrase")
+    static let removeKeyringSlot = OptionSpec(
+        "remove-keyring-slot", help: "no longer unlock with the desktop keyring, and delete its key there")
 
     static let options: [OptionSpec] = [
         newPassphraseFile,
@@ -20,7 +25,7 @@ struct PasswdArguments: CommandArguments {
         addKeyringSlot,
         removeKeyringSlot,
         KDFCost.option,
-        OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm destroying items without asking (needed without a terminal)"),
+        OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm destroying items without asking (needed without a terminal)")
     ]
 
     var newPassphraseFile: String?
@@ -47,8 +52,10 @@ struct PasswdArguments: CommandArguments {
 
     func validate() throws {
         let actions: [(OptionName, Bool)] = [
-            (PasswdArguments.addKeyFile.name, addKeyFile != nil), (PasswdArguments.removeKeyFile.name, removeKeyFile != nil), (PasswdArguments.addKeyringSlot.name, addKeyringSlot),
-            (PasswdArguments.removeKeyringSlot.name, removeKeyringSlot), (PasswdArguments.removePassphrase.name, removePassphrase), (PasswdArguments.newPassphraseFile.name, newPassphraseFile != nil),
+            (PasswdArguments.addKeyFile.name, addKeyFile != nil), (PasswdArguments.removeKeyFile.name, removeKeyFile != nil),
+            (PasswdArguments.addKeyringSlot.name, addKeyringSlot),
+            (PasswdArguments.removeKeyringSlot.name, removeKeyringSlot), (PasswdArguments.removePassphrase.name, removePassphrase),
+            (PasswdArguments.newPassphraseFile.name, newPassphraseFile != nil)
         ]
         let given = actions.filter(\.1).map(\.0)
         guard given.count <= 1 else {
@@ -80,12 +87,16 @@ enum PasswdCommand {
         } else if arguments.removePassphrase {
             let doomed = try vault.attributes(matching: Query(accessibility: .whenPasscodeSetThisDeviceOnly))
             if !doomed.isEmpty {
-                terminal.diagnostics.warning("removing the passphrase destroys \(doomed.count) when-passcode-set-this-device-only item\(doomed.count == 1 ? "" : "s")")
-                try Confirmation.require(invocation, confirmed: arguments.yes, access: access, question: "Destroy them and remove the passphrase?")
+                terminal.diagnostics.warning(
+                    "removing the passphrase destroys \(doomed.count) when-passcode-set-this-device-only item\(doomed.count == 1 ? "" : "s")"
+                )
+                try Confirmation.require(
+                    invocation, confirmed: arguments.yes, access: access, question: "Destroy them and remove the passphrase?")
             }
             let (destroyed, rotated) = try vault.removePassphrase()
-            terminal.say("removed the passphrase; the vault now opens only with its key file"
-                         + (destroyed.isEmpty ? "" : "; destroyed \(counted(destroyed.count, "item"))") + (rotated ? rotatedNote : ""))
+            terminal.say(
+                "removed the passphrase; the vault now opens only with its key file"
+                    + (destroyed.isEmpty ? "" : "; destroyed \(counted(destroyed.count, "item"))") + (rotated ? rotatedNote : ""))
             if !rotated { warnNotRotated(terminal, old: "the old passphrase") }
         } else {
             let kdf = arguments.kdf
@@ -97,11 +108,13 @@ enum PasswdCommand {
         }
     }
 
-    private static let rotatedNote = " and rotated the master key: every item is re-sealed, and unlock sessions and scoped credentials have ended"
+    private static let rotatedNote =
+        " and rotated the master key: every item is re-sealed, and unlock sessions and scoped credentials have ended"
 
     /// A keyslot change that could not rotate the master key leaves the old secret good for old copies of the file.
     static func warnNotRotated(_ terminal: Terminal, old: String) {
-        terminal.diagnostics.warning("the master key was not rotated (another keyslot's secret is not at hand, or items are bound to another machine): "
-                          + "an old copy of the vault file still opens with \(old); run 'vault rekey' to end that")
+        terminal.diagnostics.warning(
+            "the master key was not rotated (another keyslot's secret is not at hand, or items are bound to another machine): "
+                + "an old copy of the vault file still opens with \(old); run 'vault rekey' to end that")
     }
 }

@@ -26,8 +26,10 @@ enum PlaintextExport {
         progress?.finish()
         try confirm(outcome.exported, to: out, invocation, access: access)
         // Sorted as list sorts, so two exports of the same items are the same bytes.
-        let rows = items.sorted { ($0.attributes.group.name, $0.attributes.service, $0.attributes.account)
-            < ($1.attributes.group.name, $1.attributes.service, $1.attributes.account) }.map(PlainExportFields.fields(of:))
+        let rows = items.sorted {
+            ($0.attributes.group.name, $0.attributes.service, $0.attributes.account)
+                < ($1.attributes.group.name, $1.attributes.service, $1.attributes.account)
+        }.map(PlainExportFields.fields(of:))
         let rendered = format == .csv ? PlainExportCSV.render(rows) : try PlainExportJSON.render(rows)
         if let out {
             // The file writer takes an array: the copy lives only for the write, then is wiped.
@@ -44,10 +46,14 @@ enum PlaintextExport {
     private static func confirm(_ count: Int, to out: String?, _ invocation: Invocation, access: VaultAccess) throws {
         guard access.reasonPromptsAreOff == nil else { return }
         let place = out.map(quoted) ?? "stdout"
-        guard let answer = try invocation.terminal.readLine(prompt: "Write the secrets of \(counted(count, "item")) in the clear to \(place)? [y/N] "),
-              ["y", "yes"].contains(answer.lowercased()) else {
-            throw CommandFailure(.userCanceled, "not confirmed; nothing was written",
-                                 hint: "answer y to write them; without a terminal --plaintext is enough")
+        guard
+            let answer = try invocation.terminal.readLine(
+                prompt: "Write the secrets of \(counted(count, "item")) in the clear to \(place)? [y/N] "),
+            ["y", "yes"].contains(answer.lowercased())
+        else {
+            throw CommandFailure(
+                .userCanceled, "not confirmed; nothing was written",
+                hint: "answer y to write them; without a terminal --plaintext is enough")
         }
     }
 }

@@ -15,7 +15,9 @@ enum PlaintextImport {
         let vault = try VaultAccess(invocation).vault(progress: progress)
         defer { progress?.finish() }
         // An item twice in the file meets itself: "exists here" covers that too.
-        try ImportCommand.addAll(from: path, holder: quoted(path), json: json, invocation) { try vault.importItems(items, onConflict: policy) }
+        try ImportCommand.addAll(from: path, holder: quoted(path), json: json, invocation) {
+            try vault.importItems(items, onConflict: policy)
+        }
     }
 
     /// Every item of the file, or a usage error naming the row (CSV) or item (JSON) that is wrong.
@@ -32,7 +34,9 @@ enum PlaintextImport {
     }
 
     /// The fields of each row (CSV) or item (JSON), numbered as a reader counts them.
-    private static func readRecords(_ bytes: SecretBytes, format: String, path: String) throws -> [(number: Int, fields: [String: SecretBytes])] {
+    private static func readRecords(_ bytes: SecretBytes, format: String, path: String) throws -> [(
+        number: Int, fields: [String: SecretBytes]
+    )] {
         do {
             if format == "vault-csv" { return try PlainExportCSV.parse(bytes).map { ($0.row, $0.fields) } }
             return try PlainExportJSON.parse(bytes).enumerated().map { ($0.offset + 1, $0.element) }

@@ -28,7 +28,8 @@ enum RedactCommand {
     static func run(_ arguments: RedactArguments, _ invocation: Invocation) throws {
         var secrets = try ReferencedSecrets.resolve(arguments.references, invocation, action: "nothing was read from stdin").map(\.secret)
         if arguments.references.isEmpty || !arguments.groups.isEmpty {
-            secrets += try ReadableSecrets(groups: arguments.groups, invocation, ifNone: "the stream passes through unmasked").items.map(\.secret)
+            secrets += try ReadableSecrets(groups: arguments.groups, invocation, ifNone: "the stream passes through unmasked").items.map(
+                \.secret)
         }
         let patterns = MaskPatterns(secrets: secrets)
         invocation.terminal.noteUnmaskedSecrets(patterns)

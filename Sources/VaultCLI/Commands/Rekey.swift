@@ -6,7 +6,7 @@ struct RekeyArguments: CommandArguments {
     static let options: [OptionSpec] = [
         KDFCost.option,
         OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm dropping keyslots or other machines' items without asking"),
-        JSONArguments.resultJSON,
+        JSONArguments.resultJSON
     ]
 
     /// --kdf-cost: the scrypt cost of the new passphrase keyslot.
@@ -32,16 +32,21 @@ enum RekeyCommand {
             try RekeyCommand.confirm(plan, confirmed: arguments.yes, invocation, access: access)
         }
         if arguments.json {
-            terminal.writeOut(JSONValue.object([
-                ("key_epoch", .number(Int(outcome.keyEpoch))), ("resealed", .number(outcome.resealed)),
-                ("sessions_ended", .number(outcome.sessionsEnded)),
-                ("dropped_keyslots", .array(outcome.dropped.droppedKeyslots.map { .string($0.name) })),
-                ("dropped_items", .number(outcome.dropped.itemsBoundElsewhere.reduce(0) { $0 + $1.count } + outcome.dropped.itemsNeedingPassphrase)),
-            ]).text + "\n")
+            terminal.writeOut(
+                JSONValue.object([
+                    ("key_epoch", .number(Int(outcome.keyEpoch))), ("resealed", .number(outcome.resealed)),
+                    ("sessions_ended", .number(outcome.sessionsEnded)),
+                    ("dropped_keyslots", .array(outcome.dropped.droppedKeyslots.map { .string($0.name) })),
+                    (
+                        "dropped_items",
+                        .number(outcome.dropped.itemsBoundElsewhere.reduce(0) { $0 + $1.count } + outcome.dropped.itemsNeedingPassphrase)
+                    )
+                ]).text + "\n")
             return
         }
-        terminal.say("re-keyed the vault (key epoch \(outcome.keyEpoch)): re-sealed \(counted(outcome.resealed, "item")), "
-                     + "ended \(counted(outcome.sessionsEnded, "unlock session")); scoped credentials no longer open it: grant them again")
+        terminal.say(
+            "re-keyed the vault (key epoch \(outcome.keyEpoch)): re-sealed \(counted(outcome.resealed, "item")), "
+                + "ended \(counted(outcome.sessionsEnded, "unlock session")); scoped credentials no longer open it: grant them again")
     }
 
     /// Says what a re-key drops (keyslots it cannot re-make, items it cannot re-seal here) and asks
@@ -52,12 +57,14 @@ enum RekeyCommand {
             terminal.diagnostics.warning("the \(kind.name) keyslot cannot be re-made without its secret and is dropped")
         }
         for count in plan.itemsBoundElsewhere {
-            terminal.diagnostics.warning("\(counted(count.count, "item")) of group \(quoted(count.group)), class \(count.accessibility.rawValue), "
-                              + "are bound to another machine's device key, cannot be re-sealed here, and are dropped")
+            terminal.diagnostics.warning(
+                "\(counted(count.count, "item")) of group \(quoted(count.group)), class \(count.accessibility.rawValue), "
+                    + "are bound to another machine's device key, cannot be re-sealed here, and are dropped")
         }
         if plan.itemsNeedingPassphrase > 0 {
-            terminal.diagnostics.warning("\(counted(plan.itemsNeedingPassphrase, "when-passcode-set-this-device-only item")) "
-                              + "cannot be kept without a passphrase keyslot and \(plan.itemsNeedingPassphrase == 1 ? "is" : "are") destroyed")
+            terminal.diagnostics.warning(
+                "\(counted(plan.itemsNeedingPassphrase, "when-passcode-set-this-device-only item")) "
+                    + "cannot be kept without a passphrase keyslot and \(plan.itemsNeedingPassphrase == 1 ? "is" : "are") destroyed")
         }
         try Confirmation.require(invocation, confirmed: confirmed, access: access, question: "Re-key and drop what is listed above?")
     }

@@ -10,7 +10,7 @@ struct RenameArguments: CommandArguments {
     static let options = [
         ItemSelection.service, ItemSelection.account, ItemSelection.group, toService, toAccount, toGroup,
         NewGroupCheck.createGroup.with(help: "create the new group even when its name is one letter away from an existing group's"),
-        keepHistory, JSONArguments.resultJSON,
+        keepHistory, JSONArguments.resultJSON
     ]
 
     var item: ItemSelection
@@ -49,16 +49,22 @@ enum RenameCommand {
         let vault = try VaultAccess(invocation).vault()
         let groupCheck = NewGroupCheck(invocation: invocation, createGroup: arguments.createGroup)
         let createsGroup = try toGroup.map { try groupCheck.createsGroup($0, in: vault) } ?? false
-        let (from, to, dropped) = try vault.move(matching: query, toService: toService, toAccount: toAccount, toGroup: toGroup,
-                                                 keepingHistory: arguments.keepHistory)
+        let (from, to, dropped) = try vault.move(
+            matching: query, toService: toService, toAccount: toAccount, toGroup: toGroup,
+            keepingHistory: arguments.keepHistory)
         if createsGroup, let toGroup, !arguments.json { invocation.terminal.say("created group \(quoted(toGroup.name))") }
         if dropped > 0, !arguments.json {
-            invocation.terminal.say("left \(counted(dropped, "earlier secret")) behind: the readers of group \(quoted(to.group.name)) "
-                                    + "never read what only group \(quoted(from.group.name))'s could (--keep-history carries them)")
+            invocation.terminal.say(
+                "left \(counted(dropped, "earlier secret")) behind: the readers of group \(quoted(to.group.name)) "
+                    + "never read what only group \(quoted(from.group.name))'s could (--keep-history carries them)")
         }
-        invocation.report("renamed \(describe(from)) to \(describe(to))",
-                          json: .object([("from", .rendered(ItemOutput.json(from, now: invocation.now))), ("to", .rendered(ItemOutput.json(to, now: invocation.now))),
-                                         ("dropped_revisions", .number(dropped))]), asJSON: arguments.json)
+        invocation.report(
+            "renamed \(describe(from)) to \(describe(to))",
+            json: .object([
+                ("from", .rendered(ItemOutput.json(from, now: invocation.now))),
+                ("to", .rendered(ItemOutput.json(to, now: invocation.now))),
+                ("dropped_revisions", .number(dropped))
+            ]), asJSON: arguments.json)
     }
 
     private static func describe(_ item: ItemAttributes) -> String {

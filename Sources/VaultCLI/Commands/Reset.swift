@@ -19,8 +19,9 @@ enum ResetCommand {
         let access = VaultAccess(invocation)
         let location = access.location
         guard try location.exists else { throw VaultError.noSuchVault(path: location.path) }
-        try Confirmation.require(invocation, confirmed: arguments.yes, access: access,
-                                 question: "Remove the vault \(quoted(location.path)) and every item in it, for good?")
+        try Confirmation.require(
+            invocation, confirmed: arguments.yes, access: access,
+            question: "Remove the vault \(quoted(location.path)) and every item in it, for good?")
         let outcome = try access.vault().reset(loginKeyring: access.usesLoginKeyring)
         let sessions = outcome.sessionsEnded == 0 ? "" : " and ended \(counted(outcome.sessionsEnded, "session"))"
         invocation.terminal.say("removed \(outcome.removedPaths.map(quoted).joined(separator: ", "))\(sessions)")

@@ -4,9 +4,10 @@ import VaultCore
 struct RevokeArguments: CommandArguments {
 
     static let options: [OptionSpec] = [
-        OptionSpec(ItemSelection.group.name, value: "GROUP", help: "a group whose credentials end; repeat it for several",
-                   repeatable: true, completion: .group),
-        JSONArguments.resultJSON,
+        OptionSpec(
+            ItemSelection.group.name, value: "GROUP", help: "a group whose credentials end; repeat it for several",
+            repeatable: true, completion: .group),
+        JSONArguments.resultJSON
     ]
 
     /// Every --group given.
@@ -35,17 +36,24 @@ enum RevokeCommand {
                 count = try vault.revoke(group: group)
             } catch VaultError.keys(.boundToAnotherDevice) {
                 throw CommandFailure(
-                    .failure, "cannot revoke group \(quoted(group.name)) here: it holds -this-device-only items that only the machine they were added on can re-seal",
-                    hint: "run 'vault revoke --group \(shellQuoted(group.name))' on that machine, or 'vault wipe --group \(shellQuoted(group.name))' here to drop its items and renew its key")
+                    .failure,
+                    "cannot revoke group \(quoted(group.name)) here: it holds -this-device-only items that only the machine they were added on can re-seal",
+                    hint:
+                        "run 'vault revoke --group \(shellQuoted(group.name))' on that machine, or 'vault wipe --group \(shellQuoted(group.name))' here to drop its items and renew its key"
+                )
             }
             let live = exposure.map { ExposureCommand.liveCount(exposedTo: .group(group), in: $0) }
             if !arguments.json {
-                invocation.terminal.say("revoked every credential of group \(quoted(group.name)); re-sealed \(counted(count, "item")) under a new group key")
+                invocation.terminal.say(
+                    "revoked every credential of group \(quoted(group.name)); re-sealed \(counted(count, "item")) under a new group key")
                 invocation.terminal.say(ExposureText.pointer(live: live, principal: .group(group)))
             }
-            resealed.append(.object([("group", .string(group.name)), ("resealed", .number(count)),
-                                     ("live_exposed", live.map { .number($0) } ?? .null),
-                                     ("exposure", .string(ExposureText.command(for: .group(group))))]))
+            resealed.append(
+                .object([
+                    ("group", .string(group.name)), ("resealed", .number(count)),
+                    ("live_exposed", live.map { .number($0) } ?? .null),
+                    ("exposure", .string(ExposureText.command(for: .group(group))))
+                ]))
         }
         if arguments.json { invocation.terminal.writeOut(JSONValue.object([("revoked", .array(resealed))]).text + "\n") }
     }

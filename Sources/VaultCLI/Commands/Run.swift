@@ -9,31 +9,49 @@ import VaultCrypto
 /// `vault run`'s options, and the command after `--`.
 struct RunArguments: CommandArguments {
     static let env = OptionSpec("env", value: "NAME=VALUE", help: "set NAME for the command; VALUE may be a reference", repeatable: true)
-    static let envFile = OptionSpec("env-file", value: "FILE", help: "read NAME=VALUE lines from FILE (dotenv syntax)", repeatable: true,
-                       completion: .file)
-    static let envGroup = OptionSpec("env-group", value: "GROUP",
-                       help: "set every item of GROUP you can read as a variable named by its env name, masked like references (as envchain does)",
-                       repeatable: true, completion: .group)
+    static let envFile = OptionSpec(
+        "env-file", value: "FILE", help: "read NAME=VALUE lines from FILE (dotenv syntax)", repeatable: true,
+        completion: .file)
+    static let envGroup = OptionSpec(
+        "env-group", value: "GROUP",
+        help: "set every item of GROUP you can read as a variable named by its env name, masked like references (as envchain does)",
+        repeatable: true, completion: .group)
     static let noMasking = OptionSpec("no-masking", help: "pass the command's output through unmasked")
-    static let keepVaultEnv = OptionSpec("keep-vault-env",
-                       help: "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE) and the login's kernel keyring, which run keeps from it by default; the command can then read every item you can")
-    static let allowTrace = OptionSpec("allow-trace",
-                       help: "let the command trace other processes and gain privileges: without it, it runs with no-new-privs (sudo, ping and other setuid or file-capability programs do not gain theirs) and cannot ptrace, read the memory of or take descriptors from a process outside it (debuggers, strace, rr and LeakSanitizer fail); see docs/RUN.md")
-    static let mount = OptionSpec("mount", value: "PATH[=TEMPLATE]",
-                       help: "serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR",
-                       completion: .file)
-    static let mountFormat = OptionSpec("mount-format", value: "FORMAT", help: "how the variables are written on the pipe without a template",
-                       default: "dotenv", completion: .values(MountOption.Format.allCases.map(\.rawValue)))
-    static let mountMaxReads = OptionSpec("mount-max-reads", value: "N", help: "remove the pipe after N readers; 0 serves until the command exits", default: "0")
-    static let allowEnvName = OptionSpec("allow-env-name", value: "NAME",
-        help: "let an item set NAME though it is protected (PATH, BASH_ENV, LD_*, GIT_*, GITHUB_ENV and the rest of docs/RUN.md); without it such an item is skipped and the command exits 1",
+    static let keepVaultEnv = OptionSpec(
+        "keep-vault-env",
+        help:
+            "hand the command the variables that unlock vault (VAULT_SESSION, VAULT_CREDENTIAL, VAULT_KEY_FILE, VAULT_PASSPHRASE_FILE) and the login's kernel keyring, which run keeps from it by default; the command can then read every item you can"
+    )
+    static let allowTrace = OptionSpec(
+        "allow-trace",
+        help:
+            "let the command trace other processes and gain privileges: without it, it runs with no-new-privs (sudo, ping and other setuid or file-capability programs do not gain theirs) and cannot ptrace, read the memory of or take descriptors from a process outside it (debuggers, strace, rr and LeakSanitizer fail); see docs/RUN.md"
+    )
+    static let mount = OptionSpec(
+        "mount", value: "PATH[=TEMPLATE]",
+        help:
+            "serve the referenced variables (or TEMPLATE filled in) on a named pipe at PATH instead of the environment; a bare name goes in a private directory under $XDG_RUNTIME_DIR",
+        completion: .file)
+    static let mountFormat = OptionSpec(
+        "mount-format", value: "FORMAT", help: "how the variables are written on the pipe without a template",
+        default: "dotenv", completion: .values(MountOption.Format.allCases.map(\.rawValue)))
+    static let mountMaxReads = OptionSpec(
+        "mount-max-reads", value: "N", help: "remove the pipe after N readers; 0 serves until the command exits", default: "0")
+    static let allowEnvName = OptionSpec(
+        "allow-env-name", value: "NAME",
+        help:
+            "let an item set NAME though it is protected (PATH, BASH_ENV, LD_*, GIT_*, GITHUB_ENV and the rest of docs/RUN.md); without it such an item is skipped and the command exits 1",
         repeatable: true)
-    static let only = OptionSpec("only", value: "NAME[,NAME…]",
-        help: "take the items whose variable name is NAME; the job must name what it accepts with --only or --prefix, since an item's writer chooses its name",
+    static let only = OptionSpec(
+        "only", value: "NAME[,NAME…]",
+        help:
+            "take the items whose variable name is NAME; the job must name what it accepts with --only or --prefix, since an item's writer chooses its name",
         repeatable: true)
-    static let namePrefix = OptionSpec("prefix", value: "PREFIX", help: "take the items whose variable name begins with PREFIX (e.g. APP_)", repeatable: true)
-    static let referenceGroup = ItemSelection.group.with(help: 
-        "group of references that name none, and of the items env prints; every group when none is named")
+    static let namePrefix = OptionSpec(
+        "prefix", value: "PREFIX", help: "take the items whose variable name begins with PREFIX (e.g. APP_)", repeatable: true)
+    static let referenceGroup = ItemSelection.group.with(
+        help:
+            "group of references that name none, and of the items env prints; every group when none is named")
 
     static let options: [OptionSpec] = [
         env,
@@ -48,7 +66,7 @@ struct RunArguments: CommandArguments {
         allowTrace,
         mount,
         mountFormat,
-        mountMaxReads,
+        mountMaxReads
     ]
 
     /// The command to run and its arguments.
@@ -100,17 +118,21 @@ struct RunArguments: CommandArguments {
 enum RunCommand {
     static func run(_ arguments: RunArguments, _ invocation: Invocation) throws {
         let groups = try arguments.envGroups.map(ItemArguments.group(named:))
-        let groupVariables = groups.isEmpty ? nil : try GroupVariables(
-            invocation, groups: groups, accepted: AcceptedNames(only: arguments.only, prefixes: arguments.prefixes),
-            allowedNames: arguments.allowedNames, command: "vault run --env-group")
+        let groupVariables =
+            groups.isEmpty
+            ? nil
+            : try GroupVariables(
+                invocation, groups: groups, accepted: AcceptedNames(only: arguments.only, prefixes: arguments.prefixes),
+                allowedNames: arguments.allowedNames, command: "vault run --env-group")
         let environment = try ChildEnvironment(invocation, arguments, groupVariables: groupVariables)
         if arguments.keepVaultEnv {
             invocation.terminal.diagnostics.warning("--keep-vault-env hands the command what unlocks vault; it can read every item you can")
         }
         let mount = try MountOption(arguments.mount)
         var sealedFields = groupVariables?.sealedFields ?? []
-        let secrets = try ReferenceResolver(invocation, group: arguments.group).resolve(environment.referenceUses + (mount?.referenceUses ?? []),
-                                                                action: "nothing was run", sealedFields: &sealedFields)
+        let secrets = try ReferenceResolver(invocation, group: arguments.group).resolve(
+            environment.referenceUses + (mount?.referenceUses ?? []),
+            action: "nothing was run", sealedFields: &sealedFields)
         var variables = try environment.resolved(with: secrets)
         let terminal = invocation.terminal
 
@@ -128,7 +150,8 @@ enum RunCommand {
         }
         let patterns = MaskPatterns(secrets: Array(secrets.values) + environment.groupSecrets + sealedFields)
         terminal.noteUnmaskedSecrets(patterns)
-        let status = terminal.stdoutIsTTY
+        let status =
+            terminal.stdoutIsTTY
             ? try runOnPseudoTerminal(arguments.command, &variables, patterns, signals, terminal)
             : try runOnPipes(arguments.command, &variables, patterns, signals)
         try exit(with: status, skipped: groupVariables?.skippedFailure)
@@ -136,8 +159,10 @@ enum RunCommand {
 
     /// The child writes to pipes and stays in vault's process group, so a
     /// terminal's ^C reaches it directly (vault does not send it again).
-    private static func runOnPipes(_ argv: [String], _ variables: inout [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
-                                   _ signals: SignalRelay) throws -> Int32 {
+    private static func runOnPipes(
+        _ argv: [String], _ variables: inout [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
+        _ signals: SignalRelay
+    ) throws -> Int32 {
         let stdout = try PipeEnds()
         let stderr = try PipeEnds()
         let child: ChildProcess
@@ -146,8 +171,9 @@ enum RunCommand {
                 close(stdout.writeEnd)
                 close(stderr.writeEnd)
             }
-            child = try ChildProcess.spawn(argv, environment: &variables,
-                                           streams: ChildStreams(stdout: stdout.writeEnd, stderr: stderr.writeEnd))
+            child = try ChildProcess.spawn(
+                argv, environment: &variables,
+                streams: ChildStreams(stdout: stdout.writeEnd, stderr: stderr.writeEnd))
         }
         var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: false, terminal: nil, keyboard: nil)
         relay.relay(stdout.readEnd, to: STDOUT_FILENO, patterns: patterns)
@@ -159,8 +185,10 @@ enum RunCommand {
     /// own (and stdin from it when vault's stdin is a terminal, with vault's
     /// terminal in raw mode meanwhile), so it behaves as on a terminal while
     /// its output still passes the masker.
-    private static func runOnPseudoTerminal(_ argv: [String], _ variables: inout [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
-                                            _ signals: SignalRelay, _ terminal: Terminal) throws -> Int32 {
+    private static func runOnPseudoTerminal(
+        _ argv: [String], _ variables: inout [(name: String, value: [UInt8])], _ patterns: MaskPatterns,
+        _ signals: SignalRelay, _ terminal: Terminal
+    ) throws -> Int32 {
         let pty = try PseudoTerminal()
         let stderr = terminal.stderrIsTTY ? nil : try PipeEnds()
         let child: ChildProcess
@@ -169,14 +197,17 @@ enum RunCommand {
                 pty.closeSlave()
                 if let stderr { close(stderr.writeEnd) }
             }
-            child = try ChildProcess.spawn(argv, environment: &variables, streams: ChildStreams(
-                terminalPath: pty.slavePath, stdinFromTerminal: terminal.stdinIsTTY, stderr: stderr?.writeEnd))
+            child = try ChildProcess.spawn(
+                argv, environment: &variables,
+                streams: ChildStreams(
+                    terminalPath: pty.slavePath, stdinFromTerminal: terminal.stdinIsTTY, stderr: stderr?.writeEnd))
         }
         var rawMode = RawMode()
         if terminal.stdinIsTTY { rawMode.enter(STDIN_FILENO) }
         defer { rawMode.leave(STDIN_FILENO) }
-        var relay = OutputRelay(child: child, signals: signals, forwardTerminalSignals: true, terminal: pty,
-                                keyboard: terminal.stdinIsTTY ? STDIN_FILENO : nil)
+        var relay = OutputRelay(
+            child: child, signals: signals, forwardTerminalSignals: true, terminal: pty,
+            keyboard: terminal.stdinIsTTY ? STDIN_FILENO : nil)
         relay.relay(pty.master, to: STDOUT_FILENO, patterns: patterns)
         if let stderr { relay.relay(stderr.readEnd, to: STDERR_FILENO, patterns: patterns) }
         return relay.run()
@@ -189,8 +220,9 @@ enum RunCommand {
         do {
             try Vault.leaveLoginKeyring()
         } catch let problem as LoginKeyringProblem {
-            throw CommandFailure(.failure, "cannot start the command outside the login's keyring: " + LoginKeyringText.reason(problem),
-                                 hint: "nothing was run; free some of this user's keys (see /proc/keys) and run it again")
+            throw CommandFailure(
+                .failure, "cannot start the command outside the login's keyring: " + LoginKeyringText.reason(problem),
+                hint: "nothing was run; free some of this user's keys (see /proc/keys) and run it again")
         }
     }
 
@@ -199,8 +231,10 @@ enum RunCommand {
         do {
             try TraceGuard.enter()
         } catch {
-            throw CommandFailure(.failure, "cannot keep the command from tracing other processes: \(error.call) failed (\(String(cString: strerror(error.errno))))",
-                                 hint: "nothing was run; pass --allow-trace to run it without the guard (docs/RUN.md)")
+            throw CommandFailure(
+                .failure,
+                "cannot keep the command from tracing other processes: \(error.call) failed (\(String(cString: strerror(error.errno))))",
+                hint: "nothing was run; pass --allow-trace to run it without the guard (docs/RUN.md)")
         }
     }
 

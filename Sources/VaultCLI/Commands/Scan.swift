@@ -7,14 +7,17 @@ import VaultCore
 struct ScanArguments: CommandArguments {
     static let gitHistory = OptionSpec("git-history", help: "search every blob of the repository's history instead of the files")
     static let skipIgnored = OptionSpec("skip-ignored", help: "search only files git would track, not those .gitignore ignores")
-    static let baseline = OptionSpec("baseline", value: "FILE", help: "hits listed in FILE are accepted and do not fail the scan", completion: .file)
-    static let updateBaseline = OptionSpec("update-baseline", help: "write every current hit to the --baseline FILE as accepted, and exit 0")
+    static let baseline = OptionSpec(
+        "baseline", value: "FILE", help: "hits listed in FILE are accepted and do not fail the scan", completion: .file)
+    static let updateBaseline = OptionSpec(
+        "update-baseline", help: "write every current hit to the --baseline FILE as accepted, and exit 0")
     static let exitCode = OptionSpec("exit-code", value: "N", help: "exit status when a leak is found", default: "1")
     static let scanGroups = OptionSpec(
         ItemSelection.group.name, value: "GROUP",
         help: "only the items of this access group (repeat for several); every group the caller can open when none is named",
         repeatable: true, completion: .group, environment: .vaultGroup, configKey: .group)
-    static let ref = OptionSpec("ref", value: "REFERENCE",
+    static let ref = OptionSpec(
+        "ref", value: "REFERENCE",
         help: "also the value of this reference (openbao://MOUNT/PATH#FIELD or vault://…), fetched once (repeat for several); "
             + "with --ref and no --group, only the references' values",
         repeatable: true)
@@ -28,7 +31,7 @@ struct ScanArguments: CommandArguments {
         baseline,
         updateBaseline,
         exitCode,
-        JSONArguments.json,
+        JSONArguments.json
     ]
 
     /// The files and directories to search; the current directory without any.
@@ -64,8 +67,11 @@ struct ScanArguments: CommandArguments {
     static func exitCode(_ text: String) throws -> Int32 {
         let reserved = Set(Status.allCases.map(\.exitCode)).subtracting([0, 1]).union([ScanCommand.failureExitCode])
         guard let code = Int32(text), (0...255).contains(code), !reserved.contains(code) else {
-            throw UsageError("--exit-code \(quoted(text)) is not a number from 0 to 255 that vault does not use for errors",
-                             hint: "use 1 (the default), 0 to report without failing, or another number not in \(reserved.sorted().map(String.init).joined(separator: ", "))")
+            throw UsageError(
+                "--exit-code \(quoted(text)) is not a number from 0 to 255 that vault does not use for errors",
+                hint:
+                    "use 1 (the default), 0 to report without failing, or another number not in \(reserved.sorted().map(String.init).joined(separator: ", "))"
+            )
         }
         return code
     }
@@ -73,11 +79,14 @@ struct ScanArguments: CommandArguments {
     func validate() throws {
         _ = try exitCode.get()
         if updateBaseline, baseline == nil {
-            throw UsageError("--update-baseline needs --baseline FILE", hint: "write the accepted hits with 'vault scan --baseline FILE --update-baseline'")
+            throw UsageError(
+                "--update-baseline needs --baseline FILE",
+                hint: "write the accepted hits with 'vault scan --baseline FILE --update-baseline'")
         }
         if gitHistory, skipIgnored {
-            throw UsageError("--skip-ignored applies to files, and --git-history searches commits",
-                             hint: "drop one of them: history holds only what was committed")
+            throw UsageError(
+                "--skip-ignored applies to files, and --git-history searches commits",
+                hint: "drop one of them: history holds only what was committed")
         }
     }
 }
@@ -96,8 +105,9 @@ enum ScanCommand {
         } catch let error where !(error is ChildExitStatus) {
             let report = ErrorReport(error)
             guard report.status.exitCode == Status.failure.exitCode else { throw error }
-            throw ChildExitStatus(code: failureExitCode,
-                                  failure: CommandFailure(report.status, report.message, details: report.details, hint: report.hint))
+            throw ChildExitStatus(
+                code: failureExitCode,
+                failure: CommandFailure(report.status, report.message, details: report.details, hint: report.hint))
         }
     }
 
@@ -109,20 +119,27 @@ enum ScanCommand {
 
         let roots = arguments.paths.isEmpty ? ["."] : arguments.paths
         // Bad paths are found before the vault is opened.
-        let trees = history ? [] : try roots.map {
-            try ScanFiles(root: $0, skipIgnored: arguments.skipIgnored, environment: invocation.environment)
-        }
+        let trees =
+            history
+            ? []
+            : try roots.map {
+                try ScanFiles(root: $0, skipIgnored: arguments.skipIgnored, environment: invocation.environment)
+            }
         // The server first, so a reference that cannot be read fails before the vault is opened.
         var secrets = try ReferencedSecrets.resolve(arguments.references, invocation, action: "nothing was searched")
         if arguments.references.isEmpty || !arguments.groups.isEmpty {
-            secrets += try ReadableSecrets(groups: arguments.groups, invocation, ifNone: "there is nothing to search for", includingTrash: true)
-                .itemsByName.map { (LeakSubject.item($0.key), $0.secret) }
+            secrets += try ReadableSecrets(
+                groups: arguments.groups, invocation, ifNone: "there is nothing to search for", includingTrash: true
+            )
+            .itemsByName.map { (LeakSubject.item($0.key), $0.secret) }
         }
         let patterns = LeakPatterns(secrets: secrets.map { $0.secret.copyBytes() })
         let terminal = invocation.terminal
         let skipped = patterns.skipped.map { secrets[$0].subject.name }
         if !skipped.isEmpty {
-            terminal.diagnostics.note("\(counted(skipped.count, "item")) shorter than \(LeakPatterns.minimumLength) bytes not searched (too short to search without noise): \(skipped.joined(separator: ", "))")
+            terminal.diagnostics.note(
+                "\(counted(skipped.count, "item")) shorter than \(LeakPatterns.minimumLength) bytes not searched (too short to search without noise): \(skipped.joined(separator: ", "))"
+            )
         }
 
         var findings: [ScanFinding] = []
@@ -155,7 +172,8 @@ enum ScanCommand {
 
         if arguments.updateBaseline, let baselinePath {
             try ScanBaseline.write(findings, to: baselinePath)
-            terminal.diagnostics.notice("wrote \(counted(Set(findings.map(\.baselineKey)).count, "accepted hit")) to \(quoted(baselinePath))")
+            terminal.diagnostics.notice(
+                "wrote \(counted(Set(findings.map(\.baselineKey)).count, "accepted hit")) to \(quoted(baselinePath))")
             return
         }
         let new = findings.filter { !(baseline?.accepted.contains($0.baselineKey) ?? false) }
@@ -166,20 +184,25 @@ enum ScanCommand {
             terminal.writeOut(new.map(\.text).joined())
         }
         let acceptedNote = accepted > 0 ? " (\(accepted) more accepted by the baseline)" : ""
-        terminal.diagnostics.notice("\(counted(new.count, "hit")) of \(counted(secrets.count - skipped.count, "secret")) searched\(acceptedNote)")
+        terminal.diagnostics.notice(
+            "\(counted(new.count, "hit")) of \(counted(secrets.count - skipped.count, "secret")) searched\(acceptedNote)")
         if !new.isEmpty {
             throw ChildExitStatus(code: leakExitCode)
         }
         if !unreadable.isEmpty {
-            throw ChildExitStatus(code: failureExitCode, failure: CommandFailure(
-                .failure, "\(counted(unreadable.count, "path")) could not be read, so the scan is incomplete",
-                hint: "give vault read access to them, or scan without them"))
+            throw ChildExitStatus(
+                code: failureExitCode,
+                failure: CommandFailure(
+                    .failure, "\(counted(unreadable.count, "path")) could not be read, so the scan is incomplete",
+                    hint: "give vault read access to them, or scan without them"))
         }
     }
 
     private static func json(_ findings: [ScanFinding], accepted: Int, skipped: [String], unreadable: [String]) -> String {
         let hits = findings.map { "    " + $0.json }.joined(separator: ",\n")
-        let skippedItems = skipped.map { "{\"item\": \(ItemOutput.jsonString($0)), \"reason\": \"shorter than \(LeakPatterns.minimumLength) bytes\"}" }
+        let skippedItems = skipped.map {
+            "{\"item\": \(ItemOutput.jsonString($0)), \"reason\": \"shorter than \(LeakPatterns.minimumLength) bytes\"}"
+        }
         return """
             {
               "hits": [\(hits.isEmpty ? "" : "\n" + hits + "\n  ")],

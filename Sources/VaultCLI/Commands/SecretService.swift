@@ -26,7 +26,9 @@ enum SecretServiceCommand {
         // The provider never prompts: it opens the vault with what its environment gives, or finds it locked.
         var quiet = invocation
         quiet.environment[.vaultNoInteraction] = "1"
-        var settings = SecretServiceProvider.Settings(group: try SecretServiceSettings.group(invocation), idleSeconds: try SecretServiceSettings.idleSeconds(invocation)) {
+        var settings = SecretServiceProvider.Settings(
+            group: try SecretServiceSettings.group(invocation), idleSeconds: try SecretServiceSettings.idleSeconds(invocation)
+        ) {
             try VaultAccess(quiet).vault()
         }
         if let program = try SecretServiceSettings.promptProgram(invocation) {
@@ -62,8 +64,10 @@ enum SecretServiceCommand {
         invocation.terminal.say(SecretServiceText.activation(activation, program: activation.installedProgram()))
         do {
             let owner = try SecretServiceOwner.current()
-            invocation.terminal.say(SecretServiceText.owner(owner, isVault: owner.map(isVault) ?? false,
-                                                            group: try SecretServiceSettings.group(invocation).name, vault: VaultAccess(invocation).location.path))
+            invocation.terminal.say(
+                SecretServiceText.owner(
+                    owner, isVault: owner.map(isVault) ?? false,
+                    group: try SecretServiceSettings.group(invocation).name, vault: VaultAccess(invocation).location.path))
         } catch ProviderError.noSessionBus(_, let message) {
             throw SecretServiceText.noBusToAsk(message)
         } catch let error as ProviderError {

@@ -24,7 +24,9 @@ enum SyncCommand {
         if lacksDiffDriver(repository) {
             invocation.terminal.say("hint: run 'vault sync --setup' once in this clone, so git diff and git log -p name the items")
         }
-        let sync = SyncRun(arguments: arguments, invocation: invocation, access: access, vault: try access.vault(), repository: repository, relative: relative)
+        let sync = SyncRun(
+            arguments: arguments, invocation: invocation, access: access, vault: try access.vault(), repository: repository,
+            relative: relative)
         // An operation git stopped is finished first (or, when it cannot be, abandoned); once it is
         // committed, the sync goes on and pushes it.
         if let operation = GitWorkTree.unfinishedOperation(access.location.directory), operation != .merge {
@@ -42,9 +44,16 @@ enum SyncCommand {
 
 /// `vault sync`'s options.
 struct SyncArguments: CommandArguments {
-    static let setup = OptionSpec("setup", help: "commit '*.vault merge=vault diff=vault -text' to .gitattributes and set the merge and diff drivers in this clone's git config, then stop")
-    static let remote = OptionSpec("remote", value: "REMOTE", help: "the remote to fetch from and push to", default: "the branch's, else origin")
-    static let branch = OptionSpec("branch", value: "NAME", help: "commit and push to the remote's branch NAME instead of merging, for an owner to merge (a scoped writer's way)")
+    static let setup = OptionSpec(
+        "setup",
+        help:
+            "commit '*.vault merge=vault diff=vault -text' to .gitattributes and set the merge and diff drivers in this clone's git config, then stop"
+    )
+    static let remote = OptionSpec(
+        "remote", value: "REMOTE", help: "the remote to fetch from and push to", default: "the branch's, else origin")
+    static let branch = OptionSpec(
+        "branch", value: "NAME",
+        help: "commit and push to the remote's branch NAME instead of merging, for an owner to merge (a scoped writer's way)")
 
     static let options: [OptionSpec] = [
         setup,
@@ -52,7 +61,7 @@ struct SyncArguments: CommandArguments {
         branch,
         KDFCost.option,
         OptionSpec(SharedOptions.yes.name, short: "y", help: "confirm what a re-key made by the merge drops, without asking"),
-        JSONArguments.resultJSON,
+        JSONArguments.resultJSON
     ]
 
     /// --setup: configure this clone instead of syncing.
@@ -77,7 +86,10 @@ struct SyncArguments: CommandArguments {
     }
 
     func validate() throws {
-        if setup, branch != nil { throw UsageError("--setup and --branch do not go together", hint: "run 'vault sync --setup' first, then 'vault sync --branch NAME'") }
+        if setup, branch != nil {
+            throw UsageError(
+                "--setup and --branch do not go together", hint: "run 'vault sync --setup' first, then 'vault sync --branch NAME'")
+        }
     }
 }
 
@@ -115,8 +127,9 @@ struct SyncRun {
         } catch let error as VaultError where !SyncRun.isTheCallersToFix(error) {
             guard GitRepository.exists(try repository.gitPath("MERGE_HEAD")) else { throw error }
             try repository.output(["merge", "--abort"])
-            invocation.terminal.diagnostics.warning("cannot finish git's unfinished merge of \(quoted(relative)) (\(ErrorReport(error).message)); "
-                                         + "aborted it: the clone is as it was before that merge")
+            invocation.terminal.diagnostics.warning(
+                "cannot finish git's unfinished merge of \(quoted(relative)) (\(ErrorReport(error).message)); "
+                    + "aborted it: the clone is as it was before that merge")
             return .none
         }
     }
@@ -126,10 +139,13 @@ struct SyncRun {
     /// sides' team logs. Other files in conflict are the user's to resolve first.
     private func commitMergedButUncommitted() throws -> StoppedMerge {
         guard GitRepository.exists(try repository.gitPath("MERGE_HEAD")),
-              (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty,
-              let merged = repository.blob(":\(relative)") else { return .none }
+            (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty,
+            let merged = repository.blob(":\(relative)")
+        else { return .none }
         let sides = ["HEAD", "MERGE_HEAD"].compactMap { repository.blob("\($0):\(relative)") }
-        guard Vault.teamLogHolds(merged, logsOf: sides) else { throw VaultError.teamLogDropped(path: access.location.path, beforeChanging: false) }
+        guard Vault.teamLogHolds(merged, logsOf: sides) else {
+            throw VaultError.teamLogDropped(path: access.location.path, beforeChanging: false)
+        }
         try repository.output(["commit", "-q", "--no-edit"])
         invocation.terminal.say("committed the merge of \(quoted(relative)) that git had left uncommitted")
         return .committed
@@ -139,7 +155,8 @@ struct SyncRun {
     /// one of these is left as it is, to finish once fixed.
     static func isTheCallersToFix(_ error: VaultError) -> Bool {
         switch error {
-        case .unlock(.locked), .unlock(.sessionEnded), .unlock(.rekeyNeedsSecret), .team(.teamLogReviewNeeded), .unlock(.wrongCredential): return true
+        case .unlock(.locked), .unlock(.sessionEnded), .unlock(.rekeyNeedsSecret), .team(.teamLogReviewNeeded), .unlock(.wrongCredential):
+            return true
         default: return false
         }
     }
@@ -162,7 +179,8 @@ struct SyncRun {
         guard !(try repository.output(["ls-files", "-u", "--", relative])).isEmpty else { return .none }
         try mergeStagesAndAdd(origins: (ours: repository.describe("HEAD"), theirs: repository.describe("MERGE_HEAD")))
         guard (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty else {
-            invocation.terminal.say("merged \(quoted(relative)) and added it; other files are still in conflict: resolve them, commit, then 'vault sync'")
+            invocation.terminal.say(
+                "merged \(quoted(relative)) and added it; other files are still in conflict: resolve them, commit, then 'vault sync'")
             return .leftToFinish
         }
         try repository.output(["commit", "-q", "--no-edit"])
@@ -174,8 +192,9 @@ struct SyncRun {
     /// write (the stage git holds, which the work-tree file may not be), said, and `git add`ed.
     func mergeStagesAndAdd(origins: (ours: String, theirs: String)) throws {
         guard let ours = repository.blob(":2:\(relative)"), let theirs = repository.blob(":3:\(relative)") else {
-            throw CommandFailure(.failure, "git's conflict on \(quoted(relative)) lacks a side (deleted on one): there is nothing to merge record by record",
-                                 hint: "keep one side with 'git checkout --ours' or '--theirs' and 'git add', or 'git rm' it")
+            throw CommandFailure(
+                .failure, "git's conflict on \(quoted(relative)) lacks a side (deleted on one): there is nothing to merge record by record",
+                hint: "keep one side with 'git checkout --ours' or '--theirs' and 'git add', or 'git rm' it")
         }
         let report = try merge(base: repository.blob(":1:\(relative)"), ours: ours, theirs: theirs, origins: origins)
         try repository.output(["add", "--", relative])
@@ -186,11 +205,13 @@ struct SyncRun {
     /// team log has entries this clone lacks — then merges and pushes until the push goes through.
     func run() throws {
         guard let branch = currentBranch else {
-            throw CommandFailure(.failure, "the work tree of \(quoted(relative)) is on no branch (a detached HEAD); nothing was committed",
-                                 hint: "switch to the branch to share ('git switch main') and run 'vault sync' again")
+            throw CommandFailure(
+                .failure, "the work tree of \(quoted(relative)) is on no branch (a detached HEAD); nothing was committed",
+                hint: "switch to the branch to share ('git switch main') and run 'vault sync' again")
         }
         let remote = remote(of: branch)
-        let remoteBranch = configured("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 } ?? branch
+        let remoteBranch =
+            configured("branch.\(branch).merge").map { $0.hasPrefix("refs/heads/") ? String($0.dropFirst(11)) : $0 } ?? branch
         let tracking = "refs/remotes/\(remote)/\(remoteBranch)"
         // Fetched before anything is committed: a change sealed before the remote's re-key is known
         // would be a commit under keys the team retired. Offline, the change is committed here only:
@@ -198,8 +219,9 @@ struct SyncRun {
         let fetch = repository.run(["fetch", "-q", remote])
         guard fetch.status == 0 else {
             try commitLocalChanges()
-            throw CommandFailure(.failure, "git fetch -q \(remote) failed: \(fetch.firstErrorLine); your changes are committed here, nothing was pushed",
-                                 hint: "run 'vault sync' again once \(remote) can be reached (it merges them into what the remote has then)")
+            throw CommandFailure(
+                .failure, "git fetch -q \(remote) failed: \(fetch.firstErrorLine); your changes are committed here, nothing was pushed",
+                hint: "run 'vault sync' again once \(remote) can be reached (it merges them into what the remote has then)")
         }
         let shown = "\(remote)/\(remoteBranch)"
         var merged = false
@@ -219,7 +241,8 @@ struct SyncRun {
                 try repair(tracking, named: shown, broken)
                 repaired = broken
             } else if repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
-                      !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) {
+                !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"])
+            {
                 if try mergeRemote(tracking) { merged = true }
             }
             try requireHistoryHolds("HEAD", finding: .beforeSyncing)
@@ -227,16 +250,21 @@ struct SyncRun {
             if push.status == 0 {
                 if let head = try? repository.output(["rev-parse", "HEAD"]) { vault.recordCheckedCommit(head) }
                 let done = repaired != nil ? ", repaired" : merged ? ", merged" : ""
-                invocation.report("synced \(quoted(relative)) with \(shown)\(done), pushed",
-                                  json: .object([("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged)),
-                                                 ("repaired", .bool(repaired != nil)), ("pushed", .bool(true))]), asJSON: arguments.json)
+                invocation.report(
+                    "synced \(quoted(relative)) with \(shown)\(done), pushed",
+                    json: .object([
+                        ("remote", .string(remote)), ("branch", .string(remoteBranch)), ("merged", .bool(merged)),
+                        ("repaired", .bool(repaired != nil)), ("pushed", .bool(true))
+                    ]), asJSON: arguments.json)
                 return
             }
             // Only a remote that moved on is worth another round (seen by fetching it again, not by
             // reading git's words); anything else is git's to explain.
             guard attempt < SyncCommand.pushAttempts, remoteMovedOn(remote, tracking: tracking) else {
-                throw CommandFailure(.failure, "git push to \(remote) failed: \(push.firstErrorLine); \(merged ? "the merge is" : "your changes are") committed here",
-                                     hint: "fix what git says and run 'vault sync' again (it never force-pushes)")
+                throw CommandFailure(
+                    .failure,
+                    "git push to \(remote) failed: \(push.firstErrorLine); \(merged ? "the merge is" : "your changes are") committed here",
+                    hint: "fix what git says and run 'vault sync' again (it never force-pushes)")
             }
         }
     }
@@ -269,7 +297,8 @@ struct SyncRun {
         let merge = repository.run(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", tracking])
         // The driver said what its merge did on git's stderr, which the git runner keeps: said here again.
         // Not its hint to run 'vault sync', which is running.
-        for line in merge.stderr.split(separator: 0x0A) where line.starts(with: Array("vault: ".utf8)) && !line.starts(with: Array("vault: hint: ".utf8)) {
+        for line in merge.stderr.split(separator: 0x0A)
+        where line.starts(with: Array("vault: ".utf8)) && !line.starts(with: Array("vault: hint: ".utf8)) {
             invocation.terminal.writeErr(String(decoding: line, as: UTF8.self) + "\n")
         }
         if merge.status != 0 {
@@ -277,18 +306,23 @@ struct SyncRun {
             case .committed:
                 return true
             case .leftToFinish:
-                throw CommandFailure(.failure, "other files than the vault are in conflict after merging \(tracking); nothing was pushed",
-                                     hint: "resolve them, commit, and run 'vault sync' again")
+                throw CommandFailure(
+                    .failure, "other files than the vault are in conflict after merging \(tracking); nothing was pushed",
+                    hint: "resolve them, commit, and run 'vault sync' again")
             case .none:
                 let others = try repository.output(["diff", "--name-only", "--diff-filter=U"])
                 guard others.isEmpty else {
-                    throw CommandFailure(.failure, "other files than the vault are in conflict after merging \(tracking) (\(others.split(separator: "\n").joined(separator: ", "))); nothing was pushed",
-                                         hint: "resolve them, commit, and run 'vault sync' again")
+                    throw CommandFailure(
+                        .failure,
+                        "other files than the vault are in conflict after merging \(tracking) (\(others.split(separator: "\n").joined(separator: ", "))); nothing was pushed",
+                        hint: "resolve them, commit, and run 'vault sync' again")
                 }
-                let firstLine = merge.stderr.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+                let firstLine =
+                    merge.stderr.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
                     .first { !$0.hasPrefix("vault:") } ?? "exit status \(merge.status)"
-                throw CommandFailure(.failure, "git merge \(tracking) failed: \(firstLine)",
-                                     hint: "resolve what git says (or 'git merge --abort') and run 'vault sync' again")
+                throw CommandFailure(
+                    .failure, "git merge \(tracking) failed: \(firstLine)",
+                    hint: "resolve what git says (or 'git merge --abort') and run 'vault sync' again")
             }
         }
         if GitRepository.exists(try repository.gitPath("MERGE_HEAD")) {
@@ -322,15 +356,20 @@ enum MergeReportText {
         for name in report.membersAdded { terminal.say("the member \(quoted(name)) was added") }
         for name in report.membersRemoved { terminal.say("the member \(quoted(name)) was removed; what it could open is under new keys") }
         for name in report.membersLeftOut {
-            terminal.diagnostics.warning("the member \(quoted(name)) was changed differently on the two branches of the team log and is left out: add it again with 'vault member add'")
+            terminal.diagnostics.warning(
+                "the member \(quoted(name)) was changed differently on the two branches of the team log and is left out: add it again with 'vault member add'"
+            )
         }
         if report.rekeyed { terminal.say("the vault is under new keys (key epoch \(report.keyEpoch))") }
         for group in report.groupsRevoked { terminal.say("the group \(quoted(group.name)) has a new key (revoked)") }
         for key in report.droppedConflictVersions {
-            terminal.say("the conflict of service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name)) lost its other version: its group was deleted")
+            terminal.say(
+                "the conflict of service \(quoted(key.service)), account \(quoted(key.account)) in group \(quoted(key.group.name)) lost its other version: its group was deleted"
+            )
         }
         if !report.conflicts.isEmpty {
-            terminal.diagnostics.warning("\(counted(report.conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'")
+            terminal.diagnostics.warning(
+                "\(counted(report.conflicts.count, "item")) in conflict, both versions kept: see 'vault conflicts', then 'vault resolve'")
         }
     }
 }
@@ -341,7 +380,9 @@ extension TeamLogReviewText {
         guard !promptsOff else { throw VaultError.teamLogReviewNeeded(review) }
         terminal.writeErr(heading(review) + "\n")
         for line in lines(review) { terminal.writeErr("  \(line)\n") }
-        guard let answer = try terminal.readLine(prompt: "Sign these into the team log? [y/N] ") else { throw VaultError.teamLogReviewNeeded(review) }
+        guard let answer = try terminal.readLine(prompt: "Sign these into the team log? [y/N] ") else {
+            throw VaultError.teamLogReviewNeeded(review)
+        }
         guard ["y", "yes"].contains(answer.lowercased()) else { throw CommandFailure(.failure, "not signed; nothing was changed") }
     }
 }

@@ -23,7 +23,9 @@ extension SyncCommand {
             }
             try writeAttributes(lines.joined(separator: "\n") + "\n", to: attributesPath)
             try repository.output(["add", "--", ".gitattributes"])
-            try repository.output(["commit", "-q", "-m", "vault: merge \(pattern) record by record, diff it item by item", "--", ".gitattributes"])
+            try repository.output([
+                "commit", "-q", "-m", "vault: merge \(pattern) record by record, diff it item by item", "--", ".gitattributes"
+            ])
             changed = true
         }
         let program = driverProgram(path: invocation.environment[.path])
@@ -35,10 +37,14 @@ extension SyncCommand {
         // Cached conversions land in refs/notes/textconv/vault, which a push can carry off: off.
         try repository.output(["config", "diff.vault.cachetextconv", "false"])
         let named = program == "vault" ? "" : " (they name \(program): the vault on PATH is not this one)"
-        invocation.report(changed ? "committed \(quoted(line)) to .gitattributes and set the merge and diff drivers in this clone's git config\(named); push it with 'vault sync'"
-                                  : "the attributes were committed already; this clone's git config now has the merge and diff drivers\(named)",
-                          json: .object([("attributes", .string(line)), ("committed", .bool(changed)), ("driver", .string(driver)),
-                                         ("textconv", .string(textconv))]), asJSON: json)
+        invocation.report(
+            changed
+                ? "committed \(quoted(line)) to .gitattributes and set the merge and diff drivers in this clone's git config\(named); push it with 'vault sync'"
+                : "the attributes were committed already; this clone's git config now has the merge and diff drivers\(named)",
+            json: .object([
+                ("attributes", .string(line)), ("committed", .bool(changed)), ("driver", .string(driver)),
+                ("textconv", .string(textconv))
+            ]), asJSON: json)
     }
 
     /// The pattern of the vault's attribute line: every .vault file, or the file's own path.

@@ -23,7 +23,9 @@ enum TerraformCredentialCommand {
                 let reply: SecretBytes
                 do {
                     let item = try items.get(service: service)
-                    reply = HelperJSON.plain("{").appending(try HelperJSON.secretMember("token", try ServiceCredentialItems.token(of: item))).appending(HelperJSON.plain("}"))
+                    reply = HelperJSON.plain("{").appending(
+                        try HelperJSON.secretMember("token", try ServiceCredentialItems.token(of: item))
+                    ).appending(HelperJSON.plain("}"))
                 } catch VaultError.item(.itemNotFound) {
                     reply = HelperJSON.plain("{}")
                 }

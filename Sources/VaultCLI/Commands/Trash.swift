@@ -5,7 +5,7 @@ import VaultCore
 enum TrashOptions: OptionWording {
     static let options = [
         ItemSelection.service.with(help: "only items of this service"), ItemSelection.account.with(help: "only items of this account"),
-        ItemSelection.group, JSONArguments.json,
+        ItemSelection.group, JSONArguments.json
     ]
 }
 
@@ -13,21 +13,25 @@ enum TrashOptions: OptionWording {
 enum TrashCommand {
     static func run(_ arguments: ItemJSONArguments<TrashOptions>, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)
-        let query = Query(service: arguments.item.service, account: arguments.item.account,
-                          group: try options.group())
+        let query = Query(
+            service: arguments.item.service, account: arguments.item.account,
+            group: try options.group())
         var (items, locked) = try VaultAccess(invocation).vault().trash(matching: query)
         items.sort { $0.deletedAt > $1.deletedAt }
         let terminal = invocation.terminal
         let now = invocation.now
         // How many the keys at hand cannot open is not said: the trash block is sealed, so its count is not public.
         if locked > 0 {
-            terminal.diagnostics.notice("trashed items of classes the keys at hand do not open are not listed: unlock to see them (or they are bound to another device)")
+            terminal.diagnostics.notice(
+                "trashed items of classes the keys at hand do not open are not listed: unlock to see them (or they are bound to another device)"
+            )
         }
         let deleted = items.map { DateText.iso($0.deletedAt) }
         if arguments.json {
             // Each item as list --json shows it, with the deletion date as one more field.
             let objects = zip(items, deleted).map { item, date in
-                JSONValue.rendered(String(ItemOutput.json(item.attributes, now: now).dropLast()) + ",\"deleted\":" + ItemOutput.jsonString(date) + "}")
+                JSONValue.rendered(
+                    String(ItemOutput.json(item.attributes, now: now).dropLast()) + ",\"deleted\":" + ItemOutput.jsonString(date) + "}")
             }
             terminal.writeOut(JSONValue.array(objects).text + "\n")
         } else if items.isEmpty {

@@ -11,7 +11,8 @@ enum UndeleteCommand {
         let options = ItemArguments(arguments.item, invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
         let restored = try VaultAccess(invocation).vault().undelete(matching: query)
-        invocation.report("brought back service \(quoted(restored.service)), account \(quoted(restored.account)) in group \(quoted(restored.group.name))",
-                          json: .object([("undeleted", .items([restored], now: invocation.now))]), asJSON: arguments.json)
+        invocation.report(
+            "brought back service \(quoted(restored.service)), account \(quoted(restored.account)) in group \(quoted(restored.group.name))",
+            json: .object([("undeleted", .items([restored], now: invocation.now))]), asJSON: arguments.json)
     }
 }

@@ -2,9 +2,10 @@ import VaultCore
 
 /// `vault unlock`'s options.
 struct UnlockArguments: CommandArguments {
-    static let timeout = OptionSpec("timeout", value: "DURATION",
-                       help: "end the session after this long without use, e.g. 90s, 15m, 2h",
-                       default: "15m", configKey: .sessionTimeout)
+    static let timeout = OptionSpec(
+        "timeout", value: "DURATION",
+        help: "end the session after this long without use, e.g. 90s, 15m, 2h",
+        default: "15m", configKey: .sessionTimeout)
     static let raw = OptionSpec("raw", help: "print only the token")
     static let export = OptionSpec("export", help: "print 'export VAULT_SESSION=…' for eval")
 
@@ -12,7 +13,10 @@ struct UnlockArguments: CommandArguments {
         timeout,
         raw,
         export,
-        OptionSpec(JSONArguments.json.name, help: "print the token, whether an existing session was extended, the timeout, and whether the kernel keyring keeps it, as JSON"),
+        OptionSpec(
+            JSONArguments.json.name,
+            help: "print the token, whether an existing session was extended, the timeout, and whether the kernel keyring keeps it, as JSON"
+        )
     ]
 
     /// --timeout as given; the environment or the config may set it too.
@@ -31,7 +35,8 @@ struct UnlockArguments: CommandArguments {
     }
 
     func validate() throws {
-        let ways = [(UnlockArguments.raw.name, raw), (UnlockArguments.export.name, export), (JSONArguments.json.name, json)].filter(\.1).map(\.0)
+        let ways = [(UnlockArguments.raw.name, raw), (UnlockArguments.export.name, export), (JSONArguments.json.name, json)].filter(\.1)
+            .map(\.0)
         if ways.count > 1 {
             throw UsageError("--\(ways[0].long) and --\(ways[1].long) cannot be combined", hint: "choose one way to print the token")
         }
@@ -43,13 +48,16 @@ struct UnlockArguments: CommandArguments {
 /// keyring where it can be; prints its token when asked, or when only the token holds it.
 enum UnlockCommand {
     static func run(_ arguments: UnlockArguments, _ invocation: Invocation) throws {
-        let timeout = try Settings(invocation).duration(UnlockArguments.timeout.name, given: arguments.timeout) ?? Vault.defaultSessionTimeout
+        let timeout =
+            try Settings(invocation).duration(UnlockArguments.timeout.name, given: arguments.timeout) ?? Vault.defaultSessionTimeout
         let access = VaultAccess(invocation)
         let terminal = invocation.terminal
         let printsToken = arguments.raw || arguments.export || arguments.json
         if terminal.stdoutIsTTY, !printsToken, access.sessionToken == nil,
-           let reason = LoginKeyringText.noSessionPlace(keyringOff: !access.usesLoginKeyring,
-                                                        problem: access.usesLoginKeyring ? Vault.loginKeyringProblem() : nil) {
+            let reason = LoginKeyringText.noSessionPlace(
+                keyringOff: !access.usesLoginKeyring,
+                problem: access.usesLoginKeyring ? Vault.loginKeyringProblem() : nil)
+        {
             throw LoginKeyringText.tokenNotShown(reason)
         }
         let session = try UnlockedSession.extendOrStart(access, timeout: timeout)
@@ -62,22 +70,29 @@ enum UnlockCommand {
             terminal.writeOut("export VAULT_SESSION=\(token)\n")
         } else if arguments.json {
             // The token is what unlock hands over, as --raw prints it; it opens nothing without this user's runtime directory.
-            terminal.writeOut(JSONValue.object([("session", .string(token)), ("extended", .bool(session.extended)),
-                                                ("timeout_seconds", .number(timeout)),
-                                                ("kernel_keyring", .bool(session.inLoginKeyring))]).text + "\n")
+            terminal.writeOut(
+                JSONValue.object([
+                    ("session", .string(token)), ("extended", .bool(session.extended)),
+                    ("timeout_seconds", .number(timeout)),
+                    ("kernel_keyring", .bool(session.inLoginKeyring))
+                ]).text + "\n")
         } else if session.inLoginKeyring {
-            terminal.say(session.extended
-                ? "extended \(place); it ends after \(DurationText.describe(timeout)) without use"
-                : LoginKeyringText.unlocked(timeout: timeout))
+            terminal.say(
+                session.extended
+                    ? "extended \(place); it ends after \(DurationText.describe(timeout)) without use"
+                    : LoginKeyringText.unlocked(timeout: timeout))
             return
         } else if terminal.stdoutIsTTY {
             // The token would stay in the terminal's scrollback: a shell takes it through eval instead.
-            terminal.say(session.extended
-                ? "extended \(place); it ends after \(DurationText.describe(timeout)) without use"
-                : "unlocked, but the session lives only in its token; carry one into this shell with: \(LoginKeyringText.carry)")
+            terminal.say(
+                session.extended
+                    ? "extended \(place); it ends after \(DurationText.describe(timeout)) without use"
+                    : "unlocked, but the session lives only in its token; carry one into this shell with: \(LoginKeyringText.carry)")
             return
         } else {
-            terminal.say("\(session.extended ? "extended \(place)" : "unlocked"); the session ends after \(DurationText.describe(timeout)) without use. Set it in this shell with:")
+            terminal.say(
+                "\(session.extended ? "extended \(place)" : "unlocked"); the session ends after \(DurationText.describe(timeout)) without use. Set it in this shell with:"
+            )
             terminal.writeOut("export VAULT_SESSION=\(token)\n")
         }
         if session.extended, arguments.raw || arguments.export {
@@ -108,7 +123,8 @@ struct UnlockedSession {
         } else if keyring {
             let vault = try access.vault()
             if let kept = vault.loginKeyringToken(), try vault.extendSession(token: kept, timeout: timeout),
-               (try? vault.keepInLoginKeyring(sessionToken: kept, timeout: timeout)) != nil {
+                (try? vault.keepInLoginKeyring(sessionToken: kept, timeout: timeout)) != nil
+            {
                 return UnlockedSession(token: kept, extended: true, inLoginKeyring: true)
             }
         }

@@ -4,15 +4,17 @@ import VaultCrypto
 /// `vault update`'s options.
 struct UpdateArguments: CommandArguments {
     static let keepSecret = OptionSpec("keep-secret", help: "change attributes only; do not read a new secret")
-    static let keep = OptionSpec("keep", value: "N", help: "keep this many of the item's earlier secrets, 0 for none (file backend)", default: "5")
+    static let keep = OptionSpec(
+        "keep", value: "N", help: "keep this many of the item's earlier secrets, 0 for none (file backend)", default: "5")
     static let undo = OptionSpec("undo", help: "make the secret the item held before the current one its secret again (file backend)")
 
-    static let options: [OptionSpec] = [ItemSelection.service, ItemSelection.account, ItemSelection.group] + ItemDetailOptions.options + [
-        ItemDetailOptions.expires("; never removes the expiry"),
-        ItemSelection.accessibility("new accessibility class of the item"),
-    ] + SecretSourceOptions.options + [
-        keepSecret, keep, undo, JSONArguments.resultJSON, AddArguments.otp,
-    ] + SealedFieldOptions.fileOptions + SealedFieldOptions.clearOptions
+    static let options: [OptionSpec] =
+        [ItemSelection.service, ItemSelection.account, ItemSelection.group] + ItemDetailOptions.options + [
+            ItemDetailOptions.expires("; never removes the expiry"),
+            ItemSelection.accessibility("new accessibility class of the item")
+        ] + SecretSourceOptions.options + [
+            keepSecret, keep, undo, JSONArguments.resultJSON, AddArguments.otp
+        ] + SealedFieldOptions.fileOptions + SealedFieldOptions.clearOptions
 
     var item: ItemSelection
     var details: ItemDetailOptions
@@ -36,8 +38,9 @@ struct UpdateArguments: CommandArguments {
         fields = SealedFieldOptions(options, clears: true)
         keepSecret = options.flag(Self.keepSecret)
         keep = options.value(Self.keep).map { text in
-            Converted(text, { Int($0).flatMap { $0 >= 0 ? $0 : nil } },
-                      else: UsageError("invalid number of secrets to keep \(quoted(text))", hint: "give 0 (none) or more, e.g. --keep 10"))
+            Converted(
+                text, { Int($0).flatMap { $0 >= 0 ? $0 : nil } },
+                else: UsageError("invalid number of secrets to keep \(quoted(text))", hint: "give 0 (none) or more, e.g. --keep 10"))
         }
         undo = options.flag(Self.undo)
         otp = options.flag(AddArguments.otp)
@@ -52,16 +55,20 @@ enum UpdateCommand {
     static func run(_ arguments: UpdateArguments, _ invocation: Invocation) throws {
         let options = ItemArguments(arguments.item, invocation)
         let query = Query(service: try options.service(), account: try options.account(), group: try options.group())
-        var change = ItemChange(accessibility: try options.accessibility(), details: try options.details(arguments.details),
-                                removesExpiry: arguments.details.removesExpiry)
+        var change = ItemChange(
+            accessibility: try options.accessibility(), details: try options.details(arguments.details),
+            removesExpiry: arguments.details.removesExpiry)
         try arguments.fields.validate()
         ClassWarning.show(for: change.accessibility, on: invocation.terminal)
         let input = SecretInput(invocation, arguments.source)
         if arguments.undo {
             guard change.isEmpty, !input.hasExplicitSource, !arguments.keepSecret, arguments.keep == nil else {
-                throw UsageError("--undo changes nothing but the secret", hint: "run it alone with -s and -a, then change attributes in another update")
+                throw UsageError(
+                    "--undo changes nothing but the secret", hint: "run it alone with -s and -a, then change attributes in another update")
             }
-            guard query.service != nil || query.account != nil else { throw UsageError("no item named", hint: "name it as SERVICE/ACCOUNT or with -s SERVICE -a ACCOUNT") }
+            guard query.service != nil || query.account != nil else {
+                throw UsageError("no item named", hint: "name it as SERVICE/ACCOUNT or with -s SERVICE -a ACCOUNT")
+            }
             let restored = try VaultAccess(invocation).store().keepingHistory().undo(matching: query)
             invocation.report(
                 "restored the secret service \(quoted(restored.service)), account \(quoted(restored.account)) held before; the one it replaced is revision 1",
@@ -93,7 +100,8 @@ enum UpdateCommand {
         output.printSecret(change.secret)
         invocation.report(
             "updated service \(quoted(updated.service)), account \(quoted(updated.account)) in group \(quoted(updated.group.name))",
-            json: .object([("action", .string("updated")), ("item", .rendered(ItemOutput.json(updated, now: invocation.now)))]
-                + output.entropyField(change.secret)), asJSON: arguments.json)
+            json: .object(
+                [("action", .string("updated")), ("item", .rendered(ItemOutput.json(updated, now: invocation.now)))]
+                    + output.entropyField(change.secret)), asJSON: arguments.json)
     }
 }

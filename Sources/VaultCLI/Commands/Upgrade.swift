@@ -5,13 +5,16 @@ enum UpgradeCommand {
     static func run(_ arguments: UpgradeArguments, _ invocation: Invocation) throws {
         let outcome = try VaultAccess(invocation).vault().upgrade()
         if arguments.json {
-            invocation.terminal.writeOut(JSONValue.object([
-                ("from", .number(outcome.fromVersion)), ("to", .number(outcome.toVersion)), ("backup", .optional(outcome.backup)),
-            ]).text + "\n")
+            invocation.terminal.writeOut(
+                JSONValue.object([
+                    ("from", .number(outcome.fromVersion)), ("to", .number(outcome.toVersion)), ("backup", .optional(outcome.backup))
+                ]).text + "\n")
         } else if outcome.fromVersion >= outcome.toVersion {
             invocation.terminal.say("the vault is format v\(outcome.toVersion) already; nothing was changed")
         } else {
-            let kept = outcome.backup.map { "the v1 file is kept at \(quoted($0))" } ?? "git's history keeps the v\(outcome.fromVersion) file: commit the v\(outcome.toVersion) one"
+            let kept =
+                outcome.backup.map { "the v1 file is kept at \(quoted($0))" }
+                ?? "git's history keeps the v\(outcome.fromVersion) file: commit the v\(outcome.toVersion) one"
             invocation.terminal.say("converted the vault from format v\(outcome.fromVersion) to v\(outcome.toVersion); \(kept)")
         }
     }

@@ -22,8 +22,9 @@ struct WipeRun {
             if !(invocation.terminal.quiet && confirmed) {
                 invocation.terminal.writeErr(WipeRun.describe(plan, now: invocation.now, upTo: confirmed ? WipeRun.recordedItems : nil))
             }
-            try Confirmation.require(invocation, confirmed: confirmed, access: access,
-                                     question: "Remove \(counted(plan.removedCount, "item"))?")
+            try Confirmation.require(
+                invocation, confirmed: confirmed, access: access,
+                question: "Remove \(counted(plan.removedCount, "item"))?")
         }
         return try vault.wipe(filter, dryRun: false, expecting: confirm ? plan.removed : nil)
     }
@@ -47,16 +48,19 @@ struct WipeRun {
 
     /// What a wipe did (or would do), for --json.
     static func json(_ outcome: WipeOutcome, dryRun: Bool, now: Date) -> JSONValue {
-        .object([("dry_run", .bool(dryRun)), ("removed", .items(outcome.removed, now: now)),
-                 ("removed_unread", .number(outcome.removedUnread)), ("kept_unread", .number(outcome.keptUnread)),
-                 ("rekeyed_groups", .array(outcome.rekeyedGroups.map { .string($0.name) }))])
+        .object([
+            ("dry_run", .bool(dryRun)), ("removed", .items(outcome.removed, now: now)),
+            ("removed_unread", .number(outcome.removedUnread)), ("kept_unread", .number(outcome.keptUnread)),
+            ("rekeyed_groups", .array(outcome.rekeyedGroups.map { .string($0.name) }))
+        ])
     }
 
     /// One line saying what a wipe did.
     static func summary(_ outcome: WipeOutcome) -> String {
         var line = "removed \(counted(outcome.removedCount, "item"))"
         if !outcome.rekeyedGroups.isEmpty {
-            line += "; new key for group\(outcome.rekeyedGroups.count == 1 ? "" : "s") "
+            line +=
+                "; new key for group\(outcome.rekeyedGroups.count == 1 ? "" : "s") "
                 + outcome.rekeyedGroups.map { quoted($0.name) }.joined(separator: ", ")
         }
         if outcome.keptUnread > 0 {

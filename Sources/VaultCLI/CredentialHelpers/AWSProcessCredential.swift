@@ -8,7 +8,8 @@ import VaultCrypto
 enum AWSProcessCredential {
     static let servicePrefix = "aws:"
     static let kind = "aws credentials"
-    static let secretHint = #"store {"AccessKeyId":"…","SecretAccessKey":"…"} (and "SessionToken" when there is one) as its secret; set an expiry with --expires"#
+    static let secretHint =
+        #"store {"AccessKeyId":"…","SecretAccessKey":"…"} (and "SessionToken" when there is one) as its secret; set an expiry with --expires"#
 
     /// The output: `{"Version":1,"AccessKeyId":…,"SecretAccessKey":…[,"SessionToken":…][,"Expiration":…]}`,
     /// with `Expiration` only when the item has an expiry (the SDK then runs vault again before it).

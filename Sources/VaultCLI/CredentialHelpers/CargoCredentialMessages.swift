@@ -31,7 +31,8 @@ struct CargoCredentialRequest {
         let request = try HelperJSON.parse(line, source: source, hint: hint)
         guard case .object = request else { throw UsageError("the request is not a JSON object", hint: hint) }
         guard case .number("1")? = request["v"] else {
-            throw UsageError("the request is not of protocol version 1", hint: "vault speaks version 1 of cargo's credential provider protocol")
+            throw UsageError(
+                "the request is not of protocol version 1", hint: "vault speaks version 1 of cargo's credential provider protocol")
         }
         let registry = request["registry"] ?? .null
         guard let indexURL = try HelperJSON.text(registry, "index-url", in: source, hint: hint) else {
@@ -55,8 +56,9 @@ struct CargoCredentialRequest {
         case nil:
             throw UsageError("the request has no kind", hint: hint)
         }
-        return CargoCredentialRequest(indexURL: indexURL, registryName: try HelperJSON.text(registry, "name", in: source, hint: hint),
-                                      action: action, args: args)
+        return CargoCredentialRequest(
+            indexURL: indexURL, registryName: try HelperJSON.text(registry, "name", in: source, hint: hint),
+            action: action, args: args)
     }
 }
 

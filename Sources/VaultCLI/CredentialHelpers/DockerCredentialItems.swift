@@ -53,7 +53,8 @@ struct DockerCredential {
     /// `get`'s output: the JSON object docker reads, one line.
     func json() throws -> SecretBytes {
         let secretLiteral = try secret.withUnsafeBytes { (bytes) in try FlatJSON.stringLiteral(bytes, field: "secret") }
-        let head = SecretBytes(Array("{\"ServerURL\":\(ItemOutput.jsonString(serverURL)),\"Username\":\(ItemOutput.jsonString(username)),\"Secret\":".utf8))
+        let head = SecretBytes(
+            Array("{\"ServerURL\":\(ItemOutput.jsonString(serverURL)),\"Username\":\(ItemOutput.jsonString(username)),\"Secret\":".utf8))
         return head.appending(secretLiteral).appending(SecretBytes(Array("}\n".utf8)))
     }
 }
@@ -77,9 +78,10 @@ struct DockerCredentialItems {
         let same = existing.first { $0.account == credential.username }
         var details = same?.details ?? ItemDetails()
         details.kind = details.kind ?? DockerCredentialItems.kind
-        let item = NewItem(service: service, account: credential.username, group: group,
-                           accessibility: accessibility ?? same?.accessibility ?? .default,
-                           details: details, secret: credential.secret)
+        let item = NewItem(
+            service: service, account: credential.username, group: group,
+            accessibility: accessibility ?? same?.accessibility ?? .default,
+            details: details, secret: credential.secret)
         // docker stores after every login: an unchanged login is not written again.
         if let same, existing.count == 1, try store.holds(item, as: same) { return }
         _ = try store.add(item, replaceExisting: true)

@@ -9,7 +9,8 @@ enum FlatJSON {
     ///
     /// - Throws: `UsageError` naming the byte offset of the first problem, never a value.
     static func parseObject(_ input: UnsafeRawBufferPointer) throws -> [(key: String, value: SecretBytes)] {
-        var reader = Reader(bytes: input, hint: "send one JSON object of strings, e.g. {\"ServerURL\":\"…\",\"Username\":\"…\",\"Secret\":\"…\"}")
+        var reader = Reader(
+            bytes: input, hint: "send one JSON object of strings, e.g. {\"ServerURL\":\"…\",\"Username\":\"…\",\"Secret\":\"…\"}")
         reader.skipWhitespace()
         let members = try reader.object()
         reader.skipWhitespace()

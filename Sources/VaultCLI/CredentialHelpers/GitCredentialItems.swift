@@ -23,8 +23,10 @@ struct GitCredentialLocation: Equatable {
     /// The location an item's service names, or nil when it is not a git credential's.
     init?(service: String) {
         guard service.hasPrefix(GitCredentialLocation.servicePrefix),
-              let separator = service.firstRange(of: "://") else { return nil }
-        scheme = String(service[service.index(service.startIndex, offsetBy: GitCredentialLocation.servicePrefix.count)..<separator.lowerBound])
+            let separator = service.firstRange(of: "://")
+        else { return nil }
+        scheme = String(
+            service[service.index(service.startIndex, offsetBy: GitCredentialLocation.servicePrefix.count)..<separator.lowerBound])
         let rest = service[separator.upperBound...]
         if let slash = rest.firstIndex(of: "/") {
             host = String(rest[..<slash])
@@ -69,7 +71,8 @@ struct GitCredentialItems {
     /// The newest matching credential with every attribute stored for it, or nil.
     func get(_ request: GitCredentialMessage) throws -> GitCredentialMessage? {
         guard let location = GitCredentialLocation(request: request),
-              let match = try matches(location, username: request.text("username")).first else { return nil }
+            let match = try matches(location, username: request.text("username")).first
+        else { return nil }
         let item = try store.item(matching: Query(service: match.service, account: match.account, group: group))
         let stored = GitCredentialLocation(service: match.service) ?? location
         var reply = GitCredentialMessage()
@@ -101,20 +104,23 @@ struct GitCredentialItems {
     /// git-credential-libsecret does.
     func store(_ request: GitCredentialMessage) throws {
         guard let location = GitCredentialLocation(request: request),
-              let username = request.storedValue("username").map({ String(decoding: $0.copyBytes(), as: UTF8.self) }),
-              let password = request.storedValue("password") else { return }
+            let username = request.storedValue("username").map({ String(decoding: $0.copyBytes(), as: UTF8.self) }),
+            let password = request.storedValue("password")
+        else { return }
         let matching = try matches(location, username: username)
         let existing = matching.first { $0.service == location.service && $0.account == username }
         var details = existing?.details ?? ItemDetails()
         details.kind = details.kind ?? GitCredentialItems.kind
         let publicLines = request.attributes.filter { GitCredentialItems.publicKeys.contains($0.key) }
-        details.generic = publicLines.isEmpty ? nil : publicLines.map { "\($0.key)=\(String(decoding: $0.value.copyBytes(), as: UTF8.self))\n" }.joined()
+        details.generic =
+            publicLines.isEmpty ? nil : publicLines.map { "\($0.key)=\(String(decoding: $0.value.copyBytes(), as: UTF8.self))\n" }.joined()
         let secretAttributes = request.attributes.filter {
             GitCredentialItems.mayComeFromSecret($0.key) && !GitCredentialItems.publicKeys.contains($0.key)
         }
-        let item = NewItem(service: location.service, account: username, group: group,
-                           accessibility: accessibility ?? existing?.accessibility ?? .default,
-                           details: details, secret: GitCredentialItems.joinSecret(password, secretAttributes))
+        let item = NewItem(
+            service: location.service, account: username, group: group,
+            accessibility: accessibility ?? existing?.accessibility ?? .default,
+            details: details, secret: GitCredentialItems.joinSecret(password, secretAttributes))
         let others = matching.filter { $0.service != item.service || $0.account != item.account }
         // git stores after every successful login: an unchanged credential is not written again,
         // which also keeps a read-only scoped credential working.
@@ -168,8 +174,10 @@ struct GitCredentialItems {
                 let lineEnd = rest[start...].firstIndex(of: 0x0A) ?? rest.count
                 let line = UnsafeRawBufferPointer(rebasing: rest[start..<lineEnd])
                 if let equals = line.firstIndex(of: UInt8(ascii: "=")), equals > 0 {
-                    attributes.append(.init(key: String(decoding: line[0..<equals], as: UTF8.self),
-                                            value: SecretBytes(UnsafeRawBufferPointer(rebasing: line[(equals + 1)...]))))
+                    attributes.append(
+                        .init(
+                            key: String(decoding: line[0..<equals], as: UTF8.self),
+                            value: SecretBytes(UnsafeRawBufferPointer(rebasing: line[(equals + 1)...]))))
                 }
                 start = lineEnd + 1
             }

@@ -59,8 +59,9 @@ struct GitCredentialMessage {
                 throw UsageError("input line \(lineNumber) holds a NUL byte", hint: "send text lines of key=value")
             }
             guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else {
-                throw UsageError("input line \(lineNumber) has no \"=\"",
-                                       hint: "git's credential protocol sends one key=value per line, then a blank line")
+                throw UsageError(
+                    "input line \(lineNumber) has no \"=\"",
+                    hint: "git's credential protocol sends one key=value per line, then a blank line")
             }
             guard equals > 0, let key = String(validating: line[0..<equals], as: UTF8.self) else {
                 throw UsageError("input line \(lineNumber) has no key before \"=\"", hint: "send key=value lines, e.g. host=example.com")
@@ -86,8 +87,9 @@ struct GitCredentialMessage {
         for attribute in attributes {
             let bad = attribute.value.withUnsafeBytes { $0.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 } }
             if bad {
-                throw UsageError("the stored \(quoted(attribute.key)) holds a line break or NUL byte, which git's protocol cannot carry",
-                                       hint: "store it again without line breaks, e.g. with 'vault update'")
+                throw UsageError(
+                    "the stored \(quoted(attribute.key)) holds a line break or NUL byte, which git's protocol cannot carry",
+                    hint: "store it again without line breaks, e.g. with 'vault update'")
             }
         }
     }
@@ -154,7 +156,8 @@ extension GitCredentialMessage {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let byte = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+                let byte = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+            {
                 out.append(byte)
                 index += 3
             } else {

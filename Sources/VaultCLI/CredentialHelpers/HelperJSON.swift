@@ -12,8 +12,9 @@ enum HelperJSON {
             return try JSONTree.parse(input, origin: .named(source))
         } catch let problem as ImportProblem {
             guard case .malformedJSON(let fault, let offset) = problem.reason else { throw problem }
-            throw UsageError("\(source) is not valid JSON: \(ImportWords.words(fault))\(offset.map { " at byte \($0)" } ?? "")",
-                             hint: hint)
+            throw UsageError(
+                "\(source) is not valid JSON: \(ImportWords.words(fault))\(offset.map { " at byte \($0)" } ?? "")",
+                hint: hint)
         }
     }
 

@@ -25,7 +25,8 @@ enum HelperProgram {
             return arguments.first == "--cargo-plugin" ? ["cargo-credential"] + arguments : arguments
         }
         if command == "git-credential", let operation = arguments.last, !operation.hasPrefix("-"),
-           !GitCredentialCommand.operations.contains(operation) {
+            !GitCredentialCommand.operations.contains(operation)
+        {
             return nil
         }
         return [command] + arguments

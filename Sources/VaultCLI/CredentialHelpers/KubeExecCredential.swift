@@ -16,11 +16,18 @@ enum KubeExecCredential {
     static func output(_ item: Item, apiVersion: String) throws -> SecretBytes {
         var status: [SecretBytes]
         if let pem = try PEMBlocks(item.secret, service: item.attributes.service) {
-            status = [try HelperJSON.secretMember("clientCertificateData", pem.certificates),
-                      try HelperJSON.secretMember("clientKeyData", pem.key)]
+            status = [
+                try HelperJSON.secretMember("clientCertificateData", pem.certificates),
+                try HelperJSON.secretMember("clientKeyData", pem.key)
+            ]
         } else {
-            status = [try HelperJSON.secretMember("token", try ServiceCredentialItems.token(of: item, what: "neither a one-line token nor a PEM certificate and key",
-                                                                                        hint: "store the bearer token alone, or the client certificate's PEM followed by its private key's"))]
+            status = [
+                try HelperJSON.secretMember(
+                    "token",
+                    try ServiceCredentialItems.token(
+                        of: item, what: "neither a one-line token nor a PEM certificate and key",
+                        hint: "store the bearer token alone, or the client certificate's PEM followed by its private key's"))
+            ]
         }
         if let expires = item.attributes.details.expires {
             status.append(HelperJSON.plain("\"expirationTimestamp\":\"\(DateText.iso(expires))\""))
@@ -69,12 +76,14 @@ enum KubeExecCredential {
             }
             guard let parts else { return nil }
             guard !parts.certificates.isEmpty, parts.keys.count == 1 else {
-                throw UsageError("the secret of \(quoted(service)) is PEM text without a certificate and one private key",
-                                 hint: "store the client certificate's PEM followed by its private key's, as one text")
+                throw UsageError(
+                    "the secret of \(quoted(service)) is PEM text without a certificate and one private key",
+                    hint: "store the client certificate's PEM followed by its private key's, as one text")
             }
             func slice(_ ranges: [Range<Int>]) -> SecretBytes {
-                HelperJSON.joined(ranges.map { range in secret.withUnsafeBytes { SecretBytes(UnsafeRawBufferPointer(rebasing: $0[range])) } },
-                                  separator: "")
+                HelperJSON.joined(
+                    ranges.map { range in secret.withUnsafeBytes { SecretBytes(UnsafeRawBufferPointer(rebasing: $0[range])) } },
+                    separator: "")
             }
             certificates = slice(parts.certificates)
             key = slice(parts.keys)

@@ -32,8 +32,9 @@ struct ServiceCredentialItems {
         let same = existing.first { $0.account == account }
         var details = same?.details ?? ItemDetails()
         details.kind = details.kind ?? kind
-        let item = NewItem(service: service, account: account, group: group,
-                           accessibility: accessibility ?? same?.accessibility ?? .default, details: details, secret: secret)
+        let item = NewItem(
+            service: service, account: account, group: group,
+            accessibility: accessibility ?? same?.accessibility ?? .default, details: details, secret: secret)
         if let same, existing.count == 1, try store.holds(item, as: same) { return }
         _ = try store.add(item, replaceExisting: true)
         for other in existing where other.account != account {
@@ -56,8 +57,9 @@ extension ServiceCredentialItems {
         let options = ItemArguments(selection, invocation)
         var access = VaultAccess(invocation)
         access.promptsForbiddenByCaller = promptsForbiddenBy
-        self.init(store: try access.store(), group: try options.group() ?? .default,
-                  accessibility: try options.accessibility(), kind: kind)
+        self.init(
+            store: try access.store(), group: try options.group() ?? .default,
+            accessibility: try options.accessibility(), kind: kind)
     }
 }
 
@@ -65,7 +67,9 @@ extension ServiceCredentialItems {
     /// The item's secret less one final line break, as a token must be: one line, not empty.
     ///
     /// - Throws: `UsageError` saying the secret is `what` when it is not one line.
-    static func token(of item: Item, what: String = "not a one-line token", hint: String = "store the token alone as the secret") throws -> SecretBytes {
+    static func token(of item: Item, what: String = "not a one-line token", hint: String = "store the token alone as the secret") throws
+        -> SecretBytes
+    {
         try item.secret.withUnsafeBytes { bytes in
             var end = bytes.count
             if end > 0, bytes[end - 1] == 0x0A { end -= 1 }

@@ -50,8 +50,9 @@ final class EditBuffer {
         var template = Array((base + "/vault-edit.XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else {
-            throw CommandFailure(.failure, "cannot create a directory in \(quoted(base)): \(String(cString: strerror(errno)))",
-                                 hint: "check that \(quoted(base)) is writable")
+            throw CommandFailure(
+                .failure, "cannot create a directory in \(quoted(base)): \(String(cString: strerror(errno)))",
+                hint: "check that \(quoted(base)) is writable")
         }
         directory = String(cString: made!)
         path = directory + "/secret"

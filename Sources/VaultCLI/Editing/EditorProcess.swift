@@ -42,8 +42,9 @@ struct EditorProcess {
         quiet.__sigaction_handler.sa_handler = { _ in }
         sigaction(SIGQUIT, &quiet, &saved)
         defer { sigaction(SIGQUIT, &saved, nil) }
-        let child = try ChildProcess.spawn(["sh", "-c", command + " \"$@\"", command, path],
-                                           environment: &childEnvironment, streams: ChildStreams())
+        let child = try ChildProcess.spawn(
+            ["sh", "-c", command + " \"$@\"", command, path],
+            environment: &childEnvironment, streams: ChildStreams())
         var vaultSignal: Int32?
         while true {
             if let status = child.poll() { return Outcome(status: status, vaultSignal: vaultSignal) }

@@ -24,8 +24,9 @@ final class BlobBatch {
                 close(input.readEnd)
                 close(output.writeEnd)
             }
-            process = try GitProcess.start(Self.arguments, in: repository.top, environment: repository.environment,
-                                           stdin: input.readEnd, stdout: output.writeEnd)
+            process = try GitProcess.start(
+                Self.arguments, in: repository.top, environment: repository.environment,
+                stdin: input.readEnd, stdout: output.writeEnd)
         } catch {
             close(input.writeEnd)
             close(output.readEnd)

@@ -41,8 +41,9 @@ enum Git {
             let devNull = open("/dev/null", O_RDONLY | O_CLOEXEC)
             defer { close(devNull) }
             do {
-                git = try GitProcess.spawn(arguments, in: directory, environment: environment,
-                                           stdin: devNull, stdout: stdout.writeEnd, stderr: stderr.writeEnd)
+                git = try GitProcess.spawn(
+                    arguments, in: directory, environment: environment,
+                    stdin: devNull, stdout: stdout.writeEnd, stderr: stderr.writeEnd)
             } catch {
                 close(stdout.readEnd)
                 close(stderr.readEnd)
@@ -102,8 +103,10 @@ struct GitProcess {
     private let errors: Int32
 
     /// Starts `git -C directory ARGUMENTS` in the C locale; nil for stdin keeps vault's.
-    static func start(_ arguments: [String], in directory: String, environment: [String: String],
-                      stdin: Int32? = nil, stdout: Int32) throws -> GitProcess {
+    static func start(
+        _ arguments: [String], in directory: String, environment: [String: String],
+        stdin: Int32? = nil, stdout: Int32
+    ) throws -> GitProcess {
         let errors = anonymousFile()
         guard errors >= 0 else {
             throw CommandFailure(.failure, "cannot run git: \(String(cString: strerror(errno)))")
@@ -135,13 +138,16 @@ struct GitProcess {
         guard status == 0 else {
             lseek(errors, 0, SEEK_SET)
             let outcome = Git.Outcome(status: status, stdout: [], stderr: Terminal.readAll(errors))
-            throw CommandFailure(.failure, "git \(arguments.first ?? "") failed: \(outcome.firstErrorLine)",
-                                 hint: GitHistory.unreadableRepositoryHint)
+            throw CommandFailure(
+                .failure, "git \(arguments.first ?? "") failed: \(outcome.firstErrorLine)",
+                hint: GitHistory.unreadableRepositoryHint)
         }
     }
 
-    fileprivate static func spawn(_ arguments: [String], in directory: String, environment: [String: String],
-                                  stdin: Int32?, stdout: Int32, stderr: Int32) throws -> GitProcess {
+    fileprivate static func spawn(
+        _ arguments: [String], in directory: String, environment: [String: String],
+        stdin: Int32?, stdout: Int32, stderr: Int32
+    ) throws -> GitProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -165,8 +171,9 @@ struct GitProcess {
         var pid = pid_t()
         let result = posix_spawnp(&pid, "git", &actions, &attributes, argv, envp)
         guard result == 0 else {
-            throw CommandFailure(.failure, "cannot run git: \(String(cString: strerror(result)))",
-                                 hint: "install git (apt-get install git) and make sure it is on PATH")
+            throw CommandFailure(
+                .failure, "cannot run git: \(String(cString: strerror(result)))",
+                hint: "install git (apt-get install git) and make sure it is on PATH")
         }
         return GitProcess(pid: pid, errors: -1)
     }

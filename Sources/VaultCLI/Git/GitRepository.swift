@@ -16,8 +16,9 @@ struct GitRepository {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         let found = Git.run(["rev-parse", "--show-toplevel"], in: directory.isEmpty ? "/" : directory, environment: environment)
         guard found.status == 0, !found.text.isEmpty else {
-            throw CommandFailure(.failure, "the vault \(quoted(path)) is not in a git work tree",
-                                 hint: "sync shares a vault committed to a git repository: move it into one (git init, git add)")
+            throw CommandFailure(
+                .failure, "the vault \(quoted(path)) is not in a git work tree",
+                hint: "sync shares a vault committed to a git repository: move it into one (git init, git add)")
         }
         return GitRepository(top: found.text, environment: environment)
     }
@@ -32,7 +33,9 @@ struct GitRepository {
             free(root)
         }
         let file = String(cString: real), base = String(cString: root) + "/"
-        guard file.hasPrefix(base) else { throw CommandFailure(.failure, "the vault \(quoted(path)) is outside the work tree \(quoted(top))") }
+        guard file.hasPrefix(base) else {
+            throw CommandFailure(.failure, "the vault \(quoted(path)) is outside the work tree \(quoted(top))")
+        }
         return String(file.dropFirst(base.count))
     }
 
@@ -44,8 +47,9 @@ struct GitRepository {
     /// Runs `git ARGUMENTS` and returns its stdout; throws, quoting git, when it fails.
     @discardableResult
     func output(_ arguments: [String]) throws -> String {
-        let stdout = try Git.output(arguments, in: top, environment: environment,
-                                    hint: "run the git command yourself to see why, fix it, and run 'vault sync' again")
+        let stdout = try Git.output(
+            arguments, in: top, environment: environment,
+            hint: "run the git command yourself to see why, fix it, and run 'vault sync' again")
         return Git.Outcome(status: 0, stdout: stdout, stderr: []).text
     }
 

@@ -10,8 +10,10 @@ struct RawFileChange {
     let after: String
 
     /// The options that make `git log` print what `parse` reads, before the revisions and paths.
-    static let logArguments = ["log", "--no-renames", "--full-history", "-m", "--raw", "--no-abbrev", "--topo-order", "--reverse",
-                               "--format=commit %H"]
+    static let logArguments = [
+        "log", "--no-renames", "--full-history", "-m", "--raw", "--no-abbrev", "--topo-order", "--reverse",
+        "--format=commit %H"
+    ]
 
     /// The changes of `output`, a `git log` run with `logArguments`.
     static func parse(_ output: String) -> [RawFileChange] {
@@ -25,7 +27,9 @@ struct RawFileChange {
             let parts = line.split(separator: "\t", maxSplits: 1)
             let fields = parts[0].split(separator: " ")
             guard line.hasPrefix(":"), parts.count == 2, fields.count >= 5 else { continue }
-            changes.append(RawFileChange(commit: commit, path: String(parts[1]), status: fields[4], before: String(fields[2]), after: String(fields[3])))
+            changes.append(
+                RawFileChange(
+                    commit: commit, path: String(parts[1]), status: fields[4], before: String(fields[2]), after: String(fields[3])))
         }
         return changes
     }

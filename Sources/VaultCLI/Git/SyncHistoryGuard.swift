@@ -7,7 +7,8 @@ extension SyncRun {
     /// Refuses `head` when its vault file drops team log entries of a commit since the one this
     /// machine last checked (49, `historyDropsTeamLog`).
     func requireHistoryHolds(_ head: String, finding: HistoryBreak.Finding) throws {
-        try history.requireHeadHolds(head, path: relative, shown: access.location.path, since: vault.lastCheckedCommit().map { [$0] } ?? [], finding: finding)
+        try history.requireHeadHolds(
+            head, path: relative, shown: access.location.path, since: vault.lastCheckedCommit().map { [$0] } ?? [], finding: finding)
     }
 
     /// HEAD checked before the sync builds on it (49 when it drops team log entries), except on the
@@ -21,10 +22,14 @@ extension SyncRun {
         } catch VaultError.team(.historyDropsTeamLog(let found)) {
             let dropped = try history.droppedFiles("HEAD", path: relative, since: vault.lastCheckedCommit().map { [$0] } ?? [])
             guard !dropped.isEmpty, dropped.allSatisfy({ repository.succeeds(["merge-base", "--is-ancestor", $0.commit, tracking]) }),
-                  try vault.keysAreTheOwners() else { throw VaultError.historyDropsTeamLog(found) }
+                try vault.keysAreTheOwners()
+            else { throw VaultError.historyDropsTeamLog(found) }
             try repository.output(["add", "--", relative])
             try mergeIn(dropped, ours: repository.describe("HEAD"))
-            try repository.output(["commit", "-q", "-m", "vault sync: repair of \(shown)'s commit \(found.commit), which dropped team log entries", "--", relative])
+            try repository.output([
+                "commit", "-q", "-m", "vault sync: repair of \(shown)'s commit \(found.commit), which dropped team log entries", "--",
+                relative
+            ])
             invocation.terminal.say("repaired \(shown): its commit \(found.commit) dropped team log entries; this commit keeps every entry")
             return found
         }
@@ -46,9 +51,11 @@ extension SyncRun {
     /// Nil when the remote's branch keeps every entry, or is already in HEAD (checked with it).
     func remoteNeedingRepair(_ tracking: String, named shown: String) throws -> HistoryBreak? {
         guard repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
-              !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) else { return nil }
+            !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"])
+        else { return nil }
         do {
-            try history.requireHeadHolds(tracking, path: relative, shown: access.location.path, since: checkedBeforeRemote, finding: .onRemote(remote: shown))
+            try history.requireHeadHolds(
+                tracking, path: relative, shown: access.location.path, since: checkedBeforeRemote, finding: .onRemote(remote: shown))
             return nil
         } catch VaultError.team(.historyDropsTeamLog(let found)) {
             guard try vault.keysAreTheOwners() else { throw VaultError.historyDropsTeamLog(found) }
@@ -72,15 +79,18 @@ extension SyncRun {
         let started = repository.run(["merge", "-q", "--no-ff", "--no-commit", "--no-edit", tracking])
         let others = try repository.output(["diff", "--name-only", "--diff-filter=U"]).split(separator: "\n").filter { $0 != relative }
         guard others.isEmpty, GitRepository.exists(try repository.gitPath("MERGE_HEAD")) else {
-            throw CommandFailure(.failure, "git merge \(tracking) failed: \(others.isEmpty ? started.firstErrorLine : "other files in conflict (\(others.joined(separator: ", ")))"); nothing was pushed",
-                                 hint: "resolve what git says (or 'git merge --abort') and run 'vault sync' again")
+            throw CommandFailure(
+                .failure,
+                "git merge \(tracking) failed: \(others.isEmpty ? started.firstErrorLine : "other files in conflict (\(others.joined(separator: ", ")))"); nothing was pushed",
+                hint: "resolve what git says (or 'git merge --abort') and run 'vault sync' again")
         }
         let report = try merge(base: nil, ours: ours, theirs: theirs, origins: origins)
         say(report, from: origins.theirs)
         try repository.output(["add", "--", relative])
         try mergeIn(try history.droppedFiles(tracking, path: relative, since: checkedBeforeRemote), ours: origins.ours)
         try repository.output(["commit", "-q", "--no-edit"])
-        invocation.terminal.say("repaired \(shown): its commit \(broken.commit) dropped team log entries; the merge keeps every entry of both sides")
+        invocation.terminal.say(
+            "repaired \(shown): its commit \(broken.commit) dropped team log entries; the merge keeps every entry of both sides")
     }
 
     private var history: TeamLogHistory { TeamLogHistory(repository: repository, paths: [relative]) }

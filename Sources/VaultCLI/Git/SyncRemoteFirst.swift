@@ -17,7 +17,8 @@ extension SyncRun {
     /// merge follow. Returns whether it merged or rewrote anything.
     func sendChangesOnTopOfRemote(_ tracking: String, named shown: String) throws -> Bool {
         guard repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
-              let remoteFile = repository.blob("\(tracking):\(relative)") else { return false }
+            let remoteFile = repository.blob("\(tracking):\(relative)")
+        else { return false }
         let mergeBase = try? repository.output(["merge-base", "HEAD", tracking])
         let baseBlob = mergeBase.flatMap { try? repository.output(["rev-parse", "-q", "--verify", "\($0):\(relative)"]) }
         let base = baseBlob.flatMap { repository.blob($0) }
@@ -31,7 +32,9 @@ extension SyncRun {
             let report = try merge(base: base, ours: workTreeFile, theirs: remoteFile, origins: origins)
             say(report, from: origins.theirs)
         }
-        invocation.terminal.say("the team log of \(shown) has entries this clone lacked: merged your changes into its file before committing, so nothing sealed under keys the team retired is pushed")
+        invocation.terminal.say(
+            "the team log of \(shown) has entries this clone lacked: merged your changes into its file before committing, so nothing sealed under keys the team retired is pushed"
+        )
         if repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking]) {
             try commitOnTop(of: tracking, named: shown)
             return true
@@ -40,7 +43,9 @@ extension SyncRun {
             let head = try rewrite(since: tracking, without: Set(stale))
             try repository.output(["add", "--", relative])
             try repository.output(["reset", "-q", "--soft", head])
-            invocation.terminal.say("took the changes of \(quoted(relative)) out of your \(counted(stale.count, "commit")) not yet pushed (they are in the merged file; 'git reflog' keeps the old commits here)")
+            invocation.terminal.say(
+                "took the changes of \(quoted(relative)) out of your \(counted(stale.count, "commit")) not yet pushed (they are in the merged file; 'git reflog' keeps the old commits here)"
+            )
         }
         return true
     }
@@ -51,14 +56,19 @@ extension SyncRun {
     /// hint says how it reaches the remote: on a branch of its own, which the owner merges.
     func requireKeysThatMerge(ifNeededFor tracking: String, named shown: String) throws {
         guard repository.succeeds(["rev-parse", "-q", "--verify", tracking]),
-              !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"]) else { return }
+            !repository.succeeds(["merge-base", "--is-ancestor", tracking, "HEAD"])
+        else { return }
         let changedHere = !(try repository.output(["status", "--porcelain", "--", relative])).isEmpty
         guard changedHere || !repository.succeeds(["merge-base", "--is-ancestor", "HEAD", tracking]) else { return }
         do {
             try vault.requireKeysThatMerge()
         } catch let error as VaultError where error.status == .missingEntitlement {
-            throw CommandFailure(.missingEntitlement, "\(ErrorReport(error).message), and \(shown) has changes this clone lacks: sync cannot merge them here; nothing was committed",
-                                 hint: "push your change to a branch the owner merges: git commit -m MESSAGE -- \(relative) && git push origin HEAD:refs/heads/NAME")
+            throw CommandFailure(
+                .missingEntitlement,
+                "\(ErrorReport(error).message), and \(shown) has changes this clone lacks: sync cannot merge them here; nothing was committed",
+                hint:
+                    "push your change to a branch the owner merges: git commit -m MESSAGE -- \(relative) && git push origin HEAD:refs/heads/NAME"
+            )
         }
     }
 
@@ -66,11 +76,13 @@ extension SyncRun {
     /// vault file lacks the remote's team log entries and is not the merge base's (`baseBlob`): what
     /// they would push sealed under retired keys.
     private func staleCommits(since tracking: String, remoteFile: [UInt8], baseBlob: String?) throws -> [String] {
-        try repository.output(["rev-list", "HEAD", "--not", tracking, "--remotes", "--", relative]).split(separator: "\n").map(String.init).filter { commit in
-            guard let blob = try? repository.output(["rev-parse", "-q", "--verify", "\(commit):\(relative)"]), blob != baseBlob,
-                  let file = repository.blob(blob) else { return false }
-            return !Vault.teamLogHolds(file, logsOf: [remoteFile])
-        }
+        try repository.output(["rev-list", "HEAD", "--not", tracking, "--remotes", "--", relative]).split(separator: "\n").map(String.init)
+            .filter { commit in
+                guard let blob = try? repository.output(["rev-parse", "-q", "--verify", "\(commit):\(relative)"]), blob != baseBlob,
+                    let file = repository.blob(blob)
+                else { return false }
+                return !Vault.teamLogHolds(file, logsOf: [remoteFile])
+            }
     }
 
     /// HEAD's commits on no remote branch, made again oldest first on their rewritten parents, each
@@ -80,7 +92,9 @@ extension SyncRun {
     private func rewrite(since tracking: String, without stale: Set<String>) throws -> String {
         var rewritten: [String: String] = [:]
         var head = try repository.output(["rev-parse", "HEAD"])
-        for line in try repository.output(["rev-list", "--topo-order", "--reverse", "--parents", "HEAD", "--not", tracking, "--remotes"]).split(separator: "\n") {
+        for line in try repository.output(["rev-list", "--topo-order", "--reverse", "--parents", "HEAD", "--not", tracking, "--remotes"])
+            .split(separator: "\n")
+        {
             let ids = line.split(separator: " ").map(String.init)
             let (commit, parents) = (ids[0], ids.dropFirst().map { rewritten[$0] ?? $0 })
             guard stale.contains(commit) || parents != Array(ids.dropFirst()) else {
@@ -88,8 +102,10 @@ extension SyncRun {
                 head = commit
                 continue
             }
-            let tree = stale.contains(commit) ? try tree(of: commit, withVaultFileOf: parents.first)
-                                              : try repository.output(["rev-parse", "\(commit)^{tree}"])
+            let tree =
+                stale.contains(commit)
+                ? try tree(of: commit, withVaultFileOf: parents.first)
+                : try repository.output(["rev-parse", "\(commit)^{tree}"])
             if parents.count == 1, let parent = parents.first, tree == (try repository.output(["rev-parse", "\(parent)^{tree}"])) {
                 rewritten[commit] = parent
                 head = parent
@@ -116,10 +132,15 @@ extension SyncRun {
 
     /// A new commit of `tree` on `parents`, with the author, committer and message of `commit`.
     private func recommit(_ commit: String, tree: String, parents: [String]) throws -> String {
-        let fields = try repository.output(["log", "-1", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI", commit]).split(separator: "\0", omittingEmptySubsequences: false).map(String.init)
+        let fields = try repository.output(["log", "-1", "--format=%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI", commit]).split(
+            separator: "\0", omittingEmptySubsequences: false
+        ).map(String.init)
         let message = try repository.output(["log", "-1", "--format=%B", commit])
         var environment = repository.environment
-        for (name, value) in zip(["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE"], fields) {
+        for (name, value) in zip(
+            ["GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE"],
+            fields)
+        {
             environment[name] = value
         }
         let author = GitRepository(top: repository.top, environment: environment)
@@ -129,7 +150,8 @@ extension SyncRun {
     /// The vault file as the work tree holds it, committed alone on top of `tracking`, the branch
     /// moved there (`git reset --keep`: other files follow the remote's where unchanged here).
     private func commitOnTop(of tracking: String, named shown: String) throws {
-        let message = SyncCommitMessage.subject(vault: vault, relative: relative, repository: repository, invocation: invocation, parent: tracking)
+        let message = SyncCommitMessage.subject(
+            vault: vault, relative: relative, repository: repository, invocation: invocation, parent: tracking)
         let commit = try withScratchIndex { scratch in
             try scratch.output(["read-tree", tracking])
             try scratch.output(["add", "--", relative])
@@ -138,8 +160,10 @@ extension SyncRun {
         try repository.output(["add", "--", relative])
         let moved = repository.run(["reset", "-q", "--keep", commit])
         guard moved.status == 0 else {
-            throw CommandFailure(.failure, "cannot move the branch onto \(shown): \(moved.firstErrorLine); \(quoted(relative)) holds the merged result, nothing was committed",
-                                 hint: "commit or stash your changes of the other files \(shown) changed too, and run 'vault sync' again")
+            throw CommandFailure(
+                .failure,
+                "cannot move the branch onto \(shown): \(moved.firstErrorLine); \(quoted(relative)) holds the merged result, nothing was committed",
+                hint: "commit or stash your changes of the other files \(shown) changed too, and run 'vault sync' again")
         }
     }
 

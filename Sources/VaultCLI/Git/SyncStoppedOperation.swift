@@ -15,8 +15,9 @@ extension SyncRun {
     /// naming them, and leaves everything as it is. `git am` is left to the user.
     func finishOrAbandon(_ operation: UnfinishedGitOperation) throws {
         guard let command = Self.gitCommand(operation) else {
-            throw CommandFailure(.failure, "git holds a 'git am' of \(quoted(relative))'s work tree unfinished; nothing was synced",
-                                 hint: "finish it with 'git am --continue' (or 'git am --abort'), then run 'vault sync' again")
+            throw CommandFailure(
+                .failure, "git holds a 'git am' of \(quoted(relative))'s work tree unfinished; nothing was synced",
+                hint: "finish it with 'git am --continue' (or 'git am --abort'), then run 'vault sync' again")
         }
         var continuing = repository
         continuing.environment[.gitEditor] = "true"
@@ -28,28 +29,34 @@ extension SyncRun {
             let unmerged = try repository.output(["diff", "--name-only", "--diff-filter=U"]).split(separator: "\n").map(String.init)
             let others = unmerged.filter { $0 != relative }
             guard others.isEmpty else {
-                throw CommandFailure(.failure, "git's unfinished \(command) has other files than \(quoted(relative)) in conflict (\(others.joined(separator: ", "))); nothing was synced",
-                                     hint: "resolve them and run 'git \(command) --continue' (or 'git \(command) --abort'), then 'vault sync'")
+                throw CommandFailure(
+                    .failure,
+                    "git's unfinished \(command) has other files than \(quoted(relative)) in conflict (\(others.joined(separator: ", "))); nothing was synced",
+                    hint: "resolve them and run 'git \(command) --continue' (or 'git \(command) --abort'), then 'vault sync'")
             }
             if unmerged.contains(relative) {
                 do {
                     try mergeStagesAndAdd(origins: origins(operation))
                 } catch let error as VaultError where !SyncRun.isTheCallersToFix(error) {
                     try repository.output([command, "--abort"])
-                    invocation.terminal.diagnostics.warning("cannot finish git's unfinished \(command) of \(quoted(relative)) (\(ErrorReport(error).message)); "
-                                                 + "aborted it: the branch is as it was before that \(command)")
+                    invocation.terminal.diagnostics.warning(
+                        "cannot finish git's unfinished \(command) of \(quoted(relative)) (\(ErrorReport(error).message)); "
+                            + "aborted it: the branch is as it was before that \(command)")
                     return
                 }
             }
             let step = continuing.run([command, "--continue"])
             if step.status != 0, GitWorkTree.unfinishedOperation(access.location.directory) == operation,
-               (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty {
-                throw CommandFailure(.failure, "git \(command) --continue failed: \(step.firstErrorLine); nothing was synced",
-                                     hint: "finish it yourself ('git \(command) --continue', '--skip' or '--abort'), then run 'vault sync' again")
+                (try repository.output(["diff", "--name-only", "--diff-filter=U"])).isEmpty
+            {
+                throw CommandFailure(
+                    .failure, "git \(command) --continue failed: \(step.firstErrorLine); nothing was synced",
+                    hint: "finish it yourself ('git \(command) --continue', '--skip' or '--abort'), then run 'vault sync' again")
             }
         }
-        throw CommandFailure(.failure, "git's \(command) is still unfinished after \(Self.stepsFinished) steps; nothing was synced",
-                             hint: "finish it with 'git \(command) --continue' (or '--abort'), then run 'vault sync' again")
+        throw CommandFailure(
+            .failure, "git's \(command) is still unfinished after \(Self.stepsFinished) steps; nothing was synced",
+            hint: "finish it with 'git \(command) --continue' (or '--abort'), then run 'vault sync' again")
     }
 
     /// The git command that continues or aborts `operation`; nil for `git am`, which sync leaves alone.
@@ -66,7 +73,11 @@ extension SyncRun {
     /// How a conflict names the two sides: in a rebase git's "ours" is the upstream.
     private func origins(_ operation: UnfinishedGitOperation) -> (ours: String, theirs: String) {
         switch operation {
-        case .rebase: return (ours: repository.describe("HEAD") + " (upstream, in a rebase)", theirs: repository.describe("REBASE_HEAD") + " (your commit being replayed)")
+        case .rebase:
+            return (
+                ours: repository.describe("HEAD") + " (upstream, in a rebase)",
+                theirs: repository.describe("REBASE_HEAD") + " (your commit being replayed)"
+            )
         case .cherryPick: return (ours: repository.describe("HEAD"), theirs: repository.describe("CHERRY_PICK_HEAD") + " (picked)")
         case .revert: return (ours: repository.describe("HEAD"), theirs: repository.describe("REVERT_HEAD") + " (reverted)")
         case .merge, .applyingPatches: return (ours: repository.describe("HEAD"), theirs: repository.describe("MERGE_HEAD"))

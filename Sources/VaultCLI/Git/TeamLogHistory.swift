@@ -23,7 +23,9 @@ struct TeamLogHistory {
     func steps(_ revisions: [String]) throws -> [Step] {
         let pathspecs = paths.isEmpty ? [":(top,glob)**/*.vault"] : paths.map { ":(top,literal)" + $0 }
         let output = try repository.output(RawFileChange.logArguments + revisions + ["--"] + pathspecs)
-        return RawFileChange.parse(output).filter { $0.status == "M" }.map { Step(commit: $0.commit, path: $0.path, before: $0.before, after: $0.after) }
+        return RawFileChange.parse(output).filter { $0.status == "M" }.map {
+            Step(commit: $0.commit, path: $0.path, before: $0.before, after: $0.after)
+        }
     }
 
     /// The first of `steps` whose file's team log drops entries of the file before it.
@@ -63,7 +65,8 @@ struct TeamLogHistory {
         var blobs = BlobReader(repository: repository)
         return try steps(head, since: checked).filter { $0.path == path }.compactMap { step in
             guard let before = blobs[step.before], let after = blobs[step.after],
-                  Vault.areVersionsOfOneVault(before, after), !Vault.teamLogHolds(after, logsOf: [before]) else { return nil }
+                Vault.areVersionsOfOneVault(before, after), !Vault.teamLogHolds(after, logsOf: [before])
+            else { return nil }
             return (step.commit, before)
         }
     }

@@ -10,7 +10,8 @@ struct VaultFileHistory {
     /// The history of the vault file at `path`, or nil when it is in no git work tree.
     static func of(_ path: String, environment: [String: String]) -> VaultFileHistory? {
         guard let repository = try? GitRepository.containing(path, environment: environment),
-              let relative = try? repository.relativePath(of: path) else { return nil }
+            let relative = try? repository.relativePath(of: path)
+        else { return nil }
         return VaultFileHistory(repository: repository, path: relative)
     }
 

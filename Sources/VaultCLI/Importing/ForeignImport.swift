@@ -16,17 +16,19 @@ struct ForeignImport {
         do {
             (batch, sourceName) = try format.read(source, arguments, invocation)
         } catch let problem as ImportProblem {
-            throw CommandFailure(.usage, "\(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason)); nothing was imported",
-                                 hint: "check that the file is what --from \(format.rawValue) reads (docs/IMPORT.md)")
+            throw CommandFailure(
+                .usage, "\(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason)); nothing was imported",
+                hint: "check that the file is what --from \(format.rawValue) reads (docs/IMPORT.md)")
         }
         let entryCount = batch.entries.count + batch.bad.count
         if entryCount > arguments.maxEntries { throw ImportCommand.tooManyEntries(entryCount, limit: arguments.maxEntries) }
         let naming = item(defaultGroup: defaultGroup)
         batch.separateRepeatedNames { naming($0).key }
         if let first = batch.bad.first, !arguments.partial {
-            throw CommandFailure(.usage, "\(ImportWords.origin(first.origin)): \(ImportWords.problem(first.reason)); nothing was imported",
-                                 details: batch.bad.dropFirst().map { "\(ImportWords.origin($0.origin)): \(ImportWords.problem($0.reason))" },
-                                 hint: "fix the source, or pass --partial to import the entries that were read")
+            throw CommandFailure(
+                .usage, "\(ImportWords.origin(first.origin)): \(ImportWords.problem(first.reason)); nothing was imported",
+                details: batch.bad.dropFirst().map { "\(ImportWords.origin($0.origin)): \(ImportWords.problem($0.reason))" },
+                hint: "fix the source, or pass --partial to import the entries that were read")
         }
         let kept = batch.entries.map(naming)
         let terminal = invocation.terminal
@@ -61,7 +63,8 @@ struct ForeignImport {
     private func item(defaultGroup: AccessGroup) -> (ImportEntry) -> NewItem {
         let foldersAsGroups = arguments.foldersAsGroups
         return { entry in
-            let service = !foldersAsGroups && format.foldersNameTheService ? (entry.folders + [entry.service]).joined(separator: "/") : entry.service
+            let service =
+                !foldersAsGroups && format.foldersNameTheService ? (entry.folders + [entry.service]).joined(separator: "/") : entry.service
             let group = foldersAsGroups ? AccessGroup(folders: entry.folders) ?? defaultGroup : defaultGroup
             return NewItem(service: service, account: entry.account, group: group, secret: entry.secret, fields: entry.fields)
         }
@@ -75,14 +78,17 @@ struct ForeignImport {
             func read(_ text: String?, _ what: String) -> Date? {
                 guard let text else { return nil }
                 if let date = DateText.parseFraction(text) { return date }
-                invocation.terminal.diagnostics.warning("\(ImportWords.origin(entry.origin)): its \(what) date \(quoted(text)) does not read as a date; the item is dated now")
+                invocation.terminal.diagnostics.warning(
+                    "\(ImportWords.origin(entry.origin)): its \(what) date \(quoted(text)) does not read as a date; the item is dated now")
                 return nil
             }
             let created = read(entry.created, "creation") ?? now
             let modified = read(entry.modified, "revision") ?? created
-            return Item(attributes: ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
-                                                   details: new.details, created: created, modified: max(created, modified)),
-                        secret: new.secret, fields: new.fields)
+            return Item(
+                attributes: ItemAttributes(
+                    service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
+                    details: new.details, created: created, modified: max(created, modified)),
+                secret: new.secret, fields: new.fields)
         }
     }
 
@@ -98,18 +104,24 @@ struct ForeignImport {
         if !kinds.isEmpty { read += " (\(kinds.joined(separator: ", ")); \(withNotes) with notes, \(withCodes) with a one-time code)" }
         let leftOut = batch.skipped + batch.bad
         let terminal = invocation.terminal
-        for problem in leftOut { terminal.diagnostics.notice("left out \(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason))") }
+        for problem in leftOut {
+            terminal.diagnostics.notice("left out \(ImportWords.origin(problem.origin)): \(ImportWords.problem(problem.reason))")
+        }
         if let dropped = ImportWords.notKept(format) { terminal.diagnostics.notice("not kept (no item field holds them): \(dropped)") }
-        var fields: [(String, JSONValue)] = [("format", .string(format.rawValue)), ("source", .string(source)), ("entries", .number(entries.count))]
+        var fields: [(String, JSONValue)] = [
+            ("format", .string(format.rawValue)), ("source", .string(source)), ("entries", .number(entries.count))
+        ]
         for kind in ImportEntry.Kind.allCases { fields.append((kind.rawValue + "s", .number(entries.filter { $0.kind == kind }.count))) }
         fields += [("with_notes", .number(withNotes)), ("with_one_time_code", .number(withCodes)), ("left_out", .number(leftOut.count))]
         guard let outcome else {
-            terminal.diagnostics.notice("would import \(read) from \(quoted(source)); \(leftOut.count) left out; nothing was written (--dry-run)")
+            terminal.diagnostics.notice(
+                "would import \(read) from \(quoted(source)); \(leftOut.count) left out; nothing was written (--dry-run)")
             return
         }
         fields += [("added", .number(outcome.added)), ("replaced", .number(outcome.replaced)), ("skipped", .number(outcome.skipped))]
-        invocation.report("imported \(read) from \(quoted(source)): \(outcome.added) added, \(outcome.replaced) replaced, "
-                          + "\(outcome.skipped) skipped (they exist), \(leftOut.count) left out",
-                          json: .object(fields), asJSON: arguments.json)
+        invocation.report(
+            "imported \(read) from \(quoted(source)): \(outcome.added) added, \(outcome.replaced) replaced, "
+                + "\(outcome.skipped) skipped (they exist), \(leftOut.count) left out",
+            json: .object(fields), asJSON: arguments.json)
     }
 }

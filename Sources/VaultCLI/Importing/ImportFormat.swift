@@ -31,7 +31,10 @@ enum ImportFormat: String, CaseIterable {
             return (try tree.read(invocation, maxEntries: arguments.maxEntries), "\(tree.mount)/\(tree.prefix)")
         case .kdbx:
             guard let source else { throw UsageError("no database named", hint: "give the .kdbx file: vault import --from kdbx FILE") }
-            return (try KeePassXCDatabase(path: source).read(invocation, keyFile: arguments.kdbxKeyFile, passwordFile: arguments.kdbxPasswordFile), source)
+            return (
+                try KeePassXCDatabase(path: source).read(
+                    invocation, keyFile: arguments.kdbxKeyFile, passwordFile: arguments.kdbxPasswordFile), source
+            )
         case .keepassxcCSV, .onePasswordCSV, .csv, .bitwardenJSON:
             guard let source else {
                 throw UsageError("no file named", hint: "give the export file, or - for stdin: vault import --from \(rawValue) FILE")
@@ -43,7 +46,9 @@ enum ImportFormat: String, CaseIterable {
             case .onePasswordCSV: return (try ColumnMapping.onePassword.entries(reading: stream), source)
             default:
                 guard let columns = arguments.columns else {
-                    throw UsageError("--from csv needs --columns", hint: "say which column is which, e.g. --columns service=Title,account=Username,secret=Password")
+                    throw UsageError(
+                        "--from csv needs --columns",
+                        hint: "say which column is which, e.g. --columns service=Title,account=Username,secret=Password")
                 }
                 return (try ColumnMapping(parsing: columns).entries(reading: stream), source)
             }
@@ -62,8 +67,9 @@ struct PasswordStore {
     func read(_ invocation: Invocation, maxEntries: Int) throws -> ImportBatch {
         var info = stat()
         guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-            throw UsageError("there is no password store at \(quoted(directory))",
-                             hint: "give the store's directory, or set PASSWORD_STORE_DIR")
+            throw UsageError(
+                "there is no password store at \(quoted(directory))",
+                hint: "give the store's directory, or set PASSWORD_STORE_DIR")
         }
         let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         let walk = try ScanFiles(root: root, skipIgnored: false, environment: invocation.environment)
@@ -88,19 +94,25 @@ struct PasswordStore {
         for (done, file) in files.enumerated() {
             progress?.update(done: done + 1, total: files.count)
             let name = String(file.dropFirst(root.count + 1).dropLast(4))
-            let output = try ProgramOutput.run(["gpg", "--quiet", "--yes", "--compress-algo=none", "--no-encrypt-to", "--status-fd", "2",
-                                                "--decrypt", file], environment: invocation.environment)
+            let output = try ProgramOutput.run(
+                [
+                    "gpg", "--quiet", "--yes", "--compress-algo=none", "--no-encrypt-to", "--status-fd", "2",
+                    "--decrypt", file
+                ], environment: invocation.environment)
             let status = GnuPGStatus(output.stderr)
             guard output.status == 0 else {
                 // gpg 2.2 reports a passphrase pinentry got wrong as DECRYPTION_FAILED ("No secret key")
                 // too; that it launched pinentry says the agent held the key and could not unlock it.
                 if status.contains("BAD_PASSPHRASE") || status.contains("PINENTRY_LAUNCHED") {
-                    throw CommandFailure(.authFailed, "gpg could not unlock the key of \(quoted(name)) with the passphrase given; nothing was imported",
-                                         hint: "try again, typing the passphrase of your gpg key when pinentry asks")
+                    throw CommandFailure(
+                        .authFailed, "gpg could not unlock the key of \(quoted(name)) with the passphrase given; nothing was imported",
+                        hint: "try again, typing the passphrase of your gpg key when pinentry asks")
                 }
                 // gpg 2.2 says DECRYPTION_FAILED, not always NO_SECKEY, for a file encrypted to keys it lacks.
                 let noKey = status.contains("NO_SECKEY") || status.contains("DECRYPTION_FAILED")
-                batch.bad.append(ImportProblem(.named(name), .undecryptable(noKey ? "gpg has no secret key for it" : "gpg exited with status \(output.status)")))
+                batch.bad.append(
+                    ImportProblem(
+                        .named(name), .undecryptable(noKey ? "gpg has no secret key for it" : "gpg exited with status \(output.status)")))
                 continue
             }
             do {
@@ -118,11 +130,12 @@ struct GnuPGStatus {
     private let keywords: Set<String>
 
     init(_ output: [UInt8]) {
-        keywords = Set(output.split(separator: 0x0A).compactMap { line in
-            let words = line.split(separator: 0x20)
-            guard words.count >= 2, words[0].elementsEqual("[GNUPG:]".utf8) else { return nil }
-            return String(decoding: words[1], as: UTF8.self)
-        })
+        keywords = Set(
+            output.split(separator: 0x0A).compactMap { line in
+                let words = line.split(separator: 0x20)
+                guard words.count >= 2, words[0].elementsEqual("[GNUPG:]".utf8) else { return nil }
+                return String(decoding: words[1], as: UTF8.self)
+            })
     }
 
     func contains(_ keyword: String) -> Bool { keywords.contains(keyword) }
@@ -140,8 +153,9 @@ struct KeePassXCDatabase {
     func read(_ invocation: Invocation, keyFile: String?, passwordFile: String?) throws -> ImportBatch {
         let head = try ExportFile.read(path: path).withUnsafeBytes { Array($0.prefix(8)) }
         guard head == KeePassXCDatabase.signature else {
-            throw CommandFailure(.usage, "\(quoted(path)) is not a KeePassXC database (no KDBX signature)",
-                                 hint: "give the .kdbx file, or import a CSV export with --from keepassxc-csv")
+            throw CommandFailure(
+                .usage, "\(quoted(path)) is not a KeePassXC database (no KDBX signature)",
+                hint: "give the .kdbx file, or import a CSV export with --from keepassxc-csv")
         }
         let password = try self.password(invocation, file: passwordFile)
         var argv = ["keepassxc-cli", "export", "--quiet", "--format", "csv"]
@@ -151,8 +165,9 @@ struct KeePassXCDatabase {
         guard output.status == 0 else {
             // keepassxc-cli says nothing with --quiet and exits 1 for every failure; the file is a
             // database, so what it could not do is open it with the password (and key file) given.
-            throw CommandFailure(.authFailed, "keepassxc-cli could not open \(quoted(path)) with the password given; nothing was imported",
-                                 hint: "check the password (--kdbx-password-file FILE, or typed when asked) and the key file (--kdbx-key-file)")
+            throw CommandFailure(
+                .authFailed, "keepassxc-cli could not open \(quoted(path)) with the password given; nothing was imported",
+                hint: "check the password (--kdbx-password-file FILE, or typed when asked) and the key file (--kdbx-key-file)")
         }
         return try ColumnMapping.keePassXC.entries(from: output.stdout)
     }
@@ -161,8 +176,9 @@ struct KeePassXCDatabase {
         if let file { return try PassphraseFile.read(path: file) }
         let access = VaultAccess(invocation)
         if let reason = access.reasonPromptsAreOff {
-            throw CommandFailure(.interactionNotAllowed, "no password for the KeePassXC database given, and vault may not prompt here (\(reason))",
-                                 hint: "give --kdbx-password-file FILE")
+            throw CommandFailure(
+                .interactionNotAllowed, "no password for the KeePassXC database given, and vault may not prompt here (\(reason))",
+                hint: "give --kdbx-password-file FILE")
         }
         guard let typed = try invocation.terminal.readHidden(prompt: "Password of \(path): ") else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")

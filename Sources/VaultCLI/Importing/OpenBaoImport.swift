@@ -18,8 +18,9 @@ struct OpenBaoImport {
         let parts = source.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let trimmed = parts.last == "" ? Array(parts.dropLast()) : parts
         guard !trimmed.isEmpty, trimmed.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
-            throw UsageError("\(quoted(ItemOutput.printable(source))) is not MOUNT/PREFIX",
-                             hint: "write the mount, then the folder to take, e.g. secret/ci (no empty, . or .. part)")
+            throw UsageError(
+                "\(quoted(ItemOutput.printable(source))) is not MOUNT/PREFIX",
+                hint: "write the mount, then the folder to take, e.g. secret/ci (no empty, . or .. part)")
         }
         mount = trimmed[0]
         prefix = trimmed.dropFirst().joined(separator: "/")
@@ -57,8 +58,10 @@ struct OpenBaoImport {
                 continue
             }
             for name in fields.keys.sorted() {
-                batch.entries.append(ImportEntry(origin: .named("\(mount)/\(path)#\(name)"), folders: [], service: path, account: name,
-                                                 secret: fields[name]!))
+                batch.entries.append(
+                    ImportEntry(
+                        origin: .named("\(mount)/\(path)#\(name)"), folders: [], service: path, account: name,
+                        secret: fields[name]!))
             }
         }
         return batch

@@ -27,8 +27,9 @@ struct ProgramOutput {
                 close(stderr.writeEnd)
                 if let stdin { close(stdin.readEnd) }
             }
-            child = try ChildProcess.spawn(argv, environment: &variables,
-                                           streams: ChildStreams(stdin: stdin?.readEnd, stdout: stdout.writeEnd, stderr: stderr.writeEnd))
+            child = try ChildProcess.spawn(
+                argv, environment: &variables,
+                streams: ChildStreams(stdin: stdin?.readEnd, stdout: stdout.writeEnd, stderr: stderr.writeEnd))
         }
         if let stdin, let input {
             // A password is far smaller than the pipe: written whole before the output is read.

@@ -16,15 +16,17 @@ struct AcceptedNames {
         for list in only {
             for name in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
                 guard Dotenv.isValidName(name) else {
-                    throw UsageError("--only \(quoted(name)) is not a variable name",
-                                     hint: "write --only NAME[,NAME…] with names of letters, digits and _, not starting with a digit")
+                    throw UsageError(
+                        "--only \(quoted(name)) is not a variable name",
+                        hint: "write --only NAME[,NAME…] with names of letters, digits and _, not starting with a digit")
                 }
                 if !names.contains(name) { names.append(name) }
             }
         }
         for prefix in prefixes where !Dotenv.isValidName(prefix) {
-            throw UsageError("--prefix \(quoted(prefix)) cannot begin a variable name",
-                             hint: "write --prefix APP_ with letters, digits and _, not starting with a digit")
+            throw UsageError(
+                "--prefix \(quoted(prefix)) cannot begin a variable name",
+                hint: "write --prefix APP_ with letters, digits and _, not starting with a digit")
         }
         self.names = names
         self.prefixes = prefixes
@@ -43,10 +45,14 @@ struct AcceptedNames {
     /// no trust fingerprint is pinned to check they are the owner's.
     static func noneNamed(_ command: String, group: AccessGroup? = nil, unpinned: Bool = false) -> UsageError {
         let whose = group.map { "the job and the owner of group \(quoted($0.name)) accept none" } ?? "the job accepts none"
-        let owner = unpinned
+        let owner =
+            unpinned
             ? "the owner's names count only with the trust fingerprint pinned: --trust FP or VAULT_TRUST (from 'vault trust')"
             : "or have the group's owner allow them: vault group allow-env \(group?.name ?? "GROUP") 'APP_*' (read with VAULT_TRUST pinned)"
-        return UsageError("\(command) sets variables whose names the items' writers chose, and \(whose)",
-                          hint: "name them: --only NAME[,NAME…] (e.g. --only DEPLOY_TOKEN) or --prefix PREFIX (e.g. --prefix APP_); \(owner); see docs/RUN.md")
+        return UsageError(
+            "\(command) sets variables whose names the items' writers chose, and \(whose)",
+            hint:
+                "name them: --only NAME[,NAME…] (e.g. --only DEPLOY_TOKEN) or --prefix PREFIX (e.g. --prefix APP_); \(owner); see docs/RUN.md"
+        )
     }
 }

@@ -53,9 +53,10 @@ struct GroupVariables {
         let order = names.indices.sorted { names[$0] < names[$1] }
         for (first, second) in zip(order, order.dropFirst()) where names[first] == names[second] {
             let clashing = items.indices.filter { names[$0] == names[first] }.map { items[$0].attributes }
-            throw CommandFailure(.usage, "\(clashing.count) items would set \(names[first])",
-                                 details: clashing.map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
-                                 hint: "give one another name with 'vault update … --keep-secret --env-name NAME', or pick a group with --group")
+            throw CommandFailure(
+                .usage, "\(clashing.count) items would set \(names[first])",
+                details: clashing.map { "group \(quoted($0.group.name)), service \(quoted($0.service)), account \(quoted($0.account))" },
+                hint: "give one another name with 'vault update … --keep-secret --env-name NAME', or pick a group with --group")
         }
         let allowed = Set(allowedNames)
         variables.reserveCapacity(items.count)
@@ -66,13 +67,17 @@ struct GroupVariables {
                 "service \(quoted(attributes.service)), account \(quoted(attributes.account)) in group \(quoted(attributes.group.name))"
             }
             if ProtectedVariable.contains(name), !allowed.contains(name) {
-                terminal.diagnostics.warning("skipped \(name): the item \(described()) may not set it (it changes what programs of the job do); pass --allow-env-name \(name) if the job means it")
+                terminal.diagnostics.warning(
+                    "skipped \(name): the item \(described()) may not set it (it changes what programs of the job do); pass --allow-env-name \(name) if the job means it"
+                )
                 skippedProtected.append(name)
                 continue
             }
             let secret = items[index].secret
             guard GroupVariables.isEnvironmentText(secret) else {
-                terminal.diagnostics.warning("skipped \(name): the secret of \(described()) is not text, so it cannot be an environment variable; read it with 'vault get'")
+                terminal.diagnostics.warning(
+                    "skipped \(name): the secret of \(described()) is not text, so it cannot be an environment variable; read it with 'vault get'"
+                )
                 continue
             }
             variables.append((name, secret))
@@ -82,8 +87,12 @@ struct GroupVariables {
     /// The error to end with when protected names were skipped, or nil.
     var skippedFailure: CommandFailure? {
         guard !skippedProtected.isEmpty else { return nil }
-        return CommandFailure(.failure, "skipped \(counted(skippedProtected.count, "item")) whose variable name is protected: \(skippedProtected.joined(separator: ", "))",
-                              hint: "rename the item with 'vault update … --keep-secret --env-name NAME', or pass --allow-env-name NAME if the job means it (docs/RUN.md)")
+        return CommandFailure(
+            .failure,
+            "skipped \(counted(skippedProtected.count, "item")) whose variable name is protected: \(skippedProtected.joined(separator: ", "))",
+            hint:
+                "rename the item with 'vault update … --keep-secret --env-name NAME', or pass --allow-env-name NAME if the job means it (docs/RUN.md)"
+        )
     }
 
     /// Whether a secret can be an environment variable's value: UTF-8 without NUL

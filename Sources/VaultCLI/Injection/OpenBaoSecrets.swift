@@ -19,14 +19,17 @@ enum OpenBaoSecrets {
     /// problem of its use (all listed by the caller); what fails for every read (the server, the
     /// token, TLS, time) is thrown at once.
     static func resolve(_ uses: [(use: ReferenceUse, reference: OpenBaoReference)], _ invocation: Invocation)
-        throws -> (secrets: [OpenBaoReference: SecretBytes], problems: [Problem]) {
+        throws -> (secrets: [OpenBaoReference: SecretBytes], problems: [Problem])
+    {
         guard !uses.isEmpty else { return ([:], []) }
         let access = OpenBaoAccess(invocation)
         let versionOne = access.kvVersion1Mounts
         // A KV v1 mount keeps no versions: a reference naming one is malformed before anything is read.
-        if let (_, reference) = uses.first(where: { $0.reference.secret.version != nil && versionOne.contains($0.reference.secret.mount) }) {
-            throw UsageError("\(reference) names a version, but BAO_KV1_MOUNTS names \(quoted(reference.secret.mount)) a KV v1 mount, which keeps no versions",
-                             hint: "drop ?version=N, or take \(quoted(reference.secret.mount)) out of BAO_KV1_MOUNTS if it is KV v2")
+        if let (_, reference) = uses.first(where: { $0.reference.secret.version != nil && versionOne.contains($0.reference.secret.mount) })
+        {
+            throw UsageError(
+                "\(reference) names a version, but BAO_KV1_MOUNTS names \(quoted(reference.secret.mount)) a KV v1 mount, which keeps no versions",
+                hint: "drop ?version=N, or take \(quoted(reference.secret.mount)) out of BAO_KV1_MOUNTS if it is KV v2")
         }
         let client = try access.client()
         var read: [OpenBaoReference.SecretVersion: Result<[String: SecretBytes], OpenBaoError>] = [:]
@@ -50,7 +53,8 @@ enum OpenBaoSecrets {
                 if let value = fields[reference.field] {
                     secrets[reference] = value
                 } else {
-                    let error = OpenBaoError.noSuchField(path: "\(secret.mount)/\(secret.path)", field: reference.field, known: Array(fields.keys))
+                    let error = OpenBaoError.noSuchField(
+                        path: "\(secret.mount)/\(secret.path)", field: reference.field, known: Array(fields.keys))
                     problems.append(Problem(use: use, reference: reference, error: error))
                 }
             case .failure(let error):

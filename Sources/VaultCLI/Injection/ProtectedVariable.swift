@@ -18,7 +18,7 @@ enum ProtectedVariable {
         "BROWSER", "PAGER", "MANPAGER", "EDITOR", "VISUAL", "LESSOPEN", "LESSCLOSE",
         "CC", "CXX", "CPP", "LD", "AR", "MAKEFLAGS", "MAKE", "GOFLAGS", "RUSTC_WRAPPER", "RUSTC", "CARGO_BUILD_RUSTC_WRAPPER",
         // GitHub Actions' file commands: what later steps get as environment, PATH and outputs.
-        "GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE", "GITHUB_STEP_SUMMARY",
+        "GITHUB_ENV", "GITHUB_PATH", "GITHUB_OUTPUT", "GITHUB_STATE", "GITHUB_STEP_SUMMARY"
     ]
 
     /// Name prefixes: the dynamic loaders (LD_PRELOAD, DYLD_INSERT_LIBRARIES), git (GIT_SSH_COMMAND,

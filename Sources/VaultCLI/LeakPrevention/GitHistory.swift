@@ -57,8 +57,9 @@ struct GitHistory {
                 for fd in [objects.readEnd, objects.writeEnd, contents.writeEnd] { close(fd) }
             }
             list = try GitProcess.start(listArguments, in: repository, environment: environment, stdout: objects.writeEnd)
-            batch = try GitProcess.start(batchArguments, in: repository, environment: environment,
-                                         stdin: objects.readEnd, stdout: contents.writeEnd)
+            batch = try GitProcess.start(
+                batchArguments, in: repository, environment: environment,
+                stdin: objects.readEnd, stdout: contents.writeEnd)
         }
         let reader = BufferedReader(contents.readEnd)
         let scanner = LeakScanner(patterns)

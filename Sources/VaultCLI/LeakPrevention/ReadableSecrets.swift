@@ -46,7 +46,8 @@ struct ReadableSecrets {
         }
         self.items = items
         if items.isEmpty {
-            invocation.terminal.diagnostics.warning("\(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read; \(ifNone)")
+            invocation.terminal.diagnostics.warning(
+                "\(ReadableSecrets.scope(groups)) \(groups.count > 1 ? "hold" : "holds") no item you can read; \(ifNone)")
         }
     }
 }

@@ -22,7 +22,8 @@ enum LeakSubject {
 enum ReferencedSecrets {
     /// The value of each distinct reference in `texts`, in the order given; `action` ends the error
     /// line when one cannot be resolved ("nothing was searched").
-    static func resolve(_ texts: [String], _ invocation: Invocation, action: String) throws -> [(subject: LeakSubject, secret: SecretBytes)] {
+    static func resolve(_ texts: [String], _ invocation: Invocation, action: String) throws -> [(subject: LeakSubject, secret: SecretBytes)]
+    {
         guard !texts.isEmpty else { return [] }
         let uses = texts.map { ReferenceUse(origin: "--ref", text: $0) }
         let secrets = try ReferenceResolver(invocation, group: nil).resolve(uses, action: action)
@@ -31,7 +32,8 @@ enum ReferencedSecrets {
         for use in uses {
             // Every text parsed and resolved above, or the resolver threw.
             guard let reference = try? SourceReference(parsing: use.text), seen.insert(reference).inserted,
-                  let secret = secrets[reference] else { continue }
+                let secret = secrets[reference]
+            else { continue }
             values.append((.reference(reference), secret))
         }
         return values

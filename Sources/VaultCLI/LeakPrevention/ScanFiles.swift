@@ -20,16 +20,18 @@ struct ScanFiles {
     init(root: String, skipIgnored: Bool, environment: [String: String]) throws {
         var info = stat()
         guard stat(root, &info) == 0 else {
-            throw UsageError("cannot scan \(quoted(root)): \(String(cString: strerror(errno)).lowercased())",
-                             hint: "give files or directories that exist, or none to scan the current directory")
+            throw UsageError(
+                "cannot scan \(quoted(root)): \(String(cString: strerror(errno)).lowercased())",
+                hint: "give files or directories that exist, or none to scan the current directory")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             files = [root]
             return
         }
         if skipIgnored {
-            let listed = try Git.output(["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                                        in: root, environment: environment, hint: GitHistory.unreadableRepositoryHint)
+            let listed = try Git.output(
+                ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                in: root, environment: environment, hint: GitHistory.unreadableRepositoryHint)
             files = listed.split(separator: 0).map { ScanFiles.join(root, String(decoding: $0, as: UTF8.self)) }
                 .filter { ScanFiles.isRegularFile($0) }.sorted()
         } else {

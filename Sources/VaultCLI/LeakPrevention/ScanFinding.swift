@@ -51,8 +51,10 @@ struct ScanFinding {
         if commit == nil { members.append(("column", String(column))) }
         members.append(("item", ItemOutput.jsonString(item.name)))
         if case .item(let key) = item {
-            members += [("group", ItemOutput.jsonString(key.group.name)), ("service", ItemOutput.jsonString(key.service)),
-                        ("account", ItemOutput.jsonString(key.account))]
+            members += [
+                ("group", ItemOutput.jsonString(key.group.name)), ("service", ItemOutput.jsonString(key.service)),
+                ("account", ItemOutput.jsonString(key.account))
+            ]
         }
         members.append(("encoding", ItemOutput.jsonString(encoding.rawValue)))
         return "{" + members.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
@@ -71,11 +73,13 @@ struct ScanBaseline {
         do {
             bytes = try PlainFile.read(path)
         } catch VaultError.storage(.io(_, _, let errno)) where errno == 2 {
-            throw UsageError("no baseline at \(quoted(path))",
-                             hint: "accept the current hits with 'vault scan --baseline \(shellQuoted(path)) --update-baseline'")
+            throw UsageError(
+                "no baseline at \(quoted(path))",
+                hint: "accept the current hits with 'vault scan --baseline \(shellQuoted(path)) --update-baseline'")
         }
-        accepted = Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-            .filter { !$0.hasPrefix("#") }.map(String.init))
+        accepted = Set(
+            String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+                .filter { !$0.hasPrefix("#") }.map(String.init))
     }
 
     /// Writes every hit of `findings` as accepted, replacing the file.

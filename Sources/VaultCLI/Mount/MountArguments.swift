@@ -12,16 +12,19 @@ struct MountArguments: Sendable {
         mount = options.value(RunArguments.mount)
         format = options.value(RunArguments.mountFormat)
         maxReads = options.value(RunArguments.mountMaxReads).map { text in
-            Converted(text, { Int($0).flatMap { $0 >= 0 ? $0 : nil } },
-                      else: UsageError("--mount-max-reads \(quoted(text)) is not a whole number",
-                                       hint: "give how many times the pipe may be read, e.g. --mount-max-reads 1 (0: until the command exits)"))
+            Converted(
+                text, { Int($0).flatMap { $0 >= 0 ? $0 : nil } },
+                else: UsageError(
+                    "--mount-max-reads \(quoted(text)) is not a whole number",
+                    hint: "give how many times the pipe may be read, e.g. --mount-max-reads 1 (0: until the command exits)"))
         }
     }
 
     /// The options that shape the pipe need the pipe.
     func validate() throws {
         guard mount == nil else { return }
-        for (dependent, given) in [(RunArguments.mountFormat.name, format != nil), (RunArguments.mountMaxReads.name, maxReads != nil)] where given {
+        for (dependent, given) in [(RunArguments.mountFormat.name, format != nil), (RunArguments.mountMaxReads.name, maxReads != nil)]
+        where given {
             throw UsageError("--\(dependent.long) needs --mount", hint: "add --mount PATH, or drop --\(dependent.long)")
         }
     }

@@ -26,14 +26,17 @@ final class MountDirectory: @unchecked Sendable {
         guard descriptor >= 0, fstat(descriptor, &info) == 0 else {
             let reason = String(cString: strerror(errno))
             if descriptor >= 0 { Glibc.close(descriptor) }
-            throw CommandFailure(.usage, "cannot create the pipe \(quoted(pipePath)) for --mount: \(reason)",
-                                 hint: "give --mount a path that does not exist yet, in a directory that does")
+            throw CommandFailure(
+                .usage, "cannot create the pipe \(quoted(pipePath)) for --mount: \(reason)",
+                hint: "give --mount a path that does not exist yet, in a directory that does")
         }
         if let writers = MountDirectory.otherWriters(info, descriptor: descriptor) {
             Glibc.close(descriptor)
-            throw CommandFailure(.usage, "other users can write \(quoted(path)) (\(writers)), so one of them could swap the --mount pipe for a file of their own",
-                                 hint: "give --mount a path in a directory only you can write, or a bare name (--mount app.env), "
-                                     + "which vault makes in a private directory of its own")
+            throw CommandFailure(
+                .usage,
+                "other users can write \(quoted(path)) (\(writers)), so one of them could swap the --mount pipe for a file of their own",
+                hint: "give --mount a path in a directory only you can write, or a bare name (--mount app.env), "
+                    + "which vault makes in a private directory of its own")
         }
         self.path = path
         self.descriptor = descriptor
@@ -47,8 +50,9 @@ final class MountDirectory: @unchecked Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o7777 == 0o700 else {
             Glibc.close(descriptor)
-            throw CommandFailure(.failure, "the private directory \(quoted(path)) made for --mount is not this user's with mode 0700",
-                                 hint: "set XDG_RUNTIME_DIR to a directory of yours, mode 0700, or give --mount a path with a /")
+            throw CommandFailure(
+                .failure, "the private directory \(quoted(path)) made for --mount is not this user's with mode 0700",
+                hint: "set XDG_RUNTIME_DIR to a directory of yours, mode 0700, or give --mount a path with a /")
         }
         self.path = path
         self.descriptor = descriptor

@@ -33,8 +33,9 @@ struct MountOption {
         template = try equals.map { try LoadedTemplate(path: String(value[value.index(after: $0)...])) }
         let formatName = arguments.format ?? Format.dotenv.rawValue
         guard let format = Format(rawValue: formatName) else {
-            throw UsageError("unknown --mount-format \(quoted(formatName))",
-                             hint: "use one of: \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw UsageError(
+                "unknown --mount-format \(quoted(formatName))",
+                hint: "use one of: \(Format.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if template != nil, arguments.format != nil {
             throw UsageError("--mount-format applies only without a template", hint: "drop --mount-format, or =TEMPLATE from --mount")
@@ -46,8 +47,9 @@ struct MountOption {
             let slash = full.lastIndex(of: "/")!
             let name = String(full[full.index(after: slash)...])
             guard !name.isEmpty, name != ".", name != ".." else {
-                throw CommandFailure(.usage, "cannot create the pipe \(quoted(full)) for --mount: it names a directory",
-                                     hint: "give --mount a path that does not exist yet, in a directory that does")
+                throw CommandFailure(
+                    .usage, "cannot create the pipe \(quoted(full)) for --mount: it names a directory",
+                    hint: "give --mount a path that does not exist yet, in a directory that does")
             }
             let parent = slash == full.startIndex ? "/" : String(full[..<slash])
             given = (full, name, try MountDirectory(parentOf: full, path: parent))
@@ -60,37 +62,43 @@ struct MountOption {
     /// Creates the pipe and serves it. Changes the child's `variables`:
     /// `VAULT_MOUNT_PATH` is added and, without a template, the variables that
     /// held references move from the environment to the pipe.
-    func start(_ childVariables: inout [(name: String, value: [UInt8])], from environment: ChildEnvironment,
-               secrets: [SourceReference: SecretBytes], invocation: Invocation) throws -> MountPipe {
+    func start(
+        _ childVariables: inout [(name: String, value: [UInt8])], from environment: ChildEnvironment,
+        secrets: [SourceReference: SecretBytes], invocation: Invocation
+    ) throws -> MountPipe {
         let variables = childVariables
         let content: SecretBytes
         if let template {
             content = template.rendered(with: secrets)
         } else {
             // Resolved with no secrets, each variable keeps its text: a reference stays one.
-            let referenced = Set(try environment.resolved(with: [:])
-                .filter { SourceReference.isReference(String(decoding: $0.value, as: UTF8.self)) }.map(\.name))
+            let referenced = Set(
+                try environment.resolved(with: [:])
+                    .filter { SourceReference.isReference(String(decoding: $0.value, as: UTF8.self)) }.map(\.name))
             childVariables.removeAll { referenced.contains($0.name) }
             let mounted = try variables.filter { referenced.contains($0.name) }.map { variable in
                 guard String(validating: variable.value, as: UTF8.self) != nil else {
-                    throw CommandFailure(.usage, "the secret for \(variable.name) is not UTF-8 text, so it cannot be written as \(format.rawValue)",
-                                         hint: "mount a template instead: --mount PATH=TEMPLATE")
+                    throw CommandFailure(
+                        .usage, "the secret for \(variable.name) is not UTF-8 text, so it cannot be written as \(format.rawValue)",
+                        hint: "mount a template instead: --mount PATH=TEMPLATE")
                 }
                 return (name: variable.name, value: SecretBytes(variable.value))
             }
             let envFormat = format == .json ? EnvFormat.json : EnvFormat.dotenv
             let unwritable = envFormat.unwritable(mounted)
             guard unwritable.isEmpty else {
-                throw CommandFailure(.usage, "dotenv cannot hold the secret of \(unwritable.joined(separator: ", ")) so that every reader reads it back",
-                                     hint: "mount it as JSON with --mount-format json, or through a template")
+                throw CommandFailure(
+                    .usage, "dotenv cannot hold the secret of \(unwritable.joined(separator: ", ")) so that every reader reads it back",
+                    hint: "mount it as JSON with --mount-format json, or through a template")
             }
             content = envFormat.render(mounted)
         }
         let (fullPath, directory, name, made) = try location(invocation.environment)
         let pipe: MountPipe
         do {
-            pipe = try MountPipe(path: fullPath, directory: directory, name: name, content: content, maxReads: maxReads,
-                                 directoryToRemove: made, terminal: invocation.terminal)
+            pipe = try MountPipe(
+                path: fullPath, directory: directory, name: name, content: content, maxReads: maxReads,
+                directoryToRemove: made, terminal: invocation.terminal)
         } catch {
             if let made { rmdir(made) }
             throw error
@@ -110,14 +118,16 @@ struct MountOption {
     /// The absolute path of the pipe, the directory it is made in and its name
     /// there, and the private directory made for it, if any.
     private func location(_ environment: [String: String]) throws
-        -> (path: String, directory: MountDirectory, name: String, made: String?) {
+        -> (path: String, directory: MountDirectory, name: String, made: String?)
+    {
         if let given { return (given.path, given.directory, given.name, nil) }
         let base = HostContext.live(environment: environment).runtimeDirectory
         mkdir(base, 0o700)
         var info = stat()
         guard stat(base, &info) == 0, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
-            throw CommandFailure(.failure, "the runtime directory \(quoted(base)) is missing or open to other users",
-                                 hint: "set XDG_RUNTIME_DIR to a directory of yours, mode 0700, or give --mount a path with a /")
+            throw CommandFailure(
+                .failure, "the runtime directory \(quoted(base)) is missing or open to other users",
+                hint: "set XDG_RUNTIME_DIR to a directory of yours, mode 0700, or give --mount a path with a /")
         }
         var pattern = Array((base + "/mount-XXXXXX").utf8CString)
         guard let made = mkdtemp(&pattern) else {

@@ -55,8 +55,10 @@ final class MountPipe: @unchecked Sendable {
     /// it on a thread of its own. `path` is its full path, for the child and
     /// messages. `directoryToRemove` is a private directory made for it,
     /// removed with it.
-    init(path: String, directory: MountDirectory, name: String, content: SecretBytes, maxReads: Int,
-         directoryToRemove: String?, terminal: Terminal) throws {
+    init(
+        path: String, directory: MountDirectory, name: String, content: SecretBytes, maxReads: Int,
+        directoryToRemove: String?, terminal: Terminal
+    ) throws {
         self.path = path
         self.directory = directory
         self.name = name
@@ -67,10 +69,12 @@ final class MountPipe: @unchecked Sendable {
         state = Mutex((maxReads == 0 ? nil : maxReads, false, fifo))
         var thread = pthread_t()
         let server = Unmanaged.passRetained(self).toOpaque()
-        let started = pthread_create(&thread, nil, { argument in
-            Unmanaged<MountPipe>.fromOpaque(argument!).takeRetainedValue().serve()
-            return nil
-        }, server)
+        let started = pthread_create(
+            &thread, nil,
+            { argument in
+                Unmanaged<MountPipe>.fromOpaque(argument!).takeRetainedValue().serve()
+                return nil
+            }, server)
         guard started == 0 else {
             Unmanaged<MountPipe>.fromOpaque(server).release()
             MountPipe.remove(fifo, name, in: directory)
@@ -88,8 +92,9 @@ final class MountPipe: @unchecked Sendable {
     private static func makeFIFO(_ name: String, in directory: MountDirectory, path: String) throws -> MadeFIFO {
         guard mkfifoat(directory.descriptor, name, 0o600) == 0 else {
             let reason = errno == EEXIST ? "something already exists there" : String(cString: strerror(errno))
-            throw CommandFailure(.usage, "cannot create the pipe \(quoted(path)) for --mount: \(reason)",
-                                 hint: "give --mount a path that does not exist yet, in a directory that does")
+            throw CommandFailure(
+                .usage, "cannot create the pipe \(quoted(path)) for --mount: \(reason)",
+                hint: "give --mount a path that does not exist yet, in a directory that does")
         }
         // mkfifo applies the umask, which can only take bits away; make it exactly 0600.
         fchmodat(directory.descriptor, name, 0o600, AT_SYMLINK_NOFOLLOW)
@@ -97,8 +102,9 @@ final class MountPipe: @unchecked Sendable {
         var info = stat()
         guard pin >= 0, fstat(pin, &info) == 0, info.st_mode & S_IFMT == S_IFIFO, info.st_uid == geteuid() else {
             if pin >= 0 { Glibc.close(pin) }
-            throw CommandFailure(.failure, "the pipe \(quoted(path)) for --mount was replaced as soon as it was made",
-                                 hint: "give --mount a path in a directory only you can write")
+            throw CommandFailure(
+                .failure, "the pipe \(quoted(path)) for --mount was replaced as soon as it was made",
+                hint: "give --mount a path in a directory only you can write")
         }
         return MadeFIFO(pin: pin, info)
     }
@@ -156,8 +162,9 @@ final class MountPipe: @unchecked Sendable {
 
     private func warnReplaced() {
         guard !state.withLock({ $0.closed }) else { return }
-        terminal.diagnostics.warning("something other than vault replaced the --mount pipe \(quoted(path)); "
-                          + "vault wrote nothing to it and stopped serving it")
+        terminal.diagnostics.warning(
+            "something other than vault replaced the --mount pipe \(quoted(path)); "
+                + "vault wrote nothing to it and stopped serving it")
     }
 
     /// Stops serving: wakes the server thread if it waits for a reader,
@@ -168,7 +175,8 @@ final class MountPipe: @unchecked Sendable {
             state.closed = true
             var info = stat()
             guard let fifo = state.fifo, fstatat(directory.descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0,
-                  fifo.isSame(as: info) else { return }
+                fifo.isSame(as: info)
+            else { return }
             for flags in [O_RDONLY | O_NONBLOCK, O_WRONLY | O_NONBLOCK] {
                 let fd = openat(directory.descriptor, name, flags | O_NOFOLLOW | O_CLOEXEC)
                 if fd >= 0 { Glibc.close(fd) }

@@ -11,6 +11,7 @@ struct BundleCredentialOptions: Sendable {
 
     /// The first of them given, for a command that has no bundle to seal or open.
     var firstGiven: OptionName? {
-        [(ExportArguments.bundlePassphraseFile.name, passphraseFile != nil), (ExportArguments.bundleKeyFile.name, keyFile != nil)].first(where: \.1)?.0
+        [(ExportArguments.bundlePassphraseFile.name, passphraseFile != nil), (ExportArguments.bundleKeyFile.name, keyFile != nil)].first(
+            where: \.1)?.0
     }
 }

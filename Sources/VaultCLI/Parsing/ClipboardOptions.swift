@@ -39,6 +39,8 @@ struct ClipboardOptions: Sendable {
 // --clip and --clip-timeout, declared once.
 extension ClipboardOptions {
     static let clip = OptionSpec(
-        "clip", help: "copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal's OSC 52) instead of printing it, and clear it later")
-    static let clipTimeout = OptionSpec("clip-timeout", value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s")
+        "clip",
+        help: "copy the secret to the clipboard (wl-copy, xclip, xsel or the terminal's OSC 52) instead of printing it, and clear it later")
+    static let clipTimeout = OptionSpec(
+        "clip-timeout", value: "DURATION", help: "clear the clipboard after this long, e.g. 45s, 2m", default: "45s")
 }

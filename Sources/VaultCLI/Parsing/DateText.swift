@@ -28,7 +28,9 @@ enum DateText {
         guard (0...9999).contains(year) else {
             // Only a record written by something else holds such a date; print it all the same.
             func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-            output += "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z".utf8
+            output +=
+                "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+                .utf8
             return
         }
         let start = output.count
@@ -64,7 +66,8 @@ enum DateText {
         guard parts.count == 2 else { return parse(text) }
         let fraction = parts[1]
         guard fraction.count == 4, fraction.hasSuffix("Z"), let milliseconds = Int64(fraction.dropLast()),
-              fraction.dropLast().allSatisfy(\.isASCII), let seconds = parse(parts[0] + "Z") else { return nil }
+            fraction.dropLast().allSatisfy(\.isASCII), let seconds = parse(parts[0] + "Z")
+        else { return nil }
         return Date(timeIntervalSince1970: Double(Int64(seconds.timeIntervalSince1970) * 1000 + milliseconds) / 1000)
     }
 
@@ -84,15 +87,17 @@ enum DateText {
         let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
         let ymd = parts[0].split(separator: "-", omittingEmptySubsequences: false)
         guard ymd.count == 3, ymd[0].count == 4, ymd[1].count == 2, ymd[2].count == 2,
-              let year = Int64(ymd[0]), let month = Int64(ymd[1]), let day = Int64(ymd[2]),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
+            let year = Int64(ymd[0]), let month = Int64(ymd[1]), let day = Int64(ymd[2]),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day)
+        else { return nil }
         var secondOfDay: Int64 = 0
         if parts.count == 2 {
             guard parts[1].hasSuffix("Z") else { return nil }
             let hms = parts[1].dropLast().split(separator: ":", omittingEmptySubsequences: false)
             guard (2...3).contains(hms.count), hms.allSatisfy({ $0.count == 2 }),
-                  let hour = Int64(hms[0]), let minute = Int64(hms[1]), let second = Int64(hms.count == 3 ? hms[2] : "00"),
-                  hour < 24, minute < 60, second < 60 else { return nil }
+                let hour = Int64(hms[0]), let minute = Int64(hms[1]), let second = Int64(hms.count == 3 ? hms[2] : "00"),
+                hour < 24, minute < 60, second < 60
+            else { return nil }
             secondOfDay = hour * 3600 + minute * 60 + second
         }
         // Days since 1970-01-01 from a civil date (Howard Hinnant's algorithm).

@@ -16,23 +16,27 @@ struct GeneratorOptions: Sendable {
 
     init(_ options: OptionReader) {
         length = options.value(Self.length).map { text in
-            Converted(text, { Int($0).flatMap { (1...4096).contains($0) ? $0 : nil } },
-                      else: UsageError("invalid --length \(quoted(text))", hint: "give a whole number from 1 to 4096"))
+            Converted(
+                text, { Int($0).flatMap { (1...4096).contains($0) ? $0 : nil } },
+                else: UsageError("invalid --length \(quoted(text))", hint: "give a whole number from 1 to 4096"))
         }
         charset = options.value(Self.charset)
         require = options.value(Self.require)
         noAmbiguous = options.flag(Self.noAmbiguous)
         words = options.value(Self.words).map { text in
-            Converted(text, { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } },
-                      else: UsageError("invalid --words \(quoted(text))", hint: "give a whole number from 1 to 64"))
+            Converted(
+                text, { Int($0).flatMap { (1...64).contains($0) ? $0 : nil } },
+                else: UsageError("invalid --words \(quoted(text))", hint: "give a whole number from 1 to 64"))
         }
         separator = options.value(Self.separator)
     }
 
     /// The options given that shape a generated secret (and need `--generate`), in the table's order.
     var given: [OptionSpec] {
-        [(Self.length, length != nil), (Self.charset, charset != nil), (Self.require, require != nil), (Self.noAmbiguous, noAmbiguous),
-         (Self.words, words != nil), (Self.separator, separator != nil)].filter(\.1).map(\.0)
+        [
+            (Self.length, length != nil), (Self.charset, charset != nil), (Self.require, require != nil), (Self.noAmbiguous, noAmbiguous),
+            (Self.words, words != nil), (Self.separator, separator != nil)
+        ].filter(\.1).map(\.0)
     }
 
     static let length = OptionSpec("length", value: "N", help: "length of a generated secret", default: "32")
@@ -46,7 +50,8 @@ struct GeneratorOptions: Sendable {
         help: "a generated secret holds at least one character of each class named (upper, lower, digit, symbol), "
             + "which is drawn from too, whatever --charset says")
     static let noAmbiguous = OptionSpec("no-ambiguous", help: "leave out the characters 0 O 1 l I | from a generated secret")
-    static let words = OptionSpec("words", value: "N", help: "generate a passphrase of N words from the EFF large word list (7 776 words) instead")
+    static let words = OptionSpec(
+        "words", value: "N", help: "generate a passphrase of N words from the EFF large word list (7 776 words) instead")
     static let separator = OptionSpec("separator", value: "TEXT", help: "what goes between the words of a passphrase", default: "-")
 
     /// The rule of a generated secret, in the order help shows it.
@@ -62,15 +67,16 @@ struct GeneratorOptions: Sendable {
         "lower": CharacterClass.lower.characters,
         "printable": Array((0x21...0x7E).map { UInt8($0) }),
         "symbol": CharacterClass.symbol.characters,
-        "upper": CharacterClass.upper.characters,
+        "upper": CharacterClass.upper.characters
     ]
 
     /// The rule the options give (32 alphanumeric characters by default).
     func rule() throws -> GeneratorRule {
         if let words {
             for other in given where other.long != Self.words.long && other.long != Self.separator.long {
-                throw UsageError("--words and --\(other.long) both describe the generated secret",
-                                 hint: "a passphrase takes --words and --separator; drop --\(other.long)")
+                throw UsageError(
+                    "--words and --\(other.long) both describe the generated secret",
+                    hint: "a passphrase takes --words and --separator; drop --\(other.long)")
             }
             // --words is from 1, so the rule is made.
             return .words(PassphraseRule(words: try words.get(), separator: separator ?? "-")!)
@@ -88,8 +94,9 @@ struct GeneratorOptions: Sendable {
             throw UsageError("--charset leaves no character to draw from", hint: "name more characters in --charset")
         }
         guard let rule = PasswordRule(length: length, alphabet: alphabet, required: required) else {
-            throw UsageError("--length \(length) is shorter than the \(required.count) classes --require names",
-                             hint: "give --length \(required.count) or more")
+            throw UsageError(
+                "--length \(length) is shorter than the \(required.count) classes --require names",
+                hint: "give --length \(required.count) or more")
         }
         return .characters(rule)
     }
@@ -103,17 +110,19 @@ struct GeneratorOptions: Sendable {
             if rest.first == "[", let close = rest.dropFirst(2).firstIndex(of: "]") {
                 let literal = rest[rest.index(after: rest.startIndex)..<close]
                 guard literal.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
-                    throw UsageError("--charset literal characters must be printable ASCII",
-                                     hint: "write them in brackets, e.g. --charset 'alnum,[-_.]'")
+                    throw UsageError(
+                        "--charset literal characters must be printable ASCII",
+                        hint: "write them in brackets, e.g. --charset 'alnum,[-_.]'")
                 }
                 result += literal.utf8
                 rest = rest[rest.index(after: close)...]
             } else {
                 let name = rest.prefix { $0 != "," }
                 guard let members = GeneratorOptions.charsets[String(name)] else {
-                    throw UsageError("unknown class \(quoted(String(name))) in --charset",
-                                     hint: "use \(GeneratorOptions.charsets.keys.sorted().joined(separator: ", ")), "
-                                         + "or literal characters in brackets such as [-_.]")
+                    throw UsageError(
+                        "unknown class \(quoted(String(name))) in --charset",
+                        hint: "use \(GeneratorOptions.charsets.keys.sorted().joined(separator: ", ")), "
+                            + "or literal characters in brackets such as [-_.]")
                 }
                 result += members
                 rest = rest.dropFirst(name.count)
@@ -133,8 +142,9 @@ struct GeneratorOptions: Sendable {
         var classes: [CharacterClass] = []
         for name in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let requiredClass = CharacterClass(rawValue: String(name)) else {
-                throw UsageError("unknown class \(quoted(String(name))) in --require",
-                                 hint: "use \(CharacterClass.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw UsageError(
+                    "unknown class \(quoted(String(name))) in --require",
+                    hint: "use \(CharacterClass.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             if !classes.contains(requiredClass) { classes.append(requiredClass) }
         }

@@ -24,20 +24,26 @@ struct ItemArguments {
         do {
             reference = try SecretReference(parsingName: text)
         } catch {
-            throw UsageError("invalid item name \(quoted(text)): \(ItemArguments.problem(error, name: text))",
-                             hint: ItemArguments.referenceHint)
+            throw UsageError(
+                "invalid item name \(quoted(text)): \(ItemArguments.problem(error, name: text))",
+                hint: ItemArguments.referenceHint)
         }
         guard reference.part == .secret else {
-            throw UsageError("\(quoted(text)) names a one-time code; a command names an item",
-                             hint: "drop the ?otp, or print the code with 'vault otp \(SecretReference(group: reference.group, service: reference.service, account: reference.account).shortName)'")
+            throw UsageError(
+                "\(quoted(text)) names a one-time code; a command names an item",
+                hint:
+                    "drop the ?otp, or print the code with 'vault otp \(SecretReference(group: reference.group, service: reference.service, account: reference.account).shortName)'"
+            )
         }
         if selection.service != nil || selection.account != nil {
-            throw UsageError("the item is named twice, as \(quoted(text)) and with -s/-a",
-                             hint: "give either \(quoted(text)) or -s SERVICE -a ACCOUNT, not both")
+            throw UsageError(
+                "the item is named twice, as \(quoted(text)) and with -s/-a",
+                hint: "give either \(quoted(text)) or -s SERVICE -a ACCOUNT, not both")
         }
         if let named = reference.group, let given = selection.group, given != named.name {
-            throw UsageError("\(quoted(text)) is in group \(quoted(named.name)), and --group names \(quoted(given))",
-                             hint: "drop --group, or write the name as SERVICE/ACCOUNT")
+            throw UsageError(
+                "\(quoted(text)) is in group \(quoted(named.name)), and --group names \(quoted(given))",
+                hint: "drop --group, or write the name as SERVICE/ACCOUNT")
         }
         return reference
     }
@@ -47,8 +53,9 @@ struct ItemArguments {
     func serviceName() throws -> String? {
         guard let text = selection.name, !SecretReference.isReference(text), !text.contains("/") else { return nil }
         if selection.service != nil {
-            throw UsageError("the service is named twice, as \(quoted(text)) and with -s",
-                             hint: "give either \(quoted(text)) or -s SERVICE, not both")
+            throw UsageError(
+                "the service is named twice, as \(quoted(text)) and with -s",
+                hint: "give either \(quoted(text)) or -s SERVICE, not both")
         }
         do {
             return try SecretReference(parsingName: text + "/").service
@@ -60,7 +67,7 @@ struct ItemArguments {
     /// How to write an item's name, for a hint.
     static let referenceHint =
         "write SERVICE/ACCOUNT or GROUP/SERVICE/ACCOUNT (or vault://…), in quotes when a name has spaces ('AWS prod/deploy user'); "
-            + "'/', '%', '?' and '#' in a name are percent-encoded, e.g. %2F"
+        + "'/', '%', '?' and '#' in a name are percent-encoded, e.g. %2F"
 
     private static func problem(_ error: SecretReferenceError, name: String) -> String {
         guard case .segmentCount(let count) = error, !SecretReference.isReference(name) else { return error.problem }
@@ -99,7 +106,9 @@ struct ItemArguments {
 
     /// Every --group given (`names`, no default), at least one.
     static func namedGroups(_ names: [String], purpose: String) throws -> [AccessGroup] {
-        guard !names.isEmpty else { throw UsageError("no --group given", hint: "name the groups \(purpose) with --group GROUP (repeat it for several)") }
+        guard !names.isEmpty else {
+            throw UsageError("no --group given", hint: "name the groups \(purpose) with --group GROUP (repeat it for several)")
+        }
         var groups: [AccessGroup] = []
         for name in names where !groups.contains(where: { $0.name == name }) { groups.append(try ItemArguments.group(named: name)) }
         return groups
@@ -109,8 +118,9 @@ struct ItemArguments {
     /// wrote, e.g. a credential or bundle), or `-` for stdout when `allowsStdout`.
     static func newOutputFile(_ out: String?, for what: String, allowsStdout: Bool) throws -> String {
         guard let out, !out.isEmpty else {
-            throw UsageError("no --out given",
-                             hint: "name a new file for the \(what) with --out FILE" + (allowsStdout ? ", or --out - for stdout" : ""))
+            throw UsageError(
+                "no --out given",
+                hint: "name a new file for the \(what) with --out FILE" + (allowsStdout ? ", or --out - for stdout" : ""))
         }
         if out == "-", allowsStdout { return out }
         if KeyFile.exists(path: out) {
@@ -131,8 +141,9 @@ struct ItemArguments {
     func accessibility() throws -> Accessibility? {
         guard let name = selection.accessibility else { return nil }
         guard let value = Accessibility(name: name) else {
-            throw UsageError("unknown class \(quoted(name))",
-                             hint: "use one of: \(Accessibility.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw UsageError(
+                "unknown class \(quoted(name))",
+                hint: "use one of: \(Accessibility.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return value
     }
@@ -141,22 +152,26 @@ struct ItemArguments {
     func details(_ given: ItemDetailOptions) throws -> ItemDetails {
         let envName = given.envName
         if let envName, !Dotenv.isValidName(envName) {
-            throw UsageError("invalid --env-name \(quoted(envName))",
-                             hint: "an environment variable name is letters, digits and _, not starting with a digit")
+            throw UsageError(
+                "invalid --env-name \(quoted(envName))",
+                hint: "an environment variable name is letters, digits and _, not starting with a digit")
         }
         if let envName, ProtectedVariable.contains(envName) {
-            throw UsageError("--env-name \(envName) is protected: an item that sets it changes what the programs of a job do",
-                             hint: "choose another name; a job that means to set \(envName) writes it itself (--env, an env file), see docs/RUN.md")
+            throw UsageError(
+                "--env-name \(envName) is protected: an item that sets it changes what the programs of a job do",
+                hint: "choose another name; a job that means to set \(envName) writes it itself (--env, an env file), see docs/RUN.md")
         }
-        return ItemDetails(label: given.label, comment: given.comment, kind: given.kind,
-                           generic: given.generic, envName: envName, expires: try given.expires?.get().date(.future, now: invocation.now))
+        return ItemDetails(
+            label: given.label, comment: given.comment, kind: given.kind,
+            generic: given.generic, envName: envName, expires: try given.expires?.get().date(.future, now: invocation.now))
     }
 
     /// The query the selecting options describe (service, account, group, label, class).
     func query() throws -> Query {
         let reference = try reference()
-        return Query(service: try serviceName() ?? reference?.service ?? selection.service, account: reference?.account ?? selection.account,
-              group: try group(),
-              accessibility: try accessibility(), label: selection.label)
+        return Query(
+            service: try serviceName() ?? reference?.service ?? selection.service, account: reference?.account ?? selection.account,
+            group: try group(),
+            accessibility: try accessibility(), label: selection.label)
     }
 }

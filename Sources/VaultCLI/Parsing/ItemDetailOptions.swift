@@ -30,8 +30,9 @@ extension ItemDetailOptions {
     static let generic = OptionSpec("generic", short: "G", value: "DATA", help: "application data stored beside the secret")
     static let envName = OptionSpec("env-name", value: "NAME", help: "variable name for vault env; default: SERVICE_ACCOUNT upper-cased")
     /// `--expires` of add; update adds that `never` removes an expiry (`expires(_:)`).
-    static let expires = OptionSpec("expires", value: "WHEN",
-                                    help: "the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)")
+    static let expires = OptionSpec(
+        "expires", value: "WHEN",
+        help: "the item expires after a duration (90m, 30d) or at a date (2027-01-31, 2027-01-31T12:00Z)")
 
     /// The attributes but --expires, in the order help shows them.
     static let options: [OptionSpec] = [ItemSelection.label.with(help: "label shown by list"), comment, kind, generic, envName]

@@ -37,13 +37,15 @@ extension ItemSelection {
     static let service = OptionSpec("service", short: "s", value: "SERVICE", help: "service of the item", completion: .service)
     static let account = OptionSpec("account", short: "a", value: "ACCOUNT", help: "account of the item", completion: .account)
     /// Commands that find items search one group only when one is named.
-    static let group = OptionSpec("group", value: "GROUP", help: "only items of this access group; every group when none is named",
-                                  completion: .group, environment: .vaultGroup, configKey: .group)
+    static let group = OptionSpec(
+        "group", value: "GROUP", help: "only items of this access group; every group when none is named",
+        completion: .group, environment: .vaultGroup, configKey: .group)
     static let label = OptionSpec("label", short: "l", value: "LABEL", help: "label of the item")
     /// `--class`: the CLI names, or Apple's constant names.
-    static let accessibility = OptionSpec("class", value: "CLASS", help: "class of the item",
-                                          completion: .values(Accessibility.allCases.map(\.rawValue)),
-                                          aliases: Accessibility.allCases.map(\.appleConstant))
+    static let accessibility = OptionSpec(
+        "class", value: "CLASS", help: "class of the item",
+        completion: .values(Accessibility.allCases.map(\.rawValue)),
+        aliases: Accessibility.allCases.map(\.appleConstant))
 
     /// --class as a command words it.
     static func accessibility(_ help: String, default defaultValue: String? = nil) -> OptionSpec {

@@ -18,7 +18,8 @@ final class OptionReader {
     /// The value given for the positional `spec`; nil when the command does not take it or it was left out.
     func positional(_ spec: PositionalSpec) -> String? {
         guard let index = parsed.command.positionals.firstIndex(where: { $0.name == spec.name }),
-              index < parsed.positionals.count else { return nil }
+            index < parsed.positionals.count
+        else { return nil }
         return parsed.positionals[index]
     }
 

@@ -39,8 +39,9 @@ public enum Parser {
             return ParsedArguments(command: help, options: run.options)
         }
         try run.checkPositionals(of: command)
-        return ParsedArguments(command: command, options: run.options,
-                               positionals: run.positionals, trailing: run.trailing)
+        return ParsedArguments(
+            command: command, options: run.options,
+            positionals: run.positionals, trailing: run.trailing)
     }
 
     /// The command called `name` or one of its aliases, visible or hidden.
@@ -152,8 +153,9 @@ private struct ParseRun {
             throw UsageError("missing value for \(quoted(spelled))", hint: "write \(spelled) \(spec.valueName ?? "VALUE")")
         }
         if next.hasPrefix("-"), next != "-" {
-            throw UsageError("missing value for \(quoted(spelled))",
-                             hint: "to give a value that begins with \"-\", write --\(spec.long)=\(next)")
+            throw UsageError(
+                "missing value for \(quoted(spelled))",
+                hint: "to give a value that begins with \"-\", write --\(spec.long)=\(next)")
         }
         return words.removeFirst()
     }
@@ -209,8 +211,9 @@ private struct ParseRun {
     private func check(_ value: String, in allowed: [String], for name: String) throws(UsageError) {
         guard !allowed.contains(value) else { return }
         let hint = Suggestion.closest(to: value, among: allowed).map { "did you mean \"\($0)\"?" }
-        throw UsageError("invalid value \(quoted(value)) for \"\(name)\"",
-                         hint: hint ?? "choose one of: " + allowed.joined(separator: ", "))
+        throw UsageError(
+            "invalid value \(quoted(value)) for \"\(name)\"",
+            hint: hint ?? "choose one of: " + allowed.joined(separator: ", "))
     }
 }
 

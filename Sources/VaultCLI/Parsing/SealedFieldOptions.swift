@@ -48,11 +48,13 @@ struct SealedFieldOptions: Sendable {
 
 // The sealed fields' options, declared once.
 extension SealedFieldOptions {
-    static let notesFile = OptionSpec("notes-file", value: "FILE", help: "keep the text of FILE as the item's notes, beside the secret (get --field notes)",
-                                      completion: .file)
+    static let notesFile = OptionSpec(
+        "notes-file", value: "FILE", help: "keep the text of FILE as the item's notes, beside the secret (get --field notes)",
+        completion: .file)
     static let otpFile = OptionSpec(
         "otp-file", value: "FILE",
-        help: "keep the one-time code secret in FILE (an otpauth:// URI or a Base32 seed) beside the secret, for 'vault otp'; it is checked first",
+        help:
+            "keep the one-time code secret in FILE (an otpauth:// URI or a Base32 seed) beside the secret, for 'vault otp'; it is checked first",
         completion: .file)
     static let clearNotes = OptionSpec("clear-notes", help: "remove the item's notes")
     static let clearOtp = OptionSpec("clear-otp", help: "remove the one-time code secret kept beside the secret")

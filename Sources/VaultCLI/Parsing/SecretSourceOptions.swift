@@ -29,7 +29,8 @@ struct SecretSourceOptions: Sendable {
 
     /// Refuses two sources at once, and the generator's options without --generate.
     func validate() throws {
-        let sources = [(Self.secretFile, secretFile != nil), (Self.generate, generate), (Self.password, password != nil)].filter(\.1).map(\.0)
+        let sources = [(Self.secretFile, secretFile != nil), (Self.generate, generate), (Self.password, password != nil)].filter(\.1).map(
+            \.0)
         guard sources.count <= 1 else {
             throw UsageError("--\(sources[0].long) and --\(sources[1].long) both give the secret", hint: "give the secret one way only")
         }
@@ -43,10 +44,12 @@ struct SecretSourceOptions: Sendable {
 // from a no-echo prompt on a terminal.
 extension SecretSourceOptions {
     static let secretFile = OptionSpec("secret-file", value: "FILE", help: "read the secret from FILE", completion: .file)
-    static let generate = OptionSpec("generate", help: "generate a random secret: 32 letters and digits unless the options below say otherwise")
+    static let generate = OptionSpec(
+        "generate", help: "generate a random secret: 32 letters and digits unless the options below say otherwise")
     static let print = OptionSpec("print", help: "show a generated secret once, on a terminal only")
-    static let password = OptionSpec("password", short: "w", value: "VALUE",
-                                     help: "the secret itself; visible to other users in ps, prefer stdin")
+    static let password = OptionSpec(
+        "password", short: "w", value: "VALUE",
+        help: "the secret itself; visible to other users in ps, prefer stdin")
     static let trimNewline = OptionSpec("trim-newline", help: "drop one trailing newline from the secret, as echo adds")
     static let allowEmpty = OptionSpec("allow-empty", help: "store an empty secret instead of refusing it")
 

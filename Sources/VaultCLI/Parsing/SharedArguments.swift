@@ -51,8 +51,9 @@ struct ItemJSONArguments<Wording: OptionWording>: CommandArguments {
 struct CredentialHelperArguments: CommandArguments {
     /// The group of the helpers' items (the only option of those that only read: kubectl's, the AWS SDKs').
     static let group = ItemSelection.group.with(help: "access group of the credentials", default: "default")
-    static let accessibility = ItemSelection.accessibility("class of credentials stored from now on; a replaced one keeps its class",
-                                                           default: "when-unlocked")
+    static let accessibility = ItemSelection.accessibility(
+        "class of credentials stored from now on; a replaced one keeps its class",
+        default: "when-unlocked")
     /// Options the helpers share: which group their items live in, and the class of new ones.
     static let options = [group, accessibility]
 

@@ -85,11 +85,15 @@ struct ChildProcess {
         guard result == 0 else {
             let reason = String(cString: strerror(result))
             if result == ENOENT {
-                throw ChildExitStatus(code: 127, failure: CommandFailure(
-                    .failure, "command not found: \(quoted(argv[0]))", hint: "check its name and PATH"))
+                throw ChildExitStatus(
+                    code: 127,
+                    failure: CommandFailure(
+                        .failure, "command not found: \(quoted(argv[0]))", hint: "check its name and PATH"))
             }
-            throw ChildExitStatus(code: 126, failure: CommandFailure(
-                .failure, "cannot run \(quoted(argv[0])): \(reason)", hint: "check that it is an executable file"))
+            throw ChildExitStatus(
+                code: 126,
+                failure: CommandFailure(
+                    .failure, "cannot run \(quoted(argv[0])): \(reason)", hint: "check that it is an executable file"))
         }
         return ChildProcess(pid: pid)
     }
@@ -101,7 +105,9 @@ struct ChildProcess {
             var offset = 0
             for (name, value) in environment {
                 for part in [Array(name.utf8) + [UInt8(ascii: "=")], value] {
-                    part.withUnsafeBytes { if let source = $0.baseAddress { (raw.baseAddress! + offset).copyMemory(from: source, byteCount: $0.count) } }
+                    part.withUnsafeBytes {
+                        if let source = $0.baseAddress { (raw.baseAddress! + offset).copyMemory(from: source, byteCount: $0.count) }
+                    }
                     offset += part.count
                 }
                 offset += 1  // the NUL, already there: the block starts zeroed

@@ -68,8 +68,9 @@ struct OutputRelay {
     /// Runs until the child has exited and its output is drained; returns its status.
     mutating func run() -> Int32 {
         // The child's output holds the secrets until the masker has seen it: locked memory, wiped at the end.
-        let buffer = UnsafeMutableRawBufferPointer(start: LockedArena.shared.allocate(byteCount: OutputRelay.bufferSize),
-                                                   count: OutputRelay.bufferSize)
+        let buffer = UnsafeMutableRawBufferPointer(
+            start: LockedArena.shared.allocate(byteCount: OutputRelay.bufferSize),
+            count: OutputRelay.bufferSize)
         defer { LockedArena.shared.deallocate(buffer.baseAddress!, byteCount: buffer.count) }
         // Checked once now and then after each SIGCHLD (not on every read: a waitpid per read costs).
         var exitStatus = child.poll()

@@ -25,8 +25,9 @@ final class PseudoTerminal {
             }
         }
         guard result == 0, let name = ttyname(slave) else {
-            throw CommandFailure(.failure, "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))",
-                                 hint: "check that /dev/pts is mounted, or redirect stdout to run without one")
+            throw CommandFailure(
+                .failure, "cannot open a pseudo-terminal: \(String(cString: strerror(errno)))",
+                hint: "check that /dev/pts is mounted, or redirect stdout to run without one")
         }
         _ = fcntl(master, F_SETFD, FD_CLOEXEC)
         _ = fcntl(slave, F_SETFD, FD_CLOEXEC)

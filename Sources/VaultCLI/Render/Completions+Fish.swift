@@ -103,7 +103,8 @@ enum FishCompletion {
             script += "\n"
             script += command.visibleOptions.map { line($0, condition: condition) }.joined()
             if command.takesCommandAfterDashDash {
-                script += "complete -c vault -n \(quoted("__vault_using \(command.name); and __vault_after_dashdash")) -a '(__vault_command_after_dashdash)'\n"
+                script +=
+                    "complete -c vault -n \(quoted("__vault_using \(command.name); and __vault_after_dashdash")) -a '(__vault_command_after_dashdash)'\n"
             }
             for positional in command.positionals {
                 script += "complete -c vault -n \(condition)\(arguments(positional.completion)) -d \(quoted(positional.help))\n"

@@ -131,8 +131,10 @@ enum GitHubEnvironment {
     /// `NAME=value` for a one-line value; for a multi-line one
     /// `NAME<<DELIMITER`, the value, `DELIMITER`, with a random delimiter that
     /// the value does not contain.
-    static func appendAssignments(_ variables: [(name: String, value: SecretBytes)], to out: inout SecretBytesBuilder,
-                                  delimiter: () -> String = randomDelimiter) {
+    static func appendAssignments(
+        _ variables: [(name: String, value: SecretBytes)], to out: inout SecretBytesBuilder,
+        delimiter: () -> String = randomDelimiter
+    ) {
         for (name, value) in variables {
             let multiLine = value.withUnsafeBytes { $0.contains(0x0A) || $0.contains(0x0D) }
             guard multiLine else {

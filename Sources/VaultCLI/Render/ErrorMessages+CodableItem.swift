@@ -6,9 +6,11 @@ extension ErrorReport {
     static func describe(_ error: CodableItemError) -> ErrorReport {
         let key = error.key
         let verb = error.operation == .encoding ? "encode" : "decode"
-        return ErrorReport(status: error.status,
-                           message: "cannot \(verb) item (group \"\(key.group)\", service \"\(key.service)\", account \"\(key.account)\") as \(error.type): \(words(error.problem, verb: verb))",
-                           hint: nil)
+        return ErrorReport(
+            status: error.status,
+            message:
+                "cannot \(verb) item (group \"\(key.group)\", service \"\(key.service)\", account \"\(key.account)\") as \(error.type): \(words(error.problem, verb: verb))",
+            hint: nil)
     }
 
     /// What is wrong in the JSON, e.g. `key "port" is missing at $`; `verb` what failed (encode, decode).

@@ -4,33 +4,44 @@ import VaultSecretService
 extension ErrorReport {
     /// The words for the Secret Service backend's errors.
     static func describe(_ error: SecretServiceError) -> ErrorReport {
-        let keyringHint = "unlock the collection in the desktop session (log in, or open Passwords and Keys), or run the command on a terminal"
+        let keyringHint =
+            "unlock the collection in the desktop session (log in, or open Passwords and Keys), or run the command on a terminal"
         switch error {
         case .libraryMissing(let path, let reason):
-            let what = path == "libsecret-1.so.0" ? "libsecret-1.so.0, which is not installed" : "libsecret, and \(quoted(path)) (VAULT_LIBSECRET_PATH) does not load: \(reason)"
-            return ErrorReport(status: .failure, message: "the secret-service backend needs \(what) (Debian package libsecret-1-0)",
-                               hint: "install it with 'apt-get install libsecret-1-0', or use the file backend (drop --backend secret-service)")
+            let what =
+                path == "libsecret-1.so.0"
+                ? "libsecret-1.so.0, which is not installed"
+                : "libsecret, and \(quoted(path)) (VAULT_LIBSECRET_PATH) does not load: \(reason)"
+            return ErrorReport(
+                status: .failure, message: "the secret-service backend needs \(what) (Debian package libsecret-1-0)",
+                hint: "install it with 'apt-get install libsecret-1-0', or use the file backend (drop --backend secret-service)")
         case .serviceUnavailable(let cause):
-            return ErrorReport(status: .failure, message: "no Secret Service answers on the D-Bus session bus: \(words(cause))",
-                               hint: "log in to a desktop session, or start one with 'dbus-run-session' and 'gnome-keyring-daemon --unlock'")
+            return ErrorReport(
+                status: .failure, message: "no Secret Service answers on the D-Bus session bus: \(words(cause))",
+                hint: "log in to a desktop session, or start one with 'dbus-run-session' and 'gnome-keyring-daemon --unlock'")
         case .providedByVault(let processID):
-            return ErrorReport(status: .failure,
-                               message: "the desktop keyring on this bus is vault itself ('vault secret-service serve', pid \(processID)): "
-                                   + "its items are the vault's own",
-                               hint: "use the file backend (drop --backend secret-service), or run 'vault secret-service disable' and use another keyring")
+            return ErrorReport(
+                status: .failure,
+                message: "the desktop keyring on this bus is vault itself ('vault secret-service serve', pid \(processID)): "
+                    + "its items are the vault's own",
+                hint: "use the file backend (drop --backend secret-service), or run 'vault secret-service disable' and use another keyring")
         case .noSuchCollection(let name):
-            return ErrorReport(status: .noSuchVault, message: "the desktop keyring has no collection \(quoted(name))",
-                               hint: "use --collection default, --collection session, or the name of an existing collection")
+            return ErrorReport(
+                status: .noSuchVault, message: "the desktop keyring has no collection \(quoted(name))",
+                hint: "use --collection default, --collection session, or the name of an existing collection")
         case .locked(let collection, let reason):
-            return ErrorReport(status: .interactionNotAllowed,
-                               message: "the keyring collection \(quoted(collection)) is locked and vault may not show its unlock prompt here (\(reason))",
-                               hint: keyringHint)
+            return ErrorReport(
+                status: .interactionNotAllowed,
+                message: "the keyring collection \(quoted(collection)) is locked and vault may not show its unlock prompt here (\(reason))",
+                hint: keyringHint)
         case .unlockFailed(let collection, let cause):
-            return ErrorReport(status: .interactionNotAllowed, message: "the keyring collection \(quoted(collection)) stayed locked: \(words(cause))",
-                               hint: keyringHint)
+            return ErrorReport(
+                status: .interactionNotAllowed, message: "the keyring collection \(quoted(collection)) stayed locked: \(words(cause))",
+                hint: keyringHint)
         case .failed(let operation, let cause):
-            return ErrorReport(status: .failure, message: "the desktop keyring could not \(words(operation)): \(words(cause))",
-                               hint: "check that the keyring daemon (GNOME Keyring, KWallet, KeePassXC) runs and the collection is unlocked")
+            return ErrorReport(
+                status: .failure, message: "the desktop keyring could not \(words(operation)): \(words(cause))",
+                hint: "check that the keyring daemon (GNOME Keyring, KWallet, KeePassXC) runs and the collection is unlocked")
         }
     }
 

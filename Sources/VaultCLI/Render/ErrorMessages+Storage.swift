@@ -10,41 +10,52 @@ extension ErrorReport {
         let status = error.status
         switch error {
         case .noSuchVault(let path):
-            return ErrorReport(status: status, message: "no vault at \(quoted(path))",
-                               hint: "create one with 'vault init', or choose another with --vault or VAULT_PATH")
+            return ErrorReport(
+                status: status, message: "no vault at \(quoted(path))",
+                hint: "create one with 'vault init', or choose another with --vault or VAULT_PATH")
         case .vaultExists(let path):
-            return ErrorReport(status: status, message: "a vault already exists at \(quoted(path))",
-                               hint: "use it as it is, or choose another path with --vault or VAULT_PATH")
+            return ErrorReport(
+                status: status, message: "a vault already exists at \(quoted(path))",
+                hint: "use it as it is, or choose another path with --vault or VAULT_PATH")
         case .insecurePermissions(let path, let mode):
             let octal = String(mode, radix: 8)
-            return ErrorReport(status: status, message: "\(quoted(path)) is accessible by other users (mode 0\(octal))",
-                               hint: "restrict it with 'chmod 600 \(shellQuoted(path))'")
+            return ErrorReport(
+                status: status, message: "\(quoted(path)) is accessible by other users (mode 0\(octal))",
+                hint: "restrict it with 'chmod 600 \(shellQuoted(path))'")
         case .writableByOthers(let path, let mode):
             let octal = String(mode, radix: 8)
-            return ErrorReport(status: status, message: "\(quoted(path)) may be changed by other users (mode 0\(octal))",
-                               hint: "take their write access away with 'chmod go-w \(shellQuoted(path))'")
+            return ErrorReport(
+                status: status, message: "\(quoted(path)) may be changed by other users (mode 0\(octal))",
+                hint: "take their write access away with 'chmod go-w \(shellQuoted(path))'")
         case .ownedByAnotherUser(let path, let owner):
-            return ErrorReport(status: status, message: "\(quoted(path)) is owned by another user (uid \(owner))",
-                               hint: "check who put it there, then remove it or make it yours with 'sudo chown \(getuid()) \(shellQuoted(path))'")
+            return ErrorReport(
+                status: status, message: "\(quoted(path)) is owned by another user (uid \(owner))",
+                hint: "check who put it there, then remove it or make it yours with 'sudo chown \(getuid()) \(shellQuoted(path))'")
         case .notARegularFile(let path, let fileType):
-            return ErrorReport(status: status, message: "\(quoted(path)) is \(describe(fileType: fileType)), not a vault file",
-                               hint: "name a vault file with --vault or VAULT_PATH, or a path where none is yet for 'vault init'")
+            return ErrorReport(
+                status: status, message: "\(quoted(path)) is \(describe(fileType: fileType)), not a vault file",
+                hint: "name a vault file with --vault or VAULT_PATH, or a path where none is yet for 'vault init'")
         case .symbolicLink(let path):
-            return ErrorReport(status: status, message: "\(quoted(path)) is a symbolic link; vault does not write through links",
-                               hint: "give the real path, or remove the link first")
+            return ErrorReport(
+                status: status, message: "\(quoted(path)) is a symbolic link; vault does not write through links",
+                hint: "give the real path, or remove the link first")
         case .noSuchFile(let path, let kind):
-            return ErrorReport(status: status, message: "cannot read the \(words(kind)) \(shownPath(path)): no such file", hint: makerHint(kind))
+            return ErrorReport(
+                status: status, message: "cannot read the \(words(kind)) \(shownPath(path)): no such file", hint: makerHint(kind))
         case .unreadableFile(let path, let kind, EISDIR):
-            return ErrorReport(status: status, message: "cannot read the \(words(kind)) \(shownPath(path)): it is a directory",
-                               hint: "name a file, not a directory")
+            return ErrorReport(
+                status: status, message: "cannot read the \(words(kind)) \(shownPath(path)): it is a directory",
+                hint: "name a file, not a directory")
         case .unreadableFile(let path, let kind, let code):
             // A secret given where a path belongs (too long a name, say) is not echoed, in the hint either.
             let shown = shownPath(path)
-            return ErrorReport(status: status, message: "cannot read the \(words(kind)) \(shown): \(String(cString: strerror(code)).lowercased())",
-                               hint: shown == quoted(path) ? "check its permissions with 'ls -l \(shellQuoted(path))'" : "give the path of a file")
+            return ErrorReport(
+                status: status, message: "cannot read the \(words(kind)) \(shown): \(String(cString: strerror(code)).lowercased())",
+                hint: shown == quoted(path) ? "check its permissions with 'ls -l \(shellQuoted(path))'" : "give the path of a file")
         case .io(let path, let operation, let code):
-            return ErrorReport(status: status, message: "cannot \(words(operation)) \(quoted(path)): \(String(cString: strerror(code)))",
-                               hint: ioHint(path: path, operation: operation, code: code))
+            return ErrorReport(
+                status: status, message: "cannot \(words(operation)) \(quoted(path)): \(String(cString: strerror(code)))",
+                hint: ioHint(path: path, operation: operation, code: code))
         }
     }
 
@@ -72,7 +83,8 @@ extension ErrorReport {
         case ENOTDIR:
             return "a part of the path is a file, not a directory: check the path"
         default:
-            return reads ? "check that the path names a file you may read"
+            return reads
+                ? "check that the path names a file you may read"
                 : "check that the path exists and that you may write to its directory"
         }
     }
@@ -103,7 +115,8 @@ extension ErrorReport {
         case .passphraseFile: return "write the passphrase to a file only you can read (chmod 600), or leave the option out to be asked"
         case .secretFile: return "check the path: --secret-file reads the secret from a file that exists"
         case .identity: return "make one with 'vault identity new', or point --identity (or VAULT_IDENTITY) at an age identity file"
-        case .plaintextExport: return "make one with 'vault export --format csv --plaintext --out FILE' (or json) on the vault the items come from"
+        case .plaintextExport:
+            return "make one with 'vault export --format csv --plaintext --out FILE' (or json) on the vault the items come from"
         case .mergeSide: return "git names the merge driver's files itself: run it as git configures it ('vault sync --setup')"
         case .export: return "export it from the other password manager first (docs/IMPORT.md says how), and give its path"
         }

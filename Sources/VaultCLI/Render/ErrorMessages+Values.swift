@@ -15,7 +15,10 @@ extension ErrorReport {
     private static func words(_ value: InvalidValue) -> (field: String, detail: String) {
         switch value {
         case .memberName(let name):
-            return ("member name", "\"\(name)\" is not a valid name (the rules of group names: 1 to \(AccessGroup.maxLength) letters, digits, '.', '_' or '-')")
+            return (
+                "member name",
+                "\"\(name)\" is not a valid name (the rules of group names: 1 to \(AccessGroup.maxLength) letters, digits, '.', '_' or '-')"
+            )
         case .memberNameTaken(let name):
             return ("member", "a member named \"\(name)\" exists; remove it first or choose another name")
         case .recipientTaken(let member):

@@ -24,9 +24,11 @@ enum ExposureText {
     static func table(_ values: [ExposedValue]) -> String {
         values.map { value in
             let state = value.accepted == nil ? value.state.rawValue : "accepted"
-            return [state, value.group.name, ItemOutput.printable(value.service), ItemOutput.printable(value.account), which(value),
-                    value.set.map(DateText.iso) ?? "-", value.replaced.map(DateText.iso) ?? "-",
-                    commit(value.firstCommit), commit(value.lastCommit)].joined(separator: "\t") + "\n"
+            return [
+                state, value.group.name, ItemOutput.printable(value.service), ItemOutput.printable(value.account), which(value),
+                value.set.map(DateText.iso) ?? "-", value.replaced.map(DateText.iso) ?? "-",
+                commit(value.firstCommit), commit(value.lastCommit)
+            ].joined(separator: "\t") + "\n"
         }.joined()
     }
 
@@ -40,7 +42,10 @@ enum ExposureText {
             ("state", .string(value.state.rawValue)),
             ("set", .optional(value.set.map(DateText.iso))), ("replaced", .optional(value.replaced.map(DateText.iso))),
             ("first_commit", .optional(value.firstCommit)), ("last_commit", .optional(value.lastCommit)),
-            ("accepted", value.accepted.map { .object([("at", .string(DateText.iso($0.acceptedAt))), ("reason", .string($0.reason))]) } ?? .null),
+            (
+                "accepted",
+                value.accepted.map { .object([("at", .string(DateText.iso($0.acceptedAt))), ("reason", .string($0.reason))]) } ?? .null
+            )
         ])
     }
 
@@ -55,18 +60,25 @@ enum ExposureText {
     /// The line after the table: how many, live and rotated, from what.
     static func summary(_ report: ExposureReport, of principal: ExposurePrincipal, source: Source) -> String {
         let live = report.values.filter { $0.state == .live }.count
-        let from = switch source {
-        case .git: "from \(counted(report.versionsRead, "version")) of the vault file in git (every commit of any local ref)"
-        case .fileAlone: "from the vault file alone: it is in no git repository, so no earlier copy was read"
-        }
-        let unopened = report.versionsNotOpened == 0 ? "" : "; \(counted(report.versionsNotOpened, "version")) did not open with these keys and were not read"
-        return "\(name(principal)) could open \(counted(report.values.count, "value")) (\(live) live, \(report.values.count - live) rotated), \(from); \(counted(report.recordsOpened, "record")) decrypted\(unopened)"
+        let from =
+            switch source {
+            case .git: "from \(counted(report.versionsRead, "version")) of the vault file in git (every commit of any local ref)"
+            case .fileAlone: "from the vault file alone: it is in no git repository, so no earlier copy was read"
+            }
+        let unopened =
+            report.versionsNotOpened == 0
+            ? "" : "; \(counted(report.versionsNotOpened, "version")) did not open with these keys and were not read"
+        return
+            "\(name(principal)) could open \(counted(report.values.count, "value")) (\(live) live, \(report.values.count - live) rotated), \(from); \(counted(report.recordsOpened, "record")) decrypted\(unopened)"
     }
 
     /// One line of `exposure check`.
     static func line(_ finding: ExposureFinding) -> String {
-        [column(finding.principal), finding.value.group.name, ItemOutput.printable(finding.value.service), ItemOutput.printable(finding.value.account),
-         which(finding.value)].joined(separator: "\t") + "\n"
+        [
+            column(finding.principal), finding.value.group.name, ItemOutput.printable(finding.value.service),
+            ItemOutput.printable(finding.value.account),
+            which(finding.value)
+        ].joined(separator: "\t") + "\n"
     }
 
     /// A principal as the first column of a check line: a member's name as is, else as `who` says.
@@ -86,10 +98,12 @@ enum ExposureText {
 
     static func checkFailure(_ findings: [ExposureFinding]) -> String {
         let principals = Set(findings.map { who($0.principal) }).sorted()
-        return "\(counted(findings.count, "live value")) could be read by \(principals.joined(separator: ", ")), who no longer \(principals.count == 1 ? "has" : "have") access"
+        return
+            "\(counted(findings.count, "live value")) could be read by \(principals.joined(separator: ", ")), who no longer \(principals.count == 1 ? "has" : "have") access"
     }
 
-    static let checkHint = "rotate each at its service and store the new value (vault update), then run 'vault exposure check' again; 'vault exposure --member NAME' or '--grant ID' lists everything"
+    static let checkHint =
+        "rotate each at its service and store the new value (vault update), then run 'vault exposure check' again; 'vault exposure --member NAME' or '--grant ID' lists everything"
 
     /// `lost`: the members that lost access and the credentials revoked or expired.
     static func checkPassed(lost: [ExposurePrincipal], source: Source) -> String {
@@ -119,7 +133,10 @@ enum ExposureText {
 
     /// What `member remove` and `revoke` print (`live` nil: the history could not be read with these keys).
     static func pointer(live: Int?, principal: ExposurePrincipal) -> String {
-        let count = live.map { "could open \(counted($0, "live value")) through the file's git history" } ?? "may have read values kept in the file's git history"
-        return "\(name(principal)) \(count): rotate them; '\(command(for: principal))' lists them, 'vault exposure check' says when none is left"
+        let count =
+            live.map { "could open \(counted($0, "live value")) through the file's git history" }
+            ?? "may have read values kept in the file's git history"
+        return
+            "\(name(principal)) \(count): rotate them; '\(command(for: principal))' lists them, 'vault exposure check' says when none is left"
     }
 }

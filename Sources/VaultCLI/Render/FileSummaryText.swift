@@ -8,7 +8,9 @@ enum FileSummaryText {
     /// that an unchanged item is the same line in every version. `lockedReason` says why nothing
     /// opened, when nothing did.
     static func lines(_ summary: VaultFileSummary, lockedReason: String?) -> [String] {
-        var lines = ["vault file, format \(summary.formatVersion), key epoch \(summary.keyEpoch): \(counted(summary.entries.count, "item"))"]
+        var lines = [
+            "vault file, format \(summary.formatVersion), key epoch \(summary.keyEpoch): \(counted(summary.entries.count, "item"))"
+        ]
         if let lockedReason { lines.append("(\(lockedReason): item ids only; a session or a key file shows names)") }
         var counts: [UInt32: Int] = [:]
         for entry in summary.entries { counts[entry.groupID, default: 0] += 1 }
@@ -44,7 +46,8 @@ enum FileSummaryText {
             return ItemChangeSummary.Kind.allCases.compactMap { kind in
                 let items = changes.filter { $0.kind == kind }.compactMap(\.entry.attributes)
                 guard !items.isEmpty else { return nil }
-                return "\(kind.rawValue) " + items.map { SecretReference(group: $0.group, service: $0.service, account: $0.account).shortName }
+                return "\(kind.rawValue) "
+                    + items.map { SecretReference(group: $0.group, service: $0.service, account: $0.account).shortName }
                     .joined(separator: ", ")
             }.joined(separator: "; ")
         }

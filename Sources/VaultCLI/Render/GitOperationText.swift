@@ -28,7 +28,8 @@ extension ErrorReport {
 /// The words for a commit whose vault file drops team log entries of a commit before it.
 extension ErrorReport {
     static func message(_ found: HistoryBreak) -> String {
-        let what = "commit \(found.commit) of \(quoted(found.path)) drops team log entries of a commit before it (a revert, an old file checked out, a merge or rebase resolved by hand?): writing on it would undo a change of the team's members or keys"
+        let what =
+            "commit \(found.commit) of \(quoted(found.path)) drops team log entries of a commit before it (a revert, an old file checked out, a merge or rebase resolved by hand?): writing on it would undo a change of the team's members or keys"
         switch found.finding {
         case .beforeChanging: return what + "; nothing was changed"
         case .beforeSyncing: return what + "; nothing was committed or pushed"
@@ -42,7 +43,8 @@ extension ErrorReport {
         case .onRemote:
             return "only the vault's owner repairs it: ask the owner to run 'vault sync' (passphrase or key file), then sync again"
         case .beforeChanging, .beforeSyncing, .checkingHistory:
-            return "drop that commit ('git reset --hard \(found.commit)^' when it is the last, else 'git rebase -i'), bring the change in again with 'vault sync'; on the remote already, the owner's 'vault sync' repairs it"
+            return
+                "drop that commit ('git reset --hard \(found.commit)^' when it is the last, else 'git rebase -i'), bring the change in again with 'vault sync'; on the remote already, the owner's 'vault sync' repairs it"
         }
     }
 }

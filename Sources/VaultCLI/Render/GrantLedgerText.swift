@@ -5,10 +5,12 @@ import VaultCore
 enum GrantLedgerText {
     /// id, state, groups, mode, granted, expires, revoked: tab-separated.
     static func line(_ grant: GrantEntry, now: Date) -> String {
-        [grant.id, grant.state(at: now).rawValue, grant.groups.map(\.name).joined(separator: ","),
-         grant.readOnly ? "read-only" : "read-write", "granted \(DateText.iso(grant.issued))",
-         grant.expires.map { "expires \(DateText.iso($0))" } ?? "no expiry",
-         grant.revoked.map { "revoked \(DateText.iso($0))" } ?? "-"].joined(separator: "\t") + "\n"
+        [
+            grant.id, grant.state(at: now).rawValue, grant.groups.map(\.name).joined(separator: ","),
+            grant.readOnly ? "read-only" : "read-write", "granted \(DateText.iso(grant.issued))",
+            grant.expires.map { "expires \(DateText.iso($0))" } ?? "no expiry",
+            grant.revoked.map { "revoked \(DateText.iso($0))" } ?? "-"
+        ].joined(separator: "\t") + "\n"
     }
 
     /// One credential as `--json` prints it.
@@ -17,7 +19,7 @@ enum GrantLedgerText {
             ("id", .string(grant.id)), ("groups", .array(grant.groups.map { .string($0.name) })),
             ("read_only", .bool(grant.readOnly)), ("issued", .string(DateText.iso(grant.issued))),
             ("expires", .optional(grant.expires.map(DateText.iso))), ("revoked", .optional(grant.revoked.map(DateText.iso))),
-            ("state", .string(grant.state(at: now).rawValue)),
+            ("state", .string(grant.state(at: now).rawValue))
         ])
     }
 

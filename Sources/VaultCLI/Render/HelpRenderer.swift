@@ -45,8 +45,9 @@ enum HelpRenderer {
             out += "\n" + heading("Arguments:", style) + "\n"
             let column = min(2 + (command.positionals.map(\.name.count).max() ?? 0) + 3, 30)
             for positional in command.positionals {
-                out += TextWrap.row(positional.name, positionalHelp(positional),
-                                    width: width, indent: 2, column: column)
+                out += TextWrap.row(
+                    positional.name, positionalHelp(positional),
+                    width: width, indent: 2, column: column)
             }
         }
         if !command.visibleOptions.isEmpty {
@@ -115,10 +116,11 @@ private extension String {
     /// `[-s SERVICE]` on one line.
     var bindingBracketedWords: String {
         var depth = 0
-        return String(map { character -> Character in
-            if character == "[" { depth += 1 }
-            if character == "]" { depth -= 1 }
-            return character == " " && depth > 0 ? nonBreakingSpace : character
-        })
+        return String(
+            map { character -> Character in
+                if character == "[" { depth += 1 }
+                if character == "]" { depth -= 1 }
+                return character == " " && depth > 0 ? nonBreakingSpace : character
+            })
     }
 }

@@ -8,11 +8,14 @@ enum ImportWords {
         case .textAfterQuote: return "text after a quoted field's closing quote"
         case .fieldCount(let expected, let found): return "\(counted(found, "field")), where the header has \(expected)"
         case .missingColumn(let name): return "the header has no column \(quoted(name))"
-        case .badMapping(let text): return "\(quoted(text)) is not ROLE=COLUMN with a role of \(ColumnMapping.Role.allCases.map(\.rawValue).joined(separator: ", ")) (service and secret required)"
+        case .badMapping(let text):
+            return
+                "\(quoted(text)) is not ROLE=COLUMN with a role of \(ColumnMapping.Role.allCases.map(\.rawValue).joined(separator: ", ")) (service and secret required)"
         case .notText: return "a name that is not UTF-8 text"
         case .malformedJSON(let fault, let offset):
             return "not the JSON this format needs: \(words(fault))\(offset.map { " at byte \($0)" } ?? "")"
-        case .encryptedExport: return "an encrypted export; export the vault again as unencrypted JSON (\"File > Export vault\", format .json)"
+        case .encryptedExport:
+            return "an encrypted export; export the vault again as unencrypted JSON (\"File > Export vault\", format .json)"
         case .noName: return "no name to make a service of"
         case .nothingToKeep: return "neither a password nor a note"
         case .unsupportedKind(let kind): return "a \(kind); vault imports logins and notes"

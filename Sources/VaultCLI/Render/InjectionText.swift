@@ -17,7 +17,8 @@ extension SecretReferenceError {
         case .unencodedSpace: return "it holds a space or control character; write it percent-encoded, e.g. %20"
         case .notUTF8: return "a percent-escape decodes to bytes that are not UTF-8"
         case .unknownQuery(let query):
-            return "\"?\(query)\" is not a query vault knows; ?otp is the one-time code (?version=N for openbao://), and a '?' in a name is written %3F"
+            return
+                "\"?\(query)\" is not a query vault knows; ?otp is the one-time code (?version=N for openbao://), and a '?' in a name is written %3F"
         case .missingField: return "it names no field; write openbao://[MOUNT/]PATH#FIELD"
         case .badPathSegment: return "a segment of its path is empty, '.' or '..'"
         }

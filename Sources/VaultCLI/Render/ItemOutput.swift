@@ -6,8 +6,10 @@ import VaultCrypto
 enum ItemOutput {
     /// One JSON object per item; the secret only when given; `expired` as of `now`. The names of
     /// the item's sealed fields are listed (`sealed_fields`), their values only with `showingFields`.
-    static func json(_ attributes: ItemAttributes, secret: SecretBytes? = nil, fields: SealedFields = SealedFields(),
-                     showingFields: Bool = false, now: Date) -> String {
+    static func json(
+        _ attributes: ItemAttributes, secret: SecretBytes? = nil, fields: SealedFields = SealedFields(),
+        showingFields: Bool = false, now: Date
+    ) -> String {
         var out: [UInt8] = []
         appendJSON(attributes, secret: secret, now: now, to: &out)
         guard !fields.isEmpty else { return String(decoding: out, as: UTF8.self) }
@@ -219,13 +221,15 @@ enum ItemOutput {
     /// A JSON string literal: every character `HiddenCharacters.mustShow` names as `\uXXXX`
     /// (a surrogate pair above U+FFFF), so JSON printed to a terminal moves and reorders nothing.
     static func jsonString(_ text: String) -> String {
-        doubleQuoted(text, escapeControl: { value in
-            func unit(_ unit: UInt32) -> String {
-                let hex = String(unit, radix: 16)
-                return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            }
-            guard value > 0xFFFF else { return unit(value) }
-            return unit(0xD800 + ((value - 0x10000) >> 10)) + unit(0xDC00 + ((value - 0x10000) & 0x3FF))
-        })
+        doubleQuoted(
+            text,
+            escapeControl: { value in
+                func unit(_ unit: UInt32) -> String {
+                    let hex = String(unit, radix: 16)
+                    return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+                guard value > 0xFFFF else { return unit(value) }
+                return unit(0xD800 + ((value - 0x10000) >> 10)) + unit(0xDC00 + ((value - 0x10000) & 0x3FF))
+            })
     }
 }

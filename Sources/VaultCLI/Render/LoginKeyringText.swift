@@ -34,8 +34,9 @@ enum LoginKeyringText {
 
     /// `unlock` on a terminal where no session can be kept: it prints no token there (the scrollback would keep it).
     static func tokenNotShown(_ reason: String) -> CommandFailure {
-        CommandFailure(.usage, "a session here would live only in its token (\(reason)), and vault prints no token on a terminal",
-                       hint: "carry a session into this shell with: \(carry)")
+        CommandFailure(
+            .usage, "a session here would live only in its token (\(reason)), and vault prints no token on a terminal",
+            hint: "carry a session into this shell with: \(carry)")
     }
 
     /// Why the keyring calls failed, in a few words.

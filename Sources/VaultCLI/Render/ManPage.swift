@@ -10,7 +10,7 @@ enum ManPage {
             ".Os",
             ".Sh NAME",
             ".Nm vault",
-            ".Nd " + CommandTable.summary,
+            ".Nd " + CommandTable.summary
         ]
         page += synopsis()
         page += [".Sh DESCRIPTION", ManPageProse.description, ManPageProse.secretReferences]

@@ -5,6 +5,7 @@ extension Terminal {
     func noteUnmaskedSecrets(_ patterns: MaskPatterns) {
         let count = patterns.tooShortCount
         guard count > 0 else { return }
-        diagnostics.note("\(count) secret\(count == 1 ? " is" : "s are") shorter than \(MaskPatterns.minimumLength) bytes and not masked in the output")
+        diagnostics.note(
+            "\(count) secret\(count == 1 ? " is" : "s are") shorter than \(MaskPatterns.minimumLength) bytes and not masked in the output")
     }
 }

@@ -24,8 +24,9 @@ struct NewSecretOutput {
             throw UsageError("--print goes with --generate", hint: "add --generate, or drop --print")
         }
         if !invocation.terminal.stdoutIsTTY {
-            throw UsageError("--print shows the secret on a terminal only, and stdout is not one",
-                             hint: "drop --print and read the secret with 'vault get' where it is needed")
+            throw UsageError(
+                "--print shows the secret on a terminal only, and stdout is not one",
+                hint: "drop --print and read the secret with 'vault get' where it is needed")
         }
     }
 

@@ -7,6 +7,7 @@ enum PassphraseStrengthText {
 
     static let question = "Keep this weak passphrase?"
 
-    static let declined = CommandFailure(.userCanceled, "not confirmed; nothing was changed",
-                                         hint: "run the command again and type a longer passphrase")
+    static let declined = CommandFailure(
+        .userCanceled, "not confirmed; nothing was changed",
+        hint: "run the command again and type a longer passphrase")
 }

@@ -65,19 +65,23 @@ func doubleQuoted(_ text: String, escapeControl: (UInt32) -> String) -> String {
 /// A word as a shell would need it: bare when safe, else in single quotes;
 /// with control characters, in $'…' with them escaped, so none reaches the terminal raw.
 func shellQuoted(_ text: String) -> String {
-    let safe = !text.isEmpty && text.unicodeScalars.allSatisfy {
-        ($0.value >= 0x30 && $0.value <= 0x39) || ($0.value >= 0x41 && $0.value <= 0x5A)
-            || ($0.value >= 0x61 && $0.value <= 0x7A) || "-_./:@=+,".unicodeScalars.contains($0)
-    }
+    let safe =
+        !text.isEmpty
+        && text.unicodeScalars.allSatisfy {
+            ($0.value >= 0x30 && $0.value <= 0x39) || ($0.value >= 0x41 && $0.value <= 0x5A)
+                || ($0.value >= 0x61 && $0.value <= 0x7A) || "-_./:@=+,".unicodeScalars.contains($0)
+        }
     if safe { return text }
     if HiddenCharacters.occur(in: text) {
         // In $'…' (bash, zsh, ksh), \" \\ \n \t \r, \xHH (a byte), \uHHHH and \UHHHHHHHH (a character) are escapes.
-        let body = doubleQuoted(text, escapeControl: { value in
-            let hex = String(value, radix: 16)
-            if value < 0x80 { return "\\x" + String(repeating: "0", count: 2 - hex.count) + hex }
-            if value <= 0xFFFF { return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex }
-            return "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
-        })
+        let body = doubleQuoted(
+            text,
+            escapeControl: { value in
+                let hex = String(value, radix: 16)
+                if value < 0x80 { return "\\x" + String(repeating: "0", count: 2 - hex.count) + hex }
+                if value <= 0xFFFF { return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex }
+                return "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+            })
         return "$'" + body.dropFirst().dropLast().replacing("'", with: "\\'") + "'"
     }
     return "'" + text.replacing("'", with: "'\\''") + "'"

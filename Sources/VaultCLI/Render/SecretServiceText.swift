@@ -38,8 +38,9 @@ enum SecretServiceText {
 
     /// `status`'s line (and hint) when there is no session bus to ask.
     static func noBusToAsk(_ message: String) -> CommandFailure {
-        CommandFailure(.notAvailable, "no session bus: cannot tell who holds org.freedesktop.secrets (\(message))",
-                       hint: "run it in the desktop login (where DBUS_SESSION_BUS_ADDRESS is set); D-Bus starts the provider there")
+        CommandFailure(
+            .notAvailable, "no session bus: cannot tell who holds org.freedesktop.secrets (\(message))",
+            hint: "run it in the desktop login (where DBUS_SESSION_BUS_ADDRESS is set); D-Bus starts the provider there")
     }
 
     static func otherOwner(_ owner: SecretServiceOwner) -> String {
@@ -52,12 +53,14 @@ enum SecretServiceText {
         case .libraryMissing(let path, let reason):
             return CommandFailure(.notAvailable, "cannot load \(path) (\(reason))", hint: "install libdbus-1-3")
         case .noSessionBus(_, let message):
-            return CommandFailure(.notAvailable, "no session bus to serve on (\(message))",
-                                  hint: "run it in a desktop login, or under dbus-run-session")
+            return CommandFailure(
+                .notAvailable, "no session bus to serve on (\(message))",
+                hint: "run it in a desktop login, or under dbus-run-session")
         case .nameTaken(let owner, let processID, let command):
             let holder = describe(SecretServiceOwner(uniqueName: owner, processID: processID, command: command))
-            return CommandFailure(.failure, "org.freedesktop.secrets is already served by \(holder)",
-                                  hint: "stop that program (or its autostart) to let vault serve the desktop's secrets")
+            return CommandFailure(
+                .failure, "org.freedesktop.secrets is already served by \(holder)",
+                hint: "stop that program (or its autostart) to let vault serve the desktop's secrets")
         }
     }
 }

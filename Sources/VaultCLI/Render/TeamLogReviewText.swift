@@ -38,7 +38,8 @@ enum TeamLogReviewText {
     private static func line(_ member: TeamLogReview.ReviewedMember) -> String {
         switch member.scope {
         case .full: return "\(member.name): full member, \(member.recipient)"
-        case .groups(let count, let readOnly): return "\(member.name): \(counted(count, "group"))\(readOnly ? ", read-only" : ""), \(member.recipient)"
+        case .groups(let count, let readOnly):
+            return "\(member.name): \(counted(count, "group"))\(readOnly ? ", read-only" : ""), \(member.recipient)"
         }
     }
 

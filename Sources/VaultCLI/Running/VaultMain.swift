@@ -10,8 +10,10 @@ import VaultCrypto
 public enum VaultMain {
     /// Runs vault with `arguments` (argv without the program name) and returns
     /// the exit code; `programName` (argv[0]) picks a credential helper when it names one.
-    public static func run(_ arguments: [String], invokedAs programName: String = "vault",
-                           environment: [String: String] = ProcessEnvironment.current) -> Int32 {
+    public static func run(
+        _ arguments: [String], invokedAs programName: String = "vault",
+        environment: [String: String] = ProcessEnvironment.current
+    ) -> Int32 {
         ProcessHardening.disableCoreDumps()
         CryptoLibrary.initializeForOneCommand()
         var terminal = Terminal()
@@ -38,9 +40,11 @@ public enum VaultMain {
     /// bytes with U+FFFD, and two different names would become one item.
     public static func run(rawArguments: [[UInt8]], invokedAs programName: String = "vault") -> Int32 {
         for (position, bytes) in rawArguments.enumerated() where String(validating: bytes, as: UTF8.self) == nil {
-            return report(UsageError("argument \(position + 1) is not valid UTF-8: \(quoted(bytes: bytes))",
-                                     hint: "names and option values must be UTF-8 text; give a binary secret on stdin or with --secret-file"),
-                          on: Terminal())
+            return report(
+                UsageError(
+                    "argument \(position + 1) is not valid UTF-8: \(quoted(bytes: bytes))",
+                    hint: "names and option values must be UTF-8 text; give a binary secret on stdin or with --secret-file"),
+                on: Terminal())
         }
         return run(rawArguments.map { String(decoding: $0, as: UTF8.self) }, invokedAs: programName)
     }
@@ -48,7 +52,9 @@ public enum VaultMain {
     /// This process's argv without the program name, as bytes.
     public static var processArguments: [[UInt8]] {
         (1..<Int(CommandLine.argc)).compactMap { index in
-            CommandLine.unsafeArgv[index].map { Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) }
+            CommandLine.unsafeArgv[index].map {
+                Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0)))
+            }
         }
     }
 

@@ -12,8 +12,9 @@ extension VaultAccess {
     func backend() throws -> Backend {
         guard let name = try Settings(invocation).value(GlobalOptions.backend.name) else { return .file }
         guard let backend = Backend(rawValue: name) else {
-            throw UsageError("unknown backend \(quoted(name))",
-                             hint: "use one of: \(Backend.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw UsageError(
+                "unknown backend \(quoted(name))",
+                hint: "use one of: \(Backend.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return backend
     }
@@ -31,15 +32,17 @@ extension VaultAccess {
         guard !name.isEmpty else {
             throw UsageError("the collection name is empty", hint: "give --collection default, session or a collection's name")
         }
-        return try SecretServiceStore(collection: name, environment: invocation.environment, reasonPromptsAreOff: reasonPromptsAreOff,
-                                      host: HostContext.live(environment: invocation.environment))
+        return try SecretServiceStore(
+            collection: name, environment: invocation.environment, reasonPromptsAreOff: reasonPromptsAreOff,
+            host: HostContext.live(environment: invocation.environment))
     }
 
     /// Refuses the secret-service backend (and --collection) for what only the vault file has.
     func requireFileBackend() throws {
         if try backend() == .secretService {
-            throw UsageError("\(quoted(invocation.arguments.command.name)) works on the vault file, and the backend is secret-service",
-                             hint: "run it without --backend secret-service (and VAULT_BACKEND or backend in the config)")
+            throw UsageError(
+                "\(quoted(invocation.arguments.command.name)) works on the vault file, and the backend is secret-service",
+                hint: "run it without --backend secret-service (and VAULT_BACKEND or backend in the config)")
         }
         if invocation.arguments.value(GlobalOptions.collection.name) != nil {
             throw UsageError("--collection goes with --backend secret-service", hint: "add --backend secret-service, or drop --collection")

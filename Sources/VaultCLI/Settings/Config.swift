@@ -51,7 +51,8 @@ struct Config: Sendable {
             let name = line[..<equals].trimmed()
             guard let key = ConfigKey(rawValue: name) else {
                 throw CommandFailure.invalidConfig(
-                    "\(path):\(number + 1): unknown key \"\(name)\" (known: \(ConfigKey.allCases.map(\.name).sorted().joined(separator: ", ")))")
+                    "\(path):\(number + 1): unknown key \"\(name)\" (known: \(ConfigKey.allCases.map(\.name).sorted().joined(separator: ", ")))"
+                )
             }
             values[key] = line[line.index(after: equals)...].trimmed()
         }

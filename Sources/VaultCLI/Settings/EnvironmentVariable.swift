@@ -80,7 +80,7 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
     /// not describe; every other case is described once in `CommandTable.environment`.
     public static let undescribed: Set<EnvironmentVariable> = [
         .httpsProxyUpper, .noProxy, .noProxyUpper, .home, .path, .workingDirectory, .temporaryDirectory, .display,
-        .waylandDisplay, .visual, .editor, .passwordStoreDir, .localeAll, .language, .gitEditor, .gitIndexFile,
+        .waylandDisplay, .visual, .editor, .passwordStoreDir, .localeAll, .language, .gitEditor, .gitIndexFile
     ]
 }
 

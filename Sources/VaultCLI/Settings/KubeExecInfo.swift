@@ -17,19 +17,23 @@ struct KubeExecInfo {
     /// - Throws: `UsageError` when it is unset, not JSON, of another API version, or names no server.
     init(_ invocation: Invocation) throws {
         guard let text = invocation.environment[KubeExecInfo.variable], !text.isEmpty else {
-            throw UsageError("\(KubeExecInfo.variable) is not set: kubectl sets it when it runs a credential plugin", hint: KubeExecInfo.hint)
+            throw UsageError(
+                "\(KubeExecInfo.variable) is not set: kubectl sets it when it runs a credential plugin", hint: KubeExecInfo.hint)
         }
         let source = KubeExecInfo.variable
         let info = try HelperJSON.parse(SecretBytes(Array(text.utf8)), source: source, hint: KubeExecInfo.hint)
         guard let version = try HelperJSON.text(info, "apiVersion", in: source, hint: KubeExecInfo.hint),
-              KubeExecInfo.apiVersions.contains(version) else {
-            throw UsageError("\(source) asks for an API version vault does not speak",
-                             hint: "use apiVersion: \(KubeExecInfo.apiVersions[0]) in the kubeconfig's exec section")
+            KubeExecInfo.apiVersions.contains(version)
+        else {
+            throw UsageError(
+                "\(source) asks for an API version vault does not speak",
+                hint: "use apiVersion: \(KubeExecInfo.apiVersions[0]) in the kubeconfig's exec section")
         }
         let spec = info["spec"] ?? .null
         guard let server = try HelperJSON.text(spec["cluster"] ?? .null, "server", in: source, hint: KubeExecInfo.hint) else {
-            throw UsageError("kubectl sent no cluster server in \(source)",
-                             hint: "set provideClusterInfo: true in the kubeconfig user's exec section")
+            throw UsageError(
+                "kubectl sent no cluster server in \(source)",
+                hint: "set provideClusterInfo: true in the kubeconfig user's exec section")
         }
         apiVersion = version
         self.server = server

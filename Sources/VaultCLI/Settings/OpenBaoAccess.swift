@@ -29,11 +29,14 @@ struct OpenBaoAccess {
     /// A client with its token, from BAO_TOKEN, an AppRole login or the token helper's file.
     private func loggedIn() throws -> OpenBaoClient {
         let endpoint = try self.endpoint()
-        if let token = value(.baoToken) { return OpenBaoClient(endpoint: endpoint, token: try headerSafe(SecretBytes(Array(token.utf8)), "BAO_TOKEN")) }
+        if let token = value(.baoToken) {
+            return OpenBaoClient(endpoint: endpoint, token: try headerSafe(SecretBytes(Array(token.utf8)), "BAO_TOKEN"))
+        }
         if let roleID = value(.baoAppRoleRoleID) {
             var secretID = try appRoleSecretID()
             if isSet(.baoAppRoleSecretIDWrapped) {
-                secretID = try OpenBaoClient(endpoint: endpoint, token: headerSafe(secretID, "the wrapped secret id")).unwrap(field: "secret_id")
+                secretID = try OpenBaoClient(endpoint: endpoint, token: headerSafe(secretID, "the wrapped secret id")).unwrap(
+                    field: "secret_id")
             }
             let mount = value(.baoAppRoleMount) ?? "approle"
             let token = try OpenBaoClient(endpoint: endpoint, token: nil).appRoleLogin(mount: mount, roleID: roleID, secretID: secretID)
@@ -59,14 +62,17 @@ struct OpenBaoAccess {
         let timeoutText = value(.baoClientTimeout)
         let timeout = timeoutText.map { $0.hasSuffix("s") ? String($0.dropLast()) : $0 }.flatMap { Int($0) }
         if let timeoutText, timeout == nil || timeout! < 1 || timeout! > 3600 {
-            throw UsageError("BAO_CLIENT_TIMEOUT \(quoted(timeoutText)) is not a number of seconds", hint: "set it to a whole number of seconds from 1, e.g. 10")
+            throw UsageError(
+                "BAO_CLIENT_TIMEOUT \(quoted(timeoutText)) is not a number of seconds",
+                hint: "set it to a whole number of seconds from 1, e.g. 10")
         }
         if let namespace = value(.baoNamespace), namespace.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
             throw UsageError("BAO_NAMESPACE holds a control character", hint: "set it to the namespace's path, e.g. team-a/ci")
         }
-        return Endpoint(address: address, caFile: value(.baoCACert), caPath: value(.baoCAPath), namespace: value(.baoNamespace),
-                        httpsProxy: proxy, noProxy: NoProxyRule(value(.noProxy) ?? value(.noProxyUpper) ?? ""),
-                        timeoutSeconds: timeout ?? 10)
+        return Endpoint(
+            address: address, caFile: value(.baoCACert), caPath: value(.baoCAPath), namespace: value(.baoNamespace),
+            httpsProxy: proxy, noProxy: NoProxyRule(value(.noProxy) ?? value(.noProxyUpper) ?? ""),
+            timeoutSeconds: timeout ?? 10)
     }
 
     /// The AppRole secret id: `BAO_APPROLE_SECRET_ID_FILE`'s contents, else `BAO_APPROLE_SECRET_ID`.
@@ -75,8 +81,9 @@ struct OpenBaoAccess {
             return try SecretFile.read(path: path, limit: 4096).trimmingLineEnd
         }
         guard let secretID = value(.baoAppRoleSecretID) else {
-            throw UsageError("BAO_APPROLE_ROLE_ID is set but no secret id is",
-                             hint: "set BAO_APPROLE_SECRET_ID_FILE to a file that holds it (or BAO_APPROLE_SECRET_ID)")
+            throw UsageError(
+                "BAO_APPROLE_ROLE_ID is set but no secret id is",
+                hint: "set BAO_APPROLE_SECRET_ID_FILE to a file that holds it (or BAO_APPROLE_SECRET_ID)")
         }
         return SecretBytes(Array(secretID.utf8))
     }
@@ -86,7 +93,8 @@ struct OpenBaoAccess {
     private func headerSafe(_ token: SecretBytes, _ origin: String) throws -> SecretBytes {
         let safe = token.withUnsafeBytes { bytes in bytes.allSatisfy { $0 > 0x20 && $0 != 0x7F } }
         guard safe else {
-            throw UsageError("\(origin) holds a space or control character, which a token cannot", hint: "check how it was set: a token is one word")
+            throw UsageError(
+                "\(origin) holds a space or control character, which a token cannot", hint: "check how it was set: a token is one word")
         }
         return token
     }

@@ -38,8 +38,9 @@ struct Settings {
     func trashDays() throws -> Int? {
         guard let text = try invocation.config().value(.trashDays) else { return nil }
         guard let days = Int(text), days >= 0, days <= 36_500 else {
-            throw UsageError("the config key trash-days holds \(quoted(text)), not a number of days",
-                             hint: "write trash-days = 30 (0 to 36500) in \(quoted(try invocation.config().path))")
+            throw UsageError(
+                "the config key trash-days holds \(quoted(text)), not a number of days",
+                hint: "write trash-days = 30 (0 to 36500) in \(quoted(try invocation.config().path))")
         }
         return days
     }
@@ -48,7 +49,9 @@ struct Settings {
     func minimumEpoch() throws -> UInt64? {
         guard let text = try value(GlobalOptions.minEpoch.name) else { return nil }
         guard let epoch = UInt64(text) else {
-            throw UsageError("the minimum key epoch \(quoted(text)) is not a whole number", hint: "give the epoch 'vault verify' prints, e.g. --min-epoch 3")
+            throw UsageError(
+                "the minimum key epoch \(quoted(text)) is not a whole number",
+                hint: "give the epoch 'vault verify' prints, e.g. --min-epoch 3")
         }
         return epoch
     }
@@ -61,7 +64,9 @@ struct Settings {
 
     private func sourcedFromEnvironmentOrConfig(_ name: OptionName) throws -> (value: String, source: SettingSource)? {
         guard let spec = Settings.spec(name, of: invocation.arguments.command) else { return nil }
-        if let variable = spec.environment, let value = invocation.environment[variable], !value.isEmpty { return (value, .environment(variable)) }
+        if let variable = spec.environment, let value = invocation.environment[variable], !value.isEmpty {
+            return (value, .environment(variable))
+        }
         if let key = spec.configKey { return try invocation.config().value(key).map { ($0, .config(key)) } }
         return nil
     }
@@ -131,7 +136,8 @@ enum IdentitySetting {
     /// in every user's `ps` and in shell history; the config file need not be private.
     static func refuseTextOutsideItsVariable(_ value: String, source: SettingSource) throws {
         guard IdentityFile.isText(value), source != variable else { return }
-        throw UsageError("\(source.described) holds an identity's text; there it is readable by others",
-                         hint: "put the identity in a file only you can read and name the file, or put its text in VAULT_IDENTITY")
+        throw UsageError(
+            "\(source.described) holds an identity's text; there it is readable by others",
+            hint: "put the identity in a file only you can read and name the file, or put its text in VAULT_IDENTITY")
     }
 }

@@ -45,11 +45,15 @@ struct TPMSettings {
         guard let tcti else { return nil }
         let pinFile = nonEmpty(invocation.environment[.vaultTPMPINFile])
         let terminal = invocation.terminal
-        return TPMAccess(sealer: TPM2Sealer(tcti: tcti, environment: invocation.environment), pcrs: pcrs, askPIN: {
-            if let pinFile { return try TPMSettings.pin(fromFile: pinFile) }
-            guard mayPrompt, let typed = try terminal.readHidden(prompt: "TPM PIN of the device key: ") else { throw TPMFailure.pinNeeded }
-            return SecretBytes(typed)
-        })
+        return TPMAccess(
+            sealer: TPM2Sealer(tcti: tcti, environment: invocation.environment), pcrs: pcrs,
+            askPIN: {
+                if let pinFile { return try TPMSettings.pin(fromFile: pinFile) }
+                guard mayPrompt, let typed = try terminal.readHidden(prompt: "TPM PIN of the device key: ") else {
+                    throw TPMFailure.pinNeeded
+                }
+                return SecretBytes(typed)
+            })
     }
 
     /// A PIN from a file (less one trailing newline): 1 to 32 bytes, what a sha256 TPM auth value holds.
@@ -69,8 +73,9 @@ struct TPMSettings {
         guard let text else { return defaultPCRs }
         let numbers = text.split(separator: ",").map { UInt8($0.trimmed()) }
         guard !numbers.isEmpty, numbers.allSatisfy({ $0.map { $0 < 24 } ?? false }), Set(numbers).count == numbers.count else {
-            throw UsageError("the config key tpm-pcrs is \(quoted(text)), not a list of PCR numbers 0 to 23",
-                             hint: "write it as tpm-pcrs = 7 or tpm-pcrs = 7,23")
+            throw UsageError(
+                "the config key tpm-pcrs is \(quoted(text)), not a list of PCR numbers 0 to 23",
+                hint: "write it as tpm-pcrs = 7 or tpm-pcrs = 7,23")
         }
         return numbers.compactMap { $0 }
     }

@@ -86,8 +86,9 @@ public struct OptionSpec: Sendable {
         completion: CompletionKind = .none, hidden: Bool = false, aliases: [String] = [],
         environment: EnvironmentVariable? = nil, configKey: ConfigKey? = nil
     ) {
-        self.init(name.long, short: short, value: valueName, help: help, default: defaultValue, repeatable: repeatable,
-                  completion: completion, hidden: hidden, aliases: aliases, environment: environment, configKey: configKey)
+        self.init(
+            name.long, short: short, value: valueName, help: help, default: defaultValue, repeatable: repeatable,
+            completion: completion, hidden: hidden, aliases: aliases, environment: environment, configKey: configKey)
     }
 
     public var isFlag: Bool { valueName == nil }
@@ -139,8 +140,10 @@ public struct PositionalSpec: Sendable {
     public var variadic: Bool
     public var completion: CompletionKind
 
-    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false,
-                completion: CompletionKind = .none) {
+    public init(
+        _ name: String, help: String, optional: Bool = false, variadic: Bool = false,
+        completion: CompletionKind = .none
+    ) {
         self.name = name
         self.help = help
         self.optional = optional
@@ -190,9 +193,10 @@ public struct CommandSpec: Sendable {
         hidden: Bool = false, destructive: Bool = false,
         run: @escaping @Sendable (Arguments, Invocation) throws -> Void
     ) {
-        self.init(name, aliases: aliases, summary: summary, discussion: discussion, options: Arguments.options,
-                  positionals: positionals, examples: examples, takesCommandAfterDashDash: takesCommandAfterDashDash,
-                  hidden: hidden, destructive: destructive, run: run)
+        self.init(
+            name, aliases: aliases, summary: summary, discussion: discussion, options: Arguments.options,
+            positionals: positionals, examples: examples, takesCommandAfterDashDash: takesCommandAfterDashDash,
+            hidden: hidden, destructive: destructive, run: run)
     }
 
     /// A command whose options are given here, for a table a test builds: every command of
@@ -234,8 +238,10 @@ public struct ParsedArguments: Sendable {
     /// Everything after `--` for commands that run another command.
     public var trailing: [String]
 
-    public init(command: CommandSpec, options: [String: [String]] = [:],
-                positionals: [String] = [], trailing: [String] = []) {
+    public init(
+        command: CommandSpec, options: [String: [String]] = [:],
+        positionals: [String] = [], trailing: [String] = []
+    ) {
         self.command = command
         self.options = options
         self.positionals = positionals

@@ -13,15 +13,19 @@ extension CommandTable {
             readers that pin the trust fingerprint (--trust, VAULT_TRUST). See docs/RUN.md.
             """,
         positionals: [
-            PositionalSpec("ACTION", help: "list, create, delete or allow-env", completion: .values(["list", "create", "delete", "allow-env"])),
+            PositionalSpec(
+                "ACTION", help: "list, create, delete or allow-env", completion: .values(["list", "create", "delete", "allow-env"])),
             PositionalSpec("NAME", help: "the group to create, delete or set allowed names of", optional: true, completion: .group),
-            PositionalSpec("NAMES", help: "allow-env: the names its items may set, NAME,PREFIX*,… ('' for none)", optional: true, completion: .none),
+            PositionalSpec(
+                "NAMES", help: "allow-env: the names its items may set, NAME,PREFIX*,… ('' for none)", optional: true, completion: .none)
         ],
         examples: [
             ExampleSpec("vault group list", "show the groups and how many items each holds"),
             ExampleSpec("vault group create ci", "make a group for a CI job's secrets"),
             ExampleSpec("vault group delete old-ci --yes", "delete a group and its items from a script"),
-            ExampleSpec("vault group allow-env ci 'APP_*,DEPLOY_TOKEN'", "let jobs take ci's APP_ names and DEPLOY_TOKEN without --only or --prefix"),
+            ExampleSpec(
+                "vault group allow-env ci 'APP_*,DEPLOY_TOKEN'", "let jobs take ci's APP_ names and DEPLOY_TOKEN without --only or --prefix"
+            )
         ],
         run: GroupCommand.run)
 
@@ -37,12 +41,13 @@ extension CommandTable {
             """,
         positionals: [
             PositionalSpec("ACTION", help: "new or show", completion: .values(["new", "show"])),
-            PositionalSpec("FILE", help: "show: the identity file (instead of --identity)", optional: true, completion: .file),
+            PositionalSpec("FILE", help: "show: the identity file (instead of --identity)", optional: true, completion: .file)
         ],
         examples: [
             ExampleSpec("vault identity new", "make your identity and print its recipient for the vault's owner"),
-            ExampleSpec("vault identity new --out - | gh secret set VAULT_IDENTITY", "make a CI runner's identity, straight into a CI secret"),
-            ExampleSpec("vault identity show ~/.config/age/keys.txt", "print the recipient of an age-keygen identity"),
+            ExampleSpec(
+                "vault identity new --out - | gh secret set VAULT_IDENTITY", "make a CI runner's identity, straight into a CI secret"),
+            ExampleSpec("vault identity show ~/.config/age/keys.txt", "print the recipient of an age-keygen identity")
         ],
         run: IdentityCommand.run)
 
@@ -76,14 +81,15 @@ extension CommandTable {
         positionals: [
             PositionalSpec("ACTION", help: "add, list or remove", completion: .values(["add", "list", "remove"])),
             PositionalSpec("NAME", help: "the member to add or remove", optional: true),
-            PositionalSpec("RECIPIENT", help: "add: the member's age recipient, age1", optional: true),
+            PositionalSpec("RECIPIENT", help: "add: the member's age recipient, age1", optional: true)
         ],
         examples: [
-            ExampleSpec("vault member add ci-runner \"$(cat runner.pub)\" --group ci --read-only",
-                        "let a CI runner read the group ci with its identity"),
+            ExampleSpec(
+                "vault member add ci-runner \"$(cat runner.pub)\" --group ci --read-only",
+                "let a CI runner read the group ci with its identity"),
             ExampleSpec("vault member add alice \"$(cat alice.pub)\"", "make a teammate a full member"),
             ExampleSpec("vault member list --json", "show who the vault is sealed to"),
-            ExampleSpec("vault member remove ci-runner", "remove a member and re-key what it could open"),
+            ExampleSpec("vault member remove ci-runner", "remove a member and re-key what it could open")
         ],
         run: MemberCommand.run)
 
@@ -106,7 +112,7 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault trust", "print the fingerprint to pin in CI as VAULT_TRUST"),
-            ExampleSpec("vault trust --pin 3f9a…", "on a member's machine: pin what the owner printed"),
+            ExampleSpec("vault trust --pin 3f9a…", "on a member's machine: pin what the owner printed")
         ],
         run: TrustCommand.run)
 
@@ -129,9 +135,10 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault grant --group ci --out ci.cred", "a credential for the CI job's group"),
-            ExampleSpec("vault grant --group ci --read-only --expires 30d --out - | gh secret set VAULT_CREDENTIAL",
-                        "a read-only credential for 30 days, straight into a CI secret"),
-            ExampleSpec("vault grant --list", "every credential granted, with its id and state"),
+            ExampleSpec(
+                "vault grant --group ci --read-only --expires 30d --out - | gh secret set VAULT_CREDENTIAL",
+                "a read-only credential for 30 days, straight into a CI secret"),
+            ExampleSpec("vault grant --list", "every credential granted, with its id and state")
         ],
         run: GrantCommand.run)
 
@@ -144,7 +151,7 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault revoke --group ci", "end the CI job's credential, e.g. after a leak"),
-            ExampleSpec("vault revoke --group ci && vault grant --group ci --out ci.cred", "replace a credential"),
+            ExampleSpec("vault revoke --group ci && vault grant --group ci --out ci.cred", "replace a credential")
         ],
         destructive: true,
         run: RevokeCommand.run)

@@ -19,14 +19,16 @@ extension CommandTable {
             bad input exits 2 and changes nothing. See docs/INTEGRATIONS.md.
             """,
         positionals: [
-            PositionalSpec("OPERATION", help: "what git asks for", completion: .values(GitCredentialCommand.operations)),
+            PositionalSpec("OPERATION", help: "what git asks for", completion: .values(GitCredentialCommand.operations))
         ],
         examples: [
-            ExampleSpec("printf 'protocol=https\\nhost=example.com\\n\\n' | vault git-credential get",
-                        "ask as git would: prints protocol, host, username and password when stored"),
-            ExampleSpec(#"printf 'protocol=https\nhost=example.com\nusername=bot\npassword=%s\n\n' "$TOKEN" | vault git-credential --group ci store"#,
-                        "store a token in the access group ci as git would"),
-            ExampleSpec("vault list --service git:https://example.com", "show the logins git stored: they are ordinary items"),
+            ExampleSpec(
+                "printf 'protocol=https\\nhost=example.com\\n\\n' | vault git-credential get",
+                "ask as git would: prints protocol, host, username and password when stored"),
+            ExampleSpec(
+                #"printf 'protocol=https\nhost=example.com\nusername=bot\npassword=%s\n\n' "$TOKEN" | vault git-credential --group ci store"#,
+                "store a token in the access group ci as git would"),
+            ExampleSpec("vault list --service git:https://example.com", "show the logins git stored: they are ordinary items")
         ],
         run: GitCredentialCommand.run)
 
@@ -45,14 +47,16 @@ extension CommandTable {
             "credsStore": "vault" in ~/.docker/config.json works. See docs/INTEGRATIONS.md.
             """,
         positionals: [
-            PositionalSpec("OPERATION", help: "what docker asks for", completion: .values(DockerCredentialCommand.operations)),
+            PositionalSpec("OPERATION", help: "what docker asks for", completion: .values(DockerCredentialCommand.operations))
         ],
         examples: [
-            ExampleSpec("printf %s https://index.docker.io/v1/ | vault docker-credential get",
-                        "print the login stored for Docker Hub as JSON"),
+            ExampleSpec(
+                "printf %s https://index.docker.io/v1/ | vault docker-credential get",
+                "print the login stored for Docker Hub as JSON"),
             ExampleSpec("vault docker-credential list", "list the servers with a stored login"),
-            ExampleSpec("vault --key-file ci.key docker-credential --group ci list",
-                        "list the registry logins of the access group ci"),
+            ExampleSpec(
+                "vault --key-file ci.key docker-credential --group ci list",
+                "list the registry logins of the access group ci")
         ],
         run: DockerCredentialCommand.run)
 }

@@ -35,16 +35,21 @@ extension CommandTable {
             when the command succeeded.
             """,
         examples: [
-            ExampleSpec("GITHUB_TOKEN=vault://github/ci-bot vault run -- ./deploy.sh",
-                        "run a script with a token from the vault, masked in its output"),
-            ExampleSpec("vault run --env-file .env.vault -- npm test",
-                        "resolve the references of an env file"),
-            ExampleSpec("vault run --env PGPASSWORD=vault://ci/postgres/admin -- psql -h db",
-                        "set one variable from an item of the group ci"),
-            ExampleSpec("vault run --env-group aws --prefix AWS_ -- terraform plan",
-                        "set the items of the group aws named AWS_… as variables, as envchain aws terraform plan does"),
-            ExampleSpec("vault run --env-file .env.vault --mount app.env --mount-max-reads 1 -- sh -c 'app --env-file \"$VAULT_MOUNT_PATH\"'",
-                        "hand the secrets to a program that reads a file, through a pipe read once"),
+            ExampleSpec(
+                "GITHUB_TOKEN=vault://github/ci-bot vault run -- ./deploy.sh",
+                "run a script with a token from the vault, masked in its output"),
+            ExampleSpec(
+                "vault run --env-file .env.vault -- npm test",
+                "resolve the references of an env file"),
+            ExampleSpec(
+                "vault run --env PGPASSWORD=vault://ci/postgres/admin -- psql -h db",
+                "set one variable from an item of the group ci"),
+            ExampleSpec(
+                "vault run --env-group aws --prefix AWS_ -- terraform plan",
+                "set the items of the group aws named AWS_… as variables, as envchain aws terraform plan does"),
+            ExampleSpec(
+                "vault run --env-file .env.vault --mount app.env --mount-max-reads 1 -- sh -c 'app --env-file \"$VAULT_MOUNT_PATH\"'",
+                "hand the secrets to a program that reads a file, through a pipe read once")
         ],
         takesCommandAfterDashDash: true,
         run: RunCommand.run)
@@ -70,10 +75,12 @@ extension CommandTable {
             error (exit 44), one that holds nothing you can read a warning.
             """,
         examples: [
-            ExampleSpec("vault env --group ci --only DEPLOY_TOKEN,DATABASE_PASSWORD --format github",
-                        "export two items of the group ci to later steps of a GitHub Actions job"),
-            ExampleSpec("eval \"$(vault env --group dev --prefix DEV_ --format shell)\"", "set the group dev's items named DEV_… in this shell"),
-            ExampleSpec("vault env --format json", "print every item as one JSON object"),
+            ExampleSpec(
+                "vault env --group ci --only DEPLOY_TOKEN,DATABASE_PASSWORD --format github",
+                "export two items of the group ci to later steps of a GitHub Actions job"),
+            ExampleSpec(
+                "eval \"$(vault env --group dev --prefix DEV_ --format shell)\"", "set the group dev's items named DEV_… in this shell"),
+            ExampleSpec("vault env --format json", "print every item as one JSON object")
         ],
         run: EnvCommand.run)
 
@@ -88,7 +95,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault inject -i config.yml.tpl -o config.yml", "write a config file with its secrets filled in"),
             ExampleSpec("vault inject -i deploy.env.tpl", "print a filled template to stdout"),
-            ExampleSpec("helm template . | vault inject | kubectl apply -f -", "fill a template from stdin, as op inject does"),
+            ExampleSpec("helm template . | vault inject | kubectl apply -f -", "fill a template from stdin, as op inject does")
         ],
         run: InjectCommand.run)
 }

@@ -13,10 +13,12 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault init", "create the default vault, asking for a passphrase twice"),
-            ExampleSpec("vault --vault ./ci.vault --key-file ./ci.key init",
-                        "create a vault for a CI job, and the key file that opens it"),
-            ExampleSpec("vault init --passphrase-file pass.txt --kdf-cost testing",
-                        "create a vault quickly in a test suite"),
+            ExampleSpec(
+                "vault --vault ./ci.vault --key-file ./ci.key init",
+                "create a vault for a CI job, and the key file that opens it"),
+            ExampleSpec(
+                "vault init --passphrase-file pass.txt --kdf-cost testing",
+                "create a vault quickly in a test suite")
         ],
         run: InitCommand.run)
 
@@ -31,20 +33,27 @@ extension CommandTable {
             """,
         positionals: [itemName],
         examples: [
-            ExampleSpec(#"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
-                        "store a token from stdin, where ps cannot see it"),
-            ExampleSpec("vault add -s github -a alice",
-                        "store a secret typed at a no-echo prompt"),
-            ExampleSpec("vault add -s postgres -a admin --generate --length 40 --charset printable",
-                        "generate and store a random 40-character password"),
-            ExampleSpec("vault add -s bank -a me --generate --length 20 --require upper,lower,digit,symbol --no-ambiguous --print",
-                        "generate a password that meets a site's rules, and show it once"),
-            ExampleSpec("vault add -s laptop -a disk --generate --words 6 --separator ' '",
-                        "generate a six-word passphrase"),
-            ExampleSpec("vault add --otp -s github -a alice --secret-file otpauth-uri.txt",
-                        "store the otpauth:// URI of a site's two-factor QR code, for 'vault otp'"),
-            ExampleSpec("vault add -U -s backup -a cron --class after-first-unlock --secret-file backup.key",
-                        "replace an item that a cron job may read after the first unlock"),
+            ExampleSpec(
+                #"printf %s "$TOKEN" | vault add -s github -a ci-bot"#,
+                "store a token from stdin, where ps cannot see it"),
+            ExampleSpec(
+                "vault add -s github -a alice",
+                "store a secret typed at a no-echo prompt"),
+            ExampleSpec(
+                "vault add -s postgres -a admin --generate --length 40 --charset printable",
+                "generate and store a random 40-character password"),
+            ExampleSpec(
+                "vault add -s bank -a me --generate --length 20 --require upper,lower,digit,symbol --no-ambiguous --print",
+                "generate a password that meets a site's rules, and show it once"),
+            ExampleSpec(
+                "vault add -s laptop -a disk --generate --words 6 --separator ' '",
+                "generate a six-word passphrase"),
+            ExampleSpec(
+                "vault add --otp -s github -a alice --secret-file otpauth-uri.txt",
+                "store the otpauth:// URI of a site's two-factor QR code, for 'vault otp'"),
+            ExampleSpec(
+                "vault add -U -s backup -a cron --class after-first-unlock --secret-file backup.key",
+                "replace an item that a cron job may read after the first unlock")
         ],
         run: AddCommand.run)
 
@@ -65,12 +74,13 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault get -s github -a ci-bot", "print a secret"),
             ExampleSpec("vault get github/ci-bot", "the same, naming the item as SERVICE/ACCOUNT"),
-            ExampleSpec(#"GITHUB_TOKEN="$(vault get -s github -a ci-bot)" ./deploy.sh"#,
-                        "pass a secret to one command through its environment"),
+            ExampleSpec(
+                #"GITHUB_TOKEN="$(vault get -s github -a ci-bot)" ./deploy.sh"#,
+                "pass a secret to one command through its environment"),
             ExampleSpec("vault get -s github -a ci-bot --json", "show an item's attributes without its secret"),
             ExampleSpec("vault get -s github -a ci-bot --field expires", "print when an item expires, for a script"),
             ExampleSpec("vault get -s bank -a me --clip", "copy a password to the clipboard for 45 seconds"),
-            ExampleSpec("vault get -s github -a ci-bot --revision 1", "print the token the item held before its last rotation"),
+            ExampleSpec("vault get -s github -a ci-bot --revision 1", "print the token the item held before its last rotation")
         ],
         run: GetCommand.run)
 
@@ -85,7 +95,7 @@ extension CommandTable {
             """,
         positionals: [itemName],
         examples: [
-            ExampleSpec("vault history -s github -a ci-bot", "list the tokens an item held before"),
+            ExampleSpec("vault history -s github -a ci-bot", "list the tokens an item held before")
         ],
         run: HistoryCommand.run)
 
@@ -105,8 +115,9 @@ extension CommandTable {
             ExampleSpec("vault otp github/alice", "print the code to type at GitHub's two-factor prompt"),
             ExampleSpec("vault otp -s github -a alice --at \"$(date -d '+30 sec' +%s)\"", "print the next code"),
             ExampleSpec("vault otp github/alice --clip", "copy the code to the clipboard"),
-            ExampleSpec("[ \"$(vault otp github/alice --remaining)\" -ge 5 ] || sleep 5; vault otp github/alice",
-                        "wait for a fresh code when the current one is about to expire"),
+            ExampleSpec(
+                "[ \"$(vault otp github/alice --remaining)\" -ge 5 ] || sleep 5; vault otp github/alice",
+                "wait for a fresh code when the current one is about to expire")
         ],
         run: OneTimeCodeCommand.run)
 
@@ -123,14 +134,17 @@ extension CommandTable {
             """,
         positionals: [itemName],
         examples: [
-            ExampleSpec(#"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
-                        "rotate a token"),
-            ExampleSpec(#"vault update -s github -a ci-bot --keep-secret -l "GitHub CI token""#,
-                        "change a label and keep the secret"),
-            ExampleSpec("vault update -s postgres -a admin --generate",
-                        "replace a password with a new random one"),
+            ExampleSpec(
+                #"printf %s "$NEW_TOKEN" | vault update -s github -a ci-bot"#,
+                "rotate a token"),
+            ExampleSpec(
+                #"vault update -s github -a ci-bot --keep-secret -l "GitHub CI token""#,
+                "change a label and keep the secret"),
+            ExampleSpec(
+                "vault update -s postgres -a admin --generate",
+                "replace a password with a new random one"),
             ExampleSpec("vault update -s github -a ci-bot --undo", "go back to the token before the last rotation"),
-            ExampleSpec("vault update github/alice --otp-file totp.txt", "keep a one-time code secret beside the password, for vault otp"),
+            ExampleSpec("vault update github/alice --otp-file totp.txt", "keep a one-time code secret beside the password, for vault otp")
         ],
         run: UpdateCommand.run)
 
@@ -153,7 +167,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault edit -s postgres -a admin", "change a password in the editor"),
             ExampleSpec("EDITOR=nano vault edit -s notes -a recovery-codes", "edit a multi-line secret in nano"),
-            ExampleSpec("vault edit notes/wifi", "write a new item's secret in the editor"),
+            ExampleSpec("vault edit notes/wifi", "write a new item's secret in the editor")
         ],
         run: EditCommand.run)
 
@@ -168,7 +182,7 @@ extension CommandTable {
         positionals: [itemName],
         examples: [
             ExampleSpec("vault delete -s github -a ci-bot", "delete one item"),
-            ExampleSpec("vault delete --group ci --all-matching", "delete every item of the group ci"),
+            ExampleSpec("vault delete --group ci --all-matching", "delete every item of the group ci")
         ],
         destructive: true,
         run: DeleteCommand.run)
@@ -187,7 +201,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault rename -s github -a ci-bot --to-account deploy-bot", "rename an item's account"),
             ExampleSpec("vault rename -s github -a ci-bot --to-group ci", "move an item to the group ci"),
-            ExampleSpec("vault rename ci/github/ci-bot --to-group default", "move it back, naming it as GROUP/SERVICE/ACCOUNT"),
+            ExampleSpec("vault rename ci/github/ci-bot --to-group default", "move it back, naming it as GROUP/SERVICE/ACCOUNT")
         ],
         run: RenameCommand.run)
 
@@ -206,7 +220,7 @@ extension CommandTable {
             ExampleSpec("vault list", "list every item"),
             ExampleSpec("vault list --search github", "find items by part of a name or label"),
             ExampleSpec("vault list --service github", "list the accounts stored for one service"),
-            ExampleSpec("vault list --group ci --json", "list one group's items as JSON"),
+            ExampleSpec("vault list --group ci --json", "list one group's items as JSON")
         ],
         run: ListCommand.run)
 }

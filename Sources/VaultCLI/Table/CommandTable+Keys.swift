@@ -16,11 +16,13 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault passwd", "change the passphrase"),
-            ExampleSpec("vault passwd --add-key-file ~/.config/vault/laptop.key",
-                        "also unlock with a key file"),
+            ExampleSpec(
+                "vault passwd --add-key-file ~/.config/vault/laptop.key",
+                "also unlock with a key file"),
             ExampleSpec("vault passwd --add-keyring-slot", "unlock without a prompt while logged in to the desktop"),
-            ExampleSpec("vault --key-file ./ci.key passwd --remove-passphrase",
-                        "keep only the key file"),
+            ExampleSpec(
+                "vault --key-file ./ci.key passwd --remove-passphrase",
+                "keep only the key file")
         ],
         run: PasswdCommand.run)
 
@@ -39,7 +41,7 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault rekey", "after a passphrase, key file or session token may have leaked"),
-            ExampleSpec("vault --key-file ci.key rekey --yes", "re-key a CI vault from a script"),
+            ExampleSpec("vault --key-file ci.key rekey --yes", "re-key a CI vault from a script")
         ],
         run: RekeyCommand.run)
 
@@ -61,7 +63,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault unlock", "unlock every shell of this login for 15 minutes of idle time"),
             ExampleSpec("eval \"$(vault unlock --export)\"", "unlock this shell through VAULT_SESSION"),
-            ExampleSpec("export VAULT_SESSION=\"$(vault unlock --raw --timeout 2h)\"", "keep the token for a long job"),
+            ExampleSpec("export VAULT_SESSION=\"$(vault unlock --raw --timeout 2h)\"", "keep the token for a long job")
         ],
         run: UnlockCommand.run)
 
@@ -75,7 +77,7 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault lock", "end this login's session (and the one in VAULT_SESSION); other sessions go on"),
-            ExampleSpec("vault lock --all", "end every session and the after-first-unlock state"),
+            ExampleSpec("vault lock --all", "end every session and the after-first-unlock state")
         ],
         run: LockCommand.run)
 
@@ -90,7 +92,7 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault status", "show the state of the default vault"),
-            ExampleSpec("vault status --json", "the same for a script"),
+            ExampleSpec("vault status --json", "the same for a script")
         ],
         run: StatusCommand.run)
 
@@ -117,7 +119,7 @@ extension CommandTable {
             ExampleSpec("vault device-key --tpm", "seal this machine's device key by its TPM"),
             ExampleSpec("vault device-key", "show whether the TPM or a file keeps it"),
             ExampleSpec("vault device-key --tpm --reseal", "seal it again after a firmware or Secure Boot update changed PCR 7"),
-            ExampleSpec("vault device-key --no-tpm", "move it back into a file"),
+            ExampleSpec("vault device-key --no-tpm", "move it back into a file")
         ],
         run: DeviceKeyCommand.run)
 
@@ -129,11 +131,11 @@ extension CommandTable {
             docker-credential) is listed only with --all.
             """,
         positionals: [
-            PositionalSpec("COMMAND", help: "command to describe", optional: true, completion: .command),
+            PositionalSpec("COMMAND", help: "command to describe", optional: true, completion: .command)
         ],
         examples: [
             ExampleSpec("vault help add", "show the options and examples of add"),
-            ExampleSpec("vault help --all", "list every command, the plumbing too"),
+            ExampleSpec("vault help --all", "list every command, the plumbing too")
         ],
         run: HelpCommand.run)
 
@@ -141,8 +143,9 @@ extension CommandTable {
         "__complete", summary: "print names for shell completion",
         discussion: "Prints one name per line from what opens at once, and nothing when the vault is locked.",
         positionals: [
-            PositionalSpec("KIND", help: "names to print",
-                           completion: .values(["groups", "services", "accounts", "items"])),
+            PositionalSpec(
+                "KIND", help: "names to print",
+                completion: .values(["groups", "services", "accounts", "items"]))
         ],
         hidden: true,
         run: CompleteCommand.run)
@@ -151,8 +154,9 @@ extension CommandTable {
         "__generate", summary: "print a file generated from this table",
         discussion: "Prints the man page or a shell completion script; make generate writes them.",
         positionals: [
-            PositionalSpec("FILE", help: "file to print",
-                           completion: .values(GeneratedFile.allCases.map(\.rawValue))),
+            PositionalSpec(
+                "FILE", help: "file to print",
+                completion: .values(GeneratedFile.allCases.map(\.rawValue)))
         ],
         hidden: true,
         run: GenerateCommand.run)
@@ -161,10 +165,11 @@ extension CommandTable {
         ClipboardClearCommand.name, summary: "clear the clipboard later, for get --clip",
         discussion: "Started by vault get --clip in a session of its own; reads the secret's HMAC on stdin.",
         positionals: [
-            PositionalSpec("METHOD", help: "how the clipboard was reached",
-                           completion: .values(ClipboardMethod.allCases.map(\.rawValue))),
+            PositionalSpec(
+                "METHOD", help: "how the clipboard was reached",
+                completion: .values(ClipboardMethod.allCases.map(\.rawValue))),
             PositionalSpec("SECONDS", help: "how long to wait"),
-            PositionalSpec("PLACE", help: "the display or terminal"),
+            PositionalSpec("PLACE", help: "the display or terminal")
         ],
         hidden: true,
         run: ClipboardClearCommand.run)

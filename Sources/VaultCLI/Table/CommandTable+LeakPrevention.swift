@@ -21,16 +21,18 @@ extension CommandTable {
             failures; never 1 for an error.
             """,
         positionals: [
-            PositionalSpec("PATH", help: "files or directories to search, or the repository with --git-history (default .)",
-                           optional: true, variadic: true, completion: .file),
+            PositionalSpec(
+                "PATH", help: "files or directories to search, or the repository with --git-history (default .)",
+                optional: true, variadic: true, completion: .file)
         ],
         examples: [
             ExampleSpec("vault scan --git-history .", "fail a CI step when a secret was ever committed"),
             ExampleSpec("vault scan dist/ logs/", "search build output and logs, ignored files included"),
-            ExampleSpec("vault scan --git-history --baseline .vault-baseline --update-baseline",
-                        "accept the current hits, so later scans fail only on new ones"),
+            ExampleSpec(
+                "vault scan --git-history --baseline .vault-baseline --update-baseline",
+                "accept the current hits, so later scans fail only on new ones"),
             ExampleSpec("vault scan --group ci --json", "search for the group ci's secrets and print JSON"),
-            ExampleSpec("vault scan --ref openbao://secret/ci/db#password dist/", "search build output for a value kept in OpenBao"),
+            ExampleSpec("vault scan --ref openbao://secret/ci/db#password dist/", "search build output for a value kept in OpenBao")
         ],
         run: ScanCommand.run)
 
@@ -47,7 +49,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("set -o pipefail; ./deploy.sh 2>&1 | vault redact", "conceal secrets in a script's log"),
             ExampleSpec("kubectl logs deploy/api | vault redact --group prod", "conceal the group prod's secrets in a pod's log"),
-            ExampleSpec("./deploy.sh 2>&1 | vault redact --ref openbao://secret/ci/db#password", "conceal a value kept in OpenBao"),
+            ExampleSpec("./deploy.sh 2>&1 | vault redact --ref openbao://secret/ci/db#password", "conceal a value kept in OpenBao")
         ],
         run: RedactCommand.run)
 }

@@ -16,7 +16,7 @@ extension CommandTable {
             ExampleSpec("vault wipe --expired --yes", "remove expired items from a script"),
             ExampleSpec("vault wipe --group ci --dry-run", "show what wiping the group ci would remove"),
             ExampleSpec("vault wipe --service old-api --older-than 180d", "remove stale items of one service, after a yes"),
-            ExampleSpec("vault wipe --trash --yes", "empty the trash for good"),
+            ExampleSpec("vault wipe --trash --yes", "empty the trash for good")
         ],
         destructive: true,
         run: WipeCommand.run)
@@ -33,10 +33,12 @@ extension CommandTable {
             that opens the vault.
             """,
         examples: [
-            ExampleSpec("vault first-run --marker \"$RUNNER_TEMP/vault-first-run\" --group ci",
-                        "on a reused CI runner: wipe the group ci once per job"),
-            ExampleSpec("vault first-run --marker ~/.local/state/mytool/installed --group mytool",
-                        "in a tool: wipe its items left by an earlier install"),
+            ExampleSpec(
+                "vault first-run --marker \"$RUNNER_TEMP/vault-first-run\" --group ci",
+                "on a reused CI runner: wipe the group ci once per job"),
+            ExampleSpec(
+                "vault first-run --marker ~/.local/state/mytool/installed --group mytool",
+                "in a tool: wipe its items left by an earlier install")
         ],
         destructive: true,
         run: FirstRunCommand.run)
@@ -57,7 +59,9 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault export --out backup.vexport", "export to a bundle, asking for its passphrase"),
             ExampleSpec("vault export --out move.vexport --bundle-key-file move.key", "export for another machine with a key file"),
-            ExampleSpec("vault export --group ci --format csv --plaintext --out ci.csv", "write the group ci's items in the clear, for another tool"),
+            ExampleSpec(
+                "vault export --group ci --format csv --plaintext --out ci.csv", "write the group ci's items in the clear, for another tool"
+            )
         ],
         run: ExportCommand.run)
 
@@ -81,21 +85,28 @@ extension CommandTable {
             nothing imported, as --on-conflict says. Reports what came in and what was left \
             out. docs/IMPORT.md describes each format and how its entries are named.
             """,
-        positionals: [PositionalSpec("SOURCE", help: "the bundle, or the export (a file, - for stdin, a password store's directory, an OpenBao MOUNT/PREFIX)",
-                                     optional: true, completion: .file)],
+        positionals: [
+            PositionalSpec(
+                "SOURCE", help: "the bundle, or the export (a file, - for stdin, a password store's directory, an OpenBao MOUNT/PREFIX)",
+                optional: true, completion: .file)
+        ],
         examples: [
             ExampleSpec("vault import backup.vexport", "import, failing on the first item that exists"),
             ExampleSpec("vault import --from pass", "move a pass store ($PASSWORD_STORE_DIR or ~/.password-store) in"),
-            ExampleSpec("vault import --from bitwarden-json bitwarden_export.json --folders-as-groups --dry-run",
-                        "see what a Bitwarden export would become, its folders as groups"),
+            ExampleSpec(
+                "vault import --from bitwarden-json bitwarden_export.json --folders-as-groups --dry-run",
+                "see what a Bitwarden export would become, its folders as groups"),
             ExampleSpec("vault import --from kdbx Passwords.kdbx --group personal", "import a KeePassXC database into one group"),
-            ExampleSpec("vault import --from openbao secret/ci --group ci --dry-run",
-                        "see what the KV v2 secrets under secret/ci of the OpenBao server at $BAO_ADDR would become"),
-            ExampleSpec("vault import --from csv export.csv --columns service=Name,account=Login,secret=Password",
-                        "import any CSV, naming its columns"),
-            ExampleSpec("vault import move.vexport --bundle-key-file move.key --on-conflict replace",
-                        "import and overwrite what exists"),
-            ExampleSpec("vault import --from vault-csv ci.csv", "import a plaintext export made by export --format csv --plaintext"),
+            ExampleSpec(
+                "vault import --from openbao secret/ci --group ci --dry-run",
+                "see what the KV v2 secrets under secret/ci of the OpenBao server at $BAO_ADDR would become"),
+            ExampleSpec(
+                "vault import --from csv export.csv --columns service=Name,account=Login,secret=Password",
+                "import any CSV, naming its columns"),
+            ExampleSpec(
+                "vault import move.vexport --bundle-key-file move.key --on-conflict replace",
+                "import and overwrite what exists"),
+            ExampleSpec("vault import --from vault-csv ci.csv", "import a plaintext export made by export --format csv --plaintext")
         ],
         run: ImportCommand.run)
 
@@ -109,7 +120,7 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault reset", "remove the default vault, after a yes"),
-            ExampleSpec("vault --vault ./ci.vault reset --yes", "remove a CI job's vault"),
+            ExampleSpec("vault --vault ./ci.vault reset --yes", "remove a CI job's vault")
         ],
         destructive: true,
         run: ResetCommand.run)
@@ -128,7 +139,8 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault copy --to ~/scratch.vault", "a copy to try things on"),
-            ExampleSpec("vault --vault team.vault copy --to team-test.vault --kdf-cost testing", "a cheap-to-open copy of a team vault for tests"),
+            ExampleSpec(
+                "vault --vault team.vault copy --to team-test.vault --kdf-cost testing", "a cheap-to-open copy of a team vault for tests")
         ],
         run: CopyCommand.run)
 
@@ -146,7 +158,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault verify", "check the default vault, opening what the keys at hand open"),
             ExampleSpec("vault --key-file ci.key verify", "check every record of a CI vault"),
-            ExampleSpec("vault verify --quarantine", "set aside a group that was damaged or forged"),
+            ExampleSpec("vault verify --quarantine", "set aside a group that was damaged or forged")
         ],
         run: VerifyCommand.run)
 
@@ -160,7 +172,7 @@ extension CommandTable {
             v3 file is left as it is.
             """,
         examples: [
-            ExampleSpec("vault upgrade && git commit -m 'vault: format v3' secrets.vault", "convert a vault kept in git"),
+            ExampleSpec("vault upgrade && git commit -m 'vault: format v3' secrets.vault", "convert a vault kept in git")
         ],
         run: UpgradeCommand.run)
 }

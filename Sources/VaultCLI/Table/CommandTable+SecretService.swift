@@ -15,11 +15,12 @@ extension CommandTable {
             automatically.
             """,
         positionals: [
-            PositionalSpec("ACTION", help: "serve, enable, disable or status", completion: .values(["serve", "enable", "disable", "status"])),
+            PositionalSpec(
+                "ACTION", help: "serve, enable, disable or status", completion: .values(["serve", "enable", "disable", "status"]))
         ],
         examples: [
             ExampleSpec("vault secret-service enable", "let D-Bus start vault when a program asks for the desktop keyring"),
-            ExampleSpec("vault secret-service status", "say whether vault or another program serves org.freedesktop.secrets"),
+            ExampleSpec("vault secret-service status", "say whether vault or another program serves org.freedesktop.secrets")
         ],
         run: SecretServiceCommand.run)
 }

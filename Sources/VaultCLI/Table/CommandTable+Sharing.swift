@@ -31,7 +31,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault --vault team.vault sync", "commit your changes, merge your teammates', push"),
             ExampleSpec("vault --vault team.vault sync --setup", "once per clone: let git pull merge the vault too"),
-            ExampleSpec("vault --vault team.vault sync --branch ci-token", "a scoped writer: push your change for the owner to merge"),
+            ExampleSpec("vault --vault team.vault sync --branch ci-token", "a scoped writer: push your change for the owner to merge")
         ],
         run: SyncCommand.run)
 
@@ -52,7 +52,7 @@ extension CommandTable {
         examples: [
             ExampleSpec("vault check-history", "before pushing: the commits your branch has that its upstream has not"),
             ExampleSpec("vault check-history origin/main..HEAD --file team.vault", "a pull request's commits, in CI"),
-            ExampleSpec("vault check-history -- NEW --not --all", "in a pre-receive hook: the commits a push brings"),
+            ExampleSpec("vault check-history -- NEW --not --all", "in a pre-receive hook: the commits a push brings")
         ],
         run: CheckHistoryCommand.run)
 
@@ -87,16 +87,19 @@ extension CommandTable {
             the owner's keys or a full member's identity.
             """,
         positionals: [
-            PositionalSpec("ACTION", help: "check: exit 1 while a value of a removed member or an ended credential is live; accept: sign that an item's values stay",
-                           optional: true, completion: .values(["check", "accept"])),
-            PositionalSpec("ITEM", help: "accept: the item, as GROUP/SERVICE/ACCOUNT or SERVICE/ACCOUNT", optional: true),
+            PositionalSpec(
+                "ACTION",
+                help:
+                    "check: exit 1 while a value of a removed member or an ended credential is live; accept: sign that an item's values stay",
+                optional: true, completion: .values(["check", "accept"])),
+            PositionalSpec("ITEM", help: "accept: the item, as GROUP/SERVICE/ACCOUNT or SERVICE/ACCOUNT", optional: true)
         ],
         examples: [
             ExampleSpec("vault exposure --member alice", "after removing alice: what she could read, live or rotated"),
             ExampleSpec("vault exposure --grant 3f9a0c1d2e4b5a69 --json", "after a credential leaked: what it could open, as JSON"),
             ExampleSpec("vault exposure --group ci --json", "every value any credential of ci could open, as JSON"),
             ExampleSpec("vault exposure check", "in CI after an offboarding: fail until every exposed value is rotated"),
-            ExampleSpec("vault exposure accept ci/legacy/api --reason 'vendor rotates it in March'", "let one live value stay, signed"),
+            ExampleSpec("vault exposure accept ci/legacy/api --reason 'vendor rotates it in March'", "let one live value stay, signed")
         ],
         run: ExposureCommand.run)
 
@@ -115,10 +118,10 @@ extension CommandTable {
             PositionalSpec("BASE", help: "the merge base's version (git's %O)", completion: .file),
             PositionalSpec("OURS", help: "this side's version, where the result goes (%A)", completion: .file),
             PositionalSpec("THEIRS", help: "the other side's version (%B)", completion: .file),
-            PositionalSpec("PATH", help: "the file's path in the repository (%P), for messages", optional: true, completion: .file),
+            PositionalSpec("PATH", help: "the file's path in the repository (%P), for messages", optional: true, completion: .file)
         ],
         examples: [
-            ExampleSpec("git config merge.vault.driver 'vault merge-driver %O %A %B %P'", "what sync --setup sets"),
+            ExampleSpec("git config merge.vault.driver 'vault merge-driver %O %A %B %P'", "what sync --setup sets")
         ],
         run: MergeDriverCommand.run)
 
@@ -138,7 +141,7 @@ extension CommandTable {
             """,
         positionals: [PositionalSpec("FILE", help: "the version of the vault file git wrote to a temporary file", completion: .file)],
         examples: [
-            ExampleSpec("vault textconv team.vault", "what git runs for each version of a vault file it diffs (diff.vault.textconv)"),
+            ExampleSpec("vault textconv team.vault", "what git runs for each version of a vault file it diffs (diff.vault.textconv)")
         ],
         run: TextConvCommand.run)
 
@@ -152,7 +155,7 @@ extension CommandTable {
             the other; 'vault resolve' chooses. Prints nothing when there is no conflict.
             """,
         examples: [
-            ExampleSpec("vault conflicts", "what the last sync could not merge"),
+            ExampleSpec("vault conflicts", "what the last sync could not merge")
         ],
         run: ConflictsCommand.list)
 
@@ -167,7 +170,7 @@ extension CommandTable {
             """,
         positionals: [itemName],
         examples: [
-            ExampleSpec("vault resolve -s github -a ci-bot --theirs", "take the teammate's token"),
+            ExampleSpec("vault resolve -s github -a ci-bot --theirs", "take the teammate's token")
         ],
         destructive: true,
         run: ConflictsCommand.resolve)

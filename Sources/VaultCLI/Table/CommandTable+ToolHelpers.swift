@@ -25,10 +25,12 @@ extension CommandTable {
             \(oneItemRule)
             """,
         examples: [
-            ExampleSpec(#"KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.k8s.io/v1","spec":{"cluster":{"server":"https://10.0.0.1:6443"}}}' vault kube-credential"#,
-                        "answer as kubectl asks: the ExecCredential of the item kube:https://10.0.0.1:6443"),
-            ExampleSpec("vault add -s kube:https://10.0.0.1:6443 -a admin --secret-file token",
-                        "store the bearer token kubectl is to send to that cluster"),
+            ExampleSpec(
+                #"KUBERNETES_EXEC_INFO='{"apiVersion":"client.authentication.k8s.io/v1","spec":{"cluster":{"server":"https://10.0.0.1:6443"}}}' vault kube-credential"#,
+                "answer as kubectl asks: the ExecCredential of the item kube:https://10.0.0.1:6443"),
+            ExampleSpec(
+                "vault add -s kube:https://10.0.0.1:6443 -a admin --secret-file token",
+                "store the bearer token kubectl is to send to that cluster")
         ],
         run: KubeCredentialCommand.run)
 
@@ -46,9 +48,10 @@ extension CommandTable {
         positionals: [PositionalSpec("PROFILE", help: "the profile whose keys to print: the item aws:PROFILE")],
         examples: [
             ExampleSpec("vault aws-credential dev", "print the keys of profile dev as credential_process does"),
-            ExampleSpec(#"printf '{"AccessKeyId":"%s","SecretAccessKey":"%s"}' "$ID" "$KEY" | vault add -s aws:dev -a me"#,
-                        "store the keys of profile dev"),
-            ExampleSpec("vault aws-credential --group ci deploy", "the keys of profile deploy in the access group ci"),
+            ExampleSpec(
+                #"printf '{"AccessKeyId":"%s","SecretAccessKey":"%s"}' "$ID" "$KEY" | vault add -s aws:dev -a me"#,
+                "store the keys of profile dev"),
+            ExampleSpec("vault aws-credential --group ci deploy", "the keys of profile deploy in the access group ci")
         ],
         run: AWSCredentialCommand.run)
 
@@ -67,8 +70,9 @@ extension CommandTable {
             See docs/INTEGRATIONS.md.
             """,
         examples: [
-            ExampleSpec(#"printf '%s\n' '{"v":1,"registry":{"index-url":"sparse+https://r.example/index/"},"kind":"get","operation":"read"}' | vault cargo-credential --cargo-plugin"#,
-                        "ask as cargo would"),
+            ExampleSpec(
+                #"printf '%s\n' '{"v":1,"registry":{"index-url":"sparse+https://r.example/index/"},"kind":"get","operation":"read"}' | vault cargo-credential --cargo-plugin"#,
+                "ask as cargo would")
         ],
         run: CargoCredentialCommand.run)
 
@@ -84,12 +88,13 @@ extension CommandTable {
             """,
         positionals: [
             PositionalSpec("OPERATION", help: "what Terraform asks for", completion: .values(TerraformCredentialCommand.operations)),
-            PositionalSpec("HOST", help: "the host of the Terraform service, e.g. app.terraform.io"),
+            PositionalSpec("HOST", help: "the host of the Terraform service, e.g. app.terraform.io")
         ],
         examples: [
             ExampleSpec("vault terraform-credential get app.terraform.io", "print the token stored for HCP Terraform"),
-            ExampleSpec(#"printf '{"token":"%s"}' "$TOKEN" | vault terraform-credential store tfe.example.com"#,
-                        "store a token as terraform login does"),
+            ExampleSpec(
+                #"printf '{"token":"%s"}' "$TOKEN" | vault terraform-credential store tfe.example.com"#,
+                "store a token as terraform login does")
         ],
         run: TerraformCredentialCommand.run)
 }

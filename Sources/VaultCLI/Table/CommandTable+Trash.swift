@@ -12,7 +12,7 @@ extension CommandTable {
             """,
         examples: [
             ExampleSpec("vault trash", "list what delete kept"),
-            ExampleSpec("vault trash --service github --json", "the trashed items of one service, as JSON"),
+            ExampleSpec("vault trash --service github --json", "the trashed items of one service, as JSON")
         ],
         run: TrashCommand.run)
 
@@ -26,7 +26,7 @@ extension CommandTable {
         positionals: [itemName],
         examples: [
             ExampleSpec("vault undelete github/ci-bot", "bring back an item deleted by mistake"),
-            ExampleSpec("vault undelete -s github -a ci-bot --group ci", "the same, naming the group"),
+            ExampleSpec("vault undelete -s github -a ci-bot --group ci", "the same, naming the group")
         ],
         run: UndeleteCommand.run)
 }

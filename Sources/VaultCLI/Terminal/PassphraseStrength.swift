@@ -23,7 +23,9 @@ struct PassphraseStrength {
         if bytes.contains(where: { (0x61...0x7A).contains($0) }) { pool += 26 }
         if bytes.contains(where: { (0x41...0x5A).contains($0) }) { pool += 26 }
         if bytes.contains(where: { (0x30...0x39).contains($0) }) { pool += 10 }
-        if bytes.contains(where: { !(0x61...0x7A).contains($0) && !(0x41...0x5A).contains($0) && !(0x30...0x39).contains($0) }) { pool += 33 }
+        if bytes.contains(where: { !(0x61...0x7A).contains($0) && !(0x41...0x5A).contains($0) && !(0x30...0x39).contains($0) }) {
+            pool += 33
+        }
         guard pool > 0 else { return 0 }
         let counted = zip(bytes, [nil] + bytes.map(Optional.some)).filter { $0.0 != $0.1 }.count
         return Int(Double(counted) * log2(Double(pool)))

@@ -27,12 +27,14 @@ struct SecretInput {
         if source.trimNewline {
             secret = secret.withoutTrailingNewline
         } else if fromPipe, secret.isOneLineEndingInNewline {
-            invocation.terminal.diagnostics.warning("the secret read from the pipe ends in a newline, which is stored as part of it (echo adds one)")
+            invocation.terminal.diagnostics.warning(
+                "the secret read from the pipe ends in a newline, which is stored as part of it (echo adds one)")
             invocation.terminal.diagnostics.hint("add --trim-newline to drop it, or pipe with printf %s")
         }
         if secret.count == 0, !source.allowEmpty {
-            throw UsageError("the secret is empty; nothing was stored",
-                             hint: "give a non-empty secret (is the variable you piped unset?), or add --allow-empty to store an empty one")
+            throw UsageError(
+                "the secret is empty; nothing was stored",
+                hint: "give a non-empty secret (is the variable you piped unset?), or add --allow-empty to store an empty one")
         }
         return secret
     }
@@ -44,7 +46,8 @@ struct SecretInput {
         if let path = source.secretFile { return try readFile(path) }
         if source.generate { return try source.generator.rule().generate() }
         if let value = source.password {
-            invocation.terminal.diagnostics.warning("a secret given with -w is visible to other users in the process list; prefer stdin or --secret-file")
+            invocation.terminal.diagnostics.warning(
+                "a secret given with -w is visible to other users in the process list; prefer stdin or --secret-file")
             return SecretBytes(Array(value.utf8))
         }
         if !invocation.terminal.stdinIsTTY {
@@ -54,7 +57,8 @@ struct SecretInput {
         }
         if let reason = access.reasonPromptsAreOff { throw CommandFailure.interactionNotAllowed(reason: reason) }
         guard let first = try invocation.terminal.readHidden(prompt: "Secret: "),
-              let second = try invocation.terminal.readHidden(prompt: "Secret (again): ") else {
+            let second = try invocation.terminal.readHidden(prompt: "Secret (again): ")
+        else {
             throw CommandFailure.interactionNotAllowed(reason: "no terminal")
         }
         guard first == second else {

@@ -67,7 +67,7 @@ enum PlainExportCSV {
                     guard position < input.count else { throw Malformed(row: rows.count + 1, problem: "a quoted cell is never closed") }
                     if input[position] == quote {
                         if position + 1 < input.count, input[position + 1] == quote {
-                            cell.append(UnsafeRawBufferPointer(rebasing: input[position ..< position + 1]))
+                            cell.append(UnsafeRawBufferPointer(rebasing: input[position..<position + 1]))
                             position += 2
                             continue
                         }

@@ -12,8 +12,11 @@ enum PlainExportFields {
     static let sealedValues = ["secret"] + SealedField.allCases.map(\.rawValue)
 
     /// Every field, in order.
-    static let names = ["group", "service", "account", "class", "label", "comment", "kind", "generic", "env_name",
-                        "created", "modified", "expires"] + sealedValues.flatMap { [$0, $0 + "_base64"] }
+    static let names =
+        [
+            "group", "service", "account", "class", "label", "comment", "kind", "generic", "env_name",
+            "created", "modified", "expires"
+        ] + sealedValues.flatMap { [$0, $0 + "_base64"] }
 
     /// The fields of `item`. Each sealed value goes in NAME when it is UTF-8 text without a NUL
     /// byte, else in NAME_base64; the other of the two is absent (both, for a field the item lacks).
@@ -26,12 +29,13 @@ enum PlainExportFields {
             let isText = value.withUnsafeBytes { !$0.contains(0) && String(validating: $0, as: UTF8.self) != nil }
             return isText ? [value, nil] : [nil, value.withUnsafeBytes { SecretBytes(Base64.encodedBytes($0)) }]
         }
-        let values: [SecretBytes?] = [
-            text(attributes.group.name), text(attributes.service), text(attributes.account), text(attributes.accessibility.rawValue),
-            text(details.label), text(details.comment), text(details.kind), text(details.generic), text(details.envName),
-            text(DateText.isoMilliseconds(attributes.created)), text(DateText.isoMilliseconds(attributes.modified)),
-            text(details.expires.map(DateText.isoMilliseconds)),
-        ] + textOrBase64(item.secret) + SealedField.allCases.flatMap { textOrBase64(item.fields[$0]) }
+        let values: [SecretBytes?] =
+            [
+                text(attributes.group.name), text(attributes.service), text(attributes.account), text(attributes.accessibility.rawValue),
+                text(details.label), text(details.comment), text(details.kind), text(details.generic), text(details.envName),
+                text(DateText.isoMilliseconds(attributes.created)), text(DateText.isoMilliseconds(attributes.modified)),
+                text(details.expires.map(DateText.isoMilliseconds))
+            ] + textOrBase64(item.secret) + SealedField.allCases.flatMap { textOrBase64(item.fields[$0]) }
         return Array(zip(names, values)).map { (name: $0.0, value: $0.1) }
     }
 
@@ -46,7 +50,8 @@ enum PlainExportFields {
     /// service, a group, class or date vault does not read, text that is not UTF-8, or both secret fields.
     static func item(from fields: [String: SecretBytes], now: Date) throws -> Item {
         if let unknown = fields.keys.sorted().first(where: { !names.contains($0) }) {
-            throw Problem(message: "unknown field \(quoted(unknown))", hint: "a plaintext export has the fields \(names.joined(separator: ", "))")
+            throw Problem(
+                message: "unknown field \(quoted(unknown))", hint: "a plaintext export has the fields \(names.joined(separator: ", "))")
         }
         func text(_ name: String) throws -> String? {
             guard let value = fields[name] else { return nil }
@@ -71,8 +76,9 @@ enum PlainExportFields {
         }
         let className = try text("class") ?? Accessibility.default.rawValue
         guard let accessibility = Accessibility(name: className) else {
-            throw Problem(message: "unknown class \(quoted(className))",
-                          hint: "use one of: \(Accessibility.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw Problem(
+                message: "unknown class \(quoted(className))",
+                hint: "use one of: \(Accessibility.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         guard let secret = try sealedValue("secret", in: fields) else {
             throw Problem(message: "no secret", hint: "give the secret in the secret field (text) or secret_base64 (any bytes)")
@@ -80,10 +86,12 @@ enum PlainExportFields {
         var sealed = SealedFields()
         for field in SealedField.allCases { sealed[field] = try sealedValue(field.rawValue, in: fields) }
         let created = try date("created") ?? now
-        let details = ItemDetails(label: try text("label"), comment: try text("comment"), kind: try text("kind"),
-                                  generic: try text("generic"), envName: try text("env_name"), expires: try date("expires"))
-        let attributes = ItemAttributes(service: service, account: try text("account") ?? "", group: group, accessibility: accessibility,
-                                        details: details, created: created, modified: try date("modified") ?? created)
+        let details = ItemDetails(
+            label: try text("label"), comment: try text("comment"), kind: try text("kind"),
+            generic: try text("generic"), envName: try text("env_name"), expires: try date("expires"))
+        let attributes = ItemAttributes(
+            service: service, account: try text("account") ?? "", group: group, accessibility: accessibility,
+            details: details, created: created, modified: try date("modified") ?? created)
         return Item(attributes: attributes, secret: secret, fields: sealed)
     }
 
@@ -100,7 +108,8 @@ enum PlainExportFields {
         case (nil, nil):
             return nil
         case (_?, _?):
-            throw Problem(message: "both \(name) and \(name)_base64 are given", hint: "give the \(name) in one of them and leave the other out")
+            throw Problem(
+                message: "both \(name) and \(name)_base64 are given", hint: "give the \(name) in one of them and leave the other out")
         }
     }
 }

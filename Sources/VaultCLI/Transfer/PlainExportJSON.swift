@@ -28,7 +28,9 @@ enum PlainExportJSON {
     /// where the JSON goes wrong, or `Malformed` for an item that gives a field twice.
     static func parse(_ bytes: SecretBytes) throws -> [[String: SecretBytes]] {
         let objects = try bytes.withUnsafeBytes {
-            try FlatJSON.parseArrayOfObjects($0, hint: "a plaintext export in JSON is an array of objects of strings, as 'vault export --format json --plaintext' writes")
+            try FlatJSON.parseArrayOfObjects(
+                $0, hint: "a plaintext export in JSON is an array of objects of strings, as 'vault export --format json --plaintext' writes"
+            )
         }
         return try objects.enumerated().map { number, members in
             var fields: [String: SecretBytes] = [:]

@@ -18,7 +18,8 @@ struct ExposureAcceptances {
     /// Refuses a reason over 1 000 bytes (`invalidValue`).
     static func checkReason(_ reason: String) throws {
         guard reason.utf8.count <= ExposureAcceptance.maxReasonBytes else {
-            throw VaultError.invalidValue(.attributeTooLarge(name: "reason", size: reason.utf8.count, limit: ExposureAcceptance.maxReasonBytes))
+            throw VaultError.invalidValue(
+                .attributeTooLarge(name: "reason", size: reason.utf8.count, limit: ExposureAcceptance.maxReasonBytes))
         }
     }
 
@@ -26,8 +27,9 @@ struct ExposureAcceptances {
     /// `vault`'s trust key (`trustKeyNeeded` without it), and appends it to the acceptances.
     func accept(itemID: String, reason: String, in vault: Snapshot, now: Date) throws -> ExposureAcceptance {
         guard let trustKey = vault.trustKey else { throw VaultError.trustKeyNeeded(.acceptExposure) }
-        let acceptance = ExposureAcceptance(itemID: itemID, acceptedAt: Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000),
-                                            reason: reason)
+        let acceptance = ExposureAcceptance(
+            itemID: itemID, acceptedAt: Date(timeIntervalSince1970: (now.timeIntervalSince1970 * 1000).rounded(.down) / 1000),
+            reason: reason)
         let signature = try trustKey.sign(acceptance.signedMessage(vaultID: vault.file.vaultID))
         var text = FileSystem.exists(path) ? try FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)) : []
         text += Array(acceptance.line(signature: signature).utf8)
@@ -46,7 +48,8 @@ struct ExposureAcceptances {
         var accepted: [ExposureAcceptance] = [], unverified = 0
         for line in String(decoding: text, as: UTF8.self).split(separator: "\n") where !line.isEmpty {
             guard let (acceptance, signature) = ExposureAcceptance.parse(line),
-                  vault.file.trustPublicKey.isValid(signature: signature, of: acceptance.signedMessage(vaultID: vault.file.vaultID)) else {
+                vault.file.trustPublicKey.isValid(signature: signature, of: acceptance.signedMessage(vaultID: vault.file.vaultID))
+            else {
                 unverified += 1
                 continue
             }
@@ -83,10 +86,12 @@ extension ExposureAcceptance {
     static func parse(_ line: Substring) -> (ExposureAcceptance, [UInt8])? {
         let fields = line.split(separator: " ")
         guard fields.count == 5, fields[0] == linePrefix, bytes(hex: String(fields[1]))?.count == 16,
-              let milliseconds = UInt64(fields[2]), let reason = Base64.decode(String(fields[3])),
-              let signature = Base64.decode(String(fields[4])) else { return nil }
-        let acceptance = ExposureAcceptance(itemID: String(fields[1]), acceptedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
-                                            reason: String(decoding: reason, as: UTF8.self))
+            let milliseconds = UInt64(fields[2]), let reason = Base64.decode(String(fields[3])),
+            let signature = Base64.decode(String(fields[4]))
+        else { return nil }
+        let acceptance = ExposureAcceptance(
+            itemID: String(fields[1]), acceptedAt: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
+            reason: String(decoding: reason, as: UTF8.self))
         return (acceptance, signature)
     }
 

@@ -55,27 +55,35 @@ extension ExposureHistory {
         for position in vault.file.index.indices {
             let entry = vault.file.index[position]
             itemIDs.insert(entry.itemID)
-            held.append(record(SealedRecordKey(trashed: false, digest: entry.digest),
-                               Place(itemID: hex(entry.itemID.bytes), groupID: entry.groupID, classID: entry.classID, trashed: false),
-                               in: vault, digester: digester) { try vault.openWholeRecord(at: position) })
+            held.append(
+                record(
+                    SealedRecordKey(trashed: false, digest: entry.digest),
+                    Place(itemID: hex(entry.itemID.bytes), groupID: entry.groupID, classID: entry.classID, trashed: false),
+                    in: vault, digester: digester
+                ) { try vault.openWholeRecord(at: position) })
         }
         for group in vault.file.groups where vault.trashBlock(of: group.groupID) != nil {
             for entry in (try? vault.trash(of: group.groupID)) ?? [] {
                 trashedIDs.insert(entry.itemID)
-                held.append(record(SealedRecordKey(trashed: true, digest: entry.digest),
-                                   Place(itemID: hex(entry.itemID.bytes), groupID: group.groupID, classID: entry.classID, trashed: true),
-                                   in: vault, digester: digester) { try vault.openTrashed(entry, of: group.groupID).record })
+                held.append(
+                    record(
+                        SealedRecordKey(trashed: true, digest: entry.digest),
+                        Place(itemID: hex(entry.itemID.bytes), groupID: group.groupID, classID: entry.classID, trashed: true),
+                        in: vault, digester: digester
+                    ) { try vault.openTrashed(entry, of: group.groupID).record })
             }
         }
         if let newest = versions.indices.last {
             versions[newest].itemIDs = []
             versions[newest].trashedItemIDs = []
         }
-        versions.append(Version(commits: commits, wrapGeneration: vault.keys.wrapKey.map { digester.generation(0x77, $0.secret) },
-                                baseGenerations: bases, groupNames: names,
-                                keyChecks: Dictionary(vault.file.groups.map { ($0.groupID, $0.keyCheck) }, uniquingKeysWith: { first, _ in first }),
-                                members: members, records: held,
-                                itemIDs: itemIDs, trashedItemIDs: trashedIDs))
+        versions.append(
+            Version(
+                commits: commits, wrapGeneration: vault.keys.wrapKey.map { digester.generation(0x77, $0.secret) },
+                baseGenerations: bases, groupNames: names,
+                keyChecks: Dictionary(vault.file.groups.map { ($0.groupID, $0.keyCheck) }, uniquingKeysWith: { first, _ in first }),
+                members: members, records: held,
+                itemIDs: itemIDs, trashedItemIDs: trashedIDs))
     }
 
     /// Marks the values of the last version added as the live ones.
@@ -88,8 +96,10 @@ extension ExposureHistory {
 
     /// The position of the sealed record `key` names, opened now when no version opened it before
     /// (`place`, made only then, says where it sits in `vault`).
-    private mutating func record(_ key: SealedRecordKey, _ place: @autoclosure () -> Place, in vault: Snapshot, digester: Digester,
-                                 open: () throws -> OpenedRecord) -> Int {
+    private mutating func record(
+        _ key: SealedRecordKey, _ place: @autoclosure () -> Place, in vault: Snapshot, digester: Digester,
+        open: () throws -> OpenedRecord
+    ) -> Int {
         if let known = recordIndex[key] { return known }
         var sightings: [Sighting] = []
         // A deletion moves the sealed record into the trash byte for byte: the same bytes, another place.
@@ -114,31 +124,43 @@ extension ExposureHistory {
 
     /// The values one opened record carries; a conflict's other version of another group or class
     /// is sealed under that pair's keys (`groupID` finds its group's id).
-    static func sightings(of opened: OpenedRecord, at place: Place, digester: Digester,
-                          groupID: (AccessGroup) -> GroupID?) -> [Sighting] {
+    static func sightings(
+        of opened: OpenedRecord, at place: Place, digester: Digester,
+        groupID: (AccessGroup) -> GroupID?
+    ) -> [Sighting] {
         let item = opened.item
         var found: [Sighting] = []
-        func add(_ item: Item, kind: ExposedValueKind, revision: Int? = nil, secret: SecretBytes, field: UInt8,
-                 setAt: Date?, replacedAt: Date?) {
+        func add(
+            _ item: Item, kind: ExposedValueKind, revision: Int? = nil, secret: SecretBytes, field: UInt8,
+            setAt: Date?, replacedAt: Date?
+        ) {
             let attributes = item.attributes
-            let elsewhere = attributes.group != opened.item.attributes.group || attributes.accessibility != opened.item.attributes.accessibility
+            let elsewhere =
+                attributes.group != opened.item.attributes.group || attributes.accessibility != opened.item.attributes.accessibility
             guard let sealedIn = elsewhere ? groupID(attributes.group) : place.groupID else { return }
-            found.append(Sighting(key: ValueKey(itemID: place.itemID, field: field, digest: digester.digest(0x76, secret)),
-                                  groupID: sealedIn, classID: elsewhere ? attributes.accessibility.fileID : place.classID,
-                                  group: attributes.group, service: attributes.service, account: attributes.account, kind: kind,
-                                  revision: revision, trashed: place.trashed, setAt: setAt, replacedAt: replacedAt,
-                                  itemModified: opened.item.attributes.modified))
+            found.append(
+                Sighting(
+                    key: ValueKey(itemID: place.itemID, field: field, digest: digester.digest(0x76, secret)),
+                    groupID: sealedIn, classID: elsewhere ? attributes.accessibility.fileID : place.classID,
+                    group: attributes.group, service: attributes.service, account: attributes.account, kind: kind,
+                    revision: revision, trashed: place.trashed, setAt: setAt, replacedAt: replacedAt,
+                    itemModified: opened.item.attributes.modified))
         }
         func addFields(of version: Item, secretKind: ExposedValueKind) {
-            add(version, kind: secretKind, secret: version.secret, field: 0, setAt: secretKind == .current ? version.attributes.modified : nil, replacedAt: nil)
+            add(
+                version, kind: secretKind, secret: version.secret, field: 0,
+                setAt: secretKind == .current ? version.attributes.modified : nil, replacedAt: nil)
             for present in version.fields.present {
-                add(version, kind: present.field == .notes ? .notes : .otp, secret: present.value, field: present.field == .notes ? 1 : 2,
+                add(
+                    version, kind: present.field == .notes ? .notes : .otp, secret: present.value, field: present.field == .notes ? 1 : 2,
                     setAt: nil, replacedAt: nil)
             }
         }
         addFields(of: item, secretKind: .current)
         for (number, revision) in opened.history.enumerated() {
-            add(item, kind: .revision, revision: number + 1, secret: revision.secret, field: 0, setAt: revision.setAt, replacedAt: revision.replacedAt)
+            add(
+                item, kind: .revision, revision: number + 1, secret: revision.secret, field: 0, setAt: revision.setAt,
+                replacedAt: revision.replacedAt)
         }
         for conflict in opened.conflicts {
             if let other = conflict.other { addFields(of: other, secretKind: .conflict) }

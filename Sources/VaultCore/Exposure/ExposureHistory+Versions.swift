@@ -10,8 +10,10 @@ extension ExposureHistory {
     /// counted, not read. `currentCommits`: the commits whose file is the current file byte for
     /// byte. A passphrase's KDF (`source`) runs once per master key, not once per version.
     /// `path` names the versions.
-    static func reading(_ history: some Sequence<VaultFileVersion>, currentCommits: [String], current: Snapshot,
-                        source: KeySource, path: String) throws -> ExposureHistory {
+    static func reading(
+        _ history: some Sequence<VaultFileVersion>, currentCommits: [String], current: Snapshot,
+        source: KeySource, path: String
+    ) throws -> ExposureHistory {
         guard let fullKeys = current.keys.fullKeys else { throw VaultError.ownerOnly(.readExposure) }
         var opener = VersionOpener(known: [fullKeys], deviceKey: current.keys.deviceKey)
         var digester = ExposureHistory.Digester()
@@ -36,7 +38,8 @@ extension ExposureHistory {
     /// The live values exposed to a member that lost access, or to a credential of `grants` revoked
     /// or expired at `now`, and not accepted: what `exposure check` lists.
     func findings(accepted: [ExposureAcceptance], grants: [GrantEntry], now: Date) -> [ExposureFinding] {
-        let principals = membersWhoLostAccess.map(ExposurePrincipal.member)
+        let principals =
+            membersWhoLostAccess.map(ExposurePrincipal.member)
             + grants.filter { $0.state(at: now) != .live }.map(ExposurePrincipal.credential)
         return principals.flatMap { principal in
             values(exposedTo: principal, accepted: accepted).values
@@ -58,11 +61,13 @@ extension ExposureHistory {
                 if let opened = try? Snapshot.open(fileBytes, fullKeys: keys, deviceKey: deviceKey, path: label) { return opened }
             }
             guard case .credential(let secret) = source,
-                  let parsed = try? Snapshot.parse(fileBytes, path: label) else { return nil }
+                let parsed = try? Snapshot.parse(fileBytes, path: label)
+            else { return nil }
             let slots = parsed.file.keyslots.flatMap { $0.salt + $0.wrappedMasterKey }
             guard !failedKeyslots.contains(slots) else { return nil }
             guard let opened = try? Snapshot.unlock(fileBytes, secret: secret, deviceKey: deviceKey, path: label),
-                  let keys = opened.keys.fullKeys else {
+                let keys = opened.keys.fullKeys
+            else {
                 failedKeyslots.insert(slots)
                 return nil
             }

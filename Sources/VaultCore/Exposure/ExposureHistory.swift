@@ -24,8 +24,9 @@ package struct ExposureHistory: Sendable {
 
         /// The same value, the record in the trash (or back out of it).
         func moved(toTrash: Bool) -> Sighting {
-            Sighting(key: key, groupID: groupID, classID: classID, group: group, service: service, account: account, kind: kind,
-                     revision: revision, trashed: toTrash, setAt: setAt, replacedAt: replacedAt, itemModified: itemModified)
+            Sighting(
+                key: key, groupID: groupID, classID: classID, group: group, service: service, account: account, kind: kind,
+                revision: revision, trashed: toTrash, setAt: setAt, replacedAt: replacedAt, itemModified: itemModified)
         }
     }
 
@@ -155,15 +156,19 @@ package struct ExposureHistory: Sendable {
             for record in version.records {
                 for sighting in records[record] {
                     guard let generation = version.baseGenerations[sighting.groupID]?[sighting.classID],
-                          wrapHeld || bases.contains(generation) else { continue }
+                        wrapHeld || bases.contains(generation)
+                    else { continue }
                     if rows[sighting.key] == nil { order.append(sighting.key) }
                     rows[sighting.key, default: Row(first: position)].see(sighting, at: position)
                 }
             }
         }
         let current = versions.last
-        let (currentIDs, currentTrashedIDs) = (Set((current?.itemIDs ?? []).map { hex($0.bytes) }), Set((current?.trashedItemIDs ?? []).map { hex($0.bytes) }))
-        let acceptances = Dictionary(accepted.map { ($0.itemID, $0) }, uniquingKeysWith: { older, newer in newer.acceptedAt > older.acceptedAt ? newer : older })
+        let (currentIDs, currentTrashedIDs) = (
+            Set((current?.itemIDs ?? []).map { hex($0.bytes) }), Set((current?.trashedItemIDs ?? []).map { hex($0.bytes) })
+        )
+        let acceptances = Dictionary(
+            accepted.map { ($0.itemID, $0) }, uniquingKeysWith: { older, newer in newer.acceptedAt > older.acceptedAt ? newer : older })
         let values = order.compactMap { key -> ExposedValue? in
             guard let row = rows[key], let shown = row.shown else { return nil }
             let live = liveDigests.contains(key.digest)
@@ -173,13 +178,15 @@ package struct ExposureHistory: Sendable {
                 deleted: !currentIDs.contains(key.itemID) && !currentTrashedIDs.contains(key.itemID),
                 state: live ? .live : .rotated, set: row.setAt, replaced: row.replacedAt,
                 firstCommit: versions[row.first].commits.first, lastCommit: versions[row.last].commits.last)
-            if live, let acceptance = acceptances[key.itemID], let modified = currentModified[key.itemID], modified <= acceptance.acceptedAt {
+            if live, let acceptance = acceptances[key.itemID], let modified = currentModified[key.itemID], modified <= acceptance.acceptedAt
+            {
                 value.accepted = acceptance
             }
             return value
         }
-        return ExposureReport(values: values, principalFound: found, versionsRead: versions.count,
-                              versionsNotOpened: versionsNotOpened, recordsOpened: recordsOpened)
+        return ExposureReport(
+            values: values, principalFound: found, versionsRead: versions.count,
+            versionsNotOpened: versionsNotOpened, recordsOpened: recordsOpened)
     }
 
     /// What one value's sightings add up to.

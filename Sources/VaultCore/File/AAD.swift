@@ -13,8 +13,10 @@ enum AAD {
 
     /// `record(vaultID:recordID:groupID:classID:)` built on the stack and passed to `body`: a bulk
     /// read opens one record after another, and an array each would be a good part of its allocations.
-    static func withRecord<Result>(vaultID: [UInt8], recordID: Bytes16, groupID: GroupID, classID: ClassID,
-                                   _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    static func withRecord<Result>(
+        vaultID: [UInt8], recordID: Bytes16, groupID: GroupID, classID: ClassID,
+        _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
         let count = vaultID.count + 16 + 4 + 1 + 2
         return try withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { buffer in
             let base = buffer.baseAddress!
@@ -92,8 +94,10 @@ enum AAD {
 
     /// What the trust key signs in format v3: "vault v3 trust statement" ‖ vault id ‖ u64 key epoch
     /// ‖ the signing public key ‖ the team log's head ‖ SHA-256 of the member slots as the header holds them.
-    static func trustStatement(vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: SigningPublicKey, teamLogHead: [UInt8],
-                               memberSlots: [UInt8]) -> [UInt8] {
+    static func trustStatement(
+        vaultID: [UInt8], keyEpoch: UInt64, signingPublicKey: SigningPublicKey, teamLogHead: [UInt8],
+        memberSlots: [UInt8]
+    ) -> [UInt8] {
         var w = ByteWriter(capacity: 144)
         w.raw(KeyLabel.trustStatementV3.bytes)
         w.raw(vaultID)

@@ -35,7 +35,8 @@ extension ByteReader {
     mutating func group() throws -> (id: GroupID, group: AccessGroup) {
         let id = try groupID()
         guard let name = String(validating: try lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
-              let group = AccessGroup(name) else {
+            let group = AccessGroup(name)
+        else {
             throw MalformedInput(.violates(.malformedGroupName))
         }
         return (id, group)

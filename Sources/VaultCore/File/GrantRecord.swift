@@ -70,7 +70,9 @@ struct GrantRecord: Equatable {
             guard flag <= 1 else { throw MalformedInput(.violates(.flagNotBoolean)) }
             let issued = try r.u64(), expires = try r.u64(), revoked = try r.u64()
             let groupCount = Int(try r.u8())
-            guard (1...ScopedCredential.maxGroups).contains(groupCount) else { throw MalformedInput(.count(.grantLedgerGroups, groupCount)) }
+            guard (1...ScopedCredential.maxGroups).contains(groupCount) else {
+                throw MalformedInput(.count(.grantLedgerGroups, groupCount))
+            }
             var groups: [Group] = []
             for _ in 0..<groupCount {
                 let groupID = try r.groupID()

@@ -23,8 +23,9 @@ struct GroupGrant {
         for accessibility in classes {
             bases[accessibility.fileID] = try ring.baseKey(groupID: groupID, classID: accessibility.fileID)
         }
-        return GroupGrant(groupID: groupID, group: keys.group, keyCheck: keyCheck, lookupKey: keys.lookupKey,
-                          indexMACKey: writable ? keys.indexMACKey : nil, baseKeys: bases)
+        return GroupGrant(
+            groupID: groupID, group: keys.group, keyCheck: keyCheck, lookupKey: keys.lookupKey,
+            indexMACKey: writable ? keys.indexMACKey : nil, baseKeys: bases)
     }
 
     /// The ring's view of this grant.
@@ -46,8 +47,9 @@ struct GroupGrant {
         let keyCheck = Array(try r.raw(VaultFile.checkSize))
         let lookupKey = LookupKey(SecretBytes(try r.raw(AESGCM.keySize)))
         let indexMACKey: IndexMACKey? = try r.optionalKey()
-        return GroupGrant(groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
-                          indexMACKey: indexMACKey, baseKeys: try r.baseKeys())
+        return GroupGrant(
+            groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
+            indexMACKey: indexMACKey, baseKeys: try r.baseKeys())
     }
 
     /// A v1 header's device grant (read only, to open v1 files): u32 group id ‖ bytes(name) ‖ LK ‖ IMK ‖
@@ -57,7 +59,8 @@ struct GroupGrant {
         let lookupKey = LookupKey(SecretBytes(try r.raw(AESGCM.keySize)))
         let indexMACKey = IndexMACKey(SecretBytes(try r.raw(AESGCM.keySize)))
         _ = try r.optionalKey() as GroupKey?
-        return GroupGrant(groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
-                          indexMACKey: indexMACKey, baseKeys: try r.baseKeys())
+        return GroupGrant(
+            groupID: id, group: group, keyCheck: keyCheck, lookupKey: lookupKey,
+            indexMACKey: indexMACKey, baseKeys: try r.baseKeys())
     }
 }

@@ -53,7 +53,8 @@ struct GroupSection {
         }
         var r = try reader((bucketCount + 2) * VaultFile.digestSize)
         let digests = try (0..<bucketCount).map { _ in Array(try r.raw(VaultFile.digestSize)) }
-        return GroupSection(generation: generation, bucketDigests: digests, indexMAC: Array(try r.raw(VaultFile.digestSize)),
-                            readMAC: Array(try r.raw(VaultFile.digestSize)))
+        return GroupSection(
+            generation: generation, bucketDigests: digests, indexMAC: Array(try r.raw(VaultFile.digestSize)),
+            readMAC: Array(try r.raw(VaultFile.digestSize)))
     }
 }

@@ -25,12 +25,15 @@ struct IndexEntry: Equatable {
 
     init(recordID: [UInt8], itemID: Bytes16, lookupTag: [UInt8], groupID: GroupID, classID: ClassID, sealed: ArraySlice<UInt8>) {
         let hash = sealed.withUnsafeBytes { SHA256.hash($0) }
-        self.init(id: Bytes16(recordID), itemID: itemID, tag: Bytes16(lookupTag), groupID: groupID, classID: classID,
-                  length: UInt32(sealed.count), digest: (Bytes16(hash[0..<16]), Bytes16(hash[16..<32])))
+        self.init(
+            id: Bytes16(recordID), itemID: itemID, tag: Bytes16(lookupTag), groupID: groupID, classID: classID,
+            length: UInt32(sealed.count), digest: (Bytes16(hash[0..<16]), Bytes16(hash[16..<32])))
     }
 
-    private init(id: Bytes16, itemID: Bytes16, tag: Bytes16, groupID: GroupID, classID: ClassID, length: UInt32,
-                 digest: (Bytes16, Bytes16)) {
+    private init(
+        id: Bytes16, itemID: Bytes16, tag: Bytes16, groupID: GroupID, classID: ClassID, length: UInt32,
+        digest: (Bytes16, Bytes16)
+    ) {
         self.id = id
         self.itemID = itemID
         self.tag = tag
@@ -86,11 +89,12 @@ struct IndexEntry: Equatable {
 
     /// The v2 entry encoded at `at`.
     init(v2At at: UnsafeRawPointer) {
-        self.init(id: Bytes16(loadingFrom: at), itemID: Bytes16(loadingFrom: at + 16), tag: Bytes16(loadingFrom: at + 32),
-                  groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 48, as: UInt32.self))),
-                  classID: ClassID(at.load(fromByteOffset: 52, as: UInt8.self)),
-                  length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 53, as: UInt32.self)),
-                  digest: (Bytes16(loadingFrom: at + 57), Bytes16(loadingFrom: at + 73)))
+        self.init(
+            id: Bytes16(loadingFrom: at), itemID: Bytes16(loadingFrom: at + 16), tag: Bytes16(loadingFrom: at + 32),
+            groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 48, as: UInt32.self))),
+            classID: ClassID(at.load(fromByteOffset: 52, as: UInt8.self)),
+            length: UInt32(bigEndian: at.loadUnaligned(fromByteOffset: 53, as: UInt32.self)),
+            digest: (Bytes16(loadingFrom: at + 57), Bytes16(loadingFrom: at + 73)))
     }
 
     /// The entries of an encoded v1 index (`bytes.count` a multiple of 41), without item ids or digests.

@@ -106,7 +106,7 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
             entry.append(to: &replacement)
             if !changes.all { changes.touched[entry.groupID, default: []].append(entry.tag) }
         }
-        bytes.replaceSubrange(subrange.lowerBound * IndexTable.size ..< subrange.upperBound * IndexTable.size, with: replacement)
+        bytes.replaceSubrange(subrange.lowerBound * IndexTable.size..<subrange.upperBound * IndexTable.size, with: replacement)
     }
 
     /// Calls `body` with every entry encoded as the file holds them (v2).
@@ -148,7 +148,8 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
             let base = encoded.baseAddress!
             for position in 0..<count {
                 let at = base + position * IndexTable.size
-                guard UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self)) == groupID.rawValue else { continue }
+                guard UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self)) == groupID.rawValue
+                else { continue }
                 body(position, Bytes16(loadingFrom: at + IndexTable.tagOffset).bucket(among: bucketCount))
             }
         }
@@ -161,7 +162,9 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
             var copy: [UInt8] = []
             copy.reserveCapacity(positions.count * IndexTable.size)
             for position in positions {
-                copy.append(contentsOf: UnsafeRawBufferPointer(rebasing: encoded[(position * IndexTable.size)..<((position + 1) * IndexTable.size)]))
+                copy.append(
+                    contentsOf: UnsafeRawBufferPointer(rebasing: encoded[(position * IndexTable.size)..<((position + 1) * IndexTable.size)])
+                )
             }
             return copy
         }
@@ -169,7 +172,10 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
 
     /// The group id of the entry at `position`, read without decoding the rest of it.
     func groupID(at position: Int) -> GroupID {
-        withEncoded { GroupID(UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: position * IndexTable.size + IndexTable.groupOffset, as: UInt32.self))) }
+        withEncoded {
+            GroupID(
+                UInt32(bigEndian: $0.loadUnaligned(fromByteOffset: position * IndexTable.size + IndexTable.groupOffset, as: UInt32.self)))
+        }
     }
 
     /// How many entries each group has, counted without decoding them.
@@ -211,7 +217,9 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
         }
         var included = [Bool](repeating: false, count: slotCount)
         for (groupID, want) in wanted {
-            for bucket in want.buckets ?? Set(0..<want.bucketCount) where bucket < want.bucketCount { included[firstSlot[groupID]! + bucket] = true }
+            for bucket in want.buckets ?? Set(0..<want.bucketCount) where bucket < want.bucketCount {
+                included[firstSlot[groupID]! + bucket] = true
+            }
         }
         return withEncoded { encoded in
             let base = encoded.baseAddress!
@@ -248,7 +256,7 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
                 for number in 0..<wanted[groupID]!.bucketCount where included[first + number] {
                     let slot = first + number
                     bucket.removeAll(keepingCapacity: true)
-                    for position in ordered[starts[slot] ..< starts[slot + 1]] {
+                    for position in ordered[starts[slot]..<starts[slot + 1]] {
                         bucket.append(contentsOf: UnsafeRawBufferPointer(start: base + position * IndexTable.size, count: IndexTable.size))
                     }
                     digests[groupID, default: [:]][number] = SHA256.hash(bucket)
@@ -286,7 +294,8 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
             for position in 0..<count {
                 let at = base + position * IndexTable.size
                 if Bytes16(loadingFrom: at + IndexTable.tagOffset) == tag,
-                   UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self)) == groupID.rawValue {
+                    UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self)) == groupID.rawValue
+                {
                     found.append(position)
                 }
             }
@@ -302,8 +311,10 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
             let base = encoded.baseAddress!
             for position in 0..<count {
                 let at = base + position * IndexTable.size
-                tags.insert(GroupTag(groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self))),
-                                     tag: Bytes16(loadingFrom: at + IndexTable.tagOffset)))
+                tags.insert(
+                    GroupTag(
+                        groupID: GroupID(UInt32(bigEndian: at.loadUnaligned(fromByteOffset: IndexTable.groupOffset, as: UInt32.self))),
+                        tag: Bytes16(loadingFrom: at + IndexTable.tagOffset)))
             }
             return tags
         }
@@ -332,7 +343,7 @@ struct IndexTable: RandomAccessCollection, RangeReplaceableCollection, Expressib
 
     private static let probeKey: (UInt64, UInt64, UInt64) = {
         let bytes = SecureRandom.bytes(24)
-        func odd(_ start: Int) -> UInt64 { bytes[start ..< start + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } | 1 }
+        func odd(_ start: Int) -> UInt64 { bytes[start..<start + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } | 1 }
         return (odd(0), odd(8), odd(16))
     }()
 }

@@ -30,8 +30,9 @@ struct ListingBlock {
 
     /// Group id, class id, bucket and digest; the caller reads the length and finds the sealed bytes.
     static func decodeFixedFields(from r: inout ByteReader) throws -> ListingBlock {
-        ListingBlock(groupID: try r.groupID(), classID: try r.classID(), bucket: Int(try r.u16()),
-                     digest: Array(try r.raw(VaultFile.digestSize)), sealed: StoredBytes([]))
+        ListingBlock(
+            groupID: try r.groupID(), classID: try r.classID(), bucket: Int(try r.u16()),
+            digest: Array(try r.raw(VaultFile.digestSize)), sealed: StoredBytes([]))
     }
 
 }

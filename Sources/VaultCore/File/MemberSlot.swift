@@ -89,7 +89,9 @@ enum MemberKeys {
             guard count <= MemberSlot.maxMembers else { throw MalformedInput(.count(.memberGroups, count)) }
             var grants: [GroupGrant] = []
             for _ in 0..<count { grants.append(try GroupGrant.decode(from: &r)) }
-            guard count > 0, Set(grants.map(\.groupID)).count == count else { throw MalformedInput(.violates(.memberGroupsEmptyOrRepeated)) }
+            guard count > 0, Set(grants.map(\.groupID)).count == count else {
+                throw MalformedInput(.violates(.memberGroupsEmptyOrRepeated))
+            }
             return (name, .scoped(readOnly: readOnly, grants: grants))
         default:
             throw MalformedInput(.violates(.unknownMemberKind))
@@ -138,7 +140,8 @@ struct Member: Equatable {
     static func decodeRosterEntry(from r: inout ByteReader) throws -> Member {
         let name = try r.memberName()
         guard let text = String(validating: try r.lengthPrefixed(limit: 128), as: UTF8.self),
-              let recipient = try? AgeRecipient(parsing: text), recipient.description == text else {
+            let recipient = try? AgeRecipient(parsing: text), recipient.description == text
+        else {
             throw MalformedInput(.violates(.malformedMemberRecipient))
         }
         let addedAt = Int64(bitPattern: try r.u64())
@@ -163,7 +166,8 @@ extension ByteReader {
     /// A length-prefixed member name: UTF-8 that is a valid group name (the same rules).
     mutating func memberName() throws -> String {
         guard let name = String(validating: try lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
-              AccessGroup(name) != nil else {
+            AccessGroup(name) != nil
+        else {
             throw MalformedInput(.violates(.malformedMemberName))
         }
         return name

@@ -136,15 +136,17 @@ enum RecordCodec {
                 break
             case 2:
                 var conflict = ItemConflict(currentSide: side, other: nil, origin: origin)
-                conflict.sealedElsewhere = SealedVersion(groupID: try r.groupID(), classID: try r.classID(), recordID: Array(try r.raw(16)),
-                                                         sealed: Array(try r.raw(r.remaining)))
+                conflict.sealedElsewhere = SealedVersion(
+                    groupID: try r.groupID(), classID: try r.classID(), recordID: Array(try r.raw(16)),
+                    sealed: Array(try r.raw(r.remaining)))
                 conflicts.append(conflict)
                 return
             default:
                 throw MalformedInput(.violates(.conflictUnknownKind))
             }
             guard let accessibility = Accessibility(fileID: ClassID(try r.u8())),
-                  let group = AccessGroup(try text(r.lengthPrefixed(limit: field.count))) else {
+                let group = AccessGroup(try text(r.lengthPrefixed(limit: field.count)))
+            else {
                 throw MalformedInput(.violates(.conflictUnknownClassOrGroup))
             }
             var attributes = Array(try r.lengthPrefixed(limit: field.count))
@@ -153,8 +155,10 @@ enum RecordCodec {
                 try decode($0, group: group, accessibility: accessibility, copyingSecrets: true, secretRequired: false)
             }
             let secret = SecretBytes(try r.raw(r.remaining))
-            conflicts.append(ItemConflict(currentSide: side, other: Item(attributes: listed.attributes, secret: secret, fields: listed.fields),
-                                          origin: origin))
+            conflicts.append(
+                ItemConflict(
+                    currentSide: side, other: Item(attributes: listed.attributes, secret: secret, fields: listed.fields),
+                    origin: origin))
         }
         return conflicts
     }
@@ -199,8 +203,10 @@ enum RecordCodec {
                 let millis = Int64(bitPattern: UInt64(bigEndian: value.loadUnaligned(fromByteOffset: position, as: UInt64.self)))
                 return Date(timeIntervalSince1970: Double(millis) / 1000)
             }
-            revisions.append(SecretRevision(secret: SecretBytes(UnsafeRawBufferPointer(rebasing: value[16...])),
-                                            setAt: date(at: 0), replacedAt: date(at: 8)))
+            revisions.append(
+                SecretRevision(
+                    secret: SecretBytes(UnsafeRawBufferPointer(rebasing: value[16...])),
+                    setAt: date(at: 0), replacedAt: date(at: 8)))
         }
         return revisions
     }
@@ -219,22 +225,28 @@ enum RecordCodec {
     }
 
     /// Parses attribute fields with no secret among them (`encodeAttributes`'s output, from a listing block).
-    static func decodeListedAttributes(_ bytes: UnsafeRawBufferPointer, group: AccessGroup, accessibility: Accessibility) throws -> ItemAttributes {
+    static func decodeListedAttributes(_ bytes: UnsafeRawBufferPointer, group: AccessGroup, accessibility: Accessibility) throws
+        -> ItemAttributes
+    {
         try decode(bytes, group: group, accessibility: accessibility, copyingSecrets: false, secretRequired: false).attributes
     }
 
     private typealias Decoded = (attributes: ItemAttributes, secret: SecretBytes?, fields: SealedFields)
 
-    private static func decode(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility,
-                               copyingSecrets: Bool) throws -> Decoded {
+    private static func decode(
+        _ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility,
+        copyingSecrets: Bool
+    ) throws -> Decoded {
         try plaintext.withUnsafeBytes {
             try decode($0, group: group, accessibility: accessibility, copyingSecrets: copyingSecrets, secretRequired: true)
         }
     }
 
     /// The attributes, and with `copyingSecrets` copies of the secret and the sealed fields.
-    private static func decode(_ bytes: UnsafeRawBufferPointer, group: AccessGroup, accessibility: Accessibility,
-                               copyingSecrets: Bool, secretRequired: Bool) throws -> Decoded {
+    private static func decode(
+        _ bytes: UnsafeRawBufferPointer, group: AccessGroup, accessibility: Accessibility,
+        copyingSecrets: Bool, secretRequired: Bool
+    ) throws -> Decoded {
         do {
             var service, account, label, comment, kind, generic, envName: String?
             var created, modified, expires: Date?
@@ -291,8 +303,9 @@ enum RecordCodec {
                 throw MalformedInput(.violates(.recordLacksField))
             }
             let details = ItemDetails(label: label, comment: comment, kind: kind, generic: generic, envName: envName, expires: expires)
-            let attributes = ItemAttributes(service: service, account: account, group: group, accessibility: accessibility,
-                                            details: details, created: created, modified: modified)
+            let attributes = ItemAttributes(
+                service: service, account: account, group: group, accessibility: accessibility,
+                details: details, created: created, modified: modified)
             return (attributes, secret, fields)
         }
     }

@@ -36,7 +36,7 @@ struct RecordList: RandomAccessCollection, MutableCollection, RangeReplaceableCo
 
     /// The record at `position`, where it is.
     func stored(at position: Int) -> StoredBytes {
-        if let offsets, let file { return StoredBytes(file, offsets[position] ..< offsets[position + 1]) }
+        if let offsets, let file { return StoredBytes(file, offsets[position]..<offsets[position + 1]) }
         switch pieces[position] {
         case .inFile(let range): return StoredBytes(file!, range)
         case .inMemory(let bytes): return StoredBytes(bytes)
@@ -65,7 +65,7 @@ struct RecordList: RandomAccessCollection, MutableCollection, RangeReplaceableCo
 
     /// The records back to back, in as few pieces as they are stored in: neighbours still in the file are one piece.
     var runs: [StoredBytes] {
-        if let offsets, let file { return [StoredBytes(file, offsets[0] ..< offsets[offsets.count - 1])] }
+        if let offsets, let file { return [StoredBytes(file, offsets[0]..<offsets[offsets.count - 1])] }
         var runs: [StoredBytes] = []
         var pending: Range<Int>?
         func endRun() {
@@ -76,7 +76,7 @@ struct RecordList: RandomAccessCollection, MutableCollection, RangeReplaceableCo
             switch piece {
             case .inFile(let range):
                 if let run = pending, run.upperBound == range.lowerBound {
-                    pending = run.lowerBound ..< range.upperBound
+                    pending = run.lowerBound..<range.upperBound
                 } else {
                     endRun()
                     pending = range
@@ -93,7 +93,7 @@ struct RecordList: RandomAccessCollection, MutableCollection, RangeReplaceableCo
     /// One piece per record, the first time the list changes.
     private mutating func splitIntoPieces() {
         guard let offsets else { return }
-        pieces = (0 ..< offsets.count - 1).map { .inFile(offsets[$0] ..< offsets[$0 + 1]) }
+        pieces = (0..<offsets.count - 1).map { .inFile(offsets[$0]..<offsets[$0 + 1]) }
         self.offsets = nil
     }
 }

@@ -64,8 +64,10 @@ struct Tombstone: Equatable {
         var r = ByteReader(plaintext)
         var tombstones: [Tombstone] = []
         while !r.isAtEnd {
-            tombstones.append(Tombstone(itemID: Bytes16(try r.raw(16)), removedAt: try r.u64(),
-                                        recordDigest: Array(try r.raw(32)), contentDigest: Array(try r.raw(32))))
+            tombstones.append(
+                Tombstone(
+                    itemID: Bytes16(try r.raw(16)), removedAt: try r.u64(),
+                    recordDigest: Array(try r.raw(32)), contentDigest: Array(try r.raw(32))))
         }
         return tombstones
     }
@@ -81,7 +83,8 @@ struct Tombstone: Equatable {
             return seen.insert(tombstone.itemID.bytes + tombstone.recordDigest + deletion).inserted
         }
         let sorted = unique.sorted { a, b in
-            a.removedAt != b.removedAt ? a.removedAt > b.removedAt
+            a.removedAt != b.removedAt
+                ? a.removedAt > b.removedAt
                 : (a.itemID.bytes + a.recordDigest).lexicographicallyPrecedes(b.itemID.bytes + b.recordDigest)
         }
         return Array(sorted.prefix(maxPerGroup))

@@ -48,8 +48,10 @@ struct TrashEntry {
         var entries: [TrashEntry] = []
         while !r.isAtEnd {
             guard entries.count < maxPerGroup else { throw MalformedInput(.count(.trashBlockItemsOver, maxPerGroup)) }
-            entries.append(TrashEntry(itemID: Bytes16(try r.raw(16)), deletedAt: try r.u64(), recordID: Bytes16(try r.raw(16)),
-                                      classID: ClassID(try r.u8()), sealed: Array(try r.lengthPrefixed(limit: VaultFile.maxRecordBytes))))
+            entries.append(
+                TrashEntry(
+                    itemID: Bytes16(try r.raw(16)), deletedAt: try r.u64(), recordID: Bytes16(try r.raw(16)),
+                    classID: ClassID(try r.u8()), sealed: Array(try r.lengthPrefixed(limit: VaultFile.maxRecordBytes))))
         }
         return entries
     }
@@ -60,16 +62,18 @@ struct TrashEntry {
     /// entries seal the same list).
     static func normalized(_ entries: [TrashEntry], held: Set<Bytes16>, purgeBefore: UInt64?) -> [TrashEntry] {
         let sorted = entries.sorted { a, b in
-            a.deletedAt != b.deletedAt ? a.deletedAt > b.deletedAt : (a.itemID.bytes + a.digest).lexicographicallyPrecedes(b.itemID.bytes + b.digest)
+            a.deletedAt != b.deletedAt
+                ? a.deletedAt > b.deletedAt : (a.itemID.bytes + a.digest).lexicographicallyPrecedes(b.itemID.bytes + b.digest)
         }
         var seen = Set<Bytes16>()
         let kept = sorted.filter { entry in
             !held.contains(entry.itemID) && entry.deletedAt >= (purgeBefore ?? 0) && seen.insert(entry.itemID).inserted
         }
         var room = ListingBlock.maxSealedBytes - 1024
-        return Array(kept.prefix(maxPerGroup).prefix { entry in
-            room -= 45 + entry.sealed.count
-            return room >= 0
-        })
+        return Array(
+            kept.prefix(maxPerGroup).prefix { entry in
+                room -= 45 + entry.sealed.count
+                return room >= 0
+            })
     }
 }

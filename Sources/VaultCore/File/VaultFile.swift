@@ -162,7 +162,8 @@ struct VaultFile {
         w.raw(headerSignature)
         w.u32(UInt32(index.count))
         var pieces = [StoredBytes(w.bytes), index.stored]
-        w = ByteWriter(capacity: sections.reduce(4 + ListingBlock.fixedSize) { $0 + GroupSection.size(bucketCount: $1.bucketDigests.count) })
+        w = ByteWriter(
+            capacity: sections.reduce(4 + ListingBlock.fixedSize) { $0 + GroupSection.size(bucketCount: $1.bucketDigests.count) })
         for section in sections { section.encode(into: &w) }
         w.u32(UInt32(listings.count))
         for block in listings {
@@ -204,16 +205,17 @@ struct VaultFile {
     /// read that only looks items up, which copies out and checks the one bucket it reads).
     static func decode(_ source: FileBytes, indexInPlace: Bool = false) throws -> Decoded {
         // Nearly every header fits the first 64 KiB; one that does not (thousands of groups) is read again, as long as a header can be.
-        let (decoded, parametersEnd, prefix) = try (try? decodeHeader(source.prefix(1 << 16))) ?? decodeHeader(source.prefix(maxHeaderBytes))
+        let (decoded, parametersEnd, prefix) =
+            try (try? decodeHeader(source.prefix(1 << 16))) ?? decodeHeader(source.prefix(maxHeaderBytes))
         var file = decoded
-        let header = Array(prefix[0 ..< parametersEnd + digestSize])
+        let header = Array(prefix[0..<parametersEnd + digestSize])
         var offset = parametersEnd + digestSize
         func reader(_ count: Int, _ expected: Damage.Extent) throws -> ByteReader {
             guard count >= 0, source.count - offset >= count else {
                 throw MalformedInput(.truncated(expected: expected, offset: offset))
             }
             defer { offset += count }
-            return ByteReader(source[offset ..< offset + count])
+            return ByteReader(source[offset..<offset + count])
         }
         let headerMAC = try reader(digestSize, .headerMAC).bytes
         if file.version >= 2 { file.headerSignature = try reader(Ed25519.signatureSize, .headerSignature).bytes }
@@ -223,7 +225,7 @@ struct VaultFile {
         guard recordCount <= maxRecords, recordCount * entrySize <= source.count - offset else {
             throw MalformedInput(.count(.indexRecords, recordCount))
         }
-        let indexRange = offset ..< offset + recordCount * entrySize
+        let indexRange = offset..<offset + recordCount * entrySize
         var encodedIndex: [UInt8] = []
         if file.version == 1 {
             encodedIndex = source[indexRange]
@@ -243,18 +245,21 @@ struct VaultFile {
             let count = Int(try countReader.u32())
             // At most one block per (group, class) and a tombstone block per group, and one more per record (a bucket is seldom empty, never mostly).
             guard count <= file.groups.count * (Accessibility.allCases.count + 1) + recordCount,
-                  count <= (source.count - offset) / ListingBlock.fixedSize else {
+                count <= (source.count - offset) / ListingBlock.fixedSize
+            else {
                 throw MalformedInput(.count(.listingBlocks, count))
             }
             for _ in 0..<count {
                 var fields = try reader(ListingBlock.fixedSize, .listingBlock)
                 var block = try ListingBlock.decodeFixedFields(from: &fields)
                 let length = Int(try fields.u32())
-                guard length <= ListingBlock.maxSealedBytes else { throw MalformedInput(.lengthOverLimit(length, limit: ListingBlock.maxSealedBytes)) }
+                guard length <= ListingBlock.maxSealedBytes else {
+                    throw MalformedInput(.lengthOverLimit(length, limit: ListingBlock.maxSealedBytes))
+                }
                 guard source.count - offset >= length else {
                     throw MalformedInput(.truncated(expected: .bytes(length), offset: offset))
                 }
-                block.sealed = StoredBytes(source, offset ..< offset + length)
+                block.sealed = StoredBytes(source, offset..<offset + length)
                 offset += length
                 file.listings.append(block)
             }
@@ -282,7 +287,9 @@ struct VaultFile {
         guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(.notA(.vaultFile)) }
         let version = try r.u16()
         guard readableVersions.contains(version) else {
-            throw MalformedInput(.unsupportedVersion(.vaultFile, found: Int(version), reads: Int(readableVersions.lowerBound)...Int(readableVersions.upperBound)))
+            throw MalformedInput(
+                .unsupportedVersion(
+                    .vaultFile, found: Int(version), reads: Int(readableVersions.lowerBound)...Int(readableVersions.upperBound)))
         }
         let vaultID = Array(try r.raw(idSize))
         let keyEpoch = version >= 2 ? try r.u64() : 0
@@ -308,7 +315,9 @@ struct VaultFile {
             } else {
                 // 1 024 removals of 64 bytes, a count and the seal: the layout files before the team log kept.
                 memberRemovals = Array(try r.lengthPrefixed(limit: 2 + 1024 * 64 + 28))
-                guard memberRemovals.isEmpty || memberRemovals.count > 28 else { throw MalformedInput(.violates(.memberRemovalsShorterThanSeal)) }
+                guard memberRemovals.isEmpty || memberRemovals.count > 28 else {
+                    throw MalformedInput(.violates(.memberRemovalsShorterThanSeal))
+                }
             }
             signingPublicKey = SigningPublicKey(bytes: Array(try r.raw(Ed25519.keySize)))
             wrappedSigningKey = Array(try r.raw(wrappedKeySize))
@@ -330,12 +339,13 @@ struct VaultFile {
         guard constantTimeEquals(checksum, SHA256.hash(Array(bytes[0..<parametersEnd]))) else {
             throw MalformedInput(.violates(.headerChecksumMismatch))
         }
-        var file = VaultFile(version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
-                             deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
-                             keyslots: keyslots, members: members, signingPublicKey: signingPublicKey,
-                             wrappedSigningKey: wrappedSigningKey, trustPublicKey: trustPublicKey,
-                             wrappedTrustKey: wrappedTrustKey, trustSignature: trustSignature, classes: classes,
-                             groups: groups, index: [], sections: [], listings: [], records: RecordList())
+        var file = VaultFile(
+            version: version, vaultID: vaultID, keyEpoch: keyEpoch, writeGeneration: writeGeneration,
+            deviceCheck: deviceCheck, deviceWrappedHeaderMACKey: deviceWrappedHeaderMACKey,
+            keyslots: keyslots, members: members, signingPublicKey: signingPublicKey,
+            wrappedSigningKey: wrappedSigningKey, trustPublicKey: trustPublicKey,
+            wrappedTrustKey: wrappedTrustKey, trustSignature: trustSignature, classes: classes,
+            groups: groups, index: [], sections: [], listings: [], records: RecordList())
         file.memberRemovals = memberRemovals
         file.teamLog = teamLog
         file.writeID = writeID

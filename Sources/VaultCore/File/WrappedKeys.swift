@@ -28,8 +28,9 @@ struct WrappedGroupKey {
     }
 
     static func decode(from r: inout ByteReader, version: UInt16) throws -> WrappedGroupKey {
-        WrappedGroupKey(groupID: try r.groupID(), keyCheck: Array(try r.raw(VaultFile.checkSize)),
-                        wrappedNameAndKey: Array(try r.lengthPrefixed(limit: maxWrappedBytes)),
-                        deviceWrapped: version == 1 ? Array(try r.lengthPrefixed(limit: maxWrappedBytes)) : [])
+        WrappedGroupKey(
+            groupID: try r.groupID(), keyCheck: Array(try r.raw(VaultFile.checkSize)),
+            wrappedNameAndKey: Array(try r.lengthPrefixed(limit: maxWrappedBytes)),
+            deviceWrapped: version == 1 ? Array(try r.lengthPrefixed(limit: maxWrappedBytes)) : [])
     }
 }

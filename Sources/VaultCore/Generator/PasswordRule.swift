@@ -20,7 +20,8 @@ package struct PasswordRule: Sendable {
     package init?(length: Int, alphabet: [UInt8], required: [CharacterClass] = []) {
         let alphabet = Array(Set(alphabet)).sorted()
         guard length > 0, !alphabet.isEmpty, alphabet.count <= 256, length >= required.count,
-              required.allSatisfy({ required in alphabet.contains(where: required.contains) }) else { return nil }
+            required.allSatisfy({ required in alphabet.contains(where: required.contains) })
+        else { return nil }
         self.length = length
         self.alphabet = alphabet
         self.required = required

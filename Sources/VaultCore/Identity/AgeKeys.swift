@@ -80,7 +80,9 @@ public struct AgeIdentity: Sendable {
             for (number, line) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
                 var line = Array(line)
                 defer { for index in line.indices { line[index] = 0 } }
-                while let last = line.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { line.removeLast() }
+                while let last = line.last, last == UInt8(ascii: "\r") || last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+                    line.removeLast()
+                }
                 guard let first = line.first, first != UInt8(ascii: "#") else { continue }
                 identities.append(try parseLine(line, number: number + 1, source: source))
             }

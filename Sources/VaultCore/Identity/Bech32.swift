@@ -21,7 +21,7 @@ enum Bech32 {
         var text = lowerHRP + [UInt8(ascii: "1")]
         text.reserveCapacity(text.count + groups.count)
         for group in groups { text.append(upper ? uppercased(charset[Int(group)]) : charset[Int(group)]) }
-        if upper { for index in 0 ..< lowerHRP.count { text[index] = uppercased(text[index]) } }
+        if upper { for index in 0..<lowerHRP.count { text[index] = uppercased(text[index]) } }
         return text
     }
 

@@ -33,7 +33,9 @@ package enum BitwardenExport {
                         repeat {
                             number += 1
                             let item = try reader.value(depth: 2)
-                            if let folderID = try add(item, number: number, to: &batch) { folderIDs.append((batch.entries.count - 1, folderID)) }
+                            if let folderID = try add(item, number: number, to: &batch) {
+                                folderIDs.append((batch.entries.count - 1, folderID))
+                            }
                         } while try reader.nextOrClose(UInt8(ascii: "]"))
                     }
                 } else {
@@ -84,7 +86,8 @@ package enum BitwardenExport {
         for uri in login?["uris"]?.elements ?? [] { notes.add("url", uri["uri"]?.bytes) }
         for field in item["fields"]?.elements ?? [] { notes.add(field["name"]?.text ?? "field", field["value"]?.bytes) }
         let note = item["notes"]?.bytes
-        var entry = ImportEntry(origin: itemOrigin, folders: [], service: name, account: login?["username"]?.text ?? "", secret: SecretBytes(count: 0))
+        var entry = ImportEntry(
+            origin: itemOrigin, folders: [], service: name, account: login?["username"]?.text ?? "", secret: SecretBytes(count: 0))
         if let password = login?["password"]?.bytes {
             entry.secret = password
             notes.add(note)

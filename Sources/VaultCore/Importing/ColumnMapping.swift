@@ -55,7 +55,8 @@ package struct ColumnMapping: Sendable {
     /// What KeePassXC writes (its export and `keepassxc-cli export --format csv`): Group, Title,
     /// Username, Password, URL, Notes, TOTP, …; the group path starts with the root group.
     package static let keePassXC: ColumnMapping = {
-        var mapping = try! ColumnMapping(parsing: "folder=Group,service=Title,account=Username,secret=Password,url=URL,notes=Notes,otp=TOTP")
+        var mapping = try! ColumnMapping(
+            parsing: "folder=Group,service=Title,account=Username,secret=Password,url=URL,notes=Notes,otp=TOTP")
         mapping.folderHasRoot = true
         return mapping
     }()
@@ -64,7 +65,8 @@ package struct ColumnMapping: Sendable {
     /// Tags and the archived flag go to the notes (an export without those columns reads too);
     /// Favorite is left out (the import says so).
     package static let onePassword: ColumnMapping = {
-        var mapping = try! ColumnMapping(parsing: "service=Title,account=Username,secret=Password,url=Url,otp=OTPAuth,tags=Tags,archived=Archived,notes=Notes")
+        var mapping = try! ColumnMapping(
+            parsing: "service=Title,account=Username,secret=Password,url=Url,otp=OTPAuth,tags=Tags,archived=Archived,notes=Notes")
         mapping.mayBeMissing = [.tags, .archived]
         return mapping
     }()
@@ -123,8 +125,9 @@ package struct ColumnMapping: Sendable {
             let notesColumns = indexes.filter { $0.role == .notes }
             for column in notesColumns.dropFirst() { notes.add(column.header, row.cells[column.index]) }
             if let free = notesColumns.first { notes.add(row.cells[free.index]) }
-            var entry = ImportEntry(origin: origin, folders: [], service: service, account: try text(.account) ?? "",
-                                    secret: SecretBytes(count: 0), fields: SealedFields(notes: notes.finish(), oneTimeCode: cell(.otp)))
+            var entry = ImportEntry(
+                origin: origin, folders: [], service: service, account: try text(.account) ?? "",
+                secret: SecretBytes(count: 0), fields: SealedFields(notes: notes.finish(), oneTimeCode: cell(.otp)))
             if let secret = cell(.secret) {
                 entry.secret = secret
             } else if let note = entry.fields[.notes] {

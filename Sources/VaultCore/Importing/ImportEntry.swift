@@ -34,8 +34,10 @@ package struct ImportEntry: Sendable {
     package var modified: String?
 
     /// An entry with these names, secret and fields.
-    package init(origin: ImportOrigin, folders: [String], service: String, account: String, secret: SecretBytes,
-                fields: SealedFields = SealedFields(), kind: Kind = .login) {
+    package init(
+        origin: ImportOrigin, folders: [String], service: String, account: String, secret: SecretBytes,
+        fields: SealedFields = SealedFields(), kind: Kind = .login
+    ) {
         self.origin = origin
         self.folders = folders
         self.service = service
@@ -168,10 +170,11 @@ extension AccessGroup {
     /// The group a folder path becomes (`--folders-as-groups`): its parts joined by "-", every
     /// character a group name cannot hold made "-", cut to 64 bytes; nil when nothing is left.
     package init?(folders: [String]) {
-        var name = String(folders.joined(separator: "-").unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
-                ? Character(scalar) : "-"
-        })
+        var name = String(
+            folders.joined(separator: "-").unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+                    ? Character(scalar) : "-"
+            })
         while let first = name.first, !(first.isASCII && (first.isLetter || first.isNumber)) { name.removeFirst() }
         self.init(String(name.prefix(AccessGroup.maxLength)))
     }

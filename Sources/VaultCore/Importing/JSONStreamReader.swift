@@ -61,7 +61,8 @@ struct JSONStreamReader {
     func key() throws -> String {
         guard try peekPastSpace() == UInt8(ascii: "\"") else { throw failure(.keyNotString) }
         guard case .string(let bytes) = try value(depth: 1),
-              let name = bytes.withUnsafeBytes({ String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) }) else {
+            let name = bytes.withUnsafeBytes({ String(validating: $0.bindMemory(to: UInt8.self), as: UTF8.self) })
+        else {
             throw failure(.keyNotUTF8)
         }
         try expect(UInt8(ascii: ":"))
@@ -97,7 +98,13 @@ struct JSONStreamReader {
             guard let byte = try stream.next() else { throw failure(inString ? .unterminatedString : .unexpectedEnd) }
             withUnsafeBytes(of: byte) { raw.append($0) }
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 if !inString, level == depth { return }
                 // Runs of plain string bytes are copied a chunk at a time.
                 if inString, !escaped {

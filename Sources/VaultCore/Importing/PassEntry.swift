@@ -37,9 +37,10 @@ package enum PassEntry {
         guard secret.count > 0 || finished != nil || oneTimeCode != nil else { throw ImportProblem(origin, .nothingToKeep) }
         let folders = path.count >= 3 ? [path[0]] : []
         let named = path.dropFirst(folders.count)
-        return ImportEntry(origin: origin, folders: folders,
-                           service: named.count == 1 ? named.first! : named.dropLast().joined(separator: "/"),
-                           account: named.count == 1 ? "" : named.last!, secret: secret,
-                           fields: SealedFields(notes: finished, oneTimeCode: oneTimeCode))
+        return ImportEntry(
+            origin: origin, folders: folders,
+            service: named.count == 1 ? named.first! : named.dropLast().joined(separator: "/"),
+            account: named.count == 1 ? "" : named.last!, secret: secret,
+            fields: SealedFields(notes: finished, oneTimeCode: oneTimeCode))
     }
 }

@@ -13,9 +13,11 @@ package enum EnvironmentName {
     package static func derived(service: String, account: String) -> String {
         if let name = derivedFromASCII(service: service, account: account) { return name }
         let joined = account.isEmpty ? service : service + "_" + account
-        var name = String(String.UnicodeScalarView(joined.uppercased().unicodeScalars.map { scalar in
-            (("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)) ? scalar : "_"
-        }))
+        var name = String(
+            String.UnicodeScalarView(
+                joined.uppercased().unicodeScalars.map { scalar in
+                    (("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)) ? scalar : "_"
+                }))
         if name.first?.isNumber ?? true { name = "_" + name }
         return name
     }

@@ -41,7 +41,8 @@ package struct OpenBaoReference: Hashable, Sendable, CustomStringConvertible {
             let query = String(rest[rest.index(after: questionMark)...])
             rest = rest[..<questionMark]
             guard query.hasPrefix("version="), let number = Int(query.dropFirst("version=".count)), number >= 1,
-                  query.dropFirst("version=".count).allSatisfy(\.isASCII) else {
+                query.dropFirst("version=".count).allSatisfy(\.isASCII)
+            else {
                 if query.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) { throw .unencodedSpace }
                 throw .unknownQuery(query)
             }

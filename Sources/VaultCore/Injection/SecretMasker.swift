@@ -138,8 +138,10 @@ package struct MaskingStream {
 
     /// Writes plain bytes and markers for everything before `safe`: no later
     /// match can start there.
-    private mutating func flush(upTo safe: Int, chunk: UnsafeRawBufferPointer, chunkBase: Int,
-                                output: (UnsafeRawBufferPointer) -> Void) {
+    private mutating func flush(
+        upTo safe: Int, chunk: UnsafeRawBufferPointer, chunkBase: Int,
+        output: (UnsafeRawBufferPointer) -> Void
+    ) {
         var concealed = 0
         for range in pending {
             if range.lowerBound < emitted {
@@ -162,8 +164,10 @@ package struct MaskingStream {
     }
 
     /// Writes the bytes of `range` (absolute offsets), from the held bytes and the chunk.
-    private func writePlain(_ range: Range<Int>, chunk: UnsafeRawBufferPointer, chunkBase: Int,
-                            output: (UnsafeRawBufferPointer) -> Void) {
+    private func writePlain(
+        _ range: Range<Int>, chunk: UnsafeRawBufferPointer, chunkBase: Int,
+        output: (UnsafeRawBufferPointer) -> Void
+    ) {
         guard !range.isEmpty else { return }
         let heldEnd = heldStart + held.count
         if range.lowerBound < heldEnd {

@@ -195,4 +195,3 @@ package enum SecretReferenceError: Error, Equatable, Sendable {
     /// An `openbao://` reference has an empty, `.` or `..` segment.
     case badPathSegment
 }
-

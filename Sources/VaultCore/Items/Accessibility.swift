@@ -65,7 +65,7 @@ public enum Accessibility: String, CaseIterable, Sendable, Codable {
     package var isDeviceBound: Bool {
         switch self {
         case .whenUnlockedThisDeviceOnly, .afterFirstUnlockThisDeviceOnly, .alwaysThisDeviceOnly,
-             .whenPasscodeSetThisDeviceOnly:
+            .whenPasscodeSetThisDeviceOnly:
             return true
         case .whenUnlocked, .afterFirstUnlock, .always:
             return false

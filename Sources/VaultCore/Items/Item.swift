@@ -18,8 +18,10 @@ public struct ItemDetails: Equatable, Sendable {
     package var expires: Date?
 
     /// Details with the fields given; every field defaults to nil (unset).
-    public init(label: String? = nil, comment: String? = nil, kind: String? = nil, generic: String? = nil,
-                envName: String? = nil, expires: Date? = nil) {
+    public init(
+        label: String? = nil, comment: String? = nil, kind: String? = nil, generic: String? = nil,
+        envName: String? = nil, expires: Date? = nil
+    ) {
         self.label = label
         self.comment = comment
         self.kind = kind
@@ -30,8 +32,9 @@ public struct ItemDetails: Equatable, Sendable {
 
     /// These details with every field that `change` sets replaced.
     package func applying(_ change: ItemDetails) -> ItemDetails {
-        ItemDetails(label: change.label ?? label, comment: change.comment ?? comment, kind: change.kind ?? kind,
-                    generic: change.generic ?? generic, envName: change.envName ?? envName, expires: change.expires ?? expires)
+        ItemDetails(
+            label: change.label ?? label, comment: change.comment ?? comment, kind: change.kind ?? kind,
+            generic: change.generic ?? generic, envName: change.envName ?? envName, expires: change.expires ?? expires)
     }
 
     /// The text fields by name, for validation and output.
@@ -62,8 +65,10 @@ public struct ItemAttributes: Equatable, Sendable {
     public var modified: Date
 
     /// Attributes with the key, class and details given (the default group and class when not).
-    package init(service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
-                details: ItemDetails = ItemDetails(), created: Date, modified: Date) {
+    package init(
+        service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
+        details: ItemDetails = ItemDetails(), created: Date, modified: Date
+    ) {
         self.service = service
         self.account = account
         self.group = group
@@ -140,12 +145,13 @@ public struct Item: Sendable {
     package var secretValues: [SecretBytes] {
         let seeds = OneTimeCodeSecret.seedForms(of: secret)
         guard !fields.isEmpty else { return [secret] + seeds }
-        return [secret] + seeds + fields.present.flatMap { present -> [SecretBytes] in
-            switch present.field {
-            case .notes: Item.lines(of: present.value)
-            case .oneTimeCode: [present.value] + OneTimeCodeSecret.seedForms(of: present.value)
+        return [secret] + seeds
+            + fields.present.flatMap { present -> [SecretBytes] in
+                switch present.field {
+                case .notes: Item.lines(of: present.value)
+                case .oneTimeCode: [present.value] + OneTimeCodeSecret.seedForms(of: present.value)
+                }
             }
-        }
     }
 
     private static func lines(of value: SecretBytes) -> [SecretBytes] {
@@ -183,8 +189,10 @@ public struct NewItem: Sendable {
     package var fields: SealedFields
 
     /// An item to add; `Vault.add` checks it (`Vault.validate`) and sets its dates.
-    public init(service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
-                details: ItemDetails = ItemDetails(), secret: SecretBytes, fields: SealedFields = SealedFields()) {
+    public init(
+        service: String, account: String, group: AccessGroup = .default, accessibility: Accessibility = .default,
+        details: ItemDetails = ItemDetails(), secret: SecretBytes, fields: SealedFields = SealedFields()
+    ) {
         self.service = service
         self.account = account
         self.group = group
@@ -212,8 +220,10 @@ public struct ItemChange: Sendable {
     package var fields: [SealedField: SecretBytes]
 
     /// A change of the fields given; with no argument, a change that changes nothing.
-    public init(accessibility: Accessibility? = nil, details: ItemDetails = ItemDetails(), secret: SecretBytes? = nil,
-                removesExpiry: Bool = false, fields: [SealedField: SecretBytes] = [:]) {
+    public init(
+        accessibility: Accessibility? = nil, details: ItemDetails = ItemDetails(), secret: SecretBytes? = nil,
+        removesExpiry: Bool = false, fields: [SealedField: SecretBytes] = [:]
+    ) {
         self.accessibility = accessibility
         self.details = details
         self.secret = secret

@@ -22,11 +22,13 @@ struct ItemChanges {
         }
         let replaced = try existing.map { try vault.openWholeRecord(at: $0) }
         let created = replaced?.item.attributes.created ?? now
-        let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
-                                        accessibility: new.accessibility, details: new.details, created: created, modified: now)
-        try vault.store(Item(attributes: attributes, secret: new.secret, fields: new.fields),
-                        history: replaced.map { history(after: $0, newSecret: new.secret) } ?? [],
-                        conflicts: replaced?.conflicts ?? [], replacing: existing)
+        let attributes = ItemAttributes(
+            service: new.service, account: new.account, group: new.group,
+            accessibility: new.accessibility, details: new.details, created: created, modified: now)
+        try vault.store(
+            Item(attributes: attributes, secret: new.secret, fields: new.fields),
+            history: replaced.map { history(after: $0, newSecret: new.secret) } ?? [],
+            conflicts: replaced?.conflicts ?? [], replacing: existing)
         return existing == nil ? .added : .replaced
     }
 
@@ -43,15 +45,18 @@ struct ItemChanges {
         for (field, value) in change.fields { fields[field] = value }
         let secret = change.secret ?? opened.item.secret
         if !change.fields.isEmpty { try Vault.validateSecretSize(secret.count + fields.byteCount) }
-        try vault.store(Item(attributes: attributes, secret: secret, fields: fields),
-                        history: history(after: opened, newSecret: change.secret),
-                        conflicts: opened.conflicts, replacing: position)
+        try vault.store(
+            Item(attributes: attributes, secret: secret, fields: fields),
+            history: history(after: opened, newSecret: change.secret),
+            conflicts: opened.conflicts, replacing: position)
         return attributes
     }
 
     /// Renames the one item that matches `query` (`Vault.move`).
-    func move(matching query: Query, toService: String?, toAccount: String?, toGroup: AccessGroup?, keepingHistory: Bool,
-              in vault: inout WorkingCopy) throws -> (from: ItemAttributes, to: ItemAttributes, droppedRevisions: Int) {
+    func move(
+        matching query: Query, toService: String?, toAccount: String?, toGroup: AccessGroup?, keepingHistory: Bool,
+        in vault: inout WorkingCopy
+    ) throws -> (from: ItemAttributes, to: ItemAttributes, droppedRevisions: Int) {
         let position = try vault.single(try vault.positions(matching: query), query: query)
         let opened = try vault.openWholeRecord(at: position)
         var attributes = opened.item.attributes
@@ -74,8 +79,10 @@ struct ItemChanges {
 
     /// The secret (`field` nil) or one sealed field of the one item matching `query` replaced by
     /// what `newValue` makes of the item (`Vault.replaceSecret`, `replaceField`); returns the item as it was read.
-    func replace(_ field: SealedField?, matching query: Query, keepingPrevious: Bool, by newValue: (Item) throws -> SecretBytes?,
-                 in vault: inout WorkingCopy) throws -> Item {
+    func replace(
+        _ field: SealedField?, matching query: Query, keepingPrevious: Bool, by newValue: (Item) throws -> SecretBytes?,
+        in vault: inout WorkingCopy
+    ) throws -> Item {
         let position = try vault.single(try vault.positions(matching: query), query: query)
         let opened = try vault.openWholeRecord(at: position)
         let item = opened.item
@@ -86,8 +93,9 @@ struct ItemChanges {
         try Vault.validateSecretSize(changed.secret.count + changed.fields.byteCount)
         changed.attributes.modified = now
         let secret = field == nil ? value : nil
-        try vault.store(changed, history: keepingPrevious ? history(after: opened, newSecret: secret) : opened.history,
-                        conflicts: opened.conflicts, replacing: position)
+        try vault.store(
+            changed, history: keepingPrevious ? history(after: opened, newSecret: secret) : opened.history,
+            conflicts: opened.conflicts, replacing: position)
         return item
     }
 
@@ -120,15 +128,19 @@ struct ItemChanges {
         let (item, history) = (opened.item, opened.history)
         if item.attributes.hasExpired(at: now) { throw VaultError.itemExpired(item.attributes) }
         guard let previous = history.first else {
-            throw VaultError.noRevision(ItemKey(group: item.attributes.group, service: item.attributes.service,
-                                                account: item.attributes.account), requested: 1, kept: 0)
+            throw VaultError.noRevision(
+                ItemKey(
+                    group: item.attributes.group, service: item.attributes.service,
+                    account: item.attributes.account), requested: 1, kept: 0)
         }
         var attributes = item.attributes
         attributes.modified = now
-        let swapped = [SecretRevision(secret: item.secret, setAt: item.attributes.modified, replacedAt: attributes.modified)]
+        let swapped =
+            [SecretRevision(secret: item.secret, setAt: item.attributes.modified, replacedAt: attributes.modified)]
             + history.dropFirst()
-        try vault.store(Item(attributes: attributes, secret: previous.secret, fields: item.fields), history: swapped,
-                        conflicts: opened.conflicts, replacing: position)
+        try vault.store(
+            Item(attributes: attributes, secret: previous.secret, fields: item.fields), history: swapped,
+            conflicts: opened.conflicts, replacing: position)
         return attributes
     }
 
@@ -137,8 +149,9 @@ struct ItemChanges {
         // One pass over the index, not one per item: a lookup tag names (group, service, account).
         var taken = Set(vault.file.index.map { TakenLookupTag(groupID: $0.groupID, tag: $0.tag) })
         for new in items {
-            let attributes = ItemAttributes(service: new.service, account: new.account, group: new.group,
-                                            accessibility: new.accessibility, details: new.details, created: now, modified: now)
+            let attributes = ItemAttributes(
+                service: new.service, account: new.account, group: new.group,
+                accessibility: new.accessibility, details: new.details, created: now, modified: now)
             try vault.store(Item(attributes: attributes, secret: new.secret, fields: new.fields))
             let entry = vault.file.index[vault.file.index.count - 1]
             guard taken.insert(TakenLookupTag(groupID: entry.groupID, tag: entry.tag)).inserted else {

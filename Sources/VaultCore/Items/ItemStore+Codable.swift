@@ -13,8 +13,10 @@ extension ItemStore {
     /// copies cannot be. Throws `CodableItemError` when `value` does not
     /// encode (a non-finite number, a failing `encode(to:)`), and what `add` throws.
     @discardableResult
-    public func set<Value: Encodable>(_ value: Value, service: String, account: String, group: AccessGroup = .default,
-                                      accessibility: Accessibility = .default) throws -> AddOutcome {
+    public func set<Value: Encodable>(
+        _ value: Value, service: String, account: String, group: AccessGroup = .default,
+        accessibility: Accessibility = .default
+    ) throws -> AddOutcome {
         let key = ItemKey(group: group, service: service, account: account)
         let secret: SecretBytes
         do {
@@ -24,8 +26,9 @@ extension ItemStore {
         } catch let error as EncodingError {
             throw CodableItemError(key: key, type: "\(Value.self)", operation: .encoding, problem: CodableItemError.problem(error))
         }
-        let item = NewItem(service: service, account: account, group: group, accessibility: accessibility,
-                           details: ItemDetails(kind: ItemDetails.jsonKind), secret: secret)
+        let item = NewItem(
+            service: service, account: account, group: group, accessibility: accessibility,
+            details: ItemDetails(kind: ItemDetails.jsonKind), secret: secret)
         return try add(item, replaceExisting: true)
     }
 
@@ -34,19 +37,23 @@ extension ItemStore {
     /// buffer. Throws `VaultError.itemNotFound` when there is no such item,
     /// `CodableItemError` when its secret is not the JSON of a `Value` (an
     /// item stored as raw bytes, or of another type), and what `item(matching:)` throws.
-    public func value<Value: Decodable>(_ type: Value.Type, service: String, account: String,
-                                        group: AccessGroup = .default) throws -> Value {
+    public func value<Value: Decodable>(
+        _ type: Value.Type, service: String, account: String,
+        group: AccessGroup = .default
+    ) throws -> Value {
         let item = try item(matching: Query(service: service, account: account, group: group))
         do {
             return try item.secret.withUnsafeBytes { buffer in
                 // The decoder reads the locked buffer in place: no unwiped copy of the JSON.
-                let json = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: buffer.baseAddress!), count: buffer.count,
-                                deallocator: .none)
+                let json = Data(
+                    bytesNoCopy: UnsafeMutableRawPointer(mutating: buffer.baseAddress!), count: buffer.count,
+                    deallocator: .none)
                 return try JSONDecoder().decode(Value.self, from: json)
             }
         } catch let error as DecodingError {
-            throw CodableItemError(key: item.attributes.key, type: "\(Value.self)", operation: .decoding,
-                                   problem: CodableItemError.problem(error))
+            throw CodableItemError(
+                key: item.attributes.key, type: "\(Value.self)", operation: .decoding,
+                problem: CodableItemError.problem(error))
         }
     }
 }

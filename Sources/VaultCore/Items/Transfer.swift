@@ -37,8 +37,10 @@ enum Transfer {
     /// The items an export writes, with their secrets, in index order: those of `vault` that match
     /// `query` and `include`, except the `-this-device-only` ones, whose keys never leave this
     /// machine, and records that are damaged (both counted in the outcome). Needs full keys.
-    static func exportable(matching query: Query, where include: (ItemAttributes) -> Bool, in vault: some OpenVault,
-                           progress: ProgressHandler?) throws -> (items: [Item], outcome: ExportOutcome) {
+    static func exportable(
+        matching query: Query, where include: (ItemAttributes) -> Bool, in vault: some OpenVault,
+        progress: ProgressHandler?
+    ) throws -> (items: [Item], outcome: ExportOutcome) {
         guard vault.keys.isFull else { throw VaultError.locked(nil) }
         try vault.requireExisting(query.group)
         let (positions, attributes) = try vault.matches(query, skipLocked: true)
@@ -74,17 +76,21 @@ enum Transfer {
     /// `items` (from another password manager) as items created and modified `now`.
     static func items(_ items: [NewItem], dated now: Date) -> [Item] {
         items.map { new in
-            Item(attributes: ItemAttributes(service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
-                                            details: new.details, created: now, modified: now),
-                 secret: new.secret, fields: new.fields)
+            Item(
+                attributes: ItemAttributes(
+                    service: new.service, account: new.account, group: new.group, accessibility: new.accessibility,
+                    details: new.details, created: now, modified: now),
+                secret: new.secret, fields: new.fields)
         }
     }
 
     /// Adds `items` to `vault`, keeping their attributes and dates; an item whose group, service and
     /// account exist follows `policy` (with `.fail`, one conflict imports nothing). Throws
     /// `invalidValue` for an item no backend stores.
-    static func add(_ items: [Item], onConflict policy: ConflictPolicy, to vault: inout WorkingCopy,
-                    progress: ProgressHandler?) throws -> ImportOutcome {
+    static func add(
+        _ items: [Item], onConflict policy: ConflictPolicy, to vault: inout WorkingCopy,
+        progress: ProgressHandler?
+    ) throws -> ImportOutcome {
         var outcome = ImportOutcome()
         // Which items may exist, from one pass over the index: a lookup of each by scanning the
         // index made an import of n items take n² steps (200 000 items: minutes).
@@ -93,16 +99,23 @@ enum Transfer {
         for (done, item) in items.enumerated() {
             progress?(done + 1, items.count)
             let attributes = item.attributes
-            try Vault.validate(NewItem(service: attributes.service, account: attributes.account, group: attributes.group,
-                                       accessibility: attributes.accessibility, details: attributes.details, secret: item.secret,
-                                       fields: item.fields))
+            try Vault.validate(
+                NewItem(
+                    service: attributes.service, account: attributes.account, group: attributes.group,
+                    accessibility: attributes.accessibility, details: attributes.details, secret: item.secret,
+                    fields: item.fields))
             var mayExist = added.contains(attributes.key)
             if !mayExist, let groupID = vault.keys.groupID(of: attributes.group) {
                 let tag = Bytes16(try vault.keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account))
                 mayExist = tagsBefore.contains(GroupTag(groupID: groupID, tag: tag))
             }
-            let existing = mayExist ? try vault.positions(matching: Query(service: attributes.service, account: attributes.account,
-                                                                          group: attributes.group)).first : nil
+            let existing =
+                mayExist
+                ? try vault.positions(
+                    matching: Query(
+                        service: attributes.service, account: attributes.account,
+                        group: attributes.group)
+                ).first : nil
             switch (existing, policy) {
             case (nil, _):
                 try vault.store(item)

@@ -14,8 +14,10 @@ package struct WipeFilter: Equatable, Sendable {
     package var accountPattern: NamePattern?
 
     /// A filter of the fields given; with no argument, one that selects every item.
-    package init(query: Query = Query(), expiredOnly: Bool = false, modifiedBefore: Date? = nil,
-                servicePattern: NamePattern? = nil, accountPattern: NamePattern? = nil) {
+    package init(
+        query: Query = Query(), expiredOnly: Bool = false, modifiedBefore: Date? = nil,
+        servicePattern: NamePattern? = nil, accountPattern: NamePattern? = nil
+    ) {
         self.query = query
         self.expiredOnly = expiredOnly
         self.modifiedBefore = modifiedBefore
@@ -74,7 +76,8 @@ extension WorkingCopy {
 extension OpenVault {
     /// The positions `filter` selects and the outcome of removing them
     /// (`rekeyedGroups` lists every group in scope for a whole-group filter).
-    func wipeSelection(_ filter: WipeFilter, now: Date, progress: ProgressHandler? = nil) throws -> (positions: [Int], outcome: WipeOutcome) {
+    func wipeSelection(_ filter: WipeFilter, now: Date, progress: ProgressHandler? = nil) throws -> (positions: [Int], outcome: WipeOutcome)
+    {
         let groupIDs: [GroupID]
         if let group = filter.query.group {
             guard let id = keys.groupID(of: group) else { throw missingGroup(group) }
@@ -84,8 +87,9 @@ extension OpenVault {
         }
         let wanted = Set(groupIDs)
         var positions: [Int] = []
-        var outcome = WipeOutcome(removed: [], removedUnread: 0, keptUnread: 0,
-                                  rekeyedGroups: filter.selectsWholeGroups ? groupIDs.compactMap { keys.groups[$0]?.group } : [])
+        var outcome = WipeOutcome(
+            removed: [], removedUnread: 0, keptUnread: 0,
+            rekeyedGroups: filter.selectsWholeGroups ? groupIDs.compactMap { keys.groups[$0]?.group } : [])
         for (position, entry) in file.index.enumerated() where wanted.contains(entry.groupID) {
             progress?(position + 1, file.index.count)
             let attributes: ItemAttributes

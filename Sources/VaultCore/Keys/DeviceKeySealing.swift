@@ -52,7 +52,10 @@ struct DeviceKeySealing {
         let wasSealed = try DeviceKeyStore.sealed(vaultID: vaultID, host: host) != nil
         if wasSealed, !reseal { return .alreadySealed }
         if !wasSealed, !FileSystem.isRegularFile(DeviceKeyStore.path(vaultID: vaultID, host: host)),
-           !FileSystem.isRegularFile(location.legacyDeviceKeyPath) { throw VaultError.noDeviceKey }
+            !FileSystem.isRegularFile(location.legacyDeviceKeyPath)
+        {
+            throw VaultError.noDeviceKey
+        }
         let keys = try keysWithUnlock(recovering: wasSealed)
         try DeviceKeyStore.seal(keys.deviceKey, vaultID: vaultID, host: host, pin: pin, masterKey: keys.masterKey)
         return wasSealed ? .resealed : .sealed
@@ -119,8 +122,9 @@ struct DeviceKeySealing {
     /// stale one is known by its check and never spends a lockout try.
     func refreshTPMRecoverySeal(deviceKey: DeviceKey?, masterKey: MasterKey?) {
         guard let deviceKey, let masterKey, let vaultID = try? vaultID(),
-              FileSystem.isRegularFile(TPMRecoverySeal.path(vaultID: vaultID, host: host)),
-              let sealed = try? DeviceKeyStore.sealed(vaultID: vaultID, host: host) else { return }
+            FileSystem.isRegularFile(TPMRecoverySeal.path(vaultID: vaultID, host: host)),
+            let sealed = try? DeviceKeyStore.sealed(vaultID: vaultID, host: host)
+        else { return }
         let pin = sealed.hasPIN ? try? host.tpm?.askPIN?() : nil
         guard !sealed.hasPIN || pin != nil else { return }
         try? DeviceKeyStore.resealRecovery(deviceKey, vaultID: vaultID, host: host, pin: pin, masterKey: masterKey)
@@ -130,8 +134,11 @@ struct DeviceKeySealing {
     /// (status, lock): nil, with why, when the TPM refuses it or its seal is not the vault's.
     func keyIfItOpens(of bytes: FileBytes) throws -> (key: DeviceKey?, refusal: TPMFailure?) {
         do {
-            return (try DeviceKeyStore.load(vaultID: VaultFile.peekVaultID(bytes), location: location, host: host,
-                                            isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }), nil)
+            return (
+                try DeviceKeyStore.load(
+                    vaultID: VaultFile.peekVaultID(bytes), location: location, host: host,
+                    isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }), nil
+            )
         } catch VaultError.keys(.tpm(let refusal)) {
             return (nil, refusal)
         }

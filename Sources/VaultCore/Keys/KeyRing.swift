@@ -111,8 +111,9 @@ struct KeyRing {
 
     /// The full keys of a group made from its group key.
     func groupKeys(_ group: AccessGroup, groupKey: GroupKey) -> GroupKeys {
-        GroupKeys(group: group, groupKey: groupKey, lookupKey: groupKey.lookupKey(vaultID: vaultID),
-                  indexMACKey: groupKey.indexMACKey(formatVersion: formatVersion, vaultID: vaultID))
+        GroupKeys(
+            group: group, groupKey: groupKey, lookupKey: groupKey.lookupKey(vaultID: vaultID),
+            indexMACKey: groupKey.indexMACKey(formatVersion: formatVersion, vaultID: vaultID))
     }
 
     // MARK: derived keys and tags
@@ -155,7 +156,7 @@ struct KeyRing {
         var runStart: Int?
         func endRun(at end: Int) {
             guard let start = runStart else { return }
-            mac.update(UnsafeRawBufferPointer(rebasing: encoded[start * entrySize ..< end * entrySize]))
+            mac.update(UnsafeRawBufferPointer(rebasing: encoded[start * entrySize..<end * entrySize]))
             runStart = nil
         }
         for number in entries.indices {
@@ -173,8 +174,10 @@ struct KeyRing {
     /// ‖ u64 group generation ‖ (v3) the write id (16) ‖ u16 bucket count ‖ the digest of each index bucket ‖ u8 class id
     /// ‖ u16 bucket ‖ digest of each of the group's listing blocks, in file order.
     /// Throws `missingIndexMACKey` for an index MAC of a group held without that key (a read-only credential).
-    func groupMAC(_ kind: GroupMACKind, groupID: GroupID, context: GroupMACContext, bucketDigests: [[UInt8]],
-                  listings: [ListingBlock]) throws -> [UInt8] {
+    func groupMAC(
+        _ kind: GroupMACKind, groupID: GroupID, context: GroupMACContext, bucketDigests: [[UInt8]],
+        listings: [ListingBlock]
+    ) throws -> [UInt8] {
         let keys = try group(groupID)
         let key: SecretBytes
         switch kind {
@@ -334,8 +337,10 @@ struct GroupKeys {
         derived = derived.forgetting(classID)
     }
 
-    init(group: AccessGroup, groupKey: GroupKey?, lookupKey: LookupKey, indexMACKey: IndexMACKey?,
-         baseKeys: [ClassID: BaseKey] = [:]) {
+    init(
+        group: AccessGroup, groupKey: GroupKey?, lookupKey: LookupKey, indexMACKey: IndexMACKey?,
+        baseKeys: [ClassID: BaseKey] = [:]
+    ) {
         self.group = group
         self.groupKey = groupKey
         self.lookupKey = lookupKey

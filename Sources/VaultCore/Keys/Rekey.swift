@@ -21,13 +21,16 @@ struct Rekey {
         if !plan.dropsNothing { try confirm(plan) }
         vault.remove(at: vault.positionsBoundElsewhere)
         if secret.slotKind != .passphrase {
-            vault.remove(at: vault.file.index.indices.filter { vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID })
+            vault.remove(
+                at: vault.file.index.indices.filter { vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID })
         }
-        let newDeviceKey = vault.deviceMatches && !readWithExposedDeviceKey
+        let newDeviceKey =
+            vault.deviceMatches && !readWithExposedDeviceKey
             ? try DeviceKeyStore.createPending(vaultID: vault.file.vaultID, host: host) : nil
         let resealed = vault.file.index.count
-        try vault.rekey(keyslots: [KeyslotSecret(kind: secret.slotKind, secret: secret.secret, kdf: kdf)], newDeviceKey: newDeviceKey,
-                        keepingTrustKey: keepingTrustKey)
+        try vault.rekey(
+            keyslots: [KeyslotSecret(kind: secret.slotKind, secret: secret.secret, kdf: kdf)], newDeviceKey: newDeviceKey,
+            keepingTrustKey: keepingTrustKey)
         return (RekeyOutcome(keyEpoch: vault.file.keyEpoch, resealed: resealed, sessionsEnded: 0, dropped: plan), newDeviceKey != nil)
     }
 
@@ -54,9 +57,12 @@ struct Rekey {
             }
         }
         let boundElsewhere = Set(vault.positionsBoundElsewhere)
-        let needingPassphrase = secret.slotKind == .passphrase ? 0 : vault.file.index.indices.count {
-            vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID && !boundElsewhere.contains($0)
-        }
+        let needingPassphrase =
+            secret.slotKind == .passphrase
+            ? 0
+            : vault.file.index.indices.count {
+                vault.file.index[$0].classID == Accessibility.whenPasscodeSetThisDeviceOnly.fileID && !boundElsewhere.contains($0)
+            }
         return RekeyPlan(droppedKeyslots: dropped, itemsBoundElsewhere: counts, itemsNeedingPassphrase: needingPassphrase)
     }
 }

@@ -43,8 +43,10 @@ struct Rekeying {
     /// the trust key kept when `keepingTrustKey` (replaced otherwise). With `carryingSessions`, the
     /// sessions this command used carry on under the new master key (a member removed: the owner's
     /// own session is not what is revoked); every other session of this machine ends.
-    func rekey(kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
-               carryingSessions: Bool = false, first: (inout WorkingCopy) throws -> Void) throws -> RekeyOutcome {
+    func rekey(
+        kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void, keepingTrustKey: Bool = false,
+        carryingSessions: Bool = false, first: (inout WorkingCopy) throws -> Void
+    ) throws -> RekeyOutcome {
         let secret = try unlockSecretAtHand()
         var movedDeviceKey = false
         var newMasterKey: MasterKey?
@@ -52,8 +54,10 @@ struct Rekeying {
         do {
             outcome = try writer.transaction { vault in
                 try first(&vault)
-                let (outcome, moved) = try Rekey(secret: secret, kdf: kdf, keepingTrustKey: keepingTrustKey,
-                                                 readWithExposedDeviceKey: writer.reads.usesExposedDeviceKey, host: host).run(on: &vault, confirm: confirm)
+                let (outcome, moved) = try Rekey(
+                    secret: secret, kdf: kdf, keepingTrustKey: keepingTrustKey,
+                    readWithExposedDeviceKey: writer.reads.usesExposedDeviceKey, host: host
+                ).run(on: &vault, confirm: confirm)
                 movedDeviceKey = moved
                 newMasterKey = vault.keys.masterKey
                 return outcome
@@ -65,8 +69,9 @@ struct Rekeying {
             }
             throw error
         }
-        outcome.sessionsEnded = try finishRekey(movedDeviceKey: movedDeviceKey, masterKey: newMasterKey,
-                                                keyEpoch: outcome.keyEpoch, carryingSessions: carryingSessions)
+        outcome.sessionsEnded = try finishRekey(
+            movedDeviceKey: movedDeviceKey, masterKey: newMasterKey,
+            keyEpoch: outcome.keyEpoch, carryingSessions: carryingSessions)
         return outcome
     }
 
@@ -80,8 +85,9 @@ struct Rekeying {
         guard carryingSessions, let masterKey else { return SessionCache.endAll(vaultID: vaultID, host: host) }
         var held = reader.walk.sessionTokens + [configuration.heldSessionToken].compactMap { $0 }
         if configuration.holdsLoginKeyringSession, let kept = LoginKeyring.find(vaultID: vaultID) { held.append(kept.token) }
-        return SessionCache.endAll(vaultID: vaultID, host: host, keeping: held, masterKey: masterKey, keyEpoch: keyEpoch,
-                                   newDeviceKey: movedDeviceKey)
+        return SessionCache.endAll(
+            vaultID: vaultID, host: host, keeping: held, masterKey: masterKey, keyEpoch: keyEpoch,
+            newDeviceKey: movedDeviceKey)
     }
 
     /// Makes one change to the keyslots (`change` returns the slots it made, with their secrets),
@@ -130,8 +136,10 @@ struct Rekeying {
     /// (as `revoke`) — and, with `freshHistory`, drops their items' revisions and purges their trash
     /// (purge records left, so a merge does not bring it back), with `then` applied to the vault in
     /// the same write (adding the newcomer: its slot is sealed at the write, with the new keys).
-    func renewKeys<T>(_ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
-                      then: (inout WorkingCopy) throws -> T) throws -> (result: T, renewal: KeyRenewal) {
+    func renewKeys<T>(
+        _ renewed: RenewedKeys, freshHistory: Bool, kdf: Scrypt.Parameters, confirm: (RekeyPlan) throws -> Void,
+        then: (inout WorkingCopy) throws -> T
+    ) throws -> (result: T, renewal: KeyRenewal) {
         var result: T?
         var dropped = (revisions: 0, trash: 0)
         switch renewed {
@@ -140,8 +148,12 @@ struct Rekeying {
                 if freshHistory { dropped = try vault.dropHistory(of: vault.file.groups.map(\.groupID)) }
                 result = try then(&vault)
             }
-            return (try unwrap(result), KeyRenewal(renewed: renewed, droppedRevisions: dropped.revisions, purgedTrash: dropped.trash,
-                                                  keyEpoch: outcome.keyEpoch))
+            return (
+                try unwrap(result),
+                KeyRenewal(
+                    renewed: renewed, droppedRevisions: dropped.revisions, purgedTrash: dropped.trash,
+                    keyEpoch: outcome.keyEpoch)
+            )
         case .groups(let groups):
             let epoch = try writer.transaction { vault -> UInt64 in
                 var ids: [GroupID] = []
@@ -154,7 +166,10 @@ struct Rekeying {
                 result = try then(&vault)
                 return vault.file.keyEpoch
             }
-            return (try unwrap(result), KeyRenewal(renewed: renewed, droppedRevisions: dropped.revisions, purgedTrash: dropped.trash, keyEpoch: epoch))
+            return (
+                try unwrap(result),
+                KeyRenewal(renewed: renewed, droppedRevisions: dropped.revisions, purgedTrash: dropped.trash, keyEpoch: epoch)
+            )
         }
     }
 

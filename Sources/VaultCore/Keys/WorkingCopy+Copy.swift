@@ -13,8 +13,9 @@ extension WorkingCopy {
         guard keys.isOwners else { throw VaultError.locked(nil) }
         let items = try file.index.indices.map { (try openWholeRecord(at: $0), file.index[$0].itemID) }
         let trashed = try openTrash().records
-        var copy = try WorkingCopy.createWithoutGroups(vaultID: vaultID, keyslot: keyslot, deviceKey: deviceKey, path: path,
-                                                     roster: try members())
+        var copy = try WorkingCopy.createWithoutGroups(
+            vaultID: vaultID, keyslot: keyslot, deviceKey: deviceKey, path: path,
+            roster: try members())
         for entry in file.groups {
             guard let group = keys.groups[entry.groupID]?.group else { throw VaultError.locked(nil) }
             try copy.addGroup(group, id: entry.groupID, generation: 0)

@@ -42,12 +42,14 @@ package final class LeakPatterns: @unchecked Sendable {
             }
             for encoding in SecretEncoding.allCases {
                 for form in encoding.forms(of: secret) where form.count >= LeakPatterns.minimumLength {
-                    let id = idByPattern[form] ?? {
-                        idByPattern[form] = patterns.count
-                        patterns.append(form)
-                        sources.append([])
-                        return patterns.count - 1
-                    }()
+                    let id =
+                        idByPattern[form]
+                        ?? {
+                            idByPattern[form] = patterns.count
+                            patterns.append(form)
+                            sources.append([])
+                            return patterns.count - 1
+                        }()
                     if !sources[id].contains(where: { $0.secret == index }) {
                         sources[id].append(LeakSource(secret: index, encoding: encoding))
                     }

@@ -30,9 +30,11 @@ package enum SecretEncoding: String, CaseIterable, Sendable {
         case .base64url: return (0..<3).map { SecretEncoding.urlSafe(SecretEncoding.base64Core(secret, alignment: $0)) }
         case .hex: return [SecretEncoding.hex(secret, digits: "0123456789abcdef"), SecretEncoding.hex(secret, digits: "0123456789ABCDEF")]
         case .url:
-            return [SecretEncoding.percentEncoded(secret, digits: "0123456789ABCDEF", spaceAsPlus: false),
-                    SecretEncoding.percentEncoded(secret, digits: "0123456789abcdef", spaceAsPlus: false),
-                    SecretEncoding.percentEncoded(secret, digits: "0123456789ABCDEF", spaceAsPlus: true)]
+            return [
+                SecretEncoding.percentEncoded(secret, digits: "0123456789ABCDEF", spaceAsPlus: false),
+                SecretEncoding.percentEncoded(secret, digits: "0123456789abcdef", spaceAsPlus: false),
+                SecretEncoding.percentEncoded(secret, digits: "0123456789ABCDEF", spaceAsPlus: true)
+            ]
         case .json: return SecretEncoding.jsonForms(secret)
         }
     }
@@ -58,7 +60,7 @@ package enum SecretEncoding: String, CaseIterable, Sendable {
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
             return true
         default:
             return false

@@ -123,7 +123,10 @@ final class PrefixMatcher: @unchecked Sendable {
             if kept > 0 {
                 let previous = Int(ids[kept - 1])
                 if prefix[previous] == prefix[id], list.length(of: previous) == list.length(of: id),
-                   memcmp(list.start(of: previous), list.start(of: id), list.length(of: id)) == 0 { continue }
+                    memcmp(list.start(of: previous), list.start(of: id), list.length(of: id)) == 0
+                {
+                    continue
+                }
             }
             ids[kept] = ids[index]
             kept += 1
@@ -155,7 +158,8 @@ final class PrefixMatcher: @unchecked Sendable {
     /// `found` gets the pattern's id and the offset just past its last byte.
     func search(_ buffer: UnsafeRawBufferPointer, found: (_ id: Int, _ end: Int) -> Void) {
         guard let base = buffer.baseAddress?.assumingMemoryBound(to: UInt8.self), !patternLengths.isEmpty,
-              buffer.count >= prefixLength else { return }
+            buffer.count >= prefixLength
+        else { return }
         let count = buffer.count
         filter.forEachCandidate(base, through: count - prefixLength) { position in
             check(base, at: position, count: count, found: found)
@@ -191,7 +195,8 @@ final class PrefixMatcher: @unchecked Sendable {
         var longer = false
         forEachPattern(withPrefixAt: start, available: length) { id in
             if patternLengths[id] > length,
-               memcmp(start + prefixLength, bytes.base + Int(starts[id]) + prefixLength, length - prefixLength) == 0 {
+                memcmp(start + prefixLength, bytes.base + Int(starts[id]) + prefixLength, length - prefixLength) == 0
+            {
                 longer = true
             }
         }
@@ -203,7 +208,8 @@ final class PrefixMatcher: @unchecked Sendable {
         forEachPattern(withPrefixAt: base + position, available: count - position) { id in
             let length = patternLengths[id]
             if position + length <= count,
-               memcmp(base + position, bytes.base + Int(starts[id]), length) == 0 {
+                memcmp(base + position, bytes.base + Int(starts[id]), length) == 0
+            {
                 found(id, position + length)
             }
         }

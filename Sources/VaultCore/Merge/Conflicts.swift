@@ -17,9 +17,11 @@ enum Conflicts {
         for position in try vault.positions(matching: Query(), skipLocked: true) {
             let record = try vault.openWholeRecord(at: position)
             guard let newest = record.conflicts.first else { continue }
-            found.append(ConflictSummary(attributes: record.item.attributes, currentSide: newest.currentSide,
-                                         other: newest.other?.attributes, origin: newest.origin, olderVersions: record.conflicts.count - 1,
-                                         otherIsSealedElsewhere: newest.otherIsSealedElsewhere))
+            found.append(
+                ConflictSummary(
+                    attributes: record.item.attributes, currentSide: newest.currentSide,
+                    other: newest.other?.attributes, origin: newest.origin, olderVersions: record.conflicts.count - 1,
+                    otherIsSealedElsewhere: newest.otherIsSealedElsewhere))
         }
         return found
     }
@@ -28,13 +30,17 @@ enum Conflicts {
     /// `conflict` (1 is the newest), or when none is given of its newest conflict that holds one (a
     /// newer conflict may record a deletion). Throws `noConflict` when it has none (or fewer than
     /// `conflict`), and `otherSideDeleted` when the conflict asked for, or each, records a deletion.
-    static func otherVersion(matching query: Query, conflict number: Int?, in vault: some OpenVault) throws -> (item: Item, conflict: ItemConflict) {
+    static func otherVersion(matching query: Query, conflict number: Int?, in vault: some OpenVault) throws -> (
+        item: Item, conflict: ItemConflict
+    ) {
         let position = try vault.single(try vault.positions(matching: query), query: query)
         let record = try vault.openWholeRecord(at: position)
         let key = record.item.attributes.key
         guard let newest = record.conflicts.first else { throw VaultError.noConflict(key) }
         if let number {
-            guard number <= record.conflicts.count else { throw VaultError.noConflictNumber(key, requested: number, count: record.conflicts.count) }
+            guard number <= record.conflicts.count else {
+                throw VaultError.noConflictNumber(key, requested: number, count: record.conflicts.count)
+            }
             let conflict = record.conflicts[number - 1]
             if conflict.otherIsSealedElsewhere { throw VaultError.otherVersionSealedElsewhere(key) }
             guard let other = conflict.other else { throw VaultError.otherSideDeleted(key, current: conflict.currentSide) }
@@ -51,8 +57,10 @@ enum Conflicts {
     /// its current one (the conflicts go), the other side's (which replaces it), or, when the
     /// chosen side had deleted the item, none. Throws `noConflict` when it has none.
     /// `checkWritable` refuses a group the keys at hand may not write (the other version's, when it moves the item).
-    static func resolve(matching query: Query, keeping side: MergeSide, in vault: inout WorkingCopy,
-                        checkWritable: (AccessGroup) throws -> Void) throws -> Resolution {
+    static func resolve(
+        matching query: Query, keeping side: MergeSide, in vault: inout WorkingCopy,
+        checkWritable: (AccessGroup) throws -> Void
+    ) throws -> Resolution {
         let position = try vault.single(try vault.positions(matching: query), query: query)
         var record = try vault.openWholeRecord(at: position)
         guard let conflict = record.conflicts.first else { throw VaultError.noConflict(record.item.attributes.key) }
@@ -73,8 +81,12 @@ enum Conflicts {
             try checkWritable(chosen.attributes.group)
         }
         if chosen.attributes.key != record.item.attributes.key,
-           try vault.positions(matching: Query(service: chosen.attributes.service, account: chosen.attributes.account,
-                                               group: chosen.attributes.group)).contains(where: { $0 != position }) {
+            try vault.positions(
+                matching: Query(
+                    service: chosen.attributes.service, account: chosen.attributes.account,
+                    group: chosen.attributes.group)
+            ).contains(where: { $0 != position })
+        {
             throw VaultError.duplicateItem(chosen.attributes.key)
         }
         record.item = chosen

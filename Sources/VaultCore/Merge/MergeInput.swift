@@ -23,7 +23,9 @@ extension MergeInput {
             return try body()
         } catch let error as VaultError {
             switch error {
-            case .snapshot(.corrupted), .snapshot(.damagedGroup), .snapshot(.untrustedVault), .snapshot(.trustNotPinned), .snapshot(.rolledBack): throw VaultError.mergeInput(self, refusal: error)
+            case .snapshot(.corrupted), .snapshot(.damagedGroup), .snapshot(.untrustedVault), .snapshot(.trustNotPinned),
+                .snapshot(.rolledBack):
+                throw VaultError.mergeInput(self, refusal: error)
             default: throw error
             }
         }

@@ -37,8 +37,9 @@ struct MergeRun {
         for (vault, side) in [(ours, MergeSide.ours), (theirs, .theirs)] {
             let floor = max(base?.file.keyEpoch ?? 0, configuration.minimumEpoch ?? 0)
             if vault.file.keyEpoch < floor {
-                throw VaultError.mergeInput(MergeInput(side, origins: origins),
-                                            refusal: .rolledBack(path: path, found: vault.file.keyEpoch, expected: floor))
+                throw VaultError.mergeInput(
+                    MergeInput(side, origins: origins),
+                    refusal: .rolledBack(path: path, found: vault.file.keyEpoch, expected: floor))
             }
         }
         let isOwner = ours.keys.isOwners
@@ -53,15 +54,19 @@ struct MergeRun {
         // Groups only the other side has keep their ids, which the team log's scopes name; a group
         // either log deleted does not come back.
         let deletedGroups = try plan.deletedGroups()
-        for (id, keys) in other.keys.groups where result.keys.groupID(of: keys.group) == nil && result.keys.groups[id] == nil
-            && !deletedGroups.contains(id) {
+        for (id, keys) in other.keys.groups
+        where result.keys.groupID(of: keys.group) == nil && result.keys.groups[id] == nil
+            && !deletedGroups.contains(id)
+        {
             try result.addGroup(keys.group, id: id, generation: 0)
         }
-        let merge = VaultMerge(base: try base.map { try VaultMerge.SideItems($0, of: .base, leavingOut: deletedGroups) } ?? VaultMerge.SideItems(),
-                               target: try VaultMerge.SideItems(Snapshot(result), of: MergeInput(plan.target, origins: origins), leavingOut: deletedGroups),
-                               other: try VaultMerge.SideItems(Snapshot(other), of: MergeInput(plan.target.other, origins: origins), leavingOut: deletedGroups),
-                               targetSide: plan.target, origins: [.ours: origins.ours, .theirs: origins.theirs],
-                               supersededGroups: try plan.supersededGroups())
+        let merge = VaultMerge(
+            base: try base.map { try VaultMerge.SideItems($0, of: .base, leavingOut: deletedGroups) } ?? VaultMerge.SideItems(),
+            target: try VaultMerge.SideItems(Snapshot(result), of: MergeInput(plan.target, origins: origins), leavingOut: deletedGroups),
+            other: try VaultMerge.SideItems(
+                Snapshot(other), of: MergeInput(plan.target.other, origins: origins), leavingOut: deletedGroups),
+            targetSide: plan.target, origins: [.ours: origins.ours, .theirs: origins.theirs],
+            supersededGroups: try plan.supersededGroups())
         var report = MergeReport()
         let changes = try merge.apply(to: &result)
         report.applied = changes.applied
@@ -70,7 +75,8 @@ struct MergeRun {
 
         // A result of the layout before the team log: the owner's merge converts it (its members shown first).
         if isOwner, let converted = try result.convertToTeamLog() {
-            try configuration.review(.conversion(of: converted, unvouched: WrittenRoster.unvouched(converted, vaultID: result.file.vaultID, host: host)))
+            try configuration.review(
+                .conversion(of: converted, unvouched: WrittenRoster.unvouched(converted, vaultID: result.file.vaultID, host: host)))
         }
         var movedDeviceKey = false
         if plan.needsJoin {
@@ -82,7 +88,8 @@ struct MergeRun {
         for slot in result.file.groups.indices {
             let id = result.file.groups[slot].groupID
             if let otherSlot = other.file.groups.firstIndex(where: { $0.groupID == id }) {
-                result.file.sections[slot].generation = max(result.file.sections[slot].generation, other.file.sections[otherSlot].generation)
+                result.file.sections[slot].generation = max(
+                    result.file.sections[slot].generation, other.file.sections[otherSlot].generation)
             }
         }
         try describe(result, against: &ours, in: &report)
@@ -95,8 +102,10 @@ struct MergeRun {
     /// (`confirm` shown what that drops; the passphrase or a key file needed); a scoped member gone,
     /// or a revoke on the other branch, gives those groups fresh keys. Returns whether a new device
     /// key was made pending.
-    private func join(_ plan: MergePlan, into result: inout WorkingCopy, other: inout WorkingCopy, confirm: (RekeyPlan) throws -> Void,
-                      report: inout MergeReport) throws -> Bool {
+    private func join(
+        _ plan: MergePlan, into result: inout WorkingCopy, other: inout WorkingCopy, confirm: (RekeyPlan) throws -> Void,
+        report: inout MergeReport
+    ) throws -> Bool {
         let join = try plan.join()
         let before = try result.members()
         try result.adopt(join.log)
@@ -113,10 +122,12 @@ struct MergeRun {
                 result.file.trustPublicKey = other.file.trustPublicKey
             }
         }
-        let needsRekey = gone.contains { $0.scope == .full } || otherBranch.contains { if case .rekeyed = $0 { return true } else { return false } }
+        let needsRekey =
+            gone.contains { $0.scope == .full } || otherBranch.contains { if case .rekeyed = $0 { return true } else { return false } }
         if needsRekey {
-            let rekey = Rekey(secret: try unlockSecret(), kdf: kdf, keepingTrustKey: true,
-                              readWithExposedDeviceKey: readWithExposedDeviceKey, host: host)
+            let rekey = Rekey(
+                secret: try unlockSecret(), kdf: kdf, keepingTrustKey: true,
+                readWithExposedDeviceKey: readWithExposedDeviceKey, host: host)
             let (_, moved) = try rekey.run(on: &result, confirm: confirm)
             report.rekeyed = true
             return moved
@@ -134,8 +145,10 @@ struct MergeRun {
     /// kept (a full member can drop the owner's keyslots from a header, never make one: that takes the master key).
     private func carryKeyslots(from other: WorkingCopy, to result: inout WorkingCopy, base: Snapshot?) {
         guard let base, MergeRun.sameKey(other.keys.wrapKey, result.keys.wrapKey) else { return }
-        for slot in other.file.keyslots where !base.file.keyslots.contains(slot) && !result.file.keyslots.contains(slot)
-            && result.file.keyslots.count < VaultFile.maxKeyslots {
+        for slot in other.file.keyslots
+        where !base.file.keyslots.contains(slot) && !result.file.keyslots.contains(slot)
+            && result.file.keyslots.count < VaultFile.maxKeyslots
+        {
             result.file.keyslots.append(slot)
         }
     }
@@ -148,7 +161,9 @@ struct MergeRun {
         if !MergeRun.sameKey(ours.keys.wrapKey, result.keys.wrapKey) { report.rekeyed = true }
         if !report.rekeyed {
             report.groupsRevoked = ours.file.groups.compactMap { entry in
-                guard let now = result.file.groups.first(where: { $0.groupID == entry.groupID }), now.keyCheck != entry.keyCheck else { return nil }
+                guard let now = result.file.groups.first(where: { $0.groupID == entry.groupID }), now.keyCheck != entry.keyCheck else {
+                    return nil
+                }
                 return result.keys.groups[entry.groupID]?.group
             }
         }

@@ -67,9 +67,12 @@ struct VaultMerge {
                 for tombstone in list {
                     if let position = positions[tombstone.itemID], vault.file.index[position].groupID != groupID {
                         let group = vault.keys.groups[groupID]?.group.name ?? ""
-                        throw VaultError.mergeInput(input, refusal: .corrupted(path: vault.path, detail: .tombstoneOfAnotherGroup(group: group)))
+                        throw VaultError.mergeInput(
+                            input, refusal: .corrupted(path: vault.path, detail: .tombstoneOfAnotherGroup(group: group)))
                     }
-                    if tombstone.purgedDeletion == nil { tombstones[tombstone.itemID, default: []].append(GroupTombstone(groupID: groupID, tombstone: tombstone)) }
+                    if tombstone.purgedDeletion == nil {
+                        tombstones[tombstone.itemID, default: []].append(GroupTombstone(groupID: groupID, tombstone: tombstone))
+                    }
                 }
             }
             self.tombstones = tombstones
@@ -132,7 +135,9 @@ struct VaultMerge {
         func trashedRecords() throws -> [TrashedRecord] {
             guard let vault, let input else { return [] }
             return try input.reading { try vault.openTrash().records }.compactMap { trashed in
-                guard let groupID = vault.keys.groupID(of: trashed.record.item.attributes.group), !deletedGroups.contains(groupID) else { return nil }
+                guard let groupID = vault.keys.groupID(of: trashed.record.item.attributes.group), !deletedGroups.contains(groupID) else {
+                    return nil
+                }
                 var kept = trashed
                 kept.record.conflicts.removeAll { $0.sealedElsewhere.map { deletedGroups.contains($0.groupID) } ?? false }
                 return kept
@@ -144,7 +149,8 @@ struct VaultMerge {
             guard let vault, let input else { return [:] }
             return try input.reading {
                 var byGroup: [GroupID: [GrantRecord]] = [:]
-                for group in vault.file.groups where vault.keys.groups[group.groupID]?.groupKey != nil && !deletedGroups.contains(group.groupID) {
+                for group in vault.file.groups
+                where vault.keys.groups[group.groupID]?.groupKey != nil && !deletedGroups.contains(group.groupID) {
                     byGroup[group.groupID] = try vault.grantLedger(of: group.groupID)
                 }
                 return byGroup
@@ -159,7 +165,8 @@ struct VaultMerge {
             default: return false
             }
             if let mine = sealedIdentity(id), let theirs = other.sealedIdentity(id), mine.group != nil,
-               mine.digest == theirs.digest, mine.group == theirs.group, mine.classID == theirs.classID {
+                mine.digest == theirs.digest, mine.group == theirs.group, mine.classID == theirs.classID
+            {
                 return true
             }
             return try version(id)!.digest == other.version(id)!.digest
@@ -242,7 +249,8 @@ struct VaultMerge {
             let otherVersion = currentSide == targetSide ? o : t
             // The newest conflict first: the one `resolve` settles.
             var record = current.record
-            record.conflicts = [ItemConflict(currentSide: currentSide, other: otherVersion?.record.item, origin: origins[currentSide.other] ?? "")]
+            record.conflicts =
+                [ItemConflict(currentSide: currentSide, other: otherVersion?.record.item, origin: origins[currentSide.other] ?? "")]
                 + record.conflicts + (otherVersion?.record.conflicts ?? [])
             try vault.store(record, replacing: position, itemID: id)
             if currentSide != targetSide { stored.append((id, true)) }
@@ -288,7 +296,8 @@ struct VaultMerge {
             guard let kept = same.first(where: { $0 != position }) else { continue }
             if conflicted, incoming.conflicts.first?.other == nil { incoming.conflicts.removeFirst() }
             var record = try vault.openWholeRecord(at: kept)
-            record.conflicts = [ItemConflict(currentSide: targetSide, other: incoming.item, origin: origins[targetSide.other] ?? "")]
+            record.conflicts =
+                [ItemConflict(currentSide: targetSide, other: incoming.item, origin: origins[targetSide.other] ?? "")]
                 + record.conflicts + incoming.conflicts
             try vault.store(record, replacing: kept)
             vault.remove(at: [position])

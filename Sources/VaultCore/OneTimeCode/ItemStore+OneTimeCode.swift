@@ -28,8 +28,9 @@ extension ItemStore {
         let item = try item(matching: query)
         let secret = try OneTimeCodeSecret(parsing: item.oneTimeCodeSecret)
         guard case .hotp = secret.kind else {
-            return OneTimeCode(code: secret.code(atUnixTime: unixTime), attributes: item.attributes,
-                               period: secret.period, secondsRemaining: secret.secondsRemaining(atUnixTime: unixTime))
+            return OneTimeCode(
+                code: secret.code(atUnixTime: unixTime), attributes: item.attributes,
+                period: secret.period, secondsRemaining: secret.secondsRemaining(atUnixTime: unixTime))
         }
         var code = ""
         let advance: (Item) throws -> SecretBytes? = { item in

@@ -45,13 +45,17 @@ package struct OneTimeCodeSecret {
         }
         let questionMark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
         let head = Array(bytes[..<questionMark])
-        let type = String(decoding: head.dropFirst(scheme.count).prefix { $0 != UInt8(ascii: "/") }.map(Self.lowercased),
-                          as: UTF8.self)
+        let type = String(
+            decoding: head.dropFirst(scheme.count).prefix { $0 != UInt8(ascii: "/") }.map(Self.lowercased),
+            as: UTF8.self)
         var parameters: [(name: String, value: [UInt8])] = []
         for pair in bytes[questionMark...].dropFirst().split(separator: UInt8(ascii: "&")) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            parameters.append((String(decoding: parts[0].map(Self.lowercased), as: UTF8.self),
-                               parts.count > 1 ? Array(parts[1]) : []))
+            parameters.append(
+                (
+                    String(decoding: parts[0].map(Self.lowercased), as: UTF8.self),
+                    parts.count > 1 ? Array(parts[1]) : []
+                ))
         }
         func value(_ name: String) -> String? {
             parameters.first { $0.name == name }.map { String(decoding: Self.percentDecoded($0.value), as: UTF8.self) }
@@ -82,8 +86,9 @@ package struct OneTimeCodeSecret {
         let message = (0..<8).map { UInt8(truncatingIfNeeded: counter >> UInt64(56 - 8 * $0)) }
         let mac = digest.mac(key: key, data: message)
         let offset = Int(mac[mac.count - 1] & 0x0F)
-        let number = (UInt32(mac[offset] & 0x7F) << 24 | UInt32(mac[offset + 1]) << 16
-            | UInt32(mac[offset + 2]) << 8 | UInt32(mac[offset + 3]))
+        let number =
+            (UInt32(mac[offset] & 0x7F) << 24 | UInt32(mac[offset + 1]) << 16
+                | UInt32(mac[offset + 2]) << 8 | UInt32(mac[offset + 3]))
         let modulus = (0..<digits).reduce(UInt32(1)) { product, _ in product * 10 }
         let text = String(number % modulus)
         return String(repeating: "0", count: digits - text.count) + text
@@ -138,7 +143,8 @@ package struct OneTimeCodeSecret {
         var index = 0
         while index < bytes.count {
             if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let value = UInt8(String(decoding: bytes[index + 1...index + 2], as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: bytes[index + 1...index + 2], as: UTF8.self), radix: 16)
+            {
                 result.append(value)
                 index += 3
             } else {

@@ -29,16 +29,18 @@ extension OneTimeCodeSecret {
     private static func mayHoldSeed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let scheme = "otpauth://".utf8
         if bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ lowercased($0) == $1 }) { return true }
-        return bytes.count >= 16 && bytes.allSatisfy { byte in
-            Base32.value(of: byte) != nil || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "=") || byte == 0x0A || byte == 0x0D
-        }
+        return bytes.count >= 16
+            && bytes.allSatisfy { byte in
+                Base32.value(of: byte) != nil || byte == UInt8(ascii: " ") || byte == UInt8(ascii: "=") || byte == 0x0A || byte == 0x0D
+            }
     }
 
     /// The percent-decoded `secret=` parameter of an otpauth:// URI; nil for anything else.
     private static func uriSeed(_ bytes: [UInt8]) -> [UInt8]? {
         let scheme = Array("otpauth://".utf8)
         guard bytes.count > scheme.count, bytes.prefix(scheme.count).map(lowercased) == scheme,
-              let questionMark = bytes.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+            let questionMark = bytes.firstIndex(of: UInt8(ascii: "?"))
+        else { return nil }
         for pair in bytes[questionMark...].dropFirst().split(separator: UInt8(ascii: "&")) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             if parts.count == 2, parts[0].map(lowercased) == Array("secret".utf8) { return percentDecoded(Array(parts[1])) }

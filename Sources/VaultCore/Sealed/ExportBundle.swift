@@ -44,7 +44,8 @@ enum ExportBundle {
         guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(.notA(.exportBundle)) }
         let version = try r.u16()
         guard version == ExportBundle.version else {
-            throw MalformedInput(.unsupportedVersion(.exportBundle, found: Int(version), reads: Int(ExportBundle.version)...Int(ExportBundle.version)))
+            throw MalformedInput(
+                .unsupportedVersion(.exportBundle, found: Int(version), reads: Int(ExportBundle.version)...Int(ExportBundle.version)))
         }
         let bundleID = Array(try r.raw(VaultFile.idSize))
         let slot = try Keyslot.decode(from: &r)
@@ -71,8 +72,9 @@ enum ExportBundle {
         var items: [Item] = []
         for _ in 0..<count {
             guard let name = String(validating: try reader.lengthPrefixed(limit: AccessGroup.maxLength), as: UTF8.self),
-                  let group = AccessGroup(name),
-                  let accessibility = Accessibility(fileID: try reader.classID()), !accessibility.isDeviceBound else {
+                let group = AccessGroup(name),
+                let accessibility = Accessibility(fileID: try reader.classID()), !accessibility.isDeviceBound
+            else {
                 throw MalformedInput(.violates(.bundleItemGroupOrClass))
             }
             let plaintext = SecretBytes(try reader.lengthPrefixed(limit: VaultFile.maxRecordBytes))

@@ -10,7 +10,8 @@ extension Keyslot {
         let parameters = kind == .passphrase ? kdf : Scrypt.Parameters(logN: 0, r: 0, p: 0)
         let kek = try deriveKEK(kind: kind, secret: secret, salt: salt, kdf: parameters, vaultID: vaultID)
         var slot = Keyslot(kind: kind, salt: salt, kdf: parameters, check: checkValue(kek: kek, vaultID: vaultID), wrappedMasterKey: [])
-        slot.wrappedMasterKey = try AESGCM.seal(masterKey.secret, key: kek, aad: AAD.keyslot(vaultID: vaultID, describing: slot.describingBytes))
+        slot.wrappedMasterKey = try AESGCM.seal(
+            masterKey.secret, key: kek, aad: AAD.keyslot(vaultID: vaultID, describing: slot.describingBytes))
         return slot
     }
 
@@ -35,7 +36,9 @@ extension Keyslot {
         }
     }
 
-    private static func deriveKEK(kind: Kind, secret: SecretBytes, salt: [UInt8], kdf: Scrypt.Parameters, vaultID: [UInt8]) throws -> SecretBytes {
+    private static func deriveKEK(kind: Kind, secret: SecretBytes, salt: [UInt8], kdf: Scrypt.Parameters, vaultID: [UInt8]) throws
+        -> SecretBytes
+    {
         switch kind {
         case .passphrase:
             return try Scrypt.deriveKey(passphrase: secret, salt: salt, parameters: kdf)

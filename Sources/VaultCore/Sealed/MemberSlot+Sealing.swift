@@ -13,8 +13,9 @@ extension MemberSlot {
         var payload = keys.encoded(name: member.name)
         defer { payload.wipeBytes() }
         let keyPart = try AESGCM.seal(SecretBytes(payload.bytes), key: wmk, aad: AAD.memberKeys(vaultID: vaultID, share: share))
-        let rosterPart = try AESGCM.seal(SecretBytes(member.encodedRosterEntry()), key: wrapKey.secret,
-                                         aad: AAD.memberInfo(vaultID: vaultID, share: share))
+        let rosterPart = try AESGCM.seal(
+            SecretBytes(member.encodedRosterEntry()), key: wrapKey.secret,
+            aad: AAD.memberInfo(vaultID: vaultID, share: share))
         return MemberSlot(ephemeralShare: share, keyPart: keyPart, rosterPart: rosterPart)
     }
 
@@ -40,7 +41,9 @@ extension MemberSlot {
 
     /// The roster entry, with the wrap key (the owner's). Throws `MalformedInput` when it does not open or parse.
     func roster(wrapKey: WrapKey, vaultID: [UInt8]) throws -> Member {
-        guard let plaintext = try? AESGCM.open(rosterPart, key: wrapKey.secret, aad: AAD.memberInfo(vaultID: vaultID, share: ephemeralShare)) else {
+        guard
+            let plaintext = try? AESGCM.open(rosterPart, key: wrapKey.secret, aad: AAD.memberInfo(vaultID: vaultID, share: ephemeralShare))
+        else {
             throw MalformedInput(.doesNotOpen(.memberRosterPart))
         }
         var r = ByteReader(plaintext.copyBytes())
@@ -50,7 +53,8 @@ extension MemberSlot {
     }
 
     /// WMK = HKDF-SHA256(X25519 shared secret, salt = ephemeral share ‖ recipient, info = "vault v1 member" ‖ vault id).
-    private static func memberWrapKey(shared: SecretBytes, share: [UInt8], recipient: AgeRecipient, vaultID: [UInt8]) throws -> SecretBytes {
+    private static func memberWrapKey(shared: SecretBytes, share: [UInt8], recipient: AgeRecipient, vaultID: [UInt8]) throws -> SecretBytes
+    {
         try HKDF.deriveKey(inputKeyMaterial: shared, salt: share + recipient.publicKey, info: KeyLabel.member.bytes + vaultID)
     }
 }

@@ -21,7 +21,7 @@ enum SealedGrants {
     /// The grants in `bytes`, or nil when they are not a file of `magic` that opens with `key` and parses.
     static func open(_ bytes: [UInt8], magic: [UInt8], key: SecretBytes, vaultID: [UInt8]) -> [GroupGrant]? {
         guard bytes.count > magic.count, Array(bytes[0..<magic.count]) == magic,
-              let plaintext = try? AESGCM.open(Array(bytes[magic.count...]), key: key, aad: AAD.sealedGrants(magic: magic, vaultID: vaultID))
+            let plaintext = try? AESGCM.open(Array(bytes[magic.count...]), key: key, aad: AAD.sealedGrants(magic: magic, vaultID: vaultID))
         else { return nil }
         var reader = ByteReader(plaintext.copyBytes())
         guard let count = try? reader.u32() else { return nil }

@@ -10,20 +10,23 @@ import VaultCrypto
 enum SealedGroupBlock {
     /// `tombstones` sealed as the tombstone block of `groupID`.
     static func seal(_ tombstones: [Tombstone], key: SecretBytes, vaultID: [UInt8], groupID: GroupID) throws -> ListingBlock {
-        try seal(Tombstone.encode(tombstones), classID: Tombstone.blockClassID, key: key, groupID: groupID,
-                 aad: AAD.tombstones(vaultID: vaultID, groupID: groupID))
+        try seal(
+            Tombstone.encode(tombstones), classID: Tombstone.blockClassID, key: key, groupID: groupID,
+            aad: AAD.tombstones(vaultID: vaultID, groupID: groupID))
     }
 
     /// `entries` sealed as the trash block of `groupID`.
     static func seal(_ entries: [TrashEntry], key: SecretBytes, vaultID: [UInt8], groupID: GroupID) throws -> ListingBlock {
-        try seal(TrashEntry.encode(entries), classID: TrashEntry.blockClassID, key: key, groupID: groupID,
-                 aad: AAD.trash(vaultID: vaultID, groupID: groupID))
+        try seal(
+            TrashEntry.encode(entries), classID: TrashEntry.blockClassID, key: key, groupID: groupID,
+            aad: AAD.trash(vaultID: vaultID, groupID: groupID))
     }
 
     /// `records` sealed as the grant ledger block of `groupID`.
     static func seal(_ records: [GrantRecord], key: SecretBytes, vaultID: [UInt8], groupID: GroupID) throws -> ListingBlock {
-        try seal(GrantRecord.encode(records), classID: GrantRecord.blockClassID, key: key, groupID: groupID,
-                 aad: AAD.grantLedger(vaultID: vaultID, groupID: groupID))
+        try seal(
+            GrantRecord.encode(records), classID: GrantRecord.blockClassID, key: key, groupID: groupID,
+            aad: AAD.grantLedger(vaultID: vaultID, groupID: groupID))
     }
 
     /// The tombstones of `block`; nil when it does not match its digest, open or decode.
@@ -41,7 +44,9 @@ enum SealedGroupBlock {
         open(block, key: key, aad: AAD.grantLedger(vaultID: vaultID, groupID: block.groupID)).flatMap { try? GrantRecord.decode($0) }
     }
 
-    private static func seal(_ plaintext: [UInt8], classID: ClassID, key: SecretBytes, groupID: GroupID, aad: [UInt8]) throws -> ListingBlock {
+    private static func seal(_ plaintext: [UInt8], classID: ClassID, key: SecretBytes, groupID: GroupID, aad: [UInt8]) throws
+        -> ListingBlock
+    {
         ListingBlock(groupID: groupID, classID: classID, bucket: 0, sealed: try AESGCM.seal(plaintext, key: key, aad: aad))
     }
 

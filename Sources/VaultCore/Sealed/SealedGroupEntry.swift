@@ -4,9 +4,12 @@ import VaultCrypto
 /// (docs/FORMAT.md, "Groups").
 enum SealedGroupEntry {
     /// `group`'s name and `groupKey` sealed under `wrapKey` as the entry of `groupID`.
-    static func seal(_ group: AccessGroup, key groupKey: GroupKey, groupID: GroupID, under wrapKey: WrapKey, vaultID: [UInt8]) throws -> [UInt8] {
-        try AESGCM.seal(SecretBytes(Array(group.name.utf8)).appending(groupKey.secret), key: wrapKey.secret,
-                        aad: AAD.group(vaultID: vaultID, groupID: groupID))
+    static func seal(_ group: AccessGroup, key groupKey: GroupKey, groupID: GroupID, under wrapKey: WrapKey, vaultID: [UInt8]) throws
+        -> [UInt8]
+    {
+        try AESGCM.seal(
+            SecretBytes(Array(group.name.utf8)).appending(groupKey.secret), key: wrapKey.secret,
+            aad: AAD.group(vaultID: vaultID, groupID: groupID))
     }
 
     /// The group and key in `wrapped`. Throws `CryptoError` when it does not open, `MalformedInput`

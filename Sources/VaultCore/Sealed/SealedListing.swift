@@ -6,8 +6,11 @@ import VaultCrypto
 enum SealedListing {
     /// `plaintext` sealed as the block of `bucket` of `pair`.
     static func seal(_ plaintext: [UInt8], key: SecretBytes, vaultID: [UInt8], pair: ListingPair, bucket: Int) throws -> ListingBlock {
-        let sealed = try AESGCM.seal(plaintext, key: key, aad: AAD.listing(vaultID: vaultID, groupID: pair.groupID, classID: pair.classID,
-                                                                           bucket: bucket))
+        let sealed = try AESGCM.seal(
+            plaintext, key: key,
+            aad: AAD.listing(
+                vaultID: vaultID, groupID: pair.groupID, classID: pair.classID,
+                bucket: bucket))
         return ListingBlock(groupID: pair.groupID, classID: pair.classID, bucket: bucket, sealed: sealed)
     }
 

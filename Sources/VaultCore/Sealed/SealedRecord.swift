@@ -15,14 +15,19 @@ struct RecordAddress {
 enum SealedRecord {
     /// `plaintext` (as `RecordCodec` encodes it) sealed under the record key of `address`.
     static func seal(_ plaintext: SecretBytes, key: SecretBytes, at address: RecordAddress) throws -> [UInt8] {
-        try AESGCM.seal(plaintext, key: key, aad: AAD.record(vaultID: address.vaultID, recordID: address.recordID.bytes,
-                                                             groupID: address.groupID, classID: address.classID))
+        try AESGCM.seal(
+            plaintext, key: key,
+            aad: AAD.record(
+                vaultID: address.vaultID, recordID: address.recordID.bytes,
+                groupID: address.groupID, classID: address.classID))
     }
 
     /// The plaintext of `sealed`, through `opener`'s cipher context (a bulk read opens one record
     /// after another) and its AAD built on the stack. Throws when it does not open.
-    static func open(_ sealed: UnsafeRawBufferPointer, key: SecretBytes, at address: RecordAddress,
-                     with opener: AESGCM.Opener) throws -> SecretBytes {
+    static func open(
+        _ sealed: UnsafeRawBufferPointer, key: SecretBytes, at address: RecordAddress,
+        with opener: AESGCM.Opener
+    ) throws -> SecretBytes {
         try AAD.withRecord(vaultID: address.vaultID, recordID: address.recordID, groupID: address.groupID, classID: address.classID) {
             try opener.open(sealed, key: key, aad: $0)
         }
@@ -30,7 +35,10 @@ enum SealedRecord {
 
     /// The plaintext of `sealed` (a conflict's other version). Throws when it does not open.
     static func open(_ sealed: [UInt8], key: SecretBytes, at address: RecordAddress) throws -> SecretBytes {
-        try AESGCM.open(sealed, key: key, aad: AAD.record(vaultID: address.vaultID, recordID: address.recordID.bytes,
-                                                          groupID: address.groupID, classID: address.classID))
+        try AESGCM.open(
+            sealed, key: key,
+            aad: AAD.record(
+                vaultID: address.vaultID, recordID: address.recordID.bytes,
+                groupID: address.groupID, classID: address.classID))
     }
 }

@@ -12,8 +12,10 @@ enum SealedTeamLogPayloads {
 
     /// The `count` payloads in `sealed`, each passed to `check` with its index as it is read.
     /// Throws `MalformedInput` when they do not open or parse, or what `check` throws.
-    static func open(_ sealed: [UInt8], under wrapKey: WrapKey, vaultID: [UInt8], head: [UInt8], count: Int,
-                     check: (_ index: Int, _ payload: [UInt8]) throws -> Void) throws -> [[UInt8]] {
+    static func open(
+        _ sealed: [UInt8], under wrapKey: WrapKey, vaultID: [UInt8], head: [UInt8], count: Int,
+        check: (_ index: Int, _ payload: [UInt8]) throws -> Void
+    ) throws -> [[UInt8]] {
         guard let plaintext = try? AESGCM.open(sealed, key: wrapKey.secret, aad: AAD.teamLog(vaultID: vaultID, head: head)) else {
             throw MalformedInput(.doesNotOpen(.teamLogPayloads))
         }

@@ -4,7 +4,8 @@ import VaultCrypto
 /// its public key (TP) in the AAD (docs/TEAMS.md, "Trust"). Only the master key gives TWK.
 enum SealedTrustKey {
     /// `trustKey` sealed under `trustWrapKey`, bound to its public key.
-    static func seal(_ trustKey: TrustKey, under trustWrapKey: TrustWrapKey, vaultID: [UInt8], publicKey: TrustPublicKey) throws -> [UInt8] {
+    static func seal(_ trustKey: TrustKey, under trustWrapKey: TrustWrapKey, vaultID: [UInt8], publicKey: TrustPublicKey) throws -> [UInt8]
+    {
         try AESGCM.seal(trustKey.secret, key: trustWrapKey.secret, aad: AAD.trustKey(vaultID: vaultID, publicKey: publicKey))
     }
 

@@ -11,7 +11,8 @@ enum SealedV1DeviceKeys {
 
     /// The device grant of `entry`'s group. Throws when it does not open, parse, or is another group's.
     static func openGroupGrant(_ entry: WrappedGroupKey, under key: DeviceWrapKey, vaultID: [UInt8]) throws -> GroupGrant {
-        let plaintext = try AESGCM.open(entry.deviceWrapped, key: key.secret, aad: AAD.group(vaultID: vaultID, groupID: entry.groupID, device: true))
+        let plaintext = try AESGCM.open(
+            entry.deviceWrapped, key: key.secret, aad: AAD.group(vaultID: vaultID, groupID: entry.groupID, device: true))
         var reader = ByteReader(plaintext.copyBytes())
         let grant = try GroupGrant.decodeV1DeviceGrant(from: &reader, keyCheck: entry.keyCheck)
         guard grant.groupID == entry.groupID, reader.isAtEnd else { throw MalformedInput(.violates(.deviceGrantOfAnotherGroup)) }

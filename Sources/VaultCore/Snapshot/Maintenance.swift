@@ -81,7 +81,8 @@ struct Maintenance {
     /// Checks the vault without changing it: the permissions of its files, its
     /// format, the member roster and every record the keys at hand open.
     func verify() throws -> VerifyReport {
-        var report = VerifyReport(exposedFiles: [], checkedRecords: true, damage: nil, itemCount: 0, opened: 0, unopened: 0, damagedRecords: 0)
+        var report = VerifyReport(
+            exposedFiles: [], checkedRecords: true, damage: nil, itemCount: 0, opened: 0, unopened: 0, damagedRecords: 0)
         if let mode = FileSystem.mode(location.directory), mode & 0o022 != 0, mode & UInt32(S_ISVTX) == 0 {
             report.exposedFiles.append((location.directory, mode))
         }
@@ -132,8 +133,10 @@ struct Maintenance {
                 }
             }
             // Each listing block the keys at hand open must open whole and list what its pair holds.
-            let listedPairs = vault.file.listings.filter { ![Tombstone.blockClassID, TrashEntry.blockClassID, GrantRecord.blockClassID].contains($0.classID) }
-                .map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
+            let listedPairs = vault.file.listings.filter {
+                ![Tombstone.blockClassID, TrashEntry.blockClassID, GrantRecord.blockClassID].contains($0.classID)
+            }
+            .map { ListingPair(groupID: $0.groupID, classID: $0.classID) }
             for pair in Set(listedPairs) where vault.damagedGroups.allSatisfy({ $0.groupID != pair.groupID }) {
                 do {
                     guard var listed = try vault.listedItems(of: pair) else { continue }
@@ -152,13 +155,16 @@ struct Maintenance {
             for block in vault.file.listings where block.classID == Tombstone.blockClassID && vault.keys.groups[block.groupID] != nil {
                 do {
                     let tombstones = try vault.tombstones(of: block.groupID)
-                    if tombstones.contains(where: { heldIn[$0.itemID].map { $0 != block.groupID } ?? false }) { report.damagedListings += 1 }
+                    if tombstones.contains(where: { heldIn[$0.itemID].map { $0 != block.groupID } ?? false }) {
+                        report.damagedListings += 1
+                    }
                 } catch VaultError.snapshot(.corrupted) {
                     report.damagedListings += 1
                 }
             }
             // Each grant ledger block the group key opens must open whole.
-            for block in vault.file.listings where block.classID == GrantRecord.blockClassID && vault.keys.groups[block.groupID]?.groupKey != nil {
+            for block in vault.file.listings
+            where block.classID == GrantRecord.blockClassID && vault.keys.groups[block.groupID]?.groupKey != nil {
                 if (try? vault.grantLedger(of: block.groupID)) == nil { report.damagedListings += 1 }
             }
             // Each trash block the keys at hand open must open whole, and each record in it that they open.
@@ -223,7 +229,8 @@ struct Maintenance {
                 let directory = host.stateDirectory + "/quarantine"
                 try FileSystem.makeDirectory(host.stateDirectory)
                 try FileSystem.makeDirectory(directory)
-                let kept = directory + "/\(hex(vault.file.vaultID))-\(Int(host.now().timeIntervalSince1970))-\(hex(SecureRandom.bytes(4))).vault"
+                let kept =
+                    directory + "/\(hex(vault.file.vaultID))-\(Int(host.now().timeIntervalSince1970))-\(hex(SecureRandom.bytes(4))).vault"
                 try FileSystem.createExclusive(try readFile().allBytes, at: kept)
                 let names = try vault.quarantineDamagedGroups()
                 try writer.commit(&vault)

@@ -7,8 +7,9 @@ extension OpenVault {
     /// The grants `groupID`'s ledger block records (none without a block). Throws `locked`
     /// without the group key (a credential, a scoped member), `corrupted` for a block that does not open.
     func grantLedger(of groupID: GroupID) throws -> [GrantRecord] {
-        try openGroupBlock(groupID, classID: GrantRecord.blockClassID, key: keys.grantLedgerKey(groupID:),
-                           open: SealedGroupBlock.openGrantLedger, damage: .doesNotOpen(.grantLedgerBlock)) ?? []
+        try openGroupBlock(
+            groupID, classID: GrantRecord.blockClassID, key: keys.grantLedgerKey(groupID:),
+            open: SealedGroupBlock.openGrantLedger, damage: .doesNotOpen(.grantLedgerBlock)) ?? []
     }
 
     /// Every grant of the file, one per id, from the ledger blocks of the groups whose keys are at hand:

@@ -34,8 +34,9 @@ extension OpenVault {
             }
             return try GroupGrant.of(id, in: keys, keyCheck: entry.keyCheck, classes: Accessibility.allCases, writable: !readOnly)
         }
-        return ScopedCredential(vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
-                                grants: grants, payloadVersion: UInt8(VaultFile.keySchedule(of: file.version)))
+        return ScopedCredential(
+            vaultID: file.vaultID, readOnly: readOnly, issued: issued, expires: expires,
+            grants: grants, payloadVersion: UInt8(VaultFile.keySchedule(of: file.version)))
     }
 
     /// The groups the keys open (within a scoped credential's groups), sorted by name, and how many

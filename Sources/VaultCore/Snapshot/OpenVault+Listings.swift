@@ -130,9 +130,10 @@ struct ListedItems {
         let fields = listings[place.listing].items[place.item].fields
         do {
             return try listings[place.listing].plaintext.withUnsafeBytes { bytes in
-                try RecordCodec.decodeListedAttributes(UnsafeRawBufferPointer(rebasing: bytes[fields]),
-                                                       group: listings[place.listing].group,
-                                                       accessibility: listings[place.listing].accessibility)
+                try RecordCodec.decodeListedAttributes(
+                    UnsafeRawBufferPointer(rebasing: bytes[fields]),
+                    group: listings[place.listing].group,
+                    accessibility: listings[place.listing].accessibility)
             }
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.damage)

@@ -52,8 +52,10 @@ extension OpenVault {
 
     /// What the records found among the groups this ring holds mean for `query`: a damaged group
     /// named or left as the only answer, and groups this ring cannot open, turn an empty answer into errors.
-    private func judged(_ found: (positions: [Int], attributes: [ItemAttributes]), of query: Query,
-                        skipLocked: Bool) throws -> (positions: [Int], attributes: [ItemAttributes]) {
+    private func judged(
+        _ found: (positions: [Int], attributes: [ItemAttributes]), of query: Query,
+        skipLocked: Bool
+    ) throws -> (positions: [Int], attributes: [ItemAttributes]) {
         let damagedGroups = allDamagedGroups
         if !skipLocked, let group = query.group, let damaged = damagedGroups.first(where: { $0.group == group }) {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
@@ -63,10 +65,12 @@ extension OpenVault {
             throw VaultError.damagedGroup(path: path, group: damaged.group)
         }
         // Nothing among the groups this ring holds; a group it does not hold may have it: that is locked, not missing.
-        if found.positions.isEmpty, !skipLocked, file.groups.contains(where: { entry in
-            keys.groups[entry.groupID] == nil && (scope?.contains(entry.groupID) ?? true)
-                && !damagedGroups.contains { $0.groupID == entry.groupID }
-        }) {
+        if found.positions.isEmpty, !skipLocked,
+            file.groups.contains(where: { entry in
+                keys.groups[entry.groupID] == nil && (scope?.contains(entry.groupID) ?? true)
+                    && !damagedGroups.contains { $0.groupID == entry.groupID }
+            })
+        {
             throw VaultError.locked(nil)
         }
         return found
@@ -194,8 +198,10 @@ extension OpenVault {
     /// A record's plaintext read whole (see `openWholeRecord(at:)`).
     func decodeWholeRecord(_ plaintext: SecretBytes, group: AccessGroup, accessibility: Accessibility) throws -> OpenedRecord {
         let item = try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility)
-        return OpenedRecord(item: item, history: try RecordCodec.decodeHistory(plaintext),
-                            conflicts: try openingVersionsElsewhere(checkingVersionsOfItsGroup(RecordCodec.decodeConflicts(plaintext), of: item.attributes)))
+        return OpenedRecord(
+            item: item, history: try RecordCodec.decodeHistory(plaintext),
+            conflicts: try openingVersionsElsewhere(checkingVersionsOfItsGroup(RecordCodec.decodeConflicts(plaintext), of: item.attributes))
+        )
     }
 
     /// `conflicts`, each other version kept in the record's own plaintext (kind 1) being of the
@@ -205,7 +211,8 @@ extension OpenVault {
     private func checkingVersionsOfItsGroup(_ conflicts: [ItemConflict], of attributes: ItemAttributes) throws -> [ItemConflict] {
         try conflicts.map { conflict in
             guard let other = conflict.other?.attributes,
-                  other.group != attributes.group || other.accessibility != attributes.accessibility else { return conflict }
+                other.group != attributes.group || other.accessibility != attributes.accessibility
+            else { return conflict }
             guard file.version < 3 else {
                 throw VaultError.corrupted(path: path, detail: .conflictVersionOutsideItsGroup(item: attributes.key))
             }
@@ -218,7 +225,10 @@ extension OpenVault {
     /// Decrypts the record at `position`, and says whether a merge left it in conflict.
     func openRecordNotingConflicts(at position: Int) throws -> (item: Item, inConflict: Bool) {
         try openRecord(at: position) { plaintext, group, accessibility in
-            (try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility), try RecordCodec.hasConflicts(plaintext))
+            (
+                try RecordCodec.decodePlaintext(plaintext, group: group, accessibility: accessibility),
+                try RecordCodec.hasConflicts(plaintext)
+            )
         }
     }
 
@@ -227,8 +237,10 @@ extension OpenVault {
         try openRecord(at: position, decode: RecordCodec.decodeAttributes)
     }
 
-    private func openRecord<Decoded>(at position: Int,
-                                     decode: (SecretBytes, AccessGroup, Accessibility) throws -> Decoded) throws -> Decoded {
+    private func openRecord<Decoded>(
+        at position: Int,
+        decode: (SecretBytes, AccessGroup, Accessibility) throws -> Decoded
+    ) throws -> Decoded {
         let (plaintext, group, accessibility) = try openPlaintext(at: position)
         do {
             return try decode(plaintext, group, accessibility)
@@ -254,7 +266,9 @@ extension OpenVault {
         if let plaintext = lastOpened.plaintext(recordID: entry.id, digest: entry.digest), let group = keys.groups[entry.groupID]?.group {
             return (plaintext, group, accessibility)
         }
-        let (plaintext, group) = try sealed.withUnsafeBytes { try openSealed($0, recordID: entry.id, groupID: entry.groupID, accessibility: accessibility) }
+        let (plaintext, group) = try sealed.withUnsafeBytes {
+            try openSealed($0, recordID: entry.id, groupID: entry.groupID, accessibility: accessibility)
+        }
         lastOpened.keep(plaintext, recordID: entry.id, digest: entry.digest)
         return (plaintext, group, accessibility)
     }
@@ -262,8 +276,10 @@ extension OpenVault {
     /// Opens a record sealed under the record key of (`groupID`, `accessibility`, `recordID`): one of
     /// the index's, or one the trash keeps. Throws `locked` or `boundToAnotherDevice` without its
     /// keys, `corrupted` when it does not open.
-    func openSealed(_ sealed: UnsafeRawBufferPointer, recordID: Bytes16, groupID: GroupID,
-                    accessibility: Accessibility) throws -> (SecretBytes, AccessGroup) {
+    func openSealed(
+        _ sealed: UnsafeRawBufferPointer, recordID: Bytes16, groupID: GroupID,
+        accessibility: Accessibility
+    ) throws -> (SecretBytes, AccessGroup) {
         guard let group = keys.groups[groupID]?.group else { throw VaultError.locked(accessibility) }
         let key: SecretBytes
         do {
@@ -286,12 +302,15 @@ extension OpenVault {
     func openingVersionsElsewhere(_ conflicts: [ItemConflict]) throws -> [ItemConflict] {
         try conflicts.map { conflict in
             guard let elsewhere = conflict.sealedElsewhere, let group = keys.groups[elsewhere.groupID]?.group,
-                  let accessibility = Accessibility(fileID: elsewhere.classID),
-                  let key = try? keys.recordKey(groupID: elsewhere.groupID, accessibility: accessibility, recordID: Bytes16(elsewhere.recordID)) else {
+                let accessibility = Accessibility(fileID: elsewhere.classID),
+                let key = try? keys.recordKey(
+                    groupID: elsewhere.groupID, accessibility: accessibility, recordID: Bytes16(elsewhere.recordID))
+            else {
                 return conflict
             }
-            let address = RecordAddress(vaultID: file.vaultID, recordID: Bytes16(elsewhere.recordID), groupID: elsewhere.groupID,
-                                        classID: elsewhere.classID)
+            let address = RecordAddress(
+                vaultID: file.vaultID, recordID: Bytes16(elsewhere.recordID), groupID: elsewhere.groupID,
+                classID: elsewhere.classID)
             guard let plaintext = try? SealedRecord.open(elsewhere.sealed, key: key, at: address) else {
                 throw VaultError.corrupted(path: path, detail: .doesNotOpen(.conflictOtherVersion))
             }

@@ -18,16 +18,19 @@ extension OpenVault {
     /// The tombstones of `groupID` as the file holds them (none without a block).
     /// Throws `locked` without the group's keys, `corrupted` for a block that does not open.
     func tombstones(of groupID: GroupID) throws -> [Tombstone] {
-        try openGroupBlock(groupID, classID: Tombstone.blockClassID, key: keys.tombstoneKey(groupID:), open: SealedGroupBlock.openTombstones,
-                           damage: .doesNotOpen(.tombstoneBlock)) ?? []
+        try openGroupBlock(
+            groupID, classID: Tombstone.blockClassID, key: keys.tombstoneKey(groupID:), open: SealedGroupBlock.openTombstones,
+            damage: .doesNotOpen(.tombstoneBlock)) ?? []
     }
 
     /// The group's block of `classID` (its tombstones or its trash), opened under `key` by `open`
     /// (`SealedGroupBlock`); nil when the group has none. Throws `locked` without the
     /// key, `corrupted` (`damage`) for a block that does not match its digest, open or decode.
-    func openGroupBlock<Decoded>(_ groupID: GroupID, classID: ClassID, key: (GroupID) throws -> SecretBytes,
-                                 open: (_ block: ListingBlock, _ key: SecretBytes, _ vaultID: [UInt8]) -> Decoded?,
-                                 damage: Damage) throws -> Decoded? {
+    func openGroupBlock<Decoded>(
+        _ groupID: GroupID, classID: ClassID, key: (GroupID) throws -> SecretBytes,
+        open: (_ block: ListingBlock, _ key: SecretBytes, _ vaultID: [UInt8]) -> Decoded?,
+        damage: Damage
+    ) throws -> Decoded? {
         guard let block = file.listings.first(where: { $0.groupID == groupID && $0.classID == classID }) else { return nil }
         guard let key = try? key(groupID) else { throw VaultError.locked(nil) }
         guard let decoded = open(block, key, file.vaultID) else { throw VaultError.corrupted(path: path, detail: damage) }

@@ -15,8 +15,9 @@ extension OpenVault {
     /// The trash of `groupID` as the file holds it (empty without a block).
     /// Throws `locked` without the group's keys, `corrupted` for a block that does not open.
     func trash(of groupID: GroupID) throws -> [TrashEntry] {
-        try openGroupBlock(groupID, classID: TrashEntry.blockClassID, key: keys.trashKey(groupID:), open: SealedGroupBlock.openTrash,
-                           damage: .doesNotOpen(.trashBlock)) ?? []
+        try openGroupBlock(
+            groupID, classID: TrashEntry.blockClassID, key: keys.trashKey(groupID:), open: SealedGroupBlock.openTrash,
+            damage: .doesNotOpen(.trashBlock)) ?? []
     }
 
     /// The trash block of `groupID`, if it has one.
@@ -33,8 +34,9 @@ extension OpenVault {
             try openSealed($0, recordID: entry.recordID, groupID: groupID, accessibility: accessibility)
         }
         do {
-            return TrashedRecord(itemID: entry.itemID, deletedAt: entry.deletedAt,
-                                 record: try decodeWholeRecord(plaintext, group: group, accessibility: accessibility))
+            return TrashedRecord(
+                itemID: entry.itemID, deletedAt: entry.deletedAt,
+                record: try decodeWholeRecord(plaintext, group: group, accessibility: accessibility))
         } catch let error as MalformedInput {
             throw VaultError.corrupted(path: path, detail: error.damage)
         }

@@ -63,4 +63,3 @@ struct DamagedGroup: Equatable {
     let groupID: GroupID
     let group: AccessGroup
 }
-

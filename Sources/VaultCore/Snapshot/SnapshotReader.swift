@@ -71,11 +71,15 @@ struct SnapshotReader {
     /// checks before it changes the vault (`add`'s group check); its snapshot is kept (`reads.keptRead`)
     /// and served, its counters checked again, to the reads and the write that follow while the
     /// file is unchanged, so the command opens and verifies the file once.
-    func readSnapshot(writing: Bool = false, checking requested: IndexCheck = .everyBucket,
-                      keepingForWrite: Bool = false) throws -> Snapshot {
+    func readSnapshot(
+        writing: Bool = false, checking requested: IndexCheck = .everyBucket,
+        keepingForWrite: Bool = false
+    ) throws -> Snapshot {
         // Only a read that looks items up and changes nothing checks less than every bucket.
         let indexCheck: IndexCheck = writing ? .everyBucket : requested
-        if let kept = reads.keptRead, kept.serves(indexCheck, choice: walk.choice), let vault = try snapshotServedAgain(kept, writing: writing) {
+        if let kept = reads.keptRead, kept.serves(indexCheck, choice: walk.choice),
+            let vault = try snapshotServedAgain(kept, writing: writing)
+        {
             return vault
         }
         reads.keptRead = nil
@@ -91,16 +95,21 @@ struct SnapshotReader {
         reads.deviceKeyRefusal = nil
         // A session that holds the device key spares the TPM its round trip.
         let deviceKey = try session?.deviceKey ?? deviceKeyForReading(bytes, vaultID: vaultID)
-        let vault = try openWithKeys(bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: location.path, checking: indexCheck)
+        let vault = try openWithKeys(
+            bytes, session: session, deviceKey: deviceKey, vaultID: vaultID, path: location.path, checking: indexCheck)
         // A write while the TPM refuses the device key could drop the items bound to it (a re-key does).
         if writing, let refusal = reads.deviceKeyRefusal { throw VaultError.tpm(refusal) }
         if case .credential = source { MachineGrants.refresh(from: vault, onlyIfMissing: true, host: host) }
         if let session, let kept = walk.loginKeyringSession { try? LoginKeyring.keepAlive(kept, timeout: session.timeout) }
         try checkTrust(of: vault)
-        try checkCounters(of: vault, writing: writing,
-                          seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host))
+        try checkCounters(
+            of: vault, writing: writing,
+            seen: seen.flatMap { seenBefore == vault.file.vaultID ? $0 : nil } ?? SeenCounters.load(vaultID: vault.file.vaultID, host: host)
+        )
         // A write replaces the file its snapshot was read from: only a read's is kept, for the write that follows.
-        if keepingForWrite, !writing { reads.keptRead = KeptRead(bytes: bytes, snapshot: vault, indexCheck: indexCheck, choice: walk.choice) }
+        if keepingForWrite, !writing {
+            reads.keptRead = KeptRead(bytes: bytes, snapshot: vault, indexCheck: indexCheck, choice: walk.choice)
+        }
         return vault
     }
 
@@ -129,8 +138,10 @@ struct SnapshotReader {
     /// one): the one switch over where keys come from, for reads and for the sides of a merge. A header
     /// the session's key fails on at a higher key epoch means a re-key ended the session; for a merge
     /// side, which may be older than the session, any such header does (`anyHeaderEndsSession`).
-    func openWithKeys(_ bytes: FileBytes, session: SessionCache.Opened?, deviceKey: DeviceKey?, vaultID: [UInt8], path: String,
-              checking indexCheck: IndexCheck = .everyBucket, anyHeaderEndsSession: Bool = false) throws -> Snapshot {
+    func openWithKeys(
+        _ bytes: FileBytes, session: SessionCache.Opened?, deviceKey: DeviceKey?, vaultID: [UInt8], path: String,
+        checking indexCheck: IndexCheck = .everyBucket, anyHeaderEndsSession: Bool = false
+    ) throws -> Snapshot {
         switch source {
         case .credential(let secret):
             return try Snapshot.unlock(bytes, secret: secret, deviceKey: deviceKey, path: path, checking: indexCheck)
@@ -138,8 +149,10 @@ struct SnapshotReader {
             guard let session else { preconditionFailure("keysForReading opens the session it chooses") }
             do {
                 return try Snapshot.open(bytes, masterKey: session.masterKey, deviceKey: deviceKey, path: path, checking: indexCheck)
-            } catch VaultError.snapshot(.corrupted(_, let detail)) where detail.isHeaderMACMismatch
-                        && (anyHeaderEndsSession || VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true) {
+            } catch VaultError.snapshot(.corrupted(_, let detail))
+                where detail.isHeaderMACMismatch
+                && (anyHeaderEndsSession || VaultFile.peekKeyEpoch(bytes).map({ $0 > session.keyEpoch }) == true)
+            {
                 // The vault was re-keyed after the session started: its key is not the vault's any more, and the
                 // login's keyring drops it. A header that fails under the session's key at a higher epoch is a
                 // re-key, or a forgery made to look like one: never fall back to what opens without an unlock then.
@@ -152,7 +165,8 @@ struct SnapshotReader {
         case .identity(let identities):
             return try Snapshot.open(bytes, identities: identities, deviceKey: deviceKey, path: path, checking: indexCheck)
         case .none:
-            let grants = (DeviceGrants.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
+            let grants =
+                (DeviceGrants.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
                 + (AfterFirstUnlockCache.read(vaultID: vaultID, deviceKey: deviceKey, host: host) ?? [])
             return try Snapshot.openPartial(bytes, deviceKey: deviceKey, grants: grants, path: path, checking: indexCheck)
         }
@@ -165,7 +179,9 @@ struct SnapshotReader {
     func checkTrust(of vault: some OpenVault, path: String? = nil) throws {
         guard case .identity = source else { return }
         guard let pinned = configuration.trustedFingerprint else { throw VaultError.trustNotPinned(path: path ?? location.path) }
-        guard vault.headerIsSigned(byFingerprint: pinned) else { throw VaultError.untrustedVault(path: path ?? location.path, pinned: pinned) }
+        guard vault.headerIsSigned(byFingerprint: pinned) else {
+            throw VaultError.untrustedVault(path: path ?? location.path, pinned: pinned)
+        }
     }
 
     /// This machine's device key for the vault in `bytes`: its own, or one a
@@ -179,8 +195,12 @@ struct SnapshotReader {
             return key
         }
         do {
-            if let key = try DeviceKeyStore.load(vaultID: vaultID, location: location, host: host,
-                                                 isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) }) { return key }
+            if let key = try DeviceKeyStore.load(
+                vaultID: vaultID, location: location, host: host,
+                isTheVaults: { Snapshot.isDeviceKey($0, of: bytes) })
+            {
+                return key
+            }
         } catch VaultError.keys(.tpm(let refusal)) {
             // Items of the other classes still open; the device-bound ones say why they do not.
             reads.deviceKeyRefusal = refusal
@@ -241,7 +261,9 @@ struct SnapshotReader {
     /// Records `vault`'s counters as seen, lower ones included: a restore accepted on purpose.
     func rememberAcceptedRestore(of vault: some OpenVault) {
         guard vault.file.version >= 2 else { return }
-        SeenCounters.update(vaultID: vault.file.vaultID, host: host) { _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
+        SeenCounters.update(vaultID: vault.file.vaultID, host: host) { _ in
+            SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey)
+        }
     }
 
     /// Refuses a file whose key epoch is below what this machine has seen or the pinned minimum
@@ -271,7 +293,9 @@ struct SnapshotReader {
         guard file.version >= 2 else { return }
         switch seen.judge(file) {
         case .behind(let found, let seenGeneration):
-            if writing, !configuration.acceptRollback { throw VaultError.behindSeen(path: location.path, found: found, seen: seenGeneration) }
+            if writing, !configuration.acceptRollback {
+                throw VaultError.behindSeen(path: location.path, found: found, seen: seenGeneration)
+            }
             configuration.onNotice?(.behindSeen(found: found, seen: seenGeneration))
             if configuration.acceptRollback {
                 rememberAcceptedRestore(of: vault)
@@ -295,9 +319,12 @@ struct SnapshotReader {
     /// The three files of a merge opened under the writer lock: ours (nil: the vault file at this
     /// location) and theirs with keys that open them whole (the owner's or a full member's), and
     /// their merge base when it is one of this vault (nil or empty, as git gives on add/add: none).
-    func openMergeSides(base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
-                        origins: (ours: String, theirs: String)) throws -> (ours: WorkingCopy, theirs: WorkingCopy, base: Snapshot?) {
-        let ours = WorkingCopy(try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], as: MergeInput(.ours, origins: origins)))
+    func openMergeSides(
+        base baseBytes: [UInt8]?, ours ourBytes: [UInt8]?, theirs theirBytes: [UInt8],
+        origins: (ours: String, theirs: String)
+    ) throws -> (ours: WorkingCopy, theirs: WorkingCopy, base: Snapshot?) {
+        let ours = WorkingCopy(
+            try openMergeInput(try ourBytes.map(FileBytes.init) ?? readFile(), knownKeys: [], as: MergeInput(.ours, origins: origins)))
         guard let ourKeys = ours.keys.fullKeys else { throw VaultError.ownerOnly(.mergeVault) }
         let theirBytes = FileBytes(theirBytes)
         guard VaultFile.peekVaultID(theirBytes) == ours.file.vaultID else { throw VaultError.mergeOfAnotherVault(path: location.path) }
@@ -317,8 +344,10 @@ struct SnapshotReader {
     /// already checked open is vouched for by their header MAC. The base tries those keys first
     /// (`preferringKnownKeys`): it is an older file, often under keys since replaced. Each side is
     /// a version of the vault file here, so it carries that path; a refusal of it names `input`.
-    private func openMergeInput(_ bytes: FileBytes, knownKeys: [KeyRing.FullKeys], as input: MergeInput,
-                                preferringKnownKeys: Bool = false) throws -> Snapshot {
+    private func openMergeInput(
+        _ bytes: FileBytes, knownKeys: [KeyRing.FullKeys], as input: MergeInput,
+        preferringKnownKeys: Bool = false
+    ) throws -> Snapshot {
         let path = location.path
         return try input.reading {
             let deviceKey = try deviceKeyForReading(bytes, vaultID: VaultFile.peekVaultID(bytes))

@@ -91,7 +91,8 @@ extension VaultFileSummary {
                 groupID: indexEntry.groupID.rawValue,
                 revision: hex(Array(indexEntry.digest.0.bytes.prefix(VaultFileSummary.idBytes))))
             if let opened, let item = try? opened.openRecord(at: position),
-               let digestKey = try? opened.keys.secretDigestKey(groupID: indexEntry.groupID) {
+                let digestKey = try? opened.keys.secretDigestKey(groupID: indexEntry.groupID)
+            {
                 entry.attributes = item.attributes
                 entry.secretDigest = VaultFileSummary.secretDigest(item.secret, itemID: indexEntry.itemID.bytes, key: digestKey)
             }

@@ -88,9 +88,11 @@ extension WorkingCopy {
             guard let held = keys.groups[group.groupID] else { continue }
             let kind: KeyRing.GroupMACKind = held.indexMACKey != nil ? .index : .read
             let digests = computed[group.groupID] ?? [:]
-            let bucketsMatch = indexCheck != .everyBucket || section.bucketDigests.indices.allSatisfy { digests[$0] == section.bucketDigests[$0] }
-            let mac = try keys.groupMAC(kind, groupID: group.groupID, context: macContext(section),
-                                        bucketDigests: section.bucketDigests, listings: file.listings)
+            let bucketsMatch =
+                indexCheck != .everyBucket || section.bucketDigests.indices.allSatisfy { digests[$0] == section.bucketDigests[$0] }
+            let mac = try keys.groupMAC(
+                kind, groupID: group.groupID, context: macContext(section),
+                bucketDigests: section.bucketDigests, listings: file.listings)
             if bucketsMatch && constantTimeEquals(mac, kind == .index ? section.indexMAC : section.readMAC) {
                 if kind == .index { groupsVerifiedByWriteKey.insert(group.groupID) }
             } else {
@@ -117,15 +119,17 @@ extension OpenVault {
         var failures: [AccessGroup] = []
         for (group, section) in zip(file.groups, file.sections) {
             guard let held = keys.groups[group.groupID], held.indexMACKey != nil else { continue }
-            let mac = try keys.groupMAC(.read, groupID: group.groupID, context: macContext(section),
-                                        bucketDigests: section.bucketDigests, listings: file.listings)
+            let mac = try keys.groupMAC(
+                .read, groupID: group.groupID, context: macContext(section),
+                bucketDigests: section.bucketDigests, listings: file.listings)
             if !constantTimeEquals(mac, section.readMAC) { failures.append(held.group) }
         }
         return (failures, file.index.hasRepeatedItemID)
     }
 
     func macContext(_ section: GroupSection) -> KeyRing.GroupMACContext {
-        KeyRing.GroupMACContext(keyEpoch: file.keyEpoch, writeGeneration: file.writeGeneration, groupGeneration: section.generation,
-                                writeID: file.writeID)
+        KeyRing.GroupMACContext(
+            keyEpoch: file.keyEpoch, writeGeneration: file.writeGeneration, groupGeneration: section.generation,
+            writeID: file.writeID)
     }
 }

@@ -28,8 +28,10 @@ enum DeviceKeyStore {
     /// one `isTheVaults` says the vault is sealed under (`.notThisVaultsSeal` otherwise).
     /// A key an earlier version left beside the vault is copied here on first
     /// use, unless it lies in a git work tree (see `exposedLegacyKey`).
-    static func load(vaultID: [UInt8], location: VaultLocation, host: HostContext,
-                     isTheVaults: (DeviceKey) -> Bool) throws -> DeviceKey? {
+    static func load(
+        vaultID: [UInt8], location: VaultLocation, host: HostContext,
+        isTheVaults: (DeviceKey) -> Bool
+    ) throws -> DeviceKey? {
         let path = path(vaultID: vaultID, host: host)
         // Both exist only after a crash while moving between them: the clear key is the one.
         if FileSystem.exists(path) { return try read(path, exposed: false) }
@@ -53,7 +55,8 @@ enum DeviceKeyStore {
     /// regular file: a link committed in its place is never followed.
     static func exposedLegacyKey(vaultID: [UInt8], location: VaultLocation, host: HostContext) throws -> DeviceKey? {
         guard !FileSystem.exists(path(vaultID: vaultID, host: host)), FileSystem.exists(location.legacyDeviceKeyPath),
-              GitWorkTree.contains(location.directory) else { return nil }
+            GitWorkTree.contains(location.directory)
+        else { return nil }
         return try read(location.legacyDeviceKeyPath, exposed: true)
     }
 
@@ -127,8 +130,9 @@ enum DeviceKeyStore {
         } else if FileSystem.isRegularFile(recoveryPath) {
             FileSystem.wipeAndRemove(recoveryPath)
         }
-        try FileSystem.writeAtomically(sealed.encoded(), to: SealedDeviceKey.path(vaultID: vaultID, host: host),
-                                       directory: host.deviceKeyDirectory)
+        try FileSystem.writeAtomically(
+            sealed.encoded(), to: SealedDeviceKey.path(vaultID: vaultID, host: host),
+            directory: host.deviceKeyDirectory)
         let path = path(vaultID: vaultID, host: host)
         if FileSystem.isRegularFile(path) { FileSystem.wipeAndRemove(path) }
         FileSystem.syncDirectory(host.deviceKeyDirectory)
@@ -145,12 +149,15 @@ enum DeviceKeyStore {
         } catch let failure as TPMFailure {
             throw VaultError.tpm(failure)
         }
-        try FileSystem.writeAtomically(recovery.encoded(), to: TPMRecoverySeal.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+        try FileSystem.writeAtomically(
+            recovery.encoded(), to: TPMRecoverySeal.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
     }
 
     /// The recovery seal of `key`, once the TPM has opened it again.
-    private static func checkedRecoverySeal(_ key: DeviceKey, masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8],
-                                            tpm: TPMAccess) throws -> TPMRecoverySeal {
+    private static func checkedRecoverySeal(
+        _ key: DeviceKey, masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8],
+        tpm: TPMAccess
+    ) throws -> TPMRecoverySeal {
         let made = try TPMRecoverySeal.seal(key, masterKey: masterKey, pin: pin, vaultID: vaultID, tpm: tpm)
         guard try made.unseal(masterKey: masterKey, pin: pin, vaultID: vaultID, sealer: tpm.sealer) == key else {
             throw TPMFailure.failed(step: .unsealing, code: 0)
@@ -196,12 +203,15 @@ enum DeviceKeyStore {
     /// Removes the device key of `vaultID`, this device's grants of it and a key left pending (for `reset`);
     /// returns the key's path when there was one.
     static func remove(vaultID: [UInt8], host: HostContext) -> String? {
-        for path in [DeviceGrants.path(vaultID: vaultID, host: host), pendingPath(vaultID: vaultID, host: host)] where FileSystem.isRegularFile(path) {
+        for path in [DeviceGrants.path(vaultID: vaultID, host: host), pendingPath(vaultID: vaultID, host: host)]
+        where FileSystem.isRegularFile(path) {
             FileSystem.wipeAndRemove(path)
         }
         var removed: String?
-        for path in [TPMRecoverySeal.path(vaultID: vaultID, host: host), SealedDeviceKey.path(vaultID: vaultID, host: host),
-                     path(vaultID: vaultID, host: host)] where FileSystem.isRegularFile(path) {
+        for path in [
+            TPMRecoverySeal.path(vaultID: vaultID, host: host), SealedDeviceKey.path(vaultID: vaultID, host: host),
+            path(vaultID: vaultID, host: host)
+        ] where FileSystem.isRegularFile(path) {
             FileSystem.wipeAndRemove(path)
             removed = path
         }

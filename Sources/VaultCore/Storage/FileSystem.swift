@@ -212,8 +212,10 @@ enum FileSystem {
     /// earlier is copied from that file by the kernel (sendfile), not through this process.
     /// `beforeRename` runs once the new file is written and synced, just before it is renamed into
     /// place; when it throws, the old file stays.
-    static func writeAtomically(_ pieces: [StoredBytes], to path: String, directory: String,
-                                beforeRename: () throws -> Void = {}) throws {
+    static func writeAtomically(
+        _ pieces: [StoredBytes], to path: String, directory: String,
+        beforeRename: () throws -> Void = {}
+    ) throws {
         try refuseSymbolicLink(path)
         try writeThroughTemporary(pieces, to: path, directory: directory, durable: true) { temp in
             try beforeRename()
@@ -246,8 +248,10 @@ enum FileSystem {
 
     /// Writes `pieces` to a fresh temp file beside `path` and syncs it, then lets `publish` move it
     /// into place; `durable` syncs the directory after, making the move itself survive a power loss.
-    private static func writeThroughTemporary(_ pieces: [StoredBytes], to path: String, directory: String, durable: Bool,
-                                              publish: (String) throws -> Void) throws {
+    private static func writeThroughTemporary(
+        _ pieces: [StoredBytes], to path: String, directory: String, durable: Bool,
+        publish: (String) throws -> Void
+    ) throws {
         let temp = directory + "/" + temporaryPrefix(of: path) + hex(SecureRandom.bytes(8))
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw VaultError.io(path: temp, operation: .create, errno: errno) }
@@ -259,7 +263,8 @@ enum FileSystem {
             guard fchmod(fd, 0o600) == 0 else { throw VaultError.io(path: temp, operation: .chmod, errno: errno) }
             for piece in pieces {
                 if let (source, range) = piece.fileRange, let sourceFD = source.descriptor,
-                   try copy(range, from: sourceFD, to: fd, path: temp) {
+                    try copy(range, from: sourceFD, to: fd, path: temp)
+                {
                     continue
                 }
                 try piece.withUnsafeBytes { try writeAll($0, to: fd, path: temp) }

@@ -72,7 +72,9 @@ package enum GitWorkTree {
         for base in [gitDirectory, common] {
             if let commit = firstLine(of: base + "/" + ref) { return commit }
         }
-        guard let packed = try? FileSystem.read(common + "/packed-refs", requirePrivate: false, missing: .noSuchVault(path: common)) else { return nil }
+        guard let packed = try? FileSystem.read(common + "/packed-refs", requirePrivate: false, missing: .noSuchVault(path: common)) else {
+            return nil
+        }
         for line in String(decoding: packed, as: UTF8.self).split(separator: "\n") where line.hasSuffix(" " + ref) {
             return String(line.prefix { $0 != " " })
         }
@@ -91,7 +93,8 @@ package enum GitWorkTree {
 
     private static func firstLine(of path: String) -> String? {
         guard let text = try? FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)),
-              let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first else { return nil }
+            let line = String(decoding: text, as: UTF8.self).split(separator: "\n").first
+        else { return nil }
         var trimmed = Substring(line)
         while let last = trimmed.last, last.isWhitespace { trimmed = trimmed.dropLast() }
         return String(trimmed)

@@ -26,8 +26,10 @@ public struct HostContext: Sendable {
     /// - Parameters:
     ///   - deviceKeyDirectory: defaults to `device-keys` in the runtime directory (for tests).
     ///   - stateDirectory: defaults to `state` in the runtime directory (for tests).
-    package init(now: @escaping @Sendable () -> Date, bootID: @escaping @Sendable () -> String?, runtimeDirectory: String,
-                deviceKeyDirectory: String? = nil, stateDirectory: String? = nil) {
+    package init(
+        now: @escaping @Sendable () -> Date, bootID: @escaping @Sendable () -> String?, runtimeDirectory: String,
+        deviceKeyDirectory: String? = nil, stateDirectory: String? = nil
+    ) {
         self.now = now
         self.bootID = bootID
         self.runtimeDirectory = runtimeDirectory
@@ -47,8 +49,9 @@ public struct HostContext: Sendable {
         } else {
             runtime = fallbackRuntimeDirectory(stateDirectory: state)
         }
-        return HostContext(now: clock(environment: environment), bootID: { HostContext.readBootID() }, runtimeDirectory: runtime,
-                           deviceKeyDirectory: dataHome(environment: environment) + "/vault/device-keys", stateDirectory: state)
+        return HostContext(
+            now: clock(environment: environment), bootID: { HostContext.readBootID() }, runtimeDirectory: runtime,
+            deviceKeyDirectory: dataHome(environment: environment) + "/vault/device-keys", stateDirectory: state)
     }
 
     /// The runtime directory without `XDG_RUNTIME_DIR`: `/tmp/vault-UID`, made 0700 here when
@@ -101,7 +104,8 @@ public struct HostContext: Sendable {
     private static func clock(environment: [String: String]) -> @Sendable () -> Date {
         #if DEBUG
         if let text = environment["VAULT_TEST_NOW"], !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-           let seconds = Int64(text) {
+            let seconds = Int64(text)
+        {
             let fixed = Date(timeIntervalSince1970: Double(seconds))
             return { fixed }
         }
@@ -110,8 +114,11 @@ public struct HostContext: Sendable {
     }
 
     private static func readBootID() -> String? {
-        guard let bytes = try? FileSystem.read("/proc/sys/kernel/random/boot_id", requirePrivate: false,
-                                               missing: .io(path: "boot_id", operation: .open, errno: ENOENT)) else { return nil }
+        guard
+            let bytes = try? FileSystem.read(
+                "/proc/sys/kernel/random/boot_id", requirePrivate: false,
+                missing: .io(path: "boot_id", operation: .open, errno: ENOENT))
+        else { return nil }
         let text = String(decoding: bytes, as: UTF8.self).filter { !$0.isWhitespace }
         return text.isEmpty ? nil : text
     }

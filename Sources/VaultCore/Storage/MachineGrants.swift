@@ -12,7 +12,8 @@ enum MachineGrants {
             try? AfterFirstUnlockCache.write(from: vault.keys, file: vault.file, host: host)
         }
         if vault.file.version >= 2,
-           !onlyIfMissing || !DeviceGrants.areCurrent(for: vault.file, deviceKey: vault.keys.deviceKey, host: host) {
+            !onlyIfMissing || !DeviceGrants.areCurrent(for: vault.file, deviceKey: vault.keys.deviceKey, host: host)
+        {
             try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
         }
     }

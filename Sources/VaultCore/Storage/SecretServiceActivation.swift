@@ -17,7 +17,8 @@ package struct SecretServiceActivation: Sendable {
     /// The paths for this environment.
     package init(environment: [String: String]) {
         activationFile = HostContext.dataHome(environment: environment) + "/dbus-1/services/org.freedesktop.secrets.service"
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let configHome =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? (environment["HOME"] ?? "/") + "/.config"
         unitFile = configHome + "/systemd/user/" + SecretServiceActivation.unitName
     }

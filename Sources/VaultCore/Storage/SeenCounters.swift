@@ -156,7 +156,9 @@ struct SeenCounters: Equatable {
         guard file.keyEpoch == keyEpoch else { return .current }
         if file.writeGeneration < writeGeneration { return .behind(found: file.writeGeneration, seen: writeGeneration) }
         for (group, section) in zip(file.groups, file.sections) {
-            if let seen = groupGenerations[group.groupID], section.generation < seen { return .behind(found: section.generation, seen: seen) }
+            if let seen = groupGenerations[group.groupID], section.generation < seen {
+                return .behind(found: section.generation, seen: seen)
+            }
         }
         if file.writeGeneration == writeGeneration, let writeID, let found = WriteID(file.writeID), found != writeID {
             return .sibling(found: found, seen: writeID)

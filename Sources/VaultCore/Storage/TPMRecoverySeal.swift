@@ -32,7 +32,8 @@ struct TPMRecoverySeal: Equatable {
     }
 
     /// Seals `key` with `tpm`, no PCRs, the auth value of `masterKey` and `pin`.
-    static func seal(_ key: DeviceKey, masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8], tpm: TPMAccess) throws -> TPMRecoverySeal {
+    static func seal(_ key: DeviceKey, masterKey: MasterKey, pin: SecretBytes?, vaultID: [UInt8], tpm: TPMAccess) throws -> TPMRecoverySeal
+    {
         let blob = try tpm.sealer.seal(key.secret, pcrs: [], pin: authValue(masterKey: masterKey, pin: pin, vaultID: vaultID))
         return TPMRecoverySeal(hasPIN: pin != nil, check: check(masterKey: masterKey, vaultID: vaultID), blob: blob)
     }
@@ -60,10 +61,12 @@ struct TPMRecoverySeal: Equatable {
         let bytes = try FileSystem.read(path, requirePrivate: true, missing: .io(path: path, operation: .open, errno: 2))
         let headerSize = magic.count + 1 + checkSize
         guard bytes.count > headerSize, bytes.count <= headerSize + SealedDeviceKey.maxBlobSize,
-              Array(bytes[..<magic.count]) == magic, bytes[magic.count] <= 1 else {
+            Array(bytes[..<magic.count]) == magic, bytes[magic.count] <= 1
+        else {
             throw VaultError.corrupted(path: path, detail: .violates(.malformedTPMRecoverySeal))
         }
-        return TPMRecoverySeal(hasPIN: bytes[magic.count] == 1, check: Array(bytes[(magic.count + 1)..<headerSize]),
-                               blob: Array(bytes[headerSize...]))
+        return TPMRecoverySeal(
+            hasPIN: bytes[magic.count] == 1, check: Array(bytes[(magic.count + 1)..<headerSize]),
+            blob: Array(bytes[headerSize...]))
     }
 }

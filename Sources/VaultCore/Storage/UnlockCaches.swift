@@ -27,12 +27,16 @@ enum SessionCache {
     static let headerSize = 8 + 4 + 8
 
     /// Starts a session holding `masterKey` of a vault at `keyEpoch` (and its sealed `deviceKey`); returns its token.
-    static func start(masterKey: MasterKey, vaultID: [UInt8], keyEpoch: UInt64, deviceKey: DeviceKey?, timeout: Int,
-                      host: HostContext) throws -> String {
+    static func start(
+        masterKey: MasterKey, vaultID: [UInt8], keyEpoch: UInt64, deviceKey: DeviceKey?, timeout: Int,
+        host: HostContext
+    ) throws -> String {
         let sessionID = SecureRandom.bytes(16)
         let tokenKey = SecretBytes(random: 32)
-        try write(Opened(masterKey: masterKey, keyEpoch: keyEpoch, deviceKey: deviceKey), sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID,
-                  timeout: timeout, host: host)
+        try write(
+            Opened(masterKey: masterKey, keyEpoch: keyEpoch, deviceKey: deviceKey), sessionID: sessionID, tokenKey: tokenKey,
+            vaultID: vaultID,
+            timeout: timeout, host: host)
         return tokenPrefix + hex(sessionID + tokenKey.copyBytes())
     }
 
@@ -44,15 +48,18 @@ enum SessionCache {
         try write(opened, sessionID: sessionID, tokenKey: tokenKey, vaultID: vaultID, timeout: timeout, host: host)
     }
 
-    private static func write(_ session: Opened, sessionID: [UInt8], tokenKey: SecretBytes, vaultID: [UInt8],
-                              timeout: Int, host: HostContext) throws {
+    private static func write(
+        _ session: Opened, sessionID: [UInt8], tokenKey: SecretBytes, vaultID: [UInt8],
+        timeout: Int, host: HostContext
+    ) throws {
         var w = ByteWriter()
         w.raw(magic)
         w.u32(UInt32(timeout))
         w.u64(session.keyEpoch)
         let header = w.bytes
-        let sealed = try SealedSession.seal(masterKey: session.masterKey, deviceKey: session.deviceKey, header: header, tokenKey: tokenKey,
-                                            sessionID: sessionID, vaultID: vaultID)
+        let sealed = try SealedSession.seal(
+            masterKey: session.masterKey, deviceKey: session.deviceKey, header: header, tokenKey: tokenKey,
+            sessionID: sessionID, vaultID: vaultID)
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         try FileSystem.writeAtomically(header + sealed, to: path, directory: host.runtimeDirectory)
         try touch(path, at: host.now())
@@ -65,7 +72,8 @@ enum SessionCache {
         let (sessionID, tokenKey) = try parse(token)
         let path = try filePath(vaultID: vaultID, sessionID: sessionID, host: host)
         guard let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
-              bytes.count > headerSize, Array(bytes[0..<magic.count]) == magic else {
+            bytes.count > headerSize, Array(bytes[0..<magic.count]) == magic
+        else {
             throw VaultError.sessionEnded(.unknown)
         }
         let timeout = Double(bytes[magic.count..<magic.count + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
@@ -74,13 +82,17 @@ enum SessionCache {
             throw VaultError.sessionEnded(.expired)
         }
         let header = Array(bytes[0..<headerSize])
-        guard let keys = SealedSession.open(Array(bytes[headerSize...]), header: header, tokenKey: tokenKey, sessionID: sessionID,
-                                            vaultID: vaultID) else {
+        guard
+            let keys = SealedSession.open(
+                Array(bytes[headerSize...]), header: header, tokenKey: tokenKey, sessionID: sessionID,
+                vaultID: vaultID)
+        else {
             throw VaultError.sessionEnded(.unknown)
         }
         if extendingIdleTime { try? touch(path, at: host.now()) }
-        return Opened(masterKey: keys.masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
-                      timeout: Int(timeout), deviceKey: keys.deviceKey)
+        return Opened(
+            masterKey: keys.masterKey, keyEpoch: header[(magic.count + 4)...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) },
+            timeout: Int(timeout), deviceKey: keys.deviceKey)
     }
 
     /// Ends the session of `token`; false when it had already ended.
@@ -96,8 +108,10 @@ enum SessionCache {
     /// Ends every session of the vault but those of `kept` (tokens), which carry on under the same
     /// token with `masterKey` at `keyEpoch`, their idle timeout as it was (and no device key when
     /// `newDeviceKey`: the TPM unseals the new one). Returns how many sessions ended.
-    static func endAll(vaultID: [UInt8], host: HostContext, keeping kept: [String], masterKey: MasterKey, keyEpoch: UInt64,
-                       newDeviceKey: Bool) -> Int {
+    static func endAll(
+        vaultID: [UInt8], host: HostContext, keeping kept: [String], masterKey: MasterKey, keyEpoch: UInt64,
+        newDeviceKey: Bool
+    ) -> Int {
         let live = Set(kept).compactMap { token in (try? open(token: token, vaultID: vaultID, host: host)).map { (token, $0) } }
         let ended = endAll(vaultID: vaultID, host: host) - live.count
         for (token, session) in live {
@@ -119,9 +133,10 @@ enum SessionCache {
     /// When the session of `token` ends if left idle, or nil when it has ended.
     static func expiry(token: String, vaultID: [UInt8], host: HostContext) -> Date? {
         guard let (sessionID, _) = try? parse(token),
-              let path = try? filePath(vaultID: vaultID, sessionID: sessionID, host: host),
-              let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
-              bytes.count > headerSize, let used = try? lastUse(path) else { return nil }
+            let path = try? filePath(vaultID: vaultID, sessionID: sessionID, host: host),
+            let bytes = try? FileSystem.read(path, requirePrivate: true, missing: .sessionEnded(.unknown)),
+            bytes.count > headerSize, let used = try? lastUse(path)
+        else { return nil }
         let timeout = Double(bytes[magic.count..<magic.count + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         let end = used.addingTimeInterval(timeout)
         return end > host.now() ? end : nil
@@ -146,8 +161,10 @@ enum SessionCache {
 
     private static func touch(_ path: String, at date: Date) throws {
         let seconds = date.timeIntervalSince1970
-        var times = [timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9)),
-                     timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))]
+        var times = [
+            timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9)),
+            timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
+        ]
         guard utimensat(AT_FDCWD, path, &times, 0) == 0 else { throw VaultError.io(path: path, operation: .touch, errno: errno) }
     }
 }
@@ -155,9 +172,12 @@ enum SessionCache {
 // The files of machine-local grants (`SealedGrants`): written atomically, read only when private to the user.
 extension SealedGrants {
     /// Seals one grant per group of `file` (its `classes`' base keys) from a full ring, and writes it at `path`.
-    static func write(from keys: KeyRing, file: VaultFile, classes: [Accessibility], magic: [UInt8], key: SecretBytes,
-                      path: String, directory: String) throws {
-        try FileSystem.writeAtomically(try seal(from: keys, file: file, classes: classes, magic: magic, key: key), to: path, directory: directory)
+    static func write(
+        from keys: KeyRing, file: VaultFile, classes: [Accessibility], magic: [UInt8], key: SecretBytes,
+        path: String, directory: String
+    ) throws {
+        try FileSystem.writeAtomically(
+            try seal(from: keys, file: file, classes: classes, magic: magic, key: key), to: path, directory: directory)
     }
 
     /// The grants at `path`, or nil when there are none that open with `key`.
@@ -178,8 +198,9 @@ enum AfterFirstUnlockCache {
     /// Writes the cache from a full ring; does nothing without a device key or boot id.
     static func write(from keys: KeyRing, file: VaultFile, host: HostContext) throws {
         guard let deviceKey = keys.deviceKey, let bootID = host.bootID() else { return }
-        try SealedGrants.write(from: keys, file: file, classes: classes, magic: magic, key: sealKey(deviceKey, bootID, keys.vaultID),
-                               path: try path(keys.vaultID, host), directory: host.runtimeDirectory)
+        try SealedGrants.write(
+            from: keys, file: file, classes: classes, magic: magic, key: sealKey(deviceKey, bootID, keys.vaultID),
+            path: try path(keys.vaultID, host), directory: host.runtimeDirectory)
     }
 
     /// The cached grants, or nil when there is no cache for this boot.
@@ -220,22 +241,25 @@ enum DeviceGrants {
     /// Writes the grants from a full ring whose device key is the vault's.
     static func write(from keys: KeyRing, file: VaultFile, host: HostContext) throws {
         guard let deviceKey = keys.deviceKey else { return }
-        try SealedGrants.write(from: keys, file: file, classes: Accessibility.deviceClasses, magic: magic,
-                               key: deviceKey.wrapKey(vaultID: keys.vaultID).secret,
-                               path: path(vaultID: keys.vaultID, host: host), directory: host.deviceKeyDirectory)
+        try SealedGrants.write(
+            from: keys, file: file, classes: Accessibility.deviceClasses, magic: magic,
+            key: deviceKey.wrapKey(vaultID: keys.vaultID).secret,
+            path: path(vaultID: keys.vaultID, host: host), directory: host.deviceKeyDirectory)
     }
 
     /// The grants sealed under `deviceKey`, or nil.
     static func read(vaultID: [UInt8], deviceKey: DeviceKey?, host: HostContext) -> [GroupGrant]? {
         guard let deviceKey else { return nil }
-        return SealedGrants.read(magic: magic, key: deviceKey.wrapKey(vaultID: vaultID).secret, vaultID: vaultID,
-                                 path: path(vaultID: vaultID, host: host))
+        return SealedGrants.read(
+            magic: magic, key: deviceKey.wrapKey(vaultID: vaultID).secret, vaultID: vaultID,
+            path: path(vaultID: vaultID, host: host))
     }
 
     /// Whether grants that match the file's group key checks are there.
     static func areCurrent(for file: VaultFile, deviceKey: DeviceKey?, host: HostContext) -> Bool {
         guard let grants = read(vaultID: file.vaultID, deviceKey: deviceKey, host: host) else { return false }
-        return grants.count == file.groups.count && zip(grants, file.groups).allSatisfy { $0.groupID == $1.groupID && $0.keyCheck == $1.keyCheck }
+        return grants.count == file.groups.count
+            && zip(grants, file.groups).allSatisfy { $0.groupID == $1.groupID && $0.keyCheck == $1.keyCheck }
     }
 }
 

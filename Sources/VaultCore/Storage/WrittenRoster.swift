@@ -13,7 +13,8 @@ enum WrittenRoster {
     static func line(_ member: Member) -> String {
         switch member.scope {
         case .full: return "\(member.name)\t\(member.recipient)\tfull"
-        case .groups(let ids, let readOnly): return "\(member.name)\t\(member.recipient)\t\(readOnly ? "read" : "write") \(ids.map { "\($0)" }.joined(separator: ","))"
+        case .groups(let ids, let readOnly):
+            return "\(member.name)\t\(member.recipient)\t\(readOnly ? "read" : "write") \(ids.map { "\($0)" }.joined(separator: ","))"
         }
     }
 
@@ -28,7 +29,9 @@ enum WrittenRoster {
         defer { withExtendedLifetime(lock) {} }
         // Every writer of the record holds this lock: a temp file of one that failed or was killed can go.
         FileSystem.removeAbandonedTemporaries(of: path, directory: directory)
-        if let held = try? FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)), held == Array(text.utf8) { return }
+        if let held = try? FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)), held == Array(text.utf8) {
+            return
+        }
         try FileSystem.writeAtomically(Array(text.utf8), to: path, directory: directory)
     }
 
@@ -36,7 +39,8 @@ enum WrittenRoster {
     /// of them when none was written here.
     static func unvouched(_ members: [Member], vaultID: [UInt8], host: HostContext) -> [String] {
         let path = path(vaultID: vaultID, host: host)
-        let held = (try? FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)))
+        let held =
+            (try? FileSystem.read(path, requirePrivate: false, missing: .noSuchVault(path: path)))
             .map { Set(String(decoding: $0, as: UTF8.self).split(separator: "\n").map(String.init)) } ?? []
         return members.filter { !held.contains(line($0)) }.map(\.name)
     }

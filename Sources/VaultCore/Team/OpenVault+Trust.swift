@@ -43,10 +43,12 @@ struct TrustFields: Equatable {
 
     func statement(vaultID: [UInt8]) -> [UInt8] {
         guard version >= 3 else {
-            return AAD.trustStatement(vaultID: vaultID, keyEpoch: keyEpoch, signingPublicKey: signingPublicKey, memberRemovals: memberRemovals)
+            return AAD.trustStatement(
+                vaultID: vaultID, keyEpoch: keyEpoch, signingPublicKey: signingPublicKey, memberRemovals: memberRemovals)
         }
-        return AAD.trustStatement(vaultID: vaultID, keyEpoch: keyEpoch, signingPublicKey: signingPublicKey,
-                                  teamLogHead: teamLogHead, memberSlots: memberSlots)
+        return AAD.trustStatement(
+            vaultID: vaultID, keyEpoch: keyEpoch, signingPublicKey: signingPublicKey,
+            teamLogHead: teamLogHead, memberSlots: memberSlots)
     }
 
     /// Whether `signature` is the trust key's signature of this statement.

@@ -24,7 +24,9 @@ extension TeamLog {
         func ancestry(of start: Int) -> Set<Int> {
             var seen: Set<Int> = [start], stack = [start]
             while let index = stack.popLast() {
-                for parent in entries[index].parents.compactMap({ position[$0] }) where seen.insert(parent).inserted { stack.append(parent) }
+                for parent in entries[index].parents.compactMap({ position[$0] }) where seen.insert(parent).inserted {
+                    stack.append(parent)
+                }
             }
             return seen
         }
@@ -37,10 +39,12 @@ extension TeamLog {
             } else if entry.kind == .joined, parents.count == 2 {
                 let common = ancestry(of: parents[0]).intersection(ancestry(of: parents[1]))
                 // The latest common entry, as a join picks it: the highest key epoch, then the lower hash.
-                let base = common.max { a, b in
-                    entries[a].keyEpoch != entries[b].keyEpoch ? entries[a].keyEpoch < entries[b].keyEpoch
-                                                                : hashes[b].lexicographicallyPrecedes(hashes[a])
-                }.map { settings[$0] } ?? [:]
+                let base =
+                    common.max { a, b in
+                        entries[a].keyEpoch != entries[b].keyEpoch
+                            ? entries[a].keyEpoch < entries[b].keyEpoch
+                            : hashes[b].lexicographicallyPrecedes(hashes[a])
+                    }.map { settings[$0] } ?? [:]
                 current = TeamLog.merged(settings[parents[0]], settings[parents[1]], base: base)
             }
             settings.append(current)
@@ -49,8 +53,10 @@ extension TeamLog {
     }
 
     /// Two sides' allowed names merged three ways against `base`, group by group.
-    static func merged(_ one: [GroupID: AllowedEnvNames], _ other: [GroupID: AllowedEnvNames],
-                       base: [GroupID: AllowedEnvNames]) -> [GroupID: AllowedEnvNames] {
+    static func merged(
+        _ one: [GroupID: AllowedEnvNames], _ other: [GroupID: AllowedEnvNames],
+        base: [GroupID: AllowedEnvNames]
+    ) -> [GroupID: AllowedEnvNames] {
         var result: [GroupID: AllowedEnvNames] = [:]
         for id in Set(one.keys).union(other.keys) {
             let a = one[id], b = other[id], before = base[id]

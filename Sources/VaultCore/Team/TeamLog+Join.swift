@@ -82,8 +82,9 @@ extension TeamLog {
         for index in second.entries.indices where !log.hashes.contains(second.hashes[index]) {
             log.adopt(entryAt: index, of: second)
         }
-        log.append(.joined(roster: roster), keyEpoch: max(first.headEpoch, second.headEpoch) + 1,
-                   parents: [first.head, second.head])
+        log.append(
+            .joined(roster: roster), keyEpoch: max(first.headEpoch, second.headEpoch) + 1,
+            parents: [first.head, second.head])
         return Join(log: log, leftOut: Array(Set(leftOut)).sorted())
     }
 }

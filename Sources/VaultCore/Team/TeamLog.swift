@@ -89,11 +89,14 @@ struct TeamLog: Equatable {
         precondition(payloads != nil, "the team log is appended to only once opened")
         precondition(keyEpoch > headEpoch, "a team log entry raises the key epoch")
         let parents = given ?? [head]
-        let salt = change.kind == .joined ? Array(SHA256.hash(KeyLabel.teamLogJoin.bytes + parents.joined()).prefix(16))
-                                          : SecureRandom.bytes(16)
+        let salt =
+            change.kind == .joined
+            ? Array(SHA256.hash(KeyLabel.teamLogJoin.bytes + parents.joined()).prefix(16))
+            : SecureRandom.bytes(16)
         let payload = salt + change.encoded()
-        let entry = Entry(kind: change.kind, keyEpoch: keyEpoch, parents: parents, payloadDigest: payloadDigest(payload),
-                          clearChange: change.kind == .envNamesAllowed ? change.encoded() : [])
+        let entry = Entry(
+            kind: change.kind, keyEpoch: keyEpoch, parents: parents, payloadDigest: payloadDigest(payload),
+            clearChange: change.kind == .envNamesAllowed ? change.encoded() : [])
         entries.append(entry)
         hashes.append(entry.hash(vaultID: vaultID))
         payloads!.append(payload)
@@ -131,7 +134,8 @@ struct TeamLog: Equatable {
     /// its entry's digest. Throws `MalformedInput` when they do not open, parse or match.
     mutating func openPayloads(wrapKey: WrapKey) throws {
         if payloads != nil { return }
-        let opened = try SealedTeamLogPayloads.open(sealedPayloads, under: wrapKey, vaultID: vaultID, head: head, count: entries.count) { index, payload in
+        let opened = try SealedTeamLogPayloads.open(sealedPayloads, under: wrapKey, vaultID: vaultID, head: head, count: entries.count) {
+            index, payload in
             guard constantTimeEquals(payloadDigest(payload), entries[index].payloadDigest) else {
                 throw MalformedInput(.violates(.payloadNotItsEntry))
             }
@@ -183,10 +187,13 @@ struct TeamLog: Equatable {
                 _ = try entry.clearChangeDecoded()
             }
             if index == 0 {
-                guard kind == .created, parents == [noParent], keyEpoch >= 1 else { throw MalformedInput(.violates(.logNotStartingWithCreation)) }
+                guard kind == .created, parents == [noParent], keyEpoch >= 1 else {
+                    throw MalformedInput(.violates(.logNotStartingWithCreation))
+                }
             } else {
                 guard kind != .created, parents.allSatisfy({ epochs[$0].map { $0 < keyEpoch } ?? false }),
-                      kind != .joined || parents[0].lexicographicallyPrecedes(parents[1]) else {
+                    kind != .joined || parents[0].lexicographicallyPrecedes(parents[1])
+                else {
                     throw MalformedInput(.violates(.entryOutOfChain))
                 }
             }

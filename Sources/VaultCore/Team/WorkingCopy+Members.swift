@@ -122,10 +122,12 @@ extension WorkingCopy {
         case .full:
             memberKeys = .full(fullMemberKeys)
         case .groups(let ids, let readOnly):
-            memberKeys = .scoped(readOnly: readOnly, grants: try ids.compactMap { id in
-                guard let entry = file.groups.first(where: { $0.groupID == id }) else { return nil }
-                return try GroupGrant.of(id, in: keys, keyCheck: entry.keyCheck, classes: Accessibility.allCases, writable: !readOnly)
-            })
+            memberKeys = .scoped(
+                readOnly: readOnly,
+                grants: try ids.compactMap { id in
+                    guard let entry = file.groups.first(where: { $0.groupID == id }) else { return nil }
+                    return try GroupGrant.of(id, in: keys, keyCheck: entry.keyCheck, classes: Accessibility.allCases, writable: !readOnly)
+                })
         }
         return try MemberSlot.seal(member, keys: memberKeys, vaultID: file.vaultID, wrapKey: wrapKey)
     }
@@ -153,8 +155,9 @@ extension WorkingCopy {
             guard let id = keys.groupID(of: group) else { throw VaultError.noSuchGroup(group) }
             if !ids.contains(id) { ids.append(id) }
         }
-        let member = Member(name: name, recipient: recipient, addedAt: Int64((addedAt.timeIntervalSince1970 * 1000).rounded(.down)),
-                            scope: ids.isEmpty ? .full : .groups(ids, readOnly: readOnly))
+        let member = Member(
+            name: name, recipient: recipient, addedAt: Int64((addedAt.timeIntervalSince1970 * 1000).rounded(.down)),
+            scope: ids.isEmpty ? .full : .groups(ids, readOnly: readOnly))
         do {
             _ = try sealSlot(for: member)
         } catch is CryptoError {

@@ -36,7 +36,9 @@ extension WorkingCopy {
     /// sealed without TP in its AAD (`AAD.trustKeyWithoutTP`) opens too, checked against TP by derivation.
     mutating func unwrapTrustKey() throws {
         guard file.version >= 2, trustKey == nil, let trustWrapKey = keys.trustWrapKey else { return }
-        if let opened = SealedTrustKey.open(file.wrappedTrustKey, under: trustWrapKey, vaultID: file.vaultID, publicKey: file.trustPublicKey) {
+        if let opened = SealedTrustKey.open(
+            file.wrappedTrustKey, under: trustWrapKey, vaultID: file.vaultID, publicKey: file.trustPublicKey)
+        {
             trustKey = opened
             return
         }

@@ -5,8 +5,10 @@ import VaultCrypto
 enum NewVaultFile {
     /// Writes the vault `make` builds, given a fresh vault id and a device key made for it, as a new
     /// file at `location`, under the writer lock of its directory; throws `vaultExists` when one is there.
-    static func write(at location: VaultLocation, host: HostContext,
-                         make: (_ vaultID: [UInt8], _ deviceKey: DeviceKey) throws -> WorkingCopy) throws -> WorkingCopy {
+    static func write(
+        at location: VaultLocation, host: HostContext,
+        make: (_ vaultID: [UInt8], _ deviceKey: DeviceKey) throws -> WorkingCopy
+    ) throws -> WorkingCopy {
         try FileSystem.makeDirectory(location.directory)
         let lock = try LockFile(path: try VaultWriter.writerLockPath(of: location, host: host))
         defer { withExtendedLifetime(lock) {} }
@@ -18,7 +20,9 @@ enum NewVaultFile {
         var vault = try make(vaultID, deviceKey)
         if sealing { try DeviceKeyStore.seal(deviceKey, vaultID: vaultID, host: host, pin: nil, masterKey: vault.keys.masterKey) }
         try FileSystem.writeAtomically(try vault.encode(), to: location.path, directory: location.directory)
-        SeenCounters.update(vaultID: vaultID, host: host) { [vault] _ in SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey) }
+        SeenCounters.update(vaultID: vaultID, host: host) { [vault] _ in
+            SeenCounters(of: vault.file, groups: vault.groupsVerifiedByWriteKey)
+        }
         try? DeviceGrants.write(from: vault.keys, file: vault.file, host: host)
         return vault
     }

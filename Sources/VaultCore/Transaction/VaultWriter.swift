@@ -30,11 +30,14 @@ struct VaultWriter {
             withExtendedLifetime(lock) {}
         }
         FileSystem.removeAbandonedTemporaries(of: location.path, directory: location.directory)
-        let vaultID = reader.keptVaultID ?? VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
+        let vaultID =
+            reader.keptVaultID
+            ?? VaultFile.peekVaultID(FileSystem.readPrefix(location.path, count: VaultFile.magic.count + 2 + VaultFile.idSize))
         if !vaultID.isEmpty {
             // Device grants are rewritten under this lock by writes (a read's refresh of missing ones is best effort).
             FileSystem.removeAbandonedTemporaries(of: DeviceGrants.path(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
-            FileSystem.removeAbandonedTemporaries(of: DeviceKeyStore.pendingPath(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
+            FileSystem.removeAbandonedTemporaries(
+                of: DeviceKeyStore.pendingPath(vaultID: vaultID, host: host), directory: host.deviceKeyDirectory)
             // A device key a failed re-key could not settle (only re-keys make one, under this lock).
             if FileSystem.isRegularFile(DeviceKeyStore.pendingPath(vaultID: vaultID, host: host)), let bytes = try? reader.readFile() {
                 DeviceKeyStore.settlePending(vaultID: vaultID, host: host) { Snapshot.isDeviceKey($0, of: bytes) }
@@ -155,7 +158,8 @@ struct VaultWriter {
     /// machine has seen (`VaultNotice.forkedCopy`).
     private func tellOfForkedCopy(written here: String, before other: String, vaultID: [UInt8]) {
         guard other != here, FileSystem.isRegularFile(other),
-              VaultFile.peekVaultID(FileSystem.readPrefix(other, count: VaultFile.magic.count + 2 + VaultFile.idSize)) == vaultID else { return }
+            VaultFile.peekVaultID(FileSystem.readPrefix(other, count: VaultFile.magic.count + 2 + VaultFile.idSize)) == vaultID
+        else { return }
         configuration.onNotice?(.forkedCopy(written: location.path, other: other))
     }
 
@@ -166,7 +170,8 @@ struct VaultWriter {
     func convertIfAllowed(_ vault: inout WorkingCopy, explicitly: Bool) throws -> Conversion? {
         if vault.file.version == 2, vault.keys.isOwners {
             if let members = try vault.convertToTeamLog() {
-                try configuration.review(.conversion(of: members, unvouched: WrittenRoster.unvouched(members, vaultID: vault.file.vaultID, host: host)))
+                try configuration.review(
+                    .conversion(of: members, unvouched: WrittenRoster.unvouched(members, vaultID: vault.file.vaultID, host: host)))
             }
             return nil
         }

@@ -51,8 +51,9 @@ extension WorkingCopy {
                 remade[groupID] = .some(nil)
                 continue
             }
-            remade[groupID] = try SealedGroupBlock.seal(Array(list), key: keys.grantLedgerKey(groupID: groupID),
-                                                        vaultID: file.vaultID, groupID: groupID)
+            remade[groupID] = try SealedGroupBlock.seal(
+                Array(list), key: keys.grantLedgerKey(groupID: groupID),
+                vaultID: file.vaultID, groupID: groupID)
         }
         var byGroup: [GroupID: [ListingBlock]] = [:]
         for block in file.listings { byGroup[block.groupID, default: []].append(block) }
@@ -69,10 +70,11 @@ extension WorkingCopy {
 extension GrantRecord {
     /// The record of a credential just granted, not revoked.
     init(_ credential: ScopedCredential) {
-        self.init(id: credential.ledgerID, readOnly: credential.readOnly,
-                  issued: UInt64(max(0, credential.issued.timeIntervalSince1970.rounded(.down))),
-                  expires: credential.expires.map { UInt64(max(0, $0.timeIntervalSince1970.rounded(.down))) } ?? 0,
-                  revoked: 0,
-                  groups: credential.grants.map { Group(groupID: $0.groupID, name: $0.group.name, keyCheck: $0.keyCheck) })
+        self.init(
+            id: credential.ledgerID, readOnly: credential.readOnly,
+            issued: UInt64(max(0, credential.issued.timeIntervalSince1970.rounded(.down))),
+            expires: credential.expires.map { UInt64(max(0, $0.timeIntervalSince1970.rounded(.down))) } ?? 0,
+            revoked: 0,
+            groups: credential.grants.map { Group(groupID: $0.groupID, name: $0.group.name, keyCheck: $0.keyCheck) })
     }
 }

@@ -31,7 +31,8 @@ extension WorkingCopy {
         if keys.groups[id] != nil { pending.memberSlotsStale = true }
         keys.addGroup(keys.groupKeys(group, groupKey: groupKey), id: id)
         file.groups[slot].keyCheck = groupKey.check(groupID: id, vaultID: file.vaultID)
-        file.groups[slot].wrappedNameAndKey = try SealedGroupEntry.seal(group, key: groupKey, groupID: id, under: wrapKey, vaultID: file.vaultID)
+        file.groups[slot].wrappedNameAndKey = try SealedGroupEntry.seal(
+            group, key: groupKey, groupID: id, under: wrapKey, vaultID: file.vaultID)
     }
 
     /// Gives a group a fresh key and re-seals its items under it, so every key
@@ -40,7 +41,8 @@ extension WorkingCopy {
     /// can be spliced back. Returns how many items were re-sealed.
     mutating func rotateGroupKey(_ groupID: GroupID, progress: ProgressHandler? = nil) throws -> Int {
         guard let wrapKey = keys.wrapKey, let group = keys.groups[groupID]?.group,
-              let slot = file.groups.firstIndex(where: { $0.groupID == groupID }) else { throw VaultError.locked(nil) }
+            let slot = file.groups.firstIndex(where: { $0.groupID == groupID })
+        else { throw VaultError.locked(nil) }
         let positions = file.index.indices.filter { file.index[$0].groupID == groupID }
         let items = try positions.map { try openWholeRecord(at: $0) }
         let holdingVersions = try recordsKeepingVersions(sealedIn: groupID)
@@ -64,7 +66,8 @@ extension WorkingCopy {
     private func recordsKeepingVersions(sealedIn groupID: GroupID) throws -> [(position: Int, record: OpenedRecord)] {
         try file.index.indices.compactMap { position -> (Int, OpenedRecord)? in
             guard file.index[position].groupID != groupID, keys.groups[file.index[position].groupID] != nil,
-                  case let (_, inConflict)? = try? openRecordNotingConflicts(at: position), inConflict else { return nil }
+                case let (_, inConflict)? = try? openRecordNotingConflicts(at: position), inConflict
+            else { return nil }
             let record = try openWholeRecord(at: position)
             return record.conflicts.contains { $0.sealedElsewhere?.groupID == groupID } ? (position, record) : nil
         }
@@ -75,7 +78,9 @@ extension WorkingCopy {
     /// none: those records are sealed again, with their versions, when the write is sealed.
     private func trashKeepingVersions(sealedIn groupID: GroupID) throws -> [GroupID] {
         try file.groups.map(\.groupID).filter { other in
-            guard other != groupID, keys.groups[other] != nil, pending.trash.replaced[other] == nil, trashBlock(of: other) != nil else { return false }
+            guard other != groupID, keys.groups[other] != nil, pending.trash.replaced[other] == nil, trashBlock(of: other) != nil else {
+                return false
+            }
             return try trash(of: other).contains { entry in
                 guard let trashed = try? openTrashed(entry, of: other) else { return false }
                 return trashed.record.conflicts.contains { $0.sealedElsewhere?.groupID == groupID }

@@ -6,8 +6,10 @@ extension WorkingCopy {
     /// Seals `item` (its attributes, secret and sealed fields) and the earlier secrets in `history`
     /// as a new record with a fresh record id, at `position` (replacing what is there, keeping its
     /// item id) or at the end (with `itemID`, or a new one).
-    mutating func store(_ item: Item, history: [SecretRevision] = [],
-                        conflicts: [ItemConflict] = [], replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+    mutating func store(
+        _ item: Item, history: [SecretRevision] = [],
+        conflicts: [ItemConflict] = [], replacing position: Int? = nil, itemID: Bytes16? = nil
+    ) throws {
         let attributes = item.attributes
         if attributes.accessibility.isDeviceBound && !deviceMatches {
             throw VaultError.boundToAnotherDevice(group: attributes.group, accessibility: attributes.accessibility)
@@ -15,7 +17,8 @@ extension WorkingCopy {
         if attributes.accessibility == .whenPasscodeSetThisDeviceOnly && !hasKeyslot(.passphrase) {
             throw VaultError.passcodeNotSet
         }
-        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
+        let plaintext = RecordCodec.encodePlaintext(
+            item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: attributes))
         try store(plaintext: plaintext, of: attributes, replacing: position, itemID: itemID)
     }
 
@@ -23,17 +26,21 @@ extension WorkingCopy {
     /// with `attributes`, at `position` or at the end (with `itemID`, or a new one). Whatever the
     /// plaintext holds is sealed as it is: `store(_:history:conflicts:)` is what seals each
     /// conflict's other version under its own group's keys first.
-    mutating func store(plaintext: SecretBytes, of attributes: ItemAttributes, replacing position: Int? = nil, itemID: Bytes16? = nil) throws {
+    mutating func store(plaintext: SecretBytes, of attributes: ItemAttributes, replacing position: Int? = nil, itemID: Bytes16? = nil)
+        throws
+    {
         guard let (groupID, recordID, sealed) = try sealRecord(plaintext: plaintext, of: attributes) else { return }
         let classID = attributes.accessibility.fileID
         // An item keeps its id through every change; its revision is the record's digest.
-        let entry = IndexEntry(recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
-                               lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
-                               groupID: groupID, classID: classID, sealed: sealed[...])
+        let entry = IndexEntry(
+            recordID: recordID, itemID: itemID ?? position.map { file.index[$0].itemID } ?? Bytes16.random(),
+            lookupTag: try keys.lookupTag(groupID: groupID, service: attributes.service, account: attributes.account),
+            groupID: groupID, classID: classID, sealed: sealed[...])
         pending.storedAttributes[entry.itemID] = attributes
         pending.listings.insert(ListingPair(groupID: groupID, classID: classID), itemID: entry.itemID)
         if let position {
-            pending.listings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID), itemID: entry.itemID)
+            pending.listings.insert(
+                ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID), itemID: entry.itemID)
             file.index[position] = entry
             file.records[position] = sealed[...]
         } else {
@@ -45,14 +52,19 @@ extension WorkingCopy {
     /// Seals a record of `item` (attributes, secret and sealed fields), `history` and `conflicts` under
     /// a fresh record id: its group id (the group made if new), record id and sealed bytes; nil when
     /// the group cannot be made.
-    mutating func sealRecord(_ item: Item, history: [SecretRevision],
-                             conflicts: [ItemConflict]) throws -> (groupID: GroupID, recordID: [UInt8], sealed: [UInt8])? {
-        let plaintext = RecordCodec.encodePlaintext(item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: item.attributes))
+    mutating func sealRecord(
+        _ item: Item, history: [SecretRevision],
+        conflicts: [ItemConflict]
+    ) throws -> (groupID: GroupID, recordID: [UInt8], sealed: [UInt8])? {
+        let plaintext = RecordCodec.encodePlaintext(
+            item, history: history, conflicts: try sealingVersionsElsewhere(conflicts, of: item.attributes))
         return try sealRecord(plaintext: plaintext, of: item.attributes)
     }
 
     /// Seals `plaintext` as a record of `attributes`' group and class under a fresh record id.
-    private mutating func sealRecord(plaintext: SecretBytes, of attributes: ItemAttributes) throws -> (groupID: GroupID, recordID: [UInt8], sealed: [UInt8])? {
+    private mutating func sealRecord(plaintext: SecretBytes, of attributes: ItemAttributes) throws -> (
+        groupID: GroupID, recordID: [UInt8], sealed: [UInt8]
+    )? {
         guard let groupID = try groupID(for: attributes.group, creating: true) else { return nil }
         // Only the other versions a merge keeps can take a record past what a reader accepts.
         guard plaintext.count <= RecordCodec.maxPlaintextBytes else { throw VaultError.recordTooLarge(attributes.key) }
@@ -62,7 +74,9 @@ extension WorkingCopy {
 
     /// `plaintext` sealed as a record of `groupID` and `accessibility` under a fresh record id
     /// (`SealedRecord`): the record id and the sealed bytes.
-    private func sealRecord(_ plaintext: SecretBytes, groupID: GroupID, accessibility: Accessibility) throws -> (recordID: [UInt8], sealed: [UInt8]) {
+    private func sealRecord(_ plaintext: SecretBytes, groupID: GroupID, accessibility: Accessibility) throws -> (
+        recordID: [UInt8], sealed: [UInt8]
+    ) {
         let recordID = SecureRandom.bytes(16)
         let key = try keys.recordKey(groupID: groupID, accessibility: accessibility, recordID: Bytes16(recordID))
         let address = RecordAddress(vaultID: file.vaultID, recordID: Bytes16(recordID), groupID: groupID, classID: accessibility.fileID)
@@ -84,14 +98,17 @@ extension WorkingCopy {
                 return kept
             }
             guard let other = conflict.other,
-                  other.attributes.group != attributes.group || other.attributes.accessibility != attributes.accessibility else { return conflict }
+                other.attributes.group != attributes.group || other.attributes.accessibility != attributes.accessibility
+            else { return conflict }
             guard let groupID = try groupID(for: other.attributes.group, creating: true) else { return conflict }
-            let (recordID, sealedVersion) = try sealRecord(RecordCodec.encodePlaintext(other), groupID: groupID,
-                                                           accessibility: other.attributes.accessibility)
+            let (recordID, sealedVersion) = try sealRecord(
+                RecordCodec.encodePlaintext(other), groupID: groupID,
+                accessibility: other.attributes.accessibility)
             var sealed = conflict
             sealed.other = nil
-            sealed.sealedElsewhere = SealedVersion(groupID: groupID, classID: other.attributes.accessibility.fileID, recordID: recordID,
-                                                   sealed: sealedVersion)
+            sealed.sealedElsewhere = SealedVersion(
+                groupID: groupID, classID: other.attributes.accessibility.fileID, recordID: recordID,
+                sealed: sealedVersion)
             return sealed
         }
     }
@@ -106,8 +123,9 @@ extension WorkingCopy {
     mutating func remove(at positions: [Int], leavingTombstones: Bool = true) {
         if leavingTombstones { leaveTombstones(at: positions) }
         for position in positions.sorted(by: >) {
-            pending.listings.insert(ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID),
-                                   itemID: file.index.itemID(at: position))
+            pending.listings.insert(
+                ListingPair(groupID: file.index[position].groupID, classID: file.index[position].classID),
+                itemID: file.index.itemID(at: position))
             file.index.remove(at: position)
             file.records.remove(at: position)
         }
@@ -121,8 +139,9 @@ extension WorkingCopy {
             let entry = file.index[position]
             let content = (try? openWholeRecord(at: position))?.contentDigest ?? Tombstone.unknownContent
             pending.tombstones.added[entry.groupID, default: []].append(
-                Tombstone(itemID: entry.itemID, removedAt: removedAt, recordDigest: entry.digest.0.bytes + entry.digest.1.bytes,
-                          contentDigest: content))
+                Tombstone(
+                    itemID: entry.itemID, removedAt: removedAt, recordDigest: entry.digest.0.bytes + entry.digest.1.bytes,
+                    contentDigest: content))
         }
     }
 
@@ -132,8 +151,9 @@ extension WorkingCopy {
         for position in positions {
             let entry = file.index[position]
             pending.trash.added[entry.groupID, default: []].append(
-                TrashEntry(itemID: entry.itemID, deletedAt: millis, recordID: entry.id, classID: entry.classID,
-                           sealed: file.records.stored(at: position).bytes))
+                TrashEntry(
+                    itemID: entry.itemID, deletedAt: millis, recordID: entry.id, classID: entry.classID,
+                    sealed: file.records.stored(at: position).bytes))
         }
     }
 }

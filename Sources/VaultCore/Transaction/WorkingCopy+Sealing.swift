@@ -56,8 +56,10 @@ extension WorkingCopy {
             file.sections[slot].bucketDigests = digests
             file.sections[slot].generation += 1
             let context = macContext(file.sections[slot])
-            file.sections[slot].indexMAC = try keys.groupMAC(.index, groupID: groupID, context: context, bucketDigests: digests, listings: file.listings)
-            file.sections[slot].readMAC = try keys.groupMAC(.read, groupID: groupID, context: context, bucketDigests: digests, listings: file.listings)
+            file.sections[slot].indexMAC = try keys.groupMAC(
+                .index, groupID: groupID, context: context, bucketDigests: digests, listings: file.listings)
+            file.sections[slot].readMAC = try keys.groupMAC(
+                .read, groupID: groupID, context: context, bucketDigests: digests, listings: file.listings)
             groupsVerifiedByWriteKey.insert(groupID)
         }
         if writesHeader {
@@ -141,7 +143,8 @@ extension WorkingCopy {
     private func remakeListing(of pair: ListingPair, positions: [Int]) throws -> [ListingBlock] {
         let old = listingBlocks(of: pair)
         guard !positions.isEmpty, let accessibility = Accessibility(fileID: pair.classID),
-              let key = try? keys.listingKey(groupID: pair.groupID, accessibility: accessibility) else { return [] }
+            let key = try? keys.listingKey(groupID: pair.groupID, accessibility: accessibility)
+        else { return [] }
         let changedItems = pending.listings.wholePairs.contains(pair) ? nil : pending.listings.items[pair]
         let bucketCount: Int
         let stale: Set<Int>
@@ -228,7 +231,11 @@ extension WorkingCopy {
         var tombstoneBlocks: [GroupID: ListingBlock] = [:]
         var otherBlocks: [GroupID: [ListingBlock]] = [:]
         for block in file.listings {
-            if block.classID == Tombstone.blockClassID { tombstoneBlocks[block.groupID] = block } else { otherBlocks[block.groupID, default: []].append(block) }
+            if block.classID == Tombstone.blockClassID {
+                tombstoneBlocks[block.groupID] = block
+            } else {
+                otherBlocks[block.groupID, default: []].append(block)
+            }
         }
         for groupID in changed {
             let kept = try pending.tombstones.carried[groupID] ?? tombstones(of: groupID)
@@ -237,8 +244,9 @@ extension WorkingCopy {
                 tombstoneBlocks[groupID] = nil
                 continue
             }
-            tombstoneBlocks[groupID] = try SealedGroupBlock.seal(list, key: try keys.tombstoneKey(groupID: groupID), vaultID: file.vaultID,
-                                                                 groupID: groupID)
+            tombstoneBlocks[groupID] = try SealedGroupBlock.seal(
+                list, key: try keys.tombstoneKey(groupID: groupID), vaultID: file.vaultID,
+                groupID: groupID)
         }
         file.listings = file.groups.flatMap { group in
             (tombstoneBlocks[group.groupID].map { [$0] } ?? []) + (otherBlocks[group.groupID] ?? [])
@@ -265,8 +273,9 @@ extension WorkingCopy {
             brought[groupID, default: []].append(try sealTrashed(trashed))
         }
         let candidates = file.groups.map(\.groupID).filter { groupID in
-            keys.groups[groupID] != nil && (trashBlock(of: groupID) != nil || pending.trash.replaced[groupID] != nil
-                || pending.trash.added[groupID] != nil || brought[groupID] != nil)
+            keys.groups[groupID] != nil
+                && (trashBlock(of: groupID) != nil || pending.trash.replaced[groupID] != nil
+                    || pending.trash.added[groupID] != nil || brought[groupID] != nil)
         }
         var held: Set<Bytes16> = []
         if !candidates.isEmpty { for position in file.index.indices { held.insert(file.index.itemID(at: position)) } }
@@ -282,14 +291,16 @@ extension WorkingCopy {
             // A purge record this write adds (a merge's other side's) or one a merge brings entries
             // against empties what its deletion left, whichever side kept it.
             let purged = pending.tombstones.added[groupID] != nil || brought[groupID] != nil ? try purgedDeletions(of: groupID) : []
-            let list = TrashEntry.normalized((kept + changes).filter { !purged.contains($0.deletion) }, held: held,
-                                             purgeBefore: pending.trashPurgeBefore)
+            let list = TrashEntry.normalized(
+                (kept + changes).filter { !purged.contains($0.deletion) }, held: held,
+                purgeBefore: pending.trashPurgeBefore)
             if changes.isEmpty, pending.trash.replaced[groupID] == nil, list.count == kept.count { continue }
             guard !list.isEmpty else {
                 remade[groupID] = .some(nil)
                 continue
             }
-            remade[groupID] = try SealedGroupBlock.seal(list, key: try keys.trashKey(groupID: groupID), vaultID: file.vaultID, groupID: groupID)
+            remade[groupID] = try SealedGroupBlock.seal(
+                list, key: try keys.trashKey(groupID: groupID), vaultID: file.vaultID, groupID: groupID)
         }
         let orphaned = file.listings.contains { $0.classID == TrashEntry.blockClassID && !headerGroups.contains($0.groupID) }
         pending.trash = TrashChanges()
@@ -307,7 +318,8 @@ extension WorkingCopy {
         guard let (_, recordID, sealed) = try sealRecord(record.item, history: record.history, conflicts: record.conflicts) else {
             throw VaultError.locked(nil)
         }
-        return TrashEntry(itemID: trashed.itemID, deletedAt: trashed.deletedAt, recordID: Bytes16(recordID),
-                          classID: record.item.attributes.accessibility.fileID, sealed: sealed)
+        return TrashEntry(
+            itemID: trashed.itemID, deletedAt: trashed.deletedAt, recordID: Bytes16(recordID),
+            classID: record.item.attributes.accessibility.fileID, sealed: sealed)
     }
 }

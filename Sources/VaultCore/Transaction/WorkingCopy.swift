@@ -26,8 +26,10 @@ struct WorkingCopy: OpenVault {
     var pending = PendingChanges()
 
     /// A vault opened from nothing but its layout and keys: an opening's start, or one made in memory.
-    init(file: VaultFile, keys: KeyRing, path: String, deviceMatches: Bool, isWritable: Bool,
-         recordOpener: AESGCM.Opener = AESGCM.Opener(), lastOpened: LastOpenedRecord = LastOpenedRecord()) {
+    init(
+        file: VaultFile, keys: KeyRing, path: String, deviceMatches: Bool, isWritable: Bool,
+        recordOpener: AESGCM.Opener = AESGCM.Opener(), lastOpened: LastOpenedRecord = LastOpenedRecord()
+    ) {
         self.file = file
         self.keys = keys
         self.path = path
@@ -43,8 +45,9 @@ struct WorkingCopy: OpenVault {
     /// position, which a change of the index would make wrong.
     init(_ snapshot: Snapshot) {
         precondition(snapshot.bucketChecks.everyBucket, "a working copy of a snapshot opened for lookups only")
-        self.init(file: snapshot.file, keys: snapshot.keys, path: snapshot.path, deviceMatches: snapshot.deviceMatches,
-                  isWritable: snapshot.isWritable, recordOpener: snapshot.recordOpener, lastOpened: snapshot.lastOpened)
+        self.init(
+            file: snapshot.file, keys: snapshot.keys, path: snapshot.path, deviceMatches: snapshot.deviceMatches,
+            isWritable: snapshot.isWritable, recordOpener: snapshot.recordOpener, lastOpened: snapshot.lastOpened)
         scope = snapshot.scope
         storedHeader = snapshot.storedHeader
         signingKey = snapshot.signingKey

@@ -12,7 +12,8 @@ extension ScopedCredential {
         if compact.hasPrefix(textPrefix) { return try decode(compact, source: source) }
         if FileSystem.exists(value) { return try read(path: value) }
         if let decoded = Base64.decode(compact), let text = String(validating: decoded, as: UTF8.self),
-           text.hasPrefix(textPrefix) {
+            text.hasPrefix(textPrefix)
+        {
             return try decode(String(text.filter { !$0.isWhitespace }), source: source)
         }
         // A credential's text is hundreds of characters; a short value is a path even when it happens to be base64.
@@ -27,7 +28,8 @@ extension ScopedCredential {
     /// 64: a key that does is not echoed as if it were a path).
     static func clearlyAPath(_ value: String) -> Bool {
         guard ["/", "./", "../", "~/"].contains(where: value.hasPrefix),
-              !value.contains(where: \.isWhitespace), !value.contains("vault-credential") else { return false }
+            !value.contains(where: \.isWhitespace), !value.contains("vault-credential")
+        else { return false }
         let directory = FileSystem.directoryOf(value)
         return directory != "/" && (value.hasPrefix("~/") || FileSystem.exists(directory))
     }

@@ -10,8 +10,10 @@ import Glibc
 enum KeyringSlot {
     /// The vault id in hex: what names this vault's key in the desktop keyring.
     static func vaultIdentifier(at location: VaultLocation) throws -> String {
-        let id = VaultFile.peekVaultID(try FileSystem.readVaultFile(location.path, directory: location.directory,
-                                                                    missing: .noSuchVault(path: location.path)))
+        let id = VaultFile.peekVaultID(
+            try FileSystem.readVaultFile(
+                location.path, directory: location.directory,
+                missing: .noSuchVault(path: location.path)))
         guard !id.isEmpty else { throw VaultError.corrupted(path: location.path, detail: .violates(.fileTooShort)) }
         return hex(id)
     }

@@ -39,8 +39,9 @@ public struct ScopedCredential: Sendable {
 
     /// The keys a scoped member's slot carries, as a credential of the file's version that never expires.
     static func member(name: String, vaultID: [UInt8], readOnly: Bool, grants: [GroupGrant]) -> ScopedCredential {
-        ScopedCredential(vaultID: vaultID, readOnly: readOnly, issued: Date(timeIntervalSince1970: 0), expires: nil,
-                         grants: grants, payloadVersion: UInt8(VaultFile.keySchedule(of: VaultFile.version)), memberName: name)
+        ScopedCredential(
+            vaultID: vaultID, readOnly: readOnly, issued: Date(timeIntervalSince1970: 0), expires: nil,
+            grants: grants, payloadVersion: UInt8(VaultFile.keySchedule(of: VaultFile.version)), memberName: name)
     }
 
     /// Whether it holds the write key (index MAC key) of every group it covers:
@@ -117,7 +118,8 @@ public struct ScopedCredential: Sendable {
         guard Array(try r.raw(magic.count)) == magic else { throw MalformedInput(.notA(.credential)) }
         let version = try r.u8()
         guard versions.contains(version) else {
-            throw MalformedInput(.unsupportedVersion(.credential, found: Int(version), reads: Int(versions.lowerBound)...Int(versions.upperBound)))
+            throw MalformedInput(
+                .unsupportedVersion(.credential, found: Int(version), reads: Int(versions.lowerBound)...Int(versions.upperBound)))
         }
         let vaultID = Array(try r.raw(VaultFile.idSize))
         let flags = try r.u8()
@@ -134,9 +136,10 @@ public struct ScopedCredential: Sendable {
         for _ in 0..<count { grants.append(try GroupGrant.decode(from: &r)) }
         guard r.isAtEnd else { throw MalformedInput(.trailingBytes(after: .lastCredentialGroup)) }
         guard Set(grants.map(\.groupID)).count == grants.count else { throw MalformedInput(.violates(.repeatedGroup)) }
-        return ScopedCredential(vaultID: vaultID, readOnly: flags == 1, issued: issued,
-                                expires: expiresSeconds == 0 ? nil : Date(timeIntervalSince1970: Double(expiresSeconds)),
-                                grants: grants, payloadVersion: version)
+        return ScopedCredential(
+            vaultID: vaultID, readOnly: flags == 1, issued: issued,
+            expires: expiresSeconds == 0 ? nil : Date(timeIntervalSince1970: Double(expiresSeconds)),
+            grants: grants, payloadVersion: version)
     }
 
     // MARK: files

@@ -70,8 +70,10 @@ extension UnlockWalk {
 
     /// Asks the unlockers left; when none gives what is needed, throws `failure`, a locked one listing
     /// what was tried: those passed over before, `inUse` (the keys that did not open it), those asked.
-    private func askingUnlockers<R>(_ body: () throws -> R, failure: VaultError, inUse: UnlockAttempt?,
-                                    hasKeyringSlot: () -> Bool) throws -> R {
+    private func askingUnlockers<R>(
+        _ body: () throws -> R, failure: VaultError, inUse: UnlockAttempt?,
+        hasKeyringSlot: () -> Bool
+    ) throws -> R {
         let passedOver = tried
         while let unlocker = takeNext() {
             switch unlocker {

@@ -11,8 +11,9 @@ struct VaultSessions {
 
     /// Starts a session with the master key `vault` opened with, that ends after `timeout` idle seconds; returns its token.
     static func start(from vault: some OpenVault, masterKey: MasterKey, timeout: Int, host: HostContext) throws -> String {
-        try SessionCache.start(masterKey: masterKey, vaultID: vault.file.vaultID, keyEpoch: vault.file.keyEpoch,
-                               deviceKey: try deviceKey(of: vault, host: host), timeout: timeout, host: host)
+        try SessionCache.start(
+            masterKey: masterKey, vaultID: vault.file.vaultID, keyEpoch: vault.file.keyEpoch,
+            deviceKey: try deviceKey(of: vault, host: host), timeout: timeout, host: host)
     }
 
     /// The device key a session of `vault` carries: only one the TPM seals, since a clear one is a file read away anyway.
@@ -45,7 +46,8 @@ struct VaultSessions {
         if all {
             outcome.sessionsEnded = SessionCache.endAll(vaultID: vaultID, host: host)
         } else {
-            for ended in Set([token, kept?.token].compactMap { $0 }) where try SessionCache.end(token: ended, vaultID: vaultID, host: host) {
+            for ended in Set([token, kept?.token].compactMap { $0 }) where try SessionCache.end(token: ended, vaultID: vaultID, host: host)
+            {
                 outcome.sessionsEnded += 1
             }
         }
@@ -116,15 +118,19 @@ extension StatusReport {
     /// session of `sessionToken` (else with `loginKeyring` the one this login's keyring keeps), the
     /// after-first-unlock cache, keyslots, and item counts by group and class, the groups named as
     /// this machine's grants, `memberNames` (a member identity's) or `scoped` (a credential's) name them.
-    init(of file: VaultFile, bytes: FileBytes, path: String, host: HostContext, deviceKey: (key: DeviceKey?, refusal: TPMFailure?),
-         protection: DeviceKeyProtection, memberNames: [GroupID: String], scoped: ScopedCredential?,
-         sessionToken: String?, loginKeyring: Bool) {
-        let partial = try? Snapshot.openPartial(bytes, deviceKey: deviceKey.key,
-                                                 grants: DeviceGrants.read(vaultID: file.vaultID, deviceKey: deviceKey.key, host: host) ?? [],
-                                                 path: path)
+    init(
+        of file: VaultFile, bytes: FileBytes, path: String, host: HostContext, deviceKey: (key: DeviceKey?, refusal: TPMFailure?),
+        protection: DeviceKeyProtection, memberNames: [GroupID: String], scoped: ScopedCredential?,
+        sessionToken: String?, loginKeyring: Bool
+    ) {
+        let partial = try? Snapshot.openPartial(
+            bytes, deviceKey: deviceKey.key,
+            grants: DeviceGrants.read(vaultID: file.vaultID, deviceKey: deviceKey.key, host: host) ?? [],
+            path: path)
         var counts: [ItemCount] = []
         for group in file.groups {
-            let name = partial?.keys.groups[group.groupID]?.group.name
+            let name =
+                partial?.keys.groups[group.groupID]?.group.name
                 ?? memberNames[group.groupID]
                 ?? scoped?.grants.first(where: { $0.groupID == group.groupID })?.group.name
                 ?? "#\(group.groupID)"
@@ -134,7 +140,8 @@ extension StatusReport {
             }
         }
         let sessionExpiry = sessionToken.flatMap { SessionCache.expiry(token: $0, vaultID: file.vaultID, host: host) }
-        let keptExpiry = sessionToken == nil && loginKeyring
+        let keptExpiry =
+            sessionToken == nil && loginKeyring
             ? LoginKeyring.find(vaultID: file.vaultID).flatMap { SessionCache.expiry(token: $0.token, vaultID: file.vaultID, host: host) }
             : nil
         self.init(

@@ -87,7 +87,7 @@ import Glibc
         Row("vault run --env X=\"vault://github/ci?$(printf '\\033')\" -- true", 2, "control character"),
         Row("CI=1 vault edit -s github -a ci", 36, "interaction is off"),
         Row("vault get -s github -a ci --clip --clip-timeout \(escape)", 2, "invalid --clip-timeout"),
-        Row("CI=1 vault get -s github -a ci --clip", 1, "--clip is off when CI is set"),
+        Row("CI=1 vault get -s github -a ci --clip", 1, "--clip is off when CI is set")
     ]
 
     @Test(arguments: rows)
@@ -101,7 +101,9 @@ import Glibc
         #expect(result.status == row.status, "exit \(result.status), expected \(row.status): \(result.stderr)")
         #expect(result.stderr.contains(row.message), "stderr lacks \(row.message.debugDescription): \(result.stderr)")
         #expect(result.stderr.contains("vault: error: ") && result.stderr.contains("vault: hint: "), "\(result.stderr)")
-        #expect(!result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "raw control character on stderr: \(result.stderr.debugDescription)")
+        #expect(
+            !result.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" },
+            "raw control character on stderr: \(result.stderr.debugDescription)")
         let unchanged = sandbox.read(sandbox.vaultPath) == before
         #expect(unchanged, "the vault changed")
     }

@@ -44,30 +44,50 @@ import VaultTestSupport
                 switch Int.random(in: 0..<6, using: &random) {
                 case 0, 1:
                     let key = "own-\(worker)-\(step % 3)"
-                    let result = own[key] == nil
+                    let result =
+                        own[key] == nil
                         ? vault(["add", "-s", key, "-a", "soak"], value)
                         : vault(["update", "-s", key, "-a", "soak"], value)
-                    if result.status == 0 { own[key] = value } else { failures.append("worker \(worker) write \(key): exit \(result.status): \(result.stderr)") }
+                    if result.status == 0 {
+                        own[key] = value
+                    } else {
+                        failures.append("worker \(worker) write \(key): exit \(result.status): \(result.stderr)")
+                    }
                 case 2:
                     guard let key = own.keys.sorted().randomElement(using: &random) else { continue }
                     let result = vault(["delete", "-s", key, "-a", "soak"])
-                    if result.status == 0 { own[key] = nil } else { failures.append("worker \(worker) delete \(key): exit \(result.status): \(result.stderr)") }
+                    if result.status == 0 {
+                        own[key] = nil
+                    } else {
+                        failures.append("worker \(worker) delete \(key): exit \(result.status): \(result.stderr)")
+                    }
                 case 3:
                     let key = sharedKeys.randomElement(using: &random)!
                     let started = DispatchTime.now().uptimeNanoseconds
                     let result = vault(["update", "-s", key, "-a", "soak"], value)
-                    sharedWrites.append((key, SharedWrite(value: value, started: started, ended: DispatchTime.now().uptimeNanoseconds,
-                                                          acknowledged: result.status == 0)))
+                    sharedWrites.append(
+                        (
+                            key,
+                            SharedWrite(
+                                value: value, started: started, ended: DispatchTime.now().uptimeNanoseconds,
+                                acknowledged: result.status == 0)
+                        ))
                     if result.status != 0 { failures.append("worker \(worker) update \(key): exit \(result.status): \(result.stderr)") }
                 case 4:
                     let key = sharedKeys.randomElement(using: &random)!
                     let result = vault(["get", "-s", key, "-a", "soak"])
-                    if result.status == 0 { sharedReads.append((key, result.stdoutText)) } else { failures.append("worker \(worker) get \(key): exit \(result.status): \(result.stderr)") }
+                    if result.status == 0 {
+                        sharedReads.append((key, result.stdoutText))
+                    } else {
+                        failures.append("worker \(worker) get \(key): exit \(result.status): \(result.stderr)")
+                    }
                 default:
                     guard let (key, expected) = own.sorted(by: { $0.key < $1.key }).randomElement(using: &random) else { continue }
                     let result = vault(["get", "-s", key, "-a", "soak"])
                     if result.status != 0 || result.stdoutText != expected {
-                        failures.append("worker \(worker) read its own \(key): exit \(result.status), \(result.stdoutText.prefix(40)) instead of \(expected.prefix(40))")
+                        failures.append(
+                            "worker \(worker) read its own \(key): exit \(result.status), \(result.stdoutText.prefix(40)) instead of \(expected.prefix(40))"
+                        )
                     }
                 }
             }

@@ -64,7 +64,9 @@ import Glibc
                 let result = try sandbox.vault(["get", "-s", key, "-a", "crash"])
                 let value: String?? = result.status == 0 ? .some(result.stdoutText) : result.status == 44 ? .some(nil) : nil
                 guard let value, possible[key]?.contains(value) == true else {
-                    Issue.record("round \(round): \(key) holds \(result.status == 0 ? result.stdoutText : "nothing (exit \(result.status): \(result.stderr))"); expected one of \(String(describing: possible[key]))")
+                    Issue.record(
+                        "round \(round): \(key) holds \(result.status == 0 ? result.stdoutText : "nothing (exit \(result.status): \(result.stderr))"); expected one of \(String(describing: possible[key]))"
+                    )
                     return
                 }
                 possible[key] = [value]
@@ -76,13 +78,17 @@ import Glibc
             }
             round += 1
         }
-        print("CrashSafetyTests: \(round) rounds, \(acknowledged) writes acknowledged, killed \(killedBeforeCommit) before and \(killedAfterCommit) after their commit; one write took \(writeMicroseconds) µs")
+        print(
+            "CrashSafetyTests: \(round) rounds, \(acknowledged) writes acknowledged, killed \(killedBeforeCommit) before and \(killedAfterCommit) after their commit; one write took \(writeMicroseconds) µs"
+        )
         #expect(acknowledged >= 3, "only \(acknowledged) writes finished before their kill in \(round) rounds")
         #expect(killedBeforeCommit >= 1, "no writer was killed before its change landed in \(round) rounds")
         #expect(killedAfterCommit >= 1, "no writer was killed after its change landed in \(round) rounds: the kills never reached a write")
         // A later write removes what killed writers left behind.
         try sandbox.vault(["add", "-s", "final", "-a", "crash"], stdin: Array("done".utf8))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.home + "/.local/share/vault").filter { $0.contains(".tmp-") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: sandbox.home + "/.local/share/vault").filter {
+            $0.contains(".tmp-")
+        }
         #expect(leftovers.isEmpty, "temporary files left beside the vault: \(leftovers)")
     }
 
@@ -139,12 +145,18 @@ import Glibc
             current = now
             for item in items {
                 let result = try sandbox.vault(["get", "-s", item.service, "-a", "rekey"])
-                #expect(result.status == 0 && result.stdoutText == item.secret, "round \(round): \(item.service): exit \(result.status) \(result.stderr)")
+                #expect(
+                    result.status == 0 && result.stdoutText == item.secret,
+                    "round \(round): \(item.service): exit \(result.status) \(result.stderr)")
             }
             round += 1
         }
-        print("CrashSafetyTests: \(round) rekeys, \(finished) finished, killed \(killedBefore) before and \(killedAfter) after the write; one rekey took \(rekeyMicroseconds) µs")
-        #expect(finished >= 1 && killedBefore >= 1, "\(finished) rekeys finished and \(killedBefore) were killed before their write in \(round) rounds")
+        print(
+            "CrashSafetyTests: \(round) rekeys, \(finished) finished, killed \(killedBefore) before and \(killedAfter) after the write; one rekey took \(rekeyMicroseconds) µs"
+        )
+        #expect(
+            finished >= 1 && killedBefore >= 1,
+            "\(finished) rekeys finished and \(killedBefore) were killed before their write in \(round) rounds")
     }
 
     /// The median time of three uncontended writes here: what the kills are spread over (never asserted on).

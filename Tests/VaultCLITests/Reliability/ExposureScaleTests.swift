@@ -26,12 +26,19 @@ import Testing
             history.members[name] = identity
         }
         let fill = URL(fileURLWithPath: Sandbox.vaultBinary).deletingLastPathComponent().appendingPathComponent("vault-bench-fill").path
-        let ref = try s.run("/usr/bin/git", ["-C", history.repo, "symbolic-ref", "HEAD"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let head = try s.run("/usr/bin/git", ["-C", history.repo, "rev-parse", "HEAD"]).stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
-        let built = try s.run("/bin/sh", ["-c", "\"$0\" history \"$1\" \"$2\" \"$3\" \"$4\" --ref \"$5\" --parent \"$6\" --path team.vault "
-                                            + "--runner \"$7\" --alice \"$8\" | /usr/bin/git -C \"$9\" fast-import --quiet",
-                                          fill, history.repo + "/team.vault", s.path("key"), String(commits), String(items), ref, head,
-                                          recipients[0], recipients[1], history.repo])
+        let ref = try s.run("/usr/bin/git", ["-C", history.repo, "symbolic-ref", "HEAD"]).stdoutText.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        let head = try s.run("/usr/bin/git", ["-C", history.repo, "rev-parse", "HEAD"]).stdoutText.trimmingCharacters(
+            in: .whitespacesAndNewlines)
+        let built = try s.run(
+            "/bin/sh",
+            [
+                "-c",
+                "\"$0\" history \"$1\" \"$2\" \"$3\" \"$4\" --ref \"$5\" --parent \"$6\" --path team.vault "
+                    + "--runner \"$7\" --alice \"$8\" | /usr/bin/git -C \"$9\" fast-import --quiet",
+                fill, history.repo + "/team.vault", s.path("key"), String(commits), String(items), ref, head,
+                recipients[0], recipients[1], history.repo
+            ])
         #expect(built.status == 0, "vault-bench-fill history: \(built.stderr)")
         try history.git(["reset", "-q"])
 
@@ -41,18 +48,28 @@ import Testing
         for (name, values) in oracle.sorted(by: { $0.key < $1.key }) {
             #expect(values.count > items / 4, "the oracle's \(name) opens only \(values.count) values")
             let listed = try ExposureTests.exposure(history, name)
-            #expect(listed == ExposureTests.expected(values, live: live),
-                    "\(commits) commits of \(items) items: member \(name): vault exposure lists \(listed.count) (item, state) pairs, the oracle opens \(ExposureTests.expected(values, live: live).count)")
+            #expect(
+                listed == ExposureTests.expected(values, live: live),
+                "\(commits) commits of \(items) items: member \(name): vault exposure lists \(listed.count) (item, state) pairs, the oracle opens \(ExposureTests.expected(values, live: live).count)"
+            )
         }
 
         let versions = try FileManager.default.contentsOfDirectory(atPath: s.home).filter { $0.hasPrefix("version-") }.map(s.path)
-        let counted = try s.run("/usr/bin/python3", [Sandbox.packageRoot + "/Tests/VaultCLITests/Support/sealed-records.py",
-                                                     history.repo + "/team.vault"] + versions)
+        let counted = try s.run(
+            "/usr/bin/python3",
+            [
+                Sandbox.packageRoot + "/Tests/VaultCLITests/Support/sealed-records.py",
+                history.repo + "/team.vault"
+            ] + versions)
         let records = try JSONSerialization.jsonObject(with: Data(counted.stdout)) as? [String: Int] ?? [:]
         let summary = try history.vault(["exposure", "--member", "alice", "--json"]).stderr
         let decrypted = summary.firstMatch(of: /(\d+) records? decrypted/).flatMap { Int($0.1) }
-        #expect((records["entries"] ?? 0) > 2 * (records["distinct"] ?? 0), "the history carries too few records to tell once per record from once per commit: \(records)")
-        #expect(records["distinct"] != nil && decrypted == records["distinct"],
-                "\(commits) commits of \(items) items: exposure decrypted \(decrypted.map(String.init) ?? "?") records; the versions hold \(records["distinct"].map(String.init) ?? "?") distinct sealed records (\(records["entries"].map(String.init) ?? "?") index entries in all): \(summary)")
+        #expect(
+            (records["entries"] ?? 0) > 2 * (records["distinct"] ?? 0),
+            "the history carries too few records to tell once per record from once per commit: \(records)")
+        #expect(
+            records["distinct"] != nil && decrypted == records["distinct"],
+            "\(commits) commits of \(items) items: exposure decrypted \(decrypted.map(String.init) ?? "?") records; the versions hold \(records["distinct"].map(String.init) ?? "?") distinct sealed records (\(records["entries"].map(String.init) ?? "?") index entries in all): \(summary)"
+        )
     }
 }

@@ -34,7 +34,9 @@ import Glibc
             let unchanged = sandbox.read(sandbox.vaultPath) == beforeAll
             #expect(unchanged, "\(arguments[0]) with a full state directory changed the vault")
             // Whatever it said, a write that exited 0 must keep the copy from before it out.
-            if full.status == 0 { try expectPreRevokeCopyRefused(sandbox, beforeAll, credential, after: "\(arguments[0]) on a full state directory") }
+            if full.status == 0 {
+                try expectPreRevokeCopyRefused(sandbox, beforeAll, credential, after: "\(arguments[0]) on a full state directory")
+            }
         }
 
         disk.empty(sandbox)
@@ -68,8 +70,9 @@ import Glibc
         defer { if let current { try? sandbox.write(sandbox.vaultPath, current) } }
         let owner = try sandbox.vault(["get", "-s", "db", "-a", "ci", "--group", "ci"])
         #expect(owner.status != 0, "after \(after), the pre-revoke copy opened for the owner")
-        let revoked = try sandbox.vault(["get", "-s", "db", "-a", "ci", "--group", "ci"],
-                                        environment: ["VAULT_KEY_FILE": "", "VAULT_CREDENTIAL": credential])
+        let revoked = try sandbox.vault(
+            ["get", "-s", "db", "-a", "ci", "--group", "ci"],
+            environment: ["VAULT_KEY_FILE": "", "VAULT_CREDENTIAL": credential])
         #expect(revoked.status != 0, "after \(after), the pre-revoke copy opened for the revoked credential")
     }
 }
@@ -95,7 +98,12 @@ struct FaultDisk {
 
     /// Fills the disk to its last byte (a file as large as it goes, then one-byte files while any fits).
     func fill(_ sandbox: Sandbox) {
-        _ = try? sandbox.run("/bin/sh", ["-c", "dd if=/dev/zero of=\(path)/.filler bs=1k 2>/dev/null; i=0; while printf x > \(path)/.filler-$i 2>/dev/null && [ $i -lt 64 ]; do i=$((i+1)); done"])
+        _ = try? sandbox.run(
+            "/bin/sh",
+            [
+                "-c",
+                "dd if=/dev/zero of=\(path)/.filler bs=1k 2>/dev/null; i=0; while printf x > \(path)/.filler-$i 2>/dev/null && [ $i -lt 64 ]; do i=$((i+1)); done"
+            ])
     }
 
     func empty(_ sandbox: Sandbox) {
@@ -103,7 +111,8 @@ struct FaultDisk {
     }
 
     func unmount() {
-        _ = try? Sandbox.spawn("/bin/umount", [path], environment: ["PATH": "/usr/bin:/bin"], directory: "/",
-                               stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")
+        _ = try? Sandbox.spawn(
+            "/bin/umount", [path], environment: ["PATH": "/usr/bin:/bin"], directory: "/",
+            stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")
     }
 }

@@ -7,7 +7,9 @@ import Glibc
 extension Sandbox {
     func expectSuccess(_ arguments: [String], stdin: String = "") throws {
         let result = try vault(arguments, stdin: Array(stdin.utf8))
-        guard result.status == 0 else { throw SandboxError.setupFailed("vault \(arguments.joined(separator: " ")): exit \(result.status): \(result.stderr)") }
+        guard result.status == 0 else {
+            throw SandboxError.setupFailed("vault \(arguments.joined(separator: " ")): exit \(result.status): \(result.stderr)")
+        }
     }
 
     /// The age recipient of identity `name` (made under out/ on first use).
@@ -45,7 +47,9 @@ final class FaultHarness {
 
     /// Where calls count: the vault's, state, data, config and runtime directories, and the files
     /// the commands write outside them (grant's credential).
-    var watched: [String] { [sandbox.path(".local"), sandbox.path(".config"), sandbox.path("run"), sandbox.path("out"), sandbox.path("c.cred")] }
+    var watched: [String] {
+        [sandbox.path(".local"), sandbox.path(".config"), sandbox.path("run"), sandbox.path("out"), sandbox.path("c.cred")]
+    }
 
     init(command: WritingCommand, shim: String) throws {
         self.command = command
@@ -63,8 +67,11 @@ final class FaultHarness {
         let result = try sandbox.vault(arguments, stdin: Array(stdin.utf8), environment: environment(n: 0, mode: "once", log: log))
         let calls = Self.calls(in: log)
         try? FileManager.default.removeItem(atPath: log)
-        reference = Reference(status: result.status, calls: calls, items: try Self.items(sandbox), files: Self.files(sandbox), epoch: try Self.epoch(sandbox))
-        guard result.status == 0 else { throw SandboxError.setupFailed("\(command.name) without a fault exited \(result.status): \(result.stderr)") }
+        reference = Reference(
+            status: result.status, calls: calls, items: try Self.items(sandbox), files: Self.files(sandbox), epoch: try Self.epoch(sandbox))
+        guard result.status == 0 else {
+            throw SandboxError.setupFailed("\(command.name) without a fault exited \(result.status): \(result.stderr)")
+        }
     }
 
     deinit {
@@ -93,8 +100,10 @@ final class FaultHarness {
     }
 
     func environment(n: Int, mode: String, log: String) -> [String: String] {
-        ["LD_PRELOAD": shim, "FAULT_DIRS": watched.joined(separator: ":"), "FAULT_N": String(n), "FAULT_MODE": mode,
-         "FAULT_ERRNO": errnoName(for: n), "FAULT_LOG": log]
+        [
+            "LD_PRELOAD": shim, "FAULT_DIRS": watched.joined(separator: ":"), "FAULT_N": String(n), "FAULT_MODE": mode,
+            "FAULT_ERRNO": errnoName(for: n), "FAULT_LOG": log
+        ]
     }
 
     /// Runs the command with call `n` failing (alone, or with every later one), then checks the invariants; the problems found.
@@ -104,13 +113,15 @@ final class FaultHarness {
         let result = try sandbox.vault(arguments, stdin: Array(stdin.utf8), environment: environment(n: n, mode: mode, log: log))
         let lines = (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
         let failed = lines.filter { $0.hasSuffix(" FAILED") }
-        let firstVaultTemporary = lines.first { $0.contains(" openat ") && $0.contains("/.default.vault.tmp-") }
+        let firstVaultTemporary =
+            lines.first { $0.contains(" openat ") && $0.contains("/.default.vault.tmp-") }
             .flatMap { Int($0.prefix { $0.isNumber }) } ?? Int.max
         try? FileManager.default.removeItem(atPath: log)
         // As the command left it: the reads below record what they check.
         let recordLeft = seenRecord()
         var problems: [String] = []
-        let said = "exit \(result.status)\(result.stderr.isEmpty ? "" : ": " + result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
+        let said =
+            "exit \(result.status)\(result.stderr.isEmpty ? "" : ": " + result.stderr.trimmingCharacters(in: .whitespacesAndNewlines))"
         let generation = try Self.counter("write_generation", sandbox)
         let verify = try sandbox.vault(["verify"])
         if verify.status != 0 { problems.append("vault verify exited \(verify.status) after \(said): \(verify.stderr)") }
@@ -122,10 +133,15 @@ final class FaultHarness {
             // The seen record counts from the new vault file's creation on: a raise is recorded there, not by an earlier read.
             let logged = failed.map { line in (Int(line.prefix { $0.isNumber }) ?? 0, line) }
             let durable = logged.filter { isDurabilityCall($0.1) && (!$0.1.contains("/seen/") || $0.0 > firstVaultTemporary) }.map(\.1)
-            if !durable.isEmpty { problems.append("exit 0 although a call that makes the change durable failed: \(durable.joined(separator: "; "))") }
+            if !durable.isEmpty {
+                problems.append("exit 0 although a call that makes the change durable failed: \(durable.joined(separator: "; "))")
+            }
             if let raised = reference.epoch, raised != before.epoch, let generation,
-               !(recordLeft?.hasPrefix("epoch \(raised)\ngeneration \(generation)\n") == true && recordLeft?.contains("previous") == false) {
-                problems.append("exit 0, but this machine's record is not the file's key epoch \(raised) and generation \(generation), settled: \(recordLeft.debugDescription)")
+                !(recordLeft?.hasPrefix("epoch \(raised)\ngeneration \(generation)\n") == true && recordLeft?.contains("previous") == false)
+            {
+                problems.append(
+                    "exit 0, but this machine's record is not the file's key epoch \(raised) and generation \(generation), settled: \(recordLeft.debugDescription)"
+                )
             }
         } else if result.stderr.split(separator: "\n").isEmpty {
             problems.append("exit \(result.status) with nothing said")
@@ -134,7 +150,8 @@ final class FaultHarness {
         let next = try sandbox.vault(["add", "-s", "next", "-a", "check"], stdin: Array("next-secret".utf8))
         let read = try sandbox.vault(["get", "-s", "next", "-a", "check"])
         if next.status != 0 || read.stdoutText != "next-secret" {
-            problems.append("the next command failed after \(said): add exited \(next.status) \(next.stderr) get exited \(read.status) \(read.stderr)")
+            problems.append(
+                "the next command failed after \(said): add exited \(next.status) \(next.stderr) get exited \(read.status) \(read.stderr)")
         }
         // A new device key a failed re-key made, when even removing it failed, goes with the next write.
         let leftovers = Self.allFiles(under: sandbox.path(".local")).filter { $0.contains(".tmp-") || $0.hasSuffix(".key.pending") }
@@ -161,7 +178,9 @@ final class FaultHarness {
 
     private func seenRecord() -> String? {
         let directory = sandbox.path(".local/state/vault/seen")
-        guard let name = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.first(where: { !$0.contains(".") }) else { return nil }
+        guard let name = (try? FileManager.default.contentsOfDirectory(atPath: directory))?.first(where: { !$0.contains(".") }) else {
+            return nil
+        }
         return try? String(contentsOfFile: directory + "/" + name, encoding: .utf8)
     }
 
@@ -169,7 +188,8 @@ final class FaultHarness {
     private func stateFileProblems(mode: String) -> [String] {
         var problems: [String] = []
         let now = Self.files(sandbox)
-        for (name, bytes) in now where !name.contains(".tmp-") && !name.hasSuffix(".session") && !(mode == "from" && name.hasSuffix(".key.pending")) {
+        for (name, bytes) in now
+        where !name.contains(".tmp-") && !name.hasSuffix(".session") && !(mode == "from" && name.hasSuffix(".key.pending")) {
             let old = before.files[name], new = reference.files[name]
             if bytes == old || bytes == new { continue }
             if name.contains("/seen/") {
@@ -177,17 +197,21 @@ final class FaultHarness {
                 // A write that did not land, or one whose record of a raise a later read settles, may leave `previous`.
                 if text.contains("previous") { continue }
                 // The write id is made afresh by every write: a record is as after when it differs from it in that alone.
-                let sameButTheWriteID = { (other: [UInt8]?) in other.map { Self.withoutWriteID($0) == Self.withoutWriteID(bytes) } ?? false }
+                let sameButTheWriteID = { (other: [UInt8]?) in other.map { Self.withoutWriteID($0) == Self.withoutWriteID(bytes) } ?? false
+                }
                 if sameButTheWriteID(old) || sameButTheWriteID(new) { continue }
                 problems.append("the seen record \(name) is neither as before nor as after: \(text.debugDescription)")
             } else if bytes.count != old?.count && bytes.count != new?.count {
-                problems.append("state file \(name) is neither as before (\(old.map { "\($0.count) bytes" } ?? "absent")) nor as after (\(new.map { "\($0.count) bytes" } ?? "absent")): \(bytes.count) bytes")
+                problems.append(
+                    "state file \(name) is neither as before (\(old.map { "\($0.count) bytes" } ?? "absent")) nor as after (\(new.map { "\($0.count) bytes" } ?? "absent")): \(bytes.count) bytes"
+                )
             }
         }
         // A session's file is named by its random token: one more or fewer than before or after is a mix.
         let sessions = { (files: [String: [UInt8]]) in files.keys.filter { $0.hasSuffix(".session") }.count }
         if sessions(now) != sessions(before.files) && sessions(now) != sessions(reference.files) {
-            problems.append("\(sessions(now)) session files, neither as before (\(sessions(before.files))) nor as after (\(sessions(reference.files)))")
+            problems.append(
+                "\(sessions(now)) session files, neither as before (\(sessions(before.files))) nor as after (\(sessions(reference.files)))")
         }
         return problems
     }
@@ -200,8 +224,12 @@ final class FaultHarness {
     }
 
     private func restore() throws {
-        let result = try sandbox.run("/bin/sh", ["-c", "find \"$0\" -mindepth 1 -maxdepth 1 ! -name '.io-*' -exec rm -rf {} + && cp -a \"$1\"/. \"$0\"/",
-                                                 sandbox.home, pristine])
+        let result = try sandbox.run(
+            "/bin/sh",
+            [
+                "-c", "find \"$0\" -mindepth 1 -maxdepth 1 ! -name '.io-*' -exec rm -rf {} + && cp -a \"$1\"/. \"$0\"/",
+                sandbox.home, pristine
+            ])
         guard result.status == 0 else { throw SandboxError.setupFailed("restore: \(result.stderr)") }
     }
 
@@ -221,11 +249,13 @@ final class FaultHarness {
         }
         var lines: [String] = []
         for item in array {
-            let service = item["service"] as? String ?? "", account = item["account"] as? String ?? "", group = item["group"] as? String ?? ""
+            let service = item["service"] as? String ?? "", account = item["account"] as? String ?? "",
+                group = item["group"] as? String ?? ""
             let secret = try sandbox.vault(["get", "-s", service, "-a", account, "--group", group])
             let attributes = item.filter { !$0.key.contains("created") && !$0.key.contains("modified") && !$0.key.hasSuffix("_at") }
                 .map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")
-            lines.append("\(group)/\(service)/\(account) [\(attributes)] = \(secret.status == 0 ? secret.stdoutText : "exit \(secret.status)")")
+            lines.append(
+                "\(group)/\(service)/\(account) [\(attributes)] = \(secret.status == 0 ? secret.stdoutText : "exit \(secret.status)")")
         }
         return lines.sorted()
     }

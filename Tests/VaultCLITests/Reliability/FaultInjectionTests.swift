@@ -28,9 +28,10 @@ import Glibc
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let output = directory + "/fault-shim.so"
         for name in ["/cc.out", "/cc.err"] { _ = FileManager.default.createFile(atPath: directory + name, contents: nil) }
-        let status = try? Sandbox.spawn("/usr/bin/cc", ["-shared", "-fPIC", "-O2", "-o", output, source, "-ldl"],
-                                        environment: ["PATH": "/usr/bin:/bin"], directory: directory,
-                                        stdin: "/dev/null", stdout: directory + "/cc.out", stderr: directory + "/cc.err")
+        let status = try? Sandbox.spawn(
+            "/usr/bin/cc", ["-shared", "-fPIC", "-O2", "-o", output, source, "-ldl"],
+            environment: ["PATH": "/usr/bin:/bin"], directory: directory,
+            stdin: "/dev/null", stdout: directory + "/cc.out", stderr: directory + "/cc.err")
         guard status == 0 else {
             let err = FileManager.default.contents(atPath: directory + "/cc.err").map { String(decoding: $0, as: UTF8.self) } ?? ""
             return .failure(.setupFailed("cc could not build the fault shim (exit \(status.map(String.init) ?? "?")): \(err)"))
@@ -69,11 +70,16 @@ import Glibc
                     }
                 }
             }
-            FileHandle.standardError.write(Data("FaultInjectionTests: \(command.name): \(total) points, \(sampled.count + 1) x 2 runs, \(commandFailures) failed\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "FaultInjectionTests: \(command.name): \(total) points, \(sampled.count + 1) x 2 runs, \(commandFailures) failed\n".utf8
+                ))
             failures += commandFailures
             perCommand.append("\(command.name) \(total)")
         }
-        print("FaultInjectionTests: \(points) injection points x 2 modes over \(commands) commands (\(perCommand.joined(separator: ", "))); \(runs) runs (\(full ? "every point" : "a sample"); VAULT_RELIABILITY=full runs every point), \(failures) failures")
+        print(
+            "FaultInjectionTests: \(points) injection points x 2 modes over \(commands) commands (\(perCommand.joined(separator: ", "))); \(runs) runs (\(full ? "every point" : "a sample"); VAULT_RELIABILITY=full runs every point), \(failures) failures"
+        )
         let byKind = kinds.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         print("FaultInjectionTests: injection points by call: \(byKind)")
         #expect(commands == WritingCommand.all.count)

@@ -99,18 +99,24 @@ import Glibc
                     if counters.epoch != expectedCounters.epoch {
                         // A command that raises the key epoch records it before its rename: a full state
                         // directory fails it, leaving the old vault (failed before, exit 0 with nothing recorded).
-                        problems.append("exited 0, but the seen counters hold key epoch \(counters.epoch ?? "none"), not \(expectedCounters.epoch ?? "none")")
+                        problems.append(
+                            "exited 0, but the seen counters hold key epoch \(counters.epoch ?? "none"), not \(expectedCounters.epoch ?? "none")"
+                        )
                     }
                 } else {
                     if seen == before { refusedUnchanged += 1 } else { refusedChanged += 1 }
                     if seen != before && seen != expected,
-                       let left = try VaultObservation.resumed(sandbox, command, arguments: arguments, stdin: stdin, after: expected) {
+                        let left = try VaultObservation.resumed(sandbox, command, arguments: arguments, stdin: stdin, after: expected)
+                    {
                         problems.append("exited \(result.status) and reads neither as before nor after:\n\(seen)\n\(left)")
                     }
-                    if !result.stderr.contains("No space left on device") { problems.append("exited \(result.status) without naming the full disk: \(result.stderr)") }
+                    if !result.stderr.contains("No space left on device") {
+                        problems.append("exited \(result.status) without naming the full disk: \(result.stderr)")
+                    }
                 }
                 if counters != countersBefore && counters != expectedCounters {
-                    problems.append("the seen counters hold \(counters), neither as before (\(countersBefore)) nor as after (\(expectedCounters))")
+                    problems.append(
+                        "the seen counters hold \(counters), neither as before (\(countersBefore)) nor as after (\(expectedCounters))")
                 }
                 if !seen.readable { problems.append("the vault does not verify or read:\n\(seen)") }
                 if let problem = try VaultObservation.nextCommandWorks(sandbox) { problems.append(problem) }
@@ -119,7 +125,9 @@ import Glibc
                 for problem in problems { Issue.record(Comment(rawValue: "\(label): \(problem)")) }
             }
         }
-        print("FullAndReadOnlyDiskTests: \(WritingCommand.sample.count) commands x \(Place.allCases.count) full directories x \(Self.fills.count) (\(Self.fills.map(\.rawValue).joined(separator: "; "))) = \(runs) runs: \(acknowledged) exited 0 with the change there, \(refusedUnchanged) refused leaving the vault as before, \(refusedChanged) refused after the change landed; \(failures) failures (exit statuses: \(statuses.joined(separator: ", ")))")
+        print(
+            "FullAndReadOnlyDiskTests: \(WritingCommand.sample.count) commands x \(Place.allCases.count) full directories x \(Self.fills.count) (\(Self.fills.map(\.rawValue).joined(separator: "; "))) = \(runs) runs: \(acknowledged) exited 0 with the change there, \(refusedUnchanged) refused leaving the vault as before, \(refusedChanged) refused after the change landed; \(failures) failures (exit statuses: \(statuses.joined(separator: ", ")))"
+        )
     }
 
     @Test(.enabled(if: canMount || geteuid() != 0, "root ignores directory modes, and this process may not mount a read-only tmpfs"))
@@ -136,8 +144,10 @@ import Glibc
         }
         defer { chmod(directory, 0o700) }
         let before = sandbox.read(vault)
-        for arguments in [["add", "-s", "new", "-a", "x"], ["update", "-s", "github", "-a", "ci"], ["delete", "-s", "github", "-a", "ci"],
-                          ["passwd", "--new-passphrase-file", sandbox.path("passphrase")]] {
+        for arguments in [
+            ["add", "-s", "new", "-a", "x"], ["update", "-s", "github", "-a", "ci"], ["delete", "-s", "github", "-a", "ci"],
+            ["passwd", "--new-passphrase-file", sandbox.path("passphrase")]
+        ] {
             let result = try sandbox.vault(["--vault", vault] + arguments, stdin: Array("new".utf8))
             #expect(result.status == 1, "\(arguments[0]) in a read-only directory exited \(result.status): \(result.stderr)")
             #expect(result.stderr.contains("Read-only file system") || result.stderr.contains("Permission denied"), "\(result.stderr)")
@@ -159,7 +169,8 @@ struct TinyDisk {
         self.sandbox = sandbox
         path = sandbox.path(relativePath)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let result = try sandbox.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=700" + (inodes.map { ",nr_inodes=\($0)" } ?? ""), "tmpfs", path])
+        let result = try sandbox.run(
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=700" + (inodes.map { ",nr_inodes=\($0)" } ?? ""), "tmpfs", path])
         guard result.status == 0 else { throw SandboxError.setupFailed("mount: \(result.stderr)") }
     }
 
@@ -171,9 +182,17 @@ struct TinyDisk {
     /// Fills the file system to the last byte (and, for `.inodes`, its last inode): no write of
     /// even one byte more succeeds, nor (then) the creation of an empty file.
     func fill(_ how: FullAndReadOnlyDiskTests.Fill = .bytes) throws {
-        _ = try sandbox.run("/bin/sh", ["-c", "dd if=/dev/zero of=\"$1\"/.filler bs=4k 2>/dev/null; dd if=/dev/zero of=\"$1\"/.filler bs=1 oflag=append conv=notrunc 2>/dev/null", "sh", path])
+        _ = try sandbox.run(
+            "/bin/sh",
+            [
+                "-c",
+                "dd if=/dev/zero of=\"$1\"/.filler bs=4k 2>/dev/null; dd if=/dev/zero of=\"$1\"/.filler bs=1 oflag=append conv=notrunc 2>/dev/null",
+                "sh", path
+            ])
         if how == .inodes {
-            _ = try sandbox.run("/bin/sh", ["-c", "mkdir \"$1\"/.inodes && i=0 && while : > \"$1\"/.inodes/$i 2>/dev/null; do i=$((i + 1)); done", "sh", path])
+            _ = try sandbox.run(
+                "/bin/sh",
+                ["-c", "mkdir \"$1\"/.inodes && i=0 && while : > \"$1\"/.inodes/$i 2>/dev/null; do i=$((i + 1)); done", "sh", path])
             guard try sandbox.run("/bin/sh", ["-c", ": > \"$1\"/.probe", "sh", path]).status != 0 else {
                 throw SandboxError.setupFailed("\(path) has inodes left after filling them")
             }
@@ -202,8 +221,11 @@ struct TinyDisk {
         let vault = directory + "/test.vault"
         try sandbox.write("passphrase", Array("a new passphrase".utf8))
         guard try sandbox.vault(["--vault", vault, "init", "--key-file", sandbox.path("key")]).status == 0,
-              try sandbox.vault(["--vault", vault, "--key-file", sandbox.path("key"), "add", "-s", "github", "-a", "ci"],
-                                stdin: Array("token".utf8)).status == 0 else {
+            try sandbox.vault(
+                ["--vault", vault, "--key-file", sandbox.path("key"), "add", "-s", "github", "-a", "ci"],
+                stdin: Array("token".utf8)
+            ).status == 0
+        else {
             throw SandboxError.setupFailed("could not make a vault in \(directory)")
         }
         sandbox.environment["VAULT_KEY_FILE"] = sandbox.path("key")

@@ -36,11 +36,16 @@ struct ImportBoundsReliabilityTests {
         #expect(refused.stderr.contains("holds \(Self.entries) entries, more than the 100000"), "\(refused.stderr)")
 
         // The child's peak resident memory, as the kernel counts it (ru_maxrss, KiB), under an address-space limit too.
-        let measure = "import resource, subprocess, sys; status = subprocess.run(sys.argv[1:]).returncode; "
+        let measure =
+            "import resource, subprocess, sys; status = subprocess.run(sys.argv[1:]).returncode; "
             + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024); sys.exit(status)"
         let started = Date()
-        let run = try sandbox.run("/bin/sh", ["-c", "ulimit -v \(4 * Self.memoryLimitBytes / 1024) && exec python3 -c \"$0\" \"$@\"", measure,
-                                              Sandbox.vaultBinary, "import", "--from", "bitwarden-json", "big.json", "--max-entries", "\(Self.entries)"])
+        let run = try sandbox.run(
+            "/bin/sh",
+            [
+                "-c", "ulimit -v \(4 * Self.memoryLimitBytes / 1024) && exec python3 -c \"$0\" \"$@\"", measure,
+                Sandbox.vaultBinary, "import", "--from", "bitwarden-json", "big.json", "--max-entries", "\(Self.entries)"
+            ])
         #expect(run.status == 0, "\(run.stderr)")
         let peak = Int(run.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? Int.max
         print("import of \(Self.entries) entries: \(Int(Date().timeIntervalSince(started))) s, peak \(peak >> 20) MiB")

@@ -42,7 +42,9 @@ import Glibc
             failures += result.failures.count
             for failure in result.failures { Issue.record(Comment(rawValue: "\(command.name): \(failure)")) }
         }
-        print("PowerLossTests: \(crashPoints) crash points over \(commands.count) commands, \(states) distinct power-loss states checked (\(afterExit) after the command exited; \(resumed) between before and after, completed by running the command again), \(failures) failures")
+        print(
+            "PowerLossTests: \(crashPoints) crash points over \(commands.count) commands, \(states) distinct power-loss states checked (\(afterExit) after the command exited; \(resumed) between before and after, completed by running the command again), \(failures) failures"
+        )
         #expect(states > commands.count * 2, "only \(states) states for \(commands.count) commands: the trace model saw no writes")
     }
 
@@ -72,9 +74,13 @@ import Glibc
         guard try sandbox.run("/bin/cp", ["-a", sandbox.home, scratch + "/before"]).status == 0 else {
             throw SandboxError.setupFailed("could not copy the sandbox")
         }
-        let run = try sandbox.run("/usr/bin/strace", ["-f", "-qq", "-y", "-xx", "-s", "100000000", "-o", scratch + "/trace",
-                                                      "-e", "trace=" + (try tracedCalls(sandbox)), Sandbox.vaultBinary] + arguments,
-                                  stdin: Array(stdin.utf8))
+        let run = try sandbox.run(
+            "/usr/bin/strace",
+            [
+                "-f", "-qq", "-y", "-xx", "-s", "100000000", "-o", scratch + "/trace",
+                "-e", "trace=" + (try tracedCalls(sandbox)), Sandbox.vaultBinary
+            ] + arguments,
+            stdin: Array(stdin.utf8))
         var outcome = Outcome()
         guard run.status == 0 else {
             outcome.failures.append("exited \(run.status) under strace: \(run.stderr)")
@@ -87,9 +93,11 @@ import Glibc
             outcome.failures.append("the command changed nothing a reader sees, or left the vault unreadable:\n\(after)")
             return outcome
         }
-        let model = try sandbox.run("/usr/bin/python3", [script, sandbox.home, scratch + "/before", scratch + "/trace", scratch + "/states"])
+        let model = try sandbox.run(
+            "/usr/bin/python3", [script, sandbox.home, scratch + "/before", scratch + "/trace", scratch + "/states"])
         guard model.status == 0, let json = FileManager.default.contents(atPath: scratch + "/states/states.json"),
-              let list = try JSONSerialization.jsonObject(with: json) as? [[String: Any]] else {
+            let list = try JSONSerialization.jsonObject(with: json) as? [[String: Any]]
+        else {
             outcome.failures.append("power-loss.py exited \(model.status): \(model.stderr)")
             return outcome
         }
@@ -98,20 +106,28 @@ import Glibc
             guard let directory = state["directory"] as? String, let at = state["points"] as? [[String: Any]] else { continue }
             let exited = state["after_exit"] as? Bool ?? false
             for point in at { points.insert(point["index"] as? Int ?? 0) }
-            let restore = try sandbox.run("/bin/sh", ["-c", "find \"$1\" -mindepth 1 -maxdepth 1 ! -name .session-token -exec rm -rf {} + && cp -a \"$2\"/. \"$1\"/",
-                                                      "sh", sandbox.home, directory])
+            let restore = try sandbox.run(
+                "/bin/sh",
+                [
+                    "-c", "find \"$1\" -mindepth 1 -maxdepth 1 ! -name .session-token -exec rm -rf {} + && cp -a \"$2\"/. \"$1\"/",
+                    "sh", sandbox.home, directory
+                ])
             guard restore.status == 0 else { throw SandboxError.setupFailed("restore \(directory): \(restore.stderr)") }
             let counters = SeenCountersFile.read(sandbox)
             let seen = try VaultObservation.take(sandbox, probes: command.probes)
             let moment = "a power loss after \(describe(at))"
             if counters != countersBefore && counters != countersAfter {
-                outcome.failures.append("\(moment) leaves the seen counters at \(counters), neither as before (\(countersBefore)) nor as after (\(countersAfter))")
+                outcome.failures.append(
+                    "\(moment) leaves the seen counters at \(counters), neither as before (\(countersBefore)) nor as after (\(countersAfter))"
+                )
             }
             outcome.states += 1
             if exited { outcome.afterExit += 1 }
             if seen != before && seen != after {
                 if let left = try VaultObservation.resumed(sandbox, command, arguments: arguments, stdin: stdin, after: after) {
-                    outcome.failures.append("\(moment) leaves neither the vault before nor after:\n\(seen)\n-- before:\n\(before)\n-- after:\n\(after)\n\(left)")
+                    outcome.failures.append(
+                        "\(moment) leaves neither the vault before nor after:\n\(seen)\n-- before:\n\(before)\n-- after:\n\(after)\n\(left)"
+                    )
                 } else {
                     outcome.resumed += 1
                 }

@@ -22,8 +22,9 @@ struct RunningVault {
         try Data(stdin.utf8).write(to: URL(fileURLWithPath: io + ".in"))
         _ = FileManager.default.createFile(atPath: io + ".out", contents: nil)
         _ = FileManager.default.createFile(atPath: io + ".err", contents: nil)
-        pid = try Sandbox.launch(Sandbox.vaultBinary, arguments, environment: sandbox.environment, directory: sandbox.home,
-                                 stdin: io + ".in", stdout: io + ".out", stderr: io + ".err")
+        pid = try Sandbox.launch(
+            Sandbox.vaultBinary, arguments, environment: sandbox.environment, directory: sandbox.home,
+            stdin: io + ".in", stdout: io + ".out", stderr: io + ".err")
     }
 
     /// Kills the process with SIGKILL (it may have exited already).
@@ -89,16 +90,21 @@ struct WritingCommand: Sendable {
         sandbox.environment["CI"] = "true"
         try sandbox.initWithKeyFile()
         // s3 is sealed under this machine's device key too: a rekey replaces that key (pending, then published).
-        for (service, group, secret, accessibility) in [("github", "default", "token", "when-unlocked"), ("s2", "ci", "a", "when-unlocked"),
-                                                        ("s3", "default", "bound", "when-unlocked-this-device-only")] {
+        for (service, group, secret, accessibility) in [
+            ("github", "default", "token", "when-unlocked"), ("s2", "ci", "a", "when-unlocked"),
+            ("s3", "default", "bound", "when-unlocked-this-device-only")
+        ] {
             let account = service == "github" ? "ci" : "x"
-            let result = try sandbox.vault(["add", "-s", service, "-a", account, "--group", group, "--class", accessibility], stdin: Array(secret.utf8))
+            let result = try sandbox.vault(
+                ["add", "-s", service, "-a", account, "--group", group, "--class", accessibility], stdin: Array(secret.utf8))
             guard result.status == 0 else { throw SandboxError.setupFailed("add \(service): \(result.stderr)") }
         }
     }
 
     /// Runs `vault ARGS` for a setup step, throwing when it fails.
-    static func setUp(_ sandbox: Sandbox, _ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> RunResult {
+    static func setUp(_ sandbox: Sandbox, _ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws
+        -> RunResult
+    {
         let result = try sandbox.vault(arguments, stdin: Array(stdin.utf8), environment: environment)
         guard result.status == 0 else { throw SandboxError.setupFailed("vault \(arguments.joined(separator: " ")): \(result.stderr)") }
         return result
@@ -106,7 +112,8 @@ struct WritingCommand: Sendable {
 
     /// Whether the credential file `c.cred` opens group ci's item (without the key file).
     static let credentialOpens = Probe(label: "credential c.cred") { sandbox in
-        let result = try sandbox.vault(["get", "--credential", sandbox.path("c.cred"), "-s", "s2", "-a", "x"], environment: ["VAULT_KEY_FILE": ""])
+        let result = try sandbox.vault(
+            ["get", "--credential", sandbox.path("c.cred"), "-s", "s2", "-a", "x"], environment: ["VAULT_KEY_FILE": ""])
         return result.status == 0 ? "opens" : "does not open"
     }
     /// The names of the members.
@@ -122,8 +129,9 @@ struct WritingCommand: Sendable {
     static let sessions = Probe(label: "session") { sandbox in
         let token = FileManager.default.contents(atPath: sessionTokenPath(sandbox)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         guard token.hasPrefix("vs1_") else { return "does not open" }
-        let result = try sandbox.vault(["get", "-s", "github", "-a", "ci"],
-                                       environment: ["VAULT_KEY_FILE": "", "VAULT_SESSION": token.trimmingCharacters(in: .whitespacesAndNewlines)])
+        let result = try sandbox.vault(
+            ["get", "-s", "github", "-a", "ci"],
+            environment: ["VAULT_KEY_FILE": "", "VAULT_SESSION": token.trimmingCharacters(in: .whitespacesAndNewlines)])
         return result.status == 0 ? "opens" : "does not open"
     }
 
@@ -137,58 +145,90 @@ struct WritingCommand: Sendable {
         WritingCommand(name: "update") { _ in (["update", "-s", "github", "-a", "ci"], "token-2") },
         WritingCommand(name: "delete") { _ in (["delete", "-s", "github", "-a", "ci"], "") },
         WritingCommand(name: "rekey") { _ in (["rekey", "--yes"], "") },
-        WritingCommand(name: "passwd", prepare: { sandbox in
-            try sandbox.write("passphrase", Array("a new passphrase".utf8))
-            return (["passwd", "--new-passphrase-file", sandbox.path("passphrase")], "")
-        }, probes: [Probe(label: "passphrase") { sandbox in
-            let result = try sandbox.vault(["env", "--format", "json"], environment: ["VAULT_KEY_FILE": "", "VAULT_PASSPHRASE_FILE": sandbox.path("passphrase")])
-            return result.status == 0 ? "opens" : "does not open"
-        }]),
-        WritingCommand(name: "grant", prepare: { sandbox in
-            (["grant", "--group", "ci", "--out", sandbox.path("c.cred")], "")
-        }, probes: [credentialOpens]),
-        WritingCommand(name: "revoke", prepare: { sandbox in
-            _ = try setUp(sandbox, ["grant", "--group", "ci", "--out", sandbox.path("c.cred")])
-            return (["revoke", "--group", "ci"], "")
-        }, probes: [credentialOpens]),
-        WritingCommand(name: "member add", prepare: { sandbox in
-            let recipient = try setUp(sandbox, ["identity", "new", "--out", sandbox.path("runner.identity")]).stdoutText
-            return (["member", "add", "runner", recipient.trimmingCharacters(in: .whitespacesAndNewlines), "--group", "ci", "--read-only"], "")
-        }, probes: [members]),
-        WritingCommand(name: "member remove", prepare: { sandbox in
-            let recipient = try setUp(sandbox, ["identity", "new", "--out", sandbox.path("runner.identity")]).stdoutText
-            _ = try setUp(sandbox, ["member", "add", "runner", recipient.trimmingCharacters(in: .whitespacesAndNewlines), "--group", "ci", "--read-only"])
-            return (["member", "remove", "runner", "--yes"], "")
-        }, probes: [members]),
-        WritingCommand(name: "merge-driver", prepare: { sandbox in
-            // theirs: the vault as it was plus an item, written under its own state directory (this
-            // machine's counters would call the copy a rollback); ours: the vault plus another item.
-            let base = sandbox.path("base.vault"), theirs = sandbox.path("theirs.vault")
-            try FileManager.default.copyItem(atPath: sandbox.vaultPath, toPath: base)
-            try FileManager.default.copyItem(atPath: sandbox.vaultPath, toPath: theirs)
-            _ = try setUp(sandbox, ["--vault", theirs, "add", "-s", "theirs", "-a", "x"], stdin: "from-theirs",
-                          environment: ["XDG_STATE_HOME": sandbox.path("theirs-state")])
-            _ = try setUp(sandbox, ["add", "-s", "ours", "-a", "x"], stdin: "from-ours")
-            return (["merge-driver", base, sandbox.vaultPath, theirs, "default.vault"], "")
-        }),
-        WritingCommand(name: "import", prepare: { sandbox in
-            _ = try setUp(sandbox, ["add", "-s", "imported", "-a", "x"], stdin: "from-bundle")
-            _ = try setUp(sandbox, ["export", "--out", sandbox.path("b.vexport"), "--bundle-key-file", sandbox.path("bundle.key")])
-            _ = try setUp(sandbox, ["delete", "-s", "imported", "-a", "x"])
-            return (["import", sandbox.path("b.vexport"), "--bundle-key-file", sandbox.path("bundle.key"), "--on-conflict", "skip"], "")
-        }),
-        WritingCommand(name: "first-run", prepare: { sandbox in
-            // In a directory it makes (a runner's workspace): its mkdir is one of the calls that may fail.
-            (["first-run", "--marker", sandbox.path("out/markers/first-run"), "--group", "ci"], "")
-        }, probes: [Probe(label: "marker") { sandbox in
-            FileManager.default.fileExists(atPath: sandbox.path("out/markers/first-run")) ? "present" : "absent"
-        }], resumes: true),
+        WritingCommand(
+            name: "passwd",
+            prepare: { sandbox in
+                try sandbox.write("passphrase", Array("a new passphrase".utf8))
+                return (["passwd", "--new-passphrase-file", sandbox.path("passphrase")], "")
+            },
+            probes: [
+                Probe(label: "passphrase") { sandbox in
+                    let result = try sandbox.vault(
+                        ["env", "--format", "json"],
+                        environment: ["VAULT_KEY_FILE": "", "VAULT_PASSPHRASE_FILE": sandbox.path("passphrase")])
+                    return result.status == 0 ? "opens" : "does not open"
+                }
+            ]),
+        WritingCommand(
+            name: "grant",
+            prepare: { sandbox in
+                (["grant", "--group", "ci", "--out", sandbox.path("c.cred")], "")
+            }, probes: [credentialOpens]),
+        WritingCommand(
+            name: "revoke",
+            prepare: { sandbox in
+                _ = try setUp(sandbox, ["grant", "--group", "ci", "--out", sandbox.path("c.cred")])
+                return (["revoke", "--group", "ci"], "")
+            }, probes: [credentialOpens]),
+        WritingCommand(
+            name: "member add",
+            prepare: { sandbox in
+                let recipient = try setUp(sandbox, ["identity", "new", "--out", sandbox.path("runner.identity")]).stdoutText
+                return (
+                    ["member", "add", "runner", recipient.trimmingCharacters(in: .whitespacesAndNewlines), "--group", "ci", "--read-only"],
+                    ""
+                )
+            }, probes: [members]),
+        WritingCommand(
+            name: "member remove",
+            prepare: { sandbox in
+                let recipient = try setUp(sandbox, ["identity", "new", "--out", sandbox.path("runner.identity")]).stdoutText
+                _ = try setUp(
+                    sandbox,
+                    ["member", "add", "runner", recipient.trimmingCharacters(in: .whitespacesAndNewlines), "--group", "ci", "--read-only"])
+                return (["member", "remove", "runner", "--yes"], "")
+            }, probes: [members]),
+        WritingCommand(
+            name: "merge-driver",
+            prepare: { sandbox in
+                // theirs: the vault as it was plus an item, written under its own state directory (this
+                // machine's counters would call the copy a rollback); ours: the vault plus another item.
+                let base = sandbox.path("base.vault"), theirs = sandbox.path("theirs.vault")
+                try FileManager.default.copyItem(atPath: sandbox.vaultPath, toPath: base)
+                try FileManager.default.copyItem(atPath: sandbox.vaultPath, toPath: theirs)
+                _ = try setUp(
+                    sandbox, ["--vault", theirs, "add", "-s", "theirs", "-a", "x"], stdin: "from-theirs",
+                    environment: ["XDG_STATE_HOME": sandbox.path("theirs-state")])
+                _ = try setUp(sandbox, ["add", "-s", "ours", "-a", "x"], stdin: "from-ours")
+                return (["merge-driver", base, sandbox.vaultPath, theirs, "default.vault"], "")
+            }),
+        WritingCommand(
+            name: "import",
+            prepare: { sandbox in
+                _ = try setUp(sandbox, ["add", "-s", "imported", "-a", "x"], stdin: "from-bundle")
+                _ = try setUp(sandbox, ["export", "--out", sandbox.path("b.vexport"), "--bundle-key-file", sandbox.path("bundle.key")])
+                _ = try setUp(sandbox, ["delete", "-s", "imported", "-a", "x"])
+                return (["import", sandbox.path("b.vexport"), "--bundle-key-file", sandbox.path("bundle.key"), "--on-conflict", "skip"], "")
+            }),
+        WritingCommand(
+            name: "first-run",
+            prepare: { sandbox in
+                // In a directory it makes (a runner's workspace): its mkdir is one of the calls that may fail.
+                (["first-run", "--marker", sandbox.path("out/markers/first-run"), "--group", "ci"], "")
+            },
+            probes: [
+                Probe(label: "marker") { sandbox in
+                    FileManager.default.fileExists(atPath: sandbox.path("out/markers/first-run")) ? "present" : "absent"
+                }
+            ], resumes: true),
         WritingCommand(name: "unlock", prepare: { _ in (["unlock", "--raw"], "") }, probes: [sessions], durable: false),
-        WritingCommand(name: "lock", prepare: { sandbox in
-            try keepSessionToken(try setUp(sandbox, ["unlock", "--raw"]), sandbox)
-            return (["lock", "--all"], "")
-        }, probes: [sessions]),
-        WritingCommand(name: "wipe") { _ in (["wipe", "--group", "ci", "--yes"], "") },
+        WritingCommand(
+            name: "lock",
+            prepare: { sandbox in
+                try keepSessionToken(try setUp(sandbox, ["unlock", "--raw"]), sandbox)
+                return (["lock", "--all"], "")
+            }, probes: [sessions]),
+        WritingCommand(name: "wipe") { _ in (["wipe", "--group", "ci", "--yes"], "") }
     ]
 
     /// The commands `make test` runs (every one in `make reliability`); VAULT_WRITING_COMMANDS="first-run,lock" runs those only.
@@ -223,8 +263,10 @@ struct VaultObservation: Equatable, CustomStringConvertible {
             return String(verify.stdoutText[range.upperBound...].prefix { $0.isNumber })
         }
         let items = try sandbox.vault(["env", "--format", "json"])
-        var lines = ["verify: exit \(verify.status), key epoch \(number("key_epoch")), generation \(number("write_generation"))",
-                     "items: " + (items.status == 0 ? items.stdoutText.split(separator: "\n").joined() : "exit \(items.status): \(items.stderr)")]
+        var lines = [
+            "verify: exit \(verify.status), key epoch \(number("key_epoch")), generation \(number("write_generation"))",
+            "items: " + (items.status == 0 ? items.stdoutText.split(separator: "\n").joined() : "exit \(items.status): \(items.stderr)")
+        ]
         if verify.status != 0 { lines.append("verify said: \(verify.stderr)") }
         for probe in probes { lines.append("\(probe.label): \(try probe.run(sandbox))") }
         return VaultObservation(text: lines.joined(separator: "\n"), readable: verify.status == 0 && items.status == 0)
@@ -237,12 +279,15 @@ struct VaultObservation: Equatable, CustomStringConvertible {
 
     /// Whether a state that is neither `before` nor `after` is one `command` completes: run again
     /// here, it exits 0 and leaves `after`'s items and probes. Nil when it does; else what it left.
-    static func resumed(_ sandbox: Sandbox, _ command: WritingCommand, arguments: [String], stdin: String,
-                        after: VaultObservation) throws -> String? {
+    static func resumed(
+        _ sandbox: Sandbox, _ command: WritingCommand, arguments: [String], stdin: String,
+        after: VaultObservation
+    ) throws -> String? {
         guard command.resumes else { return "" }
         let again = try sandbox.vault(arguments, stdin: Array(stdin.utf8))
         let seen = try take(sandbox, probes: command.probes)
-        return again.status == 0 && seen.readable && seen.sameItems(as: after) ? nil : "run again it exited \(again.status) and left:\n\(seen)"
+        return again.status == 0 && seen.readable && seen.sameItems(as: after)
+            ? nil : "run again it exited \(again.status) and left:\n\(seen)"
     }
 
     /// The next write and a verify after it work: nothing a crash or a full disk left blocks the vault.
@@ -262,7 +307,9 @@ struct SeenCountersFile: Equatable, CustomStringConvertible {
 
     static func read(_ sandbox: Sandbox) -> SeenCountersFile {
         let directory = sandbox.path(".local/state/vault/seen")
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { !$0.hasPrefix(".") && !$0.hasSuffix(".lock") }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            !$0.hasPrefix(".") && !$0.hasSuffix(".lock")
+        }
         var counters = SeenCountersFile()
         for name in names {
             for line in String(decoding: sandbox.read(directory + "/" + name) ?? [], as: UTF8.self).split(separator: "\n") {

@@ -19,8 +19,9 @@ enum KeyringDaemon {
 
     /// Skips a test, naming the reason, where no daemon could be started; in CI the test runs (and fails).
     /// The comment starts with "Secret Service", which scripts/check.sh counts.
-    static let trait = ConditionTrait.enabled(if: missingReason == nil || isCI,
-                                              Comment(rawValue: "Secret Service: \(missingReason ?? "")"))
+    static let trait = ConditionTrait.enabled(
+        if: missingReason == nil || isCI,
+        Comment(rawValue: "Secret Service: \(missingReason ?? "")"))
 
     /// Records a failure and returns false when there is no daemon (reached only in CI).
     static func isAvailable() -> Bool {

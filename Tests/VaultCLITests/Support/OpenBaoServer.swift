@@ -35,11 +35,14 @@ final class OpenBaoServer: @unchecked Sendable {
     init(tls: Bool = false, audit: Bool = false) throws {
         guard let binary = OpenBaoServer.binary else { throw SandboxError.setupFailed("bao is not installed") }
         directory = FileManager.default.temporaryDirectory.path + "/openbao-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         port = try OpenBaoServer.freePortPair()
         address = (tls ? "https" : "http") + "://127.0.0.1:\(port)"
         caFile = tls ? directory + "/vault-ca.pem" : nil
-        var arguments = ["server", "-dev", "-dev-listen-address=127.0.0.1:\(port)", "-dev-root-token-id=\(rootToken)", "-dev-no-store-token"]
+        var arguments = [
+            "server", "-dev", "-dev-listen-address=127.0.0.1:\(port)", "-dev-root-token-id=\(rootToken)", "-dev-no-store-token"
+        ]
         if tls { arguments += ["-dev-tls", "-dev-tls-cert-dir=\(directory)"] }
         if audit {
             let config = "audit \"file\" \"requests\" {\n  options {\n    file_path = \"\(directory)/audit.log\"\n  }\n}\n"
@@ -47,8 +50,9 @@ final class OpenBaoServer: @unchecked Sendable {
             arguments.append("-config=\(directory)/audit.hcl")
         }
         FileManager.default.createFile(atPath: directory + "/server.log", contents: nil)
-        pid = try Sandbox.launch(binary, arguments, environment: ["HOME": directory, "PATH": "/usr/bin:/bin"], directory: directory,
-                                 stdin: "/dev/null", stdout: directory + "/server.log", stderr: directory + "/server.log")
+        pid = try Sandbox.launch(
+            binary, arguments, environment: ["HOME": directory, "PATH": "/usr/bin:/bin"], directory: directory,
+            stdin: "/dev/null", stdout: directory + "/server.log", stderr: directory + "/server.log")
         try waitUntilReady()
     }
 

@@ -27,19 +27,25 @@ final class Sandbox: @unchecked Sendable {
 
     init() throws {
         let base = FileManager.default.temporaryDirectory.path + "/vault-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: base, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         home = base
         let binaryDirectory = URL(fileURLWithPath: Sandbox.vaultBinary).deletingLastPathComponent().path
         // Sessions stay out of the kernel keyring unless a test asks for a login (`login(_:)`):
         // the keyring of the process running the tests is this machine's, shared by every test.
-        environment = ["HOME": base, "PATH": binaryDirectory + ":/usr/bin:/bin", "LANG": "C.UTF-8",
-                       "XDG_RUNTIME_DIR": base + "/run", "VAULT_NO_KEYRING": "1"]
+        environment = [
+            "HOME": base, "PATH": binaryDirectory + ":/usr/bin:/bin", "LANG": "C.UTF-8",
+            "XDG_RUNTIME_DIR": base + "/run", "VAULT_NO_KEYRING": "1"
+        ]
     }
 
     deinit {
-        for keyring in keyrings { _ = try? Sandbox.spawn("/usr/bin/python3", [Sandbox.keyringHelper, "remove", keyring], environment: [:],
-                                                          directory: "/", stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null") }
+        for keyring in keyrings {
+            _ = try? Sandbox.spawn(
+                "/usr/bin/python3", [Sandbox.keyringHelper, "remove", keyring], environment: [:],
+                directory: "/", stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null")
+        }
         try? FileManager.default.removeItem(atPath: home)
     }
 
@@ -92,7 +98,9 @@ final class Sandbox: @unchecked Sendable {
             }
             return true
         }
-        guard written, fchmod(fd, mode_t(mode)) == 0 else { throw SandboxError.setupFailed("write \(name): \(String(cString: strerror(errno)))") }
+        guard written, fchmod(fd, mode_t(mode)) == 0 else {
+            throw SandboxError.setupFailed("write \(name): \(String(cString: strerror(errno)))")
+        }
     }
 
     func read(_ name: String) -> [UInt8]? {
@@ -114,8 +122,9 @@ final class Sandbox: @unchecked Sendable {
         defer {
             for suffix in [".in", ".out", ".err"] { try? FileManager.default.removeItem(atPath: io + suffix) }
         }
-        let status = try Sandbox.spawn(program, arguments, environment: environment.merging(extra) { $1 }, wrapper: wrapper,
-                                       directory: home, stdin: io + ".in", stdout: io + ".out", stderr: io + ".err")
+        let status = try Sandbox.spawn(
+            program, arguments, environment: environment.merging(extra) { $1 }, wrapper: wrapper,
+            directory: home, stdin: io + ".in", stdout: io + ".out", stderr: io + ".err")
         let out = FileManager.default.contents(atPath: io + ".out").map { Array($0) } ?? []
         let err = FileManager.default.contents(atPath: io + ".err").map { String(decoding: $0, as: UTF8.self) } ?? ""
         return RunResult(status: status, stdout: out, stderr: err)
@@ -125,16 +134,22 @@ final class Sandbox: @unchecked Sendable {
     /// signal unblocked — test-runner threads block SIGCHLD, and a shell that
     /// inherits that mask waits for its children forever — and returns its
     /// exit status (128 + N for a signal).
-    static func spawn(_ program: String, _ arguments: [String], environment: [String: String], wrapper: [String] = [],
-                      directory: String, stdin: String, stdout: String, stderr: String) throws -> Int32 {
-        waitForExit(try launch(program, arguments, environment: environment, wrapper: wrapper, directory: directory,
-                               stdin: stdin, stdout: stdout, stderr: stderr))
+    static func spawn(
+        _ program: String, _ arguments: [String], environment: [String: String], wrapper: [String] = [],
+        directory: String, stdin: String, stdout: String, stderr: String
+    ) throws -> Int32 {
+        waitForExit(
+            try launch(
+                program, arguments, environment: environment, wrapper: wrapper, directory: directory,
+                stdin: stdin, stdout: stdout, stderr: stderr))
     }
 
     /// Starts a program as `spawn` does (under `wrapper`, a program that runs the rest of its
     /// arguments, when given) and returns its pid without waiting.
-    static func launch(_ program: String, _ arguments: [String], environment: [String: String], wrapper: [String] = [],
-                       directory: String, stdin: String, stdout: String, stderr: String) throws -> pid_t {
+    static func launch(
+        _ program: String, _ arguments: [String], environment: [String: String], wrapper: [String] = [],
+        directory: String, stdin: String, stdout: String, stderr: String
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -80,7 +80,8 @@ struct Scenario {
                 try sandbox.write(expand(fileName), Scenario.unescape(content))
             case "chmod":
                 let (mode, fileName) = Scenario.splitFirst(rest)
-                try FileManager.default.setAttributes([.posixPermissions: Int(mode, radix: 8)!], ofItemAtPath: sandbox.path(expand(fileName)))
+                try FileManager.default.setAttributes(
+                    [.posixPermissions: Int(mode, radix: 8)!], ofItemAtPath: sandbox.path(expand(fileName)))
             case "snapshot":
                 snapshot = sandbox.read(sandbox.vaultPath)
                 if snapshot == nil { Issue.record("\(place): there is no vault to snapshot") }
@@ -97,9 +98,13 @@ struct Scenario {
                     #expect(found == word.hasSuffix("-has"), "\(place): \(word.prefix(6)) was \(String(reflecting: haystack))")
                 }
             case "stdout-empty":
-                if let result = requireLast() { #expect(result.stdout.isEmpty, "\(place): stdout was \(String(reflecting: result.stdoutText))") }
+                if let result = requireLast() {
+                    #expect(result.stdout.isEmpty, "\(place): stdout was \(String(reflecting: result.stdoutText))")
+                }
             case "stderr-empty":
-                if let result = requireLast() { #expect(result.stderr.isEmpty, "\(place): stderr was \(String(reflecting: result.stderr))") }
+                if let result = requireLast() {
+                    #expect(result.stderr.isEmpty, "\(place): stderr was \(String(reflecting: result.stderr))")
+                }
             case "stderr-lines":
                 if let result = requireLast() {
                     let count = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).count - 1
@@ -123,8 +128,9 @@ struct Scenario {
                     Issue.record("\(place): unknown instruction \"\(program)\"")
                     continue
                 }
-                #expect(result.status == expected,
-                        "\(place): exit \(result.status), expected \(expected); stderr: \(result.stderr)")
+                #expect(
+                    result.status == expected,
+                    "\(place): exit \(result.status), expected \(expected); stderr: \(result.stderr)")
                 pendingStdin = []
                 last = result
             }

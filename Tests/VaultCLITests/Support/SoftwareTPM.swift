@@ -23,7 +23,8 @@ final class SoftwareTPM: @unchecked Sendable {
             throw SoftwareTPMError("\(tool) is missing; the TPM tests need \(SoftwareTPM.packages)")
         }
         stateDirectory = FileManager.default.temporaryDirectory.path + "/vault-test-swtpm-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         pidFile = stateDirectory + "/swtpm.pid"
         var lastError = ""
         // A port found free may be taken before swtpm binds it: try a few.
@@ -32,10 +33,15 @@ final class SoftwareTPM: @unchecked Sendable {
             let server = try SoftwareTPM.freePort()
             let control = server &+ 1
             // swtpm's --daemon needs an absolute state directory; it returns once both sockets listen.
-            let result = SoftwareTPM.run("/usr/bin/swtpm", ["socket", "--log", "file=\(stateDirectory)/swtpm.log", "--tpm2", "--server", "type=tcp,port=\(server),bindaddr=127.0.0.1",
-                                                             "--ctrl", "type=tcp,port=\(control),bindaddr=127.0.0.1",
-                                                             "--tpmstate", "dir=\(stateDirectory)", "--flags", "startup-clear",
-                                                             "--daemon", "--pid", "file=\(pidFile)"], in: stateDirectory)
+            let result = SoftwareTPM.run(
+                "/usr/bin/swtpm",
+                [
+                    "socket", "--log", "file=\(stateDirectory)/swtpm.log", "--tpm2", "--server",
+                    "type=tcp,port=\(server),bindaddr=127.0.0.1",
+                    "--ctrl", "type=tcp,port=\(control),bindaddr=127.0.0.1",
+                    "--tpmstate", "dir=\(stateDirectory)", "--flags", "startup-clear",
+                    "--daemon", "--pid", "file=\(pidFile)"
+                ], in: stateDirectory)
             if result.status == 0 {
                 port = server
                 try tool("tpm2_getrandom", ["4"])
@@ -53,7 +59,9 @@ final class SoftwareTPM: @unchecked Sendable {
 
     /// Stops swtpm (the process this instance started, by its pid file).
     func stop() {
-        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+            let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return }
         // swtpm ends on SIGTERM only between commands; its state directory is thrown away anyway.
         kill(pid, SIGKILL)
         try? FileManager.default.removeItem(atPath: pidFile)
@@ -61,10 +69,12 @@ final class SoftwareTPM: @unchecked Sendable {
 
     /// Runs a tpm2-tools command against this TPM; throws with its output when it fails.
     func tool(_ name: String, _ arguments: [String]) throws {
-        let result = SoftwareTPM.run("/usr/bin/" + name, arguments, in: stateDirectory, environment: ["TPM2TOOLS_TCTI": tcti, "TSS2_LOG": "all+none"])
+        let result = SoftwareTPM.run(
+            "/usr/bin/" + name, arguments, in: stateDirectory, environment: ["TPM2TOOLS_TCTI": tcti, "TSS2_LOG": "all+none"])
         guard result.status == 0 else {
             let files = (try? FileManager.default.contentsOfDirectory(atPath: stateDirectory)) ?? []
-            let log = files.map { $0 + ": " + ((try? String(contentsOfFile: stateDirectory + "/" + $0, encoding: .utf8)) ?? "") }.joined(separator: "; ")
+            let log = files.map { $0 + ": " + ((try? String(contentsOfFile: stateDirectory + "/" + $0, encoding: .utf8)) ?? "") }.joined(
+                separator: "; ")
             throw SoftwareTPMError("\(name) \(arguments.joined(separator: " ")) failed: \(result.output); swtpm's log: \(log)")
         }
     }
@@ -76,13 +86,18 @@ final class SoftwareTPM: @unchecked Sendable {
 
     /// Runs `program` as the sandboxes run vault (Foundation's Process waits forever for a
     /// daemonizing swtpm under the test runner); its output goes through a file in the state directory.
-    private static func run(_ program: String, _ arguments: [String], in directory: String,
-                            environment: [String: String] = [:]) -> (status: Int32, output: String) {
+    private static func run(
+        _ program: String, _ arguments: [String], in directory: String,
+        environment: [String: String] = [:]
+    ) -> (status: Int32, output: String) {
         let output = directory + "/output-" + UUID().uuidString
         FileManager.default.createFile(atPath: output, contents: nil)
         let merged = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        guard let status = try? Sandbox.spawn(program, arguments, environment: merged, directory: directory,
-                                              stdin: "/dev/null", stdout: output, stderr: output) else { return (-1, "cannot run \(program)") }
+        guard
+            let status = try? Sandbox.spawn(
+                program, arguments, environment: merged, directory: directory,
+                stdin: "/dev/null", stdout: output, stderr: output)
+        else { return (-1, "cannot run \(program)") }
         return (status, String(decoding: FileManager.default.contents(atPath: output) ?? Data(), as: UTF8.self))
     }
 

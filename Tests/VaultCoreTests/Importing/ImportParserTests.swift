@@ -31,31 +31,42 @@ import VaultCrypto
     }
 
     @Test func jsonKeepsStringsWithTheirEscapes() throws {
-        let tree = try JSONTree.parse(Self.bytes(#"{"a": ["x\"\\\/\n\u00e9\ud83d\ude00", 1.5e3, true, null], "b": {}}"#), origin: .named("f"))
+        let tree = try JSONTree.parse(
+            Self.bytes(#"{"a": ["x\"\\\/\n\u00e9\ud83d\ude00", 1.5e3, true, null], "b": {}}"#), origin: .named("f"))
         #expect(tree["a"]?.elements.first?.bytes?.text == "x\"\\/\né😀")
         guard case .number("1.5e3")? = tree["a"]?.elements[1] else { Issue.record("a number"); return }
-        for bad in [#"{"a": }"#, #"{"a": "open}"#, #"[1,]x"#, "\"\u{01}\"", String(repeating: "[", count: 65) + String(repeating: "]", count: 65)] {
+        for bad in [
+            #"{"a": }"#, #"{"a": "open}"#, #"[1,]x"#, "\"\u{01}\"", String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+        ] {
             #expect(throws: ImportProblem.self, "\(bad)") { try JSONTree.parse(Self.bytes(bad), origin: .named("f")) }
         }
     }
 
     @Test func passEntriesAreNamedByTheirPath() throws {
-        let entry = try PassEntry.entry(path: ["github", "alice"], plaintext: Self.bytes("pw\r\nuser: alice\n\notpauth://totp/x?secret=ABC\nlast\n"))
+        let entry = try PassEntry.entry(
+            path: ["github", "alice"], plaintext: Self.bytes("pw\r\nuser: alice\n\notpauth://totp/x?secret=ABC\nlast\n"))
         #expect(entry.service == "github" && entry.account == "alice" && entry.folders.isEmpty && entry.secret.text == "pw")
         #expect(entry.fields[.notes]?.text == "user: alice\n\nlast" && entry.fields[.oneTimeCode]?.text == "otpauth://totp/x?secret=ABC")
         let top = try PassEntry.entry(path: ["token"], plaintext: Self.bytes("t\n"))
         #expect(top.service == "token" && top.account == "" && top.fields.isEmpty)
         let deep = try PassEntry.entry(path: ["work", "aws", "eu", "bob"], plaintext: Self.bytes("d"))
         #expect(deep.folders == ["work"] && deep.service == "aws/eu" && deep.account == "bob")
-        #expect(throws: ImportProblem(.named("empty"), .nothingToKeep)) { try PassEntry.entry(path: ["empty"], plaintext: Self.bytes("\n\n")) }
+        #expect(throws: ImportProblem(.named("empty"), .nothingToKeep)) {
+            try PassEntry.entry(path: ["empty"], plaintext: Self.bytes("\n\n"))
+        }
     }
 
     @Test func columnMappingsNeedServiceAndSecret() throws {
         #expect(throws: ImportProblem(.columnMapping, .badMapping("secret=…"))) { try ColumnMapping(parsing: "service=Name") }
-        #expect(throws: ImportProblem(.columnMapping, .badMapping("colour=Red"))) { try ColumnMapping(parsing: "service=A,secret=B,colour=Red") }
-        #expect(throws: ImportProblem(.columnMapping, .badMapping("service=C"))) { try ColumnMapping(parsing: "service=A,secret=B,service=C") }
+        #expect(throws: ImportProblem(.columnMapping, .badMapping("colour=Red"))) {
+            try ColumnMapping(parsing: "service=A,secret=B,colour=Red")
+        }
+        #expect(throws: ImportProblem(.columnMapping, .badMapping("service=C"))) {
+            try ColumnMapping(parsing: "service=A,secret=B,service=C")
+        }
         let mapping = try ColumnMapping(parsing: "service=Name,secret=Pw,notes=Note,notes=Pin,url=Site,folder=Dir")
-        let batch = try mapping.entries(from: Self.bytes("name,pw,note,pin,site,dir\nA,p,free,1234,https://a,x/y\nB,,only a note,,,\n,p,,,,\nC,,,,,\n"))
+        let batch = try mapping.entries(
+            from: Self.bytes("name,pw,note,pin,site,dir\nA,p,free,1234,https://a,x/y\nB,,only a note,,,\n,p,,,,\nC,,,,,\n"))
         #expect(batch.entries.map(\.service) == ["A", "B"])
         #expect(batch.entries[0].fields[.notes]?.text == "url: https://a\npin: 1234\nfree" && batch.entries[0].folders == ["x", "y"])
         #expect(batch.entries[1].secret.text == "only a note" && batch.entries[1].kind == .note && batch.entries[1].fields.isEmpty)

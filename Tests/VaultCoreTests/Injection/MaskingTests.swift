@@ -78,7 +78,7 @@ private let marker = "<concealed by vault>"
     /// (With a 4-byte secret the scan's skip window is 4 bytes; without, 8.)
     @Test(arguments: [
         ["hunter22", "p@ss:w0rd/with-more", "AAAA", "line one\nline two", "sec"],
-        ["hunter22hunter", "p@ss:w0rd/with-more", "line one\nline two", "sec"],
+        ["hunter22hunter", "p@ss:w0rd/with-more", "line one\nline two", "sec"]
     ])
     func secretsSplitAtEveryBoundaryAndRandomReadSizes(secrets: [String]) {
         var generator = SeededGenerator(test: "secretsSplitAtEveryBoundaryAndRandomReadSizes")
@@ -114,7 +114,9 @@ private let marker = "<concealed by vault>"
         let alphabet = Array("abc\n".utf8)
         for round in 0..<300 {
             let secrets = (0..<Int.random(in: 1...8, using: &generator)).map { _ in
-                String(decoding: (0..<Int.random(in: 4...20, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }, as: UTF8.self)
+                String(
+                    decoding: (0..<Int.random(in: 4...20, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! },
+                    as: UTF8.self)
             }
             var input: [UInt8] = []
             for _ in 0..<Int.random(in: 0...6, using: &generator) {
@@ -123,8 +125,9 @@ private let marker = "<concealed by vault>"
             }
             let sizes = (0..<8).map { _ in Int.random(in: 1...12, using: &generator) }
             let output = mask(input, secrets: secrets, reads: sizes)
-            #expect(output == oneShotMask(input, secrets: secrets),
-                    "round \(round), secrets \(secrets.map(\.debugDescription)), reads \(sizes) (seed \(generator.seed))")
+            #expect(
+                output == oneShotMask(input, secrets: secrets),
+                "round \(round), secrets \(secrets.map(\.debugDescription)), reads \(sizes) (seed \(generator.seed))")
         }
     }
 

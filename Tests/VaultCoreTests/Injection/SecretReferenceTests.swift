@@ -67,7 +67,7 @@ import VaultCore
         ("vault://s/a?OTP", .unknownQuery("OTP")),
         ("vault://s/a#b", .reservedCharacter("#")),
         ("vault://s/a b", .unencodedSpace),
-        ("vault://s/a%FF", .notUTF8),
+        ("vault://s/a%FF", .notUTF8)
     ])
     func malformedReferencesSayWhy(text: String, error: SecretReferenceError) {
         #expect(throws: error) { try SecretReference(parsing: text) }
@@ -104,9 +104,11 @@ import VaultCore
     @Test func asciiNamesFollowTheUnicodeRule() {
         func byRule(_ service: String, _ account: String) -> String {
             let joined = account.isEmpty ? service : service + "_" + account
-            var name = String(String.UnicodeScalarView(joined.uppercased().unicodeScalars.map { scalar in
-                (("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)) ? scalar : "_"
-            }))
+            var name = String(
+                String.UnicodeScalarView(
+                    joined.uppercased().unicodeScalars.map { scalar in
+                        (("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)) ? scalar : "_"
+                    }))
             if name.first?.isNumber ?? true { name = "_" + name }
             return name
         }

@@ -23,13 +23,14 @@ private func hits(_ input: [UInt8], _ patterns: LeakPatterns, readSize size: Int
             let samples: [(SecretEncoding, String)] = [
                 (.base64, base64),
                 (.base64, base64.replacing("=", with: "")),
-                (.base64url, base64.replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: "")),
+                (.base64url, base64.replacing("+", with: "-").replacing("/", with: "_").replacing("=", with: ""))
             ]
             for (encoding, text) in samples {
                 let found = hits(Array("x: \(text)\n".utf8), patterns, readSize: 1 << 20).map(\.source.encoding)
                 // Where the URL-safe form has no - or _, it is the standard form and named so.
-                #expect(found.contains(encoding) || (encoding == .base64url && found == [.base64]),
-                        "\(encoding) after \(prefix.count) bytes: \(text)")
+                #expect(
+                    found.contains(encoding) || (encoding == .base64url && found == [.base64]),
+                    "\(encoding) after \(prefix.count) bytes: \(text)")
             }
         }
         let hex = LeakScannerTests.secret.map { String($0, radix: 16) }.joined()
@@ -41,7 +42,7 @@ private func hits(_ input: [UInt8], _ patterns: LeakPatterns, readSize size: Int
             (.json, #"p@ss/w+rd?=&\"<tok>~é"#),
             (.json, #"p@ss\/w+rd?=&\"<tok>~é"#),
             (.json, #"p@ss/w+rd?=&\"<tok>~\u00e9"#),
-            (.json, #"p@ss/w+rd?=\u0026\"\u003ctok\u003e~é"#),
+            (.json, #"p@ss/w+rd?=\u0026\"\u003ctok\u003e~é"#)
         ]
         for (encoding, text) in samples {
             let found = hits(Array("key=\(text);".utf8), patterns, readSize: 1 << 20)
@@ -55,7 +56,7 @@ private func hits(_ input: [UInt8], _ patterns: LeakPatterns, readSize size: Int
         let expected = [
             LeakHit(line: 2, column: 4, source: LeakSource(secret: 0, encoding: .raw)),
             LeakHit(line: 2, column: 11, source: LeakSource(secret: 1, encoding: .raw)),
-            LeakHit(line: 3, column: 1, source: LeakSource(secret: 0, encoding: .raw)),
+            LeakHit(line: 3, column: 1, source: LeakSource(secret: 0, encoding: .raw))
         ]
         for size in 1...input.count {
             #expect(hits(input, patterns, readSize: size) == expected, "reads of \(size) bytes")

@@ -59,9 +59,10 @@ import VaultTestSupport
             text.withUnsafeBytes { buffer in matcher.search(buffer) { found.insert([$0, $1]) } }
             #expect(found == PrefixMatcherTests.naive(patterns, in: text), "round \(round) (seed \(generator.seed))")
             let pending = text.withUnsafeBytes { matcher.pendingPrefixLength($0) }
-            let expected = (1..<max(text.count + 1, 1)).last { length in
-                patterns.contains { $0.count > length && Array($0.prefix(length)) == Array(text.suffix(length)) }
-            } ?? 0
+            let expected =
+                (1..<max(text.count + 1, 1)).last { length in
+                    patterns.contains { $0.count > length && Array($0.prefix(length)) == Array(text.suffix(length)) }
+                } ?? 0
             #expect(pending == expected, "round \(round) (seed \(generator.seed))")
         }
     }

@@ -8,7 +8,7 @@ import VaultCrypto
     static let seeds: [HMACDigest: String] = [
         .sha1: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ",
         .sha256: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZA====",
-        .sha512: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNA=",
+        .sha512: "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQGEZDGNA="
     ]
 
     /// RFC 6238, appendix B: time, then the 8-digit codes for SHA-1, SHA-256, SHA-512 (period 30).
@@ -18,12 +18,14 @@ import VaultCrypto
         (1_111_111_111, ["14050471", "67062674", "99943326"]),
         (1_234_567_890, ["89005924", "91819424", "93441116"]),
         (2_000_000_000, ["69279037", "90698825", "38618901"]),
-        (20_000_000_000, ["65353130", "77737706", "47863826"]),
+        (20_000_000_000, ["65353130", "77737706", "47863826"])
     ]
 
     /// RFC 4226, appendix D: the 6-digit HOTP codes of counters 0 to 9 (SHA-1, the 20-byte seed).
-    static let hotpVectors = ["755224", "287082", "359152", "969429", "338314",
-                              "254676", "287922", "162583", "399871", "520489"]
+    static let hotpVectors = [
+        "755224", "287082", "359152", "969429", "338314",
+        "254676", "287922", "162583", "399871", "520489"
+    ]
 
     static func secret(_ text: String) -> SecretBytes { SecretBytes(Array(text.utf8)) }
 
@@ -75,7 +77,7 @@ import VaultCrypto
             ("otpauth://totp/x?secret=GEZDGNBVGY3TQOJQ&period=0", .period),
             ("otpauth://hotp/x?secret=GEZDGNBVGY3TQOJQ", .counter),
             ("otpauth://hotp/x?secret=GEZDGNBVGY3TQOJQ&counter=-1", .counter),
-            ("otpauth://motp/x?secret=GEZDGNBVGY3TQOJQ", .type),
+            ("otpauth://motp/x?secret=GEZDGNBVGY3TQOJQ", .type)
         ]
         for (text, expected) in cases {
             #expect(throws: expected, "\(text)") { try OneTimeCodeSecret(parsing: Self.secret(text)) }
