@@ -6,7 +6,7 @@ enum UnlockPurpose {
     /// A command's read or write: every unlocker. The only purpose that takes step 1 of the list, a
     /// credential named by an option before any named in the environment whatever their kinds; the
     /// others go by kind from step 2, a key file given in the environment before a scoped
-    /// credential given as an option, as they always have.
+    /// credential given as an option.
     case command
     /// Shell completion and git's textconv: only what opens at once, and nothing asked for — no
     /// passphrase file (its scrypt takes about a second at every TAB), no desktop keyring, no
