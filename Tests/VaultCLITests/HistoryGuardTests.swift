@@ -51,6 +51,11 @@ import Testing
         Sync.expectStatus(daveSync, 49, "dave: vault sync onto the remote's rolled-back head")
         #expect(daveSync.stderr.contains("only the vault's owner repairs it"), "dave's refusal names the owner: \(daveSync.stderr)")
         try dave.mustGit(["pull", "-q", "--ff-only"])
+        let daveOnTheRemotesHead = try dave.vault(["sync"])
+        Sync.expectStatus(daveOnTheRemotesHead, 49, "dave: vault sync on the remote's rolled-back head, pulled")
+        #expect(
+            daveOnTheRemotesHead.stderr.contains("only the vault's owner repairs it"),
+            "dave, on the remote's head already, is not told to drop the commit here: \(daveOnTheRemotesHead.stderr)")
         Sync.expectStatus(
             try dave.vault(["add", "-s", "dave-new", "-a", "dave", "-w", "written-by-dave"]), 49, "dave: a change on the rolled-back head")
         try TeamLogSyncTests.cloneAndPin(carol, team)

@@ -245,7 +245,7 @@ struct SyncRun {
             {
                 if try mergeRemote(tracking) { merged = true }
             }
-            try requireHistoryHolds("HEAD", finding: .beforeSyncing)
+            try requireHeadHoldsBeforePush(tracking, named: shown)
             let push = repository.run(["push", "-q", remote, "HEAD:refs/heads/\(remoteBranch)"])
             if push.status == 0 {
                 if let head = try? repository.output(["rev-parse", "HEAD"]) { vault.recordCheckedCommit(head) }

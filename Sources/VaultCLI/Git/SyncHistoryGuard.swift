@@ -11,6 +11,20 @@ extension SyncRun {
             head, path: relative, shown: access.location.path, since: vault.lastCheckedCommit().map { [$0] } ?? [], finding: finding)
     }
 
+    /// HEAD checked before the push (49 when it drops team log entries); a break the remote's branch
+    /// holds already (a fresh clone of it, a fast-forward onto it) is the remote's, which only the
+    /// owner's sync repairs, so a member is told so rather than to drop the commit here.
+    func requireHeadHoldsBeforePush(_ tracking: String, named shown: String) throws {
+        do {
+            try requireHistoryHolds("HEAD", finding: .beforeSyncing)
+        } catch VaultError.team(.historyDropsTeamLog(let found)) {
+            guard repository.succeeds(["merge-base", "--is-ancestor", found.commit, tracking]), try !vault.keysAreTheOwners() else {
+                throw VaultError.historyDropsTeamLog(found)
+            }
+            throw VaultError.historyDropsTeamLog(HistoryBreak(path: found.path, commit: found.commit, finding: .onRemote(remote: shown)))
+        }
+    }
+
     /// HEAD checked before the sync builds on it (49 when it drops team log entries), except on the
     /// owner's machine when every commit that dropped them is on the remote's branch already (a pull
     /// onto a rolled-back head): there the files they dropped are merged into the vault file and
